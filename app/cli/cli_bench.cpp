@@ -1,0 +1,82 @@
+#include "cli.h"
+
+#include "shardlab/live.h"
+#include "shardlab/presets.h"
+#include "shardlab/profiles.h"
+#include "shardlab/sweep.h"
+
+#include <ostream>
+
+namespace shardlab::cli {
+
+void addBench(CLI::App& app, Io io, Action& action)
+{
+    auto* cmd = app.add_subcommand("bench", "Sweep message sizes of one collective, in the columns of nccl-tests");
+    struct Args {
+        std::string collective = "all_reduce";
+        int gpus = 0;
+        std::string sizes = "8B:1GB:4";
+        bool sim = false;
+        std::string preset;
+        bool json = false;
+        std::string profile;
+    };
+    auto a = std::make_shared<Args>();
+    cmd->add_option("--collective", a->collective,
+                    "all_reduce, reduce, broadcast, all_gather, all_gather_v, reduce_scatter, reduce_scatter_all_gather, "
+                    "send_recv");
+    cmd->add_option("--gpus", a->gpus, "Number of GPUs (ranks)")->required()->check(CLI::Range(1, 1 << 20));
+    cmd->add_option("--sizes", a->sizes, "START:END:FACTOR (binary units as in nccl-tests: 1M = 1048576) or a list 64K,1M");
+    cmd->add_flag("--sim", a->sim, "Simulate instead of measuring on this machine's GPUs");
+    cmd->add_option("--preset", a->preset, "Topology to simulate (with --sim); its first N GPUs are used");
+    cmd->add_option("--profile", a->profile, "Cost profile for --sim (default: built-in)");
+    cmd->add_flag("--json", a->json, "Print JSON instead of the table");
+    cmd->callback([=, &action] {
+        action = [=]() -> int {
+            auto kind = opFromName(a->collective);
+            if (!kind || *kind == OpKind::Compute) {
+                io.err << "shardlab: --collective '" << a->collective << "' is not a collective (expected all_reduce, "
+                       << "reduce, broadcast, all_gather, all_gather_v, reduce_scatter, reduce_scatter_all_gather or "
+                          "send_recv)\n";
+                return kExitBadInput;
+            }
+            auto sizes = parseSizeRange(a->sizes);
+            if (!sizes)
+                return reportError(sizes.error(), io);
+            if (!a->sim)
+                return benchLive(*kind, a->gpus, *sizes, a->json, io);
+            if (a->preset.empty()) {
+                io.err << "shardlab: --sim needs --preset ID (shardlab topo --list shows them)\n";
+                return kExitBadInput;
+            }
+            auto topo = preset(a->preset);
+            if (!topo) {
+                io.err << "shardlab: " << unknownPresetMessage(a->preset) << "\n";
+                return kExitBadInput;
+            }
+            if (a->gpus > topo->rankCount()) {
+                io.err << "shardlab: preset " << a->preset << " has " << topo->rankCount() << " GPUs; --gpus " << a->gpus
+                       << " asks for more\n";
+                return kExitBadInput;
+            }
+            if (*kind == OpKind::SendRecv && a->gpus != 2) {
+                io.err << "shardlab: send_recv is measured between two GPUs (--gpus 2)\n";
+                return kExitBadInput;
+            }
+            auto profile = loadProfile(a->profile);
+            if (!profile)
+                return reportError(profile.error(), io);
+            const Topology t = topo->firstGpus(a->gpus);
+            CostModel model(t, *profile);
+            const auto rows = simulateSweep(model, *kind, a->gpus, *sizes);
+            if (a->json)
+                io.out << sweepJson(*kind, a->gpus, rows, "sim");
+            else
+                io.out << formatSweepTable(*kind, a->gpus, rows,
+                                           "ShardLab simulated sweep on " + t.name + " (profile " + profile->name + ")");
+            return kExitOk;
+        };
+    });
+}
+
+} // namespace shardlab::cli

@@ -1,0 +1,46 @@
+#include "cli.h"
+
+#include "shardlab/live.h"
+#include "shardlab/version.h"
+
+#include <ostream>
+
+namespace shardlab::cli {
+
+int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    Io io{out, err};
+    CLI::App app{"ShardLab: simulate and measure multi-GPU programs (ownership, balance, communication)", "shardlab"};
+    app.require_subcommand(0, 1);
+    bool version = false;
+    app.add_flag("--version", version, "Print the version and whether live mode (CUDA/NCCL) is built in");
+    Action action;
+    addTopo(app, io, action);
+    addSim(app, io, action);
+    addBench(app, io, action);
+
+    std::vector<std::string> reversed(args.rbegin(), args.rend());
+    try {
+        app.parse(reversed);
+    } catch (const CLI::CallForHelp&) {
+        out << app.help();
+        return kExitOk;
+    } catch (const CLI::CallForAllHelp&) {
+        out << app.help("", CLI::AppFormatMode::All);
+        return kExitOk;
+    } catch (const CLI::ParseError& e) {
+        err << "shardlab: " << e.what() << "\n" << "Run 'shardlab --help' for the commands and options.\n";
+        return kExitBadInput;
+    }
+    if (version) {
+        out << "shardlab " << kVersion << "\n" << "live mode: " << liveBuildInfo() << "\n";
+        return kExitOk;
+    }
+    if (!action) {
+        out << app.help();
+        return kExitOk;
+    }
+    return action();
+}
+
+} // namespace shardlab::cli

@@ -1,0 +1,90 @@
+#include "cli.h"
+
+#include "shardlab/analysis.h"
+#include "shardlab/exporters.h"
+#include "shardlab/profiles.h"
+#include "shardlab/scenario_io.h"
+#include "shardlab/simulator.h"
+
+#include <ostream>
+
+namespace shardlab::cli {
+
+namespace {
+
+struct RunArgs {
+    std::string file;
+    bool json = false;
+    std::string trace;
+    std::string csvPrefix;
+    int iterations = 0;
+    std::string profile;
+};
+
+void addRunOptions(CLI::App* cmd, RunArgs& a)
+{
+    cmd->add_option("FILE", a.file, "Scenario file (.shardlab.json)")->required();
+    cmd->add_flag("--json", a.json, "Print one JSON object instead of the table");
+    cmd->add_option("--trace", a.trace, "Also write a Chrome/Perfetto trace to this file");
+    cmd->add_option("--csv", a.csvPrefix, "Also write PREFIX-ranks.csv, PREFIX-collectives.csv and PREFIX-spans.csv");
+    cmd->add_option("--iterations", a.iterations, "Override the scenario's iteration count")->check(CLI::Range(1, 100000));
+    cmd->add_option("--profile", a.profile, "Cost profile to simulate with (default: the scenario's, else built-in)");
+}
+
+} // namespace
+
+// Prints a finished run the way `sim` and `live` both do; returns the exit status.
+int printRun(const Scenario& scenario, const RunResult& run, bool json, const std::string& trace, const std::string& csv,
+             Io io)
+{
+    const Summary summary = summarize(scenario, run);
+    if (json)
+        io.out << summaryJson(summary);
+    else
+        io.out << formatSummaryTable(scenario, summary);
+    if (!trace.empty() && !writeOutput(trace, chromeTrace(scenario, run), io))
+        return kExitBadInput;
+    if (!csv.empty()) {
+        if (!writeOutput(csv + "-ranks.csv", perRankCsv(summary), io)
+            || !writeOutput(csv + "-collectives.csv", collectivesCsv(summary), io)
+            || !writeOutput(csv + "-spans.csv", spansCsv(scenario, run), io))
+            return kExitBadInput;
+    }
+    if (run.hang) {
+        io.err << "shardlab: the run hung: " << run.hang->explanation << "\n";
+        for (size_t r = 0; r < run.hang->pending.size(); ++r)
+            io.err << "  rank " << r << ": last completed collective #" << run.hang->lastCompleted[r] << ", "
+                   << run.hang->pending[r] << "\n";
+        return kExitRunFailed;
+    }
+    return kExitOk;
+}
+
+void addSim(CLI::App& app, Io io, Action& action)
+{
+    auto* cmd = app.add_subcommand("sim", "Simulate a scenario on its topology with the analytic cost model");
+    auto a = std::make_shared<RunArgs>();
+    addRunOptions(cmd, *a);
+    cmd->callback([=, &action] {
+        action = [=]() -> int {
+            auto scenario = loadScenario(a->file);
+            if (!scenario)
+                return reportError(scenario.error(), io);
+            if (a->iterations > 0)
+                scenario->iterations = a->iterations;
+            SimulationOptions options;
+            if (!a->profile.empty()) {
+                auto profile = loadProfile(a->profile);
+                if (!profile)
+                    return reportError(profile.error(), io);
+                options.profile = *profile;
+            }
+            auto run = simulate(*scenario, options);
+            if (!run)
+                return reportError(run.error(), io);
+            return printRun(*scenario, *run, a->json, a->trace, a->csvPrefix, io);
+        };
+    });
+}
+
+} // namespace shardlab::cli

@@ -1,0 +1,50 @@
+#include "cli.h"
+
+#include "shardlab/live.h"
+#include "shardlab/presets.h"
+#include "shardlab/topo_matrix.h"
+
+#include <ostream>
+
+namespace shardlab::cli {
+
+void addTopo(CLI::App& app, Io io, Action& action)
+{
+    auto* cmd = app.add_subcommand("topo", "Print a topology as `nvidia-smi topo -m` does, with link bandwidths");
+    auto preset = std::make_shared<std::string>();
+    auto gpus = std::make_shared<int>(0);
+    auto list = std::make_shared<bool>(false);
+    cmd->add_option("--preset", *preset, "A built-in topology (without it: this machine's own, in a live build)");
+    cmd->add_option("--gpus", *gpus, "Take only the first N GPUs of the preset")->check(CLI::PositiveNumber);
+    cmd->add_flag("--list", *list, "List the built-in presets");
+    cmd->callback([=, &action] {
+        action = [=]() -> int {
+            if (*list) {
+                for (const PresetInfo& p : presetList())
+                    io.out << p.id << "\t" << p.description << "\n";
+                return kExitOk;
+            }
+            if (preset->empty()) {
+                auto machine = discoverTopology();
+                if (!machine)
+                    return reportError(machine.error(), io);
+                io.out << formatTopoMatrix(*machine);
+                return kExitOk;
+            }
+            auto topo = shardlab::preset(*preset);
+            if (!topo) {
+                io.err << "shardlab: " << unknownPresetMessage(*preset) << "\n";
+                return kExitBadInput;
+            }
+            if (*gpus > topo->rankCount()) {
+                io.err << "shardlab: preset " << *preset << " has " << topo->rankCount() << " GPUs; --gpus " << *gpus
+                       << " asks for more\n";
+                return kExitBadInput;
+            }
+            io.out << formatTopoMatrix(*gpus > 0 ? topo->firstGpus(*gpus) : *topo);
+            return kExitOk;
+        };
+    });
+}
+
+} // namespace shardlab::cli

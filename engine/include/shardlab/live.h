@@ -1,0 +1,33 @@
+// Live mode: runs a scenario on the GPUs of this machine with real CUDA kernels and NCCL
+// collectives. The implementation lives behind this header (no CUDA or NCCL header here) and is
+// compiled only when the build found CUDA and NCCL; otherwise every call explains that.
+#pragma once
+
+#include "shardlab/run_result.h"
+#include "shardlab/scenario.h"
+
+#include <atomic>
+#include <functional>
+#include <string>
+
+namespace shardlab {
+
+// Whether this build contains live mode.
+bool liveBuiltIn();
+// "built in (CUDA 13.0, NCCL 2.28.9)" or why it is not.
+std::string liveBuildInfo();
+
+struct LiveOptions {
+    std::function<bool(int, int)> progress; // (iterations done, total); false cancels
+    const std::atomic<bool>* cancel = nullptr;
+    double watchdogMs = 10000;              // a collective that takes longer is aborted
+    bool captureTimeline = true;
+    bool verify = true;
+};
+
+Result<RunResult> runLive(const Scenario& scenario, const LiveOptions& options = {});
+
+// This machine's GPUs and links, from NVML (the classes of `nvidia-smi topo -m`).
+Result<Topology> discoverTopology();
+
+} // namespace shardlab

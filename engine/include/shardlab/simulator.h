@@ -1,0 +1,33 @@
+// The discrete-event simulator: runs a scenario's step program for its iterations on one
+// simulated clock and records what each rank does, when it waits and for whom.
+//
+// Each rank has a compute stream and a communication stream. Compute phases advance the compute
+// stream. A blocking collective starts when the last member arrives (arrival = when both of the
+// rank's streams are free); each member waits from its own arrival to that start. An overlapped
+// collective is issued on the communication stream and leaves the compute stream running; the
+// iteration ends when both streams are drained. Collectives match by (group, sequence number),
+// as NCCL matches calls on a communicator; a mismatch leaves ranks blocked, reported as a hang.
+#pragma once
+
+#include "shardlab/cost_model.h"
+#include "shardlab/run_result.h"
+#include "shardlab/scenario.h"
+
+#include <atomic>
+#include <functional>
+
+namespace shardlab {
+
+struct SimulationOptions {
+    // Called after each iteration with (iterations done, total); return false to cancel.
+    std::function<bool(int, int)> progress;
+    const std::atomic<bool>* cancel = nullptr;
+    std::optional<CostProfile> profile; // overrides the scenario's named profile
+};
+
+Result<RunResult> simulate(const Scenario& scenario, const SimulationOptions& options = {});
+
+// The same, with a cost model the caller keeps (sweeps reuse one model's caches).
+Result<RunResult> simulate(const Scenario& scenario, CostModel& model, const SimulationOptions& options = {});
+
+} // namespace shardlab

@@ -1,0 +1,36 @@
+// Message-size sweeps of one collective, in the columns of nccl-tests.
+#pragma once
+
+#include "shardlab/cost_model.h"
+
+#include <string>
+#include <vector>
+
+namespace shardlab {
+
+struct SweepRow {
+    Bytes bytes = 0;
+    std::uint64_t count = 0; // elements of `type`
+    std::string type = "float";
+    double timeUs = 0;
+    double algbwGBps = 0;
+    double busbwGBps = 0;
+    long wrong = 0;          // -1: not checked (simulation)
+    Algorithm algorithm = Algorithm::Ring;
+    Protocol protocol = Protocol::Simple;
+};
+
+// START, START*FACTOR, ... up to END inclusive. Sizes are parsed by parseBenchSize.
+Result<std::vector<Bytes>> parseSizeRange(const std::string& spec);
+
+std::vector<SweepRow> simulateSweep(CostModel& model, OpKind kind, int ranks, const std::vector<Bytes>& sizes);
+
+// The table as nccl-tests prints it, with a header naming the collective, ranks and source.
+std::string formatSweepTable(OpKind kind, int ranks, const std::vector<SweepRow>& rows, const std::string& title);
+std::string sweepJson(OpKind kind, int ranks, const std::vector<SweepRow>& rows, const std::string& mode);
+
+// The size from which bandwidth, not latency, dominates: the first size whose time is at least
+// twice the smallest size's time. -1 if none.
+int latencyBandwidthCrossover(const std::vector<SweepRow>& rows);
+
+} // namespace shardlab

@@ -1,0 +1,25 @@
+// Built when CUDA or NCCL was not found: live mode explains why it is missing.
+#include "shardlab/live.h"
+
+namespace shardlab {
+
+bool liveBuiltIn() { return false; }
+
+std::string liveBuildInfo()
+{
+    return "not built in (no CUDA toolkit with NCCL was found when this ShardLab was built; simulation only)";
+}
+
+Result<RunResult> runLive(const Scenario&, const LiveOptions&)
+{
+    return badInput("live mode is not built into this ShardLab (it was built without CUDA/NCCL); "
+                    "use `shardlab sim` or rebuild with the CUDA toolkit (see README)");
+}
+
+Result<Topology> discoverTopology()
+{
+    return badInput("this ShardLab was built without CUDA, so it cannot read this machine's topology; "
+                    "use --preset ID (shardlab topo --list shows them)");
+}
+
+} // namespace shardlab

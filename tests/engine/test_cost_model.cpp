@@ -1,0 +1,174 @@
+// The cost model against hand-computed alpha-beta values (docs/cost-model.md).
+#include "test_helpers.h"
+
+#include "shardlab/cost_model.h"
+#include "shardlab/presets.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using namespace shardlab;
+using namespace shardlab::test;
+
+TEST(CostModel, RingAllReduceLargeMessageByHand)
+{
+    CostModel m(nvswitchBox(4), unitProfile());
+    const auto c = m.collective(OpKind::AllReduce, 1'000'000'000, {0, 1, 2, 3});
+    // Simple: launch 5 + base 4 + 6 steps x (hop 3 + route 0.5) + 2(n-1)/n S / B
+    //       = 9 + 21 + 1.5e9 B / (100e9 B/s) = 30 us + 15000 us
+    EXPECT_EQ(c.algorithm, Algorithm::Ring);
+    EXPECT_EQ(c.protocol, Protocol::Simple);
+    EXPECT_NEAR(c.timeUs, 15030.0, 1e-6);
+    EXPECT_DOUBLE_EQ(c.patternGBps, 100.0);
+    EXPECT_EQ(c.steps, 6);
+}
+
+TEST(CostModel, SmallMessagesUseTheLowLatencyProtocol)
+{
+    CostModel m(nvswitchBox(4), unitProfile());
+    const auto c = m.collective(OpKind::AllReduce, 8, {0, 1, 2, 3});
+    // LL: 5 + 1 + 6 x (1 + 0.5) + 12 B / (50e9 B/s) = 15 us + 0.00024 us
+    EXPECT_EQ(c.protocol, Protocol::LL);
+    EXPECT_NEAR(c.timeUs, 15.00024, 1e-9);
+}
+
+TEST(CostModel, OtherCollectivesByHand)
+{
+    CostModel m(nvswitchBox(4), unitProfile());
+    const std::vector<int> g{0, 1, 2, 3};
+    const double S = 4e9;
+    // all-gather / reduce-scatter: (n-1) steps, (n-1)/n S moved: 9 + 3 x 3.5 + 3e9/100e9 s
+    EXPECT_NEAR(m.collective(OpKind::AllGather, 4'000'000'000, g).timeUs, 9 + 10.5 + 30000, 1e-6);
+    EXPECT_NEAR(m.collective(OpKind::ReduceScatter, 4'000'000'000, g).timeUs, 9 + 10.5 + 30000, 1e-6);
+    // broadcast / reduce: pipelined chain, (n-1) steps, S moved
+    EXPECT_NEAR(m.collective(OpKind::Broadcast, 4'000'000'000, g).timeUs, 9 + 10.5 + S / 100e9 * 1e6, 1e-6);
+    EXPECT_NEAR(m.collective(OpKind::Reduce, 4'000'000'000, g).timeUs, 9 + 10.5 + S / 100e9 * 1e6, 1e-6);
+    // reduce-scatter + all-gather = the two back to back
+    EXPECT_NEAR(m.collective(OpKind::ReduceScatterAllGather, 4'000'000'000, g).timeUs, 2 * (19.5 + 30000), 1e-6);
+    // send/recv: one step over the route: 9 + 3.5 + S / B
+    EXPECT_NEAR(m.collective(OpKind::SendRecv, 4'000'000'000, {0, 1}, Algorithm::Auto, 0).timeUs, 12.5 + 40000, 1e-6);
+}
+
+TEST(CostModel, AllGatherVIsLimitedByTheLinkThatCarriesTheMost)
+{
+    CostModel m(nvswitchBox(4), unitProfile());
+    // pieces 4, 3, 2, 1 GB: the link into the owner of the smallest piece carries S - 1 GB = 9 GB.
+    const auto c = m.collective(OpKind::AllGatherV, 10'000'000'000, {0, 1, 2, 3}, Algorithm::Auto, 0,
+                                {4'000'000'000, 3'000'000'000, 2'000'000'000, 1'000'000'000});
+    EXPECT_NEAR(c.timeUs, 9 + 10.5 + 9e9 / 100e9 * 1e6, 1e-6);
+    // equal pieces match all-gather
+    const auto eq = m.collective(OpKind::AllGatherV, 4'000'000'000, {0, 1, 2, 3}, Algorithm::Auto, 0,
+                                 {1'000'000'000, 1'000'000'000, 1'000'000'000, 1'000'000'000});
+    EXPECT_NEAR(eq.timeUs, m.collective(OpKind::AllGather, 4'000'000'000, {0, 1, 2, 3}).timeUs, 1e-6);
+}
+
+TEST(CostModel, BusBandwidthFactorsMatchNcclTests)
+{
+    for (int n : {2, 4, 8, 16}) {
+        const double dn = n;
+        EXPECT_DOUBLE_EQ(busBandwidthFactor(OpKind::AllReduce, n), 2 * (dn - 1) / dn);
+        EXPECT_DOUBLE_EQ(busBandwidthFactor(OpKind::AllGather, n), (dn - 1) / dn);
+        EXPECT_DOUBLE_EQ(busBandwidthFactor(OpKind::ReduceScatter, n), (dn - 1) / dn);
+        EXPECT_DOUBLE_EQ(busBandwidthFactor(OpKind::Broadcast, n), 1.0);
+        EXPECT_DOUBLE_EQ(busBandwidthFactor(OpKind::Reduce, n), 1.0);
+        EXPECT_DOUBLE_EQ(busBandwidthFactor(OpKind::SendRecv, n), 1.0);
+    }
+    // n = 4 as nccl-tests prints it: 1.5 and 0.75
+    EXPECT_DOUBLE_EQ(busBandwidthFactor(OpKind::AllReduce, 4), 1.5);
+    EXPECT_DOUBLE_EQ(busBandwidthFactor(OpKind::AllGather, 4), 0.75);
+}
+
+TEST(CostModel, BusBandwidthOfALargeRingEqualsTheRingBandwidth)
+{
+    // For a bandwidth-bound ring, busbw = algbw x factor recovers the per-link rate, whatever n.
+    for (int n : {2, 4, 8}) {
+        CostModel m(nvswitchBox(n), unitProfile());
+        std::vector<int> g(static_cast<size_t>(n));
+        for (int i = 0; i < n; ++i)
+            g[static_cast<size_t>(i)] = i;
+        const Bytes S = 64'000'000'000ULL;
+        const double t = m.collective(OpKind::AllReduce, S, g).timeUs;
+        const double busbw = static_cast<double>(S) / t / 1e3 * busBandwidthFactor(OpKind::AllReduce, n);
+        EXPECT_NEAR(busbw, 100.0, 0.1) << n;
+    }
+}
+
+TEST(CostModel, RingAcrossAPcieLinkBetweenTwoNvlinkIslandsIsLimitedByPcie)
+{
+    Topology t;
+    for (int i = 0; i < 4; ++i)
+        t.gpus.push_back({"gpu" + std::to_string(i), "G", 16'000'000'000ULL, 10, 900, 0, 0});
+    t.switches = {{"pcie", SwitchKind::PcieSwitch, 0, 0}};
+    t.links = {{"gpu0", "gpu1", LinkKind::NvLink, 12, 300, 0.2}, {"gpu2", "gpu3", LinkKind::NvLink, 12, 300, 0.2}};
+    for (int i = 0; i < 4; ++i)
+        t.links.push_back({"gpu" + std::to_string(i), "pcie", LinkKind::Pcie, 1, 16, 0.5});
+    CostModel m(t, unitProfile());
+    // the ring keeps each island's NVLink pair adjacent and crosses PCIe twice
+    const auto& ring = m.ringOrder({0, 1, 2, 3});
+    ASSERT_EQ(ring.size(), 4u);
+    auto adjacent = [&](int a, int b) {
+        const auto pa = std::find(ring.begin(), ring.end(), a) - ring.begin();
+        const auto pb = std::find(ring.begin(), ring.end(), b) - ring.begin();
+        return (pa + 1) % 4 == pb || (pb + 1) % 4 == pa;
+    };
+    EXPECT_TRUE(adjacent(0, 1));
+    EXPECT_TRUE(adjacent(2, 3));
+    const auto c = m.collective(OpKind::AllReduce, 1'000'000'000, {0, 1, 2, 3});
+    EXPECT_DOUBLE_EQ(c.patternGBps, 16.0);
+    ASSERT_GE(c.bottleneckLink, 0);
+    EXPECT_EQ(t.links[static_cast<size_t>(c.bottleneckLink)].kind, LinkKind::Pcie);
+    // and the two NVLink GPUs alone run at NVLink speed
+    EXPECT_DOUBLE_EQ(m.collective(OpKind::AllReduce, 1'000'000'000, {0, 1}).patternGBps, 300.0);
+}
+
+TEST(CostModel, EfficiencyDeratesLinks)
+{
+    CostProfile p = unitProfile();
+    p.link[static_cast<int>(LinkKind::NvLink)].efficiency = 0.8;
+    CostModel m(nvswitchBox(2), p);
+    EXPECT_DOUBLE_EQ(m.collective(OpKind::AllReduce, 1'000'000'000, {0, 1}).patternGBps, 80.0);
+}
+
+TEST(CostModel, ComputeTimeIsWorkOverRateTimesSlowdown)
+{
+    CostModel m(nvswitchBox(2, 100, 0.25, 10), unitProfile());
+    EXPECT_DOUBLE_EQ(m.computeUs(4e12, 0), 400'000.0); // 4 TFLOP at 10 TFLOP/s = 400 ms
+    EXPECT_DOUBLE_EQ(m.computeUs(4e12, 1, 1.5), 600'000.0);
+}
+
+TEST(CostModel, OneRankNeedsNoCommunication)
+{
+    CostModel m(nvswitchBox(2), unitProfile());
+    EXPECT_DOUBLE_EQ(m.collective(OpKind::AllReduce, 1'000'000, {0}).timeUs, 0.0);
+}
+
+TEST(CostModel, MultiNodeAllReduceIsHierarchicalAndNetworkBound)
+{
+    const Topology t = *preset("2x8-h100-ib");
+    CostModel m(t);
+    std::vector<int> all(16);
+    for (int i = 0; i < 16; ++i)
+        all[static_cast<size_t>(i)] = i;
+    const auto c = m.collective(OpKind::AllReduce, 1ULL << 30, all);
+    EXPECT_EQ(c.algorithm, Algorithm::Hierarchical);
+    // 8 ranks in one node are faster than 16 across the network for the same bytes
+    std::vector<int> node0(all.begin(), all.begin() + 8);
+    EXPECT_LT(m.collective(OpKind::AllReduce, 1ULL << 30, node0).timeUs, c.timeUs);
+}
+
+TEST(CostModel, CalibrationCorrectionsScaleTime)
+{
+    CostProfile p = unitProfile();
+    CostModel plain(nvswitchBox(4), p);
+    p.corrections["all_reduce/4"] = {{1'000'000, 2.0}, {100'000'000, 1.0}};
+    CostModel corrected(nvswitchBox(4), p);
+    const std::vector<int> g{0, 1, 2, 3};
+    EXPECT_NEAR(corrected.collective(OpKind::AllReduce, 1'000'000, g).timeUs,
+                2.0 * plain.collective(OpKind::AllReduce, 1'000'000, g).timeUs, 1e-9);
+    // halfway in log-size between the points: factor 1.5
+    EXPECT_NEAR(corrected.collective(OpKind::AllReduce, 10'000'000, g).timeUs,
+                1.5 * plain.collective(OpKind::AllReduce, 10'000'000, g).timeUs, 1e-6);
+    EXPECT_NEAR(corrected.collective(OpKind::AllReduce, 1'000'000'000, g).timeUs,
+                plain.collective(OpKind::AllReduce, 1'000'000'000, g).timeUs, 1e-9);
+}

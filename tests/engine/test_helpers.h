@@ -1,0 +1,46 @@
+// Small builders shared by the engine tests.
+#pragma once
+
+#include "shardlab/cost_model.h"
+#include "shardlab/scenario.h"
+#include "shardlab/scenario_io.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace shardlab::test {
+
+// n GPUs of `tflops` on one NVSwitch at `gbps` per direction, `latUs` per link.
+inline Topology nvswitchBox(int n, double gbps = 100, double latUs = 0.25, double tflops = 10)
+{
+    Topology t;
+    t.name = "test-nvswitch";
+    t.switches.push_back({"nvs", SwitchKind::NvSwitch, 0, 0});
+    for (int i = 0; i < n; ++i) {
+        t.gpus.push_back({"gpu" + std::to_string(i), "G", 16'000'000'000ULL, tflops, 1000, 0, 0});
+        t.links.push_back({"gpu" + std::to_string(i), "nvs", LinkKind::NvLink, 18, gbps, latUs});
+    }
+    return t;
+}
+
+// A profile with round numbers, so that times can be computed by hand.
+inline CostProfile unitProfile()
+{
+    CostProfile p = CostProfile::defaults();
+    p.name = "unit";
+    p.launchUs = 5;
+    p.protocol = {ProtocolParams{1, 0.5}, ProtocolParams{2, 0.9}, ProtocolParams{4, 1.0}};
+    for (auto& l : p.link)
+        l = {1.0, {1, 2, 3}};
+    return p;
+}
+
+inline Scenario loadExample(const std::string& file)
+{
+    auto s = loadScenario(std::string(SHARDLAB_SCENARIO_DIR) + "/" + file);
+    EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
+    return s.ok() ? *s : Scenario{};
+}
+
+} // namespace shardlab::test

@@ -1,0 +1,237 @@
+// The discrete-event simulator: arrivals, waits, overlap, hangs, jitter, cancellation.
+#include "test_helpers.h"
+
+#include "shardlab/analysis.h"
+#include "shardlab/simulator.h"
+
+#include <gtest/gtest.h>
+
+using namespace shardlab;
+using namespace shardlab::test;
+
+namespace {
+
+// n ranks on an NVSwitch box; item "data" split by `sizes` (GB), compute of `flops` over it,
+// then an all-reduce of `arBytes`.
+Scenario splitScenario(const std::vector<double>& sizesGB, double flops, Bytes arBytes)
+{
+    Scenario s;
+    s.name = "test";
+    s.topology = nvswitchBox(static_cast<int>(sizesGB.size()));
+    WorkloadItem data{"data", ItemKind::Data, 0, {}};
+    std::vector<Bytes> sizes;
+    for (double g : sizesGB)
+        sizes.push_back(static_cast<Bytes>(g * 1e9));
+    data.shards = customShards(sizes);
+    for (size_t i = 0; i < data.shards.size(); ++i) {
+        data.shards[i].owners = {static_cast<int>(i)};
+        data.size += data.shards[i].size;
+    }
+    s.workload.items.push_back(data);
+    Op compute;
+    compute.kind = OpKind::Compute;
+    compute.name = "work";
+    compute.item = "data";
+    compute.flops = flops;
+    Op ar;
+    ar.kind = OpKind::AllReduce;
+    ar.name = "ar";
+    ar.bytes = arBytes;
+    s.program = {compute, ar};
+    return s;
+}
+
+const Span* findSpan(const RunResult& r, int rank, SpanKind kind, int stream = 0)
+{
+    for (const Span& s : r.spans)
+        if (s.rank == rank && s.kind == kind && s.stream == stream)
+            return &s;
+    return nullptr;
+}
+
+} // namespace
+
+TEST(Simulator, WaitsEqualTheDifferenceInArrival)
+{
+    // 12/6/4/2 GB of 24 GB; 2.4 TFLOP on 10 TFLOP/s cards: 120/60/40/20 ms of compute.
+    Scenario s = splitScenario({12, 6, 4, 2}, 2.4e12, 1'000'000);
+    SimulationOptions o;
+    o.profile = unitProfile();
+    auto r = simulate(s, o);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    ASSERT_EQ(r->collectives.size(), 1u);
+    const CollectiveRecord& c = r->collectives[0];
+    EXPECT_EQ(c.lastArrival, 0);
+    EXPECT_NEAR(c.startUs, 120'000, 1e-6);
+    const double expectedWait[] = {0, 60'000, 80'000, 100'000};
+    for (int rank = 1; rank < 4; ++rank) {
+        const Span* w = findSpan(*r, rank, SpanKind::Wait);
+        ASSERT_NE(w, nullptr);
+        EXPECT_NEAR(w->durationUs(), expectedWait[rank], 1e-6);
+        EXPECT_EQ(w->waitedFor, 0);
+    }
+    EXPECT_EQ(findSpan(*r, 0, SpanKind::Wait), nullptr);
+    // every rank leaves the all-reduce together
+    for (int rank = 0; rank < 4; ++rank) {
+        const Span* comm = findSpan(*r, rank, SpanKind::Comm);
+        ASSERT_NE(comm, nullptr);
+        EXPECT_DOUBLE_EQ(comm->endUs, c.endUs);
+    }
+}
+
+TEST(Simulator, SlowdownMakesARankTheStraggler)
+{
+    Scenario s = splitScenario({6, 6, 6, 6}, 2.4e12, 1'000'000);
+    s.perturbations.slowdown = {1, 1, 1.5, 1};
+    auto r = simulate(s);
+    ASSERT_TRUE(r.ok());
+    const Summary sum = summarize(s, *r);
+    ASSERT_TRUE(sum.straggler.has_value());
+    EXPECT_EQ(*sum.straggler, 2);
+    EXPECT_NEAR(sum.perRank[0].waitMs, 30.0, 1e-6); // 90 ms - 60 ms
+}
+
+TEST(Simulator, InjectedDelayShowsUpAsLateArrival)
+{
+    Scenario s = splitScenario({6, 6}, 1.2e12, 1'000'000);
+    s.perturbations.delays = {{1, 1, -1, 5.0}}; // 5 ms before rank 1's all-reduce
+    auto r = simulate(s);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->collectives[0].lastArrival, 1);
+    EXPECT_NEAR(findSpan(*r, 0, SpanKind::Wait)->durationUs(), 5000, 1e-6);
+}
+
+TEST(Simulator, IterationsAreBackToBack)
+{
+    Scenario s = splitScenario({6, 6}, 1.2e12, 1'000'000);
+    s.iterations = 3;
+    SimulationOptions o;
+    o.profile = unitProfile();
+    auto r = simulate(s, o);
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(r->iterations.size(), 3u);
+    const double step = r->iterations[0].endUs - r->iterations[0].beginUs;
+    for (const IterationMark& m : r->iterations)
+        EXPECT_NEAR(m.endUs - m.beginUs, step, 1e-6);
+    EXPECT_DOUBLE_EQ(r->iterations[1].beginUs, r->iterations[0].endUs);
+    EXPECT_EQ(r->collectives.size(), 3u);
+    EXPECT_EQ(r->collectives[2].sequence, 2);
+}
+
+TEST(Simulator, OverlappedBucketsHideCommunicationBehindCompute)
+{
+    // 4 buckets of backward (10 ms each on every rank) with an overlapped all-reduce per bucket.
+    Scenario s = splitScenario({6, 6}, 0.8e12, 400'000'000);
+    s.program[0].buckets = 4;
+    s.program[1].buckets = 4;
+    s.program[1].overlap = true;
+    SimulationOptions o;
+    o.profile = unitProfile();
+    auto r = simulate(s, o);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    // 2 ranks, 100 MB per bucket: 5 + 4 + 2 x 3.5 + 1e8 B / 100e9 B/s = 16 us + 1000 us = 1016 us
+    ASSERT_EQ(r->collectives.size(), 4u);
+    const double bucket = 1016.0;
+    EXPECT_NEAR(r->collectives[0].durationUs(), bucket, 1e-6);
+    // bucket k starts when compute slice k ends (10 ms apart): all hidden but the last one
+    for (int k = 0; k < 4; ++k)
+        EXPECT_NEAR(r->collectives[static_cast<size_t>(k)].startUs, 10'000.0 * (k + 1), 1e-6);
+    EXPECT_NEAR(r->iterations[0].endUs, 40'000 + bucket, 1e-6);
+    // overlapped comm runs on stream 1; only the tail is exposed on stream 0
+    const Summary sum = summarize(s, *r);
+    EXPECT_NEAR(sum.perRank[0].commMs, bucket / 1e3, 1e-9);
+}
+
+TEST(Simulator, MismatchedCollectiveIsReportedAsAHang)
+{
+    Scenario s = splitScenario({6, 6, 6, 6}, 1.2e12, 1'000'000);
+    s.iterations = 2;
+    s.perturbations.mismatches = {{Mismatch::Type::WrongOp, 3, 1, 1, OpKind::AllGather, 0}};
+    auto r = simulate(s);
+    ASSERT_TRUE(r.ok());
+    ASSERT_TRUE(r->hang.has_value());
+    EXPECT_EQ(r->hang->firstMismatchRank, 3);
+    // every rank completed iteration 0's all-reduce (#0) and none the second
+    for (int rank = 0; rank < 4; ++rank)
+        EXPECT_EQ(r->hang->lastCompleted[static_cast<size_t>(rank)], 0);
+    EXPECT_NE(r->hang->pending[3].find("all_gather"), std::string::npos);
+}
+
+TEST(Simulator, SkippedCollectiveIsAHangNamingTheRankThatLeft)
+{
+    Scenario s = splitScenario({6, 6, 6}, 1.2e12, 1'000'000);
+    s.perturbations.mismatches = {{Mismatch::Type::Skip, 1, 1, 0, OpKind::AllReduce, 0}};
+    auto r = simulate(s);
+    ASSERT_TRUE(r.ok());
+    ASSERT_TRUE(r->hang.has_value());
+    EXPECT_EQ(r->hang->firstMismatchRank, 1);
+    EXPECT_NE(r->hang->pending[1].find("left"), std::string::npos);
+}
+
+TEST(Simulator, JitterIsReproducibleForASeed)
+{
+    Scenario s = splitScenario({6, 6, 6, 6}, 1.2e12, 1'000'000);
+    s.perturbations.jitterPct = 10;
+    s.iterations = 4;
+    auto a = simulate(s), b = simulate(s);
+    s.perturbations.seed = 99;
+    auto c = simulate(s);
+    ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+    ASSERT_EQ(a->spans.size(), b->spans.size());
+    for (size_t i = 0; i < a->spans.size(); ++i)
+        EXPECT_DOUBLE_EQ(a->spans[i].endUs, b->spans[i].endUs);
+    EXPECT_NE(a->iterations.back().endUs, c->iterations.back().endUs);
+    // within +-10% of 30 ms
+    for (const Span& sp : a->spans)
+        if (sp.kind == SpanKind::Compute) {
+            EXPECT_GE(sp.durationUs(), 27'000 - 1e-6);
+            EXPECT_LE(sp.durationUs(), 33'000 + 1e-6);
+        }
+}
+
+TEST(Simulator, CancelStopsTheRun)
+{
+    Scenario s = splitScenario({6, 6}, 1.2e12, 1'000'000);
+    s.iterations = 100;
+    std::atomic<bool> cancel{true};
+    SimulationOptions o;
+    o.cancel = &cancel;
+    auto r = simulate(s, o);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().kind, ErrorKind::Cancelled);
+    int calls = 0;
+    SimulationOptions p;
+    p.progress = [&](int done, int total) {
+        EXPECT_EQ(total, 100);
+        return ++calls < 5 && done > 0;
+    };
+    EXPECT_FALSE(simulate(s, p).ok());
+    EXPECT_EQ(calls, 5);
+}
+
+TEST(Simulator, SendRecvSynchronisesThePair)
+{
+    Scenario s = splitScenario({8, 4}, 1.2e12, 1'000'000);
+    s.program[1].kind = OpKind::SendRecv;
+    s.program[1].root = 0;
+    s.program[1].peer = 1;
+    auto r = simulate(s);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->collectives[0].lastArrival, 0);
+    EXPECT_NEAR(findSpan(*r, 1, SpanKind::Wait)->durationUs(), 40'000, 1e-6);
+}
+
+TEST(Simulator, SubgroupCollectivesOnlyInvolveTheirMembers)
+{
+    Scenario s = splitScenario({6, 6, 6, 6}, 1.2e12, 1'000'000);
+    s.program[1].group = {0, 1};
+    Op other = s.program[1];
+    other.group = {2, 3};
+    s.program.push_back(other);
+    auto r = simulate(s);
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(r->collectives.size(), 2u);
+    EXPECT_EQ(r->collectives[0].group, (std::vector<int>{0, 1}));
+    EXPECT_EQ(r->collectives[1].group, (std::vector<int>{2, 3}));
+    EXPECT_EQ(r->collectives[1].sequence, 0); // its own communicator
+}

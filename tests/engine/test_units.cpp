@@ -1,0 +1,62 @@
+#include "shardlab/units.h"
+
+#include <gtest/gtest.h>
+
+using namespace shardlab;
+
+TEST(Units, SiAndIecSizes)
+{
+    EXPECT_EQ(*parseSize("16 GB"), 16'000'000'000ULL);
+    EXPECT_EQ(*parseSize("16GiB"), 16ULL << 30);
+    EXPECT_EQ(*parseSize("512 MB"), 512'000'000ULL);
+    EXPECT_EQ(*parseSize("1.5 GB"), 1'500'000'000ULL);
+    EXPECT_EQ(*parseSize("4096"), 4096ULL);
+    EXPECT_EQ(*parseSize(" 8 B "), 8ULL);
+    EXPECT_EQ(*parseSize("2 KiB"), 2048ULL);
+}
+
+TEST(Units, BadSizesNameTheProblem)
+{
+    auto neg = parseSize("-1 GB");
+    ASSERT_FALSE(neg);
+    EXPECT_NE(neg.error().message.find("negative"), std::string::npos);
+    auto unit = parseSize("3 parsecs");
+    ASSERT_FALSE(unit);
+    EXPECT_NE(unit.error().message.find("unknown unit"), std::string::npos);
+    EXPECT_FALSE(parseSize("2 EB"));
+    EXPECT_FALSE(parseSize("1e30"));        // absurd
+    EXPECT_FALSE(parseSize("0.5 B"));       // not whole bytes
+    EXPECT_FALSE(parseSize(""));
+    EXPECT_FALSE(parseSize("GB"));
+}
+
+TEST(Units, BenchSizesAreBinaryLikeNcclTests)
+{
+    EXPECT_EQ(*parseBenchSize("8"), 8ULL);
+    EXPECT_EQ(*parseBenchSize("8B"), 8ULL);
+    EXPECT_EQ(*parseBenchSize("64K"), 65536ULL);
+    EXPECT_EQ(*parseBenchSize("1M"), 1048576ULL);
+    EXPECT_EQ(*parseBenchSize("1MB"), 1048576ULL);
+    EXPECT_EQ(*parseBenchSize("4G"), 4ULL << 30);
+    EXPECT_EQ(*parseBenchSize("1GB"), 1ULL << 30);
+    EXPECT_FALSE(parseBenchSize("1X"));
+}
+
+TEST(Units, Bandwidths)
+{
+    EXPECT_DOUBLE_EQ(*parseBandwidth("25 GB/s"), 25.0);
+    EXPECT_DOUBLE_EQ(*parseBandwidth("400 Gb/s"), 50.0);
+    EXPECT_DOUBLE_EQ(*parseBandwidth("12"), 12.0);
+    EXPECT_DOUBLE_EQ(*parseBandwidth("4.8 TB/s"), 4800.0);
+    EXPECT_FALSE(parseBandwidth("fast"));
+}
+
+TEST(Units, Formatting)
+{
+    EXPECT_EQ(formatBytes(24'000'000'000ULL), "24 GB");
+    EXPECT_EQ(formatBytes(1'500'000'000ULL), "1.5 GB");
+    EXPECT_EQ(formatBytes(8), "8 B");
+    EXPECT_EQ(formatBinaryBytes(1ULL << 30), "1 GiB");
+    EXPECT_EQ(formatMicros(1500), "1.50 ms");
+    EXPECT_EQ(formatMicros(12.5), "12.5 us");
+}
