@@ -22,4 +22,14 @@ Result<Topology> discoverTopology()
                     "use --preset ID (shardlab topo --list shows them)");
 }
 
+Result<std::vector<SweepRow>> benchLive(OpKind, int, const std::vector<Bytes>&, const LiveBenchOptions&)
+{
+    return runLive(Scenario{}, {}).error();
+}
+
+Result<std::vector<LiveDevice>> liveDevices()
+{
+    return runLive(Scenario{}, {}).error();
+}
+
 } // namespace shardlab

@@ -5,6 +5,7 @@
 
 #include "shardlab/run_result.h"
 #include "shardlab/scenario.h"
+#include "shardlab/sweep.h"
 
 #include <atomic>
 #include <functional>
@@ -26,6 +27,30 @@ struct LiveOptions {
 };
 
 Result<RunResult> runLive(const Scenario& scenario, const LiveOptions& options = {});
+
+// One size sweep of one collective on the first `gpus` GPUs, in nccl-tests' columns (time is the
+// median of `iterations` timed runs after `warmup`, out of place; #wrong from the verify kernels).
+struct LiveBenchOptions {
+    int warmup = 5;
+    int iterations = 20;
+    bool verify = true;
+    double watchdogMs = 10000;
+    std::function<bool(int, int)> progress; // (sizes done, total); false cancels
+    const std::atomic<bool>* cancel = nullptr;
+};
+Result<std::vector<SweepRow>> benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes,
+                                        const LiveBenchOptions& options = {});
+
+struct LiveDevice {
+    int index = 0;
+    std::string name;
+    Bytes memory = 0;
+    Bytes freeMemory = 0;
+    int multiprocessors = 0;
+    int computeMajor = 0, computeMinor = 0;
+};
+// The GPUs this process can see, or a message saying why none (no driver, no device).
+Result<std::vector<LiveDevice>> liveDevices();
 
 // This machine's GPUs and links, from NVML (the classes of `nvidia-smi topo -m`).
 Result<Topology> discoverTopology();
