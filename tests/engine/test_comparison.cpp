@@ -1,0 +1,43 @@
+#include "test_helpers.h"
+
+#include "shardlab/comparison.h"
+
+#include <gtest/gtest.h>
+
+using namespace shardlab;
+using namespace shardlab::test;
+
+TEST(Comparison, MemoryBytesAndTimesByHand)
+{
+    CostModel m(nvswitchBox(4), unitProfile());
+    const Bytes S = 4'000'000'000ULL;
+    const CollectiveComparison c = compareAllReduceWithRsAg(m, {0, 1, 2, 3}, S);
+    EXPECT_EQ(c.ranks, 4);
+    // held afterwards: S for all-reduce and for the pair, S/4 for reduce-scatter alone
+    EXPECT_EQ(c.allReduce.heldAfterPerRank, S);
+    EXPECT_EQ(c.reduceScatterOnly.heldAfterPerRank, S / 4);
+    EXPECT_EQ(c.reduceScatterAllGather.heldAfterPerRank, S);
+    // peak: 2S out of place for all-reduce; S + S/4 for reduce-scatter (then all-gather)
+    EXPECT_EQ(c.allReduce.peakPerRank, 2 * S);
+    EXPECT_EQ(c.reduceScatterAllGather.peakPerRank, S + S / 4);
+    EXPECT_LT(c.reduceScatterAllGather.peakPerRank, c.allReduce.peakPerRank);
+    // ring traffic per rank: 2(n-1)/n S = 6 GB either way, 3 GB for reduce-scatter alone
+    EXPECT_EQ(c.allReduce.sentPerRank, 6'000'000'000ULL);
+    EXPECT_EQ(c.reduceScatterAllGather.sentPerRank, 6'000'000'000ULL);
+    EXPECT_EQ(c.reduceScatterOnly.sentPerRank, 3'000'000'000ULL);
+    // times (unit profile, 100 GB/s): all-reduce 15030 + ... see test_cost_model; the pair is the sum
+    EXPECT_NEAR(c.allReduce.timeUs, 9 + 21 + 60000, 1e-6);
+    EXPECT_NEAR(c.reduceScatterAllGather.timeUs, 2 * (9 + 10.5 + 30000), 1e-6);
+    EXPECT_FALSE(c.sentence.empty());
+}
+
+TEST(Comparison, ExampleValuesShowWhatEachRankHolds)
+{
+    CostModel m(nvswitchBox(2), unitProfile());
+    const CollectiveComparison c = compareAllReduceWithRsAg(m, {0, 1}, 1'000'000);
+    // rank 0: 10 11 12 13, rank 1: 20 21 22 23
+    EXPECT_EQ(c.allReduce.exampleResult[0], (std::vector<double>{30, 32, 34, 36}));
+    EXPECT_EQ(c.reduceScatterOnly.exampleResult[0], (std::vector<double>{30, 32}));
+    EXPECT_EQ(c.reduceScatterOnly.exampleResult[1], (std::vector<double>{34, 36}));
+    EXPECT_EQ(c.reduceScatterAllGather.exampleResult, c.allReduce.exampleResult);
+}
