@@ -1,0 +1,41 @@
+// libFuzzer target for every text parser a user's file reaches: scenarios, cost profiles, and
+// the size, bandwidth and sweep-range parsers. Build with -DSHARDLAB_FUZZ=ON and clang; run
+//   build/fuzz/tests/fuzz/fuzz_scenario tests/fuzz/corpus -max_total_time=300
+// A crash, a hang (-timeout) or a leak (LeakSanitizer) fails the run.
+#include "shardlab/profiles.h"
+#include "shardlab/scenario_io.h"
+#include "shardlab/simulator.h"
+#include "shardlab/sweep.h"
+#include "shardlab/units.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    auto scenario = shardlab::parseScenario(text, "fuzz");
+    if (scenario.ok()) {
+        // A valid scenario must also serialise and parse back to itself.
+        auto again = shardlab::parseScenario(shardlab::serializeScenario(*scenario), "fuzz-again");
+        if (!again.ok() || !(*again == *scenario))
+            __builtin_trap();
+        // Small ones are simulated too (bounded so a run stays fast).
+        if (scenario->ranks() <= 16 && scenario->iterations <= 4 && scenario->program.size() <= 32) {
+            bool small = true;
+            for (const auto& op : scenario->program)
+                small = small && op.buckets <= 64;
+            if (small)
+                (void)shardlab::simulate(*scenario);
+        }
+    }
+    (void)shardlab::profileFromJson(text, "fuzz");
+    if (size < 64) {
+        (void)shardlab::parseSize(text);
+        (void)shardlab::parseBenchSize(text);
+        (void)shardlab::parseBandwidth(text);
+        (void)shardlab::parseSizeRange(text);
+    }
+    return 0;
+}
