@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # ShardLab's one entry point for a fresh Debian 12 machine.
 #   tools/dev.sh gui    install what is missing, build, run the desktop app on the default scenario
-#   tools/dev.sh test   install what is missing, build with warnings as errors, run every test
+#   tools/dev.sh test   install what is missing, build with warnings as errors, run every test:
+#                       ctest, the Debian package installed into a temporary root and run,
+#                       ctest again under AddressSanitizer + UBSan, and a short fuzzing run
+#                       (SHARDLAB_QUICK=1 runs ctest only)
 #   tools/dev.sh build  install what is missing and build only
 # Environment: BUILD_DIR (default build/dev), SHARDLAB_CMAKE_ARGS (extra -D options),
 # JOBS (parallel build jobs, default: number of cores).
@@ -19,6 +22,7 @@ packages=(
   libqcustomplot-dev nlohmann-json3-dev libcli11-dev libgtest-dev googletest
   libopenmpi-dev openmpi-bin
   fonts-noto-cjk fonts-dejavu-core xvfb xauth
+  dpkg-dev file clang-14 libclang-rt-14-dev
 )
 
 install_missing() {
@@ -41,6 +45,46 @@ configure_and_build() {
   cmake --build "$build" -j "$jobs"
 }
 
+# The Debian package, unpacked into a temporary root: the installed CLI and app must run from
+# their installed files alone.
+check_package() {
+  echo "== package"
+  (cd "$build" && rm -f ./*.deb && cpack -G DEB >/dev/null)
+  local root
+  root=$(mktemp -d)
+  for deb in "$build"/shardlab_*.deb; do dpkg-deb -x "$deb" "$root"; done
+  dpkg-deb -I "$build"/shardlab_*.deb | sed -n '/Depends/p'
+  "$root/usr/bin/shardlab" --version
+  env -u SHARDLAB_RESOURCE_DIR "$root/usr/bin/shardlab" sim "$root/usr/share/shardlab/scenarios/straggler-12-6-4-2.shardlab.json" | tail -3
+  test -f "$root/usr/share/applications/shardlab.desktop"
+  test -f "$root/usr/share/man/man1/shardlab.1.gz"
+  QT_QPA_PLATFORM=offscreen SHARDLAB_QUIT_AFTER_MS=1500 "$root/usr/bin/shardlab-gui" >/dev/null 2>&1
+  rm -rf "$root"
+}
+
+# Every CPU test again under AddressSanitizer + UndefinedBehaviorSanitizer (preset dev-asan).
+check_sanitizers() {
+  echo "== sanitizers"
+  cmake --preset dev-asan -DSHARDLAB_WARNINGS_AS_ERRORS=ON -DSHARDLAB_BUILD_BENCH=OFF >/dev/null
+  cmake --build build/asan -j "$jobs"
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 QT_QPA_PLATFORM=offscreen \
+    ctest --preset dev-asan -j "$jobs"
+}
+
+# libFuzzer over the scenario and profile parsers, briefly (FUZZ_SECONDS, default 60).
+check_fuzz() {
+  echo "== fuzzing"
+  CC=clang-14 CXX=clang++-14 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHARDLAB_FUZZ=ON \
+    -DSHARDLAB_BUILD_GUI=OFF -DSHARDLAB_BUILD_TESTS=OFF -DSHARDLAB_BUILD_BENCH=OFF -DSHARDLAB_WITH_CUDA=OFF >/dev/null
+  cmake --build build/fuzz -j "$jobs" --target fuzz_scenario
+  local corpus
+  corpus=$(mktemp -d)
+  cp tests/fuzz/corpus/* "$corpus/"
+  build/fuzz/tests/fuzz/fuzz_scenario "$corpus" -max_total_time="${FUZZ_SECONDS:-60}" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 2>&1 | tail -4
+  rm -rf "$corpus"
+}
+
 install_missing
 case "$mode" in
   build)
@@ -50,6 +94,10 @@ case "$mode" in
     configure_and_build ON
     # GUI tests need no display; GPU tests skip with a message where no GPU is present.
     QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" --output-on-failure --no-tests=error -j "$jobs"
+    [ -n "${SHARDLAB_QUICK:-}" ] && exit 0
+    check_package
+    check_sanitizers
+    check_fuzz
     ;;
   gui)
     configure_and_build OFF
