@@ -12,8 +12,9 @@
 // stored, never the amount of work.
 //
 // spinKernel is one thread that waits on %globaltimer: an injected delay occupies its stream for
-// the requested time without taking the SMs from anyone. Assumes compute capability 7.0 or later
-// (__nanosleep).
+// the requested time without taking the SMs from anyone. Both kernels can stamp their own end
+// (%globaltimer) for the live timeline, so that a timeline costs no extra launch for compute
+// phases. Assumes compute capability 7.0 or later (__nanosleep).
 #include "shardlab/kernels.h"
 
 #include <cuda_runtime.h>
@@ -29,7 +30,7 @@ __device__ __forceinline__ std::uint64_t globalTimer()
 }
 
 __global__ void __launch_bounds__(kComputeThreads) computeKernel(float* data, std::size_t mask, std::uint64_t items,
-                                                                 int rounds)
+                                                                 int rounds, std::uint64_t* endStamp, unsigned* blocksDone)
 {
     const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
     for (std::uint64_t w = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; w < items; w += stride) {
@@ -49,28 +50,44 @@ __global__ void __launch_bounds__(kComputeThreads) computeKernel(float* data, st
         }
         data[i] = (a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7) * 0.125f;
     }
+    if (endStamp) { // the last block to finish stamps the kernel's end
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            __threadfence();
+            if (atomicAdd(blocksDone, 1u) == gridDim.x - 1)
+                *endStamp = globalTimer();
+        }
+    }
 }
 
-__global__ void spinKernel(std::uint64_t nanoseconds)
+__global__ void spinKernel(std::uint64_t nanoseconds, std::uint64_t* endStamp)
 {
     const std::uint64_t start = globalTimer();
-    while (globalTimer() - start < nanoseconds)
+    std::uint64_t now = start;
+    while (now - start < nanoseconds) {
         __nanosleep(256);
+        now = globalTimer();
+    }
+    if (endStamp)
+        *endStamp = now;
 }
 
 } // namespace
 
-int launchCompute(float* data, std::size_t countPow2, std::uint64_t items, int rounds, unsigned blocks, void* stream)
+int launchCompute(float* data, std::size_t countPow2, std::uint64_t items, int rounds, unsigned blocks, void* stream,
+                  std::uint64_t* endStamp, unsigned* blocksDone)
 {
-    if (items == 0 || countPow2 == 0 || (countPow2 & (countPow2 - 1)) != 0 || blocks == 0 || rounds < 1)
+    if (items == 0 || countPow2 == 0 || (countPow2 & (countPow2 - 1)) != 0 || blocks == 0 || rounds < 1
+        || (endStamp && !blocksDone))
         return static_cast<int>(cudaErrorInvalidValue);
-    computeKernel<<<blocks, kComputeThreads, 0, static_cast<cudaStream_t>(stream)>>>(data, countPow2 - 1, items, rounds);
+    computeKernel<<<blocks, kComputeThreads, 0, static_cast<cudaStream_t>(stream)>>>(data, countPow2 - 1, items, rounds,
+                                                                                   endStamp, blocksDone);
     return static_cast<int>(cudaGetLastError());
 }
 
-int launchSpin(std::uint64_t nanoseconds, void* stream)
+int launchSpin(std::uint64_t nanoseconds, void* stream, std::uint64_t* endStamp)
 {
-    spinKernel<<<1, 1, 0, static_cast<cudaStream_t>(stream)>>>(nanoseconds);
+    spinKernel<<<1, 1, 0, static_cast<cudaStream_t>(stream)>>>(nanoseconds, endStamp);
     return static_cast<int>(cudaGetLastError());
 }
 

@@ -249,6 +249,22 @@ TEST(LiveGpu, InjectedDelayShowsAsItsOwnSpan)
     EXPECT_EQ(delays, 2);
 }
 
+TEST(LiveGpu, WithoutCaptureOnlyIterationTimesAreKept)
+{
+    REQUIRE_GPUS(1);
+    Scenario s = scenario(std::min(2, gpuCount()), 3, 1 << 20);
+    LiveOptions o;
+    o.captureTimeline = false;
+    auto run = runLive(s, o);
+    ASSERT_TRUE(run.ok()) << run.error().message;
+    EXPECT_TRUE(run->spans.empty());
+    EXPECT_TRUE(run->collectives.empty());
+    ASSERT_EQ(run->iterations.size(), 2u);
+    for (const IterationMark& m : run->iterations)
+        EXPECT_NEAR(m.endUs - m.beginUs, 3000, 600) << "3 ms of compute and a 1 MB all-reduce";
+    EXPECT_NE(run->clockNote.find("capture off"), std::string::npos);
+}
+
 TEST(LiveGpu, WatchdogCatchesAMismatchAndTheProcessStaysUsable)
 {
     REQUIRE_GPUS(2);

@@ -84,9 +84,11 @@ Result<std::vector<LiveDevice>> liveDevices();
 // This machine's GPUs and links, from NVML (the classes of `nvidia-smi topo -m`).
 Result<Topology> discoverTopology();
 
-// The FP32 rate the live compute kernel reaches on `device` at `intensity` FLOP/byte, in TFLOP/s
-// (FLOP counted as 2 per fused multiply-add; median of several timed launches of ~20 ms). For
-// calibrating the cost model's compute rates against this machine.
+// The FP32 rate the live compute kernel reaches on `device` at `intensity` FLOP/byte with the whole
+// chip to itself (8 blocks of 256 threads per SM), in TFLOP/s (FLOP counted as 2 per fused
+// multiply-add; median of five timed launches of ~20 ms). For calibrating the cost model's compute
+// rates against this machine. (Live compute phases run the same kernel at one block per SM, so
+// that NCCL's kernels find room beside them; their duration is calibrated, not their rate.)
 Result<double> measureComputeTflops(int device, double intensity = 64);
 
 // How well `device`'s timer maps onto the host clock: two fits `pauseMs` apart, then a third

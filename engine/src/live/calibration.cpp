@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 #include <mutex>
 #include <vector>
 
@@ -60,13 +61,14 @@ Result<double> timeCompute(const ComputeCalibration& c, std::uint64_t items, flo
     return times[times.size() / 2];
 }
 
-Result<ComputeCalibration> calibrateCompute(int device, int rounds, float* scratch, std::size_t countPow2, cudaStream_t stream)
+Result<ComputeCalibration> calibrateCompute(int device, int rounds, int blocksPerSm, float* scratch, std::size_t countPow2,
+                                            cudaStream_t stream)
 {
     static std::mutex mutex;
-    static std::map<std::pair<int, int>, ComputeCalibration> cache;
+    static std::map<std::tuple<int, int, int>, ComputeCalibration> cache;
     {
         std::lock_guard<std::mutex> lock(mutex);
-        if (auto it = cache.find({device, rounds}); it != cache.end())
+        if (auto it = cache.find({device, rounds, blocksPerSm}); it != cache.end())
             return it->second;
     }
     ComputeCalibration c;
@@ -74,7 +76,7 @@ Result<ComputeCalibration> calibrateCompute(int device, int rounds, float* scrat
     c.rounds = rounds;
     int sms = 0;
     LIVE_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    c.blocks = static_cast<unsigned>(std::max(1, sms));
+    c.blocks = static_cast<unsigned>(std::max(1, sms) * std::max(1, blocksPerSm));
     const std::uint64_t threads = static_cast<std::uint64_t>(c.blocks) * kernels::kComputeThreads;
     // A first guess, then sizes of about 3 and 12 ms for the fit.
     std::uint64_t probe = threads * 16;
@@ -102,7 +104,7 @@ Result<ComputeCalibration> calibrateCompute(int device, int rounds, float* scrat
         c.nsPerItem = *tl * 1e3 / static_cast<double>(large);
     c.fixedNs = std::max(0.0, *tl * 1e3 - c.nsPerItem * static_cast<double>(large));
     std::lock_guard<std::mutex> lock(mutex);
-    cache[{device, rounds}] = c;
+    cache[{device, rounds, blocksPerSm}] = c;
     return c;
 }
 

@@ -52,6 +52,7 @@ Status Executor::allocate(Rank& rk, int rank, const LivePlan& plan)
     LIVE_TRY(alloc(&rk.recv, recv, "its collective receive buffer"));
     LIVE_TRY(alloc(&rk.scratch, rk.scratchCount * sizeof(float), "the compute kernel's scratch buffer"));
     LIVE_TRY(alloc(&rk.stamps, static_cast<Bytes>(rk.stampCapacity) * sizeof(std::uint64_t), "timeline stamps"));
+    LIVE_TRY(alloc(&rk.stampCounters, static_cast<Bytes>(rk.stampCapacity) * sizeof(unsigned), "timeline stamp counters"));
     LIVE_TRY(alloc(&rk.wrong, std::max<Bytes>(1, m_s.program.size()) * sizeof(unsigned long long), "verification counters"));
     LIVE_KERNEL(kernels::fillPattern(rk.send, send / kLiveElementBytes, rank, 0, rk.stream[0]));
     LIVE_KERNEL(kernels::fillConstant(rk.scratch, rk.scratchCount, 1.0f, rk.stream[0]));
@@ -119,14 +120,18 @@ Status Executor::setup()
     m_comms.clear();
     for (const std::vector<int>& g : m_plan.groups)
         m_comms.push_back({g, {}});
-    LIVE_TRY(createCommunicators(m_comms, false, std::max(m_opt.watchdogMs, 60000.0)));
+    // Nonblocking communicators only where a scripted mismatch may leave NCCL waiting on the host
+    // for a peer that never calls (they cost a thread per group call); elsewhere every member joins
+    // every group call, NCCL never waits on the host, and the watchdog covers the GPUs.
+    m_blocking = m_s.perturbations.mismatches.empty();
+    LIVE_TRY(createCommunicators(m_comms, m_blocking, std::max(m_opt.watchdogMs, 60000.0)));
     m_groupSeq.assign(m_comms.size(), 0);
     const int rounds = roundsForIntensity(std::max(2.0, m_opt.computeIntensity));
     for (int r = 0; r < n; ++r) {
         Rank& rk = m_ranks[static_cast<size_t>(r)];
         LIVE_CUDA(cudaSetDevice(r));
         LIVE_CUDA(cudaStreamSynchronize(rk.stream[0]));
-        auto c = calibrateCompute(r, rounds, rk.scratch, rk.scratchCount, rk.stream[0]);
+        auto c = calibrateCompute(r, rounds, 1, rk.scratch, rk.scratchCount, rk.stream[0]);
         if (!c)
             return c.error();
         rk.calibration = *c;
@@ -251,7 +256,7 @@ Status Executor::teardown()
         m_aborted = true;
         st = waitStreams(streams, 10000, &timedOut);
     } else if (!m_comms.empty()) {
-        st = destroyCommunicators(m_comms, false, m_opt.watchdogMs);
+        st = destroyCommunicators(m_comms, m_blocking, m_opt.watchdogMs);
     }
     if (timedOut) // kernels still running after an abort: leave their memory alone
         return runFailed("the GPUs did not go idle after the communicators were aborted; their memory is left allocated");
@@ -266,11 +271,12 @@ Status Executor::teardown()
                 s = nullptr;
             }
         for (void* p : {static_cast<void*>(rk.send), static_cast<void*>(rk.recv), static_cast<void*>(rk.scratch),
-                        static_cast<void*>(rk.stamps), static_cast<void*>(rk.wrong)})
+                        static_cast<void*>(rk.stamps), static_cast<void*>(rk.stampCounters), static_cast<void*>(rk.wrong)})
             if (p)
                 cudaFree(p);
         rk.send = rk.recv = rk.scratch = nullptr;
         rk.stamps = nullptr;
+        rk.stampCounters = nullptr;
         rk.wrong = nullptr;
     }
     return st;
@@ -313,6 +319,17 @@ RunResult Executor::assemble()
     if (!std::isfinite(origin))
         origin = 0;
     auto us = [&](int it, int rank, int slot) { return (hostNs(it, rank, slot) - origin) / 1e3; };
+    // A mark is the latest of its stamps; NaN if any of them never ran (the moment never came).
+    auto at = [&](int it, int rank, const Mark& m) {
+        double t = m.empty() ? std::numeric_limits<double>::quiet_NaN() : -std::numeric_limits<double>::infinity();
+        for (int slot : m) {
+            const double u = us(it, rank, slot);
+            if (std::isnan(u))
+                return u;
+            t = std::max(t, u);
+        }
+        return t;
+    };
 
     for (size_t it = 0; it < m_iterBegin.size(); ++it) {
         IterationMark m{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
@@ -332,13 +349,8 @@ RunResult Executor::assemble()
     }
     std::vector<LivePhase> phases;
     for (const Phase& p : m_phases) {
-        const double b = us(p.iteration, p.rank, p.begin);
-        double e = us(p.iteration, p.rank, p.end);
-        if (p.cap >= 0) {
-            const double c = us(p.iteration, p.rank, p.cap);
-            if (!std::isnan(c))
-                e = std::min(e, c);
-        }
+        const double b = at(p.iteration, p.rank, p.begin);
+        const double e = at(p.iteration, p.rank, p.end);
         if (std::isnan(b) || std::isnan(e))
             continue;
         int collective = -1;
@@ -359,8 +371,8 @@ RunResult Executor::assemble()
                                                        std::numeric_limits<int>::max()));
         bool complete = true;
         for (size_t k = 0; k < in.ranks.size() && complete; ++k) {
-            const double a = us(in.iteration, in.ranks[k], in.arrive[k]);
-            const double e = us(in.iteration, in.ranks[k], in.leave[k]);
+            const double a = at(in.iteration, in.ranks[k], in.arrive[k]);
+            const double e = at(in.iteration, in.ranks[k], in.leave[k]);
             complete = !std::isnan(a) && !std::isnan(e);
             c.group.push_back(in.ranks[k]);
             c.streams.push_back(in.stream[k]);
@@ -390,7 +402,7 @@ RunResult Executor::assemble()
     char buf[512];
     if (m_opt.captureTimeline)
         std::snprintf(buf, sizeof buf,
-                      "live: GPU %%globaltimer stamped at every phase boundary, mapped onto the host's steady clock by a "
+                      "live: GPU %%globaltimer stamped at every phase boundary (kernels stamp their own end), mapped onto the host's steady clock by a "
                       "ping-pong probe before and after the run (drift %.2f ppm corrected); alignment error at most %.2f us "
                       "(GPU timer tick %.0f ns); arrivals within %.2f us count as simultaneous",
                       drift, errorNs / 1e3, resolution, tieUs);

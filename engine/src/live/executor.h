@@ -22,6 +22,10 @@
 
 namespace shardlab::live {
 
+// A moment on one rank's timeline: the latest of these stamp slots (a stream that waited for
+// another resumes at the later of their last stamps). Empty when the timeline is not captured.
+using Mark = std::vector<int>;
+
 class Executor {
 public:
     Executor(const Scenario& scenario, const LiveOptions& options);
@@ -40,6 +44,7 @@ private:
         float* scratch = nullptr;
         std::size_t scratchCount = 0;
         std::uint64_t* stamps = nullptr; // device
+        unsigned* stampCounters = nullptr; // device, one per slot: blocks done of a self-stamping kernel
         int stampCapacity = 0;
         unsigned long long* wrong = nullptr; // device: one counter per program op
         ComputeCalibration calibration;
@@ -50,10 +55,10 @@ private:
         std::size_t nextEvent = 0;
         // per iteration
         int nextSlot = 0;
-        int lastMark[2] = {-1, -1};
+        Mark last[2];              // where each stream is
         bool commBusy = false;     // stream 1 holds work stream 0 has not joined yet
         int lastCommInstance = -1; // the overlapped collective that last used stream 1
-        int lastCommEnd = -1;      // its end stamp
+        Mark lastCommEnd;          // its end
         int beginSlot = -1;
         // progress, over the whole run
         int collectivesDone = 0;
@@ -68,7 +73,8 @@ private:
         int op = 0, bucket = 0, iteration = 0, group = 0, sequence = 0, ordinalBase = 0;
         std::vector<int> ranks;    // group members (global ranks)
         std::vector<LiveCall> calls;
-        std::vector<int> arrive, leave, stream; // stamp slots per member (-1: skipped or not captured)
+        std::vector<Mark> arrive, leave; // per member (empty: skipped or not captured)
+        std::vector<int> stream;
         std::vector<int> ordinal;  // per member: the rank's n-th collective
         std::vector<int> leavePoint; // per member: index of its leave checkpoint (-1: none)
     };
@@ -77,7 +83,7 @@ private:
         SpanKind kind = SpanKind::Compute;
         SpanDetail detail = SpanDetail::None;
         int op = 0, iteration = 0, bucket = 0;
-        int begin = -1, end = -1, cap = -1; // cap: exposed comm ends no later than this stamp
+        Mark begin, end;
         int instance = -1;
     };
 
@@ -92,6 +98,7 @@ private:
     Status watchdogPoll(bool& hung, bool& idle);
     Status readStamps(int iteration);
     int mark(int rank, int stream, bool always = false);
+    int reserveSlot(int rank); // a slot a self-stamping kernel writes (-1: not capturing)
     Status point(int rank, int stream, bool leave, int instance);
     Status join(int rank, int iteration);
     cudaEvent_t poolEvent(int rank);
@@ -108,6 +115,7 @@ private:
     std::vector<Communicator> m_comms;
     std::vector<int> m_groupSeq;
     bool m_resourcesLive = false;
+    bool m_blocking = true; // blocking communicators unless a mismatch may leave NCCL stuck on the host
     bool m_aborted = false;
 
     // the run's record, in stamp slots until assemble()

@@ -1,11 +1,14 @@
 // Executor: one iteration, step by step, and the watchdog.
 //
-// Every phase boundary gets a %globaltimer stamp on the stream where it happens; a collective's
-// arrival stamp is taken on its stream once the stream reached it (after the compute before it,
-// and for a blocking collective after the communication stream drained), its end stamp once NCCL
-// finished it. Each arrival and end also records an event: the watchdog follows those events, and
-// when every rank is either inside a collective or finished, and no event completed for the
-// deadline, it aborts the communicators (ncclCommAbort) and reports who was where.
+// Every phase boundary is a %globaltimer stamp on the stream where it happens. Compute and delay
+// kernels stamp their own end; a collective's end is a one-thread stamp kernel after NCCL's. A
+// collective's arrival needs no stamp of its own: its stream reaches the call at the later of the
+// stamps it waited for (the compute before it; for an overlapped bucket also the previous bucket on
+// the communication stream; for a blocking collective also the overlapped ones it joins), so that
+// capturing a timeline adds one small launch per collective and rank. Each arrival and end also
+// records an event: the watchdog follows those events, and when every rank is either inside a
+// collective or finished, and no event completed for the deadline, it aborts the communicators
+// (ncclCommAbort) and reports who was where.
 #include "executor.h"
 
 #include "cuda_util.h"
@@ -20,6 +23,14 @@
 namespace shardlab::live {
 namespace {
 std::string label(const Op& op) { return op.name.empty() ? std::string(opName(op.kind)) : op.name; }
+
+Mark later(Mark a, const Mark& b)
+{
+    for (int s : b)
+        if (std::find(a.begin(), a.end(), s) == a.end())
+            a.push_back(s);
+    return a;
+}
 
 class NvtxRange {
 public:
@@ -38,8 +49,16 @@ int Executor::mark(int rank, int stream, bool always)
     const int slot = rk.nextSlot++;
     if (const int e = kernels::launchStamp(rk.stamps + slot, rk.stream[stream]); e && m_launchError == cudaSuccess)
         m_launchError = static_cast<cudaError_t>(e);
-    rk.lastMark[stream] = slot;
+    rk.last[stream] = {slot};
     return slot;
+}
+
+int Executor::reserveSlot(int rank)
+{
+    Rank& rk = m_ranks[static_cast<size_t>(rank)];
+    if (!m_opt.captureTimeline || rk.nextSlot >= rk.stampCapacity)
+        return -1;
+    return rk.nextSlot++;
 }
 
 cudaEvent_t Executor::poolEvent(int rank)
@@ -70,16 +89,17 @@ Status Executor::point(int rank, int stream, bool leave, int instance)
 Status Executor::join(int rank, int iteration)
 {
     Rank& rk = m_ranks[static_cast<size_t>(rank)];
-    const int begin = rk.lastMark[0];
     cudaEvent_t e = poolEvent(rank);
     if (!e)
         LIVE_CUDA(m_launchError);
     LIVE_CUDA(cudaEventRecord(e, rk.stream[1]));
     LIVE_CUDA(cudaStreamWaitEvent(rk.stream[0], e, 0));
-    const int end = mark(rank, 0);
+    // The compute stream is exposed to communication from where it stood to the end of the
+    // overlapped collective it waits for (nothing, if that ended first).
     const Instance& in = m_instances[static_cast<size_t>(rk.lastCommInstance)];
-    m_phases.push_back({rank, 0, SpanKind::Comm, SpanDetail::None, in.op, iteration, in.bucket, begin, end, rk.lastCommEnd,
+    m_phases.push_back({rank, 0, SpanKind::Comm, SpanDetail::None, in.op, iteration, in.bucket, rk.last[0], rk.lastCommEnd,
                         rk.lastCommInstance});
+    rk.last[0] = later(rk.last[0], rk.lastCommEnd);
     rk.commBusy = false;
     return {};
 }
@@ -97,11 +117,14 @@ Status Executor::runIteration(int it, bool& hung)
         Rank& rk = m_ranks[static_cast<size_t>(r)];
         LIVE_CUDA(cudaSetDevice(rk.device));
         rk.nextSlot = 0;
-        rk.lastMark[0] = rk.lastMark[1] = -1;
+        rk.last[0].clear();
+        rk.last[1].clear();
         rk.commBusy = false;
-        rk.lastCommInstance = rk.lastCommEnd = -1;
+        rk.lastCommInstance = -1;
+        rk.lastCommEnd.clear();
         rk.nextEvent = 0;
         LIVE_CUDA(cudaMemsetAsync(rk.stamps, 0, static_cast<size_t>(rk.stampCapacity) * sizeof(std::uint64_t), rk.stream[0]));
+        LIVE_CUDA(cudaMemsetAsync(rk.stampCounters, 0, static_cast<size_t>(rk.stampCapacity) * sizeof(unsigned), rk.stream[0]));
         LIVE_CUDA(cudaStreamSynchronize(rk.stream[0]));
         m_iterBegin.back()[static_cast<size_t>(r)] = mark(r, 0, true);
     }
@@ -146,17 +169,25 @@ Status Executor::issueStep(const ProgramStep& st, int it, bool& hung)
         LIVE_CUDA(cudaSetDevice(rk.device));
         if (delayUs > 0) {
             NvtxRange range("rank " + std::to_string(r) + ": injected delay before " + name);
-            const int begin = rk.lastMark[0];
-            LIVE_KERNEL(kernels::launchSpin(static_cast<std::uint64_t>(delayUs * 1e3), rk.stream[0]));
-            m_phases.push_back({r, 0, SpanKind::Compute, SpanDetail::InjectedDelay, st.op, it, st.bucket, begin, mark(r, 0)});
+            const int slot = reserveSlot(r);
+            LIVE_KERNEL(kernels::launchSpin(static_cast<std::uint64_t>(delayUs * 1e3), rk.stream[0],
+                                            slot >= 0 ? rk.stamps + slot : nullptr));
+            if (slot >= 0) {
+                m_phases.push_back({r, 0, SpanKind::Compute, SpanDetail::InjectedDelay, st.op, it, st.bucket, rk.last[0], {slot}});
+                rk.last[0] = {slot};
+            }
         }
         if (computeUs > 0) {
             NvtxRange range("rank " + std::to_string(r) + ": " + name);
-            const int begin = rk.lastMark[0];
+            const int slot = reserveSlot(r);
             const std::uint64_t items = rk.calibration.itemsFor(computeUs);
             LIVE_KERNEL(kernels::launchCompute(rk.scratch, rk.scratchCount, items, rk.calibration.rounds,
-                                               rk.calibration.blocks, rk.stream[0]));
-            m_phases.push_back({r, 0, SpanKind::Compute, SpanDetail::None, st.op, it, st.bucket, begin, mark(r, 0)});
+                                               rk.calibration.blocks, rk.stream[0], slot >= 0 ? rk.stamps + slot : nullptr,
+                                               slot >= 0 ? rk.stampCounters + slot : nullptr));
+            if (slot >= 0) {
+                m_phases.push_back({r, 0, SpanKind::Compute, SpanDetail::None, st.op, it, st.bucket, rk.last[0], {slot}});
+                rk.last[0] = {slot};
+            }
         }
     }
     if (!isCollective(op.kind))
@@ -182,8 +213,8 @@ Status Executor::issueCollective(const ProgramStep& st, int it, bool& hung)
     in.group = g;
     in.sequence = m_groupSeq[static_cast<size_t>(g)]++;
     in.ranks = ranks;
-    in.arrive.assign(static_cast<size_t>(n), -1);
-    in.leave.assign(static_cast<size_t>(n), -1);
+    in.arrive.assign(static_cast<size_t>(n), {});
+    in.leave.assign(static_cast<size_t>(n), {});
     in.stream.assign(static_cast<size_t>(n), stream);
     in.ordinal.assign(static_cast<size_t>(n), -1);
     in.leavePoint.assign(static_cast<size_t>(n), -1);
@@ -196,16 +227,18 @@ Status Executor::issueCollective(const ProgramStep& st, int it, bool& hung)
         groupCalls = std::max(groupCalls, groupCallsOf(in.calls.back().kind));
         Rank& rk = m_ranks[static_cast<size_t>(r)];
         LIVE_CUDA(cudaSetDevice(rk.device));
-        if (op.overlap) { // bucket k starts once the compute before it has finished
+        if (op.overlap) { // bucket k starts once the compute before it and the bucket before it have finished
             cudaEvent_t e = poolEvent(r);
             if (!e)
                 LIVE_CUDA(m_launchError);
             LIVE_CUDA(cudaEventRecord(e, rk.stream[0]));
             LIVE_CUDA(cudaStreamWaitEvent(rk.stream[1], e, 0));
+            rk.last[1] = later(rk.last[1], rk.last[0]);
         } else if (rk.commBusy) { // a blocking collective waits for the overlapped ones
             LIVE_TRY(join(r, it));
         }
-        in.arrive[static_cast<size_t>(k)] = mark(r, stream);
+        if (m_opt.captureTimeline)
+            in.arrive[static_cast<size_t>(k)] = rk.last[stream];
         in.ordinal[static_cast<size_t>(k)] = rk.collectivesIssued++;
         LIVE_TRY(point(r, stream, false, index));
     }
@@ -247,7 +280,8 @@ Status Executor::issueCollective(const ProgramStep& st, int it, bool& hung)
         const int r = ranks[static_cast<size_t>(k)];
         Rank& rk = m_ranks[static_cast<size_t>(r)];
         LIVE_CUDA(cudaSetDevice(rk.device));
-        inst.leave[static_cast<size_t>(k)] = mark(r, stream);
+        if (const int slot = mark(r, stream); slot >= 0)
+            inst.leave[static_cast<size_t>(k)] = {slot};
         inst.leavePoint[static_cast<size_t>(k)] = static_cast<int>(m_points[static_cast<size_t>(r)].size());
         LIVE_TRY(point(r, stream, true, index));
         if (op.overlap) {

@@ -36,13 +36,16 @@ int countWrongCopy(const float* buffer, std::size_t count, int rank, std::size_t
 // stores the result. FLOP per visit = 16 * rounds; bytes per visit = 8 (one load, one store), so
 // the arithmetic intensity is 2 * rounds FLOP/byte. `blocks` x 256 threads; a grid of one block per
 // multiprocessor leaves room on every SM for NCCL's kernels when the two overlap.
-int launchCompute(float* data, std::size_t countPow2, std::uint64_t items, int rounds, unsigned blocks, void* stream);
+// With `endStamp` (and `blocksDone`, a zeroed counter in device memory), the last block to finish
+// writes %globaltimer to *endStamp: the kernel stamps its own end, so a timeline costs no launch.
+int launchCompute(float* data, std::size_t countPow2, std::uint64_t items, int rounds, unsigned blocks, void* stream,
+                  std::uint64_t* endStamp = nullptr, unsigned* blocksDone = nullptr);
 constexpr double computeFlopPerItem(int rounds) { return 16.0 * rounds; }
 constexpr unsigned kComputeThreads = 256;
 
 // One thread that spins until %globaltimer has advanced by `nanoseconds` (an injected delay: it
-// occupies the stream, not the SMs).
-int launchSpin(std::uint64_t nanoseconds, void* stream);
+// occupies the stream, not the SMs), then writes the timer to *endStamp if given.
+int launchSpin(std::uint64_t nanoseconds, void* stream, std::uint64_t* endStamp = nullptr);
 
 // ---- Clocks (clock.cu) -------------------------------------------------------------------------
 //
