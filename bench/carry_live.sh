@@ -10,5 +10,5 @@ for f in app/cli/shardlab engine/src/live/libshardlab_live.so tests/shardlab_eng
          bench/bench_live; do
   strip --strip-debug -o "$dir/$(basename "$f")" "$build/$f"
 done
-cp "$(dirname "$0")/live_device.sh" "$dir/"
+cp "$(dirname "$0")/live_device.sh" "$(dirname "$0")/live-straggler-2.shardlab.json" "$dir/"
 du -sh "$dir"

@@ -4,21 +4,21 @@
 # libshardlab_live.so, shardlab_engine_tests, shardlab_gpu_tests and bench_live (bench/carry_live.sh
 # puts them there); results go to OUT (at most 8 files).
 #   bench/live_device.sh DIR OUT [SIZES] [STEPS]
-# STEPS: any of env,tests,sweep,overhead (default all). NCCL comes from the pip package
-# nvidia-nccl-cu13 when it is not on the loader's path. NVLink multicast stays off.
+# STEPS: any of env,tests,sweep,scenario,overhead (default all). NCCL: the pip package
+# nvidia-nccl-cu13's when installed (SYSTEM_NCCL=1: the system's). NVLink multicast stays off.
 set -uo pipefail
 dir=$(cd "$1" && pwd)
 out=$2
 sizes=${3:-8:2G:2}
-steps=${4:-env,tests,sweep,overhead}
+steps=${4:-env,tests,sweep,scenario,overhead}
 mkdir -p "$out"
 export NCCL_NVLS_ENABLE=0
 export NCCL_DEBUG=${NCCL_DEBUG:-WARN}
 # The pip package's NCCL first (the version the nccl-tests reference figures were measured with),
 # unless SYSTEM_NCCL=1; the system's libnccl.so.2 otherwise.
 if [ "${SYSTEM_NCCL:-0}" != 1 ]; then
-  nccl=$(python3 -c "import nvidia.nccl, os; print(os.path.join(os.path.dirname(nvidia.nccl.__file__), 'lib'))" 2>/dev/null)
-  [ -n "$nccl" ] && export LD_LIBRARY_PATH="$nccl:${LD_LIBRARY_PATH:-}"
+  nccl=$(python3 -c "import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], 'lib'))" 2>/dev/null)
+  [ -d "$nccl" ] && export LD_LIBRARY_PATH="$nccl:${LD_LIBRARY_PATH:-}"
 fi
 gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
 has() { [[ ",$steps," == *",$1,"* ]]; }
@@ -54,6 +54,18 @@ if has sweep; then
     timeout 120 "$dir/shardlab" bench --collective $c --gpus "$gpus" --sizes "$sizes" >> "$out/sweeps.txt" 2>&1
   done
   grep -E "^# collective|^  +(8|1048576|134217728|536870912|2147483648) " "$out/sweeps.txt"
+fi
+
+if has scenario; then
+  # The sample scenario simulated and measured, with the measured timeline as a Chrome trace.
+  scenario="$dir/live-straggler-2.shardlab.json"
+  {
+    "$dir/shardlab" sim "$scenario"
+    echo
+    "$dir/shardlab" live "$scenario" --trace "$out/live-trace.json"
+    echo "exit status $?"
+  } > "$out/scenario.txt" 2>&1
+  cat "$out/scenario.txt"
 fi
 
 if has overhead; then

@@ -293,7 +293,7 @@ RunResult Executor::assemble()
         const Rank& rk = m_ranks[static_cast<size_t>(r)];
         cudaDeviceProp p{};
         cudaGetDeviceProperties(&p, rk.device);
-        run.devices.push_back(std::string(p.name) + " (GPU " + std::to_string(rk.device) + ")");
+        run.devices.push_back(p.name); // rank r runs on GPU r
         run.peakMemory.push_back(rk.used);
         maps.emplace_back(rk.before, rk.after);
         errorNs = std::max(errorNs, maps.back().errorNs());
