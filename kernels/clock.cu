@@ -12,19 +12,13 @@
 // flag and after seeing the ack; the reading happened inside that bracket, so half the bracket is
 // an upper bound on the alignment error of that round. Assumes compute capability 7.0 or later
 // and host memory mapped into the device (unified virtual addressing, every 64-bit platform).
+#include "global_timer.cuh"
 #include "shardlab/kernels.h"
 
 #include <cuda_runtime.h>
 
 namespace shardlab::kernels {
 namespace {
-
-__device__ __forceinline__ std::uint64_t globalTimer()
-{
-    std::uint64_t t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
 
 __global__ void stampKernel(std::uint64_t* slot) { *slot = globalTimer(); }
 

@@ -15,19 +15,13 @@
 // the requested time without taking the SMs from anyone. Both kernels can stamp their own end
 // (%globaltimer) for the live timeline, so that a timeline costs no extra launch for compute
 // phases. Assumes compute capability 7.0 or later (__nanosleep).
+#include "global_timer.cuh"
 #include "shardlab/kernels.h"
 
 #include <cuda_runtime.h>
 
 namespace shardlab::kernels {
 namespace {
-
-__device__ __forceinline__ std::uint64_t globalTimer()
-{
-    std::uint64_t t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
 
 __global__ void __launch_bounds__(kComputeThreads) computeKernel(float* data, std::size_t mask, std::uint64_t items,
                                                                  int rounds, std::uint64_t* endStamp, unsigned* blocksDone)

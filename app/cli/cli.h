@@ -44,6 +44,8 @@ struct RunArgs {
     std::string profile;
 };
 void addRunOptions(CLI::App* cmd, RunArgs& a);
+// The scenario FILE names, with --iterations applied.
+Result<Scenario> loadRunScenario(const RunArgs& a);
 
 // A live sweep in nccl-tests' columns; 2 when live mode is missing or the machine lacks the GPUs,
 // 3 when the run fails.

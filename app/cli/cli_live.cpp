@@ -3,7 +3,6 @@
 #include "cli.h"
 
 #include "shardlab/live.h"
-#include "shardlab/scenario_io.h"
 
 #include <map>
 #include <ostream>
@@ -68,11 +67,9 @@ void addLive(CLI::App& app, Io io, Action& action)
     cmd->add_flag("--no-verify", *noVerify, "Skip checking the collectives' results in the warm-up pass");
     cmd->callback([=, &action] {
         action = [=]() -> int {
-            auto scenario = loadScenario(a->file);
+            auto scenario = loadRunScenario(*a);
             if (!scenario)
                 return reportError(scenario.error(), io);
-            if (a->iterations > 0)
-                scenario->iterations = a->iterations;
             if (!a->profile.empty())
                 scenario->costProfile = a->profile;
             LiveOptions options;

@@ -20,6 +20,14 @@ void addRunOptions(CLI::App* cmd, RunArgs& a)
     cmd->add_option("--profile", a.profile, "Cost profile to simulate with (default: the scenario's, else built-in)");
 }
 
+Result<Scenario> loadRunScenario(const RunArgs& a)
+{
+    auto scenario = loadScenario(a.file);
+    if (scenario && a.iterations > 0)
+        scenario->iterations = a.iterations;
+    return scenario;
+}
+
 // Prints a finished run the way `sim` and `live` both do; returns the exit status.
 int printRun(const Scenario& scenario, const RunResult& run, bool json, const std::string& trace, const std::string& csv,
              Io io)
@@ -61,11 +69,9 @@ void addSim(CLI::App& app, Io io, Action& action)
     addRunOptions(cmd, *a);
     cmd->callback([=, &action] {
         action = [=]() -> int {
-            auto scenario = loadScenario(a->file);
+            auto scenario = loadRunScenario(*a);
             if (!scenario)
                 return reportError(scenario.error(), io);
-            if (a->iterations > 0)
-                scenario->iterations = a->iterations;
             SimulationOptions options;
             if (!a->profile.empty()) {
                 auto profile = loadProfile(a->profile);

@@ -1,29 +1,15 @@
 // The live commands' exit statuses and messages where live mode cannot run (no GPU, no driver, or
 // a build without CUDA): always 2 with the reason, never a crash. On a machine with GPUs the
 // GPU tests (tests/gpu) cover the successful paths and these skip.
-#include "cli.h"
+#include "cli_run.h"
 #include "shardlab/live.h"
 
 #include <gtest/gtest.h>
 
-#include <sstream>
-
 using namespace shardlab::cli;
 
 namespace {
-struct Out {
-    int status = -1;
-    std::string out, err;
-};
-Out run(std::vector<std::string> args)
-{
-    std::ostringstream o, e;
-    Out r;
-    r.status = runCli(args, o, e);
-    r.out = o.str();
-    r.err = e.str();
-    return r;
-}
+CliRun run(std::vector<std::string> args) { return cli(std::move(args)); }
 std::string scenario(const char* name) { return std::string(SHARDLAB_SCENARIO_DIR) + "/" + name; }
 
 bool liveRunsHere() { return shardlab::liveDevices().ok(); }
@@ -31,7 +17,7 @@ bool liveRunsHere() { return shardlab::liveDevices().ok(); }
 
 TEST(LiveCli, VersionSaysBuiltInAndWhetherItLoads)
 {
-    const Out r = run({"--version"});
+    const CliRun r = run({"--version"});
     EXPECT_EQ(r.status, 0);
     if (shardlab::liveBuiltIn())
         EXPECT_NE(r.out.find("loads here: "), std::string::npos) << r.out;
@@ -45,7 +31,7 @@ TEST(LiveCli, WithoutUsableGpusEveryLiveCommandExitsTwoWithTheReason)
         GTEST_SKIP() << "this machine has GPUs: tests/gpu covers the live commands";
     const std::string why = shardlab::liveDevices().error().message;
     EXPECT_FALSE(why.empty());
-    Out r = run({"live", scenario("default.shardlab.json")});
+    CliRun r = run({"live", scenario("default.shardlab.json")});
     EXPECT_EQ(r.status, kExitBadInput);
     EXPECT_NE(r.err.find(why), std::string::npos) << r.err;
     r = run({"bench", "--collective", "all_reduce", "--gpus", "2", "--sizes", "8:1K:2"});

@@ -291,7 +291,8 @@ TEST(LiveGpu, WatchdogCatchesAMismatchAndTheProcessStaysUsable)
         ASSERT_EQ(run->hang->lastCompleted.size(), static_cast<size_t>(n));
         EXPECT_EQ(run->hang->lastCompleted[1], 0) << "rank 1 completed iteration 0's all-reduce only";
         EXPECT_GE(run->hang->lastCompleted[0], 0);
-        EXPECT_LT(seconds, 1.5 + 15) << "the watchdog fired within its deadline plus set-up time";
+        // set-up (communicators, warm-up, clock probes) and iteration 0 take well under a second
+        EXPECT_LT(seconds, 1.5 + 3) << "the watchdog fired within its deadline plus set-up time";
         // the same process runs the next scenario normally
         auto again = runLive(scenario(n, 1, 1 << 20));
         ASSERT_TRUE(again.ok()) << again.error().message;
