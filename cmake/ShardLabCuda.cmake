@@ -39,6 +39,7 @@ enable_language(CUDA)
 set(CMAKE_CUDA_STANDARD 17)  # CMake 3.25 knows no CUDA 20 flag for nvcc; the kernels need only C++17
 set(CMAKE_CUDA_STANDARD_REQUIRED ON)
 find_package(CUDAToolkit REQUIRED)
+find_package(Threads REQUIRED)
 
 find_path(NCCL_INCLUDE_DIR nccl.h HINTS ${NCCL_ROOT} $ENV{NCCL_ROOT} ${CUDAToolkit_INCLUDE_DIRS} PATH_SUFFIXES include)
 find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2 HINTS ${NCCL_ROOT} $ENV{NCCL_ROOT} ${CUDAToolkit_LIBRARY_DIR} PATH_SUFFIXES lib lib64)
@@ -54,4 +55,5 @@ set_target_properties(shardlab_nccl PROPERTIES IMPORTED_LOCATION "${NCCL_LIBRARY
 file(STRINGS "${NCCL_INCLUDE_DIR}/nccl.h" _nccl_ver REGEX "#define NCCL_(MAJOR|MINOR|PATCH) ")
 string(REGEX REPLACE ".*NCCL_MAJOR ([0-9]+).*NCCL_MINOR ([0-9]+).*NCCL_PATCH ([0-9]+).*" "\\1.\\2.\\3" NCCL_VERSION "${_nccl_ver}")
 set(SHARDLAB_HAVE_LIVE ON)
+set(SHARDLAB_LIVE_BUILT_WITH "CUDA ${CUDAToolkit_VERSION_MAJOR}.${CUDAToolkit_VERSION_MINOR}, NCCL ${NCCL_VERSION}")
 message(STATUS "ShardLab: live mode with CUDA ${CUDAToolkit_VERSION} (${CUDAToolkit_ROOT}), NCCL ${NCCL_VERSION}")

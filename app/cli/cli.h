@@ -3,6 +3,7 @@
 #pragma once
 
 #include "shardlab/collectives.h"
+#include "shardlab/live.h"
 #include "shardlab/result.h"
 #include "shardlab/run_result.h"
 #include "shardlab/scenario.h"
@@ -31,12 +32,30 @@ using Action = std::function<int()>;
 void addTopo(CLI::App& app, Io io, Action& action);
 void addSim(CLI::App& app, Io io, Action& action);
 void addBench(CLI::App& app, Io io, Action& action);
+void addLive(CLI::App& app, Io io, Action& action);
 
-// Live bench (issue: live engine); in a build without live mode it explains and returns 2.
-int benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, bool json, Io io);
+// The options `sim` and `live` share.
+struct RunArgs {
+    std::string file;
+    bool json = false;
+    std::string trace;
+    std::string csvPrefix;
+    int iterations = 0;
+    std::string profile;
+};
+void addRunOptions(CLI::App* cmd, RunArgs& a);
+// The scenario FILE names, with --iterations applied.
+Result<Scenario> loadRunScenario(const RunArgs& a);
+
+// A live sweep in nccl-tests' columns; 2 when live mode is missing or the machine lacks the GPUs,
+// 3 when the run fails.
+int benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, bool json, int warmup, int iterations, Io io);
 // Prints a finished run as `sim` and `live` both do; returns the exit status.
 int printRun(const Scenario& scenario, const RunResult& run, bool json, const std::string& trace, const std::string& csv,
              Io io);
+
+// The "Detected by CUDA" section `topo` prints under this machine's matrix.
+std::string formatDetectedDevices(const std::vector<LiveDevice>& devices);
 
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 

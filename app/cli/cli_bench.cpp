@@ -20,6 +20,8 @@ void addBench(CLI::App& app, Io io, Action& action)
         std::string preset;
         bool json = false;
         std::string profile;
+        int warmup = 5;
+        int iters = 20;
     };
     auto a = std::make_shared<Args>();
     cmd->add_option("--collective", a->collective,
@@ -31,6 +33,8 @@ void addBench(CLI::App& app, Io io, Action& action)
     cmd->add_option("--preset", a->preset, "Topology to simulate (with --sim); its first N GPUs are used");
     cmd->add_option("--profile", a->profile, "Cost profile for --sim (default: built-in)");
     cmd->add_flag("--json", a->json, "Print JSON instead of the table");
+    cmd->add_option("--warmup", a->warmup, "Live: untimed calls before each size (nccl-tests -w)")->check(CLI::Range(0, 1000));
+    cmd->add_option("--iters", a->iters, "Live: calls per timed batch (nccl-tests -n)")->check(CLI::Range(1, 100000));
     cmd->callback([=, &action] {
         action = [=]() -> int {
             auto kind = opFromName(a->collective);
@@ -44,7 +48,7 @@ void addBench(CLI::App& app, Io io, Action& action)
             if (!sizes)
                 return reportError(sizes.error(), io);
             if (!a->sim)
-                return benchLive(*kind, a->gpus, *sizes, a->json, io);
+                return benchLive(*kind, a->gpus, *sizes, a->json, a->warmup, a->iters, io);
             if (a->preset.empty()) {
                 io.err << "shardlab: --sim needs --preset ID (shardlab topo --list shows them)\n";
                 return kExitBadInput;

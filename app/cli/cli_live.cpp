@@ -1,19 +1,94 @@
+// `shardlab live FILE` and the live side of `shardlab bench`: the same output as `sim` and as a
+// simulated sweep, measured on this machine's GPUs by the live engine (libshardlab_live.so).
 #include "cli.h"
 
 #include "shardlab/live.h"
 
+#include <map>
 #include <ostream>
 
 namespace shardlab::cli {
 
-int benchLive(OpKind, int, const std::vector<Bytes>&, bool, Io io)
+namespace {
+// "2x NVIDIA H200" for the sweep's title, from the devices it ran on.
+std::string machineLabel(int gpus)
+{
+    auto devices = liveDevices();
+    if (!devices || devices->empty())
+        return std::to_string(gpus) + " GPUs";
+    std::map<std::string, int> names;
+    for (int i = 0; i < gpus && i < static_cast<int>(devices->size()); ++i)
+        ++names[(*devices)[static_cast<size_t>(i)].name];
+    std::string s;
+    for (const auto& [name, n] : names)
+        s += (s.empty() ? "" : " + ") + std::to_string(n) + "x " + name;
+    return s;
+}
+} // namespace
+
+int benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, bool json, int warmup, int iterations, Io io)
 {
     if (!liveBuiltIn()) {
         io.err << "shardlab: live mode is not built into this ShardLab; add --sim --preset ID to simulate the sweep\n";
         return kExitBadInput;
     }
-    io.err << "shardlab: live bench is not available yet in this build\n";
-    return kExitBadInput;
+    LiveBenchOptions options;
+    options.warmup = warmup;
+    options.iterations = iterations;
+    auto rows = shardlab::benchLive(kind, gpus, sizes, options);
+    if (!rows)
+        return reportError(rows.error(), io);
+    if (json)
+        io.out << sweepJson(kind, gpus, *rows, "live");
+    else
+        io.out << formatSweepTable(kind, gpus, *rows,
+                                   "ShardLab live sweep on " + machineLabel(gpus) + ", out of place, time = mean of "
+                                       + std::to_string(iterations) + " back-to-back calls (median of "
+                                       + std::to_string(options.batches) + " batches)");
+    for (const SweepRow& r : *rows)
+        if (r.wrong > 0) {
+            io.err << "shardlab: " << r.wrong << " wrong elements at " << r.bytes << " B: the collective's result is wrong\n";
+            return kExitRunFailed;
+        }
+    return kExitOk;
+}
+
+void addLive(CLI::App& app, Io io, Action& action)
+{
+    auto* cmd = app.add_subcommand("live", "Run a scenario on this machine's GPUs (real kernels and NCCL collectives)");
+    auto a = std::make_shared<RunArgs>();
+    addRunOptions(cmd, *a);
+    auto watchdog = std::make_shared<double>(10000);
+    auto noTimeline = std::make_shared<bool>(false);
+    auto noVerify = std::make_shared<bool>(false);
+    cmd->add_option("--watchdog-ms", *watchdog, "Abort a collective that makes no progress for this long")
+        ->check(CLI::Range(1.0, 3.6e6));
+    cmd->add_flag("--no-timeline", *noTimeline, "Stamp only iteration boundaries (no per-phase timeline)");
+    cmd->add_flag("--no-verify", *noVerify, "Skip checking the collectives' results in the warm-up pass");
+    cmd->callback([=, &action] {
+        action = [=]() -> int {
+            auto scenario = loadRunScenario(*a);
+            if (!scenario)
+                return reportError(scenario.error(), io);
+            if (!a->profile.empty())
+                scenario->costProfile = a->profile;
+            LiveOptions options;
+            options.watchdogMs = *watchdog;
+            options.captureTimeline = !*noTimeline;
+            options.verify = !*noVerify;
+            auto run = runLive(*scenario, options);
+            if (!run)
+                return reportError(run.error(), io);
+            const int status = printRun(*scenario, *run, a->json, a->trace, a->csvPrefix, io);
+            for (const CollectiveRecord& c : run->collectives)
+                if (c.wrongElements > 0) {
+                    io.err << "shardlab: program step " << c.op << " (" << opName(c.kind) << ") produced " << c.wrongElements
+                           << " wrong elements in the warm-up check\n";
+                    return status == kExitOk ? kExitRunFailed : status;
+                }
+            return status;
+        };
+    });
 }
 
 } // namespace shardlab::cli

@@ -10,17 +10,6 @@
 
 namespace shardlab::cli {
 
-namespace {
-
-struct RunArgs {
-    std::string file;
-    bool json = false;
-    std::string trace;
-    std::string csvPrefix;
-    int iterations = 0;
-    std::string profile;
-};
-
 void addRunOptions(CLI::App* cmd, RunArgs& a)
 {
     cmd->add_option("FILE", a.file, "Scenario file (.shardlab.json)")->required();
@@ -31,7 +20,13 @@ void addRunOptions(CLI::App* cmd, RunArgs& a)
     cmd->add_option("--profile", a.profile, "Cost profile to simulate with (default: the scenario's, else built-in)");
 }
 
-} // namespace
+Result<Scenario> loadRunScenario(const RunArgs& a)
+{
+    auto scenario = loadScenario(a.file);
+    if (scenario && a.iterations > 0)
+        scenario->iterations = a.iterations;
+    return scenario;
+}
 
 // Prints a finished run the way `sim` and `live` both do; returns the exit status.
 int printRun(const Scenario& scenario, const RunResult& run, bool json, const std::string& trace, const std::string& csv,
@@ -50,6 +45,13 @@ int printRun(const Scenario& scenario, const RunResult& run, bool json, const st
             || !writeOutput(csv + "-spans.csv", spansCsv(scenario, run), io))
             return kExitBadInput;
     }
+    // What a live run changed or could not do, and how its clocks were aligned. On stderr with
+    // --json, so that stdout stays one JSON object.
+    std::ostream& notes = json ? io.err : io.out;
+    for (const std::string& n : run.notes)
+        notes << (json ? "shardlab: note: " : "Note: ") << n << "\n";
+    if (run.mode == RunMode::Live && !json && !run.clockNote.empty())
+        io.out << "Clock: " << run.clockNote << "\n";
     if (run.hang) {
         io.err << "shardlab: the run hung: " << run.hang->explanation << "\n";
         for (size_t r = 0; r < run.hang->pending.size(); ++r)
@@ -67,11 +69,9 @@ void addSim(CLI::App& app, Io io, Action& action)
     addRunOptions(cmd, *a);
     cmd->callback([=, &action] {
         action = [=]() -> int {
-            auto scenario = loadScenario(a->file);
+            auto scenario = loadRunScenario(*a);
             if (!scenario)
                 return reportError(scenario.error(), io);
-            if (a->iterations > 0)
-                scenario->iterations = a->iterations;
             SimulationOptions options;
             if (!a->profile.empty()) {
                 auto profile = loadProfile(a->profile);

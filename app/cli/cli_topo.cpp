@@ -8,6 +8,28 @@
 
 namespace shardlab::cli {
 
+std::string formatDetectedDevices(const std::vector<LiveDevice>& devices)
+{
+    std::string out = "\nDetected by CUDA:\n";
+    bool allPeers = devices.size() > 1, nonePeers = true;
+    for (const LiveDevice& d : devices) {
+        std::string peers;
+        for (int p : d.peerAccess)
+            peers += (peers.empty() ? "GPU" : ", GPU") + std::to_string(p);
+        allPeers = allPeers && d.peerAccess.size() + 1 == devices.size();
+        nonePeers = nonePeers && d.peerAccess.empty();
+        out += "  GPU" + std::to_string(d.index) + "  " + d.name + ", compute capability " + std::to_string(d.computeMajor)
+               + "." + std::to_string(d.computeMinor) + " (sm_" + std::to_string(d.computeMajor * 10 + d.computeMinor) + "), "
+               + std::to_string(d.multiprocessors) + " SMs, " + formatBytes(d.memory) + " (" + formatBytes(d.freeMemory)
+               + " free), PCI " + d.pciBusId + ", peer access: " + (peers.empty() ? "none" : peers) + "\n";
+    }
+    if (devices.size() > 1)
+        out += allPeers    ? "Every pair of GPUs has peer access (NCCL copies directly between them).\n"
+               : nonePeers ? "No pair of GPUs has peer access: NCCL stages its transfers through host memory.\n"
+                           : "Only some pairs of GPUs have peer access; the others go through host memory.\n";
+    return out;
+}
+
 void addTopo(CLI::App& app, Io io, Action& action)
 {
     auto* cmd = app.add_subcommand("topo", "Print a topology as `nvidia-smi topo -m` does, with link bandwidths");
@@ -29,6 +51,8 @@ void addTopo(CLI::App& app, Io io, Action& action)
                 if (!machine)
                     return reportError(machine.error(), io);
                 io.out << formatTopoMatrix(*machine);
+                if (auto devices = liveDevices())
+                    io.out << formatDetectedDevices(*devices);
                 return kExitOk;
             }
             auto topo = shardlab::preset(*preset);

@@ -135,4 +135,26 @@ const char* protocolName(Protocol p)
     return "?";
 }
 
+std::vector<ProgramStep> expandSteps(const std::vector<Op>& program)
+{
+    std::vector<ProgramStep> steps;
+    for (size_t i = 0; i < program.size(); ++i) {
+        const Op& op = program[i];
+        const bool interleave = op.kind == OpKind::Compute && i + 1 < program.size()
+                                && isCollective(program[i + 1].kind) && program[i + 1].overlap
+                                && program[i + 1].buckets == op.buckets && op.buckets > 1;
+        if (interleave) {
+            for (int b = 0; b < op.buckets; ++b) {
+                steps.push_back({static_cast<int>(i), b});
+                steps.push_back({static_cast<int>(i + 1), b});
+            }
+            ++i;
+            continue;
+        }
+        for (int b = 0; b < op.buckets; ++b)
+            steps.push_back({static_cast<int>(i), b});
+    }
+    return steps;
+}
+
 } // namespace shardlab

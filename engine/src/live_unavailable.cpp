@@ -3,6 +3,14 @@
 
 namespace shardlab {
 
+namespace {
+Error notBuiltIn()
+{
+    return badInput("live mode is not built into this ShardLab (it was built without CUDA/NCCL); "
+                    "use `shardlab sim` or rebuild with the CUDA toolkit and NCCL (see README)");
+}
+} // namespace
+
 bool liveBuiltIn() { return false; }
 
 std::string liveBuildInfo()
@@ -10,11 +18,7 @@ std::string liveBuildInfo()
     return "not built in (no CUDA toolkit with NCCL was found when this ShardLab was built; simulation only)";
 }
 
-Result<RunResult> runLive(const Scenario&, const LiveOptions&)
-{
-    return badInput("live mode is not built into this ShardLab (it was built without CUDA/NCCL); "
-                    "use `shardlab sim` or rebuild with the CUDA toolkit (see README)");
-}
+Result<RunResult> runLive(const Scenario&, const LiveOptions&) { return notBuiltIn(); }
 
 Result<Topology> discoverTopology()
 {
@@ -22,15 +26,13 @@ Result<Topology> discoverTopology()
                     "use --preset ID (shardlab topo --list shows them)");
 }
 
-Result<std::vector<SweepRow>> benchLive(OpKind, int, const std::vector<Bytes>&, const LiveBenchOptions&)
-{
-    return runLive(Scenario{}, {}).error();
-}
+Result<std::vector<SweepRow>> benchLive(OpKind, int, const std::vector<Bytes>&, const LiveBenchOptions&) { return notBuiltIn(); }
 
-Result<std::vector<LiveDevice>> liveDevices()
-{
-    return runLive(Scenario{}, {}).error();
-}
+Result<std::vector<LiveDevice>> liveDevices() { return notBuiltIn(); }
+
+Result<double> measureComputeTflops(int, double) { return notBuiltIn(); }
+
+Result<ClockCheck> checkClockAlignment(int, double) { return notBuiltIn(); }
 
 Result<double> measureComputeTflops(int)
 {

@@ -14,6 +14,31 @@ double Perturbations::slowdownOf(int rank) const
     return slowdown[static_cast<size_t>(rank)];
 }
 
+namespace {
+// splitmix64: a reproducible random number per (seed, rank, op, iteration, bucket), whatever the
+// order in which the simulator or the live engine visits ranks.
+std::uint64_t mix(std::uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+} // namespace
+
+double Perturbations::jitterFactor(int rank, int op, int iteration, int bucket) const
+{
+    if (jitterPct <= 0)
+        return 1.0;
+    std::uint64_t h = mix(seed);
+    h = mix(h ^ static_cast<std::uint64_t>(rank));
+    h = mix(h ^ (static_cast<std::uint64_t>(op) << 20));
+    h = mix(h ^ (static_cast<std::uint64_t>(iteration) << 40));
+    h = mix(h ^ static_cast<std::uint64_t>(bucket) * 0x100000001ULL);
+    const double u = static_cast<double>(h >> 11) / static_cast<double>(1ULL << 53); // [0, 1)
+    return 1.0 + (2.0 * u - 1.0) * jitterPct / 100.0;
+}
+
 std::vector<int> Scenario::groupOf(const Op& op) const
 {
     if (op.kind == OpKind::SendRecv)

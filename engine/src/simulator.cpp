@@ -15,57 +15,7 @@ namespace {
 
 constexpr double kEpsUs = 1e-9;
 
-// splitmix64: a reproducible random number per (seed, rank, op, iteration, bucket), whatever the
-// order in which the simulator visits ranks.
-std::uint64_t mix(std::uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
-double jitterFactor(const Perturbations& p, int rank, int op, int iteration, int bucket)
-{
-    if (p.jitterPct <= 0)
-        return 1.0;
-    std::uint64_t h = mix(p.seed);
-    h = mix(h ^ static_cast<std::uint64_t>(rank));
-    h = mix(h ^ (static_cast<std::uint64_t>(op) << 20));
-    h = mix(h ^ (static_cast<std::uint64_t>(iteration) << 40));
-    h = mix(h ^ static_cast<std::uint64_t>(bucket) * 0x100000001ULL);
-    const double u = static_cast<double>(h >> 11) / static_cast<double>(1ULL << 53); // [0, 1)
-    return 1.0 + (2.0 * u - 1.0) * p.jitterPct / 100.0;
-}
-
-struct Step {
-    int op = 0;
-    int bucket = 0;
-};
-
-// Program order for one iteration, with bucketed compute and the overlapped collective that
-// follows it interleaved slice by slice.
-std::vector<Step> expandSteps(const std::vector<Op>& program)
-{
-    std::vector<Step> steps;
-    for (size_t i = 0; i < program.size(); ++i) {
-        const Op& op = program[i];
-        const bool interleave = op.kind == OpKind::Compute && i + 1 < program.size()
-                                && isCollective(program[i + 1].kind) && program[i + 1].overlap
-                                && program[i + 1].buckets == op.buckets && op.buckets > 1;
-        if (interleave) {
-            for (int b = 0; b < op.buckets; ++b) {
-                steps.push_back({static_cast<int>(i), b});
-                steps.push_back({static_cast<int>(i + 1), b});
-            }
-            ++i;
-            continue;
-        }
-        for (int b = 0; b < op.buckets; ++b)
-            steps.push_back({static_cast<int>(i), b});
-    }
-    return steps;
-}
+using Step = ProgramStep;
 
 struct Communicator {
     std::vector<int> group;       // ascending
@@ -396,7 +346,7 @@ void Engine::advance(int rank, int iteration)
             double us = 0;
             const double fraction = m_workFraction[static_cast<size_t>(st.op)][static_cast<size_t>(rank)];
             us = m_model.computeUs(op.flops * fraction / op.buckets, rank, m_s.perturbations.slowdownOf(rank))
-                 * jitterFactor(m_s.perturbations, rank, st.op, iteration, st.bucket);
+                 * m_s.perturbations.jitterFactor(rank, st.op, iteration, st.bucket);
             if (us > 0) {
                 m_run.spans.push_back({rank, 0, SpanKind::Compute, rs.computeFree, rs.computeFree + us, st.op, iteration,
                                        st.bucket, -1, -1});

@@ -54,10 +54,9 @@ Result<std::vector<Bytes>> parseSizeRange(const std::string& spec)
     return sizes;
 }
 
-namespace {
 // nccl-tests rounds each size down to a whole number of elements per rank for the gathering and
 // scattering collectives, and to a whole number of elements for the rest.
-Bytes roundSize(OpKind kind, Bytes bytes, int ranks)
+Bytes roundBenchSize(OpKind kind, Bytes bytes, int ranks)
 {
     const Bytes word = 4;
     const Bytes unit = (kind == OpKind::AllGather || kind == OpKind::ReduceScatter || kind == OpKind::AllGatherV
@@ -66,7 +65,6 @@ Bytes roundSize(OpKind kind, Bytes bytes, int ranks)
                            : word;
     return std::max(unit, bytes / unit * unit);
 }
-} // namespace
 
 std::vector<SweepRow> simulateSweep(CostModel& model, OpKind kind, int ranks, const std::vector<Bytes>& sizes)
 {
@@ -75,7 +73,7 @@ std::vector<SweepRow> simulateSweep(CostModel& model, OpKind kind, int ranks, co
     std::vector<SweepRow> rows;
     for (Bytes requested : sizes) {
         SweepRow row;
-        row.bytes = roundSize(kind, requested, ranks);
+        row.bytes = roundBenchSize(kind, requested, ranks);
         row.count = row.bytes / 4;
         const CollectiveCost c = model.collective(kind, row.bytes, group, Algorithm::Auto, 0);
         row.timeUs = c.timeUs;
@@ -112,11 +110,14 @@ std::string formatSweepTable(OpKind kind, int ranks, const std::vector<SweepRow>
     for (size_t i = 0; i < rows.size(); ++i) {
         const SweepRow& r = rows[i];
         const std::string wrong = r.wrong < 0 ? "N/A" : std::to_string(r.wrong);
-        std::snprintf(buf, sizeof buf, "  %12llu %12llu %6s %6s %5d %10.2f %8.2f %8.2f %6s  %s/%s%s\n",
+        // live rows leave the algorithm to NCCL's tuner, which does not say what it chose
+        const std::string algo = r.algorithm == Algorithm::Auto
+                                     ? std::string("NCCL's choice")
+                                     : std::string(algorithmName(r.algorithm)) + "/" + protocolName(r.protocol);
+        std::snprintf(buf, sizeof buf, "  %12llu %12llu %6s %6s %5d %10.2f %8.2f %8.2f %6s  %s%s\n",
                       static_cast<unsigned long long>(r.bytes), static_cast<unsigned long long>(r.count), r.type.c_str(),
                       reduces ? "sum" : "none", rooted ? 0 : -1, r.timeUs, r.algbwGBps, r.busbwGBps, wrong.c_str(),
-                      algorithmName(r.algorithm), protocolName(r.protocol),
-                      static_cast<int>(i) == cross ? "  <- bandwidth-bound from here" : "");
+                      algo.c_str(), static_cast<int>(i) == cross ? "  <- bandwidth-bound from here" : "");
         out << buf;
     }
     return out.str();
@@ -131,6 +132,8 @@ std::string sweepJson(OpKind kind, int ranks, const std::vector<SweepRow>& rows,
                               {"time_us", r.timeUs},      {"algbw_gbps", r.algbwGBps}, {"busbw_gbps", r.busbwGBps},
                               {"algorithm", algorithmName(r.algorithm)}, {"protocol", protocolName(r.protocol)}};
         row["wrong"] = r.wrong < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.wrong);
+        if (r.algorithm == Algorithm::Auto)
+            row["protocol"] = nullptr; // chosen by NCCL at run time, not reported by it
         doc["rows"].push_back(row);
     }
     const int cross = latencyBandwidthCrossover(rows);

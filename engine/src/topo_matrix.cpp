@@ -40,6 +40,16 @@ std::string pathClassLabel(const PairClass& pc)
     return "?";
 }
 
+namespace {
+int socketOf(const Topology& t, const std::string& id)
+{
+    const auto v = t.vertexOf(id);
+    if (!v)
+        return -1;
+    return t.isGpu(*v) ? t.gpus[static_cast<size_t>(*v)].socket : t.switches[static_cast<size_t>(*v - t.rankCount())].socket;
+}
+} // namespace
+
 std::vector<std::vector<PairClass>> classifyPairs(const Topology& t)
 {
     const int n = t.rankCount();
@@ -76,11 +86,12 @@ std::vector<std::vector<PairClass>> classifyPairs(const Topology& t)
                 continue;
             }
             int switches = 0;
-            bool cpu = false, socket = false;
+            bool cpu = false, socket = false, numa = false;
             for (size_t i = 0; i < p.hops.size(); ++i) {
                 const Link& l = pcie.links[static_cast<size_t>(p.hops[i].link)];
+                // between host bridges: of one socket (NUMA node) NODE, of two sockets SYS
                 if (l.kind == LinkKind::CrossSocket)
-                    socket = true;
+                    (socketOf(pcie, l.a) == socketOf(pcie, l.b) ? numa : socket) = true;
                 // the vertex this hop arrives at (not the destination GPU)
                 if (i + 1 < p.hops.size()) {
                     const std::string& id = p.hops[i].forward ? l.b : l.a;
@@ -94,7 +105,11 @@ std::vector<std::vector<PairClass>> classifyPairs(const Topology& t)
                     }
                 }
             }
-            pc.cls = socket ? PathClass::Sys : cpu ? PathClass::Phb : switches > 1 ? PathClass::Pxb : PathClass::Pix;
+            pc.cls = socket ? PathClass::Sys
+                     : numa ? PathClass::Node
+                     : cpu  ? PathClass::Phb
+                     : switches > 1 ? PathClass::Pxb
+                                    : PathClass::Pix;
         }
     return m;
 }

@@ -43,4 +43,15 @@ struct Op {
     bool operator==(const Op&) const = default;
 };
 
+// One step of an iteration: a program op, or one bucket of it.
+struct ProgramStep {
+    int op = 0;     // program index
+    int bucket = 0;
+};
+
+// The order in which every rank runs an iteration: each op's buckets in turn, except that a
+// bucketed compute op followed by an overlapped collective with the same bucket count interleaves
+// with it (compute slice k, then collective bucket k). Shared by the simulator and the live engine.
+std::vector<ProgramStep> expandSteps(const std::vector<Op>& program);
+
 } // namespace shardlab

@@ -74,6 +74,7 @@ struct RunResult {
     std::vector<double> pagingUs;     // per rank per iteration: unified-memory paging time
     std::optional<HangReport> hang;
     std::string clockNote;            // how the clocks were aligned (live), or "one simulated clock"
+    std::vector<std::string> notes;   // what a live run changed or could not do (scaled buffers...), in words
     double endUs() const;
 };
 

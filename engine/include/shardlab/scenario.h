@@ -47,6 +47,10 @@ struct Perturbations {
     bool operator==(const Perturbations&) const = default;
 
     double slowdownOf(int rank) const;
+    // The factor a compute phase's time is multiplied by: 1 + u * jitterPct / 100, u uniform in
+    // [-1, 1) and reproducible for (seed, rank, op, iteration, bucket). Shared by the simulator and
+    // the live engine so that both perturb the same phases by the same amounts.
+    double jitterFactor(int rank, int op, int iteration, int bucket) const;
 };
 
 struct Scenario {

@@ -23,6 +23,11 @@ struct SweepRow {
 // START, START*FACTOR, ... up to END inclusive. Sizes are parsed by parseBenchSize.
 Result<std::vector<Bytes>> parseSizeRange(const std::string& spec);
 
+// The size nccl-tests actually runs for a requested one: a whole number of float elements, per
+// rank for the gathering and scattering collectives (at least one element). Simulated and live
+// sweeps both use it, so their rows line up.
+Bytes roundBenchSize(OpKind kind, Bytes bytes, int ranks);
+
 std::vector<SweepRow> simulateSweep(CostModel& model, OpKind kind, int ranks, const std::vector<Bytes>& sizes);
 
 // The table as nccl-tests prints it, with a header naming the collective, ranks and source.

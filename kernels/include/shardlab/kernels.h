@@ -1,21 +1,63 @@
 // Host launchers of ShardLab's CUDA kernels. Plain C++ types only: `stream` is a cudaStream_t
 // passed as void*, so that callers need no CUDA header. Each returns the cudaError_t of the
-// launch as an int (0 = success).
+// launch as an int (0 = success). Every launcher uses the current device (cudaSetDevice first).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace shardlab::kernels {
 
-// buffer[i] = value(rank, offset + i): a value whose sum over ranks is exact in float.
-// value(rank, j) = (rank + 1) + (j % 16) / 16: exactly representable, and a sum over up to 4096
-// ranks of such values stays exact in float (at most 2^24 in magnitude with 4 fraction bits).
-int fillRankPattern(float* buffer, std::size_t count, int rank, std::size_t offset, void* stream);
+// ---- Fill and verify (fill_verify.cu) ---------------------------------------------------------
+//
+// value(rank, j) = (rank + 1) + (j % 16) / 16: exactly representable in float, and any sum of such
+// values over up to a few thousand ranks stays exact whatever the order of the additions (every
+// partial sum is below 2^19 and carries at most 4 fraction bits). So every collective's result is
+// known bit for bit:
+//   sum over a group G at index j = sum_{g in G} (g + 1) + |G| * (j % 16) / 16
+//   copy of rank r's data at index j = value(r, j)
 
-// Counts elements of `buffer` that differ from expected(offset + i), where expected is the value
-// every rank should hold after the collective (see kernels.cu). The count is atomically added
-// to *wrong (device memory).
-int countWrongSum(const float* buffer, std::size_t count, int ranks, std::size_t offset, unsigned long long* wrong,
-                  void* stream);
+// buffer[i] = value(rank, offset + i).
+int fillPattern(float* buffer, std::size_t count, int rank, std::size_t offset, void* stream);
+// buffer[i] = value (poison for outputs, so that an element nobody wrote counts as wrong).
+int fillConstant(float* buffer, std::size_t count, float value, void* stream);
+// Adds to *wrong (device memory) the number of i with buffer[i] != rankSum + members * ((offset + i) % 16) / 16,
+// where rankSum = sum over the group of (rank + 1). NaN counts as wrong.
+int countWrongSum(const float* buffer, std::size_t count, float rankSum, int members, std::size_t offset,
+                  unsigned long long* wrong, void* stream);
+// Adds to *wrong the number of i with buffer[i] != value(rank, offset + i).
+int countWrongCopy(const float* buffer, std::size_t count, int rank, std::size_t offset, unsigned long long* wrong,
+                   void* stream);
+
+// ---- Compute and delay (compute.cu) ------------------------------------------------------------
+//
+// The compute kernel does `items` element visits over `data` (count must be a power of two): each
+// visit loads one float, runs `rounds` rounds of 8 independent fused multiply-adds on it and
+// stores the result. FLOP per visit = 16 * rounds; bytes per visit = 8 (one load, one store), so
+// the arithmetic intensity is 2 * rounds FLOP/byte. `blocks` x 256 threads; a grid of one block per
+// multiprocessor leaves room on every SM for NCCL's kernels when the two overlap.
+// With `endStamp` (and `blocksDone`, a zeroed counter in device memory), the last block to finish
+// writes %globaltimer to *endStamp: the kernel stamps its own end, so a timeline costs no launch.
+int launchCompute(float* data, std::size_t countPow2, std::uint64_t items, int rounds, unsigned blocks, void* stream,
+                  std::uint64_t* endStamp = nullptr, unsigned* blocksDone = nullptr);
+constexpr double computeFlopPerItem(int rounds) { return 16.0 * rounds; }
+constexpr unsigned kComputeThreads = 256;
+
+// One thread that spins until %globaltimer has advanced by `nanoseconds` (an injected delay: it
+// occupies the stream, not the SMs), then writes the timer to *endStamp if given.
+int launchSpin(std::uint64_t nanoseconds, void* stream, std::uint64_t* endStamp = nullptr);
+
+// ---- Clocks (clock.cu) -------------------------------------------------------------------------
+//
+// Writes %globaltimer (nanoseconds, the GPU's global timer) to *slot when the stream reaches it.
+int launchStamp(std::uint64_t* slot, void* stream);
+// Clock probe for aligning %globaltimer with the host clock. `flag` and `out` are host memory
+// mapped into the device (cudaHostAllocMapped). For k = 1..rounds: the kernel waits until
+// *flag == k, then writes out[k - 1] = %globaltimer and *ack = k. The host raises the flag, reads its
+// clock before and after seeing the ack, and so brackets each GPU reading.
+int launchClockProbe(volatile unsigned* flag, volatile unsigned* ack, std::uint64_t* out, int rounds, void* stream);
+// n back-to-back reads of %globaltimer into out[0..n) (device memory): the smallest step between
+// consecutive readings is the timer's tick.
+int launchTimerSeries(std::uint64_t* out, int n, void* stream);
 
 } // namespace shardlab::kernels

@@ -1,0 +1,198 @@
+#include "nccl_calls.h"
+
+#include "cuda_util.h"
+#include "shardlab/kernels.h"
+
+#include <thread>
+
+namespace shardlab::live {
+
+Status createCommunicators(std::vector<Communicator>& comms, bool blocking, double deadlineMs)
+{
+    prepareNcclEnvironment();
+    DeviceGuard guard;
+    std::vector<ncclUniqueId> ids(comms.size());
+    for (ncclUniqueId& id : ids)
+        LIVE_NCCL(ncclGetUniqueId(&id));
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    config.blocking = blocking ? 1 : 0;
+    LIVE_NCCL(ncclGroupStart());
+    ncclResult_t failed = ncclSuccess;
+    for (size_t c = 0; c < comms.size() && failed == ncclSuccess; ++c) {
+        Communicator& comm = comms[c];
+        const int n = static_cast<int>(comm.ranks.size());
+        comm.comms.assign(comm.ranks.size(), nullptr);
+        for (int k = 0; k < n && failed == ncclSuccess; ++k) {
+            if (cudaSetDevice(comm.ranks[static_cast<size_t>(k)]) != cudaSuccess)
+                failed = ncclUnhandledCudaError;
+            else if (ncclResult_t r = ncclCommInitRankConfig(&comm.comms[static_cast<size_t>(k)], n, ids[c], k, &config);
+                     r != ncclSuccess && r != ncclInProgress)
+                failed = r;
+        }
+    }
+    const ncclResult_t end = ncclGroupEnd();
+    if (failed != ncclSuccess)
+        return ncclError(failed, "ncclCommInitRankConfig", __FILE__, __LINE__);
+    if (end != ncclSuccess && end != ncclInProgress)
+        return ncclError(end, "ncclGroupEnd (communicator creation)", __FILE__, __LINE__);
+    std::vector<ncclComm_t> all;
+    for (const Communicator& c : comms)
+        all.insert(all.end(), c.comms.begin(), c.comms.end());
+    bool timedOut = false;
+    if (Status st = waitUntilIssued(all, deadlineMs, &timedOut); !st) {
+        abortCommunicators(comms);
+        return st;
+    }
+    if (timedOut) {
+        abortCommunicators(comms);
+        return runFailed("NCCL did not finish creating its communicators within " + std::to_string(deadlineMs / 1000)
+                         + " s; they were aborted");
+    }
+    return {};
+}
+
+Status waitUntilIssued(const std::vector<ncclComm_t>& comms, double deadlineMs, bool* timedOut)
+{
+    *timedOut = false;
+    const double giveUp = nowNs() + deadlineMs * 1e6;
+    for (size_t i = 0; i < comms.size();) {
+        ncclResult_t state = ncclSuccess;
+        LIVE_NCCL(ncclCommGetAsyncError(comms[i], &state));
+        if (state == ncclSuccess) {
+            ++i;
+            continue;
+        }
+        if (state != ncclInProgress)
+            return ncclError(state, "a communicator (ncclCommGetAsyncError)", __FILE__, __LINE__);
+        if (nowNs() > giveUp) {
+            *timedOut = true;
+            return {};
+        }
+        std::this_thread::yield();
+    }
+    return {};
+}
+
+void abortCommunicators(std::vector<Communicator>& comms)
+{
+    for (Communicator& c : comms)
+        for (ncclComm_t& comm : c.comms)
+            if (comm) {
+                ncclCommAbort(comm);
+                comm = nullptr;
+            }
+    comms.clear();
+}
+
+Status destroyCommunicators(std::vector<Communicator>& comms, bool blocking, double deadlineMs)
+{
+    if (!blocking) {
+        std::vector<ncclComm_t> all;
+        for (Communicator& c : comms)
+            for (ncclComm_t comm : c.comms)
+                if (comm) {
+                    const ncclResult_t r = ncclCommFinalize(comm);
+                    if (r != ncclSuccess && r != ncclInProgress) {
+                        abortCommunicators(comms);
+                        return ncclError(r, "ncclCommFinalize", __FILE__, __LINE__);
+                    }
+                    all.push_back(comm);
+                }
+        bool timedOut = false;
+        const Status st = waitUntilIssued(all, deadlineMs, &timedOut);
+        if (!st || timedOut) {
+            abortCommunicators(comms);
+            return st ? Status(runFailed("NCCL communicators did not finalize in time; they were aborted")) : st;
+        }
+    }
+    ncclResult_t failed = ncclSuccess;
+    for (Communicator& c : comms)
+        for (ncclComm_t& comm : c.comms)
+            if (comm) {
+                const ncclResult_t r = ncclCommDestroy(comm);
+                if (r != ncclSuccess && failed == ncclSuccess)
+                    failed = r;
+                comm = nullptr;
+            }
+    comms.clear();
+    if (failed != ncclSuccess)
+        return ncclError(failed, "ncclCommDestroy", __FILE__, __LINE__);
+    return {};
+}
+
+int groupCallsOf(OpKind kind) { return kind == OpKind::ReduceScatterAllGather ? 2 : 1; }
+
+ncclResult_t enqueueCall(OpKind kind, const CallShape& s, int member, int members, int rootMember,
+                         const std::vector<std::uint64_t>& pieces, ncclComm_t comm, const MemberBuffers& b, int phase)
+{
+    switch (kind) {
+    case OpKind::Compute: return ncclSuccess;
+    case OpKind::AllReduce: return ncclAllReduce(b.send, b.recv, s.count, ncclFloat, ncclSum, comm, b.stream);
+    case OpKind::Reduce: return ncclReduce(b.send, b.recv, s.count, ncclFloat, ncclSum, rootMember, comm, b.stream);
+    case OpKind::Broadcast: return ncclBroadcast(b.send, b.recv, s.count, ncclFloat, rootMember, comm, b.stream);
+    case OpKind::AllGather: return ncclAllGather(b.send, b.recv, s.perRank, ncclFloat, comm, b.stream);
+    case OpKind::AllGatherV: {
+        const bool own = pieces.size() == static_cast<size_t>(members);
+        std::uint64_t offset = 0;
+        for (int j = 0; j < members; ++j) {
+            const std::uint64_t count = own ? pieces[static_cast<size_t>(j)] : s.perRank;
+            if (count > 0)
+                if (ncclResult_t r = ncclBroadcast(b.send, b.recv + offset, count, ncclFloat, j, comm, b.stream);
+                    r != ncclSuccess && r != ncclInProgress)
+                    return r;
+            offset += count;
+        }
+        return ncclSuccess;
+    }
+    case OpKind::ReduceScatter: return ncclReduceScatter(b.send, b.recv, s.perRank, ncclFloat, ncclSum, comm, b.stream);
+    case OpKind::ReduceScatterAllGather: {
+        float* piece = b.recv + static_cast<std::uint64_t>(member) * s.perRank;
+        if (phase == 0)
+            return ncclReduceScatter(b.send, piece, s.perRank, ncclFloat, ncclSum, comm, b.stream);
+        return ncclAllGather(piece, b.recv, s.perRank, ncclFloat, comm, b.stream);
+    }
+    case OpKind::SendRecv:
+        if (member == rootMember)
+            return ncclSend(b.send, s.count, ncclFloat, 1 - rootMember, comm, b.stream);
+        return ncclRecv(b.recv, s.count, ncclFloat, rootMember, comm, b.stream);
+    }
+    return ncclInvalidArgument;
+}
+
+int enqueueVerify(OpKind kind, const CallShape& s, int member, const std::vector<int>& groupRanks, int rootMember,
+                  const std::vector<std::uint64_t>& pieces, const MemberBuffers& b, unsigned long long* wrong)
+{
+    const int n = static_cast<int>(groupRanks.size());
+    float rankSum = 0;
+    for (int r : groupRanks)
+        rankSum += static_cast<float>(r + 1);
+    const int root = groupRanks[static_cast<size_t>(rootMember)];
+    switch (kind) {
+    case OpKind::Compute: return 0;
+    case OpKind::AllReduce:
+    case OpKind::ReduceScatterAllGather: return kernels::countWrongSum(b.recv, s.count, rankSum, n, 0, wrong, b.stream);
+    case OpKind::Reduce:
+        return member == rootMember ? kernels::countWrongSum(b.recv, s.count, rankSum, n, 0, wrong, b.stream) : 0;
+    case OpKind::Broadcast: return kernels::countWrongCopy(b.recv, s.count, root, 0, wrong, b.stream);
+    case OpKind::SendRecv:
+        return member == rootMember ? 0 : kernels::countWrongCopy(b.recv, s.count, root, 0, wrong, b.stream);
+    case OpKind::ReduceScatter:
+        return kernels::countWrongSum(b.recv, s.perRank, rankSum, n, static_cast<std::uint64_t>(member) * s.perRank, wrong,
+                                      b.stream);
+    case OpKind::AllGather:
+    case OpKind::AllGatherV: {
+        const bool own = kind == OpKind::AllGatherV && pieces.size() == static_cast<size_t>(n);
+        std::uint64_t offset = 0;
+        for (int j = 0; j < n; ++j) {
+            const std::uint64_t count = own ? pieces[static_cast<size_t>(j)] : s.perRank;
+            if (int e = kernels::countWrongCopy(b.recv + offset, count, groupRanks[static_cast<size_t>(j)], 0, wrong, b.stream))
+                return e;
+            offset += count;
+        }
+        return 0;
+    }
+    }
+    return 0;
+}
+
+} // namespace shardlab::live

@@ -1,0 +1,357 @@
+// Live engine on real GPUs (CTest label `gpu`). Every test skips with a message where live mode
+// cannot run (no GPU, no driver, library missing). Run on the device machine by bench/live_device.sh.
+#include "cli.h"
+#include "shardlab/analysis.h"
+#include "shardlab/live.h"
+#include "shardlab/machine_topology.h"
+#include "shardlab/scenario_io.h"
+#include "shardlab/topo_matrix.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <sstream>
+
+using namespace shardlab;
+
+namespace {
+
+int gpuCount()
+{
+    static const int count = [] {
+        auto d = liveDevices();
+        return d ? static_cast<int>(d->size()) : 0;
+    }();
+    return count;
+}
+
+#define REQUIRE_GPUS(n)                                                                                               \
+    do {                                                                                                              \
+        if (gpuCount() < (n)) {                                                                                       \
+            auto d = liveDevices();                                                                                   \
+            GTEST_SKIP() << "needs " << (n) << " GPU(s); " << (d ? std::to_string(d->size()) + " here" : d.error().message); \
+        }                                                                                                             \
+    } while (0)
+
+// n ranks of the scenario's H200-like GPUs on one NVSwitch: "data" split evenly, "grads" replicated.
+Scenario scenario(int n, double computeMsPerRank, Bytes gradBytes)
+{
+    Scenario s;
+    s.name = "gpu test";
+    s.topology.name = "test";
+    s.topology.switches.push_back({"nvs", SwitchKind::NvSwitch, 0, 0});
+    for (int i = 0; i < n; ++i) {
+        s.topology.gpus.push_back({"gpu" + std::to_string(i), "TestGPU", 141'000'000'000ULL, 10.0, 4800, 0, 0});
+        s.topology.links.push_back({"gpu" + std::to_string(i), "nvs", LinkKind::NvLink, 18, 450, 0.2});
+    }
+    s.workload.items.push_back({"data", ItemKind::Data, 1'000'000, evenShards(1'000'000, n)});
+    for (int i = 0; i < n; ++i)
+        s.workload.items.back().shards[static_cast<size_t>(i)].owners = {i};
+    WorkloadItem grads{"grads", ItemKind::Gradients, gradBytes, {{0, gradBytes, {}}}};
+    for (int i = 0; i < n; ++i)
+        grads.shards[0].owners.push_back(i);
+    s.workload.items.push_back(grads);
+    Op compute;
+    compute.kind = OpKind::Compute;
+    compute.name = "compute";
+    compute.item = "data";
+    // each rank owns 1/n of the data: flops so that its share takes computeMsPerRank at 10 TFLOP/s
+    compute.flops = computeMsPerRank * 1e-3 * 10e12 * n;
+    Op ar;
+    ar.kind = OpKind::AllReduce;
+    ar.name = "all-reduce";
+    ar.item = "grads";
+    s.program = {compute, ar};
+    s.iterations = 2;
+    return s;
+}
+
+const std::vector<OpKind> kAllCollectives = {OpKind::AllReduce,     OpKind::Reduce,        OpKind::Broadcast,
+                                             OpKind::AllGather,     OpKind::AllGatherV,    OpKind::ReduceScatter,
+                                             OpKind::ReduceScatterAllGather, OpKind::SendRecv};
+
+std::vector<int> rankCounts()
+{
+    std::vector<int> counts = {1, 2, gpuCount()};
+    std::sort(counts.begin(), counts.end());
+    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+    std::erase_if(counts, [](int n) { return n > gpuCount() || n < 1; });
+    return counts;
+}
+
+} // namespace
+
+TEST(LiveGpu, DevicesAndTopology)
+{
+    REQUIRE_GPUS(1);
+    auto devices = liveDevices();
+    ASSERT_TRUE(devices.ok());
+    for (const LiveDevice& d : *devices) {
+        EXPECT_GT(d.memory, 0u);
+        EXPECT_GE(d.computeMajor, 7);
+        EXPECT_FALSE(d.pciBusId.empty());
+    }
+    auto topo = discoverTopology();
+    ASSERT_TRUE(topo.ok()) << topo.error().message;
+    EXPECT_EQ(topo->rankCount(), gpuCount());
+    EXPECT_TRUE(validateTopology(*topo).ok());
+    std::cout << formatTopoMatrix(*topo) << shardlab::cli::formatDetectedDevices(*devices);
+}
+
+TEST(LiveGpu, ClockAlignmentWithinFiveMicroseconds)
+{
+    REQUIRE_GPUS(1);
+    for (int d = 0; d < gpuCount(); ++d) {
+        auto c = checkClockAlignment(d, 400);
+        ASSERT_TRUE(c.ok()) << c.error().message;
+        std::cout << "GPU" << d << ": bound " << c->errorBoundUs << " us, residual " << c->residualUs << " us, drift "
+                  << c->driftPpm << " ppm, tick " << c->resolutionNs << " ns\n";
+        EXPECT_LE(c->errorBoundUs, 5.0);
+        EXPECT_LE(c->residualUs, 5.0);
+    }
+}
+
+TEST(LiveGpu, ComputeKernelLastsWhatWasAsked)
+{
+    REQUIRE_GPUS(1);
+    auto tflops = measureComputeTflops(0);
+    ASSERT_TRUE(tflops.ok()) << tflops.error().message;
+    std::cout << "compute kernel on GPU0: " << *tflops << " TFLOP/s at 64 FLOP/byte\n";
+    EXPECT_GT(*tflops, 0.5);
+    for (double ms : {2.0, 20.0}) {
+        Scenario s = scenario(1, ms, 4096);
+        auto run = runLive(s);
+        ASSERT_TRUE(run.ok()) << run.error().message;
+        for (const Span& sp : run->spans) {
+            if (sp.kind == SpanKind::Compute) {
+                EXPECT_NEAR(sp.durationUs(), ms * 1e3, ms * 1e3 * 0.05) << "asked " << ms << " ms";
+            }
+        }
+    }
+}
+
+TEST(LiveGpu, EveryCollectiveCorrectOnEveryRankAtSeveralSizes)
+{
+    REQUIRE_GPUS(1);
+    const std::vector<Bytes> sizes = {4, 1000, 4096 * 3 + 4, 1 << 20, 64 << 20};
+    for (int n : rankCounts())
+        for (OpKind kind : kAllCollectives) {
+            if (kind == OpKind::SendRecv && n != 2)
+                continue;
+            LiveBenchOptions o;
+            o.warmup = 1;
+            o.iterations = 2;
+            o.batches = 1;
+            auto rows = benchLive(kind, n, sizes, o);
+            ASSERT_TRUE(rows.ok()) << opName(kind) << " on " << n << ": " << rows.error().message;
+            for (const SweepRow& r : *rows) {
+                EXPECT_EQ(r.wrong, 0) << opName(kind) << " on " << n << " GPUs, " << r.bytes << " B";
+                EXPECT_GT(r.timeUs, 0);
+            }
+        }
+}
+
+TEST(LiveGpu, ScenarioWithEveryCollectiveGroupsBucketsAndOverlap)
+{
+    REQUIRE_GPUS(2);
+    const int n = gpuCount();
+    Scenario s = scenario(n, 2, 8 << 20);
+    s.program.clear();
+    Op compute;
+    compute.kind = OpKind::Compute;
+    compute.item = "data";
+    compute.flops = 2e-3 * 10e12 * n;
+    compute.buckets = 4;
+    Op overlapped;
+    overlapped.kind = OpKind::AllReduce;
+    overlapped.item = "grads";
+    overlapped.buckets = 4;
+    overlapped.overlap = true;
+    s.program = {compute, overlapped};
+    for (OpKind kind : kAllCollectives) {
+        Op op;
+        op.kind = kind;
+        op.item = "data"; // all_gather_v: each rank's share of "data"
+        op.bytes = kind == OpKind::AllGatherV ? std::optional<Bytes>() : std::optional<Bytes>(3 << 20);
+        op.root = n - 1;
+        op.peer = 0;
+        s.program.push_back(op);
+    }
+    Op sub; // a sub-communicator: ranks 1..n-1
+    sub.kind = OpKind::AllReduce;
+    sub.bytes = 1 << 20;
+    for (int r = 1; r < n; ++r)
+        sub.group.push_back(r);
+    s.program.push_back(sub);
+    ASSERT_TRUE(validateScenario(s).ok()) << validateScenario(s).error().message;
+    auto run = runLive(s);
+    ASSERT_TRUE(run.ok()) << run.error().message;
+    EXPECT_FALSE(run->hang);
+    EXPECT_EQ(run->mode, RunMode::Live);
+    EXPECT_EQ(run->iterations.size(), 2u);
+    // 4 overlapped buckets + 8 collectives + the sub-group one, per iteration
+    EXPECT_EQ(run->collectives.size(), 2u * (4 + 8 + 1));
+    int onCommStream = 0;
+    for (const CollectiveRecord& c : run->collectives) {
+        EXPECT_EQ(c.wrongElements, 0) << opName(c.kind) << " at step " << c.op;
+        EXPECT_GE(c.endUs, c.startUs);
+        EXPECT_EQ(c.arrivalUs.size(), c.group.size());
+    }
+    for (const Span& sp : run->spans)
+        onCommStream += sp.stream == 1;
+    EXPECT_GT(onCommStream, 0) << "overlapped buckets run on the communication stream";
+    EXPECT_NE(run->clockNote.find("alignment error"), std::string::npos);
+    std::cout << run->clockNote << "\n";
+}
+
+TEST(LiveGpu, StragglerArrivesLastAndTheOthersWait)
+{
+    REQUIRE_GPUS(2);
+    const int n = gpuCount();
+    Scenario s = scenario(n, 10, 16 << 20);
+    s.perturbations.slowdown.assign(static_cast<size_t>(n), 1.0);
+    s.perturbations.slowdown[static_cast<size_t>(n - 1)] = 2.5; // 25 ms instead of 10
+    s.iterations = 3;
+    auto run = runLive(s);
+    ASSERT_TRUE(run.ok()) << run.error().message;
+    ASSERT_EQ(run->collectives.size(), 3u);
+    for (const CollectiveRecord& c : run->collectives)
+        EXPECT_EQ(c.lastArrival, n - 1);
+    for (int r = 0; r + 1 < n; ++r) {
+        double waited = 0;
+        for (const Span& sp : run->spans)
+            if (sp.rank == r && sp.kind == SpanKind::Wait) {
+                waited += sp.durationUs();
+                EXPECT_EQ(sp.waitedFor, n - 1);
+            }
+        EXPECT_NEAR(waited / 3, 15'000, 2'000) << "rank " << r << " waits about 25 - 10 ms per iteration";
+    }
+    const Summary sum = summarize(s, *run);
+    ASSERT_TRUE(sum.straggler.has_value());
+    EXPECT_EQ(*sum.straggler, n - 1);
+}
+
+TEST(LiveGpu, InjectedDelayShowsAsItsOwnSpan)
+{
+    REQUIRE_GPUS(1);
+    Scenario s = scenario(std::min(2, gpuCount()), 1, 4096);
+    s.perturbations.delays.push_back({0, 1, -1, 5.0});
+    auto run = runLive(s);
+    ASSERT_TRUE(run.ok()) << run.error().message;
+    int delays = 0;
+    for (const Span& sp : run->spans)
+        if (sp.detail == SpanDetail::InjectedDelay) {
+            ++delays;
+            EXPECT_EQ(sp.rank, 0);
+            EXPECT_NEAR(sp.durationUs(), 5000, 250);
+        }
+    EXPECT_EQ(delays, 2);
+}
+
+TEST(LiveGpu, WithoutCaptureOnlyIterationTimesAreKept)
+{
+    REQUIRE_GPUS(1);
+    Scenario s = scenario(std::min(2, gpuCount()), 3, 1 << 20);
+    LiveOptions o;
+    o.captureTimeline = false;
+    auto run = runLive(s, o);
+    ASSERT_TRUE(run.ok()) << run.error().message;
+    EXPECT_TRUE(run->spans.empty());
+    EXPECT_TRUE(run->collectives.empty());
+    ASSERT_EQ(run->iterations.size(), 2u);
+    for (const IterationMark& m : run->iterations)
+        EXPECT_NEAR(m.endUs - m.beginUs, 3000, 600) << "3 ms of compute and a 1 MB all-reduce";
+    EXPECT_NE(run->clockNote.find("capture off"), std::string::npos);
+}
+
+TEST(LiveGpu, WatchdogCatchesAMismatchAndTheProcessStaysUsable)
+{
+    REQUIRE_GPUS(2);
+    const int n = gpuCount();
+    for (Mismatch::Type type : {Mismatch::Type::Skip, Mismatch::Type::WrongCount}) {
+        Scenario s = scenario(n, 1, 1 << 20);
+        s.iterations = 2;
+        Mismatch m;
+        m.type = type;
+        m.rank = 1;
+        m.op = 1;
+        m.iteration = 1;
+        m.bytes = 64 << 20;
+        s.perturbations.mismatches.push_back(m);
+        LiveOptions o;
+        o.watchdogMs = 1500;
+        const auto t0 = std::chrono::steady_clock::now();
+        auto run = runLive(s, o);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        ASSERT_TRUE(run.ok()) << run.error().message;
+        ASSERT_TRUE(run->hang.has_value()) << "mismatch type " << static_cast<int>(type) << " did not hang";
+        std::cout << "hang: " << run->hang->explanation << " (" << seconds << " s)\n";
+        EXPECT_EQ(run->hang->firstMismatchRank, 1);
+        ASSERT_EQ(run->hang->lastCompleted.size(), static_cast<size_t>(n));
+        EXPECT_EQ(run->hang->lastCompleted[1], 0) << "rank 1 completed iteration 0's all-reduce only";
+        EXPECT_GE(run->hang->lastCompleted[0], 0);
+        // set-up (communicators, warm-up, clock probes) and iteration 0 take well under a second
+        EXPECT_LT(seconds, 1.5 + 3) << "the watchdog fired within its deadline plus set-up time";
+        // the same process runs the next scenario normally
+        auto again = runLive(scenario(n, 1, 1 << 20));
+        ASSERT_TRUE(again.ok()) << again.error().message;
+        EXPECT_FALSE(again->hang.has_value());
+        for (const CollectiveRecord& c : again->collectives)
+            EXPECT_EQ(c.wrongElements, 0);
+    }
+}
+
+TEST(LiveGpu, AllocationFailureNamesRankBytesAndFreeMemory)
+{
+    REQUIRE_GPUS(1);
+    auto devices = liveDevices();
+    ASSERT_TRUE(devices.ok());
+    Scenario s = scenario(1, 1, (*devices)[0].memory * 2); // an all-reduce twice the GPU's memory
+    LiveOptions o;
+    o.fitToMemory = false;
+    auto run = runLive(s, o);
+    ASSERT_FALSE(run.ok());
+    EXPECT_EQ(run.error().kind, ErrorKind::RunFailed);
+    EXPECT_NE(run.error().message.find("rank 0"), std::string::npos) << run.error().message;
+    EXPECT_NE(run.error().message.find("could not allocate"), std::string::npos) << run.error().message;
+    EXPECT_NE(run.error().message.find("free"), std::string::npos) << run.error().message;
+    // with fitting (the default) the same scenario runs at a scaled size and says so
+    auto fitted = runLive(s);
+    ASSERT_TRUE(fitted.ok()) << fitted.error().message;
+    ASSERT_FALSE(fitted->notes.empty());
+    EXPECT_NE(fitted->notes[0].find("scaled by"), std::string::npos) << fitted->notes[0];
+    EXPECT_EQ(fitted->collectives[0].wrongElements, 0);
+}
+
+TEST(LiveGpu, MoreRanksThanGpusIsBadInput)
+{
+    REQUIRE_GPUS(1);
+    auto run = runLive(scenario(gpuCount() + 1, 1, 4096));
+    ASSERT_FALSE(run.ok());
+    EXPECT_EQ(run.error().kind, ErrorKind::BadInput);
+    EXPECT_NE(run.error().message.find("GPU"), std::string::npos) << run.error().message;
+}
+
+TEST(LiveGpu, CommandLine)
+{
+    REQUIRE_GPUS(1);
+    const int n = gpuCount();
+    const std::string file = (std::filesystem::temp_directory_path() / "shardlab-live-cli.shardlab.json").string();
+    ASSERT_TRUE(saveScenario(scenario(n, 2, 1 << 20), file).ok());
+    std::ostringstream out, err;
+    int status = shardlab::cli::runCli({"live", file, "--json"}, out, err);
+    EXPECT_EQ(status, 0) << err.str();
+    EXPECT_NE(out.str().find("\"mode\": \"live\""), std::string::npos) << out.str();
+    std::ostringstream out2, err2;
+    status = shardlab::cli::runCli({"bench", "--collective", "all_gather", "--gpus", std::to_string(n), "--sizes", "1K:1M:32"},
+                                   out2, err2);
+    EXPECT_EQ(status, 0) << err2.str();
+    EXPECT_NE(out2.str().find("#wrong"), std::string::npos);
+    std::ostringstream out3, err3;
+    EXPECT_EQ(shardlab::cli::runCli({"topo"}, out3, err3), 0) << err3.str();
+    EXPECT_NE(out3.str().find("Detected by CUDA"), std::string::npos);
+    std::ostringstream out4, err4;
+    EXPECT_EQ(shardlab::cli::runCli({"bench", "--collective", "all_reduce", "--gpus", std::to_string(n + 1)}, out4, err4), 2);
+    std::filesystem::remove(file);
+}
