@@ -34,9 +34,5 @@ Result<double> measureComputeTflops(int, double) { return notBuiltIn(); }
 
 Result<ClockCheck> checkClockAlignment(int, double) { return notBuiltIn(); }
 
-Result<double> measureComputeTflops(int)
-{
-    return runLive(Scenario{}, {}).error();
-}
 
 } // namespace shardlab

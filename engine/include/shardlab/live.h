@@ -81,9 +81,6 @@ struct LiveDevice {
 // The GPUs this process can see, or a message saying why none (no driver, no device).
 Result<std::vector<LiveDevice>> liveDevices();
 
-// The FP32 rate a compute-bound kernel (chains of fused multiply-adds) reaches on `device`, in
-// TFLOP/s; calibration divides it by the GPU's nominal rate to get its compute efficiency.
-Result<double> measureComputeTflops(int device);
 
 // This machine's GPUs and links, from NVML (the classes of `nvidia-smi topo -m`).
 Result<Topology> discoverTopology();
