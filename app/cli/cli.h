@@ -3,6 +3,7 @@
 #pragma once
 
 #include "shardlab/collectives.h"
+#include "shardlab/lab_report.h"
 #include "shardlab/result.h"
 #include "shardlab/run_result.h"
 #include "shardlab/scenario.h"
@@ -31,6 +32,13 @@ using Action = std::function<int()>;
 void addTopo(CLI::App& app, Io io, Action& action);
 void addSim(CLI::App& app, Io io, Action& action);
 void addBench(CLI::App& app, Io io, Action& action);
+void addReport(CLI::App& app, Io io, Action& action);
+void addLessons(CLI::App& app, Io io, Action& action);
+
+// PDF output of `report` goes through Qt (app/report_qt); main() installs the writer where that
+// library is built in, so that this library and its tests stay free of Qt.
+using PdfReportWriter = std::function<Status(const LabReport& report, const std::string& path)>;
+void setPdfReportWriter(PdfReportWriter writer);
 
 // Live bench (issue: live engine); in a build without live mode it explains and returns 2.
 int benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, bool json, Io io);
