@@ -220,10 +220,12 @@ Result<AnswerCheck> checkChoice(const LessonQuestion& q, const std::string& answ
     for (const LessonChoice& c : q.choices) {
         const bool picked = chosen.count(c.id) > 0;
         // Explain every choice the learner picked, and, when wrong, the right ones left out.
-        if (picked || (!allRight && c.correct)) {
-            LocalizedText line{"(" + c.id + ") " + c.explanation.en, "（" + c.id + "）" + c.explanation.zh};
-            append(check.explanation, line);
-        }
+        if (picked && c.correct)
+            append(check.explanation, {"(" + c.id + ") " + c.explanation.en, "（" + c.id + "）" + c.explanation.zh});
+        else if (picked)
+            append(check.explanation, {"(" + c.id + ") Not this one: " + c.explanation.en, "（" + c.id + "）不该选：" + c.explanation.zh});
+        else if (!allRight && c.correct && q.multiple)
+            append(check.explanation, {"(" + c.id + ") Also right: " + c.explanation.en, "（" + c.id + "）也应选：" + c.explanation.zh});
         if (c.correct)
             check.expected += (check.expected.empty() ? "" : ", ") + c.id;
     }
@@ -402,8 +404,10 @@ Result<AnswerCheck> checkAnswer(const ResolvedLesson& l, int question, const std
         if (k == *kind)
             append(check.explanation, text);
     append(check.explanation, check.correct ? q.right : q.wrong);
+    // Show what the learner's choice does to the example; where it is wrong, or right only with
+    // care (an all-gather of unequal pieces), also what the best choice does.
     append(check.explanation, demonstrate(q, *kind));
-    if (!check.correct)
+    if (*kind != best)
         append(check.explanation, demonstrate(q, best));
     return check;
 }
