@@ -300,7 +300,8 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
         r.timingNote = "Each row runs the whole scenario again with every collective scaled so that " + r.collectiveName
                        + " moves the given size; compute is unchanged. Times are per iteration, averaged over the "
                        + std::to_string(scenario.ranks())
-                       + " ranks. Read the trend across sizes: one size alone does not predict another.";
+                       + " ranks; \"collective alone\" is the collective's own duration (last arrival to end) and busbw its "
+                         "bus bandwidth. Read the trend across sizes: one size alone does not predict another.";
 
     r.limitingSegment = bottleneckName(r.summary.bottleneck);
     char buf[256];

@@ -162,7 +162,7 @@ void timingSection(std::ostringstream& h, const LabReport& r, const std::vector<
         h << "<p>" << esc(r.timingNote) << "</p>\n";
     h << "<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\">\n<tr><th>Size</th><th class=\"nw\">Compute</th>"
          "<th class=\"nw\">Collective</th><th>Wait</th><th>Step</th><th class=\"nw\">Speed-up</th><th class=\"nw\">Efficiency</th>"
-         "<th>Collective alone</th><th>busbw</th><th>Limited by</th></tr>\n"
+         "<th class=\"nw\">Collective alone</th><th>busbw</th><th>Limit</th></tr>\n"
          "<tr><th></th><th>ms</th><th>ms</th><th>ms</th><th>ms</th><th></th><th></th><th>ms</th><th>GB/s</th><th></th></tr>\n";
     for (const TimingRow& t : r.timing) {
         h << "<tr><td class=\"num\">" << (r.hasCollective ? esc(formatBytes(t.bytes)) : std::string("&mdash;"))
