@@ -19,6 +19,7 @@ packages=(
   libqcustomplot-dev nlohmann-json3-dev libcli11-dev libgtest-dev googletest
   libopenmpi-dev openmpi-bin
   fonts-noto-cjk fonts-dejavu-core xvfb xauth
+  poppler-utils
 )
 
 install_missing() {

@@ -1,5 +1,4 @@
 #include "cli.h"
-
 #include "shardlab/lesson_check.h"
 #include "shardlab/lessons.h"
 
@@ -94,7 +93,8 @@ void printLesson(const Lesson& lesson, Language lang, std::ostream& out)
         << lesson.course.in(lang) << ")\n";
     out << (zh ? "场景：" : "Scenario: ") << lesson.scenarioPath().lexically_normal().string() << "\n";
     if (!lesson.compareScenario.empty())
-        out << (zh ? "对比场景：" : "Compare with: ") << lesson.compareScenarioPath().lexically_normal().string() << "\n";
+        out << (zh ? "对比场景：" : "Compare with: ") << lesson.compareScenarioPath().lexically_normal().string()
+            << "\n";
     out << "\n" << lesson.summary.in(lang) << "\n\n" << (zh ? "步骤" : "Steps") << "\n";
     for (size_t i = 0; i < lesson.steps.size(); ++i) {
         const LessonStep& s = lesson.steps[i];
@@ -133,7 +133,8 @@ void addLessons(CLI::App& app, Io io, Action& action)
     auto* check = cmd->add_subcommand("check", "Check an answer; exit status 0 when right, 1 when wrong");
     addCommon(check, *a);
     check->add_option("ID", a->id, "Lesson id")->required();
-    check->add_option("ANSWER", a->answer, "A choice id (a), a number (1.6, 250 ms) or a collective (all_gather)")->required();
+    check->add_option("ANSWER", a->answer, "A choice id (a), a number (1.6, 250 ms) or a collective (all_gather)")
+        ->required();
     check->add_option("--question,-q", a->question, "Question number, from 1")->check(CLI::PositiveNumber);
 
     cmd->callback([=, &action] {
@@ -163,8 +164,8 @@ void addLessons(CLI::App& app, Io io, Action& action)
                 nlohmann::json list = nlohmann::json::array();
                 for (const Lesson& l : loaded->lessons)
                     list.push_back({{"id", l.id}, {"order", l.order}, {"title", l.title.in(lang)},
-                                    {"course", l.course.in(lang)}, {"scenario", l.scenarioPath().lexically_normal().string()},
-                                    {"questions", l.questions.size()}});
+                        {"course", l.course.in(lang)}, {"scenario", l.scenarioPath().lexically_normal().string()},
+                        {"questions", l.questions.size()}});
                 io.out << list.dump(2) << "\n";
                 return kExitOk;
             }

@@ -1,5 +1,4 @@
 #include "cli.h"
-
 #include "shardlab/lab_report.h"
 #include "shardlab/live.h"
 #include "shardlab/report_html.h"
@@ -27,17 +26,22 @@ std::string lowerExtension(const std::string& path)
     if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
         return {};
     std::string ext = path.substr(dot + 1);
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(
+        ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return ext;
 }
 
 } // namespace
 
-void setPdfReportWriter(PdfReportWriter writer) { pdfWriterSlot() = std::move(writer); }
+void setPdfReportWriter(PdfReportWriter writer)
+{
+    pdfWriterSlot() = std::move(writer);
+}
 
 void addReport(CLI::App& app, Io io, Action& action)
 {
-    auto* cmd = app.add_subcommand("report", "Write the lab report of a scenario (HTML or PDF), from a simulated or a live run");
+    auto* cmd = app.add_subcommand(
+        "report", "Write the lab report of a scenario (HTML or PDF), from a simulated or a live run");
     struct Args {
         std::string file;
         std::string out;
@@ -49,8 +53,8 @@ void addReport(CLI::App& app, Io io, Action& action)
     cmd->add_option("-o,--output", a->out, "Report file: OUT.html or OUT.pdf")->required();
     cmd->add_flag("--live", a->live, "Measure on this machine's GPUs instead of simulating");
     cmd->add_option("--sizes", a->sizes,
-                    "Message sizes of the timing table, START:END:FACTOR or a list (binary units as in nccl-tests); "
-                    "default: S/64, S/8, S and 4S for the scenario's first collective of S bytes");
+        "Message sizes of the timing table, START:END:FACTOR or a list (binary units as in nccl-tests); "
+        "default: S/64, S/8, S and 4S for the scenario's first collective of S bytes");
     cmd->callback([=, &action] {
         action = [=]() -> int {
             const std::string ext = lowerExtension(a->out);
@@ -59,8 +63,8 @@ void addReport(CLI::App& app, Io io, Action& action)
                 return kExitBadInput;
             }
             if (ext == "pdf" && !pdfWriterSlot()) {
-                io.err << "shardlab: this shardlab was built without Qt, so it cannot write PDF; write " << a->out.substr(0, a->out.size() - 3)
-                       << "html instead\n";
+                io.err << "shardlab: this shardlab was built without Qt, so it cannot write PDF; write "
+                       << a->out.substr(0, a->out.size() - 3) << "html instead\n";
                 return kExitBadInput;
             }
             auto scenario = loadScenario(a->file);
@@ -99,8 +103,8 @@ void addReport(CLI::App& app, Io io, Action& action)
             } else if (!writeOutput(a->out, labReportHtml(*report), io)) {
                 return kExitBadInput;
             }
-            io.out << "wrote " << a->out << " (" << (a->live ? "live" : "simulated") << " report, " << report->timing.size()
-                   << " message sizes, limited by " << report->limitingSegment << ")\n";
+            io.out << "wrote " << a->out << " (" << (a->live ? "live" : "simulated") << " report, "
+                   << report->timing.size() << " message sizes, limited by " << report->limitingSegment << ")\n";
             return report->run.hang ? kExitRunFailed : kExitOk;
         };
     });

@@ -1,8 +1,7 @@
 #include "report_pdf.h"
 
-#include "svg_text_object.h"
-
 #include "shardlab/report_html.h"
+#include "svg_text_object.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QCoreApplication>
@@ -17,7 +16,10 @@ namespace shardlab::reportqt {
 
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("shardlab::reportqt", text); }
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("shardlab::reportqt", text);
+}
 
 // The PDF is laid out at 96 dots per inch, so that the report's pixel sizes (figures, table
 // padding) mean what they mean on screen; text and figures stay vectors at any zoom.
@@ -86,7 +88,7 @@ Status writeLabReportPdf(const LabReport& report, const std::string& path)
         const int pages = doc->pageCount();
         const QString left = tr("ShardLab lab report \u00b7 %1 \u00b7 %2")
                                  .arg(QString::fromStdString(report.scenario.name),
-                                      report.mode == RunMode::Live ? tr("live run") : tr("simulated run"));
+                                     report.mode == RunMode::Live ? tr("live run") : tr("simulated run"));
         QPainter painter(&pdf);
         QFont small = doc->defaultFont();
         small.setPointSizeF(7.5);

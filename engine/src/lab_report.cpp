@@ -7,9 +7,9 @@
 #include "shardlab/version.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <cctype>
 #include <map>
 
 namespace shardlab {
@@ -81,15 +81,16 @@ TopologySummary summarizeTopology(const Topology& topology, const std::string& o
         std::snprintf(buf, sizeof buf, "One rank: there is no interconnect between ranks to use.");
     else if (t.fastDomain)
         std::snprintf(buf, sizeof buf,
-                      "The %d ranks share one fast interconnect domain: every pair is joined by NVLink (%s between "
-                      "ranks 0 and 1), so collectives never leave the NVLink/NVSwitch fabric.",
-                      n, pathClassLabel(t.pairs[0][1]).c_str());
+            "The %d ranks share one fast interconnect domain: every pair is joined by NVLink (%s between "
+            "ranks 0 and 1), so collectives never leave the NVLink/NVSwitch fabric.",
+            n, pathClassLabel(t.pairs[0][1]).c_str());
     else
         std::snprintf(buf, sizeof buf,
-                      "The %d ranks do not share a fast interconnect domain: ranks %d and %d are joined through %s "
-                      "(%s), so every ring or tree that includes both crosses it.",
-                      n, worstA, worstB, pathClassLabel(t.pairs[static_cast<size_t>(worstA)][static_cast<size_t>(worstB)]).c_str(),
-                      pathMeaning(t.slowestPath).c_str());
+            "The %d ranks do not share a fast interconnect domain: ranks %d and %d are joined through %s "
+            "(%s), so every ring or tree that includes both crosses it.",
+            n, worstA, worstB,
+            pathClassLabel(t.pairs[static_cast<size_t>(worstA)][static_cast<size_t>(worstB)]).c_str(),
+            pathMeaning(t.slowestPath).c_str());
     t.sentence = buf;
     return t;
 }
@@ -147,9 +148,10 @@ void fillRankOutputs(LabReport& r, const LabReportOptions& options)
         RankOutput out;
         out.rank = rank;
         out.device = rank < static_cast<int>(r.run.devices.size()) ? r.run.devices[static_cast<size_t>(rank)]
-                                                                     : s.topology.gpus[static_cast<size_t>(rank)].name;
+                                                                   : s.topology.gpus[static_cast<size_t>(rank)].name;
         out.owns = ownsText(s, rank);
-        const auto it = std::find_if(verified.begin(), verified.end(), [rank](const VerifiedRank& v) { return v.rank == rank; });
+        const auto it
+            = std::find_if(verified.begin(), verified.end(), [rank](const VerifiedRank& v) { return v.rank == rank; });
         out.inGroup = it != verified.end();
         if (!op) {
             out.verification = "no collective to verify";
@@ -171,27 +173,26 @@ void fillRankOutputs(LabReport& r, const LabReportOptions& options)
                     }
                 out.verified = out.checkedCollectives > 0 && out.wrongElements == 0;
                 out.verification = out.checkedCollectives == 0
-                                       ? std::string("not verified: no collective completed")
-                                       : std::to_string(out.wrongElements) + " wrong elements in "
-                                             + std::to_string(out.checkedCollectives) + " collective call"
-                                             + (out.checkedCollectives == 1 ? "" : "s") + " (checked on the GPU)";
+                    ? std::string("not verified: no collective completed")
+                    : std::to_string(out.wrongElements) + " wrong elements in " + std::to_string(out.checkedCollectives)
+                        + " collective call" + (out.checkedCollectives == 1 ? "" : "s") + " (checked on the GPU)";
             } else {
                 out.wrongElements = it->wrong;
                 out.verified = it->wrong == 0;
-                out.verification = std::to_string(out.checkedElements - std::min(out.checkedElements, it->wrong)) + " of "
-                                   + std::to_string(out.checkedElements) + " elements match the expected value";
+                out.verification = std::to_string(out.checkedElements - std::min(out.checkedElements, it->wrong))
+                    + " of " + std::to_string(out.checkedElements) + " elements match the expected value";
             }
         }
         r.ranks.push_back(std::move(out));
     }
     const bool sum = op && (op->kind == OpKind::AllReduce || op->kind == OpKind::ReduceScatterAllGather);
-    r.verificationMethod
-        = std::string("Rank r fills element j of its buffer with (r + 1) + (j mod 16)/16. ")
-          + (sum ? "After the all-reduce (sum) over n ranks every element j must equal n(n + 1)/2 + n(j mod 16)/16. "
-                 : "Each element of the result is compared with the closed form of what the collective must leave. ")
-          + (r.mode == RunMode::Live ? "The live run checked every element on the GPU and counted the mismatches (#wrong)."
-                                     : "In this simulated report the result is computed with the collective's semantics on "
-                                           + std::to_string(options.verifyElements) + " elements per rank.");
+    r.verificationMethod = std::string("Rank r fills element j of its buffer with (r + 1) + (j mod 16)/16. ")
+        + (sum ? "After the all-reduce (sum) over n ranks every element j must equal n(n + 1)/2 + n(j mod 16)/16. "
+               : "Each element of the result is compared with the closed form of what the collective must leave. ")
+        + (r.mode == RunMode::Live
+                ? "The live run checked every element on the GPU and counted the mismatches (#wrong)."
+                : "In this simulated report the result is computed with the collective's semantics on "
+                    + std::to_string(options.verifyElements) + " elements per rank.");
 }
 
 } // namespace
@@ -224,12 +225,13 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
         std::string devices;
         for (const std::string& d : r.run.devices)
             devices += (devices.empty() ? "" : ", ") + d;
-        r.modeSentence = "Measured live on this machine's GPUs (" + devices + ") with CUDA kernels and NCCL collectives; "
-                         + (r.run.clockNote.empty() ? std::string("per-rank clocks aligned by the live engine.")
-                                                    : r.run.clockNote + ".");
+        r.modeSentence = "Measured live on this machine's GPUs (" + devices
+            + ") with CUDA kernels and NCCL collectives; "
+            + (r.run.clockNote.empty() ? std::string("per-rank clocks aligned by the live engine.")
+                                       : r.run.clockNote + ".");
     } else {
         r.modeSentence = "Simulated with ShardLab's analytic cost model (profile " + profile
-                         + ") on the scenario's topology; no GPU was used.";
+            + ") on the scenario's topology; no GPU was used.";
     }
 
     for (size_t i = 0; i < scenario.program.size(); ++i)
@@ -265,11 +267,13 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
     else
         sizes = {0};
     for (Bytes size : sizes) {
-        const double scale = r.hasCollective ? static_cast<double>(size) / static_cast<double>(std::max<Bytes>(1, r.collectiveBytes)) : 1.0;
+        const double scale = r.hasCollective
+            ? static_cast<double>(size) / static_cast<double>(std::max<Bytes>(1, r.collectiveBytes))
+            : 1.0;
         Scenario scaled = r.hasCollective ? withCollectivesScaled(scenario, scale) : scenario;
         Result<RunResult> run = scale == 1.0 ? Result<RunResult>(r.run) : runner(scaled);
         if (!run)
-            return Error{run.error().kind, "the run at " + formatBytes(size) + " failed: " + run.error().message};
+            return Error {run.error().kind, "the run at " + formatBytes(size) + " failed: " + run.error().message};
         const Summary sum = summarize(scaled, *run);
         TimingRow row;
         row.bytes = r.hasCollective ? scaled.bytesOf(scaled.program[static_cast<size_t>(r.primaryOp)]) : 0;
@@ -298,20 +302,20 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
     }
     if (r.hasCollective)
         r.timingNote = "Each row runs the whole scenario again with every collective scaled so that " + r.collectiveName
-                       + " moves the given size; compute is unchanged. Times are per iteration, averaged over the "
-                       + std::to_string(scenario.ranks())
-                       + " ranks; \"collective alone\" is the collective's own duration (last arrival to end) and busbw its "
-                         "bus bandwidth. Read the trend across sizes: one size alone does not predict another.";
+            + " moves the given size; compute is unchanged. Times are per iteration, averaged over the "
+            + std::to_string(scenario.ranks())
+            + " ranks; \"collective alone\" is the collective's own duration (last arrival to end) and busbw its "
+              "bus bandwidth. Read the trend across sizes: one size alone does not predict another.";
 
     r.limitingSegment = bottleneckName(r.summary.bottleneck);
     char buf[256];
     std::snprintf(buf, sizeof buf, "Scaling efficiency is %.0f%% on %d GPUs (%.2fx speed-up), limited by %s%s. ",
-                  r.summary.efficiency * 100, r.summary.ranks, r.summary.speedup,
-                  r.summary.bottleneck == Bottleneck::Communication ? "communication (the collectives)"
-                  : r.summary.bottleneck == Bottleneck::Wait        ? "waiting at the synchronisation points"
-                  : r.summary.bottleneck == Bottleneck::Capacity    ? "capacity (memory)"
-                                                                    : "compute",
-                  r.summary.straggler ? (": the straggler is rank " + std::to_string(*r.summary.straggler)).c_str() : "");
+        r.summary.efficiency * 100, r.summary.ranks, r.summary.speedup,
+        r.summary.bottleneck == Bottleneck::Communication  ? "communication (the collectives)"
+            : r.summary.bottleneck == Bottleneck::Wait     ? "waiting at the synchronisation points"
+            : r.summary.bottleneck == Bottleneck::Capacity ? "capacity (memory)"
+                                                           : "compute",
+        r.summary.straggler ? (": the straggler is rank " + std::to_string(*r.summary.straggler)).c_str() : "");
     r.limitingSentence = buf + r.summary.sentence;
 
     if (r.hasCollective && r.group.size() >= 2) {

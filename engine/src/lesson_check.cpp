@@ -23,7 +23,7 @@ Result<LessonScenario> runScenario(const Lesson& lesson, const std::filesystem::
         return badInput("lesson " + lesson.id + ": " + s.error().message);
     auto run = simulate(*s);
     if (!run)
-        return Error{run.error().kind, "lesson " + lesson.id + ": " + path.string() + ": " + run.error().message};
+        return Error {run.error().kind, "lesson " + lesson.id + ": " + path.string() + ": " + run.error().message};
     LessonScenario ls;
     ls.path = path;
     ls.scenario = std::move(*s);
@@ -95,10 +95,11 @@ Result<double> parseNumber(const std::string& answer, const NumericAnswer& a)
         return badInput("'" + answer + "' is not a number (expected a number" + expectedUnit + ")");
     const std::string unit = lower(trim(end));
     const std::string want = lower(a.unit);
-    const bool ok = unit.empty() || unit == want || (want == "x" && unit == "\xc3\x97") || (want == "%" && unit == "\xef\xbc\x85");
+    const bool ok = unit.empty() || unit == want || (want == "x" && unit == "\xc3\x97")
+        || (want == "%" && unit == "\xef\xbc\x85");
     if (!ok)
-        return badInput("'" + answer + "': the unit '" + unit + "' is not " + (a.unit.empty() ? "expected" : "'" + a.unit + "'")
-                        + " (expected a number" + expectedUnit + ")");
+        return badInput("'" + answer + "': the unit '" + unit + "' is not "
+            + (a.unit.empty() ? "expected" : "'" + a.unit + "'") + " (expected a number" + expectedUnit + ")");
     return v;
 }
 
@@ -151,14 +152,16 @@ LocalizedText demonstrate(const LessonQuestion& q, OpKind kind)
     const std::string inputs = valuesText(q.example);
     auto out = applyCollective(kind, q.example);
     if (!out) {
-        t.en = std::string("On this lesson's example (") + inputs + "), " + opDisplayName(kind) + " cannot even run: "
-               + out.error().message + ".";
-        t.zh = std::string("在本课的示例输入（") + inputs + "）上，" + opDisplayName(kind) + " 根本无法执行：" + out.error().message
-               + "。";
+        t.en = std::string("On this lesson's example (") + inputs + "), " + opDisplayName(kind)
+            + " cannot even run: " + out.error().message + ".";
+        t.zh = std::string("在本课的示例输入（") + inputs + "）上，" + opDisplayName(kind) + " 根本无法执行："
+            + out.error().message + "。";
         return t;
     }
-    t.en = std::string("On this lesson's example (") + inputs + "), " + opDisplayName(kind) + " leaves " + valuesText(*out) + ".";
-    t.zh = std::string("在本课的示例输入（") + inputs + "）上，" + opDisplayName(kind) + " 的结果是：" + valuesText(*out) + "。";
+    t.en = std::string("On this lesson's example (") + inputs + "), " + opDisplayName(kind) + " leaves "
+        + valuesText(*out) + ".";
+    t.zh = std::string("在本课的示例输入（") + inputs + "）上，" + opDisplayName(kind) + " 的结果是："
+        + valuesText(*out) + "。";
     return t;
 }
 
@@ -184,7 +187,8 @@ Result<AnswerCheck> checkChoice(const LessonQuestion& q, const std::string& answ
     const auto flush = [&]() -> Status {
         if (token.empty())
             return {};
-        const auto it = std::find_if(q.choices.begin(), q.choices.end(), [&](const LessonChoice& c) { return lower(c.id) == token; });
+        const auto it = std::find_if(
+            q.choices.begin(), q.choices.end(), [&](const LessonChoice& c) { return lower(c.id) == token; });
         if (it == q.choices.end()) {
             std::string ids;
             for (const LessonChoice& c : q.choices)
@@ -223,9 +227,11 @@ Result<AnswerCheck> checkChoice(const LessonQuestion& q, const std::string& answ
         if (picked && c.correct)
             append(check.explanation, {"(" + c.id + ") " + c.explanation.en, "（" + c.id + "）" + c.explanation.zh});
         else if (picked)
-            append(check.explanation, {"(" + c.id + ") Not this one: " + c.explanation.en, "（" + c.id + "）不该选：" + c.explanation.zh});
+            append(check.explanation,
+                {"(" + c.id + ") Not this one: " + c.explanation.en, "（" + c.id + "）不该选：" + c.explanation.zh});
         else if (!allRight && c.correct && q.multiple)
-            append(check.explanation, {"(" + c.id + ") Also right: " + c.explanation.en, "（" + c.id + "）也应选：" + c.explanation.zh});
+            append(check.explanation,
+                {"(" + c.id + ") Also right: " + c.explanation.en, "（" + c.id + "）也应选：" + c.explanation.zh});
         if (c.correct)
             check.expected += (check.expected.empty() ? "" : ", ") + c.id;
     }
@@ -247,7 +253,8 @@ Result<double> evaluateFigure(const ResolvedLesson& l, const FigureRef& f)
     const int n = ls->scenario.ranks();
     const auto rankIndex = [&]() -> Result<size_t> {
         if (f.index < 0 || f.index >= n)
-            return badInput(where + ": needs a rank between 0 and " + std::to_string(n - 1) + " (got " + std::to_string(f.index) + ")");
+            return badInput(where + ": needs a rank between 0 and " + std::to_string(n - 1) + " (got "
+                + std::to_string(f.index) + ")");
         return static_cast<size_t>(f.index);
     };
     if (f.figure == "speedup")
@@ -301,7 +308,8 @@ Result<double> evaluateFigure(const ResolvedLesson& l, const FigureRef& f)
     if (f.figure == "collective_ms" || f.figure == "busbw_gbps") {
         const int i = std::max(0, f.index);
         if (i >= static_cast<int>(s.collectives.size()))
-            return badInput(where + ": the run has " + std::to_string(s.collectives.size()) + " collective(s), no index " + std::to_string(i));
+            return badInput(where + ": the run has " + std::to_string(s.collectives.size())
+                + " collective(s), no index " + std::to_string(i));
         const CollectiveFigures& c = s.collectives[static_cast<size_t>(i)];
         return f.figure == "collective_ms" ? c.timeMs : c.busbwGBps;
     }
@@ -316,9 +324,10 @@ Result<double> evaluateFigure(const ResolvedLesson& l, const FigureRef& f)
             return v.error();
         return v->front().result[j];
     }
-    return badInput(where + ": unknown figure (expected speedup, efficiency_pct, step_time_ms, one_gpu_ms, ranks, "
-                            "straggler_rank, compute_ms, comm_ms, wait_ms, owned_gb, capacity_gb, paging_ms, hang_rank, "
-                            "hang_last_completed, collective_ms, busbw_gbps or allreduce_element)");
+    return badInput(where
+        + ": unknown figure (expected speedup, efficiency_pct, step_time_ms, one_gpu_ms, ranks, "
+          "straggler_rank, compute_ms, comm_ms, wait_ms, owned_gb, capacity_gb, paging_ms, hang_rank, "
+          "hang_last_completed, collective_ms, busbw_gbps or allreduce_element)");
 }
 
 Result<ResolvedLesson> resolveLesson(const Lesson& lesson)
@@ -355,7 +364,7 @@ Result<AnswerCheck> checkAnswer(const ResolvedLesson& l, int question, const std
 {
     if (question < 0 || question >= static_cast<int>(l.lesson.questions.size()))
         return badInput("lesson " + l.lesson.id + " has " + std::to_string(l.lesson.questions.size())
-                        + " question(s); there is no question " + std::to_string(question + 1));
+            + " question(s); there is no question " + std::to_string(question + 1));
     const LessonQuestion& q = l.lesson.questions[static_cast<size_t>(question)];
     if (trim(answer).empty())
         return badInput("no answer given");
@@ -370,17 +379,19 @@ Result<AnswerCheck> checkAnswer(const ResolvedLesson& l, int question, const std
         const double expected = l.expected[static_cast<size_t>(question)].value_or(0);
         // Right within the larger of the absolute and the relative tolerance (and rounding noise).
         const auto within = [](double x, double e, const NumericAnswer& a) {
-            return std::fabs(x - e) <= std::max({a.tolerance, a.tolerancePct / 100 * std::fabs(e), 1e-9 * std::fabs(e)});
+            return std::fabs(x - e)
+                <= std::max({a.tolerance, a.tolerancePct / 100 * std::fabs(e), 1e-9 * std::fabs(e)});
         };
         check.correct = within(*given, expected, q.numeric);
         check.expected = withUnit(expected, q.numeric);
         if (check.correct) {
-            check.verdict = verdict(true, "The engine gives " + check.expected + ".", "引擎算出的值是 " + check.expected + "。");
+            check.verdict
+                = verdict(true, "The engine gives " + check.expected + ".", "引擎算出的值是 " + check.expected + "。");
             append(check.explanation, q.right);
         } else {
             const bool high = *given > expected;
             check.verdict = verdict(false, high ? "Your answer is too high." : "Your answer is too low.",
-                                    high ? "你的答案偏大。" : "你的答案偏小。");
+                high ? "你的答案偏大。" : "你的答案偏小。");
             for (const NumericMistake& m : q.mistakes)
                 if (auto mv = evaluateAnswer(l, m.answer); mv && within(*given, *mv, m.answer)) {
                     append(check.explanation, m.explanation);
@@ -393,13 +404,14 @@ Result<AnswerCheck> checkAnswer(const ResolvedLesson& l, int question, const std
 
     const auto kind = parseCollective(answer);
     if (!kind)
-        return badInput("'" + answer + "' is not a collective (expected all_reduce, reduce, broadcast, all_gather, "
-                        "all_gather_v, reduce_scatter, reduce_scatter_all_gather or send_recv)");
+        return badInput("'" + answer
+            + "' is not a collective (expected all_reduce, reduce, broadcast, all_gather, "
+              "all_gather_v, reduce_scatter, reduce_scatter_all_gather or send_recv)");
     const OpKind best = collectiveFor(q.need, q.unequalPieces);
     check.correct = *kind == best || std::find(q.alsoAccept.begin(), q.alsoAccept.end(), *kind) != q.alsoAccept.end();
     check.expected = opName(best);
     check.verdict = verdict(check.correct, std::string("You chose ") + opDisplayName(*kind) + ".",
-                            std::string("你选择了 ") + opDisplayName(*kind) + "。");
+        std::string("你选择了 ") + opDisplayName(*kind) + "。");
     for (const auto& [k, text] : q.feedback)
         if (k == *kind)
             append(check.explanation, text);

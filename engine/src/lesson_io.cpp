@@ -1,6 +1,5 @@
-#include "shardlab/lessons.h"
-
 #include "json_reader.h"
+#include "shardlab/lessons.h"
 
 #include <algorithm>
 #include <fstream>
@@ -13,7 +12,10 @@ namespace shardlab {
 using detail::json;
 using detail::JsonReader;
 
-const char* languageCode(Language language) { return language == Language::Chinese ? "zh" : "en"; }
+const char* languageCode(Language language)
+{
+    return language == Language::Chinese ? "zh" : "en";
+}
 
 std::optional<Language> languageFromCode(std::string_view code)
 {
@@ -33,9 +35,12 @@ std::optional<Language> languageFromCode(std::string_view code)
 const char* questionTypeName(QuestionType type)
 {
     switch (type) {
-    case QuestionType::Choice: return "choice";
-    case QuestionType::Numeric: return "numeric";
-    case QuestionType::Collective: return "collective";
+    case QuestionType::Choice:
+        return "choice";
+    case QuestionType::Numeric:
+        return "numeric";
+    case QuestionType::Collective:
+        return "collective";
     }
     return "?";
 }
@@ -55,8 +60,8 @@ constexpr NeedInfo kNeeds[] = {
 };
 
 // The views a step may point at (docs/lessons.md); the GUI maps each to a page.
-const std::set<std::string> kViews = {"program", "memory", "topology", "timeline", "summary",
-                                      "collectives", "comparison", "report", "scaling"};
+const std::set<std::string> kViews
+    = {"program", "memory", "topology", "timeline", "summary", "collectives", "comparison", "report", "scaling"};
 
 LocalizedText localized(JsonReader& rd, const json& obj, const std::string& path, const char* k, bool required)
 {
@@ -91,7 +96,8 @@ std::optional<FigureRef> figureRef(JsonReader& rd, const json& v, const std::str
         rd.fail(JsonReader::key(path, "scenario"), "'" + f.scenario + "' (expected main or compare)");
     if (rd.find(v, "rank") && rd.find(v, "index"))
         rd.fail(path, "both rank and index given (expected one)");
-    f.index = static_cast<int>(rd.integer(v, path, rd.find(v, "rank") ? "rank" : "index", false, 0, 1'000'000).value_or(-1));
+    f.index = static_cast<int>(
+        rd.integer(v, path, rd.find(v, "rank") ? "rank" : "index", false, 0, 1'000'000).value_or(-1));
     return f;
 }
 
@@ -100,7 +106,8 @@ void readNumeric(JsonReader& rd, const json& v, const std::string& path, Numeric
 {
     if (!rd.expectObject(v, path))
         return;
-    rd.onlyKeys(v, path, {"value", "figure", "scenario", "rank", "index", "minus", "over", "tolerance", "tolerance_pct"});
+    rd.onlyKeys(
+        v, path, {"value", "figure", "scenario", "rank", "index", "minus", "over", "tolerance", "tolerance_pct"});
     if (rd.find(v, "value")) {
         a.value = rd.number(v, path, "value", true, -1e300, 1e300);
         if (rd.find(v, "figure"))
@@ -129,8 +136,10 @@ std::optional<OpKind> collectiveName(JsonReader& rd, const json& v, const std::s
     }
     auto k = opFromName(v.get<std::string>());
     if (!k || !isCollective(*k)) {
-        rd.fail(path, "'" + v.get<std::string>() + "' (expected a collective: all_reduce, reduce, broadcast, all_gather, "
-                      "all_gather_v, reduce_scatter, reduce_scatter_all_gather, send_recv)");
+        rd.fail(path,
+            "'" + v.get<std::string>()
+                + "' (expected a collective: all_reduce, reduce, broadcast, all_gather, "
+                  "all_gather_v, reduce_scatter, reduce_scatter_all_gather, send_recv)");
         return std::nullopt;
     }
     return k;
@@ -140,9 +149,9 @@ void readQuestion(JsonReader& rd, const json& v, const std::string& path, Lesson
 {
     if (!rd.expectObject(v, path))
         return;
-    rd.onlyKeys(v, path, {"type", "prompt", "hint", "right", "wrong", "choices", "multiple", "answer", "tolerance",
-                          "tolerance_pct", "unit", "decimals", "mistakes", "need", "unequal_pieces", "also_accept",
-                          "example", "feedback"});
+    rd.onlyKeys(v, path,
+        {"type", "prompt", "hint", "right", "wrong", "choices", "multiple", "answer", "tolerance", "tolerance_pct",
+            "unit", "decimals", "mistakes", "need", "unequal_pieces", "also_accept", "example", "feedback"});
     const std::string type = rd.string(v, path, "type", true).value_or("");
     if (type == "choice")
         q.type = QuestionType::Choice;
@@ -161,7 +170,8 @@ void readQuestion(JsonReader& rd, const json& v, const std::string& path, Lesson
         q.multiple = rd.boolean(v, path, "multiple").value_or(false);
         const json* cs = rd.find(v, "choices");
         if (!cs || !cs->is_array() || cs->size() < 2) {
-            rd.fail(JsonReader::key(path, "choices"), "missing or too short (expected an array of at least two choices)");
+            rd.fail(
+                JsonReader::key(path, "choices"), "missing or too short (expected an array of at least two choices)");
             return;
         }
         int right = 0;
@@ -218,16 +228,20 @@ void readQuestion(JsonReader& rd, const json& v, const std::string& path, Lesson
         if (auto n = needFromName(need))
             q.need = *n;
         else if (!need.empty())
-            rd.fail(JsonReader::key(path, "need"), "'" + need + "' (expected sum_on_one_rank, sum_on_every_rank, "
-                                                   "slice_of_sum_on_every_rank, concatenation_on_every_rank or "
-                                                   "copy_of_one_ranks_data)");
+            rd.fail(JsonReader::key(path, "need"),
+                "'" + need
+                    + "' (expected sum_on_one_rank, sum_on_every_rank, "
+                      "slice_of_sum_on_every_rank, concatenation_on_every_rank or "
+                      "copy_of_one_ranks_data)");
         q.unequalPieces = rd.boolean(v, path, "unequal_pieces").value_or(false);
         if (const json* aa = rd.find(v, "also_accept")) {
             if (!aa->is_array())
-                rd.fail(JsonReader::key(path, "also_accept"), "found " + detail::describe(*aa) + " (expected an array)");
+                rd.fail(
+                    JsonReader::key(path, "also_accept"), "found " + detail::describe(*aa) + " (expected an array)");
             else
                 for (size_t i = 0; i < aa->size(); ++i)
-                    if (auto k = collectiveName(rd, (*aa)[i], JsonReader::index(JsonReader::key(path, "also_accept"), i)))
+                    if (auto k
+                        = collectiveName(rd, (*aa)[i], JsonReader::index(JsonReader::key(path, "also_accept"), i)))
                         q.alsoAccept.push_back(*k);
         }
         if (const json* ex = rd.find(v, "example")) {
@@ -274,7 +288,10 @@ std::optional<Need> needFromName(std::string_view name)
     return std::nullopt;
 }
 
-std::filesystem::path Lesson::scenarioPath() const { return file.parent_path() / scenario; }
+std::filesystem::path Lesson::scenarioPath() const
+{
+    return file.parent_path() / scenario;
+}
 
 std::filesystem::path Lesson::compareScenarioPath() const
 {
@@ -292,12 +309,13 @@ Result<Lesson> parseLesson(const std::string& text, const std::string& origin, c
     JsonReader rd(origin);
     if (!rd.expectObject(doc, "$"))
         return badInput(rd.message());
-    rd.onlyKeys(doc, "$", {"shardlab_lesson", "id", "order", "course", "title", "summary", "scenario", "compare_scenario",
-                           "steps", "questions"});
+    rd.onlyKeys(doc, "$",
+        {"shardlab_lesson", "id", "order", "course", "title", "summary", "scenario", "compare_scenario", "steps",
+            "questions"});
     const auto version = rd.integer(doc, "$", "shardlab_lesson", true, 1, 1000);
     if (version && *version != kLessonFormatVersion)
         return badInput(origin + ": $.shardlab_lesson: format version " + std::to_string(*version)
-                        + " (this ShardLab reads version " + std::to_string(kLessonFormatVersion) + ")");
+            + " (this ShardLab reads version " + std::to_string(kLessonFormatVersion) + ")");
     Lesson l;
     l.file = file;
     l.id = rd.string(doc, "$", "id", true).value_or("");
@@ -318,8 +336,10 @@ Result<Lesson> parseLesson(const std::string& text, const std::string& origin, c
             step.text = localized(rd, s, sp, "text", true);
             step.view = rd.string(s, sp, "view", false).value_or("");
             if (!step.view.empty() && !kViews.count(step.view))
-                rd.fail(JsonReader::key(sp, "view"), "'" + step.view + "' (expected program, memory, topology, timeline, "
-                                                     "summary, collectives, comparison, report or scaling)");
+                rd.fail(JsonReader::key(sp, "view"),
+                    "'" + step.view
+                        + "' (expected program, memory, topology, timeline, "
+                          "summary, collectives, comparison, report or scaling)");
             step.scenario = rd.string(s, sp, "scenario", false).value_or("main");
             if (step.scenario != "main" && step.scenario != "compare")
                 rd.fail(JsonReader::key(sp, "scenario"), "'" + step.scenario + "' (expected main or compare)");
@@ -374,7 +394,7 @@ Result<std::vector<Lesson>> loadLessons(const std::filesystem::path& dir)
     if (!errors.empty())
         return badInput(errors);
     std::sort(lessons.begin(), lessons.end(),
-              [](const Lesson& a, const Lesson& b) { return a.order != b.order ? a.order < b.order : a.id < b.id; });
+        [](const Lesson& a, const Lesson& b) { return a.order != b.order ? a.order < b.order : a.id < b.id; });
     std::map<std::string, std::filesystem::path> seen;
     for (const Lesson& l : lessons)
         if (auto [it, fresh] = seen.emplace(l.id, l.file); !fresh)

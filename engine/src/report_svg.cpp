@@ -31,36 +31,36 @@ std::string num(double v, const char* f = "%.1f")
 }
 
 std::string text(double x, double y, std::string_view s, double size, const char* anchor = "start",
-                 const char* fill = kInk, bool bold = false)
+    const char* fill = kInk, bool bold = false)
 {
-    return "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" font-family=\"" + kFont + "\" font-size=\"" + num(size, "%.0f")
-           + "\" fill=\"" + fill + "\" text-anchor=\"" + anchor + "\"" + (bold ? " font-weight=\"bold\"" : "") + ">"
-           + xmlEscape(s) + "</text>\n";
+    return "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" font-family=\"" + kFont + "\" font-size=\""
+        + num(size, "%.0f") + "\" fill=\"" + fill + "\" text-anchor=\"" + anchor + "\""
+        + (bold ? " font-weight=\"bold\"" : "") + ">" + xmlEscape(s) + "</text>\n";
 }
 
 std::string rect(double x, double y, double w, double h, const std::string& fill, const std::string& extra = {},
-                 const std::string& tooltip = {})
+    const std::string& tooltip = {})
 {
-    std::string r = "<rect x=\"" + num(x, "%.2f") + "\" y=\"" + num(y, "%.2f") + "\" width=\"" + num(std::max(w, 0.6), "%.2f")
-                    + "\" height=\"" + num(h, "%.2f") + "\" fill=\"" + fill + "\"" + extra;
+    std::string r = "<rect x=\"" + num(x, "%.2f") + "\" y=\"" + num(y, "%.2f") + "\" width=\""
+        + num(std::max(w, 0.6), "%.2f") + "\" height=\"" + num(h, "%.2f") + "\" fill=\"" + fill + "\"" + extra;
     if (tooltip.empty())
         return r + "/>\n";
     return r + "><title>" + xmlEscape(tooltip) + "</title></rect>\n";
 }
 
-std::string line(double x1, double y1, double x2, double y2, const char* stroke, double width = 1,
-                 const char* dash = nullptr)
+std::string line(
+    double x1, double y1, double x2, double y2, const char* stroke, double width = 1, const char* dash = nullptr)
 {
     return "<line x1=\"" + num(x1, "%.2f") + "\" y1=\"" + num(y1, "%.2f") + "\" x2=\"" + num(x2, "%.2f") + "\" y2=\""
-           + num(y2, "%.2f") + "\" stroke=\"" + stroke + "\" stroke-width=\"" + num(width, "%.2f") + "\""
-           + (dash ? std::string(" stroke-dasharray=\"") + dash + "\"" : std::string()) + "/>\n";
+        + num(y2, "%.2f") + "\" stroke=\"" + stroke + "\" stroke-width=\"" + num(width, "%.2f") + "\""
+        + (dash ? std::string(" stroke-dasharray=\"") + dash + "\"" : std::string()) + "/>\n";
 }
 
 std::string openSvg(double w, double h, const std::string& title)
 {
     return "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.2\" baseProfile=\"tiny\" width=\"" + num(w, "%.0f")
-           + "\" height=\"" + num(h, "%.0f") + "\" viewBox=\"0 0 " + num(w, "%.0f") + " " + num(h, "%.0f") + "\">\n<title>"
-           + xmlEscape(title) + "</title>\n" + rect(0, 0, w, h, "#ffffff");
+        + "\" height=\"" + num(h, "%.0f") + "\" viewBox=\"0 0 " + num(w, "%.0f") + " " + num(h, "%.0f") + "\">\n<title>"
+        + xmlEscape(title) + "</title>\n" + rect(0, 0, w, h, "#ffffff");
 }
 
 // Tick labels with as many decimals as the step needs.
@@ -68,7 +68,8 @@ std::string tickLabel(double v, double step)
 {
     // As many decimals as the step needs to be exact: 2.5 needs one, 0.25 two, 50 none.
     int decimals = 0;
-    while (decimals < 6 && std::fabs(step * std::pow(10.0, decimals) - std::round(step * std::pow(10.0, decimals))) > 1e-6)
+    while (
+        decimals < 6 && std::fabs(step * std::pow(10.0, decimals) - std::round(step * std::pow(10.0, decimals))) > 1e-6)
         ++decimals;
     char b[48];
     std::snprintf(b, sizeof b, "%.*f", std::min(decimals, 6), v);
@@ -107,7 +108,7 @@ double legend(std::string& out, const std::vector<LegendEntry>& entries, double 
 
 // The x axis under a plot: grid lines up to `top`, tick labels and the axis label.
 void axis(std::string& out, const std::vector<double>& ticks, double x0, double plotW, double top, double y,
-          const std::string& label)
+    const std::string& label)
 {
     const double maxTick = ticks.back() > 0 ? ticks.back() : 1;
     const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : 1;
@@ -151,12 +152,23 @@ std::string xmlEscape(std::string_view s)
     out.reserve(s.size());
     for (char c : s) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&#39;";
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -240,8 +252,8 @@ SvgFigure svgBarChart(const BarChartSpec& spec)
     std::string leg;
     const double legendH = spec.series.size() > 1 ? legend(leg, entries, x0, axisY + 62, spec.width - 10) : 0;
     fig.height = axisY + 48 + legendH + 8;
-    fig.svg = openSvg(fig.width, fig.height, spec.title) + text(12, 22, spec.title, 16, "start", kInk, true) + grid + bars
-              + leg + "</svg>\n";
+    fig.svg = openSvg(fig.width, fig.height, spec.title) + text(12, 22, spec.title, 16, "start", kInk, true) + grid
+        + bars + leg + "</svg>\n";
     return fig;
 }
 
@@ -275,10 +287,10 @@ SvgFigure svgTimeline(const Scenario& scenario, const RunResult& run, const Time
     for (int r = 0; r < n; ++r) {
         const bool hi = r == spec.highlightRank;
         const std::string device = r < static_cast<int>(run.devices.size()) ? run.devices[static_cast<size_t>(r)]
-                                   : r < scenario.ranks()                   ? scenario.topology.gpus[static_cast<size_t>(r)].name
-                                                                            : std::string();
+            : r < scenario.ranks() ? scenario.topology.gpus[static_cast<size_t>(r)].name
+                                   : std::string();
         lanes += text(x0 - 10, y + 11, "rank " + std::to_string(r) + (hi ? " (straggler)" : ""), 13, "end",
-                      hi ? "#c62828" : kInk, hi);
+            hi ? "#c62828" : kInk, hi);
         if (!device.empty())
             lanes += text(x0 - 10, y + 25, device, 10, "end", kMuted);
         lanes += rect(x0, y, plotW, laneH, "#f4f4f4");
@@ -289,7 +301,9 @@ SvgFigure svgTimeline(const Scenario& scenario, const RunResult& run, const Time
             const bool sub = sp.stream == 1;
             const double sy = sub ? y + laneH + 2 : y;
             const double sh = sub ? subH : laneH;
-            std::string color = sp.kind == SpanKind::Compute ? kComputeColor : sp.kind == SpanKind::Comm ? kCommColor : kWaitColor;
+            std::string color = sp.kind == SpanKind::Compute ? kComputeColor
+                : sp.kind == SpanKind::Comm                  ? kCommColor
+                                                             : kWaitColor;
             std::string extra;
             if (sp.detail == SpanDetail::Paging)
                 color = "#9c755f";
@@ -303,8 +317,8 @@ SvgFigure svgTimeline(const Scenario& scenario, const RunResult& run, const Time
             if (sp.kind == SpanKind::Wait && sp.waitedFor >= 0)
                 what += " (waiting for rank " + std::to_string(sp.waitedFor) + ")";
             lanes += rect(xOf(sp.beginUs), sy, xOf(sp.endUs) - xOf(sp.beginUs), sh, color, extra,
-                          "rank " + std::to_string(r) + ", iteration " + std::to_string(sp.iteration + 1) + ", " + what
-                              + ", " + formatMicros(sp.durationUs()));
+                "rank " + std::to_string(r) + ", iteration " + std::to_string(sp.iteration + 1) + ", " + what + ", "
+                    + formatMicros(sp.durationUs()));
         }
         y += laneTotal + gap;
     }
@@ -320,9 +334,8 @@ SvgFigure svgTimeline(const Scenario& scenario, const RunResult& run, const Time
         marks += text(x0 + plotW, top - 6, "the run hung", 12, "end", "#c62828", true);
     std::string grid;
     axis(grid, ticks, x0, plotW, top - 2, bottom, "time (ms)");
-    std::vector<LegendEntry> entries = {{"compute", kComputeColor, {}},
-                                        {"communication", kCommColor, {}},
-                                        {"wait at a sync point", kWaitColor, {}}};
+    std::vector<LegendEntry> entries
+        = {{"compute", kComputeColor, {}}, {"communication", kCommColor, {}}, {"wait at a sync point", kWaitColor, {}}};
     if (paging)
         entries.push_back({"unified-memory paging", "#9c755f", {}});
     if (delay)
@@ -331,7 +344,7 @@ SvgFigure svgTimeline(const Scenario& scenario, const RunResult& run, const Time
     const double legendH = legend(leg, entries, x0, bottom + 62, spec.width - 10);
     fig.height = bottom + 48 + legendH + 8;
     fig.svg = openSvg(fig.width, fig.height, spec.title) + text(12, 22, spec.title, 16, "start", kInk, true) + grid
-              + lanes + marks + leg + "</svg>\n";
+        + lanes + marks + leg + "</svg>\n";
     return fig;
 }
 

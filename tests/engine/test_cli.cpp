@@ -1,5 +1,5 @@
 // The `shardlab` command line, run in-process: output formats and exit statuses of PRODUCT.md.
-#include "cli.h"
+#include "cli_test_helpers.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -10,21 +10,11 @@
 
 using namespace shardlab::cli;
 
+using shardlab::test::cli;
+using shardlab::test::CliRun;
+using shardlab::test::scenario;
+
 namespace {
-struct CliRun {
-    int status = -1;
-    std::string out, err;
-};
-CliRun cli(std::vector<std::string> args)
-{
-    std::ostringstream out, err;
-    CliRun r;
-    r.status = runCli(args, out, err);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
-}
-std::string scenario(const char* name) { return std::string(SHARDLAB_SCENARIO_DIR) + "/" + name; }
 std::string writeTemp(const std::string& name, const std::string& text)
 {
     const auto p = std::filesystem::temp_directory_path() / name;

@@ -1,7 +1,6 @@
 // `shardlab report` and `shardlab lessons`, run in-process (PDF output is tested with Qt in
 // tests/report).
-#include "cli.h"
-
+#include "cli_test_helpers.h"
 #include "shardlab/live.h"
 
 #include <gtest/gtest.h>
@@ -13,21 +12,11 @@
 
 using namespace shardlab::cli;
 
+using shardlab::test::cli;
+using shardlab::test::CliRun;
+using shardlab::test::scenario;
+
 namespace {
-struct CliRun {
-    int status = -1;
-    std::string out, err;
-};
-CliRun cli(std::vector<std::string> args)
-{
-    std::ostringstream out, err;
-    CliRun r;
-    r.status = runCli(args, out, err);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
-}
-std::string scenario(const char* name) { return std::string(SHARDLAB_SCENARIO_DIR) + "/" + name; }
 std::string slurp(const std::filesystem::path& p)
 {
     std::ifstream in(p);
@@ -53,14 +42,16 @@ TEST(CliReport, WritesTheHtmlReport)
 TEST(CliReport, SizesAndOutputsAreChecked)
 {
     const auto out = std::filesystem::temp_directory_path() / "shardlab-cli-report-sizes.html";
-    const CliRun three = cli({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string(), "--sizes",
-                              "1M:64M:8"});
+    const CliRun three
+        = cli({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string(), "--sizes", "1M:64M:8"});
     ASSERT_EQ(three.status, kExitOk) << three.err;
     EXPECT_NE(slurp(out).find("Timing at 3 message sizes"), std::string::npos);
-    const CliRun two = cli({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string(), "--sizes", "1M,2M"});
+    const CliRun two
+        = cli({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string(), "--sizes", "1M,2M"});
     EXPECT_EQ(two.status, kExitBadInput);
     EXPECT_NE(two.err.find("at least three"), std::string::npos);
-    EXPECT_EQ(cli({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", "out.docx"}).status, kExitBadInput);
+    EXPECT_EQ(
+        cli({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", "out.docx"}).status, kExitBadInput);
     EXPECT_EQ(cli({"report", "/nonexistent.shardlab.json", "-o", out.string()}).status, kExitBadInput);
     // no PDF writer installed in this test program: a clear message, not a crash
     setPdfReportWriter({});

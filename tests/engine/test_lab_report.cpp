@@ -1,11 +1,9 @@
 // The lab report of the course's practical: its model (lab_report.h) and its HTML (report_html.h),
 // from simulated runs and from a runner that stands in for live mode.
 #include "shardlab/lab_report.h"
-
-#include "test_helpers.h"
-
 #include "shardlab/report_html.h"
 #include "shardlab/simulator.h"
+#include "test_helpers.h"
 
 #include <gtest/gtest.h>
 
@@ -13,14 +11,17 @@ using namespace shardlab;
 using namespace shardlab::test;
 
 namespace {
-bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+bool contains(const std::string& s, const std::string& what)
+{
+    return s.find(what) != std::string::npos;
+}
 } // namespace
 
 TEST(LabReport, DefaultSizesSpanTwoDecadesAndStayDistinct)
 {
-    EXPECT_EQ(defaultReportSizes(100'000'000), (std::vector<Bytes>{1'562'500, 12'500'000, 100'000'000, 400'000'000}));
+    EXPECT_EQ(defaultReportSizes(100'000'000), (std::vector<Bytes> {1'562'500, 12'500'000, 100'000'000, 400'000'000}));
     // 8 bytes: 8/64 rounds to 0 and 8/8 = 1 would repeat; larger multiples fill in
-    EXPECT_EQ(defaultReportSizes(8), (std::vector<Bytes>{1, 8, 32, 128}));
+    EXPECT_EQ(defaultReportSizes(8), (std::vector<Bytes> {1, 8, 32, 128}));
     EXPECT_GE(defaultReportSizes(1).size(), 3u);
 }
 
@@ -118,7 +119,7 @@ TEST(LabReport, TheLabScenarioRunsOnOneNvlinkDomain)
     EXPECT_DOUBLE_EQ(r->ranks[1].localResult[0], 3.0);
     EXPECT_DOUBLE_EQ(r->ranks[1].localResult[2], 3.25);
     ASSERT_EQ(r->timing.size(), 3u);
-    EXPECT_EQ(r->timing[0].bytes, Bytes{1} << 20);
+    EXPECT_EQ(r->timing[0].bytes, Bytes {1} << 20);
 }
 
 TEST(LabReport, LiveRunsAreVerifiedByTheirWrongCounts)

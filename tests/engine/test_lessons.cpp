@@ -1,7 +1,6 @@
 // The guided lessons: every file loads with both languages, its scenarios run, and every
 // question accepts its right answer and rejects a wrong one. Numbers come from the engine.
 #include "shardlab/lesson_check.h"
-
 #include "shardlab/scenario_io.h"
 
 #include <gtest/gtest.h>
@@ -20,7 +19,7 @@ std::vector<Lesson> allLessons()
 {
     auto l = loadLessons(kLessonDir);
     EXPECT_TRUE(l.ok()) << (l.ok() ? "" : l.error().message);
-    return l.ok() ? *l : std::vector<Lesson>{};
+    return l.ok() ? *l : std::vector<Lesson> {};
 }
 
 ResolvedLesson resolved(const std::string& id)
@@ -66,9 +65,10 @@ TEST(Lessons, ThereIsALessonForEachPartOfTheCourse)
     std::vector<std::string> ids;
     for (const Lesson& l : lessons)
         ids.push_back(l.id);
-    EXPECT_EQ(ids, (std::vector<std::string>{"placement-strategies", "capacity-is-ownership", "balanced-ownership",
-                                             "choosing-collectives", "speedup-1-6x", "straggler-12-6-4-2", "fifth-gpu",
-                                             "efficiency-8-to-16", "hang-mismatch", "lab-two-gpus"}));
+    EXPECT_EQ(ids,
+        (std::vector<std::string> {"placement-strategies", "capacity-is-ownership", "balanced-ownership",
+            "choosing-collectives", "speedup-1-6x", "straggler-12-6-4-2", "fifth-gpu", "efficiency-8-to-16",
+            "hang-mismatch", "lab-two-gpus"}));
     for (const Lesson& l : lessons) {
         EXPECT_FALSE(l.title.en.empty());
         EXPECT_FALSE(l.title.zh.empty()) << l.id;
@@ -137,7 +137,7 @@ TEST(Lessons, NumericAnswersAreTheEnginesFigures)
     EXPECT_NE(pooled->explanation.en.find("sum over all cards"), std::string::npos);
 
     const ResolvedLesson lab = resolved("lab-two-gpus");
-    EXPECT_DOUBLE_EQ(*lab.expected[0], 3.0);   // n(n+1)/2, n = 2
+    EXPECT_DOUBLE_EQ(*lab.expected[0], 3.0); // n(n+1)/2, n = 2
     EXPECT_DOUBLE_EQ(*lab.expected[1], 3.625); // 3 + 2 * 5/16
 
     const ResolvedLesson hang = resolved("hang-mismatch");
@@ -162,8 +162,8 @@ TEST(Lessons, AnswersFollowTheScenarioNotTheLessonFile)
     for (size_t p = scenario.find("\"15.75 GB/s\""); p != std::string::npos; p = scenario.find("\"15.75 GB/s\""))
         scenario.replace(p, 12, "\"31.5 GB/s\"");
     std::ofstream(dir / "scenarios" / "speedup-1-6x.shardlab.json") << scenario;
-    std::filesystem::copy_file(kLessonDir / "05-speedup-1-6x.lesson.json", dir / "lessons" / "05-speedup-1-6x.lesson.json",
-                               std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::copy_file(kLessonDir / "05-speedup-1-6x.lesson.json",
+        dir / "lessons" / "05-speedup-1-6x.lesson.json", std::filesystem::copy_options::overwrite_existing);
     auto lesson = loadLesson(dir / "lessons" / "05-speedup-1-6x.lesson.json");
     ASSERT_TRUE(lesson.ok()) << lesson.error().message;
     auto r = resolveLesson(*lesson);
@@ -225,7 +225,7 @@ TEST(Lessons, BadAnswersAndBadFilesAreErrorsThatSayWhy)
         "steps": [{"text": {"en": "s", "zh": "s"}, "view": "nowhere"}],
         "questions": [{"type": "numeric", "prompt": {"en": "p", "zh": "p"}, "right": {"en": "r", "zh": "r"},
                        "wrong": {"en": "w", "zh": "w"}, "answer": {"figure": "speedup"}}]})",
-                                  "x.lesson.json");
+        "x.lesson.json");
     ASSERT_FALSE(missingZh.ok());
     EXPECT_NE(missingZh.error().message.find("x.lesson.json: $.title.zh: missing"), std::string::npos)
         << missingZh.error().message;
@@ -240,6 +240,6 @@ TEST(Lessons, LanguageCodes)
     EXPECT_EQ(languageFromCode("en_US.UTF-8"), Language::English);
     EXPECT_EQ(languageFromCode("C"), Language::English);
     EXPECT_FALSE(languageFromCode("de_DE").has_value());
-    const LocalizedText t{"hello", ""};
+    const LocalizedText t {"hello", ""};
     EXPECT_EQ(t.in(Language::Chinese), "hello"); // falls back to English
 }

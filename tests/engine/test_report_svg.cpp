@@ -1,9 +1,7 @@
 // Report figures: axis ticks, escaping, and what the SVG of a bar chart and a timeline holds.
 #include "shardlab/report_svg.h"
-
-#include "test_helpers.h"
-
 #include "shardlab/simulator.h"
+#include "test_helpers.h"
 
 #include <gtest/gtest.h>
 

@@ -1,17 +1,14 @@
 // The lab report as PDF through Qt (app/report_qt): the file is a PDF with pages, the figures are
 // well-formed SVG that renders, and the command line writes PDF once the writer is installed.
-#include "report_pdf.h"
-
 #include "cli.h"
-
+#include "report_pdf.h"
 #include "shardlab/report_html.h"
 #include "shardlab/scenario_io.h"
-
-#include <gtest/gtest.h>
 
 #include <QTextBlock>
 #include <QTextDocument>
 #include <QXmlStreamReader>
+#include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
@@ -43,7 +40,8 @@ std::string slurp(const std::filesystem::path& p)
 size_t pdfPages(const std::string& pdf)
 {
     const std::regex page("/Type\\s*/Page[^s]");
-    return static_cast<size_t>(std::distance(std::sregex_iterator(pdf.begin(), pdf.end(), page), std::sregex_iterator()));
+    return static_cast<size_t>(
+        std::distance(std::sregex_iterator(pdf.begin(), pdf.end(), page), std::sregex_iterator()));
 }
 
 } // namespace
@@ -71,7 +69,7 @@ TEST(ReportPdf, EveryFigureIsDrawnAsVectorsInTheDocument)
     auto doc = reportqt::labReportDocument(report, nullptr, 680);
     const QString text = doc->toPlainText();
     for (const char* heading : {"1. Per-rank output", "2. Topology", "3. Timing at 4 message sizes",
-                                "4. What limits scaling efficiency", "5. All-reduce against reduce-scatter + all-gather"})
+             "4. What limits scaling efficiency", "5. All-reduce against reduce-scatter + all-gather"})
         EXPECT_TRUE(text.contains(QLatin1String(heading))) << heading;
     EXPECT_TRUE(text.contains(QLatin1String("the straggler is rank 0")));
     int objects = 0, images = 0;
@@ -119,16 +117,16 @@ TEST(ReportPdf, TheCommandLineWritesPdfAndNamesUnwritablePaths)
     const auto path = std::filesystem::temp_directory_path() / "shardlab-cli-report.pdf";
     std::filesystem::remove(path);
     std::ostringstream out, err;
-    const int status = cli::runCli({"report", std::string(SHARDLAB_SCENARIO_DIR) + "/lab-two-gpu-all-reduce.shardlab.json",
-                                    "-o", path.string()},
-                                   out, err);
+    const int status = cli::runCli(
+        {"report", std::string(SHARDLAB_SCENARIO_DIR) + "/lab-two-gpu-all-reduce.shardlab.json", "-o", path.string()},
+        out, err);
     ASSERT_EQ(status, cli::kExitOk) << err.str();
     EXPECT_GE(pdfPages(slurp(path)), 1u);
 
     std::ostringstream out2, err2;
     EXPECT_EQ(cli::runCli({"report", std::string(SHARDLAB_SCENARIO_DIR) + "/lab-two-gpu-all-reduce.shardlab.json", "-o",
-                           "/nonexistent-folder/x.pdf"},
-                          out2, err2),
-              cli::kExitBadInput);
+                              "/nonexistent-folder/x.pdf"},
+                  out2, err2),
+        cli::kExitBadInput);
     EXPECT_NE(err2.str().find("/nonexistent-folder/x.pdf"), std::string::npos);
 }

@@ -52,7 +52,8 @@ ExportDialog::ExportDialog(const QString& suggestedPath, bool isPlot, QWidget* p
     m_largerFonts = new QCheckBox(tr("Larger fonts for print"), this);
     m_largerFonts->setEnabled(isPlot);
     m_largerFonts->setChecked(isPlot);
-    m_largerFonts->setToolTip(tr("Enlarges axis labels, tick labels and the legend of plots in the exported file only"));
+    m_largerFonts->setToolTip(
+        tr("Enlarges axis labels, tick labels and the legend of plots in the exported file only"));
 
     m_path = new QLineEdit(suggestedPath, this);
     auto* browse = new QPushButton(tr("Browse\u2026"), this);
@@ -77,7 +78,7 @@ ExportDialog::ExportDialog(const QString& suggestedPath, bool isPlot, QWidget* p
         syncSuffix();
     });
     connect(m_resolution, &QComboBox::currentIndexChanged, this,
-            [this] { m_dpi->setEnabled(m_resolution->currentData().toDouble() == 0.0); });
+        [this] { m_dpi->setEnabled(m_resolution->currentData().toDouble() == 0.0); });
     connect(browse, &QPushButton::clicked, this, &ExportDialog::browse);
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
         if (m_path->text().trimmed().isEmpty()) {
@@ -101,7 +102,10 @@ FigureExportOptions ExportDialog::options() const
     return o;
 }
 
-QString ExportDialog::path() const { return m_path->text().trimmed(); }
+QString ExportDialog::path() const
+{
+    return m_path->text().trimmed();
+}
 
 void ExportDialog::syncSuffix()
 {
@@ -117,8 +121,8 @@ void ExportDialog::syncSuffix()
 
 void ExportDialog::browse()
 {
-    const QString chosen = QFileDialog::getSaveFileName(this, tr("Export figure"), path(),
-                                                        tr("Figures (*.png *.svg *.pdf)"));
+    const QString chosen
+        = QFileDialog::getSaveFileName(this, tr("Export figure"), path(), tr("Figures (*.png *.svg *.pdf)"));
     if (chosen.isEmpty())
         return;
     if (auto f = FigureExporter::formatForPath(chosen))
@@ -153,13 +157,14 @@ bool ExportDialog::exportAll(const QList<NamedView>& views, QWidget* parent)
     FigureExportOptions options;
     options.scale = 2.0;
     options.fontScale = kPrintFontScale;
-    auto written = FigureExporter::exportAll(views, folder, {FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf}, options);
+    auto written
+        = FigureExporter::exportAll(views, folder, {FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf}, options);
     if (!written) {
         QMessageBox::warning(parent, tr("Export all figures"), QString::fromStdString(written.error().message));
         return false;
     }
     QMessageBox::information(parent, tr("Export all figures"),
-                             tr("Wrote %n file(s) into %1.", nullptr, static_cast<int>(written->size())).arg(folder));
+        tr("Wrote %n file(s) into %1.", nullptr, static_cast<int>(written->size())).arg(folder));
     return true;
 }
 

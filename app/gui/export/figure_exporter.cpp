@@ -27,7 +27,10 @@ namespace {
 // Logical (screen) pixels per inch: what a scale of 1 means.
 constexpr double kScreenDpi = 96.0;
 
-std::string str(const QString& s) { return s.toStdString(); }
+std::string str(const QString& s)
+{
+    return s.toStdString();
+}
 
 #ifdef SHARDLAB_HAVE_QCUSTOMPLOT
 // For the duration of an export: a white background and fonts enlarged by `factor`; the plot is
@@ -42,20 +45,25 @@ public:
             return;
         for (QCPAxisRect* rect : m_plot->axisRects())
             for (QCPAxis* axis : rect->axes()) {
-                remember(axis->labelFont(), [axis](const QFont& f) { axis->setLabelFont(f); }, factor);
-                remember(axis->tickLabelFont(), [axis](const QFont& f) { axis->setTickLabelFont(f); }, factor);
+                remember(
+                    axis->labelFont(), [axis](const QFont& f) { axis->setLabelFont(f); }, factor);
+                remember(
+                    axis->tickLabelFont(), [axis](const QFont& f) { axis->setTickLabelFont(f); }, factor);
             }
         if (m_plot->legend) {
             QCPLegend* legend = m_plot->legend;
-            remember(legend->font(), [legend](const QFont& f) { legend->setFont(f); }, factor);
+            remember(
+                legend->font(), [legend](const QFont& f) { legend->setFont(f); }, factor);
             for (int i = 0; i < legend->itemCount(); ++i) {
                 QCPAbstractLegendItem* item = legend->item(i);
-                remember(item->font(), [item](const QFont& f) { item->setFont(f); }, factor);
+                remember(
+                    item->font(), [item](const QFont& f) { item->setFont(f); }, factor);
             }
         }
         for (QCPLayoutElement* element : m_plot->plotLayout()->elements(true))
             if (auto* title = qobject_cast<QCPTextElement*>(element))
-                remember(title->font(), [title](const QFont& f) { title->setFont(f); }, factor);
+                remember(
+                    title->font(), [title](const QFont& f) { title->setFont(f); }, factor);
     }
     ~PlotPrintStyle()
     {
@@ -138,9 +146,12 @@ Status writeAtomically(const QString& path, const std::function<bool(QIODevice*)
 QString FigureExporter::suffix(FigureFormat format)
 {
     switch (format) {
-    case FigureFormat::Png: return QStringLiteral("png");
-    case FigureFormat::Svg: return QStringLiteral("svg");
-    case FigureFormat::Pdf: return QStringLiteral("pdf");
+    case FigureFormat::Png:
+        return QStringLiteral("png");
+    case FigureFormat::Svg:
+        return QStringLiteral("svg");
+    case FigureFormat::Pdf:
+        return QStringLiteral("pdf");
     }
     return {};
 }
@@ -242,7 +253,7 @@ Status FigureExporter::exportView(QWidget* view, const QString& path, const Figu
             pdf.setResolution(qRound(kScreenDpi));
             const QSizeF points = QSizeF(view->size()) * 72.0 / kScreenDpi;
             pdf.setPageLayout(QPageLayout(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch),
-                                          QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+                QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
             pdf.setTitle(options.title.isEmpty() ? view->windowTitle() : options.title);
             pdf.setCreator(QStringLiteral("ShardLab"));
             drawView(view, &pdf, true, options.fontScale);
@@ -265,7 +276,7 @@ Status FigureExporter::copyToClipboard(QWidget* view, double scale)
 }
 
 Result<QStringList> FigureExporter::exportAll(const QList<NamedView>& views, const QString& folder,
-                                              const QList<FigureFormat>& formats, const FigureExportOptions& options)
+    const QList<FigureFormat>& formats, const FigureExportOptions& options)
 {
     if (!QDir().mkpath(folder))
         return badInput(str(tr("%1: the folder cannot be created").arg(folder)));

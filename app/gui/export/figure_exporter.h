@@ -23,14 +23,14 @@ enum class FigureFormat { Png, Svg, Pdf };
 
 struct FigureExportOptions {
     FigureFormat format = FigureFormat::Png;
-    double scale = 2.0;     // PNG: image pixels per screen pixel (1x, 2x, ...)
-    int dpi = 0;            // PNG: > 0 overrides scale with dpi / 96 and is written into the file
+    double scale = 2.0; // PNG: image pixels per screen pixel (1x, 2x, ...)
+    int dpi = 0; // PNG: > 0 overrides scale with dpi / 96 and is written into the file
     double fontScale = 1.0; // plots: fonts (axis labels, tick labels, legend) enlarged by this factor
-    QString title;          // SVG and PDF metadata
+    QString title; // SVG and PDF metadata
 };
 
 struct NamedView {
-    QString name;            // "Timeline", "Topology": becomes the file name
+    QString name; // "Timeline", "Topology": becomes the file name
     QPointer<QWidget> view;
 };
 
@@ -56,7 +56,7 @@ public:
     // Writes every view in every format into `folder` (created if missing): NAME.png, NAME.svg,
     // NAME.pdf. Returns the files written; stops at the first error.
     static Result<QStringList> exportAll(const QList<NamedView>& views, const QString& folder,
-                                         const QList<FigureFormat>& formats, const FigureExportOptions& options);
+        const QList<FigureFormat>& formats, const FigureExportOptions& options);
 };
 
 } // namespace shardlab::gui

@@ -114,10 +114,10 @@ LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent)
     layout->addWidget(splitter);
 
     connect(m_list->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { showLesson(current.row()); });
+        [this](const QModelIndex& current) { showLesson(current.row()); });
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] { showLesson(-1); });
     connect(m_languageBox, &QComboBox::currentIndexChanged, this,
-            [this] { setLanguage(static_cast<Language>(m_languageBox->currentData().toInt())); });
+        [this] { setLanguage(static_cast<Language>(m_languageBox->currentData().toInt())); });
     connect(m_openScenario, &QPushButton::clicked, this, [this] {
         if (const Lesson* l = m_model->lessonAt(m_row))
             Q_EMIT openScenarioRequested(qstr(l->scenarioPath().lexically_normal().string()));
@@ -136,7 +136,7 @@ LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent)
     connect(m_prevQuestion, &QPushButton::clicked, this, [this] { setCurrentQuestion(currentQuestion() - 1); });
     connect(m_nextQuestion, &QPushButton::clicked, this, [this] { setCurrentQuestion(currentQuestion() + 1); });
     connect(m_question, &QuestionPanel::answerChecked, this,
-            [this](int q, bool correct) { Q_EMIT answerChecked(currentLessonId(), q, correct); });
+        [this](int q, bool correct) { Q_EMIT answerChecked(currentLessonId(), q, correct); });
 
     setLanguage(languageFromCode(QLocale::system().name().toStdString()).value_or(Language::English));
     showLesson(-1);
@@ -275,7 +275,10 @@ void LessonBrowser::setCurrentStep(int step)
     refreshSteps();
 }
 
-int LessonBrowser::currentQuestion() const { return m_question->questionIndex(); }
+int LessonBrowser::currentQuestion() const
+{
+    return m_question->questionIndex();
+}
 
 void LessonBrowser::setCurrentQuestion(int question)
 {

@@ -48,7 +48,7 @@ QuestionPanel::QuestionPanel(QWidget* parent) : QWidget(parent)
     m_collective = new QComboBox(this);
     m_collective->addItem(tr("Choose a collective\u2026"), QString());
     for (OpKind k : {OpKind::Reduce, OpKind::AllReduce, OpKind::Broadcast, OpKind::AllGather, OpKind::AllGatherV,
-                     OpKind::ReduceScatter, OpKind::ReduceScatterAllGather, OpKind::SendRecv})
+             OpKind::ReduceScatter, OpKind::ReduceScatterAllGather, OpKind::SendRecv})
         m_collective->addItem(QString::fromLatin1(opDisplayName(k)), QString::fromLatin1(opName(k)));
     m_collective->setToolTip(tr("A collective is an operation every rank of a group calls together"));
 
@@ -223,7 +223,8 @@ bool QuestionPanel::check()
 void QuestionPanel::showResult()
 {
     if (!m_lastError.isEmpty()) {
-        m_result->setText(QStringLiteral("<p style=\"color:#b26a00\">") + m_lastError.toHtmlEscaped() + QStringLiteral("</p>"));
+        m_result->setText(
+            QStringLiteral("<p style=\"color:#b26a00\">") + m_lastError.toHtmlEscaped() + QStringLiteral("</p>"));
         return;
     }
     if (!m_last) {
@@ -232,8 +233,8 @@ void QuestionPanel::showResult()
     }
     const QString colour = m_last->correct ? QStringLiteral("#1a7f37") : QStringLiteral("#c62828");
     m_result->setText(QStringLiteral("<p><b style=\"color:") + colour + QStringLiteral("\">")
-                      + qstr(m_last->verdict.in(m_language)).toHtmlEscaped() + QStringLiteral("</b></p><p>")
-                      + qstr(m_last->explanation.in(m_language)).toHtmlEscaped() + QStringLiteral("</p>"));
+        + qstr(m_last->verdict.in(m_language)).toHtmlEscaped() + QStringLiteral("</b></p><p>")
+        + qstr(m_last->explanation.in(m_language)).toHtmlEscaped() + QStringLiteral("</p>"));
 }
 
 QString QuestionPanel::resultText() const

@@ -1,7 +1,6 @@
 #include "report_writer.h"
 
 #include "report_pdf.h"
-
 #include "shardlab/live.h"
 #include "shardlab/report_html.h"
 #include "shardlab/scenario_io.h"
@@ -90,18 +89,19 @@ void ReportWriter::start(const QString& path)
 QAction* ReportWriter::createAction(QWidget* dialogParent)
 {
     auto* action = new QAction(tr("Lab report\u2026"), dialogParent);
-    action->setToolTip(tr("Write the course's lab report for this scenario: per-rank output, topology, timing at "
-                          "several message sizes, what limits scaling, and all-reduce against reduce-scatter + all-gather"));
+    action->setToolTip(
+        tr("Write the course's lab report for this scenario: per-rank output, topology, timing at "
+           "several message sizes, what limits scaling, and all-reduce against reduce-scatter + all-gather"));
     connect(action, &QAction::triggered, this, [this, dialogParent] {
         const QString base = QFileInfo(m_file).completeBaseName().remove(QStringLiteral(".shardlab"));
-        const QString path = QFileDialog::getSaveFileName(
-            dialogParent, tr("Write lab report"), QDir::home().filePath((base.isEmpty() ? QStringLiteral("lab-report") : base) + QStringLiteral(".pdf")),
+        const QString path = QFileDialog::getSaveFileName(dialogParent, tr("Write lab report"),
+            QDir::home().filePath((base.isEmpty() ? QStringLiteral("lab-report") : base) + QStringLiteral(".pdf")),
             tr("PDF document (*.pdf);;Web page (*.html)"));
         if (!path.isEmpty())
             start(path);
     });
     connect(this, &ReportWriter::failed, dialogParent,
-            [dialogParent](const QString& message) { QMessageBox::warning(dialogParent, tr("Lab report"), message); });
+        [dialogParent](const QString& message) { QMessageBox::warning(dialogParent, tr("Lab report"), message); });
     return action;
 }
 

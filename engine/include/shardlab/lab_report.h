@@ -22,25 +22,25 @@ namespace shardlab {
 struct RankOutput {
     int rank = 0;
     std::string device;
-    std::string owns;                 // "data: 12 GB of 24 GB; gradients: 100 MB (replicated)"
-    bool inGroup = true;              // whether the rank takes part in the verified collective
-    std::vector<double> localInput;   // its buffer before the collective (the fill pattern)
-    std::vector<double> localResult;  // the same buffer afterwards
+    std::string owns; // "data: 12 GB of 24 GB; gradients: 100 MB (replicated)"
+    bool inGroup = true; // whether the rank takes part in the verified collective
+    std::vector<double> localInput; // its buffer before the collective (the fill pattern)
+    std::vector<double> localResult; // the same buffer afterwards
     std::uint64_t checkedElements = 0;
     std::uint64_t wrongElements = 0;
-    int checkedCollectives = 0;       // live: collectives whose #wrong count covers this rank
+    int checkedCollectives = 0; // live: collectives whose #wrong count covers this rank
     bool verified = false;
-    std::string verification;         // in words: "256 of 256 elements match n(n+1)/2 + n(j mod 16)/16"
+    std::string verification; // in words: "256 of 256 elements match n(n+1)/2 + n(j mod 16)/16"
 };
 
 // One row of the timing table: the scenario run with its collectives rescaled so that the
 // primary collective moves `bytes`. Times are per iteration, averaged over ranks (summarize()).
 struct TimingRow {
     Bytes bytes = 0;
-    double scale = 1;          // factor applied to every collective's size
+    double scale = 1; // factor applied to every collective's size
     double stepMs = 0;
     double computeMs = 0;
-    double collectiveMs = 0;   // exposed communication
+    double collectiveMs = 0; // exposed communication
     double waitMs = 0;
     double speedup = 0;
     double efficiency = 0;
@@ -50,8 +50,8 @@ struct TimingRow {
 };
 
 struct TopologySummary {
-    std::string origin;   // "the scenario's topology (teaching-4x16gb-pcie)" or "discovered on this machine"
-    std::string matrix;   // formatTopoMatrix()
+    std::string origin; // "the scenario's topology (teaching-4x16gb-pcie)" or "discovered on this machine"
+    std::string matrix; // formatTopoMatrix()
     std::vector<std::vector<PairClass>> pairs;
     bool fastDomain = false;
     PathClass slowestPath = PathClass::Self; // the worst class between any two ranks
@@ -59,17 +59,17 @@ struct TopologySummary {
 };
 
 struct LabReport {
-    std::string generator;    // "ShardLab 0.1.0"
+    std::string generator; // "ShardLab 0.1.0"
     std::string scenarioFile; // as given by the caller, may be empty
-    Scenario scenario;        // as run (the base run)
+    Scenario scenario; // as run (the base run)
     RunMode mode = RunMode::Simulated;
     std::string modeSentence; // "Simulated with ShardLab's analytic cost model (profile default)." / "Measured..."
 
-    RunResult run;            // the base run: the timeline figure
-    Summary summary;          // summarize() of the base run
+    RunResult run; // the base run: the timeline figure
+    Summary summary; // summarize() of the base run
 
     bool hasCollective = false;
-    int primaryOp = -1;       // program index of the collective the report follows
+    int primaryOp = -1; // program index of the collective the report follows
     OpKind collectiveKind = OpKind::AllReduce;
     std::string collectiveName;
     Bytes collectiveBytes = 0;
@@ -83,13 +83,13 @@ struct LabReport {
     std::vector<TimingRow> timing;
     std::string timingNote;
 
-    std::string limitingSegment;   // bottleneckName() of the base run: "compute", "communication", "wait", "capacity"
-    std::string limitingSentence;  // the segment that limits scaling efficiency, with numbers
+    std::string limitingSegment; // bottleneckName() of the base run: "compute", "communication", "wait", "capacity"
+    std::string limitingSentence; // the segment that limits scaling efficiency, with numbers
 
     std::optional<CollectiveComparison> comparison;
     std::string comparisonTimeSource; // "the cost model" or "measured on this machine"
 
-    std::vector<std::string> notes;   // what the reader should know (no collective, a hang, ...)
+    std::vector<std::string> notes; // what the reader should know (no collective, a hang, ...)
 };
 
 // How to run one scenario: simulate() for simulated reports, runLive() for live ones; tests pass
@@ -98,11 +98,11 @@ using ScenarioRunner = std::function<Result<RunResult>(const Scenario&)>;
 
 struct LabReportOptions {
     RunMode mode = RunMode::Simulated;
-    ScenarioRunner runner;           // empty: simulate() or runLive(), by mode
-    std::vector<Bytes> sizes;        // primary collective sizes for the timing table; empty: defaultReportSizes()
+    ScenarioRunner runner; // empty: simulate() or runLive(), by mode
+    std::vector<Bytes> sizes; // primary collective sizes for the timing table; empty: defaultReportSizes()
     std::optional<Topology> machineTopology; // live: the machine's topology to summarise instead of the scenario's
     std::string scenarioFile;
-    std::uint64_t verifyElements = 256;      // elements per rank checked in simulated reports
+    std::uint64_t verifyElements = 256; // elements per rank checked in simulated reports
 };
 
 // S/64, S/8, S and 4S for a primary collective of S bytes: four sizes, two decades apart at the

@@ -13,7 +13,7 @@
 namespace shardlab {
 
 enum class FigureEmbedding {
-    InlineSvg,      // <svg> elements in the page (browsers)
+    InlineSvg, // <svg> elements in the page (browsers)
     ImageReference, // <img src="figure:ID" width=W height=H> (QTextDocument)
 };
 

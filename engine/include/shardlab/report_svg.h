@@ -13,11 +13,11 @@
 namespace shardlab {
 
 struct SvgFigure {
-    std::string id;      // "timeline", "timing", ...: stable, used as a file or resource name
+    std::string id; // "timeline", "timing", ...: stable, used as a file or resource name
     std::string title;
     std::string caption; // one sentence under the figure
-    std::string svg;     // a complete <svg> document
-    double width = 0;    // in CSS pixels
+    std::string svg; // a complete <svg> document
+    double width = 0; // in CSS pixels
     double height = 0;
 };
 
@@ -31,7 +31,7 @@ std::string xmlEscape(std::string_view text);
 
 struct BarSeries {
     std::string name;
-    std::string color;          // "#4e79a7"
+    std::string color; // "#4e79a7"
     std::vector<double> values; // one per category
 };
 
@@ -41,9 +41,9 @@ struct BarChartSpec {
     std::vector<std::string> categories; // one bar (stacked) or one group of bars per category
     std::vector<std::string> categoryNotes; // optional second line under each category label
     std::vector<BarSeries> series;
-    std::string axisLabel;   // "time per iteration (ms)"
-    std::string valueUnit;   // appended to the value printed at the end of each bar: "ms"
-    bool stacked = true;     // false: one bar per series within each category
+    std::string axisLabel; // "time per iteration (ms)"
+    std::string valueUnit; // appended to the value printed at the end of each bar: "ms"
+    bool stacked = true; // false: one bar per series within each category
     double width = 760;
 };
 

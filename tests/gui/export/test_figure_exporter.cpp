@@ -57,7 +57,7 @@ QMap<QString, int> svgElements(const QByteArray& svg)
             ++names[xml.name().toString()];
     if (xml.hasError())
         qWarning() << "XML error" << xml.errorString();
-    return xml.hasError() ? QMap<QString, int>{} : names;
+    return xml.hasError() ? QMap<QString, int> {} : names;
 }
 
 } // namespace
@@ -133,7 +133,8 @@ void TestFigureExporter::initTestCase()
 
 void TestFigureExporter::fileNames()
 {
-    QCOMPARE(FigureExporter::fileBaseName(QStringLiteral("Per-rank timeline (2x)")), QStringLiteral("per-rank-timeline-2x"));
+    QCOMPARE(
+        FigureExporter::fileBaseName(QStringLiteral("Per-rank timeline (2x)")), QStringLiteral("per-rank-timeline-2x"));
     QCOMPARE(FigureExporter::fileBaseName(QStringLiteral("  !! ")), QStringLiteral("figure"));
     QCOMPARE(FigureExporter::fileBaseName(QStringLiteral("拓扑 Topology")), QStringLiteral("拓扑-topology"));
     QCOMPARE(FigureExporter::formatForPath(QStringLiteral("a/b.SVG")), std::optional<FigureFormat>(FigureFormat::Svg));
@@ -199,8 +200,8 @@ void TestFigureExporter::svgParsesWithDrawingElements()
     const QMap<QString, int> elements = svgElements(svg);
     QVERIFY(elements.value(QStringLiteral("svg")) == 1);
     QVERIFY(elements.value(QStringLiteral("path")) + elements.value(QStringLiteral("rect"))
-                + elements.value(QStringLiteral("polyline")) + elements.value(QStringLiteral("line"))
-            > 0);
+            + elements.value(QStringLiteral("polyline")) + elements.value(QStringLiteral("line"))
+        > 0);
     QVERIFY(elements.value(QStringLiteral("text")) > 0); // text stays text: legible and searchable
     QVERIFY2(svg.contains(text.toUtf8()), qPrintable(text));
 }
@@ -225,7 +226,8 @@ void TestFigureExporter::pdfHasOnePageTheSizeOfTheView()
     const QByteArray pdf = f.readAll();
     QVERIFY(pdf.startsWith("%PDF-"));
     int pages = 0;
-    for (auto it = QRegularExpression(QStringLiteral("/Type\\s*/Page[^s]")).globalMatch(QString::fromLatin1(pdf)); it.hasNext(); it.next())
+    for (auto it = QRegularExpression(QStringLiteral("/Type\\s*/Page[^s]")).globalMatch(QString::fromLatin1(pdf));
+         it.hasNext(); it.next())
         ++pages;
     QCOMPARE(pages, 1);
     // one page of the view's size in points (96 px = 72 pt)
@@ -265,10 +267,10 @@ void TestFigureExporter::clipboardHoldsImageAndSvg()
 void TestFigureExporter::exportAllWritesAFolderOfFigures()
 {
     const QString folder = m_dir.filePath(QStringLiteral("figures/all"));
-    QList<NamedView> views = {{QStringLiteral("Timeline"), &m_painted},
-                              {QStringLiteral("Topology"), &m_graphics},
-                              {QStringLiteral("Timeline"), &m_painted}};
-    auto written = FigureExporter::exportAll(views, folder, {FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf}, {});
+    QList<NamedView> views = {{QStringLiteral("Timeline"), &m_painted}, {QStringLiteral("Topology"), &m_graphics},
+        {QStringLiteral("Timeline"), &m_painted}};
+    auto written
+        = FigureExporter::exportAll(views, folder, {FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf}, {});
     QVERIFY2(written.ok(), written.ok() ? "" : written.error().message.c_str());
     QCOMPARE(written->size(), 9);
     for (const char* name : {"timeline.png", "timeline.svg", "timeline.pdf", "topology.pdf", "timeline-2.png"})

@@ -139,7 +139,8 @@ void TestLessonBrowser::asksTheMainWindowToOpenScenariosAndViews()
     QSignalSpy open(&browser, &LessonBrowser::openScenarioRequested);
     QSignalSpy step(&browser, &LessonBrowser::stepActivated);
     for (QPushButton* b : browser.findChildren<QPushButton*>())
-        if (b->text() == QStringLiteral("Open the lesson's scenario") || b->text() == QStringLiteral("Open the comparison scenario"))
+        if (b->text() == QStringLiteral("Open the lesson's scenario")
+            || b->text() == QStringLiteral("Open the comparison scenario"))
             b->click();
     QCOMPARE(open.count(), 2);
     QVERIFY(open.at(0).at(0).toString().endsWith(QStringLiteral("balance-14-10.shardlab.json")));
@@ -182,8 +183,8 @@ void TestLessonBrowser::screenshots()
     for (Language l : {Language::English, Language::Chinese}) {
         browser.setLanguage(l);
         QTest::qWait(50);
-        QVERIFY(browser.grab().save(dir + QStringLiteral("/lessons-") + QString::fromLatin1(languageCode(l))
-                                    + QStringLiteral(".png")));
+        QVERIFY(browser.grab().save(
+            dir + QStringLiteral("/lessons-") + QString::fromLatin1(languageCode(l)) + QStringLiteral(".png")));
     }
 }
 
