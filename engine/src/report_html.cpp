@@ -130,6 +130,8 @@ void summarySection(std::ostringstream& h, const LabReport& r)
     fact("Straggler",
         s.straggler ? "<span class=\"bad\">rank " + std::to_string(*s.straggler) + "</span>" : std::string("none"));
     fact("Limited by", esc(r.limitingSegment));
+    if (r.run.hang)
+        fact("Hang", "<span class=\"bad\">the run hung</span>: " + esc(r.run.hang->explanation));
     h << "</table>\n";
 }
 

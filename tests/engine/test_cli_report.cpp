@@ -60,6 +60,15 @@ TEST(CliReport, SizesAndOutputsAreChecked)
     EXPECT_NE(pdf.err.find("PDF"), std::string::npos);
 }
 
+TEST(CliReport, AHungRunIsReportedAndExitsWithThree)
+{
+    const auto out = std::filesystem::temp_directory_path() / "shardlab-cli-report-hang.html";
+    std::filesystem::remove(out);
+    const CliRun r = cli({"report", scenario("hang-mismatched-collective.shardlab.json"), "-o", out.string()});
+    EXPECT_EQ(r.status, kExitRunFailed);
+    EXPECT_NE(slurp(out).find("the run hung"), std::string::npos);
+}
+
 TEST(CliReport, LiveNeedsLiveMode)
 {
     if (shardlab::liveBuiltIn())

@@ -173,6 +173,7 @@ TEST(LabReport, RunFailuresAreErrorsAndHangsAreReported)
     ASSERT_TRUE(hung->run.hang.has_value());
     EXPECT_TRUE(contains(hung->notes.front(), "The run hung"));
     EXPECT_TRUE(contains(hung->ranks[2].verification, "not verified"));
+    EXPECT_TRUE(contains(labReportHtml(*hung), "<span class=\"bad\">the run hung</span>"));
 }
 
 TEST(LabReport, ScenariosWithoutACollectiveStillGetAReport)
