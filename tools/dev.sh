@@ -23,6 +23,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   fonts-noto-cjk fonts-dejavu-core xvfb xauth
   dpkg-dev file clang-14 libclang-rt-14-dev
+  poppler-utils
 )
 
 install_missing() {

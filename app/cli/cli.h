@@ -4,6 +4,7 @@
 
 #include "shardlab/collectives.h"
 #include "shardlab/live.h"
+#include "shardlab/lab_report.h"
 #include "shardlab/result.h"
 #include "shardlab/run_result.h"
 #include "shardlab/scenario.h"
@@ -33,6 +34,13 @@ void addTopo(CLI::App& app, Io io, Action& action);
 void addSim(CLI::App& app, Io io, Action& action);
 void addBench(CLI::App& app, Io io, Action& action);
 void addLive(CLI::App& app, Io io, Action& action);
+void addReport(CLI::App& app, Io io, Action& action);
+void addLessons(CLI::App& app, Io io, Action& action);
+
+// PDF output of `report` goes through Qt (app/report_qt); main() installs the writer where that
+// library is built in, so that this library and its tests stay free of Qt.
+using PdfReportWriter = std::function<Status(const LabReport& report, const std::string& path)>;
+void setPdfReportWriter(PdfReportWriter writer);
 
 // The options `sim` and `live` share.
 struct RunArgs {

@@ -19,6 +19,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     addSim(app, io, action);
     addBench(app, io, action);
     addLive(app, io, action);
+    addReport(app, io, action);
+    addLessons(app, io, action);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {

@@ -57,16 +57,25 @@ CollectiveComparison compareAllReduceWithRsAg(CostModel& model, const std::vecto
     pair.steps = {rs.steps[0], model.collective(OpKind::AllGather, bytes, group)};
     pair.timeUs = pair.steps[0].timeUs + pair.steps[1].timeUs;
 
+    c.sentence = describeComparison(c);
+    return c;
+}
+
+std::string describeComparison(const CollectiveComparison& c)
+{
+    const ComparisonSide& ar = c.allReduce;
+    const ComparisonSide& rs = c.reduceScatterOnly;
+    const ComparisonSide& pair = c.reduceScatterAllGather;
     char buf[640];
     std::snprintf(buf, sizeof buf,
                   "All-reduce leaves the full %s sum on each of the %d ranks in %s; reduce-scatter alone leaves each rank "
                   "only its %s slice in %s, and adding an all-gather rebuilds the full sum in %s, sending the same %s per "
                   "rank as the all-reduce. Peak memory per rank: %s for all-reduce, %s for the pair.",
-                  formatBytes(bytes).c_str(), n, formatMicros(ar.timeUs).c_str(), formatBytes(slice).c_str(),
-                  formatMicros(rs.timeUs).c_str(), formatMicros(pair.timeUs).c_str(), formatBytes(ar.sentPerRank).c_str(),
+                  formatBytes(c.bytes).c_str(), c.ranks, formatMicros(ar.timeUs).c_str(),
+                  formatBytes(rs.heldAfterPerRank).c_str(), formatMicros(rs.timeUs).c_str(),
+                  formatMicros(pair.timeUs).c_str(), formatBytes(ar.sentPerRank).c_str(),
                   formatBytes(ar.peakPerRank).c_str(), formatBytes(pair.peakPerRank).c_str());
-    c.sentence = buf;
-    return c;
+    return buf;
 }
 
 } // namespace shardlab

@@ -1,6 +1,5 @@
 // The `shardlab` command line, run in-process: output formats and exit statuses of PRODUCT.md.
-#include "cli.h"
-#include "cli_run.h"
+#include "cli_test_helpers.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -11,8 +10,11 @@
 
 using namespace shardlab::cli;
 
+using shardlab::test::cli;
+using shardlab::test::CliRun;
+using shardlab::test::scenario;
+
 namespace {
-std::string scenario(const char* name) { return std::string(SHARDLAB_SCENARIO_DIR) + "/" + name; }
 std::string writeTemp(const std::string& name, const std::string& text)
 {
     const auto p = std::filesystem::temp_directory_path() / name;

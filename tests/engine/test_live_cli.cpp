@@ -1,16 +1,17 @@
 // The live commands' exit statuses and messages where live mode cannot run (no GPU, no driver, or
 // a build without CUDA): always 2 with the reason, never a crash. On a machine with GPUs the
 // GPU tests (tests/gpu) cover the successful paths and these skip.
-#include "cli_run.h"
+#include "cli_test_helpers.h"
 #include "shardlab/live.h"
 
 #include <gtest/gtest.h>
 
 using namespace shardlab::cli;
+using shardlab::test::CliRun;
+using shardlab::test::scenario;
 
 namespace {
-CliRun run(std::vector<std::string> args) { return cli(std::move(args)); }
-std::string scenario(const char* name) { return std::string(SHARDLAB_SCENARIO_DIR) + "/" + name; }
+CliRun run(std::vector<std::string> args) { return shardlab::test::cli(std::move(args)); }
 
 bool liveRunsHere() { return shardlab::liveDevices().ok(); }
 } // namespace

@@ -39,4 +39,8 @@ struct CollectiveComparison {
 
 CollectiveComparison compareAllReduceWithRsAg(CostModel& model, const std::vector<int>& group, Bytes bytes);
 
+// The comparison in one sentence, from its figures (call again after replacing the modelled
+// times with measured ones).
+std::string describeComparison(const CollectiveComparison& comparison);
+
 } // namespace shardlab

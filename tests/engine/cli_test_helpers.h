@@ -1,4 +1,4 @@
-// Runs the `shardlab` command line in-process and keeps what it printed (CLI tests).
+// Runs the `shardlab` command line in-process for the CLI tests.
 #pragma once
 
 #include "cli.h"
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace shardlab::cli {
+namespace shardlab::test {
 
 struct CliRun {
     int status = -1;
@@ -18,10 +18,15 @@ inline CliRun cli(std::vector<std::string> args)
 {
     std::ostringstream out, err;
     CliRun r;
-    r.status = runCli(args, out, err);
+    r.status = shardlab::cli::runCli(args, out, err);
     r.out = out.str();
     r.err = err.str();
     return r;
 }
 
-} // namespace shardlab::cli
+inline std::string scenario(const char* name)
+{
+    return std::string(SHARDLAB_SCENARIO_DIR) + "/" + name;
+}
+
+} // namespace shardlab::test

@@ -1,0 +1,180 @@
+#include "cli.h"
+#include "shardlab/lesson_check.h"
+#include "shardlab/lessons.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <ostream>
+
+namespace shardlab::cli {
+
+namespace {
+
+// The lessons folder: $SHARDLAB_RESOURCE_DIR/lessons, else share/shardlab/lessons next to the
+// installed binary, else the source tree's resources/lessons.
+std::filesystem::path defaultLessonDir()
+{
+    if (const char* env = std::getenv("SHARDLAB_RESOURCE_DIR"); env && *env)
+        return std::filesystem::path(env) / "lessons";
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const auto installed = exe.parent_path().parent_path() / "share" / "shardlab" / "lessons";
+        if (std::filesystem::is_directory(installed, ec))
+            return installed;
+    }
+    return std::filesystem::path(SHARDLAB_RESOURCE_DIR) / "lessons";
+}
+
+Language languageFromEnvironment()
+{
+    for (const char* var : {"LC_ALL", "LC_MESSAGES", "LANG"})
+        if (const char* v = std::getenv(var); v && *v)
+            if (auto l = languageFromCode(v))
+                return *l;
+    return Language::English;
+}
+
+struct LessonArgs {
+    std::string dir;
+    std::string lang;
+    bool json = false;
+    std::string id;
+    std::string answer;
+    int question = 1;
+};
+
+void addCommon(CLI::App* cmd, LessonArgs& a)
+{
+    cmd->add_option("--dir", a.dir, "Folder of *.lesson.json files (default: the built-in lessons)");
+    cmd->add_option("--lang", a.lang, "en or zh (default: from LC_ALL / LANG)");
+}
+
+struct Loaded {
+    std::vector<Lesson> lessons;
+    Language language = Language::English;
+};
+
+Result<Loaded> loadAll(const LessonArgs& a)
+{
+    Loaded l;
+    if (!a.lang.empty()) {
+        auto lang = languageFromCode(a.lang);
+        if (!lang)
+            return badInput("--lang " + a.lang + ": expected en or zh");
+        l.language = *lang;
+    } else {
+        l.language = languageFromEnvironment();
+    }
+    auto lessons = loadLessons(a.dir.empty() ? defaultLessonDir() : std::filesystem::path(a.dir));
+    if (!lessons)
+        return lessons.error();
+    l.lessons = std::move(*lessons);
+    return l;
+}
+
+Result<Lesson> findLesson(const Loaded& l, const std::string& id)
+{
+    std::string ids;
+    for (const Lesson& lesson : l.lessons) {
+        if (lesson.id == id)
+            return lesson;
+        ids += (ids.empty() ? "" : ", ") + lesson.id;
+    }
+    return badInput("no lesson '" + id + "' (known: " + ids + ")");
+}
+
+void printLesson(const Lesson& lesson, Language lang, std::ostream& out)
+{
+    const bool zh = lang == Language::Chinese;
+    out << (zh ? "第 " : "Lesson ") << lesson.order << (zh ? " 课：" : ": ") << lesson.title.in(lang) << " ("
+        << lesson.course.in(lang) << ")\n";
+    out << (zh ? "场景：" : "Scenario: ") << lesson.scenarioPath().lexically_normal().string() << "\n";
+    if (!lesson.compareScenario.empty())
+        out << (zh ? "对比场景：" : "Compare with: ") << lesson.compareScenarioPath().lexically_normal().string()
+            << "\n";
+    out << "\n" << lesson.summary.in(lang) << "\n\n" << (zh ? "步骤" : "Steps") << "\n";
+    for (size_t i = 0; i < lesson.steps.size(); ++i) {
+        const LessonStep& s = lesson.steps[i];
+        out << "  " << i + 1 << ". " << (s.view.empty() ? "" : "[" + s.view + "] ") << s.text.in(lang) << "\n";
+    }
+    out << "\n" << (zh ? "问题" : "Questions") << "\n";
+    for (size_t i = 0; i < lesson.questions.size(); ++i) {
+        const LessonQuestion& q = lesson.questions[i];
+        out << "  Q" << i + 1 << " (" << questionTypeName(q.type);
+        if (q.type == QuestionType::Numeric && !q.numeric.unit.empty())
+            out << ", " << q.numeric.unit;
+        if (q.type == QuestionType::Choice && q.multiple)
+            out << (zh ? "，可多选" : ", every right choice");
+        out << "): " << q.prompt.in(lang) << "\n";
+        for (const LessonChoice& c : q.choices)
+            out << "      (" << c.id << ") " << c.text.in(lang) << "\n";
+        if (!q.hint.empty())
+            out << "      " << (zh ? "提示：" : "Hint: ") << q.hint.in(lang) << "\n";
+    }
+    out << "\n"
+        << (zh ? "作答：" : "Answer with: ") << "shardlab lessons check " << lesson.id << " ANSWER --question N\n";
+}
+
+} // namespace
+
+void addLessons(CLI::App& app, Io io, Action& action)
+{
+    auto* cmd = app.add_subcommand("lessons", "List the guided lessons; show one; check an answer");
+    cmd->require_subcommand(0, 1);
+    auto a = std::make_shared<LessonArgs>();
+    addCommon(cmd, *a);
+    cmd->add_flag("--json", a->json, "List as JSON");
+    auto* show = cmd->add_subcommand("show", "Print a lesson's steps and questions");
+    addCommon(show, *a);
+    show->add_option("ID", a->id, "Lesson id (shardlab lessons lists them)")->required();
+    auto* check = cmd->add_subcommand("check", "Check an answer; exit status 0 when right, 1 when wrong");
+    addCommon(check, *a);
+    check->add_option("ID", a->id, "Lesson id")->required();
+    check->add_option("ANSWER", a->answer, "A choice id (a), a number (1.6, 250 ms) or a collective (all_gather)")
+        ->required();
+    check->add_option("--question,-q", a->question, "Question number, from 1")->check(CLI::PositiveNumber);
+
+    cmd->callback([=, &action] {
+        action = [=]() -> int {
+            auto loaded = loadAll(*a);
+            if (!loaded)
+                return reportError(loaded.error(), io);
+            const Language lang = loaded->language;
+            if (show->parsed() || check->parsed()) {
+                auto lesson = findLesson(*loaded, a->id);
+                if (!lesson)
+                    return reportError(lesson.error(), io);
+                if (show->parsed()) {
+                    printLesson(*lesson, lang, io.out);
+                    return kExitOk;
+                }
+                auto resolved = resolveLesson(*lesson);
+                if (!resolved)
+                    return reportError(resolved.error(), io);
+                auto result = checkAnswer(*resolved, a->question - 1, a->answer);
+                if (!result)
+                    return reportError(result.error(), io);
+                io.out << result->verdict.in(lang) << "\n" << result->explanation.in(lang) << "\n";
+                return result->correct ? kExitOk : 1;
+            }
+            if (a->json) {
+                nlohmann::json list = nlohmann::json::array();
+                for (const Lesson& l : loaded->lessons)
+                    list.push_back({{"id", l.id}, {"order", l.order}, {"title", l.title.in(lang)},
+                        {"course", l.course.in(lang)}, {"scenario", l.scenarioPath().lexically_normal().string()},
+                        {"questions", l.questions.size()}});
+                io.out << list.dump(2) << "\n";
+                return kExitOk;
+            }
+            for (const Lesson& l : loaded->lessons)
+                io.out << (l.order < 10 ? " " : "") << l.order << "  " << l.id << "\n    " << l.title.in(lang) << " ("
+                       << l.course.in(lang) << ")\n";
+            return kExitOk;
+        };
+    });
+}
+
+} // namespace shardlab::cli

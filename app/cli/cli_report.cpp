@@ -1,0 +1,113 @@
+#include "cli.h"
+#include "shardlab/lab_report.h"
+#include "shardlab/live.h"
+#include "shardlab/report_html.h"
+#include "shardlab/scenario_io.h"
+#include "shardlab/sweep.h"
+
+#include <algorithm>
+#include <cctype>
+#include <ostream>
+
+namespace shardlab::cli {
+
+namespace {
+
+PdfReportWriter& pdfWriterSlot()
+{
+    static PdfReportWriter writer;
+    return writer;
+}
+
+std::string lowerExtension(const std::string& path)
+{
+    const size_t dot = path.find_last_of('.');
+    const size_t slash = path.find_last_of('/');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+        return {};
+    std::string ext = path.substr(dot + 1);
+    std::transform(
+        ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return ext;
+}
+
+} // namespace
+
+void setPdfReportWriter(PdfReportWriter writer)
+{
+    pdfWriterSlot() = std::move(writer);
+}
+
+void addReport(CLI::App& app, Io io, Action& action)
+{
+    auto* cmd = app.add_subcommand(
+        "report", "Write the lab report of a scenario (HTML or PDF), from a simulated or a live run");
+    struct Args {
+        std::string file;
+        std::string out;
+        bool live = false;
+        std::string sizes;
+    };
+    auto a = std::make_shared<Args>();
+    cmd->add_option("FILE", a->file, "Scenario file (.shardlab.json)")->required();
+    cmd->add_option("-o,--output", a->out, "Report file: OUT.html or OUT.pdf")->required();
+    cmd->add_flag("--live", a->live, "Measure on this machine's GPUs instead of simulating");
+    cmd->add_option("--sizes", a->sizes,
+        "Message sizes of the timing table, START:END:FACTOR or a list (binary units as in nccl-tests); "
+        "default: S/64, S/8, S and 4S for the scenario's first collective of S bytes");
+    cmd->callback([=, &action] {
+        action = [=]() -> int {
+            const std::string ext = lowerExtension(a->out);
+            if (ext != "html" && ext != "htm" && ext != "pdf") {
+                io.err << "shardlab: -o " << a->out << ": expected a file name ending in .html or .pdf\n";
+                return kExitBadInput;
+            }
+            if (ext == "pdf" && !pdfWriterSlot()) {
+                io.err << "shardlab: this shardlab was built without Qt, so it cannot write PDF; write "
+                       << a->out.substr(0, a->out.size() - 3) << "html instead\n";
+                return kExitBadInput;
+            }
+            auto scenario = loadScenario(a->file);
+            if (!scenario)
+                return reportError(scenario.error(), io);
+            LabReportOptions options;
+            options.scenarioFile = a->file;
+            options.mode = a->live ? RunMode::Live : RunMode::Simulated;
+            if (!a->sizes.empty()) {
+                auto sizes = parseSizeRange(a->sizes);
+                if (!sizes)
+                    return reportError(sizes.error(), io);
+                std::sort(sizes->begin(), sizes->end());
+                sizes->erase(std::unique(sizes->begin(), sizes->end()), sizes->end());
+                if (sizes->size() < 3) {
+                    io.err << "shardlab: --sizes " << a->sizes << " gives " << sizes->size()
+                           << " distinct size(s); the lab report needs at least three\n";
+                    return kExitBadInput;
+                }
+                options.sizes = *sizes;
+            }
+            if (a->live) {
+                if (!liveBuiltIn()) {
+                    io.err << "shardlab: --live: live mode is " << liveBuildInfo() << "\n";
+                    return kExitBadInput;
+                }
+                if (auto machine = discoverTopology(); machine && machine->rankCount() >= scenario->ranks())
+                    options.machineTopology = machine->firstGpus(scenario->ranks());
+            }
+            auto report = buildLabReport(*scenario, options);
+            if (!report)
+                return reportError(report.error(), io);
+            if (ext == "pdf") {
+                if (Status st = pdfWriterSlot()(*report, a->out); !st)
+                    return reportError(st.error(), io);
+            } else if (!writeOutput(a->out, labReportHtml(*report), io)) {
+                return kExitBadInput;
+            }
+            io.out << "wrote " << a->out << " (" << (a->live ? "live" : "simulated") << " report, "
+                   << report->timing.size() << " message sizes, limited by " << report->limitingSegment << ")\n";
+            return report->run.hang ? kExitRunFailed : kExitOk;
+        };
+    });
+}
+
+} // namespace shardlab::cli

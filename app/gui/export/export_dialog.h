@@ -1,0 +1,42 @@
+// The dialog behind "Export figure…": format (PNG, SVG, PDF), resolution (1x, 2x or a custom
+// DPI), larger fonts for print, and the file. Plus the two entry points the main window uses:
+// export one view, or every view into a folder.
+#pragma once
+
+#include "figure_exporter.h"
+
+#include <QDialog>
+
+class QCheckBox;
+class QComboBox;
+class QLineEdit;
+class QSpinBox;
+
+namespace shardlab::gui {
+
+class ExportDialog : public QDialog {
+    Q_OBJECT
+public:
+    // `suggestedPath` without or with a suffix; `isPlot` enables "larger fonts for print".
+    explicit ExportDialog(const QString& suggestedPath, bool isPlot, QWidget* parent = nullptr);
+
+    FigureExportOptions options() const;
+    QString path() const; // with the suffix of the chosen format
+
+    // Asks how and where, then exports `view`; reports errors in a message box. Returns whether
+    // a file was written.
+    static bool exportView(QWidget* view, const QString& name, QWidget* parent);
+    // Asks for a folder, then writes every view as PNG (2x), SVG and PDF; reports what it wrote.
+    static bool exportAll(const QList<NamedView>& views, QWidget* parent);
+
+private:
+    void syncSuffix();
+    void browse();
+    QComboBox* m_format = nullptr;
+    QComboBox* m_resolution = nullptr;
+    QSpinBox* m_dpi = nullptr;
+    QCheckBox* m_largerFonts = nullptr;
+    QLineEdit* m_path = nullptr;
+};
+
+} // namespace shardlab::gui

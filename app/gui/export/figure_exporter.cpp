@@ -1,0 +1,306 @@
+#include "figure_exporter.h"
+
+#include <QBuffer>
+#include <QClipboard>
+#include <QDir>
+#include <QFileInfo>
+#include <QGraphicsView>
+#include <QGuiApplication>
+#include <QMimeData>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSet>
+#include <QSvgGenerator>
+
+#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
+#include <qcustomplot.h>
+#endif
+
+#include <functional>
+#include <memory>
+
+namespace shardlab::gui {
+
+namespace {
+
+// Logical (screen) pixels per inch: what a scale of 1 means.
+constexpr double kScreenDpi = 96.0;
+
+std::string str(const QString& s)
+{
+    return s.toStdString();
+}
+
+#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
+// For the duration of an export: a white background and fonts enlarged by `factor`; the plot is
+// restored afterwards. A plot that is not on QCustomPlot's default white keeps its brush in the
+// dynamic property "shardlabBackground" (QBrush), which is what it gets back.
+class PlotPrintStyle {
+public:
+    PlotPrintStyle(QCustomPlot* plot, double factor) : m_plot(plot)
+    {
+        m_plot->setBackground(QBrush(Qt::white));
+        if (factor == 1.0)
+            return;
+        for (QCPAxisRect* rect : m_plot->axisRects())
+            for (QCPAxis* axis : rect->axes()) {
+                remember(
+                    axis->labelFont(), [axis](const QFont& f) { axis->setLabelFont(f); }, factor);
+                remember(
+                    axis->tickLabelFont(), [axis](const QFont& f) { axis->setTickLabelFont(f); }, factor);
+            }
+        if (m_plot->legend) {
+            QCPLegend* legend = m_plot->legend;
+            remember(
+                legend->font(), [legend](const QFont& f) { legend->setFont(f); }, factor);
+            for (int i = 0; i < legend->itemCount(); ++i) {
+                QCPAbstractLegendItem* item = legend->item(i);
+                remember(
+                    item->font(), [item](const QFont& f) { item->setFont(f); }, factor);
+            }
+        }
+        for (QCPLayoutElement* element : m_plot->plotLayout()->elements(true))
+            if (auto* title = qobject_cast<QCPTextElement*>(element))
+                remember(
+                    title->font(), [title](const QFont& f) { title->setFont(f); }, factor);
+    }
+    ~PlotPrintStyle()
+    {
+        for (const auto& restore : m_restore)
+            restore();
+        const QVariant bg = m_plot->property("shardlabBackground");
+        m_plot->setBackground(bg.canConvert<QBrush>() ? bg.value<QBrush>() : QBrush(Qt::white));
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    PlotPrintStyle(const PlotPrintStyle&) = delete;
+    PlotPrintStyle& operator=(const PlotPrintStyle&) = delete;
+
+private:
+    void remember(const QFont& font, const std::function<void(const QFont&)>& set, double factor)
+    {
+        QFont larger = font;
+        if (font.pointSizeF() > 0)
+            larger.setPointSizeF(font.pointSizeF() * factor);
+        else if (font.pixelSize() > 0)
+            larger.setPixelSize(qRound(font.pixelSize() * factor));
+        set(larger);
+        m_restore.push_back([set, font] { set(font); });
+    }
+    QCustomPlot* m_plot;
+    std::vector<std::function<void()>> m_restore;
+};
+#endif
+
+// Draws `view` on `device` at its logical size: white first, then the view. `vector` devices
+// (SVG, PDF) get QCustomPlot's vector mode.
+void drawView(QWidget* view, QPaintDevice* device, bool vector, double fontScale)
+{
+    const QSize size = view->size();
+#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
+    if (auto* plot = qobject_cast<QCustomPlot*>(view)) {
+        PlotPrintStyle style(plot, fontScale);
+        QCPPainter painter(device);
+        painter.setMode(QCPPainter::pmNoCaching);
+        if (vector) {
+            painter.setMode(QCPPainter::pmVectorized);
+            // Lines scale with the page instead of staying one device pixel wide when printed.
+            painter.setMode(QCPPainter::pmNonCosmetic);
+        }
+        painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
+        plot->toPainter(&painter, size.width(), size.height());
+        return;
+    }
+#else
+    Q_UNUSED(fontScale);
+    Q_UNUSED(vector);
+#endif
+    QPainter painter(device);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
+    if (auto* graphics = qobject_cast<QGraphicsView*>(view)) {
+        // What the view shows: its visible part of the scene, drawn by the items themselves.
+        graphics->render(&painter, QRectF(QPointF(0, 0), QSizeF(size)), graphics->viewport()->rect());
+        return;
+    }
+    view->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+}
+
+Status writeAtomically(const QString& path, const std::function<bool(QIODevice*)>& write)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return badInput(str(FigureExporter::tr("%1: cannot be written (%2)").arg(path, file.errorString())));
+    if (!write(&file)) {
+        file.cancelWriting();
+        return runFailed(str(FigureExporter::tr("%1: the figure could not be drawn").arg(path)));
+    }
+    if (!file.commit())
+        return badInput(str(FigureExporter::tr("%1: cannot be written (%2)").arg(path, file.errorString())));
+    return {};
+}
+
+} // namespace
+
+QString FigureExporter::suffix(FigureFormat format)
+{
+    switch (format) {
+    case FigureFormat::Png:
+        return QStringLiteral("png");
+    case FigureFormat::Svg:
+        return QStringLiteral("svg");
+    case FigureFormat::Pdf:
+        return QStringLiteral("pdf");
+    }
+    return {};
+}
+
+std::optional<FigureFormat> FigureExporter::formatForPath(const QString& path)
+{
+    const QString ext = QFileInfo(path).suffix().toLower();
+    for (FigureFormat f : {FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf})
+        if (ext == suffix(f))
+            return f;
+    return std::nullopt;
+}
+
+QString FigureExporter::fileBaseName(const QString& name)
+{
+    QString out;
+    for (const QChar c : name.trimmed().toLower()) {
+        if (c.isLetterOrNumber())
+            out += c;
+        else if (!out.isEmpty() && !out.endsWith(QLatin1Char('-')))
+            out += QLatin1Char('-');
+    }
+    while (out.endsWith(QLatin1Char('-')))
+        out.chop(1);
+    return out.isEmpty() ? QStringLiteral("figure") : out;
+}
+
+double FigureExporter::effectiveScale(const FigureExportOptions& options)
+{
+    return options.dpi > 0 ? options.dpi / kScreenDpi : options.scale;
+}
+
+QImage FigureExporter::renderImage(QWidget* view, double scale, double fontScale)
+{
+    if (!view || view->size().isEmpty() || scale <= 0)
+        return {};
+    QImage image;
+#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
+    if (auto* plot = qobject_cast<QCustomPlot*>(view)) {
+        // QCustomPlot scales its own raster output (a device pixel ratio would enlarge its fonts twice).
+        PlotPrintStyle style(plot, fontScale);
+        image = plot->toPixmap(view->width(), view->height(), scale).toImage();
+    }
+#endif
+    if (image.isNull()) {
+        image = QImage((QSizeF(view->size()) * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
+        image.setDevicePixelRatio(scale);
+        image.fill(Qt::white);
+        drawView(view, &image, false, fontScale);
+    }
+    image.setDevicePixelRatio(1.0);
+    // Tell printing programs the resolution the image was drawn for.
+    const int dotsPerMeter = qRound(kScreenDpi * scale / 0.0254);
+    image.setDotsPerMeterX(dotsPerMeter);
+    image.setDotsPerMeterY(dotsPerMeter);
+    return image;
+}
+
+QByteArray FigureExporter::renderSvg(QWidget* view, const QString& title, double fontScale)
+{
+    if (!view || view->size().isEmpty())
+        return {};
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setSize(view->size());
+    svg.setViewBox(QRect(QPoint(0, 0), view->size()));
+    svg.setResolution(qRound(kScreenDpi));
+    svg.setTitle(title.isEmpty() ? view->windowTitle() : title);
+    svg.setDescription(tr("Exported from ShardLab"));
+    drawView(view, &svg, true, fontScale);
+    return bytes;
+}
+
+Status FigureExporter::exportView(QWidget* view, const QString& path, const FigureExportOptions& options)
+{
+    if (!view)
+        return badInput(str(tr("there is no view to export")));
+    if (view->size().isEmpty())
+        return badInput(str(tr("the view has no size yet (it was never shown)")));
+    const double scale = effectiveScale(options);
+    if (options.format == FigureFormat::Png && (scale <= 0 || scale > 16))
+        return badInput(str(tr("a scale of %1 is out of range (expected 0.25 to 16, or 24 to 1536 DPI)").arg(scale)));
+    switch (options.format) {
+    case FigureFormat::Png: {
+        const QImage image = renderImage(view, scale, options.fontScale);
+        return writeAtomically(path, [&image](QIODevice* out) { return image.save(out, "PNG"); });
+    }
+    case FigureFormat::Svg: {
+        const QByteArray svg = renderSvg(view, options.title, options.fontScale);
+        return writeAtomically(path, [&svg](QIODevice* out) { return out->write(svg) == svg.size(); });
+    }
+    case FigureFormat::Pdf:
+        return writeAtomically(path, [&](QIODevice* out) {
+            QPdfWriter pdf(out);
+            // One page the size of the view, at screen resolution: the view's pixels are the page's units.
+            pdf.setResolution(qRound(kScreenDpi));
+            const QSizeF points = QSizeF(view->size()) * 72.0 / kScreenDpi;
+            pdf.setPageLayout(QPageLayout(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch),
+                QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+            pdf.setTitle(options.title.isEmpty() ? view->windowTitle() : options.title);
+            pdf.setCreator(QStringLiteral("ShardLab"));
+            drawView(view, &pdf, true, options.fontScale);
+            return true;
+        });
+    }
+    return badInput("unknown format");
+}
+
+Status FigureExporter::copyToClipboard(QWidget* view, double scale)
+{
+    const QImage image = renderImage(view, scale);
+    if (image.isNull())
+        return badInput(str(tr("there is no view to copy")));
+    auto* data = new QMimeData;
+    data->setImageData(image);
+    data->setData(QStringLiteral("image/svg+xml"), renderSvg(view));
+    QGuiApplication::clipboard()->setMimeData(data);
+    return {};
+}
+
+Result<QStringList> FigureExporter::exportAll(const QList<NamedView>& views, const QString& folder,
+    const QList<FigureFormat>& formats, const FigureExportOptions& options)
+{
+    if (!QDir().mkpath(folder))
+        return badInput(str(tr("%1: the folder cannot be created").arg(folder)));
+    QStringList written;
+    QSet<QString> used;
+    for (const NamedView& nv : views) {
+        if (!nv.view)
+            return badInput(str(tr("the view \"%1\" no longer exists").arg(nv.name)));
+        QString base = fileBaseName(nv.name);
+        for (int n = 2; used.contains(base); ++n)
+            base = fileBaseName(nv.name) + QLatin1Char('-') + QString::number(n);
+        used.insert(base);
+        for (FigureFormat format : formats) {
+            FigureExportOptions o = options;
+            o.format = format;
+            if (o.title.isEmpty())
+                o.title = nv.name;
+            const QString path = QDir(folder).filePath(base + QLatin1Char('.') + suffix(format));
+            if (Status st = exportView(nv.view, path, o); !st)
+                return st.error();
+            written << path;
+        }
+    }
+    return written;
+}
+
+} // namespace shardlab::gui

@@ -1,0 +1,300 @@
+#include "lesson_browser.h"
+
+#include "lesson_list_model.h"
+#include "question_panel.h"
+
+#include <QComboBox>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListView>
+#include <QLocale>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace shardlab::gui {
+
+namespace {
+QLabel* wrappedLabel(QWidget* parent)
+{
+    auto* l = new QLabel(parent);
+    l->setWordWrap(true);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return l;
+}
+} // namespace
+
+LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent)
+{
+    m_model = new LessonListModel(this);
+    m_list = new QListView(this);
+    m_list->setModel(m_model);
+    m_list->setWordWrap(true);
+    m_list->setResizeMode(QListView::Adjust);
+    m_list->setTextElideMode(Qt::ElideNone);
+    m_list->setMinimumWidth(220);
+
+    m_title = wrappedLabel(this);
+    QFont big = m_title->font();
+    big.setPointSizeF(big.pointSizeF() * 1.4);
+    big.setBold(true);
+    m_title->setFont(big);
+    m_course = wrappedLabel(this);
+    m_course->setStyleSheet(QStringLiteral("color: #2b4a6f;"));
+    m_summary = wrappedLabel(this);
+
+    m_languageBox = new QComboBox(this);
+    m_languageBox->addItem(tr("English"), static_cast<int>(Language::English));
+    m_languageBox->addItem(tr("Simplified Chinese"), static_cast<int>(Language::Chinese));
+    m_languageBox->setToolTip(tr("Language of the lesson texts"));
+    m_openScenario = new QPushButton(tr("Open the lesson's scenario"), this);
+    m_openCompare = new QPushButton(tr("Open the comparison scenario"), this);
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_openScenario);
+    top->addWidget(m_openCompare);
+    top->addStretch(1);
+    top->addWidget(m_languageBox);
+
+    auto* stepsBox = new QGroupBox(tr("Steps"), this);
+    m_steps = new QWidget(stepsBox);
+    m_stepLayout = new QVBoxLayout(m_steps);
+    m_stepLayout->setContentsMargins(0, 0, 0, 0);
+    m_prevStep = new QPushButton(tr("Previous step"), stepsBox);
+    m_nextStep = new QPushButton(tr("Next step"), stepsBox);
+    m_showStep = new QPushButton(tr("Show me"), stepsBox);
+    m_showStep->setToolTip(tr("Go to the view this step talks about"));
+    m_stepCounter = new QLabel(stepsBox);
+    auto* stepNav = new QHBoxLayout;
+    stepNav->addWidget(m_prevStep);
+    stepNav->addWidget(m_stepCounter);
+    stepNav->addWidget(m_nextStep);
+    stepNav->addStretch(1);
+    stepNav->addWidget(m_showStep);
+    auto* stepsLayout = new QVBoxLayout(stepsBox);
+    stepsLayout->addWidget(m_steps);
+    stepsLayout->addLayout(stepNav);
+
+    auto* questionsBox = new QGroupBox(tr("Questions"), this);
+    m_question = new QuestionPanel(questionsBox);
+    m_prevQuestion = new QPushButton(tr("Previous question"), questionsBox);
+    m_nextQuestion = new QPushButton(tr("Next question"), questionsBox);
+    m_questionCounter = new QLabel(questionsBox);
+    auto* questionNav = new QHBoxLayout;
+    questionNav->addWidget(m_prevQuestion);
+    questionNav->addWidget(m_questionCounter);
+    questionNav->addWidget(m_nextQuestion);
+    questionNav->addStretch(1);
+    auto* questionsLayout = new QVBoxLayout(questionsBox);
+    questionsLayout->addLayout(questionNav);
+    questionsLayout->addWidget(m_question);
+
+    auto* page = new QWidget(this);
+    auto* pageLayout = new QVBoxLayout(page);
+    pageLayout->addWidget(m_title);
+    pageLayout->addWidget(m_course);
+    pageLayout->addWidget(m_summary);
+    pageLayout->addLayout(top);
+    pageLayout->addWidget(stepsBox);
+    pageLayout->addWidget(questionsBox);
+    pageLayout->addStretch(1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(page);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+
+    auto* splitter = new QSplitter(this);
+    splitter->addWidget(m_list);
+    splitter->addWidget(scroll);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({280, 720});
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(splitter);
+
+    connect(m_list->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](const QModelIndex& current) { showLesson(current.row()); });
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] { showLesson(-1); });
+    connect(m_languageBox, &QComboBox::currentIndexChanged, this,
+        [this] { setLanguage(static_cast<Language>(m_languageBox->currentData().toInt())); });
+    connect(m_openScenario, &QPushButton::clicked, this, [this] {
+        if (const Lesson* l = m_model->lessonAt(m_row))
+            Q_EMIT openScenarioRequested(qstr(l->scenarioPath().lexically_normal().string()));
+    });
+    connect(m_openCompare, &QPushButton::clicked, this, [this] {
+        if (const Lesson* l = m_model->lessonAt(m_row); l && !l->compareScenario.empty())
+            Q_EMIT openScenarioRequested(qstr(l->compareScenarioPath().lexically_normal().string()));
+    });
+    connect(m_prevStep, &QPushButton::clicked, this, [this] { setCurrentStep(m_step - 1); });
+    connect(m_nextStep, &QPushButton::clicked, this, [this] { setCurrentStep(m_step + 1); });
+    connect(m_showStep, &QPushButton::clicked, this, [this] {
+        const Lesson* l = m_model->lessonAt(m_row);
+        if (l && m_step < static_cast<int>(l->steps.size()))
+            Q_EMIT stepActivated(qstr(l->steps[static_cast<size_t>(m_step)].view), stepScenarioPath(m_step));
+    });
+    connect(m_prevQuestion, &QPushButton::clicked, this, [this] { setCurrentQuestion(currentQuestion() - 1); });
+    connect(m_nextQuestion, &QPushButton::clicked, this, [this] { setCurrentQuestion(currentQuestion() + 1); });
+    connect(m_question, &QuestionPanel::answerChecked, this,
+        [this](int q, bool correct) { Q_EMIT answerChecked(currentLessonId(), q, correct); });
+
+    setLanguage(languageFromCode(QLocale::system().name().toStdString()).value_or(Language::English));
+    showLesson(-1);
+}
+
+LessonBrowser::~LessonBrowser() = default;
+
+void LessonBrowser::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    m_list->doItemsLayout(); // wrapped titles take the new width
+}
+
+QString LessonBrowser::defaultLessonDirectory()
+{
+    const QString env = qEnvironmentVariable("SHARDLAB_RESOURCE_DIR");
+    return (env.isEmpty() ? QStringLiteral(SHARDLAB_RESOURCE_DIR) : env) + QStringLiteral("/lessons");
+}
+
+bool LessonBrowser::loadLessons(const QString& dir)
+{
+    auto lessons = shardlab::loadLessons(dir.toStdString());
+    if (!lessons) {
+        m_error = qstr(lessons.error().message);
+        return false;
+    }
+    m_error.clear();
+    m_model->setLessons(std::move(*lessons));
+    if (m_model->rowCount() > 0)
+        m_list->setCurrentIndex(m_model->index(0));
+    return true;
+}
+
+void LessonBrowser::setLanguage(Language language)
+{
+    m_language = language;
+    m_model->setLanguage(language);
+    // Item heights are measured with the list's font: with Chinese titles, measure with a CJK
+    // font first, whose lines are taller than the Latin font's (otherwise titles get elided).
+    QFont listFont = font();
+    if (language == Language::Chinese)
+        listFont.setFamilies({QStringLiteral("Noto Sans CJK SC"), font().family()});
+    m_list->setFont(listFont);
+    m_list->doItemsLayout(); // wrapped titles change height with the language
+    const QSignalBlocker block(m_languageBox);
+    m_languageBox->setCurrentIndex(m_languageBox->findData(static_cast<int>(language)));
+    m_question->setLanguage(language);
+    refreshTexts();
+}
+
+bool LessonBrowser::selectLesson(const QString& id)
+{
+    const int row = m_model->rowOf(id);
+    if (row < 0)
+        return false;
+    m_list->setCurrentIndex(m_model->index(row));
+    return true;
+}
+
+QString LessonBrowser::currentLessonId() const
+{
+    const Lesson* l = m_model->lessonAt(m_row);
+    return l ? qstr(l->id) : QString();
+}
+
+void LessonBrowser::showLesson(int row)
+{
+    m_row = row;
+    m_step = 0;
+    m_resolved.reset();
+    m_resolveError.clear();
+    if (const Lesson* l = m_model->lessonAt(row)) {
+        // Loads and simulates the lesson's scenarios: every numeric answer comes from these runs.
+        auto resolved = resolveLesson(*l);
+        if (resolved)
+            m_resolved = std::make_unique<ResolvedLesson>(std::move(*resolved));
+        else
+            m_resolveError = qstr(resolved.error().message);
+    }
+    m_question->setQuestion(m_resolved.get(), m_resolved ? 0 : -1, m_language);
+    refreshTexts();
+}
+
+void LessonBrowser::refreshTexts()
+{
+    const Lesson* l = m_model->lessonAt(m_row);
+    m_title->setText(l ? qstr(l->title.in(m_language)) : tr("Lessons"));
+    m_course->setText(l ? qstr(l->course.in(m_language)) : QString());
+    QString summary = l ? qstr(l->summary.in(m_language)) : tr("Choose a lesson on the left.");
+    if (!m_resolveError.isEmpty())
+        summary += QLatin1Char('\n') + tr("The lesson's answers cannot be checked: %1").arg(m_resolveError);
+    m_summary->setText(summary);
+    m_openScenario->setEnabled(l != nullptr);
+    m_openCompare->setVisible(l && !l->compareScenario.empty());
+    refreshSteps();
+}
+
+void LessonBrowser::refreshSteps()
+{
+    const Lesson* l = m_model->lessonAt(m_row);
+    const int steps = l ? static_cast<int>(l->steps.size()) : 0;
+    // One wrapped label per step (a single rich-text label does not grow reliably when its
+    // text gets taller, as CJK lines are).
+    while (m_stepLabels.size() > steps)
+        delete m_stepLabels.takeLast();
+    while (m_stepLabels.size() < steps) {
+        QLabel* label = wrappedLabel(m_steps);
+        m_stepLayout->addWidget(label);
+        m_stepLabels.append(label);
+    }
+    for (int i = 0; i < steps; ++i) {
+        const LessonStep& s = l->steps[static_cast<size_t>(i)];
+        QLabel* label = m_stepLabels[i];
+        label->setText(tr("%1. %2").arg(i + 1).arg(qstr(s.text.in(m_language))));
+        label->setStyleSheet(i == m_step ? QStringLiteral("background-color: #e8f0fa; font-weight: bold; padding: 3px;")
+                                         : QStringLiteral("color: #666666; padding: 3px;"));
+    }
+    m_stepCounter->setText(steps ? tr("Step %1 of %2").arg(m_step + 1).arg(steps) : QString());
+    m_prevStep->setEnabled(m_step > 0);
+    m_nextStep->setEnabled(m_step + 1 < steps);
+    m_showStep->setEnabled(steps > 0 && !l->steps[static_cast<size_t>(m_step)].view.empty());
+
+    const int questions = m_resolved ? static_cast<int>(m_resolved->lesson.questions.size()) : 0;
+    const int q = currentQuestion();
+    m_questionCounter->setText(questions ? tr("Question %1 of %2").arg(q + 1).arg(questions) : QString());
+    m_prevQuestion->setEnabled(q > 0);
+    m_nextQuestion->setEnabled(q + 1 < questions);
+}
+
+void LessonBrowser::setCurrentStep(int step)
+{
+    const Lesson* l = m_model->lessonAt(m_row);
+    if (!l || step < 0 || step >= static_cast<int>(l->steps.size()))
+        return;
+    m_step = step;
+    refreshSteps();
+}
+
+int LessonBrowser::currentQuestion() const
+{
+    return m_question->questionIndex();
+}
+
+void LessonBrowser::setCurrentQuestion(int question)
+{
+    if (!m_resolved || question < 0 || question >= static_cast<int>(m_resolved->lesson.questions.size()))
+        return;
+    m_question->setQuestion(m_resolved.get(), question, m_language);
+    refreshSteps();
+}
+
+QString LessonBrowser::stepScenarioPath(int step) const
+{
+    const Lesson* l = m_model->lessonAt(m_row);
+    if (!l || step < 0 || step >= static_cast<int>(l->steps.size()))
+        return {};
+    const bool compare = l->steps[static_cast<size_t>(step)].scenario == "compare";
+    return qstr((compare ? l->compareScenarioPath() : l->scenarioPath()).lexically_normal().string());
+}
+
+} // namespace shardlab::gui

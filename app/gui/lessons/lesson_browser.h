@@ -1,0 +1,101 @@
+// The lesson browser: the list of lessons; for the chosen one its course part, summary and
+// scenario, the steps (what to look at in the app, one at a time), and its questions with answer
+// checks. It never loads a scenario itself: it asks the main window to (openScenarioRequested),
+// and says which view a step points at (stepActivated).
+#pragma once
+
+#include "shardlab/lesson_check.h"
+
+#include <QList>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QListView;
+class QPushButton;
+class QVBoxLayout;
+
+namespace shardlab::gui {
+
+class LessonListModel;
+class QuestionPanel;
+
+class LessonBrowser : public QWidget {
+    Q_OBJECT
+public:
+    explicit LessonBrowser(QWidget* parent = nullptr);
+    ~LessonBrowser() override;
+
+    // resources/lessons of the source tree, or $SHARDLAB_RESOURCE_DIR/lessons when that is set.
+    static QString defaultLessonDirectory();
+    // Loads every *.lesson.json in `dir`; on failure keeps the current lessons and returns false
+    // (errorString() says why).
+    bool loadLessons(const QString& dir);
+    QString errorString() const { return m_error; }
+
+    // The language of the lessons' text (the browser's own labels follow the application's
+    // translation). Defaults to the system locale's.
+    void setLanguage(Language language);
+    Language language() const { return m_language; }
+
+    bool selectLesson(const QString& id);
+    QString currentLessonId() const;
+    const ResolvedLesson* currentLesson() const { return m_resolved.get(); }
+
+    int currentStep() const { return m_step; }
+    void setCurrentStep(int step);
+    int currentQuestion() const;
+    void setCurrentQuestion(int question);
+
+    LessonListModel* model() const { return m_model; }
+    QuestionPanel* questionPanel() const { return m_question; }
+
+Q_SIGNALS:
+    // The main window opens this scenario file (the lesson's, or its comparison scenario).
+    void openScenarioRequested(const QString& path);
+    // A step asks the learner to look at `view` ("timeline", "memory", ... docs/lessons.md) of
+    // the scenario at `scenarioPath`.
+    void stepActivated(const QString& view, const QString& scenarioPath);
+    void answerChecked(const QString& lessonId, int question, bool correct);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void showLesson(int row);
+    void refreshTexts();
+    void refreshSteps();
+    QString stepScenarioPath(int step) const;
+
+    LessonListModel* m_model = nullptr;
+    QListView* m_list = nullptr;
+    QLabel* m_title = nullptr;
+    QLabel* m_course = nullptr;
+    QLabel* m_summary = nullptr;
+    QComboBox* m_languageBox = nullptr;
+    QPushButton* m_openScenario = nullptr;
+    QPushButton* m_openCompare = nullptr;
+    QWidget* m_steps = nullptr;
+    QVBoxLayout* m_stepLayout = nullptr;
+    QList<QLabel*> m_stepLabels;
+    QLabel* m_stepCounter = nullptr;
+    QPushButton* m_prevStep = nullptr;
+    QPushButton* m_nextStep = nullptr;
+    QPushButton* m_showStep = nullptr;
+    QLabel* m_questionCounter = nullptr;
+    QPushButton* m_prevQuestion = nullptr;
+    QPushButton* m_nextQuestion = nullptr;
+    QuestionPanel* m_question = nullptr;
+
+    std::unique_ptr<ResolvedLesson> m_resolved;
+    QString m_resolveError;
+    int m_row = -1;
+    int m_step = 0;
+    Language m_language = Language::English;
+    QString m_error;
+};
+
+} // namespace shardlab::gui

@@ -1,0 +1,134 @@
+#include "report_pdf.h"
+
+#include "shardlab/report_html.h"
+#include "svg_text_object.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QCoreApplication>
+#include <QGuiApplication>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgRenderer>
+#include <QTextDocument>
+
+namespace shardlab::reportqt {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("shardlab::reportqt", text);
+}
+
+// The PDF is laid out at 96 dots per inch, so that the report's pixel sizes (figures, table
+// padding) mean what they mean on screen; text and figures stay vectors at any zoom.
+constexpr int kLayoutDpi = 96;
+
+} // namespace
+
+Status ensureGuiApplication()
+{
+    if (QCoreApplication* app = QCoreApplication::instance()) {
+        if (!qobject_cast<QGuiApplication*>(app))
+            return runFailed("PDF output needs a QGuiApplication, and this program created a QCoreApplication");
+        return {};
+    }
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
+        && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Lives until the process ends: command-line tools create it once, just before writing.
+    static int argc = 1;
+    static char name[] = "shardlab";
+    static char* argv[] = {name, nullptr};
+    static QGuiApplication* app = new QGuiApplication(argc, argv);
+    Q_UNUSED(app);
+    return {};
+}
+
+std::unique_ptr<QTextDocument> labReportDocument(const LabReport& report, QPaintDevice* device, double textWidth)
+{
+    auto doc = std::make_unique<QTextDocument>();
+    if (device)
+        doc->documentLayout()->setPaintDevice(device);
+    SvgTextObject::install(doc.get());
+    doc->setDocumentMargin(0);
+    doc->setTextWidth(textWidth);
+    ReportHtmlOptions options;
+    options.figures = FigureEmbedding::ImageReference;
+    options.figureWidth = textWidth;
+    options.printStyle = true;
+    QHash<QString, QByteArray> figures;
+    for (const SvgFigure& f : labReportFigures(report, textWidth))
+        figures.insert(QString::fromStdString(f.id), QByteArray::fromStdString(f.svg));
+    doc->setHtml(QString::fromStdString(labReportHtml(report, options)));
+    SvgTextObject::replaceImages(doc.get(), figures);
+    return doc;
+}
+
+Status writeLabReportPdf(const LabReport& report, const std::string& path)
+{
+    if (Status st = ensureGuiApplication(); !st)
+        return st;
+    QSaveFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::WriteOnly))
+        return badInput(path + ": cannot be written (" + file.errorString().toStdString() + ")");
+    {
+        QPdfWriter pdf(&file);
+        pdf.setResolution(kLayoutDpi);
+        pdf.setPageSize(QPageSize(QPageSize::A4));
+        pdf.setPageMargins(QMarginsF(16, 14, 16, 12), QPageLayout::Millimeter);
+        pdf.setTitle(tr("ShardLab lab report: %1").arg(QString::fromStdString(report.scenario.name)));
+        pdf.setCreator(QString::fromStdString(report.generator));
+
+        const double footer = 22;
+        const QSizeF page(pdf.width(), pdf.height() - footer);
+        auto doc = labReportDocument(report, &pdf, page.width());
+        doc->setPageSize(page);
+        const int pages = doc->pageCount();
+        const QString left = tr("ShardLab lab report \u00b7 %1 \u00b7 %2")
+                                 .arg(QString::fromStdString(report.scenario.name),
+                                     report.mode == RunMode::Live ? tr("live run") : tr("simulated run"));
+        QPainter painter(&pdf);
+        QFont small = doc->defaultFont();
+        small.setPointSizeF(7.5);
+        for (int i = 0; i < pages; ++i) {
+            if (i > 0)
+                pdf.newPage();
+            const QRectF area(0, i * page.height(), page.width(), page.height());
+            painter.save();
+            painter.translate(0, -area.top());
+            painter.setClipRect(area);
+            QAbstractTextDocumentLayout::PaintContext context;
+            context.clip = area;
+            doc->documentLayout()->draw(&painter, context);
+            painter.restore();
+            painter.setFont(small);
+            painter.setPen(QColor(0x66, 0x66, 0x66));
+            const QRectF foot(0, page.height(), page.width(), footer);
+            painter.drawText(foot, Qt::AlignLeft | Qt::AlignBottom, left);
+            painter.drawText(foot, Qt::AlignRight | Qt::AlignBottom, tr("page %1 of %2").arg(i + 1).arg(pages));
+        }
+        if (!painter.end())
+            return runFailed(path + ": the PDF could not be drawn");
+    }
+    if (!file.commit())
+        return badInput(path + ": cannot be written (" + file.errorString().toStdString() + ")");
+    return {};
+}
+
+QImage renderSvg(const std::string& svg, double scale)
+{
+    QSvgRenderer renderer(QByteArray::fromStdString(svg));
+    if (!renderer.isValid())
+        return {};
+    const QSize size = (QSizeF(renderer.defaultSize()) * scale).toSize();
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    renderer.render(&painter, QRectF(QPointF(0, 0), QSizeF(size)));
+    return image;
+}
+
+} // namespace shardlab::reportqt

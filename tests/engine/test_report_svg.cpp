@@ -1,0 +1,83 @@
+// Report figures: axis ticks, escaping, and what the SVG of a bar chart and a timeline holds.
+#include "shardlab/report_svg.h"
+#include "shardlab/simulator.h"
+#include "test_helpers.h"
+
+#include <gtest/gtest.h>
+
+using namespace shardlab;
+
+namespace {
+void expectTicks(const std::vector<double>& got, const std::vector<double>& want)
+{
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i)
+        EXPECT_NEAR(got[i], want[i], 1e-12) << "tick " << i;
+}
+
+size_t count(const std::string& s, const std::string& what)
+{
+    size_t n = 0;
+    for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1))
+        ++n;
+    return n;
+}
+} // namespace
+
+TEST(ReportSvg, NiceTicksCoverTheRangeInRoundSteps)
+{
+    // 132 / 5 = 26.4 -> step 50 (1, 2, 2.5 x 10 are below 26.4)
+    expectTicks(niceTicks(132, 5), {0, 50, 100, 150});
+    // 12 / 5 = 2.4 -> step 2.5
+    expectTicks(niceTicks(12, 5), {0, 2.5, 5, 7.5, 10, 12.5});
+    expectTicks(niceTicks(0.2, 4), {0, 0.05, 0.1, 0.15, 0.2});
+    expectTicks(niceTicks(100, 5), {0, 20, 40, 60, 80, 100});
+    expectTicks(niceTicks(0), {0, 1});
+    expectTicks(niceTicks(-3), {0, 1});
+}
+
+TEST(ReportSvg, EscapesXml)
+{
+    EXPECT_EQ(xmlEscape("a<b & \"c\" > 'd'"), "a&lt;b &amp; &quot;c&quot; &gt; &#39;d&#39;");
+}
+
+TEST(ReportSvg, BarChartDrawsOneRectPerSegmentWithLabelsAndLegend)
+{
+    BarChartSpec spec;
+    spec.id = "t";
+    spec.title = "Title <x>";
+    spec.categories = {"rank 0", "rank 1"};
+    spec.series = {{"compute", kComputeColor, {120, 60}}, {"wait", kWaitColor, {0, 60}}};
+    spec.axisLabel = "time (ms)";
+    spec.valueUnit = "ms";
+    const SvgFigure f = svgBarChart(spec);
+    EXPECT_EQ(f.svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0u);
+    EXPECT_NE(f.svg.find("</svg>"), std::string::npos);
+    EXPECT_NE(f.svg.find("Title &lt;x&gt;"), std::string::npos);
+    // background + 3 non-empty segments + 2 legend swatches
+    EXPECT_EQ(count(f.svg, "<rect"), 1u + 3u + 2u);
+    EXPECT_NE(f.svg.find(">120 ms<"), std::string::npos); // totals at the bar ends
+    EXPECT_NE(f.svg.find(">rank 1<"), std::string::npos);
+    EXPECT_NE(f.svg.find(">time (ms)<"), std::string::npos);
+    EXPECT_NE(f.svg.find(">compute<"), std::string::npos);
+    EXPECT_GT(f.height, 100);
+    EXPECT_DOUBLE_EQ(f.width, 760);
+}
+
+TEST(ReportSvg, TimelineHasALanePerRankAndEverySpan)
+{
+    const Scenario s = test::loadExample("straggler-12-6-4-2.shardlab.json");
+    auto run = simulate(s);
+    ASSERT_TRUE(run.ok());
+    TimelineSpec spec;
+    spec.highlightRank = 0;
+    const SvgFigure f = svgTimeline(s, *run, spec);
+    for (int r = 0; r < 4; ++r)
+        EXPECT_NE(f.svg.find(">rank " + std::to_string(r)), std::string::npos);
+    EXPECT_NE(f.svg.find("rank 0 (straggler)"), std::string::npos);
+    // every span is a rect with a tooltip
+    EXPECT_EQ(count(f.svg, "<title>rank "), run->spans.size());
+    EXPECT_NE(f.svg.find("waiting for rank 0"), std::string::npos);
+    EXPECT_NE(f.svg.find(">iteration 3<"), std::string::npos);
+    EXPECT_NE(f.svg.find(">time (ms)<"), std::string::npos);
+}

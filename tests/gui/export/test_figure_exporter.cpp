@@ -1,0 +1,322 @@
+// Figure export of the three kinds of view: every format is produced and is non-trivial (PNG
+// decodes at the expected size, SVG parses with drawing elements, PDF has a page), plus the
+// clipboard, "export all" and the dialog's options.
+#include "export_dialog.h"
+#include "figure_exporter.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGraphicsRectItem>
+#include <QGraphicsScene>
+#include <QGraphicsView>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QPainter>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+#include <QtTest>
+
+#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
+#include <qcustomplot.h>
+#endif
+
+using namespace shardlab::gui;
+
+namespace {
+
+class PaintedWidget : public QWidget {
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter p(this);
+        p.fillRect(QRect(20, 20, 120, 60), QColor(0x4e, 0x79, 0xa7));
+        p.setPen(QPen(Qt::black, 2));
+        p.drawLine(10, 150, 280, 150);
+        p.drawText(QPointF(20, 120), QStringLiteral("compute 120 ms"));
+    }
+};
+
+int nonWhitePixels(const QImage& image)
+{
+    int n = 0;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2)
+            n += image.pixelColor(x, y) != QColor(Qt::white) ? 1 : 0;
+    return n;
+}
+
+// Start elements by name in an SVG document; fails the test on XML errors.
+QMap<QString, int> svgElements(const QByteArray& svg)
+{
+    QMap<QString, int> names;
+    QXmlStreamReader xml(svg);
+    while (!xml.atEnd())
+        if (xml.readNext() == QXmlStreamReader::StartElement)
+            ++names[xml.name().toString()];
+    if (xml.hasError())
+        qWarning() << "XML error" << xml.errorString();
+    return xml.hasError() ? QMap<QString, int> {} : names;
+}
+
+} // namespace
+
+class TestFigureExporter : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void fileNames();
+    void pngAtOneTwoAndCustomDpi_data();
+    void pngAtOneTwoAndCustomDpi();
+    void svgParsesWithDrawingElements_data();
+    void svgParsesWithDrawingElements();
+    void pdfHasOnePageTheSizeOfTheView_data();
+    void pdfHasOnePageTheSizeOfTheView();
+    void plotFontsGrowForPrintAndComeBack();
+    void clipboardHoldsImageAndSvg();
+    void exportAllWritesAFolderOfFigures();
+    void errorsNameWhatIsWrong();
+    void dialogOptions();
+
+private:
+    QWidget* view(const QString& kind);
+    PaintedWidget m_painted;
+    QGraphicsScene m_scene;
+    QGraphicsView m_graphics;
+#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
+    QCustomPlot m_plot;
+#endif
+    QTemporaryDir m_dir;
+};
+
+QWidget* TestFigureExporter::view(const QString& kind)
+{
+    if (kind == QLatin1String("graphics"))
+        return &m_graphics;
+#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
+    if (kind == QLatin1String("plot"))
+        return &m_plot;
+#endif
+    return &m_painted;
+}
+
+void TestFigureExporter::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    // For reviews: SHARDLAB_SCREENSHOT_DIR=folder keeps the exported files.
+    m_dir.setAutoRemove(qEnvironmentVariableIsEmpty("SHARDLAB_SCREENSHOT_DIR"));
+    if (!m_dir.autoRemove())
+        qInfo() << "exports kept in" << m_dir.path();
+    m_painted.resize(300, 200);
+    m_painted.show();
+    m_scene.addRect(0, 0, 200, 100, QPen(Qt::black), QBrush(QColor(0xf2, 0x8e, 0x2b)));
+    m_scene.addText(QStringLiteral("GPU0 \u2194 GPU1 NV18"))->setPos(10, 110);
+    m_graphics.setScene(&m_scene);
+    m_graphics.resize(320, 240);
+    m_graphics.show();
+#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
+    m_plot.resize(400, 300);
+    m_plot.addGraph();
+    m_plot.graph(0)->setName(QStringLiteral("all-reduce"));
+    m_plot.graph(0)->setData({1, 2, 3, 4}, {1, 4, 9, 16});
+    m_plot.xAxis->setLabel(QStringLiteral("message size (MB)"));
+    m_plot.yAxis->setLabel(QStringLiteral("time (ms)"));
+    m_plot.legend->setVisible(true);
+    m_plot.rescaleAxes();
+    m_plot.show();
+    m_plot.replot();
+#endif
+    QVERIFY(QTest::qWaitForWindowExposed(&m_painted));
+    QVERIFY(QTest::qWaitForWindowExposed(&m_graphics));
+}
+
+void TestFigureExporter::fileNames()
+{
+    QCOMPARE(
+        FigureExporter::fileBaseName(QStringLiteral("Per-rank timeline (2x)")), QStringLiteral("per-rank-timeline-2x"));
+    QCOMPARE(FigureExporter::fileBaseName(QStringLiteral("  !! ")), QStringLiteral("figure"));
+    QCOMPARE(FigureExporter::fileBaseName(QStringLiteral("拓扑 Topology")), QStringLiteral("拓扑-topology"));
+    QCOMPARE(FigureExporter::formatForPath(QStringLiteral("a/b.SVG")), std::optional<FigureFormat>(FigureFormat::Svg));
+    QVERIFY(!FigureExporter::formatForPath(QStringLiteral("b.jpg")));
+}
+
+void TestFigureExporter::pngAtOneTwoAndCustomDpi_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<double>("scale");
+    QTest::addColumn<int>("dpi");
+    for (const char* kind : {"widget", "graphics", "plot"}) {
+        QTest::addRow("%s 1x", kind) << QString::fromLatin1(kind) << 1.0 << 0;
+        QTest::addRow("%s 2x", kind) << QString::fromLatin1(kind) << 2.0 << 0;
+        QTest::addRow("%s 300 dpi", kind) << QString::fromLatin1(kind) << 1.0 << 300;
+    }
+}
+
+void TestFigureExporter::pngAtOneTwoAndCustomDpi()
+{
+    QFETCH(QString, kind);
+    QFETCH(double, scale);
+    QFETCH(int, dpi);
+    QWidget* v = view(kind);
+    FigureExportOptions o;
+    o.format = FigureFormat::Png;
+    o.scale = scale;
+    o.dpi = dpi;
+    const QString path = m_dir.filePath(kind + QStringLiteral("-%1-%2.png").arg(scale).arg(dpi));
+    const auto st = FigureExporter::exportView(v, path, o);
+    QVERIFY2(st.ok(), st.ok() ? "" : st.error().message.c_str());
+    QImage image(path);
+    QVERIFY(!image.isNull());
+    const double s = dpi > 0 ? dpi / 96.0 : scale;
+    QCOMPARE(image.size(), (QSizeF(v->size()) * s).toSize());
+    QVERIFY(nonWhitePixels(image) > 50);
+    QCOMPARE(qRound(image.dotsPerMeterX() * 0.0254), qRound(96 * s));
+}
+
+void TestFigureExporter::svgParsesWithDrawingElements_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("widget") << QStringLiteral("widget") << QStringLiteral("compute 120 ms");
+    QTest::newRow("graphics") << QStringLiteral("graphics") << QStringLiteral("NV18");
+#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
+    QTest::newRow("plot") << QStringLiteral("plot") << QStringLiteral("time (ms)");
+#endif
+}
+
+void TestFigureExporter::svgParsesWithDrawingElements()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, text);
+    FigureExportOptions o;
+    o.format = FigureFormat::Svg;
+    o.title = QStringLiteral("A figure");
+    const QString path = m_dir.filePath(kind + QStringLiteral(".svg"));
+    QVERIFY(FigureExporter::exportView(view(kind), path, o).ok());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray svg = f.readAll();
+    const QMap<QString, int> elements = svgElements(svg);
+    QVERIFY(elements.value(QStringLiteral("svg")) == 1);
+    QVERIFY(elements.value(QStringLiteral("path")) + elements.value(QStringLiteral("rect"))
+            + elements.value(QStringLiteral("polyline")) + elements.value(QStringLiteral("line"))
+        > 0);
+    QVERIFY(elements.value(QStringLiteral("text")) > 0); // text stays text: legible and searchable
+    QVERIFY2(svg.contains(text.toUtf8()), qPrintable(text));
+}
+
+void TestFigureExporter::pdfHasOnePageTheSizeOfTheView_data()
+{
+    QTest::addColumn<QString>("kind");
+    for (const char* kind : {"widget", "graphics", "plot"})
+        QTest::newRow(kind) << QString::fromLatin1(kind);
+}
+
+void TestFigureExporter::pdfHasOnePageTheSizeOfTheView()
+{
+    QFETCH(QString, kind);
+    QWidget* v = view(kind);
+    FigureExportOptions o;
+    o.format = FigureFormat::Pdf;
+    const QString path = m_dir.filePath(kind + QStringLiteral(".pdf"));
+    QVERIFY(FigureExporter::exportView(v, path, o).ok());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray pdf = f.readAll();
+    QVERIFY(pdf.startsWith("%PDF-"));
+    int pages = 0;
+    for (auto it = QRegularExpression(QStringLiteral("/Type\\s*/Page[^s]")).globalMatch(QString::fromLatin1(pdf));
+         it.hasNext(); it.next())
+        ++pages;
+    QCOMPARE(pages, 1);
+    // one page of the view's size in points (96 px = 72 pt)
+    const QRegularExpression box(QStringLiteral("/MediaBox \\[0 0 ([0-9.]+) ([0-9.]+)\\]"));
+    const auto m = box.match(QString::fromLatin1(pdf));
+    QVERIFY(m.hasMatch());
+    QVERIFY(qAbs(m.captured(1).toDouble() - v->width() * 0.75) < 1.0);
+    QVERIFY(qAbs(m.captured(2).toDouble() - v->height() * 0.75) < 1.0);
+    QVERIFY(pdf.size() > 1000);
+}
+
+void TestFigureExporter::plotFontsGrowForPrintAndComeBack()
+{
+#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
+    const QFont before = m_plot.xAxis->labelFont();
+    const QImage normal = FigureExporter::renderImage(&m_plot, 1.0, 1.0);
+    const QImage larger = FigureExporter::renderImage(&m_plot, 1.0, 1.6);
+    QCOMPARE(m_plot.xAxis->labelFont(), before); // the view is restored
+    QVERIFY(normal != larger);
+    // larger labels ink more pixels
+    QVERIFY(nonWhitePixels(larger) > nonWhitePixels(normal));
+#else
+    QSKIP("built without QCustomPlot");
+#endif
+}
+
+void TestFigureExporter::clipboardHoldsImageAndSvg()
+{
+    QVERIFY(FigureExporter::copyToClipboard(&m_painted, 2.0).ok());
+    const QMimeData* data = QGuiApplication::clipboard()->mimeData();
+    QVERIFY(data);
+    QVERIFY(data->hasImage());
+    QCOMPARE(qvariant_cast<QImage>(data->imageData()).size(), QSize(600, 400));
+    QVERIFY(!svgElements(data->data(QStringLiteral("image/svg+xml"))).isEmpty());
+}
+
+void TestFigureExporter::exportAllWritesAFolderOfFigures()
+{
+    const QString folder = m_dir.filePath(QStringLiteral("figures/all"));
+    QList<NamedView> views = {{QStringLiteral("Timeline"), &m_painted}, {QStringLiteral("Topology"), &m_graphics},
+        {QStringLiteral("Timeline"), &m_painted}};
+    auto written
+        = FigureExporter::exportAll(views, folder, {FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf}, {});
+    QVERIFY2(written.ok(), written.ok() ? "" : written.error().message.c_str());
+    QCOMPARE(written->size(), 9);
+    for (const char* name : {"timeline.png", "timeline.svg", "timeline.pdf", "topology.pdf", "timeline-2.png"})
+        QVERIFY2(QFileInfo(QDir(folder).filePath(QString::fromLatin1(name))).size() > 100, name);
+
+    QPointer<QWidget> gone = new PaintedWidget;
+    delete gone.data();
+    auto missing = FigureExporter::exportAll({{QStringLiteral("Gone"), gone}}, folder, {FigureFormat::Png}, {});
+    QVERIFY(!missing.ok());
+    QVERIFY(QString::fromStdString(missing.error().message).contains(QStringLiteral("Gone")));
+}
+
+void TestFigureExporter::errorsNameWhatIsWrong()
+{
+    FigureExportOptions o;
+    QVERIFY(!FigureExporter::exportView(nullptr, m_dir.filePath(QStringLiteral("x.png")), o).ok());
+    const auto unwritable = FigureExporter::exportView(&m_painted, QStringLiteral("/nonexistent-dir/x.png"), o);
+    QVERIFY(!unwritable.ok());
+    QVERIFY(QString::fromStdString(unwritable.error().message).contains(QStringLiteral("/nonexistent-dir/x.png")));
+    o.scale = 100;
+    QVERIFY(!FigureExporter::exportView(&m_painted, m_dir.filePath(QStringLiteral("huge.png")), o).ok());
+    PaintedWidget neverShown;
+    neverShown.resize(0, 0);
+    QVERIFY(!FigureExporter::exportView(&neverShown, m_dir.filePath(QStringLiteral("empty.png")), {}).ok());
+}
+
+void TestFigureExporter::dialogOptions()
+{
+    ExportDialog dialog(m_dir.filePath(QStringLiteral("timeline")), true);
+    const auto combos = dialog.findChildren<QComboBox*>();
+    QCOMPARE(combos.size(), 2);
+    QCOMPARE(dialog.path(), m_dir.filePath(QStringLiteral("timeline.png")));
+    QCOMPARE(dialog.options().format, FigureFormat::Png);
+    QCOMPARE(dialog.options().scale, 2.0);
+    QVERIFY(dialog.options().fontScale > 1.0); // plots get larger fonts by default
+    combos[1]->setCurrentIndex(2); // custom DPI
+    dialog.findChild<QSpinBox*>()->setValue(600);
+    QCOMPARE(dialog.options().dpi, 600);
+    QCOMPARE(FigureExporter::effectiveScale(dialog.options()), 6.25);
+    combos[0]->setCurrentIndex(2); // PDF
+    QCOMPARE(dialog.options().format, FigureFormat::Pdf);
+    QCOMPARE(dialog.path(), m_dir.filePath(QStringLiteral("timeline.pdf")));
+    ExportDialog notAPlot(QStringLiteral("x"), false);
+    QVERIFY(!notAPlot.findChild<QCheckBox*>()->isEnabled());
+    QCOMPARE(notAPlot.options().fontScale, 1.0);
+}
+
+QTEST_MAIN(TestFigureExporter)
+#include "test_figure_exporter.moc"
