@@ -1,0 +1,39 @@
+// The step program as a table: the ordered steps of one iteration with their item, ranks and
+// size. Edited through the step editor (ProgramPanel), one undoable step per change.
+#pragma once
+
+#include "shardlab/scenario.h"
+#include "snapshotmodel.h"
+
+#include <vector>
+
+namespace shardlab::gui {
+
+class Document;
+
+class ProgramModel : public SnapshotTableModel {
+    Q_OBJECT
+public:
+    enum Column { Number, Step, Name, Item, Ranks, Size, Buckets, Overlap, ColumnCount };
+    explicit ProgramModel(Document* document, QObject* parent = nullptr);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    // "all", "0-3", "1 -> 3", "all, root 0"
+    static QString ranksText(const Scenario& scenario, const Op& op);
+    // "1.68 TFLOP" for compute, the bytes moved for a collective
+    static QString sizeText(const Scenario& scenario, const Op& op);
+
+private:
+    struct Row {
+        Op op;
+        QString ranks, size;
+    };
+    void refresh(const Scenario& scenario);
+    std::vector<Row> m_rows;
+};
+
+} // namespace shardlab::gui
