@@ -7,14 +7,17 @@
 #include "topology/topologypanel.h"
 #include "topology/topologyscene.h"
 #include "topology/topologyview.h"
+#include "workload/capacitymodel.h"
 #include "workload/feedbackpanel.h"
 #include "workload/workloadpanel.h"
 
 #include <QAction>
 #include <QGroupBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -75,19 +78,29 @@ EditorPage::EditorPage(Document* document, QWidget* parent)
     m_sideTabs->addTab(m_workload, tr("Workload && shards"));
     m_sideTabs->addTab(m_program, tr("Step program"));
     m_sideTabs->addTab(m_topology, tr("Machine"));
-    auto* feedbackBox = new QGroupBox(tr("Capacity and balance"), right);
+    m_capacity = new CapacityModel(m_feedback, this);
+    auto* capacityView = new QTableView(m_sideTabs);
+    capacityView->setModel(m_capacity);
+    capacityView->verticalHeader()->hide();
+    capacityView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    capacityView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    capacityView->horizontalHeader()->setStretchLastSection(true);
+    m_sideTabs->addTab(capacityView, tr("Capacity per GPU"));
+    auto* feedbackBox = new QGroupBox(tr("Balance and warnings"), right);
     auto* feedbackLayout = new QVBoxLayout(feedbackBox);
     m_feedbackPanel = new FeedbackPanel(m_feedback, feedbackBox);
     feedbackLayout->addWidget(m_feedbackPanel);
     right->addWidget(m_sideTabs);
     right->addWidget(feedbackBox);
-    right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 2);
+    right->setStretchFactor(0, 4);
+    right->setStretchFactor(1, 1);
+    right->setSizes({700, 200});
 
     split->addWidget(left);
     split->addWidget(right);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({930, 570});
     layout->addWidget(split);
 
     QAction* fit = m_toolBar->addAction(tr("Fit"), m_view, &TopologyView::fitToWindow);

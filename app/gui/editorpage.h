@@ -1,5 +1,6 @@
 // The "Editor" page: the topology diagram on the left; on the right the workload & shards, the
-// step program and the machine, above the live feedback (capacity, balance, warnings).
+// step program, the machine and the per-rank capacity, above the live feedback (balance and
+// warnings), which stays in view whatever tab is open.
 #pragma once
 
 #include <QWidget>
@@ -9,6 +10,7 @@ class QToolBar;
 
 namespace shardlab::gui {
 
+class CapacityModel;
 class Document;
 class FeedbackPanel;
 class LiveFeedback;
@@ -30,6 +32,7 @@ public:
     ProgramPanel* programPanel() const { return m_program; }
     TopologyPanel* topologyPanel() const { return m_topology; }
     FeedbackPanel* feedbackPanel() const { return m_feedbackPanel; }
+    CapacityModel* capacityModel() const { return m_capacity; }
     QToolBar* diagramToolBar() const { return m_toolBar; }
 
 signals:
@@ -46,6 +49,7 @@ private:
     ProgramPanel* m_program = nullptr;
     TopologyPanel* m_topology = nullptr;
     FeedbackPanel* m_feedbackPanel = nullptr;
+    CapacityModel* m_capacity = nullptr;
 };
 
 } // namespace shardlab::gui

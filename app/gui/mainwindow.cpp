@@ -39,7 +39,7 @@ MainWindow::MainWindow(QWidget* parent)
 {
     // The document starts with the default scenario (or a blank one when resources are missing).
     const QString start = defaultScenarioPath();
-    if (start.isEmpty() || !m_controller->openPath(start, false))
+    if (start.isEmpty() || !m_controller->openExample(start, false))
         m_document->reset(DocumentController::blankScenario(), QString());
 
     m_pages = new QTabWidget(this);
@@ -103,7 +103,7 @@ void MainWindow::buildMenus()
     QMenu* examples = file->addMenu(tr("Open &example"));
     for (const QString& path : exampleScenarios())
         examples->addAction(QFileInfo(path).fileName().remove(QStringLiteral(".shardlab.json")), this,
-                            [this, path] { openFile(path); });
+                            [this, path] { m_controller->openExample(path); });
     m_recentMenu = file->addMenu(tr("Open &recent"));
     file->addSeparator();
     file->addAction(tr("&Save"), QKeySequence::Save, m_controller, &DocumentController::save);

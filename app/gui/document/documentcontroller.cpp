@@ -68,6 +68,23 @@ bool DocumentController::openPath(const QString& path, bool askToSave)
     return true;
 }
 
+bool DocumentController::openExample(const QString& path, bool askToSave)
+{
+    if (askToSave && !maybeSave())
+        return false;
+    auto loaded = loadScenario(path.toStdString());
+    if (!loaded) {
+        m_prompter->showError(tr("Cannot open example"),
+                              tr("The example \"%1\" could not be opened. Your current document is unchanged.")
+                                  .arg(QFileInfo(path).fileName()),
+                              qs(loaded.error().message));
+        return false;
+    }
+    m_document->reset(std::move(*loaded), QString());
+    emit statusMessage(tr("Opened the example %1; save it to keep your changes.").arg(QFileInfo(path).fileName()));
+    return true;
+}
+
 bool DocumentController::save()
 {
     if (m_document->filePath().isEmpty())

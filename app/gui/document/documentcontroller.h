@@ -28,6 +28,9 @@ public:
     // Loads `path`; on failure shows the engine's message and keeps the current document.
     // `askToSave`: ask about unsaved changes first.
     bool openPath(const QString& path, bool askToSave = true);
+    // Opens a shipped example as a new, untitled document: saving asks where, so the example
+    // itself is never overwritten, and it does not enter the recent files.
+    bool openExample(const QString& path, bool askToSave = true);
     bool save();
     bool saveAs();
     bool saveTo(const QString& path);

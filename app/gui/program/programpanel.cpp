@@ -34,6 +34,7 @@ ProgramPanel::ProgramPanel(Document* document, QWidget* parent)
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->verticalHeader()->hide();
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_view->horizontalHeader()->setStretchLastSection(true);
     topLayout->addWidget(m_view, 1);
     auto* buttons = new QHBoxLayout;

@@ -20,8 +20,9 @@ namespace {
 constexpr double kPad = 10;
 constexpr double kHeaderH = 28;
 constexpr double kGaugeTop = 38, kGaugeH = 24;
-constexpr double kInfoTop = 66, kInfoH = 18;
-constexpr double kTilesTop = 92;
+constexpr double kInfoTop = 66, kInfoH = 18, kSpeedTop = 84;
+constexpr double kTilesTop = 106;
+constexpr double kCompactGaugeTop = 58;
 // Level of detail below which the card is drawn as a big rank number and a gauge only.
 constexpr double kCompactLod = 0.55;
 } // namespace
@@ -137,8 +138,11 @@ void GpuCardItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWi
     }
     p->setPen(QPen(border, borderW));
     QColor fill = theme::cardFill();
-    if (m_showActivity && m_activity != RankActivity::Idle)
-        fill = theme::activityColour(m_activity).lighter(185);
+    if (m_showActivity && m_activity != RankActivity::Idle) {
+        // a pale tint of the state's colour: the gauge and text stay readable on it
+        const QColor c = theme::activityColour(m_activity);
+        fill = QColor::fromRgbF(0.78f + 0.22f * c.redF(), 0.78f + 0.22f * c.greenF(), 0.78f + 0.22f * c.blueF());
+    }
     p->setBrush(fill);
     p->drawRoundedRect(m_rect, 10, 10);
     if (lod < kCompactLod)
@@ -166,7 +170,7 @@ void GpuCardItem::paintFull(QPainter* p)
     const QRectF rightBox(kPad + 64, 6, w - 2 * kPad - 64, kHeaderH);
     p->drawText(rightBox, Qt::AlignRight | Qt::AlignVCenter, p->fontMetrics().elidedText(right, Qt::ElideRight, int(rightBox.width())));
 
-    paintGauge(p, QRectF(kPad, kGaugeTop, w - 2 * kPad, kGaugeH));
+    paintGauge(p, QRectF(kPad, kGaugeTop, w - 2 * kPad, kGaugeH), true);
 
     const QRectF info(kPad, kInfoTop, w - 2 * kPad, kInfoH);
     if (m_state == GaugeState::Overflow) {
@@ -180,7 +184,8 @@ void GpuCardItem::paintFull(QPainter* p)
     }
     p->setFont(theme::diagramFont(9.5));
     p->setPen(theme::mutedInk());
-    p->drawText(info, Qt::AlignRight | Qt::AlignVCenter, tr("%1 TFLOP/s").arg(m_tflops, 0, 'g', 3));
+    p->drawText(QRectF(kPad, kSpeedTop, w - 2 * kPad, kInfoH), Qt::AlignLeft | Qt::AlignVCenter,
+                tr("%1 TFLOP/s").arg(m_tflops, 0, 'g', 3));
     if (static_cast<int>(m_tiles.size()) > m_tileItems.size()) {
         const QRectF more(m_rect.width() - kPad - ShardTileItem::kWidth,
                           kTilesTop + ShardTileItem::kHeight + ShardTileItem::kGap, ShardTileItem::kWidth, ShardTileItem::kHeight);
@@ -197,25 +202,33 @@ void GpuCardItem::paintFull(QPainter* p)
 
 void GpuCardItem::paintCompact(QPainter* p, double lod)
 {
-    // Text sizes are chosen in screen pixels so that the rank stays readable when zoomed out.
-    const double w = m_rect.width(), h = m_rect.height();
+    // Zoomed out: the rank as a big number, the gauge, the tiles; no small print. Text sizes are
+    // set in screen pixels so that the rank stays readable.
+    const double w = m_rect.width();
     QFont big = theme::diagramFont(10, true);
-    big.setPixelSize(std::max(8, static_cast<int>(std::min(h * 0.42, 17.0 / lod))));
+    big.setPixelSize(std::max(8, static_cast<int>(std::min(kGaugeTop + kGaugeH, 17.0 / lod))));
     p->setFont(big);
     p->setPen(theme::ink());
-    p->drawText(QRectF(0, 0, w, h * 0.55), Qt::AlignCenter, QString::number(m_rank));
-    const QRectF gauge(kPad, h * 0.58, w - 2 * kPad, h * 0.24);
-    paintGauge(p, gauge);
+    p->drawText(QRectF(0, 0, w, kCompactGaugeTop), Qt::AlignCenter, QString::number(m_rank));
+    const QRectF gauge(kPad, kCompactGaugeTop, w - 2 * kPad, kTilesTop - 4 - kCompactGaugeTop);
+    paintGauge(p, gauge, false);
     if (m_state == GaugeState::Overflow && lod > 0.2) {
+        // the excess over the gauge, white on the red hatching
         QFont f = theme::diagramFont(10, true);
-        f.setPixelSize(std::max(8, static_cast<int>(std::min(h * 0.16, 12.0 / lod))));
+        f.setPixelSize(std::max(8, static_cast<int>(std::min(gauge.height() * 0.9, 12.0 / lod))));
         p->setFont(f);
         p->setPen(theme::overflow());
-        p->drawText(QRectF(0, h * 0.82, w, h * 0.18), Qt::AlignCenter, tr("+%1").arg(bytesText(m_owned - m_capacity)));
+        p->setBrush(QColor(255, 255, 255, 230));
+        const QString text = tr("+%1").arg(bytesText(m_owned - m_capacity));
+        const QFontMetricsF fm(f);
+        const QRectF box(gauge.center() - QPointF(fm.horizontalAdvance(text) / 2 + 4, gauge.height() / 2),
+                         QSizeF(fm.horizontalAdvance(text) + 8, gauge.height()));
+        p->drawRoundedRect(box, 3, 3);
+        p->drawText(box, Qt::AlignCenter, text);
     }
 }
 
-void GpuCardItem::paintGauge(QPainter* p, const QRectF& r)
+void GpuCardItem::paintGauge(QPainter* p, const QRectF& r, bool withText)
 {
     p->setPen(Qt::NoPen);
     p->setBrush(theme::gaugeTrack());
@@ -243,7 +256,7 @@ void GpuCardItem::paintGauge(QPainter* p, const QRectF& r)
     p->setPen(QPen(m_state == GaugeState::Overflow ? theme::overflow() : gaugeColour().darker(110),
                    m_state == GaugeState::Overflow ? 2.5 : 1.2));
     p->drawRoundedRect(r, 4, 4);
-    if (r.height() >= 18) {
+    if (withText) {
         // text with a light halo so that it reads over any segment colour
         p->setFont(theme::diagramFont(9.5, true));
         const QString text = m_gaugeText;

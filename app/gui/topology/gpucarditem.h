@@ -74,7 +74,7 @@ protected:
 private:
     void paintFull(QPainter* p);
     void paintCompact(QPainter* p, double lod);
-    void paintGauge(QPainter* p, const QRectF& r);
+    void paintGauge(QPainter* p, const QRectF& r, bool withText);
     void layoutTiles();
 
     TopologyScene* m_scene;

@@ -58,10 +58,8 @@ LinkItem::LinkItem(TopologyScene* scene, int index, const Link& link, const Link
 bool LinkItem::labelFits() const
 {
     const QFontMetricsF fm(theme::diagramFont(kLabelPt));
-    const bool vertical = m_route.points.size() >= 2 && !m_route.curved
-        && std::abs(m_route.points[1].x() - m_route.points[0].x()) < 1;
-    // a vertical route only needs room for the label's height
-    return m_route.labelRoom >= (vertical ? fm.height() * 1.6 : fm.horizontalAdvance(m_label) * 0.6 + 12);
+    // a label on a vertical segment only needs room for its height
+    return m_route.labelRoom >= (m_route.labelOnVertical ? fm.height() * 1.6 : fm.horizontalAdvance(m_label) * 0.6 + 12);
 }
 
 QRectF LinkItem::labelRect() const
@@ -140,6 +138,14 @@ void LinkItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     const double lod = option->levelOfDetailFromTransform(p->worldTransform());
     p->setRenderHint(QPainter::Antialiasing);
     QPen pen(theme::linkColour(m_kind), m_width, theme::linkStyle(m_kind), Qt::FlatCap, Qt::RoundJoin);
+    if (lod < 0.5 && !m_hasTraffic) {
+        // zoomed out: a dash pattern would be a few pixels long and costs more to draw than it
+        // shows; a thin solid line in the class colour reads the same
+        pen.setStyle(m_kind == LinkKind::Network || m_kind == LinkKind::CrossSocket ? Qt::DashLine : Qt::SolidLine);
+        pen.setCosmetic(true);
+        pen.setWidthF(std::max(1.0, m_width * lod));
+        pen.setDashPattern({4, 3});
+    }
     if (m_hasTraffic)
         pen.setColor(pen.color().lighter(150));
     p->setPen(pen);

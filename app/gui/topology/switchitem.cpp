@@ -4,6 +4,7 @@
 #include "labels.h"
 #include "theme.h"
 
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 
@@ -72,7 +73,13 @@ void SwitchItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWid
         return;
     p->setPen(theme::ink());
     const bool small = m_shape == VertexShape::SmallBox;
-    p->setFont(theme::diagramFont(small ? 9 : 10.5, true));
+    QFont font = theme::diagramFont(small ? 9 : 10.5, true);
+    if (lod < 1.0) // zoomed out: grow the text towards 12 screen pixels, as far as the box allows
+        font.setPixelSize(static_cast<int>(std::clamp(12.0 / lod, font.pointSizeF() * 1.33, m_rect.height() * 0.5)));
+    const double advance = QFontMetricsF(font).horizontalAdvance(m_title);
+    if (font.pixelSize() > 0 && advance > m_rect.width() - 10)
+        font.setPixelSize(std::max(6, static_cast<int>(font.pixelSize() * (m_rect.width() - 10) / advance)));
+    p->setFont(font);
     QRectF text = m_rect.adjusted(4, 2, -4, -2);
     if (!m_sub.isEmpty() && !small && m_shape != VertexShape::Bar) {
         p->drawText(text.adjusted(0, 0, 0, -text.height() * 0.45), Qt::AlignHCenter | Qt::AlignBottom, m_title);
@@ -84,9 +91,10 @@ void SwitchItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWid
     p->drawText(text, Qt::AlignCenter, p->fontMetrics().elidedText(m_title, Qt::ElideRight, int(text.width())));
 }
 
-NodeFrameItem::NodeFrameItem(const QRectF& rect, const QString& title)
+NodeFrameItem::NodeFrameItem(const QRectF& rect, const QString& title, const QString& shortTitle)
     : m_rect(0, 0, rect.width(), rect.height())
     , m_title(title)
+    , m_shortTitle(shortTitle)
 {
     setPos(rect.topLeft());
     setZValue(-1);
@@ -102,11 +110,16 @@ void NodeFrameItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, Q
     p->setBrush(theme::frameFill());
     p->drawRoundedRect(m_rect, 16, 16);
     QFont f = theme::diagramFont(12, true);
-    if (lod < 0.55)
+    QString title = m_title;
+    if (lod < 0.55) {
+        // zoomed out: a bigger "Node 3" alone, so that it does not run into the CPU boxes
         f.setPixelSize(std::max(10, static_cast<int>(14 / lod)));
+        title = m_shortTitle;
+    }
     p->setFont(f);
     p->setPen(theme::mutedInk());
-    p->drawText(QRectF(16, 6, m_rect.width() - 32, std::max(layout::kFrameTitle, 16 / lod)), Qt::AlignLeft | Qt::AlignVCenter, m_title);
+    const QRectF box(16, 6, m_rect.width() / 2 - 80, std::max(layout::kFrameTitle, 16 / lod));
+    p->drawText(box, Qt::AlignLeft | Qt::AlignVCenter, p->fontMetrics().elidedText(title, Qt::ElideRight, int(box.width())));
 }
 
 } // namespace shardlab::gui

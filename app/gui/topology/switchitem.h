@@ -30,13 +30,14 @@ private:
 
 class NodeFrameItem : public QGraphicsItem {
 public:
-    NodeFrameItem(const QRectF& rect, const QString& title);
+    NodeFrameItem(const QRectF& rect, const QString& title, const QString& shortTitle);
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
     QRectF m_rect;
     QString m_title;
+    QString m_shortTitle;
 };
 
 } // namespace shardlab::gui

@@ -12,6 +12,7 @@
 #include "topology/switchitem.h"
 
 #include <QGraphicsPathItem>
+#include <QLineF>
 #include <QMap>
 #include <QTimer>
 
@@ -138,7 +139,7 @@ void TopologyScene::rebuild(const Scenario& scenario)
                 ++gpus;
                 device = device.isEmpty() || device == qs(g.name) ? qs(g.name) : tr("mixed GPUs");
             }
-        addItem(new NodeFrameItem(f.rect, tr("Node %1  \u00b7  %2 \u00d7 %3").arg(f.node).arg(gpus).arg(device)));
+        addItem(new NodeFrameItem(f.rect, tr("Node %1  \u00b7  %2 \u00d7 %3").arg(f.node).arg(gpus).arg(device), tr("Node %1").arg(f.node)));
     }
     for (size_t i = 0; i < t.switches.size(); ++i) {
         const int v = t.rankCount() + static_cast<int>(i);
@@ -177,19 +178,25 @@ void TopologyScene::rebuild(const Scenario& scenario)
 
 void TopologyScene::declutterLabels()
 {
-    // Hide labels with no room on their link, and labels that would cover a card, a switch or an
-    // earlier label (a repeated "PCIe 63 GB/s" next to an identical one adds nothing).
+    // Hide labels with no room on their link, labels that would cover a card, a switch or an
+    // earlier label, and labels that repeat an identical one close by (DGX-1's sixteen "NV1" arcs).
+    constexpr double kRepeatDistance = 150;
     std::vector<QRectF> taken;
     for (const VertexPlace& p : m_layout.vertices)
         taken.push_back(p.rect.adjusted(-2, -2, 2, 2));
+    std::vector<std::pair<QString, QPointF>> shown;
     for (LinkItem* link : m_links) {
         const QRectF r = link->labelRect();
         bool ok = link->labelFits();
         for (size_t i = 0; ok && i < taken.size(); ++i)
             ok = !taken[i].intersects(r);
+        for (size_t i = 0; ok && i < shown.size(); ++i)
+            ok = shown[i].first != link->label() || QLineF(shown[i].second, r.center()).length() >= kRepeatDistance;
         link->setLabelVisible(ok);
-        if (ok)
+        if (ok) {
             taken.push_back(r.adjusted(-3, -2, 3, 2));
+            shown.push_back({link->label(), r.center()});
+        }
     }
 }
 

@@ -4,20 +4,16 @@
 #include "glossary.h"
 #include "labels.h"
 #include "theme.h"
-#include "workload/capacitymodel.h"
 
-#include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QStyle>
-#include <QTableView>
 #include <QVBoxLayout>
 
 namespace shardlab::gui {
 
 FeedbackPanel::FeedbackPanel(LiveFeedback* feedback, QWidget* parent)
     : QWidget(parent)
-    , m_model(new CapacityModel(feedback, this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -33,14 +29,7 @@ FeedbackPanel::FeedbackPanel(LiveFeedback* feedback, QWidget* parent)
     m_list->setWordWrap(true);
     m_list->setSelectionMode(QAbstractItemView::NoSelection);
     m_list->setFocusPolicy(Qt::NoFocus);
-    m_list->setMaximumHeight(110);
-    layout->addWidget(m_list);
-    m_table = new QTableView(this);
-    m_table->setModel(m_model);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    layout->addWidget(m_table, 1);
+    layout->addWidget(m_list, 1);
     connect(feedback, &LiveFeedback::updated, this, &FeedbackPanel::refresh);
     refresh(feedback->scenario(), feedback->current());
 }
@@ -52,6 +41,8 @@ void FeedbackPanel::refresh(const Scenario&, const Feedback& feedback)
     const CapacityReport& rep = feedback.capacity;
     if (rep.ranks.size() < 2 || rep.totalOwned == 0)
         m_balance->setText(tr("Balance: nothing to compare yet."));
+    else if (rep.imbalancePct < 0.5)
+        m_balance->setText(tr("Balanced: every GPU owns %1, the mean.").arg(bytesText(static_cast<Bytes>(rep.meanOwned))));
     else
         m_balance->setText(tr("Imbalance %1 %: %2 owns the most, %3; the mean is %4.")
                                .arg(rep.imbalancePct, 0, 'f', 0)

@@ -93,6 +93,7 @@ WorkloadPanel::WorkloadPanel(Document* document, QWidget* parent)
     m_items->setSelectionMode(QAbstractItemView::SingleSelection);
     m_items->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     m_items->verticalHeader()->hide();
+    m_items->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_items->horizontalHeader()->setStretchLastSection(true);
     m_items->setWordWrap(false);
     layout->addWidget(m_items, 2);
@@ -174,6 +175,10 @@ QString WorkloadPanel::outcomeText() const { return m_outcome->text(); }
 
 void WorkloadPanel::itemSelectionChanged()
 {
+    if (currentItem() < 0 && m_workloadModel->rowCount() > 0) {
+        m_items->selectRow(0); // comes back here through selectionChanged
+        return;
+    }
     const int item = currentItem();
     m_shardModel->setItem(m_allItems->isChecked() ? -1 : item);
     updateButtons();
