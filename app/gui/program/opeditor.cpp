@@ -62,14 +62,13 @@ OpEditor::OpEditor(Document* document, QWidget* parent)
     form->addRow(tr("Ranks"), m_ranks);
     m_root = new QSpinBox(this);
     m_root->setRange(0, 65535);
-    m_root->setToolTip(tr("Reduce: the GPU that receives the sum. Broadcast: the GPU whose data is copied."));
-    form->addRow(tr("Root"), m_root);
-    auto* pairRow = new QHBoxLayout;
+    m_root->setToolTip(tr("Reduce: the GPU that receives the sum. Broadcast: the GPU whose data is copied. "
+                          "Send/recv: the GPU that sends."));
+    form->addRow(tr("Root / sender"), m_root);
     m_peer = new QSpinBox(this);
     m_peer->setRange(0, 65535);
-    pairRow->addWidget(new QLabel(tr("to"), this));
-    pairRow->addWidget(m_peer, 1);
-    form->addRow(tr("Receiver"), pairRow);
+    m_peer->setToolTip(tr("Send/recv: the GPU that receives."));
+    form->addRow(tr("Receiver"), m_peer);
     m_buckets = new QSpinBox(this);
     m_buckets->setRange(1, 100000);
     m_buckets->setToolTip(Glossary::buckets());
@@ -87,7 +86,7 @@ OpEditor::OpEditor(Document* document, QWidget* parent)
     m_collectiveOnly = {m_bytes, form->labelForField(m_bytes), m_algorithm, form->labelForField(m_algorithm), m_overlap};
     m_groupOnly = {m_ranks, form->labelForField(m_ranks)};
     m_rootOnly = {m_root, form->labelForField(m_root)};
-    m_pairOnly = {m_peer, form->labelForField(pairRow)};
+    m_pairOnly = {m_peer, form->labelForField(m_peer)};
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, [this] {
         const auto kind = static_cast<OpKind>(m_kind->currentData().toInt());

@@ -12,6 +12,7 @@
 #include "topology/switchitem.h"
 
 #include <QGraphicsPathItem>
+#include <QGuiApplication>
 #include <QLineF>
 #include <QMap>
 #include <QTimer>
@@ -118,10 +119,7 @@ void TopologyScene::rebuild(const Scenario& scenario)
 {
     clearWaitArrows();
     m_activity = {};
-    for (ShardTileItem* t : m_retired)
-        delete t;
-    m_retired.clear();
-    clear();
+    clear(); // retired tiles are no longer in the scene: they wait for reapRetired()
     m_cards.clear();
     m_links.clear();
     m_switches.clear();
@@ -321,13 +319,25 @@ void TopologyScene::retire(ShardTileItem* tile)
 {
     if (tile->scene())
         removeItem(tile);
-    tile->setParentItem(nullptr);
+    tile->setParentItem(nullptr); // its card may go before it does
     m_retired.push_back(tile);
-    QTimer::singleShot(0, this, [this] {
-        for (ShardTileItem* t : m_retired)
-            delete t;
-        m_retired.clear();
-    });
+    if (!m_reapScheduled) {
+        m_reapScheduled = true;
+        QTimer::singleShot(0, this, &TopologyScene::reapRetired);
+    }
+}
+
+void TopologyScene::reapRetired()
+{
+    // A tile replaced by the drop of its own drag is still on the stack of its mouse handler
+    // until the button goes up: wait for that.
+    if (QGuiApplication::mouseButtons() != Qt::NoButton) {
+        QTimer::singleShot(100, this, &TopologyScene::reapRetired);
+        return;
+    }
+    m_reapScheduled = false;
+    qDeleteAll(m_retired);
+    m_retired.clear();
 }
 
 } // namespace shardlab::gui

@@ -75,6 +75,7 @@ private:
     void declutterLabels();
     void clearWaitArrows();
     void report(const Status& status);
+    void reapRetired();
     QString pairClassNote(int switchVertex) const;
 
     Document* m_document;
@@ -87,6 +88,7 @@ private:
     std::vector<SwitchItem*> m_switches;
     std::vector<QGraphicsItem*> m_waitArrows;
     std::vector<ShardTileItem*> m_retired;
+    bool m_reapScheduled = false;
     ActivityFrame m_activity;
     std::vector<std::vector<PairClass>> m_pairs;
     QStringList m_pathText; // by rank: its paths to the other GPUs, for the card's tooltip
