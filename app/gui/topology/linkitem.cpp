@@ -139,12 +139,11 @@ void LinkItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     p->setRenderHint(QPainter::Antialiasing);
     QPen pen(theme::linkColour(m_kind), m_width, theme::linkStyle(m_kind), Qt::FlatCap, Qt::RoundJoin);
     if (lod < 0.5 && !m_hasTraffic) {
-        // zoomed out: a dash pattern would be a few pixels long and costs more to draw than it
-        // shows; a thin solid line in the class colour reads the same
-        pen.setStyle(m_kind == LinkKind::Network || m_kind == LinkKind::CrossSocket ? Qt::DashLine : Qt::SolidLine);
+        // zoomed out: a pen in screen pixels, so that dashes stay a few pixels long and cheap to draw
         pen.setCosmetic(true);
         pen.setWidthF(std::max(1.0, m_width * lod));
-        pen.setDashPattern({4, 3});
+        if (pen.style() != Qt::SolidLine)
+            pen.setDashPattern({4, 3});
     }
     if (m_hasTraffic)
         pen.setColor(pen.color().lighter(150));
