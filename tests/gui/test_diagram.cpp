@@ -29,6 +29,19 @@ std::vector<std::pair<QString, Topology>> machines()
     return out;
 }
 
+// A scene on a scenario that has only a machine.
+struct SceneOn {
+    Document doc;
+    LiveFeedback feedback{&doc};
+    TopologyScene scene{&doc, &feedback};
+    explicit SceneOn(const Topology& t)
+    {
+        Scenario s;
+        s.topology = t;
+        doc.reset(s, QString());
+    }
+};
+
 } // namespace
 
 class TestDiagram : public QObject {
@@ -76,12 +89,8 @@ private slots:
     void linksAreLabelledByClassAndLabelsNeverCollide()
     {
         for (const auto& [name, t] : machines()) {
-            Document doc;
-            Scenario s;
-            s.topology = t;
-            doc.reset(s, QString());
-            LiveFeedback feedback(&doc);
-            TopologyScene scene(&doc, &feedback);
+            SceneOn on(t);
+            TopologyScene& scene = on.scene;
             std::vector<QRectF> shown;
             for (size_t i = 0; i < t.links.size(); ++i) {
                 LinkItem* link = scene.linkItem(int(i));
@@ -97,12 +106,11 @@ private slots:
             }
             QVERIFY2(!shown.empty(), qPrintable(name));
         }
-        Document doc;
         Scenario s;
         s.topology = *preset("h200-nv18-4");
-        doc.reset(s, QString());
-        LiveFeedback feedback(&doc);
-        TopologyScene scene(&doc, &feedback);
+        SceneOn on(s.topology);
+        Document& doc = on.doc;
+        TopologyScene& scene = on.scene;
         QStringList labels;
         for (size_t i = 0; i < s.topology.links.size(); ++i)
             labels << scene.linkItem(int(i))->label();
@@ -137,12 +145,10 @@ private slots:
 
     void activityFramesAnimateTheDiagram()
     {
-        Document doc;
         Scenario s;
         s.topology = *preset("teaching-4x16gb-pcie");
-        doc.reset(s, QString());
-        LiveFeedback feedback(&doc);
-        TopologyScene scene(&doc, &feedback);
+        SceneOn on(s.topology);
+        TopologyScene& scene = on.scene;
         ActivityFrame frame;
         frame.timeUs = 120;
         frame.ranks = {RankActivity::Compute, RankActivity::Communicate, RankActivity::Wait, RankActivity::Idle};

@@ -19,6 +19,14 @@
 using namespace shardlab;
 using namespace shardlab::gui;
 
+// A document with its file handling, answering questions from a script.
+struct Session {
+    Document doc;
+    test::ScriptedPrompter prompter;
+    RecentFiles recent;
+    DocumentController files{&doc, &prompter, &recent};
+};
+
 class TestFiles : public QObject {
     Q_OBJECT
 
@@ -43,10 +51,8 @@ private slots:
 
     void saveThenLoadGivesTheSameScenario()
     {
-        Document doc;
-        test::ScriptedPrompter prompter;
-        RecentFiles recent;
-        DocumentController files(&doc, &prompter, &recent);
+        Session session;
+        auto& [doc, prompter, recent, files] = session;
         QVERIFY(files.openPath(QStringLiteral(SHARDLAB_SCENARIO_DIR "/default.shardlab.json")));
         // edit it in several ways so that the file holds explicit shards, a new machine, a new step
         QVERIFY(Edits::splitItem(doc, 4, evenShards(2'000'000'000ULL, 7)).ok());
@@ -69,18 +75,15 @@ private slots:
         QVERIFY(*loaded == doc.scenario());
         QCOMPARE(recent.files().first(), doc.filePath());
         // and through the controller: open it in a fresh document
-        Document other;
-        DocumentController otherFiles(&other, &prompter, &recent);
-        QVERIFY(otherFiles.openPath(doc.filePath()));
-        QVERIFY(other.scenario() == doc.scenario());
+        Session other;
+        QVERIFY(other.files.openPath(doc.filePath()));
+        QVERIFY(other.doc.scenario() == doc.scenario());
     }
 
     void aCorruptFileLeavesTheDocumentUnchanged()
     {
-        Document doc;
-        test::ScriptedPrompter prompter;
-        RecentFiles recent;
-        DocumentController files(&doc, &prompter, &recent);
+        Session session;
+        auto& [doc, prompter, recent, files] = session;
         QVERIFY(files.openPath(QStringLiteral(SHARDLAB_SCENARIO_DIR "/balance-14-10.shardlab.json")));
         QVERIFY(Edits::setGpuTflops(doc, 0, 3).ok());
         const Scenario before = doc.scenario();
@@ -108,10 +111,8 @@ private slots:
 
     void unsavedChangesAreAskedAbout()
     {
-        Document doc;
-        test::ScriptedPrompter prompter;
-        RecentFiles recent;
-        DocumentController files(&doc, &prompter, &recent);
+        Session session;
+        auto& [doc, prompter, recent, files] = session;
         doc.reset(test::fourCardsOneItem(), QString());
         QVERIFY(files.maybeSave()); // nothing to save: no question
         QCOMPARE(prompter.saveQuestions, 0);

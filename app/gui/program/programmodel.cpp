@@ -7,7 +7,7 @@
 namespace shardlab::gui {
 
 ProgramModel::ProgramModel(Document* document, QObject* parent)
-    : SnapshotTableModel(parent)
+    : SnapshotTableModel(ColumnCount, parent)
 {
     connect(document, &Document::scenarioChanged, this, &ProgramModel::refresh);
     refresh(document->scenario());
@@ -38,10 +38,6 @@ void ProgramModel::refresh(const Scenario& scenario)
         rows.push_back({op, ranksText(scenario, op), sizeText(scenario, op)});
     replaceRows(m_rows, std::move(rows));
 }
-
-int ProgramModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(m_rows.size()); }
-
-int ProgramModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant ProgramModel::data(const QModelIndex& index, int role) const
 {
@@ -76,21 +72,9 @@ QVariant ProgramModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
-QVariant ProgramModel::headerData(int section, Qt::Orientation orientation, int role) const
+QStringList ProgramModel::headers() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case Number: return tr("#");
-    case Step: return tr("Operation");
-    case Name: return tr("Name");
-    case Item: return tr("Item");
-    case Ranks: return tr("Ranks");
-    case Size: return tr("Size");
-    case Buckets: return tr("Buckets");
-    case Overlap: return tr("Overlap");
-    }
-    return {};
+    return {tr("#"), tr("Operation"), tr("Name"), tr("Item"), tr("Ranks"), tr("Size"), tr("Buckets"), tr("Overlap")};
 }
 
 } // namespace shardlab::gui

@@ -17,15 +17,16 @@ public:
     enum Column { Number, Step, Name, Item, Ranks, Size, Buckets, Overlap, ColumnCount };
     explicit ProgramModel(Document* document, QObject* parent = nullptr);
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     // "all", "0-3", "1 -> 3", "all, root 0"
     static QString ranksText(const Scenario& scenario, const Op& op);
     // "1.68 TFLOP" for compute, the bytes moved for a collective
     static QString sizeText(const Scenario& scenario, const Op& op);
+
+protected:
+    int shownRows() const override { return static_cast<int>(m_rows.size()); }
+    QStringList headers() const override;
 
 private:
     struct Row {

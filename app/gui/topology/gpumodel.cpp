@@ -7,24 +7,13 @@
 
 namespace shardlab::gui {
 
-namespace {
-QVariant header(int section, const QStringList& names)
-{
-    return section >= 0 && section < names.size() ? QVariant(names[section]) : QVariant();
-}
-} // namespace
-
 GpuModel::GpuModel(Document* document, QObject* parent)
-    : SnapshotTableModel(parent)
+    : SnapshotTableModel(ColumnCount, parent)
     , m_document(document)
 {
     connect(document, &Document::scenarioChanged, this, [this](const Scenario& s) { replaceRows(m_gpus, s.topology.gpus); });
     m_gpus = document->scenario().topology.gpus;
 }
-
-int GpuModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(m_gpus.size()); }
-
-int GpuModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant GpuModel::data(const QModelIndex& index, int role) const
 {
@@ -53,11 +42,9 @@ QVariant GpuModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
-QVariant GpuModel::headerData(int section, Qt::Orientation orientation, int role) const
+QStringList GpuModel::headers() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    return header(section, {tr("Rank"), tr("Device"), tr("Memory"), tr("TFLOP/s"), tr("Node")});
+    return {tr("Rank"), tr("Device"), tr("Memory"), tr("TFLOP/s"), tr("Node")};
 }
 
 Qt::ItemFlags GpuModel::flags(const QModelIndex& index) const
@@ -92,16 +79,12 @@ bool GpuModel::setData(const QModelIndex& index, const QVariant& value, int role
 }
 
 LinkModel::LinkModel(Document* document, QObject* parent)
-    : SnapshotTableModel(parent)
+    : SnapshotTableModel(ColumnCount, parent)
     , m_document(document)
 {
     connect(document, &Document::scenarioChanged, this, [this](const Scenario& s) { replaceRows(m_links, s.topology.links); });
     m_links = document->scenario().topology.links;
 }
-
-int LinkModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(m_links.size()); }
-
-int LinkModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant LinkModel::data(const QModelIndex& index, int role) const
 {
@@ -125,11 +108,9 @@ QVariant LinkModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
-QVariant LinkModel::headerData(int section, Qt::Orientation orientation, int role) const
+QStringList LinkModel::headers() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    return header(section, {tr("From"), tr("To"), tr("Class"), tr("Links"), tr("Bandwidth"), tr("Latency")});
+    return {tr("From"), tr("To"), tr("Class"), tr("Links"), tr("Bandwidth"), tr("Latency")};
 }
 
 Qt::ItemFlags LinkModel::flags(const QModelIndex& index) const

@@ -16,12 +16,13 @@ class GpuModel : public SnapshotTableModel {
 public:
     enum Column { Rank, Device, Memory, Tflops, Node, ColumnCount };
     explicit GpuModel(Document* document, QObject* parent = nullptr);
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     Qt::ItemFlags flags(const QModelIndex& index) const override;
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+
+protected:
+    int shownRows() const override { return static_cast<int>(m_gpus.size()); }
+    QStringList headers() const override;
 
 private:
     Document* m_document;
@@ -33,12 +34,13 @@ class LinkModel : public SnapshotTableModel {
 public:
     enum Column { From, To, Class, Count, Bandwidth, Latency, ColumnCount };
     explicit LinkModel(Document* document, QObject* parent = nullptr);
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     Qt::ItemFlags flags(const QModelIndex& index) const override;
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+
+protected:
+    int shownRows() const override { return static_cast<int>(m_links.size()); }
+    QStringList headers() const override;
 
 private:
     Document* m_document;

@@ -8,7 +8,7 @@
 namespace shardlab::gui {
 
 CapacityModel::CapacityModel(LiveFeedback* feedback, QObject* parent)
-    : SnapshotTableModel(parent)
+    : SnapshotTableModel(ColumnCount, parent)
 {
     connect(feedback, &LiveFeedback::updated, this, &CapacityModel::refresh);
     refresh(feedback->scenario(), feedback->current());
@@ -24,10 +24,6 @@ void CapacityModel::refresh(const Scenario& scenario, const Feedback& feedback)
     }
     replaceRows(m_rows, std::move(rows));
 }
-
-int CapacityModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(m_rows.size()); }
-
-int CapacityModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant CapacityModel::data(const QModelIndex& index, int role) const
 {
@@ -62,20 +58,9 @@ QVariant CapacityModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
-QVariant CapacityModel::headerData(int section, Qt::Orientation orientation, int role) const
+QStringList CapacityModel::headers() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case Rank: return tr("GPU");
-    case Device: return tr("Device");
-    case Owned: return tr("Owns");
-    case Capacity: return tr("Holds");
-    case Used: return tr("Used");
-    case VsMean: return tr("vs. mean");
-    case Status: return tr("Status");
-    }
-    return {};
+    return {tr("GPU"), tr("Device"), tr("Owns"), tr("Holds"), tr("Used"), tr("vs. mean"), tr("Status")};
 }
 
 } // namespace shardlab::gui

@@ -20,10 +20,11 @@ public:
     enum Column { Rank, Device, Owned, Capacity, Used, VsMean, Status, ColumnCount };
     explicit CapacityModel(LiveFeedback* feedback, QObject* parent = nullptr);
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+protected:
+    int shownRows() const override { return static_cast<int>(m_rows.size()); }
+    QStringList headers() const override;
 
 private:
     struct Row {

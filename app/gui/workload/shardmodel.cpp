@@ -12,7 +12,7 @@
 namespace shardlab::gui {
 
 ShardModel::ShardModel(Document* document, QObject* parent)
-    : SnapshotTableModel(parent)
+    : SnapshotTableModel(1, parent)
     , m_document(document)
 {
     connect(document, &Document::scenarioChanged, this, &ShardModel::refresh);
@@ -61,10 +61,6 @@ ShardRef ShardModel::refAt(int row) const
         return {};
     return {m_rows[static_cast<size_t>(row)].item, m_rows[static_cast<size_t>(row)].shard, -1};
 }
-
-int ShardModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(m_rows.size()); }
-
-int ShardModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : 1; }
 
 QVariant ShardModel::data(const QModelIndex& index, int role) const
 {

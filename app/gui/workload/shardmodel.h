@@ -24,13 +24,14 @@ public:
     int item() const { return m_item; }
     ShardRef refAt(int row) const;
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     Qt::ItemFlags flags(const QModelIndex& index) const override;
     QStringList mimeTypes() const override;
     QMimeData* mimeData(const QModelIndexList& indexes) const override;
     Qt::DropActions supportedDragActions() const override;
+
+protected:
+    int shownRows() const override { return static_cast<int>(m_rows.size()); }
 
 private:
     struct Row {

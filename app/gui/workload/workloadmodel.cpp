@@ -10,7 +10,7 @@
 namespace shardlab::gui {
 
 WorkloadModel::WorkloadModel(Document* document, QObject* parent)
-    : SnapshotTableModel(parent)
+    : SnapshotTableModel(ColumnCount, parent)
     , m_document(document)
 {
     connect(document, &Document::scenarioChanged, this, &WorkloadModel::refresh);
@@ -22,10 +22,6 @@ void WorkloadModel::refresh(const Scenario& scenario)
     m_ranks = scenario.ranks();
     replaceRows(m_items, scenario.workload.items);
 }
-
-int WorkloadModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(m_items.size()); }
-
-int WorkloadModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QString WorkloadModel::placement(const WorkloadItem& item, int ranks)
 {
@@ -81,18 +77,9 @@ QVariant WorkloadModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
-QVariant WorkloadModel::headerData(int section, Qt::Orientation orientation, int role) const
+QStringList WorkloadModel::headers() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case Name: return tr("Item");
-    case Kind: return tr("Kind");
-    case Size: return tr("Size");
-    case Shards: return tr("Shards");
-    case Placement: return tr("Where it lives");
-    }
-    return {};
+    return {tr("Item"), tr("Kind"), tr("Size"), tr("Shards"), tr("Where it lives")};
 }
 
 Qt::ItemFlags WorkloadModel::flags(const QModelIndex& index) const

@@ -17,15 +17,16 @@ public:
     enum Column { Name, Kind, Size, Shards, Placement, ColumnCount };
     explicit WorkloadModel(Document* document, QObject* parent = nullptr);
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     Qt::ItemFlags flags(const QModelIndex& index) const override;
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
 
     // "replicated on every GPU", "split over 4 GPUs", "on GPU 0", "no owner"...
     static QString placement(const WorkloadItem& item, int ranks);
+
+protected:
+    int shownRows() const override { return static_cast<int>(m_items.size()); }
+    QStringList headers() const override;
 
 private:
     void refresh(const Scenario& scenario);
