@@ -34,22 +34,19 @@ QString legend()
     auto swatch = [](const QColor& c, const QString& name) {
         return QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2").arg(c.name(), name);
     };
-    return QStringList{line(LinkKind::NvLink, QStringLiteral("\u2501\u2501"), EditorPage::tr("NVLink")),
-                       line(LinkKind::Pcie, QStringLiteral("\u2501\u2501"), EditorPage::tr("PCIe")),
-                       line(LinkKind::CrossSocket, QStringLiteral("\u2505\u2505"), EditorPage::tr("CPU socket link (SYS)")),
-                       line(LinkKind::Network, QStringLiteral("\u2509\u2509"), EditorPage::tr("network")),
-                       EditorPage::tr("thicker = faster"),
-                       swatch(theme::ok(), EditorPage::tr("fits")),
-                       swatch(theme::warn(), EditorPage::tr("over 90 %")),
-                       swatch(theme::overflow(), EditorPage::tr("does not fit"))}
+    return QStringList {line(LinkKind::NvLink, QStringLiteral("\u2501\u2501"), EditorPage::tr("NVLink")),
+        line(LinkKind::Pcie, QStringLiteral("\u2501\u2501"), EditorPage::tr("PCIe")),
+        line(LinkKind::CrossSocket, QStringLiteral("\u2505\u2505"), EditorPage::tr("CPU socket link (SYS)")),
+        line(LinkKind::Network, QStringLiteral("\u2509\u2509"), EditorPage::tr("network")),
+        EditorPage::tr("thicker = faster"), swatch(theme::ok(), EditorPage::tr("fits")),
+        swatch(theme::warn(), EditorPage::tr("over 90 %")), swatch(theme::overflow(), EditorPage::tr("does not fit"))}
         .join(QStringLiteral("&nbsp;&nbsp;&nbsp;"));
 }
 } // namespace
 
 EditorPage::EditorPage(Document* document, QWidget* parent)
-    : QWidget(parent)
-    , m_feedback(new LiveFeedback(document, this))
-    , m_scene(new TopologyScene(document, m_feedback, this))
+    : QWidget(parent), m_feedback(new LiveFeedback(document, this)),
+      m_scene(new TopologyScene(document, m_feedback, this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -113,7 +110,8 @@ EditorPage::EditorPage(Document* document, QWidget* parent)
     m_toolBar->addSeparator();
     m_toolBar->addAction(tr("Pick a machine..."), m_topology, &TopologyPanel::pickMachine);
     m_toolBar->addAction(tr("Add GPU"), m_topology, &TopologyPanel::addGpu);
-    m_toolBar->addAction(tr("Connect..."), this, [this] { m_scene->connectDialog(std::max(m_topology->currentGpu(), 0)); });
+    m_toolBar->addAction(
+        tr("Connect..."), this, [this] { m_scene->connectDialog(std::max(m_topology->currentGpu(), 0)); });
 
     connect(m_scene, &TopologyScene::editFailed, this, &EditorPage::editFailed);
     connect(m_workload, &WorkloadPanel::editFailed, this, &EditorPage::editFailed);

@@ -5,7 +5,8 @@ namespace shardlab::gui {
 QString Glossary::pathClass(PathClass cls)
 {
     switch (cls) {
-    case PathClass::Self: return tr("X: the GPU itself.");
+    case PathClass::Self:
+        return tr("X: the GPU itself.");
     case PathClass::NvLink:
         return tr("NV#: the two GPUs talk over # bonded NVLink links (NV18 = 18 links), directly or through "
                   "an NVSwitch. The fastest path between GPUs: hundreds of GB/s, without touching PCIe or the CPU.");
@@ -25,7 +26,8 @@ QString Glossary::pathClass(PathClass cls)
     case PathClass::Net:
         return tr("NET: the GPUs are in different machines; traffic leaves through a network card "
                   "(InfiniBand or Ethernet). Tens of GB/s at best: ten times less than NVLink.");
-    case PathClass::None: return tr("Not connected.");
+    case PathClass::None:
+        return tr("Not connected.");
     }
     return {};
 }
@@ -71,21 +73,29 @@ QString Glossary::switchKind(SwitchKind kind)
 QString Glossary::strategy(Strategy strategy)
 {
     switch (strategy) {
-    case Strategy::Replicate: return tr("Replicate: every GPU holds a full copy of everything. Simple, but each GPU needs the whole job's memory.");
+    case Strategy::Replicate:
+        return tr(
+            "Replicate: every GPU holds a full copy of everything. Simple, but each GPU needs the whole job's memory.");
     case Strategy::DataParallel:
         return tr("Data parallel: the model (parameters, gradients, optimizer state) is copied on every GPU and the "
                   "batch is split. Gradients are summed across GPUs with an all-reduce every step.");
-    case Strategy::Zero1: return tr("ZeRO-1: data parallel, but each GPU keeps only its slice of the optimizer state.");
-    case Strategy::Zero2: return tr("ZeRO-2: optimizer state and gradients are sliced across GPUs (gradients are reduce-scattered); parameters stay copied.");
+    case Strategy::Zero1:
+        return tr("ZeRO-1: data parallel, but each GPU keeps only its slice of the optimizer state.");
+    case Strategy::Zero2:
+        return tr("ZeRO-2: optimizer state and gradients are sliced across GPUs (gradients are reduce-scattered); "
+                  "parameters stay copied.");
     case Strategy::Zero3:
-        return tr("ZeRO-3 / FSDP: parameters, gradients and optimizer state are all sliced; each layer's parameters are "
-                  "all-gathered just before use. Memory per GPU shrinks with the number of GPUs.");
+        return tr(
+            "ZeRO-3 / FSDP: parameters, gradients and optimizer state are all sliced; each layer's parameters are "
+            "all-gathered just before use. Memory per GPU shrinks with the number of GPUs.");
     case Strategy::TensorParallel:
-        return tr("Tensor parallel: every weight matrix is split by width across the GPUs, which all see the same batch; "
-                  "partial results are combined with all-reduce inside every layer. Needs fast links (NVLink).");
+        return tr(
+            "Tensor parallel: every weight matrix is split by width across the GPUs, which all see the same batch; "
+            "partial results are combined with all-reduce inside every layer. Needs fast links (NVLink).");
     case Strategy::PipelineParallel:
-        return tr("Pipeline parallel: the model is split by depth into stages, one per GPU; activations go from stage to "
-                  "stage with send/recv. The input batch enters at the first stage.");
+        return tr(
+            "Pipeline parallel: the model is split by depth into stages, one per GPU; activations go from stage to "
+            "stage with send/recv. The input batch enters at the first stage.");
     }
     return {};
 }
@@ -93,17 +103,26 @@ QString Glossary::strategy(Strategy strategy)
 QString Glossary::op(OpKind kind)
 {
     switch (kind) {
-    case OpKind::Compute: return tr("Compute: each GPU works on the share of the item it owns, at its own speed.");
-    case OpKind::AllReduce: return tr("All-reduce: every GPU ends with the sum of all GPUs' buffers. Used to sum gradients in data parallel training.");
-    case OpKind::Reduce: return tr("Reduce: the sum of all GPUs' buffers arrives on one root GPU only.");
-    case OpKind::Broadcast: return tr("Broadcast: one root GPU's buffer is copied to every GPU.");
-    case OpKind::AllGather: return tr("All-gather: every GPU ends with the concatenation of all GPUs' pieces (equal sizes).");
-    case OpKind::AllGatherV: return tr("All-gather-v: the concatenation of pieces of unequal sizes (NCCL builds it from broadcasts).");
-    case OpKind::ReduceScatter: return tr("Reduce-scatter: the sum is computed, and each GPU keeps only its own slice of it.");
+    case OpKind::Compute:
+        return tr("Compute: each GPU works on the share of the item it owns, at its own speed.");
+    case OpKind::AllReduce:
+        return tr("All-reduce: every GPU ends with the sum of all GPUs' buffers. Used to sum gradients in data "
+                  "parallel training.");
+    case OpKind::Reduce:
+        return tr("Reduce: the sum of all GPUs' buffers arrives on one root GPU only.");
+    case OpKind::Broadcast:
+        return tr("Broadcast: one root GPU's buffer is copied to every GPU.");
+    case OpKind::AllGather:
+        return tr("All-gather: every GPU ends with the concatenation of all GPUs' pieces (equal sizes).");
+    case OpKind::AllGatherV:
+        return tr("All-gather-v: the concatenation of pieces of unequal sizes (NCCL builds it from broadcasts).");
+    case OpKind::ReduceScatter:
+        return tr("Reduce-scatter: the sum is computed, and each GPU keeps only its own slice of it.");
     case OpKind::ReduceScatterAllGather:
         return tr("Reduce-scatter then all-gather: an all-reduce in two halves, the way ring all-reduce works inside; "
                   "ZeRO places work between the two.");
-    case OpKind::SendRecv: return tr("Send/recv: one GPU sends its buffer to one other GPU (pipeline stages).");
+    case OpKind::SendRecv:
+        return tr("Send/recv: one GPU sends its buffer to one other GPU (pipeline stages).");
     }
     return {};
 }
@@ -111,11 +130,16 @@ QString Glossary::op(OpKind kind)
 QString Glossary::need(Need need)
 {
     switch (need) {
-    case Need::SumOnOneRank: return tr("Only one GPU (the root) uses the summed result, e.g. to write a checkpoint or a metric.");
-    case Need::SumOnEveryRank: return tr("Every GPU needs the full sum, e.g. gradients before each GPU's optimizer step.");
-    case Need::SliceOfSumOnEveryRank: return tr("Each GPU only updates its own slice, so it only needs that slice of the sum (ZeRO).");
-    case Need::ConcatenationOnEveryRank: return tr("Every GPU needs all the pieces side by side, not added up, e.g. sharded parameters before a layer.");
-    case Need::CopyOfOneRanksData: return tr("Every GPU needs a copy of what one GPU has, e.g. initial weights from rank 0.");
+    case Need::SumOnOneRank:
+        return tr("Only one GPU (the root) uses the summed result, e.g. to write a checkpoint or a metric.");
+    case Need::SumOnEveryRank:
+        return tr("Every GPU needs the full sum, e.g. gradients before each GPU's optimizer step.");
+    case Need::SliceOfSumOnEveryRank:
+        return tr("Each GPU only updates its own slice, so it only needs that slice of the sum (ZeRO).");
+    case Need::ConcatenationOnEveryRank:
+        return tr("Every GPU needs all the pieces side by side, not added up, e.g. sharded parameters before a layer.");
+    case Need::CopyOfOneRanksData:
+        return tr("Every GPU needs a copy of what one GPU has, e.g. initial weights from rank 0.");
     }
     return {};
 }
@@ -139,7 +163,8 @@ QString Glossary::imbalance()
 
 QString Glossary::buckets()
 {
-    return tr("Buckets: split the step into this many equal pieces run back to back (gradient buckets, micro-batches).");
+    return tr(
+        "Buckets: split the step into this many equal pieces run back to back (gradient buckets, micro-batches).");
 }
 
 QString Glossary::overlap()
@@ -148,7 +173,10 @@ QString Glossary::overlap()
               "bucketed backward pass starts each bucket as soon as it is ready, as PyTorch DDP does.");
 }
 
-QString Glossary::tflops() { return tr("TFLOP/s: the GPU's sustained compute rate, in 10^12 floating-point operations per second."); }
+QString Glossary::tflops()
+{
+    return tr("TFLOP/s: the GPU's sustained compute rate, in 10^12 floating-point operations per second.");
+}
 
 QString Glossary::gauge()
 {

@@ -7,7 +7,10 @@
 
 namespace shardlab::gui {
 
-QString Labels::gpu(int rank) { return tr("GPU %1").arg(rank); }
+QString Labels::gpu(int rank)
+{
+    return tr("GPU %1").arg(rank);
+}
 
 QString Labels::shard(const Scenario& s, int item, int shard)
 {
@@ -33,16 +36,24 @@ QString Labels::ranks(const std::vector<int>& ranks)
     return parts.join(QStringLiteral(", "));
 }
 
-QString Labels::op(OpKind kind) { return tr(opDisplayName(kind)); }
+QString Labels::op(OpKind kind)
+{
+    return tr(opDisplayName(kind));
+}
 
 QString Labels::itemKind(ItemKind kind)
 {
     switch (kind) {
-    case ItemKind::Parameters: return tr("Parameters");
-    case ItemKind::Gradients: return tr("Gradients");
-    case ItemKind::OptimizerState: return tr("Optimizer state");
-    case ItemKind::Activations: return tr("Activations");
-    case ItemKind::Data: return tr("Data / batch");
+    case ItemKind::Parameters:
+        return tr("Parameters");
+    case ItemKind::Gradients:
+        return tr("Gradients");
+    case ItemKind::OptimizerState:
+        return tr("Optimizer state");
+    case ItemKind::Activations:
+        return tr("Activations");
+    case ItemKind::Data:
+        return tr("Data / batch");
     }
     return {};
 }
@@ -50,10 +61,14 @@ QString Labels::itemKind(ItemKind kind)
 QString Labels::linkKind(LinkKind kind)
 {
     switch (kind) {
-    case LinkKind::NvLink: return tr("NVLink");
-    case LinkKind::Pcie: return tr("PCIe");
-    case LinkKind::CrossSocket: return tr("Cross-socket (SYS)");
-    case LinkKind::Network: return tr("Network");
+    case LinkKind::NvLink:
+        return tr("NVLink");
+    case LinkKind::Pcie:
+        return tr("PCIe");
+    case LinkKind::CrossSocket:
+        return tr("Cross-socket (SYS)");
+    case LinkKind::Network:
+        return tr("Network");
     }
     return {};
 }
@@ -61,11 +76,37 @@ QString Labels::linkKind(LinkKind kind)
 QString Labels::switchKind(SwitchKind kind)
 {
     switch (kind) {
-    case SwitchKind::NvSwitch: return tr("NVSwitch");
-    case SwitchKind::PcieSwitch: return tr("PCIe switch");
-    case SwitchKind::Cpu: return tr("CPU");
-    case SwitchKind::Nic: return tr("NIC");
-    case SwitchKind::NetworkSwitch: return tr("Network switch");
+    case SwitchKind::NvSwitch:
+        return tr("NVSwitch");
+    case SwitchKind::PcieSwitch:
+        return tr("PCIe switch");
+    case SwitchKind::Cpu:
+        return tr("CPU");
+    case SwitchKind::Nic:
+        return tr("NIC");
+    case SwitchKind::NetworkSwitch:
+        return tr("Network switch");
+    }
+    return {};
+}
+
+QString Labels::strategy(Strategy strategy)
+{
+    switch (strategy) {
+    case Strategy::Replicate:
+        return tr("Replicate everything");
+    case Strategy::DataParallel:
+        return tr("Data parallel");
+    case Strategy::Zero1:
+        return tr("ZeRO-1 (optimizer state sharded)");
+    case Strategy::Zero2:
+        return tr("ZeRO-2 (+ gradients sharded)");
+    case Strategy::Zero3:
+        return tr("ZeRO-3 / FSDP (everything sharded)");
+    case Strategy::TensorParallel:
+        return tr("Tensor parallel");
+    case Strategy::PipelineParallel:
+        return tr("Pipeline parallel");
     }
     return {};
 }
@@ -74,7 +115,8 @@ std::optional<std::vector<int>> Labels::parseRanks(const QString& text)
 {
     const QString t = text.trimmed();
     std::vector<int> out;
-    if (t.isEmpty() || t.compare(tr("all"), Qt::CaseInsensitive) == 0 || t.compare(QStringLiteral("all"), Qt::CaseInsensitive) == 0)
+    if (t.isEmpty() || t.compare(tr("all"), Qt::CaseInsensitive) == 0
+        || t.compare(QStringLiteral("all"), Qt::CaseInsensitive) == 0)
         return out;
     for (const QString& part : t.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         const QStringList range = part.trimmed().split(QLatin1Char('-'));

@@ -20,7 +20,8 @@ int main(int argc, char** argv)
     const QString shot = qEnvironmentVariable("SHARDLAB_SCREENSHOT");
     const int quitAfter = qEnvironmentVariableIntValue("SHARDLAB_QUIT_AFTER_MS");
     if (!shot.isEmpty())
-        QTimer::singleShot(quitAfter > 1000 ? quitAfter - 500 : 1500, &window, [&window, shot] { window.grab().save(shot); });
+        QTimer::singleShot(
+            quitAfter > 1000 ? quitAfter - 500 : 1500, &window, [&window, shot] { window.grab().save(shot); });
     else
         QTimer::singleShot(0, &window, &shardlab::gui::MainWindow::offerRecovery); // never block a headless run
     if (quitAfter > 0)

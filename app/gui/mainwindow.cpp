@@ -30,12 +30,10 @@
 namespace shardlab::gui {
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent)
-    , m_document(new Document(this))
-    , m_recent(new RecentFiles(this))
-    , m_prompter(new DialogPrompter(this))
-    , m_controller(new DocumentController(m_document, m_prompter, m_recent, this))
-    , m_autosave(new Autosave(m_document, Autosave::defaultDir(), this))
+    : QMainWindow(parent), m_document(new Document(this)), m_recent(new RecentFiles(this)),
+      m_prompter(new DialogPrompter(this)),
+      m_controller(new DocumentController(m_document, m_prompter, m_recent, this)),
+      m_autosave(new Autosave(m_document, Autosave::defaultDir(), this))
 {
     // The document starts with the default scenario (or a blank one when resources are missing).
     const QString start = defaultScenarioPath();
@@ -58,11 +56,12 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_document, &Document::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_document, &Document::scenarioChanged, this, &MainWindow::updateTitle);
     connect(m_editor->feedback(), &LiveFeedback::updated, this, &MainWindow::updateSummary);
-    connect(m_controller, &DocumentController::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
-    connect(m_editor, &EditorPage::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
-    connect(m_editor, &EditorPage::editFailed, this, [this](const QString& m) {
-        statusBar()->showMessage(tr("Not changed: %1").arg(m), 10000);
-    });
+    connect(m_controller, &DocumentController::statusMessage, this,
+        [this](const QString& m) { statusBar()->showMessage(m, 5000); });
+    connect(
+        m_editor, &EditorPage::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
+    connect(m_editor, &EditorPage::editFailed, this,
+        [this](const QString& m) { statusBar()->showMessage(tr("Not changed: %1").arg(m), 10000); });
     connect(m_document->undoStack(), &QUndoStack::indexChanged, this, [this] {
         const QString text = m_document->undoStack()->undoText();
         if (!text.isEmpty())
@@ -77,13 +76,25 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
-const Scenario& MainWindow::scenario() const { return m_document->scenario(); }
+const Scenario& MainWindow::scenario() const
+{
+    return m_document->scenario();
+}
 
-TopologyScene* MainWindow::topologyScene() const { return m_editor->scene(); }
+TopologyScene* MainWindow::topologyScene() const
+{
+    return m_editor->scene();
+}
 
-bool MainWindow::openFile(const QString& path) { return m_controller->openPath(path, true); }
+bool MainWindow::openFile(const QString& path)
+{
+    return m_controller->openPath(path, true);
+}
 
-void MainWindow::offerRecovery() { m_controller->offerRecovery(*m_autosave); }
+void MainWindow::offerRecovery()
+{
+    m_controller->offerRecovery(*m_autosave);
+}
 
 int MainWindow::addPage(QWidget* page, const QString& title)
 {
@@ -103,7 +114,7 @@ void MainWindow::buildMenus()
     QMenu* examples = file->addMenu(tr("Open &example"));
     for (const QString& path : exampleScenarios())
         examples->addAction(QFileInfo(path).fileName().remove(QStringLiteral(".shardlab.json")), this,
-                            [this, path] { m_controller->openExample(path); });
+            [this, path] { m_controller->openExample(path); });
     m_recentMenu = file->addMenu(tr("Open &recent"));
     file->addSeparator();
     file->addAction(tr("&Save"), QKeySequence::Save, m_controller, &DocumentController::save);
@@ -123,12 +134,15 @@ void MainWindow::buildMenus()
     edit->addAction(tr("Pick a &machine..."), QKeySequence(Qt::CTRL | Qt::Key_M), machine, &TopologyPanel::pickMachine);
     edit->addAction(tr("Add a &GPU"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G), machine, &TopologyPanel::addGpu);
     edit->addAction(tr("&Connect..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L), this,
-                    [this] { topologyScene()->connectDialog(std::max(m_editor->topologyPanel()->currentGpu(), 0)); });
+        [this] { topologyScene()->connectDialog(std::max(m_editor->topologyPanel()->currentGpu(), 0)); });
     edit->addSeparator();
     WorkloadPanel* workload = m_editor->workloadPanel();
-    edit->addAction(tr("Add &item..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I), workload, &WorkloadPanel::addItem);
-    edit->addAction(tr("&Split item..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), workload, &WorkloadPanel::splitItem);
-    edit->addAction(tr("&Place by strategy"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), workload, &WorkloadPanel::placeByStrategy);
+    edit->addAction(
+        tr("Add &item..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I), workload, &WorkloadPanel::addItem);
+    edit->addAction(
+        tr("&Split item..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), workload, &WorkloadPanel::splitItem);
+    edit->addAction(tr("&Place by strategy"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), workload,
+        &WorkloadPanel::placeByStrategy);
     QAction* release = edit->addAction(tr("&Take selected shards off their GPUs"), this, [this] {
         const QList<ShardRef> refs = topologyScene()->selectedShards();
         if (!refs.isEmpty())
@@ -140,9 +154,9 @@ void MainWindow::buildMenus()
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About ShardLab"), this, [this] {
         QMessageBox::about(this, tr("About ShardLab"),
-                           tr("<b>ShardLab %1</b><br>A visual simulator and live profiler for multi-GPU programming: "
-                              "ownership, balance and necessary communication, made visible.")
-                               .arg(QString::fromLatin1(kVersion)));
+            tr("<b>ShardLab %1</b><br>A visual simulator and live profiler for multi-GPU programming: "
+               "ownership, balance and necessary communication, made visible.")
+                .arg(QString::fromLatin1(kVersion)));
     });
 }
 
@@ -152,7 +166,8 @@ void MainWindow::rebuildRecentMenu()
     const QStringList files = m_recent->files();
     for (int i = 0; i < files.size(); ++i) {
         const QString path = files[i];
-        m_recentMenu->addAction(tr("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()), this, [this, path] { openFile(path); })
+        m_recentMenu
+            ->addAction(tr("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()), this, [this, path] { openFile(path); })
             ->setToolTip(path);
     }
     if (!files.isEmpty()) {

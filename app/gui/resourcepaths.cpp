@@ -7,7 +7,10 @@
 namespace shardlab::gui {
 
 namespace {
-bool hasDefault(const QString& dir) { return QFileInfo::exists(QDir(dir).filePath(QStringLiteral("scenarios/default.shardlab.json"))); }
+bool hasDefault(const QString& dir)
+{
+    return QFileInfo::exists(QDir(dir).filePath(QStringLiteral("scenarios/default.shardlab.json")));
+}
 } // namespace
 
 QString resourceDir()

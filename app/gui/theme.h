@@ -19,14 +19,38 @@ Qt::PenStyle linkStyle(LinkKind kind);
 // 450 GB/s NVLink differ visibly without the latter filling the diagram.
 double linkWidth(double gbps);
 
-inline QColor ok() { return QColor(0x2e, 0x7d, 0x32); }        // green 800
-inline QColor warn() { return QColor(0xef, 0x6c, 0x00); }      // orange 800
-inline QColor overflow() { return QColor(0xc6, 0x28, 0x28); }  // red 800
-inline QColor ink() { return QColor(0x21, 0x21, 0x21); }
-inline QColor mutedInk() { return QColor(0x55, 0x5b, 0x66); }
-inline QColor cardFill() { return QColor(0xff, 0xff, 0xff); }
-inline QColor frameFill() { return QColor(0xf3, 0xf5, 0xf8); }
-inline QColor gaugeTrack() { return QColor(0xe3, 0xe7, 0xed); }
+inline QColor ok()
+{
+    return QColor(0x2e, 0x7d, 0x32);
+} // green 800
+inline QColor warn()
+{
+    return QColor(0xef, 0x6c, 0x00);
+} // orange 800
+inline QColor overflow()
+{
+    return QColor(0xc6, 0x28, 0x28);
+} // red 800
+inline QColor ink()
+{
+    return QColor(0x21, 0x21, 0x21);
+}
+inline QColor mutedInk()
+{
+    return QColor(0x55, 0x5b, 0x66);
+}
+inline QColor cardFill()
+{
+    return QColor(0xff, 0xff, 0xff);
+}
+inline QColor frameFill()
+{
+    return QColor(0xf3, 0xf5, 0xf8);
+}
+inline QColor gaugeTrack()
+{
+    return QColor(0xe3, 0xe7, 0xed);
+}
 
 QColor activityColour(RankActivity state);
 // Traffic colour for a link's utilisation 0..1: blue (light) through amber to red (saturated).

@@ -32,8 +32,8 @@ std::vector<std::pair<QString, Topology>> machines()
 // A scene on a scenario that has only a machine.
 struct SceneOn {
     Document doc;
-    LiveFeedback feedback{&doc};
-    TopologyScene scene{&doc, &feedback};
+    LiveFeedback feedback {&doc};
+    TopologyScene scene {&doc, &feedback};
     explicit SceneOn(const Topology& t)
     {
         Scenario s;
@@ -59,8 +59,9 @@ private slots:
                 QVERIFY2(lay.bounds.contains(ra), qPrintable(name));
                 for (int b = a + 1; b < t.vertexCount(); ++b)
                     QVERIFY2(!ra.intersects(lay.vertices[size_t(b)].rect),
-                             qPrintable(QStringLiteral("%1: %2 overlaps %3").arg(name, QString::fromStdString(t.vertexId(a)),
-                                                                                 QString::fromStdString(t.vertexId(b)))));
+                        qPrintable(QStringLiteral("%1: %2 overlaps %3")
+                                       .arg(name, QString::fromStdString(t.vertexId(a)),
+                                           QString::fromStdString(t.vertexId(b)))));
                 // everything of a node sits inside its frame
                 if (t.nodeOf(a) >= 0)
                     for (const NodeFrame& f : lay.nodes)
@@ -99,7 +100,8 @@ private slots:
                     continue;
                 const QRectF r = link->labelRect();
                 for (int v = 0; v < t.vertexCount(); ++v)
-                    QVERIFY2(!r.intersects(scene.topologyLayout().vertices[size_t(v)].rect), qPrintable(name + link->label()));
+                    QVERIFY2(!r.intersects(scene.topologyLayout().vertices[size_t(v)].rect),
+                        qPrintable(name + link->label()));
                 for (const QRectF& o : shown)
                     QVERIFY2(!r.intersects(o), qPrintable(name + link->label()));
                 shown.push_back(r);
@@ -172,7 +174,7 @@ private slots:
         QCOMPARE(busy->trafficColour(), QColor(0xd5, 0x00, 0x00));
         QVERIFY(!light->traffic().forward);
         // an empty frame clears everything
-        scene.setActivity(ActivityFrame{});
+        scene.setActivity(ActivityFrame {});
         QCOMPARE(scene.waitArrowCount(), 0);
         QVERIFY(!busy->hasTraffic());
         QVERIFY(!scene.card(0)->showsActivity());

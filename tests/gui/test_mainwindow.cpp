@@ -61,7 +61,7 @@ private slots:
         MainWindow w;
         QAction *undo = nullptr, *redo = nullptr;
         for (QAction* a : w.menuBar()->actions())
-            for (QAction* b : a->menu() ? a->menu()->actions() : QList<QAction*>{}) {
+            for (QAction* b : a->menu() ? a->menu()->actions() : QList<QAction*> {}) {
                 if (b->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_Z))
                     undo = b;
                 if (b->shortcuts().contains(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)))

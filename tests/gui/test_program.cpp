@@ -63,7 +63,7 @@ private slots:
         QCOMPARE(doc.scenario().program[2].kind, OpKind::ReduceScatter);
         editor.ranksEdit()->setText(QStringLiteral("0-1"));
         emit editor.ranksEdit()->editingFinished();
-        QCOMPARE(doc.scenario().program[2].group, (std::vector<int>{0, 1}));
+        QCOMPARE(doc.scenario().program[2].group, (std::vector<int> {0, 1}));
         editor.sizeEdit()->setText(QStringLiteral("64 MB"));
         emit editor.sizeEdit()->editingFinished();
         QCOMPARE(doc.scenario().program[2].bytes.value_or(0), 64'000'000ULL);
@@ -100,7 +100,8 @@ private slots:
         panel.removeStep();
         QCOMPARE(doc.scenario().program.size(), size_t(4));
         QCOMPARE(doc.undoStack()->count(), 3);
-        QCOMPARE(panel.model()->data(panel.model()->index(2, ProgramModel::Overlap)).toString(), QStringLiteral("overlapped"));
+        QCOMPARE(panel.model()->data(panel.model()->index(2, ProgramModel::Overlap)).toString(),
+            QStringLiteral("overlapped"));
         QCOMPARE(panel.model()->data(panel.model()->index(2, ProgramModel::Ranks)).toString(), QStringLiteral("all"));
     }
 };

@@ -20,10 +20,8 @@ const QString kLockSuffix = QStringLiteral(".lock");
 } // namespace
 
 Autosave::Autosave(Document* document, const QString& dir, QObject* parent)
-    : QObject(parent)
-    , m_document(document)
-    , m_dir(dir)
-    , m_id(QStringLiteral("session-") + QUuid::createUuid().toString(QUuid::Id128).left(12))
+    : QObject(parent), m_document(document), m_dir(dir),
+      m_id(QStringLiteral("session-") + QUuid::createUuid().toString(QUuid::Id128).left(12))
 {
     QDir().mkpath(m_dir);
     m_lock = std::make_unique<QLockFile>(QDir(m_dir).filePath(m_id + kLockSuffix));
@@ -50,19 +48,20 @@ Autosave::~Autosave()
 
 QString Autosave::defaultDir()
 {
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)).filePath(QStringLiteral("autosave"));
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation))
+        .filePath(QStringLiteral("autosave"));
 }
 
 Status Autosave::write(const QString& dir, const QString& id, const Scenario& scenario, const QString& originalPath)
 {
     const QDir d(dir);
-    if (Status st = writeFileAtomically(d.filePath(id + kScenarioSuffix).toStdString(), serializeScenario(scenario)); !st)
+    if (Status st = writeFileAtomically(d.filePath(id + kScenarioSuffix).toStdString(), serializeScenario(scenario));
+        !st)
         return st;
-    const QJsonObject meta{{QStringLiteral("original"), originalPath},
-                           {QStringLiteral("name"), qs(scenario.name)},
-                           {QStringLiteral("saved"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)}};
-    return writeFileAtomically(d.filePath(id + kMetaSuffix).toStdString(),
-                               QJsonDocument(meta).toJson(QJsonDocument::Compact).toStdString());
+    const QJsonObject meta {{QStringLiteral("original"), originalPath}, {QStringLiteral("name"), qs(scenario.name)},
+        {QStringLiteral("saved"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)}};
+    return writeFileAtomically(
+        d.filePath(id + kMetaSuffix).toStdString(), QJsonDocument(meta).toJson(QJsonDocument::Compact).toStdString());
 }
 
 Status Autosave::saveNow()
@@ -108,11 +107,15 @@ QList<AutosaveEntry> Autosave::findOrphans() const
             e.savedAt = QFileInfo(e.scenarioPath).lastModified();
         out << e;
     }
-    std::sort(out.begin(), out.end(), [](const AutosaveEntry& a, const AutosaveEntry& b) { return a.savedAt > b.savedAt; });
+    std::sort(
+        out.begin(), out.end(), [](const AutosaveEntry& a, const AutosaveEntry& b) { return a.savedAt > b.savedAt; });
     return out;
 }
 
-Result<Scenario> Autosave::load(const AutosaveEntry& entry) { return loadScenario(entry.scenarioPath.toStdString()); }
+Result<Scenario> Autosave::load(const AutosaveEntry& entry)
+{
+    return loadScenario(entry.scenarioPath.toStdString());
+}
 
 void Autosave::discard(const AutosaveEntry& entry)
 {

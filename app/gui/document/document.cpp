@@ -7,9 +7,7 @@
 
 namespace shardlab::gui {
 
-Document::Document(QObject* parent)
-    : QObject(parent)
-    , m_undo(new QUndoStack(this))
+Document::Document(QObject* parent) : QObject(parent), m_undo(new QUndoStack(this))
 {
     m_undo->setUndoLimit(1000);
     connect(m_undo, &QUndoStack::cleanChanged, this, &Document::updateModified);
@@ -22,7 +20,10 @@ QString Document::displayName() const
     return m_path.isEmpty() ? tr("Untitled") : QFileInfo(m_path).fileName();
 }
 
-bool Document::isModified() const { return m_unsavedBaseline || !m_undo->isClean(); }
+bool Document::isModified() const
+{
+    return m_unsavedBaseline || !m_undo->isClean();
+}
 
 void Document::reset(Scenario scenario, const QString& path, bool modified)
 {

@@ -15,10 +15,7 @@
 namespace shardlab::gui {
 
 DocumentController::DocumentController(Document* document, Prompter* prompter, RecentFiles* recent, QObject* parent)
-    : QObject(parent)
-    , m_document(document)
-    , m_prompter(prompter)
-    , m_recent(recent)
+    : QObject(parent), m_document(document), m_prompter(prompter), m_recent(recent)
 {
 }
 
@@ -43,7 +40,8 @@ bool DocumentController::open()
 {
     if (!maybeSave())
         return false;
-    const QString start = m_document->filePath().isEmpty() ? QDir::homePath() : QFileInfo(m_document->filePath()).path();
+    const QString start
+        = m_document->filePath().isEmpty() ? QDir::homePath() : QFileInfo(m_document->filePath()).path();
     const QString path = m_prompter->askOpenPath(start);
     return !path.isEmpty() && openPath(path, false);
 }
@@ -55,9 +53,8 @@ bool DocumentController::openPath(const QString& path, bool askToSave)
     auto loaded = loadScenario(path.toStdString());
     if (!loaded) {
         m_prompter->showError(tr("Cannot open scenario"),
-                              tr("\"%1\" could not be opened. Your current document is unchanged.")
-                                  .arg(QFileInfo(path).fileName()),
-                              qs(loaded.error().message));
+            tr("\"%1\" could not be opened. Your current document is unchanged.").arg(QFileInfo(path).fileName()),
+            qs(loaded.error().message));
         if (!QFileInfo::exists(path))
             m_recent->remove(path);
         return false;
@@ -75,9 +72,9 @@ bool DocumentController::openExample(const QString& path, bool askToSave)
     auto loaded = loadScenario(path.toStdString());
     if (!loaded) {
         m_prompter->showError(tr("Cannot open example"),
-                              tr("The example \"%1\" could not be opened. Your current document is unchanged.")
-                                  .arg(QFileInfo(path).fileName()),
-                              qs(loaded.error().message));
+            tr("The example \"%1\" could not be opened. Your current document is unchanged.")
+                .arg(QFileInfo(path).fileName()),
+            qs(loaded.error().message));
         return false;
     }
     m_document->reset(std::move(*loaded), QString());
@@ -96,8 +93,9 @@ bool DocumentController::saveAs()
 {
     QString suggestion = m_document->filePath();
     if (suggestion.isEmpty())
-        suggestion = QDir(QDir::homePath()).filePath(qs(m_document->scenario().name).replace(QLatin1Char('/'), QLatin1Char('-'))
-                                                     + QStringLiteral(".shardlab.json"));
+        suggestion = QDir(QDir::homePath())
+                         .filePath(qs(m_document->scenario().name).replace(QLatin1Char('/'), QLatin1Char('-'))
+                             + QStringLiteral(".shardlab.json"));
     QString path = m_prompter->askSavePath(suggestion);
     if (path.isEmpty())
         return false;
@@ -110,9 +108,9 @@ bool DocumentController::saveTo(const QString& path)
 {
     if (Status st = saveScenario(m_document->scenario(), path.toStdString()); !st) {
         m_prompter->showError(tr("Cannot save scenario"),
-                              tr("\"%1\" could not be written. Your document is still open and unchanged.")
-                                  .arg(QFileInfo(path).fileName()),
-                              qs(st.error().message));
+            tr("\"%1\" could not be written. Your document is still open and unchanged.")
+                .arg(QFileInfo(path).fileName()),
+            qs(st.error().message));
         return false;
     }
     m_document->markSaved(QFileInfo(path).absoluteFilePath());
@@ -126,9 +124,12 @@ bool DocumentController::maybeSave()
     if (!m_document->isModified())
         return true;
     switch (m_prompter->askSaveChanges(m_document->displayName())) {
-    case Prompter::SaveChoice::Save: return save();
-    case Prompter::SaveChoice::Discard: return true;
-    case Prompter::SaveChoice::Cancel: return false;
+    case Prompter::SaveChoice::Save:
+        return save();
+    case Prompter::SaveChoice::Discard:
+        return true;
+    case Prompter::SaveChoice::Cancel:
+        return false;
     }
     return false;
 }
@@ -139,8 +140,9 @@ bool DocumentController::offerRecovery(Autosave& autosave)
     if (orphans.isEmpty())
         return false;
     const AutosaveEntry& newest = orphans.first();
-    const QString what = newest.originalPath.isEmpty() ? tr("an untitled scenario (\"%1\")").arg(newest.name)
-                                                       : QStringLiteral("\"%1\"").arg(QDir::toNativeSeparators(newest.originalPath));
+    const QString what = newest.originalPath.isEmpty()
+        ? tr("an untitled scenario (\"%1\")").arg(newest.name)
+        : QStringLiteral("\"%1\"").arg(QDir::toNativeSeparators(newest.originalPath));
     const QString question = tr("ShardLab did not close normally. Recover the unsaved changes to %1, autosaved at %2?")
                                  .arg(what, QLocale().toString(newest.savedAt.toLocalTime(), QLocale::ShortFormat));
     bool recovered = false;
@@ -151,8 +153,8 @@ bool DocumentController::offerRecovery(Autosave& autosave)
             emit statusMessage(tr("Recovered unsaved changes; save them to keep them."));
             recovered = true;
         } else {
-            m_prompter->showError(tr("Cannot recover"), tr("The autosaved scenario could not be read."),
-                                  qs(loaded.error().message));
+            m_prompter->showError(
+                tr("Cannot recover"), tr("The autosaved scenario could not be read."), qs(loaded.error().message));
         }
     }
     for (const AutosaveEntry& e : orphans)

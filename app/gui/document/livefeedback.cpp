@@ -15,16 +15,17 @@ QStringList Feedback::warnings() const
     return out;
 }
 
-LiveFeedback::LiveFeedback(Document* document, QObject* parent)
-    : QObject(parent)
-    , m_document(document)
+LiveFeedback::LiveFeedback(Document* document, QObject* parent) : QObject(parent), m_document(document)
 {
     connect(document, &Document::scenarioChanged, this, &LiveFeedback::recompute);
     m_feedback.capacity = capacityOf(document->scenario(), kImbalanceThresholdPct);
     m_feedback.gaps = ownershipGaps(document->scenario());
 }
 
-const Scenario& LiveFeedback::scenario() const { return m_document->scenario(); }
+const Scenario& LiveFeedback::scenario() const
+{
+    return m_document->scenario();
+}
 
 void LiveFeedback::recompute(const Scenario& scenario)
 {

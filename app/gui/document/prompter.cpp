@@ -13,14 +13,17 @@ QString DialogPrompter::filter()
 Prompter::SaveChoice DialogPrompter::askSaveChanges(const QString& documentName)
 {
     QMessageBox box(QMessageBox::Warning, tr("Unsaved changes"),
-                    tr("Save the changes to \"%1\" before closing it?").arg(documentName),
-                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, m_parent);
+        tr("Save the changes to \"%1\" before closing it?").arg(documentName),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, m_parent);
     box.setInformativeText(tr("Your changes are lost if you don't save them."));
     box.setDefaultButton(QMessageBox::Save);
     switch (box.exec()) {
-    case QMessageBox::Save: return SaveChoice::Save;
-    case QMessageBox::Discard: return SaveChoice::Discard;
-    default: return SaveChoice::Cancel;
+    case QMessageBox::Save:
+        return SaveChoice::Save;
+    case QMessageBox::Discard:
+        return SaveChoice::Discard;
+    default:
+        return SaveChoice::Cancel;
     }
 }
 
@@ -36,8 +39,8 @@ QString DialogPrompter::askSavePath(const QString& suggestion)
 
 bool DialogPrompter::askRecover(const QString& description)
 {
-    return QMessageBox::question(m_parent, tr("Recover unsaved work?"), description,
-                                 QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes)
+    return QMessageBox::question(
+               m_parent, tr("Recover unsaved work?"), description, QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes)
         == QMessageBox::Yes;
 }
 

@@ -9,8 +9,7 @@ namespace {
 const QString kKey = QStringLiteral("recentFiles");
 }
 
-RecentFiles::RecentFiles(QObject* parent)
-    : QObject(parent)
+RecentFiles::RecentFiles(QObject* parent) : QObject(parent)
 {
     m_files = QSettings().value(kKey).toStringList();
     while (m_files.size() > kMax)

@@ -28,9 +28,7 @@ constexpr double kCompactLod = 0.55;
 } // namespace
 
 GpuCardItem::GpuCardItem(TopologyScene* scene, int rank, const QRectF& rect)
-    : m_scene(scene)
-    , m_rank(rank)
-    , m_rect(0, 0, rect.width(), rect.height())
+    : m_scene(scene), m_rank(rank), m_rect(0, 0, rect.width(), rect.height())
 {
     setPos(rect.topLeft());
     setAcceptDrops(true);
@@ -49,7 +47,7 @@ void GpuCardItem::setMemory(Bytes owned, Bytes capacity, double usedPct, std::ve
     m_owned = owned;
     m_capacity = capacity;
     m_segments = std::move(segments);
-    m_state = owned == 0 ? GaugeState::Empty
+    m_state = owned == 0   ? GaugeState::Empty
         : owned > capacity ? GaugeState::Overflow
         : usedPct > 90.0   ? GaugeState::NearlyFull
                            : GaugeState::Fits;
@@ -74,11 +72,12 @@ void GpuCardItem::layoutTiles()
         m_scene->retire(t);
     m_tileItems.clear();
     const int shown = static_cast<int>(m_tiles.size()) > kMaxTiles ? kMaxTiles - 1 : static_cast<int>(m_tiles.size());
-    const int perRow = static_cast<int>((m_rect.width() - 2 * kPad + ShardTileItem::kGap) / (ShardTileItem::kWidth + ShardTileItem::kGap));
+    const int perRow = static_cast<int>(
+        (m_rect.width() - 2 * kPad + ShardTileItem::kGap) / (ShardTileItem::kWidth + ShardTileItem::kGap));
     for (int i = 0; i < shown; ++i) {
         auto* tile = new ShardTileItem(this, m_tiles[static_cast<size_t>(i)]);
         tile->setPos(kPad + (i % perRow) * (ShardTileItem::kWidth + ShardTileItem::kGap),
-                     kTilesTop + (i / perRow) * (ShardTileItem::kHeight + ShardTileItem::kGap));
+            kTilesTop + (i / perRow) * (ShardTileItem::kHeight + ShardTileItem::kGap));
         m_tileItems << tile;
     }
 }
@@ -104,10 +103,14 @@ QString GpuCardItem::activityText() const
     if (!m_showActivity)
         return {};
     switch (m_activity) {
-    case RankActivity::Idle: return tr("idle");
-    case RankActivity::Compute: return tr("computing");
-    case RankActivity::Communicate: return tr("communicating");
-    case RankActivity::Wait: return m_waitingFor >= 0 ? tr("waits for %1").arg(Labels::gpu(m_waitingFor)) : tr("waiting");
+    case RankActivity::Idle:
+        return tr("idle");
+    case RankActivity::Compute:
+        return tr("computing");
+    case RankActivity::Communicate:
+        return tr("communicating");
+    case RankActivity::Wait:
+        return m_waitingFor >= 0 ? tr("waits for %1").arg(Labels::gpu(m_waitingFor)) : tr("waiting");
     }
     return {};
 }
@@ -115,15 +118,21 @@ QString GpuCardItem::activityText() const
 QColor GpuCardItem::gaugeColour() const
 {
     switch (m_state) {
-    case GaugeState::Overflow: return theme::overflow();
-    case GaugeState::NearlyFull: return theme::warn();
+    case GaugeState::Overflow:
+        return theme::overflow();
+    case GaugeState::NearlyFull:
+        return theme::warn();
     case GaugeState::Fits:
-    case GaugeState::Empty: return theme::ok();
+    case GaugeState::Empty:
+        return theme::ok();
     }
     return theme::ok();
 }
 
-QRectF GpuCardItem::boundingRect() const { return m_rect.adjusted(-4, -4, 4, 4); }
+QRectF GpuCardItem::boundingRect() const
+{
+    return m_rect.adjusted(-4, -4, 4, 4);
+}
 
 void GpuCardItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*)
 {
@@ -168,7 +177,8 @@ void GpuCardItem::paintFull(QPainter* p)
     p->setFont(theme::diagramFont(9.5, m_showActivity));
     p->setPen(m_showActivity ? theme::activityColour(m_activity).darker(130) : theme::mutedInk());
     const QRectF rightBox(kPad + 64, 6, w - 2 * kPad - 64, kHeaderH);
-    p->drawText(rightBox, Qt::AlignRight | Qt::AlignVCenter, p->fontMetrics().elidedText(right, Qt::ElideRight, int(rightBox.width())));
+    p->drawText(rightBox, Qt::AlignRight | Qt::AlignVCenter,
+        p->fontMetrics().elidedText(right, Qt::ElideRight, int(rightBox.width())));
 
     paintGauge(p, QRectF(kPad, kGaugeTop, w - 2 * kPad, kGaugeH), true);
 
@@ -185,18 +195,18 @@ void GpuCardItem::paintFull(QPainter* p)
     p->setFont(theme::diagramFont(9.5));
     p->setPen(theme::mutedInk());
     p->drawText(QRectF(kPad, kSpeedTop, w - 2 * kPad, kInfoH), Qt::AlignLeft | Qt::AlignVCenter,
-                tr("%1 TFLOP/s").arg(m_tflops, 0, 'g', 3));
+        tr("%1 TFLOP/s").arg(m_tflops, 0, 'g', 3));
     if (static_cast<int>(m_tiles.size()) > m_tileItems.size()) {
         const QRectF more(m_rect.width() - kPad - ShardTileItem::kWidth,
-                          kTilesTop + ShardTileItem::kHeight + ShardTileItem::kGap, ShardTileItem::kWidth, ShardTileItem::kHeight);
+            kTilesTop + ShardTileItem::kHeight + ShardTileItem::kGap, ShardTileItem::kWidth, ShardTileItem::kHeight);
         p->setFont(theme::diagramFont(8.5, true));
         p->drawText(more, Qt::AlignCenter, tr("+%1").arg(static_cast<int>(m_tiles.size()) - m_tileItems.size()));
     }
     if (m_tiles.empty()) {
         p->setFont(theme::diagramFont(9));
         p->setPen(theme::mutedInk());
-        p->drawText(QRectF(kPad, kTilesTop, w - 2 * kPad, 2 * ShardTileItem::kHeight), Qt::AlignCenter,
-                    tr("drop shards here"));
+        p->drawText(
+            QRectF(kPad, kTilesTop, w - 2 * kPad, 2 * ShardTileItem::kHeight), Qt::AlignCenter, tr("drop shards here"));
     }
 }
 
@@ -222,7 +232,7 @@ void GpuCardItem::paintCompact(QPainter* p, double lod)
         const QString text = tr("+%1").arg(bytesText(m_owned - m_capacity));
         const QFontMetricsF fm(f);
         const QRectF box(gauge.center() - QPointF(fm.horizontalAdvance(text) / 2 + 4, gauge.height() / 2),
-                         QSizeF(fm.horizontalAdvance(text) + 8, gauge.height()));
+            QSizeF(fm.horizontalAdvance(text) + 8, gauge.height()));
         p->drawRoundedRect(box, 3, 3);
         p->drawText(box, Qt::AlignCenter, text);
     }
@@ -254,7 +264,7 @@ void GpuCardItem::paintGauge(QPainter* p, const QRectF& r, bool withText)
     }
     p->setBrush(Qt::NoBrush);
     p->setPen(QPen(m_state == GaugeState::Overflow ? theme::overflow() : gaugeColour().darker(110),
-                   m_state == GaugeState::Overflow ? 2.5 : 1.2));
+        m_state == GaugeState::Overflow ? 2.5 : 1.2));
     p->drawRoundedRect(r, 4, 4);
     if (withText) {
         // text with a light halo so that it reads over any segment colour
@@ -318,6 +328,9 @@ void GpuCardItem::contextMenuEvent(QGraphicsSceneContextMenuEvent* event)
     event->accept();
 }
 
-void GpuCardItem::mouseDoubleClickEvent(QGraphicsSceneMouseEvent*) { emit m_scene->gpuActivated(m_rank); }
+void GpuCardItem::mouseDoubleClickEvent(QGraphicsSceneMouseEvent*)
+{
+    emit m_scene->gpuActivated(m_rank);
+}
 
 } // namespace shardlab::gui

@@ -7,11 +7,10 @@
 
 namespace shardlab::gui {
 
-GpuModel::GpuModel(Document* document, QObject* parent)
-    : SnapshotTableModel(ColumnCount, parent)
-    , m_document(document)
+GpuModel::GpuModel(Document* document, QObject* parent) : SnapshotTableModel(ColumnCount, parent), m_document(document)
 {
-    connect(document, &Document::scenarioChanged, this, [this](const Scenario& s) { replaceRows(m_gpus, s.topology.gpus); });
+    connect(document, &Document::scenarioChanged, this,
+        [this](const Scenario& s) { replaceRows(m_gpus, s.topology.gpus); });
     m_gpus = document->scenario().topology.gpus;
 }
 
@@ -22,19 +21,28 @@ QVariant GpuModel::data(const QModelIndex& index, int role) const
     const Gpu& g = m_gpus[static_cast<size_t>(index.row())];
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (index.column()) {
-        case Rank: return Labels::gpu(index.row());
-        case Device: return qs(g.name);
-        case Memory: return bytesText(g.memory);
-        case Tflops: return role == Qt::EditRole ? QVariant(g.tflops) : QVariant(QString::number(g.tflops, 'g', 4));
-        case Node: return tr("%1 / socket %2").arg(g.node).arg(g.socket);
+        case Rank:
+            return Labels::gpu(index.row());
+        case Device:
+            return qs(g.name);
+        case Memory:
+            return bytesText(g.memory);
+        case Tflops:
+            return role == Qt::EditRole ? QVariant(g.tflops) : QVariant(QString::number(g.tflops, 'g', 4));
+        case Node:
+            return tr("%1 / socket %2").arg(g.node).arg(g.socket);
         }
     }
     if (role == Qt::ToolTipRole) {
         switch (index.column()) {
-        case Memory: return tr("What this GPU holds. Double-click to change (e.g. 16 GB, 80 GB).");
-        case Tflops: return Glossary::tflops();
-        case Rank: return Glossary::rank();
-        default: return qs(g.id);
+        case Memory:
+            return tr("What this GPU holds. Double-click to change (e.g. 16 GB, 80 GB).");
+        case Tflops:
+            return Glossary::tflops();
+        case Rank:
+            return Glossary::rank();
+        default:
+            return qs(g.id);
         }
     }
     if (role == Qt::TextAlignmentRole && (index.column() == Memory || index.column() == Tflops))
@@ -79,10 +87,10 @@ bool GpuModel::setData(const QModelIndex& index, const QVariant& value, int role
 }
 
 LinkModel::LinkModel(Document* document, QObject* parent)
-    : SnapshotTableModel(ColumnCount, parent)
-    , m_document(document)
+    : SnapshotTableModel(ColumnCount, parent), m_document(document)
 {
-    connect(document, &Document::scenarioChanged, this, [this](const Scenario& s) { replaceRows(m_links, s.topology.links); });
+    connect(document, &Document::scenarioChanged, this,
+        [this](const Scenario& s) { replaceRows(m_links, s.topology.links); });
     m_links = document->scenario().topology.links;
 }
 
@@ -93,12 +101,18 @@ QVariant LinkModel::data(const QModelIndex& index, int role) const
     const Link& l = m_links[static_cast<size_t>(index.row())];
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (index.column()) {
-        case From: return qs(l.a);
-        case To: return qs(l.b);
-        case Class: return Labels::linkKind(l.kind);
-        case Count: return l.count;
-        case Bandwidth: return role == Qt::EditRole ? QVariant(l.bandwidthGBps) : QVariant(qs(formatBandwidth(l.bandwidthGBps)));
-        case Latency: return qs(formatMicros(l.latencyUs));
+        case From:
+            return qs(l.a);
+        case To:
+            return qs(l.b);
+        case Class:
+            return Labels::linkKind(l.kind);
+        case Count:
+            return l.count;
+        case Bandwidth:
+            return role == Qt::EditRole ? QVariant(l.bandwidthGBps) : QVariant(qs(formatBandwidth(l.bandwidthGBps)));
+        case Latency:
+            return qs(formatMicros(l.latencyUs));
         }
     }
     if (role == Qt::ToolTipRole)
@@ -132,7 +146,8 @@ bool LinkModel::setData(const QModelIndex& index, const QVariant& value, int rol
     Status st;
     if (index.column() == Bandwidth) {
         const double v = value.toDouble(&ok);
-        st = ok ? Edits::setLinkBandwidth(*m_document, index.row(), v) : Status(badInput("expected a bandwidth in GB/s"));
+        st = ok ? Edits::setLinkBandwidth(*m_document, index.row(), v)
+                : Status(badInput("expected a bandwidth in GB/s"));
     } else if (index.column() == Count) {
         const int v = value.toInt(&ok);
         st = ok ? Edits::setLinkCount(*m_document, index.row(), v) : Status(badInput("expected a number of links"));

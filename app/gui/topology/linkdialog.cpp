@@ -15,8 +15,7 @@
 namespace shardlab::gui {
 
 LinkDialog::LinkDialog(const Topology& topology, int fromVertex, QWidget* parent)
-    : QDialog(parent)
-    , m_topology(topology)
+    : QDialog(parent), m_topology(topology)
 {
     setWindowTitle(tr("Connect"));
     auto* form = new QFormLayout(this);
@@ -26,7 +25,8 @@ LinkDialog::LinkDialog(const Topology& topology, int fromVertex, QWidget* parent
         const QString id = qs(topology.vertexId(v));
         const QString text = topology.isGpu(v)
             ? tr("%1 (%2)").arg(Labels::gpu(v), id)
-            : tr("%1 (%2)").arg(Labels::switchKind(topology.switches[static_cast<size_t>(v - topology.rankCount())].kind), id);
+            : tr("%1 (%2)").arg(
+                Labels::switchKind(topology.switches[static_cast<size_t>(v - topology.rankCount())].kind), id);
         m_a->addItem(text, id);
         m_b->addItem(text, id);
     }

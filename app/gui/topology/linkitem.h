@@ -25,10 +25,10 @@ public:
     int index() const { return m_index; }
 
     QString label() const { return m_label; }
-    QRectF labelRect() const;  // in scene coordinates
+    QRectF labelRect() const; // in scene coordinates
     bool labelVisible() const { return m_labelVisible; }
     void setLabelVisible(bool visible);
-    bool labelFits() const;    // the route is long enough to carry its label
+    bool labelFits() const; // the route is long enough to carry its label
 
     // `maxBytes`: the largest bytesInFlight of the frame, so widths compare across links.
     void setTraffic(const LinkTraffic& traffic, double maxBytes, double phase);
@@ -46,7 +46,7 @@ protected:
     void contextMenuEvent(QGraphicsSceneContextMenuEvent* event) override;
 
 private:
-    QPointF pointAt(double t) const;  // along the path, 0..1
+    QPointF pointAt(double t) const; // along the path, 0..1
     QPointF directionAt(double t) const;
 
     TopologyScene* m_scene;

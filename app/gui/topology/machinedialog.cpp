@@ -12,13 +12,13 @@
 
 namespace shardlab::gui {
 
-MachineDialog::MachineDialog(int currentGpus, QWidget* parent)
-    : QDialog(parent)
+MachineDialog::MachineDialog(int currentGpus, QWidget* parent) : QDialog(parent)
 {
     setWindowTitle(tr("Pick a machine"));
     resize(640, 460);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(new QLabel(tr("Built-in machines (figures from datasheets; each preset cites its source):"), this));
+    layout->addWidget(
+        new QLabel(tr("Built-in machines (figures from datasheets; each preset cites its source):"), this));
     m_list = new QListWidget(this);
     for (const PresetInfo& p : presetList()) {
         auto* item = new QListWidgetItem(tr("%1\n    %2").arg(qs(p.id), qs(p.description)), m_list);

@@ -14,10 +14,7 @@
 
 namespace shardlab::gui {
 
-ShardTileItem::ShardTileItem(GpuCardItem* card, const TileInfo& info)
-    : QGraphicsItem(card)
-    , m_card(card)
-    , m_info(info)
+ShardTileItem::ShardTileItem(GpuCardItem* card, const TileInfo& info) : QGraphicsItem(card), m_card(card), m_info(info)
 {
     setFlag(ItemIsSelectable);
     setAcceptedMouseButtons(Qt::LeftButton | Qt::RightButton);
@@ -25,7 +22,10 @@ ShardTileItem::ShardTileItem(GpuCardItem* card, const TileInfo& info)
     setToolTip(info.toolTip);
 }
 
-QRectF ShardTileItem::boundingRect() const { return QRectF(0, 0, kWidth, kHeight); }
+QRectF ShardTileItem::boundingRect() const
+{
+    return QRectF(0, 0, kWidth, kHeight);
+}
 
 void ShardTileItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*)
 {
@@ -57,7 +57,7 @@ void ShardTileItem::mouseMoveEvent(QGraphicsSceneMouseEvent* event)
         return;
     auto* scene = static_cast<TopologyScene*>(this->scene());
     QList<ShardRef> refs = scene->selectedShards();
-    const ShardRef mine{m_info.item, m_info.shard, rank()};
+    const ShardRef mine {m_info.item, m_info.shard, rank()};
     if (!refs.contains(mine))
         refs = {mine};
     QPixmap pixmap(static_cast<int>(kWidth) + 2, static_cast<int>(kHeight) + 2);
@@ -78,7 +78,7 @@ void ShardTileItem::contextMenuEvent(QGraphicsSceneContextMenuEvent* event)
 {
     auto* scene = static_cast<TopologyScene*>(this->scene());
     QList<ShardRef> refs = scene->selectedShards();
-    const ShardRef mine{m_info.item, m_info.shard, rank()};
+    const ShardRef mine {m_info.item, m_info.shard, rank()};
     if (!refs.contains(mine))
         refs = {mine};
     scene->showShardMenu(refs, event->screenPos());

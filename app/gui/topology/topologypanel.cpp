@@ -32,18 +32,16 @@ QTableView* table(QAbstractItemModel* model, QWidget* parent)
 } // namespace
 
 TopologyPanel::TopologyPanel(Document* document, TopologyScene* scene, QWidget* parent)
-    : QWidget(parent)
-    , m_document(document)
-    , m_scene(scene)
-    , m_gpus(new GpuModel(document, this))
-    , m_links(new LinkModel(document, this))
+    : QWidget(parent), m_document(document), m_scene(scene), m_gpus(new GpuModel(document, this)),
+      m_links(new LinkModel(document, this))
 {
     auto* layout = new QVBoxLayout(this);
     auto* top = new QHBoxLayout;
     m_machine = new QLabel(this);
     m_machine->setWordWrap(true);
     auto* pick = new QPushButton(tr("Pick a machine..."), this);
-    pick->setToolTip(tr("Replace the machine by a built-in one, or a cluster built from it. The workload and program stay."));
+    pick->setToolTip(
+        tr("Replace the machine by a built-in one, or a cluster built from it. The workload and program stay."));
     top->addWidget(m_machine, 1);
     top->addWidget(pick);
     layout->addLayout(top);
@@ -114,7 +112,8 @@ void TopologyPanel::addGpu()
 
 void TopologyPanel::removeGpu()
 {
-    if (Status st = Edits::removeGpu(*m_document, currentGpu() < 0 ? m_document->scenario().ranks() - 1 : currentGpu()); !st)
+    if (Status st = Edits::removeGpu(*m_document, currentGpu() < 0 ? m_document->scenario().ranks() - 1 : currentGpu());
+        !st)
         emit editFailed(qs(st.error().message));
 }
 

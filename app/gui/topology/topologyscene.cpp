@@ -24,9 +24,7 @@
 namespace shardlab::gui {
 
 TopologyScene::TopologyScene(Document* document, LiveFeedback* feedback, QObject* parent)
-    : QGraphicsScene(parent)
-    , m_document(document)
-    , m_feedback(feedback)
+    : QGraphicsScene(parent), m_document(document), m_feedback(feedback)
 {
     setItemIndexMethod(QGraphicsScene::BspTreeIndex);
     connect(feedback, &LiveFeedback::updated, this, &TopologyScene::update);
@@ -55,7 +53,7 @@ QList<ShardRef> TopologyScene::selectedShards() const
     for (QGraphicsItem* item : selectedItems())
         if (item->type() == ShardTileItem::Type) {
             const auto* tile = static_cast<ShardTileItem*>(item);
-            refs << ShardRef{tile->info().item, tile->info().shard, tile->rank()};
+            refs << ShardRef {tile->info().item, tile->info().shard, tile->rank()};
         }
     return refs;
 }
@@ -80,7 +78,7 @@ QString TopologyScene::pairClassNote(int v) const
         if (t.isGpu(other))
             below.push_back(other);
         else if (t.switches[static_cast<size_t>(other - t.rankCount())].kind == SwitchKind::PcieSwitch
-                 && t.switches[static_cast<size_t>(v - t.rankCount())].kind == SwitchKind::Cpu)
+            && t.switches[static_cast<size_t>(v - t.rankCount())].kind == SwitchKind::Cpu)
             for (const Link& m : t.links) {
                 const auto c = t.vertexOf(m.a), d = t.vertexOf(m.b);
                 if (c && d && (*c == other || *d == other) && t.isGpu(*c == other ? *d : *c))
@@ -109,7 +107,8 @@ QString TopologyScene::pairClassNote(int v) const
         auto it = seen.find(want);
         if (it == seen.end())
             continue;
-        const QString cls = qs(pathClassLabel(m_pairs[static_cast<size_t>(it->second.first)][static_cast<size_t>(it->second.second)]));
+        const QString cls = qs(
+            pathClassLabel(m_pairs[static_cast<size_t>(it->second.first)][static_cast<size_t>(it->second.second)]));
         return kind == SwitchKind::NvSwitch ? tr("every GPU pair %1").arg(cls) : tr("GPUs below: %1").arg(cls);
     }
     return {};
@@ -137,7 +136,8 @@ void TopologyScene::rebuild(const Scenario& scenario)
                 ++gpus;
                 device = device.isEmpty() || device == qs(g.name) ? qs(g.name) : tr("mixed GPUs");
             }
-        addItem(new NodeFrameItem(f.rect, tr("Node %1  \u00b7  %2 \u00d7 %3").arg(f.node).arg(gpus).arg(device), tr("Node %1").arg(f.node)));
+        addItem(new NodeFrameItem(
+            f.rect, tr("Node %1  \u00b7  %2 \u00d7 %3").arg(f.node).arg(gpus).arg(device), tr("Node %1").arg(f.node)));
     }
     for (size_t i = 0; i < t.switches.size(); ++i) {
         const int v = t.rankCount() + static_cast<int>(i);
@@ -218,11 +218,12 @@ void TopologyScene::refreshOwnership(const Scenario& scenario, const Feedback& f
                     seg.push_back({colour, 0});
                 seg.back().bytes += sh.size;
                 if (tip.isEmpty())
-                    tip = tr("<b>%1</b>: %2 of %3<br>%4<br><i>Drag to another GPU to move it; Ctrl-drag to replicate it.</i>")
-                              .arg(Labels::shard(scenario, static_cast<int>(i), static_cast<int>(k)), bytesText(sh.size),
-                                   bytesText(item.size),
-                                   sh.owners.size() > 1 ? tr("replicated on GPUs %1").arg(Labels::ranks(sh.owners))
-                                                        : tr("split: only this GPU holds it"));
+                    tip = tr("<b>%1</b>: %2 of %3<br>%4<br><i>Drag to another GPU to move it; Ctrl-drag to replicate "
+                             "it.</i>")
+                              .arg(Labels::shard(scenario, static_cast<int>(i), static_cast<int>(k)),
+                                  bytesText(sh.size), bytesText(item.size),
+                                  sh.owners.size() > 1 ? tr("replicated on GPUs %1").arg(Labels::ranks(sh.owners))
+                                                       : tr("split: only this GPU holds it"));
                 tiles[static_cast<size_t>(owner)].push_back(
                     {static_cast<int>(i), static_cast<int>(k), colour, QStringLiteral("#%1").arg(k), tip});
             }
@@ -244,8 +245,10 @@ void TopologyScene::refreshOwnership(const Scenario& scenario, const Feedback& f
                              .arg(g.node)
                              .arg(bytesText(rm.owned))
                              .arg(rm.usedPct(), 0, 'f', 0)
-                             .arg(rm.fits() ? QString() : tr("<br><font color='#c62828'><b>Does not fit: %1 too much.</b></font>").arg(bytesText(rm.excess())),
-                                  m_pathText.value(r), Glossary::gauge()));
+                             .arg(rm.fits() ? QString()
+                                            : tr("<br><font color='#c62828'><b>Does not fit: %1 too much.</b></font>")
+                                                  .arg(bytesText(rm.excess())),
+                                 m_pathText.value(r), Glossary::gauge()));
     }
 }
 
@@ -275,7 +278,8 @@ void TopologyScene::setActivity(const ActivityFrame& frame)
         if (frame.ranks[r] == RankActivity::Wait && waits >= 0 && waits < static_cast<int>(m_cards.size())
             && waits != static_cast<int>(r)) {
             // a dashed arrow from the waiting card to the card it waits for
-            const QRectF a = m_cards[r]->sceneBoundingRect(), b = m_cards[static_cast<size_t>(waits)]->sceneBoundingRect();
+            const QRectF a = m_cards[r]->sceneBoundingRect(),
+                         b = m_cards[static_cast<size_t>(waits)]->sceneBoundingRect();
             const QPointF from(a.center().x(), a.top() + 8), to(b.center().x(), b.top() + 8);
             QPainterPath path(from);
             const double lift = 60 + 0.15 * std::abs(to.x() - from.x());

@@ -18,8 +18,7 @@ constexpr double kMinZoom = 0.05, kMaxZoom = 4.0;
 constexpr double kMaxFitZoom = 1.25;
 } // namespace
 
-TopologyView::TopologyView(TopologyScene* scene, QWidget* parent)
-    : QGraphicsView(scene, parent)
+TopologyView::TopologyView(TopologyScene* scene, QWidget* parent) : QGraphicsView(scene, parent)
 {
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing | QPainter::SmoothPixmapTransform);
     setDragMode(QGraphicsView::RubberBandDrag);
@@ -35,7 +34,10 @@ TopologyView::TopologyView(TopologyScene* scene, QWidget* parent)
     });
 }
 
-double TopologyView::zoom() const { return transform().m11(); }
+double TopologyView::zoom() const
+{
+    return transform().m11();
+}
 
 void TopologyView::zoomBy(double factor)
 {
@@ -45,9 +47,15 @@ void TopologyView::zoomBy(double factor)
     emit zoomChanged(zoom());
 }
 
-void TopologyView::zoomIn() { zoomBy(1.25); }
+void TopologyView::zoomIn()
+{
+    zoomBy(1.25);
+}
 
-void TopologyView::zoomOut() { zoomBy(0.8); }
+void TopologyView::zoomOut()
+{
+    zoomBy(0.8);
+}
 
 void TopologyView::fitToWindow()
 {
@@ -89,7 +97,7 @@ void TopologyView::mousePressEvent(QMouseEvent* event)
         m_panning = true;
         setDragMode(QGraphicsView::ScrollHandDrag);
         QMouseEvent fake(event->type(), event->position(), event->globalPosition(), Qt::LeftButton, Qt::LeftButton,
-                         event->modifiers());
+            event->modifiers());
         QGraphicsView::mousePressEvent(&fake);
         m_autoFit = false;
         return;
@@ -101,7 +109,7 @@ void TopologyView::mouseReleaseEvent(QMouseEvent* event)
 {
     if (m_panning && event->button() == Qt::MiddleButton) {
         QMouseEvent fake(event->type(), event->position(), event->globalPosition(), Qt::LeftButton, Qt::NoButton,
-                         event->modifiers());
+            event->modifiers());
         QGraphicsView::mouseReleaseEvent(&fake);
         setDragMode(QGraphicsView::RubberBandDrag);
         m_panning = false;

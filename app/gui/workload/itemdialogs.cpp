@@ -14,9 +14,7 @@
 
 namespace shardlab::gui {
 
-NewItemDialog::NewItemDialog(const Workload& workload, QWidget* parent)
-    : QDialog(parent)
-    , m_workload(workload)
+NewItemDialog::NewItemDialog(const Workload& workload, QWidget* parent) : QDialog(parent), m_workload(workload)
 {
     setWindowTitle(tr("New workload item"));
     auto* form = new QFormLayout(this);
@@ -33,7 +31,7 @@ NewItemDialog::NewItemDialog(const Workload& workload, QWidget* parent)
     form->addRow(tr("Size"), m_size);
     form->addRow(new QLabel(tr("The new item starts as one shard that no GPU holds: drag it onto a GPU, or place "
                                "everything by strategy."),
-                            this));
+        this));
     form->addRow(m_problem);
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     form->addRow(m_buttons);
@@ -67,20 +65,18 @@ WorkloadItem NewItemDialog::item() const
     item.kind = static_cast<ItemKind>(m_kind->currentData().toInt());
     auto size = parseSize(m_size->text().toStdString());
     item.size = size ? *size : 0;
-    item.shards = {Shard{0, item.size, {}}};
+    item.shards = {Shard {0, item.size, {}}};
     return item;
 }
 
-SplitDialog::SplitDialog(const WorkloadItem& item, int ranks, QWidget* parent)
-    : QDialog(parent)
-    , m_item(item)
+SplitDialog::SplitDialog(const WorkloadItem& item, int ranks, QWidget* parent) : QDialog(parent), m_item(item)
 {
     setWindowTitle(tr("Split '%1'").arg(qs(item.name)));
     auto* form = new QFormLayout(this);
     form->addRow(new QLabel(tr("'%1' holds %2. Cut it into shards; each new shard keeps the GPUs of the old shard "
                                "where it starts, then drag shards to move them.")
                                 .arg(qs(item.name), bytesText(item.size)),
-                            this));
+        this));
     m_even = new QRadioButton(tr("Evenly into"), this);
     m_count = new QSpinBox(this);
     m_count->setRange(1, 65536);
@@ -116,7 +112,10 @@ void SplitDialog::setEven(int n)
     m_count->setValue(n);
 }
 
-void SplitDialog::setCustom(const QString& sizes) { m_sizes->setText(sizes); }
+void SplitDialog::setCustom(const QString& sizes)
+{
+    m_sizes->setText(sizes);
+}
 
 std::vector<Shard> SplitDialog::shards() const
 {
@@ -162,8 +161,11 @@ void SplitDialog::validate()
         if (ok) {
             ok = total == m_item.size;
             text = ok ? tr("The sizes make the whole item.")
-                : total < m_item.size ? tr("%1 still to place (the sizes make %2 of %3).").arg(bytesText(m_item.size - total), bytesText(total), bytesText(m_item.size))
-                                      : tr("%1 too much (the sizes make %2 of %3).").arg(bytesText(total - m_item.size), bytesText(total), bytesText(m_item.size));
+                : total < m_item.size
+                ? tr("%1 still to place (the sizes make %2 of %3).")
+                      .arg(bytesText(m_item.size - total), bytesText(total), bytesText(m_item.size))
+                : tr("%1 too much (the sizes make %2 of %3).")
+                      .arg(bytesText(total - m_item.size), bytesText(total), bytesText(m_item.size));
         }
     }
     m_status->setText(text);

@@ -10,8 +10,7 @@
 namespace shardlab::gui {
 
 WorkloadModel::WorkloadModel(Document* document, QObject* parent)
-    : SnapshotTableModel(ColumnCount, parent)
-    , m_document(document)
+    : SnapshotTableModel(ColumnCount, parent), m_document(document)
 {
     connect(document, &Document::scenarioChanged, this, &WorkloadModel::refresh);
     refresh(document->scenario());
@@ -38,11 +37,13 @@ QString WorkloadModel::placement(const WorkloadItem& item, int ranks)
     QString text;
     const std::vector<int> list(holders.begin(), holders.end());
     if (replicated && item.shards.size() == 1)
-        text = static_cast<int>(holders.size()) == ranks ? tr("replicated on every GPU") : tr("replicated on GPUs %1").arg(Labels::ranks(list));
+        text = static_cast<int>(holders.size()) == ranks ? tr("replicated on every GPU")
+                                                         : tr("replicated on GPUs %1").arg(Labels::ranks(list));
     else if (holders.size() == 1)
         text = tr("on %1 only").arg(Labels::gpu(*holders.begin()));
     else
-        text = (replicated ? tr("split and replicated over GPUs %1") : tr("split over GPUs %1")).arg(Labels::ranks(list));
+        text = (replicated ? tr("split and replicated over GPUs %1") : tr("split over GPUs %1"))
+                   .arg(Labels::ranks(list));
     if (unowned > 0)
         text += tr("; %n shard(s) without owner", nullptr, unowned);
     return text;
@@ -55,11 +56,16 @@ QVariant WorkloadModel::data(const QModelIndex& index, int role) const
     const WorkloadItem& item = m_items[static_cast<size_t>(index.row())];
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (index.column()) {
-        case Name: return qs(item.name);
-        case Kind: return role == Qt::EditRole ? QVariant(static_cast<int>(item.kind)) : QVariant(Labels::itemKind(item.kind));
-        case Size: return bytesText(item.size);
-        case Shards: return static_cast<int>(item.shards.size());
-        case Placement: return placement(item, m_ranks);
+        case Name:
+            return qs(item.name);
+        case Kind:
+            return role == Qt::EditRole ? QVariant(static_cast<int>(item.kind)) : QVariant(Labels::itemKind(item.kind));
+        case Size:
+            return bytesText(item.size);
+        case Shards:
+            return static_cast<int>(item.shards.size());
+        case Placement:
+            return placement(item, m_ranks);
         }
     }
     if (role == Qt::DecorationRole && index.column() == Name)
@@ -68,10 +74,14 @@ QVariant WorkloadModel::data(const QModelIndex& index, int role) const
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole) {
         switch (index.column()) {
-        case Name: return tr("Double-click to rename. Program steps that use the item follow the new name.");
-        case Size: return tr("%1 bytes. Double-click to change: e.g. 24 GB, 512 MiB. Shards keep their share.").arg(item.size);
-        case Shards: return tr("Pieces the item is cut into. Use Split... to cut it differently.");
-        default: return placement(item, m_ranks);
+        case Name:
+            return tr("Double-click to rename. Program steps that use the item follow the new name.");
+        case Size:
+            return tr("%1 bytes. Double-click to change: e.g. 24 GB, 512 MiB. Shards keep their share.").arg(item.size);
+        case Shards:
+            return tr("Pieces the item is cut into. Use Split... to cut it differently.");
+        default:
+            return placement(item, m_ranks);
         }
     }
     return {};
@@ -98,7 +108,9 @@ bool WorkloadModel::setData(const QModelIndex& index, const QVariant& value, int
         return false;
     Status st;
     switch (index.column()) {
-    case Name: st = Edits::renameItem(*m_document, index.row(), value.toString()); break;
+    case Name:
+        st = Edits::renameItem(*m_document, index.row(), value.toString());
+        break;
     case Kind: {
         const int k = value.toInt();
         if (k < 0 || k > static_cast<int>(ItemKind::Data))
@@ -114,7 +126,8 @@ bool WorkloadModel::setData(const QModelIndex& index, const QVariant& value, int
             st = Edits::setItemSize(*m_document, index.row(), *size);
         break;
     }
-    default: return false;
+    default:
+        return false;
     }
     if (!st) {
         emit editFailed(qs(st.error().message));

@@ -79,10 +79,8 @@ public:
 } // namespace
 
 WorkloadPanel::WorkloadPanel(Document* document, QWidget* parent)
-    : QWidget(parent)
-    , m_document(document)
-    , m_workloadModel(new WorkloadModel(document, this))
-    , m_shardModel(new ShardModel(document, this))
+    : QWidget(parent), m_document(document), m_workloadModel(new WorkloadModel(document, this)),
+      m_shardModel(new ShardModel(document, this))
 {
     auto* layout = new QVBoxLayout(this);
 
@@ -134,7 +132,7 @@ WorkloadPanel::WorkloadPanel(Document* document, QWidget* parent)
     auto* row = new QHBoxLayout;
     m_strategy = new QComboBox(strategyBox);
     for (Strategy s : allStrategies()) {
-        m_strategy->addItem(QString::fromLatin1(strategyName(s)), static_cast<int>(s));
+        m_strategy->addItem(Labels::strategy(s), static_cast<int>(s));
         m_strategy->setItemData(m_strategy->count() - 1, Glossary::strategy(s), Qt::ToolTipRole);
     }
     auto* place = new QPushButton(tr("Place"), strategyBox);
@@ -152,11 +150,11 @@ WorkloadPanel::WorkloadPanel(Document* document, QWidget* parent)
     connect(m_remove, &QPushButton::clicked, this, &WorkloadPanel::removeItem);
     connect(m_split, &QPushButton::clicked, this, &WorkloadPanel::splitItem);
     connect(place, &QPushButton::clicked, this, &WorkloadPanel::placeByStrategy);
-    connect(m_strategy, &QComboBox::currentIndexChanged, this, [this] {
-        m_strategy->setToolTip(m_strategy->currentData(Qt::ToolTipRole).toString());
-    });
+    connect(m_strategy, &QComboBox::currentIndexChanged, this,
+        [this] { m_strategy->setToolTip(m_strategy->currentData(Qt::ToolTipRole).toString()); });
     connect(m_allItems, &QCheckBox::toggled, this, &WorkloadPanel::itemSelectionChanged);
-    connect(m_items->selectionModel(), &QItemSelectionModel::selectionChanged, this, &WorkloadPanel::itemSelectionChanged);
+    connect(
+        m_items->selectionModel(), &QItemSelectionModel::selectionChanged, this, &WorkloadPanel::itemSelectionChanged);
     connect(m_workloadModel, &QAbstractItemModel::modelReset, this, &WorkloadPanel::itemSelectionChanged);
     connect(m_workloadModel, &WorkloadModel::editFailed, this, &WorkloadPanel::editFailed);
     m_strategy->setToolTip(m_strategy->currentData(Qt::ToolTipRole).toString());
@@ -171,7 +169,10 @@ int WorkloadPanel::currentItem() const
     return rows.isEmpty() ? -1 : rows.first().row();
 }
 
-QString WorkloadPanel::outcomeText() const { return m_outcome->text(); }
+QString WorkloadPanel::outcomeText() const
+{
+    return m_outcome->text();
+}
 
 void WorkloadPanel::itemSelectionChanged()
 {
@@ -237,7 +238,7 @@ void WorkloadPanel::placeByStrategy()
     };
     m_outcome->setText(tr("<b>Replicated</b> on every GPU: %1<br><b>Split</b> across the GPUs: %2<br>%3")
                            .arg(list(outcome->replicated).toHtmlEscaped(), list(outcome->split).toHtmlEscaped(),
-                                qs(outcome->summary).toHtmlEscaped()));
+                               qs(outcome->summary).toHtmlEscaped()));
     emit statusMessage(tr("Placed by %1").arg(m_strategy->currentText()));
 }
 
