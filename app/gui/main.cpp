@@ -1,7 +1,6 @@
 #include "mainwindow.h"
 
 #include <QApplication>
-#include <QScreen>
 #include <QTimer>
 
 int main(int argc, char** argv)
@@ -9,6 +8,7 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("ShardLab"));
     QApplication::setOrganizationName(QStringLiteral("ShardLab"));
+    QApplication::setApplicationDisplayName(QStringLiteral("ShardLab"));
     shardlab::gui::MainWindow window;
     const QStringList args = QApplication::arguments();
     if (args.size() > 1)
@@ -20,7 +20,10 @@ int main(int argc, char** argv)
     const QString shot = qEnvironmentVariable("SHARDLAB_SCREENSHOT");
     const int quitAfter = qEnvironmentVariableIntValue("SHARDLAB_QUIT_AFTER_MS");
     if (!shot.isEmpty())
-        QTimer::singleShot(quitAfter > 1000 ? quitAfter - 500 : 1500, &window, [&window, shot] { window.grab().save(shot); });
+        QTimer::singleShot(
+            quitAfter > 1000 ? quitAfter - 500 : 1500, &window, [&window, shot] { window.grab().save(shot); });
+    else
+        QTimer::singleShot(0, &window, &shardlab::gui::MainWindow::offerRecovery); // never block a headless run
     if (quitAfter > 0)
         QTimer::singleShot(quitAfter, &app, &QApplication::quit);
     return app.exec();

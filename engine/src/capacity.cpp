@@ -83,4 +83,39 @@ CapacityReport capacityOf(const Scenario& scenario, double imbalanceThresholdPct
     return rep;
 }
 
+double RankMemory::usedPct() const
+{
+    return capacity == 0 ? 0.0 : static_cast<double>(owned) / static_cast<double>(capacity) * 100.0;
+}
+
+double CapacityReport::deviationPct(int rank) const
+{
+    if (rank < 0 || rank >= static_cast<int>(ranks.size()) || meanOwned <= 0)
+        return 0.0;
+    return (static_cast<double>(ranks[static_cast<size_t>(rank)].owned) - meanOwned) / meanOwned * 100.0;
+}
+
+OwnershipGaps ownershipGaps(const Scenario& scenario)
+{
+    OwnershipGaps gaps;
+    for (const WorkloadItem& item : scenario.workload.items) {
+        Bytes unowned = item.shards.empty() ? item.size : 0;
+        int shards = 0;
+        for (const Shard& sh : item.shards)
+            if (sh.owners.empty()) {
+                unowned += sh.size;
+                ++shards;
+            }
+        if (unowned == 0)
+            continue;
+        gaps.unowned += unowned;
+        if (unowned == item.size)
+            gaps.messages.push_back("No rank owns '" + item.name + "' (" + formatBytes(unowned) + ").");
+        else
+            gaps.messages.push_back(std::to_string(shards) + " of " + std::to_string(item.shards.size()) + " shards of '"
+                                    + item.name + "' (" + formatBytes(unowned) + ") have no owner.");
+    }
+    return gaps;
+}
+
 } // namespace shardlab

@@ -230,24 +230,13 @@ std::optional<double> JsonReader::flops(const json& obj, const std::string& path
     if (v->is_number())
         d = v->get<double>();
     else if (v->is_string()) {
-        std::string s = v->get<std::string>();
-        char* end = nullptr;
-        d = std::strtod(s.c_str(), &end);
-        std::string unit = end ? std::string(end) : "";
-        while (!unit.empty() && unit.front() == ' ')
-            unit.erase(0, 1);
-        const struct { const char* u; double m; } units[] = {{"FLOP", 1}, {"kFLOP", 1e3}, {"MFLOP", 1e6},
-                                                             {"GFLOP", 1e9}, {"TFLOP", 1e12}, {"PFLOP", 1e15}, {"", 1}};
-        bool known = end != s.c_str();
-        double mult = 0;
-        for (auto& u : units)
-            if (unit == u.u)
-                mult = u.m;
-        if (!known || mult == 0) {
-            fail(key(path, k), "'" + s + "' is not an amount of work (expected " + expect + ")");
+        const std::string s = v->get<std::string>();
+        auto parsed = parseFlops(s);
+        if (!parsed) {
+            fail(key(path, k), parsed.error().message);
             return std::nullopt;
         }
-        d *= mult;
+        d = *parsed;
     } else {
         fail(key(path, k), "found " + describe(*v) + " (expected " + expect + ")");
         return std::nullopt;

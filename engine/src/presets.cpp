@@ -294,6 +294,17 @@ Topology scaleOut(const Topology& node, int gpus)
     return b.t.firstGpus(gpus);
 }
 
+Link typicalLink(LinkKind kind, const std::string& a, const std::string& b)
+{
+    switch (kind) {
+    case LinkKind::NvLink: return {a, b, kind, 18, kNvLink4x18, kNvLinkLat};
+    case LinkKind::Pcie: return {a, b, kind, 1, kPcieGen5x16, kPcieLat};
+    case LinkKind::CrossSocket: return {a, b, kind, 1, kUpi, kSocketLat};
+    case LinkKind::Network: return {a, b, kind, 1, kNdr400, kIbLat};
+    }
+    return {a, b, kind, 1, kPcieGen5x16, kPcieLat};
+}
+
 std::string unknownPresetMessage(std::string_view id)
 {
     std::string known;

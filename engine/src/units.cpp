@@ -180,4 +180,41 @@ std::string formatMicros(double us)
     return buf;
 }
 
+Result<double> parseFlops(std::string_view text)
+{
+    double number = 0;
+    std::string unit;
+    const std::string expect = "(expected an amount of work: FLOP as a number, or e.g. \"4 TFLOP\")";
+    if (!splitNumber(text, number, unit))
+        return badInput("'" + std::string(text) + "' is not an amount of work " + expect);
+    struct Unit { const char* name; double mult; };
+    static const Unit units[] = {{"", 1},         {"FLOP", 1},     {"kFLOP", 1e3},  {"MFLOP", 1e6},
+                                 {"GFLOP", 1e9},  {"TFLOP", 1e12}, {"PFLOP", 1e15}};
+    for (const Unit& u : units)
+        if (unit == u.name) {
+            const double flops = number * u.mult;
+            if (!(flops >= 0 && flops <= 1e24))
+                return badInput("'" + std::string(text) + "' is out of range " + expect + ", from 0 to 1e24");
+            return flops;
+        }
+    return badInput("'" + std::string(text) + "' has an unknown unit '" + unit + "' " + expect);
+}
+
+std::string formatFlops(double flops)
+{
+    static const char* names[] = {"FLOP", "kFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP", "EFLOP"};
+    double v = std::fabs(flops);
+    int i = 0;
+    while (v >= 1000.0 && i < 6) {
+        v /= 1000.0;
+        ++i;
+    }
+    return (flops < 0 ? "-" : "") + threeDigits(v) + " " + names[i];
+}
+
+std::string formatBandwidth(double gbps)
+{
+    return threeDigits(std::fabs(gbps)) + " GB/s";
+}
+
 } // namespace shardlab

@@ -60,3 +60,23 @@ TEST(Units, Formatting)
     EXPECT_EQ(formatMicros(1500), "1.50 ms");
     EXPECT_EQ(formatMicros(12.5), "12.5 us");
 }
+
+TEST(Units, FlopsAndBandwidthText)
+{
+    EXPECT_DOUBLE_EQ(*parseFlops("1.68 TFLOP"), 1.68e12);
+    EXPECT_DOUBLE_EQ(*parseFlops("500 GFLOP"), 5e11);
+    EXPECT_DOUBLE_EQ(*parseFlops("2e12"), 2e12);
+    EXPECT_DOUBLE_EQ(*parseFlops("0"), 0.0);
+    EXPECT_FALSE(parseFlops("-1 TFLOP").ok());
+    EXPECT_FALSE(parseFlops("4 TB").ok());
+    EXPECT_NE(parseFlops("4 TB").error().message.find("unknown unit 'TB'"), std::string::npos);
+    EXPECT_FALSE(parseFlops("lots").ok());
+    EXPECT_EQ(formatFlops(1.68e12), "1.68 TFLOP");
+    EXPECT_EQ(formatFlops(5e11), "500 GFLOP");
+    EXPECT_EQ(formatFlops(0), "0 FLOP");
+    EXPECT_EQ(formatFlops(3.36e15), "3.36 PFLOP");
+    EXPECT_EQ(formatBandwidth(450), "450 GB/s");
+    EXPECT_EQ(formatBandwidth(15.75), "15.8 GB/s");
+    EXPECT_EQ(formatBandwidth(62.4), "62.4 GB/s");
+    EXPECT_EQ(formatBandwidth(0.5), "0.5 GB/s");
+}

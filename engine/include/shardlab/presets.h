@@ -23,6 +23,10 @@ std::optional<Topology> preset(std::string_view id);
 // With gpus <= the template's GPUs it is firstGpus(gpus). Used for scaling curves and benchmarks.
 Topology scaleOut(const Topology& node, int gpus);
 
+// A link of the given class with the figures the presets use for it (NVLink4 x18, PCIe Gen5 x16,
+// UPI, NDR 400 Gb/s InfiniBand): a sensible default when a user draws a new link.
+Link typicalLink(LinkKind kind, const std::string& a, const std::string& b);
+
 // "unknown preset 'x'; known: a, b, c"
 std::string unknownPresetMessage(std::string_view id);
 

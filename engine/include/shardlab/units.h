@@ -36,6 +36,14 @@ std::string formatBinaryBytes(Bytes bytes);
 // "1.25 ms", "850 us", "2.40 s" from microseconds.
 std::string formatMicros(double us);
 
+// Parses an amount of work: "4 TFLOP", "1.68 TFLOP", "500 GFLOP", "2e12" (FLOP). Prefixes k, M, G,
+// T, P are powers of 1000. Accepts 0 to 1e24 FLOP.
+Result<double> parseFlops(std::string_view text);
+// "1.68 TFLOP", "500 GFLOP", "0 FLOP": SI, at most three significant digits.
+std::string formatFlops(double flops);
+// "450 GB/s", "15.8 GB/s", "0.5 GB/s" from GB/s: at most three significant digits.
+std::string formatBandwidth(double gbps);
+
 inline constexpr double kGB = 1e9;
 
 } // namespace shardlab

@@ -1,0 +1,62 @@
+// Colours and sizes shared by the diagram and the panels, chosen to read on a projector: strong
+// contrast, no meaning carried by colour alone (every state also has a word or a number).
+#pragma once
+
+#include "activity.h"
+#include "shardlab/topology.h"
+
+#include <QColor>
+#include <QFont>
+
+namespace shardlab::gui::theme {
+
+// Workload items get distinct colours by their index (shard tiles, gauge segments, swatches).
+QColor itemColour(int itemIndex);
+
+QColor linkColour(LinkKind kind);
+Qt::PenStyle linkStyle(LinkKind kind);
+// Pen width in scene units for a bandwidth: grows with log2(bandwidth) so that 16 GB/s PCIe and
+// 450 GB/s NVLink differ visibly without the latter filling the diagram.
+double linkWidth(double gbps);
+
+inline QColor ok()
+{
+    return QColor(0x2e, 0x7d, 0x32);
+} // green 800
+inline QColor warn()
+{
+    return QColor(0xef, 0x6c, 0x00);
+} // orange 800
+inline QColor overflow()
+{
+    return QColor(0xc6, 0x28, 0x28);
+} // red 800
+inline QColor ink()
+{
+    return QColor(0x21, 0x21, 0x21);
+}
+inline QColor mutedInk()
+{
+    return QColor(0x55, 0x5b, 0x66);
+}
+inline QColor cardFill()
+{
+    return QColor(0xff, 0xff, 0xff);
+}
+inline QColor frameFill()
+{
+    return QColor(0xf3, 0xf5, 0xf8);
+}
+inline QColor gaugeTrack()
+{
+    return QColor(0xe3, 0xe7, 0xed);
+}
+
+QColor activityColour(RankActivity state);
+// Traffic colour for a link's utilisation 0..1: blue (light) through amber to red (saturated).
+QColor utilisationColour(double utilisation);
+
+// Font for diagram text of `pointSize` at 100 % zoom.
+QFont diagramFont(double pointSize, bool bold = false);
+
+} // namespace shardlab::gui::theme

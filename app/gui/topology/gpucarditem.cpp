@@ -1,0 +1,336 @@
+#include "topology/gpucarditem.h"
+
+#include "document/shardref.h"
+#include "labels.h"
+#include "theme.h"
+#include "topology/shardtileitem.h"
+#include "topology/topologyscene.h"
+
+#include <QGraphicsSceneContextMenuEvent>
+#include <QGraphicsSceneDragDropEvent>
+#include <QMimeData>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+
+#include <cmath>
+
+namespace shardlab::gui {
+
+namespace {
+constexpr double kPad = 10;
+constexpr double kHeaderH = 28;
+constexpr double kGaugeTop = 38, kGaugeH = 24;
+constexpr double kInfoTop = 66, kInfoH = 18, kSpeedTop = 84;
+constexpr double kTilesTop = 106;
+constexpr double kCompactGaugeTop = 58;
+// Level of detail below which the card is drawn as a big rank number and a gauge only.
+constexpr double kCompactLod = 0.55;
+} // namespace
+
+GpuCardItem::GpuCardItem(TopologyScene* scene, int rank, const QRectF& rect)
+    : m_scene(scene), m_rank(rank), m_rect(0, 0, rect.width(), rect.height())
+{
+    setPos(rect.topLeft());
+    setAcceptDrops(true);
+    setZValue(2);
+}
+
+void GpuCardItem::setDevice(const QString& name, double tflops, int)
+{
+    m_device = name;
+    m_tflops = tflops;
+    update();
+}
+
+void GpuCardItem::setMemory(Bytes owned, Bytes capacity, double usedPct, std::vector<GaugeSegment> segments)
+{
+    m_owned = owned;
+    m_capacity = capacity;
+    m_segments = std::move(segments);
+    m_state = owned == 0   ? GaugeState::Empty
+        : owned > capacity ? GaugeState::Overflow
+        : usedPct > 90.0   ? GaugeState::NearlyFull
+                           : GaugeState::Fits;
+    m_gaugeText = tr("%1 / %2").arg(bytesText(owned), bytesText(capacity));
+    m_excessText = owned > capacity ? tr("%1 too much").arg(bytesText(owned - capacity)) : QString();
+    m_usageText = tr("%1 % used").arg(usedPct, 0, 'f', usedPct < 10 ? 1 : 0);
+    update();
+}
+
+void GpuCardItem::setTiles(const std::vector<TileInfo>& tiles)
+{
+    if (tiles == m_tiles)
+        return;
+    m_tiles = tiles;
+    layoutTiles();
+    update();
+}
+
+void GpuCardItem::layoutTiles()
+{
+    for (ShardTileItem* t : m_tileItems)
+        m_scene->retire(t);
+    m_tileItems.clear();
+    const int shown = static_cast<int>(m_tiles.size()) > kMaxTiles ? kMaxTiles - 1 : static_cast<int>(m_tiles.size());
+    const int perRow = static_cast<int>(
+        (m_rect.width() - 2 * kPad + ShardTileItem::kGap) / (ShardTileItem::kWidth + ShardTileItem::kGap));
+    for (int i = 0; i < shown; ++i) {
+        auto* tile = new ShardTileItem(this, m_tiles[static_cast<size_t>(i)]);
+        tile->setPos(kPad + (i % perRow) * (ShardTileItem::kWidth + ShardTileItem::kGap),
+            kTilesTop + (i / perRow) * (ShardTileItem::kHeight + ShardTileItem::kGap));
+        m_tileItems << tile;
+    }
+}
+
+void GpuCardItem::setActivity(RankActivity state, int waitingFor)
+{
+    m_showActivity = true;
+    m_activity = state;
+    m_waitingFor = waitingFor;
+    update();
+}
+
+void GpuCardItem::clearActivity()
+{
+    m_showActivity = false;
+    m_activity = RankActivity::Idle;
+    m_waitingFor = -1;
+    update();
+}
+
+QString GpuCardItem::activityText() const
+{
+    if (!m_showActivity)
+        return {};
+    switch (m_activity) {
+    case RankActivity::Idle:
+        return tr("idle");
+    case RankActivity::Compute:
+        return tr("computing");
+    case RankActivity::Communicate:
+        return tr("communicating");
+    case RankActivity::Wait:
+        return m_waitingFor >= 0 ? tr("waits for %1").arg(Labels::gpu(m_waitingFor)) : tr("waiting");
+    }
+    return {};
+}
+
+QColor GpuCardItem::gaugeColour() const
+{
+    switch (m_state) {
+    case GaugeState::Overflow:
+        return theme::overflow();
+    case GaugeState::NearlyFull:
+        return theme::warn();
+    case GaugeState::Fits:
+    case GaugeState::Empty:
+        return theme::ok();
+    }
+    return theme::ok();
+}
+
+QRectF GpuCardItem::boundingRect() const
+{
+    return m_rect.adjusted(-4, -4, 4, 4);
+}
+
+void GpuCardItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*)
+{
+    const double lod = option->levelOfDetailFromTransform(p->worldTransform());
+    p->setRenderHint(QPainter::Antialiasing);
+    // the card
+    QColor border = m_state == GaugeState::Overflow ? theme::overflow() : QColor(0x90, 0x98, 0xa4);
+    double borderW = m_state == GaugeState::Overflow ? 3 : 1.5;
+    if (m_showActivity && m_activity != RankActivity::Idle) {
+        border = theme::activityColour(m_activity);
+        borderW = 5;
+    }
+    p->setPen(QPen(border, borderW));
+    QColor fill = theme::cardFill();
+    if (m_showActivity && m_activity != RankActivity::Idle) {
+        // a pale tint of the state's colour: the gauge and text stay readable on it
+        const QColor c = theme::activityColour(m_activity);
+        fill = QColor::fromRgbF(0.78f + 0.22f * c.redF(), 0.78f + 0.22f * c.greenF(), 0.78f + 0.22f * c.blueF());
+    }
+    p->setBrush(fill);
+    p->drawRoundedRect(m_rect, 10, 10);
+    if (lod < kCompactLod)
+        paintCompact(p, lod);
+    else
+        paintFull(p);
+    if (m_dropTarget) {
+        QPen pen(m_dropCopy ? theme::ok() : QColor(0x15, 0x65, 0xc0), 4, Qt::DashLine);
+        p->setPen(pen);
+        p->setBrush(Qt::NoBrush);
+        p->drawRoundedRect(m_rect.adjusted(-2, -2, 2, 2), 12, 12);
+    }
+}
+
+void GpuCardItem::paintFull(QPainter* p)
+{
+    const double w = m_rect.width();
+    p->setPen(theme::ink());
+    p->setFont(theme::diagramFont(13, true));
+    const QRectF header(kPad, 6, w - 2 * kPad, kHeaderH);
+    p->drawText(header, Qt::AlignLeft | Qt::AlignVCenter, Labels::gpu(m_rank));
+    const QString right = m_showActivity ? activityText() : m_device;
+    p->setFont(theme::diagramFont(9.5, m_showActivity));
+    p->setPen(m_showActivity ? theme::activityColour(m_activity).darker(130) : theme::mutedInk());
+    const QRectF rightBox(kPad + 64, 6, w - 2 * kPad - 64, kHeaderH);
+    p->drawText(rightBox, Qt::AlignRight | Qt::AlignVCenter,
+        p->fontMetrics().elidedText(right, Qt::ElideRight, int(rightBox.width())));
+
+    paintGauge(p, QRectF(kPad, kGaugeTop, w - 2 * kPad, kGaugeH), true);
+
+    const QRectF info(kPad, kInfoTop, w - 2 * kPad, kInfoH);
+    if (m_state == GaugeState::Overflow) {
+        p->setFont(theme::diagramFont(10, true));
+        p->setPen(theme::overflow());
+        p->drawText(info, Qt::AlignLeft | Qt::AlignVCenter, m_excessText);
+    } else {
+        p->setFont(theme::diagramFont(9.5));
+        p->setPen(theme::mutedInk());
+        p->drawText(info, Qt::AlignLeft | Qt::AlignVCenter, m_usageText);
+    }
+    p->setFont(theme::diagramFont(9.5));
+    p->setPen(theme::mutedInk());
+    p->drawText(QRectF(kPad, kSpeedTop, w - 2 * kPad, kInfoH), Qt::AlignLeft | Qt::AlignVCenter,
+        tr("%1 TFLOP/s").arg(m_tflops, 0, 'g', 3));
+    if (static_cast<int>(m_tiles.size()) > m_tileItems.size()) {
+        const QRectF more(m_rect.width() - kPad - ShardTileItem::kWidth,
+            kTilesTop + ShardTileItem::kHeight + ShardTileItem::kGap, ShardTileItem::kWidth, ShardTileItem::kHeight);
+        p->setFont(theme::diagramFont(8.5, true));
+        p->drawText(more, Qt::AlignCenter, tr("+%1").arg(static_cast<int>(m_tiles.size()) - m_tileItems.size()));
+    }
+    if (m_tiles.empty()) {
+        p->setFont(theme::diagramFont(9));
+        p->setPen(theme::mutedInk());
+        p->drawText(
+            QRectF(kPad, kTilesTop, w - 2 * kPad, 2 * ShardTileItem::kHeight), Qt::AlignCenter, tr("drop shards here"));
+    }
+}
+
+void GpuCardItem::paintCompact(QPainter* p, double lod)
+{
+    // Zoomed out: the rank as a big number, the gauge, the tiles; no small print. Text sizes are
+    // set in screen pixels so that the rank stays readable.
+    const double w = m_rect.width();
+    QFont big = theme::diagramFont(10, true);
+    big.setPixelSize(std::max(8, static_cast<int>(std::min(kGaugeTop + kGaugeH, 17.0 / lod))));
+    p->setFont(big);
+    p->setPen(theme::ink());
+    p->drawText(QRectF(0, 0, w, kCompactGaugeTop), Qt::AlignCenter, QString::number(m_rank));
+    const QRectF gauge(kPad, kCompactGaugeTop, w - 2 * kPad, kTilesTop - 4 - kCompactGaugeTop);
+    paintGauge(p, gauge, false);
+    if (m_state == GaugeState::Overflow && lod > 0.2) {
+        // the excess over the gauge, white on the red hatching
+        QFont f = theme::diagramFont(10, true);
+        f.setPixelSize(std::max(8, static_cast<int>(std::min(gauge.height() * 0.9, 12.0 / lod))));
+        p->setFont(f);
+        p->setPen(theme::overflow());
+        p->setBrush(QColor(255, 255, 255, 230));
+        const QString text = tr("+%1").arg(bytesText(m_owned - m_capacity));
+        const QFontMetricsF fm(f);
+        const QRectF box(gauge.center() - QPointF(fm.horizontalAdvance(text) / 2 + 4, gauge.height() / 2),
+            QSizeF(fm.horizontalAdvance(text) + 8, gauge.height()));
+        p->drawRoundedRect(box, 3, 3);
+        p->drawText(box, Qt::AlignCenter, text);
+    }
+}
+
+void GpuCardItem::paintGauge(QPainter* p, const QRectF& r, bool withText)
+{
+    p->setPen(Qt::NoPen);
+    p->setBrush(theme::gaugeTrack());
+    p->drawRoundedRect(r, 4, 4);
+    // Segments by item, scaled to the capacity; when the rank owns more than it holds, scaled to
+    // what it owns, so the bar is full and the red frame and text say by how much.
+    const double scale = static_cast<double>(std::max(m_owned, m_capacity));
+    double x = r.left();
+    if (scale > 0)
+        for (const GaugeSegment& s : m_segments) {
+            const double sw = r.width() * static_cast<double>(s.bytes) / scale;
+            p->setBrush(s.colour);
+            p->drawRect(QRectF(x, r.top(), sw, r.height()));
+            x += sw;
+        }
+    if (m_state == GaugeState::Overflow && scale > 0) {
+        // the part beyond the capacity, hatched in red
+        const double capX = r.left() + r.width() * static_cast<double>(m_capacity) / scale;
+        p->setBrush(QBrush(theme::overflow(), Qt::BDiagPattern));
+        p->drawRect(QRectF(capX, r.top(), r.right() - capX, r.height()));
+        p->setPen(QPen(theme::overflow(), 2));
+        p->drawLine(QPointF(capX, r.top() - 3), QPointF(capX, r.bottom() + 3));
+    }
+    p->setBrush(Qt::NoBrush);
+    p->setPen(QPen(m_state == GaugeState::Overflow ? theme::overflow() : gaugeColour().darker(110),
+        m_state == GaugeState::Overflow ? 2.5 : 1.2));
+    p->drawRoundedRect(r, 4, 4);
+    if (withText) {
+        // text with a light halo so that it reads over any segment colour
+        p->setFont(theme::diagramFont(9.5, true));
+        const QString text = m_gaugeText;
+        QPainterPath path;
+        const QFontMetricsF fm(p->font());
+        const QPointF at(r.center().x() - fm.horizontalAdvance(text) / 2, r.center().y() + fm.ascent() / 2 - 1.5);
+        path.addText(at, p->font(), text);
+        p->setPen(QPen(QColor(255, 255, 255, 230), 3.5, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        p->setBrush(Qt::NoBrush);
+        p->drawPath(path);
+        p->setPen(Qt::NoPen);
+        p->setBrush(theme::ink());
+        p->drawPath(path);
+    }
+}
+
+void GpuCardItem::dragEnterEvent(QGraphicsSceneDragDropEvent* event)
+{
+    if (!event->mimeData()->hasFormat(QString::fromLatin1(kShardMimeType))) {
+        event->ignore();
+        return;
+    }
+    dragMoveEvent(event);
+}
+
+void GpuCardItem::dragMoveEvent(QGraphicsSceneDragDropEvent* event)
+{
+    m_dropCopy = event->modifiers() & Qt::ControlModifier;
+    event->setDropAction(m_dropCopy ? Qt::CopyAction : Qt::MoveAction);
+    event->accept();
+    m_dropTarget = true;
+    update();
+}
+
+void GpuCardItem::dragLeaveEvent(QGraphicsSceneDragDropEvent*)
+{
+    m_dropTarget = false;
+    update();
+}
+
+void GpuCardItem::dropEvent(QGraphicsSceneDragDropEvent* event)
+{
+    m_dropTarget = false;
+    update();
+    const QList<ShardRef> refs = shardRefsFrom(event->mimeData());
+    if (refs.isEmpty()) {
+        event->ignore();
+        return;
+    }
+    const bool copy = event->modifiers() & Qt::ControlModifier;
+    event->setDropAction(copy ? Qt::CopyAction : Qt::MoveAction);
+    event->accept();
+    m_scene->dropShards(refs, m_rank, copy);
+}
+
+void GpuCardItem::contextMenuEvent(QGraphicsSceneContextMenuEvent* event)
+{
+    m_scene->showGpuMenu(m_rank, event->screenPos());
+    event->accept();
+}
+
+void GpuCardItem::mouseDoubleClickEvent(QGraphicsSceneMouseEvent*)
+{
+    emit m_scene->gpuActivated(m_rank);
+}
+
+} // namespace shardlab::gui

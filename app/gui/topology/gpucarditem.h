@@ -1,0 +1,98 @@
+// A GPU in the diagram: rank, device, a memory gauge of what it owns against what it holds (red
+// with the excess in GB when it does not fit), compute speed, and a tile per shard it owns. Shards
+// are dropped on it to give it ownership. During playback it shows what the rank is doing.
+#pragma once
+
+#include "activity.h"
+#include "shardlab/units.h"
+
+#include <QColor>
+#include <QGraphicsObject>
+#include <QString>
+
+#include <vector>
+
+namespace shardlab::gui {
+
+class ShardTileItem;
+class TopologyScene;
+
+struct TileInfo {
+    int item = -1;
+    int shard = -1;
+    QColor colour;
+    QString label;
+    QString toolTip;
+    bool operator==(const TileInfo&) const = default;
+};
+
+struct GaugeSegment {
+    QColor colour;
+    Bytes bytes = 0;
+    bool operator==(const GaugeSegment&) const = default;
+};
+
+class GpuCardItem : public QGraphicsObject {
+    Q_OBJECT
+public:
+    enum class GaugeState { Empty, Fits, NearlyFull, Overflow };
+    static constexpr int kMaxTiles = 10; // two rows; more show as "+N"
+
+    GpuCardItem(TopologyScene* scene, int rank, const QRectF& rect);
+
+    int rank() const { return m_rank; }
+    void setDevice(const QString& name, double tflops, int node);
+    // What the rank owns (by item, for the coloured segments) against its capacity. The text
+    // says how full it is, or how much is too much.
+    void setMemory(Bytes owned, Bytes capacity, double usedPct, std::vector<GaugeSegment> segments);
+    void setTiles(const std::vector<TileInfo>& tiles);
+    void setActivity(RankActivity state, int waitingFor);
+    void clearActivity();
+    bool showsActivity() const { return m_showActivity; }
+    int waitingFor() const { return m_waitingFor; }
+
+    GaugeState gaugeState() const { return m_state; }
+    QString gaugeText() const { return m_gaugeText; }
+    QString excessText() const { return m_excessText; }
+    QColor gaugeColour() const;
+    const std::vector<TileInfo>& tiles() const { return m_tiles; }
+    QList<ShardTileItem*> tileItems() const { return m_tileItems; }
+    RankActivity activity() const { return m_activity; }
+    QString activityText() const;
+
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+protected:
+    void dragEnterEvent(QGraphicsSceneDragDropEvent* event) override;
+    void dragMoveEvent(QGraphicsSceneDragDropEvent* event) override;
+    void dragLeaveEvent(QGraphicsSceneDragDropEvent* event) override;
+    void dropEvent(QGraphicsSceneDragDropEvent* event) override;
+    void contextMenuEvent(QGraphicsSceneContextMenuEvent* event) override;
+    void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
+
+private:
+    void paintFull(QPainter* p);
+    void paintCompact(QPainter* p, double lod);
+    void paintGauge(QPainter* p, const QRectF& r, bool withText);
+    void layoutTiles();
+
+    TopologyScene* m_scene;
+    int m_rank;
+    QRectF m_rect;
+    QString m_device;
+    double m_tflops = 0;
+    Bytes m_owned = 0, m_capacity = 0;
+    std::vector<GaugeSegment> m_segments;
+    GaugeState m_state = GaugeState::Empty;
+    QString m_gaugeText, m_usageText, m_excessText;
+    std::vector<TileInfo> m_tiles;
+    QList<ShardTileItem*> m_tileItems;
+    RankActivity m_activity = RankActivity::Idle;
+    int m_waitingFor = -1;
+    bool m_showActivity = false;
+    bool m_dropTarget = false;
+    bool m_dropCopy = false;
+};
+
+} // namespace shardlab::gui

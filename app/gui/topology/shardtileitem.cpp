@@ -1,0 +1,88 @@
+#include "topology/shardtileitem.h"
+
+#include "document/shardref.h"
+#include "theme.h"
+#include "topology/topologyscene.h"
+
+#include <QApplication>
+#include <QDrag>
+#include <QGraphicsSceneMouseEvent>
+#include <QMimeData>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+#include <QWidget>
+
+namespace shardlab::gui {
+
+ShardTileItem::ShardTileItem(GpuCardItem* card, const TileInfo& info) : QGraphicsItem(card), m_card(card), m_info(info)
+{
+    setFlag(ItemIsSelectable);
+    setAcceptedMouseButtons(Qt::LeftButton | Qt::RightButton);
+    setCursor(Qt::OpenHandCursor);
+    setToolTip(info.toolTip);
+}
+
+QRectF ShardTileItem::boundingRect() const
+{
+    return QRectF(0, 0, kWidth, kHeight);
+}
+
+void ShardTileItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*)
+{
+    const double lod = option->levelOfDetailFromTransform(p->worldTransform());
+    p->setRenderHint(QPainter::Antialiasing);
+    const QRectF r = boundingRect().adjusted(0.5, 0.5, -0.5, -0.5);
+    p->setPen(isSelected() ? QPen(theme::ink(), 2.5) : QPen(m_info.colour.darker(140), 1));
+    p->setBrush(m_info.colour);
+    p->drawRoundedRect(r, 4, 4);
+    if (lod < 0.45)
+        return;
+    p->setPen(Qt::white);
+    p->setFont(theme::diagramFont(8.5, true));
+    p->drawText(r, Qt::AlignCenter, m_info.label);
+}
+
+void ShardTileItem::mousePressEvent(QGraphicsSceneMouseEvent* event)
+{
+    QGraphicsItem::mousePressEvent(event); // selection (Ctrl toggles)
+    event->accept();
+}
+
+void ShardTileItem::mouseMoveEvent(QGraphicsSceneMouseEvent* event)
+{
+    if (!(event->buttons() & Qt::LeftButton))
+        return;
+    const QPoint moved = event->screenPos() - event->buttonDownScreenPos(Qt::LeftButton);
+    if (moved.manhattanLength() < QApplication::startDragDistance())
+        return;
+    auto* scene = static_cast<TopologyScene*>(this->scene());
+    QList<ShardRef> refs = scene->selectedShards();
+    const ShardRef mine {m_info.item, m_info.shard, rank()};
+    if (!refs.contains(mine))
+        refs = {mine};
+    QPixmap pixmap(static_cast<int>(kWidth) + 2, static_cast<int>(kHeight) + 2);
+    pixmap.fill(Qt::transparent);
+    {
+        QPainter pp(&pixmap);
+        QStyleOptionGraphicsItem opt;
+        paint(&pp, &opt, nullptr);
+    }
+    auto* drag = new QDrag(event->widget());
+    drag->setMimeData(shardMimeData(refs));
+    drag->setPixmap(pixmap);
+    drag->setHotSpot(QPoint(pixmap.width() / 2, pixmap.height() / 2));
+    drag->exec(Qt::MoveAction | Qt::CopyAction, Qt::MoveAction);
+}
+
+void ShardTileItem::contextMenuEvent(QGraphicsSceneContextMenuEvent* event)
+{
+    auto* scene = static_cast<TopologyScene*>(this->scene());
+    QList<ShardRef> refs = scene->selectedShards();
+    const ShardRef mine {m_info.item, m_info.shard, rank()};
+    if (!refs.contains(mine))
+        refs = {mine};
+    scene->showShardMenu(refs, event->screenPos());
+    event->accept();
+}
+
+} // namespace shardlab::gui

@@ -1,0 +1,347 @@
+#include "topology/topologyscene.h"
+
+#include "document/document.h"
+#include "document/edits.h"
+#include "document/livefeedback.h"
+#include "glossary.h"
+#include "labels.h"
+#include "theme.h"
+#include "topology/gpucarditem.h"
+#include "topology/linkitem.h"
+#include "topology/shardtileitem.h"
+#include "topology/switchitem.h"
+
+#include <QGraphicsPathItem>
+#include <QGuiApplication>
+#include <QLineF>
+#include <QMap>
+#include <QTimer>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace shardlab::gui {
+
+TopologyScene::TopologyScene(Document* document, LiveFeedback* feedback, QObject* parent)
+    : QGraphicsScene(parent), m_document(document), m_feedback(feedback)
+{
+    setItemIndexMethod(QGraphicsScene::BspTreeIndex);
+    connect(feedback, &LiveFeedback::updated, this, &TopologyScene::update);
+    update(document->scenario(), feedback->current());
+}
+
+TopologyScene::~TopologyScene()
+{
+    clearWaitArrows();
+    qDeleteAll(m_retired);
+}
+
+GpuCardItem* TopologyScene::card(int rank) const
+{
+    return rank >= 0 && rank < static_cast<int>(m_cards.size()) ? m_cards[static_cast<size_t>(rank)] : nullptr;
+}
+
+LinkItem* TopologyScene::linkItem(int index) const
+{
+    return index >= 0 && index < static_cast<int>(m_links.size()) ? m_links[static_cast<size_t>(index)] : nullptr;
+}
+
+QList<ShardRef> TopologyScene::selectedShards() const
+{
+    QList<ShardRef> refs;
+    for (QGraphicsItem* item : selectedItems())
+        if (item->type() == ShardTileItem::Type) {
+            const auto* tile = static_cast<ShardTileItem*>(item);
+            refs << ShardRef {tile->info().item, tile->info().shard, tile->rank()};
+        }
+    return refs;
+}
+
+void TopologyScene::update(const Scenario& scenario, const Feedback& feedback)
+{
+    if (!m_built || !(scenario.topology == m_topology))
+        rebuild(scenario);
+    refreshOwnership(scenario, feedback);
+}
+
+QString TopologyScene::pairClassNote(int v) const
+{
+    // The nvidia-smi class of the GPUs that meet at this switch, when it is the one they use.
+    const Topology& t = m_topology;
+    std::vector<int> below;
+    for (const Link& l : t.links) {
+        const auto a = t.vertexOf(l.a), b = t.vertexOf(l.b);
+        if (!a || !b || (*a != v && *b != v))
+            continue;
+        const int other = *a == v ? *b : *a;
+        if (t.isGpu(other))
+            below.push_back(other);
+        else if (t.switches[static_cast<size_t>(other - t.rankCount())].kind == SwitchKind::PcieSwitch
+            && t.switches[static_cast<size_t>(v - t.rankCount())].kind == SwitchKind::Cpu)
+            for (const Link& m : t.links) {
+                const auto c = t.vertexOf(m.a), d = t.vertexOf(m.b);
+                if (c && d && (*c == other || *d == other) && t.isGpu(*c == other ? *d : *c))
+                    below.push_back(*c == other ? *d : *c);
+            }
+    }
+    std::sort(below.begin(), below.end());
+    below.erase(std::unique(below.begin(), below.end()), below.end());
+    if (below.size() < 2)
+        return {};
+    std::map<PathClass, std::pair<int, int>> seen;
+    for (size_t i = 0; i < below.size(); ++i)
+        for (size_t j = i + 1; j < below.size(); ++j) {
+            const PairClass& pc = m_pairs[static_cast<size_t>(below[i])][static_cast<size_t>(below[j])];
+            seen.emplace(pc.cls, std::pair<int, int>(below[i], below[j]));
+        }
+    const SwitchKind kind = t.switches[static_cast<size_t>(v - t.rankCount())].kind;
+    // a CPU's own class is the one between GPUs under different switches (PHB), not PIX
+    for (PathClass want : {PathClass::NvLink, PathClass::Phb, PathClass::Node, PathClass::Pix, PathClass::Pxb}) {
+        if ((kind == SwitchKind::NvSwitch) != (want == PathClass::NvLink))
+            continue;
+        if (kind == SwitchKind::PcieSwitch && want != PathClass::Pix && want != PathClass::Pxb)
+            continue;
+        if (kind == SwitchKind::Cpu && want != PathClass::Phb && want != PathClass::Node)
+            continue;
+        auto it = seen.find(want);
+        if (it == seen.end())
+            continue;
+        const QString cls = qs(
+            pathClassLabel(m_pairs[static_cast<size_t>(it->second.first)][static_cast<size_t>(it->second.second)]));
+        return kind == SwitchKind::NvSwitch ? tr("every GPU pair %1").arg(cls) : tr("GPUs below: %1").arg(cls);
+    }
+    return {};
+}
+
+void TopologyScene::rebuild(const Scenario& scenario)
+{
+    clearWaitArrows();
+    m_activity = {};
+    clear(); // retired tiles are no longer in the scene: they wait for reapRetired()
+    m_cards.clear();
+    m_links.clear();
+    m_switches.clear();
+    m_topology = scenario.topology;
+    m_built = true;
+    const Topology& t = m_topology;
+    m_layout = layoutTopology(t);
+    m_pairs = classifyPairs(t);
+
+    for (const NodeFrame& f : m_layout.nodes) {
+        int gpus = 0;
+        QString device;
+        for (const Gpu& g : t.gpus)
+            if (g.node == f.node) {
+                ++gpus;
+                device = device.isEmpty() || device == qs(g.name) ? qs(g.name) : tr("mixed GPUs");
+            }
+        addItem(new NodeFrameItem(
+            f.rect, tr("Node %1  \u00b7  %2 \u00d7 %3").arg(f.node).arg(gpus).arg(device), tr("Node %1").arg(f.node)));
+    }
+    for (size_t i = 0; i < t.switches.size(); ++i) {
+        const int v = t.rankCount() + static_cast<int>(i);
+        auto* item = new SwitchItem(t.switches[i], m_layout.vertices[static_cast<size_t>(v)], pairClassNote(v));
+        addItem(item);
+        m_switches.push_back(item);
+    }
+    for (size_t i = 0; i < t.links.size(); ++i) {
+        auto* item = new LinkItem(this, static_cast<int>(i), t.links[i], m_layout.links[i]);
+        addItem(item);
+        m_links.push_back(item);
+    }
+    for (int r = 0; r < t.rankCount(); ++r) {
+        auto* card = new GpuCardItem(this, r, m_layout.vertices[static_cast<size_t>(r)].rect);
+        const Gpu& g = t.gpus[static_cast<size_t>(r)];
+        card->setDevice(qs(g.name), g.tflops, g.node);
+        addItem(card);
+        m_cards.push_back(card);
+    }
+    // each card's paths to the others, grouped by class: "NV18 to GPU 1-7", "NET to GPU 8-63"
+    m_pathText.clear();
+    for (int r = 0; r < t.rankCount(); ++r) {
+        QMap<QString, std::vector<int>> paths;
+        for (int o = 0; o < t.rankCount(); ++o)
+            if (o != r)
+                paths[qs(pathClassLabel(m_pairs[static_cast<size_t>(r)][static_cast<size_t>(o)]))].push_back(o);
+        QString text;
+        for (auto it = paths.cbegin(); it != paths.cend(); ++it)
+            text += tr("<br>&nbsp;&nbsp;%1 to GPU %2").arg(it.key(), Labels::ranks(it.value()));
+        m_pathText << text;
+    }
+    declutterLabels();
+    setSceneRect(m_layout.bounds);
+    emit layoutRebuilt();
+}
+
+void TopologyScene::declutterLabels()
+{
+    // Hide labels with no room on their link, labels that would cover a card, a switch or an
+    // earlier label, and labels that repeat an identical one close by (DGX-1's sixteen "NV1" arcs).
+    constexpr double kRepeatDistance = 150;
+    std::vector<QRectF> taken;
+    for (const VertexPlace& p : m_layout.vertices)
+        taken.push_back(p.rect.adjusted(-2, -2, 2, 2));
+    std::vector<std::pair<QString, QPointF>> shown;
+    for (LinkItem* link : m_links) {
+        const QRectF r = link->labelRect();
+        bool ok = link->labelFits();
+        for (size_t i = 0; ok && i < taken.size(); ++i)
+            ok = !taken[i].intersects(r);
+        for (size_t i = 0; ok && i < shown.size(); ++i)
+            ok = shown[i].first != link->label() || QLineF(shown[i].second, r.center()).length() >= kRepeatDistance;
+        link->setLabelVisible(ok);
+        if (ok) {
+            taken.push_back(r.adjusted(-3, -2, 3, 2));
+            shown.push_back({link->label(), r.center()});
+        }
+    }
+}
+
+void TopologyScene::refreshOwnership(const Scenario& scenario, const Feedback& feedback)
+{
+    const int n = static_cast<int>(m_cards.size());
+    // per rank: bytes by item (gauge segments) and the shards it owns (tiles), in one pass
+    std::vector<std::vector<GaugeSegment>> segments(static_cast<size_t>(n));
+    std::vector<std::vector<TileInfo>> tiles(static_cast<size_t>(n));
+    for (size_t i = 0; i < scenario.workload.items.size(); ++i) {
+        const WorkloadItem& item = scenario.workload.items[i];
+        const QColor colour = theme::itemColour(static_cast<int>(i));
+        for (size_t k = 0; k < item.shards.size(); ++k) {
+            const Shard& sh = item.shards[k];
+            QString tip;
+            for (int owner : sh.owners) {
+                if (owner < 0 || owner >= n)
+                    continue;
+                auto& seg = segments[static_cast<size_t>(owner)];
+                if (seg.empty() || seg.back().colour != colour)
+                    seg.push_back({colour, 0});
+                seg.back().bytes += sh.size;
+                if (tip.isEmpty())
+                    tip = tr("<b>%1</b>: %2 of %3<br>%4<br><i>Drag to another GPU to move it; Ctrl-drag to replicate "
+                             "it.</i>")
+                              .arg(Labels::shard(scenario, static_cast<int>(i), static_cast<int>(k)),
+                                  bytesText(sh.size), bytesText(item.size),
+                                  sh.owners.size() > 1 ? tr("replicated on GPUs %1").arg(Labels::ranks(sh.owners))
+                                                       : tr("split: only this GPU holds it"));
+                tiles[static_cast<size_t>(owner)].push_back(
+                    {static_cast<int>(i), static_cast<int>(k), colour, QStringLiteral("#%1").arg(k), tip});
+            }
+        }
+    }
+    const auto& ranks = feedback.capacity.ranks;
+    for (int r = 0; r < n; ++r) {
+        GpuCardItem* card = m_cards[static_cast<size_t>(r)];
+        if (r >= static_cast<int>(ranks.size()))
+            continue;
+        const RankMemory& rm = ranks[static_cast<size_t>(r)];
+        card->setMemory(rm.owned, rm.capacity, rm.usedPct(), std::move(segments[static_cast<size_t>(r)]));
+        card->setTiles(tiles[static_cast<size_t>(r)]);
+        const Gpu& g = scenario.topology.gpus[static_cast<size_t>(r)];
+        card->setToolTip(tr("<b>%1</b>: %2, %3 memory, %4 TFLOP/s, node %5<br>Owns %6 (%7 % of its memory)%8"
+                            "<br>Paths to the other GPUs (as nvidia-smi topo -m names them):%9<br><br>%10")
+                             .arg(Labels::gpu(r), qs(g.name), bytesText(g.memory))
+                             .arg(g.tflops)
+                             .arg(g.node)
+                             .arg(bytesText(rm.owned))
+                             .arg(rm.usedPct(), 0, 'f', 0)
+                             .arg(rm.fits() ? QString()
+                                            : tr("<br><font color='#c62828'><b>Does not fit: %1 too much.</b></font>")
+                                                  .arg(bytesText(rm.excess())),
+                                 m_pathText.value(r), Glossary::gauge()));
+    }
+}
+
+void TopologyScene::clearWaitArrows()
+{
+    for (QGraphicsItem* a : m_waitArrows) {
+        removeItem(a);
+        delete a;
+    }
+    m_waitArrows.clear();
+}
+
+void TopologyScene::setActivity(const ActivityFrame& frame)
+{
+    m_activity = frame;
+    clearWaitArrows();
+    if (frame.empty()) {
+        for (GpuCardItem* c : m_cards)
+            c->clearActivity();
+        for (LinkItem* l : m_links)
+            l->clearTraffic();
+        return;
+    }
+    for (size_t r = 0; r < m_cards.size() && r < frame.ranks.size(); ++r) {
+        const int waits = r < frame.waitingFor.size() ? frame.waitingFor[r] : -1;
+        m_cards[r]->setActivity(frame.ranks[r], waits);
+        if (frame.ranks[r] == RankActivity::Wait && waits >= 0 && waits < static_cast<int>(m_cards.size())
+            && waits != static_cast<int>(r)) {
+            // a dashed arrow from the waiting card to the card it waits for
+            const QRectF a = m_cards[r]->sceneBoundingRect(),
+                         b = m_cards[static_cast<size_t>(waits)]->sceneBoundingRect();
+            const QPointF from(a.center().x(), a.top() + 8), to(b.center().x(), b.top() + 8);
+            QPainterPath path(from);
+            const double lift = 60 + 0.15 * std::abs(to.x() - from.x());
+            path.cubicTo(from + QPointF(0, -lift), to + QPointF(0, -lift), to);
+            auto* arrow = new QGraphicsPathItem(path);
+            arrow->setPen(QPen(theme::activityColour(RankActivity::Wait), 4, Qt::DashLine, Qt::RoundCap));
+            arrow->setZValue(5);
+            arrow->setToolTip(tr("%1 waits for %2").arg(Labels::gpu(static_cast<int>(r)), Labels::gpu(waits)));
+            auto* head = new QGraphicsPolygonItem(QPolygonF({to, to + QPointF(-9, -16), to + QPointF(9, -16)}), arrow);
+            head->setBrush(theme::activityColour(RankActivity::Wait));
+            head->setPen(Qt::NoPen);
+            addItem(arrow);
+            m_waitArrows.push_back(arrow);
+        }
+    }
+    double maxBytes = 0;
+    for (const LinkTraffic& l : frame.links)
+        maxBytes = std::max(maxBytes, l.bytesInFlight);
+    // the dash phase advances with the clock so that consecutive frames show movement
+    const double phase = frame.timeUs / 50.0;
+    for (size_t i = 0; i < m_links.size(); ++i) {
+        if (i < frame.links.size())
+            m_links[i]->setTraffic(frame.links[i], maxBytes, phase);
+        else
+            m_links[i]->clearTraffic();
+    }
+}
+
+void TopologyScene::dropShards(const QList<ShardRef>& refs, int rank, bool copy)
+{
+    report(Edits::dropShards(*m_document, refs, rank, copy));
+}
+
+void TopologyScene::report(const Status& status)
+{
+    if (!status)
+        emit editFailed(qs(status.error().message));
+}
+
+void TopologyScene::retire(ShardTileItem* tile)
+{
+    if (tile->scene())
+        removeItem(tile);
+    tile->setParentItem(nullptr); // its card may go before it does
+    m_retired.push_back(tile);
+    if (!m_reapScheduled) {
+        m_reapScheduled = true;
+        QTimer::singleShot(0, this, &TopologyScene::reapRetired);
+    }
+}
+
+void TopologyScene::reapRetired()
+{
+    // A tile replaced by the drop of its own drag is still on the stack of its mouse handler
+    // until the button goes up: wait for that.
+    if (QGuiApplication::mouseButtons() != Qt::NoButton) {
+        QTimer::singleShot(100, this, &TopologyScene::reapRetired);
+        return;
+    }
+    m_reapScheduled = false;
+    qDeleteAll(m_retired);
+    m_retired.clear();
+}
+
+} // namespace shardlab::gui

@@ -1,0 +1,140 @@
+#include "topology/topologyview.h"
+
+#include "topology/topologyscene.h"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QScrollBar>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace shardlab::gui {
+
+namespace {
+constexpr double kMinZoom = 0.05, kMaxZoom = 4.0;
+// Fitting never enlarges beyond this: a four-GPU machine should not fill a projector with 40 pt text.
+constexpr double kMaxFitZoom = 1.25;
+} // namespace
+
+TopologyView::TopologyView(TopologyScene* scene, QWidget* parent) : QGraphicsView(scene, parent)
+{
+    setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing | QPainter::SmoothPixmapTransform);
+    setDragMode(QGraphicsView::RubberBandDrag);
+    setRubberBandSelectionMode(Qt::IntersectsItemShape);
+    setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+    setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+    setBackgroundBrush(Qt::white);
+    setAcceptDrops(true);
+    setToolTip(QString());
+    connect(scene, &TopologyScene::layoutRebuilt, this, [this] {
+        if (m_autoFit)
+            fitToWindow();
+    });
+}
+
+double TopologyView::zoom() const
+{
+    return transform().m11();
+}
+
+void TopologyView::zoomBy(double factor)
+{
+    const double target = std::clamp(zoom() * factor, kMinZoom, kMaxZoom);
+    scale(target / zoom(), target / zoom());
+    m_autoFit = false;
+    emit zoomChanged(zoom());
+}
+
+void TopologyView::zoomIn()
+{
+    zoomBy(1.25);
+}
+
+void TopologyView::zoomOut()
+{
+    zoomBy(0.8);
+}
+
+void TopologyView::fitToWindow()
+{
+    const QRectF r = sceneRect();
+    if (r.isEmpty() || viewport()->width() < 10)
+        return;
+    fitInView(r, Qt::KeepAspectRatio);
+    if (zoom() > kMaxFitZoom) {
+        const double s = kMaxFitZoom / zoom();
+        scale(s, s);
+    }
+    centerOn(r.center());
+    m_autoFit = true;
+    emit zoomChanged(zoom());
+}
+
+void TopologyView::wheelEvent(QWheelEvent* event)
+{
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps == 0) {
+        QGraphicsView::wheelEvent(event);
+        return;
+    }
+    zoomBy(std::pow(1.15, steps));
+    event->accept();
+}
+
+void TopologyView::resizeEvent(QResizeEvent* event)
+{
+    QGraphicsView::resizeEvent(event);
+    if (m_autoFit)
+        fitToWindow();
+}
+
+void TopologyView::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::MiddleButton) {
+        // pan: pretend a left-button hand drag
+        m_panning = true;
+        setDragMode(QGraphicsView::ScrollHandDrag);
+        QMouseEvent fake(event->type(), event->position(), event->globalPosition(), Qt::LeftButton, Qt::LeftButton,
+            event->modifiers());
+        QGraphicsView::mousePressEvent(&fake);
+        m_autoFit = false;
+        return;
+    }
+    QGraphicsView::mousePressEvent(event);
+}
+
+void TopologyView::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (m_panning && event->button() == Qt::MiddleButton) {
+        QMouseEvent fake(event->type(), event->position(), event->globalPosition(), Qt::LeftButton, Qt::NoButton,
+            event->modifiers());
+        QGraphicsView::mouseReleaseEvent(&fake);
+        setDragMode(QGraphicsView::RubberBandDrag);
+        m_panning = false;
+        return;
+    }
+    QGraphicsView::mouseReleaseEvent(event);
+}
+
+void TopologyView::keyPressEvent(QKeyEvent* event)
+{
+    if (event->key() == Qt::Key_Space && !event->isAutoRepeat()) {
+        setDragMode(QGraphicsView::ScrollHandDrag);
+        m_autoFit = false;
+        return;
+    }
+    QGraphicsView::keyPressEvent(event);
+}
+
+void TopologyView::keyReleaseEvent(QKeyEvent* event)
+{
+    if (event->key() == Qt::Key_Space && !event->isAutoRepeat()) {
+        setDragMode(QGraphicsView::RubberBandDrag);
+        return;
+    }
+    QGraphicsView::keyReleaseEvent(event);
+}
+
+} // namespace shardlab::gui

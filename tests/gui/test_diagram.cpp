@@ -1,0 +1,186 @@
+// The diagram: a readable layout for every preset and for clusters up to 64 GPUs (nothing
+// overlaps, labels never cover a card or each other), labels by link class, and the playback
+// contract: setActivity() shows each rank's state, whom a waiting rank waits for, and traffic on
+// each link; an empty frame clears it.
+#include "document/document.h"
+#include "document/livefeedback.h"
+#include "gui_test_helpers.h"
+#include "shardlab/presets.h"
+#include "shardlab/scenario_edit.h"
+#include "topology/linkitem.h"
+#include "topology/topologylayout.h"
+#include "topology/topologyscene.h"
+
+#include <QTest>
+
+using namespace shardlab;
+using namespace shardlab::gui;
+
+namespace {
+
+std::vector<std::pair<QString, Topology>> machines()
+{
+    std::vector<std::pair<QString, Topology>> out;
+    for (const PresetInfo& p : presetList())
+        out.push_back({QString::fromStdString(p.id), *preset(p.id)});
+    out.push_back({QStringLiteral("h200 x 64"), scaleOut(*preset("h200-nvswitch-8"), 64)});
+    out.push_back({QStringLiteral("teaching x 64"), scaleOut(*preset("teaching-4x16gb-pcie"), 64)});
+    out.push_back({QStringLiteral("dgx1 x 16"), scaleOut(*preset("dgx1-p100"), 16)});
+    return out;
+}
+
+// A scene on a scenario that has only a machine.
+struct SceneOn {
+    Document doc;
+    LiveFeedback feedback {&doc};
+    TopologyScene scene {&doc, &feedback};
+    explicit SceneOn(const Topology& t)
+    {
+        Scenario s;
+        s.topology = t;
+        doc.reset(s, QString());
+    }
+};
+
+} // namespace
+
+class TestDiagram : public QObject {
+    Q_OBJECT
+private slots:
+    void layoutOfEveryMachineHasNoOverlaps()
+    {
+        for (const auto& [name, t] : machines()) {
+            const TopologyLayout lay = layoutTopology(t);
+            QCOMPARE(lay.vertices.size(), size_t(t.vertexCount()));
+            QCOMPARE(lay.nodes.size(), size_t(t.nodeCount()));
+            for (int a = 0; a < t.vertexCount(); ++a) {
+                const QRectF ra = lay.vertices[size_t(a)].rect;
+                QVERIFY2(!ra.isEmpty(), qPrintable(name));
+                QVERIFY2(lay.bounds.contains(ra), qPrintable(name));
+                for (int b = a + 1; b < t.vertexCount(); ++b)
+                    QVERIFY2(!ra.intersects(lay.vertices[size_t(b)].rect),
+                        qPrintable(QStringLiteral("%1: %2 overlaps %3")
+                                       .arg(name, QString::fromStdString(t.vertexId(a)),
+                                           QString::fromStdString(t.vertexId(b)))));
+                // everything of a node sits inside its frame
+                if (t.nodeOf(a) >= 0)
+                    for (const NodeFrame& f : lay.nodes)
+                        if (f.node == t.nodeOf(a))
+                            QVERIFY2(f.rect.contains(ra), qPrintable(name));
+            }
+            for (size_t i = 0; i < t.links.size(); ++i)
+                QVERIFY2(lay.links[i].points.size() >= 2, qPrintable(name));
+            // node frames never overlap
+            for (size_t i = 0; i < lay.nodes.size(); ++i)
+                for (size_t j = i + 1; j < lay.nodes.size(); ++j)
+                    QVERIFY2(!lay.nodes[i].rect.intersects(lay.nodes[j].rect), qPrintable(name));
+        }
+    }
+
+    void sixtyFourGpusFitALandscapeWindow()
+    {
+        const TopologyLayout lay = layoutTopology(scaleOut(*preset("h200-nvswitch-8"), 64));
+        const double aspect = lay.bounds.width() / lay.bounds.height();
+        QVERIFY2(aspect > 1.0 && aspect < 2.6, qPrintable(QString::number(aspect)));
+        // cards in rank order, left to right within a node
+        QVERIFY(lay.vertices[1].rect.left() > lay.vertices[0].rect.left());
+        QCOMPARE(lay.vertices[1].rect.top(), lay.vertices[0].rect.top());
+    }
+
+    void linksAreLabelledByClassAndLabelsNeverCollide()
+    {
+        for (const auto& [name, t] : machines()) {
+            SceneOn on(t);
+            TopologyScene& scene = on.scene;
+            std::vector<QRectF> shown;
+            for (size_t i = 0; i < t.links.size(); ++i) {
+                LinkItem* link = scene.linkItem(int(i));
+                QVERIFY(link);
+                if (!link->labelVisible())
+                    continue;
+                const QRectF r = link->labelRect();
+                for (int v = 0; v < t.vertexCount(); ++v)
+                    QVERIFY2(!r.intersects(scene.topologyLayout().vertices[size_t(v)].rect),
+                        qPrintable(name + link->label()));
+                for (const QRectF& o : shown)
+                    QVERIFY2(!r.intersects(o), qPrintable(name + link->label()));
+                shown.push_back(r);
+            }
+            QVERIFY2(!shown.empty(), qPrintable(name));
+        }
+        Scenario s;
+        s.topology = *preset("h200-nv18-4");
+        SceneOn on(s.topology);
+        Document& doc = on.doc;
+        TopologyScene& scene = on.scene;
+        QStringList labels;
+        for (size_t i = 0; i < s.topology.links.size(); ++i)
+            labels << scene.linkItem(int(i))->label();
+        QVERIFY(labels.contains(QStringLiteral("NV18 450 GB/s")));
+        QVERIFY(labels.contains(QStringLiteral("PCIe 63 GB/s")));
+        QVERIFY(labels.contains(QStringLiteral("SYS 62.4 GB/s")));
+        s.topology = *preset("2x8-h100-ib");
+        doc.reset(s, QString());
+        QCOMPARE(scene.cardCount(), 16);
+        QCOMPARE(scene.linkItem(int(s.topology.links.size()) - 1)->label(), QStringLiteral("IB 50 GB/s"));
+        s.topology = *preset("teaching-4x16gb-pcie");
+        doc.reset(s, QString());
+        QCOMPARE(scene.linkItem(0)->label(), QStringLiteral("PCIe 15.8 GB/s"));
+    }
+
+    void ownershipEditsKeepTheSceneItems()
+    {
+        // an ownership edit updates cards in place; only a topology edit rebuilds
+        Document doc;
+        doc.reset(test::fourCardsOneItem(), QString());
+        LiveFeedback feedback(&doc);
+        TopologyScene scene(&doc, &feedback);
+        GpuCardItem* card = scene.card(1);
+        QVERIFY(doc.apply(QStringLiteral("own"), [](Scenario& s) { s.workload.items[0].shards[0].owners = {1}; }).ok());
+        QCOMPARE(scene.card(1), card);
+        QCOMPARE(card->gaugeState(), GpuCardItem::GaugeState::Overflow);
+        QVERIFY(doc.apply(QStringLiteral("gpu"), [](Scenario& s) { addGpuLike(s, 0); }).ok());
+        QCOMPARE(scene.cardCount(), 5);
+        QCOMPARE(scene.card(1)->gaugeState(), GpuCardItem::GaugeState::Overflow);
+        QCOMPARE(scene.card(4)->gaugeState(), GpuCardItem::GaugeState::Empty);
+    }
+
+    void activityFramesAnimateTheDiagram()
+    {
+        Scenario s;
+        s.topology = *preset("teaching-4x16gb-pcie");
+        SceneOn on(s.topology);
+        TopologyScene& scene = on.scene;
+        ActivityFrame frame;
+        frame.timeUs = 120;
+        frame.ranks = {RankActivity::Compute, RankActivity::Communicate, RankActivity::Wait, RankActivity::Idle};
+        frame.waitingFor = {-1, -1, 0, -1};
+        frame.links.resize(s.topology.links.size());
+        frame.links[0] = {1.0, 4e6, true};
+        frame.links[1] = {0.25, 1e6, false};
+        scene.setActivity(frame);
+        QCOMPARE(scene.card(0)->activity(), RankActivity::Compute);
+        QCOMPARE(scene.card(0)->activityText(), QStringLiteral("computing"));
+        QCOMPARE(scene.card(2)->activityText(), QStringLiteral("waits for GPU 0"));
+        QCOMPARE(scene.waitArrowCount(), 1);
+        LinkItem* busy = scene.linkItem(0);
+        LinkItem* light = scene.linkItem(1);
+        QVERIFY(busy->hasTraffic() && light->hasTraffic());
+        QVERIFY(!scene.linkItem(2)->hasTraffic());
+        // width follows the bytes, colour the utilisation
+        QCOMPARE(busy->trafficWidth(), 16.0);
+        QCOMPARE(light->trafficWidth(), 3.0 + 13.0 * 0.25);
+        QVERIFY(busy->trafficColour() != light->trafficColour());
+        QCOMPARE(busy->trafficColour(), QColor(0xd5, 0x00, 0x00));
+        QVERIFY(!light->traffic().forward);
+        // an empty frame clears everything
+        scene.setActivity(ActivityFrame {});
+        QCOMPARE(scene.waitArrowCount(), 0);
+        QVERIFY(!busy->hasTraffic());
+        QVERIFY(!scene.card(0)->showsActivity());
+        QVERIFY(scene.card(2)->activityText().isEmpty());
+    }
+};
+
+QTEST_MAIN(TestDiagram)
+#include "test_diagram.moc"
