@@ -62,7 +62,7 @@ private slots:
             double totalMs = 0;
             for (size_t i = 0; i < drawn.size(); ++i) {
                 QCOMPARE(drawn.end[i] - drawn.begin[i], engineWaits[i]);
-                const Span& sp = data->run().spans[size_t(drawn.span[i])];
+                const Span& sp = data->span(LaneBand::Main, drawn.span[i]);
                 QCOMPARE(sp.waitedFor, 0);
                 totalMs += (drawn.end[i] - drawn.begin[i]) / 1e3;
             }
@@ -73,7 +73,7 @@ private slots:
         const auto& labels = view->spanLayer(SpanKind::Wait)->annotations();
         QCOMPARE(int(labels.size()), 3 * s.iterations);
         for (const auto& a : labels) {
-            const Span& sp = data->run().spans[size_t(a.span)];
+            const Span& sp = data->span(LaneBand::Main, a.span);
             QVERIFY2(a.text.contains(QStringLiteral("for rank 0")), qPrintable(a.text));
             QVERIFY2(a.text.contains(QString::fromStdString(formatDuration(sp.durationUs()))), qPrintable(a.text));
         }

@@ -90,7 +90,7 @@ private slots:
         const TimeScale scale{0, 240, 0, 240}; // 1 us per pixel
         auto hit = d->spanAt(1, LaneBand::Main, 50, scale);
         QVERIFY(hit);
-        QCOMPARE(d->run().spans[size_t(hit->span)].kind, SpanKind::Wait);
+        QCOMPARE(d->span(LaneBand::Main, hit->span).kind, SpanKind::Wait);
         QVERIFY(!d->spanAt(0, LaneBand::Main, 250, scale));
         QVERIFY(d->spanAt(0, LaneBand::Main, 242, scale, 3)); // within 3 px of the last span
     }
@@ -113,6 +113,18 @@ private slots:
         // a late span from an earlier time is put in its place
         d->append({span(0, SpanKind::Compute, 500, 510), span(0, SpanKind::Compute, 300, 310)}, {}, {});
         QCOMPARE(d->lane(0, LaneBand::Main)->track(SpanKind::Compute).begin, (std::vector<double>{0, 120, 300, 500}));
+        // in slices: two spans per call, the lanes fill up in order
+        d->beginAppend({span(0, SpanKind::Compute, 720, 730), span(1, SpanKind::Compute, 700, 705), span(1, SpanKind::Wait, 705, 730)},
+                       {}, {{700, 730}});
+        QCOMPARE(d->endUs(), 730.0);   // the iteration mark is there at once
+        QCOMPARE(d->spanCount(), size_t(12));
+        QVERIFY(d->continueAppend(2)); // 700 (rank 1) and 705 (rank 1's wait)
+        QCOMPARE(d->spanCount(), size_t(14));
+        QCOMPARE(d->lane(1, LaneBand::Main)->track(SpanKind::Wait).begin.back(), 705.0);
+        QVERIFY(!d->continueAppend(2));
+        QCOMPARE(d->spanCount(), size_t(15));
+        QCOMPARE(d->runSpanCount(), size_t(15));
+        QCOMPARE(d->span(LaneBand::Main, 14).beginUs, 705.0); // spans keep their place in the chunk
         // overlapped collectives open the communication-stream lane
         d->append({span(1, SpanKind::Comm, 600, 610, -1, -1, 2, 1)}, {}, {});
         QVERIFY(d->layout().commStream);
@@ -141,7 +153,7 @@ private slots:
         QVERIFY(!ticker->ticks().last().contains(QStringLiteral("straggler")));
         // too narrow for words: the label shortens, then disappears
         QFontMetricsF fm(v.font());
-        const Span w = v.data()->run().spans[4];
+        const Span w = v.data()->span(LaneBand::Main, 4);
         QCOMPARE(SpanLayer::waitLabel(w, fm.horizontalAdvance(QString::fromUtf8("60.0 \xc2\xb5s")) + 9, fm), QString::fromUtf8("60.0 \xc2\xb5s"));
         QVERIFY(SpanLayer::waitLabel(w, 5, fm).isEmpty());
     }
@@ -178,7 +190,7 @@ private slots:
         v.replotNow();
         const auto hit = v.hitAt(pointAt(v, 70, 1));
         QVERIFY(hit);
-        const Span& sp = v.data()->run().spans[size_t(hit->span)];
+        const Span& sp = v.data()->span(LaneBand::Main, hit->span);
         QCOMPARE(sp.kind, SpanKind::Wait);
         const QString tip = v.tooltipFor(*hit);
         QVERIFY2(tip.contains(QStringLiteral("waited for rank 0")), qPrintable(tip));
@@ -198,7 +210,7 @@ private slots:
         QTest::mouseClick(v.plot(), Qt::LeftButton, Qt::NoModifier, pointAt(v, 20, 0));
         QCOMPARE(v.selectedCollective(), -1);
         QVERIFY(v.selectedSpan() >= 0);
-        QCOMPARE(v.data()->run().spans[size_t(v.selectedSpan())].kind, SpanKind::Compute);
+        QCOMPARE(v.data()->span(LaneBand::Main, v.selectedSpan()).kind, SpanKind::Compute);
     }
 
     void zoomPanAndFit()

@@ -54,18 +54,26 @@ quint64 RunController::start(const Scenario& scenario, RunKind kind)
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     m_current = ++m_next;
     m_running = true;
+    m_appending = false;
     m_streamIncomplete = false;
     m_coalesce.stop();
     m_stream->reset(m_current);
     std::vector<std::string> devices;
     for (const Gpu& g : scenario.topology.gpus)
         devices.push_back(g.name);
+    disposeLater(std::move(m_streaming));
     m_streaming = kind == RunKind::Simulate ? TimelineData::streaming(scenario.ranks(), std::move(devices)) : nullptr;
     QMetaObject::invokeMethod(
         m_worker, [w = m_worker, id = m_current, scenario, kind, cancel = m_cancel] { w->run(id, scenario, kind, cancel); },
         Qt::QueuedConnection);
     emit started(m_current, kind);
     return m_current;
+}
+
+void RunController::disposeLater(std::shared_ptr<const void> garbage)
+{
+    if (garbage)
+        QMetaObject::invokeMethod(m_worker, [g = std::move(garbage)]() mutable { g.reset(); }, Qt::QueuedConnection);
 }
 
 void RunController::cancel()
@@ -90,22 +98,42 @@ void RunController::drainStream()
 {
     if (!m_running || !m_streaming)
         return;
-    auto chunk = m_stream->take(m_current);
-    if (!chunk)
+    // A chunk goes into the lanes a slice at a time, each in its own turn of the event loop, so
+    // that a large one never holds up the GUI (about a millisecond per slice).
+    constexpr size_t kSlice = 4000;
+    if (!m_appending) {
+        auto chunk = m_stream->take(m_current);
+        if (!chunk)
+            return;
+        m_streamIncomplete = m_streamIncomplete || chunk->incomplete;
+        if (chunk->done > 0 && chunk->total > chunk->done)
+            m_streaming->expectGrowth(static_cast<double>(chunk->total) / chunk->done);
+        m_streaming->beginAppend(std::move(chunk->spans), chunk->collectives, chunk->iterations, std::move(chunk->order));
+        m_appending = true;
+    }
+    if (m_streaming->continueAppend(kSlice)) {
+        QTimer::singleShot(0, this, &RunController::drainStream);
         return;
-    m_streamIncomplete = m_streamIncomplete || chunk->incomplete;
-    m_streaming->append(chunk->spans, chunk->collectives, chunk->iterations, &chunk->order);
+    }
+    m_appending = false;
     emit partialAvailable(m_current);
+    // more may have arrived while this chunk went in
+    if (!m_coalesce.isActive())
+        m_coalesce.start();
 }
 
 void RunController::onFinished(quint64 id, RunOutcomePtr outcome)
 {
     if (id != m_current || !m_running)
         return; // superseded: never shown
-    drainStream(); // the streamed lanes get the last iterations too
+    // the streamed run gets its last iterations too (stored; the final lanes replace it anyway)
+    if (m_streaming)
+        if (auto chunk = m_stream->take(m_current))
+            m_streaming->beginAppend(std::move(chunk->spans), chunk->collectives, chunk->iterations, std::move(chunk->order));
+    m_appending = false;
     m_running = false;
     m_coalesce.stop();
-    m_streaming.reset();
+    disposeLater(std::move(m_streaming));
     emit resultAvailable(std::move(outcome));
 }
 

@@ -43,6 +43,9 @@ public:
     // The timeline of the current run as it streams in (simulation only), or null.
     std::shared_ptr<TimelineData> streamingTimeline() const { return m_streaming; }
     bool streamIncomplete() const { return m_streamIncomplete; }
+    // Lets go of `garbage` on the engine thread: freeing a large run's memory takes the kernel
+    // long enough to stall the GUI thread.
+    void disposeLater(std::shared_ptr<const void> garbage);
     // How often to look at the stream while a run goes (default 30 ms).
     void setCoalesceInterval(int ms) { m_coalesce.setInterval(ms); }
 
@@ -74,6 +77,7 @@ private:
     quint64 m_current = 0;
     bool m_running = false;
     bool m_streamIncomplete = false;
+    bool m_appending = false; // a chunk is going into the streaming lanes slice by slice
     bool m_liveAvailable = false;
     QString m_liveExplanation;
 };

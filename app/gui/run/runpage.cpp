@@ -18,6 +18,8 @@
 #include <QStyle>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace shardlab::gui {
 
 RunPage::RunPage(QWidget* parent) : QWidget(parent)
@@ -81,11 +83,12 @@ RunPage::RunPage(QWidget* parent) : QWidget(parent)
     scroll->setWidget(m_summary);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setMinimumWidth(320);
+    scroll->setMinimumWidth(470);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     split->addWidget(left);
     split->addWidget(scroll);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 0);
     column->addWidget(split, 1);
 
     m_playback->installShortcuts(this);
@@ -183,7 +186,7 @@ void RunPage::onStarted(quint64, RunKind kind)
             names.push_back(QString::fromStdString(op.name.empty() ? opName(op.kind) : op.name));
         m_timeline->setOpNames(std::move(names));
         m_timeline->setStraggler(std::nullopt);
-        m_timeline->setData(streaming);
+        showTimeline(streaming);
     }
 }
 
@@ -200,21 +203,30 @@ void RunPage::onPartial(quint64)
         m_status->setText(tr("Simulating\u2026 (drawing every iteration once the run ends)"));
 }
 
+void RunPage::showTimeline(std::shared_ptr<const TimelineData> data)
+{
+    auto old = m_timeline->sharedData(); // freed on the engine thread, not here
+    m_timeline->setData(std::move(data));
+    m_controller->disposeLater(std::move(old));
+}
+
 void RunPage::onResult(RunOutcomePtr outcome)
 {
     setRunning(false);
-    m_outcome = outcome;
+    RunOutcomePtr previous = std::exchange(m_outcome, outcome); // let go of below, on the engine thread
     std::vector<QString> names;
     for (const Op& op : outcome->scenario.program)
         names.push_back(QString::fromStdString(op.name.empty() ? opName(op.kind) : op.name));
     m_timeline->setOpNames(std::move(names));
     m_timeline->setStraggler(outcome->summary.straggler);
-    m_timeline->setData(outcome->timeline);
+    showTimeline(outcome->timeline);
     m_summary->setOutcome(outcome);
     m_playback->setIndex(outcome->activity);
+    m_controller->disposeLater(std::move(previous));
     m_playbackBar->refresh();
-    m_status->setText(outcome->kind == RunKind::Live ? tr("Measured in %1 ms").arg(outcome->wallMs, 0, 'f', 0)
-                                                     : tr("Simulated in %1 ms").arg(outcome->wallMs, 0, 'f', 0));
+    const int decimals = outcome->wallMs < 10 ? 1 : 0;
+    m_status->setText(outcome->kind == RunKind::Live ? tr("Measured in %1 ms").arg(outcome->wallMs, 0, 'f', decimals)
+                                                     : tr("Simulated in %1 ms").arg(outcome->wallMs, 0, 'f', decimals));
     if (outcome->run->hang)
         showBanner(tr("The run hung: %1").arg(QString::fromStdString(outcome->run->hang->explanation)), true);
     else if (outcome->kind == RunKind::Live && !outcome->reference)
@@ -235,7 +247,7 @@ void RunPage::onFailed(quint64, const QString& message)
     showBanner(tr("The run failed: %1").arg(message), true);
     if (m_outcome) { // back to the last good run
         m_timeline->setStraggler(m_outcome->summary.straggler);
-        m_timeline->setData(m_outcome->timeline);
+        showTimeline(m_outcome->timeline);
     }
     emit runFailed(message);
 }
@@ -247,7 +259,7 @@ void RunPage::onCancelled(quint64)
     m_status->setText(tr("Cancelled"));
     if (m_outcome) { // back to the last finished run
         m_timeline->setStraggler(m_outcome->summary.straggler);
-        m_timeline->setData(m_outcome->timeline);
+        showTimeline(m_outcome->timeline);
         m_playback->setIndex(m_outcome->activity);
         m_playbackBar->refresh();
     }

@@ -24,6 +24,7 @@ class PlaybackBar;
 class PlaybackController;
 class RunController;
 class SummaryPanel;
+class TimelineData;
 class TimelineView;
 
 class RunPage : public QWidget {
@@ -70,6 +71,7 @@ private:
     void onCancelled(quint64 id);
     void onLiveAvailability(bool available, const QString& explanation);
     void showBanner(const QString& text, bool error);
+    void showTimeline(std::shared_ptr<const TimelineData> data);
     void setRunning(bool running);
 
     Scenario m_scenario;

@@ -1,7 +1,9 @@
 // The bounded buffer between a streaming run and the GUI (PlotJuggler's habit): the engine
 // thread appends what each finished iteration added, the GUI takes it all at once on a ~30 ms
-// timer. Stale data (an older run's) is refused. Spans beyond the capacity are dropped and the
-// chunk marked incomplete; collectives and iteration marks are always kept (spans refer to them).
+// timer. Stale data (an older run's) is refused. The capacity bounds what the GUI thread has to
+// take in at once: an iteration whose spans would overflow it is left out of the live view (the
+// chunk is marked incomplete; the final result has every span), while collectives and iteration
+// marks are always kept (spans refer to them).
 #pragma once
 
 #include "runtypes.h"
@@ -13,7 +15,7 @@ namespace shardlab::gui {
 
 class RunStream {
 public:
-    explicit RunStream(size_t capacitySpans = 500'000) : m_capacity(capacitySpans) {}
+    explicit RunStream(size_t capacitySpans = 50'000) : m_capacity(capacitySpans) {}
 
     // GUI thread: a new run begins; forget everything else.
     void reset(quint64 id);

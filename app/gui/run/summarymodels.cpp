@@ -51,7 +51,8 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const
         }
     }
     if (role == Qt::TextAlignmentRole && index.column() >= Compute)
-        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return QVariant::fromValue(index.column() == Memory || index.column() == TimesLast ? Qt::AlignCenter
+                                                                                          : Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::FontRole && straggler) {
         QFont f;
         f.setBold(true);
@@ -61,6 +62,8 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const
         return QBrush(QColor(0xD5, 0x5E, 0x00));
     if (role == Qt::ToolTipRole && index.column() == Memory && !r.fits)
         return tr("Rank %1 owns more than its GPU holds").arg(r.rank);
+    if (role == Qt::ToolTipRole && index.column() == Rank)
+        return QString::fromStdString(r.device);
     return {};
 }
 
@@ -72,10 +75,10 @@ QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, in
         switch (section) {
         case Rank: return tr("Rank");
         case Device: return tr("Device");
-        case Compute: return tr("Compute ms");
-        case Comm: return tr("Comm ms");
-        case Wait: return tr("Wait ms");
-        case Memory: return tr("Peak memory");
+        case Compute: return tr("Compute");
+        case Comm: return tr("Comm");
+        case Wait: return tr("Wait");
+        case Memory: return tr("Memory");
         case TimesLast: return tr("Last");
         }
     }
@@ -85,7 +88,7 @@ QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, in
         case Comm: return tr("Exposed communication per iteration: time the compute stream is blocked in a collective "
                              "(communication hidden behind compute is not counted)");
         case Wait: return tr("Time idle at synchronisation points per iteration, waiting for the last rank to arrive");
-        case Memory: return tr("What the rank owns plus its largest temporary buffer, against its GPU's memory");
+        case Memory: return tr("Peak memory: what the rank owns plus its largest temporary buffer, against its GPU's memory");
         case TimesLast: return tr("How many collectives this rank arrived at last, making the others wait");
         }
     }
@@ -153,11 +156,13 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
     if (role == Qt::DisplayRole) {
         switch (section) {
         case Phase: return tr("Phase");
-        case Measured: return tr("Measured ms");
-        case Simulated: return tr("Simulated ms");
+        case Measured: return tr("Measured");
+        case Simulated: return tr("Simulated");
         case Error: return tr("Error");
         }
     }
+    if (role == Qt::ToolTipRole && (section == Measured || section == Simulated))
+        return tr("Mean time of one instance of the phase, in ms");
     if (role == Qt::ToolTipRole && section == Error)
         return tr("(simulated - measured) / measured: positive when the model predicts the phase slower than it ran");
     return {};

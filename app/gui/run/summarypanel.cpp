@@ -18,7 +18,9 @@ QTableView* makeTable(QAbstractItemModel* model, QWidget* parent)
     v->setModel(model);
     v->verticalHeader()->hide();
     v->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    v->horizontalHeader()->setStretchLastSection(true);
+    v->horizontalHeader()->setStretchLastSection(false);
+    v->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    v->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     v->setSelectionMode(QAbstractItemView::NoSelection);
     v->setEditTriggers(QAbstractItemView::NoEditTriggers);
     v->setAlternatingRowColors(true);
@@ -66,8 +68,12 @@ SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent)
     m_sentence->setStyleSheet(QStringLiteral("QLabel { background: #FFF8D6; border-left: 4px solid #E69F00; padding: 6px; }"));
     column->addWidget(m_sentence);
 
+    auto* perRank = new QLabel(tr("Per rank, ms per iteration"), this);
+    perRank->setFont(bold);
+    column->addWidget(perRank);
     m_ranks = new RankTableModel(this);
     m_rankView = makeTable(m_ranks, this);
+    m_rankView->setColumnHidden(RankTableModel::Device, true); // the lanes name the devices
     column->addWidget(m_rankView);
 
     m_comparisonTitle = new QLabel(tr("Simulated vs measured"), this);
@@ -133,13 +139,14 @@ void SummaryPanel::setOutcome(const RunOutcomePtr& outcome)
                 label->setText(text);
     };
     set(QStringLiteral("step"), tr("%1 ms").arg(s.stepTimeMs, 0, 'f', s.stepTimeMs >= 100 ? 1 : 3));
-    set(QStringLiteral("speedup"), tr("%1x on %n GPU(s)", nullptr, s.ranks).arg(s.speedup, 0, 'f', 2));
+    set(QStringLiteral("speedup"), s.ranks == 1 ? tr("%1x on 1 GPU").arg(s.speedup, 0, 'f', 2)
+                                                : tr("%1x on %2 GPUs").arg(s.speedup, 0, 'f', 2).arg(s.ranks));
     set(QStringLiteral("efficiency"), percent(s.efficiency));
     set(QStringLiteral("comm"), tr("%1 of rank time").arg(percent(s.commShare)));
     set(QStringLiteral("wait"), tr("%1 of rank time").arg(percent(s.waitShare)));
     if (s.straggler) {
         const RankBreakdown& r = s.perRank[static_cast<size_t>(*s.straggler)];
-        set(QStringLiteral("straggler"), tr("rank %1 (last at %2 collectives)").arg(*s.straggler).arg(r.timesLast));
+        set(QStringLiteral("straggler"), tr("rank %1 (last %2 times)").arg(*s.straggler).arg(r.timesLast));
     } else {
         set(QStringLiteral("straggler"), tr("none"));
     }

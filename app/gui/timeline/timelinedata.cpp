@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace shardlab::gui {
@@ -39,9 +40,12 @@ std::shared_ptr<TimelineData> TimelineData::build(std::shared_ptr<const RunResul
     d->m_layout.commStream = std::any_of(r.spans.begin(), r.spans.end(), [](const Span& s) { return s.stream != 0; });
     d->m_layout.reference = d->m_reference != nullptr;
     d->makeLanes();
-    d->addSpans(r, 0, false);
-    if (d->m_reference)
-        d->addSpans(*d->m_reference, 0, true);
+    const std::vector<int> order = byBeginning(r.spans);
+    d->addOrdered(r.spans, 0, false, order.data(), order.data() + order.size());
+    if (d->m_reference) {
+        const std::vector<int> refOrder = byBeginning(d->m_reference->spans);
+        d->addOrdered(d->m_reference->spans, 0, true, refOrder.data(), refOrder.data() + refOrder.size());
+    }
     d->m_endUs = std::max(d->m_endUs, r.endUs());
     d->sortCollectives();
     return d;
@@ -59,23 +63,84 @@ std::shared_ptr<TimelineData> TimelineData::streaming(int ranks, std::vector<std
     return d;
 }
 
-void TimelineData::append(const std::vector<Span>& spans, const std::vector<CollectiveRecord>& collectives,
-                          const std::vector<IterationMark>& iterations, const std::vector<int>* order)
+void TimelineData::append(std::vector<Span> spans, const std::vector<CollectiveRecord>& collectives,
+                          const std::vector<IterationMark>& iterations, std::vector<int> order)
+{
+    beginAppend(std::move(spans), collectives, iterations, std::move(order));
+    while (continueAppend(std::numeric_limits<size_t>::max())) {
+    }
+}
+
+void TimelineData::beginAppend(std::vector<Span> spans, const std::vector<CollectiveRecord>& collectives,
+                               const std::vector<IterationMark>& iterations, std::vector<int> order)
 {
     if (!m_owned)
         return; // a finished run does not grow
+    while (continueAppend(std::numeric_limits<size_t>::max())) {
+    }
     RunResult& r = *m_owned;
-    const size_t from = r.spans.size();
     const size_t collectivesFrom = r.collectives.size();
-    r.spans.insert(r.spans.end(), spans.begin(), spans.end());
     r.collectives.insert(r.collectives.end(), collectives.begin(), collectives.end());
     r.iterations.insert(r.iterations.end(), iterations.begin(), iterations.end());
-    if (!m_layout.commStream && std::any_of(spans.begin(), spans.end(), [](const Span& s) { return s.stream != 0; }))
-        m_layout.commStream = true;
-    addSpans(r, from, false, order && order->size() == spans.size() ? order : nullptr);
     for (const IterationMark& m : iterations)
         m_endUs = std::max(m_endUs, m.endUs);
     sortCollectives(collectivesFrom);
+    if (!m_layout.commStream && std::any_of(spans.begin(), spans.end(), [](const Span& s) { return s.stream != 0; }))
+        m_layout.commStream = true;
+    if (order.size() != spans.size())
+        order = byBeginning(spans);
+    m_chunkStart.push_back(runSpanCount());
+    m_chunks.push_back(std::move(spans));
+    m_pending = PendingAppend{m_chunks.size() - 1, std::move(order), 0};
+}
+
+bool TimelineData::continueAppend(size_t maxSpans)
+{
+    if (!m_pending)
+        return false;
+    PendingAppend& p = *m_pending;
+    const size_t end = p.order.size() - p.next > maxSpans ? p.next + maxSpans : p.order.size();
+    addOrdered(m_chunks[p.chunk], static_cast<int>(m_chunkStart[p.chunk]), false, p.order.data() + p.next, p.order.data() + end);
+    p.next = end;
+    if (p.next < p.order.size())
+        return true;
+    m_pending.reset();
+    return false;
+}
+
+std::vector<int> TimelineData::byBeginning(const std::vector<Span>& spans)
+{
+    std::vector<int> order(spans.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return spans[static_cast<size_t>(a)].beginUs < spans[static_cast<size_t>(b)].beginUs; });
+    return order;
+}
+
+void TimelineData::expectGrowth(double factor)
+{
+    if (m_grew || !(factor > 1))
+        return;
+    m_grew = true;
+    for (TimelineLane& l : m_lanes)
+        for (TimelineTrack& t : l.kinds) {
+            const size_t n = static_cast<size_t>(static_cast<double>(t.size()) * factor * 1.05) + 16;
+            t.begin.reserve(n);
+            t.end.reserve(n);
+            t.reach.reserve(n);
+            t.span.reserve(n);
+        }
+}
+
+const Span& TimelineData::span(LaneBand band, int index) const
+{
+    if (band == LaneBand::Reference && m_reference)
+        return m_reference->spans.at(static_cast<size_t>(index));
+    if (m_chunks.empty())
+        return m_run->spans.at(static_cast<size_t>(index));
+    const size_t i = static_cast<size_t>(index);
+    const size_t chunk = static_cast<size_t>(std::upper_bound(m_chunkStart.begin(), m_chunkStart.end(), i) - m_chunkStart.begin()) - 1;
+    return m_chunks.at(chunk).at(i - m_chunkStart[chunk]);
 }
 
 void TimelineData::makeLanes()
@@ -99,25 +164,14 @@ const TimelineLane* TimelineData::lane(int rank, LaneBand band) const
     return rank >= 0 && i < m_lanes.size() ? &m_lanes[i] : nullptr;
 }
 
-void TimelineData::addSpans(const RunResult& run, size_t from, bool reference, const std::vector<int>* given)
+void TimelineData::addOrdered(const std::vector<Span>& spans, int base, bool reference, const int* first, const int* last)
 {
-    // Sort the new spans by beginning (unless the caller did), then append each to its track.
     // New spans follow the old ones in time (a stream delivers whole iterations); should one
     // not, its track is re-sorted.
-    std::vector<int> order;
-    if (given) {
-        order.reserve(given->size());
-        for (int i : *given)
-            order.push_back(static_cast<int>(from) + i);
-    } else {
-        order.resize(run.spans.size() - from);
-        std::iota(order.begin(), order.end(), static_cast<int>(from));
-        std::stable_sort(order.begin(), order.end(),
-                         [&](int a, int b) { return run.spans[static_cast<size_t>(a)].beginUs < run.spans[static_cast<size_t>(b)].beginUs; });
-    }
     std::vector<TimelineTrack*> unsorted;
-    for (int i : order) {
-        const Span& s = run.spans[static_cast<size_t>(i)];
+    for (const int* it = first; it != last; ++it) {
+        const int i = *it;
+        const Span& s = spans[static_cast<size_t>(i)];
         if (s.rank < 0 || s.rank >= m_layout.ranks || !(s.endUs > s.beginUs))
             continue;
         const LaneBand band = reference ? LaneBand::Reference : s.stream != 0 ? LaneBand::CommStream : LaneBand::Main;
@@ -126,7 +180,7 @@ void TimelineData::addSpans(const RunResult& run, size_t from, bool reference, c
         TimelineTrack& t = laneFor(s.rank, band).kinds[static_cast<size_t>(s.kind)];
         if (!t.begin.empty() && s.beginUs < t.begin.back() && std::find(unsorted.begin(), unsorted.end(), &t) == unsorted.end())
             unsorted.push_back(&t);
-        t.push(s.beginUs, s.endUs, i);
+        t.push(s.beginUs, s.endUs, base + i);
         m_endUs = std::max(m_endUs, s.endUs);
     }
     for (TimelineTrack* t : unsorted) {

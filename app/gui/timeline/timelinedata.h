@@ -47,11 +47,26 @@ public:
 
     // Appends spans, collectives and iteration marks that follow what is already there (the
     // simulator's per-iteration stream). Span collective indices refer to the whole run.
-    // `order`, when given, lists `spans` by beginning (sorted by the caller, off this thread).
-    void append(const std::vector<Span>& spans, const std::vector<CollectiveRecord>& collectives,
-                const std::vector<IterationMark>& iterations, const std::vector<int>* order = nullptr);
+    // `order`, when it lists every span, gives them by beginning (sorted by the caller, off the
+    // GUI thread). The spans are kept as the chunk they came in (moved, never copied into one
+    // big vector: growing that would stall the GUI thread).
+    void append(std::vector<Span> spans, const std::vector<CollectiveRecord>& collectives,
+                const std::vector<IterationMark>& iterations, std::vector<int> order = {});
+    // The same in slices, so that no turn of the event loop takes long: beginAppend() stores the
+    // chunk, each continueAppend() puts up to `maxSpans` of its spans into the lanes and says
+    // whether some remain. A new beginAppend() first finishes the one before.
+    void beginAppend(std::vector<Span> spans, const std::vector<CollectiveRecord>& collectives,
+                     const std::vector<IterationMark>& iterations, std::vector<int> order = {});
+    bool continueAppend(size_t maxSpans);
+    // Reserves room in every track for `factor` times what it holds (a stream that knows how
+    // much of the run it has seen); once.
+    void expectGrowth(double factor);
 
+    // The run: devices, collectives, iterations; its spans through span() (a streaming run keeps
+    // them in chunks, and run().spans is empty).
     const RunResult& run() const { return *m_run; }
+    const Span& span(LaneBand band, int index) const;
+    size_t runSpanCount() const { return m_chunks.empty() ? m_run->spans.size() : m_chunkStart.back() + m_chunks.back().size(); }
     const RunResult* reference() const { return m_reference.get(); }
     const RunResult& runOf(LaneBand band) const { return band == LaneBand::Reference && m_reference ? *m_reference : *m_run; }
     const LaneLayout& layout() const { return m_layout; }
@@ -73,7 +88,9 @@ public:
     std::optional<Hit> spanAt(int rank, LaneBand band, double us, const TimeScale& scale, double tolerancePx = 0) const;
 
 private:
-    void addSpans(const RunResult& run, size_t from, bool reference, const std::vector<int>* order = nullptr);
+    // Sorted by beginning, spans[*first..*last) go to their tracks (as index base + i).
+    void addOrdered(const std::vector<Span>& spans, int base, bool reference, const int* first, const int* last);
+    static std::vector<int> byBeginning(const std::vector<Span>& spans);
     void sortCollectives(size_t from = 0);
     void makeLanes();
     TimelineLane& laneFor(int rank, LaneBand band);
@@ -81,6 +98,15 @@ private:
     std::shared_ptr<const RunResult> m_run;
     std::shared_ptr<RunResult> m_owned; // the growing run while streaming (same object as m_run)
     std::shared_ptr<const RunResult> m_reference;
+    std::vector<std::vector<Span>> m_chunks; // a streaming run's spans, chunk by chunk
+    std::vector<size_t> m_chunkStart;        // index of each chunk's first span
+    bool m_grew = false;
+    struct PendingAppend {
+        size_t chunk = 0;
+        std::vector<int> order;
+        size_t next = 0;
+    };
+    std::optional<PendingAppend> m_pending;
     LaneLayout m_layout;
     std::vector<TimelineLane> m_lanes; // rank-major: all bands of rank 0, then rank 1...
     double m_endUs = 0;

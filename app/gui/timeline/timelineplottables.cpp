@@ -84,6 +84,8 @@ void SpanLayer::draw(QCPPainter* painter)
         return;
     const double leftEdge = sc.leftPx - 2, rightEdge = sc.leftPx + sc.widthPx + 2;
     const QFontMetricsF fm(painter->font());
+    // the shortest label is a duration such as "60.0 ms": narrower bars are not even measured
+    const double labelMin = m_kind == SpanKind::Wait ? fm.horizontalAdvance(QStringLiteral("0.00 ms")) + 8 : 0;
     const LaneLayout& layout = data->layout();
     for (const TimelineLane& lane : data->lanes()) {
         if ((lane.band == LaneBand::Reference) != m_reference || !layout.hasBand(lane.band))
@@ -112,7 +114,7 @@ void SpanLayer::draw(QCPPainter* painter)
             }
             const QRectF rect(x0, y0, x1 - x0, y1 - y0);
             m_rects.push_back(rect);
-            if (j == i + 1 && m_kind == SpanKind::Wait && !m_reference)
+            if (j == i + 1 && m_kind == SpanKind::Wait && !m_reference && rect.width() >= labelMin)
                 singles.push_back({t.span[i], rect});
             i = j;
         }
@@ -138,11 +140,10 @@ void SpanLayer::draw(QCPPainter* painter)
                     painter->drawRect(r);
         }
         painter->setPen(style::annotationText());
-        const RunResult& run = data->runOf(lane.band);
         for (const auto& [span, rect] : singles) {
             if (rect.height() < fm.height())
                 continue;
-            const QString text = waitLabel(run.spans[static_cast<size_t>(span)], rect.width(), fm);
+            const QString text = waitLabel(data->span(lane.band, span), rect.width(), fm);
             if (text.isEmpty())
                 continue;
             // a light box behind the text keeps it readable over the hatching
@@ -194,52 +195,47 @@ void LaneBackground::draw(QCPPainter* painter)
         painter->drawRect(QRectF(area.left(), std::min(a, b), area.width(), std::fabs(b - a)));
     }
 
-    // iterations: every other one shaded, a line at each boundary, a label at the top
+    // iterations: every other one shaded, a line at each boundary, a label at the top. Only the
+    // visible ones, and none narrower than a few pixels (a zoomed-out run of thousands of
+    // iterations would otherwise cost a line and a text measurement each)
     const std::vector<IterationMark>& its = data->run().iterations;
     const QFontMetricsF fm(painter->font());
-    for (size_t i = 0; i < its.size(); ++i) {
-        const double x0 = std::max<double>(area.left(), sc.toPixel(its[i].beginUs));
+    const double labelWidth = fm.horizontalAdvance(tr("iteration %1").arg(its.size())) + 10;
+    size_t i = static_cast<size_t>(std::partition_point(its.begin(), its.end(), [&](const IterationMark& m) { return m.endUs <= sc.beginUs; })
+                                   - its.begin());
+    while (i < its.size() && its[i].beginUs < sc.endUs) {
+        const double bx = sc.toPixel(its[i].beginUs);
+        const double x0 = std::max<double>(area.left(), bx);
         const double x1 = std::min<double>(area.right(), sc.toPixel(its[i].endUs));
-        if (x1 <= x0)
+        if (x1 - x0 < 4 && sc.toPixel(its[i].endUs) - bx < 4) {
+            // too narrow to see: go to the first iteration that begins a few pixels further on
+            const double next = sc.toTime(bx + 4);
+            i = static_cast<size_t>(std::partition_point(its.begin() + static_cast<long>(i) + 1, its.end(),
+                                                         [&](const IterationMark& m) { return m.beginUs < next; })
+                                    - its.begin());
             continue;
+        }
         if (i % 2 == 1) {
             painter->setPen(Qt::NoPen);
             painter->setBrush(style::iterationBand());
             painter->drawRect(QRectF(x0, area.top(), x1 - x0, area.height()));
         }
         painter->setPen(QPen(QColor(0, 0, 0, 90), 1, Qt::DashLine));
-        const double bx = sc.toPixel(its[i].beginUs);
         if (bx >= area.left() && bx <= area.right())
             painter->drawLine(QLineF(bx, area.top(), bx, area.bottom()));
-        const QString label = tr("iteration %1").arg(i + 1);
-        if (x1 - x0 > fm.horizontalAdvance(label) + 10) {
+        if (x1 - x0 > labelWidth) {
             painter->setPen(QColor(0, 0, 0, 150));
-            painter->drawText(QRectF(x0 + 4, area.top() + 1, x1 - x0 - 8, fm.height()), Qt::AlignLeft | Qt::AlignTop, label);
+            painter->drawText(QRectF(x0 + 4, area.top() + 1, x1 - x0 - 8, fm.height()), Qt::AlignLeft | Qt::AlignTop,
+                              tr("iteration %1").arg(i + 1));
         }
+        ++i;
     }
 
-    // separators between ranks, and captions of the thin lanes
+    // separators between ranks
     painter->setPen(QPen(QColor(0, 0, 0, 40), 1));
     for (int r = 1; r < layout.ranks; ++r) {
         const double y = valueAxis()->coordToPixel(r - 0.5);
         painter->drawLine(QLineF(area.left(), y, area.right(), y));
-    }
-    QFont small = painter->font();
-    small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.8));
-    painter->setFont(small);
-    const QFontMetricsF sfm(small);
-    painter->setPen(QColor(0, 0, 0, 140));
-    for (int r = 0; r < layout.ranks; ++r) {
-        for (LaneBand band : {LaneBand::CommStream, LaneBand::Reference}) {
-            if (!layout.hasBand(band))
-                continue;
-            const auto [y0, y1] = rows(r, band);
-            if (y1 - y0 < sfm.height() * 0.8)
-                continue;
-            const QString caption = band == LaneBand::CommStream ? tr("comm stream") : tr("simulated");
-            painter->drawText(QRectF(area.right() - sfm.horizontalAdvance(caption) - 6, y0, sfm.horizontalAdvance(caption) + 4, y1 - y0),
-                              Qt::AlignRight | Qt::AlignVCenter, caption);
-        }
     }
 }
 
@@ -309,7 +305,7 @@ void CollectiveJoins::drawSelection(QCPPainter* painter) const
                     // the member's spans of this collective touch its start: the wait ends there,
                     // the communication begins there
                     const int k = t.at(kind == SpanKind::Wait ? std::nextafter(rec.startUs, -1e300) : rec.startUs);
-                    if (k < 0 || run.spans[static_cast<size_t>(t.span[static_cast<size_t>(k)])].collective != c)
+                    if (k < 0 || data->span(band, t.span[static_cast<size_t>(k)]).collective != c)
                         continue;
                     const double x0 = sc.toPixel(t.begin[static_cast<size_t>(k)]);
                     const double x1 = std::max(sc.toPixel(t.end[static_cast<size_t>(k)]), x0 + 2);
@@ -320,9 +316,8 @@ void CollectiveJoins::drawSelection(QCPPainter* painter) const
     }
     const int s = m_scene->selectedSpan;
     if (s >= 0 && c < 0) {
-        const RunResult& sr = data->runOf(m_scene->selectedBand);
-        if (s < static_cast<int>(sr.spans.size())) {
-            const Span& sp = sr.spans[static_cast<size_t>(s)];
+        if (static_cast<size_t>(s) < (m_scene->selectedBand == LaneBand::Reference ? data->reference()->spans.size() : data->runSpanCount())) {
+            const Span& sp = data->span(m_scene->selectedBand, s);
             const auto [y0, y1] = rows(sp.rank, m_scene->selectedBand);
             const double x0 = sc.toPixel(sp.beginUs), x1 = std::max(sc.toPixel(sp.endUs), x0 + 2);
             painter->drawRect(QRectF(x0, y0, x1 - x0, y1 - y0));

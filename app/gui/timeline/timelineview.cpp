@@ -73,14 +73,18 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), m_scene(std::make
     m_joins = new CollectiveJoins(x, y, m_scene);
     m_joins->setName(tr("Collective (joins its ranks)"));
 
-    m_plot->addLayer(QStringLiteral("cursor"), m_plot->layer(QStringLiteral("main")), QCustomPlot::limAbove);
-    m_cursorLayer = m_plot->layer(QStringLiteral("cursor"));
-    m_cursorLayer->setMode(QCPLayer::lmBuffered);
-    m_cursor = new QCPItemStraightLine(m_plot);
-    m_cursor->setLayer(m_cursorLayer);
-    m_cursor->setPen(QPen(timelinestyle::cursor(), 2));
-    m_cursor->setSelectable(false);
-    m_cursor->setVisible(false);
+    // The playback cursor is a thin child widget over the plot: moving it repaints only the
+    // strips it leaves and enters, never the lanes (60 moves a second cost next to nothing).
+    m_cursor = new QWidget(m_plot);
+    m_cursor->setAttribute(Qt::WA_TransparentForMouseEvents);
+    m_cursor->setAutoFillBackground(true);
+    QPalette cursorPalette = m_cursor->palette();
+    cursorPalette.setColor(QPalette::Window, timelinestyle::cursor());
+    m_cursor->setPalette(cursorPalette);
+    m_cursor->hide();
+    // one buffer for everything: the selection-rectangle overlay is not used
+    m_plot->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmLogical);
+    connect(m_plot, &QCustomPlot::afterReplot, this, &TimelineView::placeCursor);
 
     // the legend in a row of its own above the lanes, so it never hides a span
     QCPLegend* legend = m_plot->legend;
@@ -128,8 +132,17 @@ void TimelineView::updateLanes()
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     m_lanesShown = data() ? data()->layout().ranks : -1;
     if (const TimelineData* d = data()) {
-        for (int r = 0; r < d->layout().ranks; ++r)
-            ticker->addTick(d->layout().band(r, LaneBand::Main).centre(), laneName(r));
+        // the thin lanes get a caption when rows are tall enough to keep it off the rank's name
+        const LaneLayout& l = d->layout();
+        const bool captions = l.ranks > 0 && (m_plot->height() - 110) / l.ranks >= 80; // axes and legend take ~110 px
+        m_captionsShown = captions;
+        for (int r = 0; r < l.ranks; ++r) {
+            ticker->addTick(l.band(r, LaneBand::Main).centre(), laneName(r));
+            if (captions && l.commStream)
+                ticker->addTick(l.band(r, LaneBand::CommStream).centre(), tr("comm stream"));
+            if (captions && l.reference)
+                ticker->addTick(l.band(r, LaneBand::Reference).centre(), tr("simulated"));
+        }
         m_plot->yAxis->setRange(d->layout().valueMin(), d->layout().valueMax());
     }
     m_plot->yAxis->setTicker(ticker);
@@ -137,6 +150,10 @@ void TimelineView::updateLanes()
 
 void TimelineView::updateLegend()
 {
+    const int wanted = data() && data()->reference() ? 1 : 0;
+    if (wanted == m_legendShown)
+        return;
+    m_legendShown = wanted;
     QCPLegend* legend = m_plot->legend;
     legend->clearItems();
     for (SpanLayer* l : m_layers)
@@ -194,10 +211,17 @@ void TimelineView::selectSpan(int span, LaneBand band)
 void TimelineView::setCursorTime(double us)
 {
     m_cursorUs = us;
-    m_cursor->setVisible(us >= 0);
-    m_cursor->point1->setCoords(us, 0);
-    m_cursor->point2->setCoords(us, 1);
-    m_cursorLayer->replot();
+    placeCursor();
+}
+
+void TimelineView::placeCursor()
+{
+    const QRect area = m_plot->axisRect()->rect();
+    const double x = m_plot->xAxis->coordToPixel(m_cursorUs);
+    const bool visible = m_cursorUs >= 0 && data() && x >= area.left() && x <= area.right();
+    if (visible)
+        m_cursor->setGeometry(qRound(x) - 1, area.top(), 3, area.height());
+    m_cursor->setVisible(visible);
 }
 
 TimeScale TimelineView::timeScale() const
@@ -265,9 +289,10 @@ QString TimelineView::tooltipFor(const TimelineData::Hit& hit) const
 {
     const TimelineData* d = data();
     const RunResult& run = d->runOf(hit.band);
-    if (hit.span < 0 || hit.span >= static_cast<int>(run.spans.size()))
+    const size_t count = hit.band == LaneBand::Reference ? run.spans.size() : d->runSpanCount();
+    if (hit.span < 0 || static_cast<size_t>(hit.span) >= count)
         return {};
-    const Span& sp = run.spans[static_cast<size_t>(hit.span)];
+    const Span& sp = d->span(hit.band, hit.span);
     const TimeUnit unit = unitForSpan(d->endUs());
     auto exact = [unit](double us) { return QString::fromStdString(formatTime(us, unit, 0.001)); };
     const QString op = sp.op >= 0 && sp.op < static_cast<int>(m_opNames.size()) ? m_opNames[static_cast<size_t>(sp.op)]
@@ -316,7 +341,7 @@ void TimelineView::onMouseRelease(QMouseEvent* event)
         emit spanSelected(-1, -1);
         return;
     }
-    const Span& sp = data()->runOf(hit->band).spans[static_cast<size_t>(hit->span)];
+    const Span& sp = data()->span(hit->band, hit->span);
     if (sp.collective >= 0 && hit->band != LaneBand::Reference)
         selectCollective(sp.collective);
     else
@@ -333,6 +358,14 @@ void TimelineView::onMouseMove(QMouseEvent* event)
         QToolTip::showText(event->globalPosition().toPoint(), tooltipFor(*hit), m_plot);
     else
         QToolTip::hideText();
+}
+
+void TimelineView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    const TimelineData* d = data();
+    if (d && d->layout().ranks > 0 && ((m_plot->height() - 110) / d->layout().ranks >= 80) != m_captionsShown)
+        updateLanes();
 }
 
 void TimelineView::keyPressEvent(QKeyEvent* event)

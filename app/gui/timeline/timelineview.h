@@ -13,8 +13,6 @@
 #include <optional>
 
 class QCustomPlot;
-class QCPItemStraightLine;
-class QCPLayer;
 class QMouseEvent;
 
 namespace shardlab::gui {
@@ -31,6 +29,7 @@ public:
     // moved the view.
     void dataAppended();
     const TimelineData* data() const { return m_scene->data.get(); }
+    std::shared_ptr<const TimelineData> sharedData() const { return m_scene->data; }
     void setOpNames(std::vector<QString> names) { m_opNames = std::move(names); }
     void setStraggler(std::optional<int> rank);
     std::optional<int> straggler() const { return m_scene->straggler; }
@@ -40,7 +39,7 @@ public:
     int selectedCollective() const { return m_scene->selectedCollective; }
     int selectedSpan() const { return m_scene->selectedSpan; }
 
-    // The playback cursor; drawn on its own layer so that moving it does not redraw the lanes.
+    // The playback cursor (a vertical line); moving it does not redraw the lanes.
     void setCursorTime(double us);
     double cursorTime() const { return m_cursorUs; }
 
@@ -70,6 +69,7 @@ signals:
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void onMousePress(QMouseEvent* event);
@@ -78,6 +78,7 @@ private:
     void onRangeChanged();
     void updateLanes();
     void updateLegend();
+    void placeCursor();
     QString laneName(int rank) const;
 
     QCustomPlot* m_plot = nullptr;
@@ -87,12 +88,13 @@ private:
     LaneBackground* m_background = nullptr;
     CollectiveJoins* m_joins = nullptr;
     QSharedPointer<TimeTicker> m_ticker;
-    QCPLayer* m_cursorLayer = nullptr;
-    QCPItemStraightLine* m_cursor = nullptr;
+    QWidget* m_cursor = nullptr;
     double m_cursorUs = -1;
     std::vector<QString> m_opNames;
     QPointF m_pressPos;
     int m_lanesShown = -1;
+    bool m_captionsShown = false;
+    int m_legendShown = -1; // whether the legend has the simulated-run entry (-1: not built)
     bool m_followEnd = true;
     bool m_settingRange = false;
 };
