@@ -6,6 +6,7 @@
 //     engine thread: the largest gap between ticks of a 5 ms timer (target: <= 50 ms).
 // Prints the machine; results go to docs/benchmarks.md ("Timeline").
 #include "bench_common.h"
+#include "bench_scenarios.h"
 
 #include "playbackcontroller.h"
 #include "runcontroller.h"
@@ -194,44 +195,9 @@ void redrawBench(int perRank)
     std::printf("   the same, CPU time of the GUI thread: median %.2f ms, p95 %.2f ms, max %.2f ms\n", sc.median, sc.p95, sc.max);
 }
 
-Scenario dataParallel(int ranks, int iterations)
-{
-    Scenario s;
-    s.name = "bench: data-parallel step, 64 buckets";
-    s.topology = scaleOut(*preset("h200-nvswitch-8"), ranks);
-    std::vector<int> all(static_cast<size_t>(ranks));
-    for (int r = 0; r < ranks; ++r)
-        all[static_cast<size_t>(r)] = r;
-    WorkloadItem grads{"gradients", ItemKind::Gradients, 2'000'000'000ULL, {Shard{0, 2'000'000'000ULL, all}}};
-    WorkloadItem batch{"batch", ItemKind::Data, static_cast<Bytes>(ranks) * 1'000'000ULL,
-                       evenShards(static_cast<Bytes>(ranks) * 1'000'000ULL, ranks)};
-    for (int r = 0; r < ranks; ++r)
-        batch.shards[static_cast<size_t>(r)].owners = {r};
-    s.workload.items = {grads, batch};
-    Op fwd;
-    fwd.kind = OpKind::Compute;
-    fwd.name = "forward";
-    fwd.item = "batch";
-    fwd.flops = 2e12 * ranks;
-    Op bwd = fwd;
-    bwd.name = "backward";
-    bwd.flops = 4e12 * ranks;
-    bwd.buckets = 64;
-    Op ar;
-    ar.kind = OpKind::AllReduce;
-    ar.name = "gradient all-reduce";
-    ar.item = "gradients";
-    ar.buckets = 64;
-    ar.overlap = true;
-    s.program = {fwd, bwd, ar};
-    s.perturbations.jitterPct = 2;
-    s.iterations = iterations;
-    return s;
-}
-
 void playbackBench(QApplication& app)
 {
-    const Scenario s = dataParallel(8, 60);
+    const Scenario s = bench::dataParallelStep(8, 60);
     CostModel model(s.topology, *profileFor(s));
     auto r = simulate(s, model);
     if (!r) {
@@ -286,7 +252,7 @@ void playbackBench(QApplication& app)
 
 void stallBench(TimedApplication& app)
 {
-    const Scenario s = dataParallel(8, 700);
+    const Scenario s = bench::dataParallelStep(8, 700);
     RunPage page;
     page.resize(1600, 900);
     page.show();

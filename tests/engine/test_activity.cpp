@@ -14,36 +14,6 @@ using namespace shardlab::test;
 
 namespace {
 
-// n ranks on an NVSwitch box (100 GB/s per direction per GPU link, 0.25 us per link, 10 TFLOP/s);
-// item "data" split by `sizesGB`, compute of `flops` over it, then an all-reduce of `arBytes`.
-Scenario workThenAllReduce(const std::vector<double>& sizesGB, double flops, Bytes arBytes)
-{
-    Scenario s;
-    s.name = "activity";
-    s.topology = nvswitchBox(static_cast<int>(sizesGB.size()));
-    WorkloadItem data{"data", ItemKind::Data, 0, {}};
-    std::vector<Bytes> sizes;
-    for (double g : sizesGB)
-        sizes.push_back(static_cast<Bytes>(g * 1e9));
-    data.shards = customShards(sizes);
-    for (size_t i = 0; i < data.shards.size(); ++i) {
-        data.shards[i].owners = {static_cast<int>(i)};
-        data.size += data.shards[i].size;
-    }
-    s.workload.items.push_back(data);
-    Op compute;
-    compute.kind = OpKind::Compute;
-    compute.name = "work";
-    compute.item = "data";
-    compute.flops = flops;
-    Op ar;
-    ar.kind = OpKind::AllReduce;
-    ar.name = "ar";
-    ar.bytes = arBytes;
-    s.program = {compute, ar};
-    return s;
-}
-
 struct Played {
     std::unique_ptr<CostModel> model;
     std::shared_ptr<const RunResult> run;
@@ -66,7 +36,7 @@ Played play(const Scenario& s)
 TEST(Activity, RanksComputeThenWaitForTheLastArrival)
 {
     // 12/6/4/2 GB of 24 GB, 2.4 TFLOP at 10 TFLOP/s: 120/60/40/20 ms of compute.
-    Played p = play(workThenAllReduce({12, 6, 4, 2}, 2.4e12, 1'000'000));
+    Played p = play(splitScenario({12, 6, 4, 2}, 2.4e12, 1'000'000));
     const ActivitySnapshot a = p.index->at(70'000);
     EXPECT_EQ(a.ranks[0], RankState::Compute);
     EXPECT_EQ(a.waitingFor[0], -1);
@@ -91,7 +61,7 @@ TEST(Activity, RingAllReduceLoadsEveryLinkInStepsOfOneChunk)
     // moved = 2(n-1)/n S = 1.5 MB per flow. Time (unit profile, LL128 wins):
     //   launch 5 + base 2 + 6 steps x (hop 2 + route latency 0.5) + 1.5e6 B / (100 GB/s x 0.9)
     //   = 5 + 2 + 15 + 16.667 = 38.667 us.
-    Played p = play(workThenAllReduce({6, 6, 6, 6}, 2.4e12, 1'000'000));
+    Played p = play(splitScenario({6, 6, 6, 6}, 2.4e12, 1'000'000));
     ASSERT_EQ(p.run->collectives.size(), 1u);
     const CollectiveRecord& rec = p.run->collectives[0];
     const double T = rec.durationUs();
@@ -119,7 +89,7 @@ TEST(Activity, RingAllReduceLoadsEveryLinkInStepsOfOneChunk)
 TEST(Activity, SendRecvLoadsOneDirection)
 {
     // rank 1 sends 10 MB to rank 0: up gpu1's link, down gpu0's link, nothing back.
-    Scenario s = workThenAllReduce({6, 6}, 1.2e12, 10'000'000);
+    Scenario s = splitScenario({6, 6}, 1.2e12, 10'000'000);
     s.program[1].kind = OpKind::SendRecv;
     s.program[1].root = 1;
     s.program[1].peer = 0;
@@ -140,7 +110,7 @@ TEST(Activity, SendRecvLoadsOneDirection)
 
 TEST(Activity, StepsVisitEveryBoundaryInOrder)
 {
-    Played p = play(workThenAllReduce({12, 6, 4, 2}, 2.4e12, 1'000'000));
+    Played p = play(splitScenario({12, 6, 4, 2}, 2.4e12, 1'000'000));
     const CollectiveRecord& rec = p.run->collectives[0];
     const double T = rec.durationUs();
     EXPECT_DOUBLE_EQ(p.index->nextEvent(0), 20'000);       // rank 3 stops computing
@@ -176,7 +146,7 @@ TEST(Activity, OverlappingCollectivesAddUpOnSharedLinks)
 {
     // Two all-reduces on disjoint pairs at the same time share nothing; the same pair twice in
     // a row does not overlap. Every span of the run is found at its midpoint.
-    Scenario s = workThenAllReduce({6, 6, 6, 6}, 1.2e12, 4'000'000);
+    Scenario s = splitScenario({6, 6, 6, 6}, 1.2e12, 4'000'000);
     s.program[1].group = {0, 1};
     Op other = s.program[1];
     other.group = {2, 3};
@@ -196,7 +166,7 @@ TEST(Activity, OverlappingCollectivesAddUpOnSharedLinks)
 
 TEST(SimulatorStream, DeliversEveryIterationAsItFinishes)
 {
-    Scenario s = workThenAllReduce({12, 6, 4, 2}, 2.4e12, 1'000'000);
+    Scenario s = splitScenario({12, 6, 4, 2}, 2.4e12, 1'000'000);
     s.iterations = 4;
     std::vector<size_t> spans;
     std::vector<size_t> marks;

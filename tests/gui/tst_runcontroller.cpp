@@ -63,21 +63,33 @@ private slots:
 
     void streamsIterationsAsTheyFinish()
     {
-        Scenario s = test::loadExample("straggler-12-6-4-2.shardlab.json");
-        s.iterations = 400;
+        const Scenario s = test::longScenario(150, 8);
         RunController c;
         c.setCoalesceInterval(5);
+        c.setStreamCapacity(100'000'000); // nothing left out, however loaded the machine
         QSignalSpy partial(&c, &RunController::partialAvailable);
         QSignalSpy done(&c, &RunController::resultAvailable);
         c.start(s, RunKind::Simulate);
         auto streaming = c.streamingTimeline();
         QVERIFY(streaming);
-        QVERIFY(done.wait(20000));
+        QVERIFY(done.wait(30000));
         QVERIFY(!partial.isEmpty());
-        // what streamed in is the run's spans, in order, without loss
+        // what streamed in is the run's spans, without loss
         QVERIFY(!c.streamIncomplete());
         QCOMPARE(streaming->runSpanCount(), outcomeOf(done)->run->spans.size());
-        QCOMPARE(streaming->run().iterations.size(), size_t(400));
+        QCOMPARE(streaming->run().iterations.size(), size_t(150));
+        QCOMPARE(streaming->run().collectives.size(), outcomeOf(done)->run->collectives.size());
+
+        // a GUI that cannot keep up gets fewer spans in the live view, never a stale or partial
+        // final result
+        c.setStreamCapacity(10);
+        c.start(s, RunKind::Simulate);
+        auto small = c.streamingTimeline();
+        QVERIFY(done.wait(30000));
+        QVERIFY(c.streamIncomplete());
+        QVERIFY(small->runSpanCount() < outcomeOf(done, 1)->run->spans.size());
+        QCOMPARE(small->run().iterations.size(), size_t(150)); // the axis still grows
+        QCOMPARE(outcomeOf(done, 1)->run->spans.size(), outcomeOf(done, 0)->run->spans.size());
     }
 
     void cancelStopsWithin200ms()

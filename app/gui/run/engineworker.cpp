@@ -56,7 +56,7 @@ void EngineWorker::run(quint64 id, const Scenario& scenario, RunKind kind, std::
     if (wasCancelled || (cancel->load() && !outcome))
         emit cancelled(id);
     else if (outcome)
-        emit finished(id, outcome);
+        emit resultAvailable(id, outcome);
     else
         emit failed(id, error);
 }
@@ -91,7 +91,7 @@ RunOutcomePtr EngineWorker::execute(quint64 id, const Scenario& scenario, RunKin
         o.progress = report;
         o.iterationDone = [&](const RunResult& soFar, int done, int total) {
             if (m_stream && m_stream->push(id, soFar, done, total))
-                emit dataReady(id);
+                emit dataAvailable(id);
             return !cancel.load();
         };
         result = simulate(scenario, model, o);

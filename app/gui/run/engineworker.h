@@ -32,8 +32,8 @@ public:
 
 signals:
     void progress(quint64 id, int done, int total);
-    void dataReady(quint64 id); // the stream went from empty to non-empty
-    void finished(quint64 id, shardlab::gui::RunOutcomePtr outcome);
+    void dataAvailable(quint64 id); // the stream went from empty to non-empty
+    void resultAvailable(quint64 id, shardlab::gui::RunOutcomePtr outcome);
     void failed(quint64 id, const QString& message);
     void cancelled(quint64 id);
     void liveProbed(bool available, const QString& explanation);

@@ -17,8 +17,8 @@ RunController::RunController(QObject* parent)
     m_worker->moveToThread(m_thread);
     connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(m_worker, &EngineWorker::progress, this, &RunController::onProgress);
-    connect(m_worker, &EngineWorker::dataReady, this, &RunController::onDataReady);
-    connect(m_worker, &EngineWorker::finished, this, &RunController::onFinished);
+    connect(m_worker, &EngineWorker::dataAvailable, this, &RunController::onDataReady);
+    connect(m_worker, &EngineWorker::resultAvailable, this, &RunController::onFinished);
     connect(m_worker, &EngineWorker::failed, this, &RunController::onFailed);
     connect(m_worker, &EngineWorker::cancelled, this, &RunController::onCancelled);
     connect(m_worker, &EngineWorker::liveProbed, this, &RunController::onLiveProbed);
@@ -108,7 +108,7 @@ void RunController::drainStream()
         m_streamIncomplete = m_streamIncomplete || chunk->incomplete;
         if (chunk->done > 0 && chunk->total > chunk->done)
             m_streaming->expectGrowth(static_cast<double>(chunk->total) / chunk->done);
-        m_streaming->beginAppend(std::move(chunk->spans), chunk->collectives, chunk->iterations, std::move(chunk->order));
+        m_streaming->beginAppend(std::move(chunk->spans), std::move(chunk->collectives), chunk->iterations, std::move(chunk->order));
         m_appending = true;
     }
     if (m_streaming->continueAppend(kSlice)) {
@@ -129,7 +129,7 @@ void RunController::onFinished(quint64 id, RunOutcomePtr outcome)
     // the streamed run gets its last iterations too (stored; the final lanes replace it anyway)
     if (m_streaming)
         if (auto chunk = m_stream->take(m_current))
-            m_streaming->beginAppend(std::move(chunk->spans), chunk->collectives, chunk->iterations, std::move(chunk->order));
+            m_streaming->beginAppend(std::move(chunk->spans), std::move(chunk->collectives), chunk->iterations, std::move(chunk->order));
     m_appending = false;
     m_running = false;
     m_coalesce.stop();

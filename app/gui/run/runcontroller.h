@@ -46,6 +46,8 @@ public:
     // Lets go of `garbage` on the engine thread: freeing a large run's memory takes the kernel
     // long enough to stall the GUI thread.
     void disposeLater(std::shared_ptr<const void> garbage);
+    // Most spans waiting for the GUI before an iteration is left out of the live view (50,000).
+    void setStreamCapacity(size_t spans) { m_stream->setCapacity(spans); }
     // How often to look at the stream while a run goes (default 30 ms).
     void setCoalesceInterval(int ms) { m_coalesce.setInterval(ms); }
 

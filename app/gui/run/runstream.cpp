@@ -5,6 +5,12 @@
 
 namespace shardlab::gui {
 
+void RunStream::setCapacity(size_t spans)
+{
+    std::lock_guard lock(m_mutex);
+    m_capacity = spans;
+}
+
 void RunStream::reset(quint64 id)
 {
     std::lock_guard lock(m_mutex);

@@ -24,11 +24,11 @@ public:
     bool push(quint64 id, const RunResult& soFar, int done, int total);
     // GUI thread: everything pending for run `id`, or nothing.
     std::optional<RunChunk> take(quint64 id);
-    size_t capacity() const { return m_capacity; }
+    void setCapacity(size_t spans);
 
 private:
     std::mutex m_mutex;
-    const size_t m_capacity;
+    size_t m_capacity;
     quint64 m_id = 0;
     size_t m_spansSeen = 0, m_collectivesSeen = 0, m_iterationsSeen = 0;
     RunChunk m_pending;

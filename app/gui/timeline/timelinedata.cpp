@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <numeric>
 
@@ -71,7 +72,7 @@ void TimelineData::append(std::vector<Span> spans, const std::vector<CollectiveR
     }
 }
 
-void TimelineData::beginAppend(std::vector<Span> spans, const std::vector<CollectiveRecord>& collectives,
+void TimelineData::beginAppend(std::vector<Span> spans, std::vector<CollectiveRecord> collectives,
                                const std::vector<IterationMark>& iterations, std::vector<int> order)
 {
     if (!m_owned)
@@ -80,7 +81,7 @@ void TimelineData::beginAppend(std::vector<Span> spans, const std::vector<Collec
     }
     RunResult& r = *m_owned;
     const size_t collectivesFrom = r.collectives.size();
-    r.collectives.insert(r.collectives.end(), collectives.begin(), collectives.end());
+    r.collectives.insert(r.collectives.end(), std::make_move_iterator(collectives.begin()), std::make_move_iterator(collectives.end()));
     r.iterations.insert(r.iterations.end(), iterations.begin(), iterations.end());
     for (const IterationMark& m : iterations)
         m_endUs = std::max(m_endUs, m.endUs);

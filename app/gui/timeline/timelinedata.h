@@ -55,7 +55,7 @@ public:
     // The same in slices, so that no turn of the event loop takes long: beginAppend() stores the
     // chunk, each continueAppend() puts up to `maxSpans` of its spans into the lanes and says
     // whether some remain. A new beginAppend() first finishes the one before.
-    void beginAppend(std::vector<Span> spans, const std::vector<CollectiveRecord>& collectives,
+    void beginAppend(std::vector<Span> spans, std::vector<CollectiveRecord> collectives,
                      const std::vector<IterationMark>& iterations, std::vector<int> order = {});
     bool continueAppend(size_t maxSpans);
     // Reserves room in every track for `factor` times what it holds (a stream that knows how
