@@ -1,14 +1,18 @@
 // Shows the run page on a scenario, runs it, moves the playback to a point of interest and
 // saves a screenshot: for the docs, for reviews, and on the GPU machine for a live run.
 //   SHARDLAB_SCREENSHOT=out.png SHARDLAB_QUIT_AFTER_MS=6000 runpage_demo FILE [--live] [--at FRACTION] [--select]
+//                                                                      [--stand-in-live SLOWDOWN]
 // --at moves the playback cursor to that fraction of the run (default: the first all-reduce);
 // --select selects the first collective so that its members are outlined.
+// --stand-in-live S previews the simulated-vs-measured view without GPUs: the "measurement" is
+// the simulation with every rank S times slower (labelled as a stand-in in the mode's tooltip).
 #include "playbackcontroller.h"
 #include "runcontroller.h"
 #include "runpage.h"
 #include "timelineview.h"
 
 #include "shardlab/scenario_io.h"
+#include "shardlab/simulator.h"
 
 #include <QApplication>
 #include <QTimer>
@@ -31,16 +35,32 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "%s\n", scenario.error().message.c_str());
         return 2;
     }
-    const bool live = args.contains(QStringLiteral("--live"));
     const int atIndex = static_cast<int>(args.indexOf(QStringLiteral("--at")));
     const double at = atIndex > 0 && atIndex + 1 < args.size() ? args.at(atIndex + 1).toDouble() : -1;
     const bool select = args.contains(QStringLiteral("--select"));
+    const int standInIndex = static_cast<int>(args.indexOf(QStringLiteral("--stand-in-live")));
+    const double standIn = standInIndex > 0 && standInIndex + 1 < args.size() ? args.at(standInIndex + 1).toDouble() : 0;
 
     RunPage page;
     page.setWindowTitle(QStringLiteral("ShardLab \u2013 %1").arg(QString::fromStdString(scenario->name)));
     page.resize(1600, 900);
     page.show();
     page.setScenario(*scenario);
+    if (standIn > 0) {
+        page.useLiveRunner(
+            [standIn](const Scenario& sc, const LiveOptions& o) -> Result<RunResult> {
+                Scenario slow = sc;
+                slow.perturbations.slowdown.assign(static_cast<size_t>(sc.ranks()), standIn);
+                SimulationOptions so;
+                so.cancel = o.cancel;
+                auto r = simulate(slow, so);
+                if (r)
+                    r->mode = RunMode::Live;
+                return r;
+            },
+            QStringLiteral("stand-in: the simulation with every rank %1x slower").arg(standIn));
+    }
+    const bool live = args.contains(QStringLiteral("--live")) || standIn > 0;
 
     int status = 0;
     auto go = [&] {

@@ -159,6 +159,63 @@ private slots:
         QVERIFY(page.runButton()->isEnabled());
     }
 
+    void liveRunShowsTheSimulationNextToIt()
+    {
+        // a stand-in for the GPUs: the "measurement" is the simulation with every rank 25% slower
+        const Scenario s = test::loadExample("straggler-12-6-4-2.shardlab.json");
+        RunPage page;
+        page.resize(1600, 900);
+        page.show();
+        page.useLiveRunner(
+            [](const Scenario& sc, const LiveOptions& o) -> Result<RunResult> {
+                Scenario slow = sc;
+                slow.perturbations.slowdown.assign(static_cast<size_t>(sc.ranks()), 1.25);
+                SimulationOptions so;
+                so.cancel = o.cancel;
+                auto r = simulate(slow, so);
+                if (r)
+                    r->mode = RunMode::Live;
+                return r;
+            },
+            QStringLiteral("stand-in"));
+        QAbstractItemModelTester tester(page.summary()->comparisonModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        page.setScenario(s);
+        page.setMode(RunKind::Live);
+        QCOMPARE(page.mode(), RunKind::Live);
+        QSignalSpy finished(&page, &RunPage::outcomeAvailable);
+        page.run();
+        QVERIFY(finished.wait(10000));
+        const RunOutcomePtr out = page.lastOutcome();
+        QCOMPARE(out->kind, RunKind::Live);
+        QVERIFY(page.timeline()->data()->layout().reference);
+        // one row per phase and one for the whole step; compute is predicted 20% too fast
+        ComparisonModel* m = page.summary()->comparisonModel();
+        QCOMPARE(m->rowCount(), int(s.program.size()) + 1);
+        QCOMPARE(m->index(0, ComparisonModel::Error).data().toString(), QStringLiteral("-20.0%"));
+        QCOMPARE(m->index(1, ComparisonModel::Error).data().toString(), QStringLiteral("0.0%"));
+        QVERIFY(page.message().contains(QStringLiteral("simulation")));
+    }
+
+    void hangIsExplained()
+    {
+        Scenario s = test::loadExample("straggler-12-6-4-2.shardlab.json");
+        Mismatch m;
+        m.type = Mismatch::Type::WrongCount;
+        m.rank = 2;
+        m.op = 1;
+        m.iteration = 1;
+        m.bytes = 1000;
+        s.perturbations.mismatches.push_back(m);
+        RunPage page;
+        QSignalSpy finished(&page, &RunPage::outcomeAvailable);
+        page.setScenario(s);
+        page.run();
+        QVERIFY(finished.wait(10000));
+        QVERIFY(page.lastOutcome()->run->hang);
+        QVERIFY2(page.message().contains(QStringLiteral("hung")), qPrintable(page.message()));
+        QVERIFY2(page.message().contains(QStringLiteral("rank 2")), qPrintable(page.message()));
+    }
+
     void badScenarioShowsAMessage()
     {
         RunPage page;

@@ -128,9 +128,16 @@ void RunPage::showBanner(const QString& text, bool error)
     m_banner->setVisible(!text.isEmpty());
 }
 
+void RunPage::useLiveRunner(std::function<Result<RunResult>(const Scenario&, const LiveOptions&)> runner, const QString& description)
+{
+    m_controller->setLiveRunner(std::move(runner));
+    m_liveReplaced = true;
+    onLiveAvailability(true, description);
+}
+
 void RunPage::setMode(RunKind mode)
 {
-    if (mode == RunKind::Live && !m_controller->liveAvailable())
+    if (mode == RunKind::Live && !m_controller->liveAvailable() && !m_liveReplaced)
         mode = RunKind::Simulate;
     m_mode = mode;
     m_modeGroup->button(static_cast<int>(mode))->setChecked(true);
@@ -267,6 +274,8 @@ void RunPage::onCancelled(quint64)
 
 void RunPage::onLiveAvailability(bool available, const QString& explanation)
 {
+    if (m_liveReplaced && !available)
+        return; // the probe of the real GPUs answered after a stand-in was installed
     m_live->setEnabled(available);
     m_live->setToolTip(available ? tr("Run real CUDA kernels and NCCL collectives: %1").arg(explanation) : explanation);
     m_liveNote->setText(available ? QString() : tr("(live unavailable: hover for why)"));

@@ -10,6 +10,10 @@
 #include "activity.h"
 #include "runtypes.h"
 
+#include "shardlab/live.h"
+
+#include <functional>
+
 #include <QWidget>
 
 class QButtonGroup;
@@ -38,6 +42,9 @@ public:
     void setMode(RunKind mode);
     // Re-simulate whenever the scenario changes (off by default: the user presses Run).
     void setAutoRun(bool on) { m_autoRun = on; }
+    // Tests and demos: replace the live executor (and offer Live mode) with `runner`, described
+    // to the user by `description`.
+    void useLiveRunner(std::function<Result<RunResult>(const Scenario&, const LiveOptions&)> runner, const QString& description);
 
     RunOutcomePtr lastOutcome() const { return m_outcome; }
     QString message() const;           // the banner's text (errors, hangs, stale results)
@@ -78,6 +85,7 @@ private:
     bool m_hasScenario = false;
     RunKind m_mode = RunKind::Simulate;
     bool m_autoRun = false;
+    bool m_liveReplaced = false;
     RunOutcomePtr m_outcome;
     RunController* m_controller = nullptr;
     PlaybackController* m_playback = nullptr;
