@@ -13,6 +13,11 @@ struct LinkTraffic {
     double utilisation = 0;  // 0..1 of the link's bandwidth in use (both directions, the larger)
     double bytesInFlight = 0;// bytes crossing the link in the current algorithm step
     bool forward = true;     // direction of the larger flow: true = from Link::a to Link::b
+    // The algorithm step of the collective that loads the link most (ring steps at a slow
+    // playback speed): step from 0, -1 when idle; stepProgress 0..1 through it.
+    int step = -1;
+    int steps = 0;
+    double stepProgress = 0;
 };
 
 struct ActivityFrame {

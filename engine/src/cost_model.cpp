@@ -242,6 +242,77 @@ const std::vector<int>& CostModel::ringOrder(const std::vector<int>& group)
     return m_impl->rings.emplace(group, std::move(order)).first->second;
 }
 
+Router& CostModel::router()
+{
+    return m_impl->router;
+}
+
+// Rings: one per channel. Across nodes NCCL opens a channel per NIC and enters each node at a
+// different GPU so that every NIC carries one ring; inside a node one ring suffices.
+std::vector<Flow> CostModel::ringChannelFlows(const std::vector<int>& members)
+{
+    const Topology& topo = m_impl->effective;
+    const std::vector<int>& order = ringOrder(members);
+    const auto local = byNode(topo, members);
+    int channels = 1;
+    if (local.size() > 1) {
+        channels = std::numeric_limits<int>::max();
+        for (auto& [node, ranks] : local)
+            channels = std::min(channels, std::max<int>(1, std::min<int>(nicsPerNode(topo, node), static_cast<int>(ranks.size()))));
+    }
+    std::vector<Flow> flows;
+    for (int c = 0; c < channels; ++c) {
+        std::vector<int> rotated;
+        for (auto& [node, ranks] : local) {
+            std::vector<int> seg;
+            for (int r : order)
+                if (topo.gpus[static_cast<size_t>(r)].node == node)
+                    seg.push_back(r);
+            std::rotate(seg.begin(), seg.begin() + (c % static_cast<int>(seg.size())), seg.end());
+            rotated.insert(rotated.end(), seg.begin(), seg.end());
+        }
+        auto f = ringFlows(rotated, 1.0 / channels);
+        flows.insert(flows.end(), f.begin(), f.end());
+    }
+    return flows;
+}
+
+std::vector<Flow> CostModel::patternFlows(OpKind kind, const std::vector<int>& group, Algorithm algorithm, int root)
+{
+    std::vector<Flow> flows;
+    if (kind == OpKind::SendRecv) {
+        const int to = group.size() == 2 ? (group[0] == root ? group[1] : group[0]) : root;
+        flows.push_back({root, to, 1.0});
+        return flows;
+    }
+    switch (algorithm) {
+    case Algorithm::Direct:
+        for (int a : group)
+            for (int b : group)
+                if (a != b)
+                    flows.push_back({a, b, 1.0});
+        return flows;
+    case Algorithm::Hierarchical: {
+        // one ring per local index ("rail") between the nodes
+        const auto nodes = byNode(m_impl->effective, group);
+        size_t maxLocal = 0;
+        for (auto& [node, ranks] : nodes)
+            maxLocal = std::max(maxLocal, ranks.size());
+        for (size_t local = 0; local < maxLocal; ++local) {
+            std::vector<int> rail;
+            for (auto& [node, ranks] : nodes)
+                if (local < ranks.size())
+                    rail.push_back(ranks[local]);
+            auto f = ringFlows(rail);
+            flows.insert(flows.end(), f.begin(), f.end());
+        }
+        return flows;
+    }
+    default:
+        return ringChannelFlows(group);
+    }
+}
+
 CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector<int>& group, Algorithm forced,
                                      int root, const std::vector<Bytes>& pieces)
 {
@@ -277,38 +348,12 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
             const double bw = pc.gbps * pp.bandwidthFactor * kGB / 1e6; // bytes per microsecond
             const double t = m_profile.launchUs + pp.baseUs + steps * hop + (bw > 0 ? movedBytes / bw : 0.0);
             if (t < best.timeUs) {
-                best = {t, algo, static_cast<Protocol>(p), pc.gbps, pc.bottleneckLink, steps, true};
+                best = {t, algo, static_cast<Protocol>(p), pc.gbps, pc.bottleneckLink, steps, true, movedBytes};
             }
         }
     };
 
-    // Rings: one per channel. Across nodes NCCL opens a channel per NIC and enters each node at a
-    // different GPU so that every NIC carries one ring; inside a node one ring suffices.
-    auto ringPattern = [&](const std::vector<int>& members) {
-        const std::vector<int>& order = ringOrder(members);
-        const auto local = byNode(topo, members);
-        int channels = 1;
-        if (local.size() > 1) {
-            channels = std::numeric_limits<int>::max();
-            for (auto& [node, ranks] : local)
-                channels = std::min(channels, std::max<int>(1, std::min<int>(nicsPerNode(topo, node), static_cast<int>(ranks.size()))));
-        }
-        std::vector<Flow> flows;
-        for (int c = 0; c < channels; ++c) {
-            std::vector<int> rotated;
-            for (auto& [node, ranks] : local) {
-                std::vector<int> seg;
-                for (int r : order)
-                    if (topo.gpus[static_cast<size_t>(r)].node == node)
-                        seg.push_back(r);
-                std::rotate(seg.begin(), seg.begin() + (c % static_cast<int>(seg.size())), seg.end());
-                rotated.insert(rotated.end(), seg.begin(), seg.end());
-            }
-            auto f = ringFlows(rotated, 1.0 / channels);
-            flows.insert(flows.end(), f.begin(), f.end());
-        }
-        return pattern(router, topo, flows);
-    };
+    auto ringPattern = [&](const std::vector<int>& members) { return pattern(router, topo, ringChannelFlows(members)); };
 
     const double dn = n;
     int maxLocal = 0;
@@ -320,8 +365,7 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
     if ((want == Algorithm::Tree && !multiNodeAllReduce) || (want == Algorithm::Hierarchical && !(multiNodeAllReduce && maxLocal > 1)))
         want = Algorithm::Auto;
     if (kind == OpKind::SendRecv) {
-        const int from = root, to = group.size() == 2 ? (group[0] == root ? group[1] : group[0]) : root;
-        PatternCost pc = pattern(router, topo, {{from, to, 1.0}});
+        PatternCost pc = pattern(router, topo, patternFlows(kind, group, Algorithm::Direct, root));
         consider(Algorithm::Direct, 1, S, pc);
     } else if (kind == OpKind::ReduceScatterAllGather) {
         CollectiveCost rs = collective(OpKind::ReduceScatter, bytes, group, forced, root);
@@ -330,6 +374,7 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
         best.timeUs = rs.timeUs + ag.timeUs;
         best.steps = rs.steps + ag.steps;
         best.patternGBps = std::min(rs.patternGBps, ag.patternGBps);
+        best.movedBytes = rs.movedBytes + ag.movedBytes;
     } else {
         // Ring: always applicable.
         if (want == Algorithm::Auto || want == Algorithm::Ring) {
@@ -361,12 +406,7 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
         // Direct (one-shot): every rank exchanges with every other at once. Only on request:
         // NCCL without NVLink multicast does not use it, and neither does Auto.
         if (want == Algorithm::Direct) {
-            std::vector<Flow> flows;
-            for (int a : group)
-                for (int b : group)
-                    if (a != b)
-                        flows.push_back({a, b, 1.0});
-            const PatternCost pc = pattern(router, topo, flows);
+            const PatternCost pc = pattern(router, topo, patternFlows(kind, group, Algorithm::Direct, root));
             // per unit weight: each pair flow carries S/n for AG/RS, S for a one-shot all-reduce
             double moved = S / dn;
             if (kind == OpKind::AllReduce)
@@ -395,16 +435,7 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
                         intraSteps = rs.steps + ag.steps;
                     }
                 }
-                std::vector<Flow> flows;
-                for (int local = 0; local < maxLocal; ++local) {
-                    std::vector<int> rail;
-                    for (auto& [node, ranks] : nodes)
-                        if (local < static_cast<int>(ranks.size()))
-                            rail.push_back(ranks[static_cast<size_t>(local)]);
-                    auto f = ringFlows(rail);
-                    flows.insert(flows.end(), f.begin(), f.end());
-                }
-                const PatternCost pc = pattern(router, topo, flows);
+                const PatternCost pc = pattern(router, topo, patternFlows(kind, group, Algorithm::Hierarchical, root));
                 const double dN = nodeCount;
                 CollectiveCost saved = best;
                 best.timeUs = std::numeric_limits<double>::infinity();

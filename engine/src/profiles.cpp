@@ -142,6 +142,11 @@ Result<CostProfile> loadProfile(const std::string& name)
     return profileFromJson(ss.str(), path.string());
 }
 
+Result<CostProfile> profileFor(const Scenario& scenario)
+{
+    return loadProfile(scenario.costProfile);
+}
+
 Status saveProfile(const CostProfile& profile)
 {
     if (profile.name.empty() || profile.name == "default" || profile.name.find('/') != std::string::npos)

@@ -1,5 +1,6 @@
 #include "shardlab/simulator.h"
 
+#include "allgather_pieces.h"
 #include "shardlab/capacity.h"
 #include "shardlab/profiles.h"
 #include "shardlab/routing.h"
@@ -113,20 +114,8 @@ void Engine::prepare()
             m_comms.push_back(std::move(c));
         }
         m_opComm[i] = it->second;
-        if (op.kind == OpKind::AllGatherV) {
-            const WorkloadItem* item = m_s.workload.find(op.item);
-            Bytes total = 0;
-            for (int r : g) {
-                const Bytes b = item ? item->ownedBy(r) : 0;
-                m_pieces[i].push_back(b);
-                total += b;
-            }
-            // an explicit size rescales the pieces, keeping their proportions
-            if (op.bytes && total > 0 && *op.bytes != total) {
-                for (Bytes& b : m_pieces[i])
-                    b = static_cast<Bytes>(static_cast<double>(b) * static_cast<double>(*op.bytes) / static_cast<double>(total));
-            }
-        }
+        if (op.kind == OpKind::AllGatherV)
+            m_pieces[i] = allGatherPieces(m_s, op, g);
     }
     m_workFraction.assign(m_s.program.size(), {});
     for (size_t i = 0; i < m_s.program.size(); ++i) {
@@ -457,6 +446,8 @@ Result<RunResult> Engine::run()
             rs.computeFree = rs.commFree = std::max(rs.computeFree, rs.commFree);
         if (m_opt.progress && !m_opt.progress(it + 1, m_s.iterations))
             return Error{ErrorKind::Cancelled, "simulation cancelled"};
+        if (m_opt.iterationDone && !m_opt.iterationDone(m_run, it + 1, m_s.iterations))
+            return Error{ErrorKind::Cancelled, "simulation cancelled"};
     }
     m_run.peakMemory.resize(static_cast<size_t>(n));
     for (int r = 0; r < n; ++r)
@@ -479,16 +470,10 @@ Result<RunResult> simulate(const Scenario& scenario, const SimulationOptions& op
 {
     if (Status st = validateScenario(scenario); !st)
         return st.error();
-    CostProfile profile = CostProfile::defaults();
-    if (options.profile)
-        profile = *options.profile;
-    else if (!scenario.costProfile.empty()) {
-        auto loaded = loadProfile(scenario.costProfile);
-        if (!loaded)
-            return loaded.error();
-        profile = *loaded;
-    }
-    CostModel model(scenario.topology, profile);
+    auto profile = options.profile ? Result<CostProfile>(*options.profile) : profileFor(scenario);
+    if (!profile)
+        return profile.error();
+    CostModel model(scenario.topology, *profile);
     Engine engine(scenario, model, options);
     return engine.run();
 }

@@ -36,6 +36,36 @@ inline CostProfile unitProfile()
     return p;
 }
 
+// n ranks on an NVSwitch box; item "data" split by `sizes` (GB), compute of `flops` over it,
+// then an all-reduce of `arBytes`.
+inline Scenario splitScenario(const std::vector<double>& sizesGB, double flops, Bytes arBytes)
+{
+    Scenario s;
+    s.name = "test";
+    s.topology = nvswitchBox(static_cast<int>(sizesGB.size()));
+    WorkloadItem data{"data", ItemKind::Data, 0, {}};
+    std::vector<Bytes> sizes;
+    for (double g : sizesGB)
+        sizes.push_back(static_cast<Bytes>(g * 1e9));
+    data.shards = customShards(sizes);
+    for (size_t i = 0; i < data.shards.size(); ++i) {
+        data.shards[i].owners = {static_cast<int>(i)};
+        data.size += data.shards[i].size;
+    }
+    s.workload.items.push_back(data);
+    Op compute;
+    compute.kind = OpKind::Compute;
+    compute.name = "work";
+    compute.item = "data";
+    compute.flops = flops;
+    Op ar;
+    ar.kind = OpKind::AllReduce;
+    ar.name = "ar";
+    ar.bytes = arBytes;
+    s.program = {compute, ar};
+    return s;
+}
+
 inline Scenario loadExample(const std::string& file)
 {
     auto s = loadScenario(std::string(SHARDLAB_SCENARIO_DIR) + "/" + file);

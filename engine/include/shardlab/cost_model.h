@@ -64,6 +64,9 @@ struct CollectiveCost {
     int bottleneckLink = -1; // index into Topology::links: the link that limits the pattern
     int steps = 0;           // latency steps
     bool connected = true;
+    // Bytes each flow of patternFlows() carries over the whole collective, per unit of flow
+    // weight (the `moved` term of the formula above); playback spreads it over the steps.
+    double movedBytes = 0;
 };
 
 class CostModel {
@@ -88,7 +91,18 @@ public:
     // The ring order over `group` that the model uses (built from the topology, cached).
     const std::vector<int>& ringOrder(const std::vector<int>& group);
 
+    // The simultaneous transfers the model prices for `algorithm` (as chosen, never Auto): ring
+    // and tree use the rings (one per channel across nodes), direct every ordered pair,
+    // hierarchical the inter-node rails, send/recv the one transfer from root to the other rank.
+    std::vector<Flow> patternFlows(OpKind kind, const std::vector<int>& group, Algorithm algorithm, int root = 0);
+
+    // The router over the links as the model sees them (derated by their class's efficiency;
+    // link indices are those of topology().links).
+    Router& router();
+
 private:
+    std::vector<Flow> ringChannelFlows(const std::vector<int>& members);
+
     struct Impl;
     Topology m_topology;  // as given (bottleneck links are reported against it)
     CostProfile m_profile;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "shardlab/cost_model.h"
+#include "shardlab/scenario.h"
 
 #include <filesystem>
 #include <string>
@@ -16,6 +17,8 @@ std::string profileToJson(const CostProfile& profile);
 Result<CostProfile> profileFromJson(const std::string& text, const std::string& origin);
 // "default" (or empty) is the built-in profile; anything else is read from the directory.
 Result<CostProfile> loadProfile(const std::string& name);
+// The profile a scenario runs with: its named profile (Scenario::costProfile), or the defaults.
+Result<CostProfile> profileFor(const Scenario& scenario);
 Status saveProfile(const CostProfile& profile);
 std::vector<std::string> profileNames();
 

@@ -21,6 +21,12 @@ namespace shardlab {
 struct SimulationOptions {
     // Called after each iteration with (iterations done, total); return false to cancel.
     std::function<bool(int, int)> progress;
+    // Called after each completed iteration with the result so far, for callers that stream
+    // results (the GUI draws iterations as they finish). `soFar` holds the spans, collectives and
+    // iteration marks of iterations 0..done-1; later calls only append to those vectors, so a
+    // caller copies from where it stopped last time. Per-run fields filled at the end
+    // (peakMemory, pagingUs) are empty. Runs on the simulating thread; return false to cancel.
+    std::function<bool(const RunResult& soFar, int done, int total)> iterationDone;
     const std::atomic<bool>* cancel = nullptr;
     std::optional<CostProfile> profile; // overrides the scenario's named profile
 };

@@ -1,0 +1,138 @@
+#include "engineworker.h"
+
+#include "timelinedata.h"
+
+#include "shardlab/profiles.h"
+#include "shardlab/simulator.h"
+
+#include <QElapsedTimer>
+
+#include <exception>
+
+namespace shardlab::gui {
+
+EngineWorker::EngineWorker(std::shared_ptr<RunStream> stream)
+    : m_stream(std::move(stream)), m_liveRunner([](const Scenario& s, const LiveOptions& o) { return runLive(s, o); })
+{
+}
+
+void EngineWorker::probeLive()
+{
+    if (!liveBuiltIn()) {
+        emit liveProbed(false, tr("Live runs are not built into this ShardLab: %1").arg(QString::fromStdString(liveBuildInfo())));
+        return;
+    }
+    auto devices = liveDevices();
+    if (!devices) {
+        emit liveProbed(false, tr("No GPU can be used for live runs: %1").arg(QString::fromStdString(devices.error().message)));
+        return;
+    }
+    if (devices->empty()) {
+        emit liveProbed(false, tr("No GPU is visible to this process, so only simulation is possible."));
+        return;
+    }
+    QStringList names;
+    for (const LiveDevice& d : *devices)
+        names << QString::fromStdString(d.name);
+    emit liveProbed(true, tr("%n GPU(s) on this machine: %1", nullptr, static_cast<int>(devices->size())).arg(names.join(QStringLiteral(", "))));
+}
+
+void EngineWorker::run(quint64 id, const Scenario& scenario, RunKind kind, std::shared_ptr<std::atomic<bool>> cancel)
+{
+    if (cancel->load()) { // superseded before it began
+        emit cancelled(id);
+        return;
+    }
+    QString error;
+    bool wasCancelled = false;
+    RunOutcomePtr outcome;
+    try {
+        outcome = execute(id, scenario, kind, *cancel, &error, &wasCancelled);
+    } catch (const std::exception& e) {
+        error = tr("The run stopped on an internal error: %1").arg(QString::fromUtf8(e.what()));
+    } catch (...) {
+        error = tr("The run stopped on an unknown internal error.");
+    }
+    if (wasCancelled || (cancel->load() && !outcome))
+        emit cancelled(id);
+    else if (outcome)
+        emit resultAvailable(id, outcome);
+    else
+        emit failed(id, error);
+}
+
+RunOutcomePtr EngineWorker::execute(quint64 id, const Scenario& scenario, RunKind kind, const std::atomic<bool>& cancel,
+                                    QString* error, bool* wasCancelled)
+{
+    QElapsedTimer clock;
+    clock.start();
+    auto profile = profileFor(scenario);
+    if (!profile) {
+        *error = QString::fromStdString(profile.error().message);
+        return nullptr;
+    }
+    CostModel model(scenario.topology, *profile);
+
+    // progress at most every 50 ms: a run of 100,000 short iterations must not flood the queue
+    QElapsedTimer sinceProgress;
+    sinceProgress.start();
+    auto report = [&](int done, int total) {
+        if (done == total || sinceProgress.elapsed() >= 50) {
+            sinceProgress.restart();
+            emit progress(id, done, total);
+        }
+        return !cancel.load();
+    };
+
+    Result<RunResult> result = Error{};
+    if (kind == RunKind::Simulate) {
+        SimulationOptions o;
+        o.cancel = &cancel;
+        o.progress = report;
+        o.iterationDone = [&](const RunResult& soFar, int done, int total) {
+            if (m_stream && m_stream->push(id, soFar, done, total))
+                emit dataAvailable(id);
+            return !cancel.load();
+        };
+        result = simulate(scenario, model, o);
+    } else {
+        LiveOptions o;
+        o.cancel = &cancel;
+        o.progress = report;
+        result = m_liveRunner(scenario, o);
+    }
+    if (!result) {
+        *wasCancelled = result.error().kind == ErrorKind::Cancelled || cancel.load();
+        *error = QString::fromStdString(result.error().message);
+        return nullptr;
+    }
+
+    auto out = std::make_shared<RunOutcome>();
+    out->id = id;
+    out->kind = kind;
+    out->scenario = scenario;
+    out->run = std::make_shared<const RunResult>(std::move(result).value());
+    if (kind == RunKind::Live) {
+        // the model's prediction of the same scenario, to compare phase by phase
+        SimulationOptions o;
+        o.cancel = &cancel;
+        auto reference = simulate(scenario, model, o);
+        if (reference) {
+            out->reference = std::make_shared<const RunResult>(std::move(reference).value());
+            out->comparison = compareRuns(scenario, *out->run, *out->reference);
+        } else {
+            out->referenceError = QString::fromStdString(reference.error().message);
+        }
+    }
+    if (cancel.load()) {
+        *wasCancelled = true;
+        return nullptr;
+    }
+    out->summary = summarize(scenario, *out->run);
+    out->activity = std::make_shared<const ActivityIndex>(scenario, out->run, model);
+    out->timeline = TimelineData::build(out->run, out->reference);
+    out->wallMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+    return out;
+}
+
+} // namespace shardlab::gui

@@ -1,0 +1,49 @@
+// The object that runs the engine on its own thread (HOUSE_STYLE habit 2): simulations and live
+// runs go in as queued calls; results come out as signals carrying immutable snapshots, tagged
+// with the run's id so that the controller can drop stale ones. It never touches a widget.
+#pragma once
+
+#include "runstream.h"
+#include "runtypes.h"
+
+#include "shardlab/live.h"
+
+#include <QObject>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace shardlab::gui {
+
+class EngineWorker : public QObject {
+    Q_OBJECT
+public:
+    using LiveRunner = std::function<Result<RunResult>(const Scenario&, const LiveOptions&)>;
+
+    explicit EngineWorker(std::shared_ptr<RunStream> stream);
+
+    // Runs on the worker's thread. Returns when the run ends, fails or is cancelled.
+    void run(quint64 id, const Scenario& scenario, RunKind kind, std::shared_ptr<std::atomic<bool>> cancel);
+    // Whether live runs are possible here: the build has them and a GPU is visible.
+    void probeLive();
+    // Tests and demos replace the live executor (default: shardlab::runLive).
+    void setLiveRunner(LiveRunner runner) { m_liveRunner = std::move(runner); }
+
+signals:
+    void progress(quint64 id, int done, int total);
+    void dataAvailable(quint64 id); // the stream went from empty to non-empty
+    void resultAvailable(quint64 id, shardlab::gui::RunOutcomePtr outcome);
+    void failed(quint64 id, const QString& message);
+    void cancelled(quint64 id);
+    void liveProbed(bool available, const QString& explanation);
+
+private:
+    RunOutcomePtr execute(quint64 id, const Scenario& scenario, RunKind kind, const std::atomic<bool>& cancel, QString* error,
+                          bool* wasCancelled);
+
+    std::shared_ptr<RunStream> m_stream;
+    LiveRunner m_liveRunner;
+};
+
+} // namespace shardlab::gui

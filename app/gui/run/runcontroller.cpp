@@ -1,0 +1,165 @@
+#include "runcontroller.h"
+
+#include "timelinedata.h"
+
+#include <QThread>
+
+namespace shardlab::gui {
+
+RunController::RunController(QObject* parent)
+    : QObject(parent), m_stream(std::make_shared<RunStream>()), m_liveExplanation(tr("Checking for GPUs\u2026"))
+{
+    qRegisterMetaType<RunOutcomePtr>();
+    qRegisterMetaType<RunKind>();
+    m_thread = new QThread(this);
+    m_thread->setObjectName(QStringLiteral("shardlab-engine"));
+    m_worker = new EngineWorker(m_stream);
+    m_worker->moveToThread(m_thread);
+    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    connect(m_worker, &EngineWorker::progress, this, &RunController::onProgress);
+    connect(m_worker, &EngineWorker::dataAvailable, this, &RunController::onDataReady);
+    connect(m_worker, &EngineWorker::resultAvailable, this, &RunController::onFinished);
+    connect(m_worker, &EngineWorker::failed, this, &RunController::onFailed);
+    connect(m_worker, &EngineWorker::cancelled, this, &RunController::onCancelled);
+    connect(m_worker, &EngineWorker::liveProbed, this, &RunController::onLiveProbed);
+    m_coalesce.setSingleShot(true);
+    m_coalesce.setInterval(30);
+    connect(&m_coalesce, &QTimer::timeout, this, &RunController::drainStream);
+    m_thread->start();
+}
+
+RunController::~RunController()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    m_thread->quit();
+    m_thread->wait();
+}
+
+void RunController::probeLive()
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->probeLive(); }, Qt::QueuedConnection);
+}
+
+void RunController::setLiveRunner(EngineWorker::LiveRunner runner)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, r = std::move(runner)]() mutable { w->setLiveRunner(std::move(r)); },
+                              Qt::QueuedConnection);
+}
+
+quint64 RunController::start(const Scenario& scenario, RunKind kind)
+{
+    if (m_cancel)
+        m_cancel->store(true); // the older run stops at its next check; its results are dropped
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    m_current = ++m_next;
+    m_running = true;
+    m_appending = false;
+    m_streamIncomplete = false;
+    m_coalesce.stop();
+    m_stream->reset(m_current);
+    std::vector<std::string> devices;
+    for (const Gpu& g : scenario.topology.gpus)
+        devices.push_back(g.name);
+    disposeLater(std::move(m_streaming));
+    m_streaming = kind == RunKind::Simulate ? TimelineData::streaming(scenario.ranks(), std::move(devices)) : nullptr;
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, id = m_current, scenario, kind, cancel = m_cancel] { w->run(id, scenario, kind, cancel); },
+        Qt::QueuedConnection);
+    emit started(m_current, kind);
+    return m_current;
+}
+
+void RunController::disposeLater(std::shared_ptr<const void> garbage)
+{
+    if (garbage)
+        QMetaObject::invokeMethod(m_worker, [g = std::move(garbage)]() mutable { g.reset(); }, Qt::QueuedConnection);
+}
+
+void RunController::cancel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
+void RunController::onProgress(quint64 id, int done, int total)
+{
+    if (id == m_current && m_running)
+        emit progress(id, done, total);
+}
+
+void RunController::onDataReady(quint64 id)
+{
+    if (id == m_current && m_running && !m_coalesce.isActive())
+        m_coalesce.start();
+}
+
+void RunController::drainStream()
+{
+    if (!m_running || !m_streaming)
+        return;
+    // A chunk goes into the lanes a slice at a time, each in its own turn of the event loop, so
+    // that a large one never holds up the GUI (about a millisecond per slice).
+    constexpr size_t kSlice = 4000;
+    if (!m_appending) {
+        auto chunk = m_stream->take(m_current);
+        if (!chunk)
+            return;
+        m_streamIncomplete = m_streamIncomplete || chunk->incomplete;
+        if (chunk->done > 0 && chunk->total > chunk->done)
+            m_streaming->expectGrowth(static_cast<double>(chunk->total) / chunk->done);
+        m_streaming->beginAppend(std::move(chunk->spans), std::move(chunk->collectives), chunk->iterations, std::move(chunk->order));
+        m_appending = true;
+    }
+    if (m_streaming->continueAppend(kSlice)) {
+        QTimer::singleShot(0, this, &RunController::drainStream);
+        return;
+    }
+    m_appending = false;
+    emit partialAvailable(m_current);
+    // more may have arrived while this chunk went in
+    if (!m_coalesce.isActive())
+        m_coalesce.start();
+}
+
+void RunController::onFinished(quint64 id, RunOutcomePtr outcome)
+{
+    if (id != m_current || !m_running)
+        return; // superseded: never shown
+    // the streamed run gets its last iterations too (stored; the final lanes replace it anyway)
+    if (m_streaming)
+        if (auto chunk = m_stream->take(m_current))
+            m_streaming->beginAppend(std::move(chunk->spans), std::move(chunk->collectives), chunk->iterations, std::move(chunk->order));
+    m_appending = false;
+    m_running = false;
+    m_coalesce.stop();
+    disposeLater(std::move(m_streaming));
+    emit resultAvailable(std::move(outcome));
+}
+
+void RunController::onFailed(quint64 id, const QString& message)
+{
+    if (id != m_current || !m_running)
+        return;
+    m_running = false;
+    m_coalesce.stop();
+    emit failed(id, message);
+}
+
+void RunController::onCancelled(quint64 id)
+{
+    if (id != m_current || !m_running)
+        return;
+    m_running = false;
+    m_coalesce.stop();
+    emit cancelled(id);
+}
+
+void RunController::onLiveProbed(bool available, const QString& explanation)
+{
+    m_liveAvailable = available;
+    m_liveExplanation = explanation;
+    emit liveAvailabilityChanged(available, explanation);
+}
+
+} // namespace shardlab::gui

@@ -1,0 +1,87 @@
+// Starts, supersedes and cancels engine runs (hotspot's jobtracker idea). Every run gets an id;
+// starting a run cancels the one before it; results, progress and streamed data of any run but
+// the newest are dropped here, so the widgets only ever see the current run. Lives on the GUI
+// thread and owns the worker's thread.
+#pragma once
+
+#include "engineworker.h"
+#include "runstream.h"
+#include "runtypes.h"
+
+#include <QObject>
+#include <QTimer>
+
+#include <atomic>
+#include <memory>
+
+class QThread;
+
+namespace shardlab::gui {
+
+class TimelineData;
+
+class RunController : public QObject {
+    Q_OBJECT
+public:
+    explicit RunController(QObject* parent = nullptr);
+    ~RunController() override;
+
+    // Starts a run of `scenario`; any run in progress is cancelled and its results never appear.
+    quint64 start(const Scenario& scenario, RunKind kind);
+    // Stops the current run (the engine checks its flag at least every few thousand events).
+    void cancel();
+    bool isRunning() const { return m_running; }
+    quint64 currentId() const { return m_current; }
+
+    // Whether live runs are possible (answered by the worker; false until it has answered).
+    bool liveAvailable() const { return m_liveAvailable; }
+    QString liveExplanation() const { return m_liveExplanation; }
+    void probeLive();
+    // Replaces the live executor (tests, demos). Takes effect for runs started afterwards.
+    void setLiveRunner(EngineWorker::LiveRunner runner);
+
+    // The timeline of the current run as it streams in (simulation only), or null.
+    std::shared_ptr<TimelineData> streamingTimeline() const { return m_streaming; }
+    bool streamIncomplete() const { return m_streamIncomplete; }
+    // Lets go of `garbage` on the engine thread: freeing a large run's memory takes the kernel
+    // long enough to stall the GUI thread.
+    void disposeLater(std::shared_ptr<const void> garbage);
+    // Most spans waiting for the GUI before an iteration is left out of the live view (50,000).
+    void setStreamCapacity(size_t spans) { m_stream->setCapacity(spans); }
+    // How often to look at the stream while a run goes (default 30 ms).
+    void setCoalesceInterval(int ms) { m_coalesce.setInterval(ms); }
+
+signals:
+    void started(quint64 id, shardlab::gui::RunKind kind);
+    void progress(quint64 id, int done, int total);
+    void partialAvailable(quint64 id); // streamingTimeline() grew; at most once per interval
+    void resultAvailable(shardlab::gui::RunOutcomePtr outcome);
+    void failed(quint64 id, const QString& message);
+    void cancelled(quint64 id);
+    void liveAvailabilityChanged(bool available, const QString& explanation);
+
+private:
+    void onProgress(quint64 id, int done, int total);
+    void onDataReady(quint64 id);
+    void drainStream();
+    void onFinished(quint64 id, RunOutcomePtr outcome);
+    void onFailed(quint64 id, const QString& message);
+    void onCancelled(quint64 id);
+    void onLiveProbed(bool available, const QString& explanation);
+
+    QThread* m_thread = nullptr;
+    EngineWorker* m_worker = nullptr;
+    std::shared_ptr<RunStream> m_stream;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    std::shared_ptr<TimelineData> m_streaming;
+    QTimer m_coalesce;
+    quint64 m_next = 0;
+    quint64 m_current = 0;
+    bool m_running = false;
+    bool m_streamIncomplete = false;
+    bool m_appending = false; // a chunk is going into the streaming lanes slice by slice
+    bool m_liveAvailable = false;
+    QString m_liveExplanation;
+};
+
+} // namespace shardlab::gui

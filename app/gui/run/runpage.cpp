@@ -1,0 +1,287 @@
+#include "runpage.h"
+
+#include "playbackbar.h"
+#include "playbackcontroller.h"
+#include "runcontroller.h"
+#include "summarypanel.h"
+#include "timelinedata.h"
+#include "timelineview.h"
+
+#include <QButtonGroup>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStyle>
+#include <QVBoxLayout>
+
+#include <utility>
+
+namespace shardlab::gui {
+
+RunPage::RunPage(QWidget* parent) : QWidget(parent)
+{
+    m_controller = new RunController(this);
+    m_playback = new PlaybackController(this);
+
+    auto* column = new QVBoxLayout(this);
+    column->setContentsMargins(6, 6, 6, 6);
+
+    // mode, run, cancel, progress
+    auto* bar = new QHBoxLayout;
+    m_simulate = new QRadioButton(tr("Simulate"), this);
+    m_simulate->setToolTip(tr("Run the scenario on the analytic cost model: works on any computer"));
+    m_live = new QRadioButton(tr("Live on this machine's GPUs"), this);
+    m_modeGroup = new QButtonGroup(this);
+    m_modeGroup->addButton(m_simulate, static_cast<int>(RunKind::Simulate));
+    m_modeGroup->addButton(m_live, static_cast<int>(RunKind::Live));
+    m_simulate->setChecked(true);
+    m_live->setEnabled(false);
+    bar->addWidget(m_simulate);
+    bar->addWidget(m_live);
+    m_liveNote = new QLabel(this);
+    m_liveNote->setStyleSheet(QStringLiteral("QLabel { color: #666; }"));
+    bar->addWidget(m_liveNote);
+    bar->addStretch(1);
+    m_runButton = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Run"), this);
+    m_runButton->setToolTip(tr("Run the scenario (Ctrl+R); a run in progress is replaced"));
+    m_runButton->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_cancelButton = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Cancel"), this);
+    m_cancelButton->setToolTip(tr("Stop the run in progress"));
+    m_cancelButton->setEnabled(false);
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumWidth(220);
+    m_progress->setFormat(tr("iteration %v of %m"));
+    m_progress->setValue(0);
+    m_status = new QLabel(this);
+    bar->addWidget(m_runButton);
+    bar->addWidget(m_cancelButton);
+    bar->addWidget(m_progress);
+    bar->addWidget(m_status);
+    column->addLayout(bar);
+
+    m_banner = new QLabel(this);
+    m_banner->setWordWrap(true);
+    m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_banner->hide();
+    column->addWidget(m_banner);
+
+    // timeline and playback on the left, summary on the right
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    auto* left = new QWidget(split);
+    auto* leftColumn = new QVBoxLayout(left);
+    leftColumn->setContentsMargins(0, 0, 0, 0);
+    m_timeline = new TimelineView(left);
+    m_playbackBar = new PlaybackBar(m_playback, left);
+    leftColumn->addWidget(m_timeline, 1);
+    leftColumn->addWidget(m_playbackBar);
+    m_summary = new SummaryPanel(split);
+    auto* scroll = new QScrollArea(split);
+    scroll->setWidget(m_summary);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumWidth(470);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    split->addWidget(left);
+    split->addWidget(scroll);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 0);
+    column->addWidget(split, 1);
+
+    m_playback->installShortcuts(this);
+
+    connect(m_modeGroup, &QButtonGroup::idClicked, this, [this](int id) { setMode(static_cast<RunKind>(id)); });
+    connect(m_runButton, &QPushButton::clicked, this, &RunPage::run);
+    connect(m_cancelButton, &QPushButton::clicked, this, &RunPage::cancel);
+    connect(m_controller, &RunController::started, this, &RunPage::onStarted);
+    connect(m_controller, &RunController::progress, this, &RunPage::onProgress);
+    connect(m_controller, &RunController::partialAvailable, this, &RunPage::onPartial);
+    connect(m_controller, &RunController::resultAvailable, this, &RunPage::onResult);
+    connect(m_controller, &RunController::failed, this, &RunPage::onFailed);
+    connect(m_controller, &RunController::cancelled, this, &RunPage::onCancelled);
+    connect(m_controller, &RunController::liveAvailabilityChanged, this, &RunPage::onLiveAvailability);
+    connect(m_playback, &PlaybackController::activityAvailable, this, &RunPage::activityAvailable);
+    connect(m_playback, &PlaybackController::timeChanged, m_timeline, &TimelineView::setCursorTime);
+    connect(m_timeline, &TimelineView::timeRequested, m_playback, &PlaybackController::setTime);
+
+    onLiveAvailability(false, m_controller->liveExplanation());
+    m_controller->probeLive();
+    m_runButton->setEnabled(false);
+    m_status->setText(tr("No scenario yet"));
+}
+
+RunPage::~RunPage() = default;
+
+QString RunPage::message() const
+{
+    return m_banner->isHidden() ? QString() : m_banner->text();
+}
+
+void RunPage::showBanner(const QString& text, bool error)
+{
+    m_banner->setText(text);
+    m_banner->setStyleSheet(error ? QStringLiteral("QLabel { background: #FBE3D6; border-left: 4px solid #D55E00; padding: 6px; }")
+                                  : QStringLiteral("QLabel { background: #E3F1FB; border-left: 4px solid #0072B2; padding: 6px; }"));
+    m_banner->setVisible(!text.isEmpty());
+}
+
+void RunPage::useLiveRunner(std::function<Result<RunResult>(const Scenario&, const LiveOptions&)> runner, const QString& description)
+{
+    m_controller->setLiveRunner(std::move(runner));
+    m_liveReplaced = true;
+    onLiveAvailability(true, description);
+}
+
+void RunPage::setMode(RunKind mode)
+{
+    if (mode == RunKind::Live && !m_controller->liveAvailable() && !m_liveReplaced)
+        mode = RunKind::Simulate;
+    m_mode = mode;
+    m_modeGroup->button(static_cast<int>(mode))->setChecked(true);
+}
+
+void RunPage::setScenario(const Scenario& scenario)
+{
+    m_scenario = scenario;
+    m_hasScenario = true;
+    m_runButton->setEnabled(true);
+    m_status->setText(tr("Ready: %1").arg(QString::fromStdString(scenario.name)));
+    if (m_autoRun) {
+        run();
+    } else if (m_outcome) {
+        showBanner(tr("The scenario changed since this run: press Run to see the new one."), false);
+    }
+}
+
+void RunPage::run()
+{
+    if (!m_hasScenario)
+        return;
+    m_controller->start(m_scenario, m_mode);
+}
+
+void RunPage::cancel()
+{
+    m_controller->cancel();
+    m_status->setText(tr("Cancelling\u2026"));
+    m_cancelButton->setEnabled(false);
+}
+
+void RunPage::setRunning(bool running)
+{
+    m_cancelButton->setEnabled(running);
+    m_progress->setVisible(true);
+    if (!running)
+        m_progress->setValue(m_progress->maximum());
+}
+
+void RunPage::onStarted(quint64, RunKind kind)
+{
+    setRunning(true);
+    showBanner({}, false);
+    m_playback->setIndex(nullptr);
+    m_playbackBar->refresh();
+    m_progress->setRange(0, std::max(1, m_scenario.iterations));
+    m_progress->setValue(0);
+    m_status->setText(kind == RunKind::Live ? tr("Running on the GPUs\u2026") : tr("Simulating\u2026"));
+    if (auto streaming = m_controller->streamingTimeline()) {
+        std::vector<QString> names;
+        for (const Op& op : m_scenario.program)
+            names.push_back(QString::fromStdString(op.name.empty() ? opName(op.kind) : op.name));
+        m_timeline->setOpNames(std::move(names));
+        m_timeline->setStraggler(std::nullopt);
+        showTimeline(streaming);
+    }
+}
+
+void RunPage::onProgress(quint64, int done, int total)
+{
+    m_progress->setRange(0, total);
+    m_progress->setValue(done);
+}
+
+void RunPage::onPartial(quint64)
+{
+    m_timeline->dataAppended();
+    if (m_controller->streamIncomplete())
+        m_status->setText(tr("Simulating\u2026 (drawing every iteration once the run ends)"));
+}
+
+void RunPage::showTimeline(std::shared_ptr<const TimelineData> data)
+{
+    auto old = m_timeline->sharedData(); // freed on the engine thread, not here
+    m_timeline->setData(std::move(data));
+    m_controller->disposeLater(std::move(old));
+}
+
+void RunPage::onResult(RunOutcomePtr outcome)
+{
+    setRunning(false);
+    RunOutcomePtr previous = std::exchange(m_outcome, outcome); // let go of below, on the engine thread
+    std::vector<QString> names;
+    for (const Op& op : outcome->scenario.program)
+        names.push_back(QString::fromStdString(op.name.empty() ? opName(op.kind) : op.name));
+    m_timeline->setOpNames(std::move(names));
+    m_timeline->setStraggler(outcome->summary.straggler);
+    showTimeline(outcome->timeline);
+    m_summary->setOutcome(outcome);
+    m_playback->setIndex(outcome->activity);
+    m_controller->disposeLater(std::move(previous));
+    m_playbackBar->refresh();
+    const int decimals = outcome->wallMs < 10 ? 1 : 0;
+    m_status->setText(outcome->kind == RunKind::Live ? tr("Measured in %1 ms").arg(outcome->wallMs, 0, 'f', decimals)
+                                                     : tr("Simulated in %1 ms").arg(outcome->wallMs, 0, 'f', decimals));
+    if (outcome->run->hang)
+        showBanner(tr("The run hung: %1").arg(QString::fromStdString(outcome->run->hang->explanation)), true);
+    else if (outcome->kind == RunKind::Live && !outcome->reference)
+        showBanner(tr("The simulation of this scenario failed, so there is nothing to compare with: %1").arg(outcome->referenceError), true);
+    else if (outcome->kind == RunKind::Live)
+        showBanner(tr("Measured on this machine. The faint dotted lane under each rank is the simulation of the same "
+                      "scenario; the table on the right gives the error per phase."),
+                   false);
+    emit outcomeAvailable(outcome);
+    emit runFinished(*outcome->run, outcome->summary);
+}
+
+void RunPage::onFailed(quint64, const QString& message)
+{
+    setRunning(false);
+    m_progress->setValue(0);
+    m_status->setText(tr("Failed"));
+    showBanner(tr("The run failed: %1").arg(message), true);
+    if (m_outcome) { // back to the last good run
+        m_timeline->setStraggler(m_outcome->summary.straggler);
+        showTimeline(m_outcome->timeline);
+    }
+    emit runFailed(message);
+}
+
+void RunPage::onCancelled(quint64)
+{
+    setRunning(false);
+    m_progress->setValue(0);
+    m_status->setText(tr("Cancelled"));
+    if (m_outcome) { // back to the last finished run
+        m_timeline->setStraggler(m_outcome->summary.straggler);
+        showTimeline(m_outcome->timeline);
+        m_playback->setIndex(m_outcome->activity);
+        m_playbackBar->refresh();
+    }
+}
+
+void RunPage::onLiveAvailability(bool available, const QString& explanation)
+{
+    if (m_liveReplaced && !available)
+        return; // the probe of the real GPUs answered after a stand-in was installed
+    m_live->setEnabled(available);
+    m_live->setToolTip(available ? tr("Run real CUDA kernels and NCCL collectives: %1").arg(explanation) : explanation);
+    m_liveNote->setText(available ? QString() : tr("(live unavailable: hover for why)"));
+    m_liveNote->setToolTip(explanation);
+    if (!available && m_mode == RunKind::Live)
+        setMode(RunKind::Simulate);
+}
+
+} // namespace shardlab::gui

@@ -1,0 +1,256 @@
+#include "timelinedata.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <limits>
+#include <numeric>
+
+namespace shardlab::gui {
+
+void TimelineTrack::push(double b, double e, int s)
+{
+    begin.push_back(b);
+    end.push_back(e);
+    reach.push_back(reach.empty() ? e : std::max(e, reach.back()));
+    span.push_back(s);
+}
+
+size_t TimelineTrack::firstEndingAfter(double us) const
+{
+    return static_cast<size_t>(std::upper_bound(reach.begin(), reach.end(), us) - reach.begin());
+}
+
+int TimelineTrack::at(double us) const
+{
+    const auto it = std::upper_bound(begin.begin(), begin.end(), us);
+    // walk back over the (rare) spans that an earlier, longer one overlaps
+    for (size_t i = static_cast<size_t>(it - begin.begin()); i > 0 && reach[i - 1] > us; --i)
+        if (us < end[i - 1])
+            return static_cast<int>(i - 1);
+    return -1;
+}
+
+std::shared_ptr<TimelineData> TimelineData::build(std::shared_ptr<const RunResult> run, std::shared_ptr<const RunResult> reference)
+{
+    auto d = std::make_shared<TimelineData>();
+    d->m_run = std::move(run);
+    d->m_reference = std::move(reference);
+    const RunResult& r = *d->m_run;
+    d->m_layout.ranks = r.ranks;
+    d->m_layout.commStream = std::any_of(r.spans.begin(), r.spans.end(), [](const Span& s) { return s.stream != 0; });
+    d->m_layout.reference = d->m_reference != nullptr;
+    d->makeLanes();
+    const std::vector<int> order = byBeginning(r.spans);
+    d->addOrdered(r.spans, 0, false, order.data(), order.data() + order.size());
+    if (d->m_reference) {
+        const std::vector<int> refOrder = byBeginning(d->m_reference->spans);
+        d->addOrdered(d->m_reference->spans, 0, true, refOrder.data(), refOrder.data() + refOrder.size());
+    }
+    d->m_endUs = std::max(d->m_endUs, r.endUs());
+    d->sortCollectives();
+    return d;
+}
+
+std::shared_ptr<TimelineData> TimelineData::streaming(int ranks, std::vector<std::string> devices)
+{
+    auto d = std::make_shared<TimelineData>();
+    d->m_owned = std::make_shared<RunResult>();
+    d->m_owned->ranks = ranks;
+    d->m_owned->devices = std::move(devices);
+    d->m_run = d->m_owned;
+    d->m_layout.ranks = ranks;
+    d->makeLanes();
+    return d;
+}
+
+void TimelineData::append(std::vector<Span> spans, const std::vector<CollectiveRecord>& collectives,
+                          const std::vector<IterationMark>& iterations, std::vector<int> order)
+{
+    beginAppend(std::move(spans), collectives, iterations, std::move(order));
+    while (continueAppend(std::numeric_limits<size_t>::max())) {
+    }
+}
+
+void TimelineData::beginAppend(std::vector<Span> spans, std::vector<CollectiveRecord> collectives,
+                               const std::vector<IterationMark>& iterations, std::vector<int> order)
+{
+    if (!m_owned)
+        return; // a finished run does not grow
+    while (continueAppend(std::numeric_limits<size_t>::max())) {
+    }
+    RunResult& r = *m_owned;
+    const size_t collectivesFrom = r.collectives.size();
+    r.collectives.insert(r.collectives.end(), std::make_move_iterator(collectives.begin()), std::make_move_iterator(collectives.end()));
+    r.iterations.insert(r.iterations.end(), iterations.begin(), iterations.end());
+    for (const IterationMark& m : iterations)
+        m_endUs = std::max(m_endUs, m.endUs);
+    sortCollectives(collectivesFrom);
+    if (!m_layout.commStream && std::any_of(spans.begin(), spans.end(), [](const Span& s) { return s.stream != 0; }))
+        m_layout.commStream = true;
+    if (order.size() != spans.size())
+        order = byBeginning(spans);
+    m_chunkStart.push_back(runSpanCount());
+    m_chunks.push_back(std::move(spans));
+    m_pending = PendingAppend{m_chunks.size() - 1, std::move(order), 0};
+}
+
+bool TimelineData::continueAppend(size_t maxSpans)
+{
+    if (!m_pending)
+        return false;
+    PendingAppend& p = *m_pending;
+    const size_t end = p.order.size() - p.next > maxSpans ? p.next + maxSpans : p.order.size();
+    addOrdered(m_chunks[p.chunk], static_cast<int>(m_chunkStart[p.chunk]), false, p.order.data() + p.next, p.order.data() + end);
+    p.next = end;
+    if (p.next < p.order.size())
+        return true;
+    m_pending.reset();
+    return false;
+}
+
+std::vector<int> TimelineData::byBeginning(const std::vector<Span>& spans)
+{
+    std::vector<int> order(spans.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return spans[static_cast<size_t>(a)].beginUs < spans[static_cast<size_t>(b)].beginUs; });
+    return order;
+}
+
+void TimelineData::expectGrowth(double factor)
+{
+    if (m_grew || !(factor > 1))
+        return;
+    m_grew = true;
+    for (TimelineLane& l : m_lanes)
+        for (TimelineTrack& t : l.kinds) {
+            const size_t n = static_cast<size_t>(static_cast<double>(t.size()) * factor * 1.05) + 16;
+            t.begin.reserve(n);
+            t.end.reserve(n);
+            t.reach.reserve(n);
+            t.span.reserve(n);
+        }
+}
+
+const Span& TimelineData::span(LaneBand band, int index) const
+{
+    if (band == LaneBand::Reference && m_reference)
+        return m_reference->spans.at(static_cast<size_t>(index));
+    if (m_chunks.empty())
+        return m_run->spans.at(static_cast<size_t>(index));
+    const size_t i = static_cast<size_t>(index);
+    const size_t chunk = static_cast<size_t>(std::upper_bound(m_chunkStart.begin(), m_chunkStart.end(), i) - m_chunkStart.begin()) - 1;
+    return m_chunks.at(chunk).at(i - m_chunkStart[chunk]);
+}
+
+void TimelineData::makeLanes()
+{
+    // three bands per rank, rank-major
+    m_lanes.resize(static_cast<size_t>(std::max(m_layout.ranks, 0)) * 3);
+    for (size_t k = 0; k < m_lanes.size(); ++k) {
+        m_lanes[k].rank = static_cast<int>(k / 3);
+        m_lanes[k].band = static_cast<LaneBand>(k % 3);
+    }
+}
+
+TimelineLane& TimelineData::laneFor(int rank, LaneBand band)
+{
+    return m_lanes[static_cast<size_t>(rank) * 3 + static_cast<size_t>(band)];
+}
+
+const TimelineLane* TimelineData::lane(int rank, LaneBand band) const
+{
+    const size_t i = static_cast<size_t>(rank) * 3 + static_cast<size_t>(band);
+    return rank >= 0 && i < m_lanes.size() ? &m_lanes[i] : nullptr;
+}
+
+void TimelineData::addOrdered(const std::vector<Span>& spans, int base, bool reference, const int* first, const int* last)
+{
+    // New spans follow the old ones in time (a stream delivers whole iterations); should one
+    // not, its track is re-sorted.
+    std::vector<TimelineTrack*> unsorted;
+    for (const int* it = first; it != last; ++it) {
+        const int i = *it;
+        const Span& s = spans[static_cast<size_t>(i)];
+        if (s.rank < 0 || s.rank >= m_layout.ranks || !(s.endUs > s.beginUs))
+            continue;
+        const LaneBand band = reference ? LaneBand::Reference : s.stream != 0 ? LaneBand::CommStream : LaneBand::Main;
+        if (reference && s.stream != 0)
+            continue; // the reference lane shows what the compute stream did
+        TimelineTrack& t = laneFor(s.rank, band).kinds[static_cast<size_t>(s.kind)];
+        if (!t.begin.empty() && s.beginUs < t.begin.back() && std::find(unsorted.begin(), unsorted.end(), &t) == unsorted.end())
+            unsorted.push_back(&t);
+        t.push(s.beginUs, s.endUs, base + i);
+        m_endUs = std::max(m_endUs, s.endUs);
+    }
+    for (TimelineTrack* t : unsorted) {
+        std::vector<size_t> idx(t->size());
+        std::iota(idx.begin(), idx.end(), size_t{0});
+        std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return t->begin[a] < t->begin[b]; });
+        TimelineTrack sorted;
+        for (size_t k : idx)
+            sorted.push(t->begin[k], t->end[k], t->span[k]);
+        *t = std::move(sorted);
+    }
+}
+
+void TimelineData::sortCollectives(size_t from)
+{
+    const RunResult& r = *m_run;
+    auto earlier = [&](int a, int b) { return r.collectives[static_cast<size_t>(a)].startUs < r.collectives[static_cast<size_t>(b)].startUs; };
+    if (from != m_collectivesByStart.size())
+        from = 0; // out of step: start over
+    m_collectivesByStart.resize(from);
+    for (size_t c = from; c < r.collectives.size(); ++c)
+        m_collectivesByStart.push_back(static_cast<int>(c));
+    // sort what is new, then merge it in (a stream's new collectives usually all come later)
+    const auto middle = m_collectivesByStart.begin() + static_cast<long>(from);
+    std::stable_sort(middle, m_collectivesByStart.end(), earlier);
+    std::inplace_merge(m_collectivesByStart.begin(), middle, m_collectivesByStart.end(), earlier);
+    m_collectiveStarts.clear();
+    m_collectiveStarts.reserve(m_collectivesByStart.size());
+    for (int c : m_collectivesByStart)
+        m_collectiveStarts.push_back(r.collectives[static_cast<size_t>(c)].startUs);
+}
+
+size_t TimelineData::spanCount() const
+{
+    size_t n = 0;
+    for (const TimelineLane& l : m_lanes)
+        for (const TimelineTrack& t : l.kinds)
+            n += t.size();
+    return n;
+}
+
+std::optional<TimelineData::Hit> TimelineData::spanAt(int rank, LaneBand band, double us, const TimeScale& scale,
+                                                      double tolerancePx) const
+{
+    const TimelineLane* l = lane(rank, band);
+    if (!l)
+        return std::nullopt;
+    // exact hit first (wait and comm before compute: they are the ones people point at)
+    for (SpanKind kind : {SpanKind::Wait, SpanKind::Comm, SpanKind::Compute}) {
+        const TimelineTrack& t = l->track(kind);
+        if (const int i = t.at(us); i >= 0)
+            return Hit{band, t.span[static_cast<size_t>(i)]};
+    }
+    if (tolerancePx <= 0)
+        return std::nullopt;
+    const double tol = tolerancePx * scale.usPerPixel();
+    double bestDistance = tol;
+    std::optional<Hit> best;
+    for (const TimelineTrack& t : l->kinds) {
+        const size_t i = t.firstEndingAfter(us - tol);
+        for (size_t k = i; k < t.size() && t.begin[k] <= us + tol; ++k) {
+            const double d = us < t.begin[k] ? t.begin[k] - us : us > t.end[k] ? us - t.end[k] : 0.0;
+            if (d <= bestDistance) {
+                bestDistance = d;
+                best = Hit{band, t.span[k]};
+            }
+        }
+    }
+    return best;
+}
+
+} // namespace shardlab::gui

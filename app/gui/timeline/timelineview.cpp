@@ -1,0 +1,380 @@
+#include "timelineview.h"
+
+#include "timelinestyle.h"
+
+#include "shardlab/units.h"
+
+#include <QKeyEvent>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace shardlab::gui {
+
+namespace {
+
+QString kindTitle(SpanKind kind)
+{
+    switch (kind) {
+    case SpanKind::Compute: return TimelineView::tr("Compute");
+    case SpanKind::Comm: return TimelineView::tr("Communication");
+    case SpanKind::Wait: return TimelineView::tr("Wait");
+    }
+    return {};
+}
+
+} // namespace
+
+TimelineView::TimelineView(QWidget* parent) : QWidget(parent), m_scene(std::make_shared<TimelineScene>())
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_plot = new QCustomPlot(this);
+    layout->addWidget(m_plot);
+    setFocusPolicy(Qt::StrongFocus);
+    m_plot->setMouseTracking(true);
+    m_plot->setNoAntialiasingOnDrag(true);
+    m_plot->setPlottingHints(QCP::phCacheLabels);
+
+    QFont tickFont = font();
+    tickFont.setPointSizeF(tickFont.pointSizeF() * 1.1);
+    QFont labelFont = tickFont;
+    labelFont.setBold(true);
+
+    QCPAxis* x = m_plot->xAxis;
+    QCPAxis* y = m_plot->yAxis;
+    m_ticker = QSharedPointer<TimeTicker>::create();
+    m_ticker->setTickCount(8);
+    x->setTicker(m_ticker);
+    x->setTickLabelFont(tickFont);
+    x->setLabelFont(labelFont);
+    x->grid()->setPen(QPen(QColor(0, 0, 0, 30), 1, Qt::DotLine));
+    y->setRangeReversed(true);
+    y->setTickLabelFont(tickFont);
+    y->grid()->setVisible(false);
+    y->setTickLength(0, 0);
+    y->setSubTickLength(0, 0);
+    y->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+
+    // lanes: background under the grid, spans, then the joins and the selection on top
+    m_background = new LaneBackground(x, y, m_scene);
+    m_background->setLayer(QStringLiteral("background"));
+    for (SpanKind kind : {SpanKind::Compute, SpanKind::Comm, SpanKind::Wait}) {
+        auto* layer = new SpanLayer(x, y, m_scene, kind, false);
+        layer->setName(kindTitle(kind));
+        m_layers[static_cast<size_t>(kind)] = layer;
+    }
+    for (SpanKind kind : {SpanKind::Compute, SpanKind::Comm, SpanKind::Wait}) {
+        auto* layer = new SpanLayer(x, y, m_scene, kind, true);
+        layer->setName(tr("Simulated (faint, dotted)"));
+        m_referenceLayers[static_cast<size_t>(kind)] = layer;
+    }
+    m_joins = new CollectiveJoins(x, y, m_scene);
+    m_joins->setName(tr("Collective (joins its ranks)"));
+
+    // The playback cursor is a thin child widget over the plot: moving it repaints only the
+    // strips it leaves and enters, never the lanes (60 moves a second cost next to nothing).
+    m_cursor = new QWidget(m_plot);
+    m_cursor->setAttribute(Qt::WA_TransparentForMouseEvents);
+    m_cursor->setAutoFillBackground(true);
+    QPalette cursorPalette = m_cursor->palette();
+    cursorPalette.setColor(QPalette::Window, timelinestyle::cursor());
+    m_cursor->setPalette(cursorPalette);
+    m_cursor->hide();
+    // one buffer for everything: the selection-rectangle overlay is not used
+    m_plot->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmLogical);
+    connect(m_plot, &QCustomPlot::afterReplot, this, &TimelineView::placeCursor);
+
+    // the legend in a row of its own above the lanes, so it never hides a span
+    QCPLegend* legend = m_plot->legend;
+    m_plot->axisRect()->insetLayout()->take(legend);
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, legend);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setFont(tickFont);
+    legend->setIconSize(22, 14);
+    legend->setVisible(true);
+    updateLegend();
+
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
+    m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
+    m_plot->axisRect()->setRangeZoomFactor(0.8);
+
+    connect(m_plot, &QCustomPlot::mousePress, this, &TimelineView::onMousePress);
+    connect(m_plot, &QCustomPlot::mouseRelease, this, &TimelineView::onMouseRelease);
+    connect(m_plot, &QCustomPlot::mouseMove, this, &TimelineView::onMouseMove);
+    connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent* e) {
+        emit timeRequested(m_plot->xAxis->pixelToCoord(e->position().x()));
+    });
+    connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &TimelineView::onRangeChanged);
+    onRangeChanged();
+}
+
+TimelineView::~TimelineView() = default;
+
+QString TimelineView::laneName(int rank) const
+{
+    QString name = tr("rank %1").arg(rank);
+    if (m_scene->straggler && *m_scene->straggler == rank)
+        return name + QLatin1Char('\n') + tr("straggler");
+    const RunResult& run = m_scene->data->run();
+    if (rank < static_cast<int>(run.devices.size()) && !run.devices[static_cast<size_t>(rank)].empty())
+        name += QLatin1Char('\n') + QString::fromStdString(run.devices[static_cast<size_t>(rank)]).left(16);
+    return name;
+}
+
+void TimelineView::updateLanes()
+{
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    m_lanesShown = data() ? data()->layout().ranks : -1;
+    if (const TimelineData* d = data()) {
+        // the thin lanes get a caption when rows are tall enough to keep it off the rank's name
+        const LaneLayout& l = d->layout();
+        const bool captions = l.ranks > 0 && (m_plot->height() - 110) / l.ranks >= 80; // axes and legend take ~110 px
+        m_captionsShown = captions;
+        for (int r = 0; r < l.ranks; ++r) {
+            ticker->addTick(l.band(r, LaneBand::Main).centre(), laneName(r));
+            if (captions && l.commStream)
+                ticker->addTick(l.band(r, LaneBand::CommStream).centre(), tr("comm stream"));
+            if (captions && l.reference)
+                ticker->addTick(l.band(r, LaneBand::Reference).centre(), tr("simulated"));
+        }
+        m_plot->yAxis->setRange(d->layout().valueMin(), d->layout().valueMax());
+    }
+    m_plot->yAxis->setTicker(ticker);
+}
+
+void TimelineView::updateLegend()
+{
+    const int wanted = data() && data()->reference() ? 1 : 0;
+    if (wanted == m_legendShown)
+        return;
+    m_legendShown = wanted;
+    QCPLegend* legend = m_plot->legend;
+    legend->clearItems();
+    for (SpanLayer* l : m_layers)
+        l->addToLegend(legend);
+    m_joins->addToLegend(legend);
+    if (data() && data()->reference())
+        m_referenceLayers[static_cast<size_t>(SpanKind::Compute)]->addToLegend(legend);
+}
+
+void TimelineView::setData(std::shared_ptr<const TimelineData> d, bool fit)
+{
+    m_scene->data = std::move(d);
+    m_scene->selectedCollective = -1;
+    m_scene->selectedSpan = -1;
+    updateLanes();
+    updateLegend();
+    if (fit)
+        fitAll();
+    else
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::dataAppended()
+{
+    if (data() && data()->layout().ranks != m_lanesShown)
+        updateLanes(); // the band layout is read at every redraw; only the labels need the ranks
+    if (m_followEnd)
+        fitAll();
+    else
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::setStraggler(std::optional<int> rank)
+{
+    m_scene->straggler = rank;
+    updateLanes();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::selectCollective(int collective)
+{
+    m_scene->selectedCollective = collective;
+    m_scene->selectedSpan = -1;
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::selectSpan(int span, LaneBand band)
+{
+    m_scene->selectedSpan = span;
+    m_scene->selectedBand = band;
+    m_scene->selectedCollective = -1;
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::setCursorTime(double us)
+{
+    m_cursorUs = us;
+    placeCursor();
+}
+
+void TimelineView::placeCursor()
+{
+    const QRect area = m_plot->axisRect()->rect();
+    const double x = m_plot->xAxis->coordToPixel(m_cursorUs);
+    const bool visible = m_cursorUs >= 0 && data() && x >= area.left() && x <= area.right();
+    if (visible)
+        m_cursor->setGeometry(qRound(x) - 1, area.top(), 3, area.height());
+    m_cursor->setVisible(visible);
+}
+
+TimeScale TimelineView::timeScale() const
+{
+    const QRect r = m_plot->axisRect()->rect();
+    return {m_plot->xAxis->range().lower, m_plot->xAxis->range().upper, static_cast<double>(r.left()), static_cast<double>(r.width())};
+}
+
+void TimelineView::setTimeRange(double beginUs, double endUs)
+{
+    m_plot->xAxis->setRange(beginUs, endUs);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::zoomAt(double factor, double anchorPx)
+{
+    const TimeScale z = timeScale().zoomed(factor, anchorPx);
+    setTimeRange(z.beginUs, z.endUs);
+}
+
+void TimelineView::panBy(double deltaPx)
+{
+    const TimeScale p = timeScale().panned(deltaPx);
+    setTimeRange(p.beginUs, p.endUs);
+}
+
+void TimelineView::fitAll()
+{
+    const TimeScale f = TimeScale::fit(0, data() ? data()->endUs() : 1.0, 0, 1);
+    m_settingRange = true;
+    m_plot->xAxis->setRange(f.beginUs, f.endUs);
+    m_settingRange = false;
+    m_followEnd = true;
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::replotNow()
+{
+    m_plot->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+void TimelineView::onRangeChanged()
+{
+    const QCPRange r = m_plot->xAxis->range();
+    const TimeUnit unit = unitForSpan(r.size());
+    m_ticker->setUnit(unit);
+    m_plot->xAxis->setLabel(tr("time (%1)").arg(QString::fromUtf8(unitSymbol(unit))));
+    if (!m_settingRange)
+        m_followEnd = false; // the user moved the view: stop following a streaming run
+}
+
+std::optional<TimelineData::Hit> TimelineView::hitAt(QPointF pos) const
+{
+    const TimelineData* d = data();
+    if (!d || !m_plot->axisRect()->rect().contains(pos.toPoint()))
+        return std::nullopt;
+    int rank = 0;
+    LaneBand band = LaneBand::Main;
+    if (!d->layout().hit(m_plot->yAxis->pixelToCoord(pos.y()), &rank, &band))
+        return std::nullopt;
+    return d->spanAt(rank, band, m_plot->xAxis->pixelToCoord(pos.x()), timeScale(), 3);
+}
+
+QString TimelineView::tooltipFor(const TimelineData::Hit& hit) const
+{
+    const TimelineData* d = data();
+    const RunResult& run = d->runOf(hit.band);
+    const size_t count = hit.band == LaneBand::Reference ? run.spans.size() : d->runSpanCount();
+    if (hit.span < 0 || static_cast<size_t>(hit.span) >= count)
+        return {};
+    const Span& sp = d->span(hit.band, hit.span);
+    const TimeUnit unit = unitForSpan(d->endUs());
+    auto exact = [unit](double us) { return QString::fromStdString(formatTime(us, unit, 0.001)); };
+    const QString op = sp.op >= 0 && sp.op < static_cast<int>(m_opNames.size()) ? m_opNames[static_cast<size_t>(sp.op)]
+                                                                                : tr("step %1").arg(sp.op);
+    QString title = kindTitle(sp.kind);
+    if (sp.detail == SpanDetail::InjectedDelay)
+        title = tr("Injected delay");
+    else if (sp.detail == SpanDetail::Paging)
+        title = tr("Unified-memory paging");
+    QString text = QStringLiteral("<b>%1</b>: %2<br>").arg(title.toHtmlEscaped(), op.toHtmlEscaped());
+    text += tr("rank %1, iteration %2").arg(sp.rank).arg(sp.iteration + 1);
+    if (sp.stream != 0)
+        text += tr(", communication stream");
+    if (hit.band == LaneBand::Reference)
+        text += tr(" (simulated)");
+    text += QStringLiteral("<br>") + tr("begin %1<br>end %2<br>duration %3").arg(exact(sp.beginUs), exact(sp.endUs), exact(sp.durationUs()));
+    if (sp.kind == SpanKind::Wait) {
+        text += QStringLiteral("<br>");
+        text += sp.waitedFor >= 0 ? tr("waited for rank %1, the last to arrive").arg(sp.waitedFor)
+                                  : tr("waited for its own overlapped collectives to finish");
+    }
+    if (sp.collective >= 0 && sp.collective < static_cast<int>(run.collectives.size())) {
+        const CollectiveRecord& rec = run.collectives[static_cast<size_t>(sp.collective)];
+        text += QStringLiteral("<br>")
+                + tr("%1 of %2 over %3 ranks (%4, %5)")
+                      .arg(QString::fromUtf8(opDisplayName(rec.kind)), QString::fromStdString(formatBytes(rec.bytes)))
+                      .arg(rec.group.size())
+                      .arg(QString::fromUtf8(algorithmName(rec.algorithm)), QString::fromUtf8(protocolName(rec.protocol)));
+    }
+    return text;
+}
+
+void TimelineView::onMousePress(QMouseEvent* event)
+{
+    m_pressPos = event->position();
+    setFocus(Qt::MouseFocusReason);
+}
+
+void TimelineView::onMouseRelease(QMouseEvent* event)
+{
+    if ((event->position() - m_pressPos).manhattanLength() > 4 || event->button() != Qt::LeftButton)
+        return; // a drag, not a click
+    const auto hit = hitAt(event->position());
+    if (!hit) {
+        selectCollective(-1);
+        emit spanSelected(-1, -1);
+        return;
+    }
+    const Span& sp = data()->span(hit->band, hit->span);
+    if (sp.collective >= 0 && hit->band != LaneBand::Reference)
+        selectCollective(sp.collective);
+    else
+        selectSpan(hit->span, hit->band);
+    emit spanSelected(hit->span, hit->band == LaneBand::Reference ? -1 : sp.collective);
+}
+
+void TimelineView::onMouseMove(QMouseEvent* event)
+{
+    if (event->buttons() != Qt::NoButton)
+        return;
+    const auto hit = hitAt(event->position());
+    if (hit)
+        QToolTip::showText(event->globalPosition().toPoint(), tooltipFor(*hit), m_plot);
+    else
+        QToolTip::hideText();
+}
+
+void TimelineView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    const TimelineData* d = data();
+    if (d && d->layout().ranks > 0 && ((m_plot->height() - 110) / d->layout().ranks >= 80) != m_captionsShown)
+        updateLanes();
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event)
+{
+    if (event->key() == Qt::Key_F && event->modifiers() == Qt::NoModifier) {
+        fitAll();
+        return;
+    }
+    QWidget::keyPressEvent(event);
+}
+
+} // namespace shardlab::gui

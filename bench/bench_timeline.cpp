@@ -1,0 +1,332 @@
+// Timeline and playback speed, offscreen (QT_QPA_PLATFORM=offscreen is set if unset).
+//  1. redraw after a zoom or a pan step with 8 ranks x 100,000 spans (target: median <= 16 ms);
+//  2. playback frames for 8 ranks: activity at t, the frame for the diagram, the cursor
+//     (target: 60 frames per second);
+//  3. the GUI event loop while a simulation of more than 1,000,000 spans streams in on the
+//     engine thread: the largest gap between ticks of a 5 ms timer (target: <= 50 ms).
+// Prints the machine; results go to docs/benchmarks.md ("Timeline").
+#include "bench_common.h"
+#include "bench_scenarios.h"
+
+#include "playbackcontroller.h"
+#include "runcontroller.h"
+#include "runpage.h"
+#include "timelinedata.h"
+#include "timelineview.h"
+
+#include "shardlab/presets.h"
+#include "shardlab/profiles.h"
+#include "shardlab/simulator.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QThread>
+#include <QTimer>
+
+#include "qcustomplot_include.h"
+
+#include <cstdio>
+#include <ctime>
+#include <cstdlib>
+#include <string>
+
+using namespace shardlab;
+using namespace shardlab::gui;
+
+namespace {
+
+// CPU time of the calling thread, in ms: what the GUI thread itself spends, apart from waiting
+// for a core on a shared machine.
+double threadCpuMs()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+// Times every event the GUI thread handles, so that a stall can be traced to what caused it.
+class TimedApplication : public QApplication {
+public:
+    using QApplication::QApplication;
+    struct Slow {
+        double ms = 0;
+        double cpuMs = 0;
+        QString what;
+    };
+    bool recording = false;
+    std::vector<Slow> slowest; // the five slowest while recording
+
+    bool notify(QObject* receiver, QEvent* event) override
+    {
+        if (!recording || QThread::currentThread() != thread())
+            return QApplication::notify(receiver, event);
+        QElapsedTimer t;
+        t.start();
+        const double cpu0 = threadCpuMs();
+        const bool r = QApplication::notify(receiver, event);
+        const double ms = static_cast<double>(t.nsecsElapsed()) / 1e6;
+        const double cpuMs = threadCpuMs() - cpu0;
+        if (slowest.size() < 5 || ms > slowest.back().ms) {
+            const char* name = receiver->metaObject()->className();
+            QString what = QString::fromLatin1(name) + QStringLiteral(" / event ") + QString::number(int(event->type()));
+            if (event->type() == QEvent::MetaCall)
+                what += QStringLiteral(" (queued call or signal)");
+            slowest.push_back({ms, cpuMs, what});
+            std::sort(slowest.begin(), slowest.end(), [](const Slow& a, const Slow& b) { return a.ms > b.ms; });
+            if (slowest.size() > 5)
+                slowest.pop_back();
+        }
+        return r;
+    }
+};
+
+struct Stats {
+    double median = 0, p95 = 0, max = 0;
+};
+
+Stats stats(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    if (v.empty())
+        return {};
+    return {v[v.size() / 2], v[std::min(v.size() - 1, v.size() * 95 / 100)], v.back()};
+}
+
+// 8 ranks x `perRank` spans: compute, wait for the last arrival, an all-reduce joining all
+// ranks; durations from a fixed-seed generator so that every run draws the same picture.
+std::shared_ptr<RunResult> syntheticRun(int ranks, int perRank)
+{
+    auto r = std::make_shared<RunResult>();
+    r->ranks = ranks;
+    for (int i = 0; i < ranks; ++i)
+        r->devices.push_back("H200");
+    std::uint64_t state = 42;
+    auto uniform = [&] {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<double>(state >> 11) / static_cast<double>(1ULL << 53);
+    };
+    std::vector<double> t(static_cast<size_t>(ranks), 0.0);
+    std::vector<int> count(static_cast<size_t>(ranks), 0);
+    r->spans.reserve(static_cast<size_t>(ranks) * static_cast<size_t>(perRank));
+    for (int k = 0; *std::min_element(count.begin(), count.end()) < perRank; ++k) {
+        CollectiveRecord c;
+        c.op = 1;
+        c.iteration = k / 1000;
+        for (int q = 0; q < ranks; ++q) {
+            const double busy = 5 + 10 * uniform();
+            Span s{q, 0, SpanKind::Compute, t[size_t(q)], t[size_t(q)] + busy, 0, k / 1000};
+            r->spans.push_back(s);
+            ++count[size_t(q)];
+            t[size_t(q)] += busy;
+            c.group.push_back(q);
+            c.arrivalUs.push_back(t[size_t(q)]);
+        }
+        c.startUs = *std::max_element(t.begin(), t.end());
+        c.endUs = c.startUs + 3;
+        c.lastArrival = static_cast<int>(std::max_element(t.begin(), t.end()) - t.begin());
+        const int index = static_cast<int>(r->collectives.size());
+        for (int q = 0; q < ranks; ++q) {
+            Span w{q, 0, SpanKind::Wait, t[size_t(q)], c.startUs, 1, k / 1000, 0, index, c.lastArrival};
+            if (w.endUs > w.beginUs) {
+                r->spans.push_back(w);
+                ++count[size_t(q)];
+            }
+            r->spans.push_back(Span{q, 0, SpanKind::Comm, c.startUs, c.endUs, 1, k / 1000, 0, index});
+            ++count[size_t(q)];
+            t[size_t(q)] = c.endUs;
+        }
+        r->collectives.push_back(c);
+        if ((k + 1) % 1000 == 0)
+            r->iterations.push_back({r->iterations.empty() ? 0.0 : r->iterations.back().endUs, c.endUs});
+    }
+    if (r->iterations.empty() || r->iterations.back().endUs < t[0])
+        r->iterations.push_back({r->iterations.empty() ? 0.0 : r->iterations.back().endUs, t[0]});
+    return r;
+}
+
+void redrawBench(int perRank)
+{
+    auto run = syntheticRun(8, perRank);
+    TimelineView view;
+    view.resize(1600, 900);
+    view.show();
+    QElapsedTimer build;
+    build.start();
+    auto data = TimelineData::build(run);
+    const double buildMs = static_cast<double>(build.nsecsElapsed()) / 1e6;
+    view.setData(data);
+    view.replotNow();
+    std::vector<double> fitted;
+    for (int i = 0; i < 5; ++i) {
+        QElapsedTimer c;
+        c.start();
+        view.replotNow();
+        fitted.push_back(static_cast<double>(c.nsecsElapsed()) / 1e6);
+    }
+    // 15 zoom steps in around the middle, 20 pan steps, 15 zoom steps out
+    std::vector<double> steps, cpu;
+    const double centre = view.plot()->axisRect()->center().x();
+    auto timed = [&](auto&& change) {
+        change();
+        QElapsedTimer c;
+        c.start();
+        const double cpu0 = threadCpuMs();
+        view.replotNow();
+        cpu.push_back(threadCpuMs() - cpu0);
+        steps.push_back(static_cast<double>(c.nsecsElapsed()) / 1e6);
+    };
+    const int repeat = qEnvironmentVariableIntValue("BENCH_REPEAT") > 0 ? qEnvironmentVariableIntValue("BENCH_REPEAT") : 1;
+    for (int rep = 0; rep < repeat; ++rep) {
+    for (int i = 0; i < 15; ++i)
+        timed([&] { view.zoomAt(0.7, centre); });
+    for (int i = 0; i < 20; ++i)
+        timed([&] { view.panBy(i < 10 ? 150 : -150); });
+    for (int i = 0; i < 15; ++i)
+        timed([&] { view.zoomAt(1 / 0.7, centre); });
+    }
+    const Stats s = stats(steps);
+    const Stats sc = stats(cpu);
+    const Stats f = stats(fitted);
+    std::printf("1. redraw, 8 ranks x %d spans (%zu spans, %zu collectives), 1600x900 offscreen\n", perRank,
+                run->spans.size(), run->collectives.size());
+    std::printf("   lanes built in %.1f ms; whole run in view: median %.2f ms\n", buildMs, f.median);
+    std::printf("   after a zoom or pan step (%zu steps): median %.2f ms, p95 %.2f ms, max %.2f ms  [target median <= 16 ms]\n",
+                steps.size(), s.median, s.p95, s.max);
+    std::printf("   the same, CPU time of the GUI thread: median %.2f ms, p95 %.2f ms, max %.2f ms\n", sc.median, sc.p95, sc.max);
+}
+
+void playbackBench(QApplication& app)
+{
+    const Scenario s = bench::dataParallelStep(8, 60);
+    CostModel model(s.topology, *profileFor(s));
+    auto r = simulate(s, model);
+    if (!r) {
+        std::fprintf(stderr, "simulation failed: %s\n", r.error().message.c_str());
+        std::exit(1);
+    }
+    auto run = std::make_shared<const RunResult>(std::move(r).value());
+    QElapsedTimer build;
+    build.start();
+    auto index = std::make_shared<const ActivityIndex>(s, run, model);
+    const double indexMs = static_cast<double>(build.nsecsElapsed()) / 1e6;
+    TimelineView view;
+    view.resize(1600, 900);
+    view.show();
+    view.setData(TimelineData::build(run));
+    view.replotNow();
+    PlaybackController playback;
+    QObject::connect(&playback, &PlaybackController::timeChanged, &view, &TimelineView::setCursorTime);
+    size_t busyLinks = 0;
+    QObject::connect(&playback, &PlaybackController::activityAvailable, &view, [&](const ActivityFrame& f) {
+        for (const LinkTraffic& l : f.links)
+            busyLinks += l.utilisation > 0;
+    });
+    playback.setIndex(index);
+    app.processEvents();
+    // one frame = position -> activity -> frame signal -> cursor layer redraw and repaint
+    std::vector<double> frames;
+    const int n = 600;
+    for (int i = 0; i < n; ++i) {
+        QElapsedTimer c;
+        c.start();
+        playback.setTime(index->endUs() * i / n);
+        app.processEvents(); // the cursor's move is painted
+        frames.push_back(static_cast<double>(c.nsecsElapsed()) / 1e6);
+    }
+    const Stats f = stats(frames);
+    // and in real time: play for 2 s and count frames
+    const int before = playback.framesEmitted();
+    playback.setSpeed(1e-3);
+    playback.play();
+    QElapsedTimer wall;
+    wall.start();
+    while (wall.elapsed() < 2000)
+        app.processEvents(QEventLoop::AllEvents, 5);
+    playback.pause();
+    const double fps = (playback.framesEmitted() - before) / (static_cast<double>(wall.elapsed()) / 1e3);
+    std::printf("2. playback, 8 ranks, %zu spans, %zu collectives (activity index built in %.1f ms)\n", run->spans.size(),
+                run->collectives.size(), indexMs);
+    std::printf("   frame (activity at t + frame + cursor redraw): median %.3f ms, p95 %.3f ms, max %.3f ms\n", f.median, f.p95, f.max);
+    std::printf("   playing for 2 s: %.1f frames per second  [target 60]  (%zu busy links seen)\n", fps, busyLinks);
+}
+
+void stallBench(TimedApplication& app)
+{
+    const Scenario s = bench::dataParallelStep(8, 700);
+    RunPage page;
+    page.resize(1600, 900);
+    page.show();
+    page.setScenario(s);
+    app.processEvents();
+    size_t spans = 0;
+    bool done = false;
+    QObject::connect(&page, &RunPage::runFinished, &page, [&](const RunResult& r, const Summary&) {
+        spans = r.spans.size();
+        done = true;
+    });
+    QElapsedTimer clock;
+    clock.start();
+    qint64 last = 0, worst = 0;
+    double lastCpu = threadCpuMs(), worstCpu = 0; // GUI-thread work between two ticks
+    int partials = 0;
+    QObject::connect(page.controller(), &RunController::partialAvailable, &page, [&] { ++partials; });
+    QTimer tick;
+    tick.setTimerType(Qt::PreciseTimer);
+    tick.setInterval(5);
+    QObject::connect(&tick, &QTimer::timeout, &page, [&] {
+        const qint64 now = clock.nsecsElapsed() / 1000;
+        worst = std::max(worst, now - last);
+        last = now;
+        const double cpuNow = threadCpuMs();
+        worstCpu = std::max(worstCpu, cpuNow - lastCpu);
+        lastCpu = cpuNow;
+    });
+    last = clock.nsecsElapsed() / 1000;
+    lastCpu = threadCpuMs();
+    tick.start();
+    app.slowest.clear();
+    app.recording = true;
+    const double cpu0 = threadCpuMs();
+    page.run();
+    qint64 finishedAt = 0;
+    while (!done || clock.elapsed() < finishedAt + 500) {
+        app.processEvents(QEventLoop::AllEvents, 5);
+        if (done && !finishedAt)
+            finishedAt = clock.elapsed();
+        if (clock.elapsed() > 120000)
+            break;
+    }
+    tick.stop();
+    app.recording = false;
+    const double cpu = threadCpuMs() - cpu0;
+    std::printf("3. event loop while a %zu-span simulation streams in (run page shown, %d streamed redraws)\n", spans, partials);
+    std::printf("   run finished after %lld ms; largest gap of a 5 ms timer: %.1f ms  [target <= 50 ms]\n",
+                static_cast<long long>(finishedAt), static_cast<double>(worst) / 1e3);
+    std::printf("   the most work the GUI thread did between two ticks: %.1f ms of CPU time\n", worstCpu);
+    std::printf("   GUI thread CPU time meanwhile: %.0f ms; slowest events:\n", cpu);
+    for (const auto& slow : app.slowest)
+        std::printf("     %7.1f ms (CPU %6.1f ms)  %s\n", slow.ms, slow.cpuMs, qPrintable(slow.what));
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    TimedApplication app(argc, argv);
+    std::printf("bench_timeline (Qt %s, platform %s)\n", qVersion(), qPrintable(QGuiApplication::platformName()));
+    double load[3] = {0, 0, 0};
+    if (getloadavg(load, 3) == 3)
+        std::printf("load average at start: %.2f %.2f %.2f (other processes share the cores)\n", load[0], load[1], load[2]);
+    std::printf("machine: %s\n\n", bench::machineDescription().c_str());
+    const int perRank = argc > 1 ? std::atoi(argv[1]) : 100'000;
+    const std::string only = argc > 2 ? argv[2] : "";
+    if (only.empty() || only == "redraw")
+        redrawBench(perRank);
+    if (only.empty() || only == "playback")
+        playbackBench(app);
+    if (only.empty() || only == "stall")
+        stallBench(app);
+    return 0;
+}
