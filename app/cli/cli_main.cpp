@@ -18,6 +18,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     addTopo(app, io, action);
     addSim(app, io, action);
     addBench(app, io, action);
+    addScale(app, io, action);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
