@@ -429,8 +429,10 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
         else
             for (size_t i = 1; i < pts.size(); ++i)
                 if (bytes < pts[i].bytes) {
-                    if (bytes <= pts[i - 1].bytes)
+                    if (bytes <= pts[i - 1].bytes) {
+                        f = pts[i - 1].factor; // at a measured size (or below the first): its own factor
                         break;
+                    }
                     const double x0 = std::log(static_cast<double>(pts[i - 1].bytes)), x1 = std::log(static_cast<double>(pts[i].bytes));
                     const double t = (std::log(S) - x0) / (x1 - x0);
                     f = pts[i - 1].factor + t * (pts[i].factor - pts[i - 1].factor);
