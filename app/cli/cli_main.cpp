@@ -19,6 +19,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     addSim(app, io, action);
     addBench(app, io, action);
     addScale(app, io, action);
+    addDiagnose(app, io, action);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {

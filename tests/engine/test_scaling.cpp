@@ -1,6 +1,6 @@
 // Strong and weak scaling curves against hand-computed alpha-beta values, the rescaling rules of
 // scaling.h, and the course's two scaling cases.
-#include "test_helpers.h"
+#include "analysis_helpers.h"
 
 #include "shardlab/presets.h"
 #include "shardlab/routing.h"
@@ -16,32 +16,6 @@ using namespace shardlab;
 using namespace shardlab::test;
 
 namespace {
-
-// Eight 10 TFLOP/s GPUs on one 100 GB/s NVSwitch: a batch of 8 GB split 8 ways, 1 GB of
-// replicated gradients; 8 TFLOP of compute over the batch, then an all-reduce of the gradients.
-Scenario dataParallelBox()
-{
-    Scenario s;
-    s.name = "box";
-    s.topology = nvswitchBox(8);
-    std::vector<int> all(8);
-    std::iota(all.begin(), all.end(), 0);
-    WorkloadItem batch{"batch", ItemKind::Data, 8'000'000'000ULL, evenShards(8'000'000'000ULL, 8)};
-    for (int r = 0; r < 8; ++r)
-        batch.shards[static_cast<size_t>(r)].owners = {r};
-    WorkloadItem grads{"gradients", ItemKind::Gradients, 1'000'000'000ULL, {Shard{0, 1'000'000'000ULL, all}}};
-    s.workload.items = {batch, grads};
-    Op compute;
-    compute.kind = OpKind::Compute;
-    compute.item = "batch";
-    compute.flops = 8e12;
-    Op ar;
-    ar.kind = OpKind::AllReduce;
-    ar.name = "gradient all-reduce";
-    ar.item = "gradients";
-    s.program = {compute, ar};
-    return s;
-}
 
 // Ring all-reduce of 1 GB on n ranks of the box with the unit profile (test_cost_model.cpp):
 // launch 5 + base 4 + 2(n-1) x (hop 3 + route 0.5) + 2(n-1)/n x 1e9 B / 100 GB/s.
