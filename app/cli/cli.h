@@ -34,6 +34,8 @@ void addBench(CLI::App& app, Io io, Action& action);
 // Analysis (issue 6): cli_scale.cpp, cli_diagnose.cpp, cli_compare.cpp, cli_calibrate.cpp
 void addScale(CLI::App& app, Io io, Action& action);
 void addDiagnose(CLI::App& app, Io io, Action& action);
+void addCompare(CLI::App& app, Io io, Action& action);
+void addCalibrate(CLI::App& app, Io io, Action& action);
 
 // Live bench (issue: live engine); in a build without live mode it explains and returns 2.
 int benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, bool json, Io io);

@@ -20,6 +20,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     addBench(app, io, action);
     addScale(app, io, action);
     addDiagnose(app, io, action);
+    addCompare(app, io, action);
+    addCalibrate(app, io, action);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
