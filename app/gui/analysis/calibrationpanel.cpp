@@ -66,8 +66,7 @@ CalibrationPanel::CalibrationPanel(QWidget* parent) : QWidget(parent)
     m_summary->setFont(sf);
     m_table = new QTableView;
     m_table->setModel(m_model);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    styleTable(m_table);
     m_plot = new QCustomPlot;
     stylePlot(m_plot);
     legendOnTop(m_plot);

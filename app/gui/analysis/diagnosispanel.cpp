@@ -1,6 +1,7 @@
 #include "diagnosispanel.h"
 
 #include "findingsmodel.h"
+#include "plotstyle.h"
 
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -10,6 +11,8 @@
 #include <QTableView>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+
+#include <qcustomplot.h>
 
 namespace shardlab::gui {
 
@@ -35,14 +38,23 @@ DiagnosisPanel::DiagnosisPanel(QWidget* parent) : QWidget(parent)
     m_detail->setFont(df);
     m_table = new QTableView;
     m_table->setModel(m_evidence);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    styleTable(m_table);
     m_table->horizontalHeader()->setStretchLastSection(true);
+    // the handbook's evidence: each rank's compute, communication and wait, not the mean
+    m_ranks = new QCustomPlot;
+    stylePlot(m_ranks);
+    legendOnTop(m_ranks);
+    m_ranks->xAxis->setLabel(tr("rank"));
+    m_ranks->yAxis->setLabel(tr("per step (ms)"));
+    QCPBars* compute = addStackedBars(m_ranks, tr("compute"), colors::compute, nullptr);
+    QCPBars* comm = addStackedBars(m_ranks, tr("communication"), colors::comm, compute);
+    addStackedBars(m_ranks, tr("wait"), colors::wait, comm);
 
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(m_detail);
+    split->addWidget(m_ranks);
     split->addWidget(m_table);
-    split->setSizes({520, 260});
+    split->setSizes({380, 260, 200});
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_headline);
     layout->addWidget(m_list);
@@ -68,6 +80,7 @@ void DiagnosisPanel::setFindings(std::vector<Finding> findings, const QString& r
                             + QStringLiteral("</b>"));
         m_detail->clear();
         m_evidence->setEvidence({}, false, -1);
+        plotRanks({}, -1);
         return;
     }
     m_headline->setText(runSentence);
@@ -123,6 +136,29 @@ void DiagnosisPanel::showFinding(int row)
     }
     m_detail->setHtml(html);
     m_evidence->setEvidence(f.ranks, f.rule == FindingRule::CollectiveHang, f.rank.value_or(-1));
+    plotRanks(f.ranks, f.rank.value_or(-1));
+}
+
+void DiagnosisPanel::plotRanks(const std::vector<RankEvidence>& ranks, int highlight)
+{
+    QVector<double> x, parts[3];
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    double top = 0;
+    for (const RankEvidence& e : ranks) {
+        x.push_back(e.rank);
+        parts[0].push_back(e.computeMs);
+        parts[1].push_back(e.commMs);
+        parts[2].push_back(e.waitMs);
+        top = std::max(top, e.computeMs + e.commMs + e.waitMs);
+        if (ranks.size() <= 32 || e.rank % 8 == 0)
+            ticker->addTick(e.rank, e.rank == highlight ? tr("%1 (this one)").arg(e.rank) : QString::number(e.rank));
+    }
+    for (int k = 0; k < 3; ++k)
+        qobject_cast<QCPBars*>(m_ranks->plottable(k))->setData(x, parts[k], true);
+    m_ranks->xAxis->setTicker(ticker);
+    m_ranks->xAxis->setRange(-0.6, static_cast<double>(ranks.size()) - 0.4);
+    m_ranks->yAxis->setRange(0, std::max(1e-3, top * 1.1));
+    m_ranks->replot(QCustomPlot::rpQueuedReplot);
 }
 
 } // namespace shardlab::gui

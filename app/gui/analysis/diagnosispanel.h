@@ -7,6 +7,7 @@
 
 #include <QWidget>
 
+class QCustomPlot;
 class QLabel;
 class QListView;
 class QTableView;
@@ -28,9 +29,11 @@ public:
     RankEvidenceModel* evidenceModel() const { return m_evidence; }
     QString detailText() const;
     void selectFinding(int row);
+    QCustomPlot* rankPlot() const { return m_ranks; }
 
 private:
     void showFinding(int row);
+    void plotRanks(const std::vector<RankEvidence>& ranks, int highlight);
 
     FindingsModel* m_findings = nullptr;
     RankEvidenceModel* m_evidence = nullptr;
@@ -38,6 +41,7 @@ private:
     QListView* m_list = nullptr;
     QTextBrowser* m_detail = nullptr;
     QTableView* m_table = nullptr;
+    QCustomPlot* m_ranks = nullptr;
 };
 
 } // namespace shardlab::gui

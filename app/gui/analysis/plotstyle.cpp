@@ -2,6 +2,9 @@
 
 #include "shardlab/units.h"
 
+#include <QHeaderView>
+#include <QTableView>
+
 #include <qcustomplot.h>
 
 namespace shardlab::gui {
@@ -25,6 +28,29 @@ void stylePlot(QCustomPlot* plot)
     plot->legend->setBorderPen(QPen(QColor(180, 180, 180)));
     plot->setAntialiasedElements(QCP::aeAll);
     plot->setMinimumHeight(220);
+}
+
+QCPBars* addStackedBars(QCustomPlot* plot, const QString& name, const QColor& color, QCPBars* below)
+{
+    auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+    bars->setName(name);
+    bars->setBrush(color);
+    bars->setPen(QPen(color.darker(130), 1));
+    bars->setWidth(0.7);
+    if (below)
+        bars->moveAbove(below);
+    return bars;
+}
+
+void styleTable(QTableView* table)
+{
+    QFont f = table->font();
+    f.setPointSizeF(11);
+    table->setFont(f);
+    table->horizontalHeader()->setFont(f);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table->setAlternatingRowColors(true);
 }
 
 void legendOnTop(QCustomPlot* plot)

@@ -7,6 +7,8 @@
 
 class QCustomPlot;
 class QCPAxis;
+class QCPBars;
+class QTableView;
 
 namespace shardlab::gui {
 
@@ -28,6 +30,10 @@ void stylePlot(QCustomPlot* plot);
 void legendOnTop(QCustomPlot* plot);
 // A log-scale axis with ticks at powers of `base` and labels from `label` (e.g. binary sizes).
 void setLogAxis(QCPAxis* axis, double base);
+// A bar series stacked on `below` (nullptr: the bottom one).
+QCPBars* addStackedBars(QCustomPlot* plot, const QString& name, const QColor& color, QCPBars* below);
+// Tables of numbers, readable from the back of the room.
+void styleTable(QTableView* table);
 // "64 KiB", "1 GiB": nccl-tests' binary sizes for an axis tick.
 QString binarySizeLabel(double bytes);
 

@@ -37,18 +37,6 @@ QSharedPointer<QCPAxisTickerText> gpuTicker(const ScalingCurve& c)
     return ticker;
 }
 
-QCPBars* stackedBars(QCustomPlot* plot, const QString& name, const QColor& color, QCPBars* below)
-{
-    auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
-    bars->setName(name);
-    bars->setBrush(color);
-    bars->setPen(QPen(color.darker(130), 1));
-    bars->setWidth(0.7);
-    if (below)
-        bars->moveAbove(below);
-    return bars;
-}
-
 } // namespace
 
 ScalingView::ScalingView(QWidget* parent) : QWidget(parent)
@@ -104,10 +92,10 @@ ScalingView::ScalingView(QWidget* parent) : QWidget(parent)
     legendOnTop(m_split);
     m_split->xAxis->setLabel(tr("GPUs"));
     m_split->yAxis->setLabel(tr("per rank and step (ms)"));
-    QCPBars* compute = stackedBars(m_split, tr("compute"), colors::compute, nullptr);
-    QCPBars* comm = stackedBars(m_split, tr("communication"), colors::comm, compute);
-    QCPBars* wait = stackedBars(m_split, tr("wait"), colors::wait, comm);
-    stackedBars(m_split, tr("idle"), colors::idle, wait);
+    QCPBars* compute = addStackedBars(m_split, tr("compute"), colors::compute, nullptr);
+    QCPBars* comm = addStackedBars(m_split, tr("communication"), colors::comm, compute);
+    QCPBars* wait = addStackedBars(m_split, tr("wait"), colors::wait, comm);
+    addStackedBars(m_split, tr("idle"), colors::idle, wait);
 
     m_notes = new QTextBrowser;
     m_notes->setMinimumHeight(80);
@@ -116,8 +104,7 @@ ScalingView::ScalingView(QWidget* parent) : QWidget(parent)
     m_notes->setFont(nf);
     m_table = new QTableView;
     m_table->setModel(m_model);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    styleTable(m_table);
     m_table->horizontalHeader()->setStretchLastSection(true);
 
     auto* plots = new QSplitter(Qt::Vertical);
@@ -275,8 +262,18 @@ void ScalingView::show(const ScalingCurve& c)
                                                        ? tr("Strong scaling: speed-up = T(1) / T(n), efficiency = speed-up / n.")
                                                        : tr("Weak scaling: efficiency = T(1) / T(n), speed-up = n × efficiency."));
     html += QStringLiteral("<ul>");
-    for (const ScalingNote& n : c.notes)
-        html += QStringLiteral("<li>%1</li>").arg(QString::fromStdString(n.sentence).toHtmlEscaped());
+    // notes where the collective starts crossing a slower class of link first, in bold: they are
+    // the course's cases (the fifth GPU on the other socket, the sixteenth across the network)
+    auto crossing = [&c](const ScalingNote& n) {
+        const ScalingPoint* a = c.find(n.fromGpus);
+        const ScalingPoint* b = c.find(n.toGpus);
+        return a && b && a->linkKind && b->linkKind && static_cast<int>(*b->linkKind) > static_cast<int>(*a->linkKind);
+    };
+    for (int pass = 0; pass < 2; ++pass)
+        for (const ScalingNote& n : c.notes)
+            if (crossing(n) == (pass == 0))
+                html += (pass == 0 ? QStringLiteral("<li><b>%1</b></li>") : QStringLiteral("<li>%1</li>"))
+                            .arg(QString::fromStdString(n.sentence).toHtmlEscaped());
     for (const std::string& n : c.rescaleNotes)
         html += QStringLiteral("<li><i>%1</i></li>").arg(QString::fromStdString(n).toHtmlEscaped());
     html += QStringLiteral("</ul>");

@@ -102,9 +102,7 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent)
 
     m_table = new QTableView;
     m_table->setModel(m_model);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->setAlternatingRowColors(true);
+    styleTable(m_table);
 
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(m_plot);
