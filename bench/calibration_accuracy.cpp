@@ -17,9 +17,7 @@
 
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <numeric>
-#include <sstream>
 
 using namespace shardlab;
 
@@ -83,23 +81,6 @@ int reference()
     return 0;
 }
 
-Result<std::vector<CalibrationSample>> readMeasured(const std::vector<std::string>& files)
-{
-    std::vector<CalibrationSample> all;
-    for (const std::string& f : files) {
-        std::ifstream in(f);
-        if (!in)
-            return badInput(f + ": cannot be read");
-        std::ostringstream ss;
-        ss << in.rdbuf();
-        auto s = samplesFromSweepJson(ss.str(), f);
-        if (!s)
-            return s.error();
-        all.insert(all.end(), s->begin(), s->end());
-    }
-    return all;
-}
-
 ErrorStats statsOf(const std::vector<AccuracyRow>& rows, bool calibrated)
 {
     std::vector<double> e;
@@ -112,7 +93,7 @@ ErrorStats statsOf(const std::vector<AccuracyRow>& rows, bool calibrated)
 int accuracy(const std::string& profileName, const std::string& presetId, const std::string& topologyId,
              const std::vector<std::string>& files)
 {
-    auto samples = readMeasured(files);
+    auto samples = samplesFromSweepFiles(files);
     if (!samples) {
         std::fprintf(stderr, "%s\n", samples.error().message.c_str());
         return 2;

@@ -5,9 +5,7 @@
 #include "shardlab/presets.h"
 #include "shardlab/profiles.h"
 
-#include <fstream>
 #include <ostream>
-#include <sstream>
 
 namespace shardlab::cli {
 
@@ -40,17 +38,10 @@ Result<CalibrationData> offlineData(const CalibrateArgs& a)
             return badInput("--measured needs the topology the measurements were made on: add --preset ID (" + t.error().message + ")");
         data.topology = *t;
     }
-    for (const std::string& f : a.measured) {
-        std::ifstream in(f);
-        if (!in)
-            return badInput(f + ": cannot be read");
-        std::ostringstream ss;
-        ss << in.rdbuf();
-        auto s = samplesFromSweepJson(ss.str(), f);
-        if (!s)
-            return s.error();
-        data.samples.insert(data.samples.end(), s->begin(), s->end());
-    }
+    auto samples = samplesFromSweepFiles(a.measured);
+    if (!samples)
+        return samples.error();
+    data.samples = *samples;
     if (a.gpus > 0)
         data.topology = data.topology.firstGpus(a.gpus);
     data.host = "measurements in " + std::to_string(a.measured.size()) + " file" + (a.measured.size() == 1 ? "" : "s");

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <fstream>
 #include <sstream>
 
 namespace shardlab {
@@ -114,6 +115,23 @@ Result<std::vector<CalibrationSample>> samplesFromSweepJson(const std::string& t
         out.push_back({*kind, doc["ranks"].get<int>(), row["size"].get<Bytes>(), row["time_us"].get<double>()});
     }
     return out;
+}
+
+Result<std::vector<CalibrationSample>> samplesFromSweepFiles(const std::vector<std::string>& paths)
+{
+    std::vector<CalibrationSample> all;
+    for (const std::string& path : paths) {
+        std::ifstream in(path);
+        if (!in)
+            return badInput(path + ": cannot be read");
+        std::ostringstream text;
+        text << in.rdbuf();
+        auto samples = samplesFromSweepJson(text.str(), path);
+        if (!samples)
+            return samples.error();
+        all.insert(all.end(), samples->begin(), samples->end());
+    }
+    return all;
 }
 
 } // namespace shardlab

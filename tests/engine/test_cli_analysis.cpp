@@ -1,5 +1,5 @@
 // `shardlab scale`, `diagnose`, `compare` and `calibrate`, run in-process: output and exit statuses.
-#include "cli.h"
+#include "cli_run.h"
 
 #include "shardlab/live.h"
 #include "shardlab/presets.h"
@@ -16,22 +16,11 @@
 
 using namespace shardlab;
 using namespace shardlab::cli;
+using namespace shardlab::test;
 
 namespace {
-struct CliRun {
-    int status = -1;
-    std::string out, err;
-};
-CliRun run(std::vector<std::string> args)
-{
-    std::ostringstream out, err;
-    CliRun r;
-    r.status = runCli(args, out, err);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
-}
-std::string scenario(const char* name) { return std::string(SHARDLAB_SCENARIO_DIR) + "/" + name; }
+CliRun run(const std::vector<std::string>& args) { return runShardlab(args); }
+std::string scenario(const char* name) { return scenarioPath(name); }
 } // namespace
 
 TEST(CliScale, TableJsonAndErrors)

@@ -6,7 +6,6 @@
 #include "shardlab/live.h"
 #include "shardlab/profiles.h"
 
-#include <QFile>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -170,23 +169,17 @@ void CalibrationPanel::fitSamples(std::vector<CalibrationSample> samples)
 void CalibrationPanel::fitFiles()
 {
     const QStringList files = QFileDialog::getOpenFileNames(this, tr("Measured sweeps"), QString(), tr("JSON (*.json)"));
-    std::vector<CalibrationSample> samples;
-    for (const QString& file : files) {
-        QFile f(file);
-        if (!f.open(QIODevice::ReadOnly)) {
-            m_summary->setText(tr("%1 cannot be read").arg(file));
-            return;
-        }
-        auto s = samplesFromSweepJson(f.readAll().toStdString(), file.toStdString());
-        if (!s) {
-            m_summary->setText(QString::fromStdString(s.error().message));
-            emit failed(m_summary->text());
-            return;
-        }
-        samples.insert(samples.end(), s->begin(), s->end());
+    std::vector<std::string> paths;
+    for (const QString& file : files)
+        paths.push_back(file.toStdString());
+    auto samples = samplesFromSweepFiles(paths);
+    if (!samples) {
+        m_summary->setText(QString::fromStdString(samples.error().message));
+        emit failed(m_summary->text());
+        return;
     }
-    if (!samples.empty())
-        fitSamples(std::move(samples));
+    if (!samples->empty())
+        fitSamples(std::move(*samples));
 }
 
 void CalibrationPanel::cancel()

@@ -1,0 +1,29 @@
+// Runs the `shardlab` command line in-process and keeps what it printed (the CLI tests).
+#pragma once
+
+#include "cli.h"
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace shardlab::test {
+
+struct CliRun {
+    int status = -1;
+    std::string out, err;
+};
+
+inline CliRun runShardlab(const std::vector<std::string>& args)
+{
+    std::ostringstream out, err;
+    CliRun r;
+    r.status = cli::runCli(args, out, err);
+    r.out = out.str();
+    r.err = err.str();
+    return r;
+}
+
+inline std::string scenarioPath(const char* name) { return std::string(SHARDLAB_SCENARIO_DIR) + "/" + name; }
+
+} // namespace shardlab::test
