@@ -310,13 +310,12 @@ Result<CalibrationResult> fitProfile(const CalibrationData& data, const Calibrat
     CostProfile fitted = options.start;
     fitted.corrections.clear();
     std::set<int> hopSeen, bwSeen;
+    std::vector<std::string> decompositionNotes;
     for (int pass = 0; pass < 2; ++pass) {
-        std::vector<std::string> notes;
         std::vector<Design> designs;
+        decompositionNotes.clear();
         for (int r : rankCounts)
-            decompose(usable, fitted, r, designs, notes);
-        if (pass == 1)
-            result.notes.insert(result.notes.end(), notes.begin(), notes.end());
+            decompose(usable, fitted, r, designs, decompositionNotes);
         if (designs.empty())
             break;
         Layout layout;
@@ -360,6 +359,7 @@ Result<CalibrationResult> fitProfile(const CalibrationData& data, const Calibrat
             v[i] = std::exp(u[i]);
         layout.write(v, fitted);
     }
+    result.notes.insert(result.notes.end(), decompositionNotes.begin(), decompositionNotes.end());
     for (int c = 0; c < kClasses; ++c) {
         const bool lat = hopSeen.count(c) > 0, band = bwSeen.count(c) > 0;
         if (lat || band)
