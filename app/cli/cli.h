@@ -36,6 +36,11 @@ void addBench(CLI::App& app, Io io, Action& action);
 void addLive(CLI::App& app, Io io, Action& action);
 void addReport(CLI::App& app, Io io, Action& action);
 void addLessons(CLI::App& app, Io io, Action& action);
+// Analysis (issue 6): cli_scale.cpp, cli_diagnose.cpp, cli_compare.cpp, cli_calibrate.cpp
+void addScale(CLI::App& app, Io io, Action& action);
+void addDiagnose(CLI::App& app, Io io, Action& action);
+void addCompare(CLI::App& app, Io io, Action& action);
+void addCalibrate(CLI::App& app, Io io, Action& action);
 
 // PDF output of `report` goes through Qt (app/report_qt); main() installs the writer where that
 // library is built in, so that this library and its tests stay free of Qt.

@@ -21,6 +21,10 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     addLive(app, io, action);
     addReport(app, io, action);
     addLessons(app, io, action);
+    addScale(app, io, action);
+    addDiagnose(app, io, action);
+    addCompare(app, io, action);
+    addCalibrate(app, io, action);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {

@@ -1,21 +1,11 @@
 #include "shardlab/comparison.h"
 
+#include "shardlab/collective_choice.h"
+#include "shardlab/live.h"
+
 #include <cstdio>
 
 namespace shardlab {
-
-namespace {
-
-RankValues exampleInputs(int n)
-{
-    RankValues in(static_cast<size_t>(n));
-    for (int r = 0; r < n; ++r)
-        for (int i = 0; i < 2 * n; ++i)
-            in[static_cast<size_t>(r)].push_back(static_cast<double>((r + 1) * 10 + i));
-    return in;
-}
-
-} // namespace
 
 CollectiveComparison compareAllReduceWithRsAg(CostModel& model, const std::vector<int>& group, Bytes bytes)
 {
@@ -25,7 +15,7 @@ CollectiveComparison compareAllReduceWithRsAg(CostModel& model, const std::vecto
     c.ranks = n;
     const double dn = n;
     const Bytes slice = n > 0 ? bytes / static_cast<Bytes>(n) : bytes;
-    const RankValues in = exampleInputs(n);
+    const RankValues in = exampleRankValues(n, 2 * n);
 
     ComparisonSide& ar = c.allReduce;
     ar.kind = OpKind::AllReduce;
@@ -76,6 +66,36 @@ std::string describeComparison(const CollectiveComparison& c)
                   formatMicros(pair.timeUs).c_str(), formatBytes(ar.sentPerRank).c_str(),
                   formatBytes(ar.peakPerRank).c_str(), formatBytes(pair.peakPerRank).c_str());
     return buf;
+}
+
+SweepMeasure liveSweepMeasure()
+{
+    return [](OpKind kind, int gpus, const std::vector<Bytes>& sizes) { return benchLive(kind, gpus, sizes); };
+}
+
+Status fillMeasuredTimes(CollectiveComparison& c, const SweepMeasure& measure)
+{
+    auto once = [&](OpKind kind) -> Result<double> {
+        auto rows = measure(kind, c.ranks, {c.bytes});
+        if (!rows)
+            return rows.error();
+        if (rows->empty() || !(rows->front().timeUs > 0))
+            return runFailed(std::string("measuring ") + opName(kind) + " of " + formatBytes(c.bytes) + " returned no time");
+        return rows->front().timeUs;
+    };
+    auto ar = once(OpKind::AllReduce);
+    if (!ar)
+        return ar.error();
+    auto rs = once(OpKind::ReduceScatter);
+    if (!rs)
+        return rs.error();
+    auto ag = once(OpKind::AllGather);
+    if (!ag)
+        return ag.error();
+    c.allReduce.measuredUs = *ar;
+    c.reduceScatterOnly.measuredUs = *rs;
+    c.reduceScatterAllGather.measuredUs = *rs + *ag;
+    return {};
 }
 
 } // namespace shardlab

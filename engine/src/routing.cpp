@@ -37,13 +37,19 @@ const Route& Router::route(int from, int to)
     auto it = m_cache.find(key);
     if (it != m_cache.end())
         return it->second;
-    return m_cache.emplace(key, compute(from, to)).first->second;
+    Route r = compute(from, to, false);
+    if (!r.valid())
+        r = compute(from, to, true);
+    return m_cache.emplace(key, std::move(r)).first->second;
 }
 
 // Widest path first, then least latency, then fewest hops. Third GPUs never forward, and the
 // search never enters a third node's hardware (a route between two nodes uses their own NICs
-// and the shared fabric), which keeps it cheap on thousand-GPU clusters.
-Route Router::compute(int from, int to) const
+// and the shared fabric), which keeps it cheap on thousand-GPU clusters. Two GPUs of one node
+// talk inside it (NCCL uses P2P or shared memory there, never a loop out through the network
+// switch): the shared fabric is entered only when `throughFabric` is set, which route() does
+// only for GPUs of one node that nothing inside the node connects.
+Route Router::compute(int from, int to, bool throughFabric) const
 {
     Route r;
     r.from = from;
@@ -83,7 +89,7 @@ Route Router::compute(int from, int to) const
             continue; // GPUs do not forward
         for (auto [linkIndex, w] : m_adjacency[static_cast<size_t>(v)]) {
             const int nodeW = m_vertexNode[static_cast<size_t>(w)];
-            if (nodeW >= 0 && nodeW != nodeA && nodeW != nodeB)
+            if (nodeW >= 0 ? nodeW != nodeA && nodeW != nodeB : nodeA == nodeB && !throughFabric)
                 continue;
             Label& lw = label[static_cast<size_t>(w)];
             if (lw.done)

@@ -141,15 +141,4 @@ std::string sweepJson(OpKind kind, int ranks, const std::vector<SweepRow>& rows,
     return doc.dump(2) + "\n";
 }
 
-int latencyBandwidthCrossover(const std::vector<SweepRow>& rows)
-{
-    if (rows.empty())
-        return -1;
-    const double base = rows.front().timeUs;
-    for (size_t i = 1; i < rows.size(); ++i)
-        if (rows[i].timeUs >= 2.0 * base)
-            return static_cast<int>(i);
-    return -1;
-}
-
 } // namespace shardlab

@@ -11,7 +11,10 @@
 
 #include "shardlab/cost_model.h"
 #include "shardlab/semantics.h"
+#include "shardlab/sweep.h"
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,13 +22,14 @@ namespace shardlab {
 
 struct ComparisonSide {
     OpKind kind = OpKind::AllReduce;
-    RankValues exampleInputs;  // a small example: rank r holds r+1, r+2, ... (n * 2 values)
+    RankValues exampleInputs;  // a small example: rank r holds 10(r+1), 10(r+1)+1, ... (2n values)
     RankValues exampleResult;  // what each rank holds afterwards
     Bytes heldAfterPerRank = 0;  // bytes of the result each rank keeps
     Bytes peakPerRank = 0;       // buffers alive at once (out of place, see above)
     Bytes sentPerRank = 0;       // ring traffic each rank sends
-    double timeUs = 0;           // from the cost model (or measured, filled by the caller)
+    double timeUs = 0;           // from the cost model
     std::vector<CollectiveCost> steps; // one cost per collective call (1 for all-reduce, 2 for the pair)
+    std::optional<double> measuredUs;  // measured on this machine (fillMeasuredTimes), the calls' sum
 };
 
 struct CollectiveComparison {
@@ -42,5 +46,14 @@ CollectiveComparison compareAllReduceWithRsAg(CostModel& model, const std::vecto
 // The comparison in one sentence, from its figures (call again after replacing the modelled
 // times with measured ones).
 std::string describeComparison(const CollectiveComparison& comparison);
+// Measures one size of one collective on the first `gpus` GPUs (benchLive's signature).
+using SweepMeasure = std::function<Result<std::vector<SweepRow>>(OpKind, int, const std::vector<Bytes>&)>;
+// benchLive with its default options: the measurement that the CLI and the GUI use.
+SweepMeasure liveSweepMeasure();
+
+// Fills each side's measuredUs: all-reduce, reduce-scatter and all-gather of c.bytes on c.ranks
+// GPUs; the pair's time is the sum of its two calls. Errors (no live mode, no GPU) are returned
+// and leave the comparison as it was.
+Status fillMeasuredTimes(CollectiveComparison& c, const SweepMeasure& measure);
 
 } // namespace shardlab

@@ -57,7 +57,7 @@ public:
     FlowSetResult shareLinks(const std::vector<Flow>& flows);
 
 private:
-    Route compute(int from, int to) const;
+    Route compute(int from, int to, bool throughFabric) const;
 
     const Topology& m_topology;
     std::vector<std::vector<std::pair<int, int>>> m_adjacency; // vertex -> (link, neighbour)

@@ -1,0 +1,141 @@
+#include "cli.h"
+
+#include "shardlab/calibration.h"
+#include "shardlab/live.h"
+#include "shardlab/presets.h"
+#include "shardlab/profiles.h"
+
+#include <ostream>
+
+namespace shardlab::cli {
+
+namespace {
+
+struct CalibrateArgs {
+    int gpus = 0;
+    std::string name = "calibrated";
+    std::string sizes;
+    std::vector<std::string> collectives;
+    std::vector<int> ranks;
+    std::string preset;
+    std::vector<std::string> measured;
+    bool noCorrections = false;
+    bool noSave = false;
+    bool json = false;
+};
+
+Result<CalibrationData> offlineData(const CalibrateArgs& a)
+{
+    CalibrationData data;
+    if (!a.preset.empty()) {
+        auto t = preset(a.preset);
+        if (!t)
+            return badInput(unknownPresetMessage(a.preset));
+        data.topology = *t;
+    } else {
+        auto t = discoverTopology();
+        if (!t)
+            return badInput("--measured needs the topology the measurements were made on: add --preset ID (" + t.error().message + ")");
+        data.topology = *t;
+    }
+    auto samples = samplesFromSweepFiles(a.measured);
+    if (!samples)
+        return samples.error();
+    data.samples = *samples;
+    if (a.gpus > 0)
+        data.topology = data.topology.firstGpus(a.gpus);
+    data.host = "measurements in " + std::to_string(a.measured.size()) + " file" + (a.measured.size() == 1 ? "" : "s");
+    return data;
+}
+
+} // namespace
+
+void addCalibrate(CLI::App& app, Io io, Action& action)
+{
+    auto* cmd = app.add_subcommand("calibrate", "Measure collectives and compute on this machine's GPUs, fit a cost profile, "
+                                                "save it and print predicted against measured");
+    auto a = std::make_shared<CalibrateArgs>();
+    cmd->add_option("--gpus", a->gpus, "GPUs to use (default: all)")->check(CLI::Range(2, 1 << 16));
+    cmd->add_option("--name", a->name, "Name of the saved profile (default 'calibrated'); use it with --profile NAME");
+    cmd->add_option("--sizes", a->sizes, "Sizes to measure, as for bench (default: 8 B, then 16K:1G:4)");
+    cmd->add_option("--collectives", a->collectives, "Collectives to measure (default: all_reduce,all_gather,reduce_scatter,"
+                                                     "broadcast,reduce)")
+        ->delimiter(',');
+    cmd->add_option("--ranks", a->ranks, "Rank counts to measure (default: 2 and all)")->delimiter(',')->check(CLI::Range(2, 1 << 16));
+    cmd->add_option("--preset", a->preset, "Fit against this preset's topology instead of the machine's own");
+    cmd->add_option("--measured", a->measured, "Fit measurements made before (files of `shardlab bench --json`) instead of "
+                                               "measuring now");
+    cmd->add_flag("--no-corrections", a->noCorrections, "Fit link and protocol parameters only");
+    cmd->add_flag("--no-save", a->noSave, "Do not save the profile");
+    cmd->add_flag("--json", a->json, "Print JSON instead of the accuracy table");
+    cmd->callback([=, &action] {
+        action = [=]() -> int {
+            CalibrationOptions options;
+            options.name = a->name;
+            options.corrections = !a->noCorrections;
+            if (a->name.empty() || a->name == "default" || a->name.find('/') != std::string::npos)
+                return reportError(badInput("--name '" + a->name + "': a profile needs a name other than 'default', without '/'"), io);
+            Result<CalibrationResult> result = Error{};
+            if (!a->measured.empty()) {
+                auto data = offlineData(*a);
+                if (!data)
+                    return reportError(data.error(), io);
+                result = fitProfile(*data, options);
+            } else {
+                if (!liveBuiltIn()) {
+                    io.err << "shardlab: calibrate measures this machine's GPUs, but this ShardLab has no live mode: "
+                           << liveBuildInfo()
+                           << ". Rebuild with CUDA and NCCL, or fit measurements made elsewhere: shardlab calibrate "
+                              "--measured FILE.json... --preset ID\n";
+                    return kExitBadInput;
+                }
+                CalibrationPlan plan;
+                plan.gpus = a->gpus;
+                plan.rankCounts = a->ranks;
+                if (!a->sizes.empty()) {
+                    auto sizes = parseSizeRange(a->sizes);
+                    if (!sizes)
+                        return reportError(sizes.error(), io);
+                    plan.sizes = *sizes;
+                }
+                if (!a->collectives.empty()) {
+                    plan.kinds.clear();
+                    for (const std::string& c : a->collectives) {
+                        auto k = opFromName(c);
+                        if (!k || *k == OpKind::Compute || *k == OpKind::SendRecv || *k == OpKind::AllGatherV
+                            || *k == OpKind::ReduceScatterAllGather)
+                            return reportError(badInput("--collectives: '" + c + "' (expected all_reduce, all_gather, "
+                                                        "reduce_scatter, broadcast or reduce)"),
+                                               io);
+                        plan.kinds.push_back(*k);
+                    }
+                }
+                CalibrationHooks hooks = liveCalibrationHooks();
+                if (!a->preset.empty()) {
+                    auto t = preset(a->preset);
+                    if (!t)
+                        return reportError(badInput(unknownPresetMessage(a->preset)), io);
+                    hooks.topology = [t]() -> Result<Topology> { return *t; };
+                }
+                hooks.progress = [io](int done, int total, const std::string& what) {
+                    io.err << "calibrate: [" << done << "/" << total << "] " << what << "\n";
+                    return true;
+                };
+                result = runCalibration(plan, options, hooks);
+            }
+            if (!result)
+                return reportError(result.error(), io);
+            io.out << (a->json ? calibrationJson(*result) : formatAccuracyTable(*result));
+            if (!a->noSave) {
+                if (Status st = saveProfile(result->profile); !st)
+                    return reportError(st.error(), io);
+                io.err << "calibrate: saved profile '" << result->profile.name << "' to "
+                       << (profileDirectory() / (result->profile.name + ".json")).string()
+                       << "; simulate with it: --profile " << result->profile.name << "\n";
+            }
+            return kExitOk;
+        };
+    });
+}
+
+} // namespace shardlab::cli

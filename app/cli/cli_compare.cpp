@@ -1,0 +1,130 @@
+#include "cli.h"
+
+#include "shardlab/collective_choice.h"
+#include "shardlab/comparison.h"
+#include "shardlab/presets.h"
+#include "shardlab/profiles.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <numeric>
+#include <ostream>
+
+namespace shardlab::cli {
+
+namespace {
+
+std::string valuesText(const std::vector<double>& v)
+{
+    std::string s;
+    for (size_t i = 0; i < v.size() && i < 4; ++i) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%s%g", i ? " " : "", v[i]);
+        s += b;
+    }
+    return "[" + s + (v.size() > 4 ? " ...]" : "]");
+}
+
+std::string comparisonTable(const CollectiveComparison& c, const ChoiceConsequence& wrong, const std::string& where)
+{
+    const ComparisonSide* sides[] = {&c.allReduce, &c.reduceScatterAllGather, &c.reduceScatterOnly};
+    char buf[256];
+    std::string out = "# All-reduce against reduce-scatter + all-gather: " + formatBytes(c.bytes) + " on " + std::to_string(c.ranks)
+                      + " GPUs of " + where + "\n";
+    std::snprintf(buf, sizeof buf, "%-26s %22s %30s %22s\n", "", "all-reduce", "reduce-scatter + all-gather",
+                  "reduce-scatter only");
+    out += buf;
+    auto row = [&](const char* label, auto text) {
+        std::snprintf(buf, sizeof buf, "%-26s %22s %30s %22s\n", label, text(*sides[0]).c_str(), text(*sides[1]).c_str(),
+                      text(*sides[2]).c_str());
+        out += buf;
+    };
+    row("held afterwards per rank", [](const ComparisonSide& s) { return formatBytes(s.heldAfterPerRank); });
+    row("peak memory per rank", [](const ComparisonSide& s) { return formatBytes(s.peakPerRank); });
+    row("sent per rank", [](const ComparisonSide& s) { return formatBytes(s.sentPerRank); });
+    row("time (simulated)", [](const ComparisonSide& s) { return formatMicros(s.timeUs); });
+    if (c.allReduce.measuredUs)
+        row("time (measured)", [](const ComparisonSide& s) { return s.measuredUs ? formatMicros(*s.measuredUs) : std::string("-"); });
+    row("rank 0 holds (example)", [](const ComparisonSide& s) { return valuesText(s.exampleResult.at(0)); });
+    out += "\n" + c.sentence + "\n\nChoosing wrongly: " + wrong.sentence + "\n";
+    return out;
+}
+
+nlohmann::json sideJson(const ComparisonSide& s)
+{
+    return {{"kind", opName(s.kind)},
+            {"held_after_bytes", s.heldAfterPerRank},
+            {"peak_bytes", s.peakPerRank},
+            {"sent_bytes", s.sentPerRank},
+            {"time_us", s.timeUs},
+            {"measured_us", s.measuredUs ? nlohmann::json(*s.measuredUs) : nlohmann::json(nullptr)},
+            {"example_inputs", s.exampleInputs},
+            {"example_result", s.exampleResult}};
+}
+
+} // namespace
+
+void addCompare(CLI::App& app, Io io, Action& action)
+{
+    auto* cmd = app.add_subcommand("compare", "All-reduce against reduce-scatter + all-gather: what each rank holds, memory, "
+                                              "bytes moved and time");
+    struct Args {
+        int gpus = 0;
+        std::string bytes = "1 GB";
+        std::string preset;
+        std::string profile;
+        bool measure = false;
+        bool json = false;
+    };
+    auto a = std::make_shared<Args>();
+    cmd->add_option("--gpus", a->gpus, "Number of GPUs (ranks)")->required()->check(CLI::Range(2, 1 << 16));
+    cmd->add_option("--bytes", a->bytes, "Buffer size, SI or IEC: 1GB = 10^9 bytes, 1GiB = 2^30 (default 1 GB)");
+    cmd->add_option("--preset", a->preset, "Topology to simulate on (its first N GPUs)")->required();
+    cmd->add_option("--profile", a->profile, "Cost profile (default: built-in)");
+    cmd->add_flag("--measure", a->measure, "Also measure the three on this machine's GPUs (live mode)");
+    cmd->add_flag("--json", a->json, "Print JSON");
+    cmd->callback([=, &action] {
+        action = [=]() -> int {
+            auto bytes = parseSize(a->bytes);
+            if (!bytes)
+                return reportError(badInput("--bytes: " + bytes.error().message), io);
+            if (*bytes == 0)
+                return reportError(badInput("--bytes: a size of 0 bytes moves nothing"), io);
+            auto topo = preset(a->preset);
+            if (!topo)
+                return reportError(badInput(unknownPresetMessage(a->preset)), io);
+            const Topology t = a->gpus <= topo->rankCount() ? topo->firstGpus(a->gpus) : scaleOut(*topo, a->gpus);
+            auto profile = loadProfile(a->profile);
+            if (!profile)
+                return reportError(profile.error(), io);
+            CostModel model(t, *profile);
+            std::vector<int> group(static_cast<size_t>(a->gpus));
+            std::iota(group.begin(), group.end(), 0);
+            CollectiveComparison c = compareAllReduceWithRsAg(model, group, *bytes);
+            if (a->measure)
+                if (Status st = fillMeasuredTimes(c, liveSweepMeasure()); !st)
+                    return reportError(st.error(), io);
+            // the course's wrong choice: all-reduce where each rank's piece had to be concatenated
+            const ChoiceConsequence wrong = consequenceOfChoosing(OpKind::AllReduce, Need::ConcatenationOnEveryRank, a->gpus,
+                                                                  *bytes / static_cast<Bytes>(a->gpus));
+            if (!a->json) {
+                io.out << comparisonTable(c, wrong, t.name + " (profile " + profile->name + ")");
+                return kExitOk;
+            }
+            nlohmann::json doc = {{"bytes", c.bytes}, {"ranks", c.ranks}, {"topology", t.name}, {"profile", profile->name},
+                                  {"sentence", c.sentence}};
+            doc["all_reduce"] = sideJson(c.allReduce);
+            doc["reduce_scatter_all_gather"] = sideJson(c.reduceScatterAllGather);
+            doc["reduce_scatter_only"] = sideJson(c.reduceScatterOnly);
+            doc["wrong_choice"] = {{"chosen", opName(wrong.chosen)}, {"needed", opName(wrong.right)},
+                                   {"correct", wrong.correct},      {"inputs", wrong.inputs},
+                                   {"expected", wrong.expected},    {"got", wrong.got},
+                                   {"sentence", wrong.sentence}};
+            io.out << doc.dump(2) << "\n";
+            return kExitOk;
+        };
+    });
+}
+
+} // namespace shardlab::cli

@@ -1,0 +1,64 @@
+#include "cli.h"
+
+#include "shardlab/diagnosis.h"
+#include "shardlab/profiles.h"
+#include "shardlab/scenario_io.h"
+#include "shardlab/simulator.h"
+
+#include <ostream>
+
+namespace shardlab::cli {
+
+void addDiagnose(CLI::App& app, Io io, Action& action)
+{
+    auto* cmd = app.add_subcommand("diagnose", "Simulate a scenario and apply the course's diagnostic handbook to the run");
+    struct Args {
+        std::string file;
+        bool json = false;
+        bool noScaling = false;
+        std::string profile;
+    };
+    auto a = std::make_shared<Args>();
+    cmd->add_option("FILE", a->file, "Scenario file (.shardlab.json)")->required();
+    cmd->add_flag("--json", a->json, "Print the findings as JSON");
+    cmd->add_flag("--no-scaling", a->noScaling, "Do not compute the strong-scaling curve used as evidence");
+    cmd->add_option("--profile", a->profile, "Cost profile (default: the scenario's, else built-in)");
+    cmd->callback([=, &action] {
+        action = [=]() -> int {
+            auto scenario = loadScenario(a->file);
+            if (!scenario)
+                return reportError(scenario.error(), io);
+            SimulationOptions so;
+            DiagnosisContext ctx;
+            if (!a->profile.empty()) {
+                auto profile = loadProfile(a->profile);
+                if (!profile)
+                    return reportError(profile.error(), io);
+                so.profile = *profile;
+                ctx.profile = *profile;
+            }
+            auto run = simulate(*scenario, so);
+            if (!run)
+                return reportError(run.error(), io);
+            const Summary summary = summarize(*scenario, *run);
+            Result<ScalingCurve> curve = Error{ErrorKind::Cancelled, "not asked for"};
+            if (!a->noScaling && !run->hang) {
+                // strong scaling from 1 to twice the scenario's GPUs: where adding GPUs stops helping
+                ScalingOptions o;
+                o.maxGpus = 2 * scenario->ranks();
+                o.profile = so.profile;
+                curve = scalingCurve(*scenario, o);
+                if (curve)
+                    ctx.scaling = &*curve;
+            }
+            const std::vector<Finding> findings = diagnose(*scenario, *run, summary, ctx);
+            if (a->json)
+                io.out << findingsJson(findings);
+            else
+                io.out << summary.sentence << "\n\n" << formatFindings(findings);
+            return kExitOk;
+        };
+    });
+}
+
+} // namespace shardlab::cli

@@ -1,0 +1,258 @@
+#include "calibrationpanel.h"
+
+#include "accuracymodel.h"
+#include "plotstyle.h"
+
+#include "shardlab/live.h"
+#include "shardlab/profiles.h"
+
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableView>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+#include <qcustomplot.h>
+
+namespace shardlab::gui {
+
+CalibrationPanel::CalibrationPanel(QWidget* parent) : QWidget(parent)
+{
+    m_model = new AccuracyModel(this);
+    m_explanation = new QLabel;
+    m_explanation->setWordWrap(true);
+    QString text = tr("Calibration runs a short sweep of all-reduce, all-gather, reduce-scatter, broadcast and reduce on "
+                      "this machine's GPUs and measures their compute rate, then fits the cost model's latency and "
+                      "bandwidth per link class to it and saves a named profile that simulations can use.");
+    if (!liveBuiltIn())
+        text += QStringLiteral("<br><br><b>") + tr("Not available here: %1.").arg(QString::fromStdString(liveBuildInfo()).toHtmlEscaped())
+                + QStringLiteral("</b> ")
+                + tr("You can still fit sweeps measured on another machine (files written by shardlab bench --json) "
+                     "against the scenario's topology.");
+    m_explanation->setText(text);
+    QFont ef = m_explanation->font();
+    ef.setPointSizeF(12);
+    m_explanation->setFont(ef);
+    m_gpus = new QSpinBox;
+    m_gpus->setRange(0, 1024);
+    m_gpus->setSpecialValueText(tr("all"));
+    m_gpus->setValue(0);
+    m_name = new QLineEdit(QStringLiteral("calibrated"));
+    m_name->setToolTip(tr("Simulate with it: choose this profile, or shardlab sim --profile NAME"));
+    m_calibrate = new QPushButton(tr("Calibrate on this machine's GPUs"));
+    m_calibrate->setEnabled(liveBuiltIn());
+    if (!liveBuiltIn())
+        m_calibrate->setToolTip(QString::fromStdString(liveBuildInfo()));
+    m_files = new QPushButton(tr("Fit measured sweep files…"));
+    m_cancel = new QPushButton(tr("Cancel"));
+    m_cancel->setEnabled(false);
+    m_progress = new QProgressBar;
+    m_progress->setVisible(false);
+    m_summary = new QLabel;
+    m_summary->setWordWrap(true);
+    QFont sf = m_summary->font();
+    sf.setPointSizeF(12);
+    m_summary->setFont(sf);
+    m_table = new QTableView;
+    m_table->setModel(m_model);
+    styleTable(m_table);
+    m_plot = new QCustomPlot;
+    stylePlot(m_plot);
+    legendOnTop(m_plot);
+    setLogAxis(m_plot->xAxis, 2);
+    m_plot->xAxis->setLabel(tr("message size"));
+    m_plot->yAxis->setLabel(tr("error (%)"));
+    QCPGraph* before = m_plot->addGraph();
+    before->setName(tr("before calibration"));
+    before->setLineStyle(QCPGraph::lsNone);
+    before->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colors::idle, 2), Qt::NoBrush, 9));
+    QCPGraph* after = m_plot->addGraph();
+    after->setName(tr("calibrated"));
+    after->setLineStyle(QCPGraph::lsNone);
+    after->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QPen(colors::efficiency, 2), colors::efficiency, 8));
+
+    m_gpus->setMaximumWidth(120);
+    m_name->setMaximumWidth(260);
+    auto* form = new QFormLayout;
+    form->addRow(tr("GPUs"), m_gpus);
+    form->addRow(tr("Profile name"), m_name);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_calibrate);
+    buttons->addWidget(m_files);
+    buttons->addWidget(m_cancel);
+    buttons->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_explanation);
+    layout->addLayout(form);
+    layout->addLayout(buttons);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_summary);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_plot);
+    split->addWidget(m_table);
+    split->setSizes({380, 300});
+    layout->addWidget(split, 1);
+
+    connect(m_calibrate, &QPushButton::clicked, this, [this] { startCalibration(liveCalibrationHooks()); });
+    connect(m_files, &QPushButton::clicked, this, &CalibrationPanel::fitFiles);
+    connect(m_cancel, &QPushButton::clicked, this, &CalibrationPanel::cancel);
+}
+
+bool CalibrationPanel::calibrateEnabled() const { return m_calibrate->isEnabled(); }
+QString CalibrationPanel::explanation() const { return m_explanation->text(); }
+QString CalibrationPanel::summaryText() const { return m_summary->text(); }
+
+void CalibrationPanel::setTopology(const Topology& topology) { m_topology = topology; }
+
+void CalibrationPanel::startCalibration(const CalibrationHooks& given)
+{
+    CalibrationPlan plan;
+    plan.gpus = m_gpus->value();
+    CalibrationOptions options;
+    options.name = m_name->text().trimmed().toStdString();
+    CalibrationHooks hooks = given;
+    QPointer<CalibrationPanel> self = this;
+    hooks.progress = [self](int done, int total, const std::string& what) {
+        if (self)
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, done, total, what] {
+                    if (!self)
+                        return;
+                    self->m_progress->setRange(0, total);
+                    self->m_progress->setValue(done);
+                    self->m_progress->setFormat(QString::fromStdString(what) + QStringLiteral(" (%v/%m)"));
+                    emit self->progress(done, total);
+                },
+                Qt::QueuedConnection);
+        return true;
+    };
+    m_calibrate->setEnabled(false);
+    m_files->setEnabled(false);
+    m_cancel->setEnabled(true);
+    m_progress->setRange(0, 0);
+    m_progress->setVisible(true);
+    m_summary->setText(tr("Measuring…"));
+    m_jobs.start(
+        [plan, options, hooks](const std::atomic<bool>& cancel) mutable {
+            hooks.cancel = &cancel;
+            return runCalibration(plan, options, hooks);
+        },
+        [this](Result<CalibrationResult> r) { finish(std::move(r)); });
+}
+
+void CalibrationPanel::fitSamples(std::vector<CalibrationSample> samples)
+{
+    CalibrationData data;
+    data.topology = m_topology;
+    data.samples = std::move(samples);
+    data.host = "measured sweep files";
+    CalibrationOptions options;
+    options.name = m_name->text().trimmed().toStdString();
+    m_calibrate->setEnabled(false);
+    m_files->setEnabled(false);
+    m_summary->setText(tr("Fitting…"));
+    m_jobs.start([data, options](const std::atomic<bool>&) { return fitProfile(data, options); },
+                 [this](Result<CalibrationResult> r) { finish(std::move(r)); });
+}
+
+void CalibrationPanel::fitFiles()
+{
+    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Measured sweeps"), QString(), tr("JSON (*.json)"));
+    std::vector<std::string> paths;
+    for (const QString& file : files)
+        paths.push_back(file.toStdString());
+    auto samples = samplesFromSweepFiles(paths);
+    if (!samples) {
+        m_summary->setText(QString::fromStdString(samples.error().message));
+        emit failed(m_summary->text());
+        return;
+    }
+    if (!samples->empty())
+        fitSamples(std::move(*samples));
+}
+
+void CalibrationPanel::cancel()
+{
+    m_jobs.cancel();
+    m_progress->setVisible(false);
+    m_cancel->setEnabled(false);
+    m_calibrate->setEnabled(liveBuiltIn());
+    m_files->setEnabled(true);
+    m_summary->setText(tr("Cancelled."));
+}
+
+void CalibrationPanel::finish(Result<CalibrationResult> r)
+{
+    m_progress->setVisible(false);
+    m_cancel->setEnabled(false);
+    m_calibrate->setEnabled(liveBuiltIn());
+    m_files->setEnabled(true);
+    if (!r) {
+        m_summary->setText(QString::fromStdString(r.error().message));
+        emit failed(m_summary->text());
+        return;
+    }
+    m_model->setRows(r->rows);
+    plotErrors(*r);
+    QString text = tr("Median error %1 % before, %2 % calibrated; worst %3 % before, %4 % calibrated (%5 measurements).")
+                       .arg(r->start.medianAbsPct, 0, 'f', 1)
+                       .arg(r->calibrated.medianAbsPct, 0, 'f', 1)
+                       .arg(r->start.worstAbsPct, 0, 'f', 1)
+                       .arg(r->calibrated.worstAbsPct, 0, 'f', 1)
+                       .arg(r->calibrated.count);
+    if (Status st = saveProfile(r->profile); !st) {
+        text += QLatin1Char(' ') + QString::fromStdString(st.error().message);
+    } else {
+        text += QLatin1Char(' ')
+                + tr("Saved as profile '%1' in %2.")
+                      .arg(QString::fromStdString(r->profile.name), QString::fromStdString(profileDirectory().string()));
+        emit profileSaved(QString::fromStdString(r->profile.name));
+    }
+    m_summary->setText(text);
+    emit calibrationAvailable(*r);
+}
+
+} // namespace shardlab::gui
+
+namespace shardlab::gui {
+
+void CalibrationPanel::plotErrors(const CalibrationResult& r)
+{
+    QVector<double> x, before, after;
+    double spread = 5;
+    for (const AccuracyRow& a : r.rows) {
+        x.push_back(static_cast<double>(a.bytes));
+        before.push_back(a.startErrorPct);
+        after.push_back(a.calibratedErrorPct);
+        spread = std::max({spread, std::fabs(a.startErrorPct), std::fabs(a.calibratedErrorPct)});
+    }
+    m_plot->graph(0)->setData(x, before);
+    m_plot->graph(1)->setData(x, after);
+    m_plot->xAxis->rescale();
+    m_plot->xAxis->scaleRange(1.3, std::sqrt(m_plot->xAxis->range().lower * m_plot->xAxis->range().upper));
+    m_plot->yAxis->setRange(-spread * 1.15, spread * 1.15);
+    // the goal: within 5 % (shaded)
+    m_plot->clearItems();
+    auto* band = new QCPItemRect(m_plot);
+    band->topLeft->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    band->bottomRight->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    band->topLeft->setCoords(0, 5);
+    band->bottomRight->setCoords(1, -5);
+    band->setPen(Qt::NoPen);
+    band->setBrush(QColor(0, 158, 115, 40));
+    band->setLayer(QStringLiteral("background"));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace shardlab::gui

@@ -1,0 +1,223 @@
+// The handbook's rules: each fires on a scenario built to trigger it, with numbers from the run,
+// and all stay silent on a balanced, compute-bound run.
+#include "analysis_helpers.h"
+
+#include "shardlab/diagnosis.h"
+#include "shardlab/simulator.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace shardlab;
+using namespace shardlab::test;
+
+namespace {
+
+struct Diagnosed {
+    RunResult run;
+    Summary summary;
+    std::vector<Finding> findings;
+};
+
+Diagnosed diagnoseScenario(const Scenario& s, const CostProfile& profile, const ScalingCurve* curve = nullptr)
+{
+    SimulationOptions so;
+    so.profile = profile;
+    auto run = simulate(s, so);
+    EXPECT_TRUE(run.ok()) << (run.ok() ? "" : run.error().message);
+    Diagnosed d;
+    d.run = *run;
+    d.summary = summarize(s, d.run);
+    DiagnosisContext ctx;
+    ctx.profile = profile;
+    ctx.scaling = curve;
+    d.findings = diagnose(s, d.run, d.summary, ctx);
+    return d;
+}
+
+const Finding* find(const std::vector<Finding>& fs, FindingRule rule)
+{
+    for (const Finding& f : fs)
+        if (f.rule == rule)
+            return &f;
+    return nullptr;
+}
+
+const Check* check(const Finding& f, const std::string& what)
+{
+    for (const Check& c : f.checks)
+        if (c.what == what)
+            return &c;
+    return nullptr;
+}
+
+} // namespace
+
+TEST(Diagnosis, SilentOnABalancedComputeBoundRun)
+{
+    // 4 x 100 ms of compute and a 1 GB all-reduce of 15 ms: efficiency 87 %
+    const Diagnosed d = diagnoseScenario(dataParallelBox(4, 4e12), unitProfile());
+    EXPECT_NEAR(d.summary.efficiency, 400.0 / (4 * 115.03), 1e-9);
+    EXPECT_TRUE(d.findings.empty()) << formatFindings(d.findings);
+    EXPECT_NE(formatFindings(d.findings).find("No finding"), std::string::npos);
+    const Scenario course = loadExample("default.shardlab.json");
+    auto run = simulate(course);
+    ASSERT_TRUE(run.ok());
+    EXPECT_TRUE(diagnose(course, *run, summarize(course, *run)).empty());
+}
+
+TEST(Diagnosis, NoSpeedupCitesComputeShareSizeAndPath)
+{
+    // 100 ms of compute per rank and a 10 GB all-reduce of 150.03 ms (unit profile, 100 GB/s):
+    // step 250.03 ms, one GPU 400 ms, speed-up 1.60x, efficiency 40 %
+    const Diagnosed d = diagnoseScenario(dataParallelBox(4, 4e12, 10'000'000'000ULL), unitProfile());
+    const Finding* f = find(d.findings, FindingRule::NoSpeedup);
+    ASSERT_NE(f, nullptr) << formatFindings(d.findings);
+    EXPECT_EQ(f->severity, Severity::Warning); // 1.6x is a speed-up, if a poor one
+    EXPECT_NE(f->sentence.find("250 ms against 400 ms"), std::string::npos) << f->sentence;
+    EXPECT_NE(f->sentence.find("1.60x (efficiency 40%)"), std::string::npos) << f->sentence;
+    EXPECT_NE(f->sentence.find("Communication takes 60%"), std::string::npos) << f->sentence;
+    EXPECT_NE(f->sentence.find("NVLink"), std::string::npos);
+    ASSERT_NE(check(*f, "per-rank compute"), nullptr);
+    EXPECT_NE(check(*f, "per-rank compute")->shows.find("each rank computes 100 ms"), std::string::npos);
+    EXPECT_NE(check(*f, "collective share")->shows.find("communication 60%"), std::string::npos);
+    ASSERT_NE(check(*f, "message size"), nullptr);
+    EXPECT_NE(check(*f, "message size")->shows.find("10 GB per call (2.5 GB per rank"), std::string::npos)
+        << check(*f, "message size")->shows;
+    EXPECT_NE(check(*f, "message size")->shows.find("bandwidth-bound"), std::string::npos);
+    EXPECT_NE(check(*f, "topology path")->shows.find("gpu"), std::string::npos);
+    // evidence: every rank's timeline and the collective's bandwidth
+    ASSERT_EQ(f->ranks.size(), 4u);
+    EXPECT_NEAR(f->ranks[2].computeMs, 100.0, 1e-9);
+    EXPECT_NEAR(f->ranks[2].commMs, 150.03, 1e-9);
+    EXPECT_NEAR(f->ranks[2].workShare, 0.25, 1e-12);
+    ASSERT_EQ(f->collectives.size(), 1u);
+    EXPECT_NEAR(f->collectives[0].busbwGBps, 10e9 / 150.03e-3 / 1e9 * 1.5, 1e-9);
+    EXPECT_EQ(*f->collectives[0].linkKind, LinkKind::NvLink);
+    EXPECT_FALSE(f->collectives[0].latencyBound);
+    EXPECT_TRUE(find(d.findings, FindingRule::SameRankWaitedFor) == nullptr);
+}
+
+TEST(Diagnosis, CourseFifthGpuIsAProblemWithItsScalingCurve)
+{
+    const Scenario five = loadExample("fifth-gpu-5.shardlab.json");
+    ScalingOptions o;
+    o.maxGpus = 8;
+    auto curve = scalingCurve(five, o);
+    ASSERT_TRUE(curve.ok());
+    const Diagnosed d = diagnoseScenario(five, CostProfile::defaults(), &*curve);
+    const Finding* f = find(d.findings, FindingRule::NoSpeedup);
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->severity, Severity::Problem);
+    EXPECT_EQ(f->scaling.size(), curve->points.size());
+    ASSERT_NE(check(*f, "scaling curve"), nullptr);
+    EXPECT_NE(check(*f, "scaling curve")->shows.find("From 4 to 5 GPUs"), std::string::npos);
+    EXPECT_NE(check(*f, "topology path")->shows.find("cross-socket"), std::string::npos);
+}
+
+TEST(Diagnosis, LatencyBoundMessagesAreCalledSo)
+{
+    // 4 x 1 ms of compute and 64 all-reduces of 4 KB (bucketed): each call is pure latency
+    Scenario s = dataParallelBox(4, 4e10, 256'000);
+    s.program[1].buckets = 64;
+    const Diagnosed d = diagnoseScenario(s, unitProfile());
+    const Finding* f = find(d.findings, FindingRule::NoSpeedup);
+    ASSERT_NE(f, nullptr) << formatFindings(d.findings);
+    EXPECT_TRUE(f->collectives[0].latencyBound);
+    EXPECT_NE(check(*f, "message size")->shows.find("latency-bound"), std::string::npos);
+}
+
+TEST(Diagnosis, SameRankWaitedForByImbalance)
+{
+    const Scenario s = loadExample("straggler-12-6-4-2.shardlab.json");
+    const Diagnosed d = diagnoseScenario(s, CostProfile::defaults());
+    const Finding* f = find(d.findings, FindingRule::SameRankWaitedFor);
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->severity, Severity::Problem);
+    EXPECT_EQ(*f->rank, 0);
+    // compute 120/60/40/20 ms: the others wait 60-100 ms; rank 0 does 12/24 of the work
+    EXPECT_NE(f->sentence.find("wait 60-100 ms"), std::string::npos) << f->sentence;
+    EXPECT_NE(f->sentence.find("50% of the compute work"), std::string::npos) << f->sentence;
+    EXPECT_NE(check(*f, "input distribution")->shows.find("12 GB of 24 GB"), std::string::npos);
+    EXPECT_NE(check(*f, "shard sizes")->shows.find("rank 0 owns"), std::string::npos);
+    EXPECT_NE(check(*f, "thermal throttling")->shows.find("no slowdown"), std::string::npos);
+    ASSERT_NE(check(*f, "NUMA and link differences"), nullptr);
+    ASSERT_EQ(f->ranks.size(), 4u);
+    EXPECT_NEAR(f->ranks[3].waitMs, 100.0, 1e-6);
+    EXPECT_NEAR(f->ranks[0].workShare, 0.5, 1e-9);
+    // waiting, not communication, is what is lost: rule 1 stays out of it
+    EXPECT_EQ(find(d.findings, FindingRule::NoSpeedup), nullptr);
+}
+
+TEST(Diagnosis, SameRankWaitedForBySlowdown)
+{
+    // balanced shards, but rank 2 runs at half speed: 200 ms against 100 ms
+    Scenario s = dataParallelBox(4, 4e12, 100'000'000);
+    s.perturbations.slowdown = {1, 1, 2, 1};
+    const Diagnosed d = diagnoseScenario(s, unitProfile());
+    const Finding* f = find(d.findings, FindingRule::SameRankWaitedFor);
+    ASSERT_NE(f, nullptr) << formatFindings(d.findings);
+    EXPECT_EQ(*f->rank, 2);
+    EXPECT_NE(f->sentence.find("runs 2.00x slower"), std::string::npos) << f->sentence;
+    EXPECT_NE(f->sentence.find("wait 100 ms"), std::string::npos) << f->sentence;
+    EXPECT_NE(check(*f, "thermal throttling")->shows.find("slowdown factor 2.00 on rank 2"), std::string::npos);
+    EXPECT_DOUBLE_EQ(f->ranks[2].slowdown, 2.0);
+}
+
+TEST(Diagnosis, CollectiveHangNamesTheMismatchAndEachRanksLastCollective)
+{
+    Scenario s = dataParallelBox(4, 4e11, 100'000'000);
+    s.iterations = 2;
+    s.perturbations.mismatches = {Mismatch{Mismatch::Type::WrongOp, 1, 1, 1, OpKind::AllGather, 0}};
+    const Diagnosed d = diagnoseScenario(s, unitProfile());
+    ASSERT_TRUE(d.run.hang.has_value());
+    const Finding* f = find(d.findings, FindingRule::CollectiveHang);
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->severity, Severity::Problem);
+    EXPECT_EQ(*f->rank, 1);
+    EXPECT_NE(f->sentence.find("hangs in iteration 1: rank 1 called all_gather where the others called all_reduce"),
+              std::string::npos)
+        << f->sentence;
+    // iteration 0 completed one all-reduce on every rank: collective #0
+    ASSERT_EQ(f->ranks.size(), 4u);
+    for (const RankEvidence& e : f->ranks)
+        EXPECT_EQ(e.lastCompleted, 0);
+    EXPECT_NE(check(*f, "last completed collective")->shows.find("rank 3 #0"), std::string::npos);
+    EXPECT_NE(check(*f, "a rank that left")->shows.find("no rank left"), std::string::npos);
+    // a hung run is not judged for speed
+    EXPECT_EQ(find(d.findings, FindingRule::NoSpeedup), nullptr);
+
+    Scenario skip = s;
+    skip.perturbations.mismatches = {Mismatch{Mismatch::Type::Skip, 2, 1, 0}};
+    const Diagnosed ds = diagnoseScenario(skip, unitProfile());
+    const Finding* fs = find(ds.findings, FindingRule::CollectiveHang);
+    ASSERT_NE(fs, nullptr);
+    EXPECT_NE(check(*fs, "a rank that left")->shows.find("rank 2 skipped gradient all-reduce (program step 1)"),
+              std::string::npos)
+        << check(*fs, "a rank that left")->shows;
+
+    Scenario count = s;
+    count.perturbations.mismatches = {Mismatch{Mismatch::Type::WrongCount, 3, 1, 0, OpKind::AllGather, 1000}};
+    const Diagnosed dc = diagnoseScenario(count, unitProfile());
+    const Finding* fc = find(dc.findings, FindingRule::CollectiveHang);
+    ASSERT_NE(fc, nullptr);
+    EXPECT_NE(check(*fc, "count and type")->shows.find("rank 3 passed 1 kB where the others passed 100 MB"),
+              std::string::npos)
+        << check(*fc, "count and type")->shows;
+    EXPECT_EQ(f->evidenceNeeded.size(), 3u);
+}
+
+TEST(Diagnosis, Json)
+{
+    const Diagnosed d = diagnoseScenario(loadExample("straggler-12-6-4-2.shardlab.json"), CostProfile::defaults());
+    const auto doc = nlohmann::json::parse(findingsJson(d.findings));
+    ASSERT_EQ(doc["findings"].size(), 1u);
+    const auto& f = doc["findings"][0];
+    EXPECT_EQ(f["rule"], "same_rank_waited_for");
+    EXPECT_EQ(f["severity"], "problem");
+    EXPECT_EQ(f["rank"], 0);
+    EXPECT_EQ(f["ranks"].size(), 4u);
+    EXPECT_NEAR(f["ranks"][3]["wait_ms"].get<double>(), 100.0, 1e-6);
+    EXPECT_FALSE(f["checks"].empty());
+    EXPECT_EQ(nlohmann::json::parse(findingsJson({}))["findings"].size(), 0u);
+}

@@ -1,0 +1,277 @@
+// Strong and weak scaling curves against hand-computed alpha-beta values, the rescaling rules of
+// scaling.h, and the course's two scaling cases.
+#include "analysis_helpers.h"
+
+#include "shardlab/presets.h"
+#include "shardlab/routing.h"
+#include "shardlab/scaling.h"
+#include "shardlab/simulator.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <numeric>
+
+using namespace shardlab;
+using namespace shardlab::test;
+
+namespace {
+
+// Ring all-reduce of 1 GB on n ranks of the box with the unit profile (test_cost_model.cpp):
+// launch 5 + base 4 + 2(n-1) x (hop 3 + route 0.5) + 2(n-1)/n x 1e9 B / 100 GB/s.
+double allReduceUs(int n)
+{
+    return n == 1 ? 0.0 : 9 + 2 * (n - 1) * 3.5 + 2.0 * (n - 1) / n * 1e9 / 100e9 * 1e6;
+}
+
+} // namespace
+
+TEST(Scaling, DefaultGpuCounts)
+{
+    EXPECT_EQ(defaultGpuCounts(5), (std::vector<int>{1, 2, 3, 4, 5}));
+    EXPECT_EQ(defaultGpuCounts(20), (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 20}));
+    const auto big = defaultGpuCounts(1024);
+    EXPECT_EQ(big.front(), 1);
+    EXPECT_EQ(big.back(), 1024);
+    EXPECT_EQ(big.size(), 16u + 4u * 6u); // 1..16, then four points per doubling up to 1024
+    EXPECT_TRUE(std::is_sorted(big.begin(), big.end()));
+    EXPECT_EQ(defaultGpuCounts(100).back(), 100);
+}
+
+TEST(Scaling, StrongScalingByHand)
+{
+    ScalingOptions o;
+    o.gpuCounts = {2, 4, 8};
+    o.profile = unitProfile();
+    auto curve = scalingCurve(dataParallelBox(), o);
+    ASSERT_TRUE(curve.ok()) << curve.error().message;
+    ASSERT_EQ(curve->points.size(), 4u);
+    // compute: 8 TFLOP / 10 TFLOP/s = 800 ms on one GPU, 800/n ms per rank on n
+    const double t1 = 800.0;
+    for (const ScalingPoint& p : curve->points) {
+        const double compute = 800.0 / p.gpus;
+        const double step = compute + allReduceUs(p.gpus) / 1e3;
+        EXPECT_NEAR(p.computeMs, compute, 1e-9) << p.gpus;
+        EXPECT_NEAR(p.commMs, allReduceUs(p.gpus) / 1e3, 1e-9) << p.gpus;
+        EXPECT_NEAR(p.waitMs, 0.0, 1e-12);
+        EXPECT_NEAR(p.stepTimeMs, step, 1e-9) << p.gpus;
+        EXPECT_NEAR(p.speedup, t1 / step, 1e-9) << p.gpus;
+        EXPECT_NEAR(p.efficiency, t1 / step / p.gpus, 1e-9) << p.gpus;
+        EXPECT_NEAR(p.computeMs + p.commMs + p.waitMs + p.idleMs, p.stepTimeMs, 1e-9);
+    }
+    // 8 GPUs: 100 ms + 17.558 ms; speed-up 800 / 117.558 = 6.805
+    EXPECT_NEAR(curve->find(8)->stepTimeMs, 117.558, 1e-9);
+    EXPECT_NEAR(curve->find(8)->speedup, 6.80515, 1e-5);
+    EXPECT_EQ(curve->find(8)->collective, "gradient all-reduce");
+    ASSERT_TRUE(curve->find(8)->linkKind.has_value());
+    EXPECT_EQ(*curve->find(8)->linkKind, LinkKind::NvLink);
+    // busbw = 1 GB / 17.558 ms x 2(n-1)/n
+    EXPECT_NEAR(curve->find(8)->busbwGBps, 1e9 / 17558e-6 / 1e9 * 1.75, 1e-9);
+    EXPECT_TRUE(curve->find(1)->collective.empty()); // one GPU: nothing to exchange
+}
+
+TEST(Scaling, WeakScalingKeepsTheWorkPerRank)
+{
+    ScalingOptions o;
+    o.mode = ScalingMode::Weak;
+    o.gpuCounts = {2, 4, 8};
+    o.profile = unitProfile();
+    auto curve = scalingCurve(dataParallelBox(), o);
+    ASSERT_TRUE(curve.ok()) << curve.error().message;
+    // each rank always computes 1 TFLOP = 100 ms; the gradients stay 1 GB
+    for (const ScalingPoint& p : curve->points) {
+        EXPECT_NEAR(p.computeMs, 100.0, 1e-9) << p.gpus;
+        const double step = 100.0 + allReduceUs(p.gpus) / 1e3;
+        EXPECT_NEAR(p.stepTimeMs, step, 1e-9);
+        EXPECT_NEAR(p.efficiency, 100.0 / step, 1e-9);  // T(1) / T(n)
+        EXPECT_NEAR(p.speedup, p.gpus * 100.0 / step, 1e-9);
+    }
+    EXPECT_NEAR(curve->find(8)->efficiency, 100.0 / 117.558, 1e-9);
+}
+
+TEST(Scaling, RescalingRules)
+{
+    Scenario s = dataParallelBox();
+    s.workload.items.push_back({"input", ItemKind::Data, 1000, {Shard{0, 1000, {5}}}}); // one rank's alone
+    s.perturbations.slowdown = {1, 1, 1, 1, 1, 1, 2, 1};
+    s.perturbations.delays = {Delay{0, 0, -1, 1.0}, Delay{7, 0, -1, 2.0}};
+    Op bc;
+    bc.kind = OpKind::Broadcast;
+    bc.item = "gradients";
+    bc.root = 6;
+    s.program.push_back(bc);
+    s.program.push_back({});
+    s.program.back().kind = OpKind::AllGather;
+    s.program.back().item = "batch";
+    s.program.back().bytes = 8'000'000'000ULL;
+    s.perturbations.mismatches = {Mismatch{Mismatch::Type::Skip, 1, 1, 0}};
+    ASSERT_TRUE(validateScenario(s).ok()) << validateScenario(s).error().message;
+
+    std::vector<std::string> notes;
+    auto four = rescaleScenario(s, s.topology, 4, ScalingMode::Strong, &notes);
+    ASSERT_TRUE(four.ok()) << four.error().message;
+    EXPECT_EQ(four->ranks(), 4);
+    const WorkloadItem* batch = four->workload.find("batch");
+    ASSERT_EQ(batch->shards.size(), 4u);           // re-split evenly
+    EXPECT_EQ(batch->ownedBy(3), 2'000'000'000ULL);
+    EXPECT_EQ(batch->size, 8'000'000'000ULL);       // strong: total unchanged
+    EXPECT_EQ(four->workload.find("gradients")->ownedBy(3), 1'000'000'000ULL); // replicated on all
+    EXPECT_EQ(four->workload.find("input")->ownedBy(0), 1000u); // rank 5's item moves to rank 0
+    EXPECT_EQ(four->program[2].root, 0);            // root 6 does not exist on 4 GPUs
+    EXPECT_EQ(four->perturbations.slowdown.size(), 4u);
+    ASSERT_EQ(four->perturbations.delays.size(), 1u); // rank 7's delay is dropped
+    EXPECT_TRUE(four->perturbations.mismatches.empty());
+    EXPECT_EQ(*four->program[3].bytes, 8'000'000'000ULL);
+    EXPECT_GE(notes.size(), 3u); // input moved, root moved, mismatches dropped
+
+    auto weak = rescaleScenario(s, s.topology, 4, ScalingMode::Weak);
+    ASSERT_TRUE(weak.ok());
+    EXPECT_EQ(weak->workload.find("batch")->size, 4'000'000'000ULL); // 8 GB x 4/8
+    EXPECT_EQ(weak->workload.find("gradients")->size, 1'000'000'000ULL);
+    EXPECT_DOUBLE_EQ(weak->program[0].flops, 4e12);
+    EXPECT_EQ(*weak->program[3].bytes, 4'000'000'000ULL); // explicit size over a split item grows with it
+
+    // a collective on a subset of ranks, or a send/recv, cannot be rescaled
+    Scenario sub = dataParallelBox();
+    sub.program[1].group = {0, 1};
+    auto bad = rescaleScenario(sub, sub.topology, 4, ScalingMode::Strong);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("$.program[1].group"), std::string::npos);
+    EXPECT_FALSE(rescaleScenario(dataParallelBox(), sub.topology, 0, ScalingMode::Strong).ok());
+}
+
+TEST(Scaling, UnevenSplitIsEvenedOutAndSaidSo)
+{
+    const Scenario s = loadExample("straggler-12-6-4-2.shardlab.json");
+    ScalingOptions o;
+    o.gpuCounts = {4};
+    auto curve = scalingCurve(s, o);
+    ASSERT_TRUE(curve.ok()) << curve.error().message;
+    ASSERT_FALSE(curve->rescaleNotes.empty());
+    EXPECT_NE(curve->rescaleNotes[0].find("unevenly"), std::string::npos);
+    EXPECT_NEAR(curve->find(4)->waitMs, 0.0, 1e-9); // evenly split: nobody waits
+}
+
+TEST(Scaling, PresetTemplateAndTheScenarioPointItself)
+{
+    const Scenario four = loadExample("fifth-gpu-4.shardlab.json");
+    EXPECT_EQ(scalingTemplate(four.topology).rankCount(), 8); // the whole teaching-8x16gb-2socket
+    Topology edited = four.topology;
+    edited.gpus[0].tflops = 1;
+    EXPECT_EQ(scalingTemplate(edited).rankCount(), 4);       // an edited machine stays as it is
+    ScalingOptions o;
+    o.maxGpus = 8;
+    auto curve = scalingCurve(four, o);
+    ASSERT_TRUE(curve.ok()) << curve.error().message;
+    // the point at the scenario's own size is the scenario's own run
+    auto run = simulate(four);
+    ASSERT_TRUE(run.ok());
+    EXPECT_NEAR(curve->find(4)->stepTimeMs, summarize(four, *run).stepTimeMs, 1e-9);
+    // and the 5-GPU point is the course's fifth-gpu-5 scenario
+    const Scenario five = loadExample("fifth-gpu-5.shardlab.json");
+    auto run5 = simulate(five);
+    ASSERT_TRUE(run5.ok());
+    EXPECT_NEAR(curve->find(5)->stepTimeMs, summarize(five, *run5).stepTimeMs, 1e-9);
+}
+
+TEST(Scaling, CourseAFifthGpuMakesItSlowerAndTheCurveSaysWhy)
+{
+    ScalingOptions o;
+    o.maxGpus = 8;
+    auto curve = scalingCurve(loadExample("fifth-gpu-4.shardlab.json"), o);
+    ASSERT_TRUE(curve.ok()) << curve.error().message;
+    const ScalingPoint& p4 = *curve->find(4);
+    const ScalingPoint& p5 = *curve->find(5);
+    EXPECT_LT(p5.computeMs, p4.computeMs);
+    EXPECT_GT(p5.stepTimeMs, p4.stepTimeMs);
+    EXPECT_EQ(*p4.linkKind, LinkKind::Pcie);
+    EXPECT_EQ(*p5.linkKind, LinkKind::CrossSocket);
+    const ScalingNote* note = nullptr;
+    for (const ScalingNote& n : curve->notes)
+        if (n.fromGpus == 4 && n.toGpus == 5)
+            note = &n;
+    ASSERT_NE(note, nullptr);
+    EXPECT_EQ(note->kind, ScalingNote::Kind::Slower);
+    EXPECT_NE(note->sentence.find("CPU-socket"), std::string::npos) << note->sentence;
+    EXPECT_NE(note->sentence.find("1.60 instead of 1.50"), std::string::npos) << note->sentence;
+}
+
+TEST(Scaling, CourseEfficiencyDropsFromEightToSixteenAcrossTheNetwork)
+{
+    ScalingOptions o;
+    o.gpuCounts = {2, 4, 8, 16};
+    auto curve = scalingCurve(loadExample("scaling-8-to-16.shardlab.json"), o);
+    ASSERT_TRUE(curve.ok()) << curve.error().message;
+    const ScalingPoint& p8 = *curve->find(8);
+    const ScalingPoint& p16 = *curve->find(16);
+    EXPECT_GT(p8.efficiency, 0.8);
+    EXPECT_LT(p16.efficiency, p8.efficiency - 0.2);
+    EXPECT_EQ(p8.nodes, 1);
+    EXPECT_EQ(p16.nodes, 2);
+    EXPECT_EQ(*p8.linkKind, LinkKind::NvLink);
+    EXPECT_EQ(*p16.linkKind, LinkKind::Network);
+    EXPECT_GT(p16.commMs, 2 * p8.commMs);
+    ASSERT_FALSE(curve->notes.empty());
+    const ScalingNote& n = curve->notes.back();
+    EXPECT_EQ(n.fromGpus, 8);
+    EXPECT_EQ(n.toGpus, 16);
+    EXPECT_EQ(n.kind, ScalingNote::Kind::CrossesLink);
+    EXPECT_NE(n.sentence.find("the network"), std::string::npos) << n.sentence;
+}
+
+TEST(Scaling, TableAndJson)
+{
+    ScalingOptions o;
+    o.gpuCounts = {2, 4, 8};
+    o.profile = unitProfile();
+    auto curve = scalingCurve(dataParallelBox(), o);
+    ASSERT_TRUE(curve.ok());
+    const std::string table = formatScalingTable(*curve);
+    EXPECT_NE(table.find("Strong scaling"), std::string::npos);
+    EXPECT_NE(table.find("117.558"), std::string::npos);
+    const auto doc = nlohmann::json::parse(scalingJson(*curve));
+    EXPECT_EQ(doc["mode"], "strong");
+    ASSERT_EQ(doc["points"].size(), 4u);
+    EXPECT_NEAR(doc["points"][3]["step_time_ms"].get<double>(), 117.558, 1e-9);
+    EXPECT_EQ(doc["points"][3]["collective"]["link_kind"], "nvlink");
+    EXPECT_TRUE(doc["points"][0]["collective"].is_null());
+}
+
+TEST(Scaling, CancelStopsTheCurve)
+{
+    std::atomic<bool> cancel{true};
+    ScalingOptions o;
+    o.cancel = &cancel;
+    auto curve = scalingCurve(dataParallelBox(), o);
+    ASSERT_FALSE(curve.ok());
+    EXPECT_EQ(curve.error().kind, ErrorKind::Cancelled);
+    int calls = 0;
+    ScalingOptions p;
+    p.progress = [&](int done, int total) { ++calls; return done < total - 1; };
+    EXPECT_FALSE(scalingCurve(dataParallelBox(), p).ok());
+    EXPECT_EQ(calls, 7); // 1..8: stops when asked after the seventh point
+}
+
+TEST(Scaling, TwoGpusOfOneNodeNeverTalkThroughTheNetworkSwitch)
+{
+    // Scaled out, every PCIe switch of the two-socket node gets a NIC on the fabric. Socket 0's
+    // GPU 3 and socket 1's GPU 4 must still talk over the sockets' link, as NCCL does (P2P or
+    // shared memory inside a node), not out through one NIC and back in through another.
+    const Topology t = scaleOut(*preset("teaching-8x16gb-2socket"), 16);
+    Router router(t);
+    const Route& r = router.route(3, 4);
+    ASSERT_TRUE(r.valid());
+    bool crossSocket = false;
+    for (const Hop& h : r.hops) {
+        EXPECT_NE(t.links[static_cast<size_t>(h.link)].kind, LinkKind::Network);
+        crossSocket = crossSocket || t.links[static_cast<size_t>(h.link)].kind == LinkKind::CrossSocket;
+    }
+    EXPECT_TRUE(crossSocket);
+    // between nodes the network is the way
+    const Route& across = router.route(0, 8);
+    ASSERT_TRUE(across.valid());
+    bool network = false;
+    for (const Hop& h : across.hops)
+        network = network || t.links[static_cast<size_t>(h.link)].kind == LinkKind::Network;
+    EXPECT_TRUE(network);
+}
