@@ -68,7 +68,8 @@ check_sanitizers() {
   echo "== sanitizers"
   cmake --preset dev-asan -DSHARDLAB_WARNINGS_AS_ERRORS=ON -DSHARDLAB_BUILD_BENCH=OFF >/dev/null
   cmake --build build/asan -j "$jobs"
-  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 QT_QPA_PLATFORM=offscreen \
+  ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp" \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 QT_QPA_PLATFORM=offscreen \
     ctest --preset dev-asan -j "$jobs"
 }
 
