@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "shardlab/live.h"
+#include "shardlab/mpi_loader.h"
 #include "shardlab/version.h"
 
 #include <ostream>
@@ -17,6 +18,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     Action action;
     addTopo(app, io, action);
     addSim(app, io, action);
+    addLive(app, io, action);
     addBench(app, io, action);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
@@ -33,7 +35,9 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return kExitBadInput;
     }
     if (version) {
-        out << "shardlab " << kVersion << "\n" << "live mode: " << liveBuildInfo() << "\n";
+        out << "shardlab " << kVersion << "\n"
+            << "live mode: " << liveBuildInfo() << "\n"
+            << "multi-process (mpirun/srun): " << mpiBuildInfo() << "\n";
         return kExitOk;
     }
     if (!action) {

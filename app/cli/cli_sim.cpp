@@ -3,23 +3,14 @@
 #include "shardlab/analysis.h"
 #include "shardlab/exporters.h"
 #include "shardlab/profiles.h"
+#include "shardlab/result_file.h"
 #include "shardlab/scenario_io.h"
 #include "shardlab/simulator.h"
+#include "shardlab/version.h"
 
 #include <ostream>
 
 namespace shardlab::cli {
-
-namespace {
-
-struct RunArgs {
-    std::string file;
-    bool json = false;
-    std::string trace;
-    std::string csvPrefix;
-    int iterations = 0;
-    std::string profile;
-};
 
 void addRunOptions(CLI::App* cmd, RunArgs& a)
 {
@@ -27,11 +18,27 @@ void addRunOptions(CLI::App* cmd, RunArgs& a)
     cmd->add_flag("--json", a.json, "Print one JSON object instead of the table");
     cmd->add_option("--trace", a.trace, "Also write a Chrome/Perfetto trace to this file");
     cmd->add_option("--csv", a.csvPrefix, "Also write PREFIX-ranks.csv, PREFIX-collectives.csv and PREFIX-spans.csv");
+    cmd->add_option("--result", a.result, "Also save the run as a ShardLab result file (.shardlab-result.json)");
     cmd->add_option("--iterations", a.iterations, "Override the scenario's iteration count")->check(CLI::Range(1, 100000));
-    cmd->add_option("--profile", a.profile, "Cost profile to simulate with (default: the scenario's, else built-in)");
 }
 
-} // namespace
+bool writeResultFile(const std::string& path, const Scenario& scenario, const RunResult& run, const std::string& launch,
+                     const std::optional<Topology>& machine, Io io)
+{
+    if (path.empty())
+        return true;
+    ResultFile file;
+    file.scenario = scenario;
+    file.run = run;
+    file.createdBy = std::string("ShardLab ") + kVersion;
+    file.launch = launch;
+    file.machine = machine;
+    if (Status st = saveResult(file, path); !st) {
+        io.err << "shardlab: " << st.error().message << "\n";
+        return false;
+    }
+    return true;
+}
 
 // Prints a finished run the way `sim` and `live` both do; returns the exit status.
 int printRun(const Scenario& scenario, const RunResult& run, bool json, const std::string& trace, const std::string& csv,
@@ -65,6 +72,7 @@ void addSim(CLI::App& app, Io io, Action& action)
     auto* cmd = app.add_subcommand("sim", "Simulate a scenario on its topology with the analytic cost model");
     auto a = std::make_shared<RunArgs>();
     addRunOptions(cmd, *a);
+    cmd->add_option("--profile", a->profile, "Cost profile to simulate with (default: the scenario's, else built-in)");
     cmd->callback([=, &action] {
         action = [=]() -> int {
             auto scenario = loadScenario(a->file);
@@ -82,6 +90,8 @@ void addSim(CLI::App& app, Io io, Action& action)
             auto run = simulate(*scenario, options);
             if (!run)
                 return reportError(run.error(), io);
+            if (!writeResultFile(a->result, *scenario, *run, "simulation", std::nullopt, io))
+                return kExitBadInput;
             return printRun(*scenario, *run, a->json, a->trace, a->csvPrefix, io);
         };
     });
