@@ -171,7 +171,7 @@ std::string clockNote(const std::vector<ClockFit>& fits, int rounds, const std::
                   "clocks of %zu processes aligned to rank 0's by %d ping-pongs each over %s%s (Cristian's method, "
                   "smallest round trip); residual error <= %.1f us (rank %d)%s",
                   fits.size(), rounds, transport.c_str(), after ? ", before and after the run" : "", worst, worstRank,
-                  after ? (", drift <= " + std::to_string(static_cast<int>(std::ceil(drift))) + " ppm").c_str() : "");
+                  after ? (", estimated drift <= " + std::to_string(static_cast<int>(std::ceil(drift))) + " ppm").c_str() : "");
     return buf;
 }
 

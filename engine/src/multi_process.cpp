@@ -180,6 +180,9 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
             auto id = hooks.createUniqueId();
             if (!id)
                 verdict = id.error();
+            else if (id->size() != kNcclUniqueIdBytes)
+                verdict = runFailed("NCCL's unique id has " + std::to_string(id->size()) + " bytes (expected "
+                                    + std::to_string(kNcclUniqueIdBytes) + "): the live executor and this program disagree");
             else
                 uniqueId = *id;
         }
@@ -313,6 +316,8 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
                 status = 3;
             } else {
                 out.run = std::move(*merged);
+                if (out.run->hang)
+                    status = 3; // every process exits as rank 0 does after printing the hang
             }
         }
     }

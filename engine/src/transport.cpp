@@ -85,6 +85,17 @@ Result<std::vector<Bytes8>> gatherBytes(Transport& t, Bytes8 mine, int root, Tag
     return all;
 }
 
+Status barrier(Transport& t, Deadline deadline)
+{
+    auto in = gatherBytes(t, {}, 0, Tag::Barrier, deadline, "barrier");
+    if (!in)
+        return in.error();
+    auto out = broadcastBytes(t, {}, 0, Tag::Barrier, deadline, "end of the barrier");
+    if (!out)
+        return out.error();
+    return {};
+}
+
 void putDouble(Bytes8& out, double v)
 {
     std::uint64_t bits = 0;

@@ -311,3 +311,49 @@ TEST(MultiProcess, TopologyAcrossProcesses)
     EXPECT_EQ(out[3].exitStatus, 3);
     EXPECT_TRUE(out[3].message.empty());
 }
+
+TEST(MultiProcess, AHangIsMergedAndEveryProcessExitsWithThree)
+{
+    // Rank 3 never reaches collective #1 (a deliberate mismatch); every executor's watchdog
+    // fired and each returned its view of the hang.
+    Job j = stragglerJob();
+    j.part = [&](int r, InProcessJob&, RankProgress&) -> Result<RunResult> {
+        RunResult part = test::partOf(j.whole, r, processClockUs()).run;
+        part.collectives.resize(r == 3 ? 1 : 2);
+        std::erase_if(part.spans, [&](const Span& sp) { return sp.collective >= static_cast<int>(part.collectives.size()); });
+        HangReport h;
+        h.lastCompleted.assign(4, -1);
+        h.pending.assign(4, "");
+        h.lastCompleted[static_cast<size_t>(r)] = r == 3 ? 0 : 1;
+        h.pending[static_cast<size_t>(r)] = r == 3 ? "in all_gather (step 3, iteration 0)" : "in all_reduce (step 3, iteration 0)";
+        h.explanation = "the watchdog aborted a collective after 10 s";
+        part.hang = h;
+        return part;
+    };
+    const auto out = j.run();
+    ASSERT_TRUE(out[0].run.has_value()) << out[0].message;
+    ASSERT_TRUE(out[0].run->hang.has_value());
+    EXPECT_EQ(out[0].run->hang->lastCompleted, (std::vector<int>{1, 1, 1, 0}));
+    EXPECT_EQ(out[0].run->hang->firstMismatchRank, 3);
+    EXPECT_NE(out[0].run->hang->explanation.find("rank 3 is behind"), std::string::npos);
+    for (const JobOutcome& o : out)
+        EXPECT_EQ(o.exitStatus, 3);
+}
+
+TEST(MultiProcess, AUniqueIdOfTheWrongSizeIsRefused)
+{
+    Job j = stragglerJob();
+    InProcessJob job(1);
+    LiveHooks h;
+    h.createUniqueId = [] { return Result<Bytes8>(Bytes8(64)); };
+    h.visibleDevices = [] { return 1; };
+    h.probe = [](int, const Environment&) { return RankTopologyReport{}; };
+    j.scenario.topology = j.scenario.topology.firstGpus(1);
+    for (auto& item : j.scenario.workload.items)
+        item.shards.clear();
+    j.scenario.program.clear();
+    LaunchInfo l;
+    const JobOutcome o = runLiveJob(job.transport(0), j.scenario, l, {}, h, j.options);
+    EXPECT_EQ(o.exitStatus, 3);
+    EXPECT_NE(o.message.find("unique id has 64 bytes (expected 128)"), std::string::npos) << o.message;
+}

@@ -63,6 +63,7 @@ void transportChecks(Transport& t)
             const size_t n = r == 1 ? 3u << 20 : static_cast<size_t>(r) * 1000 + 1;
             check((*all)[static_cast<size_t>(r)] == pattern(n, r), rank, "gathered bytes of rank " + std::to_string(r));
         }
+    check(barrier(t, deadlineIn(30'000)).ok(), rank, "barrier");
     // Clock offsets: on one host CLOCK_MONOTONIC is one clock, so the truth is 0 and the
     // estimate must be within its bound; the bound itself must be small over shared memory.
     auto offsets = measureClockOffsets(t, processClockUs, 32, deadlineIn(30'000));

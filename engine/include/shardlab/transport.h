@@ -26,7 +26,7 @@ inline constexpr int kAnyPeer = -1;
 
 // Message tags: each protocol step has its own, so that heartbeats (on the monitor's thread) and
 // the main thread's steps never take each other's messages.
-enum class Tag : int { Setup = 1, Decision, Ping, Pong, Part, Final, Topology, Beat = 20 };
+enum class Tag : int { Setup = 1, Decision, Ping, Pong, Part, Final, Topology, Barrier, Beat = 20 };
 
 struct Message {
     int from = -1;
@@ -66,6 +66,9 @@ Result<Bytes8> broadcastBytes(Transport& t, Bytes8 bytes, int root, Tag tag, Dea
 // A rank that sends nothing before the deadline is named in the error.
 Result<std::vector<Bytes8>> gatherBytes(Transport& t, Bytes8 mine, int root, Tag tag, Deadline deadline,
                                         const std::string& what);
+
+// Returns once every rank has entered it (through rank 0), naming those that did not by the deadline.
+Status barrier(Transport& t, Deadline deadline);
 
 // Little-endian fixed-width encodings for the few binary fields (clock stamps).
 void putDouble(Bytes8& out, double v);
