@@ -37,16 +37,12 @@ void addLive(CLI::App& app, Io io, Action& action)
             if (status != kExitOk)
                 return status;
             auto scenario = loadScenario(a->file);
-            if (!scenario) {
-                // every process of a job reads the same file: one message is enough
-                if (!launch || launch->rank == 0)
-                    reportError(scenario.error(), io);
-                return scenario.error().kind == ErrorKind::BadInput ? kExitBadInput : kExitRunFailed;
-            }
-            if (a->iterations > 0)
+            if (scenario && a->iterations > 0)
                 scenario->iterations = a->iterations;
-            if (launch)
-                return liveUnderLauncher(*scenario, *launch, *a, *watchdogMs, io);
+            if (launch) // a file missing on some node is reported by rank 0 with the others' problems
+                return liveUnderLauncher(scenario, *launch, *a, *watchdogMs, io);
+            if (!scenario)
+                return reportError(scenario.error(), io);
             LiveOptions options;
             options.watchdogMs = *watchdogMs;
             auto run = runLive(*scenario, options);

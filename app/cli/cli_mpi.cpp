@@ -47,14 +47,18 @@ std::string launchText(const LaunchInfo& launch, const std::vector<RankTopologyR
 
 } // namespace
 
-int liveUnderLauncher(const Scenario& scenario, const LaunchInfo& launch, const RunArgs& args, double watchdogMs, Io io)
+int liveUnderLauncher(const Result<Scenario>& loaded, const LaunchInfo& launch, const RunArgs& args, double watchdogMs,
+                      Io io)
 {
     std::unique_ptr<Transport> holder;
     int status = kExitOk;
     Transport* t = openTransport(launch, holder, status, io);
     if (!t)
         return status;
+    const Scenario scenario = loaded ? *loaded : Scenario{};
     JobOptions options;
+    if (!loaded)
+        options.localProblem = loaded.error();
     options.live.watchdogMs = watchdogMs;
     options.onFailure = [&](const std::string& message) {
         io.err << "shardlab: " << message << "\nshardlab: ending the job.\n";

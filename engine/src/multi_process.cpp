@@ -49,12 +49,13 @@ struct Setup {
     std::string host;
     std::string error;          // empty: ready
     int errorStatus = 2;
+    bool localProblem = false;  // the error came before the job (JobOptions::localProblem)
     RankTopologyReport report;  // device, physical GPU, what the probe found
 };
 
 json setupJson(const Setup& s)
 {
-    return {{"rank", s.rank}, {"host", s.host}, {"error", s.error}, {"status", s.errorStatus},
+    return {{"rank", s.rank}, {"host", s.host}, {"error", s.error}, {"status", s.errorStatus}, {"local", s.localProblem},
             {"report", json::binary(encodeTopologyReport(s.report))}};
 }
 
@@ -70,6 +71,7 @@ Result<Setup> setupFrom(const Bytes8& bytes, int from)
         s.host = j->at("host").get<std::string>();
         s.error = j->at("error").get<std::string>();
         s.errorStatus = j->at("status").get<int>();
+        s.localProblem = j->at("local").get<bool>();
         auto rep = decodeTopologyReport(j->at("report").get_binary(), origin);
         if (!rep)
             return rep.error();
@@ -104,17 +106,38 @@ Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, in
         problems.push_back(p);
         status = std::max(status, st);
     };
-    if (scenario.ranks() != size)
-        add("the scenario has " + std::to_string(scenario.ranks()) + " ranks but the launcher started " + std::to_string(size)
-                + " processes; ShardLab runs one process per GPU, so start " + std::to_string(scenario.ranks())
-                + " (mpirun -np " + std::to_string(scenario.ranks()) + ", srun --ntasks=" + std::to_string(scenario.ranks()) + ")",
-            2);
+    // Ranks with the same problem (often all of them: the same file missing everywhere) on one line.
+    std::vector<std::pair<std::string, std::vector<const Setup*>>> same;
+    for (const Setup& s : setups)
+        if (!s.error.empty()) {
+            auto it = std::find_if(same.begin(), same.end(), [&](const auto& e) { return e.first == s.error; });
+            if (it == same.end())
+                same.push_back({s.error, {&s}});
+            else
+                it->second.push_back(&s);
+            status = std::max(status, s.errorStatus);
+        }
+    for (const auto& [error, ranks] : same) {
+        std::string names;
+        for (size_t i = 0; i < ranks.size() && i < 8; ++i)
+            names += (i ? ", " : "") + who(ranks[i]->rank, ranks[i]->host);
+        if (ranks.size() > 8)
+            names += " and " + std::to_string(ranks.size() - 8) + " more";
+        add(names + ": " + error, 2); // (status already holds theirs)
+    }
+    // The scenario is known when rank 0 could read it.
+    if (setups.empty() || !setups.front().localProblem) {
+        if (scenario.ranks() != size)
+            add("the scenario has " + std::to_string(scenario.ranks()) + " ranks but the launcher started " + std::to_string(size)
+                    + " processes; ShardLab runs one process per GPU, so start " + std::to_string(scenario.ranks())
+                    + " (mpirun -np " + std::to_string(scenario.ranks()) + ", srun --ntasks=" + std::to_string(scenario.ranks())
+                    + ")",
+                2);
+    }
     std::map<std::pair<std::string, std::string>, int> taken; // (host, GPU) -> rank
     for (const Setup& s : setups) {
-        if (!s.error.empty()) {
-            add(who(s.rank, s.host) + ": " + s.error, s.errorStatus);
+        if (!s.error.empty())
             continue;
-        }
         const std::string gpu = s.report.busId.empty() ? "GPU " + s.report.physical : "GPU " + s.report.busId;
         auto [it, fresh] = taken.try_emplace({s.host, gpu}, s.rank);
         if (!fresh)
@@ -146,7 +169,12 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     Setup mine;
     mine.rank = rank;
     auto device = deviceForLocalRank(launch, env, hooks.visibleDevices ? hooks.visibleDevices() : -1);
-    if (device) {
+    if (options.localProblem) {
+        mine.error = options.localProblem->message;
+        mine.errorStatus = exitStatusOf(options.localProblem->kind);
+        mine.localProblem = true;
+        mine.report.host = hostName();
+    } else if (device) {
         mine.report = hooks.probe(device->device, env);
         mine.report.physical = device->physical;
     } else {

@@ -357,3 +357,39 @@ TEST(MultiProcess, AUniqueIdOfTheWrongSizeIsRefused)
     EXPECT_EQ(o.exitStatus, 3);
     EXPECT_NE(o.message.find("unique id has 64 bytes (expected 128)"), std::string::npos) << o.message;
 }
+
+TEST(MultiProcess, AFileMissingOnSomeNodesIsReportedOnceWithTheirRanks)
+{
+    Job j = stragglerJob();
+    InProcessJob job(4);
+    std::vector<JobOutcome> out(4);
+    std::vector<std::thread> threads;
+    for (int r = 0; r < 4; ++r)
+        threads.emplace_back([&, r] {
+            LiveHooks h;
+            h.createUniqueId = [] { return Result<Bytes8>(fakeId()); };
+            h.visibleDevices = [] { return 4; };
+            h.probe = [](int device, const Environment&) {
+                RankTopologyReport rep;
+                rep.busId = "0000:0" + std::to_string(device) + ":00.0";
+                return rep;
+            };
+            JobOptions o = j.options;
+            if (r >= 2) // the file is not on the second node
+                o.localProblem = badInput("/data/step.shardlab.json: no such file");
+            LaunchInfo l;
+            l.rank = r;
+            l.size = 4;
+            l.localRank = r;
+            l.localSize = 4;
+            out[static_cast<size_t>(r)] = runLiveJob(job.transport(r), j.scenario, l, {}, h, o);
+        });
+    for (auto& t : threads)
+        t.join();
+    EXPECT_EQ(out[0].exitStatus, 2);
+    const std::string host = hostName();
+    EXPECT_EQ(out[0].message, "rank 2 (" + host + "), rank 3 (" + host + "): /data/step.shardlab.json: no such file")
+        << out[0].message;
+    EXPECT_TRUE(out[2].message.empty());
+    EXPECT_EQ(out[2].exitStatus, 2);
+}

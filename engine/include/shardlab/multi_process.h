@@ -41,6 +41,9 @@ struct JobOptions {
     int clockRounds = 32;         // ping-pongs per process, before and after the run
     MonitorOptions monitor;       // stallMs 0: twice the watchdog plus 5 s
     double setupTimeoutMs = 120'000; // every process must have started and reported by then
+    // A problem this process found before the job, e.g. it could not read the scenario file:
+    // reported to rank 0 at setup (ranks with the same problem on one line), and the job does not start.
+    std::optional<Error> localProblem;
     // Called (on the monitor's thread or this one) when this process sees the job fail after
     // setup: the CLI prints the message and aborts the job (Transport::abort). If it returns,
     // runLiveJob returns exit status 3 with the message.
