@@ -1,7 +1,6 @@
 // `shardlab live` and `shardlab topo` as one process of an mpirun/srun job (docs/mpi.md).
 #include "cli.h"
 
-#include "shardlab/live_rank.h"
 #include "shardlab/mpi_loader.h"
 #include "shardlab/multi_process.h"
 #include "shardlab/topo_matrix.h"

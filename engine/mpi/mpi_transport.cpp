@@ -113,8 +113,10 @@ public:
             const auto now = std::chrono::steady_clock::now();
             if (now >= deadline)
                 return std::optional<Message>();
-            // Spin briefly (clock exchanges want microseconds), then poll gently.
-            if (now - start < std::chrono::milliseconds(2))
+            // Clock exchanges spin briefly (their round trip is the clock error); everything else,
+            // the heartbeat thread above all, polls gently so as not to take a core from the run.
+            const bool clockExchange = tag == Tag::Ping || tag == Tag::Pong;
+            if (clockExchange && now - start < std::chrono::milliseconds(2))
                 std::this_thread::yield();
             else
                 std::this_thread::sleep_for(std::chrono::microseconds(200));

@@ -1,6 +1,5 @@
 #include "shardlab/result_file.h"
 
-#include "json_reader.h"
 #include "run_result_json.h"
 #include "shardlab/run_result_io.h"
 #include "shardlab/scenario_io.h"

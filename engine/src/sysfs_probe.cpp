@@ -2,10 +2,8 @@
 #include "shardlab/cluster_topology.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <map>
 #include <set>
 #include <system_error>
 #include <unistd.h>
