@@ -29,7 +29,7 @@ std::string mpiError(int code)
 
 class MpiTransport final : public Transport {
 public:
-    MpiTransport()
+    explicit MpiTransport(int threadLevel) : m_threadLevel(threadLevel)
     {
         MPI_Comm_dup(MPI_COMM_WORLD, &m_comm);
         MPI_Comm_set_errhandler(m_comm, MPI_ERRORS_RETURN);
@@ -141,7 +141,12 @@ public:
 
     void abort(int exitStatus) override
     {
-        std::lock_guard lock(m_mutex); // MPI_THREAD_SERIALIZED: no other MPI call at the same time
+        // Under MPI_THREAD_SERIALIZED no other MPI call may run at the same time; but a thread
+        // stuck in MPI (receiving from a process that died mid-message) must not keep the job
+        // alive, so after a while abort regardless.
+        std::unique_lock lock(m_mutex, std::defer_lock);
+        if (m_threadLevel < MPI_THREAD_MULTIPLE)
+            (void)lock.try_lock_for(std::chrono::seconds(2));
         m_aborted = true;
         std::fflush(stdout);
         std::fflush(stderr);
@@ -171,7 +176,8 @@ private:
     MPI_Comm m_comm = MPI_COMM_NULL;
     int m_rank = 0, m_size = 1, m_localRank = 0, m_localSize = 1;
     std::string m_describe;
-    std::mutex m_mutex;
+    int m_threadLevel = MPI_THREAD_SERIALIZED;
+    std::timed_mutex m_mutex;
     std::vector<Pending> m_pending;
     bool m_aborted = false;
 };
@@ -186,21 +192,24 @@ __attribute__((visibility("default"))) int shardlab_mpi_abi() { return shardlab:
 __attribute__((visibility("default"))) shardlab::Transport* shardlab_mpi_open(char* error, std::size_t errorSize)
 {
     int initialized = 0;
+    int provided = 0;
     MPI_Initialized(&initialized);
-    if (!initialized) {
-        int provided = 0;
+    if (initialized) {
+        MPI_Query_thread(&provided);
+    } else {
         if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
             std::snprintf(error, errorSize, "MPI_Init_thread failed");
             return nullptr;
         }
-        if (provided < MPI_THREAD_SERIALIZED) {
-            std::snprintf(error, errorSize,
-                          "this MPI library offers no thread support (MPI_THREAD_SERIALIZED at least is needed for the "
-                          "heartbeat thread)");
-            MPI_Finalize();
-            return nullptr;
-        }
     }
-    return new shardlab::MpiTransport();
+    if (provided < MPI_THREAD_SERIALIZED) {
+        std::snprintf(error, errorSize,
+                      "this MPI library offers no thread support (MPI_THREAD_SERIALIZED at least is needed for the "
+                      "heartbeat thread)");
+        if (!initialized)
+            MPI_Finalize();
+        return nullptr;
+    }
+    return new shardlab::MpiTransport(provided);
 }
 }
