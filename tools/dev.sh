@@ -56,6 +56,14 @@ check_package() {
   for deb in "$build"/shardlab_*.deb; do dpkg-deb -x "$deb" "$root"; done
   dpkg-deb -I "$build"/shardlab_*.deb | sed -n '/Depends/p'
   "$root/usr/bin/shardlab" --version
+  # The MPI module package, where the build made it: the installed CLI must find its module.
+  for deb in "$build"/shardlab-mpi_*.deb; do
+    [ -f "$deb" ] || continue
+    dpkg-deb -x "$deb" "$root"
+    dpkg-deb -I "$deb" | sed -n '/Depends/p'
+    "$root/usr/bin/shardlab" --version | grep -q "module $root/usr/lib" \
+      || { echo "the installed shardlab does not find its MPI module"; exit 1; }
+  done
   env -u SHARDLAB_RESOURCE_DIR "$root/usr/bin/shardlab" sim "$root/usr/share/shardlab/scenarios/straggler-12-6-4-2.shardlab.json" | tail -3
   test -f "$root/usr/share/applications/shardlab.desktop"
   test -f "$root/usr/share/man/man1/shardlab.1.gz"

@@ -5,6 +5,7 @@
 #include "shardlab/collectives.h"
 #include "shardlab/live.h"
 #include "shardlab/lab_report.h"
+#include "shardlab/launch.h"
 #include "shardlab/result.h"
 #include "shardlab/run_result.h"
 #include "shardlab/scenario.h"
@@ -12,6 +13,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <optional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -32,6 +34,7 @@ struct Io {
 using Action = std::function<int()>;
 void addTopo(CLI::App& app, Io io, Action& action);
 void addSim(CLI::App& app, Io io, Action& action);
+void addLive(CLI::App& app, Io io, Action& action);
 void addBench(CLI::App& app, Io io, Action& action);
 void addLive(CLI::App& app, Io io, Action& action);
 void addReport(CLI::App& app, Io io, Action& action);
@@ -53,12 +56,26 @@ struct RunArgs {
     bool json = false;
     std::string trace;
     std::string csvPrefix;
+    std::string result;
     int iterations = 0;
     std::string profile;
 };
 void addRunOptions(CLI::App* cmd, RunArgs& a);
 // The scenario FILE names, with --iterations applied.
 Result<Scenario> loadRunScenario(const RunArgs& a);
+// Saves a ShardLab result file when `path` is not empty; on failure prints why and returns false.
+bool writeResultFile(const std::string& path, const Scenario& scenario, const RunResult& run, const std::string& launch,
+                     const std::optional<Topology>& machine, Io io);
+
+// Under a launcher (mpirun/srun with more than one process): `live` and `topo` as one process of
+// the job (cli_mpi.cpp). Every process returns the job's exit status; only rank 0 prints results.
+// A scenario this process could not read is reported through rank 0 with the other ranks' problems.
+int liveUnderLauncher(const Result<Scenario>& scenario, const LaunchInfo& launch, const RunArgs& args, double watchdogMs,
+                      Io io);
+int topoUnderLauncher(const LaunchInfo& launch, Io io);
+// The launcher that started this process with more than one process, or nullopt (a plain run).
+// An inconsistent launcher environment is reported and its exit status put in `status`.
+std::optional<LaunchInfo> multiProcessLaunch(Io io, int& status);
 
 // A live sweep in nccl-tests' columns; 2 when live mode is missing or the machine lacks the GPUs,
 // 3 when the run fails.

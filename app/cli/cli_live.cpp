@@ -55,7 +55,8 @@ int benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, bool json,
 
 void addLive(CLI::App& app, Io io, Action& action)
 {
-    auto* cmd = app.add_subcommand("live", "Run a scenario on this machine's GPUs (real kernels and NCCL collectives)");
+    auto* cmd = app.add_subcommand("live", "Run a scenario on this machine's GPUs (real kernels and NCCL collectives); "
+                                           "under mpirun or srun, one process per GPU across nodes");
     auto a = std::make_shared<RunArgs>();
     addRunOptions(cmd, *a);
     auto watchdog = std::make_shared<double>(10000);
@@ -67,7 +68,13 @@ void addLive(CLI::App& app, Io io, Action& action)
     cmd->add_flag("--no-verify", *noVerify, "Skip checking the collectives' results in the warm-up pass");
     cmd->callback([=, &action] {
         action = [=]() -> int {
+            int status = kExitOk;
+            const auto launch = multiProcessLaunch(io, status);
+            if (status != kExitOk)
+                return status;
             auto scenario = loadRunScenario(*a);
+            if (launch) // a file missing on some node is reported by rank 0 with the others' problems
+                return liveUnderLauncher(scenario, *launch, *a, *watchdog, io);
             if (!scenario)
                 return reportError(scenario.error(), io);
             if (!a->profile.empty())
@@ -79,7 +86,9 @@ void addLive(CLI::App& app, Io io, Action& action)
             auto run = runLive(*scenario, options);
             if (!run)
                 return reportError(run.error(), io);
-            const int status = printRun(*scenario, *run, a->json, a->trace, a->csvPrefix, io);
+            if (!writeResultFile(a->result, *scenario, *run, "single process", std::nullopt, io))
+                return kExitBadInput;
+            status = printRun(*scenario, *run, a->json, a->trace, a->csvPrefix, io);
             for (const CollectiveRecord& c : run->collectives)
                 if (c.wrongElements > 0) {
                     io.err << "shardlab: program step " << c.op << " (" << opName(c.kind) << ") produced " << c.wrongElements

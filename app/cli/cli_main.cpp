@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "shardlab/live.h"
+#include "shardlab/mpi_loader.h"
 #include "shardlab/version.h"
 
 #include <ostream>
@@ -40,7 +41,9 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return kExitBadInput;
     }
     if (version) {
-        out << "shardlab " << kVersion << "\n" << "live mode: " << liveBuildInfo() << "\n";
+        out << "shardlab " << kVersion << "\n"
+            << "live mode: " << liveBuildInfo() << "\n"
+            << "multi-process (mpirun/srun): " << mpiBuildInfo() << "\n";
         return kExitOk;
     }
     if (!action) {

@@ -3,8 +3,10 @@
 #include "shardlab/analysis.h"
 #include "shardlab/exporters.h"
 #include "shardlab/profiles.h"
+#include "shardlab/result_file.h"
 #include "shardlab/scenario_io.h"
 #include "shardlab/simulator.h"
+#include "shardlab/version.h"
 
 #include <ostream>
 
@@ -16,6 +18,7 @@ void addRunOptions(CLI::App* cmd, RunArgs& a)
     cmd->add_flag("--json", a.json, "Print one JSON object instead of the table");
     cmd->add_option("--trace", a.trace, "Also write a Chrome/Perfetto trace to this file");
     cmd->add_option("--csv", a.csvPrefix, "Also write PREFIX-ranks.csv, PREFIX-collectives.csv and PREFIX-spans.csv");
+    cmd->add_option("--result", a.result, "Also save the run as a ShardLab result file (.shardlab-result.json)");
     cmd->add_option("--iterations", a.iterations, "Override the scenario's iteration count")->check(CLI::Range(1, 100000));
     cmd->add_option("--profile", a.profile, "Cost profile to simulate with (default: the scenario's, else built-in)");
 }
@@ -26,6 +29,24 @@ Result<Scenario> loadRunScenario(const RunArgs& a)
     if (scenario && a.iterations > 0)
         scenario->iterations = a.iterations;
     return scenario;
+}
+
+bool writeResultFile(const std::string& path, const Scenario& scenario, const RunResult& run, const std::string& launch,
+                     const std::optional<Topology>& machine, Io io)
+{
+    if (path.empty())
+        return true;
+    ResultFile file;
+    file.scenario = scenario;
+    file.run = run;
+    file.createdBy = std::string("ShardLab ") + kVersion;
+    file.launch = launch;
+    file.machine = machine;
+    if (Status st = saveResult(file, path); !st) {
+        io.err << "shardlab: " << st.error().message << "\n";
+        return false;
+    }
+    return true;
 }
 
 // Prints a finished run the way `sim` and `live` both do; returns the exit status.
@@ -82,6 +103,8 @@ void addSim(CLI::App& app, Io io, Action& action)
             auto run = simulate(*scenario, options);
             if (!run)
                 return reportError(run.error(), io);
+            if (!writeResultFile(a->result, *scenario, *run, "simulation", std::nullopt, io))
+                return kExitBadInput;
             return printRun(*scenario, *run, a->json, a->trace, a->csvPrefix, io);
         };
     });

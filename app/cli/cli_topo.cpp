@@ -36,7 +36,8 @@ void addTopo(CLI::App& app, Io io, Action& action)
     auto preset = std::make_shared<std::string>();
     auto gpus = std::make_shared<int>(0);
     auto list = std::make_shared<bool>(false);
-    cmd->add_option("--preset", *preset, "A built-in topology (without it: this machine's own, in a live build)");
+    cmd->add_option("--preset", *preset, "A built-in topology (without it: this machine's own, in a live build; under "
+                                        "mpirun/srun, every process's node and GPU combined)");
     cmd->add_option("--gpus", *gpus, "Take only the first N GPUs of the preset")->check(CLI::PositiveNumber);
     cmd->add_flag("--list", *list, "List the built-in presets");
     cmd->callback([=, &action] {
@@ -47,6 +48,11 @@ void addTopo(CLI::App& app, Io io, Action& action)
                 return kExitOk;
             }
             if (preset->empty()) {
+                int status = kExitOk;
+                if (auto launch = multiProcessLaunch(io, status))
+                    return topoUnderLauncher(*launch, io);
+                if (status != kExitOk)
+                    return status;
                 auto machine = discoverTopology();
                 if (!machine)
                     return reportError(machine.error(), io);

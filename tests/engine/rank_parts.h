@@ -1,0 +1,71 @@
+// Splits a whole run into what each process of a multi-process run would have measured (the
+// rank-part form of live_rank.h), each on its own clock: the inverse of mergeRankParts, so that
+// a merged run can be checked against the run it came from.
+#pragma once
+
+#include "shardlab/trace_merge.h"
+
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace shardlab::test {
+
+// Rank `rank`'s part of `whole`, with times on a clock that reads `offsetUs` ahead of rank 0's.
+inline RankPart partOf(const RunResult& whole, int rank, double offsetUs)
+{
+    RankPart part;
+    part.ranks = {rank};
+    part.clock = exactClock(offsetUs);
+    RunResult& run = part.run;
+    run.mode = whole.mode;
+    run.ranks = whole.ranks;
+    run.devices = whole.devices;
+    run.peakMemory = whole.peakMemory;
+    run.pagingUs = whole.pagingUs;
+    run.clockNote = whole.clockNote;
+    for (IterationMark m : whole.iterations)
+        run.iterations.push_back({m.beginUs + offsetUs, m.endUs + offsetUs});
+    std::map<int, int> recordOf; // whole's record -> part's
+    std::map<int, int> streamOf; // whole's record -> the stream it ran on for this rank (the highest)
+    for (const Span& s : whole.spans)
+        if (s.rank == rank && s.collective >= 0 && s.kind != SpanKind::Compute)
+            streamOf[s.collective] = std::max(streamOf[s.collective], s.stream);
+    for (size_t i = 0; i < whole.collectives.size(); ++i) {
+        const CollectiveRecord& c = whole.collectives[i];
+        size_t k = 0;
+        while (k < c.group.size() && c.group[k] != rank)
+            ++k;
+        if (k == c.group.size())
+            continue;
+        CollectiveRecord mine = c;
+        for (size_t j = 0; j < mine.arrivalUs.size(); ++j)
+            mine.arrivalUs[j] = j == k ? c.arrivalUs[j] + offsetUs : std::numeric_limits<double>::quiet_NaN();
+        mine.startUs = mine.arrivalUs[k];
+        mine.endUs = c.endUs + offsetUs;
+        mine.lastArrival = -1;
+        const int index = static_cast<int>(run.collectives.size());
+        recordOf[static_cast<int>(i)] = index;
+        run.collectives.push_back(mine);
+        // One undivided Comm span from arrival to end, as a process that cannot see the others records it.
+        if (auto st = streamOf.find(static_cast<int>(i)); st != streamOf.end())
+            run.spans.push_back({rank, st->second, SpanKind::Comm, mine.arrivalUs[k], mine.endUs, c.op, c.iteration, c.bucket,
+                                 index, -1});
+    }
+    // Everything else as measured: compute, and the compute stream waiting for the communication
+    // stream (a span on a lower stream than the collective it waits for).
+    for (const Span& s : whole.spans) {
+        if (s.rank != rank)
+            continue;
+        const bool own = s.collective >= 0 && s.kind != SpanKind::Compute && s.stream == streamOf[s.collective];
+        if (!own)
+            run.spans.push_back({s.rank, s.stream, s.kind, s.beginUs + offsetUs, s.endUs + offsetUs, s.op, s.iteration,
+                                 s.bucket, s.collective >= 0 ? recordOf.at(s.collective) : -1, s.waitedFor, s.detail});
+    }
+    if (whole.hang) {
+        run.hang = whole.hang;
+    }
+    return part;
+}
+
+} // namespace shardlab::test

@@ -1,0 +1,193 @@
+// Failure behaviour (job_monitor.h): what the watcher concludes from heartbeats, and the monitor
+// threads over an in-process job where one rank dies.
+#include "shardlab/in_process_job.h"
+#include "shardlab/job_monitor.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+using namespace shardlab;
+
+namespace {
+
+Heartbeat beat(int rank, RankState state, int last, long long progress = 0)
+{
+    Heartbeat b;
+    b.rank = rank;
+    b.state = state;
+    b.lastCompleted = last;
+    b.progress = progress;
+    b.lastLabel = last >= 0 ? "all_reduce 'grads' (step 2, iteration " + std::to_string(last) + ")" : "";
+    b.host = "node-" + std::to_string(rank / 2);
+    return b;
+}
+
+MonitorOptions options(double silenceMs = 1000, double stallMs = 0)
+{
+    MonitorOptions o;
+    o.silenceMs = silenceMs;
+    o.stallMs = stallMs;
+    return o;
+}
+
+} // namespace
+
+TEST(JobMonitor, HeartbeatsSurviveTheWire)
+{
+    Heartbeat b = beat(3, RankState::Failed, 7, 12);
+    b.activity = "in all_reduce";
+    b.message = "CUDA error: out of memory";
+    auto back = decodeHeartbeat(encodeHeartbeat(b));
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(*back, b);
+    EXPECT_FALSE(decodeHeartbeat(Bytes8{0x01}).ok());
+}
+
+TEST(JobMonitor, ASilentRankIsNamedWithItsLastCollective)
+{
+    FailureDetector d(0, 4, options(1000), 0);
+    for (int r = 1; r < 4; ++r)
+        d.heard(beat(r, RankState::Running, 5, 10), 100);
+    d.self(beat(0, RankState::Running, 6));
+    EXPECT_FALSE(d.check(900).has_value());
+    d.heard(beat(1, RankState::Running, 6, 11), 1000);
+    d.heard(beat(3, RankState::Running, 6, 11), 1000);
+    // rank 2 was last heard at 100 ms
+    auto msg = d.check(1150);
+    ASSERT_TRUE(msg.has_value());
+    EXPECT_EQ(msg->rfind("rank 2 (node-1) stopped responding: nothing heard from it for 1.1 s", 0), 0u) << *msg;
+    EXPECT_NE(msg->find("its last completed collective was #5 all_reduce 'grads' (step 2, iteration 5)"), std::string::npos)
+        << *msg;
+    EXPECT_NE(msg->find("rank 0 #6, rank 1 #6, rank 2 #5, rank 3 #6"), std::string::npos) << *msg;
+}
+
+TEST(JobMonitor, NobodyHeardFromIsSilentToo)
+{
+    FailureDetector d(0, 2, options(500), 0);
+    auto msg = d.check(600);
+    ASSERT_TRUE(msg.has_value());
+    EXPECT_NE(msg->find("rank 1 stopped responding"), std::string::npos);
+    EXPECT_NE(msg->find("it had not completed any collective"), std::string::npos) << *msg;
+}
+
+TEST(JobMonitor, OtherRanksWatchOnlyRankZero)
+{
+    FailureDetector d(2, 4, options(500), 0);
+    d.heard(beat(0, RankState::Running, 3), 400);
+    EXPECT_FALSE(d.check(800).has_value()); // ranks 1 and 3 are rank 0's business
+    auto msg = d.check(1000);
+    ASSERT_TRUE(msg.has_value());
+    EXPECT_EQ(msg->rfind("rank 0 (node-0) stopped responding", 0), 0u) << *msg;
+}
+
+TEST(JobMonitor, LeavingIsNotDying)
+{
+    FailureDetector d(0, 2, options(500), 0);
+    d.heard(beat(1, RankState::Leaving, 9), 100);
+    EXPECT_FALSE(d.check(5000).has_value());
+}
+
+TEST(JobMonitor, AFailedRankIsReportedWithItsReason)
+{
+    FailureDetector d(0, 3, options(1000), 0);
+    d.heard(beat(1, RankState::Running, 2), 10);
+    Heartbeat f = beat(2, RankState::Failed, 1);
+    f.message = "cudaMalloc of 8 GB failed: out of memory";
+    d.heard(f, 10);
+    auto msg = d.check(20);
+    ASSERT_TRUE(msg.has_value());
+    EXPECT_EQ(msg->rfind("rank 2 (node-1) failed: cudaMalloc of 8 GB failed: out of memory; its last completed collective "
+                         "was #1",
+                         0),
+              0u)
+        << *msg;
+}
+
+TEST(JobMonitor, AStallNamesTheRankFurthestBehind)
+{
+    FailureDetector d(0, 3, options(1000, 5000), 0);
+    d.heard(beat(1, RankState::Running, 8, 20), 100);
+    Heartbeat stuck = beat(2, RankState::Running, 7, 19);
+    stuck.activity = "in all_reduce 'grads' (step 2, iteration 8)";
+    d.heard(stuck, 100);
+    d.self(beat(0, RankState::Running, 8, 20));
+    // beats keep coming (alive), progress does not move
+    for (double t = 200; t <= 5000; t += 100) {
+        d.heard(beat(1, RankState::Running, 8, 20), t);
+        d.heard(stuck, t);
+    }
+    EXPECT_FALSE(d.check(5000).has_value());
+    auto msg = d.check(5200);
+    ASSERT_TRUE(msg.has_value());
+    EXPECT_EQ(msg->rfind("rank 2 (node-1) seems hung: no running rank has made progress for 5.1 s", 0), 0u) << *msg;
+    EXPECT_NE(msg->find("its last completed collective was #7"), std::string::npos);
+    EXPECT_NE(msg->find("it is in all_reduce 'grads' (step 2, iteration 8)"), std::string::npos) << *msg;
+    // progress anywhere resets it
+    d.heard(beat(1, RankState::Running, 9, 21), 5300);
+    EXPECT_FALSE(d.check(5400).has_value());
+}
+
+TEST(JobMonitor, ADeadRankEndsTheJobWithinTheDeadline)
+{
+    // Four ranks with monitors; rank 2 completes collective #3 and dies. Rank 0 must report it
+    // within the silence deadline (plus a beat), naming rank 2 and #3; nobody else reports.
+    InProcessJob job(4);
+    MonitorOptions o = options(600);
+    o.beatIntervalMs = 20;
+    std::vector<RankProgress> progress(4);
+    std::mutex m;
+    std::vector<std::pair<int, std::string>> reports;
+    std::vector<std::unique_ptr<JobMonitor>> monitors;
+    for (int r = 0; r < 4; ++r) {
+        for (int c = 0; c <= 3; ++c)
+            progress[static_cast<size_t>(r)].collectiveCompleted(c, "all_reduce 'grads' #" + std::to_string(c));
+        monitors.push_back(std::make_unique<JobMonitor>(job.transport(r), progress[static_cast<size_t>(r)],
+                                                        "host" + std::to_string(r), o, [&, r](const std::string& msg) {
+                                                            std::lock_guard lock(m);
+                                                            reports.emplace_back(r, msg);
+                                                            job.transport(r).abort(3);
+                                                        }));
+        monitors.back()->setState(RankState::Running);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    for (int r : {0, 1, 3})
+        progress[static_cast<size_t>(r)].collectiveCompleted(4, "all_reduce 'grads' #4");
+    const auto killed = std::chrono::steady_clock::now();
+    job.kill(2);
+    while (!job.aborted() && std::chrono::steady_clock::now() - killed < std::chrono::seconds(20))
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const double tookMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - killed).count();
+    for (auto& mon : monitors)
+        mon->stop();
+    ASSERT_TRUE(job.aborted().has_value());
+    EXPECT_EQ(job.aborted()->first, 0);
+    EXPECT_EQ(job.aborted()->second, 3);
+    EXPECT_LT(tookMs, 600 + 2000); // the deadline plus generous scheduling slack on a busy machine
+    ASSERT_EQ(reports.size(), 1u);
+    EXPECT_EQ(reports[0].first, 0);
+    EXPECT_EQ(reports[0].second.rfind("rank 2 (host2) stopped responding", 0), 0u) << reports[0].second;
+    EXPECT_NE(reports[0].second.find("its last completed collective was #3 all_reduce 'grads' #3"), std::string::npos)
+        << reports[0].second;
+    EXPECT_NE(reports[0].second.find("rank 1 #4, rank 2 #3, rank 3 #4"), std::string::npos) << reports[0].second;
+}
+
+TEST(JobMonitor, StoppingSaysGoodbye)
+{
+    InProcessJob job(2);
+    MonitorOptions o = options(300);
+    o.beatIntervalMs = 20;
+    RankProgress p0, p1;
+    std::atomic<int> failures{0};
+    JobMonitor m0(job.transport(0), p0, "a", o, [&](const std::string&) { ++failures; });
+    {
+        JobMonitor m1(job.transport(1), p1, "b", o, [&](const std::string&) { ++failures; });
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    } // rank 1 leaves
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    m0.stop();
+    EXPECT_EQ(failures.load(), 0);
+}

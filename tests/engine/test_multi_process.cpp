@@ -1,0 +1,395 @@
+// The multi-process run (multi_process.h) end to end over an in-process job: setup agreement,
+// unique id broadcast, clock alignment, the parts, the merge, and what each process prints.
+// The "GPU work" is a simulated run split into rank parts on clocks with known offsets.
+#include "rank_parts.h"
+#include "test_helpers.h"
+
+#include "shardlab/analysis.h"
+#include "shardlab/clock_sync.h"
+#include "shardlab/in_process_job.h"
+#include "shardlab/multi_process.h"
+#include "shardlab/simulator.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+using namespace shardlab;
+
+namespace {
+
+const std::vector<double> kOffsets = {0, 2.5e6, -7.75e5, 123.25};
+
+Bytes8 fakeId()
+{
+    Bytes8 id(128);
+    for (size_t i = 0; i < id.size(); ++i)
+        id[i] = static_cast<std::uint8_t>(i * 7 + 3);
+    return id;
+}
+
+struct Job {
+    int size = 4;
+    int ranksPerHost = 4;
+    Scenario scenario;
+    RunResult whole; // what the fake GPUs "measure"
+    std::function<Environment(int)> env = [](int) { return Environment{}; };
+    int visibleDevices = 4;
+    // what a rank's part does; default: its slice of `whole`, reporting progress
+    std::function<Result<RunResult>(int rank, InProcessJob&, RankProgress&)> part;
+    JobOptions options;
+    std::shared_ptr<std::atomic<int>> idsSeen = std::make_shared<std::atomic<int>>(0);
+
+    Job()
+    {
+        options.clockRounds = 8;
+        options.setupTimeoutMs = 30'000;
+        options.monitor.beatIntervalMs = 20;
+        options.monitor.silenceMs = 1500;
+    }
+
+    std::vector<JobOutcome> run(std::vector<std::string>* failures = nullptr)
+    {
+        InProcessJob job(size, ranksPerHost);
+        // Every rank's part starts at the same moment of rank 0's clock, shown on its own clock.
+        const double base = processClockUs();
+        std::vector<JobOutcome> outcomes(static_cast<size_t>(size));
+        std::mutex m;
+        std::vector<std::thread> threads;
+        for (int r = 0; r < size; ++r)
+            threads.emplace_back([&, r] {
+                LiveHooks h;
+                h.createUniqueId = [] { return Result<Bytes8>(fakeId()); };
+                h.visibleDevices = [this] { return visibleDevices; };
+                h.probe = [r, this](int device, const Environment&) {
+                    RankTopologyReport rep;
+                    rep.host = "host" + std::to_string(r / ranksPerHost);
+                    rep.device = device;
+                    rep.gpuName = "G";
+                    rep.busId = "0000:0" + std::to_string(device) + ":00.0";
+                    rep.probe = "test";
+                    return rep;
+                };
+                h.clockUs = [r] { return processClockUs() + kOffsets[static_cast<size_t>(r) % kOffsets.size()]; };
+                h.runRankPart = [&, r](const Scenario&, int rank, int, const Bytes8& id, const LiveOptions&, RankProgress& p) {
+                    EXPECT_EQ(rank, r);
+                    if (id == fakeId())
+                        ++*idsSeen;
+                    if (part)
+                        return part(r, job, p);
+                    RankPart rp = test::partOf(whole, r, base + kOffsets[static_cast<size_t>(r) % kOffsets.size()]);
+                    int ordinal = 0;
+                    for (const CollectiveRecord& c : rp.run.collectives)
+                        p.collectiveCompleted(ordinal++, std::string(opName(c.kind)) + " #" + std::to_string(c.sequence));
+                    // what the "GPU" took: the run's length, so that rank 0's clock has moved on too
+                    std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long>(whole.endUs())));
+                    return Result<RunResult>(rp.run);
+                };
+                JobOptions o = options;
+                o.onFailure = [&, r](const std::string& msg) {
+                    {
+                        std::lock_guard lock(m);
+                        if (failures)
+                            failures->push_back(msg);
+                    }
+                    job.transport(r).abort(3);
+                };
+                LaunchInfo launch;
+                launch.rank = r;
+                launch.size = size;
+                launch.localRank = r % ranksPerHost;
+                launch.localSize = ranksPerHost;
+                outcomes[static_cast<size_t>(r)] = runLiveJob(job.transport(r), scenario, launch, env(r), h, o);
+            });
+        for (auto& t : threads)
+            t.join();
+        return outcomes;
+    }
+};
+
+Job stragglerJob()
+{
+    Job j;
+    j.scenario = test::loadExample("straggler-12-6-4-2.shardlab.json");
+    j.scenario.iterations = 2;
+    auto sim = simulate(j.scenario);
+    EXPECT_TRUE(sim.ok());
+    j.whole = *sim;
+    j.whole.mode = RunMode::Live;
+    return j;
+}
+
+} // namespace
+
+TEST(MultiProcess, FourProcessesGiveTheSameRunAsOne)
+{
+    Job j = stragglerJob();
+    j.ranksPerHost = 2; // two pretend hosts
+    const auto out = j.run();
+    EXPECT_EQ(j.idsSeen->load(), 4); // every process got rank 0's unique id, byte for byte
+    for (int r = 0; r < 4; ++r) {
+        EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 0) << "rank " << r << ": " << out[static_cast<size_t>(r)].message;
+        EXPECT_TRUE(out[static_cast<size_t>(r)].message.empty()) << out[static_cast<size_t>(r)].message;
+    }
+    for (int r = 1; r < 4; ++r)
+        EXPECT_FALSE(out[static_cast<size_t>(r)].run.has_value());
+    ASSERT_TRUE(out[0].run.has_value());
+    const RunResult& merged = *out[0].run;
+    EXPECT_EQ(merged.mode, RunMode::Live);
+    EXPECT_NE(merged.clockNote.find("clocks of 4 processes aligned to rank 0's by 8 ping-pongs each over in-process"),
+              std::string::npos)
+        << merged.clockNote;
+    // The measured offsets were removed: the figures are those of the original run, within the
+    // clock error (which on this test's threads is far below the run's milliseconds).
+    const Summary a = summarize(j.scenario, j.whole), b = summarize(j.scenario, merged);
+    EXPECT_NEAR(a.stepTimeMs, b.stepTimeMs, 0.05 * a.stepTimeMs);
+    EXPECT_EQ(a.straggler, b.straggler);
+    EXPECT_EQ(a.bottleneck, b.bottleneck);
+    ASSERT_EQ(a.perRank.size(), b.perRank.size());
+    for (size_t r = 0; r < a.perRank.size(); ++r)
+        EXPECT_NEAR(a.perRank[r].waitMs, b.perRank[r].waitMs, 0.05 * a.stepTimeMs) << "rank " << r;
+    EXPECT_EQ(merged.collectives.size(), j.whole.collectives.size());
+    ASSERT_EQ(out[0].placement.size(), 4u);
+    EXPECT_EQ(out[0].placement[3].host, "host1");
+    ASSERT_TRUE(out[0].machine.has_value());
+    EXPECT_EQ(out[0].machine->nodeCount(), 2);
+}
+
+TEST(MultiProcess, WrongProcessCountIsReportedOnceByRankZero)
+{
+    Job j = stragglerJob();
+    j.size = 3;
+    j.ranksPerHost = 3;
+    const auto out = j.run();
+    EXPECT_EQ(out[0].exitStatus, 2);
+    EXPECT_NE(out[0].message.find("the scenario has 4 ranks but the launcher started 3 processes"), std::string::npos)
+        << out[0].message;
+    EXPECT_NE(out[0].message.find("mpirun -np 4"), std::string::npos);
+    for (int r = 1; r < 3; ++r) {
+        EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 2);
+        EXPECT_TRUE(out[static_cast<size_t>(r)].message.empty());
+    }
+    EXPECT_EQ(j.idsSeen->load(), 0);
+}
+
+TEST(MultiProcess, RanksWithoutAGpuAreNamed)
+{
+    Job j = stragglerJob();
+    j.visibleDevices = 2; // four processes on a host with two GPUs
+    const auto out = j.run();
+    EXPECT_EQ(out[0].exitStatus, 2);
+    // (a rank without a GPU reports this machine's host name: the probe is for GPUs)
+    EXPECT_NE(out[0].message.find("rank 2 (" + hostName() + "): local rank 2 (rank 2 of 4) has no GPU of its own"),
+              std::string::npos)
+        << out[0].message;
+    EXPECT_NE(out[0].message.find("rank 3 (" + hostName() + ")"), std::string::npos);
+    EXPECT_EQ(out[0].message.rfind("the job cannot start (2 problems):\n  rank 2", 0), 0u) << out[0].message;
+    EXPECT_TRUE(out[3].message.empty());
+    EXPECT_EQ(out[3].exitStatus, 2);
+}
+
+TEST(MultiProcess, TwoRanksOnOneGpuAreRefused)
+{
+    Job j = stragglerJob();
+    j.env = [](int) { return Environment{{"CUDA_VISIBLE_DEVICES", "0"}}; }; // the same GPU for everyone
+    const auto out = j.run();
+    EXPECT_EQ(out[0].exitStatus, 2);
+    EXPECT_NE(out[0].message.find("ranks 0 and 1 on host0 both took GPU 0000:00:00.0"), std::string::npos) << out[0].message;
+}
+
+TEST(MultiProcess, WithoutLiveModeTheJobExplainsOnce)
+{
+    Job j = stragglerJob();
+    // the real hooks' unique id: this build has no live mode
+    InProcessJob job(2);
+    std::vector<JobOutcome> out(2);
+    std::vector<std::thread> threads;
+    j.scenario.topology = j.scenario.topology.firstGpus(2);
+    for (auto& item : j.scenario.workload.items)
+        item.shards.clear();
+    j.scenario.program.clear();
+    for (int r = 0; r < 2; ++r)
+        threads.emplace_back([&, r] {
+            LiveHooks h = liveHooks();
+            h.probe = [](int, const Environment&) { return RankTopologyReport{}; };
+            LaunchInfo l;
+            l.rank = r;
+            l.size = 2;
+            l.localRank = r;
+            l.localSize = 2;
+            out[static_cast<size_t>(r)] = runLiveJob(job.transport(r), j.scenario, l, {}, h, j.options);
+        });
+    for (auto& t : threads)
+        t.join();
+    EXPECT_EQ(out[0].exitStatus, 2);
+    EXPECT_NE(out[0].message.find("live mode is not built into this ShardLab"), std::string::npos) << out[0].message;
+    EXPECT_EQ(out[1].exitStatus, 2);
+    EXPECT_TRUE(out[1].message.empty());
+}
+
+TEST(MultiProcess, ARankThatDiesMidRunEndsTheJobWithItsLastCollective)
+{
+    Job j = stragglerJob();
+    j.options.monitor.silenceMs = 500;
+    j.part = [&](int r, InProcessJob& job, RankProgress& p) -> Result<RunResult> {
+        p.collectiveCompleted(0, "all_reduce 'grads' (step 1, iteration 0)");
+        if (r == 2) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            job.kill(2); // the process is gone
+            return runFailed("killed");
+        }
+        p.collectiveCompleted(1, "all_reduce 'grads' (step 1, iteration 1)");
+        return test::partOf(j.whole, r, processClockUs()).run;
+    };
+    std::vector<std::string> failures;
+    const auto start = std::chrono::steady_clock::now();
+    const auto out = j.run(&failures);
+    const double tookMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_LT(tookMs, 10'000);
+    EXPECT_EQ(out[0].exitStatus, 3);
+    EXPECT_NE(out[0].message.find("rank 0 (host0): rank 2 (host0) stopped responding"), std::string::npos) << out[0].message;
+    EXPECT_NE(out[0].message.find("its last completed collective was #0 all_reduce 'grads' (step 1, iteration 0)"),
+              std::string::npos)
+        << out[0].message;
+    // rank 0's monitor reported it (the dead process's own thread also saw its transport go, as a
+    // dead process would not: the in-process job keeps its thread)
+    EXPECT_NE(std::find(failures.begin(), failures.end(), out[0].message), failures.end());
+    for (const JobOutcome& o : out)
+        EXPECT_EQ(o.exitStatus, 3);
+}
+
+TEST(MultiProcess, ARankThatFailsIsNamedWithItsError)
+{
+    Job j = stragglerJob();
+    j.part = [&](int r, InProcessJob&, RankProgress&) -> Result<RunResult> {
+        if (r == 1)
+            return runFailed("cudaMalloc of 12 GB failed: out of memory");
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        return test::partOf(j.whole, r, processClockUs()).run;
+    };
+    const auto out = j.run();
+    EXPECT_EQ(out[0].exitStatus, 3);
+    EXPECT_NE(out[0].message.find("rank 1 (host0)"), std::string::npos) << out[0].message;
+    EXPECT_NE(out[0].message.find("cudaMalloc of 12 GB failed: out of memory"), std::string::npos) << out[0].message;
+}
+
+TEST(MultiProcess, TopologyAcrossProcesses)
+{
+    InProcessJob job(4, 2);
+    std::vector<TopologyOutcome> out(4);
+    std::vector<std::thread> threads;
+    for (int r = 0; r < 4; ++r)
+        threads.emplace_back([&, r] {
+            LiveHooks h;
+            h.visibleDevices = [] { return 2; };
+            h.probe = [r](int device, const Environment&) {
+                RankTopologyReport rep;
+                rep.host = r < 2 ? "a" : "b";
+                rep.device = device;
+                rep.gpuName = r == 3 ? "" : "G"; // rank 3's GPU cannot be identified
+                rep.busId = r == 3 ? "" : "0000:0" + std::to_string(device) + ":00.0";
+                rep.notes = r == 3 ? "no NVIDIA GPU is listed" : "";
+                rep.nics = {{"ib0", "infiniband", 25, 0}};
+                return rep;
+            };
+            LaunchInfo l;
+            l.rank = r;
+            l.size = 4;
+            l.localRank = r % 2;
+            l.localSize = 2;
+            out[static_cast<size_t>(r)] = gatherTopology(job.transport(r), l, {}, h, 20'000);
+        });
+    for (auto& t : threads)
+        t.join();
+    EXPECT_EQ(out[0].exitStatus, 3);
+    EXPECT_NE(out[0].message.find("rank 3 (b): its GPU (device 1) cannot be identified: no NVIDIA GPU is listed"),
+              std::string::npos)
+        << out[0].message;
+    EXPECT_EQ(out[3].exitStatus, 3);
+    EXPECT_TRUE(out[3].message.empty());
+}
+
+TEST(MultiProcess, AHangIsMergedAndEveryProcessExitsWithThree)
+{
+    // Rank 3 never reaches collective #1 (a deliberate mismatch); every executor's watchdog
+    // fired and each returned its view of the hang.
+    Job j = stragglerJob();
+    j.part = [&](int r, InProcessJob&, RankProgress&) -> Result<RunResult> {
+        RunResult part = test::partOf(j.whole, r, processClockUs()).run;
+        part.collectives.resize(r == 3 ? 1 : 2);
+        std::erase_if(part.spans, [&](const Span& sp) { return sp.collective >= static_cast<int>(part.collectives.size()); });
+        HangReport h;
+        h.lastCompleted.assign(4, -1);
+        h.pending.assign(4, "");
+        h.lastCompleted[static_cast<size_t>(r)] = r == 3 ? 0 : 1;
+        h.pending[static_cast<size_t>(r)] = r == 3 ? "in all_gather (step 3, iteration 0)" : "in all_reduce (step 3, iteration 0)";
+        h.explanation = "the watchdog aborted a collective after 10 s";
+        part.hang = h;
+        return part;
+    };
+    const auto out = j.run();
+    ASSERT_TRUE(out[0].run.has_value()) << out[0].message;
+    ASSERT_TRUE(out[0].run->hang.has_value());
+    EXPECT_EQ(out[0].run->hang->lastCompleted, (std::vector<int>{1, 1, 1, 0}));
+    EXPECT_EQ(out[0].run->hang->firstMismatchRank, 3);
+    EXPECT_NE(out[0].run->hang->explanation.find("rank 3 is behind"), std::string::npos);
+    for (const JobOutcome& o : out)
+        EXPECT_EQ(o.exitStatus, 3);
+}
+
+TEST(MultiProcess, AUniqueIdOfTheWrongSizeIsRefused)
+{
+    Job j = stragglerJob();
+    InProcessJob job(1);
+    LiveHooks h;
+    h.createUniqueId = [] { return Result<Bytes8>(Bytes8(64)); };
+    h.visibleDevices = [] { return 1; };
+    h.probe = [](int, const Environment&) { return RankTopologyReport{}; };
+    j.scenario.topology = j.scenario.topology.firstGpus(1);
+    for (auto& item : j.scenario.workload.items)
+        item.shards.clear();
+    j.scenario.program.clear();
+    LaunchInfo l;
+    const JobOutcome o = runLiveJob(job.transport(0), j.scenario, l, {}, h, j.options);
+    EXPECT_EQ(o.exitStatus, 3);
+    EXPECT_NE(o.message.find("unique id has 64 bytes (expected 128)"), std::string::npos) << o.message;
+}
+
+TEST(MultiProcess, AFileMissingOnSomeNodesIsReportedOnceWithTheirRanks)
+{
+    Job j = stragglerJob();
+    InProcessJob job(4);
+    std::vector<JobOutcome> out(4);
+    std::vector<std::thread> threads;
+    for (int r = 0; r < 4; ++r)
+        threads.emplace_back([&, r] {
+            LiveHooks h;
+            h.createUniqueId = [] { return Result<Bytes8>(fakeId()); };
+            h.visibleDevices = [] { return 4; };
+            h.probe = [](int device, const Environment&) {
+                RankTopologyReport rep;
+                rep.busId = "0000:0" + std::to_string(device) + ":00.0";
+                return rep;
+            };
+            JobOptions o = j.options;
+            if (r >= 2) // the file is not on the second node
+                o.localProblem = badInput("/data/step.shardlab.json: no such file");
+            LaunchInfo l;
+            l.rank = r;
+            l.size = 4;
+            l.localRank = r;
+            l.localSize = 4;
+            out[static_cast<size_t>(r)] = runLiveJob(job.transport(r), j.scenario, l, {}, h, o);
+        });
+    for (auto& t : threads)
+        t.join();
+    EXPECT_EQ(out[0].exitStatus, 2);
+    const std::string host = hostName();
+    EXPECT_EQ(out[0].message, "rank 2 (" + host + "), rank 3 (" + host + "): /data/step.shardlab.json: no such file")
+        << out[0].message;
+    EXPECT_TRUE(out[2].message.empty());
+    EXPECT_EQ(out[2].exitStatus, 2);
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# `shardlab live` and `shardlab topo` as processes of an mpirun job (ctest label `mpi`): the
+# multi-process path is taken, problems are reported once, by rank 0, and every process exits
+# with the same status. Usage: cli_under_mpirun.sh MPIRUN SHARDLAB SCENARIO_DIR
+set -u
+mpirun=$1 shardlab=$2 scenarios=$3
+if ! command -v "$mpirun" >/dev/null 2>&1; then
+  echo "mpirun not found: skipped"
+  exit 77
+fi
+run() { "$mpirun" --allow-run-as-root --oversubscribe "$@" 2>&1; }
+fail() { echo "FAILED: $*"; echo "--- output ---"; echo "$out"; exit 1; }
+count() { grep -c -- "$1" <<<"$out" || true; }
+
+# Four processes for a four-rank scenario: everything up to the GPU work runs; without live mode
+# rank 0 says so once, and mpirun exits with 2 (bad input) like the single-process command.
+out=$(run -np 4 "$shardlab" live "$scenarios/straggler-12-6-4-2.shardlab.json"); status=$?
+if "$shardlab" --version | grep -q "live mode: built in"; then
+  [ "$status" -eq 0 ] || fail "live run under mpirun failed with status $status"
+  [ "$(count 'straggler rank')" -eq 1 ] || fail "rank 0 should print the table once"
+else
+  [ "$status" -eq 2 ] || fail "expected exit status 2, got $status"
+  [ "$(count 'live mode is not built into this ShardLab')" -eq 1 ] || fail "the explanation should appear exactly once"
+fi
+
+# Two processes for a four-rank scenario: rank 0 explains, once.
+out=$(run -np 2 "$shardlab" live "$scenarios/straggler-12-6-4-2.shardlab.json"); status=$?
+[ "$status" -eq 2 ] || fail "expected exit status 2 for a process count mismatch, got $status"
+[ "$(count 'the scenario has 4 ranks but the launcher started 2 processes')" -eq 1 ] || fail "mismatch not explained once"
+
+# A file that does not exist: the same message every process would print, printed once.
+out=$(run -np 2 "$shardlab" live /nonexistent.shardlab.json); status=$?
+[ "$status" -eq 2 ] || fail "expected exit status 2 for a missing file, got $status"
+[ "$(count 'no such file')" -eq 1 ] || fail "missing file not reported exactly once"
+
+# topo: the combined topology where the GPUs can be identified, else one message naming the ranks.
+out=$(run -np 2 "$shardlab" topo); status=$?
+if [ "$status" -eq 0 ]; then
+  grep -q "GPU1" <<<"$out" || fail "topo printed no matrix"
+else
+  [ "$status" -eq 3 ] || fail "topo: expected 0 or 3, got $status"
+  [ "$(count 'rank 1 (')" -eq 1 ] || fail "topo should name rank 1 once"
+fi
+echo "cli under mpirun: OK"
