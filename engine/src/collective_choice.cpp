@@ -6,7 +6,7 @@
 
 namespace shardlab {
 
-const char* needName(Need need)
+const char* needDescription(Need need)
 {
     switch (need) {
     case Need::SumOnOneRank: return "the sum on one rank";
@@ -129,13 +129,13 @@ ChoiceConsequence consequenceOfChoosing(OpKind chosen, Need need, int ranks, Byt
 
     const std::string chosenName = opDisplayName(chosen), rightName = opDisplayName(c.right);
     if (!c.rejected.empty()) {
-        c.sentence = chosenName + " cannot run where " + std::string(needName(need)) + " is needed: " + c.rejected + ". Use "
+        c.sentence = chosenName + " cannot run where " + std::string(needDescription(need)) + " is needed: " + c.rejected + ". Use "
                      + rightName + ".";
     } else if (!c.correct) {
         c.sentence = chosenName + " where " + rightName + " was needed: rank 0 ends with " + values(c.got[0]) + " instead of "
                      + values(c.expected[0]) + "; " + why(chosen, c.right, n) + ".";
     } else if (chosen == c.right) {
-        c.sentence = chosenName + " delivers " + needName(need) + ": rank 0 ends with " + values(c.got[0]) + ".";
+        c.sentence = chosenName + " delivers " + needDescription(need) + ": rank 0 ends with " + values(c.got[0]) + ".";
     } else {
         c.sentence = chosenName + " gives the right values where " + rightName + " would do, at a cost: each rank holds "
                      + formatBytes(c.heldChosen) + " instead of " + formatBytes(c.heldRight) + " and sends "

@@ -172,7 +172,7 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent)
 
     m_need = new QComboBox;
     for (Need n : kNeeds)
-        m_need->addItem(QString::fromLatin1(needName(n)), static_cast<int>(n));
+        m_need->addItem(QString::fromLatin1(needDescription(n)), static_cast<int>(n));
     m_need->setCurrentIndex(3);
     m_chosen = new QComboBox;
     for (OpKind k : kChoices)

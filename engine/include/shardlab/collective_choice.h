@@ -11,7 +11,7 @@
 
 namespace shardlab {
 
-const char* needName(Need need); // "the sum on one rank", "a concatenation on every rank", ...
+const char* needDescription(Need need); // "the sum on one rank", "a concatenation on every rank", ...
 
 // Example inputs: rank r holds 10(r+1), 10(r+1)+1, ... (perRank values), so that sums and
 // concatenations are easy to tell apart by eye.
