@@ -618,7 +618,7 @@
     <name>QObject</name>
     <message>
         <source>rank %1: %2</source>
-        <translation>Rank %1：%2</translation>
+        <translation>Rank %1: %2</translation>
     </message>
     <message>
         <source>All-Reduce</source>
@@ -1080,7 +1080,7 @@
     </message>
     <message>
         <source>peak memory per rank (GB)</source>
-        <translation>每个 Rank 的峰值显存 (GB)</translation>
+        <translation>每 Rank 峰值显存 (GB)</translation>
     </message>
     <message>
         <source>time (ms)</source>
@@ -2563,7 +2563,7 @@
     </message>
     <message>
         <source>iteration %v of %m</source>
-        <translation>第 %v 次迭代，共 %m 次</translation>
+        <translation>迭代 %v / %m</translation>
     </message>
     <message>
         <source>No scenario yet</source>

@@ -88,14 +88,8 @@ void saveLanguageChoice(LanguageChoice choice)
 
 QString resolveLanguage(LanguageChoice choice, const QStringList& uiLanguages)
 {
-    switch (choice) {
-    case LanguageChoice::English:
-        return kEnglish;
-    case LanguageChoice::Chinese:
-        return kChinese;
-    case LanguageChoice::System:
-        break;
-    }
+    if (choice != LanguageChoice::System)
+        return choiceCode(choice);
     for (const QString& ui : uiLanguages) {
         const QString shipped = shippedLanguageFor(ui);
         if (!shipped.isEmpty())
