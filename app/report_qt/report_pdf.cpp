@@ -124,7 +124,8 @@ Status writeLabReportPdf(const LabReport& report, const std::string& path)
             painter.drawText(foot, Qt::AlignRight | Qt::AlignBottom, english("page %1 of %2").arg(i + 1).arg(pages));
         }
         if (!painter.end())
-            return runFailed(LabReportPdf::tr("%1: the PDF could not be drawn").arg(QString::fromStdString(path)).toStdString());
+            return runFailed(
+                LabReportPdf::tr("%1: the PDF could not be drawn").arg(QString::fromStdString(path)).toStdString());
     }
     if (!file.commit())
         return badInput(cannotWrite(QString::fromStdString(path), file.errorString()).toStdString());

@@ -272,12 +272,20 @@
         <translation>PCIe</translation>
     </message>
     <message>
-        <source>the CPU socket link</source>
-        <translation>CPU 插槽间链路</translation>
-    </message>
-    <message>
         <source>the network</source>
         <translation>网络</translation>
+    </message>
+    <message>
+        <source>cross-socket</source>
+        <translation>跨插槽链路</translation>
+    </message>
+    <message>
+        <source>network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>the CPU-socket interconnect</source>
+        <translation>CPU 插槽间互连</translation>
     </message>
 </context>
 <context>

@@ -1,7 +1,5 @@
 #include "accuracymodel.h"
 
-#include "i18n/engineterms.h"
-
 #include <QBrush>
 #include <QColor>
 
@@ -37,7 +35,7 @@ QVariant AccuracyModel::data(const QModelIndex& index, int role) const
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
-    case Collective: return EngineTerms::op(r.kind);
+    case Collective: return QString::fromLatin1(opName(r.kind));
     case Ranks: return r.ranks;
     case Size: return QString::fromStdString(formatBinaryBytes(r.bytes));
     case Measured: return QString::number(r.measuredUs, 'f', 2);

@@ -67,7 +67,22 @@ QString EngineTerms::linkKind(LinkKind kind)
     case LinkKind::Pcie:
         return tr("PCIe");
     case LinkKind::CrossSocket:
-        return tr("the CPU socket link");
+        return tr("cross-socket");
+    case LinkKind::Network:
+        return tr("network");
+    }
+    return {};
+}
+
+QString EngineTerms::linkKindWords(LinkKind kind)
+{
+    switch (kind) {
+    case LinkKind::NvLink:
+        return tr("NVLink");
+    case LinkKind::Pcie:
+        return tr("PCIe");
+    case LinkKind::CrossSocket:
+        return tr("the CPU-socket interconnect");
     case LinkKind::Network:
         return tr("the network");
     }

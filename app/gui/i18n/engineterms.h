@@ -19,7 +19,8 @@ public:
     static QString op(OpKind kind); // opDisplayName(): "All-Reduce", "Reduce-Scatter + All-Gather"
     static QString need(Need need); // needDescription(): "the sum on every rank"
     static QString bottleneck(Bottleneck b); // bottleneckName(): "compute", "communication"
-    static QString linkKind(LinkKind kind); // linkKindName(): "nvlink", "pcie", as a noun in a sentence
+    static QString linkKind(LinkKind kind); // linkKindName(): "NVLink", "PCIe", "cross-socket", "network"
+    static QString linkKindWords(LinkKind kind); // linkKindWords(): "the CPU-socket interconnect", ...
 };
 
 } // namespace shardlab::gui

@@ -97,7 +97,8 @@ private slots:
             if (!m.type.isEmpty())
                 bad << describe(m) + QStringLiteral(" is ") + m.type;
             else if (m.translations.isEmpty()
-                || std::any_of(m.translations.begin(), m.translations.end(), [](const QString& t) { return t.isEmpty(); }))
+                || std::any_of(
+                    m.translations.begin(), m.translations.end(), [](const QString& t) { return t.isEmpty(); }))
                 bad << describe(m) + QStringLiteral(" has an empty translation");
         }
         QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QLatin1Char('\n'))));
@@ -117,9 +118,10 @@ private slots:
                 bad << describe(m) + QStringLiteral(": English has two plural forms");
             for (const QString& t : m.translations) {
                 if (placeholders(t) != placeholders(m.source))
-                    bad << describe(m) + QStringLiteral(": placeholders %1 became %2 in \"%3\"")
-                                             .arg(placeholders(m.source).join(QLatin1Char(' ')),
-                                                 placeholders(t).join(QLatin1Char(' ')), t);
+                    bad << describe(m)
+                            + QStringLiteral(": placeholders %1 became %2 in \"%3\"")
+                                  .arg(placeholders(m.source).join(QLatin1Char(' ')),
+                                      placeholders(t).join(QLatin1Char(' ')), t);
                 if (tags(t) != tags(m.source))
                     bad << describe(m) + QStringLiteral(": HTML tags differ in \"%1\"").arg(t);
                 if (hasAccelerator(m.source) && !hasAccelerator(t))
@@ -134,7 +136,8 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const QStringList options = QStringLiteral(SHARDLAB_LUPDATE_OPTIONS).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        const QStringList options
+            = QStringLiteral(SHARDLAB_LUPDATE_OPTIONS).split(QLatin1Char(' '), Qt::SkipEmptyParts);
         for (const QString& name : {QStringLiteral("shardlab_zh_CN.ts"), QStringLiteral("shardlab_en.ts")}) {
             const QString copy = dir.filePath(name);
             QVERIFY(QFile::copy(tsPath(name), copy));
@@ -150,10 +153,13 @@ private slots:
             QStringList stale;
             for (const TsMessage& m : ts.messages)
                 if (!m.type.isEmpty())
-                    stale << describe(m) + QStringLiteral(" is ") + (m.type == QStringLiteral("unfinished") ? QStringLiteral("new in the sources") : QStringLiteral("gone from the sources"));
+                    stale << describe(m) + QStringLiteral(" is ")
+                            + (m.type == QStringLiteral("unfinished") ? QStringLiteral("new in the sources")
+                                                                      : QStringLiteral("gone from the sources"));
             QVERIFY2(stale.isEmpty(),
-                qPrintable(name + QStringLiteral(" does not match app/: run `ninja update_translations`, translate, "
-                                                 "and commit (docs/translations.md).\n")
+                qPrintable(name
+                    + QStringLiteral(" does not match app/: run `ninja update_translations`, translate, "
+                                     "and commit (docs/translations.md).\n")
                     + stale.join(QLatin1Char('\n'))));
         }
     }

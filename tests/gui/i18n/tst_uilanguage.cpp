@@ -117,15 +117,19 @@ private slots:
         QTest::addColumn<QString>("expected");
         QTest::newRow("zh-CN") << QStringList {QStringLiteral("zh-CN")} << i18n::kChinese;
         QTest::newRow("zh_CN.UTF-8") << QStringList {QStringLiteral("zh_CN.UTF-8")} << i18n::kChinese;
-        QTest::newRow("zh-Hans-CN") << QStringList {QStringLiteral("zh-Hans-CN"), QStringLiteral("zh")} << i18n::kChinese;
+        QTest::newRow("zh-Hans-CN") << QStringList {QStringLiteral("zh-Hans-CN"), QStringLiteral("zh")}
+                                    << i18n::kChinese;
         QTest::newRow("zh-SG") << QStringList {QStringLiteral("zh-SG")} << i18n::kChinese;
         QTest::newRow("bare zh") << QStringList {QStringLiteral("zh")} << i18n::kChinese;
         QTest::newRow("en-US") << QStringList {QStringLiteral("en-US")} << i18n::kEnglish;
-        QTest::newRow("en before zh") << QStringList {QStringLiteral("en-GB"), QStringLiteral("zh-CN")} << i18n::kEnglish;
-        QTest::newRow("fr, then zh") << QStringList {QStringLiteral("fr-FR"), QStringLiteral("zh-CN")} << i18n::kChinese;
-        QTest::newRow("Traditional is not Simplified") << QStringList {QStringLiteral("zh-TW"), QStringLiteral("zh-Hant-HK")}
-                                                       << i18n::kEnglish;
-        QTest::newRow("nothing shipped") << QStringList {QStringLiteral("de-DE"), QStringLiteral("C")} << i18n::kEnglish;
+        QTest::newRow("en before zh") << QStringList {QStringLiteral("en-GB"), QStringLiteral("zh-CN")}
+                                      << i18n::kEnglish;
+        QTest::newRow("fr, then zh") << QStringList {QStringLiteral("fr-FR"), QStringLiteral("zh-CN")}
+                                     << i18n::kChinese;
+        QTest::newRow("Traditional is not Simplified")
+            << QStringList {QStringLiteral("zh-TW"), QStringLiteral("zh-Hant-HK")} << i18n::kEnglish;
+        QTest::newRow("nothing shipped") << QStringList {QStringLiteral("de-DE"), QStringLiteral("C")}
+                                         << i18n::kEnglish;
         QTest::newRow("empty") << QStringList {} << i18n::kEnglish;
     }
     void resolvesTheSystemLanguage()
@@ -193,7 +197,8 @@ private slots:
         tops.emplace_back(window);
         // The pages with a run and a diagnosis in them: summaries, tables and plots filled.
         // The straggler example: a straggler in the summary, findings in the diagnosis.
-        auto straggler = loadScenario(QString(resourceDir() + QStringLiteral("/scenarios/straggler-12-6-4-2.shardlab.json")).toStdString());
+        auto straggler = loadScenario(
+            QString(resourceDir() + QStringLiteral("/scenarios/straggler-12-6-4-2.shardlab.json")).toStdString());
         QVERIFY2(straggler, straggler ? "" : straggler.error().message.c_str());
         auto* run = new RunPage;
         run->setScenario(*straggler);
@@ -223,10 +228,12 @@ private slots:
             for (const QString& text : textsOfTree(top.get())) {
                 ++checked;
                 if (zh && untranslated.contains(text))
-                    bad << QStringLiteral("%1 shows \"%2\"").arg(QString::fromLatin1(top->metaObject()->className()), text);
+                    bad << QStringLiteral("%1 shows \"%2\"")
+                               .arg(QString::fromLatin1(top->metaObject()->className()), text);
                 // (the one Chinese word of an English interface: the language's own name)
                 if (!zh && hasHan(QString(text).remove(i18n::nativeName(i18n::kChinese))))
-                    bad << QStringLiteral("%1 shows \"%2\" in English").arg(QString::fromLatin1(top->metaObject()->className()), text);
+                    bad << QStringLiteral("%1 shows \"%2\" in English")
+                               .arg(QString::fromLatin1(top->metaObject()->className()), text);
             }
             if (shots.isEmpty())
                 continue;
@@ -246,8 +253,8 @@ private slots:
     void preferencesKeepTheChoice()
     {
         const QVariant before = QSettings().value(i18n::kLanguageKey);
-        const auto other = i18n::currentLanguage() == i18n::kChinese ? i18n::LanguageChoice::English
-                                                                     : i18n::LanguageChoice::Chinese;
+        const auto other
+            = i18n::currentLanguage() == i18n::kChinese ? i18n::LanguageChoice::English : i18n::LanguageChoice::Chinese;
         {
             i18n::PreferencesDialog dialog;
             QCOMPARE(dialog.choice(), i18n::savedLanguageChoice());
@@ -265,7 +272,8 @@ private slots:
         }
         {
             i18n::PreferencesDialog dialog;
-            dialog.setChoice(i18n::currentLanguage() == i18n::kChinese ? i18n::LanguageChoice::Chinese : i18n::LanguageChoice::English);
+            dialog.setChoice(i18n::currentLanguage() == i18n::kChinese ? i18n::LanguageChoice::Chinese
+                                                                       : i18n::LanguageChoice::English);
             QVERIFY(dialog.note().isEmpty());
             dialog.reject(); // nothing saved
             QCOMPARE(i18n::savedLanguageChoice(), other);
