@@ -59,34 +59,39 @@ QString EngineTerms::bottleneck(Bottleneck b)
     return {};
 }
 
+namespace {
+// linkKindName() and linkKindWords() of the engine, as the GUI shows them.
+struct LinkTerms {
+    LinkKind kind;
+    const char* name; // a table cell: "cross-socket"
+    const char* words; // in a sentence: "crosses the CPU-socket interconnect"
+};
+constexpr LinkTerms kLinkTerms[] = {
+    {LinkKind::NvLink, QT_TRANSLATE_NOOP("EngineTerms", "NVLink"), QT_TRANSLATE_NOOP("EngineTerms", "NVLink")},
+    {LinkKind::Pcie, QT_TRANSLATE_NOOP("EngineTerms", "PCIe"), QT_TRANSLATE_NOOP("EngineTerms", "PCIe")},
+    {LinkKind::CrossSocket, QT_TRANSLATE_NOOP("EngineTerms", "cross-socket"),
+        QT_TRANSLATE_NOOP("EngineTerms", "the CPU-socket interconnect")},
+    {LinkKind::Network, QT_TRANSLATE_NOOP("EngineTerms", "network"), QT_TRANSLATE_NOOP("EngineTerms", "the network")},
+};
+const LinkTerms* linkTerms(LinkKind kind)
+{
+    for (const LinkTerms& t : kLinkTerms)
+        if (t.kind == kind)
+            return &t;
+    return nullptr;
+}
+} // namespace
+
 QString EngineTerms::linkKind(LinkKind kind)
 {
-    switch (kind) {
-    case LinkKind::NvLink:
-        return tr("NVLink");
-    case LinkKind::Pcie:
-        return tr("PCIe");
-    case LinkKind::CrossSocket:
-        return tr("cross-socket");
-    case LinkKind::Network:
-        return tr("network");
-    }
-    return {};
+    const LinkTerms* t = linkTerms(kind);
+    return t ? tr(t->name) : QString();
 }
 
 QString EngineTerms::linkKindWords(LinkKind kind)
 {
-    switch (kind) {
-    case LinkKind::NvLink:
-        return tr("NVLink");
-    case LinkKind::Pcie:
-        return tr("PCIe");
-    case LinkKind::CrossSocket:
-        return tr("the CPU-socket interconnect");
-    case LinkKind::Network:
-        return tr("the network");
-    }
-    return {};
+    const LinkTerms* t = linkTerms(kind);
+    return t ? tr(t->words) : QString();
 }
 
 } // namespace shardlab::gui

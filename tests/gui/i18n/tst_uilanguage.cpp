@@ -32,6 +32,7 @@
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -99,6 +100,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_settingsDir.isValid());
+        QStandardPaths::setTestModeEnabled(true); // autosave and recent files stay out of $HOME
         QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settingsDir.path());
         QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
         QCoreApplication::setOrganizationName(QStringLiteral("ShardLab"));
