@@ -18,7 +18,7 @@ jobs=${JOBS:-$(nproc)}
 
 packages=(
   build-essential cmake ninja-build pkg-config git
-  qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl-dev libxkbcommon-dev
+  qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n libgl-dev libxkbcommon-dev
   libqcustomplot-dev nlohmann-json3-dev libcli11-dev libgtest-dev googletest
   libopenmpi-dev openmpi-bin
   fonts-noto-cjk fonts-dejavu-core xvfb xauth
@@ -68,6 +68,10 @@ check_package() {
   test -f "$root/usr/share/applications/shardlab.desktop"
   test -f "$root/usr/share/man/man1/shardlab.1.gz"
   QT_QPA_PLATFORM=offscreen SHARDLAB_QUIT_AFTER_MS=1500 "$root/usr/bin/shardlab-gui" >/dev/null 2>&1
+  # The translations are compiled into the app as Qt resources (names stored in UTF-16).
+  strings -eb "$root/usr/bin/shardlab-gui" | grep shardlab_zh_CN.qm >/dev/null \
+    || { echo "the installed shardlab-gui carries no Chinese translation"; exit 1; }
+  LANG=zh_CN.UTF-8 LC_ALL= QT_QPA_PLATFORM=offscreen SHARDLAB_QUIT_AFTER_MS=1500 "$root/usr/bin/shardlab-gui" >/dev/null 2>&1
   rm -rf "$root"
 }
 

@@ -1,5 +1,7 @@
 #include "labels.h"
 
+#include "i18n/engineterms.h"
+
 #include <QStringList>
 
 #include <algorithm>
@@ -38,7 +40,7 @@ QString Labels::ranks(const std::vector<int>& ranks)
 
 QString Labels::op(OpKind kind)
 {
-    return tr(opDisplayName(kind));
+    return EngineTerms::op(kind);
 }
 
 QString Labels::itemKind(ItemKind kind)

@@ -1,3 +1,4 @@
+#include "i18n/language.h"
 #include "mainwindow.h"
 
 #include <QApplication>
@@ -9,6 +10,8 @@ int main(int argc, char** argv)
     QApplication::setApplicationName(QStringLiteral("ShardLab"));
     QApplication::setOrganizationName(QStringLiteral("ShardLab"));
     QApplication::setApplicationDisplayName(QStringLiteral("ShardLab"));
+    // The interface language (Preferences > Language, else the system's): before any widget.
+    shardlab::gui::i18n::installTranslations(&app);
     shardlab::gui::MainWindow window;
     const QStringList args = QApplication::arguments();
     if (args.size() > 1)

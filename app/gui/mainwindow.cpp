@@ -9,6 +9,7 @@
 #include "document/recentfiles.h"
 #include "editorpage.h"
 #include "glossary.h"
+#include "i18n/preferencesdialog.h"
 #include "labels.h"
 #include "resourcepaths.h"
 #include "shardlab/version.h"
@@ -150,6 +151,8 @@ void MainWindow::buildMenus()
                 statusBar()->showMessage(qs(st.error().message), 8000);
     });
     release->setShortcut(QKeySequence::Delete);
+    edit->addSeparator();
+    edit->addAction(i18n::createPreferencesAction(this));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About ShardLab"), this, [this] {

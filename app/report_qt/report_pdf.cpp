@@ -16,9 +16,21 @@ namespace shardlab::reportqt {
 
 namespace {
 
-QString tr(const char* text)
+// Messages for the user of the GUI (the command line installs no translator: English there).
+// The PDF's own texts (title, footer) stay English like the report they frame, which the engine
+// writes in English.
+class LabReportPdf {
+    Q_DECLARE_TR_FUNCTIONS(LabReportPdf)
+};
+
+QString cannotWrite(const QString& path, const QString& why)
 {
-    return QCoreApplication::translate("shardlab::reportqt", text);
+    return LabReportPdf::tr("%1: cannot be written (%2)").arg(path, why);
+}
+
+QString english(const char* text)
+{
+    return QString::fromUtf8(text);
 }
 
 // The PDF is laid out at 96 dots per inch, so that the report's pixel sizes (figures, table
@@ -31,7 +43,9 @@ Status ensureGuiApplication()
 {
     if (QCoreApplication* app = QCoreApplication::instance()) {
         if (!qobject_cast<QGuiApplication*>(app))
-            return runFailed("PDF output needs a QGuiApplication, and this program created a QCoreApplication");
+            return runFailed(
+                LabReportPdf::tr("PDF output needs a QGuiApplication, and this program created a QCoreApplication")
+                    .toStdString());
         return {};
     }
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
@@ -72,13 +86,13 @@ Status writeLabReportPdf(const LabReport& report, const std::string& path)
         return st;
     QSaveFile file(QString::fromStdString(path));
     if (!file.open(QIODevice::WriteOnly))
-        return badInput(path + ": cannot be written (" + file.errorString().toStdString() + ")");
+        return badInput(cannotWrite(QString::fromStdString(path), file.errorString()).toStdString());
     {
         QPdfWriter pdf(&file);
         pdf.setResolution(kLayoutDpi);
         pdf.setPageSize(QPageSize(QPageSize::A4));
         pdf.setPageMargins(QMarginsF(16, 14, 16, 12), QPageLayout::Millimeter);
-        pdf.setTitle(tr("ShardLab lab report: %1").arg(QString::fromStdString(report.scenario.name)));
+        pdf.setTitle(english("ShardLab lab report: %1").arg(QString::fromStdString(report.scenario.name)));
         pdf.setCreator(QString::fromStdString(report.generator));
 
         const double footer = 22;
@@ -86,9 +100,9 @@ Status writeLabReportPdf(const LabReport& report, const std::string& path)
         auto doc = labReportDocument(report, &pdf, page.width());
         doc->setPageSize(page);
         const int pages = doc->pageCount();
-        const QString left = tr("ShardLab lab report \u00b7 %1 \u00b7 %2")
+        const QString left = english("ShardLab lab report \u00b7 %1 \u00b7 %2")
                                  .arg(QString::fromStdString(report.scenario.name),
-                                     report.mode == RunMode::Live ? tr("live run") : tr("simulated run"));
+                                     report.mode == RunMode::Live ? english("live run") : english("simulated run"));
         QPainter painter(&pdf);
         QFont small = doc->defaultFont();
         small.setPointSizeF(7.5);
@@ -107,13 +121,14 @@ Status writeLabReportPdf(const LabReport& report, const std::string& path)
             painter.setPen(QColor(0x66, 0x66, 0x66));
             const QRectF foot(0, page.height(), page.width(), footer);
             painter.drawText(foot, Qt::AlignLeft | Qt::AlignBottom, left);
-            painter.drawText(foot, Qt::AlignRight | Qt::AlignBottom, tr("page %1 of %2").arg(i + 1).arg(pages));
+            painter.drawText(foot, Qt::AlignRight | Qt::AlignBottom, english("page %1 of %2").arg(i + 1).arg(pages));
         }
         if (!painter.end())
-            return runFailed(path + ": the PDF could not be drawn");
+            return runFailed(
+                LabReportPdf::tr("%1: the PDF could not be drawn").arg(QString::fromStdString(path)).toStdString());
     }
     if (!file.commit())
-        return badInput(path + ": cannot be written (" + file.errorString().toStdString() + ")");
+        return badInput(cannotWrite(QString::fromStdString(path), file.errorString()).toStdString());
     return {};
 }
 

@@ -1,5 +1,6 @@
 #include "comparisonview.h"
 
+#include "i18n/engineterms.h"
 #include "plotstyle.h"
 
 #include "shardlab/live.h"
@@ -41,7 +42,7 @@ QString examples(const RankValues& values)
     for (size_t r = 0; r < values.size() && r < 4; ++r)
         lines << QObject::tr("rank %1: %2").arg(r).arg(valuesText(values[r]));
     if (values.size() > 4)
-        lines << QObject::tr("… %1 more ranks").arg(values.size() - 4);
+        lines << QObject::tr("… %n more rank(s)", nullptr, static_cast<int>(values.size() - 4));
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -172,11 +173,11 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent)
 
     m_need = new QComboBox;
     for (Need n : kNeeds)
-        m_need->addItem(QString::fromLatin1(needDescription(n)), static_cast<int>(n));
+        m_need->addItem(EngineTerms::need(n), static_cast<int>(n));
     m_need->setCurrentIndex(3);
     m_chosen = new QComboBox;
     for (OpKind k : kChoices)
-        m_chosen->addItem(QString::fromLatin1(opDisplayName(k)), static_cast<int>(k));
+        m_chosen->addItem(EngineTerms::op(k), static_cast<int>(k));
     m_choiceText = new QLabel;
     m_choiceText->setWordWrap(true);
     QFont cf = m_choiceText->font();

@@ -108,7 +108,7 @@ void DiagnosisPanel::showFinding(int row)
     QStringList needed;
     for (const std::string& e : f.evidenceNeeded)
         needed << esc(e);
-    html += needed.join(QStringLiteral("; ")) + QStringLiteral(" (below).</p>");
+    html += tr("%1 (below).").arg(needed.join(QStringLiteral("; "))) + QStringLiteral("</p>");
     if (!f.collectives.empty()) {
         html += QStringLiteral("<p><b>%1</b></p><ul>").arg(tr("Communication bandwidth"));
         for (const CollectiveEvidence& c : f.collectives)

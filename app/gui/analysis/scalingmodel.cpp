@@ -1,5 +1,7 @@
 #include "scalingmodel.h"
 
+#include "i18n/engineterms.h"
+
 namespace shardlab::gui {
 
 ScalingModel::ScalingModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -41,9 +43,9 @@ QVariant ScalingModel::data(const QModelIndex& index, int role) const
     case Wait: return ms(p.waitMs);
     case Idle: return ms(p.idleMs);
     case LimitedBy: {
-        QString text = QString::fromLatin1(bottleneckName(p.bottleneck));
+        QString text = EngineTerms::bottleneck(p.bottleneck);
         if (p.linkKind && (p.bottleneck == Bottleneck::Communication || p.bottleneck == Bottleneck::Wait))
-            text += tr(": %1 over %2").arg(QString::fromStdString(p.collective), QString::fromLatin1(linkKindName(*p.linkKind)));
+            text += tr(": %1 over %2").arg(QString::fromStdString(p.collective), EngineTerms::linkKind(*p.linkKind));
         return p.fits ? text : QString(text + tr(" (does not fit)"));
     }
     }

@@ -1,5 +1,6 @@
 #include "scalingview.h"
 
+#include "i18n/engineterms.h"
 #include "plotstyle.h"
 #include "scalingmodel.h"
 
@@ -247,7 +248,7 @@ void ScalingView::show(const ScalingCurve& c)
         auto* text = new QCPItemText(m_split);
         text->position->setCoords(static_cast<double>(i), b.stepTimeMs + tallest * 0.04);
         text->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
-        text->setText(tr("crosses %1").arg(QString::fromLatin1(linkKindWords(*b.linkKind))));
+        text->setText(tr("crosses %1").arg(EngineTerms::linkKindWords(*b.linkKind)));
         QFont f = font();
         f.setPointSizeF(11);
         f.setBold(true);

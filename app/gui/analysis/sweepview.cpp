@@ -1,5 +1,6 @@
 #include "sweepview.h"
 
+#include "i18n/engineterms.h"
 #include "plotstyle.h"
 #include "sweepmodel.h"
 
@@ -42,7 +43,7 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent)
     m_model = new SweepModel(this);
     m_collective = new QComboBox;
     for (OpKind k : kCollectives)
-        m_collective->addItem(QString::fromLatin1(opDisplayName(k)), static_cast<int>(k));
+        m_collective->addItem(EngineTerms::op(k), static_cast<int>(k));
     m_gpus = new QSpinBox;
     m_gpus->setRange(2, 2);
     m_gpus->setToolTip(tr("The first N GPUs of the scenario's machine"));
@@ -238,7 +239,7 @@ void SweepView::loadMeasured()
     }
     if (rows.empty())
         m_status->setText(tr("%1 holds no %2 on %3 GPUs; choose that collective and GPU count first")
-                              .arg(file, QString::fromLatin1(opDisplayName(collective())))
+                              .arg(file, EngineTerms::op(collective()))
                               .arg(gpus()));
     setMeasuredRows(rows);
 }

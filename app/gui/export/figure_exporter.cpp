@@ -260,7 +260,7 @@ Status FigureExporter::exportView(QWidget* view, const QString& path, const Figu
             return true;
         });
     }
-    return badInput("unknown format");
+    return badInput(str(tr("unknown format")));
 }
 
 Status FigureExporter::copyToClipboard(QWidget* view, double scale)

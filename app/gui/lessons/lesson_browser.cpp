@@ -138,7 +138,8 @@ LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent)
     connect(m_question, &QuestionPanel::answerChecked, this,
         [this](int q, bool correct) { Q_EMIT answerChecked(currentLessonId(), q, correct); });
 
-    setLanguage(languageFromCode(QLocale::system().name().toStdString()).value_or(Language::English));
+    // The interface language (QLocale's default, which main() sets to it), else English.
+    setLanguage(languageFromCode(QLocale().name().toStdString()).value_or(Language::English));
     showLesson(-1);
 }
 

@@ -37,7 +37,7 @@ public:
     QString errorString() const { return m_error; }
 
     // The language of the lessons' text (the browser's own labels follow the application's
-    // translation). Defaults to the system locale's.
+    // translation). Defaults to the interface language (QLocale's default locale).
     void setLanguage(Language language);
     Language language() const { return m_language; }
 

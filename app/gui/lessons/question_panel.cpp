@@ -1,5 +1,6 @@
 #include "question_panel.h"
 
+#include "i18n/engineterms.h"
 #include "lesson_list_model.h"
 
 #include <QButtonGroup>
@@ -49,7 +50,7 @@ QuestionPanel::QuestionPanel(QWidget* parent) : QWidget(parent)
     m_collective->addItem(tr("Choose a collective\u2026"), QString());
     for (OpKind k : {OpKind::Reduce, OpKind::AllReduce, OpKind::Broadcast, OpKind::AllGather, OpKind::AllGatherV,
              OpKind::ReduceScatter, OpKind::ReduceScatterAllGather, OpKind::SendRecv})
-        m_collective->addItem(QString::fromLatin1(opDisplayName(k)), QString::fromLatin1(opName(k)));
+        m_collective->addItem(EngineTerms::op(k), QString::fromLatin1(opName(k)));
     m_collective->setToolTip(tr("A collective is an operation every rank of a group calls together"));
 
     m_check = new QPushButton(tr("Check"), this);

@@ -55,6 +55,12 @@ RunPage::RunPage(QWidget* parent) : QWidget(parent)
     m_progress = new QProgressBar(this);
     m_progress->setMaximumWidth(220);
     m_progress->setFormat(tr("iteration %v of %m"));
+    // Wide enough for its text in any language (the status text beside it takes the rest).
+    m_progress->setMinimumWidth(std::min(220,
+        m_progress->fontMetrics().horizontalAdvance(QString(m_progress->format())
+                                                        .replace(QStringLiteral("%v"), QStringLiteral("1000"))
+                                                        .replace(QStringLiteral("%m"), QStringLiteral("1000")))
+            + 24));
     m_progress->setValue(0);
     m_status = new QLabel(this);
     bar->addWidget(m_runButton);

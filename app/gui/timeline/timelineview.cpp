@@ -1,5 +1,6 @@
 #include "timelineview.h"
 
+#include "i18n/engineterms.h"
 #include "timelinestyle.h"
 
 #include "shardlab/units.h"
@@ -318,7 +319,7 @@ QString TimelineView::tooltipFor(const TimelineData::Hit& hit) const
         const CollectiveRecord& rec = run.collectives[static_cast<size_t>(sp.collective)];
         text += QStringLiteral("<br>")
                 + tr("%1 of %2 over %3 ranks (%4, %5)")
-                      .arg(QString::fromUtf8(opDisplayName(rec.kind)), QString::fromStdString(formatBytes(rec.bytes)))
+                      .arg(EngineTerms::op(rec.kind), QString::fromStdString(formatBytes(rec.bytes)))
                       .arg(rec.group.size())
                       .arg(QString::fromUtf8(algorithmName(rec.algorithm)), QString::fromUtf8(protocolName(rec.protocol)));
     }

@@ -78,7 +78,7 @@ bool GpuModel::setData(const QModelIndex& index, const QVariant& value, int role
     } else if (index.column() == Tflops) {
         bool ok = false;
         const double v = value.toDouble(&ok);
-        st = ok ? Edits::setGpuTflops(*m_document, index.row(), v) : Status(badInput("expected a number of TFLOP/s"));
+        st = ok ? Edits::setGpuTflops(*m_document, index.row(), v) : Status(badInput(tr("expected a number of TFLOP/s").toStdString()));
     } else
         return false;
     if (!st)
@@ -147,10 +147,10 @@ bool LinkModel::setData(const QModelIndex& index, const QVariant& value, int rol
     if (index.column() == Bandwidth) {
         const double v = value.toDouble(&ok);
         st = ok ? Edits::setLinkBandwidth(*m_document, index.row(), v)
-                : Status(badInput("expected a bandwidth in GB/s"));
+                : Status(badInput(tr("expected a bandwidth in GB/s").toStdString()));
     } else if (index.column() == Count) {
         const int v = value.toInt(&ok);
-        st = ok ? Edits::setLinkCount(*m_document, index.row(), v) : Status(badInput("expected a number of links"));
+        st = ok ? Edits::setLinkCount(*m_document, index.row(), v) : Status(badInput(tr("expected a number of links").toStdString()));
     } else
         return false;
     if (!st)

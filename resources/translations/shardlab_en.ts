@@ -1,0 +1,149 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en_US">
+<context>
+    <name>Edits</name>
+    <message numerus="yes">
+        <source>Replicate %n shard(s) onto %1</source>
+        <translation>
+            <numerusform>Replicate %n shard onto %1</numerusform>
+            <numerusform>Replicate %n shards onto %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Move %n shard(s) to %1</source>
+        <translation>
+            <numerusform>Move %n shard to %1</numerusform>
+            <numerusform>Move %n shards to %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Take %n shard(s) off their GPUs</source>
+        <translation>
+            <numerusform>Take %n shard off its GPUs</numerusform>
+            <numerusform>Take %n shards off their GPUs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Split &apos;%1&apos; into %n shard(s)</source>
+        <translation>
+            <numerusform>Split &apos;%1&apos; into %n shard</numerusform>
+            <numerusform>Split &apos;%1&apos; into %n shards</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Run %n iteration(s)</source>
+        <translation>
+            <numerusform>Run %n iteration</numerusform>
+            <numerusform>Run %n iterations</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>LinkItem</name>
+    <message numerus="yes">
+        <source> over %n link(s)</source>
+        <translation>
+            <numerusform> over %n link</numerusform>
+            <numerusform> over %n links</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message numerus="yes">
+        <source>… %n more rank(s)</source>
+        <translation>
+            <numerusform>… %n more rank</numerusform>
+            <numerusform>… %n more ranks</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::EngineWorker</name>
+    <message numerus="yes">
+        <source>%n GPU(s) on this machine: %1</source>
+        <translation>
+            <numerusform>%n GPU on this machine: %1</numerusform>
+            <numerusform>%n GPUs on this machine: %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::ExportDialog</name>
+    <message numerus="yes">
+        <source>Wrote %n file(s) into %1.</source>
+        <translation>
+            <numerusform>Wrote %n file into %1.</numerusform>
+            <numerusform>Wrote %n files into %1.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::MachineDialog</name>
+    <message numerus="yes">
+        <source>%n GPU(s) in %1 node(s), %2 links: %3</source>
+        <translation>
+            <numerusform>%n GPU in %1 node(s), %2 links: %3</numerusform>
+            <numerusform>%n GPUs in %1 node(s), %2 links: %3</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::MainWindow</name>
+    <message numerus="yes">
+        <source>%n GPU(s)</source>
+        <translation>
+            <numerusform>%n GPU</numerusform>
+            <numerusform>%n GPUs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s) do not fit</source>
+        <translation>
+            <numerusform>%n GPU does not fit</numerusform>
+            <numerusform>%n GPUs do not fit</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::SplitDialog</name>
+    <message numerus="yes">
+        <source>%n shard(s) of about %1 each.</source>
+        <translation>
+            <numerusform>%n shard of about %1.</numerusform>
+            <numerusform>%n shards of about %1 each.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::TopologyPanel</name>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%n GPU(s), %2 node(s), %3 links</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%n GPU, %2 node(s), %3 links</numerusform>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%n GPUs, %2 node(s), %3 links</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::TopologyScene</name>
+    <message numerus="yes">
+        <source>Take %n shard(s) off their GPUs</source>
+        <translation>
+            <numerusform>Take %n shard off its GPUs</numerusform>
+            <numerusform>Take %n shards off their GPUs</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::WorkloadModel</name>
+    <message numerus="yes">
+        <source>; %n shard(s) without owner</source>
+        <translation>
+            <numerusform>; %n shard without owner</numerusform>
+            <numerusform>; %n shards without owner</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,3615 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>DialogPrompter</name>
+    <message>
+        <source>ShardLab scenarios (*.shardlab.json);;JSON files (*.json);;All files (*)</source>
+        <translation>ShardLab 场景 (*.shardlab.json);;JSON 文件 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>Save the changes to &quot;%1&quot; before closing it?</source>
+        <translation>关闭前保存对“%1”的更改吗？</translation>
+    </message>
+    <message>
+        <source>Your changes are lost if you don&apos;t save them.</source>
+        <translation>如果不保存，您的更改将会丢失。</translation>
+    </message>
+    <message>
+        <source>Open scenario</source>
+        <translation>打开场景</translation>
+    </message>
+    <message>
+        <source>Save scenario</source>
+        <translation>保存场景</translation>
+    </message>
+    <message>
+        <source>Recover unsaved work?</source>
+        <translation>恢复未保存的工作？</translation>
+    </message>
+</context>
+<context>
+    <name>Edits</name>
+    <message>
+        <source>There is no GPU %1.</source>
+        <translation>不存在 GPU %1。</translation>
+    </message>
+    <message>
+        <source>Replicate %1 onto %2</source>
+        <translation>把 %1 复制到 %2</translation>
+    </message>
+    <message>
+        <source>Move %1 from %2 to %3</source>
+        <translation>把 %1 从 %2 移到 %3</translation>
+    </message>
+    <message>
+        <source>Give %1 to %2</source>
+        <translation>把 %1 交给 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Replicate %n shard(s) onto %1</source>
+        <translation>
+            <numerusform>把 %n 个 Shard 复制到 %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Move %n shard(s) to %1</source>
+        <translation>
+            <numerusform>把 %n 个 Shard 移到 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Take %1 off %2</source>
+        <translation>把 %1 从 %2 上移除</translation>
+    </message>
+    <message>
+        <source>Take %1 off every GPU</source>
+        <translation>把 %1 从所有 GPU 上移除</translation>
+    </message>
+    <message numerus="yes">
+        <source>Take %n shard(s) off their GPUs</source>
+        <translation>
+            <numerusform>把 %n 个 Shard 从其 GPU 上移除</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Place by strategy: %1</source>
+        <translation>按策略放置：%1</translation>
+    </message>
+    <message>
+        <source>There is no such item.</source>
+        <translation>不存在这个条目。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Split &apos;%1&apos; into %n shard(s)</source>
+        <translation>
+            <numerusform>把“%1”切分为 %n 个 Shard</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Add item &apos;%1&apos;</source>
+        <translation>添加条目“%1”</translation>
+    </message>
+    <message>
+        <source>Remove item &apos;%1&apos;</source>
+        <translation>删除条目“%1”</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; cannot be used: item names must be unique and not empty.</source>
+        <translation>不能使用“%1”：条目名称必须唯一且不能为空。</translation>
+    </message>
+    <message>
+        <source>Rename &apos;%1&apos; to &apos;%2&apos;</source>
+        <translation>把“%1”重命名为“%2”</translation>
+    </message>
+    <message>
+        <source>Make &apos;%1&apos; %2</source>
+        <translation>把“%1”设为%2</translation>
+    </message>
+    <message>
+        <source>Resize &apos;%1&apos; to %2</source>
+        <translation>把“%1”的大小改为 %2</translation>
+    </message>
+    <message>
+        <source>Add a GPU like %1</source>
+        <translation>添加一张与 %1 相同的 GPU</translation>
+    </message>
+    <message>
+        <source>The last GPU cannot be removed: pick another machine instead.</source>
+        <translation>不能删除最后一张 GPU：请改为选择另一台机器。</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>删除 %1</translation>
+    </message>
+    <message>
+        <source>Rename %1</source>
+        <translation>重命名 %1</translation>
+    </message>
+    <message>
+        <source>Set %1 memory to %2</source>
+        <translation>把 %1 的显存设为 %2</translation>
+    </message>
+    <message>
+        <source>Set %1 speed to %2 TFLOP/s</source>
+        <translation>把 %1 的算力设为 %2 TFLOP/s</translation>
+    </message>
+    <message>
+        <source>Connect %1 and %2</source>
+        <translation>连接 %1 和 %2</translation>
+    </message>
+    <message>
+        <source>There is no such link.</source>
+        <translation>不存在这条链路。</translation>
+    </message>
+    <message>
+        <source>Remove the link %1 - %2</source>
+        <translation>删除链路 %1 - %2</translation>
+    </message>
+    <message>
+        <source>Set link bandwidth to %1</source>
+        <translation>把链路带宽设为 %1</translation>
+    </message>
+    <message>
+        <source>Set link count to %1</source>
+        <translation>把链路数设为 %1</translation>
+    </message>
+    <message>
+        <source>Use the machine %1</source>
+        <translation>使用机器 %1</translation>
+    </message>
+    <message>
+        <source>Add step &apos;%1&apos;</source>
+        <translation>添加步骤“%1”</translation>
+    </message>
+    <message>
+        <source>There is no such step.</source>
+        <translation>不存在这个步骤。</translation>
+    </message>
+    <message>
+        <source>Remove step %1</source>
+        <translation>删除步骤 %1</translation>
+    </message>
+    <message>
+        <source>Move step %1 to position %2</source>
+        <translation>把步骤 %1 移到第 %2 位</translation>
+    </message>
+    <message>
+        <source>Edit step %1 (%2)</source>
+        <translation>编辑步骤 %1（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Run %n iteration(s)</source>
+        <translation>
+            <numerusform>运行 %n 次迭代</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>EngineTerms</name>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>All-Reduce</source>
+        <translation>All-Reduce</translation>
+    </message>
+    <message>
+        <source>Reduce</source>
+        <translation>Reduce</translation>
+    </message>
+    <message>
+        <source>Broadcast</source>
+        <translation>Broadcast</translation>
+    </message>
+    <message>
+        <source>All-Gather</source>
+        <translation>All-Gather</translation>
+    </message>
+    <message>
+        <source>All-Gather (unequal sizes)</source>
+        <translation>All-Gather（大小不等）</translation>
+    </message>
+    <message>
+        <source>Reduce-Scatter</source>
+        <translation>Reduce-Scatter</translation>
+    </message>
+    <message>
+        <source>Reduce-Scatter + All-Gather</source>
+        <translation>Reduce-Scatter + All-Gather</translation>
+    </message>
+    <message>
+        <source>Send/Recv</source>
+        <translation>Send/Recv</translation>
+    </message>
+    <message>
+        <source>the sum on one rank</source>
+        <translation>一个 Rank 上的总和</translation>
+    </message>
+    <message>
+        <source>the sum on every rank</source>
+        <translation>每个 Rank 上的总和</translation>
+    </message>
+    <message>
+        <source>each rank&apos;s slice of the sum</source>
+        <translation>每个 Rank 各自那一片总和</translation>
+    </message>
+    <message>
+        <source>the concatenation of every rank&apos;s piece on every rank</source>
+        <translation>每个 Rank 上都有所有 Rank 片段的拼接</translation>
+    </message>
+    <message>
+        <source>a copy of one rank&apos;s data on every rank</source>
+        <translation>每个 Rank 上都有某一个 Rank 数据的副本</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>wait</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <source>capacity</source>
+        <translation>容量</translation>
+    </message>
+    <message>
+        <source>NVLink</source>
+        <translation>NVLink</translation>
+    </message>
+    <message>
+        <source>PCIe</source>
+        <translation>PCIe</translation>
+    </message>
+    <message>
+        <source>the network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>cross-socket</source>
+        <translation>跨插槽链路</translation>
+    </message>
+    <message>
+        <source>network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>the CPU-socket interconnect</source>
+        <translation>CPU 插槽间互连</translation>
+    </message>
+</context>
+<context>
+    <name>Glossary</name>
+    <message>
+        <source>X: the GPU itself.</source>
+        <translation>X：GPU 自身。</translation>
+    </message>
+    <message>
+        <source>NV#: the two GPUs talk over # bonded NVLink links (NV18 = 18 links), directly or through an NVSwitch. The fastest path between GPUs: hundreds of GB/s, without touching PCIe or the CPU.</source>
+        <translation>NV#：两张 GPU 通过 # 条捆绑的 NVLink 链路通信（NV18 = 18 条），直连或经过 NVSwitch。这是 GPU 之间最快的路径：每秒数百 GB，不经过 PCIe，也不经过 CPU。</translation>
+    </message>
+    <message>
+        <source>PIX: the path crosses at most one PCIe switch. Both GPUs hang off the same switch, so peer-to-peer copies stay below the CPU; bandwidth is one PCIe link (about 16 GB/s for Gen3 x16).</source>
+        <translation>PIX：路径最多经过一个 PCIe Switch。两张 GPU 挂在同一个 Switch 下，点对点复制不必上行到 CPU；带宽为一条 PCIe 链路（Gen3 x16 约 16 GB/s）。</translation>
+    </message>
+    <message>
+        <source>PXB: the path crosses several PCIe switches but not the CPU&apos;s host bridge.</source>
+        <translation>PXB：路径经过多个 PCIe Switch，但不经过 CPU 的主机桥。</translation>
+    </message>
+    <message>
+        <source>PHB: the path goes up through the CPU&apos;s PCIe host bridge. Usually slower than PIX: the switch uplinks to the CPU are shared by every GPU below them.</source>
+        <translation>PHB：路径上行经过 CPU 的 PCIe 主机桥。通常比 PIX 慢：Switch 到 CPU 的上行链路由其下所有 GPU 共享。</translation>
+    </message>
+    <message>
+        <source>NODE: the path crosses host bridges within one NUMA node (one CPU socket).</source>
+        <translation>NODE：路径在一个 NUMA 节点（一个 CPU 插槽）内经过多个主机桥。</translation>
+    </message>
+    <message>
+        <source>SYS: the path crosses the link between CPU sockets (QPI/UPI). Often the slowest path inside a machine: adding a GPU behind the other socket can make a collective slower.</source>
+        <translation>SYS：路径经过 CPU 插槽之间的链路（QPI/UPI）。这往往是机器内部最慢的路径：在另一个插槽下加一张 GPU，可能反而让 Collective 变慢。</translation>
+    </message>
+    <message>
+        <source>NET: the GPUs are in different machines; traffic leaves through a network card (InfiniBand or Ethernet). Tens of GB/s at best: ten times less than NVLink.</source>
+        <translation>NET：两张 GPU 位于不同的机器；流量经网卡（InfiniBand 或以太网）离开。最多每秒几十 GB：比 NVLink 低一个数量级。</translation>
+    </message>
+    <message>
+        <source>Not connected.</source>
+        <translation>未连接。</translation>
+    </message>
+    <message>
+        <source>NVLink: NVIDIA&apos;s GPU-to-GPU link. NV18 means 18 links bonded together; each NVLink4 link carries about 25 GB/s per direction, so NV18 is about 450 GB/s.</source>
+        <translation>NVLink：NVIDIA 的 GPU 间互连。NV18 表示 18 条链路捆绑在一起；每条 NVLink4 链路每个方向约 25 GB/s，因此 NV18 约为 450 GB/s。</translation>
+    </message>
+    <message>
+        <source>PCIe: the bus that joins GPUs, NICs, PCIe switches and the CPU. Gen3 x16 carries about 16 GB/s per direction, Gen5 x16 about 63 GB/s.</source>
+        <translation>PCIe：连接 GPU、网卡、PCIe Switch 与 CPU 的总线。Gen3 x16 每个方向约 16 GB/s，Gen5 x16 约 63 GB/s。</translation>
+    </message>
+    <message>
+        <source>Cross-socket link (QPI/UPI, nvidia-smi&apos;s SYS): joins the two CPUs of a server. GPU traffic that crosses it is slow and shares it with everything else.</source>
+        <translation>跨插槽链路（QPI/UPI，即 nvidia-smi 中的 SYS）：连接服务器的两颗 CPU。经过它的 GPU 流量很慢，还要与其他所有流量共享它。</translation>
+    </message>
+    <message>
+        <source>Network link between machines: a NIC to a network switch, e.g. 400 Gb/s InfiniBand = 50 GB/s per direction. Collectives that span nodes are limited by it.</source>
+        <translation>机器之间的网络链路：从网卡到网络交换机，例如 400 Gb/s InfiniBand = 每个方向 50 GB/s。跨节点的 Collective 受它限制。</translation>
+    </message>
+    <message>
+        <source>NVSwitch: a switch chip that joins every GPU of the machine with full NVLink bandwidth, so every pair of GPUs shows as NV18. Each GPU&apos;s 450 GB/s is shared by its simultaneous transfers.</source>
+        <translation>NVSwitch：一种交换芯片，以完整的 NVLink 带宽连接机器中的每张 GPU，因此任意两张 GPU 之间都显示为 NV18。每张 GPU 的 450 GB/s 由它同时进行的各个传输共享。</translation>
+    </message>
+    <message>
+        <source>PCIe switch: fans one uplink to the CPU out to several devices. GPUs under the same switch are PIX to each other and can copy without going through the CPU.</source>
+        <translation>PCIe Switch：把一条通往 CPU 的上行链路扇出到多个设备。同一 Switch 下的 GPU 彼此为 PIX，复制时无需经过 CPU。</translation>
+    </message>
+    <message>
+        <source>CPU socket (PCIe host bridge). GPUs under different sockets talk across the socket link (SYS).</source>
+        <translation>CPU 插槽（PCIe 主机桥）。不同插槽下的 GPU 通过插槽间链路（SYS）通信。</translation>
+    </message>
+    <message>
+        <source>NIC: network card. Traffic to GPUs of other machines leaves through it.</source>
+        <translation>NIC：网卡。发往其他机器上 GPU 的流量经它离开。</translation>
+    </message>
+    <message>
+        <source>Network switch (InfiniBand or Ethernet fabric) joining the machines&apos; NICs.</source>
+        <translation>网络交换机（InfiniBand 或以太网交换网络），连接各台机器的网卡。</translation>
+    </message>
+    <message>
+        <source>Replicate: every GPU holds a full copy of everything. Simple, but each GPU needs the whole job&apos;s memory.</source>
+        <translation>复制：每张 GPU 都持有全部内容的完整副本。简单，但每张 GPU 都需要整个任务的显存。</translation>
+    </message>
+    <message>
+        <source>Data parallel: the model (parameters, gradients, optimizer state) is copied on every GPU and the batch is split. Gradients are summed across GPUs with an all-reduce every step.</source>
+        <translation>数据并行：模型（参数、梯度、优化器状态）在每张 GPU 上各有一份副本，Batch 被切分。每一步都用 All-Reduce（全归约）在 GPU 之间对梯度求和。</translation>
+    </message>
+    <message>
+        <source>ZeRO-1: data parallel, but each GPU keeps only its slice of the optimizer state.</source>
+        <translation>ZeRO-1：数据并行，但每张 GPU 只保留自己那一片优化器状态。</translation>
+    </message>
+    <message>
+        <source>ZeRO-2: optimizer state and gradients are sliced across GPUs (gradients are reduce-scattered); parameters stay copied.</source>
+        <translation>ZeRO-2：优化器状态和梯度都切分到各 GPU 上（梯度用 Reduce-Scatter 归约分散）；参数仍是复制的。</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 / FSDP: parameters, gradients and optimizer state are all sliced; each layer&apos;s parameters are all-gathered just before use. Memory per GPU shrinks with the number of GPUs.</source>
+        <translation>ZeRO-3 / FSDP：参数、梯度和优化器状态全部切分；每层的参数在使用前才用 All-Gather 收集。每张 GPU 的显存随 GPU 数量增加而减少。</translation>
+    </message>
+    <message>
+        <source>Tensor parallel: every weight matrix is split by width across the GPUs, which all see the same batch; partial results are combined with all-reduce inside every layer. Needs fast links (NVLink).</source>
+        <translation>张量并行：每个权重矩阵按宽度切分到各 GPU 上，所有 GPU 看到同一个 Batch；每一层内部都用 All-Reduce 合并部分结果。需要高速链路（NVLink）。</translation>
+    </message>
+    <message>
+        <source>Pipeline parallel: the model is split by depth into stages, one per GPU; activations go from stage to stage with send/recv. The input batch enters at the first stage.</source>
+        <translation>流水线并行：模型按深度切成若干阶段，每张 GPU 一段；激活值用 Send/Recv 从一个阶段传到下一个阶段。输入 Batch 从第一个阶段进入。</translation>
+    </message>
+    <message>
+        <source>Compute: each GPU works on the share of the item it owns, at its own speed.</source>
+        <translation>计算：每张 GPU 以自己的速度处理它所拥有的那部分条目。</translation>
+    </message>
+    <message>
+        <source>All-reduce: every GPU ends with the sum of all GPUs&apos; buffers. Used to sum gradients in data parallel training.</source>
+        <translation>All-Reduce（全归约）：每张 GPU 最终都得到所有 GPU 缓冲区之和。数据并行训练中用它对梯度求和。</translation>
+    </message>
+    <message>
+        <source>Reduce: the sum of all GPUs&apos; buffers arrives on one root GPU only.</source>
+        <translation>Reduce（归约）：所有 GPU 缓冲区之和只到达一个 Root GPU。</translation>
+    </message>
+    <message>
+        <source>Broadcast: one root GPU&apos;s buffer is copied to every GPU.</source>
+        <translation>Broadcast（广播）：把一个 Root GPU 的缓冲区复制到每张 GPU。</translation>
+    </message>
+    <message>
+        <source>All-gather: every GPU ends with the concatenation of all GPUs&apos; pieces (equal sizes).</source>
+        <translation>All-Gather（全收集）：每张 GPU 最终都得到所有 GPU 片段的拼接（片段大小相同）。</translation>
+    </message>
+    <message>
+        <source>All-gather-v: the concatenation of pieces of unequal sizes (NCCL builds it from broadcasts).</source>
+        <translation>All-Gather-v：大小不等的片段的拼接（NCCL 用多个 Broadcast 实现）。</translation>
+    </message>
+    <message>
+        <source>Reduce-scatter: the sum is computed, and each GPU keeps only its own slice of it.</source>
+        <translation>Reduce-Scatter（归约分散）：计算总和，每张 GPU 只保留其中属于自己的那一片。</translation>
+    </message>
+    <message>
+        <source>Reduce-scatter then all-gather: an all-reduce in two halves, the way ring all-reduce works inside; ZeRO places work between the two.</source>
+        <translation>先 Reduce-Scatter 再 All-Gather：分成两半的 All-Reduce，环形 All-Reduce 内部就是这样做的；ZeRO 在两半之间安排计算。</translation>
+    </message>
+    <message>
+        <source>Send/recv: one GPU sends its buffer to one other GPU (pipeline stages).</source>
+        <translation>Send/Recv：一张 GPU 把缓冲区发给另一张 GPU（流水线各阶段之间）。</translation>
+    </message>
+    <message>
+        <source>Only one GPU (the root) uses the summed result, e.g. to write a checkpoint or a metric.</source>
+        <translation>只有一张 GPU（Root）使用求和结果，例如用来写检查点或指标。</translation>
+    </message>
+    <message>
+        <source>Every GPU needs the full sum, e.g. gradients before each GPU&apos;s optimizer step.</source>
+        <translation>每张 GPU 都需要完整的总和，例如每张 GPU 执行优化器更新前的梯度。</translation>
+    </message>
+    <message>
+        <source>Each GPU only updates its own slice, so it only needs that slice of the sum (ZeRO).</source>
+        <translation>每张 GPU 只更新自己的那一片，所以只需要总和中的那一片（ZeRO）。</translation>
+    </message>
+    <message>
+        <source>Every GPU needs all the pieces side by side, not added up, e.g. sharded parameters before a layer.</source>
+        <translation>每张 GPU 都需要把所有片段并排拼起来，而不是相加，例如某一层之前的切分参数。</translation>
+    </message>
+    <message>
+        <source>Every GPU needs a copy of what one GPU has, e.g. initial weights from rank 0.</source>
+        <translation>每张 GPU 都需要一张 GPU 所拥有数据的副本，例如来自 Rank 0 的初始权重。</translation>
+    </message>
+    <message>
+        <source>Shard: a contiguous piece of a workload item. A shard with one owner is split (only that GPU holds it); a shard with several owners is replicated (each of them holds a full copy).</source>
+        <translation>Shard（分片）：工作负载条目中连续的一段。只有一个所有者的 Shard 是切分的（只有那张 GPU 持有它）；有多个所有者的 Shard 是复制的（每个所有者都持有完整副本）。</translation>
+    </message>
+    <message>
+        <source>Rank: the number of a process in the job. ShardLab runs one rank per GPU: GPU 3 is rank 3.</source>
+        <translation>Rank：进程在任务中的编号。ShardLab 每张 GPU 运行一个 Rank：GPU 3 就是 Rank 3。</translation>
+    </message>
+    <message>
+        <source>Imbalance: how much more the busiest GPU owns than the mean, (max - mean) / mean. The others wait for the busiest one at every synchronisation point.</source>
+        <translation>不均衡度：最忙的 GPU 比平均值多拥有多少，即 (最大值 - 平均值) / 平均值。在每个同步点，其他 GPU 都要等最忙的那一张。</translation>
+    </message>
+    <message>
+        <source>Buckets: split the step into this many equal pieces run back to back (gradient buckets, micro-batches).</source>
+        <translation>分桶：把这一步切成这么多份大小相等、依次执行的片段（梯度分桶、微批次）。</translation>
+    </message>
+    <message>
+        <source>Overlap: run the collective on its own stream while compute goes on. A bucketed all-reduce after a bucketed backward pass starts each bucket as soon as it is ready, as PyTorch DDP does.</source>
+        <translation>重叠：在单独的 Stream 上执行 Collective，同时计算继续进行。分桶的反向传播之后接分桶的 All-Reduce 时，每个桶一就绪就开始通信，PyTorch DDP 就是这样做的。</translation>
+    </message>
+    <message>
+        <source>TFLOP/s: the GPU&apos;s sustained compute rate, in 10^12 floating-point operations per second.</source>
+        <translation>TFLOP/s：GPU 的持续计算速率，单位为每秒 10^12 次浮点运算。</translation>
+    </message>
+    <message>
+        <source>Memory gauge: what this GPU owns against what it holds. Red means it does not fit: the excess is shown in GB. Four 16 GB cards are not one 64 GB memory.</source>
+        <translation>显存仪表：这张 GPU 拥有的数据与其显存容量的对比。红色表示放不下：超出部分以 GB 显示。四张 16 GB 的卡并不是一块 64 GB 的显存。</translation>
+    </message>
+</context>
+<context>
+    <name>LabReportPdf</name>
+    <message>
+        <source>PDF output needs a QGuiApplication, and this program created a QCoreApplication</source>
+        <translation>PDF 输出需要 QGuiApplication，而本程序创建的是 QCoreApplication</translation>
+    </message>
+    <message>
+        <source>%1: the PDF could not be drawn</source>
+        <translation>%1：无法绘制 PDF</translation>
+    </message>
+    <message>
+        <source>%1: cannot be written (%2)</source>
+        <translation>%1：无法写入（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>Labels</name>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>shard</source>
+        <translation>Shard</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; #%2</source>
+        <translation>“%1” #%2</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>Optimizer state</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>激活值</translation>
+    </message>
+    <message>
+        <source>Data / batch</source>
+        <translation>数据 / Batch</translation>
+    </message>
+    <message>
+        <source>NVLink</source>
+        <translation>NVLink</translation>
+    </message>
+    <message>
+        <source>PCIe</source>
+        <translation>PCIe</translation>
+    </message>
+    <message>
+        <source>Cross-socket (SYS)</source>
+        <translation>跨插槽 (SYS)</translation>
+    </message>
+    <message>
+        <source>Network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>NVSwitch</source>
+        <translation>NVSwitch</translation>
+    </message>
+    <message>
+        <source>PCIe switch</source>
+        <translation>PCIe Switch</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>NIC</source>
+        <translation>网卡</translation>
+    </message>
+    <message>
+        <source>Network switch</source>
+        <translation>网络交换机</translation>
+    </message>
+    <message>
+        <source>Replicate everything</source>
+        <translation>全部复制</translation>
+    </message>
+    <message>
+        <source>Data parallel</source>
+        <translation>数据并行</translation>
+    </message>
+    <message>
+        <source>ZeRO-1 (optimizer state sharded)</source>
+        <translation>ZeRO-1（切分优化器状态）</translation>
+    </message>
+    <message>
+        <source>ZeRO-2 (+ gradients sharded)</source>
+        <translation>ZeRO-2（再切分梯度）</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 / FSDP (everything sharded)</source>
+        <translation>ZeRO-3 / FSDP（全部切分）</translation>
+    </message>
+    <message>
+        <source>Tensor parallel</source>
+        <translation>张量并行</translation>
+    </message>
+    <message>
+        <source>Pipeline parallel</source>
+        <translation>流水线并行</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+</context>
+<context>
+    <name>LinkItem</name>
+    <message>
+        <source>NV%1 %2</source>
+        <translation>NV%1 %2</translation>
+    </message>
+    <message>
+        <source>PCIe %1</source>
+        <translation>PCIe %1</translation>
+    </message>
+    <message>
+        <source>SYS %1</source>
+        <translation>SYS %1</translation>
+    </message>
+    <message>
+        <source>IB %1</source>
+        <translation>IB %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1 link&lt;/b&gt; %2 - %3&lt;br&gt;%4 per direction%5, %6 per traversal&lt;br&gt;&lt;br&gt;%7</source>
+        <translation>&lt;b&gt;%1 链路&lt;/b&gt; %2 - %3&lt;br&gt;每个方向 %4%5，每次经过 %6&lt;br&gt;&lt;br&gt;%7</translation>
+    </message>
+    <message numerus="yes">
+        <source> over %n link(s)</source>
+        <translation>
+            <numerusform>，共 %n 条链路</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>rank %1: %2</source>
+        <translation>Rank %1: %2</translation>
+    </message>
+    <message>
+        <source>All-Reduce</source>
+        <translation>All-Reduce</translation>
+    </message>
+    <message>
+        <source>RS + AG</source>
+        <translation>RS + AG</translation>
+    </message>
+    <message>
+        <source>RS only</source>
+        <translation>仅 RS</translation>
+    </message>
+    <message>
+        <source>Cannot open scenario</source>
+        <translation>无法打开场景</translation>
+    </message>
+    <message>
+        <source>ShardLab analysis - %1</source>
+        <translation>ShardLab 分析 - %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>… %n more rank(s)</source>
+        <translation>
+            <numerusform>…… 还有 %n 个 Rank</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>SwitchItem</name>
+    <message>
+        <source>CPU %1</source>
+        <translation>CPU %1</translation>
+    </message>
+    <message>
+        <source>PCIe switch</source>
+        <translation>PCIe Switch</translation>
+    </message>
+    <message>
+        <source>NIC</source>
+        <translation>网卡</translation>
+    </message>
+    <message>
+        <source>NVSwitch</source>
+        <translation>NVSwitch</translation>
+    </message>
+    <message>
+        <source>Network switch (InfiniBand)</source>
+        <translation>网络交换机 (InfiniBand)</translation>
+    </message>
+    <message>
+        <source>%1  ·  %2</source>
+        <translation>%1  ·  %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2)&lt;br&gt;%3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;（%2）&lt;br&gt;%3</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::AccuracyModel</name>
+    <message>
+        <source>collective</source>
+        <translation>Collective</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>measured (µs)</source>
+        <translation>实测 (µs)</translation>
+    </message>
+    <message>
+        <source>before (µs)</source>
+        <translation>校准前 (µs)</translation>
+    </message>
+    <message>
+        <source>error %</source>
+        <translation>误差 %</translation>
+    </message>
+    <message>
+        <source>calibrated (µs)</source>
+        <translation>校准后 (µs)</translation>
+    </message>
+    <message>
+        <source>(predicted - measured) / measured</source>
+        <translation>(预测值 - 实测值) / 实测值</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::AnalysisPage</name>
+    <message>
+        <source>Message sizes</source>
+        <translation>消息大小</translation>
+    </message>
+    <message>
+        <source>Time and bandwidth of one collective against message size, as nccl-tests measures</source>
+        <translation>单个 Collective 的时间和带宽随消息大小的变化，与 nccl-tests 的测法相同</translation>
+    </message>
+    <message>
+        <source>Scaling</source>
+        <translation>扩展</translation>
+    </message>
+    <message>
+        <source>Speed-up and efficiency from 1 to N GPUs, and where the time goes</source>
+        <translation>从 1 张到 N 张 GPU 的加速比和效率，以及时间都花在哪里</translation>
+    </message>
+    <message>
+        <source>All-reduce vs reduce-scatter</source>
+        <translation>All-Reduce 与 Reduce-Scatter 对比</translation>
+    </message>
+    <message>
+        <source>What each rank holds, memory, traffic and time; and what a wrong choice does</source>
+        <translation>每个 Rank 持有什么、显存、流量与时间；以及选错会怎样</translation>
+    </message>
+    <message>
+        <source>Calibration</source>
+        <translation>校准</translation>
+    </message>
+    <message>
+        <source>Fit the cost model to this machine&apos;s measurements</source>
+        <translation>让成本模型拟合本机的实测数据</translation>
+    </message>
+    <message>
+        <source>Diagnosis</source>
+        <translation>诊断</translation>
+    </message>
+    <message>
+        <source>The course&apos;s diagnostic handbook applied to the run</source>
+        <translation>把课程的诊断手册应用到这次运行上</translation>
+    </message>
+    <message>
+        <source>%1; the built-in profile is used instead.</source>
+        <translation>%1；改用内置配置。</translation>
+    </message>
+    <message>
+        <source>Diagnosing…</source>
+        <translation>正在诊断…</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::CalibrationPanel</name>
+    <message>
+        <source>Calibration runs a short sweep of all-reduce, all-gather, reduce-scatter, broadcast and reduce on this machine&apos;s GPUs and measures their compute rate, then fits the cost model&apos;s latency and bandwidth per link class to it and saves a named profile that simulations can use.</source>
+        <translation>校准会在本机 GPU 上快速扫描 All-Reduce、All-Gather、Reduce-Scatter、Broadcast 和 Reduce，并测量 GPU 的计算速率，然后按链路类别拟合成本模型的延迟和带宽，保存为一个有名称的配置，供模拟使用。</translation>
+    </message>
+    <message>
+        <source>Not available here: %1.</source>
+        <translation>此处不可用：%1。</translation>
+    </message>
+    <message>
+        <source>You can still fit sweeps measured on another machine (files written by shardlab bench --json) against the scenario&apos;s topology.</source>
+        <translation>您仍然可以用场景的拓扑去拟合在其他机器上测得的扫描结果（由 shardlab bench --json 写出的文件）。</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Simulate with it: choose this profile, or shardlab sim --profile NAME</source>
+        <translation>用它来模拟：选择这个配置，或运行 shardlab sim --profile NAME</translation>
+    </message>
+    <message>
+        <source>Calibrate on this machine&apos;s GPUs</source>
+        <translation>在本机 GPU 上校准</translation>
+    </message>
+    <message>
+        <source>Fit measured sweep files…</source>
+        <translation>拟合实测扫描文件…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>message size</source>
+        <translation>消息大小</translation>
+    </message>
+    <message>
+        <source>error (%)</source>
+        <translation>误差 (%)</translation>
+    </message>
+    <message>
+        <source>before calibration</source>
+        <translation>校准前</translation>
+    </message>
+    <message>
+        <source>calibrated</source>
+        <translation>校准后</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>Profile name</source>
+        <translation>配置名称</translation>
+    </message>
+    <message>
+        <source>Measuring…</source>
+        <translation>正在测量…</translation>
+    </message>
+    <message>
+        <source>Fitting…</source>
+        <translation>正在拟合…</translation>
+    </message>
+    <message>
+        <source>Measured sweeps</source>
+        <translation>实测扫描</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>Median error %1 % before, %2 % calibrated; worst %3 % before, %4 % calibrated (%5 measurements).</source>
+        <translation>中位误差：校准前 %1 %，校准后 %2 %；最大误差：校准前 %3 %，校准后 %4 %（共 %5 次测量）。</translation>
+    </message>
+    <message>
+        <source>Saved as profile &apos;%1&apos; in %2.</source>
+        <translation>已保存为配置“%1”，位于 %2。</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::CapacityModel</name>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>%1%2 %</source>
+        <translation>%1%2 %</translation>
+    </message>
+    <message>
+        <source>fits</source>
+        <translation>放得下</translation>
+    </message>
+    <message>
+        <source>%1 too much</source>
+        <translation>超出 %1</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Owns</source>
+        <translation>拥有</translation>
+    </message>
+    <message>
+        <source>Holds</source>
+        <translation>容量</translation>
+    </message>
+    <message>
+        <source>Used</source>
+        <translation>已用</translation>
+    </message>
+    <message>
+        <source>vs. mean</source>
+        <translation>与平均值比</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::CollectiveHelper</name>
+    <message>
+        <source>Which collective?</source>
+        <translation>选哪个 Collective？</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What does the next step need on each GPU?&lt;/b&gt;&lt;br&gt;Choose the collective from what its consumer needs, not from what the data looks like.</source>
+        <translation>&lt;b&gt;下一步在每张 GPU 上需要什么？&lt;/b&gt;&lt;br&gt;根据结果的使用者需要什么来选择 Collective，而不是根据数据长什么样。</translation>
+    </message>
+    <message>
+        <source>The sum of everyone&apos;s data, on one GPU only</source>
+        <translation>所有人数据的总和，只在一张 GPU 上</translation>
+    </message>
+    <message>
+        <source>The sum of everyone&apos;s data, on every GPU</source>
+        <translation>所有人数据的总和，在每张 GPU 上</translation>
+    </message>
+    <message>
+        <source>Only its own slice of the sum, on every GPU</source>
+        <translation>总和中属于自己的那一片，在每张 GPU 上</translation>
+    </message>
+    <message>
+        <source>Everyone&apos;s pieces side by side (the concatenation), on every GPU</source>
+        <translation>所有人的片段并排拼接，在每张 GPU 上</translation>
+    </message>
+    <message>
+        <source>A copy of one GPU&apos;s data, on every GPU</source>
+        <translation>一张 GPU 数据的副本，在每张 GPU 上</translation>
+    </message>
+    <message>
+        <source>The pieces have different sizes</source>
+        <translation>各片段大小不同</translation>
+    </message>
+    <message>
+        <source>NCCL&apos;s all-gather needs equal pieces; unequal ones need all-gather-v.</source>
+        <translation>NCCL 的 All-Gather 要求片段大小相同；大小不等时需要 All-Gather-v。</translation>
+    </message>
+    <message>
+        <source>Use it</source>
+        <translation>就用它</translation>
+    </message>
+    <message>
+        <source>→ %1</source>
+        <translation>→ %1</translation>
+    </message>
+    <message>
+        <source>Use %1</source>
+        <translation>使用 %1</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::ComparisonModel</name>
+    <message>
+        <source>whole step</source>
+        <translation>整步</translation>
+    </message>
+    <message>
+        <source>%1%</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>Simulated</source>
+        <translation>模拟</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>误差</translation>
+    </message>
+    <message>
+        <source>Mean time of one instance of the phase, in ms</source>
+        <translation>该阶段一次执行的平均时间，单位 ms</translation>
+    </message>
+    <message>
+        <source>(simulated - measured) / measured: positive when the model predicts the phase slower than it ran</source>
+        <translation>(模拟值 - 实测值) / 实测值：模型预测该阶段比实际运行慢时为正</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::ComparisonView</name>
+    <message>
+        <source>The buffer each rank contributes: 1 GB = 10^9 bytes, 1 GiB = 2^30</source>
+        <translation>每个 Rank 贡献的缓冲区：1 GB = 10^9 字节，1 GiB = 2^30 字节</translation>
+    </message>
+    <message>
+        <source>Measure on this machine</source>
+        <translation>在本机上测量</translation>
+    </message>
+    <message>
+        <source>Live mode is not built into this ShardLab: %1</source>
+        <translation>此 ShardLab 未内置实机模式：%1</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>Buffer</source>
+        <translation>缓冲区</translation>
+    </message>
+    <message>
+        <source>All-Reduce</source>
+        <translation>All-Reduce</translation>
+    </message>
+    <message>
+        <source>Reduce-Scatter + All-Gather</source>
+        <translation>Reduce-Scatter + All-Gather</translation>
+    </message>
+    <message>
+        <source>Reduce-Scatter only</source>
+        <translation>仅 Reduce-Scatter</translation>
+    </message>
+    <message>
+        <source>each rank holds afterwards</source>
+        <translation>之后每个 Rank 持有</translation>
+    </message>
+    <message>
+        <source>peak memory per rank</source>
+        <translation>每个 Rank 的峰值显存</translation>
+    </message>
+    <message>
+        <source>each rank sends</source>
+        <translation>每个 Rank 发送</translation>
+    </message>
+    <message>
+        <source>time (simulated)</source>
+        <translation>时间（模拟）</translation>
+    </message>
+    <message>
+        <source>time (measured)</source>
+        <translation>时间（实测）</translation>
+    </message>
+    <message>
+        <source>Bytes of the result each rank keeps</source>
+        <translation>每个 Rank 保留的结果字节数</translation>
+    </message>
+    <message>
+        <source>Buffers alive at once, out of place: all-reduce needs input and output of the full size; reduce-scatter needs the input and one slice, and its input is freed before the all-gather</source>
+        <translation>同时存活的缓冲区（非原地操作）：All-Reduce 需要完整大小的输入和输出；Reduce-Scatter 需要输入和一片输出，且其输入在 All-Gather 之前释放</translation>
+    </message>
+    <message>
+        <source>Ring traffic per rank: 2(n-1)/n of the buffer for all-reduce, (n-1)/n for each half</source>
+        <translation>每个 Rank 的环形流量：All-Reduce 为缓冲区的 2(n-1)/n，每一半各为 (n-1)/n</translation>
+    </message>
+    <message>
+        <source>From the cost model on this machine</source>
+        <translation>来自本机的成本模型</translation>
+    </message>
+    <message>
+        <source>Measured with NCCL on this machine&apos;s GPUs</source>
+        <translation>在本机 GPU 上用 NCCL 实测</translation>
+    </message>
+    <message>
+        <source>example values afterwards</source>
+        <translation>之后的示例值</translation>
+    </message>
+    <message>
+        <source>Rank r starts with 10(r+1), 10(r+1)+1, …: sums and concatenations are easy to tell apart</source>
+        <translation>Rank r 的初始值为 10(r+1)、10(r+1)+1、…：一眼就能分清求和与拼接</translation>
+    </message>
+    <message>
+        <source>Side by side</source>
+        <translation>并排对比</translation>
+    </message>
+    <message>
+        <source>example inputs</source>
+        <translation>示例输入</translation>
+    </message>
+    <message>
+        <source>peak memory per rank (GB)</source>
+        <translation>每 Rank 峰值显存 (GB)</translation>
+    </message>
+    <message>
+        <source>time (ms)</source>
+        <translation>时间 (ms)</translation>
+    </message>
+    <message>
+        <source>The next step needs</source>
+        <translation>下一步需要</translation>
+    </message>
+    <message>
+        <source>The program calls</source>
+        <translation>程序调用的是</translation>
+    </message>
+    <message>
+        <source>Choosing the collective from what the next step needs</source>
+        <translation>根据下一步需要什么来选择 Collective</translation>
+    </message>
+    <message>
+        <source>Choose a size above zero on a machine with two or more GPUs.</source>
+        <translation>请在有两张或更多 GPU 的机器上选择一个大于零的大小。</translation>
+    </message>
+    <message>
+        <source>Measuring the three on this machine&apos;s GPUs…</source>
+        <translation>正在本机 GPU 上测量这三种方式…</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>simulated</source>
+        <translation>模拟</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::DiagnosisPanel</name>
+    <message>
+        <source>rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>per step (ms)</source>
+        <translation>每步 (ms)</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>wait</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <source>No finding: the run scales, nobody is waited for, and every collective completes.</source>
+        <translation>没有发现问题：运行能够扩展，没有人被等待，每个 Collective 都完成了。</translation>
+    </message>
+    <message>
+        <source>What the handbook says to check first</source>
+        <translation>手册建议首先检查什么</translation>
+    </message>
+    <message>
+        <source>Evidence it asks for:</source>
+        <translation>它要求的证据：</translation>
+    </message>
+    <message>
+        <source>%1 (below).</source>
+        <translation>%1（见下文）。</translation>
+    </message>
+    <message>
+        <source>Communication bandwidth</source>
+        <translation>通信带宽</translation>
+    </message>
+    <message>
+        <source>%1, %2 on %3 GPUs: %4 ms, bus bandwidth %5 GB/s, %6%7</source>
+        <translation>%1，%2，%3 张 GPU：%4 ms，总线带宽 %5 GB/s，%6%7</translation>
+    </message>
+    <message>
+        <source>latency-bound</source>
+        <translation>受延迟限制</translation>
+    </message>
+    <message>
+        <source>bandwidth-bound</source>
+        <translation>受带宽限制</translation>
+    </message>
+    <message>
+        <source>, limited by %1</source>
+        <translation>，受限于 %1</translation>
+    </message>
+    <message>
+        <source>Strong-scaling curve</source>
+        <translation>强扩展曲线</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>step (ms)</source>
+        <translation>单步 (ms)</translation>
+    </message>
+    <message>
+        <source>speed-up</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <source>efficiency</source>
+        <translation>效率</translation>
+    </message>
+    <message>
+        <source>%1 (this one)</source>
+        <translation>%1（当前）</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::Document</name>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::DocumentController</name>
+    <message>
+        <source>Untitled scenario</source>
+        <translation>未命名场景</translation>
+    </message>
+    <message>
+        <source>New scenario</source>
+        <translation>新建场景</translation>
+    </message>
+    <message>
+        <source>Cannot open scenario</source>
+        <translation>无法打开场景</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; could not be opened. Your current document is unchanged.</source>
+        <translation>无法打开“%1”。当前文档保持不变。</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <source>Cannot open example</source>
+        <translation>无法打开示例</translation>
+    </message>
+    <message>
+        <source>The example &quot;%1&quot; could not be opened. Your current document is unchanged.</source>
+        <translation>无法打开示例“%1”。当前文档保持不变。</translation>
+    </message>
+    <message>
+        <source>Opened the example %1; save it to keep your changes.</source>
+        <translation>已打开示例 %1；要保留修改请另存。</translation>
+    </message>
+    <message>
+        <source>Cannot save scenario</source>
+        <translation>无法保存场景</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; could not be written. Your document is still open and unchanged.</source>
+        <translation>无法写入“%1”。文档仍然打开，没有变化。</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>an untitled scenario (&quot;%1&quot;)</source>
+        <translation>一个未命名场景（“%1”）</translation>
+    </message>
+    <message>
+        <source>ShardLab did not close normally. Recover the unsaved changes to %1, autosaved at %2?</source>
+        <translation>ShardLab 上次没有正常关闭。要恢复对 %1 的未保存更改吗？（自动保存于 %2）</translation>
+    </message>
+    <message>
+        <source>Recovered unsaved changes; save them to keep them.</source>
+        <translation>已恢复未保存的更改；请保存以保留它们。</translation>
+    </message>
+    <message>
+        <source>Cannot recover</source>
+        <translation>无法恢复</translation>
+    </message>
+    <message>
+        <source>The autosaved scenario could not be read.</source>
+        <translation>无法读取自动保存的场景。</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::EditorPage</name>
+    <message>
+        <source>NVLink</source>
+        <translation>NVLink</translation>
+    </message>
+    <message>
+        <source>PCIe</source>
+        <translation>PCIe</translation>
+    </message>
+    <message>
+        <source>CPU socket link (SYS)</source>
+        <translation>CPU 插槽间链路 (SYS)</translation>
+    </message>
+    <message>
+        <source>network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>thicker = faster</source>
+        <translation>越粗 = 越快</translation>
+    </message>
+    <message>
+        <source>fits</source>
+        <translation>放得下</translation>
+    </message>
+    <message>
+        <source>over 90 %</source>
+        <translation>超过 90 %</translation>
+    </message>
+    <message>
+        <source>does not fit</source>
+        <translation>放不下</translation>
+    </message>
+    <message>
+        <source>Diagram</source>
+        <translation>拓扑图</translation>
+    </message>
+    <message>
+        <source>Right-click a GPU, a link or a shard tile for what you can do with it. Drag shard tiles between GPUs; Ctrl-drag replicates. Wheel: zoom; middle button or Space: pan.</source>
+        <translation>右键单击 GPU、链路或 Shard 块，查看可以对它做什么。在 GPU 之间拖动 Shard 块；按住 Ctrl 拖动则是复制。滚轮：缩放；中键或空格：平移。</translation>
+    </message>
+    <message>
+        <source>Workload &amp;&amp; shards</source>
+        <translation>工作负载与 Shard</translation>
+    </message>
+    <message>
+        <source>Step program</source>
+        <translation>步骤程序</translation>
+    </message>
+    <message>
+        <source>Machine</source>
+        <translation>机器</translation>
+    </message>
+    <message>
+        <source>Capacity per GPU</source>
+        <translation>每张 GPU 的容量</translation>
+    </message>
+    <message>
+        <source>Balance and warnings</source>
+        <translation>均衡与警告</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <source>Fit the whole machine in the window (Ctrl+0)</source>
+        <translation>让整台机器适应窗口大小 (Ctrl+0)</translation>
+    </message>
+    <message>
+        <source>Zoom in</source>
+        <translation>放大</translation>
+    </message>
+    <message>
+        <source>Zoom out</source>
+        <translation>缩小</translation>
+    </message>
+    <message>
+        <source>Pick a machine...</source>
+        <translation>选择机器...</translation>
+    </message>
+    <message>
+        <source>Add GPU</source>
+        <translation>添加 GPU</translation>
+    </message>
+    <message>
+        <source>Connect...</source>
+        <translation>连接...</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::EngineWorker</name>
+    <message>
+        <source>Live runs are not built into this ShardLab: %1</source>
+        <translation>此 ShardLab 未内置实机运行：%1</translation>
+    </message>
+    <message>
+        <source>No GPU can be used for live runs: %1</source>
+        <translation>没有可用于实机运行的 GPU：%1</translation>
+    </message>
+    <message>
+        <source>No GPU is visible to this process, so only simulation is possible.</source>
+        <translation>此进程看不到任何 GPU，因此只能进行模拟。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s) on this machine: %1</source>
+        <translation>
+            <numerusform>本机有 %n 张 GPU：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The run stopped on an internal error: %1</source>
+        <translation>运行因内部错误而停止：%1</translation>
+    </message>
+    <message>
+        <source>The run stopped on an unknown internal error.</source>
+        <translation>运行因未知的内部错误而停止。</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::ExportDialog</name>
+    <message>
+        <source>Export figure</source>
+        <translation>导出图</translation>
+    </message>
+    <message>
+        <source>PNG image</source>
+        <translation>PNG 图像</translation>
+    </message>
+    <message>
+        <source>SVG drawing (vector)</source>
+        <translation>SVG 图形（矢量）</translation>
+    </message>
+    <message>
+        <source>PDF document (vector)</source>
+        <translation>PDF 文档（矢量）</translation>
+    </message>
+    <message>
+        <source>PNG for slides and chat; SVG and PDF stay sharp at any size when printed</source>
+        <translation>PNG 适合幻灯片和聊天；SVG 和 PDF 打印时在任何尺寸下都保持清晰</translation>
+    </message>
+    <message>
+        <source>1x (as on screen)</source>
+        <translation>1x（与屏幕相同）</translation>
+    </message>
+    <message>
+        <source>2x (presentation)</source>
+        <translation>2x（演示用）</translation>
+    </message>
+    <message>
+        <source>Custom DPI</source>
+        <translation>自定义 DPI</translation>
+    </message>
+    <message>
+        <source>Pixels per screen pixel of the PNG; DPI (dots per inch) sets it for print</source>
+        <translation>PNG 中每个屏幕像素对应的像素数；打印时用 DPI（每英寸点数）来设定</translation>
+    </message>
+    <message>
+        <source> DPI</source>
+        <translation> DPI</translation>
+    </message>
+    <message>
+        <source>Larger fonts for print</source>
+        <translation>打印用大字体</translation>
+    </message>
+    <message>
+        <source>Enlarges axis labels, tick labels and the legend of plots in the exported file only</source>
+        <translation>只在导出的文件中放大图表的坐标轴标签、刻度标签和图例</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>格式：</translation>
+    </message>
+    <message>
+        <source>Resolution:</source>
+        <translation>分辨率：</translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation>文件：</translation>
+    </message>
+    <message>
+        <source>Choose a file to write.</source>
+        <translation>请选择要写入的文件。</translation>
+    </message>
+    <message>
+        <source>Figures (*.png *.svg *.pdf)</source>
+        <translation>图 (*.png *.svg *.pdf)</translation>
+    </message>
+    <message>
+        <source>Export all figures into</source>
+        <translation>把所有图导出到</translation>
+    </message>
+    <message>
+        <source>Export all figures</source>
+        <translation>导出所有图</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n file(s) into %1.</source>
+        <translation>
+            <numerusform>已向 %1 写入 %n 个文件。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::FeedbackPanel</name>
+    <message>
+        <source>Balance: nothing to compare yet.</source>
+        <translation>均衡：还没有可比较的内容。</translation>
+    </message>
+    <message>
+        <source>Balanced: every GPU owns %1, the mean.</source>
+        <translation>已均衡：每张 GPU 都拥有 %1，即平均值。</translation>
+    </message>
+    <message>
+        <source>Imbalance %1 %: %2 owns the most, %3; the mean is %4.</source>
+        <translation>不均衡度 %1 %：%2 拥有最多，为 %3；平均值为 %4。</translation>
+    </message>
+    <message>
+        <source>Every GPU fits what it owns, and the ownership is balanced.</source>
+        <translation>每张 GPU 都放得下它所拥有的数据，而且所有权是均衡的。</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::FigureExporter</name>
+    <message>
+        <source>%1: cannot be written (%2)</source>
+        <translation>%1：无法写入（%2）</translation>
+    </message>
+    <message>
+        <source>%1: the figure could not be drawn</source>
+        <translation>%1：无法绘制图</translation>
+    </message>
+    <message>
+        <source>Exported from ShardLab</source>
+        <translation>由 ShardLab 导出</translation>
+    </message>
+    <message>
+        <source>there is no view to export</source>
+        <translation>没有可导出的视图</translation>
+    </message>
+    <message>
+        <source>the view has no size yet (it was never shown)</source>
+        <translation>视图还没有尺寸（它从未显示过）</translation>
+    </message>
+    <message>
+        <source>a scale of %1 is out of range (expected 0.25 to 16, or 24 to 1536 DPI)</source>
+        <translation>缩放比例 %1 超出范围（应为 0.25 到 16，或 24 到 1536 DPI）</translation>
+    </message>
+    <message>
+        <source>unknown format</source>
+        <translation>未知格式</translation>
+    </message>
+    <message>
+        <source>there is no view to copy</source>
+        <translation>没有可复制的视图</translation>
+    </message>
+    <message>
+        <source>%1: the folder cannot be created</source>
+        <translation>%1：无法创建文件夹</translation>
+    </message>
+    <message>
+        <source>the view &quot;%1&quot; no longer exists</source>
+        <translation>视图“%1”已不存在</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::FindingsModel</name>
+    <message>
+        <source>Problem: </source>
+        <translation>问题：</translation>
+    </message>
+    <message>
+        <source>Warning: </source>
+        <translation>警告：</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::GpuCardItem</name>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 too much</source>
+        <translation>超出 %1</translation>
+    </message>
+    <message>
+        <source>%1 % used</source>
+        <translation>已用 %1 %</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>computing</source>
+        <translation>计算中</translation>
+    </message>
+    <message>
+        <source>communicating</source>
+        <translation>通信中</translation>
+    </message>
+    <message>
+        <source>waits for %1</source>
+        <translation>等待 %1</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>%1 TFLOP/s</source>
+        <translation>%1 TFLOP/s</translation>
+    </message>
+    <message>
+        <source>+%1</source>
+        <translation>+%1</translation>
+    </message>
+    <message>
+        <source>drop shards here</source>
+        <translation>把 Shard 拖到这里</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::GpuModel</name>
+    <message>
+        <source>%1 / socket %2</source>
+        <translation>%1 / 插槽 %2</translation>
+    </message>
+    <message>
+        <source>What this GPU holds. Double-click to change (e.g. 16 GB, 80 GB).</source>
+        <translation>这张 GPU 的显存容量。双击修改（例如 16 GB、80 GB）。</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>TFLOP/s</source>
+        <translation>TFLOP/s</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>expected a number of TFLOP/s</source>
+        <translation>需要一个以 TFLOP/s 为单位的数字</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::LaneBackground</name>
+    <message>
+        <source>iteration %1</source>
+        <translation>迭代 %1</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::LessonBrowser</name>
+    <message>
+        <source>English</source>
+        <translation>English</translation>
+    </message>
+    <message>
+        <source>Simplified Chinese</source>
+        <translation>简体中文</translation>
+    </message>
+    <message>
+        <source>Language of the lesson texts</source>
+        <translation>课程文本的语言</translation>
+    </message>
+    <message>
+        <source>Open the lesson&apos;s scenario</source>
+        <translation>打开本课的场景</translation>
+    </message>
+    <message>
+        <source>Open the comparison scenario</source>
+        <translation>打开对比场景</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Previous step</source>
+        <translation>上一步</translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation>下一步</translation>
+    </message>
+    <message>
+        <source>Show me</source>
+        <translation>带我去看</translation>
+    </message>
+    <message>
+        <source>Go to the view this step talks about</source>
+        <translation>转到这一步所讲的视图</translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Previous question</source>
+        <translation>上一题</translation>
+    </message>
+    <message>
+        <source>Next question</source>
+        <translation>下一题</translation>
+    </message>
+    <message>
+        <source>Lessons</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>Choose a lesson on the left.</source>
+        <translation>请在左侧选择一课。</translation>
+    </message>
+    <message>
+        <source>The lesson&apos;s answers cannot be checked: %1</source>
+        <translation>无法检查本课的答案：%1</translation>
+    </message>
+    <message>
+        <source>%1. %2</source>
+        <translation>%1. %2</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>第 %1 步，共 %2 步</translation>
+    </message>
+    <message>
+        <source>Question %1 of %2</source>
+        <translation>第 %1 题，共 %2 题</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::LessonListModel</name>
+    <message>
+        <source>%1. %2</source>
+        <translation>%1. %2</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::LinkDialog</name>
+    <message>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>NVLink links bundled together: NV18 is 18 links.</source>
+        <translation>捆绑在一起的 NVLink 链路数：NV18 即 18 条。</translation>
+    </message>
+    <message>
+        <source> GB/s</source>
+        <translation> GB/s</translation>
+    </message>
+    <message>
+        <source>Bandwidth per direction of the whole link (all bundled NVLinks together).</source>
+        <translation>整条链路每个方向的带宽（所有捆绑的 NVLink 加在一起）。</translation>
+    </message>
+    <message>
+        <source> µs</source>
+        <translation> µs</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>从</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>到</translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Links bundled</source>
+        <translation>捆绑链路数</translation>
+    </message>
+    <message>
+        <source>Bandwidth</source>
+        <translation>带宽</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>A link needs two different ends.</source>
+        <translation>链路的两端必须不同。</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::LinkModel</name>
+    <message>
+        <source>From</source>
+        <translation>从</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>到</translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Links</source>
+        <translation>链路</translation>
+    </message>
+    <message>
+        <source>Bandwidth</source>
+        <translation>带宽</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>expected a bandwidth in GB/s</source>
+        <translation>需要一个以 GB/s 为单位的带宽</translation>
+    </message>
+    <message>
+        <source>expected a number of links</source>
+        <translation>需要一个链路数</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::MachineDialog</name>
+    <message>
+        <source>Pick a machine</source>
+        <translation>选择机器</translation>
+    </message>
+    <message>
+        <source>Built-in machines (figures from datasheets; each preset cites its source):</source>
+        <translation>内置机器（数据来自产品规格书；每个预设都注明了来源）：</translation>
+    </message>
+    <message>
+        <source>%1
+    %2</source>
+        <translation>%1
+    %2</translation>
+    </message>
+    <message>
+        <source>Fewer GPUs than the preset: its first N. More: a cluster of copies of its first node, joined by a 400 Gb/s InfiniBand network.</source>
+        <translation>GPU 数少于预设：取其前 N 张。多于预设：复制其第一个节点组成集群，节点间用 400 Gb/s InfiniBand 网络连接。</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s) in %1 node(s), %2 links: %3</source>
+        <translation>
+            <numerusform>%n 张 GPU，分布在 %1 个节点中，%2 条链路：%3</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::MainWindow</name>
+    <message>
+        <source>Editor</source>
+        <translation>编辑器</translation>
+    </message>
+    <message>
+        <source>Not changed: %1</source>
+        <translation>未更改：%1</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>新建(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Open...</source>
+        <translation>打开(&amp;O)...</translation>
+    </message>
+    <message>
+        <source>Open &amp;example</source>
+        <translation>打开示例(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;as...</source>
+        <translation>另存为(&amp;A)...</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Pick a &amp;machine...</source>
+        <translation>选择机器(&amp;M)...</translation>
+    </message>
+    <message>
+        <source>Add a &amp;GPU</source>
+        <translation>添加 GPU(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Connect...</source>
+        <translation>连接(&amp;C)...</translation>
+    </message>
+    <message>
+        <source>Add &amp;item...</source>
+        <translation>添加条目(&amp;I)...</translation>
+    </message>
+    <message>
+        <source>&amp;Split item...</source>
+        <translation>切分条目(&amp;S)...</translation>
+    </message>
+    <message>
+        <source>&amp;Place by strategy</source>
+        <translation>按策略放置(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Take selected shards off their GPUs</source>
+        <translation>把选中的 Shard 从其 GPU 上移除(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About ShardLab</source>
+        <translation>关于 ShardLab(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About ShardLab</source>
+        <translation>关于 ShardLab</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;br&gt;A visual simulator and live profiler for multi-GPU programming: ownership, balance and necessary communication, made visible.</source>
+        <translation>&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;br&gt;多 GPU 编程的可视化模拟器与实时性能分析器：让所有权、均衡与必要的通信一目了然。</translation>
+    </message>
+    <message>
+        <source>&amp;%1 %2</source>
+        <translation>&amp;%1 %2</translation>
+    </message>
+    <message>
+        <source>Clear the list</source>
+        <translation>清除列表</translation>
+    </message>
+    <message>
+        <source>%1[*] - %2 - ShardLab</source>
+        <translation>%1[*] - %2 - ShardLab</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s)</source>
+        <translation>
+            <numerusform>%n 张 GPU</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 owned in total</source>
+        <translation>共拥有 %1</translation>
+    </message>
+    <message>
+        <source>imbalance %1 %</source>
+        <translation>不均衡度 %1 %</translation>
+    </message>
+    <message>
+        <source>everything fits</source>
+        <translation>全部放得下</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s) do not fit</source>
+        <translation>
+            <numerusform>%n 张 GPU 放不下</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::NewItemDialog</name>
+    <message>
+        <source>New workload item</source>
+        <translation>新的工作负载条目</translation>
+    </message>
+    <message>
+        <source>item %1</source>
+        <translation>条目 %1</translation>
+    </message>
+    <message>
+        <source>A size such as 24 GB (10^9 bytes), 512 MiB (2^20 bytes) or a number of bytes.</source>
+        <translation>大小，例如 24 GB（10^9 字节）、512 MiB（2^20 字节），或者一个字节数。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>The new item starts as one shard that no GPU holds: drag it onto a GPU, or place everything by strategy.</source>
+        <translation>新条目起初是一个没有任何 GPU 持有的 Shard：把它拖到某张 GPU 上，或者按策略放置所有内容。</translation>
+    </message>
+    <message>
+        <source>The item needs a name.</source>
+        <translation>条目需要一个名称。</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; exists already: names must be unique.</source>
+        <translation>“%1”已存在：名称必须唯一。</translation>
+    </message>
+    <message>
+        <source>The size must be above zero.</source>
+        <translation>大小必须大于零。</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::OpEditor</name>
+    <message>
+        <source>Which one?</source>
+        <translation>选哪个？</translation>
+    </message>
+    <message>
+        <source>Answer what the next step needs, and ShardLab names the collective.</source>
+        <translation>回答下一步需要什么，ShardLab 会告诉你该用哪个 Collective。</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>The workload item the step works on: compute time follows the share each GPU owns; a collective moves the item&apos;s size unless a size is given.</source>
+        <translation>这一步所处理的工作负载条目：计算时间取决于每张 GPU 拥有的份额；除非另外指定大小，Collective 传输的是该条目的大小。</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>Work over the whole item, e.g. 3.36 TFLOP. Each GPU does the share of the item it owns.</source>
+        <translation>整个条目的计算量，例如 3.36 TFLOP。每张 GPU 完成它所拥有的那一份。</translation>
+    </message>
+    <message>
+        <source>Work</source>
+        <translation>计算量</translation>
+    </message>
+    <message>
+        <source>Bytes of the collective (nccl-tests&apos; size: the full buffer). Empty: the item&apos;s size.</source>
+        <translation>Collective 的字节数（nccl-tests 的大小：整个缓冲区）。留空：使用条目的大小。</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>The GPUs that take part: all, or a list such as 0-3, 6.</source>
+        <translation>参与的 GPU：“全部”，或者一个列表，例如 0-3, 6。</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Reduce: the GPU that receives the sum. Broadcast: the GPU whose data is copied. Send/recv: the GPU that sends.</source>
+        <translation>Reduce：接收总和的 GPU。Broadcast：数据被复制的 GPU。Send/Recv：发送方 GPU。</translation>
+    </message>
+    <message>
+        <source>Root / sender</source>
+        <translation>Root / 发送方</translation>
+    </message>
+    <message>
+        <source>Send/recv: the GPU that receives.</source>
+        <translation>Send/Recv：接收方 GPU。</translation>
+    </message>
+    <message>
+        <source>Receiver</source>
+        <translation>接收方</translation>
+    </message>
+    <message>
+        <source>Buckets</source>
+        <translation>分桶数</translation>
+    </message>
+    <message>
+        <source>Overlap with compute</source>
+        <translation>与计算重叠</translation>
+    </message>
+    <message>
+        <source>auto picks ring or tree as NCCL&apos;s tuner does; the others force one.</source>
+        <translation>auto 像 NCCL 的调优器那样选择 ring 或 tree；其他选项强制使用其中一种。</translation>
+    </message>
+    <message>
+        <source>Algorithm</source>
+        <translation>算法</translation>
+    </message>
+    <message>
+        <source>operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>item</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>work</source>
+        <translation>计算量</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>ranks</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a list of ranks (expected all, or e.g. 0-3, 6).</source>
+        <translation>“%1”不是 Rank 列表（应为“全部”，或例如 0-3, 6）。</translation>
+    </message>
+    <message>
+        <source>root</source>
+        <translation>Root</translation>
+    </message>
+    <message>
+        <source>receiver</source>
+        <translation>接收方</translation>
+    </message>
+    <message>
+        <source>buckets</source>
+        <translation>分桶数</translation>
+    </message>
+    <message>
+        <source>overlap</source>
+        <translation>重叠</translation>
+    </message>
+    <message>
+        <source>algorithm</source>
+        <translation>算法</translation>
+    </message>
+    <message>
+        <source>Select a step to edit it.</source>
+        <translation>选择一个步骤来编辑它。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Step %1&lt;/b&gt;</source>
+        <translation>&lt;b&gt;步骤 %1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>the item&apos;s size (%1)</source>
+        <translation>条目的大小（%1）</translation>
+    </message>
+    <message>
+        <source>a size, e.g. 1 GB</source>
+        <translation>大小，例如 1 GB</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::PlaybackBar</name>
+    <message>
+        <source>Previous event (Left): the last span boundary or ring step</source>
+        <translation>上一个事件（左方向键）：上一个时间段边界或环形步骤</translation>
+    </message>
+    <message>
+        <source>Play / pause (Space)</source>
+        <translation>播放 / 暂停（空格）</translation>
+    </message>
+    <message>
+        <source>Next event (Right): the next span boundary or ring step</source>
+        <translation>下一个事件（右方向键）：下一个时间段边界或环形步骤</translation>
+    </message>
+    <message>
+        <source>Speed</source>
+        <translation>速度</translation>
+    </message>
+    <message>
+        <source>Playback speed as a share of real time (+ / - change it). At 0.0001x one second of playback shows 100 µs of the run: slow enough to follow the steps of a ring.</source>
+        <translation>回放速度，以实际时间的比例表示（按 + / - 调整）。在 0.0001x 下，一秒回放展示运行中的 100 µs：慢到足以看清环形算法的每一步。</translation>
+    </message>
+    <message>
+        <source>Position in the run: drag to scrub</source>
+        <translation>在运行中的位置：拖动以定位</translation>
+    </message>
+    <message>
+        <source>%1x (1 s shows %2)</source>
+        <translation>%1x（1 秒展示 %2）</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::ProgramModel</name>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>, root %1</source>
+        <translation>，Root %1</translation>
+    </message>
+    <message>
+        <source>overlapped</source>
+        <translation>重叠</translation>
+    </message>
+    <message>
+        <source>Work over the whole item; each GPU does the share it owns.</source>
+        <translation>整个条目的计算量；每张 GPU 完成它拥有的那一份。</translation>
+    </message>
+    <message>
+        <source>Bytes of the collective, in nccl-tests&apos; convention (the full buffer).</source>
+        <translation>Collective 的字节数，按 nccl-tests 的约定（整个缓冲区）。</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Buckets</source>
+        <translation>分桶数</translation>
+    </message>
+    <message>
+        <source>Overlap</source>
+        <translation>重叠</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::ProgramPanel</name>
+    <message>
+        <source>+ Compute</source>
+        <translation>+ 计算</translation>
+    </message>
+    <message>
+        <source>+ Collective...</source>
+        <translation>+ Collective...</translation>
+    </message>
+    <message>
+        <source>Asks what the next step needs, then adds the collective that delivers it.</source>
+        <translation>先问下一步需要什么，再添加能提供它的 Collective。</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>How many times the program runs; the first iteration often differs (warm-up).</source>
+        <translation>程序运行的次数；第一次迭代往往不同（预热）。</translation>
+    </message>
+    <message>
+        <source>Iterations</source>
+        <translation>迭代次数</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::QuestionPanel</name>
+    <message>
+        <source>Hint</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>Show a hint without giving the answer away</source>
+        <translation>显示提示，但不透露答案</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>一个数字</translation>
+    </message>
+    <message>
+        <source>Choose a collective…</source>
+        <translation>选择一个 Collective…</translation>
+    </message>
+    <message>
+        <source>A collective is an operation every rank of a group calls together</source>
+        <translation>Collective（集合通信）是一组中每个 Rank 共同调用的操作</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>检查</translation>
+    </message>
+    <message>
+        <source>Show answer</source>
+        <translation>显示答案</translation>
+    </message>
+    <message>
+        <source>Choose a lesson to see its questions.</source>
+        <translation>选择一课来查看它的问题。</translation>
+    </message>
+    <message>
+        <source>(%1) %2</source>
+        <translation>(%1) %2</translation>
+    </message>
+    <message>
+        <source>Give an answer first.</source>
+        <translation>请先给出答案。</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::RankEvidenceModel</name>
+    <message>
+        <source>rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>compute (ms)</source>
+        <translation>计算 (ms)</translation>
+    </message>
+    <message>
+        <source>comm (ms)</source>
+        <translation>通信 (ms)</translation>
+    </message>
+    <message>
+        <source>wait (ms)</source>
+        <translation>等待 (ms)</translation>
+    </message>
+    <message>
+        <source>last</source>
+        <translation>最后到达</translation>
+    </message>
+    <message>
+        <source>work</source>
+        <translation>计算量</translation>
+    </message>
+    <message>
+        <source>slowdown</source>
+        <translation>减速倍数</translation>
+    </message>
+    <message>
+        <source>node/socket</source>
+        <translation>节点/插槽</translation>
+    </message>
+    <message>
+        <source>ring link (GB/s)</source>
+        <translation>环形链路 (GB/s)</translation>
+    </message>
+    <message>
+        <source>last collective #</source>
+        <translation>最后完成的 Collective 序号</translation>
+    </message>
+    <message>
+        <source>state</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>How many blocking collectives this rank reached last (the others waited for it)</source>
+        <translation>该 Rank 有多少个阻塞式 Collective 是最后到达的（其他 Rank 都在等它）</translation>
+    </message>
+    <message>
+        <source>Its share of the program&apos;s compute work; an even split is 1/n</source>
+        <translation>它在程序计算量中所占的份额；平均切分时为 1/n</translation>
+    </message>
+    <message>
+        <source>A per-rank factor on compute time: thermal throttling or a slower card</source>
+        <translation>每个 Rank 的计算时间系数：过热降频或较慢的卡</translation>
+    </message>
+    <message>
+        <source>The slower of the routes from its ring predecessor and to its successor</source>
+        <translation>从环中前一个 Rank 到它、以及从它到后一个 Rank 这两条路径中较慢的一条</translation>
+    </message>
+    <message>
+        <source>The sequence number of its last completed collective, as a flight recorder counts</source>
+        <translation>它最后完成的 Collective 的序号，与飞行记录器的计数方式相同</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::RankTableModel</name>
+    <message>
+        <source>%1 (straggler)</source>
+        <translation>%1（Straggler）</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Rank %1 owns more than its GPU holds</source>
+        <translation>Rank %1 拥有的数据超过了其 GPU 的显存</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Comm</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Wait</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>Last</source>
+        <translation>最后到达</translation>
+    </message>
+    <message>
+        <source>Time computing, per iteration (averaged over the iterations)</source>
+        <translation>每次迭代的计算时间（对所有迭代取平均）</translation>
+    </message>
+    <message>
+        <source>Exposed communication per iteration: time the compute stream is blocked in a collective (communication hidden behind compute is not counted)</source>
+        <translation>每次迭代暴露的通信时间：计算 Stream 阻塞在 Collective 中的时间（被计算掩盖的通信不计在内）</translation>
+    </message>
+    <message>
+        <source>Time idle at synchronisation points per iteration, waiting for the last rank to arrive</source>
+        <translation>每次迭代在同步点空闲、等待最后一个 Rank 到达的时间</translation>
+    </message>
+    <message>
+        <source>Peak memory: what the rank owns plus its largest temporary buffer, against its GPU&apos;s memory</source>
+        <translation>峰值显存：该 Rank 拥有的数据加上它最大的临时缓冲区，与其 GPU 显存对比</translation>
+    </message>
+    <message>
+        <source>How many collectives this rank arrived at last, making the others wait</source>
+        <translation>该 Rank 有多少次是最后到达 Collective、让其他 Rank 等待</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::ReportWriter</name>
+    <message>
+        <source>%1: expected a file name ending in .html or .pdf</source>
+        <translation>%1：文件名应以 .html 或 .pdf 结尾</translation>
+    </message>
+    <message>
+        <source>Lab report…</source>
+        <translation>实验报告…</translation>
+    </message>
+    <message>
+        <source>Write the course&apos;s lab report for this scenario: per-rank output, topology, timing at several message sizes, what limits scaling, and all-reduce against reduce-scatter + all-gather</source>
+        <translation>为这个场景撰写课程的实验报告：逐 Rank 输出、拓扑、多个消息大小下的时间、限制扩展的因素，以及 All-Reduce 与 Reduce-Scatter + All-Gather 的对比</translation>
+    </message>
+    <message>
+        <source>Write lab report</source>
+        <translation>撰写实验报告</translation>
+    </message>
+    <message>
+        <source>PDF document (*.pdf);;Web page (*.html)</source>
+        <translation>PDF 文档 (*.pdf);;网页 (*.html)</translation>
+    </message>
+    <message>
+        <source>Lab report</source>
+        <translation>实验报告</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::RunController</name>
+    <message>
+        <source>Checking for GPUs…</source>
+        <translation>正在检查 GPU…</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::RunPage</name>
+    <message>
+        <source>Simulate</source>
+        <translation>模拟</translation>
+    </message>
+    <message>
+        <source>Run the scenario on the analytic cost model: works on any computer</source>
+        <translation>用解析成本模型运行场景：任何电脑上都能运行</translation>
+    </message>
+    <message>
+        <source>Live on this machine&apos;s GPUs</source>
+        <translation>在本机 GPU 上实机运行</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Run the scenario (Ctrl+R); a run in progress is replaced</source>
+        <translation>运行场景 (Ctrl+R)；正在进行的运行会被替换</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the run in progress</source>
+        <translation>停止正在进行的运行</translation>
+    </message>
+    <message>
+        <source>iteration %v of %m</source>
+        <translation>迭代 %v / %m</translation>
+    </message>
+    <message>
+        <source>No scenario yet</source>
+        <translation>还没有场景</translation>
+    </message>
+    <message>
+        <source>Ready: %1</source>
+        <translation>就绪：%1</translation>
+    </message>
+    <message>
+        <source>The scenario changed since this run: press Run to see the new one.</source>
+        <translation>场景在这次运行之后已更改：按“运行”查看新的结果。</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>Running on the GPUs…</source>
+        <translation>正在 GPU 上运行…</translation>
+    </message>
+    <message>
+        <source>Simulating…</source>
+        <translation>正在模拟…</translation>
+    </message>
+    <message>
+        <source>Simulating… (drawing every iteration once the run ends)</source>
+        <translation>正在模拟…（运行结束后再绘制每次迭代）</translation>
+    </message>
+    <message>
+        <source>Measured in %1 ms</source>
+        <translation>实测用时 %1 ms</translation>
+    </message>
+    <message>
+        <source>Simulated in %1 ms</source>
+        <translation>模拟用时 %1 ms</translation>
+    </message>
+    <message>
+        <source>The run hung: %1</source>
+        <translation>运行挂起：%1</translation>
+    </message>
+    <message>
+        <source>The simulation of this scenario failed, so there is nothing to compare with: %1</source>
+        <translation>这个场景的模拟失败了，因此没有可以对比的结果：%1</translation>
+    </message>
+    <message>
+        <source>Measured on this machine. The faint dotted lane under each rank is the simulation of the same scenario; the table on the right gives the error per phase.</source>
+        <translation>在本机上实测。每个 Rank 下方浅色虚线的一行是同一场景的模拟结果；右侧表格给出每个阶段的误差。</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Run real CUDA kernels and NCCL collectives: %1</source>
+        <translation>运行真实的 CUDA Kernel 和 NCCL Collective：%1</translation>
+    </message>
+    <message>
+        <source>(live unavailable: hover for why)</source>
+        <translation>（实机模式不可用：悬停查看原因）</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::ScalingModel</name>
+    <message>
+        <source>%1 is limited by %2</source>
+        <translation>%1 受限于 %2</translation>
+    </message>
+    <message>
+        <source>: %1 over %2</source>
+        <translation>：%1，经由 %2</translation>
+    </message>
+    <message>
+        <source> (does not fit)</source>
+        <translation>（放不下）</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>nodes</source>
+        <translation>节点数</translation>
+    </message>
+    <message>
+        <source>step (ms)</source>
+        <translation>单步 (ms)</translation>
+    </message>
+    <message>
+        <source>speed-up</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <source>efficiency</source>
+        <translation>效率</translation>
+    </message>
+    <message>
+        <source>compute (ms)</source>
+        <translation>计算 (ms)</translation>
+    </message>
+    <message>
+        <source>comm (ms)</source>
+        <translation>通信 (ms)</translation>
+    </message>
+    <message>
+        <source>wait (ms)</source>
+        <translation>等待 (ms)</translation>
+    </message>
+    <message>
+        <source>idle (ms)</source>
+        <translation>空闲 (ms)</translation>
+    </message>
+    <message>
+        <source>limited by</source>
+        <translation>受限于</translation>
+    </message>
+    <message>
+        <source>One GPU&apos;s step time over this step time (the same total work)</source>
+        <translation>单张 GPU 的单步时间除以此处的单步时间（总工作量相同）</translation>
+    </message>
+    <message>
+        <source>GPUs x efficiency: how much more work is done per unit of time (scaled speed-up)</source>
+        <translation>GPU 数 × 效率：单位时间内多完成了多少工作（按规模扩展的加速比）</translation>
+    </message>
+    <message>
+        <source>Speed-up divided by the number of GPUs; 100 % is perfect scaling</source>
+        <translation>加速比除以 GPU 数；100 % 即完美扩展</translation>
+    </message>
+    <message>
+        <source>One GPU&apos;s step time over this step time, the work per GPU being the same</source>
+        <translation>单张 GPU 的单步时间除以此处的单步时间，每张 GPU 的工作量相同</translation>
+    </message>
+    <message>
+        <source>Per rank and step, averaged over ranks; the four add up to the step time</source>
+        <translation>按 Rank 和步计，对所有 Rank 取平均；四项相加等于单步时间</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::ScalingView</name>
+    <message>
+        <source>Strong scaling (same total work)</source>
+        <translation>强扩展（总工作量不变）</translation>
+    </message>
+    <message>
+        <source>Weak scaling (same work per GPU)</source>
+        <translation>弱扩展（每张 GPU 的工作量不变）</translation>
+    </message>
+    <message>
+        <source>Strong: the job is split over more GPUs. Weak: the job grows with the GPUs, so each keeps the same share</source>
+        <translation>强扩展：把任务分给更多 GPU。弱扩展：任务随 GPU 数增长，每张 GPU 的份额保持不变</translation>
+    </message>
+    <message>
+        <source>Simulated up to this many GPUs; beyond one machine, copies of its first node are joined by a 400 Gb/s InfiniBand network</source>
+        <translation>最多模拟到这么多张 GPU；超出一台机器时，复制其第一个节点，节点间用 400 Gb/s InfiniBand 网络连接</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Up to GPUs</source>
+        <translation>最多 GPU 数</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>speed-up</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <source>efficiency (%)</source>
+        <translation>效率 (%)</translation>
+    </message>
+    <message>
+        <source>ideal speed-up</source>
+        <translation>理想加速比</translation>
+    </message>
+    <message>
+        <source>efficiency</source>
+        <translation>效率</translation>
+    </message>
+    <message>
+        <source>per rank and step (ms)</source>
+        <translation>每个 Rank 每步 (ms)</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>wait</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>Simulating up to %1 GPUs…</source>
+        <translation>正在模拟，最多 %1 张 GPU…</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>crosses %1</source>
+        <translation>跨越 %1</translation>
+    </message>
+    <message>
+        <source>Strong scaling: speed-up = T(1) / T(n), efficiency = speed-up / n.</source>
+        <translation>强扩展：加速比 = T(1) / T(n)，效率 = 加速比 / n。</translation>
+    </message>
+    <message>
+        <source>Weak scaling: efficiency = T(1) / T(n), speed-up = n × efficiency.</source>
+        <translation>弱扩展：效率 = T(1) / T(n)，加速比 = n × 效率。</translation>
+    </message>
+    <message>
+        <source>Nothing along the curve stands out: each step adds GPUs without crossing a slower link.</source>
+        <translation>曲线上没有特别突出的点：每一步增加 GPU 时都没有跨到更慢的链路上。</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::ShardModel</name>
+    <message>
+        <source>#%1  %2</source>
+        <translation>#%1  %2</translation>
+    </message>
+    <message>
+        <source>%1 #%2  %3</source>
+        <translation>%1 #%2  %3</translation>
+    </message>
+    <message>
+        <source>No GPU holds it yet.</source>
+        <translation>还没有 GPU 持有它。</translation>
+    </message>
+    <message>
+        <source>Held by %1 only (split).</source>
+        <translation>只由 %1 持有（切分）。</translation>
+    </message>
+    <message>
+        <source>Held by GPUs %1 (replicated).</source>
+        <translation>由 GPU %1 持有（复制）。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;&apos;%1&apos; #%2&lt;/b&gt;: bytes %3 to %4 (%5)&lt;br&gt;%6&lt;br&gt;&lt;i&gt;Drag onto a GPU to give it this shard; Ctrl-drag to replicate it there.&lt;/i&gt;&lt;br&gt;&lt;br&gt;%7</source>
+        <translation>&lt;b&gt;“%1” #%2&lt;/b&gt;：第 %3 到 %4 字节（%5）&lt;br&gt;%6&lt;br&gt;&lt;i&gt;拖到某张 GPU 上，把这个 Shard 交给它；按住 Ctrl 拖动则复制到那里。&lt;/i&gt;&lt;br&gt;&lt;br&gt;%7</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::SpanLayer</name>
+    <message>
+        <source>waits %1 for rank %2</source>
+        <translation>为 Rank %2 等待 %1</translation>
+    </message>
+    <message>
+        <source>%1 for rank %2</source>
+        <translation>%1，等 Rank %2</translation>
+    </message>
+    <message>
+        <source>waits %1</source>
+        <translation>等待 %1</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::SplitDialog</name>
+    <message>
+        <source>Split &apos;%1&apos;</source>
+        <translation>切分“%1”</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; holds %2. Cut it into shards; each new shard keeps the GPUs of the old shard where it starts, then drag shards to move them.</source>
+        <translation>“%1”的大小为 %2。把它切成多个 Shard；每个新 Shard 保留其起始位置所在旧 Shard 的 GPU，之后再拖动 Shard 来移动它们。</translation>
+    </message>
+    <message>
+        <source>Evenly into</source>
+        <translation>平均切成</translation>
+    </message>
+    <message>
+        <source> shards</source>
+        <translation> 份</translation>
+    </message>
+    <message>
+        <source>Sizes</source>
+        <translation>各份大小</translation>
+    </message>
+    <message>
+        <source>e.g. 14 GB, 10 GB</source>
+        <translation>例如 14 GB, 10 GB</translation>
+    </message>
+    <message>
+        <source>Sizes separated by commas; together they must make the whole item.</source>
+        <translation>用逗号分隔的大小；加起来必须等于整个条目。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n shard(s) of about %1 each.</source>
+        <translation>
+            <numerusform>%n 个 Shard，每个约 %1。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>More shards than bytes.</source>
+        <translation>Shard 数多于字节数。</translation>
+    </message>
+    <message>
+        <source>The sizes make the whole item.</source>
+        <translation>各份大小加起来正好是整个条目。</translation>
+    </message>
+    <message>
+        <source>%1 still to place (the sizes make %2 of %3).</source>
+        <translation>还有 %1 未分配（各份合计 %2，共 %3）。</translation>
+    </message>
+    <message>
+        <source>%1 too much (the sizes make %2 of %3).</source>
+        <translation>超出 %1（各份合计 %2，共 %3）。</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::SummaryPanel</name>
+    <message>
+        <source>Step time</source>
+        <translation>单步时间</translation>
+    </message>
+    <message>
+        <source>Mean time of one iteration, from its start to the last rank finishing</source>
+        <translation>一次迭代的平均时间，从开始到最后一个 Rank 完成</translation>
+    </message>
+    <message>
+        <source>Speed-up vs 1 GPU</source>
+        <translation>相对 1 张 GPU 的加速比</translation>
+    </message>
+    <message>
+        <source>Time of the same total work on one GPU (rank 0&apos;s), without communication, divided by the step time</source>
+        <translation>同样的总工作量在一张 GPU（Rank 0 的 GPU）上不带通信所需的时间，除以单步时间</translation>
+    </message>
+    <message>
+        <source>Efficiency</source>
+        <translation>效率</translation>
+    </message>
+    <message>
+        <source>Speed-up divided by the number of GPUs: 100% is perfect scaling</source>
+        <translation>加速比除以 GPU 数：100% 即完美扩展</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Share of all ranks&apos; time spent in exposed communication (not hidden behind compute)</source>
+        <translation>所有 Rank 的时间中花在暴露通信（未被计算掩盖）上的比例</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <source>Share of all ranks&apos; time spent idle at synchronisation points</source>
+        <translation>所有 Rank 的时间中在同步点空闲的比例</translation>
+    </message>
+    <message>
+        <source>Straggler</source>
+        <translation>Straggler</translation>
+    </message>
+    <message>
+        <source>The rank that arrives last at collectives most often, when the waiting it causes matters</source>
+        <translation>最常最后一个到达 Collective 的 Rank（当它造成的等待值得关注时）</translation>
+    </message>
+    <message>
+        <source>Bottleneck</source>
+        <translation>瓶颈</translation>
+    </message>
+    <message>
+        <source>Per rank, ms per iteration</source>
+        <translation>每个 Rank，每次迭代的 ms</translation>
+    </message>
+    <message>
+        <source>Simulated vs measured</source>
+        <translation>模拟与实测对比</translation>
+    </message>
+    <message>
+        <source>How far the model&apos;s prediction of each phase is from what this machine measured</source>
+        <translation>模型对每个阶段的预测与本机实测结果相差多少</translation>
+    </message>
+    <message>
+        <source>Press Run to simulate the scenario.</source>
+        <translation>按“运行”来模拟这个场景。</translation>
+    </message>
+    <message>
+        <source>No run yet.</source>
+        <translation>还没有运行。</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1x on 1 GPU</source>
+        <translation>1 张 GPU 上 %1x</translation>
+    </message>
+    <message>
+        <source>%1x on %2 GPUs</source>
+        <translation>%2 张 GPU 上 %1x</translation>
+    </message>
+    <message>
+        <source>%1 of rank time</source>
+        <translation>占 Rank 时间的 %1</translation>
+    </message>
+    <message>
+        <source>rank %1 (last %2 times)</source>
+        <translation>Rank %1（%2 次最后到达）</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Simulated vs measured: not available (%1)</source>
+        <translation>模拟与实测对比：不可用（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::SweepModel</name>
+    <message>
+        <source>From this size on, bandwidth, not latency, sets the time</source>
+        <translation>从这个大小开始，决定时间的是带宽而不是延迟</translation>
+    </message>
+    <message>
+        <source>N/A</source>
+        <translation>N/A</translation>
+    </message>
+    <message>
+        <source>size (B)</source>
+        <translation>大小 (B)</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>count</translation>
+    </message>
+    <message>
+        <source>type</source>
+        <translation>type</translation>
+    </message>
+    <message>
+        <source>redop</source>
+        <translation>redop</translation>
+    </message>
+    <message>
+        <source>root</source>
+        <translation>root</translation>
+    </message>
+    <message>
+        <source>sim time (µs)</source>
+        <translation>模拟时间 (µs)</translation>
+    </message>
+    <message>
+        <source>sim algbw (GB/s)</source>
+        <translation>模拟 algbw (GB/s)</translation>
+    </message>
+    <message>
+        <source>sim busbw (GB/s)</source>
+        <translation>模拟 busbw (GB/s)</translation>
+    </message>
+    <message>
+        <source>measured time (µs)</source>
+        <translation>实测时间 (µs)</translation>
+    </message>
+    <message>
+        <source>measured algbw (GB/s)</source>
+        <translation>实测 algbw (GB/s)</translation>
+    </message>
+    <message>
+        <source>measured busbw (GB/s)</source>
+        <translation>实测 busbw (GB/s)</translation>
+    </message>
+    <message>
+        <source>error %</source>
+        <translation>误差 %</translation>
+    </message>
+    <message>
+        <source>#wrong</source>
+        <translation>#wrong</translation>
+    </message>
+    <message>
+        <source>algorithm</source>
+        <translation>算法</translation>
+    </message>
+    <message>
+        <source>Elements of the data type in the buffer</source>
+        <translation>缓冲区中该数据类型的元素个数</translation>
+    </message>
+    <message>
+        <source>Algorithm bandwidth: the buffer size divided by the time</source>
+        <translation>算法带宽：缓冲区大小除以时间</translation>
+    </message>
+    <message>
+        <source>Bus bandwidth: algbw times the traffic factor of the collective (2(n-1)/n for all-reduce), comparable with the link speed whatever the number of GPUs (nccl-tests)</source>
+        <translation>总线带宽：algbw 乘以该 Collective 的流量系数（All-Reduce 为 2(n-1)/n），无论 GPU 数多少都能与链路速度直接比较（nccl-tests）</translation>
+    </message>
+    <message>
+        <source>(simulated - measured) / measured</source>
+        <translation>(模拟值 - 实测值) / 实测值</translation>
+    </message>
+    <message>
+        <source>Elements that failed verification in the measured run</source>
+        <translation>实测运行中校验失败的元素个数</translation>
+    </message>
+    <message>
+        <source>The algorithm and protocol the cost model chose, as NCCL&apos;s tuner would</source>
+        <translation>成本模型像 NCCL 的调优器那样选择的算法和协议</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::SweepView</name>
+    <message>
+        <source>The first N GPUs of the scenario&apos;s machine</source>
+        <translation>场景所用机器的前 N 张 GPU</translation>
+    </message>
+    <message>
+        <source>START:END:FACTOR as in nccl-tests (binary: 1M = 1,048,576 bytes), or a list such as 64K,1M,16M</source>
+        <translation>与 nccl-tests 相同的 START:END:FACTOR（二进制：1M = 1,048,576 字节），或一个列表，例如 64K,1M,16M</translation>
+    </message>
+    <message>
+        <source>Time (µs)</source>
+        <translation>时间 (µs)</translation>
+    </message>
+    <message>
+        <source>Algorithm bandwidth (GB/s)</source>
+        <translation>算法带宽 (GB/s)</translation>
+    </message>
+    <message>
+        <source>Bus bandwidth (GB/s)</source>
+        <translation>总线带宽 (GB/s)</translation>
+    </message>
+    <message>
+        <source>Bus bandwidth is comparable with the link speed whatever the number of GPUs</source>
+        <translation>无论 GPU 数多少，总线带宽都能与链路速度直接比较</translation>
+    </message>
+    <message>
+        <source>Measure on this machine</source>
+        <translation>在本机上测量</translation>
+    </message>
+    <message>
+        <source>Live mode is not built into this ShardLab: %1</source>
+        <translation>此 ShardLab 未内置实机模式：%1</translation>
+    </message>
+    <message>
+        <source>Run the same sweep with NCCL on this machine&apos;s GPUs and overlay it</source>
+        <translation>在本机 GPU 上用 NCCL 运行同样的扫描，并叠加显示</translation>
+    </message>
+    <message>
+        <source>Load measured sweep…</source>
+        <translation>载入实测扫描…</translation>
+    </message>
+    <message>
+        <source>Overlay a sweep measured elsewhere (the output of shardlab bench --json)</source>
+        <translation>叠加显示在其他地方测得的扫描结果（shardlab bench --json 的输出）</translation>
+    </message>
+    <message>
+        <source>Collective</source>
+        <translation>Collective</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>Sizes</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Plot</source>
+        <translation>绘图</translation>
+    </message>
+    <message>
+        <source>message size</source>
+        <translation>消息大小</translation>
+    </message>
+    <message>
+        <source>simulated</source>
+        <translation>模拟</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>A sweep needs a machine with two or more GPUs.</source>
+        <translation>扫描需要一台有两张或更多 GPU 的机器。</translation>
+    </message>
+    <message>
+        <source>Simulating…</source>
+        <translation>正在模拟…</translation>
+    </message>
+    <message>
+        <source>Measuring on this machine&apos;s GPUs…</source>
+        <translation>正在本机 GPU 上测量…</translation>
+    </message>
+    <message>
+        <source>Measured sweep</source>
+        <translation>实测扫描</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read</source>
+        <translation>无法读取 %1</translation>
+    </message>
+    <message>
+        <source>%1 holds no %2 on %3 GPUs; choose that collective and GPU count first</source>
+        <translation>%1 中没有 %3 张 GPU 上的 %2；请先选择该 Collective 和 GPU 数</translation>
+    </message>
+    <message>
+        <source>Simulated: latency α ≈ %1 µs, bandwidth β ≈ %2 GB/s (algbw); the bandwidth term reaches the latency at α·β ≈ %3, so from %4 on the sweep is bandwidth-bound.</source>
+        <translation>模拟结果：延迟 α ≈ %1 µs，带宽 β ≈ %2 GB/s (algbw)；带宽项在 α·β ≈ %3 处追上延迟，所以从 %4 起扫描受带宽限制。</translation>
+    </message>
+    <message>
+        <source>beyond the last size</source>
+        <translation>超出最后一个大小</translation>
+    </message>
+    <message>
+        <source>time (µs)</source>
+        <translation>时间 (µs)</translation>
+    </message>
+    <message>
+        <source>algbw (GB/s)</source>
+        <translation>algbw (GB/s)</translation>
+    </message>
+    <message>
+        <source>busbw (GB/s)</source>
+        <translation>busbw (GB/s)</translation>
+    </message>
+    <message>
+        <source> bandwidth-bound from %1</source>
+        <translation> 从 %1 起受带宽限制</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::TimelineView</name>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Wait</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <source>Simulated (faint, dotted)</source>
+        <translation>模拟（浅色，虚线）</translation>
+    </message>
+    <message>
+        <source>Collective (joins its ranks)</source>
+        <translation>Collective（连接其各 Rank）</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>Rank %1</translation>
+    </message>
+    <message>
+        <source>straggler</source>
+        <translation>Straggler</translation>
+    </message>
+    <message>
+        <source>comm stream</source>
+        <translation>通信 Stream</translation>
+    </message>
+    <message>
+        <source>simulated</source>
+        <translation>模拟</translation>
+    </message>
+    <message>
+        <source>time (%1)</source>
+        <translation>时间 (%1)</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>步骤 %1</translation>
+    </message>
+    <message>
+        <source>Injected delay</source>
+        <translation>注入的延迟</translation>
+    </message>
+    <message>
+        <source>Unified-memory paging</source>
+        <translation>统一内存换页</translation>
+    </message>
+    <message>
+        <source>rank %1, iteration %2</source>
+        <translation>Rank %1，第 %2 次迭代</translation>
+    </message>
+    <message>
+        <source>, communication stream</source>
+        <translation>，通信 Stream</translation>
+    </message>
+    <message>
+        <source> (simulated)</source>
+        <translation>（模拟）</translation>
+    </message>
+    <message>
+        <source>begin %1&lt;br&gt;end %2&lt;br&gt;duration %3</source>
+        <translation>开始 %1&lt;br&gt;结束 %2&lt;br&gt;时长 %3</translation>
+    </message>
+    <message>
+        <source>waited for rank %1, the last to arrive</source>
+        <translation>等待 Rank %1，它最后到达</translation>
+    </message>
+    <message>
+        <source>waited for its own overlapped collectives to finish</source>
+        <translation>等待它自己的重叠 Collective 完成</translation>
+    </message>
+    <message>
+        <source>%1 of %2 over %3 ranks (%4, %5)</source>
+        <translation>%3 个 Rank 上 %2 的 %1（%4，%5）</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::TopologyPanel</name>
+    <message>
+        <source>Pick a machine...</source>
+        <translation>选择机器...</translation>
+    </message>
+    <message>
+        <source>Replace the machine by a built-in one, or a cluster built from it. The workload and program stay.</source>
+        <translation>用内置机器或由它组成的集群替换当前机器。工作负载和程序保持不变。</translation>
+    </message>
+    <message>
+        <source>Add a GPU like the selected one</source>
+        <translation>添加一张与所选 GPU 相同的 GPU</translation>
+    </message>
+    <message>
+        <source>Remove GPU</source>
+        <translation>删除 GPU</translation>
+    </message>
+    <message>
+        <source>Connect...</source>
+        <translation>连接...</translation>
+    </message>
+    <message>
+        <source>Remove link</source>
+        <translation>删除链路</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%n GPU(s), %2 node(s), %3 links</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%n 张 GPU，%2 个节点，%3 条链路</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::TopologyScene</name>
+    <message>
+        <source>Add a GPU like %1</source>
+        <translation>添加一张与 %1 相同的 GPU</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>删除 %1</translation>
+    </message>
+    <message>
+        <source>Memory of %1...</source>
+        <translation>%1 的显存...</translation>
+    </message>
+    <message>
+        <source>GPU memory</source>
+        <translation>GPU 显存</translation>
+    </message>
+    <message>
+        <source>Memory of %1 (e.g. 16 GB, 80 GB, 141 GB):</source>
+        <translation>%1 的显存（例如 16 GB、80 GB、141 GB）：</translation>
+    </message>
+    <message>
+        <source>Speed of %1...</source>
+        <translation>%1 的算力...</translation>
+    </message>
+    <message>
+        <source>GPU speed</source>
+        <translation>GPU 算力</translation>
+    </message>
+    <message>
+        <source>Sustained compute rate of %1 in TFLOP/s:</source>
+        <translation>%1 的持续计算速率，单位 TFLOP/s：</translation>
+    </message>
+    <message>
+        <source>Connect %1 to...</source>
+        <translation>把 %1 连接到...</translation>
+    </message>
+    <message>
+        <source>Take every shard off %1</source>
+        <translation>把所有 Shard 从 %1 上移除</translation>
+    </message>
+    <message>
+        <source>Bandwidth...</source>
+        <translation>带宽...</translation>
+    </message>
+    <message>
+        <source>Link bandwidth</source>
+        <translation>链路带宽</translation>
+    </message>
+    <message>
+        <source>Bandwidth per direction in GB/s:</source>
+        <translation>每个方向的带宽，单位 GB/s：</translation>
+    </message>
+    <message>
+        <source>NVLink links in the bundle...</source>
+        <translation>捆绑的 NVLink 链路数...</translation>
+    </message>
+    <message>
+        <source>NVLink bundle</source>
+        <translation>NVLink 捆绑</translation>
+    </message>
+    <message>
+        <source>Links bundled (NV18 = 18):</source>
+        <translation>捆绑的链路数（NV18 = 18）：</translation>
+    </message>
+    <message>
+        <source>Remove this link</source>
+        <translation>删除这条链路</translation>
+    </message>
+    <message>
+        <source>Take %1 off %2</source>
+        <translation>把 %1 从 %2 上移除</translation>
+    </message>
+    <message numerus="yes">
+        <source>Take %n shard(s) off their GPUs</source>
+        <translation>
+            <numerusform>把 %n 个 Shard 从其 GPU 上移除</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>every GPU pair %1</source>
+        <translation>每对 GPU 之间为 %1</translation>
+    </message>
+    <message>
+        <source>GPUs below: %1</source>
+        <translation>下挂 GPU：%1</translation>
+    </message>
+    <message>
+        <source>mixed GPUs</source>
+        <translation>混合 GPU</translation>
+    </message>
+    <message>
+        <source>Node %1  ·  %2 × %3</source>
+        <translation>节点 %1  ·  %2 × %3</translation>
+    </message>
+    <message>
+        <source>Node %1</source>
+        <translation>节点 %1</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&amp;nbsp;&amp;nbsp;%1 to GPU %2</source>
+        <translation>&lt;br&gt;&amp;nbsp;&amp;nbsp;到 GPU %2 为 %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 of %3&lt;br&gt;%4&lt;br&gt;&lt;i&gt;Drag to another GPU to move it; Ctrl-drag to replicate it.&lt;/i&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：%2 / %3&lt;br&gt;%4&lt;br&gt;&lt;i&gt;拖到另一张 GPU 上以移动它；按住 Ctrl 拖动则复制它。&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>replicated on GPUs %1</source>
+        <translation>复制在 GPU %1 上</translation>
+    </message>
+    <message>
+        <source>split: only this GPU holds it</source>
+        <translation>切分：只有这张 GPU 持有它</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2, %3 memory, %4 TFLOP/s, node %5&lt;br&gt;Owns %6 (%7 % of its memory)%8&lt;br&gt;Paths to the other GPUs (as nvidia-smi topo -m names them):%9&lt;br&gt;&lt;br&gt;%10</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：%2，%3 显存，%4 TFLOP/s，节点 %5&lt;br&gt;拥有 %6（占其显存的 %7 %）%8&lt;br&gt;到其他 GPU 的路径（按 nvidia-smi topo -m 的命名）：%9&lt;br&gt;&lt;br&gt;%10</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;font color=&apos;#c62828&apos;&gt;&lt;b&gt;Does not fit: %1 too much.&lt;/b&gt;&lt;/font&gt;</source>
+        <translation>&lt;br&gt;&lt;font color=&apos;#c62828&apos;&gt;&lt;b&gt;放不下：超出 %1。&lt;/b&gt;&lt;/font&gt;</translation>
+    </message>
+    <message>
+        <source>%1 waits for %2</source>
+        <translation>%1 在等 %2</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::WorkloadModel</name>
+    <message>
+        <source>no owner</source>
+        <translation>没有所有者</translation>
+    </message>
+    <message>
+        <source>replicated on every GPU</source>
+        <translation>复制在每张 GPU 上</translation>
+    </message>
+    <message>
+        <source>replicated on GPUs %1</source>
+        <translation>复制在 GPU %1 上</translation>
+    </message>
+    <message>
+        <source>on %1 only</source>
+        <translation>只在 %1 上</translation>
+    </message>
+    <message>
+        <source>split and replicated over GPUs %1</source>
+        <translation>切分并复制在 GPU %1 上</translation>
+    </message>
+    <message>
+        <source>split over GPUs %1</source>
+        <translation>切分到 GPU %1 上</translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n shard(s) without owner</source>
+        <translation>
+            <numerusform>；%n 个 Shard 没有所有者</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Double-click to rename. Program steps that use the item follow the new name.</source>
+        <translation>双击重命名。使用该条目的程序步骤会随之使用新名称。</translation>
+    </message>
+    <message>
+        <source>%1 bytes. Double-click to change: e.g. 24 GB, 512 MiB. Shards keep their share.</source>
+        <translation>%1 字节。双击修改：例如 24 GB、512 MiB。各 Shard 保持原有比例。</translation>
+    </message>
+    <message>
+        <source>Pieces the item is cut into. Use Split... to cut it differently.</source>
+        <translation>该条目被切成的片段。用“切分为 Shard...”换一种切法。</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Shards</source>
+        <translation>Shard</translation>
+    </message>
+    <message>
+        <source>Where it lives</source>
+        <translation>所在位置</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::WorkloadPanel</name>
+    <message>
+        <source>Add item...</source>
+        <translation>添加条目...</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Split into shards...</source>
+        <translation>切分为 Shard...</translation>
+    </message>
+    <message>
+        <source>Shards: drag onto a GPU (Ctrl: replicate)</source>
+        <translation>Shard：拖到 GPU 上（按住 Ctrl：复制）</translation>
+    </message>
+    <message>
+        <source>Show the shards of every item</source>
+        <translation>显示所有条目的 Shard</translation>
+    </message>
+    <message>
+        <source>Place everything by strategy</source>
+        <translation>按策略放置所有内容</translation>
+    </message>
+    <message>
+        <source>Place</source>
+        <translation>放置</translation>
+    </message>
+    <message>
+        <source>Rewrites every item&apos;s shards and owners the way the strategy does (one undoable step).</source>
+        <translation>按照该策略的方式重写每个条目的 Shard 和所有者（可一步撤销）。</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Replicated&lt;/b&gt; on every GPU: %1&lt;br&gt;&lt;b&gt;Split&lt;/b&gt; across the GPUs: %2&lt;br&gt;%3</source>
+        <translation>&lt;b&gt;复制&lt;/b&gt;在每张 GPU 上：%1&lt;br&gt;&lt;b&gt;切分&lt;/b&gt;到各 GPU 上：%2&lt;br&gt;%3</translation>
+    </message>
+    <message>
+        <source>Placed by %1</source>
+        <translation>按 %1 放置</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::i18n::PreferencesDialog</name>
+    <message>
+        <source>Preferences</source>
+        <translation>首选项</translation>
+    </message>
+    <message>
+        <source>System (%1)</source>
+        <translation>跟随系统（%1）</translation>
+    </message>
+    <message>
+        <source>The language of menus, dialogs and explanations. Lesson texts follow it too; messages computed by the engine (diagnoses, error details) stay in English.</source>
+        <translation>菜单、对话框和说明文字的语言。课程文本也随之切换；由引擎计算出的消息（诊断、错误详情）仍为英文。</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>The interface changes to %1 the next time ShardLab starts.</source>
+        <translation>界面将在下次启动 ShardLab 时切换为 %1。</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences...</source>
+        <translation>首选项(&amp;P)...</translation>
+    </message>
+</context>
+</TS>
