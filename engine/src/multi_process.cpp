@@ -266,12 +266,12 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
 
     // 3. This rank's part.
     progress.setActivity("starting its part of the run");
-    monitor.setState(RankState::Running);
+    monitor.setState(ProcessState::Running);
     auto part = hooks.runRankPart(scenario, rank, device->device, uniqueId, options.live, progress);
     if (part)
-        monitor.setState(RankState::Done);
+        monitor.setState(ProcessState::Done);
     else
-        monitor.setState(RankState::Failed, part.error().message);
+        monitor.setState(ProcessState::Failed, part.error().message);
     progress.setActivity(part ? "finished its part of the run" : "failed");
 
     // 4. Clocks again, then every part to rank 0. No deadline of their own: the heartbeats watch.
@@ -329,6 +329,11 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     }
     if (!partErrors.empty())
         errors = joinProblems(partErrors, "the run failed");
+    // How each process's GPU timer maps onto its own clock (the live executor's part of the error).
+    std::string gpuClocks;
+    for (const RankPart& p : rankParts)
+        if (p.run.mode == RunMode::Live && !p.run.clockNote.empty())
+            gpuClocks += (gpuClocks.empty() ? "" : ", ") + p.run.clockNote;
     if (errors.empty()) {
         MergeOptions mo;
         for (const ClockFit& f : fits)
@@ -338,7 +343,7 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
             errors = merged.error().message;
             status = 3;
         } else {
-            merged->clockNote = clockNote(fits, options.clockRounds, t.describe());
+            merged->clockNote = clockNote(fits, options.clockRounds, t.describe()) + (gpuClocks.empty() ? "" : "; " + gpuClocks);
             if (Status st = checkRunAgainstScenario(*merged, scenario); !st) {
                 errors = "the merged run does not fit the scenario: " + st.error().message;
                 status = 3;
@@ -346,6 +351,9 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
                 out.run = std::move(*merged);
                 if (out.run->hang)
                     status = 3; // every process exits as rank 0 does after printing the hang
+                for (const CollectiveRecord& c : out.run->collectives)
+                    if (c.wrongElements > 0)
+                        status = 3; // rank 0 prints which (as a single-process run does)
             }
         }
     }
