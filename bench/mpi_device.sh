@@ -89,9 +89,9 @@ import json, sys, glob, statistics
 res = sys.argv[1]
 def load(p):
     try:
-        return json.load(open(p))
+        return json.load(open(p))  # --json output must be exactly one JSON object
     except Exception as e:
-        print(f"{p}: {e}"); return None
+        print(f"{p}: not one JSON object: {e}"); return None
 for name in ("straggler", "ar"):
     for f in sorted(glob.glob(f"{res}/{name}-*.result.json")):
         r = load(f)
@@ -186,14 +186,14 @@ fi
 if has stress; then
   step "stress: tst_live_stress (${STRESS_CYCLES:-100} cycles)"
   nvidia-smi --query-gpu=index,memory.used --format=csv
-  timeout 500 "$b/tests/gui/tst_live_stress" > "$out/stress.txt" 2>&1
+  timeout 300 "$b/tests/gui/tst_live_stress" > "$out/stress.txt" 2>&1
   echo "exit status $?"
   grep -vE "^QDEBUG|^$" "$out/stress.txt" | tail -25
 fi
 
 if has calib; then
   step "calib: bench/calibration_accuracy.sh on $gpus GPUs"
-  OUT=$res/calibration timeout 400 bash "$dir/calibration_accuracy.sh" "$b" "$gpus" > "$res/calibration.txt" 2>&1
+  OUT=$res/calibration timeout 240 bash "$dir/calibration_accuracy.sh" "$b" "$gpus" > "$res/calibration.txt" 2>&1
   echo "exit status $?"
   grep -E "median|worst|goal|GPUs:|==" "$res/calibration.txt" | head -40
 fi

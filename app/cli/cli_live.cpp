@@ -35,7 +35,10 @@ int benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, bool json,
     LiveBenchOptions options;
     options.warmup = warmup;
     options.iterations = iterations;
-    auto rows = shardlab::benchLive(kind, gpus, sizes, options);
+    auto rows = [&] {
+        StdoutToStderr quiet(json); // NCCL's version line stays off the JSON
+        return shardlab::benchLive(kind, gpus, sizes, options);
+    }();
     if (!rows)
         return reportError(rows.error(), io);
     if (json)
@@ -88,7 +91,10 @@ void addLive(CLI::App& app, Io io, Action& action)
                 return liveUnderLauncher(scenario, *launch, *a, options, io);
             if (!scenario)
                 return reportError(scenario.error(), io);
-            auto run = runLive(*scenario, options);
+            auto run = [&] {
+                StdoutToStderr quiet(a->json); // NCCL's version line stays off the JSON
+                return runLive(*scenario, options);
+            }();
             if (!run)
                 return reportError(run.error(), io);
             if (!writeResultFile(a->result, *scenario, *run, "single process", std::nullopt, io))

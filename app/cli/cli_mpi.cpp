@@ -64,7 +64,10 @@ int liveUnderLauncher(const Result<Scenario>& loaded, const LaunchInfo& launch, 
         io.err.flush();
         t->abort(kExitRunFailed);
     };
-    JobOutcome out = runLiveJob(*t, scenario, launch, processEnvironment(), liveHooks(), options);
+    JobOutcome out = [&] {
+        StdoutToStderr quiet(args.json); // NCCL's version line stays off the JSON (every rank: mpirun merges stdout)
+        return runLiveJob(*t, scenario, launch, processEnvironment(), liveHooks(), options);
+    }();
     if (!out.message.empty())
         io.err << "shardlab: " << out.message << "\n";
     if (t->rank() != 0 || !out.run)

@@ -319,10 +319,15 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
         try {
             if (!j)
                 add("its part of the run cannot be read", 3);
-            else if (!j->at("ok").get<bool>())
-                add(j->at("error").get<std::string>(), j->at("status").get<int>());
-            else
+            else if (!j->at("ok").get<bool>()) {
+                // The line already starts "rank r (host): "; a message that names its rank again drops that.
+                std::string e = j->at("error").get<std::string>();
+                if (const std::string self = "rank " + std::to_string(r) + ": "; e.rfind(self, 0) == 0)
+                    e.erase(0, self.size());
+                add(e, j->at("status").get<int>());
+            } else {
                 rankParts.push_back({{r}, detail::runResultFromJson(j->at("run"), "$"), fit});
+            }
         } catch (const std::exception& e) {
             add(std::string("its part of the run cannot be read (") + e.what() + ")", 3);
         }

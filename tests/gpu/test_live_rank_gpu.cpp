@@ -140,7 +140,7 @@ TEST(LiveRankGpu, EachRankInItsOwnThreadMatchesTheSingleProcessRun)
     EXPECT_EQ(*many.straggler, s.ranks() - 1);
     EXPECT_NEAR(many.stepTimeMs, one.stepTimeMs, 0.05 * one.stepTimeMs) << "step time, ms";
     for (const CollectiveRecord& c : merged.collectives) {
-        if (c.op == 2) { // the loss all-reduce: everyone waits for the slow rank's backward
+        if (c.op == 1) { // the bucketed all-reduce: each bucket waits for the slow rank's backward slice
             EXPECT_EQ(c.lastArrival, s.ranks() - 1);
         }
     }

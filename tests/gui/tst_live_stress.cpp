@@ -1,7 +1,8 @@
 // Live runs through the GUI's own path (RunController -> EngineWorker on its thread -> runLive
 // with the run's cancel token), stressed on real GPUs (CTest label `gpu`; docs/reliability.md):
 //  * 100 start/cancel cycles, cancelled at points spread over set-up, warm-up and the timed
-//    iterations, leave every GPU's used memory and the process's thread count where they were;
+//    iterations (0..1.5 s after the start), leave every GPU's used memory and the process's
+//    thread count where they were;
 //  * a collective buffer larger than the GPU's free memory fails with a message naming the rank,
 //    the bytes asked and the bytes free, and the next run in the same process works.
 // Skips with the reason where live mode cannot run (no GPU, no driver, no live library).
@@ -124,34 +125,47 @@ private slots:
         const int threadsBefore = threadCount();
         qInfo("baseline: GPU memory used %s MiB, %d threads", qPrintable(format(memBefore)), threadsBefore);
 
-        const Scenario s = stressScenario(m_ranks, 60);
-        std::vector<double> cancelMs;
+        // 400 iterations of about 2.5 ms: the timed part lasts about a second after a set-up of
+        // about half a second, so cancels 0..1.5 s after the start land in every phase.
+        const Scenario s = stressScenario(m_ranks, 400);
+        std::vector<double> cancelInSetupMs, cancelInIterationsMs;
         int finished = 0, cancelled = 0;
         std::vector<double> memAt10;
         int threadsAt10 = 0;
         for (int i = 0; i < cycles(); ++i) {
-            // Cancel 0..390 ms after the start: before set-up ends, in the warm-up, or mid-iterations.
-            const int delay = (i * 37) % 400;
+            // Cancel 0..1.5 s after the start: in set-up, in the warm-up, or mid-iterations.
+            const int delay = (i * 151) % 1500;
             Outcome out = startAndCancel(s, delay);
             QVERIFY2(out.ended, qPrintable(QStringLiteral("cycle %1: the run did not end within 60 s of its cancel").arg(i)));
             QVERIFY2(out.error.isEmpty(), qPrintable(QStringLiteral("cycle %1 failed: %2").arg(i).arg(out.error)));
-            cancelMs.push_back(out.cancelToEndMs);
+            if (out.cancelled)
+                (out.iterationsBeforeCancel > 0 ? cancelInIterationsMs : cancelInSetupMs).push_back(out.cancelToEndMs);
             (out.cancelled ? cancelled : finished)++;
             if (i == 9) {
                 memAt10 = usedMiB();
                 threadsAt10 = threadCount();
             }
+            if ((i + 1) % 10 == 0) // idle or not, a trace of the trend
+                qInfo("cycle %d: %d cancelled, %d finished first; GPU memory used %s MiB, %d threads", i + 1, cancelled,
+                      finished, qPrintable(format(usedMiB())), threadCount());
         }
         // A whole run last, as before the baseline: it also waits for the worker to be idle.
         QVERIFY(runToEnd(stressScenario(m_ranks, 3)));
         const std::vector<double> memAfter = usedMiB();
         const int threadsAfter = threadCount();
-        std::sort(cancelMs.begin(), cancelMs.end());
-        qInfo("%d cycles: %d cancelled, %d finished first; cancel -> cancelled signal: median %.0f ms, max %.0f ms",
-              cycles(), cancelled, finished, cancelMs[cancelMs.size() / 2], cancelMs.back());
+        auto median = [](std::vector<double> v) {
+            std::sort(v.begin(), v.end());
+            return v.empty() ? 0.0 : v[v.size() / 2];
+        };
+        auto most = [](const std::vector<double>& v) { return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()); };
+        qInfo("%d cycles: %d cancelled (%d in set-up or warm-up, %d mid-iterations), %d finished first", cycles(), cancelled,
+              static_cast<int>(cancelInSetupMs.size()), static_cast<int>(cancelInIterationsMs.size()), finished);
+        qInfo("cancel -> cancelled signal: in set-up median %.0f ms, max %.0f ms; mid-iterations median %.0f ms, max %.0f ms",
+              median(cancelInSetupMs), most(cancelInSetupMs), median(cancelInIterationsMs), most(cancelInIterationsMs));
         qInfo("after 10 cycles: GPU memory used %s MiB, %d threads", qPrintable(format(memAt10)), threadsAt10);
         qInfo("after %d cycles: GPU memory used %s MiB, %d threads", cycles(), qPrintable(format(memAfter)), threadsAfter);
         QVERIFY(cancelled > cycles() / 2);
+        QVERIFY2(!cancelInSetupMs.empty() && !cancelInIterationsMs.empty(), "cancels should land in set-up and mid-run");
         // Tolerances: 16 MiB per GPU (the driver's own bookkeeping moves by a few MiB), no extra thread.
         QCOMPARE(memAfter.size(), memBefore.size());
         for (size_t d = 0; d < memBefore.size(); ++d)
@@ -194,6 +208,7 @@ private slots:
 private:
     struct Outcome {
         bool ended = false, cancelled = false;
+        int iterationsBeforeCancel = 0; // the engine's progress before the cancel (0: still setting up)
         QString error;
         RunOutcomePtr result;
         double cancelToEndMs = 0;
@@ -222,10 +237,16 @@ private:
                 out.ended = true;
             }
         });
+        int done = 0;
+        QMetaObject::Connection c4 = connect(m_controller, &RunController::progress, this, [&](quint64 i, int d, int) {
+            if (i == id)
+                done = d;
+        });
         QElapsedTimer clock;
         if (cancelAfterMs >= 0) {
             QTest::qWait(cancelAfterMs);
             clock.start();
+            out.iterationsBeforeCancel = done;
             if (!out.ended)
                 m_controller->cancel();
         } else {
@@ -239,6 +260,7 @@ private:
         disconnect(c1);
         disconnect(c2);
         disconnect(c3);
+        disconnect(c4);
         return out;
     }
     Outcome run(const Scenario& s) { return startAndCancel(s, -1); }
