@@ -70,8 +70,25 @@ bool writeResultFile(const std::string& path, const Scenario& scenario, const Ru
 // Under a launcher (mpirun/srun with more than one process): `live` and `topo` as one process of
 // the job (cli_mpi.cpp). Every process returns the job's exit status; only rank 0 prints results.
 // A scenario this process could not read is reported through rank 0 with the other ranks' problems.
-int liveUnderLauncher(const Result<Scenario>& scenario, const LaunchInfo& launch, const RunArgs& args, double watchdogMs,
-                      Io io);
+int liveUnderLauncher(const Result<Scenario>& scenario, const LaunchInfo& launch, const RunArgs& args,
+                      const LiveOptions& options, Io io);
+// While alive (and `on`), whatever the process writes to file descriptor 1 goes to standard error
+// instead: NCCL prints "NCCL version ..." on standard output when NCCL_DEBUG is set, which would
+// break `--json`'s promise of one JSON object on standard output. Live commands hold one around
+// the GPU work when --json is asked for (every process of an mpirun job: mpirun merges their output).
+class StdoutToStderr {
+public:
+    explicit StdoutToStderr(bool on);
+    ~StdoutToStderr();
+    StdoutToStderr(const StdoutToStderr&) = delete;
+    StdoutToStderr& operator=(const StdoutToStderr&) = delete;
+
+private:
+    int m_saved = -1;
+};
+
+// Exit status 3 with a message when a live run's warm-up check found wrong elements.
+int checkWrongElements(const RunResult& run, int status, Io io);
 int topoUnderLauncher(const LaunchInfo& launch, Io io);
 // The launcher that started this process with more than one process, or nullopt (a plain run).
 // An inconsistent launcher environment is reported and its exit status put in `status`.

@@ -35,7 +35,10 @@ int benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, bool json,
     LiveBenchOptions options;
     options.warmup = warmup;
     options.iterations = iterations;
-    auto rows = shardlab::benchLive(kind, gpus, sizes, options);
+    auto rows = [&] {
+        StdoutToStderr quiet(json); // NCCL's version line stays off the JSON
+        return shardlab::benchLive(kind, gpus, sizes, options);
+    }();
     if (!rows)
         return reportError(rows.error(), io);
     if (json)
@@ -62,10 +65,14 @@ void addLive(CLI::App& app, Io io, Action& action)
     auto watchdog = std::make_shared<double>(10000);
     auto noTimeline = std::make_shared<bool>(false);
     auto noVerify = std::make_shared<bool>(false);
+    auto noScale = std::make_shared<bool>(false);
     cmd->add_option("--watchdog-ms", *watchdog, "Abort a collective that makes no progress for this long")
         ->check(CLI::Range(1.0, 3.6e6));
     cmd->add_flag("--no-timeline", *noTimeline, "Stamp only iteration boundaries (no per-phase timeline)");
     cmd->add_flag("--no-verify", *noVerify, "Skip checking the collectives' results in the warm-up pass");
+    cmd->add_flag("--no-scale", *noScale,
+                  "Keep collective sizes as asked even where they do not fit in GPU memory (default: scale them down, "
+                  "with a note); what does not fit is reported per rank");
     cmd->callback([=, &action] {
         action = [=]() -> int {
             int status = kExitOk;
@@ -73,31 +80,39 @@ void addLive(CLI::App& app, Io io, Action& action)
             if (status != kExitOk)
                 return status;
             auto scenario = loadRunScenario(*a);
-            if (launch) // a file missing on some node is reported by rank 0 with the others' problems
-                return liveUnderLauncher(scenario, *launch, *a, *watchdog, io);
-            if (!scenario)
-                return reportError(scenario.error(), io);
-            if (!a->profile.empty())
+            if (scenario && !a->profile.empty())
                 scenario->costProfile = a->profile;
             LiveOptions options;
             options.watchdogMs = *watchdog;
             options.captureTimeline = !*noTimeline;
             options.verify = !*noVerify;
-            auto run = runLive(*scenario, options);
+            options.fitToMemory = !*noScale;
+            if (launch) // a file missing on some node is reported by rank 0 with the others' problems
+                return liveUnderLauncher(scenario, *launch, *a, options, io);
+            if (!scenario)
+                return reportError(scenario.error(), io);
+            auto run = [&] {
+                StdoutToStderr quiet(a->json); // NCCL's version line stays off the JSON
+                return runLive(*scenario, options);
+            }();
             if (!run)
                 return reportError(run.error(), io);
             if (!writeResultFile(a->result, *scenario, *run, "single process", std::nullopt, io))
                 return kExitBadInput;
-            status = printRun(*scenario, *run, a->json, a->trace, a->csvPrefix, io);
-            for (const CollectiveRecord& c : run->collectives)
-                if (c.wrongElements > 0) {
-                    io.err << "shardlab: program step " << c.op << " (" << opName(c.kind) << ") produced " << c.wrongElements
-                           << " wrong elements in the warm-up check\n";
-                    return status == kExitOk ? kExitRunFailed : status;
-                }
-            return status;
+            return checkWrongElements(*run, printRun(*scenario, *run, a->json, a->trace, a->csvPrefix, io), io);
         };
     });
+}
+
+int checkWrongElements(const RunResult& run, int status, Io io)
+{
+    for (const CollectiveRecord& c : run.collectives)
+        if (c.wrongElements > 0) {
+            io.err << "shardlab: program step " << c.op << " (" << opName(c.kind) << ") produced " << c.wrongElements
+                   << " wrong elements in the warm-up check\n";
+            return status == kExitOk ? kExitRunFailed : status;
+        }
+    return status;
 }
 
 } // namespace shardlab::cli

@@ -46,8 +46,8 @@ std::string launchText(const LaunchInfo& launch, const std::vector<RankTopologyR
 
 } // namespace
 
-int liveUnderLauncher(const Result<Scenario>& loaded, const LaunchInfo& launch, const RunArgs& args, double watchdogMs,
-                      Io io)
+int liveUnderLauncher(const Result<Scenario>& loaded, const LaunchInfo& launch, const RunArgs& args,
+                      const LiveOptions& liveOptions, Io io)
 {
     std::unique_ptr<Transport> holder;
     int status = kExitOk;
@@ -58,13 +58,16 @@ int liveUnderLauncher(const Result<Scenario>& loaded, const LaunchInfo& launch, 
     JobOptions options;
     if (!loaded)
         options.localProblem = loaded.error();
-    options.live.watchdogMs = watchdogMs;
+    options.live = liveOptions;
     options.onFailure = [&](const std::string& message) {
         io.err << "shardlab: " << message << "\nshardlab: ending the job.\n";
         io.err.flush();
         t->abort(kExitRunFailed);
     };
-    JobOutcome out = runLiveJob(*t, scenario, launch, processEnvironment(), liveHooks(), options);
+    JobOutcome out = [&] {
+        StdoutToStderr quiet(args.json); // NCCL's version line stays off the JSON (every rank: mpirun merges stdout)
+        return runLiveJob(*t, scenario, launch, processEnvironment(), liveHooks(), options);
+    }();
     if (!out.message.empty())
         io.err << "shardlab: " << out.message << "\n";
     if (t->rank() != 0 || !out.run)
@@ -76,7 +79,7 @@ int liveUnderLauncher(const Result<Scenario>& loaded, const LaunchInfo& launch, 
     if (!args.json)
         io.out << "\n" << launchText(launch, out.placement) << " (" << t->describe() << "):\n"
                << formatPlacement(out.placement) << "Clocks: " << out.run->clockNote << "\n";
-    return std::max(printed, out.exitStatus);
+    return checkWrongElements(*out.run, std::max(printed, out.exitStatus), io);
 }
 
 int topoUnderLauncher(const LaunchInfo& launch, Io io)

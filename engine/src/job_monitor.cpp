@@ -10,14 +10,14 @@ namespace shardlab {
 
 using nlohmann::json;
 
-const char* rankStateName(RankState state)
+const char* processStateName(ProcessState state)
 {
     switch (state) {
-    case RankState::Starting: return "starting";
-    case RankState::Running: return "running";
-    case RankState::Done: return "done";
-    case RankState::Failed: return "failed";
-    case RankState::Leaving: return "leaving";
+    case ProcessState::Starting: return "starting";
+    case ProcessState::Running: return "running";
+    case ProcessState::Done: return "done";
+    case ProcessState::Failed: return "failed";
+    case ProcessState::Leaving: return "leaving";
     }
     return "?";
 }
@@ -36,9 +36,9 @@ Result<Heartbeat> decodeHeartbeat(const Bytes8& bytes)
         Heartbeat b;
         b.rank = d.at("r").get<int>();
         const int state = d.at("s").get<int>();
-        if (state < 0 || state > static_cast<int>(RankState::Leaving))
+        if (state < 0 || state > static_cast<int>(ProcessState::Leaving))
             return runFailed("a heartbeat with an unknown state " + std::to_string(state));
-        b.state = static_cast<RankState>(state);
+        b.state = static_cast<ProcessState>(state);
         b.progress = d.at("p").get<long long>();
         b.lastCompleted = d.at("c").get<int>();
         b.lastLabel = d.at("l").get<std::string>();
@@ -149,7 +149,7 @@ std::optional<std::string> FailureDetector::check(double nowMs) const
             watched.push_back(r);
     for (int r : watched) {
         const Watched& w = m_watched[static_cast<size_t>(r)];
-        if (w.last && w.last->state == RankState::Leaving)
+        if (w.last && w.last->state == ProcessState::Leaving)
             continue;
         if (nowMs - w.heardMs > m_options.silenceMs) {
             std::string msg = who(r) + " stopped responding: nothing heard from it for " + seconds(nowMs - w.heardMs)
@@ -161,7 +161,7 @@ std::optional<std::string> FailureDetector::check(double nowMs) const
     }
     for (int r : watched) {
         const Watched& w = m_watched[static_cast<size_t>(r)];
-        if (w.last && w.last->state == RankState::Failed)
+        if (w.last && w.last->state == ProcessState::Failed)
             return who(r) + " failed: " + w.last->message + "; " + describeLast(r) + ". " + table();
     }
     if (m_self != 0 || m_options.stallMs <= 0)
@@ -171,7 +171,7 @@ std::optional<std::string> FailureDetector::check(double nowMs) const
     double quiet = 1e300;
     for (int r = 0; r < m_size; ++r) {
         const Watched& w = m_watched[static_cast<size_t>(r)];
-        if (!w.last || w.last->state != RankState::Running)
+        if (!w.last || w.last->state != ProcessState::Running)
             continue;
         quiet = std::min(quiet, nowMs - w.progressedMs);
         if (behind < 0 || w.last->lastCompleted < m_watched[static_cast<size_t>(behind)].last->lastCompleted)
@@ -203,7 +203,7 @@ JobMonitor::JobMonitor(Transport& transport, RankProgress& progress, std::string
 
 JobMonitor::~JobMonitor() { stop(); }
 
-void JobMonitor::setState(RankState state, std::string message)
+void JobMonitor::setState(ProcessState state, std::string message)
 {
     std::lock_guard lock(m_mutex);
     m_state = state;
@@ -258,7 +258,7 @@ void JobMonitor::loop()
     }
     // Say goodbye so that the watchers do not take this process's exit for a death.
     Heartbeat bye = beat();
-    bye.state = RankState::Leaving;
+    bye.state = ProcessState::Leaving;
     sendBeat(bye);
 }
 

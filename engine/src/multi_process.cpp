@@ -266,12 +266,12 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
 
     // 3. This rank's part.
     progress.setActivity("starting its part of the run");
-    monitor.setState(RankState::Running);
+    monitor.setState(ProcessState::Running);
     auto part = hooks.runRankPart(scenario, rank, device->device, uniqueId, options.live, progress);
     if (part)
-        monitor.setState(RankState::Done);
+        monitor.setState(ProcessState::Done);
     else
-        monitor.setState(RankState::Failed, part.error().message);
+        monitor.setState(ProcessState::Failed, part.error().message);
     progress.setActivity(part ? "finished its part of the run" : "failed");
 
     // 4. Clocks again, then every part to rank 0. No deadline of their own: the heartbeats watch.
@@ -319,16 +319,26 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
         try {
             if (!j)
                 add("its part of the run cannot be read", 3);
-            else if (!j->at("ok").get<bool>())
-                add(j->at("error").get<std::string>(), j->at("status").get<int>());
-            else
+            else if (!j->at("ok").get<bool>()) {
+                // The line already starts "rank r (host): "; a message that names its rank again drops that.
+                std::string e = j->at("error").get<std::string>();
+                if (const std::string self = "rank " + std::to_string(r) + ": "; e.rfind(self, 0) == 0)
+                    e.erase(0, self.size());
+                add(e, j->at("status").get<int>());
+            } else {
                 rankParts.push_back({{r}, detail::runResultFromJson(j->at("run"), "$"), fit});
+            }
         } catch (const std::exception& e) {
             add(std::string("its part of the run cannot be read (") + e.what() + ")", 3);
         }
     }
     if (!partErrors.empty())
         errors = joinProblems(partErrors, "the run failed");
+    // How each process's GPU timer maps onto its own clock (the live executor's part of the error).
+    std::string gpuClocks;
+    for (const RankPart& p : rankParts)
+        if (p.run.mode == RunMode::Live && !p.run.clockNote.empty())
+            gpuClocks += (gpuClocks.empty() ? "" : ", ") + p.run.clockNote;
     if (errors.empty()) {
         MergeOptions mo;
         for (const ClockFit& f : fits)
@@ -338,7 +348,7 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
             errors = merged.error().message;
             status = 3;
         } else {
-            merged->clockNote = clockNote(fits, options.clockRounds, t.describe());
+            merged->clockNote = clockNote(fits, options.clockRounds, t.describe()) + (gpuClocks.empty() ? "" : "; " + gpuClocks);
             if (Status st = checkRunAgainstScenario(*merged, scenario); !st) {
                 errors = "the merged run does not fit the scenario: " + st.error().message;
                 status = 3;
@@ -346,6 +356,9 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
                 out.run = std::move(*merged);
                 if (out.run->hang)
                     status = 3; // every process exits as rank 0 does after printing the hang
+                for (const CollectiveRecord& c : out.run->collectives)
+                    if (c.wrongElements > 0)
+                        status = 3; // rank 0 prints which (as a single-process run does)
             }
         }
     }

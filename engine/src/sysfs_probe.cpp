@@ -119,6 +119,35 @@ std::string hostName()
     return buf;
 }
 
+void readPcieFromSysfs(RankTopologyReport& r, const std::string& busId, const fs::path& root)
+{
+    r.busId = lower(busId);
+    const fs::path dev = root / "sys/bus/pci/devices" / r.busId;
+    r.numaNode = readInt(dev / "numa_node", -1);
+    r.pcieGBps = pcieGBpsFromSysfs(readLine(dev / "current_link_speed").value_or(""),
+                                   readLine(dev / "current_link_width").value_or(""));
+    r.pcieSwitch.clear();
+    // .../pci0000:17/0000:17:00.0 (root port)/0000:18:00.0 (switch)/.../<gpu>: GPUs below the
+    // same bridge under a root port share a PCIe switch.
+    std::error_code ec;
+    const fs::path real = fs::canonical(dev, ec);
+    if (!ec) {
+        std::vector<std::string> chain;
+        std::string hostBridge;
+        for (const fs::path& part : real) {
+            const std::string s = part.string();
+            if (s.rfind("pci", 0) == 0)
+                hostBridge = s;
+            else if (!hostBridge.empty())
+                chain.push_back(s);
+        }
+        if (chain.size() >= 3)
+            r.pcieSwitch = hostBridge + "/" + chain[1];
+    } else {
+        note(r, "the GPU's PCIe path is not readable in sysfs");
+    }
+}
+
 RankTopologyReport probeTopologyFromSysfs(int device, const Environment& env, const fs::path& root)
 {
     RankTopologyReport r;
@@ -154,30 +183,7 @@ RankTopologyReport probeTopologyFromSysfs(int device, const Environment& env, co
     if (gpu) {
         r.gpuName = gpu->model;
         r.uuid = gpu->uuid;
-        r.busId = lower(gpu->busId);
-        const fs::path dev = root / "sys/bus/pci/devices" / r.busId;
-        r.numaNode = readInt(dev / "numa_node", -1);
-        r.pcieGBps = pcieGBpsFromSysfs(readLine(dev / "current_link_speed").value_or(""),
-                                       readLine(dev / "current_link_width").value_or(""));
-        // .../pci0000:17/0000:17:00.0 (root port)/0000:18:00.0 (switch)/.../<gpu>: GPUs below the
-        // same bridge under a root port share a PCIe switch.
-        std::error_code ec;
-        const fs::path real = fs::canonical(dev, ec);
-        if (!ec) {
-            std::vector<std::string> chain;
-            std::string hostBridge;
-            for (const fs::path& part : real) {
-                const std::string s = part.string();
-                if (s.rfind("pci", 0) == 0)
-                    hostBridge = s;
-                else if (!hostBridge.empty())
-                    chain.push_back(s);
-            }
-            if (chain.size() >= 3)
-                r.pcieSwitch = hostBridge + "/" + chain[1];
-        } else {
-            note(r, "the GPU's PCIe path is not readable in sysfs");
-        }
+        readPcieFromSysfs(r, gpu->busId, root);
     }
     if (gpu)
         note(r, "NVLink not readable without NVML");

@@ -14,7 +14,7 @@ using namespace shardlab;
 
 namespace {
 
-Heartbeat beat(int rank, RankState state, int last, long long progress = 0)
+Heartbeat beat(int rank, ProcessState state, int last, long long progress = 0)
 {
     Heartbeat b;
     b.rank = rank;
@@ -38,7 +38,7 @@ MonitorOptions options(double silenceMs = 1000, double stallMs = 0)
 
 TEST(JobMonitor, HeartbeatsSurviveTheWire)
 {
-    Heartbeat b = beat(3, RankState::Failed, 7, 12);
+    Heartbeat b = beat(3, ProcessState::Failed, 7, 12);
     b.activity = "in all_reduce";
     b.message = "CUDA error: out of memory";
     auto back = decodeHeartbeat(encodeHeartbeat(b));
@@ -51,11 +51,11 @@ TEST(JobMonitor, ASilentRankIsNamedWithItsLastCollective)
 {
     FailureDetector d(0, 4, options(1000), 0);
     for (int r = 1; r < 4; ++r)
-        d.heard(beat(r, RankState::Running, 5, 10), 100);
-    d.self(beat(0, RankState::Running, 6));
+        d.heard(beat(r, ProcessState::Running, 5, 10), 100);
+    d.self(beat(0, ProcessState::Running, 6));
     EXPECT_FALSE(d.check(900).has_value());
-    d.heard(beat(1, RankState::Running, 6, 11), 1000);
-    d.heard(beat(3, RankState::Running, 6, 11), 1000);
+    d.heard(beat(1, ProcessState::Running, 6, 11), 1000);
+    d.heard(beat(3, ProcessState::Running, 6, 11), 1000);
     // rank 2 was last heard at 100 ms
     auto msg = d.check(1150);
     ASSERT_TRUE(msg.has_value());
@@ -77,7 +77,7 @@ TEST(JobMonitor, NobodyHeardFromIsSilentToo)
 TEST(JobMonitor, OtherRanksWatchOnlyRankZero)
 {
     FailureDetector d(2, 4, options(500), 0);
-    d.heard(beat(0, RankState::Running, 3), 400);
+    d.heard(beat(0, ProcessState::Running, 3), 400);
     EXPECT_FALSE(d.check(800).has_value()); // ranks 1 and 3 are rank 0's business
     auto msg = d.check(1000);
     ASSERT_TRUE(msg.has_value());
@@ -87,15 +87,15 @@ TEST(JobMonitor, OtherRanksWatchOnlyRankZero)
 TEST(JobMonitor, LeavingIsNotDying)
 {
     FailureDetector d(0, 2, options(500), 0);
-    d.heard(beat(1, RankState::Leaving, 9), 100);
+    d.heard(beat(1, ProcessState::Leaving, 9), 100);
     EXPECT_FALSE(d.check(5000).has_value());
 }
 
 TEST(JobMonitor, AFailedRankIsReportedWithItsReason)
 {
     FailureDetector d(0, 3, options(1000), 0);
-    d.heard(beat(1, RankState::Running, 2), 10);
-    Heartbeat f = beat(2, RankState::Failed, 1);
+    d.heard(beat(1, ProcessState::Running, 2), 10);
+    Heartbeat f = beat(2, ProcessState::Failed, 1);
     f.message = "cudaMalloc of 8 GB failed: out of memory";
     d.heard(f, 10);
     auto msg = d.check(20);
@@ -110,14 +110,14 @@ TEST(JobMonitor, AFailedRankIsReportedWithItsReason)
 TEST(JobMonitor, AStallNamesTheRankFurthestBehind)
 {
     FailureDetector d(0, 3, options(1000, 5000), 0);
-    d.heard(beat(1, RankState::Running, 8, 20), 100);
-    Heartbeat stuck = beat(2, RankState::Running, 7, 19);
+    d.heard(beat(1, ProcessState::Running, 8, 20), 100);
+    Heartbeat stuck = beat(2, ProcessState::Running, 7, 19);
     stuck.activity = "in all_reduce 'grads' (step 2, iteration 8)";
     d.heard(stuck, 100);
-    d.self(beat(0, RankState::Running, 8, 20));
+    d.self(beat(0, ProcessState::Running, 8, 20));
     // beats keep coming (alive), progress does not move
     for (double t = 200; t <= 5000; t += 100) {
-        d.heard(beat(1, RankState::Running, 8, 20), t);
+        d.heard(beat(1, ProcessState::Running, 8, 20), t);
         d.heard(stuck, t);
     }
     EXPECT_FALSE(d.check(5000).has_value());
@@ -127,7 +127,7 @@ TEST(JobMonitor, AStallNamesTheRankFurthestBehind)
     EXPECT_NE(msg->find("its last completed collective was #7"), std::string::npos);
     EXPECT_NE(msg->find("it is in all_reduce 'grads' (step 2, iteration 8)"), std::string::npos) << *msg;
     // progress anywhere resets it
-    d.heard(beat(1, RankState::Running, 9, 21), 5300);
+    d.heard(beat(1, ProcessState::Running, 9, 21), 5300);
     EXPECT_FALSE(d.check(5400).has_value());
 }
 
@@ -151,7 +151,7 @@ TEST(JobMonitor, ADeadRankEndsTheJobWithinTheDeadline)
                                                             reports.emplace_back(r, msg);
                                                             job.transport(r).abort(3);
                                                         }));
-        monitors.back()->setState(RankState::Running);
+        monitors.back()->setState(ProcessState::Running);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     for (int r : {0, 1, 3})

@@ -6,6 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+
+#include <unistd.h>
+
 using namespace shardlab::cli;
 using shardlab::test::CliRun;
 using shardlab::test::scenario;
@@ -62,4 +68,44 @@ TEST(LiveCli, LiveApiRefusesCleanlyWithoutGpus)
         EXPECT_EQ(e.kind, shardlab::ErrorKind::BadInput) << e.message;
         EXPECT_FALSE(e.message.empty());
     }
+}
+
+TEST(LiveCli, WithJsonWhatTheGpuLibrariesPrintGoesToStandardError)
+{
+    // NCCL prints its version line on file descriptor 1 when NCCL_DEBUG is set; around the GPU
+    // work of a --json command that descriptor leads to standard error, and back afterwards.
+    char outName[] = "/tmp/shardlab-fd1-XXXXXX";
+    char errName[] = "/tmp/shardlab-fd2-XXXXXX";
+    const int outFd = mkstemp(outName), errFd = mkstemp(errName);
+    ASSERT_GE(outFd, 0);
+    ASSERT_GE(errFd, 0);
+    std::fflush(stdout);
+    std::fflush(stderr);
+    const int savedOut = dup(1), savedErr = dup(2);
+    dup2(outFd, 1);
+    dup2(errFd, 2);
+    {
+        StdoutToStderr quiet(true);
+        std::printf("NCCL version 2.28.9+cuda13.0\n");
+        std::fflush(stdout);
+    }
+    {
+        StdoutToStderr off(false);
+        std::printf("{\"mode\": \"live\"}\n");
+        std::fflush(stdout);
+    }
+    dup2(savedOut, 1);
+    dup2(savedErr, 2);
+    close(savedOut);
+    close(savedErr);
+    auto slurp = [](const char* name) {
+        std::ifstream in(name);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    EXPECT_EQ(slurp(outName), "{\"mode\": \"live\"}\n");
+    EXPECT_EQ(slurp(errName), "NCCL version 2.28.9+cuda13.0\n");
+    close(outFd);
+    close(errFd);
+    std::remove(outName);
+    std::remove(errName);
 }

@@ -1,7 +1,11 @@
 // From measured stamps to spans and collective records (shardlab/live_timeline.h).
 #include "shardlab/live_timeline.h"
+#include "shardlab/trace_merge.h"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
 
 using namespace shardlab;
 
@@ -104,4 +108,104 @@ TEST(LiveTimeline, HangReportNamesTheRankThatDiffers)
                                                   {2, true, OpKind::AllGather, 4096, 1}};
     EXPECT_EQ(explainLiveHang({0, 0, 0}, {"a", "b", "c"}, wrongOp, 0, 10).firstMismatchRank, 2);
     EXPECT_EQ(explainLiveHang({0, 0}, {"a", "b"}, {}, 0, 10).firstMismatchRank, -1);
+}
+
+TEST(LiveTimeline, ARankPartKeepsItsOwnArrivalAndOneCommSpan)
+{
+    // Rank 1's part of the first test's all-reduce: rank 0's arrival and end are another process's.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    LiveCollective c;
+    c.op = 1;
+    c.kind = OpKind::AllReduce;
+    c.bytes = 1 << 20;
+    c.group = {0, 1};
+    c.streams = {0, 1};
+    c.arrivalUs = {nan, 30};
+    c.endUs = {nan, 46};
+    c.wrong = 2;
+    LiveCollective notMine = c; // a collective no member of this process measured
+    notMine.arrivalUs = {nan, nan};
+    RunResult run;
+    run.ranks = 2;
+    assembleRankPart(run, {{1, 0, SpanKind::Compute, SpanDetail::None, 0, 0, 0, -1, 0, 30}}, {c, notMine});
+    ASSERT_EQ(run.collectives.size(), 1u);
+    const CollectiveRecord& rec = run.collectives[0];
+    EXPECT_DOUBLE_EQ(rec.startUs, 30);
+    EXPECT_DOUBLE_EQ(rec.endUs, 46);
+    EXPECT_EQ(rec.lastArrival, -1);
+    EXPECT_TRUE(std::isnan(rec.arrivalUs[0]));
+    EXPECT_EQ(rec.wrongElements, 2);
+    const Span* comm = find(run, 1, SpanKind::Comm);
+    ASSERT_NE(comm, nullptr);
+    EXPECT_DOUBLE_EQ(comm->beginUs, 30);
+    EXPECT_DOUBLE_EQ(comm->endUs, 46);
+    EXPECT_EQ(comm->stream, 1);
+    EXPECT_EQ(comm->collective, 0);
+    EXPECT_EQ(find(run, 1, SpanKind::Wait), nullptr) << "a part cannot know whom it waited for";
+    EXPECT_EQ(find(run, 0, SpanKind::Comm), nullptr);
+}
+
+TEST(LiveTimeline, MergedRankPartsEqualTheSingleProcessTimeline)
+{
+    // The same measurements assembled once whole and once as two processes' parts, then merged at
+    // rank 0 (clocks already aligned): the same records and spans.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    std::vector<LivePhase> phases = {{0, 0, SpanKind::Compute, SpanDetail::None, 0, 0, 0, -1, 0, 10},
+                                     {1, 0, SpanKind::Compute, SpanDetail::None, 0, 0, 0, -1, 0, 30},
+                                     {0, 0, SpanKind::Compute, SpanDetail::None, 0, 0, 0, -1, 46, 60},
+                                     {1, 0, SpanKind::Compute, SpanDetail::None, 0, 0, 0, -1, 47, 52}};
+    std::vector<LiveCollective> colls(2);
+    for (int i = 0; i < 2; ++i) {
+        colls[static_cast<size_t>(i)].op = 1;
+        colls[static_cast<size_t>(i)].sequence = i;
+        colls[static_cast<size_t>(i)].group = {0, 1};
+        colls[static_cast<size_t>(i)].streams = {0, 0};
+    }
+    colls[0].arrivalUs = {10, 30};
+    colls[0].endUs = {45, 46};
+    colls[1].arrivalUs = {60, 52};
+    colls[1].endUs = {80, 81};
+    RunResult whole;
+    whole.mode = RunMode::Live;
+    whole.ranks = 2;
+    assembleTimeline(whole, phases, colls, 1.0);
+    std::vector<RankPart> parts;
+    for (int r = 0; r < 2; ++r) {
+        RankPart p;
+        p.ranks = {r};
+        p.clock = exactClock(0);
+        p.run.mode = RunMode::Live;
+        p.run.ranks = 2;
+        std::vector<LivePhase> mine;
+        for (const LivePhase& ph : phases)
+            if (ph.rank == r)
+                mine.push_back(ph);
+        std::vector<LiveCollective> seen = colls;
+        for (LiveCollective& c : seen) {
+            c.arrivalUs[static_cast<size_t>(1 - r)] = nan;
+            c.endUs[static_cast<size_t>(1 - r)] = nan;
+        }
+        assembleRankPart(p.run, mine, seen);
+        parts.push_back(p);
+    }
+    MergeOptions mo;
+    mo.tieUs = 1.0;
+    mo.startAtZero = false;
+    auto merged = mergeRankParts(parts, mo);
+    ASSERT_TRUE(merged.ok()) << merged.error().message;
+    ASSERT_EQ(merged->collectives.size(), whole.collectives.size());
+    for (size_t i = 0; i < whole.collectives.size(); ++i) {
+        EXPECT_DOUBLE_EQ(merged->collectives[i].startUs, whole.collectives[i].startUs);
+        EXPECT_DOUBLE_EQ(merged->collectives[i].endUs, whole.collectives[i].endUs);
+        EXPECT_EQ(merged->collectives[i].lastArrival, whole.collectives[i].lastArrival);
+    }
+    ASSERT_EQ(merged->spans.size(), whole.spans.size());
+    for (size_t i = 0; i < whole.spans.size(); ++i) {
+        const Span &a = merged->spans[i], &b = whole.spans[i];
+        EXPECT_EQ(a.rank, b.rank);
+        EXPECT_EQ(a.kind, b.kind) << i;
+        EXPECT_DOUBLE_EQ(a.beginUs, b.beginUs) << i;
+        EXPECT_DOUBLE_EQ(a.endUs, b.endUs) << i;
+        EXPECT_EQ(a.waitedFor, b.waitedFor) << i;
+    }
 }

@@ -158,7 +158,7 @@ int dieCheck(Transport& t)
         std::fflush(stderr);
         t.abort(3);
     });
-    monitor.setState(RankState::Running);
+    monitor.setState(ProcessState::Running);
     std::this_thread::sleep_for(std::chrono::milliseconds(400));
     if (t.rank() == 1)
         std::raise(SIGKILL);

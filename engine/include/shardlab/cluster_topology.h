@@ -77,6 +77,10 @@ std::string formatPlacement(const std::vector<RankTopologyReport>& reports);
 // what it cannot read stays unknown and is named in `notes`.
 RankTopologyReport probeTopologyFromSysfs(int device, const Environment& env, const std::filesystem::path& root = "/");
 std::string hostName();
+// The PCIe facts of the GPU at `busId` ("0000:18:00.0") from sysfs, into `report`: bus id, NUMA
+// node, link bandwidth, PCIe switch (the part of probeTopologyFromSysfs that the NVML probe reuses
+// once CUDA has named the process's GPU).
+void readPcieFromSysfs(RankTopologyReport& report, const std::string& busId, const std::filesystem::path& root = "/");
 
 // PCIe per-direction bandwidth from sysfs' link speed and width: "16.0 GT/s PCIe" x 16 -> 31.5 GB/s
 // (GT/s x lanes x encoding / 8: 8b/10b up to 5 GT/s, 128b/130b from 8 GT/s). 0 when unreadable.

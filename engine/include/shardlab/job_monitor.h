@@ -22,12 +22,12 @@
 
 namespace shardlab {
 
-enum class RankState { Starting, Running, Done, Failed, Leaving };
-const char* rankStateName(RankState state); // "starting", "running", "done", "failed", "leaving"
+enum class ProcessState { Starting, Running, Done, Failed, Leaving };
+const char* processStateName(ProcessState state); // "starting", "running", "done", "failed", "leaving"
 
 struct Heartbeat {
     int rank = 0;
-    RankState state = RankState::Starting;
+    ProcessState state = ProcessState::Starting;
     long long progress = 0;     // grows with every completed collective or iteration
     int lastCompleted = -1;     // ordinal of the rank's last completed collective (-1: none)
     std::string lastLabel;      // what that was: "all_reduce 'grads' (step 3, iteration 2)"
@@ -103,7 +103,7 @@ public:
     JobMonitor(const JobMonitor&) = delete;
     JobMonitor& operator=(const JobMonitor&) = delete;
 
-    void setState(RankState state, std::string message = {});
+    void setState(ProcessState state, std::string message = {});
     void stop();
     bool failed() const { return m_failed.load(); }
 
@@ -118,7 +118,7 @@ private:
     std::function<void(const std::string&)> m_onFailure;
     Clock m_clock;
     mutable std::mutex m_mutex;
-    RankState m_state = RankState::Starting;
+    ProcessState m_state = ProcessState::Starting;
     std::string m_message;
     std::atomic<bool> m_stop{false};
     std::atomic<bool> m_failed{false};

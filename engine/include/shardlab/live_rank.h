@@ -1,7 +1,9 @@
 // The live executor's side of a multi-process run (mpirun/srun, one process per GPU). These are
-// the only calls the multi-process code (multi_process.h) makes into live mode; a build without
-// live mode answers each with an explanation (live_rank_unavailable.cpp). docs/mpi.md
-// ("Integration contract") repeats this contract with the reasons behind it.
+// the only calls the multi-process code (multi_process.h) makes into live mode. A build with live
+// mode answers them from libshardlab_live.so (engine/src/live/rank_part.cpp: the single-process
+// executor bound to one rank), through the loader like live.h; a build without live mode answers
+// each with an explanation (live_rank_unavailable.cpp). docs/mpi.md ("Integration contract")
+// repeats this contract with the reasons behind it.
 #pragma once
 
 #include "shardlab/cluster_topology.h"
@@ -38,7 +40,10 @@ RankTopologyReport probeRankTopology(int device, const Environment& env);
 //     `ncclUniqueId` (exactly kNcclUniqueIdBytes, copied into ncclUniqueId::internal). A step
 //     whose group is not every rank runs on a communicator for that group, created by every
 //     process in the same order (ncclCommSplit of the world communicator, NCCL_SPLIT_NOCOLOR
-//     for ranks outside the group), as runLive creates them.
+//     for ranks outside the group), as runLive creates them. Every process must plan the same
+//     buffer sizes, so the ranks' free memory is exchanged over the world communicator first
+//     (an all-gather), and every rank tells the others whether it could allocate its buffers
+//     before the warm-up (so that one rank out of memory does not leave the others waiting).
 //  3. Allocate this rank's owned shards and transient buffers and run scenario.iterations
 //     iterations of the program for this rank only, with this rank's perturbations (slowdown,
 //     jitter, delays, mismatches), exactly as runLive runs each rank; verify results when
@@ -54,9 +59,10 @@ RankTopologyReport probeRankTopology(int device, const Environment& env);
 //     2)") / ("computing step 2") before it waits on something. The heartbeat thread reads these
 //     to name the last completed collective when a process dies or hangs.
 //  6. Time everything in microseconds on processClockUs() (clock_sync.h), the clock whose offsets
-//     rank 0 measured: map CUDA event times onto it through one reference event recorded and
-//     synchronised right after a processClockUs() reading (t = t_ref + cudaEventElapsedTime(ref,
-//     ev) * 1000), taken after the communicator is up.
+//     rank 0 measured. (The executor stamps %globaltimer on the GPU and maps it onto that same
+//     steady clock by its ping-pong probe before and after the run, as in a single-process run;
+//     run.clockNote says within how much: "rank 1's GPU timer within 1.9 us of its process
+//     clock ...", which rank 0 appends to its sentence on the processes' clocks.)
 //  7. Return a RunResult in the rank-part form (trace_merge.h, RankPart):
 //       mode = Live; ranks = scenario.ranks();
 //       devices, peakMemory sized ranks() with entry [rank] filled (device name; owned bytes +

@@ -49,6 +49,14 @@ struct LiveCollective {
 void assembleTimeline(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives,
                       double tieUs);
 
+// The rank-part form of live_rank.h, for one process of a multi-process run that measured only
+// its own members of each collective (the others' arrivals and ends are NaN): each record keeps
+// the whole group with this process's arrivals, start = the latest of them, end = the latest end
+// it saw, lastArrival -1 (who came last is for rank 0's merge to find); each of its members spends
+// one Comm span from its arrival to its end (mergeRankParts splits it into wait + comm). Records
+// without a measured arrival are left out. Phases as in assembleTimeline.
+void assembleRankPart(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives);
+
 // What a rank was doing when the watchdog fired, for the hang report.
 struct LivePendingCall {
     int rank = 0;
@@ -61,7 +69,8 @@ struct LivePendingCall {
 // Lines ranks up as a flight recorder does: `lastCompleted` (per rank, its last completed
 // collective counted over all its collectives, -1 for none), what each is blocked in, and among
 // the members of the first collective that never completed, the first whose call differs from
-// the majority's (or who never called it).
+// the majority's (or who never called it). An empty `pending` entry is a rank another process
+// drives: it may be named as the first that differs, without what it does.
 HangReport explainLiveHang(const std::vector<int>& lastCompleted, const std::vector<std::string>& pending,
                            const std::vector<LivePendingCall>& firstStuck, int iteration, double watchdogMs);
 

@@ -14,6 +14,11 @@ namespace shardlab::live {
 
 Result<std::vector<SweepRow>> runBench(OpKind kind, int gpus, const std::vector<Bytes>& sizes, const LiveBenchOptions& o);
 Result<Topology> machineTopology();
+Result<std::vector<std::uint8_t>> uniqueIdBytes();
+int cudaDeviceCount();
+Result<RunResult> runRankPart(const Scenario& scenario, int rank, int device, const std::vector<std::uint8_t>& uniqueId,
+                              const LiveOptions& options, RankProgress& progress);
+RankTopologyReport rankTopology(int device, const Environment& env);
 
 namespace {
 
@@ -123,6 +128,30 @@ const liveabi::Api kApi = [] {
     };
     api.checkClockAlignment = [](int d, double p) {
         return guarded<ClockCheck>("checking the clock alignment", [&] { return clockCheck(d, p); });
+    };
+    api.createNcclUniqueId = [] {
+        return guarded<std::vector<std::uint8_t>>("creating NCCL's unique id", [] { return uniqueIdBytes(); });
+    };
+    api.visibleCudaDevices = [] {
+        try {
+            return cudaDeviceCount();
+        } catch (...) {
+            return -1;
+        }
+    };
+    api.probeRankTopology = [](int device, const Environment& env) {
+        try {
+            return rankTopology(device, env);
+        } catch (const std::exception& e) {
+            RankTopologyReport r = probeTopologyFromSysfs(device, env);
+            r.notes += std::string(r.notes.empty() ? "" : "; ") + "NVML probe failed: " + e.what();
+            return r;
+        }
+    };
+    api.runLiveRankPart = [](const Scenario& s, int rank, int device, const std::vector<std::uint8_t>& id, const LiveOptions& o,
+                             RankProgress& p) {
+        return guarded<RunResult>("the rank's part of the live run",
+                                  [&] { return runRankPart(s, rank, device, id, o, p); });
     };
     return api;
 }();

@@ -1,15 +1,13 @@
-// Executor: setting up and tearing down a live run, the warm-up pass that verifies every
-// collective, clock alignment, and turning the stamps into a RunResult. The per-iteration work
-// and the watchdog are in executor_steps.cpp.
+// Executor: the warm-up pass that verifies every collective, clock alignment, tearing down, and
+// turning the stamps into a RunResult. Setting up is in executor_setup.cpp, the per-iteration
+// work and the watchdog in executor_steps.cpp.
 #include "executor.h"
 
 #include "clock_sync.h"
 #include "cuda_util.h"
 #include "shardlab/kernels.h"
-#include "shardlab/profiles.h"
 
 #include <nvtx3/nvToolsExt.h>
-#include <nvtx3/nvToolsExtCudaRt.h>
 
 #include <algorithm>
 #include <cmath>
@@ -21,125 +19,18 @@ namespace shardlab::live {
 namespace {
 
 constexpr int kClockRounds = 32;
-constexpr Bytes kNcclReserve = Bytes{1} << 30; // NCCL's own buffers and the CUDA context, per GPU
 
 } // namespace
 
-Executor::Executor(const Scenario& scenario, const LiveOptions& options) : m_s(scenario), m_opt(options) {}
+Executor::Executor(const Scenario& scenario, const LiveOptions& options, std::optional<RankBinding> binding)
+    : m_s(scenario), m_opt(options), m_binding(std::move(binding))
+{
+}
 
 Executor::~Executor()
 {
     if (m_resourcesLive)
         (void)teardown();
-}
-
-Status Executor::allocate(Rank& rk, int rank, const LivePlan& plan)
-{
-    auto alloc = [&](auto** ptr, Bytes bytes, const std::string& what) -> Status {
-        if (bytes == 0)
-            return {};
-        const cudaError_t e = cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
-        if (e == cudaSuccess)
-            return {};
-        cudaGetLastError(); // an allocation failure is not sticky; clear it
-        size_t freeB = 0, totalB = 0;
-        cudaMemGetInfo(&freeB, &totalB);
-        return runFailed(allocationFailureMessage(rank, rk.device, what, bytes, freeB, totalB));
-    };
-    const Bytes send = std::max<Bytes>(plan.sendBytes[static_cast<size_t>(rank)], kLiveElementBytes);
-    const Bytes recv = std::max<Bytes>(plan.recvBytes[static_cast<size_t>(rank)], kLiveElementBytes);
-    LIVE_TRY(alloc(&rk.send, send, "its collective send buffer"));
-    LIVE_TRY(alloc(&rk.recv, recv, "its collective receive buffer"));
-    LIVE_TRY(alloc(&rk.scratch, rk.scratchCount * sizeof(float), "the compute kernel's scratch buffer"));
-    LIVE_TRY(alloc(&rk.stamps, static_cast<Bytes>(rk.stampCapacity) * sizeof(std::uint64_t), "timeline stamps"));
-    LIVE_TRY(alloc(&rk.stampCounters, static_cast<Bytes>(rk.stampCapacity) * sizeof(unsigned), "timeline stamp counters"));
-    LIVE_TRY(alloc(&rk.wrong, std::max<Bytes>(1, m_s.program.size()) * sizeof(unsigned long long), "verification counters"));
-    LIVE_KERNEL(kernels::fillPattern(rk.send, send / kLiveElementBytes, rank, 0, rk.stream[0]));
-    LIVE_KERNEL(kernels::fillConstant(rk.scratch, rk.scratchCount, 1.0f, rk.stream[0]));
-    LIVE_CUDA(cudaMemsetAsync(rk.wrong, 0, std::max<size_t>(1, m_s.program.size()) * sizeof(unsigned long long), rk.stream[0]));
-    return {};
-}
-
-Status Executor::setup()
-{
-    const int n = m_s.ranks();
-    LIVE_TRY(requireGpus(n, "the scenario"));
-    prepareNcclEnvironment();
-    CostProfile profile = CostProfile::defaults();
-    if (!m_s.costProfile.empty()) {
-        auto loaded = loadProfile(m_s.costProfile);
-        if (!loaded)
-            return loaded.error();
-        profile = *loaded;
-    }
-    m_model = std::make_unique<CostModel>(m_s.topology, profile);
-    m_ranks.resize(static_cast<size_t>(n));
-    m_resourcesLive = true;
-    std::vector<Bytes> freeBytes(static_cast<size_t>(n));
-    Bytes reserve = 0;
-    const int slotsPerIteration = 8 + 6 * static_cast<int>(expandSteps(m_s.program).size());
-    for (int r = 0; r < n; ++r) {
-        Rank& rk = m_ranks[static_cast<size_t>(r)];
-        rk.device = r;
-        LIVE_CUDA(cudaSetDevice(r));
-        for (int s = 0; s < 2; ++s)
-            LIVE_CUDA(cudaStreamCreateWithFlags(&rk.stream[s], cudaStreamNonBlocking));
-        nvtxNameCudaStreamA(rk.stream[0], ("rank " + std::to_string(r) + " compute").c_str());
-        nvtxNameCudaStreamA(rk.stream[1], ("rank " + std::to_string(r) + " communication").c_str());
-        size_t freeB = 0, totalB = 0;
-        LIVE_CUDA(cudaMemGetInfo(&freeB, &totalB));
-        rk.freeBefore = freeB;
-        rk.totalMemory = totalB;
-        rk.scratchCount = computeScratchCount(freeB);
-        rk.stampCapacity = slotsPerIteration;
-        freeBytes[static_cast<size_t>(r)] = freeB;
-        reserve = std::max<Bytes>(reserve, rk.scratchCount * sizeof(float) + static_cast<Bytes>(slotsPerIteration) * 8
-                                               + kNcclReserve);
-    }
-    auto plan = planLive(m_s, freeBytes, reserve, m_opt.memoryFraction, m_opt.fitToMemory);
-    if (!plan)
-        return plan.error();
-    m_plan = std::move(*plan);
-    m_notes.insert(m_notes.end(), m_plan.notes.begin(), m_plan.notes.end());
-    // A rank waiting at a collective while another computes is not a hang: the deadline is at least
-    // twice the longest compute phase (with its delay) of the run.
-    double longestUs = 0;
-    for (int it = 0; it < m_s.iterations; ++it)
-        for (const ProgramStep& st : m_plan.steps)
-            for (int r = 0; r < n; ++r)
-                longestUs = std::max(longestUs, liveComputeUs(m_s, *m_model, r, st, it) + liveDelayUs(m_s, r, st, it));
-    m_watchdogMs = std::max(m_opt.watchdogMs, 2 * longestUs / 1e3);
-    if (m_watchdogMs > m_opt.watchdogMs)
-        m_notes.push_back("the watchdog's deadline was raised to " + formatMicros(m_watchdogMs * 1e3)
-                          + ", twice the longest compute phase, so that waiting for a slow rank is not taken for a hang");
-    for (int r = 0; r < n; ++r) {
-        Rank& rk = m_ranks[static_cast<size_t>(r)];
-        LIVE_CUDA(cudaSetDevice(r));
-        LIVE_TRY(allocate(rk, r, m_plan));
-    }
-    m_comms.clear();
-    for (const std::vector<int>& g : m_plan.groups)
-        m_comms.push_back({g, {}});
-    // Nonblocking communicators only where a scripted mismatch may leave NCCL waiting on the host
-    // for a peer that never calls (they cost a thread per group call); elsewhere every member joins
-    // every group call, NCCL never waits on the host, and the watchdog covers the GPUs.
-    m_blocking = m_s.perturbations.mismatches.empty();
-    LIVE_TRY(createCommunicators(m_comms, m_blocking, std::max(m_opt.watchdogMs, 60000.0)));
-    m_groupSeq.assign(m_comms.size(), 0);
-    const int rounds = roundsForIntensity(std::max(2.0, m_opt.computeIntensity));
-    for (int r = 0; r < n; ++r) {
-        Rank& rk = m_ranks[static_cast<size_t>(r)];
-        LIVE_CUDA(cudaSetDevice(r));
-        LIVE_CUDA(cudaStreamSynchronize(rk.stream[0]));
-        auto c = calibrateCompute(r, rounds, 1, rk.scratch, rk.scratchCount, rk.stream[0]);
-        if (!c)
-            return c.error();
-        rk.calibration = *c;
-        size_t freeB = 0, totalB = 0;
-        LIVE_CUDA(cudaMemGetInfo(&freeB, &totalB));
-        rk.used = rk.freeBefore > freeB ? rk.freeBefore - freeB : 0;
-    }
-    return {};
 }
 
 Status Executor::warmUpAndVerify()
@@ -163,6 +54,8 @@ Status Executor::warmUpAndVerify()
         for (int k = 0; k < n; ++k) {
             const LiveCall call = liveCall(m_s, m_plan, ranks[static_cast<size_t>(k)], st, -1);
             shapes.push_back(callShape(call.kind, call.bytes, n, k, root, m_plan.pieces[i]));
+            if (!local(ranks[static_cast<size_t>(k)]))
+                continue;
             Rank& rk = m_ranks[static_cast<size_t>(ranks[static_cast<size_t>(k)])];
             LIVE_CUDA(cudaSetDevice(rk.device));
             LIVE_KERNEL(kernels::fillConstant(rk.recv, shapes.back().recvCount, std::nanf(""), rk.stream[1]));
@@ -171,6 +64,8 @@ Status Executor::warmUpAndVerify()
             LIVE_NCCL(ncclGroupStart());
             ncclResult_t failed = ncclSuccess;
             for (int k = 0; k < n; ++k) {
+                if (!local(ranks[static_cast<size_t>(k)]))
+                    continue;
                 Rank& rk = m_ranks[static_cast<size_t>(ranks[static_cast<size_t>(k)])];
                 const ncclResult_t r = enqueueCall(op.kind, shapes[static_cast<size_t>(k)], k, n, root, m_plan.pieces[i],
                                                    m_comms[static_cast<size_t>(g)].comms[static_cast<size_t>(k)],
@@ -181,7 +76,7 @@ Status Executor::warmUpAndVerify()
             LIVE_NCCL(ncclGroupEnd());
             LIVE_NCCL(failed);
             bool timedOut = false;
-            LIVE_TRY(waitUntilIssued(m_comms[static_cast<size_t>(g)].comms, m_opt.watchdogMs, &timedOut));
+            LIVE_TRY(waitUntilIssued(heldComms(m_comms[static_cast<size_t>(g)]), m_opt.watchdogMs, &timedOut));
             if (timedOut)
                 return runFailed("the warm-up call of " + std::string(opName(op.kind)) + " (program step " + std::to_string(i)
                                  + ") was not issued within the watchdog's " + std::to_string(m_opt.watchdogMs / 1000)
@@ -189,6 +84,8 @@ Status Executor::warmUpAndVerify()
         }
         std::vector<cudaStream_t> streams;
         for (int k = 0; k < n; ++k) {
+            if (!local(ranks[static_cast<size_t>(k)]))
+                continue;
             Rank& rk = m_ranks[static_cast<size_t>(ranks[static_cast<size_t>(k)])];
             LIVE_CUDA(cudaSetDevice(rk.device));
             if (m_opt.verify)
@@ -210,6 +107,8 @@ Status Executor::warmUpAndVerify()
     if (!m_opt.verify)
         return {};
     for (Rank& rk : m_ranks) {
+        if (!rk.wrong)
+            continue; // a rank another process drives
         std::vector<unsigned long long> counts(m_s.program.size(), 0);
         LIVE_CUDA(cudaSetDevice(rk.device));
         if (!counts.empty())
@@ -223,6 +122,8 @@ Status Executor::warmUpAndVerify()
 Status Executor::calibrateClocks(bool after)
 {
     for (Rank& rk : m_ranks) {
+        if (!rk.stream[0])
+            continue; // a rank another process drives
         LIVE_CUDA(cudaSetDevice(rk.device));
         if (!after) {
             auto res = measureTimerResolution();
@@ -256,11 +157,15 @@ Status Executor::teardown()
         m_aborted = true;
         st = waitStreams(streams, 10000, &timedOut);
     } else if (!m_comms.empty()) {
+        if (m_binding)
+            cudaSetDevice(m_binding->device);
         st = destroyCommunicators(m_comms, m_blocking, m_opt.watchdogMs);
     }
     if (timedOut) // kernels still running after an abort: leave their memory alone
         return runFailed("the GPUs did not go idle after the communicators were aborted; their memory is left allocated");
     for (Rank& rk : m_ranks) {
+        if (!rk.stream[0] && !rk.stream[1] && !rk.send)
+            continue; // nothing of it in this process
         cudaSetDevice(rk.device);
         for (cudaEvent_t e : rk.events)
             cudaEventDestroy(e);
@@ -291,9 +196,15 @@ RunResult Executor::assemble()
     std::vector<ClockMap> maps;
     for (int r = 0; r < run.ranks; ++r) {
         const Rank& rk = m_ranks[static_cast<size_t>(r)];
+        if (!local(r)) { // a rank part names only its own rank's device
+            run.devices.emplace_back();
+            run.peakMemory.push_back(0);
+            maps.emplace_back();
+            continue;
+        }
         cudaDeviceProp p{};
         cudaGetDeviceProperties(&p, rk.device);
-        run.devices.push_back(p.name); // rank r runs on GPU r
+        run.devices.push_back(p.name); // rank r runs on GPU r (or the GPU its launcher gave it)
         run.peakMemory.push_back(rk.used);
         maps.emplace_back(rk.before, rk.after);
         errorNs = std::max(errorNs, maps.back().errorNs());
@@ -316,7 +227,8 @@ RunResult Executor::assemble()
             if (!std::isnan(t))
                 origin = std::min(origin, t);
         }
-    if (!std::isfinite(origin))
+    // A rank part stays on the process clock (processClockUs: the same steady clock), for rank 0's merge.
+    if (!std::isfinite(origin) || m_binding)
         origin = 0;
     auto us = [&](int it, int rank, int slot) { return (hostNs(it, rank, slot) - origin) / 1e3; };
     // A mark is the latest of its stamps; NaN if any of them never ran (the moment never came).
@@ -373,13 +285,14 @@ RunResult Executor::assemble()
         for (size_t k = 0; k < in.ranks.size() && complete; ++k) {
             const double a = at(in.iteration, in.ranks[k], in.arrive[k]);
             const double e = at(in.iteration, in.ranks[k], in.leave[k]);
-            complete = !std::isnan(a) && !std::isnan(e);
+            complete = !local(in.ranks[k]) || (!std::isnan(a) && !std::isnan(e));
             c.group.push_back(in.ranks[k]);
             c.streams.push_back(in.stream[k]);
             c.arrivalUs.push_back(a);
             c.endUs.push_back(e);
         }
-        if (!complete)
+        const bool mine = std::any_of(in.ranks.begin(), in.ranks.end(), [&](int r) { return local(r); });
+        if (!complete || !mine) // a rank part records only the collectives its rank is in
             continue;
         // bytes actually moved (nccl-tests size) by the first member's call
         const int root = std::max(0, static_cast<int>(std::find(in.ranks.begin(), in.ranks.end(),
@@ -397,10 +310,16 @@ RunResult Executor::assemble()
         p.collective = p.collective >= 0 ? remap[static_cast<size_t>(p.collective)] : -1;
     std::erase_if(phases, [](const LivePhase& p) { return p.kind == SpanKind::Comm && p.collective < 0; });
     const double tieUs = std::max(1.0, 2 * errorNs / 1e3);
-    assembleTimeline(run, phases, colls, tieUs);
+    if (m_binding)
+        assembleRankPart(run, phases, colls);
+    else
+        assembleTimeline(run, phases, colls, tieUs);
     run.hang = m_hang;
     char buf[512];
-    if (m_opt.captureTimeline)
+    if (m_binding) // rank 0 puts it after its own sentence on the processes' clocks (multi_process.cpp)
+        std::snprintf(buf, sizeof buf, "rank %d's GPU timer within %.2f us of its process clock (drift %.2f ppm corrected)",
+                      m_binding->rank, errorNs / 1e3, drift);
+    else if (m_opt.captureTimeline)
         std::snprintf(buf, sizeof buf,
                       "live: GPU %%globaltimer stamped at every phase boundary (kernels stamp their own end), mapped onto the host's steady clock by a "
                       "ping-pong probe before and after the run (drift %.2f ppm corrected); alignment error at most %.2f us "
@@ -430,9 +349,20 @@ Result<RunResult> Executor::run()
         (void)teardown();
         return st.error();
     }
+    // Set-up and the warm-up take the better part of a second: a cancel does not wait for the iterations.
+    const auto cancelledNow = [&] { return m_opt.cancel && m_opt.cancel->load(); };
+    if (cancelledNow()) {
+        (void)teardown();
+        return Error{ErrorKind::Cancelled, "live run cancelled"};
+    }
+    setActivity("in the warm-up pass (every collective once, verified)");
     if (Status st = warmUpAndVerify(); !st) {
         (void)teardown();
         return st.error();
+    }
+    if (cancelledNow()) {
+        (void)teardown();
+        return Error{ErrorKind::Cancelled, "live run cancelled"};
     }
     if (Status st = calibrateClocks(false); !st) {
         (void)teardown();
@@ -455,6 +385,8 @@ Result<RunResult> Executor::run()
         if (hung)
             break;
         ++m_iterationsDone;
+        if (m_binding && m_binding->progress)
+            m_binding->progress->iterationCompleted(it);
         if (m_opt.progress && !m_opt.progress(it + 1, m_s.iterations)) {
             (void)teardown();
             return Error{ErrorKind::Cancelled, "live run cancelled"};
@@ -467,7 +399,9 @@ Result<RunResult> Executor::run()
         }
     }
     RunResult result = assemble();
-    if (Status st = teardown(); !st && !m_hang)
+    // A rank part whose run completed keeps it: a teardown that fails because another process
+    // aborted (its watchdog fired) must not hide that process's hang report at rank 0's merge.
+    if (Status st = teardown(); !st && !m_hang && !m_binding)
         return st.error();
     else if (!st)
         result.notes.push_back(st.error().message);

@@ -6,10 +6,16 @@
 // communicator per distinct group. Each iteration is enqueued step by step (a step's collective
 // is one NCCL group call over its members), then the watchdog polls until every stream is idle;
 // stamps are read back and mapped onto the host clock at the end (docs/live-engine.md).
+//
+// The same executor runs one rank of a multi-process job (live_rank.h, docs/mpi.md): bound to a
+// rank and a device, it drives that rank only, joins the job's communicator from NCCL's unique id
+// (every other rank is another process doing the same), and returns a rank part: this rank's
+// spans and collective records on the process clock, for rank 0 to merge.
 #pragma once
 
 #include "calibration.h"
 #include "nccl_calls.h"
+#include "shardlab/job_monitor.h"
 #include "shardlab/live.h"
 #include "shardlab/live_clock.h"
 #include "shardlab/live_plan.h"
@@ -17,7 +23,9 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace shardlab::live {
@@ -26,9 +34,19 @@ namespace shardlab::live {
 // another resumes at the later of their last stamps). Empty when the timeline is not captured.
 using Mark = std::vector<int>;
 
+// One rank of a multi-process job: which, on which device, the job's NCCL unique id, and where
+// to report progress for the job's heartbeats.
+struct RankBinding {
+    int rank = 0;
+    int device = 0;
+    std::vector<std::uint8_t> uniqueId; // kNcclUniqueIdBytes
+    RankProgress* progress = nullptr;
+};
+
 class Executor {
 public:
-    Executor(const Scenario& scenario, const LiveOptions& options);
+    // Without a binding: every rank of the scenario, rank r on device r, in this process.
+    Executor(const Scenario& scenario, const LiveOptions& options, std::optional<RankBinding> binding = std::nullopt);
     ~Executor();
     Executor(const Executor&) = delete;
     Executor& operator=(const Executor&) = delete;
@@ -88,6 +106,9 @@ private:
     };
 
     Status setup();
+    Status openRanks(std::vector<Bytes>& freeBytes);
+    Status joinJob(std::vector<Bytes>& freeBytes);
+    Status agreeOnSetup(const Status& mine);
     Status allocate(Rank& rk, int rank, const LivePlan& plan);
     Status warmUpAndVerify();
     Status calibrateClocks(bool after);
@@ -106,9 +127,14 @@ private:
     void buildHang(int iteration);
     RunResult assemble();
     Status teardown();
+    // Ranks this process drives: every rank, or the bound one.
+    bool local(int rank) const { return !m_binding || rank == m_binding->rank; }
+    void setActivity(const std::string& what);
+    std::string describe(const Instance& in) const; // "all_reduce 'grads' (step 3, iteration 2)"
 
     const Scenario& m_s;
     const LiveOptions& m_opt;
+    std::optional<RankBinding> m_binding;
     std::unique_ptr<CostModel> m_model;
     LivePlan m_plan;
     std::vector<Rank> m_ranks;

@@ -114,6 +114,8 @@ Status Executor::runIteration(int it, bool& hung)
     m_points.assign(static_cast<size_t>(n), {});
     m_cursor.assign(static_cast<size_t>(n), 0);
     for (int r = 0; r < n; ++r) {
+        if (!local(r))
+            continue;
         Rank& rk = m_ranks[static_cast<size_t>(r)];
         LIVE_CUDA(cudaSetDevice(rk.device));
         rk.nextSlot = 0;
@@ -144,6 +146,8 @@ Status Executor::runIteration(int it, bool& hung)
             return Error{ErrorKind::Cancelled, "live run cancelled"};
     }
     for (int r = 0; r < n; ++r) {
+        if (!local(r))
+            continue;
         LIVE_CUDA(cudaSetDevice(m_ranks[static_cast<size_t>(r)].device));
         if (m_ranks[static_cast<size_t>(r)].commBusy)
             LIVE_TRY(join(r, it));
@@ -161,12 +165,16 @@ Status Executor::issueStep(const ProgramStep& st, int it, bool& hung)
     const Op& op = m_s.program[static_cast<size_t>(st.op)];
     const std::string name = label(op) + (op.buckets > 1 ? " [bucket " + std::to_string(st.bucket) + "]" : "");
     for (int r = 0; r < m_s.ranks(); ++r) {
+        if (!local(r))
+            continue;
         Rank& rk = m_ranks[static_cast<size_t>(r)];
         const double delayUs = liveDelayUs(m_s, r, st, it);
         const double computeUs = liveComputeUs(m_s, *m_model, r, st, it);
         if (delayUs <= 0 && computeUs <= 0)
             continue;
         LIVE_CUDA(cudaSetDevice(rk.device));
+        setActivity((delayUs > 0 ? "in an injected delay before step " : "computing step ") + std::to_string(st.op)
+                    + " (iteration " + std::to_string(it) + ")");
         if (delayUs > 0) {
             NvtxRange range("rank " + std::to_string(r) + ": injected delay before " + name);
             const int slot = reserveSlot(r);
@@ -222,7 +230,7 @@ Status Executor::issueCollective(const ProgramStep& st, int it, bool& hung)
     for (int k = 0; k < n; ++k) {
         const int r = ranks[static_cast<size_t>(k)];
         in.calls.push_back(liveCall(m_s, m_plan, r, st, it));
-        if (in.calls.back().skipped)
+        if (in.calls.back().skipped || !local(r))
             continue;
         groupCalls = std::max(groupCalls, groupCallsOf(in.calls.back().kind));
         Rank& rk = m_ranks[static_cast<size_t>(r)];
@@ -250,7 +258,7 @@ Status Executor::issueCollective(const ProgramStep& st, int it, bool& hung)
         ncclResult_t failed = ncclSuccess;
         for (int k = 0; k < n; ++k) {
             const LiveCall& call = inst.calls[static_cast<size_t>(k)];
-            if (call.skipped || groupCallsOf(call.kind) <= phase)
+            if (call.skipped || groupCallsOf(call.kind) <= phase || !local(ranks[static_cast<size_t>(k)]))
                 continue;
             Rank& rk = m_ranks[static_cast<size_t>(ranks[static_cast<size_t>(k)])];
             const auto& pieces = call.mismatched ? std::vector<std::uint64_t>{} : m_plan.pieces[static_cast<size_t>(st.op)];
@@ -275,9 +283,9 @@ Status Executor::issueCollective(const ProgramStep& st, int it, bool& hung)
         }
     }
     for (int k = 0; k < n; ++k) {
-        if (inst.calls[static_cast<size_t>(k)].skipped)
-            continue;
         const int r = ranks[static_cast<size_t>(k)];
+        if (inst.calls[static_cast<size_t>(k)].skipped || !local(r))
+            continue;
         Rank& rk = m_ranks[static_cast<size_t>(r)];
         LIVE_CUDA(cudaSetDevice(rk.device));
         if (const int slot = mark(r, stream); slot >= 0)
@@ -289,6 +297,7 @@ Status Executor::issueCollective(const ProgramStep& st, int it, bool& hung)
             rk.lastCommInstance = index;
             rk.lastCommEnd = inst.leave[static_cast<size_t>(k)];
         }
+        setActivity("in " + describe(inst));
     }
     return {};
 }
@@ -300,6 +309,8 @@ Status Executor::watchdogPoll(bool& hung, bool& idle)
     const double now = nowNs();
     bool progressed = false, anyInside = false, allStuckOrDone = true;
     for (size_t r = 0; r < m_ranks.size(); ++r) {
+        if (!local(static_cast<int>(r)))
+            continue;
         Rank& rk = m_ranks[r];
         const std::vector<Point>& pts = m_points[r];
         std::size_t& cur = m_cursor[r];
@@ -308,8 +319,12 @@ Status Executor::watchdogPoll(bool& hung, bool& idle)
             if (e == cudaErrorNotReady)
                 break;
             LIVE_CUDA(e);
-            if (pts[cur].leave)
+            if (pts[cur].leave) {
                 ++rk.collectivesDone;
+                if (m_binding && m_binding->progress)
+                    m_binding->progress->collectiveCompleted(rk.collectivesDone - 1,
+                                                             describe(m_instances[static_cast<size_t>(pts[cur].instance)]));
+            }
             ++cur;
             progressed = true;
         }
@@ -332,7 +347,7 @@ Status Executor::watchdogPoll(bool& hung, bool& idle)
         }
     }
     for (const Communicator& c : m_comms)
-        for (ncclComm_t comm : c.comms) {
+        for (ncclComm_t comm : heldComms(c)) {
             ncclResult_t state = ncclSuccess;
             LIVE_NCCL(ncclCommGetAsyncError(comm, &state));
             if (state != ncclSuccess && state != ncclInProgress)
@@ -368,6 +383,11 @@ void Executor::buildHang(int it)
     std::vector<std::string> pending;
     for (int r = 0; r < n; ++r) {
         const Rank& rk = m_ranks[static_cast<size_t>(r)];
+        if (!local(r)) { // another process reports it
+            lastCompleted.push_back(-1);
+            pending.emplace_back();
+            continue;
+        }
         lastCompleted.push_back(rk.collectivesDone - 1);
         const auto& pts = m_points[static_cast<size_t>(r)];
         const std::size_t cur = m_cursor[static_cast<size_t>(r)];
@@ -406,7 +426,7 @@ void Executor::buildHang(int it)
     for (size_t i = 0; i < m_instances.size() && first < 0; ++i) {
         const Instance& in = m_instances[i];
         for (size_t k = 0; k < in.ranks.size(); ++k)
-            if (in.iteration == it && !in.calls[k].skipped
+            if (in.iteration == it && !in.calls[k].skipped && local(in.ranks[k])
                 && (in.leavePoint[k] < 0
                     || static_cast<std::size_t>(in.leavePoint[k]) >= m_cursor[static_cast<size_t>(in.ranks[k])]))
                 first = static_cast<int>(i);
@@ -427,7 +447,7 @@ Status Executor::abortAndDrain(int it)
     const double giveUp = nowNs() + 10e9;
     for (Rank& rk : m_ranks)
         for (cudaStream_t s : rk.stream)
-            while (cudaStreamQuery(s) == cudaErrorNotReady) {
+            while (s && cudaStreamQuery(s) == cudaErrorNotReady) {
                 if (nowNs() > giveUp)
                     return runFailed("the GPUs did not go idle within 10 s after the hung communicators were aborted");
                 std::this_thread::sleep_for(std::chrono::microseconds(100));
@@ -448,6 +468,19 @@ Status Executor::readStamps(int it)
         LIVE_CUDA(cudaMemcpy(v.data(), rk.stamps, v.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
     }
     return {};
+}
+
+void Executor::setActivity(const std::string& what)
+{
+    if (m_binding && m_binding->progress)
+        m_binding->progress->setActivity(what);
+}
+
+std::string Executor::describe(const Instance& in) const
+{
+    const Op& op = m_s.program[static_cast<size_t>(in.op)];
+    return std::string(opName(op.kind)) + (op.name.empty() ? "" : " '" + op.name + "'") + " (step " + std::to_string(in.op)
+           + (op.buckets > 1 ? ", bucket " + std::to_string(in.bucket) : "") + ", iteration " + std::to_string(in.iteration) + ")";
 }
 
 } // namespace shardlab::live

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "shardlab/live.h"
+#include "shardlab/live_rank.h"
 #include "shardlab/version.h"
 
 #include <cstddef>
@@ -16,7 +17,7 @@
 
 namespace shardlab::liveabi {
 
-inline constexpr int kAbiVersion = 1;
+inline constexpr int kAbiVersion = 2;
 inline constexpr const char* kEntryPoint = "shardlab_live_api_v1";
 
 constexpr std::uint64_t fnv(std::uint64_t h, std::uint64_t v)
@@ -35,7 +36,8 @@ constexpr std::uint64_t layoutKey()
         h = fnv(h, static_cast<unsigned char>(c));
     for (std::size_t s : {sizeof(Scenario), sizeof(Op), sizeof(Topology), sizeof(Workload), sizeof(Perturbations),
                           sizeof(RunResult), sizeof(Span), sizeof(CollectiveRecord), sizeof(HangReport), sizeof(LiveOptions),
-                          sizeof(LiveBenchOptions), sizeof(SweepRow), sizeof(LiveDevice), sizeof(Error), sizeof(std::string)})
+                          sizeof(LiveBenchOptions), sizeof(SweepRow), sizeof(LiveDevice), sizeof(Error), sizeof(std::string),
+                          sizeof(RankTopologyReport), sizeof(RankProgress), sizeof(Environment)})
         h = fnv(h, s);
     return h;
 }
@@ -52,6 +54,12 @@ struct Api {
     Result<Topology> (*discoverTopology)() = nullptr;
     Result<double> (*measureComputeTflops)(int, double) = nullptr;
     Result<ClockCheck> (*checkClockAlignment)(int, double) = nullptr;
+    // live_rank.h: one rank of a multi-process run
+    Result<std::vector<std::uint8_t>> (*createNcclUniqueId)() = nullptr;
+    int (*visibleCudaDevices)() = nullptr;
+    RankTopologyReport (*probeRankTopology)(int, const Environment&) = nullptr;
+    Result<RunResult> (*runLiveRankPart)(const Scenario&, int, int, const std::vector<std::uint8_t>&, const LiveOptions&,
+                                         RankProgress&) = nullptr;
 };
 
 } // namespace shardlab::liveabi

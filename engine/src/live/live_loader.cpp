@@ -167,4 +167,32 @@ Result<ClockCheck> checkClockAlignment(int device, double pauseMs)
     return loaded().api->checkClockAlignment(device, pauseMs);
 }
 
+// live_rank.h: one rank of a multi-process run, through the same library.
+Result<std::vector<std::uint8_t>> createNcclUniqueId()
+{
+    if (!loaded().api)
+        return unavailable();
+    return loaded().api->createNcclUniqueId();
+}
+
+int visibleCudaDevices() { return loaded().api ? loaded().api->visibleCudaDevices() : -1; }
+
+RankTopologyReport probeRankTopology(int device, const Environment& env)
+{
+    if (!loaded().api) {
+        RankTopologyReport r = probeTopologyFromSysfs(device, env);
+        r.notes += std::string(r.notes.empty() ? "" : "; ") + "live mode is not available here: " + loaded().error;
+        return r;
+    }
+    return loaded().api->probeRankTopology(device, env);
+}
+
+Result<RunResult> runLiveRankPart(const Scenario& scenario, int rank, int device, const std::vector<std::uint8_t>& uniqueId,
+                                  const LiveOptions& options, RankProgress& progress)
+{
+    if (!loaded().api)
+        return unavailable();
+    return loaded().api->runLiveRankPart(scenario, rank, device, uniqueId, options, progress);
+}
+
 } // namespace shardlab

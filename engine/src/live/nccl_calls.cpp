@@ -3,6 +3,7 @@
 #include "cuda_util.h"
 #include "shardlab/kernels.h"
 
+#include <algorithm>
 #include <thread>
 
 namespace shardlab::live {
@@ -51,6 +52,120 @@ Status createCommunicators(std::vector<Communicator>& comms, bool blocking, doub
     return {};
 }
 
+Status joinWorld(std::vector<Communicator>& comms, int ranks, int rank, const std::vector<std::uint8_t>& uniqueId,
+                 bool blocking, double deadlineMs)
+{
+    prepareNcclEnvironment();
+    ncclUniqueId id;
+    if (uniqueId.size() != sizeof id.internal)
+        return runFailed("rank " + std::to_string(rank) + " got an NCCL unique id of " + std::to_string(uniqueId.size())
+                         + " bytes; NCCL's has " + std::to_string(sizeof id.internal));
+    std::copy(uniqueId.begin(), uniqueId.end(), id.internal);
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    config.blocking = blocking ? 1 : 0;
+    Communicator world;
+    for (int r = 0; r < ranks; ++r)
+        world.ranks.push_back(r);
+    world.comms.assign(static_cast<size_t>(ranks), nullptr);
+    ncclComm_t& mine = world.comms[static_cast<size_t>(rank)];
+    const ncclResult_t r = ncclCommInitRankConfig(&mine, ranks, id, rank, &config);
+    if (r != ncclSuccess && r != ncclInProgress) {
+        if (mine)
+            ncclCommAbort(mine);
+        return ncclError(r, "ncclCommInitRankConfig (joining the job's communicator)", __FILE__, __LINE__);
+    }
+    comms.assign(1, world);
+    bool timedOut = false;
+    LIVE_TRY(waitUntilIssued({mine}, deadlineMs, &timedOut));
+    if (timedOut)
+        return runFailed("rank " + std::to_string(rank) + " could not join the job's NCCL communicator within "
+                         + std::to_string(deadlineMs / 1000) + " s (did every process start?)");
+    return {};
+}
+
+Status splitWorld(std::vector<Communicator>& comms, const std::vector<std::vector<int>>& groups, int ranks, int rank,
+                  bool blocking, double deadlineMs)
+{
+    const Communicator world = comms.front();
+    ncclComm_t parent = world.comms[static_cast<size_t>(rank)];
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    config.blocking = blocking ? 1 : 0;
+    std::vector<Communicator> made;
+    std::vector<ncclComm_t> pending = {parent};
+    bool worldUsed = false;
+    ncclResult_t failed = ncclSuccess;
+    Status waited;
+    for (const std::vector<int>& g : groups) {
+        Communicator c{g, std::vector<ncclComm_t>(g.size(), nullptr)};
+        const auto at = std::find(g.begin(), g.end(), rank);
+        const bool member = at != g.end();
+        if (static_cast<int>(g.size()) == ranks) {
+            c.comms[static_cast<size_t>(at - g.begin())] = parent;
+            worldUsed = true;
+        } else {
+            ncclComm_t child = nullptr;
+            const ncclResult_t r = ncclCommSplit(parent, member ? 0 : NCCL_SPLIT_NOCOLOR, rank, &child, &config);
+            if (member)
+                c.comms[static_cast<size_t>(at - g.begin())] = child;
+            if (child)
+                pending.push_back(child);
+            if (r != ncclSuccess && r != ncclInProgress)
+                failed = r;
+        }
+        made.push_back(std::move(c));
+        if (failed != ncclSuccess)
+            break;
+        // A nonblocking split completes in the background: the next split of the same parent waits for it.
+        bool timedOut = false;
+        waited = waitUntilIssued(pending, deadlineMs, &timedOut);
+        if (!waited)
+            break;
+        if (timedOut) {
+            waited = runFailed("rank " + std::to_string(rank) + ": the job's processes did not finish making their NCCL "
+                               "communicators within " + std::to_string(deadlineMs / 1000) + " s");
+            break;
+        }
+    }
+    if (!worldUsed)
+        made.push_back(world);
+    comms = std::move(made);
+    if (failed != ncclSuccess)
+        return ncclError(failed, "ncclCommSplit", __FILE__, __LINE__);
+    return waited;
+}
+
+Result<std::vector<std::uint64_t>> allGatherWord(ncclComm_t world, int ranks, std::uint64_t mine, double deadlineMs)
+{
+    std::uint64_t* words = nullptr; // [0, ranks): everyone's; [ranks]: mine
+    cudaStream_t stream = nullptr;
+    struct Release {
+        std::uint64_t*& w;
+        cudaStream_t& s;
+        ~Release()
+        {
+            if (s)
+                cudaStreamDestroy(s);
+            if (w)
+                cudaFree(w);
+        }
+    } release{words, stream};
+    const size_t n = static_cast<size_t>(ranks);
+    LIVE_CUDA(cudaMalloc(&words, (n + 1) * sizeof(std::uint64_t)));
+    LIVE_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    LIVE_CUDA(cudaMemcpy(words + n, &mine, sizeof mine, cudaMemcpyHostToDevice));
+    LIVE_NCCL(ncclAllGather(words + n, words, 1, ncclUint64, world, stream));
+    bool timedOut = false;
+    LIVE_TRY(waitUntilIssued({world}, deadlineMs, &timedOut));
+    if (!timedOut)
+        LIVE_TRY(waitStreams({stream}, deadlineMs, &timedOut));
+    if (timedOut)
+        return runFailed("the job's processes did not all answer an exchange over NCCL within "
+                         + std::to_string(deadlineMs / 1000) + " s");
+    std::vector<std::uint64_t> all(n);
+    LIVE_CUDA(cudaMemcpy(all.data(), words, n * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
+    return all;
+}
+
 Status waitUntilIssued(const std::vector<ncclComm_t>& comms, double deadlineMs, bool* timedOut)
 {
     *timedOut = false;
@@ -73,10 +188,20 @@ Status waitUntilIssued(const std::vector<ncclComm_t>& comms, double deadlineMs, 
     return {};
 }
 
+std::vector<ncclComm_t> heldComms(const Communicator& comm)
+{
+    std::vector<ncclComm_t> held;
+    for (ncclComm_t c : comm.comms)
+        if (c)
+            held.push_back(c);
+    return held;
+}
+
+// Last made first: communicators split from a job's world go before the world.
 void abortCommunicators(std::vector<Communicator>& comms)
 {
-    for (Communicator& c : comms)
-        for (ncclComm_t& comm : c.comms)
+    for (auto c = comms.rbegin(); c != comms.rend(); ++c)
+        for (ncclComm_t& comm : c->comms)
             if (comm) {
                 ncclCommAbort(comm);
                 comm = nullptr;
@@ -106,8 +231,8 @@ Status destroyCommunicators(std::vector<Communicator>& comms, bool blocking, dou
         }
     }
     ncclResult_t failed = ncclSuccess;
-    for (Communicator& c : comms)
-        for (ncclComm_t& comm : c.comms)
+    for (auto c = comms.rbegin(); c != comms.rend(); ++c)
+        for (ncclComm_t& comm : c->comms)
             if (comm) {
                 const ncclResult_t r = ncclCommDestroy(comm);
                 if (r != ncclSuccess && failed == ncclSuccess)

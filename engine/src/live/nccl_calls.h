@@ -1,5 +1,6 @@
 // NCCL communicators and the calls of every collective ShardLab knows, for one host thread that
-// drives every GPU (so every call of a step is made for all members inside one NCCL group).
+// drives every GPU (so every call of a step is made for all members inside one NCCL group), or
+// one rank of a multi-process job (its members' entries are null where another process holds them).
 #pragma once
 
 #include "shardlab/live_plan.h"
@@ -7,15 +8,19 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include <cstdint>
 #include <vector>
 
 namespace shardlab::live {
 
-// One communicator per member of a group of ranks; rank r runs on device r.
+// One communicator per member of a group of ranks; rank r runs on device r in a single process.
 struct Communicator {
     std::vector<int> ranks;
-    std::vector<ncclComm_t> comms; // by member
+    std::vector<ncclComm_t> comms; // by member; null for a member another process holds
 };
+
+// The non-null communicators of `comm` (those this process holds).
+std::vector<ncclComm_t> heldComms(const Communicator& comm);
 
 // Creates every communicator in one NCCL group (ncclCommInitRankConfig per member, one unique id
 // per communicator). Nonblocking communicators return at once and are polled, so that a hang
@@ -26,6 +31,24 @@ Status createCommunicators(std::vector<Communicator>& comms, bool blocking, doub
 // Polls ncclCommGetAsyncError until no communicator of `comms` is still in progress. On an NCCL
 // error returns RunFailed; when `deadlineMs` passes first, sets *timedOut and returns ok.
 Status waitUntilIssued(const std::vector<ncclComm_t>& comms, double deadlineMs, bool* timedOut);
+
+// A multi-process job: joins the world communicator of `ranks` ranks as `rank` on the current
+// device (ncclCommInitRankConfig with the unique id rank 0 made), waiting at most deadlineMs.
+// On return `comms` holds it alone: { all ranks, the world at index `rank` }.
+Status joinWorld(std::vector<Communicator>& comms, int ranks, int rank, const std::vector<std::uint8_t>& uniqueId,
+                 bool blocking, double deadlineMs);
+
+// A multi-process job: one communicator per group, made by every process in the same order from
+// the world that joinWorld left in `comms`: the world itself for a group of every rank, otherwise
+// ncclCommSplit of the world (NCCL_SPLIT_NOCOLOR where `rank` is not a member; key = rank, so
+// members keep the group's ascending order). On return comms[g] is group g's, and the world is
+// the last entry when no group uses it. On failure `comms` holds everything made so far.
+Status splitWorld(std::vector<Communicator>& comms, const std::vector<std::vector<int>>& groups, int ranks, int rank,
+                  bool blocking, double deadlineMs);
+
+// A multi-process job: every rank's `mine` (ncclAllGather of one word over `world` on the current
+// device), waiting at most deadlineMs. For what the processes must agree on before the run.
+Result<std::vector<std::uint64_t>> allGatherWord(ncclComm_t world, int ranks, std::uint64_t mine, double deadlineMs);
 
 // Every communicator aborted (kernels stop, resources freed); the vector is emptied.
 void abortCommunicators(std::vector<Communicator>& comms);
