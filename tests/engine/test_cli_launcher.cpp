@@ -13,6 +13,7 @@
 
 using namespace shardlab;
 using namespace shardlab::test;
+using shardlab::cli::kExitBadInput;
 
 namespace {
 CliRun runIt(std::vector<std::string> args) { return shardlab::test::cli(std::move(args)); }
