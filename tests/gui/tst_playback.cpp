@@ -151,6 +151,11 @@ private slots:
         QVERIFY(p.isPlaying());
         QTest::keyClick(&w, Qt::Key_Space);
         QVERIFY(!p.isPlaying());
+        QTest::keyClick(&w, Qt::Key_End);
+        QCOMPARE(p.time(), p.endTime());
+        QTest::keyClick(&w, Qt::Key_Home);
+        QCOMPARE(p.time(), 0.0);
+        QVERIFY(!p.isPlaying());
     }
 
     void barFollowsAndDrivesThePlayback()
