@@ -178,7 +178,7 @@ private slots:
     {
         ActivitySnapshot s;
         s.timeUs = 5;
-        s.ranks = {RankState::Idle, RankState::Compute, RankState::Communicate, RankState::Wait};
+        s.ranks = {ActivityState::Idle, ActivityState::Compute, ActivityState::Communicate, ActivityState::Wait};
         s.waitingFor = {-1, -1, -1, 1};
         s.collective = {-1, -1, 0, 0};
         s.links = {LinkActivity{0.5, 1000, false, 0, 2, 6, 0.25}};
