@@ -26,6 +26,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QLabel>
+#include <QSplitter>
 #include <QMenu>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -75,9 +76,15 @@ MainWindow::MainWindow(QWidget* parent)
         statusBar()->showMessage(tr("The lessons could not be loaded: %1").arg(m_lessons->errorString()), 10000);
     m_lessonsDock = new QDockWidget(tr("Lessons"), this);
     m_lessonsDock->setObjectName(QStringLiteral("lessonsDock"));
+    // beside the pages the dock is narrow: the list of lessons goes above the lesson
+    if (auto* split = m_lessons->findChild<QSplitter*>()) {
+        split->setOrientation(Qt::Vertical);
+        split->setSizes({180, 820});
+    }
     m_lessonsDock->setWidget(m_lessons);
     addDockWidget(Qt::RightDockWidgetArea, m_lessonsDock);
     m_lessonsDock->hide();
+    resizeDocks({m_lessonsDock}, {560}, Qt::Horizontal);
 
     m_report = new ReportWriter(this);
     m_runFiles = new RunFileOpener(m_document, m_controller, m_prompter, this);

@@ -107,6 +107,11 @@ int main(int argc, char** argv)
         QTimer::singleShot(800, &w, [&w, shot] {
             if (!shot.isEmpty())
                 w.grab().save(shot);
+            if (qEnvironmentVariableIsSet("SHARDLAB_DEMO_SIZES")) // which widgets make the window wide
+                for (QWidget* c : w.findChildren<QWidget*>())
+                    if (c->minimumSizeHint().width() > 700 || c->minimumWidth() > 700)
+                        qInfo("%s %s min %d hint %d", c->metaObject()->className(), qPrintable(c->objectName()),
+                              c->minimumSizeHint().width(), c->minimumWidth());
             QApplication::quit();
         });
     });

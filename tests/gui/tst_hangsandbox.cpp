@@ -99,7 +99,8 @@ private slots:
         QVERIFY(grid->index(2, 0).data().toString().contains(QStringLiteral("first mismatch")));
         QVERIFY(grid->index(2, grid->columnCount() - 1).data().toString().contains(QStringLiteral("all_gather")));
         QCOMPARE(grid->headerData(grid->sequenceColumn(1), Qt::Horizontal).toString(), QStringLiteral("#1"));
-        QVERIFY(box->sentence().contains(QStringLiteral("rank 2")));
+        QVERIFY(box->sentence().contains(QStringLiteral("Rank 2 is the first whose call differs")));
+        QVERIFY(box->sentence().contains(QStringLiteral("completed collective #0 and are stuck in #1")));
         QVERIFY(box->sentence().contains(QStringLiteral("watchdog")));
         // the run page shows the sandbox beside the timeline
         QCOMPARE(w.runPage()->sideTabs()->currentWidget(), box);

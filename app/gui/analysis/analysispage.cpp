@@ -10,6 +10,7 @@
 #include "shardlab/simulator.h"
 
 #include <QLabel>
+#include <QScrollArea>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -28,7 +29,12 @@ AnalysisPage::AnalysisPage(QWidget* parent) : QWidget(parent)
     m_tabs->setTabToolTip(SweepTab, tr("Time and bandwidth of one collective against message size, as nccl-tests measures"));
     m_tabs->addTab(m_scaling, tr("Scaling"));
     m_tabs->setTabToolTip(ScalingTab, tr("Speed-up and efficiency from 1 to N GPUs, and where the time goes"));
-    m_tabs->addTab(m_comparison, tr("All-reduce vs reduce-scatter"));
+    // its side-by-side grid is wide: it scrolls rather than widen the window
+    auto* comparisonScroll = new QScrollArea;
+    comparisonScroll->setWidget(m_comparison);
+    comparisonScroll->setWidgetResizable(true);
+    comparisonScroll->setFrameShape(QFrame::NoFrame);
+    m_tabs->addTab(comparisonScroll, tr("All-reduce vs reduce-scatter"));
     m_tabs->setTabToolTip(ComparisonTab, tr("What each rank holds, memory, traffic and time; and what a wrong choice does"));
     m_tabs->addTab(m_calibration, tr("Calibration"));
     m_tabs->setTabToolTip(CalibrationTab, tr("Fit the cost model to this machine's measurements"));

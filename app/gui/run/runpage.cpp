@@ -55,7 +55,7 @@ RunPage::RunPage(QWidget* parent) : QWidget(parent)
     m_cancelButton->setToolTip(tr("Stop the run in progress"));
     m_cancelButton->setEnabled(false);
     m_progress = new QProgressBar(this);
-    m_progress->setMaximumWidth(220);
+    m_progress->setFixedWidth(fontMetrics().horizontalAdvance(tr("iteration 999 of 999")) + 40);
     m_progress->setFormat(tr("iteration %v of %m"));
     m_progress->setValue(0);
     m_status = new QLabel(this);
@@ -126,6 +126,22 @@ RunPage::RunPage(QWidget* parent) : QWidget(parent)
 
 RunPage::~RunPage() = default;
 
+void RunPage::changeEvent(QEvent* event)
+{
+    // presenter mode's larger fonts: the progress text must still fit
+    if (event->type() == QEvent::FontChange) {
+        m_progress->setFixedWidth(fontMetrics().horizontalAdvance(tr("iteration 999 of 999")) + 40);
+        fitSidePanel();
+    }
+    QWidget::changeEvent(event);
+}
+
+void RunPage::fitSidePanel()
+{
+    // the per-rank table is as wide as its contents: the panel makes room for it (larger fonts)
+    m_sideTabs->setMinimumWidth(std::max(470, m_summary->sizeHint().width() + 30));
+}
+
 QString RunPage::message() const
 {
     return m_banner->isHidden() ? QString() : m_banner->text();
@@ -134,8 +150,8 @@ QString RunPage::message() const
 void RunPage::showBanner(const QString& text, bool error)
 {
     m_banner->setText(text);
-    m_banner->setStyleSheet(error ? QStringLiteral("QLabel { background: #FBE3D6; border-left: 4px solid #D55E00; padding: 6px; }")
-                                  : QStringLiteral("QLabel { background: #E3F1FB; border-left: 4px solid #0072B2; padding: 6px; }"));
+    m_banner->setStyleSheet(error ? QStringLiteral("QLabel { background: #FBE3D6; color: black; border-left: 4px solid #D55E00; padding: 6px; }")
+                                  : QStringLiteral("QLabel { background: #E3F1FB; color: black; border-left: 4px solid #0072B2; padding: 6px; }"));
     m_banner->setVisible(!text.isEmpty());
 }
 
@@ -295,6 +311,7 @@ void RunPage::onResult(RunOutcomePtr outcome)
     m_timeline->setStraggler(outcome->summary.straggler);
     showTimeline(outcome->timeline);
     m_summary->setOutcome(outcome);
+    fitSidePanel();
     m_playback->setIndex(outcome->activity);
     m_controller->disposeLater(std::move(previous));
     m_playbackBar->refresh();

@@ -99,6 +99,9 @@ signals:
     // A run started (true) or ended, failed or was cancelled (false).
     void runningChanged(bool running);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     void onStarted(quint64 id, RunKind kind);
     void onProgress(quint64 id, int done, int total);
@@ -110,6 +113,7 @@ private:
     void showBanner(const QString& text, bool error);
     void showTimeline(std::shared_ptr<const TimelineData> data);
     void setRunning(bool running);
+    void fitSidePanel();
 
     Scenario m_scenario;
     Scenario m_running; // what the current run runs (the scenario, a sandbox variant, a file's)

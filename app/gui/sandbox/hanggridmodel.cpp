@@ -85,7 +85,7 @@ QVariant HangGridModel::data(const QModelIndex& index, int role) const
     const bool first = m_report->firstMismatchRank == rank;
     if (col == 0) {
         if (role == Qt::DisplayRole)
-            return first ? tr("rank %1: first mismatch").arg(rank) : tr("rank %1").arg(rank);
+            return first ? tr("rank %1\nfirst mismatch").arg(rank) : tr("rank %1").arg(rank);
         if (role == Qt::FontRole && first) {
             QFont f;
             f.setBold(true);

@@ -85,7 +85,10 @@ HangSandbox::HangSandbox(QWidget* parent) : QWidget(parent)
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setSelectionMode(QAbstractItemView::NoSelection);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_view->setWordWrap(false);
+    m_view->setWordWrap(true);
+    m_view->horizontalHeader()->setMinimumSectionSize(40);
+    // the last column (what each rank is blocked in) wraps: rows grow when it narrows
+    connect(m_view->horizontalHeader(), &QHeaderView::sectionResized, m_view, [this] { m_view->resizeRowsToContents(); });
     m_view->setToolTip(tr("The flight recorder: each rank's collectives by sequence number, its last completed one, and "
                           "the first rank whose call differs"));
     m_sentence = new QLabel(tr("No hang yet: inject a mistake and run."), this);
@@ -252,21 +255,36 @@ void HangSandbox::showOutcome(const RunOutcomePtr& outcome)
     }
     const HangReport& h = *run.hang;
     QString text = QStringLiteral("<b>%1</b> ").arg(tr("The run hung and the watchdog aborted it."));
-    QString explanation = QString::fromStdString(h.explanation).toHtmlEscaped();
-    if (!explanation.isEmpty())
-        explanation[0] = explanation[0].toUpper();
-    text += explanation + QStringLiteral(". ");
-    if (h.firstMismatchRank >= 0)
-        text += tr("Read the grid row by row: every rank completed the collectives marked done; rank %1's call "
-                   "differs from its group's, so the others wait for a matching call that never comes. NCCL matches "
-                   "calls by their order on the communicator and raises no error: only the watchdog ends the wait. The "
-                   "fix is in the program (every rank calls the same collectives in the same order, with the same "
-                   "sizes), not in the deadline.")
-                    .arg(h.firstMismatchRank);
-    else
-        text += tr("Every rank made the same call, so a rank or a link stopped making progress.");
+    const int first = h.firstMismatchRank;
+    if (first >= 0 && first < static_cast<int>(h.pending.size())) {
+        text += tr("Rank %1 is the first whose call differs from its group's: %2.")
+                    .arg(first)
+                    .arg(QString::fromStdString(h.pending[static_cast<size_t>(first)]).toHtmlEscaped())
+              + QLatin1Char(' ');
+        // the others, when they all stopped at the same place (the usual case)
+        int last = -2;
+        bool same = true;
+        for (int r = 0; r < static_cast<int>(h.lastCompleted.size()); ++r)
+            if (r != first) {
+                same = same && (last == -2 || last == h.lastCompleted[static_cast<size_t>(r)]);
+                last = h.lastCompleted[static_cast<size_t>(r)];
+            }
+        if (same && last >= 0)
+            text += tr("The others completed collective #%1 and are stuck in #%2, waiting for a matching call that "
+                       "never comes.")
+                        .arg(last)
+                        .arg(last + 1)
+                  + QLatin1Char(' ');
+        text += tr("NCCL matches calls by their order on the communicator and raises no error: only the watchdog "
+                   "ends the wait. The fix is in the program (every rank calls the same collectives in the same "
+                   "order, with the same sizes), not in the deadline.");
+    } else {
+        text += QString::fromStdString(h.explanation).toHtmlEscaped() + QStringLiteral(". ")
+              + tr("Every rank made the same call, so a rank or a link stopped making progress.");
+    }
     m_sentence->setText(text);
     m_view->resizeColumnsToContents();
+    m_view->resizeRowsToContents();
 }
 
 } // namespace shardlab::gui

@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 #include "plottheme.h"
 #include "qcustomplot_include.h"
+#include "run/playbackbar.h"
 #include "run/runpage.h"
 #include "timelinestyle.h"
 
@@ -10,6 +11,8 @@
 #include <QGraphicsView>
 #include <QSettings>
 #include <QShortcut>
+#include <QAction>
+#include <QToolButton>
 
 namespace shardlab::gui {
 
@@ -145,6 +148,8 @@ void PresenterMode::applyLook()
         widget->setFont(f);
     }
     timelinestyle::darkBackground() = dark;
+    if (dark)
+        whitenIcons();
     for (QCustomPlot* plot : m_window->findChildren<QCustomPlot*>())
         m_undo.push_back(plottheme::apply(plot, dark, kFontScale));
     for (QGraphicsView* view : m_window->findChildren<QGraphicsView*>()) {
@@ -153,6 +158,39 @@ void PresenterMode::applyLook()
         m_undo.push_back([v = QPointer<QGraphicsView>(view), old] {
             if (v)
                 v->setBackgroundBrush(old);
+        });
+    }
+}
+
+void PresenterMode::whitenIcons()
+{
+    // the style's icons are dark: on black they are drawn white
+    const QColor white(Qt::white);
+    PlaybackBar* bar = m_window->runPage()->playbackBar();
+    bar->setIconColour(white);
+    m_undo.push_back([b = QPointer<PlaybackBar>(bar)] {
+        if (b)
+            b->setIconColour(QColor());
+    });
+    for (QAction* a : m_window->findChildren<QAction*>()) {
+        if (a->icon().isNull())
+            continue;
+        const QIcon old = a->icon();
+        a->setIcon(PlaybackBar::tinted(old, white));
+        m_undo.push_back([action = QPointer<QAction>(a), old] {
+            if (action)
+                action->setIcon(old);
+        });
+    }
+    for (QAbstractButton* b : m_window->findChildren<QAbstractButton*>()) {
+        auto* tool = qobject_cast<QToolButton*>(b);
+        if (b->icon().isNull() || bar->isAncestorOf(b) || (tool && tool->defaultAction()))
+            continue;
+        const QIcon old = b->icon();
+        b->setIcon(PlaybackBar::tinted(old, white));
+        m_undo.push_back([button = QPointer<QAbstractButton>(b), old] {
+            if (button)
+                button->setIcon(old);
         });
     }
 }

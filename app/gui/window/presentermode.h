@@ -51,6 +51,7 @@ private:
     void leave();
     void applyLook();
     void undoLook();
+    void whitenIcons();
 
     MainWindow* m_window;
     bool m_active = false;
