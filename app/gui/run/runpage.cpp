@@ -322,6 +322,8 @@ void RunPage::onResult(RunOutcomePtr outcome)
     else
         m_status->setText(outcome->kind == RunKind::Live ? tr("Measured in %1 ms").arg(outcome->wallMs, 0, 'f', decimals)
                                                          : tr("Simulated in %1 ms").arg(outcome->wallMs, 0, 'f', decimals));
+    if (outcome->run->hang) // the iterations before the hung one completed
+        m_progress->setValue(std::max(0, static_cast<int>(outcome->run->iterations.size()) - 1));
     if (outcome->run->hang)
         showBanner(tr("The run hung: %1").arg(QString::fromStdString(outcome->run->hang->explanation)), true);
     else if (outcome->kind == RunKind::Live && !outcome->reference)

@@ -25,8 +25,8 @@ class PresenterMode : public QObject {
     Q_OBJECT
 public:
     enum class Theme { Light, Dark };
-    // Fonts grow by this much: 10 pt becomes 16 pt, readable from the back of a lecture hall.
-    static constexpr double kFontScale = 1.6;
+    // Fonts grow by this much: 10 pt becomes 15 pt, readable from the back of a lecture hall.
+    static constexpr double kFontScale = 1.5;
 
     explicit PresenterMode(MainWindow* window);
     ~PresenterMode() override;

@@ -39,9 +39,9 @@ void MainWindow::buildRunMenu()
     m_modeGroup = new QActionGroup(this);
     QAction* simulate = addNamedAction(menu, QStringLiteral("run.simulate"), tr("&Simulate"),
                                        tr("Run on the analytic cost model: works on any computer"),
-                                       {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S)});
+                                       {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_1)});
     QAction* live = addNamedAction(menu, QStringLiteral("run.live"), tr("&Live on this machine's GPUs"),
-                                   tr("Run real CUDA kernels and NCCL collectives"), {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_L)});
+                                   tr("Run real CUDA kernels and NCCL collectives"), {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_2)});
     for (QAction* a : {simulate, live}) {
         a->setCheckable(true);
         m_modeGroup->addAction(a);
