@@ -34,6 +34,8 @@ public:
     FeedbackPanel* feedbackPanel() const { return m_feedbackPanel; }
     CapacityModel* capacityModel() const { return m_capacity; }
     QToolBar* diagramToolBar() const { return m_toolBar; }
+    // Workload & shards, step program, machine, capacity per GPU (in that order).
+    QTabWidget* sideTabs() const { return m_sideTabs; }
 
 signals:
     void editFailed(const QString& message);

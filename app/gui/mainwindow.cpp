@@ -1,41 +1,46 @@
 #include "mainwindow.h"
 
+#include "analysispage.h"
 #include "document/autosave.h"
 #include "document/document.h"
 #include "document/documentcontroller.h"
-#include "document/edits.h"
 #include "document/livefeedback.h"
 #include "document/prompter.h"
 #include "document/recentfiles.h"
 #include "editorpage.h"
 #include "glossary.h"
-#include "i18n/preferencesdialog.h"
 #include "labels.h"
+#include "lesson_browser.h"
+#include "report_writer.h"
 #include "resourcepaths.h"
-#include "shardlab/version.h"
-#include "topology/topologypanel.h"
+#include "run/runpage.h"
+#include "sandbox/hangsandbox.h"
 #include "topology/topologyscene.h"
-#include "workload/workloadpanel.h"
+#include "topology/topologyview.h"
+#include "window/exportactions.h"
+#include "window/presentermode.h"
+#include "window/runfileopener.h"
 
 #include <QAction>
 #include <QCloseEvent>
-#include <QFileInfo>
+#include <QDir>
+#include <QDockWidget>
 #include <QLabel>
-#include <QMenuBar>
-#include <QMessageBox>
-#include <QShortcut>
+#include <QSplitter>
+#include <QMenu>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QUndoStack>
+#include <QTimer>
 
 namespace shardlab::gui {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_document(new Document(this)), m_recent(new RecentFiles(this)),
-      m_prompter(new DialogPrompter(this)),
+      m_dialogs(std::make_unique<DialogPrompter>(this)), m_prompter(m_dialogs.get()),
       m_controller(new DocumentController(m_document, m_prompter, m_recent, this)),
       m_autosave(new Autosave(m_document, Autosave::defaultDir(), this))
 {
+    setObjectName(QStringLiteral("ShardLabMainWindow"));
     // The document starts with the default scenario (or a blank one when resources are missing).
     const QString start = defaultScenarioPath();
     if (start.isEmpty() || !m_controller->openExample(start, false))
@@ -45,29 +50,64 @@ MainWindow::MainWindow(QWidget* parent)
     m_pages->setDocumentMode(true);
     m_editor = new EditorPage(m_document, m_pages);
     addPage(m_editor, tr("Editor"));
+    m_run = new RunPage(m_pages);
+    addPage(m_run, tr("Run"));
+    m_analysis = new AnalysisPage(m_pages);
+    addPage(m_analysis, tr("Analysis"));
+    m_pages->setTabToolTip(0, tr("The machine, the workload and who owns which shard, the step program"));
+    m_pages->setTabToolTip(1, tr("Run the scenario (simulated or live): per-rank timelines, playback, summary, hang sandbox"));
+    m_pages->setTabToolTip(2, tr("Message-size sweeps, scaling curves, collective choice, calibration and the diagnosis"));
     setCentralWidget(m_pages);
+
+    // the diagram under the run page's timeline: a second view of the editor's scene
+    m_runDiagram = new TopologyView(m_editor->scene());
+    m_runDiagram->setInteractive(false);
+    m_runDiagram->setToolTip(tr("The machine during playback: what each GPU does, whom a waiting GPU waits for, the "
+                                "traffic on each link"));
+    m_run->setDiagram(m_runDiagram);
+    m_sandbox = new HangSandbox;
+    m_run->addSideTab(m_sandbox, tr("Hang sandbox"),
+                      tr("Inject a mismatched or skipped collective, let the watchdog catch it, read the flight recorder"));
+
+    m_lessons = new LessonBrowser;
+    const QString lessonDir = resourceDir().isEmpty() ? LessonBrowser::defaultLessonDirectory()
+                                                      : QDir(resourceDir()).filePath(QStringLiteral("lessons"));
+    if (!m_lessons->loadLessons(lessonDir))
+        statusBar()->showMessage(tr("The lessons could not be loaded: %1").arg(m_lessons->errorString()), 10000);
+    m_lessonsDock = new QDockWidget(tr("Lessons"), this);
+    m_lessonsDock->setObjectName(QStringLiteral("lessonsDock"));
+    // beside the pages the dock is narrow: the list of lessons goes above the lesson
+    if (auto* split = m_lessons->findChild<QSplitter*>()) {
+        split->setOrientation(Qt::Vertical);
+        split->setSizes({180, 820});
+    }
+    m_lessonsDock->setWidget(m_lessons);
+    addDockWidget(Qt::RightDockWidgetArea, m_lessonsDock);
+    m_lessonsDock->hide();
+    resizeDocks({m_lessonsDock}, {560}, Qt::Horizontal);
+
+    m_report = new ReportWriter(this);
+    m_runFiles = new RunFileOpener(m_document, m_controller, m_prompter, this);
+    m_exports = new ExportActions(this);
+    m_presenter = new PresenterMode(this);
+    m_analysisDelay = new QTimer(this);
+    m_analysisDelay->setSingleShot(true);
+    m_analysisDelay->setInterval(300);
 
     m_summary = new QLabel(this);
     m_summary->setToolTip(Glossary::imbalance());
     statusBar()->addPermanentWidget(m_summary);
-    buildMenus();
 
-    connect(m_document, &Document::scenarioChanged, this, &MainWindow::scenarioChanged);
-    connect(m_document, &Document::filePathChanged, this, &MainWindow::updateTitle);
-    connect(m_document, &Document::modifiedChanged, this, &MainWindow::updateTitle);
-    connect(m_document, &Document::scenarioChanged, this, &MainWindow::updateTitle);
-    connect(m_editor->feedback(), &LiveFeedback::updated, this, &MainWindow::updateSummary);
-    connect(m_controller, &DocumentController::statusMessage, this,
-        [this](const QString& m) { statusBar()->showMessage(m, 5000); });
-    connect(
-        m_editor, &EditorPage::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
-    connect(m_editor, &EditorPage::editFailed, this,
-        [this](const QString& m) { statusBar()->showMessage(tr("Not changed: %1").arg(m), 10000); });
-    connect(m_document->undoStack(), &QUndoStack::indexChanged, this, [this] {
-        const QString text = m_document->undoStack()->undoText();
-        if (!text.isEmpty())
-            statusBar()->showMessage(text, 4000);
-    });
+    buildFileMenu();
+    buildEditMenu();
+    buildRunMenu();
+    buildViewMenu();
+    buildExportMenu();
+    buildReportMenu();
+    buildHelpMenu();
+    buildToolBar();
+    wirePages();
+
     connect(m_recent, &RecentFiles::changed, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
     updateTitle();
@@ -75,7 +115,15 @@ MainWindow::MainWindow(QWidget* parent)
     resize(1500, 940);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The children are deleted by ~QWidget, when this object is no longer a MainWindow: nothing
+    // they emit while dying (the undo stack's indexChanged, a page's last signal) may reach a
+    // slot or lambda of this window.
+    const QList<QObject*> children = findChildren<QObject*>();
+    for (QObject* child : children)
+        QObject::disconnect(child, nullptr, this, nullptr);
+}
 
 const Scenario& MainWindow::scenario() const
 {
@@ -87,8 +135,17 @@ TopologyScene* MainWindow::topologyScene() const
     return m_editor->scene();
 }
 
+void MainWindow::setPrompter(Prompter* prompter)
+{
+    m_prompter = prompter ? prompter : m_dialogs.get();
+    m_controller->setPrompter(m_prompter);
+    m_runFiles->setPrompter(m_prompter);
+}
+
 bool MainWindow::openFile(const QString& path)
 {
+    if (RunFileOpener::holdsRun(path))
+        return m_runFiles->open(path);
     return m_controller->openPath(path, true);
 }
 
@@ -100,84 +157,26 @@ void MainWindow::offerRecovery()
 int MainWindow::addPage(QWidget* page, const QString& title)
 {
     const int index = m_pages->addTab(page, title);
-    if (index < 9) {
-        auto* shortcut = new QShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + index)), this);
-        connect(shortcut, &QShortcut::activated, this, [this, page] { m_pages->setCurrentWidget(page); });
-    }
+    if (m_pagesMenu) // pages added after the menus were built get their entry now
+        addPageAction(index);
     return index;
 }
 
-void MainWindow::buildMenus()
+QAction* MainWindow::action(const QString& name) const
 {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&New"), QKeySequence::New, m_controller, &DocumentController::newDocument);
-    file->addAction(tr("&Open..."), QKeySequence::Open, m_controller, &DocumentController::open);
-    QMenu* examples = file->addMenu(tr("Open &example"));
-    for (const QString& path : exampleScenarios())
-        examples->addAction(QFileInfo(path).fileName().remove(QStringLiteral(".shardlab.json")), this,
-            [this, path] { m_controller->openExample(path); });
-    m_recentMenu = file->addMenu(tr("Open &recent"));
-    file->addSeparator();
-    file->addAction(tr("&Save"), QKeySequence::Save, m_controller, &DocumentController::save);
-    file->addAction(tr("Save &as..."), QKeySequence::SaveAs, m_controller, &DocumentController::saveAs);
-    file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-
-    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
-    QAction* redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
-    edit->addAction(undo);
-    edit->addAction(redo);
-    edit->addSeparator();
-    TopologyPanel* machine = m_editor->topologyPanel();
-    edit->addAction(tr("Pick a &machine..."), QKeySequence(Qt::CTRL | Qt::Key_M), machine, &TopologyPanel::pickMachine);
-    edit->addAction(tr("Add a &GPU"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G), machine, &TopologyPanel::addGpu);
-    edit->addAction(tr("&Connect..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L), this,
-        [this] { topologyScene()->connectDialog(std::max(m_editor->topologyPanel()->currentGpu(), 0)); });
-    edit->addSeparator();
-    WorkloadPanel* workload = m_editor->workloadPanel();
-    edit->addAction(
-        tr("Add &item..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I), workload, &WorkloadPanel::addItem);
-    edit->addAction(
-        tr("&Split item..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), workload, &WorkloadPanel::splitItem);
-    edit->addAction(tr("&Place by strategy"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), workload,
-        &WorkloadPanel::placeByStrategy);
-    QAction* release = edit->addAction(tr("&Take selected shards off their GPUs"), this, [this] {
-        const QList<ShardRef> refs = topologyScene()->selectedShards();
-        if (!refs.isEmpty())
-            if (Status st = Edits::releaseShards(*m_document, refs); !st)
-                statusBar()->showMessage(qs(st.error().message), 8000);
-    });
-    release->setShortcut(QKeySequence::Delete);
-    edit->addSeparator();
-    edit->addAction(i18n::createPreferencesAction(this));
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About ShardLab"), this, [this] {
-        QMessageBox::about(this, tr("About ShardLab"),
-            tr("<b>ShardLab %1</b><br>A visual simulator and live profiler for multi-GPU programming: "
-               "ownership, balance and necessary communication, made visible.")
-                .arg(QString::fromLatin1(kVersion)));
-    });
+    return findChild<QAction*>(name);
 }
 
-void MainWindow::rebuildRecentMenu()
+QAction* MainWindow::addNamedAction(QMenu* menu, const QString& name, const QString& text, const QString& tooltip,
+                                    const QList<QKeySequence>& keys)
 {
-    m_recentMenu->clear();
-    const QStringList files = m_recent->files();
-    for (int i = 0; i < files.size(); ++i) {
-        const QString path = files[i];
-        m_recentMenu
-            ->addAction(tr("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()), this, [this, path] { openFile(path); })
-            ->setToolTip(path);
-    }
-    if (!files.isEmpty()) {
-        m_recentMenu->addSeparator();
-        m_recentMenu->addAction(tr("Clear the list"), m_recent, &RecentFiles::clear);
-    }
-    m_recentMenu->setEnabled(!files.isEmpty());
+    auto* a = new QAction(text, this);
+    a->setObjectName(name);
+    a->setToolTip(tooltip);
+    a->setStatusTip(tooltip);
+    a->setShortcuts(keys);
+    menu->addAction(a);
+    return a;
 }
 
 void MainWindow::updateTitle()
@@ -204,6 +203,8 @@ void MainWindow::updateSummary()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (m_presenter->isActive())
+        m_presenter->setActive(false);
     if (m_controller->maybeSave())
         event->accept();
     else

@@ -1,27 +1,46 @@
 // The main window only assembles: the document and its file handling, the pages in a central tab
-// widget ("Editor" now; the Run page plugs in with addPage()), menus and the status bar.
+// widget (Editor, Run, Analysis), the lessons in a dock, menus, a toolbar and the status bar.
+// What connects the pages is in window/pagewiring.cpp, each menu in its own file under window/.
 //
-// For other pages (the run page): document() and scenario() give the open scenario and
-// scenarioChanged() says when it changes; topologyScene()->setActivity() animates the diagram.
+// Every page follows the open document (scenarioChanged()); the run page's playback animates the
+// topology diagram (shown on the editor and under the run page's timeline); every finished run is
+// diagnosed on the analysis page; File > Open also opens result files and Chrome traces.
 #pragma once
 
 #include "shardlab/scenario.h"
 
 #include <QMainWindow>
 
+#include <memory>
+
+class QAction;
+class QActionGroup;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QTabWidget;
+class QTimer;
+class QToolBar;
 
 namespace shardlab::gui {
 
+class AnalysisPage;
 class Autosave;
 class DialogPrompter;
 class Document;
 class DocumentController;
 class EditorPage;
+class ExportActions;
+class HangSandbox;
+class LessonBrowser;
+class PresenterMode;
+class Prompter;
 class RecentFiles;
+class ReportWriter;
+class RunFileOpener;
+class RunPage;
 class TopologyScene;
+class TopologyView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -29,21 +48,39 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Opens a scenario file; on failure an error dialog names the problem and the current
-    // document stays open. Asks about unsaved changes first.
+    // Opens a scenario, a ShardLab result file or a Chrome trace (by what the file holds). On
+    // failure a message names the file and the problem, and the open document stays as it was.
+    // Asks about unsaved changes first.
     bool openFile(const QString& path);
     // Offers to recover the work of a session that crashed (autosave).
     void offerRecovery();
+    // Replaces the dialogs (tests answer with a script). The window does not own `prompter`.
+    void setPrompter(Prompter* prompter);
 
     Document* document() const { return m_document; }
     const Scenario& scenario() const;
-    EditorPage* editorPage() const { return m_editor; }
-    TopologyScene* topologyScene() const;
     DocumentController* controller() const { return m_controller; }
     QTabWidget* pages() const { return m_pages; }
-    // Adds a page (e.g. "Run") after the existing ones; returns its tab index. The page can be
-    // shown with pages()->setCurrentWidget(page). Ctrl+1..9 switch pages.
+    EditorPage* editorPage() const { return m_editor; }
+    RunPage* runPage() const { return m_run; }
+    AnalysisPage* analysisPage() const { return m_analysis; }
+    LessonBrowser* lessons() const { return m_lessons; }
+    QDockWidget* lessonsDock() const { return m_lessonsDock; }
+    HangSandbox* hangSandbox() const { return m_sandbox; }
+    TopologyScene* topologyScene() const;
+    TopologyView* runDiagram() const { return m_runDiagram; }
+    ReportWriter* reportWriter() const { return m_report; }
+    RunFileOpener* runFiles() const { return m_runFiles; }
+    ExportActions* exports() const { return m_exports; }
+    PresenterMode* presenter() const { return m_presenter; }
+    QToolBar* mainToolBar() const { return m_toolBar; }
+    // The action of a menu entry by its object name ("run.run", "view.presenter", ...).
+    QAction* action(const QString& name) const;
+
+    // Adds a page after the existing ones; returns its tab index. Ctrl+1..9 switch pages.
     int addPage(QWidget* page, const QString& title);
+    // Goes to where a lesson step points ("timeline", "memory", ... docs/lessons.md).
+    void showView(const QString& view);
 
 signals:
     // The open scenario changed (an edit, undo/redo, open, new).
@@ -53,20 +90,50 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    void buildMenus();
+    // each in its own file under window/
+    void wirePages();
+    void buildFileMenu();
+    void buildEditMenu();
+    void buildRunMenu();
+    void buildViewMenu();
+    void buildExportMenu();
+    void buildReportMenu();
+    void buildHelpMenu();
+    void buildToolBar();
+    void addPageAction(int index);
+    QAction* addNamedAction(QMenu* menu, const QString& name, const QString& text, const QString& tooltip,
+                            const QList<QKeySequence>& keys = {});
+
     void rebuildRecentMenu();
     void updateTitle();
     void updateSummary();
+    void flushAnalysis();
 
     Document* m_document;
     RecentFiles* m_recent;
-    DialogPrompter* m_prompter;
+    std::unique_ptr<DialogPrompter> m_dialogs; // the real dialogs; m_prompter may be a test's
+    Prompter* m_prompter;
     DocumentController* m_controller;
     Autosave* m_autosave;
     QTabWidget* m_pages = nullptr;
     EditorPage* m_editor = nullptr;
+    RunPage* m_run = nullptr;
+    AnalysisPage* m_analysis = nullptr;
+    LessonBrowser* m_lessons = nullptr;
+    QDockWidget* m_lessonsDock = nullptr;
+    HangSandbox* m_sandbox = nullptr;
+    TopologyView* m_runDiagram = nullptr;
+    ReportWriter* m_report = nullptr;
+    RunFileOpener* m_runFiles = nullptr;
+    ExportActions* m_exports = nullptr;
+    PresenterMode* m_presenter = nullptr;
+    QToolBar* m_toolBar = nullptr;
+    QActionGroup* m_modeGroup = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QMenu* m_pagesMenu = nullptr;
     QLabel* m_summary = nullptr;
+    QTimer* m_analysisDelay = nullptr;
+    bool m_analysisPending = false;
 };
 
 } // namespace shardlab::gui

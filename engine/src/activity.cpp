@@ -11,13 +11,13 @@
 
 namespace shardlab {
 
-const char* rankStateName(RankState state)
+const char* activityStateName(ActivityState state)
 {
     switch (state) {
-    case RankState::Idle: return "idle";
-    case RankState::Compute: return "compute";
-    case RankState::Communicate: return "communicate";
-    case RankState::Wait: return "wait";
+    case ActivityState::Idle: return "idle";
+    case ActivityState::Compute: return "compute";
+    case ActivityState::Communicate: return "communicate";
+    case ActivityState::Wait: return "wait";
     }
     return "?";
 }
@@ -177,7 +177,7 @@ ActivitySnapshot ActivityIndex::at(double timeUs) const
     const RunResult& r = *m_run;
     ActivitySnapshot snap;
     snap.timeUs = timeUs;
-    snap.ranks.assign(static_cast<size_t>(m_ranks), RankState::Idle);
+    snap.ranks.assign(static_cast<size_t>(m_ranks), ActivityState::Idle);
     snap.waitingFor.assign(static_cast<size_t>(m_ranks), -1);
     snap.collective.assign(static_cast<size_t>(m_ranks), -1);
     for (int rank = 0; rank < m_ranks; ++rank) {
@@ -191,10 +191,10 @@ ActivitySnapshot ActivityIndex::at(double timeUs) const
             continue;
         const Span& sp = r.spans[static_cast<size_t>(shown)];
         switch (sp.kind) {
-        case SpanKind::Compute: snap.ranks[ri] = RankState::Compute; break;
-        case SpanKind::Comm: snap.ranks[ri] = RankState::Communicate; break;
+        case SpanKind::Compute: snap.ranks[ri] = ActivityState::Compute; break;
+        case SpanKind::Comm: snap.ranks[ri] = ActivityState::Communicate; break;
         case SpanKind::Wait:
-            snap.ranks[ri] = RankState::Wait;
+            snap.ranks[ri] = ActivityState::Wait;
             snap.waitingFor[ri] = sp.waitedFor;
             break;
         }

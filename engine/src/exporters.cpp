@@ -1,5 +1,8 @@
 #include "shardlab/exporters.h"
 
+#include "run_result_json.h"
+#include "shardlab/scenario_io.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -37,6 +40,28 @@ std::string csvField(const std::string& s)
     for (char c : s)
         out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
+}
+
+const char* detailArg(SpanDetail d)
+{
+    return d == SpanDetail::InjectedDelay ? "injected_delay" : d == SpanDetail::Paging ? "paging" : "none";
+}
+
+// Everything of a run but its spans (which are the trace's events).
+RunResult withoutSpans(const RunResult& run)
+{
+    RunResult meta;
+    meta.mode = run.mode;
+    meta.ranks = run.ranks;
+    meta.devices = run.devices;
+    meta.collectives = run.collectives;
+    meta.iterations = run.iterations;
+    meta.peakMemory = run.peakMemory;
+    meta.pagingUs = run.pagingUs;
+    meta.hang = run.hang;
+    meta.clockNote = run.clockNote;
+    meta.notes = run.notes;
+    return meta;
 }
 
 } // namespace
@@ -122,9 +147,17 @@ std::string chromeTrace(const Scenario& s, const RunResult& run)
     std::string out;
     out.reserve(run.spans.size() * 160 + 4096);
     out += "{\"displayTimeUnit\":\"ms\",\"otherData\":";
-    out += json({{"scenario", s.name}, {"topology", s.topology.name}, {"mode", run.mode == RunMode::Live ? "live" : "sim"},
-                 {"clock", run.clockNote}, {"generator", "ShardLab"}})
-               .dump();
+    // What Perfetto shows as metadata, then what ShardLab reads back (trace_import.h): the scenario
+    // and the run's records other than its spans, which are the events below.
+    json other = {{"scenario", s.name}, {"topology", s.topology.name}, {"mode", run.mode == RunMode::Live ? "live" : "sim"},
+                  {"clock", run.clockNote}, {"generator", "ShardLab"}};
+    json records = detail::runResultToJson(withoutSpans(run));
+    records.erase("spans");
+    other["shardlab"] = {{"trace_format", kTraceFormatVersion},
+                         {"scenario", json::parse(serializeScenario(s))},
+                         {"run", std::move(records)},
+                         {"notes", run.notes}};
+    out += other.dump();
     out += ",\"traceEvents\":[\n";
     bool first = true;
     auto emit = [&](const json& e) {
@@ -145,9 +178,10 @@ std::string chromeTrace(const Scenario& s, const RunResult& run)
         const std::string label = json(spanLabel(s, run, sp)).dump(); // quoted and escaped
         std::snprintf(buf, sizeof buf,
                       ",\n{\"name\":%s,\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":%d,\"tid\":%d,"
-                      "\"args\":{\"iteration\":%d,\"step\":%d,\"collective\":%d,\"waited_for\":%d}}",
+                      "\"args\":{\"iteration\":%d,\"step\":%d,\"bucket\":%d,\"collective\":%d,\"waited_for\":%d,"
+                      "\"detail\":\"%s\"}}",
                       label.c_str(), spanKindName(sp.kind), sp.beginUs, sp.durationUs(), sp.rank, sp.stream, sp.iteration,
-                      sp.op, sp.collective, sp.waitedFor);
+                      sp.op, sp.bucket, sp.collective, sp.waitedFor, detailArg(sp.detail));
         out += first ? buf + 2 : buf;
         first = false;
     }

@@ -66,6 +66,7 @@ public:
     Result<RunResult> run();
 
 private:
+    double abortByWatchdog(HangReport& h, int iteration, double previousEnd);
     void prepare();
     void runIteration(int iteration);
     void advance(int rank, int iteration);
@@ -364,6 +365,30 @@ void Engine::advance(int rank, int iteration)
     }
 }
 
+// The live watchdog's rule on the simulated clock: with every rank blocked or gone, nothing moves
+// after the latest of their clocks, and the watchdog aborts the run watchdogMs later. Each blocked
+// rank waits from its arrival until then, for the first rank whose call differs. Returns the
+// abort time, which ends the last iteration.
+double Engine::abortByWatchdog(HangReport& h, int iteration, double previousEnd)
+{
+    auto clockOf = [](const RankState& rs) {
+        return std::isnan(rs.commFree) ? rs.computeFree : std::max(rs.computeFree, rs.commFree);
+    };
+    double lastProgress = previousEnd;
+    for (const RankState& rs : m_ranks)
+        lastProgress = std::max(lastProgress, clockOf(rs));
+    const double abortUs = lastProgress + m_opt.watchdogMs * 1e3;
+    for (int r = 0; r < static_cast<int>(m_ranks.size()); ++r) {
+        const RankState& rs = m_ranks[static_cast<size_t>(r)];
+        if (rs.state == State::Done || rs.blocked.op < 0)
+            continue;
+        const int waitsFor = h.firstMismatchRank != r ? h.firstMismatchRank : -1;
+        m_run.spans.push_back({r, 0, SpanKind::Wait, clockOf(rs), abortUs, rs.blocked.op, iteration, 0, -1, waitsFor});
+    }
+    h.explanation += "; the watchdog aborted the run " + formatMicros(m_opt.watchdogMs * 1e3) + " after the last progress";
+    return abortUs;
+}
+
 Result<RunResult> Engine::run()
 {
     prepare();
@@ -436,6 +461,8 @@ Result<RunResult> Engine::run()
             if (h.firstMismatchRank >= 0)
                 h.explanation += "; rank " + std::to_string(h.firstMismatchRank) + " is the first that differs ("
                                  + h.pending[static_cast<size_t>(h.firstMismatchRank)] + ")";
+            if (m_opt.watchdogMs > 0)
+                end = abortByWatchdog(h, it, previousEnd);
             m_run.hang = h;
             m_run.iterations.push_back({previousEnd, end});
             break;

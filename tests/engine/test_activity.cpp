@@ -38,19 +38,19 @@ TEST(Activity, RanksComputeThenWaitForTheLastArrival)
     // 12/6/4/2 GB of 24 GB, 2.4 TFLOP at 10 TFLOP/s: 120/60/40/20 ms of compute.
     Played p = play(splitScenario({12, 6, 4, 2}, 2.4e12, 1'000'000));
     const ActivitySnapshot a = p.index->at(70'000);
-    EXPECT_EQ(a.ranks[0], RankState::Compute);
+    EXPECT_EQ(a.ranks[0], ActivityState::Compute);
     EXPECT_EQ(a.waitingFor[0], -1);
     for (int r = 1; r < 4; ++r) {
-        EXPECT_EQ(a.ranks[static_cast<size_t>(r)], RankState::Wait) << r;
+        EXPECT_EQ(a.ranks[static_cast<size_t>(r)], ActivityState::Wait) << r;
         EXPECT_EQ(a.waitingFor[static_cast<size_t>(r)], 0) << r;
         EXPECT_EQ(a.collective[static_cast<size_t>(r)], 0) << r;
     }
     // rank 3 finished at 20 ms: at 10 ms everyone computes
-    for (RankState st : p.index->at(10'000).ranks)
-        EXPECT_EQ(st, RankState::Compute);
+    for (ActivityState st : p.index->at(10'000).ranks)
+        EXPECT_EQ(st, ActivityState::Compute);
     // before anything and after the end: idle
-    for (RankState st : p.index->at(p.index->endUs()).ranks)
-        EXPECT_EQ(st, RankState::Idle);
+    for (ActivityState st : p.index->at(p.index->endUs()).ranks)
+        EXPECT_EQ(st, ActivityState::Idle);
     for (const LinkActivity& l : a.links)
         EXPECT_EQ(l.utilisation, 0.0);
 }
@@ -72,8 +72,8 @@ TEST(Activity, RingAllReduceLoadsEveryLinkInStepsOfOneChunk)
         EXPECT_NEAR(l.bytes, 1.5e6, 1e-3);
 
     const ActivitySnapshot a = p.index->at(rec.startUs + T * 2.5 / 6); // halfway through step 2
-    for (RankState st : a.ranks)
-        EXPECT_EQ(st, RankState::Communicate);
+    for (ActivityState st : a.ranks)
+        EXPECT_EQ(st, ActivityState::Communicate);
     ASSERT_EQ(a.links.size(), 4u);
     for (const LinkActivity& l : a.links) {
         // utilisation = 1.5e6 B / 38.667 us / 100 GB/s = 0.3879

@@ -138,6 +138,60 @@ TEST(Simulator, SkippedCollectiveIsAHangNamingTheRankThatLeft)
     EXPECT_NE(r->hang->pending[1].find("left"), std::string::npos);
 }
 
+TEST(Simulator, TheWatchdogAbortsAHangOnTheSimulatedClock)
+{
+    // Four equal ranks of 30 ms compute (0.3 TFLOP each at 10 TFLOP/s); rank 3 calls an all-gather
+    // in iteration 1. Everyone arrives 30 ms after iteration 0 ended; the watchdog fires 1.5 s later.
+    Scenario s = splitScenario({6, 6, 6, 6}, 1.2e12, 1'000'000);
+    s.iterations = 3;
+    s.perturbations.mismatches = {{Mismatch::Type::WrongOp, 3, 1, 1, OpKind::AllGather, 0}};
+    SimulationOptions o;
+    o.watchdogMs = 1500;
+    auto r = simulate(s, o);
+    ASSERT_TRUE(r.ok());
+    ASSERT_TRUE(r->hang.has_value());
+    ASSERT_EQ(r->iterations.size(), 2u);
+    const double arrival = r->iterations[0].endUs + 30'000;
+    EXPECT_NEAR(r->iterations[1].endUs, arrival + 1.5e6, 1e-6);
+    int waits = 0;
+    for (const Span& sp : r->spans) {
+        if (sp.iteration != 1 || sp.kind != SpanKind::Wait)
+            continue;
+        ++waits;
+        EXPECT_EQ(sp.collective, -1);
+        EXPECT_EQ(sp.op, 1);
+        EXPECT_NEAR(sp.beginUs, arrival, 1e-6);
+        EXPECT_NEAR(sp.endUs, arrival + 1.5e6, 1e-6);
+        EXPECT_EQ(sp.waitedFor, sp.rank == 3 ? -1 : 3); // they wait for the rank that differs
+    }
+    EXPECT_EQ(waits, 4);
+    EXPECT_NE(r->hang->explanation.find("the watchdog aborted the run 1.50 s after the last progress"), std::string::npos)
+        << r->hang->explanation;
+    // without a watchdog the run stops at the hang, as before
+    auto plain = simulate(s);
+    ASSERT_TRUE(plain.ok());
+    EXPECT_NEAR(plain->iterations[1].endUs, arrival, 1e-6);
+    EXPECT_EQ(plain->spans.size() + 4, r->spans.size());
+}
+
+TEST(Simulator, TheWatchdogLeavesARankThatSkippedAlone)
+{
+    Scenario s = splitScenario({6, 6, 6}, 1.2e12, 1'000'000);
+    s.perturbations.mismatches = {{Mismatch::Type::Skip, 1, 1, 0, OpKind::AllReduce, 0}};
+    SimulationOptions o;
+    o.watchdogMs = 200;
+    auto r = simulate(s, o);
+    ASSERT_TRUE(r.ok());
+    ASSERT_TRUE(r->hang.has_value());
+    std::vector<int> waiting;
+    for (const Span& sp : r->spans)
+        if (sp.kind == SpanKind::Wait && sp.collective == -1) {
+            waiting.push_back(sp.rank);
+            EXPECT_EQ(sp.waitedFor, 1);
+        }
+    EXPECT_EQ(waiting, (std::vector<int>{0, 2}));
+}
+
 TEST(Simulator, JitterIsReproducibleForASeed)
 {
     Scenario s = splitScenario({6, 6, 6, 6}, 1.2e12, 1'000'000);

@@ -41,15 +41,23 @@ private slots:
         QVERIFY(w.windowTitle().contains(QStringLiteral("Data-parallel training step")));
     }
 
-    void aRunPagePlugsInWithOneCall()
+    void aPagePlugsInWithOneCall()
     {
         MainWindow w;
         QSignalSpy changed(&w, &MainWindow::scenarioChanged);
-        auto* run = new QLabel(QStringLiteral("run page"));
-        const int index = w.addPage(run, QStringLiteral("Run"));
-        QCOMPARE(index, 1);
-        QCOMPARE(w.pages()->count(), 2);
+        auto* extra = new QLabel(QStringLiteral("another page"));
+        const int index = w.addPage(extra, QStringLiteral("Extra"));
+        QCOMPARE(index, 3);
+        QCOMPARE(w.pages()->count(), 4);
         QCOMPARE(w.pages()->tabText(0), QStringLiteral("Editor"));
+        QCOMPARE(w.pages()->tabText(1), QStringLiteral("Run"));
+        QCOMPARE(w.pages()->tabText(2), QStringLiteral("Analysis"));
+        // it gets its entry in the View menu, on Ctrl+4
+        QAction* go = w.action(QStringLiteral("view.page3"));
+        QVERIFY(go);
+        QCOMPARE(go->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_4));
+        go->trigger();
+        QCOMPARE(w.pages()->currentWidget(), extra);
         QVERIFY(Edits::setGpuTflops(*w.document(), 0, 20).ok());
         QCOMPARE(changed.count(), 1);
         QCOMPARE(w.scenario().topology.gpus[0].tflops, 20.0);

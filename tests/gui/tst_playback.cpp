@@ -151,6 +151,11 @@ private slots:
         QVERIFY(p.isPlaying());
         QTest::keyClick(&w, Qt::Key_Space);
         QVERIFY(!p.isPlaying());
+        QTest::keyClick(&w, Qt::Key_End);
+        QCOMPARE(p.time(), p.endTime());
+        QTest::keyClick(&w, Qt::Key_Home);
+        QCOMPARE(p.time(), 0.0);
+        QVERIFY(!p.isPlaying());
     }
 
     void barFollowsAndDrivesThePlayback()
@@ -173,7 +178,7 @@ private slots:
     {
         ActivitySnapshot s;
         s.timeUs = 5;
-        s.ranks = {RankState::Idle, RankState::Compute, RankState::Communicate, RankState::Wait};
+        s.ranks = {ActivityState::Idle, ActivityState::Compute, ActivityState::Communicate, ActivityState::Wait};
         s.waitingFor = {-1, -1, -1, 1};
         s.collective = {-1, -1, 0, 0};
         s.links = {LinkActivity{0.5, 1000, false, 0, 2, 6, 0.25}};

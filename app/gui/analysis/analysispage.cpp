@@ -10,6 +10,7 @@
 #include "shardlab/simulator.h"
 
 #include <QLabel>
+#include <QScrollArea>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QScrollArea>

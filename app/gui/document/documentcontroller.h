@@ -19,6 +19,9 @@ class DocumentController : public QObject {
 public:
     DocumentController(Document* document, Prompter* prompter, RecentFiles* recent, QObject* parent = nullptr);
 
+    // Replaces who answers the questions (tests use a script). Not owned.
+    void setPrompter(Prompter* prompter) { m_prompter = prompter; }
+
     // What File > New starts from: the classroom machine, no workload, no program.
     static Scenario blankScenario();
 

@@ -10,6 +10,12 @@ QString DialogPrompter::filter()
     return tr("ShardLab scenarios (*.shardlab.json);;JSON files (*.json);;All files (*)");
 }
 
+QString DialogPrompter::openFilter()
+{
+    return tr("ShardLab files: scenarios, results, traces (*.json);;ShardLab scenarios (*.shardlab.json);;"
+              "Runs: result files (*.shardlab-result.json);;Chrome/Perfetto traces (*.json);;All files (*)");
+}
+
 Prompter::SaveChoice DialogPrompter::askSaveChanges(const QString& documentName)
 {
     QMessageBox box(QMessageBox::Warning, tr("Unsaved changes"),
@@ -29,7 +35,7 @@ Prompter::SaveChoice DialogPrompter::askSaveChanges(const QString& documentName)
 
 QString DialogPrompter::askOpenPath(const QString& startDir)
 {
-    return QFileDialog::getOpenFileName(m_parent, tr("Open scenario"), startDir, filter());
+    return QFileDialog::getOpenFileName(m_parent, tr("Open a scenario, a result file or a trace"), startDir, openFilter());
 }
 
 QString DialogPrompter::askSavePath(const QString& suggestion)

@@ -35,6 +35,7 @@ public:
 
 private:
     static QString filter();
+    static QString openFilter(); // scenarios, result files and traces
     QWidget* m_parent;
 };
 

@@ -131,13 +131,20 @@ void ExportDialog::browse()
     syncSuffix();
 }
 
-bool ExportDialog::exportView(QWidget* view, const QString& name, QWidget* parent)
+void ExportDialog::setFormat(FigureFormat format)
+{
+    m_format->setCurrentIndex(m_format->findData(static_cast<int>(format)));
+}
+
+bool ExportDialog::exportView(QWidget* view, const QString& name, QWidget* parent, std::optional<FigureFormat> format)
 {
     bool isPlot = false;
 #ifdef SHARDLAB_HAVE_QCUSTOMPLOT
     isPlot = qobject_cast<QCustomPlot*>(view) != nullptr;
 #endif
     ExportDialog dialog(QDir::home().filePath(FigureExporter::fileBaseName(name)), isPlot, parent);
+    if (format)
+        dialog.setFormat(*format);
     if (dialog.exec() != QDialog::Accepted)
         return false;
     FigureExportOptions options = dialog.options();

@@ -25,7 +25,10 @@ public:
 
     // Asks how and where, then exports `view`; reports errors in a message box. Returns whether
     // a file was written.
-    static bool exportView(QWidget* view, const QString& name, QWidget* parent);
+    // `format` preselects a format (the menu's "as PNG/SVG/PDF").
+    static bool exportView(QWidget* view, const QString& name, QWidget* parent,
+        std::optional<FigureFormat> format = std::nullopt);
+    void setFormat(FigureFormat format);
     // Asks for a folder, then writes every view as PNG (2x), SVG and PDF; reports what it wrote.
     static bool exportAll(const QList<NamedView>& views, QWidget* parent);
 

@@ -252,7 +252,7 @@ void LessonBrowser::refreshSteps()
         const LessonStep& s = l->steps[static_cast<size_t>(i)];
         QLabel* label = m_stepLabels[i];
         label->setText(tr("%1. %2").arg(i + 1).arg(qstr(s.text.in(m_language))));
-        label->setStyleSheet(i == m_step ? QStringLiteral("background-color: #e8f0fa; font-weight: bold; padding: 3px;")
+        label->setStyleSheet(i == m_step ? QStringLiteral("background-color: #e8f0fa; color: black; font-weight: bold; padding: 3px;")
                                          : QStringLiteral("color: #666666; padding: 3px;"));
     }
     m_stepCounter->setText(steps ? tr("Step %1 of %2").arg(m_step + 1).arg(steps) : QString());

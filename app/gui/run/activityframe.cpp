@@ -4,13 +4,13 @@ namespace shardlab::gui {
 
 namespace {
 
-RankActivity toRankActivity(RankState s)
+RankActivity toRankActivity(ActivityState s)
 {
     switch (s) {
-    case RankState::Idle: return RankActivity::Idle;
-    case RankState::Compute: return RankActivity::Compute;
-    case RankState::Communicate: return RankActivity::Communicate;
-    case RankState::Wait: return RankActivity::Wait;
+    case ActivityState::Idle: return RankActivity::Idle;
+    case ActivityState::Compute: return RankActivity::Compute;
+    case ActivityState::Communicate: return RankActivity::Communicate;
+    case ActivityState::Wait: return RankActivity::Wait;
     }
     return RankActivity::Idle;
 }
@@ -22,7 +22,7 @@ ActivityFrame toActivityFrame(const ActivitySnapshot& s)
     ActivityFrame f;
     f.timeUs = s.timeUs;
     f.ranks.reserve(s.ranks.size());
-    for (RankState r : s.ranks)
+    for (ActivityState r : s.ranks)
         f.ranks.push_back(toRankActivity(r));
     f.waitingFor = s.waitingFor;
     f.links.reserve(s.links.size());

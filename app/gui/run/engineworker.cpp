@@ -37,9 +37,43 @@ void EngineWorker::probeLive()
     emit liveProbed(true, tr("%n GPU(s) on this machine: %1", nullptr, static_cast<int>(devices->size())).arg(names.join(QStringLiteral(", "))));
 }
 
-void EngineWorker::run(quint64 id, const Scenario& scenario, RunKind kind, std::shared_ptr<std::atomic<bool>> cancel)
+void EngineWorker::run(quint64 id, const Scenario& scenario, RunKind kind, std::shared_ptr<std::atomic<bool>> cancel,
+                       double watchdogMs)
 {
-    if (cancel->load()) { // superseded before it began
+    deliver(
+        id, [&](QString* error, bool* wasCancelled) { return execute(id, scenario, kind, *cancel, watchdogMs, error, wasCancelled); },
+        *cancel);
+}
+
+void EngineWorker::present(quint64 id, const Scenario& scenario, std::shared_ptr<const RunResult> run, const QString& origin,
+                           std::shared_ptr<std::atomic<bool>> cancel)
+{
+    deliver(
+        id,
+        [&](QString* error, bool* wasCancelled) -> RunOutcomePtr {
+            auto profile = profileFor(scenario);
+            if (!profile) {
+                *error = QString::fromStdString(profile.error().message);
+                return nullptr;
+            }
+            CostModel model(scenario.topology, *profile);
+            QElapsedTimer clock;
+            clock.start();
+            const RunKind kind = run->mode == RunMode::Live ? RunKind::Live : RunKind::Simulate;
+            auto out = prepare(id, kind, scenario, std::move(run), model, *cancel, wasCancelled);
+            if (!out)
+                return nullptr;
+            auto edited = std::const_pointer_cast<RunOutcome>(out);
+            edited->origin = origin;
+            edited->wallMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+            return out;
+        },
+        *cancel);
+}
+
+void EngineWorker::deliver(quint64 id, const std::function<RunOutcomePtr(QString*, bool*)>& make, const std::atomic<bool>& cancel)
+{
+    if (cancel.load()) { // superseded before it began
         emit cancelled(id);
         return;
     }
@@ -47,13 +81,13 @@ void EngineWorker::run(quint64 id, const Scenario& scenario, RunKind kind, std::
     bool wasCancelled = false;
     RunOutcomePtr outcome;
     try {
-        outcome = execute(id, scenario, kind, *cancel, &error, &wasCancelled);
+        outcome = make(&error, &wasCancelled);
     } catch (const std::exception& e) {
         error = tr("The run stopped on an internal error: %1").arg(QString::fromUtf8(e.what()));
     } catch (...) {
         error = tr("The run stopped on an unknown internal error.");
     }
-    if (wasCancelled || (cancel->load() && !outcome))
+    if (wasCancelled || (cancel.load() && !outcome))
         emit cancelled(id);
     else if (outcome)
         emit resultAvailable(id, outcome);
@@ -62,7 +96,7 @@ void EngineWorker::run(quint64 id, const Scenario& scenario, RunKind kind, std::
 }
 
 RunOutcomePtr EngineWorker::execute(quint64 id, const Scenario& scenario, RunKind kind, const std::atomic<bool>& cancel,
-                                    QString* error, bool* wasCancelled)
+                                    double watchdogMs, QString* error, bool* wasCancelled)
 {
     QElapsedTimer clock;
     clock.start();
@@ -89,6 +123,7 @@ RunOutcomePtr EngineWorker::execute(quint64 id, const Scenario& scenario, RunKin
         SimulationOptions o;
         o.cancel = &cancel;
         o.progress = report;
+        o.watchdogMs = watchdogMs;
         o.iterationDone = [&](const RunResult& soFar, int done, int total) {
             if (m_stream && m_stream->push(id, soFar, done, total))
                 emit dataAvailable(id);
@@ -99,6 +134,7 @@ RunOutcomePtr EngineWorker::execute(quint64 id, const Scenario& scenario, RunKin
         LiveOptions o;
         o.cancel = &cancel;
         o.progress = report;
+        o.watchdogMs = watchdogMs;
         result = m_liveRunner(scenario, o);
     }
     if (!result) {
@@ -106,13 +142,22 @@ RunOutcomePtr EngineWorker::execute(quint64 id, const Scenario& scenario, RunKin
         *error = QString::fromStdString(result.error().message);
         return nullptr;
     }
+    auto out = prepare(id, kind, scenario, std::make_shared<const RunResult>(std::move(result).value()), model, cancel,
+                       wasCancelled);
+    if (out)
+        std::const_pointer_cast<RunOutcome>(out)->wallMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+    return out;
+}
 
+RunOutcomePtr EngineWorker::prepare(quint64 id, RunKind kind, const Scenario& scenario, std::shared_ptr<const RunResult> run,
+                                    CostModel& model, const std::atomic<bool>& cancel, bool* wasCancelled)
+{
     auto out = std::make_shared<RunOutcome>();
     out->id = id;
     out->kind = kind;
     out->scenario = scenario;
-    out->run = std::make_shared<const RunResult>(std::move(result).value());
-    if (kind == RunKind::Live) {
+    out->run = std::move(run);
+    if (out->kind == RunKind::Live) {
         // the model's prediction of the same scenario, to compare phase by phase
         SimulationOptions o;
         o.cancel = &cancel;
@@ -131,7 +176,6 @@ RunOutcomePtr EngineWorker::execute(quint64 id, const Scenario& scenario, RunKin
     out->summary = summarize(scenario, *out->run);
     out->activity = std::make_shared<const ActivityIndex>(scenario, out->run, model);
     out->timeline = TimelineData::build(out->run, out->reference);
-    out->wallMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
     return out;
 }
 

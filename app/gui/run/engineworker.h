@@ -6,6 +6,7 @@
 #include "runstream.h"
 #include "runtypes.h"
 
+#include "shardlab/cost_model.h"
 #include "shardlab/live.h"
 
 #include <QObject>
@@ -23,8 +24,15 @@ public:
 
     explicit EngineWorker(std::shared_ptr<RunStream> stream);
 
-    // Runs on the worker's thread. Returns when the run ends, fails or is cancelled.
-    void run(quint64 id, const Scenario& scenario, RunKind kind, std::shared_ptr<std::atomic<bool>> cancel);
+    // Runs on the worker's thread. Returns when the run ends, fails or is cancelled. `watchdogMs`:
+    // the deadline after which a hung collective is aborted (live runs; simulations abort on their
+    // own clock, SimulationOptions::watchdogMs).
+    void run(quint64 id, const Scenario& scenario, RunKind kind, std::shared_ptr<std::atomic<bool>> cancel,
+             double watchdogMs = 10000);
+    // A run made elsewhere (a result file, a trace): prepared for the widgets exactly as one made
+    // here (summary, playback, lanes; a live run is compared with its simulation). `origin` names it.
+    void present(quint64 id, const Scenario& scenario, std::shared_ptr<const RunResult> run, const QString& origin,
+                 std::shared_ptr<std::atomic<bool>> cancel);
     // Whether live runs are possible here: the build has them and a GPU is visible.
     void probeLive();
     // Tests and demos replace the live executor (default: shardlab::runLive).
@@ -39,8 +47,12 @@ signals:
     void liveProbed(bool available, const QString& explanation);
 
 private:
-    RunOutcomePtr execute(quint64 id, const Scenario& scenario, RunKind kind, const std::atomic<bool>& cancel, QString* error,
-                          bool* wasCancelled);
+    RunOutcomePtr execute(quint64 id, const Scenario& scenario, RunKind kind, const std::atomic<bool>& cancel,
+                          double watchdogMs, QString* error, bool* wasCancelled);
+    // Everything the widgets need from a finished run; null when cancelled or on error.
+    RunOutcomePtr prepare(quint64 id, RunKind kind, const Scenario& scenario, std::shared_ptr<const RunResult> run,
+                          CostModel& model, const std::atomic<bool>& cancel, bool* wasCancelled);
+    void deliver(quint64 id, const std::function<RunOutcomePtr(QString*, bool*)>& make, const std::atomic<bool>& cancel);
 
     std::shared_ptr<RunStream> m_stream;
     LiveRunner m_liveRunner;

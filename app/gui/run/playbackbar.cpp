@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPainter>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QStyle>
@@ -21,7 +22,7 @@ PlaybackBar::PlaybackBar(PlaybackController* playback, QWidget* parent) : QWidge
     row->setContentsMargins(4, 2, 4, 2);
     auto button = [&](QStyle::StandardPixmap icon, const QString& tip) {
         auto* b = new QToolButton(this);
-        b->setIcon(style()->standardIcon(icon));
+        b->setIcon(this->icon(icon));
         b->setToolTip(tip);
         b->setAutoRaise(true);
         b->setIconSize(QSize(24, 24));
@@ -96,7 +97,42 @@ void PlaybackBar::showTime(double us)
 
 void PlaybackBar::showPlaying(bool playing)
 {
-    m_play->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    m_play->setIcon(icon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+}
+
+QIcon PlaybackBar::icon(int standardPixmap) const
+{
+    const QIcon own = style()->standardIcon(static_cast<QStyle::StandardPixmap>(standardPixmap));
+    return m_iconColour.isValid() ? tinted(own, m_iconColour) : own;
+}
+
+void PlaybackBar::setIconColour(const QColor& colour)
+{
+    m_iconColour = colour;
+    m_back->setIcon(icon(QStyle::SP_MediaSkipBackward));
+    m_forward->setIcon(icon(QStyle::SP_MediaSkipForward));
+    showPlaying(m_playback->isPlaying());
+}
+
+QIcon PlaybackBar::tinted(const QIcon& icon, const QColor& colour)
+{
+    QIcon out;
+    QList<QSize> sizes = icon.availableSizes();
+    if (sizes.isEmpty())
+        sizes = {QSize(16, 16), QSize(24, 24), QSize(32, 32)};
+    for (const QSize& size : sizes)
+        for (QIcon::Mode mode : {QIcon::Normal, QIcon::Disabled}) {
+            QImage image = icon.pixmap(size, mode).toImage().convertToFormat(QImage::Format_ARGB32_Premultiplied);
+            QPainter p(&image);
+            p.setCompositionMode(QPainter::CompositionMode_SourceIn);
+            QColor c = colour;
+            if (mode == QIcon::Disabled)
+                c.setAlphaF(0.45f);
+            p.fillRect(image.rect(), c);
+            p.end();
+            out.addPixmap(QPixmap::fromImage(image), mode);
+        }
+    return out;
 }
 
 void PlaybackBar::showSpeed(double factor)

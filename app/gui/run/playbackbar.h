@@ -2,6 +2,8 @@
 // scrubber over the whole run and the current time.
 #pragma once
 
+#include <QColor>
+#include <QIcon>
 #include <QWidget>
 
 class QComboBox;
@@ -25,8 +27,14 @@ public:
     QToolButton* playButton() const { return m_play; }
     // Re-reads the run's length and position (after a new run).
     void refresh();
+    // Draws the buttons' icons in `colour` (presenter mode's dark theme: the style's icons are
+    // dark); an invalid colour goes back to the style's own.
+    void setIconColour(const QColor& colour);
+    // `icon` as a silhouette in `colour` (its alpha kept), at the sizes it has.
+    static QIcon tinted(const QIcon& icon, const QColor& colour);
 
 private:
+    QIcon icon(int standardPixmap) const;
     void showTime(double us);
     void showPlaying(bool playing);
     void showSpeed(double factor);
@@ -39,6 +47,7 @@ private:
     QComboBox* m_speed = nullptr;
     QSlider* m_scrubber = nullptr;
     QLabel* m_time = nullptr;
+    QColor m_iconColour;
 };
 
 } // namespace shardlab::gui

@@ -162,12 +162,14 @@ void PlaybackController::slower()
         }
 }
 
-void PlaybackController::installShortcuts(QWidget* scope)
+QList<QShortcut*> PlaybackController::installShortcuts(QWidget* scope)
 {
+    QList<QShortcut*> made;
     auto bind = [&](const QKeySequence& key, void (PlaybackController::*slot)()) {
         auto* s = new QShortcut(key, scope);
         s->setContext(Qt::WidgetWithChildrenShortcut);
         connect(s, &QShortcut::activated, this, slot);
+        made << s;
     };
     bind(QKeySequence(Qt::Key_Space), &PlaybackController::togglePlay);
     bind(QKeySequence(Qt::Key_Right), &PlaybackController::stepForward);
@@ -175,6 +177,21 @@ void PlaybackController::installShortcuts(QWidget* scope)
     bind(QKeySequence(Qt::Key_Plus), &PlaybackController::faster);
     bind(QKeySequence(Qt::Key_Equal), &PlaybackController::faster);
     bind(QKeySequence(Qt::Key_Minus), &PlaybackController::slower);
+    bind(QKeySequence(Qt::Key_Home), &PlaybackController::toStart);
+    bind(QKeySequence(Qt::Key_End), &PlaybackController::toEnd);
+    return made;
+}
+
+void PlaybackController::toStart()
+{
+    pause();
+    setTime(0);
+}
+
+void PlaybackController::toEnd()
+{
+    pause();
+    setTime(endTime());
 }
 
 } // namespace shardlab::gui

@@ -10,6 +10,7 @@
 #include "shardlab/activity.h"
 
 #include <QElapsedTimer>
+#include <QList>
 #include <QMetaType>
 #include <QObject>
 #include <QTimer>
@@ -17,6 +18,7 @@
 #include <memory>
 #include <vector>
 
+class QShortcut;
 class QWidget;
 
 namespace shardlab::gui {
@@ -42,9 +44,10 @@ public:
     // The step on the ladder at which a run of `runUs` plays in about `seconds` of real time.
     static double speedToPlayIn(double runUs, double seconds = 15);
 
-    // Space: play/pause; Right/Left: next/previous event; +/-: faster/slower. Active while the
-    // focus is inside `scope`.
-    void installShortcuts(QWidget* scope);
+    // Space: play/pause; Right/Left: next/previous event; +/-: faster/slower; Home/End: the
+    // beginning/end of the run. Active while the focus is inside `scope`.
+    // Returns the shortcuts, parented to `scope`.
+    QList<QShortcut*> installShortcuts(QWidget* scope);
 
 public slots:
     void play();
@@ -56,6 +59,8 @@ public slots:
     void setSpeed(double factor);
     void faster();
     void slower();
+    void toStart();
+    void toEnd();
 
 signals:
     void timeChanged(double us);

@@ -47,7 +47,7 @@ void RunController::setLiveRunner(EngineWorker::LiveRunner runner)
                               Qt::QueuedConnection);
 }
 
-quint64 RunController::start(const Scenario& scenario, RunKind kind)
+quint64 RunController::begin()
 {
     if (m_cancel)
         m_cancel->store(true); // the older run stops at its next check; its results are dropped
@@ -58,13 +58,36 @@ quint64 RunController::start(const Scenario& scenario, RunKind kind)
     m_streamIncomplete = false;
     m_coalesce.stop();
     m_stream->reset(m_current);
+    disposeLater(std::move(m_streaming));
+    return m_current;
+}
+
+quint64 RunController::start(const Scenario& scenario, RunKind kind)
+{
+    begin();
     std::vector<std::string> devices;
     for (const Gpu& g : scenario.topology.gpus)
         devices.push_back(g.name);
-    disposeLater(std::move(m_streaming));
     m_streaming = kind == RunKind::Simulate ? TimelineData::streaming(scenario.ranks(), std::move(devices)) : nullptr;
     QMetaObject::invokeMethod(
-        m_worker, [w = m_worker, id = m_current, scenario, kind, cancel = m_cancel] { w->run(id, scenario, kind, cancel); },
+        m_worker,
+        [w = m_worker, id = m_current, scenario, kind, cancel = m_cancel, watchdog = m_watchdogMs] {
+            w->run(id, scenario, kind, cancel, watchdog);
+        },
+        Qt::QueuedConnection);
+    emit started(m_current, kind);
+    return m_current;
+}
+
+quint64 RunController::present(const Scenario& scenario, std::shared_ptr<const RunResult> run, const QString& origin)
+{
+    begin();
+    const RunKind kind = run->mode == RunMode::Live ? RunKind::Live : RunKind::Simulate;
+    QMetaObject::invokeMethod(
+        m_worker,
+        [w = m_worker, id = m_current, scenario, run = std::move(run), origin, cancel = m_cancel]() mutable {
+            w->present(id, scenario, std::move(run), origin, cancel);
+        },
         Qt::QueuedConnection);
     emit started(m_current, kind);
     return m_current;

@@ -28,6 +28,13 @@ public:
 
     // Starts a run of `scenario`; any run in progress is cancelled and its results never appear.
     quint64 start(const Scenario& scenario, RunKind kind);
+    // Shows a run made elsewhere (a result file, a trace) as if it had just finished here: the same
+    // signals (started, then resultAvailable or failed), superseding any run in progress.
+    quint64 present(const Scenario& scenario, std::shared_ptr<const RunResult> run, const QString& origin);
+    // The watchdog's deadline for the runs started from now on (default 10 s, as the CLI): live runs
+    // abort a hung collective after it, simulations on their own clock.
+    void setWatchdogMs(double ms) { m_watchdogMs = ms; }
+    double watchdogMs() const { return m_watchdogMs; }
     // Stops the current run (the engine checks its flag at least every few thousand events).
     void cancel();
     bool isRunning() const { return m_running; }
@@ -61,6 +68,7 @@ signals:
     void liveAvailabilityChanged(bool available, const QString& explanation);
 
 private:
+    quint64 begin(); // a new current run id; the previous run is cancelled
     void onProgress(quint64 id, int done, int total);
     void onDataReady(quint64 id);
     void drainStream();
@@ -82,6 +90,7 @@ private:
     bool m_appending = false; // a chunk is going into the streaming lanes slice by slice
     bool m_liveAvailable = false;
     QString m_liveExplanation;
+    double m_watchdogMs = 10000;
 };
 
 } // namespace shardlab::gui

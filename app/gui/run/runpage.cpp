@@ -14,8 +14,10 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QScrollArea>
+#include <QShortcut>
 #include <QSplitter>
 #include <QStyle>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <utility>
@@ -53,7 +55,7 @@ RunPage::RunPage(QWidget* parent) : QWidget(parent)
     m_cancelButton->setToolTip(tr("Stop the run in progress"));
     m_cancelButton->setEnabled(false);
     m_progress = new QProgressBar(this);
-    m_progress->setMaximumWidth(220);
+    m_progress->setFixedWidth(fontMetrics().horizontalAdvance(tr("iteration 999 of 999")) + 40);
     m_progress->setFormat(tr("iteration %v of %m"));
     // Wide enough for its text in any language (the status text beside it takes the rest).
     m_progress->setMinimumWidth(std::min(220,
@@ -75,29 +77,38 @@ RunPage::RunPage(QWidget* parent) : QWidget(parent)
     m_banner->hide();
     column->addWidget(m_banner);
 
-    // timeline and playback on the left, summary on the right
+    // timeline (and the diagram, when the main window adds it) and playback on the left, summary
+    // and other tabs on the right
     auto* split = new QSplitter(Qt::Horizontal, this);
     auto* left = new QWidget(split);
     auto* leftColumn = new QVBoxLayout(left);
     leftColumn->setContentsMargins(0, 0, 0, 0);
-    m_timeline = new TimelineView(left);
+    m_leftSplit = new QSplitter(Qt::Vertical, left);
+    m_leftSplit->setChildrenCollapsible(false);
+    m_timeline = new TimelineView(m_leftSplit);
+    m_leftSplit->addWidget(m_timeline);
     m_playbackBar = new PlaybackBar(m_playback, left);
-    leftColumn->addWidget(m_timeline, 1);
+    leftColumn->addWidget(m_leftSplit, 1);
     leftColumn->addWidget(m_playbackBar);
-    m_summary = new SummaryPanel(split);
-    auto* scroll = new QScrollArea(split);
+    m_sideTabs = new QTabWidget(split);
+    m_sideTabs->setDocumentMode(true);
+    m_summary = new SummaryPanel;
+    auto* scroll = new QScrollArea;
     scroll->setWidget(m_summary);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setMinimumWidth(470);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_sideTabs->addTab(scroll, tr("Summary"));
+    m_sideTabs->setTabToolTip(0, tr("Step time, speed-up, efficiency, who waits for whom, and the per-rank table"));
+    m_sideTabs->setMinimumWidth(470);
     split->addWidget(left);
-    split->addWidget(scroll);
+    split->addWidget(m_sideTabs);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 0);
     column->addWidget(split, 1);
 
-    m_playback->installShortcuts(this);
+    for (QShortcut* s : m_playback->installShortcuts(this))
+        m_shortcuts << s;
 
     connect(m_modeGroup, &QButtonGroup::idClicked, this, [this](int id) { setMode(static_cast<RunKind>(id)); });
     connect(m_runButton, &QPushButton::clicked, this, &RunPage::run);
@@ -121,6 +132,22 @@ RunPage::RunPage(QWidget* parent) : QWidget(parent)
 
 RunPage::~RunPage() = default;
 
+void RunPage::changeEvent(QEvent* event)
+{
+    // presenter mode's larger fonts: the progress text must still fit
+    if (event->type() == QEvent::FontChange) {
+        m_progress->setFixedWidth(fontMetrics().horizontalAdvance(tr("iteration 999 of 999")) + 40);
+        fitSidePanel();
+    }
+    QWidget::changeEvent(event);
+}
+
+void RunPage::fitSidePanel()
+{
+    // the per-rank table is as wide as its contents: the panel makes room for it (larger fonts)
+    m_sideTabs->setMinimumWidth(std::max(470, m_summary->sizeHint().width() + 30));
+}
+
 QString RunPage::message() const
 {
     return m_banner->isHidden() ? QString() : m_banner->text();
@@ -129,8 +156,8 @@ QString RunPage::message() const
 void RunPage::showBanner(const QString& text, bool error)
 {
     m_banner->setText(text);
-    m_banner->setStyleSheet(error ? QStringLiteral("QLabel { background: #FBE3D6; border-left: 4px solid #D55E00; padding: 6px; }")
-                                  : QStringLiteral("QLabel { background: #E3F1FB; border-left: 4px solid #0072B2; padding: 6px; }"));
+    m_banner->setStyleSheet(error ? QStringLiteral("QLabel { background: #FBE3D6; color: black; border-left: 4px solid #D55E00; padding: 6px; }")
+                                  : QStringLiteral("QLabel { background: #E3F1FB; color: black; border-left: 4px solid #0072B2; padding: 6px; }"));
     m_banner->setVisible(!text.isEmpty());
 }
 
@@ -145,8 +172,50 @@ void RunPage::setMode(RunKind mode)
 {
     if (mode == RunKind::Live && !m_controller->liveAvailable() && !m_liveReplaced)
         mode = RunKind::Simulate;
+    const bool changed = mode != m_mode;
     m_mode = mode;
     m_modeGroup->button(static_cast<int>(mode))->setChecked(true);
+    if (changed)
+        emit modeChanged(mode);
+}
+
+void RunPage::setWatchdogMs(double ms)
+{
+    m_controller->setWatchdogMs(ms);
+}
+
+double RunPage::watchdogMs() const
+{
+    return m_controller->watchdogMs();
+}
+
+void RunPage::setShortcutScope(QWidget* scope)
+{
+    for (const QPointer<QShortcut>& s : std::as_const(m_shortcuts))
+        delete s.data();
+    m_shortcuts.clear();
+    for (QShortcut* s : m_playback->installShortcuts(scope ? scope : this))
+        m_shortcuts << s;
+}
+
+void RunPage::setDiagram(QWidget* diagram)
+{
+    m_leftSplit->addWidget(diagram);
+    m_leftSplit->setStretchFactor(0, 3);
+    m_leftSplit->setStretchFactor(1, 2);
+    m_leftSplit->setSizes({600, 400});
+}
+
+int RunPage::addSideTab(QWidget* tab, const QString& title, const QString& tooltip)
+{
+    const int index = m_sideTabs->addTab(tab, title);
+    m_sideTabs->setTabToolTip(index, tooltip);
+    return index;
+}
+
+void RunPage::showSideTab(QWidget* tab)
+{
+    m_sideTabs->setCurrentWidget(tab);
 }
 
 void RunPage::setScenario(const Scenario& scenario)
@@ -166,7 +235,20 @@ void RunPage::run()
 {
     if (!m_hasScenario)
         return;
+    m_running = m_scenario;
     m_controller->start(m_scenario, m_mode);
+}
+
+void RunPage::runScenario(const Scenario& scenario)
+{
+    m_running = scenario;
+    m_controller->start(scenario, m_mode);
+}
+
+void RunPage::showRun(const Scenario& scenario, std::shared_ptr<const RunResult> run, const QString& origin)
+{
+    m_running = scenario;
+    m_controller->present(scenario, std::move(run), origin);
 }
 
 void RunPage::cancel()
@@ -179,6 +261,7 @@ void RunPage::cancel()
 void RunPage::setRunning(bool running)
 {
     m_cancelButton->setEnabled(running);
+    emit runningChanged(running);
     m_progress->setVisible(true);
     if (!running)
         m_progress->setValue(m_progress->maximum());
@@ -190,12 +273,12 @@ void RunPage::onStarted(quint64, RunKind kind)
     showBanner({}, false);
     m_playback->setIndex(nullptr);
     m_playbackBar->refresh();
-    m_progress->setRange(0, std::max(1, m_scenario.iterations));
+    m_progress->setRange(0, std::max(1, m_running.iterations));
     m_progress->setValue(0);
     m_status->setText(kind == RunKind::Live ? tr("Running on the GPUs\u2026") : tr("Simulating\u2026"));
     if (auto streaming = m_controller->streamingTimeline()) {
         std::vector<QString> names;
-        for (const Op& op : m_scenario.program)
+        for (const Op& op : m_running.program)
             names.push_back(QString::fromStdString(op.name.empty() ? opName(op.kind) : op.name));
         m_timeline->setOpNames(std::move(names));
         m_timeline->setStraggler(std::nullopt);
@@ -234,16 +317,28 @@ void RunPage::onResult(RunOutcomePtr outcome)
     m_timeline->setStraggler(outcome->summary.straggler);
     showTimeline(outcome->timeline);
     m_summary->setOutcome(outcome);
+    fitSidePanel();
     m_playback->setIndex(outcome->activity);
     m_controller->disposeLater(std::move(previous));
     m_playbackBar->refresh();
     const int decimals = outcome->wallMs < 10 ? 1 : 0;
-    m_status->setText(outcome->kind == RunKind::Live ? tr("Measured in %1 ms").arg(outcome->wallMs, 0, 'f', decimals)
-                                                     : tr("Simulated in %1 ms").arg(outcome->wallMs, 0, 'f', decimals));
+    if (!outcome->origin.isEmpty())
+        m_status->setText(outcome->kind == RunKind::Live ? tr("Measured run read from %1").arg(outcome->origin)
+                                                         : tr("Simulated run read from %1").arg(outcome->origin));
+    else
+        m_status->setText(outcome->kind == RunKind::Live ? tr("Measured in %1 ms").arg(outcome->wallMs, 0, 'f', decimals)
+                                                         : tr("Simulated in %1 ms").arg(outcome->wallMs, 0, 'f', decimals));
+    if (outcome->run->hang) // the iterations before the hung one completed
+        m_progress->setValue(std::max(0, static_cast<int>(outcome->run->iterations.size()) - 1));
     if (outcome->run->hang)
         showBanner(tr("The run hung: %1").arg(QString::fromStdString(outcome->run->hang->explanation)), true);
     else if (outcome->kind == RunKind::Live && !outcome->reference)
         showBanner(tr("The simulation of this scenario failed, so there is nothing to compare with: %1").arg(outcome->referenceError), true);
+    else if (outcome->kind == RunKind::Live && !outcome->origin.isEmpty())
+        showBanner(tr("Measured by the run saved in %1. The faint dotted lane under each rank is the simulation of the "
+                      "same scenario on this computer's model; the table on the right gives the error per phase.")
+                       .arg(outcome->origin),
+                   false);
     else if (outcome->kind == RunKind::Live)
         showBanner(tr("Measured on this machine. The faint dotted lane under each rank is the simulation of the same "
                       "scenario; the table on the right gives the error per phase."),
@@ -288,6 +383,7 @@ void RunPage::onLiveAvailability(bool available, const QString& explanation)
     m_liveNote->setToolTip(explanation);
     if (!available && m_mode == RunKind::Live)
         setMode(RunKind::Simulate);
+    emit liveAvailabilityChanged(available, explanation);
 }
 
 } // namespace shardlab::gui

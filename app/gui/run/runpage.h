@@ -13,7 +13,9 @@
 #include "shardlab/live.h"
 
 #include <functional>
+#include <memory>
 
+#include <QPointer>
 #include <QWidget>
 
 class QButtonGroup;
@@ -21,6 +23,9 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QRadioButton;
+class QShortcut;
+class QSplitter;
+class QTabWidget;
 
 namespace shardlab::gui {
 
@@ -56,10 +61,30 @@ public:
     QPushButton* runButton() const { return m_runButton; }
     QPushButton* cancelButton() const { return m_cancelButton; }
 
+    // The watchdog's deadline for the next runs (RunController::setWatchdogMs).
+    void setWatchdogMs(double ms);
+    double watchdogMs() const;
+
+    // Assembly by the main window: a widget under the timeline (the topology diagram, which
+    // animates with the playback) and tabs beside the summary (the hang sandbox).
+    void setDiagram(QWidget* diagram);
+    int addSideTab(QWidget* tab, const QString& title, const QString& tooltip = {});
+    void showSideTab(QWidget* tab);
+    QTabWidget* sideTabs() const { return m_sideTabs; }
+    // Where the playback keys (Space, arrows, +/-, Home/End) work: this page (default) or, in
+    // presenter mode, the whole window.
+    void setShortcutScope(QWidget* scope);
+
 public slots:
     void setScenario(const shardlab::Scenario& scenario);
     void run();
     void cancel();
+    // Runs a variant of the scenario (the hang sandbox's) in the current mode; the page keeps the
+    // document's scenario for the next plain run.
+    void runScenario(const shardlab::Scenario& scenario);
+    // Shows a run made elsewhere (a result file, a trace) exactly as one made here; `origin` names
+    // the file in the status line.
+    void showRun(const shardlab::Scenario& scenario, std::shared_ptr<const shardlab::RunResult> run, const QString& origin);
 
 signals:
     // What the topology diagram draws at the playback's current instant (up to 60 per second).
@@ -68,6 +93,14 @@ signals:
     void runFinished(const shardlab::RunResult& result, const shardlab::Summary& summary);
     void outcomeAvailable(shardlab::gui::RunOutcomePtr outcome);
     void runFailed(const QString& message);
+    void modeChanged(shardlab::gui::RunKind mode);
+    // Whether Live can be chosen, and why (or why not).
+    void liveAvailabilityChanged(bool available, const QString& explanation);
+    // A run started (true) or ended, failed or was cancelled (false).
+    void runningChanged(bool running);
+
+protected:
+    void changeEvent(QEvent* event) override;
 
 private:
     void onStarted(quint64 id, RunKind kind);
@@ -80,8 +113,10 @@ private:
     void showBanner(const QString& text, bool error);
     void showTimeline(std::shared_ptr<const TimelineData> data);
     void setRunning(bool running);
+    void fitSidePanel();
 
     Scenario m_scenario;
+    Scenario m_running; // what the current run runs (the scenario, a sandbox variant, a file's)
     bool m_hasScenario = false;
     RunKind m_mode = RunKind::Simulate;
     bool m_autoRun = false;
@@ -101,6 +136,9 @@ private:
     QProgressBar* m_progress = nullptr;
     QLabel* m_status = nullptr;
     QLabel* m_banner = nullptr;
+    QSplitter* m_leftSplit = nullptr;
+    QList<QPointer<QShortcut>> m_shortcuts; // on another widget in presenter mode, which may go first
+    QTabWidget* m_sideTabs = nullptr;
 };
 
 } // namespace shardlab::gui

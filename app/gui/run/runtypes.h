@@ -9,6 +9,7 @@
 #include "shardlab/scenario.h"
 
 #include <QMetaType>
+#include <QString>
 
 #include <memory>
 #include <optional>
@@ -32,6 +33,7 @@ struct RunOutcome {
     std::optional<RunComparison> comparison;         // live runs: compareRuns(scenario, *run, *reference)
     QString referenceError;                          // why there is no reference, if there is none
     double wallMs = 0;                               // how long the engine took
+    QString origin;                                  // the file it was read from; empty: run here
 };
 using RunOutcomePtr = std::shared_ptr<const RunOutcome>;
 

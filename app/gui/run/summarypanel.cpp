@@ -65,7 +65,7 @@ SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent)
     QFont big = m_sentence->font();
     big.setPointSizeF(big.pointSizeF() * 1.1);
     m_sentence->setFont(big);
-    m_sentence->setStyleSheet(QStringLiteral("QLabel { background: #FFF8D6; border-left: 4px solid #E69F00; padding: 6px; }"));
+    m_sentence->setStyleSheet(QStringLiteral("QLabel { background: #FFF8D6; color: black; border-left: 4px solid #E69F00; padding: 6px; }"));
     column->addWidget(m_sentence);
 
     auto* perRank = new QLabel(tr("Per rank, ms per iteration"), this);

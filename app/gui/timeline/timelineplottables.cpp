@@ -220,11 +220,11 @@ void LaneBackground::draw(QCPPainter* painter)
             painter->setBrush(style::iterationBand());
             painter->drawRect(QRectF(x0, area.top(), x1 - x0, area.height()));
         }
-        painter->setPen(QPen(QColor(0, 0, 0, 90), 1, Qt::DashLine));
+        painter->setPen(QPen(style::ink(90), 1, Qt::DashLine));
         if (bx >= area.left() && bx <= area.right())
             painter->drawLine(QLineF(bx, area.top(), bx, area.bottom()));
         if (x1 - x0 > labelWidth) {
-            painter->setPen(QColor(0, 0, 0, 150));
+            painter->setPen(style::ink(150));
             painter->drawText(QRectF(x0 + 4, area.top() + 1, x1 - x0 - 8, fm.height()), Qt::AlignLeft | Qt::AlignTop,
                               tr("iteration %1").arg(i + 1));
         }
@@ -232,7 +232,7 @@ void LaneBackground::draw(QCPPainter* painter)
     }
 
     // separators between ranks
-    painter->setPen(QPen(QColor(0, 0, 0, 40), 1));
+    painter->setPen(QPen(style::ink(40), 1));
     for (int r = 1; r < layout.ranks; ++r) {
         const double y = valueAxis()->coordToPixel(r - 0.5);
         painter->drawLine(QLineF(area.left(), y, area.right(), y));

@@ -18,10 +18,18 @@ inline QColor kindColour(SpanKind kind)
     return Qt::gray;
 }
 
-inline QColor stragglerBand() { return QColor(0xF0, 0xE4, 0x42, 70); } // yellow
-inline QColor iterationBand() { return QColor(0, 0, 0, 12); }
-inline QColor joinLine() { return QColor(0x40, 0x40, 0x40, 170); }
-inline QColor selection() { return QColor(0, 0, 0); }
+// Presenter mode's dark theme draws the lanes on black: lines and labels then use white ink.
+inline bool& darkBackground()
+{
+    static bool dark = false;
+    return dark;
+}
+inline QColor ink(int alpha = 255) { return darkBackground() ? QColor(255, 255, 255, alpha) : QColor(0, 0, 0, alpha); }
+
+inline QColor stragglerBand() { return QColor(0xF0, 0xE4, 0x42, darkBackground() ? 90 : 70); } // yellow
+inline QColor iterationBand() { return ink(darkBackground() ? 24 : 12); }
+inline QColor joinLine() { return darkBackground() ? QColor(0xD0, 0xD0, 0xD0, 200) : QColor(0x40, 0x40, 0x40, 170); }
+inline QColor selection() { return ink(); }
 inline QColor cursor() { return QColor(0xD5, 0x5E, 0x00); } // vermillion
 inline QColor annotationText() { return QColor(0x20, 0x20, 0x20); }
 inline int referenceAlpha() { return 110; }

@@ -20,8 +20,8 @@
 
 namespace shardlab {
 
-enum class RankState { Idle, Compute, Communicate, Wait };
-const char* rankStateName(RankState state); // "idle", "compute", "communicate", "wait"
+enum class ActivityState { Idle, Compute, Communicate, Wait };
+const char* activityStateName(ActivityState state); // "idle", "compute", "communicate", "wait"
 
 struct LinkActivity {
     // Bytes per second the running collectives push through the link, over its nominal
@@ -37,7 +37,7 @@ struct LinkActivity {
 
 struct ActivitySnapshot {
     double timeUs = 0;
-    std::vector<RankState> ranks;  // by rank
+    std::vector<ActivityState> ranks;  // by rank
     std::vector<int> waitingFor;   // by rank: the rank it waits for, or -1
     std::vector<int> collective;   // by rank: the collective it waits in or runs, or -1
     std::vector<LinkActivity> links; // by index into Topology::links

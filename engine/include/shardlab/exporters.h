@@ -13,7 +13,11 @@ namespace shardlab {
 std::string formatSummaryTable(const Scenario& scenario, const Summary& summary);
 std::string summaryJson(const Summary& summary);
 // Chrome trace JSON: one process per rank, a thread per stream, "X" events for every span,
-// flow events ("s"/"f") joining each collective across its ranks. Times in microseconds.
+// flow events ("s"/"f") joining each collective across its ranks. Times in microseconds, printed
+// to the nanosecond. "otherData.shardlab" carries the scenario and the run's other records
+// (collectives, iterations, memory, hang report, notes), so that ShardLab reads the trace back as
+// the run it was (trace_import.h); Perfetto shows it as metadata.
+inline constexpr int kTraceFormatVersion = 1;
 std::string chromeTrace(const Scenario& scenario, const RunResult& run);
 std::string perRankCsv(const Summary& summary);
 std::string collectivesCsv(const Summary& summary);

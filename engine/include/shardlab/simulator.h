@@ -29,6 +29,10 @@ struct SimulationOptions {
     std::function<bool(const RunResult& soFar, int done, int total)> iterationDone;
     const std::atomic<bool>* cancel = nullptr;
     std::optional<CostProfile> profile; // overrides the scenario's named profile
+    // > 0: a hang is aborted as the live watchdog does, this long after the last progress on the
+    // simulated clock; every blocked rank's wait is recorded up to the abort (collective -1, waiting
+    // for the first rank that differs) and the hung iteration ends there. 0: the run stops at the hang.
+    double watchdogMs = 0;
 };
 
 Result<RunResult> simulate(const Scenario& scenario, const SimulationOptions& options = {});
