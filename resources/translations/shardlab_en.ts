@@ -70,6 +70,16 @@
     </message>
 </context>
 <context>
+    <name>shardlab::gui::ExportActions</name>
+    <message numerus="yes">
+        <source>Wrote %n CSV file(s) into %1.</source>
+        <translation>
+            <numerusform>Wrote %n CSV file into %1.</numerusform>
+            <numerusform>Wrote %n CSV files into %1.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>shardlab::gui::ExportDialog</name>
     <message numerus="yes">
         <source>Wrote %n file(s) into %1.</source>

@@ -20,16 +20,20 @@
         <translation>如果不保存，您的更改将会丢失。</translation>
     </message>
     <message>
-        <source>Open scenario</source>
-        <translation>打开场景</translation>
-    </message>
-    <message>
         <source>Save scenario</source>
         <translation>保存场景</translation>
     </message>
     <message>
         <source>Recover unsaved work?</source>
         <translation>恢复未保存的工作？</translation>
+    </message>
+    <message>
+        <source>ShardLab files: scenarios, results, traces (*.json);;ShardLab scenarios (*.shardlab.json);;Runs: result files (*.shardlab-result.json);;Chrome/Perfetto traces (*.json);;All files (*)</source>
+        <translation>ShardLab 文件：场景、结果、Trace (*.json);;ShardLab 场景 (*.shardlab.json);;运行：结果文件 (*.shardlab-result.json);;Chrome/Perfetto Trace (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open a scenario, a result file or a trace</source>
+        <translation>打开场景、结果文件或 Trace</translation>
     </message>
 </context>
 <context>
@@ -1405,6 +1409,91 @@
     </message>
 </context>
 <context>
+    <name>shardlab::gui::ExportActions</name>
+    <message>
+        <source>Topology</source>
+        <translation>拓扑</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>plot %1</source>
+        <translation>图 %1</translation>
+    </message>
+    <message>
+        <source>%1: the folder cannot be created</source>
+        <translation>%1：无法创建该文件夹</translation>
+    </message>
+    <message>
+        <source>there is no run yet: run the scenario first (Run &gt; Run)</source>
+        <translation>还没有运行结果：请先运行场景（运行 &gt; 运行）</translation>
+    </message>
+    <message>
+        <source>Export figure</source>
+        <translation>导出图</translation>
+    </message>
+    <message>
+        <source>This page shows no figure: go to the editor&apos;s diagram, the run&apos;s timeline or a plot.</source>
+        <translation>此页没有可导出的图：请转到编辑器的拓扑图、运行页的时间线或某个图表。</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>Copy figure</source>
+        <translation>复制图</translation>
+    </message>
+    <message>
+        <source>This page shows no figure to copy.</source>
+        <translation>此页没有可复制的图。</translation>
+    </message>
+    <message>
+        <source>Copied %1 to the clipboard (image and SVG)</source>
+        <translation>已把 %1 复制到剪贴板（图像和 SVG）</translation>
+    </message>
+    <message>
+        <source>Exported every figure</source>
+        <translation>已导出全部图</translation>
+    </message>
+    <message>
+        <source>Write every table as CSV into</source>
+        <translation>把每个表格以 CSV 写入</translation>
+    </message>
+    <message>
+        <source>Export tables</source>
+        <translation>导出表格</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n CSV file(s) into %1.</source>
+        <translation>
+            <numerusform>已在 %1 中写入 %n 个 CSV 文件。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export trace</source>
+        <translation>导出 Trace</translation>
+    </message>
+    <message>
+        <source>There is no run yet: run the scenario first (Run &gt; Run).</source>
+        <translation>还没有运行结果：请先运行场景（运行 &gt; 运行）。</translation>
+    </message>
+    <message>
+        <source>Write the run as a Chrome/Perfetto trace</source>
+        <translation>把本次运行写成 Chrome/Perfetto Trace</translation>
+    </message>
+    <message>
+        <source>Chrome traces (*.json)</source>
+        <translation>Chrome Trace (*.json)</translation>
+    </message>
+    <message>
+        <source>Wrote %1: open it in ui.perfetto.dev or chrome://tracing, or back in ShardLab</source>
+        <translation>已写入 %1：可在 ui.perfetto.dev 或 chrome://tracing 中打开，也可在 ShardLab 中重新打开</translation>
+    </message>
+</context>
+<context>
     <name>shardlab::gui::ExportDialog</name>
     <message>
         <source>Export figure</source>
@@ -1649,6 +1738,238 @@
     </message>
 </context>
 <context>
+    <name>shardlab::gui::HangGridModel</name>
+    <message>
+        <source>rank %1
+first mismatch</source>
+        <translation>Rank %1
+第一个不一致</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>Rank %1</translation>
+    </message>
+    <message>
+        <source>The first rank whose call differs from what the rest of its group called, or that never called</source>
+        <translation>在其组内第一个调用与其他 Rank 不同、或从未调用的 Rank</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>stuck</source>
+        <translation>卡住</translation>
+    </message>
+    <message>
+        <source>differs</source>
+        <translation>不一致</translation>
+    </message>
+    <message>
+        <source>never called</source>
+        <translation>从未调用</translation>
+    </message>
+    <message>
+        <source>Rank %1 completed its collective #%2</source>
+        <translation>Rank %1 完成了它的第 #%2 个集合通信</translation>
+    </message>
+    <message>
+        <source>Rank %1 called its collective #%2 and waits for the others: %3</source>
+        <translation>Rank %1 调用了它的第 #%2 个集合通信，正在等待其他 Rank：%3</translation>
+    </message>
+    <message>
+        <source>Rank %1 called its collective #%2 differently from its group: %3</source>
+        <translation>Rank %1 调用第 #%2 个集合通信的方式与其组不同：%3</translation>
+    </message>
+    <message>
+        <source>Rank %1 never called collective #%2: %3</source>
+        <translation>Rank %1 从未调用第 #%2 个集合通信：%3</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Last completed</source>
+        <translation>最后完成</translation>
+    </message>
+    <message>
+        <source>What it is doing</source>
+        <translation>正在做什么</translation>
+    </message>
+    <message>
+        <source>The sequence number of the rank&apos;s last completed collective (each rank counts its collectives from #0)</source>
+        <translation>该 Rank 最后完成的集合通信的序号（每个 Rank 从 #0 开始为自己的集合通信计数）</translation>
+    </message>
+    <message>
+        <source>Each rank&apos;s collective #%1, counted from #0: NCCL matches the calls on a communicator in this order</source>
+        <translation>每个 Rank 的第 #%1 个集合通信（从 #0 起计）：NCCL 按这个顺序匹配同一通信器上的调用</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::HangSandbox</name>
+    <message>
+        <source>Make one rank call a collective wrongly, on purpose, and watch the watchdog catch the hang. Your scenario is not changed: the run uses a copy with the mistake.</source>
+        <translation>故意让一个 Rank 错误地调用一次集合通信，观察看门狗如何发现这次挂起。你的场景不会被修改：运行使用的是带有这个错误的副本。</translation>
+    </message>
+    <message>
+        <source>Call a different collective</source>
+        <translation>调用另一种集合通信</translation>
+    </message>
+    <message>
+        <source>Call it with a different size</source>
+        <translation>以不同的大小调用</translation>
+    </message>
+    <message>
+        <source>Skip the call</source>
+        <translation>跳过这次调用</translation>
+    </message>
+    <message>
+        <source>What the rank does wrong. NCCL matches the calls on a communicator by their order, so any of these leaves the other ranks waiting</source>
+        <translation>该 Rank 做错了什么。NCCL 按顺序匹配同一通信器上的调用，因此任何一种错误都会让其他 Rank 一直等待</translation>
+    </message>
+    <message>
+        <source>The rank that makes the mistake</source>
+        <translation>犯错的 Rank</translation>
+    </message>
+    <message>
+        <source>The step of the program whose call goes wrong</source>
+        <translation>调用出错的那一步程序</translation>
+    </message>
+    <message>
+        <source>The iteration in which it goes wrong (counted from 0); the ones before complete</source>
+        <translation>出错发生在哪一次迭代（从 0 起计）；之前的迭代都会完成</translation>
+    </message>
+    <message>
+        <source>The collective the rank calls instead</source>
+        <translation>该 Rank 改为调用的集合通信</translation>
+    </message>
+    <message>
+        <source> MB</source>
+        <translation> MB</translation>
+    </message>
+    <message>
+        <source>The size the rank passes instead (1 MB = 10^6 bytes)</source>
+        <translation>该 Rank 改为传入的大小（1 MB = 10^6 字节）</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>The watchdog aborts a collective that makes no progress for this long. Live runs measure it on the clock; simulations on the simulated clock. It applies to every run</source>
+        <translation>看门狗会中止在这么长时间内没有进展的集合通信。实测运行按真实时钟计时，模拟按模拟时钟计时。它对每次运行都生效</translation>
+    </message>
+    <message>
+        <source>Run with this mistake</source>
+        <translation>带着这个错误运行</translation>
+    </message>
+    <message>
+        <source>Run a copy of the scenario with the mistake, in the mode chosen above (Simulate or Live)</source>
+        <translation>以上面选择的模式（模拟或实测）运行带有这个错误的场景副本</translation>
+    </message>
+    <message>
+        <source>Mistake:</source>
+        <translation>错误：</translation>
+    </message>
+    <message>
+        <source>Rank:</source>
+        <translation>Rank：</translation>
+    </message>
+    <message>
+        <source>Collective:</source>
+        <translation>集合通信：</translation>
+    </message>
+    <message>
+        <source>Iteration:</source>
+        <translation>迭代：</translation>
+    </message>
+    <message>
+        <source>Calls instead:</source>
+        <translation>改为调用：</translation>
+    </message>
+    <message>
+        <source>Size instead:</source>
+        <translation>改为大小：</translation>
+    </message>
+    <message>
+        <source>Watchdog deadline:</source>
+        <translation>看门狗时限：</translation>
+    </message>
+    <message>
+        <source>Inject a mistake</source>
+        <translation>注入一个错误</translation>
+    </message>
+    <message>
+        <source>The flight recorder: each rank&apos;s collectives by sequence number, its last completed one, and the first rank whose call differs</source>
+        <translation>飞行记录器：每个 Rank 按序号排列的集合通信、它最后完成的那一个，以及第一个调用不一致的 Rank</translation>
+    </message>
+    <message>
+        <source>No hang yet: inject a mistake and run.</source>
+        <translation>还没有挂起：注入一个错误并运行。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Flight recorder&lt;/b&gt;</source>
+        <translation>&lt;b&gt;飞行记录器&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>step %1: %2</source>
+        <translation>第 %1 步：%2</translation>
+    </message>
+    <message>
+        <source>No scenario is open.</source>
+        <translation>没有打开的场景。</translation>
+    </message>
+    <message>
+        <source>The step program has no collective to get wrong: add one in the editor.</source>
+        <translation>步骤程序中没有可以出错的集合通信：请在编辑器中添加一个。</translation>
+    </message>
+    <message>
+        <source>The step program has no collective to get wrong.</source>
+        <translation>步骤程序中没有可以出错的集合通信。</translation>
+    </message>
+    <message>
+        <source>This mistake cannot run: %1</source>
+        <translation>这个错误无法运行：%1</translation>
+    </message>
+    <message>
+        <source>Running with the mistake…</source>
+        <translation>正在带着错误运行…</translation>
+    </message>
+    <message>
+        <source>No hang: every rank made the same calls in the same order.</source>
+        <translation>没有挂起：每个 Rank 以相同顺序做了相同的调用。</translation>
+    </message>
+    <message>
+        <source>No hang: the mistake never happened (the rank is not in that collective&apos;s group, or the iteration is not run), so every collective completed.</source>
+        <translation>没有挂起：这个错误没有发生（该 Rank 不在那个集合通信的组内，或那次迭代没有运行），所以每个集合通信都完成了。</translation>
+    </message>
+    <message>
+        <source>The run hung and the watchdog aborted it.</source>
+        <translation>运行挂起了，看门狗中止了它。</translation>
+    </message>
+    <message>
+        <source>Rank %1 is the first whose call differs from its group&apos;s: %2.</source>
+        <translation>Rank %1 是第一个调用与其组不一致的 Rank：%2。</translation>
+    </message>
+    <message>
+        <source>The others completed collective #%1 and are stuck in #%2, waiting for a matching call that never comes.</source>
+        <translation>其他 Rank 完成了第 #%1 个集合通信，卡在第 #%2 个，等待一个永远不会到来的匹配调用。</translation>
+    </message>
+    <message>
+        <source>NCCL matches calls by their order on the communicator and raises no error: only the watchdog ends the wait. The fix is in the program (every rank calls the same collectives in the same order, with the same sizes), not in the deadline.</source>
+        <translation>NCCL 按通信器上调用的顺序进行匹配，并且不会报错：只有看门狗能结束等待。要修的是程序（每个 Rank 以相同顺序、相同大小调用相同的集合通信），而不是时限。</translation>
+    </message>
+    <message>
+        <source>Every rank made the same call, so a rank or a link stopped making progress.</source>
+        <translation>每个 Rank 做的调用都相同，所以是某个 Rank 或某条链路停止了进展。</translation>
+    </message>
+</context>
+<context>
     <name>shardlab::gui::LaneBackground</name>
     <message>
         <source>iteration %1</source>
@@ -1881,10 +2202,6 @@
         <translation>新建(&amp;N)</translation>
     </message>
     <message>
-        <source>&amp;Open...</source>
-        <translation>打开(&amp;O)...</translation>
-    </message>
-    <message>
         <source>Open &amp;example</source>
         <translation>打开示例(&amp;E)</translation>
     </message>
@@ -1895,10 +2212,6 @@
     <message>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Save &amp;as...</source>
-        <translation>另存为(&amp;A)...</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
@@ -1917,24 +2230,8 @@
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <source>Pick a &amp;machine...</source>
-        <translation>选择机器(&amp;M)...</translation>
-    </message>
-    <message>
         <source>Add a &amp;GPU</source>
         <translation>添加 GPU(&amp;G)</translation>
-    </message>
-    <message>
-        <source>&amp;Connect...</source>
-        <translation>连接(&amp;C)...</translation>
-    </message>
-    <message>
-        <source>Add &amp;item...</source>
-        <translation>添加条目(&amp;I)...</translation>
-    </message>
-    <message>
-        <source>&amp;Split item...</source>
-        <translation>切分条目(&amp;S)...</translation>
     </message>
     <message>
         <source>&amp;Place by strategy</source>
@@ -1995,6 +2292,330 @@
         <translation>
             <numerusform>%n 张 GPU 放不下</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Analysis</source>
+        <translation>分析</translation>
+    </message>
+    <message>
+        <source>The machine, the workload and who owns which shard, the step program</source>
+        <translation>机器、工作负载、谁拥有哪个 Shard、步骤程序</translation>
+    </message>
+    <message>
+        <source>Run the scenario (simulated or live): per-rank timelines, playback, summary, hang sandbox</source>
+        <translation>运行场景（模拟或实测）：每个 Rank 的时间线、回放、汇总、挂起沙盒</translation>
+    </message>
+    <message>
+        <source>Message-size sweeps, scaling curves, collective choice, calibration and the diagnosis</source>
+        <translation>消息大小扫描、扩展曲线、集合通信选择、校准和诊断</translation>
+    </message>
+    <message>
+        <source>The machine during playback: what each GPU does, whom a waiting GPU waits for, the traffic on each link</source>
+        <translation>回放中的机器：每个 GPU 在做什么、正在等待的 GPU 在等谁、每条链路上的流量</translation>
+    </message>
+    <message>
+        <source>Hang sandbox</source>
+        <translation>挂起沙盒</translation>
+    </message>
+    <message>
+        <source>Inject a mismatched or skipped collective, let the watchdog catch it, read the flight recorder</source>
+        <translation>注入一个不匹配或被跳过的集合通信，让看门狗捕获它，再查看飞行记录器</translation>
+    </message>
+    <message>
+        <source>The lessons could not be loaded: %1</source>
+        <translation>无法加载课程：%1</translation>
+    </message>
+    <message>
+        <source>Lessons</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>E&amp;xport</source>
+        <translation>导出(&amp;X)</translation>
+    </message>
+    <message>
+        <source>The figure you are looking at: the diagram, the timeline or the plot that has the focus</source>
+        <translation>你正在看的图：拓扑图、时间线，或拥有焦点的图表</translation>
+    </message>
+    <message>
+        <source>Current view as &amp;PNG…</source>
+        <translation>当前视图导出为 PNG(&amp;P)…</translation>
+    </message>
+    <message>
+        <source> (1x, 2x or a DPI of your choice)</source>
+        <translation>（1 倍、2 倍或自选 DPI）</translation>
+    </message>
+    <message>
+        <source>Current view as &amp;SVG…</source>
+        <translation>当前视图导出为 SVG(&amp;S)…</translation>
+    </message>
+    <message>
+        <source> (vector)</source>
+        <translation>（矢量）</translation>
+    </message>
+    <message>
+        <source>Current view as P&amp;DF…</source>
+        <translation>当前视图导出为 PDF(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>&amp;Copy current view</source>
+        <translation>复制当前视图(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Put the figure on the clipboard as an image and as SVG</source>
+        <translation>把图以图像和 SVG 两种形式放到剪贴板</translation>
+    </message>
+    <message>
+        <source>&amp;All figures to a folder…</source>
+        <translation>全部图导出到文件夹(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Every diagram and plot of every page as PNG (2x), SVG and PDF, for a report</source>
+        <translation>每一页的每个拓扑图和图表，导出为 PNG（2 倍）、SVG 和 PDF，供报告使用</translation>
+    </message>
+    <message>
+        <source>Every &amp;table as CSV…</source>
+        <translation>每个表格导出为 CSV(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>The run&apos;s per-rank, collective and span tables, and every table on the pages, one CSV file each</source>
+        <translation>本次运行的每 Rank 表、集合通信表和时间段表，以及各页上的每个表格，各写成一个 CSV 文件</translation>
+    </message>
+    <message>
+        <source>Run as Chrome/Perfetto &amp;trace…</source>
+        <translation>运行导出为 Chrome/Perfetto Trace(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>The current run, one process per rank, arrows joining each collective; opens in ui.perfetto.dev and back in ShardLab</source>
+        <translation>当前运行，每个 Rank 一个进程，用箭头连接每次集合通信；可在 ui.perfetto.dev 中打开，也可在 ShardLab 中重新打开</translation>
+    </message>
+    <message>
+        <source>Re&amp;port</source>
+        <translation>报告(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Wrote the lab report %1</source>
+        <translation>已写入实验报告 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Every key of the menus, the playback, the timeline and the diagram</source>
+        <translation>菜单、回放、时间线和拓扑图的所有按键</translation>
+    </message>
+    <message>
+        <source>Version and what ShardLab is</source>
+        <translation>版本以及 ShardLab 是什么</translation>
+    </message>
+    <message>
+        <source>Start a new scenario on the classroom machine</source>
+        <translation>在课堂机器上新建一个场景</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open a scenario, a ShardLab result file (.shardlab-result.json) or a Chrome trace written by shardlab --trace</source>
+        <translation>打开场景、ShardLab 结果文件（.shardlab-result.json）或由 shardlab --trace 写出的 Chrome Trace</translation>
+    </message>
+    <message>
+        <source>Opens a copy: saving asks where, the example stays as shipped</source>
+        <translation>打开的是副本：保存时会询问位置，示例保持原样</translation>
+    </message>
+    <message>
+        <source>Save the scenario</source>
+        <translation>保存场景</translation>
+    </message>
+    <message>
+        <source>Save &amp;as…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Save the scenario under another name</source>
+        <translation>以另一个名字保存场景</translation>
+    </message>
+    <message>
+        <source>Close ShardLab</source>
+        <translation>关闭 ShardLab</translation>
+    </message>
+    <message>
+        <source>Take back the last edit; the menu names it</source>
+        <translation>撤销上一次编辑；菜单中会写出它的名字</translation>
+    </message>
+    <message>
+        <source>Make the edit taken back again</source>
+        <translation>重新执行被撤销的编辑</translation>
+    </message>
+    <message>
+        <source>Pick a &amp;machine…</source>
+        <translation>选择机器(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Replace the machine by a preset (H200, DGX-1, the classroom PCIe box...)</source>
+        <translation>用预设替换机器（H200、DGX-1、课堂 PCIe 机器……）</translation>
+    </message>
+    <message>
+        <source>Add a GPU to the machine</source>
+        <translation>向机器添加一个 GPU</translation>
+    </message>
+    <message>
+        <source>&amp;Connect…</source>
+        <translation>连接(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Join two GPUs or switches by a link</source>
+        <translation>用一条链路连接两个 GPU 或交换机</translation>
+    </message>
+    <message>
+        <source>Add &amp;item…</source>
+        <translation>添加条目(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Add a workload item (parameters, gradients, optimizer state, activations, data)</source>
+        <translation>添加一个工作负载条目（参数、梯度、优化器状态、激活值、数据）</translation>
+    </message>
+    <message>
+        <source>&amp;Split item…</source>
+        <translation>拆分条目(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Split the selected item into shards, evenly or with sizes of your own</source>
+        <translation>把选中的条目拆分为 Shard，均匀拆分或按你自己给的大小</translation>
+    </message>
+    <message>
+        <source>Place every shard by a strategy: replicate, data parallel, ZeRO-1/2/3, tensor or pipeline parallel</source>
+        <translation>按策略放置每个 Shard：复制、数据并行、ZeRO-1/2/3、张量并行或流水线并行</translation>
+    </message>
+    <message>
+        <source>The selected shard tiles are no longer owned by their GPU</source>
+        <translation>选中的 Shard 块不再归其 GPU 所有</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>Opened the lesson&apos;s scenario; press Ctrl+R to run it.</source>
+        <translation>已打开该课程的场景；按 Ctrl+R 运行它。</translation>
+    </message>
+    <message>
+        <source>Report &gt; Lab report writes the course&apos;s report for this scenario.</source>
+        <translation>报告 &gt; 实验报告 会为这个场景写出课程的实验报告。</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Run the scenario in the chosen mode; a run in progress is replaced</source>
+        <translation>以所选模式运行场景；正在进行的运行会被替换</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Stop the run in progress</source>
+        <translation>停止正在进行的运行</translation>
+    </message>
+    <message>
+        <source>&amp;Simulate</source>
+        <translation>模拟(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Run on the analytic cost model: works on any computer</source>
+        <translation>在解析成本模型上运行：任何电脑都可以</translation>
+    </message>
+    <message>
+        <source>&amp;Live on this machine&apos;s GPUs</source>
+        <translation>在本机 GPU 上实测(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Run real CUDA kernels and NCCL collectives</source>
+        <translation>运行真实的 CUDA 内核和 NCCL 集合通信</translation>
+    </message>
+    <message>
+        <source>Run real CUDA kernels and NCCL collectives: %1</source>
+        <translation>运行真实的 CUDA 内核和 NCCL 集合通信：%1</translation>
+    </message>
+    <message>
+        <source>Live mode is not available here: %1</source>
+        <translation>此处无法使用实测模式：%1</translation>
+    </message>
+    <message>
+        <source>    Live unavailable: %1</source>
+        <translation>    实测不可用：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Hang sandbox</source>
+        <translation>挂起沙盒(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Inject a mismatched or skipped collective on a rank, choose the watchdog&apos;s deadline, and read the flight recorder after the hang</source>
+        <translation>在某个 Rank 上注入不匹配或被跳过的集合通信，选择看门狗的时限，并在挂起后查看飞行记录器</translation>
+    </message>
+    <message>
+        <source>Run with the &amp;mistake</source>
+        <translation>带着错误运行(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Run a copy of the scenario with the hang sandbox&apos;s mistake</source>
+        <translation>运行带有挂起沙盒中那个错误的场景副本</translation>
+    </message>
+    <message>
+        <source>Show the %1 page</source>
+        <translation>显示“%1”页</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Lessons</source>
+        <translation>课程(&amp;L)</translation>
+    </message>
+    <message>
+        <source>The guided lessons of the course beside the pages: each opens its scenario, walks through steps and checks your answers</source>
+        <translation>页面旁的课程引导：每一课会打开它的场景，逐步讲解并检查你的答案</translation>
+    </message>
+    <message>
+        <source>&amp;Presenter mode</source>
+        <translation>演示模式(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Full screen, large fonts and a high-contrast theme for a projector; the keyboard drives the playback (Help &gt; Keyboard shortcuts). F11 or Esc leaves</source>
+        <translation>全屏、大字体和高对比度主题，适合投影仪；用键盘控制回放（帮助 &gt; 键盘快捷键）。按 F11 或 Esc 退出</translation>
+    </message>
+    <message>
+        <source>Presenter &amp;theme</source>
+        <translation>演示主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>High-contrast &amp;light</source>
+        <translation>高对比度浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Black on white: for bright rooms</source>
+        <translation>白底黑字：适合明亮的房间</translation>
+    </message>
+    <message>
+        <source>High-contrast &amp;dark</source>
+        <translation>高对比度深色(&amp;D)</translation>
+    </message>
+    <message>
+        <source>White on black: for dark rooms and glaring projectors</source>
+        <translation>黑底白字：适合昏暗的房间和刺眼的投影仪</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>主工具栏</translation>
     </message>
 </context>
 <context>
@@ -2540,6 +3161,33 @@
     </message>
 </context>
 <context>
+    <name>shardlab::gui::RunFileOpener</name>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Chrome trace</source>
+        <translation>Chrome Trace</translation>
+    </message>
+    <message>
+        <source>Cannot open the run</source>
+        <translation>无法打开该运行</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; could not be opened as a ShardLab run. Your current document and run are unchanged.</source>
+        <translation>“%1”无法作为 ShardLab 运行结果打开。你当前的文档和运行都没有改变。</translation>
+    </message>
+    <message>
+        <source>Opened the run in %1 (%2); its scenario is open as an untitled document.</source>
+        <translation>已在 %1（%2）中打开该运行；它的场景已作为未命名文档打开。</translation>
+    </message>
+    <message>
+        <source>Opened the trace %1 against the open scenario: it carries no scenario of its own.</source>
+        <translation>已按当前打开的场景打开 Trace %1：它本身不带场景。</translation>
+    </message>
+</context>
+<context>
     <name>shardlab::gui::RunPage</name>
     <message>
         <source>Simulate</source>
@@ -2640,6 +3288,30 @@
     <message>
         <source>(live unavailable: hover for why)</source>
         <translation>（实机模式不可用：悬停查看原因）</translation>
+    </message>
+    <message>
+        <source>iteration 999 of 999</source>
+        <translation>第 999 次迭代，共 999 次</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>汇总</translation>
+    </message>
+    <message>
+        <source>Step time, speed-up, efficiency, who waits for whom, and the per-rank table</source>
+        <translation>步骤时间、加速比、效率、谁在等谁，以及每个 Rank 的表格</translation>
+    </message>
+    <message>
+        <source>Measured run read from %1</source>
+        <translation>从 %1 读取的实测运行</translation>
+    </message>
+    <message>
+        <source>Simulated run read from %1</source>
+        <translation>从 %1 读取的模拟运行</translation>
+    </message>
+    <message>
+        <source>Measured by the run saved in %1. The faint dotted lane under each rank is the simulation of the same scenario on this computer&apos;s model; the table on the right gives the error per phase.</source>
+        <translation>由保存在 %1 中的运行实测得到。每个 Rank 下方淡色虚线的那一行，是同一场景在本机模型上的模拟；右侧表格给出每个阶段的误差。</translation>
     </message>
 </context>
 <context>
@@ -2837,6 +3509,137 @@
     <message>
         <source>&lt;b&gt;&apos;%1&apos; #%2&lt;/b&gt;: bytes %3 to %4 (%5)&lt;br&gt;%6&lt;br&gt;&lt;i&gt;Drag onto a GPU to give it this shard; Ctrl-drag to replicate it there.&lt;/i&gt;&lt;br&gt;&lt;br&gt;%7</source>
         <translation>&lt;b&gt;“%1” #%2&lt;/b&gt;：第 %3 到 %4 字节（%5）&lt;br&gt;%6&lt;br&gt;&lt;i&gt;拖到某张 GPU 上，把这个 Shard 交给它；按住 Ctrl 拖动则复制到那里。&lt;/i&gt;&lt;br&gt;&lt;br&gt;%7</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>功能</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <source>Playback (on the Run page; anywhere in presenter mode)</source>
+        <translation>回放（在运行页上；演示模式下任何地方）</translation>
+    </message>
+    <message>
+        <source>Play or pause</source>
+        <translation>播放或暂停</translation>
+    </message>
+    <message>
+        <source>Space</source>
+        <translation>空格</translation>
+    </message>
+    <message>
+        <source>Step to the next / previous event</source>
+        <translation>跳到下一个 / 上一个事件</translation>
+    </message>
+    <message>
+        <source>Right / Left</source>
+        <translation>右 / 左</translation>
+    </message>
+    <message>
+        <source>Faster / slower</source>
+        <translation>加快 / 减慢</translation>
+    </message>
+    <message>
+        <source>+ / -</source>
+        <translation>+ / -</translation>
+    </message>
+    <message>
+        <source>Go to the beginning / end of the run</source>
+        <translation>跳到运行的开头 / 结尾</translation>
+    </message>
+    <message>
+        <source>Home / End</source>
+        <translation>Home / End</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Zoom at the pointer</source>
+        <translation>在指针处缩放</translation>
+    </message>
+    <message>
+        <source>Mouse wheel</source>
+        <translation>鼠标滚轮</translation>
+    </message>
+    <message>
+        <source>Pan</source>
+        <translation>平移</translation>
+    </message>
+    <message>
+        <source>Drag</source>
+        <translation>拖动</translation>
+    </message>
+    <message>
+        <source>Fit the whole run</source>
+        <translation>适配整个运行</translation>
+    </message>
+    <message>
+        <source>F</source>
+        <translation>F</translation>
+    </message>
+    <message>
+        <source>Move the playback there</source>
+        <translation>把回放移到那里</translation>
+    </message>
+    <message>
+        <source>Double-click</source>
+        <translation>双击</translation>
+    </message>
+    <message>
+        <source>Select a span and its collective on every rank</source>
+        <translation>选择一个时间段以及它在每个 Rank 上的集合通信</translation>
+    </message>
+    <message>
+        <source>Click</source>
+        <translation>单击</translation>
+    </message>
+    <message>
+        <source>Topology diagram</source>
+        <translation>拓扑图</translation>
+    </message>
+    <message>
+        <source>Middle button drag, or Space + drag</source>
+        <translation>按住中键拖动，或按住空格拖动</translation>
+    </message>
+    <message>
+        <source>Give a shard to a GPU / move it</source>
+        <translation>把 Shard 交给某个 GPU / 移动它</translation>
+    </message>
+    <message>
+        <source>Drag the tile</source>
+        <translation>拖动该块</translation>
+    </message>
+    <message>
+        <source>Replicate a shard</source>
+        <translation>复制一个 Shard</translation>
+    </message>
+    <message>
+        <source>Ctrl + drag the tile</source>
+        <translation>按住 Ctrl 拖动该块</translation>
+    </message>
+    <message>
+        <source>Presenter mode</source>
+        <translation>演示模式</translation>
+    </message>
+    <message>
+        <source>Leave presenter mode</source>
+        <translation>退出演示模式</translation>
+    </message>
+    <message>
+        <source>Esc or F11</source>
+        <translation>Esc 或 F11</translation>
     </message>
 </context>
 <context>
