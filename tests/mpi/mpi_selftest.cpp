@@ -2,8 +2,11 @@
 //   mpi_selftest transport   broadcast, variable-size and large gathers, ping-pong clock offsets
 //   mpi_selftest job         a whole multi-process run (runLiveJob) whose "GPU work" is a
 //                            simulated run split into rank parts; rank 0 checks the merge
-//   mpi_selftest die         rank 1 dies after collective #3; rank 0's heartbeat monitor must
-//                            report it and end the job
+//   mpi_selftest die         rank 1 stops after collective #3 (SIGSTOP, as a hung or frozen
+//                            process); rank 0's heartbeat monitor must report it and end the job.
+//                            (A process that dies is also noticed by mpirun itself, which may end
+//                            the job before the monitor speaks: kill -9 is measured on the GPU
+//                            machine, docs/reliability.md, not raced here.)
 // Rank 0 prints "selftest OK" when every check passed; any failed check prints "FAILED".
 #include "../engine/rank_parts.h"
 
@@ -161,11 +164,11 @@ int dieCheck(Transport& t)
     monitor.setState(ProcessState::Running);
     std::this_thread::sleep_for(std::chrono::milliseconds(400));
     if (t.rank() == 1)
-        std::raise(SIGKILL);
+        std::raise(SIGSTOP); // MPI_Abort from rank 0 kills it, stopped or not
     if (t.rank() != 1)
         progress.collectiveCompleted(4, "all_reduce 'grads' #4");
     std::this_thread::sleep_for(std::chrono::seconds(20)); // the monitor ends the job before this
-    std::fprintf(stderr, "rank %d: FAILED: nobody noticed that rank 1 died\n", t.rank());
+    std::fprintf(stderr, "rank %d: FAILED: nobody noticed that rank 1 stopped\n", t.rank());
     return 1;
 }
 
