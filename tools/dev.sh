@@ -3,7 +3,7 @@
 #   tools/dev.sh gui    install what is missing, build, run the desktop app on the default scenario
 #   tools/dev.sh test   install what is missing, build with warnings as errors, run every test:
 #                       ctest, the Debian package installed into a temporary root and run,
-#                       ctest again under AddressSanitizer + UBSan, and a short fuzzing run
+#                       engine/CLI/report tests again under AddressSanitizer + UBSan, and a short fuzzing run
 #                       (SHARDLAB_QUICK=1 runs ctest only)
 #   tools/dev.sh build  install what is missing and build only
 # Environment: BUILD_DIR (default build/dev), SHARDLAB_CMAKE_ARGS (extra -D options),
@@ -75,10 +75,12 @@ check_package() {
   rm -rf "$root"
 }
 
-# Every CPU test again under AddressSanitizer + UndefinedBehaviorSanitizer (preset dev-asan).
+# The engine, command-line and report tests again under AddressSanitizer + UndefinedBehaviorSanitizer
+# (preset dev-asan without the desktop app: the GUI's QtTest suites under the sanitizers are run
+# with `cmake --preset dev-asan && cmake --build build/asan && ctest --preset dev-asan`).
 check_sanitizers() {
   echo "== sanitizers"
-  cmake --preset dev-asan -DSHARDLAB_WARNINGS_AS_ERRORS=ON -DSHARDLAB_BUILD_BENCH=OFF >/dev/null
+  cmake --preset dev-asan -DSHARDLAB_WARNINGS_AS_ERRORS=ON -DSHARDLAB_BUILD_BENCH=OFF -DSHARDLAB_BUILD_GUI=OFF >/dev/null
   cmake --build build/asan -j "$jobs"
   ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp" \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 QT_QPA_PLATFORM=offscreen \
