@@ -1,5 +1,6 @@
 // Text forms of a calibration: the accuracy table, `shardlab calibrate --json`, and reading the
 // measurements back from `shardlab bench --json`.
+#include "json_reader.h"
 #include "shardlab/calibration.h"
 
 #include <nlohmann/json.hpp>
@@ -87,12 +88,10 @@ std::string calibrationJson(const CalibrationResult& r)
 Result<std::vector<CalibrationSample>> samplesFromSweepJson(const std::string& text, const std::string& origin)
 {
     using nlohmann::json;
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::exception& e) {
-        return badInput(origin + ": $: not valid JSON (" + std::string(e.what()) + ")");
-    }
+    auto parsed = detail::parseJsonText(text, origin);
+    if (!parsed)
+        return parsed.error();
+    json doc = std::move(parsed).value();
     if (!doc.is_object() || !doc.contains("collective") || !doc["collective"].is_string())
         return badInput(origin + ": $.collective: missing (expected the output of `shardlab bench --json`)");
     const auto kind = opFromName(doc["collective"].get<std::string>());

@@ -278,4 +278,13 @@ std::optional<std::vector<int>> JsonReader::ranks(const json& obj, const std::st
     return out;
 }
 
+Result<json> parseJsonText(const std::string& text, const std::string& origin)
+{
+    try {
+        return json::parse(text);
+    } catch (const json::exception& e) {
+        return badInput(origin + ": $: not valid JSON (" + std::string(e.what()) + ")");
+    }
+}
+
 } // namespace shardlab::detail

@@ -3,6 +3,7 @@
 // reports everything wrong with a file. Private to the engine.
 #pragma once
 
+#include "shardlab/result.h"
 #include "shardlab/units.h"
 
 #include <nlohmann/json.hpp>
@@ -51,6 +52,9 @@ private:
     std::string m_origin;
     std::vector<std::string> m_errors;
 };
+
+// The JSON document in `text`, or "ORIGIN: $: not valid JSON (what the parser said)".
+Result<json> parseJsonText(const std::string& text, const std::string& origin);
 
 // A JSON type in words, for messages: "a string", "an array", ...
 std::string describe(const json& v);

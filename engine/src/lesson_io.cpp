@@ -300,12 +300,10 @@ std::filesystem::path Lesson::compareScenarioPath() const
 
 Result<Lesson> parseLesson(const std::string& text, const std::string& origin, const std::filesystem::path& file)
 {
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::exception& e) {
-        return badInput(origin + ": $: not valid JSON (" + std::string(e.what()) + ")");
-    }
+    auto parsed = detail::parseJsonText(text, origin);
+    if (!parsed)
+        return parsed.error();
+    json doc = std::move(parsed).value();
     JsonReader rd(origin);
     if (!rd.expectObject(doc, "$"))
         return badInput(rd.message());

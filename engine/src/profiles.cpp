@@ -50,12 +50,10 @@ std::string profileToJson(const CostProfile& p)
 
 Result<CostProfile> profileFromJson(const std::string& text, const std::string& origin)
 {
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::exception& e) {
-        return badInput(origin + ": $: not valid JSON (" + std::string(e.what()) + ")");
-    }
+    auto parsed = detail::parseJsonText(text, origin);
+    if (!parsed)
+        return parsed.error();
+    json doc = std::move(parsed).value();
     JsonReader rd(origin);
     CostProfile p = CostProfile::defaults();
     if (!rd.expectObject(doc, "$"))

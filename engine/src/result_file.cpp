@@ -1,5 +1,6 @@
 #include "shardlab/result_file.h"
 
+#include "json_reader.h"
 #include "run_result_json.h"
 #include "shardlab/run_result_io.h"
 #include "shardlab/scenario_io.h"
@@ -38,12 +39,10 @@ Result<ResultFile> parseResult(const std::string& text, const std::string& origi
 {
     if (text.size() > kMaxResultBytes)
         return badInput(origin + ": $: larger than 1 GiB (expected a ShardLab result file)");
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::exception& e) {
-        return badInput(origin + ": $: not valid JSON (" + std::string(e.what()) + ")");
-    }
+    auto parsed = detail::parseJsonText(text, origin);
+    if (!parsed)
+        return parsed.error();
+    json doc = std::move(parsed).value();
     ResultFile r;
     try {
         using namespace detail;

@@ -1,5 +1,6 @@
 #include "shardlab/trace_import.h"
 
+#include "json_reader.h"
 #include "run_result_json.h"
 #include "shardlab/collectives.h"
 #include "shardlab/exporters.h"
@@ -271,12 +272,10 @@ Result<ImportedTrace> parseChromeTrace(const std::string& text, const std::strin
 {
     if (text.size() > kMaxTraceBytes)
         return badInput(origin + ": $: larger than 2 GiB (expected a ShardLab trace)");
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::exception& e) {
-        return badInput(origin + ": $: not valid JSON (" + std::string(e.what()) + ")");
-    }
+    auto parsed = detail::parseJsonText(text, origin);
+    if (!parsed)
+        return parsed.error();
+    json doc = std::move(parsed).value();
     ImportedTrace out;
     try {
         if (!doc.is_object() || !doc.contains("traceEvents"))

@@ -2,6 +2,7 @@
 // cannot run (no GPU, no driver, library missing). Run on the device machine by bench/live_device.sh.
 #include "cli.h"
 #include "shardlab/analysis.h"
+#include "gpu_test_helpers.h"
 #include "shardlab/live.h"
 #include "shardlab/machine_topology.h"
 #include "shardlab/scenario_io.h"
@@ -17,41 +18,12 @@ using namespace shardlab;
 
 namespace {
 
-int gpuCount()
-{
-    static const int count = [] {
-        auto d = liveDevices();
-        return d ? static_cast<int>(d->size()) : 0;
-    }();
-    return count;
-}
 
-#define REQUIRE_GPUS(n)                                                                                               \
-    do {                                                                                                              \
-        if (gpuCount() < (n)) {                                                                                       \
-            auto d = liveDevices();                                                                                   \
-            GTEST_SKIP() << "needs " << (n) << " GPU(s); " << (d ? std::to_string(d->size()) + " here" : d.error().message); \
-        }                                                                                                             \
-    } while (0)
 
 // n ranks of the scenario's H200-like GPUs on one NVSwitch: "data" split evenly, "grads" replicated.
 Scenario scenario(int n, double computeMsPerRank, Bytes gradBytes)
 {
-    Scenario s;
-    s.name = "gpu test";
-    s.topology.name = "test";
-    s.topology.switches.push_back({"nvs", SwitchKind::NvSwitch, 0, 0});
-    for (int i = 0; i < n; ++i) {
-        s.topology.gpus.push_back({"gpu" + std::to_string(i), "TestGPU", 141'000'000'000ULL, 10.0, 4800, 0, 0});
-        s.topology.links.push_back({"gpu" + std::to_string(i), "nvs", LinkKind::NvLink, 18, 450, 0.2});
-    }
-    s.workload.items.push_back({"data", ItemKind::Data, 1'000'000, evenShards(1'000'000, n)});
-    for (int i = 0; i < n; ++i)
-        s.workload.items.back().shards[static_cast<size_t>(i)].owners = {i};
-    WorkloadItem grads{"grads", ItemKind::Gradients, gradBytes, {{0, gradBytes, {}}}};
-    for (int i = 0; i < n; ++i)
-        grads.shards[0].owners.push_back(i);
-    s.workload.items.push_back(grads);
+    Scenario s = test::nvSwitchScenario(n, gradBytes, "gpu test");
     Op compute;
     compute.kind = OpKind::Compute;
     compute.name = "compute";
@@ -73,10 +45,10 @@ const std::vector<OpKind> kAllCollectives = {OpKind::AllReduce,     OpKind::Redu
 
 std::vector<int> rankCounts()
 {
-    std::vector<int> counts = {1, 2, gpuCount()};
+    std::vector<int> counts = {1, 2, test::liveGpuCount()};
     std::sort(counts.begin(), counts.end());
     counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
-    std::erase_if(counts, [](int n) { return n > gpuCount() || n < 1; });
+    std::erase_if(counts, [](int n) { return n > test::liveGpuCount() || n < 1; });
     return counts;
 }
 
@@ -94,7 +66,7 @@ TEST(LiveGpu, DevicesAndTopology)
     }
     auto topo = discoverTopology();
     ASSERT_TRUE(topo.ok()) << topo.error().message;
-    EXPECT_EQ(topo->rankCount(), gpuCount());
+    EXPECT_EQ(topo->rankCount(), test::liveGpuCount());
     EXPECT_TRUE(validateTopology(*topo).ok());
     std::cout << formatTopoMatrix(*topo) << shardlab::cli::formatDetectedDevices(*devices);
 }
@@ -102,7 +74,7 @@ TEST(LiveGpu, DevicesAndTopology)
 TEST(LiveGpu, ClockAlignmentWithinFiveMicroseconds)
 {
     REQUIRE_GPUS(1);
-    for (int d = 0; d < gpuCount(); ++d) {
+    for (int d = 0; d < test::liveGpuCount(); ++d) {
         auto c = checkClockAlignment(d, 400);
         ASSERT_TRUE(c.ok()) << c.error().message;
         std::cout << "GPU" << d << ": bound " << c->errorBoundUs << " us, residual " << c->residualUs << " us, drift "
@@ -155,7 +127,7 @@ TEST(LiveGpu, EveryCollectiveCorrectOnEveryRankAtSeveralSizes)
 TEST(LiveGpu, ScenarioWithEveryCollectiveGroupsBucketsAndOverlap)
 {
     REQUIRE_GPUS(2);
-    const int n = gpuCount();
+    const int n = test::liveGpuCount();
     Scenario s = scenario(n, 2, 8 << 20);
     s.program.clear();
     Op compute;
@@ -208,7 +180,7 @@ TEST(LiveGpu, ScenarioWithEveryCollectiveGroupsBucketsAndOverlap)
 TEST(LiveGpu, StragglerArrivesLastAndTheOthersWait)
 {
     REQUIRE_GPUS(2);
-    const int n = gpuCount();
+    const int n = test::liveGpuCount();
     Scenario s = scenario(n, 10, 16 << 20);
     s.perturbations.slowdown.assign(static_cast<size_t>(n), 1.0);
     s.perturbations.slowdown[static_cast<size_t>(n - 1)] = 2.5; // 25 ms instead of 10
@@ -235,7 +207,7 @@ TEST(LiveGpu, StragglerArrivesLastAndTheOthersWait)
 TEST(LiveGpu, InjectedDelayShowsAsItsOwnSpan)
 {
     REQUIRE_GPUS(1);
-    Scenario s = scenario(std::min(2, gpuCount()), 1, 4096);
+    Scenario s = scenario(std::min(2, test::liveGpuCount()), 1, 4096);
     s.perturbations.delays.push_back({0, 1, -1, 5.0});
     auto run = runLive(s);
     ASSERT_TRUE(run.ok()) << run.error().message;
@@ -252,7 +224,7 @@ TEST(LiveGpu, InjectedDelayShowsAsItsOwnSpan)
 TEST(LiveGpu, WithoutCaptureOnlyIterationTimesAreKept)
 {
     REQUIRE_GPUS(1);
-    Scenario s = scenario(std::min(2, gpuCount()), 3, 1 << 20);
+    Scenario s = scenario(std::min(2, test::liveGpuCount()), 3, 1 << 20);
     LiveOptions o;
     o.captureTimeline = false;
     auto run = runLive(s, o);
@@ -268,7 +240,7 @@ TEST(LiveGpu, WithoutCaptureOnlyIterationTimesAreKept)
 TEST(LiveGpu, WatchdogCatchesAMismatchAndTheProcessStaysUsable)
 {
     REQUIRE_GPUS(2);
-    const int n = gpuCount();
+    const int n = test::liveGpuCount();
     for (Mismatch::Type type : {Mismatch::Type::Skip, Mismatch::Type::WrongCount}) {
         Scenario s = scenario(n, 1, 1 << 20);
         s.iterations = 2;
@@ -327,7 +299,7 @@ TEST(LiveGpu, AllocationFailureNamesRankBytesAndFreeMemory)
 TEST(LiveGpu, MoreRanksThanGpusIsBadInput)
 {
     REQUIRE_GPUS(1);
-    auto run = runLive(scenario(gpuCount() + 1, 1, 4096));
+    auto run = runLive(scenario(test::liveGpuCount() + 1, 1, 4096));
     ASSERT_FALSE(run.ok());
     EXPECT_EQ(run.error().kind, ErrorKind::BadInput);
     EXPECT_NE(run.error().message.find("GPU"), std::string::npos) << run.error().message;
@@ -336,7 +308,7 @@ TEST(LiveGpu, MoreRanksThanGpusIsBadInput)
 TEST(LiveGpu, CommandLine)
 {
     REQUIRE_GPUS(1);
-    const int n = gpuCount();
+    const int n = test::liveGpuCount();
     const std::string file = (std::filesystem::temp_directory_path() / "shardlab-live-cli.shardlab.json").string();
     ASSERT_TRUE(saveScenario(scenario(n, 2, 1 << 20), file).ok());
     std::ostringstream out, err;

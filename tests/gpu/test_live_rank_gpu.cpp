@@ -5,6 +5,7 @@
 // must match a single-process run of the same scenario. (Under mpirun itself: bench/mpi_device.sh.)
 #include "shardlab/analysis.h"
 #include "shardlab/in_process_job.h"
+#include "gpu_test_helpers.h"
 #include "shardlab/live.h"
 #include "shardlab/live_rank.h"
 #include "shardlab/multi_process.h"
@@ -21,43 +22,13 @@ using namespace shardlab;
 
 namespace {
 
-int gpuCount()
-{
-    static const int count = [] {
-        auto d = liveDevices();
-        return d ? static_cast<int>(d->size()) : 0;
-    }();
-    return count;
-}
 
-#define REQUIRE_GPUS(n)                                                                                               \
-    do {                                                                                                              \
-        if (gpuCount() < (n)) {                                                                                       \
-            auto d = liveDevices();                                                                                   \
-            GTEST_SKIP() << "needs " << (n) << " GPU(s); " << (d ? std::to_string(d->size()) + " here" : d.error().message); \
-        }                                                                                                             \
-    } while (0)
 
 // n ranks on one NVSwitch; rank n-1 computes 2.5x as long; a bucketed overlapped all-reduce (the
 // communication stream) and a plain one (the compute stream); with 3+ ranks a sub-group too.
 Scenario jobScenario(int n, int iterations)
 {
-    Scenario s;
-    s.name = "rank parts on GPUs";
-    s.topology.name = "test";
-    s.topology.switches.push_back({"nvs", SwitchKind::NvSwitch, 0, 0});
-    for (int i = 0; i < n; ++i) {
-        s.topology.gpus.push_back({"gpu" + std::to_string(i), "TestGPU", 141'000'000'000ULL, 10.0, 4800, 0, 0});
-        s.topology.links.push_back({"gpu" + std::to_string(i), "nvs", LinkKind::NvLink, 18, 450, 0.2});
-    }
-    s.workload.items.push_back({"data", ItemKind::Data, 1'000'000, evenShards(1'000'000, n)});
-    for (int i = 0; i < n; ++i)
-        s.workload.items.back().shards[static_cast<size_t>(i)].owners = {i};
-    const Bytes gradBytes = 32 << 20;
-    WorkloadItem grads{"grads", ItemKind::Gradients, gradBytes, {{0, gradBytes, {}}}};
-    for (int i = 0; i < n; ++i)
-        grads.shards[0].owners.push_back(i);
-    s.workload.items.push_back(grads);
+    Scenario s = test::nvSwitchScenario(n, 32 << 20, "rank parts on GPUs");
     Op compute;
     compute.kind = OpKind::Compute;
     compute.name = "backward";
@@ -118,7 +89,7 @@ std::vector<JobOutcome> runAsJob(const Scenario& s, double watchdogMs)
 TEST(LiveRankGpu, EachRankInItsOwnThreadMatchesTheSingleProcessRun)
 {
     REQUIRE_GPUS(2);
-    const Scenario s = jobScenario(gpuCount(), 3);
+    const Scenario s = jobScenario(test::liveGpuCount(), 3);
     auto single = runLive(s);
     ASSERT_TRUE(single.ok()) << single.error().message;
     const auto out = runAsJob(s, 10000);
@@ -163,7 +134,7 @@ TEST(LiveRankGpu, EachRankInItsOwnThreadMatchesTheSingleProcessRun)
 TEST(LiveRankGpu, AMismatchHangsEveryPartAndRankZeroReportsIt)
 {
     REQUIRE_GPUS(2);
-    const int n = gpuCount();
+    const int n = test::liveGpuCount();
     Scenario s = jobScenario(n, 2);
     s.perturbations.slowdown.assign(static_cast<size_t>(n), 1.0);
     Mismatch m;

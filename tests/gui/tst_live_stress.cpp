@@ -6,6 +6,7 @@
 //  * a collective buffer larger than the GPU's free memory fails with a message naming the rank,
 //    the bytes asked and the bytes free, and the next run in the same process works.
 // Skips with the reason where live mode cannot run (no GPU, no driver, no live library).
+#include "../gpu/gpu_test_helpers.h"
 #include "runcontroller.h"
 
 #include "shardlab/live.h"
@@ -57,22 +58,8 @@ QString format(const std::vector<double>& v)
 // all-reduce (the communication stream), then an all-reduce of `tailBytes` (the compute stream).
 Scenario stressScenario(int n, int iterations, Bytes tailBytes = 16 << 20)
 {
-    Scenario s;
-    s.name = "live stress";
+    Scenario s = test::nvSwitchScenario(n, 64 << 20, "live stress");
     s.topology.name = "stress";
-    s.topology.switches.push_back({"nvs", SwitchKind::NvSwitch, 0, 0});
-    for (int i = 0; i < n; ++i) {
-        s.topology.gpus.push_back({"gpu" + std::to_string(i), "TestGPU", 141'000'000'000ULL, 10.0, 4800, 0, 0});
-        s.topology.links.push_back({"gpu" + std::to_string(i), "nvs", LinkKind::NvLink, 18, 450, 0.2});
-    }
-    s.workload.items.push_back({"data", ItemKind::Data, 1'000'000, evenShards(1'000'000, n)});
-    for (int i = 0; i < n; ++i)
-        s.workload.items.back().shards[static_cast<size_t>(i)].owners = {i};
-    const Bytes gradBytes = 64 << 20;
-    WorkloadItem grads{"grads", ItemKind::Gradients, gradBytes, {{0, gradBytes, {}}}};
-    for (int i = 0; i < n; ++i)
-        grads.shards[0].owners.push_back(i);
-    s.workload.items.push_back(grads);
     Op compute;
     compute.kind = OpKind::Compute;
     compute.name = "backward";

@@ -22,7 +22,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include <qcustomplot.h>
+#include "qcustomplot_include.h"
 
 namespace shardlab::gui {
 

@@ -17,7 +17,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include <qcustomplot.h>
+#include "qcustomplot_include.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,24 +1,38 @@
 // Runs engine work off the GUI thread and hands the result back on it. Every job gets an id; a
 // newer job supersedes the older one, whose result is dropped (KDAB hotspot's JobTracker). The
 // work runs on QThreadPool with its own copies of its inputs and a cancel flag of its own, so it
-// never touches the widget that started it; the result comes back through a queued call guarded
-// by a QPointer to that widget.
+// never touches the widget that started it.
+//
+// Handing the result back is the delicate part: the widget may be destroyed on the GUI thread at
+// the very moment a pool thread finishes. A QPointer is not enough there (checking it on the pool
+// thread and then posting races with the destructor), so the tracker and its jobs share a small
+// state under a mutex: the tracker's destructor clears the context under that mutex, and a job
+// posts its result only while holding it. Once the destructor has run no job posts again, and
+// what was posted before is removed with the context's pending events by ~QObject (the tracker is
+// a member of the context, so it dies before the context's QObject base does).
 #pragma once
 
 #include <QMetaObject>
 #include <QObject>
-#include <QPointer>
 #include <QThreadPool>
 
 #include <atomic>
-#include <functional>
 #include <memory>
+#include <mutex>
 
 namespace shardlab::gui {
 
 class JobTracker {
 public:
-    explicit JobTracker(QObject* context) : m_context(context) {}
+    explicit JobTracker(QObject* context) : m_shared(std::make_shared<Shared>()) { m_shared->context = context; }
+    ~JobTracker()
+    {
+        cancel();
+        const std::lock_guard lock(m_shared->mutex);
+        m_shared->context = nullptr;
+    }
+    JobTracker(const JobTracker&) = delete;
+    JobTracker& operator=(const JobTracker&) = delete;
 
     // `work(cancel)` runs on the pool; `done(result)` runs on the context's thread if the job is
     // still the latest and the context still exists.
@@ -29,23 +43,25 @@ public:
         const quint64 id = ++m_latest;
         auto flag = std::make_shared<std::atomic<bool>>(false);
         m_cancel = flag;
-        QPointer<QObject> context = m_context;
         JobTracker* self = this;
-        QThreadPool::globalInstance()->start([work = std::move(work), done = std::move(done), flag, context, self, id]() mutable {
-            auto result = work(*flag);
-            if (!context)
-                return;
-            QMetaObject::invokeMethod(
-                context.data(),
-                [result = std::move(result), done = std::move(done), context, self, id]() mutable {
-                    // the tracker lives inside the context: alive whenever the context is
-                    if (context && self->m_latest == id) {
-                        self->m_running = false;
-                        done(std::move(result));
-                    }
-                },
-                Qt::QueuedConnection);
-        });
+        QThreadPool::globalInstance()->start(
+            [work = std::move(work), done = std::move(done), flag, shared = m_shared, self, id]() mutable {
+                auto result = work(*flag);
+                const std::lock_guard lock(shared->mutex);
+                if (!shared->context || flag->load())
+                    return;
+                QMetaObject::invokeMethod(
+                    shared->context,
+                    [result = std::move(result), done = std::move(done), shared, self, id]() mutable {
+                        // Runs on the context's thread, where the tracker is destroyed too: a
+                        // non-null context means the tracker is alive.
+                        if (shared->context && self->m_latest == id) {
+                            self->m_running = false;
+                            done(std::move(result));
+                        }
+                    },
+                    Qt::QueuedConnection);
+            });
         m_running = true;
     }
 
@@ -62,7 +78,11 @@ public:
     bool running() const { return m_running; }
 
 private:
-    QObject* m_context;
+    struct Shared {
+        std::mutex mutex;
+        QObject* context = nullptr;
+    };
+    std::shared_ptr<Shared> m_shared;
     quint64 m_latest = 0;
     bool m_running = false;
     std::shared_ptr<std::atomic<bool>> m_cancel;

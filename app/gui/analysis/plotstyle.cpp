@@ -5,7 +5,7 @@
 #include <QHeaderView>
 #include <QTableView>
 
-#include <qcustomplot.h>
+#include "qcustomplot_include.h"
 
 namespace shardlab::gui {
 

@@ -19,7 +19,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include <qcustomplot.h>
+#include "qcustomplot_include.h"
 
 namespace shardlab::gui {
 

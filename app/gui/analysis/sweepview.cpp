@@ -21,7 +21,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include <qcustomplot.h>
+#include "qcustomplot_include.h"
 
 #include <cmath>
 

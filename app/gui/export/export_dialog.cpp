@@ -14,7 +14,7 @@
 #include <QSpinBox>
 
 #ifdef SHARDLAB_HAVE_QCUSTOMPLOT
-#include <qcustomplot.h>
+#include "qcustomplot_include.h"
 #endif
 
 namespace shardlab::gui {

@@ -14,7 +14,7 @@
 #include <QSvgGenerator>
 
 #ifdef SHARDLAB_HAVE_QCUSTOMPLOT
-#include <qcustomplot.h>
+#include "qcustomplot_include.h"
 #endif
 
 #include <functional>

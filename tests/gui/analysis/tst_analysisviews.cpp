@@ -23,7 +23,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <qcustomplot.h>
+#include "qcustomplot_include.h"
 
 #include <numeric>
 

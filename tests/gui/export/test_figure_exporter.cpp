@@ -19,7 +19,7 @@
 #include <QtTest>
 
 #ifdef SHARDLAB_HAVE_QCUSTOMPLOT
-#include <qcustomplot.h>
+#include "qcustomplot_include.h"
 #endif
 
 using namespace shardlab::gui;
