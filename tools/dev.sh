@@ -3,7 +3,7 @@
 #   tools/dev.sh gui    install what is missing, build, run the desktop app on the default scenario
 #   tools/dev.sh test   install what is missing, build with warnings as errors, run every test:
 #                       ctest, the Debian package installed into a temporary root and run,
-#                       engine/CLI/report tests again under AddressSanitizer + UBSan, and a short fuzzing run
+#                       every CPU test again under AddressSanitizer + UBSan, and a short fuzzing run
 #                       (SHARDLAB_QUICK=1 runs ctest only)
 #   tools/dev.sh build  install what is missing and build only
 # Environment: BUILD_DIR (default build/dev), SHARDLAB_CMAKE_ARGS (extra -D options),
@@ -39,10 +39,13 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
+# RelWithDebInfo with line tables only (-g1): backtraces and sanitizer reports keep function names,
+# files and lines, and a clean build on two cores takes about a third less time than with full
+# debug information (-g: 42 s against 30 s for one of the CLI's files). The CMake presets keep -g.
 configure_and_build() {
   local werror=$1
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHARDLAB_WARNINGS_AS_ERRORS="$werror" \
-    ${SHARDLAB_CMAKE_ARGS:-}
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" ${SHARDLAB_CMAKE_ARGS:-}
   cmake --build "$build" -j "$jobs"
 }
 
@@ -75,12 +78,11 @@ check_package() {
   rm -rf "$root"
 }
 
-# The engine, command-line and report tests again under AddressSanitizer + UndefinedBehaviorSanitizer
-# (preset dev-asan without the desktop app: the GUI's QtTest suites under the sanitizers are run
-# with `cmake --preset dev-asan && cmake --build build/asan && ctest --preset dev-asan`).
+# Every CPU test again (engine, command line, report and the app's QtTest suites) under
+# AddressSanitizer + UndefinedBehaviorSanitizer: preset dev-asan, Debug with line tables.
 check_sanitizers() {
   echo "== sanitizers"
-  cmake --preset dev-asan -DSHARDLAB_WARNINGS_AS_ERRORS=ON -DSHARDLAB_BUILD_BENCH=OFF -DSHARDLAB_BUILD_GUI=OFF >/dev/null
+  cmake --preset dev-asan -DSHARDLAB_WARNINGS_AS_ERRORS=ON -DSHARDLAB_BUILD_BENCH=OFF -DCMAKE_CXX_FLAGS_DEBUG=-g1 >/dev/null
   cmake --build build/asan -j "$jobs"
   ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp" \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 QT_QPA_PLATFORM=offscreen \

@@ -146,6 +146,8 @@ private slots:
             QCOMPARE(a.text, QString::fromUtf8("waits 60.0 \xc2\xb5s for rank 0"));
         QCOMPARE(v.spanLayer(SpanKind::Compute)->paintedRects(), 4);
         QCOMPARE(v.joins()->paintedJoins(), 2);
+        // each join: its vertical line and a tick at the top and bottom of both members' lanes
+        QCOMPARE(v.joins()->paintedJoinLines(), 2 * (1 + 2 * 2));
         QCOMPARE(v.straggler(), std::optional<int>(0));
         // the straggler's lane says so
         auto* ticker = static_cast<QCPAxisTickerText*>(v.plot()->yAxis->ticker().data());
@@ -178,6 +180,39 @@ private slots:
         v.setTimeRange(0, 99.5);
         v.replotNow();
         QCOMPARE(v.spanLayer(SpanKind::Compute)->paintedRects(), 50);
+    }
+
+    void denseJoinsLoseTheirTicks()
+    {
+        // 2,000 all-reduces of 2 ranks, 10 us apart: zoomed out, about one join per 3 px and
+        // no ticks; zoomed in to 20 of them, every join has its 4 ticks again
+        auto r = std::make_shared<RunResult>();
+        r->ranks = 2;
+        for (int i = 0; i < 2000; ++i) {
+            const double t = 10.0 * i;
+            for (int rank = 0; rank < 2; ++rank)
+                r->spans.push_back(span(rank, SpanKind::Comm, t, t + 5, -1, -1, i, 0));
+            CollectiveRecord c;
+            c.op = 1;
+            c.group = {0, 1};
+            c.startUs = t;
+            c.endUs = t + 5;
+            r->collectives.push_back(c);
+        }
+        r->iterations.push_back({0, 20'000});
+        TimelineView v;
+        v.resize(1200, 300);
+        v.show();
+        v.setData(TimelineData::build(r));
+        v.replotNow();
+        const int width = v.plot()->axisRect()->width();
+        const int joins = v.joins()->paintedJoins();
+        QVERIFY2(joins > width / 4 && joins <= width / 3 + 1, qPrintable(QStringLiteral("%1 joins for %2 px").arg(joins).arg(width)));
+        QCOMPARE(v.joins()->paintedJoinLines(), joins);
+        v.setTimeRange(0, 195);
+        v.replotNow();
+        QCOMPARE(v.joins()->paintedJoins(), 20);
+        QCOMPARE(v.joins()->paintedJoinLines(), 20 * 5);
     }
 
     void hoverAndClickFindTheSpan()

@@ -9,6 +9,27 @@ namespace shardlab::gui {
 
 namespace style = timelinestyle;
 
+namespace {
+
+void strokeLines(QCPPainter* painter, const std::vector<QLineF>& lines)
+{
+    // One call for all of them: a zoomed-out view has hundreds of joins of 17 lines each and a
+    // separator per wide span, and QPainter's per-call overhead was most of the redraw (perf,
+    // bench_timeline). Like QCPPainter::drawLine: whole pixels unless antialiased or vector
+    // output (PDF/SVG export).
+    if (painter->antialiasing() || painter->modes().testFlag(QCPPainter::pmVectorized)) {
+        painter->QPainter::drawLines(lines.data(), static_cast<int>(lines.size()));
+        return;
+    }
+    std::vector<QLine> pixels;
+    pixels.reserve(lines.size());
+    for (const QLineF& l : lines)
+        pixels.push_back(l.toLine());
+    painter->QPainter::drawLines(pixels.data(), static_cast<int>(pixels.size()));
+}
+
+} // namespace
+
 TimelineLayerBase::TimelineLayerBase(QCPAxis* keyAxis, QCPAxis* valueAxis, std::shared_ptr<const TimelineScene> scene)
     : QCPAbstractPlottable(keyAxis, valueAxis), m_scene(std::move(scene))
 {
@@ -130,9 +151,11 @@ void SpanLayer::draw(QCPPainter* painter)
         // a thin separator between neighbouring spans once they are wide enough to tell apart
         painter->setBrush(Qt::NoBrush);
         painter->setPen(QPen(QColor(255, 255, 255, m_reference ? 120 : 200), 1));
+        m_lines.clear();
         for (const QRectF& r : m_rects)
             if (r.width() >= 6)
-                painter->drawLine(QLineF(r.left(), r.top(), r.left(), r.bottom()));
+                m_lines.emplace_back(r.left(), r.top(), r.left(), r.bottom());
+        strokeLines(painter, m_lines);
         if (m_reference) {
             painter->setPen(QPen(style::kindColour(m_kind).darker(130), 1, Qt::DotLine));
             for (const QRectF& r : m_rects)
@@ -241,7 +264,7 @@ void LaneBackground::draw(QCPPainter* painter)
 
 // --- collective joins --------------------------------------------------------------------------
 
-void CollectiveJoins::drawJoin(QCPPainter* painter, const CollectiveRecord& rec, double x) const
+void CollectiveJoins::addJoin(std::vector<QLineF>& lines, const CollectiveRecord& rec, double x, bool ticks) const
 {
     const LaneLayout& layout = m_scene->data->layout();
     int lo = layout.ranks, hi = -1;
@@ -252,11 +275,13 @@ void CollectiveJoins::drawJoin(QCPPainter* painter, const CollectiveRecord& rec,
     if (hi < 0 || hi >= layout.ranks)
         return;
     const double y0 = rows(lo, LaneBand::Main).first, y1 = rows(hi, LaneBand::Main).second;
-    painter->drawLine(QLineF(x, y0, x, y1));
+    lines.emplace_back(x, y0, x, y1);
+    if (!ticks)
+        return;
     for (int r : rec.group) {
         const auto [a, b] = rows(r, LaneBand::Main);
-        painter->drawLine(QLineF(x - 3, a, x + 3, a)); // a tick where the line meets a member
-        painter->drawLine(QLineF(x - 3, b, x + 3, b));
+        lines.emplace_back(x - 3, a, x + 3, a); // a tick where the line meets a member
+        lines.emplace_back(x - 3, b, x + 3, b);
     }
 }
 
@@ -272,13 +297,19 @@ void CollectiveJoins::draw(QCPPainter* painter)
     const RunResult& run = data->run();
     painter->setPen(QPen(timelinestyle::joinLine(), 1));
     // one join per 3 pixels at most: when zoomed out they would only blacken the view
+    m_lines.clear();
     size_t i = static_cast<size_t>(std::lower_bound(starts.begin(), starts.end(), sc.beginUs) - starts.begin());
+    const auto last = std::upper_bound(starts.begin() + static_cast<long>(i), starts.end(), sc.endUs);
+    // The ticks at each member's lane are 6 px wide: once joins stand closer than 8 px on
+    // average, neighbours' ticks merge into a line along every lane edge and tell nothing.
+    const bool ticks = static_cast<double>(last - starts.begin() - static_cast<long>(i)) * kTickSpacingPx <= sc.widthPx;
     while (i < starts.size() && starts[i] <= sc.endUs) {
         const double x = sc.toPixel(starts[i]);
-        drawJoin(painter, run.collectives[static_cast<size_t>(order[i])], x);
+        addJoin(m_lines, run.collectives[static_cast<size_t>(order[i])], x, ticks);
         ++m_painted;
         i = static_cast<size_t>(std::upper_bound(starts.begin() + static_cast<long>(i) + 1, starts.end(), sc.toTime(x + 3)) - starts.begin());
     }
+    strokeLines(painter, m_lines);
     drawSelection(painter);
 }
 
@@ -292,7 +323,9 @@ void CollectiveJoins::drawSelection(QCPPainter* painter) const
     const int c = m_scene->selectedCollective;
     if (c >= 0 && c < static_cast<int>(run.collectives.size())) {
         const CollectiveRecord& rec = run.collectives[static_cast<size_t>(c)];
-        drawJoin(painter, rec, sc.toPixel(rec.startUs));
+        std::vector<QLineF> join;
+        addJoin(join, rec, sc.toPixel(rec.startUs), true);
+        strokeLines(painter, join);
         // outline the collective's communication and wait on every member's lanes
         for (int r : rec.group) {
             for (LaneBand band : {LaneBand::Main, LaneBand::CommStream}) {

@@ -68,6 +68,7 @@ private:
     int m_painted = 0;
     std::vector<Annotation> m_annotations;
     std::vector<QRectF> m_rects; // scratch
+    std::vector<QLineF> m_lines; // scratch
 };
 
 // Row backgrounds, iteration bands and labels, the straggler's row and the sub-lane captions.
@@ -87,15 +88,20 @@ class CollectiveJoins : public TimelineLayerBase {
 public:
     using TimelineLayerBase::TimelineLayerBase;
     int paintedJoins() const { return m_painted; }
+    int paintedJoinLines() const { return static_cast<int>(m_lines.size()); }
 
 protected:
     void draw(QCPPainter* painter) override;
     void drawLegendIcon(QCPPainter* painter, const QRectF& rect) const override;
 
 private:
-    void drawJoin(QCPPainter* painter, const CollectiveRecord& rec, double x) const;
+    // the lines of one join: a vertical line across its members and, with `ticks`, a tick where
+    // it meets each member's lane
+    void addJoin(std::vector<QLineF>& lines, const CollectiveRecord& rec, double x, bool ticks) const;
+    static constexpr double kTickSpacingPx = 8;
     void drawSelection(QCPPainter* painter) const;
     int m_painted = 0;
+    std::vector<QLineF> m_lines; // reused between redraws
 };
 
 // Tick labels in the unit the visible span calls for; the axis title names the unit.
