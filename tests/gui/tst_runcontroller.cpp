@@ -9,6 +9,24 @@
 #include <QElapsedTimer>
 #include <QtTest>
 
+namespace {
+// Issue 5: cancel stops a run within 200 ms. That is a property of the app as built for users;
+// the AddressSanitizer build runs the same code unoptimised with every access checked, several
+// times slower, and CI runs it beside another test, so there the budget is three times larger
+// (it still catches a cancel that waits for the run's end, which takes seconds).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr qint64 kCancelBudgetMs = 600;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr qint64 kCancelBudgetMs = 600;
+#else
+constexpr qint64 kCancelBudgetMs = 200;
+#endif
+#else
+constexpr qint64 kCancelBudgetMs = 200;
+#endif
+} // namespace
+
 using namespace shardlab;
 using namespace shardlab::gui;
 
@@ -107,7 +125,7 @@ private slots:
         c.cancel();
         QVERIFY(cancelled.wait(2000));
         const qint64 took = clock.elapsed();
-        QVERIFY2(took <= 200, qPrintable(QStringLiteral("cancel took %1 ms").arg(took)));
+        QVERIFY2(took <= kCancelBudgetMs, qPrintable(QStringLiteral("cancel took %1 ms (budget %2 ms)").arg(took).arg(kCancelBudgetMs)));
         QCOMPARE(cancelled.at(0).at(0).toULongLong(), id);
         QVERIFY(!c.isRunning());
         QTest::qWait(300);
