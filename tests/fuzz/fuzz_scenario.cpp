@@ -1,9 +1,17 @@
-// libFuzzer target for every text parser a user's file reaches: scenarios, cost profiles, and
-// the size, bandwidth and sweep-range parsers. Build with -DSHARDLAB_FUZZ=ON and clang; run
+// libFuzzer target for every text parser a user's file reaches: scenarios, cost profiles, result
+// files, Chrome traces (File > Open reads both), run results, lessons, `shardlab bench --json`
+// output read back by calibration, and the size, bandwidth, rate, sweep-range and Slurm
+// tasks-per-node parsers. Build with -DSHARDLAB_FUZZ=ON and clang; run
 //   build/fuzz/tests/fuzz/fuzz_scenario tests/fuzz/corpus -max_total_time=300
 // A crash, a hang (-timeout) or a leak (LeakSanitizer) fails the run.
+#include "shardlab/calibration.h"
+#include "shardlab/launch.h"
+#include "shardlab/lessons.h"
 #include "shardlab/profiles.h"
+#include "shardlab/result_file.h"
+#include "shardlab/run_result_io.h"
 #include "shardlab/scenario_io.h"
+#include "shardlab/trace_import.h"
 #include "shardlab/simulator.h"
 #include "shardlab/sweep.h"
 #include "shardlab/units.h"
@@ -31,11 +39,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
     }
     (void)shardlab::profileFromJson(text, "fuzz");
+    (void)shardlab::parseResult(text, "fuzz");
+    (void)shardlab::parseRunResult(text, "fuzz");
+    (void)shardlab::parseChromeTrace(text, "fuzz");
+    (void)shardlab::parseLesson(text, "fuzz");
+    (void)shardlab::samplesFromSweepJson(text, "fuzz");
     if (size < 64) {
         (void)shardlab::parseSize(text);
         (void)shardlab::parseBenchSize(text);
         (void)shardlab::parseBandwidth(text);
+        (void)shardlab::parseFlops(text);
         (void)shardlab::parseSizeRange(text);
+        (void)shardlab::parseSlurmTasksPerNode(text);
     }
     return 0;
 }
