@@ -121,20 +121,14 @@ void CalibrationPanel::startCalibration(const CalibrationHooks& given)
     CalibrationOptions options;
     options.name = m_name->text().trimmed().toStdString();
     CalibrationHooks hooks = given;
-    QPointer<CalibrationPanel> self = this;
-    hooks.progress = [self](int done, int total, const std::string& what) {
-        if (self)
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, done, total, what] {
-                    if (!self)
-                        return;
-                    self->m_progress->setRange(0, total);
-                    self->m_progress->setValue(done);
-                    self->m_progress->setFormat(QString::fromStdString(what) + QStringLiteral(" (%v/%m)"));
-                    emit self->progress(done, total);
-                },
-                Qt::QueuedConnection);
+    auto report = m_jobs.reporter<int, int, std::string>([this](int done, int total, const std::string& what) {
+        m_progress->setRange(0, total);
+        m_progress->setValue(done);
+        m_progress->setFormat(QString::fromStdString(what) + QStringLiteral(" (%v/%m)"));
+        emit progress(done, total);
+    });
+    hooks.progress = [report](int done, int total, const std::string& what) {
+        report(done, total, what);
         return true;
     };
     m_calibrate->setEnabled(false);

@@ -39,7 +39,7 @@ public:
     template <class Work, class Done>
     void start(Work work, Done done)
     {
-        cancel();
+        stopCurrent();
         const quint64 id = ++m_latest;
         auto flag = std::make_shared<std::atomic<bool>>(false);
         m_cancel = flag;
@@ -65,12 +65,33 @@ public:
         m_running = true;
     }
 
+    // A function the job may call from the pool thread as often as it likes: each call runs
+    // `onGui(args...)` on the context's thread, through the same guard as the result, so nothing
+    // reaches a context that is gone (a QPointer checked on the pool thread races with the
+    // destructor). Calls from a superseded or cancelled job are dropped. Make it just before the
+    // start() of the job that uses it: it belongs to the next job started.
+    template <class... Args, class OnGui>
+    auto reporter(OnGui onGui) const
+    {
+        const quint64 id = m_latest + 1; // the id start() gives the next job
+        return [shared = m_shared, self = this, id, onGui = std::move(onGui)](Args... args) {
+            const std::lock_guard lock(shared->mutex);
+            if (!shared->context)
+                return;
+            QMetaObject::invokeMethod(
+                shared->context,
+                [shared, self, id, onGui, args...]() mutable {
+                    if (shared->context && self->m_latest == id)
+                        onGui(args...);
+                },
+                Qt::QueuedConnection);
+        };
+    }
+
     // Asks the running job to stop and drops its result.
     void cancel()
     {
-        if (m_cancel)
-            m_cancel->store(true);
-        m_cancel.reset();
+        stopCurrent();
         ++m_latest;
         m_running = false;
     }
@@ -78,6 +99,13 @@ public:
     bool running() const { return m_running; }
 
 private:
+    void stopCurrent()
+    {
+        if (m_cancel)
+            m_cancel->store(true);
+        m_cancel.reset();
+    }
+
     struct Shared {
         std::mutex mutex;
         QObject* context = nullptr;

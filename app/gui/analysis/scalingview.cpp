@@ -157,25 +157,19 @@ void ScalingView::compute()
     options.mode = static_cast<ScalingMode>(m_mode->currentData().toInt());
     options.maxGpus = m_maxGpus->value();
     options.profile = m_profile;
-    QPointer<QProgressBar> bar = m_progress;
+    auto report = m_jobs.reporter<int, int>([bar = m_progress](int done, int total) {
+        bar->setRange(0, total);
+        bar->setValue(done);
+    });
     m_progress->setRange(0, 0);
     m_progress->setVisible(true);
     m_cancel->setEnabled(true);
     m_status->setText(tr("Simulating up to %1 GPUs…").arg(options.maxGpus));
     m_jobs.start(
-        [scenario, options, bar](const std::atomic<bool>& cancel) mutable {
+        [scenario, options, report](const std::atomic<bool>& cancel) mutable {
             options.cancel = &cancel;
-            options.progress = [bar](int done, int total) {
-                if (bar)
-                    QMetaObject::invokeMethod(
-                    bar.data(),
-                    [bar, done, total] {
-                        if (bar) {
-                            bar->setRange(0, total);
-                            bar->setValue(done);
-                        }
-                    },
-                    Qt::QueuedConnection);
+            options.progress = [report](int done, int total) {
+                report(done, total);
                 return true;
             };
             return scalingCurve(scenario, options);
