@@ -8,6 +8,8 @@
 
 #include <QtTest>
 
+#include <memory>
+
 using namespace shardlab;
 using namespace shardlab::gui;
 
@@ -26,6 +28,17 @@ Span span(int rank, SpanKind kind, double b, double e, int collective = -1, int 
     s.stream = stream;
     s.op = kind == SpanKind::Compute ? 0 : 1;
     return s;
+}
+
+// A 1200 x 300 view showing `run`, drawn once.
+std::unique_ptr<TimelineView> drawnView(std::shared_ptr<RunResult> run)
+{
+    auto v = std::make_unique<TimelineView>();
+    v->resize(1200, 300);
+    v->show();
+    v->setData(TimelineData::build(std::move(run)));
+    v->replotNow();
+    return v;
 }
 
 CollectiveRecord collective(double start, double end, int last)
@@ -168,11 +181,8 @@ private slots:
         for (int i = 0; i < 100'000; ++i)
             r->spans.push_back(span(0, SpanKind::Compute, 2.0 * i, 2.0 * i + 1));
         r->iterations.push_back({0, 200'000});
-        TimelineView v;
-        v.resize(1200, 300);
-        v.show();
-        v.setData(TimelineData::build(r));
-        v.replotNow();
+        auto view = drawnView(r);
+        TimelineView& v = *view;
         const int width = v.plot()->axisRect()->width();
         const int painted = v.spanLayer(SpanKind::Compute)->paintedRects();
         QVERIFY2(painted > 0 && painted <= width + 2, qPrintable(QStringLiteral("%1 rects for %2 px").arg(painted).arg(width)));
@@ -200,11 +210,8 @@ private slots:
             r->collectives.push_back(c);
         }
         r->iterations.push_back({0, 20'000});
-        TimelineView v;
-        v.resize(1200, 300);
-        v.show();
-        v.setData(TimelineData::build(r));
-        v.replotNow();
+        auto view = drawnView(r);
+        TimelineView& v = *view;
         const int width = v.plot()->axisRect()->width();
         const int joins = v.joins()->paintedJoins();
         QVERIFY2(joins > width / 4 && joins <= width / 3 + 1, qPrintable(QStringLiteral("%1 joins for %2 px").arg(joins).arg(width)));
