@@ -47,20 +47,12 @@ public:
         QThreadPool::globalInstance()->start(
             [work = std::move(work), done = std::move(done), flag, shared = m_shared, self, id]() mutable {
                 auto result = work(*flag);
-                const std::lock_guard lock(shared->mutex);
-                if (!shared->context || flag->load())
+                if (flag->load())
                     return;
-                QMetaObject::invokeMethod(
-                    shared->context,
-                    [result = std::move(result), done = std::move(done), shared, self, id]() mutable {
-                        // Runs on the context's thread, where the tracker is destroyed too: a
-                        // non-null context means the tracker is alive.
-                        if (shared->context && self->m_latest == id) {
-                            self->m_running = false;
-                            done(std::move(result));
-                        }
-                    },
-                    Qt::QueuedConnection);
+                post(shared, self, id, [result = std::move(result), done = std::move(done), self]() mutable {
+                    self->m_running = false;
+                    done(std::move(result));
+                });
             });
         m_running = true;
     }
@@ -71,20 +63,11 @@ public:
     // destructor). Calls from a superseded or cancelled job are dropped. Make it just before the
     // start() of the job that uses it: it belongs to the next job started.
     template <class... Args, class OnGui>
-    auto reporter(OnGui onGui) const
+    auto reporter(OnGui onGui)
     {
         const quint64 id = m_latest + 1; // the id start() gives the next job
         return [shared = m_shared, self = this, id, onGui = std::move(onGui)](Args... args) {
-            const std::lock_guard lock(shared->mutex);
-            if (!shared->context)
-                return;
-            QMetaObject::invokeMethod(
-                shared->context,
-                [shared, self, id, onGui, args...]() mutable {
-                    if (shared->context && self->m_latest == id)
-                        onGui(args...);
-                },
-                Qt::QueuedConnection);
+            post(shared, self, id, [onGui, args...]() mutable { onGui(args...); });
         };
     }
 
@@ -99,6 +82,27 @@ public:
     bool running() const { return m_running; }
 
 private:
+    struct Shared;
+
+    // From any thread: runs `onGui()` on the context's thread if the context still exists and job
+    // `id` is still the latest. The post happens under the mutex the destructor takes.
+    template <class OnGui>
+    static void post(const std::shared_ptr<Shared>& shared, JobTracker* self, quint64 id, OnGui onGui)
+    {
+        const std::lock_guard lock(shared->mutex);
+        if (!shared->context)
+            return;
+        QMetaObject::invokeMethod(
+            shared->context,
+            [shared, self, id, onGui = std::move(onGui)]() mutable {
+                // Runs on the context's thread, where the tracker is destroyed too: a non-null
+                // context means the tracker is alive.
+                if (shared->context && self->m_latest == id)
+                    onGui();
+            },
+            Qt::QueuedConnection);
+    }
+
     void stopCurrent()
     {
         if (m_cancel)

@@ -13,9 +13,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 
-#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
 #include "qcustomplot_include.h"
-#endif
 
 namespace shardlab::gui {
 
@@ -138,10 +136,7 @@ void ExportDialog::setFormat(FigureFormat format)
 
 bool ExportDialog::exportView(QWidget* view, const QString& name, QWidget* parent, std::optional<FigureFormat> format)
 {
-    bool isPlot = false;
-#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
-    isPlot = qobject_cast<QCustomPlot*>(view) != nullptr;
-#endif
+    const bool isPlot = qobject_cast<QCustomPlot*>(view) != nullptr;
     ExportDialog dialog(QDir::home().filePath(FigureExporter::fileBaseName(name)), isPlot, parent);
     if (format)
         dialog.setFormat(*format);

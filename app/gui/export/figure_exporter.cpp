@@ -13,9 +13,7 @@
 #include <QSet>
 #include <QSvgGenerator>
 
-#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
 #include "qcustomplot_include.h"
-#endif
 
 #include <functional>
 #include <memory>
@@ -32,7 +30,6 @@ std::string str(const QString& s)
     return s.toStdString();
 }
 
-#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
 // For the duration of an export: a white background and fonts enlarged by `factor`; the plot is
 // restored afterwards. A plot that is not on QCustomPlot's default white keeps its brush in the
 // dynamic property "shardlabBackground" (QBrush), which is what it gets back.
@@ -90,14 +87,12 @@ private:
     QCustomPlot* m_plot;
     std::vector<std::function<void()>> m_restore;
 };
-#endif
 
 // Draws `view` on `device` at its logical size: white first, then the view. `vector` devices
 // (SVG, PDF) get QCustomPlot's vector mode.
 void drawView(QWidget* view, QPaintDevice* device, bool vector, double fontScale)
 {
     const QSize size = view->size();
-#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
     if (auto* plot = qobject_cast<QCustomPlot*>(view)) {
         PlotPrintStyle style(plot, fontScale);
         QCPPainter painter(device);
@@ -111,10 +106,6 @@ void drawView(QWidget* view, QPaintDevice* device, bool vector, double fontScale
         plot->toPainter(&painter, size.width(), size.height());
         return;
     }
-#else
-    Q_UNUSED(fontScale);
-    Q_UNUSED(vector);
-#endif
     QPainter painter(device);
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::TextAntialiasing);
@@ -189,13 +180,11 @@ QImage FigureExporter::renderImage(QWidget* view, double scale, double fontScale
     if (!view || view->size().isEmpty() || scale <= 0)
         return {};
     QImage image;
-#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
     if (auto* plot = qobject_cast<QCustomPlot*>(view)) {
         // QCustomPlot scales its own raster output (a device pixel ratio would enlarge its fonts twice).
         PlotPrintStyle style(plot, fontScale);
         image = plot->toPixmap(view->width(), view->height(), scale).toImage();
     }
-#endif
     if (image.isNull()) {
         image = QImage((QSizeF(view->size()) * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
         image.setDevicePixelRatio(scale);

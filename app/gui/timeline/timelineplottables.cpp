@@ -298,11 +298,12 @@ void CollectiveJoins::draw(QCPPainter* painter)
     painter->setPen(QPen(timelinestyle::joinLine(), 1));
     // one join per 3 pixels at most: when zoomed out they would only blacken the view
     m_lines.clear();
-    size_t i = static_cast<size_t>(std::lower_bound(starts.begin(), starts.end(), sc.beginUs) - starts.begin());
-    const auto last = std::upper_bound(starts.begin() + static_cast<long>(i), starts.end(), sc.endUs);
+    const auto first = std::lower_bound(starts.begin(), starts.end(), sc.beginUs);
+    const auto last = std::upper_bound(first, starts.end(), sc.endUs);
     // The ticks at each member's lane are 6 px wide: once joins stand closer than 8 px on
     // average, neighbours' ticks merge into a line along every lane edge and tell nothing.
-    const bool ticks = static_cast<double>(last - starts.begin() - static_cast<long>(i)) * kTickSpacingPx <= sc.widthPx;
+    const bool ticks = static_cast<double>(last - first) * kTickSpacingPx <= sc.widthPx;
+    size_t i = static_cast<size_t>(first - starts.begin());
     while (i < starts.size() && starts[i] <= sc.endUs) {
         const double x = sc.toPixel(starts[i]);
         addJoin(m_lines, run.collectives[static_cast<size_t>(order[i])], x, ticks);

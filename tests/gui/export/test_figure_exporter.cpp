@@ -18,9 +18,7 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
-#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
 #include "qcustomplot_include.h"
-#endif
 
 using namespace shardlab::gui;
 
@@ -84,9 +82,7 @@ private:
     PaintedWidget m_painted;
     QGraphicsScene m_scene;
     QGraphicsView m_graphics;
-#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
     QCustomPlot m_plot;
-#endif
     QTemporaryDir m_dir;
 };
 
@@ -94,10 +90,8 @@ QWidget* TestFigureExporter::view(const QString& kind)
 {
     if (kind == QLatin1String("graphics"))
         return &m_graphics;
-#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
     if (kind == QLatin1String("plot"))
         return &m_plot;
-#endif
     return &m_painted;
 }
 
@@ -115,7 +109,6 @@ void TestFigureExporter::initTestCase()
     m_graphics.setScene(&m_scene);
     m_graphics.resize(320, 240);
     m_graphics.show();
-#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
     m_plot.resize(400, 300);
     m_plot.addGraph();
     m_plot.graph(0)->setName(QStringLiteral("all-reduce"));
@@ -126,7 +119,6 @@ void TestFigureExporter::initTestCase()
     m_plot.rescaleAxes();
     m_plot.show();
     m_plot.replot();
-#endif
     QVERIFY(QTest::qWaitForWindowExposed(&m_painted));
     QVERIFY(QTest::qWaitForWindowExposed(&m_graphics));
 }
@@ -180,9 +172,7 @@ void TestFigureExporter::svgParsesWithDrawingElements_data()
     QTest::addColumn<QString>("text");
     QTest::newRow("widget") << QStringLiteral("widget") << QStringLiteral("compute 120 ms");
     QTest::newRow("graphics") << QStringLiteral("graphics") << QStringLiteral("NV18");
-#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
     QTest::newRow("plot") << QStringLiteral("plot") << QStringLiteral("time (ms)");
-#endif
 }
 
 void TestFigureExporter::svgParsesWithDrawingElements()
@@ -241,7 +231,6 @@ void TestFigureExporter::pdfHasOnePageTheSizeOfTheView()
 
 void TestFigureExporter::plotFontsGrowForPrintAndComeBack()
 {
-#ifdef SHARDLAB_HAVE_QCUSTOMPLOT
     const QFont before = m_plot.xAxis->labelFont();
     const QImage normal = FigureExporter::renderImage(&m_plot, 1.0, 1.0);
     const QImage larger = FigureExporter::renderImage(&m_plot, 1.0, 1.6);
@@ -249,9 +238,6 @@ void TestFigureExporter::plotFontsGrowForPrintAndComeBack()
     QVERIFY(normal != larger);
     // larger labels ink more pixels
     QVERIFY(nonWhitePixels(larger) > nonWhitePixels(normal));
-#else
-    QSKIP("built without QCustomPlot");
-#endif
 }
 
 void TestFigureExporter::clipboardHoldsImageAndSvg()
