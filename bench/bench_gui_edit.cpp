@@ -9,7 +9,7 @@
 #include "document/edits.h"
 #include "document/livefeedback.h"
 #include "editorpage.h"
-#include "shardlab/presets.h"
+#include "shardlab/model/presets.h"
 #include "topology/gpucarditem.h"
 #include "topology/topologyscene.h"
 #include "topology/topologyview.h"

@@ -7,8 +7,8 @@
 // Usage: bench_live [GPUS] [REPEATS]   (defaults: every GPU, 5)
 #include "bench_common.h"
 
-#include "shardlab/analysis.h"
-#include "shardlab/live.h"
+#include "shardlab/analysis/summary.h"
+#include "shardlab/live/live.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -4,8 +4,8 @@
 // and the fifth-GPU job (teaching-8x16gb-2socket), strong and weak.
 #include "bench_common.h"
 
-#include "shardlab/scaling.h"
-#include "shardlab/scenario_io.h"
+#include "shardlab/analysis/scaling.h"
+#include "shardlab/io/scenario_io.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,8 +1,8 @@
 // Synthetic scenarios shared by the benchmarks and by the GUI tests that need long runs.
 #pragma once
 
-#include "shardlab/presets.h"
-#include "shardlab/scenario.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/model/scenario.h"
 
 #include <vector>
 

@@ -5,8 +5,8 @@
 #include "bench_common.h"
 #include "bench_scenarios.h"
 
-#include "shardlab/presets.h"
-#include "shardlab/simulator.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/sim/simulator.h"
 
 #include <cstdio>
 #include <cstdlib>

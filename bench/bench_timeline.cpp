@@ -3,7 +3,9 @@
 //  2. playback frames for 8 ranks: activity at t, the frame for the diagram, the cursor
 //     (target: 60 frames per second);
 //  3. the GUI event loop while a simulation of more than 1,000,000 spans streams in on the
-//     engine thread: the largest gap between ticks of a 5 ms timer (target: <= 50 ms).
+//     engine thread: the largest gap between ticks of a 5 ms timer (target: <= 50 ms);
+//  4. cancel: from RunController::cancel() to its cancelled signal while a long simulation streams
+//     (target: <= 200 ms; the tests check that cancel works, this how fast).
 // Prints the machine; results go to docs/benchmarks.md ("Timeline").
 #include "bench_common.h"
 #include "bench_scenarios.h"
@@ -14,9 +16,9 @@
 #include "timelinedata.h"
 #include "timelineview.h"
 
-#include "shardlab/presets.h"
-#include "shardlab/profiles.h"
-#include "shardlab/simulator.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/sim/profiles.h"
+#include "shardlab/sim/simulator.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -25,10 +27,12 @@
 
 #include "qcustomplot_include.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 using namespace shardlab;
 using namespace shardlab::gui;
@@ -217,8 +221,8 @@ void playbackBench(QApplication& app)
     PlaybackController playback;
     QObject::connect(&playback, &PlaybackController::timeChanged, &view, &TimelineView::setCursorTime);
     size_t busyLinks = 0;
-    QObject::connect(&playback, &PlaybackController::activityAvailable, &view, [&](const ActivityFrame& f) {
-        for (const LinkTraffic& l : f.links)
+    QObject::connect(&playback, &PlaybackController::activityAvailable, &view, [&](const ActivitySnapshot& f) {
+        for (const LinkActivity& l : f.links)
             busyLinks += l.utilisation > 0;
     });
     playback.setIndex(index);
@@ -308,6 +312,39 @@ void stallBench(TimedApplication& app)
         std::printf("     %7.1f ms (CPU %6.1f ms)  %s\n", slow.ms, slow.cpuMs, qPrintable(slow.what));
 }
 
+void cancelBench(QApplication& app)
+{
+    constexpr int kRounds = 10;
+    std::vector<double> ms;
+    for (int i = 0; i < kRounds; ++i) {
+        RunController c;
+        bool cancelled = false, progressed = false;
+        QObject::connect(&c, &RunController::cancelled, &c, [&] { cancelled = true; });
+        QObject::connect(&c, &RunController::progress, &c, [&] { progressed = true; });
+        c.start(bench::dataParallelStep(64, 2000), RunKind::Simulate);
+        QElapsedTimer clock;
+        clock.start();
+        while (!progressed && clock.elapsed() < 60000) // under way
+            app.processEvents(QEventLoop::AllEvents, 5);
+        const qint64 runningSince = clock.elapsed();
+        while (clock.elapsed() < runningSince + 200)
+            app.processEvents(QEventLoop::AllEvents, 5);
+        if (!c.isRunning()) {
+            std::printf("4. cancel: the run ended before it could be cancelled; skipped\n");
+            return;
+        }
+        QElapsedTimer took;
+        took.start();
+        c.cancel();
+        while (!cancelled && took.elapsed() < 60000)
+            app.processEvents(QEventLoop::AllEvents, 1);
+        ms.push_back(static_cast<double>(took.nsecsElapsed()) / 1e6);
+    }
+    std::sort(ms.begin(), ms.end());
+    std::printf("4. cancel while a 64-rank simulation streams in, %d rounds: median %.1f ms, max %.1f ms  [target <= 200 ms]\n",
+                kRounds, ms[ms.size() / 2], ms.back());
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -328,5 +365,7 @@ int main(int argc, char** argv)
         playbackBench(app);
     if (only.empty() || only == "stall")
         stallBench(app);
+    if (only.empty() || only == "cancel")
+        cancelBench(app);
     return 0;
 }

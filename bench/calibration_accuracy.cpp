@@ -10,10 +10,12 @@
 //       worst error over 64 KiB..1 GiB and the goals of issue 6.
 #include "bench_common.h"
 
-#include "shardlab/calibration.h"
-#include "shardlab/live.h"
-#include "shardlab/presets.h"
-#include "shardlab/profiles.h"
+#include "shardlab/analysis/calibration.h"
+#include "shardlab/analysis/calibration_report.h"
+#include "shardlab/analysis/sweep_fit.h"
+#include "shardlab/live/live.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/sim/profiles.h"
 
 #include <cstdio>
 #include <cstring>

@@ -21,7 +21,7 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 
 # 1. The programs, stripped, in the build tree's layout.
-programs=(app/cli/shardlab engine/src/live/libshardlab_live.so engine/libshardlab_mpi.so tests/shardlab_gpu_tests
+programs=(app/cli/shardlab engine/live/gpu/libshardlab_live.so engine/cluster/libshardlab_mpi.so tests/shardlab_gpu_tests
           tests/gui/tst_live_stress tests/gui/runpage_demo bench/bench_calibration_accuracy)
 for f in "${programs[@]}"; do
   mkdir -p "$stage/build/$(dirname "$f")"

@@ -41,7 +41,7 @@ export NCCL_DEBUG=${NCCL_DEBUG:-WARN}
 nccl=$(python3 -c "import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], 'lib'))" 2>/dev/null)
 export LD_LIBRARY_PATH="${nccl:+$nccl:}$root/qt/lib:${LD_LIBRARY_PATH:-}"
 export QT_PLUGIN_PATH=$root/qt/plugins QT_QPA_PLATFORM=offscreen FONTCONFIG_FILE=$root/qt/fonts.conf
-export SHARDLAB_LIVE_LIBRARY=$b/engine/src/live/libshardlab_live.so SHARDLAB_MPI_MODULE=$b/engine/libshardlab_mpi.so
+export SHARDLAB_LIVE_LIBRARY=$b/engine/live/gpu/libshardlab_live.so SHARDLAB_MPI_MODULE=$b/engine/cluster/libshardlab_mpi.so
 [ -d resources ] && export SHARDLAB_RESOURCE_DIR=$PWD/resources
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 mpirun=(mpirun --allow-run-as-root --mca btl_vader_single_copy_mechanism none -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE

@@ -1,6 +1,6 @@
 # Finds MPI for multi-process live runs (mpirun/srun, one process per GPU; docs/mpi.md).
 #
-# MPI is used only by the module libshardlab_mpi.so (engine/mpi/), which the command line loads
+# MPI is used only by the module libshardlab_mpi.so (engine/cluster/mpi/), which the command line loads
 # at run time when a launcher started it; nothing else links MPI. SHARDLAB_WITH_MPI: AUTO builds
 # the module when an MPI with C++ support is found (Debian: libopenmpi-dev), ON requires it, OFF
 # leaves it out. Without it `shardlab live` under mpirun explains what is missing.

@@ -2,13 +2,13 @@
 // runCli() is the whole program (main() only forwards), so tests can run it in-process.
 #pragma once
 
-#include "shardlab/collectives.h"
-#include "shardlab/live.h"
-#include "shardlab/lab_report.h"
-#include "shardlab/launch.h"
-#include "shardlab/result.h"
-#include "shardlab/run_result.h"
-#include "shardlab/scenario.h"
+#include "shardlab/base/result.h"
+#include "shardlab/cluster/launch.h"
+#include "shardlab/live/live.h"
+#include "shardlab/model/collectives.h"
+#include "shardlab/model/run_result.h"
+#include "shardlab/model/scenario.h"
+#include "shardlab/report/lab_report.h"
 
 #include <CLI/CLI.hpp>
 
@@ -36,7 +36,6 @@ void addTopo(CLI::App& app, Io io, Action& action);
 void addSim(CLI::App& app, Io io, Action& action);
 void addLive(CLI::App& app, Io io, Action& action);
 void addBench(CLI::App& app, Io io, Action& action);
-void addLive(CLI::App& app, Io io, Action& action);
 void addReport(CLI::App& app, Io io, Action& action);
 void addLessons(CLI::App& app, Io io, Action& action);
 // Analysis (issue 6): cli_scale.cpp, cli_diagnose.cpp, cli_compare.cpp, cli_calibrate.cpp

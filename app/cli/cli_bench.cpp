@@ -1,9 +1,9 @@
 #include "cli.h"
 
-#include "shardlab/live.h"
-#include "shardlab/presets.h"
-#include "shardlab/profiles.h"
-#include "shardlab/sweep.h"
+#include "shardlab/analysis/sweep.h"
+#include "shardlab/live/live.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/sim/profiles.h"
 
 #include <ostream>
 
@@ -63,10 +63,8 @@ void addBench(CLI::App& app, Io io, Action& action)
                        << " asks for more\n";
                 return kExitBadInput;
             }
-            if (*kind == OpKind::SendRecv && a->gpus != 2) {
-                io.err << "shardlab: send_recv is measured between two GPUs (--gpus 2)\n";
-                return kExitBadInput;
-            }
+            if (Status st = checkSweepRequest(*kind, a->gpus, *sizes); !st)
+                return reportError(st.error(), io);
             auto profile = loadProfile(a->profile);
             if (!profile)
                 return reportError(profile.error(), io);

@@ -1,9 +1,12 @@
 #include "cli.h"
 
-#include "shardlab/calibration.h"
-#include "shardlab/live.h"
-#include "shardlab/presets.h"
-#include "shardlab/profiles.h"
+#include "shardlab/analysis/calibration.h"
+#include "shardlab/analysis/calibration_report.h"
+#include "shardlab/analysis/calibration_run.h"
+#include "shardlab/live/live.h"
+#include "shardlab/live/live_measure.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/sim/profiles.h"
 
 #include <ostream>
 

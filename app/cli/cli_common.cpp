@@ -1,6 +1,7 @@
 #include "cli.h"
 
-#include "shardlab/scenario_io.h"
+#include "shardlab/base/file_io.h"
+#include "shardlab/io/scenario_io.h"
 
 #include <cstdio>
 #include <iostream>

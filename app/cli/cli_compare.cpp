@@ -1,9 +1,10 @@
 #include "cli.h"
 
-#include "shardlab/collective_choice.h"
-#include "shardlab/comparison.h"
-#include "shardlab/presets.h"
-#include "shardlab/profiles.h"
+#include "shardlab/analysis/collective_choice.h"
+#include "shardlab/analysis/collective_comparison.h"
+#include "shardlab/live/live_measure.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/sim/profiles.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,9 +1,10 @@
 #include "cli.h"
 
-#include "shardlab/diagnosis.h"
-#include "shardlab/profiles.h"
-#include "shardlab/scenario_io.h"
-#include "shardlab/simulator.h"
+#include "shardlab/analysis/diagnosis.h"
+#include "shardlab/analysis/diagnosis_format.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/sim/profiles.h"
+#include "shardlab/sim/simulator.h"
 
 #include <ostream>
 

@@ -1,6 +1,7 @@
 #include "cli.h"
-#include "shardlab/lesson_check.h"
-#include "shardlab/lessons.h"
+#include "shardlab/base/resources.h"
+#include "shardlab/lessons/lesson_check.h"
+#include "shardlab/lessons/lessons.h"
 
 #include <nlohmann/json.hpp>
 
@@ -12,20 +13,10 @@ namespace shardlab::cli {
 
 namespace {
 
-// The lessons folder: $SHARDLAB_RESOURCE_DIR/lessons, else share/shardlab/lessons next to the
-// installed binary, else the source tree's resources/lessons.
+// The lessons folder (shardlab/base/resources.h says where it is looked for).
 std::filesystem::path defaultLessonDir()
 {
-    if (const char* env = std::getenv("SHARDLAB_RESOURCE_DIR"); env && *env)
-        return std::filesystem::path(env) / "lessons";
-    std::error_code ec;
-    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        const auto installed = exe.parent_path().parent_path() / "share" / "shardlab" / "lessons";
-        if (std::filesystem::is_directory(installed, ec))
-            return installed;
-    }
-    return std::filesystem::path(SHARDLAB_RESOURCE_DIR) / "lessons";
+    return lessonDirectory();
 }
 
 Language languageFromEnvironment()

@@ -2,7 +2,7 @@
 // simulated sweep, measured on this machine's GPUs by the live engine (libshardlab_live.so).
 #include "cli.h"
 
-#include "shardlab/live.h"
+#include "shardlab/live/live.h"
 
 #include <map>
 #include <ostream>

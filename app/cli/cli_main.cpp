@@ -1,8 +1,8 @@
 #include "cli.h"
 
-#include "shardlab/live.h"
-#include "shardlab/mpi_loader.h"
-#include "shardlab/version.h"
+#include "shardlab/base/version.h"
+#include "shardlab/cluster/mpi_loader.h"
+#include "shardlab/live/live.h"
 
 #include <ostream>
 

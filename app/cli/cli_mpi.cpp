@@ -1,9 +1,9 @@
 // `shardlab live` and `shardlab topo` as one process of an mpirun/srun job (docs/mpi.md).
 #include "cli.h"
 
-#include "shardlab/mpi_loader.h"
-#include "shardlab/multi_process.h"
-#include "shardlab/topo_matrix.h"
+#include "shardlab/cluster/mpi_loader.h"
+#include "shardlab/live/multi_process.h"
+#include "shardlab/sim/topo_matrix.h"
 
 #include <ostream>
 #include <set>

@@ -1,9 +1,9 @@
 #include "cli.h"
-#include "shardlab/lab_report.h"
-#include "shardlab/live.h"
-#include "shardlab/report_html.h"
-#include "shardlab/scenario_io.h"
-#include "shardlab/sweep.h"
+#include "shardlab/analysis/sweep.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/live/live.h"
+#include "shardlab/report/lab_report.h"
+#include "shardlab/report/report_html.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,8 +1,9 @@
 #include "cli.h"
 
-#include "shardlab/profiles.h"
-#include "shardlab/scaling.h"
-#include "shardlab/scenario_io.h"
+#include "shardlab/analysis/scaling.h"
+#include "shardlab/analysis/scaling_format.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/sim/profiles.h"
 
 #include <ostream>
 

@@ -1,12 +1,12 @@
 #include "cli.h"
 
-#include "shardlab/analysis.h"
-#include "shardlab/exporters.h"
-#include "shardlab/profiles.h"
-#include "shardlab/result_file.h"
-#include "shardlab/scenario_io.h"
-#include "shardlab/simulator.h"
-#include "shardlab/version.h"
+#include "shardlab/analysis/summary.h"
+#include "shardlab/base/version.h"
+#include "shardlab/io/exporters.h"
+#include "shardlab/io/result_file.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/sim/profiles.h"
+#include "shardlab/sim/simulator.h"
 
 #include <ostream>
 

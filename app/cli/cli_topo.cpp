@@ -1,8 +1,8 @@
 #include "cli.h"
 
-#include "shardlab/live.h"
-#include "shardlab/presets.h"
-#include "shardlab/topo_matrix.h"
+#include "shardlab/live/live.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/sim/topo_matrix.h"
 
 #include <ostream>
 

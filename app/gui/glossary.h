@@ -2,10 +2,10 @@
 // says what the term means and why it matters for multi-GPU programs, in two or three lines.
 #pragma once
 
-#include "shardlab/collectives.h"
-#include "shardlab/strategies.h"
-#include "shardlab/topo_matrix.h"
-#include "shardlab/topology.h"
+#include "shardlab/model/collectives.h"
+#include "shardlab/model/strategies.h"
+#include "shardlab/model/topology.h"
+#include "shardlab/sim/topo_matrix.h"
 
 #include <QCoreApplication>
 #include <QString>

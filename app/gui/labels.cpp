@@ -62,17 +62,7 @@ QString Labels::itemKind(ItemKind kind)
 
 QString Labels::linkKind(LinkKind kind)
 {
-    switch (kind) {
-    case LinkKind::NvLink:
-        return tr("NVLink");
-    case LinkKind::Pcie:
-        return tr("PCIe");
-    case LinkKind::CrossSocket:
-        return tr("Cross-socket (SYS)");
-    case LinkKind::Network:
-        return tr("Network");
-    }
-    return {};
+    return EngineTerms::linkLabel(kind);
 }
 
 QString Labels::switchKind(SwitchKind kind)

@@ -2,10 +2,10 @@
 // operations as users read them. Numbers are formatted by the engine (units.h).
 #pragma once
 
-#include "shardlab/collectives.h"
-#include "shardlab/scenario.h"
-#include "shardlab/strategies.h"
-#include "shardlab/units.h"
+#include "shardlab/base/units.h"
+#include "shardlab/model/collectives.h"
+#include "shardlab/model/scenario.h"
+#include "shardlab/model/strategies.h"
 
 #include <QCoreApplication>
 #include <QString>

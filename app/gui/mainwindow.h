@@ -7,7 +7,7 @@
 // diagnosed on the analysis page; File > Open also opens result files and Chrome traces.
 #pragma once
 
-#include "shardlab/scenario.h"
+#include "shardlab/model/scenario.h"
 
 #include <QMainWindow>
 

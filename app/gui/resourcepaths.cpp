@@ -1,6 +1,7 @@
 #include "resourcepaths.h"
 
-#include <QCoreApplication>
+#include "shardlab/base/resources.h"
+
 #include <QDir>
 #include <QFileInfo>
 
@@ -15,19 +16,8 @@ bool hasDefault(const QString& dir)
 
 QString resourceDir()
 {
-    QStringList candidates;
-    const QString env = qEnvironmentVariable("SHARDLAB_RESOURCES");
-    if (!env.isEmpty())
-        candidates << env;
-    if (QCoreApplication::instance())
-        candidates << QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("../share/shardlab"));
-#ifdef SHARDLAB_RESOURCE_DIR
-    candidates << QStringLiteral(SHARDLAB_RESOURCE_DIR);
-#endif
-    for (const QString& c : candidates)
-        if (hasDefault(c))
-            return QDir(c).absolutePath();
-    return {};
+    const QString dir = QString::fromStdString(resourceDirectory().string());
+    return hasDefault(dir) ? QDir(dir).absolutePath() : QString();
 }
 
 QString defaultScenarioPath()

@@ -1,5 +1,5 @@
-// Where the app finds its resources (scenarios, lessons). Installed: <prefix>/share/shardlab next
-// to <prefix>/bin; in a build tree: the source folder. SHARDLAB_RESOURCES overrides both.
+// The app's view of its resources (scenarios, lessons): the engine's resourceDirectory()
+// (shardlab/base/resources.h: $SHARDLAB_RESOURCE_DIR, the installed share/shardlab, the source tree).
 #pragma once
 
 #include <QString>

@@ -58,16 +58,16 @@ double linkWidth(double gbps)
     return std::clamp(1.5 + 1.3 * std::log2(std::max(gbps, 1.0) / 8.0), 1.5, 10.0);
 }
 
-QColor activityColour(RankActivity state)
+QColor activityColour(ActivityState state)
 {
     switch (state) {
-    case RankActivity::Idle:
+    case ActivityState::Idle:
         return QColor(0x9e, 0x9e, 0x9e);
-    case RankActivity::Compute:
+    case ActivityState::Compute:
         return QColor(0x2e, 0x7d, 0x32);
-    case RankActivity::Communicate:
+    case ActivityState::Communicate:
         return QColor(0x15, 0x65, 0xc0);
-    case RankActivity::Wait:
+    case ActivityState::Wait:
         return QColor(0xef, 0x6c, 0x00);
     }
     return ink();

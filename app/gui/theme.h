@@ -2,8 +2,8 @@
 // contrast, no meaning carried by colour alone (every state also has a word or a number).
 #pragma once
 
-#include "activity.h"
-#include "shardlab/topology.h"
+#include "shardlab/model/topology.h"
+#include "shardlab/sim/activity.h"
 
 #include <QColor>
 #include <QFont>
@@ -52,7 +52,7 @@ inline QColor gaugeTrack()
     return QColor(0xe3, 0xe7, 0xed);
 }
 
-QColor activityColour(RankActivity state);
+QColor activityColour(ActivityState state);
 // Traffic colour for a link's utilisation 0..1: blue (light) through amber to red (saturated).
 QColor utilisationColour(double utilisation);
 

@@ -1,6 +1,6 @@
 #include "report_pdf.h"
 
-#include "shardlab/report_html.h"
+#include "shardlab/report/report_html.h"
 #include "svg_text_object.h"
 
 #include <QAbstractTextDocumentLayout>

@@ -3,8 +3,8 @@
 // library only lays it out.
 #pragma once
 
-#include "shardlab/lab_report.h"
-#include "shardlab/result.h"
+#include "shardlab/base/result.h"
+#include "shardlab/report/lab_report.h"
 
 #include <QImage>
 

@@ -3,7 +3,7 @@
 // a merged run can be checked against the run it came from.
 #pragma once
 
-#include "shardlab/trace_merge.h"
+#include "shardlab/cluster/trace_merge.h"
 
 #include <cmath>
 #include <limits>

@@ -2,8 +2,8 @@
 // hand-computed cases; event stepping; the per-iteration stream of the simulator.
 #include "test_helpers.h"
 
-#include "shardlab/activity.h"
-#include "shardlab/simulator.h"
+#include "shardlab/sim/activity.h"
+#include "shardlab/sim/simulator.h"
 
 #include <gtest/gtest.h>
 

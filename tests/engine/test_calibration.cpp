@@ -2,10 +2,14 @@
 // corrections where the parametric model cannot follow, and reports its accuracy.
 #include "test_helpers.h"
 
-#include "shardlab/calibration.h"
-#include "shardlab/live.h"
-#include "shardlab/presets.h"
-#include "shardlab/profiles.h"
+#include "shardlab/analysis/calibration.h"
+#include "shardlab/analysis/calibration_report.h"
+#include "shardlab/analysis/calibration_run.h"
+#include "shardlab/analysis/sweep_fit.h"
+#include "shardlab/live/live.h"
+#include "shardlab/live/live_measure.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/sim/profiles.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

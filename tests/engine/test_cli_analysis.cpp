@@ -1,10 +1,10 @@
 // `shardlab scale`, `diagnose`, `compare` and `calibrate`, run in-process: output and exit statuses.
 #include "cli_test_helpers.h"
 
-#include "shardlab/live.h"
-#include "shardlab/presets.h"
-#include "shardlab/profiles.h"
-#include "shardlab/sweep.h"
+#include "shardlab/analysis/sweep.h"
+#include "shardlab/live/live.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/sim/profiles.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -2,8 +2,8 @@
 // same commands as processes of a real mpirun job: tests/mpi/cli_under_mpirun.sh.)
 #include "cli_test_helpers.h"
 
-#include "shardlab/live.h"
-#include "shardlab/result_file.h"
+#include "shardlab/io/result_file.h"
+#include "shardlab/live/live.h"
 
 #include <gtest/gtest.h>
 

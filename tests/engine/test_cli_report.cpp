@@ -1,7 +1,7 @@
 // `shardlab report` and `shardlab lessons`, run in-process (PDF output is tested with Qt in
 // tests/report).
 #include "cli_test_helpers.h"
-#include "shardlab/live.h"
+#include "shardlab/live/live.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

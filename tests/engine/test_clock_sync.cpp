@@ -1,7 +1,7 @@
 // Clock alignment (clock_sync.h): Cristian's estimate and its bound, drift, applying offsets, and
 // the ping-pong protocol over an in-process job whose ranks have known clock offsets.
-#include "shardlab/clock_sync.h"
-#include "shardlab/in_process_job.h"
+#include "shardlab/cluster/clock_sync.h"
+#include "shardlab/cluster/in_process_job.h"
 
 #include <gtest/gtest.h>
 

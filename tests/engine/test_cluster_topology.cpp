@@ -1,7 +1,7 @@
 // The combined topology of a multi-process run (cluster_topology.h) from synthetic per-rank
 // reports, and the sysfs probe over a fake /proc and /sys tree.
-#include "shardlab/cluster_topology.h"
-#include "shardlab/topo_matrix.h"
+#include "shardlab/cluster/cluster_topology.h"
+#include "shardlab/sim/topo_matrix.h"
 
 #include <gtest/gtest.h>
 

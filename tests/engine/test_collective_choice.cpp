@@ -2,9 +2,10 @@
 // comparison's measured times.
 #include "test_helpers.h"
 
-#include "shardlab/collective_choice.h"
-#include "shardlab/comparison.h"
-#include "shardlab/live.h"
+#include "shardlab/analysis/collective_choice.h"
+#include "shardlab/analysis/collective_comparison.h"
+#include "shardlab/live/live.h"
+#include "shardlab/live/live_measure.h"
 
 #include <gtest/gtest.h>
 

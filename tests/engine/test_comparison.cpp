@@ -1,6 +1,6 @@
 #include "test_helpers.h"
 
-#include "shardlab/comparison.h"
+#include "shardlab/analysis/collective_comparison.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // The cost model against hand-computed alpha-beta values (docs/cost-model.md).
 #include "test_helpers.h"
 
-#include "shardlab/cost_model.h"
-#include "shardlab/presets.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/sim/cost_model.h"
 
 #include <gtest/gtest.h>
 

@@ -1,13 +1,13 @@
 // The course's worked examples, as the foundation issue lists them, with hand-computed answers.
 #include "test_helpers.h"
 
-#include "shardlab/analysis.h"
-#include "shardlab/capacity.h"
-#include "shardlab/collectives.h"
-#include "shardlab/presets.h"
-#include "shardlab/semantics.h"
-#include "shardlab/simulator.h"
-#include "shardlab/strategies.h"
+#include "shardlab/analysis/summary.h"
+#include "shardlab/model/capacity.h"
+#include "shardlab/model/collectives.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/model/semantics.h"
+#include "shardlab/model/strategies.h"
+#include "shardlab/sim/simulator.h"
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,9 @@
 // and all stay silent on a balanced, compute-bound run.
 #include "analysis_helpers.h"
 
-#include "shardlab/diagnosis.h"
-#include "shardlab/simulator.h"
+#include "shardlab/analysis/diagnosis.h"
+#include "shardlab/analysis/diagnosis_format.h"
+#include "shardlab/sim/simulator.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,8 +1,8 @@
 #include "test_helpers.h"
 
-#include "shardlab/analysis.h"
-#include "shardlab/exporters.h"
-#include "shardlab/simulator.h"
+#include "shardlab/analysis/summary.h"
+#include "shardlab/io/exporters.h"
+#include "shardlab/sim/simulator.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,9 +1,9 @@
 // Small builders shared by the engine tests.
 #pragma once
 
-#include "shardlab/cost_model.h"
-#include "shardlab/scenario.h"
-#include "shardlab/scenario_io.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/model/scenario.h"
+#include "shardlab/sim/cost_model.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Failure behaviour (job_monitor.h): what the watcher concludes from heartbeats, and the monitor
 // threads over an in-process job where one rank dies.
-#include "shardlab/in_process_job.h"
-#include "shardlab/job_monitor.h"
+#include "shardlab/cluster/in_process_job.h"
+#include "shardlab/cluster/job_monitor.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // The lab report of the course's practical: its model (lab_report.h) and its HTML (report_html.h),
 // from simulated runs and from a runner that stands in for live mode.
-#include "shardlab/lab_report.h"
-#include "shardlab/report_html.h"
-#include "shardlab/simulator.h"
+#include "shardlab/report/lab_report.h"
+#include "shardlab/report/report_html.h"
+#include "shardlab/sim/simulator.h"
 #include "test_helpers.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Launcher detection and the local rank -> GPU mapping (launch.h), from environment maps.
-#include "shardlab/launch.h"
+#include "shardlab/cluster/launch.h"
 
 #include <gtest/gtest.h>
 

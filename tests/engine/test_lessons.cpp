@@ -1,7 +1,7 @@
 // The guided lessons: every file loads with both languages, its scenarios run, and every
 // question accepts its right answer and rejects a wrong one. Numbers come from the engine.
-#include "shardlab/lesson_check.h"
-#include "shardlab/scenario_io.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/lessons/lesson_check.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // a build without CUDA): always 2 with the reason, never a crash. On a machine with GPUs the
 // GPU tests (tests/gpu) cover the successful paths and these skip.
 #include "cli_test_helpers.h"
-#include "shardlab/live.h"
+#include "shardlab/live/live.h"
 
 #include <gtest/gtest.h>
 

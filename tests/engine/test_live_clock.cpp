@@ -1,5 +1,5 @@
 // Clock alignment maths of live mode (shardlab/live_clock.h), with hand-computed values.
-#include "shardlab/live_clock.h"
+#include "shardlab/live/live_clock.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // How live mode sizes and issues collectives (shardlab/live_plan.h), checked by hand without a GPU.
-#include "shardlab/live_plan.h"
+#include "shardlab/live/live_plan.h"
 
 #include "test_helpers.h"
 

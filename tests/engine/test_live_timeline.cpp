@@ -1,6 +1,6 @@
 // From measured stamps to spans and collective records (shardlab/live_timeline.h).
-#include "shardlab/live_timeline.h"
-#include "shardlab/trace_merge.h"
+#include "shardlab/cluster/trace_merge.h"
+#include "shardlab/live/live_timeline.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Rebuilding a machine's topology from NVML's facts (shardlab/machine_topology.h): the graph must
 // give back exactly the classes nvidia-smi prints.
-#include "shardlab/machine_topology.h"
+#include "shardlab/live/machine_topology.h"
 
 #include <gtest/gtest.h>
 

@@ -4,12 +4,12 @@
 #include "rank_parts.h"
 #include "test_helpers.h"
 
-#include "shardlab/analysis.h"
-#include "shardlab/clock_sync.h"
-#include "shardlab/in_process_job.h"
-#include "shardlab/live.h"
-#include "shardlab/multi_process.h"
-#include "shardlab/simulator.h"
+#include "shardlab/analysis/summary.h"
+#include "shardlab/cluster/clock_sync.h"
+#include "shardlab/cluster/in_process_job.h"
+#include "shardlab/live/live.h"
+#include "shardlab/live/multi_process.h"
+#include "shardlab/sim/simulator.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-#include "shardlab/presets.h"
-#include "shardlab/topo_matrix.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/sim/topo_matrix.h"
 
 #include <gtest/gtest.h>
 

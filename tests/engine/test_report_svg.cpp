@@ -1,6 +1,6 @@
 // Report figures: axis ticks, escaping, and what the SVG of a bar chart and a timeline holds.
-#include "shardlab/report_svg.h"
-#include "shardlab/simulator.h"
+#include "shardlab/report/report_svg.h"
+#include "shardlab/sim/simulator.h"
 #include "test_helpers.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // Routes, bottlenecks and shared links, against hand-drawn topologies.
-#include "shardlab/presets.h"
-#include "shardlab/routing.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/sim/routing.h"
 
 #include <gtest/gtest.h>
 

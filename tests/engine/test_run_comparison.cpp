@@ -1,8 +1,9 @@
 // Simulated against measured: per-phase means and errors, hand-computed.
 #include "test_helpers.h"
 
-#include "shardlab/run_comparison.h"
-#include "shardlab/simulator.h"
+#include "shardlab/analysis/prepared_run.h"
+#include "shardlab/analysis/sim_vs_measured.h"
+#include "shardlab/sim/simulator.h"
 
 #include <gtest/gtest.h>
 
@@ -119,4 +120,44 @@ TEST(Comparison, SlowerMeasuredComputeShowsAsNegativeError)
     EXPECT_NEAR(*cmp.phases[0].errorPct, (1 / 1.25 - 1) * 100, 1e-6);
     EXPECT_NEAR(*cmp.phases[1].errorPct, 0, 1e-6);
     EXPECT_EQ(cmp.phases[1].measuredCount, 3);
+}
+
+// prepareRun: what the GUI, the command line and the profiler show beside a finished run.
+TEST(PreparedRun, AMeasuredRunGetsItsSimulationAndComparison)
+{
+    const Scenario s = twoPhases();
+    CostModel model(s.topology, unitProfile());
+    Scenario slow = s;
+    slow.perturbations.slowdown = {1.25, 1.25};
+    auto measured = simulate(slow, model);
+    ASSERT_TRUE(measured);
+    measured->mode = RunMode::Live;
+    auto prepared = prepareRun(s, std::make_shared<const RunResult>(*measured), model);
+    ASSERT_TRUE(prepared);
+    ASSERT_TRUE(prepared->reference);
+    ASSERT_TRUE(prepared->comparison);
+    ASSERT_EQ(prepared->comparison->phases.size(), s.program.size());
+    // compute 25% slower than the model: the model is 20% fast (1/1.25 - 1)
+    ASSERT_TRUE(prepared->comparison->phases[0].errorPct);
+    EXPECT_NEAR(*prepared->comparison->phases[0].errorPct, (1 / 1.25 - 1) * 100, 1e-6);
+    EXPECT_TRUE(prepared->activity);
+    EXPECT_DOUBLE_EQ(prepared->summary.stepTimeMs, summarize(s, *measured).stepTimeMs);
+}
+
+TEST(PreparedRun, ASimulatedRunHasNoReferenceAndCancelStopsIt)
+{
+    const Scenario s = twoPhases();
+    CostModel model(s.topology, unitProfile());
+    auto run = simulate(s, model);
+    ASSERT_TRUE(run);
+    auto prepared = prepareRun(s, std::make_shared<const RunResult>(*run), model);
+    ASSERT_TRUE(prepared);
+    EXPECT_FALSE(prepared->reference);
+    EXPECT_FALSE(prepared->comparison);
+    EXPECT_TRUE(prepared->referenceError.empty());
+
+    const std::atomic<bool> cancel{true};
+    auto cancelled = prepareRun(s, std::make_shared<const RunResult>(*run), model, &cancel);
+    ASSERT_FALSE(cancelled);
+    EXPECT_EQ(cancelled.error().kind, ErrorKind::Cancelled);
 }

@@ -3,9 +3,9 @@
 #include "rank_parts.h"
 #include "test_helpers.h"
 
-#include "shardlab/result_file.h"
-#include "shardlab/run_result_io.h"
-#include "shardlab/simulator.h"
+#include "shardlab/io/result_file.h"
+#include "shardlab/io/run_result_io.h"
+#include "shardlab/sim/simulator.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -2,10 +2,11 @@
 // scaling.h, and the course's two scaling cases.
 #include "analysis_helpers.h"
 
-#include "shardlab/presets.h"
-#include "shardlab/routing.h"
-#include "shardlab/scaling.h"
-#include "shardlab/simulator.h"
+#include "shardlab/analysis/scaling.h"
+#include "shardlab/analysis/scaling_format.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/sim/routing.h"
+#include "shardlab/sim/simulator.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

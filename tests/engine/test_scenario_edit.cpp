@@ -1,7 +1,7 @@
 // Scenario edits keep every reference valid (the GUI runs each as one undoable step).
-#include "shardlab/capacity.h"
-#include "shardlab/presets.h"
-#include "shardlab/scenario_edit.h"
+#include "shardlab/model/capacity.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/model/scenario_edit.h"
 #include "test_helpers.h"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // The scenario file format: lossless round trips, and bad files that name what is wrong.
 #include "test_helpers.h"
 
-#include "shardlab/scenario_io.h"
+#include "shardlab/io/scenario_io.h"
 
 #include <gtest/gtest.h>
 

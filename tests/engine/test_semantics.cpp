@@ -1,4 +1,4 @@
-#include "shardlab/semantics.h"
+#include "shardlab/model/semantics.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // The discrete-event simulator: arrivals, waits, overlap, hangs, jitter, cancellation.
 #include "test_helpers.h"
 
-#include "shardlab/analysis.h"
-#include "shardlab/simulator.h"
+#include "shardlab/analysis/summary.h"
+#include "shardlab/sim/simulator.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 #include "test_helpers.h"
 
-#include "shardlab/capacity.h"
-#include "shardlab/presets.h"
-#include "shardlab/strategies.h"
+#include "shardlab/model/capacity.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/model/strategies.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,8 @@
 // latency/bandwidth crossover, and simulated-versus-measured overlays.
 #include "test_helpers.h"
 
-#include "shardlab/sweep.h"
+#include "shardlab/analysis/sweep.h"
+#include "shardlab/analysis/sweep_fit.h"
 
 #include <gtest/gtest.h>
 

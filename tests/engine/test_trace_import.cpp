@@ -3,11 +3,12 @@
 // block is rebuilt against a scenario, and bad traces are named by file and JSON path.
 #include "test_helpers.h"
 
-#include "shardlab/analysis.h"
-#include "shardlab/exporters.h"
-#include "shardlab/result_file.h"
-#include "shardlab/simulator.h"
-#include "shardlab/trace_import.h"
+#include "shardlab/analysis/summary.h"
+#include "shardlab/io/exporters.h"
+#include "shardlab/io/file_kind.h"
+#include "shardlab/io/result_file.h"
+#include "shardlab/io/trace_import.h"
+#include "shardlab/sim/simulator.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -3,9 +3,9 @@
 #include "rank_parts.h"
 #include "test_helpers.h"
 
-#include "shardlab/analysis.h"
-#include "shardlab/exporters.h"
-#include "shardlab/simulator.h"
+#include "shardlab/analysis/summary.h"
+#include "shardlab/io/exporters.h"
+#include "shardlab/sim/simulator.h"
 
 #include <gtest/gtest.h>
 

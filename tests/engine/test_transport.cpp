@@ -1,6 +1,6 @@
 // The steps built on Transport (transport.h) over an in-process job: broadcast, gather of
 // variable sizes, barrier, and what a missing rank looks like.
-#include "shardlab/in_process_job.h"
+#include "shardlab/cluster/in_process_job.h"
 
 #include <gtest/gtest.h>
 

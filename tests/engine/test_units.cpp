@@ -1,4 +1,4 @@
-#include "shardlab/units.h"
+#include "shardlab/base/units.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The practical's fill pattern and the closed form of each collective's result (verification.h).
-#include "shardlab/verification.h"
+#include "shardlab/model/verification.h"
 
 #include <gtest/gtest.h>
 

@@ -4,17 +4,18 @@
 // tasks-per-node parsers. Build with -DSHARDLAB_FUZZ=ON and clang; run
 //   build/fuzz/tests/fuzz/fuzz_scenario tests/fuzz/corpus -max_total_time=300
 // A crash, a hang (-timeout) or a leak (LeakSanitizer) fails the run.
-#include "shardlab/calibration.h"
-#include "shardlab/launch.h"
-#include "shardlab/lessons.h"
-#include "shardlab/profiles.h"
-#include "shardlab/result_file.h"
-#include "shardlab/run_result_io.h"
-#include "shardlab/scenario_io.h"
-#include "shardlab/trace_import.h"
-#include "shardlab/simulator.h"
-#include "shardlab/sweep.h"
-#include "shardlab/units.h"
+#include "shardlab/analysis/calibration.h"
+#include "shardlab/analysis/calibration_report.h"
+#include "shardlab/analysis/sweep.h"
+#include "shardlab/base/units.h"
+#include "shardlab/cluster/launch.h"
+#include "shardlab/io/result_file.h"
+#include "shardlab/io/run_result_io.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/io/trace_import.h"
+#include "shardlab/lessons/lessons.h"
+#include "shardlab/sim/profiles.h"
+#include "shardlab/sim/simulator.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,9 +2,9 @@
 // cannot run here, and the machine and workload their scenarios start from.
 #pragma once
 
-#include "shardlab/live.h"
-#include "shardlab/scenario.h"
-#include "shardlab/strategies.h"
+#include "shardlab/live/live.h"
+#include "shardlab/model/scenario.h"
+#include "shardlab/model/strategies.h"
 
 #include <string>
 

@@ -1,12 +1,12 @@
 // Live engine on real GPUs (CTest label `gpu`). Every test skips with a message where live mode
 // cannot run (no GPU, no driver, library missing). Run on the device machine by bench/live_device.sh.
 #include "cli.h"
-#include "shardlab/analysis.h"
+#include "shardlab/analysis/summary.h"
 #include "gpu_test_helpers.h"
-#include "shardlab/live.h"
-#include "shardlab/machine_topology.h"
-#include "shardlab/scenario_io.h"
-#include "shardlab/topo_matrix.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/live/live.h"
+#include "shardlab/live/machine_topology.h"
+#include "shardlab/sim/topo_matrix.h"
 
 #include <gtest/gtest.h>
 

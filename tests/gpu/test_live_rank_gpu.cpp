@@ -3,13 +3,13 @@
 // libshardlab_live.so: the executor bound to one rank, its own NCCL communicator from the broadcast
 // unique id). The whole sequence of multi_process.h runs as under mpirun, so the merged result
 // must match a single-process run of the same scenario. (Under mpirun itself: bench/mpi_device.sh.)
-#include "shardlab/analysis.h"
-#include "shardlab/in_process_job.h"
+#include "shardlab/analysis/summary.h"
+#include "shardlab/cluster/in_process_job.h"
 #include "gpu_test_helpers.h"
-#include "shardlab/live.h"
-#include "shardlab/live_rank.h"
-#include "shardlab/multi_process.h"
-#include "shardlab/topo_matrix.h"
+#include "shardlab/live/live.h"
+#include "shardlab/live/live_rank.h"
+#include "shardlab/live/multi_process.h"
+#include "shardlab/sim/topo_matrix.h"
 
 #include <gtest/gtest.h>
 

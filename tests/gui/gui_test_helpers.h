@@ -4,8 +4,8 @@
 
 #include "document/prompter.h"
 #include "document/shardref.h"
-#include "shardlab/presets.h"
-#include "shardlab/scenario_io.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/model/presets.h"
 #include "topology/gpucarditem.h"
 #include "topology/topologyview.h"
 

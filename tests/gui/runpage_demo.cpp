@@ -6,13 +6,14 @@
 // --select selects the first collective so that its members are outlined.
 // --stand-in-live S previews the simulated-vs-measured view without GPUs: the "measurement" is
 // the simulation with every rank S times slower (labelled as a stand-in in the mode's tooltip).
+#include "run_test_helpers.h"
 #include "playbackcontroller.h"
 #include "runcontroller.h"
 #include "runpage.h"
 #include "timelineview.h"
 
-#include "shardlab/scenario_io.h"
-#include "shardlab/simulator.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/sim/simulator.h"
 
 #include <QApplication>
 #include <QTimer>
@@ -48,16 +49,7 @@ int main(int argc, char** argv)
     page.setScenario(*scenario);
     if (standIn > 0) {
         page.useLiveRunner(
-            [standIn](const Scenario& sc, const LiveOptions& o) -> Result<RunResult> {
-                Scenario slow = sc;
-                slow.perturbations.slowdown.assign(static_cast<size_t>(sc.ranks()), standIn);
-                SimulationOptions so;
-                so.cancel = o.cancel;
-                auto r = simulate(slow, so);
-                if (r)
-                    r->mode = RunMode::Live;
-                return r;
-            },
+            test::standInLiveRunner(standIn),
             QStringLiteral("stand-in: the simulation with every rank %1x slower").arg(standIn));
     }
     const bool live = args.contains(QStringLiteral("--live")) || standIn > 0;

@@ -5,8 +5,8 @@
 #include "document/document.h"
 #include "document/livefeedback.h"
 #include "gui_test_helpers.h"
-#include "shardlab/presets.h"
-#include "shardlab/scenario_edit.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/model/scenario_edit.h"
 #include "topology/linkitem.h"
 #include "topology/topologylayout.h"
 #include "topology/topologyscene.h"
@@ -151,15 +151,15 @@ private slots:
         s.topology = *preset("teaching-4x16gb-pcie");
         SceneOn on(s.topology);
         TopologyScene& scene = on.scene;
-        ActivityFrame frame;
+        ActivitySnapshot frame;
         frame.timeUs = 120;
-        frame.ranks = {RankActivity::Compute, RankActivity::Communicate, RankActivity::Wait, RankActivity::Idle};
+        frame.ranks = {ActivityState::Compute, ActivityState::Communicate, ActivityState::Wait, ActivityState::Idle};
         frame.waitingFor = {-1, -1, 0, -1};
         frame.links.resize(s.topology.links.size());
         frame.links[0] = {1.0, 4e6, true};
         frame.links[1] = {0.25, 1e6, false};
         scene.setActivity(frame);
-        QCOMPARE(scene.card(0)->activity(), RankActivity::Compute);
+        QCOMPARE(scene.card(0)->activity(), ActivityState::Compute);
         QCOMPARE(scene.card(0)->activityText(), QStringLiteral("computing"));
         QCOMPARE(scene.card(2)->activityText(), QStringLiteral("waits for GPU 0"));
         QCOMPARE(scene.waitArrowCount(), 1);
@@ -174,7 +174,7 @@ private slots:
         QCOMPARE(busy->trafficColour(), QColor(0xd5, 0x00, 0x00));
         QVERIFY(!light->traffic().forward);
         // an empty frame clears everything
-        scene.setActivity(ActivityFrame {});
+        scene.setActivity(ActivitySnapshot {});
         QCOMPARE(scene.waitArrowCount(), 0);
         QVERIFY(!busy->hasTraffic());
         QVERIFY(!scene.card(0)->showsActivity());

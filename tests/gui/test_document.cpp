@@ -3,7 +3,7 @@
 #include "document/document.h"
 #include "document/edits.h"
 #include "gui_test_helpers.h"
-#include "shardlab/strategies.h"
+#include "shardlab/model/strategies.h"
 
 #include <QSignalSpy>
 #include <QTest>

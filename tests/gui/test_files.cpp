@@ -6,7 +6,7 @@
 #include "document/edits.h"
 #include "document/recentfiles.h"
 #include "gui_test_helpers.h"
-#include "shardlab/scenario_io.h"
+#include "shardlab/io/scenario_io.h"
 
 #include <QDir>
 #include <QFile>

@@ -7,7 +7,7 @@
 #include "gui_test_helpers.h"
 #include "labels.h"
 #include "program/programmodel.h"
-#include "shardlab/presets.h"
+#include "shardlab/model/presets.h"
 #include "topology/gpumodel.h"
 #include "workload/capacitymodel.h"
 #include "workload/shardmodel.h"

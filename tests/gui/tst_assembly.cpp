@@ -20,7 +20,7 @@
 #include "topology/topologyview.h"
 #include "window/shortcutsdialog.h"
 
-#include "shardlab/simulator.h"
+#include "shardlab/sim/simulator.h"
 
 #include <QAction>
 #include <QMenu>
@@ -124,9 +124,9 @@ private slots:
         // playback animates the editor's diagram; the run page shows the same scene under its timeline
         QCOMPARE(w.runDiagram()->scene(), w.topologyScene());
         w.runPage()->playback()->stepForward();
-        const ActivityFrame& frame = w.topologyScene()->activity();
+        const ActivitySnapshot& frame = w.topologyScene()->activity();
         QCOMPARE(int(frame.ranks.size()), 4);
-        QCOMPARE(frame.ranks[3], RankActivity::Wait);
+        QCOMPARE(frame.ranks[3], ActivityState::Wait);
         QCOMPARE(frame.waitingFor[3], 0);
     }
 

@@ -11,7 +11,7 @@
 #include "topology/topologyview.h"
 #include "window/exportactions.h"
 
-#include "shardlab/trace_import.h"
+#include "shardlab/io/trace_import.h"
 
 #include <QFile>
 #include <QSignalSpy>

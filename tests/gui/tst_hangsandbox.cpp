@@ -10,7 +10,7 @@
 #include "sandbox/hanggridmodel.h"
 #include "sandbox/hangsandbox.h"
 
-#include "shardlab/simulator.h"
+#include "shardlab/sim/simulator.h"
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>

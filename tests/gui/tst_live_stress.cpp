@@ -9,7 +9,7 @@
 #include "../gpu/gpu_test_helpers.h"
 #include "runcontroller.h"
 
-#include "shardlab/live.h"
+#include "shardlab/live/live.h"
 
 #include <QElapsedTimer>
 #include <QtTest>

@@ -1,31 +1,17 @@
-// The engine thread: results of the straggler example, streaming, cancel within 200 ms, a newer
-// run superseding an older one, errors as messages, and live runs with their comparison.
+// The engine thread: results of the straggler example, streaming, cancel, a newer run superseding
+// an older one, errors as messages, and live runs with their comparison. Runs that must still be
+// going when they are cancelled or superseded are held at a test::RunGate, so nothing here depends
+// on how fast the machine simulates; how fast a cancel takes effect (the 200 ms target of issue 5)
+// is measured by bench_cancel.
 #include "run_test_helpers.h"
 #include "runcontroller.h"
 #include "timelinedata.h"
 
-#include "shardlab/simulator.h"
+#include "shardlab/sim/simulator.h"
 
 #include <QElapsedTimer>
 #include <QtTest>
 
-namespace {
-// Issue 5: cancel stops a run within 200 ms. That is a property of the app as built for users;
-// the AddressSanitizer build runs the same code unoptimised with every access checked, several
-// times slower, and CI runs it beside another test, so there the budget is three times larger
-// (it still catches a cancel that waits for the run's end, which takes seconds).
-#if defined(__SANITIZE_ADDRESS__)
-constexpr qint64 kCancelBudgetMs = 600;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr qint64 kCancelBudgetMs = 600;
-#else
-constexpr qint64 kCancelBudgetMs = 200;
-#endif
-#else
-constexpr qint64 kCancelBudgetMs = 200;
-#endif
-} // namespace
 
 using namespace shardlab;
 using namespace shardlab::gui;
@@ -82,7 +68,9 @@ private slots:
     void streamsIterationsAsTheyFinish()
     {
         const Scenario s = test::longScenario(150, 8);
+        test::RunGate gate(10); // held until part of it has streamed in, however fast the machine
         RunController c;
+        c.setIterationHook(gate.hook());
         c.setCoalesceInterval(5);
         c.setStreamCapacity(100'000'000); // nothing left out, however loaded the machine
         QSignalSpy partial(&c, &RunController::partialAvailable);
@@ -90,8 +78,11 @@ private slots:
         c.start(s, RunKind::Simulate);
         auto streaming = c.streamingTimeline();
         QVERIFY(streaming);
-        QVERIFY(done.wait(30000));
-        QVERIFY(!partial.isEmpty());
+        QVERIFY(gate.waitUntilHeld());
+        QTRY_VERIFY_WITH_TIMEOUT(!partial.isEmpty(), 60000); // the first iterations, before the end
+        QCOMPARE(done.count(), 0);
+        gate.open();
+        QVERIFY(done.wait(60000));
         // what streamed in is the run's spans, without loss
         QVERIFY(!c.streamIncomplete());
         QCOMPARE(streaming->runSpanCount(), outcomeOf(done)->run->spans.size());
@@ -110,22 +101,20 @@ private slots:
         QCOMPARE(outcomeOf(done, 1)->run->spans.size(), outcomeOf(done, 0)->run->spans.size());
     }
 
-    void cancelStopsWithin200ms()
+    void cancelStopsTheRun()
     {
+        test::RunGate gate(3);
         RunController c;
+        c.setIterationHook(gate.hook());
         QSignalSpy cancelled(&c, &RunController::cancelled);
         QSignalSpy done(&c, &RunController::resultAvailable);
         QSignalSpy progress(&c, &RunController::progress);
         const quint64 id = c.start(test::longScenario(2000), RunKind::Simulate);
-        QVERIFY(progress.wait(10000)); // it is under way
-        QTest::qWait(200);
+        QVERIFY(gate.waitUntilHeld()); // under way, and it cannot finish on its own
+        QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0, 60000);
         QVERIFY(c.isRunning());
-        QElapsedTimer clock;
-        clock.start();
         c.cancel();
-        QVERIFY(cancelled.wait(2000));
-        const qint64 took = clock.elapsed();
-        QVERIFY2(took <= kCancelBudgetMs, qPrintable(QStringLiteral("cancel took %1 ms (budget %2 ms)").arg(took).arg(kCancelBudgetMs)));
+        QVERIFY(cancelled.wait(60000));
         QCOMPARE(cancelled.at(0).at(0).toULongLong(), id);
         QVERIFY(!c.isRunning());
         QTest::qWait(300);
@@ -133,25 +122,27 @@ private slots:
 
         // still responsive: the next run goes through at once
         c.start(test::loadExample("straggler-12-6-4-2.shardlab.json"), RunKind::Simulate);
-        QVERIFY(done.wait(5000));
+        QVERIFY(done.wait(60000));
     }
 
     void newerRunSupersedesTheOlder()
     {
+        test::RunGate gate(3); // holds the first run only
         RunController c;
+        c.setIterationHook(gate.hook());
         QSignalSpy done(&c, &RunController::resultAvailable);
         QSignalSpy progress(&c, &RunController::progress);
         QSignalSpy partial(&c, &RunController::partialAvailable);
         QSignalSpy cancelled(&c, &RunController::cancelled);
         QSignalSpy failed(&c, &RunController::failed);
         const quint64 first = c.start(test::longScenario(2000), RunKind::Simulate);
-        QVERIFY(progress.wait(10000));
-        QTest::qWait(100);
+        QVERIFY(gate.waitUntilHeld());
+        QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0, 60000);
         const int progressBefore = progress.count();
         const int partialBefore = partial.count();
         const quint64 second = c.start(test::loadExample("straggler-12-6-4-2.shardlab.json"), RunKind::Simulate);
         QVERIFY(second != first);
-        QVERIFY(done.wait(5000));
+        QVERIFY(done.wait(60000));
         QTest::qWait(500); // time for anything of the first run to straggle in
         QCOMPARE(done.count(), 1);
         QCOMPARE(outcomeOf(done)->id, second);
@@ -196,16 +187,7 @@ private slots:
         // every rank 25% slower, so the model predicts compute 20% too fast.
         const Scenario s = test::loadExample("straggler-12-6-4-2.shardlab.json");
         RunController c;
-        c.setLiveRunner([](const Scenario& scenario, const LiveOptions& o) -> Result<RunResult> {
-            Scenario slow = scenario;
-            slow.perturbations.slowdown.assign(static_cast<size_t>(scenario.ranks()), 1.25);
-            SimulationOptions so;
-            so.cancel = o.cancel;
-            auto r = simulate(slow, so);
-            if (r)
-                r->mode = RunMode::Live;
-            return r;
-        });
+        c.setLiveRunner(test::standInLiveRunner(1.25));
         QSignalSpy done(&c, &RunController::resultAvailable);
         c.start(s, RunKind::Live);
         QVERIFY(c.streamingTimeline() == nullptr); // live runs arrive whole

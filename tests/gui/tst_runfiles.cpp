@@ -16,10 +16,10 @@
 #include "timelineview.h"
 #include "window/runfileopener.h"
 
-#include "shardlab/analysis.h"
-#include "shardlab/exporters.h"
-#include "shardlab/result_file.h"
-#include "shardlab/simulator.h"
+#include "shardlab/analysis/summary.h"
+#include "shardlab/io/exporters.h"
+#include "shardlab/io/result_file.h"
+#include "shardlab/sim/simulator.h"
 
 #include <QFile>
 #include <QProcess>

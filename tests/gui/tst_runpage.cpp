@@ -10,7 +10,7 @@
 #include "timelinedata.h"
 #include "timelineview.h"
 
-#include "shardlab/simulator.h"
+#include "shardlab/sim/simulator.h"
 
 #include <QAbstractItemModelTester>
 #include <QPushButton>
@@ -91,8 +91,8 @@ private slots:
         QSignalSpy frames(&page, &RunPage::activityAvailable);
         page.playback()->stepForward();
         QCOMPARE(frames.count(), 1);
-        const ActivityFrame f = frames.at(0).at(0).value<ActivityFrame>();
-        QCOMPARE(f.ranks[3], RankActivity::Wait);
+        const ActivitySnapshot f = frames.at(0).at(0).value<ActivitySnapshot>();
+        QCOMPARE(f.ranks[3], ActivityState::Wait);
         QCOMPARE(f.waitingFor[3], 0);
         QCOMPARE(view->cursorTime(), page.playback()->time());
     }
@@ -128,31 +128,31 @@ private slots:
         QVERIFY(finished.wait(10000));
         const TimelineData* good = page.timeline()->data();
 
-        // a long run, streamed into the timeline; the event loop keeps ticking meanwhile
+        // a long run, streamed into the timeline and held at a gate after 20 iterations, so that it
+        // is still going when Cancel is clicked however fast or loaded the machine is
+        test::RunGate gate(20);
+        page.controller()->setIterationHook(gate.hook());
         QSignalSpy cancelled(page.controller(), &RunController::cancelled);
         QSignalSpy progress(page.controller(), &RunController::progress);
         page.setScenario(test::longScenario(2000, 16));
         page.run();
         QVERIFY(page.cancelButton()->isEnabled());
-        QElapsedTimer clock;
-        clock.start();
-        qint64 last = 0, worstGap = 0;
+        QVERIFY(gate.waitUntilHeld());
+        // responsive: the GUI thread never blocks on the engine. The engine thread is inside the run
+        // and cannot leave it, yet the page's timers fire and the stream is drawn. (How long the event
+        // loop may stall while a large run streams in, 50 ms, is measured by bench_timeline.)
+        int ticks = 0;
         QTimer tick;
         tick.setInterval(5);
-        connect(&tick, &QTimer::timeout, this, [&] {
-            worstGap = std::max(worstGap, clock.elapsed() - last);
-            last = clock.elapsed();
-        });
+        connect(&tick, &QTimer::timeout, this, [&] { ++ticks; });
         tick.start();
-        QTest::qWait(600);
+        QTRY_VERIFY_WITH_TIMEOUT(ticks >= 10, 60000);
         tick.stop();
-        QVERIFY(progress.count() > 0);
-        // responsive: the GUI thread never blocks on the engine (bench_timeline measures the
-        // 50 ms target on an idle machine; this bound leaves room for a loaded test machine)
-        QVERIFY2(worstGap < 1000, qPrintable(QStringLiteral("event loop stalled %1 ms").arg(worstGap)));
-        QVERIFY(page.timeline()->data() != good); // the stream is being drawn
+        QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(page.timeline()->data() != good, 60000); // the stream is being drawn
+        QVERIFY(page.cancelButton()->isEnabled());
         QTest::mouseClick(page.cancelButton(), Qt::LeftButton);
-        QVERIFY(cancelled.wait(2000));
+        QVERIFY(cancelled.wait(60000));
         QCOMPARE(finished.count(), 1);
         QCOMPARE(page.timeline()->data(), good); // back to the last finished run
         QVERIFY(!page.cancelButton()->isEnabled());
@@ -167,16 +167,7 @@ private slots:
         page.resize(1600, 900);
         page.show();
         page.useLiveRunner(
-            [](const Scenario& sc, const LiveOptions& o) -> Result<RunResult> {
-                Scenario slow = sc;
-                slow.perturbations.slowdown.assign(static_cast<size_t>(sc.ranks()), 1.25);
-                SimulationOptions so;
-                so.cancel = o.cancel;
-                auto r = simulate(slow, so);
-                if (r)
-                    r->mode = RunMode::Live;
-                return r;
-            },
+            test::standInLiveRunner(1.25),
             QStringLiteral("stand-in"));
         QAbstractItemModelTester tester(page.summary()->comparisonModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         page.setScenario(s);

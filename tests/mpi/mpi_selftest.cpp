@@ -10,14 +10,14 @@
 // Rank 0 prints "selftest OK" when every check passed; any failed check prints "FAILED".
 #include "../engine/rank_parts.h"
 
-#include "shardlab/analysis.h"
-#include "shardlab/clock_sync.h"
-#include "shardlab/job_monitor.h"
-#include "shardlab/launch.h"
-#include "shardlab/mpi_loader.h"
-#include "shardlab/multi_process.h"
-#include "shardlab/scenario_io.h"
-#include "shardlab/simulator.h"
+#include "shardlab/analysis/summary.h"
+#include "shardlab/cluster/clock_sync.h"
+#include "shardlab/cluster/job_monitor.h"
+#include "shardlab/cluster/launch.h"
+#include "shardlab/cluster/mpi_loader.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/live/multi_process.h"
+#include "shardlab/sim/simulator.h"
 
 #include <cmath>
 #include <csignal>

@@ -2,8 +2,8 @@
 // well-formed SVG that renders, and the command line writes PDF once the writer is installed.
 #include "cli.h"
 #include "report_pdf.h"
-#include "shardlab/report_html.h"
-#include "shardlab/scenario_io.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/report/report_html.h"
 
 #include <QTextBlock>
 #include <QTextDocument>

@@ -1,7 +1,7 @@
 // The calibration's accuracy table: each measurement against the model before and after.
 #pragma once
 
-#include "shardlab/calibration.h"
+#include "shardlab/analysis/calibration.h"
 
 #include <QAbstractTableModel>
 

@@ -6,8 +6,8 @@
 #include "scalingview.h"
 #include "sweepview.h"
 
-#include "shardlab/profiles.h"
-#include "shardlab/simulator.h"
+#include "shardlab/sim/profiles.h"
+#include "shardlab/sim/simulator.h"
 
 #include <QLabel>
 #include <QScrollArea>

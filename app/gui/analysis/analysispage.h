@@ -5,8 +5,8 @@
 
 #include "jobtracker.h"
 
-#include "shardlab/analysis.h"
-#include "shardlab/diagnosis.h"
+#include "shardlab/analysis/diagnosis.h"
+#include "shardlab/analysis/summary.h"
 
 #include <QWidget>
 

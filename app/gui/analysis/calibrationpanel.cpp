@@ -3,8 +3,11 @@
 #include "accuracymodel.h"
 #include "plotstyle.h"
 
-#include "shardlab/live.h"
-#include "shardlab/profiles.h"
+#include "shardlab/analysis/calibration_report.h"
+#include "shardlab/analysis/calibration_run.h"
+#include "shardlab/live/live.h"
+#include "shardlab/live/live_measure.h"
+#include "shardlab/sim/profiles.h"
 
 #include <QFileDialog>
 #include <QFormLayout>

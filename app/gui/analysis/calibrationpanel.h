@@ -6,7 +6,8 @@
 
 #include "jobtracker.h"
 
-#include "shardlab/calibration.h"
+#include "shardlab/analysis/calibration.h"
+#include "shardlab/analysis/calibration_run.h"
 
 #include <QWidget>
 

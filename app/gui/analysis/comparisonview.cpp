@@ -3,7 +3,8 @@
 #include "i18n/engineterms.h"
 #include "plotstyle.h"
 
-#include "shardlab/live.h"
+#include "shardlab/live/live.h"
+#include "shardlab/live/live_measure.h"
 
 #include <QComboBox>
 #include <QFontDatabase>

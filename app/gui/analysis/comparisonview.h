@@ -6,8 +6,8 @@
 
 #include "jobtracker.h"
 
-#include "shardlab/collective_choice.h"
-#include "shardlab/comparison.h"
+#include "shardlab/analysis/collective_choice.h"
+#include "shardlab/analysis/collective_comparison.h"
 
 #include <QWidget>
 

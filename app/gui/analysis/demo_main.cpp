@@ -3,7 +3,7 @@
 // window once it has settled; SHARDLAB_QUIT_AFTER_MS quits (as shardlab-gui does).
 #include "analysispage.h"
 
-#include "shardlab/scenario_io.h"
+#include "shardlab/io/scenario_io.h"
 
 #include <QApplication>
 #include <QMessageBox>

@@ -3,7 +3,7 @@
 // speed-up", the scaling curve.
 #pragma once
 
-#include "shardlab/diagnosis.h"
+#include "shardlab/analysis/diagnosis.h"
 
 #include <QWidget>
 

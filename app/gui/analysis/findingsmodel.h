@@ -2,7 +2,7 @@
 // table, the handbook's "per-rank timeline").
 #pragma once
 
-#include "shardlab/diagnosis.h"
+#include "shardlab/analysis/diagnosis.h"
 
 #include <QAbstractListModel>
 #include <QAbstractTableModel>

@@ -1,6 +1,6 @@
 #include "plotstyle.h"
 
-#include "shardlab/units.h"
+#include "shardlab/base/units.h"
 
 #include <QHeaderView>
 #include <QTableView>

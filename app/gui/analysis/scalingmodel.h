@@ -1,7 +1,7 @@
 // The scaling curve as a table: one row per GPU count.
 #pragma once
 
-#include "shardlab/scaling.h"
+#include "shardlab/analysis/scaling.h"
 
 #include <QAbstractTableModel>
 

@@ -4,7 +4,7 @@
 #include "plotstyle.h"
 #include "scalingmodel.h"
 
-#include "shardlab/collective_path.h"
+#include "shardlab/analysis/collective_path.h"
 
 #include <QComboBox>
 #include <QFormLayout>

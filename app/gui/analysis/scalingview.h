@@ -5,7 +5,7 @@
 
 #include "jobtracker.h"
 
-#include "shardlab/scaling.h"
+#include "shardlab/analysis/scaling.h"
 
 #include <QWidget>
 

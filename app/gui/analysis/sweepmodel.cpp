@@ -1,6 +1,7 @@
 #include "sweepmodel.h"
 
-#include "shardlab/program.h"
+#include "shardlab/analysis/sweep_fit.h"
+#include "shardlab/model/program.h"
 
 #include <QBrush>
 #include <QColor>

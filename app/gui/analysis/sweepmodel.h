@@ -2,8 +2,9 @@
 // which bandwidth dominates highlighted.
 #pragma once
 
-#include "shardlab/collectives.h"
-#include "shardlab/sweep.h"
+#include "shardlab/analysis/sweep.h"
+#include "shardlab/analysis/sweep_fit.h"
+#include "shardlab/model/collectives.h"
 
 #include <QAbstractTableModel>
 

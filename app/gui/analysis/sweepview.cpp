@@ -4,8 +4,10 @@
 #include "plotstyle.h"
 #include "sweepmodel.h"
 
-#include "shardlab/calibration.h"
-#include "shardlab/live.h"
+#include "shardlab/analysis/calibration.h"
+#include "shardlab/analysis/calibration_report.h"
+#include "shardlab/analysis/sweep_fit.h"
+#include "shardlab/live/live.h"
 
 #include <QComboBox>
 #include <QFile>

@@ -5,8 +5,8 @@
 
 #include "jobtracker.h"
 
-#include "shardlab/cost_model.h"
-#include "shardlab/sweep.h"
+#include "shardlab/analysis/sweep.h"
+#include "shardlab/sim/cost_model.h"
 
 #include <QWidget>
 

@@ -2,7 +2,8 @@
 
 #include "document/document.h"
 #include "labels.h"
-#include "shardlab/scenario_io.h"
+#include "shardlab/base/file_io.h"
+#include "shardlab/io/scenario_io.h"
 
 #include <QDir>
 #include <QFile>

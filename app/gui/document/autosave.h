@@ -5,8 +5,8 @@
 // crashed: findOrphans() lists them for recovery.
 #pragma once
 
-#include "shardlab/result.h"
-#include "shardlab/scenario.h"
+#include "shardlab/base/result.h"
+#include "shardlab/model/scenario.h"
 
 #include <QDateTime>
 #include <QLockFile>

@@ -3,8 +3,8 @@
 // exactly what was there (compared with Scenario ==).
 #pragma once
 
-#include "shardlab/result.h"
-#include "shardlab/scenario.h"
+#include "shardlab/base/result.h"
+#include "shardlab/model/scenario.h"
 
 #include <QObject>
 #include <QString>

@@ -5,8 +5,8 @@
 #include "document/prompter.h"
 #include "document/recentfiles.h"
 #include "labels.h"
-#include "shardlab/presets.h"
-#include "shardlab/scenario_io.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/model/presets.h"
 
 #include <QDir>
 #include <QFileInfo>

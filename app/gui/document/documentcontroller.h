@@ -2,7 +2,7 @@
 // question and crash recovery. A file that fails to load leaves the open document as it was.
 #pragma once
 
-#include "shardlab/scenario.h"
+#include "shardlab/model/scenario.h"
 
 #include <QObject>
 #include <QString>

@@ -2,8 +2,8 @@
 
 #include "document/document.h"
 #include "labels.h"
-#include "shardlab/scenario_edit.h"
-#include "shardlab/workload.h"
+#include "shardlab/model/scenario_edit.h"
+#include "shardlab/model/workload.h"
 
 namespace shardlab::gui {
 

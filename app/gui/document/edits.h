@@ -4,9 +4,9 @@
 #pragma once
 
 #include "document/shardref.h"
-#include "shardlab/result.h"
-#include "shardlab/scenario.h"
-#include "shardlab/strategies.h"
+#include "shardlab/base/result.h"
+#include "shardlab/model/scenario.h"
+#include "shardlab/model/strategies.h"
 
 #include <QCoreApplication>
 #include <QList>

@@ -3,8 +3,8 @@
 // feedback listens to updated() instead of recomputing it.
 #pragma once
 
-#include "shardlab/capacity.h"
-#include "shardlab/scenario.h"
+#include "shardlab/model/capacity.h"
+#include "shardlab/model/scenario.h"
 
 #include <QObject>
 #include <QStringList>

@@ -2,7 +2,7 @@
 // construction, and cheap: a 64-GPU scenario with 256 shards copies in microseconds.
 #pragma once
 
-#include "shardlab/scenario.h"
+#include "shardlab/model/scenario.h"
 
 #include <QString>
 #include <QUndoCommand>

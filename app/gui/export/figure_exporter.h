@@ -6,7 +6,7 @@
 // get a white background so that they print.
 #pragma once
 
-#include "shardlab/result.h"
+#include "shardlab/base/result.h"
 
 #include <QCoreApplication>
 #include <QImage>

@@ -1,5 +1,7 @@
 #include "engineterms.h"
 
+#include <QCoreApplication>
+
 namespace shardlab::gui {
 
 QString EngineTerms::op(OpKind kind)
@@ -60,18 +62,23 @@ QString EngineTerms::bottleneck(Bottleneck b)
 }
 
 namespace {
-// linkKindName() and linkKindWords() of the engine, as the GUI shows them.
+// The one table of link classes as the GUI shows them: linkKindName() and linkKindWords() of the
+// engine, and the editor's label (Labels::linkKind, translated in the "Labels" context).
 struct LinkTerms {
     LinkKind kind;
     const char* name; // a table cell: "cross-socket"
     const char* words; // in a sentence: "crosses the CPU-socket interconnect"
+    const char* label; // the editor's choice: "Cross-socket (SYS)"
 };
 constexpr LinkTerms kLinkTerms[] = {
-    {LinkKind::NvLink, QT_TRANSLATE_NOOP("EngineTerms", "NVLink"), QT_TRANSLATE_NOOP("EngineTerms", "NVLink")},
-    {LinkKind::Pcie, QT_TRANSLATE_NOOP("EngineTerms", "PCIe"), QT_TRANSLATE_NOOP("EngineTerms", "PCIe")},
+    {LinkKind::NvLink, QT_TRANSLATE_NOOP("EngineTerms", "NVLink"), QT_TRANSLATE_NOOP("EngineTerms", "NVLink"),
+        QT_TRANSLATE_NOOP("Labels", "NVLink")},
+    {LinkKind::Pcie, QT_TRANSLATE_NOOP("EngineTerms", "PCIe"), QT_TRANSLATE_NOOP("EngineTerms", "PCIe"),
+        QT_TRANSLATE_NOOP("Labels", "PCIe")},
     {LinkKind::CrossSocket, QT_TRANSLATE_NOOP("EngineTerms", "cross-socket"),
-        QT_TRANSLATE_NOOP("EngineTerms", "the CPU-socket interconnect")},
-    {LinkKind::Network, QT_TRANSLATE_NOOP("EngineTerms", "network"), QT_TRANSLATE_NOOP("EngineTerms", "the network")},
+        QT_TRANSLATE_NOOP("EngineTerms", "the CPU-socket interconnect"), QT_TRANSLATE_NOOP("Labels", "Cross-socket (SYS)")},
+    {LinkKind::Network, QT_TRANSLATE_NOOP("EngineTerms", "network"), QT_TRANSLATE_NOOP("EngineTerms", "the network"),
+        QT_TRANSLATE_NOOP("Labels", "Network")},
 };
 const LinkTerms* linkTerms(LinkKind kind)
 {
@@ -86,6 +93,12 @@ QString EngineTerms::linkKind(LinkKind kind)
 {
     const LinkTerms* t = linkTerms(kind);
     return t ? tr(t->name) : QString();
+}
+
+QString EngineTerms::linkLabel(LinkKind kind)
+{
+    const LinkTerms* t = linkTerms(kind);
+    return t ? QCoreApplication::translate("Labels", t->label) : QString();
 }
 
 QString EngineTerms::linkKindWords(LinkKind kind)

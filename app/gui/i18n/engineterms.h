@@ -4,9 +4,9 @@
 // Qt); Labels (labels.h) builds on them.
 #pragma once
 
-#include "shardlab/analysis.h"
-#include "shardlab/collectives.h"
-#include "shardlab/topology.h"
+#include "shardlab/analysis/summary.h"
+#include "shardlab/model/collectives.h"
+#include "shardlab/model/topology.h"
 
 #include <QCoreApplication>
 #include <QString>
@@ -21,6 +21,7 @@ public:
     static QString bottleneck(Bottleneck b); // bottleneckName(): "compute", "communication"
     static QString linkKind(LinkKind kind); // linkKindName(): "NVLink", "PCIe", "cross-socket", "network"
     static QString linkKindWords(LinkKind kind); // linkKindWords(): "the CPU-socket interconnect", ...
+    static QString linkLabel(LinkKind kind); // the editor's label: "Cross-socket (SYS)"
 };
 
 } // namespace shardlab::gui

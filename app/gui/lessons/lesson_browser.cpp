@@ -3,6 +3,8 @@
 #include "lesson_list_model.h"
 #include "question_panel.h"
 
+#include "shardlab/base/resources.h"
+
 #include <QComboBox>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -153,8 +155,7 @@ void LessonBrowser::resizeEvent(QResizeEvent* event)
 
 QString LessonBrowser::defaultLessonDirectory()
 {
-    const QString env = qEnvironmentVariable("SHARDLAB_RESOURCE_DIR");
-    return (env.isEmpty() ? QStringLiteral(SHARDLAB_RESOURCE_DIR) : env) + QStringLiteral("/lessons");
+    return QString::fromStdString(lessonDirectory().string());
 }
 
 bool LessonBrowser::loadLessons(const QString& dir)

@@ -4,7 +4,7 @@
 // and says which view a step points at (stepActivated).
 #pragma once
 
-#include "shardlab/lesson_check.h"
+#include "shardlab/lessons/lesson_check.h"
 
 #include <QList>
 #include <QWidget>
@@ -29,7 +29,7 @@ public:
     explicit LessonBrowser(QWidget* parent = nullptr);
     ~LessonBrowser() override;
 
-    // resources/lessons of the source tree, or $SHARDLAB_RESOURCE_DIR/lessons when that is set.
+    // the engine's lessonDirectory() (shardlab/base/resources.h).
     static QString defaultLessonDirectory();
     // Loads every *.lesson.json in `dir`; on failure keeps the current lessons and returns false
     // (errorString() says why).

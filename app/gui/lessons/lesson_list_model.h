@@ -2,7 +2,7 @@
 // with the lesson's id, course part and scenario paths as roles.
 #pragma once
 
-#include "shardlab/lessons.h"
+#include "shardlab/lessons/lessons.h"
 
 #include <QAbstractListModel>
 

@@ -2,7 +2,7 @@
 // unit, or a collective), Check and Show answer, and the engine's verdict with the explanation.
 #pragma once
 
-#include "shardlab/lesson_check.h"
+#include "shardlab/lessons/lesson_check.h"
 
 #include <QWidget>
 

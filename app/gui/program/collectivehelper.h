@@ -3,7 +3,7 @@
 // delivers exactly that (collectiveFor(), the course's rule: choose it from its consumer).
 #pragma once
 
-#include "shardlab/collectives.h"
+#include "shardlab/model/collectives.h"
 
 #include <QDialog>
 

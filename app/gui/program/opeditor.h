@@ -3,7 +3,7 @@
 // field merges into a single undo step.
 #pragma once
 
-#include "shardlab/scenario.h"
+#include "shardlab/model/scenario.h"
 
 #include <QWidget>
 

@@ -2,7 +2,7 @@
 // size. Edited through the step editor (ProgramPanel), one undoable step per change.
 #pragma once
 
-#include "shardlab/scenario.h"
+#include "shardlab/model/scenario.h"
 #include "snapshotmodel.h"
 
 #include <vector>

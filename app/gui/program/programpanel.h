@@ -3,7 +3,7 @@
 // number of iterations.
 #pragma once
 
-#include "shardlab/result.h"
+#include "shardlab/base/result.h"
 
 #include <QWidget>
 

@@ -1,9 +1,10 @@
 #include "report_writer.h"
 
 #include "report_pdf.h"
-#include "shardlab/live.h"
-#include "shardlab/report_html.h"
-#include "shardlab/scenario_io.h"
+#include "shardlab/base/file_io.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/live/live.h"
+#include "shardlab/report/report_html.h"
 
 #include <QAction>
 #include <QDir>

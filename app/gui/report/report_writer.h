@@ -4,7 +4,7 @@
 // suffix. A report started while another is running supersedes it; the stale one is dropped.
 #pragma once
 
-#include "shardlab/lab_report.h"
+#include "shardlab/report/lab_report.h"
 
 #include <QObject>
 #include <QPointer>

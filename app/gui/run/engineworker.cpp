@@ -2,8 +2,9 @@
 
 #include "timelinedata.h"
 
-#include "shardlab/profiles.h"
-#include "shardlab/simulator.h"
+#include "shardlab/analysis/prepared_run.h"
+#include "shardlab/sim/profiles.h"
+#include "shardlab/sim/simulator.h"
 
 #include <QElapsedTimer>
 
@@ -107,11 +108,14 @@ RunOutcomePtr EngineWorker::execute(quint64 id, const Scenario& scenario, RunKin
     }
     CostModel model(scenario.topology, *profile);
 
-    // progress at most every 50 ms: a run of 100,000 short iterations must not flood the queue
+    // progress at once (the bar moves as soon as the run is under way), then at most every 50 ms: a
+    // run of 100,000 short iterations must not flood the queue
     QElapsedTimer sinceProgress;
     sinceProgress.start();
+    bool first = true;
     auto report = [&](int done, int total) {
-        if (done == total || sinceProgress.elapsed() >= 50) {
+        if (first || done == total || sinceProgress.elapsed() >= 50) {
+            first = false;
             sinceProgress.restart();
             emit progress(id, done, total);
         }
@@ -127,6 +131,8 @@ RunOutcomePtr EngineWorker::execute(quint64 id, const Scenario& scenario, RunKin
         o.iterationDone = [&](const RunResult& soFar, int done, int total) {
             if (m_stream && m_stream->push(id, soFar, done, total))
                 emit dataAvailable(id);
+            if (m_iterationHook)
+                m_iterationHook(done, cancel);
             return !cancel.load();
         };
         result = simulate(scenario, model, o);
@@ -152,29 +158,21 @@ RunOutcomePtr EngineWorker::execute(quint64 id, const Scenario& scenario, RunKin
 RunOutcomePtr EngineWorker::prepare(quint64 id, RunKind kind, const Scenario& scenario, std::shared_ptr<const RunResult> run,
                                     CostModel& model, const std::atomic<bool>& cancel, bool* wasCancelled)
 {
+    auto prepared = prepareRun(scenario, std::move(run), model, &cancel);
+    if (!prepared) {
+        *wasCancelled = true; // prepareRun fails only when cancelled
+        return nullptr;
+    }
     auto out = std::make_shared<RunOutcome>();
     out->id = id;
     out->kind = kind;
     out->scenario = scenario;
-    out->run = std::move(run);
-    if (out->kind == RunKind::Live) {
-        // the model's prediction of the same scenario, to compare phase by phase
-        SimulationOptions o;
-        o.cancel = &cancel;
-        auto reference = simulate(scenario, model, o);
-        if (reference) {
-            out->reference = std::make_shared<const RunResult>(std::move(reference).value());
-            out->comparison = compareRuns(scenario, *out->run, *out->reference);
-        } else {
-            out->referenceError = QString::fromStdString(reference.error().message);
-        }
-    }
-    if (cancel.load()) {
-        *wasCancelled = true;
-        return nullptr;
-    }
-    out->summary = summarize(scenario, *out->run);
-    out->activity = std::make_shared<const ActivityIndex>(scenario, out->run, model);
+    out->run = prepared->run;
+    out->summary = std::move(prepared->summary);
+    out->activity = std::move(prepared->activity);
+    out->reference = std::move(prepared->reference);
+    out->comparison = std::move(prepared->comparison);
+    out->referenceError = QString::fromStdString(prepared->referenceError);
     out->timeline = TimelineData::build(out->run, out->reference);
     return out;
 }

@@ -6,8 +6,8 @@
 #include "runstream.h"
 #include "runtypes.h"
 
-#include "shardlab/cost_model.h"
-#include "shardlab/live.h"
+#include "shardlab/live/live.h"
+#include "shardlab/sim/cost_model.h"
 
 #include <QObject>
 
@@ -21,6 +21,10 @@ class EngineWorker : public QObject {
     Q_OBJECT
 public:
     using LiveRunner = std::function<Result<RunResult>(const Scenario&, const LiveOptions&)>;
+    // Called on the worker's thread after each simulated iteration has streamed (`done` iterations
+    // so far). Tests use it as a gate that holds a run until they open it or cancel the run, so that
+    // nothing depends on how fast the machine simulates.
+    using IterationHook = std::function<void(int done, const std::atomic<bool>& cancel)>;
 
     explicit EngineWorker(std::shared_ptr<RunStream> stream);
 
@@ -37,6 +41,7 @@ public:
     void probeLive();
     // Tests and demos replace the live executor (default: shardlab::runLive).
     void setLiveRunner(LiveRunner runner) { m_liveRunner = std::move(runner); }
+    void setIterationHook(IterationHook hook) { m_iterationHook = std::move(hook); }
 
 signals:
     void progress(quint64 id, int done, int total);
@@ -56,6 +61,7 @@ private:
 
     std::shared_ptr<RunStream> m_stream;
     LiveRunner m_liveRunner;
+    IterationHook m_iterationHook;
 };
 
 } // namespace shardlab::gui

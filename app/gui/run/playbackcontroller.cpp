@@ -1,6 +1,5 @@
 #include "playbackcontroller.h"
 
-#include "activityframe.h"
 
 #include <QShortcut>
 #include <QWidget>
@@ -49,9 +48,9 @@ void PlaybackController::setIndex(std::shared_ptr<const ActivityIndex> index)
     moveTo(0);
 }
 
-ActivityFrame PlaybackController::currentFrame() const
+ActivitySnapshot PlaybackController::currentFrame() const
 {
-    return m_index ? toActivityFrame(m_index->at(m_timeUs)) : ActivityFrame{};
+    return m_index ? m_index->at(m_timeUs) : ActivitySnapshot{};
 }
 
 void PlaybackController::moveTo(double us)

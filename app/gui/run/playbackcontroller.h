@@ -1,13 +1,13 @@
 // Animated playback of a finished run: play, pause, step to the next event (a span boundary or
 // a ring step), speed from 1/10,000 of real time (ring steps of a 100 MB all-reduce become
-// visible) to 10x, and a position anywhere in the run. Emits an ActivityFrame at up to 60 frames
+// visible) to 10x, and a position anywhere in the run. Emits an ActivitySnapshot at up to 60 frames
 // per second for the topology diagram and the time for the timeline's cursor. The keyboard
 // (Space, Left/Right, +/-) can be attached to any widget, so presenter mode reuses it.
 #pragma once
 
-#include "activity.h"
+#include "shardlab/sim/activity.h"
 
-#include "shardlab/activity.h"
+#include "shardlab/sim/activity.h"
 
 #include <QElapsedTimer>
 #include <QList>
@@ -36,7 +36,7 @@ public:
     double endTime() const { return m_index ? m_index->endUs() : 0.0; }
     double speed() const { return m_speed; }
     bool isPlaying() const { return m_timer.isActive(); }
-    ActivityFrame currentFrame() const;
+    ActivitySnapshot currentFrame() const;
     int framesEmitted() const { return m_frames; }
 
     // The speeds offered, as factors of real time: 1, 2, 5 per decade from 1e-4 to 10.
@@ -66,7 +66,7 @@ signals:
     void timeChanged(double us);
     void playingChanged(bool playing);
     void speedChanged(double factor);
-    void activityAvailable(const shardlab::gui::ActivityFrame& frame);
+    void activityAvailable(const shardlab::ActivitySnapshot& frame);
 
 private:
     void tick();
@@ -83,4 +83,4 @@ private:
 
 } // namespace shardlab::gui
 
-Q_DECLARE_METATYPE(shardlab::gui::ActivityFrame)
+Q_DECLARE_METATYPE(shardlab::ActivitySnapshot)

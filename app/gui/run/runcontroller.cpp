@@ -47,6 +47,12 @@ void RunController::setLiveRunner(EngineWorker::LiveRunner runner)
                               Qt::QueuedConnection);
 }
 
+void RunController::setIterationHook(EngineWorker::IterationHook hook)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, h = std::move(hook)]() mutable { w->setIterationHook(std::move(h)); },
+                              Qt::QueuedConnection);
+}
+
 quint64 RunController::begin()
 {
     if (m_cancel)

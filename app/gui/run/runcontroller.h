@@ -46,6 +46,9 @@ public:
     void probeLive();
     // Replaces the live executor (tests, demos). Takes effect for runs started afterwards.
     void setLiveRunner(EngineWorker::LiveRunner runner);
+    // Runs `hook` after every simulated iteration, on the engine thread (tests: a gate that holds a
+    // run until it is opened or cancelled). Takes effect for runs started afterwards.
+    void setIterationHook(EngineWorker::IterationHook hook);
 
     // The timeline of the current run as it streams in (simulation only), or null.
     std::shared_ptr<TimelineData> streamingTimeline() const { return m_streaming; }

@@ -4,13 +4,13 @@
 //
 //   auto* run = new RunPage(this);
 //   connect(document, &Document::scenarioChanged, run, &RunPage::setScenario);
-//   connect(run, &RunPage::activityAvailable, diagram, &TopologyDiagram::setActivity);
+//   connect(run, &RunPage::activityAvailable, diagram, &TopologyScene::setActivity);
 #pragma once
 
-#include "activity.h"
+#include "shardlab/sim/activity.h"
 #include "runtypes.h"
 
-#include "shardlab/live.h"
+#include "shardlab/live/live.h"
 
 #include <functional>
 #include <memory>
@@ -88,7 +88,7 @@ public slots:
 
 signals:
     // What the topology diagram draws at the playback's current instant (up to 60 per second).
-    void activityAvailable(const shardlab::gui::ActivityFrame& frame);
+    void activityAvailable(const shardlab::ActivitySnapshot& frame);
     // A run finished (the current one; superseded runs never arrive here).
     void runFinished(const shardlab::RunResult& result, const shardlab::Summary& summary);
     void outcomeAvailable(shardlab::gui::RunOutcomePtr outcome);

@@ -2,11 +2,11 @@
 // the widgets (HOUSE_STYLE habit 2).
 #pragma once
 
-#include "shardlab/activity.h"
-#include "shardlab/analysis.h"
-#include "shardlab/run_comparison.h"
-#include "shardlab/run_result.h"
-#include "shardlab/scenario.h"
+#include "shardlab/analysis/sim_vs_measured.h"
+#include "shardlab/analysis/summary.h"
+#include "shardlab/model/run_result.h"
+#include "shardlab/model/scenario.h"
+#include "shardlab/sim/activity.h"
 
 #include <QMetaType>
 #include <QString>

@@ -3,8 +3,8 @@
 // models only format them.
 #pragma once
 
-#include "shardlab/analysis.h"
-#include "shardlab/run_comparison.h"
+#include "shardlab/analysis/sim_vs_measured.h"
+#include "shardlab/analysis/summary.h"
 
 #include <QAbstractTableModel>
 

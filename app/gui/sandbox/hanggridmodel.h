@@ -6,7 +6,7 @@
 // them out.
 #pragma once
 
-#include "shardlab/run_result.h"
+#include "shardlab/model/run_result.h"
 
 #include <QAbstractTableModel>
 

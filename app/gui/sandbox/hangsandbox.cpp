@@ -3,7 +3,7 @@
 #include "hanggridmodel.h"
 #include "labels.h"
 
-#include "shardlab/units.h"
+#include "shardlab/base/units.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>

@@ -9,7 +9,7 @@
 
 #include "run/runtypes.h"
 
-#include "shardlab/scenario.h"
+#include "shardlab/model/scenario.h"
 
 #include <QWidget>
 

@@ -6,7 +6,7 @@
 
 #include "timescale.h"
 
-#include "shardlab/run_result.h"
+#include "shardlab/model/run_result.h"
 
 #include <array>
 #include <memory>

@@ -2,7 +2,7 @@
 // vision deficiency and in greyscale on a washed-out projector (wait is also hatched).
 #pragma once
 
-#include "shardlab/run_result.h"
+#include "shardlab/model/run_result.h"
 
 #include <QColor>
 

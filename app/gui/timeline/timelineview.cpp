@@ -3,7 +3,7 @@
 #include "i18n/engineterms.h"
 #include "timelinestyle.h"
 
-#include "shardlab/units.h"
+#include "shardlab/base/units.h"
 
 #include <QKeyEvent>
 #include <QToolTip>

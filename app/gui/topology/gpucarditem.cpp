@@ -82,7 +82,7 @@ void GpuCardItem::layoutTiles()
     }
 }
 
-void GpuCardItem::setActivity(RankActivity state, int waitingFor)
+void GpuCardItem::setActivity(ActivityState state, int waitingFor)
 {
     m_showActivity = true;
     m_activity = state;
@@ -93,7 +93,7 @@ void GpuCardItem::setActivity(RankActivity state, int waitingFor)
 void GpuCardItem::clearActivity()
 {
     m_showActivity = false;
-    m_activity = RankActivity::Idle;
+    m_activity = ActivityState::Idle;
     m_waitingFor = -1;
     update();
 }
@@ -103,13 +103,13 @@ QString GpuCardItem::activityText() const
     if (!m_showActivity)
         return {};
     switch (m_activity) {
-    case RankActivity::Idle:
+    case ActivityState::Idle:
         return tr("idle");
-    case RankActivity::Compute:
+    case ActivityState::Compute:
         return tr("computing");
-    case RankActivity::Communicate:
+    case ActivityState::Communicate:
         return tr("communicating");
-    case RankActivity::Wait:
+    case ActivityState::Wait:
         return m_waitingFor >= 0 ? tr("waits for %1").arg(Labels::gpu(m_waitingFor)) : tr("waiting");
     }
     return {};
@@ -141,13 +141,13 @@ void GpuCardItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWi
     // the card
     QColor border = m_state == GaugeState::Overflow ? theme::overflow() : QColor(0x90, 0x98, 0xa4);
     double borderW = m_state == GaugeState::Overflow ? 3 : 1.5;
-    if (m_showActivity && m_activity != RankActivity::Idle) {
+    if (m_showActivity && m_activity != ActivityState::Idle) {
         border = theme::activityColour(m_activity);
         borderW = 5;
     }
     p->setPen(QPen(border, borderW));
     QColor fill = theme::cardFill();
-    if (m_showActivity && m_activity != RankActivity::Idle) {
+    if (m_showActivity && m_activity != ActivityState::Idle) {
         // a pale tint of the state's colour: the gauge and text stay readable on it
         const QColor c = theme::activityColour(m_activity);
         fill = QColor::fromRgbF(0.78f + 0.22f * c.redF(), 0.78f + 0.22f * c.greenF(), 0.78f + 0.22f * c.blueF());

@@ -3,8 +3,8 @@
 // are dropped on it to give it ownership. During playback it shows what the rank is doing.
 #pragma once
 
-#include "activity.h"
-#include "shardlab/units.h"
+#include "shardlab/base/units.h"
+#include "shardlab/sim/activity.h"
 
 #include <QColor>
 #include <QGraphicsObject>
@@ -46,7 +46,7 @@ public:
     // says how full it is, or how much is too much.
     void setMemory(Bytes owned, Bytes capacity, double usedPct, std::vector<GaugeSegment> segments);
     void setTiles(const std::vector<TileInfo>& tiles);
-    void setActivity(RankActivity state, int waitingFor);
+    void setActivity(ActivityState state, int waitingFor);
     void clearActivity();
     bool showsActivity() const { return m_showActivity; }
     int waitingFor() const { return m_waitingFor; }
@@ -57,7 +57,7 @@ public:
     QColor gaugeColour() const;
     const std::vector<TileInfo>& tiles() const { return m_tiles; }
     QList<ShardTileItem*> tileItems() const { return m_tileItems; }
-    RankActivity activity() const { return m_activity; }
+    ActivityState activity() const { return m_activity; }
     QString activityText() const;
 
     QRectF boundingRect() const override;
@@ -88,7 +88,7 @@ private:
     QString m_gaugeText, m_usageText, m_excessText;
     std::vector<TileInfo> m_tiles;
     QList<ShardTileItem*> m_tileItems;
-    RankActivity m_activity = RankActivity::Idle;
+    ActivityState m_activity = ActivityState::Idle;
     int m_waitingFor = -1;
     bool m_showActivity = false;
     bool m_dropTarget = false;

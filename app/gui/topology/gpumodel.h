@@ -2,7 +2,7 @@
 // bandwidth, latency). Device, memory, speed, bundle and bandwidth are editable in place.
 #pragma once
 
-#include "shardlab/topology.h"
+#include "shardlab/model/topology.h"
 #include "snapshotmodel.h"
 
 #include <vector>

@@ -2,7 +2,7 @@
 
 #include "glossary.h"
 #include "labels.h"
-#include "shardlab/presets.h"
+#include "shardlab/model/presets.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -2,7 +2,7 @@
 // default to the class's typical values (presets.h typicalLink()).
 #pragma once
 
-#include "shardlab/topology.h"
+#include "shardlab/model/topology.h"
 
 #include <QDialog>
 

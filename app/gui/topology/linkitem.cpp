@@ -78,7 +78,7 @@ void LinkItem::setLabelVisible(bool visible)
     m_labelVisible = visible;
 }
 
-void LinkItem::setTraffic(const LinkTraffic& traffic, double maxBytes, double phase)
+void LinkItem::setTraffic(const LinkActivity& traffic, double maxBytes, double phase)
 {
     m_hasTraffic = traffic.bytesInFlight > 0 || traffic.utilisation > 0;
     m_traffic = traffic;

@@ -4,8 +4,8 @@
 // whose colour follows the link's utilisation, with an arrow for the direction.
 #pragma once
 
-#include "activity.h"
-#include "shardlab/topology.h"
+#include "shardlab/model/topology.h"
+#include "shardlab/sim/activity.h"
 #include "topology/topologylayout.h"
 
 #include <QCoreApplication>
@@ -31,10 +31,10 @@ public:
     bool labelFits() const; // the route is long enough to carry its label
 
     // `maxBytes`: the largest bytesInFlight of the frame, so widths compare across links.
-    void setTraffic(const LinkTraffic& traffic, double maxBytes, double phase);
+    void setTraffic(const LinkActivity& traffic, double maxBytes, double phase);
     void clearTraffic();
     bool hasTraffic() const { return m_hasTraffic; }
-    const LinkTraffic& traffic() const { return m_traffic; }
+    const LinkActivity& traffic() const { return m_traffic; }
     double trafficWidth() const;
     QColor trafficColour() const;
 
@@ -58,7 +58,7 @@ private:
     QString m_label;
     bool m_labelVisible = true;
     bool m_hasTraffic = false;
-    LinkTraffic m_traffic;
+    LinkActivity m_traffic;
     double m_maxBytes = 0;
     double m_phase = 0;
 };

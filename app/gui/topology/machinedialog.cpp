@@ -1,7 +1,7 @@
 #include "topology/machinedialog.h"
 
 #include "labels.h"
-#include "shardlab/presets.h"
+#include "shardlab/model/presets.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>

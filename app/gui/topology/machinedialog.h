@@ -2,7 +2,7 @@
 // cluster of copies of its first node on a network, scaleOut()).
 #pragma once
 
-#include "shardlab/topology.h"
+#include "shardlab/model/topology.h"
 
 #include <QDialog>
 

@@ -2,7 +2,7 @@
 // fabrics and network switches (bars); and the frame that groups one node's parts.
 #pragma once
 
-#include "shardlab/topology.h"
+#include "shardlab/model/topology.h"
 #include "topology/topologylayout.h"
 
 #include <QCoreApplication>

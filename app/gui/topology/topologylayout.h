@@ -12,7 +12,7 @@
 // gaps between nodes.
 #pragma once
 
-#include "shardlab/topology.h"
+#include "shardlab/model/topology.h"
 
 #include <QPointF>
 #include <QRectF>

@@ -261,7 +261,7 @@ void TopologyScene::clearWaitArrows()
     m_waitArrows.clear();
 }
 
-void TopologyScene::setActivity(const ActivityFrame& frame)
+void TopologyScene::setActivity(const ActivitySnapshot& frame)
 {
     m_activity = frame;
     clearWaitArrows();
@@ -275,7 +275,7 @@ void TopologyScene::setActivity(const ActivityFrame& frame)
     for (size_t r = 0; r < m_cards.size() && r < frame.ranks.size(); ++r) {
         const int waits = r < frame.waitingFor.size() ? frame.waitingFor[r] : -1;
         m_cards[r]->setActivity(frame.ranks[r], waits);
-        if (frame.ranks[r] == RankActivity::Wait && waits >= 0 && waits < static_cast<int>(m_cards.size())
+        if (frame.ranks[r] == ActivityState::Wait && waits >= 0 && waits < static_cast<int>(m_cards.size())
             && waits != static_cast<int>(r)) {
             // a dashed arrow from the waiting card to the card it waits for
             const QRectF a = m_cards[r]->sceneBoundingRect(),
@@ -285,18 +285,18 @@ void TopologyScene::setActivity(const ActivityFrame& frame)
             const double lift = 60 + 0.15 * std::abs(to.x() - from.x());
             path.cubicTo(from + QPointF(0, -lift), to + QPointF(0, -lift), to);
             auto* arrow = new QGraphicsPathItem(path);
-            arrow->setPen(QPen(theme::activityColour(RankActivity::Wait), 4, Qt::DashLine, Qt::RoundCap));
+            arrow->setPen(QPen(theme::activityColour(ActivityState::Wait), 4, Qt::DashLine, Qt::RoundCap));
             arrow->setZValue(5);
             arrow->setToolTip(tr("%1 waits for %2").arg(Labels::gpu(static_cast<int>(r)), Labels::gpu(waits)));
             auto* head = new QGraphicsPolygonItem(QPolygonF({to, to + QPointF(-9, -16), to + QPointF(9, -16)}), arrow);
-            head->setBrush(theme::activityColour(RankActivity::Wait));
+            head->setBrush(theme::activityColour(ActivityState::Wait));
             head->setPen(Qt::NoPen);
             addItem(arrow);
             m_waitArrows.push_back(arrow);
         }
     }
     double maxBytes = 0;
-    for (const LinkTraffic& l : frame.links)
+    for (const LinkActivity& l : frame.links)
         maxBytes = std::max(maxBytes, l.bytesInFlight);
     // the dash phase advances with the clock so that consecutive frames show movement
     const double phase = frame.timeUs / 50.0;

@@ -4,10 +4,10 @@
 // one undoable edit. setActivity() animates a run's playback on the same diagram.
 #pragma once
 
-#include "activity.h"
+#include "shardlab/sim/activity.h"
 #include "document/shardref.h"
-#include "shardlab/scenario.h"
-#include "shardlab/topo_matrix.h"
+#include "shardlab/model/scenario.h"
+#include "shardlab/sim/topo_matrix.h"
 #include "topology/topologylayout.h"
 
 #include <QGraphicsScene>
@@ -42,7 +42,7 @@ public:
     int cardCount() const { return static_cast<int>(m_cards.size()); }
     QList<ShardRef> selectedShards() const;
     // The last frame shown by setActivity(); empty when none.
-    const ActivityFrame& activity() const { return m_activity; }
+    const ActivitySnapshot& activity() const { return m_activity; }
     // Arrows from waiting ranks to the rank they wait for (for tests and the legend).
     int waitArrowCount() const { return static_cast<int>(m_waitArrows.size()); }
 
@@ -58,7 +58,7 @@ public:
 public slots:
     // Shows one instant of a run: each card's state (and whom a waiting rank waits for), each
     // link's traffic. An empty frame clears it.
-    void setActivity(const shardlab::gui::ActivityFrame& frame);
+    void setActivity(const shardlab::ActivitySnapshot& frame);
     // Opens the dialog that joins two parts of the machine with a new link.
     void connectDialog(int fromRank = -1);
 
@@ -89,7 +89,7 @@ private:
     std::vector<QGraphicsItem*> m_waitArrows;
     std::vector<ShardTileItem*> m_retired;
     bool m_reapScheduled = false;
-    ActivityFrame m_activity;
+    ActivitySnapshot m_activity;
     std::vector<std::vector<PairClass>> m_pairs;
     QStringList m_pathText; // by rank: its paths to the other GPUs, for the card's tooltip
 };

@@ -6,9 +6,10 @@
 #include "run/runpage.h"
 #include "timelineview.h"
 
-#include "shardlab/analysis.h"
-#include "shardlab/exporters.h"
-#include "shardlab/scenario_io.h"
+#include "shardlab/analysis/summary.h"
+#include "shardlab/base/file_io.h"
+#include "shardlab/io/exporters.h"
+#include "shardlab/io/scenario_io.h"
 
 #include <QApplication>
 #include <QDir>

@@ -6,7 +6,7 @@
 
 #include "figure_exporter.h"
 
-#include "shardlab/result.h"
+#include "shardlab/base/result.h"
 
 #include <QObject>
 #include <QPair>

@@ -3,7 +3,7 @@
 
 #include "document/document.h"
 #include "report_writer.h"
-#include "shardlab/version.h"
+#include "shardlab/base/version.h"
 #include "window/exportactions.h"
 #include "window/shortcutsdialog.h"
 

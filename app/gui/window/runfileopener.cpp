@@ -4,8 +4,9 @@
 #include "document/documentcontroller.h"
 #include "document/prompter.h"
 
-#include "shardlab/result_file.h"
-#include "shardlab/trace_import.h"
+#include "shardlab/io/file_kind.h"
+#include "shardlab/io/result_file.h"
+#include "shardlab/io/trace_import.h"
 
 #include <QDir>
 #include <QFileInfo>

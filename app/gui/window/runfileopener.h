@@ -7,8 +7,8 @@
 
 #include "analysis/jobtracker.h"
 
-#include "shardlab/run_result.h"
-#include "shardlab/scenario.h"
+#include "shardlab/model/run_result.h"
+#include "shardlab/model/scenario.h"
 
 #include <QObject>
 

@@ -2,7 +2,7 @@
 // far from the mean it is (capacityOf(), recomputed by LiveFeedback on every edit).
 #pragma once
 
-#include "shardlab/capacity.h"
+#include "shardlab/model/capacity.h"
 #include "snapshotmodel.h"
 
 #include <QString>

@@ -2,7 +2,7 @@
 // (evenly into N, or custom sizes that must add up to the item).
 #pragma once
 
-#include "shardlab/workload.h"
+#include "shardlab/model/workload.h"
 
 #include <QDialog>
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "document/shardref.h"
-#include "shardlab/scenario.h"
+#include "shardlab/model/scenario.h"
 #include "snapshotmodel.h"
 
 #include <vector>

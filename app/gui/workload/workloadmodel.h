@@ -2,7 +2,7 @@
 // size are editable; each edit is one undoable step.
 #pragma once
 
-#include "shardlab/scenario.h"
+#include "shardlab/model/scenario.h"
 #include "snapshotmodel.h"
 
 #include <vector>

@@ -5,9 +5,10 @@
 #include "scalingmodel.h"
 #include "sweepmodel.h"
 
-#include "shardlab/presets.h"
-#include "shardlab/scenario_io.h"
-#include "shardlab/simulator.h"
+#include "shardlab/analysis/sweep_fit.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/sim/simulator.h"
 
 #include <QAbstractItemModelTester>
 #include <QBrush>

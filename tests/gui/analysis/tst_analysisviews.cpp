@@ -12,11 +12,13 @@
 #include "sweepmodel.h"
 #include "sweepview.h"
 
-#include "shardlab/live.h"
-#include "shardlab/presets.h"
-#include "shardlab/profiles.h"
-#include "shardlab/scenario_io.h"
-#include "shardlab/simulator.h"
+#include "shardlab/analysis/calibration_run.h"
+#include "shardlab/analysis/sweep_fit.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/live/live.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/sim/profiles.h"
+#include "shardlab/sim/simulator.h"
 
 #include <QAbstractItemModelTester>
 #include <QPushButton>

@@ -14,7 +14,7 @@
 #include "mainwindow.h"
 #include "resourcepaths.h"
 #include "run/runpage.h"
-#include "shardlab/scenario_io.h"
+#include "shardlab/io/scenario_io.h"
 #include "tsfile.h"
 
 #include <QAbstractButton>

@@ -1,7 +1,7 @@
 // The GUI's report action helper: writes HTML and PDF, on this thread or a worker, and drops a
 // report that a newer one superseded.
 #include "report_writer.h"
-#include "shardlab/scenario_io.h"
+#include "shardlab/io/scenario_io.h"
 
 #include <QAction>
 #include <QSignalSpy>

@@ -1,0 +1,63 @@
+// Figures derived from a run: step time, speed-up, efficiency, straggler, bottleneck, per-rank
+// breakdown and per-collective bandwidth. docs/cost-model.md ("What the summary means") gives
+// each definition; the functions here are the only place they are computed.
+#pragma once
+
+#include "shardlab/model/run_result.h"
+#include "shardlab/model/scenario.h"
+#include "shardlab/sim/cost_model.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shardlab {
+
+enum class Bottleneck { Compute, Communication, Wait, Capacity };
+const char* bottleneckName(Bottleneck b); // "compute", "communication", "wait", "capacity"
+
+struct RankBreakdown {
+    int rank = 0;
+    std::string device;
+    double computeMs = 0; // per iteration, averaged
+    double commMs = 0;    // exposed communication (the compute stream blocked in a collective)
+    double waitMs = 0;    // idle at sync points waiting for the last arrival
+    Bytes peakMemory = 0;
+    Bytes capacity = 0;
+    bool fits = true;
+    int timesLast = 0;    // how often this rank arrived last at a blocking collective
+};
+
+struct CollectiveFigures {
+    std::string name;     // the op's label
+    OpKind kind = OpKind::AllReduce;
+    Bytes bytes = 0;
+    int ranks = 0;
+    double timeMs = 0;    // mean duration (last arrival to end)
+    double algbwGBps = 0; // bytes / time
+    double busbwGBps = 0; // algbw * busBandwidthFactor
+    int count = 0;        // instances averaged
+};
+
+struct Summary {
+    RunMode mode = RunMode::Simulated;
+    int ranks = 0;
+    double stepTimeMs = 0;   // mean iteration time
+    double oneGpuMs = 0;     // the same total work on rank 0's GPU alone, no communication
+    double speedup = 0;      // oneGpuMs / stepTimeMs
+    double efficiency = 0;   // speedup / ranks
+    std::optional<int> straggler;
+    Bottleneck bottleneck = Bottleneck::Compute;
+    bool fits = true;
+    double computeShare = 0, commShare = 0, waitShare = 0; // of rank-time, averaged over ranks
+    std::vector<RankBreakdown> perRank;
+    std::vector<CollectiveFigures> collectives;
+    std::string sentence;    // the bottleneck in one sentence, with numbers
+};
+
+Summary summarize(const Scenario& scenario, const RunResult& run);
+
+// Time of the whole program's compute on one GPU (rank 0's), without communication or slowdown.
+double oneGpuTimeMs(const Scenario& scenario, const CostProfile& profile = CostProfile::defaults());
+
+} // namespace shardlab

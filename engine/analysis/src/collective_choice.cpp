@@ -1,0 +1,147 @@
+#include "shardlab/analysis/collective_choice.h"
+
+#include <cmath>
+#include <cstdio>
+#include <tuple>
+
+namespace shardlab {
+
+const char* needDescription(Need need)
+{
+    switch (need) {
+    case Need::SumOnOneRank: return "the sum on one rank";
+    case Need::SumOnEveryRank: return "the sum on every rank";
+    case Need::SliceOfSumOnEveryRank: return "each rank's slice of the sum";
+    case Need::ConcatenationOnEveryRank: return "the concatenation of every rank's piece on every rank";
+    case Need::CopyOfOneRanksData: return "a copy of one rank's data on every rank";
+    }
+    return "?";
+}
+
+RankValues exampleRankValues(int ranks, int perRank)
+{
+    RankValues in(static_cast<size_t>(std::max(0, ranks)));
+    for (int r = 0; r < ranks; ++r)
+        for (int i = 0; i < perRank; ++i)
+            in[static_cast<size_t>(r)].push_back(static_cast<double>((r + 1) * 10 + i));
+    return in;
+}
+
+namespace {
+
+// Per rank, for an input buffer of B bytes on each of n ranks, on a ring (docs/analysis.md):
+// held afterwards and bytes sent.
+//   all-reduce B, 2(n-1)/n B | reduce-scatter B/n, (n-1)/n B | all-gather nB, (n-1)B
+//   broadcast B, B | reduce B on the root, B | reduce-scatter + all-gather B, 2(n-1)/n B
+std::pair<Bytes, Bytes> heldAndSent(OpKind kind, int n, Bytes B)
+{
+    const double b = static_cast<double>(B), dn = n;
+    auto bytes = [](double x) { return static_cast<Bytes>(std::llround(x)); };
+    switch (kind) {
+    case OpKind::AllReduce:
+    case OpKind::ReduceScatterAllGather: return {B, bytes(2 * (dn - 1) / dn * b)};
+    case OpKind::ReduceScatter: return {bytes(b / dn), bytes((dn - 1) / dn * b)};
+    case OpKind::AllGather:
+    case OpKind::AllGatherV: return {bytes(dn * b), bytes((dn - 1) * b)};
+    case OpKind::Broadcast:
+    case OpKind::Reduce:
+    case OpKind::SendRecv: return {B, B};
+    case OpKind::Compute: return {0, 0};
+    }
+    return {0, 0};
+}
+
+std::string values(const std::vector<double>& v)
+{
+    std::string s = "[";
+    for (size_t i = 0; i < v.size() && i < 8; ++i) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%s%g", i ? ", " : "", v[i]);
+        s += b;
+    }
+    if (v.size() > 8)
+        s += ", ...";
+    return s + "] (" + std::to_string(v.size()) + " value" + (v.size() == 1 ? "" : "s") + ")";
+}
+
+bool isReduction(OpKind k)
+{
+    return k == OpKind::AllReduce || k == OpKind::Reduce || k == OpKind::ReduceScatter || k == OpKind::ReduceScatterAllGather;
+}
+
+// Whether `got` gives the next step what it needs. A slice need is also met by the full sum
+// (it contains the slice), at a cost in memory and traffic.
+bool satisfies(Need need, const RankValues& got, const RankValues& expected, const RankValues& fullSum)
+{
+    if (got.size() != expected.size())
+        return false;
+    if (need == Need::SumOnOneRank)
+        return got[0] == expected[0];
+    for (size_t r = 0; r < got.size(); ++r)
+        if (got[r] != expected[r] && !(need == Need::SliceOfSumOnEveryRank && got[r] == fullSum[r]))
+            return false;
+    return true;
+}
+
+std::string why(OpKind chosen, OpKind right, int n)
+{
+    if (isReduction(chosen) && (right == OpKind::AllGather || right == OpKind::AllGatherV))
+        return "the pieces were added together where they had to be placed side by side, and nothing reports an error: "
+               "the next step reads wrong data";
+    if ((chosen == OpKind::AllGather || chosen == OpKind::AllGatherV) && isReduction(right))
+        return "the pieces were placed side by side where they had to be added: each rank holds " + std::to_string(n)
+               + " times more and still has to sum them";
+    if (chosen == OpKind::Reduce)
+        return "only the root (rank 0) has the sum; the other ranks still hold their own inputs";
+    if (chosen == OpKind::Broadcast)
+        return "every rank now holds rank 0's data and the other ranks' contributions are lost";
+    if (chosen == OpKind::ReduceScatter)
+        return "each rank has only its 1/" + std::to_string(n) + " slice of the sum";
+    return "the result is not what the next step needs";
+}
+
+} // namespace
+
+ChoiceConsequence consequenceOfChoosing(OpKind chosen, Need need, int ranks, Bytes bytes, bool unequalPieces)
+{
+    ChoiceConsequence c;
+    c.need = need;
+    c.chosen = chosen;
+    c.right = collectiveFor(need, unequalPieces);
+    const int n = std::max(1, ranks);
+    const bool pieces = need == Need::ConcatenationOnEveryRank || need == Need::CopyOfOneRanksData;
+    c.inputs = exampleRankValues(n, unequalPieces ? 3 : pieces ? 2 : n);
+    if (unequalPieces)
+        for (int r = 0; r < n; ++r)
+            c.inputs[static_cast<size_t>(r)].resize(static_cast<size_t>(1 + r % 3));
+    c.expected = applyCollective(c.right, c.inputs, 0, std::min(1, n - 1)).value();
+    const RankValues fullSum = c.inputs.front().size() == c.inputs.back().size()
+                                   ? applyCollective(OpKind::AllReduce, c.inputs).value()
+                                   : RankValues{};
+    auto got = applyCollective(chosen, c.inputs, 0, std::min(1, n - 1));
+    if (got)
+        c.got = *got;
+    else
+        c.rejected = got.error().message;
+    c.correct = got.ok() && satisfies(need, c.got, c.expected, fullSum);
+    std::tie(c.heldRight, c.sentRight) = heldAndSent(c.right, n, bytes);
+    std::tie(c.heldChosen, c.sentChosen) = heldAndSent(chosen, n, bytes);
+
+    const std::string chosenName = opDisplayName(chosen), rightName = opDisplayName(c.right);
+    if (!c.rejected.empty()) {
+        c.sentence = chosenName + " cannot run where " + std::string(needDescription(need)) + " is needed: " + c.rejected + ". Use "
+                     + rightName + ".";
+    } else if (!c.correct) {
+        c.sentence = chosenName + " where " + rightName + " was needed: rank 0 ends with " + values(c.got[0]) + " instead of "
+                     + values(c.expected[0]) + "; " + why(chosen, c.right, n) + ".";
+    } else if (chosen == c.right) {
+        c.sentence = chosenName + " delivers " + needDescription(need) + ": rank 0 ends with " + values(c.got[0]) + ".";
+    } else {
+        c.sentence = chosenName + " gives the right values where " + rightName + " would do, at a cost: each rank holds "
+                     + formatBytes(c.heldChosen) + " instead of " + formatBytes(c.heldRight) + " and sends "
+                     + formatBytes(c.sentChosen) + " instead of " + formatBytes(c.sentRight) + ".";
+    }
+    return c;
+}
+
+} // namespace shardlab

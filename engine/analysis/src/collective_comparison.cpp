@@ -1,0 +1,95 @@
+#include "shardlab/analysis/collective_comparison.h"
+
+#include "shardlab/analysis/collective_choice.h"
+
+#include <cstdio>
+
+namespace shardlab {
+
+CollectiveComparison compareAllReduceWithRsAg(CostModel& model, const std::vector<int>& group, Bytes bytes)
+{
+    CollectiveComparison c;
+    const int n = static_cast<int>(group.size());
+    c.bytes = bytes;
+    c.ranks = n;
+    const double dn = n;
+    const Bytes slice = n > 0 ? bytes / static_cast<Bytes>(n) : bytes;
+    const RankValues in = exampleRankValues(n, 2 * n);
+
+    ComparisonSide& ar = c.allReduce;
+    ar.kind = OpKind::AllReduce;
+    ar.exampleInputs = in;
+    ar.exampleResult = applyCollective(OpKind::AllReduce, in).value();
+    ar.heldAfterPerRank = bytes;
+    ar.peakPerRank = 2 * bytes;
+    ar.sentPerRank = static_cast<Bytes>(2 * (dn - 1) / dn * static_cast<double>(bytes));
+    ar.steps = {model.collective(OpKind::AllReduce, bytes, group)};
+    ar.timeUs = ar.steps[0].timeUs;
+
+    ComparisonSide& rs = c.reduceScatterOnly;
+    rs.kind = OpKind::ReduceScatter;
+    rs.exampleInputs = in;
+    rs.exampleResult = applyCollective(OpKind::ReduceScatter, in).value();
+    rs.heldAfterPerRank = slice;
+    rs.peakPerRank = bytes + slice;
+    rs.sentPerRank = static_cast<Bytes>((dn - 1) / dn * static_cast<double>(bytes));
+    rs.steps = {model.collective(OpKind::ReduceScatter, bytes, group)};
+    rs.timeUs = rs.steps[0].timeUs;
+
+    ComparisonSide& pair = c.reduceScatterAllGather;
+    pair.kind = OpKind::ReduceScatterAllGather;
+    pair.exampleInputs = in;
+    pair.exampleResult = applyCollective(OpKind::AllGather, rs.exampleResult).value();
+    pair.heldAfterPerRank = bytes;
+    pair.peakPerRank = bytes + slice;
+    pair.sentPerRank = 2 * rs.sentPerRank;
+    pair.steps = {rs.steps[0], model.collective(OpKind::AllGather, bytes, group)};
+    pair.timeUs = pair.steps[0].timeUs + pair.steps[1].timeUs;
+
+    c.sentence = describeComparison(c);
+    return c;
+}
+
+std::string describeComparison(const CollectiveComparison& c)
+{
+    const ComparisonSide& ar = c.allReduce;
+    const ComparisonSide& rs = c.reduceScatterOnly;
+    const ComparisonSide& pair = c.reduceScatterAllGather;
+    char buf[640];
+    std::snprintf(buf, sizeof buf,
+                  "All-reduce leaves the full %s sum on each of the %d ranks in %s; reduce-scatter alone leaves each rank "
+                  "only its %s slice in %s, and adding an all-gather rebuilds the full sum in %s, sending the same %s per "
+                  "rank as the all-reduce. Peak memory per rank: %s for all-reduce, %s for the pair.",
+                  formatBytes(c.bytes).c_str(), c.ranks, formatMicros(ar.timeUs).c_str(),
+                  formatBytes(rs.heldAfterPerRank).c_str(), formatMicros(rs.timeUs).c_str(),
+                  formatMicros(pair.timeUs).c_str(), formatBytes(ar.sentPerRank).c_str(),
+                  formatBytes(ar.peakPerRank).c_str(), formatBytes(pair.peakPerRank).c_str());
+    return buf;
+}
+
+Status fillMeasuredTimes(CollectiveComparison& c, const SweepMeasure& measure)
+{
+    auto once = [&](OpKind kind) -> Result<double> {
+        auto rows = measure(kind, c.ranks, {c.bytes});
+        if (!rows)
+            return rows.error();
+        if (rows->empty() || !(rows->front().timeUs > 0))
+            return runFailed(std::string("measuring ") + opName(kind) + " of " + formatBytes(c.bytes) + " returned no time");
+        return rows->front().timeUs;
+    };
+    auto ar = once(OpKind::AllReduce);
+    if (!ar)
+        return ar.error();
+    auto rs = once(OpKind::ReduceScatter);
+    if (!rs)
+        return rs.error();
+    auto ag = once(OpKind::AllGather);
+    if (!ag)
+        return ag.error();
+    c.allReduce.measuredUs = *ar;
+    c.reduceScatterOnly.measuredUs = *rs;
+    c.reduceScatterAllGather.measuredUs = *rs + *ag;
+    return {};
+}
+
+} // namespace shardlab

@@ -1,0 +1,352 @@
+#include "shardlab/analysis/scaling.h"
+
+#include "shardlab/analysis/collective_path.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/sim/profiles.h"
+#include "shardlab/sim/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <set>
+
+namespace shardlab {
+
+const char* scalingModeName(ScalingMode mode) { return mode == ScalingMode::Strong ? "strong" : "weak"; }
+
+const ScalingPoint* ScalingCurve::find(int gpus) const
+{
+    for (const ScalingPoint& p : points)
+        if (p.gpus == gpus)
+            return &p;
+    return nullptr;
+}
+
+std::vector<int> defaultGpuCounts(int maxGpus)
+{
+    std::vector<int> counts;
+    const int top = std::max(1, maxGpus);
+    for (int n = 1; n <= std::min(16, top); ++n)
+        counts.push_back(n);
+    for (int base = 16; base < top; base *= 2)
+        for (int k = 1; k <= 4; ++k)
+            if (const int n = base + base * k / 4; n < top)
+                counts.push_back(n);
+    if (counts.back() != top)
+        counts.push_back(top);
+    return counts;
+}
+
+Topology scalingTemplate(const Topology& topology)
+{
+    const auto cut = topology.name.find(" (first ");
+    if (cut == std::string::npos)
+        return topology;
+    auto whole = preset(topology.name.substr(0, cut));
+    if (!whole || whole->rankCount() < topology.rankCount())
+        return topology;
+    // the same GPUs in the same order: otherwise the user edited the machine, which then wins
+    for (int r = 0; r < topology.rankCount(); ++r)
+        if (!(whole->gpus[static_cast<size_t>(r)] == topology.gpus[static_cast<size_t>(r)]))
+            return topology;
+    return *whole;
+}
+
+namespace {
+
+enum class Holding { Replicated, Split, Single };
+
+// How the base holds an item (see the file comment of scaling.h).
+Holding holdingOf(const WorkloadItem& item, int n0, bool* uneven)
+{
+    *uneven = false;
+    if (n0 > 1 && !item.shards.empty()) {
+        bool everyone = true, single = true;
+        std::set<int> owners;
+        for (const Shard& sh : item.shards) {
+            everyone = everyone && static_cast<int>(sh.owners.size()) == n0;
+            single = single && sh.owners.size() == 1;
+            owners.insert(sh.owners.begin(), sh.owners.end());
+        }
+        if (everyone)
+            return Holding::Replicated;
+        if (single && owners.size() == 1)
+            return Holding::Single;
+        if (single) {
+            Bytes lo = item.size, hi = 0;
+            for (int r = 0; r < n0; ++r) {
+                lo = std::min(lo, item.ownedBy(r));
+                hi = std::max(hi, item.ownedBy(r));
+            }
+            *uneven = hi - lo > item.size / static_cast<Bytes>(n0) / 100 + 1;
+            return Holding::Split;
+        }
+    }
+    return item.kind == ItemKind::Data || item.kind == ItemKind::Activations ? Holding::Split : Holding::Replicated;
+}
+
+void addNote(std::vector<std::string>* notes, const std::string& text)
+{
+    if (notes && std::find(notes->begin(), notes->end(), text) == notes->end())
+        notes->push_back(text);
+}
+
+std::string num(const char* f, double v)
+{
+    char b[64];
+    std::snprintf(b, sizeof b, f, v);
+    return b;
+}
+
+} // namespace
+
+Result<Scenario> rescaleScenario(const Scenario& base, const Topology& tpl, int gpus, ScalingMode mode,
+                                 std::vector<std::string>* notes)
+{
+    const int n0 = base.ranks();
+    if (gpus < 1 || gpus > 65536)
+        return badInput("a scaling point needs 1 to 65536 GPUs (got " + std::to_string(gpus) + ")");
+    if (n0 < 1 || tpl.rankCount() < 1)
+        return badInput("the scenario has no GPU to scale from");
+    Scenario s = base;
+    s.topology = scaleOut(tpl, gpus);
+    if (s.topology.rankCount() != gpus)
+        return badInput("the topology " + tpl.name + " cannot be widened to " + std::to_string(gpus) + " GPUs");
+    // Weak scaling: work per rank fixed, so what is split grows with the ranks.
+    const double grow = mode == ScalingMode::Weak ? static_cast<double>(gpus) / n0 : 1.0;
+    std::vector<int> all(static_cast<size_t>(gpus));
+    std::iota(all.begin(), all.end(), 0);
+    std::set<std::string> split;
+    for (WorkloadItem& item : s.workload.items) {
+        bool uneven = false;
+        const Holding h = holdingOf(item, n0, &uneven);
+        if (uneven)
+            addNote(notes, "'" + item.name + "' is split unevenly in the scenario; every point splits it evenly, so "
+                                                 "the curve shows scaling without that imbalance");
+        if (h == Holding::Split) {
+            split.insert(item.name);
+            const double scaled = std::round(static_cast<double>(item.size) * grow);
+            item.size = static_cast<Bytes>(std::max(1.0, scaled));
+            if (item.size < static_cast<Bytes>(gpus))
+                return badInput("'" + item.name + "' (" + formatBytes(item.size) + ") cannot be split over "
+                                + std::to_string(gpus) + " ranks");
+            item.shards = evenShards(item.size, gpus);
+            for (int r = 0; r < gpus; ++r)
+                item.shards[static_cast<size_t>(r)].owners = {r};
+        } else if (h == Holding::Replicated) {
+            item.shards = {Shard{0, item.size, all}};
+        } else {
+            int owner = item.shards.front().owners.front();
+            if (owner >= gpus) {
+                addNote(notes, "'" + item.name + "' belongs to rank " + std::to_string(owner)
+                                   + ", which does not exist on the smaller points; there it belongs to rank 0");
+                owner = 0;
+            }
+            item.shards = {Shard{0, item.size, {owner}}};
+        }
+    }
+    std::vector<int> baseRanks(static_cast<size_t>(n0));
+    std::iota(baseRanks.begin(), baseRanks.end(), 0);
+    for (size_t i = 0; i < s.program.size(); ++i) {
+        Op& op = s.program[i];
+        const std::string path = "$.program[" + std::to_string(i) + "]";
+        const bool overSplit = split.count(op.item) > 0;
+        if (op.kind == OpKind::Compute) {
+            if (overSplit)
+                op.flops *= grow;
+            continue;
+        }
+        if (op.kind == OpKind::SendRecv)
+            return badInput(path + ": a send/recv between two ranks cannot be rescaled to other GPU counts "
+                                   "(scaling curves need collectives over every rank)");
+        if (!op.group.empty()) {
+            std::vector<int> g = op.group;
+            std::sort(g.begin(), g.end());
+            if (g != baseRanks)
+                return badInput(path + ".group: the collective runs on some ranks only; scaling curves need collectives "
+                                       "over every rank (remove the group)");
+            op.group.clear();
+        }
+        if ((op.kind == OpKind::Reduce || op.kind == OpKind::Broadcast) && op.root >= gpus) {
+            addNote(notes, path + ": root rank " + std::to_string(op.root) + " becomes rank 0 where it does not exist");
+            op.root = 0;
+        }
+        if (op.bytes && overSplit)
+            op.bytes = static_cast<Bytes>(std::max(1.0, std::round(static_cast<double>(*op.bytes) * grow)));
+    }
+    Perturbations& p = s.perturbations;
+    if (p.slowdown.size() > static_cast<size_t>(gpus))
+        p.slowdown.resize(static_cast<size_t>(gpus));
+    std::erase_if(p.delays, [gpus](const Delay& d) { return d.rank >= gpus; });
+    if (!p.mismatches.empty()) {
+        addNote(notes, "the scenario's deliberate collective mismatches are left out: a scaling curve measures time");
+        p.mismatches.clear();
+    }
+    if (Status st = validateScenario(s); !st)
+        return badInput("the scenario rescaled to " + std::to_string(gpus) + " GPUs is not valid: " + st.error().message);
+    return s;
+}
+
+namespace {
+
+int classRank(std::optional<LinkKind> k)
+{
+    if (!k)
+        return -1;
+    switch (*k) {
+    case LinkKind::NvLink: return 0;
+    case LinkKind::Pcie: return 1;
+    case LinkKind::CrossSocket: return 2;
+    case LinkKind::Network: return 3;
+    }
+    return 0;
+}
+
+// "; the gradient all-reduce now crosses the network (a - b ...), reaching 42 GB/s bus bandwidth instead of 355 GB/s
+// over NVLink"
+std::string pathChange(const ScalingPoint& a, const ScalingPoint& b)
+{
+    if (!b.linkKind || classRank(b.linkKind) <= classRank(a.linkKind))
+        return "";
+    std::string text = "; the " + b.collective + " now crosses " + linkKindWords(*b.linkKind) + " (" + b.linkText
+                       + "), reaching " + num("%.3g", b.busbwGBps) + " GB/s bus bandwidth";
+    if (a.linkKind)
+        text += " instead of " + num("%.3g", a.busbwGBps) + " GB/s over " + linkKindWords(*a.linkKind);
+    return text;
+}
+
+// "; the ring moves 1.60 instead of 1.50 times the buffer per rank"
+std::string trafficChange(const ScalingPoint& a, const ScalingPoint& b)
+{
+    const OpKind k = b.collectiveKind;
+    if (b.collective.empty() || a.collective != b.collective
+        || !(k == OpKind::AllReduce || k == OpKind::AllGather || k == OpKind::ReduceScatter))
+        return "";
+    const double fa = busBandwidthFactor(k, a.gpus), fb = busBandwidthFactor(k, b.gpus);
+    if (fb <= fa + 1e-9)
+        return "";
+    return "; each rank sends " + num("%.2f", fb) + " instead of " + num("%.2f", fa) + " times the buffer ("
+           + (k == OpKind::AllReduce ? "2(n-1)/n" : "(n-1)/n") + ")";
+}
+
+std::vector<ScalingNote> explain(const ScalingCurve& c)
+{
+    std::vector<ScalingNote> notes;
+    for (size_t i = 1; i < c.points.size(); ++i) {
+        const ScalingPoint& a = c.points[i - 1];
+        const ScalingPoint& b = c.points[i];
+        const std::string fromTo = "From " + std::to_string(a.gpus) + " to " + std::to_string(b.gpus) + " GPUs";
+        const std::string eff = "efficiency " + num("%.0f", a.efficiency * 100) + "% -> " + num("%.0f", b.efficiency * 100) + "%";
+        // Small rises (the ring's 2(n-1)/n creeping up) are left to the table; a note needs 2%.
+        if (c.mode == ScalingMode::Strong && (b.stepTimeMs > a.stepTimeMs * 1.02 || (b.stepTimeMs > a.stepTimeMs && !pathChange(a, b).empty()))) {
+            notes.push_back({a.gpus, b.gpus, ScalingNote::Kind::Slower,
+                             fromTo + " the step gets slower (" + num("%.4g", a.stepTimeMs) + " -> " + num("%.4g", b.stepTimeMs)
+                                 + " ms): compute per rank falls from " + num("%.4g", a.computeMs) + " to "
+                                 + num("%.4g", b.computeMs) + " ms, but communication and waiting rise from "
+                                 + num("%.4g", a.commMs + a.waitMs) + " to " + num("%.4g", b.commMs + b.waitMs) + " ms"
+                                 + pathChange(a, b) + trafficChange(a, b) + "."});
+        } else if (!pathChange(a, b).empty() && a.linkKind) {
+            notes.push_back({a.gpus, b.gpus, ScalingNote::Kind::CrossesLink,
+                             fromTo + " " + eff + pathChange(a, b) + "; communication per step goes from "
+                                 + num("%.4g", a.commMs) + " to " + num("%.4g", b.commMs) + " ms."});
+        } else if (b.efficiency < a.efficiency - (c.mode == ScalingMode::Strong ? 0.15 : 0.10)) {
+            notes.push_back({a.gpus, b.gpus, ScalingNote::Kind::EfficiencyDrop,
+                             fromTo + " " + eff + ": communication and waiting go from " + num("%.4g", a.commMs + a.waitMs)
+                                 + " to " + num("%.4g", b.commMs + b.waitMs) + " ms per step while compute per rank goes from "
+                                 + num("%.4g", a.computeMs) + " to " + num("%.4g", b.computeMs) + " ms"
+                                 + trafficChange(a, b) + "."});
+        }
+    }
+    return notes;
+}
+
+} // namespace
+
+Result<ScalingCurve> scalingCurve(const Scenario& base, const ScalingOptions& o)
+{
+    if (Status st = validateScenario(base); !st)
+        return st.error();
+    const int maxGpus = o.maxGpus > 0 ? o.maxGpus : base.ranks();
+    std::vector<int> counts = o.gpuCounts.empty() ? defaultGpuCounts(maxGpus) : o.gpuCounts;
+    counts.push_back(1);
+    std::sort(counts.begin(), counts.end());
+    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+    if (counts.front() < 1 || counts.back() > 65536)
+        return badInput("GPU counts must lie between 1 and 65536");
+    CostProfile profile = CostProfile::defaults();
+    if (o.profile)
+        profile = *o.profile;
+    else if (!base.costProfile.empty()) {
+        auto loaded = loadProfile(base.costProfile);
+        if (!loaded)
+            return loaded.error();
+        profile = *loaded;
+    }
+    ScalingCurve curve;
+    curve.mode = o.mode;
+    curve.scenarioName = base.name;
+    curve.baseGpus = base.ranks();
+    const Topology tpl = scalingTemplate(base.topology);
+    curve.topologyName = tpl.name;
+    for (size_t i = 0; i < counts.size(); ++i) {
+        if (o.cancel && o.cancel->load())
+            return Error{ErrorKind::Cancelled, "scaling curve cancelled"};
+        const int n = counts[i];
+        auto s = rescaleScenario(base, tpl, n, o.mode, &curve.rescaleNotes);
+        if (!s)
+            return s.error();
+        CostModel model(s->topology, profile);
+        SimulationOptions so;
+        so.cancel = o.cancel;
+        auto run = simulate(*s, model, so);
+        if (!run)
+            return run.error();
+        const Summary sum = summarize(*s, *run);
+        ScalingPoint pt;
+        pt.gpus = n;
+        pt.nodes = s->topology.nodeCount();
+        pt.stepTimeMs = sum.stepTimeMs;
+        for (const RankBreakdown& rb : sum.perRank) {
+            pt.computeMs += rb.computeMs / n;
+            pt.commMs += rb.commMs / n;
+            pt.waitMs += rb.waitMs / n;
+            pt.maxComputeMs = std::max(pt.maxComputeMs, rb.computeMs);
+        }
+        pt.idleMs = std::max(0.0, pt.stepTimeMs - pt.computeMs - pt.commMs - pt.waitMs);
+        pt.bottleneck = sum.bottleneck;
+        pt.fits = sum.fits;
+        pt.hung = run->hang.has_value();
+        if (auto path = dominantCollective(*s, *run, model)) {
+            pt.collective = path->name;
+            pt.collectiveKind = path->kind;
+            pt.collectiveBytes = path->bytes;
+            pt.collectiveMs = path->msPerStep;
+            pt.busbwGBps = path->busbwGBps;
+            pt.algorithm = path->cost.algorithm;
+            pt.linkKind = path->linkKind;
+            pt.linkText = path->linkText;
+            pt.patternGBps = path->cost.patternGBps;
+        }
+        curve.points.push_back(pt);
+        if (o.progress && !o.progress(static_cast<int>(i) + 1, static_cast<int>(counts.size())))
+            return Error{ErrorKind::Cancelled, "scaling curve cancelled"};
+    }
+    // Strong: speed-up = T(1)/T(n), efficiency = speed-up/n. Weak: efficiency = T(1)/T(n) (the work
+    // per rank is fixed, so ideal is a flat step time), speed-up = n x efficiency (scaled speed-up).
+    const double t1 = curve.points.front().stepTimeMs;
+    for (ScalingPoint& p : curve.points) {
+        const double ratio = p.stepTimeMs > 0 ? t1 / p.stepTimeMs : 0;
+        if (o.mode == ScalingMode::Strong) {
+            p.speedup = ratio;
+            p.efficiency = ratio / p.gpus;
+        } else {
+            p.efficiency = ratio;
+            p.speedup = ratio * p.gpus;
+        }
+    }
+    curve.notes = explain(curve);
+    return curve;
+}
+
+} // namespace shardlab

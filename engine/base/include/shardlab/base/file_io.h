@@ -1,0 +1,28 @@
+// A user's files in and out: one prologue that every loader reads a file with (scenario, result,
+// trace, lesson, cost profile, measured sweep) and one atomic writer that every writer goes through.
+#pragma once
+
+#include "shardlab/base/result.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <string>
+
+namespace shardlab {
+
+// The largest scenario, lesson or profile read (a result or trace may be larger).
+inline constexpr std::uintmax_t kMaxUserFileBytes = 64u << 20;
+inline constexpr std::uintmax_t kNoFileSizeLimit = std::numeric_limits<std::uintmax_t>::max();
+
+// The whole text of `path`. `expected` names what it should be ("a .shardlab.json file") and
+// completes the messages: "PATH: no such file", "PATH: is a folder (expected ...)",
+// "PATH: $: the file is larger than 64 MB (expected ...)", "PATH: cannot be read (check its permissions)".
+Result<std::string> readUserFile(const std::filesystem::path& path, const std::string& expected,
+                                 std::uintmax_t maxBytes = kMaxUserFileBytes);
+
+// Writes `text` to a temporary file in the same folder, flushes it to disk and renames it over
+// `path`, so the previous file stays whole until the new one is complete.
+Status writeFileAtomically(const std::filesystem::path& path, const std::string& text);
+
+} // namespace shardlab

@@ -1,0 +1,79 @@
+// Reading JSON that a user's file holds, in two styles that share their messages, "$.json.path:
+// found a string (expected a number)":
+//  * JsonReader records every problem as "ORIGIN: $.json.path: what was wrong (expected ...)" and
+//    reading goes on, so that one load reports everything wrong with a hand-written file
+//    (scenarios, lessons, profiles);
+//  * the *At functions throw JsonPathError at the first problem, for documents that a program
+//    wrote and that are either right or damaged (runs, result files, traces).
+#pragma once
+
+#include "shardlab/base/result.h"
+#include "shardlab/base/units.h"
+
+#include <nlohmann/json.hpp>
+
+#include <initializer_list>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace shardlab::detail {
+
+using nlohmann::json;
+
+class JsonReader {
+public:
+    explicit JsonReader(std::string origin) : m_origin(std::move(origin)) {}
+
+    void fail(const std::string& path, const std::string& what);
+    bool failed() const { return !m_errors.empty(); }
+    std::string message() const; // all errors, one per line
+    const std::string& origin() const { return m_origin; }
+
+    static std::string key(const std::string& path, const std::string& k) { return path + "." + k; }
+    static std::string index(const std::string& path, size_t i) { return path + "[" + std::to_string(i) + "]"; }
+
+    // Rejects keys not in `allowed` (typos would otherwise be ignored silently).
+    bool expectObject(const json& v, const std::string& path);
+    void onlyKeys(const json& obj, const std::string& path, std::initializer_list<const char*> allowed);
+    const json* find(const json& obj, const char* k) const;
+
+    // Each getter returns nullopt (and records why) when the member is missing-but-required or
+    // has the wrong type; a missing optional member returns nullopt silently.
+    std::optional<std::string> string(const json& obj, const std::string& path, const char* k, bool required);
+    std::optional<long long> integer(const json& obj, const std::string& path, const char* k, bool required,
+                                     long long lo, long long hi);
+    std::optional<double> number(const json& obj, const std::string& path, const char* k, bool required, double lo,
+                                 double hi);
+    std::optional<bool> boolean(const json& obj, const std::string& path, const char* k);
+    std::optional<Bytes> size(const json& obj, const std::string& path, const char* k, bool required);
+    std::optional<Bytes> sizeValue(const json& v, const std::string& path);
+    std::optional<double> bandwidth(const json& obj, const std::string& path, const char* k, bool required);
+    std::optional<double> flops(const json& obj, const std::string& path, const char* k);
+    std::optional<std::vector<int>> ranks(const json& obj, const std::string& path, const char* k);
+
+private:
+    std::string m_origin;
+    std::vector<std::string> m_errors;
+};
+
+// The JSON document in `text`, or "ORIGIN: $: not valid JSON (what the parser said)".
+Result<json> parseJsonText(const std::string& text, const std::string& origin);
+
+// A JSON type in words, for messages: "a string", "an array", ...
+std::string describe(const json& v);
+
+struct JsonPathError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+// Typed access that throws JsonPathError("PATH: found a string (expected a number)").
+const json& member(const json& obj, const std::string& path, const char* key);
+double numberAt(const json& v, const std::string& path);
+long long integerAt(const json& v, const std::string& path, long long lo, long long hi);
+std::string stringAt(const json& v, const std::string& path);
+const json& arrayAt(const json& v, const std::string& path);
+// Throws JsonPathError("PATH: WHAT").
+[[noreturn]] void failAt(const std::string& path, const std::string& what);
+
+} // namespace shardlab::detail

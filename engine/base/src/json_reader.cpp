@@ -1,0 +1,341 @@
+#include "shardlab/base/json_reader.h"
+
+#include <cmath>
+
+namespace shardlab::detail {
+
+std::string describe(const json& v)
+{
+    switch (v.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::object: return "an object";
+    case json::value_t::array: return "an array";
+    case json::value_t::string: return "a string";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float: return "a number";
+    default: return "an unsupported value";
+    }
+}
+
+void JsonReader::fail(const std::string& path, const std::string& what)
+{
+    if (m_errors.size() < 50)
+        m_errors.push_back(m_origin + ": " + path + ": " + what);
+}
+
+std::string JsonReader::message() const
+{
+    std::string out;
+    for (const std::string& e : m_errors)
+        out += (out.empty() ? "" : "\n") + e;
+    return out;
+}
+
+bool JsonReader::expectObject(const json& v, const std::string& path)
+{
+    if (v.is_object())
+        return true;
+    fail(path, "found " + describe(v) + " (expected an object)");
+    return false;
+}
+
+void JsonReader::onlyKeys(const json& obj, const std::string& path, std::initializer_list<const char*> allowed)
+{
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+        bool ok = false;
+        for (const char* a : allowed)
+            ok = ok || it.key() == a;
+        if (!ok) {
+            std::string list;
+            for (const char* a : allowed)
+                list += std::string(list.empty() ? "" : ", ") + a;
+            fail(key(path, it.key()), "unknown key (expected one of: " + list + ")");
+        }
+    }
+}
+
+const json* JsonReader::find(const json& obj, const char* k) const
+{
+    auto it = obj.find(k);
+    return it == obj.end() ? nullptr : &*it;
+}
+
+std::optional<std::string> JsonReader::string(const json& obj, const std::string& path, const char* k, bool required)
+{
+    const json* v = find(obj, k);
+    if (!v) {
+        if (required)
+            fail(key(path, k), "missing (expected a string)");
+        return std::nullopt;
+    }
+    if (!v->is_string()) {
+        fail(key(path, k), "found " + describe(*v) + " (expected a string)");
+        return std::nullopt;
+    }
+    return v->get<std::string>();
+}
+
+std::optional<long long> JsonReader::integer(const json& obj, const std::string& path, const char* k, bool required,
+                                             long long lo, long long hi)
+{
+    const json* v = find(obj, k);
+    const std::string expect = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+    if (!v) {
+        if (required)
+            fail(key(path, k), "missing (expected " + expect + ")");
+        return std::nullopt;
+    }
+    long long value = 0;
+    if (v->is_number_integer())
+        value = v->get<long long>();
+    else if (v->is_number_unsigned() && v->get<unsigned long long>() <= static_cast<unsigned long long>(hi))
+        value = static_cast<long long>(v->get<unsigned long long>());
+    else if (v->is_number_float() && std::floor(v->get<double>()) == v->get<double>() && std::fabs(v->get<double>()) < 9e18)
+        value = static_cast<long long>(v->get<double>());
+    else {
+        fail(key(path, k), "found " + (v->is_number() ? v->dump() : describe(*v)) + " (expected " + expect + ")");
+        return std::nullopt;
+    }
+    if (value < lo || value > hi) {
+        fail(key(path, k), std::to_string(value) + " is out of range (expected " + expect + ")");
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::optional<double> JsonReader::number(const json& obj, const std::string& path, const char* k, bool required,
+                                         double lo, double hi)
+{
+    const json* v = find(obj, k);
+    char range[96];
+    std::snprintf(range, sizeof range, "a number from %g to %g", lo, hi);
+    if (!v) {
+        if (required)
+            fail(key(path, k), std::string("missing (expected ") + range + ")");
+        return std::nullopt;
+    }
+    if (!v->is_number()) {
+        fail(key(path, k), "found " + describe(*v) + " (expected " + range + ")");
+        return std::nullopt;
+    }
+    const double d = v->get<double>();
+    if (!(d >= lo && d <= hi)) {
+        fail(key(path, k), v->dump() + " is out of range (expected " + range + ")");
+        return std::nullopt;
+    }
+    return d;
+}
+
+std::optional<bool> JsonReader::boolean(const json& obj, const std::string& path, const char* k)
+{
+    const json* v = find(obj, k);
+    if (!v)
+        return std::nullopt;
+    if (!v->is_boolean()) {
+        fail(key(path, k), "found " + describe(*v) + " (expected true or false)");
+        return std::nullopt;
+    }
+    return v->get<bool>();
+}
+
+std::optional<Bytes> JsonReader::sizeValue(const json& v, const std::string& path)
+{
+    const std::string expect = "a size: a number of bytes or a string such as \"16 GB\" or \"512 MiB\"";
+    if (v.is_string()) {
+        auto r = parseSize(v.get<std::string>());
+        if (!r) {
+            fail(path, r.error().message + " (expected " + expect + ")");
+            return std::nullopt;
+        }
+        return *r;
+    }
+    if (v.is_number_unsigned()) {
+        const auto b = v.get<unsigned long long>();
+        if (b > kMaxBytes) {
+            fail(path, v.dump() + " bytes is larger than 1 PB (expected " + expect + ")");
+            return std::nullopt;
+        }
+        return b;
+    }
+    if (v.is_number_integer()) {
+        fail(path, v.dump() + " is negative (expected " + expect + ")");
+        return std::nullopt;
+    }
+    if (v.is_number_float()) {
+        const double d = v.get<double>();
+        if (d > static_cast<double>(kMaxBytes)) {
+            fail(path, v.dump() + " bytes is larger than 1 PB (expected " + expect + ")");
+            return std::nullopt;
+        }
+        if (!(d >= 0) || std::floor(d) != d) {
+            fail(path, v.dump() + " is not a whole number of bytes between 0 and 1 PB (expected " + expect + ")");
+            return std::nullopt;
+        }
+        return static_cast<Bytes>(d);
+    }
+    fail(path, "found " + describe(v) + " (expected " + expect + ")");
+    return std::nullopt;
+}
+
+std::optional<Bytes> JsonReader::size(const json& obj, const std::string& path, const char* k, bool required)
+{
+    const json* v = find(obj, k);
+    if (!v) {
+        if (required)
+            fail(key(path, k), "missing (expected a size such as \"16 GB\")");
+        return std::nullopt;
+    }
+    return sizeValue(*v, key(path, k));
+}
+
+std::optional<double> JsonReader::bandwidth(const json& obj, const std::string& path, const char* k, bool required)
+{
+    const json* v = find(obj, k);
+    const std::string expect = "a bandwidth per direction: GB/s as a number, or a string such as \"25 GB/s\" or \"400 Gb/s\"";
+    if (!v) {
+        if (required)
+            fail(key(path, k), "missing (expected " + expect + ")");
+        return std::nullopt;
+    }
+    double d = 0;
+    if (v->is_number())
+        d = v->get<double>();
+    else if (v->is_string()) {
+        auto r = parseBandwidth(v->get<std::string>());
+        if (!r) {
+            fail(key(path, k), r.error().message);
+            return std::nullopt;
+        }
+        d = *r;
+    } else {
+        fail(key(path, k), "found " + describe(*v) + " (expected " + expect + ")");
+        return std::nullopt;
+    }
+    if (!(d > 0 && d <= 1e5)) {
+        fail(key(path, k), "out of range (expected " + expect + ", above 0 and at most 100 TB/s)");
+        return std::nullopt;
+    }
+    return d;
+}
+
+std::optional<double> JsonReader::flops(const json& obj, const std::string& path, const char* k)
+{
+    const json* v = find(obj, k);
+    if (!v)
+        return std::nullopt;
+    const std::string expect = "an amount of work: FLOP as a number, or a string such as \"4 TFLOP\"";
+    double d = -1;
+    if (v->is_number())
+        d = v->get<double>();
+    else if (v->is_string()) {
+        const std::string s = v->get<std::string>();
+        auto parsed = parseFlops(s);
+        if (!parsed) {
+            fail(key(path, k), parsed.error().message);
+            return std::nullopt;
+        }
+        d = *parsed;
+    } else {
+        fail(key(path, k), "found " + describe(*v) + " (expected " + expect + ")");
+        return std::nullopt;
+    }
+    if (!(d >= 0 && d <= 1e24)) {
+        fail(key(path, k), "out of range (expected " + expect + ", from 0 to 1e24)");
+        return std::nullopt;
+    }
+    return d;
+}
+
+std::optional<std::vector<int>> JsonReader::ranks(const json& obj, const std::string& path, const char* k)
+{
+    const json* v = find(obj, k);
+    if (!v)
+        return std::nullopt;
+    if (v->is_string() && v->get<std::string>() == "all")
+        return std::vector<int>{};
+    if (!v->is_array()) {
+        fail(key(path, k), "found " + describe(*v) + " (expected an array of ranks or \"all\")");
+        return std::nullopt;
+    }
+    std::vector<int> out;
+    for (size_t i = 0; i < v->size(); ++i) {
+        const json& e = (*v)[i];
+        if (!e.is_number_integer() && !e.is_number_unsigned()) {
+            fail(index(key(path, k), i), "found " + describe(e) + " (expected a rank number)");
+            return std::nullopt;
+        }
+        const long long r = e.get<long long>();
+        if (r < 0 || r > 1'000'000) {
+            fail(index(key(path, k), i), std::to_string(r) + " is not a rank (expected 0 or more)");
+            return std::nullopt;
+        }
+        out.push_back(static_cast<int>(r));
+    }
+    if (out.empty())
+        fail(key(path, k), "empty (expected at least one rank)");
+    return out;
+}
+
+Result<json> parseJsonText(const std::string& text, const std::string& origin)
+{
+    try {
+        return json::parse(text);
+    } catch (const json::exception& e) {
+        return badInput(origin + ": $: not valid JSON (" + std::string(e.what()) + ")");
+    }
+}
+
+void failAt(const std::string& path, const std::string& what)
+{
+    throw JsonPathError(path + ": " + what);
+}
+
+const json& member(const json& obj, const std::string& path, const char* key)
+{
+    if (!obj.is_object())
+        failAt(path, "found " + describe(obj) + " (expected an object)");
+    auto it = obj.find(key);
+    if (it == obj.end())
+        failAt(path + "." + key, "missing");
+    return *it;
+}
+
+double numberAt(const json& v, const std::string& path)
+{
+    if (!v.is_number())
+        failAt(path, "found " + describe(v) + " (expected a number)");
+    const double d = v.get<double>();
+    if (!std::isfinite(d))
+        failAt(path, "not a finite number");
+    return d;
+}
+
+long long integerAt(const json& v, const std::string& path, long long lo, long long hi)
+{
+    if (!v.is_number_integer())
+        failAt(path, "found " + describe(v) + " (expected a whole number)");
+    const long long n = v.is_number_unsigned() && v.get<unsigned long long>() > static_cast<unsigned long long>(hi)
+                            ? hi + 1
+                            : v.get<long long>();
+    if (n < lo || n > hi)
+        failAt(path, std::to_string(n) + " (expected " + std::to_string(lo) + " to " + std::to_string(hi) + ")");
+    return n;
+}
+
+std::string stringAt(const json& v, const std::string& path)
+{
+    if (!v.is_string())
+        failAt(path, "found " + describe(v) + " (expected a string)");
+    return v.get<std::string>();
+}
+
+const json& arrayAt(const json& v, const std::string& path)
+{
+    if (!v.is_array())
+        failAt(path, "found " + describe(v) + " (expected an array)");
+    return v;
+}
+
+} // namespace shardlab::detail

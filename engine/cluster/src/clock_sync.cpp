@@ -1,0 +1,178 @@
+#include "shardlab/cluster/clock_sync.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+namespace shardlab {
+
+double processClockUs()
+{
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+Result<ClockOffset> estimateOffset(const std::vector<PingSample>& samples)
+{
+    if (samples.empty())
+        return runFailed("no clock exchange to estimate an offset from");
+    const PingSample* best = nullptr;
+    for (const PingSample& s : samples) {
+        if (!(s.roundTripUs() >= 0))
+            return runFailed("a clock exchange came back before it was sent (round trip "
+                             + std::to_string(s.roundTripUs()) + " us): rank 0's clock is not monotonic");
+        if (!best || s.roundTripUs() < best->roundTripUs())
+            best = &s;
+    }
+    ClockOffset o;
+    // Cristian: the peer stamped its clock somewhere between send and receive; take the middle.
+    o.offsetUs = best->remoteUs - (best->sendUs + best->receiveUs) / 2;
+    o.errorUs = best->roundTripUs() / 2;
+    o.atUs = (best->sendUs + best->receiveUs) / 2;
+    o.samples = static_cast<int>(samples.size());
+    return o;
+}
+
+namespace {
+constexpr double kMinDriftSpanUs = 10'000; // closer measurements say nothing useful about drift
+constexpr double kMaxDrift = 1e-3;         // 1000 ppm: beyond any quartz; a measurement problem
+
+// The slope to use, or nullopt when the two measurements cannot give a trustworthy drift.
+std::optional<double> driftOf(const ClockFit& f)
+{
+    if (!f.after || f.after->atUs - f.before.atUs < kMinDriftSpanUs)
+        return std::nullopt;
+    const double k = (f.after->offsetUs - f.before.offsetUs) / (f.after->atUs - f.before.atUs);
+    if (std::fabs(k) > kMaxDrift)
+        return std::nullopt;
+    return k;
+}
+} // namespace
+
+double ClockFit::toRoot(double localUs) const
+{
+    if (auto k = driftOf(*this)) {
+        // offset(t) = o1 + k (t - a1) in root time t, and local = t + offset(t):
+        //   t = (local - o1 + k a1) / (1 + k)
+        return (localUs - before.offsetUs + *k * before.atUs) / (1 + *k);
+    }
+    if (after) // two measurements too close together (or implausible drift): their mean
+        return localUs - (before.offsetUs + after->offsetUs) / 2;
+    return localUs - before.offsetUs;
+}
+
+double ClockFit::errorUs() const
+{
+    if (!after)
+        return before.errorUs;
+    if (driftOf(*this))
+        return std::max(before.errorUs, after->errorUs);
+    return std::max(before.errorUs, after->errorUs) + std::fabs(after->offsetUs - before.offsetUs) / 2;
+}
+
+double ClockFit::driftPpm() const
+{
+    auto k = driftOf(*this);
+    return k ? *k * 1e6 : 0.0;
+}
+
+ClockFit exactClock(double offsetUs)
+{
+    ClockFit f;
+    f.before.offsetUs = offsetUs;
+    return f;
+}
+
+void applyClockFit(RunResult& run, const ClockFit& fit)
+{
+    for (Span& s : run.spans) {
+        s.beginUs = fit.toRoot(s.beginUs);
+        s.endUs = fit.toRoot(s.endUs);
+    }
+    for (CollectiveRecord& c : run.collectives) {
+        for (double& a : c.arrivalUs)
+            if (!std::isnan(a))
+                a = fit.toRoot(a);
+        c.startUs = fit.toRoot(c.startUs);
+        c.endUs = fit.toRoot(c.endUs);
+    }
+    for (IterationMark& m : run.iterations) {
+        m.beginUs = fit.toRoot(m.beginUs);
+        m.endUs = fit.toRoot(m.endUs);
+    }
+}
+
+Result<std::vector<ClockOffset>> measureClockOffsets(Transport& t, const Clock& clock, int rounds, Deadline deadline)
+{
+    rounds = std::max(1, rounds);
+    if (t.rank() != 0) {
+        for (int i = 0; i < rounds; ++i) {
+            auto ping = t.receive(0, Tag::Ping, deadline);
+            if (!ping)
+                return ping.error();
+            if (!*ping)
+                return runFailed("rank " + std::to_string(t.rank()) + " waited for rank 0's clock exchange " + std::to_string(i + 1)
+                                 + " of " + std::to_string(rounds) + " and got nothing (rank 0 died, hung or is stuck elsewhere)");
+            Bytes8 pong;
+            putDouble(pong, clock()); // stamped as soon as the ping is in
+            putDouble(pong, getDouble((*ping)->bytes, 0));
+            if (Status st = t.send(0, Tag::Pong, std::move(pong)); !st)
+                return st.error();
+        }
+        return std::vector<ClockOffset>{};
+    }
+    std::vector<ClockOffset> offsets(static_cast<size_t>(t.size()));
+    offsets[0].samples = rounds;
+    for (int peer = 1; peer < t.size(); ++peer) {
+        std::vector<PingSample> samples;
+        for (int i = 0; i < rounds; ++i) {
+            PingSample s;
+            Bytes8 ping;
+            putDouble(ping, static_cast<double>(i));
+            s.sendUs = clock();
+            if (Status st = t.send(peer, Tag::Ping, std::move(ping)); !st)
+                return st.error();
+            auto pong = t.receive(peer, Tag::Pong, deadline);
+            s.receiveUs = clock();
+            if (!pong)
+                return pong.error();
+            if (!*pong)
+                return runFailed("rank 0 sent clock exchange " + std::to_string(i + 1) + " to rank " + std::to_string(peer)
+                                 + " and got no answer (rank " + std::to_string(peer) + " died, hung or is stuck elsewhere)");
+            if (getDouble((*pong)->bytes, 8) != static_cast<double>(i))
+                return runFailed("rank " + std::to_string(peer) + " answered clock exchange " + std::to_string(i + 1)
+                                 + " out of order (a protocol error: mixed ShardLab versions?)");
+            s.remoteUs = getDouble((*pong)->bytes, 0);
+            samples.push_back(s);
+        }
+        auto o = estimateOffset(samples);
+        if (!o)
+            return Error{o.error().kind, "rank " + std::to_string(peer) + ": " + o.error().message};
+        offsets[static_cast<size_t>(peer)] = *o;
+    }
+    return offsets;
+}
+
+std::string clockNote(const std::vector<ClockFit>& fits, int rounds, const std::string& transport)
+{
+    double worst = 0, drift = 0;
+    int worstRank = 0;
+    bool after = false;
+    for (size_t r = 0; r < fits.size(); ++r) {
+        if (fits[r].errorUs() > worst) {
+            worst = fits[r].errorUs();
+            worstRank = static_cast<int>(r);
+        }
+        drift = std::max(drift, std::fabs(fits[r].driftPpm()));
+        after = after || fits[r].after.has_value();
+    }
+    char buf[400];
+    std::snprintf(buf, sizeof buf,
+                  "clocks of %zu processes aligned to rank 0's by %d ping-pongs each over %s%s (Cristian's method, "
+                  "smallest round trip); residual error <= %.1f us (rank %d)%s",
+                  fits.size(), rounds, transport.c_str(), after ? ", before and after the run" : "", worst, worstRank,
+                  after ? (", estimated drift <= " + std::to_string(static_cast<int>(std::ceil(drift))) + " ppm").c_str() : "");
+    return buf;
+}
+
+} // namespace shardlab

@@ -1,0 +1,260 @@
+#include "shardlab/cluster/job_monitor.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+namespace shardlab {
+
+using nlohmann::json;
+
+Bytes8 encodeHeartbeat(const Heartbeat& b)
+{
+    return json::to_cbor(json{{"r", b.rank},         {"s", static_cast<int>(b.state)}, {"p", b.progress},
+                              {"c", b.lastCompleted}, {"l", b.lastLabel},               {"a", b.activity},
+                              {"h", b.host},          {"m", b.message}});
+}
+
+Result<Heartbeat> decodeHeartbeat(const Bytes8& bytes)
+{
+    try {
+        const json d = json::from_cbor(bytes);
+        Heartbeat b;
+        b.rank = d.at("r").get<int>();
+        const int state = d.at("s").get<int>();
+        if (state < 0 || state > static_cast<int>(ProcessState::Leaving))
+            return runFailed("a heartbeat with an unknown state " + std::to_string(state));
+        b.state = static_cast<ProcessState>(state);
+        b.progress = d.at("p").get<long long>();
+        b.lastCompleted = d.at("c").get<int>();
+        b.lastLabel = d.at("l").get<std::string>();
+        b.activity = d.at("a").get<std::string>();
+        b.host = d.at("h").get<std::string>();
+        b.message = d.at("m").get<std::string>();
+        return b;
+    } catch (const json::exception& e) {
+        return runFailed("a heartbeat that cannot be read (" + std::string(e.what()) + ")");
+    }
+}
+
+void RankProgress::collectiveCompleted(int ordinal, std::string label)
+{
+    std::lock_guard lock(m_mutex);
+    ++m_progress;
+    m_lastCompleted = ordinal;
+    m_lastLabel = std::move(label);
+}
+
+void RankProgress::iterationCompleted(int)
+{
+    std::lock_guard lock(m_mutex);
+    ++m_progress;
+}
+
+void RankProgress::setActivity(std::string activity)
+{
+    std::lock_guard lock(m_mutex);
+    m_activity = std::move(activity);
+}
+
+void RankProgress::fill(Heartbeat& beat) const
+{
+    std::lock_guard lock(m_mutex);
+    beat.progress = m_progress;
+    beat.lastCompleted = m_lastCompleted;
+    beat.lastLabel = m_lastLabel;
+    beat.activity = m_activity;
+}
+
+// ---- FailureDetector ----
+
+namespace {
+std::string seconds(double ms)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f s", ms / 1000.0);
+    return buf;
+}
+} // namespace
+
+FailureDetector::FailureDetector(int self, int size, const MonitorOptions& options, double nowMs)
+    : m_self(self), m_size(size), m_options(options), m_watched(static_cast<size_t>(std::max(size, 1)))
+{
+    for (Watched& w : m_watched)
+        w.heardMs = w.progressedMs = nowMs;
+}
+
+void FailureDetector::heard(const Heartbeat& beat, double nowMs)
+{
+    if (beat.rank < 0 || beat.rank >= m_size)
+        return;
+    Watched& w = m_watched[static_cast<size_t>(beat.rank)];
+    if (!w.last || beat.progress != w.last->progress || beat.state != w.last->state)
+        w.progressedMs = nowMs;
+    w.last = beat;
+    w.heardMs = nowMs;
+}
+
+void FailureDetector::self(const Heartbeat& beat)
+{
+    if (beat.rank >= 0 && beat.rank < m_size)
+        m_watched[static_cast<size_t>(beat.rank)].last = beat;
+}
+
+std::string FailureDetector::describeLast(int rank) const
+{
+    const Watched& w = m_watched[static_cast<size_t>(rank)];
+    if (!w.last || w.last->lastCompleted < 0)
+        return "it had not completed any collective";
+    std::string s = "its last completed collective was #" + std::to_string(w.last->lastCompleted);
+    if (!w.last->lastLabel.empty())
+        s += " " + w.last->lastLabel;
+    return s;
+}
+
+std::string FailureDetector::table() const
+{
+    std::string s;
+    for (int r = 0; r < m_size; ++r) {
+        const Watched& w = m_watched[static_cast<size_t>(r)];
+        s += (s.empty() ? "" : ", ") + ("rank " + std::to_string(r) + " ");
+        s += !w.last ? "?" : w.last->lastCompleted < 0 ? "none" : "#" + std::to_string(w.last->lastCompleted);
+    }
+    return "Last completed collective of each rank (as rank " + std::to_string(m_self) + " knows it): " + s + ".";
+}
+
+std::optional<std::string> FailureDetector::check(double nowMs) const
+{
+    auto who = [&](int r) {
+        const Watched& w = m_watched[static_cast<size_t>(r)];
+        return "rank " + std::to_string(r) + (w.last && !w.last->host.empty() ? " (" + w.last->host + ")" : "");
+    };
+    std::vector<int> watched;
+    for (int r = 0; r < m_size; ++r)
+        if (r != m_self && (m_self == 0 || r == 0))
+            watched.push_back(r);
+    for (int r : watched) {
+        const Watched& w = m_watched[static_cast<size_t>(r)];
+        if (w.last && w.last->state == ProcessState::Leaving)
+            continue;
+        if (nowMs - w.heardMs > m_options.silenceMs) {
+            std::string msg = who(r) + " stopped responding: nothing heard from it for " + seconds(nowMs - w.heardMs)
+                              + " (its process died or was stopped); " + describeLast(r);
+            if (w.last && !w.last->activity.empty())
+                msg += ", and it was " + w.last->activity;
+            return msg + ". " + table();
+        }
+    }
+    for (int r : watched) {
+        const Watched& w = m_watched[static_cast<size_t>(r)];
+        if (w.last && w.last->state == ProcessState::Failed)
+            return who(r) + " failed: " + w.last->message + "; " + describeLast(r) + ". " + table();
+    }
+    if (m_self != 0 || m_options.stallMs <= 0)
+        return std::nullopt;
+    // Hung: every running rank has made no progress for stallMs. Name the one furthest behind.
+    int behind = -1;
+    double quiet = 1e300;
+    for (int r = 0; r < m_size; ++r) {
+        const Watched& w = m_watched[static_cast<size_t>(r)];
+        if (!w.last || w.last->state != ProcessState::Running)
+            continue;
+        quiet = std::min(quiet, nowMs - w.progressedMs);
+        if (behind < 0 || w.last->lastCompleted < m_watched[static_cast<size_t>(behind)].last->lastCompleted)
+            behind = r;
+    }
+    if (behind < 0 || quiet <= m_options.stallMs)
+        return std::nullopt;
+    const Watched& w = m_watched[static_cast<size_t>(behind)];
+    std::string msg = who(behind) + " seems hung: no running rank has made progress for " + seconds(quiet) + "; rank "
+                      + std::to_string(behind) + " is furthest behind and " + describeLast(behind);
+    if (!w.last->activity.empty())
+        msg += "; it is " + w.last->activity;
+    return msg + ". " + table();
+}
+
+// ---- JobMonitor ----
+
+JobMonitor::JobMonitor(Transport& transport, RankProgress& progress, std::string host, const MonitorOptions& options,
+                       std::function<void(const std::string&)> onFailure, Clock clockMs)
+    : m_transport(transport), m_progress(progress), m_host(std::move(host)), m_options(options),
+      m_onFailure(std::move(onFailure)), m_clock(std::move(clockMs))
+{
+    if (!m_clock)
+        m_clock = [] {
+            return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+        };
+    m_thread = std::thread([this] { loop(); });
+}
+
+JobMonitor::~JobMonitor() { stop(); }
+
+void JobMonitor::setState(ProcessState state, std::string message)
+{
+    std::lock_guard lock(m_mutex);
+    m_state = state;
+    m_message = std::move(message);
+}
+
+Heartbeat JobMonitor::beat() const
+{
+    Heartbeat b;
+    b.rank = m_transport.rank();
+    b.host = m_host;
+    m_progress.fill(b);
+    std::lock_guard lock(m_mutex);
+    b.state = m_state;
+    b.message = m_message;
+    return b;
+}
+
+void JobMonitor::loop()
+{
+    const int self = m_transport.rank();
+    const int size = m_transport.size();
+    FailureDetector detector(self, size, m_options, m_clock());
+    auto sendBeat = [&](const Heartbeat& b) {
+        const Bytes8 bytes = encodeHeartbeat(b);
+        for (int r = 0; r < size; ++r)
+            if (r != self && (self == 0 || r == 0))
+                (void)m_transport.send(r, Tag::Beat, bytes); // a lost beat is what the watcher detects
+    };
+    while (!m_stop.load()) {
+        const Heartbeat mine = beat();
+        detector.self(mine);
+        sendBeat(mine);
+        const Deadline next = deadlineIn(m_options.beatIntervalMs);
+        while (!m_stop.load()) {
+            auto m = m_transport.receive(kAnyPeer, Tag::Beat, std::min(next, deadlineIn(20)));
+            if (!m)
+                return; // the job is over (aborted) or the transport failed: nothing left to watch
+            if (*m) {
+                if (auto b = decodeHeartbeat((*m)->bytes))
+                    detector.heard(*b, m_clock());
+            } else if (std::chrono::steady_clock::now() >= next) {
+                break;
+            }
+        }
+        if (auto failure = detector.check(m_clock()); failure && !m_stop.load()) {
+            m_failed = true;
+            if (m_onFailure)
+                m_onFailure(*failure);
+            return;
+        }
+    }
+    // Say goodbye so that the watchers do not take this process's exit for a death.
+    Heartbeat bye = beat();
+    bye.state = ProcessState::Leaving;
+    sendBeat(bye);
+}
+
+void JobMonitor::stop()
+{
+    m_stop = true;
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+} // namespace shardlab

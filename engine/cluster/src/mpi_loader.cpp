@@ -1,0 +1,92 @@
+#include "shardlab/cluster/mpi_loader.h"
+
+#include "mpi_module.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <system_error>
+
+namespace shardlab {
+
+bool mpiBuiltIn()
+{
+#ifdef SHARDLAB_HAVE_MPI
+    return true;
+#else
+    return false;
+#endif
+}
+
+std::vector<std::filesystem::path> mpiModuleCandidates()
+{
+    std::vector<std::filesystem::path> out;
+    if (const char* env = std::getenv("SHARDLAB_MPI_MODULE"); env && *env)
+        return {env}; // an explicit choice: that one or none
+#ifdef SHARDLAB_HAVE_MPI
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec)
+        out.push_back(exe.parent_path() / ".." / SHARDLAB_MPI_MODULE_INSTALL_SUBDIR / detail::kMpiModuleFile);
+    out.emplace_back(SHARDLAB_MPI_MODULE_BUILD_PATH);
+#endif
+    return out;
+}
+
+namespace {
+std::filesystem::path findModule()
+{
+    std::error_code ec;
+    for (const auto& p : mpiModuleCandidates())
+        if (std::filesystem::is_regular_file(p, ec))
+            return std::filesystem::weakly_canonical(p, ec);
+    return {};
+}
+} // namespace
+
+std::string mpiBuildInfo()
+{
+#ifdef SHARDLAB_HAVE_MPI
+    const auto module = findModule();
+    return std::string("built in (") + SHARDLAB_MPI_LIBRARY + "; module "
+           + (module.empty() ? "not found: install shardlab-mpi or set SHARDLAB_MPI_MODULE" : module.string()) + ")";
+#else
+    return "not built in (no MPI library was found when this ShardLab was built; mpirun/srun runs need libopenmpi-dev)";
+#endif
+}
+
+Result<std::unique_ptr<Transport>> openMpiTransport()
+{
+    if (!mpiBuiltIn() && !std::getenv("SHARDLAB_MPI_MODULE"))
+        return badInput("this ShardLab was built without MPI, so it cannot take part in an mpirun/srun job; rebuild with "
+                        "Debian's libopenmpi-dev installed (docs/mpi.md), or run `shardlab live FILE` once, without a "
+                        "launcher, to use this machine's GPUs from one process");
+    const auto module = findModule();
+    if (module.empty()) {
+        std::string where;
+        for (const auto& p : mpiModuleCandidates())
+            where += (where.empty() ? "" : ", ") + p.string();
+        return badInput(std::string("the MPI module ") + detail::kMpiModuleFile + " was not found (looked in: " + where
+                        + "); install the shardlab-mpi package or set SHARDLAB_MPI_MODULE to its path");
+    }
+    // RTLD_GLOBAL: Open MPI's own plugins resolve symbols of libmpi that the module brings in.
+    void* handle = dlopen(module.c_str(), RTLD_NOW | RTLD_GLOBAL);
+    if (!handle)
+        return runFailed("cannot load the MPI module " + module.string() + ": " + dlerror()
+                         + " (is the MPI library it was built with, e.g. libopenmpi3, installed?)");
+    // Never dlclose: MPI libraries do not support being unloaded.
+    auto abi = reinterpret_cast<detail::MpiAbiFn>(dlsym(handle, "shardlab_mpi_abi"));
+    auto open = reinterpret_cast<detail::MpiOpenFn>(dlsym(handle, "shardlab_mpi_open"));
+    if (!abi || !open)
+        return runFailed("the MPI module " + module.string() + " is not a ShardLab MPI module");
+    if (abi() != detail::kMpiModuleAbi)
+        return runFailed("the MPI module " + module.string() + " belongs to another ShardLab version (interface "
+                         + std::to_string(abi()) + ", this program needs " + std::to_string(detail::kMpiModuleAbi) + ")");
+    char error[1024] = {};
+    Transport* t = open(error, sizeof error);
+    if (!t)
+        return runFailed(std::string("MPI could not start: ") + error);
+    return std::unique_ptr<Transport>(t);
+}
+
+} // namespace shardlab

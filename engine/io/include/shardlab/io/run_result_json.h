@@ -1,0 +1,20 @@
+// RunResult <-> nlohmann::json, shared by the result file, the gather of a multi-process run and
+// its tests. Private to the engine; the public forms are in run_result_io.h.
+#pragma once
+
+#include "shardlab/base/json_reader.h"
+#include "shardlab/model/run_result.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+#include <string>
+
+namespace shardlab::detail {
+
+nlohmann::json runResultToJson(const RunResult& run);
+// Throws JsonPathError (shardlab/base/json_reader.h) naming the JSON path below `path` that is wrong.
+RunResult runResultFromJson(const nlohmann::json& v, const std::string& path);
+
+
+} // namespace shardlab::detail

@@ -1,0 +1,239 @@
+#include "shardlab/io/exporters.h"
+
+#include "shardlab/io/run_result_json.h"
+#include "shardlab/io/scenario_io.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <sstream>
+
+namespace shardlab {
+
+namespace {
+
+std::string spanLabel(const Scenario& s, const RunResult& run, const Span& sp)
+{
+    if (sp.detail == SpanDetail::InjectedDelay)
+        return "injected delay";
+    if (sp.detail == SpanDetail::Paging)
+        return "unified-memory paging";
+    const Op& op = s.program[static_cast<size_t>(sp.op)];
+    std::string name = op.name.empty() ? opName(op.kind) : op.name;
+    if (sp.collective >= 0 && sp.collective < static_cast<int>(run.collectives.size())) {
+        const CollectiveRecord& rec = run.collectives[static_cast<size_t>(sp.collective)];
+        if (rec.kind != op.kind)
+            name += std::string(" (called as ") + opName(rec.kind) + ")";
+    }
+    if (op.buckets > 1)
+        name += " [" + std::to_string(sp.bucket + 1) + "/" + std::to_string(op.buckets) + "]";
+    if (sp.kind == SpanKind::Wait)
+        return "wait" + (sp.waitedFor >= 0 ? " for rank " + std::to_string(sp.waitedFor) : std::string()) + " at " + name;
+    return name;
+}
+
+std::string csvField(const std::string& s)
+{
+    if (s.find_first_of(",\"\n") == std::string::npos)
+        return s;
+    std::string out = "\"";
+    for (char c : s)
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+const char* detailArg(SpanDetail d)
+{
+    return d == SpanDetail::InjectedDelay ? "injected_delay" : d == SpanDetail::Paging ? "paging" : "none";
+}
+
+// Everything of a run but its spans (which are the trace's events).
+RunResult withoutSpans(const RunResult& run)
+{
+    RunResult meta;
+    meta.mode = run.mode;
+    meta.ranks = run.ranks;
+    meta.devices = run.devices;
+    meta.collectives = run.collectives;
+    meta.iterations = run.iterations;
+    meta.peakMemory = run.peakMemory;
+    meta.pagingUs = run.pagingUs;
+    meta.hang = run.hang;
+    meta.clockNote = run.clockNote;
+    meta.notes = run.notes;
+    return meta;
+}
+
+} // namespace
+
+std::string formatSummaryTable(const Scenario& s, const Summary& sum)
+{
+    std::ostringstream out;
+    char buf[512];
+    out << "Scenario: " << (s.name.empty() ? "(unnamed)" : s.name) << " on " << s.topology.name << ", "
+        << (sum.mode == RunMode::Live ? "measured live" : "simulated") << ", " << s.iterations << " iteration"
+        << (s.iterations == 1 ? "" : "s") << "\n\n";
+    std::snprintf(buf, sizeof buf, "%4s  %-18s %11s %9s %9s %12s %10s %5s\n", "rank", "device", "compute ms", "comm ms",
+                  "wait ms", "peak memory", "capacity", "fits");
+    out << buf;
+    for (const RankBreakdown& rb : sum.perRank) {
+        std::snprintf(buf, sizeof buf, "%4d  %-18.18s %11.3f %9.3f %9.3f %12s %10s %5s%s\n", rb.rank, rb.device.c_str(),
+                      rb.computeMs, rb.commMs, rb.waitMs, formatBytes(rb.peakMemory).c_str(),
+                      formatBytes(rb.capacity).c_str(), rb.fits ? "yes" : "NO",
+                      sum.straggler && *sum.straggler == rb.rank ? "  <- straggler" : "");
+        out << buf;
+    }
+    if (!sum.collectives.empty()) {
+        out << "\n";
+        std::snprintf(buf, sizeof buf, "%-28s %-14s %10s %10s %11s %11s\n", "collective", "kind", "bytes", "time ms",
+                      "algbw GB/s", "busbw GB/s");
+        out << buf;
+        for (const CollectiveFigures& c : sum.collectives) {
+            std::snprintf(buf, sizeof buf, "%-28.28s %-14.14s %10s %10.3f %11.2f %11.2f\n", c.name.c_str(), opName(c.kind),
+                          formatBytes(c.bytes).c_str(), c.timeMs, c.algbwGBps, c.busbwGBps);
+            out << buf;
+        }
+    }
+    std::snprintf(buf, sizeof buf,
+                  "\nstep time %.3f ms | one GPU %.3f ms | speed-up %.2fx | efficiency %.0f%% | straggler %s | bottleneck %s\n",
+                  sum.stepTimeMs, sum.oneGpuMs, sum.speedup, sum.efficiency * 100,
+                  sum.straggler ? ("rank " + std::to_string(*sum.straggler)).c_str() : "none", bottleneckName(sum.bottleneck));
+    out << buf << sum.sentence << "\n";
+    return out.str();
+}
+
+std::string summaryJson(const Summary& sum)
+{
+    using nlohmann::json;
+    json doc = {{"mode", sum.mode == RunMode::Live ? "live" : "sim"},
+                {"ranks", sum.ranks},
+                {"step_time_ms", sum.stepTimeMs},
+                {"speedup", sum.speedup},
+                {"efficiency", sum.efficiency},
+                {"straggler_rank", sum.straggler ? json(*sum.straggler) : json(nullptr)},
+                {"bottleneck", bottleneckName(sum.bottleneck)},
+                {"fits", sum.fits},
+                {"one_gpu_ms", sum.oneGpuMs},
+                {"compute_share", sum.computeShare},
+                {"comm_share", sum.commShare},
+                {"wait_share", sum.waitShare},
+                {"sentence", sum.sentence}};
+    doc["per_rank"] = json::array();
+    for (const RankBreakdown& rb : sum.perRank)
+        doc["per_rank"].push_back({{"rank", rb.rank},
+                                   {"device", rb.device},
+                                   {"compute_ms", rb.computeMs},
+                                   {"comm_ms", rb.commMs},
+                                   {"wait_ms", rb.waitMs},
+                                   {"peak_memory_bytes", rb.peakMemory},
+                                   {"capacity_bytes", rb.capacity},
+                                   {"fits", rb.fits}});
+    doc["collectives"] = json::array();
+    for (const CollectiveFigures& c : sum.collectives)
+        doc["collectives"].push_back({{"name", c.name},
+                                      {"kind", opName(c.kind)},
+                                      {"bytes", c.bytes},
+                                      {"ranks", c.ranks},
+                                      {"time_ms", c.timeMs},
+                                      {"algbw_gbps", c.algbwGBps},
+                                      {"busbw_gbps", c.busbwGBps}});
+    return doc.dump(2) + "\n";
+}
+
+std::string chromeTrace(const Scenario& s, const RunResult& run)
+{
+    using nlohmann::json;
+    // Built as text: a million spans as json objects would cost far more memory than the trace.
+    std::string out;
+    out.reserve(run.spans.size() * 160 + 4096);
+    out += "{\"displayTimeUnit\":\"ms\",\"otherData\":";
+    // What Perfetto shows as metadata, then what ShardLab reads back (trace_import.h): the scenario
+    // and the run's records other than its spans, which are the events below.
+    json other = {{"scenario", s.name}, {"topology", s.topology.name}, {"mode", run.mode == RunMode::Live ? "live" : "sim"},
+                  {"clock", run.clockNote}, {"generator", "ShardLab"}};
+    json records = detail::runResultToJson(withoutSpans(run));
+    records.erase("spans");
+    other["shardlab"] = {{"trace_format", kTraceFormatVersion},
+                         {"scenario", json::parse(serializeScenario(s))},
+                         {"run", std::move(records)},
+                         {"notes", run.notes}};
+    out += other.dump();
+    out += ",\"traceEvents\":[\n";
+    bool first = true;
+    auto emit = [&](const json& e) {
+        if (!first)
+            out += ",\n";
+        first = false;
+        out += e.dump();
+    };
+    for (int r = 0; r < run.ranks; ++r) {
+        const std::string dev = r < static_cast<int>(run.devices.size()) ? run.devices[static_cast<size_t>(r)] : "";
+        emit({{"name", "process_name"}, {"ph", "M"}, {"pid", r}, {"args", {{"name", "rank " + std::to_string(r) + " (" + dev + ")"}}}});
+        emit({{"name", "process_sort_index"}, {"ph", "M"}, {"pid", r}, {"args", {{"sort_index", r}}}});
+        emit({{"name", "thread_name"}, {"ph", "M"}, {"pid", r}, {"tid", 0}, {"args", {{"name", "compute stream"}}}});
+        emit({{"name", "thread_name"}, {"ph", "M"}, {"pid", r}, {"tid", 1}, {"args", {{"name", "communication stream"}}}});
+    }
+    char buf[512];
+    for (const Span& sp : run.spans) {
+        const std::string label = json(spanLabel(s, run, sp)).dump(); // quoted and escaped
+        std::snprintf(buf, sizeof buf,
+                      ",\n{\"name\":%s,\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":%d,\"tid\":%d,"
+                      "\"args\":{\"iteration\":%d,\"step\":%d,\"bucket\":%d,\"collective\":%d,\"waited_for\":%d,"
+                      "\"detail\":\"%s\"}}",
+                      label.c_str(), spanKindName(sp.kind), sp.beginUs, sp.durationUs(), sp.rank, sp.stream, sp.iteration,
+                      sp.op, sp.bucket, sp.collective, sp.waitedFor, detailArg(sp.detail));
+        out += first ? buf + 2 : buf;
+        first = false;
+    }
+    // Flow arrows: one chain per collective, through each member's communication span.
+    for (size_t c = 0; c < run.collectives.size(); ++c) {
+        const CollectiveRecord& rec = run.collectives[c];
+        if (rec.group.size() < 2 || rec.durationUs() <= 0)
+            continue;
+        const Op& op = s.program[static_cast<size_t>(rec.op)];
+        const int tid = op.overlap ? 1 : 0;
+        const std::string name = std::string(opName(rec.kind)) + " #" + std::to_string(rec.sequence);
+        for (size_t k = 0; k < rec.group.size(); ++k) {
+            const char* ph = k == 0 ? "s" : k + 1 == rec.group.size() ? "f" : "t";
+            std::snprintf(buf, sizeof buf,
+                          ",\n{\"name\":\"%s\",\"cat\":\"collective\",\"ph\":\"%s\",\"id\":%zu,\"ts\":%.3f,\"pid\":%d,\"tid\":%d%s}",
+                          name.c_str(), ph, c, rec.startUs + 1e-3, rec.group[k], tid, k + 1 == rec.group.size() ? ",\"bp\":\"e\"" : "");
+            out += buf;
+        }
+    }
+    out += "\n]}\n";
+    return out;
+}
+
+std::string perRankCsv(const Summary& sum)
+{
+    std::ostringstream out;
+    out << "rank,device,compute_ms,comm_ms,wait_ms,peak_memory_bytes,capacity_bytes,fits,times_last\n";
+    for (const RankBreakdown& rb : sum.perRank)
+        out << rb.rank << "," << csvField(rb.device) << "," << rb.computeMs << "," << rb.commMs << "," << rb.waitMs << ","
+            << rb.peakMemory << "," << rb.capacity << "," << (rb.fits ? "true" : "false") << "," << rb.timesLast << "\n";
+    return out.str();
+}
+
+std::string collectivesCsv(const Summary& sum)
+{
+    std::ostringstream out;
+    out << "name,kind,bytes,ranks,time_ms,algbw_gbps,busbw_gbps,count\n";
+    for (const CollectiveFigures& c : sum.collectives)
+        out << csvField(c.name) << "," << opName(c.kind) << "," << c.bytes << "," << c.ranks << "," << c.timeMs << ","
+            << c.algbwGBps << "," << c.busbwGBps << "," << c.count << "\n";
+    return out.str();
+}
+
+std::string spansCsv(const Scenario& s, const RunResult& run)
+{
+    std::ostringstream out;
+    out << "rank,stream,kind,begin_us,end_us,duration_us,iteration,step,bucket,label,waited_for\n";
+    for (const Span& sp : run.spans)
+        out << sp.rank << "," << sp.stream << "," << spanKindName(sp.kind) << "," << sp.beginUs << "," << sp.endUs << ","
+            << sp.durationUs() << "," << sp.iteration << "," << sp.op << "," << sp.bucket << ","
+            << csvField(spanLabel(s, run, sp)) << "," << sp.waitedFor << "\n";
+    return out.str();
+}
+
+} // namespace shardlab

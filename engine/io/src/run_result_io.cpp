@@ -1,0 +1,277 @@
+#include "shardlab/io/run_result_io.h"
+
+#include "shardlab/base/json_reader.h"
+#include "shardlab/io/run_result_json.h"
+
+#include <cmath>
+#include <limits>
+
+namespace shardlab {
+
+namespace detail {
+
+using nlohmann::json;
+
+namespace {
+
+const char* const kSpanFields[] = {"rank",  "stream",    "kind",   "begin_us",   "end_us", "op",
+                                   "iteration", "bucket", "collective", "waited_for", "detail"};
+
+const char* detailName(SpanDetail d)
+{
+    switch (d) {
+    case SpanDetail::None: return "none";
+    case SpanDetail::InjectedDelay: return "injected_delay";
+    case SpanDetail::Paging: return "paging";
+    }
+    return "none";
+}
+
+
+int intAt(const json& v, const std::string& path, long long lo = std::numeric_limits<int>::min(),
+          long long hi = std::numeric_limits<int>::max())
+{
+    return static_cast<int>(integerAt(v, path, lo, hi));
+}
+
+template <class E, size_t N>
+E enumAt(const json& v, const std::string& path, const E (&values)[N], const char* (*name)(E), const char* expected)
+{
+    const std::string s = stringAt(v, path);
+    for (E e : values)
+        if (s == name(e))
+            return e;
+    failAt(path, "'" + s + "' (expected " + expected + ")");
+}
+
+const SpanKind kSpanKinds[] = {SpanKind::Compute, SpanKind::Comm, SpanKind::Wait};
+const SpanDetail kDetails[] = {SpanDetail::None, SpanDetail::InjectedDelay, SpanDetail::Paging};
+const Algorithm kAlgorithms[] = {Algorithm::Auto, Algorithm::Ring, Algorithm::Tree, Algorithm::Direct, Algorithm::Hierarchical};
+const Protocol kProtocols[] = {Protocol::LL, Protocol::LL128, Protocol::Simple};
+
+OpKind opAt(const json& v, const std::string& path)
+{
+    const std::string s = stringAt(v, path);
+    auto k = opFromName(s);
+    if (!k || *k == OpKind::Compute)
+        failAt(path, "'" + s + "' (expected a collective such as all_reduce)");
+    return *k;
+}
+
+} // namespace
+
+json runResultToJson(const RunResult& run)
+{
+    json doc = {{"mode", run.mode == RunMode::Live ? "live" : "sim"}, {"ranks", run.ranks}, {"devices", run.devices},
+                {"clock", run.clockNote}};
+    doc["span_fields"] = kSpanFields;
+    json spans = json::array();
+    for (const Span& s : run.spans)
+        spans.push_back({s.rank, s.stream, spanKindName(s.kind), s.beginUs, s.endUs, s.op, s.iteration, s.bucket,
+                         s.collective, s.waitedFor, detailName(s.detail)});
+    doc["spans"] = std::move(spans);
+    json colls = json::array();
+    for (const CollectiveRecord& c : run.collectives) {
+        json arrivals = json::array();
+        for (double a : c.arrivalUs)
+            arrivals.push_back(std::isnan(a) ? json(nullptr) : json(a)); // not seen by this process
+        colls.push_back({{"op", c.op},
+                         {"iteration", c.iteration},
+                         {"bucket", c.bucket},
+                         {"sequence", c.sequence},
+                         {"kind", opName(c.kind)},
+                         {"bytes", c.bytes},
+                         {"group", c.group},
+                         {"arrival_us", std::move(arrivals)},
+                         {"start_us", c.startUs},
+                         {"end_us", c.endUs},
+                         {"last_arrival", c.lastArrival},
+                         {"algorithm", algorithmName(c.algorithm)},
+                         {"protocol", protocolName(c.protocol)},
+                         {"wrong_elements", c.wrongElements}});
+    }
+    doc["collectives"] = std::move(colls);
+    json iters = json::array();
+    for (const IterationMark& m : run.iterations)
+        iters.push_back({m.beginUs, m.endUs});
+    doc["iterations"] = std::move(iters);
+    doc["peak_memory_bytes"] = run.peakMemory;
+    doc["paging_us"] = run.pagingUs;
+    if (run.hang)
+        doc["hang"] = {{"last_completed", run.hang->lastCompleted},
+                       {"pending", run.hang->pending},
+                       {"first_mismatch_rank", run.hang->firstMismatchRank},
+                       {"explanation", run.hang->explanation}};
+    else
+        doc["hang"] = nullptr;
+    return doc;
+}
+
+RunResult runResultFromJson(const json& v, const std::string& path)
+{
+    RunResult run;
+    const std::string mode = stringAt(member(v, path, "mode"), path + ".mode");
+    if (mode != "live" && mode != "sim")
+        failAt(path + ".mode", "'" + mode + "' (expected live or sim)");
+    run.mode = mode == "live" ? RunMode::Live : RunMode::Simulated;
+    run.ranks = intAt(member(v, path, "ranks"), path + ".ranks", 0, 1 << 20);
+    const json& devices = arrayAt(member(v, path, "devices"), path + ".devices");
+    for (size_t i = 0; i < devices.size(); ++i)
+        run.devices.push_back(stringAt(devices[i], path + ".devices[" + std::to_string(i) + "]"));
+    run.clockNote = stringAt(member(v, path, "clock"), path + ".clock");
+    const json& fields = arrayAt(member(v, path, "span_fields"), path + ".span_fields");
+    if (fields != json(kSpanFields))
+        failAt(path + ".span_fields", "not the fields this ShardLab writes (a result from a newer version?)");
+    const json& spans = arrayAt(member(v, path, "spans"), path + ".spans");
+    run.spans.reserve(spans.size());
+    for (size_t i = 0; i < spans.size(); ++i) {
+        const std::string p = path + ".spans[" + std::to_string(i) + "]";
+        const json& a = arrayAt(spans[i], p);
+        if (a.size() != std::size(kSpanFields))
+            failAt(p, "has " + std::to_string(a.size()) + " fields (expected " + std::to_string(std::size(kSpanFields)) + ")");
+        auto at = [&](size_t k) { return p + "[" + std::to_string(k) + "]"; };
+        Span s;
+        s.rank = intAt(a[0], at(0));
+        s.stream = intAt(a[1], at(1), 0, 1);
+        s.kind = enumAt(a[2], at(2), kSpanKinds, spanKindName, "compute, comm or wait");
+        s.beginUs = numberAt(a[3], at(3));
+        s.endUs = numberAt(a[4], at(4));
+        s.op = intAt(a[5], at(5));
+        s.iteration = intAt(a[6], at(6));
+        s.bucket = intAt(a[7], at(7));
+        s.collective = intAt(a[8], at(8));
+        s.waitedFor = intAt(a[9], at(9));
+        s.detail = enumAt(a[10], at(10), kDetails, detailName, "none, injected_delay or paging");
+        run.spans.push_back(s);
+    }
+    const json& colls = arrayAt(member(v, path, "collectives"), path + ".collectives");
+    for (size_t i = 0; i < colls.size(); ++i) {
+        const std::string p = path + ".collectives[" + std::to_string(i) + "]";
+        const json& c = colls[i];
+        auto m = [&](const char* k) -> const json& { return member(c, p, k); };
+        auto q = [&](const char* k) { return p + "." + k; };
+        CollectiveRecord r;
+        r.op = intAt(m("op"), q("op"));
+        r.iteration = intAt(m("iteration"), q("iteration"));
+        r.bucket = intAt(m("bucket"), q("bucket"));
+        r.sequence = intAt(m("sequence"), q("sequence"));
+        r.kind = opAt(m("kind"), q("kind"));
+        r.bytes = static_cast<Bytes>(integerAt(m("bytes"), q("bytes"), 0, static_cast<long long>(kMaxBytes)));
+        const json& group = arrayAt(m("group"), q("group"));
+        for (size_t k = 0; k < group.size(); ++k)
+            r.group.push_back(intAt(group[k], q("group") + "[" + std::to_string(k) + "]"));
+        const json& arr = arrayAt(m("arrival_us"), q("arrival_us"));
+        for (size_t k = 0; k < arr.size(); ++k)
+            r.arrivalUs.push_back(arr[k].is_null() ? std::numeric_limits<double>::quiet_NaN()
+                                                   : numberAt(arr[k], q("arrival_us") + "[" + std::to_string(k) + "]"));
+        r.startUs = numberAt(m("start_us"), q("start_us"));
+        r.endUs = numberAt(m("end_us"), q("end_us"));
+        r.lastArrival = intAt(m("last_arrival"), q("last_arrival"));
+        r.algorithm = enumAt(m("algorithm"), q("algorithm"), kAlgorithms, algorithmName, "auto, ring, tree, direct or hierarchical");
+        r.protocol = enumAt(m("protocol"), q("protocol"), kProtocols, protocolName, "LL, LL128 or Simple");
+        r.wrongElements = intAt(m("wrong_elements"), q("wrong_elements"), 0);
+        run.collectives.push_back(std::move(r));
+    }
+    const json& iters = arrayAt(member(v, path, "iterations"), path + ".iterations");
+    for (size_t i = 0; i < iters.size(); ++i) {
+        const std::string p = path + ".iterations[" + std::to_string(i) + "]";
+        const json& a = arrayAt(iters[i], p);
+        if (a.size() != 2)
+            failAt(p, "expected [begin_us, end_us]");
+        run.iterations.push_back({numberAt(a[0], p + "[0]"), numberAt(a[1], p + "[1]")});
+    }
+    const json& peak = arrayAt(member(v, path, "peak_memory_bytes"), path + ".peak_memory_bytes");
+    for (size_t i = 0; i < peak.size(); ++i)
+        run.peakMemory.push_back(static_cast<Bytes>(
+            integerAt(peak[i], path + ".peak_memory_bytes[" + std::to_string(i) + "]", 0, static_cast<long long>(kMaxBytes))));
+    const json& paging = arrayAt(member(v, path, "paging_us"), path + ".paging_us");
+    for (size_t i = 0; i < paging.size(); ++i)
+        run.pagingUs.push_back(numberAt(paging[i], path + ".paging_us[" + std::to_string(i) + "]"));
+    const json& hang = member(v, path, "hang");
+    if (!hang.is_null()) {
+        const std::string p = path + ".hang";
+        HangReport h;
+        const json& last = arrayAt(member(hang, p, "last_completed"), p + ".last_completed");
+        for (size_t i = 0; i < last.size(); ++i)
+            h.lastCompleted.push_back(intAt(last[i], p + ".last_completed[" + std::to_string(i) + "]", -1));
+        const json& pending = arrayAt(member(hang, p, "pending"), p + ".pending");
+        for (size_t i = 0; i < pending.size(); ++i)
+            h.pending.push_back(stringAt(pending[i], p + ".pending[" + std::to_string(i) + "]"));
+        h.firstMismatchRank = intAt(member(hang, p, "first_mismatch_rank"), p + ".first_mismatch_rank", -1);
+        h.explanation = stringAt(member(hang, p, "explanation"), p + ".explanation");
+        run.hang = std::move(h);
+    }
+    return run;
+}
+
+} // namespace detail
+
+using detail::json;
+
+std::string serializeRunResult(const RunResult& run) { return detail::runResultToJson(run).dump(1) + "\n"; }
+
+Result<RunResult> parseRunResult(const std::string& text, const std::string& origin)
+{
+    try {
+        return detail::runResultFromJson(json::parse(text), "$");
+    } catch (const json::exception& e) {
+        return badInput(origin + ": $: not valid JSON (" + std::string(e.what()) + ")");
+    } catch (const detail::JsonPathError& e) {
+        return badInput(origin + ": " + e.what());
+    }
+}
+
+Bytes8 encodeRunResult(const RunResult& run) { return json::to_cbor(detail::runResultToJson(run)); }
+
+Result<RunResult> decodeRunResult(const Bytes8& bytes, const std::string& origin)
+{
+    try {
+        return detail::runResultFromJson(json::from_cbor(bytes), "$");
+    } catch (const json::exception& e) {
+        return badInput(origin + ": not a ShardLab run (" + std::string(e.what()) + ")");
+    } catch (const detail::JsonPathError& e) {
+        return badInput(origin + ": " + e.what());
+    }
+}
+
+Status checkRunAgainstScenario(const RunResult& run, const Scenario& s)
+{
+    const int ops = static_cast<int>(s.program.size());
+    const int colls = static_cast<int>(run.collectives.size());
+    auto bad = [](const std::string& what) { return Status(badInput(what)); };
+    if (run.ranks != s.ranks())
+        return bad("the run has " + std::to_string(run.ranks) + " ranks but the scenario " + std::to_string(s.ranks()));
+    for (size_t i = 0; i < run.spans.size(); ++i) {
+        const Span& sp = run.spans[i];
+        const std::string p = "spans[" + std::to_string(i) + "]";
+        if (sp.rank < 0 || sp.rank >= run.ranks)
+            return bad(p + ": rank " + std::to_string(sp.rank) + " is not in the run");
+        if (sp.op < 0 || sp.op >= ops)
+            return bad(p + ": step " + std::to_string(sp.op) + " is not in the scenario's program of " + std::to_string(ops));
+        if (sp.collective < -1 || sp.collective >= colls)
+            return bad(p + ": collective " + std::to_string(sp.collective) + " is not in the run");
+        if (sp.waitedFor < -1 || sp.waitedFor >= run.ranks)
+            return bad(p + ": waited_for " + std::to_string(sp.waitedFor) + " is not a rank");
+        if (!(sp.endUs >= sp.beginUs))
+            return bad(p + ": ends before it begins");
+    }
+    for (size_t i = 0; i < run.collectives.size(); ++i) {
+        const CollectiveRecord& c = run.collectives[i];
+        const std::string p = "collectives[" + std::to_string(i) + "]";
+        if (c.op < 0 || c.op >= ops)
+            return bad(p + ": step " + std::to_string(c.op) + " is not in the scenario's program");
+        if (c.group.empty() || c.arrivalUs.size() != c.group.size())
+            return bad(p + ": expected one arrival per group member");
+        for (int g : c.group)
+            if (g < 0 || g >= run.ranks)
+                return bad(p + ": group member " + std::to_string(g) + " is not a rank");
+        if (c.lastArrival < -1 || c.lastArrival >= run.ranks)
+            return bad(p + ": last_arrival " + std::to_string(c.lastArrival) + " is not a rank");
+    }
+    if (run.hang && (run.hang->lastCompleted.size() > static_cast<size_t>(run.ranks)
+                     || run.hang->pending.size() != run.hang->lastCompleted.size()))
+        return bad("hang: expected one entry per rank in last_completed and pending");
+    return {};
+}
+
+} // namespace shardlab

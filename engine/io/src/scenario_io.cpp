@@ -1,0 +1,550 @@
+#include "shardlab/io/scenario_io.h"
+
+#include "shardlab/base/file_io.h"
+#include "shardlab/base/json_reader.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/model/strategies.h"
+
+#include <cstdio>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+#include <system_error>
+#include <unistd.h>
+
+namespace shardlab {
+
+using detail::json;
+using detail::JsonReader;
+
+namespace {
+
+constexpr size_t kMaxFileBytes = kMaxUserFileBytes;
+
+void readTopology(JsonReader& rd, const json& t, Topology& out)
+{
+    const std::string path = "$.topology";
+    if (!rd.expectObject(t, path))
+        return;
+    if (const json* p = rd.find(t, "preset")) {
+        rd.onlyKeys(t, path, {"preset", "gpus"});
+        if (!p->is_string()) {
+            rd.fail(path + ".preset", "found " + detail::describe(*p) + " (expected a preset id)");
+            return;
+        }
+        auto topo = preset(p->get<std::string>());
+        if (!topo) {
+            rd.fail(path + ".preset", unknownPresetMessage(p->get<std::string>()));
+            return;
+        }
+        out = *topo;
+        if (auto n = rd.integer(t, path, "gpus", false, 1, out.rankCount()))
+            out = out.firstGpus(static_cast<int>(*n));
+        return;
+    }
+    rd.onlyKeys(t, path, {"name", "source", "gpus", "switches", "links"});
+    out.name = rd.string(t, path, "name", false).value_or("custom");
+    out.source = rd.string(t, path, "source", false).value_or("");
+    const json* gpus = rd.find(t, "gpus");
+    if (!gpus || !gpus->is_array() || gpus->empty()) {
+        rd.fail(path + ".gpus", gpus ? "found " + detail::describe(*gpus) + " (expected a non-empty array of GPUs)"
+                                     : "missing (expected \"preset\" or an array of GPUs)");
+        return;
+    }
+    for (size_t i = 0; i < gpus->size(); ++i) {
+        const std::string gp = JsonReader::index(path + ".gpus", i);
+        const json& g = (*gpus)[i];
+        if (!rd.expectObject(g, gp))
+            continue;
+        rd.onlyKeys(g, gp, {"id", "name", "memory", "tflops", "mem_bandwidth", "node", "socket"});
+        Gpu gpu;
+        gpu.id = rd.string(g, gp, "id", false).value_or("gpu" + std::to_string(i));
+        gpu.name = rd.string(g, gp, "name", false).value_or("GPU");
+        gpu.memory = rd.size(g, gp, "memory", true).value_or(0);
+        if (rd.find(g, "memory") && gpu.memory == 0)
+            rd.fail(gp + ".memory", "zero (expected the GPU's memory, e.g. \"16 GB\")");
+        gpu.tflops = rd.number(g, gp, "tflops", true, 1e-6, 1e6).value_or(1);
+        gpu.memBandwidthGBps = rd.bandwidth(g, gp, "mem_bandwidth", false).value_or(0);
+        gpu.node = static_cast<int>(rd.integer(g, gp, "node", false, 0, 1'000'000).value_or(0));
+        gpu.socket = static_cast<int>(rd.integer(g, gp, "socket", false, 0, 1024).value_or(0));
+        out.gpus.push_back(gpu);
+    }
+    if (const json* sw = rd.find(t, "switches")) {
+        if (!sw->is_array())
+            rd.fail(path + ".switches", "found " + detail::describe(*sw) + " (expected an array)");
+        else
+            for (size_t i = 0; i < sw->size(); ++i) {
+                const std::string sp = JsonReader::index(path + ".switches", i);
+                const json& s = (*sw)[i];
+                if (!rd.expectObject(s, sp))
+                    continue;
+                rd.onlyKeys(s, sp, {"id", "kind", "node", "socket"});
+                SwitchNode node;
+                node.id = rd.string(s, sp, "id", true).value_or("");
+                if (auto k = rd.string(s, sp, "kind", true)) {
+                    if (auto kind = switchKindFromName(*k))
+                        node.kind = *kind;
+                    else
+                        rd.fail(sp + ".kind", "'" + *k + "' (expected nvswitch, pcie-switch, cpu, nic or net-switch)");
+                }
+                node.node = static_cast<int>(rd.integer(s, sp, "node", false, -1, 1'000'000).value_or(0));
+                node.socket = static_cast<int>(rd.integer(s, sp, "socket", false, 0, 1024).value_or(0));
+                out.switches.push_back(node);
+            }
+    }
+    if (const json* links = rd.find(t, "links")) {
+        if (!links->is_array())
+            rd.fail(path + ".links", "found " + detail::describe(*links) + " (expected an array)");
+        else
+            for (size_t i = 0; i < links->size(); ++i) {
+                const std::string lp = JsonReader::index(path + ".links", i);
+                const json& l = (*links)[i];
+                if (!rd.expectObject(l, lp))
+                    continue;
+                rd.onlyKeys(l, lp, {"from", "to", "kind", "count", "bandwidth", "latency_us"});
+                Link link;
+                link.a = rd.string(l, lp, "from", true).value_or("");
+                link.b = rd.string(l, lp, "to", true).value_or("");
+                if (auto k = rd.string(l, lp, "kind", true)) {
+                    if (auto kind = linkKindFromName(*k))
+                        link.kind = *kind;
+                    else
+                        rd.fail(lp + ".kind", "'" + *k + "' (expected nvlink, pcie, cross-socket or network)");
+                }
+                link.count = static_cast<int>(rd.integer(l, lp, "count", false, 1, 1024).value_or(1));
+                link.bandwidthGBps = rd.bandwidth(l, lp, "bandwidth", true).value_or(1);
+                link.latencyUs = rd.number(l, lp, "latency_us", false, 0, 1e6).value_or(1.0);
+                out.links.push_back(link);
+            }
+    }
+}
+
+void readItem(JsonReader& rd, const json& v, const std::string& path, int ranks, WorkloadItem& item)
+{
+    if (!rd.expectObject(v, path))
+        return;
+    rd.onlyKeys(v, path, {"name", "kind", "size", "shards", "replicate_on", "split_across", "split_sizes"});
+    item.name = rd.string(v, path, "name", true).value_or("");
+    if (auto k = rd.string(v, path, "kind", true)) {
+        if (auto kind = itemKindFromName(*k))
+            item.kind = *kind;
+        else
+            rd.fail(path + ".kind", "'" + *k + "' (expected parameters, gradients, optimizer_state, activations or data)");
+    }
+    item.size = rd.size(v, path, "size", true).value_or(0);
+    std::vector<int> all(static_cast<size_t>(ranks));
+    std::iota(all.begin(), all.end(), 0);
+    if (const json* shards = rd.find(v, "shards")) {
+        if (!shards->is_array()) {
+            rd.fail(path + ".shards", "found " + detail::describe(*shards) + " (expected an array of shards)");
+            return;
+        }
+        Bytes offset = 0;
+        for (size_t i = 0; i < shards->size(); ++i) {
+            const std::string sp = JsonReader::index(path + ".shards", i);
+            const json& s = (*shards)[i];
+            if (!rd.expectObject(s, sp))
+                continue;
+            rd.onlyKeys(s, sp, {"offset", "size", "owners"});
+            Shard sh;
+            sh.offset = rd.size(s, sp, "offset", false).value_or(offset);
+            sh.size = rd.size(s, sp, "size", true).value_or(0);
+            if (rd.find(s, "owners")) {
+                if (auto o = rd.ranks(s, sp, "owners"))
+                    sh.owners = o->empty() ? all : *o;
+            }
+            std::sort(sh.owners.begin(), sh.owners.end());
+            offset = sh.offset + sh.size;
+            item.shards.push_back(sh);
+        }
+        return;
+    }
+    if (rd.find(v, "replicate_on")) {
+        if (auto o = rd.ranks(v, path, "replicate_on")) {
+            std::vector<int> owners = o->empty() ? all : *o;
+            std::sort(owners.begin(), owners.end());
+            item.shards = {Shard{0, item.size, owners}};
+        }
+        return;
+    }
+    if (rd.find(v, "split_across")) {
+        auto o = rd.ranks(v, path, "split_across");
+        if (!o)
+            return;
+        const std::vector<int> owners = o->empty() ? all : *o;
+        if (const json* sizes = rd.find(v, "split_sizes")) {
+            if (!sizes->is_array() || sizes->size() != owners.size()) {
+                rd.fail(path + ".split_sizes", "expected an array with one size per rank of split_across ("
+                                                   + std::to_string(owners.size()) + ")");
+                return;
+            }
+            std::vector<Bytes> bytes;
+            for (size_t i = 0; i < sizes->size(); ++i)
+                bytes.push_back(rd.sizeValue((*sizes)[i], JsonReader::index(path + ".split_sizes", i)).value_or(0));
+            item.shards = customShards(bytes);
+        } else {
+            item.shards = evenShards(item.size, static_cast<int>(std::min<Bytes>(owners.size(), std::max<Bytes>(item.size, 1))));
+        }
+        for (size_t i = 0; i < item.shards.size(); ++i)
+            item.shards[i].owners = {owners[i]};
+    }
+}
+
+void readOp(JsonReader& rd, const json& v, const std::string& path, Op& op)
+{
+    if (!rd.expectObject(v, path))
+        return;
+    rd.onlyKeys(v, path, {"op", "name", "item", "flops", "bytes", "group", "root", "from", "to", "algorithm", "buckets",
+                          "overlap"});
+    if (auto k = rd.string(v, path, "op", true)) {
+        if (auto kind = opFromName(*k))
+            op.kind = *kind;
+        else
+            rd.fail(path + ".op", "'" + *k + "' (expected compute, all_reduce, reduce, broadcast, all_gather, "
+                                  "all_gather_v, reduce_scatter, reduce_scatter_all_gather or send_recv)");
+    }
+    op.name = rd.string(v, path, "name", false).value_or("");
+    op.item = rd.string(v, path, "item", false).value_or("");
+    op.flops = rd.flops(v, path, "flops").value_or(0);
+    if (rd.find(v, "bytes"))
+        op.bytes = rd.size(v, path, "bytes", false);
+    if (rd.find(v, "group")) {
+        auto g = rd.ranks(v, path, "group");
+        op.group = g.value_or(std::vector<int>{});
+    }
+    op.root = static_cast<int>(rd.integer(v, path, op.kind == OpKind::SendRecv ? "from" : "root", false, 0, 1'000'000).value_or(0));
+    op.peer = static_cast<int>(rd.integer(v, path, "to", false, 0, 1'000'000).value_or(1));
+    if (auto a = rd.string(v, path, "algorithm", false)) {
+        if (auto alg = algorithmFromName(*a))
+            op.algorithm = *alg;
+        else
+            rd.fail(path + ".algorithm", "'" + *a + "' (expected auto, ring, tree, direct or hierarchical)");
+    }
+    op.buckets = static_cast<int>(rd.integer(v, path, "buckets", false, 1, 100000).value_or(1));
+    op.overlap = rd.boolean(v, path, "overlap").value_or(false);
+}
+
+void readPerturbations(JsonReader& rd, const json& v, int ranks, Perturbations& p)
+{
+    const std::string path = "$.perturbations";
+    if (!rd.expectObject(v, path))
+        return;
+    rd.onlyKeys(v, path, {"slowdown", "jitter_pct", "seed", "delays", "mismatches"});
+    if (const json* s = rd.find(v, "slowdown")) {
+        if (s->is_array()) {
+            for (size_t i = 0; i < s->size(); ++i) {
+                if (!(*s)[i].is_number())
+                    rd.fail(JsonReader::index(path + ".slowdown", i), "found " + detail::describe((*s)[i]) + " (expected a factor such as 1.5)");
+                else
+                    p.slowdown.push_back((*s)[i].get<double>());
+            }
+        } else if (s->is_object()) {
+            // {"2": 1.5}: rank -> factor
+            for (auto it = s->begin(); it != s->end(); ++it) {
+                const std::string kp = path + ".slowdown." + it.key();
+                char* end = nullptr;
+                const long r = std::strtol(it.key().c_str(), &end, 10);
+                if (it.key().empty() || *end || r < 0 || r >= ranks) {
+                    rd.fail(kp, "'" + it.key() + "' is not a rank of this topology (expected 0.." + std::to_string(ranks - 1) + ")");
+                    continue;
+                }
+                if (!it->is_number()) {
+                    rd.fail(kp, "found " + detail::describe(*it) + " (expected a factor such as 1.5)");
+                    continue;
+                }
+                if (p.slowdown.size() <= static_cast<size_t>(r))
+                    p.slowdown.resize(static_cast<size_t>(r) + 1, 1.0);
+                p.slowdown[static_cast<size_t>(r)] = it->get<double>();
+            }
+        } else
+            rd.fail(path + ".slowdown", "found " + detail::describe(*s) + " (expected an array of factors or {\"rank\": factor})");
+    }
+    p.jitterPct = rd.number(v, path, "jitter_pct", false, 0, 100).value_or(0);
+    p.seed = static_cast<std::uint64_t>(rd.integer(v, path, "seed", false, 0, 9'000'000'000'000'000'000LL).value_or(1));
+    if (const json* d = rd.find(v, "delays")) {
+        if (!d->is_array())
+            rd.fail(path + ".delays", "found " + detail::describe(*d) + " (expected an array)");
+        else
+            for (size_t i = 0; i < d->size(); ++i) {
+                const std::string dp = JsonReader::index(path + ".delays", i);
+                if (!rd.expectObject((*d)[i], dp))
+                    continue;
+                rd.onlyKeys((*d)[i], dp, {"rank", "op", "iteration", "ms"});
+                Delay delay;
+                delay.rank = static_cast<int>(rd.integer((*d)[i], dp, "rank", true, 0, 1'000'000).value_or(0));
+                delay.op = static_cast<int>(rd.integer((*d)[i], dp, "op", true, 0, 1'000'000).value_or(0));
+                delay.iteration = static_cast<int>(rd.integer((*d)[i], dp, "iteration", false, -1, 1'000'000).value_or(-1));
+                delay.ms = rd.number((*d)[i], dp, "ms", true, 0, 1e6).value_or(0);
+                p.delays.push_back(delay);
+            }
+    }
+    if (const json* m = rd.find(v, "mismatches")) {
+        if (!m->is_array())
+            rd.fail(path + ".mismatches", "found " + detail::describe(*m) + " (expected an array)");
+        else
+            for (size_t i = 0; i < m->size(); ++i) {
+                const std::string mp = JsonReader::index(path + ".mismatches", i);
+                const json& e = (*m)[i];
+                if (!rd.expectObject(e, mp))
+                    continue;
+                rd.onlyKeys(e, mp, {"type", "rank", "op", "iteration", "replacement", "bytes"});
+                Mismatch mm;
+                const std::string type = rd.string(e, mp, "type", true).value_or("wrong_op");
+                if (type == "wrong_op")
+                    mm.type = Mismatch::Type::WrongOp;
+                else if (type == "wrong_count")
+                    mm.type = Mismatch::Type::WrongCount;
+                else if (type == "skip")
+                    mm.type = Mismatch::Type::Skip;
+                else
+                    rd.fail(mp + ".type", "'" + type + "' (expected wrong_op, wrong_count or skip)");
+                mm.rank = static_cast<int>(rd.integer(e, mp, "rank", true, 0, 1'000'000).value_or(0));
+                mm.op = static_cast<int>(rd.integer(e, mp, "op", true, 0, 1'000'000).value_or(0));
+                mm.iteration = static_cast<int>(rd.integer(e, mp, "iteration", false, 0, 1'000'000).value_or(0));
+                if (auto r = rd.string(e, mp, "replacement", mm.type == Mismatch::Type::WrongOp)) {
+                    if (auto k = opFromName(*r))
+                        mm.replacement = *k;
+                    else
+                        rd.fail(mp + ".replacement", "'" + *r + "' is not a collective");
+                }
+                mm.bytes = rd.size(e, mp, "bytes", mm.type == Mismatch::Type::WrongCount).value_or(0);
+                p.mismatches.push_back(mm);
+            }
+    }
+}
+
+// Sizes are written exactly: "24 GB" when the byte count is a whole number of a unit, else bytes.
+json sizeJson(Bytes b)
+{
+    struct U { Bytes m; const char* n; };
+    static const U units[] = {{1'000'000'000'000ULL, "TB"}, {1ULL << 40, "TiB"}, {1'000'000'000ULL, "GB"},
+                              {1ULL << 30, "GiB"},          {1'000'000ULL, "MB"}, {1ULL << 20, "MiB"},
+                              {1000ULL, "kB"},              {1ULL << 10, "KiB"}};
+    if (b == 0)
+        return 0;
+    for (const U& u : units)
+        if (b % u.m == 0)
+            return std::to_string(b / u.m) + " " + u.n;
+    return b;
+}
+
+} // namespace
+
+Result<Scenario> parseScenario(const std::string& text, const std::string& origin)
+{
+    if (text.size() > kMaxFileBytes)
+        return badInput(origin + ": $: the file is larger than 64 MB (expected a scenario file)");
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::out_of_range& e) {
+        return badInput(origin + ": $: a number in the file is out of range (" + std::string(e.what()) + ")");
+    } catch (const json::parse_error& e) {
+        // position as line and column, counted from the byte offset nlohmann reports
+        size_t line = 1, col = 1;
+        const size_t upto = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+        for (size_t i = 0; i < upto; ++i) {
+            if (text[i] == '\n') {
+                ++line;
+                col = 1;
+            } else
+                ++col;
+        }
+        std::string what = e.what();
+        if (auto p = what.find("syntax error"); p != std::string::npos)
+            what = what.substr(p);
+        return badInput(origin + ": $: not valid JSON at line " + std::to_string(line) + ", column " + std::to_string(col)
+                        + " (" + what + ")");
+    }
+    JsonReader rd(origin);
+    Scenario s;
+    if (!rd.expectObject(doc, "$"))
+        return badInput(rd.message());
+    rd.onlyKeys(doc, "$", {"shardlab", "name", "description", "topology", "workload", "program", "perturbations",
+                           "iterations", "memory_mode", "strategy", "cost_profile"});
+    const auto version = rd.integer(doc, "$", "shardlab", true, 1, 1000);
+    if (version && *version != kScenarioFormatVersion)
+        return badInput(origin + ": $.shardlab: format version " + std::to_string(*version) + " (this ShardLab reads version "
+                        + std::to_string(kScenarioFormatVersion) + ")");
+    if (rd.failed())
+        return badInput(rd.message());
+    s.name = rd.string(doc, "$", "name", false).value_or("");
+    s.description = rd.string(doc, "$", "description", false).value_or("");
+    if (const json* t = rd.find(doc, "topology"))
+        readTopology(rd, *t, s.topology);
+    else
+        rd.fail("$.topology", "missing (expected {\"preset\": ID} or an explicit topology)");
+    if (rd.failed())
+        return badInput(rd.message()); // without a topology, ranks cannot be checked
+    if (Status st = validateTopology(s.topology); !st)
+        return badInput(origin + ": " + st.error().message);
+    if (const json* w = rd.find(doc, "workload")) {
+        if (!w->is_array())
+            rd.fail("$.workload", "found " + detail::describe(*w) + " (expected an array of items)");
+        else
+            for (size_t i = 0; i < w->size(); ++i) {
+                WorkloadItem item;
+                readItem(rd, (*w)[i], JsonReader::index("$.workload", i), s.ranks(), item);
+                s.workload.items.push_back(item);
+            }
+    }
+    if (const json* p = rd.find(doc, "program")) {
+        if (!p->is_array())
+            rd.fail("$.program", "found " + detail::describe(*p) + " (expected an array of steps)");
+        else
+            for (size_t i = 0; i < p->size(); ++i) {
+                Op op;
+                readOp(rd, (*p)[i], JsonReader::index("$.program", i), op);
+                s.program.push_back(op);
+            }
+    }
+    if (const json* p = rd.find(doc, "perturbations"))
+        readPerturbations(rd, *p, s.ranks(), s.perturbations);
+    s.iterations = static_cast<int>(rd.integer(doc, "$", "iterations", false, 1, 100000).value_or(1));
+    if (auto mm = rd.string(doc, "$", "memory_mode", false)) {
+        if (*mm == "strict")
+            s.memoryMode = MemoryMode::Strict;
+        else if (*mm == "unified")
+            s.memoryMode = MemoryMode::Unified;
+        else
+            rd.fail("$.memory_mode", "'" + *mm + "' (expected strict or unified)");
+    }
+    s.costProfile = rd.string(doc, "$", "cost_profile", false).value_or("");
+    if (auto st = rd.string(doc, "$", "strategy", false)) {
+        auto strategy = strategyFromName(*st);
+        if (!strategy)
+            rd.fail("$.strategy", "'" + *st + "' (expected replicate, data_parallel, zero1, zero2, zero3, "
+                                  "tensor_parallel or pipeline_parallel)");
+        else {
+            // items without explicit ownership take the strategy's placement
+            Scenario placed = s;
+            applyStrategy(placed, *strategy);
+            for (size_t i = 0; i < s.workload.items.size(); ++i)
+                if (s.workload.items[i].shards.empty())
+                    s.workload.items[i].shards = placed.workload.items[i].shards;
+            s.strategy = *st;
+        }
+    }
+    if (rd.failed())
+        return badInput(rd.message());
+    if (Status st = validateScenario(s); !st)
+        return badInput(origin + ": " + st.error().message);
+    return s;
+}
+
+Result<Scenario> loadScenario(const std::filesystem::path& path)
+{
+    auto text = readUserFile(path, "a .shardlab.json file");
+    if (!text)
+        return text.error();
+    return parseScenario(*text, path.string());
+}
+
+std::string serializeScenario(const Scenario& s)
+{
+    json doc = json::object();
+    doc["shardlab"] = kScenarioFormatVersion;
+    doc["name"] = s.name;
+    if (!s.description.empty())
+        doc["description"] = s.description;
+    json topo;
+    topo["name"] = s.topology.name;
+    if (!s.topology.source.empty())
+        topo["source"] = s.topology.source;
+    topo["gpus"] = json::array();
+    for (const Gpu& g : s.topology.gpus) {
+        json gj = {{"id", g.id}, {"name", g.name}, {"memory", sizeJson(g.memory)}, {"tflops", g.tflops}, {"node", g.node},
+                   {"socket", g.socket}};
+        if (g.memBandwidthGBps > 0)
+            gj["mem_bandwidth"] = g.memBandwidthGBps;
+        topo["gpus"].push_back(gj);
+    }
+    topo["switches"] = json::array();
+    for (const SwitchNode& sw : s.topology.switches)
+        topo["switches"].push_back({{"id", sw.id}, {"kind", switchKindName(sw.kind)}, {"node", sw.node}, {"socket", sw.socket}});
+    topo["links"] = json::array();
+    for (const Link& l : s.topology.links)
+        topo["links"].push_back({{"from", l.a}, {"to", l.b}, {"kind", linkKindName(l.kind)}, {"count", l.count},
+                                 {"bandwidth", l.bandwidthGBps}, {"latency_us", l.latencyUs}});
+    doc["topology"] = topo;
+    doc["workload"] = json::array();
+    for (const WorkloadItem& item : s.workload.items) {
+        json it = {{"name", item.name}, {"kind", itemKindName(item.kind)}, {"size", sizeJson(item.size)}};
+        it["shards"] = json::array();
+        for (const Shard& sh : item.shards)
+            it["shards"].push_back({{"offset", sizeJson(sh.offset)}, {"size", sizeJson(sh.size)}, {"owners", sh.owners}});
+        doc["workload"].push_back(it);
+    }
+    doc["program"] = json::array();
+    for (const Op& op : s.program) {
+        json o = {{"op", opName(op.kind)}};
+        if (!op.name.empty())
+            o["name"] = op.name;
+        if (!op.item.empty())
+            o["item"] = op.item;
+        if (op.kind == OpKind::Compute) {
+            o["flops"] = op.flops;
+        } else {
+            if (op.bytes)
+                o["bytes"] = sizeJson(*op.bytes);
+            if (op.kind == OpKind::SendRecv) {
+                o["from"] = op.root;
+                o["to"] = op.peer;
+            } else {
+                if (!op.group.empty())
+                    o["group"] = op.group;
+                if (op.kind == OpKind::Reduce || op.kind == OpKind::Broadcast || op.root != 0)
+                    o["root"] = op.root;
+            }
+            if (op.algorithm != Algorithm::Auto)
+                o["algorithm"] = algorithmName(op.algorithm);
+            if (op.overlap)
+                o["overlap"] = true;
+        }
+        if (op.buckets != 1)
+            o["buckets"] = op.buckets;
+        doc["program"].push_back(o);
+    }
+    const Perturbations& p = s.perturbations;
+    if (!(p == Perturbations{})) {
+        json pj = json::object();
+        if (!p.slowdown.empty())
+            pj["slowdown"] = p.slowdown;
+        if (p.jitterPct != 0)
+            pj["jitter_pct"] = p.jitterPct;
+        if (p.seed != 1)
+            pj["seed"] = p.seed;
+        if (!p.delays.empty()) {
+            pj["delays"] = json::array();
+            for (const Delay& d : p.delays)
+                pj["delays"].push_back({{"rank", d.rank}, {"op", d.op}, {"iteration", d.iteration}, {"ms", d.ms}});
+        }
+        if (!p.mismatches.empty()) {
+            pj["mismatches"] = json::array();
+            for (const Mismatch& m : p.mismatches) {
+                json mj = {{"rank", m.rank}, {"op", m.op}, {"iteration", m.iteration}};
+                mj["type"] = m.type == Mismatch::Type::WrongOp ? "wrong_op" : m.type == Mismatch::Type::WrongCount ? "wrong_count" : "skip";
+                if (m.type == Mismatch::Type::WrongOp)
+                    mj["replacement"] = opName(m.replacement);
+                if (m.type == Mismatch::Type::WrongCount)
+                    mj["bytes"] = sizeJson(m.bytes);
+                pj["mismatches"].push_back(mj);
+            }
+        }
+        doc["perturbations"] = pj;
+    }
+    doc["iterations"] = s.iterations;
+    doc["memory_mode"] = s.memoryMode == MemoryMode::Unified ? "unified" : "strict";
+    if (!s.strategy.empty())
+        doc["strategy"] = s.strategy;
+    if (!s.costProfile.empty())
+        doc["cost_profile"] = s.costProfile;
+    return doc.dump(2) + "\n";
+}
+
+Status saveScenario(const Scenario& scenario, const std::filesystem::path& path)
+{
+    return writeFileAtomically(path, serializeScenario(scenario));
+}
+
+} // namespace shardlab

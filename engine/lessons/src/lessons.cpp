@@ -1,0 +1,394 @@
+#include "shardlab/base/file_io.h"
+#include "shardlab/base/json_reader.h"
+#include "shardlab/lessons/lessons.h"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace shardlab {
+
+using detail::json;
+using detail::JsonReader;
+
+const char* languageCode(Language language)
+{
+    return language == Language::Chinese ? "zh" : "en";
+}
+
+std::optional<Language> languageFromCode(std::string_view code)
+{
+    std::string lang;
+    for (char c : code) {
+        if (c == '_' || c == '-' || c == '.' || c == '@')
+            break;
+        lang += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    if (lang == "zh")
+        return Language::Chinese;
+    if (lang == "en" || lang == "c" || lang == "posix")
+        return Language::English;
+    return std::nullopt;
+}
+
+const char* questionTypeName(QuestionType type)
+{
+    switch (type) {
+    case QuestionType::Choice:
+        return "choice";
+    case QuestionType::Numeric:
+        return "numeric";
+    case QuestionType::Collective:
+        return "collective";
+    }
+    return "?";
+}
+
+namespace {
+
+struct NeedInfo {
+    Need need;
+    const char* name;
+};
+constexpr NeedInfo kNeeds[] = {
+    {Need::SumOnOneRank, "sum_on_one_rank"},
+    {Need::SumOnEveryRank, "sum_on_every_rank"},
+    {Need::SliceOfSumOnEveryRank, "slice_of_sum_on_every_rank"},
+    {Need::ConcatenationOnEveryRank, "concatenation_on_every_rank"},
+    {Need::CopyOfOneRanksData, "copy_of_one_ranks_data"},
+};
+
+// The views a step may point at (docs/lessons.md); the GUI maps each to a page.
+const std::set<std::string> kViews
+    = {"program", "memory", "topology", "timeline", "summary", "collectives", "comparison", "report", "scaling"};
+
+LocalizedText localized(JsonReader& rd, const json& obj, const std::string& path, const char* k, bool required)
+{
+    LocalizedText t;
+    const json* v = rd.find(obj, k);
+    if (!v) {
+        if (required)
+            rd.fail(JsonReader::key(path, k), "missing (expected {\"en\": \"...\", \"zh\": \"...\"})");
+        return t;
+    }
+    const std::string p = JsonReader::key(path, k);
+    if (!rd.expectObject(*v, p))
+        return t;
+    rd.onlyKeys(*v, p, {"en", "zh"});
+    t.en = rd.string(*v, p, "en", true).value_or("");
+    t.zh = rd.string(*v, p, "zh", true).value_or("");
+    if (rd.find(*v, "en") && t.en.empty())
+        rd.fail(JsonReader::key(p, "en"), "empty (every text needs English)");
+    if (rd.find(*v, "zh") && t.zh.empty())
+        rd.fail(JsonReader::key(p, "zh"), "empty (every text needs Simplified Chinese)");
+    return t;
+}
+
+std::optional<FigureRef> figureRef(JsonReader& rd, const json& v, const std::string& path)
+{
+    if (!rd.expectObject(v, path))
+        return std::nullopt;
+    FigureRef f;
+    f.figure = rd.string(v, path, "figure", true).value_or("");
+    f.scenario = rd.string(v, path, "scenario", false).value_or("main");
+    if (f.scenario != "main" && f.scenario != "compare")
+        rd.fail(JsonReader::key(path, "scenario"), "'" + f.scenario + "' (expected main or compare)");
+    if (rd.find(v, "rank") && rd.find(v, "index"))
+        rd.fail(path, "both rank and index given (expected one)");
+    f.index = static_cast<int>(
+        rd.integer(v, path, rd.find(v, "rank") ? "rank" : "index", false, 0, 1'000'000).value_or(-1));
+    return f;
+}
+
+// {"value": 3} or {"figure": ..., "minus"|"over": {...}} plus tolerance, unit and decimals from `q`.
+void readNumeric(JsonReader& rd, const json& v, const std::string& path, NumericAnswer& a)
+{
+    if (!rd.expectObject(v, path))
+        return;
+    rd.onlyKeys(
+        v, path, {"value", "figure", "scenario", "rank", "index", "minus", "over", "tolerance", "tolerance_pct"});
+    if (rd.find(v, "value")) {
+        a.value = rd.number(v, path, "value", true, -1e300, 1e300);
+        if (rd.find(v, "figure"))
+            rd.fail(path, "both value and figure given (expected one)");
+    } else if (rd.find(v, "figure")) {
+        a.figure = figureRef(rd, v, path);
+    } else {
+        rd.fail(path, "missing value or figure (expected {\"figure\": NAME} or {\"value\": NUMBER})");
+    }
+    for (const char* op : {"minus", "over"})
+        if (const json* o = rd.find(v, op)) {
+            if (a.combine != NumericAnswer::Combine::None)
+                rd.fail(path, "both minus and over given (expected at most one)");
+            a.combine = std::string(op) == "minus" ? NumericAnswer::Combine::Minus : NumericAnswer::Combine::Over;
+            a.other = figureRef(rd, *o, JsonReader::key(path, op));
+        }
+    a.tolerance = rd.number(v, path, "tolerance", false, 0, 1e300).value_or(a.tolerance);
+    a.tolerancePct = rd.number(v, path, "tolerance_pct", false, 0, 100).value_or(a.tolerancePct);
+}
+
+std::optional<OpKind> collectiveName(JsonReader& rd, const json& v, const std::string& path)
+{
+    if (!v.is_string()) {
+        rd.fail(path, "found " + detail::describe(v) + " (expected a collective name)");
+        return std::nullopt;
+    }
+    auto k = opFromName(v.get<std::string>());
+    if (!k || !isCollective(*k)) {
+        rd.fail(path,
+            "'" + v.get<std::string>()
+                + "' (expected a collective: all_reduce, reduce, broadcast, all_gather, "
+                  "all_gather_v, reduce_scatter, reduce_scatter_all_gather, send_recv)");
+        return std::nullopt;
+    }
+    return k;
+}
+
+void readQuestion(JsonReader& rd, const json& v, const std::string& path, LessonQuestion& q)
+{
+    if (!rd.expectObject(v, path))
+        return;
+    rd.onlyKeys(v, path,
+        {"type", "prompt", "hint", "right", "wrong", "choices", "multiple", "answer", "tolerance", "tolerance_pct",
+            "unit", "decimals", "mistakes", "need", "unequal_pieces", "also_accept", "example", "feedback"});
+    const std::string type = rd.string(v, path, "type", true).value_or("");
+    if (type == "choice")
+        q.type = QuestionType::Choice;
+    else if (type == "numeric")
+        q.type = QuestionType::Numeric;
+    else if (type == "collective")
+        q.type = QuestionType::Collective;
+    else if (!type.empty())
+        rd.fail(JsonReader::key(path, "type"), "'" + type + "' (expected choice, numeric or collective)");
+    q.prompt = localized(rd, v, path, "prompt", true);
+    q.hint = localized(rd, v, path, "hint", false);
+    q.right = localized(rd, v, path, "right", true);
+    q.wrong = localized(rd, v, path, "wrong", true);
+
+    if (q.type == QuestionType::Choice) {
+        q.multiple = rd.boolean(v, path, "multiple").value_or(false);
+        const json* cs = rd.find(v, "choices");
+        if (!cs || !cs->is_array() || cs->size() < 2) {
+            rd.fail(
+                JsonReader::key(path, "choices"), "missing or too short (expected an array of at least two choices)");
+            return;
+        }
+        int right = 0;
+        std::set<std::string> ids;
+        for (size_t i = 0; i < cs->size(); ++i) {
+            const std::string cp = JsonReader::index(JsonReader::key(path, "choices"), i);
+            const json& c = (*cs)[i];
+            if (!rd.expectObject(c, cp))
+                continue;
+            rd.onlyKeys(c, cp, {"id", "text", "correct", "explanation"});
+            LessonChoice choice;
+            choice.id = rd.string(c, cp, "id", true).value_or("");
+            if (!choice.id.empty() && !ids.insert(choice.id).second)
+                rd.fail(JsonReader::key(cp, "id"), "'" + choice.id + "' is used twice");
+            choice.text = localized(rd, c, cp, "text", true);
+            choice.correct = rd.boolean(c, cp, "correct").value_or(false);
+            choice.explanation = localized(rd, c, cp, "explanation", true);
+            right += choice.correct ? 1 : 0;
+            q.choices.push_back(choice);
+        }
+        if (right == 0)
+            rd.fail(JsonReader::key(path, "choices"), "no choice is marked correct");
+        if (right > 1 && !q.multiple)
+            rd.fail(JsonReader::key(path, "choices"), "several choices are correct (set \"multiple\": true)");
+    } else if (q.type == QuestionType::Numeric) {
+        if (const json* a = rd.find(v, "answer"))
+            readNumeric(rd, *a, JsonReader::key(path, "answer"), q.numeric);
+        else
+            rd.fail(JsonReader::key(path, "answer"), "missing (expected {\"figure\": NAME, ...})");
+        q.numeric.tolerance = rd.number(v, path, "tolerance", false, 0, 1e300).value_or(q.numeric.tolerance);
+        q.numeric.tolerancePct = rd.number(v, path, "tolerance_pct", false, 0, 100).value_or(q.numeric.tolerancePct);
+        q.numeric.unit = rd.string(v, path, "unit", false).value_or("");
+        q.numeric.decimals = static_cast<int>(rd.integer(v, path, "decimals", false, 0, 6).value_or(2));
+        if (const json* ms = rd.find(v, "mistakes")) {
+            if (!ms->is_array())
+                rd.fail(JsonReader::key(path, "mistakes"), "found " + detail::describe(*ms) + " (expected an array)");
+            else
+                for (size_t i = 0; i < ms->size(); ++i) {
+                    const std::string mp = JsonReader::index(JsonReader::key(path, "mistakes"), i);
+                    if (!rd.expectObject((*ms)[i], mp))
+                        continue;
+                    NumericMistake m;
+                    m.answer.tolerance = q.numeric.tolerance;
+                    m.answer.tolerancePct = q.numeric.tolerancePct;
+                    json answerPart = (*ms)[i];
+                    answerPart.erase("explanation");
+                    readNumeric(rd, answerPart, mp, m.answer);
+                    m.explanation = localized(rd, (*ms)[i], mp, "explanation", true);
+                    q.mistakes.push_back(m);
+                }
+        }
+    } else {
+        const std::string need = rd.string(v, path, "need", true).value_or("");
+        if (auto n = needFromName(need))
+            q.need = *n;
+        else if (!need.empty())
+            rd.fail(JsonReader::key(path, "need"),
+                "'" + need
+                    + "' (expected sum_on_one_rank, sum_on_every_rank, "
+                      "slice_of_sum_on_every_rank, concatenation_on_every_rank or "
+                      "copy_of_one_ranks_data)");
+        q.unequalPieces = rd.boolean(v, path, "unequal_pieces").value_or(false);
+        if (const json* aa = rd.find(v, "also_accept")) {
+            if (!aa->is_array())
+                rd.fail(
+                    JsonReader::key(path, "also_accept"), "found " + detail::describe(*aa) + " (expected an array)");
+            else
+                for (size_t i = 0; i < aa->size(); ++i)
+                    if (auto k
+                        = collectiveName(rd, (*aa)[i], JsonReader::index(JsonReader::key(path, "also_accept"), i)))
+                        q.alsoAccept.push_back(*k);
+        }
+        if (const json* ex = rd.find(v, "example")) {
+            const std::string ep = JsonReader::key(path, "example");
+            bool ok = ex->is_array() && !ex->empty();
+            for (size_t i = 0; ok && i < ex->size(); ++i) {
+                ok = (*ex)[i].is_array();
+                std::vector<double> values;
+                for (size_t j = 0; ok && j < (*ex)[i].size(); ++j) {
+                    ok = (*ex)[i][j].is_number();
+                    if (ok)
+                        values.push_back((*ex)[i][j].get<double>());
+                }
+                q.example.push_back(values);
+            }
+            if (!ok)
+                rd.fail(ep, "expected an array with one array of numbers per rank");
+        }
+        if (const json* fb = rd.find(v, "feedback")) {
+            const std::string fp = JsonReader::key(path, "feedback");
+            if (rd.expectObject(*fb, fp))
+                for (auto it = fb->begin(); it != fb->end(); ++it)
+                    if (auto k = collectiveName(rd, json(it.key()), JsonReader::key(fp, it.key())))
+                        q.feedback.emplace_back(*k, localized(rd, *fb, fp, it.key().c_str(), true));
+        }
+    }
+}
+
+} // namespace
+
+std::optional<Need> needFromName(std::string_view name)
+{
+    for (const NeedInfo& n : kNeeds)
+        if (name == n.name)
+            return n.need;
+    return std::nullopt;
+}
+
+std::filesystem::path Lesson::scenarioPath() const
+{
+    return file.parent_path() / scenario;
+}
+
+std::filesystem::path Lesson::compareScenarioPath() const
+{
+    return compareScenario.empty() ? std::filesystem::path() : file.parent_path() / compareScenario;
+}
+
+Result<Lesson> parseLesson(const std::string& text, const std::string& origin, const std::filesystem::path& file)
+{
+    auto parsed = detail::parseJsonText(text, origin);
+    if (!parsed)
+        return parsed.error();
+    json doc = std::move(parsed).value();
+    JsonReader rd(origin);
+    if (!rd.expectObject(doc, "$"))
+        return badInput(rd.message());
+    rd.onlyKeys(doc, "$",
+        {"shardlab_lesson", "id", "order", "course", "title", "summary", "scenario", "compare_scenario", "steps",
+            "questions"});
+    const auto version = rd.integer(doc, "$", "shardlab_lesson", true, 1, 1000);
+    if (version && *version != kLessonFormatVersion)
+        return badInput(origin + ": $.shardlab_lesson: format version " + std::to_string(*version)
+            + " (this ShardLab reads version " + std::to_string(kLessonFormatVersion) + ")");
+    Lesson l;
+    l.file = file;
+    l.id = rd.string(doc, "$", "id", true).value_or("");
+    l.order = static_cast<int>(rd.integer(doc, "$", "order", false, 0, 100000).value_or(0));
+    l.course = localized(rd, doc, "$", "course", true);
+    l.title = localized(rd, doc, "$", "title", true);
+    l.summary = localized(rd, doc, "$", "summary", true);
+    l.scenario = rd.string(doc, "$", "scenario", true).value_or("");
+    l.compareScenario = rd.string(doc, "$", "compare_scenario", false).value_or("");
+    if (const json* steps = rd.find(doc, "steps"); steps && steps->is_array() && !steps->empty()) {
+        for (size_t i = 0; i < steps->size(); ++i) {
+            const std::string sp = JsonReader::index("$.steps", i);
+            const json& s = (*steps)[i];
+            if (!rd.expectObject(s, sp))
+                continue;
+            rd.onlyKeys(s, sp, {"text", "view", "scenario"});
+            LessonStep step;
+            step.text = localized(rd, s, sp, "text", true);
+            step.view = rd.string(s, sp, "view", false).value_or("");
+            if (!step.view.empty() && !kViews.count(step.view))
+                rd.fail(JsonReader::key(sp, "view"),
+                    "'" + step.view
+                        + "' (expected program, memory, topology, timeline, "
+                          "summary, collectives, comparison, report or scaling)");
+            step.scenario = rd.string(s, sp, "scenario", false).value_or("main");
+            if (step.scenario != "main" && step.scenario != "compare")
+                rd.fail(JsonReader::key(sp, "scenario"), "'" + step.scenario + "' (expected main or compare)");
+            if (step.scenario == "compare" && l.compareScenario.empty())
+                rd.fail(JsonReader::key(sp, "scenario"), "compare, but the lesson has no compare_scenario");
+            l.steps.push_back(step);
+        }
+    } else {
+        rd.fail("$.steps", "missing or empty (expected an array of steps)");
+    }
+    if (const json* qs = rd.find(doc, "questions"); qs && qs->is_array() && !qs->empty()) {
+        for (size_t i = 0; i < qs->size(); ++i) {
+            LessonQuestion q;
+            readQuestion(rd, (*qs)[i], JsonReader::index("$.questions", i), q);
+            l.questions.push_back(q);
+        }
+    } else {
+        rd.fail("$.questions", "missing or empty (expected an array of questions)");
+    }
+    if (rd.failed())
+        return badInput(rd.message());
+    return l;
+}
+
+Result<Lesson> loadLesson(const std::filesystem::path& path)
+{
+    auto text = readUserFile(path, "a lesson file");
+    if (!text)
+        return text.error();
+    return parseLesson(*text, path.string(), std::filesystem::absolute(path));
+}
+
+Result<std::vector<Lesson>> loadLessons(const std::filesystem::path& dir)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec))
+        return badInput(dir.string() + ": not a folder of lessons");
+    std::vector<Lesson> lessons;
+    std::string errors;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.size() < 12 || name.compare(name.size() - 12, 12, ".lesson.json") != 0)
+            continue;
+        auto l = loadLesson(entry.path());
+        if (!l)
+            errors += (errors.empty() ? "" : "\n") + l.error().message;
+        else
+            lessons.push_back(std::move(*l));
+    }
+    if (!errors.empty())
+        return badInput(errors);
+    std::sort(lessons.begin(), lessons.end(),
+        [](const Lesson& a, const Lesson& b) { return a.order != b.order ? a.order < b.order : a.id < b.id; });
+    std::map<std::string, std::filesystem::path> seen;
+    for (const Lesson& l : lessons)
+        if (auto [it, fresh] = seen.emplace(l.id, l.file); !fresh)
+            return badInput(l.file.string() + ": $.id: '" + l.id + "' is also the id of " + it->second.string());
+    return lessons;
+}
+
+} // namespace shardlab

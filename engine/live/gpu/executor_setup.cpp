@@ -1,0 +1,206 @@
+// Executor: setting up a live run (streams, the plan, buffers, communicators, the compute
+// kernel's calibration), for every rank in one process or for one rank of a multi-process job.
+#include "executor.h"
+
+#include "cuda_util.h"
+#include "shardlab/kernels.h"
+#include "shardlab/sim/profiles.h"
+
+#include <nvtx3/nvToolsExtCudaRt.h>
+
+#include <algorithm>
+
+namespace shardlab::live {
+namespace {
+
+constexpr Bytes kNcclReserve = Bytes{1} << 30; // NCCL's own buffers and the CUDA context, per GPU
+
+} // namespace
+
+Status Executor::allocate(Rank& rk, int rank, const LivePlan& plan)
+{
+    auto alloc = [&](auto** ptr, Bytes bytes, const std::string& what) -> Status {
+        if (bytes == 0)
+            return {};
+        const cudaError_t e = cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
+        if (e == cudaSuccess)
+            return {};
+        cudaGetLastError(); // an allocation failure is not sticky; clear it
+        size_t freeB = 0, totalB = 0;
+        cudaMemGetInfo(&freeB, &totalB);
+        return runFailed(allocationFailureMessage(rank, rk.device, what, bytes, freeB, totalB));
+    };
+    const Bytes send = std::max<Bytes>(plan.sendBytes[static_cast<size_t>(rank)], kLiveElementBytes);
+    const Bytes recv = std::max<Bytes>(plan.recvBytes[static_cast<size_t>(rank)], kLiveElementBytes);
+    LIVE_TRY(alloc(&rk.send, send, "its collective send buffer"));
+    LIVE_TRY(alloc(&rk.recv, recv, "its collective receive buffer"));
+    LIVE_TRY(alloc(&rk.scratch, rk.scratchCount * sizeof(float), "the compute kernel's scratch buffer"));
+    LIVE_TRY(alloc(&rk.stamps, static_cast<Bytes>(rk.stampCapacity) * sizeof(std::uint64_t), "timeline stamps"));
+    LIVE_TRY(alloc(&rk.stampCounters, static_cast<Bytes>(rk.stampCapacity) * sizeof(unsigned), "timeline stamp counters"));
+    LIVE_TRY(alloc(&rk.wrong, std::max<Bytes>(1, m_s.program.size()) * sizeof(unsigned long long), "verification counters"));
+    LIVE_KERNEL(kernels::fillPattern(rk.send, send / kLiveElementBytes, rank, 0, rk.stream[0]));
+    LIVE_KERNEL(kernels::fillConstant(rk.scratch, rk.scratchCount, 1.0f, rk.stream[0]));
+    LIVE_CUDA(cudaMemsetAsync(rk.wrong, 0, std::max<size_t>(1, m_s.program.size()) * sizeof(unsigned long long), rk.stream[0]));
+    return {};
+}
+
+// Streams and free memory of every rank this process drives.
+Status Executor::openRanks(std::vector<Bytes>& freeBytes)
+{
+    const int slotsPerIteration = 8 + 6 * static_cast<int>(expandSteps(m_s.program).size());
+    for (int r = 0; r < m_s.ranks(); ++r) {
+        if (!local(r))
+            continue;
+        Rank& rk = m_ranks[static_cast<size_t>(r)];
+        rk.device = m_binding ? m_binding->device : r;
+        LIVE_CUDA(cudaSetDevice(rk.device));
+        for (int s = 0; s < 2; ++s)
+            LIVE_CUDA(cudaStreamCreateWithFlags(&rk.stream[s], cudaStreamNonBlocking));
+        nvtxNameCudaStreamA(rk.stream[0], ("rank " + std::to_string(r) + " compute").c_str());
+        nvtxNameCudaStreamA(rk.stream[1], ("rank " + std::to_string(r) + " communication").c_str());
+        size_t freeB = 0, totalB = 0;
+        LIVE_CUDA(cudaMemGetInfo(&freeB, &totalB));
+        rk.freeBefore = freeB;
+        rk.totalMemory = totalB;
+        rk.scratchCount = computeScratchCount(freeB);
+        rk.stampCapacity = slotsPerIteration;
+        freeBytes[static_cast<size_t>(r)] = freeB;
+    }
+    return {};
+}
+
+// A rank of a multi-process job joins the world communicator, then learns every rank's free
+// memory, so that every process plans the same buffer sizes (different plans would be a mismatch).
+Status Executor::joinJob(std::vector<Bytes>& freeBytes)
+{
+    const int rank = m_binding->rank;
+    LIVE_CUDA(cudaSetDevice(m_binding->device));
+    setActivity("joining the job's NCCL communicator");
+    LIVE_TRY(joinWorld(m_comms, m_s.ranks(), rank, m_binding->uniqueId, m_blocking, std::max(m_opt.watchdogMs, 60000.0)));
+    auto all = allGatherWord(m_comms.front().comms[static_cast<size_t>(rank)], m_s.ranks(), freeBytes[static_cast<size_t>(rank)],
+                             m_opt.watchdogMs);
+    if (!all)
+        return all.error();
+    std::copy(all->begin(), all->end(), freeBytes.begin());
+    return {};
+}
+
+// A rank of a multi-process job tells every other whether it could set up its part, so that a
+// rank that could not (out of memory) does not leave the others waiting in the warm-up.
+Status Executor::agreeOnSetup(const Status& mine)
+{
+    if (!m_binding)
+        return mine;
+    const int n = m_s.ranks();
+    const auto world = std::find_if(m_comms.begin(), m_comms.end(), [&](const Communicator& c) {
+        return static_cast<int>(c.ranks.size()) == n;
+    });
+    if (world == m_comms.end())
+        return mine.ok() ? Status(runFailed("rank " + std::to_string(m_binding->rank) + " lost the job's communicator")) : mine;
+    auto all = allGatherWord(world->comms[static_cast<size_t>(m_binding->rank)], n, mine ? 0 : 1, m_opt.watchdogMs);
+    if (!mine)
+        return mine;
+    if (!all)
+        return all.error();
+    std::string failed;
+    for (int r = 0; r < n; ++r)
+        if ((*all)[static_cast<size_t>(r)] != 0)
+            failed += (failed.empty() ? "" : ", ") + std::to_string(r);
+    if (!failed.empty())
+        return runFailed("did not start its part: rank " + failed + " could not set up its own (its message says why)");
+    return {};
+}
+
+Status Executor::setup()
+{
+    const int n = m_s.ranks();
+    if (m_binding) {
+        auto count = visibleGpuCount();
+        if (!count)
+            return count.error();
+        if (m_binding->device < 0 || m_binding->device >= *count)
+            return badInput("rank " + std::to_string(m_binding->rank) + " was given GPU " + std::to_string(m_binding->device)
+                            + ", but this process sees " + std::to_string(*count) + " GPU" + (*count == 1 ? "" : "s"));
+        if (m_binding->rank < 0 || m_binding->rank >= n)
+            return badInput("rank " + std::to_string(m_binding->rank) + " is not a rank of a scenario of " + std::to_string(n));
+    } else {
+        LIVE_TRY(requireGpus(n, "the scenario"));
+    }
+    prepareNcclEnvironment();
+    CostProfile profile = CostProfile::defaults();
+    if (!m_s.costProfile.empty()) {
+        auto loaded = loadProfile(m_s.costProfile);
+        if (!loaded)
+            return loaded.error();
+        profile = *loaded;
+    }
+    m_model = std::make_unique<CostModel>(m_s.topology, profile);
+    m_ranks.resize(static_cast<size_t>(n));
+    m_resourcesLive = true;
+    // Nonblocking communicators only where a scripted mismatch may leave NCCL waiting on the host
+    // for a peer that never calls (they cost a thread per group call); elsewhere every member joins
+    // every group call, NCCL never waits on the host, and the watchdog covers the GPUs.
+    m_blocking = m_s.perturbations.mismatches.empty();
+    std::vector<Bytes> freeBytes(static_cast<size_t>(n), 0);
+    LIVE_TRY(openRanks(freeBytes));
+    if (m_binding)
+        LIVE_TRY(joinJob(freeBytes));
+    const Bytes slotBytes = static_cast<Bytes>(8 + 6 * static_cast<int>(expandSteps(m_s.program).size())) * 8;
+    Bytes reserve = 0;
+    for (const Bytes f : freeBytes)
+        reserve = std::max<Bytes>(reserve, computeScratchCount(f) * sizeof(float) + slotBytes + kNcclReserve);
+    auto plan = planLive(m_s, freeBytes, reserve, m_opt.memoryFraction, m_opt.fitToMemory);
+    if (!plan)
+        return plan.error();
+    m_plan = std::move(*plan);
+    m_notes.insert(m_notes.end(), m_plan.notes.begin(), m_plan.notes.end());
+    // A rank waiting at a collective while another computes is not a hang: the deadline is at least
+    // twice the longest compute phase (with its delay) of the run.
+    double longestUs = 0;
+    for (int it = 0; it < m_s.iterations; ++it)
+        for (const ProgramStep& st : m_plan.steps)
+            for (int r = 0; r < n; ++r)
+                longestUs = std::max(longestUs, liveComputeUs(m_s, *m_model, r, st, it) + liveDelayUs(m_s, r, st, it));
+    m_watchdogMs = std::max(m_opt.watchdogMs, 2 * longestUs / 1e3);
+    if (m_watchdogMs > m_opt.watchdogMs)
+        m_notes.push_back("the watchdog's deadline was raised to " + formatMicros(m_watchdogMs * 1e3)
+                          + ", twice the longest compute phase, so that waiting for a slow rank is not taken for a hang");
+    if (m_binding) {
+        setActivity("making the job's NCCL communicators");
+        LIVE_TRY(splitWorld(m_comms, m_plan.groups, n, m_binding->rank, m_blocking, std::max(m_opt.watchdogMs, 60000.0)));
+    }
+    Status allocated;
+    for (int r = 0; r < n && allocated; ++r) {
+        if (!local(r))
+            continue;
+        Rank& rk = m_ranks[static_cast<size_t>(r)];
+        LIVE_CUDA(cudaSetDevice(rk.device));
+        allocated = allocate(rk, r, m_plan);
+    }
+    LIVE_TRY(agreeOnSetup(allocated));
+    if (!m_binding) {
+        m_comms.clear();
+        for (const std::vector<int>& g : m_plan.groups)
+            m_comms.push_back({g, {}});
+        LIVE_TRY(createCommunicators(m_comms, m_blocking, std::max(m_opt.watchdogMs, 60000.0)));
+    }
+    m_groupSeq.assign(m_plan.groups.size(), 0);
+    const int rounds = roundsForIntensity(std::max(2.0, m_opt.computeIntensity));
+    for (int r = 0; r < n; ++r) {
+        if (!local(r))
+            continue;
+        Rank& rk = m_ranks[static_cast<size_t>(r)];
+        LIVE_CUDA(cudaSetDevice(rk.device));
+        LIVE_CUDA(cudaStreamSynchronize(rk.stream[0]));
+        auto c = calibrateCompute(rk.device, rounds, 1, rk.scratch, rk.scratchCount, rk.stream[0]);
+        if (!c)
+            return c.error();
+        rk.calibration = *c;
+        size_t freeB = 0, totalB = 0;
+        LIVE_CUDA(cudaMemGetInfo(&freeB, &totalB));
+        rk.used = rk.freeBefore > freeB ? rk.freeBefore - freeB : 0;
+    }
+    return {};
+}
+
+} // namespace shardlab::live

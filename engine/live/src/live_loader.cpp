@@ -1,0 +1,198 @@
+// The engine side of live mode: opens libshardlab_live.so at first use and forwards every live.h
+// call to it. Compiled into the engine when the build found CUDA and NCCL; the engine itself never
+// links CUDA, so the simulation app starts on any machine and live mode loads where it can.
+#include "shardlab/live/live_abi.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <system_error>
+
+namespace shardlab {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Loaded {
+    const liveabi::Api* api = nullptr;
+    std::string path;
+    std::string error; // why it is not available, in words
+};
+
+std::string executableDir()
+{
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string() : exe.parent_path().string();
+}
+
+std::vector<std::string> candidates()
+{
+    std::vector<std::string> list;
+    const std::string dir = executableDir();
+    if (!dir.empty()) {
+        list.push_back(dir + "/" SHARDLAB_LIVE_LIBRARY_NAME);
+        list.push_back(dir + "/../lib/" SHARDLAB_LIVE_LIBRARY_NAME);
+        list.push_back(dir + "/../lib/shardlab/" SHARDLAB_LIVE_LIBRARY_NAME);
+    }
+    list.push_back(SHARDLAB_LIVE_BUILD_PATH);
+    return list;
+}
+
+// What to do about a library the live library needs.
+std::string hintFor(const std::string& why)
+{
+    if (why.find("libnccl") != std::string::npos)
+        return "; NCCL's libnccl.so.2 is not on the loader's path: install NCCL (apt install libnccl2, or pip install "
+               "nvidia-nccl-cu13) and add the folder that holds libnccl.so.2 to LD_LIBRARY_PATH";
+    if (why.find("libcuda") != std::string::npos || why.find("libnvidia") != std::string::npos)
+        return "; the NVIDIA driver's libraries are missing: install the NVIDIA driver";
+    return "";
+}
+
+Loaded open(const std::string& path)
+{
+    Loaded l;
+    l.path = path;
+    dlerror();
+    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        const char* e = dlerror();
+        const std::string why = e ? e : "unknown reason";
+        l.error = "the live library " + path + " could not be loaded: " + why + hintFor(why);
+        return l;
+    }
+    auto entry = reinterpret_cast<ShardLabLiveEntry>(dlsym(handle, liveabi::kEntryPoint));
+    const liveabi::Api* api = entry ? entry() : nullptr;
+    if (!api) {
+        l.error = path + " is not a ShardLab live library (no " + std::string(liveabi::kEntryPoint) + ")";
+        return l;
+    }
+    if (api->abiVersion != liveabi::kAbiVersion || api->layoutKey != liveabi::layoutKey()) {
+        l.error = path + " belongs to another ShardLab build (this is ShardLab " + std::string(kVersion)
+                  + "); use the library built with this program";
+        return l;
+    }
+    l.api = api; // the handle stays open for the life of the process
+    return l;
+}
+
+Loaded load()
+{
+    if (const char* env = std::getenv("SHARDLAB_LIVE_LIBRARY"); env && *env) {
+        if (!fs::exists(env))
+            return Loaded{nullptr, env, std::string("SHARDLAB_LIVE_LIBRARY names ") + env + ", which does not exist"};
+        return open(env);
+    }
+    std::vector<std::string> looked;
+    for (const std::string& path : candidates()) {
+        std::error_code ec;
+        if (fs::exists(path, ec))
+            return open(fs::weakly_canonical(path, ec).string());
+        looked.push_back(path);
+    }
+    // Finally the dynamic loader's own search path (LD_LIBRARY_PATH, ld.so.cache).
+    Loaded l = open(SHARDLAB_LIVE_LIBRARY_NAME);
+    if (l.api || l.error.find(SHARDLAB_LIVE_LIBRARY_NAME ": cannot open") == std::string::npos)
+        return l; // loaded, or found but something it needs is missing
+    std::string where;
+    for (const std::string& p : looked)
+        where += (where.empty() ? "" : ", ") + p;
+    l.error = SHARDLAB_LIVE_LIBRARY_NAME " was not found (looked in " + where
+              + " and the loader's path); set SHARDLAB_LIVE_LIBRARY to its location";
+    return l;
+}
+
+const Loaded& loaded()
+{
+    static const Loaded l = load();
+    return l;
+}
+
+Error unavailable() { return badInput("live mode is not available here: " + loaded().error); }
+
+} // namespace
+
+bool liveBuiltIn() { return true; }
+
+std::string liveBuildInfo()
+{
+    std::string s = "built in (" SHARDLAB_LIVE_BUILT_WITH "); loads here: ";
+    const Loaded& l = loaded();
+    if (!l.api)
+        return s + "no (" + l.error + ")";
+    return s + "yes (" + l.path + "; " + l.api->runtimeInfo() + ")";
+}
+
+Result<RunResult> runLive(const Scenario& scenario, const LiveOptions& options)
+{
+    if (!loaded().api)
+        return unavailable();
+    return loaded().api->runLive(scenario, options);
+}
+
+Result<std::vector<SweepRow>> benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, const LiveBenchOptions& options)
+{
+    if (!loaded().api)
+        return unavailable();
+    return loaded().api->benchLive(kind, gpus, sizes, options);
+}
+
+Result<std::vector<LiveDevice>> liveDevices()
+{
+    if (!loaded().api)
+        return unavailable();
+    return loaded().api->liveDevices();
+}
+
+Result<Topology> discoverTopology()
+{
+    if (!loaded().api)
+        return unavailable();
+    return loaded().api->discoverTopology();
+}
+
+Result<double> measureComputeTflops(int device, double intensity)
+{
+    if (!loaded().api)
+        return unavailable();
+    return loaded().api->measureComputeTflops(device, intensity);
+}
+
+Result<ClockCheck> checkClockAlignment(int device, double pauseMs)
+{
+    if (!loaded().api)
+        return unavailable();
+    return loaded().api->checkClockAlignment(device, pauseMs);
+}
+
+// live_rank.h: one rank of a multi-process run, through the same library.
+Result<std::vector<std::uint8_t>> createNcclUniqueId()
+{
+    if (!loaded().api)
+        return unavailable();
+    return loaded().api->createNcclUniqueId();
+}
+
+int visibleCudaDevices() { return loaded().api ? loaded().api->visibleCudaDevices() : -1; }
+
+RankTopologyReport probeRankTopology(int device, const Environment& env)
+{
+    if (!loaded().api) {
+        RankTopologyReport r = probeTopologyFromSysfs(device, env);
+        r.notes += std::string(r.notes.empty() ? "" : "; ") + "live mode is not available here: " + loaded().error;
+        return r;
+    }
+    return loaded().api->probeRankTopology(device, env);
+}
+
+Result<RunResult> runLiveRankPart(const Scenario& scenario, int rank, int device, const std::vector<std::uint8_t>& uniqueId,
+                                  const LiveOptions& options, RankProgress& progress)
+{
+    if (!loaded().api)
+        return unavailable();
+    return loaded().api->runLiveRankPart(scenario, rank, device, uniqueId, options, progress);
+}
+
+} // namespace shardlab

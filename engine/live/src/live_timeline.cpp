@@ -1,0 +1,155 @@
+#include "shardlab/live/live_timeline.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+
+namespace shardlab {
+
+namespace {
+
+CollectiveRecord recordOf(const LiveCollective& c)
+{
+    CollectiveRecord rec;
+    rec.op = c.op;
+    rec.iteration = c.iteration;
+    rec.bucket = c.bucket;
+    rec.sequence = c.sequence;
+    rec.kind = c.kind;
+    rec.bytes = c.bytes;
+    rec.group = c.group;
+    rec.arrivalUs = c.arrivalUs;
+    rec.algorithm = Algorithm::Auto; // NCCL's tuner chose; it does not say what
+    rec.protocol = Protocol::Simple;
+    rec.wrongElements = c.wrong;
+    return rec;
+}
+
+// Phases become spans (exposed communication joined to its collective, `base` + its index), and
+// every rank's spans are put in time order.
+// `recordOfCollective` maps an index into the LiveCollective list to its record (-1: none).
+void appendPhases(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<int>& recordOfCollective)
+{
+    for (const LivePhase& p : phases) {
+        if (p.endUs <= p.beginUs)
+            continue;
+        Span s{p.rank, p.stream, p.kind, p.beginUs, p.endUs, p.op, p.iteration, p.bucket, -1, -1, p.detail};
+        if (p.kind == SpanKind::Comm && p.collective >= 0 && p.collective < static_cast<int>(recordOfCollective.size()))
+            s.collective = recordOfCollective[static_cast<size_t>(p.collective)];
+        run.spans.push_back(s);
+    }
+    std::stable_sort(run.spans.begin(), run.spans.end(), [](const Span& a, const Span& b) {
+        return a.rank != b.rank ? a.rank < b.rank : a.beginUs < b.beginUs;
+    });
+}
+
+} // namespace
+
+void assembleTimeline(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives,
+                      double tieUs)
+{
+    std::vector<int> records;
+    for (const LiveCollective& c : collectives) {
+        CollectiveRecord rec = recordOf(c);
+        double first = 0, last = 0, end = 0;
+        int lastRank = -1;
+        for (size_t k = 0; k < c.arrivalUs.size(); ++k) {
+            const double a = c.arrivalUs[k];
+            if (k == 0 || a < first)
+                first = a;
+            if (k == 0 || a > last) {
+                last = a;
+                lastRank = c.group[k];
+            }
+            end = k == 0 ? c.endUs[k] : std::max(end, c.endUs[k]);
+        }
+        rec.startUs = last;
+        rec.endUs = std::max(end, last);
+        rec.lastArrival = last - first > tieUs ? lastRank : -1;
+        const int index = static_cast<int>(run.collectives.size());
+        records.push_back(index);
+        run.collectives.push_back(rec);
+        for (size_t k = 0; k < c.group.size(); ++k) {
+            const int stream = k < c.streams.size() ? c.streams[k] : 0;
+            const double a = c.arrivalUs[k];
+            if (last > a)
+                run.spans.push_back({c.group[k], stream, SpanKind::Wait, a, last, c.op, c.iteration, c.bucket, index,
+                                     rec.lastArrival});
+            // A member's own end can read a hair before the last arrival within the clock error.
+            const double e = std::max(c.endUs[k], last);
+            if (e > last)
+                run.spans.push_back({c.group[k], stream, SpanKind::Comm, last, e, c.op, c.iteration, c.bucket, index, -1});
+        }
+    }
+    appendPhases(run, phases, records);
+}
+
+void assembleRankPart(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives)
+{
+    std::vector<int> records;
+    for (const LiveCollective& c : collectives) {
+        records.push_back(-1);
+        CollectiveRecord rec = recordOf(c);
+        double arrival = -std::numeric_limits<double>::infinity(), end = arrival;
+        for (size_t k = 0; k < c.group.size(); ++k)
+            if (k < c.arrivalUs.size() && !std::isnan(c.arrivalUs[k])) {
+                arrival = std::max(arrival, c.arrivalUs[k]);
+                end = std::max({end, c.arrivalUs[k], k < c.endUs.size() && !std::isnan(c.endUs[k]) ? c.endUs[k] : arrival});
+            }
+        if (!std::isfinite(arrival))
+            continue; // no member of this process measured it
+        rec.startUs = arrival;
+        rec.endUs = end;
+        rec.lastArrival = -1; // who came last is for rank 0 to find out
+        const int index = static_cast<int>(run.collectives.size());
+        records.back() = index;
+        run.collectives.push_back(rec);
+        for (size_t k = 0; k < c.group.size(); ++k) {
+            if (k >= c.arrivalUs.size() || std::isnan(c.arrivalUs[k]))
+                continue;
+            const int stream = k < c.streams.size() ? c.streams[k] : 0;
+            const double e = k < c.endUs.size() && !std::isnan(c.endUs[k]) ? std::max(c.endUs[k], c.arrivalUs[k]) : c.arrivalUs[k];
+            run.spans.push_back({c.group[k], stream, SpanKind::Comm, c.arrivalUs[k], e, c.op, c.iteration, c.bucket, index, -1});
+        }
+    }
+    appendPhases(run, phases, records);
+}
+
+HangReport explainLiveHang(const std::vector<int>& lastCompleted, const std::vector<std::string>& pending,
+                           const std::vector<LivePendingCall>& firstStuck, int iteration, double watchdogMs)
+{
+    HangReport h;
+    h.lastCompleted = lastCompleted;
+    h.pending = pending;
+    std::map<std::pair<int, Bytes>, int> votes;
+    for (const LivePendingCall& c : firstStuck)
+        if (c.present)
+            ++votes[{static_cast<int>(c.kind), c.bytes}];
+    if (!votes.empty()) {
+        const auto majority = std::max_element(votes.begin(), votes.end(), [](const auto& x, const auto& y) {
+                                  return x.second < y.second;
+                              })->first;
+        for (const LivePendingCall& c : firstStuck)
+            if (!c.present || static_cast<int>(c.kind) != majority.first || c.bytes != majority.second) {
+                h.firstMismatchRank = c.rank;
+                break;
+            }
+    }
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "the watchdog aborted the run in iteration %d after a collective made no progress for %.0f ms",
+                  iteration, watchdogMs);
+    h.explanation = buf;
+    if (h.firstMismatchRank >= 0 && static_cast<size_t>(h.firstMismatchRank) < pending.size()
+        && !pending[static_cast<size_t>(h.firstMismatchRank)].empty())
+        h.explanation += "; rank " + std::to_string(h.firstMismatchRank) + " is the first that differs ("
+                         + pending[static_cast<size_t>(h.firstMismatchRank)] + ")";
+    else if (h.firstMismatchRank >= 0) // a rank another process drives: what it does is not known here
+        h.explanation += "; rank " + std::to_string(h.firstMismatchRank) + " is the first that differs";
+    else
+        h.explanation += "; every member made the same call, so a rank or link stopped making progress";
+    return h;
+}
+
+} // namespace shardlab

@@ -1,0 +1,432 @@
+#include "shardlab/live/multi_process.h"
+
+#include "shardlab/cluster/clock_sync.h"
+#include "shardlab/cluster/trace_merge.h"
+#include "shardlab/io/run_result_io.h"
+#include "shardlab/io/run_result_json.h"
+#include "shardlab/live/live_rank.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <map>
+
+namespace shardlab {
+
+using nlohmann::json;
+
+LiveHooks liveHooks()
+{
+    LiveHooks h;
+    h.createUniqueId = [] { return createNcclUniqueId(); };
+    h.visibleDevices = [] { return visibleCudaDevices(); };
+    h.probe = [](int device, const Environment& env) { return probeRankTopology(device, env); };
+    h.runRankPart = [](const Scenario& s, int rank, int device, const Bytes8& id, const LiveOptions& o, RankProgress& p) {
+        return runLiveRankPart(s, rank, device, id, o, p);
+    };
+    h.clockUs = processClockUs;
+    return h;
+}
+
+namespace {
+
+int exitStatusOf(ErrorKind kind) { return kind == ErrorKind::BadInput ? 2 : 3; }
+
+Bytes8 cbor(const json& j) { return json::to_cbor(j); }
+
+std::optional<json> uncbor(const Bytes8& b)
+{
+    try {
+        return json::from_cbor(b);
+    } catch (const json::exception&) {
+        return std::nullopt;
+    }
+}
+
+// What each rank tells rank 0 before anything runs.
+struct Setup {
+    int rank = 0;
+    std::string host;
+    std::string error;          // empty: ready
+    int errorStatus = 2;
+    bool localProblem = false;  // the error came before the job (JobOptions::localProblem)
+    RankTopologyReport report;  // device, physical GPU, what the probe found
+};
+
+json setupJson(const Setup& s)
+{
+    return {{"rank", s.rank}, {"host", s.host}, {"error", s.error}, {"status", s.errorStatus}, {"local", s.localProblem},
+            {"report", json::binary(encodeTopologyReport(s.report))}};
+}
+
+Result<Setup> setupFrom(const Bytes8& bytes, int from)
+{
+    const std::string origin = "rank " + std::to_string(from) + "'s setup report";
+    auto j = uncbor(bytes);
+    try {
+        if (!j)
+            throw json::other_error::create(501, "not CBOR", nullptr);
+        Setup s;
+        s.rank = j->at("rank").get<int>();
+        s.host = j->at("host").get<std::string>();
+        s.error = j->at("error").get<std::string>();
+        s.errorStatus = j->at("status").get<int>();
+        s.localProblem = j->at("local").get<bool>();
+        auto rep = decodeTopologyReport(j->at("report").get_binary(), origin);
+        if (!rep)
+            return rep.error();
+        s.report = *rep;
+        if (s.rank != from)
+            return runFailed(origin + " says it comes from rank " + std::to_string(s.rank));
+        return s;
+    } catch (const json::exception& e) {
+        return runFailed(origin + " cannot be read (" + std::string(e.what()) + "): are all processes the same ShardLab?");
+    }
+}
+
+// One problem as it is; several under a heading, one per line.
+std::string joinProblems(const std::vector<std::string>& problems, const std::string& heading)
+{
+    if (problems.size() == 1)
+        return problems.front();
+    std::string out = heading + " (" + std::to_string(problems.size()) + " problems):";
+    for (const std::string& p : problems)
+        out += "\n  " + p;
+    return out;
+}
+
+std::string who(int rank, const std::string& host) { return "rank " + std::to_string(rank) + (host.empty() ? "" : " (" + host + ")"); }
+
+// Rank 0's verdict on the setup reports: an error naming every rank that is not ready.
+Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, int size)
+{
+    std::vector<std::string> problems;
+    int status = 2;
+    auto add = [&](const std::string& p, int st) {
+        problems.push_back(p);
+        status = std::max(status, st);
+    };
+    // Ranks with the same problem (often all of them: the same file missing everywhere) on one line.
+    std::vector<std::pair<std::string, std::vector<const Setup*>>> same;
+    for (const Setup& s : setups)
+        if (!s.error.empty()) {
+            auto it = std::find_if(same.begin(), same.end(), [&](const auto& e) { return e.first == s.error; });
+            if (it == same.end())
+                same.push_back({s.error, {&s}});
+            else
+                it->second.push_back(&s);
+            status = std::max(status, s.errorStatus);
+        }
+    for (const auto& [error, ranks] : same) {
+        std::string names;
+        for (size_t i = 0; i < ranks.size() && i < 8; ++i)
+            names += (i ? ", " : "") + who(ranks[i]->rank, ranks[i]->host);
+        if (ranks.size() > 8)
+            names += " and " + std::to_string(ranks.size() - 8) + " more";
+        add(names + ": " + error, 2); // (status already holds theirs)
+    }
+    // The scenario is known when rank 0 could read it.
+    if (setups.empty() || !setups.front().localProblem) {
+        if (scenario.ranks() != size)
+            add("the scenario has " + std::to_string(scenario.ranks()) + " ranks but the launcher started " + std::to_string(size)
+                    + " processes; ShardLab runs one process per GPU, so start " + std::to_string(scenario.ranks())
+                    + " (mpirun -np " + std::to_string(scenario.ranks()) + ", srun --ntasks=" + std::to_string(scenario.ranks())
+                    + ")",
+                2);
+    }
+    std::map<std::pair<std::string, std::string>, int> taken; // (host, GPU) -> rank
+    for (const Setup& s : setups) {
+        if (!s.error.empty())
+            continue;
+        const std::string gpu = s.report.busId.empty() ? "GPU " + s.report.physical : "GPU " + s.report.busId;
+        auto [it, fresh] = taken.try_emplace({s.host, gpu}, s.rank);
+        if (!fresh)
+            add("ranks " + std::to_string(it->second) + " and " + std::to_string(s.rank) + " on " + s.host + " both took " + gpu
+                    + " (one process per GPU: give each process its own GPU, e.g. srun --gpus-per-task=1, or leave "
+                      "CUDA_VISIBLE_DEVICES listing all of the node's GPUs)",
+                2);
+    }
+    if (problems.empty())
+        return {};
+    return Error{status == 2 ? ErrorKind::BadInput : ErrorKind::RunFailed, joinProblems(problems, "the job cannot start")};
+}
+
+} // namespace
+
+JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& launch, const Environment& env,
+                      const LiveHooks& hooks, const JobOptions& options)
+{
+    const int rank = t.rank();
+    const int size = t.size();
+    JobOutcome out;
+    auto finish = [&](int status, std::string message) {
+        out.exitStatus = status;
+        out.message = std::move(message);
+        return out;
+    };
+
+    // 1. Setup: this rank's GPU, reported to rank 0.
+    Setup mine;
+    mine.rank = rank;
+    auto device = deviceForLocalRank(launch, env, hooks.visibleDevices ? hooks.visibleDevices() : -1);
+    if (options.localProblem) {
+        mine.error = options.localProblem->message;
+        mine.errorStatus = exitStatusOf(options.localProblem->kind);
+        mine.localProblem = true;
+        mine.report.host = hostName();
+    } else if (device) {
+        mine.report = hooks.probe(device->device, env);
+        mine.report.physical = device->physical;
+    } else {
+        mine.error = device.error().message;
+        mine.errorStatus = exitStatusOf(device.error().kind);
+        mine.report.host = hostName();
+    }
+    mine.report.rank = rank;
+    mine.host = mine.report.host;
+    const Deadline setupDeadline = deadlineIn(options.setupTimeoutMs);
+    auto gathered = gatherBytes(t, cbor(setupJson(mine)), 0, Tag::Setup, setupDeadline, "setup report");
+    json decision = {{"go", false}, {"status", 3}};
+    if (rank == 0) {
+        Status verdict;
+        std::vector<Setup> setups;
+        if (!gathered) {
+            verdict = gathered.error();
+        } else {
+            for (int r = 0; r < size && verdict; ++r) {
+                auto s = setupFrom((*gathered)[static_cast<size_t>(r)], r);
+                if (!s)
+                    verdict = s.error();
+                else
+                    setups.push_back(*s);
+            }
+            if (verdict)
+                verdict = checkSetup(setups, scenario, size);
+        }
+        Bytes8 uniqueId;
+        if (verdict) {
+            auto id = hooks.createUniqueId();
+            if (!id)
+                verdict = id.error();
+            else if (id->size() != kNcclUniqueIdBytes)
+                verdict = runFailed("NCCL's unique id has " + std::to_string(id->size()) + " bytes (expected "
+                                    + std::to_string(kNcclUniqueIdBytes) + "): the live executor and this program disagree");
+            else
+                uniqueId = *id;
+        }
+        decision = {{"go", verdict.ok()}, {"status", verdict ? 0 : exitStatusOf(verdict.error().kind)},
+                    {"id", json::binary(uniqueId)}};
+        // Sent even on no-go, so that every process that did report stops now.
+        (void)broadcastBytes(t, cbor(decision), 0, Tag::Decision, setupDeadline, "go/no-go");
+        if (!verdict)
+            return finish(exitStatusOf(verdict.error().kind), verdict.error().message);
+        for (const Setup& s : setups)
+            out.placement.push_back(s.report);
+    } else {
+        if (!gathered)
+            return finish(3, who(rank, mine.host) + ": " + gathered.error().message);
+        auto bytes = broadcastBytes(t, {}, 0, Tag::Decision, setupDeadline, "go/no-go");
+        if (!bytes)
+            return finish(3, who(rank, mine.host) + ": " + bytes.error().message);
+        auto d = uncbor(*bytes);
+        if (!d || !d->contains("go") || !d->contains("status"))
+            return finish(3, who(rank, mine.host) + ": rank 0's go/no-go cannot be read (are all processes the same ShardLab?)");
+        decision = *d;
+        if (!decision["go"].get<bool>())
+            return finish(decision["status"].get<int>(), ""); // rank 0 says why
+    }
+    const Bytes8 uniqueId = decision["id"].get_binary();
+
+    // 2. Heartbeats and the first clock measurement.
+    MonitorOptions monitorOptions = options.monitor;
+    if (monitorOptions.stallMs <= 0 && options.live.watchdogMs > 0)
+        monitorOptions.stallMs = 2 * options.live.watchdogMs + 5000;
+    std::string failure;
+    auto onFailure = [&](const std::string& message) {
+        failure = who(rank, mine.host) + ": " + message;
+        if (options.onFailure)
+            options.onFailure(failure);
+    };
+    RankProgress progress;
+    progress.setActivity("measuring clocks");
+    JobMonitor monitor(t, progress, mine.host, monitorOptions, onFailure);
+    auto failed = [&](const std::string& message) {
+        monitor.stop();
+        if (failure.empty()) {
+            failure = who(rank, mine.host) + ": " + message;
+            if (options.onFailure)
+                options.onFailure(failure);
+        }
+        return finish(3, failure);
+    };
+    const Clock clock = hooks.clockUs ? hooks.clockUs : Clock(processClockUs);
+    auto before = measureClockOffsets(t, clock, options.clockRounds, setupDeadline);
+    if (!before)
+        return failed(before.error().message);
+
+    // 3. This rank's part.
+    progress.setActivity("starting its part of the run");
+    monitor.setState(ProcessState::Running);
+    auto part = hooks.runRankPart(scenario, rank, device->device, uniqueId, options.live, progress);
+    if (part)
+        monitor.setState(ProcessState::Done);
+    else
+        monitor.setState(ProcessState::Failed, part.error().message);
+    progress.setActivity(part ? "finished its part of the run" : "failed");
+
+    // 4. Clocks again, then every part to rank 0. No deadline of their own: the heartbeats watch.
+    const Deadline late = deadlineIn(0);
+    auto after = measureClockOffsets(t, clock, options.clockRounds, late);
+    if (!after)
+        return failed(after.error().message);
+    json partJson = {{"ok", part.ok()}, {"host", mine.host}};
+    if (part)
+        partJson["run"] = detail::runResultToJson(*part);
+    else {
+        partJson["error"] = part.error().message;
+        partJson["status"] = exitStatusOf(part.error().kind);
+    }
+    auto parts = gatherBytes(t, cbor(partJson), 0, Tag::Part, late, "part of the run");
+    if (!parts)
+        return failed(parts.error().message);
+
+    if (rank != 0) {
+        auto final = broadcastBytes(t, {}, 0, Tag::Final, late, "exit status");
+        monitor.stop();
+        if (!final)
+            return finish(3, who(rank, mine.host) + ": " + final.error().message);
+        auto f = uncbor(*final);
+        return finish(f && f->contains("status") ? (*f)["status"].get<int>() : 3, "");
+    }
+
+    // Rank 0: merge, then tell everyone how it went.
+    std::vector<std::string> partErrors;
+    std::string errors;
+    int status = 0;
+    std::vector<RankPart> rankParts;
+    std::vector<ClockFit> fits;
+    for (int r = 0; r < size; ++r) {
+        ClockFit fit;
+        fit.before = (*before)[static_cast<size_t>(r)];
+        fit.after = (*after)[static_cast<size_t>(r)];
+        fits.push_back(fit);
+        auto j = uncbor((*parts)[static_cast<size_t>(r)]);
+        const std::string host = r < static_cast<int>(out.placement.size()) ? out.placement[static_cast<size_t>(r)].host : "";
+        auto add = [&](const std::string& e, int st) {
+            partErrors.push_back(who(r, host) + ": " + e);
+            status = std::max(status, st);
+        };
+        try {
+            if (!j)
+                add("its part of the run cannot be read", 3);
+            else if (!j->at("ok").get<bool>()) {
+                // The line already starts "rank r (host): "; a message that names its rank again drops that.
+                std::string e = j->at("error").get<std::string>();
+                if (const std::string self = "rank " + std::to_string(r) + ": "; e.rfind(self, 0) == 0)
+                    e.erase(0, self.size());
+                add(e, j->at("status").get<int>());
+            } else {
+                rankParts.push_back({{r}, detail::runResultFromJson(j->at("run"), "$"), fit});
+            }
+        } catch (const std::exception& e) {
+            add(std::string("its part of the run cannot be read (") + e.what() + ")", 3);
+        }
+    }
+    if (!partErrors.empty())
+        errors = joinProblems(partErrors, "the run failed");
+    // How each process's GPU timer maps onto its own clock (the live executor's part of the error).
+    std::string gpuClocks;
+    for (const RankPart& p : rankParts)
+        if (p.run.mode == RunMode::Live && !p.run.clockNote.empty())
+            gpuClocks += (gpuClocks.empty() ? "" : ", ") + p.run.clockNote;
+    if (errors.empty()) {
+        MergeOptions mo;
+        for (const ClockFit& f : fits)
+            mo.tieUs = std::max(mo.tieUs, f.errorUs());
+        auto merged = mergeRankParts(std::move(rankParts), mo);
+        if (!merged) {
+            errors = merged.error().message;
+            status = 3;
+        } else {
+            merged->clockNote = clockNote(fits, options.clockRounds, t.describe()) + (gpuClocks.empty() ? "" : "; " + gpuClocks);
+            if (Status st = checkRunAgainstScenario(*merged, scenario); !st) {
+                errors = "the merged run does not fit the scenario: " + st.error().message;
+                status = 3;
+            } else {
+                out.run = std::move(*merged);
+                if (out.run->hang)
+                    status = 3; // every process exits as rank 0 does after printing the hang
+                for (const CollectiveRecord& c : out.run->collectives)
+                    if (c.wrongElements > 0)
+                        status = 3; // rank 0 prints which (as a single-process run does)
+            }
+        }
+    }
+    (void)broadcastBytes(t, cbor(json{{"status", status}}), 0, Tag::Final, late, "exit status");
+    (void)t.flush(deadlineIn(10'000));
+    monitor.stop();
+    if (auto machine = combineTopology(out.placement))
+        out.machine = *machine;
+    return finish(status, errors);
+}
+
+TopologyOutcome gatherTopology(Transport& t, const LaunchInfo& launch, const Environment& env, const LiveHooks& hooks,
+                               double timeoutMs)
+{
+    TopologyOutcome out;
+    const Deadline deadline = deadlineIn(timeoutMs);
+    Setup mine;
+    mine.rank = t.rank();
+    auto device = deviceForLocalRank(launch, env, hooks.visibleDevices ? hooks.visibleDevices() : -1);
+    if (device) {
+        mine.report = hooks.probe(device->device, env);
+        mine.report.physical = device->physical;
+        if (mine.report.gpuName.empty() && mine.report.busId.empty())
+            mine.error = "its GPU (device " + std::to_string(device->device) + ") cannot be identified: " + mine.report.notes;
+    } else {
+        mine.error = device.error().message;
+        mine.report.host = hostName();
+    }
+    mine.report.rank = t.rank();
+    mine.host = mine.report.host;
+    auto gathered = gatherBytes(t, cbor(setupJson(mine)), 0, Tag::Topology, deadline, "topology report");
+    if (t.rank() != 0) {
+        auto final = broadcastBytes(t, {}, 0, Tag::Final, deadline, "exit status");
+        if (!gathered || !final) {
+            out.exitStatus = 3;
+            out.message = who(t.rank(), mine.host) + ": " + (!gathered ? gathered.error() : final.error()).message;
+            return out;
+        }
+        auto f = uncbor(*final);
+        out.exitStatus = f && f->contains("status") ? (*f)["status"].get<int>() : 3;
+        return out;
+    }
+    std::vector<std::string> problems;
+    if (!gathered)
+        problems.push_back(gathered.error().message);
+    else
+        for (int r = 0; r < t.size(); ++r) {
+            auto s = setupFrom((*gathered)[static_cast<size_t>(r)], r);
+            if (!s)
+                problems.push_back(s.error().message);
+            else if (!s->error.empty())
+                problems.push_back(who(r, s->host) + ": " + s->error);
+            else
+                out.reports.push_back(s->report);
+        }
+    std::string errors = problems.empty() ? "" : joinProblems(problems, "the topology cannot be gathered");
+    if (errors.empty()) {
+        auto topo = combineTopology(out.reports);
+        if (topo)
+            out.topology = *topo;
+        else
+            errors = topo.error().message;
+    }
+    out.exitStatus = errors.empty() ? 0 : 3;
+    out.message = errors;
+    (void)broadcastBytes(t, cbor(json{{"status", out.exitStatus}}), 0, Tag::Final, deadline, "exit status");
+    (void)t.flush(deadlineIn(10'000));
+    return out;
+}
+
+} // namespace shardlab

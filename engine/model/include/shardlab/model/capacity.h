@@ -1,0 +1,47 @@
+// Per-rank memory: what each rank owns against what its GPU holds.
+#pragma once
+
+#include "shardlab/model/scenario.h"
+
+#include <string>
+#include <vector>
+
+namespace shardlab {
+
+struct RankMemory {
+    int rank = 0;
+    Bytes owned = 0;      // sum of owned shards
+    Bytes capacity = 0;   // the GPU's memory
+    Bytes byKind[5] = {}; // owned bytes by ItemKind
+    bool fits() const { return owned <= capacity; }
+    Bytes excess() const { return owned > capacity ? owned - capacity : 0; }
+    // Share of the GPU's memory in use: owned / capacity * 100 (above 100 when it does not fit).
+    double usedPct() const;
+};
+
+struct CapacityReport {
+    std::vector<RankMemory> ranks;
+    Bytes totalOwned = 0;      // with replicas counted once per holder
+    Bytes totalUnique = 0;     // sum of item sizes
+    double meanOwned = 0;
+    double imbalancePct = 0;   // (max - mean) / mean * 100
+    int largestRank = -1;
+    bool allFit() const;
+    // Plain-language findings: overflows first, then imbalance; empty when all is well.
+    std::vector<std::string> warnings;
+    // How far a rank's ownership is from the mean: (owned - mean) / mean * 100; 0 when nothing is owned.
+    double deviationPct(int rank) const;
+};
+
+// `imbalanceThresholdPct`: ownership more unbalanced than this produces a warning.
+CapacityReport capacityOf(const Scenario& scenario, double imbalanceThresholdPct = 10.0);
+
+// Bytes of the workload that no rank owns, and one plain-language line per item with such bytes
+// ("No rank owns 'batch' (2 GB)." / "2 of 8 shards of 'batch' (500 MB) have no owner.").
+struct OwnershipGaps {
+    Bytes unowned = 0;
+    std::vector<std::string> messages;
+};
+OwnershipGaps ownershipGaps(const Scenario& scenario);
+
+} // namespace shardlab

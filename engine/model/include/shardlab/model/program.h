@@ -1,0 +1,57 @@
+// The step program: what every rank does in one iteration, in order.
+#pragma once
+
+#include "shardlab/base/units.h"
+#include "shardlab/model/collectives.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shardlab {
+
+enum class Algorithm { Auto, Ring, Tree, Direct, Hierarchical };
+enum class Protocol { LL, LL128, Simple };
+
+const char* algorithmName(Algorithm algorithm); // "auto", "ring", "tree", "direct", "hierarchical"
+std::optional<Algorithm> algorithmFromName(std::string_view name);
+const char* protocolName(Protocol protocol);    // "LL", "LL128", "Simple"
+
+struct Op {
+    OpKind kind = OpKind::Compute;
+    std::string name;            // label in tables and timelines; defaults to the op name
+    std::string item;            // workload item it works on or communicates; may be empty
+
+    // Compute: total work over the whole item, in FLOP. Each rank does workFraction() of it
+    // (the share of the item it owns), at its GPU's rate, times its slowdown.
+    double flops = 0;
+
+    // Collectives: size in nccl-tests' convention (the full buffer). Unset: the item's size.
+    std::optional<Bytes> bytes;
+    std::vector<int> group;      // participating ranks; empty = every rank
+    int root = 0;                // reduce / broadcast root; send_recv: the sender
+    int peer = 1;                // send_recv: the receiver
+    Algorithm algorithm = Algorithm::Auto;
+
+    // Split into this many equal pieces, run back to back (gradient buckets, micro-batches).
+    int buckets = 1;
+    // Issue on the communication stream and let compute go on. A bucketed collective with
+    // overlap that follows a compute op with the same bucket count interleaves with it: bucket k
+    // is issued as soon as compute slice k ends (PyTorch DDP's overlap of backward and all-reduce).
+    bool overlap = false;
+
+    bool operator==(const Op&) const = default;
+};
+
+// One step of an iteration: a program op, or one bucket of it.
+struct ProgramStep {
+    int op = 0;     // program index
+    int bucket = 0;
+};
+
+// The order in which every rank runs an iteration: each op's buckets in turn, except that a
+// bucketed compute op followed by an overlapped collective with the same bucket count interleaves
+// with it (compute slice k, then collective bucket k). Shared by the simulator and the live engine.
+std::vector<ProgramStep> expandSteps(const std::vector<Op>& program);
+
+} // namespace shardlab

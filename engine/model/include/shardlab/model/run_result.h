@@ -1,0 +1,81 @@
+// What a run produced, simulated or measured: the per-rank timeline on one clock and the record
+// of every collective. Plain values: safe to copy to another thread.
+#pragma once
+
+#include "shardlab/model/program.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shardlab {
+
+enum class RunMode { Simulated, Live };
+enum class SpanKind { Compute, Comm, Wait };
+// Compute spans that are not the program's own work.
+enum class SpanDetail : unsigned char { None, InjectedDelay, Paging };
+const char* spanKindName(SpanKind kind); // "compute", "comm", "wait"
+
+struct Span {
+    int rank = 0;
+    int stream = 0;        // 0: compute stream, 1: communication stream (overlapped ops)
+    SpanKind kind = SpanKind::Compute;
+    double beginUs = 0;
+    double endUs = 0;
+    int op = 0;            // program index
+    int iteration = 0;
+    int bucket = 0;
+    int collective = -1;   // index into RunResult::collectives; -1 for compute
+    int waitedFor = -1;    // Wait spans: the rank that arrived last
+    SpanDetail detail = SpanDetail::None;
+    double durationUs() const { return endUs - beginUs; }
+};
+
+struct CollectiveRecord {
+    int op = 0;
+    int iteration = 0;
+    int bucket = 0;
+    int sequence = 0;            // per communicator (group), from 0, as a flight recorder counts
+    OpKind kind = OpKind::AllReduce;
+    Bytes bytes = 0;             // nccl-tests size
+    std::vector<int> group;
+    std::vector<double> arrivalUs; // per group member, same order as group
+    double startUs = 0;          // the last arrival
+    double endUs = 0;
+    int lastArrival = -1;        // rank
+    Algorithm algorithm = Algorithm::Ring;
+    Protocol protocol = Protocol::Simple;
+    int wrongElements = 0;       // live runs: elements that failed verification (#wrong)
+    double durationUs() const { return endUs - startUs; }
+};
+
+struct IterationMark {
+    double beginUs = 0;
+    double endUs = 0;
+};
+
+// A collective that never completed. Ranks are lined up by the sequence number of their last
+// completed collective, as PyTorch's flight recorder does.
+struct HangReport {
+    std::vector<int> lastCompleted;   // per rank: sequence number of the last completed collective (-1: none)
+    std::vector<std::string> pending; // per rank: what it is blocked in, in words
+    int firstMismatchRank = -1;
+    std::string explanation;
+};
+
+struct RunResult {
+    RunMode mode = RunMode::Simulated;
+    int ranks = 0;
+    std::vector<std::string> devices; // per rank
+    std::vector<Span> spans;
+    std::vector<CollectiveRecord> collectives;
+    std::vector<IterationMark> iterations;
+    std::vector<Bytes> peakMemory;    // per rank: owned bytes + the largest transient buffer
+    std::vector<double> pagingUs;     // per rank per iteration: unified-memory paging time
+    std::optional<HangReport> hang;
+    std::string clockNote;            // how the clocks were aligned (live), or "one simulated clock"
+    std::vector<std::string> notes;   // what a live run changed or could not do (scaled buffers...), in words
+    double endUs() const;
+};
+
+} // namespace shardlab

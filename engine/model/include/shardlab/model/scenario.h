@@ -1,0 +1,81 @@
+// A scenario: topology + workload + ownership + step program + perturbations. The unit a user
+// edits, saves, simulates and runs live.
+#pragma once
+
+#include "shardlab/model/program.h"
+#include "shardlab/model/topology.h"
+#include "shardlab/model/workload.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace shardlab {
+
+// How a rank that owns more than its GPU holds is treated.
+enum class MemoryMode {
+    Strict,  // the rank does not fit; the run is flagged "capacity"
+    Unified, // unified memory: the excess pages over the host link every iteration (simulation)
+};
+
+struct Delay {
+    int rank = 0;
+    int op = 0;          // program index
+    int iteration = -1;  // -1: every iteration
+    double ms = 0;       // idle time added before the op starts
+    bool operator==(const Delay&) const = default;
+};
+
+// A deliberate mistake on one rank, to teach hangs.
+struct Mismatch {
+    enum class Type { WrongOp, WrongCount, Skip };
+    Type type = Type::WrongOp;
+    int rank = 0;
+    int op = 0;              // program index of the collective to change
+    int iteration = 0;
+    OpKind replacement = OpKind::AllGather; // WrongOp
+    Bytes bytes = 0;                        // WrongCount
+    bool operator==(const Mismatch&) const = default;
+};
+
+struct Perturbations {
+    std::vector<double> slowdown;    // per rank; missing ranks run at 1.0
+    double jitterPct = 0;            // each compute phase lasts (1 + u) times, u uniform in ±pct/100
+    std::uint64_t seed = 1;          // jitter is reproducible for a seed
+    std::vector<Delay> delays;
+    std::vector<Mismatch> mismatches;
+    bool operator==(const Perturbations&) const = default;
+
+    double slowdownOf(int rank) const;
+    // The factor a compute phase's time is multiplied by: 1 + u * jitterPct / 100, u uniform in
+    // [-1, 1) and reproducible for (seed, rank, op, iteration, bucket). Shared by the simulator and
+    // the live engine so that both perturb the same phases by the same amounts.
+    double jitterFactor(int rank, int op, int iteration, int bucket) const;
+};
+
+struct Scenario {
+    std::string name;
+    std::string description;
+    Topology topology;
+    Workload workload;
+    std::vector<Op> program;
+    Perturbations perturbations;
+    int iterations = 1;
+    MemoryMode memoryMode = MemoryMode::Strict;
+    std::string strategy;     // the strategy that generated the ownership, if any (informational)
+    std::string costProfile;  // named calibration profile; empty: the built-in defaults
+    bool operator==(const Scenario&) const = default;
+
+    int ranks() const { return topology.rankCount(); }
+    // The group an op runs on: its own group, or every rank.
+    std::vector<int> groupOf(const Op& op) const;
+    // The bytes a collective moves: op.bytes or the size of its item.
+    Bytes bytesOf(const Op& op) const;
+};
+
+// Semantic checks beyond the file format (ranks exist, groups non-empty, items exist, shards
+// cover their items...). Messages use JSON paths ("$.program[2].group") so that file loaders
+// and the GUI report the same thing.
+Status validateScenario(const Scenario& scenario);
+
+} // namespace shardlab

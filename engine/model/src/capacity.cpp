@@ -1,0 +1,121 @@
+#include "shardlab/model/capacity.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace shardlab {
+
+bool CapacityReport::allFit() const
+{
+    return std::all_of(ranks.begin(), ranks.end(), [](const RankMemory& r) { return r.fits(); });
+}
+
+CapacityReport capacityOf(const Scenario& scenario, double imbalanceThresholdPct)
+{
+    CapacityReport rep;
+    const int n = scenario.ranks();
+    rep.ranks.resize(static_cast<size_t>(n));
+    for (int r = 0; r < n; ++r) {
+        rep.ranks[static_cast<size_t>(r)].rank = r;
+        rep.ranks[static_cast<size_t>(r)].capacity = scenario.topology.gpus[static_cast<size_t>(r)].memory;
+    }
+    for (const WorkloadItem& item : scenario.workload.items) {
+        rep.totalUnique += item.size;
+        for (const Shard& sh : item.shards)
+            for (int owner : sh.owners) {
+                if (owner < 0 || owner >= n)
+                    continue;
+                RankMemory& rm = rep.ranks[static_cast<size_t>(owner)];
+                rm.owned += sh.size;
+                rm.byKind[static_cast<int>(item.kind)] += sh.size;
+                rep.totalOwned += sh.size;
+            }
+    }
+    if (n == 0)
+        return rep;
+    Bytes largest = 0;
+    for (const RankMemory& rm : rep.ranks)
+        if (rm.owned > largest || rep.largestRank < 0) {
+            largest = rm.owned;
+            rep.largestRank = rm.rank;
+        }
+    rep.meanOwned = static_cast<double>(rep.totalOwned) / n;
+    rep.imbalancePct = rep.meanOwned > 0 ? (static_cast<double>(largest) - rep.meanOwned) / rep.meanOwned * 100.0 : 0.0;
+
+    char buf[256];
+    std::vector<int> over;
+    for (const RankMemory& rm : rep.ranks)
+        if (!rm.fits())
+            over.push_back(rm.rank);
+    if (!over.empty()) {
+        if (static_cast<int>(over.size()) == n && n > 1)
+            std::snprintf(buf, sizeof buf, "No rank fits: every rank owns more than its GPU holds (rank %d owns %s of %s).",
+                          over[0], formatBytes(rep.ranks[static_cast<size_t>(over[0])].owned).c_str(),
+                          formatBytes(rep.ranks[static_cast<size_t>(over[0])].capacity).c_str());
+        else
+            std::snprintf(buf, sizeof buf, "Rank %d does not fit: it owns %s but its GPU holds %s (%s too much).", over[0],
+                          formatBytes(rep.ranks[static_cast<size_t>(over[0])].owned).c_str(),
+                          formatBytes(rep.ranks[static_cast<size_t>(over[0])].capacity).c_str(),
+                          formatBytes(rep.ranks[static_cast<size_t>(over[0])].excess()).c_str());
+        rep.warnings.push_back(buf);
+        if (over.size() > 1 && static_cast<int>(over.size()) < n) {
+            std::string others;
+            for (size_t i = 1; i < over.size(); ++i)
+                others += (i > 1 ? ", " : "") + std::to_string(over[i]);
+            rep.warnings.push_back("Ranks " + others + " do not fit either.");
+        }
+        if (rep.totalUnique <= [&] {
+                Bytes sum = 0;
+                for (const RankMemory& rm : rep.ranks)
+                    sum += rm.capacity;
+                return sum;
+            }())
+            rep.warnings.push_back("Together the GPUs could hold the workload once: split the largest items instead of "
+                                   "replicating them.");
+    }
+    if (n > 1 && rep.imbalancePct > imbalanceThresholdPct) {
+        std::snprintf(buf, sizeof buf,
+                      "Ownership is unbalanced: rank %d owns %s, %.0f%% above the mean of %s; the others will wait for it.",
+                      rep.largestRank, formatBytes(largest).c_str(), rep.imbalancePct,
+                      formatBytes(static_cast<Bytes>(rep.meanOwned)).c_str());
+        rep.warnings.push_back(buf);
+    }
+    return rep;
+}
+
+double RankMemory::usedPct() const
+{
+    return capacity == 0 ? 0.0 : static_cast<double>(owned) / static_cast<double>(capacity) * 100.0;
+}
+
+double CapacityReport::deviationPct(int rank) const
+{
+    if (rank < 0 || rank >= static_cast<int>(ranks.size()) || meanOwned <= 0)
+        return 0.0;
+    return (static_cast<double>(ranks[static_cast<size_t>(rank)].owned) - meanOwned) / meanOwned * 100.0;
+}
+
+OwnershipGaps ownershipGaps(const Scenario& scenario)
+{
+    OwnershipGaps gaps;
+    for (const WorkloadItem& item : scenario.workload.items) {
+        Bytes unowned = item.shards.empty() ? item.size : 0;
+        int shards = 0;
+        for (const Shard& sh : item.shards)
+            if (sh.owners.empty()) {
+                unowned += sh.size;
+                ++shards;
+            }
+        if (unowned == 0)
+            continue;
+        gaps.unowned += unowned;
+        if (unowned == item.size)
+            gaps.messages.push_back("No rank owns '" + item.name + "' (" + formatBytes(unowned) + ").");
+        else
+            gaps.messages.push_back(std::to_string(shards) + " of " + std::to_string(item.shards.size()) + " shards of '"
+                                    + item.name + "' (" + formatBytes(unowned) + ") have no owner.");
+    }
+    return gaps;
+}
+
+} // namespace shardlab

@@ -1,0 +1,305 @@
+#include "shardlab/model/presets.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+namespace shardlab {
+namespace {
+
+// Figures shared by the presets. Bandwidths are per direction.
+constexpr double kPcieGen3x16 = 15.75;   // PCI-SIG: 8 GT/s x16, 128b/130b encoding
+constexpr double kPcieGen5x16 = 63.0;    // PCI-SIG: 32 GT/s x16
+constexpr double kNvLink1 = 20.0;        // P100 NVLink 1.0: 20 GB/s per link per direction (DGX-1 whitepaper)
+constexpr double kNvLink4x18 = 450.0;    // H100/H200 datasheets: NVLink 900 GB/s bidirectional
+constexpr double kQpi = 19.2;            // Intel Xeon E5-2698 v4: 2 QPI links at 9.6 GT/s
+constexpr double kUpi = 62.4;            // Xeon Platinum 8480C: 4 UPI links at 16 GT/s ≈ 62 GB/s
+constexpr double kNdr400 = 50.0;         // ConnectX-7 NDR InfiniBand, 400 Gb/s
+
+// Latencies of one traversal, in microseconds. Orders of magnitude from vendor material and
+// commonly measured one-way latencies; the profile's per-step latencies carry NCCL's software
+// overhead on top (docs/cost-model.md).
+constexpr double kNvLinkLat = 0.2, kPcieLat = 0.5, kSocketLat = 0.8, kIbLat = 1.5;
+
+struct Builder {
+    Topology t;
+    void gpu(const std::string& id, const std::string& name, double memGB, double tflops, double hbmGBps,
+             int node = 0, int socket = 0)
+    {
+        t.gpus.push_back({id, name, static_cast<Bytes>(memGB * 1e9), tflops, hbmGBps, node, socket});
+    }
+    void sw(const std::string& id, SwitchKind kind, int node = 0, int socket = 0)
+    {
+        t.switches.push_back({id, kind, node, socket});
+    }
+    void link(const std::string& a, const std::string& b, LinkKind kind, double gbps, double lat, int count = 1)
+    {
+        t.links.push_back({a, b, kind, count, gbps, lat});
+    }
+};
+
+// The PCIe Gen3 tree of a one-node server, built once for every preset that has one: `sockets`
+// CPU sockets (joined by QPI when there are two), `switchesPerSocket` PCIe switches under each and
+// `gpusPerSwitch` GPUs under each switch; GPU i sits on switch i / gpusPerSwitch.
+void pcieGen3Server(Builder& b, int sockets, int switchesPerSocket, int gpusPerSwitch, const std::string& gpuName,
+                    double memGB, double tflops, double hbmGBps)
+{
+    for (int c = 0; c < sockets; ++c)
+        b.sw("cpu" + std::to_string(c), SwitchKind::Cpu, 0, c);
+    if (sockets == 2)
+        b.link("cpu0", "cpu1", LinkKind::CrossSocket, kQpi, kSocketLat);
+    const int switches = sockets * switchesPerSocket;
+    for (int s = 0; s < switches; ++s) {
+        const std::string sw = "pcie" + std::to_string(s);
+        b.sw(sw, SwitchKind::PcieSwitch, 0, s / switchesPerSocket);
+        b.link(sw, "cpu" + std::to_string(s / switchesPerSocket), LinkKind::Pcie, kPcieGen3x16, kPcieLat);
+    }
+    for (int i = 0; i < switches * gpusPerSwitch; ++i) {
+        const std::string id = "gpu" + std::to_string(i);
+        b.gpu(id, gpuName, memGB, tflops, hbmGBps, 0, i / gpusPerSwitch / switchesPerSocket);
+        b.link(id, "pcie" + std::to_string(i / gpusPerSwitch), LinkKind::Pcie, kPcieGen3x16, kPcieLat);
+    }
+}
+
+// Four 16 GB cards on PCIe, two per switch: the course's classroom machine.
+// GPUs: NVIDIA Tesla V100 PCIe 16 GB datasheet (2018): 14 TFLOP/s FP32, 900 GB/s HBM2, PCIe Gen3 x16.
+// Two PCIe Gen3 switches (e.g. Broadcom PEX 8747) under one CPU, as in common 4-GPU workstations.
+Topology teaching4()
+{
+    Builder b;
+    b.t.name = "teaching-4x16gb-pcie";
+    b.t.source = "NVIDIA Tesla V100 PCIe datasheet (14 TFLOP/s FP32, 16 GB, 900 GB/s); PCI-SIG Gen3 x16 = 15.75 GB/s per direction";
+    pcieGen3Server(b, 1, 2, 2, "V100 PCIe 16GB", 16, 14.0, 900);
+    return b.t;
+}
+
+// Eight 16 GB PCIe cards in a two-socket server, two per switch, two switches per socket: the
+// same cards as teaching-4x16gb-pcie; the fifth GPU sits behind the other socket.
+Topology teaching8()
+{
+    Builder b;
+    b.t.name = "teaching-8x16gb-2socket";
+    b.t.source = "as teaching-4x16gb-pcie; sockets joined by Intel QPI (2 links x 9.6 GT/s = 19.2 GB/s per direction)";
+    pcieGen3Server(b, 2, 2, 2, "V100 PCIe 16GB", 16, 14.0, 900);
+    return b.t;
+}
+
+// Adds `n` H100/H200-class GPUs of one node on an NVSwitch fabric, with the HGX PCIe tree below:
+// a PCIe Gen5 switch per GPU pair (with `nicsPerSwitch` NICs), half the switches per socket.
+void hgxNode(Builder& b, int node, int n, const std::string& gpuName, double memGB, double hbm, int nicsPerSwitch,
+             int firstGpu)
+{
+    const std::string p = "n" + std::to_string(node) + "-";
+    b.sw(p + "nvswitch", SwitchKind::NvSwitch, node);
+    for (int c = 0; c < 2; ++c)
+        b.sw(p + "cpu" + std::to_string(c), SwitchKind::Cpu, node, c);
+    b.link(p + "cpu0", p + "cpu1", LinkKind::CrossSocket, kUpi, kSocketLat);
+    const int switches = (n + 1) / 2;
+    for (int s = 0; s < switches; ++s) {
+        const int socket = s < (switches + 1) / 2 ? 0 : 1;
+        const std::string sw = p + "pcie" + std::to_string(s);
+        b.sw(sw, SwitchKind::PcieSwitch, node, socket);
+        b.link(sw, p + "cpu" + std::to_string(socket), LinkKind::Pcie, kPcieGen5x16, kPcieLat);
+        for (int k = 0; k < nicsPerSwitch; ++k) {
+            const std::string nic = p + "nic" + std::to_string(s * nicsPerSwitch + k);
+            b.sw(nic, SwitchKind::Nic, node, socket);
+            b.link(nic, sw, LinkKind::Pcie, kPcieGen5x16, kPcieLat);
+        }
+    }
+    for (int i = 0; i < n; ++i) {
+        const std::string id = "gpu" + std::to_string(firstGpu + i);
+        const int s = i / 2;
+        b.gpu(id, gpuName, memGB, 67.0, hbm, node, s < (switches + 1) / 2 ? 0 : 1);
+        b.link(id, p + "nvswitch", LinkKind::NvLink, kNvLink4x18, kNvLinkLat, 18);
+        b.link(id, p + "pcie" + std::to_string(s), LinkKind::Pcie, kPcieGen5x16, kPcieLat);
+    }
+}
+
+// Four H200 SXM (141 GB HBM3e, 4.8 TB/s, 67 TFLOP/s FP32; NVIDIA H200 datasheet) whose every pair
+// `nvidia-smi topo -m` shows as NV18. Eighteen NVLink4 links per GPU only join every pair at full
+// width through NVSwitch, so the fabric is modelled as one NVSwitch: each GPU's 450 GB/s per
+// direction is shared by its simultaneous transfers. Measured on this project's 4xH200 machine
+// with nccl-tests 2.28.9, NVLS off: all-reduce busbw 359 GB/s at 2 GB (../shared/docs/PEERS.md).
+Topology h200nv18x4()
+{
+    Builder b;
+    hgxNode(b, 0, 4, "H200", 141, 4800, 0, 0);
+    b.t.name = "h200-nv18-4";
+    b.t.source = "NVIDIA H200 datasheet (141 GB, 4.8 TB/s, NVLink 900 GB/s); every pair NV18 as nvidia-smi topo -m shows";
+    return b.t;
+}
+
+// NVIDIA HGX/DGX H200: eight H200 SXM on four third-generation NVSwitch chips (modelled as one
+// fabric), PCIe Gen5 switches pairing GPUs with ConnectX-7 400 Gb/s NICs (DGX H200 user guide).
+Topology h200nvswitch8()
+{
+    Builder b;
+    hgxNode(b, 0, 8, "H200", 141, 4800, 2, 0);
+    b.t.name = "h200-nvswitch-8";
+    b.t.source = "NVIDIA DGX H200 user guide and H200 datasheet: 8 GPUs, NVSwitch, 900 GB/s NVLink per GPU, 8x ConnectX-7 400 Gb/s";
+    return b.t;
+}
+
+// DGX-1 with Tesla P100 SXM2 (NVIDIA DGX-1 System Architecture whitepaper, 2017): 8 GPUs of 16 GB
+// HBM2 (732 GB/s, 10.6 TFLOP/s FP32), four NVLink 1.0 links each at 20 GB/s per direction, in a
+// hybrid cube-mesh: GPUs 0-3 and 4-7 each fully connected, and GPU i joined to GPU i+4. PCIe Gen3
+// switches pair the GPUs; two Xeon E5-2698 v4 sockets joined by QPI.
+Topology dgx1p100()
+{
+    Builder b;
+    b.t.name = "dgx1-p100";
+    b.t.source = "NVIDIA DGX-1 System Architecture whitepaper (P100, NVLink 1.0 hybrid cube-mesh)";
+    pcieGen3Server(b, 2, 2, 2, "P100 SXM2 16GB", 16, 10.6, 732);
+    auto nv = [&](int x, int y) {
+        b.link("gpu" + std::to_string(x), "gpu" + std::to_string(y), LinkKind::NvLink, kNvLink1, kNvLinkLat, 1);
+    };
+    for (int q = 0; q < 8; q += 4)
+        for (int x = q; x < q + 4; ++x)
+            for (int y = x + 1; y < q + 4; ++y)
+                nv(x, y);
+    for (int x = 0; x < 4; ++x)
+        nv(x, x + 4);
+    return b.t;
+}
+
+// Two DGX H100 nodes (DGX H100 user guide): per node eight H100 SXM5 80 GB (3.35 TB/s, 67 TFLOP/s
+// FP32) on NVSwitch at 900 GB/s bidirectional, and eight ConnectX-7 NDR 400 Gb/s InfiniBand NICs,
+// one per GPU, into one non-blocking InfiniBand switch.
+Topology twoNodesH100()
+{
+    Builder b;
+    b.t.name = "2x8-h100-ib";
+    b.t.source = "NVIDIA DGX H100 user guide: 8x H100 80 GB per node, NVSwitch, 8x ConnectX-7 400 Gb/s NDR InfiniBand";
+    b.sw("ib-switch", SwitchKind::NetworkSwitch, -1, 0);
+    for (int node = 0; node < 2; ++node) {
+        hgxNode(b, node, 8, "H100 SXM5 80GB", 80, 3350, 2, node * 8);
+        for (int k = 0; k < 8; ++k)
+            b.link("n" + std::to_string(node) + "-nic" + std::to_string(k), "ib-switch", LinkKind::Network, kNdr400, kIbLat);
+    }
+    return b.t;
+}
+
+struct Entry {
+    const char* id;
+    const char* description;
+    std::function<Topology()> make;
+};
+
+const std::vector<Entry>& entries()
+{
+    static const std::vector<Entry> list = {
+        {"teaching-4x16gb-pcie", "four 16 GB GPUs on PCIe, two per switch (the classroom example)", teaching4},
+        {"h200-nv18-4", "four H200 (141 GB), every pair joined by 18 NVLink4 links", h200nv18x4},
+        {"h200-nvswitch-8", "eight H200 on NVSwitch (DGX/HGX H200)", h200nvswitch8},
+        {"dgx1-p100", "eight 16 GB P100 in the DGX-1 hybrid cube-mesh of NVLink 1.0", dgx1p100},
+        {"2x8-h100-ib", "two nodes of eight H100 on NVSwitch, eight 400 Gb/s InfiniBand NICs per node", twoNodesH100},
+        {"teaching-8x16gb-2socket", "eight 16 GB PCIe GPUs over two CPU sockets (why a fifth GPU can hurt)", teaching8},
+    };
+    return list;
+}
+
+} // namespace
+
+std::vector<PresetInfo> presetList()
+{
+    std::vector<PresetInfo> out;
+    for (const Entry& e : entries())
+        out.push_back({e.id, e.description});
+    return out;
+}
+
+std::optional<Topology> preset(std::string_view id)
+{
+    for (const Entry& e : entries())
+        if (id == e.id)
+            return e.make();
+    return std::nullopt;
+}
+
+Topology scaleOut(const Topology& node, int gpus)
+{
+    // the template: node 0 only
+    Topology tpl = node;
+    std::erase_if(tpl.gpus, [](const Gpu& g) { return g.node != 0; });
+    std::erase_if(tpl.switches, [](const SwitchNode& s) { return s.node != 0; });
+    {
+        std::set<std::string> ids;
+        for (const Gpu& g : tpl.gpus)
+            ids.insert(g.id);
+        for (const SwitchNode& sw : tpl.switches)
+            ids.insert(sw.id);
+        std::erase_if(tpl.links, [&](const Link& l) { return !ids.count(l.a) || !ids.count(l.b); });
+    }
+    const int perNode = std::max(1, tpl.rankCount());
+    if (gpus <= perNode)
+        return node.firstGpus(gpus);
+    bool hasNic = false;
+    for (const SwitchNode& sw : tpl.switches)
+        hasNic = hasNic || sw.kind == SwitchKind::Nic;
+    if (!hasNic) {
+        std::vector<std::string> anchors;
+        for (const SwitchNode& sw : tpl.switches)
+            if (sw.kind == SwitchKind::PcieSwitch)
+                anchors.push_back(sw.id);
+        if (anchors.empty())
+            for (const SwitchNode& sw : tpl.switches)
+                if (sw.kind == SwitchKind::Cpu)
+                    anchors.push_back(sw.id);
+        for (size_t i = 0; i < anchors.size(); ++i) {
+            const std::string nic = "nic" + std::to_string(i);
+            tpl.switches.push_back({nic, SwitchKind::Nic, 0, 0});
+            tpl.links.push_back({nic, anchors[i], LinkKind::Pcie, 1, kPcieGen5x16, kPcieLat});
+        }
+    }
+    const int nodes = (gpus + perNode - 1) / perNode;
+    Builder b;
+    b.t.name = node.name + " x" + std::to_string(nodes) + " nodes";
+    b.t.source = node.source + "; nodes joined by a non-blocking 400 Gb/s InfiniBand fabric (ConnectX-7 NDR)";
+    b.sw("fabric", SwitchKind::NetworkSwitch, -1, 0);
+    std::vector<Gpu> gpuList;
+    for (int n = 0; n < nodes; ++n) {
+        const std::string p = "n" + std::to_string(n) + "/";
+        auto rename = [&](const std::string& id) {
+            for (const Gpu& g : tpl.gpus)
+                if (g.id == id)
+                    return "gpu" + std::to_string(n * perNode + static_cast<int>(&g - tpl.gpus.data()));
+            return p + id;
+        };
+        for (const Gpu& g : tpl.gpus) {
+            Gpu c = g;
+            c.id = rename(g.id);
+            c.node = n;
+            gpuList.push_back(c);
+        }
+        for (const SwitchNode& sw : tpl.switches) {
+            b.sw(rename(sw.id), sw.kind, n, sw.socket);
+            if (sw.kind == SwitchKind::Nic)
+                b.link(rename(sw.id), "fabric", LinkKind::Network, kNdr400, kIbLat);
+        }
+        for (const Link& l : tpl.links)
+            b.t.links.push_back({rename(l.a), rename(l.b), l.kind, l.count, l.bandwidthGBps, l.latencyUs});
+    }
+    b.t.gpus = gpuList;
+    return b.t.firstGpus(gpus);
+}
+
+Link typicalLink(LinkKind kind, const std::string& a, const std::string& b)
+{
+    switch (kind) {
+    case LinkKind::NvLink: return {a, b, kind, 18, kNvLink4x18, kNvLinkLat};
+    case LinkKind::Pcie: return {a, b, kind, 1, kPcieGen5x16, kPcieLat};
+    case LinkKind::CrossSocket: return {a, b, kind, 1, kUpi, kSocketLat};
+    case LinkKind::Network: return {a, b, kind, 1, kNdr400, kIbLat};
+    }
+    return {a, b, kind, 1, kPcieGen5x16, kPcieLat};
+}
+
+std::string unknownPresetMessage(std::string_view id)
+{
+    std::string known;
+    for (const Entry& e : entries())
+        known += std::string(known.empty() ? "" : ", ") + e.id;
+    return "unknown preset '" + std::string(id) + "' (expected one of: " + known + ")";
+}
+
+} // namespace shardlab

@@ -1,0 +1,203 @@
+#include "shardlab/model/scenario.h"
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+#include <string>
+
+namespace shardlab {
+
+double Perturbations::slowdownOf(int rank) const
+{
+    if (rank < 0 || static_cast<size_t>(rank) >= slowdown.size())
+        return 1.0;
+    return slowdown[static_cast<size_t>(rank)];
+}
+
+namespace {
+// splitmix64: a reproducible random number per (seed, rank, op, iteration, bucket), whatever the
+// order in which the simulator or the live engine visits ranks.
+std::uint64_t mix(std::uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+} // namespace
+
+double Perturbations::jitterFactor(int rank, int op, int iteration, int bucket) const
+{
+    if (jitterPct <= 0)
+        return 1.0;
+    std::uint64_t h = mix(seed);
+    h = mix(h ^ static_cast<std::uint64_t>(rank));
+    h = mix(h ^ (static_cast<std::uint64_t>(op) << 20));
+    h = mix(h ^ (static_cast<std::uint64_t>(iteration) << 40));
+    h = mix(h ^ static_cast<std::uint64_t>(bucket) * 0x100000001ULL);
+    const double u = static_cast<double>(h >> 11) / static_cast<double>(1ULL << 53); // [0, 1)
+    return 1.0 + (2.0 * u - 1.0) * jitterPct / 100.0;
+}
+
+std::vector<int> Scenario::groupOf(const Op& op) const
+{
+    if (op.kind == OpKind::SendRecv)
+        return {std::min(op.root, op.peer), std::max(op.root, op.peer)};
+    if (!op.group.empty())
+        return op.group;
+    std::vector<int> all(static_cast<size_t>(ranks()));
+    std::iota(all.begin(), all.end(), 0);
+    return all;
+}
+
+Bytes Scenario::bytesOf(const Op& op) const
+{
+    if (op.bytes)
+        return *op.bytes;
+    if (const WorkloadItem* item = workload.find(op.item))
+        return item->size;
+    return 0;
+}
+
+namespace {
+
+std::string at(const std::string& base, size_t i) { return base + "[" + std::to_string(i) + "]"; }
+
+Status checkRank(int rank, int ranks, const std::string& path)
+{
+    if (rank < 0 || rank >= ranks)
+        return badInput(path + ": rank " + std::to_string(rank) + " does not exist (expected 0.."
+                        + std::to_string(ranks - 1) + ")");
+    return {};
+}
+
+Status validateItems(const Scenario& s)
+{
+    std::set<std::string> names;
+    for (size_t i = 0; i < s.workload.items.size(); ++i) {
+        const WorkloadItem& item = s.workload.items[i];
+        const std::string path = at("$.workload", i);
+        if (item.name.empty())
+            return badInput(path + ".name: empty (expected a unique name)");
+        if (!names.insert(item.name).second)
+            return badInput(path + ".name: '" + item.name + "' is used twice (expected unique names)");
+        if (item.size == 0)
+            return badInput(path + ".size: zero (expected a positive size such as \"24 GB\")");
+        if (item.size > kMaxBytes)
+            return badInput(path + ".size: larger than 1 PB");
+        Bytes next = 0;
+        for (size_t k = 0; k < item.shards.size(); ++k) {
+            const Shard& sh = item.shards[k];
+            const std::string sp = at(path + ".shards", k);
+            if (sh.offset != next)
+                return badInput(sp + ".offset: " + std::to_string(sh.offset) + " (expected " + std::to_string(next)
+                                + ": shards must cover the item in order without gaps or overlap)");
+            if (sh.size == 0)
+                return badInput(sp + ".size: zero (expected a positive size)");
+            next += sh.size;
+            std::set<int> seen;
+            for (size_t o = 0; o < sh.owners.size(); ++o) {
+                if (Status st = checkRank(sh.owners[o], s.ranks(), at(sp + ".owners", o)); !st)
+                    return st;
+                if (!seen.insert(sh.owners[o]).second)
+                    return badInput(at(sp + ".owners", o) + ": rank " + std::to_string(sh.owners[o]) + " listed twice");
+            }
+        }
+        if (!item.shards.empty() && next != item.size)
+            return badInput(path + ".shards: they add up to " + std::to_string(next) + " bytes but the item has "
+                            + std::to_string(item.size) + " (expected shards that cover the whole item)");
+    }
+    return {};
+}
+
+Status validateOp(const Scenario& s, const Op& op, const std::string& path)
+{
+    if (op.buckets < 1 || op.buckets > 100000)
+        return badInput(path + ".buckets: " + std::to_string(op.buckets) + " (expected 1 to 100000)");
+    const WorkloadItem* item = op.item.empty() ? nullptr : s.workload.find(op.item);
+    if (!op.item.empty() && !item)
+        return badInput(path + ".item: '" + op.item + "' is not a workload item");
+    if (op.kind == OpKind::Compute) {
+        if (!(op.flops >= 0) || op.flops > 1e24)
+            return badInput(path + ".flops: expected a non-negative amount of work below 1e24 FLOP");
+        return {};
+    }
+    if (op.kind == OpKind::SendRecv) {
+        if (Status st = checkRank(op.root, s.ranks(), path + ".from"); !st)
+            return st;
+        if (Status st = checkRank(op.peer, s.ranks(), path + ".to"); !st)
+            return st;
+        if (op.root == op.peer)
+            return badInput(path + ".to: a rank cannot send to itself");
+    } else {
+        if (op.group.empty() && s.ranks() == 0)
+            return badInput(path + ".group: the collective has no rank (expected at least one)");
+        std::set<int> seen;
+        for (size_t g = 0; g < op.group.size(); ++g) {
+            if (Status st = checkRank(op.group[g], s.ranks(), at(path + ".group", g)); !st)
+                return st;
+            if (!seen.insert(op.group[g]).second)
+                return badInput(at(path + ".group", g) + ": rank " + std::to_string(op.group[g]) + " listed twice");
+        }
+        const std::vector<int> group = s.groupOf(op);
+        if ((op.kind == OpKind::Reduce || op.kind == OpKind::Broadcast)
+            && std::find(group.begin(), group.end(), op.root) == group.end())
+            return badInput(path + ".root: rank " + std::to_string(op.root) + " is not in the group");
+    }
+    if (op.kind == OpKind::AllGatherV && !item)
+        return badInput(path + ".item: all_gather_v needs an item (each rank contributes the bytes it owns of it)");
+    if (!op.bytes && !item)
+        return badInput(path + ".bytes: missing (expected a size, or an item whose size to use)");
+    if (op.bytes && (*op.bytes == 0 || *op.bytes > kMaxBytes))
+        return badInput(path + ".bytes: expected a size between 1 byte and 1 PB");
+    return {};
+}
+
+} // namespace
+
+Status validateScenario(const Scenario& s)
+{
+    if (Status st = validateTopology(s.topology); !st)
+        return st;
+    if (s.iterations < 1 || s.iterations > 100000)
+        return badInput("$.iterations: " + std::to_string(s.iterations) + " (expected 1 to 100000)");
+    if (Status st = validateItems(s); !st)
+        return st;
+    for (size_t i = 0; i < s.program.size(); ++i)
+        if (Status st = validateOp(s, s.program[i], at("$.program", i)); !st)
+            return st;
+    const Perturbations& p = s.perturbations;
+    if (p.slowdown.size() > static_cast<size_t>(s.ranks()))
+        return badInput("$.perturbations.slowdown: " + std::to_string(p.slowdown.size()) + " factors for "
+                        + std::to_string(s.ranks()) + " ranks (expected at most one per rank)");
+    for (size_t r = 0; r < p.slowdown.size(); ++r)
+        if (!(p.slowdown[r] >= 0.01 && p.slowdown[r] <= 1000))
+            return badInput(at("$.perturbations.slowdown", r) + ": expected a factor between 0.01 and 1000 (1 = normal speed)");
+    if (!(p.jitterPct >= 0 && p.jitterPct <= 100))
+        return badInput("$.perturbations.jitter_pct: expected 0 to 100");
+    for (size_t i = 0; i < p.delays.size(); ++i) {
+        const std::string path = at("$.perturbations.delays", i);
+        if (Status st = checkRank(p.delays[i].rank, s.ranks(), path + ".rank"); !st)
+            return st;
+        if (p.delays[i].op < 0 || static_cast<size_t>(p.delays[i].op) >= s.program.size())
+            return badInput(path + ".op: no program step " + std::to_string(p.delays[i].op));
+        if (!(p.delays[i].ms >= 0 && p.delays[i].ms <= 1e6))
+            return badInput(path + ".ms: expected 0 to 1e6 ms");
+    }
+    for (size_t i = 0; i < p.mismatches.size(); ++i) {
+        const Mismatch& m = p.mismatches[i];
+        const std::string path = at("$.perturbations.mismatches", i);
+        if (Status st = checkRank(m.rank, s.ranks(), path + ".rank"); !st)
+            return st;
+        if (m.op < 0 || static_cast<size_t>(m.op) >= s.program.size()
+            || !isCollective(s.program[static_cast<size_t>(m.op)].kind))
+            return badInput(path + ".op: step " + std::to_string(m.op) + " is not a collective of the program");
+        if (m.iteration < 0 || m.iteration >= s.iterations)
+            return badInput(path + ".iteration: expected 0.." + std::to_string(s.iterations - 1));
+        if (m.type == Mismatch::Type::WrongOp && !isCollective(m.replacement))
+            return badInput(path + ".replacement: expected a collective");
+    }
+    return {};
+}
+
+} // namespace shardlab

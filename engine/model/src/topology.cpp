@@ -1,0 +1,153 @@
+#include "shardlab/model/topology.h"
+
+#include <algorithm>
+#include <set>
+#include <unordered_set>
+
+namespace shardlab {
+
+std::optional<int> Topology::vertexOf(const std::string& id) const
+{
+    for (size_t i = 0; i < gpus.size(); ++i)
+        if (gpus[i].id == id)
+            return static_cast<int>(i);
+    for (size_t i = 0; i < switches.size(); ++i)
+        if (switches[i].id == id)
+            return static_cast<int>(gpus.size() + i);
+    return std::nullopt;
+}
+
+const std::string& Topology::vertexId(int vertex) const
+{
+    if (isGpu(vertex))
+        return gpus[static_cast<size_t>(vertex)].id;
+    return switches[static_cast<size_t>(vertex) - gpus.size()].id;
+}
+
+int Topology::nodeOf(int vertex) const
+{
+    if (isGpu(vertex))
+        return gpus[static_cast<size_t>(vertex)].node;
+    return switches[static_cast<size_t>(vertex) - gpus.size()].node;
+}
+
+int Topology::nodeCount() const
+{
+    std::set<int> nodes;
+    for (const Gpu& g : gpus)
+        nodes.insert(g.node);
+    return static_cast<int>(nodes.size());
+}
+
+Topology Topology::firstGpus(int n) const
+{
+    Topology t = *this;
+    if (n >= rankCount() || n < 0)
+        return t;
+    t.gpus.resize(static_cast<size_t>(n));
+    // Keep the hardware of the nodes that still have GPUs; keep the network fabric only when the
+    // remaining GPUs span several nodes.
+    std::set<int> nodes;
+    for (const Gpu& g : t.gpus)
+        nodes.insert(g.node);
+    std::erase_if(t.switches, [&](const SwitchNode& s) {
+        if (s.node < 0)
+            return nodes.size() < 2;
+        return nodes.count(s.node) == 0;
+    });
+    std::unordered_set<std::string> kept;
+    for (const Gpu& g : t.gpus)
+        kept.insert(g.id);
+    for (const SwitchNode& s : t.switches)
+        kept.insert(s.id);
+    std::erase_if(t.links, [&](const Link& l) { return !kept.count(l.a) || !kept.count(l.b); });
+    t.name = name + " (first " + std::to_string(n) + ")";
+    return t;
+}
+
+const char* switchKindName(SwitchKind kind)
+{
+    switch (kind) {
+    case SwitchKind::NvSwitch: return "nvswitch";
+    case SwitchKind::PcieSwitch: return "pcie-switch";
+    case SwitchKind::Cpu: return "cpu";
+    case SwitchKind::Nic: return "nic";
+    case SwitchKind::NetworkSwitch: return "net-switch";
+    }
+    return "?";
+}
+
+const char* linkKindName(LinkKind kind)
+{
+    switch (kind) {
+    case LinkKind::NvLink: return "nvlink";
+    case LinkKind::Pcie: return "pcie";
+    case LinkKind::CrossSocket: return "cross-socket";
+    case LinkKind::Network: return "network";
+    }
+    return "?";
+}
+
+std::optional<SwitchKind> switchKindFromName(std::string_view name)
+{
+    for (SwitchKind k : {SwitchKind::NvSwitch, SwitchKind::PcieSwitch, SwitchKind::Cpu, SwitchKind::Nic,
+                         SwitchKind::NetworkSwitch})
+        if (name == switchKindName(k))
+            return k;
+    return std::nullopt;
+}
+
+std::optional<LinkKind> linkKindFromName(std::string_view name)
+{
+    for (LinkKind k : {LinkKind::NvLink, LinkKind::Pcie, LinkKind::CrossSocket, LinkKind::Network})
+        if (name == linkKindName(k))
+            return k;
+    return std::nullopt;
+}
+
+Status validateTopology(const Topology& t)
+{
+    if (t.gpus.empty())
+        return badInput("$.topology.gpus: the topology has no GPU (expected at least one)");
+    std::unordered_set<std::string> ids;
+    for (size_t i = 0; i < t.gpus.size(); ++i) {
+        const Gpu& g = t.gpus[i];
+        const std::string path = "$.topology.gpus[" + std::to_string(i) + "]";
+        if (g.id.empty())
+            return badInput(path + ".id: empty (expected a unique name such as \"gpu" + std::to_string(i) + "\")");
+        if (!ids.insert(g.id).second)
+            return badInput(path + ".id: '" + g.id + "' is used twice (expected unique ids)");
+        if (g.memory == 0)
+            return badInput(path + ".memory: zero (expected the GPU's memory, e.g. \"16 GB\")");
+        if (!(g.tflops > 0) || g.tflops > 1e6)
+            return badInput(path + ".tflops: " + std::to_string(g.tflops) + " (expected a compute rate in TFLOP/s between 0 and 1e6)");
+        if (g.memBandwidthGBps < 0)
+            return badInput(path + ".mem_bandwidth: negative");
+    }
+    for (size_t i = 0; i < t.switches.size(); ++i) {
+        const std::string path = "$.topology.switches[" + std::to_string(i) + "]";
+        if (t.switches[i].id.empty())
+            return badInput(path + ".id: empty (expected a unique name)");
+        if (!ids.insert(t.switches[i].id).second)
+            return badInput(path + ".id: '" + t.switches[i].id + "' is used twice (expected unique ids)");
+    }
+    for (size_t i = 0; i < t.links.size(); ++i) {
+        const Link& l = t.links[i];
+        const std::string path = "$.topology.links[" + std::to_string(i) + "]";
+        if (!ids.count(l.a))
+            return badInput(path + ".from: '" + l.a + "' is not a GPU or switch of this topology");
+        if (!ids.count(l.b))
+            return badInput(path + ".to: '" + l.b + "' is not a GPU or switch of this topology");
+        if (l.a == l.b)
+            return badInput(path + ": joins '" + l.a + "' to itself");
+        if (!(l.bandwidthGBps > 0) || l.bandwidthGBps > 1e5)
+            return badInput(path + ".bandwidth: expected a positive bandwidth below 100 TB/s");
+        if (l.latencyUs < 0 || l.latencyUs > 1e6)
+            return badInput(path + ".latency_us: expected between 0 and 1e6 microseconds");
+        if (l.count < 1 || l.count > 1024)
+            return badInput(path + ".count: expected 1 to 1024 links");
+    }
+    return {};
+}
+
+} // namespace shardlab

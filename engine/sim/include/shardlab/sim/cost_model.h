@@ -1,0 +1,112 @@
+// The analytic cost model: how long a compute phase or a collective takes on a topology.
+// docs/cost-model.md derives every formula below and cites its source.
+//
+// Collective time for algorithm a and protocol p on n ranks, S bytes (nccl-tests size):
+//   T = launch + base[p] + steps(a, n) * (hop[p][class] + route latency) + moved(a, n, S) / (B * bw[p])
+// B is the bandwidth each rank gets on the algorithm's pattern with links shared between its
+// simultaneous transfers (Router::shareLinks) on links derated by their class's efficiency. As
+// NCCL's tuner does, the model evaluates every algorithm/protocol that applies and keeps the
+// fastest, then applies the calibration correction for that collective, rank count and size.
+#pragma once
+
+#include "shardlab/model/program.h"
+#include "shardlab/model/topology.h"
+#include "shardlab/sim/routing.h"
+
+#include <array>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace shardlab {
+
+struct LinkClassParams {
+    double efficiency = 1.0;       // share of the nominal bandwidth that large transfers reach
+    std::array<double, 3> hopUs{}; // latency added per algorithm step, by protocol (LL, LL128, Simple)
+    bool operator==(const LinkClassParams&) const = default;
+};
+
+struct ProtocolParams {
+    double baseUs = 0;          // fixed cost of a collective with this protocol
+    double bandwidthFactor = 1; // share of the link bandwidth the protocol's format delivers
+    bool operator==(const ProtocolParams&) const = default;
+};
+
+// A measured correction: at `bytes` the model's time must be multiplied by `factor`.
+struct CorrectionPoint {
+    Bytes bytes = 0;
+    double factor = 1.0;
+    bool operator==(const CorrectionPoint&) const = default;
+};
+
+struct CostProfile {
+    std::string name = "default";
+    std::string source; // where the numbers come from (a citation or "calibrated on HOST, DATE")
+    double launchUs = 6.0;
+    std::array<ProtocolParams, 3> protocol{}; // by Protocol
+    std::array<LinkClassParams, 4> link{};    // by LinkKind
+    // Compute rate actually reached, as a share of the GPU's nominal TFLOP/s, by device name.
+    std::map<std::string, double> computeEfficiency;
+    // Keyed "all_reduce/4": size-dependent corrections from calibration, interpolated
+    // log-linearly in size, flat beyond the ends.
+    std::map<std::string, std::vector<CorrectionPoint>> corrections;
+    bool operator==(const CostProfile&) const = default;
+
+    static CostProfile defaults();
+};
+
+struct CollectiveCost {
+    double timeUs = 0;
+    Algorithm algorithm = Algorithm::Ring;
+    Protocol protocol = Protocol::Simple;
+    double patternGBps = 0;  // bandwidth per rank on the pattern, after sharing and efficiency
+    int bottleneckLink = -1; // index into Topology::links: the link that limits the pattern
+    int steps = 0;           // latency steps
+    bool connected = true;
+    // Bytes each flow of patternFlows() carries over the whole collective, per unit of flow
+    // weight (the `moved` term of the formula above); playback spreads it over the steps.
+    double movedBytes = 0;
+};
+
+class CostModel {
+public:
+    explicit CostModel(const Topology& topology, CostProfile profile = CostProfile::defaults());
+    ~CostModel();
+    CostModel(const CostModel&) = delete;
+    CostModel& operator=(const CostModel&) = delete;
+
+    const CostProfile& profile() const { return m_profile; }
+    const Topology& topology() const { return m_topology; }
+
+    // Time of a collective over `group` (ranks). `pieces` gives all-gather-v's per-member sizes.
+    // `forced` = Auto lets the model choose, as NCCL's tuner does.
+    CollectiveCost collective(OpKind kind, Bytes bytes, const std::vector<int>& group,
+                              Algorithm forced = Algorithm::Auto, int root = 0,
+                              const std::vector<Bytes>& pieces = {});
+
+    // Compute time in microseconds: flops / (rate * efficiency) * slowdown.
+    double computeUs(double flops, int rank, double slowdown = 1.0) const;
+
+    // The ring order over `group` that the model uses (built from the topology, cached).
+    const std::vector<int>& ringOrder(const std::vector<int>& group);
+
+    // The simultaneous transfers the model prices for `algorithm` (as chosen, never Auto): ring
+    // and tree use the rings (one per channel across nodes), direct every ordered pair,
+    // hierarchical the inter-node rails, send/recv the one transfer from root to the other rank.
+    std::vector<Flow> patternFlows(OpKind kind, const std::vector<int>& group, Algorithm algorithm, int root = 0);
+
+    // The router over the links as the model sees them (derated by their class's efficiency;
+    // link indices are those of topology().links).
+    Router& router();
+
+private:
+    std::vector<Flow> ringChannelFlows(const std::vector<int>& members);
+
+    struct Impl;
+    Topology m_topology;  // as given (bottleneck links are reported against it)
+    CostProfile m_profile;
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace shardlab

@@ -1,0 +1,481 @@
+#include "shardlab/sim/cost_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <numeric>
+
+namespace shardlab {
+
+// Defaults. Structure after NCCL's tuning model (src/graph/tuning.cc: a base latency per
+// algorithm/protocol, a per-step hardware latency per link class, a bandwidth share per protocol).
+// The values are fitted to nccl-tests all_reduce_perf on this project's H200 machines (NCCL
+// 2.28.9, NVLS off; ../shared/docs/PEERS.md). At 8 B the ring takes 2(n-1) LL steps: 13-18 us on
+// 2 GPUs (2 steps) and ~24 us on 4 GPUs (6 steps) give 2.0 us per NVLink step (hop 1.6 + 0.4 us
+// of route latency) and launch + base(LL) = 12 us, so 16 us on 2 GPUs and 24 us on 4 (the
+// earlier 9 us + 2.4 us per step gave 13.8 and 23.4). 359 GB/s busbw at 2 GB on 4 GPUs against
+// 450 GB/s nominal NVLink gives an efficiency of 0.80 (docs/benchmarks.md, "Analysis", compares
+// every published figure). PCIe and network efficiencies are the usual shares of line rate that
+// NCCL reaches (~80% PCIe, ~90% InfiniBand); calibration replaces all of them.
+CostProfile CostProfile::defaults()
+{
+    CostProfile p;
+    p.name = "default";
+    p.source = "NCCL tuning model structure; fitted to nccl-tests on 2x/4x H200 (PEERS.md)";
+    p.launchUs = 6.0;
+    p.protocol[static_cast<int>(Protocol::LL)] = {6.0, 0.30};
+    p.protocol[static_cast<int>(Protocol::LL128)] = {6.0, 0.85};
+    p.protocol[static_cast<int>(Protocol::Simple)] = {12.0, 1.0};
+    p.link[static_cast<int>(LinkKind::NvLink)] = {0.80, {1.6, 2.6, 4.0}};
+    p.link[static_cast<int>(LinkKind::Pcie)] = {0.80, {2.5, 3.5, 6.0}};
+    // GPU peer traffic between sockets is slow: NCCL stages it through host memory (its SHM
+    // transport), reaching about half of the CPU interconnect rate.
+    p.link[static_cast<int>(LinkKind::CrossSocket)] = {0.50, {3.0, 4.0, 7.0}};
+    p.link[static_cast<int>(LinkKind::Network)] = {0.90, {5.0, 8.0, 14.0}};
+    return p;
+}
+
+struct CostModel::Impl {
+    Topology effective; // links derated by their class's efficiency
+    Router router;
+    std::map<std::vector<int>, std::vector<int>> rings;
+    // Ring orders solved for a node, keyed by the shape of its routes (bandwidth and latency of
+    // every ordered pair): the nodes of a cluster are copies, so one search serves them all.
+    std::map<std::vector<double>, std::vector<int>> localRingsByShape;
+    struct Key {
+        int kind, algorithm, root;
+        Bytes bytes;
+        std::vector<int> group;
+        std::vector<Bytes> pieces;
+        auto operator<=>(const Key&) const = default;
+    };
+    std::map<Key, CollectiveCost> cache;
+
+    Impl(const Topology& t, const CostProfile& p) : effective(t), router(effective)
+    {
+        for (Link& l : effective.links)
+            l.bandwidthGBps *= p.link[static_cast<int>(l.kind)].efficiency;
+    }
+};
+
+CostModel::CostModel(const Topology& topology, CostProfile profile)
+    : m_topology(topology), m_profile(std::move(profile)), m_impl(std::make_unique<Impl>(m_topology, m_profile))
+{
+}
+
+CostModel::~CostModel() = default;
+
+double CostModel::computeUs(double flops, int rank, double slowdown) const
+{
+    if (flops <= 0)
+        return 0.0;
+    const Gpu& g = m_topology.gpus.at(static_cast<size_t>(rank));
+    double eff = 1.0;
+    if (auto it = m_profile.computeEfficiency.find(g.name); it != m_profile.computeEfficiency.end())
+        eff = it->second;
+    return flops / (g.tflops * 1e12 * eff) * 1e6 * slowdown;
+}
+
+namespace {
+
+struct PatternCost {
+    double gbps = 0;            // per unit of data weight
+    double latencyUs = 0;       // longest route
+    int bottleneckLink = -1;
+    LinkKind slowestClass = LinkKind::NvLink;
+    bool connected = true;
+};
+
+// Order of "slowness" of link classes for per-step latency: the worst class on any route sets it.
+int classRank(LinkKind k)
+{
+    switch (k) {
+    case LinkKind::NvLink: return 0;
+    case LinkKind::Pcie: return 1;
+    case LinkKind::CrossSocket: return 2;
+    case LinkKind::Network: return 3;
+    }
+    return 0;
+}
+
+PatternCost pattern(Router& router, const Topology& topo, const std::vector<Flow>& flows)
+{
+    PatternCost pc;
+    if (flows.empty())
+        return pc;
+    FlowSetResult r = router.shareLinks(flows);
+    pc.connected = r.connected;
+    pc.gbps = r.minGBps;
+    pc.latencyUs = r.maxLatencyUs;
+    pc.bottleneckLink = r.bottleneckLink;
+    int worst = 0;
+    for (const Flow& f : flows) {
+        if (f.from == f.to)
+            continue;
+        for (const Hop& h : router.route(f.from, f.to).hops) {
+            const int c = classRank(topo.links[static_cast<size_t>(h.link)].kind);
+            if (c > worst) {
+                worst = c;
+                pc.slowestClass = topo.links[static_cast<size_t>(h.link)].kind;
+            }
+        }
+    }
+    return pc;
+}
+
+std::vector<Flow> ringFlows(const std::vector<int>& order, double weight = 1.0)
+{
+    std::vector<Flow> flows;
+    const size_t n = order.size();
+    if (n < 2)
+        return flows;
+    for (size_t i = 0; i < n; ++i)
+        flows.push_back({order[i], order[(i + 1) % n], weight});
+    return flows;
+}
+
+// Groups `group` by node, in node order, keeping each node's ranks in ascending order.
+std::map<int, std::vector<int>> byNode(const Topology& t, const std::vector<int>& group)
+{
+    std::map<int, std::vector<int>> nodes;
+    for (int r : group)
+        nodes[t.gpus[static_cast<size_t>(r)].node].push_back(r);
+    for (auto& [node, ranks] : nodes)
+        std::sort(ranks.begin(), ranks.end());
+    return nodes;
+}
+
+// Best cyclic order of ranks inside one node: exhaustive up to 8 ranks (rank 0 fixed, so 7! =
+// 5040 orders), otherwise the better of ascending order and a greedy widest-next-hop walk.
+std::vector<int> bestLocalRing(Router& router, const Topology& topo, std::vector<int> ranks)
+{
+    if (ranks.size() <= 2)
+        return ranks;
+    auto score = [&](const std::vector<int>& order) {
+        PatternCost pc = pattern(router, topo, ringFlows(order));
+        return std::pair<double, double>(pc.gbps, -pc.latencyUs);
+    };
+    std::vector<int> best = ranks;
+    auto bestScore = score(best);
+    if (ranks.size() <= 8) {
+        std::vector<int> perm = ranks;
+        while (std::next_permutation(perm.begin() + 1, perm.end())) {
+            // a ring and its reverse cost the same: keep the one whose second element is smaller
+            if (perm[1] > perm.back())
+                continue;
+            auto s = score(perm);
+            if (s.first > bestScore.first * (1 + 1e-9)
+                || (std::fabs(s.first - bestScore.first) <= 1e-9 * bestScore.first && s.second > bestScore.second + 1e-9)) {
+                best = perm;
+                bestScore = s;
+            }
+        }
+        return best;
+    }
+    std::vector<int> greedy{ranks.front()};
+    std::vector<bool> used(ranks.size(), false);
+    used[0] = true;
+    for (size_t step = 1; step < ranks.size(); ++step) {
+        int pick = -1;
+        double pickBw = -1, pickLat = 0;
+        for (size_t j = 0; j < ranks.size(); ++j) {
+            if (used[j])
+                continue;
+            const Route& r = router.route(greedy.back(), ranks[j]);
+            if (r.bottleneckGBps > pickBw || (r.bottleneckGBps == pickBw && r.latencyUs < pickLat)) {
+                pick = static_cast<int>(j);
+                pickBw = r.bottleneckGBps;
+                pickLat = r.latencyUs;
+            }
+        }
+        used[static_cast<size_t>(pick)] = true;
+        greedy.push_back(ranks[static_cast<size_t>(pick)]);
+    }
+    return score(greedy) > bestScore ? greedy : best;
+}
+
+int ceilLog2(int n)
+{
+    int d = 0;
+    while ((1 << d) < n)
+        ++d;
+    return d;
+}
+
+int nicsPerNode(const Topology& t, int node)
+{
+    int n = 0;
+    for (const SwitchNode& s : t.switches)
+        if (s.kind == SwitchKind::Nic && s.node == node)
+            ++n;
+    return n;
+}
+
+} // namespace
+
+const std::vector<int>& CostModel::ringOrder(const std::vector<int>& group)
+{
+    auto it = m_impl->rings.find(group);
+    if (it != m_impl->rings.end())
+        return it->second;
+    std::vector<int> order;
+    for (auto& [node, ranks] : byNode(m_impl->effective, group)) {
+        std::vector<double> shape;
+        for (int a : ranks)
+            for (int b : ranks)
+                if (a != b) {
+                    const Route& r = m_impl->router.route(a, b);
+                    shape.push_back(r.bottleneckGBps);
+                    shape.push_back(r.latencyUs);
+                }
+        std::vector<int> local;
+        if (auto known = m_impl->localRingsByShape.find(shape); known != m_impl->localRingsByShape.end()) {
+            for (int position : known->second)
+                local.push_back(ranks[static_cast<size_t>(position)]);
+        } else {
+            local = bestLocalRing(m_impl->router, m_impl->effective, ranks);
+            std::vector<int> positions;
+            for (int r : local)
+                positions.push_back(static_cast<int>(std::find(ranks.begin(), ranks.end(), r) - ranks.begin()));
+            m_impl->localRingsByShape.emplace(std::move(shape), std::move(positions));
+        }
+        order.insert(order.end(), local.begin(), local.end());
+    }
+    return m_impl->rings.emplace(group, std::move(order)).first->second;
+}
+
+Router& CostModel::router()
+{
+    return m_impl->router;
+}
+
+// Rings: one per channel. Across nodes NCCL opens a channel per NIC and enters each node at a
+// different GPU so that every NIC carries one ring; inside a node one ring suffices.
+std::vector<Flow> CostModel::ringChannelFlows(const std::vector<int>& members)
+{
+    const Topology& topo = m_impl->effective;
+    const std::vector<int>& order = ringOrder(members);
+    const auto local = byNode(topo, members);
+    int channels = 1;
+    if (local.size() > 1) {
+        channels = std::numeric_limits<int>::max();
+        for (auto& [node, ranks] : local)
+            channels = std::min(channels, std::max<int>(1, std::min<int>(nicsPerNode(topo, node), static_cast<int>(ranks.size()))));
+    }
+    std::vector<Flow> flows;
+    for (int c = 0; c < channels; ++c) {
+        std::vector<int> rotated;
+        for (auto& [node, ranks] : local) {
+            std::vector<int> seg;
+            for (int r : order)
+                if (topo.gpus[static_cast<size_t>(r)].node == node)
+                    seg.push_back(r);
+            std::rotate(seg.begin(), seg.begin() + (c % static_cast<int>(seg.size())), seg.end());
+            rotated.insert(rotated.end(), seg.begin(), seg.end());
+        }
+        auto f = ringFlows(rotated, 1.0 / channels);
+        flows.insert(flows.end(), f.begin(), f.end());
+    }
+    return flows;
+}
+
+std::vector<Flow> CostModel::patternFlows(OpKind kind, const std::vector<int>& group, Algorithm algorithm, int root)
+{
+    std::vector<Flow> flows;
+    if (kind == OpKind::SendRecv) {
+        const int to = group.size() == 2 ? (group[0] == root ? group[1] : group[0]) : root;
+        flows.push_back({root, to, 1.0});
+        return flows;
+    }
+    switch (algorithm) {
+    case Algorithm::Direct:
+        for (int a : group)
+            for (int b : group)
+                if (a != b)
+                    flows.push_back({a, b, 1.0});
+        return flows;
+    case Algorithm::Hierarchical: {
+        // one ring per local index ("rail") between the nodes
+        const auto nodes = byNode(m_impl->effective, group);
+        size_t maxLocal = 0;
+        for (auto& [node, ranks] : nodes)
+            maxLocal = std::max(maxLocal, ranks.size());
+        for (size_t local = 0; local < maxLocal; ++local) {
+            std::vector<int> rail;
+            for (auto& [node, ranks] : nodes)
+                if (local < ranks.size())
+                    rail.push_back(ranks[local]);
+            auto f = ringFlows(rail);
+            flows.insert(flows.end(), f.begin(), f.end());
+        }
+        return flows;
+    }
+    default:
+        return ringChannelFlows(group);
+    }
+}
+
+CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector<int>& group, Algorithm forced,
+                                     int root, const std::vector<Bytes>& pieces)
+{
+    Impl::Key key{static_cast<int>(kind), static_cast<int>(forced), root, bytes, group, pieces};
+    if (auto it = m_impl->cache.find(key); it != m_impl->cache.end())
+        return it->second;
+
+    const int n = static_cast<int>(group.size());
+    const Topology& topo = m_impl->effective;
+    Router& router = m_impl->router;
+    const auto nodes = byNode(topo, group);
+    const int nodeCount = static_cast<int>(nodes.size());
+    const double S = static_cast<double>(bytes);
+
+    CollectiveCost best;
+    best.timeUs = std::numeric_limits<double>::infinity();
+    if (n <= 1 && kind != OpKind::SendRecv) {
+        best.timeUs = 0; // one rank: nothing to exchange (NCCL returns at once)
+        best.algorithm = Algorithm::Ring;
+        m_impl->cache.emplace(std::move(key), best);
+        return best;
+    }
+
+    // Evaluates one algorithm for every protocol and keeps the fastest.
+    auto consider = [&](Algorithm algo, int steps, double movedBytes, const PatternCost& pc) {
+        if (!pc.connected) {
+            best.connected = false;
+            return;
+        }
+        for (int p = 0; p < 3; ++p) {
+            const ProtocolParams& pp = m_profile.protocol[static_cast<size_t>(p)];
+            const double hop = m_profile.link[static_cast<int>(pc.slowestClass)].hopUs[static_cast<size_t>(p)] + pc.latencyUs;
+            const double bw = pc.gbps * pp.bandwidthFactor * kGB / 1e6; // bytes per microsecond
+            const double t = m_profile.launchUs + pp.baseUs + steps * hop + (bw > 0 ? movedBytes / bw : 0.0);
+            if (t < best.timeUs) {
+                best = {t, algo, static_cast<Protocol>(p), pc.gbps, pc.bottleneckLink, steps, true, movedBytes};
+            }
+        }
+    };
+
+    auto ringPattern = [&](const std::vector<int>& members) { return pattern(router, topo, ringChannelFlows(members)); };
+
+    const double dn = n;
+    int maxLocal = 0;
+    for (auto& [node, ranks] : nodes)
+        maxLocal = std::max(maxLocal, static_cast<int>(ranks.size()));
+    // A forced algorithm that does not apply here falls back to the model's own choice.
+    Algorithm want = forced;
+    const bool multiNodeAllReduce = nodeCount >= 2 && kind == OpKind::AllReduce;
+    if ((want == Algorithm::Tree && !multiNodeAllReduce) || (want == Algorithm::Hierarchical && !(multiNodeAllReduce && maxLocal > 1)))
+        want = Algorithm::Auto;
+    if (kind == OpKind::SendRecv) {
+        PatternCost pc = pattern(router, topo, patternFlows(kind, group, Algorithm::Direct, root));
+        consider(Algorithm::Direct, 1, S, pc);
+    } else if (kind == OpKind::ReduceScatterAllGather) {
+        CollectiveCost rs = collective(OpKind::ReduceScatter, bytes, group, forced, root);
+        CollectiveCost ag = collective(OpKind::AllGather, bytes, group, forced, root);
+        best = rs;
+        best.timeUs = rs.timeUs + ag.timeUs;
+        best.steps = rs.steps + ag.steps;
+        best.patternGBps = std::min(rs.patternGBps, ag.patternGBps);
+        best.movedBytes = rs.movedBytes + ag.movedBytes;
+    } else {
+        // Ring: always applicable.
+        if (want == Algorithm::Auto || want == Algorithm::Ring) {
+            const PatternCost pc = ringPattern(group);
+            switch (kind) {
+            case OpKind::AllReduce:
+                consider(Algorithm::Ring, 2 * (n - 1), 2 * (dn - 1) / dn * S, pc);
+                break;
+            case OpKind::ReduceScatter:
+            case OpKind::AllGather:
+                consider(Algorithm::Ring, n - 1, (dn - 1) / dn * S, pc);
+                break;
+            case OpKind::AllGatherV: {
+                // Built from one broadcast per member along the ring: the link into rank i carries
+                // every piece except rank i's own, so the busiest link carries S - smallest piece.
+                Bytes smallest = pieces.empty() ? bytes / static_cast<Bytes>(n) : *std::min_element(pieces.begin(), pieces.end());
+                consider(Algorithm::Ring, n - 1, S - static_cast<double>(smallest), pc);
+                break;
+            }
+            case OpKind::Broadcast:
+            case OpKind::Reduce:
+                // pipelined chain from (or to) the root along the ring
+                consider(Algorithm::Ring, n - 1, S, pc);
+                break;
+            default:
+                break;
+            }
+        }
+        // Direct (one-shot): every rank exchanges with every other at once. Only on request:
+        // NCCL without NVLink multicast does not use it, and neither does Auto.
+        if (want == Algorithm::Direct) {
+            const PatternCost pc = pattern(router, topo, patternFlows(kind, group, Algorithm::Direct, root));
+            // per unit weight: each pair flow carries S/n for AG/RS, S for a one-shot all-reduce
+            double moved = S / dn;
+            if (kind == OpKind::AllReduce)
+                moved = S;
+            else if (kind == OpKind::Broadcast || kind == OpKind::Reduce)
+                moved = S;
+            consider(Algorithm::Direct, 1, moved, pc);
+        }
+        // Across nodes: tree (all-reduce) and hierarchical (all-reduce) as NCCL does.
+        if (multiNodeAllReduce) {
+            if (want == Algorithm::Auto || want == Algorithm::Tree) {
+                // chain inside each node, double binary tree between nodes, up then down
+                const PatternCost pc = ringPattern(group);
+                consider(Algorithm::Tree, 2 * (ceilLog2(nodeCount) + maxLocal - 1), 2 * S, pc);
+            }
+            if ((want == Algorithm::Auto || want == Algorithm::Hierarchical) && maxLocal > 1) {
+                // reduce-scatter in each node, all-reduce of each slice between nodes (one ring per
+                // local index, all at once), all-gather in each node
+                double intraUs = 0;
+                int intraSteps = 0;
+                for (auto& [node, ranks] : nodes) {
+                    const CollectiveCost rs = collective(OpKind::ReduceScatter, bytes, ranks, Algorithm::Ring);
+                    const CollectiveCost ag = collective(OpKind::AllGather, bytes, ranks, Algorithm::Ring);
+                    if (rs.timeUs + ag.timeUs > intraUs) {
+                        intraUs = rs.timeUs + ag.timeUs;
+                        intraSteps = rs.steps + ag.steps;
+                    }
+                }
+                const PatternCost pc = pattern(router, topo, patternFlows(kind, group, Algorithm::Hierarchical, root));
+                const double dN = nodeCount;
+                CollectiveCost saved = best;
+                best.timeUs = std::numeric_limits<double>::infinity();
+                consider(Algorithm::Hierarchical, 2 * (nodeCount - 1), 2 * (dN - 1) / dN * S / maxLocal, pc);
+                best.timeUs += intraUs;
+                best.steps += intraSteps;
+                if (saved.timeUs <= best.timeUs)
+                    best = saved;
+            }
+        }
+    }
+    if (!std::isfinite(best.timeUs)) {
+        best.connected = false;
+        best.timeUs = 0;
+    }
+    const std::string ck = std::string(opName(kind)) + "/" + std::to_string(n);
+    if (auto it = m_profile.corrections.find(ck); it != m_profile.corrections.end() && !it->second.empty()) {
+        const auto& pts = it->second;
+        double f = pts.front().factor;
+        if (bytes >= pts.back().bytes)
+            f = pts.back().factor;
+        else
+            for (size_t i = 1; i < pts.size(); ++i)
+                if (bytes < pts[i].bytes) {
+                    if (bytes <= pts[i - 1].bytes) {
+                        f = pts[i - 1].factor; // at a measured size (or below the first): its own factor
+                        break;
+                    }
+                    const double x0 = std::log(static_cast<double>(pts[i - 1].bytes)), x1 = std::log(static_cast<double>(pts[i].bytes));
+                    const double t = (std::log(S) - x0) / (x1 - x0);
+                    f = pts[i - 1].factor + t * (pts[i].factor - pts[i - 1].factor);
+                    break;
+                }
+        best.timeUs *= f;
+    }
+    m_impl->cache.emplace(std::move(key), best);
+    return best;
+}
+
+} // namespace shardlab
