@@ -103,19 +103,46 @@ check_fuzz() {
   rm -rf "$corpus"
 }
 
-install_missing
+# Each stage's duration, printed at the end of the run (also when a stage fails).
+stage_names=()
+stage_secs=()
+stage() {
+  local name=$1
+  shift
+  local start=$SECONDS
+  echo "== stage: $name"
+  "$@"
+  stage_names+=("$name")
+  stage_secs+=($((SECONDS - start)))
+}
+print_stages() {
+  local rc=$?
+  [ ${#stage_names[@]} -eq 0 ] && return $rc
+  echo "== stage durations"
+  local i total=0
+  for i in "${!stage_names[@]}"; do
+    printf '   %-28s %4d min %02d s\n' "${stage_names[$i]}" $((stage_secs[i] / 60)) $((stage_secs[i] % 60))
+    total=$((total + stage_secs[i]))
+  done
+  printf '   %-28s %4d min %02d s\n' "total" $((total / 60)) $((total % 60))
+  [ $rc -ne 0 ] && echo "   (stopped by a failure after the stages above)"
+  return $rc
+}
+trap print_stages EXIT
+
+stage "install missing packages" install_missing
 case "$mode" in
   build)
     configure_and_build OFF
     ;;
   test)
-    configure_and_build ON
+    stage "build (RelWithDebInfo)" configure_and_build ON
     # GUI tests need no display; GPU tests skip with a message where no GPU is present.
-    QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" --output-on-failure --no-tests=error -j "$jobs"
+    stage "ctest" env QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" --output-on-failure --no-tests=error -j "$jobs"
     [ -n "${SHARDLAB_QUICK:-}" ] && exit 0
-    check_package
-    check_sanitizers
-    check_fuzz
+    stage "package" check_package
+    stage "sanitizers (build + ctest)" check_sanitizers
+    stage "fuzzing (build + run)" check_fuzz
     ;;
   gui)
     configure_and_build OFF
