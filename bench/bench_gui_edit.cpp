@@ -8,7 +8,7 @@
 #include "document/document.h"
 #include "document/edits.h"
 #include "document/livefeedback.h"
-#include "editorpage.h"
+#include "editor/editorpage.h"
 #include "shardlab/model/presets.h"
 #include "topology/gpucarditem.h"
 #include "topology/topologyscene.h"

@@ -10,11 +10,11 @@
 #include "bench_common.h"
 #include "bench_scenarios.h"
 
-#include "playbackcontroller.h"
-#include "runcontroller.h"
-#include "runpage.h"
-#include "timelinedata.h"
-#include "timelineview.h"
+#include "run/playbackcontroller.h"
+#include "run/runcontroller.h"
+#include "run/runpage.h"
+#include "timeline/timelinedata.h"
+#include "timeline/timelineview.h"
 
 #include "shardlab/model/presets.h"
 #include "shardlab/sim/profiles.h"
@@ -25,7 +25,7 @@
 #include <QThread>
 #include <QTimer>
 
-#include "qcustomplot_include.h"
+#include "timeline/qcustomplot_include.h"
 
 #include <algorithm>
 #include <cstdio>

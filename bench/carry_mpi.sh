@@ -4,7 +4,7 @@
 # NCCL as a pip package):
 #   DIR/bin.tar.xz  stripped builds, in the build tree's layout (bench/calibration_accuracy.sh
 #                   takes BUILD_DIR): shardlab, libshardlab_live.so, libshardlab_mpi.so,
-#                   shardlab_gpu_tests, tst_live_stress, runpage_demo, bench_calibration_accuracy
+#                   shardlab_gpu_tests, test_live_stress, runpage_demo, bench_calibration_accuracy
 #   DIR/qt.tar.xz   the Qt runtime: every library `ldd` names for those programs and the offscreen
 #                   platform plugin, except the C/C++ runtime and the MPI stack (the machine's own
 #                   are used); common base libraries go to lib-base/ and are used only where the
@@ -22,7 +22,7 @@ trap 'rm -rf "$stage"' EXIT
 
 # 1. The programs, stripped, in the build tree's layout.
 programs=(app/cli/shardlab engine/live/gpu/libshardlab_live.so engine/cluster/libshardlab_mpi.so tests/shardlab_gpu_tests
-          tests/gui/tst_live_stress tests/gui/runpage_demo bench/bench_calibration_accuracy)
+          tests/gui/test_live_stress tests/gui/runpage_demo bench/bench_calibration_accuracy)
 for f in "${programs[@]}"; do
   mkdir -p "$stage/build/$(dirname "$f")"
   strip --strip-debug -o "$stage/build/$f" "$build/$f"

@@ -14,7 +14,7 @@
 #   cli       tests/mpi/cli_under_mpirun.sh (the `mpi` ctest label's command-line test)
 #   shot      the run page on a live 2-GPU run, offscreen, as a PNG
 #   tests     shardlab_gpu_tests (the `gpu` ctest label, with stress below)
-#   stress    tst_live_stress: 100 start/cancel cycles through the GUI's run controller
+#   stress    test_live_stress: 100 start/cancel cycles through the GUI's run controller
 #   calib     bench/calibration_accuracy.sh on the GPUs present
 # NCCL: the pip package nvidia-nccl-cu13's. NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
 set -uo pipefail
@@ -184,9 +184,9 @@ if has tests; then
 fi
 
 if has stress; then
-  step "stress: tst_live_stress (${STRESS_CYCLES:-100} cycles)"
+  step "stress: test_live_stress (${STRESS_CYCLES:-100} cycles)"
   nvidia-smi --query-gpu=index,memory.used --format=csv
-  timeout 300 "$b/tests/gui/tst_live_stress" > "$out/stress.txt" 2>&1
+  timeout 300 "$b/tests/gui/test_live_stress" > "$out/stress.txt" 2>&1
   echo "exit status $?"
   grep -vE "^QDEBUG|^$" "$out/stress.txt" | tail -25
 fi

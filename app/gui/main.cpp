@@ -1,5 +1,5 @@
 #include "i18n/language.h"
-#include "mainwindow.h"
+#include "shell/mainwindow.h"
 
 #include <QApplication>
 #include <QTimer>

@@ -644,14 +644,6 @@
         <source>RS only</source>
         <translation>仅 RS</translation>
     </message>
-    <message>
-        <source>Cannot open scenario</source>
-        <translation>无法打开场景</translation>
-    </message>
-    <message>
-        <source>ShardLab analysis - %1</source>
-        <translation>ShardLab 分析 - %1</translation>
-    </message>
     <message numerus="yes">
         <source>… %n more rank(s)</source>
         <translation>

@@ -4,7 +4,7 @@
 #include "document/document.h"
 #include "document/edits.h"
 #include "document/livefeedback.h"
-#include "editorpage.h"
+#include "editor/editorpage.h"
 #include "gui_test_helpers.h"
 #include "topology/shardtileitem.h"
 #include "topology/topologyscene.h"

@@ -2,10 +2,10 @@
 // other pages, takes a new page with one call, and undo/redo sit on Ctrl+Z / Ctrl+Shift+Z.
 #include "document/document.h"
 #include "document/edits.h"
-#include "editorpage.h"
+#include "editor/editorpage.h"
 #include "gui_test_helpers.h"
-#include "mainwindow.h"
-#include "resourcepaths.h"
+#include "shell/mainwindow.h"
+#include "common/resourcepaths.h"
 #include "topology/topologyscene.h"
 
 #include <QAction>

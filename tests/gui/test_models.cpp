@@ -5,7 +5,7 @@
 #include "document/edits.h"
 #include "document/livefeedback.h"
 #include "gui_test_helpers.h"
-#include "labels.h"
+#include "common/labels.h"
 #include "program/programmodel.h"
 #include "shardlab/model/presets.h"
 #include "topology/gpumodel.h"

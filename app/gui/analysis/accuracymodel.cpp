@@ -1,4 +1,4 @@
-#include "accuracymodel.h"
+#include "analysis/accuracymodel.h"
 
 #include <QBrush>
 #include <QColor>

@@ -1,10 +1,10 @@
-#include "analysispage.h"
+#include "analysis/analysispage.h"
 
-#include "calibrationpanel.h"
-#include "comparisonview.h"
-#include "diagnosispanel.h"
-#include "scalingview.h"
-#include "sweepview.h"
+#include "analysis/calibrationpanel.h"
+#include "analysis/comparisonview.h"
+#include "analysis/diagnosispanel.h"
+#include "analysis/scalingview.h"
+#include "analysis/sweepview.h"
 
 #include "shardlab/sim/profiles.h"
 #include "shardlab/sim/simulator.h"

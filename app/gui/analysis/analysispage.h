@@ -3,7 +3,7 @@
 // finished run (showRun); everything heavy runs off the GUI thread.
 #pragma once
 
-#include "jobtracker.h"
+#include "analysis/jobtracker.h"
 
 #include "shardlab/analysis/diagnosis.h"
 #include "shardlab/analysis/summary.h"

@@ -1,7 +1,7 @@
-#include "calibrationpanel.h"
+#include "analysis/calibrationpanel.h"
 
-#include "accuracymodel.h"
-#include "plotstyle.h"
+#include "analysis/accuracymodel.h"
+#include "style/plotstyle.h"
 
 #include "shardlab/analysis/calibration_report.h"
 #include "shardlab/analysis/calibration_run.h"
@@ -25,7 +25,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "qcustomplot_include.h"
+#include "timeline/qcustomplot_include.h"
 
 namespace shardlab::gui {
 

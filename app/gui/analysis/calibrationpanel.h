@@ -4,7 +4,7 @@
 // fitted.
 #pragma once
 
-#include "jobtracker.h"
+#include "analysis/jobtracker.h"
 
 #include "shardlab/analysis/calibration.h"
 #include "shardlab/analysis/calibration_run.h"

@@ -1,7 +1,7 @@
-#include "comparisonview.h"
+#include "analysis/comparisonview.h"
 
 #include "i18n/engineterms.h"
-#include "plotstyle.h"
+#include "style/plotstyle.h"
 
 #include "shardlab/live/live.h"
 #include "shardlab/live/live_measure.h"
@@ -18,7 +18,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include "qcustomplot_include.h"
+#include "timeline/qcustomplot_include.h"
 
 #include <algorithm>
 #include <numeric>

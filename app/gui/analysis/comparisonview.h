@@ -4,7 +4,7 @@
 // what the next step needs.
 #pragma once
 
-#include "jobtracker.h"
+#include "analysis/jobtracker.h"
 
 #include "shardlab/analysis/collective_choice.h"
 #include "shardlab/analysis/collective_comparison.h"

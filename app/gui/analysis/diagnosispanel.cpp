@@ -1,7 +1,7 @@
-#include "diagnosispanel.h"
+#include "analysis/diagnosispanel.h"
 
-#include "findingsmodel.h"
-#include "plotstyle.h"
+#include "analysis/findingsmodel.h"
+#include "style/plotstyle.h"
 
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -12,7 +12,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include "qcustomplot_include.h"
+#include "timeline/qcustomplot_include.h"
 
 namespace shardlab::gui {
 

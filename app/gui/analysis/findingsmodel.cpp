@@ -1,4 +1,4 @@
-#include "findingsmodel.h"
+#include "analysis/findingsmodel.h"
 
 #include <QBrush>
 #include <QColor>

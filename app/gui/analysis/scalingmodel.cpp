@@ -1,4 +1,4 @@
-#include "scalingmodel.h"
+#include "analysis/scalingmodel.h"
 
 #include "i18n/engineterms.h"
 

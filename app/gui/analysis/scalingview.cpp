@@ -1,8 +1,8 @@
-#include "scalingview.h"
+#include "analysis/scalingview.h"
 
 #include "i18n/engineterms.h"
-#include "plotstyle.h"
-#include "scalingmodel.h"
+#include "style/plotstyle.h"
+#include "analysis/scalingmodel.h"
 
 #include "shardlab/analysis/collective_path.h"
 
@@ -19,7 +19,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include "qcustomplot_include.h"
+#include "timeline/qcustomplot_include.h"
 
 namespace shardlab::gui {
 

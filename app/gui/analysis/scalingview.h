@@ -3,7 +3,7 @@
 // the curve, and the table. The curve is simulated off the GUI thread, with progress and cancel.
 #pragma once
 
-#include "jobtracker.h"
+#include "analysis/jobtracker.h"
 
 #include "shardlab/analysis/scaling.h"
 

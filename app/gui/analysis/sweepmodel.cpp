@@ -1,4 +1,4 @@
-#include "sweepmodel.h"
+#include "analysis/sweepmodel.h"
 
 #include "shardlab/analysis/sweep_fit.h"
 #include "shardlab/model/program.h"

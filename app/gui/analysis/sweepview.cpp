@@ -1,8 +1,8 @@
-#include "sweepview.h"
+#include "analysis/sweepview.h"
 
 #include "i18n/engineterms.h"
-#include "plotstyle.h"
-#include "sweepmodel.h"
+#include "style/plotstyle.h"
+#include "analysis/sweepmodel.h"
 
 #include "shardlab/analysis/calibration.h"
 #include "shardlab/analysis/calibration_report.h"
@@ -23,7 +23,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "qcustomplot_include.h"
+#include "timeline/qcustomplot_include.h"
 
 #include <cmath>
 

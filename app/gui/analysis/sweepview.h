@@ -3,7 +3,7 @@
 // way to bandwidth marked on both.
 #pragma once
 
-#include "jobtracker.h"
+#include "analysis/jobtracker.h"
 
 #include "shardlab/analysis/sweep.h"
 #include "shardlab/sim/cost_model.h"

@@ -1,7 +1,7 @@
 #include "document/autosave.h"
 
 #include "document/document.h"
-#include "labels.h"
+#include "common/labels.h"
 #include "shardlab/base/file_io.h"
 #include "shardlab/io/scenario_io.h"
 

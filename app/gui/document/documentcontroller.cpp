@@ -4,7 +4,7 @@
 #include "document/document.h"
 #include "document/prompter.h"
 #include "document/recentfiles.h"
-#include "labels.h"
+#include "common/labels.h"
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/model/presets.h"
 

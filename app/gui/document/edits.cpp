@@ -1,7 +1,7 @@
 #include "document/edits.h"
 
 #include "document/document.h"
-#include "labels.h"
+#include "common/labels.h"
 #include "shardlab/model/scenario_edit.h"
 #include "shardlab/model/workload.h"
 

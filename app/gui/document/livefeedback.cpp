@@ -1,7 +1,7 @@
 #include "document/livefeedback.h"
 
 #include "document/document.h"
-#include "labels.h"
+#include "common/labels.h"
 
 namespace shardlab::gui {
 

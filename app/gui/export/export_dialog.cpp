@@ -1,4 +1,4 @@
-#include "export_dialog.h"
+#include "export/export_dialog.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -13,7 +13,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 
-#include "qcustomplot_include.h"
+#include "timeline/qcustomplot_include.h"
 
 namespace shardlab::gui {
 

@@ -3,7 +3,7 @@
 // export one view, or every view into a folder.
 #pragma once
 
-#include "figure_exporter.h"
+#include "export/figure_exporter.h"
 
 #include <QDialog>
 

@@ -1,4 +1,4 @@
-#include "figure_exporter.h"
+#include "export/figure_exporter.h"
 
 #include <QBuffer>
 #include <QClipboard>
@@ -13,7 +13,7 @@
 #include <QSet>
 #include <QSvgGenerator>
 
-#include "qcustomplot_include.h"
+#include "timeline/qcustomplot_include.h"
 
 #include <functional>
 #include <memory>

@@ -1,4 +1,4 @@
-#include "engineterms.h"
+#include "i18n/engineterms.h"
 
 #include <QCoreApplication>
 

@@ -1,4 +1,4 @@
-#include "preferencesdialog.h"
+#include "i18n/preferencesdialog.h"
 
 #include <QAction>
 #include <QComboBox>

@@ -2,7 +2,7 @@
 // from the next start. createPreferencesAction() is the one menu entry the main window adds.
 #pragma once
 
-#include "language.h"
+#include "i18n/language.h"
 
 #include <QDialog>
 

@@ -1,7 +1,7 @@
-#include "lesson_browser.h"
+#include "lessons/lesson_browser.h"
 
-#include "lesson_list_model.h"
-#include "question_panel.h"
+#include "lessons/lesson_list_model.h"
+#include "lessons/question_panel.h"
 
 #include "shardlab/base/resources.h"
 

@@ -1,4 +1,4 @@
-#include "lesson_list_model.h"
+#include "lessons/lesson_list_model.h"
 
 namespace shardlab::gui {
 

@@ -1,7 +1,7 @@
-#include "question_panel.h"
+#include "lessons/question_panel.h"
 
 #include "i18n/engineterms.h"
-#include "lesson_list_model.h"
+#include "lessons/lesson_list_model.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>

@@ -1,7 +1,7 @@
 #include "program/collectivehelper.h"
 
-#include "glossary.h"
-#include "labels.h"
+#include "common/glossary.h"
+#include "common/labels.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>

@@ -2,8 +2,8 @@
 
 #include "document/document.h"
 #include "document/edits.h"
-#include "glossary.h"
-#include "labels.h"
+#include "common/glossary.h"
+#include "common/labels.h"
 #include "program/collectivehelper.h"
 
 #include <QCheckBox>

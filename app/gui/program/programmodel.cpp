@@ -1,8 +1,8 @@
 #include "program/programmodel.h"
 
 #include "document/document.h"
-#include "glossary.h"
-#include "labels.h"
+#include "common/glossary.h"
+#include "common/labels.h"
 
 namespace shardlab::gui {
 

@@ -2,7 +2,7 @@
 
 #include "document/document.h"
 #include "document/edits.h"
-#include "labels.h"
+#include "common/labels.h"
 #include "program/collectivehelper.h"
 #include "program/opeditor.h"
 #include "program/programmodel.h"

@@ -1,4 +1,4 @@
-#include "report_writer.h"
+#include "report/report_writer.h"
 
 #include "report_pdf.h"
 #include "shardlab/base/file_io.h"

@@ -1,6 +1,6 @@
-#include "engineworker.h"
+#include "run/engineworker.h"
 
-#include "timelinedata.h"
+#include "timeline/timelinedata.h"
 
 #include "shardlab/analysis/prepared_run.h"
 #include "shardlab/sim/profiles.h"

@@ -3,8 +3,8 @@
 // with the run's id so that the controller can drop stale ones. It never touches a widget.
 #pragma once
 
-#include "runstream.h"
-#include "runtypes.h"
+#include "run/runstream.h"
+#include "run/runtypes.h"
 
 #include "shardlab/live/live.h"
 #include "shardlab/sim/cost_model.h"

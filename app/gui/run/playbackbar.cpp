@@ -1,7 +1,7 @@
-#include "playbackbar.h"
+#include "run/playbackbar.h"
 
-#include "playbackcontroller.h"
-#include "timescale.h"
+#include "run/playbackcontroller.h"
+#include "timeline/timescale.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -1,4 +1,4 @@
-#include "playbackcontroller.h"
+#include "run/playbackcontroller.h"
 
 
 #include <QShortcut>

@@ -1,6 +1,6 @@
-#include "runcontroller.h"
+#include "run/runcontroller.h"
 
-#include "timelinedata.h"
+#include "timeline/timelinedata.h"
 
 #include <QThread>
 

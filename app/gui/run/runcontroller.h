@@ -4,9 +4,9 @@
 // thread and owns the worker's thread.
 #pragma once
 
-#include "engineworker.h"
-#include "runstream.h"
-#include "runtypes.h"
+#include "run/engineworker.h"
+#include "run/runstream.h"
+#include "run/runtypes.h"
 
 #include <QObject>
 #include <QTimer>

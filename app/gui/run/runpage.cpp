@@ -1,11 +1,11 @@
-#include "runpage.h"
+#include "run/runpage.h"
 
-#include "playbackbar.h"
-#include "playbackcontroller.h"
-#include "runcontroller.h"
-#include "summarypanel.h"
-#include "timelinedata.h"
-#include "timelineview.h"
+#include "run/playbackbar.h"
+#include "run/playbackcontroller.h"
+#include "run/runcontroller.h"
+#include "run/summarypanel.h"
+#include "timeline/timelinedata.h"
+#include "timeline/timelineview.h"
 
 #include <QButtonGroup>
 #include <QHBoxLayout>

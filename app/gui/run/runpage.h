@@ -8,7 +8,7 @@
 #pragma once
 
 #include "shardlab/sim/activity.h"
-#include "runtypes.h"
+#include "run/runtypes.h"
 
 #include "shardlab/live/live.h"
 

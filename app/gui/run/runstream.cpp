@@ -1,4 +1,4 @@
-#include "runstream.h"
+#include "run/runstream.h"
 
 #include <algorithm>
 #include <numeric>

@@ -6,7 +6,7 @@
 // marks are always kept (spans refer to them).
 #pragma once
 
-#include "runtypes.h"
+#include "run/runtypes.h"
 
 #include <mutex>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "summarymodels.h"
+#include "run/summarymodels.h"
 
 #include <QBrush>
 #include <QFont>

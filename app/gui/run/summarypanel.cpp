@@ -1,6 +1,6 @@
-#include "summarypanel.h"
+#include "run/summarypanel.h"
 
-#include "summarymodels.h"
+#include "run/summarymodels.h"
 
 #include <QFormLayout>
 #include <QHeaderView>

@@ -3,7 +3,7 @@
 // from summarize()), the per-rank table and, after a live run, the error of the simulation.
 #pragma once
 
-#include "runtypes.h"
+#include "run/runtypes.h"
 
 #include <QWidget>
 

@@ -1,4 +1,4 @@
-#include "hanggridmodel.h"
+#include "sandbox/hanggridmodel.h"
 
 #include <QBrush>
 #include <QColor>

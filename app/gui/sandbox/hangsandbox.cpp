@@ -1,7 +1,7 @@
-#include "hangsandbox.h"
+#include "sandbox/hangsandbox.h"
 
-#include "hanggridmodel.h"
-#include "labels.h"
+#include "sandbox/hanggridmodel.h"
+#include "common/labels.h"
 
 #include "shardlab/base/units.h"
 

@@ -1,4 +1,4 @@
-#include "timelinedata.h"
+#include "timeline/timelinedata.h"
 
 #include <algorithm>
 #include <cmath>

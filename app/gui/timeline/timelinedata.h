@@ -4,7 +4,7 @@
 // on the engine thread for finished runs and appended to on the GUI thread while a run streams.
 #pragma once
 
-#include "timescale.h"
+#include "timeline/timescale.h"
 
 #include "shardlab/model/run_result.h"
 

@@ -1,6 +1,6 @@
-#include "timelineplottables.h"
+#include "timeline/timelineplottables.h"
 
-#include "timelinestyle.h"
+#include "style/timelinestyle.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,9 +4,9 @@
 // QCPItem per span).
 #pragma once
 
-#include "timelinedata.h"
+#include "timeline/timelinedata.h"
 
-#include "qcustomplot_include.h"
+#include "timeline/qcustomplot_include.h"
 
 #include <memory>
 #include <optional>

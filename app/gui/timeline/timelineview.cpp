@@ -1,7 +1,7 @@
-#include "timelineview.h"
+#include "timeline/timelineview.h"
 
 #include "i18n/engineterms.h"
-#include "timelinestyle.h"
+#include "style/timelinestyle.h"
 
 #include "shardlab/base/units.h"
 

@@ -4,8 +4,8 @@
 // clicking selects it and, for communication and wait, the same collective on every rank.
 #pragma once
 
-#include "timelinedata.h"
-#include "timelineplottables.h"
+#include "timeline/timelinedata.h"
+#include "timeline/timelineplottables.h"
 
 #include <QWidget>
 

@@ -1,4 +1,4 @@
-#include "timescale.h"
+#include "timeline/timescale.h"
 
 #include <algorithm>
 #include <cmath>

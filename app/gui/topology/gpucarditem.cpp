@@ -1,8 +1,8 @@
 #include "topology/gpucarditem.h"
 
 #include "document/shardref.h"
-#include "labels.h"
-#include "theme.h"
+#include "common/labels.h"
+#include "style/theme.h"
 #include "topology/shardtileitem.h"
 #include "topology/topologyscene.h"
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "shardlab/model/topology.h"
-#include "snapshotmodel.h"
+#include "common/snapshotmodel.h"
 
 #include <vector>
 

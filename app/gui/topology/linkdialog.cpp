@@ -1,7 +1,7 @@
 #include "topology/linkdialog.h"
 
-#include "glossary.h"
-#include "labels.h"
+#include "common/glossary.h"
+#include "common/labels.h"
 #include "shardlab/model/presets.h"
 
 #include <QComboBox>

@@ -1,6 +1,6 @@
 #include "topology/machinedialog.h"
 
-#include "labels.h"
+#include "common/labels.h"
 #include "shardlab/model/presets.h"
 
 #include <QDialogButtonBox>

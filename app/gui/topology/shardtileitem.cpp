@@ -1,7 +1,7 @@
 #include "topology/shardtileitem.h"
 
 #include "document/shardref.h"
-#include "theme.h"
+#include "style/theme.h"
 #include "topology/topologyscene.h"
 
 #include <QApplication>

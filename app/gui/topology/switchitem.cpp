@@ -1,8 +1,8 @@
 #include "topology/switchitem.h"
 
-#include "glossary.h"
-#include "labels.h"
-#include "theme.h"
+#include "common/glossary.h"
+#include "common/labels.h"
+#include "style/theme.h"
 
 #include <QFontMetricsF>
 #include <QPainter>

@@ -1,7 +1,7 @@
 // The diagram's context menus: on a GPU card, a link, or shard tiles.
 #include "document/document.h"
 #include "document/edits.h"
-#include "labels.h"
+#include "common/labels.h"
 #include "topology/linkdialog.h"
 #include "topology/topologyscene.h"
 

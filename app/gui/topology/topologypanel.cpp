@@ -2,7 +2,7 @@
 
 #include "document/document.h"
 #include "document/edits.h"
-#include "labels.h"
+#include "common/labels.h"
 #include "topology/gpumodel.h"
 #include "topology/machinedialog.h"
 #include "topology/topologyscene.h"

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "shardlab/model/capacity.h"
-#include "snapshotmodel.h"
+#include "common/snapshotmodel.h"
 
 #include <QString>
 

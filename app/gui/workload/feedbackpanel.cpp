@@ -1,9 +1,9 @@
 #include "workload/feedbackpanel.h"
 
 #include "document/livefeedback.h"
-#include "glossary.h"
-#include "labels.h"
-#include "theme.h"
+#include "common/glossary.h"
+#include "common/labels.h"
+#include "style/theme.h"
 
 #include <QLabel>
 #include <QListWidget>

@@ -1,7 +1,7 @@
 #include "workload/itemdialogs.h"
 
-#include "glossary.h"
-#include "labels.h"
+#include "common/glossary.h"
+#include "common/labels.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

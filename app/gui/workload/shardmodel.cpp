@@ -1,9 +1,9 @@
 #include "workload/shardmodel.h"
 
 #include "document/document.h"
-#include "glossary.h"
-#include "labels.h"
-#include "theme.h"
+#include "common/glossary.h"
+#include "common/labels.h"
+#include "style/theme.h"
 
 #include <QMimeData>
 

@@ -5,7 +5,7 @@
 
 #include "document/shardref.h"
 #include "shardlab/model/scenario.h"
-#include "snapshotmodel.h"
+#include "common/snapshotmodel.h"
 
 #include <vector>
 

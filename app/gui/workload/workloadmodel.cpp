@@ -2,8 +2,8 @@
 
 #include "document/document.h"
 #include "document/edits.h"
-#include "labels.h"
-#include "theme.h"
+#include "common/labels.h"
+#include "style/theme.h"
 
 #include <set>
 

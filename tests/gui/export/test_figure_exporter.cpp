@@ -1,8 +1,8 @@
 // Figure export of the three kinds of view: every format is produced and is non-trivial (PNG
 // decodes at the expected size, SVG parses with drawing elements, PDF has a page), plus the
 // clipboard, "export all" and the dialog's options.
-#include "export_dialog.h"
-#include "figure_exporter.h"
+#include "export/export_dialog.h"
+#include "export/figure_exporter.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -18,7 +18,7 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
-#include "qcustomplot_include.h"
+#include "timeline/qcustomplot_include.h"
 
 using namespace shardlab::gui;
 

@@ -1,8 +1,8 @@
 // The lesson browser: its list model (under QAbstractItemModelTester), lesson selection, the
 // question panel's answer checks in both languages, and the signals the main window uses.
-#include "lesson_browser.h"
-#include "lesson_list_model.h"
-#include "question_panel.h"
+#include "lessons/lesson_browser.h"
+#include "lessons/lesson_list_model.h"
+#include "lessons/question_panel.h"
 
 #include <QAbstractItemModelTester>
 #include <QPushButton>

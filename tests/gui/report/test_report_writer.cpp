@@ -1,6 +1,6 @@
 // The GUI's report action helper: writes HTML and PDF, on this thread or a worker, and drops a
 // report that a newer one superseded.
-#include "report_writer.h"
+#include "report/report_writer.h"
 #include "shardlab/io/scenario_io.h"
 
 #include <QAction>

@@ -1,0 +1,214 @@
+#include "shell/mainwindow.h"
+
+#include "analysis/analysispage.h"
+#include "document/autosave.h"
+#include "document/document.h"
+#include "document/documentcontroller.h"
+#include "document/livefeedback.h"
+#include "document/prompter.h"
+#include "document/recentfiles.h"
+#include "editor/editorpage.h"
+#include "common/glossary.h"
+#include "common/labels.h"
+#include "lessons/lesson_browser.h"
+#include "report/report_writer.h"
+#include "common/resourcepaths.h"
+#include "run/runpage.h"
+#include "sandbox/hangsandbox.h"
+#include "topology/topologyscene.h"
+#include "topology/topologyview.h"
+#include "shell/exportactions.h"
+#include "shell/presentermode.h"
+#include "shell/runfileopener.h"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QLabel>
+#include <QSplitter>
+#include <QMenu>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+
+namespace shardlab::gui {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_document(new Document(this)), m_recent(new RecentFiles(this)),
+      m_dialogs(std::make_unique<DialogPrompter>(this)), m_prompter(m_dialogs.get()),
+      m_controller(new DocumentController(m_document, m_prompter, m_recent, this)),
+      m_autosave(new Autosave(m_document, Autosave::defaultDir(), this))
+{
+    setObjectName(QStringLiteral("ShardLabMainWindow"));
+    // The document starts with the default scenario (or a blank one when resources are missing).
+    const QString start = defaultScenarioPath();
+    if (start.isEmpty() || !m_controller->openExample(start, false))
+        m_document->reset(DocumentController::blankScenario(), QString());
+
+    m_pages = new QTabWidget(this);
+    m_pages->setDocumentMode(true);
+    m_editor = new EditorPage(m_document, m_pages);
+    addPage(m_editor, tr("Editor"));
+    m_run = new RunPage(m_pages);
+    addPage(m_run, tr("Run"));
+    m_analysis = new AnalysisPage(m_pages);
+    addPage(m_analysis, tr("Analysis"));
+    m_pages->setTabToolTip(0, tr("The machine, the workload and who owns which shard, the step program"));
+    m_pages->setTabToolTip(1, tr("Run the scenario (simulated or live): per-rank timelines, playback, summary, hang sandbox"));
+    m_pages->setTabToolTip(2, tr("Message-size sweeps, scaling curves, collective choice, calibration and the diagnosis"));
+    setCentralWidget(m_pages);
+
+    // the diagram under the run page's timeline: a second view of the editor's scene
+    m_runDiagram = new TopologyView(m_editor->scene());
+    m_runDiagram->setInteractive(false);
+    m_runDiagram->setToolTip(tr("The machine during playback: what each GPU does, whom a waiting GPU waits for, the "
+                                "traffic on each link"));
+    m_run->setDiagram(m_runDiagram);
+    m_sandbox = new HangSandbox;
+    m_run->addSideTab(m_sandbox, tr("Hang sandbox"),
+                      tr("Inject a mismatched or skipped collective, let the watchdog catch it, read the flight recorder"));
+
+    m_lessons = new LessonBrowser;
+    const QString lessonDir = resourceDir().isEmpty() ? LessonBrowser::defaultLessonDirectory()
+                                                      : QDir(resourceDir()).filePath(QStringLiteral("lessons"));
+    if (!m_lessons->loadLessons(lessonDir))
+        statusBar()->showMessage(tr("The lessons could not be loaded: %1").arg(m_lessons->errorString()), 10000);
+    m_lessonsDock = new QDockWidget(tr("Lessons"), this);
+    m_lessonsDock->setObjectName(QStringLiteral("lessonsDock"));
+    // beside the pages the dock is narrow: the list of lessons goes above the lesson
+    if (auto* split = m_lessons->findChild<QSplitter*>()) {
+        split->setOrientation(Qt::Vertical);
+        split->setSizes({180, 820});
+    }
+    m_lessonsDock->setWidget(m_lessons);
+    addDockWidget(Qt::RightDockWidgetArea, m_lessonsDock);
+    m_lessonsDock->hide();
+    resizeDocks({m_lessonsDock}, {560}, Qt::Horizontal);
+
+    m_report = new ReportWriter(this);
+    m_runFiles = new RunFileOpener(m_document, m_controller, m_prompter, this);
+    m_exports = new ExportActions(this);
+    m_presenter = new PresenterMode(this);
+    m_analysisDelay = new QTimer(this);
+    m_analysisDelay->setSingleShot(true);
+    m_analysisDelay->setInterval(300);
+
+    m_summary = new QLabel(this);
+    m_summary->setToolTip(Glossary::imbalance());
+    statusBar()->addPermanentWidget(m_summary);
+
+    buildFileMenu();
+    buildEditMenu();
+    buildRunMenu();
+    buildViewMenu();
+    buildExportMenu();
+    buildReportMenu();
+    buildHelpMenu();
+    buildToolBar();
+    wirePages();
+
+    connect(m_recent, &RecentFiles::changed, this, &MainWindow::rebuildRecentMenu);
+    rebuildRecentMenu();
+    updateTitle();
+    updateSummary();
+    resize(1500, 940);
+}
+
+MainWindow::~MainWindow()
+{
+    // The children are deleted by ~QWidget, when this object is no longer a MainWindow: nothing
+    // they emit while dying (the undo stack's indexChanged, a page's last signal) may reach a
+    // slot or lambda of this window.
+    const QList<QObject*> children = findChildren<QObject*>();
+    for (QObject* child : children)
+        QObject::disconnect(child, nullptr, this, nullptr);
+}
+
+const Scenario& MainWindow::scenario() const
+{
+    return m_document->scenario();
+}
+
+TopologyScene* MainWindow::topologyScene() const
+{
+    return m_editor->scene();
+}
+
+void MainWindow::setPrompter(Prompter* prompter)
+{
+    m_prompter = prompter ? prompter : m_dialogs.get();
+    m_controller->setPrompter(m_prompter);
+    m_runFiles->setPrompter(m_prompter);
+}
+
+bool MainWindow::openFile(const QString& path)
+{
+    if (RunFileOpener::holdsRun(path))
+        return m_runFiles->open(path);
+    return m_controller->openPath(path, true);
+}
+
+void MainWindow::offerRecovery()
+{
+    m_controller->offerRecovery(*m_autosave);
+}
+
+int MainWindow::addPage(QWidget* page, const QString& title)
+{
+    const int index = m_pages->addTab(page, title);
+    if (m_pagesMenu) // pages added after the menus were built get their entry now
+        addPageAction(index);
+    return index;
+}
+
+QAction* MainWindow::action(const QString& name) const
+{
+    return findChild<QAction*>(name);
+}
+
+QAction* MainWindow::addNamedAction(QMenu* menu, const QString& name, const QString& text, const QString& tooltip,
+                                    const QList<QKeySequence>& keys)
+{
+    auto* a = new QAction(text, this);
+    a->setObjectName(name);
+    a->setToolTip(tooltip);
+    a->setStatusTip(tooltip);
+    a->setShortcuts(keys);
+    menu->addAction(a);
+    return a;
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(tr("%1[*] - %2 - ShardLab").arg(m_document->displayName(), qs(m_document->scenario().name)));
+    setWindowModified(m_document->isModified());
+}
+
+void MainWindow::updateSummary()
+{
+    const Feedback& f = m_editor->feedback()->current();
+    const CapacityReport& c = f.capacity;
+    QStringList parts;
+    parts << tr("%n GPU(s)", nullptr, static_cast<int>(c.ranks.size()));
+    parts << tr("%1 owned in total").arg(bytesText(c.totalOwned));
+    parts << tr("imbalance %1 %").arg(c.imbalancePct, 0, 'f', 0);
+    int over = 0;
+    for (const RankMemory& rm : c.ranks)
+        over += rm.fits() ? 0 : 1;
+    parts << (over == 0 ? tr("everything fits") : tr("%n GPU(s) do not fit", nullptr, over));
+    m_summary->setText(parts.join(QStringLiteral("  \u00b7  ")));
+    m_summary->setStyleSheet(over ? QStringLiteral("color: #c62828; font-weight: bold") : QString());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (m_presenter->isActive())
+        m_presenter->setActive(false);
+    if (m_controller->maybeSave())
+        event->accept();
+    else
+        event->ignore();
+}
+
+} // namespace shardlab::gui

@@ -1,0 +1,128 @@
+// What connects the pages of the main window: every page follows the open document; the run
+// page's playback animates the topology diagram; every finished run is diagnosed on the analysis
+// page and shown in the hang sandbox; lessons open their scenario (asking about unsaved changes)
+// and point at views; runs read from files go to the run page.
+#include "shell/mainwindow.h"
+
+#include "analysis/analysispage.h"
+#include "document/document.h"
+#include "document/documentcontroller.h"
+#include "document/livefeedback.h"
+#include "editor/editorpage.h"
+#include "lessons/lesson_browser.h"
+#include "report/report_writer.h"
+#include "run/runpage.h"
+#include "sandbox/hangsandbox.h"
+#include "timeline/timelineview.h"
+#include "topology/topologyscene.h"
+#include "topology/topologyview.h"
+#include "shell/exportactions.h"
+#include "shell/runfileopener.h"
+
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QUndoStack>
+
+namespace shardlab::gui {
+
+void MainWindow::flushAnalysis()
+{
+    if (!m_analysisPending)
+        return;
+    m_analysisPending = false;
+    m_analysisDelay->stop();
+    m_analysis->setScenario(m_document->scenario());
+}
+
+void MainWindow::wirePages()
+{
+    auto follow = [this](const Scenario& s) {
+        m_run->setScenario(s);
+        m_sandbox->setScenario(s);
+        m_report->setScenario(s, m_document->filePath());
+        // the analysis recomputes sweeps and curves: once edits pause, not at every drag
+        m_analysisPending = true;
+        m_analysisDelay->start();
+    };
+    connect(m_document, &Document::scenarioChanged, this, &MainWindow::scenarioChanged);
+    connect(m_document, &Document::scenarioChanged, this, follow);
+    connect(m_analysisDelay, &QTimer::timeout, this, &MainWindow::flushAnalysis);
+    follow(m_document->scenario());
+    flushAnalysis();
+
+    // what Export > Current view exports when no figure has the focus
+    m_exports->setMainFigure(m_editor, m_editor->view());
+    m_exports->setMainFigure(m_run, m_run->timeline()->plot());
+
+    // the playback animates the diagram (the editor's, and its second view under the timeline)
+    connect(m_run, &RunPage::activityAvailable, m_editor->scene(), &TopologyScene::setActivity);
+    // a finished run: diagnosed on the analysis page, its hang (if any) in the sandbox
+    connect(m_run, &RunPage::outcomeAvailable, this, [this](RunOutcomePtr outcome) {
+        flushAnalysis();
+        m_analysis->showRun(outcome->scenario, *outcome->run, outcome->summary);
+        m_sandbox->showOutcome(outcome);
+        if (outcome->run->hang)
+            m_run->showSideTab(m_sandbox);
+    });
+    m_run->setWatchdogMs(m_sandbox->deadlineMs());
+    connect(m_sandbox, &HangSandbox::deadlineChanged, m_run, &RunPage::setWatchdogMs);
+    connect(m_sandbox, &HangSandbox::runRequested, m_run, &RunPage::runScenario);
+    connect(m_run, &RunPage::runFailed, this, [this](const QString& m) { statusBar()->showMessage(tr("The run failed: %1").arg(m), 10000); });
+
+    // lessons open their scenario in the document and point at views
+    connect(m_lessons, &LessonBrowser::openScenarioRequested, this, [this](const QString& path) {
+        if (m_controller->openExample(path, true))
+            statusBar()->showMessage(tr("Opened the lesson's scenario; press Ctrl+R to run it."), 8000);
+    });
+    connect(m_lessons, &LessonBrowser::stepActivated, this, [this](const QString& view, const QString&) { showView(view); });
+
+    // runs read from result files and traces appear as if they had just run here
+    connect(m_runFiles, &RunFileOpener::runAvailable, this,
+            [this](const Scenario& scenario, std::shared_ptr<const RunResult> run, const QString& origin) {
+                m_pages->setCurrentWidget(m_run);
+                m_run->showRun(scenario, std::move(run), origin);
+            });
+    connect(m_runFiles, &RunFileOpener::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+
+    // the window's title and status bar
+    connect(m_document, &Document::filePathChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &Document::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &Document::scenarioChanged, this, &MainWindow::updateTitle);
+    connect(m_editor->feedback(), &LiveFeedback::updated, this, &MainWindow::updateSummary);
+    connect(m_controller, &DocumentController::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
+    connect(m_editor, &EditorPage::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
+    connect(m_editor, &EditorPage::editFailed, this,
+            [this](const QString& m) { statusBar()->showMessage(tr("Not changed: %1").arg(m), 10000); });
+    connect(m_document->undoStack(), &QUndoStack::indexChanged, this, [this] {
+        const QString text = m_document->undoStack()->undoText();
+        if (!text.isEmpty())
+            statusBar()->showMessage(text, 4000);
+    });
+}
+
+void MainWindow::showView(const QString& view)
+{
+    // docs/lessons.md lists the views a lesson step may name
+    enum EditorTab { Workload, Program, Machine, Capacity };
+    if (view == QLatin1String("program") || view == QLatin1String("memory") || view == QLatin1String("topology")) {
+        m_pages->setCurrentWidget(m_editor);
+        m_editor->sideTabs()->setCurrentIndex(view == QLatin1String("program") ? Program
+                                              : view == QLatin1String("memory") ? Capacity
+                                                                                : Machine);
+    } else if (view == QLatin1String("timeline") || view == QLatin1String("summary") || view == QLatin1String("collectives")) {
+        m_pages->setCurrentWidget(m_run);
+        m_run->showSideTab(m_run->sideTabs()->widget(0));
+        // a step about a run needs one of the open scenario
+        if (!m_run->lastOutcome() || m_run->lastOutcome()->scenario != m_document->scenario())
+            m_run->run();
+    } else if (view == QLatin1String("comparison") || view == QLatin1String("scaling")) {
+        flushAnalysis();
+        m_pages->setCurrentWidget(m_analysis);
+        m_analysis->showTab(view == QLatin1String("comparison") ? AnalysisPage::ComparisonTab : AnalysisPage::ScalingTab);
+    } else if (view == QLatin1String("report")) {
+        statusBar()->showMessage(tr("Report > Lab report writes the course's report for this scenario."), 8000);
+    }
+}
+
+} // namespace shardlab::gui

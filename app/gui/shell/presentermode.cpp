@@ -1,0 +1,212 @@
+#include "shell/presentermode.h"
+
+#include "shell/mainwindow.h"
+#include "style/plottheme.h"
+#include "timeline/qcustomplot_include.h"
+#include "run/playbackbar.h"
+#include "run/runpage.h"
+#include "style/timelinestyle.h"
+
+#include <QApplication>
+#include <QGraphicsView>
+#include <QSettings>
+#include <QShortcut>
+#include <QAction>
+#include <QToolButton>
+
+namespace shardlab::gui {
+
+namespace {
+const char* const kThemeSetting = "presenter/theme";
+} // namespace
+
+PresenterMode::PresenterMode(MainWindow* window) : QObject(window), m_window(window)
+{
+    const QString stored = QSettings().value(QLatin1String(kThemeSetting)).toString();
+    m_theme = stored == themeKey(Theme::Dark) ? Theme::Dark : Theme::Light;
+    m_escape = new QShortcut(QKeySequence(Qt::Key_Escape), window);
+    m_escape->setContext(Qt::WindowShortcut);
+    m_escape->setEnabled(false);
+    connect(m_escape, &QShortcut::activated, this, [this] { setActive(false); });
+}
+
+PresenterMode::~PresenterMode() = default;
+
+QString PresenterMode::themeKey(Theme theme)
+{
+    return theme == Theme::Dark ? QStringLiteral("dark") : QStringLiteral("light");
+}
+
+QPalette PresenterMode::palette(Theme theme)
+{
+    // Pure black and white for text and backgrounds (contrast 21:1), one saturated accent.
+    QPalette p;
+    const bool dark = theme == Theme::Dark;
+    const QColor text = dark ? QColor(Qt::white) : QColor(Qt::black);
+    const QColor window = dark ? QColor(0x0A, 0x0A, 0x0A) : QColor(Qt::white);
+    const QColor base = dark ? QColor(Qt::black) : QColor(Qt::white);
+    const QColor alternate = dark ? QColor(0x1C, 0x1C, 0x1C) : QColor(0xEE, 0xEE, 0xEE);
+    const QColor button = dark ? QColor(0x26, 0x26, 0x26) : QColor(0xE4, 0xE4, 0xE4);
+    const QColor highlight = dark ? QColor(0xFF, 0xD0, 0x40) : QColor(0x00, 0x3E, 0x9C);
+    const QColor highlighted = dark ? QColor(Qt::black) : QColor(Qt::white);
+    const QColor disabled = dark ? QColor(0x9A, 0x9A, 0x9A) : QColor(0x5A, 0x5A, 0x5A);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, alternate);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, button);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, dark ? QColor(0xFF, 0x80, 0x80) : QColor(0xB0, 0x00, 0x00));
+    p.setColor(QPalette::Highlight, highlight);
+    p.setColor(QPalette::HighlightedText, highlighted);
+    p.setColor(QPalette::ToolTipBase, dark ? QColor(0x20, 0x20, 0x20) : QColor(0xFF, 0xFF, 0xE0));
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, disabled);
+    p.setColor(QPalette::Link, dark ? QColor(0x80, 0xC8, 0xFF) : QColor(0x00, 0x3E, 0x9C));
+    p.setColor(QPalette::Light, dark ? QColor(0x50, 0x50, 0x50) : QColor(Qt::white));
+    p.setColor(QPalette::Midlight, dark ? QColor(0x3A, 0x3A, 0x3A) : QColor(0xD0, 0xD0, 0xD0));
+    p.setColor(QPalette::Mid, dark ? QColor(0x80, 0x80, 0x80) : QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Dark, dark ? QColor(0xB0, 0xB0, 0xB0) : QColor(0x40, 0x40, 0x40));
+    p.setColor(QPalette::Shadow, dark ? QColor(0xC0, 0xC0, 0xC0) : QColor(Qt::black));
+    for (QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        p.setColor(QPalette::Disabled, role, disabled);
+    return p;
+}
+
+void PresenterMode::setActive(bool on)
+{
+    if (on == m_active)
+        return;
+    if (on)
+        enter();
+    else
+        leave();
+    m_active = on;
+    m_escape->setEnabled(on);
+    emit activeChanged(on);
+}
+
+void PresenterMode::setTheme(Theme theme)
+{
+    if (theme == m_theme)
+        return;
+    m_theme = theme;
+    QSettings().setValue(QLatin1String(kThemeSetting), themeKey(theme));
+    if (m_active) {
+        undoLook();
+        applyLook();
+    }
+    emit themeChanged(theme);
+}
+
+void PresenterMode::enter()
+{
+    m_geometry = m_window->saveGeometry();
+    m_state = m_window->saveState();
+    m_windowState = m_window->windowState();
+    m_appFont = QApplication::font();
+    m_appPalette = QApplication::palette();
+    applyLook();
+    m_window->runPage()->setShortcutScope(m_window);
+    m_window->showFullScreen();
+}
+
+void PresenterMode::leave()
+{
+    m_window->runPage()->setShortcutScope(nullptr);
+    undoLook();
+    m_window->setWindowState(m_windowState);
+    m_window->restoreGeometry(m_geometry);
+    m_window->restoreState(m_state);
+}
+
+void PresenterMode::applyLook()
+{
+    const bool dark = m_theme == Theme::Dark;
+    // Fonts a widget set for itself are scaled by hand (measured before the application font
+    // grows, which the others follow).
+    m_fonts.clear();
+    for (QWidget* w : m_window->findChildren<QWidget*>())
+        if (w->testAttribute(Qt::WA_SetFont))
+            m_fonts.emplace_back(w, w->font());
+    QFont larger = m_appFont;
+    if (larger.pointSizeF() > 0)
+        larger.setPointSizeF(larger.pointSizeF() * kFontScale);
+    else
+        larger.setPixelSize(qRound(larger.pixelSize() * kFontScale));
+    QApplication::setPalette(palette(m_theme));
+    QApplication::setFont(larger);
+    for (const auto& [widget, font] : m_fonts) {
+        if (!widget)
+            continue;
+        QFont f = font;
+        if (f.pointSizeF() > 0)
+            f.setPointSizeF(font.pointSizeF() * kFontScale);
+        else if (f.pixelSize() > 0)
+            f.setPixelSize(qRound(font.pixelSize() * kFontScale));
+        widget->setFont(f);
+    }
+    timelinestyle::darkBackground() = dark;
+    if (dark)
+        whitenIcons();
+    for (QCustomPlot* plot : m_window->findChildren<QCustomPlot*>())
+        m_undo.push_back(plottheme::apply(plot, dark, kFontScale));
+    for (QGraphicsView* view : m_window->findChildren<QGraphicsView*>()) {
+        const QBrush old = view->backgroundBrush();
+        view->setBackgroundBrush(dark ? QBrush(QColor(0x0A, 0x0A, 0x0A)) : QBrush(Qt::white));
+        m_undo.push_back([v = QPointer<QGraphicsView>(view), old] {
+            if (v)
+                v->setBackgroundBrush(old);
+        });
+    }
+}
+
+void PresenterMode::whitenIcons()
+{
+    // the style's icons are dark: on black they are drawn white
+    const QColor white(Qt::white);
+    PlaybackBar* bar = m_window->runPage()->playbackBar();
+    bar->setIconColour(white);
+    m_undo.push_back([b = QPointer<PlaybackBar>(bar)] {
+        if (b)
+            b->setIconColour(QColor());
+    });
+    for (QAction* a : m_window->findChildren<QAction*>()) {
+        if (a->icon().isNull())
+            continue;
+        const QIcon old = a->icon();
+        a->setIcon(PlaybackBar::tinted(old, white));
+        m_undo.push_back([action = QPointer<QAction>(a), old] {
+            if (action)
+                action->setIcon(old);
+        });
+    }
+    for (QAbstractButton* b : m_window->findChildren<QAbstractButton*>()) {
+        auto* tool = qobject_cast<QToolButton*>(b);
+        if (b->icon().isNull() || bar->isAncestorOf(b) || (tool && tool->defaultAction()))
+            continue;
+        const QIcon old = b->icon();
+        b->setIcon(PlaybackBar::tinted(old, white));
+        m_undo.push_back([button = QPointer<QAbstractButton>(b), old] {
+            if (button)
+                button->setIcon(old);
+        });
+    }
+}
+
+void PresenterMode::undoLook()
+{
+    for (auto it = m_undo.rbegin(); it != m_undo.rend(); ++it)
+        (*it)();
+    m_undo.clear();
+    timelinestyle::darkBackground() = false;
+    QApplication::setPalette(m_appPalette);
+    QApplication::setFont(m_appFont);
+    for (const auto& [widget, font] : m_fonts)
+        if (widget)
+            widget->setFont(font);
+    m_fonts.clear();
+}
+
+} // namespace shardlab::gui

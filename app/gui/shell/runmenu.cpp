@@ -1,0 +1,92 @@
+// The Run menu: run, cancel, the Simulate / Live switch (Live disabled, with the reason, where this
+// machine has no live mode), and the hang sandbox.
+#include "shell/mainwindow.h"
+
+#include "report/report_writer.h"
+#include "run/runcontroller.h"
+#include "run/runpage.h"
+#include "sandbox/hangsandbox.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QFontMetrics>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QTabWidget>
+
+namespace shardlab::gui {
+
+void MainWindow::buildRunMenu()
+{
+    QMenu* menu = menuBar()->addMenu(tr("&Run"));
+    menu->setToolTipsVisible(true);
+    QAction* run = addNamedAction(menu, QStringLiteral("run.run"), tr("&Run"),
+                                  tr("Run the scenario in the chosen mode; a run in progress is replaced"),
+                                  {QKeySequence(Qt::CTRL | Qt::Key_R), QKeySequence(Qt::Key_F5)});
+    connect(run, &QAction::triggered, this, [this] {
+        m_pages->setCurrentWidget(m_run);
+        m_run->run();
+    });
+    QAction* cancel = addNamedAction(menu, QStringLiteral("run.cancel"), tr("&Cancel"), tr("Stop the run in progress"),
+                                     {QKeySequence(Qt::CTRL | Qt::Key_Period), QKeySequence(Qt::SHIFT | Qt::Key_F5)});
+    cancel->setEnabled(false);
+    connect(cancel, &QAction::triggered, m_run, &RunPage::cancel);
+    connect(m_run, &RunPage::runningChanged, cancel, &QAction::setEnabled);
+    // the page's own button keeps its tooltip; the menu owns the keys (two owners would cancel out)
+    m_run->runButton()->setShortcut(QKeySequence());
+    menu->addSeparator();
+
+    m_modeGroup = new QActionGroup(this);
+    QAction* simulate = addNamedAction(menu, QStringLiteral("run.simulate"), tr("&Simulate"),
+                                       tr("Run on the analytic cost model: works on any computer"),
+                                       {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_1)});
+    QAction* live = addNamedAction(menu, QStringLiteral("run.live"), tr("&Live on this machine's GPUs"),
+                                   tr("Run real CUDA kernels and NCCL collectives"), {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_2)});
+    for (QAction* a : {simulate, live}) {
+        a->setCheckable(true);
+        m_modeGroup->addAction(a);
+    }
+    simulate->setChecked(true);
+    live->setEnabled(false);
+    // where live mode is missing, the reason sits under the entry (a disabled line) and in its tooltip
+    QAction* why = addNamedAction(menu, QStringLiteral("run.liveReason"), QString(), QString());
+    why->setEnabled(false);
+    auto showLive = [this, live, why](bool available, const QString& explanation) {
+        live->setEnabled(available);
+        live->setToolTip(available ? tr("Run real CUDA kernels and NCCL collectives: %1").arg(explanation)
+                                   : tr("Live mode is not available here: %1").arg(explanation));
+        live->setStatusTip(live->toolTip());
+        const QString elided = QFontMetrics(font()).elidedText(explanation, Qt::ElideRight, 520);
+        why->setText(available ? QString() : tr("    Live unavailable: %1").arg(elided));
+        why->setToolTip(explanation);
+        why->setVisible(!available);
+    };
+    showLive(m_run->controller()->liveAvailable(), m_run->controller()->liveExplanation());
+    connect(m_run, &RunPage::liveAvailabilityChanged, this, showLive);
+    connect(simulate, &QAction::triggered, this, [this] { m_run->setMode(RunKind::Simulate); });
+    connect(live, &QAction::triggered, this, [this] { m_run->setMode(RunKind::Live); });
+    connect(m_run, &RunPage::modeChanged, this, [this, simulate, live](RunKind mode) {
+        (mode == RunKind::Live ? live : simulate)->setChecked(true);
+        m_report->setMode(mode == RunKind::Live ? RunMode::Live : RunMode::Simulated);
+    });
+    menu->addSeparator();
+
+    connect(addNamedAction(menu, QStringLiteral("run.sandbox"), tr("&Hang sandbox"),
+                           tr("Inject a mismatched or skipped collective on a rank, choose the watchdog's deadline, and "
+                              "read the flight recorder after the hang"),
+                           {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_H)}),
+            &QAction::triggered, this, [this] {
+                m_pages->setCurrentWidget(m_run);
+                m_run->showSideTab(m_sandbox);
+            });
+    connect(addNamedAction(menu, QStringLiteral("run.sandboxRun"), tr("Run with the &mistake"),
+                           tr("Run a copy of the scenario with the hang sandbox's mistake"),
+                           {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F5)}),
+            &QAction::triggered, this, [this] {
+                m_pages->setCurrentWidget(m_run);
+                m_run->showSideTab(m_sandbox);
+                m_sandbox->runButton()->click();
+            });
+}
+
+} // namespace shardlab::gui

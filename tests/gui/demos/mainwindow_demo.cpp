@@ -1,0 +1,126 @@
+// Not a test: the whole app in a chosen state, saved as a screenshot (docs/images, reviews on a
+// machine without a display: xvfb-run).
+//   SHARDLAB_SCREENSHOT=out.png mainwindow_demo [--open FILE] [--run] [--at FRACTION]
+//       [--sandbox wrong_op|wrong_count|skip:RANK:STEP:ITERATION] [--deadline MS]
+//       [--page editor|run|analysis] [--analysis-tab N] [--lesson ID] [--presenter light|dark]
+//       [--size WxH]
+#include "analysis/analysispage.h"
+#include "document/documentcontroller.h"
+#include "lessons/lesson_browser.h"
+#include "shell/mainwindow.h"
+#include "run/playbackcontroller.h"
+#include "run/runpage.h"
+#include "sandbox/hangsandbox.h"
+#include "shell/presentermode.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QPushButton>
+#include <QScreen>
+#include <QTabWidget>
+#include <QTimer>
+
+#include <functional>
+
+using namespace shardlab;
+using namespace shardlab::gui;
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("shardlab-demo"));
+    MainWindow w;
+    const QStringList args = QApplication::arguments();
+    auto option = [&](const QString& name) {
+        const int i = args.indexOf(name);
+        return i >= 0 && i + 1 < args.size() ? args[i + 1] : QString();
+    };
+    const QString size = option(QStringLiteral("--size"));
+    if (!size.isEmpty())
+        w.resize(size.section(QLatin1Char('x'), 0, 0).toInt(), size.section(QLatin1Char('x'), 1, 1).toInt());
+    w.show();
+
+    // the steps, each started when the one before has finished
+    std::vector<std::function<void(std::function<void()>)>> steps;
+    auto afterRun = [&w](std::function<void()> next, std::function<void()> start) {
+        auto* c = new QMetaObject::Connection;
+        *c = QObject::connect(w.runPage(), &RunPage::outcomeAvailable, &w, [c, next](RunOutcomePtr) {
+            QObject::disconnect(*c);
+            delete c;
+            QTimer::singleShot(300, next);
+        });
+        start();
+    };
+    if (const QString file = option(QStringLiteral("--open")); !file.isEmpty()) {
+        if (file.endsWith(QLatin1String(".shardlab.json")))
+            steps.push_back([&w, file](std::function<void()> next) {
+                w.controller()->openExample(file, false);
+                next();
+            });
+        else
+            steps.push_back([&w, file, afterRun](std::function<void()> next) { afterRun(next, [&w, file] { w.openFile(file); }); });
+    }
+    if (const QString id = option(QStringLiteral("--lesson")); !id.isEmpty())
+        steps.push_back([&w, id](std::function<void()> next) {
+            w.lessonsDock()->show();
+            w.lessons()->selectLesson(id);
+            next();
+        });
+    if (args.contains(QStringLiteral("--run")))
+        steps.push_back([&w, afterRun](std::function<void()> next) { afterRun(next, [&w] { w.runPage()->run(); }); });
+    if (const QString spec = option(QStringLiteral("--sandbox")); !spec.isEmpty()) {
+        const QString deadline = option(QStringLiteral("--deadline"));
+        steps.push_back([&w, spec, deadline, afterRun](std::function<void()> next) {
+            const QStringList p = spec.split(QLatin1Char(':'));
+            const Mismatch::Type type = p.value(0) == QLatin1String("skip")          ? Mismatch::Type::Skip
+                                        : p.value(0) == QLatin1String("wrong_count") ? Mismatch::Type::WrongCount
+                                                                                     : Mismatch::Type::WrongOp;
+            w.hangSandbox()->choose(type, p.value(1).toInt(), p.value(2).toInt(), p.value(3).toInt());
+            if (!deadline.isEmpty())
+                w.hangSandbox()->setDeadlineMs(deadline.toDouble());
+            afterRun(next, [&w] { w.hangSandbox()->runButton()->click(); });
+        });
+    }
+    if (const QString at = option(QStringLiteral("--at")); !at.isEmpty())
+        steps.push_back([&w, at](std::function<void()> next) {
+            PlaybackController* p = w.runPage()->playback();
+            p->setTime(p->endTime() * at.toDouble());
+            next();
+        });
+    if (const QString page = option(QStringLiteral("--page")); !page.isEmpty())
+        steps.push_back([&w, page, tab = option(QStringLiteral("--analysis-tab"))](std::function<void()> next) {
+            w.pages()->setCurrentIndex(page == QLatin1String("run") ? 1 : page == QLatin1String("analysis") ? 2 : 0);
+            if (!tab.isEmpty())
+                w.analysisPage()->showTab(static_cast<AnalysisPage::Tab>(tab.toInt()));
+            // let the analysis finish its work
+            QTimer::singleShot(page == QLatin1String("analysis") ? 3000 : 300, next);
+        });
+    if (const QString theme = option(QStringLiteral("--presenter")); !theme.isEmpty())
+        steps.push_back([&w, theme](std::function<void()> next) {
+            w.presenter()->setTheme(theme == QLatin1String("dark") ? PresenterMode::Theme::Dark : PresenterMode::Theme::Light);
+            w.presenter()->setActive(true);
+            QTimer::singleShot(800, next);
+        });
+
+    const QString shot = qEnvironmentVariable("SHARDLAB_SCREENSHOT");
+    steps.push_back([&w, shot](std::function<void()>) {
+        QTimer::singleShot(800, &w, [&w, shot] {
+            if (!shot.isEmpty())
+                w.grab().save(shot);
+            if (qEnvironmentVariableIsSet("SHARDLAB_DEMO_SIZES")) // which widgets make the window wide
+                for (QWidget* c : w.findChildren<QWidget*>())
+                    if (c->minimumSizeHint().width() > 700 || c->minimumWidth() > 700)
+                        qInfo("%s %s min %d hint %d", c->metaObject()->className(), qPrintable(c->objectName()),
+                              c->minimumSizeHint().width(), c->minimumWidth());
+            QApplication::quit();
+        });
+    });
+    // run the chain
+    auto run = std::make_shared<std::function<void(size_t)>>();
+    *run = [&steps, run](size_t i) {
+        if (i < steps.size())
+            steps[i]([run, i] { (*run)(i + 1); });
+    };
+    QTimer::singleShot(500, &w, [run] { (*run)(0); });
+    return app.exec();
+}

@@ -1,0 +1,105 @@
+// The Export menu's work: the current figure of each page, every figure at its real size (pages
+// never shown included), every table as CSV, and the current run as a Chrome trace that reads
+// back as the same run.
+#include "document/document.h"
+#include "editor/editorpage.h"
+#include "gui_test_helpers.h"
+#include "shell/mainwindow.h"
+#include "timeline/qcustomplot_include.h"
+#include "run/runpage.h"
+#include "timeline/timelineview.h"
+#include "topology/topologyview.h"
+#include "shell/exportactions.h"
+
+#include "shardlab/io/trace_import.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStandardItemModel>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace shardlab;
+using namespace shardlab::gui;
+
+class TstExports : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setApplicationName(QStringLiteral("shardlab-test-exports"));
+    }
+
+    void figuresTablesAndTheTrace()
+    {
+        MainWindow w;
+        w.resize(1500, 940);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        ExportActions* ex = w.exports();
+        QCOMPARE(ex->currentFigure(), w.editorPage()->view());
+        QCOMPARE(ex->figureName(w.editorPage()->view()), QStringLiteral("Editor - Topology"));
+        QVERIFY(ex->writeTrace(QStringLiteral("/nonexistent/x.json")).error().message.find("no run yet") != std::string::npos);
+
+        w.document()->reset(test::loadExample("straggler-12-6-4-2.shardlab.json"), QString());
+        QSignalSpy done(w.runPage(), &RunPage::outcomeAvailable);
+        w.pages()->setCurrentWidget(w.runPage());
+        w.runPage()->run();
+        QVERIFY(done.wait(10000));
+        QCOMPARE(ex->currentFigure(), w.runPage()->timeline()->plot());
+        QCOMPARE(ex->figureName(ex->currentFigure()), QStringLiteral("Run - Timeline"));
+
+        // every figure, with a real size even on pages never shown
+        const QList<NamedView> all = ex->allFigures();
+        QStringList names;
+        for (const NamedView& nv : all) {
+            names << nv.name;
+            QVERIFY2(nv.view->width() > 150 && nv.view->height() > 100, qPrintable(nv.name));
+        }
+        for (const QString& expected : {QStringLiteral("Editor - Topology"), QStringLiteral("Run - Timeline"),
+                                        QStringLiteral("Run - Topology"), QStringLiteral("Analysis - Scaling - plot 1"),
+                                        QStringLiteral("Analysis - Diagnosis")})
+            QVERIFY2(names.contains(expected), qPrintable(names.join(QStringLiteral(", "))));
+        QCOMPARE(w.pages()->currentWidget(), w.runPage()); // the pages shown are put back
+        QTemporaryDir dir;
+        auto files = FigureExporter::exportAll(all, dir.path(), {FigureFormat::Png}, {});
+        QVERIFY2(files.ok(), files ? "" : files.error().message.c_str());
+        QCOMPARE(files->size(), all.size());
+
+        // every table as CSV: the run's own tables, then each table as shown
+        auto tables = ex->writeTables(dir.filePath(QStringLiteral("tables")));
+        QVERIFY2(tables.ok(), tables ? "" : tables.error().message.c_str());
+        QStringList bases;
+        for (const QString& f : *tables)
+            bases << QFileInfo(f).completeBaseName();
+        for (const QString& expected : {QStringLiteral("run-ranks"), QStringLiteral("run-collectives"), QStringLiteral("run-spans"),
+                                        QStringLiteral("run-summary-ranktable"), QStringLiteral("analysis-scaling-scaling")})
+            QVERIFY2(bases.contains(expected), qPrintable(bases.join(QStringLiteral(", "))));
+        QFile ranks(dir.filePath(QStringLiteral("tables/run-ranks.csv")));
+        QVERIFY(ranks.open(QIODevice::ReadOnly));
+        QCOMPARE(ranks.readAll().count('\n'), 5); // header + 4 ranks
+
+        // the trace reads back as the run
+        const QString trace = dir.filePath(QStringLiteral("run.trace.json"));
+        QVERIFY(ex->writeTrace(trace).ok());
+        auto back = loadChromeTrace(trace.toStdString());
+        QVERIFY2(back.ok(), back ? "" : back.error().message.c_str());
+        QCOMPARE(back->scenario, w.runPage()->lastOutcome()->scenario);
+        QCOMPARE(back->run.spans.size(), w.runPage()->lastOutcome()->run->spans.size());
+    }
+
+    void csvQuotesWhatNeedsIt()
+    {
+        QStandardItemModel m(1, 2);
+        m.setHorizontalHeaderLabels({QStringLiteral("name"), QStringLiteral("note")});
+        m.setItem(0, 0, new QStandardItem(QStringLiteral("a,b")));
+        m.setItem(0, 1, new QStandardItem(QStringLiteral("say \"hi\"")));
+        QCOMPARE(ExportActions::modelCsv(m), QStringLiteral("name,note\n\"a,b\",\"say \"\"hi\"\"\"\n"));
+    }
+};
+
+QTEST_MAIN(TstExports)
+#include "test_exports.moc"

@@ -1,0 +1,217 @@
+// The engine thread: results of the straggler example, streaming, cancel, a newer run superseding
+// an older one, errors as messages, and live runs with their comparison. Runs that must still be
+// going when they are cancelled or superseded are held at a test::RunGate, so nothing here depends
+// on how fast the machine simulates; how fast a cancel takes effect (the 200 ms target of issue 5)
+// is measured by bench_cancel.
+#include "run_test_helpers.h"
+#include "run/runcontroller.h"
+#include "timeline/timelinedata.h"
+
+#include "shardlab/sim/simulator.h"
+
+#include <QElapsedTimer>
+#include <QtTest>
+
+
+using namespace shardlab;
+using namespace shardlab::gui;
+
+namespace {
+
+// The ids carried by a spy's signals (first argument).
+QList<quint64> ids(const QSignalSpy& spy)
+{
+    QList<quint64> out;
+    for (const QList<QVariant>& args : spy)
+        out << args.at(0).toULongLong();
+    return out;
+}
+
+RunOutcomePtr outcomeOf(const QSignalSpy& spy, int i = 0)
+{
+    return spy.at(i).at(0).value<RunOutcomePtr>();
+}
+
+} // namespace
+
+class TstRunController : public QObject {
+    Q_OBJECT
+private slots:
+    void stragglerExampleMatchesTheEngine()
+    {
+        const Scenario s = test::loadExample("straggler-12-6-4-2.shardlab.json");
+        RunController c;
+        QSignalSpy done(&c, &RunController::resultAvailable);
+        QSignalSpy progress(&c, &RunController::progress);
+        const quint64 id = c.start(s, RunKind::Simulate);
+        QVERIFY(c.isRunning());
+        QVERIFY(done.wait(10000));
+        QVERIFY(!c.isRunning());
+        const RunOutcomePtr out = outcomeOf(done);
+        QCOMPARE(out->id, id);
+        QCOMPARE(out->summary.straggler, std::optional<int>(0));
+        QVERIFY(!progress.isEmpty());
+        QCOMPARE(progress.last().at(1).toInt(), s.iterations);
+
+        // the same numbers as the engine run directly
+        auto direct = simulate(s);
+        QVERIFY(direct.ok());
+        QCOMPARE(out->run->spans.size(), direct->spans.size());
+        const Summary expected = summarize(s, *direct);
+        QCOMPARE(out->summary.stepTimeMs, expected.stepTimeMs);
+        QCOMPARE(out->summary.sentence, expected.sentence);
+        QVERIFY(out->activity);
+        QVERIFY(out->timeline);
+        QCOMPARE(out->timeline->spanCount(), direct->spans.size());
+    }
+
+    void streamsIterationsAsTheyFinish()
+    {
+        const Scenario s = test::longScenario(150, 8);
+        test::RunGate gate(10); // held until part of it has streamed in, however fast the machine
+        RunController c;
+        c.setIterationHook(gate.hook());
+        c.setCoalesceInterval(5);
+        c.setStreamCapacity(100'000'000); // nothing left out, however loaded the machine
+        QSignalSpy partial(&c, &RunController::partialAvailable);
+        QSignalSpy done(&c, &RunController::resultAvailable);
+        c.start(s, RunKind::Simulate);
+        auto streaming = c.streamingTimeline();
+        QVERIFY(streaming);
+        QVERIFY(gate.waitUntilHeld());
+        QTRY_VERIFY_WITH_TIMEOUT(!partial.isEmpty(), 60000); // the first iterations, before the end
+        QCOMPARE(done.count(), 0);
+        gate.open();
+        QVERIFY(done.wait(60000));
+        // what streamed in is the run's spans, without loss
+        QVERIFY(!c.streamIncomplete());
+        QCOMPARE(streaming->runSpanCount(), outcomeOf(done)->run->spans.size());
+        QCOMPARE(streaming->run().iterations.size(), size_t(150));
+        QCOMPARE(streaming->run().collectives.size(), outcomeOf(done)->run->collectives.size());
+
+        // a GUI that cannot keep up gets fewer spans in the live view, never a stale or partial
+        // final result
+        c.setStreamCapacity(10);
+        c.start(s, RunKind::Simulate);
+        auto small = c.streamingTimeline();
+        QVERIFY(done.wait(30000));
+        QVERIFY(c.streamIncomplete());
+        QVERIFY(small->runSpanCount() < outcomeOf(done, 1)->run->spans.size());
+        QCOMPARE(small->run().iterations.size(), size_t(150)); // the axis still grows
+        QCOMPARE(outcomeOf(done, 1)->run->spans.size(), outcomeOf(done, 0)->run->spans.size());
+    }
+
+    void cancelStopsTheRun()
+    {
+        test::RunGate gate(3);
+        RunController c;
+        c.setIterationHook(gate.hook());
+        QSignalSpy cancelled(&c, &RunController::cancelled);
+        QSignalSpy done(&c, &RunController::resultAvailable);
+        QSignalSpy progress(&c, &RunController::progress);
+        const quint64 id = c.start(test::longScenario(2000), RunKind::Simulate);
+        QVERIFY(gate.waitUntilHeld()); // under way, and it cannot finish on its own
+        QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0, 60000);
+        QVERIFY(c.isRunning());
+        c.cancel();
+        QVERIFY(cancelled.wait(60000));
+        QCOMPARE(cancelled.at(0).at(0).toULongLong(), id);
+        QVERIFY(!c.isRunning());
+        QTest::qWait(300);
+        QCOMPARE(done.count(), 0);
+
+        // still responsive: the next run goes through at once
+        c.start(test::loadExample("straggler-12-6-4-2.shardlab.json"), RunKind::Simulate);
+        QVERIFY(done.wait(60000));
+    }
+
+    void newerRunSupersedesTheOlder()
+    {
+        test::RunGate gate(3); // holds the first run only
+        RunController c;
+        c.setIterationHook(gate.hook());
+        QSignalSpy done(&c, &RunController::resultAvailable);
+        QSignalSpy progress(&c, &RunController::progress);
+        QSignalSpy partial(&c, &RunController::partialAvailable);
+        QSignalSpy cancelled(&c, &RunController::cancelled);
+        QSignalSpy failed(&c, &RunController::failed);
+        const quint64 first = c.start(test::longScenario(2000), RunKind::Simulate);
+        QVERIFY(gate.waitUntilHeld());
+        QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0, 60000);
+        const int progressBefore = progress.count();
+        const int partialBefore = partial.count();
+        const quint64 second = c.start(test::loadExample("straggler-12-6-4-2.shardlab.json"), RunKind::Simulate);
+        QVERIFY(second != first);
+        QVERIFY(done.wait(60000));
+        QTest::qWait(500); // time for anything of the first run to straggle in
+        QCOMPARE(done.count(), 1);
+        QCOMPARE(outcomeOf(done)->id, second);
+        QCOMPARE(outcomeOf(done)->scenario.name, std::string("Straggler: shards of 12/6/4/2 GB"));
+        for (quint64 i : ids(progress).mid(progressBefore))
+            QCOMPARE(i, second);
+        for (quint64 i : ids(partial).mid(partialBefore))
+            QCOMPARE(i, second);
+        QCOMPARE(cancelled.count(), 0); // the superseded run is dropped silently
+        QCOMPARE(failed.count(), 0);
+    }
+
+    void badScenarioBecomesAMessage()
+    {
+        Scenario s = test::loadExample("straggler-12-6-4-2.shardlab.json");
+        s.iterations = 0;
+        RunController c;
+        QSignalSpy failed(&c, &RunController::failed);
+        c.start(s, RunKind::Simulate);
+        QVERIFY(failed.wait(5000));
+        QVERIFY2(failed.at(0).at(1).toString().contains(QStringLiteral("$.iterations")), qPrintable(failed.at(0).at(1).toString()));
+        QVERIFY(!c.isRunning());
+    }
+
+    void liveAvailabilityIsExplained()
+    {
+        RunController c;
+        QSignalSpy probed(&c, &RunController::liveAvailabilityChanged);
+        c.probeLive();
+        QVERIFY(probed.wait(5000));
+        QCOMPARE(probed.at(0).at(0).toBool(), c.liveAvailable());
+        QVERIFY(!c.liveExplanation().isEmpty());
+        if (!liveBuiltIn()) {
+            QVERIFY(!c.liveAvailable());
+            QVERIFY(c.liveExplanation().contains(QStringLiteral("not built")));
+        }
+    }
+
+    void liveRunIsComparedWithItsSimulation()
+    {
+        // A stand-in for the GPUs: the "measurement" is the simulation of the same scenario with
+        // every rank 25% slower, so the model predicts compute 20% too fast.
+        const Scenario s = test::loadExample("straggler-12-6-4-2.shardlab.json");
+        RunController c;
+        c.setLiveRunner(test::standInLiveRunner(1.25));
+        QSignalSpy done(&c, &RunController::resultAvailable);
+        c.start(s, RunKind::Live);
+        QVERIFY(c.streamingTimeline() == nullptr); // live runs arrive whole
+        QVERIFY(done.wait(10000));
+        const RunOutcomePtr out = outcomeOf(done);
+        QCOMPARE(out->kind, RunKind::Live);
+        QVERIFY(out->reference);
+        QVERIFY(out->comparison);
+        QCOMPARE(out->comparison->phases.size(), s.program.size());
+        QVERIFY(qAbs(*out->comparison->phases[0].errorPct - (1 / 1.25 - 1) * 100) < 1e-6);
+        QVERIFY(out->timeline->layout().reference);
+
+        // a failing live run is a message, and the controller keeps working
+        c.setLiveRunner([](const Scenario&, const LiveOptions&) -> Result<RunResult> {
+            return runFailed("CUDA error: out of memory on rank 2 (cudaMalloc of 12 GB)");
+        });
+        QSignalSpy failed(&c, &RunController::failed);
+        c.start(s, RunKind::Live);
+        QVERIFY(failed.wait(5000));
+        QVERIFY(failed.at(0).at(1).toString().contains(QStringLiteral("out of memory on rank 2")));
+        c.start(s, RunKind::Simulate);
+        QVERIFY(done.wait(5000));
+    }
+};
+
+QTEST_MAIN(TstRunController)
+#include "test_runcontroller.moc"

@@ -1,0 +1,308 @@
+// The timeline's lanes and view: sorting into lanes, streaming appends, what a redraw paints
+// (merging at one rectangle per pixel, wait labels), hit-testing, tooltips, selection, fit.
+#include "run_test_helpers.h"
+#include "timeline/timelinedata.h"
+#include "timeline/timelineview.h"
+
+#include "timeline/qcustomplot_include.h"
+
+#include <QtTest>
+
+#include <memory>
+
+using namespace shardlab;
+using namespace shardlab::gui;
+
+namespace {
+
+Span span(int rank, SpanKind kind, double b, double e, int collective = -1, int waitedFor = -1, int iteration = 0, int stream = 0)
+{
+    Span s;
+    s.rank = rank;
+    s.kind = kind;
+    s.beginUs = b;
+    s.endUs = e;
+    s.collective = collective;
+    s.waitedFor = waitedFor;
+    s.iteration = iteration;
+    s.stream = stream;
+    s.op = kind == SpanKind::Compute ? 0 : 1;
+    return s;
+}
+
+// A 1200 x 300 view showing `run`, drawn once.
+std::unique_ptr<TimelineView> drawnView(std::shared_ptr<RunResult> run)
+{
+    auto v = std::make_unique<TimelineView>();
+    v->resize(1200, 300);
+    v->show();
+    v->setData(TimelineData::build(std::move(run)));
+    v->replotNow();
+    return v;
+}
+
+CollectiveRecord collective(double start, double end, int last)
+{
+    CollectiveRecord c;
+    c.op = 1;
+    c.group = {0, 1};
+    c.startUs = start;
+    c.endUs = end;
+    c.lastArrival = last;
+    c.bytes = 1'000'000;
+    return c;
+}
+
+// Two ranks, two iterations: rank 0 computes 100 us, rank 1 40 us and waits 60 us for it, then
+// both communicate 20 us.
+std::shared_ptr<RunResult> twoRanks()
+{
+    auto r = std::make_shared<RunResult>();
+    r->ranks = 2;
+    r->devices = {"G0", "G1"};
+    for (int it = 0; it < 2; ++it) {
+        const double t0 = it * 120.0;
+        r->spans.push_back(span(1, SpanKind::Comm, t0 + 100, t0 + 120, it, -1, it)); // out of order on purpose
+        r->spans.push_back(span(0, SpanKind::Compute, t0, t0 + 100, -1, -1, it));
+        r->spans.push_back(span(0, SpanKind::Comm, t0 + 100, t0 + 120, it, -1, it));
+        r->spans.push_back(span(1, SpanKind::Compute, t0, t0 + 40, -1, -1, it));
+        r->spans.push_back(span(1, SpanKind::Wait, t0 + 40, t0 + 100, it, 0, it));
+        r->collectives.push_back(collective(t0 + 100, t0 + 120, 0));
+        r->iterations.push_back({t0, t0 + 120});
+    }
+    return r;
+}
+
+QPoint pointAt(const TimelineView& v, double us, int rank, LaneBand band = LaneBand::Main)
+{
+    const double y = v.plot()->yAxis->coordToPixel(v.data()->layout().band(rank, band).centre());
+    return QPoint(qRound(v.plot()->xAxis->coordToPixel(us)), qRound(y));
+}
+
+} // namespace
+
+class TstTimelineView : public QObject {
+    Q_OBJECT
+private slots:
+    void lanesAreSortedPerKind()
+    {
+        auto d = TimelineData::build(twoRanks());
+        QCOMPARE(d->layout().ranks, 2);
+        QVERIFY(!d->layout().commStream);
+        const TimelineTrack& wait = d->lane(1, LaneBand::Main)->track(SpanKind::Wait);
+        QCOMPARE(int(wait.size()), 2);
+        QCOMPARE(wait.begin[0], 40.0);
+        QCOMPARE(wait.end[1], 220.0);
+        QCOMPARE(int(d->lane(0, LaneBand::Main)->track(SpanKind::Wait).size()), 0);
+        const TimelineTrack& comm = d->lane(1, LaneBand::Main)->track(SpanKind::Comm);
+        QCOMPARE(comm.begin[0], 100.0); // the out-of-order span landed in order
+        QCOMPARE(comm.begin[1], 220.0);
+        QCOMPARE(d->endUs(), 240.0);
+        QCOMPARE(d->spanCount(), size_t(10));
+        QCOMPARE(d->collectiveStarts(), (std::vector<double>{100, 220}));
+        const TimeScale scale{0, 240, 0, 240}; // 1 us per pixel
+        auto hit = d->spanAt(1, LaneBand::Main, 50, scale);
+        QVERIFY(hit);
+        QCOMPARE(d->span(LaneBand::Main, hit->span).kind, SpanKind::Wait);
+        QVERIFY(!d->spanAt(0, LaneBand::Main, 250, scale));
+        QVERIFY(d->spanAt(0, LaneBand::Main, 242, scale, 3)); // within 3 px of the last span
+    }
+
+    void streamingAppendsIterations()
+    {
+        auto full = twoRanks();
+        auto d = TimelineData::streaming(2, {"G0", "G1"});
+        QCOMPARE(d->spanCount(), size_t(0));
+        std::vector<Span> first(full->spans.begin(), full->spans.begin() + 5);
+        d->append(first, {full->collectives[0]}, {full->iterations[0]});
+        QCOMPARE(d->spanCount(), size_t(5));
+        QCOMPARE(d->endUs(), 120.0);
+        std::vector<Span> second(full->spans.begin() + 5, full->spans.end());
+        d->append(second, {full->collectives[1]}, {full->iterations[1]});
+        QCOMPARE(d->spanCount(), size_t(10));
+        QCOMPARE(d->run().collectives.size(), size_t(2));
+        const TimelineTrack& wait = d->lane(1, LaneBand::Main)->track(SpanKind::Wait);
+        QCOMPARE(wait.begin, (std::vector<double>{40, 160}));
+        // a late span from an earlier time is put in its place
+        d->append({span(0, SpanKind::Compute, 500, 510), span(0, SpanKind::Compute, 300, 310)}, {}, {});
+        QCOMPARE(d->lane(0, LaneBand::Main)->track(SpanKind::Compute).begin, (std::vector<double>{0, 120, 300, 500}));
+        // in slices: two spans per call, the lanes fill up in order
+        d->beginAppend({span(0, SpanKind::Compute, 720, 730), span(1, SpanKind::Compute, 700, 705), span(1, SpanKind::Wait, 705, 730)},
+                       {}, {{700, 730}});
+        QCOMPARE(d->endUs(), 730.0);   // the iteration mark is there at once
+        QCOMPARE(d->spanCount(), size_t(12));
+        QVERIFY(d->continueAppend(2)); // 700 (rank 1) and 705 (rank 1's wait)
+        QCOMPARE(d->spanCount(), size_t(14));
+        QCOMPARE(d->lane(1, LaneBand::Main)->track(SpanKind::Wait).begin.back(), 705.0);
+        QVERIFY(!d->continueAppend(2));
+        QCOMPARE(d->spanCount(), size_t(15));
+        QCOMPARE(d->runSpanCount(), size_t(15));
+        QCOMPARE(d->span(LaneBand::Main, 14).beginUs, 705.0); // spans keep their place in the chunk
+        // overlapped collectives open the communication-stream lane
+        d->append({span(1, SpanKind::Comm, 600, 610, -1, -1, 2, 1)}, {}, {});
+        QVERIFY(d->layout().commStream);
+        QCOMPARE(int(d->lane(1, LaneBand::CommStream)->track(SpanKind::Comm).size()), 1);
+    }
+
+    void paintsWaitsWithWhomAndHowLong()
+    {
+        TimelineView v;
+        v.resize(1200, 500);
+        v.show();
+        v.setData(TimelineData::build(twoRanks()));
+        v.setStraggler(0);
+        v.replotNow();
+        const SpanLayer* wait = v.spanLayer(SpanKind::Wait);
+        QCOMPARE(wait->paintedRects(), 2);
+        QCOMPARE(int(wait->annotations().size()), 2);
+        for (const auto& a : wait->annotations())
+            QCOMPARE(a.text, QString::fromUtf8("waits 60.0 \xc2\xb5s for rank 0"));
+        QCOMPARE(v.spanLayer(SpanKind::Compute)->paintedRects(), 4);
+        QCOMPARE(v.joins()->paintedJoins(), 2);
+        // each join: its vertical line and a tick at the top and bottom of both members' lanes
+        QCOMPARE(v.joins()->paintedJoinLines(), 2 * (1 + 2 * 2));
+        QCOMPARE(v.straggler(), std::optional<int>(0));
+        // the straggler's lane says so
+        auto* ticker = static_cast<QCPAxisTickerText*>(v.plot()->yAxis->ticker().data());
+        QVERIFY(ticker->ticks().first().contains(QStringLiteral("straggler")));
+        QVERIFY(!ticker->ticks().last().contains(QStringLiteral("straggler")));
+        // too narrow for words: the label shortens, then disappears
+        QFontMetricsF fm(v.font());
+        const Span w = v.data()->span(LaneBand::Main, 4);
+        QCOMPARE(SpanLayer::waitLabel(w, fm.horizontalAdvance(QString::fromUtf8("60.0 \xc2\xb5s")) + 9, fm), QString::fromUtf8("60.0 \xc2\xb5s"));
+        QVERIFY(SpanLayer::waitLabel(w, 5, fm).isEmpty());
+    }
+
+    void mergesToAboutOneRectanglePerPixel()
+    {
+        // 100,000 compute spans of 1 us with 1 us gaps on one rank
+        auto r = std::make_shared<RunResult>();
+        r->ranks = 1;
+        for (int i = 0; i < 100'000; ++i)
+            r->spans.push_back(span(0, SpanKind::Compute, 2.0 * i, 2.0 * i + 1));
+        r->iterations.push_back({0, 200'000});
+        auto view = drawnView(r);
+        TimelineView& v = *view;
+        const int width = v.plot()->axisRect()->width();
+        const int painted = v.spanLayer(SpanKind::Compute)->paintedRects();
+        QVERIFY2(painted > 0 && painted <= width + 2, qPrintable(QStringLiteral("%1 rects for %2 px").arg(painted).arg(width)));
+        // zoomed in to 100 us, the 50 spans there are each drawn on their own
+        v.setTimeRange(0, 99.5);
+        v.replotNow();
+        QCOMPARE(v.spanLayer(SpanKind::Compute)->paintedRects(), 50);
+    }
+
+    void denseJoinsLoseTheirTicks()
+    {
+        // 2,000 all-reduces of 2 ranks, 10 us apart: zoomed out, about one join per 3 px and
+        // no ticks; zoomed in to 20 of them, every join has its 4 ticks again
+        auto r = std::make_shared<RunResult>();
+        r->ranks = 2;
+        for (int i = 0; i < 2000; ++i) {
+            const double t = 10.0 * i;
+            for (int rank = 0; rank < 2; ++rank)
+                r->spans.push_back(span(rank, SpanKind::Comm, t, t + 5, -1, -1, i, 0));
+            CollectiveRecord c;
+            c.op = 1;
+            c.group = {0, 1};
+            c.startUs = t;
+            c.endUs = t + 5;
+            r->collectives.push_back(c);
+        }
+        r->iterations.push_back({0, 20'000});
+        auto view = drawnView(r);
+        TimelineView& v = *view;
+        const int width = v.plot()->axisRect()->width();
+        const int joins = v.joins()->paintedJoins();
+        QVERIFY2(joins > width / 4 && joins <= width / 3 + 1, qPrintable(QStringLiteral("%1 joins for %2 px").arg(joins).arg(width)));
+        QCOMPARE(v.joins()->paintedJoinLines(), joins);
+        v.setTimeRange(0, 195);
+        v.replotNow();
+        QCOMPARE(v.joins()->paintedJoins(), 20);
+        QCOMPARE(v.joins()->paintedJoinLines(), 20 * 5);
+    }
+
+    void hoverAndClickFindTheSpan()
+    {
+        TimelineView v;
+        v.resize(1200, 500);
+        v.show();
+        v.setOpNames({QStringLiteral("local compute"), QStringLiteral("gradient all-reduce")});
+        v.setData(TimelineData::build(twoRanks()));
+        v.replotNow();
+        const auto hit = v.hitAt(pointAt(v, 70, 1));
+        QVERIFY(hit);
+        const Span& sp = v.data()->span(LaneBand::Main, hit->span);
+        QCOMPARE(sp.kind, SpanKind::Wait);
+        const QString tip = v.tooltipFor(*hit);
+        QVERIFY2(tip.contains(QStringLiteral("waited for rank 0")), qPrintable(tip));
+        QVERIFY2(tip.contains(QString::fromUtf8("begin 40.000 \xc2\xb5s")), qPrintable(tip));
+        QVERIFY2(tip.contains(QString::fromUtf8("duration 60.000 \xc2\xb5s")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("gradient all-reduce")), qPrintable(tip));
+        const QPoint between(pointAt(v, 70, 0).x(), qRound(v.plot()->yAxis->coordToPixel(0.47)));
+        QVERIFY(!v.hitAt(between)); // between the rows of rank 0 and rank 1
+        QVERIFY(!v.hitAt(QPoint(pointAt(v, 70, 0).x(), v.plot()->axisRect()->bottom() + 20))); // on the axis
+
+        QSignalSpy selected(&v, &TimelineView::spanSelected);
+        QTest::mouseClick(v.plot(), Qt::LeftButton, Qt::NoModifier, pointAt(v, 70, 1));
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(selected.at(0).at(1).toInt(), 0); // the first all-reduce
+        QCOMPARE(v.selectedCollective(), 0);
+        // a compute span selects only itself
+        QTest::mouseClick(v.plot(), Qt::LeftButton, Qt::NoModifier, pointAt(v, 20, 0));
+        QCOMPARE(v.selectedCollective(), -1);
+        QVERIFY(v.selectedSpan() >= 0);
+        QCOMPARE(v.data()->span(LaneBand::Main, v.selectedSpan()).kind, SpanKind::Compute);
+    }
+
+    void zoomPanAndFit()
+    {
+        TimelineView v;
+        v.resize(1000, 400);
+        v.show();
+        v.setData(TimelineData::build(twoRanks()));
+        v.replotNow();
+        const TimeScale fitted = v.timeScale();
+        QVERIFY(fitted.beginUs < 0 && fitted.endUs > 240);
+        // wheel over the plot zooms in around the mouse
+        const QPointF at(v.plot()->xAxis->coordToPixel(120), v.plot()->axisRect()->center().y());
+        QWheelEvent wheel(at, v.plot()->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(v.plot(), &wheel);
+        const TimeScale zoomed = v.timeScale();
+        QVERIFY(zoomed.endUs - zoomed.beginUs < fitted.endUs - fitted.beginUs);
+        QVERIFY(qAbs(zoomed.toTime(at.x()) - 120) < 1e-6 * 240 + 0.5);
+        v.panBy(100);
+        QVERIFY(v.timeScale().beginUs < zoomed.beginUs);
+        v.setFocus();
+        QTest::keyClick(&v, Qt::Key_F);
+        QCOMPARE(v.timeScale().beginUs, fitted.beginUs);
+        QCOMPARE(v.timeScale().endUs, fitted.endUs);
+    }
+
+    void referenceRunGetsItsOwnLane()
+    {
+        auto measured = twoRanks();
+        auto simulated = twoRanks();
+        for (Span& s : simulated->spans) { // the model predicts compute 10% faster
+            s.beginUs *= 0.9;
+            s.endUs *= 0.9;
+        }
+        auto d = TimelineData::build(measured, simulated);
+        QVERIFY(d->layout().reference);
+        QCOMPARE(int(d->lane(1, LaneBand::Reference)->track(SpanKind::Wait).size()), 2);
+        QCOMPARE(d->lane(1, LaneBand::Reference)->track(SpanKind::Wait).begin[0], 36.0);
+        TimelineView v;
+        v.resize(1200, 500);
+        v.show();
+        v.setData(d);
+        v.replotNow();
+        QCOMPARE(v.plot()->legend->itemCount(), 5); // compute, comm, wait, collective, simulated
+        const auto hit = v.hitAt(pointAt(v, 50, 1, LaneBand::Reference));
+        QVERIFY(hit);
+        QCOMPARE(int(hit->band), int(LaneBand::Reference));
+        QVERIFY(v.tooltipFor(*hit).contains(QStringLiteral("(simulated)")));
+    }
+};
+
+QTEST_MAIN(TstTimelineView)
+#include "test_timelineview.moc"
