@@ -14,7 +14,7 @@ struct CliRun {
     std::string out, err;
 };
 
-inline CliRun cli(std::vector<std::string> args)
+inline CliRun runCommand(std::vector<std::string> args)
 {
     std::ostringstream out, err;
     CliRun r;

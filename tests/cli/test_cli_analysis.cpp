@@ -19,7 +19,7 @@ using namespace shardlab::cli;
 using namespace shardlab::test;
 
 namespace {
-CliRun run(const std::vector<std::string>& args) { return shardlab::test::cli(args); }
+CliRun run(const std::vector<std::string>& args) { return shardlab::test::runCommand(args); }
 } // namespace
 
 TEST(CliScale, TableJsonAndErrors)

@@ -16,7 +16,7 @@ using namespace shardlab::test;
 using shardlab::cli::kExitBadInput;
 
 namespace {
-CliRun runIt(std::vector<std::string> args) { return shardlab::test::cli(std::move(args)); }
+CliRun runIt(std::vector<std::string> args) { return shardlab::test::runCommand(std::move(args)); }
 
 // Sets variables for one test and removes them afterwards.
 struct ScopedEnv {

@@ -12,7 +12,7 @@
 
 using namespace shardlab::cli;
 
-using shardlab::test::cli;
+using shardlab::test::runCommand;
 using shardlab::test::CliRun;
 using shardlab::test::scenario;
 
@@ -30,7 +30,7 @@ TEST(CliReport, WritesTheHtmlReport)
 {
     const auto out = std::filesystem::temp_directory_path() / "shardlab-cli-report.html";
     std::filesystem::remove(out);
-    const CliRun r = cli({"report", scenario("straggler-12-6-4-2.shardlab.json"), "-o", out.string()});
+    const CliRun r = runCommand({"report", scenario("straggler-12-6-4-2.shardlab.json"), "-o", out.string()});
     ASSERT_EQ(r.status, kExitOk) << r.err;
     EXPECT_NE(r.out.find("limited by wait"), std::string::npos);
     const std::string html = slurp(out);
@@ -43,19 +43,19 @@ TEST(CliReport, SizesAndOutputsAreChecked)
 {
     const auto out = std::filesystem::temp_directory_path() / "shardlab-cli-report-sizes.html";
     const CliRun three
-        = cli({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string(), "--sizes", "1M:64M:8"});
+        = runCommand({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string(), "--sizes", "1M:64M:8"});
     ASSERT_EQ(three.status, kExitOk) << three.err;
     EXPECT_NE(slurp(out).find("Timing at 3 message sizes"), std::string::npos);
     const CliRun two
-        = cli({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string(), "--sizes", "1M,2M"});
+        = runCommand({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string(), "--sizes", "1M,2M"});
     EXPECT_EQ(two.status, kExitBadInput);
     EXPECT_NE(two.err.find("at least three"), std::string::npos);
     EXPECT_EQ(
-        cli({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", "out.docx"}).status, kExitBadInput);
-    EXPECT_EQ(cli({"report", "/nonexistent.shardlab.json", "-o", out.string()}).status, kExitBadInput);
+        runCommand({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", "out.docx"}).status, kExitBadInput);
+    EXPECT_EQ(runCommand({"report", "/nonexistent.shardlab.json", "-o", out.string()}).status, kExitBadInput);
     // no PDF writer installed in this test program: a clear message, not a crash
     setPdfReportWriter({});
-    const CliRun pdf = cli({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", "x.pdf"});
+    const CliRun pdf = runCommand({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", "x.pdf"});
     EXPECT_EQ(pdf.status, kExitBadInput);
     EXPECT_NE(pdf.err.find("PDF"), std::string::npos);
 }
@@ -64,7 +64,7 @@ TEST(CliReport, AHungRunIsReportedAndExitsWithThree)
 {
     const auto out = std::filesystem::temp_directory_path() / "shardlab-cli-report-hang.html";
     std::filesystem::remove(out);
-    const CliRun r = cli({"report", scenario("hang-mismatched-collective.shardlab.json"), "-o", out.string()});
+    const CliRun r = runCommand({"report", scenario("hang-mismatched-collective.shardlab.json"), "-o", out.string()});
     EXPECT_EQ(r.status, kExitRunFailed);
     EXPECT_NE(slurp(out).find("the run hung"), std::string::npos);
 }
@@ -73,38 +73,38 @@ TEST(CliReport, LiveNeedsLiveMode)
 {
     if (shardlab::liveBuiltIn())
         GTEST_SKIP() << "this build has live mode; the GPU tests cover --live";
-    const CliRun r = cli({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", "x.html", "--live"});
+    const CliRun r = runCommand({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", "x.html", "--live"});
     EXPECT_EQ(r.status, kExitBadInput);
     EXPECT_NE(r.err.find("live mode is not built in"), std::string::npos);
 }
 
 TEST(CliLessons, ListShowAndCheck)
 {
-    const CliRun list = cli({"lessons"});
+    const CliRun list = runCommand({"lessons"});
     ASSERT_EQ(list.status, kExitOk) << list.err;
     EXPECT_NE(list.out.find("straggler-12-6-4-2"), std::string::npos);
-    const CliRun json = cli({"lessons", "--json", "--lang", "zh"});
+    const CliRun json = runCommand({"lessons", "--json", "--lang", "zh"});
     ASSERT_EQ(json.status, kExitOk);
     const auto j = nlohmann::json::parse(json.out);
     ASSERT_EQ(j.size(), 10u);
     EXPECT_EQ(j[4]["id"], "speedup-1-6x");
     EXPECT_EQ(j[4]["title"], "两张 GPU：1.6 倍，不是 2 倍");
 
-    const CliRun show = cli({"lessons", "show", "speedup-1-6x", "--lang", "en"});
+    const CliRun show = runCommand({"lessons", "show", "speedup-1-6x", "--lang", "en"});
     ASSERT_EQ(show.status, kExitOk);
     EXPECT_NE(show.out.find("Steps"), std::string::npos);
     EXPECT_NE(show.out.find("Q1 (numeric, x)"), std::string::npos);
 
-    const CliRun right = cli({"lessons", "check", "speedup-1-6x", "1.6", "--lang", "en"});
+    const CliRun right = runCommand({"lessons", "check", "speedup-1-6x", "1.6", "--lang", "en"});
     EXPECT_EQ(right.status, kExitOk);
     EXPECT_EQ(right.out.rfind("Right.", 0), 0u);
-    const CliRun wrong = cli({"lessons", "check", "straggler-12-6-4-2", "b", "-q", "3", "--lang", "zh"});
+    const CliRun wrong = runCommand({"lessons", "check", "straggler-12-6-4-2", "b", "-q", "3", "--lang", "zh"});
     EXPECT_EQ(wrong.status, kExitOk); // b is right
-    const CliRun no = cli({"lessons", "check", "straggler-12-6-4-2", "3", "--lang", "zh"});
+    const CliRun no = runCommand({"lessons", "check", "straggler-12-6-4-2", "3", "--lang", "zh"});
     EXPECT_EQ(no.status, 1);
     EXPECT_EQ(no.out.rfind("还不对", 0), 0u);
-    EXPECT_EQ(cli({"lessons", "check", "straggler-12-6-4-2", "many"}).status, kExitBadInput);
-    EXPECT_EQ(cli({"lessons", "show", "nope"}).status, kExitBadInput);
-    EXPECT_EQ(cli({"lessons", "--dir", "/nonexistent"}).status, kExitBadInput);
-    EXPECT_EQ(cli({"lessons", "--lang", "fr"}).status, kExitBadInput);
+    EXPECT_EQ(runCommand({"lessons", "check", "straggler-12-6-4-2", "many"}).status, kExitBadInput);
+    EXPECT_EQ(runCommand({"lessons", "show", "nope"}).status, kExitBadInput);
+    EXPECT_EQ(runCommand({"lessons", "--dir", "/nonexistent"}).status, kExitBadInput);
+    EXPECT_EQ(runCommand({"lessons", "--lang", "fr"}).status, kExitBadInput);
 }

@@ -17,7 +17,7 @@ using shardlab::test::CliRun;
 using shardlab::test::scenario;
 
 namespace {
-CliRun run(std::vector<std::string> args) { return shardlab::test::cli(std::move(args)); }
+CliRun run(std::vector<std::string> args) { return shardlab::test::runCommand(std::move(args)); }
 
 bool liveRunsHere() { return shardlab::liveDevices().ok(); }
 } // namespace

@@ -66,7 +66,7 @@ TEST(ClockSync, TheBoundHoldsUnderJitter)
 TEST(ClockSync, DriftIsInterpolated)
 {
     // The peer's clock runs 20 ppm fast: offset 1000 us at root time 0, 1000 + 20 at 1e6 us.
-    ClockFit f;
+    ProcessClockFit f;
     f.before = {1000, 1, 0, 8};
     f.after = ClockOffset{1020, 2, 1e6, 8};
     EXPECT_NEAR(f.driftPpm(), 20, 1e-9);
@@ -77,7 +77,7 @@ TEST(ClockSync, DriftIsInterpolated)
         EXPECT_NEAR(f.toRoot(local), t, 1e-6);
     }
     // Two measurements too close together: their mean, with the disagreement in the bound.
-    ClockFit close;
+    ProcessClockFit close;
     close.before = {1000, 1, 0, 8};
     close.after = ClockOffset{1004, 1, 10, 8};
     EXPECT_DOUBLE_EQ(close.toRoot(5000), 5000 - 1002);
@@ -132,7 +132,7 @@ TEST(ClockSync, PingPongOverAnInProcessJob)
         EXPECT_EQ(o.samples, 16);
         EXPECT_LE(std::fabs(o.offsetUs - truth[static_cast<size_t>(r)]), o.errorUs + 1e-6) << "rank " << r;
     }
-    const std::vector<ClockFit> fits = {exactClock(0), ClockFit{(*results[0])[1], std::nullopt}};
+    const std::vector<ProcessClockFit> fits = {exactClock(0), ProcessClockFit{(*results[0])[1], std::nullopt}};
     EXPECT_NE(clockNote(fits, 16, "test").find("residual error <="), std::string::npos);
 }
 

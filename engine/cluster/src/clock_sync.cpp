@@ -38,7 +38,7 @@ constexpr double kMinDriftSpanUs = 10'000; // closer measurements say nothing us
 constexpr double kMaxDrift = 1e-3;         // 1000 ppm: beyond any quartz; a measurement problem
 
 // The slope to use, or nullopt when the two measurements cannot give a trustworthy drift.
-std::optional<double> driftOf(const ClockFit& f)
+std::optional<double> driftOf(const ProcessClockFit& f)
 {
     if (!f.after || f.after->atUs - f.before.atUs < kMinDriftSpanUs)
         return std::nullopt;
@@ -49,7 +49,7 @@ std::optional<double> driftOf(const ClockFit& f)
 }
 } // namespace
 
-double ClockFit::toRoot(double localUs) const
+double ProcessClockFit::toRoot(double localUs) const
 {
     if (auto k = driftOf(*this)) {
         // offset(t) = o1 + k (t - a1) in root time t, and local = t + offset(t):
@@ -61,7 +61,7 @@ double ClockFit::toRoot(double localUs) const
     return localUs - before.offsetUs;
 }
 
-double ClockFit::errorUs() const
+double ProcessClockFit::errorUs() const
 {
     if (!after)
         return before.errorUs;
@@ -70,20 +70,20 @@ double ClockFit::errorUs() const
     return std::max(before.errorUs, after->errorUs) + std::fabs(after->offsetUs - before.offsetUs) / 2;
 }
 
-double ClockFit::driftPpm() const
+double ProcessClockFit::driftPpm() const
 {
     auto k = driftOf(*this);
     return k ? *k * 1e6 : 0.0;
 }
 
-ClockFit exactClock(double offsetUs)
+ProcessClockFit exactClock(double offsetUs)
 {
-    ClockFit f;
+    ProcessClockFit f;
     f.before.offsetUs = offsetUs;
     return f;
 }
 
-void applyClockFit(RunResult& run, const ClockFit& fit)
+void applyClockFit(RunResult& run, const ProcessClockFit& fit)
 {
     for (Span& s : run.spans) {
         s.beginUs = fit.toRoot(s.beginUs);
@@ -153,7 +153,7 @@ Result<std::vector<ClockOffset>> measureClockOffsets(Transport& t, const Clock& 
     return offsets;
 }
 
-std::string clockNote(const std::vector<ClockFit>& fits, int rounds, const std::string& transport)
+std::string clockNote(const std::vector<ProcessClockFit>& fits, int rounds, const std::string& transport)
 {
     double worst = 0, drift = 0;
     int worstRank = 0;

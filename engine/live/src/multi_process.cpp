@@ -304,9 +304,9 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     std::string errors;
     int status = 0;
     std::vector<RankPart> rankParts;
-    std::vector<ClockFit> fits;
+    std::vector<ProcessClockFit> fits;
     for (int r = 0; r < size; ++r) {
-        ClockFit fit;
+        ProcessClockFit fit;
         fit.before = (*before)[static_cast<size_t>(r)];
         fit.after = (*after)[static_cast<size_t>(r)];
         fits.push_back(fit);
@@ -341,7 +341,7 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
             gpuClocks += (gpuClocks.empty() ? "" : ", ") + p.run.clockNote;
     if (errors.empty()) {
         MergeOptions mo;
-        for (const ClockFit& f : fits)
+        for (const ProcessClockFit& f : fits)
             mo.tieUs = std::max(mo.tieUs, f.errorUs());
         auto merged = mergeRankParts(std::move(rankParts), mo);
         if (!merged) {

@@ -47,7 +47,7 @@ Result<ClockOffset> estimateOffset(const std::vector<PingSample>& samples);
 // How one process's clock maps to rank 0's: the offset measured before the run and, where
 // measured, after it. With both, the offset is interpolated linearly in time (it follows a
 // constant drift between the two clocks); the error is then the larger of the two bounds.
-struct ClockFit {
+struct ProcessClockFit {
     ClockOffset before;
     std::optional<ClockOffset> after;
     // rank 0's time for a time on this process's clock
@@ -56,10 +56,10 @@ struct ClockFit {
     // Drift between the clocks in parts per million (0 without a second measurement).
     double driftPpm() const;
 };
-ClockFit exactClock(double offsetUs); // a known offset (rank 0: 0), no error
+ProcessClockFit exactClock(double offsetUs); // a known offset (rank 0: 0), no error
 
 // Moves every time in `run` (spans, collective arrivals/start/end, iteration marks) onto rank 0's clock.
-void applyClockFit(RunResult& run, const ClockFit& fit);
+void applyClockFit(RunResult& run, const ProcessClockFit& fit);
 
 // Rank 0 exchanges `rounds` pings with each other rank in turn and returns every rank's offset
 // (rank 0's own: exactly 0). The other ranks answer rank 0's pings and return an empty vector.
@@ -69,6 +69,6 @@ Result<std::vector<ClockOffset>> measureClockOffsets(Transport& transport, const
 // The sentence a run states about its clocks: "clocks of 4 processes aligned to rank 0 by
 // 32 MPI ping-pongs each, before and after the run; residual error <= 3.1 us (rank 2), drift
 // <= 0.8 ppm".
-std::string clockNote(const std::vector<ClockFit>& fits, int rounds, const std::string& transport);
+std::string clockNote(const std::vector<ProcessClockFit>& fits, int rounds, const std::string& transport);
 
 } // namespace shardlab
