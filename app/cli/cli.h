@@ -20,6 +20,15 @@
 
 namespace shardlab::cli {
 
+// Checks of numeric options whose messages say what was wrong and what is expected:
+// "--iterations: 'abc' is not a whole number (expected 1 to 100000)",
+// "--gpus: 0 is out of range (expected 1 to 65536)".
+CLI::Validator wholeNumber(long long lo, long long hi);
+// Live mode's messages suggest `shardlab sim`; a live-only command suggests its own simulated form
+// instead ("`shardlab bench --sim --preset ID`").
+Error suggestInstead(Error error, const std::string& alternative);
+CLI::Validator realNumber(double lo, double hi);
+
 // Exit statuses fixed by PRODUCT.md.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 2;

@@ -27,14 +27,14 @@ void addBench(CLI::App& app, Io io, Action& action)
     cmd->add_option("--collective", a->collective,
                     "all_reduce, reduce, broadcast, all_gather, all_gather_v, reduce_scatter, reduce_scatter_all_gather, "
                     "send_recv");
-    cmd->add_option("--gpus", a->gpus, "Number of GPUs (ranks)")->required()->check(CLI::Range(1, 1 << 20));
+    cmd->add_option("--gpus", a->gpus, "Number of GPUs (ranks)")->required()->check(wholeNumber(1, 1LL << 20));
     cmd->add_option("--sizes", a->sizes, "START:END:FACTOR (binary units as in nccl-tests: 1M = 1048576) or a list 64K,1M");
     cmd->add_flag("--sim", a->sim, "Simulate instead of measuring on this machine's GPUs");
     cmd->add_option("--preset", a->preset, "Topology to simulate (with --sim); its first N GPUs are used");
     cmd->add_option("--profile", a->profile, "Cost profile for --sim (default: built-in)");
     cmd->add_flag("--json", a->json, "Print JSON instead of the table");
-    cmd->add_option("--warmup", a->warmup, "Live: untimed calls before each size (nccl-tests -w)")->check(CLI::Range(0, 1000));
-    cmd->add_option("--iters", a->iters, "Live: calls per timed batch (nccl-tests -n)")->check(CLI::Range(1, 100000));
+    cmd->add_option("--warmup", a->warmup, "Live: untimed calls before each size (nccl-tests -w)")->check(wholeNumber(0, 1000));
+    cmd->add_option("--iters", a->iters, "Live: calls per timed batch (nccl-tests -n)")->check(wholeNumber(1, 100000));
     cmd->callback([=, &action] {
         action = [=]() -> int {
             auto kind = opFromName(a->collective);

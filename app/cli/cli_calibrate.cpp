@@ -58,13 +58,13 @@ void addCalibrate(CLI::App& app, Io io, Action& action)
     auto* cmd = app.add_subcommand("calibrate", "Measure collectives and compute on this machine's GPUs, fit a cost profile, "
                                                 "save it and print predicted against measured");
     auto a = std::make_shared<CalibrateArgs>();
-    cmd->add_option("--gpus", a->gpus, "GPUs to use (default: all)")->check(CLI::Range(2, 1 << 16));
+    cmd->add_option("--gpus", a->gpus, "GPUs to use (default: all)")->check(wholeNumber(2, 1LL << 16));
     cmd->add_option("--name", a->name, "Name of the saved profile (default 'calibrated'); use it with --profile NAME");
     cmd->add_option("--sizes", a->sizes, "Sizes to measure, as for bench (default: 8 B, then 16K:1G:4)");
     cmd->add_option("--collectives", a->collectives, "Collectives to measure (default: all_reduce,all_gather,reduce_scatter,"
                                                      "broadcast,reduce)")
         ->delimiter(',');
-    cmd->add_option("--ranks", a->ranks, "Rank counts to measure (default: 2 and all)")->delimiter(',')->check(CLI::Range(2, 1 << 16));
+    cmd->add_option("--ranks", a->ranks, "Rank counts to measure (default: 2 and all)")->delimiter(',')->check(wholeNumber(2, 1LL << 16));
     cmd->add_option("--preset", a->preset, "Fit against this preset's topology instead of the machine's own");
     cmd->add_option("--measured", a->measured, "Fit measurements made before (files of `shardlab bench --json`) instead of "
                                                "measuring now");
@@ -127,7 +127,9 @@ void addCalibrate(CLI::App& app, Io io, Action& action)
                 result = runCalibration(plan, options, hooks);
             }
             if (!result)
-                return reportError(result.error(), io);
+                return reportError(suggestInstead(result.error(), "`shardlab calibrate --measured FILE.json... --preset ID` "
+                                                                  "(a fit of sweeps measured elsewhere)"),
+                                   io);
             io.out << (a->json ? calibrationJson(*result) : formatAccuracyTable(*result));
             if (!a->noSave) {
                 if (Status st = saveProfile(result->profile); !st)

@@ -3,7 +3,10 @@
 #include "shardlab/base/file_io.h"
 #include "shardlab/io/scenario_io.h"
 
+#include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <ostream>
 
@@ -46,6 +49,53 @@ StdoutToStderr::~StdoutToStderr()
     std::fflush(stdout);
     dup2(m_saved, STDOUT_FILENO);
     close(m_saved);
+}
+
+CLI::Validator wholeNumber(long long lo, long long hi)
+{
+    const std::string range = std::to_string(lo) + " to " + std::to_string(hi);
+    return CLI::Validator(
+        [lo, hi, range](std::string& text) -> std::string {
+            long long v = 0;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+            if (ec == std::errc::result_out_of_range)
+                return text + " is out of range (expected " + range + ")";
+            if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+                return "'" + text + "' is not a whole number (expected " + range + ")";
+            if (v < lo || v > hi)
+                return text + " is out of range (expected " + range + ")";
+            return {};
+        },
+        "INT " + range);
+}
+
+CLI::Validator realNumber(double lo, double hi)
+{
+    auto num = [](double x) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%g", x);
+        return std::string(b);
+    };
+    const std::string range = num(lo) + " to " + num(hi);
+    return CLI::Validator(
+        [lo, hi, range](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double v = std::strtod(text.c_str(), &end);
+            if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v))
+                return "'" + text + "' is not a number (expected " + range + ")";
+            if (v < lo || v > hi)
+                return text + " is out of range (expected " + range + ")";
+            return {};
+        },
+        "NUMBER " + range);
+}
+
+Error suggestInstead(Error error, const std::string& alternative)
+{
+    const std::string sim = "`shardlab sim`";
+    for (size_t at = error.message.find(sim); at != std::string::npos; at = error.message.find(sim, at + alternative.size()))
+        error.message.replace(at, sim.size(), alternative);
+    return error;
 }
 
 } // namespace shardlab::cli

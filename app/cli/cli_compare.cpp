@@ -79,7 +79,7 @@ void addCompare(CLI::App& app, Io io, Action& action)
         bool json = false;
     };
     auto a = std::make_shared<Args>();
-    cmd->add_option("--gpus", a->gpus, "Number of GPUs (ranks)")->required()->check(CLI::Range(2, 1 << 16));
+    cmd->add_option("--gpus", a->gpus, "Number of GPUs (ranks)")->required()->check(wholeNumber(2, 1LL << 16));
     cmd->add_option("--bytes", a->bytes, "Buffer size, SI or IEC: 1GB = 10^9 bytes, 1GiB = 2^30 (default 1 GB)");
     cmd->add_option("--preset", a->preset, "Topology to simulate on (its first N GPUs)")->required();
     cmd->add_option("--profile", a->profile, "Cost profile (default: built-in)");

@@ -126,7 +126,7 @@ void addLessons(CLI::App& app, Io io, Action& action)
     check->add_option("ID", a->id, "Lesson id")->required();
     check->add_option("ANSWER", a->answer, "A choice id (a), a number (1.6, 250 ms) or a collective (all_gather)")
         ->required();
-    check->add_option("--question,-q", a->question, "Question number, from 1")->check(CLI::PositiveNumber);
+    check->add_option("--question,-q", a->question, "Question number, from 1")->check(wholeNumber(1, 1LL << 20));
 
     cmd->callback([=, &action] {
         action = [=]() -> int {

@@ -40,7 +40,7 @@ int benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, bool json,
         return shardlab::benchLive(kind, gpus, sizes, options);
     }();
     if (!rows)
-        return reportError(rows.error(), io);
+        return reportError(suggestInstead(rows.error(), "`shardlab bench --sim --preset ID` (the same sweep, simulated)"), io);
     if (json)
         io.out << sweepJson(kind, gpus, *rows, "live");
     else
@@ -67,7 +67,7 @@ void addLive(CLI::App& app, Io io, Action& action)
     auto noVerify = std::make_shared<bool>(false);
     auto noScale = std::make_shared<bool>(false);
     cmd->add_option("--watchdog-ms", *watchdog, "Abort a collective that makes no progress for this long")
-        ->check(CLI::Range(1.0, 3.6e6));
+        ->check(realNumber(1.0, 3.6e6));
     cmd->add_flag("--no-timeline", *noTimeline, "Stamp only iteration boundaries (no per-phase timeline)");
     cmd->add_flag("--no-verify", *noVerify, "Skip checking the collectives' results in the warm-up pass");
     cmd->add_flag("--no-scale", *noScale,

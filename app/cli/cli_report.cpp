@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "shardlab/base/file_io.h"
 #include "shardlab/analysis/sweep.h"
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/live/live.h"
@@ -67,6 +68,8 @@ void addReport(CLI::App& app, Io io, Action& action)
                        << a->out.substr(0, a->out.size() - 3) << "html instead\n";
                 return kExitBadInput;
             }
+            if (Status st = refuseOutputOverInput("-o", a->out, a->file, "the scenario file"); !st)
+                return reportError(st.error(), io);
             auto scenario = loadScenario(a->file);
             if (!scenario)
                 return reportError(scenario.error(), io);
@@ -96,7 +99,7 @@ void addReport(CLI::App& app, Io io, Action& action)
             }
             auto report = buildLabReport(*scenario, options);
             if (!report)
-                return reportError(report.error(), io);
+                return reportError(suggestInstead(report.error(), "`shardlab report` without --live (the simulated report)"), io);
             if (ext == "pdf") {
                 if (Status st = pdfWriterSlot()(*report, a->out); !st)
                     return reportError(st.error(), io);

@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include "shardlab/base/file_io.h"
 #include "shardlab/analysis/summary.h"
 #include "shardlab/base/version.h"
 #include "shardlab/io/exporters.h"
@@ -19,12 +20,22 @@ void addRunOptions(CLI::App* cmd, RunArgs& a)
     cmd->add_option("--trace", a.trace, "Also write a Chrome/Perfetto trace to this file");
     cmd->add_option("--csv", a.csvPrefix, "Also write PREFIX-ranks.csv, PREFIX-collectives.csv and PREFIX-spans.csv");
     cmd->add_option("--result", a.result, "Also save the run as a ShardLab result file (.shardlab-result.json)");
-    cmd->add_option("--iterations", a.iterations, "Override the scenario's iteration count")->check(CLI::Range(1, 100000));
+    cmd->add_option("--iterations", a.iterations, "Override the scenario's iteration count")->check(wholeNumber(1, 100000));
     cmd->add_option("--profile", a.profile, "Cost profile to simulate with (default: the scenario's, else built-in)");
 }
 
 Result<Scenario> loadRunScenario(const RunArgs& a)
 {
+    // an output that is the scenario itself would replace it
+    const std::string& csv = a.csvPrefix;
+    for (const auto& [option, out] : std::vector<std::pair<std::string, std::string>>{
+             {"--trace", a.trace},
+             {"--result", a.result},
+             {"--csv", csv.empty() ? csv : csv + "-ranks.csv"},
+             {"--csv", csv.empty() ? csv : csv + "-collectives.csv"},
+             {"--csv", csv.empty() ? csv : csv + "-spans.csv"}})
+        if (Status st = refuseOutputOverInput(option, out, a.file, "the scenario file being run"); !st)
+            return st.error();
     auto scenario = loadScenario(a.file);
     if (scenario && a.iterations > 0)
         scenario->iterations = a.iterations;
@@ -76,7 +87,7 @@ int printRun(const Scenario& scenario, const RunResult& run, bool json, const st
     if (run.hang) {
         io.err << "shardlab: the run hung: " << run.hang->explanation << "\n";
         for (size_t r = 0; r < run.hang->pending.size(); ++r)
-            io.err << "  rank " << r << ": last completed collective #" << run.hang->lastCompleted[r] << ", "
+            io.err << "  rank " << r << ": " << HangReport::lastCompletedText(run.hang->lastCompleted[r]) << ", "
                    << run.hang->pending[r] << "\n";
         return kExitRunFailed;
     }

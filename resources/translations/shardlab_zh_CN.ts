@@ -268,6 +268,10 @@
         <translation>容量</translation>
     </message>
     <message>
+        <source>hang</source>
+        <translation>挂起</translation>
+    </message>
+    <message>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>

@@ -100,3 +100,101 @@ TEST(Cli, BenchSimInNcclTestsColumns)
     EXPECT_EQ(runCommand({"bench", "--gpus", "2", "--sizes", "1G:1M", "--sim", "--preset", "h200-nv18-4"}).status, kExitBadInput);
     EXPECT_EQ(runCommand({"bench", "--gpus", "9", "--sim", "--preset", "h200-nv18-4"}).status, kExitBadInput);
 }
+
+TEST(Cli, RanksWithoutARouteExitTwo)
+{
+    // two GPUs and no link between them, and an all-reduce across both
+    const std::string file = writeTemp("shardlab-cli-no-route.shardlab.json", R"({"shardlab": 1, "name": "cut off",
+      "topology": {"gpus": [{"id": "g0", "name": "G", "memory": "16GB", "tflops": 10},
+                            {"id": "g1", "name": "G", "memory": "16GB", "tflops": 10}], "links": []},
+      "workload": [],
+      "program": [{"op": "all_reduce", "name": "grads", "bytes": "1MB"}]})");
+    const CliRun r = runCommand({"sim", file});
+    EXPECT_EQ(r.status, kExitBadInput) << r.out << r.err;
+    EXPECT_NE(r.err.find("rank 0 has no route to rank 1"), std::string::npos) << r.err;
+    EXPECT_EQ(runCommand({"diagnose", file}).status, kExitBadInput);
+}
+
+TEST(Cli, AHangInTheFirstCollectiveSaysNoneCompletedYet)
+{
+    const std::string file = writeTemp("shardlab-cli-first-hang.shardlab.json", R"({"shardlab": 1, "name": "first call differs",
+      "topology": {"preset": "h200-nv18-4", "gpus": 2},
+      "program": [{"op": "all_reduce", "name": "grads", "bytes": "1MB"}],
+      "perturbations": {"mismatches": [{"type": "wrong_count", "rank": 1, "op": 0, "iteration": 0, "bytes": "4KB"}]}})");
+    const CliRun r = runCommand({"sim", file});
+    EXPECT_EQ(r.status, kExitRunFailed) << r.out << r.err;
+    EXPECT_EQ(r.err.find("#-1"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("rank 0: no collective completed yet"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("rank 1 is the first that differs"), std::string::npos) << r.err; // not rank 0
+    const CliRun d = runCommand({"diagnose", file});
+    EXPECT_EQ(d.out.find("#-1"), std::string::npos) << d.out;
+}
+
+TEST(Cli, AnOutputThatIsTheScenarioIsRefusedAndTheScenarioKept)
+{
+    std::ifstream src(std::string(SHARDLAB_SCENARIO_DIR) + "/straggler-12-6-4-2.shardlab.json");
+    std::stringstream text;
+    text << src.rdbuf();
+    const std::string file = writeTemp("shardlab-cli-self.shardlab.json", text.str());
+    for (const char* option : {"--trace", "--result"}) {
+        const CliRun r = runCommand({"sim", file, option, file});
+        EXPECT_EQ(r.status, kExitBadInput) << option << r.err;
+        EXPECT_NE(r.err.find("that is the scenario file being run"), std::string::npos) << r.err;
+    }
+    // the same file by another spelling
+    const std::string other = (std::filesystem::path(file).parent_path() / "." / "shardlab-cli-self.shardlab.json").string();
+    EXPECT_EQ(runCommand({"sim", file, "--trace", other}).status, kExitBadInput);
+    std::ifstream after(file);
+    std::stringstream kept;
+    kept << after.rdbuf();
+    EXPECT_EQ(kept.str(), text.str());
+}
+
+TEST(Cli, NumericOptionsSayWhatWasWrongAndWhatIsExpected)
+{
+    const std::string file = std::string(SHARDLAB_SCENARIO_DIR) + "/straggler-12-6-4-2.shardlab.json";
+    CliRun r = runCommand({"sim", file, "--iterations", "abc"});
+    EXPECT_EQ(r.status, kExitBadInput);
+    EXPECT_NE(r.err.find("'abc' is not a whole number (expected 1 to 100000)"), std::string::npos) << r.err;
+    r = runCommand({"topo", "--preset", "h200-nv18-4", "--gpus", "0"});
+    EXPECT_EQ(r.status, kExitBadInput);
+    EXPECT_NE(r.err.find("0 is out of range (expected 1 to 1048576)"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("1797693"), std::string::npos) << r.err; // no 309-digit bound
+    EXPECT_EQ(runCommand({"sim", file, "--iterations", "3"}).status, 0);
+}
+
+TEST(Cli, RanksOutsideTheTopologyAreReportedWhereTheFileNamesThem)
+{
+    const std::string file = writeTemp("shardlab-cli-rank7.shardlab.json",
+        R"({"shardlab":1,"topology":{"preset":"h200-nv18-4"},"workload":[{"name":"x","kind":"data","size":"1 GB","split_across":[0,1,7]}]})");
+    const CliRun r = runCommand({"sim", file});
+    EXPECT_EQ(r.status, kExitBadInput);
+    EXPECT_NE(r.err.find("$.workload[0].split_across[2]: rank 7 does not exist (expected 0..3)"), std::string::npos) << r.err;
+    // a unit error says what it expected once
+    const std::string unit = writeTemp("shardlab-cli-unit.shardlab.json",
+        R"({"shardlab":1,"topology":{"preset":"h200-nv18-4"},"workload":[{"name":"x","kind":"data","size":"1 QB"}]})");
+    const CliRun u = runCommand({"sim", unit});
+    EXPECT_EQ(u.status, kExitBadInput);
+    const size_t first = u.err.find("(expected");
+    ASSERT_NE(first, std::string::npos) << u.err;
+    EXPECT_EQ(u.err.find("(expected", first + 1), std::string::npos) << u.err;
+}
+
+TEST(Cli, AnEmptyLessonFolderIsAnError)
+{
+    const auto dir = std::filesystem::temp_directory_path() / "shardlab-cli-no-lessons";
+    std::filesystem::create_directories(dir);
+    const CliRun r = runCommand({"lessons", "--dir", dir.string()});
+    EXPECT_EQ(r.status, kExitBadInput) << r.out;
+    EXPECT_NE(r.err.find("holds no lessons"), std::string::npos) << r.err;
+}
+
+TEST(Cli, WritingOverAFolderSaysItIsAFolder)
+{
+    const auto dir = std::filesystem::temp_directory_path() / "shardlab-cli-out.html";
+    std::filesystem::create_directories(dir);
+    const CliRun r = runCommand({"report", std::string(SHARDLAB_SCENARIO_DIR) + "/straggler-12-6-4-2.shardlab.json", "-o", dir.string()});
+    EXPECT_EQ(r.status, kExitBadInput) << r.err;
+    EXPECT_EQ(r.err.find("(Success)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("is a folder"), std::string::npos) << r.err;
+}

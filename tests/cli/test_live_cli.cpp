@@ -109,3 +109,17 @@ TEST(LiveCli, WithJsonWhatTheGpuLibrariesPrintGoesToStandardError)
     std::remove(outName);
     std::remove(errName);
 }
+
+// Issue 14: without a GPU, live-only commands suggest their own simulated form, not `shardlab sim`.
+TEST(LiveCli, LiveOnlyCommandsSuggestTheirOwnSimulatedForm)
+{
+    if (auto d = shardlab::liveDevices(); d && !d->empty())
+        GTEST_SKIP() << "a GPU is visible here: the live commands run";
+    const CliRun b = run({"bench", "--collective", "all_reduce", "--gpus", "2", "--sizes", "1M"});
+    EXPECT_NE(b.status, 0);
+    EXPECT_EQ(b.err.find("`shardlab sim`"), std::string::npos) << b.err;
+    EXPECT_NE(b.err.find("--sim"), std::string::npos) << b.err;
+    const CliRun c = run({"calibrate", "--gpus", "2"});
+    EXPECT_NE(c.status, 0);
+    EXPECT_EQ(c.err.find("`shardlab sim`"), std::string::npos) << c.err;
+}

@@ -78,3 +78,62 @@ TEST(Exporters, TableNamesTheStraggler)
     EXPECT_NE(table.find("<- straggler"), std::string::npos);
     EXPECT_NE(table.find("bottleneck wait"), std::string::npos);
 }
+
+// Issue 14: no speed-up figure where it means nothing, and the reason instead.
+TEST(Exporters, NoSpeedupWithoutComputeOnOneGpuAndForAHang)
+{
+    // no compute: nothing to speed up
+    Scenario s = splitScenario({4, 4}, 1e12, 1'000'000);
+    s.program.erase(s.program.begin());
+    auto run = simulate(s);
+    ASSERT_TRUE(run);
+    Summary sum = summarize(s, *run);
+    EXPECT_FALSE(sum.hasSpeedup);
+    EXPECT_NE(sum.speedupNote.find("no compute"), std::string::npos) << sum.speedupNote;
+    std::string table = formatSummaryTable(s, sum);
+    EXPECT_EQ(table.find("0.00x"), std::string::npos) << table;
+    EXPECT_NE(table.find("speed-up - | efficiency -"), std::string::npos) << table;
+    EXPECT_NE(table.find("No speed-up: the program has no compute"), std::string::npos) << table;
+    auto doc = nlohmann::json::parse(summaryJson(sum));
+    EXPECT_TRUE(doc["speedup"].is_null());
+    EXPECT_TRUE(doc["efficiency"].is_null());
+    EXPECT_FALSE(doc["hung"].get<bool>());
+
+    // one GPU: nothing to compare with
+    s = splitScenario({4}, 1e12, 1'000'000);
+    run = simulate(s);
+    ASSERT_TRUE(run);
+    sum = summarize(s, *run);
+    EXPECT_FALSE(sum.hasSpeedup);
+    EXPECT_EQ(formatSummaryTable(s, sum).find("0.64x"), std::string::npos);
+
+    // a hang: "hung": true, the hang report, bottleneck "hang", no speed-up
+    s = splitScenario({6, 6}, 1.2e12, 1'000'000);
+    s.iterations = 3;
+    s.perturbations.mismatches = {{Mismatch::Type::WrongOp, 1, 1, 2, OpKind::AllGather, 0}};
+    run = simulate(s);
+    ASSERT_TRUE(run && run->hang);
+    sum = summarize(s, *run);
+    doc = nlohmann::json::parse(summaryJson(sum));
+    EXPECT_TRUE(doc["hung"].get<bool>());
+    EXPECT_EQ(doc["bottleneck"], "hang");
+    EXPECT_TRUE(doc["speedup"].is_null());
+    EXPECT_EQ(doc["hang"]["first_mismatch_rank"], 1);
+    ASSERT_EQ(doc["hang"]["ranks"].size(), 2u);
+    EXPECT_EQ(doc["hang"]["ranks"][0]["last_completed"], 1); // iterations 0 and 1 completed their all-reduce
+}
+
+TEST(Exporters, ComputeOverAnItemNobodyOwnsHasNoSpeedup)
+{
+    Scenario s = splitScenario({4, 4, 4, 4}, 1e12, 1'000'000);
+    for (Shard& sh : s.workload.items[0].shards)
+        sh.owners.clear();
+    auto run = simulate(s);
+    ASSERT_TRUE(run);
+    const Summary sum = summarize(s, *run);
+    EXPECT_FALSE(sum.hasSpeedup);
+    EXPECT_LE(sum.efficiency, 1.0);
+    EXPECT_NE(sum.speedupNote.find("compute step 'work' runs over 'data', which no rank owns"), std::string::npos)
+        << sum.speedupNote;
+    EXPECT_EQ(formatSummaryTable(s, sum).find("400%"), std::string::npos);
+}

@@ -127,6 +127,26 @@ TEST(Simulator, MismatchedCollectiveIsReportedAsAHang)
     EXPECT_NE(r->hang->pending[3].find("all_gather"), std::string::npos);
 }
 
+// Issue 14: with two ranks a vote is a tie; the rank whose call differs from the program's is the
+// one to blame (rank 1 here, not rank 0).
+TEST(Simulator, WithTwoRanksTheRankThatDiffersFromTheProgramIsBlamed)
+{
+    for (int wrong : {0, 1}) {
+        Scenario s = splitScenario({6, 6}, 1.2e12, 1'000'000);
+        s.perturbations.mismatches = {{Mismatch::Type::WrongCount, wrong, 1, 0, OpKind::AllReduce, 4096}};
+        auto r = simulate(s);
+        ASSERT_TRUE(r.ok());
+        ASSERT_TRUE(r->hang.has_value());
+        EXPECT_EQ(r->hang->firstMismatchRank, wrong);
+        EXPECT_NE(r->hang->explanation.find("rank " + std::to_string(wrong) + " is the first that differs"), std::string::npos)
+            << r->hang->explanation;
+        s.perturbations.mismatches = {{Mismatch::Type::WrongOp, wrong, 1, 0, OpKind::AllGather, 0}};
+        r = simulate(s);
+        ASSERT_TRUE(r.ok() && r->hang);
+        EXPECT_EQ(r->hang->firstMismatchRank, wrong);
+    }
+}
+
 TEST(Simulator, SkippedCollectiveIsAHangNamingTheRankThatLeft)
 {
     Scenario s = splitScenario({6, 6, 6}, 1.2e12, 1'000'000);
@@ -258,4 +278,37 @@ TEST(Simulator, SubgroupCollectivesOnlyInvolveTheirMembers)
     EXPECT_EQ(r->collectives[0].group, (std::vector<int>{0, 1}));
     EXPECT_EQ(r->collectives[1].group, (std::vector<int>{2, 3}));
     EXPECT_EQ(r->collectives[1].sequence, 0); // its own communicator
+}
+
+// Issue 14: a collective between ranks that no chain of links joins is refused (the model would
+// price it at nothing: "0.000 ms, 2.00x, 100%"), naming the step and the ranks cut off.
+TEST(Simulator, ACollectiveBetweenRanksWithoutARouteIsRefused)
+{
+    Scenario s = splitScenario({4, 4, 4, 4}, 1e12, 1'000'000);
+    // GPU 2 and 3 lose their links: ranks 0-1 still joined, 2 and 3 cut off
+    s.topology.links.erase(s.topology.links.begin() + 2, s.topology.links.end());
+    auto r = simulate(s);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    EXPECT_NE(r.error().message.find("$.program[1]"), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find("rank 0 has no route to ranks 2, 3"), std::string::npos) << r.error().message;
+
+    // no links at all: the same refusal; a group of the joined ranks only still runs
+    s.topology.links.clear();
+    EXPECT_FALSE(simulate(s));
+    s = splitScenario({4, 4, 4, 4}, 1e12, 1'000'000);
+    s.topology.links.erase(s.topology.links.begin() + 2, s.topology.links.end());
+    s.program[1].group = {0, 1};
+    EXPECT_TRUE(simulate(s)) << "ranks 0 and 1 are joined";
+}
+
+TEST(Simulator, ConnectedPartsFollowLinksThroughSwitches)
+{
+    Topology t = nvswitchBox(3);
+    t.gpus.push_back({"lonely", "G", 16'000'000'000ULL, 10, 1000, 0, 0});
+    const std::vector<int> part = connectedParts(t);
+    ASSERT_EQ(part.size(), size_t(5)); // 4 GPUs and the switch
+    EXPECT_EQ(part[0], part[1]);
+    EXPECT_EQ(part[1], part[2]);
+    EXPECT_NE(part[3], part[0]); // the fourth GPU has no link
 }

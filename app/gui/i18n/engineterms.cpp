@@ -57,6 +57,8 @@ QString EngineTerms::bottleneck(Bottleneck b)
         return tr("wait");
     case Bottleneck::Capacity:
         return tr("capacity");
+    case Bottleneck::Hang:
+        return tr("hang");
     }
     return {};
 }

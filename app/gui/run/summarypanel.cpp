@@ -139,9 +139,14 @@ void SummaryPanel::setOutcome(const RunOutcomePtr& outcome)
                 label->setText(text);
     };
     set(QStringLiteral("step"), tr("%1 ms").arg(s.stepTimeMs, 0, 'f', s.stepTimeMs >= 100 ? 1 : 3));
-    set(QStringLiteral("speedup"), s.ranks == 1 ? tr("%1x on 1 GPU").arg(s.speedup, 0, 'f', 2)
-                                                : tr("%1x on %2 GPUs").arg(s.speedup, 0, 'f', 2).arg(s.ranks));
-    set(QStringLiteral("efficiency"), percent(s.efficiency));
+    // no speed-up (a hang, no compute, one GPU): a dash, with the engine's reason as the tooltip
+    set(QStringLiteral("speedup"), !s.hasSpeedup ? QStringLiteral("\u2013")
+                                   : s.ranks == 1 ? tr("%1x on 1 GPU").arg(s.speedup, 0, 'f', 2)
+                                                  : tr("%1x on %2 GPUs").arg(s.speedup, 0, 'f', 2).arg(s.ranks));
+    set(QStringLiteral("efficiency"), s.hasSpeedup ? percent(s.efficiency) : QStringLiteral("\u2013"));
+    for (const auto& [k, label] : m_values)
+        if (k == QLatin1String("speedup") || k == QLatin1String("efficiency"))
+            label->setToolTip(QString::fromStdString(s.speedupNote));
     set(QStringLiteral("comm"), tr("%1 of rank time").arg(percent(s.commShare)));
     set(QStringLiteral("wait"), tr("%1 of rank time").arg(percent(s.waitShare)));
     if (s.straggler) {

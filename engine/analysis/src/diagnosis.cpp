@@ -176,7 +176,7 @@ void noSpeedup(const Scenario& s, const RunResult& run, const Summary& sum, cons
                std::vector<Finding>& out)
 {
     const int n = sum.ranks;
-    if (n < 2 || run.hang || sum.bottleneck == Bottleneck::Capacity)
+    if (n < 2 || run.hang || !sum.hasSpeedup || sum.bottleneck == Bottleneck::Capacity)
         return;
     const ScalingNote* slower = nullptr;
     if (ctx.scaling)
@@ -370,7 +370,8 @@ void hang(const Scenario& s, const RunResult& run, const std::vector<RankEvidenc
             left += fmt("%srank %d ", left.empty() ? "" : "; ", e.rank) + e.state;
     std::string last;
     for (const RankEvidence& e : ranks)
-        last += fmt("%srank %d #%d", last.empty() ? "" : ", ", e.rank, e.lastCompleted);
+        last += fmt("%srank %d ", last.empty() ? "" : ", ", e.rank)
+                + (e.lastCompleted < 0 ? std::string("none yet") : fmt("#%d", e.lastCompleted));
     std::string blocked;
     for (const RankEvidence& e : ranks)
         if (e.state.rfind("blocked", 0) == 0) {

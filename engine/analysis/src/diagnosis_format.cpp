@@ -30,7 +30,7 @@ std::string formatFindings(const std::vector<Finding>& findings)
                           e.computeMs, e.commMs, e.waitMs, e.timesLast, e.workShare * 100, e.slowdown, e.socket);
             out << buf;
             if (f.rule == FindingRule::CollectiveHang)
-                out << "  last completed #" << e.lastCompleted << ", " << e.state;
+                out << "  " << HangReport::lastCompletedText(e.lastCompleted) << ", " << e.state;
             out << "\n";
         }
         for (const CollectiveEvidence& c : f.collectives) {
@@ -72,7 +72,7 @@ std::string findingsJson(const std::vector<Finding>& findings)
                       {"delay_ms", e.delayMs},    {"gpu_tflops", e.gpuTflops},   {"node", e.node},
                       {"socket", e.socket},       {"ring_in_gbps", e.ringInGBps}, {"ring_out_gbps", e.ringOutGBps}};
             if (f.rule == FindingRule::CollectiveHang) {
-                r["last_completed"] = e.lastCompleted;
+                r["last_completed"] = e.lastCompleted >= 0 ? nlohmann::json(e.lastCompleted) : nlohmann::json(nullptr);
                 r["state"] = e.state;
             }
             j["ranks"].push_back(r);

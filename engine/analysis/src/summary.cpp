@@ -16,6 +16,7 @@ const char* bottleneckName(Bottleneck b)
     case Bottleneck::Communication: return "communication";
     case Bottleneck::Wait: return "wait";
     case Bottleneck::Capacity: return "capacity";
+    case Bottleneck::Hang: return "hang";
     }
     return "?";
 }
@@ -38,6 +39,50 @@ double oneGpuTimeMs(const Scenario& s, const CostProfile& profile)
 }
 
 namespace {
+
+// A compute step over an item that no rank owns: every rank computes nothing for it, while the
+// one-GPU time counts all of it.
+const Op* unownedCompute(const Scenario& s)
+{
+    for (const Op& op : s.program) {
+        if (op.kind != OpKind::Compute || op.item.empty() || op.flops <= 0)
+            continue;
+        const WorkloadItem* item = s.workload.find(op.item);
+        if (!item)
+            continue;
+        Bytes owned = 0;
+        for (int r = 0; r < s.ranks(); ++r)
+            owned += item->ownedBy(r);
+        if (owned == 0)
+            return &op;
+    }
+    return nullptr;
+}
+
+// Whether the speed-up and efficiency mean anything, and if not or if they look impossible, why
+// (docs/cost-model.md, "What the summary means").
+void explainSpeedup(const Scenario& s, Summary& sum)
+{
+    auto none = [&](std::string why) {
+        sum.hasSpeedup = false;
+        sum.speedup = 0;
+        sum.efficiency = 0;
+        sum.speedupNote = std::move(why);
+    };
+    if (sum.hang)
+        none("the run hung, so it has no finished step to compare with one GPU");
+    else if (sum.oneGpuMs <= 0)
+        none("the program has no compute, so there is nothing to speed up");
+    else if (sum.ranks == 1)
+        none("a run on one GPU has no one-GPU run to be compared with");
+    else if (const Op* op = unownedCompute(s))
+        none("compute step '" + op->name + "' runs over '" + op->item
+             + "', which no rank owns: no GPU does that work here, while one GPU would do all of it (give the item an"
+               " owner)");
+    else if (sum.efficiency > 1.0 + 1e-9)
+        sum.speedupNote = "the efficiency is above 100% because 'one GPU' is rank 0's GPU, and other ranks compute faster"
+                          " (faster GPUs or slowdowns below 1)";
+}
 
 std::string fmt(const char* f, double a) { char b[64]; std::snprintf(b, sizeof b, f, a); return b; }
 
@@ -96,21 +141,27 @@ std::string sentenceFor(const Scenario& s, const Summary& sum, const RunResult& 
         for (const CollectiveFigures& c : sum.collectives)
             if (!worst || c.timeMs * c.count > worst->timeMs * worst->count)
                 worst = &c;
-        std::snprintf(buf, sizeof buf,
-                      "Communication takes %.0f%% of the step%s; on %d GPUs the speed-up is %.2fx (efficiency %.0f%%).",
-                      sum.commShare * 100,
+        std::snprintf(buf, sizeof buf, "Communication takes %.0f%% of the step%s; ", sum.commShare * 100,
                       worst ? (std::string(": ") + worst->name + " of " + formatBytes(worst->bytes) + " reaches "
                                + fmt("%.1f", worst->busbwGBps) + " GB/s bus bandwidth")
                                   .c_str()
-                            : "",
-                      n, sum.speedup, sum.efficiency * 100);
-        return buf;
+                            : "");
+        std::string out = buf;
+        if (sum.hasSpeedup) {
+            std::snprintf(buf, sizeof buf, "on %d GPUs the speed-up is %.2fx (efficiency %.0f%%).", n, sum.speedup,
+                          sum.efficiency * 100);
+            return out + buf;
+        }
+        return out + "there is no speed-up: " + sum.speedupNote + ".";
     }
-    std::snprintf(buf, sizeof buf,
-                  "Compute takes %.0f%% of the step and communication %.0f%%: %.2fx faster than one GPU on %d GPUs "
-                  "(efficiency %.0f%%).",
-                  sum.computeShare * 100, sum.commShare * 100, sum.speedup, n, sum.efficiency * 100);
-    return buf;
+    std::snprintf(buf, sizeof buf, "Compute takes %.0f%% of the step and communication %.0f%%", sum.computeShare * 100,
+                  sum.commShare * 100);
+    std::string out = buf;
+    if (!sum.hasSpeedup)
+        return out + "; there is no speed-up: " + sum.speedupNote + ".";
+    std::snprintf(buf, sizeof buf, ": %.2fx faster than one GPU on %d GPUs (efficiency %.0f%%).", sum.speedup, n,
+                  sum.efficiency * 100);
+    return out + buf;
 }
 
 } // namespace
@@ -134,6 +185,8 @@ Summary summarize(const Scenario& s, const RunResult& run)
     sum.oneGpuMs = oneGpuTimeMs(s);
     sum.speedup = sum.stepTimeMs > 0 ? sum.oneGpuMs / sum.stepTimeMs : 0;
     sum.efficiency = n > 0 ? sum.speedup / n : 0;
+    sum.hang = run.hang;
+    explainSpeedup(s, sum);
 
     const CapacityReport cap = capacityOf(s);
     sum.perRank.resize(static_cast<size_t>(n));
@@ -230,7 +283,11 @@ Summary summarize(const Scenario& s, const RunResult& run)
         sum.bottleneck = Bottleneck::Communication;
     else
         sum.bottleneck = Bottleneck::Compute;
+    if (run.hang)
+        sum.bottleneck = Bottleneck::Hang;
     sum.sentence = sentenceFor(s, sum, run);
+    if (sum.hasSpeedup && !sum.speedupNote.empty())
+        sum.sentence += " Note: " + sum.speedupNote + ".";
     if (run.hang)
         sum.sentence = "The run hung: " + run.hang->explanation + ".";
     return sum;

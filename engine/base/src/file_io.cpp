@@ -27,9 +27,30 @@ Result<std::string> readUserFile(const std::filesystem::path& path, const std::s
     return ss.str();
 }
 
+bool sameFile(const std::filesystem::path& a, const std::filesystem::path& b)
+{
+    std::error_code ec;
+    if (std::filesystem::exists(a, ec) && std::filesystem::exists(b, ec))
+        return std::filesystem::equivalent(a, b, ec) && !ec;
+    const auto ca = std::filesystem::weakly_canonical(std::filesystem::absolute(a, ec), ec);
+    const auto cb = std::filesystem::weakly_canonical(std::filesystem::absolute(b, ec), ec);
+    return ca == cb;
+}
+
+Status refuseOutputOverInput(const std::string& option, const std::filesystem::path& output,
+                             const std::filesystem::path& input, const std::string& inputRole)
+{
+    if (output.empty() || input.empty() || !sameFile(output, input))
+        return {};
+    return badInput(option + " " + output.string() + ": that is " + inputRole + " " + input.string()
+                    + "; writing there would replace it (choose another file)");
+}
+
 Status writeFileAtomically(const std::filesystem::path& path, const std::string& text)
 {
     std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        return badInput(path.string() + ": is a folder (expected a file name)");
     const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
     const std::filesystem::path tmp = dir / ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()));
     {
@@ -49,8 +70,9 @@ Status writeFileAtomically(const std::filesystem::path& path, const std::string&
     }
     std::filesystem::rename(tmp, path, ec);
     if (ec) {
+        const std::string why = ec.message(); // before remove() reuses ec
         std::filesystem::remove(tmp, ec);
-        return badInput(path.string() + ": cannot replace the file (" + ec.message() + ")");
+        return badInput(path.string() + ": cannot replace the file (" + why + ")");
     }
     return {};
 }

@@ -146,7 +146,9 @@ std::optional<Bytes> JsonReader::sizeValue(const json& v, const std::string& pat
     if (v.is_string()) {
         auto r = parseSize(v.get<std::string>());
         if (!r) {
-            fail(path, r.error().message + " (expected " + expect + ")");
+            // parseSize's message says what it expected already: say it once
+            const std::string& m = r.error().message;
+            fail(path, m.find("(expected") != std::string::npos ? m : m + " (expected " + expect + ")");
             return std::nullopt;
         }
         return *r;

@@ -94,11 +94,19 @@ std::string formatSummaryTable(const Scenario& s, const Summary& sum)
             out << buf;
         }
     }
-    std::snprintf(buf, sizeof buf,
-                  "\nstep time %.3f ms | one GPU %.3f ms | speed-up %.2fx | efficiency %.0f%% | straggler %s | bottleneck %s\n",
-                  sum.stepTimeMs, sum.oneGpuMs, sum.speedup, sum.efficiency * 100,
+    // No speed-up (a hang, no compute, one GPU): a dash, and the reason on the next line.
+    char speed[96];
+    if (sum.hasSpeedup)
+        std::snprintf(speed, sizeof speed, "speed-up %.2fx | efficiency %.0f%%", sum.speedup, sum.efficiency * 100);
+    else
+        std::snprintf(speed, sizeof speed, "speed-up - | efficiency -");
+    std::snprintf(buf, sizeof buf, "\nstep time %.3f ms | one GPU %.3f ms | %s | straggler %s | bottleneck %s\n",
+                  sum.stepTimeMs, sum.oneGpuMs, speed,
                   sum.straggler ? ("rank " + std::to_string(*sum.straggler)).c_str() : "none", bottleneckName(sum.bottleneck));
-    out << buf << sum.sentence << "\n";
+    out << buf;
+    if (!sum.hasSpeedup)
+        out << "No speed-up: " << sum.speedupNote << ".\n";
+    out << sum.sentence << "\n";
     return out.str();
 }
 
@@ -108,8 +116,10 @@ std::string summaryJson(const Summary& sum)
     json doc = {{"mode", sum.mode == RunMode::Live ? "live" : "sim"},
                 {"ranks", sum.ranks},
                 {"step_time_ms", sum.stepTimeMs},
-                {"speedup", sum.speedup},
-                {"efficiency", sum.efficiency},
+                {"speedup", sum.hasSpeedup ? json(sum.speedup) : json(nullptr)},
+                {"efficiency", sum.hasSpeedup ? json(sum.efficiency) : json(nullptr)},
+                {"speedup_note", sum.speedupNote.empty() ? json(nullptr) : json(sum.speedupNote)},
+                {"hung", sum.hang.has_value()},
                 {"straggler_rank", sum.straggler ? json(*sum.straggler) : json(nullptr)},
                 {"bottleneck", bottleneckName(sum.bottleneck)},
                 {"fits", sum.fits},
@@ -137,6 +147,18 @@ std::string summaryJson(const Summary& sum)
                                       {"time_ms", c.timeMs},
                                       {"algbw_gbps", c.algbwGBps},
                                       {"busbw_gbps", c.busbwGBps}});
+    if (sum.hang) {
+        json ranks = json::array();
+        for (size_t r = 0; r < sum.hang->pending.size(); ++r)
+            ranks.push_back({{"rank", r},
+                             {"last_completed", r < sum.hang->lastCompleted.size() && sum.hang->lastCompleted[r] >= 0
+                                                    ? json(sum.hang->lastCompleted[r])
+                                                    : json(nullptr)},
+                             {"pending", sum.hang->pending[r]}});
+        doc["hang"] = {{"explanation", sum.hang->explanation},
+                       {"first_mismatch_rank", sum.hang->firstMismatchRank >= 0 ? json(sum.hang->firstMismatchRank) : json(nullptr)},
+                       {"ranks", ranks}};
+    }
     return doc.dump(2) + "\n";
 }
 

@@ -119,6 +119,18 @@ void readTopology(JsonReader& rd, const json& t, Topology& out)
     }
 }
 
+// Ranks that the topology does not have, reported where the file names them ("$.workload[0].split_across[2]")
+// rather than where the model keeps them.
+void checkRanks(JsonReader& rd, const std::vector<int>& list, const std::string& listPath, int ranks)
+{
+    if (ranks <= 0)
+        return; // the topology is wrong already, and says so
+    for (size_t i = 0; i < list.size(); ++i)
+        if (list[i] >= ranks)
+            rd.fail(JsonReader::index(listPath, i), "rank " + std::to_string(list[i]) + " does not exist (expected 0.."
+                                                         + std::to_string(ranks - 1) + ")");
+}
+
 void readItem(JsonReader& rd, const json& v, const std::string& path, int ranks, WorkloadItem& item)
 {
     if (!rd.expectObject(v, path))
@@ -150,8 +162,10 @@ void readItem(JsonReader& rd, const json& v, const std::string& path, int ranks,
             sh.offset = rd.size(s, sp, "offset", false).value_or(offset);
             sh.size = rd.size(s, sp, "size", true).value_or(0);
             if (rd.find(s, "owners")) {
-                if (auto o = rd.ranks(s, sp, "owners"))
+                if (auto o = rd.ranks(s, sp, "owners")) {
+                    checkRanks(rd, *o, sp + ".owners", ranks);
                     sh.owners = o->empty() ? all : *o;
+                }
             }
             std::sort(sh.owners.begin(), sh.owners.end());
             offset = sh.offset + sh.size;
@@ -161,6 +175,7 @@ void readItem(JsonReader& rd, const json& v, const std::string& path, int ranks,
     }
     if (rd.find(v, "replicate_on")) {
         if (auto o = rd.ranks(v, path, "replicate_on")) {
+            checkRanks(rd, *o, path + ".replicate_on", ranks);
             std::vector<int> owners = o->empty() ? all : *o;
             std::sort(owners.begin(), owners.end());
             item.shards = {Shard{0, item.size, owners}};
@@ -170,6 +185,9 @@ void readItem(JsonReader& rd, const json& v, const std::string& path, int ranks,
     if (rd.find(v, "split_across")) {
         auto o = rd.ranks(v, path, "split_across");
         if (!o)
+            return;
+        checkRanks(rd, *o, path + ".split_across", ranks);
+        if (rd.failed())
             return;
         const std::vector<int> owners = o->empty() ? all : *o;
         if (const json* sizes = rd.find(v, "split_sizes")) {

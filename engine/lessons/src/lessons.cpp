@@ -382,6 +382,8 @@ Result<std::vector<Lesson>> loadLessons(const std::filesystem::path& dir)
     }
     if (!errors.empty())
         return badInput(errors);
+    if (lessons.empty())
+        return badInput(dir.string() + ": holds no lessons (expected files named NAME.lesson.json)");
     std::sort(lessons.begin(), lessons.end(),
         [](const Lesson& a, const Lesson& b) { return a.order != b.order ? a.order < b.order : a.id < b.id; });
     std::map<std::string, std::filesystem::path> seen;

@@ -1,7 +1,9 @@
 #include "shardlab/model/topology.h"
 
 #include <algorithm>
+#include <numeric>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace shardlab {
@@ -148,6 +150,32 @@ Status validateTopology(const Topology& t)
             return badInput(path + ".count: expected 1 to 1024 links");
     }
     return {};
+}
+
+std::vector<int> connectedParts(const Topology& t)
+{
+    std::unordered_map<std::string, int> vertex;
+    for (int v = 0; v < t.vertexCount(); ++v)
+        vertex.emplace(t.vertexId(v), v);
+    // union-find with path halving
+    std::vector<int> parent(static_cast<size_t>(t.vertexCount()));
+    std::iota(parent.begin(), parent.end(), 0);
+    auto find = [&](int v) {
+        while (parent[static_cast<size_t>(v)] != v) {
+            parent[static_cast<size_t>(v)] = parent[static_cast<size_t>(parent[static_cast<size_t>(v)])];
+            v = parent[static_cast<size_t>(v)];
+        }
+        return v;
+    };
+    for (const Link& l : t.links) {
+        auto a = vertex.find(l.a), b = vertex.find(l.b);
+        if (a != vertex.end() && b != vertex.end())
+            parent[static_cast<size_t>(find(a->second))] = find(b->second);
+    }
+    std::vector<int> part(parent.size());
+    for (size_t v = 0; v < part.size(); ++v)
+        part[v] = find(static_cast<int>(v));
+    return part;
 }
 
 } // namespace shardlab

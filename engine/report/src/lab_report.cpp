@@ -308,14 +308,20 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
               "bus bandwidth. Read the trend across sizes: one size alone does not predict another.";
 
     r.limitingSegment = bottleneckName(r.summary.bottleneck);
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "Scaling efficiency is %.0f%% on %d GPUs (%.2fx speed-up), limited by %s%s. ",
-        r.summary.efficiency * 100, r.summary.ranks, r.summary.speedup,
-        r.summary.bottleneck == Bottleneck::Communication  ? "communication (the collectives)"
-            : r.summary.bottleneck == Bottleneck::Wait     ? "waiting at the synchronisation points"
-            : r.summary.bottleneck == Bottleneck::Capacity ? "capacity (memory)"
-                                                           : "compute",
-        r.summary.straggler ? (": the straggler is rank " + std::to_string(*r.summary.straggler)).c_str() : "");
+    const char* limit = r.summary.bottleneck == Bottleneck::Communication ? "communication (the collectives)"
+                        : r.summary.bottleneck == Bottleneck::Wait        ? "waiting at the synchronisation points"
+                        : r.summary.bottleneck == Bottleneck::Capacity    ? "capacity (memory)"
+                        : r.summary.bottleneck == Bottleneck::Hang        ? "a hang"
+                                                                          : "compute";
+    const std::string straggler =
+        r.summary.straggler ? ": the straggler is rank " + std::to_string(*r.summary.straggler) : std::string();
+    char buf[640];
+    if (r.summary.hasSpeedup)
+        std::snprintf(buf, sizeof buf, "Scaling efficiency is %.0f%% on %d GPUs (%.2fx speed-up), limited by %s%s. ",
+                      r.summary.efficiency * 100, r.summary.ranks, r.summary.speedup, limit, straggler.c_str());
+    else
+        std::snprintf(buf, sizeof buf, "On %d GPUs there is no speed-up figure (%s); the run is limited by %s%s. ",
+                      r.summary.ranks, r.summary.speedupNote.c_str(), limit, straggler.c_str());
     r.limitingSentence = buf + r.summary.sentence;
 
     if (r.hasCollective && r.group.size() >= 2) {

@@ -126,7 +126,8 @@ void summarySection(std::ostringstream& h, const LabReport& r)
     fact("Ranks", std::to_string(s.ranks) + " on " + esc(r.scenario.topology.name));
     fact("Iterations", std::to_string(r.scenario.iterations));
     fact("Step time", ms(s.stepTimeMs) + " ms per iteration (one GPU alone: " + ms(s.oneGpuMs) + " ms)");
-    fact("Speed-up / efficiency", fmt("%.2fx", s.speedup) + " / " + fmt("%.0f%%", s.efficiency * 100));
+    fact("Speed-up / efficiency", s.hasSpeedup ? fmt("%.2fx", s.speedup) + " / " + fmt("%.0f%%", s.efficiency * 100)
+                                               : "none: " + esc(s.speedupNote));
     fact("Straggler",
         s.straggler ? "<span class=\"bad\">rank " + std::to_string(*s.straggler) + "</span>" : std::string("none"));
     fact("Limited by", esc(r.limitingSegment));

@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <optional>
 
 namespace shardlab {
 namespace {
@@ -433,18 +434,30 @@ Result<RunResult> Engine::run()
                            + " (" + formatBytes(rs.blocked.bytes) + ", program step " + std::to_string(rs.blocked.op) + ")";
                 h.pending.push_back(what);
             }
-            // The first mismatch: the rank whose call differs from what most of its group called,
-            // or that never called.
+            // The first mismatch: the rank whose call differs from the program's call for that step
+            // (when some member made it), else from what most of its group called, or that never
+            // called. With two ranks a vote is a tie; the program says which call was meant.
             for (size_t ci = 0; ci < m_instances.size() && h.firstMismatchRank < 0; ++ci) {
                 for (const Instance& inst : m_instances[ci]) {
                     if (inst.resolved || inst.arrivals.empty())
                         continue;
                     std::map<std::pair<int, Bytes>, int> votes;
-                    for (const Arrival& a : inst.arrivals)
-                        if (a.present)
-                            ++votes[{static_cast<int>(a.kind), a.bytes}];
-                    auto majority = std::max_element(votes.begin(), votes.end(),
-                                                     [](auto& x, auto& y) { return x.second < y.second; })->first;
+                    std::optional<std::pair<int, Bytes>> programmed;
+                    for (const Arrival& a : inst.arrivals) {
+                        if (!a.present)
+                            continue;
+                        const std::pair<int, Bytes> call{static_cast<int>(a.kind), a.bytes};
+                        ++votes[call];
+                        const Op& op = m_s.program[static_cast<size_t>(a.op)];
+                        if (a.kind == op.kind && a.bytes == m_s.bytesOf(op) / static_cast<Bytes>(op.buckets))
+                            programmed = call;
+                    }
+                    if (votes.empty())
+                        continue;
+                    auto majority = programmed ? *programmed
+                                               : std::max_element(votes.begin(), votes.end(), [](auto& x, auto& y) {
+                                                     return x.second < y.second;
+                                                 })->first;
                     for (size_t k = 0; k < inst.arrivals.size(); ++k) {
                         const Arrival& a = inst.arrivals[k];
                         if (!a.present || static_cast<int>(a.kind) != majority.first || a.bytes != majority.second) {
@@ -485,9 +498,42 @@ Result<RunResult> Engine::run()
 
 } // namespace
 
+Status checkCollectiveRoutes(const Scenario& scenario)
+{
+    std::vector<int> part;
+    for (size_t i = 0; i < scenario.program.size(); ++i) {
+        const Op& op = scenario.program[i];
+        if (!isCollective(op.kind))
+            continue;
+        const std::vector<int> group = scenario.groupOf(op);
+        if (group.size() < 2)
+            continue;
+        if (part.empty())
+            part = connectedParts(scenario.topology);
+        std::vector<int> cut;
+        for (int r : group)
+            if (part[static_cast<size_t>(r)] != part[static_cast<size_t>(group.front())])
+                cut.push_back(r);
+        if (cut.empty())
+            continue;
+        std::string ranks;
+        for (size_t k = 0; k < cut.size() && k < 8; ++k)
+            ranks += (k ? ", " : "") + std::to_string(cut[k]);
+        if (cut.size() > 8)
+            ranks += " and " + std::to_string(cut.size() - 8) + " more";
+        return badInput("$.program[" + std::to_string(i) + "] (" + opName(op.kind) + " '" + op.name + "'): rank "
+                        + std::to_string(group.front()) + " has no route to rank" + (cut.size() > 1 ? "s " : " ") + ranks
+                        + " (no chain of links joins their GPUs in the topology), so the collective cannot run; add the"
+                          " links that join them, or leave those ranks out of its group");
+    }
+    return {};
+}
+
 Result<RunResult> simulate(const Scenario& scenario, CostModel& model, const SimulationOptions& options)
 {
     if (Status st = validateScenario(scenario); !st)
+        return st.error();
+    if (Status st = checkCollectiveRoutes(scenario); !st)
         return st.error();
     Engine engine(scenario, model, options);
     return engine.run();
@@ -496,6 +542,8 @@ Result<RunResult> simulate(const Scenario& scenario, CostModel& model, const Sim
 Result<RunResult> simulate(const Scenario& scenario, const SimulationOptions& options)
 {
     if (Status st = validateScenario(scenario); !st)
+        return st.error();
+    if (Status st = checkCollectiveRoutes(scenario); !st)
         return st.error();
     auto profile = options.profile ? Result<CostProfile>(*options.profile) : profileFor(scenario);
     if (!profile)

@@ -13,8 +13,8 @@
 
 namespace shardlab {
 
-enum class Bottleneck { Compute, Communication, Wait, Capacity };
-const char* bottleneckName(Bottleneck b); // "compute", "communication", "wait", "capacity"
+enum class Bottleneck { Compute, Communication, Wait, Capacity, Hang };
+const char* bottleneckName(Bottleneck b); // "compute", "communication", "wait", "capacity", "hang"
 
 struct RankBreakdown {
     int rank = 0;
@@ -44,8 +44,13 @@ struct Summary {
     int ranks = 0;
     double stepTimeMs = 0;   // mean iteration time
     double oneGpuMs = 0;     // the same total work on rank 0's GPU alone, no communication
-    double speedup = 0;      // oneGpuMs / stepTimeMs
-    double efficiency = 0;   // speedup / ranks
+    double speedup = 0;      // oneGpuMs / stepTimeMs (0 when !hasSpeedup)
+    double efficiency = 0;   // speedup / ranks (0 when !hasSpeedup)
+    // Whether the speed-up means anything: not for a run that hung, a program without compute or a
+    // run on one GPU. speedupNote says why not, or why the efficiency is above 100% when it is.
+    bool hasSpeedup = true;
+    std::string speedupNote;
+    std::optional<HangReport> hang; // the run's, when it hung
     std::optional<int> straggler;
     Bottleneck bottleneck = Bottleneck::Compute;
     bool fits = true;

@@ -21,6 +21,15 @@ inline constexpr std::uintmax_t kNoFileSizeLimit = std::numeric_limits<std::uint
 Result<std::string> readUserFile(const std::filesystem::path& path, const std::string& expected,
                                  std::uintmax_t maxBytes = kMaxUserFileBytes);
 
+// Whether two paths name the same file: the same file on disk when both exist (links and other
+// spellings included), else the same absolute path. Writers use it to refuse an output that is one
+// of the inputs (`shardlab sim X.json --trace X.json` would replace the scenario).
+bool sameFile(const std::filesystem::path& a, const std::filesystem::path& b);
+// BadInput "OPTION PATH: that is INPUT_ROLE PATH; writing there would replace it (choose another
+// file)" when `output` names the same file as `input`; fine otherwise (or when either is empty).
+Status refuseOutputOverInput(const std::string& option, const std::filesystem::path& output,
+                             const std::filesystem::path& input, const std::string& inputRole);
+
 // Writes `text` to a temporary file in the same folder, flushes it to disk and renames it over
 // `path`, so the previous file stays whole until the new one is complete.
 Status writeFileAtomically(const std::filesystem::path& path, const std::string& text);

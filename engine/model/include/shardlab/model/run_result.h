@@ -58,6 +58,11 @@ struct IterationMark {
 // completed collective, as PyTorch's flight recorder does.
 struct HangReport {
     std::vector<int> lastCompleted;   // per rank: sequence number of the last completed collective (-1: none)
+    // "last completed collective #3", or "no collective completed yet" for -1.
+    static std::string lastCompletedText(int sequence)
+    {
+        return sequence < 0 ? "no collective completed yet" : "last completed collective #" + std::to_string(sequence);
+    }
     std::vector<std::string> pending; // per rank: what it is blocked in, in words
     int firstMismatchRank = -1;
     std::string explanation;

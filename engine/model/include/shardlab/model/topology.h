@@ -76,6 +76,10 @@ const char* linkKindName(LinkKind kind);      // "nvlink", "pcie", "cross-socket
 std::optional<SwitchKind> switchKindFromName(std::string_view name);
 std::optional<LinkKind> linkKindFromName(std::string_view name);
 
+// Which part of the machine each vertex is in (vertex numbering as Topology::vertexOf): vertices
+// that links join, directly or through other vertices, have the same number. Linear in the links.
+std::vector<int> connectedParts(const Topology& topology);
+
 // Structural checks: unique ids, links between existing vertices, positive sizes and bandwidths.
 Status validateTopology(const Topology& topology);
 

@@ -36,6 +36,10 @@ struct SimulationOptions {
 };
 
 Result<RunResult> simulate(const Scenario& scenario, const SimulationOptions& options = {});
+// Refused before a run (both simulate()s call it): a collective whose group holds ranks that no
+// chain of links joins, which the model would otherwise price at nothing. The message names the
+// program step and the ranks cut off.
+Status checkCollectiveRoutes(const Scenario& scenario);
 
 // The same, with a cost model the caller keeps (sweeps reuse one model's caches).
 Result<RunResult> simulate(const Scenario& scenario, CostModel& model, const SimulationOptions& options = {});
