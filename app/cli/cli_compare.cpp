@@ -95,7 +95,13 @@ void addCompare(CLI::App& app, Io io, Action& action)
             auto topo = preset(a->preset);
             if (!topo)
                 return reportError(badInput(unknownPresetMessage(a->preset)), io);
-            const Topology t = a->gpus <= topo->rankCount() ? topo->firstGpus(a->gpus) : scaleOut(*topo, a->gpus);
+            // as `bench --sim`: a preset's own GPUs, never a cluster made up without saying so
+            if (a->gpus > topo->rankCount())
+                return reportError(badInput("preset " + a->preset + " has " + std::to_string(topo->rankCount())
+                                            + " GPUs; --gpus " + std::to_string(a->gpus)
+                                            + " asks for more (choose a larger preset, e.g. 2x8-h100-ib)"),
+                                   io);
+            const Topology t = topo->firstGpus(a->gpus);
             auto profile = loadProfile(a->profile);
             if (!profile)
                 return reportError(profile.error(), io);

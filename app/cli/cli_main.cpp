@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "terminal_text.h"
 
 #include "shardlab/base/version.h"
 #include "shardlab/cluster/mpi_loader.h"
@@ -8,8 +9,10 @@
 
 namespace shardlab::cli {
 
-int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+int runCli(const std::vector<std::string>& args, std::ostream& rawOut, std::ostream& rawErr)
 {
+    // names and messages from users' files reach the terminal as text (terminal_text.h)
+    EscapedStream out(rawOut), err(rawErr);
     Io io{out, err};
     CLI::App app{"ShardLab: simulate and measure multi-GPU programs (ownership, balance, communication)", "shardlab"};
     app.require_subcommand(0, 1);

@@ -198,3 +198,25 @@ TEST(Cli, WritingOverAFolderSaysItIsAFolder)
     EXPECT_EQ(r.err.find("(Success)"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("is a folder"), std::string::npos) << r.err;
 }
+
+TEST(Cli, ControlCharactersFromAFileReachTheTerminalAsText)
+{
+    // an ESC sequence in a GPU name would recolour the terminal; a DEL byte would erase
+    const std::string file = writeTemp("shardlab-cli-esc.shardlab.json", R"({"shardlab": 1, "name": "esc\u001b[31m red\u007f",
+      "topology": {"gpus": [{"id": "g0", "name": "G\u001b[2J", "memory": "16GB", "tflops": 10}], "links": []},
+      "program": [{"op": "compute", "name": "work", "flops": "1 TFLOP"}]})");
+    const CliRun r = runCommand({"sim", file});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
+    EXPECT_EQ(r.out.find('\x7f'), std::string::npos);
+    EXPECT_NE(r.out.find("esc\\x1b[31m red\\x7f"), std::string::npos) << r.out;
+    // --json stays valid JSON (its escapes are JSON's own)
+    const CliRun j = runCommand({"sim", file, "--json"});
+    EXPECT_TRUE(nlohmann::json::accept(j.out)) << j.out;
+    // a binary file's message names its first byte in words
+    const std::string bin = writeTemp("shardlab-cli-bin.shardlab.json", std::string("\x7f" "ELF\x02\x01", 6));
+    const CliRun b = runCommand({"sim", bin});
+    EXPECT_EQ(b.status, kExitBadInput);
+    EXPECT_EQ(b.err.find('\x7f'), std::string::npos);
+    EXPECT_NE(b.err.find("its first byte is 0x7f"), std::string::npos) << b.err;
+}

@@ -82,6 +82,12 @@ TEST(CliCompare, SideBySideAndTheWrongChoice)
     EXPECT_EQ(doc["wrong_choice"]["got"][0], (std::vector<double>{100, 104}));
     EXPECT_EQ(run({"compare", "--gpus", "4", "--bytes", "lots", "--preset", "h200-nv18-4"}).status, kExitBadInput);
     EXPECT_EQ(run({"compare", "--gpus", "4", "--preset", "nope"}).status, kExitBadInput);
+    // issue 14: more GPUs than the preset has is refused as bench refuses it, not made into two nodes
+    const CliRun five = run({"compare", "--gpus", "5", "--preset", "h200-nv18-4"});
+    EXPECT_EQ(five.status, kExitBadInput);
+    EXPECT_NE(five.err.find("preset h200-nv18-4 has 4 GPUs; --gpus 5 asks for more"), std::string::npos) << five.err;
+    EXPECT_EQ(run({"bench", "--sim", "--preset", "h200-nv18-4", "--collective", "all_reduce", "--gpus", "5", "--sizes", "1M"}).status,
+              kExitBadInput);
     if (!liveBuiltIn()) {
         EXPECT_EQ(run({"compare", "--gpus", "2", "--preset", "h200-nv18-4", "--measure"}).status, kExitBadInput);
     }

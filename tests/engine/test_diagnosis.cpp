@@ -222,3 +222,32 @@ TEST(Diagnosis, Json)
     EXPECT_FALSE(f["checks"].empty());
     EXPECT_EQ(nlohmann::json::parse(findingsJson({}))["findings"].size(), 0u);
 }
+
+// Issue 14: the course's capacity examples are findings: 24 GB replicated on 16 GB cards does not
+// fit; with unified memory it pages every iteration. The ZeRO-3 placement of the same model fits.
+TEST(Diagnosis, CapacityAndPagingAreFindings)
+{
+    const Scenario replicated = loadExample("capacity-replicate-24gb.shardlab.json");
+    Diagnosed d = diagnoseScenario(replicated, CostProfile::defaults());
+    const Finding* cap = find(d.findings, FindingRule::CapacityExceeded);
+    ASSERT_TRUE(cap) << formatFindings(d.findings);
+    EXPECT_EQ(cap->severity, Severity::Problem);
+    EXPECT_NE(cap->sentence.find("owns 24 GB on a 16 GB GPU (8 GB too much)"), std::string::npos) << cap->sentence;
+    const Check* owned = check(*cap, "what each rank owns against what its GPU holds");
+    ASSERT_TRUE(owned);
+    EXPECT_NE(owned->shows.find("rank 3 24 GB of 16 GB"), std::string::npos) << owned->shows;
+    EXPECT_EQ(find(d.findings, FindingRule::NoSpeedup), nullptr);
+
+    const Scenario unified = loadExample("oversubscription-unified-24gb.shardlab.json");
+    d = diagnoseScenario(unified, CostProfile::defaults());
+    const Finding* paging = find(d.findings, FindingRule::Paging);
+    ASSERT_TRUE(paging) << formatFindings(d.findings);
+    EXPECT_NE(paging->sentence.find("ms of every iteration"), std::string::npos) << paging->sentence;
+    EXPECT_EQ(find(d.findings, FindingRule::CapacityExceeded), nullptr); // it runs, slowly
+
+    const Scenario zero3 = loadExample("capacity-zero3-24gb.shardlab.json");
+    d = diagnoseScenario(zero3, CostProfile::defaults());
+    EXPECT_EQ(find(d.findings, FindingRule::CapacityExceeded), nullptr);
+    EXPECT_EQ(find(d.findings, FindingRule::Paging), nullptr);
+    EXPECT_EQ(findingsJson(d.findings).find("capacity_exceeded"), std::string::npos);
+}

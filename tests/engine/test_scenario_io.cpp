@@ -1,7 +1,10 @@
 // The scenario file format: lossless round trips, and bad files that name what is wrong.
 #include "test_helpers.h"
 
+#include "shardlab/base/json_reader.h"
+#include "shardlab/io/run_result_io.h"
 #include "shardlab/io/scenario_io.h"
+#include "shardlab/io/trace_import.h"
 
 #include <gtest/gtest.h>
 
@@ -209,4 +212,32 @@ TEST(ScenarioIo, GarbageNeverCrashes)
                              "{\"shardlab\": 1, \"topology\": {\"preset\": \"teaching-4x16gb-pcie\"}, \"program\": [1]}",
                              "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"})
         EXPECT_FALSE(parseScenario(text, "g").ok()) << text;
+}
+
+// Issue 14 and 13: a file that is not JSON at all, an empty one and one nested without end are
+// named for what they are, before any parser runs (memory stays flat).
+TEST(ScenarioIo, EmptyNotJsonAndTooDeepFilesSayWhatTheyAre)
+{
+    auto message = [](const std::string& text) {
+        auto r = parseScenario(text, "f.shardlab.json");
+        EXPECT_FALSE(r.ok());
+        return r ? std::string() : r.error().message;
+    };
+    EXPECT_EQ(message(""), "f.shardlab.json: $: the file is empty");
+    EXPECT_EQ(message("  \n"), "f.shardlab.json: $: the file holds only white space");
+    const std::string png("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16);
+    EXPECT_EQ(message(png), "f.shardlab.json: $: not a ShardLab file: it does not start like JSON (its first byte is 0x89)");
+    EXPECT_NE(message("hello").find("it starts with 'h'"), std::string::npos);
+    const std::string deep = std::string(1'000'000, '[') + std::string(1'000'000, ']');
+    EXPECT_NE(message(deep).find("nested more than 64 levels deep"), std::string::npos);
+    // brackets inside strings do not count
+    EXPECT_EQ(detail::jsonShapeProblem("{\"name\": \"" + std::string(200, '[') + "\"}"), "");
+    EXPECT_EQ(detail::jsonShapeProblem("\xEF\xBB\xBF{}"), ""); // a byte-order mark is allowed
+    // the same for results, traces and lessons, which share the reader
+    auto trace = parseChromeTrace(png, "t.json");
+    ASSERT_FALSE(trace);
+    EXPECT_NE(trace.error().message.find("does not start like JSON"), std::string::npos);
+    auto run = parseRunResult(deep, "r.json");
+    ASSERT_FALSE(run);
+    EXPECT_NE(run.error().message.find("nested more than"), std::string::npos);
 }

@@ -23,6 +23,8 @@ const char* findingRuleName(FindingRule rule)
     case FindingRule::NoSpeedup: return "no_speedup";
     case FindingRule::SameRankWaitedFor: return "same_rank_waited_for";
     case FindingRule::CollectiveHang: return "collective_hang";
+    case FindingRule::CapacityExceeded: return "capacity_exceeded";
+    case FindingRule::Paging: return "paging";
     }
     return "?";
 }
@@ -390,6 +392,90 @@ void hang(const Scenario& s, const RunResult& run, const std::vector<RankEvidenc
     out.push_back(f);
 }
 
+// What each rank owns against its GPU, and which items are replicated: the course's capacity
+// exercise ("four 16 GB GPUs, a 24 GB model replicated: why does 64 GB in total not fit?").
+void capacityChecks(const Scenario& s, const CapacityReport& cap, Finding& f)
+{
+    std::string owned;
+    for (const RankMemory& rm : cap.ranks)
+        owned += fmt("%srank %d %s of %s", owned.empty() ? "" : ", ", rm.rank, formatBytes(rm.owned).c_str(),
+                     formatBytes(rm.capacity).c_str());
+    std::string replicated;
+    for (const WorkloadItem& item : s.workload.items)
+        for (const Shard& sh : item.shards)
+            if (sh.owners.size() > 1 && sh.size > 0) {
+                replicated += fmt("%s%s (%s on %zu ranks)", replicated.empty() ? "" : ", ", item.name.c_str(),
+                                  formatBytes(sh.size).c_str(), sh.owners.size());
+                break;
+            }
+    f.checks.push_back({"what each rank owns against what its GPU holds", owned});
+    f.checks.push_back({"what is replicated", replicated.empty() ? "nothing: every shard has one owner" : replicated});
+    f.evidenceNeeded = {"per-rank memory: owned and peak against capacity", "the placement of every item"};
+}
+
+// A rank that owns more than its GPU holds. Strict memory: the job does not run as placed.
+void capacity(const Scenario& s, const RunResult& run, const std::vector<RankEvidence>& ranks, std::vector<Finding>& out)
+{
+    if (s.memoryMode != MemoryMode::Strict)
+        return;
+    const CapacityReport cap = capacityOf(s);
+    const RankMemory* worst = nullptr;
+    int over = 0;
+    for (const RankMemory& rm : cap.ranks)
+        if (!rm.fits()) {
+            ++over;
+            if (!worst || rm.excess() > worst->excess())
+                worst = &rm;
+        }
+    if (!worst)
+        return;
+    (void)run;
+    Finding f;
+    f.rule = FindingRule::CapacityExceeded;
+    f.severity = Severity::Problem;
+    f.title = "The job does not fit in GPU memory as placed";
+    f.sentence = fmt("%d of %d ranks own more than their GPU holds; rank %d owns %s on a %s GPU (%s too much). The "
+                     "machine's total memory does not help: each rank must hold what it owns. Split the largest items "
+                     "(ZeRO-3, tensor or pipeline parallel) instead of replicating them.",
+                     over, s.ranks(), worst->rank, formatBytes(worst->owned).c_str(), formatBytes(worst->capacity).c_str(),
+                     formatBytes(worst->excess()).c_str());
+    capacityChecks(s, cap, f);
+    f.ranks = ranks;
+    f.rank = worst->rank;
+    out.push_back(f);
+}
+
+// Unified memory: the excess pages over the host link every iteration.
+void paging(const Scenario& s, const RunResult& run, const Summary& sum, const std::vector<RankEvidence>& ranks,
+            std::vector<Finding>& out)
+{
+    int worst = -1;
+    for (size_t r = 0; r < run.pagingUs.size(); ++r)
+        if (run.pagingUs[r] > 0 && (worst < 0 || run.pagingUs[r] > run.pagingUs[static_cast<size_t>(worst)]))
+            worst = static_cast<int>(r);
+    if (worst < 0)
+        return;
+    const CapacityReport cap = capacityOf(s);
+    const RankMemory& rm = cap.ranks[static_cast<size_t>(worst)];
+    const double ms = run.pagingUs[static_cast<size_t>(worst)] / 1e3;
+    Finding f;
+    f.rule = FindingRule::Paging;
+    f.severity = sum.stepTimeMs > 0 && ms >= 0.5 * sum.stepTimeMs ? Severity::Problem : Severity::Warning;
+    f.title = "Unified memory pages over the host link every iteration";
+    f.sentence = fmt("Rank %d owns %s on a %s GPU: unified memory moves the %s excess out and back in over the host "
+                     "link, %.1f ms of every iteration",
+                     worst, formatBytes(rm.owned).c_str(), formatBytes(rm.capacity).c_str(), formatBytes(rm.excess()).c_str(), ms);
+    if (sum.stepTimeMs > 0)
+        f.sentence += fmt(" (%.0f%% of the %.3g ms step)", 100 * ms / sum.stepTimeMs, sum.stepTimeMs);
+    f.sentence += ". The run completes, but at the host link's speed; splitting the items so that every rank fits "
+                  "removes the paging.";
+    capacityChecks(s, cap, f);
+    f.checks.push_back({"paging per iteration", fmt("rank %d: %.1f ms", worst, ms)});
+    f.ranks = ranks;
+    f.rank = worst;
+    out.push_back(f);
+}
+
 } // namespace
 
 std::vector<Finding> diagnose(const Scenario& s, const RunResult& run, const Summary& sum, const DiagnosisContext& ctx)
@@ -407,6 +493,8 @@ std::vector<Finding> diagnose(const Scenario& s, const RunResult& run, const Sum
     const std::vector<RankEvidence> ranks = rankEvidence(s, run, sum, model);
     const std::vector<CollectiveEvidence> colls = collectiveEvidence(s, run, sum, model);
     hang(s, run, ranks, out);
+    capacity(s, run, ranks, out);
+    paging(s, run, sum, ranks, out);
     noSpeedup(s, run, sum, ctx, model, ranks, colls, out);
     sameRank(s, run, sum, ranks, colls, out);
     return out;

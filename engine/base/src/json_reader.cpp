@@ -1,6 +1,7 @@
 #include "shardlab/base/json_reader.h"
 
 #include <cmath>
+#include <cstdio>
 
 namespace shardlab::detail {
 
@@ -280,8 +281,51 @@ std::optional<std::vector<int>> JsonReader::ranks(const json& obj, const std::st
     return out;
 }
 
+std::string jsonShapeProblem(const std::string& text, int maxDepth)
+{
+    size_t i = 0;
+    if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) // a UTF-8 byte-order mark
+        i = 3;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
+        ++i;
+    if (i == text.size())
+        return text.empty() ? "the file is empty" : "the file holds only white space";
+    if (text[i] != '{' && text[i] != '[') {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        char what[64];
+        if (byte >= 0x20 && byte < 0x7f)
+            std::snprintf(what, sizeof what, "it starts with '%c'", byte);
+        else
+            std::snprintf(what, sizeof what, "its first byte is 0x%02x", byte);
+        return std::string("not a ShardLab file: it does not start like JSON (") + what + ")";
+    }
+    int depth = 0;
+    bool inString = false, escaped = false;
+    for (; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            if (++depth > maxDepth)
+                return "nested more than " + std::to_string(maxDepth) + " levels deep (a ShardLab file goes about 8 levels down)";
+        } else if (c == '}' || c == ']') {
+            --depth;
+        }
+    }
+    return {};
+}
+
 Result<json> parseJsonText(const std::string& text, const std::string& origin)
 {
+    if (std::string problem = jsonShapeProblem(text); !problem.empty())
+        return badInput(origin + ": $: " + problem);
     try {
         return json::parse(text);
     } catch (const json::exception& e) {

@@ -212,6 +212,8 @@ std::string serializeRunResult(const RunResult& run) { return detail::runResultT
 
 Result<RunResult> parseRunResult(const std::string& text, const std::string& origin)
 {
+    if (std::string problem = detail::jsonShapeProblem(text); !problem.empty())
+        return badInput(origin + ": $: " + problem);
     try {
         return detail::runResultFromJson(json::parse(text), "$");
     } catch (const json::exception& e) {

@@ -352,6 +352,8 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
 {
     if (text.size() > kMaxFileBytes)
         return badInput(origin + ": $: the file is larger than 64 MB (expected a scenario file)");
+    if (std::string problem = detail::jsonShapeProblem(text); !problem.empty())
+        return badInput(origin + ": $: " + problem);
     json doc;
     try {
         doc = json::parse(text);

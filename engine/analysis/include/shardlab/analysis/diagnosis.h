@@ -21,9 +21,10 @@
 
 namespace shardlab {
 
-enum class FindingRule { NoSpeedup, SameRankWaitedFor, CollectiveHang };
+enum class FindingRule { NoSpeedup, SameRankWaitedFor, CollectiveHang, CapacityExceeded, Paging };
 enum class Severity { Warning, Problem };
-const char* findingRuleName(FindingRule rule); // "no_speedup", "same_rank_waited_for", "collective_hang"
+// "no_speedup", "same_rank_waited_for", "collective_hang", "capacity_exceeded", "paging"
+const char* findingRuleName(FindingRule rule);
 const char* severityName(Severity severity);   // "warning", "problem"
 
 // One rank's line of the per-rank timeline, with what the rules look at.

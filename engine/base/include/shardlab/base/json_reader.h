@@ -58,7 +58,17 @@ private:
     std::vector<std::string> m_errors;
 };
 
-// The JSON document in `text`, or "ORIGIN: $: not valid JSON (what the parser said)".
+// How deep a ShardLab file may nest: its own files go about 8 levels down. A parser builds a node
+// for every level, so a file nested millions deep would take gigabytes before it could be refused.
+inline constexpr int kMaxJsonDepth = 64;
+
+// What makes `text` no JSON document of a ShardLab file, found before parsing it, in one pass and
+// no memory: "the file is empty", "not a ShardLab file: it does not start like JSON (its first byte
+// is 0x89)", "nested more than 64 levels deep". Empty when none of these holds.
+std::string jsonShapeProblem(const std::string& text, int maxDepth = kMaxJsonDepth);
+
+// The JSON document in `text`, or "ORIGIN: $: not valid JSON (what the parser said)" (or the shape
+// problem above).
 Result<json> parseJsonText(const std::string& text, const std::string& origin);
 
 // A JSON type in words, for messages: "a string", "an array", ...
