@@ -13,7 +13,6 @@
 #include "shardlab/sim/simulator.h"
 
 #include <QAbstractItemModelTester>
-#include <QElapsedTimer>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -25,16 +24,12 @@ using namespace shardlab::gui;
 
 namespace {
 
-RunOutcomePtr runAndWait(MainWindow& w, const std::function<void()>& start, qint64* wallMs = nullptr)
+RunOutcomePtr runAndWait(MainWindow& w, const std::function<void()>& start)
 {
     QSignalSpy shown(w.runPage(), &RunPage::outcomeAvailable);
-    QElapsedTimer clock;
-    clock.start();
     start();
-    if (!shown.wait(20000))
+    if (!shown.wait(120000))
         return nullptr;
-    if (wallMs)
-        *wallMs = clock.elapsed();
     return w.runPage()->lastOutcome();
 }
 
@@ -66,11 +61,9 @@ private slots:
         box->setDeadlineMs(1500);
         QCOMPARE(w.runPage()->watchdogMs(), 1500.0);
 
-        qint64 wall = 0;
-        const RunOutcomePtr hung = runAndWait(w, [&] { QTest::mouseClick(box->runButton(), Qt::LeftButton); }, &wall);
+        const RunOutcomePtr hung = runAndWait(w, [&] { QTest::mouseClick(box->runButton(), Qt::LeftButton); });
         QVERIFY(hung);
         QVERIFY(hung->run->hang.has_value());
-        QVERIFY2(wall < 1500, qPrintable(QString::number(wall))); // aborted within the deadline
         // the document is untouched: the mistake went into a copy
         QVERIFY(w.scenario().perturbations.mismatches.empty());
         QCOMPARE(hung->scenario.perturbations.mismatches.size(), size_t(1));
@@ -104,6 +97,14 @@ private slots:
         QVERIFY(box->sentence().contains(QStringLiteral("watchdog")));
         // the run page shows the sandbox beside the timeline
         QCOMPARE(w.runPage()->sideTabs()->currentWidget(), box);
+
+        // the deadline is on the simulated clock: an hour's deadline is not waited for in real time
+        // (the run ends long before runAndWait's own limit, whatever the machine's load)
+        box->setDeadlineMs(3.6e6);
+        const RunOutcomePtr hour = runAndWait(w, [&] { box->runButton()->click(); });
+        QVERIFY(hour);
+        QVERIFY(hour->run->hang.has_value());
+        box->setDeadlineMs(1500);
 
         // the next run works, without restarting: the scenario as it is
         const RunOutcomePtr next = runAndWait(w, [&] { w.runPage()->run(); });

@@ -86,6 +86,7 @@ void AnalysisPage::showRun(const Scenario& scenario, const RunResult& run, const
 void AnalysisPage::diagnoseLater(const Scenario& scenario, std::optional<RunResult> run, std::optional<Summary> summary)
 {
     m_diagnosis->setBusy(tr("Diagnosing…"));
+    m_diagnosing = true;
     const CostProfile profile = m_profile;
     m_jobs.start(
         [scenario, run, summary, profile](const std::atomic<bool>& cancel) mutable {
@@ -120,6 +121,7 @@ void AnalysisPage::diagnoseLater(const Scenario& scenario, std::optional<RunResu
             return d;
         },
         [this](Diagnosed d) {
+            m_diagnosing = false;
             if (!d.error.empty()) {
                 m_diagnosis->setBusy(QString::fromStdString(d.error));
                 emit failed(QString::fromStdString(d.error));

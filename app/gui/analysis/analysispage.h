@@ -36,6 +36,8 @@ public:
     ComparisonView* comparisonView() const { return m_comparison; }
     CalibrationPanel* calibrationPanel() const { return m_calibration; }
     DiagnosisPanel* diagnosisPanel() const { return m_diagnosis; }
+    // Whether the diagnosis of the latest run is still being made (a superseded one never ends it).
+    bool diagnosing() const { return m_diagnosing; }
 
 signals:
     void diagnosisAvailable(const std::vector<shardlab::Finding>& findings);
@@ -62,6 +64,7 @@ private:
     ScalingView* m_scaling = nullptr;
     ComparisonView* m_comparison = nullptr;
     CalibrationPanel* m_calibration = nullptr;
+    bool m_diagnosing = false;
     DiagnosisPanel* m_diagnosis = nullptr;
 };
 

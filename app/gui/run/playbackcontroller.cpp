@@ -70,7 +70,7 @@ void PlaybackController::play()
     if (m_timeUs >= endTime())
         moveTo(0); // from the top again
     m_clock.start();
-    m_lastNs = 0;
+    m_lastNs = m_now ? m_now() : 0;
     m_timer.start();
     emit playingChanged(true);
 }
@@ -91,7 +91,7 @@ void PlaybackController::togglePlay()
 void PlaybackController::tick()
 {
     // advance by the real time that passed, not by the timer's nominal interval
-    const qint64 now = m_clock.nsecsElapsed();
+    const qint64 now = m_now ? m_now() : m_clock.nsecsElapsed();
     const double realUs = static_cast<double>(now - m_lastNs) / 1e3;
     m_lastNs = now;
     const double next = m_timeUs + realUs * m_speed;

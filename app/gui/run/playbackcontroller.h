@@ -15,6 +15,8 @@
 #include <QObject>
 #include <QTimer>
 
+#include <functional>
+
 #include <memory>
 #include <vector>
 
@@ -38,6 +40,12 @@ public:
     bool isPlaying() const { return m_timer.isActive(); }
     ActivitySnapshot currentFrame() const;
     int framesEmitted() const { return m_frames; }
+    // How often a frame is drawn while playing (16 ms: 60 frames per second; bench_timeline
+    // measures the rate reached).
+    int frameIntervalMs() const { return m_timer.interval(); }
+    // The clock playback advances by, in nanoseconds (default: a steady clock). Tests replace it,
+    // so that how far a frame moves never depends on how busy the machine is.
+    void setClock(std::function<qint64()> nowNs) { m_now = std::move(nowNs); }
 
     // The speeds offered, as factors of real time: 1, 2, 5 per decade from 1e-4 to 10.
     static std::vector<double> speedSteps();
@@ -75,6 +83,7 @@ private:
     std::shared_ptr<const ActivityIndex> m_index;
     QTimer m_timer;
     QElapsedTimer m_clock;
+    std::function<qint64()> m_now;
     qint64 m_lastNs = 0;
     double m_timeUs = 0;
     double m_speed = 0.01;

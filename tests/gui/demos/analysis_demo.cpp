@@ -1,6 +1,7 @@
 // The analysis page on its own, for screenshots and for trying it before it is in the main
-// window: shardlab-analysis-demo [SCENARIO] [TAB 0-4]. SHARDLAB_SCREENSHOT=file.png saves the
+// window: analysis_demo [SCENARIO] [TAB 0-4]. SHARDLAB_SCREENSHOT=file.png saves the
 // window once it has settled; SHARDLAB_QUIT_AFTER_MS quits (as shardlab-gui does).
+#include "demo_screenshot.h"
 #include "analysis/analysispage.h"
 
 #include "shardlab/io/scenario_io.h"
@@ -27,11 +28,6 @@ int main(int argc, char** argv)
     if (args.size() > 2)
         page.showTab(static_cast<shardlab::gui::AnalysisPage::Tab>(args.at(2).toInt()));
     page.show();
-    const QString shot = qEnvironmentVariable("SHARDLAB_SCREENSHOT");
-    const int quitAfter = qEnvironmentVariableIntValue("SHARDLAB_QUIT_AFTER_MS");
-    if (!shot.isEmpty())
-        QTimer::singleShot(quitAfter > 1000 ? quitAfter - 500 : 2500, &page, [&page, shot] { page.grab().save(shot); });
-    if (quitAfter > 0)
-        QTimer::singleShot(quitAfter, &app, &QApplication::quit);
+    shardlab::demo::screenshotAndQuit(app, page);
     return app.exec();
 }

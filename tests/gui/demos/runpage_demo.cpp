@@ -6,6 +6,7 @@
 // --select selects the first collective so that its members are outlined.
 // --stand-in-live S previews the simulated-vs-measured view without GPUs: the "measurement" is
 // the simulation with every rank S times slower (labelled as a stand-in in the mode's tooltip).
+#include "demo_screenshot.h"
 #include "run_test_helpers.h"
 #include "run/playbackcontroller.h"
 #include "run/runcontroller.h"
@@ -81,12 +82,7 @@ int main(int argc, char** argv)
         status = 3;
     });
 
-    const QString shot = qEnvironmentVariable("SHARDLAB_SCREENSHOT");
-    const int quitAfter = qEnvironmentVariableIntValue("SHARDLAB_QUIT_AFTER_MS");
-    if (!shot.isEmpty())
-        QTimer::singleShot(quitAfter > 1000 ? quitAfter - 500 : 2500, &page, [&page, shot] { page.grab().save(shot); });
-    if (quitAfter > 0)
-        QTimer::singleShot(quitAfter, &app, &QApplication::quit);
+    shardlab::demo::screenshotAndQuit(app, page);
     const int rc = app.exec();
     return status ? status : rc;
 }
