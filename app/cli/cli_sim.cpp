@@ -24,16 +24,19 @@ void addRunOptions(CLI::App* cmd, RunArgs& a)
     cmd->add_option("--profile", a.profile, "Cost profile to simulate with (default: the scenario's, else built-in)");
 }
 
+namespace {
+// The files --csv PREFIX writes: PREFIX + each of these.
+constexpr const char* kCsvTables[] = {"-ranks.csv", "-collectives.csv", "-spans.csv"};
+} // namespace
+
 Result<Scenario> loadRunScenario(const RunArgs& a)
 {
     // an output that is the scenario itself would replace it
-    const std::string& csv = a.csvPrefix;
-    for (const auto& [option, out] : std::vector<std::pair<std::string, std::string>>{
-             {"--trace", a.trace},
-             {"--result", a.result},
-             {"--csv", csv.empty() ? csv : csv + "-ranks.csv"},
-             {"--csv", csv.empty() ? csv : csv + "-collectives.csv"},
-             {"--csv", csv.empty() ? csv : csv + "-spans.csv"}})
+    std::vector<std::pair<std::string, std::string>> outputs{{"--trace", a.trace}, {"--result", a.result}};
+    if (!a.csvPrefix.empty())
+        for (const char* table : kCsvTables)
+            outputs.emplace_back("--csv", a.csvPrefix + table);
+    for (const auto& [option, out] : outputs)
         if (Status st = refuseOutputOverInput(option, out, a.file, "the scenario file being run"); !st)
             return st.error();
     auto scenario = loadScenario(a.file);
@@ -72,9 +75,9 @@ int printRun(const Scenario& scenario, const RunResult& run, bool json, const st
     if (!trace.empty() && !writeOutput(trace, chromeTrace(scenario, run), io))
         return kExitBadInput;
     if (!csv.empty()) {
-        if (!writeOutput(csv + "-ranks.csv", perRankCsv(summary), io)
-            || !writeOutput(csv + "-collectives.csv", collectivesCsv(summary), io)
-            || !writeOutput(csv + "-spans.csv", spansCsv(scenario, run), io))
+        if (!writeOutput(csv + kCsvTables[0], perRankCsv(summary), io)
+            || !writeOutput(csv + kCsvTables[1], collectivesCsv(summary), io)
+            || !writeOutput(csv + kCsvTables[2], spansCsv(scenario, run), io))
             return kExitBadInput;
     }
     // What a live run changed or could not do, and how its clocks were aligned. On stderr with

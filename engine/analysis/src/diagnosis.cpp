@@ -414,7 +414,7 @@ void capacityChecks(const Scenario& s, const CapacityReport& cap, Finding& f)
 }
 
 // A rank that owns more than its GPU holds. Strict memory: the job does not run as placed.
-void capacity(const Scenario& s, const RunResult& run, const std::vector<RankEvidence>& ranks, std::vector<Finding>& out)
+void capacity(const Scenario& s, const std::vector<RankEvidence>& ranks, std::vector<Finding>& out)
 {
     if (s.memoryMode != MemoryMode::Strict)
         return;
@@ -429,7 +429,6 @@ void capacity(const Scenario& s, const RunResult& run, const std::vector<RankEvi
         }
     if (!worst)
         return;
-    (void)run;
     Finding f;
     f.rule = FindingRule::CapacityExceeded;
     f.severity = Severity::Problem;
@@ -493,7 +492,7 @@ std::vector<Finding> diagnose(const Scenario& s, const RunResult& run, const Sum
     const std::vector<RankEvidence> ranks = rankEvidence(s, run, sum, model);
     const std::vector<CollectiveEvidence> colls = collectiveEvidence(s, run, sum, model);
     hang(s, run, ranks, out);
-    capacity(s, run, ranks, out);
+    capacity(s, ranks, out);
     paging(s, run, sum, ranks, out);
     noSpeedup(s, run, sum, ctx, model, ranks, colls, out);
     sameRank(s, run, sum, ranks, colls, out);

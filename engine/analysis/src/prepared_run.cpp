@@ -7,7 +7,6 @@ namespace shardlab {
 Result<PreparedRun> prepareRun(const Scenario& scenario, std::shared_ptr<const RunResult> run, CostModel& model,
                                const std::atomic<bool>* cancel)
 {
-    auto cancelled = [&] { return cancel && cancel->load(); };
     PreparedRun out;
     out.run = std::move(run);
     if (out.run->mode == RunMode::Live) {
@@ -21,7 +20,7 @@ Result<PreparedRun> prepareRun(const Scenario& scenario, std::shared_ptr<const R
             out.referenceError = reference.error().message;
         }
     }
-    if (cancelled())
+    if (cancel && cancel->load())
         return Error{ErrorKind::Cancelled, "cancelled"};
     out.summary = summarize(scenario, *out.run);
     out.activity = std::make_shared<const ActivityIndex>(scenario, out.run, model);

@@ -529,11 +529,19 @@ Status checkCollectiveRoutes(const Scenario& scenario)
     return {};
 }
 
-Result<RunResult> simulate(const Scenario& scenario, CostModel& model, const SimulationOptions& options)
+namespace {
+// What both simulate()s refuse before running: an invalid scenario, or a collective without a route.
+Status checkRunnable(const Scenario& scenario)
 {
     if (Status st = validateScenario(scenario); !st)
-        return st.error();
-    if (Status st = checkCollectiveRoutes(scenario); !st)
+        return st;
+    return checkCollectiveRoutes(scenario);
+}
+} // namespace
+
+Result<RunResult> simulate(const Scenario& scenario, CostModel& model, const SimulationOptions& options)
+{
+    if (Status st = checkRunnable(scenario); !st)
         return st.error();
     Engine engine(scenario, model, options);
     return engine.run();
@@ -541,9 +549,7 @@ Result<RunResult> simulate(const Scenario& scenario, CostModel& model, const Sim
 
 Result<RunResult> simulate(const Scenario& scenario, const SimulationOptions& options)
 {
-    if (Status st = validateScenario(scenario); !st)
-        return st.error();
-    if (Status st = checkCollectiveRoutes(scenario); !st)
+    if (Status st = checkRunnable(scenario); !st)
         return st.error();
     auto profile = options.profile ? Result<CostProfile>(*options.profile) : profileFor(scenario);
     if (!profile)
