@@ -505,6 +505,8 @@ std::string serializeScenario(const Scenario& s)
         if (op.kind == OpKind::Compute) {
             o["flops"] = op.flops;
         } else {
+            if (op.flops != 0) // read from any step, so written back from any step (load(save(s)) == s)
+                o["flops"] = op.flops;
             if (op.bytes)
                 o["bytes"] = sizeJson(*op.bytes);
             if (op.kind == OpKind::SendRecv) {
