@@ -479,8 +479,8 @@
         <translation>TFLOP/s：GPU 的持续计算速率，单位为每秒 10^12 次浮点运算。</translation>
     </message>
     <message>
-        <source>Memory gauge: what this GPU owns against what it holds. Red means it does not fit: the excess is shown in GB. Four 16 GB cards are not one 64 GB memory.</source>
-        <translation>显存仪表：这张 GPU 拥有的数据与其显存容量的对比。红色表示放不下：超出部分以 GB 显示。四张 16 GB 的卡并不是一块 64 GB 的显存。</translation>
+        <source>Memory gauge: what this GPU owns (coloured by item), then the largest buffer one of its collectives adds (hatched grey), against what it holds. Red means the peak does not fit: the excess is shown in GB. Four 16 GB cards are not one 64 GB memory.</source>
+        <translation>显存条：这张 GPU 拥有的字节（按数据项着色），再加上它的某个集合通信带来的最大临时缓冲（灰色斜纹），对比它的显存容量。红色表示峰值放不下，超出部分以 GB 显示。四张 16 GB 的卡不是一块 64 GB 的显存。</translation>
     </message>
 </context>
 <context>
@@ -492,10 +492,6 @@
     <message>
         <source>%1: the PDF could not be drawn</source>
         <translation>%1：无法绘制 PDF</translation>
-    </message>
-    <message>
-        <source>%1: cannot be written (%2)</source>
-        <translation>%1：无法写入（%2）</translation>
     </message>
 </context>
 <context>
@@ -1600,10 +1596,6 @@
 <context>
     <name>shardlab::gui::FigureExporter</name>
     <message>
-        <source>%1: cannot be written (%2)</source>
-        <translation>%1：无法写入（%2）</translation>
-    </message>
-    <message>
         <source>%1: the figure could not be drawn</source>
         <translation>%1：无法绘制图</translation>
     </message>
@@ -1696,6 +1688,14 @@
     <message>
         <source>drop shards here</source>
         <translation>把 Shard 拖到这里</translation>
+    </message>
+    <message>
+        <source>peak %1: %2 too much</source>
+        <translation>峰值 %1：超出 %2</translation>
+    </message>
+    <message>
+        <source>peak %1, %2 % used</source>
+        <translation>峰值 %1，已用 %2 %</translation>
     </message>
 </context>
 <context>
@@ -3094,10 +3094,6 @@ first mismatch</source>
         <translation>等待</translation>
     </message>
     <message>
-        <source>Memory</source>
-        <translation>显存</translation>
-    </message>
-    <message>
         <source>Last</source>
         <translation>最后到达</translation>
     </message>
@@ -3114,12 +3110,28 @@ first mismatch</source>
         <translation>每次迭代在同步点空闲、等待最后一个 Rank 到达的时间</translation>
     </message>
     <message>
-        <source>Peak memory: what the rank owns plus its largest temporary buffer, against its GPU&apos;s memory</source>
-        <translation>峰值显存：该 Rank 拥有的数据加上它最大的临时缓冲区，与其 GPU 显存对比</translation>
-    </message>
-    <message>
         <source>How many collectives this rank arrived at last, making the others wait</source>
         <translation>该 Rank 有多少次是最后到达 Collective、让其他 Rank 等待</translation>
+    </message>
+    <message>
+        <source>Rank %1&apos;s peak (what it owns plus its largest collective buffer) is more than its GPU holds</source>
+        <translation>Rank %1 的峰值（拥有的字节加上最大的集合通信缓冲）超过了它的 GPU 显存</translation>
+    </message>
+    <message>
+        <source>Owned</source>
+        <translation>拥有</translation>
+    </message>
+    <message>
+        <source>Peak memory</source>
+        <translation>峰值显存</translation>
+    </message>
+    <message>
+        <source>What the scenario places on this rank: the shards it owns</source>
+        <translation>场景放在这个 Rank 上的内容：它拥有的 Shard</translation>
+    </message>
+    <message>
+        <source>Peak memory: what the rank owns plus its largest temporary buffer, against its GPU&apos;s memory (measured use on a live run). The peak decides whether the rank fits.</source>
+        <translation>峰值显存：Rank 拥有的字节加上它最大的临时缓冲，对比它的 GPU 显存（实测运行时为实测用量）。能否放下由峰值决定。</translation>
     </message>
 </context>
 <context>
@@ -4260,16 +4272,16 @@ first mismatch</source>
         <translation>切分：只有这张 GPU 持有它</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;: %2, %3 memory, %4 TFLOP/s, node %5&lt;br&gt;Owns %6 (%7 % of its memory)%8&lt;br&gt;Paths to the other GPUs (as nvidia-smi topo -m names them):%9&lt;br&gt;&lt;br&gt;%10</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;：%2，%3 显存，%4 TFLOP/s，节点 %5&lt;br&gt;拥有 %6（占其显存的 %7 %）%8&lt;br&gt;到其他 GPU 的路径（按 nvidia-smi topo -m 的命名）：%9&lt;br&gt;&lt;br&gt;%10</translation>
-    </message>
-    <message>
         <source>&lt;br&gt;&lt;font color=&apos;#c62828&apos;&gt;&lt;b&gt;Does not fit: %1 too much.&lt;/b&gt;&lt;/font&gt;</source>
         <translation>&lt;br&gt;&lt;font color=&apos;#c62828&apos;&gt;&lt;b&gt;放不下：超出 %1。&lt;/b&gt;&lt;/font&gt;</translation>
     </message>
     <message>
         <source>%1 waits for %2</source>
         <translation>%1 在等 %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2, %3 memory, %4 TFLOP/s, node %5&lt;br&gt;Owns %6 (%7 % of its memory); peak with the largest collective buffer %11%8&lt;br&gt;Paths to the other GPUs (as nvidia-smi topo -m names them):%9&lt;br&gt;&lt;br&gt;%10</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：%2，显存 %3，%4 TFLOP/s，节点 %5&lt;br&gt;拥有 %6（占显存 %7 %）；加上最大的集合通信缓冲后峰值 %11%8&lt;br&gt;到其他 GPU 的路径（按 nvidia-smi topo -m 的叫法）：%9&lt;br&gt;&lt;br&gt;%10</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,8 @@
 
 #include "shardlab/analysis/diagnosis.h"
 #include "shardlab/analysis/diagnosis_format.h"
+#include "shardlab/model/capacity.h"
+#include "shardlab/io/exporters.h"
 #include "shardlab/sim/simulator.h"
 
 #include <gtest/gtest.h>
@@ -250,4 +252,72 @@ TEST(Diagnosis, CapacityAndPagingAreFindings)
     EXPECT_EQ(find(d.findings, FindingRule::CapacityExceeded), nullptr);
     EXPECT_EQ(find(d.findings, FindingRule::Paging), nullptr);
     EXPECT_EQ(findingsJson(d.findings).find("capacity_exceeded"), std::string::npos);
+}
+
+// Issue 14: "fits" ignored collective buffers (a 24 GB peak on a 16 GB card said "yes"). Each rank
+// owns 4 GB of 16 GB, then an all-reduce of 20 GB (no item, so nothing of it is owned) needs a
+// 20 GB result buffer: peak 4 + 20 = 24 GB, 8 GB too much. Owned and peak are shown apart; the
+// peak decides "fits" in the capacity report, the summary, its table and JSON, and the diagnosis.
+TEST(Diagnosis, APeakOverTheCapacityDoesNotFitEvenWhenWhatIsOwnedDoes)
+{
+    const Scenario s = splitScenario({4, 4}, 1e12, 20'000'000'000ULL);
+    const CapacityReport cap = capacityOf(s);
+    const RankMemory& rm = cap.ranks[0];
+    EXPECT_EQ(rm.owned, 4'000'000'000ULL);
+    EXPECT_EQ(rm.transient, 20'000'000'000ULL);
+    EXPECT_EQ(rm.peak(), 24'000'000'000ULL);
+    EXPECT_TRUE(rm.ownedFits());
+    EXPECT_FALSE(rm.fits());
+    EXPECT_EQ(rm.peakExcess(), 8'000'000'000ULL);
+    ASSERT_FALSE(cap.warnings.empty());
+    EXPECT_NE(cap.warnings[0].find("brings its peak to 24 GB on a 16 GB GPU (8 GB too much)"), std::string::npos)
+        << cap.warnings[0];
+
+    Diagnosed d = diagnoseScenario(s, CostProfile::defaults());
+    ASSERT_EQ(d.run.peakMemory.size(), 2u);
+    EXPECT_EQ(d.run.peakMemory[0], 24'000'000'000ULL);
+    EXPECT_EQ(d.summary.perRank[0].owned, 4'000'000'000ULL);
+    EXPECT_EQ(d.summary.perRank[0].peakMemory, 24'000'000'000ULL);
+    EXPECT_FALSE(d.summary.perRank[0].fits);
+    EXPECT_FALSE(d.summary.fits);
+    EXPECT_EQ(d.summary.bottleneck, Bottleneck::Capacity);
+    EXPECT_NE(d.summary.sentence.find("brings its peak to 24 GB"), std::string::npos) << d.summary.sentence;
+
+    const std::string table = formatSummaryTable(s, d.summary);
+    EXPECT_NE(table.find("owned"), std::string::npos) << table;
+    EXPECT_NE(table.find("4 GB      24 GB      16 GB    NO"), std::string::npos) << table;
+    const auto json = nlohmann::json::parse(summaryJson(d.summary));
+    EXPECT_FALSE(json["fits"].get<bool>());
+    EXPECT_EQ(json["per_rank"][0]["owned_bytes"], 4'000'000'000ULL);
+    EXPECT_EQ(json["per_rank"][0]["peak_memory_bytes"], 24'000'000'000ULL);
+    EXPECT_NE(perRankCsv(d.summary).find(",24000000000,16000000000,false,0,4000000000\n"), std::string::npos)
+        << perRankCsv(d.summary);
+
+    const Finding* f = find(d.findings, FindingRule::CapacityExceeded);
+    ASSERT_TRUE(f) << formatFindings(d.findings);
+    EXPECT_NE(f->sentence.find("rank 0 owns 4 GB and receives 20 GB more, a peak of 24 GB on a 16 GB GPU (8 GB too much)"),
+              std::string::npos)
+        << f->sentence;
+    const Check* peak = check(*f, "peak with the largest collective buffer");
+    ASSERT_TRUE(peak);
+    EXPECT_EQ(peak->shows, "rank 0 24 GB, rank 1 24 GB");
+
+    // bucketed in 4, each bucket's buffer is 5 GB: peak 9 GB, which fits
+    Scenario bucketed = s;
+    bucketed.program[1].buckets = 4;
+    EXPECT_EQ(capacityOf(bucketed).ranks[0].peak(), 9'000'000'000ULL);
+    EXPECT_TRUE(summarize(bucketed, diagnoseScenario(bucketed, CostProfile::defaults()).run).fits);
+}
+
+// The course's ZeRO-3 example: each card owns 6 GB (a quarter of 24 GB); the table shows that and,
+// apart, the 6.75 GB peak with the all-gathered buffer.
+TEST(Diagnosis, TheZero3ExampleShowsOwnedAndPeakApart)
+{
+    const Scenario s = loadExample("capacity-zero3-24gb.shardlab.json");
+    Diagnosed d = diagnoseScenario(s, CostProfile::defaults());
+    EXPECT_EQ(d.summary.perRank[0].owned, 6'000'000'000ULL);
+    EXPECT_EQ(d.summary.perRank[0].peakMemory, 6'750'000'000ULL);
+    EXPECT_TRUE(d.summary.fits);
+    const std::string table = formatSummaryTable(s, d.summary);
+    EXPECT_NE(table.find("6 GB    6.75 GB      16 GB   yes"), std::string::npos) << table;
 }

@@ -135,6 +135,12 @@ TEST(Lessons, NumericAnswersAreTheEnginesFigures)
     auto pooled = checkAnswer(capacity, 0, "64 GB");
     EXPECT_FALSE(pooled->correct);
     EXPECT_NE(pooled->explanation.en.find("sum over all cards"), std::string::npos);
+    // issue 14: 6.75 GB is the peak (owned + the gather buffer), which the table now shows beside
+    // the 6 GB owned; the question asks for what each card owns, and says so when given the peak
+    auto peak = checkAnswer(capacity, 1, "6.75");
+    EXPECT_FALSE(peak->correct);
+    EXPECT_NE(peak->explanation.en.find("That is the peak"), std::string::npos) << peak->explanation.en;
+    EXPECT_TRUE(checkAnswer(capacity, 1, "6")->correct);
 
     const ResolvedLesson lab = resolved("lab-two-gpus");
     EXPECT_DOUBLE_EQ(*lab.expected[0], 3.0); // n(n+1)/2, n = 2

@@ -1,6 +1,14 @@
 #include "shardlab/base/units.h"
 
+#include "shardlab/analysis/summary.h"
+#include "shardlab/base/display_width.h"
+#include "shardlab/io/exporters.h"
+#include "shardlab/sim/simulator.h"
+#include "test_helpers.h"
+
 #include <gtest/gtest.h>
+
+#include <sstream>
 
 using namespace shardlab;
 
@@ -79,4 +87,37 @@ TEST(Units, FlopsAndBandwidthText)
     EXPECT_EQ(formatBandwidth(15.75), "15.8 GB/s");
     EXPECT_EQ(formatBandwidth(62.4), "62.4 GB/s");
     EXPECT_EQ(formatBandwidth(0.5), "0.5 GB/s");
+}
+
+// Issue 14: CJK names broke the column alignment of the tables (padding counted bytes).
+TEST(DisplayWidth, CountsColumnsNotBytes)
+{
+    EXPECT_EQ(displayWidth("GPU"), 3u);
+    EXPECT_EQ(displayWidth("\xe6\x98\xbe\xe5\x8d\xa1"), 4u);          // 显卡: two wide characters
+    EXPECT_EQ(displayWidth("e\xcc\x81"), 1u);                          // e + combining acute
+    EXPECT_EQ(displayWidth("\xff"), 1u);                               // not UTF-8: one column
+    EXPECT_EQ(fitToWidth("ab", 4), "ab  ");
+    EXPECT_EQ(fitToWidth("\xe6\x98\xbe\xe5\x8d\xa1\xe5\x90\x8d", 5), "\xe6\x98\xbe\xe5\x8d\xa1 "); // cut at a whole character
+    EXPECT_EQ(displayWidth(fitToWidth("\xe6\x98\xbe\xe5\x8d\xa1\xe5\x90\x8d", 5)), 5u);
+}
+
+TEST(DisplayWidth, TheRankTableLinesUpWithChineseDeviceNames)
+{
+    Scenario s = test::splitScenario({1, 1}, 1e12, 1'000'000);
+    s.topology.gpus[0].name = "\xe6\x95\x99\xe5\xad\xa6\xe7\x94\xa8\xe6\x98\xbe\xe5\x8d\xa1"; // 教学用显卡
+    s.topology.gpus[1].name = "H200";
+    auto run = simulate(s, {});
+    ASSERT_TRUE(run.ok());
+    std::istringstream table(formatSummaryTable(s, summarize(s, *run)));
+    std::string line;
+    std::vector<size_t> computeEnds; // display column where "compute ms" ends, on the header and each rank
+    while (std::getline(table, line)) {
+        if (line.rfind("rank", 0) == 0 || line.rfind("   0", 0) == 0 || line.rfind("   1", 0) == 0) {
+            const size_t field = line.rfind("rank", 0) == 0 ? line.find("compute ms") + 10 : line.find(".000") + 4;
+            computeEnds.push_back(displayWidth(line.substr(0, field)));
+        }
+    }
+    ASSERT_EQ(computeEnds.size(), 3u);
+    EXPECT_EQ(computeEnds[0], computeEnds[1]);
+    EXPECT_EQ(computeEnds[0], computeEnds[2]);
 }

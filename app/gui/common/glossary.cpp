@@ -180,8 +180,9 @@ QString Glossary::tflops()
 
 QString Glossary::gauge()
 {
-    return tr("Memory gauge: what this GPU owns against what it holds. Red means it does not fit: the excess is "
-              "shown in GB. Four 16 GB cards are not one 64 GB memory.");
+    return tr("Memory gauge: what this GPU owns (coloured by item), then the largest buffer one of its collectives "
+              "adds (hatched grey), against what it holds. Red means the peak does not fit: the excess is shown in GB. "
+              "Four 16 GB cards are not one 64 GB memory.");
 }
 
 } // namespace shardlab::gui

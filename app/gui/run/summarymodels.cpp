@@ -45,13 +45,14 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const
         case Compute: return ms(r.computeMs);
         case Comm: return ms(r.commMs);
         case Wait: return ms(r.waitMs);
+        case Owned: return QString::fromStdString(formatBytes(r.owned));
         case Memory:
             return tr("%1 of %2").arg(QString::fromStdString(formatBytes(r.peakMemory)), QString::fromStdString(formatBytes(r.capacity)));
         case TimesLast: return r.timesLast;
         }
     }
     if (role == Qt::TextAlignmentRole && index.column() >= Compute)
-        return QVariant::fromValue(index.column() == Memory || index.column() == TimesLast ? Qt::AlignCenter
+        return QVariant::fromValue(index.column() == Owned || index.column() == Memory || index.column() == TimesLast ? Qt::AlignCenter
                                                                                           : Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::FontRole && straggler) {
         QFont f;
@@ -61,7 +62,9 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ForegroundRole && index.column() == Memory && !r.fits)
         return QBrush(QColor(0xD5, 0x5E, 0x00));
     if (role == Qt::ToolTipRole && index.column() == Memory && !r.fits)
-        return tr("Rank %1 owns more than its GPU holds").arg(r.rank);
+        return r.owned > r.capacity ? tr("Rank %1 owns more than its GPU holds").arg(r.rank)
+                                    : tr("Rank %1's peak (what it owns plus its largest collective buffer) is more than "
+                                         "its GPU holds").arg(r.rank);
     if (role == Qt::ToolTipRole && index.column() == Rank)
         return QString::fromStdString(r.device);
     return {};
@@ -78,7 +81,8 @@ QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, in
         case Compute: return tr("Compute");
         case Comm: return tr("Comm");
         case Wait: return tr("Wait");
-        case Memory: return tr("Memory");
+        case Owned: return tr("Owned");
+        case Memory: return tr("Peak memory");
         case TimesLast: return tr("Last");
         }
     }
@@ -88,7 +92,9 @@ QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, in
         case Comm: return tr("Exposed communication per iteration: time the compute stream is blocked in a collective "
                              "(communication hidden behind compute is not counted)");
         case Wait: return tr("Time idle at synchronisation points per iteration, waiting for the last rank to arrive");
-        case Memory: return tr("Peak memory: what the rank owns plus its largest temporary buffer, against its GPU's memory");
+        case Owned: return tr("What the scenario places on this rank: the shards it owns");
+        case Memory: return tr("Peak memory: what the rank owns plus its largest temporary buffer, against its GPU's memory "
+                               "(measured use on a live run). The peak decides whether the rank fits.");
         case TimesLast: return tr("How many collectives this rank arrived at last, making the others wait");
         }
     }

@@ -13,7 +13,7 @@ namespace shardlab::gui {
 class RankTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Rank, Device, Compute, Comm, Wait, Memory, TimesLast, ColumnCount };
+    enum Column { Rank, Device, Compute, Comm, Wait, Owned, Memory, TimesLast, ColumnCount };
     using QAbstractTableModel::QAbstractTableModel;
 
     void setSummary(const Summary& summary);

@@ -42,18 +42,27 @@ void GpuCardItem::setDevice(const QString& name, double tflops, int)
     update();
 }
 
-void GpuCardItem::setMemory(Bytes owned, Bytes capacity, double usedPct, std::vector<GaugeSegment> segments)
+void GpuCardItem::setMemory(Bytes owned, Bytes transient, Bytes capacity, std::vector<GaugeSegment> segments)
 {
     m_owned = owned;
+    m_transient = owned == 0 ? 0 : transient;
     m_capacity = capacity;
     m_segments = std::move(segments);
+    const Bytes peak = m_owned + m_transient;
+    const double peakPct = capacity == 0 ? 0.0 : static_cast<double>(peak) / static_cast<double>(capacity) * 100.0;
     m_state = owned == 0   ? GaugeState::Empty
-        : owned > capacity ? GaugeState::Overflow
-        : usedPct > 90.0   ? GaugeState::NearlyFull
+        : peak > capacity  ? GaugeState::Overflow
+        : peakPct > 90.0   ? GaugeState::NearlyFull
                            : GaugeState::Fits;
     m_gaugeText = tr("%1 / %2").arg(bytesText(owned), bytesText(capacity));
-    m_excessText = owned > capacity ? tr("%1 too much").arg(bytesText(owned - capacity)) : QString();
-    m_usageText = tr("%1 % used").arg(usedPct, 0, 'f', usedPct < 10 ? 1 : 0);
+    if (owned > capacity)
+        m_excessText = tr("%1 too much").arg(bytesText(owned - capacity));
+    else if (peak > capacity)
+        m_excessText = tr("peak %1: %2 too much").arg(bytesText(peak), bytesText(peak - capacity));
+    else
+        m_excessText.clear();
+    m_usageText = m_transient == 0 ? tr("%1 % used").arg(peakPct, 0, 'f', peakPct < 10 ? 1 : 0)
+                                   : tr("peak %1, %2 % used").arg(bytesText(peak)).arg(peakPct, 0, 'f', peakPct < 10 ? 1 : 0);
     update();
 }
 
@@ -229,7 +238,7 @@ void GpuCardItem::paintCompact(QPainter* p, double lod)
         p->setFont(f);
         p->setPen(theme::overflow());
         p->setBrush(QColor(255, 255, 255, 230));
-        const QString text = tr("+%1").arg(bytesText(m_owned - m_capacity));
+        const QString text = tr("+%1").arg(bytesText(m_owned + m_transient - m_capacity));
         const QFontMetricsF fm(f);
         const QRectF box(gauge.center() - QPointF(fm.horizontalAdvance(text) / 2 + 4, gauge.height() / 2),
             QSizeF(fm.horizontalAdvance(text) + 8, gauge.height()));
@@ -243,17 +252,24 @@ void GpuCardItem::paintGauge(QPainter* p, const QRectF& r, bool withText)
     p->setPen(Qt::NoPen);
     p->setBrush(theme::gaugeTrack());
     p->drawRoundedRect(r, 4, 4);
-    // Segments by item, scaled to the capacity; when the rank owns more than it holds, scaled to
-    // what it owns, so the bar is full and the red frame and text say by how much.
-    const double scale = static_cast<double>(std::max(m_owned, m_capacity));
+    // Segments by item, then the largest collective buffer hatched grey, scaled to the capacity;
+    // when the peak is more than the GPU holds, scaled to the peak, so the bar is full and the red
+    // frame and text say by how much.
+    const double scale = static_cast<double>(std::max(m_owned + m_transient, m_capacity));
     double x = r.left();
-    if (scale > 0)
+    if (scale > 0) {
         for (const GaugeSegment& s : m_segments) {
             const double sw = r.width() * static_cast<double>(s.bytes) / scale;
             p->setBrush(s.colour);
             p->drawRect(QRectF(x, r.top(), sw, r.height()));
             x += sw;
         }
+        if (m_transient > 0) {
+            const double sw = r.width() * static_cast<double>(m_transient) / scale;
+            p->setBrush(QBrush(theme::mutedInk(), Qt::Dense5Pattern));
+            p->drawRect(QRectF(x, r.top(), sw, r.height()));
+        }
+    }
     if (m_state == GaugeState::Overflow && scale > 0) {
         // the part beyond the capacity, hatched in red
         const double capX = r.left() + r.width() * static_cast<double>(m_capacity) / scale;

@@ -1,5 +1,6 @@
-// A GPU in the diagram: rank, device, a memory gauge of what it owns against what it holds (red
-// with the excess in GB when it does not fit), compute speed, and a tile per shard it owns. Shards
+// A GPU in the diagram: rank, device, a memory gauge of what it owns and its peak (owned + the
+// largest collective buffer, hatched grey) against what it holds (red with the excess in GB when
+// the peak does not fit), compute speed, and a tile per shard it owns. Shards
 // are dropped on it to give it ownership. During playback it shows what the rank is doing.
 #pragma once
 
@@ -42,9 +43,10 @@ public:
 
     int rank() const { return m_rank; }
     void setDevice(const QString& name, double tflops, int node);
-    // What the rank owns (by item, for the coloured segments) against its capacity. The text
-    // says how full it is, or how much is too much.
-    void setMemory(Bytes owned, Bytes capacity, double usedPct, std::vector<GaugeSegment> segments);
+    // What the rank owns (by item, for the coloured segments) and the largest buffer a collective
+    // adds (`transient`) against its capacity. The peak (owned + transient) decides whether it
+    // fits; the text says how full it is, or how much is too much.
+    void setMemory(Bytes owned, Bytes transient, Bytes capacity, std::vector<GaugeSegment> segments);
     void setTiles(const std::vector<TileInfo>& tiles);
     void setActivity(ActivityState state, int waitingFor);
     void clearActivity();
@@ -82,7 +84,7 @@ private:
     QRectF m_rect;
     QString m_device;
     double m_tflops = 0;
-    Bytes m_owned = 0, m_capacity = 0;
+    Bytes m_owned = 0, m_transient = 0, m_capacity = 0;
     std::vector<GaugeSegment> m_segments;
     GaugeState m_state = GaugeState::Empty;
     QString m_gaugeText, m_usageText, m_excessText;

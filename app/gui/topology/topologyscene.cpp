@@ -235,10 +235,11 @@ void TopologyScene::refreshOwnership(const Scenario& scenario, const Feedback& f
         if (r >= static_cast<int>(ranks.size()))
             continue;
         const RankMemory& rm = ranks[static_cast<size_t>(r)];
-        card->setMemory(rm.owned, rm.capacity, rm.usedPct(), std::move(segments[static_cast<size_t>(r)]));
+        card->setMemory(rm.owned, rm.transient, rm.capacity, std::move(segments[static_cast<size_t>(r)]));
         card->setTiles(tiles[static_cast<size_t>(r)]);
         const Gpu& g = scenario.topology.gpus[static_cast<size_t>(r)];
-        card->setToolTip(tr("<b>%1</b>: %2, %3 memory, %4 TFLOP/s, node %5<br>Owns %6 (%7 % of its memory)%8"
+        card->setToolTip(tr("<b>%1</b>: %2, %3 memory, %4 TFLOP/s, node %5<br>Owns %6 (%7 % of its memory); peak with "
+                            "the largest collective buffer %11%8"
                             "<br>Paths to the other GPUs (as nvidia-smi topo -m names them):%9<br><br>%10")
                              .arg(Labels::gpu(r), qs(g.name), bytesText(g.memory))
                              .arg(g.tflops)
@@ -247,8 +248,8 @@ void TopologyScene::refreshOwnership(const Scenario& scenario, const Feedback& f
                              .arg(rm.usedPct(), 0, 'f', 0)
                              .arg(rm.fits() ? QString()
                                             : tr("<br><font color='#c62828'><b>Does not fit: %1 too much.</b></font>")
-                                                  .arg(bytesText(rm.excess())),
-                                 m_pathText.value(r), Glossary::gauge()));
+                                                  .arg(bytesText(rm.peakExcess())),
+                                 m_pathText.value(r), Glossary::gauge(), bytesText(rm.peak())));
     }
 }
 

@@ -408,7 +408,12 @@ void capacityChecks(const Scenario& s, const CapacityReport& cap, Finding& f)
                                   formatBytes(sh.size).c_str(), sh.owners.size());
                 break;
             }
+    std::string peak;
+    for (const RankMemory& rm : cap.ranks)
+        if (rm.transient > 0)
+            peak += fmt("%srank %d %s", peak.empty() ? "" : ", ", rm.rank, formatBytes(rm.peak()).c_str());
     f.checks.push_back({"what each rank owns against what its GPU holds", owned});
+    f.checks.push_back({"peak with the largest collective buffer", peak.empty() ? "no collective adds a buffer" : peak});
     f.checks.push_back({"what is replicated", replicated.empty() ? "nothing: every shard has one owner" : replicated});
     f.evidenceNeeded = {"per-rank memory: owned and peak against capacity", "the placement of every item"};
 }
@@ -420,24 +425,35 @@ void capacity(const Scenario& s, const std::vector<RankEvidence>& ranks, std::ve
         return;
     const CapacityReport cap = capacityOf(s);
     const RankMemory* worst = nullptr;
-    int over = 0;
-    for (const RankMemory& rm : cap.ranks)
-        if (!rm.fits()) {
-            ++over;
-            if (!worst || rm.excess() > worst->excess())
-                worst = &rm;
-        }
+    int over = 0, peakOver = 0; // ranks whose ownership / only whose peak exceeds the GPU
+    for (const RankMemory& rm : cap.ranks) {
+        if (rm.fits())
+            continue;
+        ++(rm.ownedFits() ? peakOver : over);
+        // a rank that owns too much comes before one whose buffer alone is too much
+        if (!worst || (worst->ownedFits() && !rm.ownedFits())
+            || (worst->ownedFits() == rm.ownedFits() && rm.peakExcess() > worst->peakExcess()))
+            worst = &rm;
+    }
     if (!worst)
         return;
     Finding f;
     f.rule = FindingRule::CapacityExceeded;
     f.severity = Severity::Problem;
     f.title = "The job does not fit in GPU memory as placed";
-    f.sentence = fmt("%d of %d ranks own more than their GPU holds; rank %d owns %s on a %s GPU (%s too much). The "
-                     "machine's total memory does not help: each rank must hold what it owns. Split the largest items "
-                     "(ZeRO-3, tensor or pipeline parallel) instead of replicating them.",
-                     over, s.ranks(), worst->rank, formatBytes(worst->owned).c_str(), formatBytes(worst->capacity).c_str(),
-                     formatBytes(worst->excess()).c_str());
+    if (over > 0)
+        f.sentence = fmt("%d of %d ranks own more than their GPU holds; rank %d owns %s on a %s GPU (%s too much). The "
+                         "machine's total memory does not help: each rank must hold what it owns. Split the largest items "
+                         "(ZeRO-3, tensor or pipeline parallel) instead of replicating them.",
+                         over, s.ranks(), worst->rank, formatBytes(worst->owned).c_str(), formatBytes(worst->capacity).c_str(),
+                         formatBytes(worst->excess()).c_str());
+    else
+        f.sentence = fmt("What each rank owns fits, but on %d of %d ranks a collective's buffer does not: rank %d owns %s "
+                         "and receives %s more, a peak of %s on a %s GPU (%s too much). Send the collective in buckets "
+                         "(each bucket needs only its share of the buffer) or shard its item further.",
+                         peakOver, s.ranks(), worst->rank, formatBytes(worst->owned).c_str(),
+                         formatBytes(worst->transient).c_str(), formatBytes(worst->peak()).c_str(),
+                         formatBytes(worst->capacity).c_str(), formatBytes(worst->peakExcess()).c_str());
     capacityChecks(s, cap, f);
     f.ranks = ranks;
     f.rank = worst->rank;

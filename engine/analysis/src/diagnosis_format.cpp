@@ -1,6 +1,8 @@
 // Text forms of the diagnosis: `shardlab diagnose` and its --json.
 #include "shardlab/analysis/diagnosis_format.h"
 
+#include "shardlab/base/display_width.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -26,7 +28,7 @@ std::string formatFindings(const std::vector<Finding>& findings)
                       "wait ms", "last", "work", "slowdown", "socket");
         out << buf;
         for (const RankEvidence& e : f.ranks) {
-            std::snprintf(buf, sizeof buf, "    %4d %-14.14s %10.3f %9.3f %9.3f %5d %5.0f%% %9.2f %6d", e.rank, e.device.c_str(),
+            std::snprintf(buf, sizeof buf, "    %4d %s %10.3f %9.3f %9.3f %5d %5.0f%% %9.2f %6d", e.rank, fitToWidth(e.device, 14).c_str(),
                           e.computeMs, e.commMs, e.waitMs, e.timesLast, e.workShare * 100, e.slowdown, e.socket);
             out << buf;
             if (f.rule == FindingRule::CollectiveHang)

@@ -93,7 +93,7 @@ std::string sentenceFor(const Scenario& s, const Summary& sum, const RunResult& 
     if (sum.bottleneck == Bottleneck::Capacity) {
         const CapacityReport cap = capacityOf(s);
         for (const RankMemory& rm : cap.ranks)
-            if (!rm.fits()) {
+            if (!rm.ownedFits()) {
                 std::snprintf(buf, sizeof buf,
                               "Rank %d owns %s but its GPU holds %s: the job does not fit as placed; split the largest "
                               "items (ZeRO-3, tensor or pipeline parallel) instead of replicating them.",
@@ -104,6 +104,15 @@ std::string sentenceFor(const Scenario& s, const Summary& sum, const RunResult& 
                                   "costing %.1f ms every iteration.",
                                   rm.rank, formatBytes(rm.owned).c_str(), formatBytes(rm.capacity).c_str(),
                                   run.pagingUs.size() > static_cast<size_t>(rm.rank) ? run.pagingUs[static_cast<size_t>(rm.rank)] / 1e3 : 0.0);
+                return buf;
+            }
+        for (const RankMemory& rm : cap.ranks)
+            if (!rm.fits()) {
+                std::snprintf(buf, sizeof buf,
+                              "Rank %d owns %s, which fits its %s GPU, but a collective's %s buffer brings its peak to "
+                              "%s: send the collective in buckets or shard its item further.",
+                              rm.rank, formatBytes(rm.owned).c_str(), formatBytes(rm.capacity).c_str(),
+                              formatBytes(rm.transient).c_str(), formatBytes(rm.peak()).c_str());
                 return buf;
             }
     }
@@ -196,7 +205,10 @@ Summary summarize(const Scenario& s, const RunResult& run)
         rb.device = r < static_cast<int>(run.devices.size()) ? run.devices[static_cast<size_t>(r)] : "";
         rb.capacity = r < s.ranks() ? s.topology.gpus[static_cast<size_t>(r)].memory : 0;
         rb.peakMemory = r < static_cast<int>(run.peakMemory.size()) ? run.peakMemory[static_cast<size_t>(r)] : 0;
-        rb.fits = r < static_cast<int>(cap.ranks.size()) ? cap.ranks[static_cast<size_t>(r)].fits() : true;
+        if (r < static_cast<int>(cap.ranks.size())) {
+            rb.owned = cap.ranks[static_cast<size_t>(r)].owned;
+            rb.fits = cap.ranks[static_cast<size_t>(r)].fits();
+        }
     }
     for (const Span& sp : run.spans) {
         if (sp.stream != 0 || sp.rank < 0 || sp.rank >= n)

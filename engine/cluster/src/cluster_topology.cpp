@@ -1,5 +1,7 @@
 #include "shardlab/cluster/cluster_topology.h"
 
+#include "shardlab/base/display_width.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -220,8 +222,8 @@ std::string formatPlacement(const std::vector<RankTopologyReport>& reports)
         std::string nics;
         for (const NicReport& n : r.nics)
             nics += (nics.empty() ? "" : ", ") + n.name + " (" + n.kind + " " + fmtGBps(n.gbps) + ")";
-        std::snprintf(buf, sizeof buf, "%4d  %-16.16s %4d %-8.8s %-22.22s %-13.13s %4s  %s\n", r.rank, r.host.c_str(), r.device,
-                      r.physical.c_str(), r.gpuName.empty() ? "?" : r.gpuName.c_str(), r.busId.empty() ? "?" : r.busId.c_str(),
+        std::snprintf(buf, sizeof buf, "%4d  %s %4d %-8.8s %s %-13.13s %4s  %s\n", r.rank, fitToWidth(r.host, 16).c_str(), r.device,
+                      r.physical.c_str(), fitToWidth(r.gpuName.empty() ? "?" : r.gpuName, 22).c_str(), r.busId.empty() ? "?" : r.busId.c_str(),
                       r.numaNode < 0 ? "?" : std::to_string(r.numaNode).c_str(), nics.empty() ? "-" : nics.c_str());
         out += buf;
     }

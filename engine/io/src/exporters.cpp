@@ -1,5 +1,6 @@
 #include "shardlab/io/exporters.h"
 
+#include "shardlab/base/display_width.h"
 #include "shardlab/io/run_result_json.h"
 #include "shardlab/io/scenario_io.h"
 
@@ -73,23 +74,25 @@ std::string formatSummaryTable(const Scenario& s, const Summary& sum)
     out << "Scenario: " << (s.name.empty() ? "(unnamed)" : s.name) << " on " << s.topology.name << ", "
         << (sum.mode == RunMode::Live ? "measured live" : "simulated") << ", " << s.iterations << " iteration"
         << (s.iterations == 1 ? "" : "s") << "\n\n";
-    std::snprintf(buf, sizeof buf, "%4s  %-18s %11s %9s %9s %12s %10s %5s\n", "rank", "device", "compute ms", "comm ms",
-                  "wait ms", "peak memory", "capacity", "fits");
+    // "owned" is what the scenario places on the rank; "peak" adds the largest collective buffer
+    // (measured use on a live run); "fits" is decided by the peak (RankMemory::fits()).
+    std::snprintf(buf, sizeof buf, "%4s  %s %11s %9s %9s %10s %10s %10s %5s\n", "rank", fitToWidth("device", 18).c_str(),
+                  "compute ms", "comm ms", "wait ms", "owned", "peak", "capacity", "fits");
     out << buf;
     for (const RankBreakdown& rb : sum.perRank) {
-        std::snprintf(buf, sizeof buf, "%4d  %-18.18s %11.3f %9.3f %9.3f %12s %10s %5s%s\n", rb.rank, rb.device.c_str(),
-                      rb.computeMs, rb.commMs, rb.waitMs, formatBytes(rb.peakMemory).c_str(),
-                      formatBytes(rb.capacity).c_str(), rb.fits ? "yes" : "NO",
+        std::snprintf(buf, sizeof buf, "%4d  %s %11.3f %9.3f %9.3f %10s %10s %10s %5s%s\n", rb.rank,
+                      fitToWidth(rb.device, 18).c_str(), rb.computeMs, rb.commMs, rb.waitMs, formatBytes(rb.owned).c_str(),
+                      formatBytes(rb.peakMemory).c_str(), formatBytes(rb.capacity).c_str(), rb.fits ? "yes" : "NO",
                       sum.straggler && *sum.straggler == rb.rank ? "  <- straggler" : "");
         out << buf;
     }
     if (!sum.collectives.empty()) {
         out << "\n";
-        std::snprintf(buf, sizeof buf, "%-28s %-14s %10s %10s %11s %11s\n", "collective", "kind", "bytes", "time ms",
-                      "algbw GB/s", "busbw GB/s");
+        std::snprintf(buf, sizeof buf, "%s %-14s %10s %10s %11s %11s\n", fitToWidth("collective", 28).c_str(), "kind",
+                      "bytes", "time ms", "algbw GB/s", "busbw GB/s");
         out << buf;
         for (const CollectiveFigures& c : sum.collectives) {
-            std::snprintf(buf, sizeof buf, "%-28.28s %-14.14s %10s %10.3f %11.2f %11.2f\n", c.name.c_str(), opName(c.kind),
+            std::snprintf(buf, sizeof buf, "%s %-14.14s %10s %10.3f %11.2f %11.2f\n", fitToWidth(c.name, 28).c_str(), opName(c.kind),
                           formatBytes(c.bytes).c_str(), c.timeMs, c.algbwGBps, c.busbwGBps);
             out << buf;
         }
@@ -135,6 +138,7 @@ std::string summaryJson(const Summary& sum)
                                    {"compute_ms", rb.computeMs},
                                    {"comm_ms", rb.commMs},
                                    {"wait_ms", rb.waitMs},
+                                   {"owned_bytes", rb.owned},
                                    {"peak_memory_bytes", rb.peakMemory},
                                    {"capacity_bytes", rb.capacity},
                                    {"fits", rb.fits}});
@@ -230,10 +234,11 @@ std::string chromeTrace(const Scenario& s, const RunResult& run)
 std::string perRankCsv(const Summary& sum)
 {
     std::ostringstream out;
-    out << "rank,device,compute_ms,comm_ms,wait_ms,peak_memory_bytes,capacity_bytes,fits,times_last\n";
+    out << "rank,device,compute_ms,comm_ms,wait_ms,peak_memory_bytes,capacity_bytes,fits,times_last,owned_bytes\n";
     for (const RankBreakdown& rb : sum.perRank)
         out << rb.rank << "," << csvField(rb.device) << "," << rb.computeMs << "," << rb.commMs << "," << rb.waitMs << ","
-            << rb.peakMemory << "," << rb.capacity << "," << (rb.fits ? "true" : "false") << "," << rb.timesLast << "\n";
+            << rb.peakMemory << "," << rb.capacity << "," << (rb.fits ? "true" : "false") << "," << rb.timesLast << ","
+            << rb.owned << "\n";
     return out.str();
 }
 

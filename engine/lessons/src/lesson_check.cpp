@@ -279,12 +279,13 @@ Result<double> evaluateFigure(const ResolvedLesson& l, const FigureRef& f)
         const RankBreakdown& rb = s.perRank[*r];
         return f.figure == "compute_ms" ? rb.computeMs : f.figure == "comm_ms" ? rb.commMs : rb.waitMs;
     }
-    if (f.figure == "owned_gb" || f.figure == "capacity_gb") {
+    if (f.figure == "owned_gb" || f.figure == "peak_gb" || f.figure == "capacity_gb") {
         auto r = rankIndex();
         if (!r)
             return r.error();
         const RankMemory rm = capacityOf(ls->scenario).ranks[*r];
-        return static_cast<double>(f.figure == "owned_gb" ? rm.owned : rm.capacity) / kGB;
+        const Bytes b = f.figure == "owned_gb" ? rm.owned : f.figure == "peak_gb" ? rm.peak() : rm.capacity;
+        return static_cast<double>(b) / kGB;
     }
     if (f.figure == "paging_ms") {
         auto r = rankIndex();
@@ -326,7 +327,7 @@ Result<double> evaluateFigure(const ResolvedLesson& l, const FigureRef& f)
     }
     return badInput(where
         + ": unknown figure (expected speedup, efficiency_pct, step_time_ms, one_gpu_ms, ranks, "
-          "straggler_rank, compute_ms, comm_ms, wait_ms, owned_gb, capacity_gb, paging_ms, hang_rank, "
+          "straggler_rank, compute_ms, comm_ms, wait_ms, owned_gb, peak_gb, capacity_gb, paging_ms, hang_rank, "
           "hang_last_completed, collective_ms, busbw_gbps or allreduce_element)");
 }
 

@@ -1,5 +1,7 @@
 #include "shardlab/model/capacity.h"
 
+#include "shardlab/model/collectives.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -9,6 +11,37 @@ bool CapacityReport::allFit() const
 {
     return std::all_of(ranks.begin(), ranks.end(), [](const RankMemory& r) { return r.fits(); });
 }
+
+Bytes transientBytes(const Scenario& scenario, const Op& op, int rank, OpKind kind, Bytes bytes, int groupSize)
+{
+    const Bytes result = resultBytesPerRank(kind, bytes, groupSize, rank == op.root);
+    const WorkloadItem* item = scenario.workload.find(op.item);
+    const Bytes owned = item ? item->ownedBy(rank) / static_cast<Bytes>(std::max(op.buckets, 1)) : 0;
+    return result > owned ? result - owned : 0;
+}
+
+namespace {
+
+// Every collective of the program as it is written (no mismatches): the largest transient buffer
+// per rank. A scenario being edited may name ranks outside the topology; those are skipped.
+void addTransients(const Scenario& scenario, CapacityReport& rep)
+{
+    const int n = scenario.ranks();
+    for (const Op& op : scenario.program) {
+        if (!isCollective(op.kind))
+            continue;
+        const std::vector<int> group = scenario.groupOf(op);
+        const Bytes bytes = scenario.bytesOf(op) / static_cast<Bytes>(std::max(op.buckets, 1));
+        for (int rank : group) {
+            if (rank < 0 || rank >= n)
+                continue;
+            Bytes& t = rep.ranks[static_cast<size_t>(rank)].transient;
+            t = std::max(t, transientBytes(scenario, op, rank, op.kind, bytes, static_cast<int>(group.size())));
+        }
+    }
+}
+
+} // namespace
 
 CapacityReport capacityOf(const Scenario& scenario, double imbalanceThresholdPct)
 {
@@ -33,6 +66,7 @@ CapacityReport capacityOf(const Scenario& scenario, double imbalanceThresholdPct
     }
     if (n == 0)
         return rep;
+    addTransients(scenario, rep);
     Bytes largest = 0;
     for (const RankMemory& rm : rep.ranks)
         if (rm.owned > largest || rep.largestRank < 0) {
@@ -44,9 +78,12 @@ CapacityReport capacityOf(const Scenario& scenario, double imbalanceThresholdPct
 
     char buf[256];
     std::vector<int> over;
+    std::vector<int> peakOnly; // owns what fits, but a collective's buffer takes it over
     for (const RankMemory& rm : rep.ranks)
-        if (!rm.fits())
+        if (!rm.ownedFits())
             over.push_back(rm.rank);
+        else if (!rm.fits())
+            peakOnly.push_back(rm.rank);
     if (!over.empty()) {
         if (static_cast<int>(over.size()) == n && n > 1)
             std::snprintf(buf, sizeof buf, "No rank fits: every rank owns more than its GPU holds (rank %d owns %s of %s).",
@@ -72,6 +109,21 @@ CapacityReport capacityOf(const Scenario& scenario, double imbalanceThresholdPct
             }())
             rep.warnings.push_back("Together the GPUs could hold the workload once: split the largest items instead of "
                                    "replicating them.");
+    }
+    if (!peakOnly.empty()) {
+        const RankMemory& rm = rep.ranks[static_cast<size_t>(peakOnly[0])];
+        std::snprintf(buf, sizeof buf,
+                      "Rank %d owns %s, but a collective's buffer of %s brings its peak to %s on a %s GPU (%s too much): "
+                      "send the collective in buckets or shard its item further.",
+                      rm.rank, formatBytes(rm.owned).c_str(), formatBytes(rm.transient).c_str(),
+                      formatBytes(rm.peak()).c_str(), formatBytes(rm.capacity).c_str(), formatBytes(rm.peakExcess()).c_str());
+        rep.warnings.push_back(buf);
+        if (peakOnly.size() > 1) {
+            std::string others;
+            for (size_t i = 1; i < peakOnly.size(); ++i)
+                others += (i > 1 ? ", " : "") + std::to_string(peakOnly[i]);
+            rep.warnings.push_back("The peaks of ranks " + others + " do not fit either.");
+        }
     }
     if (n > 1 && rep.imbalancePct > imbalanceThresholdPct) {
         std::snprintf(buf, sizeof buf,

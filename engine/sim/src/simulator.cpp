@@ -73,7 +73,6 @@ private:
     void advance(int rank, int iteration);
     void arrive(int rank, int iteration, const Step& st);
     void resolve(int comm, int seq, int iteration);
-    Bytes transientBytes(int rank, const Op& op, OpKind kind, Bytes bytes, int n) const;
 
     const Scenario& m_s;
     CostModel& m_model;
@@ -85,8 +84,7 @@ private:
     std::vector<std::vector<Instance>> m_instances; // per communicator, by sequence number
     std::vector<RankState> m_ranks;
     std::vector<int> m_runnable;
-    std::vector<Bytes> m_owned;
-    std::vector<Bytes> m_transient;
+    std::vector<Bytes> m_peak; // per rank: owned + the largest transient buffer (capacityOf)
     std::vector<double> m_pagingUs;
     std::vector<std::vector<Bytes>> m_pieces; // all_gather_v pieces per program op (by member)
     std::vector<std::vector<double>> m_workFraction; // compute ops: per rank share of the item's work
@@ -139,11 +137,10 @@ void Engine::prepare()
     m_collectivesDone.assign(static_cast<size_t>(n), 0);
 
     const CapacityReport cap = capacityOf(m_s);
-    m_owned.assign(static_cast<size_t>(n), 0);
-    m_transient.assign(static_cast<size_t>(n), 0);
+    m_peak.assign(static_cast<size_t>(n), 0);
     m_pagingUs.assign(static_cast<size_t>(n), 0.0);
     for (const RankMemory& rm : cap.ranks) {
-        m_owned[static_cast<size_t>(rm.rank)] = rm.owned;
+        m_peak[static_cast<size_t>(rm.rank)] = rm.peak();
         if (m_s.memoryMode == MemoryMode::Unified && rm.excess() > 0) {
             // Unified memory pages the excess out and back in once per iteration over the GPU's
             // link to its host: 2 x excess / host-link bandwidth.
@@ -158,14 +155,6 @@ void Engine::prepare()
         m_run.devices.push_back(g.name);
     m_run.clockNote = "one simulated clock";
     m_run.spans.reserve(std::min<size_t>(m_steps.size() * static_cast<size_t>(n) * 3 * static_cast<size_t>(m_s.iterations), 1u << 24));
-}
-
-Bytes Engine::transientBytes(int rank, const Op& op, OpKind kind, Bytes bytes, int n) const
-{
-    const Bytes result = resultBytesPerRank(kind, bytes, n, rank == op.root);
-    const WorkloadItem* item = m_s.workload.find(op.item);
-    const Bytes owned = item ? item->ownedBy(rank) / static_cast<Bytes>(op.buckets) : 0;
-    return result > owned ? result - owned : 0;
 }
 
 void Engine::arrive(int rank, int iteration, const Step& st)
@@ -225,7 +214,6 @@ void Engine::resolve(int comm, int seq, int iteration)
         }
     inst.resolved = true;
     const Op& op = m_s.program[static_cast<size_t>(first.op)];
-    const int n = static_cast<int>(c.group.size());
     std::vector<Bytes> pieces;
     if (first.kind == OpKind::AllGatherV && first.op < static_cast<int>(m_pieces.size())) {
         pieces = m_pieces[static_cast<size_t>(first.op)];
@@ -271,8 +259,6 @@ void Engine::resolve(int comm, int seq, int iteration)
                                    rec.lastArrival});
         if (cost.timeUs > 0)
             m_run.spans.push_back({rank, stream, SpanKind::Comm, start, rec.endUs, a.op, iteration, a.bucket, recordIndex, -1});
-        Bytes& t = m_transient[static_cast<size_t>(rank)];
-        t = std::max(t, transientBytes(rank, op, a.kind, a.bytes, n));
         rs.lastCommRecord = recordIndex;
         m_run.collectives.back().wrongElements = 0;
         ++m_collectivesDone[static_cast<size_t>(rank)];
@@ -489,9 +475,7 @@ Result<RunResult> Engine::run()
         if (m_opt.iterationDone && !m_opt.iterationDone(m_run, it + 1, m_s.iterations))
             return Error{ErrorKind::Cancelled, "simulation cancelled"};
     }
-    m_run.peakMemory.resize(static_cast<size_t>(n));
-    for (int r = 0; r < n; ++r)
-        m_run.peakMemory[static_cast<size_t>(r)] = m_owned[static_cast<size_t>(r)] + m_transient[static_cast<size_t>(r)];
+    m_run.peakMemory = m_peak;
     m_run.pagingUs = m_pagingUs;
     return std::move(m_run);
 }

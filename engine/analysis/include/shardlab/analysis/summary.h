@@ -22,9 +22,10 @@ struct RankBreakdown {
     double computeMs = 0; // per iteration, averaged
     double commMs = 0;    // exposed communication (the compute stream blocked in a collective)
     double waitMs = 0;    // idle at sync points waiting for the last arrival
-    Bytes peakMemory = 0;
+    Bytes owned = 0;      // the shards the scenario gives this rank (capacityOf)
+    Bytes peakMemory = 0; // the run's: simulated = owned + largest transient buffer; live = measured use
     Bytes capacity = 0;
-    bool fits = true;
+    bool fits = true;     // the model's peak (owned + transient) <= capacity: RankMemory::fits()
     int timesLast = 0;    // how often this rank arrived last at a blocking collective
 };
 

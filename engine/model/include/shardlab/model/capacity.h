@@ -1,4 +1,5 @@
-// Per-rank memory: what each rank owns against what its GPU holds.
+// Per-rank memory: what each rank owns, its peak (owned + the largest transient buffer of its
+// collectives), and what its GPU holds. The peak decides whether a rank fits (docs/cost-model.md §5).
 #pragma once
 
 #include "shardlab/model/scenario.h"
@@ -11,10 +12,17 @@ namespace shardlab {
 struct RankMemory {
     int rank = 0;
     Bytes owned = 0;      // sum of owned shards
+    Bytes transient = 0;  // the largest buffer a collective of the program adds on this rank
     Bytes capacity = 0;   // the GPU's memory
     Bytes byKind[5] = {}; // owned bytes by ItemKind
-    bool fits() const { return owned <= capacity; }
+    // owned + transient: what the rank holds at its fullest. It decides "fits".
+    Bytes peak() const { return owned + transient; }
+    bool fits() const { return peak() <= capacity; }
+    bool ownedFits() const { return owned <= capacity; }
+    // Owned bytes beyond the capacity (what unified memory pages every iteration).
     Bytes excess() const { return owned > capacity ? owned - capacity : 0; }
+    // Peak bytes beyond the capacity.
+    Bytes peakExcess() const { return peak() > capacity ? peak() - capacity : 0; }
     // Share of the GPU's memory in use: owned / capacity * 100 (above 100 when it does not fit).
     double usedPct() const;
 };
@@ -32,6 +40,10 @@ struct CapacityReport {
     // How far a rank's ownership is from the mean: (owned - mean) / mean * 100; 0 when nothing is owned.
     double deviationPct(int rank) const;
 };
+
+// A collective's transient buffer on `rank`: the result bytes it receives beyond what it already
+// owns of the op's item, per bucket (`bytes` is one bucket's message, `groupSize` the op's group).
+Bytes transientBytes(const Scenario& scenario, const Op& op, int rank, OpKind kind, Bytes bytes, int groupSize);
 
 // `imbalanceThresholdPct`: ownership more unbalanced than this produces a warning.
 CapacityReport capacityOf(const Scenario& scenario, double imbalanceThresholdPct = 10.0);
