@@ -34,6 +34,12 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitRunFailed = 3;
 
+// The one rule for sizes, at the foot of every --help (docs/cli.md "Sizes").
+inline constexpr const char* kSizeRule =
+    "Sizes: on the command line (--sizes, --bytes) they are binary, as in nccl-tests: 1K = 1024 bytes, "
+    "1M = 2^20, 1G = 1GB = 1GiB = 2^30. In scenario files they follow SI and IEC: 1 GB = 10^9 bytes, "
+    "1 GiB = 2^30. Tables print SI sizes, so 2^30 bytes prints as 1.07 GB.";
+
 struct Io {
     std::ostream& out;
     std::ostream& err;

@@ -60,7 +60,7 @@ void addCalibrate(CLI::App& app, Io io, Action& action)
     auto a = std::make_shared<CalibrateArgs>();
     cmd->add_option("--gpus", a->gpus, "GPUs to use (default: all)")->check(wholeNumber(2, 1LL << 16));
     cmd->add_option("--name", a->name, "Name of the saved profile (default 'calibrated'); use it with --profile NAME");
-    cmd->add_option("--sizes", a->sizes, "Sizes to measure, as for bench (default: 8 B, then 16K:1G:4)");
+    cmd->add_option("--sizes", a->sizes, "Sizes to measure, as for bench: START:END:FACTOR or a list, binary (1M = 1048576); default 8, then 16K:1G:4");
     cmd->add_option("--collectives", a->collectives, "Collectives to measure (default: all_reduce,all_gather,reduce_scatter,"
                                                      "broadcast,reduce)")
         ->delimiter(',');

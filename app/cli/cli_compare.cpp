@@ -31,8 +31,8 @@ std::string comparisonTable(const CollectiveComparison& c, const ChoiceConsequen
 {
     const ComparisonSide* sides[] = {&c.allReduce, &c.reduceScatterAllGather, &c.reduceScatterOnly};
     char buf[256];
-    std::string out = "# All-reduce against reduce-scatter + all-gather: " + formatBytes(c.bytes) + " on " + std::to_string(c.ranks)
-                      + " GPUs of " + where + "\n";
+    std::string out = "# All-reduce against reduce-scatter + all-gather: " + formatBytes(c.bytes) + " ("
+                      + std::to_string(c.bytes) + " bytes) on " + std::to_string(c.ranks) + " GPUs of " + where + "\n";
     std::snprintf(buf, sizeof buf, "%-26s %22s %30s %22s\n", "", "all-reduce", "reduce-scatter + all-gather",
                   "reduce-scatter only");
     out += buf;
@@ -72,7 +72,7 @@ void addCompare(CLI::App& app, Io io, Action& action)
                                               "bytes moved and time");
     struct Args {
         int gpus = 0;
-        std::string bytes = "1 GB";
+        std::string bytes = "1G";
         std::string preset;
         std::string profile;
         bool measure = false;
@@ -80,14 +80,15 @@ void addCompare(CLI::App& app, Io io, Action& action)
     };
     auto a = std::make_shared<Args>();
     cmd->add_option("--gpus", a->gpus, "Number of GPUs (ranks)")->required()->check(wholeNumber(2, 1LL << 16));
-    cmd->add_option("--bytes", a->bytes, "Buffer size, SI or IEC: 1GB = 10^9 bytes, 1GiB = 2^30 (default 1 GB)");
+    cmd->add_option("--bytes", a->bytes,
+                    "Buffer size, binary as in bench and nccl-tests: 1G = 1GB = 1GiB = 2^30 bytes (default 1G)");
     cmd->add_option("--preset", a->preset, "Topology to simulate on (its first N GPUs)")->required();
     cmd->add_option("--profile", a->profile, "Cost profile (default: built-in)");
     cmd->add_flag("--measure", a->measure, "Also measure the three on this machine's GPUs (live mode)");
     cmd->add_flag("--json", a->json, "Print JSON");
     cmd->callback([=, &action] {
         action = [=]() -> int {
-            auto bytes = parseSize(a->bytes);
+            auto bytes = parseBenchSize(a->bytes);
             if (!bytes)
                 return reportError(badInput("--bytes: " + bytes.error().message), io);
             if (*bytes == 0)

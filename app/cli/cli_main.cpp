@@ -29,6 +29,9 @@ int runCli(const std::vector<std::string>& args, std::ostream& rawOut, std::ostr
     addDiagnose(app, io, action);
     addCompare(app, io, action);
     addCalibrate(app, io, action);
+    app.footer(kSizeRule);
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+        sub->footer(kSizeRule);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {

@@ -65,13 +65,13 @@ TEST(CliDiagnose, FindingsTextAndJson)
 
 TEST(CliCompare, SideBySideAndTheWrongChoice)
 {
-    CliRun r = run({"compare", "--gpus", "4", "--bytes", "4GB", "--preset", "h200-nv18-4"});
+    CliRun r = run({"compare", "--gpus", "4", "--bytes", "4000000000", "--preset", "h200-nv18-4"});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("peak memory per rank"), std::string::npos);
     EXPECT_NE(r.out.find("8 GB"), std::string::npos);    // all-reduce: 2 x 4 GB
     EXPECT_NE(r.out.find("5 GB"), std::string::npos);    // the pair: 4 GB + 1 GB
     EXPECT_NE(r.out.find("Choosing wrongly: All-Reduce where All-Gather was needed"), std::string::npos);
-    r = run({"compare", "--gpus", "4", "--bytes", "4GB", "--preset", "h200-nv18-4", "--json"});
+    r = run({"compare", "--gpus", "4", "--bytes", "4000000000", "--preset", "h200-nv18-4", "--json"});
     ASSERT_EQ(r.status, 0);
     const auto doc = nlohmann::json::parse(r.out);
     EXPECT_EQ(doc["all_reduce"]["peak_bytes"], 8'000'000'000ULL);
@@ -91,6 +91,29 @@ TEST(CliCompare, SideBySideAndTheWrongChoice)
     if (!liveBuiltIn()) {
         EXPECT_EQ(run({"compare", "--gpus", "2", "--preset", "h200-nv18-4", "--measure"}).status, kExitBadInput);
     }
+}
+
+// Issue 14: one rule for sizes given on the command line. "1GB" was 2^30 in bench and report
+// --sizes but 10^9 in compare --bytes; now every size argument is binary as in nccl-tests, and
+// every command's --help says so.
+TEST(CliSizes, OneRuleForEverySizeArgumentStatedInEveryHelp)
+{
+    for (const char* text : {"1GB", "1G", "1GiB"}) {
+        const CliRun r = run({"compare", "--gpus", "2", "--bytes", text, "--preset", "h200-nv18-4", "--json"});
+        ASSERT_EQ(r.status, 0) << r.err;
+        EXPECT_EQ(nlohmann::json::parse(r.out)["bytes"], 1ULL << 30) << text;
+    }
+    const CliRun b = run({"bench", "--sim", "--preset", "h200-nv18-4", "--collective", "all_reduce", "--gpus", "2",
+                          "--sizes", "1GB", "--json"});
+    ASSERT_EQ(b.status, 0) << b.err;
+    EXPECT_NE(b.out.find("1073741824"), std::string::npos) << b.out;
+    for (const char* command : {"topo", "sim", "bench", "live", "report", "lessons", "scale", "diagnose", "compare", "calibrate"}) {
+        const CliRun h = run({command, "--help"});
+        EXPECT_EQ(h.status, 0) << command;
+        EXPECT_NE(h.out.find("1G = 1GB = 1GiB = 2^30"), std::string::npos) << command << ": " << h.out;
+        EXPECT_NE(h.out.find("1 GB = 10^9 bytes"), std::string::npos) << command;
+    }
+    EXPECT_NE(run({"--help"}).out.find("1G = 1GB = 1GiB = 2^30"), std::string::npos);
 }
 
 TEST(CliCalibrate, WithoutLiveModeItSaysWhyAndFitsSavedMeasurements)
