@@ -1,14 +1,15 @@
 #include "report_pdf.h"
 
+#include "shardlab/base/file_io.h"
 #include "shardlab/report/report_html.h"
 #include "svg_text_object.h"
 
 #include <QAbstractTextDocumentLayout>
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QGuiApplication>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgRenderer>
 #include <QTextDocument>
 
@@ -22,11 +23,6 @@ namespace {
 class LabReportPdf {
     Q_DECLARE_TR_FUNCTIONS(LabReportPdf)
 };
-
-QString cannotWrite(const QString& path, const QString& why)
-{
-    return LabReportPdf::tr("%1: cannot be written (%2)").arg(path, why);
-}
 
 QString english(const char* text)
 {
@@ -84,9 +80,11 @@ Status writeLabReportPdf(const LabReport& report, const std::string& path)
 {
     if (Status st = ensureGuiApplication(); !st)
         return st;
-    QSaveFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::WriteOnly))
-        return badInput(cannotWrite(QString::fromStdString(path), file.errorString()).toStdString());
+    // Drawn into memory, then written by the one atomic write (writeFileAtomically), which checks
+    // every byte: QPdfWriter ignores a short write, so on a full disk QSaveFile committed a
+    // truncated PDF over the previous one (issue 14).
+    QBuffer file;
+    file.open(QIODevice::WriteOnly);
     {
         QPdfWriter pdf(&file);
         pdf.setResolution(kLayoutDpi);
@@ -127,9 +125,8 @@ Status writeLabReportPdf(const LabReport& report, const std::string& path)
             return runFailed(
                 LabReportPdf::tr("%1: the PDF could not be drawn").arg(QString::fromStdString(path)).toStdString());
     }
-    if (!file.commit())
-        return badInput(cannotWrite(QString::fromStdString(path), file.errorString()).toStdString());
-    return {};
+    file.close();
+    return writeFileAtomically(path, file.data().toStdString());
 }
 
 QImage renderSvg(const std::string& svg, double scale)

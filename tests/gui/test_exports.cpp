@@ -1,6 +1,7 @@
 // The Export menu's work: the current figure of each page, every figure at its real size (pages
 // never shown included), every table as CSV, and the current run as a Chrome trace that reads
 // back as the same run.
+#include "../common/full_disk.h"
 #include "document/document.h"
 #include "editor/editorpage.h"
 #include "gui_test_helpers.h"
@@ -13,7 +14,9 @@
 
 #include "shardlab/io/trace_import.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStandardItemModel>
@@ -31,6 +34,35 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setApplicationName(QStringLiteral("shardlab-test-exports"));
+    }
+
+    // Issue 14: every figure format goes through the atomic write; on a full disk the export fails
+    // naming the file and the previous file is unchanged.
+    void aFullDiskLeavesThePreviousFigure()
+    {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTemporaryDir dir;
+        for (FigureFormat format : {FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf}) {
+            const QString path = QDir(dir.path()).filePath(QStringLiteral("topology.") + FigureExporter::suffix(format));
+            FigureExportOptions options;
+            options.format = format;
+            QVERIFY(FigureExporter::exportView(w.editorPage()->view(), path, options).ok());
+            QVERIFY2(QFileInfo(path).size() > 8192, qPrintable(path));
+            fs_test::writePlain(path.toStdString(), "previous figure");
+            Status st;
+            {
+                fs_test::FullDisk disk(8192);
+                QVERIFY(disk.active());
+                st = FigureExporter::exportView(w.editorPage()->view(), path, options);
+            }
+            QVERIFY2(!st.ok(), qPrintable(path));
+            QVERIFY2(st.error().message.find(path.toStdString()) != std::string::npos, st.error().message.c_str());
+            QCOMPARE(fs_test::fileText(path.toStdString()), std::string("previous figure"));
+            QCOMPARE(fs_test::leftoverTemporaries(path.toStdString()), 0);
+        }
     }
 
     void figuresTablesAndTheTrace()

@@ -1,5 +1,6 @@
 // File handling: save then load gives the same scenario; a corrupt file leaves the open document
 // unchanged and says what is wrong; unsaved-changes prompts; recent files; autosave and recovery.
+#include "../common/full_disk.h"
 #include "document/autosave.h"
 #include "document/document.h"
 #include "document/documentcontroller.h"
@@ -187,6 +188,29 @@ private slots:
         prompter.recover = false;
         QVERIFY(!files.offerRecovery(next));
         QVERIFY(next.findOrphans().isEmpty());
+    }
+
+    // Issue 14: autosave goes through the atomic write; on a full disk it fails and the previous
+    // autosave (what recovery would offer) is unchanged.
+    void aFullDiskKeepsThePreviousAutosave()
+    {
+        const QString dir = path(QStringLiteral("autosave-full"));
+        QVERIFY(QDir().mkpath(dir));
+        Document doc;
+        doc.reset(test::loadExample("default.shardlab.json"), QString());
+        QVERIFY(Autosave::write(dir, QStringLiteral("session-full"), doc.scenario(), QString()).ok());
+        const std::string file = QDir(dir).filePath(QStringLiteral("session-full.shardlab.json")).toStdString();
+        const std::string previous = fs_test::fileText(file);
+        QVERIFY(previous.size() > 512);
+        doc.reset(test::loadExample("straggler-12-6-4-2.shardlab.json"), QString());
+        Status st;
+        {
+            fs_test::FullDisk disk(512);
+            QVERIFY(disk.active());
+            st = Autosave::write(dir, QStringLiteral("session-full"), doc.scenario(), QString());
+        }
+        QVERIFY(!st.ok());
+        QCOMPARE(fs_test::fileText(file), previous);
     }
 
     void autosaveFollowsTheModifiedState()

@@ -1,5 +1,6 @@
 // The lab report as PDF through Qt (app/report_qt): the file is a PDF with pages, the figures are
 // well-formed SVG that renders, and the command line writes PDF once the writer is installed.
+#include "../common/full_disk.h"
 #include "cli.h"
 #include "report_pdf.h"
 #include "shardlab/io/scenario_io.h"
@@ -129,4 +130,33 @@ TEST(ReportPdf, TheCommandLineWritesPdfAndNamesUnwritablePaths)
                   out2, err2),
         cli::kExitBadInput);
     EXPECT_NE(err2.str().find("/nonexistent-folder/x.pdf"), std::string::npos);
+}
+
+// Issue 14: on a full disk the PDF report said "wrote" and exited 0, replacing a good r.pdf with an
+// unreadable 8 KB file. Now it exits 2 naming the file, and the previous r.pdf is untouched.
+TEST(ReportPdf, AFullDiskLeavesThePreviousPdfAsItWas)
+{
+    cli::setPdfReportWriter(&reportqt::writeLabReportPdf);
+    const auto dir = std::filesystem::temp_directory_path() / "shardlab-full-disk-pdf";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const auto path = dir / "r.pdf";
+    const std::vector<std::string> args{"report", std::string(SHARDLAB_SCENARIO_DIR) + "/lab-two-gpu-all-reduce.shardlab.json",
+                                        "-o", path.string()};
+    std::ostringstream out, err;
+    ASSERT_EQ(cli::runCli(args, out, err), cli::kExitOk) << err.str();
+    const std::string good = slurp(path);
+    ASSERT_GT(good.size(), 16384u);
+    std::ostringstream out2, err2;
+    int status = 0;
+    {
+        fs_test::FullDisk disk(8192);
+        ASSERT_TRUE(disk.active());
+        status = cli::runCli(args, out2, err2);
+    }
+    EXPECT_EQ(status, cli::kExitBadInput) << out2.str();
+    EXPECT_NE(err2.str().find(path.string()), std::string::npos) << err2.str();
+    EXPECT_EQ(out2.str().find("wrote"), std::string::npos) << out2.str();
+    EXPECT_EQ(slurp(path), good);
+    EXPECT_EQ(fs_test::leftoverTemporaries(path), 0);
 }

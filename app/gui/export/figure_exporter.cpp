@@ -9,11 +9,12 @@
 #include <QMimeData>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSet>
 #include <QSvgGenerator>
 
 #include "timeline/qcustomplot_include.h"
+
+#include "shardlab/base/file_io.h"
 
 #include <functional>
 #include <memory>
@@ -118,18 +119,17 @@ void drawView(QWidget* view, QPaintDevice* device, bool vector, double fontScale
     view->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
 }
 
+// Draws into memory, then writes through the one atomic write (writeFileAtomically), which checks
+// every byte: QPdfWriter ignores a short write, so through QSaveFile a full disk committed a
+// truncated file over the previous one (issue 14).
 Status writeAtomically(const QString& path, const std::function<bool(QIODevice*)>& write)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return badInput(str(FigureExporter::tr("%1: cannot be written (%2)").arg(path, file.errorString())));
-    if (!write(&file)) {
-        file.cancelWriting();
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    if (!write(&buffer))
         return runFailed(str(FigureExporter::tr("%1: the figure could not be drawn").arg(path)));
-    }
-    if (!file.commit())
-        return badInput(str(FigureExporter::tr("%1: cannot be written (%2)").arg(path, file.errorString())));
-    return {};
+    buffer.close();
+    return writeFileAtomically(path.toStdString(), buffer.data().toStdString());
 }
 
 } // namespace

@@ -1,6 +1,8 @@
 #include "shardlab/base/file_io.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <system_error>
@@ -57,11 +59,15 @@ Status writeFileAtomically(const std::filesystem::path& path, const std::string&
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         if (!out)
             return badInput(path.string() + ": cannot write in " + dir.string() + " (check that the folder exists and is writable)");
+        errno = 0;
         out << text;
         out.flush();
         if (!out) {
+            // ENOSPC on a full disk, EFBIG past a file-size limit, EDQUO over a quota
+            const std::string why = errno != 0 ? std::strerror(errno) : "the disk may be full";
+            out.close();
             std::filesystem::remove(tmp, ec);
-            return badInput(path.string() + ": writing failed (disk full?)");
+            return badInput(path.string() + ": writing failed (" + why + "); the previous file, if any, is unchanged");
         }
     }
     if (FILE* f = std::fopen(tmp.c_str(), "rb")) { // flush to disk before the rename makes it visible
