@@ -19,10 +19,11 @@ using namespace shardlab::test;
 namespace {
 
 // Ring all-reduce of 1 GB on n ranks of the box with the unit profile (test_cost_model.cpp):
-// launch 5 + base 4 + 2(n-1) x (hop 3 + route 0.5) + 2(n-1)/n x 1e9 B / 100 GB/s.
+// launch 5 + base 4 + 2(n-1) x (hop 3 + route 0.5) + 2(n-1)/n x 1e9 B / 100 GB/s. On one rank, the
+// local copy of the result: launch 5 + 2 x 1e9 B / (0.85 x 1000 GB/s HBM).
 double allReduceUs(int n)
 {
-    return n == 1 ? 0.0 : 9 + 2 * (n - 1) * 3.5 + 2.0 * (n - 1) / n * 1e9 / 100e9 * 1e6;
+    return n == 1 ? 5 + 2e9 / (0.85 * 1000e9) * 1e6 : 9 + 2 * (n - 1) * 3.5 + 2.0 * (n - 1) / n * 1e9 / 100e9 * 1e6;
 }
 
 } // namespace
@@ -47,8 +48,9 @@ TEST(Scaling, StrongScalingByHand)
     auto curve = scalingCurve(dataParallelBox(), o);
     ASSERT_TRUE(curve.ok()) << curve.error().message;
     ASSERT_EQ(curve->points.size(), 4u);
-    // compute: 8 TFLOP / 10 TFLOP/s = 800 ms on one GPU, 800/n ms per rank on n
-    const double t1 = 800.0;
+    // compute: 8 TFLOP / 10 TFLOP/s = 800 ms on one GPU, 800/n ms per rank on n; the one-GPU
+    // point's step adds the local copy of its 1-rank all-reduce
+    const double t1 = 800.0 + allReduceUs(1) / 1e3;
     for (const ScalingPoint& p : curve->points) {
         const double compute = 800.0 / p.gpus;
         const double step = compute + allReduceUs(p.gpus) / 1e3;
@@ -62,13 +64,13 @@ TEST(Scaling, StrongScalingByHand)
     }
     // 8 GPUs: 100 ms + 17.558 ms; speed-up 800 / 117.558 = 6.805
     EXPECT_NEAR(curve->find(8)->stepTimeMs, 117.558, 1e-9);
-    EXPECT_NEAR(curve->find(8)->speedup, 6.80515, 1e-5);
+    EXPECT_NEAR(curve->find(8)->speedup, 802.35794 / 117.558, 1e-5);
     EXPECT_EQ(curve->find(8)->collective, "gradient all-reduce");
     ASSERT_TRUE(curve->find(8)->linkKind.has_value());
     EXPECT_EQ(*curve->find(8)->linkKind, LinkKind::NvLink);
     // busbw = 1 GB / 17.558 ms x 2(n-1)/n
     EXPECT_NEAR(curve->find(8)->busbwGBps, 1e9 / 17558e-6 / 1e9 * 1.75, 1e-9);
-    EXPECT_TRUE(curve->find(1)->collective.empty()); // one GPU: nothing to exchange
+    EXPECT_EQ(curve->find(1)->busbwGBps, 0.0); // one GPU: a local copy, no bus bandwidth
 }
 
 TEST(Scaling, WeakScalingKeepsTheWorkPerRank)
@@ -83,11 +85,12 @@ TEST(Scaling, WeakScalingKeepsTheWorkPerRank)
     for (const ScalingPoint& p : curve->points) {
         EXPECT_NEAR(p.computeMs, 100.0, 1e-9) << p.gpus;
         const double step = 100.0 + allReduceUs(p.gpus) / 1e3;
+        const double t1 = 100.0 + allReduceUs(1) / 1e3;
         EXPECT_NEAR(p.stepTimeMs, step, 1e-9);
-        EXPECT_NEAR(p.efficiency, 100.0 / step, 1e-9);  // T(1) / T(n)
-        EXPECT_NEAR(p.speedup, p.gpus * 100.0 / step, 1e-9);
+        EXPECT_NEAR(p.efficiency, t1 / step, 1e-9);  // T(1) / T(n)
+        EXPECT_NEAR(p.speedup, p.gpus * t1 / step, 1e-9);
     }
-    EXPECT_NEAR(curve->find(8)->efficiency, 100.0 / 117.558, 1e-9);
+    EXPECT_NEAR(curve->find(8)->efficiency, (100.0 + allReduceUs(1) / 1e3) / 117.558, 1e-9);
 }
 
 TEST(Scaling, RescalingRules)
@@ -235,7 +238,10 @@ TEST(Scaling, TableAndJson)
     ASSERT_EQ(doc["points"].size(), 4u);
     EXPECT_NEAR(doc["points"][3]["step_time_ms"].get<double>(), 117.558, 1e-9);
     EXPECT_EQ(doc["points"][3]["collective"]["link_kind"], "nvlink");
-    EXPECT_TRUE(doc["points"][0]["collective"].is_null());
+    // one GPU: the all-reduce is a local copy, over no link and with no bus bandwidth
+    EXPECT_TRUE(doc["points"][0]["collective"]["link_kind"].is_null());
+    EXPECT_EQ(doc["points"][0]["collective"]["busbw_gbps"], 0.0);
+    EXPECT_EQ(doc["points"][0]["collective"]["algorithm"], "direct");
 }
 
 TEST(Scaling, CancelStopsTheCurve)

@@ -16,7 +16,7 @@ std::uint64_t ComputeCalibration::itemsFor(double us) const
 {
     const double ns = us * 1e3 - fixedNs;
     if (ns <= 0 || nsPerItem <= 0)
-        return us > 0 ? static_cast<std::uint64_t>(blocks) * kernels::kComputeThreads : 0;
+        return us > 0 ? static_cast<std::uint64_t>(kernels::kComputeThreads) * kernels::kComputeVisitsPerThread : 0;
     return static_cast<std::uint64_t>(std::llround(ns / nsPerItem));
 }
 
@@ -44,7 +44,7 @@ Result<double> timeCompute(const ComputeCalibration& c, std::uint64_t items, flo
     for (int i = 0; i < repeats && e == cudaSuccess; ++i) {
         e = cudaEventRecord(a, stream);
         if (e == cudaSuccess)
-            e = static_cast<cudaError_t>(kernels::launchCompute(scratch, countPow2, items, c.rounds, c.blocks, stream));
+            e = static_cast<cudaError_t>(kernels::launchCompute(scratch, countPow2, items, c.rounds, stream));
         if (e == cudaSuccess)
             e = cudaEventRecord(b, stream);
         if (e == cudaSuccess)
@@ -61,14 +61,14 @@ Result<double> timeCompute(const ComputeCalibration& c, std::uint64_t items, flo
     return times[times.size() / 2];
 }
 
-Result<ComputeCalibration> calibrateCompute(int device, int rounds, int blocksPerSm, float* scratch, std::size_t countPow2,
+Result<ComputeCalibration> calibrateCompute(int device, int rounds, float* scratch, std::size_t countPow2,
                                             cudaStream_t stream)
 {
     static std::mutex mutex;
-    static std::map<std::tuple<int, int, int>, ComputeCalibration> cache;
+    static std::map<std::tuple<int, int>, ComputeCalibration> cache;
     {
         std::lock_guard<std::mutex> lock(mutex);
-        if (auto it = cache.find({device, rounds, blocksPerSm}); it != cache.end())
+        if (auto it = cache.find({device, rounds}); it != cache.end())
             return it->second;
     }
     ComputeCalibration c;
@@ -76,8 +76,7 @@ Result<ComputeCalibration> calibrateCompute(int device, int rounds, int blocksPe
     c.rounds = rounds;
     int sms = 0;
     LIVE_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    c.blocks = static_cast<unsigned>(std::max(1, sms) * std::max(1, blocksPerSm));
-    const std::uint64_t threads = static_cast<std::uint64_t>(c.blocks) * kernels::kComputeThreads;
+    const std::uint64_t threads = static_cast<std::uint64_t>(std::max(1, sms)) * 8 * kernels::kComputeThreads; // one full wave
     // A first guess, then sizes of about 3 and 12 ms for the fit.
     std::uint64_t probe = threads * 16;
     double probeUs = 0;
@@ -104,7 +103,7 @@ Result<ComputeCalibration> calibrateCompute(int device, int rounds, int blocksPe
         c.nsPerItem = *tl * 1e3 / static_cast<double>(large);
     c.fixedNs = std::max(0.0, *tl * 1e3 - c.nsPerItem * static_cast<double>(large));
     std::lock_guard<std::mutex> lock(mutex);
-    cache[{device, rounds, blocksPerSm}] = c;
+    cache[{device, rounds}] = c;
     return c;
 }
 

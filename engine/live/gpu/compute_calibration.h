@@ -12,7 +12,6 @@ namespace shardlab::live {
 struct ComputeCalibration {
     int device = 0;
     int rounds = 0;        // FMA rounds per visit (intensity = 2 * rounds FLOP/byte)
-    unsigned blocks = 0;   // blocks of 256 threads: blocksPerSm x multiprocessors
     double nsPerItem = 0;  // slope of the kernel's time against its visits
     double fixedNs = 0;    // intercept: launch and ramp
     // Visits for a kernel of `us` microseconds (0 when `us` is below what one launch takes).
@@ -22,12 +21,10 @@ struct ComputeCalibration {
 // Rounds for an intensity in FLOP/byte (16 FLOP and 8 bytes per visit per round... see kernels.h).
 int roundsForIntensity(double flopPerByte);
 
-// The calibration for the current device at `rounds` with `blocksPerSm` blocks per multiprocessor,
-// measured once per process (cached) on `scratch` (a power-of-two number of floats) with `stream`:
-// the kernel is timed with CUDA events at two sizes of about 3 and 12 ms (median of three each)
-// and a straight line is fitted. Live compute phases use one block per SM, which leaves room on
-// every SM for NCCL's kernels when they overlap; the chip's full FP32 rate needs more (8).
-Result<ComputeCalibration> calibrateCompute(int device, int rounds, int blocksPerSm, float* scratch, std::size_t countPow2,
+// The calibration for the current device at `rounds`, measured once per process (cached) on
+// `scratch` (a power-of-two number of floats) with `stream`: the kernel is timed with CUDA events
+// at two sizes of about 3 and 12 ms (median of three each) and a straight line is fitted.
+Result<ComputeCalibration> calibrateCompute(int device, int rounds, float* scratch, std::size_t countPow2,
                                             cudaStream_t stream);
 
 // Median time in microseconds of `repeats` launches of `items` visits, timed with events.

@@ -61,7 +61,7 @@ Result<double> computeTflops(int device, double intensity)
     } release{scratch, stream};
     LIVE_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     LIVE_KERNEL(kernels::fillConstant(scratch, n, 1.0f, stream));
-    auto c = calibrateCompute(device, roundsForIntensity(std::max(2.0, intensity)), 8, scratch, n, stream);
+    auto c = calibrateCompute(device, roundsForIntensity(std::max(2.0, intensity)), scratch, n, stream);
     if (!c)
         return c.error();
     const std::uint64_t items = c->itemsFor(20000);

@@ -176,13 +176,15 @@ Status Executor::teardown()
                 s = nullptr;
             }
         for (void* p : {static_cast<void*>(rk.send), static_cast<void*>(rk.recv), static_cast<void*>(rk.scratch),
-                        static_cast<void*>(rk.stamps), static_cast<void*>(rk.stampCounters), static_cast<void*>(rk.wrong)})
+                        static_cast<void*>(rk.stamps), static_cast<void*>(rk.stampCounters), static_cast<void*>(rk.wrong),
+                        static_cast<void*>(rk.computeStarts)})
             if (p)
                 cudaFree(p);
         rk.send = rk.recv = rk.scratch = nullptr;
         rk.stamps = nullptr;
         rk.stampCounters = nullptr;
         rk.wrong = nullptr;
+        rk.computeStarts = nullptr;
     }
     return st;
 }

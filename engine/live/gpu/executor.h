@@ -65,7 +65,11 @@ private:
         unsigned* stampCounters = nullptr; // device, one per slot: blocks done of a self-stamping kernel
         int stampCapacity = 0;
         unsigned long long* wrong = nullptr; // device: one counter per program op
-        ComputeCalibration calibration;
+        std::uint64_t* computeStarts = nullptr; // device, one per compute phase of an iteration: its start
+        int computeStartCapacity = 0;
+        int nextComputeStart = 0;                // per iteration
+        unsigned computeBlocks = 0;              // one per SM
+        int computeRounds = 1;                   // FMA rounds per visit (live.h's computeIntensity)
         double resolutionNs = 0;
         ClockFit before, after;
         Bytes freeBefore = 0, totalMemory = 0, used = 0;

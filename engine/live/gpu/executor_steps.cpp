@@ -127,6 +127,9 @@ Status Executor::runIteration(int it, bool& hung)
         rk.nextEvent = 0;
         LIVE_CUDA(cudaMemsetAsync(rk.stamps, 0, static_cast<size_t>(rk.stampCapacity) * sizeof(std::uint64_t), rk.stream[0]));
         LIVE_CUDA(cudaMemsetAsync(rk.stampCounters, 0, static_cast<size_t>(rk.stampCapacity) * sizeof(unsigned), rk.stream[0]));
+        LIVE_CUDA(cudaMemsetAsync(rk.computeStarts, 0, static_cast<size_t>(rk.computeStartCapacity) * sizeof(std::uint64_t),
+                                  rk.stream[0]));
+        rk.nextComputeStart = 0;
         LIVE_CUDA(cudaStreamSynchronize(rk.stream[0]));
         m_iterBegin.back()[static_cast<size_t>(r)] = mark(r, 0, true);
     }
@@ -188,10 +191,13 @@ Status Executor::issueStep(const ProgramStep& st, int it, bool& hung)
         if (computeUs > 0) {
             NvtxRange range("rank " + std::to_string(r) + ": " + name);
             const int slot = reserveSlot(r);
-            const std::uint64_t items = rk.calibration.itemsFor(computeUs);
-            LIVE_KERNEL(kernels::launchCompute(rk.scratch, rk.scratchCount, items, rk.calibration.rounds,
-                                               rk.calibration.blocks, rk.stream[0], slot >= 0 ? rk.stamps + slot : nullptr,
-                                               slot >= 0 ? rk.stampCounters + slot : nullptr));
+            if (rk.nextComputeStart >= rk.computeStartCapacity)
+                return runFailed("internal: more compute phases in an iteration than planned");
+            LIVE_KERNEL(kernels::launchTimedCompute(rk.scratch, rk.scratchCount, static_cast<std::uint64_t>(computeUs * 1e3),
+                                                    rk.computeRounds, rk.computeBlocks,
+                                                    rk.computeStarts + rk.nextComputeStart++, rk.stream[0],
+                                                    slot >= 0 ? rk.stamps + slot : nullptr,
+                                                    slot >= 0 ? rk.stampCounters + slot : nullptr));
             if (slot >= 0) {
                 m_phases.push_back({r, 0, SpanKind::Compute, SpanDetail::None, st.op, it, st.bucket, rk.last[0], {slot}});
                 rk.last[0] = {slot};

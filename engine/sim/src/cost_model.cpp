@@ -8,6 +8,11 @@
 
 namespace shardlab {
 
+// A device-to-device copy reaches this share of the HBM bandwidth: on one H200 (4.8 TB/s) a
+// 250 MB out-of-place 1-rank all-reduce took 0.126-0.136 ms (docs/benchmarks.md, issue 14), and
+// 2 x 250 MB / (0.85 x 4.8 TB/s) + 6 us = 0.129 ms.
+constexpr double kLocalCopyEfficiency = 0.85;
+
 // Defaults. Structure after NCCL's tuning model (src/graph/tuning.cc: a base latency per
 // algorithm/protocol, a per-step hardware latency per link class, a bandwidth share per protocol).
 // The values are fitted to nccl-tests all_reduce_perf on this project's H200 machines (NCCL
@@ -333,8 +338,21 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
     CollectiveCost best;
     best.timeUs = std::numeric_limits<double>::infinity();
     if (n <= 1 && kind != OpKind::SendRecv) {
-        best.timeUs = 0; // one rank: nothing to exchange (NCCL returns at once)
-        best.algorithm = Algorithm::Ring;
+        // One rank: nothing is exchanged, but an out-of-place call (as ShardLab's live mode and
+        // nccl-tests make it) copies its result from the send to the receive buffer on the GPU:
+        // T = launch + 2 * result bytes / (kLocalCopyEfficiency * HBM bandwidth) (read and write).
+        // Without an HBM bandwidth for the GPU the copy is not modelled (0).
+        best.timeUs = 0;
+        best.algorithm = Algorithm::Direct; // a copy on the GPU itself
+        const double hbm = n == 1 && group[0] >= 0 && group[0] < static_cast<int>(topo.gpus.size())
+                               ? topo.gpus[static_cast<size_t>(group[0])].memBandwidthGBps
+                               : 0.0;
+        const double copied = 2.0 * static_cast<double>(resultBytesPerRank(kind, bytes, 1, true));
+        if (hbm > 0 && copied > 0) {
+            best.timeUs = m_profile.launchUs + copied / (kLocalCopyEfficiency * hbm * kGB) * 1e6;
+            best.patternGBps = kLocalCopyEfficiency * hbm;
+            best.movedBytes = copied;
+        }
         m_impl->cache.emplace(std::move(key), best);
         return best;
     }

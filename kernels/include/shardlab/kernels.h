@@ -34,14 +34,24 @@ int countWrongCopy(const float* buffer, std::size_t count, int rank, std::size_t
 // The compute kernel does `items` element visits over `data` (count must be a power of two): each
 // visit loads one float, runs `rounds` rounds of 8 independent fused multiply-adds on it and
 // stores the result. FLOP per visit = 16 * rounds; bytes per visit = 8 (one load, one store), so
-// the arithmetic intensity is 2 * rounds FLOP/byte. `blocks` x 256 threads; a grid of one block per
-// multiprocessor leaves room on every SM for NCCL's kernels when the two overlap.
+// the arithmetic intensity is 2 * rounds FLOP/byte. Blocks of 256 threads take
+// kComputeVisitsPerThread visits per thread each, as many blocks as the visits need: the hardware
+// balances them over the SMs, also while an overlapping NCCL kernel holds some of them.
 // With `endStamp` (and `blocksDone`, a zeroed counter in device memory), the last block to finish
 // writes %globaltimer to *endStamp: the kernel stamps its own end, so a timeline costs no launch.
-int launchCompute(float* data, std::size_t countPow2, std::uint64_t items, int rounds, unsigned blocks, void* stream,
+int launchCompute(float* data, std::size_t countPow2, std::uint64_t items, int rounds, void* stream,
                   std::uint64_t* endStamp = nullptr, unsigned* blocksDone = nullptr);
 constexpr double computeFlopPerItem(int rounds) { return 16.0 * rounds; }
 constexpr unsigned kComputeThreads = 256;
+constexpr unsigned kComputeVisitsPerThread = 16;
+
+// A live compute phase: `blocks` blocks (one per SM leaves room for NCCL's kernels) do the same
+// visits as launchCompute until `nanoseconds` have passed since the first block started; *start
+// (device memory, zeroed before the launch) receives that start. The phase lasts what is asked even
+// while an overlapping NCCL kernel holds SMs (issue 14). Same end stamp as launchCompute.
+int launchTimedCompute(float* data, std::size_t countPow2, std::uint64_t nanoseconds, int rounds, unsigned blocks,
+                       std::uint64_t* start, void* stream, std::uint64_t* endStamp = nullptr,
+                       unsigned* blocksDone = nullptr);
 
 // One thread that spins until %globaltimer has advanced by `nanoseconds` (an injected delay: it
 // occupies the stream, not the SMs), then writes the timer to *endStamp if given.
