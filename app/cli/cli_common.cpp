@@ -92,9 +92,11 @@ CLI::Validator realNumber(double lo, double hi)
 
 Error suggestInstead(Error error, const std::string& alternative)
 {
-    const std::string sim = "`shardlab sim`";
-    for (size_t at = error.message.find(sim); at != std::string::npos; at = error.message.find(sim, at + alternative.size()))
-        error.message.replace(at, sim.size(), alternative);
+    // the live library's advice, "use `shardlab sim` to simulate", names the command that fits
+    const std::string advice = "use `shardlab sim` to simulate";
+    const std::string instead = "instead, use " + alternative;
+    for (size_t at = error.message.find(advice); at != std::string::npos; at = error.message.find(advice, at + instead.size()))
+        error.message.replace(at, advice.size(), instead);
     return error;
 }
 

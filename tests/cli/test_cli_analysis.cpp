@@ -158,3 +158,13 @@ TEST(CliCalibrate, WithoutLiveModeItSaysWhyAndFitsSavedMeasurements)
     ::unsetenv("SHARDLAB_PROFILE_DIR");
     std::filesystem::remove_all(dir);
 }
+
+// Issue 14: a live-only command without a GPU names its own simulated form, in a sentence that reads.
+TEST(CliMessages, LiveOnlyCommandsSuggestTheirOwnSimulatedForm)
+{
+    const shardlab::Error e = suggestInstead(
+        shardlab::runFailed("the NVIDIA driver is missing (live mode needs an NVIDIA GPU and driver; use `shardlab sim` to simulate)"),
+        "`shardlab bench --sim --preset ID` (the same sweep, simulated)");
+    EXPECT_EQ(e.message, "the NVIDIA driver is missing (live mode needs an NVIDIA GPU and driver; instead, use "
+                         "`shardlab bench --sim --preset ID` (the same sweep, simulated))");
+}
