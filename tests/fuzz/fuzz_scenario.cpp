@@ -6,14 +6,18 @@
 // A crash, a hang (-timeout) or a leak (LeakSanitizer) fails the run.
 #include "shardlab/analysis/calibration.h"
 #include "shardlab/analysis/calibration_report.h"
+#include "shardlab/analysis/summary.h"
 #include "shardlab/analysis/sweep.h"
+#include "shardlab/base/display_width.h"
 #include "shardlab/base/units.h"
 #include "shardlab/cluster/launch.h"
 #include "shardlab/io/result_file.h"
+#include "shardlab/io/exporters.h"
 #include "shardlab/io/run_result_io.h"
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/io/trace_import.h"
 #include "shardlab/lessons/lessons.h"
+#include "shardlab/model/capacity.h"
 #include "shardlab/sim/profiles.h"
 #include "shardlab/sim/simulator.h"
 
@@ -35,8 +39,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             bool small = true;
             for (const auto& op : scenario->program)
                 small = small && op.buckets <= 64;
-            if (small)
-                (void)shardlab::simulate(*scenario);
+            if (small) {
+                auto run = shardlab::simulate(*scenario);
+                if (run.ok()) {
+                    // Never an impossible figure: an efficiency above 100% comes with its reason,
+                    // and "fits" is the verdict on each rank's peak (issue 14).
+                    const shardlab::Summary sum = shardlab::summarize(*scenario, *run);
+                    if (sum.hasSpeedup && sum.efficiency > 1.0 + 1e-9 && sum.speedupNote.empty())
+                        __builtin_trap();
+                    const shardlab::CapacityReport cap = shardlab::capacityOf(*scenario);
+                    for (size_t r = 0; r < sum.perRank.size() && r < cap.ranks.size(); ++r)
+                        if (sum.perRank[r].fits != cap.ranks[r].fits() || sum.perRank[r].owned != cap.ranks[r].owned)
+                            __builtin_trap();
+                    (void)shardlab::formatSummaryTable(*scenario, sum);
+                    (void)shardlab::summaryJson(sum);
+                }
+            }
         }
     }
     (void)shardlab::profileFromJson(text, "fuzz");
@@ -45,6 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)shardlab::parseChromeTrace(text, "fuzz");
     (void)shardlab::parseLesson(text, "fuzz");
     (void)shardlab::samplesFromSweepJson(text, "fuzz");
+    (void)shardlab::fitToWidth(text, 18); // names reach the tables' columns
     if (size < 64) {
         (void)shardlab::parseSize(text);
         (void)shardlab::parseBenchSize(text);
