@@ -99,7 +99,7 @@ void addLive(CLI::App& app, Io io, Action& action)
                 return reportError(run.error(), io);
             if (!writeResultFile(a->result, *scenario, *run, "single process", std::nullopt, io))
                 return kExitBadInput;
-            return checkWrongElements(*run, printRun(*scenario, *run, a->json, a->trace, a->csvPrefix, io), io);
+            return checkWrongElements(*run, printRun(*scenario, *run, *a, io), io);
         };
     });
 }
