@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "progress.h"
 
 #include "shardlab/base/file_io.h"
 #include "shardlab/analysis/summary.h"
@@ -154,7 +155,14 @@ void addSim(CLI::App& app, Io io, Action& action)
                     return reportError(profile.error(), io);
                 options.profile = *profile;
             }
-            auto run = simulate(*scenario, options);
+            auto run = [&] {
+                ProgressLine progress = progressLine("simulating", "iteration");
+                options.progress = [&](int done, int total) {
+                    progress.update(done, total);
+                    return true;
+                };
+                return simulate(*scenario, options);
+            }();
             if (!run)
                 return reportError(run.error(), io);
             if (!writeResultFile(a->result, *scenario, *run, "simulation", std::nullopt, io))

@@ -1,7 +1,9 @@
 // Issue 14, "honest results on every input", the size of a run: a scenario that would record more
 // events than a run may hold is refused by every command that runs it (exit 2, with its size and
-// what to reduce); --trace streams the trace and holds the first iterations (--trace-iterations).
+// what to reduce); --trace streams the trace and holds the first iterations (--trace-iterations);
+// long runs print progress on standard error, never on standard output.
 #include "cli_test_helpers.h"
+#include "progress.h"
 
 #include "shardlab/io/trace_import.h"
 #include "shardlab/live/live.h"
@@ -106,4 +108,112 @@ TEST(CliLimits, TraceIterationsSaysWhatItExpects)
         EXPECT_EQ(r.status, kExitBadInput) << bad;
         EXPECT_NE(r.err.find("(expected 1 to 100000, or all)"), std::string::npos) << r.err;
     }
+}
+
+// ----- progress -----
+
+namespace {
+
+// A clock the test moves by hand.
+struct FakeClock {
+    std::shared_ptr<double> now = std::make_shared<double>(100.0);
+    ProgressLine::Clock clock() const
+    {
+        return [n = now] { return *n; };
+    }
+};
+
+} // namespace
+
+TEST(Progress, Text)
+{
+    EXPECT_EQ(progressText("simulating", "iteration", 1200, 100000), "simulating: iteration 1200 of 100000 (1%)");
+    EXPECT_EQ(progressText("simulating", "iteration", 99999, 100000), "simulating: iteration 99999 of 100000 (99%)");
+    EXPECT_EQ(progressText("scaling", "GPU count", 3, 3), "scaling: GPU count 3 of 3 (100%)");
+    EXPECT_EQ(progressText("x", "y", 0, 0), "x: y 0 of 0 (0%)");
+}
+
+TEST(Progress, AShortRunPrintsNothing)
+{
+    FakeClock c;
+    std::ostringstream out;
+    {
+        ProgressLine line(&out, true, c.clock(), "simulating", "iteration");
+        for (int i = 1; i <= 100; ++i) {
+            *c.now += 0.009; // 0.9 s in all
+            line.update(i, 100);
+        }
+    }
+    EXPECT_TRUE(out.str().empty()) << out.str();
+}
+
+TEST(Progress, InALogALineEveryTwoSecondsAtMost)
+{
+    FakeClock c;
+    std::ostringstream out;
+    {
+        ProgressLine line(&out, false, c.clock(), "simulating", "iteration");
+        for (int i = 1; i <= 40; ++i) {
+            *c.now += 0.25; // 10 s in all: the first line after 1 s, then every 2 s
+            line.update(i, 40);
+        }
+    }
+    EXPECT_EQ(out.str(), "simulating: iteration 4 of 40 (10%)\n"
+                         "simulating: iteration 12 of 40 (30%)\n"
+                         "simulating: iteration 20 of 40 (50%)\n"
+                         "simulating: iteration 28 of 40 (70%)\n"
+                         "simulating: iteration 36 of 40 (90%)\n");
+}
+
+TEST(Progress, OnATerminalOneLineRewrittenInPlaceAndEndedWhenDone)
+{
+    FakeClock c;
+    std::ostringstream out;
+    ProgressLine line(&out, true, c.clock(), "simulating", "iteration");
+    *c.now += 1.0;
+    line.update(9, 1000);
+    *c.now += 0.0625; // within 0.1 s of the last: not redrawn
+    line.update(10, 1000);
+    *c.now += 0.0625;
+    line.update(11, 1000);
+    *c.now += 0.0078125;
+    line.update(1000, 1000); // the end, within 0.1 s: drawn by finish()
+    EXPECT_EQ(out.str(), "\rsimulating: iteration 9 of 1000 (0%)\rsimulating: iteration 11 of 1000 (1%)");
+    line.finish();
+    EXPECT_EQ(out.str(), "\rsimulating: iteration 9 of 1000 (0%)\rsimulating: iteration 11 of 1000 (1%)"
+                         "\rsimulating: iteration 1000 of 1000 (100%)\n");
+    line.finish(); // once
+    line.update(1000, 1000);
+    EXPECT_EQ(out.str().back(), '\n');
+}
+
+TEST(Progress, ALongerLineIsBlankedWhenAShorterOneReplacesIt)
+{
+    FakeClock c;
+    std::ostringstream out;
+    ProgressLine line(&out, true, c.clock(), "s", "i");
+    *c.now += 2;
+    line.update(100, 100);
+    *c.now += 1;
+    line.update(5, 9); // a shorter line ("s: i 5 of 9 (55%)" after "s: i 100 of 100 (100%)")
+    EXPECT_EQ(out.str(), "\rs: i 100 of 100 (100%)\rs: i 5 of 9 (55%)     ");
+}
+
+TEST(Progress, SimPrintsItOnTheProgressOutputAndJsonStaysOneObject)
+{
+    FakeClock c;
+    std::ostringstream progress;
+    // every reading of the clock is 0.3 s later: a "long" run of a few iterations
+    auto clock = [n = c.now] { return *n += 0.3; };
+    setProgressOutput({&progress, false, clock});
+    const CliRun r = runCommand({"sim", scenario("straggler-12-6-4-2.shardlab.json"), "--iterations", "40", "--json"});
+    setProgressOutput({});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(nlohmann::json::parse(r.out).is_object());
+    EXPECT_TRUE(r.err.empty()) << r.err;
+    EXPECT_EQ(progress.str().rfind("simulating: iteration ", 0), 0u) << progress.str();
+    EXPECT_NE(progress.str().find(" of 40 ("), std::string::npos);
+    // without an installed output (as in every other test) nothing is printed anywhere
+    const CliRun quiet = runCommand({"sim", scenario("straggler-12-6-4-2.shardlab.json"), "--iterations", "40"});
+    EXPECT_TRUE(quiet.err.empty());
 }
