@@ -69,6 +69,7 @@ struct RunArgs {
     std::string file;
     bool json = false;
     std::string trace;
+    std::string traceIterations; // "" (the default limit), "all" or a count
     std::string csvPrefix;
     std::string result;
     int iterations = 0;
@@ -111,9 +112,13 @@ std::optional<LaunchInfo> multiProcessLaunch(Io io, int& status);
 // A live sweep in nccl-tests' columns; 2 when live mode is missing or the machine lacks the GPUs,
 // 3 when the run fails.
 int benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, bool json, int warmup, int iterations, Io io);
-// Prints a finished run as `sim` and `live` both do; returns the exit status.
-int printRun(const Scenario& scenario, const RunResult& run, bool json, const std::string& trace, const std::string& csv,
-             Io io);
+// Prints a finished run as `sim` and `live` both do (table or --json, and the --trace, --csv
+// files it asks for); returns the exit status.
+int printRun(const Scenario& scenario, const RunResult& run, const RunArgs& args, Io io);
+// Writes the --trace file, streamed: the first iterations asked for by --trace-iterations, by
+// default as many as fit in kDefaultTraceEvents (exporters.h), saying so on standard error.
+bool writeTraceFile(const std::string& path, const std::string& iterations, const Scenario& scenario, const RunResult& run,
+                    Io io);
 
 // The "Detected by CUDA" section `topo` prints under this machine's matrix.
 std::string formatDetectedDevices(const std::vector<LiveDevice>& devices);
@@ -122,6 +127,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
 
 // Writes `text` to `path` atomically; on failure prints why and returns false.
 bool writeOutput(const std::string& path, const std::string& text, Io io);
+// The same, streamed (writeFileAtomicallyWith).
+bool writeOutputWith(const std::string& path, const std::function<Status(std::ostream&)>& write, Io io);
 // Maps an engine error to an exit status and prints it.
 int reportError(const Error& error, Io io);
 

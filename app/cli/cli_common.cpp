@@ -23,6 +23,15 @@ bool writeOutput(const std::string& path, const std::string& text, Io io)
     return true;
 }
 
+bool writeOutputWith(const std::string& path, const std::function<Status(std::ostream&)>& write, Io io)
+{
+    if (Status st = writeFileAtomicallyWith(path, write); !st) {
+        io.err << "shardlab: " << st.error().message << "\n";
+        return false;
+    }
+    return true;
+}
+
 int reportError(const Error& error, Io io)
 {
     io.err << "shardlab: " << error.message << "\n";

@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "progress.h"
 
 #include "shardlab/analysis/diagnosis.h"
 #include "shardlab/analysis/diagnosis_format.h"
@@ -38,7 +39,15 @@ void addDiagnose(CLI::App& app, Io io, Action& action)
                 so.profile = *profile;
                 ctx.profile = *profile;
             }
-            auto run = simulate(*scenario, so);
+            auto run = [&] {
+                ProgressLine progress = progressLine("simulating", "iteration");
+                so.progress = [&](int done, int total) {
+                    progress.update(done, total);
+                    return true;
+                };
+                return simulate(*scenario, so);
+            }();
+            so.progress = nullptr;
             if (!run)
                 return reportError(run.error(), io);
             const Summary summary = summarize(*scenario, *run);
@@ -48,6 +57,11 @@ void addDiagnose(CLI::App& app, Io io, Action& action)
                 ScalingOptions o;
                 o.maxGpus = 2 * scenario->ranks();
                 o.profile = so.profile;
+                ProgressLine progress = progressLine("scaling", "GPU count");
+                o.progress = [&](int done, int total) {
+                    progress.update(done, total);
+                    return true;
+                };
                 curve = scalingCurve(*scenario, o);
                 if (curve)
                     ctx.scaling = &*curve;

@@ -2,6 +2,7 @@
 // simulated sweep, measured on this machine's GPUs by the live engine (libshardlab_live.so).
 #include "cli.h"
 
+#include "progress.h"
 #include "shardlab/live/live.h"
 
 #include <map>
@@ -93,13 +94,18 @@ void addLive(CLI::App& app, Io io, Action& action)
                 return reportError(scenario.error(), io);
             auto run = [&] {
                 StdoutToStderr quiet(a->json); // NCCL's version line stays off the JSON
+                ProgressLine progress = progressLine("running live", "iteration");
+                options.progress = [&](int done, int total) {
+                    progress.update(done, total);
+                    return true;
+                };
                 return runLive(*scenario, options);
             }();
             if (!run)
                 return reportError(run.error(), io);
             if (!writeResultFile(a->result, *scenario, *run, "single process", std::nullopt, io))
                 return kExitBadInput;
-            return checkWrongElements(*run, printRun(*scenario, *run, a->json, a->trace, a->csvPrefix, io), io);
+            return checkWrongElements(*run, printRun(*scenario, *run, *a, io), io);
         };
     });
 }

@@ -75,7 +75,7 @@ int liveUnderLauncher(const Result<Scenario>& loaded, const LaunchInfo& launch, 
     // Rank 0: what a single-process run prints, then who ran where and how the clocks were aligned.
     if (!writeResultFile(args.result, scenario, *out.run, launchText(launch, out.placement), out.machine, io))
         return kExitBadInput;
-    const int printed = printRun(scenario, *out.run, args.json, args.trace, args.csvPrefix, io);
+    const int printed = printRun(scenario, *out.run, args, io);
     if (!args.json)
         io.out << "\n" << launchText(launch, out.placement) << " (" << t->describe() << "):\n"
                << formatPlacement(out.placement) << "Clocks: " << out.run->clockNote << "\n";

@@ -1,10 +1,12 @@
 #include "cli.h"
+#include "progress.h"
 #include "shardlab/base/file_io.h"
 #include "shardlab/analysis/sweep.h"
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/live/live.h"
 #include "shardlab/report/lab_report.h"
 #include "shardlab/report/report_html.h"
+#include "shardlab/sim/simulator.h"
 
 #include <algorithm>
 #include <cctype>
@@ -97,6 +99,27 @@ void addReport(CLI::App& app, Io io, Action& action)
                 if (auto machine = discoverTopology(); machine && machine->rankCount() >= scenario->ranks())
                     options.machineTopology = machine->firstGpus(scenario->ranks());
             }
+            // each run of the report (the scenario, then its rescaled copies) shows its progress
+            if (a->live)
+                options.runner = [](const Scenario& sc) {
+                    ProgressLine progress = progressLine("running live", "iteration");
+                    LiveOptions lo;
+                    lo.progress = [&](int done, int total) {
+                        progress.update(done, total);
+                        return true;
+                    };
+                    return runLive(sc, lo);
+                };
+            else
+                options.runner = [](const Scenario& sc) {
+                    ProgressLine progress = progressLine("simulating", "iteration");
+                    SimulationOptions so;
+                    so.progress = [&](int done, int total) {
+                        progress.update(done, total);
+                        return true;
+                    };
+                    return simulate(sc, so);
+                };
             auto report = buildLabReport(*scenario, options);
             if (!report)
                 return reportError(suggestInstead(report.error(), "`shardlab report` without --live (the simulated report)"), io);

@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "progress.h"
 
 #include "shardlab/analysis/scaling.h"
 #include "shardlab/analysis/scaling_format.h"
@@ -45,7 +46,13 @@ void addScale(CLI::App& app, Io io, Action& action)
                     return reportError(profile.error(), io);
                 options.profile = *profile;
             }
+            ProgressLine progress = progressLine("scaling", "GPU count");
+            options.progress = [&](int done, int total) {
+                progress.update(done, total);
+                return true;
+            };
             auto curve = scalingCurve(*scenario, options);
+            progress.finish();
             if (!curve)
                 return reportError(curve.error(), io);
             io.out << (a->json ? scalingJson(*curve) : formatScalingTable(*curve));

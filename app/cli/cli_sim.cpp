@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "progress.h"
 
 #include "shardlab/base/file_io.h"
 #include "shardlab/analysis/summary.h"
@@ -9,7 +10,9 @@
 #include "shardlab/sim/profiles.h"
 #include "shardlab/sim/simulator.h"
 
+#include <filesystem>
 #include <ostream>
+#include <system_error>
 
 namespace shardlab::cli {
 
@@ -18,6 +21,18 @@ void addRunOptions(CLI::App* cmd, RunArgs& a)
     cmd->add_option("FILE", a.file, "Scenario file (.shardlab.json)")->required();
     cmd->add_flag("--json", a.json, "Print one JSON object instead of the table");
     cmd->add_option("--trace", a.trace, "Also write a Chrome/Perfetto trace to this file");
+    cmd->add_option("--trace-iterations", a.traceIterations,
+                    "Iterations the trace holds, from the first: a count, or 'all' (default: as many as fit in about "
+                        + std::to_string(kDefaultTraceEvents / 1000000) + " million events, about 200 MB)")
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                if (text == "all")
+                    return {};
+                std::string copy = text;
+                const std::string why = wholeNumber(1, 100000)(copy);
+                return why.empty() ? std::string() : why.substr(0, why.size() - 1) + ", or all)";
+            },
+            "N|all"));
     cmd->add_option("--csv", a.csvPrefix, "Also write PREFIX-ranks.csv, PREFIX-collectives.csv and PREFIX-spans.csv");
     cmd->add_option("--result", a.result, "Also save the run as a ShardLab result file (.shardlab-result.json)");
     cmd->add_option("--iterations", a.iterations, "Override the scenario's iteration count")->check(wholeNumber(1, 100000));
@@ -64,20 +79,46 @@ bool writeResultFile(const std::string& path, const Scenario& scenario, const Ru
 }
 
 // Prints a finished run the way `sim` and `live` both do; returns the exit status.
-int printRun(const Scenario& scenario, const RunResult& run, bool json, const std::string& trace, const std::string& csv,
-             Io io)
+bool writeTraceFile(const std::string& path, const std::string& iterations, const Scenario& scenario, const RunResult& run,
+                    Io io)
 {
+    TraceOptions options;
+    const int total = static_cast<int>(run.iterations.size());
+    if (iterations.empty())
+        options.iterations = traceIterationsWithin(run);
+    else if (iterations != "all")
+        options.iterations = std::stoi(iterations); // checked by the option's validator
+    Status st = writeFileAtomicallyWith(path, [&](std::ostream& out) { return writeChromeTrace(out, scenario, run, options); });
+    if (!st) {
+        io.err << "shardlab: " << st.error().message << "\n";
+        return false;
+    }
+    if (iterations.empty() && options.iterations < total) {
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(path, ec);
+        io.err << "shardlab: the trace holds iterations 1-" << options.iterations << " of " << total
+               << (ec ? std::string() : " (" + formatBytes(size) + ")")
+               << "; use --trace-iterations all for every one, or --trace-iterations N for the first N\n";
+    }
+    return true;
+}
+
+int printRun(const Scenario& scenario, const RunResult& run, const RunArgs& args, Io io)
+{
+    const bool json = args.json;
+    const std::string& trace = args.trace;
+    const std::string& csv = args.csvPrefix;
     const Summary summary = summarize(scenario, run);
     if (json)
         io.out << summaryJson(summary);
     else
         io.out << formatSummaryTable(scenario, summary);
-    if (!trace.empty() && !writeOutput(trace, chromeTrace(scenario, run), io))
+    if (!trace.empty() && !writeTraceFile(trace, args.traceIterations, scenario, run, io))
         return kExitBadInput;
     if (!csv.empty()) {
         if (!writeOutput(csv + kCsvTables[0], perRankCsv(summary), io)
             || !writeOutput(csv + kCsvTables[1], collectivesCsv(summary), io)
-            || !writeOutput(csv + kCsvTables[2], spansCsv(scenario, run), io))
+            || !writeOutputWith(csv + kCsvTables[2], [&](std::ostream& out) { return writeSpansCsv(out, scenario, run); }, io))
             return kExitBadInput;
     }
     // What a live run changed or could not do, and how its clocks were aligned. On stderr with
@@ -114,12 +155,19 @@ void addSim(CLI::App& app, Io io, Action& action)
                     return reportError(profile.error(), io);
                 options.profile = *profile;
             }
-            auto run = simulate(*scenario, options);
+            auto run = [&] {
+                ProgressLine progress = progressLine("simulating", "iteration");
+                options.progress = [&](int done, int total) {
+                    progress.update(done, total);
+                    return true;
+                };
+                return simulate(*scenario, options);
+            }();
             if (!run)
                 return reportError(run.error(), io);
             if (!writeResultFile(a->result, *scenario, *run, "simulation", std::nullopt, io))
                 return kExitBadInput;
-            return printRun(*scenario, *run, a->json, a->trace, a->csvPrefix, io);
+            return printRun(*scenario, *run, *a, io);
         };
     });
 }

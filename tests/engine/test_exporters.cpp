@@ -1,13 +1,20 @@
 #include "test_helpers.h"
 
 #include "shardlab/analysis/summary.h"
+#include "shardlab/base/file_io.h"
 #include "shardlab/io/exporters.h"
+#include "shardlab/io/run_result_json.h"
+#include "shardlab/io/trace_import.h"
 #include "shardlab/sim/simulator.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 using namespace shardlab;
 using namespace shardlab::test;
@@ -136,4 +143,138 @@ TEST(Exporters, ComputeOverAnItemNobodyOwnsHasNoSpeedup)
     EXPECT_NE(sum.speedupNote.find("compute step 'work' runs over 'data', which no rank owns"), std::string::npos)
         << sum.speedupNote;
     EXPECT_EQ(formatSummaryTable(s, sum).find("400%"), std::string::npos);
+}
+
+// Issue 14: the trace is streamed to its file event by event, and a long run's trace holds its
+// first iterations.
+namespace {
+
+nlohmann::json recordsWithoutSpans(const RunResult& run)
+{
+    nlohmann::json j = detail::runResultToJson(run);
+    j.erase("spans");
+    return j;
+}
+
+std::string readAll(const std::filesystem::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+} // namespace
+
+TEST(Exporters, AStreamedTraceIsTheTraceAndCarriesEveryRecord)
+{
+    for (const char* file : {"straggler-12-6-4-2.shardlab.json", "hang-mismatched-collective.shardlab.json",
+                             "default.shardlab.json", "oversubscription-unified-24gb.shardlab.json"}) {
+        Scenario s = loadExample(file);
+        s.iterations = std::min(s.iterations, 3);
+        SimulationOptions o;
+        o.watchdogMs = 100;
+        auto run = simulate(s, o);
+        ASSERT_TRUE(run.ok()) << file;
+        const auto path = std::filesystem::temp_directory_path() / "shardlab-streamed-trace.json";
+        ASSERT_TRUE(writeFileAtomicallyWith(path, [&](std::ostream& out) { return writeChromeTrace(out, s, *run); }).ok());
+        const std::string text = readAll(path);
+        std::filesystem::remove(path);
+        EXPECT_EQ(text, chromeTrace(s, *run)) << file;
+        const auto doc = nlohmann::json::parse(text);
+        EXPECT_EQ(doc["otherData"]["shardlab"]["run"], recordsWithoutSpans(*run)) << file;
+        EXPECT_FALSE(doc["otherData"]["shardlab"].contains("trace_iterations"));
+        size_t spans = 0, flows = 0;
+        for (const auto& e : doc["traceEvents"]) {
+            spans += e["ph"] == "X";
+            flows += e["ph"] == "s" || e["ph"] == "t" || e["ph"] == "f";
+        }
+        EXPECT_EQ(spans, run->spans.size()) << file;
+        size_t expectedFlows = 0;
+        for (const CollectiveRecord& c : run->collectives)
+            expectedFlows += c.group.size() >= 2 && c.durationUs() > 0 ? c.group.size() : 0;
+        EXPECT_EQ(flows, expectedFlows) << file;
+        // and reads back as the run it was
+        auto back = parseChromeTrace(text);
+        ASSERT_TRUE(back.ok()) << back.error().message;
+        EXPECT_EQ(back->run.collectives.size(), run->collectives.size());
+    }
+}
+
+TEST(Exporters, APartialTraceHoldsExactlyTheFirstIterations)
+{
+    Scenario s = loadExample("default.shardlab.json");
+    s.iterations = 5;
+    auto run = simulate(s);
+    ASSERT_TRUE(run.ok());
+    TraceOptions o;
+    o.iterations = 2;
+    const std::string text = chromeTrace(s, *run, o);
+    const auto doc = nlohmann::json::parse(text);
+    const auto& block = doc["otherData"]["shardlab"];
+    EXPECT_EQ(block["trace_iterations"], (nlohmann::json{{"held", 2}, {"of", 5}}));
+    EXPECT_EQ(block["run"]["iterations"].size(), 2u);
+    EXPECT_EQ(block["notes"].back(), "this trace holds iterations 1-2 of the run's 5 (shardlab --trace-iterations)");
+    std::set<int> iterations;
+    size_t spans = 0;
+    for (const auto& e : doc["traceEvents"])
+        if (e["ph"] == "X") {
+            iterations.insert(e["args"]["iteration"].get<int>());
+            ++spans;
+        }
+    EXPECT_EQ(iterations, (std::set<int>{0, 1}));
+    size_t expectedSpans = 0, expectedCollectives = 0;
+    for (const Span& sp : run->spans)
+        expectedSpans += sp.iteration < 2;
+    for (const CollectiveRecord& c : run->collectives)
+        expectedCollectives += c.iteration < 2;
+    EXPECT_EQ(spans, expectedSpans);
+    EXPECT_EQ(block["run"]["collectives"].size(), expectedCollectives);
+    // It reads back as a run of two iterations whose spans name its own collectives.
+    auto back = parseChromeTrace(text);
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(back->run.iterations.size(), 2u);
+    EXPECT_EQ(back->run.spans.size(), expectedSpans);
+    for (const Span& sp : back->run.spans) {
+        if (sp.collective >= 0) {
+            EXPECT_EQ(back->run.collectives[static_cast<size_t>(sp.collective)].iteration, sp.iteration);
+        }
+    }
+    // the same figures as the two-iteration run
+    Scenario two = s;
+    two.iterations = 2;
+    auto twoRun = simulate(two);
+    ASSERT_TRUE(twoRun.ok());
+    EXPECT_NEAR(summarize(back->scenario, back->run).stepTimeMs, summarize(two, *twoRun).stepTimeMs, 1e-6);
+    // asking for as many iterations as the run has, or more, is the whole trace
+    o.iterations = 5;
+    EXPECT_EQ(chromeTrace(s, *run, o), chromeTrace(s, *run));
+    o.iterations = 50;
+    EXPECT_EQ(chromeTrace(s, *run, o), chromeTrace(s, *run));
+}
+
+TEST(Exporters, TheDefaultTraceHoldsTheIterationsThatFitItsEvents)
+{
+    Scenario s = loadExample("straggler-12-6-4-2.shardlab.json");
+    s.iterations = 10;
+    auto run = simulate(s);
+    ASSERT_TRUE(run.ok());
+    // per iteration: 4 compute, 3 waits, 4 communication spans and 4 flow points = 15 events
+    EXPECT_EQ(traceIterationsWithin(*run, 1'000'000), 10);
+    EXPECT_EQ(traceIterationsWithin(*run, 150), 10);
+    EXPECT_EQ(traceIterationsWithin(*run, 149), 9);
+    EXPECT_EQ(traceIterationsWithin(*run, 30), 2);
+    EXPECT_EQ(traceIterationsWithin(*run, 1), 1); // at least one
+}
+
+TEST(Exporters, SpansCsvStreamsTheSameTable)
+{
+    const Scenario s = loadExample("straggler-12-6-4-2.shardlab.json");
+    auto run = simulate(s);
+    ASSERT_TRUE(run.ok());
+    std::ostringstream out;
+    ASSERT_TRUE(writeSpansCsv(out, s, *run).ok());
+    const std::string text = out.str();
+    EXPECT_EQ(text, spansCsv(s, *run));
+    EXPECT_EQ(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')), run->spans.size() + 1);
 }

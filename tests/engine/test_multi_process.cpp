@@ -8,6 +8,7 @@
 #include "shardlab/cluster/clock_sync.h"
 #include "shardlab/cluster/in_process_job.h"
 #include "shardlab/live/live.h"
+#include "shardlab/live/live_plan.h"
 #include "shardlab/live/multi_process.h"
 #include "shardlab/sim/simulator.h"
 
@@ -174,6 +175,24 @@ TEST(MultiProcess, WrongProcessCountIsReportedOnceByRankZero)
         EXPECT_TRUE(out[static_cast<size_t>(r)].message.empty());
     }
     EXPECT_EQ(j.idsSeen->load(), 0);
+}
+
+// Issue 14: rank 0 holds the merged timeline, so a job that would record more than a run may hold
+// is refused at setup, before any NCCL id is made; without the timeline it is not.
+TEST(MultiProcess, AJobTooLargeToHoldIsRefusedAtSetup)
+{
+    Job j = stragglerJob();
+    j.scenario.program[0].buckets = 100000;
+    j.scenario.iterations = 100000;
+    auto out = j.run();
+    EXPECT_EQ(out[0].exitStatus, 2);
+    EXPECT_NE(out[0].message.find("this run would record up to "), std::string::npos) << out[0].message;
+    EXPECT_NE(out[0].message.find("--no-timeline"), std::string::npos) << out[0].message;
+    for (int r = 1; r < 4; ++r)
+        EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 2);
+    EXPECT_EQ(j.idsSeen->load(), 0);
+    // the check itself, without the timeline
+    EXPECT_TRUE(checkLiveEvents(j.scenario, false).ok());
 }
 
 TEST(MultiProcess, RanksWithoutAGpuAreNamed)

@@ -28,7 +28,8 @@ inline Scenario loadExample(const std::string& file)
 }
 
 // A run that takes long enough to cancel or supersede: `iterations` of a data-parallel step with
-// 64 gradient buckets (about 2,000 iterations take seconds at 64 ranks).
+// 64 gradient buckets (about 1,500 iterations take seconds at 64 ranks; 2,000 would record up to
+// 25 million events, over the limit of a run, sim/event_estimate.h).
 inline Scenario longScenario(int iterations, int ranks = 64)
 {
     Scenario s = bench::dataParallelStep(ranks, iterations);

@@ -109,7 +109,7 @@ private slots:
         QSignalSpy cancelled(&c, &RunController::cancelled);
         QSignalSpy done(&c, &RunController::resultAvailable);
         QSignalSpy progress(&c, &RunController::progress);
-        const quint64 id = c.start(test::longScenario(2000), RunKind::Simulate);
+        const quint64 id = c.start(test::longScenario(1500), RunKind::Simulate);
         QVERIFY(gate.waitUntilHeld()); // under way, and it cannot finish on its own
         QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0, 60000);
         QVERIFY(c.isRunning());
@@ -135,7 +135,7 @@ private slots:
         QSignalSpy partial(&c, &RunController::partialAvailable);
         QSignalSpy cancelled(&c, &RunController::cancelled);
         QSignalSpy failed(&c, &RunController::failed);
-        const quint64 first = c.start(test::longScenario(2000), RunKind::Simulate);
+        const quint64 first = c.start(test::longScenario(1500), RunKind::Simulate);
         QVERIFY(gate.waitUntilHeld());
         QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0, 60000);
         const int progressBefore = progress.count();
@@ -164,6 +164,27 @@ private slots:
         c.start(s, RunKind::Simulate);
         QVERIFY(failed.wait(5000));
         QVERIFY2(failed.at(0).at(1).toString().contains(QStringLiteral("$.iterations")), qPrintable(failed.at(0).at(1).toString()));
+        QVERIFY(!c.isRunning());
+    }
+
+    // Issue 14: a run that would record more events than a run may hold (here 70 billion) is
+    // refused at once with its size and what to reduce, as on the command line.
+    void aRunTooLargeToHoldBecomesAMessage()
+    {
+        Scenario s = test::loadExample("speedup-1-6x.shardlab.json");
+        s.program[0].buckets = 100000;
+        s.program[1].buckets = 100000;
+        s.program[1].overlap = true;
+        s.iterations = 100000;
+        RunController c;
+        QSignalSpy failed(&c, &RunController::failed);
+        QSignalSpy done(&c, &RunController::resultAvailable);
+        c.start(s, RunKind::Simulate);
+        QVERIFY(failed.wait(5000));
+        const QString message = failed.at(0).at(1).toString();
+        QVERIFY2(message.startsWith(QStringLiteral("this run would record up to 70,000,200,000 events")), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("reduce the iterations to 28 or fewer")), qPrintable(message));
+        QCOMPARE(done.count(), 0);
         QVERIFY(!c.isRunning());
     }
 

@@ -201,7 +201,9 @@ Status ExportActions::writeTrace(const QString& path) const
     RunOutcomePtr run = m_window->runPage()->lastOutcome();
     if (!run)
         return badInput(tr("there is no run yet: run the scenario first (Run > Run)").toStdString());
-    return writeFileAtomically(path.toStdString(), chromeTrace(run->scenario, *run->run));
+    // streamed to the file: a long run's trace is never held in memory as text
+    return writeFileAtomicallyWith(path.toStdString(),
+                                   [&](std::ostream& out) { return writeChromeTrace(out, run->scenario, *run->run); });
 }
 
 void ExportActions::warn(const QString& title, const QString& message) const

@@ -6,7 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <functional>
+#include <ostream>
 #include <sstream>
 
 namespace shardlab {
@@ -48,15 +51,14 @@ const char* detailArg(SpanDetail d)
     return d == SpanDetail::InjectedDelay ? "injected_delay" : d == SpanDetail::Paging ? "paging" : "none";
 }
 
-// Everything of a run but its spans (which are the trace's events).
+// Everything of a run but its spans (which are the trace's events) and its collectives and
+// iteration times (which the trace streams into place).
 RunResult withoutSpans(const RunResult& run)
 {
     RunResult meta;
     meta.mode = run.mode;
     meta.ranks = run.ranks;
     meta.devices = run.devices;
-    meta.collectives = run.collectives;
-    meta.iterations = run.iterations;
     meta.peakMemory = run.peakMemory;
     meta.pagingUs = run.pagingUs;
     meta.hang = run.hang;
@@ -166,31 +168,136 @@ std::string summaryJson(const Summary& sum)
     return doc.dump(2) + "\n";
 }
 
-std::string chromeTrace(const Scenario& s, const RunResult& run)
+namespace {
+
+// An object written key by key in nlohmann's order (sorted keys, compact): `hole` writes the value
+// of the keys it knows (streamed arrays) and returns true; the other values are dumped as they are.
+void writeObject(std::ostream& out, const nlohmann::json& object, const std::function<bool(const std::string&, std::ostream&)>& hole)
+{
+    out << '{';
+    bool first = true;
+    for (const auto& [key, value] : object.items()) {
+        if (!first)
+            out << ',';
+        first = false;
+        out << nlohmann::json(key).dump() << ':';
+        if (!hole(key, out))
+            out << value.dump();
+    }
+    out << '}';
+}
+
+// How many events each iteration puts in the trace: its spans, and a flow point per member of
+// each of its collectives that has an arrow.
+std::vector<std::size_t> eventsPerIteration(const RunResult& run)
+{
+    std::vector<std::size_t> n(run.iterations.size(), 0);
+    auto at = [&](int iteration) -> std::size_t* {
+        return iteration >= 0 && iteration < static_cast<int>(n.size()) ? &n[static_cast<size_t>(iteration)] : nullptr;
+    };
+    for (const Span& sp : run.spans)
+        if (std::size_t* c = at(sp.iteration))
+            ++*c;
+    for (const CollectiveRecord& rec : run.collectives)
+        if (std::size_t* c = at(rec.iteration); c && rec.group.size() >= 2 && rec.durationUs() > 0)
+            *c += rec.group.size();
+    return n;
+}
+
+} // namespace
+
+int traceIterationsWithin(const RunResult& run, std::size_t maxEvents)
+{
+    const std::vector<std::size_t> perIteration = eventsPerIteration(run);
+    std::size_t total = 0;
+    for (size_t i = 0; i < perIteration.size(); ++i) {
+        total += perIteration[i];
+        if (total > maxEvents)
+            return std::max(1, static_cast<int>(i));
+    }
+    return static_cast<int>(perIteration.size());
+}
+
+Status writeChromeTrace(std::ostream& out, const Scenario& s, const RunResult& run, const TraceOptions& options)
 {
     using nlohmann::json;
-    // Built as text: a million spans as json objects would cost far more memory than the trace.
-    std::string out;
-    out.reserve(run.spans.size() * 160 + 4096);
-    out += "{\"displayTimeUnit\":\"ms\",\"otherData\":";
+    const int total = static_cast<int>(run.iterations.size());
+    const int held = options.iterations > 0 && options.iterations < total ? options.iterations : total;
+    const bool partial = held < total;
+    const auto kept = [&](int iteration) { return !partial || iteration < held; };
+    // A partial trace keeps the collectives of its iterations, renumbered in order: spans and flow
+    // arrows name them by their new index.
+    std::vector<int> newIndex;
+    if (partial) {
+        newIndex.assign(run.collectives.size(), -1);
+        int next = 0;
+        for (size_t c = 0; c < run.collectives.size(); ++c)
+            if (kept(run.collectives[c].iteration))
+                newIndex[c] = next++;
+    }
+    const auto indexOf = [&](int c) {
+        if (!partial || c < 0)
+            return c;
+        return c < static_cast<int>(newIndex.size()) ? newIndex[static_cast<size_t>(c)] : -1;
+    };
+
+    out << "{\"displayTimeUnit\":\"ms\",\"otherData\":";
     // What Perfetto shows as metadata, then what ShardLab reads back (trace_import.h): the scenario
-    // and the run's records other than its spans, which are the events below.
+    // and the run's records other than its spans, which are the events below. The records' long
+    // arrays (collectives, iteration times) are streamed into their place.
+    std::vector<std::string> notes = run.notes;
+    if (partial)
+        notes.push_back("this trace holds iterations 1-" + std::to_string(held) + " of the run's " + std::to_string(total)
+                        + " (shardlab --trace-iterations)");
     json other = {{"scenario", s.name}, {"topology", s.topology.name}, {"mode", run.mode == RunMode::Live ? "live" : "sim"},
                   {"clock", run.clockNote}, {"generator", "ShardLab"}};
-    json records = detail::runResultToJson(withoutSpans(run));
-    records.erase("spans");
     other["shardlab"] = {{"trace_format", kTraceFormatVersion},
                          {"scenario", json::parse(serializeScenario(s))},
-                         {"run", std::move(records)},
-                         {"notes", run.notes}};
-    out += other.dump();
-    out += ",\"traceEvents\":[\n";
+                         {"run", nullptr},
+                         {"notes", notes}};
+    if (partial)
+        other["shardlab"]["trace_iterations"] = {{"held", held}, {"of", total}};
+    json records = detail::runResultToJson(withoutSpans(run));
+    records.erase("spans");
+    writeObject(out, other, [&](const std::string& key, std::ostream& o) {
+        if (key != "shardlab")
+            return false;
+        writeObject(o, other["shardlab"], [&](const std::string& k, std::ostream& o2) {
+            if (k != "run")
+                return false;
+            writeObject(o2, records, [&](const std::string& field, std::ostream& o3) {
+                if (field == "collectives") {
+                    o3 << '[';
+                    bool first = true;
+                    for (const CollectiveRecord& rec : run.collectives) {
+                        if (!kept(rec.iteration))
+                            continue;
+                        o3 << (first ? "" : ",") << detail::collectiveToJson(rec).dump();
+                        first = false;
+                    }
+                    o3 << ']';
+                    return true;
+                }
+                if (field == "iterations") {
+                    o3 << '[';
+                    for (int i = 0; i < held; ++i)
+                        o3 << (i ? "," : "") << detail::iterationToJson(run.iterations[static_cast<size_t>(i)]).dump();
+                    o3 << ']';
+                    return true;
+                }
+                return false;
+            });
+            return true;
+        });
+        return true;
+    });
+    out << ",\"traceEvents\":[\n";
     bool first = true;
     auto emit = [&](const json& e) {
         if (!first)
-            out += ",\n";
+            out << ",\n";
         first = false;
-        out += e.dump();
+        out << e.dump();
     };
     for (int r = 0; r < run.ranks; ++r) {
         const std::string dev = r < static_cast<int>(run.devices.size()) ? run.devices[static_cast<size_t>(r)] : "";
@@ -200,35 +307,50 @@ std::string chromeTrace(const Scenario& s, const RunResult& run)
         emit({{"name", "thread_name"}, {"ph", "M"}, {"pid", r}, {"tid", 1}, {"args", {{"name", "communication stream"}}}});
     }
     char buf[512];
+    std::size_t written = 0;
     for (const Span& sp : run.spans) {
+        if (!kept(sp.iteration))
+            continue;
+        if ((++written & 4095) == 0 && !out)
+            return {}; // the stream failed (a full disk): the caller reports it
         const std::string label = json(spanLabel(s, run, sp)).dump(); // quoted and escaped
         std::snprintf(buf, sizeof buf,
                       ",\n{\"name\":%s,\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":%d,\"tid\":%d,"
                       "\"args\":{\"iteration\":%d,\"step\":%d,\"bucket\":%d,\"collective\":%d,\"waited_for\":%d,"
                       "\"detail\":\"%s\"}}",
                       label.c_str(), spanKindName(sp.kind), sp.beginUs, sp.durationUs(), sp.rank, sp.stream, sp.iteration,
-                      sp.op, sp.bucket, sp.collective, sp.waitedFor, detailArg(sp.detail));
-        out += first ? buf + 2 : buf;
+                      sp.op, sp.bucket, indexOf(sp.collective), sp.waitedFor, detailArg(sp.detail));
+        out << (first ? buf + 2 : buf);
         first = false;
     }
     // Flow arrows: one chain per collective, through each member's communication span.
     for (size_t c = 0; c < run.collectives.size(); ++c) {
         const CollectiveRecord& rec = run.collectives[c];
-        if (rec.group.size() < 2 || rec.durationUs() <= 0)
+        if (!kept(rec.iteration) || rec.group.size() < 2 || rec.durationUs() <= 0)
             continue;
+        if ((++written & 4095) == 0 && !out)
+            return {};
         const Op& op = s.program[static_cast<size_t>(rec.op)];
         const int tid = op.overlap ? 1 : 0;
         const std::string name = std::string(opName(rec.kind)) + " #" + std::to_string(rec.sequence);
+        const auto id = static_cast<size_t>(indexOf(static_cast<int>(c)));
         for (size_t k = 0; k < rec.group.size(); ++k) {
             const char* ph = k == 0 ? "s" : k + 1 == rec.group.size() ? "f" : "t";
             std::snprintf(buf, sizeof buf,
                           ",\n{\"name\":\"%s\",\"cat\":\"collective\",\"ph\":\"%s\",\"id\":%zu,\"ts\":%.3f,\"pid\":%d,\"tid\":%d%s}",
-                          name.c_str(), ph, c, rec.startUs + 1e-3, rec.group[k], tid, k + 1 == rec.group.size() ? ",\"bp\":\"e\"" : "");
-            out += buf;
+                          name.c_str(), ph, id, rec.startUs + 1e-3, rec.group[k], tid, k + 1 == rec.group.size() ? ",\"bp\":\"e\"" : "");
+            out << buf;
         }
     }
-    out += "\n]}\n";
-    return out;
+    out << "\n]}\n";
+    return {};
+}
+
+std::string chromeTrace(const Scenario& s, const RunResult& run, const TraceOptions& options)
+{
+    std::ostringstream out;
+    (void)writeChromeTrace(out, s, run, options);
+    return out.str();
 }
 
 std::string perRankCsv(const Summary& sum)
@@ -252,14 +374,24 @@ std::string collectivesCsv(const Summary& sum)
     return out.str();
 }
 
-std::string spansCsv(const Scenario& s, const RunResult& run)
+Status writeSpansCsv(std::ostream& out, const Scenario& s, const RunResult& run)
 {
-    std::ostringstream out;
     out << "rank,stream,kind,begin_us,end_us,duration_us,iteration,step,bucket,label,waited_for\n";
-    for (const Span& sp : run.spans)
+    std::size_t written = 0;
+    for (const Span& sp : run.spans) {
+        if ((++written & 4095) == 0 && !out)
+            return {}; // the stream failed (a full disk): the caller reports it
         out << sp.rank << "," << sp.stream << "," << spanKindName(sp.kind) << "," << sp.beginUs << "," << sp.endUs << ","
             << sp.durationUs() << "," << sp.iteration << "," << sp.op << "," << sp.bucket << ","
             << csvField(spanLabel(s, run, sp)) << "," << sp.waitedFor << "\n";
+    }
+    return {};
+}
+
+std::string spansCsv(const Scenario& s, const RunResult& run)
+{
+    std::ostringstream out;
+    (void)writeSpansCsv(out, s, run);
     return out.str();
 }
 

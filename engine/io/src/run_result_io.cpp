@@ -60,6 +60,29 @@ OpKind opAt(const json& v, const std::string& path)
 
 } // namespace
 
+json collectiveToJson(const CollectiveRecord& c)
+{
+    json arrivals = json::array();
+    for (double a : c.arrivalUs)
+        arrivals.push_back(std::isnan(a) ? json(nullptr) : json(a)); // not seen by this process
+    return {{"op", c.op},
+            {"iteration", c.iteration},
+            {"bucket", c.bucket},
+            {"sequence", c.sequence},
+            {"kind", opName(c.kind)},
+            {"bytes", c.bytes},
+            {"group", c.group},
+            {"arrival_us", std::move(arrivals)},
+            {"start_us", c.startUs},
+            {"end_us", c.endUs},
+            {"last_arrival", c.lastArrival},
+            {"algorithm", algorithmName(c.algorithm)},
+            {"protocol", protocolName(c.protocol)},
+            {"wrong_elements", c.wrongElements}};
+}
+
+json iterationToJson(const IterationMark& m) { return {m.beginUs, m.endUs}; }
+
 json runResultToJson(const RunResult& run)
 {
     json doc = {{"mode", run.mode == RunMode::Live ? "live" : "sim"}, {"ranks", run.ranks}, {"devices", run.devices},
@@ -71,29 +94,12 @@ json runResultToJson(const RunResult& run)
                          s.collective, s.waitedFor, detailName(s.detail)});
     doc["spans"] = std::move(spans);
     json colls = json::array();
-    for (const CollectiveRecord& c : run.collectives) {
-        json arrivals = json::array();
-        for (double a : c.arrivalUs)
-            arrivals.push_back(std::isnan(a) ? json(nullptr) : json(a)); // not seen by this process
-        colls.push_back({{"op", c.op},
-                         {"iteration", c.iteration},
-                         {"bucket", c.bucket},
-                         {"sequence", c.sequence},
-                         {"kind", opName(c.kind)},
-                         {"bytes", c.bytes},
-                         {"group", c.group},
-                         {"arrival_us", std::move(arrivals)},
-                         {"start_us", c.startUs},
-                         {"end_us", c.endUs},
-                         {"last_arrival", c.lastArrival},
-                         {"algorithm", algorithmName(c.algorithm)},
-                         {"protocol", protocolName(c.protocol)},
-                         {"wrong_elements", c.wrongElements}});
-    }
+    for (const CollectiveRecord& c : run.collectives)
+        colls.push_back(collectiveToJson(c));
     doc["collectives"] = std::move(colls);
     json iters = json::array();
     for (const IterationMark& m : run.iterations)
-        iters.push_back({m.beginUs, m.endUs});
+        iters.push_back(iterationToJson(m));
     doc["iterations"] = std::move(iters);
     doc["peak_memory_bytes"] = run.peakMemory;
     doc["paging_us"] = run.pagingUs;

@@ -2,6 +2,7 @@
 // call to it. Compiled into the engine when the build found CUDA and NCCL; the engine itself never
 // links CUDA, so the simulation app starts on any machine and live mode loads where it can.
 #include "shardlab/live/live_abi.h"
+#include "shardlab/live/live_plan.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -127,6 +128,8 @@ std::string liveBuildInfo()
 
 Result<RunResult> runLive(const Scenario& scenario, const LiveOptions& options)
 {
+    if (Status st = checkLiveEvents(scenario, options.captureTimeline); !st)
+        return st.error();
     if (!loaded().api)
         return unavailable();
     return loaded().api->runLive(scenario, options);

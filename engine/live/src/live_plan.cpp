@@ -179,6 +179,15 @@ LiveCall liveCall(const Scenario& s, const LivePlan& plan, int rank, const Progr
     return call;
 }
 
+Status checkLiveEvents(const Scenario& s, bool captureTimeline, std::uint64_t limit)
+{
+    if (!captureTimeline)
+        return {};
+    if (Status st = checkEventCount(s, limit); !st)
+        return badInput(st.error().message + " (or run it with --no-timeline, which keeps only the iteration times)");
+    return {};
+}
+
 Result<LivePlan> planLive(const Scenario& s, const std::vector<Bytes>& freeBytes, Bytes reservedBytes, double memoryFraction,
                           bool fitToMemory)
 {

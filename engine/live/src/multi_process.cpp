@@ -4,6 +4,7 @@
 #include "shardlab/cluster/trace_merge.h"
 #include "shardlab/io/run_result_io.h"
 #include "shardlab/io/run_result_json.h"
+#include "shardlab/live/live_plan.h"
 #include "shardlab/live/live_rank.h"
 
 #include <nlohmann/json.hpp>
@@ -98,7 +99,7 @@ std::string joinProblems(const std::vector<std::string>& problems, const std::st
 std::string who(int rank, const std::string& host) { return "rank " + std::to_string(rank) + (host.empty() ? "" : " (" + host + ")"); }
 
 // Rank 0's verdict on the setup reports: an error naming every rank that is not ready.
-Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, int size)
+Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, int size, bool captureTimeline)
 {
     std::vector<std::string> problems;
     int status = 2;
@@ -133,6 +134,9 @@ Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, in
                     + " (mpirun -np " + std::to_string(scenario.ranks()) + ", srun --ntasks=" + std::to_string(scenario.ranks())
                     + ")",
                 2);
+        // the merged timeline is held by rank 0: the limit of one run
+        if (Status st = checkLiveEvents(scenario, captureTimeline); !st)
+            add(st.error().message, 2);
     }
     std::map<std::pair<std::string, std::string>, int> taken; // (host, GPU) -> rank
     for (const Setup& s : setups) {
@@ -201,7 +205,7 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
                     setups.push_back(*s);
             }
             if (verdict)
-                verdict = checkSetup(setups, scenario, size);
+                verdict = checkSetup(setups, scenario, size, options.live.captureTimeline);
         }
         Bytes8 uniqueId;
         if (verdict) {

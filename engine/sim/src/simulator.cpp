@@ -154,7 +154,12 @@ void Engine::prepare()
     for (const Gpu& g : m_s.topology.gpus)
         m_run.devices.push_back(g.name);
     m_run.clockNote = "one simulated clock";
-    m_run.spans.reserve(std::min<size_t>(m_steps.size() * static_cast<size_t>(n) * 3 * static_cast<size_t>(m_s.iterations), 1u << 24));
+    // Exactly the estimate (an upper bound, below the limit checkRunnable enforced): the vectors
+    // never grow by doubling, which would hold the old and the new copy at once.
+    const EventEstimate estimate = estimateEvents(m_s);
+    m_run.spans.reserve(static_cast<size_t>(std::min<std::uint64_t>(estimate.spans, m_opt.maxEvents)));
+    m_run.collectives.reserve(static_cast<size_t>(std::min<std::uint64_t>(estimate.collectives, m_opt.maxEvents)));
+    m_run.iterations.reserve(static_cast<size_t>(m_s.iterations));
 }
 
 void Engine::arrive(int rank, int iteration, const Step& st)
@@ -248,11 +253,13 @@ void Engine::resolve(int comm, int seq, int iteration)
     rec.endUs = start + cost.timeUs;
     const int recordIndex = static_cast<int>(m_run.collectives.size());
     m_run.collectives.push_back(rec);
+    std::vector<Arrival> arrivals = std::move(inst.arrivals); // a resolved instance keeps nothing
+    inst.arrivals = {};
 
     for (size_t k = 0; k < c.group.size(); ++k) {
         const int rank = c.group[k];
         RankState& rs = m_ranks[static_cast<size_t>(rank)];
-        const Arrival& a = inst.arrivals[k];
+        const Arrival& a = arrivals[k];
         const int stream = a.overlap ? 1 : 0;
         if (start - a.timeUs > kEpsUs)
             m_run.spans.push_back({rank, stream, SpanKind::Wait, a.timeUs, start, a.op, iteration, a.bucket, recordIndex,
@@ -514,18 +521,21 @@ Status checkCollectiveRoutes(const Scenario& scenario)
 }
 
 namespace {
-// What both simulate()s refuse before running: an invalid scenario, or a collective without a route.
-Status checkRunnable(const Scenario& scenario)
+// What both simulate()s refuse before running: an invalid scenario, a collective without a route,
+// or more events than the run may hold.
+Status checkRunnable(const Scenario& scenario, const SimulationOptions& options)
 {
     if (Status st = validateScenario(scenario); !st)
         return st;
-    return checkCollectiveRoutes(scenario);
+    if (Status st = checkCollectiveRoutes(scenario); !st)
+        return st;
+    return checkEventCount(scenario, options.maxEvents);
 }
 } // namespace
 
 Result<RunResult> simulate(const Scenario& scenario, CostModel& model, const SimulationOptions& options)
 {
-    if (Status st = checkRunnable(scenario); !st)
+    if (Status st = checkRunnable(scenario, options); !st)
         return st.error();
     Engine engine(scenario, model, options);
     return engine.run();
@@ -533,7 +543,7 @@ Result<RunResult> simulate(const Scenario& scenario, CostModel& model, const Sim
 
 Result<RunResult> simulate(const Scenario& scenario, const SimulationOptions& options)
 {
-    if (Status st = checkRunnable(scenario); !st)
+    if (Status st = checkRunnable(scenario, options); !st)
         return st.error();
     auto profile = options.profile ? Result<CostProfile>(*options.profile) : profileFor(scenario);
     if (!profile)

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <iosfwd>
 #include <limits>
 #include <string>
 
@@ -33,5 +35,13 @@ Status refuseOutputOverInput(const std::string& option, const std::filesystem::p
 // Writes `text` to a temporary file in the same folder, flushes it to disk and renames it over
 // `path`, so the previous file stays whole until the new one is complete.
 Status writeFileAtomically(const std::filesystem::path& path, const std::string& text);
+
+// The same, for output too large to build in memory first (a trace of a long run): `write` puts
+// the file's text on the stream piece by piece and returns its own error, if any; it may stop
+// early when the stream has failed (`!out`). Every write, the final flush, the fsync and the
+// rename are checked; on any failure the temporary file is removed, the previous file is left as
+// it was, and the message says what failed: "PATH: writing failed after 1.2 GB (No space left on
+// device: the disk is full)".
+Status writeFileAtomicallyWith(const std::filesystem::path& path, const std::function<Status(std::ostream& out)>& write);
 
 } // namespace shardlab

@@ -13,6 +13,9 @@
 namespace shardlab::detail {
 
 nlohmann::json runResultToJson(const RunResult& run);
+// Its "collectives" and "iterations" entries one at a time, for writers that stream them.
+nlohmann::json collectiveToJson(const CollectiveRecord& record);
+nlohmann::json iterationToJson(const IterationMark& mark);
 // Throws JsonPathError (shardlab/base/json_reader.h) naming the JSON path below `path` that is wrong.
 RunResult runResultFromJson(const nlohmann::json& v, const std::string& path);
 

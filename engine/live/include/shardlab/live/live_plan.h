@@ -6,6 +6,7 @@
 
 #include "shardlab/model/scenario.h"
 #include "shardlab/sim/cost_model.h"
+#include "shardlab/sim/event_estimate.h"
 
 #include <cstdint>
 #include <string>
@@ -65,6 +66,13 @@ struct LivePlan {
 // allocation itself reports what does not fit.
 Result<LivePlan> planLive(const Scenario& scenario, const std::vector<Bytes>& freeBytes, Bytes reservedBytes,
                           double memoryFraction, bool fitToMemory);
+
+// A live run with its timeline (LiveOptions::captureTimeline) records the same spans and collective
+// records as a simulated one, phase by phase: above kMaxRunEvents (sim/event_estimate.h) it is
+// refused before any GPU is touched, with the simulator's message. Without the timeline only the
+// iteration boundaries are kept, and any length runs. runLive() and rank 0 of a multi-process job
+// (runLiveJob, at the setup verdict) call it; planLive() does not know whether the timeline is on.
+Status checkLiveEvents(const Scenario& scenario, bool captureTimeline, std::uint64_t limit = kMaxRunEvents);
 
 // The call `rank` makes at `step` in `iteration` (a member of the op's group), sizes scaled by plan.scale.
 LiveCall liveCall(const Scenario& scenario, const LivePlan& plan, int rank, const ProgramStep& step, int iteration);

@@ -12,6 +12,7 @@
 #include "shardlab/model/run_result.h"
 #include "shardlab/model/scenario.h"
 #include "shardlab/sim/cost_model.h"
+#include "shardlab/sim/event_estimate.h"
 
 #include <atomic>
 #include <functional>
@@ -33,8 +34,14 @@ struct SimulationOptions {
     // simulated clock; every blocked rank's wait is recorded up to the abort (collective -1, waiting
     // for the first rank that differs) and the hung iteration ends there. 0: the run stops at the hang.
     double watchdogMs = 0;
+    // A run that would record more events (spans + collective records, estimateEvents()) is
+    // refused before it starts, with its size and what to reduce (event_estimate.h).
+    std::uint64_t maxEvents = kMaxRunEvents;
 };
 
+// Refused before a run, with a message that says why (BadInput): an invalid scenario, a
+// collective without a route (checkCollectiveRoutes), more events than options.maxEvents
+// (checkEventCount). Every command and view that simulates goes through here.
 Result<RunResult> simulate(const Scenario& scenario, const SimulationOptions& options = {});
 // Refused before a run (both simulate()s call it): a collective whose group holds ranks that no
 // chain of links joins, which the model would otherwise price at nothing. The message names the

@@ -1,0 +1,163 @@
+#include "shardlab/sim/event_estimate.h"
+
+#include "shardlab/model/run_result.h"
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+namespace shardlab {
+namespace {
+
+constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+
+std::uint64_t add(std::uint64_t a, std::uint64_t b) { return a > kMax - b ? kMax : a + b; }
+std::uint64_t mul(std::uint64_t a, std::uint64_t b)
+{
+    std::uint64_t r = 0;
+    return __builtin_mul_overflow(a, b, &r) ? kMax : r;
+}
+
+// What one record costs beyond its own struct: its group (int) and arrivals (double) on the heap,
+// each allocation at least 32 bytes with malloc's header, and the simulator's matching slot.
+constexpr std::uint64_t kMatchSlotBytes = 32;
+std::uint64_t recordBytes(std::uint64_t members)
+{
+    auto block = [](std::uint64_t bytes) { return std::max<std::uint64_t>(32, (bytes + 8 + 15) / 16 * 16); };
+    return sizeof(CollectiveRecord) + block(members * sizeof(int)) + block(members * sizeof(double)) + kMatchSlotBytes;
+}
+
+// How many ranks do a share of a compute op's work: every rank without an item, else the owners
+// of the item's non-empty shards (the simulator records no span for a rank with nothing to do).
+std::uint64_t computingRanks(const Scenario& s, const Op& op)
+{
+    const WorkloadItem* item = op.item.empty() ? nullptr : s.workload.find(op.item);
+    if (!item)
+        return static_cast<std::uint64_t>(s.ranks());
+    if (item->size == 0)
+        return 0;
+    std::vector<bool> owns(static_cast<size_t>(s.ranks()), false);
+    std::uint64_t n = 0;
+    for (const Shard& sh : item->shards)
+        if (sh.size > 0)
+            for (int r : sh.owners)
+                if (r >= 0 && r < s.ranks() && !owns[static_cast<size_t>(r)]) {
+                    owns[static_cast<size_t>(r)] = true;
+                    ++n;
+                }
+    return n;
+}
+
+std::uint64_t groupSize(const Scenario& s, const Op& op)
+{
+    if (op.kind == OpKind::SendRecv)
+        return 2;
+    return op.group.empty() ? static_cast<std::uint64_t>(s.ranks()) : op.group.size();
+}
+
+} // namespace
+
+std::string withThousands(std::uint64_t n)
+{
+    std::string digits = std::to_string(n), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+// Per iteration, what the simulator records (engine/sim/src/simulator.cpp), counted from above:
+//   compute op, b buckets: one span per bucket on each rank with a share of the work;
+//   collective, b buckets, g members: one record per bucket; per member a communication span and,
+//     when it arrived before the last member, a wait span; with overlapped collectives in the
+//     program, a blocking one may first wait for the communication stream (one span per member);
+//   with overlapped collectives, each rank's end of iteration may wait for its stream (one span);
+//   unified memory: one paging span per rank; injected delays: one span per iteration they hit.
+EventEstimate estimateEvents(const Scenario& s)
+{
+    EventEstimate e;
+    e.iterations = std::max(0, s.iterations);
+    e.ranks = s.ranks();
+    const auto n = static_cast<std::uint64_t>(std::max(0, s.ranks()));
+    const bool anyOverlap = std::any_of(s.program.begin(), s.program.end(),
+                                        [](const Op& op) { return isCollective(op.kind) && op.overlap; });
+    for (size_t i = 0; i < s.program.size(); ++i) {
+        const Op& op = s.program[i];
+        const auto buckets = static_cast<std::uint64_t>(std::max(1, op.buckets));
+        std::uint64_t spans = 0, records = 0;
+        if (op.kind == OpKind::Compute) {
+            spans = op.flops > 0 ? mul(buckets, computingRanks(s, op)) : 0;
+        } else {
+            const std::uint64_t g = groupSize(s, op);
+            records = buckets;
+            spans = mul(mul(buckets, g), anyOverlap && !op.overlap ? 3 : 2);
+            e.bytes = add(e.bytes, mul(mul(records, recordBytes(g)), static_cast<std::uint64_t>(std::max(1, s.iterations))));
+        }
+        e.spansPerIteration = add(e.spansPerIteration, spans);
+        e.collectivesPerIteration = add(e.collectivesPerIteration, records);
+        if (add(spans, records) > e.largestOpEvents) {
+            e.largestOpEvents = add(spans, records);
+            e.largestOp = static_cast<int>(i);
+        }
+    }
+    if (anyOverlap)
+        e.spansPerIteration = add(e.spansPerIteration, n);
+    if (s.memoryMode == MemoryMode::Unified)
+        e.spansPerIteration = add(e.spansPerIteration, n);
+    for (const Delay& d : s.perturbations.delays) {
+        if (d.ms <= 0)
+            continue;
+        if (d.iteration < 0)
+            e.spansPerIteration = add(e.spansPerIteration, 1);
+        else
+            e.onceSpans = add(e.onceSpans, 1);
+    }
+    const auto iterations = static_cast<std::uint64_t>(e.iterations);
+    e.spans = add(mul(e.spansPerIteration, iterations), e.onceSpans);
+    e.collectives = mul(e.collectivesPerIteration, iterations);
+    e.events = add(e.spans, e.collectives);
+    e.bytes = add(e.bytes, mul(e.spans, sizeof(Span)));
+    return e;
+}
+
+Status checkEventCount(const Scenario& s, std::uint64_t limit)
+{
+    const EventEstimate e = estimateEvents(s);
+    if (e.events <= limit)
+        return {};
+    const std::uint64_t perIteration = add(e.spansPerIteration, e.collectivesPerIteration);
+    // The limit's memory at this run's mix of spans and records.
+    const double bytesPerEvent = static_cast<double>(e.bytes) / static_cast<double>(std::max<std::uint64_t>(1, e.events));
+    const auto limitBytes = static_cast<Bytes>(bytesPerEvent * static_cast<double>(limit));
+    // a count that saturated is more than 64 bits hold
+    const auto upTo = [](std::uint64_t n) { return (n == kMax ? "more than " : "up to ") + withThousands(n); };
+    std::string msg = "this run would record " + upTo(e.events)
+                      + " events (spans and collective records: " + upTo(perIteration) + " an iteration x "
+                      + withThousands(static_cast<std::uint64_t>(e.iterations)) + " iteration"
+                      + (e.iterations == 1 ? "" : "s") + " on " + std::to_string(e.ranks) + " rank"
+                      + (e.ranks == 1 ? "" : "s") + "), about " + formatBytes(e.bytes) + " of memory; the limit is "
+                      + withThousands(limit) + " (about " + formatBytes(limitBytes) + "): ";
+    // What to reduce besides the iterations: the buckets of the step that records the most when it
+    // has buckets and records at least half of an iteration, else the program's steps.
+    std::string step;
+    const size_t steps = s.program.size();
+    if (e.largestOp >= 0 && s.program[static_cast<size_t>(e.largestOp)].buckets > 1 && 2 * e.largestOpEvents >= perIteration) {
+        const Op& op = s.program[static_cast<size_t>(e.largestOp)];
+        step = "the buckets of $.program[" + std::to_string(e.largestOp) + "] (" + opName(op.kind)
+               + (op.name.empty() ? std::string() : " '" + op.name + "'") + ", " + withThousands(static_cast<std::uint64_t>(op.buckets))
+               + " buckets, up to " + withThousands(e.largestOpEvents) + " events an iteration)";
+    } else {
+        step = "the program's " + withThousands(steps) + " step" + (steps == 1 ? "" : "s");
+    }
+    const std::uint64_t room = limit > e.onceSpans ? limit - e.onceSpans : 0;
+    const std::uint64_t maxIterations = perIteration > 0 ? room / perIteration : 0;
+    if (maxIterations >= 1)
+        msg += "reduce the iterations to " + withThousands(maxIterations) + " or fewer, or " + step;
+    else
+        msg += "even one iteration is over it; reduce " + step + " or the ranks";
+    return badInput(msg);
+}
+
+} // namespace shardlab
