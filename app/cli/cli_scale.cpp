@@ -4,6 +4,7 @@
 #include "shardlab/analysis/scaling.h"
 #include "shardlab/analysis/scaling_format.h"
 #include "shardlab/io/scenario_io.h"
+#include "shardlab/model/topology.h"
 #include "shardlab/sim/profiles.h"
 
 #include <ostream>
@@ -24,10 +25,10 @@ void addScale(CLI::App& app, Io io, Action& action)
     auto a = std::make_shared<Args>();
     cmd->add_option("FILE", a->file, "Scenario file (.shardlab.json)")->required();
     cmd->add_option("--max-gpus", a->maxGpus, "Largest GPU count (default: the scenario's own)")
-        ->check(wholeNumber(1, 65536));
+        ->check(wholeNumber(1, kMaxTopologyGpus));
     cmd->add_option("--gpus", a->gpus, "Exact GPU counts to simulate, e.g. --gpus 1,2,4,8,16 (1 is always included)")
         ->delimiter(',')
-        ->check(wholeNumber(1, 65536));
+        ->check(wholeNumber(1, kMaxTopologyGpus));
     cmd->add_flag("--weak", a->weak, "Weak scaling: the work per GPU stays fixed (default: strong, the total work stays fixed)");
     cmd->add_option("--profile", a->profile, "Cost profile (default: the scenario's, else built-in)");
     cmd->add_flag("--json", a->json, "Print one JSON object instead of the table");

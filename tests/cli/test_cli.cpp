@@ -115,6 +115,18 @@ TEST(Cli, RanksWithoutARouteExitTwo)
     EXPECT_EQ(runCommand({"diagnose", file}).status, kExitBadInput);
 }
 
+TEST(Cli, ATopologyOfMoreGpusThanTheLimitExitsTwo)
+{
+    std::string gpus;
+    for (int i = 0; i < 65537; ++i)
+        gpus += std::string(i ? "," : "") + R"({"memory": "1 GB", "tflops": 1})";
+    const std::string file = writeTemp("shardlab-cli-too-many-gpus.shardlab.json",
+                                       R"({"shardlab": 1, "name": "too big", "topology": {"gpus": [)" + gpus + "]}}");
+    const CliRun r = runCommand({"sim", file});
+    EXPECT_EQ(r.status, kExitBadInput) << r.out << r.err;
+    EXPECT_NE(r.err.find("$.topology.gpus: 65537 GPUs (expected at most 65536"), std::string::npos) << r.err;
+}
+
 TEST(Cli, AHangInTheFirstCollectiveSaysNoneCompletedYet)
 {
     const std::string file = writeTemp("shardlab-cli-first-hang.shardlab.json", R"({"shardlab": 1, "name": "first call differs",

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <numeric>
 
 using namespace shardlab;
 using namespace shardlab::test;
@@ -179,4 +180,110 @@ TEST(CostModel, CalibrationCorrectionsScaleTime)
                 1.5 * plain.collective(OpKind::AllReduce, 10'000'000, g).timeUs, 1e-6);
     EXPECT_NEAR(corrected.collective(OpKind::AllReduce, 1'000'000'000, g).timeUs,
                 plain.collective(OpKind::AllReduce, 1'000'000'000, g).timeUs, 1e-9);
+}
+
+TEST(CostModel, OneSwitchOfAThousandGpusRingsAsEightDo)
+{
+    // Hand-checkable: the ring visits every rank once, in order; each neighbour pair talks through
+    // the switch; each GPU sends one flow out of its link and receives one, so the pattern gets the
+    // whole link (100 GB/s, unit profile) and a link between a GPU and the switch is the bottleneck.
+    const Bytes S = 1'000'000'000ULL;
+    CostModel small(nvswitchBox(8), unitProfile());
+    std::vector<int> eight(8);
+    std::iota(eight.begin(), eight.end(), 0);
+    const CollectiveCost reference = small.collective(OpKind::AllReduce, S, eight, Algorithm::Ring);
+
+    const Topology t = nvswitchBox(1000);
+    CostModel m(t, unitProfile());
+    std::vector<int> all(1000);
+    std::iota(all.begin(), all.end(), 0);
+    const std::vector<int> ring = m.ringOrder(all);
+    EXPECT_EQ(ring, all);
+    std::vector<int> seen(ring);
+    std::sort(seen.begin(), seen.end());
+    EXPECT_EQ(seen, all); // every rank exactly once
+    for (size_t i = 0; i < ring.size(); ++i) {
+        const Route& r = m.router().route(ring[i], ring[(i + 1) % ring.size()]);
+        ASSERT_EQ(r.hops.size(), 2u);
+        EXPECT_EQ(t.links[static_cast<size_t>(r.hops[0].link)].b, "nvs");
+        EXPECT_DOUBLE_EQ(r.bottleneckGBps, 100);
+    }
+    const CollectiveCost c = m.collective(OpKind::AllReduce, S, all, Algorithm::Ring);
+    EXPECT_DOUBLE_EQ(c.patternGBps, 100);
+    EXPECT_DOUBLE_EQ(c.patternGBps, reference.patternGBps);
+    ASSERT_GE(c.bottleneckLink, 0);
+    EXPECT_EQ(t.links[static_cast<size_t>(c.bottleneckLink)].b, "nvs");
+    EXPECT_EQ(c.steps, 2 * (1000 - 1));
+    EXPECT_DOUBLE_EQ(c.movedBytes, 2.0 * 999 / 1000 * static_cast<double>(S));
+}
+
+namespace {
+// A PCIe tree of 2 sockets x 5 switches x 10 GPUs, half the GPUs also on an NVSwitch, ranks
+// shuffled so that ascending order is a poor ring: a node of 100 ranks (more than the 64 that are
+// solved pair by pair).
+Topology shuffledTree()
+{
+    Topology t;
+    t.name = "shuffled tree";
+    t.switches = {{"cpu0", SwitchKind::Cpu, 0, 0}, {"cpu1", SwitchKind::Cpu, 0, 1}, {"nvs", SwitchKind::NvSwitch, 0, 0}};
+    t.links.push_back({"cpu0", "cpu1", LinkKind::CrossSocket, 1, 19.2, 0.8});
+    for (int s = 0; s < 10; ++s) {
+        const std::string sw = "pcie" + std::to_string(s);
+        t.switches.push_back({sw, SwitchKind::PcieSwitch, 0, s / 5});
+        t.links.push_back({sw, "cpu" + std::to_string(s / 5), LinkKind::Pcie, 1, s == 3 ? 8.0 : 15.75, 0.5});
+        for (int k = 0; k < 10; ++k) {
+            const std::string id = "g" + std::to_string(s * 10 + k);
+            t.gpus.push_back({id, "G", 16'000'000'000ULL, 10, 900, 0, s / 5});
+            t.links.push_back({id, sw, LinkKind::Pcie, 1, 15.75, 0.5});
+            if (k < 5)
+                t.links.push_back({id, "nvs", LinkKind::NvLink, 18, 450, 0.2});
+        }
+    }
+    unsigned seed = 7;
+    for (size_t i = t.gpus.size() - 1; i > 0; --i) {
+        seed = seed * 1103515245u + 12345u;
+        std::swap(t.gpus[i], t.gpus[(seed >> 8) % (i + 1)]);
+    }
+    return t;
+}
+} // namespace
+
+TEST(CostModel, ALargeNodesRingIsTheWidestNextHopWalkOverEveryPair)
+{
+    // The ring of a node of more than 64 ranks is computed on classes of interchangeable GPUs; it
+    // must be the ring of the plain algorithm: from rank 0, always the widest (then nearest, then
+    // lowest) next rank, kept if it scores better than ascending order. That algorithm, over every
+    // pair of routes, as a reference:
+    CostModel m(shuffledTree());
+    Router& router = m.router();
+    std::vector<int> ranks(100);
+    std::iota(ranks.begin(), ranks.end(), 0);
+    std::vector<int> greedy{0};
+    std::vector<bool> used(100, false);
+    used[0] = true;
+    for (int step = 1; step < 100; ++step) {
+        int pick = -1;
+        double bw = -1, lat = 0;
+        for (int j = 0; j < 100; ++j) {
+            if (used[static_cast<size_t>(j)])
+                continue;
+            const Route& r = router.route(greedy.back(), j);
+            if (r.bottleneckGBps > bw || (r.bottleneckGBps == bw && r.latencyUs < lat)) {
+                pick = j;
+                bw = r.bottleneckGBps;
+                lat = r.latencyUs;
+            }
+        }
+        used[static_cast<size_t>(pick)] = true;
+        greedy.push_back(pick);
+    }
+    auto score = [&](const std::vector<int>& order) {
+        std::vector<Flow> flows;
+        for (size_t i = 0; i < order.size(); ++i)
+            flows.push_back({order[i], order[(i + 1) % order.size()], 1.0});
+        const FlowSetResult r = router.shareLinks(flows);
+        return std::pair<double, double>(r.minGBps, -r.maxLatencyUs);
+    };
+    ASSERT_GT(score(greedy), score(ranks)); // the walk wins here, so the test checks the walk
+    EXPECT_EQ(m.ringOrder(ranks), greedy);
 }

@@ -188,3 +188,21 @@ TEST(LabReport, ScenariosWithoutACollectiveStillGetAReport)
     EXPECT_TRUE(contains(r->notes.front(), "no collective"));
     EXPECT_TRUE(contains(labReportHtml(*r), "No comparison"));
 }
+
+TEST(LabReport, MoreGpusThanAReportCoversAreRefusedBeforeAnyRun)
+{
+    // the report lists every pair of GPUs: past kMaxReportGpus it says so instead of running
+    Scenario s;
+    s.name = "big";
+    s.topology = nvswitchBox(kMaxReportGpus + 1);
+    LabReportOptions o;
+    o.runner = [](const Scenario&) -> Result<RunResult> {
+        ADD_FAILURE() << "a run started";
+        return Error{ErrorKind::RunFailed, "no"};
+    };
+    auto r = buildLabReport(s, o);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    EXPECT_EQ(r.error().message, "$.topology.gpus: 1025 GPUs (expected at most 1024 for a lab report, which lists the path "
+                                 "between every pair of GPUs; sim, diagnose and scale take up to 65536)");
+}

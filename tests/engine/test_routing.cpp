@@ -1,8 +1,12 @@
 // Routes, bottlenecks and shared links, against hand-drawn topologies.
+#include "test_helpers.h"
+
 #include "shardlab/model/presets.h"
 #include "shardlab/sim/routing.h"
 
 #include <gtest/gtest.h>
+
+#include <numeric>
 
 using namespace shardlab;
 
@@ -64,4 +68,81 @@ TEST(Routing, GpusDoNotForwardTraffic)
 TEST(Routing, HostLinkIsThePcieUplink)
 {
     EXPECT_DOUBLE_EQ(hostLinkGBps(*preset("teaching-4x16gb-pcie"), 0), 15.75);
+}
+
+TEST(Routing, OneSwitchOfAThousandGpusJoinsEveryPairThroughTheSwitch)
+{
+    // As in a box of eight: two hops (GPU > switch > GPU), the link's 100 GB/s, 2 x 0.25 us.
+    const Topology t = test::nvswitchBox(1000);
+    Router r(t);
+    for (auto [a, b] : {std::pair{0, 1}, {0, 999}, {999, 0}, {500, 3}, {998, 999}}) {
+        const Route& route = r.route(a, b);
+        ASSERT_EQ(route.hops.size(), 2u) << a << " > " << b;
+        const Link& in = t.links[static_cast<size_t>(route.hops[0].link)];
+        const Link& out = t.links[static_cast<size_t>(route.hops[1].link)];
+        EXPECT_EQ(in.a, "gpu" + std::to_string(a));
+        EXPECT_EQ(in.b, "nvs");
+        EXPECT_EQ(out.a, "gpu" + std::to_string(b));
+        EXPECT_DOUBLE_EQ(route.bottleneckGBps, 100);
+        EXPECT_DOUBLE_EQ(route.latencyUs, 0.5);
+    }
+    // every GPU is as good as any other: one class
+    std::vector<int> all(1000);
+    std::iota(all.begin(), all.end(), 0);
+    const std::vector<int> classes = r.interchangeableClasses(all);
+    EXPECT_TRUE(std::all_of(classes.begin(), classes.end(), [](int c) { return c == 0; }));
+}
+
+TEST(Routing, ReachWithinNodeIsWhatRouteFindsForEveryPair)
+{
+    // Presets with NVSwitch, a PCIe tree, GPU-to-GPU NVLink and two nodes; and a node whose two
+    // halves meet only through the network (route() then goes out through the fabric).
+    std::vector<Topology> machines;
+    for (const char* id : {"teaching-8x16gb-2socket", "dgx1-p100", "2x8-h100-ib", "h200-nvswitch-8"})
+        machines.push_back(*preset(id));
+    Topology split = sharedUplink();
+    std::erase_if(split.links, [](const Link& l) { return l.a == "swB"; }); // swB loses its uplink
+    split.gpus.push_back({"gpu4", "G", 16'000'000'000ULL, 10, 900, 0, 0});   // and gpu4 has no link at all
+    split.switches.push_back({"nicA", SwitchKind::Nic, 0, 0});
+    split.switches.push_back({"nicB", SwitchKind::Nic, 0, 0});
+    split.switches.push_back({"fabric", SwitchKind::NetworkSwitch, -1, 0});
+    split.links.push_back({"nicA", "swA", LinkKind::Pcie, 1, 63, 0.5});
+    split.links.push_back({"nicB", "swB", LinkKind::Pcie, 1, 63, 0.5});
+    split.links.push_back({"nicA", "fabric", LinkKind::Network, 1, 50, 1.5});
+    split.links.push_back({"nicB", "fabric", LinkKind::Network, 1, 50, 1.5});
+    machines.push_back(split);
+    for (const Topology& t : machines) {
+        Router search(t), pairs(t);
+        for (int a = 0; a < t.rankCount(); ++a) {
+            std::vector<int> sameNode;
+            for (int b = 0; b < t.rankCount(); ++b)
+                if (t.gpus[static_cast<size_t>(b)].node == t.gpus[static_cast<size_t>(a)].node)
+                    sameNode.push_back(b);
+            const std::vector<Router::Reach> reach = search.reachWithinNode(a, sameNode);
+            for (size_t i = 0; i < sameNode.size(); ++i) {
+                const Route& r = pairs.route(a, sameNode[i]);
+                EXPECT_EQ(reach[i].bottleneckGBps, r.bottleneckGBps) << t.name << " " << a << " > " << sameNode[i];
+                EXPECT_EQ(reach[i].latencyUs, r.latencyUs) << t.name << " " << a << " > " << sameNode[i];
+            }
+        }
+    }
+    Router r(split);
+    EXPECT_EQ(r.route(0, 2).hops.size(), 6u); // gpu0 > swA > nicA > fabric > nicB > swB > gpu2
+    EXPECT_FALSE(r.route(0, 4).valid());
+}
+
+TEST(Routing, InterchangeableGpusAreThoseWithTheSameLinks)
+{
+    std::vector<int> eight(8);
+    std::iota(eight.begin(), eight.end(), 0);
+    // DGX H200: every GPU on the NVSwitch, two per PCIe switch: the pairs are interchangeable
+    const Topology hgx = *preset("h200-nvswitch-8");
+    EXPECT_EQ(Router(hgx).interchangeableClasses(eight), (std::vector<int>{0, 0, 1, 1, 2, 2, 3, 3}));
+    // DGX-1: GPUs joined to GPUs by NVLink are each their own class
+    const Topology dgx1 = *preset("dgx1-p100");
+    EXPECT_EQ(Router(dgx1).interchangeableClasses(eight), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+    // a slower link to the same switch makes a GPU different
+    Topology box = test::nvswitchBox(4);
+    box.links[2].bandwidthGBps = 50;
+    EXPECT_EQ(Router(box).interchangeableClasses({0, 1, 2, 3}), (std::vector<int>{0, 0, 1, 0}));
 }

@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 
 using namespace shardlab;
 using namespace shardlab::test;
@@ -240,4 +241,41 @@ TEST(ScenarioIo, EmptyNotJsonAndTooDeepFilesSayWhatTheyAre)
     auto run = parseRunResult(deep, "r.json");
     ASSERT_FALSE(run);
     EXPECT_NE(run.error().message.find("nested more than"), std::string::npos);
+}
+
+TEST(ScenarioIo, MoreGpusThanATopologyMayHaveAreRefusedWithTheCountAndTheLimit)
+{
+    std::string gpus;
+    for (int i = 0; i <= kMaxTopologyGpus; ++i)
+        gpus += std::string(i ? "," : "") + R"({"memory": "1 GB", "tflops": 1})";
+    const std::string m = badMessage(R"({"shardlab": 1, "topology": {"name": "too big", "gpus": [)" + gpus + "]}}");
+    EXPECT_NE(m.find("$.topology.gpus: 65537 GPUs (expected at most 65536, the largest topology ShardLab simulates)"),
+              std::string::npos)
+        << m;
+    // the limit itself is accepted
+    Topology t = nvswitchBox(kMaxTopologyGpus);
+    EXPECT_TRUE(validateTopology(t).ok());
+    t.gpus.push_back(t.gpus.back());
+    t.gpus.back().id = "one more";
+    EXPECT_FALSE(validateTopology(t).ok());
+}
+
+TEST(ScenarioIo, DirectIsRefusedOnMoreRanksThanItsLimit)
+{
+    // every rank sending to every other is n(n-1) transfers: at most kMaxDirectRanks ranks
+    Scenario s;
+    s.topology = nvswitchBox(kMaxDirectRanks + 1);
+    Op op;
+    op.kind = OpKind::AllReduce;
+    op.name = "one-shot";
+    op.bytes = 1'000'000;
+    op.algorithm = Algorithm::Direct;
+    s.program = {op};
+    const Status st = validateScenario(s);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().message, "$.program[0].algorithm: direct on 1025 ranks (expected at most 1024: every rank sends to "
+                                  "every other, n(n-1) transfers; use ring, tree or auto for larger groups)");
+    s.program[0].group.resize(static_cast<size_t>(kMaxDirectRanks));
+    std::iota(s.program[0].group.begin(), s.program[0].group.end(), 0);
+    EXPECT_TRUE(validateScenario(s).ok()) << validateScenario(s).error().message;
 }

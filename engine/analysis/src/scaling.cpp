@@ -2,6 +2,7 @@
 
 #include "shardlab/analysis/collective_path.h"
 #include "shardlab/model/presets.h"
+#include "shardlab/model/topology.h"
 #include "shardlab/sim/profiles.h"
 #include "shardlab/sim/simulator.h"
 
@@ -105,8 +106,8 @@ Result<Scenario> rescaleScenario(const Scenario& base, const Topology& tpl, int 
                                  std::vector<std::string>* notes)
 {
     const int n0 = base.ranks();
-    if (gpus < 1 || gpus > 65536)
-        return badInput("a scaling point needs 1 to 65536 GPUs (got " + std::to_string(gpus) + ")");
+    if (gpus < 1 || gpus > kMaxTopologyGpus)
+        return badInput("a scaling point needs 1 to " + std::to_string(kMaxTopologyGpus) + " GPUs (got " + std::to_string(gpus) + ")");
     if (n0 < 1 || tpl.rankCount() < 1)
         return badInput("the scenario has no GPU to scale from");
     Scenario s = base;
@@ -272,8 +273,8 @@ Result<ScalingCurve> scalingCurve(const Scenario& base, const ScalingOptions& o)
     counts.push_back(1);
     std::sort(counts.begin(), counts.end());
     counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
-    if (counts.front() < 1 || counts.back() > 65536)
-        return badInput("GPU counts must lie between 1 and 65536");
+    if (counts.front() < 1 || counts.back() > kMaxTopologyGpus)
+        return badInput("GPU counts must lie between 1 and " + std::to_string(kMaxTopologyGpus));
     CostProfile profile = CostProfile::defaults();
     if (o.profile)
         profile = *o.profile;

@@ -50,10 +50,13 @@ const Op* unownedCompute(const Scenario& s)
         const WorkloadItem* item = s.workload.find(op.item);
         if (!item)
             continue;
-        Bytes owned = 0;
-        for (int r = 0; r < s.ranks(); ++r)
-            owned += item->ownedBy(r);
-        if (owned == 0)
+        // some rank of the topology owns a non-empty shard of it (one pass over the owners, not
+        // ownedBy() per rank: that is O(ranks x shards), quadratic for a batch split over every rank)
+        const bool owned = std::any_of(item->shards.begin(), item->shards.end(), [&](const Shard& sh) {
+            return sh.size > 0
+                   && std::any_of(sh.owners.begin(), sh.owners.end(), [&](int r) { return r >= 0 && r < s.ranks(); });
+        });
+        if (!owned)
             return &op;
     }
     return nullptr;

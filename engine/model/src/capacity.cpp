@@ -3,6 +3,8 @@
 #include "shardlab/model/collectives.h"
 
 #include <algorithm>
+#include <map>
+#include <string>
 #include <cstdio>
 
 namespace shardlab {
@@ -12,31 +14,42 @@ bool CapacityReport::allFit() const
     return std::all_of(ranks.begin(), ranks.end(), [](const RankMemory& r) { return r.fits(); });
 }
 
-Bytes transientBytes(const Scenario& scenario, const Op& op, int rank, OpKind kind, Bytes bytes, int groupSize)
-{
-    const Bytes result = resultBytesPerRank(kind, bytes, groupSize, rank == op.root);
-    const WorkloadItem* item = scenario.workload.find(op.item);
-    const Bytes owned = item ? item->ownedBy(rank) / static_cast<Bytes>(std::max(op.buckets, 1)) : 0;
-    return result > owned ? result - owned : 0;
-}
-
 namespace {
 
 // Every collective of the program as it is written (no mismatches): the largest transient buffer
-// per rank. A scenario being edited may name ranks outside the topology; those are skipped.
+// per rank (RankMemory::transient). What each rank owns of an op's item is counted in one
+// pass over the item's shards (ownedBy() per rank would be ranks x shards: 65,536 GPUs each
+// owning a shard of one item took seconds). A scenario being edited may name ranks outside the
+// topology; those are skipped.
 void addTransients(const Scenario& scenario, CapacityReport& rep)
 {
     const int n = scenario.ranks();
+    std::map<std::string, std::vector<Bytes>> ownedOf; // item name -> bytes each rank owns of it
     for (const Op& op : scenario.program) {
         if (!isCollective(op.kind))
             continue;
         const std::vector<int> group = scenario.groupOf(op);
-        const Bytes bytes = scenario.bytesOf(op) / static_cast<Bytes>(std::max(op.buckets, 1));
+        const Bytes buckets = static_cast<Bytes>(std::max(op.buckets, 1));
+        const Bytes bytes = scenario.bytesOf(op) / buckets;
+        const std::vector<Bytes>* owned = nullptr;
+        if (const WorkloadItem* item = scenario.workload.find(op.item)) {
+            auto [it, added] = ownedOf.try_emplace(item->name);
+            if (added) {
+                it->second.assign(static_cast<size_t>(n), 0);
+                for (const Shard& sh : item->shards)
+                    for (int o : sh.owners)
+                        if (o >= 0 && o < n)
+                            it->second[static_cast<size_t>(o)] += sh.size;
+            }
+            owned = &it->second;
+        }
         for (int rank : group) {
             if (rank < 0 || rank >= n)
                 continue;
+            const Bytes result = resultBytesPerRank(op.kind, bytes, static_cast<int>(group.size()), rank == op.root);
+            const Bytes mine = owned ? (*owned)[static_cast<size_t>(rank)] / buckets : 0;
             Bytes& t = rep.ranks[static_cast<size_t>(rank)].transient;
-            t = std::max(t, transientBytes(scenario, op, rank, op.kind, bytes, static_cast<int>(group.size())));
+            t = std::max(t, result > mine ? result - mine : 0);
         }
     }
 }

@@ -140,6 +140,10 @@ Status validateOp(const Scenario& s, const Op& op, const std::string& path)
                 return badInput(at(path + ".group", g) + ": rank " + std::to_string(op.group[g]) + " listed twice");
         }
         const std::vector<int> group = s.groupOf(op);
+        if (op.algorithm == Algorithm::Direct && group.size() > static_cast<size_t>(kMaxDirectRanks))
+            return badInput(path + ".algorithm: direct on " + std::to_string(group.size()) + " ranks (expected at most "
+                            + std::to_string(kMaxDirectRanks) + ": every rank sends to every other, n(n-1) transfers;"
+                            " use ring, tree or auto for larger groups)");
         if ((op.kind == OpKind::Reduce || op.kind == OpKind::Broadcast)
             && std::find(group.begin(), group.end(), op.root) == group.end())
             return badInput(path + ".root: rank " + std::to_string(op.root) + " is not in the group");

@@ -111,6 +111,9 @@ Status validateTopology(const Topology& t)
 {
     if (t.gpus.empty())
         return badInput("$.topology.gpus: the topology has no GPU (expected at least one)");
+    if (t.gpus.size() > static_cast<size_t>(kMaxTopologyGpus))
+        return badInput("$.topology.gpus: " + std::to_string(t.gpus.size()) + " GPUs (expected at most "
+                        + std::to_string(kMaxTopologyGpus) + ", the largest topology ShardLab simulates)");
     std::unordered_set<std::string> ids;
     for (size_t i = 0; i < t.gpus.size(); ++i) {
         const Gpu& g = t.gpus[i];

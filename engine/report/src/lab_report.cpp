@@ -201,6 +201,10 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
 {
     if (Status st = validateScenario(scenario); !st)
         return st.error();
+    if (scenario.ranks() > kMaxReportGpus)
+        return badInput("$.topology.gpus: " + std::to_string(scenario.ranks()) + " GPUs (expected at most "
+                        + std::to_string(kMaxReportGpus) + " for a lab report, which lists the path between every pair of"
+                          " GPUs; sim, diagnose and scale take up to " + std::to_string(kMaxTopologyGpus) + ")");
     ScenarioRunner runner = options.runner;
     if (!runner) {
         if (options.mode == RunMode::Live)

@@ -48,6 +48,10 @@ struct CostModel::Impl {
     // Ring orders solved for a node, keyed by the shape of its routes (bandwidth and latency of
     // every ordered pair): the nodes of a cluster are copies, so one search serves them all.
     std::map<std::vector<double>, std::vector<int>> localRingsByShape;
+    // The same for nodes of more than kPairwiseRingRanks ranks, keyed by their classes of
+    // interchangeable GPUs and the routes between classes (largeNodeRing()).
+    std::map<std::vector<double>, std::vector<int>> localRingsByClasses;
+    std::map<int, int> nicsByNode; // node -> its NICs
     struct Key {
         int kind, algorithm, root;
         Bytes bytes;
@@ -61,6 +65,15 @@ struct CostModel::Impl {
     {
         for (Link& l : effective.links)
             l.bandwidthGBps *= p.link[static_cast<int>(l.kind)].efficiency;
+        for (const SwitchNode& s : effective.switches)
+            if (s.kind == SwitchKind::Nic)
+                ++nicsByNode[s.node];
+    }
+
+    int nicsPerNode(int node) const
+    {
+        const auto it = nicsByNode.find(node);
+        return it == nicsByNode.end() ? 0 : it->second;
     }
 };
 
@@ -200,21 +213,114 @@ std::vector<int> bestLocalRing(Router& router, const Topology& topo, std::vector
     return score(greedy) > bestScore ? greedy : best;
 }
 
+// Nodes of up to this many ranks are solved as above, from the routes between every pair of their
+// ranks (k^2 routes, and the k^2 greedy look-ups); larger ones by largeNodeRing().
+constexpr size_t kPairwiseRingRanks = 64;
+// A node whose GPUs fall into more classes than this keeps ascending order (no greedy walk): the
+// walk costs a search of the node per class, O(m (V + E) log V), and m^2 routes between classes.
+constexpr int kMaxRingClasses = 1024;
+
+// The ring of a node of more than kPairwiseRingRanks ranks: the same choice as bestLocalRing()
+// (the better of ascending order and the greedy widest-next-hop walk) computed on classes of
+// interchangeable GPUs (Router::interchangeableClasses). Every unused member of one class is as
+// good a next hop as any other, so the walk looks at the first unused member of each class; ties
+// go to the lowest rank, as the walk over every rank does. Routes between classes come from one
+// search of the node per class. Cost, for k ranks in m classes in a node of V vertices and E
+// links: O(m (V + E) log V) for the searches, O(k m) for the walk, O(k) routes to score the two
+// rings; one switch (m = 1) is O(k log k) in all. `key` receives what the result depends on: the
+// classes in rank order and the routes between them (so an equal key is an equal pair matrix).
+std::vector<int> largeNodeRing(Router& router, const Topology& topo, const std::vector<int>& ranks,
+                               const std::map<std::vector<double>, std::vector<int>>& known, std::vector<double>& key,
+                               bool& fromKnown)
+{
+    fromKnown = false;
+    const std::vector<int> cls = router.interchangeableClasses(ranks);
+    const int m = cls.empty() ? 0 : *std::max_element(cls.begin(), cls.end()) + 1;
+    if (m > kMaxRingClasses) {
+        key.clear();
+        return ranks;
+    }
+    std::vector<std::vector<int>> members(static_cast<size_t>(m)); // positions in `ranks`, ascending
+    for (size_t i = 0; i < ranks.size(); ++i)
+        members[static_cast<size_t>(cls[i])].push_back(static_cast<int>(i));
+    // reach[x * m + y]: route from a member of x to another GPU of y (bandwidth -1: no such pair)
+    std::vector<Router::Reach> reach(static_cast<size_t>(m) * static_cast<size_t>(m), Router::Reach{-1, -1});
+    for (int x = 0; x < m; ++x) {
+        const std::vector<int>& mx = members[static_cast<size_t>(x)];
+        std::vector<int> targets;
+        std::vector<int> targetClass;
+        for (int y = 0; y < m; ++y) {
+            const std::vector<int>& my = members[static_cast<size_t>(y)];
+            if (y != x || my.size() > 1) {
+                targets.push_back(ranks[static_cast<size_t>(y == x ? my[1] : my[0])]);
+                targetClass.push_back(y);
+            }
+        }
+        const std::vector<Router::Reach> r = router.reachWithinNode(ranks[static_cast<size_t>(mx[0])], targets);
+        for (size_t i = 0; i < r.size(); ++i)
+            reach[static_cast<size_t>(x) * static_cast<size_t>(m) + static_cast<size_t>(targetClass[i])] = r[i];
+    }
+    key = {static_cast<double>(ranks.size()), static_cast<double>(m)};
+    for (int c : cls)
+        key.push_back(c);
+    for (const Router::Reach& r : reach) {
+        key.push_back(r.bottleneckGBps);
+        key.push_back(r.latencyUs);
+    }
+    if (auto it = known.find(key); it != known.end()) {
+        fromKnown = true;
+        std::vector<int> local;
+        for (int position : it->second)
+            local.push_back(ranks[static_cast<size_t>(position)]);
+        return local;
+    }
+
+    // The greedy walk from the first rank, one candidate per class.
+    std::vector<size_t> next(static_cast<size_t>(m), 0); // first unused member of each class
+    std::vector<int> open;                               // classes with an unused member
+    for (int x = 0; x < m; ++x)
+        open.push_back(x);
+    auto use = [&](int position) {
+        const size_t c = static_cast<size_t>(cls[static_cast<size_t>(position)]);
+        ++next[c]; // members are used in ascending order: the walk always takes the first unused
+        if (next[c] == members[c].size())
+            std::erase(open, static_cast<int>(c));
+    };
+    std::vector<int> greedy{ranks.front()};
+    int current = 0;
+    use(0);
+    while (!open.empty()) {
+        const size_t from = static_cast<size_t>(cls[static_cast<size_t>(current)]);
+        int pick = -1;
+        double pickBw = -1, pickLat = 0;
+        for (int y : open) {
+            const int candidate = members[static_cast<size_t>(y)][next[static_cast<size_t>(y)]];
+            const Router::Reach& r = reach[from * static_cast<size_t>(m) + static_cast<size_t>(y)];
+            if (r.bottleneckGBps > pickBw
+                || (r.bottleneckGBps == pickBw && (r.latencyUs < pickLat || (r.latencyUs == pickLat && candidate < pick)))) {
+                pick = candidate;
+                pickBw = r.bottleneckGBps;
+                pickLat = r.latencyUs;
+            }
+        }
+        use(pick);
+        greedy.push_back(ranks[static_cast<size_t>(pick)]);
+        current = pick;
+    }
+    auto score = [&](const std::vector<int>& order) {
+        PatternCost pc = pattern(router, topo, ringFlows(order));
+        return std::pair<double, double>(pc.gbps, -pc.latencyUs);
+    };
+    const auto ascending = score(ranks);
+    return score(greedy) > ascending ? greedy : ranks;
+}
+
 int ceilLog2(int n)
 {
     int d = 0;
     while ((1 << d) < n)
         ++d;
     return d;
-}
-
-int nicsPerNode(const Topology& t, int node)
-{
-    int n = 0;
-    for (const SwitchNode& s : t.switches)
-        if (s.kind == SwitchKind::Nic && s.node == node)
-            ++n;
-    return n;
 }
 
 } // namespace
@@ -226,6 +332,25 @@ const std::vector<int>& CostModel::ringOrder(const std::vector<int>& group)
         return it->second;
     std::vector<int> order;
     for (auto& [node, ranks] : byNode(m_impl->effective, group)) {
+        if (ranks.size() > kPairwiseRingRanks) {
+            std::vector<double> key;
+            bool known = false;
+            std::vector<int> local = largeNodeRing(m_impl->router, m_impl->effective, ranks, m_impl->localRingsByClasses,
+                                                   key, known);
+            if (!known && !key.empty()) {
+                std::vector<int> positions(local.size());
+                std::vector<int> positionOf; // rank -> position, over the ranks' span
+                const int lo = ranks.front();
+                positionOf.assign(static_cast<size_t>(ranks.back() - lo + 1), -1);
+                for (size_t i = 0; i < ranks.size(); ++i)
+                    positionOf[static_cast<size_t>(ranks[i] - lo)] = static_cast<int>(i);
+                for (size_t i = 0; i < local.size(); ++i)
+                    positions[i] = positionOf[static_cast<size_t>(local[i] - lo)];
+                m_impl->localRingsByClasses.emplace(std::move(key), std::move(positions));
+            }
+            order.insert(order.end(), local.begin(), local.end());
+            continue;
+        }
         std::vector<double> shape;
         for (int a : ranks)
             for (int b : ranks)
@@ -266,16 +391,17 @@ std::vector<Flow> CostModel::ringChannelFlows(const std::vector<int>& members)
     if (local.size() > 1) {
         channels = std::numeric_limits<int>::max();
         for (auto& [node, ranks] : local)
-            channels = std::min(channels, std::max<int>(1, std::min<int>(nicsPerNode(topo, node), static_cast<int>(ranks.size()))));
+            channels = std::min(channels, std::max<int>(1, std::min<int>(m_impl->nicsPerNode(node), static_cast<int>(ranks.size()))));
     }
+    // each node's part of the ring, in ring order (one pass over the ring, not one per node)
+    std::map<int, std::vector<int>> segments;
+    for (int r : order)
+        segments[topo.gpus[static_cast<size_t>(r)].node].push_back(r);
     std::vector<Flow> flows;
     for (int c = 0; c < channels; ++c) {
         std::vector<int> rotated;
         for (auto& [node, ranks] : local) {
-            std::vector<int> seg;
-            for (int r : order)
-                if (topo.gpus[static_cast<size_t>(r)].node == node)
-                    seg.push_back(r);
+            std::vector<int> seg = segments[node];
             std::rotate(seg.begin(), seg.begin() + (c % static_cast<int>(seg.size())), seg.end());
             rotated.insert(rotated.end(), seg.begin(), seg.end());
         }

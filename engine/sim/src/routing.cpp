@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <map>
 #include <queue>
 #include <tuple>
 
@@ -12,6 +13,7 @@ Router::Router(const Topology& topology) : m_topology(topology)
 {
     const int n = topology.vertexCount();
     m_adjacency.resize(static_cast<size_t>(n));
+    m_toSwitches.resize(static_cast<size_t>(n));
     m_vertexNode.resize(static_cast<size_t>(n));
     std::unordered_map<std::string, int> index;
     for (int v = 0; v < n; ++v) {
@@ -27,6 +29,14 @@ Router::Router(const Topology& topology) : m_topology(topology)
         m_linkEnds[i] = {a->second, b->second};
         m_adjacency[static_cast<size_t>(a->second)].push_back({static_cast<int>(i), b->second});
         m_adjacency[static_cast<size_t>(b->second)].push_back({static_cast<int>(i), a->second});
+    }
+    for (int v = 0; v < n; ++v) {
+        std::vector<Step>& steps = m_toSwitches[static_cast<size_t>(v)];
+        for (auto [link, w] : m_adjacency[static_cast<size_t>(v)])
+            if (!topology.isGpu(w))
+                steps.push_back({m_vertexNode[static_cast<size_t>(w)], link, w});
+        // stable: the links to one neighbour keep their order (ties between them go to the first)
+        std::stable_sort(steps.begin(), steps.end(), [](const Step& x, const Step& y) { return x.node < y.node; });
     }
 }
 
@@ -49,28 +59,29 @@ const Route& Router::route(int from, int to)
 // talk inside it (NCCL uses P2P or shared memory there, never a loop out through the network
 // switch): the shared fabric is entered only when `throughFabric` is set, which route() does
 // only for GPUs of one node that nothing inside the node connects.
-Route Router::compute(int from, int to, bool throughFabric) const
+//
+// With a destination (to >= 0) a switch relaxes only its links to other switches of the nodes
+// allowed (m_toSwitches) and its links to the destination, never those to other GPUs: a GPU that
+// is not the destination would be labelled, popped and dropped without forwarding anything, so
+// leaving it out changes no label (the heap pops entries in the order of their keys and vertex
+// ids, whatever else it holds) and the route is the one a search over every link finds.
+// Without one (to = -1) every vertex of from's node is labelled, each with the label the search
+// for it alone ends with: a label is final when its vertex is popped, and the search for one
+// destination is this search stopped at that pop.
+void Router::search(int from, int to, bool throughFabric) const
 {
-    Route r;
-    r.from = from;
-    r.to = to;
-    if (from == to) {
-        r.bottleneckGBps = std::numeric_limits<double>::infinity();
-        return r;
-    }
     const int n = m_topology.vertexCount();
-    const int nodeA = m_vertexNode[static_cast<size_t>(from)], nodeB = m_vertexNode[static_cast<size_t>(to)];
-    // Labels persist between searches; only those a search touched are reset afterwards.
     std::vector<Label>& label = m_labels;
     if (label.size() != static_cast<size_t>(n))
         label.assign(static_cast<size_t>(n), Label{});
+    for (int v : m_labelTouched) // labels persist between searches; only those the last one touched are reset
+        label[static_cast<size_t>(v)] = Label{};
     std::vector<int>& touched = m_labelTouched;
     touched.clear();
-    struct Reset {
-        std::vector<Label>& l;
-        std::vector<int>& t;
-        ~Reset() { for (int v : t) l[static_cast<size_t>(v)] = Label{}; }
-    } reset{label, touched};
+    const int nodeA = m_vertexNode[static_cast<size_t>(from)];
+    const int nodeB = to >= 0 ? m_vertexNode[static_cast<size_t>(to)] : nodeA;
+    const bool fabricAllowed = nodeA != nodeB || throughFabric;
+    auto allowed = [&](int nodeW) { return nodeW >= 0 ? nodeW == nodeA || nodeW == nodeB : fabricAllowed; };
     using Key = std::tuple<double, double, int, int>; // -bw, lat, hops, vertex
     std::priority_queue<Key, std::vector<Key>, std::greater<>> heap;
     label[static_cast<size_t>(from)] = {std::numeric_limits<double>::infinity(), 0, 0, -1, -1, false};
@@ -87,13 +98,10 @@ Route Router::compute(int from, int to, bool throughFabric) const
             break;
         if (v != from && m_topology.isGpu(v))
             continue; // GPUs do not forward
-        for (auto [linkIndex, w] : m_adjacency[static_cast<size_t>(v)]) {
-            const int nodeW = m_vertexNode[static_cast<size_t>(w)];
-            if (nodeW >= 0 ? nodeW != nodeA && nodeW != nodeB : nodeA == nodeB && !throughFabric)
-                continue;
+        auto relax = [&](int linkIndex, int w) {
             Label& lw = label[static_cast<size_t>(w)];
             if (lw.done)
-                continue;
+                return;
             const Link& link = m_topology.links[static_cast<size_t>(linkIndex)];
             const double bw = std::min(-negBw, link.bandwidthGBps);
             const double l = lat + link.latencyUs;
@@ -105,20 +113,115 @@ Route Router::compute(int from, int to, bool throughFabric) const
                 lw = {bw, l, h, linkIndex, v, false};
                 heap.push({-bw, l, h, w});
             }
+        };
+        if (v == from || to < 0) {
+            // the source (its degree is paid once), or a search for every vertex: every link
+            for (auto [linkIndex, w] : m_adjacency[static_cast<size_t>(v)])
+                if (allowed(m_vertexNode[static_cast<size_t>(w)]) && (to < 0 || w == to || !m_topology.isGpu(w)))
+                    relax(linkIndex, w);
+            continue;
         }
+        // a switch on the way: its links to switches of nodes A and B and of the fabric ...
+        const std::vector<Step>& steps = m_toSwitches[static_cast<size_t>(v)];
+        auto relaxNode = [&](int node) {
+            auto range = std::equal_range(steps.begin(), steps.end(), Step{node, 0, 0},
+                                          [](const Step& x, const Step& y) { return x.node < y.node; });
+            for (auto s = range.first; s != range.second; ++s)
+                relax(s->link, s->to);
+        };
+        if (fabricAllowed)
+            for (auto s = steps.begin(); s != steps.end() && s->node < 0; ++s)
+                relax(s->link, s->to);
+        if (nodeA >= 0)
+            relaxNode(nodeA);
+        if (nodeB != nodeA && nodeB >= 0)
+            relaxNode(nodeB);
+        // ... and its links to the destination, found from the destination's (short) list
+        if (m_topology.isGpu(to) && allowed(nodeB))
+            for (auto [linkIndex, w] : m_adjacency[static_cast<size_t>(to)])
+                if (w == v)
+                    relax(linkIndex, to);
     }
-    const Label& end = label[static_cast<size_t>(to)];
+}
+
+Route Router::compute(int from, int to, bool throughFabric) const
+{
+    Route r;
+    r.from = from;
+    r.to = to;
+    if (from == to) {
+        r.bottleneckGBps = std::numeric_limits<double>::infinity();
+        return r;
+    }
+    search(from, to, throughFabric);
+    const Label& end = m_labels[static_cast<size_t>(to)];
     if (end.bw < 0)
         return r; // not connected
     r.bottleneckGBps = end.bw;
     r.latencyUs = end.lat;
     for (int v = to; v != from;) {
-        const Label& lv = label[static_cast<size_t>(v)];
+        const Label& lv = m_labels[static_cast<size_t>(v)];
         r.hops.push_back({lv.prevLink, m_linkEnds[static_cast<size_t>(lv.prevLink)].first == lv.prev});
         v = lv.prev;
     }
     std::reverse(r.hops.begin(), r.hops.end());
     return r;
+}
+
+std::vector<Router::Reach> Router::reachWithinNode(int from, const std::vector<int>& targets)
+{
+    std::vector<Reach> out(targets.size());
+    std::vector<size_t> missing;
+    search(from, -1, false);
+    for (size_t i = 0; i < targets.size(); ++i) {
+        const Label& l = m_labels[static_cast<size_t>(targets[i])];
+        if (targets[i] == from)
+            out[i] = {std::numeric_limits<double>::infinity(), 0};
+        else if (l.bw >= 0)
+            out[i] = {l.bw, l.lat};
+        else
+            missing.push_back(i);
+    }
+    if (missing.empty())
+        return out;
+    search(from, -1, true); // as route(): GPUs that nothing inside the node joins, through the fabric
+    for (size_t i : missing) {
+        const Label& l = m_labels[static_cast<size_t>(targets[i])];
+        if (l.bw >= 0)
+            out[i] = {l.bw, l.lat};
+    }
+    return out;
+}
+
+std::vector<int> Router::interchangeableClasses(const std::vector<int>& ranks) const
+{
+    using Attachment = std::tuple<int, int, int, double, double>; // switch, class, count, bandwidth, latency
+    std::map<std::pair<int, std::vector<Attachment>>, int> classOf;
+    std::vector<int> out;
+    out.reserve(ranks.size());
+    int next = 0;
+    for (int r : ranks) {
+        std::vector<Attachment> links;
+        bool alone = false; // a GPU joined to a GPU is its own class
+        for (auto [linkIndex, w] : m_adjacency[static_cast<size_t>(r)]) {
+            if (m_topology.isGpu(w)) {
+                alone = true;
+                break;
+            }
+            const Link& l = m_topology.links[static_cast<size_t>(linkIndex)];
+            links.emplace_back(w, static_cast<int>(l.kind), l.count, l.bandwidthGBps, l.latencyUs);
+        }
+        if (alone) {
+            out.push_back(next++);
+            continue;
+        }
+        std::sort(links.begin(), links.end());
+        auto [it, added] = classOf.emplace(std::make_pair(m_vertexNode[static_cast<size_t>(r)], std::move(links)), next);
+        if (added)
+            ++next;
+        out.push_back(it->second);
+    }
+    return out;
 }
 
 FlowSetResult Router::shareLinks(const std::vector<Flow>& flows)
@@ -180,17 +283,31 @@ FlowSetResult Router::shareLinks(const std::vector<Flow>& flows)
 
 double hostLinkGBps(const Topology& topology, int rank)
 {
+    return hostLinkGBps(topology, std::vector<int>{rank}).front();
+}
+
+std::vector<double> hostLinkGBps(const Topology& topology, const std::vector<int>& ranks)
+{
     Router router(topology);
-    double best = 0;
+    std::map<int, std::vector<int>> cpus; // node -> its CPUs, as vertices
     for (int v = topology.rankCount(); v < topology.vertexCount(); ++v) {
         const SwitchNode& s = topology.switches[static_cast<size_t>(v - topology.rankCount())];
-        if (s.kind != SwitchKind::Cpu || s.node != topology.gpus[static_cast<size_t>(rank)].node)
-            continue;
-        const Route& r = router.route(rank, v);
-        if (r.valid())
-            best = std::max(best, r.bottleneckGBps);
+        if (s.kind == SwitchKind::Cpu)
+            cpus[s.node].push_back(v);
     }
-    return best;
+    std::vector<double> out;
+    out.reserve(ranks.size());
+    for (int rank : ranks) {
+        double best = 0;
+        if (auto it = cpus.find(topology.gpus[static_cast<size_t>(rank)].node); it != cpus.end())
+            for (int v : it->second) {
+                const Route& r = router.route(rank, v);
+                if (r.valid())
+                    best = std::max(best, r.bottleneckGBps);
+            }
+        out.push_back(best);
+    }
+    return out;
 }
 
 } // namespace shardlab

@@ -139,15 +139,23 @@ void Engine::prepare()
     const CapacityReport cap = capacityOf(m_s);
     m_peak.assign(static_cast<size_t>(n), 0);
     m_pagingUs.assign(static_cast<size_t>(n), 0.0);
+    std::vector<const RankMemory*> paged;
     for (const RankMemory& rm : cap.ranks) {
         m_peak[static_cast<size_t>(rm.rank)] = rm.peak();
-        if (m_s.memoryMode == MemoryMode::Unified && rm.excess() > 0) {
-            // Unified memory pages the excess out and back in once per iteration over the GPU's
-            // link to its host: 2 x excess / host-link bandwidth.
-            const double hostGBps = hostLinkGBps(m_model.topology(), rm.rank);
-            m_pagingUs[static_cast<size_t>(rm.rank)] = hostGBps > 0 ? 2.0 * static_cast<double>(rm.excess()) / (hostGBps * kGB) * 1e6
-                                                                   : std::numeric_limits<double>::infinity();
-        }
+        if (m_s.memoryMode == MemoryMode::Unified && rm.excess() > 0)
+            paged.push_back(&rm);
+    }
+    if (!paged.empty()) {
+        // Unified memory pages the excess out and back in once per iteration over the GPU's
+        // link to its host: 2 x excess / host-link bandwidth. One router for all of them.
+        std::vector<int> ranks;
+        for (const RankMemory* rm : paged)
+            ranks.push_back(rm->rank);
+        const std::vector<double> hostGBps = hostLinkGBps(m_model.topology(), ranks);
+        for (size_t i = 0; i < paged.size(); ++i)
+            m_pagingUs[static_cast<size_t>(paged[i]->rank)] =
+                hostGBps[i] > 0 ? 2.0 * static_cast<double>(paged[i]->excess()) / (hostGBps[i] * kGB) * 1e6
+                                : std::numeric_limits<double>::infinity();
     }
     m_run.mode = RunMode::Simulated;
     m_run.ranks = n;

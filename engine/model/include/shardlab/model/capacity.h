@@ -12,7 +12,9 @@ namespace shardlab {
 struct RankMemory {
     int rank = 0;
     Bytes owned = 0;      // sum of owned shards
-    Bytes transient = 0;  // the largest buffer a collective of the program adds on this rank
+    // The largest buffer a collective of the program adds on this rank: the result bytes it
+    // receives beyond what it already owns of the op's item, per bucket.
+    Bytes transient = 0;
     Bytes capacity = 0;   // the GPU's memory
     Bytes byKind[5] = {}; // owned bytes by ItemKind
     // owned + transient: what the rank holds at its fullest. It decides "fits".
@@ -40,10 +42,6 @@ struct CapacityReport {
     // How far a rank's ownership is from the mean: (owned - mean) / mean * 100; 0 when nothing is owned.
     double deviationPct(int rank) const;
 };
-
-// A collective's transient buffer on `rank`: the result bytes it receives beyond what it already
-// owns of the op's item, per bucket (`bytes` is one bucket's message, `groupSize` the op's group).
-Bytes transientBytes(const Scenario& scenario, const Op& op, int rank, OpKind kind, Bytes bytes, int groupSize);
 
 // `imbalanceThresholdPct`: ownership more unbalanced than this produces a warning.
 CapacityReport capacityOf(const Scenario& scenario, double imbalanceThresholdPct = 10.0);

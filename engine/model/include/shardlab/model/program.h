@@ -17,6 +17,12 @@ const char* algorithmName(Algorithm algorithm); // "auto", "ring", "tree", "dire
 std::optional<Algorithm> algorithmFromName(std::string_view name);
 const char* protocolName(Protocol protocol);    // "LL", "LL128", "Simple"
 
+// The largest group a collective may force Algorithm::Direct on. Direct is every rank sending to
+// every other at once: n(n-1) transfers, each routed and priced, so time and memory grow as n^2
+// (1,024 ranks: about half a second and 170 MB; 10,000 would need some 16 GB). NCCL uses one-shot
+// algorithms only inside a node; larger groups use ring, tree or the model's choice (auto).
+constexpr int kMaxDirectRanks = 1024;
+
 struct Op {
     OpKind kind = OpKind::Compute;
     std::string name;            // label in tables and timelines; defaults to the op name

@@ -80,7 +80,14 @@ std::optional<LinkKind> linkKindFromName(std::string_view name);
 // that links join, directly or through other vertices, have the same number. Linear in the links.
 std::vector<int> connectedParts(const Topology& topology);
 
-// Structural checks: unique ids, links between existing vertices, positive sizes and bandwidths.
+// The most GPUs a topology may have. Routing, ring search and the simulator are near-linear in the
+// GPUs on regular machines (one switch, NVSwitch nodes, nodes on a network switch, PCIe trees), and
+// a one-step all-reduce on 65,536 GPUs behind one switch is simulated in about a second on one core
+// (bench/bench_routing.cpp); scaling curves (analysis/scaling.h) stop at the same count.
+constexpr int kMaxTopologyGpus = 65536;
+
+// Structural checks: at most kMaxTopologyGpus GPUs, unique ids, links between existing vertices,
+// positive sizes and bandwidths.
 Status validateTopology(const Topology& topology);
 
 } // namespace shardlab

@@ -115,9 +115,14 @@ Scenario withCollectivesScaled(const Scenario& scenario, double scale);
 // The sentence on the topology: whether all ranks share one NVLink/NVSwitch domain.
 TopologySummary summarizeTopology(const Topology& topology, const std::string& origin);
 
+// The most GPUs a lab report covers. Its topology section is pair by pair (the `nvidia-smi topo -m`
+// matrix and every pair's route): at 1,000 GPUs a million cells, 38 MB of HTML and about 5 s;
+// at 10,000 it would not fit in memory. simulate(), diagnose and scale go on to kMaxTopologyGpus.
+constexpr int kMaxReportGpus = 1024;
+
 // Runs the scenario (and its rescaled copies) and fills the report. Errors: the scenario is
-// invalid (BadInput) or a run failed (RunFailed, with the runner's message). A run that hangs is
-// reported, not an error: the report says so.
+// invalid or has more than kMaxReportGpus GPUs (BadInput), or a run failed (RunFailed, with the
+// runner's message). A run that hangs is reported, not an error: the report says so.
 Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOptions& options = {});
 
 } // namespace shardlab
