@@ -427,16 +427,17 @@ std::vector<Flow> CostModel::patternFlows(OpKind kind, const std::vector<int>& g
                     flows.push_back({a, b, 1.0});
         return flows;
     case Algorithm::Hierarchical: {
-        // one ring per local index ("rail") between the nodes
+        // one ring per local index ("rail") between the nodes, for the local indices every node
+        // has: a node with fewer GPUs carries the other slices through the GPUs it has, so the
+        // smallest node sets how many rails share the data (collective() divides by that count)
         const auto nodes = byNode(m_impl->effective, group);
-        size_t maxLocal = 0;
+        size_t minLocal = std::numeric_limits<size_t>::max();
         for (auto& [node, ranks] : nodes)
-            maxLocal = std::max(maxLocal, ranks.size());
-        for (size_t local = 0; local < maxLocal; ++local) {
+            minLocal = std::min(minLocal, ranks.size());
+        for (size_t local = 0; local < minLocal; ++local) {
             std::vector<int> rail;
             for (auto& [node, ranks] : nodes)
-                if (local < ranks.size())
-                    rail.push_back(ranks[local]);
+                rail.push_back(ranks[local]);
             auto f = ringFlows(rail);
             flows.insert(flows.end(), f.begin(), f.end());
         }
@@ -509,7 +510,10 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
     // A forced algorithm that does not apply here falls back to the model's own choice.
     Algorithm want = forced;
     const bool multiNodeAllReduce = nodeCount >= 2 && kind == OpKind::AllReduce;
-    if ((want == Algorithm::Tree && !multiNodeAllReduce) || (want == Algorithm::Hierarchical && !(multiNodeAllReduce && maxLocal > 1)))
+    // hierarchical: all-reduce, and reduce-scatter and all-gather (its two halves)
+    const bool hierarchical = nodeCount >= 2 && maxLocal > 1
+                              && (kind == OpKind::AllReduce || kind == OpKind::ReduceScatter || kind == OpKind::AllGather);
+    if ((want == Algorithm::Tree && !multiNodeAllReduce) || (want == Algorithm::Hierarchical && !hierarchical))
         want = Algorithm::Auto;
     if (kind == OpKind::SendRecv) {
         PatternCost pc = pattern(router, topo, patternFlows(kind, group, Algorithm::Direct, root));
@@ -562,36 +566,57 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
                 moved = S;
             consider(Algorithm::Direct, 1, moved, pc);
         }
-        // Across nodes: tree (all-reduce) and hierarchical (all-reduce) as NCCL does.
-        if (multiNodeAllReduce) {
-            if (want == Algorithm::Auto || want == Algorithm::Tree) {
-                // chain inside each node, double binary tree between nodes, up then down
-                const PatternCost pc = ringPattern(group);
-                consider(Algorithm::Tree, 2 * (ceilLog2(nodeCount) + maxLocal - 1), 2 * S, pc);
-            }
-            if ((want == Algorithm::Auto || want == Algorithm::Hierarchical) && maxLocal > 1) {
-                // reduce-scatter in each node, all-reduce of each slice between nodes (one ring per
-                // local index, all at once), all-gather in each node
-                double intraUs = 0;
-                int intraSteps = 0;
-                for (auto& [node, ranks] : nodes) {
+        // Across nodes: tree (all-reduce) as NCCL does.
+        if (multiNodeAllReduce && (want == Algorithm::Auto || want == Algorithm::Tree)) {
+            // chain inside each node, double binary tree between nodes, up then down
+            const PatternCost pc = ringPattern(group);
+            consider(Algorithm::Tree, 2 * (ceilLog2(nodeCount) + maxLocal - 1), 2 * S, pc);
+        }
+        // Hierarchical across nodes, the structure NCCL's multi-channel rings reach when each rail
+        // has its own NIC: all-reduce = reduce-scatter in each node, an all-reduce of each slice
+        // between the nodes on one ring per local index (all rails at once), all-gather in each
+        // node; reduce-scatter keeps the first half (the slices between nodes reduce-scattered,
+        // (N-1)/N of a slice), all-gather the mirror image. The rails' bandwidth is that of the
+        // local indices every node has (patternFlows). So reduce-scatter is never slower than the
+        // all-reduce it is half of (issue 14: 17.9 against 9.8 ms).
+        if (hierarchical && (want == Algorithm::Auto || want == Algorithm::Hierarchical)) {
+            const bool both = kind == OpKind::AllReduce;
+            double intraUs = 0;
+            int intraSteps = 0;
+            for (auto& [node, ranks] : nodes) {
+                double us = 0;
+                int steps = 0;
+                if (kind != OpKind::AllGather) {
                     const CollectiveCost rs = collective(OpKind::ReduceScatter, bytes, ranks, Algorithm::Ring);
-                    const CollectiveCost ag = collective(OpKind::AllGather, bytes, ranks, Algorithm::Ring);
-                    if (rs.timeUs + ag.timeUs > intraUs) {
-                        intraUs = rs.timeUs + ag.timeUs;
-                        intraSteps = rs.steps + ag.steps;
-                    }
+                    us += rs.timeUs;
+                    steps += rs.steps;
                 }
-                const PatternCost pc = pattern(router, topo, patternFlows(kind, group, Algorithm::Hierarchical, root));
-                const double dN = nodeCount;
-                CollectiveCost saved = best;
-                best.timeUs = std::numeric_limits<double>::infinity();
-                consider(Algorithm::Hierarchical, 2 * (nodeCount - 1), 2 * (dN - 1) / dN * S / maxLocal, pc);
-                best.timeUs += intraUs;
-                best.steps += intraSteps;
-                if (saved.timeUs <= best.timeUs)
-                    best = saved;
+                if (kind != OpKind::ReduceScatter) {
+                    const CollectiveCost ag = collective(OpKind::AllGather, bytes, ranks, Algorithm::Ring);
+                    us += ag.timeUs;
+                    steps += ag.steps;
+                }
+                if (us > intraUs) {
+                    intraUs = us;
+                    intraSteps = steps;
+                }
             }
+            // Between the nodes, node i (L_i of the n ranks) sends the part of the buffer that the
+            // other nodes' ranks end with, (n - L_i)/n S, over its L_i rails; the busiest node sets
+            // the time: max_i (n - L_i) / (n L_i) S, which is (N-1)/N S/L for N equal nodes of L.
+            double perRail = 0;
+            for (auto& [node, ranks] : nodes) {
+                const double l = static_cast<double>(ranks.size());
+                perRail = std::max(perRail, (dn - l) / (dn * l) * S);
+            }
+            const PatternCost pc = pattern(router, topo, patternFlows(OpKind::AllReduce, group, Algorithm::Hierarchical, root));
+            CollectiveCost saved = best;
+            best.timeUs = std::numeric_limits<double>::infinity();
+            consider(Algorithm::Hierarchical, (both ? 2 : 1) * (nodeCount - 1), (both ? 2.0 : 1.0) * perRail, pc);
+            best.timeUs += intraUs;
+            best.steps += intraSteps;
+            if (saved.timeUs <= best.timeUs)
+                best = saved;
         }
     }
     if (!std::isfinite(best.timeUs)) {
