@@ -88,7 +88,12 @@ void Router::search(int from, int to, bool throughFabric) const
     touched.push_back(from);
     heap.push({-std::numeric_limits<double>::infinity(), 0.0, 0, from});
     while (!heap.empty()) {
-        auto [negBw, lat, hops, v] = heap.top();
+        // plain variables, not structured bindings: the lambdas below capture them (clang before
+        // 16, which the fuzz and sanitizer builds use, cannot capture a structured binding)
+        const double negBw = std::get<0>(heap.top());
+        const double lat = std::get<1>(heap.top());
+        const int hops = std::get<2>(heap.top());
+        const int v = std::get<3>(heap.top());
         heap.pop();
         Label& lv = label[static_cast<size_t>(v)];
         if (lv.done)
