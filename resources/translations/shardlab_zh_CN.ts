@@ -1837,10 +1837,6 @@ first mismatch</source>
         <translation>调用出错的那一步程序</translation>
     </message>
     <message>
-        <source>The iteration in which it goes wrong (counted from 0); the ones before complete</source>
-        <translation>出错发生在哪一次迭代（从 0 起计）；之前的迭代都会完成</translation>
-    </message>
-    <message>
         <source>The collective the rank calls instead</source>
         <translation>该 Rank 改为调用的集合通信</translation>
     </message>
@@ -1963,6 +1959,10 @@ first mismatch</source>
     <message>
         <source>Every rank made the same call, so a rank or a link stopped making progress.</source>
         <translation>每个 Rank 做的调用都相同，所以是某个 Rank 或某条链路停止了进展。</translation>
+    </message>
+    <message>
+        <source>The iteration in which it goes wrong (counted from 1, as on the timeline); the ones before complete</source>
+        <translation>出错的迭代（从 1 开始计数，与时间线一致）；之前的迭代会正常完成</translation>
     </message>
 </context>
 <context>

@@ -178,10 +178,12 @@ TEST(Diagnosis, CollectiveHangNamesTheMismatchAndEachRanksLastCollective)
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(f->severity, Severity::Problem);
     EXPECT_EQ(*f->rank, 1);
-    EXPECT_NE(f->sentence.find("hangs in iteration 1: rank 1 called all_gather where the others called all_reduce"),
+    // issue 13: iterations and steps counted from 1, as on the timeline and in the program table
+    EXPECT_NE(f->sentence.find("hangs in iteration 2: rank 1 called all_gather where the others called all_reduce"
+                               " at gradient all-reduce (program step 2)"),
               std::string::npos)
         << f->sentence;
-    // iteration 0 completed one all-reduce on every rank: collective #0
+    // the first iteration completed one all-reduce on every rank: collective #0
     ASSERT_EQ(f->ranks.size(), 4u);
     for (const RankEvidence& e : f->ranks)
         EXPECT_EQ(e.lastCompleted, 0);
@@ -195,7 +197,7 @@ TEST(Diagnosis, CollectiveHangNamesTheMismatchAndEachRanksLastCollective)
     const Diagnosed ds = diagnoseScenario(skip, unitProfile());
     const Finding* fs = find(ds.findings, FindingRule::CollectiveHang);
     ASSERT_NE(fs, nullptr);
-    EXPECT_NE(check(*fs, "a rank that left")->shows.find("rank 2 skipped gradient all-reduce (program step 1)"),
+    EXPECT_NE(check(*fs, "a rank that left")->shows.find("rank 2 skipped gradient all-reduce (program step 2)"),
               std::string::npos)
         << check(*fs, "a rank that left")->shows;
 

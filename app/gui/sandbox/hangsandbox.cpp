@@ -41,7 +41,7 @@ HangSandbox::HangSandbox(QWidget* parent) : QWidget(parent)
     m_op = new QComboBox(this);
     m_op->setToolTip(tr("The step of the program whose call goes wrong"));
     m_iteration = new QSpinBox(this);
-    m_iteration->setToolTip(tr("The iteration in which it goes wrong (counted from 0); the ones before complete"));
+    m_iteration->setToolTip(tr("The iteration in which it goes wrong (counted from 1, as on the timeline); the ones before complete"));
     m_replacement = new QComboBox(this);
     for (OpKind k : kReplacements)
         m_replacement->addItem(Labels::op(k), static_cast<int>(k));
@@ -128,7 +128,7 @@ void HangSandbox::refreshChoices()
         if (!isCollective(op.kind))
             continue;
         const QString name = op.name.empty() ? Labels::op(op.kind) : QString::fromStdString(op.name);
-        m_op->addItem(tr("step %1: %2").arg(i).arg(name), static_cast<int>(i));
+        m_op->addItem(tr("step %1: %2").arg(i + 1).arg(name), static_cast<int>(i));
     }
     const int keep = m_op->findData(previousOp);
     m_op->setCurrentIndex(keep >= 0 ? keep : 0);
@@ -136,11 +136,11 @@ void HangSandbox::refreshChoices()
     suggestForStep();
     const int ranks = std::max(1, m_scenario.ranks());
     m_rank->setRange(0, ranks - 1);
-    m_iteration->setRange(0, std::max(0, m_scenario.iterations - 1));
+    m_iteration->setRange(1, std::max(1, m_scenario.iterations));
     if (firstTime && m_op->count() > 0) {
         // a mistake in the second iteration, on the last rank: the first iteration shows the program working
         m_rank->setValue(ranks - 1);
-        m_iteration->setValue(std::min(1, m_scenario.iterations - 1));
+        m_iteration->setValue(std::min(2, std::max(1, m_scenario.iterations)));
     }
     updateControls();
 }
@@ -181,7 +181,7 @@ std::optional<Mismatch> HangSandbox::mistake() const
     m.type = static_cast<Mismatch::Type>(m_type->currentData().toInt());
     m.rank = m_rank->value();
     m.op = m_op->currentData().toInt();
-    m.iteration = m_iteration->value();
+    m.iteration = m_iteration->value() - 1; // shown from 1, stored from 0
     m.replacement = static_cast<OpKind>(m_replacement->currentData().toInt());
     m.bytes = static_cast<Bytes>(m_megabytes->value() * 1e6);
     return m;
@@ -206,7 +206,7 @@ void HangSandbox::choose(Mismatch::Type type, int rank, int collectiveOp, int it
     const int index = m_op->findData(collectiveOp);
     if (index >= 0)
         m_op->setCurrentIndex(index);
-    m_iteration->setValue(iteration);
+    m_iteration->setValue(iteration + 1);
 }
 
 void HangSandbox::setDeadlineMs(double ms)

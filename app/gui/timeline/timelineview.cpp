@@ -297,7 +297,7 @@ QString TimelineView::tooltipFor(const TimelineData::Hit& hit) const
     const TimeUnit unit = unitForSpan(d->endUs());
     auto exact = [unit](double us) { return QString::fromStdString(formatTime(us, unit, 0.001)); };
     const QString op = sp.op >= 0 && sp.op < static_cast<int>(m_opNames.size()) ? m_opNames[static_cast<size_t>(sp.op)]
-                                                                                : tr("step %1").arg(sp.op);
+                                                                                : tr("step %1").arg(sp.op + 1);
     QString title = kindTitle(sp.kind);
     if (sp.detail == SpanDetail::InjectedDelay)
         title = tr("Injected delay");

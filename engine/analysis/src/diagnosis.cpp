@@ -349,7 +349,7 @@ void hang(const Scenario& s, const RunResult& run, const std::vector<RankEvidenc
     std::string order, count, left;
     auto opLabel = [&](int op) {
         const Op& o = s.program[static_cast<size_t>(op)];
-        return (o.name.empty() ? std::string(opName(o.kind)) : o.name) + fmt(" (program step %d)", op);
+        return (o.name.empty() ? std::string(opName(o.kind)) : o.name) + fmt(" (program step %d)", op + 1);
     };
     for (const Mismatch& m : s.perturbations.mismatches) {
         if (m.iteration != iteration || m.op < 0 || m.op >= static_cast<int>(s.program.size()))
@@ -381,7 +381,7 @@ void hang(const Scenario& s, const RunResult& run, const std::vector<RankEvidenc
             break;
         }
     const std::string cause = !order.empty() ? order : !count.empty() ? count : !left.empty() ? left : h.explanation;
-    f.sentence = fmt("The run hangs in iteration %d: ", iteration) + cause
+    f.sentence = fmt("The run hangs in iteration %d: ", iteration + 1) + cause
                  + (blocked.empty() ? std::string() : "; the others stay " + blocked) + ".";
     f.checks.push_back({"same order on every rank", order.empty() ? "every rank called the collectives in the program's order" : order});
     f.checks.push_back({"count and type", count.empty() && order.empty() ? "counts and types agree" : (count.empty() ? order : count)});

@@ -78,7 +78,7 @@ Status Executor::warmUpAndVerify()
             bool timedOut = false;
             LIVE_TRY(waitUntilIssued(heldComms(m_comms[static_cast<size_t>(g)]), m_opt.watchdogMs, &timedOut));
             if (timedOut)
-                return runFailed("the warm-up call of " + std::string(opName(op.kind)) + " (program step " + std::to_string(i)
+                return runFailed("the warm-up call of " + std::string(opName(op.kind)) + " (program step " + std::to_string(i + 1)
                                  + ") was not issued within the watchdog's " + std::to_string(m_opt.watchdogMs / 1000)
                                  + " s");
         }
@@ -99,7 +99,7 @@ Status Executor::warmUpAndVerify()
         if (timedOut) {
             m_aborted = true;
             abortCommunicators(m_comms);
-            return runFailed("the warm-up call of " + std::string(opName(op.kind)) + " (program step " + std::to_string(i)
+            return runFailed("the warm-up call of " + std::string(opName(op.kind)) + " (program step " + std::to_string(i + 1)
                              + ") did not complete within the watchdog's " + std::to_string(m_opt.watchdogMs / 1000)
                              + " s; the communicators were aborted");
         }

@@ -176,8 +176,8 @@ Status Executor::issueStep(const ProgramStep& st, int it, bool& hung)
         if (delayUs <= 0 && computeUs <= 0)
             continue;
         LIVE_CUDA(cudaSetDevice(rk.device));
-        setActivity((delayUs > 0 ? "in an injected delay before step " : "computing step ") + std::to_string(st.op)
-                    + " (iteration " + std::to_string(it) + ")");
+        setActivity((delayUs > 0 ? "in an injected delay before step " : "computing step ") + std::to_string(st.op + 1)
+                    + " (iteration " + std::to_string(it + 1) + ")");
         if (delayUs > 0) {
             NvtxRange range("rank " + std::to_string(r) + ": injected delay before " + name);
             const int slot = reserveSlot(r);
@@ -397,7 +397,7 @@ void Executor::buildHang(int it)
         lastCompleted.push_back(rk.collectivesDone - 1);
         const auto& pts = m_points[static_cast<size_t>(r)];
         const std::size_t cur = m_cursor[static_cast<size_t>(r)];
-        std::string what = "finished iteration " + std::to_string(it) + " and left";
+        std::string what = "finished iteration " + std::to_string(it + 1) + " and left";
         int at = -1;
         if (cur < pts.size() && pts[cur].leave)
             at = pts[cur].instance;
@@ -411,7 +411,7 @@ void Executor::buildHang(int it)
             const size_t k = static_cast<size_t>(std::find(in.ranks.begin(), in.ranks.end(), r) - in.ranks.begin());
             const LiveCall& c = in.calls[k];
             what = "blocked in " + std::string(opName(c.kind)) + " #" + std::to_string(in.ordinal[k]) + " ("
-                   + formatBytes(c.bytes) + ", program step " + std::to_string(in.op) + ")"
+                   + formatBytes(c.bytes) + ", program step " + std::to_string(in.op + 1) + ")"
                    + (at == m_hostStuck ? ", which NCCL could not issue" : "");
         } else if (cur < pts.size()) {
             what = "computing on its way to collective #" + std::to_string(m_ranks[static_cast<size_t>(r)].collectivesDone);
@@ -485,7 +485,7 @@ void Executor::setActivity(const std::string& what)
 std::string Executor::describe(const Instance& in) const
 {
     const Op& op = m_s.program[static_cast<size_t>(in.op)];
-    return std::string(opName(op.kind)) + (op.name.empty() ? "" : " '" + op.name + "'") + " (step " + std::to_string(in.op)
+    return std::string(opName(op.kind)) + (op.name.empty() ? "" : " '" + op.name + "'") + " (step " + std::to_string(in.op + 1)
            + (op.buckets > 1 ? ", bucket " + std::to_string(in.bucket) : "") + ", iteration " + std::to_string(in.iteration) + ")";
 }
 

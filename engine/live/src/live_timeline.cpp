@@ -139,7 +139,7 @@ HangReport explainLiveHang(const std::vector<int>& lastCompleted, const std::vec
     }
     char buf[160];
     std::snprintf(buf, sizeof buf, "the watchdog aborted the run in iteration %d after a collective made no progress for %.0f ms",
-                  iteration, watchdogMs);
+                  iteration + 1, watchdogMs);
     h.explanation = buf;
     if (h.firstMismatchRank >= 0 && static_cast<size_t>(h.firstMismatchRank) < pending.size()
         && !pending[static_cast<size_t>(h.firstMismatchRank)].empty())

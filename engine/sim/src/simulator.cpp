@@ -427,12 +427,12 @@ Result<RunResult> Engine::run()
                 h.lastCompleted.push_back(rs.completed);
                 std::string what;
                 if (rs.state == State::Done)
-                    what = "finished iteration " + std::to_string(it) + " and left";
+                    what = "finished iteration " + std::to_string(it + 1) + " and left";
                 else if (rs.blocked.op < 0)
                     what = "waiting for its overlapped collectives to finish";
                 else
                     what = "blocked in " + std::string(opName(rs.blocked.kind)) + " #" + std::to_string(rs.blocked.ordinal)
-                           + " (" + formatBytes(rs.blocked.bytes) + ", program step " + std::to_string(rs.blocked.op) + ")";
+                           + " (" + formatBytes(rs.blocked.bytes) + ", program step " + std::to_string(rs.blocked.op + 1) + ")";
                 h.pending.push_back(what);
             }
             // The first mismatch: the rank whose call differs from the program's call for that step
@@ -470,7 +470,7 @@ Result<RunResult> Engine::run()
                         break;
                 }
             }
-            h.explanation = "ranks stopped in iteration " + std::to_string(it)
+            h.explanation = "ranks stopped in iteration " + std::to_string(it + 1)
                             + ": a collective was not called the same way by every member of its group";
             if (h.firstMismatchRank >= 0)
                 h.explanation += "; rank " + std::to_string(h.firstMismatchRank) + " is the first that differs ("
