@@ -1431,10 +1431,6 @@
         <translation>此页没有可导出的图：请转到编辑器的拓扑图、运行页的时间线或某个图表。</translation>
     </message>
     <message>
-        <source>Exported %1</source>
-        <translation>已导出 %1</translation>
-    </message>
-    <message>
         <source>Copy figure</source>
         <translation>复制图</translation>
     </message>
@@ -1445,10 +1441,6 @@
     <message>
         <source>Copied %1 to the clipboard (image and SVG)</source>
         <translation>已把 %1 复制到剪贴板（图像和 SVG）</translation>
-    </message>
-    <message>
-        <source>Exported every figure</source>
-        <translation>已导出全部图</translation>
     </message>
     <message>
         <source>Write every table as CSV into</source>
@@ -1483,6 +1475,14 @@
     <message>
         <source>Wrote %1: open it in ui.perfetto.dev or chrome://tracing, or back in ShardLab</source>
         <translation>已写入 %1：可在 ui.perfetto.dev 或 chrome://tracing 中打开，也可在 ShardLab 中重新打开</translation>
+    </message>
+    <message>
+        <source>Exported %1 to %2</source>
+        <translation>已将 %1 导出到 %2</translation>
+    </message>
+    <message>
+        <source>Exported every figure into %1</source>
+        <translation>已将所有图导出到 %1</translation>
     </message>
 </context>
 <context>

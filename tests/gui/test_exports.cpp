@@ -65,6 +65,25 @@ private slots:
         }
     }
 
+    // Issue 13: exporting with larger fonts for print left the plot's legend enlarged on screen.
+    void exportingLeavesTheViewAsItWas()
+    {
+        QCustomPlot plot;
+        plot.resize(400, 300);
+        plot.addGraph()->setName(QStringLiteral("compute"));
+        plot.addGraph()->setName(QStringLiteral("communication"));
+        plot.legend->setVisible(true);
+        plot.xAxis->setLabel(QStringLiteral("GPUs"));
+        const QFont legendFont = plot.legend->font(), itemFont = plot.legend->item(0)->font(),
+                    labelFont = plot.xAxis->labelFont();
+        const QImage image = FigureExporter::renderImage(&plot, 1.0, 1.6);
+        QVERIFY(!image.isNull());
+        QCOMPARE(plot.legend->font(), legendFont);
+        QCOMPARE(plot.legend->item(0)->font(), itemFont);
+        QCOMPARE(plot.legend->item(1)->font(), itemFont);
+        QCOMPARE(plot.xAxis->labelFont(), labelFont);
+    }
+
     void figuresTablesAndTheTrace()
     {
         MainWindow w;

@@ -134,28 +134,29 @@ void ExportDialog::setFormat(FigureFormat format)
     m_format->setCurrentIndex(m_format->findData(static_cast<int>(format)));
 }
 
-bool ExportDialog::exportView(QWidget* view, const QString& name, QWidget* parent, std::optional<FigureFormat> format)
+std::optional<QString> ExportDialog::exportView(QWidget* view, const QString& name, QWidget* parent,
+                                                std::optional<FigureFormat> format)
 {
     const bool isPlot = qobject_cast<QCustomPlot*>(view) != nullptr;
     ExportDialog dialog(QDir::home().filePath(FigureExporter::fileBaseName(name)), isPlot, parent);
     if (format)
         dialog.setFormat(*format);
     if (dialog.exec() != QDialog::Accepted)
-        return false;
+        return std::nullopt;
     FigureExportOptions options = dialog.options();
     options.title = name;
     if (Status st = FigureExporter::exportView(view, dialog.path(), options); !st) {
         QMessageBox::warning(parent, tr("Export figure"), QString::fromStdString(st.error().message));
-        return false;
+        return std::nullopt;
     }
-    return true;
+    return dialog.path();
 }
 
-bool ExportDialog::exportAll(const QList<NamedView>& views, QWidget* parent)
+std::optional<QString> ExportDialog::exportAll(const QList<NamedView>& views, QWidget* parent)
 {
     const QString folder = QFileDialog::getExistingDirectory(parent, tr("Export all figures into"), QDir::homePath());
     if (folder.isEmpty())
-        return false;
+        return std::nullopt;
     FigureExportOptions options;
     options.scale = 2.0;
     options.fontScale = kPrintFontScale;
@@ -163,11 +164,11 @@ bool ExportDialog::exportAll(const QList<NamedView>& views, QWidget* parent)
         = FigureExporter::exportAll(views, folder, {FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf}, options);
     if (!written) {
         QMessageBox::warning(parent, tr("Export all figures"), QString::fromStdString(written.error().message));
-        return false;
+        return std::nullopt;
     }
     QMessageBox::information(parent, tr("Export all figures"),
         tr("Wrote %n file(s) into %1.", nullptr, static_cast<int>(written->size())).arg(folder));
-    return true;
+    return folder;
 }
 
 } // namespace shardlab::gui

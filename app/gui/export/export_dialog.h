@@ -23,14 +23,15 @@ public:
     FigureExportOptions options() const;
     QString path() const; // with the suffix of the chosen format
 
-    // Asks how and where, then exports `view`; reports errors in a message box. Returns whether
-    // a file was written.
+    // Asks how and where, then exports `view`; reports errors in a message box. Returns the file
+    // written (nothing when cancelled or failed), for the status line.
     // `format` preselects a format (the menu's "as PNG/SVG/PDF").
-    static bool exportView(QWidget* view, const QString& name, QWidget* parent,
+    static std::optional<QString> exportView(QWidget* view, const QString& name, QWidget* parent,
         std::optional<FigureFormat> format = std::nullopt);
     void setFormat(FigureFormat format);
     // Asks for a folder, then writes every view as PNG (2x), SVG and PDF; reports what it wrote.
-    static bool exportAll(const QList<NamedView>& views, QWidget* parent);
+    // Returns the folder written into (nothing when cancelled or failed).
+    static std::optional<QString> exportAll(const QList<NamedView>& views, QWidget* parent);
 
 private:
     void syncSuffix();

@@ -49,14 +49,16 @@ public:
                     axis->tickLabelFont(), [axis](const QFont& f) { axis->setTickLabelFont(f); }, factor);
             }
         if (m_plot->legend) {
+            // the items first: QCPLegend::setFont passes its font on to every item, so an item read
+            // after it would be remembered already enlarged and stay so (issue 13)
             QCPLegend* legend = m_plot->legend;
-            remember(
-                legend->font(), [legend](const QFont& f) { legend->setFont(f); }, factor);
             for (int i = 0; i < legend->itemCount(); ++i) {
                 QCPAbstractLegendItem* item = legend->item(i);
                 remember(
                     item->font(), [item](const QFont& f) { item->setFont(f); }, factor);
             }
+            remember(
+                legend->font(), [legend](const QFont& f) { legend->setFont(f); }, factor);
         }
         for (QCPLayoutElement* element : m_plot->plotLayout()->elements(true))
             if (auto* title = qobject_cast<QCPTextElement*>(element))
@@ -65,8 +67,8 @@ public:
     }
     ~PlotPrintStyle()
     {
-        for (const auto& restore : m_restore)
-            restore();
+        for (auto restore = m_restore.rbegin(); restore != m_restore.rend(); ++restore) // last changed, first restored
+            (*restore)();
         const QVariant bg = m_plot->property("shardlabBackground");
         m_plot->setBackground(bg.canConvert<QBrush>() ? bg.value<QBrush>() : QBrush(Qt::white));
         m_plot->replot(QCustomPlot::rpQueuedReplot);

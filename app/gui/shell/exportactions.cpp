@@ -218,8 +218,8 @@ void ExportActions::exportCurrent(std::optional<FigureFormat> format)
         warn(tr("Export figure"), tr("This page shows no figure: go to the editor's diagram, the run's timeline or a plot."));
         return;
     }
-    if (ExportDialog::exportView(figure, figureName(figure), m_window, format))
-        emit statusMessage(tr("Exported %1").arg(figureName(figure)));
+    if (const auto path = ExportDialog::exportView(figure, figureName(figure), m_window, format))
+        emit statusMessage(tr("Exported %1 to %2").arg(figureName(figure), QDir::toNativeSeparators(*path)));
 }
 
 void ExportActions::copyCurrent()
@@ -237,8 +237,8 @@ void ExportActions::copyCurrent()
 
 void ExportActions::exportAllFigures()
 {
-    if (ExportDialog::exportAll(allFigures(), m_window))
-        emit statusMessage(tr("Exported every figure"));
+    if (const auto folder = ExportDialog::exportAll(allFigures(), m_window))
+        emit statusMessage(tr("Exported every figure into %1").arg(QDir::toNativeSeparators(*folder)));
 }
 
 void ExportActions::exportTables()
