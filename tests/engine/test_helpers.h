@@ -4,6 +4,7 @@
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/model/scenario.h"
 #include "shardlab/sim/cost_model.h"
+#include "shardlab/sim/simulator.h"
 
 #include <gtest/gtest.h>
 
@@ -64,6 +65,14 @@ inline Scenario splitScenario(const std::vector<double>& sizesGB, double flops, 
     ar.bytes = arBytes;
     s.program = {compute, ar};
     return s;
+}
+
+// The scenario simulated with the default options; a failure fails the test (and gives an empty run).
+inline RunResult simulated(const Scenario& s)
+{
+    auto run = simulate(s);
+    EXPECT_TRUE(run.ok()) << (run.ok() ? "" : run.error().message);
+    return run.ok() ? *run : RunResult{};
 }
 
 inline Scenario loadExample(const std::string& file)

@@ -24,13 +24,6 @@ namespace {
 
 constexpr double kPrinted = 1.5e-3; // the trace prints ts and dur to 1 ns; an end is ts + dur
 
-RunResult simulated(const Scenario& s)
-{
-    auto run = simulate(s);
-    EXPECT_TRUE(run.ok()) << (run ? "" : run.error().message);
-    return *run;
-}
-
 void expectSameSpans(const RunResult& a, const RunResult& b)
 {
     ASSERT_EQ(a.spans.size(), b.spans.size());

@@ -13,16 +13,10 @@
 #include <tuple>
 
 using namespace shardlab;
+using shardlab::test::simulated;
 using shardlab::test::partOf;
 
 namespace {
-
-RunResult simulated(const Scenario& s)
-{
-    auto run = simulate(s);
-    EXPECT_TRUE(run.ok()) << (run.ok() ? "" : run.error().message);
-    return run.ok() ? *run : RunResult{};
-}
 
 std::vector<RankPart> split(const RunResult& whole, const std::vector<double>& offsets)
 {
