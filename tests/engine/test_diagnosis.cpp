@@ -241,6 +241,9 @@ TEST(Diagnosis, CapacityAndPagingAreFindings)
     ASSERT_TRUE(owned);
     EXPECT_NE(owned->shows.find("rank 3 24 GB of 16 GB"), std::string::npos) << owned->shows;
     EXPECT_EQ(find(d.findings, FindingRule::NoSpeedup), nullptr);
+    // a job that cannot run has no speed-up (it printed 0.10x): the reason instead
+    EXPECT_FALSE(d.summary.hasSpeedup);
+    EXPECT_NE(d.summary.speedupNote.find("stops with out-of-memory"), std::string::npos) << d.summary.speedupNote;
 
     const Scenario unified = loadExample("oversubscription-unified-24gb.shardlab.json");
     d = diagnoseScenario(unified, CostProfile::defaults());

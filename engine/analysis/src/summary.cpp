@@ -236,6 +236,15 @@ Summary summarize(const Scenario& s, const RunResult& run)
         w += rb.waitMs;
         sum.fits = sum.fits && rb.fits;
     }
+    // A job that does not fit in strict memory stops with out-of-memory on real GPUs: its
+    // simulated step shows where the time would go, but it is no speed to compare with one GPU.
+    if (!sum.fits && s.memoryMode == MemoryMode::Strict && sum.hasSpeedup && !sum.hang) {
+        sum.hasSpeedup = false;
+        sum.speedup = 0;
+        sum.efficiency = 0;
+        sum.speedupNote = "the job does not fit in its GPUs' memory, so on real GPUs it stops with out-of-memory; the "
+                          "simulated step only shows where its time would go";
+    }
     const double rankTime = sum.stepTimeMs * n;
     if (rankTime > 0) {
         sum.computeShare = c / rankTime;
