@@ -154,6 +154,27 @@ private slots:
         QVERIFY(w.document()->filePath().isEmpty()); // a copy: the shipped file is never overwritten
     }
 
+    // Issue 13: going through a lesson (its scenario, its steps' views, a run) and then opening its
+    // second scenario must not ask to save a document the user never touched.
+    void aLessonsSecondScenarioOpensWithoutAskingToSave()
+    {
+        MainWindow w;
+        test::ScriptedPrompter prompter;
+        w.setPrompter(&prompter);
+        QVERIFY(w.lessons()->selectLesson(QStringLiteral("capacity-is-ownership")));
+        const auto& lesson = w.lessons()->currentLesson()->lesson;
+        emit w.lessons()->openScenarioRequested(QString::fromStdString(lesson.scenarioPath().string()));
+        QSignalSpy finished(w.runPage(), &RunPage::outcomeAvailable);
+        for (const char* view : {"memory", "summary", "program", "timeline"})
+            w.showView(QString::fromLatin1(view));
+        if (finished.isEmpty())
+            QVERIFY(finished.wait(10000));
+        QVERIFY2(!w.document()->isModified(), "the lesson's own steps modified the document");
+        emit w.lessons()->openScenarioRequested(QString::fromStdString(lesson.compareScenarioPath().string()));
+        QCOMPARE(prompter.saveQuestions, 0);
+        QCOMPARE(w.scenario(), *loadScenario(lesson.compareScenarioPath()));
+    }
+
     void lessonStepsPointAtViews()
     {
         MainWindow w;
