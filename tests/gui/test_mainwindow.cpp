@@ -6,6 +6,7 @@
 #include "gui_test_helpers.h"
 #include "shell/mainwindow.h"
 #include "common/resourcepaths.h"
+#include "i18n/language.h"
 #include "topology/topologyscene.h"
 
 #include <QAction>
@@ -15,6 +16,7 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTest>
+#include <QTranslator>
 #include <QUndoStack>
 
 using namespace shardlab;
@@ -27,6 +29,32 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setApplicationName(QStringLiteral("shardlab-test-mainwindow"));
+    }
+
+    // Issue 13: the window fits a 1366x768 screen (less a title bar and a panel: 1366x720) on every
+    // page, in English and in Chinese. It needed 1041x862 in English and 897 px of height in Chinese.
+    void fitsA1366By768Screen()
+    {
+        QCoreApplication* app = QCoreApplication::instance();
+        const QList<QTranslator*> before = app->findChildren<QTranslator*>();
+        for (const char* language : {"en", "zh_CN"}) {
+            i18n::installTranslations(app, QString::fromLatin1(language), false);
+            MainWindow w;
+            w.show();
+            for (int i = 0; i < w.pages()->count(); ++i) {
+                w.pages()->setCurrentIndex(i);
+                const QSize min = w.minimumSizeHint().expandedTo(w.minimumSize());
+                qInfo("%s page %d: minimum %dx%d", language, i, min.width(), min.height());
+                QVERIFY2(min.width() <= 1366 && min.height() <= 720,
+                    qPrintable(QStringLiteral("%1, page %2: %3x%4").arg(QString::fromLatin1(language)).arg(i).arg(min.width()).arg(min.height())));
+            }
+        }
+        for (QTranslator* t : app->findChildren<QTranslator*>()) // back to the sources' English
+            if (!before.contains(t)) {
+                QCoreApplication::removeTranslator(t);
+                delete t;
+            }
+        QLocale::setDefault(QLocale(QLocale::English));
     }
 
     void startsOnTheDefaultScenario()

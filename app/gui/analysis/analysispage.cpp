@@ -9,11 +9,11 @@
 #include "shardlab/sim/profiles.h"
 #include "shardlab/sim/simulator.h"
 
+#include "style/scrollpage.h"
+
 #include <QLabel>
-#include <QScrollArea>
 #include <QTabBar>
 #include <QTabWidget>
-#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace shardlab::gui {
@@ -26,21 +26,16 @@ AnalysisPage::AnalysisPage(QWidget* parent) : QWidget(parent)
     m_calibration = new CalibrationPanel;
     m_diagnosis = new DiagnosisPanel;
     m_tabs = new QTabWidget;
-    m_tabs->addTab(m_sweep, tr("Message sizes"));
+    // Every tab scrolls rather than making the window taller than the screen (scrollpage.h).
+    m_tabs->addTab(scrollPage(m_sweep), tr("Message sizes"));
     m_tabs->setTabToolTip(SweepTab, tr("Time and bandwidth of one collective against message size, as nccl-tests measures"));
-    m_tabs->addTab(m_scaling, tr("Scaling"));
+    m_tabs->addTab(scrollPage(m_scaling), tr("Scaling"));
     m_tabs->setTabToolTip(ScalingTab, tr("Speed-up and efficiency from 1 to N GPUs, and where the time goes"));
-    // The comparison is a tall page (a table, two plots, the choice): it scrolls rather than
-    // clipping its rows where the window is short or the font is tall (Chinese).
-    auto* comparisonScroll = new QScrollArea;
-    comparisonScroll->setWidget(m_comparison);
-    comparisonScroll->setWidgetResizable(true);
-    comparisonScroll->setFrameShape(QFrame::NoFrame);
-    m_tabs->addTab(comparisonScroll, tr("All-reduce vs reduce-scatter"));
+    m_tabs->addTab(scrollPage(m_comparison), tr("All-reduce vs reduce-scatter"));
     m_tabs->setTabToolTip(ComparisonTab, tr("What each rank holds, memory, traffic and time; and what a wrong choice does"));
-    m_tabs->addTab(m_calibration, tr("Calibration"));
+    m_tabs->addTab(scrollPage(m_calibration), tr("Calibration"));
     m_tabs->setTabToolTip(CalibrationTab, tr("Fit the cost model to this machine's measurements"));
-    m_tabs->addTab(m_diagnosis, tr("Diagnosis"));
+    m_tabs->addTab(scrollPage(m_diagnosis), tr("Diagnosis"));
     m_tabs->setTabToolTip(DiagnosisTab, tr("The course's diagnostic handbook applied to the run"));
     QFont tf = m_tabs->tabBar()->font();
     tf.setPointSizeF(12);

@@ -1,4 +1,5 @@
 #include "editor/editorpage.h"
+#include "style/scrollpage.h"
 
 #include "document/document.h"
 #include "document/livefeedback.h"
@@ -72,9 +73,10 @@ EditorPage::EditorPage(Document* document, QWidget* parent)
     m_workload = new WorkloadPanel(document, m_sideTabs);
     m_program = new ProgramPanel(document, m_sideTabs);
     m_topology = new TopologyPanel(document, m_scene, m_sideTabs);
-    m_sideTabs->addTab(m_workload, tr("Workload && shards"));
-    m_sideTabs->addTab(m_program, tr("Step program"));
-    m_sideTabs->addTab(m_topology, tr("Machine"));
+    // the panels scroll rather than making the window taller than a 1366x768 screen (scrollpage.h)
+    m_sideTabs->addTab(scrollPage(m_workload), tr("Workload && shards"));
+    m_sideTabs->addTab(scrollPage(m_program), tr("Step program"));
+    m_sideTabs->addTab(scrollPage(m_topology), tr("Machine"));
     m_capacity = new CapacityModel(m_feedback, this);
     auto* capacityView = new QTableView(m_sideTabs);
     capacityView->setModel(m_capacity);
@@ -120,7 +122,7 @@ EditorPage::EditorPage(Document* document, QWidget* parent)
     connect(m_scene, &TopologyScene::statusMessage, this, &EditorPage::statusMessage);
     connect(m_workload, &WorkloadPanel::statusMessage, this, &EditorPage::statusMessage);
     connect(m_scene, &TopologyScene::gpuActivated, this, [this](int rank) {
-        m_sideTabs->setCurrentWidget(m_topology);
+        m_sideTabs->setCurrentIndex(2); // Machine
         m_topology->selectGpu(rank);
     });
     connect(document, &Document::documentReset, m_view, &TopologyView::fitToWindow);
