@@ -718,6 +718,25 @@
     </message>
 </context>
 <context>
+    <name>shardlab::gui::ActivityLegend</name>
+    <message>
+        <source>computing</source>
+        <translation>计算中</translation>
+    </message>
+    <message>
+        <source>communicating</source>
+        <translation>通信中</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>paging</source>
+        <translation>换页中</translation>
+    </message>
+</context>
+<context>
     <name>shardlab::gui::AnalysisPage</name>
     <message>
         <source>Message sizes</source>
@@ -1696,6 +1715,10 @@
     <message>
         <source>peak %1, %2 % used</source>
         <translation>峰值 %1，已用 %2 %</translation>
+    </message>
+    <message>
+        <source>paging</source>
+        <translation>换页中</translation>
     </message>
 </context>
 <context>

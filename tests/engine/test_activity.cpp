@@ -217,3 +217,20 @@ TEST(CostModelFlows, PatternFlowsFollowTheRingOrder)
     EXPECT_NEAR(m.collective(OpKind::AllReduce, 1'000'000, group, Algorithm::Ring).movedBytes, 1.5e6, 1e-6);
     EXPECT_NEAR(m.collective(OpKind::AllGather, 1'000'000, group, Algorithm::Ring).movedBytes, 0.75e6, 1e-6);
 }
+
+TEST(Activity, PagingIsAStateOfItsOwn)
+{
+    // the unified-memory example pages on every rank before it computes: the diagram shows
+    // "paging" (in the palette's brown), not "computing", while a paging span runs
+    const Scenario s = loadExample("oversubscription-unified-24gb.shardlab.json");
+    Played p = play(s);
+    const Span* paging = nullptr;
+    for (const Span& sp : p.run->spans)
+        if (sp.detail == SpanDetail::Paging && sp.stream == 0) {
+            paging = &sp;
+            break;
+        }
+    ASSERT_NE(paging, nullptr);
+    const ActivitySnapshot a = p.index->at(0.5 * (paging->beginUs + paging->endUs));
+    EXPECT_EQ(a.ranks[static_cast<size_t>(paging->rank)], ActivityState::Paging);
+}

@@ -81,3 +81,48 @@ TEST(ReportSvg, TimelineHasALanePerRankAndEverySpan)
     EXPECT_NE(f.svg.find(">iteration 3<"), std::string::npos);
     EXPECT_NE(f.svg.find(">time (ms)<"), std::string::npos);
 }
+
+// The report draws every kind of time in the palette's colour, as the app does
+// (shardlab/model/palette.h; the app's views are checked by tests/gui/test_palette.cpp).
+TEST(ReportSvg, TimelineAndChartsUseThePalette)
+{
+    static_assert(std::string_view(kComputeColor) == palette::hex(palette::Category::Compute));
+    static_assert(std::string_view(kCommColor) == palette::hex(palette::Category::Communication));
+    static_assert(std::string_view(kWaitColor) == palette::hex(palette::Category::Wait));
+    const Scenario s = test::loadExample("straggler-12-6-4-2.shardlab.json");
+    auto run = simulate(s);
+    ASSERT_TRUE(run.ok());
+    RunResult r = *run;
+    bool paged = false, delayed = false;
+    for (Span& sp : r.spans) {
+        if (sp.kind != SpanKind::Compute || sp.stream != 0)
+            continue;
+        if (!paged && sp.rank == 1) {
+            sp.detail = SpanDetail::Paging;
+            paged = true;
+        } else if (!delayed && sp.rank == 2) {
+            sp.detail = SpanDetail::InjectedDelay;
+            delayed = true;
+        }
+    }
+    ASSERT_TRUE(paged && delayed);
+    const SvgFigure f = svgTimeline(s, r, {});
+    for (palette::Category c : {palette::Category::Compute, palette::Category::Communication, palette::Category::Wait,
+             palette::Category::Paging, palette::Category::InjectedDelay}) {
+        size_t spans = 0;
+        for (const Span& sp : r.spans)
+            spans += palette::categoryOf(sp.kind, sp.detail) == c ? 1 : 0;
+        ASSERT_GT(spans, 0u) << palette::name(c);
+        // one rect per span and one legend swatch, in the palette's colour
+        EXPECT_EQ(count(f.svg, std::string("fill=\"") + palette::hex(c) + "\""), spans + 1) << palette::name(c);
+        EXPECT_NE(f.svg.find(std::string(">") + palette::name(c) + "<"), std::string::npos) << palette::name(c);
+    }
+    // the bar charts' segments too
+    BarChartSpec spec;
+    spec.title = "t";
+    spec.categories = {"a", "b"};
+    spec.series = {{"compute", kComputeColor, {1, 2}}, {"communication", kCommColor, {1, 1}}, {"wait", kWaitColor, {0, 1}}};
+    const SvgFigure bars = svgBarChart(spec);
+    EXPECT_GE(count(bars.svg, std::string("fill=\"") + palette::hex(palette::Category::Compute) + "\""), 2u);
+    EXPECT_GE(count(bars.svg, std::string("fill=\"") + palette::hex(palette::Category::Wait) + "\""), 1u);
+}

@@ -2,6 +2,8 @@
 // Okabe-Ito colours (distinguishable with the common colour-vision deficiencies).
 #pragma once
 
+#include "shardlab/model/palette.h"
+
 #include <QColor>
 #include <QString>
 
@@ -13,10 +15,17 @@ class QTableView;
 namespace shardlab::gui {
 
 namespace colors {
-inline const QColor compute{0x00, 0x72, 0xB2};   // blue
-inline const QColor comm{0xE6, 0x9F, 0x00};      // orange
-inline const QColor wait{0xD5, 0x5E, 0x00};      // vermillion
-inline const QColor idle{0x99, 0x99, 0x99};      // grey
+// The kinds of time: the engine's palette (shardlab/model/palette.h), as on the timeline.
+inline QColor of(palette::Category category)
+{
+    const palette::Rgb c = palette::rgb(category);
+    return QColor(c.r, c.g, c.b);
+}
+inline const QColor compute = of(palette::Category::Compute);
+inline const QColor comm = of(palette::Category::Communication);
+inline const QColor wait = of(palette::Category::Wait);
+inline const QColor paging = of(palette::Category::Paging);
+inline const QColor idle = of(palette::Category::Idle);
 inline const QColor simulated{0x00, 0x72, 0xB2}; // blue
 inline const QColor measured{0xCC, 0x79, 0xA7};  // reddish purple
 inline const QColor ideal{0x55, 0x55, 0x55};

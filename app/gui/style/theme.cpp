@@ -58,19 +58,27 @@ double linkWidth(double gbps)
     return std::clamp(1.5 + 1.3 * std::log2(std::max(gbps, 1.0) / 8.0), 1.5, 10.0);
 }
 
-QColor activityColour(ActivityState state)
+QColor categoryColour(palette::Category category)
+{
+    const palette::Rgb c = palette::rgb(category);
+    return QColor(c.r, c.g, c.b);
+}
+
+palette::Category activityCategory(ActivityState state)
 {
     switch (state) {
-    case ActivityState::Idle:
-        return QColor(0x9e, 0x9e, 0x9e);
-    case ActivityState::Compute:
-        return QColor(0x2e, 0x7d, 0x32);
-    case ActivityState::Communicate:
-        return QColor(0x15, 0x65, 0xc0);
-    case ActivityState::Wait:
-        return QColor(0xef, 0x6c, 0x00);
+    case ActivityState::Idle: return palette::Category::Idle;
+    case ActivityState::Compute: return palette::Category::Compute;
+    case ActivityState::Communicate: return palette::Category::Communication;
+    case ActivityState::Wait: return palette::Category::Wait;
+    case ActivityState::Paging: return palette::Category::Paging;
     }
-    return ink();
+    return palette::Category::Idle;
+}
+
+QColor activityColour(ActivityState state)
+{
+    return categoryColour(activityCategory(state));
 }
 
 QColor utilisationColour(double u)

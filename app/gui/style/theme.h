@@ -2,6 +2,7 @@
 // contrast, no meaning carried by colour alone (every state also has a word or a number).
 #pragma once
 
+#include "shardlab/model/palette.h"
 #include "shardlab/model/topology.h"
 #include "shardlab/sim/activity.h"
 
@@ -52,6 +53,11 @@ inline QColor gaugeTrack()
     return QColor(0xe3, 0xe7, 0xed);
 }
 
+// The colour of a kind of time (compute, communication, wait, paging, ...): the engine's
+// palette (shardlab/model/palette.h), which every view and the lab report read.
+QColor categoryColour(palette::Category category);
+// A rank's state during playback, in its category's colour.
+palette::Category activityCategory(ActivityState state);
 QColor activityColour(ActivityState state);
 // Traffic colour for a link's utilisation 0..1: blue (light) through amber to red (saturated).
 QColor utilisationColour(double utilisation);

@@ -1,21 +1,23 @@
-// Colours of the timeline: the Okabe-Ito palette, distinguishable with every common colour
-// vision deficiency and in greyscale on a washed-out projector (wait is also hatched).
+// Colours of the timeline. Spans: the engine's palette (Okabe-Ito, distinguishable with every
+// common colour vision deficiency; wait is also hatched so that it reads in greyscale).
 #pragma once
 
+#include "shardlab/model/palette.h"
 #include "shardlab/model/run_result.h"
 
 #include <QColor>
 
 namespace shardlab::gui::timelinestyle {
 
-inline QColor kindColour(SpanKind kind)
+// The palette's colours (shardlab/model/palette.h), as everywhere else.
+inline QColor categoryColour(palette::Category category)
 {
-    switch (kind) {
-    case SpanKind::Compute: return QColor(0x00, 0x72, 0xB2);  // blue
-    case SpanKind::Comm: return QColor(0xE6, 0x9F, 0x00);     // orange
-    case SpanKind::Wait: return QColor(0xCC, 0x79, 0xA7);     // reddish purple, hatched
-    }
-    return Qt::gray;
+    const palette::Rgb c = palette::rgb(category);
+    return QColor(c.r, c.g, c.b);
+}
+inline QColor kindColour(SpanKind kind, SpanDetail detail = SpanDetail::None)
+{
+    return categoryColour(palette::categoryOf(kind, detail));
 }
 
 // Presenter mode's dark theme draws the lanes on black: lines and labels then use white ink.

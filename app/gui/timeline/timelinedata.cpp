@@ -182,6 +182,13 @@ void TimelineData::addOrdered(const std::vector<Span>& spans, int base, bool ref
         if (!t.begin.empty() && s.beginUs < t.begin.back() && std::find(unsorted.begin(), unsorted.end(), &t) == unsorted.end())
             unsorted.push_back(&t);
         t.push(s.beginUs, s.endUs, base + i);
+        if (s.kind == SpanKind::Compute && s.detail == SpanDetail::Paging) {
+            TimelineTrack& pg = laneFor(s.rank, band).paging;
+            if (!pg.begin.empty() && s.beginUs < pg.begin.back() && std::find(unsorted.begin(), unsorted.end(), &pg) == unsorted.end())
+                unsorted.push_back(&pg);
+            pg.push(s.beginUs, s.endUs, base + i);
+            m_hasPaging = true;
+        }
         m_endUs = std::max(m_endUs, s.endUs);
     }
     for (TimelineTrack* t : unsorted) {

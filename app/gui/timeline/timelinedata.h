@@ -34,6 +34,9 @@ struct TimelineLane {
     int rank = 0;
     LaneBand band = LaneBand::Main;
     std::array<TimelineTrack, 3> kinds; // by SpanKind
+    // The compute spans spent paging unified memory, again (they stay in the compute track,
+    // where the tooltip and the selection find them): drawn over it in the paging colour.
+    TimelineTrack paging;
     const TimelineTrack& track(SpanKind kind) const { return kinds[static_cast<size_t>(kind)]; }
 };
 
@@ -74,6 +77,8 @@ public:
     const TimelineLane* lane(int rank, LaneBand band) const;
     double endUs() const { return m_endUs; }
     size_t spanCount() const;
+    // Whether some span of the run or its reference is unified-memory paging (its legend entry).
+    bool hasPaging() const { return m_hasPaging; }
 
     // Collectives by start time (indices into run().collectives), for the joins between lanes.
     const std::vector<int>& collectivesByStart() const { return m_collectivesByStart; }
@@ -101,6 +106,7 @@ private:
     std::vector<std::vector<Span>> m_chunks; // a streaming run's spans, chunk by chunk
     std::vector<size_t> m_chunkStart;        // index of each chunk's first span
     bool m_grew = false;
+    bool m_hasPaging = false;
     struct PendingAppend {
         size_t chunk = 0;
         std::vector<int> order;

@@ -66,10 +66,11 @@ std::pair<double, double> TimelineLayerBase::rows(int rank, LaneBand band) const
 
 // --- spans -------------------------------------------------------------------------------------
 
-SpanLayer::SpanLayer(QCPAxis* keyAxis, QCPAxis* valueAxis, std::shared_ptr<const TimelineScene> scene, SpanKind kind, bool reference)
-    : TimelineLayerBase(keyAxis, valueAxis, std::move(scene)), m_kind(kind), m_reference(reference)
+SpanLayer::SpanLayer(QCPAxis* keyAxis, QCPAxis* valueAxis, std::shared_ptr<const TimelineScene> scene, SpanKind kind, bool reference,
+                     SpanDetail detail)
+    : TimelineLayerBase(keyAxis, valueAxis, std::move(scene)), m_kind(kind), m_reference(reference), m_detail(detail)
 {
-    QColor c = style::kindColour(kind);
+    QColor c = style::kindColour(kind, detail);
     if (reference)
         c.setAlpha(style::referenceAlpha());
     setBrush(c);
@@ -111,7 +112,7 @@ void SpanLayer::draw(QCPPainter* painter)
     for (const TimelineLane& lane : data->lanes()) {
         if ((lane.band == LaneBand::Reference) != m_reference || !layout.hasBand(lane.band))
             continue;
-        const TimelineTrack& t = lane.track(m_kind);
+        const TimelineTrack& t = m_detail == SpanDetail::Paging ? lane.paging : lane.track(m_kind);
         if (t.size() == 0)
             continue;
         const auto [y0, y1] = rows(lane.rank, lane.band);
@@ -157,7 +158,7 @@ void SpanLayer::draw(QCPPainter* painter)
                 m_lines.emplace_back(r.left(), r.top(), r.left(), r.bottom());
         strokeLines(painter, m_lines);
         if (m_reference) {
-            painter->setPen(QPen(style::kindColour(m_kind).darker(130), 1, Qt::DotLine));
+            painter->setPen(QPen(style::kindColour(m_kind, m_detail).darker(130), 1, Qt::DotLine));
             for (const QRectF& r : m_rects)
                 if (r.width() >= 3)
                     painter->drawRect(r);
@@ -193,7 +194,7 @@ void SpanLayer::drawLegendIcon(QCPPainter* painter, const QRectF& rect) const
     }
     if (m_reference) {
         painter->setBrush(Qt::NoBrush);
-        painter->setPen(QPen(style::kindColour(m_kind).darker(130), 1, Qt::DotLine));
+        painter->setPen(QPen(style::kindColour(m_kind, m_detail).darker(130), 1, Qt::DotLine));
         painter->drawRect(rect);
     }
 }

@@ -44,7 +44,9 @@ protected:
 class SpanLayer : public TimelineLayerBase {
     Q_OBJECT
 public:
-    SpanLayer(QCPAxis* keyAxis, QCPAxis* valueAxis, std::shared_ptr<const TimelineScene> scene, SpanKind kind, bool reference);
+    // detail Paging: the lanes' paging tracks, over the compute spans in the paging colour.
+    SpanLayer(QCPAxis* keyAxis, QCPAxis* valueAxis, std::shared_ptr<const TimelineScene> scene, SpanKind kind, bool reference,
+              SpanDetail detail = SpanDetail::None);
 
     struct Annotation {
         int span = -1;
@@ -65,6 +67,7 @@ protected:
 private:
     SpanKind m_kind;
     bool m_reference;
+    SpanDetail m_detail;
     int m_painted = 0;
     std::vector<Annotation> m_annotations;
     std::vector<QRectF> m_rects; // scratch

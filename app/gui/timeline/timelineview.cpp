@@ -66,11 +66,14 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), m_scene(std::make
         layer->setName(kindTitle(kind));
         m_layers[static_cast<size_t>(kind)] = layer;
     }
+    m_pagingLayer = new SpanLayer(x, y, m_scene, SpanKind::Compute, false, SpanDetail::Paging);
+    m_pagingLayer->setName(tr("Unified-memory paging"));
     for (SpanKind kind : {SpanKind::Compute, SpanKind::Comm, SpanKind::Wait}) {
         auto* layer = new SpanLayer(x, y, m_scene, kind, true);
         layer->setName(tr("Simulated (faint, dotted)"));
         m_referenceLayers[static_cast<size_t>(kind)] = layer;
     }
+    (new SpanLayer(x, y, m_scene, SpanKind::Compute, true, SpanDetail::Paging))->setName(tr("Simulated (faint, dotted)"));
     m_joins = new CollectiveJoins(x, y, m_scene);
     m_joins->setName(tr("Collective (joins its ranks)"));
 
@@ -151,7 +154,7 @@ void TimelineView::updateLanes()
 
 void TimelineView::updateLegend()
 {
-    const int wanted = data() && data()->reference() ? 1 : 0;
+    const int wanted = (data() && data()->reference() ? 1 : 0) | (data() && data()->hasPaging() ? 2 : 0);
     if (wanted == m_legendShown)
         return;
     m_legendShown = wanted;
@@ -159,6 +162,8 @@ void TimelineView::updateLegend()
     legend->clearItems();
     for (SpanLayer* l : m_layers)
         l->addToLegend(legend);
+    if (data() && data()->hasPaging())
+        m_pagingLayer->addToLegend(legend);
     m_joins->addToLegend(legend);
     if (data() && data()->reference())
         m_referenceLayers[static_cast<size_t>(SpanKind::Compute)]->addToLegend(legend);
@@ -181,6 +186,7 @@ void TimelineView::dataAppended()
 {
     if (data() && data()->layout().ranks != m_lanesShown)
         updateLanes(); // the band layout is read at every redraw; only the labels need the ranks
+    updateLegend(); // the first paging span adds its entry
     if (m_followEnd)
         fitAll();
     else

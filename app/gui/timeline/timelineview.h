@@ -54,6 +54,8 @@ public:
 
     // What the last redraw painted.
     const SpanLayer* spanLayer(SpanKind kind) const { return m_layers[static_cast<size_t>(kind)]; }
+    // Unified-memory paging, drawn over the compute spans in its own colour.
+    const SpanLayer* pagingLayer() const { return m_pagingLayer; }
     const CollectiveJoins* joins() const { return m_joins; }
     QCustomPlot* plot() const { return m_plot; }
     // Redraw now (benchmarks, tests); normal updates are queued.
@@ -85,6 +87,7 @@ private:
     std::shared_ptr<TimelineScene> m_scene;
     std::array<SpanLayer*, 3> m_layers{};
     std::array<SpanLayer*, 3> m_referenceLayers{};
+    SpanLayer* m_pagingLayer = nullptr;
     LaneBackground* m_background = nullptr;
     CollectiveJoins* m_joins = nullptr;
     QSharedPointer<TimeTicker> m_ticker;

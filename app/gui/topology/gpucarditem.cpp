@@ -120,6 +120,8 @@ QString GpuCardItem::activityText() const
         return tr("communicating");
     case ActivityState::Wait:
         return m_waitingFor >= 0 ? tr("waits for %1").arg(Labels::gpu(m_waitingFor)) : tr("waiting");
+    case ActivityState::Paging:
+        return tr("paging");
     }
     return {};
 }

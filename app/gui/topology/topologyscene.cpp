@@ -264,8 +264,11 @@ void TopologyScene::clearWaitArrows()
 
 void TopologyScene::setActivity(const ActivitySnapshot& frame)
 {
+    const bool wasShown = !m_activity.empty();
     m_activity = frame;
     clearWaitArrows();
+    if (wasShown != !frame.empty())
+        emit activityShown(!frame.empty());
     if (frame.empty()) {
         for (GpuCardItem* c : m_cards)
             c->clearActivity();

@@ -67,6 +67,8 @@ signals:
     void layoutRebuilt();
     void editFailed(const QString& message);
     void statusMessage(const QString& message);
+    // The diagram started or stopped showing a run's activity (setActivity with a frame, or empty).
+    void activityShown(bool shown);
 
 private:
     void update(const Scenario& scenario, const Feedback& feedback);

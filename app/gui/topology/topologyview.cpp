@@ -1,5 +1,6 @@
 #include "topology/topologyview.h"
 
+#include "topology/activitylegend.h"
 #include "topology/topologyscene.h"
 
 #include <QKeyEvent>
@@ -28,6 +29,10 @@ TopologyView::TopologyView(TopologyScene* scene, QWidget* parent) : QGraphicsVie
     setBackgroundBrush(Qt::white);
     setAcceptDrops(true);
     setToolTip(QString());
+    m_legend = new ActivityLegend(viewport());
+    m_legend->move(8, 8);
+    m_legend->setVisible(!scene->activity().empty());
+    connect(scene, &TopologyScene::activityShown, m_legend, &QWidget::setVisible);
     connect(scene, &TopologyScene::layoutRebuilt, this, [this] {
         if (m_autoFit)
             fitToWindow();

@@ -7,6 +7,7 @@
 
 namespace shardlab::gui {
 
+class ActivityLegend;
 class TopologyScene;
 
 class TopologyView : public QGraphicsView {
@@ -14,6 +15,8 @@ class TopologyView : public QGraphicsView {
 public:
     explicit TopologyView(TopologyScene* scene, QWidget* parent = nullptr);
     double zoom() const;
+    // The legend of the cards' colours, shown while the diagram plays a run back.
+    ActivityLegend* activityLegend() const { return m_legend; }
 
 public slots:
     void zoomIn();
@@ -35,6 +38,7 @@ private:
     void zoomBy(double factor);
     bool m_autoFit = true;
     bool m_panning = false;
+    ActivityLegend* m_legend = nullptr;
 };
 
 } // namespace shardlab::gui

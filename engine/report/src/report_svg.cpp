@@ -301,14 +301,8 @@ SvgFigure svgTimeline(const Scenario& scenario, const RunResult& run, const Time
             const bool sub = sp.stream == 1;
             const double sy = sub ? y + laneH + 2 : y;
             const double sh = sub ? subH : laneH;
-            std::string color = sp.kind == SpanKind::Compute ? kComputeColor
-                : sp.kind == SpanKind::Comm                  ? kCommColor
-                                                             : kWaitColor;
+            const std::string color = palette::hex(palette::categoryOf(sp.kind, sp.detail));
             std::string extra;
-            if (sp.detail == SpanDetail::Paging)
-                color = "#9c755f";
-            else if (sp.detail == SpanDetail::InjectedDelay)
-                color = "#b07aa1";
             std::string what = spanKindName(sp.kind);
             if (sp.op >= 0 && sp.op < static_cast<int>(scenario.program.size())) {
                 const Op& op = scenario.program[static_cast<size_t>(sp.op)];
@@ -334,12 +328,14 @@ SvgFigure svgTimeline(const Scenario& scenario, const RunResult& run, const Time
         marks += text(x0 + plotW, top - 6, "the run hung", 12, "end", "#c62828", true);
     std::string grid;
     axis(grid, ticks, x0, plotW, top - 2, bottom, "time (ms)");
-    std::vector<LegendEntry> entries
-        = {{"compute", kComputeColor, {}}, {"communication", kCommColor, {}}, {"wait at a sync point", kWaitColor, {}}};
+    using palette::Category;
+    std::vector<LegendEntry> entries;
+    for (Category c : {Category::Compute, Category::Communication, Category::Wait})
+        entries.push_back({palette::name(c), palette::hex(c), {}});
     if (paging)
-        entries.push_back({"unified-memory paging", "#9c755f", {}});
+        entries.push_back({palette::name(Category::Paging), palette::hex(Category::Paging), {}});
     if (delay)
-        entries.push_back({"injected delay", "#b07aa1", {}});
+        entries.push_back({palette::name(Category::InjectedDelay), palette::hex(Category::InjectedDelay), {}});
     std::string leg;
     const double legendH = legend(leg, entries, x0, bottom + 62, spec.width - 10);
     fig.height = bottom + 48 + legendH + 8;

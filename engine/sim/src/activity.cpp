@@ -180,7 +180,9 @@ ActivitySnapshot ActivityIndex::at(double timeUs) const
             continue;
         const Span& sp = r.spans[static_cast<size_t>(shown)];
         switch (sp.kind) {
-        case SpanKind::Compute: snap.ranks[ri] = ActivityState::Compute; break;
+        case SpanKind::Compute:
+            snap.ranks[ri] = sp.detail == SpanDetail::Paging ? ActivityState::Paging : ActivityState::Compute;
+            break;
         case SpanKind::Comm: snap.ranks[ri] = ActivityState::Communicate; break;
         case SpanKind::Wait:
             snap.ranks[ri] = ActivityState::Wait;

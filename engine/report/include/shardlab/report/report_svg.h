@@ -3,6 +3,7 @@
 // (Qt SVG's Tiny 1.2 profile included) are used: rect, line, text, g, title.
 #pragma once
 
+#include "shardlab/model/palette.h"
 #include "shardlab/model/run_result.h"
 #include "shardlab/model/scenario.h"
 
@@ -60,9 +61,9 @@ struct TimelineSpec {
 // their own colours), iteration boundaries dashed, a millisecond axis and a legend.
 SvgFigure svgTimeline(const Scenario& scenario, const RunResult& run, const TimelineSpec& spec = {});
 
-// The colours every figure uses for the three segments, so that reports read alike.
-inline constexpr const char* kComputeColor = "#4e79a7";
-inline constexpr const char* kCommColor = "#f28e2b";
-inline constexpr const char* kWaitColor = "#ec9a9b";
+// The colours every figure uses for the three segments: the palette's, as in the app.
+inline constexpr const char* kComputeColor = palette::hex(palette::Category::Compute);
+inline constexpr const char* kCommColor = palette::hex(palette::Category::Communication);
+inline constexpr const char* kWaitColor = palette::hex(palette::Category::Wait);
 
 } // namespace shardlab

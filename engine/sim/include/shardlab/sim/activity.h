@@ -20,7 +20,8 @@
 
 namespace shardlab {
 
-enum class ActivityState { Idle, Compute, Communicate, Wait };
+// Paging: a compute span spent moving unified memory (SpanDetail::Paging).
+enum class ActivityState { Idle, Compute, Communicate, Wait, Paging };
 
 struct LinkActivity {
     // Bytes per second the running collectives push through the link, over its nominal
