@@ -8,7 +8,7 @@
 namespace shardlab::gui {
 
 namespace {
-constexpr int kPad = 6, kSwatch = 14, kGap = 6, kSpacing = 14;
+constexpr int kLegendPad = 6, kLegendSwatch = 14, kLegendGap = 6, kLegendSpacing = 14;
 } // namespace
 
 ActivityLegend::ActivityLegend(QWidget* parent) : QWidget(parent)
@@ -42,10 +42,10 @@ void ActivityLegend::changeEvent(QEvent* event)
 QSize ActivityLegend::sizeHint() const
 {
     const QFontMetrics fm(font());
-    int w = kPad;
+    int w = kLegendPad;
     for (const Entry& e : m_entries)
-        w += kSwatch + kGap + fm.horizontalAdvance(e.text) + kSpacing;
-    return {w - kSpacing + kPad, std::max(kSwatch, fm.height()) + 2 * kPad};
+        w += kLegendSwatch + kLegendGap + fm.horizontalAdvance(e.text) + kLegendSpacing;
+    return {w - kLegendSpacing + kLegendPad, std::max(kLegendSwatch, fm.height()) + 2 * kLegendPad};
 }
 
 void ActivityLegend::paintEvent(QPaintEvent*)
@@ -56,17 +56,17 @@ void ActivityLegend::paintEvent(QPaintEvent*)
     p.setBrush(QColor(255, 255, 255, 230));
     p.drawRoundedRect(QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
     const QFontMetrics fm(font());
-    int x = kPad;
+    int x = kLegendPad;
     const int mid = height() / 2;
     for (const Entry& e : m_entries) {
         p.setPen(e.colour.darker(130));
         p.setBrush(e.colour);
-        p.drawRect(QRect(x, mid - kSwatch / 2, kSwatch, kSwatch));
-        x += kSwatch + kGap;
+        p.drawRect(QRect(x, mid - kLegendSwatch / 2, kLegendSwatch, kLegendSwatch));
+        x += kLegendSwatch + kLegendGap;
         p.setPen(theme::ink());
         const int w = fm.horizontalAdvance(e.text);
         p.drawText(QRect(x, 0, w + 2, height()), Qt::AlignLeft | Qt::AlignVCenter, e.text);
-        x += w + kSpacing;
+        x += w + kLegendSpacing;
     }
 }
 
