@@ -31,6 +31,40 @@
 namespace shardlab::kernels {
 namespace {
 
+// One visit of element i: a load, `rounds` rounds of 8 independent fused multiply-adds, the mean
+// stored back (16 * rounds FLOP for 8 bytes). Both compute kernels do their work in these.
+__device__ __forceinline__ void visit(float* data, std::size_t i, int rounds)
+{
+    const float x = data[i];
+    float a0 = x, a1 = x + 1.f, a2 = x + 2.f, a3 = x + 3.f, a4 = x + 4.f, a5 = x + 5.f, a6 = x + 6.f, a7 = x + 7.f;
+#pragma unroll 4
+    for (int r = 0; r < rounds; ++r) {
+        a0 = fmaf(a0, 0.999f, 0.001f);
+        a1 = fmaf(a1, 0.999f, 0.001f);
+        a2 = fmaf(a2, 0.999f, 0.001f);
+        a3 = fmaf(a3, 0.999f, 0.001f);
+        a4 = fmaf(a4, 0.999f, 0.001f);
+        a5 = fmaf(a5, 0.999f, 0.001f);
+        a6 = fmaf(a6, 0.999f, 0.001f);
+        a7 = fmaf(a7, 0.999f, 0.001f);
+    }
+    data[i] = (a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7) * 0.125f;
+}
+
+// With `endStamp`, the last block to finish writes %globaltimer there: the kernel stamps its own
+// end (`blocksDone` is a zeroed counter). Called by every thread at the kernel's end.
+__device__ __forceinline__ void stampIfLastBlock(std::uint64_t* endStamp, unsigned* blocksDone)
+{
+    if (!endStamp)
+        return;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        if (atomicAdd(blocksDone, 1u) == gridDim.x - 1)
+            *endStamp = globalTimer();
+    }
+}
+
 __global__ void __launch_bounds__(kComputeThreads) computeKernel(float* data, std::size_t mask, std::uint64_t items,
                                                                  std::uint64_t chunks, int rounds, std::uint64_t* endStamp,
                                                                  unsigned* blocksDone)
@@ -44,30 +78,10 @@ __global__ void __launch_bounds__(kComputeThreads) computeKernel(float* data, st
             if (w >= items)
                 break;
             const std::size_t i = static_cast<std::size_t>(w) & mask;
-            const float x = data[i];
-            float a0 = x, a1 = x + 1.f, a2 = x + 2.f, a3 = x + 3.f, a4 = x + 4.f, a5 = x + 5.f, a6 = x + 6.f, a7 = x + 7.f;
-#pragma unroll 4
-            for (int r = 0; r < rounds; ++r) {
-                a0 = fmaf(a0, 0.999f, 0.001f);
-                a1 = fmaf(a1, 0.999f, 0.001f);
-                a2 = fmaf(a2, 0.999f, 0.001f);
-                a3 = fmaf(a3, 0.999f, 0.001f);
-                a4 = fmaf(a4, 0.999f, 0.001f);
-                a5 = fmaf(a5, 0.999f, 0.001f);
-                a6 = fmaf(a6, 0.999f, 0.001f);
-                a7 = fmaf(a7, 0.999f, 0.001f);
-            }
-            data[i] = (a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7) * 0.125f;
+            visit(data, i, rounds);
         }
     }
-    if (endStamp) { // the last block to finish stamps the kernel's end
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            __threadfence();
-            if (atomicAdd(blocksDone, 1u) == gridDim.x - 1)
-                *endStamp = globalTimer();
-        }
-    }
+    stampIfLastBlock(endStamp, blocksDone);
 }
 
 // One block per SM (leaving room for NCCL's kernels), each thread visiting elements with `rounds`
@@ -91,29 +105,9 @@ __global__ void __launch_bounds__(kComputeThreads) timedComputeKernel(float* dat
     for (std::uint64_t w = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; globalTimer() < deadline;
          w += stride) {
         const std::size_t i = static_cast<std::size_t>(w) & mask;
-        const float x = data[i];
-        float a0 = x, a1 = x + 1.f, a2 = x + 2.f, a3 = x + 3.f, a4 = x + 4.f, a5 = x + 5.f, a6 = x + 6.f, a7 = x + 7.f;
-#pragma unroll 4
-        for (int r = 0; r < rounds; ++r) {
-            a0 = fmaf(a0, 0.999f, 0.001f);
-            a1 = fmaf(a1, 0.999f, 0.001f);
-            a2 = fmaf(a2, 0.999f, 0.001f);
-            a3 = fmaf(a3, 0.999f, 0.001f);
-            a4 = fmaf(a4, 0.999f, 0.001f);
-            a5 = fmaf(a5, 0.999f, 0.001f);
-            a6 = fmaf(a6, 0.999f, 0.001f);
-            a7 = fmaf(a7, 0.999f, 0.001f);
-        }
-        data[i] = (a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7) * 0.125f;
+        visit(data, i, rounds);
     }
-    if (endStamp) { // the last block to finish stamps the kernel's end
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            __threadfence();
-            if (atomicAdd(blocksDone, 1u) == gridDim.x - 1)
-                *endStamp = globalTimer();
-        }
-    }
+    stampIfLastBlock(endStamp, blocksDone);
 }
 
 __global__ void spinKernel(std::uint64_t nanoseconds, std::uint64_t* endStamp)
