@@ -19,15 +19,6 @@ std::filesystem::path defaultLessonDir()
     return lessonDirectory();
 }
 
-Language languageFromEnvironment()
-{
-    for (const char* var : {"LC_ALL", "LC_MESSAGES", "LANG"})
-        if (const char* v = std::getenv(var); v && *v)
-            if (auto l = languageFromCode(v))
-                return *l;
-    return Language::English;
-}
-
 struct LessonArgs {
     std::string dir;
     std::string lang;

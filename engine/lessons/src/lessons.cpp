@@ -13,26 +13,6 @@ namespace shardlab {
 using detail::json;
 using detail::JsonReader;
 
-const char* languageCode(Language language)
-{
-    return language == Language::Chinese ? "zh" : "en";
-}
-
-std::optional<Language> languageFromCode(std::string_view code)
-{
-    std::string lang;
-    for (char c : code) {
-        if (c == '_' || c == '-' || c == '.' || c == '@')
-            break;
-        lang += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-    if (lang == "zh")
-        return Language::Chinese;
-    if (lang == "en" || lang == "c" || lang == "posix")
-        return Language::English;
-    return std::nullopt;
-}
-
 const char* questionTypeName(QuestionType type)
 {
     switch (type) {

@@ -7,6 +7,7 @@
 #include "shardlab/base/result.h"
 #include "shardlab/model/collectives.h"
 #include "shardlab/model/semantics.h"
+#include "shardlab/text/language.h"
 
 #include <filesystem>
 #include <optional>
@@ -15,11 +16,6 @@
 #include <vector>
 
 namespace shardlab {
-
-enum class Language { English, Chinese };
-const char* languageCode(Language language); // "en", "zh"
-// "en", "zh", "zh_CN.UTF-8", "zh-Hans", "en_US"...: the language part decides; nullopt otherwise.
-std::optional<Language> languageFromCode(std::string_view code);
 
 struct LocalizedText {
     std::string en;

@@ -1,0 +1,46 @@
+#include "shardlab/text/catalogue.h"
+
+#include <string>
+#include <unordered_map>
+
+namespace shardlab {
+namespace {
+
+// Each .inc file holds the entries of one area of the engine; add a file here when an area gets
+// its own. Entries: {"id", "English", "中文"}.
+constexpr CatalogueEntry kEntries[] = {
+#include "catalogue/common.inc"
+};
+
+struct Index {
+    std::unordered_map<std::string_view, const CatalogueEntry*> byId;
+    Index()
+    {
+        for (const CatalogueEntry& e : kEntries)
+            byId.emplace(e.id, &e);
+    }
+};
+
+const Index& index()
+{
+    static const Index instance;
+    return instance;
+}
+
+} // namespace
+
+std::span<const CatalogueEntry> catalogue()
+{
+    return kEntries;
+}
+
+const std::string_view* wording(std::string_view id, Language language)
+{
+    const auto& byId = index().byId;
+    const auto it = byId.find(id);
+    if (it == byId.end())
+        return nullptr;
+    return language == Language::Chinese ? &it->second->zh : &it->second->en;
+}
+
+} // namespace shardlab

@@ -1,0 +1,64 @@
+#include "shardlab/text/message.h"
+
+#include "shardlab/text/catalogue.h"
+
+namespace shardlab {
+
+Message& Message::arg(std::string name, std::string text)
+{
+    args.push_back(MessageArg{std::move(name), std::move(text), {}});
+    return *this;
+}
+
+Message& Message::arg(std::string name, Message piece)
+{
+    MessageArg a{std::move(name), {}, {}};
+    a.message.push_back(std::move(piece));
+    args.push_back(std::move(a));
+    return *this;
+}
+
+Message& Message::arg(std::string name, int value)
+{
+    return arg(std::move(name), std::to_string(value));
+}
+
+Message verbatim(std::string text)
+{
+    return Message("verbatim").with("text", std::move(text));
+}
+
+std::string render(const Message& message, Language language)
+{
+    if (message.empty())
+        return {};
+    const std::string_view* pattern = wording(message.id, language);
+    if (!pattern)
+        return "[" + message.id + "]";
+    std::string out;
+    out.reserve(pattern->size() + 32);
+    for (size_t i = 0; i < pattern->size();) {
+        const char c = (*pattern)[i];
+        const size_t close = c == '{' ? pattern->find('}', i) : std::string_view::npos;
+        if (close == std::string_view::npos) {
+            out += c;
+            ++i;
+            continue;
+        }
+        const std::string_view name = pattern->substr(i + 1, close - i - 1);
+        const MessageArg* found = nullptr;
+        for (const MessageArg& a : message.args)
+            if (a.name == name)
+                found = &a;
+        if (!found)
+            out.append(*pattern, i, close - i + 1);
+        else if (!found->message.empty())
+            out += render(found->message.front(), language);
+        else
+            out += found->text;
+        i = close + 1;
+    }
+    return out;
+}
+
+} // namespace shardlab
