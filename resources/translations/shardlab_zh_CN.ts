@@ -873,6 +873,22 @@
         <source>Saved as profile &apos;%1&apos; in %2.</source>
         <translation>已保存为配置“%1”，位于 %2。</translation>
     </message>
+    <message>
+        <source>looking for GPUs on this machine…</source>
+        <translation>正在查找本机的 GPU…</translation>
+    </message>
+    <message>
+        <source>Calibrate needs this machine&apos;s GPUs: %1</source>
+        <translation>校准需要本机的 GPU：%1</translation>
+    </message>
+    <message>
+        <source>Measure this machine&apos;s GPUs: %1</source>
+        <translation>测量本机的 GPU：%1</translation>
+    </message>
+    <message>
+        <source>The model&apos;s error per message size appears here after a calibration.</source>
+        <translation>校准之后，这里显示模型在各消息大小上的误差。</translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::CapacityModel</name>
@@ -1986,13 +2002,6 @@ first mismatch</source>
     <message>
         <source>The iteration in which it goes wrong (counted from 1, as on the timeline); the ones before complete</source>
         <translation>出错的迭代（从 1 开始计数，与时间线一致）；之前的迭代会正常完成</translation>
-    </message>
-</context>
-<context>
-    <name>shardlab::gui::LaneBackground</name>
-    <message>
-        <source>iteration %1</source>
-        <translation>迭代 %1</translation>
     </message>
 </context>
 <context>
@@ -3816,18 +3825,6 @@ first mismatch</source>
         <translation>还没有运行。</translation>
     </message>
     <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
-        <source>%1x on 1 GPU</source>
-        <translation>1 张 GPU 上 %1x</translation>
-    </message>
-    <message>
-        <source>%1x on %2 GPUs</source>
-        <translation>%2 张 GPU 上 %1x</translation>
-    </message>
-    <message>
         <source>%1 of rank time</source>
         <translation>占 Rank 时间的 %1</translation>
     </message>
@@ -3842,6 +3839,14 @@ first mismatch</source>
     <message>
         <source>Simulated vs measured: not available (%1)</source>
         <translation>模拟与实测对比：不可用（%1）</translation>
+    </message>
+    <message>
+        <source>%1 on 1 GPU</source>
+        <translation>%1（1 个 GPU）</translation>
+    </message>
+    <message>
+        <source>%1 on %2 GPUs</source>
+        <translation>%1（%2 个 GPU）</translation>
     </message>
 </context>
 <context>
@@ -4143,6 +4148,10 @@ first mismatch</source>
     <message>
         <source>%1 of %2 over %3 ranks (%4, %5)</source>
         <translation>%3 个 Rank 上 %2 的 %1（%4，%5）</translation>
+    </message>
+    <message>
+        <source>iteration %1</source>
+        <translation>第 %1 次迭代</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 // chart's stacked bars. A view that picks a colour of its own fails here.
 #include "analysis/diagnosispanel.h"
 #include "analysis/scalingview.h"
+#include "style/plottheme.h"
 #include "document/document.h"
 #include "document/livefeedback.h"
 #include "gui_test_helpers.h"
@@ -222,6 +223,55 @@ private slots:
         const Category want[] = {Category::Compute, Category::Communication, Category::Wait, Category::Idle};
         for (int i = 0; i < 4; ++i)
             QCOMPARE(plot->plottable(i)->brush().color(), expected(want[i]));
+    }
+
+    // Blue means compute, orange communication...: a series that is not a kind of time (the
+    // speed-up, the efficiency, the ideal line) is drawn in none of the categories' colours.
+    void seriesThatAreNotTimeKeepOutOfTheCategoriesColours()
+    {
+        ScalingView view;
+        QCustomPlot* plot = view.curvePlot();
+        QVERIFY(plot->graphCount() >= 3);
+        for (int i = 0; i < plot->graphCount(); ++i)
+            for (Category c : palette::kCategories)
+                QVERIFY2(plot->graph(i)->pen().color() != expected(c),
+                         qPrintable(plot->graph(i)->name() + QStringLiteral(" is drawn in the colour of ")
+                                    + QString::fromUtf8(palette::name(c))));
+    }
+
+    // The items' colours (shard tiles, workload list) stay clear of every category's, so a tile
+    // never reads as compute or waiting on a card during playback.
+    void itemColoursAreNoCategorysColour()
+    {
+        for (int i = 0; i < 8; ++i)
+            for (Category c : palette::kCategories) {
+                const QColor a = theme::itemColour(i), b = expected(c);
+                const int distance = std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
+                QVERIFY2(distance >= 90, qPrintable(QStringLiteral("item colour %1 is close to %2").arg(a.name(), b.name())));
+            }
+    }
+
+    // Presenter mode's dark theme: the ink-coloured series become light, and come back exactly.
+    void darkThemeLightensInkSeriesAndPutsThemBack()
+    {
+        ScalingView view;
+        QCustomPlot* plot = view.curvePlot();
+        std::vector<QColor> before;
+        for (int i = 0; i < plot->graphCount(); ++i)
+            before.push_back(plot->graph(i)->pen().color());
+        auto undo = plottheme::apply(plot, true, 1.5);
+        int inked = 0;
+        for (int i = 0; i < plot->graphCount(); ++i)
+            if (before[static_cast<size_t>(i)].hslSaturation() < 40) { // ink and grey: the speed-up, the ideal line
+                ++inked;
+                QVERIFY2(plot->graph(i)->pen().color().lightness() >= 130, qPrintable(plot->graph(i)->name()));
+            } else { // a colour keeps its meaning
+                QCOMPARE(plot->graph(i)->pen().color(), before[static_cast<size_t>(i)]);
+            }
+        QCOMPARE(inked, 2);
+        undo();
+        for (int i = 0; i < plot->graphCount(); ++i)
+            QCOMPARE(plot->graph(i)->pen().color(), before[static_cast<size_t>(i)]);
     }
 };
 

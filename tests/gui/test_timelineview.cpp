@@ -236,8 +236,9 @@ private slots:
         QCOMPARE(sp.kind, SpanKind::Wait);
         const QString tip = v.tooltipFor(*hit);
         QVERIFY2(tip.contains(QStringLiteral("waited for rank 0")), qPrintable(tip));
-        QVERIFY2(tip.contains(QString::fromUtf8("begin 40.000 \xc2\xb5s")), qPrintable(tip));
-        QVERIFY2(tip.contains(QString::fromUtf8("duration 60.000 \xc2\xb5s")), qPrintable(tip));
+        // to the microsecond a simulation resolves, no trailing zeros beyond it ("60.000 µs" before)
+        QVERIFY2(tip.contains(QString::fromUtf8("begin 40 \xc2\xb5s<br>end 100 \xc2\xb5s<br>duration 60 \xc2\xb5s")),
+                 qPrintable(tip));
         QVERIFY2(tip.contains(QStringLiteral("gradient all-reduce")), qPrintable(tip));
         const QPoint between(pointAt(v, 70, 0).x(), qRound(v.plot()->yAxis->coordToPixel(0.47)));
         QVERIFY(!v.hitAt(between)); // between the rows of rank 0 and rank 1
@@ -277,6 +278,36 @@ private slots:
         QTest::keyClick(&v, Qt::Key_F);
         QCOMPARE(v.timeScale().beginUs, fitted.beginUs);
         QCOMPARE(v.timeScale().endUs, fitted.endUs);
+    }
+
+    void iterationNamesSitAboveTheLanesAndThinOutWhenNarrow()
+    {
+        auto run = twoRanks();
+        run->iterations = {{0, 100}, {100, 200}, {200, 240}};
+        TimelineView v;
+        v.resize(1000, 400);
+        v.show();
+        v.setData(TimelineData::build(run));
+        v.replotNow();
+        auto names = [&v] {
+            QStringList out;
+            const auto ticker = v.plot()->xAxis2->ticker().dynamicCast<QCPAxisTickerText>();
+            for (const QString& label : ticker->ticks())
+                out << label;
+            return out;
+        };
+        // on the top axis, outside the lanes: nothing draws over them
+        QVERIFY(v.plot()->xAxis2->visible());
+        QCOMPARE(names(), (QStringList{QStringLiteral("iteration 1"), QStringLiteral("iteration 2"),
+                                       QStringLiteral("iteration 3")}));
+        // each name over the middle of its iteration
+        const auto ticks = v.plot()->xAxis2->ticker().dynamicCast<QCPAxisTickerText>()->ticks();
+        QCOMPARE(ticks.firstKey(), 50.0);
+        // in a plot too narrow for all three names, only those that fit are named
+        v.resize(260, 400);
+        QCoreApplication::processEvents(); // the layout gives the plot its new width
+        v.replotNow();
+        QVERIFY2(names().size() < 3, qPrintable(names().join(QLatin1Char(','))));
     }
 
     void referenceRunGetsItsOwnLane()

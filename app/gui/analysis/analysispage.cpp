@@ -54,6 +54,11 @@ AnalysisPage::AnalysisPage(QWidget* parent) : QWidget(parent)
     connect(m_calibration, &CalibrationPanel::failed, this, &AnalysisPage::failed);
 }
 
+void AnalysisPage::setLiveAvailability(bool available, const QString& explanation)
+{
+    m_calibration->setLiveAvailability(available, explanation);
+}
+
 void AnalysisPage::showTab(Tab tab) { m_tabs->setCurrentIndex(tab); }
 
 void AnalysisPage::setScenario(const Scenario& scenario)

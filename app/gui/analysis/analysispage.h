@@ -30,6 +30,8 @@ public:
     // Sets every view to the scenario, and diagnoses a simulated run of it.
     void setScenario(const Scenario& scenario);
     void showTab(Tab tab);
+    // Live mode's availability (the run page's probe): Calibrate needs GPUs.
+    void setLiveAvailability(bool available, const QString& explanation);
 
     SweepView* sweepView() const { return m_sweep; }
     ScalingView* scalingView() const { return m_scaling; }

@@ -53,12 +53,13 @@ CalibrationPanel::CalibrationPanel(QWidget* parent) : QWidget(parent)
     m_name = new QLineEdit(QStringLiteral("calibrated"));
     m_name->setToolTip(tr("Simulate with it: choose this profile, or shardlab sim --profile NAME"));
     m_calibrate = new QPushButton(tr("Calibrate on this machine's GPUs"));
-    m_calibrate->setEnabled(liveBuiltIn());
-    if (!liveBuiltIn())
-        m_calibrate->setToolTip(QString::fromStdString(liveBuildInfo()));
+    m_calibrateWhy = new QLabel;
+    m_calibrateWhy->setWordWrap(true);
     m_files = new QPushButton(tr("Fit measured sweep files…"));
     m_cancel = new QPushButton(tr("Cancel"));
     m_cancel->setEnabled(false);
+    // Until the run page's probe has looked for GPUs: disabled, and saying so.
+    setLiveAvailability(false, liveBuiltIn() ? QString() : QString::fromStdString(liveBuildInfo()));
     m_progress = new QProgressBar;
     m_progress->setVisible(false);
     m_summary = new QLabel;
@@ -84,6 +85,12 @@ CalibrationPanel::CalibrationPanel(QWidget* parent) : QWidget(parent)
     after->setLineStyle(QCPGraph::lsNone);
     after->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QPen(colors::efficiency, 2), colors::efficiency, 8));
 
+    // Empty until a calibration: the sizes a calibration sweeps (1 KiB to 1 GiB) and a note where
+    // the points will be, instead of the log axis's "0 B 0 B" over an empty range.
+    m_plot->xAxis->setRange(1024, 1024.0 * 1024 * 1024);
+    m_plot->yAxis->setRange(-25, 25);
+    showEmptyPlot();
+
     m_gpus->setMaximumWidth(120);
     m_name->setMaximumWidth(260);
     auto* form = new QFormLayout;
@@ -98,6 +105,7 @@ CalibrationPanel::CalibrationPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_explanation);
     layout->addLayout(form);
     layout->addLayout(buttons);
+    layout->addWidget(m_calibrateWhy);
     layout->addWidget(m_progress);
     layout->addWidget(m_summary);
     auto* split = new QSplitter(Qt::Vertical);
@@ -111,6 +119,19 @@ CalibrationPanel::CalibrationPanel(QWidget* parent) : QWidget(parent)
     connect(m_cancel, &QPushButton::clicked, this, &CalibrationPanel::cancel);
 }
 
+void CalibrationPanel::setLiveAvailability(bool available, const QString& explanation)
+{
+    m_liveAvailable = available;
+    const QString reason = explanation.isEmpty() ? tr("looking for GPUs on this machine…") : explanation;
+    const bool busy = m_cancel->isEnabled();
+    m_calibrate->setEnabled(available && !busy);
+    const QString why = available ? QString() : tr("Calibrate needs this machine's GPUs: %1").arg(reason);
+    m_calibrate->setToolTip(available ? tr("Measure this machine's GPUs: %1").arg(explanation) : why);
+    m_calibrateWhy->setText(why);
+    m_calibrateWhy->setVisible(!available);
+}
+
+QString CalibrationPanel::calibrateReason() const { return m_calibrateWhy->text(); }
 bool CalibrationPanel::calibrateEnabled() const { return m_calibrate->isEnabled(); }
 QString CalibrationPanel::explanation() const { return m_explanation->text(); }
 QString CalibrationPanel::summaryText() const { return m_summary->text(); }
@@ -184,7 +205,7 @@ void CalibrationPanel::cancel()
     m_jobs.cancel();
     m_progress->setVisible(false);
     m_cancel->setEnabled(false);
-    m_calibrate->setEnabled(liveBuiltIn());
+    m_calibrate->setEnabled(m_liveAvailable);
     m_files->setEnabled(true);
     m_summary->setText(tr("Cancelled."));
 }
@@ -193,7 +214,7 @@ void CalibrationPanel::finish(Result<CalibrationResult> r)
 {
     m_progress->setVisible(false);
     m_cancel->setEnabled(false);
-    m_calibrate->setEnabled(liveBuiltIn());
+    m_calibrate->setEnabled(m_liveAvailable);
     m_files->setEnabled(true);
     if (!r) {
         m_summary->setText(QString::fromStdString(r.error().message));
@@ -224,8 +245,25 @@ void CalibrationPanel::finish(Result<CalibrationResult> r)
 
 namespace shardlab::gui {
 
+void CalibrationPanel::showEmptyPlot()
+{
+    m_plot->clearItems();
+    auto* note = new QCPItemText(m_plot);
+    note->position->setType(QCPItemPosition::ptAxisRectRatio);
+    note->position->setCoords(0.5, 0.5);
+    note->setText(tr("The model's error per message size appears here after a calibration."));
+    note->setColor(palette().color(QPalette::PlaceholderText));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void CalibrationPanel::plotErrors(const CalibrationResult& r)
 {
+    if (r.rows.empty()) {
+        m_plot->graph(0)->data()->clear();
+        m_plot->graph(1)->data()->clear();
+        showEmptyPlot();
+        return;
+    }
     QVector<double> x, before, after;
     double spread = 5;
     for (const AccuracyRow& a : r.rows) {

@@ -35,7 +35,12 @@ public:
     // Runs a calibration through `hooks` (live by default); tests pass their own.
     void startCalibration(const CalibrationHooks& hooks);
 
+    // Whether this machine has GPUs to calibrate on (the run page's live probe says so, with the
+    // reason when it has none): Calibrate is enabled only then, and the reason stays on screen.
+    void setLiveAvailability(bool available, const QString& explanation);
+
     bool calibrateEnabled() const;
+    QString calibrateReason() const; // why Calibrate is disabled; empty when it is enabled
     QString explanation() const;
     AccuracyModel* model() const { return m_model; }
     QString summaryText() const;
@@ -54,15 +59,18 @@ private:
     void finish(Result<CalibrationResult> result);
     void fitFiles();
     void plotErrors(const CalibrationResult& result);
+    void showEmptyPlot();
 
     JobTracker m_jobs{this};
     Topology m_topology;
     AccuracyModel* m_model = nullptr;
     QSpinBox* m_gpus = nullptr;
     QLineEdit* m_name = nullptr;
+    QLabel* m_calibrateWhy = nullptr;
     QPushButton* m_calibrate = nullptr;
     QPushButton* m_files = nullptr;
     QPushButton* m_cancel = nullptr;
+    bool m_liveAvailable = false;
     QProgressBar* m_progress = nullptr;
     QLabel* m_explanation = nullptr;
     QLabel* m_summary = nullptr;

@@ -1,5 +1,6 @@
 #include "analysis/diagnosispanel.h"
 
+#include "style/numbers.h"
 #include "analysis/findingsmodel.h"
 #include "style/plotstyle.h"
 
@@ -116,8 +117,8 @@ void DiagnosisPanel::showFinding(int row)
                         .arg(tr("%1, %2 on %3 GPUs: %4 ms, bus bandwidth %5 GB/s, %6%7")
                                  .arg(esc(c.name), esc(formatBytes(c.bytes)))
                                  .arg(c.ranks)
-                                 .arg(c.timeMs, 0, 'f', 3)
-                                 .arg(c.busbwGBps, 0, 'f', 2)
+                                 .arg(numbers::ms(c.timeMs))
+                                 .arg(numbers::gbps(c.busbwGBps))
                                  .arg(c.latencyBound ? tr("latency-bound") : tr("bandwidth-bound"))
                                  .arg(c.bottleneckLink.empty() ? QString() : tr(", limited by %1").arg(esc(c.bottleneckLink))));
         html += QStringLiteral("</ul>");
@@ -129,7 +130,7 @@ void DiagnosisPanel::showFinding(int row)
             html += QStringLiteral("<tr><td align='right'>%1</td><td align='right'>%2</td><td align='right'>%3x</td>"
                                    "<td align='right'>%4 %</td></tr>")
                         .arg(p.gpus)
-                        .arg(p.stepTimeMs, 0, 'f', 3)
+                        .arg(numbers::ms(p.stepTimeMs))
                         .arg(p.speedup, 0, 'f', 2)
                         .arg(p.efficiency * 100, 0, 'f', 0);
         html += QStringLiteral("</table>");

@@ -1,5 +1,7 @@
 #include "analysis/findingsmodel.h"
 
+#include "style/numbers.h"
+
 #include <QBrush>
 #include <QColor>
 
@@ -63,7 +65,7 @@ QVariant RankEvidenceModel::data(const QModelIndex& index, int role) const
                                        : Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
     if (role != Qt::DisplayRole)
         return {};
-    auto ms = [](double v) { return QString::number(v, 'f', 3); };
+    auto ms = [](double v) { return numbers::ms(v); };
     switch (index.column()) {
     case Rank: return e.rank;
     case Device: return QString::fromStdString(e.device);

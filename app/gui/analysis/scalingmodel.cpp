@@ -1,5 +1,6 @@
 #include "analysis/scalingmodel.h"
 
+#include "style/numbers.h"
 #include "i18n/engineterms.h"
 
 namespace shardlab::gui {
@@ -31,12 +32,12 @@ QVariant ScalingModel::data(const QModelIndex& index, int role) const
         return tr("%1 is limited by %2").arg(QString::fromStdString(p.collective), QString::fromStdString(p.linkText));
     if (role != Qt::DisplayRole)
         return {};
-    auto ms = [](double v) { return QString::number(v, 'f', 3); };
+    auto ms = [](double v) { return numbers::ms(v); };
     switch (index.column()) {
     case Gpus: return p.gpus;
     case Nodes: return p.nodes;
     case Step: return ms(p.stepTimeMs);
-    case Speedup: return QString(QString::number(p.speedup, 'f', 2) + QStringLiteral("x"));
+    case Speedup: return numbers::speedup(p.speedup);
     case Efficiency: return QString(QString::number(p.efficiency * 100, 'f', 0) + QStringLiteral(" %"));
     case Compute: return ms(p.computeMs);
     case Comm: return ms(p.commMs);

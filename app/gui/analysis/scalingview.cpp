@@ -78,7 +78,7 @@ ScalingView::ScalingView(QWidget* parent) : QWidget(parent)
     legendOnTop(m_curve);
     QCPGraph* speedup = m_curve->addGraph();
     speedup->setName(tr("speed-up"));
-    speedup->setPen(QPen(colors::compute, 3));
+    speedup->setPen(QPen(colors::simulated, 3));
     speedup->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 7));
     QCPGraph* ideal = m_curve->addGraph();
     ideal->setName(tr("ideal speed-up"));

@@ -1,5 +1,7 @@
 #include "run/summarymodels.h"
 
+#include "style/numbers.h"
+
 #include <QBrush>
 #include <QFont>
 
@@ -9,7 +11,7 @@ namespace {
 
 QString ms(double v)
 {
-    return QString::number(v, 'f', v >= 100 ? 1 : v >= 10 ? 2 : 3);
+    return numbers::ms(v);
 }
 
 } // namespace

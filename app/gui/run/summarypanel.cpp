@@ -1,5 +1,6 @@
 #include "run/summarypanel.h"
 
+#include "style/numbers.h"
 #include "run/summarymodels.h"
 
 #include <QFormLayout>
@@ -30,7 +31,7 @@ QTableView* makeTable(QAbstractItemModel* model, QWidget* parent)
 
 QString percent(double share)
 {
-    return QStringLiteral("%1%").arg(share * 100, 0, 'f', share < 0.1 ? 1 : 0);
+    return numbers::percent(share);
 }
 
 } // namespace
@@ -138,11 +139,11 @@ void SummaryPanel::setOutcome(const RunOutcomePtr& outcome)
             if (k == key)
                 label->setText(text);
     };
-    set(QStringLiteral("step"), tr("%1 ms").arg(s.stepTimeMs, 0, 'f', s.stepTimeMs >= 100 ? 1 : 3));
+    set(QStringLiteral("step"), numbers::msWithUnit(s.stepTimeMs));
     // no speed-up (a hang, no compute, one GPU): a dash, with the engine's reason as the tooltip
     set(QStringLiteral("speedup"), !s.hasSpeedup ? QStringLiteral("\u2013")
-                                   : s.ranks == 1 ? tr("%1x on 1 GPU").arg(s.speedup, 0, 'f', 2)
-                                                  : tr("%1x on %2 GPUs").arg(s.speedup, 0, 'f', 2).arg(s.ranks));
+                                   : s.ranks == 1 ? tr("%1 on 1 GPU").arg(numbers::speedup(s.speedup))
+                                                  : tr("%1 on %2 GPUs").arg(numbers::speedup(s.speedup)).arg(s.ranks));
     set(QStringLiteral("efficiency"), s.hasSpeedup ? percent(s.efficiency) : QStringLiteral("\u2013"));
     for (const auto& [k, label] : m_values)
         if (k == QLatin1String("speedup") || k == QLatin1String("efficiency"))

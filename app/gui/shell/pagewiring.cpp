@@ -11,6 +11,7 @@
 #include "editor/editorpage.h"
 #include "lessons/lesson_browser.h"
 #include "report/report_writer.h"
+#include "run/runcontroller.h"
 #include "run/runpage.h"
 #include "sandbox/hangsandbox.h"
 #include "timeline/timelineview.h"
@@ -65,6 +66,9 @@ void MainWindow::wirePages()
         if (outcome->run->hang)
             m_run->showSideTab(m_sandbox);
     });
+    // Calibrate needs this machine's GPUs: the run page's live probe decides, and its reason shows
+    m_analysis->setLiveAvailability(m_run->controller()->liveAvailable(), m_run->controller()->liveExplanation());
+    connect(m_run, &RunPage::liveAvailabilityChanged, m_analysis, &AnalysisPage::setLiveAvailability);
     m_run->setWatchdogMs(m_sandbox->deadlineMs());
     connect(m_sandbox, &HangSandbox::deadlineChanged, m_run, &RunPage::setWatchdogMs);
     connect(m_sandbox, &HangSandbox::runRequested, m_run, &RunPage::runScenario);

@@ -1,5 +1,7 @@
 #include "style/plotstyle.h"
 
+#include "style/axislabels.h"
+
 #include "shardlab/base/units.h"
 
 #include <QHeaderView>
@@ -28,6 +30,7 @@ void stylePlot(QCustomPlot* plot)
     plot->legend->setBorderPen(QPen(QColor(180, 180, 180)));
     plot->setAntialiasedElements(QCP::aeAll);
     plot->setMinimumHeight(220);
+    keepAxisLabelsWhole(plot);
 }
 
 QCPBars* addStackedBars(QCustomPlot* plot, const QString& name, const QColor& color, QCPBars* below)

@@ -73,6 +73,33 @@ std::function<void()> apply(QCustomPlot* plot, bool dark, double fontScale)
             QCPGrid* g = a->grid();
             set(g, [g] { return g->pen(); }, [g](const QPen& p) { g->setPen(p); }, recoloured(g->pen(), grid));
         }
+    if (dark) {
+        // Series drawn in ink (the speed-up, the model's figures, the ideal line) would vanish on
+        // black: a dark pen or brush becomes light grey; the categories' colours read on both.
+        const QColor light(0xD8, 0xD8, 0xD8);
+        // only greys: a category's colour (compute blue is dark too) keeps its meaning
+        auto tooDark = [](const QColor& c) { return c.alpha() > 0 && c.lightness() < 130 && c.hslSaturation() < 40; };
+        for (int i = 0; i < plot->plottableCount(); ++i) {
+            QCPAbstractPlottable* p = plot->plottable(i);
+            if (tooDark(p->pen().color()) && p->pen().style() != Qt::NoPen)
+                set(p, [p] { return p->pen(); }, [p](const QPen& pen) { p->setPen(pen); }, recoloured(p->pen(), light));
+            if (tooDark(p->brush().color()) && p->brush().style() != Qt::NoBrush) {
+                QBrush b = p->brush();
+                b.setColor(light);
+                set(p, [p] { return p->brush(); }, [p](const QBrush& v) { p->setBrush(v); }, b);
+            }
+            if (auto* g = qobject_cast<QCPGraph*>(p); g && tooDark(g->scatterStyle().pen().color())) {
+                QCPScatterStyle st = g->scatterStyle();
+                st.setPen(recoloured(st.pen(), light));
+                if (st.brush().style() != Qt::NoBrush && tooDark(st.brush().color()))
+                    st.setBrush(light);
+                set(g, [g] { return g->scatterStyle(); }, [g](const QCPScatterStyle& v) { g->setScatterStyle(v); }, st);
+            }
+        }
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)); text && tooDark(text->color()))
+                set(text, [text] { return text->color(); }, [text](const QColor& c) { text->setColor(c); }, light);
+    }
     if (QCPLegend* legend = plot->legend) {
         set(legend, [legend] { return legend->font(); }, [legend](const QFont& f) { legend->setFont(f); },
             scaled(legend->font(), fontScale));

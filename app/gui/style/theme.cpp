@@ -9,16 +9,19 @@ namespace shardlab::gui::theme {
 
 QColor itemColour(int itemIndex)
 {
-    // Okabe-Ito-like palette: distinguishable with the common colour-vision deficiencies.
+    // Items (parameters, gradients, optimizer state...) in hues the kinds of time do not use
+    // (palette.h: blue compute, orange communication, pink wait, brown paging, vermilion delay,
+    // grey idle), so that a shard tile never looks like an activity on the same card during
+    // playback; from Paul Tol's "muted" scheme, readable with colour-vision deficiencies.
     static const QColor palette[] = {
-        QColor(0x00, 0x72, 0xb2),
-        QColor(0xe6, 0x9f, 0x00),
-        QColor(0x00, 0x9e, 0x73),
-        QColor(0xcc, 0x79, 0xa7),
-        QColor(0x56, 0xb4, 0xe9),
-        QColor(0xd5, 0x5e, 0x00),
-        QColor(0x7a, 0x5c, 0xc4),
-        QColor(0x8c, 0x8c, 0x2a),
+        QColor(0x44, 0xAA, 0x99), // teal
+        QColor(0x7A, 0x5C, 0xC4), // violet
+        QColor(0x99, 0x99, 0x33), // olive
+        QColor(0x11, 0x77, 0x33), // green
+        QColor(0xAA, 0x33, 0x77), // purple
+        QColor(0x88, 0xCC, 0xEE), // cyan
+        QColor(0xDD, 0xCC, 0x77), // sand
+        QColor(0x33, 0x22, 0x88), // indigo
     };
     const int n = static_cast<int>(std::size(palette));
     return palette[((itemIndex % n) + n) % n];

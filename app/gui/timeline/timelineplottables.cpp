@@ -219,12 +219,11 @@ void LaneBackground::draw(QCPPainter* painter)
         painter->drawRect(QRectF(area.left(), std::min(a, b), area.width(), std::fabs(b - a)));
     }
 
-    // iterations: every other one shaded, a line at each boundary, a label at the top. Only the
+    // iterations: every other one shaded and a line at each boundary (their names are the tick
+    // labels of the top axis, above the lanes: TimelineView::updateIterationLabels). Only the
     // visible ones, and none narrower than a few pixels (a zoomed-out run of thousands of
-    // iterations would otherwise cost a line and a text measurement each)
+    // iterations would otherwise cost a line each)
     const std::vector<IterationMark>& its = data->run().iterations;
-    const QFontMetricsF fm(painter->font());
-    const double labelWidth = fm.horizontalAdvance(tr("iteration %1").arg(its.size())) + 10;
     size_t i = static_cast<size_t>(std::partition_point(its.begin(), its.end(), [&](const IterationMark& m) { return m.endUs <= sc.beginUs; })
                                    - its.begin());
     while (i < its.size() && its[i].beginUs < sc.endUs) {
@@ -247,11 +246,6 @@ void LaneBackground::draw(QCPPainter* painter)
         painter->setPen(QPen(style::ink(90), 1, Qt::DashLine));
         if (bx >= area.left() && bx <= area.right())
             painter->drawLine(QLineF(bx, area.top(), bx, area.bottom()));
-        if (x1 - x0 > labelWidth) {
-            painter->setPen(style::ink(150));
-            painter->drawText(QRectF(x0 + 4, area.top() + 1, x1 - x0 - 8, fm.height()), Qt::AlignLeft | Qt::AlignTop,
-                              tr("iteration %1").arg(i + 1));
-        }
         ++i;
     }
 

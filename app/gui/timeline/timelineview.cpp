@@ -114,34 +114,70 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), m_scene(std::make
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent* e) {
         emit timeRequested(m_plot->xAxis->pixelToCoord(e->position().x()));
     });
+    // Iteration names above the lanes, as the tick labels of the top axis: never drawn under the
+    // spans of rank 0 or cut by them, and thinned to those wide enough for their name.
+    QCPAxis* top = m_plot->xAxis2;
+    top->setVisible(true);
+    top->setTickLabels(true);
+    top->setTickLength(0, 0);
+    top->setSubTickLength(0, 0);
+    top->setTickPen(Qt::NoPen);
+    top->setBasePen(Qt::NoPen);
+    top->grid()->setVisible(false);
+    top->setTickLabelFont(tickFont);
+    top->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), top, qOverload<const QCPRange&>(&QCPAxis::setRange));
     connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &TimelineView::onRangeChanged);
+    // before every replot, with the plot laid out at its current size: after a zoom, a pan, new
+    // data or a resize alike
+    connect(m_plot, &QCustomPlot::beforeReplot, this, [this] {
+        updateLanes(false);
+        updateIterationLabels();
+    });
     onRangeChanged();
 }
 
 TimelineView::~TimelineView() = default;
 
-QString TimelineView::laneName(int rank) const
+QString TimelineView::laneName(int rank, bool withDevice) const
 {
     QString name = tr("rank %1").arg(rank);
     if (m_scene->straggler && *m_scene->straggler == rank)
         return name + QLatin1Char('\n') + tr("straggler");
     const RunResult& run = m_scene->data->run();
-    if (rank < static_cast<int>(run.devices.size()) && !run.devices[static_cast<size_t>(rank)].empty())
+    if (withDevice && rank < static_cast<int>(run.devices.size()) && !run.devices[static_cast<size_t>(rank)].empty())
         name += QLatin1Char('\n') + QString::fromStdString(run.devices[static_cast<size_t>(rank)]).left(16);
     return name;
 }
 
-void TimelineView::updateLanes()
+void TimelineView::updateLanes(bool force)
 {
+    // What fits a rank's row at the plot's current size and fonts (presenter mode's are larger):
+    // the rank's name always; its GPU on a second line when the row has room for both; the thin
+    // lanes' captions ("comm stream", "simulated") only when they stay off the name.
+    const TimelineData* d = data();
+    const int ranks = d ? d->layout().ranks : -1;
+    bool devices = false, captions = false;
+    if (d && ranks > 0) {
+        QCPLayout* layout = m_plot->plotLayout();
+        for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+            layout->update(phase);
+        const double rowPx = m_plot->axisRect()->height() / static_cast<double>(ranks);
+        const double line = QFontMetricsF(m_plot->yAxis->tickLabelFont()).lineSpacing();
+        const int thinLanes = (d->layout().commStream ? 1 : 0) + (d->layout().reference ? 1 : 0);
+        devices = rowPx >= 2.4 * line;
+        captions = thinLanes > 0 && rowPx >= 1.4 * line * (2 + thinLanes);
+    }
+    if (!force && ranks == m_lanesShown && devices == m_devicesShown && captions == m_captionsShown)
+        return;
+    m_lanesShown = ranks;
+    m_devicesShown = devices;
+    m_captionsShown = captions;
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    m_lanesShown = data() ? data()->layout().ranks : -1;
-    if (const TimelineData* d = data()) {
-        // the thin lanes get a caption when rows are tall enough to keep it off the rank's name
+    if (d) {
         const LaneLayout& l = d->layout();
-        const bool captions = l.ranks > 0 && (m_plot->height() - 110) / l.ranks >= 80; // axes and legend take ~110 px
-        m_captionsShown = captions;
         for (int r = 0; r < l.ranks; ++r) {
-            ticker->addTick(l.band(r, LaneBand::Main).centre(), laneName(r));
+            ticker->addTick(l.band(r, LaneBand::Main).centre(), laneName(r, devices));
             if (captions && l.commStream)
                 ticker->addTick(l.band(r, LaneBand::CommStream).centre(), tr("comm stream"));
             if (captions && l.reference)
@@ -174,7 +210,7 @@ void TimelineView::setData(std::shared_ptr<const TimelineData> d, bool fit)
     m_scene->data = std::move(d);
     m_scene->selectedCollective = -1;
     m_scene->selectedSpan = -1;
-    updateLanes();
+    updateLanes(true);
     updateLegend();
     if (fit)
         fitAll();
@@ -185,7 +221,7 @@ void TimelineView::setData(std::shared_ptr<const TimelineData> d, bool fit)
 void TimelineView::dataAppended()
 {
     if (data() && data()->layout().ranks != m_lanesShown)
-        updateLanes(); // the band layout is read at every redraw; only the labels need the ranks
+        updateLanes(true); // the band layout is read at every redraw; only the labels need the ranks
     updateLegend(); // the first paging span adds its entry
     if (m_followEnd)
         fitAll();
@@ -196,7 +232,7 @@ void TimelineView::dataAppended()
 void TimelineView::setStraggler(std::optional<int> rank)
 {
     m_scene->straggler = rank;
-    updateLanes();
+    updateLanes(true);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -280,6 +316,33 @@ void TimelineView::onRangeChanged()
         m_followEnd = false; // the user moved the view: stop following a streaming run
 }
 
+void TimelineView::updateIterationLabels()
+{
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const TimelineData* d = data();
+    const QCPRange r = m_plot->xAxis->range();
+    // the lanes' width at the plot's current size (the last replot's layout may be of another)
+    const QMargins margins = m_plot->axisRect()->margins();
+    const double widthPx = m_plot->width() - margins.left() - margins.right();
+    if (d && r.size() > 0 && widthPx > 0) {
+        const std::vector<IterationMark>& its = d->run().iterations;
+        const QFontMetricsF fm(m_plot->xAxis2->tickLabelFont());
+        const double labelUs = (fm.horizontalAdvance(tr("iteration %1").arg(its.size())) + 12) * r.size() / widthPx;
+        auto it = std::partition_point(its.begin(), its.end(), [&](const IterationMark& m) { return m.endUs <= r.lower; });
+        while (it != its.end() && it->beginUs < r.upper) {
+            const double b = std::max(it->beginUs, r.lower), e = std::min(it->endUs, r.upper);
+            if (e - b >= labelUs) {
+                ticker->addTick((b + e) / 2, tr("iteration %1").arg(it - its.begin() + 1));
+                ++it;
+            } else {
+                // too narrow for its name: on to the first iteration that begins a name's width further
+                it = std::partition_point(it + 1, its.end(), [&](const IterationMark& m) { return m.beginUs < b + labelUs; });
+            }
+        }
+    }
+    m_plot->xAxis2->setTicker(ticker);
+}
+
 std::optional<TimelineData::Hit> TimelineView::hitAt(QPointF pos) const
 {
     const TimelineData* d = data();
@@ -301,7 +364,10 @@ QString TimelineView::tooltipFor(const TimelineData::Hit& hit) const
         return {};
     const Span& sp = d->span(hit.band, hit.span);
     const TimeUnit unit = unitForSpan(d->endUs());
-    auto exact = [unit](double us) { return QString::fromStdString(formatTime(us, unit, 0.001)); };
+    // Begin, end and duration to four significant digits of the duration (20.00 ms, 1234.56 ms,
+    // 0.129 ms), never finer than a microsecond: "20.000000 ms" claimed a precision no run has.
+    const double resolutionUs = std::max(1.0, std::pow(10.0, std::floor(std::log10(std::max(sp.durationUs(), 1e-9))) - 3));
+    auto exact = [unit, resolutionUs](double us) { return QString::fromStdString(formatTime(us, unit, resolutionUs)); };
     const QString op = sp.op >= 0 && sp.op < static_cast<int>(m_opNames.size()) ? m_opNames[static_cast<size_t>(sp.op)]
                                                                                 : tr("step %1").arg(sp.op + 1);
     QString title = kindTitle(sp.kind);
@@ -369,10 +435,7 @@ void TimelineView::onMouseMove(QMouseEvent* event)
 
 void TimelineView::resizeEvent(QResizeEvent* event)
 {
-    QWidget::resizeEvent(event);
-    const TimelineData* d = data();
-    if (d && d->layout().ranks > 0 && ((m_plot->height() - 110) / d->layout().ranks >= 80) != m_captionsShown)
-        updateLanes();
+    QWidget::resizeEvent(event); // the next replot fits the lanes' labels to the new size
 }
 
 void TimelineView::keyPressEvent(QKeyEvent* event)

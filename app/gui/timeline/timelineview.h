@@ -78,10 +78,11 @@ private:
     void onMouseRelease(QMouseEvent* event);
     void onMouseMove(QMouseEvent* event);
     void onRangeChanged();
-    void updateLanes();
+    void updateLanes(bool force);
     void updateLegend();
+    void updateIterationLabels();
     void placeCursor();
-    QString laneName(int rank) const;
+    QString laneName(int rank, bool withDevice) const;
 
     QCustomPlot* m_plot = nullptr;
     std::shared_ptr<TimelineScene> m_scene;
@@ -97,6 +98,7 @@ private:
     QPointF m_pressPos;
     int m_lanesShown = -1;
     bool m_captionsShown = false;
+    bool m_devicesShown = false;
     int m_legendShown = -1; // whether the legend has the simulated-run entry (-1: not built)
     bool m_followEnd = true;
     bool m_settingRange = false;

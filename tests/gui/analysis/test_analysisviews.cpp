@@ -141,9 +141,17 @@ private slots:
         qputenv("SHARDLAB_PROFILE_DIR", dir.path().toUtf8());
         CalibrationPanel panel;
         QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QCOMPARE(panel.calibrateEnabled(), liveBuiltIn());
+        // Disabled, saying why, until the live probe has found GPUs; enabled only when it has.
+        QVERIFY(!panel.calibrateEnabled());
+        QVERIFY(!panel.calibrateReason().isEmpty());
         if (!liveBuiltIn())
             QVERIFY(panel.explanation().contains(QStringLiteral("Not available here")));
+        panel.setLiveAvailability(false, QStringLiteral("No GPU is visible to this process"));
+        QVERIFY(!panel.calibrateEnabled());
+        QVERIFY(panel.calibrateReason().contains(QStringLiteral("No GPU is visible to this process")));
+        panel.setLiveAvailability(true, QStringLiteral("1 GPU on this machine: NVIDIA H200"));
+        QVERIFY(panel.calibrateEnabled());
+        QVERIFY(panel.calibrateReason().isEmpty());
         const Topology machine = preset("h200-nv18-4")->firstGpus(2);
         panel.setTopology(machine);
         CostProfile truth = CostProfile::defaults();

@@ -1,0 +1,37 @@
+#include "style/numbers.h"
+
+#include <cmath>
+
+namespace shardlab::gui::numbers {
+
+QString ms(double v)
+{
+    if (v > 0 && v < 0.005)
+        return QStringLiteral("<0.01");
+    if (std::fabs(v) < 0.005)
+        v = 0; // no "-0.00"
+    return QString::number(v, 'f', 2);
+}
+
+QString msWithUnit(double v)
+{
+    return ms(v) + QStringLiteral(" ms");
+}
+
+QString percent(double share)
+{
+    const double p = share * 100;
+    return QString::number(p, 'f', std::fabs(p) < 9.95 && p != 0 ? 1 : 0) + QLatin1Char('%');
+}
+
+QString speedup(double factor)
+{
+    return QString::number(factor, 'f', 2) + QLatin1Char('x');
+}
+
+QString gbps(double v)
+{
+    return QString::number(v, 'f', 1);
+}
+
+} // namespace shardlab::gui::numbers
