@@ -5,6 +5,7 @@
 // Cancel stops the remote run. Waits are on signals and conditions, never on the clock.
 #include "sshd_fixture.h"
 
+#include "remote/remotedialog.h"
 #include "remote/remotefailure.h"
 #include "remote/remoteprobe.h"
 #include "remote/remotesession.h"
@@ -18,6 +19,10 @@
 #include "shardlab/sim/simulator.h"
 
 #include <QApplication>
+#include <QDialogButtonBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QTemporaryDir>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -269,6 +274,47 @@ private slots:
         QCOMPARE(remoteHostProblem(QStringLiteral("alice@gpu1")).isEmpty(), true);
         QVERIFY(remoteCommandSimulates(QStringLiteral("shardlab sim --stream -")));
         QVERIFY(!remoteCommandSimulates(QStringLiteral("srun -N2 shardlab live --stream -")));
+        QCOMPARE(topologyCommandFor(QStringLiteral("srun -N1 --gpus-per-node=8 shardlab live --stream -")),
+                 QStringLiteral("srun -N1 --gpus-per-node=8 shardlab topo --json"));
+        QCOMPARE(topologyCommandFor(QStringLiteral("my-wrapper")), RemoteTarget::defaultTopologyCommand());
+    }
+};
+
+// The dialog: a host that cannot be an SSH destination disables Run and says why; the hosts used
+// are remembered, most recent first, with the command.
+class TestRemoteDialog : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_settings;
+
+private slots:
+    void initTestCase()
+    {
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settings.path());
+    }
+
+    void rememberedAndChecked()
+    {
+        RemoteDialog dialog;
+        QPushButton* run = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+        dialog.setHost(QString());
+        QVERIFY(!run->isEnabled());
+        dialog.setHost(QStringLiteral("-oProxyCommand=touch /tmp/x"));
+        QVERIFY(!run->isEnabled());
+        dialog.setHost(QStringLiteral("lab-gpu"));
+        QVERIFY(run->isEnabled());
+        QCOMPARE(dialog.target().command, RemoteTarget::defaultCommand());
+        QCOMPARE(dialog.target().topologyCommand, QStringLiteral("shardlab topo --json"));
+        dialog.accept();
+        QSettings settings;
+        QCOMPARE(settings.value(QStringLiteral("remote/hosts")).toStringList(), QStringList{QStringLiteral("lab-gpu")});
+        RemoteSettings again = RemoteSettings::load(settings);
+        RemoteTarget other;
+        other.host = QStringLiteral("alice@gpu1");
+        other.command = QStringLiteral("srun -N1 shardlab live --stream -");
+        again.remember(settings, other);
+        QCOMPARE(RemoteSettings::load(settings).hosts, (QStringList{QStringLiteral("alice@gpu1"), QStringLiteral("lab-gpu")}));
+        QCOMPARE(RemoteSettings::load(settings).command, other.command);
     }
 };
 
@@ -279,6 +325,10 @@ int main(int argc, char** argv)
     {
         TestRemoteFailure failures;
         status |= QTest::qExec(&failures, argc, argv);
+    }
+    {
+        TestRemoteDialog dialog;
+        status |= QTest::qExec(&dialog, argc, argv);
     }
     {
         TestRemote remote;

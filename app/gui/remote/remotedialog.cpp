@@ -47,7 +47,8 @@ RemoteDialog::RemoteDialog(QWidget* parent) : QDialog(parent), m_probe(new Remot
     form->addRow(tr("&Command there:"), m_command);
 
     m_check = new QPushButton(tr("&Show the machine"), this);
-    m_check->setToolTip(tr("Run `shardlab topo --json` there: its ShardLab version and its GPUs"));
+    m_check->setToolTip(tr("Run `shardlab topo --json` there (through the same srun or mpirun as the command): its "
+                           "ShardLab version and its GPUs"));
     m_machine = new QLabel(tr("Show the machine to see its GPUs before the run."), this);
     m_machine->setWordWrap(true);
     m_machine->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -84,6 +85,9 @@ RemoteDialog::RemoteDialog(QWidget* parent) : QDialog(parent), m_probe(new Remot
         m_machine->setText(message);
     });
     validate();
+    // the machine used last is shown at once (asked in the background; the dialog stays usable)
+    if (!remembered.hosts.isEmpty())
+        checkMachine();
 }
 
 RemoteTarget RemoteDialog::target() const
@@ -92,6 +96,7 @@ RemoteTarget RemoteDialog::target() const
     t.host = m_host->currentText().trimmed();
     t.port = m_port->value();
     t.command = m_command->text().trimmed();
+    t.topologyCommand = topologyCommandFor(t.command);
     return t;
 }
 

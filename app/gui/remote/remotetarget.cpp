@@ -41,6 +41,16 @@ QStringList sshArguments(const RemoteTarget& target, const QString& command)
     return args;
 }
 
+QString topologyCommandFor(const QString& runCommand)
+{
+    static const QRegularExpression tail(QStringLiteral("\\b(live|sim)\\s+--stream\\s+-\\s*$"));
+    QString c = runCommand.trimmed();
+    const auto m = tail.match(c);
+    if (!m.hasMatch())
+        return RemoteTarget::defaultTopologyCommand();
+    return c.left(m.capturedStart()) + QStringLiteral("topo --json");
+}
+
 bool remoteCommandSimulates(const QString& command)
 {
     return command.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts).contains(QStringLiteral("sim"));

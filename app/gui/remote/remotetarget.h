@@ -37,6 +37,10 @@ QString remoteHostProblem(const QString& host);
 // ssh's arguments for `command` on `target`: batch mode, a connect timeout, the port, the extra
 // options, the destination and the command (which the remote shell reads, as the user typed it).
 QStringList sshArguments(const RemoteTarget& target, const QString& command);
+// The command that shows the machine a run command runs on: its `live|sim --stream -` replaced by
+// `topo --json`, so that `srun -N1 --gpus-per-node=8 shardlab live --stream -` asks a compute node
+// (not the login node); the default topology command for a command of another shape.
+QString topologyCommandFor(const QString& runCommand);
 // Whether the command streams a simulation (`... sim --stream -`) rather than a live run.
 bool remoteCommandSimulates(const QString& command);
 
