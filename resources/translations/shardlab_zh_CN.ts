@@ -3327,10 +3327,6 @@ first mismatch</source>
         <translation>查看机器(&amp;S)</translation>
     </message>
     <message>
-        <source>Run `shardlab topo --json` there: its ShardLab version and its GPUs</source>
-        <translation>在那里运行 `shardlab topo --json`：查看其 ShardLab 版本和 GPU</translation>
-    </message>
-    <message>
         <source>Show the machine to see its GPUs before the run.</source>
         <translation>运行前可点击“查看机器”了解它的 GPU。</translation>
     </message>
@@ -3349,6 +3345,10 @@ first mismatch</source>
     <message>
         <source>Asking %1…</source>
         <translation>正在询问 %1…</translation>
+    </message>
+    <message>
+        <source>Run `shardlab topo --json` there (through the same srun or mpirun as the command): its ShardLab version and its GPUs</source>
+        <translation>在那里运行 `shardlab topo --json`（通过与命令相同的 srun 或 mpirun）：查看其 ShardLab 版本和 GPU</translation>
     </message>
 </context>
 <context>
@@ -3387,6 +3387,10 @@ first mismatch</source>
     <message>
         <source>%1 over SSH</source>
         <translation>%1（通过 SSH）</translation>
+    </message>
+    <message>
+        <source>a run stream on this machine</source>
+        <translation>本机上的运行流</translation>
     </message>
 </context>
 <context>
@@ -3545,6 +3549,10 @@ first mismatch</source>
     <message>
         <source>Running on %1 over SSH…</source>
         <translation>正在通过 SSH 在 %1 上运行…</translation>
+    </message>
+    <message>
+        <source>Reading a run stream on this machine…</source>
+        <translation>正在读取本机上的运行流…</translation>
     </message>
 </context>
 <context>

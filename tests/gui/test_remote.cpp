@@ -55,7 +55,7 @@ struct Ended {
 Ended runThere(const RemoteTarget& target, const Scenario& scenario)
 {
     RemoteSession session(target);
-    QSignalSpy done(&session, &RemoteSession::finished);
+    QSignalSpy done(&session, &RemoteSession::runAvailable);
     QSignalSpy failed(&session, &RemoteSession::failed);
     session.start(scenario);
     if (!QTest::qWaitFor([&] { return !done.isEmpty() || !failed.isEmpty(); }, kWaitMs))
@@ -280,6 +280,27 @@ private slots:
     }
 };
 
+// `shardlab sim --stream -` piped into the same session and reader on this machine (no ssh):
+// what the GPU machine's demo does with `live --stream -`.
+class TestStreamHere : public QObject {
+    Q_OBJECT
+private slots:
+    void aPipedStreamIsTheLocalRun()
+    {
+        qRegisterMetaType<std::shared_ptr<const RunResult>>();
+        RemoteTarget here;
+        here.host = QStringLiteral("this machine");
+        here.onThisMachine = true;
+        here.command = cli() + QStringLiteral(" sim --stream -");
+        const Scenario scenario = load("straggler-12-6-4-2.shardlab.json");
+        const Ended e = runThere(here, scenario);
+        QVERIFY2(e.finished, qPrintable(e.message));
+        auto local = simulate(scenario);
+        QVERIFY(local);
+        QCOMPARE(serializeRunResult(*e.run), serializeRunResult(*local));
+    }
+};
+
 // The dialog: a host that cannot be an SSH destination disables Run and says why; the hosts used
 // are remembered, most recent first, with the command.
 class TestRemoteDialog : public QObject {
@@ -325,6 +346,10 @@ int main(int argc, char** argv)
     {
         TestRemoteFailure failures;
         status |= QTest::qExec(&failures, argc, argv);
+    }
+    {
+        TestStreamHere here;
+        status |= QTest::qExec(&here, argc, argv);
     }
     {
         TestRemoteDialog dialog;

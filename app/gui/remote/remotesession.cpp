@@ -33,8 +33,13 @@ RemoteSession::~RemoteSession()
 void RemoteSession::start(const Scenario& scenario)
 {
     m_sent = scenario;
-    m_ssh.setProgram(m_target.sshProgram);
-    m_ssh.setArguments(sshArguments(m_target, m_target.command));
+    if (m_target.onThisMachine) {
+        m_ssh.setProgram(QStringLiteral("/bin/sh"));
+        m_ssh.setArguments({QStringLiteral("-c"), m_target.command});
+    } else {
+        m_ssh.setProgram(m_target.sshProgram);
+        m_ssh.setArguments(sshArguments(m_target, m_target.command));
+    }
     m_ssh.start(QIODevice::ReadWrite);
     // the scenario on standard input, then end of input: the remote `shardlab ... -` reads to it
     m_ssh.write(QByteArray::fromStdString(serializeScenario(scenario)));
@@ -71,7 +76,12 @@ void RemoteSession::readOutput()
     else if (progressed)
         emit progress(m_reader.done(), m_reader.total());
     if (!st) { // nothing more can be read: stop the remote side too
-        m_problem = QString::fromStdString(st.error().message);
+        // the sentence names the host already; the reader's message begins with it too
+        std::string message = st.error().message;
+        const std::string origin = m_target.displayName().toStdString() + ": ";
+        if (message.rfind(origin, 0) == 0)
+            message.erase(0, origin.size());
+        m_problem = QString::fromStdString(message);
         m_ssh.terminate();
     }
 }
@@ -101,7 +111,7 @@ void RemoteSession::onFinished(int exitCode, QProcess::ExitStatus status)
     if (m_problem.isEmpty()) {
         auto run = m_reader.finish();
         if (run) {
-            emit finished(std::make_shared<const RunResult>(std::move(run).value()), ran);
+            emit runAvailable(std::make_shared<const RunResult>(std::move(run).value()), ran);
             return;
         }
         // a result that arrived but does not fit its scenario; a stream that stopped early, or never

@@ -37,7 +37,7 @@ signals:
     void chunkAvailable(int done, int total);    // reader().soFar() grew by an iteration or more
     void progress(int done, int total);
     // The run finished there. `scenario` is the one it ran (the stream's header).
-    void finished(std::shared_ptr<const shardlab::RunResult> run, const shardlab::Scenario& scenario);
+    void runAvailable(std::shared_ptr<const shardlab::RunResult> run, const shardlab::Scenario& scenario);
     // It did not. `partial` holds what arrived (complete iterations, a note saying it is
     // incomplete), or null when nothing usable did.
     void failed(const QString& message, std::shared_ptr<const shardlab::RunResult> partial, const shardlab::Scenario& scenario);

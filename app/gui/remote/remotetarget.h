@@ -24,6 +24,9 @@ public:
     QString topologyCommand = defaultTopologyCommand();
     QStringList sshOptions; // more ssh options before the destination (tests: -i KEY, -F CONFIG)
     QString sshProgram = QStringLiteral("ssh");
+    // Run the command on this machine through `sh -c` instead of ssh: the same stream and reader
+    // path without a network (the demo on the GPU machine: `shardlab live --stream -` piped in).
+    bool onThisMachine = false;
 
     static QString defaultCommand() { return QStringLiteral("shardlab live --stream -"); }
     static QString defaultTopologyCommand() { return QStringLiteral("shardlab topo --json"); }

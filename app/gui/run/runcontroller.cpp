@@ -86,7 +86,7 @@ quint64 RunController::startRemote(const Scenario& scenario, const RemoteTarget&
     m_streaming = TimelineData::streaming(scenario.ranks(), std::move(devices));
     m_remote = new RemoteSession(target, this);
     RemoteSession* session = m_remote;
-    const QString origin = tr("%1 over SSH").arg(target.displayName());
+    const QString origin = target.onThisMachine ? tr("a run stream on this machine") : tr("%1 over SSH").arg(target.displayName());
     connect(session, &RemoteSession::chunkAvailable, this, [this, id, session](int done, int total) {
         if (id != m_current)
             return;
@@ -95,7 +95,7 @@ quint64 RunController::startRemote(const Scenario& scenario, const RemoteTarget&
         onProgress(id, done, total);
     });
     connect(session, &RemoteSession::progress, this, [this, id](int done, int total) { onProgress(id, done, total); });
-    connect(session, &RemoteSession::finished, this,
+    connect(session, &RemoteSession::runAvailable, this,
             [this, id, origin](std::shared_ptr<const RunResult> run, const Scenario& ran) {
                 presentRemote(id, ran, std::move(run), origin, QString());
             });

@@ -250,7 +250,7 @@ void RunPage::runRemote(const RemoteTarget& target)
     if (!m_hasScenario)
         return;
     m_running = m_scenario;
-    m_remoteHost = target.displayName();
+    m_remoteHost = target.onThisMachine ? QString() : target.displayName();
     m_controller->startRemote(m_scenario, target);
 }
 
@@ -285,7 +285,8 @@ void RunPage::onStarted(quint64, RunKind kind)
     m_progress->setRange(0, std::max(1, m_running.iterations));
     m_progress->setValue(0);
     if (m_controller->remoteSession())
-        m_status->setText(tr("Running on %1 over SSH\u2026").arg(m_remoteHost));
+        m_status->setText(m_remoteHost.isEmpty() ? tr("Reading a run stream on this machine\u2026")
+                                                 : tr("Running on %1 over SSH\u2026").arg(m_remoteHost));
     else
         m_status->setText(kind == RunKind::Live ? tr("Running on the GPUs\u2026") : tr("Simulating\u2026"));
     if (auto streaming = m_controller->streamingTimeline()) {

@@ -6,6 +6,7 @@
 #include "shardlab/io/run_result_json.h"
 #include "shardlab/io/scenario_io.h"
 
+#include <algorithm>
 #include <ostream>
 
 namespace shardlab {
@@ -137,7 +138,12 @@ bool RunStreamWriter::result(const RunResult& run)
             while (m_iterations < run.iterations.size()) {
                 const int it = static_cast<int>(m_iterations);
                 const size_t spanEnd = endOfIteration(run.spans, m_spans, it);
-                const size_t collEnd = endOfIteration(run.collectives, m_collectives, it);
+                size_t collEnd = endOfIteration(run.collectives, m_collectives, it);
+                // a span never names a collective that a later chunk brings
+                for (size_t i = m_spans; i < spanEnd; ++i)
+                    if (run.spans[i].collective >= 0)
+                        collEnd = std::max(collEnd, static_cast<size_t>(run.spans[i].collective) + 1);
+                collEnd = std::min(collEnd, run.collectives.size());
                 if (!sendChunk(run, spanEnd, collEnd, m_iterations + 1, it + 1, total))
                     return false;
             }
