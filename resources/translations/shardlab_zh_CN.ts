@@ -3299,14 +3299,6 @@ first mismatch</source>
         <translation>装有 GPU 的机器：~/.ssh/config 中的 Host 别名（其中设置用户、端口、密钥和 ProxyJump），或 user@host。ShardLab 从不询问密码：请使用密钥登录。</translation>
     </message>
     <message>
-        <source>default</source>
-        <translation>默认</translation>
-    </message>
-    <message>
-        <source>The SSH port; &quot;default&quot; uses the alias&apos;s Port, else 22.</source>
-        <translation>SSH 端口；“默认”使用别名中的 Port，否则为 22。</translation>
-    </message>
-    <message>
         <source>The command run there, with the scenario on its standard input. Default: %1. On a Slurm cluster&apos;s login node, for example: srun -N1 --gpus-per-node=8 shardlab live --stream -</source>
         <translation>在那里运行的命令，场景通过其标准输入传入。默认：%1。在 Slurm 集群的登录节点上，例如：srun -N1 --gpus-per-node=8 shardlab live --stream -</translation>
     </message>
@@ -3349,6 +3341,14 @@ first mismatch</source>
     <message>
         <source>Run `shardlab topo --json` there (through the same srun or mpirun as the command): its ShardLab version and its GPUs</source>
         <translation>在那里运行 `shardlab topo --json`（通过与命令相同的 srun 或 mpirun）：查看其 ShardLab 版本和 GPU</translation>
+    </message>
+    <message>
+        <source>as configured</source>
+        <translation>按配置</translation>
+    </message>
+    <message>
+        <source>The SSH port; &quot;as configured&quot; uses the alias&apos;s Port, else 22.</source>
+        <translation>SSH 端口；“按配置”使用别名中的 Port，否则为 22。</translation>
     </message>
 </context>
 <context>

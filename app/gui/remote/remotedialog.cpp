@@ -32,9 +32,9 @@ RemoteDialog::RemoteDialog(QWidget* parent) : QDialog(parent), m_probe(new Remot
                           "ProxyJump are set), or user@host. ShardLab never asks for a password: log in with a key."));
     m_port = new QSpinBox(this);
     m_port->setRange(0, 65535);
-    m_port->setSpecialValueText(tr("default"));
+    m_port->setSpecialValueText(tr("as configured"));
     m_port->setValue(remembered.port);
-    m_port->setToolTip(tr("The SSH port; \"default\" uses the alias's Port, else 22."));
+    m_port->setToolTip(tr("The SSH port; \"as configured\" uses the alias's Port, else 22."));
     m_command = new QLineEdit(remembered.command, this);
     m_command->setToolTip(tr("The command run there, with the scenario on its standard input. Default: %1. On a Slurm "
                              "cluster's login node, for example: srun -N1 --gpus-per-node=8 shardlab live --stream -")
