@@ -324,6 +324,12 @@ private slots:
         QVERIFY(!run->isEnabled());
         dialog.setHost(QStringLiteral("lab-gpu"));
         QVERIFY(run->isEnabled());
+        // SHARDLAB_REMOTE_SHOTS=DIR: the dialog as a picture, for reviews
+        if (const QString shots = qEnvironmentVariable("SHARDLAB_REMOTE_SHOTS"); !shots.isEmpty()) {
+            dialog.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+            dialog.grab().save(shots + QStringLiteral("/remote-dialog.png"));
+        }
         QCOMPARE(dialog.target().command, RemoteTarget::defaultCommand());
         QCOMPARE(dialog.target().topologyCommand, QStringLiteral("shardlab topo --json"));
         dialog.accept();
