@@ -31,6 +31,7 @@ packages=(
   fonts-noto-cjk fonts-dejavu-core xvfb xauth
   dpkg-dev file clang-14 libclang-rt-14-dev
   poppler-utils
+  openssh-server openssh-client
 )
 
 install_missing() {
@@ -98,18 +99,25 @@ check_sanitizers() {
     ctest --preset dev-asan -j "$jobs"
 }
 
-# libFuzzer over the scenario and profile parsers, briefly (FUZZ_SECONDS, default 60).
+# libFuzzer over the scenario and profile parsers, briefly (FUZZ_SECONDS, default 60), then over the
+# run-stream reader.
 check_fuzz() {
   echo "== fuzzing"
   CC=clang-14 CXX=clang++-14 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHARDLAB_FUZZ=ON \
     -DSHARDLAB_BUILD_GUI=OFF -DSHARDLAB_BUILD_TESTS=OFF -DSHARDLAB_BUILD_BENCH=OFF -DSHARDLAB_WITH_CUDA=OFF \
     -DSHARDLAB_WITH_MPI=OFF -DCMAKE_UNITY_BUILD=ON >/dev/null
-  cmake --build build/fuzz -j "$jobs" --target fuzz_scenario
+  cmake --build build/fuzz -j "$jobs" --target fuzz_scenario fuzz_run_stream
   local corpus
   corpus=$(mktemp -d)
   cp tests/fuzz/corpus/* "$corpus/"
   build/fuzz/tests/fuzz/fuzz_scenario "$corpus" -max_total_time="${FUZZ_SECONDS:-60}" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 2>&1 | tail -4
+  rm -rf "$corpus"
+  # the run-stream reader (what arrives over SSH), a third of the time
+  corpus=$(mktemp -d)
+  cp tests/fuzz/corpus-stream/* "$corpus/"
+  build/fuzz/tests/fuzz/fuzz_run_stream "$corpus" -max_total_time="$(( (${FUZZ_SECONDS:-60} + 2) / 3 ))" -timeout=10 \
+    -rss_limit_mb=2048 -print_final_stats=1 2>&1 | tail -4
   rm -rf "$corpus"
 }
 

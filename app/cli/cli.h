@@ -8,6 +8,7 @@
 #include "shardlab/model/collectives.h"
 #include "shardlab/model/run_result.h"
 #include "shardlab/model/scenario.h"
+#include "shardlab/sim/simulator.h"
 #include "shardlab/report/lab_report.h"
 
 #include <CLI/CLI.hpp>
@@ -74,10 +75,20 @@ struct RunArgs {
     std::string result;
     int iterations = 0;
     std::string profile;
+    bool stream = false; // --stream: the run as JSON lines on standard output (cli_stream.cpp)
 };
 void addRunOptions(CLI::App* cmd, RunArgs& a);
 // The scenario FILE names, with --iterations applied.
 Result<Scenario> loadRunScenario(const RunArgs& a);
+// --stream (cli_stream.cpp): the run as a run stream on `io.out`; FILE `-` reads standard input.
+int simStream(const RunArgs& a, Io io, const SimulationOptions& options);
+int liveStream(const RunArgs& a, Io io, const LiveOptions& options);
+// The scenario text FILE `-` stands for (default std::cin; tests give their own).
+Result<std::string> readScenarioInput();
+void setScenarioInput(std::istream& in);
+// main() says that `out` is the process's standard output (file descriptor 1), so that a live
+// stream can keep writing there while NCCL's own prints are sent to standard error.
+void setOutputIsProcessStdout(bool yes);
 // Saves a ShardLab result file when `path` is not empty; on failure prints why and returns false.
 bool writeResultFile(const std::string& path, const Scenario& scenario, const RunResult& run, const std::string& launch,
                      const std::optional<Topology>& machine, Io io);

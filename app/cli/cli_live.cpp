@@ -80,14 +80,22 @@ void addLive(CLI::App& app, Io io, Action& action)
             const auto launch = multiProcessLaunch(io, status);
             if (status != kExitOk)
                 return status;
-            auto scenario = loadRunScenario(*a);
-            if (scenario && !a->profile.empty())
-                scenario->costProfile = a->profile;
             LiveOptions options;
             options.watchdogMs = *watchdog;
             options.captureTimeline = !*noTimeline;
             options.verify = !*noVerify;
             options.fitToMemory = !*noScale;
+            if (a->stream && launch) {
+                io.err << "shardlab: --stream runs as one process on this node's GPUs; under "
+                       << launcherName(launch->launcher)
+                       << " with more than one process it is not available yet (docs/remote.md \"Slurm\")\n";
+                return kExitBadInput;
+            }
+            if (a->stream)
+                return liveStream(*a, io, options);
+            auto scenario = loadRunScenario(*a);
+            if (scenario && !a->profile.empty())
+                scenario->costProfile = a->profile;
             if (launch) // a file missing on some node is reported by rank 0 with the others' problems
                 return liveUnderLauncher(scenario, *launch, *a, options, io);
             if (!scenario)

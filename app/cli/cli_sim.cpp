@@ -18,8 +18,12 @@ namespace shardlab::cli {
 
 void addRunOptions(CLI::App* cmd, RunArgs& a)
 {
-    cmd->add_option("FILE", a.file, "Scenario file (.shardlab.json)")->required();
-    cmd->add_flag("--json", a.json, "Print one JSON object instead of the table");
+    cmd->add_option("FILE", a.file, "Scenario file (.shardlab.json); - reads it from standard input")->required();
+    auto* json = cmd->add_flag("--json", a.json, "Print one JSON object instead of the table");
+    cmd->add_flag("--stream", a.stream,
+                  "Write the run as a stream of JSON lines on standard output while it happens (header, one chunk per "
+                  "iteration, result or error; docs/result-format.md); the run stops when standard output closes")
+        ->excludes(json);
     cmd->add_option("--trace", a.trace, "Also write a Chrome/Perfetto trace to this file");
     cmd->add_option("--trace-iterations", a.traceIterations,
                     "Iterations the trace holds, from the first: a count, or 'all' (default: as many as fit in about "
@@ -54,7 +58,14 @@ Result<Scenario> loadRunScenario(const RunArgs& a)
     for (const auto& [option, out] : outputs)
         if (Status st = refuseOutputOverInput(option, out, a.file, "the scenario file being run"); !st)
             return st.error();
-    auto scenario = loadScenario(a.file);
+    auto scenario = [&]() -> Result<Scenario> {
+        if (a.file != "-")
+            return loadScenario(a.file);
+        auto text = readScenarioInput();
+        if (!text)
+            return text.error();
+        return parseScenario(*text, "<standard input>");
+    }();
     if (scenario && a.iterations > 0)
         scenario->iterations = a.iterations;
     return scenario;
@@ -145,9 +156,6 @@ void addSim(CLI::App& app, Io io, Action& action)
     addRunOptions(cmd, *a);
     cmd->callback([=, &action] {
         action = [=]() -> int {
-            auto scenario = loadRunScenario(*a);
-            if (!scenario)
-                return reportError(scenario.error(), io);
             SimulationOptions options;
             if (!a->profile.empty()) {
                 auto profile = loadProfile(a->profile);
@@ -155,6 +163,11 @@ void addSim(CLI::App& app, Io io, Action& action)
                     return reportError(profile.error(), io);
                 options.profile = *profile;
             }
+            if (a->stream) // reads the scenario itself: an unreadable one becomes the stream's error line
+                return simStream(*a, io, options);
+            auto scenario = loadRunScenario(*a);
+            if (!scenario)
+                return reportError(scenario.error(), io);
             auto run = [&] {
                 ProgressLine progress = progressLine("simulating", "iteration");
                 options.progress = [&](int done, int total) {

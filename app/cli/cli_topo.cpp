@@ -1,12 +1,38 @@
 #include "cli.h"
 
+#include "shardlab/base/version.h"
+#include "shardlab/io/run_stream.h"
+#include "shardlab/io/scenario_io.h"
 #include "shardlab/live/live.h"
 #include "shardlab/model/presets.h"
 #include "shardlab/sim/topo_matrix.h"
 
+#include <nlohmann/json.hpp>
+
 #include <ostream>
 
 namespace shardlab::cli {
+
+namespace {
+// `topo --json`: what the app asks a remote machine before a run (docs/remote.md): the versions,
+// whether live mode works there and why not, and the topology in the scenario format's form.
+std::string topoJson(const Result<Topology>& topo)
+{
+    nlohmann::json doc = {{"shardlab_version", kVersion},
+                          {"stream_format", kStreamFormatVersion},
+                          {"live", liveBuildInfo()},
+                          {"topology", nullptr},
+                          {"error", nullptr}};
+    if (topo) {
+        Scenario holder;
+        holder.topology = *topo;
+        doc["topology"] = nlohmann::json::parse(serializeScenario(holder)).at("topology");
+    } else {
+        doc["error"] = topo.error().message;
+    }
+    return doc.dump(1, ' ', true) + "\n";
+}
+} // namespace
 
 std::string formatDetectedDevices(const std::vector<LiveDevice>& devices)
 {
@@ -36,10 +62,14 @@ void addTopo(CLI::App& app, Io io, Action& action)
     auto preset = std::make_shared<std::string>();
     auto gpus = std::make_shared<int>(0);
     auto list = std::make_shared<bool>(false);
+    auto json = std::make_shared<bool>(false);
     cmd->add_option("--preset", *preset, "A built-in topology (without it: this machine's own, in a live build; under "
                                         "mpirun/srun, every process's node and GPU combined)");
     cmd->add_option("--gpus", *gpus, "Take only the first N GPUs of the preset")->check(wholeNumber(1, 1LL << 20));
     cmd->add_flag("--list", *list, "List the built-in presets");
+    cmd->add_flag("--json", *json,
+                  "Print one JSON object: ShardLab's version, its stream format, whether live mode works here, and the "
+                  "topology (null with the reason in \"error\" where there is none)");
     cmd->callback([=, &action] {
         action = [=]() -> int {
             if (*list) {
@@ -54,6 +84,10 @@ void addTopo(CLI::App& app, Io io, Action& action)
                 if (status != kExitOk)
                     return status;
                 auto machine = discoverTopology();
+                if (*json) {
+                    io.out << topoJson(machine);
+                    return machine ? kExitOk : kExitRunFailed;
+                }
                 if (!machine)
                     return reportError(machine.error(), io);
                 io.out << formatTopoMatrix(*machine);
@@ -70,6 +104,10 @@ void addTopo(CLI::App& app, Io io, Action& action)
                 io.err << "shardlab: preset " << *preset << " has " << topo->rankCount() << " GPUs; --gpus " << *gpus
                        << " asks for more\n";
                 return kExitBadInput;
+            }
+            if (*json) {
+                io.out << topoJson(*gpus > 0 ? topo->firstGpus(*gpus) : *topo);
+                return kExitOk;
             }
             io.out << formatTopoMatrix(*gpus > 0 ? topo->firstGpus(*gpus) : *topo);
             return kExitOk;

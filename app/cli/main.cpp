@@ -16,6 +16,7 @@ int main(int argc, char** argv)
 #endif
     // progress of long runs on standard error, rewritten in place on a terminal
     shardlab::cli::setProgressOutput({&std::cerr, isatty(STDERR_FILENO) == 1, {}});
+    shardlab::cli::setOutputIsProcessStdout(true);
     std::vector<std::string> args(argv + 1, argv + argc);
     return shardlab::cli::runCli(args, std::cout, std::cerr);
 }

@@ -60,6 +60,16 @@
     </message>
 </context>
 <context>
+    <name>RemoteProbe</name>
+    <message numerus="yes">
+        <source>%n GPU(s): %1; %2 link(s).</source>
+        <translation>
+            <numerusform>%n GPU: %1; %2 link(s).</numerusform>
+            <numerusform>%n GPUs: %1; %2 link(s).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>shardlab::gui::EngineWorker</name>
     <message numerus="yes">
         <source>%n GPU(s) on this machine: %1</source>

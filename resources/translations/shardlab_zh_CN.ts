@@ -652,6 +652,121 @@
     </message>
 </context>
 <context>
+    <name>RemoteFailure</name>
+    <message>
+        <source> (it said: %1)</source>
+        <translation>（它说：%1）</translation>
+    </message>
+    <message>
+        <source>The ssh program &quot;%1&quot; could not be started. Install the OpenSSH client (Debian: openssh-client).</source>
+        <translation>无法启动 ssh 程序“%1”。请安装 OpenSSH 客户端（Debian：openssh-client）。</translation>
+    </message>
+    <message>
+        <source>%1 answered with something this ShardLab cannot read: %2</source>
+        <translation>%1 返回的内容本 ShardLab 无法读取：%2</translation>
+    </message>
+    <message>
+        <source>The run on %1 failed: %2</source>
+        <translation>在 %1 上的运行失败：%2</translation>
+    </message>
+    <message>
+        <source>The connection to %1 was cut after %2 of %3 iterations. What arrived is shown, marked incomplete.</source>
+        <translation>与 %1 的连接在完成 %2 / %3 次迭代后被切断。已收到的部分照常显示，并标为不完整。</translation>
+    </message>
+    <message>
+        <source>The connection to %1 dropped after %2 of %3 iterations%4. What arrived is shown, marked incomplete; the run there stops when it next writes.</source>
+        <translation>与 %1 的连接在完成 %2 / %3 次迭代后断开%4。已收到的部分照常显示，并标为不完整；远端的运行在下一次写出时停止。</translation>
+    </message>
+    <message>
+        <source>%1 refused the login%2. Check that your key is in ~/.ssh/authorized_keys there and loaded (ssh-add), or name it in ~/.ssh/config; ShardLab does not ask for passwords.</source>
+        <translation>%1 拒绝了登录%2。请确认您的密钥已写入对方的 ~/.ssh/authorized_keys 并已加载（ssh-add），或在 ~/.ssh/config 中指明；ShardLab 不会询问密码。</translation>
+    </message>
+    <message>
+        <source>The host key of %1 is not known or has changed%2. Connect once with ssh in a terminal to check and accept it.</source>
+        <translation>%1 的主机密钥未知或已变更%2。请先在终端里用 ssh 连接一次，核对并接受它。</translation>
+    </message>
+    <message>
+        <source>%1 is not a known host name%2. Check the name, or add an alias to ~/.ssh/config.</source>
+        <translation>%1 不是已知的主机名%2。请检查名称，或在 ~/.ssh/config 中添加别名。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be reached%2. Check that the machine is on and its SSH server is running, and the port.</source>
+        <translation>无法连接到 %1%2。请确认该机器已开机、SSH 服务正在运行，并检查端口。</translation>
+    </message>
+    <message>
+        <source>ssh could not connect to %1 (exit status 255)%2.</source>
+        <translation>ssh 无法连接到 %1（退出状态 255）%2。</translation>
+    </message>
+    <message>
+        <source>The command was not found on %1%2. Install the ShardLab package there, or give the full path of shardlab in the remote command.</source>
+        <translation>在 %1 上找不到该命令%2。请在那里安装 ShardLab 软件包，或在远端命令中写出 shardlab 的完整路径。</translation>
+    </message>
+    <message>
+        <source>The command on %1 cannot be run%2 (not executable?).</source>
+        <translation>%1 上的命令无法运行%2（没有执行权限？）。</translation>
+    </message>
+    <message>
+        <source>The ShardLab on %1 does not know this option: it is older than this one. Install the same ShardLab version there%2.</source>
+        <translation>%1 上的 ShardLab 不认识这个选项：它比本机的版本旧。请在那里安装相同版本的 ShardLab%2。</translation>
+    </message>
+    <message>
+        <source>The connection to %1 was cut before the run began.</source>
+        <translation>与 %1 的连接在运行开始之前就被切断了。</translation>
+    </message>
+    <message>
+        <source>The command on %1 ended (exit status %2) without sending a run%3.</source>
+        <translation>%1 上的命令已结束（退出状态 %2），但没有发回任何运行%3。</translation>
+    </message>
+</context>
+<context>
+    <name>RemoteProbe</name>
+    <message>
+        <source>ShardLab %1 on %2 (here: %3).</source>
+        <translation>%2 上的 ShardLab 版本为 %1（本机：%3）。</translation>
+    </message>
+    <message>
+        <source>Its run stream is format %1, this ShardLab reads format %2: install the same ShardLab version on both machines.</source>
+        <translation>它的运行流格式为 %1，本 ShardLab 读取格式 %2：请在两台机器上安装相同版本的 ShardLab。</translation>
+    </message>
+    <message>
+        <source>The versions differ but the stream format is the same: runs can be read.</source>
+        <translation>版本不同，但运行流格式相同：可以读取运行。</translation>
+    </message>
+    <message>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s): %1; %2 link(s).</source>
+        <translation>
+            <numerusform>%n 个 GPU：%1；%2 条链路。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No GPU can be used there for live runs: %1</source>
+        <translation>那里没有可用于实测运行的 GPU：%1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>RemoteTarget</name>
+    <message>
+        <source>Enter a host: an alias from ~/.ssh/config, or user@host.</source>
+        <translation>请输入主机：~/.ssh/config 中的别名，或 user@host。</translation>
+    </message>
+    <message>
+        <source>The host &quot;%1&quot; contains a space; enter one alias or user@host.</source>
+        <translation>主机“%1”含有空格；请输入一个别名或 user@host。</translation>
+    </message>
+    <message>
+        <source>The host &quot;%1&quot; begins with &apos;-&apos;, which ssh would read as an option.</source>
+        <translation>主机“%1”以“-”开头，ssh 会把它当作选项。</translation>
+    </message>
+</context>
+<context>
     <name>SwitchItem</name>
     <message>
         <source>CPU %1</source>
@@ -2645,6 +2760,14 @@ first mismatch</source>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
+    <message>
+        <source>Live &amp;on…</source>
+        <translation>在远程机器上实测(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Run the scenario on another machine&apos;s GPUs through ssh (a lecture-room server, a cluster&apos;s login node) and watch it here as it happens</source>
+        <translation>通过 ssh 在另一台机器的 GPU 上运行场景（教室的服务器、集群的登录节点），并在这里实时观看</translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::NewItemDialog</name>
@@ -3167,6 +3290,77 @@ first mismatch</source>
     </message>
 </context>
 <context>
+    <name>shardlab::gui::RemoteDialog</name>
+    <message>
+        <source>Live on a remote machine</source>
+        <translation>在远程机器上实测</translation>
+    </message>
+    <message>
+        <source>Runs the scenario with the ShardLab installed on another machine, through your system&apos;s ssh (keys, agent and ~/.ssh/config as you set them up), and shows the run here as it happens.</source>
+        <translation>通过系统自带的 ssh（使用您已配置的密钥、agent 和 ~/.ssh/config），用另一台机器上安装的 ShardLab 运行场景，并在这里实时显示运行过程。</translation>
+    </message>
+    <message>
+        <source>an alias from ~/.ssh/config, or user@host</source>
+        <translation>~/.ssh/config 中的别名，或 user@host</translation>
+    </message>
+    <message>
+        <source>The machine with the GPUs: a Host alias of ~/.ssh/config (where its user, port, key and ProxyJump are set), or user@host. ShardLab never asks for a password: log in with a key.</source>
+        <translation>装有 GPU 的机器：~/.ssh/config 中的 Host 别名（其中设置用户、端口、密钥和 ProxyJump），或 user@host。ShardLab 从不询问密码：请使用密钥登录。</translation>
+    </message>
+    <message>
+        <source>The command run there, with the scenario on its standard input. Default: %1. On a Slurm cluster&apos;s login node, for example: srun -N1 --gpus-per-node=8 shardlab live --stream -</source>
+        <translation>在那里运行的命令，场景通过其标准输入传入。默认：%1。在 Slurm 集群的登录节点上，例如：srun -N1 --gpus-per-node=8 shardlab live --stream -</translation>
+    </message>
+    <message>
+        <source>&amp;Host:</source>
+        <translation>主机(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>&amp;Port:</source>
+        <translation>端口(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Command there:</source>
+        <translation>远端命令(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>&amp;Show the machine</source>
+        <translation>查看机器(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Show the machine to see its GPUs before the run.</source>
+        <translation>运行前可点击“查看机器”了解它的 GPU。</translation>
+    </message>
+    <message>
+        <source>&amp;Run there</source>
+        <translation>在那里运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Start the run on the remote machine; Cancel on the run page stops it there and frees its GPUs</source>
+        <translation>在远程机器上开始运行；在运行页面点击“取消”会停止远端运行并释放其 GPU</translation>
+    </message>
+    <message>
+        <source>Enter the command to run there (default: %1).</source>
+        <translation>请输入要在那里运行的命令（默认：%1）。</translation>
+    </message>
+    <message>
+        <source>Asking %1…</source>
+        <translation>正在询问 %1…</translation>
+    </message>
+    <message>
+        <source>Run `shardlab topo --json` there (through the same srun or mpirun as the command): its ShardLab version and its GPUs</source>
+        <translation>在那里运行 `shardlab topo --json`（通过与命令相同的 srun 或 mpirun）：查看其 ShardLab 版本和 GPU</translation>
+    </message>
+    <message>
+        <source>as configured</source>
+        <translation>按配置</translation>
+    </message>
+    <message>
+        <source>The SSH port; &quot;as configured&quot; uses the alias&apos;s Port, else 22.</source>
+        <translation>SSH 端口；“按配置”使用别名中的 Port，否则为 22。</translation>
+    </message>
+</context>
+<context>
     <name>shardlab::gui::ReportWriter</name>
     <message>
         <source>%1: expected a file name ending in .html or .pdf</source>
@@ -3198,6 +3392,14 @@ first mismatch</source>
     <message>
         <source>Checking for GPUs…</source>
         <translation>正在检查 GPU…</translation>
+    </message>
+    <message>
+        <source>%1 over SSH</source>
+        <translation>%1（通过 SSH）</translation>
+    </message>
+    <message>
+        <source>a run stream on this machine</source>
+        <translation>本机上的运行流</translation>
     </message>
 </context>
 <context>
@@ -3352,6 +3554,14 @@ first mismatch</source>
     <message>
         <source>Measured by the run saved in %1. The faint dotted lane under each rank is the simulation of the same scenario on this computer&apos;s model; the table on the right gives the error per phase.</source>
         <translation>由保存在 %1 中的运行实测得到。每个 Rank 下方淡色虚线的那一行，是同一场景在本机模型上的模拟；右侧表格给出每个阶段的误差。</translation>
+    </message>
+    <message>
+        <source>Running on %1 over SSH…</source>
+        <translation>正在通过 SSH 在 %1 上运行…</translation>
+    </message>
+    <message>
+        <source>Reading a run stream on this machine…</source>
+        <translation>正在读取本机上的运行流…</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "run/runcontroller.h"
 
+#include "remote/remotesession.h"
 #include "timeline/timelinedata.h"
 
 #include <QThread>
@@ -65,7 +66,64 @@ quint64 RunController::begin()
     m_coalesce.stop();
     m_stream->reset(m_current);
     disposeLater(std::move(m_streaming));
+    m_incomplete.clear();
+    if (m_remote) { // its ssh ends; its signals are no longer heard
+        m_remote->disconnect(this);
+        m_remote->cancel();
+        m_remote->deleteLater();
+        m_remote = nullptr;
+    }
     return m_current;
+}
+
+quint64 RunController::startRemote(const Scenario& scenario, const RemoteTarget& target)
+{
+    const quint64 id = begin();
+    const RunKind kind = remoteCommandSimulates(target.command) ? RunKind::Simulate : RunKind::Live;
+    std::vector<std::string> devices;
+    for (const Gpu& g : scenario.topology.gpus)
+        devices.push_back(g.name);
+    m_streaming = TimelineData::streaming(scenario.ranks(), std::move(devices));
+    m_remote = new RemoteSession(target, this);
+    RemoteSession* session = m_remote;
+    const QString origin = target.onThisMachine ? tr("a run stream on this machine") : tr("%1 over SSH").arg(target.displayName());
+    connect(session, &RemoteSession::chunkAvailable, this, [this, id, session](int done, int total) {
+        if (id != m_current)
+            return;
+        if (m_stream->push(id, session->reader().soFar(), done, total))
+            onDataReady(id);
+        onProgress(id, done, total);
+    });
+    connect(session, &RemoteSession::progress, this, [this, id](int done, int total) { onProgress(id, done, total); });
+    connect(session, &RemoteSession::runAvailable, this,
+            [this, id, origin](std::shared_ptr<const RunResult> run, const Scenario& ran) {
+                presentRemote(id, ran, std::move(run), origin, QString());
+            });
+    connect(session, &RemoteSession::failed, this,
+            [this, id, origin](const QString& message, std::shared_ptr<const RunResult> partial, const Scenario& ran) {
+                if (partial)
+                    presentRemote(id, ran, std::move(partial), origin, message);
+                else
+                    onFailed(id, message);
+            });
+    connect(session, &RemoteSession::cancelled, this, [this, id] { onCancelled(id); });
+    session->start(scenario);
+    emit started(id, kind);
+    return id;
+}
+
+void RunController::presentRemote(quint64 id, const Scenario& scenario, std::shared_ptr<const RunResult> run,
+                                  const QString& origin, const QString& incomplete)
+{
+    if (id != m_current || !m_running)
+        return;
+    m_incomplete = incomplete;
+    QMetaObject::invokeMethod(
+        m_worker,
+        [w = m_worker, id, scenario, run = std::move(run), origin, cancel = m_cancel]() mutable {
+            w->present(id, scenario, std::move(run), origin, cancel);
+        },
+        Qt::QueuedConnection);
 }
 
 quint64 RunController::start(const Scenario& scenario, RunKind kind)
@@ -109,6 +167,8 @@ void RunController::cancel()
 {
     if (m_cancel)
         m_cancel->store(true);
+    if (m_remote && m_remote->isRunning())
+        m_remote->cancel(); // answers with cancelled() once ssh has ended
 }
 
 void RunController::onProgress(quint64 id, int done, int total)
@@ -163,6 +223,8 @@ void RunController::onFinished(quint64 id, RunOutcomePtr outcome)
     m_running = false;
     m_coalesce.stop();
     disposeLater(std::move(m_streaming));
+    if (!m_incomplete.isEmpty())
+        std::const_pointer_cast<RunOutcome>(outcome)->incomplete = m_incomplete;
     emit resultAvailable(std::move(outcome));
 }
 

@@ -4,6 +4,7 @@
 // thread and owns the worker's thread.
 #pragma once
 
+#include "remote/remotetarget.h"
 #include "run/engineworker.h"
 #include "run/runstream.h"
 #include "run/runtypes.h"
@@ -18,6 +19,7 @@ class QThread;
 
 namespace shardlab::gui {
 
+class RemoteSession;
 class TimelineData;
 
 class RunController : public QObject {
@@ -31,6 +33,13 @@ public:
     // Shows a run made elsewhere (a result file, a trace) as if it had just finished here: the same
     // signals (started, then resultAvailable or failed), superseding any run in progress.
     quint64 present(const Scenario& scenario, std::shared_ptr<const RunResult> run, const QString& origin);
+    // Runs `scenario` on another machine over SSH (remote/remotesession.h): its stream goes into the
+    // same buffer and lanes as a local simulation's, and the run it sends ends as any run made here
+    // (resultAvailable through the worker's preparation). A connection that drops shows what
+    // arrived, with RunOutcome::incomplete saying why; a run that never began fails.
+    quint64 startRemote(const Scenario& scenario, const RemoteTarget& target);
+    // The session of the current remote run, or null (tests: to cut its connection).
+    RemoteSession* remoteSession() const { return m_remote; }
     // The watchdog's deadline for the runs started from now on (default 10 s, as the CLI): live runs
     // abort a hung collective after it, simulations on their own clock.
     void setWatchdogMs(double ms) { m_watchdogMs = ms; }
@@ -79,6 +88,8 @@ private:
     void onFailed(quint64 id, const QString& message);
     void onCancelled(quint64 id);
     void onLiveProbed(bool available, const QString& explanation);
+    void presentRemote(quint64 id, const Scenario& scenario, std::shared_ptr<const RunResult> run, const QString& origin,
+                       const QString& incomplete);
 
     QThread* m_thread = nullptr;
     EngineWorker* m_worker = nullptr;
@@ -94,6 +105,8 @@ private:
     bool m_liveAvailable = false;
     QString m_liveExplanation;
     double m_watchdogMs = 10000;
+    RemoteSession* m_remote = nullptr; // the current run's, when it runs remotely
+    QString m_incomplete;              // why the current remote run is incomplete
 };
 
 } // namespace shardlab::gui

@@ -245,6 +245,15 @@ void RunPage::runScenario(const Scenario& scenario)
     m_controller->start(scenario, m_mode);
 }
 
+void RunPage::runRemote(const RemoteTarget& target)
+{
+    if (!m_hasScenario)
+        return;
+    m_running = m_scenario;
+    m_remoteHost = target.onThisMachine ? QString() : target.displayName();
+    m_controller->startRemote(m_scenario, target);
+}
+
 void RunPage::showRun(const Scenario& scenario, std::shared_ptr<const RunResult> run, const QString& origin)
 {
     m_running = scenario;
@@ -275,7 +284,11 @@ void RunPage::onStarted(quint64, RunKind kind)
     m_playbackBar->refresh();
     m_progress->setRange(0, std::max(1, m_running.iterations));
     m_progress->setValue(0);
-    m_status->setText(kind == RunKind::Live ? tr("Running on the GPUs\u2026") : tr("Simulating\u2026"));
+    if (m_controller->remoteSession())
+        m_status->setText(m_remoteHost.isEmpty() ? tr("Reading a run stream on this machine\u2026")
+                                                 : tr("Running on %1 over SSH\u2026").arg(m_remoteHost));
+    else
+        m_status->setText(kind == RunKind::Live ? tr("Running on the GPUs\u2026") : tr("Simulating\u2026"));
     if (auto streaming = m_controller->streamingTimeline()) {
         std::vector<QString> names;
         for (const Op& op : m_running.program)
@@ -330,7 +343,9 @@ void RunPage::onResult(RunOutcomePtr outcome)
                                                          : tr("Simulated in %1 ms").arg(outcome->wallMs, 0, 'f', decimals));
     if (outcome->run->hang) // the iterations before the hung one completed
         m_progress->setValue(std::max(0, static_cast<int>(outcome->run->iterations.size()) - 1));
-    if (outcome->run->hang)
+    if (!outcome->incomplete.isEmpty())
+        showBanner(outcome->incomplete, true);
+    else if (outcome->run->hang)
         showBanner(tr("The run hung: %1").arg(QString::fromStdString(outcome->run->hang->explanation)), true);
     else if (outcome->kind == RunKind::Live && !outcome->reference)
         showBanner(tr("The simulation of this scenario failed, so there is nothing to compare with: %1").arg(outcome->referenceError), true);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "shardlab/sim/activity.h"
+#include "remote/remotetarget.h"
 #include "run/runtypes.h"
 
 #include "shardlab/live/live.h"
@@ -84,6 +85,8 @@ public slots:
     void runScenario(const shardlab::Scenario& scenario);
     // Shows a run made elsewhere (a result file, a trace) exactly as one made here; `origin` names
     // the file in the status line.
+    // Runs the open scenario on another machine over SSH (Run > Live on…).
+    void runRemote(const RemoteTarget& target);
     void showRun(const shardlab::Scenario& scenario, std::shared_ptr<const shardlab::RunResult> run, const QString& origin);
 
 signals:
@@ -117,6 +120,7 @@ private:
 
     Scenario m_scenario;
     Scenario m_running; // what the current run runs (the scenario, a sandbox variant, a file's)
+    QString m_remoteHost; // the machine of the last remote run, for the status line
     bool m_hasScenario = false;
     RunKind m_mode = RunKind::Simulate;
     bool m_autoRun = false;

@@ -34,6 +34,7 @@ struct RunOutcome {
     QString referenceError;                          // why there is no reference, if there is none
     double wallMs = 0;                               // how long the engine took
     QString origin;                                  // the file it was read from; empty: run here
+    QString incomplete;                              // why the run stopped early (a remote connection dropped)
 };
 using RunOutcomePtr = std::shared_ptr<const RunOutcome>;
 

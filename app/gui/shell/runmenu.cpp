@@ -1,7 +1,8 @@
 // The Run menu: run, cancel, the Simulate / Live switch (Live disabled, with the reason, where this
-// machine has no live mode), and the hang sandbox.
+// machine has no live mode), Live on… another machine over SSH, and the hang sandbox.
 #include "shell/mainwindow.h"
 
+#include "remote/remotedialog.h"
 #include "report/report_writer.h"
 #include "run/runcontroller.h"
 #include "run/runpage.h"
@@ -63,6 +64,18 @@ void MainWindow::buildRunMenu()
     };
     showLive(m_run->controller()->liveAvailable(), m_run->controller()->liveExplanation());
     connect(m_run, &RunPage::liveAvailabilityChanged, this, showLive);
+    // another machine's GPUs over SSH (remote/): works where this one has none
+    connect(addNamedAction(menu, QStringLiteral("run.remote"), tr("Live &on\u2026"),
+                           tr("Run the scenario on another machine's GPUs through ssh (a lecture-room server, a "
+                              "cluster's login node) and watch it here as it happens"),
+                           {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_3)}),
+            &QAction::triggered, this, [this] {
+                RemoteDialog dialog(this);
+                if (dialog.exec() != QDialog::Accepted)
+                    return;
+                m_pages->setCurrentWidget(m_run);
+                m_run->runRemote(dialog.target());
+            });
     connect(simulate, &QAction::triggered, this, [this] { m_run->setMode(RunKind::Simulate); });
     connect(live, &QAction::triggered, this, [this] { m_run->setMode(RunKind::Live); });
     connect(m_run, &RunPage::modeChanged, this, [this, simulate, live](RunKind mode) {

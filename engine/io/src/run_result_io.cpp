@@ -83,6 +83,24 @@ json collectiveToJson(const CollectiveRecord& c)
 
 json iterationToJson(const IterationMark& m) { return {m.beginUs, m.endUs}; }
 
+json spanToJson(const Span& s)
+{
+    return {s.rank, s.stream, spanKindName(s.kind), s.beginUs, s.endUs, s.op, s.iteration, s.bucket,
+            s.collective, s.waitedFor, detailName(s.detail)};
+}
+
+json spanFieldsJson() { return kSpanFields; }
+
+json hangToJson(const std::optional<HangReport>& hang)
+{
+    if (!hang)
+        return nullptr;
+    return {{"last_completed", hang->lastCompleted},
+            {"pending", hang->pending},
+            {"first_mismatch_rank", hang->firstMismatchRank},
+            {"explanation", hang->explanation}};
+}
+
 json runResultToJson(const RunResult& run)
 {
     json doc = {{"mode", run.mode == RunMode::Live ? "live" : "sim"}, {"ranks", run.ranks}, {"devices", run.devices},
@@ -90,8 +108,7 @@ json runResultToJson(const RunResult& run)
     doc["span_fields"] = kSpanFields;
     json spans = json::array();
     for (const Span& s : run.spans)
-        spans.push_back({s.rank, s.stream, spanKindName(s.kind), s.beginUs, s.endUs, s.op, s.iteration, s.bucket,
-                         s.collective, s.waitedFor, detailName(s.detail)});
+        spans.push_back(spanToJson(s));
     doc["spans"] = std::move(spans);
     json colls = json::array();
     for (const CollectiveRecord& c : run.collectives)
@@ -103,14 +120,80 @@ json runResultToJson(const RunResult& run)
     doc["iterations"] = std::move(iters);
     doc["peak_memory_bytes"] = run.peakMemory;
     doc["paging_us"] = run.pagingUs;
-    if (run.hang)
-        doc["hang"] = {{"last_completed", run.hang->lastCompleted},
-                       {"pending", run.hang->pending},
-                       {"first_mismatch_rank", run.hang->firstMismatchRank},
-                       {"explanation", run.hang->explanation}};
-    else
-        doc["hang"] = nullptr;
+    doc["hang"] = hangToJson(run.hang);
     return doc;
+}
+
+Span spanFromJson(const json& v, const std::string& p)
+{
+    const json& a = arrayAt(v, p);
+    if (a.size() != std::size(kSpanFields))
+        failAt(p, "has " + std::to_string(a.size()) + " fields (expected " + std::to_string(std::size(kSpanFields)) + ")");
+    auto at = [&](size_t k) { return p + "[" + std::to_string(k) + "]"; };
+    Span s;
+    s.rank = intAt(a[0], at(0));
+    s.stream = intAt(a[1], at(1), 0, 1);
+    s.kind = enumAt(a[2], at(2), kSpanKinds, spanKindName, "compute, comm or wait");
+    s.beginUs = numberAt(a[3], at(3));
+    s.endUs = numberAt(a[4], at(4));
+    s.op = intAt(a[5], at(5));
+    s.iteration = intAt(a[6], at(6));
+    s.bucket = intAt(a[7], at(7));
+    s.collective = intAt(a[8], at(8));
+    s.waitedFor = intAt(a[9], at(9));
+    s.detail = enumAt(a[10], at(10), kDetails, detailName, "none, injected_delay or paging");
+    return s;
+}
+
+CollectiveRecord collectiveFromJson(const json& c, const std::string& p)
+{
+    auto m = [&](const char* k) -> const json& { return member(c, p, k); };
+    auto q = [&](const char* k) { return p + "." + k; };
+    CollectiveRecord r;
+    r.op = intAt(m("op"), q("op"));
+    r.iteration = intAt(m("iteration"), q("iteration"));
+    r.bucket = intAt(m("bucket"), q("bucket"));
+    r.sequence = intAt(m("sequence"), q("sequence"));
+    r.kind = opAt(m("kind"), q("kind"));
+    r.bytes = static_cast<Bytes>(integerAt(m("bytes"), q("bytes"), 0, static_cast<long long>(kMaxBytes)));
+    const json& group = arrayAt(m("group"), q("group"));
+    for (size_t k = 0; k < group.size(); ++k)
+        r.group.push_back(intAt(group[k], q("group") + "[" + std::to_string(k) + "]"));
+    const json& arr = arrayAt(m("arrival_us"), q("arrival_us"));
+    for (size_t k = 0; k < arr.size(); ++k)
+        r.arrivalUs.push_back(arr[k].is_null() ? std::numeric_limits<double>::quiet_NaN()
+                                               : numberAt(arr[k], q("arrival_us") + "[" + std::to_string(k) + "]"));
+    r.startUs = numberAt(m("start_us"), q("start_us"));
+    r.endUs = numberAt(m("end_us"), q("end_us"));
+    r.lastArrival = intAt(m("last_arrival"), q("last_arrival"));
+    r.algorithm = enumAt(m("algorithm"), q("algorithm"), kAlgorithms, algorithmName, "auto, ring, tree, direct or hierarchical");
+    r.protocol = enumAt(m("protocol"), q("protocol"), kProtocols, protocolName, "LL, LL128 or Simple");
+    r.wrongElements = intAt(m("wrong_elements"), q("wrong_elements"), 0);
+    return r;
+}
+
+IterationMark iterationFromJson(const json& v, const std::string& p)
+{
+    const json& a = arrayAt(v, p);
+    if (a.size() != 2)
+        failAt(p, "expected [begin_us, end_us]");
+    return {numberAt(a[0], p + "[0]"), numberAt(a[1], p + "[1]")};
+}
+
+std::optional<HangReport> hangFromJson(const json& hang, const std::string& p)
+{
+    if (hang.is_null())
+        return std::nullopt;
+    HangReport h;
+    const json& last = arrayAt(member(hang, p, "last_completed"), p + ".last_completed");
+    for (size_t i = 0; i < last.size(); ++i)
+        h.lastCompleted.push_back(intAt(last[i], p + ".last_completed[" + std::to_string(i) + "]", -1));
+    const json& pending = arrayAt(member(hang, p, "pending"), p + ".pending");
+    for (size_t i = 0; i < pending.size(); ++i)
+        h.pending.push_back(stringAt(pending[i], p + ".pending[" + std::to_string(i) + "]"));
+    h.firstMismatchRank = intAt(member(hang, p, "first_mismatch_rank"), p + ".first_mismatch_rank", -1);
+    h.explanation = stringAt(member(hang, p, "explanation"), p + ".explanation");
+    return h;
 }
 
 RunResult runResultFromJson(const json& v, const std::string& path)
@@ -130,62 +213,14 @@ RunResult runResultFromJson(const json& v, const std::string& path)
         failAt(path + ".span_fields", "not the fields this ShardLab writes (a result from a newer version?)");
     const json& spans = arrayAt(member(v, path, "spans"), path + ".spans");
     run.spans.reserve(spans.size());
-    for (size_t i = 0; i < spans.size(); ++i) {
-        const std::string p = path + ".spans[" + std::to_string(i) + "]";
-        const json& a = arrayAt(spans[i], p);
-        if (a.size() != std::size(kSpanFields))
-            failAt(p, "has " + std::to_string(a.size()) + " fields (expected " + std::to_string(std::size(kSpanFields)) + ")");
-        auto at = [&](size_t k) { return p + "[" + std::to_string(k) + "]"; };
-        Span s;
-        s.rank = intAt(a[0], at(0));
-        s.stream = intAt(a[1], at(1), 0, 1);
-        s.kind = enumAt(a[2], at(2), kSpanKinds, spanKindName, "compute, comm or wait");
-        s.beginUs = numberAt(a[3], at(3));
-        s.endUs = numberAt(a[4], at(4));
-        s.op = intAt(a[5], at(5));
-        s.iteration = intAt(a[6], at(6));
-        s.bucket = intAt(a[7], at(7));
-        s.collective = intAt(a[8], at(8));
-        s.waitedFor = intAt(a[9], at(9));
-        s.detail = enumAt(a[10], at(10), kDetails, detailName, "none, injected_delay or paging");
-        run.spans.push_back(s);
-    }
+    for (size_t i = 0; i < spans.size(); ++i)
+        run.spans.push_back(spanFromJson(spans[i], path + ".spans[" + std::to_string(i) + "]"));
     const json& colls = arrayAt(member(v, path, "collectives"), path + ".collectives");
-    for (size_t i = 0; i < colls.size(); ++i) {
-        const std::string p = path + ".collectives[" + std::to_string(i) + "]";
-        const json& c = colls[i];
-        auto m = [&](const char* k) -> const json& { return member(c, p, k); };
-        auto q = [&](const char* k) { return p + "." + k; };
-        CollectiveRecord r;
-        r.op = intAt(m("op"), q("op"));
-        r.iteration = intAt(m("iteration"), q("iteration"));
-        r.bucket = intAt(m("bucket"), q("bucket"));
-        r.sequence = intAt(m("sequence"), q("sequence"));
-        r.kind = opAt(m("kind"), q("kind"));
-        r.bytes = static_cast<Bytes>(integerAt(m("bytes"), q("bytes"), 0, static_cast<long long>(kMaxBytes)));
-        const json& group = arrayAt(m("group"), q("group"));
-        for (size_t k = 0; k < group.size(); ++k)
-            r.group.push_back(intAt(group[k], q("group") + "[" + std::to_string(k) + "]"));
-        const json& arr = arrayAt(m("arrival_us"), q("arrival_us"));
-        for (size_t k = 0; k < arr.size(); ++k)
-            r.arrivalUs.push_back(arr[k].is_null() ? std::numeric_limits<double>::quiet_NaN()
-                                                   : numberAt(arr[k], q("arrival_us") + "[" + std::to_string(k) + "]"));
-        r.startUs = numberAt(m("start_us"), q("start_us"));
-        r.endUs = numberAt(m("end_us"), q("end_us"));
-        r.lastArrival = intAt(m("last_arrival"), q("last_arrival"));
-        r.algorithm = enumAt(m("algorithm"), q("algorithm"), kAlgorithms, algorithmName, "auto, ring, tree, direct or hierarchical");
-        r.protocol = enumAt(m("protocol"), q("protocol"), kProtocols, protocolName, "LL, LL128 or Simple");
-        r.wrongElements = intAt(m("wrong_elements"), q("wrong_elements"), 0);
-        run.collectives.push_back(std::move(r));
-    }
+    for (size_t i = 0; i < colls.size(); ++i)
+        run.collectives.push_back(collectiveFromJson(colls[i], path + ".collectives[" + std::to_string(i) + "]"));
     const json& iters = arrayAt(member(v, path, "iterations"), path + ".iterations");
-    for (size_t i = 0; i < iters.size(); ++i) {
-        const std::string p = path + ".iterations[" + std::to_string(i) + "]";
-        const json& a = arrayAt(iters[i], p);
-        if (a.size() != 2)
-            failAt(p, "expected [begin_us, end_us]");
-        run.iterations.push_back({numberAt(a[0], p + "[0]"), numberAt(a[1], p + "[1]")});
-    }
+    for (size_t i = 0; i < iters.size(); ++i)
+        run.iterations.push_back(iterationFromJson(iters[i], path + ".iterations[" + std::to_string(i) + "]"));
     const json& peak = arrayAt(member(v, path, "peak_memory_bytes"), path + ".peak_memory_bytes");
     for (size_t i = 0; i < peak.size(); ++i)
         run.peakMemory.push_back(static_cast<Bytes>(
@@ -193,20 +228,7 @@ RunResult runResultFromJson(const json& v, const std::string& path)
     const json& paging = arrayAt(member(v, path, "paging_us"), path + ".paging_us");
     for (size_t i = 0; i < paging.size(); ++i)
         run.pagingUs.push_back(numberAt(paging[i], path + ".paging_us[" + std::to_string(i) + "]"));
-    const json& hang = member(v, path, "hang");
-    if (!hang.is_null()) {
-        const std::string p = path + ".hang";
-        HangReport h;
-        const json& last = arrayAt(member(hang, p, "last_completed"), p + ".last_completed");
-        for (size_t i = 0; i < last.size(); ++i)
-            h.lastCompleted.push_back(intAt(last[i], p + ".last_completed[" + std::to_string(i) + "]", -1));
-        const json& pending = arrayAt(member(hang, p, "pending"), p + ".pending");
-        for (size_t i = 0; i < pending.size(); ++i)
-            h.pending.push_back(stringAt(pending[i], p + ".pending[" + std::to_string(i) + "]"));
-        h.firstMismatchRank = intAt(member(hang, p, "first_mismatch_rank"), p + ".first_mismatch_rank", -1);
-        h.explanation = stringAt(member(hang, p, "explanation"), p + ".explanation");
-        run.hang = std::move(h);
-    }
+    run.hang = hangFromJson(member(v, path, "hang"), path + ".hang");
     return run;
 }
 

@@ -2,10 +2,15 @@
 // saves a screenshot: for the docs, for reviews, and on the GPU machine for a live run.
 //   SHARDLAB_SCREENSHOT=out.png SHARDLAB_QUIT_AFTER_MS=6000 runpage_demo FILE [--live] [--at FRACTION] [--select]
 //                                                                      [--stand-in-live SLOWDOWN]
+//                                                                      [--stream-command COMMAND]
 // --at moves the playback cursor to that fraction of the run (default: the first all-reduce);
 // --select selects the first collective so that its members are outlined.
 // --stand-in-live S previews the simulated-vs-measured view without GPUs: the "measurement" is
 // the simulation with every rank S times slower (labelled as a stand-in in the mode's tooltip).
+// --stream-command C runs C on this machine (sh -c) with the scenario on its standard input and
+// reads its run stream through the path of Run > Live on… (RemoteSession, the engine's stream
+// reader): on the GPU machine, --stream-command "shardlab live --stream -" with
+// SHARDLAB_QUIT_AFTER_MS shorter than the run shows the run page during the run.
 #include "demo_screenshot.h"
 #include "run_test_helpers.h"
 #include "run/playbackcontroller.h"
@@ -54,9 +59,19 @@ int main(int argc, char** argv)
             QStringLiteral("stand-in: the simulation with every rank %1x slower").arg(standIn));
     }
     const bool live = args.contains(QStringLiteral("--live")) || standIn > 0;
+    const int streamIndex = static_cast<int>(args.indexOf(QStringLiteral("--stream-command")));
+    const QString streamCommand = streamIndex > 0 && streamIndex + 1 < args.size() ? args.at(streamIndex + 1) : QString();
 
     int status = 0;
     auto go = [&] {
+        if (!streamCommand.isEmpty()) {
+            RemoteTarget here;
+            here.host = QStringLiteral("this machine");
+            here.command = streamCommand;
+            here.onThisMachine = true;
+            page.runRemote(here);
+            return;
+        }
         if (live)
             page.setMode(RunKind::Live);
         if (live && page.mode() != RunKind::Live) {

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -16,6 +17,14 @@ nlohmann::json runResultToJson(const RunResult& run);
 // Its "collectives" and "iterations" entries one at a time, for writers that stream them.
 nlohmann::json collectiveToJson(const CollectiveRecord& record);
 nlohmann::json iterationToJson(const IterationMark& mark);
+nlohmann::json spanToJson(const Span& span); // an array in the order of spanFieldsJson()
+nlohmann::json spanFieldsJson();
+nlohmann::json hangToJson(const std::optional<HangReport>& hang); // null when there is none
+// Each entry back; throws JsonPathError naming the JSON path below `path` that is wrong.
+Span spanFromJson(const nlohmann::json& v, const std::string& path);
+CollectiveRecord collectiveFromJson(const nlohmann::json& v, const std::string& path);
+IterationMark iterationFromJson(const nlohmann::json& v, const std::string& path);
+std::optional<HangReport> hangFromJson(const nlohmann::json& v, const std::string& path);
 // Throws JsonPathError (shardlab/base/json_reader.h) naming the JSON path below `path` that is wrong.
 RunResult runResultFromJson(const nlohmann::json& v, const std::string& path);
 

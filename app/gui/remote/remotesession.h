@@ -1,0 +1,63 @@
+// One remote run: the system's `ssh` runs the target's command on the remote machine, the scenario
+// goes over its standard input (never on a command line) and the run stream comes back on its
+// standard output, read as it arrives by the engine's RunStreamReader, the one reader of run
+// streams. Cancel ends ssh; the remote `shardlab` then stops at the next line it writes, since
+// sshd closes its standard output (docs/remote.md "Cancel and dropped connections").
+// Lives on the GUI thread: QProcess delivers bytes through the event loop.
+#pragma once
+
+#include "remote/remotefailure.h"
+#include "remote/remotetarget.h"
+
+#include "shardlab/io/run_stream.h"
+#include "shardlab/model/scenario.h"
+
+#include <QObject>
+#include <QProcess>
+
+#include <memory>
+
+namespace shardlab::gui {
+
+class RemoteSession : public QObject {
+    Q_OBJECT
+public:
+    explicit RemoteSession(RemoteTarget target, QObject* parent = nullptr);
+    ~RemoteSession() override;
+
+    void start(const Scenario& scenario);
+    void cancel();
+    bool isRunning() const { return m_ssh.state() != QProcess::NotRunning; }
+    const RemoteTarget& target() const { return m_target; }
+    const RunStreamReader& reader() const { return m_reader; }
+    qint64 sshProcessId() const { return m_ssh.processId(); } // tests cut the connection with it
+
+signals:
+    void headerAvailable();                      // reader().header() is set
+    void chunkAvailable(int done, int total);    // reader().soFar() grew by an iteration or more
+    void progress(int done, int total);
+    // The run finished there. `scenario` is the one it ran (the stream's header).
+    void runAvailable(std::shared_ptr<const shardlab::RunResult> run, const shardlab::Scenario& scenario);
+    // It did not. `partial` holds what arrived (complete iterations, a note saying it is
+    // incomplete), or null when nothing usable did.
+    void failed(const QString& message, std::shared_ptr<const shardlab::RunResult> partial, const shardlab::Scenario& scenario);
+    void cancelled();
+
+private:
+    void readOutput();
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+    void onError(QProcess::ProcessError error);
+
+    RemoteTarget m_target;
+    QProcess m_ssh;
+    RunStreamReader m_reader;
+    Scenario m_sent;
+    QString m_problem;   // the reader refused the stream
+    QByteArray m_stderr; // the last 64 KiB
+    bool m_cancelled = false;
+    bool m_done = false;
+};
+
+} // namespace shardlab::gui
+
+Q_DECLARE_METATYPE(std::shared_ptr<const shardlab::RunResult>)

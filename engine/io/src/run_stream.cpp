@@ -1,0 +1,429 @@
+#include "shardlab/io/run_stream.h"
+
+#include "shardlab/base/json_reader.h"
+#include "shardlab/base/version.h"
+#include "shardlab/io/run_result_io.h"
+#include "shardlab/io/run_result_json.h"
+#include "shardlab/io/scenario_io.h"
+
+#include <algorithm>
+#include <ostream>
+
+namespace shardlab {
+
+using nlohmann::json;
+
+namespace {
+
+const char* modeName(RunMode mode) { return mode == RunMode::Live ? "live" : "sim"; }
+
+const char* errorKindName(ErrorKind kind)
+{
+    switch (kind) {
+    case ErrorKind::BadInput: return "bad_input";
+    case ErrorKind::RunFailed: return "run_failed";
+    case ErrorKind::Cancelled: return "cancelled";
+    }
+    return "run_failed";
+}
+
+// ASCII only (every other character as \uXXXX): the line passes any terminal filter, pipe or
+// SSH channel unchanged, and a reader never sees a control character.
+std::string dumpLine(const json& v) { return v.dump(-1, ' ', true, json::error_handler_t::replace) + "\n"; }
+
+// The machine in the scenario format's topology form (as result files hold it).
+json topologyJson(const Topology& topology)
+{
+    Scenario holder;
+    holder.topology = topology;
+    return json::parse(serializeScenario(holder)).at("topology");
+}
+
+// The beginning of a line, for messages about it.
+std::string excerpt(const std::string& line)
+{
+    std::string s;
+    for (char c : line.substr(0, 60))
+        s += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? '?' : c;
+    return line.size() > 60 ? s + "..." : s;
+}
+
+// A sorted vector's [from, to) holds one iteration per value of `iteration`.
+template <class T>
+size_t endOfIteration(const std::vector<T>& v, size_t from, int iteration)
+{
+    while (from < v.size() && v[from].iteration <= iteration)
+        ++from;
+    return from;
+}
+
+template <class T>
+bool inIterationOrder(const std::vector<T>& v, size_t from)
+{
+    for (size_t i = from + 1; i < v.size(); ++i)
+        if (v[i].iteration < v[i - 1].iteration)
+            return false;
+    return true;
+}
+
+} // namespace
+
+// ---- writer ----------------------------------------------------------------------------------
+
+bool RunStreamWriter::ok() const { return m_out.good(); }
+
+bool RunStreamWriter::line(const std::string& text)
+{
+    if (!m_out.good())
+        return false;
+    m_out << text << std::flush;
+    return m_out.good();
+}
+
+bool RunStreamWriter::header(const StreamHeader& h)
+{
+    json doc = {{"shardlab_stream", kStreamFormatVersion},
+                {"type", "header"},
+                {"shardlab_version", h.shardlabVersion.empty() ? std::string(kVersion) : h.shardlabVersion},
+                {"mode", modeName(h.mode)},
+                {"launch", h.launch},
+                {"scenario", json::parse(serializeScenario(h.scenario))},
+                {"machine", h.machine && validateTopology(*h.machine) ? topologyJson(*h.machine) : json(nullptr)},
+                {"span_fields", detail::spanFieldsJson()}};
+    return line(dumpLine(doc));
+}
+
+bool RunStreamWriter::progress(int done, int total)
+{
+    return line(dumpLine({{"type", "progress"}, {"done", done}, {"total", total}}));
+}
+
+bool RunStreamWriter::sendChunk(const RunResult& run, size_t spanEnd, size_t collectiveEnd, size_t iterationEnd, int done,
+                                int total)
+{
+    json spans = json::array(), colls = json::array(), iters = json::array();
+    for (size_t i = m_spans; i < spanEnd; ++i)
+        spans.push_back(detail::spanToJson(run.spans[i]));
+    for (size_t i = m_collectives; i < collectiveEnd; ++i)
+        colls.push_back(detail::collectiveToJson(run.collectives[i]));
+    for (size_t i = m_iterations; i < iterationEnd; ++i)
+        iters.push_back(detail::iterationToJson(run.iterations[i]));
+    const json doc = {{"type", "chunk"},
+                      {"done", done},
+                      {"total", total},
+                      {"first_span", m_spans},
+                      {"first_collective", m_collectives},
+                      {"first_iteration", m_iterations},
+                      {"spans", std::move(spans)},
+                      {"collectives", std::move(colls)},
+                      {"iterations", std::move(iters)}};
+    m_spans = spanEnd;
+    m_collectives = collectiveEnd;
+    m_iterations = iterationEnd;
+    return line(dumpLine(doc));
+}
+
+bool RunStreamWriter::chunk(const RunResult& soFar, int done, int total)
+{
+    return sendChunk(soFar, soFar.spans.size(), soFar.collectives.size(), soFar.iterations.size(), done, total);
+}
+
+bool RunStreamWriter::result(const RunResult& run)
+{
+    const int total = static_cast<int>(run.iterations.size());
+    // A live run arrives whole: sent as one chunk per iteration when its entries are in
+    // iteration order (they are: the executor assembles them so), else as one chunk.
+    if (m_spans < run.spans.size() || m_collectives < run.collectives.size() || m_iterations < run.iterations.size()) {
+        if (inIterationOrder(run.spans, m_spans) && inIterationOrder(run.collectives, m_collectives)) {
+            while (m_iterations < run.iterations.size()) {
+                const int it = static_cast<int>(m_iterations);
+                const size_t spanEnd = endOfIteration(run.spans, m_spans, it);
+                size_t collEnd = endOfIteration(run.collectives, m_collectives, it);
+                // a span never names a collective that a later chunk brings
+                for (size_t i = m_spans; i < spanEnd; ++i)
+                    if (run.spans[i].collective >= 0)
+                        collEnd = std::max(collEnd, static_cast<size_t>(run.spans[i].collective) + 1);
+                collEnd = std::min(collEnd, run.collectives.size());
+                if (!sendChunk(run, spanEnd, collEnd, m_iterations + 1, it + 1, total))
+                    return false;
+            }
+        }
+        if ((m_spans < run.spans.size() || m_collectives < run.collectives.size())
+            && !sendChunk(run, run.spans.size(), run.collectives.size(), run.iterations.size(), total, total))
+            return false;
+    }
+    const json doc = {{"type", "result"},
+                      {"mode", modeName(run.mode)},
+                      {"ranks", run.ranks},
+                      {"devices", run.devices},
+                      {"clock", run.clockNote},
+                      {"peak_memory_bytes", run.peakMemory},
+                      {"paging_us", run.pagingUs},
+                      {"hang", detail::hangToJson(run.hang)},
+                      {"notes", run.notes},
+                      {"spans", run.spans.size()},
+                      {"collectives", run.collectives.size()},
+                      {"iterations", run.iterations.size()}};
+    return line(dumpLine(doc));
+}
+
+bool RunStreamWriter::error(const Error& e)
+{
+    return line(dumpLine({{"type", "error"}, {"kind", errorKindName(e.kind)}, {"message", e.message}}));
+}
+
+// ---- reader ----------------------------------------------------------------------------------
+
+Status RunStreamReader::feed(std::string_view bytes, const std::function<void(Event)>& onEvent)
+{
+    if (m_problem)
+        return *m_problem;
+    size_t start = 0;
+    while (start < bytes.size()) {
+        const size_t nl = bytes.find('\n', start);
+        const size_t end = nl == std::string_view::npos ? bytes.size() : nl;
+        if (m_pending.size() + (end - start) > kMaxStreamLineBytes) {
+            m_problem = badInput(m_origin + ": line " + std::to_string(m_lineNo + 1) + " is longer than "
+                                 + std::to_string(kMaxStreamLineBytes >> 20) + " MiB (not a ShardLab run stream?)");
+            return *m_problem;
+        }
+        m_pending.append(bytes.substr(start, end - start));
+        if (nl == std::string_view::npos)
+            break;
+        start = nl + 1;
+        ++m_lineNo;
+        std::string text = std::move(m_pending);
+        m_pending.clear();
+        if (!text.empty() && text.back() == '\r')
+            text.pop_back();
+        if (text.empty())
+            continue;
+        Event event = Event::Progress;
+        if (Status st = parseLine(text, &event); !st) {
+            m_problem = st.error();
+            return *m_problem;
+        }
+        if (onEvent)
+            onEvent(event);
+    }
+    return {};
+}
+
+Status RunStreamReader::parseLine(const std::string& text, Event* event)
+{
+    const std::string where = m_origin + ": line " + std::to_string(m_lineNo);
+    if (m_finished || m_reported)
+        return badInput(where + ": more after the end of the run ('" + excerpt(text) + "')");
+    if (std::string problem = detail::jsonShapeProblem(text); !problem.empty() || text.front() != '{') {
+        if (!m_header)
+            return badInput(m_origin + ": not a ShardLab run stream: its first line is '" + excerpt(text)
+                            + "' (expected the stream's JSON header)");
+        return badInput(where + ": not a line of a run stream ('" + excerpt(text) + "')");
+    }
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::exception& e) {
+        return badInput(where + ": not valid JSON (" + std::string(e.what()) + ")");
+    }
+    try {
+        using namespace detail;
+        if (!doc.is_object())
+            failAt("$", "expected an object");
+        // a writer that failed before its header (a scenario it could not read) sends only this
+        if (const auto t = doc.find("type"); t != doc.end() && *t == "error") {
+            const std::string kind = stringAt(member(doc, "$", "kind"), "$.kind");
+            Error e;
+            e.kind = kind == "bad_input" ? ErrorKind::BadInput : kind == "cancelled" ? ErrorKind::Cancelled : ErrorKind::RunFailed;
+            e.message = stringAt(member(doc, "$", "message"), "$.message");
+            m_reported = std::move(e);
+            *event = Event::Error;
+            return {};
+        }
+        if (!m_header) {
+            const auto version = doc.find("shardlab_stream");
+            if (version == doc.end())
+                return badInput(m_origin + ": not a ShardLab run stream: its first line has no \"shardlab_stream\" ('"
+                                + excerpt(text) + "')");
+            const long long v = integerAt(*version, "$.shardlab_stream", 0, 1 << 20);
+            const auto writer = doc.find("shardlab_version");
+            const std::string by = writer != doc.end() && writer->is_string() ? writer->get<std::string>() : "unknown";
+            if (v != kStreamFormatVersion)
+                return badInput(m_origin + ": the run stream is format version " + std::to_string(v) + ", written by ShardLab "
+                                + by + "; this ShardLab (" + kVersion + ") reads format version "
+                                + std::to_string(kStreamFormatVersion) + ". Install the same ShardLab version on both machines.");
+            if (stringAt(member(doc, "$", "type"), "$.type") != "header")
+                failAt("$.type", "expected \"header\" on the first line");
+            StreamHeader h;
+            h.format = static_cast<int>(v);
+            h.shardlabVersion = by;
+            const std::string mode = stringAt(member(doc, "$", "mode"), "$.mode");
+            if (mode != "sim" && mode != "live")
+                failAt("$.mode", "'" + mode + "' (expected sim or live)");
+            h.mode = mode == "live" ? RunMode::Live : RunMode::Simulated;
+            h.launch = stringAt(member(doc, "$", "launch"), "$.launch");
+            if (member(doc, "$", "span_fields") != spanFieldsJson())
+                failAt("$.span_fields", "not the span fields this ShardLab reads");
+            auto scenario = parseScenario(member(doc, "$", "scenario").dump(), where + " ($.scenario)");
+            if (!scenario)
+                return scenario.error();
+            h.scenario = std::move(*scenario);
+            if (const json& m = member(doc, "$", "machine"); !m.is_null()) {
+                const json holder = {{"shardlab", kScenarioFormatVersion}, {"name", "machine"}, {"topology", m}};
+                auto machine = parseScenario(holder.dump(), where + " ($.machine)");
+                if (!machine)
+                    return machine.error();
+                h.machine = machine->topology;
+            }
+            m_run.mode = h.mode;
+            m_run.ranks = h.scenario.ranks();
+            m_header = std::move(h);
+            *event = Event::Header;
+            return {};
+        }
+        const std::string type = stringAt(member(doc, "$", "type"), "$.type");
+        const Scenario& scenario = m_header->scenario;
+        if (type == "progress") {
+            m_done = static_cast<int>(integerAt(member(doc, "$", "done"), "$.done", 0, 1 << 30));
+            m_total = static_cast<int>(integerAt(member(doc, "$", "total"), "$.total", 0, 1 << 30));
+            *event = Event::Progress;
+        } else if (type == "chunk") {
+            auto expectAt = [&](const char* key, size_t have) {
+                const long long first = integerAt(member(doc, "$", key), std::string("$.") + key, 0, 1LL << 50);
+                if (static_cast<size_t>(first) != have)
+                    failAt(std::string("$.") + key, "is " + std::to_string(first) + " but " + std::to_string(have)
+                                                       + " have arrived (a chunk is missing or repeated)");
+            };
+            expectAt("first_span", m_run.spans.size());
+            expectAt("first_collective", m_run.collectives.size());
+            expectAt("first_iteration", m_run.iterations.size());
+            const int ops = static_cast<int>(scenario.program.size());
+            const json& colls = arrayAt(member(doc, "$", "collectives"), "$.collectives");
+            for (size_t i = 0; i < colls.size(); ++i) {
+                const std::string p = "$.collectives[" + std::to_string(i) + "]";
+                CollectiveRecord c = collectiveFromJson(colls[i], p);
+                if (c.op < 0 || c.op >= ops)
+                    failAt(p + ".op", std::to_string(c.op) + " is not a step of the scenario's program");
+                if (c.group.empty() || c.arrivalUs.size() != c.group.size())
+                    failAt(p, "expected one arrival per group member");
+                for (int g : c.group)
+                    if (g < 0 || g >= m_run.ranks)
+                        failAt(p + ".group", std::to_string(g) + " is not a rank");
+                if (c.lastArrival < -1 || c.lastArrival >= m_run.ranks)
+                    failAt(p + ".last_arrival", std::to_string(c.lastArrival) + " is not a rank");
+                m_run.collectives.push_back(std::move(c));
+            }
+            const json& spans = arrayAt(member(doc, "$", "spans"), "$.spans");
+            for (size_t i = 0; i < spans.size(); ++i) {
+                const std::string p = "$.spans[" + std::to_string(i) + "]";
+                const Span s = spanFromJson(spans[i], p);
+                if (s.rank < 0 || s.rank >= m_run.ranks)
+                    failAt(p, "rank " + std::to_string(s.rank) + " is not in the run");
+                if (s.op < 0 || s.op >= ops)
+                    failAt(p, "step " + std::to_string(s.op) + " is not in the scenario's program");
+                if (s.collective < -1 || s.collective >= static_cast<int>(m_run.collectives.size()))
+                    failAt(p, "collective " + std::to_string(s.collective) + " has not arrived");
+                if (s.waitedFor < -1 || s.waitedFor >= m_run.ranks)
+                    failAt(p, "waited_for " + std::to_string(s.waitedFor) + " is not a rank");
+                if (!(s.endUs >= s.beginUs))
+                    failAt(p, "ends before it begins");
+                m_run.spans.push_back(s);
+            }
+            const json& iters = arrayAt(member(doc, "$", "iterations"), "$.iterations");
+            for (size_t i = 0; i < iters.size(); ++i)
+                m_run.iterations.push_back(iterationFromJson(iters[i], "$.iterations[" + std::to_string(i) + "]"));
+            m_done = static_cast<int>(integerAt(member(doc, "$", "done"), "$.done", 0, 1 << 30));
+            m_total = static_cast<int>(integerAt(member(doc, "$", "total"), "$.total", 0, 1 << 30));
+            *event = Event::Chunk;
+        } else if (type == "result") {
+            const std::string mode = stringAt(member(doc, "$", "mode"), "$.mode");
+            if (mode != (m_run.mode == RunMode::Live ? "live" : "sim"))
+                failAt("$.mode", "'" + mode + "' but the header says otherwise");
+            const long long ranks = integerAt(member(doc, "$", "ranks"), "$.ranks", 0, 1 << 20);
+            if (ranks != m_run.ranks)
+                failAt("$.ranks", std::to_string(ranks) + " but the scenario has " + std::to_string(m_run.ranks));
+            auto count = [&](const char* key, size_t have) {
+                const long long n = integerAt(member(doc, "$", key), std::string("$.") + key, 0, 1LL << 50);
+                if (static_cast<size_t>(n) != have)
+                    failAt(std::string("$.") + key, "the run has " + std::to_string(n) + " but " + std::to_string(have)
+                                                       + " arrived");
+            };
+            count("spans", m_run.spans.size());
+            count("collectives", m_run.collectives.size());
+            count("iterations", m_run.iterations.size());
+            const json& devices = arrayAt(member(doc, "$", "devices"), "$.devices");
+            for (size_t i = 0; i < devices.size(); ++i)
+                m_run.devices.push_back(stringAt(devices[i], "$.devices[" + std::to_string(i) + "]"));
+            m_run.clockNote = stringAt(member(doc, "$", "clock"), "$.clock");
+            const json& peak = arrayAt(member(doc, "$", "peak_memory_bytes"), "$.peak_memory_bytes");
+            for (size_t i = 0; i < peak.size(); ++i)
+                m_run.peakMemory.push_back(static_cast<Bytes>(integerAt(
+                    peak[i], "$.peak_memory_bytes[" + std::to_string(i) + "]", 0, static_cast<long long>(kMaxBytes))));
+            const json& paging = arrayAt(member(doc, "$", "paging_us"), "$.paging_us");
+            for (size_t i = 0; i < paging.size(); ++i)
+                m_run.pagingUs.push_back(numberAt(paging[i], "$.paging_us[" + std::to_string(i) + "]"));
+            m_run.hang = hangFromJson(member(doc, "$", "hang"), "$.hang");
+            if (m_run.hang && (m_run.hang->lastCompleted.size() > static_cast<size_t>(m_run.ranks)
+                               || m_run.hang->pending.size() != m_run.hang->lastCompleted.size()))
+                failAt("$.hang", "expected one entry per rank in last_completed and pending");
+            const json& notes = arrayAt(member(doc, "$", "notes"), "$.notes");
+            for (size_t i = 0; i < notes.size(); ++i)
+                m_run.notes.push_back(stringAt(notes[i], "$.notes[" + std::to_string(i) + "]"));
+            m_done = m_total = static_cast<int>(m_run.iterations.size());
+            m_finished = true;
+            *event = Event::Result;
+        } else {
+            failAt("$.type", "'" + type + "' (expected progress, chunk, result or error)");
+        }
+    } catch (const detail::JsonPathError& e) {
+        return badInput(where + ": " + e.what());
+    } catch (const json::exception& e) {
+        return badInput(where + ": " + e.what());
+    }
+    return {};
+}
+
+Result<RunResult> RunStreamReader::finish()
+{
+    if (m_problem)
+        return *m_problem;
+    if (!m_pending.empty()) { // a last line without its new line: complete it
+        if (Status st = feed("\n"); !st)
+            return st.error();
+    }
+    if (m_reported)
+        return *m_reported;
+    if (!m_header)
+        return Error{ErrorKind::RunFailed, m_origin + ": the stream ended before its header (nothing arrived)"};
+    if (!m_finished)
+        return Error{ErrorKind::RunFailed, m_origin + ": the stream ended after " + std::to_string(m_run.iterations.size())
+                                               + " of " + std::to_string(m_total) + " iterations, before the run's result"};
+    if (Status st = checkRunAgainstScenario(m_run, m_header->scenario); !st)
+        return badInput(m_origin + ": " + st.error().message);
+    return m_run;
+}
+
+RunResult RunStreamReader::partial() const
+{
+    RunResult run = m_run;
+    if (m_header && run.devices.empty())
+        for (const Gpu& g : m_header->scenario.topology.gpus)
+            run.devices.push_back(g.name);
+    if (!m_finished)
+        run.notes.push_back("incomplete: the stream stopped after " + std::to_string(run.iterations.size()) + " of "
+                            + std::to_string(m_total) + " iterations; this is what arrived");
+    return run;
+}
+
+Result<RunResult> readRunStream(std::string_view text, const std::string& origin, StreamHeader* header)
+{
+    RunStreamReader reader(origin);
+    if (Status st = reader.feed(text); !st)
+        return st.error();
+    auto run = reader.finish();
+    if (header && reader.header())
+        *header = *reader.header();
+    return run;
+}
+
+} // namespace shardlab

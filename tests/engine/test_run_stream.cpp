@@ -1,0 +1,242 @@
+// Run streams (run_stream.h): a streamed run read back is exactly the run that was made, in any
+// pieces; another format version, a foreign first line, a missing chunk and a stream that stops
+// early are each refused or reported with a message that says which.
+#include "shardlab/base/version.h"
+#include "shardlab/io/run_result_io.h"
+#include "shardlab/io/run_stream.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/sim/simulator.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+using namespace shardlab;
+
+namespace {
+
+Scenario load(const char* name)
+{
+    auto s = loadScenario(std::string(SHARDLAB_SCENARIO_DIR) + "/" + name);
+    EXPECT_TRUE(s) << (s ? "" : s.error().message);
+    return *s;
+}
+
+// Lossless equality: the serialised forms print every double to the last bit; notes are not in it.
+void expectSameRun(const RunResult& a, const RunResult& b)
+{
+    EXPECT_EQ(serializeRunResult(a), serializeRunResult(b));
+    EXPECT_EQ(a.notes, b.notes);
+}
+
+// What `shardlab sim FILE --stream` writes: header, a chunk per iteration, result.
+std::string simStream(const Scenario& scenario, RunResult* made, SimulationOptions options = {})
+{
+    std::ostringstream out;
+    RunStreamWriter writer(out);
+    StreamHeader header;
+    header.scenario = scenario;
+    header.launch = "simulation";
+    EXPECT_TRUE(writer.header(header));
+    options.iterationDone = [&](const RunResult& soFar, int done, int total) { return writer.chunk(soFar, done, total); };
+    auto run = simulate(scenario, options);
+    EXPECT_TRUE(run) << (run ? "" : run.error().message);
+    EXPECT_TRUE(writer.result(*run));
+    *made = *run;
+    return out.str();
+}
+
+std::vector<std::string> lines(const std::string& text)
+{
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);)
+        out.push_back(l);
+    return out;
+}
+
+std::string join(const std::vector<std::string>& ls)
+{
+    std::string s;
+    for (const auto& l : ls)
+        s += l + "\n";
+    return s;
+}
+
+} // namespace
+
+TEST(RunStream, ASimulationReadBackIsTheRunThatWasMade)
+{
+    const Scenario scenario = load("straggler-12-6-4-2.shardlab.json");
+    RunResult made;
+    const std::string text = simStream(scenario, &made);
+    // header + one chunk per iteration + result
+    EXPECT_EQ(lines(text).size(), 1 + static_cast<size_t>(scenario.iterations) + 1);
+    StreamHeader header;
+    auto read = readRunStream(text, "<test>", &header);
+    ASSERT_TRUE(read) << read.error().message;
+    expectSameRun(made, *read);
+    EXPECT_EQ(header.shardlabVersion, kVersion);
+    EXPECT_EQ(header.launch, "simulation");
+    EXPECT_EQ(serializeScenario(header.scenario), serializeScenario(scenario));
+}
+
+TEST(RunStream, BytesInAnyPiecesGiveTheSameRunAndGrowTheRunSoFar)
+{
+    const Scenario scenario = load("default.shardlab.json");
+    RunResult made;
+    const std::string text = simStream(scenario, &made);
+    RunStreamReader reader("<pieces>");
+    size_t chunks = 0, lastSpans = 0;
+    for (size_t i = 0; i < text.size(); i += 7) {
+        Status st = reader.feed(std::string_view(text).substr(i, 7), [&](RunStreamReader::Event e) {
+            if (e != RunStreamReader::Event::Chunk)
+                return;
+            ++chunks;
+            EXPECT_GE(reader.soFar().spans.size(), lastSpans);
+            lastSpans = reader.soFar().spans.size();
+            EXPECT_EQ(reader.done(), static_cast<int>(chunks));
+            EXPECT_EQ(reader.total(), scenario.iterations);
+        });
+        ASSERT_TRUE(st) << st.error().message;
+    }
+    EXPECT_EQ(chunks, static_cast<size_t>(scenario.iterations));
+    auto run = reader.finish();
+    ASSERT_TRUE(run) << run.error().message;
+    expectSameRun(made, *run);
+}
+
+TEST(RunStream, AWholeRunIsSentAsOneChunkPerIteration)
+{
+    // a live run arrives whole at the end: the writer cuts it at iteration boundaries
+    const Scenario scenario = load("straggler-12-6-4-2.shardlab.json");
+    auto run = simulate(scenario);
+    ASSERT_TRUE(run);
+    run->mode = RunMode::Live;
+    run->notes = {"collective sizes scaled down to fit"};
+    std::ostringstream out;
+    RunStreamWriter writer(out);
+    StreamHeader header;
+    header.mode = RunMode::Live;
+    header.scenario = scenario;
+    ASSERT_TRUE(writer.header(header));
+    ASSERT_TRUE(writer.progress(1, scenario.iterations));
+    ASSERT_TRUE(writer.result(*run));
+    // header + progress + chunks + result
+    EXPECT_EQ(lines(out.str()).size(), 3 + static_cast<size_t>(scenario.iterations));
+    auto read = readRunStream(out.str());
+    ASSERT_TRUE(read) << read.error().message;
+    expectSameRun(*run, *read);
+}
+
+TEST(RunStream, AWatchdogReportArrivesAsInALocalRun)
+{
+    const Scenario scenario = load("hang-mismatched-collective.shardlab.json");
+    SimulationOptions options;
+    options.watchdogMs = 2000;
+    RunResult made;
+    const std::string text = simStream(scenario, &made, options);
+    ASSERT_TRUE(made.hang);
+    auto read = readRunStream(text);
+    ASSERT_TRUE(read) << read.error().message;
+    ASSERT_TRUE(read->hang);
+    EXPECT_EQ(read->hang->explanation, made.hang->explanation);
+    EXPECT_EQ(read->hang->lastCompleted, made.hang->lastCompleted);
+    expectSameRun(made, *read);
+}
+
+TEST(RunStream, AnotherFormatVersionIsRefusedNamingBothVersions)
+{
+    const std::string old = R"({"shardlab_stream":0,"type":"header","shardlab_version":"0.0.3"})"
+                            "\n";
+    auto read = readRunStream(old, "ssh lab");
+    ASSERT_FALSE(read);
+    const std::string& m = read.error().message;
+    EXPECT_NE(m.find("format version 0, written by ShardLab 0.0.3"), std::string::npos) << m;
+    EXPECT_NE(m.find(std::string("this ShardLab (") + kVersion + ") reads format version 1"), std::string::npos) << m;
+    EXPECT_EQ(m.rfind("ssh lab: ", 0), 0u) << m;
+}
+
+TEST(RunStream, SomethingElseOnTheFirstLineIsNamed)
+{
+    auto read = readRunStream("bash: line 1: shardlab: command not found\n");
+    ASSERT_FALSE(read);
+    EXPECT_NE(read.error().message.find("not a ShardLab run stream: its first line is 'bash: line 1: shardlab: command not found'"),
+              std::string::npos)
+        << read.error().message;
+}
+
+TEST(RunStream, AStreamThatStopsEarlyKeepsWhatArrived)
+{
+    const Scenario scenario = load("straggler-12-6-4-2.shardlab.json");
+    ASSERT_GE(scenario.iterations, 3);
+    RunResult made;
+    auto ls = lines(simStream(scenario, &made));
+    ls.resize(3); // header and two chunks
+    RunStreamReader reader;
+    ASSERT_TRUE(reader.feed(join(ls)));
+    auto run = reader.finish();
+    ASSERT_FALSE(run);
+    EXPECT_EQ(run.error().kind, ErrorKind::RunFailed);
+    EXPECT_NE(run.error().message.find("ended after 2 of " + std::to_string(scenario.iterations) + " iterations"),
+              std::string::npos)
+        << run.error().message;
+    const RunResult partial = reader.partial();
+    EXPECT_EQ(partial.iterations.size(), 2u);
+    EXPECT_EQ(partial.devices.size(), static_cast<size_t>(scenario.ranks()));
+    ASSERT_FALSE(partial.notes.empty());
+    EXPECT_NE(partial.notes.back().find("incomplete"), std::string::npos);
+    EXPECT_TRUE(checkRunAgainstScenario(partial, scenario));
+}
+
+TEST(RunStream, AMissingChunkIsFound)
+{
+    const Scenario scenario = load("straggler-12-6-4-2.shardlab.json");
+    RunResult made;
+    auto ls = lines(simStream(scenario, &made));
+    ls.erase(ls.begin() + 2); // the second iteration's chunk
+    auto read = readRunStream(join(ls));
+    ASSERT_FALSE(read);
+    EXPECT_NE(read.error().message.find("line 3: $.first_span"), std::string::npos) << read.error().message;
+    EXPECT_NE(read.error().message.find("a chunk is missing or repeated"), std::string::npos);
+}
+
+TEST(RunStream, TheWritersErrorIsTheRunsError)
+{
+    std::ostringstream out;
+    RunStreamWriter writer(out);
+    StreamHeader header;
+    header.scenario = load("default.shardlab.json");
+    ASSERT_TRUE(writer.header(header));
+    ASSERT_TRUE(writer.error(runFailed("NCCL error: unhandled cuda error")));
+    auto read = readRunStream(out.str());
+    ASSERT_FALSE(read);
+    EXPECT_EQ(read.error().kind, ErrorKind::RunFailed);
+    EXPECT_EQ(read.error().message, "NCCL error: unhandled cuda error");
+}
+
+TEST(RunStream, AWriterStopsWhenItsOutputIsGone)
+{
+    std::ostringstream out;
+    out.setstate(std::ios::badbit); // what a closed pipe leaves
+    RunStreamWriter writer(out);
+    EXPECT_FALSE(writer.progress(1, 2));
+    EXPECT_FALSE(writer.ok());
+}
+
+TEST(RunStream, LinesAreAsciiEvenForNonAsciiNames)
+{
+    Scenario scenario = load("default.shardlab.json");
+    scenario.name = "\xe8\xaf\xbe\xe5\xa0\x82 lab";
+    std::ostringstream out;
+    RunStreamWriter writer(out);
+    StreamHeader header;
+    header.scenario = scenario;
+    ASSERT_TRUE(writer.header(header));
+    for (unsigned char c : out.str())
+        EXPECT_TRUE(c == '\n' || (c >= 0x20 && c < 0x7f)) << int(c);
+    RunStreamReader reader;
+    ASSERT_TRUE(reader.feed(out.str()));
+    ASSERT_TRUE(reader.header());
+    EXPECT_EQ(reader.header()->scenario.name, scenario.name);
+}

@@ -1,0 +1,371 @@
+// Remote runs over SSH (issue 18), against an sshd of the test's own (sshd_fixture.h) whose
+// "remote" ShardLab is the built `shardlab sim --stream -`: the run that arrives is the run made
+// locally; each failure says what happened (unreachable, key refused, command missing, another
+// stream version, no GPU there, the connection cut mid-run, which also stops the remote run);
+// Cancel stops the remote run. Waits are on signals and conditions, never on the clock.
+#include "sshd_fixture.h"
+
+#include "remote/remotedialog.h"
+#include "remote/remotefailure.h"
+#include "remote/remoteprobe.h"
+#include "remote/remotesession.h"
+#include "run/runcontroller.h"
+
+#include "shardlab/analysis/summary.h"
+#include "shardlab/base/version.h"
+#include "shardlab/io/run_result_io.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/live/live.h"
+#include "shardlab/sim/simulator.h"
+
+#include <QApplication>
+#include <QDialogButtonBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <csignal>
+
+#include <signal.h>
+
+using namespace shardlab;
+using namespace shardlab::gui;
+
+namespace {
+constexpr int kWaitMs = 120000; // an upper bound for a slow CI machine, not a timing assumption
+
+Scenario load(const char* name)
+{
+    auto s = loadScenario(QStringLiteral(SHARDLAB_SCENARIO_DIR "/%1").arg(QString::fromLatin1(name)).toStdString());
+    return s ? *s : Scenario{};
+}
+
+QString cli() { return QStringLiteral(SHARDLAB_CLI); }
+
+bool processGone(qint64 pid) { return ::kill(static_cast<pid_t>(pid), 0) != 0; }
+
+// Runs `command` there on `scenario`; returns the session after it ended (finished or failed).
+struct Ended {
+    bool finished = false;
+    std::shared_ptr<const RunResult> run;
+    QString message;
+};
+Ended runThere(const RemoteTarget& target, const Scenario& scenario)
+{
+    RemoteSession session(target);
+    QSignalSpy done(&session, &RemoteSession::runAvailable);
+    QSignalSpy failed(&session, &RemoteSession::failed);
+    session.start(scenario);
+    if (!QTest::qWaitFor([&] { return !done.isEmpty() || !failed.isEmpty(); }, kWaitMs))
+        return {};
+    Ended e;
+    e.finished = !done.isEmpty();
+    if (e.finished)
+        e.run = done.first().at(0).value<std::shared_ptr<const RunResult>>();
+    else
+        e.message = failed.first().at(0).toString();
+    return e;
+}
+} // namespace
+
+
+class TestRemote : public QObject {
+    Q_OBJECT
+    test::LocalSshd m_sshd;
+
+private slots:
+    void initTestCase()
+    {
+        qRegisterMetaType<std::shared_ptr<const RunResult>>();
+        QString why;
+        if (!m_sshd.start(&why))
+            QSKIP(qPrintable(why));
+    }
+
+    void aRemoteSimulationIsTheLocalRun()
+    {
+        const Scenario scenario = load("straggler-12-6-4-2.shardlab.json");
+        const Ended e = runThere(m_sshd.target(cli() + QStringLiteral(" sim --stream -")), scenario);
+        QVERIFY2(e.finished, qPrintable(e.message));
+        auto local = simulate(scenario);
+        QVERIFY(local);
+        QCOMPARE(serializeRunResult(*e.run), serializeRunResult(*local));
+    }
+
+    void theRunPageGetsItAsALocalRun()
+    {
+        const Scenario scenario = load("default.shardlab.json");
+        RunController controller;
+        QSignalSpy result(&controller, &RunController::resultAvailable);
+        QSignalSpy partial(&controller, &RunController::partialAvailable);
+        QSignalSpy failed(&controller, &RunController::failed);
+        controller.startRemote(scenario, m_sshd.target(cli() + QStringLiteral(" sim --stream -")));
+        QVERIFY(controller.streamingTimeline());
+        QVERIFY(QTest::qWaitFor([&] { return !result.isEmpty() || !failed.isEmpty(); }, kWaitMs));
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(1).toString()));
+        const auto outcome = result.first().at(0).value<RunOutcomePtr>();
+        QVERIFY(outcome->origin.contains(QStringLiteral("over SSH")));
+        QVERIFY(outcome->incomplete.isEmpty());
+        auto local = simulate(scenario);
+        QVERIFY(local);
+        QCOMPARE(serializeRunResult(*outcome->run), serializeRunResult(*local));
+        QCOMPARE(outcome->summary.stepTimeMs, summarize(scenario, *local).stepTimeMs);
+    }
+
+    void aHangArrivesWithTheWatchdogsReport()
+    {
+        const Scenario scenario = load("hang-mismatched-collective.shardlab.json");
+        const Ended e = runThere(m_sshd.target(cli() + QStringLiteral(" sim --stream -")), scenario);
+        QVERIFY2(e.finished, qPrintable(e.message));
+        QVERIFY(e.run->hang);
+        auto local = simulate(scenario);
+        QVERIFY(local && local->hang);
+        QCOMPARE(e.run->hang->explanation, local->hang->explanation);
+    }
+
+    void anUnreachablePortSaysSo()
+    {
+        const int closed = test::freeLocalPort();
+        const Ended e = runThere(m_sshd.target(cli() + QStringLiteral(" sim --stream -"), false, closed),
+                                 load("default.shardlab.json"));
+        QVERIFY(!e.finished);
+        QVERIFY2(e.message.contains(QStringLiteral("cannot be reached")) && e.message.contains(QStringLiteral("refused")),
+                 qPrintable(e.message));
+    }
+
+    void aRefusedKeySaysSo()
+    {
+        const Ended e = runThere(m_sshd.target(cli() + QStringLiteral(" sim --stream -"), true), load("default.shardlab.json"));
+        QVERIFY(!e.finished);
+        QVERIFY2(e.message.contains(QStringLiteral("refused the login")), qPrintable(e.message));
+        QVERIFY(e.message.contains(QStringLiteral("Permission denied")));
+    }
+
+    void aMissingShardlabSaysSo()
+    {
+        const Ended e = runThere(m_sshd.target(QStringLiteral("/nonexistent/bin/shardlab sim --stream -")),
+                                 load("default.shardlab.json"));
+        QVERIFY(!e.finished);
+        QVERIFY2(e.message.contains(QStringLiteral("was not found")), qPrintable(e.message));
+        QVERIFY(e.message.contains(QStringLiteral("Install the ShardLab package")));
+    }
+
+    void anotherVersionNamesBoth()
+    {
+        QFile script(m_sshd.path("old-shardlab.sh"));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("cat > /dev/null\nprintf '%s\\n' '{\"shardlab_stream\":0,\"type\":\"header\",\"shardlab_version\":\"0.0.3\"}'\n");
+        script.close();
+        const Ended e = runThere(m_sshd.target(QStringLiteral("sh ") + script.fileName()), load("default.shardlab.json"));
+        QVERIFY(!e.finished);
+        QVERIFY2(e.message.contains(QStringLiteral("written by ShardLab 0.0.3")), qPrintable(e.message));
+        QVERIFY2(e.message.contains(QStringLiteral("this ShardLab (%1)").arg(QString::fromUtf8(kVersion))), qPrintable(e.message));
+    }
+
+    void noGpuThereSaysWhy()
+    {
+        if (liveDevices())
+            QSKIP("this machine has GPUs: the remote live run would succeed");
+        const Ended e = runThere(m_sshd.target(cli() + QStringLiteral(" live --stream -")), load("default.shardlab.json"));
+        QVERIFY(!e.finished);
+        QVERIFY2(e.message.startsWith(QStringLiteral("The run on ")), qPrintable(e.message));
+        QVERIFY2(e.message.contains(QString::fromStdString(liveDevices().error().message)), qPrintable(e.message));
+    }
+
+    void theMachineIsShownBeforeTheRun()
+    {
+        RemoteTarget t = m_sshd.target(cli() + QStringLiteral(" sim --stream -"));
+        t.topologyCommand = cli() + QStringLiteral(" topo --preset h200-nv18-4 --json");
+        RemoteProbe probe;
+        QSignalSpy machine(&probe, &RemoteProbe::machineAvailable);
+        QSignalSpy failed(&probe, &RemoteProbe::failed);
+        probe.start(t);
+        QVERIFY(QTest::qWaitFor([&] { return !machine.isEmpty() || !failed.isEmpty(); }, kWaitMs));
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(0).toString()));
+        const auto m = machine.first().at(0).value<RemoteMachine>();
+        QCOMPARE(m.shardlabVersion, QString::fromUtf8(kVersion));
+        QVERIFY(m.topology);
+        QCOMPARE(m.topology->gpus.size(), size_t(4));
+        const QString text = describeRemoteMachine(m, t.displayName());
+        QVERIFY2(text.contains(QStringLiteral("4 \u00d7 H200")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("ShardLab %1 on").arg(QString::fromUtf8(kVersion))), qPrintable(text));
+    }
+
+    // The connection is cut (ssh killed) after the first iteration arrived: what arrived is
+    // shown, marked incomplete, and the remote run stops by itself (its output is gone).
+    void aCutConnectionKeepsWhatArrivedAndStopsTheRemoteRun()
+    {
+        const QString pidFile = m_sshd.path("cut.pid");
+        QFile::remove(pidFile);
+        const QString command = QStringLiteral("sh -c 'echo $$ > %1; exec %2 sim --stream - --iterations 100000'").arg(pidFile, cli());
+        RunController controller;
+        QSignalSpy result(&controller, &RunController::resultAvailable);
+        QSignalSpy failed(&controller, &RunController::failed);
+        controller.startRemote(load("default.shardlab.json"), m_sshd.target(command));
+        RemoteSession* session = controller.remoteSession();
+        QVERIFY(session);
+        bool cut = false;
+        connect(session, &RemoteSession::chunkAvailable, this, [&] {
+            if (!cut && session->sshProcessId() > 0) {
+                cut = true;
+                ::kill(static_cast<pid_t>(session->sshProcessId()), SIGKILL);
+            }
+        });
+        QVERIFY(QTest::qWaitFor([&] { return !result.isEmpty() || !failed.isEmpty(); }, kWaitMs));
+        QVERIFY(cut);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(1).toString()));
+        const auto outcome = result.first().at(0).value<RunOutcomePtr>();
+        QVERIFY2(outcome->incomplete.contains(QStringLiteral("was cut after")), qPrintable(outcome->incomplete));
+        QVERIFY(!outcome->run->iterations.empty());
+        QVERIFY(outcome->run->iterations.size() < 100000);
+        QVERIFY(outcome->run->notes.back().find("incomplete") != std::string::npos);
+        QFile f(pidFile);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const qint64 remotePid = f.readAll().trimmed().toLongLong();
+        QVERIFY(remotePid > 0);
+        QVERIFY2(QTest::qWaitFor([&] { return processGone(remotePid); }, kWaitMs), "the remote run is still running");
+    }
+
+    void cancelStopsTheRemoteRun()
+    {
+        const QString pidFile = m_sshd.path("cancel.pid");
+        QFile::remove(pidFile);
+        const QString command = QStringLiteral("sh -c 'echo $$ > %1; exec %2 sim --stream - --iterations 100000'").arg(pidFile, cli());
+        RunController controller;
+        QSignalSpy cancelled(&controller, &RunController::cancelled);
+        QSignalSpy result(&controller, &RunController::resultAvailable);
+        controller.startRemote(load("default.shardlab.json"), m_sshd.target(command));
+        bool asked = false;
+        connect(controller.remoteSession(), &RemoteSession::chunkAvailable, this, [&] {
+            if (!asked) {
+                asked = true;
+                controller.cancel();
+            }
+        });
+        QVERIFY(QTest::qWaitFor([&] { return !cancelled.isEmpty() || !result.isEmpty(); }, kWaitMs));
+        QVERIFY(result.isEmpty());
+        QFile f(pidFile);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const qint64 remotePid = f.readAll().trimmed().toLongLong();
+        QVERIFY2(QTest::qWaitFor([&] { return processGone(remotePid); }, kWaitMs), "the remote run is still running");
+    }
+};
+
+// The failures' sentences from ssh's exit status and standard error, without a network.
+class TestRemoteFailure : public QObject {
+    Q_OBJECT
+private slots:
+    void sentences()
+    {
+        RemoteTarget t;
+        t.host = QStringLiteral("lab-gpu");
+        RemoteEnd e;
+        e.exitCode = 255;
+        e.stderrText = QStringLiteral("ssh: Could not resolve hostname lab-gpu: Name or service not known\n");
+        QVERIFY(explainRemoteEnd(t, e).contains(QStringLiteral("not a known host name")));
+        e.stderrText = QStringLiteral("Host key verification failed.\n");
+        QVERIFY(explainRemoteEnd(t, e).contains(QStringLiteral("host key")));
+        e.exitCode = 2;
+        e.stderrText = QStringLiteral("shardlab: The following argument was not expected: --stream\n");
+        QVERIFY(explainRemoteEnd(t, e).contains(QStringLiteral("older than this one")));
+        QCOMPARE(remoteHostProblem(QStringLiteral("-oProxyCommand=x")).isEmpty(), false);
+        QCOMPARE(remoteHostProblem(QStringLiteral("alice@gpu1")).isEmpty(), true);
+        QVERIFY(remoteCommandSimulates(QStringLiteral("shardlab sim --stream -")));
+        QVERIFY(!remoteCommandSimulates(QStringLiteral("srun -N2 shardlab live --stream -")));
+        QCOMPARE(topologyCommandFor(QStringLiteral("srun -N1 --gpus-per-node=8 shardlab live --stream -")),
+                 QStringLiteral("srun -N1 --gpus-per-node=8 shardlab topo --json"));
+        QCOMPARE(topologyCommandFor(QStringLiteral("my-wrapper")), RemoteTarget::defaultTopologyCommand());
+    }
+};
+
+// `shardlab sim --stream -` piped into the same session and reader on this machine (no ssh):
+// what the GPU machine's demo does with `live --stream -`.
+class TestStreamHere : public QObject {
+    Q_OBJECT
+private slots:
+    void aPipedStreamIsTheLocalRun()
+    {
+        qRegisterMetaType<std::shared_ptr<const RunResult>>();
+        RemoteTarget here;
+        here.host = QStringLiteral("this machine");
+        here.onThisMachine = true;
+        here.command = cli() + QStringLiteral(" sim --stream -");
+        const Scenario scenario = load("straggler-12-6-4-2.shardlab.json");
+        const Ended e = runThere(here, scenario);
+        QVERIFY2(e.finished, qPrintable(e.message));
+        auto local = simulate(scenario);
+        QVERIFY(local);
+        QCOMPARE(serializeRunResult(*e.run), serializeRunResult(*local));
+    }
+};
+
+// The dialog: a host that cannot be an SSH destination disables Run and says why; the hosts used
+// are remembered, most recent first, with the command.
+class TestRemoteDialog : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_settings;
+
+private slots:
+    void initTestCase()
+    {
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settings.path());
+    }
+
+    void rememberedAndChecked()
+    {
+        RemoteDialog dialog;
+        QPushButton* run = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+        dialog.setHost(QString());
+        QVERIFY(!run->isEnabled());
+        dialog.setHost(QStringLiteral("-oProxyCommand=touch /tmp/x"));
+        QVERIFY(!run->isEnabled());
+        dialog.setHost(QStringLiteral("lab-gpu"));
+        QVERIFY(run->isEnabled());
+        // SHARDLAB_REMOTE_SHOTS=DIR: the dialog as a picture, for reviews
+        if (const QString shots = qEnvironmentVariable("SHARDLAB_REMOTE_SHOTS"); !shots.isEmpty()) {
+            dialog.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+            dialog.grab().save(shots + QStringLiteral("/remote-dialog.png"));
+        }
+        QCOMPARE(dialog.target().command, RemoteTarget::defaultCommand());
+        QCOMPARE(dialog.target().topologyCommand, QStringLiteral("shardlab topo --json"));
+        dialog.accept();
+        QSettings settings;
+        QCOMPARE(settings.value(QStringLiteral("remote/hosts")).toStringList(), QStringList{QStringLiteral("lab-gpu")});
+        RemoteSettings again = RemoteSettings::load(settings);
+        RemoteTarget other;
+        other.host = QStringLiteral("alice@gpu1");
+        other.command = QStringLiteral("srun -N1 shardlab live --stream -");
+        again.remember(settings, other);
+        QCOMPARE(RemoteSettings::load(settings).hosts, (QStringList{QStringLiteral("alice@gpu1"), QStringLiteral("lab-gpu")}));
+        QCOMPARE(RemoteSettings::load(settings).command, other.command);
+    }
+};
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    int status = 0;
+    {
+        TestRemoteFailure failures;
+        status |= QTest::qExec(&failures, argc, argv);
+    }
+    {
+        TestStreamHere here;
+        status |= QTest::qExec(&here, argc, argv);
+    }
+    {
+        TestRemoteDialog dialog;
+        status |= QTest::qExec(&dialog, argc, argv);
+    }
+    {
+        TestRemote remote;
+        status |= QTest::qExec(&remote, argc, argv);
+    }
+    return status;
+}
+
+#include "test_remote.moc"
