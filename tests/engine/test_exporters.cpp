@@ -1,3 +1,4 @@
+#include "../common/full_disk.h"
 #include "test_helpers.h"
 
 #include "shardlab/analysis/summary.h"
@@ -156,13 +157,6 @@ nlohmann::json recordsWithoutSpans(const RunResult& run)
     return j;
 }
 
-std::string readAll(const std::filesystem::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 } // namespace
 
@@ -178,7 +172,7 @@ TEST(Exporters, AStreamedTraceIsTheTraceAndCarriesEveryRecord)
         ASSERT_TRUE(run.ok()) << file;
         const auto path = std::filesystem::temp_directory_path() / "shardlab-streamed-trace.json";
         ASSERT_TRUE(writeFileAtomicallyWith(path, [&](std::ostream& out) { return writeChromeTrace(out, s, *run); }).ok());
-        const std::string text = readAll(path);
+        const std::string text = fs_test::fileText(path);
         std::filesystem::remove(path);
         EXPECT_EQ(text, chromeTrace(s, *run)) << file;
         const auto doc = nlohmann::json::parse(text);

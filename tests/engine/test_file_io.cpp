@@ -1,5 +1,6 @@
 // The atomic writer every output goes through, streamed (base/file_io.h): the previous file stays
 // whole until the new one is complete, and a failure says what failed.
+#include "../common/full_disk.h"
 #include "shardlab/base/file_io.h"
 
 #include <gtest/gtest.h>
@@ -12,13 +13,6 @@ using namespace shardlab;
 
 namespace {
 
-std::string readAll(const std::filesystem::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 // What is left in the folder besides `keep`: a temporary file left behind would show here.
 size_t filesIn(const std::filesystem::path& dir)
@@ -54,7 +48,7 @@ TEST(FileIo, AStreamedWriteReplacesTheFileWhenComplete)
         return Status{};
     });
     ASSERT_TRUE(st.ok()) << st.error().message;
-    const std::string text = readAll(path);
+    const std::string text = fs_test::fileText(path);
     EXPECT_EQ(text.substr(0, 4), "0\n1\n");
     EXPECT_EQ(text.size(), 588890u);
     EXPECT_EQ(filesIn(f.dir), 1u);
@@ -71,7 +65,7 @@ TEST(FileIo, AWriterThatFailsLeavesThePreviousFileAndNoTemporary)
     });
     ASSERT_FALSE(st.ok());
     EXPECT_EQ(st.error().message, "the writer's own reason");
-    EXPECT_EQ(readAll(path), "old");
+    EXPECT_EQ(fs_test::fileText(path), "old");
     EXPECT_EQ(filesIn(f.dir), 1u);
 }
 
@@ -92,7 +86,7 @@ TEST(FileIo, AStreamThatFailsIsReportedWithWhatWasWritten)
     EXPECT_EQ(st.error().kind, ErrorKind::BadInput);
     EXPECT_EQ(st.error().message.rfind(path.string() + ": writing failed after 5 kB (", 0), 0u) << st.error().message;
     EXPECT_NE(st.error().message.find("the previous file, if any, is unchanged"), std::string::npos);
-    EXPECT_EQ(readAll(path), "old");
+    EXPECT_EQ(fs_test::fileText(path), "old");
     EXPECT_EQ(filesIn(f.dir), 1u);
 }
 

@@ -1,0 +1,138 @@
+// Every main page on a laptop (1366x768) and a projector (1920x1080), in English and Chinese,
+// plain and in presenter mode's light and dark themes: the window fits the screen, no axis label
+// of any plot is longer than its axis, and no tab bar hides tabs behind scroll arrows. With
+// SHARDLAB_SCREENS_DIR set, each screen is also saved there as a PNG (docs/images has them).
+#include "analysis/analysispage.h"
+#include "i18n/language.h"
+#include "run/runpage.h"
+#include "shell/mainwindow.h"
+#include "shell/presentermode.h"
+#include "style/axislabels.h"
+#include "timeline/qcustomplot_include.h"
+
+#include <QDir>
+#include <QSignalSpy>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTest>
+#include <QToolButton>
+#include <QTranslator>
+
+using namespace shardlab::gui;
+
+namespace {
+
+struct Screen {
+    const char* name;
+    QSize size;
+};
+
+const Screen kScreens[] = {{"1366x768", {1366, 768}}, {"1920x1080", {1920, 1080}}};
+
+// What the user cannot read on the window as it is shown now: labels cut, tabs hidden.
+QStringList clippedNow(MainWindow& w)
+{
+    QStringList problems;
+    for (QCustomPlot* plot : w.findChildren<QCustomPlot*>()) {
+        if (!plot->isVisible() || plot->width() < 50 || plot->height() < 50)
+            continue;
+        problems << clippedAxisLabels(plot);
+    }
+    for (QTabBar* bar : w.findChildren<QTabBar*>()) {
+        if (!bar->isVisible() || bar->count() == 0)
+            continue;
+        // scroll arrows shown, or a tab narrower than its text: some tab is hidden or cut
+        bool arrows = false;
+        for (QToolButton* b : bar->findChildren<QToolButton*>())
+            arrows = arrows || b->isVisible();
+        if (arrows)
+            problems << QStringLiteral("tabs behind scroll arrows: %1, …").arg(bar->tabText(0));
+        for (int i = 0; i < bar->count(); ++i)
+            if (bar->fontMetrics().horizontalAdvance(bar->tabText(i).remove(QLatin1Char('&'))) > bar->tabRect(i).width())
+                problems << QStringLiteral("tab cut: %1").arg(bar->tabText(i));
+    }
+    return problems;
+}
+
+} // namespace
+
+class TestScreens : public QObject {
+    Q_OBJECT
+private slots:
+    void everyPageFitsAndNothingIsCut_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<int>("screen");
+        QTest::addColumn<int>("presenter"); // 0: off, 1: light, 2: dark
+        for (const char* language : {"en", "zh_CN"})
+            for (int s = 0; s < 2; ++s)
+                for (int p = 0; p < 3; ++p)
+                    QTest::addRow("%s %s %s", language, kScreens[s].name, p == 0 ? "plain" : p == 1 ? "light" : "dark")
+                        << QString::fromLatin1(language) << s << p;
+    }
+
+    void everyPageFitsAndNothingIsCut()
+    {
+        QFETCH(QString, language);
+        QFETCH(int, screen);
+        QFETCH(int, presenter);
+        QCoreApplication* app = QCoreApplication::instance();
+        const QList<QTranslator*> before = app->findChildren<QTranslator*>();
+        i18n::installTranslations(app, language, false);
+        const QSize size = kScreens[screen].size;
+        {
+            MainWindow w;
+            w.resize(size);
+            w.show();
+            QSignalSpy done(w.runPage(), &RunPage::outcomeAvailable);
+            w.runPage()->run();
+            QVERIFY(done.wait(20000));
+            if (presenter > 0) {
+                w.presenter()->setTheme(presenter == 2 ? PresenterMode::Theme::Dark : PresenterMode::Theme::Light);
+                w.presenter()->setActive(true);
+            }
+            w.setGeometry(QRect(QPoint(0, 0), size)); // the screen, whatever the offscreen platform's is
+            QCoreApplication::processEvents();
+            const QSize min = w.minimumSizeHint().expandedTo(w.minimumSize());
+            QVERIFY2(min.width() <= size.width() && min.height() <= size.height(),
+                     qPrintable(QStringLiteral("minimum %1x%2").arg(min.width()).arg(min.height())));
+            QStringList problems;
+            const QString dir = qEnvironmentVariable("SHARDLAB_SCREENS_DIR");
+            auto look = [&](const QString& where) {
+                QCoreApplication::processEvents();
+                for (QCustomPlot* plot : w.findChildren<QCustomPlot*>())
+                    if (plot->isVisible())
+                        plot->replot(QCustomPlot::rpImmediateRefresh);
+                for (const QString& p : clippedNow(w))
+                    problems << where + QStringLiteral(": ") + p;
+                if (!dir.isEmpty())
+                    w.grab().save(QDir(dir).filePath(QStringLiteral("%1-%2-%3-%4.png")
+                                                         .arg(where, language, QString::fromLatin1(kScreens[screen].name))
+                                                         .arg(QLatin1String(presenter == 0 ? "plain" : presenter == 1 ? "light" : "dark"))));
+            };
+            for (int page = 0; page < w.pages()->count(); ++page) {
+                w.pages()->setCurrentIndex(page);
+                if (w.pages()->currentWidget() != w.analysisPage()) {
+                    look(QStringLiteral("page%1").arg(page));
+                    continue;
+                }
+                for (int tab = AnalysisPage::SweepTab; tab <= AnalysisPage::DiagnosisTab; ++tab) {
+                    w.analysisPage()->showTab(static_cast<AnalysisPage::Tab>(tab));
+                    look(QStringLiteral("analysis%1").arg(tab));
+                }
+            }
+            if (presenter > 0)
+                w.presenter()->setActive(false);
+            QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        }
+        for (QTranslator* t : app->findChildren<QTranslator*>())
+            if (!before.contains(t)) {
+                QCoreApplication::removeTranslator(t);
+                delete t;
+            }
+        QLocale::setDefault(QLocale(QLocale::English));
+    }
+};
+
+QTEST_MAIN(TestScreens)
+#include "test_screens.moc"
