@@ -141,6 +141,7 @@ private:
     QLabel* m_summary = nullptr;
     QTimer* m_analysisDelay = nullptr;
     bool m_analysisPending = false;
+    bool m_playbackStale = false; // another scenario was opened since the run on the run page
 };
 
 } // namespace shardlab::gui

@@ -57,9 +57,18 @@ void MainWindow::wirePages()
     m_exports->setMainFigure(m_run, m_run->timeline()->plot());
 
     // the playback animates the diagram (the editor's, and its second view under the timeline)
-    connect(m_run, &RunPage::activityAvailable, m_editor->scene(), &TopologyScene::setActivity);
+    // (not those of a run made before another scenario was opened: its machine may differ)
+    connect(m_run, &RunPage::activityAvailable, this, [this](const ActivitySnapshot& frame) {
+        if (!m_playbackStale)
+            m_editor->scene()->setActivity(frame);
+    });
+    connect(m_run, &RunPage::runningChanged, this, [this](bool running) {
+        if (running)
+            m_playbackStale = false;
+    });
     // a finished run: diagnosed on the analysis page, its hang (if any) in the sandbox
     connect(m_run, &RunPage::outcomeAvailable, this, [this](RunOutcomePtr outcome) {
+        m_playbackStale = false;
         flushAnalysis();
         m_analysis->showRun(outcome->scenario, *outcome->run, outcome->summary);
         // the analysis page opens on this run's diagnosis (unless the user is reading it now)
@@ -72,6 +81,7 @@ void MainWindow::wirePages()
     // a newly opened scenario shows no trace of the previous run on the diagram (one scene, drawn
     // on the editor and under the timeline)
     connect(m_document, &Document::documentReset, this, [this] {
+        m_playbackStale = true;
         m_run->playback()->pause();
         m_editor->scene()->setActivity(ActivitySnapshot {});
     });
