@@ -47,8 +47,10 @@ void MainWindow::wireLessons()
     gateKeys();
 
     // the dock as the user left it (restoreLessonsDock() reads it)
-    connect(m_lessonsDock->toggleViewAction(), &QAction::toggled, this,
-            [](bool shown) { QSettings().setValue(QLatin1String(kLessonsDockSetting), shown); });
+    // (the dock also becomes invisible when the window closes: what counts is whether the dock
+    // itself was hidden, by the user)
+    connect(m_lessonsDock, &QDockWidget::visibilityChanged, this,
+            [this] { QSettings().setValue(QLatin1String(kLessonsDockSetting), !m_lessonsDock->isHidden()); });
 }
 
 void MainWindow::restoreLessonsDock()
