@@ -15,7 +15,6 @@
 
 #include <QApplication>
 #include <QDockWidget>
-#include <QImage>
 #include <QPushButton>
 #include <QScreen>
 #include <QTabWidget>
@@ -118,12 +117,8 @@ int main(int argc, char** argv)
     const QString shot = qEnvironmentVariable("SHARDLAB_SCREENSHOT");
     steps.push_back([&w, shot](std::function<void()>) {
         QTimer::singleShot(800, &w, [&w, shot] {
-            if (!shot.isEmpty()) {
-                QImage image = w.grab().toImage();
-                if (qEnvironmentVariableIsSet("SHARDLAB_SCREENSHOT_SMALL")) // for docs/images: 256 colours
-                    image = image.convertToFormat(QImage::Format_Indexed8, Qt::ThresholdDither | Qt::AvoidDither);
-                image.save(shot, "PNG", 0);
-            }
+            if (!shot.isEmpty())
+                w.grab().save(shot, "PNG", 0); // the strongest compression: smaller files for docs/images
             if (qEnvironmentVariableIsSet("SHARDLAB_DEMO_SIZES")) // which widgets make the window wide
                 for (QWidget* c : w.findChildren<QWidget*>())
                     if (c->minimumSizeHint().width() > 700 || c->minimumWidth() > 700)
