@@ -16,6 +16,7 @@ int main(int argc, char** argv)
     const QStringList args = QApplication::arguments();
     if (args.size() > 1)
         window.openFile(args.at(1));
+    window.restoreLessonsDock(); // opens with the welcome on the first start
     window.show();
 
     // For headless runs (tools/dev.sh gui without a display, screenshots in docs and reviews):

@@ -2197,6 +2197,18 @@ first mismatch</source>
         <source>Question %1 of %2</source>
         <translation>第 %1 题，共 %2 题</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Welcome to ShardLab.&lt;/b&gt; These ten lessons follow the course &lt;i&gt;Multi-GPU scaling&lt;/i&gt;: each opens a scenario, points at what to look at and checks your answers.&lt;br&gt;&lt;b&gt;Where to begin:&lt;/b&gt; lesson 1 below. Press &lt;i&gt;Open the lesson&apos;s scenario&lt;/i&gt;, then read the steps one at a time; &lt;i&gt;Show me&lt;/i&gt; goes to the page each step talks about. Ctrl+R runs the scenario; Space plays the run back.&lt;br&gt;View &amp;gt; Lessons (Ctrl+L) hides or shows this panel; Help &amp;gt; Where to begin brings this note back.</source>
+        <translation>&lt;b&gt;欢迎使用 ShardLab。&lt;/b&gt;这十节课跟随课程&lt;i&gt;《多 GPU 扩展》&lt;/i&gt;：每节课打开一个场景，指出该看哪里，并检查你的答案。&lt;br&gt;&lt;b&gt;从哪里开始：&lt;/b&gt;下面的第 1 课。按&lt;i&gt;“打开本课的场景”&lt;/i&gt;，然后一步一步读下去；&lt;i&gt;“带我去看”&lt;/i&gt;会跳到每一步所说的页面。Ctrl+R 运行场景；空格键回放运行过程。&lt;br&gt;视图 &amp;gt; 课程（Ctrl+L）可隐藏或显示此面板；帮助 &amp;gt; 从哪里开始 可再次显示这段说明。</translation>
+    </message>
+    <message>
+        <source>Begin with lesson 1</source>
+        <translation>从第 1 课开始</translation>
+    </message>
+    <message>
+        <source>Close this note</source>
+        <translation>关闭此说明</translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::LessonListModel</name>
@@ -2569,10 +2581,6 @@ first mismatch</source>
         <translation>打开场景、ShardLab 结果文件（.shardlab-result.json）或由 shardlab --trace 写出的 Chrome Trace</translation>
     </message>
     <message>
-        <source>Opens a copy: saving asks where, the example stays as shipped</source>
-        <translation>打开的是副本：保存时会询问位置，示例保持原样</translation>
-    </message>
-    <message>
         <source>Save the scenario</source>
         <translation>保存场景</translation>
     </message>
@@ -2767,6 +2775,18 @@ first mismatch</source>
     <message>
         <source>Run the scenario on another machine&apos;s GPUs through ssh (a lecture-room server, a cluster&apos;s login node) and watch it here as it happens</source>
         <translation>通过 ssh 在另一台机器的 GPU 上运行场景（教室的服务器、集群的登录节点），并在这里实时观看</translation>
+    </message>
+    <message>
+        <source>&amp;Where to begin</source>
+        <translation>从哪里开始(&amp;W)</translation>
+    </message>
+    <message>
+        <source>The welcome note of the lessons: what they are and which one to start with</source>
+        <translation>课程的欢迎说明：课程是什么，从哪一课开始</translation>
+    </message>
+    <message>
+        <source>%1: opens a copy; saving asks where, the example stays as shipped</source>
+        <translation>%1：打开的是副本；保存时会询问位置，示例保持原样</translation>
     </message>
 </context>
 <context>
@@ -3135,12 +3155,12 @@ first mismatch</source>
         <translation>选择一课来查看它的问题。</translation>
     </message>
     <message>
-        <source>(%1) %2</source>
-        <translation>(%1) %2</translation>
-    </message>
-    <message>
         <source>Give an answer first.</source>
         <translation>请先给出答案。</translation>
+    </message>
+    <message>
+        <source>(%1)</source>
+        <translation>（%1）</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,8 @@
 #include "common/resourcepaths.h"
 
 #include "shardlab/base/resources.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/lessons/lessons.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -35,6 +37,36 @@ QStringList exampleScenarios()
     const QDir d(QDir(dir).filePath(QStringLiteral("scenarios")));
     for (const QString& f : d.entryList({QStringLiteral("*.shardlab.json")}, QDir::Files, QDir::Name))
         out << d.filePath(f);
+    return out;
+}
+
+QList<ExampleScenario> examplesInCourseOrder(const QString& lessonDir)
+{
+    const QStringList files = exampleScenarios();
+    QStringList ordered;
+    const QString dir = lessonDir.isEmpty() ? QString::fromStdString(lessonDirectory().string()) : lessonDir;
+    if (auto lessons = loadLessons(dir.toStdString())) { // loadLessons sorts by `order`
+        for (const Lesson& l : *lessons)
+            for (const std::filesystem::path& p : {l.scenarioPath(), l.compareScenarioPath()}) {
+                if (p.empty())
+                    continue;
+                const QString path = QDir::cleanPath(QFileInfo(QString::fromStdString(p.string())).absoluteFilePath());
+                for (const QString& f : files)
+                    if (QDir::cleanPath(QFileInfo(f).absoluteFilePath()) == path && !ordered.contains(f))
+                        ordered << f;
+            }
+    }
+    for (const QString& f : files)
+        if (!ordered.contains(f))
+            ordered << f;
+    QList<ExampleScenario> out;
+    for (const QString& f : ordered) {
+        auto scenario = loadScenario(f.toStdString());
+        QString title = scenario && !scenario->name.empty() ? QString::fromStdString(scenario->name) : QString();
+        if (title.isEmpty())
+            title = QFileInfo(f).fileName().remove(QStringLiteral(".shardlab.json"));
+        out.push_back({f, title});
+    }
     return out;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QString>
+#include <QList>
 #include <QStringList>
 
 namespace shardlab::gui {
@@ -12,5 +13,14 @@ QString resourceDir();
 QString defaultScenarioPath();
 // The example scenarios shipped with the app, sorted by file name.
 QStringList exampleScenarios();
+
+struct ExampleScenario {
+    QString path;
+    QString title; // the scenario's own name, as the editor and the window title show it
+};
+// The shipped examples in the course's order: the scenarios of the lessons in lesson order (each
+// lesson's scenario, then its comparison scenario), then the others by file name. `lessonDir`
+// defaults to the shipped lessons.
+QList<ExampleScenario> examplesInCourseOrder(const QString& lessonDir = {});
 
 } // namespace shardlab::gui

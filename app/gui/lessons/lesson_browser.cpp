@@ -6,6 +6,7 @@
 #include "shardlab/base/resources.h"
 
 #include <QComboBox>
+#include <QFrame>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -14,6 +15,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace shardlab::gui {
@@ -37,6 +39,7 @@ LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent)
     m_list->setResizeMode(QListView::Adjust);
     m_list->setTextElideMode(Qt::ElideNone);
     m_list->setMinimumWidth(220);
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // titles wrap
 
     m_title = wrappedLabel(this);
     QFont big = m_title->font();
@@ -53,11 +56,14 @@ LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent)
     m_languageBox->setToolTip(tr("Language of the lesson texts"));
     m_openScenario = new QPushButton(tr("Open the lesson's scenario"), this);
     m_openCompare = new QPushButton(tr("Open the comparison scenario"), this);
-    auto* top = new QHBoxLayout;
-    top->addWidget(m_openScenario);
-    top->addWidget(m_openCompare);
-    top->addStretch(1);
-    top->addWidget(m_languageBox);
+    // The dock is narrow: every row holds at most what fits in about 300 pixels, and texts wrap,
+    // so that the lesson never scrolls sideways.
+    auto* courseRow = new QHBoxLayout;
+    courseRow->addWidget(m_course, 1);
+    courseRow->addWidget(m_languageBox, 0, Qt::AlignTop);
+    auto* top = new QVBoxLayout;
+    top->addWidget(m_openScenario, 0, Qt::AlignLeft);
+    top->addWidget(m_openCompare, 0, Qt::AlignLeft);
 
     auto* stepsBox = new QGroupBox(tr("Steps"), this);
     m_steps = new QWidget(stepsBox);
@@ -67,15 +73,21 @@ LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent)
     m_nextStep = new QPushButton(tr("Next step"), stepsBox);
     m_showStep = new QPushButton(tr("Show me"), stepsBox);
     m_showStep->setToolTip(tr("Go to the view this step talks about"));
+    QFont strong = m_showStep->font();
+    strong.setBold(true);
+    m_showStep->setFont(strong);
     m_stepCounter = new QLabel(stepsBox);
+    auto* stepShow = new QHBoxLayout;
+    stepShow->addWidget(m_showStep);
+    stepShow->addStretch(1);
+    stepShow->addWidget(m_stepCounter);
     auto* stepNav = new QHBoxLayout;
     stepNav->addWidget(m_prevStep);
-    stepNav->addWidget(m_stepCounter);
     stepNav->addWidget(m_nextStep);
     stepNav->addStretch(1);
-    stepNav->addWidget(m_showStep);
     auto* stepsLayout = new QVBoxLayout(stepsBox);
     stepsLayout->addWidget(m_steps);
+    stepsLayout->addLayout(stepShow);
     stepsLayout->addLayout(stepNav);
 
     auto* questionsBox = new QGroupBox(tr("Questions"), this);
@@ -85,30 +97,65 @@ LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent)
     m_questionCounter = new QLabel(questionsBox);
     auto* questionNav = new QHBoxLayout;
     questionNav->addWidget(m_prevQuestion);
-    questionNav->addWidget(m_questionCounter);
     questionNav->addWidget(m_nextQuestion);
     questionNav->addStretch(1);
     auto* questionsLayout = new QVBoxLayout(questionsBox);
+    questionsLayout->addWidget(m_questionCounter);
     questionsLayout->addLayout(questionNav);
     questionsLayout->addWidget(m_question);
 
+    m_welcome = new QFrame(this);
+    m_welcome->setObjectName(QStringLiteral("lessonsWelcome"));
+    m_welcome->setFrameShape(QFrame::StyledPanel);
+    m_welcome->setStyleSheet(QStringLiteral("QFrame#lessonsWelcome { background: #E3F1FB; border-left: 4px solid #0072B2; }"
+                                            "QFrame#lessonsWelcome QLabel { color: black; }"));
+    auto* welcomeText = wrappedLabel(m_welcome);
+    welcomeText->setTextFormat(Qt::RichText);
+    welcomeText->setText(
+        tr("<b>Welcome to ShardLab.</b> These ten lessons follow the course <i>Multi-GPU scaling</i>: each opens "
+           "a scenario, points at what to look at and checks your answers.<br><b>Where to begin:</b> lesson 1 "
+           "below. Press <i>Open the lesson's scenario</i>, then read the steps one at a time; <i>Show me</i> "
+           "goes to the page each step talks about. Ctrl+R runs the scenario; Space plays the run back.<br>"
+           "View &gt; Lessons (Ctrl+L) hides or shows this panel; Help &gt; Where to begin brings this note back."));
+    auto* beginButton = new QPushButton(tr("Begin with lesson 1"), m_welcome);
+    beginButton->setObjectName(QStringLiteral("lessonsBegin"));
+    auto* closeWelcome = new QPushButton(tr("Close this note"), m_welcome);
+    auto* welcomeButtons = new QHBoxLayout;
+    welcomeButtons->addWidget(beginButton);
+    welcomeButtons->addWidget(closeWelcome);
+    welcomeButtons->addStretch(1);
+    auto* welcomeLayout = new QVBoxLayout(m_welcome);
+    welcomeLayout->addWidget(welcomeText);
+    welcomeLayout->addLayout(welcomeButtons);
+    m_welcome->hide();
+    connect(closeWelcome, &QPushButton::clicked, this, [this] { setWelcomeVisible(false); });
+    connect(beginButton, &QPushButton::clicked, this, [this] {
+        setWelcomeVisible(false);
+        if (m_model->rowCount() > 0) {
+            m_list->setCurrentIndex(m_model->index(0));
+            m_openScenario->click();
+        }
+    });
+
     auto* page = new QWidget(this);
     auto* pageLayout = new QVBoxLayout(page);
+    pageLayout->addWidget(m_welcome);
     pageLayout->addWidget(m_title);
-    pageLayout->addWidget(m_course);
+    pageLayout->addLayout(courseRow);
     pageLayout->addWidget(m_summary);
     pageLayout->addLayout(top);
     pageLayout->addWidget(stepsBox);
     pageLayout->addWidget(questionsBox);
     pageLayout->addStretch(1);
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidget(page);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll = new QScrollArea(this);
+    m_scroll->setWidget(page);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_scroll->setFrameShape(QFrame::NoFrame);
 
     auto* splitter = new QSplitter(this);
     splitter->addWidget(m_list);
-    splitter->addWidget(scroll);
+    splitter->addWidget(m_scroll);
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({280, 720});
     auto* layout = new QVBoxLayout(this);
@@ -137,6 +184,11 @@ LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent)
     });
     connect(m_prevQuestion, &QPushButton::clicked, this, [this] { setCurrentQuestion(currentQuestion() - 1); });
     connect(m_nextQuestion, &QPushButton::clicked, this, [this] { setCurrentQuestion(currentQuestion() + 1); });
+    connect(m_question, &QuestionPanel::feedbackShown, this, [this] {
+        // the verdict under Check, in view however far down the question is (after the layout
+        // has made room for the new text)
+        QTimer::singleShot(0, this, [this] { m_scroll->ensureWidgetVisible(m_question->resultLabel(), 20, 20); });
+    });
     connect(m_question, &QuestionPanel::answerChecked, this,
         [this](int q, bool correct) { Q_EMIT answerChecked(currentLessonId(), q, correct); });
 
@@ -275,6 +327,12 @@ void LessonBrowser::setCurrentStep(int step)
         return;
     m_step = step;
     refreshSteps();
+    // the step just chosen and its Show me in view (after the layout took the new texts)
+    QTimer::singleShot(0, this, [this] {
+        if (m_step < m_stepLabels.size())
+            m_scroll->ensureWidgetVisible(m_stepLabels[m_step], 10, 10);
+        m_scroll->ensureWidgetVisible(m_prevStep, 10, 10); // the row under Show me
+    });
 }
 
 int LessonBrowser::currentQuestion() const
@@ -288,6 +346,39 @@ void LessonBrowser::setCurrentQuestion(int question)
         return;
     m_question->setQuestion(m_resolved.get(), question, m_language);
     refreshSteps();
+}
+
+int LessonBrowser::stepFor(const QString& scenarioPath) const
+{
+    const Lesson* l = m_model->lessonAt(m_row);
+    if (!l)
+        return -1;
+    if (stepScenarioPath(m_step) == scenarioPath)
+        return m_step;
+    for (int i = 0; i < static_cast<int>(l->steps.size()); ++i)
+        if (stepScenarioPath(i) == scenarioPath)
+            return i;
+    return -1;
+}
+
+QString LessonBrowser::stepView(int step) const
+{
+    const Lesson* l = m_model->lessonAt(m_row);
+    if (!l || step < 0 || step >= static_cast<int>(l->steps.size()))
+        return {};
+    return qstr(l->steps[static_cast<size_t>(step)].view);
+}
+
+void LessonBrowser::setWelcomeVisible(bool visible)
+{
+    m_welcome->setVisible(visible);
+    if (visible)
+        m_scroll->ensureWidgetVisible(m_welcome);
+}
+
+bool LessonBrowser::isWelcomeVisible() const
+{
+    return !m_welcome->isHidden();
 }
 
 QString LessonBrowser::stepScenarioPath(int step) const

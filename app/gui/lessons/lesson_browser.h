@@ -15,7 +15,9 @@
 class QComboBox;
 class QLabel;
 class QListView;
+class QFrame;
 class QPushButton;
+class QScrollArea;
 class QVBoxLayout;
 
 namespace shardlab::gui {
@@ -50,7 +52,19 @@ public:
     int currentQuestion() const;
     void setCurrentQuestion(int question);
 
+    // The step that opening `scenarioPath` leads to: the current step when it is about that
+    // scenario, else the first step that is; -1 when none is.
+    int stepFor(const QString& scenarioPath) const;
+    // The view step `step` of the current lesson points at ("" when none).
+    QString stepView(int step) const;
+
+    // The welcome for a first start: what the lessons are and where to begin.
+    void setWelcomeVisible(bool visible);
+    bool isWelcomeVisible() const;
+
     LessonListModel* model() const { return m_model; }
+    QScrollArea* scrollArea() const { return m_scroll; }
+    QPushButton* showStepButton() const { return m_showStep; }
     QuestionPanel* questionPanel() const { return m_question; }
 
 Q_SIGNALS:
@@ -72,6 +86,8 @@ private:
 
     LessonListModel* m_model = nullptr;
     QListView* m_list = nullptr;
+    QScrollArea* m_scroll = nullptr;
+    QFrame* m_welcome = nullptr;
     QLabel* m_title = nullptr;
     QLabel* m_course = nullptr;
     QLabel* m_summary = nullptr;

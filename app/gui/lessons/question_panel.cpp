@@ -6,6 +6,7 @@
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -60,7 +61,6 @@ QuestionPanel::QuestionPanel(QWidget* parent) : QWidget(parent)
     buttons->addWidget(m_check);
     buttons->addWidget(m_showAnswer);
     buttons->addStretch(1);
-    buttons->addWidget(m_hintButton);
 
     m_result = new QLabel(this);
     m_result->setWordWrap(true);
@@ -69,6 +69,7 @@ QuestionPanel::QuestionPanel(QWidget* parent) : QWidget(parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_prompt);
+    layout->addWidget(m_hintButton, 0, Qt::AlignLeft); // a row of its own: the dock is narrow
     layout->addWidget(m_hint);
     layout->addWidget(m_choices);
     layout->addWidget(m_numberRow);
@@ -118,9 +119,11 @@ void QuestionPanel::setLanguage(Language language)
 void QuestionPanel::rebuild()
 {
     // choices are rebuilt for each question (and language)
-    for (QAbstractButton* b : m_choiceGroup->buttons()) {
+    for (QAbstractButton* b : m_choiceGroup->buttons())
         m_choiceGroup->removeButton(b);
-        delete b;
+    while (QLayoutItem* item = m_choiceLayout->takeAt(0)) {
+        delete item->widget();
+        delete item;
     }
     const LessonQuestion* q = question();
     m_prompt->setText(q ? qstr(q->prompt.in(m_language)) : tr("Choose a lesson to see its questions."));
@@ -138,12 +141,23 @@ void QuestionPanel::rebuild()
     if (q->type == QuestionType::Choice) {
         m_choiceGroup->setExclusive(!q->multiple);
         for (const LessonChoice& c : q->choices) {
-            const QString label = tr("(%1) %2").arg(qstr(c.id), qstr(c.text.in(m_language)));
-            QAbstractButton* b = q->multiple ? static_cast<QAbstractButton*>(new QCheckBox(label, m_choices))
-                                             : static_cast<QAbstractButton*>(new QRadioButton(label, m_choices));
+            // the button carries the id, a wrapped label beside it the text: a button's own text
+            // never wraps and would make the narrow lessons dock scroll sideways
+            auto* row = new QWidget(m_choices);
+            const QString id = tr("(%1)").arg(qstr(c.id));
+            QAbstractButton* b = q->multiple ? static_cast<QAbstractButton*>(new QCheckBox(id, row))
+                                             : static_cast<QAbstractButton*>(new QRadioButton(id, row));
             b->setProperty("choiceId", qstr(c.id));
+            auto* text = new QLabel(qstr(c.text.in(m_language)), row);
+            text->setWordWrap(true);
+            text->setProperty("choiceButton", QVariant::fromValue(static_cast<QObject*>(b)));
+            text->installEventFilter(this);
+            auto* rowLayout = new QHBoxLayout(row);
+            rowLayout->setContentsMargins(0, 0, 0, 0);
+            rowLayout->addWidget(b, 0, Qt::AlignTop);
+            rowLayout->addWidget(text, 1);
             m_choiceGroup->addButton(b);
-            m_choiceLayout->addWidget(b);
+            m_choiceLayout->addWidget(row);
         }
     }
     if (q->type == QuestionType::Numeric)
@@ -215,6 +229,7 @@ bool QuestionPanel::check()
             m_lastError = qstr(result.error().message);
     }
     showResult();
+    Q_EMIT feedbackShown();
     const bool correct = m_last && m_last->correct;
     if (m_last)
         Q_EMIT answerChecked(m_index, correct);
@@ -236,6 +251,15 @@ void QuestionPanel::showResult()
     m_result->setText(QStringLiteral("<p><b style=\"color:") + colour + QStringLiteral("\">")
         + qstr(m_last->verdict.in(m_language)).toHtmlEscaped() + QStringLiteral("</b></p><p>")
         + qstr(m_last->explanation.in(m_language)).toHtmlEscaped() + QStringLiteral("</p>"));
+}
+
+bool QuestionPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    // a click on a choice's text chooses it, as a click on a button's own text would
+    if (event->type() == QEvent::MouseButtonRelease)
+        if (auto* b = qobject_cast<QAbstractButton*>(watched->property("choiceButton").value<QObject*>()))
+            b->click();
+    return QWidget::eventFilter(watched, event);
 }
 
 QString QuestionPanel::resultText() const

@@ -36,9 +36,15 @@ public:
     // an answer that cannot be read shows why and returns false.
     bool check();
     QString resultText() const; // what the result area shows, as plain text
+    QLabel* resultLabel() const { return m_result; }
 
 Q_SIGNALS:
     void answerChecked(int question, bool correct);
+    // Check showed a verdict or why the answer cannot be read: the browser scrolls it into view.
+    void feedbackShown();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void rebuild();

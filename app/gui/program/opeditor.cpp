@@ -109,6 +109,10 @@ OpEditor::OpEditor(Document* document, QWidget* parent) : QWidget(parent), m_doc
     });
     connect(m_flops, &QLineEdit::editingFinished, this, [this] {
         commit(tr("work"), [this](Op& op) {
+            // leaving the field without typing keeps the exact value (the text is rounded to
+            // three digits): looking at a lesson's program must not modify the document
+            if (m_flops->text().trimmed() == qs(formatFlops(op.flops)))
+                return true;
             auto f = parseFlops(m_flops->text().toStdString());
             if (!f) {
                 emit editFailed(qs(f.error().message));
@@ -124,6 +128,8 @@ OpEditor::OpEditor(Document* document, QWidget* parent) : QWidget(parent), m_doc
                 op.bytes.reset();
                 return true;
             }
+            if (op.bytes && m_bytes->text().trimmed() == bytesText(*op.bytes))
+                return true; // as shown: the exact size stays
             auto b = parseSize(m_bytes->text().toStdString());
             if (!b) {
                 emit editFailed(qs(b.error().message));

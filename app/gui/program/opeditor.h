@@ -29,6 +29,7 @@ public:
     QComboBox* kindBox() const { return m_kind; }
     QLineEdit* ranksEdit() const { return m_ranks; }
     QLineEdit* sizeEdit() const { return m_bytes; }
+    QLineEdit* workEdit() const { return m_flops; }
     QSpinBox* bucketsBox() const { return m_buckets; }
 
 public slots:

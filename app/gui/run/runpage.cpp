@@ -194,8 +194,26 @@ void RunPage::setShortcutScope(QWidget* scope)
     for (const QPointer<QShortcut>& s : std::as_const(m_shortcuts))
         delete s.data();
     m_shortcuts.clear();
-    for (QShortcut* s : m_playback->installShortcuts(scope ? scope : this))
+    if (!scope)
+        scope = m_defaultShortcutScope ? m_defaultShortcutScope.data() : this;
+    for (QShortcut* s : m_playback->installShortcuts(scope)) {
+        s->setEnabled(m_shortcutsEnabled);
         m_shortcuts << s;
+    }
+}
+
+void RunPage::setDefaultShortcutScope(QWidget* scope)
+{
+    m_defaultShortcutScope = scope;
+    setShortcutScope(nullptr);
+}
+
+void RunPage::setShortcutsEnabled(bool enabled)
+{
+    m_shortcutsEnabled = enabled;
+    for (const QPointer<QShortcut>& s : std::as_const(m_shortcuts))
+        if (s)
+            s->setEnabled(enabled);
 }
 
 void RunPage::setDiagram(QWidget* diagram)

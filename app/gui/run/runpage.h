@@ -73,8 +73,15 @@ public:
     void showSideTab(QWidget* tab);
     QTabWidget* sideTabs() const { return m_sideTabs; }
     // Where the playback keys (Space, arrows, +/-, Home/End) work: this page (default) or, in
-    // presenter mode, the whole window.
+    // presenter mode, the whole window. nullptr goes back to the default scope.
     void setShortcutScope(QWidget* scope);
+    // The scope that setShortcutScope(nullptr) returns to (the main window sets itself, so that
+    // a focused tab bar or toolbar does not take the keys); installs it now.
+    void setDefaultShortcutScope(QWidget* scope);
+    // Whether the playback keys act (the main window turns them off while another page shows, so
+    // that the editor's tables keep their arrows). Text fields and spin boxes keep their keys anyway.
+    void setShortcutsEnabled(bool enabled);
+    bool shortcutsEnabled() const { return m_shortcutsEnabled; }
 
 public slots:
     void setScenario(const shardlab::Scenario& scenario);
@@ -142,6 +149,8 @@ private:
     QLabel* m_banner = nullptr;
     QSplitter* m_leftSplit = nullptr;
     QList<QPointer<QShortcut>> m_shortcuts; // on another widget in presenter mode, which may go first
+    QPointer<QWidget> m_defaultShortcutScope;
+    bool m_shortcutsEnabled = true;
     QTabWidget* m_sideTabs = nullptr;
 };
 

@@ -62,6 +62,9 @@ void MainWindow::buildHelpMenu()
 {
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setToolTipsVisible(true);
+    connect(addNamedAction(help, QStringLiteral("help.welcome"), tr("&Where to begin"),
+                           tr("The welcome note of the lessons: what they are and which one to start with")),
+            &QAction::triggered, this, &MainWindow::showWelcome);
     connect(addNamedAction(help, QStringLiteral("help.shortcuts"), tr("&Keyboard shortcuts"),
                            tr("Every key of the menus, the playback, the timeline and the diagram"),
                            {QKeySequence(Qt::Key_F1)}),

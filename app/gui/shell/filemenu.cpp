@@ -51,10 +51,13 @@ void MainWindow::buildFileMenu()
             });
     QMenu* examples = file->addMenu(tr("Open &example"));
     examples->setToolTipsVisible(true);
-    for (const QString& path : exampleScenarios())
-        examples->addAction(QFileInfo(path).fileName().remove(QStringLiteral(".shardlab.json")), this,
-                            [this, path] { m_controller->openExample(path); })
-            ->setToolTip(tr("Opens a copy: saving asks where, the example stays as shipped"));
+    // in the order the course (and its lessons) uses them, by their titles
+    for (const ExampleScenario& example : examplesInCourseOrder()) {
+        QAction* a = examples->addAction(example.title, this, [this, path = example.path] { m_controller->openExample(path); });
+        a->setObjectName(QStringLiteral("file.example"));
+        a->setData(example.path);
+        a->setToolTip(tr("%1: opens a copy; saving asks where, the example stays as shipped").arg(QFileInfo(example.path).fileName()));
+    }
     m_recentMenu = file->addMenu(tr("Open &recent"));
     m_recentMenu->setToolTipsVisible(true);
     file->addSeparator();

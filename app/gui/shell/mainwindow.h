@@ -79,8 +79,14 @@ public:
 
     // Adds a page after the existing ones; returns its tab index. Ctrl+1..9 switch pages.
     int addPage(QWidget* page, const QString& title);
-    // Goes to where a lesson step points ("timeline", "memory", ... docs/lessons.md).
-    void showView(const QString& view);
+    // Goes to the page and tab a lesson step points at ("timeline", "memory", ... docs/lessons.md);
+    // false for a view the app does not know.
+    bool showView(const QString& view);
+    // First start (no setting yet): the Lessons dock opens with its welcome; afterwards it is as
+    // the user left it. main() calls it; tests and demos start without.
+    void restoreLessonsDock();
+    // Shows the Lessons dock with the welcome note (Help > Where to begin).
+    void showWelcome();
 
 signals:
     // The open scenario changed (an edit, undo/redo, open, new).
@@ -92,6 +98,7 @@ protected:
 private:
     // each in its own file under window/
     void wirePages();
+    void wireLessons();
     void buildFileMenu();
     void buildEditMenu();
     void buildRunMenu();
@@ -134,6 +141,7 @@ private:
     QLabel* m_summary = nullptr;
     QTimer* m_analysisDelay = nullptr;
     bool m_analysisPending = false;
+    bool m_playbackStale = false; // another scenario was opened since the run on the run page
 };
 
 } // namespace shardlab::gui

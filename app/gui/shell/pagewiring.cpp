@@ -11,6 +11,7 @@
 #include "editor/editorpage.h"
 #include "lessons/lesson_browser.h"
 #include "report/report_writer.h"
+#include "run/playbackcontroller.h"
 #include "run/runcontroller.h"
 #include "run/runpage.h"
 #include "sandbox/hangsandbox.h"
@@ -57,11 +58,23 @@ void MainWindow::wirePages()
     m_exports->setMainFigure(m_run, m_run->timeline()->plot());
 
     // the playback animates the diagram (the editor's, and its second view under the timeline)
-    connect(m_run, &RunPage::activityAvailable, m_editor->scene(), &TopologyScene::setActivity);
+    // (not those of a run made before another scenario was opened: its machine may differ)
+    connect(m_run, &RunPage::activityAvailable, this, [this](const ActivitySnapshot& frame) {
+        if (!m_playbackStale)
+            m_editor->scene()->setActivity(frame);
+    });
+    connect(m_run, &RunPage::runningChanged, this, [this](bool running) {
+        if (running)
+            m_playbackStale = false;
+    });
     // a finished run: diagnosed on the analysis page, its hang (if any) in the sandbox
     connect(m_run, &RunPage::outcomeAvailable, this, [this](RunOutcomePtr outcome) {
+        m_playbackStale = false;
         flushAnalysis();
         m_analysis->showRun(outcome->scenario, *outcome->run, outcome->summary);
+        // the analysis page opens on this run's diagnosis (unless the user is reading it now)
+        if (m_pages->currentWidget() != m_analysis)
+            m_analysis->showTab(AnalysisPage::DiagnosisTab);
         m_sandbox->showOutcome(outcome);
         if (outcome->run->hang)
             m_run->showSideTab(m_sandbox);
@@ -69,17 +82,19 @@ void MainWindow::wirePages()
     // Calibrate needs this machine's GPUs: the run page's live probe decides, and its reason shows
     m_analysis->setLiveAvailability(m_run->controller()->liveAvailable(), m_run->controller()->liveExplanation());
     connect(m_run, &RunPage::liveAvailabilityChanged, m_analysis, &AnalysisPage::setLiveAvailability);
+    // a newly opened scenario shows no trace of the previous run on the diagram (one scene, drawn
+    // on the editor and under the timeline)
+    connect(m_document, &Document::documentReset, this, [this] {
+        m_playbackStale = true;
+        m_run->playback()->pause();
+        m_editor->scene()->setActivity(ActivitySnapshot {});
+    });
     m_run->setWatchdogMs(m_sandbox->deadlineMs());
     connect(m_sandbox, &HangSandbox::deadlineChanged, m_run, &RunPage::setWatchdogMs);
     connect(m_sandbox, &HangSandbox::runRequested, m_run, &RunPage::runScenario);
     connect(m_run, &RunPage::runFailed, this, [this](const QString& m) { statusBar()->showMessage(tr("The run failed: %1").arg(m), 10000); });
 
-    // lessons open their scenario in the document and point at views
-    connect(m_lessons, &LessonBrowser::openScenarioRequested, this, [this](const QString& path) {
-        if (m_controller->openExample(path, true))
-            statusBar()->showMessage(tr("Opened the lesson's scenario; press Ctrl+R to run it."), 8000);
-    });
-    connect(m_lessons, &LessonBrowser::stepActivated, this, [this](const QString& view, const QString&) { showView(view); });
+    wireLessons(); // lessonwiring.cpp
 
     // runs read from result files and traces appear as if they had just run here
     connect(m_runFiles, &RunFileOpener::runAvailable, this,
@@ -103,30 +118,6 @@ void MainWindow::wirePages()
         if (!text.isEmpty())
             statusBar()->showMessage(text, 4000);
     });
-}
-
-void MainWindow::showView(const QString& view)
-{
-    // docs/lessons.md lists the views a lesson step may name
-    enum EditorTab { Workload, Program, Machine, Capacity };
-    if (view == QLatin1String("program") || view == QLatin1String("memory") || view == QLatin1String("topology")) {
-        m_pages->setCurrentWidget(m_editor);
-        m_editor->sideTabs()->setCurrentIndex(view == QLatin1String("program") ? Program
-                                              : view == QLatin1String("memory") ? Capacity
-                                                                                : Machine);
-    } else if (view == QLatin1String("timeline") || view == QLatin1String("summary") || view == QLatin1String("collectives")) {
-        m_pages->setCurrentWidget(m_run);
-        m_run->showSideTab(m_run->sideTabs()->widget(0));
-        // a step about a run needs one of the open scenario
-        if (!m_run->lastOutcome() || m_run->lastOutcome()->scenario != m_document->scenario())
-            m_run->run();
-    } else if (view == QLatin1String("comparison") || view == QLatin1String("scaling")) {
-        flushAnalysis();
-        m_pages->setCurrentWidget(m_analysis);
-        m_analysis->showTab(view == QLatin1String("comparison") ? AnalysisPage::ComparisonTab : AnalysisPage::ScalingTab);
-    } else if (view == QLatin1String("report")) {
-        statusBar()->showMessage(tr("Report > Lab report writes the course's report for this scenario."), 8000);
-    }
 }
 
 } // namespace shardlab::gui

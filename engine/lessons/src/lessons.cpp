@@ -40,9 +40,11 @@ constexpr NeedInfo kNeeds[] = {
     {Need::CopyOfOneRanksData, "copy_of_one_ranks_data"},
 };
 
-// The views a step may point at (docs/lessons.md); the GUI maps each to a page.
-const std::set<std::string> kViews
-    = {"program", "memory", "topology", "timeline", "summary", "collectives", "comparison", "report", "scaling"};
+const std::set<std::string>& lessonViewSet()
+{
+    static const std::set<std::string> views(lessonViews().begin(), lessonViews().end());
+    return views;
+}
 
 LocalizedText localized(JsonReader& rd, const json& obj, const std::string& path, const char* k, bool required)
 {
@@ -253,6 +255,14 @@ void readQuestion(JsonReader& rd, const json& v, const std::string& path, Lesson
 
 } // namespace
 
+const std::vector<std::string>& lessonViews()
+{
+    // `workload` is the editor's workload tab, where the placement strategies are applied
+    static const std::vector<std::string> views = {"program",    "workload",    "memory",     "topology", "timeline",
+                                                   "summary",    "collectives", "comparison", "report",   "scaling"};
+    return views;
+}
+
 std::optional<Need> needFromName(std::string_view name)
 {
     for (const NeedInfo& n : kNeeds)
@@ -306,7 +316,7 @@ Result<Lesson> parseLesson(const std::string& text, const std::string& origin, c
             LessonStep step;
             step.text = localized(rd, s, sp, "text", true);
             step.view = rd.string(s, sp, "view", false).value_or("");
-            if (!step.view.empty() && !kViews.count(step.view))
+            if (!step.view.empty() && !lessonViewSet().count(step.view))
                 rd.fail(JsonReader::key(sp, "view"),
                     "'" + step.view
                         + "' (expected program, memory, topology, timeline, "

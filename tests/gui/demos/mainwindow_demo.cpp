@@ -3,7 +3,7 @@
 //   SHARDLAB_SCREENSHOT=out.png mainwindow_demo [--open FILE] [--run] [--at FRACTION]
 //       [--sandbox wrong_op|wrong_count|skip:RANK:STEP:ITERATION] [--deadline MS]
 //       [--page editor|run|analysis] [--analysis-tab N] [--lesson ID] [--presenter light|dark]
-//       [--size WxH]
+//       [--size WxH] [--welcome] [--step N [--show-me]]
 #include "analysis/analysispage.h"
 #include "document/documentcontroller.h"
 #include "lessons/lesson_browser.h"
@@ -66,6 +66,18 @@ int main(int argc, char** argv)
             w.lessons()->selectLesson(id);
             next();
         });
+    if (args.contains(QStringLiteral("--welcome"))) // the first start: the Lessons dock and its welcome
+        steps.push_back([&w](std::function<void()> next) {
+            w.showWelcome();
+            next();
+        });
+    if (const QString step = option(QStringLiteral("--step")); !step.isEmpty()) // a lesson's step, from 1
+        steps.push_back([&w, step](std::function<void()> next) {
+            w.lessons()->setCurrentStep(step.toInt() - 1);
+            if (QApplication::arguments().contains(QStringLiteral("--show-me")))
+                w.lessons()->showStepButton()->click();
+            QTimer::singleShot(300, next);
+        });
     if (args.contains(QStringLiteral("--run")))
         steps.push_back([&w, afterRun](std::function<void()> next) { afterRun(next, [&w] { w.runPage()->run(); }); });
     if (const QString spec = option(QStringLiteral("--sandbox")); !spec.isEmpty()) {
@@ -106,7 +118,7 @@ int main(int argc, char** argv)
     steps.push_back([&w, shot](std::function<void()>) {
         QTimer::singleShot(800, &w, [&w, shot] {
             if (!shot.isEmpty())
-                w.grab().save(shot);
+                w.grab().save(shot, "PNG", 0); // the strongest compression: smaller files for docs/images
             if (qEnvironmentVariableIsSet("SHARDLAB_DEMO_SIZES")) // which widgets make the window wide
                 for (QWidget* c : w.findChildren<QWidget*>())
                     if (c->minimumSizeHint().width() > 700 || c->minimumWidth() > 700)

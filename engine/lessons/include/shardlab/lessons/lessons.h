@@ -124,4 +124,8 @@ Result<std::vector<Lesson>> loadLessons(const std::filesystem::path& dir);
 // "slice_of_sum_on_every_rank", "concatenation_on_every_rank", "copy_of_one_ranks_data".
 std::optional<Need> needFromName(std::string_view name);
 
+// The views a step may point at (docs/lessons.md); the GUI maps each to a page and a tab, and its
+// test fails when one is missing.
+const std::vector<std::string>& lessonViews();
+
 } // namespace shardlab
