@@ -143,17 +143,31 @@ void hgxNode(Builder& b, int node, int n, const std::string& gpuName, double mem
 }
 
 // `nodes` nodes of eight GPUs as `spec`, every NIC into one non-blocking network switch at
-// `nicGBps` per direction.
-Topology cluster(const std::string& name, const std::string& source, const HgxSpec& spec, int nodes, double nicGBps)
+// `nicGBps` per direction. Rail-optimised (`rails`): NIC k of every node into leaf switch
+// "rail-k", the leaves joined by a spine with as much bandwidth as the leaf's NICs (non-blocking),
+// as in NVIDIA's DGX SuperPOD reference architecture: traffic between GPUs of the same local index
+// stays on its rail, traffic between rails crosses the spine (two more hops).
+Topology cluster(const std::string& name, const std::string& source, const HgxSpec& spec, int nodes, double nicGBps,
+                 bool rails = false)
 {
     Builder b;
     b.t.name = name;
     b.t.source = source;
-    b.sw("ib-switch", SwitchKind::NetworkSwitch, -1, 0);
+    const int nics = 4 * spec.nicsPerSwitch;
+    if (rails) {
+        b.sw("ib-spine", SwitchKind::NetworkSwitch, -1, 0);
+        for (int k = 0; k < nics; ++k) {
+            b.sw("rail-" + std::to_string(k), SwitchKind::NetworkSwitch, -1, 0);
+            b.link("rail-" + std::to_string(k), "ib-spine", LinkKind::Network, nicGBps * nodes, kIbLat);
+        }
+    } else {
+        b.sw("ib-switch", SwitchKind::NetworkSwitch, -1, 0);
+    }
     for (int node = 0; node < nodes; ++node) {
         hgxNode(b, node, 8, spec, node * 8);
-        for (int k = 0; k < 4 * spec.nicsPerSwitch; ++k)
-            b.link("n" + std::to_string(node) + "-nic" + std::to_string(k), "ib-switch", LinkKind::Network, nicGBps, kIbLat);
+        for (int k = 0; k < nics; ++k)
+            b.link("n" + std::to_string(node) + "-nic" + std::to_string(k), rails ? "rail-" + std::to_string(k) : "ib-switch",
+                   LinkKind::Network, nicGBps, kIbLat);
     }
     return b.t;
 }
@@ -235,6 +249,15 @@ Topology twoNodesH100Nvls()
                    dgxH100(true), 2, kNdr400);
 }
 
+// Four DGX H100 on a rail-optimised InfiniBand fabric (DGX SuperPOD reference architecture: one
+// leaf switch per rail, a spine between the leaves).
+Topology fourNodesH100Rails()
+{
+    return cluster("4x8-h100-rails",
+                   "NVIDIA DGX H100 user guide; rail-optimised NDR fabric after the DGX SuperPOD reference architecture",
+                   dgxH100(false), 4, kNdr400, true);
+}
+
 // DGX A100 (NVIDIA DGX A100 user guide and A100 datasheet): eight A100 SXM4 80 GB (2,039 GB/s HBM2e,
 // 19.5 TFLOP/s FP32), twelve NVLink3 links each (600 GB/s bidirectional, 300 per direction) into
 // second-generation NVSwitch, PCIe Gen4 switches pairing GPUs with NICs, eight ConnectX-6 HDR
@@ -286,6 +309,7 @@ const std::vector<Entry>& entries()
         {"2x8-h100-ib-nvls", "two nodes of eight H100, NVLink SHARP on, eight 400 Gb/s InfiniBand NICs per node", twoNodesH100Nvls},
         {"2x8-a100-8hdr", "two DGX A100 nodes, eight 200 Gb/s HDR InfiniBand NICs per node", twoNodesA100Hdr8},
         {"2x8-a100-4hdr", "two nodes of eight A100, four 200 Gb/s HDR NICs per node (two GPUs share a NIC)", twoNodesA100Hdr4},
+        {"4x8-h100-rails", "four nodes of eight H100, eight 400 Gb/s NICs each on a rail-optimised fabric", fourNodesH100Rails},
     };
     return list;
 }

@@ -79,24 +79,51 @@ const Route& Router::route(int from, int to)
         }
     }
     if (!r && !gpus && nodeFrom != nodeTo && nodeFrom >= 0 && nodeTo >= 0) {
-        // Two NICs on one network switch (the middle leg above): the two links, found from their
-        // short adjacency lists instead of a search that would also walk both nodes' PCIe trees.
-        for (auto [la, w] : m_adjacency[static_cast<size_t>(from)]) {
-            if (m_vertexNode[static_cast<size_t>(w)] >= 0 || m_topology.isGpu(w))
+        // Two NICs of two nodes (the middle leg above): a path through the shared fabric only, of
+        // up to three network switches (one switch; a rail leaf, the spine, another leaf), found
+        // from the switches' fabric links instead of a search, which would also walk both nodes'
+        // PCIe trees and might cross to another NIC of the node (a rail-optimised fabric's
+        // cross-rail traffic belongs on the spine).
+        auto fabricSteps = [&](int v) {
+            const std::vector<Step>& steps = m_toSwitches[static_cast<size_t>(v)];
+            return std::pair{steps.begin(), std::find_if(steps.begin(), steps.end(), [](const Step& x) { return x.node >= 0; })};
+        };
+        auto consider = [&](std::initializer_list<std::pair<int, int>> hops) { // (link, from-vertex)
+            Route c;
+            c.from = from;
+            c.to = to;
+            c.bottleneckGBps = std::numeric_limits<double>::infinity();
+            for (auto [link, v] : hops) {
+                const Link& l = m_topology.links[static_cast<size_t>(link)];
+                c.bottleneckGBps = std::min(c.bottleneckGBps, l.bandwidthGBps);
+                c.latencyUs += l.latencyUs;
+                c.hops.push_back({link, m_linkEnds[static_cast<size_t>(link)].first == v});
+            }
+            if (!r || c.bottleneckGBps > r->bottleneckGBps
+                || (c.bottleneckGBps == r->bottleneckGBps && c.latencyUs < r->latencyUs))
+                r = std::move(c);
+        };
+        for (auto [la, wa] : m_adjacency[static_cast<size_t>(from)]) {
+            if (m_vertexNode[static_cast<size_t>(wa)] >= 0 || m_topology.isGpu(wa))
                 continue;
-            for (auto [lb, w2] : m_adjacency[static_cast<size_t>(to)]) {
-                if (w2 != w)
+            for (auto [lb, wb] : m_adjacency[static_cast<size_t>(to)]) {
+                if (m_vertexNode[static_cast<size_t>(wb)] >= 0 || m_topology.isGpu(wb))
                     continue;
-                const Link& x = m_topology.links[static_cast<size_t>(la)];
-                const Link& y = m_topology.links[static_cast<size_t>(lb)];
-                Route direct;
-                direct.from = from;
-                direct.to = to;
-                direct.bottleneckGBps = std::min(x.bandwidthGBps, y.bandwidthGBps);
-                direct.latencyUs = x.latencyUs + y.latencyUs;
-                direct.hops = {{la, m_linkEnds[static_cast<size_t>(la)].first == from}, {lb, m_linkEnds[static_cast<size_t>(lb)].first == w}};
-                if (!r || direct.bottleneckGBps > r->bottleneckGBps)
-                    r = std::move(direct);
+                if (wa == wb) {
+                    consider({{la, from}, {lb, wa}});
+                    continue;
+                }
+                auto [sa, ea] = fabricSteps(wa);
+                for (auto x = sa; x != ea; ++x) {
+                    if (x->to == wb) {
+                        consider({{la, from}, {x->link, wa}, {lb, wb}});
+                        continue;
+                    }
+                    auto [ss, es] = fabricSteps(x->to);
+                    for (auto y = ss; y != es; ++y)
+                        if (y->to == wb)
+                            consider({{la, from}, {x->link, wa}, {y->link, x->to}, {lb, wb}});
+                }
             }
         }
     }
