@@ -122,6 +122,8 @@ TEST(PublicFigures, H100TwoNodesNvlsTree470)
     EXPECT_EQ(a, Algorithm::NvlsTree);
     EXPECT_NEAR(busbw, 514.7, 2.0);
     expectNearPublished(busbw, 470.0);
+    // one GPU per node has nothing to reduce in the switch: no NVLS-tree there
+    EXPECT_NE(m.collective(OpKind::AllReduce, kPublicFigureGiB8, {0, 8}).algorithm, Algorithm::NvlsTree);
 }
 
 // 4 x 8 H100 with NVLS, same cluster: 365.84 GB/s (nccl-tests/issues/309). On four nodes the

@@ -621,7 +621,11 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
                               && (kind == OpKind::AllReduce || kind == OpKind::ReduceScatter || kind == OpKind::AllGather);
     const bool nvls = nvlsFabric && nodeCount == 1
                       && (kind == OpKind::AllReduce || kind == OpKind::ReduceScatter || kind == OpKind::AllGather);
-    const bool nvlsTree = nvlsFabric && multiNodeAllReduce;
+    // NVLS-tree reduces inside each node first: NCCL uses it only with at least two GPUs per node.
+    int minLocal = std::numeric_limits<int>::max();
+    for (auto& [node, ranks] : nodes)
+        minLocal = std::min(minLocal, static_cast<int>(ranks.size()));
+    const bool nvlsTree = nvlsFabric && multiNodeAllReduce && minLocal >= 2;
     if ((want == Algorithm::Tree && !multiNodeAllReduce) || (want == Algorithm::Hierarchical && !hierarchical)
         || (want == Algorithm::Nvls && !nvls) || (want == Algorithm::NvlsTree && !nvlsTree))
         want = Algorithm::Auto;
