@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -599,7 +600,16 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
         }
     };
 
-    auto ringPattern = [&](const std::vector<int>& members) { return pattern(router, topo, ringChannelFlows(members)); };
+    // The ring's pattern over the whole group, priced once per call (ring, tree and NVLS all ask
+    // for it; on 65,536 GPUs it is 8 channels x 65,536 transfers).
+    std::optional<PatternCost> ringPc;
+    auto ringPattern = [&](const std::vector<int>& members) -> PatternCost {
+        if (members != group)
+            return pattern(router, topo, ringChannelFlows(members));
+        if (!ringPc)
+            ringPc = pattern(router, topo, ringChannelFlows(group));
+        return *ringPc;
+    };
 
     const double dn = n;
     int maxLocal = 0;
@@ -633,12 +643,16 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
     // Between nodes, what one node's NICs carry per unit of time: the rails pattern (one ring per
     // local index, all at once, sharing NICs and PCIe as the topology has them), times the rails.
     // A node with fewer NICs than GPUs shares them here. Its intra-node chain: the node's ring.
+    std::optional<std::pair<double, PatternCost>> railsPc;
     auto nodeNetworkGBps = [&]() {
+        if (railsPc)
+            return *railsPc;
         size_t rails = std::numeric_limits<size_t>::max();
         for (auto& [node, ranks] : nodes)
             rails = std::min(rails, ranks.size());
         const PatternCost pc = pattern(router, topo, patternFlows(OpKind::AllReduce, group, Algorithm::Hierarchical, root));
-        return std::pair<double, PatternCost>(pc.gbps * static_cast<double>(rails), pc);
+        railsPc = std::pair<double, PatternCost>(pc.gbps * static_cast<double>(rails), pc);
+        return *railsPc;
     };
     // Every node's chain at once, in the order the group's ring visits the node (ringOrder()
     // keeps each node's ranks together): links of different nodes are not shared, so one
