@@ -200,7 +200,7 @@ TEST(Scaling, CourseAFifthGpuMakesItSlowerAndTheCurveSaysWhy)
     EXPECT_NE(note->sentence.find("1.60 instead of 1.50"), std::string::npos) << note->sentence;
 }
 
-TEST(Scaling, CourseEfficiencyDropsFromEightToSixteenAcrossTheNetwork)
+TEST(Scaling, CourseEfficiencyDropsFromEightToSixteenWhileTheAllReduceKeepsItsTime)
 {
     ScalingOptions o;
     o.gpuCounts = {2, 4, 8, 16};
@@ -208,13 +208,18 @@ TEST(Scaling, CourseEfficiencyDropsFromEightToSixteenAcrossTheNetwork)
     ASSERT_TRUE(curve.ok()) << curve.error().message;
     const ScalingPoint& p8 = *curve->find(8);
     const ScalingPoint& p16 = *curve->find(16);
-    EXPECT_GT(p8.efficiency, 0.8);
-    EXPECT_LT(p16.efficiency, p8.efficiency - 0.2);
+    // Issue 16: with one ring per 400 Gb/s NIC the all-reduce crosses the network at about the bus
+    // bandwidth NVSwitch gave (376 against 360 GB/s), so it takes about as long on 16 GPUs as on 8
+    // (2 GB: 9.80 and 10.15 ms) while compute halves (119.4 -> 59.7 ms): efficiency 92% -> 85%.
+    EXPECT_GT(p8.efficiency, 0.9);
+    EXPECT_LT(p16.efficiency, p8.efficiency - 0.05);
+    EXPECT_GT(p16.efficiency, 0.8);
     EXPECT_EQ(p8.nodes, 1);
     EXPECT_EQ(p16.nodes, 2);
     EXPECT_EQ(*p8.linkKind, LinkKind::NvLink);
     EXPECT_EQ(*p16.linkKind, LinkKind::Network);
-    EXPECT_GT(p16.commMs, 2 * p8.commMs);
+    EXPECT_NEAR(p16.commMs, p8.commMs, 0.1 * p8.commMs);
+    EXPECT_NEAR(p16.computeMs, p8.computeMs / 2, 0.01 * p8.computeMs);
     ASSERT_FALSE(curve->notes.empty());
     const ScalingNote& n = curve->notes.back();
     EXPECT_EQ(n.fromGpus, 8);

@@ -231,6 +231,18 @@ std::string trafficChange(const ScalingPoint& a, const ScalingPoint& b)
            + (k == OpKind::AllReduce ? "2(n-1)/n" : "(n-1)/n") + ")";
 }
 
+// The one sentence of the NetworkTakesOver note (kept in one place for the message catalogue):
+// "From 96 GPUs on the network sets the pace: the gradient all-reduce over the network takes
+// 11.34 ms per step against 9.95 ms of compute (bus bandwidth 349 GB/s), so no number of GPUs
+// brings the step below about 11.34 ms."
+std::string networkTakesOverSentence(const ScalingPoint& b)
+{
+    return "From " + std::to_string(b.gpus) + " GPUs on the network sets the pace: the " + b.collective
+           + " over the network takes " + num("%.4g", b.collectiveMs) + " ms per step against " + num("%.4g", b.computeMs)
+           + " ms of compute (bus bandwidth " + num("%.3g", b.busbwGBps) + " GB/s), so no number of GPUs brings the step below about "
+           + num("%.4g", b.collectiveMs) + " ms.";
+}
+
 std::vector<ScalingNote> explain(const ScalingCurve& c)
 {
     std::vector<ScalingNote> notes;
@@ -259,6 +271,21 @@ std::vector<ScalingNote> explain(const ScalingCurve& c)
                                  + trafficChange(a, b) + "."});
         }
     }
+    // Where the network takes over: the first point whose costliest collective runs over the
+    // network and costs more than compute, after a point where it did not.
+    for (size_t i = 1; i < c.points.size(); ++i) {
+        const ScalingPoint& a = c.points[i - 1];
+        const ScalingPoint& b = c.points[i];
+        const auto overNetwork = [](const ScalingPoint& p) {
+            return p.linkKind && *p.linkKind == LinkKind::Network && !p.collective.empty() && p.collectiveMs > p.computeMs;
+        };
+        if (overNetwork(b) && !overNetwork(a)) {
+            notes.push_back({b.gpus, b.gpus, ScalingNote::Kind::NetworkTakesOver, networkTakesOverSentence(b)});
+            break;
+        }
+    }
+    // in GPU order, the note about a point after the notes that lead to it
+    std::stable_sort(notes.begin(), notes.end(), [](const ScalingNote& x, const ScalingNote& y) { return x.toGpus < y.toGpus; });
     return notes;
 }
 

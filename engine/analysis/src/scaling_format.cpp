@@ -84,9 +84,10 @@ std::string scalingJson(const ScalingCurve& c)
     }
     doc["notes"] = json::array();
     for (const ScalingNote& n : c.notes) {
-        const char* kind = n.kind == ScalingNote::Kind::Slower        ? "slower"
-                           : n.kind == ScalingNote::Kind::CrossesLink ? "crosses_link"
-                                                                      : "efficiency_drop";
+        const char* kind = n.kind == ScalingNote::Kind::Slower             ? "slower"
+                           : n.kind == ScalingNote::Kind::CrossesLink      ? "crosses_link"
+                           : n.kind == ScalingNote::Kind::NetworkTakesOver ? "network_takes_over"
+                                                                           : "efficiency_drop";
         doc["notes"].push_back({{"from_gpus", n.fromGpus}, {"to_gpus", n.toGpus}, {"kind", kind}, {"sentence", n.sentence}});
     }
     doc["rescale_notes"] = c.rescaleNotes;

@@ -46,7 +46,8 @@ E enumAt(const json& v, const std::string& path, const E (&values)[N], const cha
 
 const SpanKind kSpanKinds[] = {SpanKind::Compute, SpanKind::Comm, SpanKind::Wait};
 const SpanDetail kDetails[] = {SpanDetail::None, SpanDetail::InjectedDelay, SpanDetail::Paging};
-const Algorithm kAlgorithms[] = {Algorithm::Auto, Algorithm::Ring, Algorithm::Tree, Algorithm::Direct, Algorithm::Hierarchical};
+const Algorithm kAlgorithms[] = {Algorithm::Auto, Algorithm::Ring, Algorithm::Tree, Algorithm::Direct, Algorithm::Hierarchical,
+                                 Algorithm::Nvls, Algorithm::NvlsTree};
 const Protocol kProtocols[] = {Protocol::LL, Protocol::LL128, Protocol::Simple};
 
 OpKind opAt(const json& v, const std::string& path)

@@ -78,7 +78,7 @@ void readTopology(JsonReader& rd, const json& t, Topology& out)
                 const json& s = (*sw)[i];
                 if (!rd.expectObject(s, sp))
                     continue;
-                rd.onlyKeys(s, sp, {"id", "kind", "node", "socket"});
+                rd.onlyKeys(s, sp, {"id", "kind", "node", "socket", "nvls"});
                 SwitchNode node;
                 node.id = rd.string(s, sp, "id", true).value_or("");
                 if (auto k = rd.string(s, sp, "kind", true)) {
@@ -89,6 +89,7 @@ void readTopology(JsonReader& rd, const json& t, Topology& out)
                 }
                 node.node = static_cast<int>(rd.integer(s, sp, "node", false, -1, 1'000'000).value_or(0));
                 node.socket = static_cast<int>(rd.integer(s, sp, "socket", false, 0, 1024).value_or(0));
+                node.nvls = rd.boolean(s, sp, "nvls").value_or(false);
                 out.switches.push_back(node);
             }
     }
@@ -480,8 +481,12 @@ std::string serializeScenario(const Scenario& s)
         topo["gpus"].push_back(gj);
     }
     topo["switches"] = json::array();
-    for (const SwitchNode& sw : s.topology.switches)
-        topo["switches"].push_back({{"id", sw.id}, {"kind", switchKindName(sw.kind)}, {"node", sw.node}, {"socket", sw.socket}});
+    for (const SwitchNode& sw : s.topology.switches) {
+        json sj = {{"id", sw.id}, {"kind", switchKindName(sw.kind)}, {"node", sw.node}, {"socket", sw.socket}};
+        if (sw.nvls)
+            sj["nvls"] = true;
+        topo["switches"].push_back(sj);
+    }
     topo["links"] = json::array();
     for (const Link& l : s.topology.links)
         topo["links"].push_back({{"from", l.a}, {"to", l.b}, {"kind", linkKindName(l.kind)}, {"count", l.count},

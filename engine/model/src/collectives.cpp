@@ -113,13 +113,16 @@ const char* algorithmName(Algorithm a)
     case Algorithm::Tree: return "tree";
     case Algorithm::Direct: return "direct";
     case Algorithm::Hierarchical: return "hierarchical";
+    case Algorithm::Nvls: return "nvls";
+    case Algorithm::NvlsTree: return "nvls-tree";
     }
     return "?";
 }
 
 std::optional<Algorithm> algorithmFromName(std::string_view name)
 {
-    for (Algorithm a : {Algorithm::Auto, Algorithm::Ring, Algorithm::Tree, Algorithm::Direct, Algorithm::Hierarchical})
+    for (Algorithm a : {Algorithm::Auto, Algorithm::Ring, Algorithm::Tree, Algorithm::Direct, Algorithm::Hierarchical,
+                        Algorithm::Nvls, Algorithm::NvlsTree})
         if (name == algorithmName(a))
             return a;
     return std::nullopt;

@@ -15,6 +15,9 @@ constexpr double kNvLink4x18 = 450.0;    // H100/H200 datasheets: NVLink 900 GB/
 constexpr double kQpi = 19.2;            // Intel Xeon E5-2698 v4: 2 QPI links at 9.6 GT/s
 constexpr double kUpi = 62.4;            // Xeon Platinum 8480C: 4 UPI links at 16 GT/s ≈ 62 GB/s
 constexpr double kNdr400 = 50.0;         // ConnectX-7 NDR InfiniBand, 400 Gb/s
+constexpr double kHdr200 = 25.0;         // ConnectX-6 HDR InfiniBand, 200 Gb/s
+constexpr double kPcieGen4x16 = 31.5;    // PCI-SIG: 16 GT/s x16, 128b/130b encoding
+constexpr double kNvLink3x12 = 300.0;    // A100 datasheet: NVLink 600 GB/s bidirectional (12 links)
 
 // Latencies of one traversal, in microseconds. Orders of magnitude from vendor material and
 // commonly measured one-way latencies; the profile's per-step latencies carry NCCL's software
@@ -84,13 +87,26 @@ Topology teaching8()
     return b.t;
 }
 
-// Adds `n` H100/H200-class GPUs of one node on an NVSwitch fabric, with the HGX PCIe tree below:
-// a PCIe Gen5 switch per GPU pair (with `nicsPerSwitch` NICs), half the switches per socket.
-void hgxNode(Builder& b, int node, int n, const std::string& gpuName, double memGB, double hbm, int nicsPerSwitch,
-             int firstGpu)
+// What one HGX-style node is made of: its GPUs, their NVLink into the NVSwitch fabric, the PCIe
+// generation of the tree below, and how many NICs sit on each PCIe switch (a switch per GPU pair).
+struct HgxSpec {
+    std::string gpuName;
+    double memGB = 0, hbm = 0, tflops = 67.0;
+    double nvlinkGBps = kNvLink4x18;
+    int nvlinkCount = 18;
+    double pcieGBps = kPcieGen5x16;
+    int nicsPerSwitch = 0;
+    bool nvls = false; // NVLink SHARP enabled on the NVSwitch fabric
+};
+
+// Adds `n` GPUs of one node on an NVSwitch fabric, with the HGX PCIe tree below: a PCIe switch per
+// GPU pair (with `spec.nicsPerSwitch` NICs: 2 = a NIC per GPU, 1 = two GPUs share one), half the
+// switches per socket.
+void hgxNode(Builder& b, int node, int n, const HgxSpec& spec, int firstGpu)
 {
     const std::string p = "n" + std::to_string(node) + "-";
     b.sw(p + "nvswitch", SwitchKind::NvSwitch, node);
+    b.t.switches.back().nvls = spec.nvls;
     for (int c = 0; c < 2; ++c)
         b.sw(p + "cpu" + std::to_string(c), SwitchKind::Cpu, node, c);
     b.link(p + "cpu0", p + "cpu1", LinkKind::CrossSocket, kUpi, kSocketLat);
@@ -99,20 +115,61 @@ void hgxNode(Builder& b, int node, int n, const std::string& gpuName, double mem
         const int socket = s < (switches + 1) / 2 ? 0 : 1;
         const std::string sw = p + "pcie" + std::to_string(s);
         b.sw(sw, SwitchKind::PcieSwitch, node, socket);
-        b.link(sw, p + "cpu" + std::to_string(socket), LinkKind::Pcie, kPcieGen5x16, kPcieLat);
-        for (int k = 0; k < nicsPerSwitch; ++k) {
-            const std::string nic = p + "nic" + std::to_string(s * nicsPerSwitch + k);
+        b.link(sw, p + "cpu" + std::to_string(socket), LinkKind::Pcie, spec.pcieGBps, kPcieLat);
+        for (int k = 0; k < spec.nicsPerSwitch; ++k) {
+            const std::string nic = p + "nic" + std::to_string(s * spec.nicsPerSwitch + k);
             b.sw(nic, SwitchKind::Nic, node, socket);
-            b.link(nic, sw, LinkKind::Pcie, kPcieGen5x16, kPcieLat);
+            b.link(nic, sw, LinkKind::Pcie, spec.pcieGBps, kPcieLat);
         }
     }
     for (int i = 0; i < n; ++i) {
         const std::string id = "gpu" + std::to_string(firstGpu + i);
         const int s = i / 2;
-        b.gpu(id, gpuName, memGB, 67.0, hbm, node, s < (switches + 1) / 2 ? 0 : 1);
-        b.link(id, p + "nvswitch", LinkKind::NvLink, kNvLink4x18, kNvLinkLat, 18);
-        b.link(id, p + "pcie" + std::to_string(s), LinkKind::Pcie, kPcieGen5x16, kPcieLat);
+        b.gpu(id, spec.gpuName, spec.memGB, spec.tflops, spec.hbm, node, s < (switches + 1) / 2 ? 0 : 1);
+        b.link(id, p + "nvswitch", LinkKind::NvLink, spec.nvlinkGBps, kNvLinkLat, spec.nvlinkCount);
+        b.link(id, p + "pcie" + std::to_string(s), LinkKind::Pcie, spec.pcieGBps, kPcieLat);
     }
+}
+
+void hgxNode(Builder& b, int node, int n, const std::string& gpuName, double memGB, double hbm, int nicsPerSwitch,
+             int firstGpu)
+{
+    HgxSpec spec;
+    spec.gpuName = gpuName;
+    spec.memGB = memGB;
+    spec.hbm = hbm;
+    spec.nicsPerSwitch = nicsPerSwitch;
+    hgxNode(b, node, n, spec, firstGpu);
+}
+
+// `nodes` nodes of eight GPUs as `spec`, every NIC into one non-blocking network switch at
+// `nicGBps` per direction. Rail-optimised (`rails`): NIC k of every node into leaf switch
+// "rail-k", the leaves joined by a spine with as much bandwidth as the leaf's NICs (non-blocking),
+// as in NVIDIA's DGX SuperPOD reference architecture: traffic between GPUs of the same local index
+// stays on its rail, traffic between rails crosses the spine (two more hops).
+Topology cluster(const std::string& name, const std::string& source, const HgxSpec& spec, int nodes, double nicGBps,
+                 bool rails = false)
+{
+    Builder b;
+    b.t.name = name;
+    b.t.source = source;
+    const int nics = 4 * spec.nicsPerSwitch;
+    if (rails) {
+        b.sw("ib-spine", SwitchKind::NetworkSwitch, -1, 0);
+        for (int k = 0; k < nics; ++k) {
+            b.sw("rail-" + std::to_string(k), SwitchKind::NetworkSwitch, -1, 0);
+            b.link("rail-" + std::to_string(k), "ib-spine", LinkKind::Network, nicGBps * nodes, kIbLat);
+        }
+    } else {
+        b.sw("ib-switch", SwitchKind::NetworkSwitch, -1, 0);
+    }
+    for (int node = 0; node < nodes; ++node) {
+        hgxNode(b, node, 8, spec, node * 8);
+        for (int k = 0; k < nics; ++k)
+            b.link("n" + std::to_string(node) + "-nic" + std::to_string(k), rails ? "rail-" + std::to_string(k) : "ib-switch",
+                   LinkKind::Network, nicGBps, kIbLat);
+    }
+    return b.t;
 }
 
 // Four H200 SXM (141 GB HBM3e, 4.8 TB/s, 67 TFLOP/s FP32; NVIDIA H200 datasheet) whose every pair
@@ -165,18 +222,73 @@ Topology dgx1p100()
 // Two DGX H100 nodes (DGX H100 user guide): per node eight H100 SXM5 80 GB (3.35 TB/s, 67 TFLOP/s
 // FP32) on NVSwitch at 900 GB/s bidirectional, and eight ConnectX-7 NDR 400 Gb/s InfiniBand NICs,
 // one per GPU, into one non-blocking InfiniBand switch.
+HgxSpec dgxH100(bool nvls)
+{
+    HgxSpec spec;
+    spec.gpuName = "H100 SXM5 80GB";
+    spec.memGB = 80;
+    spec.hbm = 3350;
+    spec.nicsPerSwitch = 2;
+    spec.nvls = nvls;
+    return spec;
+}
+
 Topology twoNodesH100()
 {
-    Builder b;
-    b.t.name = "2x8-h100-ib";
-    b.t.source = "NVIDIA DGX H100 user guide: 8x H100 80 GB per node, NVSwitch, 8x ConnectX-7 400 Gb/s NDR InfiniBand";
-    b.sw("ib-switch", SwitchKind::NetworkSwitch, -1, 0);
-    for (int node = 0; node < 2; ++node) {
-        hgxNode(b, node, 8, "H100 SXM5 80GB", 80, 3350, 2, node * 8);
-        for (int k = 0; k < 8; ++k)
-            b.link("n" + std::to_string(node) + "-nic" + std::to_string(k), "ib-switch", LinkKind::Network, kNdr400, kIbLat);
-    }
-    return b.t;
+    return cluster("2x8-h100-ib",
+                   "NVIDIA DGX H100 user guide: 8x H100 80 GB per node, NVSwitch, 8x ConnectX-7 400 Gb/s NDR InfiniBand",
+                   dgxH100(false), 2, kNdr400);
+}
+
+// The same two DGX H100 with NVLink SHARP on (third-generation NVSwitch; NCCL 2.17+ uses it when
+// the fabric manager enables multicast): NCCL's NVLS all-reduce in a node, NVLS-tree across nodes.
+Topology twoNodesH100Nvls()
+{
+    return cluster("2x8-h100-ib-nvls",
+                   "NVIDIA DGX H100 user guide (NVLink SHARP in the third-generation NVSwitch), 8x ConnectX-7 400 Gb/s NDR",
+                   dgxH100(true), 2, kNdr400);
+}
+
+// Four DGX H100 on a rail-optimised InfiniBand fabric (DGX SuperPOD reference architecture: one
+// leaf switch per rail, a spine between the leaves).
+Topology fourNodesH100Rails()
+{
+    return cluster("4x8-h100-rails",
+                   "NVIDIA DGX H100 user guide; rail-optimised NDR fabric after the DGX SuperPOD reference architecture",
+                   dgxH100(false), 4, kNdr400, true);
+}
+
+// DGX A100 (NVIDIA DGX A100 user guide and A100 datasheet): eight A100 SXM4 80 GB (2,039 GB/s HBM2e,
+// 19.5 TFLOP/s FP32), twelve NVLink3 links each (600 GB/s bidirectional, 300 per direction) into
+// second-generation NVSwitch, PCIe Gen4 switches pairing GPUs with NICs, eight ConnectX-6 HDR
+// 200 Gb/s InfiniBand NICs (one per GPU; `nicsPerSwitch` = 1 gives the four-NIC variant, where two
+// GPUs share each NIC and its PCIe switch).
+HgxSpec a100Node(int nicsPerSwitch)
+{
+    HgxSpec spec;
+    spec.gpuName = "A100 SXM4 80GB";
+    spec.memGB = 80;
+    spec.hbm = 2039;
+    spec.tflops = 19.5;
+    spec.nvlinkGBps = kNvLink3x12;
+    spec.nvlinkCount = 12;
+    spec.pcieGBps = kPcieGen4x16;
+    spec.nicsPerSwitch = nicsPerSwitch;
+    return spec;
+}
+
+Topology twoNodesA100Hdr8()
+{
+    return cluster("2x8-a100-8hdr",
+                   "NVIDIA DGX A100 user guide and A100 datasheet: 8x A100 80 GB, NVSwitch, NVLink3 600 GB/s, 8x ConnectX-6 200 Gb/s HDR",
+                   a100Node(2), 2, kHdr200);
+}
+
+Topology twoNodesA100Hdr4()
+{
+    return cluster("2x8-a100-4hdr",
+                   "as 2x8-a100-8hdr with four ConnectX-6 200 Gb/s HDR NICs per node, one per PCIe switch (two GPUs share each)",
+                   a100Node(1), 2, kHdr200);
 }
 
 struct Entry {
@@ -194,6 +306,10 @@ const std::vector<Entry>& entries()
         {"dgx1-p100", "eight 16 GB P100 in the DGX-1 hybrid cube-mesh of NVLink 1.0", dgx1p100},
         {"2x8-h100-ib", "two nodes of eight H100 on NVSwitch, eight 400 Gb/s InfiniBand NICs per node", twoNodesH100},
         {"teaching-8x16gb-2socket", "eight 16 GB PCIe GPUs over two CPU sockets (why a fifth GPU can hurt)", teaching8},
+        {"2x8-h100-ib-nvls", "two nodes of eight H100, NVLink SHARP on, eight 400 Gb/s InfiniBand NICs per node", twoNodesH100Nvls},
+        {"2x8-a100-8hdr", "two DGX A100 nodes, eight 200 Gb/s HDR InfiniBand NICs per node", twoNodesA100Hdr8},
+        {"2x8-a100-4hdr", "two nodes of eight A100, four 200 Gb/s HDR NICs per node (two GPUs share a NIC)", twoNodesA100Hdr4},
+        {"4x8-h100-rails", "four nodes of eight H100, eight 400 Gb/s NICs each on a rail-optimised fabric", fourNodesH100Rails},
     };
     return list;
 }
@@ -251,10 +367,19 @@ Topology scaleOut(const Topology& node, int gpus)
             tpl.links.push_back({nic, anchors[i], LinkKind::Pcie, 1, kPcieGen5x16, kPcieLat});
         }
     }
+    // the NICs keep the speed they have in `node` (400 Gb/s NDR when it has no network link)
+    double nicGBps = 0;
+    for (const Link& l : node.links)
+        if (l.kind == LinkKind::Network)
+            nicGBps = std::max(nicGBps, l.bandwidthGBps);
+    const bool ownNics = nicGBps > 0;
+    if (!ownNics)
+        nicGBps = kNdr400;
     const int nodes = (gpus + perNode - 1) / perNode;
     Builder b;
     b.t.name = node.name + " x" + std::to_string(nodes) + " nodes";
-    b.t.source = node.source + "; nodes joined by a non-blocking 400 Gb/s InfiniBand fabric (ConnectX-7 NDR)";
+    b.t.source = node.source + (ownNics ? "; more of its nodes on the same non-blocking fabric"
+                                        : "; nodes joined by a non-blocking 400 Gb/s InfiniBand fabric (ConnectX-7 NDR)");
     b.sw("fabric", SwitchKind::NetworkSwitch, -1, 0);
     std::vector<Gpu> gpuList;
     for (int n = 0; n < nodes; ++n) {
@@ -273,8 +398,9 @@ Topology scaleOut(const Topology& node, int gpus)
         }
         for (const SwitchNode& sw : tpl.switches) {
             b.sw(rename(sw.id), sw.kind, n, sw.socket);
+            b.t.switches.back().nvls = sw.nvls;
             if (sw.kind == SwitchKind::Nic)
-                b.link(rename(sw.id), "fabric", LinkKind::Network, kNdr400, kIbLat);
+                b.link(rename(sw.id), "fabric", LinkKind::Network, nicGBps, kIbLat);
         }
         for (const Link& l : tpl.links)
             b.t.links.push_back({rename(l.a), rename(l.b), l.kind, l.count, l.bandwidthGBps, l.latencyUs});

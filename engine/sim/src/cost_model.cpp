@@ -2,9 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <map>
 #include <numeric>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <unordered_map>
 
 namespace shardlab {
 
@@ -37,7 +42,14 @@ CostProfile CostProfile::defaults()
     // GPU peer traffic between sockets is slow: NCCL stages it through host memory (its SHM
     // transport), reaching about half of the CPU interconnect rate.
     p.link[static_cast<int>(LinkKind::CrossSocket)] = {0.50, {3.0, 4.0, 7.0}};
-    p.link[static_cast<int>(LinkKind::Network)] = {0.90, {5.0, 8.0, 14.0}};
+    // InfiniBand: NCCL reaches 24 GB/s per 200 Gb/s NIC and 12 per 100 Gb/s (sjeaugey,
+    // github.com/NVIDIA/nccl-tests/issues/119 and /160) and 46-48 GB/s per 400 Gb/s NDR NIC
+    // (AddyLaddy, github.com/NVIDIA/nccl-tests/issues/290): 0.92-0.96 of the line rate; 0.94.
+    p.link[static_cast<int>(LinkKind::Network)] = {0.94, {5.0, 8.0, 14.0}};
+    // NVLink SHARP on 8 H100: all-reduce algbw ~275 GB/s (busbw ~480) against 450 GB/s per
+    // direction (sjeaugey, github.com/NVIDIA/nccl-tests/issues/212): 275 / 450 = 0.61. Fitted on
+    // that one figure; the 5-7 GPU and two-node figures in docs/cost-model.md are predictions.
+    p.nvlsEfficiency = 0.61;
     return p;
 }
 
@@ -52,6 +64,9 @@ struct CostModel::Impl {
     // interchangeable GPUs and the routes between classes (largeNodeRing()).
     std::map<std::vector<double>, std::vector<int>> localRingsByClasses;
     std::map<int, int> nicsByNode; // node -> its NICs
+    // rank -> nominal bandwidth (per direction) of its NVLink into an NVSwitch with NVLink SHARP;
+    // 0 where it has none
+    std::vector<double> nvlsPortGBps;
     struct Key {
         int kind, algorithm, root;
         Bytes bytes;
@@ -68,6 +83,25 @@ struct CostModel::Impl {
         for (const SwitchNode& s : effective.switches)
             if (s.kind == SwitchKind::Nic)
                 ++nicsByNode[s.node];
+        nvlsPortGBps.assign(t.gpus.size(), 0.0);
+        std::unordered_map<std::string, int> nvlsSwitches; // ids of the NVSwitches with NVLS
+        for (size_t i = 0; i < t.switches.size(); ++i)
+            if (t.switches[i].kind == SwitchKind::NvSwitch && t.switches[i].nvls)
+                nvlsSwitches.emplace(t.switches[i].id, t.rankCount() + static_cast<int>(i));
+        if (nvlsSwitches.empty())
+            return;
+        std::unordered_map<std::string, int> gpuIndex;
+        for (size_t i = 0; i < t.gpus.size(); ++i)
+            gpuIndex.emplace(t.gpus[i].id, static_cast<int>(i));
+        for (const Link& l : t.links) {
+            if (l.kind != LinkKind::NvLink)
+                continue;
+            for (auto [gpuId, otherId] : {std::pair{&l.a, &l.b}, std::pair{&l.b, &l.a}}) {
+                const auto g = gpuIndex.find(*gpuId);
+                if (g != gpuIndex.end() && nvlsSwitches.count(*otherId))
+                    nvlsPortGBps[static_cast<size_t>(g->second)] += l.bandwidthGBps;
+            }
+        }
     }
 
     int nicsPerNode(int node) const
@@ -103,6 +137,10 @@ struct PatternCost {
     int bottleneckLink = -1;
     LinkKind slowestClass = LinkKind::NvLink;
     bool connected = true;
+    // The same split by where the transfers run: between GPUs of one node (intra) and between
+    // nodes (inter), as NCCL's tuning model prices a step by the hardware it crosses.
+    LinkKind intraClass = LinkKind::NvLink, interClass = LinkKind::Network;
+    double intraLatencyUs = 0, interLatencyUs = 0;
 };
 
 // Order of "slowness" of link classes for per-step latency: the worst class on any route sets it.
@@ -127,15 +165,25 @@ PatternCost pattern(Router& router, const Topology& topo, const std::vector<Flow
     pc.gbps = r.minGBps;
     pc.latencyUs = r.maxLatencyUs;
     pc.bottleneckLink = r.bottleneckLink;
-    int worst = 0;
+    int worst = 0, worstIntra = 0, worstInter = -1;
     for (const Flow& f : flows) {
         if (f.from == f.to)
             continue;
-        for (const Hop& h : router.route(f.from, f.to).hops) {
-            const int c = classRank(topo.links[static_cast<size_t>(h.link)].kind);
+        const bool inter = topo.gpus[static_cast<size_t>(f.from)].node != topo.gpus[static_cast<size_t>(f.to)].node;
+        const Route& route = router.route(f.from, f.to);
+        double& lat = inter ? pc.interLatencyUs : pc.intraLatencyUs;
+        lat = std::max(lat, route.latencyUs);
+        for (const Hop& h : route.hops) {
+            const LinkKind kind = topo.links[static_cast<size_t>(h.link)].kind;
+            const int c = classRank(kind);
             if (c > worst) {
                 worst = c;
-                pc.slowestClass = topo.links[static_cast<size_t>(h.link)].kind;
+                pc.slowestClass = kind;
+            }
+            int& part = inter ? worstInter : worstIntra;
+            if (c > part) {
+                part = c;
+                (inter ? pc.interClass : pc.intraClass) = kind;
             }
         }
     }
@@ -397,12 +445,56 @@ std::vector<Flow> CostModel::ringChannelFlows(const std::vector<int>& members)
     std::map<int, std::vector<int>> segments;
     for (int r : order)
         segments[topo.gpus[static_cast<size_t>(r)].node].push_back(r);
+    // Where each channel enters each node, as NCCL's ring search places channels on NICs: channel
+    // c prefers the node's c-th NIC (in ring order of the GPUs' home NICs) and a GPU whose ring
+    // predecessor, where the channel leaves, has the same NIC; but first the entry that keeps the
+    // busiest NIC direction (channels in, channels out) lowest. So with a NIC per GPU channel c
+    // enters at the c-th GPU, with four NICs for eight GPUs each NIC carries one channel in and
+    // one out, and a partly filled node spreads its channels as evenly as its NICs allow.
+    // Without NICs: the c-th GPU.
+    auto entries = [&](const std::vector<int>& seg) {
+        const size_t k = seg.size();
+        std::vector<size_t> starts(static_cast<size_t>(channels));
+        std::vector<int> nicOf(k), nics;
+        for (size_t i = 0; i < k; ++i) {
+            nicOf[i] = m_impl->router.homeNic(seg[i]);
+            if (nicOf[i] >= 0 && std::find(nics.begin(), nics.end(), nicOf[i]) == nics.end())
+                nics.push_back(nicOf[i]);
+        }
+        std::map<int, int> in, out;
+        for (int c = 0; c < channels; ++c) {
+            if (nics.empty()) {
+                starts[static_cast<size_t>(c)] = static_cast<size_t>(c) % k;
+                continue;
+            }
+            const int want = nics[static_cast<size_t>(c) % nics.size()];
+            size_t best = 0;
+            std::tuple<int, int, int, size_t> bestKey{std::numeric_limits<int>::max(), 0, 0, 0};
+            for (size_t i = 0; i < k; ++i) {
+                const int a = nicOf[i], b = nicOf[(i + k - 1) % k];
+                const std::tuple<int, int, int, size_t> key{std::max(in[a] + 1, out[b] + 1), a == want ? 0 : 1, b == a ? 0 : 1, i};
+                if (key < bestKey) {
+                    bestKey = key;
+                    best = i;
+                }
+            }
+            ++in[nicOf[best]];
+            ++out[nicOf[(best + k - 1) % k]];
+            starts[static_cast<size_t>(c)] = best;
+        }
+        return starts;
+    };
+    std::map<int, std::vector<size_t>> startsByNode;
+    if (channels > 1)
+        for (auto& [node, seg] : segments)
+            startsByNode[node] = entries(seg);
     std::vector<Flow> flows;
     for (int c = 0; c < channels; ++c) {
         std::vector<int> rotated;
         for (auto& [node, ranks] : local) {
             std::vector<int> seg = segments[node];
-            std::rotate(seg.begin(), seg.begin() + (c % static_cast<int>(seg.size())), seg.end());
+            const size_t start = channels > 1 ? startsByNode[node][static_cast<size_t>(c)] : static_cast<size_t>(c) % seg.size();
+            std::rotate(seg.begin(), seg.begin() + static_cast<std::ptrdiff_t>(start), seg.end());
             rotated.insert(rotated.end(), seg.begin(), seg.end());
         }
         auto f = ringFlows(rotated, 1.0 / channels);
@@ -484,40 +576,115 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
         return best;
     }
 
-    // Evaluates one algorithm for every protocol and keeps the fastest.
-    auto consider = [&](Algorithm algo, int steps, double movedBytes, const PatternCost& pc) {
+    // Evaluates one algorithm for every protocol it runs with and keeps the fastest:
+    //   T = launch + base[p] + intraSteps * (hop[p][intra class] + intra route latency)
+    //       + interSteps * (hop[p][inter class] + inter route latency) + moved / (gbps * f[p])
+    // (steps split by the hardware they cross as in NCCL src/graph/tuning.cc:
+    // (nsteps - nInterSteps) * intraLat + nInterSteps * interLat).
+    auto consider = [&](Algorithm algo, int intraSteps, int interSteps, double movedBytes, double gbps,
+                        const PatternCost& pc, bool simpleOnly = false) {
         if (!pc.connected) {
             best.connected = false;
             return;
         }
-        for (int p = 0; p < 3; ++p) {
+        for (int p = simpleOnly ? static_cast<int>(Protocol::Simple) : 0; p < 3; ++p) {
             const ProtocolParams& pp = m_profile.protocol[static_cast<size_t>(p)];
-            const double hop = m_profile.link[static_cast<int>(pc.slowestClass)].hopUs[static_cast<size_t>(p)] + pc.latencyUs;
-            const double bw = pc.gbps * pp.bandwidthFactor * kGB / 1e6; // bytes per microsecond
-            const double t = m_profile.launchUs + pp.baseUs + steps * hop + (bw > 0 ? movedBytes / bw : 0.0);
+            const auto hopUs = [&](LinkKind k) { return m_profile.link[static_cast<int>(k)].hopUs[static_cast<size_t>(p)]; };
+            const double latency = intraSteps * (hopUs(pc.intraClass) + pc.intraLatencyUs)
+                                   + interSteps * (hopUs(pc.interClass) + pc.interLatencyUs);
+            const double bw = gbps * pp.bandwidthFactor * kGB / 1e6; // bytes per microsecond
+            const double t = m_profile.launchUs + pp.baseUs + latency + (bw > 0 ? movedBytes / bw : 0.0);
             if (t < best.timeUs) {
-                best = {t, algo, static_cast<Protocol>(p), pc.gbps, pc.bottleneckLink, steps, true, movedBytes};
+                best = {t, algo, static_cast<Protocol>(p), gbps, pc.bottleneckLink, intraSteps + interSteps, true, movedBytes};
             }
         }
     };
 
-    auto ringPattern = [&](const std::vector<int>& members) { return pattern(router, topo, ringChannelFlows(members)); };
+    // The ring's pattern over the whole group, priced once per call (ring, tree and NVLS all ask
+    // for it; on 65,536 GPUs it is 8 channels x 65,536 transfers).
+    std::optional<PatternCost> ringPc;
+    auto ringPattern = [&](const std::vector<int>& members) -> PatternCost {
+        if (members != group)
+            return pattern(router, topo, ringChannelFlows(members));
+        if (!ringPc)
+            ringPc = pattern(router, topo, ringChannelFlows(group));
+        return *ringPc;
+    };
 
     const double dn = n;
     int maxLocal = 0;
     for (auto& [node, ranks] : nodes)
         maxLocal = std::max(maxLocal, static_cast<int>(ranks.size()));
+    // NVLink SHARP applies when every member sits on an NVSwitch that has it (SwitchNode::nvls);
+    // its bandwidth is the narrowest member's port times the profile's NVLS efficiency.
+    double nvlsGBps = std::numeric_limits<double>::infinity();
+    for (int r : group)
+        nvlsGBps = std::min(nvlsGBps, r >= 0 && r < static_cast<int>(m_impl->nvlsPortGBps.size())
+                                          ? m_impl->nvlsPortGBps[static_cast<size_t>(r)] : 0.0);
+    nvlsGBps *= m_profile.nvlsEfficiency;
+    const bool nvlsFabric = n >= 2 && std::isfinite(nvlsGBps) && nvlsGBps > 0;
     // A forced algorithm that does not apply here falls back to the model's own choice.
     Algorithm want = forced;
     const bool multiNodeAllReduce = nodeCount >= 2 && kind == OpKind::AllReduce;
     // hierarchical: all-reduce, and reduce-scatter and all-gather (its two halves)
     const bool hierarchical = nodeCount >= 2 && maxLocal > 1
                               && (kind == OpKind::AllReduce || kind == OpKind::ReduceScatter || kind == OpKind::AllGather);
-    if ((want == Algorithm::Tree && !multiNodeAllReduce) || (want == Algorithm::Hierarchical && !hierarchical))
+    const bool nvls = nvlsFabric && nodeCount == 1
+                      && (kind == OpKind::AllReduce || kind == OpKind::ReduceScatter || kind == OpKind::AllGather);
+    // NVLS-tree reduces inside each node first: NCCL uses it only with at least two GPUs per node.
+    int minLocal = std::numeric_limits<int>::max();
+    for (auto& [node, ranks] : nodes)
+        minLocal = std::min(minLocal, static_cast<int>(ranks.size()));
+    const bool nvlsTree = nvlsFabric && multiNodeAllReduce && minLocal >= 2;
+    if ((want == Algorithm::Tree && !multiNodeAllReduce) || (want == Algorithm::Hierarchical && !hierarchical)
+        || (want == Algorithm::Nvls && !nvls) || (want == Algorithm::NvlsTree && !nvlsTree))
         want = Algorithm::Auto;
+
+    // Between nodes, what one node's NICs carry per unit of time: the rails pattern (one ring per
+    // local index, all at once, sharing NICs and PCIe as the topology has them), times the rails.
+    // A node with fewer NICs than GPUs shares them here. Its intra-node chain: the node's ring.
+    std::optional<std::pair<double, PatternCost>> railsPc;
+    auto nodeNetworkGBps = [&]() {
+        if (railsPc)
+            return *railsPc;
+        size_t rails = std::numeric_limits<size_t>::max();
+        for (auto& [node, ranks] : nodes)
+            rails = std::min(rails, ranks.size());
+        const PatternCost pc = pattern(router, topo, patternFlows(OpKind::AllReduce, group, Algorithm::Hierarchical, root));
+        railsPc = std::pair<double, PatternCost>(pc.gbps * static_cast<double>(rails), pc);
+        return *railsPc;
+    };
+    // Every node's chain at once, in the order the group's ring visits the node (ringOrder()
+    // keeps each node's ranks together): links of different nodes are not shared, so one
+    // shareLinks over all of them gives the narrowest node's chain, in one pass over the group.
+    auto chainGBps = [&]() {
+        std::map<int, std::vector<int>> segments;
+        for (int r : ringOrder(group))
+            segments[topo.gpus[static_cast<size_t>(r)].node].push_back(r);
+        std::vector<Flow> flows;
+        for (auto& [node, seg] : segments) {
+            auto f = ringFlows(seg);
+            flows.insert(flows.end(), f.begin(), f.end());
+        }
+        return flows.empty() ? std::numeric_limits<double>::infinity() : pattern(router, topo, flows).gbps;
+    };
+    // Double binary tree between N nodes (NCCL, "Massively Scale Your Deep Learning Training with
+    // NCCL 2.4", NVIDIA blog 2019): each node is a leaf in one tree and inner in the other, each
+    // tree carrying S/2. Up and down, a node sends S into the network on 2 nodes (each is the
+    // other's only child and parent) and 2S on more (an inner node sends S/2 up and S/2 to each
+    // of two children). Inside a node the ranks form a chain that carries S up and S down, so each
+    // GPU sends 2S. Pipelined: the narrower part sets the pace,
+    //   algbw = min(B_chain / 2, B_net / k),  k = 1 on two nodes, 2 on more.
+    auto treeAlgbw = [&](double intraGBps) {
+        const auto [net, pc] = nodeNetworkGBps();
+        const double k = nodeCount == 2 ? 1.0 : 2.0;
+        return std::pair<double, PatternCost>(std::min(intraGBps, net / k), pc);
+    };
+
     if (kind == OpKind::SendRecv) {
         PatternCost pc = pattern(router, topo, patternFlows(kind, group, Algorithm::Direct, root));
-        consider(Algorithm::Direct, 1, S, pc);
+        const bool inter = nodeCount > 1;
+        consider(Algorithm::Direct, inter ? 0 : 1, inter ? 1 : 0, S, pc.gbps, pc);
     } else if (kind == OpKind::ReduceScatterAllGather) {
         CollectiveCost rs = collective(OpKind::ReduceScatter, bytes, group, forced, root);
         CollectiveCost ag = collective(OpKind::AllGather, bytes, group, forced, root);
@@ -527,28 +694,30 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
         best.patternGBps = std::min(rs.patternGBps, ag.patternGBps);
         best.movedBytes = rs.movedBytes + ag.movedBytes;
     } else {
-        // Ring: always applicable.
+        // Ring: always applicable. Across N nodes NCCL counts 2(N-1) of all-reduce's 2(n-1) steps
+        // (N-1 of n-1 for the others) as network steps (tuning.cc, nInterSteps).
         if (want == Algorithm::Auto || want == Algorithm::Ring) {
             const PatternCost pc = ringPattern(group);
+            const int interOnce = nodeCount - 1;
             switch (kind) {
             case OpKind::AllReduce:
-                consider(Algorithm::Ring, 2 * (n - 1), 2 * (dn - 1) / dn * S, pc);
+                consider(Algorithm::Ring, 2 * (n - 1) - 2 * interOnce, 2 * interOnce, 2 * (dn - 1) / dn * S, pc.gbps, pc);
                 break;
             case OpKind::ReduceScatter:
             case OpKind::AllGather:
-                consider(Algorithm::Ring, n - 1, (dn - 1) / dn * S, pc);
+                consider(Algorithm::Ring, n - 1 - interOnce, interOnce, (dn - 1) / dn * S, pc.gbps, pc);
                 break;
             case OpKind::AllGatherV: {
                 // Built from one broadcast per member along the ring: the link into rank i carries
                 // every piece except rank i's own, so the busiest link carries S - smallest piece.
                 Bytes smallest = pieces.empty() ? bytes / static_cast<Bytes>(n) : *std::min_element(pieces.begin(), pieces.end());
-                consider(Algorithm::Ring, n - 1, S - static_cast<double>(smallest), pc);
+                consider(Algorithm::Ring, n - 1 - interOnce, interOnce, S - static_cast<double>(smallest), pc.gbps, pc);
                 break;
             }
             case OpKind::Broadcast:
             case OpKind::Reduce:
                 // pipelined chain from (or to) the root along the ring
-                consider(Algorithm::Ring, n - 1, S, pc);
+                consider(Algorithm::Ring, n - 1 - interOnce, interOnce, S, pc.gbps, pc);
                 break;
             default:
                 break;
@@ -564,22 +733,50 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
                 moved = S;
             else if (kind == OpKind::Broadcast || kind == OpKind::Reduce)
                 moved = S;
-            consider(Algorithm::Direct, 1, moved, pc);
+            const bool inter = nodeCount > 1;
+            consider(Algorithm::Direct, inter ? 0 : 1, inter ? 1 : 0, moved, pc.gbps, pc);
         }
-        // Across nodes: tree (all-reduce) as NCCL does.
+        // Across nodes: tree (all-reduce) as NCCL does. Latency as tuning.cc:
+        // 2 * ((g - 1) * intraLat + log2(N) * interLat), g ranks per node.
         if (multiNodeAllReduce && (want == Algorithm::Auto || want == Algorithm::Tree)) {
-            // chain inside each node, double binary tree between nodes, up then down
-            const PatternCost pc = ringPattern(group);
-            consider(Algorithm::Tree, 2 * (ceilLog2(nodeCount) + maxLocal - 1), 2 * S, pc);
+            const double chain = chainGBps();
+            auto [algbw, pc] = treeAlgbw(chain / 2.0);
+            const PatternCost ring = ringPattern(group); // the intra-node hops' class and latency
+            pc.intraClass = ring.intraClass;
+            pc.intraLatencyUs = ring.intraLatencyUs;
+            consider(Algorithm::Tree, 2 * (maxLocal - 1), 2 * ceilLog2(nodeCount), S, algbw, pc);
         }
-        // Hierarchical across nodes, the structure NCCL's multi-channel rings reach when each rail
-        // has its own NIC: all-reduce = reduce-scatter in each node, an all-reduce of each slice
-        // between the nodes on one ring per local index (all rails at once), all-gather in each
-        // node; reduce-scatter keeps the first half (the slices between nodes reduce-scattered,
-        // (N-1)/N of a slice), all-gather the mirror image. The rails' bandwidth is that of the
-        // local indices every node has (patternFlows). So reduce-scatter is never slower than the
-        // all-reduce it is half of (issue 14: 17.9 against 9.8 ms).
-        if (hierarchical && (want == Algorithm::Auto || want == Algorithm::Hierarchical)) {
+        // NVLink SHARP in one node: every GPU sends its S bytes to the switch, which reduces them
+        // and multicasts the S reduced bytes back, so each GPU moves S per direction (a ring moves
+        // 2(n-1)/n S): algbw = B_nvls. nccl-tests still reports busbw = algbw * 2(n-1)/n, which
+        // is why NVLS busbw exceeds the NVLink rate (docs/cost-model.md). Simple protocol only, as
+        // in NCCL; two latency steps (reduce, multicast).
+        if (nvls && (want == Algorithm::Auto || want == Algorithm::Nvls)) {
+            const PatternCost pc = ringPattern(group);
+            if (kind == OpKind::AllReduce)
+                consider(Algorithm::Nvls, 2, 0, S, nvlsGBps, pc, true);
+            else
+                // NVLS reduce-scatter (each GPU pulls its reduced slice: the switch reads the
+                // other GPUs' parts of it) and all-gather (each GPU multicasts its slice): each GPU
+                // moves (n-1)/n S one way, one step. NCCL runs both since 2.19.
+                consider(Algorithm::Nvls, 1, 0, (dn - 1) / dn * S, nvlsGBps, pc, true);
+        }
+        // NVLS-tree across nodes: NVLS inside each node, a tree between the nodes, pipelined:
+        // algbw = min(B_nvls, B_net / k) with k as for the tree.
+        if (nvlsTree && (want == Algorithm::Auto || want == Algorithm::NvlsTree)) {
+            auto [algbw, pc] = treeAlgbw(nvlsGBps);
+            const PatternCost ring = ringPattern(group);
+            pc.intraClass = ring.intraClass;
+            pc.intraLatencyUs = ring.intraLatencyUs;
+            consider(Algorithm::NvlsTree, 2, 2 * ceilLog2(nodeCount), S, algbw, pc, true);
+        }
+        // Hierarchical across nodes (on request only: NCCL has no such algorithm, so Auto, which
+        // stands for NCCL's tuner, never picks it): all-reduce = reduce-scatter in each node, an
+        // all-reduce of each slice between the nodes on one ring per local index (all rails at
+        // once), all-gather in each node, one phase after the other; reduce-scatter keeps the
+        // first half (the slices between nodes reduce-scattered, (N-1)/N of a slice), all-gather
+        // the mirror image. The rails' bandwidth is that of the local indices every node has.
+        if (hierarchical && want == Algorithm::Hierarchical) {
             const bool both = kind == OpKind::AllReduce;
             double intraUs = 0;
             int intraSteps = 0;
@@ -612,7 +809,7 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
             const PatternCost pc = pattern(router, topo, patternFlows(OpKind::AllReduce, group, Algorithm::Hierarchical, root));
             CollectiveCost saved = best;
             best.timeUs = std::numeric_limits<double>::infinity();
-            consider(Algorithm::Hierarchical, (both ? 2 : 1) * (nodeCount - 1), (both ? 2.0 : 1.0) * perRail, pc);
+            consider(Algorithm::Hierarchical, 0, (both ? 2 : 1) * (nodeCount - 1), (both ? 2.0 : 1.0) * perRail, pc.gbps, pc);
             best.timeUs += intraUs;
             best.steps += intraSteps;
             if (saved.timeUs <= best.timeUs)

@@ -4,6 +4,7 @@
 #include <array>
 #include <limits>
 #include <map>
+#include <optional>
 #include <queue>
 #include <tuple>
 
@@ -47,10 +48,134 @@ const Route& Router::route(int from, int to)
     auto it = m_cache.find(key);
     if (it != m_cache.end())
         return it->second;
-    Route r = compute(from, to, false);
-    if (!r.valid())
+    std::optional<Route> r;
+    const bool gpus = m_topology.isGpu(from) && m_topology.isGpu(to);
+    const int nodeFrom = m_vertexNode[static_cast<size_t>(from)], nodeTo = m_vertexNode[static_cast<size_t>(to)];
+    if (gpus && from != to && nodeFrom != nodeTo && nodeFrom >= 0 && nodeTo >= 0) {
+        // Between nodes each GPU uses its own home NIC (NCCL gives each GPU its closest NIC and
+        // spreads GPUs over NICs that are equally close), so the route is GPU -> its NIC ->
+        // network -> the other GPU's NIC -> GPU. A widest-path search alone would send every
+        // GPU of a PCIe switch through the switch's first NIC and leave the others idle.
+        const int a = homeNic(from), b = homeNic(to);
+        if (a >= 0 && b >= 0) {
+            // The legs are cached like any route (a GPU's leg to its NIC serves all its peers);
+            // references into the cache stay valid as it grows (unordered_map never moves nodes).
+            const Route& first = route(from, a);
+            const Route& middle = route(a, b);
+            const Route& last = route(b, to);
+            if (first.valid() && middle.valid() && last.valid()) {
+                Route joined;
+                joined.from = from;
+                joined.to = to;
+                joined.bottleneckGBps = std::numeric_limits<double>::infinity();
+                for (const Route* legPtr : {&first, &middle, &last}) {
+                    const Route& leg = *legPtr;
+                    joined.bottleneckGBps = std::min(joined.bottleneckGBps, leg.bottleneckGBps);
+                    joined.latencyUs += leg.latencyUs;
+                    joined.hops.insert(joined.hops.end(), leg.hops.begin(), leg.hops.end());
+                }
+                r = std::move(joined);
+            }
+        }
+    }
+    if (!r && !gpus && nodeFrom != nodeTo && nodeFrom >= 0 && nodeTo >= 0) {
+        // Two NICs of two nodes (the middle leg above): a path through the shared fabric only, of
+        // up to three network switches (one switch; a rail leaf, the spine, another leaf), found
+        // from the switches' fabric links instead of a search, which would also walk both nodes'
+        // PCIe trees and might cross to another NIC of the node (a rail-optimised fabric's
+        // cross-rail traffic belongs on the spine).
+        auto fabricSteps = [&](int v) {
+            const std::vector<Step>& steps = m_toSwitches[static_cast<size_t>(v)];
+            return std::pair{steps.begin(), std::find_if(steps.begin(), steps.end(), [](const Step& x) { return x.node >= 0; })};
+        };
+        auto consider = [&](std::initializer_list<std::pair<int, int>> hops) { // (link, from-vertex)
+            Route c;
+            c.from = from;
+            c.to = to;
+            c.bottleneckGBps = std::numeric_limits<double>::infinity();
+            for (auto [link, v] : hops) {
+                const Link& l = m_topology.links[static_cast<size_t>(link)];
+                c.bottleneckGBps = std::min(c.bottleneckGBps, l.bandwidthGBps);
+                c.latencyUs += l.latencyUs;
+                c.hops.push_back({link, m_linkEnds[static_cast<size_t>(link)].first == v});
+            }
+            if (!r || c.bottleneckGBps > r->bottleneckGBps
+                || (c.bottleneckGBps == r->bottleneckGBps && c.latencyUs < r->latencyUs))
+                r = std::move(c);
+        };
+        for (auto [la, wa] : m_adjacency[static_cast<size_t>(from)]) {
+            if (m_vertexNode[static_cast<size_t>(wa)] >= 0 || m_topology.isGpu(wa))
+                continue;
+            for (auto [lb, wb] : m_adjacency[static_cast<size_t>(to)]) {
+                if (m_vertexNode[static_cast<size_t>(wb)] >= 0 || m_topology.isGpu(wb))
+                    continue;
+                if (wa == wb) {
+                    consider({{la, from}, {lb, wa}});
+                    continue;
+                }
+                auto [sa, ea] = fabricSteps(wa);
+                for (auto x = sa; x != ea; ++x) {
+                    if (x->to == wb) {
+                        consider({{la, from}, {x->link, wa}, {lb, wb}});
+                        continue;
+                    }
+                    auto [ss, es] = fabricSteps(x->to);
+                    for (auto y = ss; y != es; ++y)
+                        if (y->to == wb)
+                            consider({{la, from}, {x->link, wa}, {y->link, x->to}, {lb, wb}});
+                }
+            }
+        }
+    }
+    if (!r)
+        r = compute(from, to, false);
+    if (!r->valid())
         r = compute(from, to, true);
-    return m_cache.emplace(key, std::move(r)).first->second;
+    return m_cache.emplace(key, std::move(*r)).first->second;
+}
+
+// Home NICs of a node: each GPU's closest NICs (widest route, then least latency); among equally
+// close ones the one fewest GPUs have taken so far, in rank order. So eight GPUs behind four
+// switches of two NICs each get a NIC apiece, and with four NICs for eight GPUs two GPUs share each.
+int Router::homeNic(int gpu)
+{
+    if (m_homeNic.empty()) {
+        m_homeNic.assign(static_cast<size_t>(m_topology.rankCount()), -2);
+        for (int g = 0; g < m_topology.rankCount(); ++g)
+            m_nodeGpusNics[m_vertexNode[static_cast<size_t>(g)]].first.push_back(g);
+        for (size_t i = 0; i < m_topology.switches.size(); ++i)
+            if (m_topology.switches[i].kind == SwitchKind::Nic)
+                m_nodeGpusNics[m_topology.switches[i].node].second.push_back(m_topology.rankCount() + static_cast<int>(i));
+    }
+    if (m_homeNic[static_cast<size_t>(gpu)] != -2)
+        return m_homeNic[static_cast<size_t>(gpu)];
+    const auto& [gpusOfNode, nics] = m_nodeGpusNics[m_vertexNode[static_cast<size_t>(gpu)]];
+    std::vector<int> taken(nics.size(), 0);
+    for (int g : gpusOfNode) {
+        int pick = -1;
+        if (!nics.empty()) {
+            search(g, -1, false);
+            double bestBw = -1, bestLat = 0;
+            for (size_t i = 0; i < nics.size(); ++i) {
+                const Label& l = m_labels[static_cast<size_t>(nics[i])];
+                if (l.bw < 0)
+                    continue;
+                const bool better = pick < 0 || l.bw > bestBw * (1 + 1e-12)
+                                    || (l.bw >= bestBw * (1 - 1e-12)
+                                        && (l.lat < bestLat - 1e-12
+                                            || (l.lat <= bestLat + 1e-12 && taken[i] < taken[static_cast<size_t>(pick)])));
+                if (better) {
+                    pick = static_cast<int>(i);
+                    bestBw = l.bw;
+                    bestLat = l.lat;
+                }
+            }
+        }
+        if (pick >= 0)
+            ++taken[static_cast<size_t>(pick)];
+        m_homeNic[static_cast<size_t>(g)] = pick >= 0 ? nics[static_cast<size_t>(pick)] : -1;
+    }
+    return m_homeNic[static_cast<size_t>(gpu)];
 }
 
 // Widest path first, then least latency, then fewest hops. Third GPUs never forward, and the

@@ -70,7 +70,9 @@ struct ScalingPoint {
 // A sentence explaining one step of the curve, with the numbers.
 struct ScalingNote {
     int fromGpus = 0, toGpus = 0;
-    enum class Kind { Slower, CrossesLink, EfficiencyDrop } kind = Kind::Slower;
+    // NetworkTakesOver: the first point where a collective over the network costs the step more
+    // than compute does (the network sets the pace from there on).
+    enum class Kind { Slower, CrossesLink, EfficiencyDrop, NetworkTakesOver } kind = Kind::Slower;
     std::string sentence;
 };
 

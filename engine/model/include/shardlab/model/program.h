@@ -10,10 +10,12 @@
 
 namespace shardlab {
 
-enum class Algorithm { Auto, Ring, Tree, Direct, Hierarchical };
+// Nvls and NvlsTree reduce in the NVSwitch (NVLink SHARP); they apply only where the topology's
+// NVSwitch says it has it (SwitchNode::nvls), as NCCL enables them only on such fabrics.
+enum class Algorithm { Auto, Ring, Tree, Direct, Hierarchical, Nvls, NvlsTree };
 enum class Protocol { LL, LL128, Simple };
 
-const char* algorithmName(Algorithm algorithm); // "auto", "ring", "tree", "direct", "hierarchical"
+const char* algorithmName(Algorithm algorithm); // "auto", "ring", "tree", "direct", "hierarchical", "nvls", "nvls-tree"
 std::optional<Algorithm> algorithmFromName(std::string_view name);
 const char* protocolName(Protocol protocol);    // "LL", "LL128", "Simple"
 

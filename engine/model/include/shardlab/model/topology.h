@@ -37,6 +37,9 @@ struct SwitchNode {
     SwitchKind kind = SwitchKind::PcieSwitch;
     int node = 0; // -1 for network fabric shared by all nodes
     int socket = 0;
+    // NVLink SHARP (NVSwitch gen 3 and later with multicast enabled): the switch reduces and
+    // multicasts, so NCCL's NVLS and NVLS-tree all-reduce apply to the GPUs on it. Off unless said.
+    bool nvls = false;
     bool operator==(const SwitchNode&) const = default;
 };
 

@@ -2,7 +2,11 @@
 // docs/cost-model.md derives every formula below and cites its source.
 //
 // Collective time for algorithm a and protocol p on n ranks, S bytes (nccl-tests size):
-//   T = launch + base[p] + steps(a, n) * (hop[p][class] + route latency) + moved(a, n, S) / (B * bw[p])
+//   T = launch + base[p] + intraSteps * (hop[p][intra class] + intra route latency)
+//       + interSteps * (hop[p][network] + inter-node route latency) + moved(a, n, S) / (B * bw[p])
+// (NCCL src/graph/tuning.cc splits the steps the same way: (nsteps - nInterSteps) * intraLat +
+// nInterSteps * interLat.) Across nodes the algorithms are pipelined, so B is the narrowest of
+// their parts (intra-node chain, NICs, NVLink SHARP), not a sum of phases; docs/cost-model.md.
 // B is the bandwidth each rank gets on the algorithm's pattern with links shared between its
 // simultaneous transfers (Router::shareLinks) on links derated by their class's efficiency. As
 // NCCL's tuner does, the model evaluates every algorithm/protocol that applies and keeps the
@@ -44,6 +48,9 @@ struct CostProfile {
     std::string name = "default";
     std::string source; // where the numbers come from (a citation or "calibrated on HOST, DATE")
     double launchUs = 6.0;
+    // NVLink SHARP: the share of a GPU's nominal NVLink bandwidth (per direction) that the NVLS
+    // all-reduce reaches, sending its S bytes to the switch and receiving S reduced bytes back.
+    double nvlsEfficiency = 0.61;
     std::array<ProtocolParams, 3> protocol{}; // by Protocol
     std::array<LinkClassParams, 4> link{};    // by LinkKind
     // Compute rate actually reached, as a share of the GPU's nominal TFLOP/s, by device name.

@@ -57,6 +57,10 @@ public:
     // Cached. An invalid route (empty, from != to) means the two are not connected.
     const Route& route(int fromVertex, int toVertex);
 
+    // The NIC (vertex) a GPU sends to and receives from other nodes through, its home NIC; -1
+    // where its node has none. Computed for a whole node the first time one of its GPUs is asked.
+    int homeNic(int gpu);
+
     // Simultaneous transfers; see the file comment for the sharing rule.
     FlowSetResult shareLinks(const std::vector<Flow>& flows);
 
@@ -96,6 +100,8 @@ private:
     std::vector<int> m_vertexNode;
     std::vector<std::pair<int, int>> m_linkEnds; // link -> (vertex a, vertex b)
     std::unordered_map<std::uint64_t, Route> m_cache;
+    std::vector<int> m_homeNic;                   // GPU -> its NIC vertex, -1 none, -2 not computed
+    std::unordered_map<int, std::pair<std::vector<int>, std::vector<int>>> m_nodeGpusNics; // node -> (GPUs, NICs)
     std::vector<std::array<double, 2>> m_load; // scratch for shareLinks
     struct Label {
         double bw = -1;
