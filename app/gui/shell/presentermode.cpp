@@ -1,5 +1,7 @@
 #include "shell/presentermode.h"
 
+#include "shell/tabbarfit.h"
+
 #include "shell/mainwindow.h"
 #include "style/plottheme.h"
 #include "timeline/qcustomplot_include.h"
@@ -11,6 +13,7 @@
 #include <QGraphicsView>
 #include <QSettings>
 #include <QShortcut>
+#include <QTabBar>
 #include <QAction>
 #include <QToolButton>
 
@@ -146,6 +149,15 @@ void PresenterMode::applyLook()
         else if (f.pixelSize() > 0)
             f.setPixelSize(qRound(font.pixelSize() * kFontScale));
         widget->setFont(f);
+    }
+    // crowded tab bars get the largest font at which every tab still shows
+    for (QTabBar* bar : m_window->findChildren<QTabBar*>()) {
+        // from its presenter size (just set) down to its plain size, and on a small screen a little less
+        QFont smallest = bar->font();
+        if (smallest.pointSizeF() > 0)
+            smallest.setPointSizeF(smallest.pointSizeF() / kFontScale * 0.85);
+        auto* fit = new TabBarFit(bar, bar->font(), smallest);
+        m_undo.push_back([f = QPointer<TabBarFit>(fit)] { delete f.data(); });
     }
     timelinestyle::darkBackground() = dark;
     if (dark)

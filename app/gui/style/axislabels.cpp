@@ -2,6 +2,8 @@
 
 #include <QFontMetrics>
 
+#include <algorithm>
+
 #include "timeline/qcustomplot_include.h"
 
 namespace shardlab::gui {
@@ -10,6 +12,8 @@ namespace {
 // The label the view set, kept while the axis shows a fitted one.
 constexpr const char* kWholeLabel = "shardlabWholeLabel";
 constexpr const char* kShownLabel = "shardlabShownLabel";
+constexpr const char* kWantedFont = "shardlabWantedLabelFont";
+constexpr const char* kShownFont = "shardlabShownLabelFont";
 
 int axisLength(const QCPAxis* axis)
 {
@@ -44,31 +48,64 @@ void fitPlot(QCustomPlot* plot)
             const QString whole = wholeLabel(axis);
             if (whole.isEmpty())
                 continue;
-            const QString shown = fittedAxisLabel(axis, axisLength(axis));
+            // the font the view (or presenter mode) set, unless it is the one a fit chose
+            const QFont wanted = axis->property(kShownFont).value<QFont>() == axis->labelFont()
+                                         && axis->property(kWantedFont).isValid()
+                                     ? axis->property(kWantedFont).value<QFont>()
+                                     : axis->labelFont();
+            const FittedLabel shown = fitAxisLabel(whole, wanted, axisLength(axis));
             axis->setProperty(kWholeLabel, whole);
-            axis->setProperty(kShownLabel, shown);
-            if (axis->label() != shown)
-                axis->setLabel(shown);
+            axis->setProperty(kShownLabel, shown.text);
+            axis->setProperty(kWantedFont, wanted);
+            axis->setProperty(kShownFont, shown.font);
+            if (axis->label() != shown.text)
+                axis->setLabel(shown.text);
+            if (axis->labelFont() != shown.font)
+                axis->setLabelFont(shown.font);
         }
 }
 
 } // namespace
 
-QString fittedAxisLabel(const QCPAxis* axis, int length)
+FittedLabel fitAxisLabel(const QString& whole, const QFont& wanted, int length)
 {
-    const QString whole = wholeLabel(axis);
-    const QFontMetrics fm(axis->labelFont());
-    if (length <= 0 || fm.horizontalAdvance(whole) <= length)
-        return whole;
-    // Two lines, broken at the space nearest the middle.
-    int best = -1;
-    for (int i = 0; i < whole.size(); ++i)
-        if (whole[i] == QLatin1Char(' ') && (best < 0 || std::abs(i - whole.size() / 2) < std::abs(best - whole.size() / 2)))
-            best = i;
-    QStringList lines = best < 0 ? QStringList{whole} : QStringList{whole.left(best), whole.mid(best + 1)};
-    for (QString& line : lines)
-        line = fm.elidedText(line, Qt::ElideRight, length);
-    return lines.join(QLatin1Char('\n'));
+    if (length <= 0 || QFontMetrics(wanted).horizontalAdvance(whole) <= length)
+        return {whole, wanted};
+    // Two lines, broken where the longer of them is shortest: at a space (dropped), or between
+    // two characters of a script written without spaces (Chinese: "每个 Rank 每步的时间").
+    auto cjk = [](QChar c) { return c.unicode() >= 0x2E80 && c.unicode() <= 0x9FFF; };
+    auto twoLines = [&](const QFontMetrics& fm) {
+        QStringList lines{whole};
+        int bestWidth = fm.horizontalAdvance(whole);
+        for (int i = 1; i < whole.size(); ++i) {
+            const bool space = whole[i] == QLatin1Char(' ');
+            if (!space && !cjk(whole[i - 1]) && !cjk(whole[i]))
+                continue;
+            const QString a = whole.left(i).trimmed(), b = whole.mid(i).trimmed();
+            const int width = std::max(fm.horizontalAdvance(a), fm.horizontalAdvance(b));
+            if (!a.isEmpty() && !b.isEmpty() && width < bestWidth) {
+                bestWidth = width;
+                lines = QStringList{a, b};
+            }
+        }
+        return std::pair{lines, bestWidth};
+    };
+    // Then, if two lines are still too long, a smaller font, down to 70%; past that, an ellipsis.
+    QFont font = wanted;
+    for (double scale : {1.0, 0.9, 0.8, 0.7}) {
+        if (wanted.pointSizeF() > 0)
+            font.setPointSizeF(wanted.pointSizeF() * scale);
+        else if (wanted.pixelSize() > 0)
+            font.setPixelSize(qRound(wanted.pixelSize() * scale));
+        const QFontMetrics fm(font);
+        auto [lines, width] = twoLines(fm);
+        if (width <= length || scale == 0.7) {
+            for (QString& line : lines)
+                line = fm.elidedText(line, Qt::ElideRight, length);
+            return {lines.join(QLatin1Char('\n')), font};
+        }
+    }
+    return {whole, wanted};
 }
 
 void keepAxisLabelsWhole(QCustomPlot* plot)

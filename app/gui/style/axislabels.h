@@ -2,11 +2,12 @@
 // than the plot is cut off at the widget's edge ("per rank and step (ms" on a short plot, or
 // in presenter mode's larger fonts). keepAxisLabelsWhole() makes every replot of a plot first
 // break a label that is longer than its axis onto two lines at the space nearest its middle,
-// then shorten a line that is still too long with an ellipsis; the whole label comes back when
+// then use a smaller font (down to 70%), and only then shorten a line with an ellipsis; the whole label comes back when
 // the axis is long enough again, and a label the view sets later (another metric) is fitted the
 // same way.
 #pragma once
 
+#include <QFont>
 #include <QStringList>
 
 class QCustomPlot;
@@ -15,8 +16,14 @@ class QCPAxis;
 namespace shardlab::gui {
 
 void keepAxisLabelsWhole(QCustomPlot* plot);
-// The label `axis` shows: its own label (what the view set) fitted to `length` pixels.
-QString fittedAxisLabel(const QCPAxis* axis, int length);
+struct FittedLabel {
+    QString text; // one line, or two joined by '\n'
+    QFont font;
+};
+// `whole` in `wanted` fitted to `length` pixels: as it is when it fits; else on two lines (at a
+// space, or between Chinese characters); else two lines in a font down to 70% of `wanted`; else
+// those lines shortened with an ellipsis.
+FittedLabel fitAxisLabel(const QString& whole, const QFont& wanted, int length);
 // The labels of `plot` (axis name: label) that are longer than their axis as laid out now: what
 // the tests that render every page at projector and laptop sizes look for.
 QStringList clippedAxisLabels(QCustomPlot* plot);

@@ -37,6 +37,8 @@ void ActivityLegend::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::LanguageChange)
         rebuild();
+    else if (event->type() == QEvent::FontChange) // presenter mode's larger font: grow with it
+        resize(sizeHint());
 }
 
 QSize ActivityLegend::sizeHint() const
