@@ -156,7 +156,7 @@ nlohmann::json recordsWithoutSpans(const RunResult& run)
     return j;
 }
 
-std::string readAll(const std::filesystem::path& p)
+std::string readExportedFile(const std::filesystem::path& p)
 {
     std::ifstream in(p, std::ios::binary);
     std::ostringstream ss;
@@ -178,7 +178,7 @@ TEST(Exporters, AStreamedTraceIsTheTraceAndCarriesEveryRecord)
         ASSERT_TRUE(run.ok()) << file;
         const auto path = std::filesystem::temp_directory_path() / "shardlab-streamed-trace.json";
         ASSERT_TRUE(writeFileAtomicallyWith(path, [&](std::ostream& out) { return writeChromeTrace(out, s, *run); }).ok());
-        const std::string text = readAll(path);
+        const std::string text = readExportedFile(path);
         std::filesystem::remove(path);
         EXPECT_EQ(text, chromeTrace(s, *run)) << file;
         const auto doc = nlohmann::json::parse(text);
