@@ -77,7 +77,10 @@ const std::vector<std::string_view>& technicalTerms()
         "h200", "a100", "p100", "v100", "hgx", "dgx", "sxm", "nv", "pix", "pxb", "phb", "node", "sys", "json", "csv",
         "html", "pdf", "png", "svg", "shardlab", "perfetto", "chrome", "nvidia", "sm", "sms", "hbm", "bf16",
         "fp16", "fp32", "adam", "sgd", "api", "cli", "linux", "nccl-tests", "nsight", "pytorch", "id", "rank",
-        "x86", "sys", "socket", "qpi", "upi", "lesson", "utf-8"};
+        "x86", "sys", "socket", "qpi", "upi", "lesson", "utf-8",
+        // the course's own terms, written as it writes them (docs/translations.md): Rank, Shard,
+        // Straggler, Collective, Stream, Batch, Root; NUMA; NCCL's environment (NCCL_DEBUG=INFO)
+        "collective", "shard", "straggler", "stream", "batch", "root", "numa", "nccl_debug", "info"};
     return list;
 }
 

@@ -21,6 +21,7 @@
 #include "shardlab/analysis/summary.h"
 #include "shardlab/model/scenario.h"
 #include "shardlab/sim/cost_model.h"
+#include "shardlab/text/message.h"
 
 #include <atomic>
 #include <functional>
@@ -64,6 +65,7 @@ struct ScalingPoint {
     Algorithm algorithm = Algorithm::Ring;
     std::optional<LinkKind> linkKind;
     std::string linkText;
+    Message linkMessage;     // linkText as data
     double patternGBps = 0;  // bandwidth per rank on the algorithm's pattern
 };
 
@@ -71,7 +73,9 @@ struct ScalingPoint {
 struct ScalingNote {
     int fromGpus = 0, toGpus = 0;
     enum class Kind { Slower, CrossesLink, EfficiencyDrop } kind = Kind::Slower;
-    std::string sentence;
+    std::string sentence; // English: english(message())
+    Message wording;      // the same as data
+    Message message() const { return wording.empty() ? verbatim(sentence) : wording; }
 };
 
 struct ScalingCurve {
