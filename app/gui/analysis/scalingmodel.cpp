@@ -1,5 +1,7 @@
 #include "analysis/scalingmodel.h"
 
+#include "i18n/language.h"
+
 #include "i18n/engineterms.h"
 
 namespace shardlab::gui {
@@ -28,7 +30,9 @@ QVariant ScalingModel::data(const QModelIndex& index, int role) const
         return QVariant::fromValue(index.column() == LimitedBy ? Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter)
                                                                : Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
     if (role == Qt::ToolTipRole && index.column() == LimitedBy && !p.linkText.empty())
-        return tr("%1 is limited by %2").arg(QString::fromStdString(p.collective), QString::fromStdString(p.linkText));
+        return tr("%1 is limited by %2")
+            .arg(QString::fromStdString(p.collective),
+                 p.linkMessage.empty() ? QString::fromStdString(p.linkText) : i18n::engineText(p.linkMessage));
     if (role != Qt::DisplayRole)
         return {};
     auto ms = [](double v) { return QString::number(v, 'f', 3); };

@@ -1,5 +1,7 @@
 #include "run/summarypanel.h"
 
+#include "i18n/language.h"
+
 #include "run/summarymodels.h"
 
 #include <QFormLayout>
@@ -132,7 +134,8 @@ void SummaryPanel::setOutcome(const RunOutcomePtr& outcome)
         clear(tr("No run yet."));
         return;
     }
-    const Summary& s = outcome->summary;
+    // the engine's sentences in the interface language
+    const Summary s = wordedIn(outcome->summary, i18n::engineLanguage());
     auto set = [this](const QString& key, const QString& text) {
         for (const auto& [k, label] : m_values)
             if (k == key)
