@@ -136,7 +136,9 @@ Message sentenceFor(const Scenario& s, const Summary& sum, const RunResult& run)
         for (const CollectiveFigures& c : sum.collectives)
             if (std::find(seen.begin(), seen.end(), c.kind) == seen.end()) {
                 seen.push_back(c.kind);
-                kinds.push_back(verbatim(opDisplayName(c.kind)));
+                // the display names are the collectives' own (All-Reduce...), but one has English words
+                kinds.push_back(c.kind == OpKind::AllGatherV ? Message("summary.op.all_gather_v")
+                                                             : verbatim(opDisplayName(c.kind)));
             }
         const std::string wait = std::fabs(hi - lo) < 0.05 ? number("%.1f ms", hi)
                                                            : number("%.1f", lo) + "\xe2\x80\x93" + number("%.1f ms", hi);
