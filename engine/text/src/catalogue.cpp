@@ -16,6 +16,7 @@ constexpr CatalogueEntry kEntries[] = {
 #include "catalogue/warnings.inc"
 #include "catalogue/links.inc"
 #include "catalogue/scaling.inc"
+#include "catalogue/comparison.inc"
 #include "catalogue/cli.inc"
 };
 
