@@ -1,5 +1,6 @@
 #include "shardlab/analysis/collective_choice.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <tuple>
@@ -134,9 +135,11 @@ ChoiceConsequence consequenceOfChoosing(OpKind chosen, Need need, int ranks, Byt
         for (int r = 0; r < n; ++r)
             c.inputs[static_cast<size_t>(r)].resize(static_cast<size_t>(1 + r % 3));
     c.expected = applyCollective(c.right, c.inputs, 0, std::min(1, n - 1)).value();
-    const RankValues fullSum = c.inputs.front().size() == c.inputs.back().size()
-                                   ? applyCollective(OpKind::AllReduce, c.inputs).value()
-                                   : RankValues{};
+    // a sum needs pieces of one length on every rank (unequal pieces on 4 ranks are 1, 2, 3, 1 long:
+    // the first and the last alike are not enough)
+    const bool equalPieces = std::all_of(c.inputs.begin(), c.inputs.end(),
+                                         [&](const std::vector<double>& v) { return v.size() == c.inputs.front().size(); });
+    const RankValues fullSum = equalPieces ? applyCollective(OpKind::AllReduce, c.inputs).value() : RankValues{};
     auto got = applyCollective(chosen, c.inputs, 0, std::min(1, n - 1));
     if (got)
         c.got = *got;
