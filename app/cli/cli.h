@@ -10,6 +10,8 @@
 #include "shardlab/model/scenario.h"
 #include "shardlab/sim/simulator.h"
 #include "shardlab/report/lab_report.h"
+#include "shardlab/text/language.h"
+#include "shardlab/text/message.h"
 
 #include <CLI/CLI.hpp>
 
@@ -44,6 +46,12 @@ inline constexpr const char* kSizeRule =
 struct Io {
     std::ostream& out;
     std::ostream& err;
+    // The language of everything the engine says (--lang, else LC_ALL / LC_MESSAGES / LANG);
+    // set by runCli() once the command line is parsed, so read it only in an action.
+    const Language* lang = nullptr;
+    Language language() const { return lang ? *lang : Language::English; }
+    std::string say(const Message& message) const { return render(message, language()); }
+    std::string say(const char* id) const { return render(Message(id), language()); }
 };
 
 // Each subcommand adds itself to `app` and sets `action` to run when it is chosen.

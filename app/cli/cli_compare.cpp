@@ -27,7 +27,8 @@ std::string valuesText(const std::vector<double>& v)
     return "[" + s + (v.size() > 4 ? " ...]" : "]");
 }
 
-std::string comparisonTable(const CollectiveComparison& c, const ChoiceConsequence& wrong, const std::string& where)
+std::string comparisonTable(const CollectiveComparison& c, const ChoiceConsequence& wrong, const std::string& where,
+                            Language language)
 {
     const ComparisonSide* sides[] = {&c.allReduce, &c.reduceScatterAllGather, &c.reduceScatterOnly};
     char buf[256];
@@ -48,7 +49,8 @@ std::string comparisonTable(const CollectiveComparison& c, const ChoiceConsequen
     if (c.allReduce.measuredUs)
         row("time (measured)", [](const ComparisonSide& s) { return s.measuredUs ? formatMicros(*s.measuredUs) : std::string("-"); });
     row("rank 0 holds (example)", [](const ComparisonSide& s) { return valuesText(s.exampleResult.at(0)); });
-    out += "\n" + c.sentence + "\n\nChoosing wrongly: " + wrong.sentence + "\n";
+    out += "\n" + render(comparisonMessage(c), language) + "\n\n"
+           + render(Message("cli.choosing_wrongly").with("sentence", wrong.sentenceMessage), language) + "\n";
     return out;
 }
 
@@ -117,7 +119,7 @@ void addCompare(CLI::App& app, Io io, Action& action)
             const ChoiceConsequence wrong = consequenceOfChoosing(OpKind::AllReduce, Need::ConcatenationOnEveryRank, a->gpus,
                                                                   *bytes / static_cast<Bytes>(a->gpus));
             if (!a->json) {
-                io.out << comparisonTable(c, wrong, t.name + " (profile " + profile->name + ")");
+                io.out << comparisonTable(c, wrong, t.name + " (profile " + profile->name + ")", io.language());
                 return kExitOk;
             }
             nlohmann::json doc = {{"bytes", c.bytes}, {"ranks", c.ranks}, {"topology", t.name}, {"profile", profile->name},

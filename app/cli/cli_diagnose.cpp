@@ -67,10 +67,12 @@ void addDiagnose(CLI::App& app, Io io, Action& action)
                     ctx.scaling = &*curve;
             }
             const std::vector<Finding> findings = diagnose(*scenario, *run, summary, ctx);
+            // --json stays English: scripts and course assignments read it
             if (a->json)
                 io.out << findingsJson(findings);
             else
-                io.out << summary.sentence << "\n\n" << formatFindings(findings);
+                io.out << wordedSentence(summary, io.language()) << "\n\n"
+                       << formatFindings(wordedIn(findings, io.language()), io.language());
             return kExitOk;
         };
     });

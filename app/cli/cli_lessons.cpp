@@ -21,7 +21,6 @@ std::filesystem::path defaultLessonDir()
 
 struct LessonArgs {
     std::string dir;
-    std::string lang;
     bool json = false;
     std::string id;
     std::string answer;
@@ -31,7 +30,6 @@ struct LessonArgs {
 void addCommon(CLI::App* cmd, LessonArgs& a)
 {
     cmd->add_option("--dir", a.dir, "Folder of *.lesson.json files (default: the built-in lessons)");
-    cmd->add_option("--lang", a.lang, "en or zh (default: from LC_ALL / LANG)");
 }
 
 struct Loaded {
@@ -39,17 +37,10 @@ struct Loaded {
     Language language = Language::English;
 };
 
-Result<Loaded> loadAll(const LessonArgs& a)
+Result<Loaded> loadAll(const LessonArgs& a, Language language)
 {
     Loaded l;
-    if (!a.lang.empty()) {
-        auto lang = languageFromCode(a.lang);
-        if (!lang)
-            return badInput("--lang " + a.lang + ": expected en or zh");
-        l.language = *lang;
-    } else {
-        l.language = languageFromEnvironment();
-    }
+    l.language = language; // the global --lang, else the environment's (cli_main.cpp)
     auto lessons = loadLessons(a.dir.empty() ? defaultLessonDir() : std::filesystem::path(a.dir));
     if (!lessons)
         return lessons.error();
@@ -121,7 +112,7 @@ void addLessons(CLI::App& app, Io io, Action& action)
 
     cmd->callback([=, &action] {
         action = [=]() -> int {
-            auto loaded = loadAll(*a);
+            auto loaded = loadAll(*a, io.language());
             if (!loaded)
                 return reportError(loaded.error(), io);
             const Language lang = loaded->language;

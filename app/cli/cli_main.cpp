@@ -13,9 +13,20 @@ int runCli(const std::vector<std::string>& args, std::ostream& rawOut, std::ostr
 {
     // names and messages from users' files reach the terminal as text (terminal_text.h)
     EscapedStream out(rawOut), err(rawErr);
-    Io io{out, err};
+    Language language = languageFromEnvironment();
+    Io io{out, err, &language};
     CLI::App app{"ShardLab: simulate and measure multi-GPU programs (ownership, balance, communication)", "shardlab"};
     app.require_subcommand(0, 1);
+    // --lang belongs to every command: given after a subcommand's name it falls through to here
+    // (subcommands inherit fallthrough from the app when they are added).
+    app.fallthrough();
+    std::string langCode;
+    app.add_option("--lang", langCode, "Language of what ShardLab says: en or zh (default: from LC_ALL / LC_MESSAGES / LANG)")
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                return languageFromCode(text) ? std::string() : "'" + text + "': expected en or zh";
+            },
+            "en|zh"));
     bool version = false;
     app.add_flag("--version", version, "Print the version and whether live mode (CUDA/NCCL) is built in");
     Action action;
@@ -46,6 +57,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& rawOut, std::ostr
         err << "shardlab: " << e.what() << "\n" << "Run 'shardlab --help' for the commands and options.\n";
         return kExitBadInput;
     }
+    if (!langCode.empty())
+        language = languageFromCode(langCode).value_or(Language::English);
     if (version) {
         out << "shardlab " << kVersion << "\n"
             << "live mode: " << liveBuildInfo() << "\n"

@@ -123,7 +123,7 @@ int printRun(const Scenario& scenario, const RunResult& run, const RunArgs& args
     if (json)
         io.out << summaryJson(summary);
     else
-        io.out << formatSummaryTable(scenario, summary);
+        io.out << formatSummaryTable(scenario, summary, io.language());
     if (!trace.empty() && !writeTraceFile(trace, args.traceIterations, scenario, run, io))
         return kExitBadInput;
     if (!csv.empty()) {
@@ -136,14 +136,18 @@ int printRun(const Scenario& scenario, const RunResult& run, const RunArgs& args
     // --json, so that stdout stays one JSON object.
     std::ostream& notes = json ? io.err : io.out;
     for (const std::string& n : run.notes)
-        notes << (json ? "shardlab: note: " : "Note: ") << n << "\n";
+        notes << (json ? "shardlab: note: " + n : io.say(Message("cli.note").with("note", n))) << "\n";
     if (run.mode == RunMode::Live && !json && !run.clockNote.empty())
-        io.out << "Clock: " << run.clockNote << "\n";
+        io.out << io.say(Message("cli.clock").with("note", run.clockNote)) << "\n";
     if (run.hang) {
-        io.err << "shardlab: the run hung: " << run.hang->explanation << "\n";
+        io.err << "shardlab: " << io.say(Message("cli.hung").with("explanation", run.hang->explanationMessage())) << "\n";
         for (size_t r = 0; r < run.hang->pending.size(); ++r)
-            io.err << "  rank " << r << ": " << HangReport::lastCompletedText(run.hang->lastCompleted[r]) << ", "
-                   << run.hang->pending[r] << "\n";
+            io.err << "  "
+                   << io.say(Message("cli.hang_rank")
+                                 .with("rank", static_cast<int>(r))
+                                 .with("last", HangReport::lastCompletedMessage(run.hang->lastCompleted[r]))
+                                 .with("pending", run.hang->pendingMessage(r)))
+                   << "\n";
         return kExitRunFailed;
     }
     return kExitOk;

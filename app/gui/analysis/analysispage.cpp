@@ -1,5 +1,7 @@
 #include "analysis/analysispage.h"
 
+#include "i18n/language.h"
+
 #include "analysis/calibrationpanel.h"
 #include "analysis/comparisonview.h"
 #include "analysis/diagnosispanel.h"
@@ -88,8 +90,9 @@ void AnalysisPage::diagnoseLater(const Scenario& scenario, std::optional<RunResu
     m_diagnosis->setBusy(tr("Diagnosing…"));
     m_diagnosing = true;
     const CostProfile profile = m_profile;
+    const Language language = i18n::engineLanguage(); // read on the GUI thread
     m_jobs.start(
-        [scenario, run, summary, profile](const std::atomic<bool>& cancel) mutable {
+        [scenario, run, summary, profile, language](const std::atomic<bool>& cancel) mutable {
             Diagnosed d;
             if (!run) {
                 SimulationOptions so;
@@ -116,8 +119,9 @@ void AnalysisPage::diagnoseLater(const Scenario& scenario, std::optional<RunResu
                 if (curve)
                     ctx.scaling = &*curve;
             }
-            d.findings = diagnose(scenario, *run, *summary, ctx);
-            d.sentence = summary->sentence;
+            // worded in the interface language (the panel and the model show the texts as they are)
+            d.findings = wordedIn(diagnose(scenario, *run, *summary, ctx), language);
+            d.sentence = wordedSentence(*summary, language);
             return d;
         },
         [this](Diagnosed d) {

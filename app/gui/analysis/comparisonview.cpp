@@ -1,5 +1,7 @@
 #include "analysis/comparisonview.h"
 
+#include "i18n/language.h"
+
 #include "i18n/engineterms.h"
 #include "style/plotstyle.h"
 
@@ -296,7 +298,7 @@ void ComparisonView::showComparison()
                                          ? QStringLiteral("color: #009E73; font-weight: bold")
                                          : QString());
     m_inputs->setText(examples(m_comparison.allReduce.exampleInputs).replace(QLatin1Char('\n'), QStringLiteral("   ")));
-    m_sentence->setText(QString::fromStdString(m_comparison.sentence));
+    m_sentence->setText(i18n::engineText(comparisonMessage(m_comparison)));
     plotBars();
 }
 
@@ -350,7 +352,7 @@ void ComparisonView::updateChoice()
     const QString color = m_choice.correct ? (chosen == m_choice.right ? QStringLiteral("#009E73") : QStringLiteral("#E69F00"))
                                            : QStringLiteral("#D55E00");
     m_choiceText->setText(QStringLiteral("<span style='color:%1; font-weight:bold'>%2</span>")
-                              .arg(color, QString::fromStdString(m_choice.sentence).toHtmlEscaped()));
+                              .arg(color, i18n::engineText(m_choice.sentenceMessage).toHtmlEscaped()));
 }
 
 } // namespace shardlab::gui

@@ -1,6 +1,8 @@
 #include "analysis/scalingmodel.h"
 
 #include "style/numbers.h"
+#include "i18n/language.h"
+
 #include "i18n/engineterms.h"
 
 namespace shardlab::gui {
@@ -29,7 +31,9 @@ QVariant ScalingModel::data(const QModelIndex& index, int role) const
         return QVariant::fromValue(index.column() == LimitedBy ? Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter)
                                                                : Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
     if (role == Qt::ToolTipRole && index.column() == LimitedBy && !p.linkText.empty())
-        return tr("%1 is limited by %2").arg(QString::fromStdString(p.collective), QString::fromStdString(p.linkText));
+        return tr("%1 is limited by %2")
+            .arg(QString::fromStdString(p.collective),
+                 p.linkMessage.empty() ? QString::fromStdString(p.linkText) : i18n::engineText(p.linkMessage));
     if (role != Qt::DisplayRole)
         return {};
     auto ms = [](double v) { return numbers::ms(v); };

@@ -1,5 +1,7 @@
 #include "analysis/scalingview.h"
 
+#include "i18n/language.h"
+
 #include "i18n/engineterms.h"
 #include "style/plotstyle.h"
 #include "analysis/scalingmodel.h"
@@ -268,7 +270,7 @@ void ScalingView::show(const ScalingCurve& c)
         for (const ScalingNote& n : c.notes)
             if (crossing(n) == (pass == 0))
                 html += (pass == 0 ? QStringLiteral("<li><b>%1</b></li>") : QStringLiteral("<li>%1</li>"))
-                            .arg(QString::fromStdString(n.sentence).toHtmlEscaped());
+                            .arg(i18n::engineText(n.message()).toHtmlEscaped());
     for (const std::string& n : c.rescaleNotes)
         html += QStringLiteral("<li><i>%1</i></li>").arg(QString::fromStdString(n).toHtmlEscaped());
     html += QStringLiteral("</ul>");

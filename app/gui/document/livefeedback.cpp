@@ -2,16 +2,18 @@
 
 #include "document/document.h"
 #include "common/labels.h"
+#include "i18n/language.h"
 
 namespace shardlab::gui {
 
 QStringList Feedback::warnings() const
 {
+    // the engine's warnings, worded in the interface language
     QStringList out;
-    for (const std::string& w : capacity.warnings)
-        out << qs(w);
-    for (const std::string& g : gaps.messages)
-        out << qs(g);
+    for (const Message& w : capacity.warningMessages)
+        out << i18n::engineText(w);
+    for (const Message& g : gaps.wordings)
+        out << i18n::engineText(g);
     return out;
 }
 

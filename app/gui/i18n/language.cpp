@@ -138,6 +138,16 @@ QString currentLanguage()
     return g_current;
 }
 
+shardlab::Language engineLanguage()
+{
+    return g_current.startsWith(QLatin1String("zh")) ? shardlab::Language::Chinese : shardlab::Language::English;
+}
+
+QString engineText(const shardlab::Message& message)
+{
+    return QString::fromStdString(shardlab::render(message, engineLanguage()));
+}
+
 QString nativeName(const QString& language)
 {
     // Each language is named in itself, so that a user who cannot read the current one still

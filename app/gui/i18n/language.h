@@ -8,6 +8,9 @@
 // A change of the setting takes effect at the next start (widgets build their texts once).
 #pragma once
 
+#include "shardlab/text/language.h"
+#include "shardlab/text/message.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -53,6 +56,12 @@ InstalledLanguage installTranslations(QCoreApplication* app);
 InstalledLanguage installTranslations(QCoreApplication* app, const QString& language, bool fromSystem);
 // The language installed at start ("en" before installTranslations() ran).
 QString currentLanguage();
+
+// The interface language as the engine names it: the language in which the app words the
+// engine's sentences (summary, diagnosis, warnings, hang report, scaling notes).
+shardlab::Language engineLanguage();
+// An engine sentence worded in the interface language.
+QString engineText(const shardlab::Message& message);
 
 // The language's name in itself: "English", "简体中文".
 QString nativeName(const QString& language);

@@ -1,5 +1,7 @@
 #include "run/runpage.h"
 
+#include "i18n/language.h"
+
 #include "run/playbackbar.h"
 #include "run/playbackcontroller.h"
 #include "run/runcontroller.h"
@@ -364,7 +366,7 @@ void RunPage::onResult(RunOutcomePtr outcome)
     if (!outcome->incomplete.isEmpty())
         showBanner(outcome->incomplete, true);
     else if (outcome->run->hang)
-        showBanner(tr("The run hung: %1").arg(QString::fromStdString(outcome->run->hang->explanation)), true);
+        showBanner(tr("The run hung: %1").arg(i18n::engineText(outcome->run->hang->explanationMessage())), true);
     else if (outcome->kind == RunKind::Live && !outcome->reference)
         showBanner(tr("The simulation of this scenario failed, so there is nothing to compare with: %1").arg(outcome->referenceError), true);
     else if (outcome->kind == RunKind::Live && !outcome->origin.isEmpty())

@@ -1,6 +1,8 @@
 #include "run/summarypanel.h"
 
 #include "style/numbers.h"
+#include "i18n/language.h"
+
 #include "run/summarymodels.h"
 
 #include <QFormLayout>
@@ -133,7 +135,8 @@ void SummaryPanel::setOutcome(const RunOutcomePtr& outcome)
         clear(tr("No run yet."));
         return;
     }
-    const Summary& s = outcome->summary;
+    // the engine's sentences in the interface language
+    const Summary s = wordedIn(outcome->summary, i18n::engineLanguage());
     auto set = [this](const QString& key, const QString& text) {
         for (const auto& [k, label] : m_values)
             if (k == key)

@@ -1,5 +1,7 @@
 #include "sandbox/hanggridmodel.h"
 
+#include "i18n/language.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QFont>
@@ -45,13 +47,14 @@ QString HangGridModel::pending(int rank) const
 {
     if (!m_report || rank < 0 || rank >= static_cast<int>(m_report->pending.size()))
         return {};
-    return QString::fromStdString(m_report->pending[static_cast<size_t>(rank)]);
+    return i18n::engineText(m_report->pendingMessage(static_cast<size_t>(rank)));
 }
 
 bool HangGridModel::left(int rank) const
 {
     // both engines say "finished iteration N and left" of a rank that is no longer in a collective
-    return pending(rank).startsWith(QLatin1String("finished"));
+    return rank >= 0 && m_report && static_cast<size_t>(rank) < m_report->pending.size()
+           && m_report->pending[static_cast<size_t>(rank)].starts_with("finished"); // the engine's English
 }
 
 HangGridModel::Cell HangGridModel::cell(int rank, int sequence) const

@@ -1,5 +1,7 @@
 #include "sandbox/hangsandbox.h"
 
+#include "i18n/language.h"
+
 #include "sandbox/hanggridmodel.h"
 #include "common/labels.h"
 
@@ -259,7 +261,7 @@ void HangSandbox::showOutcome(const RunOutcomePtr& outcome)
     if (first >= 0 && first < static_cast<int>(h.pending.size())) {
         text += tr("Rank %1 is the first whose call differs from its group's: %2.")
                     .arg(first)
-                    .arg(QString::fromStdString(h.pending[static_cast<size_t>(first)]).toHtmlEscaped())
+                    .arg(i18n::engineText(h.pendingMessage(static_cast<size_t>(first))).toHtmlEscaped())
               + QLatin1Char(' ');
         // the others, when they all stopped at the same place (the usual case)
         int last = -2;
@@ -279,7 +281,7 @@ void HangSandbox::showOutcome(const RunOutcomePtr& outcome)
                    "ends the wait. The fix is in the program (every rank calls the same collectives in the same "
                    "order, with the same sizes), not in the deadline.");
     } else {
-        text += QString::fromStdString(h.explanation).toHtmlEscaped() + QStringLiteral(". ")
+        text += i18n::engineText(h.explanationMessage()).toHtmlEscaped() + QStringLiteral(". ")
               + tr("Every rank made the same call, so a rank or a link stopped making progress.");
     }
     m_sentence->setText(text);

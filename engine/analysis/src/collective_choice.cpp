@@ -1,5 +1,6 @@
 #include "shardlab/analysis/collective_choice.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <tuple>
@@ -51,7 +52,8 @@ std::pair<Bytes, Bytes> heldAndSent(OpKind kind, int n, Bytes B)
     return {0, 0};
 }
 
-std::string values(const std::vector<double>& v)
+// "[10, 11] (2 values)": the numbers as they are, the count worded.
+Message values(const std::vector<double>& v)
 {
     std::string s = "[";
     for (size_t i = 0; i < v.size() && i < 8; ++i) {
@@ -61,7 +63,21 @@ std::string values(const std::vector<double>& v)
     }
     if (v.size() > 8)
         s += ", ...";
-    return s + "] (" + std::to_string(v.size()) + " value" + (v.size() == 1 ? "" : "s") + ")";
+    return Message(v.size() == 1 ? "choice.values.one" : "choice.values")
+        .with("list", s + "]")
+        .with("count", static_cast<int>(v.size()));
+}
+
+Message needMessage(Need need)
+{
+    switch (need) {
+    case Need::SumOnOneRank: return Message("choice.need.sum_on_one_rank");
+    case Need::SumOnEveryRank: return Message("choice.need.sum_on_every_rank");
+    case Need::SliceOfSumOnEveryRank: return Message("choice.need.slice_of_sum");
+    case Need::ConcatenationOnEveryRank: return Message("choice.need.concatenation");
+    case Need::CopyOfOneRanksData: return Message("choice.need.copy");
+    }
+    return verbatim("?");
 }
 
 bool isReduction(OpKind k)
@@ -83,21 +99,25 @@ bool satisfies(Need need, const RankValues& got, const RankValues& expected, con
     return true;
 }
 
-std::string why(OpKind chosen, OpKind right, int n)
+Message why(OpKind chosen, OpKind right, int n)
 {
     if (isReduction(chosen) && (right == OpKind::AllGather || right == OpKind::AllGatherV))
-        return "the pieces were added together where they had to be placed side by side, and nothing reports an error: "
-               "the next step reads wrong data";
+        return Message("choice.why.added");
     if ((chosen == OpKind::AllGather || chosen == OpKind::AllGatherV) && isReduction(right))
-        return "the pieces were placed side by side where they had to be added: each rank holds " + std::to_string(n)
-               + " times more and still has to sum them";
+        return Message("choice.why.placed").with("n", n);
     if (chosen == OpKind::Reduce)
-        return "only the root (rank 0) has the sum; the other ranks still hold their own inputs";
+        return Message("choice.why.reduce");
     if (chosen == OpKind::Broadcast)
-        return "every rank now holds rank 0's data and the other ranks' contributions are lost";
+        return Message("choice.why.broadcast");
     if (chosen == OpKind::ReduceScatter)
-        return "each rank has only its 1/" + std::to_string(n) + " slice of the sum";
-    return "the result is not what the next step needs";
+        return Message("choice.why.reduce_scatter").with("n", n);
+    return Message("choice.why.other");
+}
+
+// The collectives' names as the course writes them; one has English words.
+Message choiceOpName(OpKind kind)
+{
+    return kind == OpKind::AllGatherV ? Message("summary.op.all_gather_v") : verbatim(opDisplayName(kind));
 }
 
 } // namespace
@@ -115,9 +135,11 @@ ChoiceConsequence consequenceOfChoosing(OpKind chosen, Need need, int ranks, Byt
         for (int r = 0; r < n; ++r)
             c.inputs[static_cast<size_t>(r)].resize(static_cast<size_t>(1 + r % 3));
     c.expected = applyCollective(c.right, c.inputs, 0, std::min(1, n - 1)).value();
-    const RankValues fullSum = c.inputs.front().size() == c.inputs.back().size()
-                                   ? applyCollective(OpKind::AllReduce, c.inputs).value()
-                                   : RankValues{};
+    // a sum needs pieces of one length on every rank (unequal pieces on 4 ranks are 1, 2, 3, 1 long:
+    // the first and the last alike are not enough)
+    const bool equalPieces = std::all_of(c.inputs.begin(), c.inputs.end(),
+                                         [&](const std::vector<double>& v) { return v.size() == c.inputs.front().size(); });
+    const RankValues fullSum = equalPieces ? applyCollective(OpKind::AllReduce, c.inputs).value() : RankValues{};
     auto got = applyCollective(chosen, c.inputs, 0, std::min(1, n - 1));
     if (got)
         c.got = *got;
@@ -127,20 +149,34 @@ ChoiceConsequence consequenceOfChoosing(OpKind chosen, Need need, int ranks, Byt
     std::tie(c.heldRight, c.sentRight) = heldAndSent(c.right, n, bytes);
     std::tie(c.heldChosen, c.sentChosen) = heldAndSent(chosen, n, bytes);
 
-    const std::string chosenName = opDisplayName(chosen), rightName = opDisplayName(c.right);
-    if (!c.rejected.empty()) {
-        c.sentence = chosenName + " cannot run where " + std::string(needDescription(need)) + " is needed: " + c.rejected + ". Use "
-                     + rightName + ".";
-    } else if (!c.correct) {
-        c.sentence = chosenName + " where " + rightName + " was needed: rank 0 ends with " + values(c.got[0]) + " instead of "
-                     + values(c.expected[0]) + "; " + why(chosen, c.right, n) + ".";
-    } else if (chosen == c.right) {
-        c.sentence = chosenName + " delivers " + needDescription(need) + ": rank 0 ends with " + values(c.got[0]) + ".";
-    } else {
-        c.sentence = chosenName + " gives the right values where " + rightName + " would do, at a cost: each rank holds "
-                     + formatBytes(c.heldChosen) + " instead of " + formatBytes(c.heldRight) + " and sends "
-                     + formatBytes(c.sentChosen) + " instead of " + formatBytes(c.sentRight) + ".";
-    }
+    const Message chosenName = choiceOpName(chosen), rightName = choiceOpName(c.right);
+    if (!c.rejected.empty())
+        c.sentenceMessage = Message("choice.rejected")
+                                .with("chosen", chosenName)
+                                .with("need", needMessage(need))
+                                .with("why", verbatim(c.rejected))
+                                .with("right", rightName);
+    else if (!c.correct)
+        c.sentenceMessage = Message("choice.wrong")
+                                .with("chosen", chosenName)
+                                .with("right", rightName)
+                                .with("got", values(c.got[0]))
+                                .with("expected", values(c.expected[0]))
+                                .with("why", why(chosen, c.right, n));
+    else if (chosen == c.right)
+        c.sentenceMessage = Message("choice.right")
+                                .with("chosen", chosenName)
+                                .with("need", needMessage(need))
+                                .with("got", values(c.got[0]));
+    else
+        c.sentenceMessage = Message("choice.costly")
+                                .with("chosen", chosenName)
+                                .with("right", rightName)
+                                .with("held", formatBytes(c.heldChosen))
+                                .with("held_right", formatBytes(c.heldRight))
+                                .with("sent", formatBytes(c.sentChosen))
+                                .with("sent_right", formatBytes(c.sentRight));
+    c.sentence = english(c.sentenceMessage);
     return c;
 }
 

@@ -50,21 +50,26 @@ CollectiveComparison compareAllReduceWithRsAg(CostModel& model, const std::vecto
     return c;
 }
 
-std::string describeComparison(const CollectiveComparison& c)
+Message comparisonMessage(const CollectiveComparison& c)
 {
     const ComparisonSide& ar = c.allReduce;
     const ComparisonSide& rs = c.reduceScatterOnly;
     const ComparisonSide& pair = c.reduceScatterAllGather;
-    char buf[640];
-    std::snprintf(buf, sizeof buf,
-                  "All-reduce leaves the full %s sum on each of the %d ranks in %s; reduce-scatter alone leaves each rank "
-                  "only its %s slice in %s, and adding an all-gather rebuilds the full sum in %s, sending the same %s per "
-                  "rank as the all-reduce. Peak memory per rank: %s for all-reduce, %s for the pair.",
-                  formatBytes(c.bytes).c_str(), c.ranks, formatMicros(ar.timeUs).c_str(),
-                  formatBytes(rs.heldAfterPerRank).c_str(), formatMicros(rs.timeUs).c_str(),
-                  formatMicros(pair.timeUs).c_str(), formatBytes(ar.sentPerRank).c_str(),
-                  formatBytes(ar.peakPerRank).c_str(), formatBytes(pair.peakPerRank).c_str());
-    return buf;
+    return Message("comparison.sentence")
+        .with("bytes", formatBytes(c.bytes))
+        .with("ranks", c.ranks)
+        .with("all_reduce_time", formatMicros(ar.timeUs))
+        .with("slice", formatBytes(rs.heldAfterPerRank))
+        .with("reduce_scatter_time", formatMicros(rs.timeUs))
+        .with("pair_time", formatMicros(pair.timeUs))
+        .with("sent", formatBytes(ar.sentPerRank))
+        .with("all_reduce_peak", formatBytes(ar.peakPerRank))
+        .with("pair_peak", formatBytes(pair.peakPerRank));
+}
+
+std::string describeComparison(const CollectiveComparison& c)
+{
+    return english(comparisonMessage(c));
 }
 
 Status fillMeasuredTimes(CollectiveComparison& c, const SweepMeasure& measure)

@@ -5,6 +5,24 @@
 
 namespace shardlab {
 
+namespace {
+const char* linkKindId(LinkKind kind)
+{
+    switch (kind) {
+    case LinkKind::NvLink: return "nvlink";
+    case LinkKind::Pcie: return "pcie";
+    case LinkKind::CrossSocket: return "cross_socket";
+    case LinkKind::Network: return "network";
+    }
+    return "network";
+}
+} // namespace
+
+Message linkKindMessage(LinkKind kind)
+{
+    return Message(std::string("link.words.") + linkKindId(kind));
+}
+
 const char* linkKindWords(LinkKind kind)
 {
     switch (kind) {
@@ -16,23 +34,24 @@ const char* linkKindWords(LinkKind kind)
     return "?";
 }
 
-std::string describeLink(const Topology& t, int link)
+Message linkDescription(const Topology& t, int link)
 {
     if (link < 0 || link >= static_cast<int>(t.links.size()))
-        return "";
+        return {};
     const Link& l = t.links[static_cast<size_t>(link)];
-    const char* kind = l.kind == LinkKind::NvLink ? "NVLink"
-                       : l.kind == LinkKind::Pcie ? "PCIe"
-                       : l.kind == LinkKind::CrossSocket ? "cross-socket"
-                                                         : "network";
-    char buf[256];
+    const std::string bandwidth = number("%.4g", l.bandwidthGBps);
     if (l.kind == LinkKind::NvLink && l.count > 1)
-        std::snprintf(buf, sizeof buf, "%s - %s (NVLink x%d, %.4g GB/s per direction)", l.a.c_str(), l.b.c_str(), l.count,
-                      l.bandwidthGBps);
-    else
-        std::snprintf(buf, sizeof buf, "%s - %s (%s, %.4g GB/s per direction)", l.a.c_str(), l.b.c_str(), kind,
-                      l.bandwidthGBps);
-    return buf;
+        return Message("link.description.nvlinks").with("a", l.a).with("b", l.b).with("count", l.count).with("bandwidth", bandwidth);
+    return Message("link.description")
+        .with("a", l.a)
+        .with("b", l.b)
+        .with("kind", Message(std::string("link.short.") + linkKindId(l.kind)))
+        .with("bandwidth", bandwidth);
+}
+
+std::string describeLink(const Topology& t, int link)
+{
+    return english(linkDescription(t, link));
 }
 
 std::optional<CollectivePath> dominantCollective(const Scenario& s, const RunResult& run, CostModel& model)
@@ -72,7 +91,8 @@ std::optional<CollectivePath> dominantCollective(const Scenario& s, const RunRes
     p.cost = model.collective(rec.kind, rec.bytes, rec.group, op.algorithm, op.root);
     if (p.cost.bottleneckLink >= 0 && p.cost.bottleneckLink < static_cast<int>(model.topology().links.size())) {
         p.linkKind = model.topology().links[static_cast<size_t>(p.cost.bottleneckLink)].kind;
-        p.linkText = describeLink(model.topology(), p.cost.bottleneckLink);
+        p.linkMessage = linkDescription(model.topology(), p.cost.bottleneckLink);
+        p.linkText = english(p.linkMessage);
     }
     return p;
 }

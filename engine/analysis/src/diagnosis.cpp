@@ -109,6 +109,7 @@ std::vector<RankEvidence> rankEvidence(const Scenario& s, const RunResult& run, 
         if (run.hang && static_cast<size_t>(r) < run.hang->lastCompleted.size()) {
             e.lastCompleted = run.hang->lastCompleted[static_cast<size_t>(r)];
             e.state = run.hang->pending[static_cast<size_t>(r)];
+            e.stateMessage = run.hang->pendingMessage(static_cast<size_t>(r));
         }
         out.push_back(e);
     }
@@ -153,7 +154,8 @@ std::vector<CollectiveEvidence> collectiveEvidence(const Scenario& s, const RunR
         const Op& op = s.program[static_cast<size_t>(rec->op)];
         const CollectiveCost cost = model.collective(rec->kind, rec->bytes, rec->group, op.algorithm, op.root);
         if (cost.bottleneckLink >= 0) {
-            e.bottleneckLink = describeLink(s.topology, cost.bottleneckLink);
+            e.bottleneckLinkMessage = linkDescription(s.topology, cost.bottleneckLink);
+            e.bottleneckLink = english(e.bottleneckLinkMessage);
             e.linkKind = s.topology.links[static_cast<size_t>(cost.bottleneckLink)].kind;
         }
         if (rec->group.size() > 1 && rec->kind != OpKind::SendRecv) {
@@ -170,6 +172,25 @@ std::string range(double lo, double hi, const char* unit)
     if (std::fabs(hi - lo) < 0.05 * std::max(std::fabs(hi), 1e-9))
         return fmt("%.3g %s", hi, unit);
     return fmt("%.3g-%.3g %s", lo, hi, unit);
+}
+
+Check check(const char* whatId, Message shows)
+{
+    Check c;
+    c.whatMessage = Message(whatId);
+    c.showsMessage = std::move(shows);
+    return c;
+}
+
+// Clauses of one kind joined by "; " (English) or "；" (Chinese).
+Message clausesOf(std::vector<Message> clauses)
+{
+    if (clauses.empty())
+        return {};
+    Message out = std::move(clauses.back());
+    for (size_t i = clauses.size() - 1; i-- > 0;)
+        out = Message("diagnosis.clauses").with("first", std::move(clauses[i])).with("rest", std::move(out));
+    return out;
 }
 
 // ---- rule 1: no speed-up after adding GPUs ----
@@ -191,15 +212,20 @@ void noSpeedup(const Scenario& s, const RunResult& run, const Summary& sum, cons
     Finding f;
     f.rule = FindingRule::NoSpeedup;
     f.severity = sum.speedup < kAlmostNoSpeedup || slower ? Severity::Problem : Severity::Warning;
-    f.title = "Adding GPUs gives little speed-up";
+    f.titleMessage = Message("diagnosis.no_speedup.title");
     const auto path = dominantCollective(s, run, model);
-    f.sentence = fmt("On %d GPUs the step takes %.3g ms against %.3g ms of work on one GPU: a speed-up of %.2fx "
-                     "(efficiency %.0f%%). Communication takes %s of the rank-time",
-                     n, sum.stepTimeMs, sum.oneGpuMs, sum.speedup, sum.efficiency * 100, pct(sum.commShare).c_str());
-    if (path && path->linkKind)
-        f.sentence += "; the " + path->name + " is limited by " + linkKindWords(*path->linkKind) + " ("
-                      + fmt("%.3g GB/s bus bandwidth", path->busbwGBps) + ")";
-    f.sentence += ".";
+    const bool limited = path && path->linkKind;
+    f.sentenceMessage = Message(limited ? "diagnosis.no_speedup.sentence.limited" : "diagnosis.no_speedup.sentence")
+                            .with("gpus", n)
+                            .with("step", fmt("%.3g", sum.stepTimeMs))
+                            .with("one", fmt("%.3g", sum.oneGpuMs))
+                            .with("speedup", fmt("%.2fx", sum.speedup))
+                            .with("efficiency", pct(sum.efficiency))
+                            .with("comm", pct(sum.commShare));
+    if (limited)
+        f.sentenceMessage.arg("collective", path->name)
+            .arg("link", linkKindMessage(*path->linkKind))
+            .arg("busbw", fmt("%.3g", path->busbwGBps));
 
     double meanCompute = 0, maxCompute = 0, maxShare = 0;
     for (const RankEvidence& e : ranks) {
@@ -207,35 +233,41 @@ void noSpeedup(const Scenario& s, const RunResult& run, const Summary& sum, cons
         maxCompute = std::max(maxCompute, e.computeMs);
         maxShare = std::max(maxShare, e.workShare);
     }
-    std::string compute = fmt("each rank computes %.3g ms per step (the busiest %.3g ms) of the %.3g ms that one GPU "
-                              "needs; an even split would be %.3g ms",
-                              meanCompute, maxCompute, sum.oneGpuMs, sum.oneGpuMs / n);
-    if (maxShare > 0.99 && n > 1)
-        compute += "; every rank does the whole compute: the work is replicated, not split";
-    f.checks.push_back({"per-rank compute", compute});
-    f.checks.push_back({"collective share", fmt("communication %s, waiting %s, compute %s of the rank-time",
-                                                pct(sum.commShare).c_str(), pct(sum.waitShare).c_str(),
-                                                pct(sum.computeShare).c_str())});
+    f.checks.push_back(check("diagnosis.check.per_rank_compute",
+                             Message(maxShare > 0.99 && n > 1 ? "diagnosis.no_speedup.compute.replicated"
+                                                              : "diagnosis.no_speedup.compute")
+                                 .with("mean", fmt("%.3g", meanCompute))
+                                 .with("max", fmt("%.3g", maxCompute))
+                                 .with("one", fmt("%.3g", sum.oneGpuMs))
+                                 .with("even", fmt("%.3g", sum.oneGpuMs / n))));
+    f.checks.push_back(check("diagnosis.check.collective_share", Message("diagnosis.no_speedup.shares")
+                                                                     .with("comm", pct(sum.commShare))
+                                                                     .with("wait", pct(sum.waitShare))
+                                                                     .with("compute", pct(sum.computeShare))));
     const CollectiveEvidence* main = nullptr;
     for (const CollectiveEvidence& c : colls)
         if (path && c.name == path->name && c.bytes == path->bytes)
             main = &c;
     if (main) {
-        std::string size = main->name + " moves " + formatBytes(main->bytes) + " per call ("
-                           + formatBytes(main->bytes / static_cast<Bytes>(std::max(1, main->ranks))) + " per rank and ring step)";
+        Message size(main->crossoverBytes <= 0 ? "diagnosis.no_speedup.size"
+                     : main->latencyBound      ? "diagnosis.no_speedup.size.latency"
+                                               : "diagnosis.no_speedup.size.bandwidth");
+        size.arg("name", main->name)
+            .arg("bytes", formatBytes(main->bytes))
+            .arg("per_rank", formatBytes(main->bytes / static_cast<Bytes>(std::max(1, main->ranks))));
         if (main->crossoverBytes > 0)
-            size += std::string(main->latencyBound ? "; below" : "; above") + " the " + formatBytes(static_cast<Bytes>(main->crossoverBytes))
-                    + " where this machine turns bandwidth-bound, so "
-                    + (main->latencyBound ? "it is latency-bound: fewer, larger messages (bigger buckets) would help"
-                                          : "it is bandwidth-bound: only fewer bytes or faster links help");
-        f.checks.push_back({"message size", size});
-        f.checks.push_back({"topology path", main->bottleneckLink.empty()
-                                                 ? "no link limits it"
-                                                 : "its bottleneck is " + main->bottleneckLink + "; it reaches "
-                                                       + fmt("%.3g GB/s bus bandwidth", main->busbwGBps)
-                                                       + (s.topology.nodeCount() > 1
-                                                              ? fmt(" across %d nodes", s.topology.nodeCount())
-                                                              : std::string())});
+            size.arg("crossover", formatBytes(static_cast<Bytes>(main->crossoverBytes)));
+        f.checks.push_back(check("diagnosis.check.message_size", size));
+        Message pathText;
+        if (main->bottleneckLink.empty())
+            pathText = Message("diagnosis.no_speedup.path.none");
+        else if (s.topology.nodeCount() > 1)
+            pathText = Message("diagnosis.no_speedup.path.nodes").with("nodes", s.topology.nodeCount());
+        else
+            pathText = Message("diagnosis.no_speedup.path");
+        if (!main->bottleneckLink.empty())
+            pathText.arg("link", main->bottleneckLinkMessage).arg("busbw", fmt("%.3g", main->busbwGBps));
+        f.checks.push_back(check("diagnosis.check.topology_path", pathText));
     }
     if (ctx.scaling) {
         // the note closest below this run's size: the step that brought the run here
@@ -243,11 +275,13 @@ void noSpeedup(const Scenario& s, const RunResult& run, const Summary& sum, cons
         for (const ScalingNote& note : ctx.scaling->notes)
             if (note.toGpus <= n && (!near || note.toGpus > near->toGpus))
                 near = &note;
-        const std::string curve = near ? near->sentence : std::string();
-        f.checks.push_back({"scaling curve", curve.empty() ? "the curve shows no step where adding GPUs hurts" : curve});
+        f.checks.push_back(check("diagnosis.check.scaling_curve",
+                                 near && !near->sentence.empty() ? near->message()
+                                                                 : Message("diagnosis.no_speedup.curve.none")));
         f.scaling = ctx.scaling->points;
     }
-    f.evidenceNeeded = {"per-rank timeline", "communication bandwidth", "strong and weak scaling curves"};
+    f.evidenceMessages = {Message("diagnosis.evidence.timeline"), Message("diagnosis.evidence.bandwidth"),
+                          Message("diagnosis.evidence.scaling")};
     f.ranks = ranks;
     f.collectives = colls;
     out.push_back(f);
@@ -279,55 +313,74 @@ void sameRank(const Scenario& s, const RunResult& run, const Summary& sum, const
     Finding f;
     f.rule = FindingRule::SameRankWaitedFor;
     f.severity = sum.waitShare >= 0.10 ? Severity::Problem : Severity::Warning;
-    f.title = fmt("Every sync point waits for rank %d", st);
+    f.titleMessage = Message("diagnosis.same_rank.title").with("rank", st);
     f.rank = st;
-    std::string cause;
+    Message cause;
     if (me.workShare > 1.05 * shareOthers)
-        cause = fmt("it does %.0f%% of the compute work where each other rank does %.0f%% on average", me.workShare * 100,
-                    shareOthers * 100);
+        cause = Message("diagnosis.same_rank.cause.work")
+                    .with("share", fmt("%.0f%%", me.workShare * 100))
+                    .with("others", fmt("%.0f%%", shareOthers * 100));
     else if (me.slowdown > 1.0 + 1e-9)
-        cause = fmt("it runs %.2fx slower than the others (slowdown factor: thermal throttling or a slower card)", me.slowdown);
+        cause = Message("diagnosis.same_rank.cause.slowdown").with("factor", fmt("%.2fx", me.slowdown));
     else if (me.delayMs > 0)
-        cause = fmt("it is delayed by %.3g ms every step", me.delayMs);
+        cause = Message("diagnosis.same_rank.cause.delay").with("ms", fmt("%.3g", me.delayMs));
     else if (me.gpuTflops < tflopsOthers * 0.99)
-        cause = fmt("its GPU is rated %.3g TFLOP/s against at least %.3g for the others", me.gpuTflops, tflopsOthers);
+        cause = Message("diagnosis.same_rank.cause.gpu")
+                    .with("tflops", fmt("%.3g", me.gpuTflops))
+                    .with("others", fmt("%.3g", tflopsOthers));
     else
-        cause = "its compute matches the others', so look at what precedes the collective: its links and NUMA placement";
-    f.sentence = fmt("Rank %d arrives last at %d of %d collectives; the others wait %s per step for it (%s of the "
-                     "rank-time): ",
-                     st, me.timesLast, blocking, range(waitLo, waitHi, "ms").c_str(), pct(sum.waitShare).c_str())
-                 + cause + ".";
+        cause = Message("diagnosis.same_rank.cause.links");
+    f.sentenceMessage = Message("diagnosis.same_rank.sentence")
+                            .with("rank", st)
+                            .with("last", me.timesLast)
+                            .with("blocking", blocking)
+                            .with("wait", range(waitLo, waitHi, "ms"))
+                            .with("share", pct(sum.waitShare))
+                            .with("cause", cause);
 
     const CapacityReport cap = capacityOf(s);
-    f.checks.push_back({"shard sizes", fmt("rank %d owns %s; the mean is %s (the largest rank holds %.0f%% more than the mean)",
-                                           st, formatBytes(me.owned).c_str(),
-                                           formatBytes(static_cast<Bytes>(cap.meanOwned)).c_str(), cap.imbalancePct)});
-    std::string input = fmt("rank %d does %.0f%% of the compute work (an even split is %.0f%%)", st, me.workShare * 100,
-                            100.0 / n);
+    f.checks.push_back(check("diagnosis.check.shard_sizes", Message("diagnosis.same_rank.shards")
+                                                                .with("rank", st)
+                                                                .with("owned", formatBytes(me.owned))
+                                                                .with("mean", formatBytes(static_cast<Bytes>(cap.meanOwned)))
+                                                                .with("more", fmt("%.0f%%", cap.imbalancePct))));
+    Message input = Message("diagnosis.same_rank.input")
+                        .with("rank", st)
+                        .with("share", fmt("%.0f%%", me.workShare * 100))
+                        .with("even", fmt("%.0f%%", 100.0 / n));
     for (const Op& op : s.program)
         if (op.kind == OpKind::Compute && !op.item.empty())
             if (const WorkloadItem* item = s.workload.find(op.item)) {
-                input += "; it holds " + formatBytes(item->ownedBy(st)) + " of " + formatBytes(item->size) + " " + item->name;
+                input = Message("diagnosis.same_rank.input.holds")
+                            .with("input", input)
+                            .with("held", formatBytes(item->ownedBy(st)))
+                            .with("size", formatBytes(item->size))
+                            .with("item", item->name);
                 break;
             }
-    f.checks.push_back({"input distribution", input});
-    std::string slow = me.slowdown > 1.0 + 1e-9 ? fmt("slowdown factor %.2f on rank %d", me.slowdown, st)
-                                                : fmt("no slowdown set for rank %d", st);
+    f.checks.push_back(check("diagnosis.check.input_distribution", input));
+    Message slow = me.slowdown > 1.0 + 1e-9
+                       ? Message("diagnosis.same_rank.slow.factor").with("factor", fmt("%.2f", me.slowdown)).with("rank", st)
+                       : Message("diagnosis.same_rank.slow.none").with("rank", st);
     if (me.delayMs > 0)
-        slow += fmt("; an injected delay of %.3g ms per step", me.delayMs);
+        slow = Message("diagnosis.same_rank.slow.delay").with("before", slow).with("ms", fmt("%.3g", me.delayMs));
     if (s.perturbations.jitterPct > 0)
-        slow += fmt("; every rank's compute jitters by up to %.3g%%", s.perturbations.jitterPct);
-    f.checks.push_back({"thermal throttling", slow});
-    std::vector<int> sameSocket;
+        slow = Message("diagnosis.same_rank.slow.jitter").with("before", slow).with("pct", fmt("%.3g%%", s.perturbations.jitterPct));
+    f.checks.push_back(check("diagnosis.check.thermal", slow));
+    int sameSocket = 0;
     for (const RankEvidence& e : ranks)
         if (e.node == me.node && e.socket == me.socket)
-            sameSocket.push_back(e.rank);
-    f.checks.push_back({"NUMA and link differences",
-                        fmt("rank %d is on node %d, socket %d with %zu of the %d ranks; its ring links carry %.3g GB/s in "
-                            "and %.3g GB/s out; the others' slowest ring links: %s",
-                            st, me.node, me.socket, sameSocket.size(), n, me.ringInGBps, me.ringOutGBps,
-                            range(inLo, inHi, "GB/s").c_str())});
-    f.evidenceNeeded = {"per-rank compute, communication and wait (not the global mean)"};
+            ++sameSocket;
+    f.checks.push_back(check("diagnosis.check.numa", Message("diagnosis.same_rank.numa")
+                                                         .with("rank", st)
+                                                         .with("node", me.node)
+                                                         .with("socket", me.socket)
+                                                         .with("same", sameSocket)
+                                                         .with("ranks", n)
+                                                         .with("in", fmt("%.3g", me.ringInGBps))
+                                                         .with("out", fmt("%.3g", me.ringOutGBps))
+                                                         .with("slowest", range(inLo, inHi, "GB/s"))));
+    f.evidenceMessages = {Message("diagnosis.evidence.per_rank")};
     f.ranks = ranks;
     f.collectives = colls;
     out.push_back(f);
@@ -343,51 +396,64 @@ void hang(const Scenario& s, const RunResult& run, const std::vector<RankEvidenc
     Finding f;
     f.rule = FindingRule::CollectiveHang;
     f.severity = Severity::Problem;
-    f.title = "A collective hangs";
+    f.titleMessage = Message("diagnosis.hang.title");
     if (h.firstMismatchRank >= 0)
         f.rank = h.firstMismatchRank;
-    std::string order, count, left;
+    std::vector<Message> order, count, left;
+    std::vector<int> leftRanks;
     auto opLabel = [&](int op) {
         const Op& o = s.program[static_cast<size_t>(op)];
-        return (o.name.empty() ? std::string(opName(o.kind)) : o.name) + fmt(" (program step %d)", op + 1);
+        return Message("diagnosis.hang.op").with("op", o.name.empty() ? std::string(opName(o.kind)) : o.name).with("step", op + 1);
     };
     for (const Mismatch& m : s.perturbations.mismatches) {
         if (m.iteration != iteration || m.op < 0 || m.op >= static_cast<int>(s.program.size()))
             continue;
         const Op& op = s.program[static_cast<size_t>(m.op)];
         if (m.type == Mismatch::Type::WrongOp)
-            order += fmt("%srank %d called %s where the others called %s at ", order.empty() ? "" : "; ", m.rank,
-                         opName(m.replacement), opName(op.kind))
-                     + opLabel(m.op);
+            order.push_back(Message("diagnosis.hang.wrong_op")
+                                .with("rank", m.rank)
+                                .with("called", opName(m.replacement))
+                                .with("expected", opName(op.kind))
+                                .with("op", opLabel(m.op)));
         else if (m.type == Mismatch::Type::WrongCount)
-            count += fmt("%srank %d passed %s where the others passed %s at ", count.empty() ? "" : "; ", m.rank,
-                         formatBytes(m.bytes).c_str(), formatBytes(s.bytesOf(op) / static_cast<Bytes>(op.buckets)).c_str())
-                     + opLabel(m.op);
-        else
-            left += fmt("%srank %d skipped ", left.empty() ? "" : "; ", m.rank) + opLabel(m.op)
-                    + ", finished the iteration and left while the others wait for it";
+            count.push_back(Message("diagnosis.hang.wrong_count")
+                                .with("rank", m.rank)
+                                .with("bytes", formatBytes(m.bytes))
+                                .with("expected", formatBytes(s.bytesOf(op) / static_cast<Bytes>(op.buckets)))
+                                .with("op", opLabel(m.op)));
+        else {
+            left.push_back(Message("diagnosis.hang.skipped").with("rank", m.rank).with("op", opLabel(m.op)));
+            leftRanks.push_back(m.rank);
+        }
     }
     for (const RankEvidence& e : ranks)
-        if (e.state.find("left") != std::string::npos && left.find(fmt("rank %d ", e.rank)) == std::string::npos)
-            left += fmt("%srank %d ", left.empty() ? "" : "; ", e.rank) + e.state;
-    std::string last;
+        if (e.state.find("left") != std::string::npos
+            && std::find(leftRanks.begin(), leftRanks.end(), e.rank) == leftRanks.end())
+            left.push_back(Message("diagnosis.hang.rank_state").with("rank", e.rank).with("state", e.stateMessage));
+    std::vector<Message> last;
     for (const RankEvidence& e : ranks)
-        last += fmt("%srank %d ", last.empty() ? "" : ", ", e.rank)
-                + (e.lastCompleted < 0 ? std::string("none yet") : fmt("#%d", e.lastCompleted));
-    std::string blocked;
+        last.push_back(e.lastCompleted < 0 ? Message("diagnosis.hang.last.none").with("rank", e.rank)
+                                           : Message("diagnosis.hang.last").with("rank", e.rank).with("number", e.lastCompleted));
+    const Message* blocked = nullptr;
     for (const RankEvidence& e : ranks)
         if (e.state.rfind("blocked", 0) == 0) {
-            blocked = e.state;
+            blocked = &e.stateMessage;
             break;
         }
-    const std::string cause = !order.empty() ? order : !count.empty() ? count : !left.empty() ? left : h.explanation;
-    f.sentence = fmt("The run hangs in iteration %d: ", iteration + 1) + cause
-                 + (blocked.empty() ? std::string() : "; the others stay " + blocked) + ".";
-    f.checks.push_back({"same order on every rank", order.empty() ? "every rank called the collectives in the program's order" : order});
-    f.checks.push_back({"count and type", count.empty() && order.empty() ? "counts and types agree" : (count.empty() ? order : count)});
-    f.checks.push_back({"a rank that left", left.empty() ? "no rank left early" : left});
-    f.checks.push_back({"last completed collective", last});
-    f.evidenceNeeded = {"per-rank log", "NCCL debug log (live runs: NCCL_DEBUG=INFO)", "last successful collective number"};
+    const Message orderText = clausesOf(order), countText = clausesOf(count), leftText = clausesOf(left);
+    const Message cause = !order.empty() ? orderText : !count.empty() ? countText : !left.empty() ? leftText : h.explanationMessage();
+    f.sentenceMessage = blocked ? Message("diagnosis.hang.sentence.blocked")
+                                      .with("iteration", iteration + 1)
+                                      .with("cause", cause)
+                                      .with("blocked", *blocked)
+                                : Message("diagnosis.hang.sentence").with("iteration", iteration + 1).with("cause", cause);
+    f.checks.push_back(check("diagnosis.check.same_order", order.empty() ? Message("diagnosis.hang.order.ok") : orderText));
+    f.checks.push_back(check("diagnosis.check.count_type", count.empty() && order.empty() ? Message("diagnosis.hang.count.ok")
+                                                                                          : (count.empty() ? orderText : countText)));
+    f.checks.push_back(check("diagnosis.check.left", left.empty() ? Message("diagnosis.hang.left.none") : leftText));
+    f.checks.push_back(check("diagnosis.check.last_completed", listOf(std::move(last))));
+    f.evidenceMessages = {Message("diagnosis.evidence.log"), Message("diagnosis.evidence.nccl_debug"),
+                          Message("diagnosis.evidence.last_collective")};
     f.ranks = ranks;
     out.push_back(f);
 }
@@ -396,26 +462,31 @@ void hang(const Scenario& s, const RunResult& run, const std::vector<RankEvidenc
 // exercise ("four 16 GB GPUs, a 24 GB model replicated: why does 64 GB in total not fit?").
 void capacityChecks(const Scenario& s, const CapacityReport& cap, Finding& f)
 {
-    std::string owned;
+    std::vector<Message> owned;
     for (const RankMemory& rm : cap.ranks)
-        owned += fmt("%srank %d %s of %s", owned.empty() ? "" : ", ", rm.rank, formatBytes(rm.owned).c_str(),
-                     formatBytes(rm.capacity).c_str());
-    std::string replicated;
+        owned.push_back(Message("diagnosis.capacity.owned_of")
+                            .with("rank", rm.rank)
+                            .with("owned", formatBytes(rm.owned))
+                            .with("capacity", formatBytes(rm.capacity)));
+    std::vector<Message> replicated;
     for (const WorkloadItem& item : s.workload.items)
         for (const Shard& sh : item.shards)
             if (sh.owners.size() > 1 && sh.size > 0) {
-                replicated += fmt("%s%s (%s on %zu ranks)", replicated.empty() ? "" : ", ", item.name.c_str(),
-                                  formatBytes(sh.size).c_str(), sh.owners.size());
+                replicated.push_back(Message("diagnosis.capacity.replicated_item")
+                                         .with("item", item.name)
+                                         .with("size", formatBytes(sh.size))
+                                         .with("ranks", static_cast<int>(sh.owners.size())));
                 break;
             }
-    std::string peak;
+    std::vector<Message> peak;
     for (const RankMemory& rm : cap.ranks)
         if (rm.transient > 0)
-            peak += fmt("%srank %d %s", peak.empty() ? "" : ", ", rm.rank, formatBytes(rm.peak()).c_str());
-    f.checks.push_back({"what each rank owns against what its GPU holds", owned});
-    f.checks.push_back({"peak with the largest collective buffer", peak.empty() ? "no collective adds a buffer" : peak});
-    f.checks.push_back({"what is replicated", replicated.empty() ? "nothing: every shard has one owner" : replicated});
-    f.evidenceNeeded = {"per-rank memory: owned and peak against capacity", "the placement of every item"};
+            peak.push_back(Message("diagnosis.capacity.peak_of").with("rank", rm.rank).with("peak", formatBytes(rm.peak())));
+    f.checks.push_back(check("diagnosis.check.owned_vs_capacity", listOf(std::move(owned))));
+    f.checks.push_back(check("diagnosis.check.peak", peak.empty() ? Message("diagnosis.capacity.peak.none") : listOf(std::move(peak))));
+    f.checks.push_back(check("diagnosis.check.replicated",
+                             replicated.empty() ? Message("diagnosis.capacity.replicated.none") : listOf(std::move(replicated))));
+    f.evidenceMessages = {Message("diagnosis.evidence.memory"), Message("diagnosis.evidence.placement")};
 }
 
 // A rank that owns more than its GPU holds. Strict memory: the job does not run as placed.
@@ -440,20 +511,25 @@ void capacity(const Scenario& s, const std::vector<RankEvidence>& ranks, std::ve
     Finding f;
     f.rule = FindingRule::CapacityExceeded;
     f.severity = Severity::Problem;
-    f.title = "The job does not fit in GPU memory as placed";
+    f.titleMessage = Message("diagnosis.capacity.title");
     if (over > 0)
-        f.sentence = fmt("%d of %d ranks own more than their GPU holds; rank %d owns %s on a %s GPU (%s too much). The "
-                         "machine's total memory does not help: each rank must hold what it owns. Split the largest items "
-                         "(ZeRO-3, tensor or pipeline parallel) instead of replicating them.",
-                         over, s.ranks(), worst->rank, formatBytes(worst->owned).c_str(), formatBytes(worst->capacity).c_str(),
-                         formatBytes(worst->excess()).c_str());
+        f.sentenceMessage = Message("diagnosis.capacity.sentence.owned")
+                                .with("over", over)
+                                .with("ranks", s.ranks())
+                                .with("rank", worst->rank)
+                                .with("owned", formatBytes(worst->owned))
+                                .with("capacity", formatBytes(worst->capacity))
+                                .with("excess", formatBytes(worst->excess()));
     else
-        f.sentence = fmt("What each rank owns fits, but on %d of %d ranks a collective's buffer does not: rank %d owns %s "
-                         "and receives %s more, a peak of %s on a %s GPU (%s too much). Send the collective in buckets "
-                         "(each bucket needs only its share of the buffer) or shard its item further.",
-                         peakOver, s.ranks(), worst->rank, formatBytes(worst->owned).c_str(),
-                         formatBytes(worst->transient).c_str(), formatBytes(worst->peak()).c_str(),
-                         formatBytes(worst->capacity).c_str(), formatBytes(worst->peakExcess()).c_str());
+        f.sentenceMessage = Message("diagnosis.capacity.sentence.buffer")
+                                .with("over", peakOver)
+                                .with("ranks", s.ranks())
+                                .with("rank", worst->rank)
+                                .with("owned", formatBytes(worst->owned))
+                                .with("transient", formatBytes(worst->transient))
+                                .with("peak", formatBytes(worst->peak()))
+                                .with("capacity", formatBytes(worst->capacity))
+                                .with("excess", formatBytes(worst->peakExcess()));
     capacityChecks(s, cap, f);
     f.ranks = ranks;
     f.rank = worst->rank;
@@ -476,16 +552,17 @@ void paging(const Scenario& s, const RunResult& run, const Summary& sum, const s
     Finding f;
     f.rule = FindingRule::Paging;
     f.severity = sum.stepTimeMs > 0 && ms >= 0.5 * sum.stepTimeMs ? Severity::Problem : Severity::Warning;
-    f.title = "Unified memory pages over the host link every iteration";
-    f.sentence = fmt("Rank %d owns %s on a %s GPU: unified memory moves the %s excess out and back in over the host "
-                     "link, %.1f ms of every iteration",
-                     worst, formatBytes(rm.owned).c_str(), formatBytes(rm.capacity).c_str(), formatBytes(rm.excess()).c_str(), ms);
+    f.titleMessage = Message("diagnosis.paging.title");
+    f.sentenceMessage = Message(sum.stepTimeMs > 0 ? "diagnosis.paging.sentence.share" : "diagnosis.paging.sentence")
+                            .with("rank", worst)
+                            .with("owned", formatBytes(rm.owned))
+                            .with("capacity", formatBytes(rm.capacity))
+                            .with("excess", formatBytes(rm.excess()))
+                            .with("ms", fmt("%.1f", ms));
     if (sum.stepTimeMs > 0)
-        f.sentence += fmt(" (%.0f%% of the %.3g ms step)", 100 * ms / sum.stepTimeMs, sum.stepTimeMs);
-    f.sentence += ". The run completes, but at the host link's speed; splitting the items so that every rank fits "
-                  "removes the paging.";
+        f.sentenceMessage.arg("share", fmt("%.0f%%", 100 * ms / sum.stepTimeMs)).arg("step", fmt("%.3g", sum.stepTimeMs));
     capacityChecks(s, cap, f);
-    f.checks.push_back({"paging per iteration", fmt("rank %d: %.1f ms", worst, ms)});
+    f.checks.push_back(check("diagnosis.check.paging", Message("diagnosis.paging.per_iteration").with("rank", worst).with("ms", fmt("%.1f", ms))));
     f.ranks = ranks;
     f.rank = worst;
     out.push_back(f);
@@ -512,7 +589,39 @@ std::vector<Finding> diagnose(const Scenario& s, const RunResult& run, const Sum
     paging(s, run, sum, ranks, out);
     noSpeedup(s, run, sum, ctx, model, ranks, colls, out);
     sameRank(s, run, sum, ranks, colls, out);
-    return out;
+    return wordedIn(std::move(out), Language::English);
+}
+
+Finding wordedIn(Finding f, Language language)
+{
+    f.title = render(f.titleMessage, language);
+    f.sentence = render(f.sentenceMessage, language);
+    for (Check& c : f.checks) {
+        c.what = render(c.whatMessage, language);
+        c.shows = render(c.showsMessage, language);
+    }
+    f.evidenceNeeded.clear();
+    for (const Message& m : f.evidenceMessages)
+        f.evidenceNeeded.push_back(render(m, language));
+    for (RankEvidence& e : f.ranks)
+        if (!e.stateMessage.empty())
+            e.state = render(e.stateMessage, language);
+    for (CollectiveEvidence& c : f.collectives)
+        if (!c.bottleneckLinkMessage.empty())
+            c.bottleneckLink = render(c.bottleneckLinkMessage, language);
+    return f;
+}
+
+std::vector<Finding> wordedIn(std::vector<Finding> findings, Language language)
+{
+    for (Finding& f : findings)
+        f = wordedIn(std::move(f), language);
+    return findings;
+}
+
+std::string severityWord(Severity severity, Language language)
+{
+    return render(Message(std::string("diagnosis.severity.") + severityName(severity)), language);
 }
 
 } // namespace shardlab

@@ -10,45 +10,69 @@
 
 namespace shardlab {
 
-std::string formatFindings(const std::vector<Finding>& findings)
+namespace {
+
+// `text` right-aligned in `width` terminal columns (Chinese characters take two).
+std::string findingsPadLeft(const std::string& text, size_t width)
 {
+    const size_t w = displayWidth(text);
+    return w >= width ? text : std::string(width - w, ' ') + text;
+}
+
+} // namespace
+
+std::string formatFindings(const std::vector<Finding>& findings, Language language)
+{
+    const auto say = [language](const char* id) { return render(Message(id), language); };
     std::ostringstream out;
     if (findings.empty()) {
-        out << "No finding: the run scales, nobody is waited for, and every collective completes.\n";
+        out << say("diagnosis.format.none") << "\n";
         return out.str();
     }
     char buf[256];
     for (const Finding& f : findings) {
-        out << "[" << severityName(f.severity) << "] " << f.title << "\n  " << f.sentence << "\n";
-        out << "  What the handbook says to check first:\n";
+        out << "[" << severityWord(f.severity, language) << "] " << f.title << "\n  " << f.sentence << "\n";
+        out << "  " << say("diagnosis.format.checks") << "\n";
         for (const Check& c : f.checks)
-            out << "    - " << c.what << ": " << c.shows << "\n";
-        out << "  Evidence:\n";
-        std::snprintf(buf, sizeof buf, "    %4s %-14s %10s %9s %9s %5s %6s %9s %6s\n", "rank", "device", "compute ms", "comm ms",
-                      "wait ms", "last", "work", "slowdown", "socket");
-        out << buf;
+            out << "    - " << c.what << (language == Language::Chinese ? "：" : ": ") << c.shows << "\n";
+        out << "  " << say("diagnosis.format.evidence") << "\n";
+        out << "    " << findingsPadLeft("rank", 4) << " " << fitToWidth(say("diagnosis.format.col.device"), 14) << " "
+            << findingsPadLeft(say("diagnosis.format.col.compute"), 10) << " "
+            << findingsPadLeft(say("diagnosis.format.col.comm"), 9) << " "
+            << findingsPadLeft(say("diagnosis.format.col.wait"), 9) << " "
+            << findingsPadLeft(say("diagnosis.format.col.last"), 5) << " "
+            << findingsPadLeft(say("diagnosis.format.col.work"), 6) << " "
+            << findingsPadLeft(say("diagnosis.format.col.slowdown"), 9) << " "
+            << findingsPadLeft(say("diagnosis.format.col.socket"), 6) << "\n";
         for (const RankEvidence& e : f.ranks) {
             std::snprintf(buf, sizeof buf, "    %4d %s %10.3f %9.3f %9.3f %5d %5.0f%% %9.2f %6d", e.rank, fitToWidth(e.device, 14).c_str(),
                           e.computeMs, e.commMs, e.waitMs, e.timesLast, e.workShare * 100, e.slowdown, e.socket);
             out << buf;
             if (f.rule == FindingRule::CollectiveHang)
-                out << "  " << HangReport::lastCompletedText(e.lastCompleted) << ", " << e.state;
+                out << "  " << render(HangReport::lastCompletedMessage(e.lastCompleted), language)
+                    << (language == Language::Chinese ? "，" : ", ") << e.state;
             out << "\n";
         }
         for (const CollectiveEvidence& c : f.collectives) {
-            std::snprintf(buf, sizeof buf, "    %s, %s on %d ranks: %.3f ms, busbw %.2f GB/s, %s", c.name.c_str(),
-                          formatBytes(c.bytes).c_str(), c.ranks, c.timeMs, c.busbwGBps,
-                          c.latencyBound ? "latency-bound" : "bandwidth-bound");
-            out << buf << (c.bottleneckLink.empty() ? "" : ", limited by " + c.bottleneckLink) << "\n";
+            Message line(c.bottleneckLink.empty() ? "diagnosis.format.collective" : "diagnosis.format.collective.limited");
+            line.arg("name", c.name)
+                .arg("bytes", formatBytes(c.bytes))
+                .arg("ranks", c.ranks)
+                .arg("ms", number("%.3f", c.timeMs))
+                .arg("busbw", number("%.2f", c.busbwGBps))
+                .arg("bound", Message(c.latencyBound ? "diagnosis.format.latency_bound" : "diagnosis.format.bandwidth_bound"));
+            if (!c.bottleneckLink.empty())
+                line.arg("link", c.bottleneckLink);
+            out << "    " << render(line, language) << "\n";
         }
         if (!f.scaling.empty()) {
-            out << "    scaling:";
-            for (const ScalingPoint& p : f.scaling) {
-                std::snprintf(buf, sizeof buf, " %d GPU%s %.3g ms (%.0f%%)", p.gpus, p.gpus == 1 ? "" : "s", p.stepTimeMs,
-                              p.efficiency * 100);
-                out << buf << (&p == &f.scaling.back() ? "" : ",");
-            }
-            out << "\n";
+            std::vector<Message> points;
+            for (const ScalingPoint& p : f.scaling)
+                points.push_back(Message(p.gpus == 1 ? "diagnosis.format.scaling_point" : "diagnosis.format.scaling_point.plural")
+                                     .with("gpus", p.gpus)
+                                     .with("ms", number("%.3g", p.stepTimeMs))
+                                     .with("efficiency", number("%.0f%%", p.efficiency * 100)));
+            out << "    " << say("diagnosis.format.scaling") << " " << render(listOf(std::move(points)), language) << "\n";
         }
         out << "\n";
     }

@@ -205,30 +205,46 @@ int classRank(std::optional<LinkKind> k)
 }
 
 // "; the gradient all-reduce now crosses the network (a - b ...), reaching 42 GB/s bus bandwidth instead of 355 GB/s
-// over NVLink"
-std::string pathChange(const ScalingPoint& a, const ScalingPoint& b)
+// over NVLink": a clause that follows a sentence's main clause (empty when the path does not change)
+Message pathChange(const ScalingPoint& a, const ScalingPoint& b)
 {
     if (!b.linkKind || classRank(b.linkKind) <= classRank(a.linkKind))
-        return "";
-    std::string text = "; the " + b.collective + " now crosses " + linkKindWords(*b.linkKind) + " (" + b.linkText
-                       + "), reaching " + num("%.3g", b.busbwGBps) + " GB/s bus bandwidth";
+        return {};
+    Message m(a.linkKind ? "scaling.clause.crosses.instead" : "scaling.clause.crosses");
+    m.arg("collective", b.collective)
+        .arg("link", linkKindMessage(*b.linkKind))
+        .arg("description", b.linkMessage.empty() ? verbatim(b.linkText) : b.linkMessage)
+        .arg("busbw", num("%.3g", b.busbwGBps));
     if (a.linkKind)
-        text += " instead of " + num("%.3g", a.busbwGBps) + " GB/s over " + linkKindWords(*a.linkKind);
-    return text;
+        m.arg("before", num("%.3g", a.busbwGBps)).arg("before_link", linkKindMessage(*a.linkKind));
+    return m;
 }
 
 // "; the ring moves 1.60 instead of 1.50 times the buffer per rank"
-std::string trafficChange(const ScalingPoint& a, const ScalingPoint& b)
+Message trafficChange(const ScalingPoint& a, const ScalingPoint& b)
 {
     const OpKind k = b.collectiveKind;
     if (b.collective.empty() || a.collective != b.collective
         || !(k == OpKind::AllReduce || k == OpKind::AllGather || k == OpKind::ReduceScatter))
-        return "";
+        return {};
     const double fa = busBandwidthFactor(k, a.gpus), fb = busBandwidthFactor(k, b.gpus);
     if (fb <= fa + 1e-9)
-        return "";
-    return "; each rank sends " + num("%.2f", fb) + " instead of " + num("%.2f", fa) + " times the buffer ("
-           + (k == OpKind::AllReduce ? "2(n-1)/n" : "(n-1)/n") + ")";
+        return {};
+    return Message("scaling.clause.traffic")
+        .with("now", num("%.2f", fb))
+        .with("before", num("%.2f", fa))
+        .with("formula", k == OpKind::AllReduce ? "2(n-1)/n" : "(n-1)/n");
+}
+
+ScalingNote scalingNote(int from, int to, ScalingNote::Kind kind, Message wording)
+{
+    ScalingNote note;
+    note.fromGpus = from;
+    note.toGpus = to;
+    note.kind = kind;
+    note.sentence = english(wording);
+    note.wording = std::move(wording);
+    return note;
 }
 
 // The one sentence of the NetworkTakesOver note (kept in one place for the message catalogue):
@@ -249,26 +265,43 @@ std::vector<ScalingNote> explain(const ScalingCurve& c)
     for (size_t i = 1; i < c.points.size(); ++i) {
         const ScalingPoint& a = c.points[i - 1];
         const ScalingPoint& b = c.points[i];
-        const std::string fromTo = "From " + std::to_string(a.gpus) + " to " + std::to_string(b.gpus) + " GPUs";
-        const std::string eff = "efficiency " + num("%.0f", a.efficiency * 100) + "% -> " + num("%.0f", b.efficiency * 100) + "%";
+        const Message path = pathChange(a, b), traffic = trafficChange(a, b);
         // Small rises (the ring's 2(n-1)/n creeping up) are left to the table; a note needs 2%.
-        if (c.mode == ScalingMode::Strong && (b.stepTimeMs > a.stepTimeMs * 1.02 || (b.stepTimeMs > a.stepTimeMs && !pathChange(a, b).empty()))) {
-            notes.push_back({a.gpus, b.gpus, ScalingNote::Kind::Slower,
-                             fromTo + " the step gets slower (" + num("%.4g", a.stepTimeMs) + " -> " + num("%.4g", b.stepTimeMs)
-                                 + " ms): compute per rank falls from " + num("%.4g", a.computeMs) + " to "
-                                 + num("%.4g", b.computeMs) + " ms, but communication and waiting rise from "
-                                 + num("%.4g", a.commMs + a.waitMs) + " to " + num("%.4g", b.commMs + b.waitMs) + " ms"
-                                 + pathChange(a, b) + trafficChange(a, b) + "."});
-        } else if (!pathChange(a, b).empty() && a.linkKind) {
-            notes.push_back({a.gpus, b.gpus, ScalingNote::Kind::CrossesLink,
-                             fromTo + " " + eff + pathChange(a, b) + "; communication per step goes from "
-                                 + num("%.4g", a.commMs) + " to " + num("%.4g", b.commMs) + " ms."});
+        if (c.mode == ScalingMode::Strong && (b.stepTimeMs > a.stepTimeMs * 1.02 || (b.stepTimeMs > a.stepTimeMs && !path.empty()))) {
+            notes.push_back(scalingNote(a.gpus, b.gpus, ScalingNote::Kind::Slower,
+                                        Message("scaling.note.slower")
+                                            .with("from", a.gpus)
+                                            .with("to", b.gpus)
+                                            .with("step_before", num("%.4g", a.stepTimeMs))
+                                            .with("step_after", num("%.4g", b.stepTimeMs))
+                                            .with("compute_before", num("%.4g", a.computeMs))
+                                            .with("compute_after", num("%.4g", b.computeMs))
+                                            .with("comm_before", num("%.4g", a.commMs + a.waitMs))
+                                            .with("comm_after", num("%.4g", b.commMs + b.waitMs))
+                                            .with("path", path)
+                                            .with("traffic", traffic)));
+        } else if (!path.empty() && a.linkKind) {
+            notes.push_back(scalingNote(a.gpus, b.gpus, ScalingNote::Kind::CrossesLink,
+                                        Message("scaling.note.crosses")
+                                            .with("from", a.gpus)
+                                            .with("to", b.gpus)
+                                            .with("eff_before", num("%.0f", a.efficiency * 100))
+                                            .with("eff_after", num("%.0f", b.efficiency * 100))
+                                            .with("path", path)
+                                            .with("comm_before", num("%.4g", a.commMs))
+                                            .with("comm_after", num("%.4g", b.commMs))));
         } else if (b.efficiency < a.efficiency - (c.mode == ScalingMode::Strong ? 0.15 : 0.10)) {
-            notes.push_back({a.gpus, b.gpus, ScalingNote::Kind::EfficiencyDrop,
-                             fromTo + " " + eff + ": communication and waiting go from " + num("%.4g", a.commMs + a.waitMs)
-                                 + " to " + num("%.4g", b.commMs + b.waitMs) + " ms per step while compute per rank goes from "
-                                 + num("%.4g", a.computeMs) + " to " + num("%.4g", b.computeMs) + " ms"
-                                 + trafficChange(a, b) + "."});
+            notes.push_back(scalingNote(a.gpus, b.gpus, ScalingNote::Kind::EfficiencyDrop,
+                                        Message("scaling.note.efficiency")
+                                            .with("from", a.gpus)
+                                            .with("to", b.gpus)
+                                            .with("eff_before", num("%.0f", a.efficiency * 100))
+                                            .with("eff_after", num("%.0f", b.efficiency * 100))
+                                            .with("comm_before", num("%.4g", a.commMs + a.waitMs))
+                                            .with("comm_after", num("%.4g", b.commMs + b.waitMs))
+                                            .with("compute_before", num("%.4g", a.computeMs))
+                                            .with("compute_after", num("%.4g", b.computeMs))
+                                            .with("traffic", traffic)));
         }
     }
     // Where the network takes over: the first point whose costliest collective runs over the
@@ -354,6 +387,7 @@ Result<ScalingCurve> scalingCurve(const Scenario& base, const ScalingOptions& o)
             pt.algorithm = path->cost.algorithm;
             pt.linkKind = path->linkKind;
             pt.linkText = path->linkText;
+            pt.linkMessage = path->linkMessage;
             pt.patternGBps = path->cost.patternGBps;
         }
         curve.points.push_back(pt);

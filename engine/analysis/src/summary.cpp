@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 
 namespace shardlab {
@@ -66,70 +65,65 @@ const Op* unownedCompute(const Scenario& s)
 // (docs/cost-model.md, "What the summary means").
 void explainSpeedup(const Scenario& s, Summary& sum)
 {
-    auto none = [&](std::string why) {
+    auto none = [&](Message why) {
         sum.hasSpeedup = false;
         sum.speedup = 0;
         sum.efficiency = 0;
-        sum.speedupNote = std::move(why);
+        sum.speedupNoteMessage = std::move(why);
     };
     if (sum.hang)
-        none("the run hung, so it has no finished step to compare with one GPU");
+        none(Message("summary.no_speedup.hung"));
     else if (sum.oneGpuMs <= 0)
-        none("the program has no compute, so there is nothing to speed up");
+        none(Message("summary.no_speedup.no_compute"));
     else if (sum.ranks == 1)
-        none("a run on one GPU has no one-GPU run to be compared with");
+        none(Message("summary.no_speedup.one_gpu"));
     else if (const Op* op = unownedCompute(s))
-        none("compute step '" + op->name + "' runs over '" + op->item
-             + "', which no rank owns: no GPU does that work here, while one GPU would do all of it (give the item an"
-               " owner)");
+        none(Message("summary.no_speedup.unowned").with("op", op->name).with("item", op->item));
     else if (sum.efficiency > 1.0 + 1e-9)
-        sum.speedupNote = "the efficiency is above 100% because 'one GPU' is rank 0's GPU, and other ranks compute faster"
-                          " (faster GPUs or slowdowns below 1)";
+        sum.speedupNoteMessage = Message("summary.note.above_100");
 }
 
-std::string fmt(const char* f, double a) { char b[64]; std::snprintf(b, sizeof b, f, a); return b; }
+std::string summaryPercent(double share) { return number("%.0f%%", share * 100); }
 
-std::string sentenceFor(const Scenario& s, const Summary& sum, const RunResult& run)
+// The summary's sentence: one whole sentence per case, so that each language words it whole.
+Message sentenceFor(const Scenario& s, const Summary& sum, const RunResult& run)
 {
     const int n = sum.ranks;
-    char buf[512];
     if (sum.bottleneck == Bottleneck::Capacity) {
         const CapacityReport cap = capacityOf(s);
         for (const RankMemory& rm : cap.ranks)
             if (!rm.ownedFits()) {
-                std::snprintf(buf, sizeof buf,
-                              "Rank %d owns %s but its GPU holds %s: the job does not fit as placed; split the largest "
-                              "items (ZeRO-3, tensor or pipeline parallel) instead of replicating them.",
-                              rm.rank, formatBytes(rm.owned).c_str(), formatBytes(rm.capacity).c_str());
                 if (s.memoryMode == MemoryMode::Unified)
-                    std::snprintf(buf, sizeof buf,
-                                  "Rank %d owns %s on a %s GPU; unified memory pages the excess over the host link, "
-                                  "costing %.1f ms every iteration.",
-                                  rm.rank, formatBytes(rm.owned).c_str(), formatBytes(rm.capacity).c_str(),
-                                  run.pagingUs.size() > static_cast<size_t>(rm.rank) ? run.pagingUs[static_cast<size_t>(rm.rank)] / 1e3 : 0.0);
-                return buf;
+                    return Message("summary.capacity.paging")
+                        .with("rank", rm.rank)
+                        .with("owned", formatBytes(rm.owned))
+                        .with("capacity", formatBytes(rm.capacity))
+                        .with("ms", number("%.1f", run.pagingUs.size() > static_cast<size_t>(rm.rank)
+                                                       ? run.pagingUs[static_cast<size_t>(rm.rank)] / 1e3
+                                                       : 0.0));
+                return Message("summary.capacity.owned")
+                    .with("rank", rm.rank)
+                    .with("owned", formatBytes(rm.owned))
+                    .with("capacity", formatBytes(rm.capacity));
             }
         for (const RankMemory& rm : cap.ranks)
-            if (!rm.fits()) {
-                std::snprintf(buf, sizeof buf,
-                              "Rank %d owns %s, which fits its %s GPU, but a collective's %s buffer brings its peak to "
-                              "%s: send the collective in buckets or shard its item further.",
-                              rm.rank, formatBytes(rm.owned).c_str(), formatBytes(rm.capacity).c_str(),
-                              formatBytes(rm.transient).c_str(), formatBytes(rm.peak()).c_str());
-                return buf;
-            }
+            if (!rm.fits())
+                return Message("summary.capacity.buffer")
+                    .with("rank", rm.rank)
+                    .with("owned", formatBytes(rm.owned))
+                    .with("capacity", formatBytes(rm.capacity))
+                    .with("transient", formatBytes(rm.transient))
+                    .with("peak", formatBytes(rm.peak()));
     }
     if (sum.bottleneck == Bottleneck::Wait && sum.straggler) {
         const int st = *sum.straggler;
         // what the straggler holds of the item its compute runs over
-        std::string holds;
+        const WorkloadItem* held = nullptr;
         for (const Op& op : s.program) {
             if (op.kind != OpKind::Compute || op.item.empty())
                 continue;
-            if (const WorkloadItem* item = s.workload.find(op.item)) {
-                holds = " holds " + formatBytes(item->ownedBy(st)) + " of " + formatBytes(item->size) + " " + item->name;
+            if ((held = s.workload.find(op.item)))
                 break;
-            }
         }
         double lo = 1e300, hi = 0;
         for (const RankBreakdown& rb : sum.perRank)
@@ -137,43 +131,52 @@ std::string sentenceFor(const Scenario& s, const Summary& sum, const RunResult& 
                 lo = std::min(lo, rb.waitMs);
                 hi = std::max(hi, rb.waitMs);
             }
-        std::string kinds;
+        std::vector<Message> kinds;
+        std::vector<OpKind> seen;
         for (const CollectiveFigures& c : sum.collectives)
-            if (kinds.find(opDisplayName(c.kind)) == std::string::npos)
-                kinds += std::string(kinds.empty() ? "" : ", ") + opDisplayName(c.kind);
-        std::snprintf(buf, sizeof buf, "Rank %d%s; the others wait %s for it every iteration%s%s.", st,
-                      holds.empty() ? " is the slowest" : holds.c_str(),
-                      std::fabs(hi - lo) < 0.05 ? fmt("%.1f ms", hi).c_str()
-                                                : (fmt("%.1f", lo) + "\xe2\x80\x93" + fmt("%.1f ms", hi)).c_str(),
-                      kinds.empty() ? "" : " at ", kinds.c_str());
-        return buf;
+            if (std::find(seen.begin(), seen.end(), c.kind) == seen.end()) {
+                seen.push_back(c.kind);
+                // the display names are the collectives' own (All-Reduce...), but one has English words
+                kinds.push_back(c.kind == OpKind::AllGatherV ? Message("summary.op.all_gather_v")
+                                                             : verbatim(opDisplayName(c.kind)));
+            }
+        const std::string wait = std::fabs(hi - lo) < 0.05 ? number("%.1f ms", hi)
+                                                           : number("%.1f", lo) + "\xe2\x80\x93" + number("%.1f ms", hi);
+        Message m(std::string("summary.wait.") + (held ? "holds" : "slowest") + (kinds.empty() ? "" : "_at"));
+        m.arg("rank", st);
+        if (held)
+            m.arg("held", formatBytes(held->ownedBy(st))).arg("size", formatBytes(held->size)).arg("item", held->name);
+        m.arg("wait", wait);
+        if (!kinds.empty())
+            m.arg("collectives", listOf(std::move(kinds)));
+        return m;
     }
     if (sum.bottleneck == Bottleneck::Communication || sum.bottleneck == Bottleneck::Wait) {
         const CollectiveFigures* worst = nullptr;
         for (const CollectiveFigures& c : sum.collectives)
             if (!worst || c.timeMs * c.count > worst->timeMs * worst->count)
                 worst = &c;
-        std::snprintf(buf, sizeof buf, "Communication takes %.0f%% of the step%s; ", sum.commShare * 100,
-                      worst ? (std::string(": ") + worst->name + " of " + formatBytes(worst->bytes) + " reaches "
-                               + fmt("%.1f", worst->busbwGBps) + " GB/s bus bandwidth")
-                                  .c_str()
-                            : "");
-        std::string out = buf;
-        if (sum.hasSpeedup) {
-            std::snprintf(buf, sizeof buf, "on %d GPUs the speed-up is %.2fx (efficiency %.0f%%).", n, sum.speedup,
-                          sum.efficiency * 100);
-            return out + buf;
-        }
-        return out + "there is no speed-up: " + sum.speedupNote + ".";
+        Message m(std::string("summary.communication") + (worst ? ".worst" : "") + (sum.hasSpeedup ? "" : ".no_speedup"));
+        m.arg("share", summaryPercent(sum.commShare));
+        if (worst)
+            m.arg("name", worst->name).arg("bytes", formatBytes(worst->bytes)).arg("busbw", number("%.1f", worst->busbwGBps));
+        if (sum.hasSpeedup)
+            m.arg("gpus", n).arg("speedup", number("%.2fx", sum.speedup)).arg("efficiency", summaryPercent(sum.efficiency));
+        else
+            m.arg("why", sum.speedupNoteMessage);
+        return m;
     }
-    std::snprintf(buf, sizeof buf, "Compute takes %.0f%% of the step and communication %.0f%%", sum.computeShare * 100,
-                  sum.commShare * 100);
-    std::string out = buf;
     if (!sum.hasSpeedup)
-        return out + "; there is no speed-up: " + sum.speedupNote + ".";
-    std::snprintf(buf, sizeof buf, ": %.2fx faster than one GPU on %d GPUs (efficiency %.0f%%).", sum.speedup, n,
-                  sum.efficiency * 100);
-    return out + buf;
+        return Message("summary.compute.no_speedup")
+            .with("compute", summaryPercent(sum.computeShare))
+            .with("comm", summaryPercent(sum.commShare))
+            .with("why", sum.speedupNoteMessage);
+    return Message("summary.compute")
+        .with("compute", summaryPercent(sum.computeShare))
+        .with("comm", summaryPercent(sum.commShare))
+        .with("speedup", number("%.2fx", sum.speedup))
+        .with("gpus", n)
+        .with("efficiency", summaryPercent(sum.efficiency));
 }
 
 } // namespace
@@ -242,8 +245,7 @@ Summary summarize(const Scenario& s, const RunResult& run)
         sum.hasSpeedup = false;
         sum.speedup = 0;
         sum.efficiency = 0;
-        sum.speedupNote = "the job does not fit in its GPUs' memory, so on real GPUs it stops with out-of-memory; the "
-                          "simulated step only shows where its time would go";
+        sum.speedupNoteMessage = Message("summary.no_speedup.does_not_fit");
     }
     const double rankTime = sum.stepTimeMs * n;
     if (rankTime > 0) {
@@ -309,12 +311,24 @@ Summary summarize(const Scenario& s, const RunResult& run)
         sum.bottleneck = Bottleneck::Compute;
     if (run.hang)
         sum.bottleneck = Bottleneck::Hang;
-    sum.sentence = sentenceFor(s, sum, run);
-    if (sum.hasSpeedup && !sum.speedupNote.empty())
-        sum.sentence += " Note: " + sum.speedupNote + ".";
+    sum.sentenceMessage = sentenceFor(s, sum, run);
+    if (sum.hasSpeedup && !sum.speedupNoteMessage.empty())
+        sum.sentenceMessage = Message("summary.with_note").with("sentence", sum.sentenceMessage).with("note", sum.speedupNoteMessage);
     if (run.hang)
-        sum.sentence = "The run hung: " + run.hang->explanation + ".";
-    return sum;
+        sum.sentenceMessage = Message("summary.hung").with("explanation", run.hang->explanationMessage());
+    return wordedIn(std::move(sum), Language::English);
+}
+
+Summary wordedIn(Summary summary, Language language)
+{
+    summary.sentence = render(summary.sentenceMessage, language);
+    summary.speedupNote = render(summary.speedupNoteMessage, language);
+    return summary;
+}
+
+std::string wordedSentence(const Summary& summary, Language language)
+{
+    return render(summary.sentenceMessage, language);
 }
 
 } // namespace shardlab

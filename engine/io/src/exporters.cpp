@@ -69,30 +69,57 @@ RunResult withoutSpans(const RunResult& run)
 
 } // namespace
 
-std::string formatSummaryTable(const Scenario& s, const Summary& sum)
+namespace {
+
+// `text` right-aligned (printf's %Ns) or left-aligned (%-Ns) in `width` terminal columns.
+std::string tableRight(const std::string& text, size_t width)
 {
+    const size_t w = displayWidth(text);
+    return w >= width ? text : std::string(width - w, ' ') + text;
+}
+std::string tableLeft(const std::string& text, size_t width)
+{
+    const size_t w = displayWidth(text);
+    return w >= width ? text : text + std::string(width - w, ' ');
+}
+
+} // namespace
+
+std::string formatSummaryTable(const Scenario& s, const Summary& given, Language language)
+{
+    // The summary's sentences in the table's language (a summary built by hand keeps its English).
+    const Summary sum = language == Language::English ? given : wordedIn(given, language);
+    const auto say = [language](const char* id) { return render(Message(id), language); };
     std::ostringstream out;
     char buf[512];
-    out << "Scenario: " << (s.name.empty() ? "(unnamed)" : s.name) << " on " << s.topology.name << ", "
-        << (sum.mode == RunMode::Live ? "measured live" : "simulated") << ", " << s.iterations << " iteration"
-        << (s.iterations == 1 ? "" : "s") << "\n\n";
+    out << render(Message("table.scenario")
+                      .with("name", s.name.empty() ? Message("table.unnamed") : verbatim(s.name))
+                      .with("topology", s.topology.name)
+                      .with("mode", Message(sum.mode == RunMode::Live ? "table.mode.live" : "table.mode.simulated"))
+                      .with("iterations", Message(s.iterations == 1 ? "table.iterations.one" : "table.iterations")
+                                              .with("count", s.iterations)),
+                  language)
+        << "\n\n";
     // "owned" is what the scenario places on the rank; "peak" adds the largest collective buffer
     // (measured use on a live run); "fits" is decided by the peak (RankMemory::fits()).
-    std::snprintf(buf, sizeof buf, "%4s  %s %11s %9s %9s %10s %10s %10s %5s\n", "rank", fitToWidth("device", 18).c_str(),
-                  "compute ms", "comm ms", "wait ms", "owned", "peak", "capacity", "fits");
-    out << buf;
+    out << tableRight("rank", 4) << "  " << fitToWidth(say("table.col.device"), 18) << " "
+        << tableRight(say("table.col.compute"), 11) << " " << tableRight(say("table.col.comm"), 9) << " "
+        << tableRight(say("table.col.wait"), 9) << " " << tableRight(say("table.col.owned"), 10) << " "
+        << tableRight(say("table.col.peak"), 10) << " " << tableRight(say("table.col.capacity"), 10) << " "
+        << tableRight(say("table.col.fits"), 5) << "\n";
+    const std::string yes = say("table.yes"), no = say("table.no"), straggler = say("table.straggler_mark");
     for (const RankBreakdown& rb : sum.perRank) {
-        std::snprintf(buf, sizeof buf, "%4d  %s %11.3f %9.3f %9.3f %10s %10s %10s %5s%s\n", rb.rank,
+        std::snprintf(buf, sizeof buf, "%4d  %s %11.3f %9.3f %9.3f %10s %10s %10s ", rb.rank,
                       fitToWidth(rb.device, 18).c_str(), rb.computeMs, rb.commMs, rb.waitMs, formatBytes(rb.owned).c_str(),
-                      formatBytes(rb.peakMemory).c_str(), formatBytes(rb.capacity).c_str(), rb.fits ? "yes" : "NO",
-                      sum.straggler && *sum.straggler == rb.rank ? "  <- straggler" : "");
-        out << buf;
+                      formatBytes(rb.peakMemory).c_str(), formatBytes(rb.capacity).c_str());
+        out << buf << tableRight(rb.fits ? yes : no, 5)
+            << (sum.straggler && *sum.straggler == rb.rank ? "  <- " + straggler : std::string()) << "\n";
     }
     if (!sum.collectives.empty()) {
         out << "\n";
-        std::snprintf(buf, sizeof buf, "%s %-14s %10s %10s %11s %11s\n", fitToWidth("collective", 28).c_str(), "kind",
-                      "bytes", "time ms", "algbw GB/s", "busbw GB/s");
-        out << buf;
+        out << fitToWidth(say("table.col.collective"), 28) << " " << tableLeft(say("table.col.kind"), 14) << " "
+            << tableRight(say("table.col.bytes"), 10) << " " << tableRight(say("table.col.time"), 10) << " "
+            << tableRight("algbw GB/s", 11) << " " << tableRight("busbw GB/s", 11) << "\n";
         for (const CollectiveFigures& c : sum.collectives) {
             std::snprintf(buf, sizeof buf, "%s %-14.14s %10s %10.3f %11.2f %11.2f\n", fitToWidth(c.name, 28).c_str(), opName(c.kind),
                           formatBytes(c.bytes).c_str(), c.timeMs, c.algbwGBps, c.busbwGBps);
@@ -100,17 +127,17 @@ std::string formatSummaryTable(const Scenario& s, const Summary& sum)
         }
     }
     // No speed-up (a hang, no compute, one GPU): a dash, and the reason on the next line.
-    char speed[96];
+    Message line = Message(sum.hasSpeedup ? "table.figures" : "table.figures.no_speedup")
+                       .with("step", number("%.3f", sum.stepTimeMs))
+                       .with("one", number("%.3f", sum.oneGpuMs))
+                       .with("straggler", sum.straggler ? Message("table.rank").with("rank", *sum.straggler)
+                                                        : Message("common.none"))
+                       .with("bottleneck", Message(std::string("summary.bottleneck.") + bottleneckName(sum.bottleneck)));
     if (sum.hasSpeedup)
-        std::snprintf(speed, sizeof speed, "speed-up %.2fx | efficiency %.0f%%", sum.speedup, sum.efficiency * 100);
-    else
-        std::snprintf(speed, sizeof speed, "speed-up - | efficiency -");
-    std::snprintf(buf, sizeof buf, "\nstep time %.3f ms | one GPU %.3f ms | %s | straggler %s | bottleneck %s\n",
-                  sum.stepTimeMs, sum.oneGpuMs, speed,
-                  sum.straggler ? ("rank " + std::to_string(*sum.straggler)).c_str() : "none", bottleneckName(sum.bottleneck));
-    out << buf;
+        line.arg("speedup", number("%.2fx", sum.speedup)).arg("efficiency", number("%.0f%%", sum.efficiency * 100));
+    out << "\n" << render(line, language) << "\n";
     if (!sum.hasSpeedup)
-        out << "No speed-up: " << sum.speedupNote << ".\n";
+        out << render(Message("table.no_speedup").with("why", sum.speedupNote), language) << "\n";
     out << sum.sentence << "\n";
     return out.str();
 }

@@ -61,6 +61,34 @@ OpKind opAt(const json& v, const std::string& path)
 
 } // namespace
 
+// A Message in a result file: {"id": "...", "args": {"name": "text" or a message}}.
+json hangMessageToJson(const Message& m)
+{
+    json args = json::object();
+    for (const MessageArg& a : m.args)
+        args[a.name] = a.message.empty() ? json(a.text) : hangMessageToJson(a.message.front());
+    return {{"id", m.id}, {"args", std::move(args)}};
+}
+
+// Tolerant: what is not a message gives an empty one (the English beside it is shown instead).
+Message hangMessageFromJson(const json& j, int depth = 0)
+{
+    if (!j.is_object() || depth > 16)
+        return {};
+    const auto id = j.find("id");
+    if (id == j.end() || !id->is_string())
+        return {};
+    Message m(id->get<std::string>());
+    if (const auto args = j.find("args"); args != j.end() && args->is_object())
+        for (const auto& [name, value] : args->items()) {
+            if (value.is_string())
+                m.arg(name, value.get<std::string>());
+            else if (Message piece = hangMessageFromJson(value, depth + 1); !piece.empty())
+                m.arg(name, std::move(piece));
+        }
+    return m;
+}
+
 json collectiveToJson(const CollectiveRecord& c)
 {
     json arrivals = json::array();
@@ -96,10 +124,21 @@ json hangToJson(const std::optional<HangReport>& hang)
 {
     if (!hang)
         return nullptr;
-    return {{"last_completed", hang->lastCompleted},
-            {"pending", hang->pending},
-            {"first_mismatch_rank", hang->firstMismatchRank},
-            {"explanation", hang->explanation}};
+    // The English as before, for readers of the file; the same sentences as messages
+    // (text/message.h) beside it, so that a run read back is worded in the user's language.
+    json doc = {{"last_completed", hang->lastCompleted},
+                {"pending", hang->pending},
+                {"first_mismatch_rank", hang->firstMismatchRank},
+                {"explanation", hang->explanation}};
+    if (!hang->explanationWording.empty())
+        doc["explanation_message"] = hangMessageToJson(hang->explanationWording);
+    if (!hang->pendingMessages.empty()) {
+        json messages = json::array();
+        for (const Message& m : hang->pendingMessages)
+            messages.push_back(hangMessageToJson(m));
+        doc["pending_messages"] = std::move(messages);
+    }
+    return doc;
 }
 
 json runResultToJson(const RunResult& run)
@@ -194,6 +233,12 @@ std::optional<HangReport> hangFromJson(const json& hang, const std::string& p)
         h.pending.push_back(stringAt(pending[i], p + ".pending[" + std::to_string(i) + "]"));
     h.firstMismatchRank = intAt(member(hang, p, "first_mismatch_rank"), p + ".first_mismatch_rank", -1);
     h.explanation = stringAt(member(hang, p, "explanation"), p + ".explanation");
+    // optional (files before the messages were kept have only the English)
+    if (auto it = hang.find("explanation_message"); it != hang.end())
+        h.explanationWording = hangMessageFromJson(*it);
+    if (auto it = hang.find("pending_messages"); it != hang.end() && it->is_array() && it->size() == h.pending.size())
+        for (const json& m : *it)
+            h.pendingMessages.push_back(hangMessageFromJson(m));
     return h;
 }
 

@@ -89,7 +89,17 @@ CapacityReport capacityOf(const Scenario& scenario, double imbalanceThresholdPct
     rep.meanOwned = static_cast<double>(rep.totalOwned) / n;
     rep.imbalancePct = rep.meanOwned > 0 ? (static_cast<double>(largest) - rep.meanOwned) / rep.meanOwned * 100.0 : 0.0;
 
-    char buf[256];
+    // Each warning as data (warningMessages) and in English (warnings).
+    const auto warn = [&rep](Message m) {
+        rep.warnings.push_back(english(m));
+        rep.warningMessages.push_back(std::move(m));
+    };
+    const auto rankList = [](const std::vector<int>& ranks) {
+        std::vector<Message> items;
+        for (size_t i = 1; i < ranks.size(); ++i)
+            items.push_back(verbatim(std::to_string(ranks[i])));
+        return listOf(std::move(items));
+    };
     std::vector<int> over;
     std::vector<int> peakOnly; // owns what fits, but a collective's buffer takes it over
     for (const RankMemory& rm : rep.ranks)
@@ -98,53 +108,46 @@ CapacityReport capacityOf(const Scenario& scenario, double imbalanceThresholdPct
         else if (!rm.fits())
             peakOnly.push_back(rm.rank);
     if (!over.empty()) {
+        const RankMemory& first = rep.ranks[static_cast<size_t>(over[0])];
         if (static_cast<int>(over.size()) == n && n > 1)
-            std::snprintf(buf, sizeof buf, "No rank fits: every rank owns more than its GPU holds (rank %d owns %s of %s).",
-                          over[0], formatBytes(rep.ranks[static_cast<size_t>(over[0])].owned).c_str(),
-                          formatBytes(rep.ranks[static_cast<size_t>(over[0])].capacity).c_str());
+            warn(Message("warnings.no_rank_fits")
+                     .with("rank", over[0])
+                     .with("owned", formatBytes(first.owned))
+                     .with("capacity", formatBytes(first.capacity)));
         else
-            std::snprintf(buf, sizeof buf, "Rank %d does not fit: it owns %s but its GPU holds %s (%s too much).", over[0],
-                          formatBytes(rep.ranks[static_cast<size_t>(over[0])].owned).c_str(),
-                          formatBytes(rep.ranks[static_cast<size_t>(over[0])].capacity).c_str(),
-                          formatBytes(rep.ranks[static_cast<size_t>(over[0])].excess()).c_str());
-        rep.warnings.push_back(buf);
-        if (over.size() > 1 && static_cast<int>(over.size()) < n) {
-            std::string others;
-            for (size_t i = 1; i < over.size(); ++i)
-                others += (i > 1 ? ", " : "") + std::to_string(over[i]);
-            rep.warnings.push_back("Ranks " + others + " do not fit either.");
-        }
+            warn(Message("warnings.rank_does_not_fit")
+                     .with("rank", over[0])
+                     .with("owned", formatBytes(first.owned))
+                     .with("capacity", formatBytes(first.capacity))
+                     .with("excess", formatBytes(first.excess())));
+        if (over.size() > 1 && static_cast<int>(over.size()) < n)
+            warn(Message("warnings.others_do_not_fit").with("ranks", rankList(over)));
         if (rep.totalUnique <= [&] {
                 Bytes sum = 0;
                 for (const RankMemory& rm : rep.ranks)
                     sum += rm.capacity;
                 return sum;
             }())
-            rep.warnings.push_back("Together the GPUs could hold the workload once: split the largest items instead of "
-                                   "replicating them.");
+            warn(Message("warnings.together_fits"));
     }
     if (!peakOnly.empty()) {
         const RankMemory& rm = rep.ranks[static_cast<size_t>(peakOnly[0])];
-        std::snprintf(buf, sizeof buf,
-                      "Rank %d owns %s, but a collective's buffer of %s brings its peak to %s on a %s GPU (%s too much): "
-                      "send the collective in buckets or shard its item further.",
-                      rm.rank, formatBytes(rm.owned).c_str(), formatBytes(rm.transient).c_str(),
-                      formatBytes(rm.peak()).c_str(), formatBytes(rm.capacity).c_str(), formatBytes(rm.peakExcess()).c_str());
-        rep.warnings.push_back(buf);
-        if (peakOnly.size() > 1) {
-            std::string others;
-            for (size_t i = 1; i < peakOnly.size(); ++i)
-                others += (i > 1 ? ", " : "") + std::to_string(peakOnly[i]);
-            rep.warnings.push_back("The peaks of ranks " + others + " do not fit either.");
-        }
+        warn(Message("warnings.peak")
+                 .with("rank", rm.rank)
+                 .with("owned", formatBytes(rm.owned))
+                 .with("transient", formatBytes(rm.transient))
+                 .with("peak", formatBytes(rm.peak()))
+                 .with("capacity", formatBytes(rm.capacity))
+                 .with("excess", formatBytes(rm.peakExcess())));
+        if (peakOnly.size() > 1)
+            warn(Message("warnings.other_peaks").with("ranks", rankList(peakOnly)));
     }
-    if (n > 1 && rep.imbalancePct > imbalanceThresholdPct) {
-        std::snprintf(buf, sizeof buf,
-                      "Ownership is unbalanced: rank %d owns %s, %.0f%% above the mean of %s; the others will wait for it.",
-                      rep.largestRank, formatBytes(largest).c_str(), rep.imbalancePct,
-                      formatBytes(static_cast<Bytes>(rep.meanOwned)).c_str());
-        rep.warnings.push_back(buf);
-    }
+    if (n > 1 && rep.imbalancePct > imbalanceThresholdPct)
+        warn(Message("warnings.unbalanced")
+                 .with("rank", rep.largestRank)
+                 .with("owned", formatBytes(largest))
+                 .with("pct", number("%.0f%%", rep.imbalancePct))
+                 .with("mean", formatBytes(static_cast<Bytes>(rep.meanOwned))));
     return rep;
 }
 
@@ -174,11 +177,15 @@ OwnershipGaps ownershipGaps(const Scenario& scenario)
         if (unowned == 0)
             continue;
         gaps.unowned += unowned;
-        if (unowned == item.size)
-            gaps.messages.push_back("No rank owns '" + item.name + "' (" + formatBytes(unowned) + ").");
-        else
-            gaps.messages.push_back(std::to_string(shards) + " of " + std::to_string(item.shards.size()) + " shards of '"
-                                    + item.name + "' (" + formatBytes(unowned) + ") have no owner.");
+        Message m = unowned == item.size
+                        ? Message("warnings.unowned_item").with("item", item.name).with("bytes", formatBytes(unowned))
+                        : Message("warnings.unowned_shards")
+                              .with("shards", shards)
+                              .with("of", static_cast<int>(item.shards.size()))
+                              .with("item", item.name)
+                              .with("bytes", formatBytes(unowned));
+        gaps.messages.push_back(english(m));
+        gaps.wordings.push_back(std::move(m));
     }
     return gaps;
 }

@@ -387,7 +387,10 @@ double Engine::abortByWatchdog(HangReport& h, int iteration, double previousEnd)
         const int waitsFor = h.firstMismatchRank != r ? h.firstMismatchRank : -1;
         m_run.spans.push_back({r, 0, SpanKind::Wait, clockOf(rs), abortUs, rs.blocked.op, iteration, 0, -1, waitsFor});
     }
-    h.explanation += "; the watchdog aborted the run " + formatMicros(m_opt.watchdogMs * 1e3) + " after the last progress";
+    h.explanationWording = Message("hang.explanation.watchdog")
+                               .with("explanation", h.explanationWording)
+                               .with("deadline", formatMicros(m_opt.watchdogMs * 1e3));
+    h.explanation = english(h.explanationWording);
     return abortUs;
 }
 
@@ -425,15 +428,19 @@ Result<RunResult> Engine::run()
             for (int r = 0; r < n; ++r) {
                 const RankState& rs = m_ranks[static_cast<size_t>(r)];
                 h.lastCompleted.push_back(rs.completed);
-                std::string what;
+                Message what;
                 if (rs.state == State::Done)
-                    what = "finished iteration " + std::to_string(it + 1) + " and left";
+                    what = Message("hang.pending.left").with("iteration", it + 1);
                 else if (rs.blocked.op < 0)
-                    what = "waiting for its overlapped collectives to finish";
+                    what = Message("hang.pending.overlapped");
                 else
-                    what = "blocked in " + std::string(opName(rs.blocked.kind)) + " #" + std::to_string(rs.blocked.ordinal)
-                           + " (" + formatBytes(rs.blocked.bytes) + ", program step " + std::to_string(rs.blocked.op + 1) + ")";
-                h.pending.push_back(what);
+                    what = Message("hang.pending.blocked")
+                               .with("op", opName(rs.blocked.kind))
+                               .with("ordinal", rs.blocked.ordinal)
+                               .with("bytes", formatBytes(rs.blocked.bytes))
+                               .with("step", rs.blocked.op + 1);
+                h.pending.push_back(english(what));
+                h.pendingMessages.push_back(std::move(what));
             }
             // The first mismatch: the rank whose call differs from the program's call for that step
             // (when some member made it), else from what most of its group called, or that never
@@ -470,11 +477,13 @@ Result<RunResult> Engine::run()
                         break;
                 }
             }
-            h.explanation = "ranks stopped in iteration " + std::to_string(it + 1)
-                            + ": a collective was not called the same way by every member of its group";
-            if (h.firstMismatchRank >= 0)
-                h.explanation += "; rank " + std::to_string(h.firstMismatchRank) + " is the first that differs ("
-                                 + h.pending[static_cast<size_t>(h.firstMismatchRank)] + ")";
+            h.explanationWording = h.firstMismatchRank >= 0
+                                       ? Message("hang.explanation.first_differs")
+                                             .with("iteration", it + 1)
+                                             .with("rank", h.firstMismatchRank)
+                                             .with("pending", h.pendingMessages[static_cast<size_t>(h.firstMismatchRank)])
+                                       : Message("hang.explanation").with("iteration", it + 1);
+            h.explanation = english(h.explanationWording);
             if (m_opt.watchdogMs > 0)
                 end = abortByWatchdog(h, it, previousEnd);
             m_run.hang = h;

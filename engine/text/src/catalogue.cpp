@@ -10,6 +10,14 @@ namespace {
 // its own. Entries: {"id", "English", "中文"}.
 constexpr CatalogueEntry kEntries[] = {
 #include "catalogue/common.inc"
+#include "catalogue/summary.inc"
+#include "catalogue/diagnosis.inc"
+#include "catalogue/hang.inc"
+#include "catalogue/warnings.inc"
+#include "catalogue/links.inc"
+#include "catalogue/scaling.inc"
+#include "catalogue/comparison.inc"
+#include "catalogue/cli.inc"
 };
 
 struct Index {

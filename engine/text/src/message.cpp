@@ -2,6 +2,8 @@
 
 #include "shardlab/text/catalogue.h"
 
+#include <cstdio>
+
 namespace shardlab {
 
 Message& Message::arg(std::string name, std::string text)
@@ -26,6 +28,23 @@ Message& Message::arg(std::string name, int value)
 Message verbatim(std::string text)
 {
     return Message("verbatim").with("text", std::move(text));
+}
+
+Message listOf(std::vector<Message> pieces)
+{
+    if (pieces.empty())
+        return {};
+    Message out = std::move(pieces.back());
+    for (size_t i = pieces.size() - 1; i-- > 0;)
+        out = Message("common.list").with("first", std::move(pieces[i])).with("rest", std::move(out));
+    return out;
+}
+
+std::string number(const char* format, double value)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, value);
+    return buf;
 }
 
 std::string render(const Message& message, Language language)

@@ -73,11 +73,14 @@ const std::vector<std::string_view>& technicalTerms()
         "roce", "ethernet", "nic", "nics", "rdma", "cuda", "nvml", "cupti", "nvtx", "mpi", "mpirun", "srun", "slurm",
         "torchrun", "ssh", "zero", "fsdp", "ddp", "dp", "tp", "pp", "all-reduce", "reduce-scatter", "all-gather",
         "all-gatherv", "broadcast", "reduce", "send", "recv", "send/recv", "all_reduce", "reduce_scatter",
-        "all_gather", "all_gatherv", "ring", "tree", "direct", "simple", "ll", "ll128", "algbw", "busbw", "h100",
+        "all_gather", "all_gatherv", "all_gather_v", "send_recv", "reduce_scatter_all_gather", "ring", "tree", "direct", "simple", "ll", "ll128", "algbw", "busbw", "h100",
         "h200", "a100", "p100", "v100", "hgx", "dgx", "sxm", "nv", "pix", "pxb", "phb", "node", "sys", "json", "csv",
         "html", "pdf", "png", "svg", "shardlab", "perfetto", "chrome", "nvidia", "sm", "sms", "hbm", "bf16",
         "fp16", "fp32", "adam", "sgd", "api", "cli", "linux", "nccl-tests", "nsight", "pytorch", "id", "rank",
-        "x86", "sys", "socket", "qpi", "upi", "lesson", "utf-8"};
+        "x86", "sys", "socket", "qpi", "upi", "lesson", "utf-8",
+        // the course's own terms, written as it writes them (docs/translations.md): Rank, Shard,
+        // Straggler, Collective, Stream, Batch, Root; NUMA; NCCL's environment (NCCL_DEBUG=INFO)
+        "collective", "shard", "straggler", "stream", "batch", "root", "numa", "nccl_debug", "info"};
     return list;
 }
 

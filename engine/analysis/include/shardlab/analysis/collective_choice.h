@@ -7,6 +7,8 @@
 #include "shardlab/model/collectives.h"
 #include "shardlab/model/semantics.h"
 
+#include "shardlab/text/message.h"
+
 #include <string>
 
 namespace shardlab {
@@ -29,7 +31,8 @@ struct ChoiceConsequence {
     // Per rank for a buffer of `bytes` (each rank's input): bytes held afterwards and ring
     // traffic sent, for the right and the chosen collective.
     Bytes heldRight = 0, heldChosen = 0, sentRight = 0, sentChosen = 0;
-    std::string sentence;
+    std::string sentence;     // English: english(sentenceMessage)
+    Message sentenceMessage;  // the same, as data (`rejected` inside it stays as the engine wrote it)
 };
 
 // `bytes`: each rank's input buffer (a piece for concatenation, the whole vector for sums).

@@ -13,6 +13,8 @@
 #include "shardlab/model/semantics.h"
 #include "shardlab/sim/cost_model.h"
 
+#include "shardlab/text/message.h"
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -45,6 +47,7 @@ CollectiveComparison compareAllReduceWithRsAg(CostModel& model, const std::vecto
 
 // The comparison in one sentence, from its figures (call again after replacing the modelled
 // times with measured ones).
+Message comparisonMessage(const CollectiveComparison& comparison); // the same sentence, as data
 std::string describeComparison(const CollectiveComparison& comparison);
 // Measures one size of one collective on the first `gpus` GPUs (benchLive's signature).
 using SweepMeasure = std::function<Result<std::vector<SweepRow>>(OpKind, int, const std::vector<Bytes>&)>;

@@ -21,6 +21,7 @@ struct CollectivePath {
     CollectiveCost cost;         // the cost model's view of one call: algorithm, protocol, bottleneck
     std::optional<LinkKind> linkKind; // class of the bottleneck link (none on one rank)
     std::string linkText;        // "gpu4 - pcie2 (PCIe, 15.8 GB/s per direction)"
+    Message linkMessage;         // the same, as data (linkDescription)
 };
 
 // The collective op with the largest total time per iteration in `run` (ties: the first in program
@@ -30,7 +31,9 @@ std::optional<CollectivePath> dominantCollective(const Scenario& scenario, const
 
 // "a - b (NVLink x18, 450 GB/s per direction)"; "" for an index out of range.
 std::string describeLink(const Topology& topology, int link);
+Message linkDescription(const Topology& topology, int link); // the same as data; empty out of range
 // "NVLink", "PCIe", "the CPU-socket interconnect", "the network"
 const char* linkKindWords(LinkKind kind);
+Message linkKindMessage(LinkKind kind); // the same as data
 
 } // namespace shardlab

@@ -41,7 +41,8 @@ struct RankEvidence {
     int node = 0, socket = 0;
     double ringInGBps = 0, ringOutGBps = 0; // widest route from its ring predecessor / to its successor
     int lastCompleted = -1;     // hung runs: the rank's last completed collective (flight-recorder number)
-    std::string state;          // hung runs: what it is blocked in
+    std::string state;          // hung runs: what it is blocked in (English: english(stateMessage))
+    Message stateMessage;
 };
 
 // One collective of the run, with its bandwidth and what limits it.
@@ -51,7 +52,8 @@ struct CollectiveEvidence {
     Bytes bytes = 0;
     int ranks = 0;
     double timeMs = 0, algbwGBps = 0, busbwGBps = 0;
-    std::string bottleneckLink;        // from the cost model on this topology
+    std::string bottleneckLink;        // from the cost model on this topology (English)
+    Message bottleneckLinkMessage;     // the same, as data
     std::optional<LinkKind> linkKind;
     double crossoverBytes = 0;         // alpha x beta of this collective on this group
     bool latencyBound = false;         // bytes < crossoverBytes
@@ -61,15 +63,20 @@ struct CollectiveEvidence {
 struct Check {
     std::string what;
     std::string shows;
+    Message whatMessage, showsMessage; // the same, as data
 };
 
 struct Finding {
     FindingRule rule = FindingRule::NoSpeedup;
     Severity severity = Severity::Warning;
+    // The texts are English as diagnose() returns them; wordedIn() words them in another language
+    // from the Messages beside them.
     std::string title;
     std::string sentence;                 // the finding with numbers from the run
     std::vector<Check> checks;
     std::vector<std::string> evidenceNeeded; // the handbook's list, in words
+    Message titleMessage, sentenceMessage;
+    std::vector<Message> evidenceMessages;
     // the evidence, as data
     std::vector<RankEvidence> ranks;
     std::vector<CollectiveEvidence> collectives;
@@ -89,6 +96,12 @@ inline constexpr double kAlmostNoSpeedup = 1.25;
 
 std::vector<Finding> diagnose(const Scenario& scenario, const RunResult& run, const Summary& summary,
                               const DiagnosisContext& context = {});
+
+// The findings with every text (title, sentence, checks, evidence needed, the ranks' states and
+// the collectives' links) worded in `language`; the figures are the same.
+Finding wordedIn(Finding finding, Language language);
+std::vector<Finding> wordedIn(std::vector<Finding> findings, Language language);
+std::string severityWord(Severity severity, Language language); // "problem" / "问题"
 
 
 } // namespace shardlab

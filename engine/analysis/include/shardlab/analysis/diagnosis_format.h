@@ -8,7 +8,9 @@
 
 namespace shardlab {
 
-std::string formatFindings(const std::vector<Finding>& findings);
+// The findings as they are worded (wordedIn() first for another language); the table's own
+// words in `language`.
+std::string formatFindings(const std::vector<Finding>& findings, Language language = Language::English);
 std::string findingsJson(const std::vector<Finding>& findings);
 
 } // namespace shardlab

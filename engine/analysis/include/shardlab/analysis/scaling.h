@@ -21,6 +21,7 @@
 #include "shardlab/analysis/summary.h"
 #include "shardlab/model/scenario.h"
 #include "shardlab/sim/cost_model.h"
+#include "shardlab/text/message.h"
 
 #include <atomic>
 #include <functional>
@@ -64,6 +65,7 @@ struct ScalingPoint {
     Algorithm algorithm = Algorithm::Ring;
     std::optional<LinkKind> linkKind;
     std::string linkText;
+    Message linkMessage;     // linkText as data
     double patternGBps = 0;  // bandwidth per rank on the algorithm's pattern
 };
 
@@ -73,7 +75,9 @@ struct ScalingNote {
     // NetworkTakesOver: the first point where a collective over the network costs the step more
     // than compute does (the network sets the pace from there on).
     enum class Kind { Slower, CrossesLink, EfficiencyDrop, NetworkTakesOver } kind = Kind::Slower;
-    std::string sentence;
+    std::string sentence; // English: english(message())
+    Message wording;      // the same as data
+    Message message() const { return wording.empty() ? verbatim(sentence) : wording; }
 };
 
 struct ScalingCurve {

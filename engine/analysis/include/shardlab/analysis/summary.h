@@ -6,6 +6,7 @@
 #include "shardlab/model/run_result.h"
 #include "shardlab/model/scenario.h"
 #include "shardlab/sim/cost_model.h"
+#include "shardlab/text/message.h"
 
 #include <optional>
 #include <string>
@@ -50,7 +51,8 @@ struct Summary {
     // Whether the speed-up means anything: not for a run that hung, a program without compute or a
     // run on one GPU. speedupNote says why not, or why the efficiency is above 100% when it is.
     bool hasSpeedup = true;
-    std::string speedupNote;
+    std::string speedupNote;        // English: english(speedupNoteMessage)
+    Message speedupNoteMessage;
     std::optional<HangReport> hang; // the run's, when it hung
     std::optional<int> straggler;
     Bottleneck bottleneck = Bottleneck::Compute;
@@ -58,8 +60,14 @@ struct Summary {
     double computeShare = 0, commShare = 0, waitShare = 0; // of rank-time, averaged over ranks
     std::vector<RankBreakdown> perRank;
     std::vector<CollectiveFigures> collectives;
-    std::string sentence;    // the bottleneck in one sentence, with numbers
+    std::string sentence;    // the bottleneck in one sentence, with numbers; English: english(sentenceMessage)
+    Message sentenceMessage; // the same as data, to be worded in the user's language
 };
+
+// The summary with its sentences (sentence, speedupNote) worded in `language`; every figure is
+// the same. What the command line, the GUI and the report show to a user.
+Summary wordedIn(Summary summary, Language language);
+std::string wordedSentence(const Summary& summary, Language language);
 
 Summary summarize(const Scenario& scenario, const RunResult& run);
 

@@ -12,7 +12,8 @@
 
 namespace shardlab {
 
-std::string formatSummaryTable(const Scenario& scenario, const Summary& summary);
+// The table `shardlab sim` prints, its words and the summary's sentences in `language`.
+std::string formatSummaryTable(const Scenario& scenario, const Summary& summary, Language language = Language::English);
 std::string summaryJson(const Summary& summary);
 // Chrome trace JSON: one process per rank, a thread per stream, "X" events for every span,
 // flow events ("s"/"f") joining each collective across its ranks. Times in microseconds, printed

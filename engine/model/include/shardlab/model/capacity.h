@@ -4,6 +4,8 @@
 
 #include "shardlab/model/scenario.h"
 
+#include "shardlab/text/message.h"
+
 #include <string>
 #include <vector>
 
@@ -39,6 +41,7 @@ struct CapacityReport {
     bool allFit() const;
     // Plain-language findings: overflows first, then imbalance; empty when all is well.
     std::vector<std::string> warnings;
+    std::vector<Message> warningMessages; // the same, as data (one per warning, in order)
     // How far a rank's ownership is from the mean: (owned - mean) / mean * 100; 0 when nothing is owned.
     double deviationPct(int rank) const;
 };
@@ -51,6 +54,7 @@ CapacityReport capacityOf(const Scenario& scenario, double imbalanceThresholdPct
 struct OwnershipGaps {
     Bytes unowned = 0;
     std::vector<std::string> messages;
+    std::vector<Message> wordings; // the same, as data
 };
 OwnershipGaps ownershipGaps(const Scenario& scenario);
 

@@ -4,6 +4,8 @@
 
 #include "shardlab/model/program.h"
 
+#include "shardlab/text/message.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,13 +61,27 @@ struct IterationMark {
 struct HangReport {
     std::vector<int> lastCompleted;   // per rank: sequence number of the last completed collective (-1: none)
     // "last completed collective #3", or "no collective completed yet" for -1.
-    static std::string lastCompletedText(int sequence)
+    static std::string lastCompletedText(int sequence) { return english(lastCompletedMessage(sequence)); }
+    static Message lastCompletedMessage(int sequence)
     {
-        return sequence < 0 ? "no collective completed yet" : "last completed collective #" + std::to_string(sequence);
+        return sequence < 0 ? Message("hang.last_completed.none")
+                            : Message("hang.last_completed").with("number", sequence);
     }
-    std::vector<std::string> pending; // per rank: what it is blocked in, in words
+    std::vector<std::string> pending; // per rank: what it is blocked in, in words (English)
     int firstMismatchRank = -1;
-    std::string explanation;
+    std::string explanation;          // English
+    // The same sentences as data (text/message.h), to be worded in the user's language. Empty
+    // where the report came from somewhere that only has the English (an older result file):
+    // pendingMessage() and explanationMessage() then give the English verbatim.
+    std::vector<Message> pendingMessages;
+    Message explanationWording;
+    Message pendingMessage(size_t rank) const
+    {
+        if (rank < pendingMessages.size() && !pendingMessages[rank].empty())
+            return pendingMessages[rank];
+        return verbatim(rank < pending.size() ? pending[rank] : std::string());
+    }
+    Message explanationMessage() const { return explanationWording.empty() ? verbatim(explanation) : explanationWording; }
 };
 
 struct RunResult {

@@ -56,4 +56,10 @@ inline std::string english(const Message& message) { return render(message, Lang
 // text from the system, a name the user chose). Worded the same in every language.
 Message verbatim(std::string text);
 
+// Pieces listed in the language of the sentence around them: "a, b, c" in English, "a、b、c" in
+// Chinese (common.list_separator). An empty list is an empty message.
+Message listOf(std::vector<Message> pieces);
+// A number formatted with printf's `format` ("%.1f"), as a value: the same in every language.
+std::string number(const char* format, double value);
+
 } // namespace shardlab
