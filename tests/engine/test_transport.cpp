@@ -81,7 +81,7 @@ TEST(Transport, MissingRanksAreNamed)
 TEST(Transport, AbortReachesEveryRank)
 {
     InProcessJob job(3);
-    Result<std::optional<Message>> waiting = std::optional<Message>{};
+    Result<std::optional<TransportMessage>> waiting = std::optional<TransportMessage>{};
     std::thread t([&] { waiting = job.transport(2).receive(0, Tag::Final, deadlineIn(30'000)); });
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     job.transport(1).abort(3);

@@ -82,7 +82,7 @@ public:
         return {};
     }
 
-    Result<std::optional<Message>> receive(int peer, Tag tag, Deadline deadline) override
+    Result<std::optional<TransportMessage>> receive(int peer, Tag tag, Deadline deadline) override
     {
         const auto start = std::chrono::steady_clock::now();
         for (;;) {
@@ -97,7 +97,7 @@ public:
                 if (flag) {
                     int count = 0;
                     MPI_Get_count(&status, MPI_BYTE, &count);
-                    Message m;
+                    TransportMessage m;
                     m.from = status.MPI_SOURCE;
                     m.tag = tag;
                     m.bytes.resize(static_cast<size_t>(count));
@@ -107,12 +107,12 @@ public:
                     if (rc != MPI_SUCCESS)
                         return runFailed("rank " + std::to_string(m_rank) + " could not receive from rank "
                                          + std::to_string(status.MPI_SOURCE) + ": " + mpiError(rc));
-                    return std::optional<Message>(std::move(m));
+                    return std::optional<TransportMessage>(std::move(m));
                 }
             }
             const auto now = std::chrono::steady_clock::now();
             if (now >= deadline)
-                return std::optional<Message>();
+                return std::optional<TransportMessage>();
             // Clock exchanges spin briefly (their round trip is the clock error); everything else,
             // the heartbeat thread above all, polls gently so as not to take a core from the run.
             const bool clockExchange = tag == Tag::Ping || tag == Tag::Pong;

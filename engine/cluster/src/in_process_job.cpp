@@ -34,7 +34,7 @@ public:
         return {};
     }
 
-    Result<std::optional<Message>> receive(int peer, Tag tag, Deadline deadline) override
+    Result<std::optional<TransportMessage>> receive(int peer, Tag tag, Deadline deadline) override
     {
         std::unique_lock lock(m_job.m_mutex);
         auto& box = m_job.m_boxes[static_cast<size_t>(m_rank)];
@@ -45,12 +45,12 @@ public:
                 return runFailed("rank " + std::to_string(m_rank) + " was killed");
             for (auto it = box.begin(); it != box.end(); ++it)
                 if (it->tag == tag && (peer == kAnyPeer || it->from == peer)) {
-                    Message m = std::move(*it);
+                    TransportMessage m = std::move(*it);
                     box.erase(it);
-                    return std::optional<Message>(std::move(m));
+                    return std::optional<TransportMessage>(std::move(m));
                 }
             if (m_job.m_cv.wait_until(lock, deadline) == std::cv_status::timeout && std::chrono::steady_clock::now() >= deadline)
-                return std::optional<Message>();
+                return std::optional<TransportMessage>();
         }
     }
 

@@ -36,7 +36,7 @@ private:
     int m_ranksPerHost;
     mutable std::mutex m_mutex;
     std::condition_variable m_cv;
-    std::vector<std::deque<Message>> m_boxes; // per destination rank
+    std::vector<std::deque<TransportMessage>> m_boxes; // per destination rank
     std::vector<bool> m_dead;
     std::optional<std::pair<int, int>> m_aborted;
     std::vector<std::unique_ptr<Transport>> m_transports;

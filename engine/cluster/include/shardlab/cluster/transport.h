@@ -28,7 +28,7 @@ inline constexpr int kAnyPeer = -1;
 // the main thread's steps never take each other's messages.
 enum class Tag : int { Setup = 1, Decision, Ping, Pong, Part, Final, Topology, Barrier, Beat = 20 };
 
-struct Message {
+struct TransportMessage {
     int from = -1;
     Tag tag = Tag::Setup;
     Bytes8 bytes;
@@ -52,7 +52,7 @@ public:
     // The next message with `tag` from `peer` (kAnyPeer: from anyone), waiting until `deadline`.
     // nullopt when the deadline passed (the caller says what the silence means); an error when the
     // transport itself failed or the job was aborted. Safe to call from several threads.
-    virtual Result<std::optional<Message>> receive(int peer, Tag tag, Deadline deadline) = 0;
+    virtual Result<std::optional<TransportMessage>> receive(int peer, Tag tag, Deadline deadline) = 0;
     // Waits until everything this process sent has left it (before it exits).
     virtual Status flush(Deadline deadline) = 0;
     // Ends every process of the job with `exitStatus` (MPI_Abort). In an MPI job it does not return.
