@@ -10,6 +10,7 @@ namespace {
 // its own. Entries: {"id", "English", "中文"}.
 constexpr CatalogueEntry kEntries[] = {
 #include "catalogue/common.inc"
+#include "catalogue/report.inc"
 };
 
 struct Index {

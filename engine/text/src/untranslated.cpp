@@ -77,7 +77,11 @@ const std::vector<std::string_view>& technicalTerms()
         "h200", "a100", "p100", "v100", "hgx", "dgx", "sxm", "nv", "pix", "pxb", "phb", "node", "sys", "json", "csv",
         "html", "pdf", "png", "svg", "shardlab", "perfetto", "chrome", "nvidia", "sm", "sms", "hbm", "bf16",
         "fp16", "fp32", "adam", "sgd", "api", "cli", "linux", "nccl-tests", "nsight", "pytorch", "id", "rank",
-        "x86", "sys", "socket", "qpi", "upi", "lesson", "utf-8"};
+        "x86", "sys", "socket", "qpi", "upi", "lesson", "utf-8",
+        // the course's own terms, kept in English in its Chinese text (docs/translations.md)
+        "collective", "collectives", "shard", "shards", "straggler", "stream", "batch", "root",
+        // nvidia-smi's path class for a network hop (NV#, PIX, PXB, PHB, NODE and SYS are above)
+        "net"};
     return list;
 }
 

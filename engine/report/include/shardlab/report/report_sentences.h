@@ -1,0 +1,24 @@
+// The sentences the lab report quotes from the analysis (engine/analysis) and the run (engine/sim,
+// engine/live): the summary's sentence and speed-up note, a hang's explanation, the collective
+// comparison's sentence, the run's clock note. They reach the report only through these
+// functions, as Messages, so that the report words them in its language.
+//
+// Until the analysis keeps its sentences as Messages (branch `text`), these quote its English
+// strings verbatim: a Chinese report shows them in English. After that merge each function
+// returns the analysis's Message instead; nothing else in the report changes.
+#pragma once
+
+#include "shardlab/analysis/collective_comparison.h"
+#include "shardlab/analysis/summary.h"
+#include "shardlab/model/run_result.h"
+#include "shardlab/text/message.h"
+
+namespace shardlab {
+
+Message reportSummarySentence(const Summary& summary); // Summary::sentence
+Message reportSpeedupNote(const Summary& summary); // Summary::speedupNote
+Message reportHangExplanation(const HangReport& hang); // HangReport::explanation
+Message reportComparisonSentence(const CollectiveComparison& comparison); // CollectiveComparison::sentence
+Message reportClockNote(const RunResult& run); // RunResult::clockNote
+
+} // namespace shardlab
