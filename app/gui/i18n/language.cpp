@@ -138,6 +138,11 @@ QString currentLanguage()
     return g_current;
 }
 
+shardlab::Language engineLanguage()
+{
+    return shardlab::languageFromCode(g_current.toStdString()).value_or(shardlab::Language::English);
+}
+
 QString nativeName(const QString& language)
 {
     // Each language is named in itself, so that a user who cannot read the current one still

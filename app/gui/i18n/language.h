@@ -8,6 +8,8 @@
 // A change of the setting takes effect at the next start (widgets build their texts once).
 #pragma once
 
+#include "shardlab/text/language.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -53,6 +55,10 @@ InstalledLanguage installTranslations(QCoreApplication* app);
 InstalledLanguage installTranslations(QCoreApplication* app, const QString& language, bool fromSystem);
 // The language installed at start ("en" before installTranslations() ran).
 QString currentLanguage();
+
+// The interface language as the engine names it: what the engine's Messages and the lab report
+// are worded in.
+shardlab::Language engineLanguage();
 
 // The language's name in itself: "English", "简体中文".
 QString nativeName(const QString& language);
