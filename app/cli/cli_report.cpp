@@ -50,6 +50,7 @@ void addReport(CLI::App& app, Io io, Action& action)
         std::string out;
         bool live = false;
         std::string sizes;
+        std::string lang;
     };
     auto a = std::make_shared<Args>();
     cmd->add_option("FILE", a->file, "Scenario file (.shardlab.json)")->required();
@@ -58,6 +59,7 @@ void addReport(CLI::App& app, Io io, Action& action)
     cmd->add_option("--sizes", a->sizes,
         "Message sizes of the timing table, START:END:FACTOR or a list (binary units as in nccl-tests); "
         "default: S/64, S/8, S and 4S for the scenario's first collective of S bytes");
+    cmd->add_option("--lang", a->lang, "Language of the report: en or zh (default: from LC_ALL / LC_MESSAGES / LANG)");
     cmd->callback([=, &action] {
         action = [=]() -> int {
             const std::string ext = lowerExtension(a->out);
@@ -70,6 +72,15 @@ void addReport(CLI::App& app, Io io, Action& action)
                        << a->out.substr(0, a->out.size() - 3) << "html instead\n";
                 return kExitBadInput;
             }
+            Language language = languageFromEnvironment();
+            if (!a->lang.empty()) {
+                const auto chosen = languageFromCode(a->lang);
+                if (!chosen) {
+                    io.err << "shardlab: --lang " << a->lang << ": expected en or zh\n";
+                    return kExitBadInput;
+                }
+                language = *chosen;
+            }
             if (Status st = refuseOutputOverInput("-o", a->out, a->file, "the scenario file"); !st)
                 return reportError(st.error(), io);
             auto scenario = loadScenario(a->file);
@@ -77,6 +88,7 @@ void addReport(CLI::App& app, Io io, Action& action)
                 return reportError(scenario.error(), io);
             LabReportOptions options;
             options.scenarioFile = a->file;
+            options.language = language;
             options.mode = a->live ? RunMode::Live : RunMode::Simulated;
             if (!a->sizes.empty()) {
                 auto sizes = parseSizeRange(a->sizes);

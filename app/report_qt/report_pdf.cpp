@@ -2,10 +2,12 @@
 
 #include "shardlab/base/file_io.h"
 #include "shardlab/report/report_html.h"
+#include "shardlab/text/message.h"
 #include "svg_text_object.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QBuffer>
+#include <QFont>
 #include <QCoreApplication>
 #include <QGuiApplication>
 #include <QPainter>
@@ -18,15 +20,28 @@ namespace shardlab::reportqt {
 namespace {
 
 // Messages for the user of the GUI (the command line installs no translator: English there).
-// The PDF's own texts (title, footer) stay English like the report they frame, which the engine
-// writes in English.
+// The PDF's own texts (title, footer) are the report's, worded in the report's language from the
+// engine's catalogue like the rest of it.
 class LabReportPdf {
     Q_DECLARE_TR_FUNCTIONS(LabReportPdf)
 };
 
-QString english(const char* text)
+QString worded(const LabReport& report, Message message)
 {
-    return QString::fromUtf8(text);
+    return QString::fromStdString(render(message, report.language));
+}
+
+// Chinese text needs a CJK face: the Simplified Chinese one first, so that Han characters take
+// their Simplified forms whatever the system's locale, then fontconfig's fallback.
+QFont reportFont(const LabReport& report)
+{
+    QFont font;
+    if (report.language == Language::Chinese)
+        font.setFamilies({QStringLiteral("Noto Sans CJK SC"), QStringLiteral("Source Han Sans SC"),
+            QStringLiteral("WenQuanYi Micro Hei"), QStringLiteral("DejaVu Sans")});
+    else
+        font.setFamilies({QStringLiteral("DejaVu Sans"), QStringLiteral("Noto Sans CJK SC")});
+    return font;
 }
 
 // The PDF is laid out at 96 dots per inch, so that the report's pixel sizes (figures, table
@@ -63,6 +78,7 @@ std::unique_ptr<QTextDocument> labReportDocument(const LabReport& report, QPaint
         doc->documentLayout()->setPaintDevice(device);
     SvgTextObject::install(doc.get());
     doc->setDocumentMargin(0);
+    doc->setDefaultFont(reportFont(report));
     doc->setTextWidth(textWidth);
     ReportHtmlOptions options;
     options.figures = FigureEmbedding::ImageReference;
@@ -90,7 +106,7 @@ Status writeLabReportPdf(const LabReport& report, const std::string& path)
         pdf.setResolution(kLayoutDpi);
         pdf.setPageSize(QPageSize(QPageSize::A4));
         pdf.setPageMargins(QMarginsF(16, 14, 16, 12), QPageLayout::Millimeter);
-        pdf.setTitle(english("ShardLab lab report: %1").arg(QString::fromStdString(report.scenario.name)));
+        pdf.setTitle(worded(report, Message("report.pdf.title").with("scenario", report.scenario.name)));
         pdf.setCreator(QString::fromStdString(report.generator));
 
         const double footer = 22;
@@ -98,11 +114,12 @@ Status writeLabReportPdf(const LabReport& report, const std::string& path)
         auto doc = labReportDocument(report, &pdf, page.width());
         doc->setPageSize(page);
         const int pages = doc->pageCount();
-        const QString left = english("ShardLab lab report \u00b7 %1 \u00b7 %2")
-                                 .arg(QString::fromStdString(report.scenario.name),
-                                     report.mode == RunMode::Live ? english("live run") : english("simulated run"));
+        const QString left = worded(report,
+            Message("report.pdf.footer")
+                .with("scenario", report.scenario.name)
+                .with("mode", Message(report.mode == RunMode::Live ? "report.pdf.live" : "report.pdf.simulated")));
         QPainter painter(&pdf);
-        QFont small = doc->defaultFont();
+        QFont small = reportFont(report);
         small.setPointSizeF(7.5);
         for (int i = 0; i < pages; ++i) {
             if (i > 0)
@@ -119,7 +136,8 @@ Status writeLabReportPdf(const LabReport& report, const std::string& path)
             painter.setPen(QColor(0x66, 0x66, 0x66));
             const QRectF foot(0, page.height(), page.width(), footer);
             painter.drawText(foot, Qt::AlignLeft | Qt::AlignBottom, left);
-            painter.drawText(foot, Qt::AlignRight | Qt::AlignBottom, english("page %1 of %2").arg(i + 1).arg(pages));
+            painter.drawText(foot, Qt::AlignRight | Qt::AlignBottom,
+                worded(report, Message("report.pdf.page").with("page", i + 1).with("pages", pages)));
         }
         if (!painter.end())
             return runFailed(

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -37,6 +38,44 @@ TEST(CliReport, WritesTheHtmlReport)
     EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
     EXPECT_NE(html.find("the straggler is rank 0"), std::string::npos);
     EXPECT_NE(html.find("Timing at 4 message sizes"), std::string::npos);
+}
+
+// --lang zh writes the report in Chinese; without --lang the environment decides (LC_ALL, then
+// LC_MESSAGES, then LANG); anything but en or zh is refused.
+TEST(CliReport, WritesTheReportInTheChosenLanguage)
+{
+    const auto out = std::filesystem::temp_directory_path() / "shardlab-cli-report-zh.html";
+    std::filesystem::remove(out);
+    const CliRun zh
+        = runCommand({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string(), "--lang", "zh"});
+    ASSERT_EQ(zh.status, kExitOk) << zh.err;
+    std::string html = slurp(out);
+    EXPECT_NE(html.find("<html lang=\"zh-CN\">"), std::string::npos);
+    EXPECT_NE(html.find("实验报告：数据所有权与 All-Reduce"), std::string::npos);
+    EXPECT_EQ(html.find("Per-rank output"), std::string::npos);
+
+    const std::string saved = std::getenv("LC_ALL") ? std::getenv("LC_ALL") : "";
+    const bool had = std::getenv("LC_ALL") != nullptr;
+    ::setenv("LC_ALL", "zh_CN.UTF-8", 1);
+    const CliRun fromEnvironment = runCommand({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string()});
+    const std::string environmentHtml = slurp(out);
+    const CliRun english
+        = runCommand({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string(), "--lang", "en"});
+    const std::string englishHtml = slurp(out);
+    if (had)
+        ::setenv("LC_ALL", saved.c_str(), 1);
+    else
+        ::unsetenv("LC_ALL");
+    ASSERT_EQ(fromEnvironment.status, kExitOk) << fromEnvironment.err;
+    ASSERT_EQ(english.status, kExitOk) << english.err;
+    EXPECT_NE(environmentHtml.find("<html lang=\"zh-CN\">"), std::string::npos);
+    EXPECT_NE(englishHtml.find("<html lang=\"en\">"), std::string::npos);
+    EXPECT_NE(englishHtml.find("1. Per-rank output"), std::string::npos);
+
+    const CliRun bad
+        = runCommand({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string(), "--lang", "fr"});
+    EXPECT_EQ(bad.status, kExitBadInput);
+    EXPECT_NE(bad.err.find("expected en or zh"), std::string::npos);
 }
 
 TEST(CliReport, SizesAndOutputsAreChecked)

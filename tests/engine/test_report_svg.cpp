@@ -1,9 +1,12 @@
 // Report figures: axis ticks, escaping, and what the SVG of a bar chart and a timeline holds.
+#include "shardlab/report/report_html.h"
 #include "shardlab/report/report_svg.h"
 #include "shardlab/sim/simulator.h"
 #include "test_helpers.h"
 
 #include <gtest/gtest.h>
+
+#include <set>
 
 using namespace shardlab;
 
@@ -125,4 +128,59 @@ TEST(ReportSvg, TimelineAndChartsUseThePalette)
     const SvgFigure bars = svgBarChart(spec);
     EXPECT_GE(count(bars.svg, std::string("fill=\"") + palette::hex(palette::Category::Compute) + "\""), 2u);
     EXPECT_GE(count(bars.svg, std::string("fill=\"") + palette::hex(palette::Category::Wait) + "\""), 1u);
+}
+
+namespace {
+// The fill of every bar or span of a figure: the rects that carry a tooltip (<title>); the
+// background, lanes and legend swatches have none.
+std::vector<std::string> paletteTestBarFills(const std::string& svg)
+{
+    std::vector<std::string> fills;
+    for (size_t at = svg.find("<rect "); at != std::string::npos; at = svg.find("<rect ", at + 1)) {
+        const size_t end = svg.find('>', at);
+        if (end == std::string::npos || svg[end - 1] == '/' || svg.compare(end + 1, 7, "<title>") != 0)
+            continue;
+        const size_t fill = svg.find("fill=\"", at);
+        if (fill < end)
+            fills.push_back(svg.substr(fill + 6, 7));
+    }
+    return fills;
+}
+} // namespace
+
+// Every bar of the report's charts is in its category's palette colour: the segments in compute,
+// communication and wait, the comparison's collective times in communication, memory in the
+// memory colour (never a kind of time's).
+TEST(ReportSvg, ReportFiguresUseOnlyThePalettesColours)
+{
+    const Scenario s = test::loadExample("lab-two-gpu-all-reduce.shardlab.json");
+    auto report = buildLabReport(s);
+    ASSERT_TRUE(report.ok()) << report.error().message;
+    const std::string compute = palette::hex(palette::Category::Compute);
+    const std::string comm = palette::hex(palette::Category::Communication);
+    const std::string wait = palette::hex(palette::Category::Wait);
+    const std::string memory = palette::hex(palette::Category::Memory);
+    const auto figures = labReportFigures(*report);
+    ASSERT_EQ(figures.size(), 5u);
+    for (const SvgFigure& f : figures) {
+        SCOPED_TRACE(f.id);
+        const std::vector<std::string> fills = paletteTestBarFills(f.svg);
+        ASSERT_FALSE(fills.empty());
+        std::set<std::string> allowed;
+        if (f.id == "comparison-time")
+            allowed = {comm};
+        else if (f.id == "comparison-memory")
+            allowed = {memory};
+        else if (f.id == "timeline")
+            for (palette::Category c : palette::kCategories)
+                allowed.insert(palette::hex(c));
+        else
+            allowed = {compute, comm, wait};
+        for (const std::string& fill : fills)
+            EXPECT_TRUE(allowed.count(fill)) << fill;
+    }
+    // the memory chart's two series: the palette's memory colour, the result kept lighter
+    const SvgFigure& memoryChart = figures.back();
+    EXPECT_NE(memoryChart.svg.find("fill=\"" + memory + "\" fill-opacity=\"0.45\""), std::string::npos);
+    EXPECT_EQ(memoryChart.svg.find("fill=\"" + compute + "\""), std::string::npos);
 }

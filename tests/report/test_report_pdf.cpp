@@ -11,6 +11,7 @@
 #include <QXmlStreamReader>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -159,4 +160,36 @@ TEST(ReportPdf, AFullDiskLeavesThePreviousPdfAsItWas)
     EXPECT_EQ(out2.str().find("wrote"), std::string::npos) << out2.str();
     EXPECT_EQ(slurp(path), good);
     EXPECT_EQ(fs_test::leftoverTemporaries(path), 0);
+}
+
+// A Chinese report's PDF holds Chinese text that a third-party reader extracts (poppler's
+// pdftotext): the CJK font is found and embedded, not replaced by empty boxes.
+TEST(ReportPdf, ChineseReportRendersChinese)
+{
+    auto s = loadScenario(std::string(SHARDLAB_SCENARIO_DIR) + "/lab-two-gpu-all-reduce.shardlab.json");
+    ASSERT_TRUE(s.ok());
+    LabReportOptions options;
+    options.language = Language::Chinese;
+    auto report = buildLabReport(*s, options);
+    ASSERT_TRUE(report.ok());
+    ASSERT_TRUE(reportqt::ensureGuiApplication().ok());
+    const auto doc = reportqt::labReportDocument(*report, nullptr, 700);
+    EXPECT_TRUE(doc->toPlainText().contains(QStringLiteral("1. 各 Rank 的输出")));
+    EXPECT_EQ(doc->defaultFont().families().value(0), QStringLiteral("Noto Sans CJK SC"));
+
+    const auto dir = std::filesystem::temp_directory_path();
+    const auto pdf = dir / "shardlab-report-zh.pdf", text = dir / "shardlab-report-zh.txt";
+    std::filesystem::remove(pdf);
+    std::filesystem::remove(text);
+    const Status st = reportqt::writeLabReportPdf(*report, pdf.string());
+    ASSERT_TRUE(st.ok()) << st.error().message;
+    if (std::system("command -v pdftotext >/dev/null 2>&1") != 0)
+        GTEST_SKIP() << "pdftotext (poppler-utils) is not installed";
+    ASSERT_EQ(std::system(("pdftotext -enc UTF-8 '" + pdf.string() + "' '" + text.string() + "'").c_str()), 0);
+    const std::string extracted = slurp(text);
+    EXPECT_NE(extracted.find("实验报告：数据所有权与 All-Reduce"), std::string::npos) << extracted.substr(0, 400);
+    EXPECT_NE(extracted.find("各 Rank 的输出"), std::string::npos);
+    // the footer; pdftotext maps some glyphs of Noto Sans CJK to their Kangxi radical forms (页 as ⻚)
+    EXPECT_TRUE(extracted.find("第 1 页，共") != std::string::npos || extracted.find("第 1 ⻚，共") != std::string::npos);
+    EXPECT_EQ(extracted.find("Per-rank output"), std::string::npos);
 }

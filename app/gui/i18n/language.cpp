@@ -140,7 +140,7 @@ QString currentLanguage()
 
 shardlab::Language engineLanguage()
 {
-    return g_current.startsWith(QLatin1String("zh")) ? shardlab::Language::Chinese : shardlab::Language::English;
+    return shardlab::languageFromCode(g_current.toStdString()).value_or(shardlab::Language::English);
 }
 
 QString engineText(const shardlab::Message& message)

@@ -1,5 +1,6 @@
 #include "report/report_writer.h"
 
+#include "i18n/language.h"
 #include "report_pdf.h"
 #include "shardlab/base/file_io.h"
 #include "shardlab/io/scenario_io.h"
@@ -31,6 +32,7 @@ LabReportOptions ReportWriter::options() const
     o.mode = m_mode;
     o.sizes = m_sizes;
     o.scenarioFile = m_file.toStdString();
+    o.language = m_language ? *m_language : i18n::engineLanguage();
     if (m_mode == RunMode::Live)
         if (auto machine = discoverTopology(); machine && machine->rankCount() >= m_scenario.ranks())
             o.machineTopology = machine->firstGpus(m_scenario.ranks());

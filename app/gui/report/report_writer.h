@@ -9,6 +9,8 @@
 #include <QObject>
 #include <QPointer>
 
+#include <optional>
+
 class QAction;
 class QThread;
 class QWidget;
@@ -28,6 +30,8 @@ public:
     RunMode mode() const { return m_mode; }
     // Message sizes of the timing table; empty: the defaults (S/64, S/8, S, 4S).
     void setSizes(std::vector<Bytes> sizes) { m_sizes = std::move(sizes); }
+    // The report's language; by default the interface language (i18n::engineLanguage()).
+    void setLanguage(Language language) { m_language = language; }
 
     // Builds and writes the report now, on this thread (scripts and tests).
     Status write(const QString& path);
@@ -50,6 +54,7 @@ private:
     QString m_file;
     RunMode m_mode = RunMode::Simulated;
     std::vector<Bytes> m_sizes;
+    std::optional<Language> m_language;
     bool m_running = false;
     quint64 m_job = 0;
 };

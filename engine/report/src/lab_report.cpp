@@ -3,6 +3,7 @@
 #include "shardlab/base/version.h"
 #include "shardlab/live/live.h"
 #include "shardlab/model/verification.h"
+#include "shardlab/report/report_sentences.h"
 #include "shardlab/sim/profiles.h"
 #include "shardlab/sim/simulator.h"
 
@@ -44,25 +45,26 @@ Scenario withCollectivesScaled(const Scenario& scenario, double scale)
     return s;
 }
 
-namespace {
-
-// "Connection traversing ..." without nvidia-smi's "PIX  = " legend prefix.
-std::string pathMeaning(PathClass cls)
+Message operationWords(OpKind kind)
 {
-    const std::string legend = pathClassDescription(cls);
-    const size_t eq = legend.find("= ");
-    std::string meaning = eq == std::string::npos ? legend : legend.substr(eq + 2);
-    if (!meaning.empty())
-        meaning[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(meaning[0])));
-    return meaning;
+    if (kind == OpKind::AllGatherV)
+        return Message("report.op.all_gather_v");
+    return verbatim(opDisplayName(kind));
 }
 
-} // namespace
+Message collectiveWords(const LabReport& r)
+{
+    if (!r.hasCollective)
+        return verbatim(std::string());
+    const Op& op = r.scenario.program[static_cast<size_t>(r.primaryOp)];
+    return op.name.empty() ? operationWords(op.kind) : verbatim(op.name);
+}
 
-TopologySummary summarizeTopology(const Topology& topology, const std::string& origin)
+TopologySummary summarizeTopology(const Topology& topology, Message origin)
 {
     TopologySummary t;
-    t.origin = origin;
+    t.origin = std::move(origin);
+    t.topology = topology;
     t.matrix = formatTopoMatrix(topology);
     t.pairs = classifyPairs(topology);
     t.fastDomain = sharesFastDomain(topology);
@@ -76,30 +78,25 @@ TopologySummary summarizeTopology(const Topology& topology, const std::string& o
                 worstB = static_cast<int>(b);
             }
     const int n = topology.rankCount();
-    char buf[512];
     if (n < 2)
-        std::snprintf(buf, sizeof buf, "One rank: there is no interconnect between ranks to use.");
+        t.sentence = Message("report.topology.one_rank");
     else if (t.fastDomain)
-        std::snprintf(buf, sizeof buf,
-            "The %d ranks share one fast interconnect domain: every pair is joined by NVLink (%s between "
-            "ranks 0 and 1), so collectives never leave the NVLink/NVSwitch fabric.",
-            n, pathClassLabel(t.pairs[0][1]).c_str());
+        t.sentence = Message("report.topology.fast").with("ranks", n).with("path", pathClassLabel(t.pairs[0][1]));
     else
-        std::snprintf(buf, sizeof buf,
-            "The %d ranks do not share a fast interconnect domain: ranks %d and %d are joined through %s "
-            "(%s), so every ring or tree that includes both crosses it.",
-            n, worstA, worstB,
-            pathClassLabel(t.pairs[static_cast<size_t>(worstA)][static_cast<size_t>(worstB)]).c_str(),
-            pathMeaning(t.slowestPath).c_str());
-    t.sentence = buf;
+        t.sentence = Message("report.topology.slow")
+                         .with("ranks", n)
+                         .with("a", worstA)
+                         .with("b", worstB)
+                         .with("path", pathClassLabel(t.pairs[static_cast<size_t>(worstA)][static_cast<size_t>(worstB)]))
+                         .with("meaning", pathClassMeaning(t.slowestPath));
     return t;
 }
 
 namespace {
 
-std::string ownsText(const Scenario& s, int rank)
+Message ownsText(const Scenario& s, int rank)
 {
-    std::string out;
+    std::vector<Message> parts;
     for (const WorkloadItem& item : s.workload.items) {
         const Bytes owned = item.ownedBy(rank);
         if (owned == 0)
@@ -107,14 +104,23 @@ std::string ownsText(const Scenario& s, int rank)
         int holders = 0;
         for (int r = 0; r < s.ranks(); ++r)
             holders += item.ownedBy(r) > 0 ? 1 : 0;
-        std::string what = item.name + ": ";
         if (owned == item.size)
-            what += formatBytes(owned) + (holders > 1 ? " (replicated)" : " (all of it)");
+            parts.push_back(Message(holders > 1 ? "report.owns.replicated" : "report.owns.all")
+                                .with("item", item.name)
+                                .with("size", formatBytes(owned)));
         else
-            what += formatBytes(owned) + " of " + formatBytes(item.size);
-        out += (out.empty() ? "" : "; ") + what;
+            parts.push_back(Message("report.owns.part")
+                                .with("item", item.name)
+                                .with("owned", formatBytes(owned))
+                                .with("total", formatBytes(item.size)));
     }
-    return out.empty() ? "nothing" : out;
+    if (parts.empty())
+        return Message("report.owns.nothing");
+    // "a; b; c" as ((a; b); c), each separator worded in the report's language.
+    Message out = parts.front();
+    for (size_t i = 1; i < parts.size(); ++i)
+        out = Message("report.owns.join").with("first", std::move(out)).with("next", std::move(parts[i]));
+    return out;
 }
 
 // Mean over iterations of the summed duration of the records of program step `op`.
@@ -142,7 +148,7 @@ void fillRankOutputs(LabReport& r, const LabReportOptions& options)
         if (v)
             verified = std::move(*v);
         else
-            r.notes.push_back("The results could not be verified: " + v.error().message + ".");
+            r.notes.push_back(Message("report.note.verify_failed").with("error", v.error().message));
     }
     for (int rank = 0; rank < s.ranks(); ++rank) {
         RankOutput out;
@@ -154,15 +160,15 @@ void fillRankOutputs(LabReport& r, const LabReportOptions& options)
             = std::find_if(verified.begin(), verified.end(), [rank](const VerifiedRank& v) { return v.rank == rank; });
         out.inGroup = it != verified.end();
         if (!op) {
-            out.verification = "no collective to verify";
+            out.verification = Message("report.verify.no_collective");
         } else if (!out.inGroup) {
-            out.verification = std::string("not in the group of ") + r.collectiveName;
+            out.verification = Message("report.verify.not_in_group").with("collective", collectiveWords(r));
         } else {
             out.localInput = it->input;
             out.localResult = it->result;
             out.checkedElements = it->expected.size();
             if (r.run.hang) {
-                out.verification = "not verified: the run hung (see the notes)";
+                out.verification = Message("report.verify.hung");
             } else if (r.mode == RunMode::Live) {
                 // The device compared every element with the fill pattern's closed form; the run
                 // carries its count of mismatches (#wrong) per collective.
@@ -173,26 +179,30 @@ void fillRankOutputs(LabReport& r, const LabReportOptions& options)
                     }
                 out.verified = out.checkedCollectives > 0 && out.wrongElements == 0;
                 out.verification = out.checkedCollectives == 0
-                    ? std::string("not verified: no collective completed")
-                    : std::to_string(out.wrongElements) + " wrong elements in " + std::to_string(out.checkedCollectives)
-                        + " collective call" + (out.checkedCollectives == 1 ? "" : "s") + " (checked on the GPU)";
+                    ? Message("report.verify.none_completed")
+                    : Message(out.checkedCollectives == 1 ? "report.verify.live_one" : "report.verify.live")
+                          .with("wrong", std::to_string(out.wrongElements))
+                          .with("calls", out.checkedCollectives);
             } else {
                 out.wrongElements = it->wrong;
                 out.verified = it->wrong == 0;
-                out.verification = std::to_string(out.checkedElements - std::min(out.checkedElements, it->wrong))
-                    + " of " + std::to_string(out.checkedElements) + " elements match the expected value";
+                out.verification
+                    = Message("report.verify.simulated")
+                          .with("matching", std::to_string(out.checkedElements - std::min(out.checkedElements, it->wrong)))
+                          .with("checked", std::to_string(out.checkedElements));
             }
         }
         r.ranks.push_back(std::move(out));
     }
     const bool sum = op && (op->kind == OpKind::AllReduce || op->kind == OpKind::ReduceScatterAllGather);
-    r.verificationMethod = std::string("Rank r fills element j of its buffer with (r + 1) + (j mod 16)/16. ")
-        + (sum ? "After the all-reduce (sum) over n ranks every element j must equal n(n + 1)/2 + n(j mod 16)/16. "
-               : "Each element of the result is compared with the closed form of what the collective must leave. ")
-        + (r.mode == RunMode::Live
-                ? "The live run checked every element on the GPU and counted the mismatches (#wrong)."
-                : "In this simulated report the result is computed with the collective's semantics on "
-                    + std::to_string(options.verifyElements) + " elements per rank.");
+    r.verificationMethod
+        = Message("report.verify.method")
+              .with("fill", Message("report.verify.fill"))
+              .with("check", Message(sum ? "report.verify.sum" : "report.verify.closed_form"))
+              .with("how",
+                  r.mode == RunMode::Live ? Message("report.verify.how_live")
+                                          : Message("report.verify.how_simulated")
+                                                .with("elements", std::to_string(options.verifyElements)));
 }
 
 } // namespace
@@ -218,24 +228,27 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
     r.scenarioFile = options.scenarioFile;
     r.scenario = scenario;
     r.mode = options.mode;
+    r.language = options.language;
     auto base = runner(scenario);
     if (!base)
         return base.error();
     r.run = std::move(*base);
     r.summary = summarize(scenario, r.run);
 
-    const std::string profile = scenario.costProfile.empty() ? "default" : scenario.costProfile;
     if (r.mode == RunMode::Live) {
         std::string devices;
         for (const std::string& d : r.run.devices)
             devices += (devices.empty() ? "" : ", ") + d;
-        r.modeSentence = "Measured live on this machine's GPUs (" + devices
-            + ") with CUDA kernels and NCCL collectives; "
-            + (r.run.clockNote.empty() ? std::string("per-rank clocks aligned by the live engine.")
-                                       : r.run.clockNote + ".");
+        r.modeSentence = Message("report.mode.live")
+                             .with("devices", devices)
+                             .with("clock",
+                                 r.run.clockNote.empty() ? Message("report.mode.clock_aligned")
+                                                         : Message("report.mode.clock").with("note", reportClockNote(r.run)));
     } else {
-        r.modeSentence = "Simulated with ShardLab's analytic cost model (profile " + profile
-            + ") on the scenario's topology; no GPU was used.";
+        r.modeSentence = Message("report.mode.simulated")
+                             .with("profile",
+                                 scenario.costProfile.empty() ? Message("report.mode.profile_default")
+                                                              : verbatim(scenario.costProfile));
     }
 
     for (size_t i = 0; i < scenario.program.size(); ++i)
@@ -250,19 +263,19 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
             break;
         }
     if (!r.hasCollective)
-        r.notes.push_back("The scenario has no collective: there is nothing to verify, no message size to vary and no "
-                          "all-reduce to compare; the timing table has the scenario's own run only.");
+        r.notes.push_back(Message("report.note.no_collective"));
     if (r.run.hang)
-        r.notes.push_back("The run hung: " + r.run.hang->explanation + ".");
+        r.notes.push_back(Message("report.note.hung").with("explanation", reportHangExplanation(*r.run.hang)));
     if (!r.summary.fits)
-        r.notes.push_back("At least one rank owns more than its GPU holds; see the capacity sentence below.");
+        r.notes.push_back(Message("report.note.capacity"));
 
     fillRankOutputs(r, options);
 
     if (r.mode == RunMode::Live && options.machineTopology)
-        r.topology = summarizeTopology(*options.machineTopology, "this machine's GPUs, discovered with NVML");
+        r.topology = summarizeTopology(*options.machineTopology, Message("report.origin.machine"));
     else
-        r.topology = summarizeTopology(scenario.topology, "the scenario's topology (" + scenario.topology.name + ")");
+        r.topology = summarizeTopology(
+            scenario.topology, Message("report.origin.scenario").with("topology", scenario.topology.name));
 
     // The timing table: every collective rescaled so that the primary one moves each size.
     std::vector<Bytes> sizes;
@@ -305,36 +318,37 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
         r.timing.push_back(row);
     }
     if (r.hasCollective)
-        r.timingNote = "Each row runs the whole scenario again with every collective scaled so that " + r.collectiveName
-            + " moves the given size; compute is unchanged. Times are per iteration, averaged over the "
-            + std::to_string(scenario.ranks())
-            + " ranks; \"collective alone\" is the collective's own duration (last arrival to end) and busbw its "
-              "bus bandwidth. Read the trend across sizes: one size alone does not predict another.";
+        r.timingNote
+            = Message("report.timing.note").with("collective", collectiveWords(r)).with("ranks", scenario.ranks());
 
     r.limitingSegment = bottleneckName(r.summary.bottleneck);
-    const char* limit = r.summary.bottleneck == Bottleneck::Communication ? "communication (the collectives)"
-                        : r.summary.bottleneck == Bottleneck::Wait        ? "waiting at the synchronisation points"
-                        : r.summary.bottleneck == Bottleneck::Capacity    ? "capacity (memory)"
-                        : r.summary.bottleneck == Bottleneck::Hang        ? "a hang"
-                                                                          : "compute";
-    const std::string straggler =
-        r.summary.straggler ? ": the straggler is rank " + std::to_string(*r.summary.straggler) : std::string();
-    char buf[640];
+    const char* limit = r.summary.bottleneck == Bottleneck::Communication ? "report.limit.communication"
+                        : r.summary.bottleneck == Bottleneck::Wait        ? "report.limit.wait"
+                        : r.summary.bottleneck == Bottleneck::Capacity    ? "report.limit.capacity"
+                        : r.summary.bottleneck == Bottleneck::Hang        ? "report.limit.hang"
+                                                                          : "report.limit.compute";
+    const Message straggler = r.summary.straggler
+        ? Message("report.limit.straggler").with("rank", *r.summary.straggler)
+        : verbatim(std::string());
+    char pct[32], times[32];
+    std::snprintf(pct, sizeof pct, "%.0f%%", r.summary.efficiency * 100);
+    std::snprintf(times, sizeof times, "%.2fx", r.summary.speedup);
     if (r.summary.hasSpeedup)
-        std::snprintf(buf, sizeof buf, "Scaling efficiency is %.0f%% on %d GPUs (%.2fx speed-up), limited by %s%s. ",
-                      r.summary.efficiency * 100, r.summary.ranks, r.summary.speedup, limit, straggler.c_str());
+        r.limitingSentence = Message("report.limit.efficiency").with("efficiency", pct).with("speedup", times);
     else
-        std::snprintf(buf, sizeof buf, "On %d GPUs there is no speed-up figure (%s); the run is limited by %s%s. ",
-                      r.summary.ranks, r.summary.speedupNote.c_str(), limit, straggler.c_str());
-    r.limitingSentence = buf + r.summary.sentence;
+        r.limitingSentence = Message("report.limit.no_speedup").with("note", reportSpeedupNote(r.summary));
+    r.limitingSentence.arg("ranks", r.summary.ranks);
+    r.limitingSentence.arg("limit", Message(limit));
+    r.limitingSentence.arg("straggler", straggler);
+    r.limitingSentence.arg("summary", reportSummarySentence(r.summary));
 
     if (r.hasCollective && r.group.size() >= 2) {
         auto prof = loadProfile(scenario.costProfile);
         if (!prof)
-            r.notes.push_back("The comparison uses the built-in cost profile: " + prof.error().message + ".");
+            r.notes.push_back(Message("report.note.profile").with("error", prof.error().message));
         CostModel model(scenario.topology, prof ? *prof : CostProfile::defaults());
         CollectiveComparison c = compareAllReduceWithRsAg(model, r.group, r.collectiveBytes);
-        r.comparisonTimeSource = "the cost model";
+        r.comparisonTimeSource = Message("report.source.model");
         if (r.mode == RunMode::Live && r.collectiveKind == OpKind::AllReduce) {
             // Measure the pair and reduce-scatter alone by running the scenario with the primary
             // collective replaced; keep the model's times where a variant does not run.
@@ -350,16 +364,15 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
                 c.allReduce.timeUs = *ar;
                 c.reduceScatterAllGather.timeUs = *pr;
                 c.reduceScatterOnly.timeUs = *rs;
-                r.comparisonTimeSource = "measured on this machine";
+                r.comparisonTimeSource = Message("report.source.measured");
                 c.sentence = describeComparison(c);
             } else {
-                r.notes.push_back("Reduce-scatter + all-gather could not be measured live; the comparison's times come "
-                                  "from the cost model.");
+                r.notes.push_back(Message("report.note.not_measured"));
             }
         }
         r.comparison = std::move(c);
     } else if (r.hasCollective) {
-        r.notes.push_back("The collective has a single rank: there is nothing to compare.");
+        r.notes.push_back(Message("report.note.single_rank"));
     }
     return r;
 }

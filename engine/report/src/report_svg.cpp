@@ -1,5 +1,7 @@
 #include "shardlab/report/report_svg.h"
 
+#include "shardlab/text/message.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -14,13 +16,14 @@ constexpr const char* kGrid = "#d9d9d9";
 constexpr const char* kMuted = "#666666";
 
 // Renderers measure text; SVG writers cannot. 0.6 em per character is a safe upper estimate for
-// DejaVu Sans digits and lower-case letters.
+// DejaVu Sans digits and lower-case letters; CJK characters (three-byte UTF-8 and up) are a full em.
 double textWidth(std::string_view s, double fontPx)
 {
-    size_t chars = 0;
+    double ems = 0;
     for (unsigned char c : s)
-        chars += (c & 0xC0) != 0x80 ? 1 : 0; // count UTF-8 code points
-    return static_cast<double>(chars) * fontPx * 0.6;
+        if ((c & 0xC0) != 0x80) // the first byte of a UTF-8 code point
+            ems += c >= 0xE0 ? 1.0 : 0.6;
+    return ems * fontPx;
 }
 
 std::string num(double v, const char* f = "%.1f")
@@ -88,6 +91,11 @@ struct LegendEntry {
     std::string extra; // e.g. fill-opacity
 };
 
+std::string opacityAttribute(double opacity)
+{
+    return opacity < 1 ? " fill-opacity=\"" + num(opacity, "%.2f") + "\"" : std::string();
+}
+
 // A legend that wraps; returns its height.
 double legend(std::string& out, const std::vector<LegendEntry>& entries, double x0, double y, double maxX)
 {
@@ -122,6 +130,20 @@ void axis(std::string& out, const std::vector<double>& ticks, double x0, double 
 }
 
 } // namespace
+
+std::string categoryName(palette::Category category, Language language)
+{
+    switch (category) {
+    case palette::Category::Compute: return render(Message("report.category.compute"), language);
+    case palette::Category::Communication: return render(Message("report.category.communication"), language);
+    case palette::Category::Wait: return render(Message("report.category.wait"), language);
+    case palette::Category::Paging: return render(Message("report.category.paging"), language);
+    case palette::Category::InjectedDelay: return render(Message("report.category.injected_delay"), language);
+    case palette::Category::Idle: return render(Message("report.category.idle"), language);
+    case palette::Category::Memory: return render(Message("report.category.memory"), language);
+    }
+    return std::string();
+}
 
 std::vector<double> niceTicks(double maxValue, int target)
 {
@@ -228,14 +250,15 @@ SvgFigure svgBarChart(const BarChartSpec& spec)
             const double v = c < ser.values.size() ? std::max(0.0, ser.values[c]) : 0;
             const double w = v / maxTick * plotW;
             const std::string tip = spec.categories[c] + ": " + ser.name + " " + valueLabel(v, spec.valueUnit);
+            const std::string shade = opacityAttribute(ser.opacity);
             if (spec.stacked) {
                 if (v > 0)
-                    bars += rect(x, barsTop, w, barH, ser.color, {}, tip);
+                    bars += rect(x, barsTop, w, barH, ser.color, shade, tip);
                 x += w;
                 total += v;
             } else {
                 const double by = barsTop + static_cast<double>(s) * barH;
-                bars += rect(x0, by + 1, w, barH - 2, ser.color, {}, tip);
+                bars += rect(x0, by + 1, w, barH - 2, ser.color, shade, tip);
                 bars += text(x0 + w + 6, by + barH - 4, valueLabel(v, spec.valueUnit), 12, "start", kInk);
             }
         }
@@ -248,7 +271,7 @@ SvgFigure svgBarChart(const BarChartSpec& spec)
     axis(grid, ticks, x0, plotW, top, axisY, spec.axisLabel);
     std::vector<LegendEntry> entries;
     for (const BarSeries& s : spec.series)
-        entries.push_back({s.name, s.color, {}});
+        entries.push_back({s.name, s.color, opacityAttribute(s.opacity)});
     std::string leg;
     const double legendH = spec.series.size() > 1 ? legend(leg, entries, x0, axisY + 62, spec.width - 10) : 0;
     fig.height = axisY + 48 + legendH + 8;
@@ -281,6 +304,7 @@ SvgFigure svgTimeline(const Scenario& scenario, const RunResult& run, const Time
     const double laneH = 24, subH = 10, gap = 10;
     const double top = 56;
     const auto xOf = [&](double us) { return x0 + us / 1e3 / maxMs * plotW; };
+    const Language lang = spec.language;
 
     std::string lanes;
     double y = top;
@@ -289,7 +313,8 @@ SvgFigure svgTimeline(const Scenario& scenario, const RunResult& run, const Time
         const std::string device = r < static_cast<int>(run.devices.size()) ? run.devices[static_cast<size_t>(r)]
             : r < scenario.ranks() ? scenario.topology.gpus[static_cast<size_t>(r)].name
                                    : std::string();
-        lanes += text(x0 - 10, y + 11, "rank " + std::to_string(r) + (hi ? " (straggler)" : ""), 13, "end",
+        lanes += text(x0 - 10, y + 11,
+            render(Message(hi ? "report.timeline.rank_straggler" : "report.rank").with("rank", r), lang), 13, "end",
             hi ? "#c62828" : kInk, hi);
         if (!device.empty())
             lanes += text(x0 - 10, y + 25, device, 10, "end", kMuted);
@@ -303,16 +328,24 @@ SvgFigure svgTimeline(const Scenario& scenario, const RunResult& run, const Time
             const double sh = sub ? subH : laneH;
             const std::string color = palette::hex(palette::categoryOf(sp.kind, sp.detail));
             std::string extra;
-            std::string what = spanKindName(sp.kind);
+            Message what(sp.kind == SpanKind::Comm       ? "report.span.comm"
+                         : sp.kind == SpanKind::Wait ? "report.span.wait"
+                                                     : "report.span.compute");
             if (sp.op >= 0 && sp.op < static_cast<int>(scenario.program.size())) {
                 const Op& op = scenario.program[static_cast<size_t>(sp.op)];
-                what += ": " + (op.name.empty() ? std::string(opName(op.kind)) : op.name);
+                what = Message("report.span.of_op")
+                           .with("span", std::move(what))
+                           .with("op", op.name.empty() ? std::string(opName(op.kind)) : op.name);
             }
             if (sp.kind == SpanKind::Wait && sp.waitedFor >= 0)
-                what += " (waiting for rank " + std::to_string(sp.waitedFor) + ")";
+                what = Message("report.span.waiting_for").with("span", std::move(what)).with("rank", sp.waitedFor);
             lanes += rect(xOf(sp.beginUs), sy, xOf(sp.endUs) - xOf(sp.beginUs), sh, color, extra,
-                "rank " + std::to_string(r) + ", iteration " + std::to_string(sp.iteration + 1) + ", " + what + ", "
-                    + formatMicros(sp.durationUs()));
+                render(Message("report.timeline.tooltip")
+                           .with("rank", r)
+                           .with("iteration", sp.iteration + 1)
+                           .with("span", std::move(what))
+                           .with("duration", formatMicros(sp.durationUs())),
+                    lang));
         }
         y += laneTotal + gap;
     }
@@ -322,20 +355,22 @@ SvgFigure svgTimeline(const Scenario& scenario, const RunResult& run, const Time
         const double x = xOf(run.iterations[i].beginUs);
         if (i > 0)
             marks += line(x, top - 14, x, bottom, kMuted, 1, "4,3");
-        marks += text(x + 4, top - 6, "iteration " + std::to_string(i + 1), 11, "start", kMuted);
+        marks += text(x + 4, top - 6,
+            render(Message("report.timeline.iteration").with("iteration", static_cast<int>(i + 1)), lang), 11, "start",
+            kMuted);
     }
     if (run.hang)
-        marks += text(x0 + plotW, top - 6, "the run hung", 12, "end", "#c62828", true);
+        marks += text(x0 + plotW, top - 6, render(Message("report.hung"), lang), 12, "end", "#c62828", true);
     std::string grid;
-    axis(grid, ticks, x0, plotW, top - 2, bottom, "time (ms)");
+    axis(grid, ticks, x0, plotW, top - 2, bottom, render(Message("report.axis.time_ms"), lang));
     using palette::Category;
     std::vector<LegendEntry> entries;
     for (Category c : {Category::Compute, Category::Communication, Category::Wait})
-        entries.push_back({palette::name(c), palette::hex(c), {}});
+        entries.push_back({categoryName(c, lang), palette::hex(c), {}});
     if (paging)
-        entries.push_back({palette::name(Category::Paging), palette::hex(Category::Paging), {}});
+        entries.push_back({categoryName(Category::Paging, lang), palette::hex(Category::Paging), {}});
     if (delay)
-        entries.push_back({palette::name(Category::InjectedDelay), palette::hex(Category::InjectedDelay), {}});
+        entries.push_back({categoryName(Category::InjectedDelay, lang), palette::hex(Category::InjectedDelay), {}});
     std::string leg;
     const double legendH = legend(leg, entries, x0, bottom + 62, spec.width - 10);
     fig.height = bottom + 48 + legendH + 8;

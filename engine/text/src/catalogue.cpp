@@ -18,6 +18,7 @@ constexpr CatalogueEntry kEntries[] = {
 #include "catalogue/scaling.inc"
 #include "catalogue/comparison.inc"
 #include "catalogue/cli.inc"
+#include "catalogue/report.inc"
 };
 
 struct Index {

@@ -78,9 +78,12 @@ const std::vector<std::string_view>& technicalTerms()
         "html", "pdf", "png", "svg", "shardlab", "perfetto", "chrome", "nvidia", "sm", "sms", "hbm", "bf16",
         "fp16", "fp32", "adam", "sgd", "api", "cli", "linux", "nccl-tests", "nsight", "pytorch", "id", "rank",
         "x86", "sys", "socket", "qpi", "upi", "lesson", "utf-8",
-        // the course's own terms, written as it writes them (docs/translations.md): Rank, Shard,
-        // Straggler, Collective, Stream, Batch, Root; NUMA; NCCL's environment (NCCL_DEBUG=INFO)
-        "collective", "shard", "straggler", "stream", "batch", "root", "numa", "nccl_debug", "info"};
+        // the course's own terms, kept in English in its Chinese text (docs/translations.md): Rank,
+        // Shard, Straggler, Collective, Stream, Batch, Root; NUMA; NCCL's environment (NCCL_DEBUG=INFO)
+        "collective", "collectives", "shard", "shards", "straggler", "stream", "batch", "root", "numa", "nccl_debug",
+        "info",
+        // nvidia-smi's path class for a network hop (NV#, PIX, PXB, PHB, NODE and SYS are above)
+        "net"};
     return list;
 }
 

@@ -1,5 +1,6 @@
 // The GUI's report action helper: writes HTML and PDF, on this thread or a worker, and drops a
 // report that a newer one superseded.
+#include "i18n/language.h"
 #include "report/report_writer.h"
 #include "shardlab/io/scenario_io.h"
 
@@ -21,6 +22,7 @@ private Q_SLOTS:
     void aNewerReportSupersedesAnOlderOne();
     void failuresAreSignalled();
     void actionForTheMainWindow();
+    void writesInTheInterfaceLanguage();
 
 private:
     Scenario m_scenario;
@@ -50,6 +52,27 @@ void TestReportWriter::writesHtmlAndPdf()
     QFile p(pdf);
     QVERIFY(p.open(QIODevice::ReadOnly));
     QVERIFY(p.readAll().startsWith("%PDF-"));
+}
+
+// By default the report speaks the interface language (English here: no translator installed);
+// setLanguage() chooses another.
+void TestReportWriter::writesInTheInterfaceLanguage()
+{
+    QCOMPARE(i18n::engineLanguage(), Language::English);
+    ReportWriter writer;
+    writer.setScenario(m_scenario);
+    const QString html = m_dir.filePath(QStringLiteral("lang.html"));
+    QVERIFY(writer.write(html).ok());
+    QFile en(html);
+    QVERIFY(en.open(QIODevice::ReadOnly));
+    QVERIFY(en.readAll().contains("<html lang=\"en\">"));
+    writer.setLanguage(Language::Chinese);
+    QVERIFY(writer.write(html).ok());
+    QFile zh(html);
+    QVERIFY(zh.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(zh.readAll());
+    QVERIFY(text.contains(QStringLiteral("<html lang=\"zh-CN\">")));
+    QVERIFY(text.contains(QStringLiteral("1. 各 Rank 的输出")));
 }
 
 void TestReportWriter::buildsOnAWorkerThread()

@@ -17,10 +17,12 @@
 
 namespace shardlab::palette {
 
-enum class Category : unsigned char { Compute, Communication, Wait, Paging, InjectedDelay, Idle };
+// Memory is not a kind of time: the colour of memory bars (the lab report's memory per rank), so
+// that they are never drawn in a time category's colour.
+enum class Category : unsigned char { Compute, Communication, Wait, Paging, InjectedDelay, Idle, Memory };
 
-inline constexpr std::array<Category, 6> kCategories = {Category::Compute, Category::Communication, Category::Wait,
-    Category::Paging, Category::InjectedDelay, Category::Idle};
+inline constexpr std::array<Category, 7> kCategories = {Category::Compute, Category::Communication, Category::Wait,
+    Category::Paging, Category::InjectedDelay, Category::Idle, Category::Memory};
 
 struct Rgb {
     std::uint8_t r = 0, g = 0, b = 0;
@@ -34,13 +36,14 @@ struct Entry {
 };
 
 // The source of truth, in the order of Category.
-inline constexpr std::array<Entry, 6> kEntries = {{
+inline constexpr std::array<Entry, 7> kEntries = {{
     {Category::Compute, "#0072B2", "compute"},                     // blue
     {Category::Communication, "#E69F00", "communication"},         // orange
     {Category::Wait, "#CC79A7", "wait at a sync point"},           // reddish purple (pink)
     {Category::Paging, "#8C564B", "unified-memory paging"},        // brown
     {Category::InjectedDelay, "#D55E00", "injected delay"},        // vermilion
     {Category::Idle, "#999999", "idle"},                           // grey
+    {Category::Memory, "#009E73", "memory"},                       // bluish green
 }};
 
 constexpr const Entry& entry(Category c)

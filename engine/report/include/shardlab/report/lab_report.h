@@ -4,6 +4,9 @@
 // wait, the segment that limits scaling efficiency, and all-reduce against reduce-scatter +
 // all-gather. Built from simulated runs or from live ones, and says which. A plain value that
 // the HTML writer (report_html.h), the PDF writer (app/report_qt) and the GUI all read.
+//
+// Its sentences are Messages (shardlab/text/message.h), worded when the report is written, in
+// the report's `language`; english() gives the English wording.
 #pragma once
 
 #include "shardlab/analysis/collective_comparison.h"
@@ -11,6 +14,8 @@
 #include "shardlab/model/run_result.h"
 #include "shardlab/model/scenario.h"
 #include "shardlab/sim/topo_matrix.h"
+#include "shardlab/text/language.h"
+#include "shardlab/text/message.h"
 
 #include <functional>
 #include <optional>
@@ -22,7 +27,7 @@ namespace shardlab {
 struct RankOutput {
     int rank = 0;
     std::string device;
-    std::string owns; // "data: 12 GB of 24 GB; gradients: 100 MB (replicated)"
+    Message owns; // "data: 12 GB of 24 GB; gradients: 100 MB (replicated)"
     bool inGroup = true; // whether the rank takes part in the verified collective
     std::vector<double> localInput; // its buffer before the collective (the fill pattern)
     std::vector<double> localResult; // the same buffer afterwards
@@ -30,7 +35,7 @@ struct RankOutput {
     std::uint64_t wrongElements = 0;
     int checkedCollectives = 0; // live: collectives whose #wrong count covers this rank
     bool verified = false;
-    std::string verification; // in words: "256 of 256 elements match n(n+1)/2 + n(j mod 16)/16"
+    Message verification; // in words: "256 of 256 elements match the expected value"
 };
 
 // One row of the timing table: the scenario run with its collectives rescaled so that the
@@ -50,12 +55,13 @@ struct TimingRow {
 };
 
 struct TopologySummary {
-    std::string origin; // "the scenario's topology (teaching-4x16gb-pcie)" or "discovered on this machine"
-    std::string matrix; // formatTopoMatrix()
+    Message origin; // "the scenario's topology (teaching-4x16gb-pcie)" or "this machine's GPUs, discovered with NVML"
+    Topology topology; // the topology summarised
+    std::string matrix; // formatTopoMatrix(), English; topoMatrixText() words it in either language
     std::vector<std::vector<PairClass>> pairs;
     bool fastDomain = false;
     PathClass slowestPath = PathClass::Self; // the worst class between any two ranks
-    std::string sentence; // whether the ranks share one fast interconnect domain, and why
+    Message sentence; // whether the ranks share one fast interconnect domain, and why
 };
 
 struct LabReport {
@@ -63,7 +69,8 @@ struct LabReport {
     std::string scenarioFile; // as given by the caller, may be empty
     Scenario scenario; // as run (the base run)
     RunMode mode = RunMode::Simulated;
-    std::string modeSentence; // "Simulated with ShardLab's analytic cost model (profile default)." / "Measured..."
+    Language language = Language::English; // the language the writers word the report in
+    Message modeSentence; // "Simulated with ShardLab's analytic cost model (profile default)." / "Measured..."
 
     RunResult run; // the base run: the timeline figure
     Summary summary; // summarize() of the base run
@@ -76,20 +83,20 @@ struct LabReport {
     std::vector<int> group;
 
     std::vector<RankOutput> ranks;
-    std::string verificationMethod; // how the results were checked, in words
+    Message verificationMethod; // how the results were checked, in words
 
     TopologySummary topology;
 
     std::vector<TimingRow> timing;
-    std::string timingNote;
+    Message timingNote;
 
     std::string limitingSegment; // bottleneckName() of the base run: "compute", "communication", "wait", "capacity"
-    std::string limitingSentence; // the segment that limits scaling efficiency, with numbers
+    Message limitingSentence; // the segment that limits scaling efficiency, with numbers, and the summary's sentence
 
     std::optional<CollectiveComparison> comparison;
-    std::string comparisonTimeSource; // "the cost model" or "measured on this machine"
+    Message comparisonTimeSource; // "the cost model" or "measured on this machine"
 
-    std::vector<std::string> notes; // what the reader should know (no collective, a hang, ...)
+    std::vector<Message> notes; // what the reader should know (no collective, a hang, ...)
 };
 
 // How to run one scenario: simulate() for simulated reports, runLive() for live ones; tests pass
@@ -102,6 +109,7 @@ struct LabReportOptions {
     std::vector<Bytes> sizes; // primary collective sizes for the timing table; empty: defaultReportSizes()
     std::optional<Topology> machineTopology; // live: the machine's topology to summarise instead of the scenario's
     std::string scenarioFile;
+    Language language = Language::English; // the report's language (LabReport::language)
     std::uint64_t verifyElements = 256; // elements per rank checked in simulated reports
 };
 
@@ -113,7 +121,19 @@ std::vector<Bytes> defaultReportSizes(Bytes primary);
 Scenario withCollectivesScaled(const Scenario& scenario, double scale);
 
 // The sentence on the topology: whether all ranks share one NVLink/NVSwitch domain.
-TopologySummary summarizeTopology(const Topology& topology, const std::string& origin);
+TopologySummary summarizeTopology(const Topology& topology, Message origin);
+
+// The topology in the layout of `nvidia-smi topo -m` (matrix, legend, routes): formatTopoMatrix()
+// in English, the same table with its words in Chinese.
+std::string topoMatrixText(const Topology& topology, Language language);
+// An operation's name in the report: its display name ("All-Reduce", kept in Chinese as the course
+// does), worded where it has words ("All-Gather (unequal sizes)").
+Message operationWords(OpKind kind);
+// The collective the report follows: its name in the program, or else its operation's name.
+Message collectiveWords(const LabReport& report);
+
+// What a path class means, from nvidia-smi's legend: "connection traversing at most a single PCIe bridge".
+Message pathClassMeaning(PathClass cls);
 
 // The most GPUs a lab report covers. Its topology section is pair by pair (the `nvidia-smi topo -m`
 // matrix and every pair's route): at 1,000 GPUs a million cells, 38 MB of HTML and about 5 s;

@@ -6,6 +6,7 @@
 #include "shardlab/model/palette.h"
 #include "shardlab/model/run_result.h"
 #include "shardlab/model/scenario.h"
+#include "shardlab/text/language.h"
 
 #include <string>
 #include <string_view>
@@ -34,6 +35,7 @@ struct BarSeries {
     std::string name;
     std::string color; // "#4e79a7"
     std::vector<double> values; // one per category
+    double opacity = 1; // < 1: a lighter shade of `color` (a second series of the same category)
 };
 
 struct BarChartSpec {
@@ -54,6 +56,7 @@ struct TimelineSpec {
     std::string title = "Per-rank timeline";
     double width = 960;
     int highlightRank = -1; // drawn in bold with "(straggler)"
+    Language language = Language::English; // of its labels, legend and tooltips (the title is the caller's)
 };
 
 // One lane per rank (and a thin second lane where a rank has overlapped communication), spans
@@ -61,9 +64,14 @@ struct TimelineSpec {
 // their own colours), iteration boundaries dashed, a millisecond axis and a legend.
 SvgFigure svgTimeline(const Scenario& scenario, const RunResult& run, const TimelineSpec& spec = {});
 
+// A category's name in the report's legends, in `language` (English: palette::name()).
+std::string categoryName(palette::Category category, Language language);
+
 // The colours every figure uses for the three segments: the palette's, as in the app.
 inline constexpr const char* kComputeColor = palette::hex(palette::Category::Compute);
 inline constexpr const char* kCommColor = palette::hex(palette::Category::Communication);
 inline constexpr const char* kWaitColor = palette::hex(palette::Category::Wait);
+// Bars that are not a kind of time: memory per rank (the comparison's memory chart).
+inline constexpr const char* kMemoryColor = palette::hex(palette::Category::Memory);
 
 } // namespace shardlab
