@@ -46,13 +46,6 @@ std::string reportVisibleText(std::string html)
     return text;
 }
 
-void eraseAll(std::string& text, const std::string& part)
-{
-    if (part.empty())
-        return;
-    for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at))
-        text.erase(at, part.size());
-}
 
 // The scenario's own words, which no translation changes: its name, file name and description
 // (written by the scenario's author), its items, operations, devices, topology and switches, its

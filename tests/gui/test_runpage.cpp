@@ -81,7 +81,7 @@ private slots:
         // the summary: the engine's figures
         QCOMPARE(page.summary()->sentence(), QString::fromStdString(expected.sentence));
         QVERIFY(page.summary()->figure(QStringLiteral("straggler")).contains(QStringLiteral("rank 0")));
-        QVERIFY(page.summary()->figure(QStringLiteral("step")).contains(QString::number(expected.stepTimeMs, 'f', 1)));
+        QVERIFY(page.summary()->figure(QStringLiteral("step")).contains(QString::number(expected.stepTimeMs, 'f', 2) + QStringLiteral(" ms")));
         QCOMPARE(page.summary()->rankModel()->rowCount(), 4);
         QVERIFY(page.summary()->rankModel()->index(0, RankTableModel::Rank).data().toString().contains(QStringLiteral("straggler")));
         const RunResult& reported = finished.at(0).at(0).value<RunResult>();

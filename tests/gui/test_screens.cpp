@@ -94,14 +94,14 @@ private slots:
                 w.presenter()->setTheme(presenter == 2 ? PresenterMode::Theme::Dark : PresenterMode::Theme::Light);
                 w.presenter()->setActive(true);
             }
-            // Plain: the window at the size of the screen being tried. Presenter mode: full screen on
-            // the offscreen platform's one screen, where the window is as small as it can be (its
-            // minimum size), the hardest case for its larger fonts.
-            if (presenter == 0) {
-                w.setGeometry(QRect(QPoint(0, 0), size));
-                QCoreApplication::processEvents();
-                QCOMPARE(w.size(), size);
-            }
+            // The window at the size of the screen being tried. The offscreen platform has one
+            // screen of its own size, so presenter mode's full screen is left for a window of
+            // the screen's size, with presenter mode's look (fonts, theme, keys) kept.
+            if (presenter > 0)
+                w.showNormal();
+            w.setGeometry(QRect(QPoint(0, 0), size));
+            QCoreApplication::processEvents();
+            QCOMPARE(w.size(), size);
             QCoreApplication::processEvents();
             const QSize min = w.minimumSizeHint().expandedTo(w.minimumSize());
             QVERIFY2(min.width() <= size.width() && min.height() <= size.height(),
@@ -110,6 +110,14 @@ private slots:
             const QString dir = qEnvironmentVariable("SHARDLAB_SCREENS_DIR");
             auto look = [&](const QString& where) {
                 QCoreApplication::processEvents();
+                const QSize pageMin = w.minimumSizeHint().expandedTo(w.minimumSize());
+                if (w.size() != size || pageMin.width() > size.width() || pageMin.height() > size.height())
+                    problems << QStringLiteral("%1: window %2x%3, minimum %4x%5")
+                                    .arg(where)
+                                    .arg(w.width())
+                                    .arg(w.height())
+                                    .arg(pageMin.width())
+                                    .arg(pageMin.height());
                 for (QCustomPlot* plot : w.findChildren<QCustomPlot*>())
                     if (plot->isVisible() && plot->width() > 0 && plot->height() > 0)
                         plot->replot(QCustomPlot::rpImmediateRefresh);

@@ -75,7 +75,11 @@ void DiagnosisPanel::setBusy(const QString& message)
 void DiagnosisPanel::setFindings(std::vector<Finding> findings, const QString& runSentence)
 {
     m_findings->setFindings(std::move(findings));
-    if (m_findings->findings().empty()) {
+    // nothing found: the sentence alone, without an empty list, an empty plot and an empty table
+    const bool none = m_findings->findings().empty();
+    m_list->setVisible(!none);
+    m_detail->parentWidget()->setVisible(!none); // the splitter of detail, plot and table
+    if (none) {
         m_headline->setText(runSentence + QStringLiteral("<br><b>")
                             + tr("No finding: the run scales, nobody is waited for, and every collective completes.")
                             + QStringLiteral("</b>"));

@@ -1,5 +1,7 @@
 #include "run/runpage.h"
 
+#include "style/scrollpage.h"
+
 #include "i18n/language.h"
 
 #include "run/playbackbar.h"
@@ -228,14 +230,18 @@ void RunPage::setDiagram(QWidget* diagram)
 
 int RunPage::addSideTab(QWidget* tab, const QString& title, const QString& tooltip)
 {
-    const int index = m_sideTabs->addTab(tab, title);
+    // scrollable, so that a tall panel (the hang sandbox) never makes the page taller than a
+    // 1366x768 screen, in presenter mode's larger fonts too
+    const int index = m_sideTabs->addTab(scrollPage(tab), title);
     m_sideTabs->setTabToolTip(index, tooltip);
     return index;
 }
 
 void RunPage::showSideTab(QWidget* tab)
 {
-    m_sideTabs->setCurrentWidget(tab);
+    for (int i = 0; i < m_sideTabs->count(); ++i)
+        if (m_sideTabs->widget(i) == tab || m_sideTabs->widget(i)->isAncestorOf(tab))
+            m_sideTabs->setCurrentIndex(i);
 }
 
 void RunPage::setScenario(const Scenario& scenario)

@@ -153,10 +153,7 @@ void PresenterMode::applyLook()
     // crowded tab bars get the largest font at which every tab still shows
     for (QTabBar* bar : m_window->findChildren<QTabBar*>()) {
         // from its presenter size (just set) down to its plain size, and on a small screen a little less
-        QFont smallest = bar->font();
-        if (smallest.pointSizeF() > 0)
-            smallest.setPointSizeF(smallest.pointSizeF() / kFontScale * 0.85);
-        auto* fit = new TabBarFit(bar, bar->font(), smallest);
+        auto* fit = new TabBarFit(bar, 0.85 / kFontScale);
         m_undo.push_back([f = QPointer<TabBarFit>(fit)] { delete f.data(); });
     }
     timelinestyle::darkBackground() = dark;

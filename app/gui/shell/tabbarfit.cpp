@@ -1,15 +1,20 @@
 #include "shell/tabbarfit.h"
 
+#include <QApplication>
 #include <QEvent>
 #include <QTabBar>
 #include <QTabWidget>
 
 namespace shardlab::gui {
 
-TabBarFit::TabBarFit(QTabBar* bar, const QFont& largest, const QFont& smallest)
-    : QObject(bar), m_bar(bar), m_largest(largest), m_smallest(smallest), m_own(bar->font()),
-      m_hadOwnFont(bar->testAttribute(Qt::WA_SetFont))
+TabBarFit::TabBarFit(QTabBar* bar, double smallestScale)
+    : QObject(bar), m_bar(bar), m_own(bar->font()), m_hadOwnFont(bar->testAttribute(Qt::WA_SetFont))
 {
+    // A bar that follows the application's font may not have been told of presenter mode's yet.
+    m_largest = m_hadOwnFont ? bar->font() : QApplication::font(bar);
+    m_smallest = m_largest;
+    if (m_largest.pointSizeF() > 0)
+        m_smallest.setPointSizeF(m_largest.pointSizeF() * smallestScale);
     // the tab widget's width is what the bar may use: watch both
     bar->installEventFilter(this);
     if (QWidget* parent = bar->parentWidget())

@@ -16,8 +16,8 @@ namespace shardlab::gui {
 
 class TabBarFit : public QObject {
 public:
-    // `largest`: presenter mode's font; `smallest`: the least it may shrink to.
-    TabBarFit(QTabBar* bar, const QFont& largest, const QFont& smallest);
+    // From the bar's font now (presenter mode's) down to `smallestScale` of it.
+    TabBarFit(QTabBar* bar, double smallestScale);
     ~TabBarFit() override;
 
     void fit();

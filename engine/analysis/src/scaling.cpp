@@ -251,12 +251,14 @@ ScalingNote scalingNote(int from, int to, ScalingNote::Kind kind, Message wordin
 // "From 96 GPUs on the network sets the pace: the gradient all-reduce over the network takes
 // 11.34 ms per step against 9.95 ms of compute (bus bandwidth 349 GB/s), so no number of GPUs
 // brings the step below about 11.34 ms."
-std::string networkTakesOverSentence(const ScalingPoint& b)
+Message networkTakesOverSentence(const ScalingPoint& b)
 {
-    return "From " + std::to_string(b.gpus) + " GPUs on the network sets the pace: the " + b.collective
-           + " over the network takes " + num("%.4g", b.collectiveMs) + " ms per step against " + num("%.4g", b.computeMs)
-           + " ms of compute (bus bandwidth " + num("%.3g", b.busbwGBps) + " GB/s), so no number of GPUs brings the step below about "
-           + num("%.4g", b.collectiveMs) + " ms.";
+    return Message("scaling.note.network_takes_over")
+        .with("gpus", b.gpus)
+        .with("collective", b.collective)
+        .with("collective_ms", num("%.4g", b.collectiveMs))
+        .with("compute_ms", num("%.4g", b.computeMs))
+        .with("busbw", num("%.3g", b.busbwGBps));
 }
 
 std::vector<ScalingNote> explain(const ScalingCurve& c)
@@ -313,7 +315,7 @@ std::vector<ScalingNote> explain(const ScalingCurve& c)
             return p.linkKind && *p.linkKind == LinkKind::Network && !p.collective.empty() && p.collectiveMs > p.computeMs;
         };
         if (overNetwork(b) && !overNetwork(a)) {
-            notes.push_back({b.gpus, b.gpus, ScalingNote::Kind::NetworkTakesOver, networkTakesOverSentence(b)});
+            notes.push_back(scalingNote(b.gpus, b.gpus, ScalingNote::Kind::NetworkTakesOver, networkTakesOverSentence(b)));
             break;
         }
     }

@@ -58,7 +58,7 @@ private slots:
         model.setCurve(*curve);
         QCOMPARE(model.rowCount(), 6);
         QCOMPARE(model.index(4, ScalingModel::Gpus).data().toInt(), 5);
-        QCOMPARE(model.index(4, ScalingModel::Step).data().toString(), QString::number(curve->points[4].stepTimeMs, 'f', 3));
+        QCOMPARE(model.index(4, ScalingModel::Step).data().toString(), QString::number(curve->points[4].stepTimeMs, 'f', 2)); // numbers.h: two decimals
         QCOMPARE(model.index(0, ScalingModel::Speedup).data().toString(), QStringLiteral("1.00x"));
         QVERIFY(model.index(4, ScalingModel::LimitedBy).data().toString().contains(QStringLiteral("cross-socket")));
     }
@@ -107,7 +107,7 @@ private slots:
         QAbstractItemModelTester t2(&table, QAbstractItemModelTester::FailureReportingMode::QtTest);
         table.setEvidence(findings[0].ranks, false, 0);
         QCOMPARE(table.rowCount(), 4);
-        QCOMPARE(table.index(3, RankEvidenceModel::Wait).data().toString(), QStringLiteral("100.000"));
+        QCOMPARE(table.index(3, RankEvidenceModel::Wait).data().toString(), QStringLiteral("100.00"));
         QCOMPARE(table.index(0, RankEvidenceModel::Work).data().toString(), QStringLiteral("50.0 %"));
         QVERIFY(table.index(0, 0).data(Qt::BackgroundRole).value<QBrush>() != QBrush()); // the straggler stands out
         QVERIFY(table.index(0, RankEvidenceModel::LastCompleted).data().toString().isEmpty()); // not a hang
