@@ -81,10 +81,16 @@ const char* unitSymbol(TimeUnit unit)
 std::string formatTimeValue(double us, TimeUnit unit, double resolutionUs)
 {
     const double div = unitDivisor(unit);
-    // decimals so that one step of the resolution changes the last digit shown
+    // decimals enough to write a multiple of the resolution exactly: ticks 2.5 ms apart read 2.5,
+    // 5.0, 7.5 (the logarithm alone gave 0 decimals: "2", "5", "8")
     int decimals = 0;
-    if (resolutionUs > 0)
-        decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(resolutionUs / div) - 1e-9)), 0, 6);
+    if (resolutionUs > 0) {
+        const double r = resolutionUs / div;
+        decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(r) - 1e-9)), 0, 6);
+        for (double scaled = r * std::pow(10.0, decimals);
+             decimals < 6 && std::fabs(scaled - std::round(scaled)) > 1e-6 * std::max(1.0, scaled); scaled *= 10)
+            ++decimals;
+    }
     char buf[64];
     double v = us / div;
     if (std::fabs(v) < 0.5 * std::pow(10.0, -decimals))

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Issue 18's check on a GPU machine: `shardlab live --stream -` read back by the app's reader (the
+# path of Run > Live on…, without ssh), a screenshot of the run page at the end of a streamed live
+# run, the stream read by `shardlab` itself, then every GPU test. DIR is what bench/carry_mpi.sh
+# packs; results go to OUT.
+#   bench/stream_device.sh DIR OUT
+set -uo pipefail
+dir=$(cd "$1" && pwd); out=$2
+mkdir -p "$out"
+root=$(mktemp -d); tar -C "$root" -xJf "$dir/bin.tar.xz"; tar -C "$root" -xJf "$dir/qt.tar.xz"
+for f in "$root"/qt/lib-base/*; do ldconfig -p | grep -q "$(basename "$f")" || cp "$f" "$root/qt/lib/"; done
+export NCCL_NVLS_ENABLE=0 NCCL_DEBUG=WARN
+nccl=$(python3 -c "import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], 'lib'))")
+b=$root/build
+export LD_LIBRARY_PATH="$nccl:$root/qt/lib" QT_PLUGIN_PATH=$root/qt/plugins QT_QPA_PLATFORM=offscreen FONTCONFIG_FILE=$root/qt/fonts.conf
+export SHARDLAB_LIVE_LIBRARY=$b/engine/live/gpu/libshardlab_live.so
+S=$b/app/cli/shardlab
+scenario=$dir/live-overlap-1.shardlab.json
+{
+  echo "== date"; date -u; nvidia-smi -L
+  echo "== shardlab live --stream - (first and last lines, line count)"
+  $S live --stream - < "$scenario" > "$out/live.stream"; echo "exit $?"
+  head -c 600 "$out/live.stream"; echo; tail -n 1 "$out/live.stream" | head -c 300; echo; wc -l < "$out/live.stream"
+  echo "== the same run without --stream"
+  $S live "$scenario" | grep -E "step time|gradient"
+  echo "== the run page reading the stream (runpage_demo --stream-command)"
+  SHARDLAB_SCREENSHOT=$out/stream-runpage.png SHARDLAB_QUIT_AFTER_MS=20000 timeout 60 \
+    $b/tests/gui/runpage_demo "$scenario" --stream-command "$S live --stream -" 2>&1 | tail -5
+  ls -la "$out/stream-runpage.png"
+  echo "== shardlab_gpu_tests"
+  timeout 400 $b/tests/shardlab_gpu_tests 2>&1 | grep -E "^\[ +(OK|FAILED|SKIPPED) |PASSED|FAILED|Failure" | head -60
+  echo "== test_live_stress"; timeout 200 $b/tests/gui/test_live_stress 2>&1 | grep -E "^(PASS|FAIL|Totals)" | head -20
+} > "$out/stream-device.txt" 2>&1
+cat "$out/stream-device.txt"
