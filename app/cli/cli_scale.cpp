@@ -56,7 +56,7 @@ void addScale(CLI::App& app, Io io, Action& action)
             progress.finish();
             if (!curve)
                 return reportError(curve.error(), io);
-            io.out << (a->json ? scalingJson(*curve) : formatScalingTable(*curve));
+            io.out << (a->json ? scalingJson(*curve) : formatScalingTable(*curve, io.language()));
             return kExitOk;
         };
     });

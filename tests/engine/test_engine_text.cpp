@@ -10,6 +10,7 @@
 #include "shardlab/analysis/diagnosis.h"
 #include "shardlab/analysis/diagnosis_format.h"
 #include "shardlab/analysis/scaling.h"
+#include "shardlab/analysis/scaling_format.h"
 #include "shardlab/base/resources.h"
 #include "shardlab/io/exporters.h"
 #include "shardlab/io/run_result_io.h"
@@ -100,9 +101,13 @@ std::string everythingSaid(const Scenario& s, Language language)
         text += render(w, language) + "\n";
     for (const Message& g : ownershipGaps(s).wordings)
         text += render(g, language) + "\n";
-    if (curve)
+    if (curve) {
         for (const ScalingNote& note : curve->notes)
             text += render(note.message(), language) + "\n";
+        ScalingCurve worded = *curve;
+        worded.rescaleNotes.clear(); // English by design (formatScalingTable says so)
+        text += formatScalingTable(worded, language); // `shardlab scale`'s table
+    }
     if (run->hang) {
         text += render(run->hang->explanationMessage(), language) + "\n";
         for (size_t r = 0; r < run->hang->pending.size(); ++r)

@@ -1,55 +1,87 @@
 // Text forms of a scaling curve: the CLI table and `shardlab scale --json`.
 #include "shardlab/analysis/scaling_format.h"
 
+#include "shardlab/analysis/collective_path.h"
+#include "shardlab/base/display_width.h"
+#include "shardlab/text/message.h"
+
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <cstdio>
+#include <iterator>
 #include <sstream>
 
 namespace shardlab {
 
 namespace {
 
-std::string limitedBy(const ScalingPoint& p)
+// "NVLink", "PCIe", "cross-socket", "network", worded (the catalogue's link.short.*)
+Message linkShortName(LinkKind kind)
 {
-    std::string text = bottleneckName(p.bottleneck);
+    std::string id = linkKindName(kind); // "NVLink", "PCIe", "cross-socket", "network"
+    for (char& ch : id)
+        ch = ch == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return Message("link.short." + id);
+}
+
+Message limitedBy(const ScalingPoint& p)
+{
+    const Message what(std::string("summary.bottleneck.") + bottleneckName(p.bottleneck));
     if ((p.bottleneck == Bottleneck::Communication || p.bottleneck == Bottleneck::Wait) && !p.collective.empty()
         && p.linkKind) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf, ": %s over %s, busbw %.3g GB/s", p.collective.c_str(), linkKindName(*p.linkKind),
-                      p.busbwGBps);
-        text += buf;
+        char busbw[32];
+        std::snprintf(busbw, sizeof busbw, "%.3g", p.busbwGBps);
+        return Message("scale.table.limited_over")
+            .with("bottleneck", what)
+            .with("collective", p.collective)
+            .with("link", linkShortName(*p.linkKind))
+            .with("busbw", busbw);
     }
-    return text;
+    return what;
+}
+
+// `text` right-aligned in `width` terminal columns (a Chinese character takes two).
+std::string rightAligned(const std::string& text, std::size_t width)
+{
+    const std::size_t w = displayWidth(text);
+    return w >= width ? text : std::string(width - w, ' ') + text;
 }
 
 } // namespace
 
-std::string formatScalingTable(const ScalingCurve& c)
+std::string formatScalingTable(const ScalingCurve& c, Language language)
 {
     std::ostringstream out;
+    auto say = [language](const Message& m) { return render(m, language); };
     char buf[512];
-    out << "# " << (c.mode == ScalingMode::Strong ? "Strong" : "Weak") << " scaling of \"" << c.scenarioName << "\" on "
-        << c.topologyName << " (scenario written for " << c.baseGpus << " GPU" << (c.baseGpus == 1 ? "" : "s") << ")\n";
-    out << (c.mode == ScalingMode::Strong ? "# the same total work on n GPUs: speed-up = T(1) / T(n), efficiency = speed-up / n\n"
-                                          : "# the same work per GPU on n GPUs: efficiency = T(1) / T(n), speed-up = n x efficiency\n");
-    out << "# compute, comm, wait and idle: per rank and step, averaged over ranks; they add up to the step time\n";
-    std::snprintf(buf, sizeof buf, "%6s %5s %11s %9s %6s %11s %10s %10s %9s  %s\n", "gpus", "nodes", "step ms", "speed-up",
-                  "eff %", "compute ms", "comm ms", "wait ms", "idle ms", "limited by");
-    out << buf;
+    out << "# "
+        << say(Message(std::string(c.mode == ScalingMode::Strong ? "scale.table.title.strong" : "scale.table.title.weak")
+                       + (c.baseGpus == 1 ? ".one" : ""))
+                   .with("scenario", c.scenarioName)
+                   .with("topology", c.topologyName)
+                   .with("gpus", c.baseGpus))
+        << "\n";
+    out << "# " << say(Message(c.mode == ScalingMode::Strong ? "scale.table.formula.strong" : "scale.table.formula.weak")) << "\n";
+    out << "# " << say(Message("scale.table.parts")) << "\n";
+    const char* columns[] = {"scale.col.gpus", "scale.col.nodes", "scale.col.step", "scale.col.speedup", "scale.col.efficiency",
+                             "scale.col.compute", "scale.col.comm", "scale.col.wait", "scale.col.idle"};
+    const std::size_t widths[] = {6, 5, 11, 9, 6, 11, 10, 10, 9};
+    for (std::size_t i = 0; i < std::size(columns); ++i)
+        out << (i ? " " : "") << rightAligned(say(Message(columns[i])), widths[i]);
+    out << "  " << say(Message("scale.col.limited_by")) << "\n";
     for (const ScalingPoint& p : c.points) {
-        std::snprintf(buf, sizeof buf, "%6d %5d %11.3f %8.2fx %6.0f %11.3f %10.3f %10.3f %9.3f  %s%s\n", p.gpus, p.nodes,
-                      p.stepTimeMs, p.speedup, p.efficiency * 100, p.computeMs, p.commMs, p.waitMs, p.idleMs,
-                      limitedBy(p).c_str(), p.fits ? "" : " (does not fit)");
-        out << buf;
+        std::snprintf(buf, sizeof buf, "%6d %5d %11.3f %8.2fx %6.0f %11.3f %10.3f %10.3f %9.3f  ", p.gpus, p.nodes,
+                      p.stepTimeMs, p.speedup, p.efficiency * 100, p.computeMs, p.commMs, p.waitMs, p.idleMs);
+        out << buf << say(limitedBy(p)) << (p.fits ? "" : say(Message("scale.table.does_not_fit"))) << "\n";
     }
     if (!c.notes.empty()) {
-        out << "\nWhat changes along the curve:\n";
+        out << "\n" << say(Message("scale.table.notes")) << "\n";
         for (const ScalingNote& n : c.notes)
-            out << "  * " << n.sentence << "\n";
+            out << "  * " << say(n.message()) << "\n";
     }
     if (!c.rescaleNotes.empty()) {
-        out << "\nHow the scenario was rescaled:\n";
+        out << "\n" << say(Message("scale.table.rescaled")) << "\n";
         for (const std::string& n : c.rescaleNotes)
             out << "  * " << n << "\n";
     }

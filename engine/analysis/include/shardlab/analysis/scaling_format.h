@@ -2,13 +2,16 @@
 #pragma once
 
 #include "shardlab/analysis/scaling.h"
+#include "shardlab/text/language.h"
 
 #include <string>
 #include <vector>
 
 namespace shardlab {
 
-std::string formatScalingTable(const ScalingCurve& curve);
+// In `language`: its headings, column names, what limits each point and the notes along the curve
+// (the rescale notes stay English).
+std::string formatScalingTable(const ScalingCurve& curve, Language language = Language::English);
 std::string scalingJson(const ScalingCurve& curve);
 
 } // namespace shardlab
