@@ -3,11 +3,15 @@
 // of any plot is longer than its axis, and no tab bar hides tabs behind scroll arrows. With
 // SHARDLAB_SCREENS_DIR set, each screen is also saved there as a PNG (docs/images has them).
 #include "analysis/analysispage.h"
+#include "editor/editorpage.h"
 #include "i18n/language.h"
 #include "run/runpage.h"
 #include "shell/mainwindow.h"
 #include "shell/presentermode.h"
 #include "style/axislabels.h"
+#include "style/theme.h"
+#include "topology/gpucarditem.h"
+#include "topology/topologyview.h"
 #include "timeline/qcustomplot_include.h"
 
 #include <QDir>
@@ -28,12 +32,41 @@ struct Screen {
     QSize size;
 };
 
+// Presenter mode: the diagram's smallest text at least this high on the screen (the plain app's
+// 9 pt interface text is 12 px).
+constexpr double kPresenterDiagramPx = 12;
+
 const Screen kScreens[] = {{"1366x768", {1366, 768}}, {"1920x1080", {1920, 1080}}};
 
-// What the user cannot read on the window as it is shown now: labels cut, tabs hidden.
-QStringList clippedNow(MainWindow& w)
+// The height in screen pixels of the topology diagram's smallest text (shard tile labels) in
+// `view` as it is zoomed now.
+double smallestDiagramTextPx(const TopologyView& view)
+{
+    return QFontMetricsF(theme::diagramFont(theme::kDiagramSmallestPt, true)).height() * view.zoom();
+}
+
+// What the user cannot read on the window as it is shown now: labels cut, tabs hidden, diagram
+// small print drawn smaller than `minDiagramPx`, and with `detailedDiagram` an editor diagram
+// drawn compact (its small print left out).
+QStringList clippedNow(MainWindow& w, double minDiagramPx, bool detailedDiagram)
 {
     QStringList problems;
+    for (TopologyView* view : w.findChildren<TopologyView*>()) {
+        if (!view->isVisible() || view->width() < 50)
+            continue;
+        // a zoomed-out diagram draws compact cards, whose few words are sized in screen pixels
+        if (GpuCardItem::drawsCompactAt(view->zoom())) {
+            if (detailedDiagram)
+                problems << QStringLiteral("diagram drawn compact at zoom %1").arg(view->zoom(), 0, 'f', 2);
+            continue;
+        }
+        const double px = smallestDiagramTextPx(*view);
+        if (px < minDiagramPx)
+            problems << QStringLiteral("diagram text %1 px high (zoom %2), at least %3 px wanted")
+                            .arg(px, 0, 'f', 1)
+                            .arg(view->zoom(), 0, 'f', 2)
+                            .arg(minDiagramPx);
+    }
     for (QCustomPlot* plot : w.findChildren<QCustomPlot*>()) {
         if (!plot->isVisible() || plot->width() < 50 || plot->height() < 50)
             continue;
@@ -121,7 +154,7 @@ private slots:
                 for (QCustomPlot* plot : w.findChildren<QCustomPlot*>())
                     if (plot->isVisible() && plot->width() > 0 && plot->height() > 0)
                         plot->replot(QCustomPlot::rpImmediateRefresh);
-                for (const QString& p : clippedNow(w))
+                for (const QString& p : clippedNow(w, presenter > 0 ? kPresenterDiagramPx : 0, w.pages()->currentWidget() == w.editorPage()))
                     problems << where + QStringLiteral(": ") + p;
                 if (!dir.isEmpty())
                     w.grab().save(QDir(dir).filePath(QStringLiteral("%1-%2-%3-%4.png")
