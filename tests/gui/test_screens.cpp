@@ -3,6 +3,7 @@
 // of any plot is longer than its axis, and no tab bar hides tabs behind scroll arrows. With
 // SHARDLAB_SCREENS_DIR set, each screen is also saved there as a PNG (docs/images has them).
 #include "analysis/analysispage.h"
+#include "document/documentcontroller.h"
 #include "editor/editorpage.h"
 #include "i18n/language.h"
 #include "run/runpage.h"
@@ -100,11 +101,14 @@ private slots:
         QTest::addColumn<QString>("language");
         QTest::addColumn<int>("screen");
         QTest::addColumn<int>("presenter"); // 0: off, 1: light, 2: dark
-        for (const char* language : {"en", "zh_CN"})
-            for (int s = 0; s < 2; ++s)
-                for (int p = 0; p < 3; ++p)
-                    QTest::addRow("%s %s %s", language, kScreens[s].name, p == 0 ? "plain" : p == 1 ? "light" : "dark")
-                        << QString::fromLatin1(language) << s << p;
+        QTest::addColumn<QString>("scenario"); // the default, and the straggler (the widest run tables)
+        for (const char* scenario : {"default", "straggler-12-6-4-2"})
+            for (const char* language : {"en", "zh_CN"})
+                for (int s = 0; s < 2; ++s)
+                    for (int p = 0; p < 3; ++p)
+                        QTest::addRow("%s %s %s %s", scenario, language, kScreens[s].name,
+                            p == 0 ? "plain" : p == 1 ? "light" : "dark")
+                            << QString::fromLatin1(language) << s << p << QString::fromLatin1(scenario);
     }
 
     void everyPageFitsAndNothingIsCut()
@@ -112,6 +116,7 @@ private slots:
         QFETCH(QString, language);
         QFETCH(int, screen);
         QFETCH(int, presenter);
+        QFETCH(QString, scenario);
         QCoreApplication* app = QCoreApplication::instance();
         const QList<QTranslator*> before = app->findChildren<QTranslator*>();
         i18n::installTranslations(app, language, false);
@@ -120,6 +125,8 @@ private slots:
             MainWindow w;
             w.resize(size);
             w.show();
+            QVERIFY(w.controller()->openExample(
+                QStringLiteral(SHARDLAB_SCENARIO_DIR "/") + scenario + QStringLiteral(".shardlab.json"), false));
             QSignalSpy done(w.runPage(), &RunPage::outcomeAvailable);
             w.runPage()->run();
             QVERIFY(done.wait(20000));
@@ -158,7 +165,7 @@ private slots:
                     problems << where + QStringLiteral(": ") + p;
                 if (!dir.isEmpty())
                     w.grab().save(QDir(dir).filePath(QStringLiteral("%1-%2-%3-%4.png")
-                                                         .arg(where, language, QString::fromLatin1(kScreens[screen].name))
+                                                         .arg(scenario + QLatin1Char('-') + where, language, QString::fromLatin1(kScreens[screen].name))
                                                          .arg(QLatin1String(presenter == 0 ? "plain" : presenter == 1 ? "light" : "dark"))));
             };
             for (int page = 0; page < w.pages()->count(); ++page) {

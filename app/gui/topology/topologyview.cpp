@@ -17,6 +17,8 @@ namespace {
 constexpr double kMinZoom = 0.05, kMaxZoom = 4.0;
 // Fitting never enlarges beyond this: a four-GPU machine should not fill a projector with 40 pt text.
 constexpr double kMaxFitZoom = 1.25;
+// Where the playback legend sits in the viewport, whatever the scroll position.
+const QPoint kLegendAt(8, 8);
 } // namespace
 
 TopologyView::TopologyView(TopologyScene* scene, QWidget* parent) : QGraphicsView(scene, parent)
@@ -30,7 +32,7 @@ TopologyView::TopologyView(TopologyScene* scene, QWidget* parent) : QGraphicsVie
     setAcceptDrops(true);
     setToolTip(QString());
     m_legend = new ActivityLegend(viewport());
-    m_legend->move(8, 8);
+    m_legend->move(kLegendAt);
     m_legend->setVisible(!scene->activity().empty());
     m_legend->installEventFilter(this); // its size and visibility decide the band a fit leaves free
     connect(scene, &TopologyScene::activityShown, m_legend, &QWidget::setVisible);
@@ -82,8 +84,8 @@ void TopologyView::fitToWindow()
     // The playback legend sits over the top-left corner; while it shows, the diagram fits below
     // it or beside it (whichever leaves it larger) instead of being drawn under it.
     const bool legend = m_legend->isVisible();
-    const double below = legend ? m_legend->geometry().bottom() + 4 : 0;
-    const double beside = legend ? m_legend->geometry().right() + 4 : 0;
+    const double below = legend ? kLegendAt.y() + m_legend->height() + 4 : 0;
+    const double beside = legend ? kLegendAt.x() + m_legend->width() + 4 : 0;
     constexpr double kMargin = 3;
     auto fit = [&](double top, double left) {
         const double width = std::max(20.0, room.width() - 2 * kMargin - left);
@@ -97,6 +99,12 @@ void TopologyView::fitToWindow()
     centerOn(sceneRect().center());
     m_autoFit = true;
     emit zoomChanged(zoom());
+}
+
+void TopologyView::scrollContentsBy(int dx, int dy)
+{
+    QGraphicsView::scrollContentsBy(dx, dy); // scrolls the viewport's child widgets too
+    m_legend->move(kLegendAt);
 }
 
 void TopologyView::wheelEvent(QWheelEvent* event)
