@@ -27,7 +27,7 @@ Message linkShortName(LinkKind kind)
 
 Message limitedBy(const ScalingPoint& p)
 {
-    const Message what(std::string("summary.bottleneck.") + bottleneckName(p.bottleneck));
+    const Message what = bottleneckMessage(p.bottleneck);
     if ((p.bottleneck == Bottleneck::Communication || p.bottleneck == Bottleneck::Wait) && !p.collective.empty()
         && p.linkKind) {
         char busbw[32];
