@@ -46,9 +46,11 @@ int benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, bool json,
         io.out << sweepJson(kind, gpus, *rows, "live");
     else
         io.out << formatSweepTable(kind, gpus, *rows,
-                                   "ShardLab live sweep on " + machineLabel(gpus) + ", out of place, time = mean of "
-                                       + std::to_string(iterations) + " back-to-back calls (median of "
-                                       + std::to_string(options.batches) + " batches)");
+                                   Message("sweep.title.live")
+                                       .with("machine", machineLabel(gpus))
+                                       .with("iterations", iterations)
+                                       .with("batches", options.batches),
+                                   io.language());
     for (const SweepRow& r : *rows)
         if (r.wrong > 0) {
             io.err << "shardlab: " << r.wrong << " wrong elements at " << r.bytes << " B: the collective's result is wrong\n";

@@ -78,7 +78,7 @@ int liveUnderLauncher(const Result<Scenario>& loaded, const LaunchInfo& launch, 
     const int printed = printRun(scenario, *out.run, args, io);
     if (!args.json)
         io.out << "\n" << launchText(launch, out.placement) << " (" << t->describe() << "):\n"
-               << formatPlacement(out.placement) << "Clocks: " << out.run->clockNote << "\n";
+               << formatPlacement(out.placement) << io.say(Message("cli.clocks").with("note", out.run->clockMessage())) << "\n";
     return checkWrongElements(*out.run, std::max(printed, out.exitStatus), io);
 }
 
@@ -95,7 +95,7 @@ int topoUnderLauncher(const LaunchInfo& launch, Io io)
     if (t->rank() == 0 && out.topology)
         io.out << launchText(launch, out.reports) << " (" << t->describe() << "):\n"
                << formatPlacement(out.reports) << "\n"
-               << formatTopoMatrix(*out.topology);
+               << topoMatrixText(*out.topology, io.language());
     return out.exitStatus;
 }
 

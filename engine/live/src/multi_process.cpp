@@ -339,10 +339,10 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     if (!partErrors.empty())
         errors = joinProblems(partErrors, "the run failed");
     // How each process's GPU timer maps onto its own clock (the live executor's part of the error).
-    std::string gpuClocks;
+    std::vector<Message> gpuClocks;
     for (const RankPart& p : rankParts)
         if (p.run.mode == RunMode::Live && !p.run.clockNote.empty())
-            gpuClocks += (gpuClocks.empty() ? "" : ", ") + p.run.clockNote;
+            gpuClocks.push_back(p.run.clockMessage());
     if (errors.empty()) {
         MergeOptions mo;
         for (const ProcessClockFit& f : fits)
@@ -352,7 +352,12 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
             errors = merged.error().message;
             status = 3;
         } else {
-            merged->clockNote = clockNote(fits, options.clockRounds, t.describe()) + (gpuClocks.empty() ? "" : "; " + gpuClocks);
+            merged->clockWording = clockMessage(fits, options.clockRounds, t.describe());
+            if (!gpuClocks.empty())
+                merged->clockWording = Message("live.clock.and_gpus")
+                                           .with("processes", std::move(merged->clockWording))
+                                           .with("gpus", listOf(std::move(gpuClocks)));
+            merged->clockNote = english(merged->clockWording);
             if (Status st = checkRunAgainstScenario(*merged, scenario); !st) {
                 errors = "the merged run does not fit the scenario: " + st.error().message;
                 status = 3;
