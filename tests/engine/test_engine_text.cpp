@@ -110,9 +110,10 @@ std::string everythingSaid(const Scenario& s, Language language)
     if (curve) {
         for (const ScalingNote& note : curve->notes)
             text += render(note.message(), language) + "\n";
-        ScalingCurve worded = *curve;
-        worded.rescaleNotes.clear(); // English by design (formatScalingTable says so)
-        text += formatScalingTable(worded, language); // `shardlab scale`'s table
+        text += formatScalingTable(*curve, language); // `shardlab scale`'s table, with how the scenario was rescaled
+        EXPECT_EQ(curve->rescaleMessages.size(), curve->rescaleNotes.size());
+        for (size_t i = 0; i < curve->rescaleNotes.size() && i < curve->rescaleMessages.size(); ++i)
+            EXPECT_EQ(english(curve->rescaleMessages[i]), curve->rescaleNotes[i]);
     }
     if (run->hang) {
         text += render(run->hang->explanationMessage(), language) + "\n";
@@ -258,6 +259,29 @@ TEST(EngineText, AHungRunReadBackFromAResultFileIsWordedAgainAndOldFilesStillRea
     auto oldBack = parseRunResult(serializeRunResult(old));
     ASSERT_TRUE(oldBack) << oldBack.error().message;
     EXPECT_EQ(render(oldBack->hang->explanationMessage(), Language::Chinese), run->hang->explanation);
+}
+
+TEST(EngineText, ALiveRunsClockNoteTravelsInItsResultFileAndOldFilesShowTheirEnglish)
+{
+    auto s = loadScenario(scenario("straggler-12-6-4-2.shardlab.json"));
+    ASSERT_TRUE(s) << s.error().message;
+    auto run = simulate(*s);
+    ASSERT_TRUE(run);
+    run->mode = RunMode::Live;
+    run->clockWording = Message("live.clock.no_timeline").with("error", "0.50");
+    run->clockNote = english(run->clockWording);
+    run->addNote(Message("live.note.no_paging"));
+    auto back = parseRunResult(serializeRunResult(*run));
+    ASSERT_TRUE(back) << back.error().message;
+    EXPECT_EQ(back->clockNote, run->clockNote);
+    EXPECT_EQ(render(back->clockMessage(), Language::Chinese), "实机，未捕获时间线：只记录了迭代边界（对齐误差至多 0.50 us）");
+    EXPECT_EQ(render(run->noteMessage(0), Language::Chinese).find("实机模式不对统一内存分页"), 0u);
+    // a file written before the message: its English, as it was
+    RunResult old = *run;
+    old.clockWording = {};
+    auto oldBack = parseRunResult(serializeRunResult(old));
+    ASSERT_TRUE(oldBack) << oldBack.error().message;
+    EXPECT_EQ(render(oldBack->clockMessage(), Language::Chinese), run->clockNote);
 }
 
 TEST(EngineText, TheCollectiveComparisonAndEveryChoiceAreWordedInChinese)
