@@ -30,7 +30,7 @@ std::string machineLabel(int gpus)
 int benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, bool json, int warmup, int iterations, Io io)
 {
     if (!liveBuiltIn()) {
-        io.err << "shardlab: live mode is not built into this ShardLab; add --sim --preset ID to simulate the sweep\n";
+        io.err << "shardlab: " << io.say(Message("cli.error.bench_no_live").with("options", "--sim --preset ID")) << "\n";
         return kExitBadInput;
     }
     LiveBenchOptions options;
@@ -53,7 +53,7 @@ int benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, bool json,
                                    io.language());
     for (const SweepRow& r : *rows)
         if (r.wrong > 0) {
-            io.err << "shardlab: " << r.wrong << " wrong elements at " << r.bytes << " B: the collective's result is wrong\n";
+            io.err << "shardlab: " << io.say(Message("cli.error.wrong_at_size").with("wrong", std::to_string(r.wrong)).with("bytes", std::to_string(r.bytes))) << "\n";
             return kExitRunFailed;
         }
     return kExitOk;
@@ -124,8 +124,7 @@ int checkWrongElements(const RunResult& run, int status, Io io)
 {
     for (const CollectiveRecord& c : run.collectives)
         if (c.wrongElements > 0) {
-            io.err << "shardlab: program step " << c.op << " (" << opName(c.kind) << ") produced " << c.wrongElements
-                   << " wrong elements in the warm-up check\n";
+            io.err << "shardlab: " << io.say(Message("cli.error.wrong_in_step").with("step", c.op).with("op", opName(c.kind)).with("wrong", std::to_string(c.wrongElements))) << "\n";
             return status == kExitOk ? kExitRunFailed : status;
         }
     return status;

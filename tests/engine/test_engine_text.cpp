@@ -16,6 +16,7 @@
 #include "shardlab/io/run_result_io.h"
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/lessons/lessons.h"
+#include "shardlab/live/live.h"
 #include "shardlab/model/capacity.h"
 #include "shardlab/sim/simulator.h"
 #include "shardlab/analysis/sweep.h"
@@ -564,6 +565,12 @@ TEST(CommandLineText, UsageErrorsAreWordedInChinese)
     const CliRun collective = bothLanguages({"bench", "--sim", "--gpus", "2", "--preset", "h200-nv18-4", "--collective", "alltoall"},
                                             {"alltoall"});
     EXPECT_NE(collective.err.find("“alltoall”不是 Collective"), std::string::npos) << collective.err;
+    const CliRun output = bothLanguages({"report", scenario("straggler-12-6-4-2.shardlab.json"), "-o", "out.txt"}, {"out.txt"});
+    EXPECT_NE(output.err.find("-o out.txt：文件名应以 .html 或 .pdf 结尾"), std::string::npos) << output.err;
+    if (!liveBuiltIn()) { // where this ShardLab has no live mode, as here without CUDA
+        const CliRun bench = bothLanguages({"bench", "--gpus", "2"}, {"ID"});
+        EXPECT_NE(bench.err.find("此 ShardLab 未内置实机模式；加上 --sim --preset ID 来模拟这次扫描"), std::string::npos) << bench.err;
+    }
     std::vector<std::string> ids{"h200"};
     for (const PresetInfo& p : presetList())
         ids.push_back(p.id);
