@@ -246,10 +246,14 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     if (monitorOptions.stallMs <= 0 && options.live.watchdogMs > 0)
         monitorOptions.stallMs = 2 * options.live.watchdogMs + 5000;
     std::string failure;
-    auto onFailure = [&](const std::string& message) {
-        failure = who(rank, mine.host) + ": " + message;
+    Message failureWording; // the same, to be worded in the user's language (JobOutcome::wording)
+    auto onFailure = [&](const Message& message) {
+        failureWording = Message("job.failure").with("who", who(rank, mine.host)).with("what", message);
+        failure = english(failureWording);
         if (options.onFailure)
             options.onFailure(failure);
+        if (options.onFailureWording)
+            options.onFailureWording(failureWording);
     };
     RankProgress progress;
     progress.setActivity("measuring clocks");
@@ -257,11 +261,16 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     auto failed = [&](const std::string& message) {
         monitor.stop();
         if (failure.empty()) {
-            failure = who(rank, mine.host) + ": " + message;
+            failureWording = Message("job.failure").with("who", who(rank, mine.host)).with("what", verbatim(message));
+            failure = english(failureWording);
             if (options.onFailure)
                 options.onFailure(failure);
+            if (options.onFailureWording)
+                options.onFailureWording(failureWording);
         }
-        return finish(3, failure);
+        JobOutcome o = finish(3, failure);
+        o.wording = failureWording;
+        return o;
     };
     const Clock clock = hooks.clockUs ? hooks.clockUs : Clock(processClockUs);
     auto before = measureClockOffsets(t, clock, options.clockRounds, setupDeadline);
