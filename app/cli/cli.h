@@ -31,6 +31,10 @@ CLI::Validator wholeNumber(long long lo, long long hi);
 // instead ("`shardlab bench --sim --preset ID`").
 Error suggestInstead(Error error, const std::string& alternative);
 CLI::Validator realNumber(double lo, double hi);
+// "preset ID has N GPUs; --gpus M asks for more"
+Message presetTooSmall(const std::string& preset, int has, int asked);
+// "all_reduce, reduce, ..., reduce_scatter_all_gather or send_recv": what --collective of bench takes
+Message sweepCollectiveChoices();
 
 // Exit statuses fixed by PRODUCT.md.
 inline constexpr int kExitOk = 0;
@@ -139,10 +143,29 @@ int printRun(const Scenario& scenario, const RunResult& run, const RunArgs& args
 bool writeTraceFile(const std::string& path, const std::string& iterations, const Scenario& scenario, const RunResult& run,
                     Io io);
 
-// The "Detected by CUDA" section `topo` prints under this machine's matrix.
-std::string formatDetectedDevices(const std::vector<LiveDevice>& devices);
+// The "Detected by CUDA" section `topo` prints under this machine's matrix, in `language`.
+std::string formatDetectedDevices(const std::vector<LiveDevice>& devices, Language language = Language::English);
 
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+// `--help` in the user's language (cli_help.cpp): every description of the app, its commands and
+// their options, and the footer...
+struct HelpText {
+    CLI::App* app = nullptr;
+    CLI::Option* option = nullptr; // null for a command's own description and the footer
+    std::string english;           // as the source says it
+};
+std::vector<HelpText> helpTexts(CLI::App& app);
+// ...its Chinese from help.inc, the entry whose English is `english` (empty where there is none)...
+std::string helpInChinese(const std::string& english);
+// ...and the app's texts, its commands' and CLI11's own words (Usage, OPTIONS...) put in `language`.
+void wordHelp(CLI::App& app, Language language);
+// A parse error of CLI11 or of our validators in `language` ("--gpus is required" ->
+// "缺少必需的选项 --gpus"); a message of no known template stays as CLI11 wrote it.
+Message usageErrorMessage(const std::string& what);
+std::string wordedUsageError(const CLI::ParseError& error, Language language);
+// The app as runCli() builds it, every command added (for the help tests).
+void buildApp(CLI::App& app, Io io, Action& action, std::string& langCode, bool& version);
 
 // Writes `text` to `path` atomically; on failure prints why and returns false.
 bool writeOutput(const std::string& path, const std::string& text, Io io);

@@ -59,8 +59,8 @@ int liveUnderLauncher(const Result<Scenario>& loaded, const LaunchInfo& launch, 
     if (!loaded)
         options.localProblem = loaded.error();
     options.live = liveOptions;
-    options.onFailure = [&](const std::string& message) {
-        io.err << "shardlab: " << message << "\nshardlab: ending the job.\n";
+    options.onFailureWording = [&](const Message& message) {
+        io.err << "shardlab: " << io.say(message) << "\nshardlab: " << io.say("cli.ending_job") << "\n";
         io.err.flush();
         t->abort(kExitRunFailed);
     };
@@ -69,7 +69,7 @@ int liveUnderLauncher(const Result<Scenario>& loaded, const LaunchInfo& launch, 
         return runLiveJob(*t, scenario, launch, processEnvironment(), liveHooks(), options);
     }();
     if (!out.message.empty())
-        io.err << "shardlab: " << out.message << "\n";
+        io.err << "shardlab: " << (out.wording.empty() ? out.message : io.say(out.wording)) << "\n";
     if (t->rank() != 0 || !out.run)
         return out.exitStatus;
     // Rank 0: what a single-process run prints, then who ran where and how the clocks were aligned.
@@ -78,7 +78,7 @@ int liveUnderLauncher(const Result<Scenario>& loaded, const LaunchInfo& launch, 
     const int printed = printRun(scenario, *out.run, args, io);
     if (!args.json)
         io.out << "\n" << launchText(launch, out.placement) << " (" << t->describe() << "):\n"
-               << formatPlacement(out.placement) << "Clocks: " << out.run->clockNote << "\n";
+               << formatPlacement(out.placement) << io.say(Message("cli.clocks").with("note", out.run->clockMessage())) << "\n";
     return checkWrongElements(*out.run, std::max(printed, out.exitStatus), io);
 }
 
@@ -95,7 +95,7 @@ int topoUnderLauncher(const LaunchInfo& launch, Io io)
     if (t->rank() == 0 && out.topology)
         io.out << launchText(launch, out.reports) << " (" << t->describe() << "):\n"
                << formatPlacement(out.reports) << "\n"
-               << formatTopoMatrix(*out.topology);
+               << topoMatrixText(*out.topology, io.language());
     return out.exitStatus;
 }
 

@@ -3,6 +3,8 @@
 #include "shardlab/cluster/clock_sync.h"
 #include "shardlab/cluster/in_process_job.h"
 
+#include "shardlab/text/untranslated.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -134,6 +136,10 @@ TEST(ClockSync, PingPongOverAnInProcessJob)
     }
     const std::vector<ProcessClockFit> fits = {exactClock(0), ProcessClockFit{(*results[0])[1], std::nullopt}};
     EXPECT_NE(clockNote(fits, 16, "test").find("residual error <="), std::string::npos);
+    EXPECT_EQ(clockNote(fits, 16, "test"), english(clockMessage(fits, 16, "test")));
+    const std::string zh = render(clockMessage(fits, 16, "test"), Language::Chinese);
+    EXPECT_NE(zh.find("剩余误差 <="), std::string::npos) << zh;
+    EXPECT_EQ(untranslatedWords(zh, {"test"}), std::vector<std::string>{}) << zh;
 }
 
 TEST(ClockSync, ASilentPeerIsNamed)

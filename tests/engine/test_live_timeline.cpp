@@ -2,6 +2,8 @@
 #include "shardlab/cluster/trace_merge.h"
 #include "shardlab/live/live_timeline.h"
 
+#include "shardlab/text/untranslated.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -102,6 +104,19 @@ TEST(LiveTimeline, HangReportNamesTheRankThatDiffers)
     EXPECT_EQ(h.lastCompleted, (std::vector<int>{3, 2, 3}));
     EXPECT_NE(h.explanation.find("2000 ms"), std::string::npos) << h.explanation;
     EXPECT_NE(h.explanation.find("rank 1 is the first that differs"), std::string::npos) << h.explanation;
+    EXPECT_EQ(english(h.explanationMessage()), h.explanation);
+    // worded in Chinese too, with the same figures; a pending text without a Message is quoted as it is
+    const std::string zh = render(h.explanationMessage(), Language::Chinese);
+    EXPECT_NE(zh.find("2000 ms"), std::string::npos) << zh;
+    EXPECT_NE(zh.find("Rank 1 是第一个与其他成员不一致的（finished iteration 1 and left）"), std::string::npos) << zh;
+    const HangReport worded = explainLiveHang({3, 2, 3}, {"a", "finished iteration 2 and left", "c"}, stuck, 1, 2000,
+                                              {verbatim("a"), Message("hang.pending.left").with("iteration", 2), verbatim("c")});
+    EXPECT_EQ(worded.explanation, "the watchdog aborted the run in iteration 2 after a collective made no progress for 2000 ms; "
+                                  "rank 1 is the first that differs (finished iteration 2 and left)");
+    const std::string zhWorded = render(worded.explanationMessage(), Language::Chinese);
+    EXPECT_EQ(untranslatedWords(zhWorded), std::vector<std::string>{}) << zhWorded;
+    EXPECT_NE(zhWorded.find("已完成第 2 次迭代并退出"), std::string::npos) << zhWorded;
+    EXPECT_EQ(render(worded.pendingMessage(1), Language::Chinese), "已完成第 2 次迭代并退出");
 
     const std::vector<LivePendingCall> wrongOp = {{0, true, OpKind::AllReduce, 4096, 1},
                                                   {1, true, OpKind::AllReduce, 4096, 1},

@@ -156,8 +156,8 @@ int dieCheck(Transport& t)
     for (int c = 0; c <= 3; ++c)
         progress.collectiveCompleted(c, "all_reduce 'grads' #" + std::to_string(c));
     MonitorOptions o; // the defaults the CLI uses: 100 ms beats, 1 s of silence
-    JobMonitor monitor(t, progress, hostName(), o, [&](const std::string& m) {
-        std::fprintf(stderr, "shardlab: rank %d: %s\n", t.rank(), m.c_str());
+    JobMonitor monitor(t, progress, hostName(), o, [&](const Message& m) {
+        std::fprintf(stderr, "shardlab: rank %d: %s\n", t.rank(), english(m).c_str());
         std::fflush(stderr);
         t.abort(3);
     });

@@ -249,6 +249,7 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
     out.mode = live ? RunMode::Live : RunMode::Simulated;
     out.ranks = n;
     out.clockNote = parts.front().run.clockNote;
+    out.clockWording = parts.front().run.clockWording;
     out.devices.assign(static_cast<size_t>(n), "");
     out.peakMemory.assign(static_cast<size_t>(n), 0);
     bool paging = false;
@@ -271,16 +272,18 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
         HangReport h;
         h.lastCompleted.assign(static_cast<size_t>(n), -1);
         h.pending.assign(static_cast<size_t>(n), "");
+        h.pendingMessages.assign(static_cast<size_t>(n), Message());
         std::set<std::string> explanations;
-        std::string explained;
+        std::vector<Message> explained; // each process's explanation, once
         for (int r = 0; r < n; ++r) {
             const RunResult& run = parts[static_cast<size_t>(owner[static_cast<size_t>(r)])].run;
             const size_t i = static_cast<size_t>(r);
             if (run.hang && i < run.hang->lastCompleted.size() && i < run.hang->pending.size()) {
                 h.lastCompleted[i] = run.hang->lastCompleted[i];
                 h.pending[i] = run.hang->pending[i];
+                h.pendingMessages[i] = run.hang->pendingMessage(i);
                 if (!run.hang->explanation.empty() && explanations.insert(run.hang->explanation).second)
-                    explained += (explained.empty() ? "" : "; ") + run.hang->explanation;
+                    explained.push_back(run.hang->explanationMessage());
                 if (h.firstMismatchRank < 0 && run.hang->firstMismatchRank >= 0)
                     h.firstMismatchRank = run.hang->firstMismatchRank;
             } else {
@@ -288,17 +291,25 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
                 for (const CollectiveRecord& c : out.collectives)
                     done += std::count(c.group.begin(), c.group.end(), r) > 0 ? 1 : 0;
                 h.lastCompleted[i] = done - 1;
-                h.pending[i] = "finished its part of the run";
+                h.pendingMessages[i] = Message("merge.pending.finished");
+                h.pending[i] = english(h.pendingMessages[i]);
             }
         }
+        // "a; b; c"
+        Message why;
+        for (size_t k = explained.size(); k-- > 0;)
+            why = why.empty() ? std::move(explained[k])
+                              : Message("merge.hang.and").with("first", std::move(explained[k])).with("rest", std::move(why));
         const auto [lo, hi] = std::minmax_element(h.lastCompleted.begin(), h.lastCompleted.end());
         if (*lo != *hi) {
             const int behind = static_cast<int>(lo - h.lastCompleted.begin());
             h.firstMismatchRank = behind;
-            explained = "rank " + std::to_string(behind) + " is behind: its last completed collective is #" + std::to_string(*lo)
-                        + " while others reached #" + std::to_string(*hi) + (explained.empty() ? "" : "; " + explained);
+            Message behindMessage = Message("merge.hang.behind").with("rank", behind).with("last", *lo).with("reached", *hi);
+            why = why.empty() ? std::move(behindMessage)
+                              : Message("merge.hang.and").with("first", std::move(behindMessage)).with("rest", std::move(why));
         }
-        h.explanation = explained.empty() ? "a collective did not complete on every rank" : explained;
+        h.explanationWording = why.empty() ? Message("merge.hang.incomplete") : std::move(why);
+        h.explanation = english(h.explanationWording);
         out.hang = std::move(h);
     }
 

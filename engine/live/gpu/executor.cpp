@@ -317,22 +317,22 @@ RunResult Executor::assemble()
     else
         assembleTimeline(run, phases, colls, tieUs);
     run.hang = m_hang;
-    char buf[512];
     if (m_binding) // rank 0 puts it after its own sentence on the processes' clocks (multi_process.cpp)
-        std::snprintf(buf, sizeof buf, "rank %d's GPU timer within %.2f us of its process clock (drift %.2f ppm corrected)",
-                      m_binding->rank, errorNs / 1e3, drift);
+        run.clockWording = Message("live.clock.rank")
+                               .with("rank", m_binding->rank)
+                               .with("error", number("%.2f", errorNs / 1e3))
+                               .with("drift", number("%.2f", drift));
     else if (m_opt.captureTimeline)
-        std::snprintf(buf, sizeof buf,
-                      "live: GPU %%globaltimer stamped at every phase boundary (kernels stamp their own end), mapped onto the host's steady clock by a "
-                      "ping-pong probe before and after the run (drift %.2f ppm corrected); alignment error at most %.2f us "
-                      "(GPU timer tick %.0f ns); arrivals within %.2f us count as simultaneous",
-                      drift, errorNs / 1e3, resolution, tieUs);
+        run.clockWording = Message("live.clock.timeline")
+                               .with("drift", number("%.2f", drift))
+                               .with("error", number("%.2f", errorNs / 1e3))
+                               .with("tick", number("%.0f", resolution))
+                               .with("tie", number("%.2f", tieUs));
     else
-        std::snprintf(buf, sizeof buf,
-                      "live, timeline capture off: only iteration boundaries were stamped (alignment error at most %.2f us)",
-                      errorNs / 1e3);
-    run.clockNote = buf;
-    run.notes = m_notes;
+        run.clockWording = Message("live.clock.no_timeline").with("error", number("%.2f", errorNs / 1e3));
+    run.clockNote = english(run.clockWording);
+    for (const Message& note : m_notes)
+        run.addNote(note);
     return run;
 }
 
@@ -406,7 +406,7 @@ Result<RunResult> Executor::run()
     if (Status st = teardown(); !st && !m_hang && !m_binding)
         return st.error();
     else if (!st)
-        result.notes.push_back(st.error().message);
+        result.addNote(verbatim(st.error().message));
     return result;
 }
 

@@ -162,7 +162,7 @@ private:
     cudaError_t m_launchError = cudaSuccess;
     int m_iterationsDone = 0;
     std::optional<HangReport> m_hang;
-    std::vector<std::string> m_notes;
+    std::vector<Message> m_notes;
 };
 
 } // namespace shardlab::live

@@ -118,11 +118,14 @@ void assembleRankPart(RunResult& run, const std::vector<LivePhase>& phases, cons
 }
 
 HangReport explainLiveHang(const std::vector<int>& lastCompleted, const std::vector<std::string>& pending,
-                           const std::vector<LivePendingCall>& firstStuck, int iteration, double watchdogMs)
+                           const std::vector<LivePendingCall>& firstStuck, int iteration, double watchdogMs,
+                           const std::vector<Message>& pendingMessages)
 {
     HangReport h;
     h.lastCompleted = lastCompleted;
     h.pending = pending;
+    if (pendingMessages.size() == pending.size())
+        h.pendingMessages = pendingMessages;
     std::map<std::pair<int, Bytes>, int> votes;
     for (const LivePendingCall& c : firstStuck)
         if (c.present)
@@ -137,18 +140,19 @@ HangReport explainLiveHang(const std::vector<int>& lastCompleted, const std::vec
                 break;
             }
     }
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "the watchdog aborted the run in iteration %d after a collective made no progress for %.0f ms",
-                  iteration + 1, watchdogMs);
-    h.explanation = buf;
-    if (h.firstMismatchRank >= 0 && static_cast<size_t>(h.firstMismatchRank) < pending.size()
-        && !pending[static_cast<size_t>(h.firstMismatchRank)].empty())
-        h.explanation += "; rank " + std::to_string(h.firstMismatchRank) + " is the first that differs ("
-                         + pending[static_cast<size_t>(h.firstMismatchRank)] + ")";
+    Message why = Message("live.hang.watchdog").with("iteration", iteration + 1).with("ms", number("%.0f", watchdogMs));
+    const size_t first = static_cast<size_t>(h.firstMismatchRank);
+    if (h.firstMismatchRank >= 0 && first < pending.size() && !pending[first].empty())
+        why = Message("live.hang.first_differs")
+                  .with("watchdog", std::move(why))
+                  .with("rank", h.firstMismatchRank)
+                  .with("pending", h.pendingMessage(first));
     else if (h.firstMismatchRank >= 0) // a rank another process drives: what it does is not known here
-        h.explanation += "; rank " + std::to_string(h.firstMismatchRank) + " is the first that differs";
+        why = Message("live.hang.first_differs_elsewhere").with("watchdog", std::move(why)).with("rank", h.firstMismatchRank);
     else
-        h.explanation += "; every member made the same call, so a rank or link stopped making progress";
+        why = Message("live.hang.same_call").with("watchdog", std::move(why));
+    h.explanation = english(why);
+    h.explanationWording = std::move(why);
     return h;
 }
 

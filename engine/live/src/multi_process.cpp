@@ -246,10 +246,14 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     if (monitorOptions.stallMs <= 0 && options.live.watchdogMs > 0)
         monitorOptions.stallMs = 2 * options.live.watchdogMs + 5000;
     std::string failure;
-    auto onFailure = [&](const std::string& message) {
-        failure = who(rank, mine.host) + ": " + message;
+    Message failureWording; // the same, to be worded in the user's language (JobOutcome::wording)
+    auto onFailure = [&](const Message& message) {
+        failureWording = Message("job.failure").with("who", who(rank, mine.host)).with("what", message);
+        failure = english(failureWording);
         if (options.onFailure)
             options.onFailure(failure);
+        if (options.onFailureWording)
+            options.onFailureWording(failureWording);
     };
     RankProgress progress;
     progress.setActivity("measuring clocks");
@@ -257,11 +261,16 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     auto failed = [&](const std::string& message) {
         monitor.stop();
         if (failure.empty()) {
-            failure = who(rank, mine.host) + ": " + message;
+            failureWording = Message("job.failure").with("who", who(rank, mine.host)).with("what", verbatim(message));
+            failure = english(failureWording);
             if (options.onFailure)
                 options.onFailure(failure);
+            if (options.onFailureWording)
+                options.onFailureWording(failureWording);
         }
-        return finish(3, failure);
+        JobOutcome o = finish(3, failure);
+        o.wording = failureWording;
+        return o;
     };
     const Clock clock = hooks.clockUs ? hooks.clockUs : Clock(processClockUs);
     auto before = measureClockOffsets(t, clock, options.clockRounds, setupDeadline);
@@ -339,10 +348,10 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     if (!partErrors.empty())
         errors = joinProblems(partErrors, "the run failed");
     // How each process's GPU timer maps onto its own clock (the live executor's part of the error).
-    std::string gpuClocks;
+    std::vector<Message> gpuClocks;
     for (const RankPart& p : rankParts)
         if (p.run.mode == RunMode::Live && !p.run.clockNote.empty())
-            gpuClocks += (gpuClocks.empty() ? "" : ", ") + p.run.clockNote;
+            gpuClocks.push_back(p.run.clockMessage());
     if (errors.empty()) {
         MergeOptions mo;
         for (const ProcessClockFit& f : fits)
@@ -352,7 +361,12 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
             errors = merged.error().message;
             status = 3;
         } else {
-            merged->clockNote = clockNote(fits, options.clockRounds, t.describe()) + (gpuClocks.empty() ? "" : "; " + gpuClocks);
+            merged->clockWording = clockMessage(fits, options.clockRounds, t.describe());
+            if (!gpuClocks.empty())
+                merged->clockWording = Message("live.clock.and_gpus")
+                                           .with("processes", std::move(merged->clockWording))
+                                           .with("gpus", listOf(std::move(gpuClocks)));
+            merged->clockNote = english(merged->clockWording);
             if (Status st = checkRunAgainstScenario(*merged, scenario); !st) {
                 errors = "the merged run does not fit the scenario: " + st.error().message;
                 status = 3;

@@ -70,5 +70,7 @@ Result<std::vector<ClockOffset>> measureClockOffsets(Transport& transport, const
 // 32 MPI ping-pongs each, before and after the run; residual error <= 3.1 us (rank 2), drift
 // <= 0.8 ppm".
 std::string clockNote(const std::vector<ProcessClockFit>& fits, int rounds, const std::string& transport);
+// The same as data (live.inc), to be worded in the user's language; clockNote() is its English.
+Message clockMessage(const std::vector<ProcessClockFit>& fits, int rounds, const std::string& transport);
 
 } // namespace shardlab

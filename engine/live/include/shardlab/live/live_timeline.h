@@ -70,8 +70,11 @@ struct LivePendingCall {
 // collective counted over all its collectives, -1 for none), what each is blocked in, and among
 // the members of the first collective that never completed, the first whose call differs from
 // the majority's (or who never called it). An empty `pending` entry is a rank another process
-// drives: it may be named as the first that differs, without what it does.
+// drives: it may be named as the first that differs, without what it does. `pendingMessages`
+// (optional, one per rank) are the same as `pending`, as Messages; the explanation is always kept
+// both in English and as a Message (live.inc).
 HangReport explainLiveHang(const std::vector<int>& lastCompleted, const std::vector<std::string>& pending,
-                           const std::vector<LivePendingCall>& firstStuck, int iteration, double watchdogMs);
+                           const std::vector<LivePendingCall>& firstStuck, int iteration, double watchdogMs,
+                           const std::vector<Message>& pendingMessages = {});
 
 } // namespace shardlab

@@ -48,6 +48,9 @@ struct JobOptions {
     // setup: the CLI prints the message and aborts the job (Transport::abort). If it returns,
     // runLiveJob returns exit status 3 with the message.
     std::function<void(const std::string&)> onFailure;
+    // The same message as a Message (live.inc), for a front end that words it in the user's language;
+    // called right after onFailure.
+    std::function<void(const Message&)> onFailureWording;
 };
 
 struct JobOutcome {
@@ -56,6 +59,7 @@ struct JobOutcome {
     std::vector<RankTopologyReport> placement; // rank 0: who ran where
     std::optional<Topology> machine;          // rank 0: the combined topology, when it could be built
     std::string message;                      // for this process to print on stderr (empty: nothing)
+    Message wording;                          // the same as a Message where there is one (a failure the job monitor saw)
 };
 
 // Never throws; every failure is in the outcome. Rank 0 prints job-wide problems (naming the
