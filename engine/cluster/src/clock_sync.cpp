@@ -175,4 +175,49 @@ std::string clockNote(const std::vector<ProcessClockFit>& fits, int rounds, cons
     return buf;
 }
 
+ProcessClockFit heldBefore(const ProcessClockFit& fit)
+{
+    ProcessClockFit held;
+    held.before = fit.before;
+    return held;
+}
+
+double heldErrorUs(const ProcessClockFit& fit)
+{
+    if (!fit.after)
+        return fit.before.errorUs;
+    return std::fabs(fit.after->offsetUs - fit.before.offsetUs) + fit.after->errorUs + 2 * fit.before.errorUs;
+}
+
+std::string heldClockNote(const std::vector<ProcessClockFit>& fits, int rounds, const std::string& transport)
+{
+    double worst = 0, moved = 0;
+    int worstRank = 0;
+    bool after = false;
+    for (size_t r = 0; r < fits.size(); ++r) {
+        if (heldErrorUs(fits[r]) > worst) {
+            worst = heldErrorUs(fits[r]);
+            worstRank = static_cast<int>(r);
+        }
+        if (fits[r].after) {
+            after = true;
+            moved = std::max(moved, std::fabs(fits[r].after->offsetUs - fits[r].before.offsetUs));
+        }
+    }
+    char buf[480];
+    if (after)
+        std::snprintf(buf, sizeof buf,
+                      "clocks of %zu processes aligned to rank 0's by %d ping-pongs each over %s before the run (Cristian's "
+                      "method, smallest round trip) and held through it, as it was streamed while it happened; measured "
+                      "again after it, the offsets had moved by <= %.1f us: error <= %.1f us (rank %d)",
+                      fits.size(), rounds, transport.c_str(), moved, worst, worstRank);
+    else
+        std::snprintf(buf, sizeof buf,
+                      "clocks of %zu processes aligned to rank 0's by %d ping-pongs each over %s before the run (Cristian's "
+                      "method, smallest round trip) and held through it, as it was streamed while it happened; residual "
+                      "error at the start <= %.1f us (rank %d)",
+                      fits.size(), rounds, transport.c_str(), worst, worstRank);
+    return buf;
+}
+
 } // namespace shardlab
