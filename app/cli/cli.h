@@ -142,7 +142,9 @@ private:
 
 // Exit status 3 with a message when a live run's warm-up check found wrong elements.
 int checkWrongElements(const RunResult& run, int status, Io io);
-int topoUnderLauncher(const LaunchInfo& launch, Io io);
+int topoUnderLauncher(const LaunchInfo& launch, bool json, Io io);
+// `topo --json`'s object: versions, whether live mode works, the topology or why there is none.
+std::string topoJson(const Result<Topology>& topo);
 // The launcher that started this process with more than one process, or nullopt (a plain run).
 // An inconsistent launcher environment is reported and its exit status put in `status`.
 std::optional<LaunchInfo> multiProcessLaunch(Io io, int& status);

@@ -179,7 +179,7 @@ int liveStreamUnderLauncher(const RunArgs& args, const LaunchInfo& launch, const
     return checkWrongElements(*out.run, out.exitStatus, io);
 }
 
-int topoUnderLauncher(const LaunchInfo& launch, Io io)
+int topoUnderLauncher(const LaunchInfo& launch, bool json, Io io)
 {
     std::unique_ptr<Transport> holder;
     int status = kExitOk;
@@ -189,6 +189,13 @@ int topoUnderLauncher(const LaunchInfo& launch, Io io)
     TopologyOutcome out = gatherTopology(*t, launch, processEnvironment(), liveHooks());
     if (!out.message.empty())
         io.err << "shardlab: " << out.message << "\n";
+    if (json) { // what the app asks before a run through srun/mpirun: rank 0's one object, the job's machine
+        if (t->rank() == 0)
+            io.out << topoJson(out.topology ? Result<Topology>(*out.topology)
+                                            : Result<Topology>(runFailed(out.message.empty() ? "the topology cannot be gathered"
+                                                                                             : out.message)));
+        return out.exitStatus;
+    }
     if (t->rank() == 0 && out.topology)
         io.out << launchText(launch, out.reports) << " (" << t->describe() << "):\n"
                << formatPlacement(out.reports) << "\n"

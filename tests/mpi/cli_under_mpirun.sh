@@ -71,6 +71,12 @@ else
   grep -q '"type":"error"' <<<"$out" || fail "live --stream without GPUs: expected an error line"
 fi
 
+# topo --json under the launcher (what the app asks before a run through srun/mpirun): one object,
+# from rank 0, with the job's machine or why there is none.
+out=$("$mpirun" --allow-run-as-root --oversubscribe -np 2 "$shardlab" topo --json 2>/dev/null); status=$?
+python3 -c 'import json, sys; d = json.loads(sys.stdin.read()); assert (d["topology"] is None) != (d["error"] is None)' <<<"$out" \
+  || fail "topo --json under mpirun: expected one JSON object with a topology or an error"
+
 # topo: the combined topology where the GPUs can be identified, else one message naming the ranks.
 out=$(run -np 2 "$shardlab" topo); status=$?
 if [ "$status" -eq 0 ]; then
