@@ -45,6 +45,10 @@ ok = res and len(chunks) == 30 and run > 0 and spread >= 0.5 * run
 print("PASS chunks arrive before the end" if ok else "FAIL chunks did not arrive as the iterations completed")
 '
   tail -n 3 "$out/live-timed.err"
+  echo "== what streaming costs: wall time of 30 iterations with --stream (a clock probe after each) and without"
+  t0=$(date +%s.%N); $S live --stream - --iterations 30 < "$scenario" > /dev/null 2>&1; t1=$(date +%s.%N)
+  $S live "$scenario" --iterations 30 > /dev/null 2>&1; t2=$(date +%s.%N)
+  python3 -c "import sys; a, b, c = map(float, sys.argv[1:]); print('with --stream %.3f s, without %.3f s: %.2f ms per iteration' % (b - a, c - b, (b - a - (c - b)) * 1e3 / 30))" "$t0" "$t1" "$t2"
   echo "== the same run without --stream"
   $S live "$scenario" | grep -E "step time|gradient"
   echo "== the run page reading the stream (runpage_demo --stream-command)"
