@@ -46,6 +46,9 @@ struct Job {
     // what a rank's part does; default: its slice of `whole`, reporting progress
     std::function<Result<RunResult>(int rank, InProcessJob&, RankProgress&)> part;
     JobOptions options;
+    // >= 0: every executor's watchdog fires in this iteration, where rank 3 never reaches its
+    // collectives (the default part hands over the iterations before it, then returns the hang)
+    int hangAt = -1;
     std::shared_ptr<std::atomic<int>> idsSeen = std::make_shared<std::atomic<int>>(0);
 
     Job()
@@ -86,12 +89,30 @@ struct Job {
                     if (part)
                         return part(r, job, p);
                     RankPart rp = test::partOf(whole, r, base + kOffsets[static_cast<size_t>(r) % kOffsets.size()]);
+                    const int n = static_cast<int>(whole.iterations.size());
                     if (o.iterationDone) { // streamed: handed over iteration by iteration, as the executor does
-                        const int n = static_cast<int>(whole.iterations.size());
                         rp.run = test::firstIterations(rp.run, n);
-                        for (int it = 0; it < n; ++it)
+                        for (int it = 0; it < (hangAt >= 0 ? hangAt : n); ++it)
                             if (!o.iterationDone(test::firstIterations(rp.run, it + 1), it + 1, n))
                                 return Result<RunResult>(Error{ErrorKind::Cancelled, "live run cancelled"});
+                    }
+                    if (hangAt >= 0) {
+                        RunResult hung = test::firstIterations(rp.run, hangAt + 1);
+                        if (r == 3) { // never reached its collectives of that iteration
+                            size_t keep = 0;
+                            while (keep < hung.collectives.size() && hung.collectives[keep].iteration < hangAt)
+                                ++keep;
+                            hung.collectives.resize(keep);
+                            std::erase_if(hung.spans, [&](const Span& sp) { return sp.collective >= static_cast<int>(keep); });
+                        }
+                        HangReport report;
+                        report.lastCompleted.assign(4, -1);
+                        report.pending.assign(4, "");
+                        report.lastCompleted[static_cast<size_t>(r)] = static_cast<int>(hung.collectives.size()) - 1;
+                        report.pending[static_cast<size_t>(r)] = "in a collective of iteration " + std::to_string(hangAt);
+                        report.explanation = "the watchdog aborted a collective after 10 s";
+                        hung.hang = report;
+                        return Result<RunResult>(hung);
                     }
                     int ordinal = 0;
                     for (const CollectiveRecord& c : rp.run.collectives)
@@ -528,4 +549,27 @@ TEST(MultiProcess, AStreamedJobEndsWhenItsReaderLeaves)
     ASSERT_FALSE(failures.empty());
     EXPECT_NE(failures.front().find("the reader of the stream went away"), std::string::npos) << failures.front();
     EXPECT_EQ(stream.done, (std::vector<int>{1})); // nothing merged after it left
+}
+
+TEST(MultiProcess, AStreamedJobThatHangsSendsWhatCompletedThenTheHangReport)
+{
+    // Iteration 0 completes everywhere and is streamed during the run; in iteration 1 rank 3 never
+    // arrives and every watchdog fires: the result brings the rest of the run and the hang report.
+    Job j = streamedStragglerJob();
+    j.hangAt = 1;
+    StreamedJob stream;
+    stream.attach(j);
+    const auto out = j.run();
+    for (int r = 0; r < 4; ++r)
+        EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 3) << "rank " << r;
+    ASSERT_TRUE(out[0].run.has_value()) << out[0].message;
+    ASSERT_TRUE(out[0].run->hang.has_value());
+    EXPECT_EQ(out[0].run->hang->firstMismatchRank, 3);
+    EXPECT_EQ(stream.done, (std::vector<int>{1})); // the iteration that completed, during the run
+    ASSERT_TRUE(stream.writer.result(*out[0].run));
+    auto read = readRunStream(stream.out.str(), "<stream>");
+    ASSERT_TRUE(read.ok()) << read.error().message;
+    EXPECT_EQ(serializeRunResult(*read), serializeRunResult(*out[0].run));
+    ASSERT_TRUE(read->hang.has_value());
+    EXPECT_NE(read->hang->explanation.find("rank 3 is behind"), std::string::npos) << read->hang->explanation;
 }
