@@ -101,6 +101,21 @@ void setScenarioInput(std::istream& in);
 // main() says that `out` is the process's standard output (file descriptor 1), so that a live
 // stream can keep writing there while NCCL's own prints are sent to standard error.
 void setOutputIsProcessStdout(bool yes);
+// Where a live stream goes: in a real process (setOutputIsProcessStdout) a private duplicate of
+// file descriptor 1, which meanwhile goes to standard error (where NCCL prints); else `io.out`.
+class LiveStreamOutput {
+public:
+    explicit LiveStreamOutput(Io io);
+    ~LiveStreamOutput();
+    LiveStreamOutput(const LiveStreamOutput&) = delete;
+    LiveStreamOutput& operator=(const LiveStreamOutput&) = delete;
+    std::ostream& stream();
+
+private:
+    struct Parts;
+    std::unique_ptr<Parts> m_parts;
+    Io m_io;
+};
 // Saves a ShardLab result file when `path` is not empty; on failure prints why and returns false.
 bool writeResultFile(const std::string& path, const Scenario& scenario, const RunResult& run, const std::string& launch,
                      const std::optional<Topology>& machine, Io io);
@@ -110,6 +125,10 @@ bool writeResultFile(const std::string& path, const Scenario& scenario, const Ru
 // A scenario this process could not read is reported through rank 0 with the other ranks' problems.
 int liveUnderLauncher(const Result<Scenario>& scenario, const LaunchInfo& launch, const RunArgs& args,
                       const LiveOptions& options, Io io);
+// `live --stream` under a launcher: rank 0 reads the scenario (FILE `-`: its standard input) and
+// sends it to every process, and alone writes the stream of the merged run; the others write
+// nothing on standard output (so that `srun ... --stream -` over SSH is one clean stream).
+int liveStreamUnderLauncher(const RunArgs& args, const LaunchInfo& launch, const LiveOptions& options, Io io);
 // While alive (and `on`), whatever the process writes to file descriptor 1 goes to standard error
 // instead: NCCL prints "NCCL version ..." on standard output when NCCL_DEBUG is set, which would
 // break `--json`'s promise of one JSON object on standard output. Live commands hold one around
@@ -127,7 +146,9 @@ private:
 
 // Exit status 3 with a message when a live run's warm-up check found wrong elements.
 int checkWrongElements(const RunResult& run, int status, Io io);
-int topoUnderLauncher(const LaunchInfo& launch, Io io);
+int topoUnderLauncher(const LaunchInfo& launch, bool json, Io io);
+// `topo --json`'s object: versions, whether live mode works, the topology or why there is none.
+std::string topoJson(const Result<Topology>& topo);
 // The launcher that started this process with more than one process, or nullopt (a plain run).
 // An inconsistent launcher environment is reported and its exit status put in `status`.
 std::optional<LaunchInfo> multiProcessLaunch(Io io, int& status);

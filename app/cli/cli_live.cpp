@@ -87,12 +87,8 @@ void addLive(CLI::App& app, Io io, Action& action)
             options.captureTimeline = !*noTimeline;
             options.verify = !*noVerify;
             options.fitToMemory = !*noScale;
-            if (a->stream && launch) {
-                io.err << "shardlab: --stream runs as one process on this node's GPUs; under "
-                       << launcherName(launch->launcher)
-                       << " with more than one process it is not available yet (docs/remote.md \"Slurm\")\n";
-                return kExitBadInput;
-            }
+            if (a->stream && launch) // rank 0 streams the merged run (docs/remote.md "Slurm")
+                return liveStreamUnderLauncher(*a, *launch, options, io);
             if (a->stream)
                 return liveStream(*a, io, options);
             auto scenario = loadRunScenario(*a);

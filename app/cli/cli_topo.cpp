@@ -14,7 +14,6 @@
 
 namespace shardlab::cli {
 
-namespace {
 // `topo --json`: what the app asks a remote machine before a run (docs/remote.md): the versions,
 // whether live mode works there and why not, and the topology in the scenario format's form.
 std::string topoJson(const Result<Topology>& topo)
@@ -33,7 +32,6 @@ std::string topoJson(const Result<Topology>& topo)
     }
     return doc.dump(1, ' ', true) + "\n";
 }
-} // namespace
 
 std::string formatDetectedDevices(const std::vector<LiveDevice>& devices, Language language)
 {
@@ -87,7 +85,7 @@ void addTopo(CLI::App& app, Io io, Action& action)
             if (preset->empty()) {
                 int status = kExitOk;
                 if (auto launch = multiProcessLaunch(io, status))
-                    return topoUnderLauncher(*launch, io);
+                    return topoUnderLauncher(*launch, *json, io);
                 if (status != kExitOk)
                     return status;
                 auto machine = discoverTopology();

@@ -149,3 +149,25 @@ TEST(ClockSync, ASilentPeerIsNamed)
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("to rank 1 and got no answer"), std::string::npos) << r.error().message;
 }
+
+TEST(ClockSync, AHeldOffsetIsBoundedByTheSecondMeasurement)
+{
+    // before: offset 100 us +- 2; after: 103.5 us +- 1.5. Held at 100 through the run, the offset
+    // is off by at most |103.5 - 100| + 1.5 + 2 * 2 = 9 us.
+    ProcessClockFit fit;
+    fit.before = {100, 2, 0, 8};
+    fit.after = ClockOffset{103.5, 1.5, 1e6, 8};
+    EXPECT_DOUBLE_EQ(heldErrorUs(fit), 9.0);
+    const ProcessClockFit held = heldBefore(fit);
+    EXPECT_FALSE(held.after.has_value());
+    EXPECT_DOUBLE_EQ(held.toRoot(1100), 1000); // the first offset, unchanged through the run
+    EXPECT_DOUBLE_EQ(heldErrorUs(held), 2.0);  // without a second measurement: the first's error
+    ProcessClockFit rank1 = fit;
+    rank1.after->offsetUs = 100.5; // 0.5 + 1.5 + 4 = 6 us
+    const std::string note = heldClockNote({exactClock(0), rank1, fit}, 32, "MPI");
+    EXPECT_NE(note.find("clocks of 3 processes aligned to rank 0's by 32 ping-pongs each over MPI before the run"),
+              std::string::npos)
+        << note;
+    EXPECT_NE(note.find("held through it"), std::string::npos) << note;
+    EXPECT_NE(note.find("moved by <= 3.5 us: error <= 9.0 us (rank 2)"), std::string::npos) << note;
+}

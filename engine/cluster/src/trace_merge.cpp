@@ -52,6 +52,29 @@ void shiftAll(RunResult& run, double by)
 
 } // namespace
 
+double firstMomentOf(const RunResult& run)
+{
+    // Only the first iteration's entries count: a run merged iteration by iteration knows it after
+    // its first iteration, and its spans, arrivals and marks are the earliest (every rank begins
+    // there). Entries of no iteration (none in a live run) count too.
+    int first = std::numeric_limits<int>::max();
+    for (const Span& s : run.spans)
+        first = std::min(first, s.iteration);
+    for (const CollectiveRecord& c : run.collectives)
+        first = std::min(first, c.iteration);
+    double t0 = kInf;
+    for (const Span& s : run.spans)
+        if (s.iteration <= first)
+            t0 = std::min(t0, s.beginUs);
+    for (const CollectiveRecord& c : run.collectives)
+        if (c.iteration <= first)
+            for (double a : c.arrivalUs)
+                t0 = std::min(t0, a);
+    if (!run.iterations.empty())
+        t0 = std::min(t0, run.iterations.front().beginUs);
+    return t0;
+}
+
 Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions& options)
 {
     if (parts.empty())
@@ -155,14 +178,16 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
                     break;
                 }
     }
-    // Order by start (then communicator and sequence) and renumber.
+    // Order by iteration, then start (then communicator and sequence), and renumber: iteration by
+    // iteration, so that the merge of the first k iterations is the beginning of the whole merge
+    // (a streamed run sends it one iteration at a time).
     std::vector<size_t> order;
     for (size_t i = 0; i < recs.size(); ++i)
         if (!dropped[i])
             order.push_back(i);
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
         const CollectiveRecord &x = recs[a], &y = recs[b];
-        return std::tie(x.startUs, x.group, x.sequence) < std::tie(y.startUs, y.group, y.sequence);
+        return std::tie(x.iteration, x.startUs, x.group, x.sequence) < std::tie(y.iteration, y.startUs, y.group, y.sequence);
     });
     std::vector<int> newIndex(recs.size(), -1);
     RunResult out;
@@ -232,7 +257,7 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
             out.spans.push_back({rank, rt.stream, SpanKind::Comm, commBegin, end, c.op, c.iteration, c.bucket, merged, -1});
     }
     std::stable_sort(out.spans.begin(), out.spans.end(), [](const Span& a, const Span& b) {
-        return std::tie(a.rank, a.beginUs, a.stream) < std::tie(b.rank, b.beginUs, b.stream);
+        return std::tie(a.iteration, a.rank, a.beginUs, a.stream) < std::tie(b.iteration, b.rank, b.beginUs, b.stream);
     });
 
     // Iterations: from the earliest begin to the latest end over the processes.
@@ -314,14 +339,7 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
     }
 
     if (options.startAtZero) {
-        double t0 = kInf;
-        for (const Span& s : out.spans)
-            t0 = std::min(t0, s.beginUs);
-        for (const CollectiveRecord& c : out.collectives)
-            for (double a : c.arrivalUs)
-                t0 = std::min(t0, a);
-        for (const IterationMark& m : out.iterations)
-            t0 = std::min(t0, m.beginUs);
+        const double t0 = firstMomentOf(out);
         if (std::isfinite(t0))
             shiftAll(out, t0);
     }

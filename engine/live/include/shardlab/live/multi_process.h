@@ -51,6 +51,22 @@ struct JobOptions {
     // The same message as a Message (live.inc), for a front end that words it in the user's language;
     // called right after onFailure.
     std::function<void(const Message&)> onFailureWording;
+
+    // Streaming (`shardlab live --stream` under a launcher; every process sets it): each process
+    // sends every iteration of its part to rank 0 as it completes (LiveOptions::iterationDone,
+    // Tag::Chunk); rank 0 merges an iteration once every process's has arrived (stream_merge.h)
+    // and hands the merged run so far to `chunk`. So that what was handed over stays true, every
+    // process's clock is mapped onto rank 0's by the offset measured before the run, held through
+    // it, for the chunks and the final run alike; the offsets measured after the run bound the
+    // error that leaves, and the run's clock note states that bound.
+    bool stream = false;
+    // Rank 0, once the job is agreed, before any part runs: the machine of the job (combined from
+    // every process's report, when it could be) and who runs where.
+    std::function<void(const std::optional<Topology>& machine, const std::vector<RankTopologyReport>& placement)> started;
+    // Rank 0, on a thread of its own: (the merged run so far, iterations merged, total); later
+    // calls only append; the final JobOutcome::run begins with the last run handed over. false:
+    // nobody reads any more; the job fails through onFailure (which ends it).
+    std::function<bool(const RunResult& soFar, int done, int total)> chunk;
 };
 
 struct JobOutcome {
