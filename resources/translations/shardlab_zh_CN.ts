@@ -4078,6 +4078,14 @@ first mismatch</source>
         <source>%1 on %2 GPUs</source>
         <translation>%1（%2 个 GPU）</translation>
     </message>
+    <message>
+        <source>Notes on this run</source>
+        <translation>关于这次运行的说明</translation>
+    </message>
+    <message>
+        <source>What the run changed or could not do, and how its clocks were aligned</source>
+        <translation>这次运行改动了什么、有什么做不到，以及它的时钟是如何对齐的</translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::SweepModel</name>

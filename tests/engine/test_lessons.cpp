@@ -2,6 +2,9 @@
 // question accepts its right answer and rejects a wrong one. Numbers come from the engine.
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/lessons/lesson_check.h"
+#include "shardlab/text/untranslated.h"
+
+#include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
 
@@ -248,4 +251,49 @@ TEST(Lessons, LanguageCodes)
     EXPECT_FALSE(languageFromCode("de_DE").has_value());
     const LocalizedText t {"hello", ""};
     EXPECT_EQ(t.in(Language::Chinese), "hello"); // falls back to English
+}
+
+namespace {
+
+// Every "zh" text of a lesson file, with where it is.
+void chineseTexts(const nlohmann::json& j, const std::string& where, std::vector<std::pair<std::string, std::string>>& out)
+{
+    if (j.is_object()) {
+        for (const auto& [key, value] : j.items()) {
+            if (key == "zh" && value.is_string())
+                out.emplace_back(where, value.get<std::string>());
+            else
+                chineseTexts(value, where + "." + key, out);
+        }
+    } else if (j.is_array()) {
+        for (size_t i = 0; i < j.size(); ++i)
+            chineseTexts(j[i], where + "[" + std::to_string(i) + "]", out);
+    }
+}
+
+} // namespace
+
+// A Chinese-speaking class reads the lessons in Chinese: no English left in them beyond the
+// technical terms the app keeps (GPU, All-Reduce, Rank...), units and the commands a learner types.
+TEST(Lessons, ChineseTextsHaveNoEnglishLeft)
+{
+    const std::vector<std::string> typed = {"shardlab report", "nvidia-smi topo -m"};
+    int files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(kLessonDir)) {
+        if (entry.path().string().find(".lesson.json") == std::string::npos)
+            continue;
+        ++files;
+        std::ifstream in(entry.path());
+        const nlohmann::json j = nlohmann::json::parse(in);
+        std::vector<std::pair<std::string, std::string>> texts;
+        chineseTexts(j, entry.path().filename().string(), texts);
+        EXPECT_FALSE(texts.empty()) << entry.path();
+        for (const auto& [where, text] : texts) {
+            std::string left;
+            for (const std::string& w : untranslatedWords(text, typed))
+                left += w + " ";
+            EXPECT_TRUE(left.empty()) << where << ": " << left << "in " << text;
+        }
+    }
+    EXPECT_GE(files, 10);
 }

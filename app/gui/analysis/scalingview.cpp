@@ -271,8 +271,14 @@ void ScalingView::show(const ScalingCurve& c)
             if (crossing(n) == (pass == 0))
                 html += (pass == 0 ? QStringLiteral("<li><b>%1</b></li>") : QStringLiteral("<li>%1</li>"))
                             .arg(i18n::engineText(n.message()).toHtmlEscaped());
-    for (const std::string& n : c.rescaleNotes)
-        html += QStringLiteral("<li><i>%1</i></li>").arg(QString::fromStdString(n).toHtmlEscaped());
+    // how the scenario was rescaled: worded in the interface language where the curve carries the
+    // notes as data (a curve made by hand may have only the English)
+    for (size_t i = 0; i < c.rescaleNotes.size(); ++i) {
+        const QString note = c.rescaleMessages.size() == c.rescaleNotes.size()
+                                 ? i18n::engineText(c.rescaleMessages[i])
+                                 : QString::fromStdString(c.rescaleNotes[i]);
+        html += QStringLiteral("<li><i>%1</i></li>").arg(note.toHtmlEscaped());
+    }
     html += QStringLiteral("</ul>");
     if (c.notes.empty() && c.rescaleNotes.empty())
         html += tr("Nothing along the curve stands out: each step adds GPUs without crossing a slower link.");

@@ -62,16 +62,16 @@ OpKind opAt(const json& v, const std::string& path)
 } // namespace
 
 // A Message in a result file: {"id": "...", "args": {"name": "text" or a message}}.
-json hangMessageToJson(const Message& m)
+json messageToJson(const Message& m)
 {
     json args = json::object();
     for (const MessageArg& a : m.args)
-        args[a.name] = a.message.empty() ? json(a.text) : hangMessageToJson(a.message.front());
+        args[a.name] = a.message.empty() ? json(a.text) : messageToJson(a.message.front());
     return {{"id", m.id}, {"args", std::move(args)}};
 }
 
 // Tolerant: what is not a message gives an empty one (the English beside it is shown instead).
-Message hangMessageFromJson(const json& j, int depth = 0)
+Message messageFromJson(const json& j, int depth)
 {
     if (!j.is_object() || depth > 16)
         return {};
@@ -83,7 +83,7 @@ Message hangMessageFromJson(const json& j, int depth = 0)
         for (const auto& [name, value] : args->items()) {
             if (value.is_string())
                 m.arg(name, value.get<std::string>());
-            else if (Message piece = hangMessageFromJson(value, depth + 1); !piece.empty())
+            else if (Message piece = messageFromJson(value, depth + 1); !piece.empty())
                 m.arg(name, std::move(piece));
         }
     return m;
@@ -131,11 +131,11 @@ json hangToJson(const std::optional<HangReport>& hang)
                 {"first_mismatch_rank", hang->firstMismatchRank},
                 {"explanation", hang->explanation}};
     if (!hang->explanationWording.empty())
-        doc["explanation_message"] = hangMessageToJson(hang->explanationWording);
+        doc["explanation_message"] = messageToJson(hang->explanationWording);
     if (!hang->pendingMessages.empty()) {
         json messages = json::array();
         for (const Message& m : hang->pendingMessages)
-            messages.push_back(hangMessageToJson(m));
+            messages.push_back(messageToJson(m));
         doc["pending_messages"] = std::move(messages);
     }
     return doc;
@@ -162,7 +162,7 @@ json runResultToJson(const RunResult& run)
     doc["paging_us"] = run.pagingUs;
     doc["hang"] = hangToJson(run.hang);
     if (!run.clockWording.empty()) // the clock note as a Message; files without it show "clock" as it is
-        doc["clock_message"] = hangMessageToJson(run.clockWording);
+        doc["clock_message"] = messageToJson(run.clockWording);
     return doc;
 }
 
@@ -237,10 +237,10 @@ std::optional<HangReport> hangFromJson(const json& hang, const std::string& p)
     h.explanation = stringAt(member(hang, p, "explanation"), p + ".explanation");
     // optional (files before the messages were kept have only the English)
     if (auto it = hang.find("explanation_message"); it != hang.end())
-        h.explanationWording = hangMessageFromJson(*it);
+        h.explanationWording = messageFromJson(*it);
     if (auto it = hang.find("pending_messages"); it != hang.end() && it->is_array() && it->size() == h.pending.size())
         for (const json& m : *it)
-            h.pendingMessages.push_back(hangMessageFromJson(m));
+            h.pendingMessages.push_back(messageFromJson(m));
     return h;
 }
 
@@ -257,7 +257,7 @@ RunResult runResultFromJson(const json& v, const std::string& path)
         run.devices.push_back(stringAt(devices[i], path + ".devices[" + std::to_string(i) + "]"));
     run.clockNote = stringAt(member(v, path, "clock"), path + ".clock");
     if (auto it = v.find("clock_message"); it != v.end())
-        run.clockWording = hangMessageFromJson(*it);
+        run.clockWording = messageFromJson(*it);
     const json& fields = arrayAt(member(v, path, "span_fields"), path + ".span_fields");
     if (fields != json(kSpanFields))
         failAt(path + ".span_fields", "not the fields this ShardLab writes (a result from a newer version?)");

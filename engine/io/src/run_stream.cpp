@@ -152,7 +152,7 @@ bool RunStreamWriter::result(const RunResult& run)
             && !sendChunk(run, run.spans.size(), run.collectives.size(), run.iterations.size(), total, total))
             return false;
     }
-    const json doc = {{"type", "result"},
+    json doc = {{"type", "result"},
                       {"mode", modeName(run.mode)},
                       {"ranks", run.ranks},
                       {"devices", run.devices},
@@ -164,6 +164,8 @@ bool RunStreamWriter::result(const RunResult& run)
                       {"spans", run.spans.size()},
                       {"collectives", run.collectives.size()},
                       {"iterations", run.iterations.size()}};
+    if (!run.clockWording.empty()) // optional (version 1 readers before it ignore it): the clock note as data
+        doc["clock_message"] = detail::messageToJson(run.clockWording);
     return line(dumpLine(doc));
 }
 
@@ -355,6 +357,8 @@ Status RunStreamReader::parseLine(const std::string& text, Event* event)
             for (size_t i = 0; i < devices.size(); ++i)
                 m_run.devices.push_back(stringAt(devices[i], "$.devices[" + std::to_string(i) + "]"));
             m_run.clockNote = stringAt(member(doc, "$", "clock"), "$.clock");
+            if (const auto it = doc.find("clock_message"); it != doc.end())
+                m_run.clockWording = detail::messageFromJson(*it);
             const json& peak = arrayAt(member(doc, "$", "peak_memory_bytes"), "$.peak_memory_bytes");
             for (size_t i = 0; i < peak.size(); ++i)
                 m_run.peakMemory.push_back(static_cast<Bytes>(integerAt(

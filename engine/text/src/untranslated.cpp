@@ -73,9 +73,9 @@ const std::vector<std::string_view>& technicalTerms()
     // collectives as NCCL names them, parallelism schemes, file formats, bandwidth terms.
     static const std::vector<std::string_view> list = {
         "gpu", "gpus", "cpu", "nvlink", "nvswitch", "pcie", "pci", "nccl", "nvls", "sharp", "infiniband", "ib",
-        "roce", "ethernet", "nic", "nics", "rdma", "cuda", "nvml", "cupti", "nvtx", "mpi", "mpirun", "srun", "slurm",
+        "roce", "hdr", "ndr", "ethernet", "nic", "nics", "rdma", "cuda", "nvml", "cupti", "nvtx", "mpi", "mpirun", "srun", "slurm",
         "torchrun", "ssh", "zero", "fsdp", "ddp", "dp", "tp", "pp", "all-reduce", "reduce-scatter", "all-gather",
-        "all-gatherv", "broadcast", "reduce", "send", "recv", "send/recv", "all_reduce", "reduce_scatter",
+        "all-gatherv", "all-gather-v", "gather", "scatter", "broadcast", "reduce", "send", "recv", "send/recv", "all_reduce", "reduce_scatter",
         "all_gather", "all_gatherv", "all_gather_v", "send_recv", "reduce_scatter_all_gather", "ring", "tree", "direct", "simple", "ll", "ll128", "algbw", "busbw", "h100",
         "h200", "a100", "p100", "v100", "hgx", "dgx", "sxm", "nv", "pix", "pxb", "phb", "node", "sys", "json", "csv",
         "html", "pdf", "png", "svg", "shardlab", "perfetto", "chrome", "nvidia", "sm", "sms", "hbm", "bf16",

@@ -5,6 +5,8 @@
 #include "analysis/analysispage.h"
 #include "analysis/diagnosispanel.h"
 #include "analysis/findingsmodel.h"
+#include "analysis/scalingmodel.h"
+#include "analysis/scalingview.h"
 #include "document/livefeedback.h"
 #include "i18n/language.h"
 #include "run/runpage.h"
@@ -67,7 +69,24 @@ private slots:
     void summaryAndDiagnosisInChinese();
     void summaryInEnglish();
     void liveNotesInTheInterfaceLanguage();
+    void scalingNotesInChinese();
 };
+
+// The scaling curve's notes, the rescaling ones included (the straggler's uneven shards cannot be
+// spread evenly over more GPUs), in Chinese.
+void TestEngineText::scalingNotesInChinese()
+{
+    i18n::installTranslations(qApp, i18n::kChinese, false);
+    const Scenario s = straggler();
+    ScalingView view;
+    QSignalSpy done(&view, &ScalingView::curveAvailable);
+    view.setScenario(s);
+    QVERIFY(done.wait(60000));
+    QVERIFY(!view.model()->curve().rescaleNotes.empty());
+    const QString notes = view.notesText();
+    QVERIFY2(hasHan(notes), qPrintable(notes));
+    QVERIFY2(englishLeft(notes, s).isEmpty(), qPrintable(englishLeft(notes, s) + QStringLiteral(" in ") + notes));
+}
 
 // A measured run's notes (its scaled buffers, its clock alignment) in the summary, worded in the
 // interface language; the English where a run carries no message (an older result file).
