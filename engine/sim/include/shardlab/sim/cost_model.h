@@ -107,6 +107,17 @@ public:
     // link indices are those of topology().links).
     Router& router();
 
+    // Nodes that are copies of each other (same GPUs, switches and links in the same order, NICs
+    // on the same fabric switches) and hold a group's ranks at the same places load their links
+    // alike under the ring, chain and rails patterns, so across three or more such nodes the model
+    // prices those patterns on the group's first two nodes: the same bandwidths, latencies and
+    // bottleneck link, from O(ranks of two nodes) routes instead of O(n) (docs/cost-model.md,
+    // "Nodes that are copies"). Applies only where no link joins two nodes directly and no link
+    // joins two fabric switches (a spine shared by all nodes loads with their count). On by
+    // default; off prices every transfer (the tests compare both).
+    void setNodeSymmetry(bool on);
+    bool nodeSymmetry() const;
+
 private:
     std::vector<Flow> ringChannelFlows(const std::vector<int>& members);
 
