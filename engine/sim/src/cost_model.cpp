@@ -479,6 +479,47 @@ int ceilLog2(int n)
     return d;
 }
 
+// floor(log2(n)), NCCL's log2i
+int floorLog2(int n)
+{
+    int d = 0;
+    while ((2 << d) <= n)
+        ++d;
+    return d;
+}
+
+// NCCL's own latency model for its tree and NVLS-tree all-reduce, taken whole (NVIDIA/nccl
+// src/graph/tuning.cc, NCCL 2.19 on: baseLat and hwLat). With g ranks per node on N nodes:
+//   tree, LL:            baseLat + 2 ((g - 1) hwLat[intra] + log2i(N) hwLat[net])
+//                        = 6.8 + 2 ((g - 1) x 0.6 (NVLink; 1.0 other links) + log2i(N) x 5.0)
+//   NVLS-tree (Simple):  hwLat[NVLink] + 2 log2i(N) hwLat[net] = 23 + 2 log2i(N) x 14
+// NCCL fits these to what nccl-tests measures, launch included: on 2 x 8 H100 its tuner predicts
+// 6.8 + 2 (7 x 0.6 + 5.0) = 25.2 us for a tree/LL all-reduce (log of github.com/NVIDIA/nccl/issues/1453)
+// and nccl-tests measures 24.7 us at 8 B (github.com/NVIDIA/nccl-tests/issues/309); so neither
+// the model's launch and base nor its route latencies are added. LL128 and Simple keep the
+// model's own step latencies: NCCL pairs its LL128 and Simple tree latencies (14 + 1.25 / 8.5 per
+// step; 28 per step, "the latency of a 256kB chunk") with tree bandwidths that it caps well below
+// the model's, and taken alone they would make medium sizes too fast. docs/cost-model.md, section 3.
+constexpr double kTreeBaseLlUs = 6.8;
+constexpr double kTreeHopLlNvLinkUs = 0.6, kTreeHopLlPciUs = 1.0, kTreeHopLlNetUs = 5.0;
+constexpr double kNvlsTreeIntraUs = 23.0, kNvlsTreeNetUs = 14.0;
+
+constexpr double kNoTunerLatency = std::numeric_limits<double>::quiet_NaN();
+
+// The tree's latency by protocol: NCCL's for LL, kNoTunerLatency (the model's own steps) else.
+std::array<double, 3> treeTunerLatencyUs(int ranksPerNode, int nodes, LinkKind intraClass)
+{
+    const double intra = intraClass == LinkKind::NvLink ? kTreeHopLlNvLinkUs : kTreeHopLlPciUs;
+    return {kTreeBaseLlUs + 2.0 * ((ranksPerNode - 1) * intra + floorLog2(nodes) * kTreeHopLlNetUs), kNoTunerLatency,
+            kNoTunerLatency};
+}
+
+// NVLS-tree runs Simple only.
+std::array<double, 3> nvlsTreeTunerLatencyUs(int nodes)
+{
+    return {kNoTunerLatency, kNoTunerLatency, kNvlsTreeIntraUs + 2.0 * floorLog2(nodes) * kNvlsTreeNetUs};
+}
+
 } // namespace
 
 const std::vector<int>& CostModel::ringOrder(const std::vector<int>& group)
@@ -705,8 +746,11 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
     //       + interSteps * (hop[p][inter class] + inter route latency) + moved / (gbps * f[p])
     // (steps split by the hardware they cross as in NCCL src/graph/tuning.cc:
     // (nsteps - nInterSteps) * intraLat + nInterSteps * interLat).
+    // `tuner`: for the protocols where it is a number, the whole latency as NCCL's tuner has it
+    // (tree and NVLS-tree across nodes, treeTunerLatencyUs), in place of launch + base + steps.
     auto consider = [&](Algorithm algo, int intraSteps, int interSteps, double movedBytes, double gbps,
-                        const PatternCost& pc, bool simpleOnly = false) {
+                        const PatternCost& pc, bool simpleOnly = false,
+                        const std::array<double, 3>& tuner = {kNoTunerLatency, kNoTunerLatency, kNoTunerLatency}) {
         if (!pc.connected) {
             best.connected = false;
             return;
@@ -714,10 +758,12 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
         for (int p = simpleOnly ? static_cast<int>(Protocol::Simple) : 0; p < 3; ++p) {
             const ProtocolParams& pp = m_profile.protocol[static_cast<size_t>(p)];
             const auto hopUs = [&](LinkKind k) { return m_profile.link[static_cast<int>(k)].hopUs[static_cast<size_t>(p)]; };
-            const double latency = intraSteps * (hopUs(pc.intraClass) + pc.intraLatencyUs)
-                                   + interSteps * (hopUs(pc.interClass) + pc.interLatencyUs);
+            const double latency = std::isnan(tuner[static_cast<size_t>(p)])
+                                       ? m_profile.launchUs + pp.baseUs + intraSteps * (hopUs(pc.intraClass) + pc.intraLatencyUs)
+                                             + interSteps * (hopUs(pc.interClass) + pc.interLatencyUs)
+                                       : tuner[static_cast<size_t>(p)];
             const double bw = gbps * pp.bandwidthFactor * kGB / 1e6; // bytes per microsecond
-            const double t = m_profile.launchUs + pp.baseUs + latency + (bw > 0 ? movedBytes / bw : 0.0);
+            const double t = latency + (bw > 0 ? movedBytes / bw : 0.0);
             if (t < best.timeUs) {
                 best = {t, algo, static_cast<Protocol>(p), gbps, pc.bottleneckLink, intraSteps + interSteps, true, movedBytes};
             }
@@ -859,14 +905,16 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
             consider(Algorithm::Direct, inter ? 0 : 1, inter ? 1 : 0, moved, pc.gbps, pc);
         }
         // Across nodes: tree (all-reduce) as NCCL does. Latency as tuning.cc:
-        // 2 * ((g - 1) * intraLat + log2(N) * interLat), g ranks per node.
+        // baseLat + 2 * ((g - 1) * intraLat + log2(N) * interLat), g ranks per node, NCCL's own
+        // figures for LL (treeTunerLatencyUs), the model's step latencies for LL128 and Simple.
         if (multiNodeAllReduce && (want == Algorithm::Auto || want == Algorithm::Tree)) {
             const double chain = chainGBps();
             auto [algbw, pc] = treeAlgbw(chain / 2.0);
             const PatternCost ring = ringPattern(); // the intra-node hops' class and latency
             pc.intraClass = ring.intraClass;
             pc.intraLatencyUs = ring.intraLatencyUs;
-            consider(Algorithm::Tree, 2 * (maxLocal - 1), 2 * ceilLog2(nodeCount), S, algbw, pc);
+            consider(Algorithm::Tree, 2 * (maxLocal - 1), 2 * ceilLog2(nodeCount), S, algbw, pc, false,
+                     treeTunerLatencyUs(maxLocal, nodeCount, pc.intraClass));
         }
         // NVLink SHARP in one node: every GPU sends its S bytes to the switch, which reduces them
         // and multicasts the S reduced bytes back, so each GPU moves S per direction (a ring moves
@@ -890,7 +938,7 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
             const PatternCost ring = ringPattern();
             pc.intraClass = ring.intraClass;
             pc.intraLatencyUs = ring.intraLatencyUs;
-            consider(Algorithm::NvlsTree, 2, 2 * ceilLog2(nodeCount), S, algbw, pc, true);
+            consider(Algorithm::NvlsTree, 2, 2 * ceilLog2(nodeCount), S, algbw, pc, true, nvlsTreeTunerLatencyUs(nodeCount));
         }
         // Hierarchical across nodes (on request only: NCCL has no such algorithm, so Auto, which
         // stands for NCCL's tuner, never picks it): all-reduce = reduce-scatter in each node, an
