@@ -64,7 +64,7 @@ void row(const char* name, const Scenario& base, int gpus, int runs)
     double fastMs = 0, exactMs = 0;
     const double fast = simulateSeconds(*s, true, runs, &fastMs);
     const double exact = simulateSeconds(*s, false, gpus >= 65536 ? 1 : runs, &exactMs);
-    std::printf("%-34s %7d %6d %14.3f %12.2f %14.2f %12.3f %6s\n", name, gpus, s->topology.nodeCount(), point,
+    std::printf("%-34s %7d %6d %15.3f %15.3f %23.3f %10.3f %5s\n", name, gpus, s->topology.nodeCount(), point,
                 fast, exact, stepMs, fastMs == exactMs ? "yes" : "NO");
     std::fflush(stdout);
 }
@@ -77,7 +77,7 @@ int main(int argc, char** argv)
     const std::string dir = argc > 2 ? argv[2] : SHARDLAB_SCENARIO_DIR;
     std::printf("bench_scale: shardlab scale --gpus N on a data-parallel step, one thread, median of %d\n", runs);
     std::printf("machine: %s\n\n", bench::machineDescription().c_str());
-    std::printf("%-34s %7s %6s %14s %12s %14s %12s %6s\n", "scenario", "GPUs", "nodes", "scale point (s)",
+    std::printf("%-34s %7s %6s %15s %15s %23s %10s %5s\n", "scenario", "GPUs", "nodes", "scale point (s)",
                 "sim, copies (s)", "sim, every transfer (s)", "step (ms)", "same");
     auto course = loadScenario(dir + "/scaling-8-to-16.shardlab.json");
     if (!course)
