@@ -5,7 +5,9 @@
 //   T = launch + base[p] + intraSteps * (hop[p][intra class] + intra route latency)
 //       + interSteps * (hop[p][network] + inter-node route latency) + moved(a, n, S) / (B * bw[p])
 // (NCCL src/graph/tuning.cc splits the steps the same way: (nsteps - nInterSteps) * intraLat +
-// nInterSteps * interLat.) Across nodes the algorithms are pipelined, so B is the narrowest of
+// nInterSteps * interLat.) The tree's LL latency and NVLS-tree's latency are NCCL's own figures
+// from tuning.cc, taken whole in place of launch + base + steps (docs/cost-model.md, section 3).
+// Across nodes the algorithms are pipelined, so B is the narrowest of
 // their parts (intra-node chain, NICs, NVLink SHARP), not a sum of phases; docs/cost-model.md.
 // B is the bandwidth each rank gets on the algorithm's pattern with links shared between its
 // simultaneous transfers (Router::shareLinks) on links derated by their class's efficiency. As
