@@ -9,6 +9,7 @@
 // Before the near-linear routing, one switch with 1,000 GPUs took 49 s (10,000 did not finish).
 // Usage: bench_routing [runs] [largest GPU count]
 #include "bench_common.h"
+#include "bench_scenarios.h"
 
 #include "shardlab/model/presets.h"
 #include "shardlab/model/scenario.h"
@@ -24,20 +25,6 @@
 using namespace shardlab;
 
 namespace {
-
-// n H200 on one NVSwitch, each by 18 NVLink4 links (450 GB/s per direction, 0.2 us).
-Topology oneSwitch(int n)
-{
-    Topology t;
-    t.name = "one switch";
-    t.switches.push_back({"nvswitch", SwitchKind::NvSwitch, 0, 0});
-    for (int i = 0; i < n; ++i) {
-        const std::string id = "gpu" + std::to_string(i);
-        t.gpus.push_back({id, "H200", 141'000'000'000ULL, 67, 4800, 0, 0});
-        t.links.push_back({id, "nvswitch", LinkKind::NvLink, 18, 450, 0.2});
-    }
-    return t;
-}
 
 // One training step: every rank computes its share, then the gradients are all-reduced.
 Scenario allReduceStep(const Topology& t)
@@ -87,7 +74,7 @@ int main(int argc, char** argv)
     for (const Case& c : cases) {
         if (c.gpus > largest)
             continue;
-        const Topology t = c.name[0] == 'o' ? oneSwitch(c.gpus) : scaleOut(*preset("h200-nvswitch-8"), c.gpus);
+        const Topology t = c.name[0] == 'o' ? bench::oneSwitch(c.gpus) : scaleOut(*preset("h200-nvswitch-8"), c.gpus);
         const Scenario s = allReduceStep(t);
         std::vector<int> all(static_cast<size_t>(t.rankCount()));
         std::iota(all.begin(), all.end(), 0);

@@ -4,9 +4,24 @@
 #include "shardlab/model/presets.h"
 #include "shardlab/model/scenario.h"
 
+#include <string>
 #include <vector>
 
 namespace shardlab::bench {
+
+// n H200 on one NVSwitch, each by 18 NVLink4 links (450 GB/s per direction, 0.2 us).
+inline Topology oneSwitch(int n)
+{
+    Topology t;
+    t.name = "one switch";
+    t.switches.push_back({"nvswitch", SwitchKind::NvSwitch, 0, 0});
+    for (int i = 0; i < n; ++i) {
+        const std::string id = "gpu" + std::to_string(i);
+        t.gpus.push_back({id, "H200", 141'000'000'000ULL, 67, 4800, 0, 0});
+        t.links.push_back({id, "nvswitch", LinkKind::NvLink, 18, 450, 0.2});
+    }
+    return t;
+}
 
 // A data-parallel step with 64 gradient buckets (backward interleaved with overlapped bucket
 // all-reduces) on clusters of 8-GPU H200 nodes: about 190 spans per rank and iteration, and a few

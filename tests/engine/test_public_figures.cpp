@@ -172,3 +172,95 @@ TEST(PublicFigures, A100ThreeNodesFourHdr96)
     // the ring alone, at the size where bandwidth dominates: four channels, one per NIC, 94 GB/s
     EXPECT_NEAR(publicFigureBusBw(m, 24, kPublicFigureGiB8, Algorithm::Ring), 94.0, 1.0);
 }
+
+// Small messages across nodes (docs/cost-model.md, "Small messages"): the latency of an 8 B
+// all-reduce, nccl-tests' in-place time (the out-of-place 8 B row is the sweep's first call and
+// carries warm-up; its 16 B row agrees with the in-place one). Within 25%, each.
+namespace {
+
+double publicFigureMicros(CostModel& m, int n, Algorithm algorithm, Algorithm* chosen, Protocol* protocol = nullptr)
+{
+    const CollectiveCost c = m.collective(OpKind::AllReduce, 8, publicFigureRanks(n), algorithm);
+    *chosen = c.algorithm;
+    if (protocol)
+        *protocol = c.protocol;
+    return c.timeUs;
+}
+
+} // namespace
+
+// 2 x 8 H100, eight 400 Gb/s NDR NICs each, NVLS on, NCCL 2.26.2, default algorithm: 24.70 us
+// (github.com/NVIDIA/nccl-tests/issues/309). By hand, NCCL's tree/LL latency (tuning.cc):
+// 6.8 + 2 x (7 x 0.6 + 1 x 5.0) = 25.2 us, plus 8 B at the tree's LL bandwidth (nanoseconds).
+TEST(PublicFigures, H100TwoNodesEightBytes)
+{
+    CostModel m(*preset("2x8-h100-ib-nvls"));
+    Algorithm a{};
+    Protocol p{};
+    const double us = publicFigureMicros(m, 16, Algorithm::Auto, &a, &p);
+    EXPECT_EQ(a, Algorithm::Tree);
+    EXPECT_EQ(p, Protocol::LL);
+    EXPECT_NEAR(us, 25.2, 0.01);
+    expectNearPublished(us, 24.70, 0.25);
+}
+
+// 4 x 8 H100, same cluster and run: 34.75 us (nccl-tests/issues/309). The tree's depth doubles:
+// 6.8 + 2 x (7 x 0.6 + 2 x 5.0) = 35.2 us.
+TEST(PublicFigures, H100FourNodesEightBytes)
+{
+    CostModel m(scaleOut(*preset("2x8-h100-ib-nvls"), 32));
+    Algorithm a{};
+    const double us = publicFigureMicros(m, 32, Algorithm::Auto, &a);
+    EXPECT_EQ(a, Algorithm::Tree);
+    EXPECT_NEAR(us, 35.2, 0.01);
+    expectNearPublished(us, 34.75, 0.25);
+}
+
+// 2 x 8 H20 (NVLink4 NVSwitch with NVLS, eight 400 Gb/s NICs; the preset's H100 differ only in
+// compute), NCCL_ALGO=NVLSTree: 47.6 us at 8 B (github.com/NVIDIA/nccl/issues/1244). NCCL's
+// NVLS-tree latency: 23 + 2 x 1 x 14 = 51 us.
+TEST(PublicFigures, NvlsTreeTwoNodesEightBytes)
+{
+    CostModel m(*preset("2x8-h100-ib-nvls"));
+    Algorithm a{};
+    const double us = publicFigureMicros(m, 16, Algorithm::NvlsTree, &a);
+    EXPECT_EQ(a, Algorithm::NvlsTree);
+    EXPECT_NEAR(us, 51.0, 0.01);
+    expectNearPublished(us, 47.6);
+}
+
+// Rings grow with the ranks: 2 x DGX A100 (eight 200 Gb/s HDR NICs each), NCCL 2.16.5, the ring
+// forced: 92.93 us at 8 B (github.com/NVIDIA/nccl/issues/812). By hand, LL: launch 6 + base 6 +
+// 28 NVLink steps x (1.6 + 0.4 route) + 2 network steps x (5.0 + 5.0 route: PCIe 2 x 0.5 and
+// InfiniBand 1.5 each way) = 88 us. The tree the model picks on its own: 25.2 us.
+TEST(PublicFigures, DgxA100TwoNodesRingEightBytes)
+{
+    CostModel m(*preset("2x8-a100-8hdr"));
+    Algorithm a{};
+    Protocol p{};
+    const double us = publicFigureMicros(m, 16, Algorithm::Ring, &a, &p);
+    EXPECT_EQ(a, Algorithm::Ring);
+    EXPECT_EQ(p, Protocol::LL);
+    EXPECT_NEAR(us, 88.0, 0.01);
+    expectNearPublished(us, 92.93, 0.25);
+    EXPECT_NEAR(publicFigureMicros(m, 16, Algorithm::Auto, &a), 25.2, 0.01);
+    EXPECT_EQ(a, Algorithm::Tree);
+}
+
+// Beyond the public figures (none found for 8-64 nodes): the tree's latency grows by 2 x 5 us per
+// doubling of the nodes, 6.8 + 2 x (7 x 0.6 + log2(N) x 5.0): 45.2, 55.2, 65.2, 75.2 us on 8, 16,
+// 32, 64 nodes of eight H100, and the ring's with the ranks (376 us on 8 nodes).
+TEST(PublicFigures, EightByteLatencyGrowsWithLog2OfTheNodes)
+{
+    double expected = 45.2;
+    for (int nodes : {8, 16, 32, 64}) {
+        CostModel m(scaleOut(*preset("2x8-h100-ib"), 8 * nodes));
+        Algorithm a{};
+        EXPECT_NEAR(publicFigureMicros(m, 8 * nodes, Algorithm::Auto, &a), expected, 0.01) << nodes << " nodes";
+        EXPECT_EQ(a, Algorithm::Tree);
+        expected += 10.0;
+    }
+    CostModel eight(scaleOut(*preset("2x8-h100-ib"), 64));
+    Algorithm a{};
+    EXPECT_NEAR(publicFigureMicros(eight, 64, Algorithm::Ring, &a), 376.0, 0.01);
+}

@@ -146,3 +146,29 @@ TEST(Routing, InterchangeableGpusAreThoseWithTheSameLinks)
     box.links[2].bandwidthGBps = 50;
     EXPECT_EQ(Router(box).interchangeableClasses({0, 1, 2, 3}), (std::vector<int>{0, 0, 1, 0}));
 }
+
+// Link ends resolved once for routing and connectedParts: GPUs are vertices 0..n-1, switches
+// follow; an id that names nothing is -1, and the router leaves that link out.
+TEST(Routing, LinkVerticesResolveIdsAndMarkUnknownOnes)
+{
+    Topology t = shardlab::test::nvswitchBox(2);
+    t.links.push_back({"gpu1", "nowhere", LinkKind::Pcie, 1, 10, 0.5});
+    const auto ends = linkVertices(t);
+    ASSERT_EQ(ends.size(), 3u);
+    EXPECT_EQ(ends[0], (std::pair<int, int>{0, 2})); // gpu0 - nvs (the first switch, vertex 2)
+    EXPECT_EQ(ends[1], (std::pair<int, int>{1, 2}));
+    EXPECT_EQ(ends[2], (std::pair<int, int>{1, -1}));
+    Router router(t);
+    EXPECT_EQ(router.linkEnds(2), (std::pair<int, int>{-1, -1}));
+    EXPECT_EQ(router.route(0, 1).hops.size(), 2u);
+    // the two GPUs and the switch are one part; the broken link joins nothing
+    const std::vector<int> parts = connectedParts(t);
+    ASSERT_EQ(parts.size(), 3u);
+    EXPECT_EQ(parts[0], parts[2]);
+    EXPECT_EQ(parts[1], parts[2]);
+    t.links.pop_back();
+    t.links.pop_back(); // gpu1 alone now
+    const std::vector<int> apart = connectedParts(t);
+    EXPECT_EQ(apart[0], apart[2]);
+    EXPECT_NE(apart[1], apart[2]);
+}

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <set>
+#include <unordered_map>
 
 namespace shardlab {
 namespace {
@@ -377,17 +378,23 @@ Topology scaleOut(const Topology& node, int gpus)
         nicGBps = kNdr400;
     const int nodes = (gpus + perNode - 1) / perNode;
     Builder b;
+    const size_t copies = static_cast<size_t>(nodes);
+    b.t.switches.reserve(1 + copies * tpl.switches.size());
+    b.t.links.reserve(copies * (tpl.links.size() + tpl.switches.size()));
     b.t.name = node.name + " x" + std::to_string(nodes) + " nodes";
     b.t.source = node.source + (ownNics ? "; more of its nodes on the same non-blocking fabric"
                                         : "; nodes joined by a non-blocking 400 Gb/s InfiniBand fabric (ConnectX-7 NDR)");
     b.sw("fabric", SwitchKind::NetworkSwitch, -1, 0);
     std::vector<Gpu> gpuList;
+    gpuList.reserve(copies * tpl.gpus.size());
+    std::unordered_map<std::string, int> tplGpu; // the template's GPU ids -> their index
+    for (size_t i = 0; i < tpl.gpus.size(); ++i)
+        tplGpu.emplace(tpl.gpus[i].id, static_cast<int>(i));
     for (int n = 0; n < nodes; ++n) {
         const std::string p = "n" + std::to_string(n) + "/";
         auto rename = [&](const std::string& id) {
-            for (const Gpu& g : tpl.gpus)
-                if (g.id == id)
-                    return "gpu" + std::to_string(n * perNode + static_cast<int>(&g - tpl.gpus.data()));
+            if (const auto g = tplGpu.find(id); g != tplGpu.end())
+                return "gpu" + std::to_string(n * perNode + g->second);
             return p + id;
         };
         for (const Gpu& g : tpl.gpus) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -114,52 +115,65 @@ Status validateTopology(const Topology& t)
     if (t.gpus.size() > static_cast<size_t>(kMaxTopologyGpus))
         return badInput("$.topology.gpus: " + std::to_string(t.gpus.size()) + " GPUs (expected at most "
                         + std::to_string(kMaxTopologyGpus) + ", the largest topology ShardLab simulates)");
-    std::unordered_set<std::string> ids;
+    // Ids viewed, not copied, and each element's JSON path written only for an error: a topology of
+    // 65,536 GPUs has some 300,000 links.
+    std::unordered_set<std::string_view> ids;
+    ids.reserve(t.gpus.size() + t.switches.size());
+    const auto at = [](const char* list, size_t i) { return "$.topology." + std::string(list) + "[" + std::to_string(i) + "]"; };
     for (size_t i = 0; i < t.gpus.size(); ++i) {
         const Gpu& g = t.gpus[i];
-        const std::string path = "$.topology.gpus[" + std::to_string(i) + "]";
         if (g.id.empty())
-            return badInput(path + ".id: empty (expected a unique name such as \"gpu" + std::to_string(i) + "\")");
+            return badInput(at("gpus", i) + ".id: empty (expected a unique name such as \"gpu" + std::to_string(i) + "\")");
         if (!ids.insert(g.id).second)
-            return badInput(path + ".id: '" + g.id + "' is used twice (expected unique ids)");
+            return badInput(at("gpus", i) + ".id: '" + g.id + "' is used twice (expected unique ids)");
         if (g.memory == 0)
-            return badInput(path + ".memory: zero (expected the GPU's memory, e.g. \"16 GB\")");
+            return badInput(at("gpus", i) + ".memory: zero (expected the GPU's memory, e.g. \"16 GB\")");
         if (!(g.tflops > 0) || g.tflops > 1e6)
-            return badInput(path + ".tflops: " + std::to_string(g.tflops) + " (expected a compute rate in TFLOP/s between 0 and 1e6)");
+            return badInput(at("gpus", i) + ".tflops: " + std::to_string(g.tflops) + " (expected a compute rate in TFLOP/s between 0 and 1e6)");
         if (g.memBandwidthGBps < 0)
-            return badInput(path + ".mem_bandwidth: negative");
+            return badInput(at("gpus", i) + ".mem_bandwidth: negative");
     }
     for (size_t i = 0; i < t.switches.size(); ++i) {
-        const std::string path = "$.topology.switches[" + std::to_string(i) + "]";
         if (t.switches[i].id.empty())
-            return badInput(path + ".id: empty (expected a unique name)");
+            return badInput(at("switches", i) + ".id: empty (expected a unique name)");
         if (!ids.insert(t.switches[i].id).second)
-            return badInput(path + ".id: '" + t.switches[i].id + "' is used twice (expected unique ids)");
+            return badInput(at("switches", i) + ".id: '" + t.switches[i].id + "' is used twice (expected unique ids)");
     }
     for (size_t i = 0; i < t.links.size(); ++i) {
         const Link& l = t.links[i];
-        const std::string path = "$.topology.links[" + std::to_string(i) + "]";
         if (!ids.count(l.a))
-            return badInput(path + ".from: '" + l.a + "' is not a GPU or switch of this topology");
+            return badInput(at("links", i) + ".from: '" + l.a + "' is not a GPU or switch of this topology");
         if (!ids.count(l.b))
-            return badInput(path + ".to: '" + l.b + "' is not a GPU or switch of this topology");
+            return badInput(at("links", i) + ".to: '" + l.b + "' is not a GPU or switch of this topology");
         if (l.a == l.b)
-            return badInput(path + ": joins '" + l.a + "' to itself");
+            return badInput(at("links", i) + ": joins '" + l.a + "' to itself");
         if (!(l.bandwidthGBps > 0) || l.bandwidthGBps > 1e5)
-            return badInput(path + ".bandwidth: expected a positive bandwidth below 100 TB/s");
+            return badInput(at("links", i) + ".bandwidth: expected a positive bandwidth below 100 TB/s");
         if (l.latencyUs < 0 || l.latencyUs > 1e6)
-            return badInput(path + ".latency_us: expected between 0 and 1e6 microseconds");
+            return badInput(at("links", i) + ".latency_us: expected between 0 and 1e6 microseconds");
         if (l.count < 1 || l.count > 1024)
-            return badInput(path + ".count: expected 1 to 1024 links");
+            return badInput(at("links", i) + ".count: expected 1 to 1024 links");
     }
     return {};
 }
 
-std::vector<int> connectedParts(const Topology& t)
+std::vector<std::pair<int, int>> linkVertices(const Topology& t)
 {
-    std::unordered_map<std::string, int> vertex;
+    std::unordered_map<std::string_view, int> vertex;
+    vertex.reserve(static_cast<size_t>(t.vertexCount()));
     for (int v = 0; v < t.vertexCount(); ++v)
         vertex.emplace(t.vertexId(v), v);
+    std::vector<std::pair<int, int>> ends;
+    ends.reserve(t.links.size());
+    for (const Link& l : t.links) {
+        const auto a = vertex.find(l.a), b = vertex.find(l.b);
+        ends.emplace_back(a == vertex.end() ? -1 : a->second, b == vertex.end() ? -1 : b->second);
+    }
+    return ends;
+}
+
+std::vector<int> connectedParts(const Topology& t)
+{
     // union-find with path halving
     std::vector<int> parent(static_cast<size_t>(t.vertexCount()));
     std::iota(parent.begin(), parent.end(), 0);
@@ -170,11 +184,9 @@ std::vector<int> connectedParts(const Topology& t)
         }
         return v;
     };
-    for (const Link& l : t.links) {
-        auto a = vertex.find(l.a), b = vertex.find(l.b);
-        if (a != vertex.end() && b != vertex.end())
-            parent[static_cast<size_t>(find(a->second))] = find(b->second);
-    }
+    for (const auto& [a, b] : linkVertices(t))
+        if (a >= 0 && b >= 0)
+            parent[static_cast<size_t>(find(a))] = find(b);
     std::vector<int> part(parent.size());
     for (size_t v = 0; v < part.size(); ++v)
         part[v] = find(static_cast<int>(v));

@@ -75,11 +75,19 @@ struct CostModel::Impl {
         auto operator<=>(const Key&) const = default;
     };
     std::map<Key, CollectiveCost> cache;
+    // Nodes that are copies of each other (CostModel::setNodeSymmetry): node -> its class of copies;
+    // GPU -> its place among its node's GPUs. copiesApply: no link joins two nodes or two fabric
+    // switches, so every link outside the nodes joins one node to the fabric.
+    bool symmetryOn = true;
+    bool copiesApply = false;
+    std::unordered_map<int, int> nodeClass;
+    std::vector<int> gpuPlace;
 
     Impl(const Topology& t, const CostProfile& p) : effective(t), router(effective)
     {
         for (Link& l : effective.links)
             l.bandwidthGBps *= p.link[static_cast<int>(l.kind)].efficiency;
+        classifyNodes();
         for (const SwitchNode& s : effective.switches)
             if (s.kind == SwitchKind::Nic)
                 ++nicsByNode[s.node];
@@ -102,6 +110,106 @@ struct CostModel::Impl {
                     nvlsPortGBps[static_cast<size_t>(g->second)] += l.bandwidthGBps;
             }
         }
+    }
+
+    // Two nodes are copies when their GPUs, switches and links (including their links to the
+    // fabric, by the fabric switch's vertex) are the same in the same order, ids aside: a
+    // signature per node of everything the router and the model read, in one pass over the
+    // vertices and links, O(V + E).
+    void classifyNodes()
+    {
+        const Topology& t = effective;
+        const int ranks = t.rankCount(), vertices = t.vertexCount();
+        std::vector<int> node(static_cast<size_t>(vertices)), place(static_cast<size_t>(vertices), 0);
+        std::unordered_map<int, std::pair<int, int>> seen; // node -> (GPUs, switches) so far
+        std::unordered_map<int, std::string> signature;
+        const auto put = [](std::string& out, auto value) { out.append(reinterpret_cast<const char*>(&value), sizeof value); };
+        gpuPlace.assign(static_cast<size_t>(ranks), 0);
+        for (int v = 0; v < vertices; ++v) {
+            const size_t i = static_cast<size_t>(v);
+            if (v < ranks) {
+                const Gpu& g = t.gpus[i];
+                node[i] = g.node;
+                place[i] = gpuPlace[i] = seen[g.node].first++;
+                std::string& out = signature[g.node];
+                put(out, 'g');
+                out += g.name;
+                put(out, '\0');
+                put(out, g.memory);
+                put(out, g.tflops);
+                put(out, g.memBandwidthGBps);
+                put(out, g.socket);
+            } else {
+                const SwitchNode& sw = t.switches[i - static_cast<size_t>(ranks)];
+                node[i] = sw.node;
+                if (sw.node < 0)
+                    continue;
+                place[i] = seen[sw.node].second++;
+                std::string& out = signature[sw.node];
+                put(out, 's');
+                put(out, static_cast<int>(sw.kind));
+                put(out, sw.socket);
+                put(out, sw.nvls);
+            }
+        }
+        for (size_t i = 0; i < t.links.size(); ++i) {
+            const auto [a, b] = router.linkEnds(static_cast<int>(i));
+            if (a < 0 || b < 0)
+                continue;
+            const int na = node[static_cast<size_t>(a)], nb = node[static_cast<size_t>(b)];
+            if ((na >= 0 && nb >= 0 && na != nb) || (na < 0 && nb < 0))
+                return; // a link between nodes or between fabric switches: no copies
+            std::string& out = signature[na >= 0 ? na : nb];
+            put(out, 'l');
+            for (const int v : {a, b}) {
+                if (node[static_cast<size_t>(v)] < 0) {
+                    put(out, 2);
+                    put(out, v); // the fabric switch itself
+                } else {
+                    put(out, v < ranks ? 0 : 1);
+                    put(out, place[static_cast<size_t>(v)]);
+                }
+            }
+            const Link& l = t.links[i];
+            put(out, static_cast<int>(l.kind));
+            put(out, l.count);
+            put(out, l.bandwidthGBps);
+            put(out, l.latencyUs);
+        }
+        std::unordered_map<std::string, int> classes;
+        for (auto& [n, sig] : signature) {
+            const int next = static_cast<int>(classes.size());
+            nodeClass[n] = classes.emplace(std::move(sig), next).first->second;
+        }
+        copiesApply = true;
+    }
+
+    // The group's ranks on its first two nodes (ascending) when it spans three or more nodes that
+    // are copies holding its ranks at the same places; else empty. Every node then sends to the
+    // next and receives from the previous exactly as the first two do with each other, so the
+    // ring, chain and rails patterns load every node's links (and its links to the fabric, which
+    // no other node uses) as they load the first two's.
+    std::vector<int> copiesSubgroup(const std::map<int, std::vector<int>>& nodes) const
+    {
+        if (!symmetryOn || !copiesApply || nodes.size() < 3)
+            return {};
+        const auto& [firstNode, first] = *nodes.begin();
+        const auto firstClass = nodeClass.find(firstNode);
+        if (firstClass == nodeClass.end())
+            return {};
+        for (const auto& [n, ranks] : nodes) {
+            const auto c = nodeClass.find(n);
+            if (c == nodeClass.end() || c->second != firstClass->second || ranks.size() != first.size())
+                return {};
+            for (size_t k = 0; k < ranks.size(); ++k)
+                if (gpuPlace[static_cast<size_t>(ranks[k])] != gpuPlace[static_cast<size_t>(first[k])])
+                    return {};
+        }
+        std::vector<int> sub = first;
+        const std::vector<int>& second = std::next(nodes.begin())->second;
+        sub.insert(sub.end(), second.begin(), second.end());
+        std::sort(sub.begin(), sub.end());
+        return sub;
     }
 
     int nicsPerNode(int node) const
@@ -371,6 +479,47 @@ int ceilLog2(int n)
     return d;
 }
 
+// floor(log2(n)), NCCL's log2i
+int floorLog2(int n)
+{
+    int d = 0;
+    while ((2 << d) <= n)
+        ++d;
+    return d;
+}
+
+// NCCL's own latency model for its tree and NVLS-tree all-reduce, taken whole (NVIDIA/nccl
+// src/graph/tuning.cc, NCCL 2.19 on: baseLat and hwLat). With g ranks per node on N nodes:
+//   tree, LL:            baseLat + 2 ((g - 1) hwLat[intra] + log2i(N) hwLat[net])
+//                        = 6.8 + 2 ((g - 1) x 0.6 (NVLink; 1.0 other links) + log2i(N) x 5.0)
+//   NVLS-tree (Simple):  hwLat[NVLink] + 2 log2i(N) hwLat[net] = 23 + 2 log2i(N) x 14
+// NCCL fits these to what nccl-tests measures, launch included: on 2 x 8 H100 its tuner predicts
+// 6.8 + 2 (7 x 0.6 + 5.0) = 25.2 us for a tree/LL all-reduce (log of github.com/NVIDIA/nccl/issues/1453)
+// and nccl-tests measures 24.7 us at 8 B (github.com/NVIDIA/nccl-tests/issues/309); so neither
+// the model's launch and base nor its route latencies are added. LL128 and Simple keep the
+// model's own step latencies: NCCL pairs its LL128 and Simple tree latencies (14 + 1.25 / 8.5 per
+// step; 28 per step, "the latency of a 256kB chunk") with tree bandwidths that it caps well below
+// the model's, and taken alone they would make medium sizes too fast. docs/cost-model.md, section 3.
+constexpr double kTreeBaseLlUs = 6.8;
+constexpr double kTreeHopLlNvLinkUs = 0.6, kTreeHopLlPciUs = 1.0, kTreeHopLlNetUs = 5.0;
+constexpr double kNvlsTreeIntraUs = 23.0, kNvlsTreeNetUs = 14.0;
+
+constexpr double kNoTunerLatency = std::numeric_limits<double>::quiet_NaN();
+
+// The tree's latency by protocol: NCCL's for LL, kNoTunerLatency (the model's own steps) else.
+std::array<double, 3> treeTunerLatencyUs(int ranksPerNode, int nodes, LinkKind intraClass)
+{
+    const double intra = intraClass == LinkKind::NvLink ? kTreeHopLlNvLinkUs : kTreeHopLlPciUs;
+    return {kTreeBaseLlUs + 2.0 * ((ranksPerNode - 1) * intra + floorLog2(nodes) * kTreeHopLlNetUs), kNoTunerLatency,
+            kNoTunerLatency};
+}
+
+// NVLS-tree runs Simple only.
+std::array<double, 3> nvlsTreeTunerLatencyUs(int nodes)
+{
+    return {kNoTunerLatency, kNoTunerLatency, kNvlsTreeIntraUs + 2.0 * floorLog2(nodes) * kNvlsTreeNetUs};
+}
+
 } // namespace
 
 const std::vector<int>& CostModel::ringOrder(const std::vector<int>& group)
@@ -426,6 +575,18 @@ const std::vector<int>& CostModel::ringOrder(const std::vector<int>& group)
 Router& CostModel::router()
 {
     return m_impl->router;
+}
+
+void CostModel::setNodeSymmetry(bool on)
+{
+    if (on != m_impl->symmetryOn)
+        m_impl->cache.clear();
+    m_impl->symmetryOn = on;
+}
+
+bool CostModel::nodeSymmetry() const
+{
+    return m_impl->symmetryOn;
 }
 
 // Rings: one per channel. Across nodes NCCL opens a channel per NIC and enters each node at a
@@ -553,6 +714,10 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
     const auto nodes = byNode(topo, group);
     const int nodeCount = static_cast<int>(nodes.size());
     const double S = static_cast<double>(bytes);
+    // The ranks the ring, chain and rails patterns are priced on: the group, or its first two
+    // nodes where its nodes are copies (Impl::copiesSubgroup, setNodeSymmetry).
+    const std::vector<int> copies = m_impl->copiesSubgroup(nodes);
+    const std::vector<int>& patternGroup = copies.empty() ? group : copies;
 
     CollectiveCost best;
     best.timeUs = std::numeric_limits<double>::infinity();
@@ -581,8 +746,11 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
     //       + interSteps * (hop[p][inter class] + inter route latency) + moved / (gbps * f[p])
     // (steps split by the hardware they cross as in NCCL src/graph/tuning.cc:
     // (nsteps - nInterSteps) * intraLat + nInterSteps * interLat).
+    // `tuner`: for the protocols where it is a number, the whole latency as NCCL's tuner has it
+    // (tree and NVLS-tree across nodes, treeTunerLatencyUs), in place of launch + base + steps.
     auto consider = [&](Algorithm algo, int intraSteps, int interSteps, double movedBytes, double gbps,
-                        const PatternCost& pc, bool simpleOnly = false) {
+                        const PatternCost& pc, bool simpleOnly = false,
+                        const std::array<double, 3>& tuner = {kNoTunerLatency, kNoTunerLatency, kNoTunerLatency}) {
         if (!pc.connected) {
             best.connected = false;
             return;
@@ -590,10 +758,12 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
         for (int p = simpleOnly ? static_cast<int>(Protocol::Simple) : 0; p < 3; ++p) {
             const ProtocolParams& pp = m_profile.protocol[static_cast<size_t>(p)];
             const auto hopUs = [&](LinkKind k) { return m_profile.link[static_cast<int>(k)].hopUs[static_cast<size_t>(p)]; };
-            const double latency = intraSteps * (hopUs(pc.intraClass) + pc.intraLatencyUs)
-                                   + interSteps * (hopUs(pc.interClass) + pc.interLatencyUs);
+            const double latency = std::isnan(tuner[static_cast<size_t>(p)])
+                                       ? m_profile.launchUs + pp.baseUs + intraSteps * (hopUs(pc.intraClass) + pc.intraLatencyUs)
+                                             + interSteps * (hopUs(pc.interClass) + pc.interLatencyUs)
+                                       : tuner[static_cast<size_t>(p)];
             const double bw = gbps * pp.bandwidthFactor * kGB / 1e6; // bytes per microsecond
-            const double t = m_profile.launchUs + pp.baseUs + latency + (bw > 0 ? movedBytes / bw : 0.0);
+            const double t = latency + (bw > 0 ? movedBytes / bw : 0.0);
             if (t < best.timeUs) {
                 best = {t, algo, static_cast<Protocol>(p), gbps, pc.bottleneckLink, intraSteps + interSteps, true, movedBytes};
             }
@@ -603,11 +773,9 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
     // The ring's pattern over the whole group, priced once per call (ring, tree and NVLS all ask
     // for it; on 65,536 GPUs it is 8 channels x 65,536 transfers).
     std::optional<PatternCost> ringPc;
-    auto ringPattern = [&](const std::vector<int>& members) -> PatternCost {
-        if (members != group)
-            return pattern(router, topo, ringChannelFlows(members));
+    auto ringPattern = [&]() -> PatternCost {
         if (!ringPc)
-            ringPc = pattern(router, topo, ringChannelFlows(group));
+            ringPc = pattern(router, topo, ringChannelFlows(patternGroup));
         return *ringPc;
     };
 
@@ -650,7 +818,7 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
         size_t rails = std::numeric_limits<size_t>::max();
         for (auto& [node, ranks] : nodes)
             rails = std::min(rails, ranks.size());
-        const PatternCost pc = pattern(router, topo, patternFlows(OpKind::AllReduce, group, Algorithm::Hierarchical, root));
+        const PatternCost pc = pattern(router, topo, patternFlows(OpKind::AllReduce, patternGroup, Algorithm::Hierarchical, root));
         railsPc = std::pair<double, PatternCost>(pc.gbps * static_cast<double>(rails), pc);
         return *railsPc;
     };
@@ -659,7 +827,7 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
     // shareLinks over all of them gives the narrowest node's chain, in one pass over the group.
     auto chainGBps = [&]() {
         std::map<int, std::vector<int>> segments;
-        for (int r : ringOrder(group))
+        for (int r : ringOrder(patternGroup))
             segments[topo.gpus[static_cast<size_t>(r)].node].push_back(r);
         std::vector<Flow> flows;
         for (auto& [node, seg] : segments) {
@@ -697,7 +865,7 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
         // Ring: always applicable. Across N nodes NCCL counts 2(N-1) of all-reduce's 2(n-1) steps
         // (N-1 of n-1 for the others) as network steps (tuning.cc, nInterSteps).
         if (want == Algorithm::Auto || want == Algorithm::Ring) {
-            const PatternCost pc = ringPattern(group);
+            const PatternCost pc = ringPattern();
             const int interOnce = nodeCount - 1;
             switch (kind) {
             case OpKind::AllReduce:
@@ -737,14 +905,16 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
             consider(Algorithm::Direct, inter ? 0 : 1, inter ? 1 : 0, moved, pc.gbps, pc);
         }
         // Across nodes: tree (all-reduce) as NCCL does. Latency as tuning.cc:
-        // 2 * ((g - 1) * intraLat + log2(N) * interLat), g ranks per node.
+        // baseLat + 2 * ((g - 1) * intraLat + log2(N) * interLat), g ranks per node, NCCL's own
+        // figures for LL (treeTunerLatencyUs), the model's step latencies for LL128 and Simple.
         if (multiNodeAllReduce && (want == Algorithm::Auto || want == Algorithm::Tree)) {
             const double chain = chainGBps();
             auto [algbw, pc] = treeAlgbw(chain / 2.0);
-            const PatternCost ring = ringPattern(group); // the intra-node hops' class and latency
+            const PatternCost ring = ringPattern(); // the intra-node hops' class and latency
             pc.intraClass = ring.intraClass;
             pc.intraLatencyUs = ring.intraLatencyUs;
-            consider(Algorithm::Tree, 2 * (maxLocal - 1), 2 * ceilLog2(nodeCount), S, algbw, pc);
+            consider(Algorithm::Tree, 2 * (maxLocal - 1), 2 * ceilLog2(nodeCount), S, algbw, pc, false,
+                     treeTunerLatencyUs(maxLocal, nodeCount, pc.intraClass));
         }
         // NVLink SHARP in one node: every GPU sends its S bytes to the switch, which reduces them
         // and multicasts the S reduced bytes back, so each GPU moves S per direction (a ring moves
@@ -752,7 +922,7 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
         // is why NVLS busbw exceeds the NVLink rate (docs/cost-model.md). Simple protocol only, as
         // in NCCL; two latency steps (reduce, multicast).
         if (nvls && (want == Algorithm::Auto || want == Algorithm::Nvls)) {
-            const PatternCost pc = ringPattern(group);
+            const PatternCost pc = ringPattern();
             if (kind == OpKind::AllReduce)
                 consider(Algorithm::Nvls, 2, 0, S, nvlsGBps, pc, true);
             else
@@ -765,10 +935,10 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
         // algbw = min(B_nvls, B_net / k) with k as for the tree.
         if (nvlsTree && (want == Algorithm::Auto || want == Algorithm::NvlsTree)) {
             auto [algbw, pc] = treeAlgbw(nvlsGBps);
-            const PatternCost ring = ringPattern(group);
+            const PatternCost ring = ringPattern();
             pc.intraClass = ring.intraClass;
             pc.intraLatencyUs = ring.intraLatencyUs;
-            consider(Algorithm::NvlsTree, 2, 2 * ceilLog2(nodeCount), S, algbw, pc, true);
+            consider(Algorithm::NvlsTree, 2, 2 * ceilLog2(nodeCount), S, algbw, pc, true, nvlsTreeTunerLatencyUs(nodeCount));
         }
         // Hierarchical across nodes (on request only: NCCL has no such algorithm, so Auto, which
         // stands for NCCL's tuner, never picks it): all-reduce = reduce-scatter in each node, an
@@ -806,7 +976,7 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
                 const double l = static_cast<double>(ranks.size());
                 perRail = std::max(perRail, (dn - l) / (dn * l) * S);
             }
-            const PatternCost pc = pattern(router, topo, patternFlows(OpKind::AllReduce, group, Algorithm::Hierarchical, root));
+            const PatternCost pc = pattern(router, topo, patternFlows(OpKind::AllReduce, patternGroup, Algorithm::Hierarchical, root));
             CollectiveCost saved = best;
             best.timeUs = std::numeric_limits<double>::infinity();
             consider(Algorithm::Hierarchical, 0, (both ? 2 : 1) * (nodeCount - 1), (both ? 2.0 : 1.0) * perRail, pc.gbps, pc);

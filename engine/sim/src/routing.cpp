@@ -16,20 +16,17 @@ Router::Router(const Topology& topology) : m_topology(topology)
     m_adjacency.resize(static_cast<size_t>(n));
     m_toSwitches.resize(static_cast<size_t>(n));
     m_vertexNode.resize(static_cast<size_t>(n));
-    std::unordered_map<std::string, int> index;
-    for (int v = 0; v < n; ++v) {
+    for (int v = 0; v < n; ++v)
         m_vertexNode[static_cast<size_t>(v)] = topology.nodeOf(v);
-        index.emplace(topology.vertexId(v), v);
-    }
-    m_linkEnds.assign(topology.links.size(), {-1, -1});
+    m_linkEnds = linkVertices(topology);
     for (size_t i = 0; i < topology.links.size(); ++i) {
-        const Link& l = topology.links[i];
-        const auto a = index.find(l.a), b = index.find(l.b);
-        if (a == index.end() || b == index.end())
-            continue; // validateTopology reports it; routing just ignores the broken link
-        m_linkEnds[i] = {a->second, b->second};
-        m_adjacency[static_cast<size_t>(a->second)].push_back({static_cast<int>(i), b->second});
-        m_adjacency[static_cast<size_t>(b->second)].push_back({static_cast<int>(i), a->second});
+        auto& [a, b] = m_linkEnds[i];
+        if (a < 0 || b < 0) {
+            a = b = -1; // validateTopology reports it; routing just ignores the broken link
+            continue;
+        }
+        m_adjacency[static_cast<size_t>(a)].push_back({static_cast<int>(i), b});
+        m_adjacency[static_cast<size_t>(b)].push_back({static_cast<int>(i), a});
     }
     for (int v = 0; v < n; ++v) {
         std::vector<Step>& steps = m_toSwitches[static_cast<size_t>(v)];

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace shardlab {
@@ -82,6 +83,10 @@ std::optional<LinkKind> linkKindFromName(std::string_view name);
 // Which part of the machine each vertex is in (vertex numbering as Topology::vertexOf): vertices
 // that links join, directly or through other vertices, have the same number. Linear in the links.
 std::vector<int> connectedParts(const Topology& topology);
+
+// Each link's two vertices (Link::a, Link::b), -1 for an id that names no GPU or switch: one hash
+// of the ids (viewed, not copied), O(V + E). Shared by routing and connectedParts.
+std::vector<std::pair<int, int>> linkVertices(const Topology& topology);
 
 // The most GPUs a topology may have. Routing, ring search and the simulator are near-linear in the
 // GPUs on regular machines (one switch, NVSwitch nodes, nodes on a network switch, PCIe trees), and

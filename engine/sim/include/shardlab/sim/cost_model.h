@@ -5,7 +5,9 @@
 //   T = launch + base[p] + intraSteps * (hop[p][intra class] + intra route latency)
 //       + interSteps * (hop[p][network] + inter-node route latency) + moved(a, n, S) / (B * bw[p])
 // (NCCL src/graph/tuning.cc splits the steps the same way: (nsteps - nInterSteps) * intraLat +
-// nInterSteps * interLat.) Across nodes the algorithms are pipelined, so B is the narrowest of
+// nInterSteps * interLat.) The tree's LL latency and NVLS-tree's latency are NCCL's own figures
+// from tuning.cc, taken whole in place of launch + base + steps (docs/cost-model.md, section 3).
+// Across nodes the algorithms are pipelined, so B is the narrowest of
 // their parts (intra-node chain, NICs, NVLink SHARP), not a sum of phases; docs/cost-model.md.
 // B is the bandwidth each rank gets on the algorithm's pattern with links shared between its
 // simultaneous transfers (Router::shareLinks) on links derated by their class's efficiency. As
@@ -106,6 +108,17 @@ public:
     // The router over the links as the model sees them (derated by their class's efficiency;
     // link indices are those of topology().links).
     Router& router();
+
+    // Nodes that are copies of each other (same GPUs, switches and links in the same order, NICs
+    // on the same fabric switches) and hold a group's ranks at the same places load their links
+    // alike under the ring, chain and rails patterns, so across three or more such nodes the model
+    // prices those patterns on the group's first two nodes: the same bandwidths, latencies and
+    // bottleneck link, from O(ranks of two nodes) routes instead of O(n) (docs/cost-model.md,
+    // "Nodes that are copies"). Applies only where no link joins two nodes directly and no link
+    // joins two fabric switches (a spine shared by all nodes loads with their count). On by
+    // default; off prices every transfer (the tests compare both).
+    void setNodeSymmetry(bool on);
+    bool nodeSymmetry() const;
 
 private:
     std::vector<Flow> ringChannelFlows(const std::vector<int>& members);

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace shardlab {
@@ -53,6 +54,8 @@ public:
     // Keeps a reference: the topology must outlive the router.
     explicit Router(const Topology& topology);
     const Topology& topology() const { return m_topology; }
+    // The vertices a link joins, (a, b) as Link::a and Link::b; (-1, -1) for a link to an unknown id.
+    std::pair<int, int> linkEnds(int link) const { return m_linkEnds[static_cast<size_t>(link)]; }
 
     // Cached. An invalid route (empty, from != to) means the two are not connected.
     const Route& route(int fromVertex, int toVertex);
