@@ -1,6 +1,7 @@
 #include "timeline/timelinedata.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <iterator>
 #include <limits>
@@ -8,24 +9,87 @@
 
 namespace shardlab::gui {
 
+std::atomic<std::uint64_t> TimelineData::s_nextId{0};
+
 void TimelineTrack::push(double b, double e, int s)
 {
+    if (reach.empty() && !end.empty() && e < end.back()) {
+        // the first span that ends before an earlier one: from now on the max end is stored
+        reach.reserve(end.capacity());
+        reach.push_back(end.front());
+        for (size_t i = 1; i < end.size(); ++i)
+            reach.push_back(std::max(end[i], reach.back()));
+    }
+    if (!reach.empty())
+        reach.push_back(std::max(e, reach.back()));
+    covered.push_back((covered.empty() ? 0.0 : covered.back()) + (e - b));
     begin.push_back(b);
     end.push_back(e);
-    reach.push_back(reach.empty() ? e : std::max(e, reach.back()));
     span.push_back(s);
+}
+
+void TimelineTrack::reserve(size_t n)
+{
+    begin.reserve(n);
+    end.reserve(n);
+    covered.reserve(n);
+    span.reserve(n);
+    if (!reach.empty())
+        reach.reserve(n);
 }
 
 size_t TimelineTrack::firstEndingAfter(double us) const
 {
-    return static_cast<size_t>(std::upper_bound(reach.begin(), reach.end(), us) - reach.begin());
+    const std::vector<double>& r = reached();
+    return static_cast<size_t>(std::upper_bound(r.begin(), r.end(), us) - r.begin());
+}
+
+namespace {
+
+// The first element of sorted `v` from `from` on for which `past` holds, galloping: steps of
+// 1, 2, 4... from `from`, then a binary search in the last step. A left-to-right sweep over a
+// lane (timelinelod.cpp) finds its next span in O(log distance), touching memory near the
+// last one instead of the middle of a million-span array.
+template <typename Past>
+size_t gallopTo(const std::vector<double>& v, size_t from, Past past)
+{
+    size_t lo = std::min(from, v.size()), hi = lo, step = 1;
+    while (hi < v.size() && !past(v[hi])) {
+        lo = hi + 1;
+        hi = from + step;
+        step *= 2;
+    }
+    hi = std::min(hi, v.size());
+    return static_cast<size_t>(std::partition_point(v.begin() + static_cast<long>(lo), v.begin() + static_cast<long>(hi),
+                                                    [&](double x) { return !past(x); })
+                               - v.begin());
+}
+
+} // namespace
+
+size_t TimelineTrack::firstEndingAfter(double us, size_t from) const
+{
+    return gallopTo(reached(), from, [us](double reached) { return reached > us; });
+}
+
+size_t TimelineTrack::firstBeginningAt(double us, size_t from) const
+{
+    return gallopTo(begin, from, [us](double b) { return b >= us; });
+}
+
+double TimelineTrack::coveredBetween(size_t first, size_t last) const
+{
+    if (last <= first)
+        return 0;
+    return covered[last - 1] - (first > 0 ? covered[first - 1] : 0.0);
 }
 
 int TimelineTrack::at(double us) const
 {
+    const std::vector<double>& r = reached();
     const auto it = std::upper_bound(begin.begin(), begin.end(), us);
     // walk back over the (rare) spans that an earlier, longer one overlaps
-    for (size_t i = static_cast<size_t>(it - begin.begin()); i > 0 && reach[i - 1] > us; --i)
+    for (size_t i = static_cast<size_t>(it - begin.begin()); i > 0 && r[i - 1] > us; --i)
         if (us < end[i - 1])
             return static_cast<int>(i - 1);
     return -1;
@@ -34,6 +98,7 @@ int TimelineTrack::at(double us) const
 std::shared_ptr<TimelineData> TimelineData::build(std::shared_ptr<const RunResult> run, std::shared_ptr<const RunResult> reference)
 {
     auto d = std::make_shared<TimelineData>();
+    d->m_id = ++s_nextId;
     d->m_run = std::move(run);
     d->m_reference = std::move(reference);
     const RunResult& r = *d->m_run;
@@ -55,6 +120,7 @@ std::shared_ptr<TimelineData> TimelineData::build(std::shared_ptr<const RunResul
 std::shared_ptr<TimelineData> TimelineData::streaming(int ranks, std::vector<std::string> devices)
 {
     auto d = std::make_shared<TimelineData>();
+    d->m_id = ++s_nextId;
     d->m_owned = std::make_shared<RunResult>();
     d->m_owned->ranks = ranks;
     d->m_owned->devices = std::move(devices);
@@ -125,11 +191,7 @@ void TimelineData::expectGrowth(double factor)
     m_grew = true;
     for (TimelineLane& l : m_lanes)
         for (TimelineTrack& t : l.kinds) {
-            const size_t n = static_cast<size_t>(static_cast<double>(t.size()) * factor * 1.05) + 16;
-            t.begin.reserve(n);
-            t.end.reserve(n);
-            t.reach.reserve(n);
-            t.span.reserve(n);
+            t.reserve(static_cast<size_t>(static_cast<double>(t.size()) * factor * 1.05) + 16);
         }
 }
 
@@ -168,8 +230,22 @@ const TimelineLane* TimelineData::lane(int rank, LaneBand band) const
 void TimelineData::addOrdered(const std::vector<Span>& spans, int base, bool reference, const int* first, const int* last)
 {
     // New spans follow the old ones in time (a stream delivers whole iterations); should one
-    // not, its track is re-sorted.
-    std::vector<TimelineTrack*> unsorted;
+    // not, only the tail of its track from the first span it precedes is re-sorted (a live run's
+    // ranks report a little out of step: re-sorting whole tracks of millions would stall).
+    // Each entry: the track, its size when the first span out of order came, and whether its
+    // ends were sorted until then.
+    struct Unsorted {
+        TimelineTrack* track;
+        size_t sortedUpTo;
+        bool endsSorted;
+    };
+    std::vector<Unsorted> unsorted;
+    auto push = [&unsorted](TimelineTrack& t, const Span& s, int index) {
+        if (!t.begin.empty() && s.beginUs < t.begin.back()
+            && std::none_of(unsorted.begin(), unsorted.end(), [&](const Unsorted& u) { return u.track == &t; }))
+            unsorted.push_back({&t, t.size(), t.reach.empty()});
+        t.push(s.beginUs, s.endUs, index);
+    };
     for (const int* it = first; it != last; ++it) {
         const int i = *it;
         const Span& s = spans[static_cast<size_t>(i)];
@@ -178,28 +254,47 @@ void TimelineData::addOrdered(const std::vector<Span>& spans, int base, bool ref
         const LaneBand band = reference ? LaneBand::Reference : s.stream != 0 ? LaneBand::CommStream : LaneBand::Main;
         if (reference && s.stream != 0)
             continue; // the reference lane shows what the compute stream did
-        TimelineTrack& t = laneFor(s.rank, band).kinds[static_cast<size_t>(s.kind)];
-        if (!t.begin.empty() && s.beginUs < t.begin.back() && std::find(unsorted.begin(), unsorted.end(), &t) == unsorted.end())
-            unsorted.push_back(&t);
-        t.push(s.beginUs, s.endUs, base + i);
+        push(laneFor(s.rank, band).kinds[static_cast<size_t>(s.kind)], s, base + i);
         if (s.kind == SpanKind::Compute && s.detail == SpanDetail::Paging) {
-            TimelineTrack& pg = laneFor(s.rank, band).paging;
-            if (!pg.begin.empty() && s.beginUs < pg.begin.back() && std::find(unsorted.begin(), unsorted.end(), &pg) == unsorted.end())
-                unsorted.push_back(&pg);
-            pg.push(s.beginUs, s.endUs, base + i);
+            push(laneFor(s.rank, band).paging, s, base + i);
             m_hasPaging = true;
         }
         m_endUs = std::max(m_endUs, s.endUs);
     }
-    for (TimelineTrack* t : unsorted) {
-        std::vector<size_t> idx(t->size());
-        std::iota(idx.begin(), idx.end(), size_t{0});
-        std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return t->begin[a] < t->begin[b]; });
-        TimelineTrack sorted;
-        for (size_t k : idx)
-            sorted.push(t->begin[k], t->end[k], t->span[k]);
-        *t = std::move(sorted);
+    for (const Unsorted& u : unsorted)
+        resortTail(*u.track, u.sortedUpTo, u.endsSorted);
+}
+
+void TimelineData::resortTail(TimelineTrack& t, size_t sortedUpTo, bool endsSorted)
+{
+    // [0, sortedUpTo) and [sortedUpTo, size) are each sorted by beginning (the second came in
+    // one sorted slice); only what follows the first span that the new ones precede moves.
+    const double firstNew = *std::min_element(t.begin.begin() + static_cast<long>(sortedUpTo), t.begin.end());
+    const size_t from = static_cast<size_t>(std::upper_bound(t.begin.begin(), t.begin.begin() + static_cast<long>(sortedUpTo), firstNew)
+                                            - t.begin.begin());
+    std::vector<size_t> idx(t.size() - from);
+    std::iota(idx.begin(), idx.end(), from);
+    std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return t.begin[a] < t.begin[b]; });
+    std::vector<double> b, e;
+    std::vector<int> s;
+    b.reserve(idx.size());
+    e.reserve(idx.size());
+    s.reserve(idx.size());
+    for (size_t k : idx) {
+        b.push_back(t.begin[k]);
+        e.push_back(t.end[k]);
+        s.push_back(t.span[k]);
     }
+    for (std::vector<double>* v : {&t.begin, &t.end, &t.covered})
+        v->resize(from);
+    t.span.resize(from);
+    // the late span made push() keep the running maximum; sorted, it may not be needed
+    if (endsSorted)
+        t.reach.clear();
+    else
+        t.reach.resize(from);
+    for (size_t k = 0; k < b.size(); ++k)
+        t.push(b[k], e[k], s[k]);
 }
 
 void TimelineData::sortCollectives(size_t from)
