@@ -107,8 +107,10 @@ std::shared_ptr<TimelineData> TimelineData::build(std::shared_ptr<const RunResul
     d->m_layout.reference = d->m_reference != nullptr;
     d->makeLanes();
     const std::vector<int> order = byBeginning(r.spans);
+    d->reserveTracks(r.spans, false);
     d->addOrdered(r.spans, 0, false, order.data(), order.data() + order.size());
     if (d->m_reference) {
+        d->reserveTracks(d->m_reference->spans, true);
         const std::vector<int> refOrder = byBeginning(d->m_reference->spans);
         d->addOrdered(d->m_reference->spans, 0, true, refOrder.data(), refOrder.data() + refOrder.size());
     }
@@ -249,20 +251,45 @@ void TimelineData::addOrdered(const std::vector<Span>& spans, int base, bool ref
     for (const int* it = first; it != last; ++it) {
         const int i = *it;
         const Span& s = spans[static_cast<size_t>(i)];
-        if (s.rank < 0 || s.rank >= m_layout.ranks || !(s.endUs > s.beginUs))
+        const std::optional<LaneBand> band = bandOf(s, reference);
+        if (!band)
             continue;
-        const LaneBand band = reference ? LaneBand::Reference : s.stream != 0 ? LaneBand::CommStream : LaneBand::Main;
-        if (reference && s.stream != 0)
-            continue; // the reference lane shows what the compute stream did
-        push(laneFor(s.rank, band).kinds[static_cast<size_t>(s.kind)], s, base + i);
+        push(laneFor(s.rank, *band).kinds[static_cast<size_t>(s.kind)], s, base + i);
         if (s.kind == SpanKind::Compute && s.detail == SpanDetail::Paging) {
-            push(laneFor(s.rank, band).paging, s, base + i);
+            push(laneFor(s.rank, *band).paging, s, base + i);
             m_hasPaging = true;
         }
         m_endUs = std::max(m_endUs, s.endUs);
     }
     for (const Unsorted& u : unsorted)
         resortTail(*u.track, u.sortedUpTo, u.endsSorted);
+}
+
+std::optional<LaneBand> TimelineData::bandOf(const Span& s, bool reference) const
+{
+    if (s.rank < 0 || s.rank >= m_layout.ranks || !(s.endUs > s.beginUs))
+        return std::nullopt;
+    if (reference)
+        return s.stream != 0 ? std::nullopt : std::optional(LaneBand::Reference); // the reference lane shows the compute stream
+    return s.stream != 0 ? LaneBand::CommStream : LaneBand::Main;
+}
+
+void TimelineData::reserveTracks(const std::vector<Span>& spans, bool reference)
+{
+    // a finished run's tracks at their exact size: 28 bytes a span, not up to twice that
+    std::vector<size_t> n(m_lanes.size() * 4, 0);
+    for (const Span& s : spans)
+        if (const std::optional<LaneBand> band = bandOf(s, reference)) {
+            const size_t lane = static_cast<size_t>(s.rank) * 3 + static_cast<size_t>(*band);
+            ++n[lane * 4 + static_cast<size_t>(s.kind)];
+            if (s.kind == SpanKind::Compute && s.detail == SpanDetail::Paging)
+                ++n[lane * 4 + 3];
+        }
+    for (size_t l = 0; l < m_lanes.size(); ++l) {
+        for (size_t k = 0; k < 3; ++k)
+            m_lanes[l].kinds[k].reserve(m_lanes[l].kinds[k].size() + n[l * 4 + k]);
+        m_lanes[l].paging.reserve(m_lanes[l].paging.size() + n[l * 4 + 3]);
+    }
 }
 
 void TimelineData::resortTail(TimelineTrack& t, size_t sortedUpTo, bool endsSorted)
@@ -306,14 +333,21 @@ void TimelineData::sortCollectives(size_t from)
     m_collectivesByStart.resize(from);
     for (size_t c = from; c < r.collectives.size(); ++c)
         m_collectivesByStart.push_back(static_cast<int>(c));
-    // sort what is new, then merge it in (a stream's new collectives usually all come later)
+    // sort what is new, then merge it in from the first old one it precedes (a stream's new
+    // collectives usually all come later: then nothing old moves, and a chunk costs its own size,
+    // not the run's)
     const auto middle = m_collectivesByStart.begin() + static_cast<long>(from);
     std::stable_sort(middle, m_collectivesByStart.end(), earlier);
-    std::inplace_merge(m_collectivesByStart.begin(), middle, m_collectivesByStart.end(), earlier);
-    m_collectiveStarts.clear();
-    m_collectiveStarts.reserve(m_collectivesByStart.size());
-    for (int c : m_collectivesByStart)
-        m_collectiveStarts.push_back(r.collectives[static_cast<size_t>(c)].startUs);
+    size_t moved = from;
+    if (middle != m_collectivesByStart.end()) {
+        const double firstNew = r.collectives[static_cast<size_t>(*middle)].startUs;
+        moved = static_cast<size_t>(std::upper_bound(m_collectiveStarts.begin(), m_collectiveStarts.begin() + static_cast<long>(from), firstNew)
+                                    - m_collectiveStarts.begin());
+        std::inplace_merge(m_collectivesByStart.begin() + static_cast<long>(moved), middle, m_collectivesByStart.end(), earlier);
+    }
+    m_collectiveStarts.resize(moved);
+    for (size_t k = moved; k < m_collectivesByStart.size(); ++k)
+        m_collectiveStarts.push_back(r.collectives[static_cast<size_t>(m_collectivesByStart[k])].startUs);
 }
 
 size_t TimelineData::spanCount() const

@@ -119,6 +119,9 @@ private:
     // Sorted by beginning, spans[*first..*last) go to their tracks (as index base + i).
     void addOrdered(const std::vector<Span>& spans, int base, bool reference, const int* first, const int* last);
     static std::vector<int> byBeginning(const std::vector<Span>& spans);
+    // The lane band a span goes to, or none (out of range, empty, or the reference's comm stream).
+    std::optional<LaneBand> bandOf(const Span& s, bool reference) const;
+    void reserveTracks(const std::vector<Span>& spans, bool reference);
     static void resortTail(TimelineTrack& t, size_t sortedUpTo, bool endsSorted);
     void sortCollectives(size_t from = 0);
     void makeLanes();

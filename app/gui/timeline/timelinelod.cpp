@@ -56,6 +56,16 @@ void aggregateLane(const TimelineLane& lane, const TimeScale& sc, double columnP
             next[k] = lane.kinds[k].firstEndingAfter(t, next[k]);
         nextPaging = lane.paging.firstEndingAfter(t, nextPaging);
     };
+    // After a column [a, b): the first span ending after b is the last one overlapping the column
+    // if it sticks out, else the one after it (no search, where spans do not overlap).
+    auto advancePast = [&](const TimelineTrack& tr, const LodCoverage& c, double b, size_t& n) {
+        if (!tr.reach.empty())
+            n = tr.firstEndingAfter(b, n);
+        else if (c.last > c.first)
+            n = tr.end[c.last - 1] > b ? c.last - 1 : c.last;
+        else
+            n = c.last;
+    };
     for (;;) {
         // the next span to draw: the earliest beginning among the kinds' next spans
         int kind = -1;
@@ -88,11 +98,12 @@ void aggregateLane(const TimelineLane& lane, const TimeScale& sc, double columnP
             b = from + colUs; // rounding at the column's edge
         SpanKind dominant = SpanKind::Compute;
         double best = -1;
+        std::array<LodCoverage, 3> cover;
         for (SpanKind k : kLodKindsByPriority) {
             const size_t ki = static_cast<size_t>(k);
-            const LodCoverage c = lodCoverage(lane.kinds[ki], a, b, next[ki]);
-            if (c.last > c.first && c.us > best) {
-                best = c.us;
+            cover[ki] = lodCoverage(lane.kinds[ki], a, b, next[ki]);
+            if (cover[ki].last > cover[ki].first && cover[ki].us > best) {
+                best = cover[ki].us;
                 dominant = k;
             }
         }
@@ -103,7 +114,9 @@ void aggregateLane(const TimelineLane& lane, const TimeScale& sc, double columnP
         else
             out.push_back(block);
         t = b;
-        advance();
+        for (size_t k = 0; k < 3; ++k)
+            advancePast(lane.kinds[k], cover[k], b, next[k]);
+        nextPaging = lane.paging.firstEndingAfter(t, nextPaging);
     }
 }
 
