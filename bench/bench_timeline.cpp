@@ -152,15 +152,19 @@ std::shared_ptr<RunResult> syntheticRun(int ranks, int perRank)
     return r;
 }
 
-// Bytes the lanes hold per span (the tracks' arrays as allocated), apart from the Span itself.
-double laneBytesPerSpan(const TimelineData& d)
+// Bytes the lanes hold per span, apart from the Span itself: the tracks' arrays as allocated and
+// the lanes' summaries.
+std::pair<double, double> laneBytesPerSpan(const TimelineData& d)
 {
-    size_t bytes = 0;
-    for (const TimelineLane& l : d.lanes())
+    size_t tracks = 0, summaries = 0;
+    for (const TimelineLane& l : d.lanes()) {
         for (const TimelineTrack* t : {&l.kinds[0], &l.kinds[1], &l.kinds[2], &l.paging})
-            bytes += (t->begin.capacity() + t->end.capacity() + t->reach.capacity() + t->covered.capacity()) * sizeof(double)
-                     + t->span.capacity() * sizeof(int);
-    return static_cast<double>(bytes) / static_cast<double>(std::max<size_t>(1, d.spanCount()));
+            tracks += (t->begin.capacity() + t->end.capacity() + t->reach.capacity() + t->covered.capacity()) * sizeof(double)
+                      + t->span.capacity() * sizeof(int);
+        summaries += l.summary.bytes();
+    }
+    const double n = static_cast<double>(std::max<size_t>(1, d.spanCount()));
+    return {static_cast<double>(tracks) / n, static_cast<double>(summaries) / n};
 }
 
 // The run as the run page receives it: one chunk per iteration (1,000 collectives), each sorted
@@ -281,8 +285,10 @@ void redrawBench(int perRank)
     const Stats l = stats(lod);
     std::printf("1. redraw, 8 ranks x %d spans (%zu spans, %zu collectives), 1600x900 offscreen\n", perRank,
                 run->spans.size(), run->collectives.size());
-    std::printf("   lanes built in %.1f ms, %.1f bytes per span (plus the %zu-byte Span itself); whole run in view: median %.2f ms\n",
-                buildMs, laneBytesPerSpan(*data), sizeof(Span), f.median);
+    const auto [trackBytes, summaryBytes] = laneBytesPerSpan(*data);
+    std::printf("   lanes built in %.1f ms, %.1f bytes per span in tracks + %.1f in summaries (plus the %zu-byte Span itself); whole "
+                "run in view: median %.2f ms\n",
+                buildMs, trackBytes, summaryBytes, sizeof(Span), f.median);
     std::printf("   whole run in view, the level-of-detail pass alone: median %.2f ms\n", stats(fittedLod).median);
     std::printf("   after a zoom or pan step (%zu steps): median %.2f ms, p95 %.2f ms, max %.2f ms  [target median <= 16 ms]\n",
                 steps.size(), s.median, s.p95, s.max);

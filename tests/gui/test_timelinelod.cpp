@@ -1,5 +1,6 @@
 // The timeline's level of detail (timelinelod.h): the blocks a lane is drawn as at a pixel scale,
 // against blocks worked out by hand; zoomed in past the spans' widths, the blocks are the spans.
+#include "timeline/lanesummary.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelinelod.h"
 
@@ -149,6 +150,97 @@ private slots:
         QCOMPARE(n[size_t(SpanKind::Comm)], 1);
         const std::array<int, 3> none = spansIn(*d->lane(0, LaneBand::Main), 35, 41);
         QCOMPARE(none[0] + none[1] + none[2], 0);
+    }
+
+    void summaryBinsByHand()
+    {
+        LaneSummary sum;
+        // the first span sets the bins' width: 4 us (a power of two) from 0
+        sum.add(SpanKind::Compute, false, 0, 4);
+        sum.add(SpanKind::Wait, false, 4, 6);
+        sum.add(SpanKind::Comm, false, 6, 10);
+        sum.add(SpanKind::Compute, true, 10, 11);
+        sum.finish();
+        QCOMPARE(sum.binUs(0), 4.0);
+        QCOMPARE(sum.levels(), 1); // three bins: no coarser level needed
+        const auto& bins = sum.level(0);
+        QCOMPARE(int(bins.size()), 3);
+        // [0, 4) compute 4; [4, 8) wait 2, communication 2; [8, 12) communication 2, compute 1
+        // of which paging 1
+        QCOMPARE(bins[0], (LaneSummary::Bin{4, 0, 0, 0}));
+        QCOMPARE(bins[1][size_t(SpanKind::Wait)], 2.0f);
+        QCOMPARE(bins[1][size_t(SpanKind::Comm)], 2.0f);
+        QCOMPARE(bins[2], (LaneSummary::Bin{1, 2, 0, 1}));
+        // on bin edges, exact; [2, 6) takes half of [0, 4) and half of [4, 8)
+        QCOMPARE(sum.coverage(0, 4, 8), (LaneSummary::Bin{0, 2, 2, 0}));
+        QCOMPARE(sum.coverage(0, 2, 6), (LaneSummary::Bin{2, 1, 1, 0}));
+    }
+
+    void summaryStaysSmallAndKeepsTheTotals()
+    {
+        // 100,000 spans of 1 us every 3 us, compute and wait in turn: the finest bins double until
+        // they number no more than a quarter of the spans; every level sums to the same totals
+        LaneSummary sum;
+        double compute = 0, wait = 0;
+        for (int i = 0; i < 100'000; ++i) {
+            const SpanKind k = i % 2 ? SpanKind::Wait : SpanKind::Compute;
+            sum.add(k, false, 3.0 * i, 3.0 * i + 1);
+            (k == SpanKind::Wait ? wait : compute) += 1;
+        }
+        sum.finish();
+        QVERIFY2(sum.level(0).size() <= 25'000, qPrintable(QString::number(sum.level(0).size())));
+        QVERIFY(sum.level(0).size() > 12'500); // halved no further than needed
+        size_t bins = 0;
+        for (int l = 0; l < sum.levels(); ++l)
+            bins += sum.level(l).size();
+        QVERIFY2(bins * sizeof(LaneSummary::Bin) <= 100'000 * 8, qPrintable(QString::number(bins))); // 8 bytes a span
+        QVERIFY2(sum.bytes() <= 100'000 * 16, qPrintable(QString::number(sum.bytes()))); // as allocated
+        for (int l = 0; l < sum.levels(); ++l) {
+            double c = 0, w = 0;
+            for (const LaneSummary::Bin& b : sum.level(l)) {
+                c += b[size_t(SpanKind::Compute)];
+                w += b[size_t(SpanKind::Wait)];
+            }
+            QCOMPARE(c, compute);
+            QCOMPARE(w, wait);
+        }
+        QVERIFY(sum.level(sum.levels() - 1).size() <= 16);
+    }
+
+    void zoomedOutTheSummaryDrawsTheLane()
+    {
+        // bins of 1 us (the first span's width); columns of 4 us, so level 0 (4 bins a column)
+        auto r = std::make_shared<RunResult>();
+        r->ranks = 1;
+        const SpanKind C = SpanKind::Compute, W = SpanKind::Wait, K = SpanKind::Comm;
+        r->spans = {
+            lodSpan(0, C, 0, 1), lodSpan(0, W, 1, 3),                                  // [0, 4): wait 2, compute 1
+            lodSpan(0, C, 4, 7), lodSpan(0, K, 7, 8),                                  // [4, 8): compute 3
+            lodSpan(0, K, 8, 40),                                                      // 4: fills [8, 40)
+            lodSpan(0, C, 45, 46),                                                     // [44, 48): compute
+            lodSpan(0, C, 48, 51, SpanDetail::Paging), lodSpan(0, C, 51, 52),          // [48, 52): paging 3 of 4
+        };
+        auto d = TimelineData::build(r);
+        const TimelineLane& lane = *d->lane(0, LaneBand::Main);
+        QCOMPARE(lane.summary.binUs(0), 1.0);
+        const TimeScale sc{0, 400, 0, 100};
+        QCOMPARE(summaryLevel(lane.summary, sc.usPerPixel()), 0);
+        std::vector<LaneBlock> blocks;
+        aggregateLane(lane, sc, 1, blocks);
+        // the communication filling [8, 40) is found in its track and drawn as itself; [40, 44)
+        // is empty; [44, 48) compute and [48, 52) mostly paging stay apart
+        compareBlocks(blocks, {{0, 1, W, -1}, {1, 2, C, -1}, {2, 10, K, 4}, {11, 12, C, -1}, {12, 13, C, -1}});
+        QVERIFY(!blocks[3].paging);
+        QVERIFY(blocks[4].paging);
+        // columns on bin edges: the same blocks as from the spans themselves, but for the long
+        // span, which the spans draw from its beginning (the column before is compute and the
+        // communication [7, 8) joins nothing)
+        std::vector<LaneBlock> exact;
+        aggregateFromSpans(lane, sc, 1, exact);
+        compareBlocks(exact, {{0, 1, W, -1}, {1, 2, C, -1}, {2, 10, K, 4}, {11, 12, C, -1}, {12, 13, C, -1}});
+        // coarser columns read a coarser level: 16 us columns, 4 bins of 4 us
+        QCOMPARE(summaryLevel(lane.summary, 16), 2);
+        QCOMPARE(summaryLevel(lane.summary, 3.9), -1);
     }
 
     void lateSpansResortOnlyTheTail()

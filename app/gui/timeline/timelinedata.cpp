@@ -195,6 +195,12 @@ void TimelineData::expectGrowth(double factor)
         for (TimelineTrack& t : l.kinds) {
             t.reserve(static_cast<size_t>(static_cast<double>(t.size()) * factor * 1.05) + 16);
         }
+    // the collectives too: growing their vector by doubling moved every record in one slice
+    const size_t collectives = static_cast<size_t>(static_cast<double>(m_run->collectives.size()) * factor * 1.05) + 16;
+    if (m_owned)
+        m_owned->collectives.reserve(collectives);
+    m_collectivesByStart.reserve(collectives);
+    m_collectiveStarts.reserve(collectives);
 }
 
 const Span& TimelineData::span(LaneBand band, int index) const
@@ -254,15 +260,20 @@ void TimelineData::addOrdered(const std::vector<Span>& spans, int base, bool ref
         const std::optional<LaneBand> band = bandOf(s, reference);
         if (!band)
             continue;
-        push(laneFor(s.rank, *band).kinds[static_cast<size_t>(s.kind)], s, base + i);
-        if (s.kind == SpanKind::Compute && s.detail == SpanDetail::Paging) {
-            push(laneFor(s.rank, *band).paging, s, base + i);
+        TimelineLane& lane = laneFor(s.rank, *band);
+        push(lane.kinds[static_cast<size_t>(s.kind)], s, base + i);
+        const bool paging = s.kind == SpanKind::Compute && s.detail == SpanDetail::Paging;
+        if (paging) {
+            push(lane.paging, s, base + i);
             m_hasPaging = true;
         }
+        lane.summary.add(s.kind, paging, s.beginUs, s.endUs);
         m_endUs = std::max(m_endUs, s.endUs);
     }
     for (const Unsorted& u : unsorted)
         resortTail(*u.track, u.sortedUpTo, u.endsSorted);
+    for (TimelineLane& l : m_lanes)
+        l.summary.finish(); // nothing to do where nothing was added
 }
 
 std::optional<LaneBand> TimelineData::bandOf(const Span& s, bool reference) const

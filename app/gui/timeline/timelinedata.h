@@ -4,6 +4,7 @@
 // on the engine thread for finished runs and appended to on the GUI thread while a run streams.
 #pragma once
 
+#include "timeline/lanesummary.h"
 #include "timeline/timescale.h"
 
 #include "shardlab/model/run_result.h"
@@ -55,6 +56,9 @@ struct TimelineLane {
     // The compute spans spent paging unified memory, again (they stay in the compute track,
     // where the tooltip and the selection find them): drawn over it in the paging colour.
     TimelineTrack paging;
+    // How much of each time bin every kind covers, at several resolutions: a zoomed-out view
+    // reads it instead of the tracks (timelinelod.h).
+    LaneSummary summary;
     const TimelineTrack& track(SpanKind kind) const { return kinds[static_cast<size_t>(kind)]; }
 };
 

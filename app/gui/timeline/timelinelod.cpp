@@ -32,9 +32,88 @@ LodCoverage lodCoverage(const TimelineTrack& t, double a, double b, size_t from)
 
 constexpr std::array<SpanKind, 3> kLodKindsByPriority = {SpanKind::Wait, SpanKind::Comm, SpanKind::Compute};
 
+// Adds an aggregated block, joining it to the one before when that is aggregated, of the same
+// kind and colour and ends where it begins.
+void pushAggregate(std::vector<LaneBlock>& out, const LaneBlock& block)
+{
+    LaneBlock* prev = out.empty() ? nullptr : &out.back();
+    if (prev && prev->aggregated() && prev->kind == block.kind && prev->paging == block.paging && block.x0 - prev->x1 < 1e-6)
+        prev->x1 = block.x1;
+    else
+        out.push_back(block);
+}
+
 } // namespace
 
+int summaryLevel(const LaneSummary& summary, double columnUs)
+{
+    int level = -1;
+    if (summary.empty())
+        return level;
+    for (int l = 0; l < summary.levels() && summary.binUs(l) * kBinsPerColumn <= columnUs; ++l)
+        level = l;
+    return level;
+}
+
+void aggregateFromSummary(const TimelineLane& lane, const TimeScale& sc, double columnPx, int level, std::vector<LaneBlock>& out)
+{
+    out.clear();
+    const LaneSummary& sum = lane.summary;
+    const double colUs = sc.usPerPixel() * columnPx;
+    if (!(colUs > 0) || level < 0 || level >= sum.levels())
+        return;
+    const double lastUs = std::min(sc.endUs, sum.originUs() + static_cast<double>(sum.level(0).size()) * sum.binUs(0));
+    double t = sc.beginUs; // everything before t is drawn
+    while (t < lastUs) {
+        const double column = std::floor((t - sc.beginUs) / colUs);
+        const double a = t;
+        double b = sc.beginUs + (column + 1) * colUs;
+        if (!(b > a))
+            b = a + colUs;
+        const LaneSummary::Bin cov = sum.coverage(level, a, b);
+        SpanKind dominant = SpanKind::Compute;
+        float best = 0;
+        for (SpanKind k : kLodKindsByPriority)
+            if (cov[static_cast<size_t>(k)] > best) {
+                best = cov[static_cast<size_t>(k)];
+                dominant = k;
+            }
+        if (best <= 0) {
+            t = b;
+            continue;
+        }
+        const bool paging = dominant == SpanKind::Compute && cov[LaneSummary::kPaging] * 2 >= best;
+        if (best >= 0.99 * (b - a)) {
+            // one kind fills the column: perhaps one span at least a column wide, drawn as itself
+            const TimelineTrack& tr = lane.track(dominant);
+            const int i = tr.at((a + b) / 2);
+            if (i >= 0 && tr.end[static_cast<size_t>(i)] - a >= colUs) {
+                const size_t k = static_cast<size_t>(i);
+                const double from = std::max(tr.begin[k], a);
+                out.push_back({sc.toPixel(from), sc.toPixel(tr.end[k]), dominant, tr.span[k], paging});
+                t = tr.end[k];
+                continue;
+            }
+        }
+        pushAggregate(out, {sc.toPixel(a), sc.toPixel(b), dominant, -1, paging});
+        t = b;
+    }
+}
+
 void aggregateLane(const TimelineLane& lane, const TimeScale& sc, double columnPx, std::vector<LaneBlock>& out)
+{
+    out.clear();
+    const double colUs = sc.usPerPixel() * columnPx;
+    if (!(colUs > 0) || !(sc.endUs > sc.beginUs))
+        return;
+    if (const int level = summaryLevel(lane.summary, colUs); level >= 0) {
+        aggregateFromSummary(lane, sc, columnPx, level, out);
+        return;
+    }
+    aggregateFromSpans(lane, sc, columnPx, out);
+}
+
+void aggregateFromSpans(const TimelineLane& lane, const TimeScale& sc, double columnPx, std::vector<LaneBlock>& out)
 {
     out.clear();
     const double colUs = sc.usPerPixel() * columnPx;
@@ -107,12 +186,7 @@ void aggregateLane(const TimelineLane& lane, const TimeScale& sc, double columnP
                 dominant = k;
             }
         }
-        const LaneBlock block{sc.toPixel(a), sc.toPixel(b), dominant, -1, mostlyPaging(dominant, a, b, best)};
-        LaneBlock* prev = out.empty() ? nullptr : &out.back();
-        if (prev && prev->aggregated() && prev->kind == block.kind && prev->paging == block.paging && block.x0 - prev->x1 < 1e-6)
-            prev->x1 = block.x1;
-        else
-            out.push_back(block);
+        pushAggregate(out, {sc.toPixel(a), sc.toPixel(b), dominant, -1, mostlyPaging(dominant, a, b, best)});
         t = b;
         for (size_t k = 0; k < 3; ++k)
             advancePast(lane.kinds[k], cover[k], b, next[k]);
