@@ -209,7 +209,8 @@ private slots:
 
     void zoomedOutTheSummaryDrawsTheLane()
     {
-        // bins of 1 us (the first span's width); columns of 4 us, so level 0 (4 bins a column)
+        // bins of 1 us (the first span's width); columns of 4 us read level 1 (2 us bins, two a
+        // column: the coarsest with kBinsPerColumn = 2 bins a column)
         auto r = std::make_shared<RunResult>();
         r->ranks = 1;
         const SpanKind C = SpanKind::Compute, W = SpanKind::Wait, K = SpanKind::Comm;
@@ -224,7 +225,7 @@ private slots:
         const TimelineLane& lane = *d->lane(0, LaneBand::Main);
         QCOMPARE(lane.summary.binUs(0), 1.0);
         const TimeScale sc{0, 400, 0, 100};
-        QCOMPARE(summaryLevel(lane.summary, sc.usPerPixel()), 0);
+        QCOMPARE(summaryLevel(lane.summary, sc.usPerPixel()), 1);
         std::vector<LaneBlock> blocks;
         aggregateLane(lane, sc, 1, blocks);
         // the communication filling [8, 40) is found in its track and drawn as itself; [40, 44)
@@ -238,9 +239,11 @@ private slots:
         std::vector<LaneBlock> exact;
         aggregateFromSpans(lane, sc, 1, exact);
         compareBlocks(exact, {{0, 1, W, -1}, {1, 2, C, -1}, {2, 10, K, 4}, {11, 12, C, -1}, {12, 13, C, -1}});
-        // coarser columns read a coarser level: 16 us columns, 4 bins of 4 us
+        // coarser columns read a coarser level, up to the coarsest there is (4 us bins: 52 bins,
+        // 26, then 13, no more than 16); columns narrower than two finest bins read the spans
         QCOMPARE(summaryLevel(lane.summary, 16), 2);
-        QCOMPARE(summaryLevel(lane.summary, 3.9), -1);
+        QCOMPARE(summaryLevel(lane.summary, 2), 0);
+        QCOMPARE(summaryLevel(lane.summary, 1.9), -1);
     }
 
     void lateSpansResortOnlyTheTail()
