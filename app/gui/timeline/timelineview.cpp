@@ -357,7 +357,7 @@ std::optional<TimelineData::Hit> TimelineView::hitAt(QPointF pos) const
     auto hit = d->spanAt(rank, band, sc.toTime(pos.x()), sc, 3);
     if (hit) {
         // the pixel column under the point, as the level-of-detail pass cuts them
-        const double column = std::floor((pos.x() - sc.leftPx));
+        const double column = std::floor(pos.x() - sc.leftPx);
         const std::array<int, 3> n = spansIn(*d->lane(rank, band), sc.toTime(sc.leftPx + column), sc.toTime(sc.leftPx + column + 1));
         hit->inPixel = std::max(1, n[0] + n[1] + n[2]);
     }
