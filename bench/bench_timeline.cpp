@@ -1,5 +1,7 @@
 // Timeline and playback speed, offscreen (QT_QPA_PLATFORM=offscreen is set if unset).
-//  1. redraw after a zoom or a pan step with 8 ranks x 100,000 spans (target: median <= 16 ms);
+//  1. redraw after a zoom or a pan step with 8 ranks x 100,000 and x 1,000,000 spans (target:
+//     median <= 16 ms), the level-of-detail pass alone, the lanes' bytes per span, and the time
+//     of each slice when the same run streams in chunk by chunk;
 //  2. playback frames for 8 ranks: activity at t, the frame for the diagram, the cursor
 //     (target: 60 frames per second);
 //  3. the GUI event loop while a simulation of more than 1,000,000 spans streams in on the
@@ -14,6 +16,7 @@
 #include "run/runcontroller.h"
 #include "run/runpage.h"
 #include "timeline/timelinedata.h"
+#include "timeline/timelinelod.h"
 #include "timeline/timelineview.h"
 
 #include "shardlab/model/presets.h"
@@ -31,6 +34,7 @@
 #include <cstdio>
 #include <ctime>
 #include <cstdlib>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -148,6 +152,69 @@ std::shared_ptr<RunResult> syntheticRun(int ranks, int perRank)
     return r;
 }
 
+// Bytes the lanes hold per span, apart from the Span itself: the tracks' arrays as allocated and
+// the lanes' summaries.
+std::pair<double, double> laneBytesPerSpan(const TimelineData& d)
+{
+    size_t tracks = 0, summaries = 0;
+    for (const TimelineLane& l : d.lanes()) {
+        for (const TimelineTrack* t : {&l.kinds[0], &l.kinds[1], &l.kinds[2], &l.paging})
+            tracks += (t->begin.capacity() + t->end.capacity() + t->reach.capacity() + t->covered.capacity()) * sizeof(double)
+                      + t->span.capacity() * sizeof(int);
+        summaries += l.summary.bytes();
+    }
+    const double n = static_cast<double>(std::max<size_t>(1, d.spanCount()));
+    return {static_cast<double>(tracks) / n, static_cast<double>(summaries) / n};
+}
+
+// The run as the run page receives it: one chunk per iteration (1,000 collectives), each sorted
+// off the GUI thread and put into the lanes in slices of 4,000 spans (RunController::drainStream).
+// Times every slice: appending must cost the slice, not the run so far.
+void appendBench(const RunResult& run)
+{
+    auto d = TimelineData::streaming(run.ranks, run.devices);
+    std::vector<double> slices, cpuSlices;
+    size_t span = 0, collective = 0;
+    double totalMs = 0;
+    for (size_t it = 0; it < run.iterations.size(); ++it) {
+        const double end = run.iterations[it].endUs;
+        std::vector<Span> chunk;
+        while (span < run.spans.size() && run.spans[span].beginUs < end)
+            chunk.push_back(run.spans[span++]);
+        std::vector<CollectiveRecord> recs;
+        while (collective < run.collectives.size() && run.collectives[collective].startUs < end)
+            recs.push_back(run.collectives[collective++]);
+        std::vector<int> order(chunk.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return chunk[size_t(x)].beginUs < chunk[size_t(y)].beginUs; });
+        QElapsedTimer c;
+        c.start();
+        double cpu0 = threadCpuMs();
+        if (it == 1) // as RunController does once it knows how much of the run it has seen
+            d->expectGrowth(static_cast<double>(run.iterations.size()));
+        d->beginAppend(std::move(chunk), std::move(recs), {run.iterations[it]}, std::move(order));
+        slices.push_back(static_cast<double>(c.nsecsElapsed()) / 1e6);
+        cpuSlices.push_back(threadCpuMs() - cpu0);
+        for (;;) {
+            QElapsedTimer sc;
+            sc.start();
+            cpu0 = threadCpuMs();
+            const bool more = d->continueAppend(4000);
+            slices.push_back(static_cast<double>(sc.nsecsElapsed()) / 1e6);
+            cpuSlices.push_back(threadCpuMs() - cpu0);
+            if (!more)
+                break;
+        }
+    }
+    for (double ms : slices)
+        totalMs += ms;
+    const Stats st = stats(slices);
+    const Stats cpu = stats(cpuSlices);
+    std::printf("   streamed in %zu chunks (one per iteration, slices of 4,000 spans): %zu slices, median %.3f ms, p95 %.3f ms, max "
+                "%.2f ms (CPU max %.2f ms), %.0f ms in all\n",
+                run.iterations.size(), slices.size(), st.median, st.p95, st.max, cpu.max, totalMs);
+}
+
 void redrawBench(int perRank)
 {
     auto run = syntheticRun(8, perRank);
@@ -167,10 +234,26 @@ void redrawBench(int perRank)
         view.replotNow();
         fitted.push_back(static_cast<double>(c.nsecsElapsed()) / 1e6);
     }
+    std::vector<LaneBlock> blocks;
+    // the level-of-detail pass alone with the whole run in view (every column aggregated)
+    auto lodPass = [&] {
+        size_t n = 0;
+        QElapsedTimer l;
+        l.start();
+        for (const TimelineLane& lane : data->lanes()) {
+            aggregateLane(lane, view.timeScale(), 1, blocks);
+            n += blocks.size();
+        }
+        return std::pair(static_cast<double>(l.nsecsElapsed()) / 1e6, n);
+    };
+    std::vector<double> fittedLod;
+    for (int i = 0; i < 5; ++i)
+        fittedLod.push_back(lodPass().first);
     // 15 zoom steps in around the middle, 20 pan steps, 15 zoom steps out
-    std::vector<double> steps, cpu;
+    std::vector<double> zooms, pans, cpu, lod;
+    size_t blockCount = 0;
     const double centre = view.plot()->axisRect()->center().x();
-    auto timed = [&](auto&& change) {
+    auto timed = [&](std::vector<double>& steps, auto&& change) {
         change();
         QElapsedTimer c;
         c.start();
@@ -178,25 +261,45 @@ void redrawBench(int perRank)
         view.replotNow();
         cpu.push_back(threadCpuMs() - cpu0);
         steps.push_back(static_cast<double>(c.nsecsElapsed()) / 1e6);
+        // the level-of-detail pass alone (part of the redraw just timed): every lane's blocks
+        const auto [ms, n] = lodPass();
+        lod.push_back(ms);
+        blockCount += n;
     };
     const int repeat = qEnvironmentVariableIntValue("BENCH_REPEAT") > 0 ? qEnvironmentVariableIntValue("BENCH_REPEAT") : 1;
     for (int rep = 0; rep < repeat; ++rep) {
-    for (int i = 0; i < 15; ++i)
-        timed([&] { view.zoomAt(0.7, centre); });
-    for (int i = 0; i < 20; ++i)
-        timed([&] { view.panBy(i < 10 ? 150 : -150); });
-    for (int i = 0; i < 15; ++i)
-        timed([&] { view.zoomAt(1 / 0.7, centre); });
+        for (int i = 0; i < 15; ++i)
+            timed(zooms, [&] { view.zoomAt(0.7, centre); });
+        for (int i = 0; i < 20; ++i)
+            timed(pans, [&] { view.panBy(i < 10 ? 150 : -150); });
+        for (int i = 0; i < 15; ++i)
+            timed(zooms, [&] { view.zoomAt(1 / 0.7, centre); });
     }
+    std::vector<double> steps = zooms;
+    steps.insert(steps.end(), pans.begin(), pans.end());
     const Stats s = stats(steps);
+    const Stats z = stats(zooms);
+    const Stats p = stats(pans);
     const Stats sc = stats(cpu);
     const Stats f = stats(fitted);
+    const Stats l = stats(lod);
     std::printf("1. redraw, 8 ranks x %d spans (%zu spans, %zu collectives), 1600x900 offscreen\n", perRank,
                 run->spans.size(), run->collectives.size());
-    std::printf("   lanes built in %.1f ms; whole run in view: median %.2f ms\n", buildMs, f.median);
+    const auto [trackBytes, summaryBytes] = laneBytesPerSpan(*data);
+    std::printf("   lanes built in %.1f ms, %.1f bytes per span in tracks + %.1f in summaries (plus the %zu-byte Span itself); whole "
+                "run in view: median %.2f ms\n",
+                buildMs, trackBytes, summaryBytes, sizeof(Span), f.median);
+    std::printf("   whole run in view, the level-of-detail pass alone: median %.2f ms\n", stats(fittedLod).median);
     std::printf("   after a zoom or pan step (%zu steps): median %.2f ms, p95 %.2f ms, max %.2f ms  [target median <= 16 ms]\n",
                 steps.size(), s.median, s.p95, s.max);
+    std::printf("     after a zoom step (%zu): median %.2f ms, p95 %.2f ms; after a pan step (%zu): median %.2f ms, p95 %.2f ms\n",
+                zooms.size(), z.median, z.p95, pans.size(), p.median, p.p95);
     std::printf("   the same, CPU time of the GUI thread: median %.2f ms, p95 %.2f ms, max %.2f ms\n", sc.median, sc.p95, sc.max);
+    std::printf("   of which the level-of-detail pass (all lanes, %.0f blocks a step): median %.2f ms, p95 %.2f ms\n",
+                static_cast<double>(blockCount) / static_cast<double>(std::max<size_t>(1, lod.size())), l.median, l.p95);
+    view.setData(nullptr);
+    data.reset();
+    appendBench(*run);
 }
 
 void playbackBench(QApplication& app)
@@ -358,10 +461,17 @@ int main(int argc, char** argv)
     if (getloadavg(load, 3) == 3)
         std::printf("load average at start: %.2f %.2f %.2f (other processes share the cores)\n", load[0], load[1], load[2]);
     std::printf("machine: %s\n\n", bench::machineDescription().c_str());
-    const int perRank = argc > 1 ? std::atoi(argv[1]) : 100'000;
+    // without an argument: 8 x 100,000 spans (a long simulation) and 8 x 1,000,000 (a profiled job)
+    const int perRank = argc > 1 ? std::atoi(argv[1]) : 0;
     const std::string only = argc > 2 ? argv[2] : "";
-    if (only.empty() || only == "redraw")
-        redrawBench(perRank);
+    if (only.empty() || only == "redraw") {
+        if (perRank > 0) {
+            redrawBench(perRank);
+        } else {
+            redrawBench(100'000);
+            redrawBench(1'000'000);
+        }
+    }
     if (only.empty() || only == "playback")
         playbackBench(app);
     if (only.empty() || only == "stall")

@@ -137,6 +137,16 @@
     </message>
 </context>
 <context>
+    <name>shardlab::gui::TimelineView</name>
+    <message numerus="yes">
+        <source>%n spans aggregated in this pixel: zoom in to tell them apart</source>
+        <translation>
+            <numerusform>%n span aggregated in this pixel: zoom in to tell them apart</numerusform>
+            <numerusform>%n spans aggregated in this pixel: zoom in to tell them apart</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>shardlab::gui::TopologyPanel</name>
     <message numerus="yes">
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%n GPU(s), %2 node(s), %3 links</source>

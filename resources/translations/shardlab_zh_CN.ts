@@ -4391,6 +4391,12 @@ first mismatch</source>
         <source>iteration %1</source>
         <translation>第 %1 次迭代</translation>
     </message>
+    <message numerus="yes">
+        <source>%n spans aggregated in this pixel: zoom in to tell them apart</source>
+        <translation>
+            <numerusform>此像素内合并了 %n 个时间段：放大即可逐个分辨</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::TopologyPanel</name>

@@ -8,6 +8,7 @@
 
 #include <QtTest>
 
+#include <cmath>
 #include <memory>
 
 using namespace shardlab;
@@ -186,10 +187,60 @@ private slots:
         const int width = v.plot()->axisRect()->width();
         const int painted = v.spanLayer(SpanKind::Compute)->paintedRects();
         QVERIFY2(painted > 0 && painted <= width + 2, qPrintable(QStringLiteral("%1 rects for %2 px").arg(painted).arg(width)));
+        QVERIFY(v.spanLayer(SpanKind::Compute)->paintedAggregates() > 0);
+        // a pixel column holds about 200,000 us / width / 2 us spans: the tooltip names the span
+        // under the cursor and says how many the pixel holds, as spansIn counts them
+        const QPoint p(v.plot()->axisRect()->left() + width / 2, pointAt(v, 0, 0).y());
+        const auto dense = v.hitAt(p);
+        QVERIFY(dense);
+        const TimeScale sc = v.timeScale();
+        const double column = std::floor(p.x() - sc.leftPx);
+        const double a = sc.toTime(sc.leftPx + column), b = sc.toTime(sc.leftPx + column + 1);
+        // spans begin at even microseconds: those beginning in [a, b), and one beginning before a
+        // when a falls inside it
+        int expected = 0;
+        for (int i = 0; i < 100'000; ++i)
+            expected += 2.0 * i < b && 2.0 * i + 1 > a ? 1 : 0;
+        QCOMPARE(dense->inPixel, expected);
+        QVERIFY(expected > 50);
+        QVERIFY2(v.tooltipFor(*dense).contains(QStringLiteral("%1 spans aggregated in this pixel").arg(expected)),
+                 qPrintable(v.tooltipFor(*dense)));
         // zoomed in to 100 us, the 50 spans there are each drawn on their own
         v.setTimeRange(0, 99.5);
         v.replotNow();
         QCOMPARE(v.spanLayer(SpanKind::Compute)->paintedRects(), 50);
+        QCOMPARE(v.spanLayer(SpanKind::Compute)->paintedAggregates(), 0);
+        const auto single = v.hitAt(pointAt(v, 10.5, 0));
+        QVERIFY(single);
+        QCOMPARE(single->inPixel, 1);
+        QCOMPARE(v.data()->span(LaneBand::Main, single->span).beginUs, 10.0);
+        QVERIFY(!v.tooltipFor(*single).contains(QStringLiteral("aggregated")));
+    }
+
+    void aggregatesToTheExportedImagesPixels()
+    {
+        // 1 us spans every 2 us, compute and wait in turn, shown at 4 us a pixel: every screen
+        // column holds one of each (1 us each, a tie, so wait) and the lane is one wait block;
+        // an image exported at twice the size has 2 us columns, one span each, so it shows them
+        // in turn: a block per column of the image
+        auto r = std::make_shared<RunResult>();
+        r->ranks = 1;
+        for (int i = 0; i < 20'000; ++i)
+            r->spans.push_back(span(0, i % 2 == 0 ? SpanKind::Compute : SpanKind::Wait, 2.0 * i, 2.0 * i + 1));
+        r->iterations.push_back({0, 40'000});
+        auto view = drawnView(r);
+        TimelineView& v = *view;
+        const int width = v.plot()->axisRect()->width();
+        v.setTimeRange(0, 4.0 * width);
+        v.replotNow();
+        QCOMPARE(v.spanLayer(SpanKind::Compute)->paintedRects(), 0);
+        QCOMPARE(v.spanLayer(SpanKind::Wait)->paintedRects(), 1);
+        const QPixmap image = v.plot()->toPixmap(v.plot()->width(), v.plot()->height(), 2.0);
+        QCOMPARE(image.width(), 2 * v.plot()->width());
+        // the image's columns are half a plot pixel: 2 * width of them, compute and wait in turn
+        QCOMPARE(v.spanLayer(SpanKind::Compute)->paintedRects(), width);
+        QCOMPARE(v.spanLayer(SpanKind::Wait)->paintedRects(), width);
+        QCOMPARE(v.spanLayer(SpanKind::Compute)->paintedAggregates(), width);
     }
 
     void denseJoinsLoseTheirTicks()

@@ -94,9 +94,18 @@ QString SpanLayer::waitLabel(const Span& span, double widthPx, const QFontMetric
     return {};
 }
 
+double SpanLayer::columnPx(const QCPPainter* painter)
+{
+    // QCustomPlot::toPixmap(w, h, scale) scales the painter (0.25 to 16 in a figure export);
+    // vector output (PDF, SVG) and the screen keep the plot's own pixels.
+    const double deviceScale = std::fabs(painter->transform().m11());
+    return deviceScale > 0 ? 1 / std::clamp(deviceScale, 1.0 / 16, 16.0) : 1.0;
+}
+
 void SpanLayer::draw(QCPPainter* painter)
 {
     m_painted = 0;
+    m_aggregates = 0;
     m_annotations.clear();
     const TimelineData* data = m_scene->data.get();
     if (!data)
@@ -104,41 +113,34 @@ void SpanLayer::draw(QCPPainter* painter)
     const TimeScale sc = scale();
     if (!(sc.widthPx > 0) || !(sc.endUs > sc.beginUs))
         return;
+    const double column = columnPx(painter);
     const double leftEdge = sc.leftPx - 2, rightEdge = sc.leftPx + sc.widthPx + 2;
     const QFontMetricsF fm(painter->font());
     // the shortest label is a duration such as "60.0 ms": narrower bars are not even measured
     const double labelMin = m_kind == SpanKind::Wait ? fm.horizontalAdvance(QStringLiteral("0.00 ms")) + 8 : 0;
     const LaneLayout& layout = data->layout();
-    for (const TimelineLane& lane : data->lanes()) {
+    const bool paging = m_detail == SpanDetail::Paging;
+    for (size_t laneIndex = 0; laneIndex < data->lanes().size(); ++laneIndex) {
+        const TimelineLane& lane = data->lanes()[laneIndex];
         if ((lane.band == LaneBand::Reference) != m_reference || !layout.hasBand(lane.band))
             continue;
-        const TimelineTrack& t = m_detail == SpanDetail::Paging ? lane.paging : lane.track(m_kind);
-        if (t.size() == 0)
+        if ((paging ? lane.paging : lane.track(m_kind)).size() == 0)
             continue;
         const auto [y0, y1] = rows(lane.rank, lane.band);
         m_rects.clear();
         std::vector<std::pair<int, QRectF>> singles;
-        size_t i = t.firstEndingAfter(sc.beginUs);
-        while (i < t.size() && t.begin[i] < sc.endUs) {
-            const double x0 = std::max(leftEdge, sc.toPixel(t.begin[i]));
-            double x1 = std::min(rightEdge, std::max(sc.toPixel(t.end[i]), x0 + 1));
-            // Everything that begins before the next pixel column joins this rectangle; one
-            // binary search per column keeps a zoomed-out redraw independent of the span count.
-            size_t j = i + 1;
-            while (j < t.size()) {
-                const double limit = sc.toTime(x1 + 1);
-                const size_t k = static_cast<size_t>(std::upper_bound(t.begin.begin() + static_cast<long>(j), t.begin.end(), limit)
-                                                     - t.begin.begin());
-                if (k == j)
-                    break;
-                x1 = std::min(rightEdge, std::max(x1, sc.toPixel(t.reach[k - 1])));
-                j = k;
-            }
+        for (const LaneBlock& b : m_scene->blocks.blocks(*data, laneIndex, sc, column)) {
+            if (b.kind != m_kind || (paging && !b.paging))
+                continue;
+            const double x0 = std::max(leftEdge, b.x0);
+            const double x1 = std::min(rightEdge, std::max(b.x1, x0 + column));
+            if (x1 <= x0)
+                continue;
             const QRectF rect(x0, y0, x1 - x0, y1 - y0);
             m_rects.push_back(rect);
-            if (j == i + 1 && m_kind == SpanKind::Wait && !m_reference && rect.width() >= labelMin)
-                singles.push_back({t.span[i], rect});
-            i = j;
+            m_aggregates += b.aggregated() ? 1 : 0;
+            if (!b.aggregated() && m_kind == SpanKind::Wait && !m_reference && rect.width() >= labelMin)
+                singles.push_back({b.span, rect});
         }
         m_painted += static_cast<int>(m_rects.size());
         painter->setPen(Qt::NoPen);

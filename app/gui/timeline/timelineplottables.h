@@ -1,10 +1,11 @@
-// The timeline's QCustomPlot layers. Each draws every lane at once from TimelineData with
-// binary searches and merges what falls into one pixel, so a redraw costs about one rectangle
-// per pixel column per lane whatever the number of spans (traceshark's approach, not one
-// QCPItem per span).
+// The timeline's QCustomPlot layers. Each draws every lane at once from TimelineData; the span
+// layers draw the blocks of the level-of-detail pass (timelinelod.h), which aggregates what is
+// narrower than a pixel column, so a redraw costs about one rectangle per pixel column per lane
+// whatever the number of spans (traceshark's approach, not one QCPItem per span).
 #pragma once
 
 #include "timeline/timelinedata.h"
+#include "timeline/timelinelod.h"
 
 #include "timeline/qcustomplot_include.h"
 
@@ -21,6 +22,8 @@ struct TimelineScene {
     int selectedCollective = -1;
     int selectedSpan = -1;
     LaneBand selectedBand = LaneBand::Main;
+    // the lanes' blocks at the scale being drawn, shared by the span layers of one redraw
+    mutable LaneBlockCache blocks;
 };
 
 // A plottable that never takes part in QCustomPlot's own selection (the view hit-tests itself).
@@ -55,6 +58,11 @@ public:
     };
     // What the last draw painted: rectangles (after merging) and the wait labels.
     int paintedRects() const { return m_painted; }
+    // Of those, the ones standing for several spans narrower than a pixel column.
+    int paintedAggregates() const { return m_aggregates; }
+    // The width of an aggregation column, in the plot's pixels, for a painter: a pixel of what
+    // it paints on (an image exported at twice the size aggregates to half a plot pixel).
+    static double columnPx(const QCPPainter* painter);
     const std::vector<Annotation>& annotations() const { return m_annotations; }
 
     // "waits 60.0 ms for rank 0" (or shorter when the bar is narrow); empty if nothing fits.
@@ -69,6 +77,7 @@ private:
     bool m_reference;
     SpanDetail m_detail;
     int m_painted = 0;
+    int m_aggregates = 0;
     std::vector<Annotation> m_annotations;
     std::vector<QRectF> m_rects; // scratch
     std::vector<QLineF> m_lines; // scratch

@@ -2,6 +2,7 @@
 
 #include "i18n/engineterms.h"
 #include "style/timelinestyle.h"
+#include "timeline/timelinelod.h"
 
 #include "shardlab/base/units.h"
 
@@ -352,7 +353,15 @@ std::optional<TimelineData::Hit> TimelineView::hitAt(QPointF pos) const
     LaneBand band = LaneBand::Main;
     if (!d->layout().hit(m_plot->yAxis->pixelToCoord(pos.y()), &rank, &band))
         return std::nullopt;
-    return d->spanAt(rank, band, m_plot->xAxis->pixelToCoord(pos.x()), timeScale(), 3);
+    const TimeScale sc = timeScale();
+    auto hit = d->spanAt(rank, band, sc.toTime(pos.x()), sc, 3);
+    if (hit) {
+        // the pixel column under the point, as the level-of-detail pass cuts them
+        const double column = std::floor(pos.x() - sc.leftPx);
+        const std::array<int, 3> n = spansIn(*d->lane(rank, band), sc.toTime(sc.leftPx + column), sc.toTime(sc.leftPx + column + 1));
+        hit->inPixel = std::max(1, n[0] + n[1] + n[2]);
+    }
+    return hit;
 }
 
 QString TimelineView::tooltipFor(const TimelineData::Hit& hit) const
@@ -395,6 +404,9 @@ QString TimelineView::tooltipFor(const TimelineData::Hit& hit) const
                       .arg(rec.group.size())
                       .arg(QString::fromUtf8(algorithmName(rec.algorithm)), QString::fromUtf8(protocolName(rec.protocol)));
     }
+    if (hit.inPixel > 1)
+        text += QStringLiteral("<br><i>") + tr("%n spans aggregated in this pixel: zoom in to tell them apart", nullptr, hit.inPixel)
+                + QStringLiteral("</i>");
     return text;
 }
 
