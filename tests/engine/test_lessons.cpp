@@ -2,6 +2,7 @@
 // question accepts its right answer and rejects a wrong one. Numbers come from the engine.
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/lessons/lesson_check.h"
+#include "shardlab/model/presets.h"
 #include "shardlab/text/untranslated.h"
 
 #include <nlohmann/json.hpp>
@@ -277,7 +278,10 @@ void chineseTexts(const nlohmann::json& j, const std::string& where, std::vector
 // technical terms the app keeps (GPU, All-Reduce, Rank...), units and the commands a learner types.
 TEST(Lessons, ChineseTextsHaveNoEnglishLeft)
 {
-    const std::vector<std::string> typed = {"shardlab report", "nvidia-smi topo -m"};
+    // what a learner types: commands and preset names
+    std::vector<std::string> typed = {"shardlab report", "nvidia-smi topo -m"};
+    for (const PresetInfo& p : presetList())
+        typed.push_back(p.id);
     int files = 0;
     for (const auto& entry : std::filesystem::directory_iterator(kLessonDir)) {
         if (entry.path().string().find(".lesson.json") == std::string::npos)
