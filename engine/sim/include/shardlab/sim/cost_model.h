@@ -6,7 +6,9 @@
 //       + interSteps * (hop[p][network] + inter-node route latency) + moved(a, n, S) / (B * bw[p])
 // (NCCL src/graph/tuning.cc splits the steps the same way: (nsteps - nInterSteps) * intraLat +
 // nInterSteps * interLat.) The tree's LL latency and NVLS-tree's latency are NCCL's own figures
-// from tuning.cc, taken whole in place of launch + base + steps (docs/cost-model.md, section 3).
+// from tuning.cc, taken whole in place of launch + base + steps (docs/cost-model.md, section 3);
+// across nodes LL's bandwidth is capped as NCCL caps it (llMaxBusGBps) and the tree's bandwidth
+// is multiplied by NCCL's correction by size (treeCorrectionFactor).
 // Across nodes the algorithms are pipelined, so B is the narrowest of
 // their parts (intra-node chain, NICs, NVLink SHARP), not a sum of phases; docs/cost-model.md.
 // B is the bandwidth each rank gets on the algorithm's pattern with links shared between its
