@@ -4,6 +4,7 @@
 // within 15%.
 #include "shardlab/model/presets.h"
 #include "shardlab/sim/cost_model.h"
+#include "shardlab/sim/profiles.h"
 
 #include <gtest/gtest.h>
 
@@ -326,4 +327,38 @@ TEST(PublicFigures, H100TwoNodesMedium4MNotMatched)
     const double us = publicFigureMediumMicros(m, Bytes{4} << 20, &a);
     EXPECT_EQ(a, Algorithm::NvlsTree);
     EXPECT_NEAR(us, 66.28, 0.01);
+}
+
+// The ring's LL across nodes is capped at 39.0 GB/s of bus bandwidth on two nodes (llMaxBws,
+// Intel): forced on 2 x 8 H100 without NVLS it runs LL at 64 KB and 128 KB, and the extra 64 KB
+// costs 2 x 15/16 x 65536 B / 39.0 GB/s = 3.151 us (uncapped, 0.30 x 376 = 112.8 GB/s: 1.09 us).
+TEST(PublicFigures, RingLlCapAcrossTwoNodes)
+{
+    CostModel m(*preset("2x8-h100-ib"));
+    const CollectiveCost a = m.collective(OpKind::AllReduce, Bytes{64} << 10, publicFigureRanks(16), Algorithm::Ring);
+    const CollectiveCost b = m.collective(OpKind::AllReduce, Bytes{128} << 10, publicFigureRanks(16), Algorithm::Ring);
+    EXPECT_EQ(a.protocol, Protocol::LL);
+    EXPECT_EQ(b.protocol, Protocol::LL);
+    EXPECT_NEAR(b.timeUs - a.timeUs, 3.151, 0.001);
+}
+
+// The cap is the profile's (CostProfile::llMaxBusGBps, "ll_max_bus_gbps"): with NCCL's AMD values
+// (22.5 GB/s on two nodes) the tree's LL at 64 KB (correction 0.6 at 2^10 x 64 B) on 2 x 8 H100
+// takes 25.2 + 65536 B / (22.5 / 2 x 0.6) GB/s = 25.2 + 9.709 = 34.91 us (Intel's 39.0: 30.80 us).
+// A malformed value is refused, naming the field.
+TEST(PublicFigures, LlCapComesFromTheProfile)
+{
+    auto amd = profileFromJson(R"({"shardlab_profile": 1, "name": "amd", "ll_max_bus_gbps": [22.5, 19.0]})", "amd");
+    ASSERT_TRUE(amd.ok()) << amd.error().message;
+    EXPECT_EQ(amd->llMaxBusGBps[0], 22.5);
+    EXPECT_EQ(amd->llMaxBusGBps[1], 19.0);
+    CostModel m(*preset("2x8-h100-ib-nvls"), *amd);
+    const CollectiveCost tree = m.collective(OpKind::AllReduce, Bytes{64} << 10, publicFigureRanks(16), Algorithm::Tree);
+    EXPECT_EQ(tree.protocol, Protocol::LL);
+    EXPECT_NEAR(tree.timeUs, 34.91, 0.01);
+    CostModel intel(*preset("2x8-h100-ib-nvls"));
+    EXPECT_NEAR(intel.collective(OpKind::AllReduce, Bytes{64} << 10, publicFigureRanks(16), Algorithm::Tree).timeUs, 30.80, 0.01);
+    auto bad = profileFromJson(R"({"shardlab_profile": 1, "name": "x", "ll_max_bus_gbps": [22.5]})", "bad");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("ll_max_bus_gbps"), std::string::npos) << bad.error().message;
 }
