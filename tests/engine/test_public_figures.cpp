@@ -4,6 +4,7 @@
 // within 15%.
 #include "shardlab/model/presets.h"
 #include "shardlab/sim/cost_model.h"
+#include "shardlab/sim/profiles.h"
 
 #include <gtest/gtest.h>
 
@@ -156,19 +157,23 @@ TEST(PublicFigures, DgxA100EightHdr192)
 }
 
 // 3 x 8 A100, four 200 Gb/s HDR NICs each: 96 GB/s peak at 128 MB, "96GB/s is the target"
-// (sjeaugey, github.com/NVIDIA/nccl-tests/issues/119). At 128 MB (134,217,728 B) the tree just
-// beats the ring. Tree by hand: algbw = min(B_chain / 2 = 300 x 0.8 / 2 = 120, B_net / 2 = 4 x 25
-// x 0.94 / 2 = 47) = 47 GB/s; T = 6 + 12 (Simple) + 2 x 7 x (4.0 + 0.4) NVLink steps + 2 x 2 x
-// (14 + 5.0) network steps + S / 47 GB/s = 18 + 61.6 + 76 + 2855.7 = 3011.3 us; busbw = S / T x
-// 2 x 23/24 = 85.4 GB/s, 11% below the figure (the ring: 85.0).
+// (sjeaugey, github.com/NVIDIA/nccl-tests/issues/119). At 128 MB (134,217,728 B) the ring and the
+// tree are close. Tree by hand: algbw = min(B_chain / 2 = 300 x 0.8 / 2 = 120, B_net / 2 = 4 x 25
+// x 0.94 / 2 = 47) = 47 GB/s, times NCCL's tree correction at 2^21 x 64 B (Simple: 0.9) = 42.3
+// GB/s; T = 6 + 12 (Simple) + 2 x 7 x (4.0 + 0.4) NVLink steps + 2 x 2 x (14 + 5.0) network steps
+// + S / 42.3 GB/s = 18 + 61.6 + 76 + 3173.0 = 3328.6 us; busbw = S / T x 2 x 23/24 = 77.3 GB/s.
+// The ring: 2 x 23 - 4 NVLink steps and 4 network steps, T = 18 + 42 x (4.0 + 0.4) + 4 x (14 + 5.0)
+// + 2 x 23/24 S / 94 GB/s (four channels, one per NIC) = 278.8 + 2736.7 = 3015.5 us, busbw 85.3 GB/s:
+// the ring wins, 11% below the figure (before the tree's correction the tree won with 85.4).
 TEST(PublicFigures, A100ThreeNodesFourHdr96)
 {
     CostModel m(scaleOut(*preset("2x8-a100-4hdr"), 24));
     Algorithm a{};
     const double busbw = publicFigureBusBw(m, 24, Bytes{128} << 20, Algorithm::Auto, &a);
-    EXPECT_EQ(a, Algorithm::Tree);
-    EXPECT_NEAR(busbw, 85.4, 0.3);
+    EXPECT_EQ(a, Algorithm::Ring);
+    EXPECT_NEAR(busbw, 85.3, 0.05);
     expectNearPublished(busbw, 96.0);
+    EXPECT_NEAR(publicFigureBusBw(m, 24, Bytes{128} << 20, Algorithm::Tree), 77.3, 0.1);
     // the ring alone, at the size where bandwidth dominates: four channels, one per NIC, 94 GB/s
     EXPECT_NEAR(publicFigureBusBw(m, 24, kPublicFigureGiB8, Algorithm::Ring), 94.0, 1.0);
 }
@@ -263,4 +268,97 @@ TEST(PublicFigures, EightByteLatencyGrowsWithLog2OfTheNodes)
     CostModel eight(scaleOut(*preset("2x8-h100-ib"), 64));
     Algorithm a{};
     EXPECT_NEAR(publicFigureMicros(eight, 64, Algorithm::Ring, &a), 376.0, 0.01);
+}
+
+// Medium sizes across nodes (docs/cost-model.md, "Medium sizes"): 2 x 8 H100, eight 400 Gb/s NDR
+// NICs each, NVLS on, NCCL 2.26.2, default algorithm, nccl-tests' in-place times
+// (github.com/NVIDIA/nccl-tests/issues/309). What bounds them: NCCL's LL cap across nodes (llMaxBws,
+// Intel x86, two nodes: 39.0 GB/s of bus bandwidth, so the tree's LL algbw is at most 19.5 GB/s)
+// and its tree correction by size (treeCorrectionFactor), which leave NVLS-tree the fastest from
+// 256 KB on. NVLS-tree by hand: 23 + 2 x 14 = 51 us + S / min(B_nvls = 450 x 0.61 = 274.5,
+// B_net = 8 x 50 x 0.94 = 376) GB/s.
+namespace {
+
+double publicFigureMediumMicros(CostModel& m, Bytes bytes, Algorithm* chosen)
+{
+    const CollectiveCost c = m.collective(OpKind::AllReduce, bytes, publicFigureRanks(16));
+    *chosen = c.algorithm;
+    return c.timeUs;
+}
+
+} // namespace
+
+// 256 KB: 46.8 us. NVLS-tree: 51 + 262144 B / 274.5 GB/s = 51 + 0.955 = 51.95 us (+11%). The tree
+// with LL, by hand: 25.2 + 262144 B / (19.5 GB/s x 0.4 (correction at 2^12 x 64 B)) = 25.2 + 33.6 =
+// 58.8 us; before the cap and the correction it was 25.2 + 262144 / 54 GB/s = 30.1 us (-36%).
+TEST(PublicFigures, H100TwoNodesMedium256K)
+{
+    CostModel m(*preset("2x8-h100-ib-nvls"));
+    Algorithm a{};
+    const double us = publicFigureMediumMicros(m, Bytes{256} << 10, &a);
+    EXPECT_EQ(a, Algorithm::NvlsTree);
+    EXPECT_NEAR(us, 51.95, 0.01);
+    expectNearPublished(us, 46.8, 0.25);
+    const CollectiveCost tree = m.collective(OpKind::AllReduce, Bytes{256} << 10, publicFigureRanks(16), Algorithm::Tree);
+    EXPECT_EQ(tree.protocol, Protocol::LL);
+    EXPECT_NEAR(tree.timeUs, 58.81, 0.01);
+}
+
+// 1 MB: 71.5 us. NVLS-tree: 51 + 1048576 B / 274.5 GB/s = 51 + 3.82 = 54.82 us (-23%). The tree
+// with LL: 25.2 + 1048576 / (19.5 x 0.5 (2^14)) = 25.2 + 107.5 = 132.7 us.
+TEST(PublicFigures, H100TwoNodesMedium1M)
+{
+    CostModel m(*preset("2x8-h100-ib-nvls"));
+    Algorithm a{};
+    const double us = publicFigureMediumMicros(m, Bytes{1} << 20, &a);
+    EXPECT_EQ(a, Algorithm::NvlsTree);
+    EXPECT_NEAR(us, 54.82, 0.01);
+    expectNearPublished(us, 71.5, 0.25);
+}
+
+// 4 MB: 94.2 us, NOT matched: NVLS-tree 51 + 4194304 B / 274.5 GB/s = 51 + 15.28 = 66.28 us (-30%).
+// Neither the LL cap nor the tree's correction touches NVLS-tree (NCCL applies neither to it), and
+// its bandwidth is right at large sizes (row 6, +9.5%); what slows NCCL's NVLS-tree at 4 MB is not
+// in the model (docs/cost-model.md). Pinned to the hand value only, so that a change shows.
+TEST(PublicFigures, H100TwoNodesMedium4MNotMatched)
+{
+    CostModel m(*preset("2x8-h100-ib-nvls"));
+    Algorithm a{};
+    const double us = publicFigureMediumMicros(m, Bytes{4} << 20, &a);
+    EXPECT_EQ(a, Algorithm::NvlsTree);
+    EXPECT_NEAR(us, 66.28, 0.01);
+}
+
+// The ring's LL across nodes is capped at 39.0 GB/s of bus bandwidth on two nodes (llMaxBws,
+// Intel): forced on 2 x 8 H100 without NVLS it runs LL at 64 KB and 128 KB, and the extra 64 KB
+// costs 2 x 15/16 x 65536 B / 39.0 GB/s = 3.151 us (uncapped, 0.30 x 376 = 112.8 GB/s: 1.09 us).
+TEST(PublicFigures, RingLlCapAcrossTwoNodes)
+{
+    CostModel m(*preset("2x8-h100-ib"));
+    const CollectiveCost a = m.collective(OpKind::AllReduce, Bytes{64} << 10, publicFigureRanks(16), Algorithm::Ring);
+    const CollectiveCost b = m.collective(OpKind::AllReduce, Bytes{128} << 10, publicFigureRanks(16), Algorithm::Ring);
+    EXPECT_EQ(a.protocol, Protocol::LL);
+    EXPECT_EQ(b.protocol, Protocol::LL);
+    EXPECT_NEAR(b.timeUs - a.timeUs, 3.151, 0.001);
+}
+
+// The cap is the profile's (CostProfile::llMaxBusGBps, "ll_max_bus_gbps"): with NCCL's AMD values
+// (22.5 GB/s on two nodes) the tree's LL at 64 KB (correction 0.6 at 2^10 x 64 B) on 2 x 8 H100
+// takes 25.2 + 65536 B / (22.5 / 2 x 0.6) GB/s = 25.2 + 9.709 = 34.91 us (Intel's 39.0: 30.80 us).
+// A malformed value is refused, naming the field.
+TEST(PublicFigures, LlCapComesFromTheProfile)
+{
+    auto amd = profileFromJson(R"({"shardlab_profile": 1, "name": "amd", "ll_max_bus_gbps": [22.5, 19.0]})", "amd");
+    ASSERT_TRUE(amd.ok()) << amd.error().message;
+    EXPECT_EQ(amd->llMaxBusGBps[0], 22.5);
+    EXPECT_EQ(amd->llMaxBusGBps[1], 19.0);
+    CostModel m(*preset("2x8-h100-ib-nvls"), *amd);
+    const CollectiveCost tree = m.collective(OpKind::AllReduce, Bytes{64} << 10, publicFigureRanks(16), Algorithm::Tree);
+    EXPECT_EQ(tree.protocol, Protocol::LL);
+    EXPECT_NEAR(tree.timeUs, 34.91, 0.01);
+    CostModel intel(*preset("2x8-h100-ib-nvls"));
+    EXPECT_NEAR(intel.collective(OpKind::AllReduce, Bytes{64} << 10, publicFigureRanks(16), Algorithm::Tree).timeUs, 30.80, 0.01);
+    auto bad = profileFromJson(R"({"shardlab_profile": 1, "name": "x", "ll_max_bus_gbps": [22.5]})", "bad");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("ll_max_bus_gbps"), std::string::npos) << bad.error().message;
 }

@@ -506,6 +506,31 @@ constexpr double kNvlsTreeIntraUs = 23.0, kNvlsTreeNetUs = 14.0;
 
 constexpr double kNoTunerLatency = std::numeric_limits<double>::quiet_NaN();
 
+// NCCL's correction of its tree's bandwidth at medium sizes ("trees are not perfectly sticking to
+// the model for medium sizes"; NVIDIA/nccl src/graph/tuning.cc, treeCorrectionFactor, NCCL 2.19
+// on): a factor by protocol (LL, LL128, Simple) and by floor(log2(S / 64)), i.e. one per power of
+// two from 64 B to 256 MB; 1 outside. The tree's bandwidth is multiplied by it.
+constexpr int kTreeCorrectionSizes = 23;
+constexpr std::array<std::array<double, kTreeCorrectionSizes>, 3> kTreeCorrection{{
+    // LL
+    {1.0, 1.0, 1.0, 1.0, 0.9, 0.8, 0.7, 0.7, 0.7, 0.7, 0.6, 0.5, 0.4, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.0, 1.0, 1.0},
+    // LL128
+    {1.0, 1.0, 1.0, 1.0, 1.0, 0.9, 0.8, 0.8, 0.8, 0.7, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.8, 0.9, 0.9, 0.9, 0.9, 1.0, 1.0},
+    // Simple
+    {0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.8, 0.7, 0.6, 0.6, 0.5, 0.5, 0.5, 0.5, 0.6, 0.7, 0.8, 0.7, 0.7, 0.8, 0.9, 0.9},
+}};
+
+double treeCorrection(int protocol, Bytes bytes)
+{
+    const Bytes units = bytes >> 6;
+    if (units < 1)
+        return 1.0;
+    int index = 0;
+    while ((units >> (index + 1)) != 0)
+        ++index;
+    return index < kTreeCorrectionSizes ? kTreeCorrection[static_cast<size_t>(protocol)][static_cast<size_t>(index)] : 1.0;
+}
+
 // The tree's latency by protocol: NCCL's for LL, kNoTunerLatency (the model's own steps) else.
 std::array<double, 3> treeTunerLatencyUs(int ranksPerNode, int nodes, LinkKind intraClass)
 {
@@ -762,7 +787,18 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
                                        ? m_profile.launchUs + pp.baseUs + intraSteps * (hopUs(pc.intraClass) + pc.intraLatencyUs)
                                              + interSteps * (hopUs(pc.interClass) + pc.interLatencyUs)
                                        : tuner[static_cast<size_t>(p)];
-            const double bw = gbps * pp.bandwidthFactor * kGB / 1e6; // bytes per microsecond
+            double protocolGBps = gbps * pp.bandwidthFactor;
+            // Across nodes NCCL caps LL's bus bandwidth at llMaxBws (CostProfile::llMaxBusGBps).
+            // The ring's bus bandwidth is the model's per-rank bandwidth (its moved bytes are
+            // nccl-tests' busbw factor times S); the tree's algbw is half its bus bandwidth
+            // (tuning.cc: ratio .5), so the tree's cap is half the figure.
+            if (p == static_cast<int>(Protocol::LL) && nodeCount >= 2 && (algo == Algorithm::Ring || algo == Algorithm::Tree)) {
+                const double cap = m_profile.llMaxBusGBps[nodeCount == 2 ? 0 : 1];
+                protocolGBps = std::min(protocolGBps, algo == Algorithm::Tree ? cap / 2.0 : cap);
+            }
+            if (algo == Algorithm::Tree)
+                protocolGBps *= treeCorrection(p, bytes);
+            const double bw = protocolGBps * kGB / 1e6; // bytes per microsecond
             const double t = latency + (bw > 0 ? movedBytes / bw : 0.0);
             if (t < best.timeUs) {
                 best = {t, algo, static_cast<Protocol>(p), gbps, pc.bottleneckLink, intraSteps + interSteps, true, movedBytes};

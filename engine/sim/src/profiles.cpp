@@ -31,7 +31,7 @@ const char* kLinkKeys[] = {"nvlink", "pcie", "cross-socket", "network"};
 std::string profileToJson(const CostProfile& p)
 {
     json doc = {{"shardlab_profile", 1}, {"name", p.name}, {"source", p.source}, {"launch_us", p.launchUs},
-                {"nvls_efficiency", p.nvlsEfficiency}};
+                {"nvls_efficiency", p.nvlsEfficiency}, {"ll_max_bus_gbps", p.llMaxBusGBps}};
     for (int i = 0; i < 3; ++i)
         doc["protocols"][kProtocolKeys[i]] = {{"base_us", p.protocol[static_cast<size_t>(i)].baseUs},
                                               {"bandwidth_factor", p.protocol[static_cast<size_t>(i)].bandwidthFactor}};
@@ -59,13 +59,21 @@ Result<CostProfile> profileFromJson(const std::string& text, const std::string& 
     CostProfile p = CostProfile::defaults();
     if (!rd.expectObject(doc, "$"))
         return badInput(rd.message());
-    rd.onlyKeys(doc, "$", {"shardlab_profile", "name", "source", "launch_us", "nvls_efficiency", "protocols", "links",
-                           "compute_efficiency", "corrections"});
+    rd.onlyKeys(doc, "$", {"shardlab_profile", "name", "source", "launch_us", "nvls_efficiency", "ll_max_bus_gbps",
+                           "protocols", "links", "compute_efficiency", "corrections"});
     rd.integer(doc, "$", "shardlab_profile", true, 1, 1);
     p.name = rd.string(doc, "$", "name", true).value_or("");
     p.source = rd.string(doc, "$", "source", false).value_or("");
     p.launchUs = rd.number(doc, "$", "launch_us", false, 0, 1e6).value_or(p.launchUs);
     p.nvlsEfficiency = rd.number(doc, "$", "nvls_efficiency", false, 1e-6, 10).value_or(p.nvlsEfficiency);
+    if (const json* ll = rd.find(doc, "ll_max_bus_gbps")) {
+        if (!ll->is_array() || ll->size() != 2 || !(*ll)[0].is_number() || !(*ll)[1].is_number()
+            || !((*ll)[0].get<double>() > 0) || !((*ll)[1].get<double>() > 0))
+            rd.fail("$.ll_max_bus_gbps", "expected two positive numbers (GB/s on two nodes, on three or more)");
+        else
+            for (size_t k = 0; k < 2; ++k)
+                p.llMaxBusGBps[k] = (*ll)[k].get<double>();
+    }
     if (const json* prot = rd.find(doc, "protocols"); prot && rd.expectObject(*prot, "$.protocols"))
         for (int i = 0; i < 3; ++i)
             if (const json* e = rd.find(*prot, kProtocolKeys[i]); e && rd.expectObject(*e, std::string("$.protocols.") + kProtocolKeys[i])) {

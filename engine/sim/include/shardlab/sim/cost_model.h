@@ -6,7 +6,9 @@
 //       + interSteps * (hop[p][network] + inter-node route latency) + moved(a, n, S) / (B * bw[p])
 // (NCCL src/graph/tuning.cc splits the steps the same way: (nsteps - nInterSteps) * intraLat +
 // nInterSteps * interLat.) The tree's LL latency and NVLS-tree's latency are NCCL's own figures
-// from tuning.cc, taken whole in place of launch + base + steps (docs/cost-model.md, section 3).
+// from tuning.cc, taken whole in place of launch + base + steps (docs/cost-model.md, section 3);
+// across nodes LL's bandwidth is capped as NCCL caps it (llMaxBusGBps) and the tree's bandwidth
+// is multiplied by NCCL's correction by size (treeCorrectionFactor).
 // Across nodes the algorithms are pipelined, so B is the narrowest of
 // their parts (intra-node chain, NICs, NVLink SHARP), not a sum of phases; docs/cost-model.md.
 // B is the bandwidth each rank gets on the algorithm's pattern with links shared between its
@@ -53,6 +55,11 @@ struct CostProfile {
     // NVLink SHARP: the share of a GPU's nominal NVLink bandwidth (per direction) that the NVLS
     // all-reduce reaches, sending its S bytes to the switch and receiving S reduced bytes back.
     double nvlsEfficiency = 0.61;
+    // Across nodes NCCL caps the LL protocol's bus bandwidth by the hosts' CPU (NVIDIA/nccl
+    // src/graph/tuning.cc, llMaxBws): 39.0 GB/s on two nodes and 20.4 on three or more with Intel
+    // x86 CPUs (the DGX H100/A100 of docs/cost-model.md's figures have Intel Xeons); AMD: 22.5 and
+    // 19.0. By node count: [0] two nodes, [1] three or more. docs/cost-model.md, section 3.
+    std::array<double, 2> llMaxBusGBps{39.0, 20.4};
     std::array<ProtocolParams, 3> protocol{}; // by Protocol
     std::array<LinkClassParams, 4> link{};    // by LinkKind
     // Compute rate actually reached, as a share of the GPU's nominal TFLOP/s, by device name.
