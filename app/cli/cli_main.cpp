@@ -34,6 +34,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& rawOut, std::ostr
     addSim(app, io, action);
     addBench(app, io, action);
     addLive(app, io, action);
+    addProfile(app, io, action);
     addReport(app, io, action);
     addLessons(app, io, action);
     addScale(app, io, action);

@@ -58,10 +58,11 @@ struct KernelStamps {
     std::uint64_t gpuStartNs = 0, gpuEndNs = 0;
 };
 
-// One communicator of `offsets.size()` ranks, driven through interface v5 from this thread.
+// One communicator of `offsets.size()` ranks, driven through interface v5 from this thread: all
+// of its ranks, or (onlyRank >= 0) that one, as one process of a multi-process job.
 class Communicator {
 public:
-    Communicator(const Plugin& plugin, std::uint64_t hash, std::vector<std::int64_t> gpuOffsetsNs)
+    Communicator(const Plugin& plugin, std::uint64_t hash, std::vector<std::int64_t> gpuOffsetsNs, int onlyRank = -1)
         : m_p(plugin), m_offsets(std::move(gpuOffsetsNs))
     {
         const int n = static_cast<int>(m_offsets.size());
@@ -69,6 +70,8 @@ public:
         m_open.assign(m_offsets.size(), {});
         m_seq.assign(m_offsets.size(), 0);
         for (int r = 0; r < n; ++r) {
+            if (onlyRank >= 0 && r != onlyRank)
+                continue;
             int mask = 0;
             if (m_p.v5->init(&m_ctx[static_cast<size_t>(r)], hash, &mask, "fake", 1, n, r, nullptr) != ncclabi::kSuccess)
                 m_failed = true;
@@ -137,6 +140,8 @@ public:
     void finalize()
     {
         for (void*& c : m_ctx) {
+            if (!c)
+                continue;
             m_p.v5->finalize(c);
             c = nullptr;
         }

@@ -6,7 +6,6 @@
 
 namespace shardlab {
 
-namespace {
 std::filesystem::path executableDirectory()
 {
     std::error_code ec;
@@ -14,6 +13,15 @@ std::filesystem::path executableDirectory()
     return ec ? std::filesystem::path() : exe.parent_path();
 }
 
+std::vector<std::filesystem::path> shippedLibraryCandidates(const std::string& fileName)
+{
+    const auto dir = executableDirectory();
+    if (dir.empty())
+        return {};
+    return {dir / fileName, dir / ".." / "lib" / fileName, dir / ".." / "lib" / "shardlab" / fileName};
+}
+
+namespace {
 bool hasScenarios(const std::filesystem::path& dir)
 {
     std::error_code ec;

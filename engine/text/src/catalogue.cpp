@@ -19,6 +19,7 @@ constexpr CatalogueEntry kEntries[] = {
 #include "catalogue/comparison.inc"
 #include "catalogue/cli.inc"
 #include "catalogue/report.inc"
+#include "catalogue/profile.inc"
 };
 
 struct Index {
