@@ -278,7 +278,7 @@ int profileCommand(const ProfileArgs& a, Io io)
                    << io.say(Message("profile.waiting")
                                  .with("seconds", static_cast<int>(a.waitSeconds))
                                  .with("ranks", missing)
-                                 .with("dir", dir.string()))
+                                 .with("command", "`shardlab profile --collect " + dir.string() + "`"))
                    << "\n";
     }
     const int shown = collect(dir, a, io);

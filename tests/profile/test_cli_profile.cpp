@@ -30,7 +30,7 @@ TEST(CliProfile, ProfilesAProgramAndShowsItsStraggler)
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_NE(r.err.find("Profiling `" + std::string(SHARDLAB_FAKE_NCCL_PROGRAM)), std::string::npos) << r.err;
     EXPECT_NE(r.out.find("busbw"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("Result file: " + out + "/profile.shardlab-result.json"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Result file: " + out + "/profile.shardlab-result.json (open it in the app"), std::string::npos) << r.out;
     auto result = loadResult(out + "/profile.shardlab-result.json");
     ASSERT_TRUE(result) << result.error().message;
     EXPECT_EQ(result->run.ranks, 4);
