@@ -174,5 +174,105 @@ TEST(ProfilePlugin, AFullBufferIsWrittenOutAndNothingIsLost)
     fs::remove_all(dir);
 }
 
+// Interface v3 (NCCL 2.25) names the communicator on each event and gives no GPU timer: the run
+// is timed by the host's calls, and says so.
+TEST(ProfilePlugin, InterfaceV3IsTimedByTheHost)
+{
+    const fs::path dir = freshDir("plugin_v3");
+    ::setenv(profile_format::kDirVariable, dir.c_str(), 1);
+    fakenccl::Plugin plugin(SHARDLAB_PROFILER_PLUGIN_PATH);
+    ASSERT_TRUE(plugin.error.empty()) << plugin.error;
+    void* ctx[2] = {};
+    for (void*& c : ctx) {
+        int mask = 0;
+        ASSERT_EQ(plugin.v3->init(&c, &mask), ncclabi::kSuccess);
+        EXPECT_NE(mask & ncclabi::kColl, 0);
+    }
+    for (int k = 0; k < 2; ++k)
+        for (int r = 0; r < 2; ++r) {
+            ncclabi::EventDescrV3 d{};
+            d.type = static_cast<std::uint8_t>(ncclabi::kColl);
+            d.rank = r;
+            d.coll.commHash = 0x77;
+            d.coll.seqNumber = static_cast<std::uint64_t>(k);
+            d.coll.func = "Broadcast";
+            d.coll.count = 1000;
+            d.coll.datatype = "ncclInt8";
+            d.coll.root = 1;
+            d.coll.algo = "RING";
+            d.coll.proto = "LL";
+            void* h = nullptr;
+            plugin.v3->startEvent(ctx[r], &h, &d);
+            ASSERT_NE(h, nullptr);
+            plugin.v3->stopEvent(h);
+        }
+    for (void* c : ctx)
+        plugin.v3->finalize(c);
+    auto files = readProfileDirectory(dir);
+    ASSERT_TRUE(files) << files.error().message;
+    auto built = buildProfiledRun(*files);
+    ASSERT_TRUE(built) << built.error().message;
+    EXPECT_EQ(built->run.ranks, 2);
+    ASSERT_EQ(built->run.collectives.size(), 2u);
+    EXPECT_EQ(built->run.collectives[0].kind, OpKind::Broadcast);
+    EXPECT_EQ(built->run.collectives[0].bytes, 1000u);
+    EXPECT_EQ(built->run.collectives[0].protocol, Protocol::LL);
+    EXPECT_EQ(built->scenario.program[1].root, 1);
+    EXPECT_NE(built->run.clockNote.find("no GPU timer"), std::string::npos) << built->run.clockNote;
+    fs::remove_all(dir);
+}
+
+// Interface v4 (NCCL 2.26): the communicator at init, GPU timers on kernel channels.
+TEST(ProfilePlugin, InterfaceV4RecordsTheSame)
+{
+    const fs::path dir = freshDir("plugin_v4");
+    ::setenv(profile_format::kDirVariable, dir.c_str(), 1);
+    fakenccl::Plugin plugin(SHARDLAB_PROFILER_PLUGIN_PATH);
+    ASSERT_TRUE(plugin.error.empty()) << plugin.error;
+    void* ctx[2] = {};
+    for (int r = 0; r < 2; ++r) {
+        int mask = 0;
+        ASSERT_EQ(plugin.v4->init(&ctx[r], &mask, "v4", 0x99, 1, 2, r, nullptr), ncclabi::kSuccess);
+    }
+    std::uint64_t gpu = 1'000'000;
+    for (int r = 0; r < 2; ++r) {
+        ncclabi::EventDescrV4 c{};
+        c.type = static_cast<std::uint8_t>(ncclabi::kColl);
+        c.coll.seqNumber = 0;
+        c.coll.func = "ReduceScatter";
+        c.coll.count = 256;
+        c.coll.datatype = "ncclFloat16";
+        c.coll.algo = "RING";
+        c.coll.proto = "SIMPLE";
+        void* h = nullptr;
+        plugin.v4->startEvent(ctx[r], &h, &c);
+        ncclabi::EventDescrV4 k{};
+        k.type = static_cast<std::uint8_t>(ncclabi::kKernelCh);
+        k.parentObj = h;
+        k.kernelCh.pTimer = gpu;
+        void* kh = nullptr;
+        plugin.v4->startEvent(ctx[r], &kh, &k);
+        ncclabi::StateArgsV4 end{};
+        end.kernelCh.pTimer = gpu + 5000;
+        plugin.v4->recordEventState(kh, ncclabi::kStateKernelChStop, &end);
+        plugin.v4->stopEvent(kh);
+        plugin.v4->stopEvent(h);
+    }
+    for (void* c : ctx)
+        plugin.v4->finalize(c);
+    auto files = readProfileDirectory(dir);
+    ASSERT_TRUE(files) << files.error().message;
+    ASSERT_EQ(files->front().ops.size(), 2u);
+    for (const ProfiledOp& op : files->front().ops) {
+        ASSERT_EQ(op.kernel.size(), 1u);
+        EXPECT_EQ(op.kernel[0].gpuStartNs, gpu);
+        EXPECT_EQ(op.kernel[0].gpuEndNs, gpu + 5000);
+    }
+    auto built = buildProfiledRun(*files);
+    ASSERT_TRUE(built) << built.error().message;
+    EXPECT_EQ(built->run.collectives[0].bytes, 1024u); // 256 x 2 bytes x 2 ranks
+    fs::remove_all(dir);
+}
+
 } // namespace
 } // namespace shardlab
