@@ -174,6 +174,33 @@ TEST(ProfilePlugin, AFullBufferIsWrittenOutAndNothingIsLost)
     fs::remove_all(dir);
 }
 
+// NCCL closes the plugin when its last communicator is destroyed and opens it again for the next:
+// the process's file goes on, and ids and contexts stay unique.
+TEST(ProfilePlugin, ClosedAndOpenedAgainTheFileGoesOn)
+{
+    const fs::path dir = freshDir("plugin_reload");
+    ::setenv(profile_format::kDirVariable, dir.c_str(), 1);
+    for (int round = 0; round < 2; ++round) {
+        fakenccl::Plugin plugin(SHARDLAB_PROFILER_PLUGIN_PATH);
+        ASSERT_TRUE(plugin.error.empty()) << plugin.error;
+        fakenccl::Communicator comm(plugin, 0xa0 + static_cast<std::uint64_t>(round), {0, 0});
+        for (int k = 0; k <= round; ++k) {
+            comm.start(0, "AllReduce", 64, "ncclFloat32", 1);
+            comm.start(1, "AllReduce", 64, "ncclFloat32", 1);
+            comm.finish(0);
+            comm.finish(1);
+        }
+        comm.finalize();
+        ASSERT_EQ(dlclose(plugin.lib), 0); // the last reference: unloaded, its records written out
+    }
+    auto files = readProfileDirectory(dir);
+    ASSERT_TRUE(files) << files.error().message;
+    ASSERT_EQ(files->size(), 1u);
+    EXPECT_EQ(files->front().comms.size(), 4u);
+    EXPECT_EQ(files->front().ops.size(), 6u);
+    fs::remove_all(dir);
+}
+
 // Interface v3 (NCCL 2.25) names the communicator on each event and gives no GPU timer: the run
 // is timed by the host's calls, and says so.
 TEST(ProfilePlugin, InterfaceV3IsTimedByTheHost)

@@ -26,7 +26,7 @@ std::uint64_t idIf(const void* handle, Tag a, Tag b)
 }
 
 struct Context {
-    std::int32_t id = 0;
+    std::int64_t id = 0;
 };
 
 constexpr int kMask = kGroup | kColl | kP2p | kKernelCh;

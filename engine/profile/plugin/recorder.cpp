@@ -10,6 +10,7 @@
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <mutex>
 #include <new>
 #include <unistd.h>
@@ -54,25 +55,25 @@ int formatRecord(char* out, size_t cap, const Record& r)
     switch (r.kind) {
     case Kind::Comm:
         return std::snprintf(out, cap,
-                             "{\"k\":\"comm\",\"ctx\":%d,\"hash\":\"%016" PRIx64 "\",\"rank\":%d,\"nranks\":%d,\"nodes\":%d,"
+                             "{\"k\":\"comm\",\"ctx\":%" PRId64 ",\"hash\":\"%016" PRIx64 "\",\"rank\":%d,\"nranks\":%d,\"nodes\":%d,"
                              "\"name\":\"%s\",\"t\":%" PRIu64 ",\"real\":%" PRIu64 "}\n",
                              r.ctx, r.hash, r.a, r.b, r.c, name, r.hostNs, r.gpuNs);
     case Kind::Coll:
         if (r.hash) // v3: the descriptor names the communicator
             return std::snprintf(out, cap,
-                                 "{\"k\":\"coll\",\"id\":%" PRIu64 ",\"ctx\":%d,\"hash\":\"%016" PRIx64 "\",\"rank\":%d,"
+                                 "{\"k\":\"coll\",\"id\":%" PRIu64 ",\"ctx\":%" PRId64 ",\"hash\":\"%016" PRIx64 "\",\"rank\":%d,"
                                  "\"seq\":%" PRIu64 ",\"func\":\"%s\",\"count\":%" PRIu64 ",\"dtype\":\"%s\",\"root\":%d,"
                                  "\"algo\":\"%s\",\"proto\":\"%s\",\"nch\":%u,\"group\":%" PRIu64 ",\"t\":%" PRIu64 "}\n",
                                  r.id, r.ctx, r.hash, r.c, r.seq, func, r.count, dtype, r.a, algo, proto, r.nChannels,
                                  r.parent, r.hostNs);
         return std::snprintf(out, cap,
-                             "{\"k\":\"coll\",\"id\":%" PRIu64 ",\"ctx\":%d,\"seq\":%" PRIu64 ",\"func\":\"%s\",\"count\":%" PRIu64
+                             "{\"k\":\"coll\",\"id\":%" PRIu64 ",\"ctx\":%" PRId64 ",\"seq\":%" PRIu64 ",\"func\":\"%s\",\"count\":%" PRIu64
                              ",\"dtype\":\"%s\",\"root\":%d,\"algo\":\"%s\",\"proto\":\"%s\",\"nch\":%u,\"group\":%" PRIu64
                              ",\"t\":%" PRIu64 "}\n",
                              r.id, r.ctx, r.seq, func, r.count, dtype, r.a, algo, proto, r.nChannels, r.parent, r.hostNs);
     case Kind::P2p:
         return std::snprintf(out, cap,
-                             "{\"k\":\"p2p\",\"id\":%" PRIu64 ",\"ctx\":%d,\"func\":\"%s\",\"count\":%" PRIu64
+                             "{\"k\":\"p2p\",\"id\":%" PRIu64 ",\"ctx\":%" PRId64 ",\"func\":\"%s\",\"count\":%" PRIu64
                              ",\"dtype\":\"%s\",\"peer\":%d,\"nch\":%u,\"group\":%" PRIu64 ",\"t\":%" PRIu64 "}\n",
                              r.id, r.ctx, func, r.count, dtype, r.a, r.nChannels, r.parent, r.hostNs);
     case Kind::Stop:
@@ -88,7 +89,7 @@ int formatRecord(char* out, size_t cap, const Record& r)
     case Kind::Group:
         return std::snprintf(out, cap, "{\"k\":\"group\",\"id\":%" PRIu64 ",\"t\":%" PRIu64 "}\n", r.id, r.hostNs);
     case Kind::Fin:
-        return std::snprintf(out, cap, "{\"k\":\"fin\",\"ctx\":%d,\"t\":%" PRIu64 ",\"real\":%" PRIu64 ",\"dropped\":%" PRIu64 "}\n",
+        return std::snprintf(out, cap, "{\"k\":\"fin\",\"ctx\":%" PRId64 ",\"t\":%" PRIu64 ",\"real\":%" PRIu64 ",\"dropped\":%" PRIu64 "}\n",
                              r.ctx, r.hostNs, r.gpuNs, r.seq);
     }
     return 0;
@@ -163,13 +164,22 @@ bool Recorder::openFile()
         disable("the record file's path is too long", dir);
         return false;
     }
-    m_fd = ::open(m_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+    // NCCL closes the plugin when its last communicator is destroyed and opens it again for the
+    // next one: this process's file then goes on, with ids and contexts above every earlier one
+    // (each took at least one byte of the file).
+    m_fd = ::open(m_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (m_fd < 0) {
         char why[4400];
         std::snprintf(why, sizeof why, "%s (%s)", m_path, std::strerror(errno));
         disable("cannot create the record file", why);
         return false;
     }
+    struct stat st {};
+    const std::uint64_t already = ::fstat(m_fd, &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+    m_nextId.store(already + 1);
+    m_nextCtx.store(static_cast<std::int64_t>(already));
+    if (already > 0)
+        return true;
     char line[1024];
     char hostEsc[600];
     appendEscaped(hostEsc, sizeof hostEsc, host);

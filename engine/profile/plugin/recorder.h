@@ -22,7 +22,7 @@ struct Record {
     Kind kind = Kind::Coll;
     std::uint8_t nChannels = 0;
     std::uint8_t nWarps = 0;
-    std::int32_t ctx = 0;      // the communicator context (Comm, Coll, P2p, Fin)
+    std::int64_t ctx = 0;      // the communicator context (Comm, Coll, P2p, Fin)
     std::int32_t a = -1;       // Comm: rank; Coll: root; P2p: peer; KernelCh: channel; Coll (v3): rank
     std::int32_t b = -1;       // Comm: nranks
     std::int32_t c = -1;       // Comm: nodes
@@ -65,7 +65,7 @@ public:
     bool start();
     bool enabled() const { return m_enabled.load(std::memory_order_relaxed); }
     std::uint64_t nextId() { return m_nextId.fetch_add(1, std::memory_order_relaxed); }
-    std::int32_t nextContext() { return m_nextCtx.fetch_add(1, std::memory_order_relaxed); }
+    std::int64_t nextContext() { return m_nextCtx.fetch_add(1, std::memory_order_relaxed); }
     // The hot path: copy into this thread's buffer.
     void record(const Record& r);
     // Writes every thread's unwritten records to the file (finalize, exit).
@@ -83,7 +83,7 @@ private:
     std::atomic<bool> m_enabled{false};
     std::atomic<bool> m_started{false};
     std::atomic<std::uint64_t> m_nextId{1};
-    std::atomic<std::int32_t> m_nextCtx{0};
+    std::atomic<std::int64_t> m_nextCtx{0};
     std::atomic<std::uint64_t> m_dropped{0};
     std::atomic<int> m_threads{0};
     std::atomic<ThreadBuffer*> m_buffers[kMaxThreads] = {};

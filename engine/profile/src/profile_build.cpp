@@ -27,7 +27,7 @@ std::string hashText(std::uint64_t hash)
 // One rank of a communicator: where its records are.
 struct Member {
     size_t file = 0;
-    int context = 0;
+    std::int64_t context = 0;
     std::uint64_t hash = 0;
     int rank = -1;
     int ranks = 0; // 0: unknown (v3)
@@ -60,7 +60,7 @@ std::vector<Member> membersOf(const std::vector<ProfileFile>& files)
     for (size_t f = 0; f < files.size(); ++f) {
         for (const ProfiledComm& c : files[f].comms)
             members.push_back({f, c.context, c.hash, c.rank, c.ranks});
-        std::set<int> seen;
+        std::set<std::int64_t> seen;
         for (const ProfiledOp& op : files[f].ops)
             if (op.hash && op.rank && seen.insert(op.context).second)
                 members.push_back({f, op.context, *op.hash, *op.rank, 0});

@@ -37,6 +37,11 @@ int intAt(const json& obj, const std::string& path, const char* key, int lo, int
     return static_cast<int>(detail::integerAt(detail::member(obj, path, key), path + "." + key, lo, hi));
 }
 
+std::int64_t contextAt(const json& obj, const std::string& path)
+{
+    return static_cast<std::int64_t>(detail::integerAt(detail::member(obj, path, "ctx"), path + ".ctx", 0, 1LL << 62));
+}
+
 std::string textAt(const json& obj, const std::string& path, const char* key)
 {
     return detail::stringAt(detail::member(obj, path, key), path + "." + key);
@@ -80,7 +85,7 @@ Result<ProfileFile> parseProfileText(const std::string& text, const std::string&
     std::vector<PendingChannel> channels;
     std::vector<std::pair<std::uint64_t, double>> stops;
     std::map<std::uint64_t, std::uint64_t> channelEnds;
-    std::map<int, bool> contexts;
+    std::map<std::int64_t, bool> contexts;
     size_t pos = 0;
     int lineNo = 0;
     bool header = false;
@@ -118,7 +123,7 @@ Result<ProfileFile> parseProfileText(const std::string& text, const std::string&
             const std::string kind = textAt(rec, "$", "k");
             if (kind == "comm") {
                 ProfiledComm c;
-                c.context = intAt(rec, "$", "ctx", 0, 1 << 30);
+                c.context = contextAt(rec, "$");
                 c.hash = hashAt(rec, "$");
                 c.ranks = intAt(rec, "$", "nranks", 1, 1 << 24);
                 c.rank = intAt(rec, "$", "rank", 0, c.ranks - 1);
@@ -133,7 +138,7 @@ Result<ProfileFile> parseProfileText(const std::string& text, const std::string&
                 ProfiledOp op;
                 op.p2p = kind == "p2p";
                 op.id = unsignedAt(rec, "$", "id");
-                op.context = intAt(rec, "$", "ctx", 0, 1 << 30);
+                op.context = contextAt(rec, "$");
                 op.func = textAt(rec, "$", "func");
                 op.count = unsignedAt(rec, "$", "count");
                 op.datatype = textAt(rec, "$", "dtype");

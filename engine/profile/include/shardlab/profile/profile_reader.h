@@ -16,7 +16,7 @@ namespace shardlab {
 
 // One communicator as one rank of it saw it (the plugin's init).
 struct ProfiledComm {
-    int context = 0;          // the plugin's context id, unique in the file
+    std::int64_t context = 0; // the plugin's context id, unique in the file
     std::uint64_t hash = 0;   // NCCL's communicator hash: the same on every member
     int rank = -1;
     int ranks = 0;            // 0: unknown (interface v3 names no size)
@@ -36,7 +36,7 @@ struct KernelChannel {
 
 struct ProfiledOp {
     std::uint64_t id = 0;
-    int context = 0;
+    std::int64_t context = 0;
     bool p2p = false;
     std::uint64_t sequence = 0; // collectives: NCCL's sequence number in the communicator
     std::string func;           // "AllReduce", "Send", ...
