@@ -73,9 +73,11 @@ Result<std::string> pluginPath()
 }
 
 pid_t g_child = -1;
-void forwardSignal(int sig)
+// A signal from the terminal (Ctrl-C: si_code SI_KERNEL) reached the program too, since it is in
+// the same process group; one sent to this process alone (kill, mpirun, timeout) is passed on.
+void forwardSignal(int sig, siginfo_t* info, void*)
 {
-    if (g_child > 0)
+    if (g_child > 0 && (!info || info->si_code != SI_KERNEL))
         ::kill(g_child, sig);
 }
 
@@ -114,7 +116,8 @@ Result<int> runCommand(const std::vector<std::string>& command, const std::vecto
     }
     g_child = child;
     struct sigaction forward {}, oldInt {}, oldTerm {};
-    forward.sa_handler = forwardSignal;
+    forward.sa_sigaction = forwardSignal;
+    forward.sa_flags = SA_SIGINFO;
     sigemptyset(&forward.sa_mask);
     ::sigaction(SIGINT, &forward, &oldInt);
     ::sigaction(SIGTERM, &forward, &oldTerm);

@@ -112,7 +112,7 @@ TEST(ProfileBuild, WaitsComputeAndLastArrivalFromTwoRanks)
             EXPECT_EQ(s.waitedFor, 1);
         }
     EXPECT_EQ(built->launch, "2 processes on 1 host");
-    EXPECT_NE(run.clockNote.find("residual error <= 0.1 us"), std::string::npos) << run.clockNote;
+    EXPECT_NE(run.clockNote.find("residual error <= 0.05 us"), std::string::npos) << run.clockNote;
 
     const Summary sum = summarize(built->scenario, run);
     EXPECT_NEAR(sum.stepTimeMs, 0.3, 1e-9);

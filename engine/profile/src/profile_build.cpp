@@ -330,7 +330,7 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
     else
         std::snprintf(clock, sizeof clock,
                       "profiled with ShardLab's NCCL profiler; GPU timers aligned to each process's host clock by %d "
-                      "kernel-start brackets, residual error <= %.1f us; %s",
+                      "kernel-start brackets, residual error <= %.2f us; %s",
                       brackets, worstClockNs / 1e3,
                       hosts.size() > 1 ? "hosts aligned by their system clocks (NTP/PTP; error not measured)"
                                        : "all processes on one host's monotonic clock");
