@@ -195,5 +195,22 @@ TEST(ProfileBuild, SizesFollowNcclTests)
     EXPECT_EQ(built->run.collectives[0].kind, OpKind::AllGather);
 }
 
+TEST(ProfileBuild, TheFuzzCorpusSampleIsAWholeProfile)
+{
+    // One process, two ranks, one channel each: each rank's only bracket places its GPU reading
+    // at the bracket's midpoint. A send is noted, not drawn.
+    auto file = readProfileFile(std::string(SHARDLAB_SOURCE_DIR) + "/tests/fuzz/corpus-profile/two-ranks.nccl-profile.jsonl");
+    ASSERT_TRUE(file) << file.error().message;
+    auto built = buildProfiledRun({*file});
+    ASSERT_TRUE(built) << built.error().message;
+    ASSERT_EQ(built->run.collectives.size(), 1u);
+    // rank 0 arrives at 1,050 (bracket [1000, 1100]); rank 1 at 20,550 (bracket [20000, 21100],
+    // +-550 ns: the tie), 19.5 us later.
+    EXPECT_EQ(built->run.collectives[0].lastArrival, 1);
+    EXPECT_NEAR(built->run.collectives[0].arrivalUs[1] - built->run.collectives[0].arrivalUs[0], 19.5, 1e-6);
+    ASSERT_EQ(built->run.notes.size(), 1u);
+    EXPECT_NE(built->run.notes[0].find("1 point-to-point"), std::string::npos) << built->run.notes[0];
+}
+
 } // namespace
 } // namespace shardlab
