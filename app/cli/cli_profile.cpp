@@ -12,6 +12,7 @@
 #include "shardlab/analysis/summary.h"
 #include "shardlab/base/resources.h"
 #include "shardlab/io/result_file.h"
+#include "shardlab/io/scenario_io.h"
 #include "shardlab/model/presets.h"
 #include "shardlab/profile/profile_build.h"
 #include "shardlab/profile/profile_format.h"
@@ -43,6 +44,7 @@ struct ProfileArgs {
     std::string collect;
     std::string resimulate;
     std::string machine;
+    std::string scenario; // --scenario: the observed program as a scenario file, to edit and simulate
     double waitSeconds = 120;
     RunArgs run; // --json, --trace, --result, --csv as `sim` has them
 };
@@ -177,6 +179,8 @@ int collect(const fs::path& dir, ProfileArgs a, Io io)
     const int printed = printRun(built->scenario, built->run, a.run, io);
     if (!writeResultFile(a.run.result, built->scenario, built->run, built->launch, std::nullopt, io))
         return kExitBadInput;
+    if (!a.scenario.empty() && !writeOutput(a.scenario, serializeScenario(built->scenario), io))
+        return kExitBadInput;
     std::ostream& said = a.run.json ? io.err : io.out;
     said << io.say(Message("profile.result").with("path", a.run.result)) << "\n"
          << io.say(Message("profile.trace").with("path", a.run.trace)) << "\n";
@@ -303,6 +307,8 @@ void addProfile(CLI::App& app, Io io, Action& action)
                                      "Simulate the program a profile's result file holds (with --machine: on another machine)");
     collectOpt->excludes(resimOpt);
     cmd->add_option("--machine", a->machine, "Preset of the machine it ran on (default: H200s on NVSwitch), or to simulate on");
+    cmd->add_option("--scenario", a->scenario,
+                    "Also write the observed program as a scenario file (.shardlab.json) to edit and simulate");
     cmd->add_option("--wait", a->waitSeconds, "Under mpirun/srun: how long rank 0 waits for the other ranks to finish (s)")
         ->check(realNumber(0, 86400));
     cmd->add_flag("--json", a->run.json, "Print one JSON object instead of the table");

@@ -41,8 +41,13 @@ TEST(CliProfile, ProfilesAProgramAndShowsItsStraggler)
     EXPECT_TRUE(fs::exists(out + "/profile.trace.json"));
 
     // The records stay: --collect builds the same run again.
-    const auto again = runCommand({"profile", "--collect", out, "--result", out + "/again.shardlab-result.json", "--trace", out + "/again.json"});
+    const auto again = runCommand({"profile", "--collect", out, "--result", out + "/again.shardlab-result.json", "--trace",
+                                   out + "/again.json", "--scenario", out + "/observed.shardlab.json"});
     ASSERT_EQ(again.status, 0) << again.err;
+    // The observed program as a scenario `shardlab sim` runs: 3 collectives, each after its work.
+    const auto sim = runCommand({"sim", out + "/observed.shardlab.json", "--json"});
+    ASSERT_EQ(sim.status, 0) << sim.err;
+    EXPECT_NE(sim.out.find("\"straggler_rank\": 2"), std::string::npos) << sim.out;
     auto second = loadResult(out + "/again.shardlab-result.json");
     ASSERT_TRUE(second);
     EXPECT_EQ(second->run.spans.size(), result->run.spans.size());
