@@ -18,7 +18,10 @@ std::vector<std::filesystem::path> shippedLibraryCandidates(const std::string& f
     const auto dir = executableDirectory();
     if (dir.empty())
         return {};
-    return {dir / fileName, dir / ".." / "lib" / fileName, dir / ".." / "lib" / "shardlab" / fileName};
+    std::vector<std::filesystem::path> list = {dir / fileName, dir / ".." / "lib" / fileName, dir / ".." / "lib" / "shardlab" / fileName};
+    if (std::string(SHARDLAB_INSTALL_LIBDIR) != "lib") // GNUInstallDirs' multiarch folder (Debian under /usr)
+        list.push_back(dir / ".." / SHARDLAB_INSTALL_LIBDIR / "shardlab" / fileName);
+    return list;
 }
 
 namespace {
