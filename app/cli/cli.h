@@ -31,6 +31,10 @@ CLI::Validator wholeNumber(long long lo, long long hi);
 // instead ("`shardlab bench --sim --preset ID`").
 Error suggestInstead(Error error, const std::string& alternative);
 CLI::Validator realNumber(double lo, double hi);
+// "preset ID has N GPUs; --gpus M asks for more"
+Message presetTooSmall(const std::string& preset, int has, int asked);
+// "all_reduce, reduce, ..., reduce_scatter_all_gather or send_recv": what --collective of bench takes
+Message sweepCollectiveChoices();
 
 // Exit statuses fixed by PRODUCT.md.
 inline constexpr int kExitOk = 0;
@@ -99,6 +103,21 @@ void setScenarioInput(std::istream& in);
 // main() says that `out` is the process's standard output (file descriptor 1), so that a live
 // stream can keep writing there while NCCL's own prints are sent to standard error.
 void setOutputIsProcessStdout(bool yes);
+// Where a live stream goes: in a real process (setOutputIsProcessStdout) a private duplicate of
+// file descriptor 1, which meanwhile goes to standard error (where NCCL prints); else `io.out`.
+class LiveStreamOutput {
+public:
+    explicit LiveStreamOutput(Io io);
+    ~LiveStreamOutput();
+    LiveStreamOutput(const LiveStreamOutput&) = delete;
+    LiveStreamOutput& operator=(const LiveStreamOutput&) = delete;
+    std::ostream& stream();
+
+private:
+    struct Parts;
+    std::unique_ptr<Parts> m_parts;
+    Io m_io;
+};
 // Saves a ShardLab result file when `path` is not empty; on failure prints why and returns false.
 bool writeResultFile(const std::string& path, const Scenario& scenario, const RunResult& run, const std::string& launch,
                      const std::optional<Topology>& machine, Io io);
@@ -108,6 +127,10 @@ bool writeResultFile(const std::string& path, const Scenario& scenario, const Ru
 // A scenario this process could not read is reported through rank 0 with the other ranks' problems.
 int liveUnderLauncher(const Result<Scenario>& scenario, const LaunchInfo& launch, const RunArgs& args,
                       const LiveOptions& options, Io io);
+// `live --stream` under a launcher: rank 0 reads the scenario (FILE `-`: its standard input) and
+// sends it to every process, and alone writes the stream of the merged run; the others write
+// nothing on standard output (so that `srun ... --stream -` over SSH is one clean stream).
+int liveStreamUnderLauncher(const RunArgs& args, const LaunchInfo& launch, const LiveOptions& options, Io io);
 // While alive (and `on`), whatever the process writes to file descriptor 1 goes to standard error
 // instead: NCCL prints "NCCL version ..." on standard output when NCCL_DEBUG is set, which would
 // break `--json`'s promise of one JSON object on standard output. Live commands hold one around
@@ -125,7 +148,9 @@ private:
 
 // Exit status 3 with a message when a live run's warm-up check found wrong elements.
 int checkWrongElements(const RunResult& run, int status, Io io);
-int topoUnderLauncher(const LaunchInfo& launch, Io io);
+int topoUnderLauncher(const LaunchInfo& launch, bool json, Io io);
+// `topo --json`'s object: versions, whether live mode works, the topology or why there is none.
+std::string topoJson(const Result<Topology>& topo);
 // The launcher that started this process with more than one process, or nullopt (a plain run).
 // An inconsistent launcher environment is reported and its exit status put in `status`.
 std::optional<LaunchInfo> multiProcessLaunch(Io io, int& status);
@@ -141,10 +166,29 @@ int printRun(const Scenario& scenario, const RunResult& run, const RunArgs& args
 bool writeTraceFile(const std::string& path, const std::string& iterations, const Scenario& scenario, const RunResult& run,
                     Io io);
 
-// The "Detected by CUDA" section `topo` prints under this machine's matrix.
-std::string formatDetectedDevices(const std::vector<LiveDevice>& devices);
+// The "Detected by CUDA" section `topo` prints under this machine's matrix, in `language`.
+std::string formatDetectedDevices(const std::vector<LiveDevice>& devices, Language language = Language::English);
 
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+// `--help` in the user's language (cli_help.cpp): every description of the app, its commands and
+// their options, and the footer...
+struct HelpText {
+    CLI::App* app = nullptr;
+    CLI::Option* option = nullptr; // null for a command's own description and the footer
+    std::string english;           // as the source says it
+};
+std::vector<HelpText> helpTexts(CLI::App& app);
+// ...its Chinese from help.inc, the entry whose English is `english` (empty where there is none)...
+std::string helpInChinese(const std::string& english);
+// ...and the app's texts, its commands' and CLI11's own words (Usage, OPTIONS...) put in `language`.
+void wordHelp(CLI::App& app, Language language);
+// A parse error of CLI11 or of our validators in `language` ("--gpus is required" ->
+// "缺少必需的选项 --gpus"); a message of no known template stays as CLI11 wrote it.
+Message usageErrorMessage(const std::string& what);
+std::string wordedUsageError(const CLI::ParseError& error, Language language);
+// The app as runCli() builds it, every command added (for the help tests).
+void buildApp(CLI::App& app, Io io, Action& action, std::string& langCode, bool& version);
 
 // Writes `text` to `path` atomically; on failure prints why and returns false.
 bool writeOutput(const std::string& path, const std::string& text, Io io);

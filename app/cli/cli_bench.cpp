@@ -4,6 +4,7 @@
 #include "shardlab/live/live.h"
 #include "shardlab/model/presets.h"
 #include "shardlab/sim/profiles.h"
+#include "shardlab/text/error_wording.h"
 
 #include <ostream>
 
@@ -39,9 +40,10 @@ void addBench(CLI::App& app, Io io, Action& action)
         action = [=]() -> int {
             auto kind = opFromName(a->collective);
             if (!kind || *kind == OpKind::Compute) {
-                io.err << "shardlab: --collective '" << a->collective << "' is not a collective (expected all_reduce, "
-                       << "reduce, broadcast, all_gather, all_gather_v, reduce_scatter, reduce_scatter_all_gather or "
-                          "send_recv)\n";
+                io.err << "shardlab: " << io.say(Message("cli.error.not_collective")
+                                                         .with("option", "--collective")
+                                                         .with("value", a->collective)
+                                                         .with("choices", sweepCollectiveChoices())) << "\n";
                 return kExitBadInput;
             }
             auto sizes = parseSizeRange(a->sizes);
@@ -50,17 +52,19 @@ void addBench(CLI::App& app, Io io, Action& action)
             if (!a->sim)
                 return benchLive(*kind, a->gpus, *sizes, a->json, a->warmup, a->iters, io);
             if (a->preset.empty()) {
-                io.err << "shardlab: --sim needs --preset ID (shardlab topo --list shows them)\n";
+                io.err << "shardlab: " << io.say(Message("cli.error.needs")
+                                                         .with("option", "--sim")
+                                                         .with("needed", "--preset ID")
+                                                         .with("command", "shardlab topo --list")) << "\n";
                 return kExitBadInput;
             }
             auto topo = preset(a->preset);
             if (!topo) {
-                io.err << "shardlab: " << unknownPresetMessage(a->preset) << "\n";
+                io.err << "shardlab: " << wordedError(unknownPresetMessage(a->preset), io.language()) << "\n";
                 return kExitBadInput;
             }
             if (a->gpus > topo->rankCount()) {
-                io.err << "shardlab: preset " << a->preset << " has " << topo->rankCount() << " GPUs; --gpus " << a->gpus
-                       << " asks for more\n";
+                io.err << "shardlab: " << io.say(presetTooSmall(a->preset, topo->rankCount(), a->gpus)) << "\n";
                 return kExitBadInput;
             }
             if (Status st = checkSweepRequest(*kind, a->gpus, *sizes); !st)
@@ -75,7 +79,8 @@ void addBench(CLI::App& app, Io io, Action& action)
                 io.out << sweepJson(*kind, a->gpus, rows, "sim");
             else
                 io.out << formatSweepTable(*kind, a->gpus, rows,
-                                           "ShardLab simulated sweep on " + t.name + " (profile " + profile->name + ")");
+                                           Message("sweep.title.sim").with("topology", t.name).with("profile", profile->name),
+                                           io.language());
             return kExitOk;
         };
     });

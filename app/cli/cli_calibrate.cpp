@@ -77,7 +77,7 @@ void addCalibrate(CLI::App& app, Io io, Action& action)
             options.name = a->name;
             options.corrections = !a->noCorrections;
             if (a->name.empty() || a->name == "default" || a->name.find('/') != std::string::npos)
-                return reportError(badInput("--name '" + a->name + "': a profile needs a name other than 'default', without '/'"), io);
+                return reportError(badInput(io.say(Message("cli.error.profile_name").with("option", "--name").with("name", a->name).with("default", "default"))), io);
             Result<CalibrationResult> result = Error{};
             if (!a->measured.empty()) {
                 auto data = offlineData(*a);
@@ -86,10 +86,9 @@ void addCalibrate(CLI::App& app, Io io, Action& action)
                 result = fitProfile(*data, options);
             } else {
                 if (!liveBuiltIn()) {
-                    io.err << "shardlab: calibrate measures this machine's GPUs, but this ShardLab has no live mode: "
-                           << liveBuildInfo()
-                           << ". Rebuild with CUDA and NCCL, or fit measurements made elsewhere: shardlab calibrate "
-                              "--measured FILE.json... --preset ID\n";
+                    io.err << "shardlab: " << io.say(Message("cli.error.calibrate_no_live")
+                                                         .with("why", liveBuildInfo())
+                                                         .with("command", "shardlab calibrate --measured FILE.json... --preset ID")) << "\n";
                     return kExitBadInput;
                 }
                 CalibrationPlan plan;
@@ -121,7 +120,8 @@ void addCalibrate(CLI::App& app, Io io, Action& action)
                     hooks.topology = [t]() -> Result<Topology> { return *t; };
                 }
                 hooks.progress = [io](int done, int total, const std::string& what) {
-                    io.err << "calibrate: [" << done << "/" << total << "] " << what << "\n";
+                    io.err << io.say(Message("calibration.cli.progress").with("done", done).with("total", total).with("what", what))
+                           << "\n";
                     return true;
                 };
                 result = runCalibration(plan, options, hooks);
@@ -130,13 +130,15 @@ void addCalibrate(CLI::App& app, Io io, Action& action)
                 return reportError(suggestInstead(result.error(), "`shardlab calibrate --measured FILE.json... --preset ID` "
                                                                   "(a fit of sweeps measured elsewhere)"),
                                    io);
-            io.out << (a->json ? calibrationJson(*result) : formatAccuracyTable(*result));
+            io.out << (a->json ? calibrationJson(*result) : formatAccuracyTable(*result, io.language()));
             if (!a->noSave) {
                 if (Status st = saveProfile(result->profile); !st)
                     return reportError(st.error(), io);
-                io.err << "calibrate: saved profile '" << result->profile.name << "' to "
-                       << (profileDirectory() / (result->profile.name + ".json")).string()
-                       << "; simulate with it: --profile " << result->profile.name << "\n";
+                io.err << io.say(Message("calibration.cli.saved")
+                                     .with("profile", result->profile.name)
+                                     .with("option", "--profile")
+                                     .with("path", (profileDirectory() / (result->profile.name + ".json")).string()))
+                       << "\n";
             }
             return kExitOk;
         };

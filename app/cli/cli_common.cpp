@@ -2,6 +2,7 @@
 
 #include "shardlab/base/file_io.h"
 #include "shardlab/io/scenario_io.h"
+#include "shardlab/text/error_wording.h"
 
 #include <charconv>
 #include <cmath>
@@ -17,7 +18,7 @@ namespace shardlab::cli {
 bool writeOutput(const std::string& path, const std::string& text, Io io)
 {
     if (Status st = writeFileAtomically(path, text); !st) {
-        io.err << "shardlab: " << st.error().message << "\n";
+        io.err << "shardlab: " << wordedError(st.error().message, io.language()) << "\n";
         return false;
     }
     return true;
@@ -26,7 +27,7 @@ bool writeOutput(const std::string& path, const std::string& text, Io io)
 bool writeOutputWith(const std::string& path, const std::function<Status(std::ostream&)>& write, Io io)
 {
     if (Status st = writeFileAtomicallyWith(path, write); !st) {
-        io.err << "shardlab: " << st.error().message << "\n";
+        io.err << "shardlab: " << wordedError(st.error().message, io.language()) << "\n";
         return false;
     }
     return true;
@@ -34,7 +35,8 @@ bool writeOutputWith(const std::string& path, const std::function<Status(std::os
 
 int reportError(const Error& error, Io io)
 {
-    io.err << "shardlab: " << error.message << "\n";
+    // the templates of bad-input errors in the user's language (text/error_wording.h), else as written
+    io.err << "shardlab: " << wordedError(error.message, io.language()) << "\n";
     return error.kind == ErrorKind::BadInput ? kExitBadInput : kExitRunFailed;
 }
 
@@ -75,7 +77,8 @@ CLI::Validator wholeNumber(long long lo, long long hi)
                 return text + " is out of range (expected " + range + ")";
             return {};
         },
-        "INT " + range);
+        // the help's "INT:1..100000", the same in every language
+        std::to_string(lo) + ".." + std::to_string(hi));
 }
 
 CLI::Validator realNumber(double lo, double hi)
@@ -96,7 +99,21 @@ CLI::Validator realNumber(double lo, double hi)
                 return text + " is out of range (expected " + range + ")";
             return {};
         },
-        "NUMBER " + range);
+        num(lo) + ".." + num(hi));
+}
+
+Message presetTooSmall(const std::string& preset, int has, int asked)
+{
+    return Message("cli.error.preset_too_small").with("preset", preset).with("has", has).with("option", "--gpus").with("asked", asked);
+}
+
+Message sweepCollectiveChoices()
+{
+    std::vector<Message> names;
+    for (const char* n : {"all_reduce", "reduce", "broadcast", "all_gather", "all_gather_v", "reduce_scatter",
+                          "reduce_scatter_all_gather"})
+        names.push_back(verbatim(n));
+    return Message("error.expected.choice").with("choices", listOf(std::move(names))).with("last", "send_recv");
 }
 
 Error suggestInstead(Error error, const std::string& alternative)

@@ -2,6 +2,7 @@
 
 #include "shardlab/analysis/collective_choice.h"
 #include "shardlab/analysis/collective_comparison.h"
+#include "shardlab/base/display_width.h"
 #include "shardlab/live/live_measure.h"
 #include "shardlab/model/presets.h"
 #include "shardlab/sim/profiles.h"
@@ -27,30 +28,40 @@ std::string valuesText(const std::vector<double>& v)
     return "[" + s + (v.size() > 4 ? " ...]" : "]");
 }
 
-std::string comparisonTable(const CollectiveComparison& c, const ChoiceConsequence& wrong, const std::string& where,
+std::string comparisonTable(const CollectiveComparison& c, const ChoiceConsequence& wrong, const Message& where,
                             Language language)
 {
+    auto say = [language](const Message& m) { return render(m, language); };
     const ComparisonSide* sides[] = {&c.allReduce, &c.reduceScatterAllGather, &c.reduceScatterOnly};
-    char buf[256];
-    std::string out = "# All-reduce against reduce-scatter + all-gather: " + formatBytes(c.bytes) + " ("
-                      + std::to_string(c.bytes) + " bytes) on " + std::to_string(c.ranks) + " GPUs of " + where + "\n";
-    std::snprintf(buf, sizeof buf, "%-26s %22s %30s %22s\n", "", "all-reduce", "reduce-scatter + all-gather",
-                  "reduce-scatter only");
-    out += buf;
-    auto row = [&](const char* label, auto text) {
-        std::snprintf(buf, sizeof buf, "%-26s %22s %30s %22s\n", label, text(*sides[0]).c_str(), text(*sides[1]).c_str(),
-                      text(*sides[2]).c_str());
-        out += buf;
+    std::string out = "# "
+                      + say(Message("compare.table.title")
+                                .with("size", formatBytes(c.bytes))
+                                .with("bytes", std::to_string(c.bytes))
+                                .with("gpus", c.ranks)
+                                .with("where", where))
+                      + "\n";
+    // columns aligned by terminal columns (a Chinese character takes two)
+    const std::size_t label = 26, widths[] = {22, 30, 22};
+    auto line = [&](const std::string& first, const std::string (&cells)[3]) {
+        out += leftAligned(first, label);
+        for (size_t i = 0; i < 3; ++i)
+            out += " " + rightAligned(cells[i], widths[i]);
+        out += "\n";
     };
-    row("held afterwards per rank", [](const ComparisonSide& s) { return formatBytes(s.heldAfterPerRank); });
-    row("peak memory per rank", [](const ComparisonSide& s) { return formatBytes(s.peakPerRank); });
-    row("sent per rank", [](const ComparisonSide& s) { return formatBytes(s.sentPerRank); });
-    row("time (simulated)", [](const ComparisonSide& s) { return formatMicros(s.timeUs); });
+    line("", {say(Message("compare.col.all_reduce")), say(Message("compare.col.rs_ag")), say(Message("compare.col.rs_only"))});
+    auto row = [&](const char* id, auto text) {
+        line(say(Message(id)), {text(*sides[0]), text(*sides[1]), text(*sides[2])});
+    };
+    row("compare.row.held_after", [](const ComparisonSide& s) { return formatBytes(s.heldAfterPerRank); });
+    row("compare.row.peak", [](const ComparisonSide& s) { return formatBytes(s.peakPerRank); });
+    row("compare.row.sent", [](const ComparisonSide& s) { return formatBytes(s.sentPerRank); });
+    row("compare.row.time_simulated", [](const ComparisonSide& s) { return formatMicros(s.timeUs); });
     if (c.allReduce.measuredUs)
-        row("time (measured)", [](const ComparisonSide& s) { return s.measuredUs ? formatMicros(*s.measuredUs) : std::string("-"); });
-    row("rank 0 holds (example)", [](const ComparisonSide& s) { return valuesText(s.exampleResult.at(0)); });
-    out += "\n" + render(comparisonMessage(c), language) + "\n\n"
-           + render(Message("cli.choosing_wrongly").with("sentence", wrong.sentenceMessage), language) + "\n";
+        row("compare.row.time_measured",
+            [](const ComparisonSide& s) { return s.measuredUs ? formatMicros(*s.measuredUs) : std::string("-"); });
+    row("compare.row.example", [](const ComparisonSide& s) { return valuesText(s.exampleResult.at(0)); });
+    out += "\n" + say(comparisonMessage(c)) + "\n\n" + say(Message("cli.choosing_wrongly").with("sentence", wrong.sentenceMessage))
+           + "\n";
     return out;
 }
 
@@ -94,15 +105,15 @@ void addCompare(CLI::App& app, Io io, Action& action)
             if (!bytes)
                 return reportError(badInput("--bytes: " + bytes.error().message), io);
             if (*bytes == 0)
-                return reportError(badInput("--bytes: a size of 0 bytes moves nothing"), io);
+                return reportError(badInput(io.say(Message("cli.error.zero_bytes").with("option", "--bytes"))), io);
             auto topo = preset(a->preset);
             if (!topo)
                 return reportError(badInput(unknownPresetMessage(a->preset)), io);
             // as `bench --sim`: a preset's own GPUs, never a cluster made up without saying so
             if (a->gpus > topo->rankCount())
-                return reportError(badInput("preset " + a->preset + " has " + std::to_string(topo->rankCount())
-                                            + " GPUs; --gpus " + std::to_string(a->gpus)
-                                            + " asks for more (choose a larger preset, e.g. 2x8-h100-ib)"),
+                return reportError(badInput(io.say(Message("cli.error.choose_larger_preset")
+                                                       .with("problem", presetTooSmall(a->preset, topo->rankCount(), a->gpus))
+                                                       .with("example", "2x8-h100-ib"))),
                                    io);
             const Topology t = topo->firstGpus(a->gpus);
             auto profile = loadProfile(a->profile);
@@ -119,7 +130,9 @@ void addCompare(CLI::App& app, Io io, Action& action)
             const ChoiceConsequence wrong = consequenceOfChoosing(OpKind::AllReduce, Need::ConcatenationOnEveryRank, a->gpus,
                                                                   *bytes / static_cast<Bytes>(a->gpus));
             if (!a->json) {
-                io.out << comparisonTable(c, wrong, t.name + " (profile " + profile->name + ")", io.language());
+                io.out << comparisonTable(c, wrong,
+                                          Message("compare.table.where").with("topology", t.name).with("profile", profile->name),
+                                          io.language());
                 return kExitOk;
             }
             nlohmann::json doc = {{"bytes", c.bytes}, {"ranks", c.ranks}, {"topology", t.name}, {"profile", profile->name},

@@ -2,6 +2,7 @@
 #include "shardlab/base/resources.h"
 #include "shardlab/lessons/lesson_check.h"
 #include "shardlab/lessons/lessons.h"
+#include "shardlab/text/catalogue.h"
 
 #include <nlohmann/json.hpp>
 
@@ -61,34 +62,46 @@ Result<Lesson> findLesson(const Loaded& l, const std::string& id)
 
 void printLesson(const Lesson& lesson, Language lang, std::ostream& out)
 {
-    const bool zh = lang == Language::Chinese;
-    out << (zh ? "第 " : "Lesson ") << lesson.order << (zh ? " 课：" : ": ") << lesson.title.in(lang) << " ("
-        << lesson.course.in(lang) << ")\n";
-    out << (zh ? "场景：" : "Scenario: ") << lesson.scenarioPath().lexically_normal().string() << "\n";
+    auto say = [lang](const Message& m) { return render(m, lang); };
+    out << say(Message("lessons.show.title")
+                   .with("order", lesson.order)
+                   .with("title", lesson.title.in(lang))
+                   .with("course", lesson.course.in(lang)))
+        << "\n";
+    out << say(Message("lessons.show.scenario").with("path", lesson.scenarioPath().lexically_normal().string())) << "\n";
     if (!lesson.compareScenario.empty())
-        out << (zh ? "对比场景：" : "Compare with: ") << lesson.compareScenarioPath().lexically_normal().string()
+        out << say(Message("lessons.show.compare").with("path", lesson.compareScenarioPath().lexically_normal().string()))
             << "\n";
-    out << "\n" << lesson.summary.in(lang) << "\n\n" << (zh ? "步骤" : "Steps") << "\n";
+    out << "\n" << lesson.summary.in(lang) << "\n\n" << say(Message("lessons.show.steps")) << "\n";
     for (size_t i = 0; i < lesson.steps.size(); ++i) {
         const LessonStep& s = lesson.steps[i];
-        out << "  " << i + 1 << ". " << (s.view.empty() ? "" : "[" + s.view + "] ") << s.text.in(lang) << "\n";
+        // the view a step names, worded where the catalogue knows it ("[timeline]", "[时间线]")
+        const std::string viewId = "lessons.view." + s.view;
+        const std::string view = s.view.empty() ? "" : wording(viewId, lang) ? say(Message(viewId)) : s.view;
+        out << "  " << i + 1 << ". " << (view.empty() ? "" : "[" + view + "] ") << s.text.in(lang) << "\n";
     }
-    out << "\n" << (zh ? "问题" : "Questions") << "\n";
+    out << "\n" << say(Message("lessons.show.questions")) << "\n";
     for (size_t i = 0; i < lesson.questions.size(); ++i) {
         const LessonQuestion& q = lesson.questions[i];
-        out << "  Q" << i + 1 << " (" << questionTypeName(q.type);
+        Message kind(std::string("lessons.question.") + questionTypeName(q.type));
         if (q.type == QuestionType::Numeric && !q.numeric.unit.empty())
-            out << ", " << q.numeric.unit;
+            kind = Message("lessons.question.with_unit").with("kind", std::move(kind)).with("unit", q.numeric.unit);
         if (q.type == QuestionType::Choice && q.multiple)
-            out << (zh ? "，可多选" : ", every right choice");
-        out << "): " << q.prompt.in(lang) << "\n";
+            kind = Message("lessons.question.multiple").with("kind", std::move(kind));
+        out << "  "
+            << say(Message("lessons.show.question")
+                       .with("number", static_cast<int>(i + 1))
+                       .with("kind", std::move(kind))
+                       .with("prompt", q.prompt.in(lang)))
+            << "\n";
         for (const LessonChoice& c : q.choices)
             out << "      (" << c.id << ") " << c.text.in(lang) << "\n";
         if (!q.hint.empty())
-            out << "      " << (zh ? "提示：" : "Hint: ") << q.hint.in(lang) << "\n";
+            out << "      " << say(Message("lessons.show.hint").with("hint", q.hint.in(lang))) << "\n";
     }
     out << "\n"
-        << (zh ? "作答：" : "Answer with: ") << "shardlab lessons check " << lesson.id << " ANSWER --question N\n";
+        << say(Message("lessons.show.answer_with").with("command", "shardlab lessons check " + lesson.id + " ANSWER --question N"))
+        << "\n";
 }
 
 } // namespace

@@ -30,7 +30,7 @@ std::string machineLabel(int gpus)
 int benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, bool json, int warmup, int iterations, Io io)
 {
     if (!liveBuiltIn()) {
-        io.err << "shardlab: live mode is not built into this ShardLab; add --sim --preset ID to simulate the sweep\n";
+        io.err << "shardlab: " << io.say(Message("cli.error.bench_no_live").with("options", "--sim --preset ID")) << "\n";
         return kExitBadInput;
     }
     LiveBenchOptions options;
@@ -46,12 +46,14 @@ int benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, bool json,
         io.out << sweepJson(kind, gpus, *rows, "live");
     else
         io.out << formatSweepTable(kind, gpus, *rows,
-                                   "ShardLab live sweep on " + machineLabel(gpus) + ", out of place, time = mean of "
-                                       + std::to_string(iterations) + " back-to-back calls (median of "
-                                       + std::to_string(options.batches) + " batches)");
+                                   Message("sweep.title.live")
+                                       .with("machine", machineLabel(gpus))
+                                       .with("iterations", iterations)
+                                       .with("batches", options.batches),
+                                   io.language());
     for (const SweepRow& r : *rows)
         if (r.wrong > 0) {
-            io.err << "shardlab: " << r.wrong << " wrong elements at " << r.bytes << " B: the collective's result is wrong\n";
+            io.err << "shardlab: " << io.say(Message("cli.error.wrong_at_size").with("wrong", std::to_string(r.wrong)).with("bytes", std::to_string(r.bytes))) << "\n";
             return kExitRunFailed;
         }
     return kExitOk;
@@ -85,12 +87,8 @@ void addLive(CLI::App& app, Io io, Action& action)
             options.captureTimeline = !*noTimeline;
             options.verify = !*noVerify;
             options.fitToMemory = !*noScale;
-            if (a->stream && launch) {
-                io.err << "shardlab: --stream runs as one process on this node's GPUs; under "
-                       << launcherName(launch->launcher)
-                       << " with more than one process it is not available yet (docs/remote.md \"Slurm\")\n";
-                return kExitBadInput;
-            }
+            if (a->stream && launch) // rank 0 streams the merged run (docs/remote.md "Slurm")
+                return liveStreamUnderLauncher(*a, *launch, options, io);
             if (a->stream)
                 return liveStream(*a, io, options);
             auto scenario = loadRunScenario(*a);
@@ -122,8 +120,7 @@ int checkWrongElements(const RunResult& run, int status, Io io)
 {
     for (const CollectiveRecord& c : run.collectives)
         if (c.wrongElements > 0) {
-            io.err << "shardlab: program step " << c.op << " (" << opName(c.kind) << ") produced " << c.wrongElements
-                   << " wrong elements in the warm-up check\n";
+            io.err << "shardlab: " << io.say(Message("cli.error.wrong_in_step").with("step", c.op).with("op", opName(c.kind)).with("wrong", std::to_string(c.wrongElements))) << "\n";
             return status == kExitOk ? kExitRunFailed : status;
         }
     return status;

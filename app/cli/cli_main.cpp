@@ -5,31 +5,25 @@
 #include "shardlab/cluster/mpi_loader.h"
 #include "shardlab/live/live.h"
 
+#include <optional>
 #include <ostream>
 
 namespace shardlab::cli {
 
-int runCli(const std::vector<std::string>& args, std::ostream& rawOut, std::ostream& rawErr)
+void buildApp(CLI::App& app, Io io, Action& action, std::string& langCode, bool& version)
 {
-    // names and messages from users' files reach the terminal as text (terminal_text.h)
-    EscapedStream out(rawOut), err(rawErr);
-    Language language = languageFromEnvironment();
-    Io io{out, err, &language};
-    CLI::App app{"ShardLab: simulate and measure multi-GPU programs (ownership, balance, communication)", "shardlab"};
+    app.description("ShardLab: simulate and measure multi-GPU programs (ownership, balance, communication)");
     app.require_subcommand(0, 1);
     // --lang belongs to every command: given after a subcommand's name it falls through to here
     // (subcommands inherit fallthrough from the app when they are added).
     app.fallthrough();
-    std::string langCode;
     app.add_option("--lang", langCode, "Language of what ShardLab says: en or zh (default: from LC_ALL / LC_MESSAGES / LANG)")
         ->check(CLI::Validator(
             [](std::string& text) -> std::string {
                 return languageFromCode(text) ? std::string() : "'" + text + "': expected en or zh";
             },
             "en|zh"));
-    bool version = false;
     app.add_flag("--version", version, "Print the version and whether live mode (CUDA/NCCL) is built in");
-    Action action;
     addTopo(app, io, action);
     addSim(app, io, action);
     addBench(app, io, action);
@@ -44,6 +38,38 @@ int runCli(const std::vector<std::string>& args, std::ostream& rawOut, std::ostr
     app.footer(kSizeRule);
     for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
         sub->footer(kSizeRule);
+}
+
+namespace {
+
+// The language asked for on the command line, read before the app is built so that --help and the
+// errors of parsing are worded in it: "--lang zh" or "--lang=zh" anywhere (a bad value is left to
+// the parser, which says what is wrong).
+std::optional<Language> languageAskedFor(const std::vector<std::string>& args)
+{
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--lang" && i + 1 < args.size())
+            return languageFromCode(args[i + 1]);
+        if (args[i].rfind("--lang=", 0) == 0)
+            return languageFromCode(args[i].substr(7));
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+int runCli(const std::vector<std::string>& args, std::ostream& rawOut, std::ostream& rawErr)
+{
+    // names and messages from users' files reach the terminal as text (terminal_text.h)
+    EscapedStream out(rawOut), err(rawErr);
+    Language language = languageAskedFor(args).value_or(languageFromEnvironment());
+    Io io{out, err, &language};
+    CLI::App app{"", "shardlab"};
+    std::string langCode;
+    bool version = false;
+    Action action;
+    buildApp(app, io, action, langCode, version);
+    wordHelp(app, language);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
@@ -55,7 +81,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& rawOut, std::ostr
         out << app.help("", CLI::AppFormatMode::All);
         return kExitOk;
     } catch (const CLI::ParseError& e) {
-        err << "shardlab: " << e.what() << "\n" << "Run 'shardlab --help' for the commands and options.\n";
+        err << "shardlab: " << wordedUsageError(e, language) << "\n" << io.say(Message("cli.run_help").with("command", "shardlab --help")) << "\n";
         return kExitBadInput;
     }
     if (!langCode.empty())

@@ -1,10 +1,14 @@
 // `shardlab live` and `shardlab topo` as one process of an mpirun/srun job (docs/mpi.md).
 #include "cli.h"
 
+#include "shardlab/base/version.h"
 #include "shardlab/cluster/mpi_loader.h"
+#include "shardlab/io/run_stream.h"
+#include "shardlab/io/scenario_io.h"
 #include "shardlab/live/multi_process.h"
 #include "shardlab/sim/topo_matrix.h"
 
+#include <mutex>
 #include <ostream>
 #include <set>
 
@@ -59,8 +63,8 @@ int liveUnderLauncher(const Result<Scenario>& loaded, const LaunchInfo& launch, 
     if (!loaded)
         options.localProblem = loaded.error();
     options.live = liveOptions;
-    options.onFailure = [&](const std::string& message) {
-        io.err << "shardlab: " << message << "\nshardlab: ending the job.\n";
+    options.onFailureWording = [&](const Message& message) {
+        io.err << "shardlab: " << io.say(message) << "\nshardlab: " << io.say("cli.ending_job") << "\n";
         io.err.flush();
         t->abort(kExitRunFailed);
     };
@@ -69,7 +73,7 @@ int liveUnderLauncher(const Result<Scenario>& loaded, const LaunchInfo& launch, 
         return runLiveJob(*t, scenario, launch, processEnvironment(), liveHooks(), options);
     }();
     if (!out.message.empty())
-        io.err << "shardlab: " << out.message << "\n";
+        io.err << "shardlab: " << (out.wording.empty() ? out.message : io.say(out.wording)) << "\n";
     if (t->rank() != 0 || !out.run)
         return out.exitStatus;
     // Rank 0: what a single-process run prints, then who ran where and how the clocks were aligned.
@@ -78,11 +82,104 @@ int liveUnderLauncher(const Result<Scenario>& loaded, const LaunchInfo& launch, 
     const int printed = printRun(scenario, *out.run, args, io);
     if (!args.json)
         io.out << "\n" << launchText(launch, out.placement) << " (" << t->describe() << "):\n"
-               << formatPlacement(out.placement) << "Clocks: " << out.run->clockNote << "\n";
+               << formatPlacement(out.placement) << io.say(Message("cli.clocks").with("note", out.run->clockMessage())) << "\n";
     return checkWrongElements(*out.run, std::max(printed, out.exitStatus), io);
 }
 
-int topoUnderLauncher(const LaunchInfo& launch, Io io)
+int liveStreamUnderLauncher(const RunArgs& args, const LaunchInfo& launch, const LiveOptions& liveOptions, Io io)
+{
+    std::unique_ptr<Transport> holder;
+    int status = kExitOk;
+    Transport* t = openTransport(launch, holder, status, io);
+    if (!t)
+        return status;
+    const bool root = t->rank() == 0;
+    // The scenario: rank 0's (FILE `-` is its standard input: mpirun gives it to rank 0 only),
+    // sent to every process, so that all run what rank 0 streams in its header.
+    Result<Scenario> scenario = badInput("no scenario");
+    Bytes8 text;
+    if (root) {
+        scenario = loadRunScenario(args);
+        if (scenario && !args.profile.empty())
+            scenario->costProfile = args.profile;
+        const std::string s = scenario ? serializeScenario(*scenario) : std::string();
+        text.assign(s.begin(), s.end());
+    }
+    auto sent = broadcastBytes(*t, text, 0, Tag::Scenario, deadlineIn(120'000), "scenario");
+    if (!sent) {
+        io.err << "shardlab: rank " << t->rank() << ": " << sent.error().message << "\n";
+        return kExitRunFailed;
+    }
+    JobOptions options;
+    options.live = liveOptions;
+    options.stream = true;
+    if (!root && !sent->empty())
+        scenario = parseScenario(std::string(sent->begin(), sent->end()), "rank 0's scenario");
+    if (root && !scenario)
+        options.localProblem = scenario.error(); // rank 0 reports it at setup; the others just stop
+    const Scenario run = scenario ? *scenario : Scenario{};
+
+    // Only rank 0 writes on standard output; every process's file descriptor 1 goes to standard
+    // error (NCCL prints there), so that the stream is the only thing on it.
+    std::optional<LiveStreamOutput> output;
+    std::optional<StdoutToStderr> quiet;
+    if (root)
+        output.emplace(io);
+    else
+        quiet.emplace(true);
+    std::mutex writing; // the stream's lines come from this thread, the merging thread and the monitor
+    std::optional<RunStreamWriter> writer;
+    if (root)
+        writer.emplace(output->stream());
+    bool readerGone = false;
+    options.started = [&](const std::optional<Topology>& machine, const std::vector<RankTopologyReport>& placement) {
+        StreamHeader header;
+        header.mode = RunMode::Live;
+        header.scenario = run;
+        header.machine = machine;
+        header.launch = launchText(launch, placement);
+        header.shardlabVersion = kVersion;
+        std::lock_guard lock(writing);
+        readerGone = !writer->header(header);
+    };
+    options.chunk = [&](const RunResult& soFar, int done, int total) {
+        std::lock_guard lock(writing);
+        return !readerGone && writer->chunk(soFar, done, total);
+    };
+    options.onFailure = [&](const std::string& message) {
+        if (root) {
+            std::lock_guard lock(writing);
+            writer->error(Error{ErrorKind::RunFailed, message});
+        }
+        io.err << "shardlab: " << message << "\nshardlab: ending the job.\n";
+        io.err.flush();
+        t->abort(kExitRunFailed);
+    };
+    JobOutcome out = runLiveJob(*t, run, launch, processEnvironment(), liveHooks(), options);
+    if (!out.message.empty())
+        io.err << "shardlab: " << out.message << "\n";
+    if (!root)
+        return out.exitStatus;
+    std::lock_guard lock(writing);
+    if (!out.run) { // the job did not start, or failed: the stream ends with why
+        writer->error(Error{out.exitStatus == kExitBadInput ? ErrorKind::BadInput : ErrorKind::RunFailed,
+                            out.message.empty() ? "the job failed" : out.message});
+        return out.exitStatus == kExitOk ? kExitRunFailed : out.exitStatus;
+    }
+    if (!writeResultFile(args.result, run, *out.run, launchText(launch, out.placement), out.machine, io)) {
+        writer->error(badInput("could not save the result file " + args.result));
+        return kExitBadInput;
+    }
+    if (readerGone || !writer->result(*out.run)) {
+        io.err << "shardlab: the reader of the stream went away before the result\n";
+        return kExitRunFailed;
+    }
+    if (out.run->hang)
+        io.err << "shardlab: the run hung: " << out.run->hang->explanation << "\n";
+    return checkWrongElements(*out.run, out.exitStatus, io);
+}
+
+int topoUnderLauncher(const LaunchInfo& launch, bool json, Io io)
 {
     std::unique_ptr<Transport> holder;
     int status = kExitOk;
@@ -92,10 +189,17 @@ int topoUnderLauncher(const LaunchInfo& launch, Io io)
     TopologyOutcome out = gatherTopology(*t, launch, processEnvironment(), liveHooks());
     if (!out.message.empty())
         io.err << "shardlab: " << out.message << "\n";
+    if (json) { // what the app asks before a run through srun/mpirun: rank 0's one object, the job's machine
+        if (t->rank() == 0)
+            io.out << topoJson(out.topology ? Result<Topology>(*out.topology)
+                                            : Result<Topology>(runFailed(out.message.empty() ? "the topology cannot be gathered"
+                                                                                             : out.message)));
+        return out.exitStatus;
+    }
     if (t->rank() == 0 && out.topology)
         io.out << launchText(launch, out.reports) << " (" << t->describe() << "):\n"
                << formatPlacement(out.reports) << "\n"
-               << formatTopoMatrix(*out.topology);
+               << topoMatrixText(*out.topology, io.language());
     return out.exitStatus;
 }
 

@@ -64,19 +64,20 @@ void addReport(CLI::App& app, Io io, Action& action)
         action = [=]() -> int {
             const std::string ext = lowerExtension(a->out);
             if (ext != "html" && ext != "htm" && ext != "pdf") {
-                io.err << "shardlab: -o " << a->out << ": expected a file name ending in .html or .pdf\n";
+                io.err << "shardlab: " << io.say(Message("cli.error.report_output").with("option", "-o").with("file", a->out)) << "\n";
                 return kExitBadInput;
             }
             if (ext == "pdf" && !pdfWriterSlot()) {
-                io.err << "shardlab: this shardlab was built without Qt, so it cannot write PDF; write "
-                       << a->out.substr(0, a->out.size() - 3) << "html instead\n";
+                io.err << "shardlab: " << io.say(Message("cli.error.report_no_pdf").with("toolkit", "Qt").with("file", a->out.substr(0, a->out.size() - 3) + "html"))
+                       << "\n";
                 return kExitBadInput;
             }
             Language language = languageFromEnvironment();
             if (!a->lang.empty()) {
                 const auto chosen = languageFromCode(a->lang);
                 if (!chosen) {
-                    io.err << "shardlab: --lang " << a->lang << ": expected en or zh\n";
+                    io.err << "shardlab: --lang "
+                           << io.say(Message("cli.usage.not_language").with("value", a->lang).with("en", "en").with("zh", "zh")) << "\n";
                     return kExitBadInput;
                 }
                 language = *chosen;
@@ -97,15 +98,15 @@ void addReport(CLI::App& app, Io io, Action& action)
                 std::sort(sizes->begin(), sizes->end());
                 sizes->erase(std::unique(sizes->begin(), sizes->end()), sizes->end());
                 if (sizes->size() < 3) {
-                    io.err << "shardlab: --sizes " << a->sizes << " gives " << sizes->size()
-                           << " distinct size(s); the lab report needs at least three\n";
+                    io.err << "shardlab: " << io.say(Message("cli.error.report_sizes").with("option", "--sizes").with("sizes", a->sizes).with("count", static_cast<int>(sizes->size())))
+                           << "\n";
                     return kExitBadInput;
                 }
                 options.sizes = *sizes;
             }
             if (a->live) {
                 if (!liveBuiltIn()) {
-                    io.err << "shardlab: --live: live mode is " << liveBuildInfo() << "\n";
+                    io.err << "shardlab: " << io.say(Message("cli.error.report_no_live").with("option", "--live").with("why", liveBuildInfo())) << "\n";
                     return kExitBadInput;
                 }
                 if (auto machine = discoverTopology(); machine && machine->rankCount() >= scenario->ranks())

@@ -134,31 +134,50 @@ int simStream(const RunArgs& a, Io io, const SimulationOptions& base)
     });
 }
 
-int liveStream(const RunArgs& a, Io io, const LiveOptions& base)
+// NCCL prints on file descriptor 1: in a real process the stream goes to a private duplicate of
+// it while descriptor 1 goes to standard error.
+struct LiveStreamOutput::Parts {
+    std::unique_ptr<FdStreamBuf> buf;
+    std::unique_ptr<std::ostream> own;
+    std::unique_ptr<StdoutToStderr> quiet;
+};
+
+LiveStreamOutput::LiveStreamOutput(Io io) : m_parts(std::make_unique<Parts>()), m_io(io)
 {
     std::signal(SIGPIPE, SIG_IGN);
+    if (g_outIsProcessStdout) {
+        io.out.flush();
+        std::cout.flush();
+        if (const int fd = dup(STDOUT_FILENO); fd >= 0) {
+            m_parts->buf = std::make_unique<FdStreamBuf>(fd);
+            m_parts->own = std::make_unique<std::ostream>(m_parts->buf.get());
+        }
+    }
+    m_parts->quiet = std::make_unique<StdoutToStderr>(m_parts->own != nullptr);
+}
+
+LiveStreamOutput::~LiveStreamOutput()
+{
+    m_parts->quiet.reset();
+    m_parts->own.reset();
+    m_parts->buf.reset();
+}
+
+std::ostream& LiveStreamOutput::stream() { return m_parts->own ? *m_parts->own : m_io.out; }
+
+int liveStream(const RunArgs& a, Io io, const LiveOptions& base)
+{
     StreamHeader header;
     header.mode = RunMode::Live;
     header.launch = "single process";
     if (liveBuiltIn())
         if (auto machine = discoverTopology())
             header.machine = *machine;
-    // NCCL prints on file descriptor 1: in a real process the stream goes to a private duplicate
-    // of it while descriptor 1 goes to standard error.
-    std::unique_ptr<FdStreamBuf> buf;
-    std::unique_ptr<std::ostream> own;
-    if (g_outIsProcessStdout) {
-        io.out.flush();
-        std::cout.flush();
-        if (const int fd = dup(STDOUT_FILENO); fd >= 0) {
-            buf = std::make_unique<FdStreamBuf>(fd);
-            own = std::make_unique<std::ostream>(buf.get());
-        }
-    }
-    StdoutToStderr quiet(own != nullptr);
-    return streamRun(a, io, header, own ? *own : io.out, [&](const Scenario& scenario, RunStreamWriter& writer) {
+    LiveStreamOutput output(io);
+    return streamRun(a, io, header, output.stream(), [&](const Scenario& scenario, RunStreamWriter& writer) {
         LiveOptions options = base;
-        options.progress = [&](int done, int total) { return writer.progress(done, total); };
+        // each iteration's timeline as it completes, as the simulator's stream sends it
+        options.iterationDone = [&](const RunResult& soFar, int done, int total) { return writer.chunk(soFar, done, total); };
         return runLive(scenario, options);
     });
 }

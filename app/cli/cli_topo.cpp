@@ -6,6 +6,7 @@
 #include "shardlab/live/live.h"
 #include "shardlab/model/presets.h"
 #include "shardlab/sim/topo_matrix.h"
+#include "shardlab/text/error_wording.h"
 
 #include <nlohmann/json.hpp>
 
@@ -13,7 +14,6 @@
 
 namespace shardlab::cli {
 
-namespace {
 // `topo --json`: what the app asks a remote machine before a run (docs/remote.md): the versions,
 // whether live mode works there and why not, and the topology in the scenario format's form.
 std::string topoJson(const Result<Topology>& topo)
@@ -32,27 +32,32 @@ std::string topoJson(const Result<Topology>& topo)
     }
     return doc.dump(1, ' ', true) + "\n";
 }
-} // namespace
 
-std::string formatDetectedDevices(const std::vector<LiveDevice>& devices)
+std::string formatDetectedDevices(const std::vector<LiveDevice>& devices, Language language)
 {
-    std::string out = "\nDetected by CUDA:\n";
+    auto say = [language](const Message& m) { return render(m, language); };
+    std::string out = "\n" + say(Message("topo.detected")) + "\n";
     bool allPeers = devices.size() > 1, nonePeers = true;
     for (const LiveDevice& d : devices) {
-        std::string peers;
+        std::vector<Message> peers;
         for (int p : d.peerAccess)
-            peers += (peers.empty() ? "GPU" : ", GPU") + std::to_string(p);
+            peers.push_back(verbatim("GPU" + std::to_string(p)));
         allPeers = allPeers && d.peerAccess.size() + 1 == devices.size();
         nonePeers = nonePeers && d.peerAccess.empty();
-        out += "  GPU" + std::to_string(d.index) + "  " + d.name + ", compute capability " + std::to_string(d.computeMajor)
-               + "." + std::to_string(d.computeMinor) + " (sm_" + std::to_string(d.computeMajor * 10 + d.computeMinor) + "), "
-               + std::to_string(d.multiprocessors) + " SMs, " + formatBytes(d.memory) + " (" + formatBytes(d.freeMemory)
-               + " free), PCI " + d.pciBusId + ", peer access: " + (peers.empty() ? "none" : peers) + "\n";
+        out += "  GPU" + std::to_string(d.index) + "  "
+               + say(Message("topo.device")
+                         .with("name", d.name)
+                         .with("capability", std::to_string(d.computeMajor) + "." + std::to_string(d.computeMinor))
+                         .with("sm", std::to_string(d.computeMajor * 10 + d.computeMinor))
+                         .with("sms", d.multiprocessors)
+                         .with("memory", formatBytes(d.memory))
+                         .with("free", formatBytes(d.freeMemory))
+                         .with("pci", d.pciBusId)
+                         .with("peers", peers.empty() ? Message("common.none") : listOf(std::move(peers))))
+               + "\n";
     }
     if (devices.size() > 1)
-        out += allPeers    ? "Every pair of GPUs has peer access (NCCL copies directly between them).\n"
-               : nonePeers ? "No pair of GPUs has peer access: NCCL stages its transfers through host memory.\n"
-                           : "Only some pairs of GPUs have peer access; the others go through host memory.\n";
+        out += say(Message(allPeers ? "topo.peers.all" : nonePeers ? "topo.peers.none" : "topo.peers.some")) + "\n";
     return out;
 }
 
@@ -80,7 +85,7 @@ void addTopo(CLI::App& app, Io io, Action& action)
             if (preset->empty()) {
                 int status = kExitOk;
                 if (auto launch = multiProcessLaunch(io, status))
-                    return topoUnderLauncher(*launch, io);
+                    return topoUnderLauncher(*launch, *json, io);
                 if (status != kExitOk)
                     return status;
                 auto machine = discoverTopology();
@@ -90,26 +95,25 @@ void addTopo(CLI::App& app, Io io, Action& action)
                 }
                 if (!machine)
                     return reportError(machine.error(), io);
-                io.out << formatTopoMatrix(*machine);
+                io.out << topoMatrixText(*machine, io.language());
                 if (auto devices = liveDevices())
-                    io.out << formatDetectedDevices(*devices);
+                    io.out << formatDetectedDevices(*devices, io.language());
                 return kExitOk;
             }
             auto topo = shardlab::preset(*preset);
             if (!topo) {
-                io.err << "shardlab: " << unknownPresetMessage(*preset) << "\n";
+                io.err << "shardlab: " << wordedError(unknownPresetMessage(*preset), io.language()) << "\n";
                 return kExitBadInput;
             }
             if (*gpus > topo->rankCount()) {
-                io.err << "shardlab: preset " << *preset << " has " << topo->rankCount() << " GPUs; --gpus " << *gpus
-                       << " asks for more\n";
+                io.err << "shardlab: " << io.say(presetTooSmall(*preset, topo->rankCount(), *gpus)) << "\n";
                 return kExitBadInput;
             }
             if (*json) {
                 io.out << topoJson(*gpus > 0 ? topo->firstGpus(*gpus) : *topo);
                 return kExitOk;
             }
-            io.out << formatTopoMatrix(*gpus > 0 ? topo->firstGpus(*gpus) : *topo);
+            io.out << topoMatrixText(*gpus > 0 ? topo->firstGpus(*gpus) : *topo, io.language());
             return kExitOk;
         };
     });

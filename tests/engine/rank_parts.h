@@ -68,4 +68,31 @@ inline RankPart partOf(const RunResult& whole, int rank, double offsetUs)
     return part;
 }
 
+// The first `count` iterations of a part, iteration by iteration (records, then spans, each in
+// their order within an iteration), as the live executor hands a part over while it runs: the
+// call for count k+1 only appends to the call for k.
+inline RunResult firstIterations(const RunResult& part, int count)
+{
+    RunResult out = part;
+    out.spans.clear();
+    out.collectives.clear();
+    out.iterations.clear();
+    std::map<int, int> index;
+    for (int it = 0; it < count; ++it) {
+        for (size_t i = 0; i < part.collectives.size(); ++i)
+            if (part.collectives[i].iteration == it) {
+                index[static_cast<int>(i)] = static_cast<int>(out.collectives.size());
+                out.collectives.push_back(part.collectives[i]);
+            }
+        for (Span s : part.spans)
+            if (s.iteration == it) {
+                s.collective = s.collective >= 0 ? index.at(s.collective) : -1;
+                out.spans.push_back(s);
+            }
+        if (static_cast<size_t>(it) < part.iterations.size())
+            out.iterations.push_back(part.iterations[static_cast<size_t>(it)]);
+    }
+    return out;
+}
+
 } // namespace shardlab::test

@@ -3,6 +3,8 @@
 #include "shardlab/cluster/clock_sync.h"
 #include "shardlab/cluster/in_process_job.h"
 
+#include "shardlab/text/untranslated.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -134,6 +136,10 @@ TEST(ClockSync, PingPongOverAnInProcessJob)
     }
     const std::vector<ProcessClockFit> fits = {exactClock(0), ProcessClockFit{(*results[0])[1], std::nullopt}};
     EXPECT_NE(clockNote(fits, 16, "test").find("residual error <="), std::string::npos);
+    EXPECT_EQ(clockNote(fits, 16, "test"), english(clockMessage(fits, 16, "test")));
+    const std::string zh = render(clockMessage(fits, 16, "test"), Language::Chinese);
+    EXPECT_NE(zh.find("剩余误差 <="), std::string::npos) << zh;
+    EXPECT_EQ(untranslatedWords(zh, {"test"}), std::vector<std::string>{}) << zh;
 }
 
 TEST(ClockSync, ASilentPeerIsNamed)
@@ -142,4 +148,26 @@ TEST(ClockSync, ASilentPeerIsNamed)
     auto r = measureClockOffsets(job.transport(0), processClockUs, 4, deadlineIn(50));
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("to rank 1 and got no answer"), std::string::npos) << r.error().message;
+}
+
+TEST(ClockSync, AHeldOffsetIsBoundedByTheSecondMeasurement)
+{
+    // before: offset 100 us +- 2; after: 103.5 us +- 1.5. Held at 100 through the run, the offset
+    // is off by at most |103.5 - 100| + 1.5 + 2 * 2 = 9 us.
+    ProcessClockFit fit;
+    fit.before = {100, 2, 0, 8};
+    fit.after = ClockOffset{103.5, 1.5, 1e6, 8};
+    EXPECT_DOUBLE_EQ(heldErrorUs(fit), 9.0);
+    const ProcessClockFit held = heldBefore(fit);
+    EXPECT_FALSE(held.after.has_value());
+    EXPECT_DOUBLE_EQ(held.toRoot(1100), 1000); // the first offset, unchanged through the run
+    EXPECT_DOUBLE_EQ(heldErrorUs(held), 2.0);  // without a second measurement: the first's error
+    ProcessClockFit rank1 = fit;
+    rank1.after->offsetUs = 100.5; // 0.5 + 1.5 + 4 = 6 us
+    const std::string note = heldClockNote({exactClock(0), rank1, fit}, 32, "MPI");
+    EXPECT_NE(note.find("clocks of 3 processes aligned to rank 0's by 32 ping-pongs each over MPI before the run"),
+              std::string::npos)
+        << note;
+    EXPECT_NE(note.find("held through it"), std::string::npos) << note;
+    EXPECT_NE(note.find("moved by <= 3.5 us: error <= 9.0 us (rank 2)"), std::string::npos) << note;
 }

@@ -16,16 +16,23 @@
 #include "shardlab/io/run_result_io.h"
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/lessons/lessons.h"
+#include "shardlab/live/live.h"
 #include "shardlab/model/capacity.h"
 #include "shardlab/sim/simulator.h"
+#include "shardlab/analysis/sweep.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/text/catalogue.h"
 #include "shardlab/text/untranslated.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <set>
+
+#include <unistd.h>
 
 using namespace shardlab;
 using namespace shardlab::test;
@@ -104,9 +111,10 @@ std::string everythingSaid(const Scenario& s, Language language)
     if (curve) {
         for (const ScalingNote& note : curve->notes)
             text += render(note.message(), language) + "\n";
-        ScalingCurve worded = *curve;
-        worded.rescaleNotes.clear(); // English by design (formatScalingTable says so)
-        text += formatScalingTable(worded, language); // `shardlab scale`'s table
+        text += formatScalingTable(*curve, language); // `shardlab scale`'s table, with how the scenario was rescaled
+        EXPECT_EQ(curve->rescaleMessages.size(), curve->rescaleNotes.size());
+        for (size_t i = 0; i < curve->rescaleNotes.size() && i < curve->rescaleMessages.size(); ++i)
+            EXPECT_EQ(english(curve->rescaleMessages[i]), curve->rescaleNotes[i]);
     }
     if (run->hang) {
         text += render(run->hang->explanationMessage(), language) + "\n";
@@ -254,6 +262,29 @@ TEST(EngineText, AHungRunReadBackFromAResultFileIsWordedAgainAndOldFilesStillRea
     EXPECT_EQ(render(oldBack->hang->explanationMessage(), Language::Chinese), run->hang->explanation);
 }
 
+TEST(EngineText, ALiveRunsClockNoteTravelsInItsResultFileAndOldFilesShowTheirEnglish)
+{
+    auto s = loadScenario(scenario("straggler-12-6-4-2.shardlab.json"));
+    ASSERT_TRUE(s) << s.error().message;
+    auto run = simulate(*s);
+    ASSERT_TRUE(run);
+    run->mode = RunMode::Live;
+    run->clockWording = Message("live.clock.no_timeline").with("error", "0.50");
+    run->clockNote = english(run->clockWording);
+    run->addNote(Message("live.note.no_paging"));
+    auto back = parseRunResult(serializeRunResult(*run));
+    ASSERT_TRUE(back) << back.error().message;
+    EXPECT_EQ(back->clockNote, run->clockNote);
+    EXPECT_EQ(render(back->clockMessage(), Language::Chinese), "实机，未捕获时间线：只记录了迭代边界（对齐误差至多 0.50 us）");
+    EXPECT_EQ(render(run->noteMessage(0), Language::Chinese).find("实机模式不对统一内存分页"), 0u);
+    // a file written before the message: its English, as it was
+    RunResult old = *run;
+    old.clockWording = {};
+    auto oldBack = parseRunResult(serializeRunResult(old));
+    ASSERT_TRUE(oldBack) << oldBack.error().message;
+    EXPECT_EQ(render(oldBack->clockMessage(), Language::Chinese), run->clockNote);
+}
+
 TEST(EngineText, TheCollectiveComparisonAndEveryChoiceAreWordedInChinese)
 {
     auto s = loadScenario(scenario("lab-two-gpu-all-reduce.shardlab.json"));
@@ -281,4 +312,268 @@ TEST(EngineText, TheCollectiveComparisonAndEveryChoiceAreWordedInChinese)
                 ++worded;
             }
     EXPECT_GT(worded, 25);
+}
+
+// ---- the command line's own tables, errors and help (docs/translations.md, "The command line") ----
+
+namespace {
+
+// The names a topology's table shows as they are: its name, source, GPUs, switches.
+std::vector<std::string> topologyNames(const Topology& t)
+{
+    std::vector<std::string> names{t.name, t.source};
+    for (const Gpu& g : t.gpus) {
+        names.push_back(g.id);
+        names.push_back(g.name);
+    }
+    for (const SwitchNode& sw : t.switches)
+        names.push_back(sw.id);
+    std::erase(names, std::string());
+    return names;
+}
+
+std::vector<std::string> plus(std::vector<std::string> a, const std::vector<std::string>& b)
+{
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+// What a user types on the command line stays as they type it in every language: options ("--gpus"),
+// "shardlab <command>", ANSWER, FILE.json... Taken out before looking for English.
+std::string withoutCommandLine(const std::string& text)
+{
+    // options, "shardlab <command>", JSON paths ($.program[2].bytes)
+    static const std::regex typed(R"((^|[^A-Za-z0-9_.-])(--?[a-z][a-z0-9-]*|shardlab( [a-z]+)*|\$[^\s：]*))");
+    return std::regex_replace(text, typed, "$1 ");
+}
+
+// A Chinese and an English run of `args`: the Chinese without English words but `names`, both
+// without a catalogue id or placeholder left; returns the Chinese run.
+CliRun bothLanguages(std::vector<std::string> args, const std::vector<std::string>& names)
+{
+    SCOPED_TRACE(joined(args));
+    args.push_back("--lang");
+    args.push_back("zh");
+    const CliRun zh = runCommand(args);
+    const std::string zhText = zh.out + zh.err;
+    EXPECT_EQ(joined(untranslatedWords(withoutCommandLine(zhText), names)), "") << zhText;
+    EXPECT_FALSE(hasLeftovers(zhText)) << zhText;
+    args.back() = "en";
+    const CliRun en = runCommand(args);
+    EXPECT_EQ(en.status, zh.status);
+    EXPECT_FALSE(hasLeftovers(en.out + en.err)) << en.out << en.err;
+    EXPECT_NE(en.out + en.err, zhText);
+    return zh;
+}
+
+std::string writeTemp(const std::string& name, const std::string& text)
+{
+    const auto path = std::filesystem::temp_directory_path() / ("shardlab-text-" + std::to_string(::getpid()) + "-" + name);
+    std::ofstream(path, std::ios::binary) << text;
+    return path.string();
+}
+
+} // namespace
+
+TEST(CommandLineText, CompareTopoAndBenchPrintTheirTablesInChinese)
+{
+    const Topology t = *preset("h200-nv18-4");
+    const std::vector<std::string> names = plus(topologyNames(t), {"h200-nv18-4", "default"});
+    const CliRun compare = bothLanguages({"compare", "--gpus", "4", "--preset", "h200-nv18-4", "--bytes", "64M"}, names);
+    EXPECT_EQ(compare.status, 0) << compare.err;
+    EXPECT_NE(compare.out.find("每个 Rank 的显存峰值"), std::string::npos) << compare.out;
+    EXPECT_NE(compare.out.find("仅 Reduce-Scatter"), std::string::npos) << compare.out;
+
+    for (const char* collective : {"all_reduce", "broadcast", "all_gather"}) {
+        const CliRun bench = bothLanguages({"bench", "--sim", "--preset", "h200-nv18-4", "--gpus", "4", "--collective",
+                                            collective, "--sizes", "8:1G:16"},
+                                           plus(names, ncclTestsTableWords()));
+        EXPECT_EQ(bench.status, 0) << bench.err;
+        EXPECT_NE(bench.out.find("模拟扫描"), std::string::npos) << bench.out;
+        EXPECT_NE(bench.out.find("busbw"), std::string::npos) << bench.out;
+    }
+
+    for (const PresetInfo& p : presetList()) {
+        const CliRun topo = bothLanguages({"topo", "--preset", p.id}, plus(topologyNames(*preset(p.id)), {p.id}));
+        EXPECT_EQ(topo.status, 0) << topo.err;
+    }
+    // the English tables are what they were
+    const CliRun en = runCommand({"compare", "--gpus", "4", "--preset", "h200-nv18-4", "--bytes", "64M", "--lang", "en"});
+    EXPECT_NE(en.out.find("peak memory per rank"), std::string::npos) << en.out;
+    EXPECT_NE(en.out.find("# All-reduce against reduce-scatter + all-gather: "), std::string::npos) << en.out;
+}
+
+TEST(CommandLineText, CalibratePrintsItsAccuracyTableInChinese)
+{
+    // measurements "made elsewhere": simulated sweeps written as `bench --json` writes them
+    std::vector<std::string> files;
+    for (const char* collective : {"all_reduce", "all_gather", "broadcast"})
+        for (const char* gpus : {"2", "4"}) {
+            const CliRun sweep = runCommand({"bench", "--sim", "--json", "--preset", "h200-nv18-4", "--gpus", gpus,
+                                             "--collective", collective, "--sizes", "8:1G:8"});
+            ASSERT_EQ(sweep.status, 0) << sweep.err;
+            files.push_back(writeTemp(std::string(collective) + "-" + gpus + ".json", sweep.out));
+        }
+    std::vector<std::string> args{"calibrate", "--no-save", "--preset", "h200-nv18-4", "--measured"};
+    args.insert(args.end(), files.begin(), files.end());
+    std::vector<std::string> names = plus(topologyNames(*preset("h200-nv18-4")), {"calibrated", "default"});
+    const CliRun zh = bothLanguages(args, names);
+    EXPECT_EQ(zh.status, 0) << zh.err;
+    EXPECT_NE(zh.out.find("校准后 us"), std::string::npos) << zh.out;
+    EXPECT_NE(zh.out.find("个样本的 |误差|"), std::string::npos) << zh.out;
+    for (const std::string& f : files)
+        std::filesystem::remove(f);
+}
+
+TEST(CommandLineText, LessonsAreListedAndShownInChinese)
+{
+    auto lessons = loadLessons(lessonDirectory());
+    ASSERT_TRUE(lessons) << lessons.error().message;
+    std::vector<std::string> names;
+    for (const Lesson& l : *lessons) {
+        // the lesson's own texts come from its file (docs/lessons.md), not from the command line
+        for (const LocalizedText* t : {&l.title, &l.course, &l.summary})
+            names.push_back(t->in(Language::Chinese));
+        for (const LessonStep& step : l.steps)
+            names.push_back(step.text.in(Language::Chinese));
+        for (const LessonQuestion& q : l.questions) {
+            names.push_back(q.prompt.in(Language::Chinese));
+            names.push_back(q.hint.in(Language::Chinese));
+            for (const LessonChoice& c : q.choices)
+                names.push_back(c.text.in(Language::Chinese));
+        }
+        names.push_back(l.id);
+        names.push_back(l.scenarioPath().lexically_normal().string());
+        names.push_back(l.compareScenarioPath().lexically_normal().string());
+        for (const LessonQuestion& q : l.questions) {
+            names.push_back(q.numeric.unit);
+            for (const LessonChoice& c : q.choices)
+                names.push_back(c.id);
+        }
+    }
+    names.push_back("ANSWER");
+    std::erase(names, std::string());
+    EXPECT_EQ(bothLanguages({"lessons"}, names).status, 0);
+    for (const Lesson& l : *lessons) {
+        const CliRun zh = bothLanguages({"lessons", "show", l.id}, names);
+        EXPECT_EQ(zh.status, 0) << zh.err;
+        EXPECT_NE(zh.out.find("问题 1（"), std::string::npos) << zh.out;
+    }
+}
+
+TEST(CommandLineText, EveryHelpTextHasItsChinese)
+{
+    CLI::App app{"", "shardlab"};
+    std::ostringstream out, err;
+    Language language = Language::English;
+    shardlab::cli::Io io{out, err, &language};
+    shardlab::cli::Action action;
+    std::string lang;
+    bool version = false;
+    shardlab::cli::buildApp(app, io, action, lang, version);
+    const std::vector<shardlab::cli::HelpText> texts = shardlab::cli::helpTexts(app);
+    ASSERT_GT(texts.size(), 70u);
+    for (const shardlab::cli::HelpText& h : texts) {
+        SCOPED_TRACE(h.app->get_name() + " " + (h.option ? h.option->get_name() : std::string("(description)")));
+        EXPECT_FALSE(shardlab::cli::helpInChinese(h.english).empty()) << "no help.inc entry whose English is: " << h.english;
+    }
+}
+
+TEST(CommandLineText, HelpOfEveryCommandIsInChinese)
+{
+    // Latin words that help.inc's Chinese keeps on purpose (what users type: START:END:FACTOR, OUT.pdf...)
+    // and the names of commands and positionals, what users type
+    std::vector<std::string> kept{"shardlab", "topo", "sim", "bench", "live", "report", "lessons", "scale", "diagnose",
+                                  "compare", "calibrate", "show", "check", "FILE", "ID", "ANSWER"};
+    for (const CatalogueEntry& e : catalogue())
+        if (e.id.starts_with("help."))
+            for (const std::string& w : untranslatedWords(e.zh))
+                kept.push_back(w);
+    std::vector<std::vector<std::string>> commands = {{}, {"lessons", "show"}, {"lessons", "check"}};
+    for (const char* c : {"topo", "sim", "bench", "live", "report", "lessons", "scale", "diagnose", "compare", "calibrate"})
+        commands.push_back({c});
+    for (std::vector<std::string> args : commands) {
+        args.push_back("--help");
+        const CliRun zh = bothLanguages(args, kept);
+        EXPECT_EQ(zh.status, 0);
+        EXPECT_NE(zh.out.find("用法"), std::string::npos) << zh.out;
+        if (args.size() <= 2) { // the footer of the app and its commands (not of `lessons show`)
+            EXPECT_NE(zh.out.find("大小：命令行上"), std::string::npos) << zh.out;
+        }
+        // without --lang the environment decides
+        ::setenv("LC_ALL", "zh_CN.UTF-8", 1);
+        const CliRun fromLang = runCommand(args);
+        ::unsetenv("LC_ALL");
+        EXPECT_EQ(fromLang.out, zh.out);
+    }
+}
+
+TEST(CommandLineText, ABrokenScenarioFileSaysWhatIsWrongInChineseWithItsPathAndValues)
+{
+    struct Case {
+        const char* name;
+        std::string text;
+        const char* zh; // a piece of the Chinese message
+        const char* en; // the same piece of the English (unchanged)
+    };
+    const std::string good = R"({"shardlab": 1, "name": "x", "topology": {"preset": "h200-nv18-4"}, )";
+    const Case cases[] = {
+        {"png.shardlab.json", std::string("\x89PNG\r\n\x1a\n", 8), "不是 ShardLab 文件：它的开头不像 JSON（第一个字节是 0x89）",
+         "not a ShardLab file: it does not start like JSON (its first byte is 0x89)"},
+        {"empty.shardlab.json", "", "：$：文件是空的", ": $: the file is empty"},
+        {"broken.shardlab.json", "{\"shardlab\": 1,", "第 1 行第 ", "not valid JSON at line 1, column "},
+        {"type.shardlab.json", good + R"("iterations": "ten"})", "：$.iterations：这里是字符串（应为 1 到 ",
+         ": $.iterations: found a string (expected an integer from 1 to "},
+        {"range.shardlab.json", good + R"("iterations": 0})", "：$.iterations：0 超出范围（应为 1 到 ",
+         ": $.iterations: 0 is out of range (expected an integer from 1 to "},
+        {"key.shardlab.json", good + R"("iteratoins": 3})", "：$.iteratoins：未知的键（应为以下之一：shardlab, name",
+         ": $.iteratoins: unknown key (expected one of: shardlab, name"},
+        {"value.shardlab.json", good + R"("memory_mode": "paged"})", "：$.memory_mode：无法识别“paged”（应为 strict 或 unified）",
+         ": $.memory_mode: 'paged' (expected strict or unified)"},
+        {"missing.shardlab.json", R"({"shardlab": 1, "name": "x"})", "：$.topology：缺少此项（应为 {\"preset\": ID} 或显式给出的拓扑）",
+         ": $.topology: missing (expected {\"preset\": ID} or an explicit topology)"},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.name);
+        const std::string file = writeTemp(c.name, c.text);
+        const std::vector<std::string> names{file, "iteratoins", "preset", "key", "paged", "strict", "unified", "shardlab", "name",
+                                             "description", "topology", "workload", "program", "perturbations", "iterations",
+                                             "memory_mode", "strategy", "cost_profile", "ID", "syntax", "error", "while",
+                                             "parsing", "object", "unexpected", "end", "of", "input", "expected",
+                                             "string", "literal", "separator"};
+        const CliRun zh = bothLanguages({"sim", file}, names);
+        EXPECT_EQ(zh.status, shardlab::cli::kExitBadInput);
+        EXPECT_NE(zh.err.find(c.zh), std::string::npos) << zh.err;
+        EXPECT_NE(zh.err.find(file), std::string::npos) << zh.err;
+        const CliRun en = runCommand({"sim", file, "--lang", "en"});
+        EXPECT_NE(en.err.find(c.en), std::string::npos) << en.err;
+        std::filesystem::remove(file);
+    }
+    const CliRun missing = bothLanguages({"sim", "/no/such/file.shardlab.json"}, {"/no/such/file.shardlab.json"});
+    EXPECT_NE(missing.err.find("/no/such/file.shardlab.json：文件不存在"), std::string::npos) << missing.err;
+}
+
+TEST(CommandLineText, UsageErrorsAreWordedInChinese)
+{
+    const CliRun required = bothLanguages({"compare", "--preset", "h200-nv18-4"}, {});
+    EXPECT_EQ(required.status, shardlab::cli::kExitBadInput);
+    EXPECT_NE(required.err.find("缺少必需的 --gpus"), std::string::npos) << required.err;
+    const CliRun range = bothLanguages({"sim", scenario("straggler-12-6-4-2.shardlab.json"), "--iterations", "0"}, {});
+    EXPECT_NE(range.err.find("--iterations：0 超出范围（应为 1 到 100000）"), std::string::npos) << range.err;
+    const CliRun extra = bothLanguages({"topo", "--list", "surplus"}, {"surplus"});
+    EXPECT_NE(extra.err.find("以下参数无法识别：surplus"), std::string::npos) << extra.err;
+    const CliRun collective = bothLanguages({"bench", "--sim", "--gpus", "2", "--preset", "h200-nv18-4", "--collective", "alltoall"},
+                                            {"alltoall"});
+    EXPECT_NE(collective.err.find("“alltoall”不是 Collective"), std::string::npos) << collective.err;
+    const CliRun output = bothLanguages({"report", scenario("straggler-12-6-4-2.shardlab.json"), "-o", "out.txt"}, {"out.txt"});
+    EXPECT_NE(output.err.find("-o out.txt：文件名应以 .html 或 .pdf 结尾"), std::string::npos) << output.err;
+    if (!liveBuiltIn()) { // where this ShardLab has no live mode, as here without CUDA
+        const CliRun bench = bothLanguages({"bench", "--gpus", "2"}, {"ID"});
+        EXPECT_NE(bench.err.find("此 ShardLab 未内置实机模式；加上 --sim --preset ID 来模拟这次扫描"), std::string::npos) << bench.err;
+    }
+    std::vector<std::string> ids{"h200"};
+    for (const PresetInfo& p : presetList())
+        ids.push_back(p.id);
+    const CliRun preset = bothLanguages({"topo", "--preset", "h200"}, ids);
+    EXPECT_NE(preset.err.find("未知的预设“h200”"), std::string::npos) << preset.err;
 }

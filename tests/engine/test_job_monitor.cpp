@@ -63,6 +63,11 @@ TEST(JobMonitor, ASilentRankIsNamedWithItsLastCollective)
     EXPECT_NE(msg->find("its last completed collective was #5 all_reduce 'grads' (step 2, iteration 5)"), std::string::npos)
         << *msg;
     EXPECT_NE(msg->find("rank 0 #6, rank 1 #6, rank 2 #5, rank 3 #6"), std::string::npos) << *msg;
+    // the same verdict in Chinese: the figures and the collective's label (its process's text) as they are
+    const std::string zh = render(*d.verdict(1150), Language::Chinese);
+    EXPECT_EQ(zh.rfind("Rank 2（node-1） 没有响应：已有 1.1 s 没有收到它的消息", 0), 0u) << zh;
+    EXPECT_NE(zh.find("它最后完成的 Collective 是 #5 all_reduce 'grads' (step 2, iteration 5)"), std::string::npos) << zh;
+    EXPECT_NE(zh.find("Rank 0 #6、Rank 1 #6、Rank 2 #5、Rank 3 #6"), std::string::npos) << zh;
 }
 
 TEST(JobMonitor, NobodyHeardFromIsSilentToo)
@@ -146,9 +151,9 @@ TEST(JobMonitor, ADeadRankEndsTheJobWithinTheDeadline)
         for (int c = 0; c <= 3; ++c)
             progress[static_cast<size_t>(r)].collectiveCompleted(c, "all_reduce 'grads' #" + std::to_string(c));
         monitors.push_back(std::make_unique<JobMonitor>(job.transport(r), progress[static_cast<size_t>(r)],
-                                                        "host" + std::to_string(r), o, [&, r](const std::string& msg) {
+                                                        "host" + std::to_string(r), o, [&, r](const Message& msg) {
                                                             std::lock_guard lock(m);
-                                                            reports.emplace_back(r, msg);
+                                                            reports.emplace_back(r, english(msg));
                                                             job.transport(r).abort(3);
                                                         }));
         monitors.back()->setState(ProcessState::Running);
@@ -182,9 +187,9 @@ TEST(JobMonitor, StoppingSaysGoodbye)
     o.beatIntervalMs = 20;
     RankProgress p0, p1;
     std::atomic<int> failures{0};
-    JobMonitor m0(job.transport(0), p0, "a", o, [&](const std::string&) { ++failures; });
+    JobMonitor m0(job.transport(0), p0, "a", o, [&](const Message&) { ++failures; });
     {
-        JobMonitor m1(job.transport(1), p1, "b", o, [&](const std::string&) { ++failures; });
+        JobMonitor m1(job.transport(1), p1, "b", o, [&](const Message&) { ++failures; });
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     } // rank 1 leaves
     std::this_thread::sleep_for(std::chrono::milliseconds(600));

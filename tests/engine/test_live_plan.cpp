@@ -3,6 +3,8 @@
 
 #include "test_helpers.h"
 
+#include "shardlab/text/untranslated.h"
+
 #include <gtest/gtest.h>
 
 using namespace shardlab;
@@ -122,10 +124,17 @@ TEST(LivePlan, ScalesCollectivesToFitAndSaysSo)
     EXPECT_EQ(liveCall(s, *plan, 0, {1, 0}, 0).bytes, 2'500'000'000u);
     EXPECT_EQ(plan->sendBytes[1] + plan->recvBytes[1], 5'000'000'000u);
     ASSERT_EQ(plan->notes.size(), 1u);
-    EXPECT_NE(plan->notes[0].find("scaled by 0.25"), std::string::npos) << plan->notes[0];
-    EXPECT_NE(plan->notes[0].find("rank 1"), std::string::npos);
-    EXPECT_NE(plan->notes[0].find("20 GB"), std::string::npos);
-    EXPECT_NE(plan->notes[0].find("11 GB free"), std::string::npos);
+    const std::string note = english(plan->notes[0]);
+    EXPECT_NE(note.find("scaled by 0.25"), std::string::npos) << note;
+    EXPECT_NE(note.find("rank 1"), std::string::npos);
+    EXPECT_NE(note.find("20 GB"), std::string::npos);
+    EXPECT_NE(note.find("11 GB free"), std::string::npos);
+    // and in Chinese, with the same figures and no English left
+    const std::string zh = render(plan->notes[0], Language::Chinese);
+    EXPECT_NE(zh.find("0.25"), std::string::npos) << zh;
+    EXPECT_NE(zh.find("Rank 1"), std::string::npos) << zh;
+    EXPECT_NE(zh.find("11 GB"), std::string::npos) << zh;
+    EXPECT_EQ(untranslatedWords(zh), std::vector<std::string>{}) << zh;
     // Without fitting, the sizes stay as asked (the allocation then reports what failed).
     auto asked = planLive(s, {40'000'000'000ULL, 11'000'000'000ULL}, 1'000'000'000ULL, 0.5, false);
     ASSERT_TRUE(asked.ok());

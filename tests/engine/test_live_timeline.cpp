@@ -1,11 +1,18 @@
 // From measured stamps to spans and collective records (shardlab/live_timeline.h).
+#include "test_helpers.h"
+
 #include "shardlab/cluster/trace_merge.h"
+#include "shardlab/io/run_result_io.h"
+#include "shardlab/io/run_stream.h"
 #include "shardlab/live/live_timeline.h"
+
+#include "shardlab/text/untranslated.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 using namespace shardlab;
 
@@ -102,6 +109,19 @@ TEST(LiveTimeline, HangReportNamesTheRankThatDiffers)
     EXPECT_EQ(h.lastCompleted, (std::vector<int>{3, 2, 3}));
     EXPECT_NE(h.explanation.find("2000 ms"), std::string::npos) << h.explanation;
     EXPECT_NE(h.explanation.find("rank 1 is the first that differs"), std::string::npos) << h.explanation;
+    EXPECT_EQ(english(h.explanationMessage()), h.explanation);
+    // worded in Chinese too, with the same figures; a pending text without a Message is quoted as it is
+    const std::string zh = render(h.explanationMessage(), Language::Chinese);
+    EXPECT_NE(zh.find("2000 ms"), std::string::npos) << zh;
+    EXPECT_NE(zh.find("Rank 1 是第一个与其他成员不一致的（finished iteration 1 and left）"), std::string::npos) << zh;
+    const HangReport worded = explainLiveHang({3, 2, 3}, {"a", "finished iteration 2 and left", "c"}, stuck, 1, 2000,
+                                              {verbatim("a"), Message("hang.pending.left").with("iteration", 2), verbatim("c")});
+    EXPECT_EQ(worded.explanation, "the watchdog aborted the run in iteration 2 after a collective made no progress for 2000 ms; "
+                                  "rank 1 is the first that differs (finished iteration 2 and left)");
+    const std::string zhWorded = render(worded.explanationMessage(), Language::Chinese);
+    EXPECT_EQ(untranslatedWords(zhWorded), std::vector<std::string>{}) << zhWorded;
+    EXPECT_NE(zhWorded.find("已完成第 2 次迭代并退出"), std::string::npos) << zhWorded;
+    EXPECT_EQ(render(worded.pendingMessage(1), Language::Chinese), "已完成第 2 次迭代并退出");
 
     const std::vector<LivePendingCall> wrongOp = {{0, true, OpKind::AllReduce, 4096, 1},
                                                   {1, true, OpKind::AllReduce, 4096, 1},
@@ -208,4 +228,139 @@ TEST(LiveTimeline, MergedRankPartsEqualTheSingleProcessTimeline)
         EXPECT_DOUBLE_EQ(a.endUs, b.endUs) << i;
         EXPECT_EQ(a.waitedFor, b.waitedFor) << i;
     }
+}
+
+namespace {
+
+// Three iterations of two ranks measured on one clock: compute, an all-reduce (rank 1 arrives
+// last, later by less each time), and rank 0's compute stream waiting 1 us for the
+// communication stream after it (exposed communication, pointing at the collective).
+struct Measured {
+    std::vector<LivePhase> phases;
+    std::vector<LiveCollective> collectives;
+    std::vector<IterationMark> marks;
+};
+
+Measured threeIterationsOfTwoRanks()
+{
+    Measured m;
+    for (int it = 0; it < 3; ++it) {
+        const double base = 100.0 * it;
+        const int c = static_cast<int>(m.collectives.size());
+        m.phases.push_back({0, 0, SpanKind::Compute, SpanDetail::None, 0, it, 0, -1, base, base + 10});
+        m.phases.push_back({1, 0, SpanKind::Compute, SpanDetail::None, 0, it, 0, -1, base, base + 30 - 5 * it});
+        m.phases.push_back({0, 0, SpanKind::Comm, SpanDetail::None, 1, it, 0, c, base + 46, base + 47});
+        LiveCollective coll;
+        coll.op = 1;
+        coll.iteration = it;
+        coll.sequence = it;
+        coll.bytes = 1 << 20;
+        coll.group = {0, 1};
+        coll.streams = {1, 1};
+        coll.arrivalUs = {base + 10, base + 30 - 5 * it};
+        coll.endUs = {base + 45, base + 46};
+        m.collectives.push_back(coll);
+        m.marks.push_back({base, base + 47});
+    }
+    return m;
+}
+
+// The entries of iteration `it`, with phases pointing into that iteration's collectives.
+Measured iterationOf(const Measured& all, int it)
+{
+    Measured m;
+    std::vector<int> index(all.collectives.size(), -1);
+    for (size_t i = 0; i < all.collectives.size(); ++i)
+        if (all.collectives[i].iteration == it) {
+            index[i] = static_cast<int>(m.collectives.size());
+            m.collectives.push_back(all.collectives[i]);
+        }
+    for (LivePhase p : all.phases)
+        if (p.iteration == it) {
+            p.collective = p.collective >= 0 ? index[static_cast<size_t>(p.collective)] : -1;
+            m.phases.push_back(p);
+        }
+    return m;
+}
+
+} // namespace
+
+TEST(LiveTimeline, IterationByIterationIsTheWholeRunEntryForEntry)
+{
+    const Measured all = threeIterationsOfTwoRanks();
+    RunResult whole;
+    whole.mode = RunMode::Live;
+    whole.ranks = 2;
+    assembleTimeline(whole, all.phases, all.collectives, 1.0);
+    RunResult stepwise = whole;
+    stepwise.spans.clear();
+    stepwise.collectives.clear();
+    for (int it = 0; it < 3; ++it) {
+        const Measured one = iterationOf(all, it);
+        appendTimeline(stepwise, one.phases, one.collectives, 1.0);
+    }
+    EXPECT_EQ(serializeRunResult(stepwise), serializeRunResult(whole));
+    // iteration by iteration: rank 0's spans of iteration 0 come before rank 1's, and both before iteration 1's
+    ASSERT_EQ(whole.collectives.size(), 3u);
+    for (size_t i = 1; i < whole.spans.size(); ++i)
+        EXPECT_LE(whole.spans[i - 1].iteration, whole.spans[i].iteration) << i;
+    // the exposed communication of iteration 2 points at iteration 2's record
+    int exposed = 0;
+    for (const Span& s : whole.spans)
+        if (s.stream == 0 && s.kind == SpanKind::Comm) {
+            ASSERT_GE(s.collective, 0);
+            EXPECT_EQ(whole.collectives[static_cast<size_t>(s.collective)].iteration, s.iteration);
+            ++exposed;
+        }
+    EXPECT_EQ(exposed, 3);
+    // rank 1 was last each time, by 20, 15 and 10 us: above the 1 us tie
+    for (int it = 0; it < 3; ++it)
+        EXPECT_EQ(whole.collectives[static_cast<size_t>(it)].lastArrival, 1);
+    EXPECT_DOUBLE_EQ(whole.collectives[2].startUs, 220);
+}
+
+TEST(LiveTimeline, ChunksSentAsIterationsCompleteAreTheFinalRun)
+{
+    // What `shardlab live --stream` does: each iteration appended and sent as it completes, then
+    // the finished run's result line; the reader's run is the finished run, and nothing of it is
+    // sent again at the end.
+    const Measured all = threeIterationsOfTwoRanks();
+    Scenario scenario = test::loadExample("lab-two-gpu-all-reduce.shardlab.json");
+    scenario.iterations = 3;
+    std::ostringstream out;
+    RunStreamWriter writer(out);
+    StreamHeader header;
+    header.mode = RunMode::Live;
+    header.scenario = scenario;
+    ASSERT_TRUE(writer.header(header));
+    RunResult soFar;
+    soFar.mode = RunMode::Live;
+    soFar.ranks = 2;
+    for (int it = 0; it < 3; ++it) {
+        const Measured one = iterationOf(all, it);
+        appendTimeline(soFar, one.phases, one.collectives, 1.0);
+        soFar.iterations.push_back(all.marks[static_cast<size_t>(it)]);
+        ASSERT_TRUE(writer.chunk(soFar, it + 1, 3));
+    }
+    RunResult finished;
+    finished.mode = RunMode::Live;
+    finished.ranks = 2;
+    assembleTimeline(finished, all.phases, all.collectives, 1.0);
+    finished.iterations = all.marks;
+    finished.devices = {"GPU 0", "GPU 1"};
+    finished.peakMemory = {1 << 20, 1 << 20};
+    finished.clockNote = "test clock";
+    ASSERT_TRUE(writer.result(finished));
+    std::istringstream lines(out.str());
+    std::string line;
+    int chunks = 0, total = 0;
+    while (std::getline(lines, line)) {
+        ++total;
+        chunks += line.find("\"type\":\"chunk\"") != std::string::npos ? 1 : 0;
+    }
+    EXPECT_EQ(chunks, 3);
+    EXPECT_EQ(total, 5); // header, three chunks, result
+    auto read = readRunStream(out.str());
+    ASSERT_TRUE(read.ok()) << read.error().message;
+    EXPECT_EQ(serializeRunResult(*read), serializeRunResult(finished));
 }

@@ -7,6 +7,8 @@
 #include "shardlab/analysis/summary.h"
 #include "shardlab/cluster/clock_sync.h"
 #include "shardlab/cluster/in_process_job.h"
+#include "shardlab/io/run_result_io.h"
+#include "shardlab/io/run_stream.h"
 #include "shardlab/live/live.h"
 #include "shardlab/live/live_plan.h"
 #include "shardlab/live/multi_process.h"
@@ -17,6 +19,7 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 using namespace shardlab;
@@ -43,6 +46,9 @@ struct Job {
     // what a rank's part does; default: its slice of `whole`, reporting progress
     std::function<Result<RunResult>(int rank, InProcessJob&, RankProgress&)> part;
     JobOptions options;
+    // >= 0: every executor's watchdog fires in this iteration, where rank 3 never reaches its
+    // collectives (the default part hands over the iterations before it, then returns the hang)
+    int hangAt = -1;
     std::shared_ptr<std::atomic<int>> idsSeen = std::make_shared<std::atomic<int>>(0);
 
     Job()
@@ -76,13 +82,38 @@ struct Job {
                     return rep;
                 };
                 h.clockUs = [r] { return processClockUs() + kOffsets[static_cast<size_t>(r) % kOffsets.size()]; };
-                h.runRankPart = [&, r](const Scenario&, int rank, int, const Bytes8& id, const LiveOptions&, RankProgress& p) {
+                h.runRankPart = [&, r](const Scenario&, int rank, int, const Bytes8& id, const LiveOptions& o, RankProgress& p) {
                     EXPECT_EQ(rank, r);
                     if (id == fakeId())
                         ++*idsSeen;
                     if (part)
                         return part(r, job, p);
                     RankPart rp = test::partOf(whole, r, base + kOffsets[static_cast<size_t>(r) % kOffsets.size()]);
+                    const int n = static_cast<int>(whole.iterations.size());
+                    if (o.iterationDone) { // streamed: handed over iteration by iteration, as the executor does
+                        rp.run = test::firstIterations(rp.run, n);
+                        for (int it = 0; it < (hangAt >= 0 ? hangAt : n); ++it)
+                            if (!o.iterationDone(test::firstIterations(rp.run, it + 1), it + 1, n))
+                                return Result<RunResult>(Error{ErrorKind::Cancelled, "live run cancelled"});
+                    }
+                    if (hangAt >= 0) {
+                        RunResult hung = test::firstIterations(rp.run, hangAt + 1);
+                        if (r == 3) { // never reached its collectives of that iteration
+                            size_t keep = 0;
+                            while (keep < hung.collectives.size() && hung.collectives[keep].iteration < hangAt)
+                                ++keep;
+                            hung.collectives.resize(keep);
+                            std::erase_if(hung.spans, [&](const Span& sp) { return sp.collective >= static_cast<int>(keep); });
+                        }
+                        HangReport report;
+                        report.lastCompleted.assign(4, -1);
+                        report.pending.assign(4, "");
+                        report.lastCompleted[static_cast<size_t>(r)] = static_cast<int>(hung.collectives.size()) - 1;
+                        report.pending[static_cast<size_t>(r)] = "in a collective of iteration " + std::to_string(hangAt);
+                        report.explanation = "the watchdog aborted a collective after 10 s";
+                        hung.hang = report;
+                        return Result<RunResult>(hung);
+                    }
                     int ordinal = 0;
                     for (const CollectiveRecord& c : rp.run.collectives)
                         p.collectiveCompleted(ordinal++, std::string(opName(c.kind)) + " #" + std::to_string(c.sequence));
@@ -421,4 +452,124 @@ TEST(MultiProcess, AFileMissingOnSomeNodesIsReportedOnceWithTheirRanks)
         << out[0].message;
     EXPECT_TRUE(out[2].message.empty());
     EXPECT_EQ(out[2].exitStatus, 2);
+}
+
+namespace {
+
+// Rank 0 of a streamed job writing the run stream, as `shardlab live --stream` under a launcher does.
+struct StreamedJob {
+    std::mutex m;
+    std::ostringstream out;
+    RunStreamWriter writer{out};
+    std::vector<int> done;
+    bool readerLeaves = false;
+
+    void attach(Job& j)
+    {
+        j.options.stream = true;
+        j.options.started = [this, scenario = j.scenario](const std::optional<Topology>& machine,
+                                                          const std::vector<RankTopologyReport>& placement) {
+            std::lock_guard lock(m);
+            StreamHeader h;
+            h.mode = RunMode::Live;
+            h.scenario = scenario;
+            h.machine = machine;
+            h.launch = "in-process test, " + std::to_string(placement.size()) + " processes";
+            writer.header(h);
+        };
+        j.options.chunk = [this](const RunResult& soFar, int d, int total) {
+            std::lock_guard lock(m);
+            done.push_back(d);
+            EXPECT_EQ(total, 3);
+            return !readerLeaves && writer.chunk(soFar, d, total);
+        };
+    }
+};
+
+Job streamedStragglerJob()
+{
+    Job j;
+    j.scenario = test::loadExample("straggler-12-6-4-2.shardlab.json");
+    j.scenario.iterations = 3;
+    j.whole = test::simulated(j.scenario);
+    j.whole.mode = RunMode::Live;
+    j.ranksPerHost = 2;
+    return j;
+}
+
+} // namespace
+
+TEST(MultiProcess, AStreamedJobIsReadBackAsTheMergedRun)
+{
+    Job j = streamedStragglerJob();
+    StreamedJob stream;
+    stream.attach(j);
+    const auto out = j.run();
+    for (int r = 0; r < 4; ++r)
+        EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 0) << "rank " << r << ": " << out[static_cast<size_t>(r)].message;
+    ASSERT_TRUE(out[0].run.has_value());
+    const RunResult& merged = *out[0].run;
+    // one chunk per iteration, during the run (before runLiveJob returned), then the result adds none
+    EXPECT_EQ(stream.done, (std::vector<int>{1, 2, 3}));
+    ASSERT_TRUE(stream.writer.result(merged));
+    int chunks = 0;
+    std::istringstream lines(stream.out.str());
+    for (std::string line; std::getline(lines, line);)
+        chunks += line.find("\"type\":\"chunk\"") != std::string::npos ? 1 : 0;
+    EXPECT_EQ(chunks, 3);
+    StreamHeader header;
+    auto read = readRunStream(stream.out.str(), "<stream>", &header);
+    ASSERT_TRUE(read.ok()) << read.error().message;
+    EXPECT_EQ(serializeRunResult(*read), serializeRunResult(merged)); // to the last bit
+    EXPECT_EQ(read->notes, merged.notes);
+    // the header came before the run with the job's machine (two pretend hosts), which the
+    // writer sends where it is a valid topology (these pretend GPUs have no specifications)
+    ASSERT_TRUE(out[0].machine.has_value());
+    EXPECT_EQ(out[0].machine->nodeCount(), 2);
+    EXPECT_EQ(header.machine.has_value(), validateTopology(*out[0].machine).ok());
+    EXPECT_EQ(header.launch, "in-process test, 4 processes");
+    EXPECT_NE(merged.clockNote.find("held through it"), std::string::npos) << merged.clockNote;
+    // and it is the run that was measured
+    const Summary a = summarize(j.scenario, j.whole), b = summarize(j.scenario, *read);
+    EXPECT_NEAR(a.stepTimeMs, b.stepTimeMs, 0.05 * a.stepTimeMs);
+    EXPECT_EQ(a.straggler, b.straggler);
+    EXPECT_EQ(read->collectives.size(), j.whole.collectives.size());
+}
+
+TEST(MultiProcess, AStreamedJobEndsWhenItsReaderLeaves)
+{
+    Job j = streamedStragglerJob();
+    StreamedJob stream;
+    stream.readerLeaves = true;
+    stream.attach(j);
+    std::vector<std::string> failures;
+    const auto out = j.run(&failures);
+    for (int r = 0; r < 4; ++r)
+        EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 3) << "rank " << r;
+    ASSERT_FALSE(failures.empty());
+    EXPECT_NE(failures.front().find("the reader of the stream went away"), std::string::npos) << failures.front();
+    EXPECT_EQ(stream.done, (std::vector<int>{1})); // nothing merged after it left
+}
+
+TEST(MultiProcess, AStreamedJobThatHangsSendsWhatCompletedThenTheHangReport)
+{
+    // Iteration 0 completes everywhere and is streamed during the run; in iteration 1 rank 3 never
+    // arrives and every watchdog fires: the result brings the rest of the run and the hang report.
+    Job j = streamedStragglerJob();
+    j.hangAt = 1;
+    StreamedJob stream;
+    stream.attach(j);
+    const auto out = j.run();
+    for (int r = 0; r < 4; ++r)
+        EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 3) << "rank " << r;
+    ASSERT_TRUE(out[0].run.has_value()) << out[0].message;
+    ASSERT_TRUE(out[0].run->hang.has_value());
+    EXPECT_EQ(out[0].run->hang->firstMismatchRank, 3);
+    EXPECT_EQ(stream.done, (std::vector<int>{1})); // the iteration that completed, during the run
+    ASSERT_TRUE(stream.writer.result(*out[0].run));
+    auto read = readRunStream(stream.out.str(), "<stream>");
+    ASSERT_TRUE(read.ok()) << read.error().message;
+    EXPECT_EQ(serializeRunResult(*read), serializeRunResult(*out[0].run));
+    ASSERT_TRUE(read->hang.has_value());
+    EXPECT_NE(read->hang->explanation.find("rank 3 is behind"), std::string::npos) << read->hang->explanation;
 }

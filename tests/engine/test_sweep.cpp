@@ -82,7 +82,7 @@ TEST(Sweep, CrossoverIsWhereTheBandwidthTermReachesTheLatency)
     // A sweep of small messages only never gets there.
     EXPECT_EQ(latencyBandwidthCrossover(alphaBetaRows(20, 100, {8, 64, 512, 4096})), -1);
     // and the table marks it
-    const std::string table = formatSweepTable(OpKind::AllReduce, 4, rows, "t");
+    const std::string table = formatSweepTable(OpKind::AllReduce, 4, rows, verbatim("t"));
     EXPECT_NE(table.find("2097152"), std::string::npos);
     const auto mark = table.find("<- bandwidth-bound from here");
     ASSERT_NE(mark, std::string::npos);

@@ -264,5 +264,11 @@ TEST(TraceMerge, HangReportsAreCombined)
     EXPECT_EQ(merged->hang->pending[1], "computing");
     EXPECT_EQ(merged->hang->firstMismatchRank, 1);
     EXPECT_NE(merged->hang->explanation.find("rank 1 is behind"), std::string::npos) << merged->hang->explanation;
+    // the merged report is worded in Chinese: the merge's own sentence, and each process's English
+    // where it had no Message ("the watchdog fired", an older part)
+    EXPECT_EQ(english(merged->hang->explanationMessage()), merged->hang->explanation);
+    const std::string zh = render(merged->hang->explanationMessage(), Language::Chinese);
+    EXPECT_NE(zh.find("Rank 1 落后了"), std::string::npos) << zh;
+    EXPECT_NE(zh.find("the watchdog fired"), std::string::npos) << zh;
     EXPECT_EQ(merged->collectives.size(), 1u); // the incomplete one cannot be drawn
 }

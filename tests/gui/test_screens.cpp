@@ -3,11 +3,16 @@
 // of any plot is longer than its axis, and no tab bar hides tabs behind scroll arrows. With
 // SHARDLAB_SCREENS_DIR set, each screen is also saved there as a PNG (docs/images has them).
 #include "analysis/analysispage.h"
+#include "document/documentcontroller.h"
+#include "editor/editorpage.h"
 #include "i18n/language.h"
 #include "run/runpage.h"
 #include "shell/mainwindow.h"
 #include "shell/presentermode.h"
 #include "style/axislabels.h"
+#include "style/theme.h"
+#include "topology/gpucarditem.h"
+#include "topology/topologyview.h"
 #include "timeline/qcustomplot_include.h"
 
 #include <QDir>
@@ -28,12 +33,41 @@ struct Screen {
     QSize size;
 };
 
+// Presenter mode: the diagram's smallest text at least this high on the screen (the plain app's
+// 9 pt interface text is 12 px).
+constexpr double kPresenterDiagramPx = 12;
+
 const Screen kScreens[] = {{"1366x768", {1366, 768}}, {"1920x1080", {1920, 1080}}};
 
-// What the user cannot read on the window as it is shown now: labels cut, tabs hidden.
-QStringList clippedNow(MainWindow& w)
+// The height in screen pixels of the topology diagram's smallest text (shard tile labels) in
+// `view` as it is zoomed now.
+double smallestDiagramTextPx(const TopologyView& view)
+{
+    return QFontMetricsF(theme::diagramFont(theme::kDiagramSmallestPt, true)).height() * view.zoom();
+}
+
+// What the user cannot read on the window as it is shown now: labels cut, tabs hidden, diagram
+// small print drawn smaller than `minDiagramPx`, and with `detailedDiagram` an editor diagram
+// drawn compact (its small print left out).
+QStringList clippedNow(MainWindow& w, double minDiagramPx, bool detailedDiagram)
 {
     QStringList problems;
+    for (TopologyView* view : w.findChildren<TopologyView*>()) {
+        if (!view->isVisible() || view->width() < 50)
+            continue;
+        // a zoomed-out diagram draws compact cards, whose few words are sized in screen pixels
+        if (GpuCardItem::drawsCompactAt(view->zoom())) {
+            if (detailedDiagram)
+                problems << QStringLiteral("diagram drawn compact at zoom %1").arg(view->zoom(), 0, 'f', 2);
+            continue;
+        }
+        const double px = smallestDiagramTextPx(*view);
+        if (px < minDiagramPx)
+            problems << QStringLiteral("diagram text %1 px high (zoom %2), at least %3 px wanted")
+                            .arg(px, 0, 'f', 1)
+                            .arg(view->zoom(), 0, 'f', 2)
+                            .arg(minDiagramPx);
+    }
     for (QCustomPlot* plot : w.findChildren<QCustomPlot*>()) {
         if (!plot->isVisible() || plot->width() < 50 || plot->height() < 50)
             continue;
@@ -67,11 +101,14 @@ private slots:
         QTest::addColumn<QString>("language");
         QTest::addColumn<int>("screen");
         QTest::addColumn<int>("presenter"); // 0: off, 1: light, 2: dark
-        for (const char* language : {"en", "zh_CN"})
-            for (int s = 0; s < 2; ++s)
-                for (int p = 0; p < 3; ++p)
-                    QTest::addRow("%s %s %s", language, kScreens[s].name, p == 0 ? "plain" : p == 1 ? "light" : "dark")
-                        << QString::fromLatin1(language) << s << p;
+        QTest::addColumn<QString>("scenario"); // the default, and the straggler (the widest run tables)
+        for (const char* scenario : {"default", "straggler-12-6-4-2"})
+            for (const char* language : {"en", "zh_CN"})
+                for (int s = 0; s < 2; ++s)
+                    for (int p = 0; p < 3; ++p)
+                        QTest::addRow("%s %s %s %s", scenario, language, kScreens[s].name,
+                            p == 0 ? "plain" : p == 1 ? "light" : "dark")
+                            << QString::fromLatin1(language) << s << p << QString::fromLatin1(scenario);
     }
 
     void everyPageFitsAndNothingIsCut()
@@ -79,6 +116,7 @@ private slots:
         QFETCH(QString, language);
         QFETCH(int, screen);
         QFETCH(int, presenter);
+        QFETCH(QString, scenario);
         QCoreApplication* app = QCoreApplication::instance();
         const QList<QTranslator*> before = app->findChildren<QTranslator*>();
         i18n::installTranslations(app, language, false);
@@ -87,6 +125,8 @@ private slots:
             MainWindow w;
             w.resize(size);
             w.show();
+            QVERIFY(w.controller()->openExample(
+                QStringLiteral(SHARDLAB_SCENARIO_DIR "/") + scenario + QStringLiteral(".shardlab.json"), false));
             QSignalSpy done(w.runPage(), &RunPage::outcomeAvailable);
             w.runPage()->run();
             QVERIFY(done.wait(20000));
@@ -121,11 +161,11 @@ private slots:
                 for (QCustomPlot* plot : w.findChildren<QCustomPlot*>())
                     if (plot->isVisible() && plot->width() > 0 && plot->height() > 0)
                         plot->replot(QCustomPlot::rpImmediateRefresh);
-                for (const QString& p : clippedNow(w))
+                for (const QString& p : clippedNow(w, presenter > 0 ? kPresenterDiagramPx : 0, w.pages()->currentWidget() == w.editorPage()))
                     problems << where + QStringLiteral(": ") + p;
                 if (!dir.isEmpty())
                     w.grab().save(QDir(dir).filePath(QStringLiteral("%1-%2-%3-%4.png")
-                                                         .arg(where, language, QString::fromLatin1(kScreens[screen].name))
+                                                         .arg(scenario + QLatin1Char('-') + where, language, QString::fromLatin1(kScreens[screen].name))
                                                          .arg(QLatin1String(presenter == 0 ? "plain" : presenter == 1 ? "light" : "dark"))));
             };
             for (int page = 0; page < w.pages()->count(); ++page) {

@@ -47,6 +47,36 @@ out=$(run -np 2 "$shardlab" live /nonexistent.shardlab.json); status=$?
 [ "$status" -eq 2 ] || fail "expected exit status 2 for a missing file, got $status"
 [ "$(count 'no such file')" -eq 1 ] || fail "missing file not reported exactly once"
 
+# live --stream under the launcher: rank 0 reads the scenario from its standard input and alone
+# writes the stream; the other process writes nothing on standard output. Two processes for a
+# four-rank scenario: the stream is one error line saying so, exit status 2.
+out=$("$mpirun" --allow-run-as-root --oversubscribe -np 2 "$shardlab" live --stream - \
+      < "$scenarios/straggler-12-6-4-2.shardlab.json" 2>/dev/null); status=$?
+[ "$status" -eq 2 ] || fail "live --stream, process count mismatch: expected exit status 2, got $status"
+[ "$(wc -l <<<"$out")" -eq 1 ] || fail "live --stream: expected one line on standard output"
+grep -q '"type":"error"' <<<"$out" || fail "live --stream: expected an error line"
+[ "$(count 'the scenario has 4 ranks but the launcher started 2 processes')" -eq 1 ] || fail "live --stream: mismatch not in the error line"
+# A two-rank scenario on two processes: with live mode and two GPUs, the merged run streamed
+# (header, one chunk per iteration, result); otherwise one error line saying why it cannot run.
+out=$("$mpirun" --allow-run-as-root --oversubscribe -np 2 "$shardlab" live --stream - \
+      < "$scenarios/lab-two-gpu-all-reduce.shardlab.json" 2>/dev/null); status=$?
+if [ "$built" = 1 ] && [ "${gpus:-0}" -ge 2 ]; then
+  [ "$status" -eq 0 ] || fail "two-process live --stream failed with status $status"
+  [ "$(count '"type":"header"')" -eq 1 ] || fail "live --stream: expected one header"
+  [ "$(count '"type":"chunk"')" -ge 2 ] || fail "live --stream: expected a chunk per iteration"
+  [ "$(count '"type":"result"')" -eq 1 ] || fail "live --stream: expected one result"
+else
+  [ "$status" -ne 0 ] || fail "live --stream without GPUs should fail"
+  [ "$(wc -l <<<"$out")" -eq 1 ] || fail "live --stream without GPUs: expected one line on standard output"
+  grep -q '"type":"error"' <<<"$out" || fail "live --stream without GPUs: expected an error line"
+fi
+
+# topo --json under the launcher (what the app asks before a run through srun/mpirun): one object,
+# from rank 0, with the job's machine or why there is none.
+out=$("$mpirun" --allow-run-as-root --oversubscribe -np 2 "$shardlab" topo --json 2>/dev/null); status=$?
+python3 -c 'import json, sys; d = json.loads(sys.stdin.read()); assert (d["topology"] is None) != (d["error"] is None)' <<<"$out" \
+  || fail "topo --json under mpirun: expected one JSON object with a topology or an error"
+
 # topo: the combined topology where the GPUs can be identified, else one message naming the ranks.
 out=$(run -np 2 "$shardlab" topo); status=$?
 if [ "$status" -eq 0 ]; then

@@ -2,6 +2,9 @@
 //   mpi_selftest transport   broadcast, variable-size and large gathers, ping-pong clock offsets
 //   mpi_selftest job         a whole multi-process run (runLiveJob) whose "GPU work" is a
 //                            simulated run split into rank parts; rank 0 checks the merge
+//   mpi_selftest stream      the same job streamed (`live --stream` under a launcher): each
+//                            process hands its iterations over as they complete; rank 0 writes
+//                            the run stream, reads it back and checks it is the merged run
 //   mpi_selftest die         rank 1 stops after collective #3 (SIGSTOP, as a hung or frozen
 //                            process); rank 0's heartbeat monitor must report it and end the job.
 //                            (A process that dies is also noticed by mpirun itself, which may end
@@ -15,6 +18,8 @@
 #include "shardlab/cluster/job_monitor.h"
 #include "shardlab/cluster/launch.h"
 #include "shardlab/cluster/mpi_loader.h"
+#include "shardlab/io/run_result_io.h"
+#include "shardlab/io/run_stream.h"
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/live/multi_process.h"
 #include "shardlab/sim/simulator.h"
@@ -22,6 +27,8 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <mutex>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -80,7 +87,7 @@ void transportChecks(Transport& t)
         }
 }
 
-void jobChecks(Transport& t)
+void jobChecks(Transport& t, bool stream)
 {
     const int rank = t.rank(), size = t.size();
     // A scenario of `size` ranks on four-GPU teaching cards; its simulation is the "measurement".
@@ -114,9 +121,18 @@ void jobChecks(Transport& t)
     auto agreed = broadcastBytes(t, baseBytes, 0, Tag::Decision, deadlineIn(30'000), "start time");
     check(agreed.ok(), rank, "the start time is shared");
     const double base = agreed.ok() ? getDouble(*agreed, 0) : 0;
-    h.runRankPart = [&](const Scenario&, int r, int, const Bytes8& id, const LiveOptions&, RankProgress& p) {
+    h.runRankPart = [&](const Scenario&, int r, int, const Bytes8& id, const LiveOptions& o, RankProgress& p) {
         check(id == pattern(128, 5), r, "the part got rank 0's unique id");
         RankPart part = test::partOf(*whole, r, base);
+        if (o.iterationDone) { // streamed: each iteration handed over once the "GPU" got past its end
+            const int n = static_cast<int>(whole->iterations.size());
+            part.run = test::firstIterations(part.run, n);
+            for (int it = 0; it < n; ++it) {
+                while (processClockUs() < base + whole->iterations[static_cast<size_t>(it)].endUs)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                o.iterationDone(test::firstIterations(part.run, it + 1), it + 1, n);
+            }
+        }
         for (size_t i = 0; i < part.run.collectives.size(); ++i)
             p.collectiveCompleted(static_cast<int>(i), "collective " + std::to_string(i));
         // the "GPU" is busy until the run's last moment
@@ -127,6 +143,27 @@ void jobChecks(Transport& t)
     };
     JobOptions o;
     o.clockRounds = 16;
+    // streamed: rank 0 writes the run stream as `shardlab live --stream` does
+    std::mutex writing;
+    std::ostringstream streamed;
+    RunStreamWriter writer(streamed);
+    int chunks = 0;
+    o.stream = stream;
+    o.started = [&](const std::optional<Topology>& machine, const std::vector<RankTopologyReport>&) {
+        std::lock_guard lock(writing);
+        StreamHeader header;
+        header.mode = RunMode::Live;
+        header.scenario = s;
+        header.machine = machine;
+        header.launch = t.describe();
+        check(writer.header(header), rank, "the header is written");
+    };
+    o.chunk = [&](const RunResult& soFar, int done, int total) {
+        std::lock_guard lock(writing);
+        ++chunks;
+        check(done == chunks && total == s.iterations, rank, "chunks come in order, one per iteration");
+        return writer.chunk(soFar, done, total);
+    };
     o.onFailure = [&](const std::string& m) {
         check(false, rank, "no failure expected: " + m);
         t.abort(3);
@@ -148,6 +185,16 @@ void jobChecks(Transport& t)
     check(std::fabs(a.stepTimeMs - b.stepTimeMs) < 0.02 * a.stepTimeMs, rank, "the merged step time");
     check(a.straggler == b.straggler, rank, "the same straggler");
     check(out.run->collectives.size() == whole->collectives.size(), rank, "every collective matched");
+    if (!stream)
+        return;
+    std::lock_guard lock(writing);
+    check(chunks == s.iterations, rank, "one chunk per iteration during the run");
+    check(writer.result(*out.run), rank, "the result is written");
+    auto read = readRunStream(streamed.str(), "<stream>");
+    check(read.ok(), rank, "the stream reads back" + (read.ok() ? std::string() : ": " + read.error().message));
+    if (read.ok())
+        check(serializeRunResult(*read) == serializeRunResult(*out.run), rank, "the stream read back is the merged run");
+    std::printf("streamed %d chunks, %zu bytes; %s\n", chunks, streamed.str().size(), out.run->clockNote.c_str());
 }
 
 int dieCheck(Transport& t)
@@ -156,8 +203,8 @@ int dieCheck(Transport& t)
     for (int c = 0; c <= 3; ++c)
         progress.collectiveCompleted(c, "all_reduce 'grads' #" + std::to_string(c));
     MonitorOptions o; // the defaults the CLI uses: 100 ms beats, 1 s of silence
-    JobMonitor monitor(t, progress, hostName(), o, [&](const std::string& m) {
-        std::fprintf(stderr, "shardlab: rank %d: %s\n", t.rank(), m.c_str());
+    JobMonitor monitor(t, progress, hostName(), o, [&](const Message& m) {
+        std::fprintf(stderr, "shardlab: rank %d: %s\n", t.rank(), english(m).c_str());
         std::fflush(stderr);
         t.abort(3);
     });
@@ -185,8 +232,8 @@ int main(int argc, char** argv)
     std::unique_ptr<Transport> t = std::move(*opened);
     if (mode == "die")
         return dieCheck(*t);
-    if (mode == "job")
-        jobChecks(*t);
+    if (mode == "job" || mode == "stream")
+        jobChecks(*t, mode == "stream");
     else
         transportChecks(*t);
     // everyone's verdict to rank 0

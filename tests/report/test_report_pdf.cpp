@@ -17,6 +17,8 @@
 #include <regex>
 #include <sstream>
 
+#include <unistd.h>
+
 using namespace shardlab;
 
 namespace {
@@ -178,7 +180,9 @@ TEST(ReportPdf, ChineseReportRendersChinese)
     EXPECT_EQ(doc->defaultFont().families().value(0), QStringLiteral("Noto Sans CJK SC"));
 
     const auto dir = std::filesystem::temp_directory_path();
-    const auto pdf = dir / "shardlab-report-zh.pdf", text = dir / "shardlab-report-zh.txt";
+    // names of this process's own: another checkout's tests may run this test at the same time
+    const std::string stem = "shardlab-report-zh-" + std::to_string(::getpid());
+    const auto pdf = dir / (stem + ".pdf"), text = dir / (stem + ".txt");
     std::filesystem::remove(pdf);
     std::filesystem::remove(text);
     const Status st = reportqt::writeLabReportPdf(*report, pdf.string());
@@ -192,4 +196,6 @@ TEST(ReportPdf, ChineseReportRendersChinese)
     // the footer; pdftotext maps some glyphs of Noto Sans CJK to their Kangxi radical forms (页 as ⻚)
     EXPECT_TRUE(extracted.find("第 1 页，共") != std::string::npos || extracted.find("第 1 ⻚，共") != std::string::npos);
     EXPECT_EQ(extracted.find("Per-rank output"), std::string::npos);
+    std::filesystem::remove(pdf);
+    std::filesystem::remove(text);
 }

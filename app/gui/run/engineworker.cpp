@@ -122,25 +122,28 @@ RunOutcomePtr EngineWorker::execute(quint64 id, const Scenario& scenario, RunKin
         return !cancel.load();
     };
 
+    // each finished iteration into the timeline while the run goes on, simulated or live
+    auto iterationDone = [&](const RunResult& soFar, int done, int total) {
+        if (m_stream && m_stream->push(id, soFar, done, total))
+            emit dataAvailable(id);
+        if (m_iterationHook)
+            m_iterationHook(done, cancel);
+        return !cancel.load();
+    };
     Result<RunResult> result = Error{};
     if (kind == RunKind::Simulate) {
         SimulationOptions o;
         o.cancel = &cancel;
         o.progress = report;
         o.watchdogMs = watchdogMs;
-        o.iterationDone = [&](const RunResult& soFar, int done, int total) {
-            if (m_stream && m_stream->push(id, soFar, done, total))
-                emit dataAvailable(id);
-            if (m_iterationHook)
-                m_iterationHook(done, cancel);
-            return !cancel.load();
-        };
+        o.iterationDone = iterationDone;
         result = simulate(scenario, model, o);
     } else {
         LiveOptions o;
         o.cancel = &cancel;
         o.progress = report;
         o.watchdogMs = watchdogMs;
+        o.iterationDone = iterationDone;
         result = m_liveRunner(scenario, o);
     }
     if (!result) {

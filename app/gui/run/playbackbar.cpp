@@ -48,7 +48,7 @@ PlaybackBar::PlaybackBar(PlaybackController* playback, QWidget* parent) : QWidge
     m_scrubber->setFocusPolicy(Qt::NoFocus); // arrows step through events, not slider ticks
     row->addWidget(m_scrubber, 1);
     m_time = new QLabel(this);
-    m_time->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("000.000 ms / 000.000 ms")));
+    m_time->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("000.00 ms / 000.00 ms")));
     m_time->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     row->addWidget(m_time);
 
@@ -90,7 +90,7 @@ void PlaybackBar::showTime(double us)
         m_scrubber->setValue(end > 0 ? static_cast<int>(std::lround(us / end * kScrubSteps)) : 0);
     }
     const TimeUnit unit = unitForSpan(end);
-    const double resolution = unitDivisor(unit) / 1000;
+    const double resolution = unitDivisor(unit) / 100; // two decimals, as every time the app shows (style/numbers.h)
     m_time->setText(tr("%1 / %2").arg(QString::fromStdString(formatTime(us, unit, resolution)),
                                        QString::fromStdString(formatTime(end, unit, resolution))));
 }

@@ -132,7 +132,8 @@ quint64 RunController::start(const Scenario& scenario, RunKind kind)
     std::vector<std::string> devices;
     for (const Gpu& g : scenario.topology.gpus)
         devices.push_back(g.name);
-    m_streaming = kind == RunKind::Simulate ? TimelineData::streaming(scenario.ranks(), std::move(devices)) : nullptr;
+    // simulated and live runs alike hand each iteration over as it completes (iterationDone)
+    m_streaming = TimelineData::streaming(scenario.ranks(), std::move(devices));
     QMetaObject::invokeMethod(
         m_worker,
         [w = m_worker, id = m_current, scenario, kind, cancel = m_cancel, watchdog = m_watchdogMs] {

@@ -59,7 +59,7 @@ public:
     // run until it is opened or cancelled). Takes effect for runs started afterwards.
     void setIterationHook(EngineWorker::IterationHook hook);
 
-    // The timeline of the current run as it streams in (simulation only), or null.
+    // The timeline of the current run as it streams in (simulated, live or remote), or null.
     std::shared_ptr<TimelineData> streamingTimeline() const { return m_streaming; }
     bool streamIncomplete() const { return m_streamIncomplete; }
     // Lets go of `garbage` on the engine thread: freeing a large run's memory takes the kernel

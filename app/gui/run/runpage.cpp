@@ -17,6 +17,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QShortcut>
 #include <QSplitter>
@@ -148,8 +149,11 @@ void RunPage::changeEvent(QEvent* event)
 
 void RunPage::fitSidePanel()
 {
-    // the per-rank table is as wide as its contents: the panel makes room for it (larger fonts)
-    m_sideTabs->setMinimumWidth(std::max(470, m_summary->sizeHint().width() + 30));
+    // The per-rank table is as wide as its contents: the panel makes room for it (larger fonts),
+    // up to 42% of the screen, so that the timeline keeps the rest of a 1366-pixel laptop screen;
+    // beyond that the table scrolls sideways in its page.
+    const int cap = screen() ? screen()->availableGeometry().width() * 42 / 100 : 574;
+    m_sideTabs->setMinimumWidth(std::max(470, std::min(cap, m_summary->sizeHint().width() + 30)));
 }
 
 QString RunPage::message() const

@@ -86,6 +86,14 @@ SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent)
     m_comparison = new ComparisonModel(this);
     m_comparisonView = makeTable(m_comparison, this);
     column->addWidget(m_comparisonView);
+    m_notesTitle = new QLabel(tr("Notes on this run"), this);
+    m_notesTitle->setFont(bold);
+    m_notesTitle->setToolTip(tr("What the run changed or could not do, and how its clocks were aligned"));
+    column->addWidget(m_notesTitle);
+    m_notes = new QLabel(this);
+    m_notes->setWordWrap(true);
+    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    column->addWidget(m_notes);
     column->addStretch(1);
     clear(tr("Press Run to simulate the scenario."));
 }
@@ -118,6 +126,11 @@ QString SummaryPanel::sentence() const
     return m_sentence->text();
 }
 
+QString SummaryPanel::notes() const
+{
+    return m_noteLines.join(QLatin1Char('\n'));
+}
+
 void SummaryPanel::clear(const QString& why)
 {
     for (const auto& [k, label] : m_values)
@@ -127,6 +140,10 @@ void SummaryPanel::clear(const QString& why)
     m_comparison->clear();
     m_comparisonTitle->hide();
     m_comparisonView->hide();
+    m_notesTitle->hide();
+    m_notes->hide();
+    m_notes->clear();
+    m_noteLines.clear();
 }
 
 void SummaryPanel::setOutcome(const RunOutcomePtr& outcome)
@@ -172,6 +189,22 @@ void SummaryPanel::setOutcome(const RunOutcomePtr& outcome)
         if (outcome->kind == RunKind::Live)
             m_comparisonTitle->setText(tr("Simulated vs measured: not available (%1)").arg(outcome->referenceError));
     }
+    // The run's notes and, for a measured run, its clock alignment (a simulation's one clock
+    // needs no note), each worded in the interface language where the run carries it as data.
+    QStringList lines;
+    if (const RunResult* run = outcome->run.get()) {
+        for (size_t i = 0; i < run->notes.size(); ++i)
+            lines << i18n::engineText(run->noteMessage(i));
+        if (outcome->kind == RunKind::Live && !run->clockNote.empty())
+            lines << i18n::engineText(run->clockMessage());
+    }
+    QString html;
+    for (const QString& line : lines)
+        html += QStringLiteral("<li>%1</li>").arg(line.toHtmlEscaped());
+    m_notes->setText(lines.isEmpty() ? QString() : QStringLiteral("<ul style=\"margin-left: -20px\">%1</ul>").arg(html));
+    m_noteLines = lines;
+    m_notesTitle->setVisible(!lines.isEmpty());
+    m_notes->setVisible(!lines.isEmpty());
 }
 
 } // namespace shardlab::gui

@@ -1,10 +1,12 @@
 // The figures of a run at a glance: step time, speed-up and efficiency against one GPU, the
 // shares of communication and waiting, the straggler and the bottleneck in one sentence (all
-// from summarize()), the per-rank table and, after a live run, the error of the simulation.
+// from summarize()), the per-rank table and, after a live run, the error of the simulation and the
+// run's own notes (scaled buffers, how the clocks were aligned).
 #pragma once
 
 #include "run/runtypes.h"
 
+#include <QStringList>
 #include <QWidget>
 
 class QLabel;
@@ -26,6 +28,9 @@ public:
     // The texts shown, for tests and exports: "step time" etc. -> value.
     QString figure(const QString& key) const;
     QString sentence() const;
+    // What the run says about itself (a live run's scaled buffers, its clock alignment), in the
+    // interface language; empty for a simulation, which has nothing to add.
+    QString notes() const;
     RankTableModel* rankModel() const { return m_ranks; }
     ComparisonModel* comparisonModel() const { return m_comparison; }
 
@@ -39,6 +44,9 @@ private:
     QTableView* m_rankView = nullptr;
     ComparisonModel* m_comparison = nullptr;
     QLabel* m_comparisonTitle = nullptr;
+    QLabel* m_notesTitle = nullptr;
+    QLabel* m_notes = nullptr;
+    QStringList m_noteLines;
     QTableView* m_comparisonView = nullptr;
 };
 

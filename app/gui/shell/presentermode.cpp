@@ -7,6 +7,7 @@
 #include "timeline/qcustomplot_include.h"
 #include "run/playbackbar.h"
 #include "run/runpage.h"
+#include "style/theme.h"
 #include "style/timelinestyle.h"
 
 #include <QApplication>
@@ -139,6 +140,8 @@ void PresenterMode::applyLook()
     else
         larger.setPixelSize(qRound(larger.pixelSize() * kFontScale));
     QApplication::setPalette(palette(m_theme));
+    theme::setDiagramTextScale(kDiagramTextScale); // before the font change the scenes react to
+    theme::setDiagramMinTextPx(kDiagramMinTextPx);
     QApplication::setFont(larger);
     for (const auto& [widget, font] : m_fonts) {
         if (!widget)
@@ -211,6 +214,8 @@ void PresenterMode::undoLook()
     m_undo.clear();
     timelinestyle::darkBackground() = false;
     QApplication::setPalette(m_appPalette);
+    theme::setDiagramTextScale(1.0);
+    theme::setDiagramMinTextPx(0);
     QApplication::setFont(m_appFont);
     for (const auto& [widget, font] : m_fonts)
         if (widget)

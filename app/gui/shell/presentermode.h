@@ -27,6 +27,12 @@ public:
     enum class Theme { Light, Dark };
     // Fonts grow by this much: 10 pt becomes 15 pt, readable from the back of a lecture hall.
     static constexpr double kFontScale = 1.5;
+    // The topology diagram's text grows by less: its cards keep their layout, and their rows have
+    // room for text 1.3 times the plain size (a card's 9.5 pt info line becomes 12.4 pt in an
+    // 18-unit row).
+    static constexpr double kDiagramTextScale = 1.3;
+    // Diagram text smaller than this on screen is not drawn (compact cards, no link labels).
+    static constexpr double kDiagramMinTextPx = 12;
 
     explicit PresenterMode(MainWindow* window);
     ~PresenterMode() override;

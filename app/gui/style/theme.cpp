@@ -1,6 +1,7 @@
 #include "style/theme.h"
 
 #include <QApplication>
+#include <QFontMetricsF>
 
 #include <algorithm>
 #include <cmath>
@@ -97,10 +98,35 @@ QColor utilisationColour(double u)
     return u < 0.5 ? mix(a, b, u * 2) : mix(b, c, (u - 0.5) * 2);
 }
 
+namespace {
+double g_diagramTextScale = 1.0;
+double g_diagramMinTextPx = 0;
+} // namespace
+
+void setDiagramTextScale(double scale)
+{
+    g_diagramTextScale = scale > 0 ? scale : 1.0;
+}
+
+double diagramTextScale()
+{
+    return g_diagramTextScale;
+}
+
+void setDiagramMinTextPx(double px)
+{
+    g_diagramMinTextPx = std::max(0.0, px);
+}
+
+bool diagramTextReadable(double pointSize, double lod)
+{
+    return g_diagramMinTextPx <= 0 || QFontMetricsF(diagramFont(pointSize)).height() * lod >= g_diagramMinTextPx;
+}
+
 QFont diagramFont(double pointSize, bool bold)
 {
     QFont f = QApplication::font();
-    f.setPointSizeF(pointSize);
+    f.setPointSizeF(pointSize * g_diagramTextScale);
     f.setBold(bold);
     return f;
 }

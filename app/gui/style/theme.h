@@ -62,7 +62,22 @@ QColor activityColour(ActivityState state);
 // Traffic colour for a link's utilisation 0..1: blue (light) through amber to red (saturated).
 QColor utilisationColour(double utilisation);
 
-// Font for diagram text of `pointSize` at 100 % zoom.
+// Font for diagram text of `pointSize` at 100 % zoom, times the diagram's text scale.
 QFont diagramFont(double pointSize, bool bold = false);
+// Presenter mode enlarges the diagram's text (not its geometry: cards keep their layout, so the
+// text takes a larger share of the diagram when it is fitted to the window). 1 = plain. Scenes
+// re-measure their labels on the QEvent::FontChange that follows the application font change.
+void setDiagramTextScale(double scale);
+double diagramTextScale();
+// The smallest height in screen pixels at which the diagram draws small print (0: no minimum).
+// Presenter mode asks for 12 px: below it, cards are drawn compact and link labels hidden rather
+// than shown too small to read from the back of a room.
+void setDiagramMinTextPx(double px);
+// Whether diagram text of `pointSize` is drawn at zoom `lod`: its line height on screen reaches
+// the minimum.
+bool diagramTextReadable(double pointSize, double lod);
+// Smallest diagram text, in points at 100 % zoom and scale 1 (shard tile labels): what a test
+// multiplies by the zoom and the text scale to know whether the diagram is readable.
+inline constexpr double kDiagramSmallestPt = 8.5;
 
 } // namespace shardlab::gui::theme

@@ -23,9 +23,12 @@ constexpr double kGaugeTop = 38, kGaugeH = 24;
 constexpr double kInfoTop = 66, kInfoH = 18, kSpeedTop = 84;
 constexpr double kTilesTop = 106;
 constexpr double kCompactGaugeTop = 58;
-// Level of detail below which the card is drawn as a big rank number and a gauge only.
-constexpr double kCompactLod = 0.55;
 } // namespace
+
+bool GpuCardItem::drawsCompactAt(double lod)
+{
+    return lod < kCompactLod || !theme::diagramTextReadable(theme::kDiagramSmallestPt, lod);
+}
 
 GpuCardItem::GpuCardItem(TopologyScene* scene, int rank, const QRectF& rect)
     : m_scene(scene), m_rank(rank), m_rect(0, 0, rect.width(), rect.height())
@@ -165,7 +168,7 @@ void GpuCardItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWi
     }
     p->setBrush(fill);
     p->drawRoundedRect(m_rect, 10, 10);
-    if (lod < kCompactLod)
+    if (drawsCompactAt(lod))
         paintCompact(p, lod);
     else
         paintFull(p);
@@ -210,8 +213,9 @@ void GpuCardItem::paintFull(QPainter* p)
     if (static_cast<int>(m_tiles.size()) > m_tileItems.size()) {
         const QRectF more(m_rect.width() - kPad - ShardTileItem::kWidth,
             kTilesTop + ShardTileItem::kHeight + ShardTileItem::kGap, ShardTileItem::kWidth, ShardTileItem::kHeight);
-        p->setFont(theme::diagramFont(8.5, true));
-        p->drawText(more, Qt::AlignCenter, tr("+%1").arg(static_cast<int>(m_tiles.size()) - m_tileItems.size()));
+        const QString text = tr("+%1").arg(static_cast<int>(m_tiles.size()) - m_tileItems.size());
+        p->setFont(ShardTileItem::fittedTileFont(text, more.size()));
+        p->drawText(more, Qt::AlignCenter, text);
     }
     if (m_tiles.empty()) {
         p->setFont(theme::diagramFont(9));

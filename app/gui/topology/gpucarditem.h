@@ -38,6 +38,12 @@ class GpuCardItem : public QGraphicsObject {
 public:
     enum class GaugeState { Empty, Fits, NearlyFull, Overflow };
     static constexpr int kMaxTiles = 10; // two rows; more show as "+N"
+    // Below this zoom a card is drawn compact: its rank as a number sized in screen pixels, the
+    // gauge and the tiles, no small print.
+    static constexpr double kCompactLod = 0.55;
+    // Compact below kCompactLod, and wherever the card's small print would be too small to read
+    // (theme::diagramTextReadable).
+    static bool drawsCompactAt(double lod);
 
     GpuCardItem(TopologyScene* scene, int rank, const QRectF& rect);
 

@@ -179,7 +179,7 @@ void LinkItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
         p->drawPolygon(arrow);
     }
 
-    if (m_labelVisible && lod >= 0.5) {
+    if (m_labelVisible && lod >= 0.5 && theme::diagramTextReadable(kLabelPt, lod)) {
         const QRectF r = labelRect();
         p->setPen(QPen(theme::linkColour(m_kind).lighter(140), 1));
         p->setBrush(QColor(255, 255, 255, 235));

@@ -28,6 +28,8 @@ public:
     QRectF labelRect() const; // in scene coordinates
     bool labelVisible() const { return m_labelVisible; }
     void setLabelVisible(bool visible);
+    // The diagram's text size changed: the label's box is measured again.
+    void fontChanged() { prepareGeometryChange(); }
     bool labelFits() const; // the route is long enough to carry its label
 
     // `maxBytes`: the largest bytesInFlight of the frame, so widths compare across links.

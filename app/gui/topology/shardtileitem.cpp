@@ -6,11 +6,14 @@
 
 #include <QApplication>
 #include <QDrag>
+#include <QFontMetricsF>
 #include <QGraphicsSceneMouseEvent>
 #include <QMimeData>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 #include <QWidget>
+
+#include <algorithm>
 
 namespace shardlab::gui {
 
@@ -20,6 +23,18 @@ ShardTileItem::ShardTileItem(GpuCardItem* card, const TileInfo& info) : QGraphic
     setAcceptedMouseButtons(Qt::LeftButton | Qt::RightButton);
     setCursor(Qt::OpenHandCursor);
     setToolTip(info.toolTip);
+}
+
+QFont ShardTileItem::fittedTileFont(const QString& label, const QSizeF& box)
+{
+    // the tile's label at the diagram's text size, smaller where it would overflow the tile
+    QFont f = theme::diagramFont(theme::kDiagramSmallestPt, true);
+    const QFontMetricsF fm(f);
+    const double width = fm.horizontalAdvance(label);
+    const double fit = std::min(width > 0 ? (box.width() - 3) / width : 1.0, (box.height() - 1) / fm.height());
+    if (fit < 1)
+        f.setPointSizeF(std::max(1.0, f.pointSizeF() * fit));
+    return f;
 }
 
 QRectF ShardTileItem::boundingRect() const
@@ -35,10 +50,10 @@ void ShardTileItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, Q
     p->setPen(isSelected() ? QPen(theme::ink(), 2.5) : QPen(m_info.colour.darker(140), 1));
     p->setBrush(m_info.colour);
     p->drawRoundedRect(r, 4, 4);
-    if (lod < 0.45)
+    if (lod < 0.45 || !theme::diagramTextReadable(theme::kDiagramSmallestPt, lod))
         return;
     p->setPen(Qt::white);
-    p->setFont(theme::diagramFont(8.5, true));
+    p->setFont(fittedTileFont(m_info.label, r.size()));
     p->drawText(r, Qt::AlignCenter, m_info.label);
 }
 

@@ -4,6 +4,7 @@
 
 #include "topology/gpucarditem.h"
 
+#include <QFont>
 #include <QGraphicsItem>
 
 namespace shardlab::gui {
@@ -17,6 +18,9 @@ public:
     int type() const override { return Type; }
     const TileInfo& info() const { return m_info; }
     int rank() const { return m_card->rank(); }
+
+    // The label's font: the diagram's smallest text, shrunk where the label would overflow `box`.
+    static QFont fittedTileFont(const QString& label, const QSizeF& box);
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;

@@ -100,13 +100,21 @@ void SwitchItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWid
     const double advance = QFontMetricsF(font).horizontalAdvance(m_title);
     if (font.pixelSize() > 0 && advance > m_rect.width() - 10)
         font.setPixelSize(std::max(6, static_cast<int>(font.pixelSize() * (m_rect.width() - 10) / advance)));
+    else if (advance > m_rect.width() - 10) // presenter mode's larger text in a box of the plain size
+        font.setPointSizeF(font.pointSizeF() * std::max(0.75, (m_rect.width() - 10) / advance));
     p->setFont(font);
     QRectF text = m_rect.adjusted(4, 2, -4, -2);
     if (!m_sub.isEmpty() && !small && m_shape != VertexShape::Bar) {
         p->drawText(text.adjusted(0, 0, 0, -text.height() * 0.45), Qt::AlignHCenter | Qt::AlignBottom, m_title);
-        p->setFont(theme::diagramFont(9));
+        // the small print: shrunk to the box's width (presenter mode's larger text), then elided
+        QFont subFont = theme::diagramFont(9);
+        const double subAdvance = QFontMetricsF(subFont).horizontalAdvance(m_sub);
+        if (subAdvance > text.width())
+            subFont.setPointSizeF(subFont.pointSizeF() * std::max(0.75, text.width() / subAdvance));
+        p->setFont(subFont);
         p->setPen(theme::mutedInk());
-        p->drawText(text.adjusted(0, text.height() * 0.55, 0, 0), Qt::AlignHCenter | Qt::AlignTop, m_sub);
+        p->drawText(text.adjusted(0, text.height() * 0.55, 0, 0), Qt::AlignHCenter | Qt::AlignTop,
+            p->fontMetrics().elidedText(m_sub, Qt::ElideRight, int(text.width())));
         return;
     }
     p->drawText(text, Qt::AlignCenter, p->fontMetrics().elidedText(m_title, Qt::ElideRight, int(text.width())));

@@ -11,6 +11,7 @@
 #include "topology/shardtileitem.h"
 #include "topology/switchitem.h"
 
+#include <QEvent>
 #include <QGraphicsPathItem>
 #include <QGuiApplication>
 #include <QLineF>
@@ -172,6 +173,18 @@ void TopologyScene::rebuild(const Scenario& scenario)
     declutterLabels();
     setSceneRect(m_layout.bounds);
     emit layoutRebuilt();
+}
+
+bool TopologyScene::event(QEvent* event)
+{
+    const bool handled = QGraphicsScene::event(event);
+    if (event->type() == QEvent::FontChange && m_built) {
+        for (LinkItem* link : m_links)
+            link->fontChanged();
+        declutterLabels();
+        QGraphicsScene::update();
+    }
+    return handled;
 }
 
 void TopologyScene::declutterLabels()

@@ -62,6 +62,10 @@ public slots:
     // Opens the dialog that joins two parts of the machine with a new link.
     void connectDialog(int fromRank = -1);
 
+protected:
+    // QEvent::FontChange (presenter mode): labels measured again and decluttered at the new size.
+    bool event(QEvent* event) override;
+
 signals:
     void gpuActivated(int rank);
     void layoutRebuilt();

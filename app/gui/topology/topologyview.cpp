@@ -17,6 +17,8 @@ namespace {
 constexpr double kMinZoom = 0.05, kMaxZoom = 4.0;
 // Fitting never enlarges beyond this: a four-GPU machine should not fill a projector with 40 pt text.
 constexpr double kMaxFitZoom = 1.25;
+// Where the playback legend sits in the viewport, whatever the scroll position.
+const QPoint kLegendAt(8, 8);
 } // namespace
 
 TopologyView::TopologyView(TopologyScene* scene, QWidget* parent) : QGraphicsView(scene, parent)
@@ -30,13 +32,24 @@ TopologyView::TopologyView(TopologyScene* scene, QWidget* parent) : QGraphicsVie
     setAcceptDrops(true);
     setToolTip(QString());
     m_legend = new ActivityLegend(viewport());
-    m_legend->move(8, 8);
+    m_legend->move(kLegendAt);
     m_legend->setVisible(!scene->activity().empty());
+    m_legend->installEventFilter(this); // its size and visibility decide the band a fit leaves free
     connect(scene, &TopologyScene::activityShown, m_legend, &QWidget::setVisible);
     connect(scene, &TopologyScene::layoutRebuilt, this, [this] {
         if (m_autoFit)
             fitToWindow();
+        else
+            setSceneRect(QRectF()); // the view's area follows the new layout
     });
+}
+
+bool TopologyView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_legend && m_autoFit
+        && (event->type() == QEvent::Show || event->type() == QEvent::Hide || event->type() == QEvent::Resize))
+        fitToWindow();
+    return QGraphicsView::eventFilter(watched, event);
 }
 
 double TopologyView::zoom() const
@@ -64,17 +77,34 @@ void TopologyView::zoomOut()
 
 void TopologyView::fitToWindow()
 {
-    const QRectF r = sceneRect();
-    if (r.isEmpty() || viewport()->width() < 10)
+    const QRectF r = scene()->sceneRect();
+    const QSize room = viewport()->size();
+    if (r.isEmpty() || room.width() < 10)
         return;
-    fitInView(r, Qt::KeepAspectRatio);
-    if (zoom() > kMaxFitZoom) {
-        const double s = kMaxFitZoom / zoom();
-        scale(s, s);
-    }
-    centerOn(r.center());
+    // The playback legend sits over the top-left corner; while it shows, the diagram fits below
+    // it or beside it (whichever leaves it larger) instead of being drawn under it.
+    const bool legend = m_legend->isVisible();
+    const double below = legend ? kLegendAt.y() + m_legend->height() + 4 : 0;
+    const double beside = legend ? kLegendAt.x() + m_legend->width() + 4 : 0;
+    constexpr double kMargin = 3;
+    auto fit = [&](double top, double left) {
+        const double width = std::max(20.0, room.width() - 2 * kMargin - left);
+        const double height = std::max(20.0, room.height() - 2 * kMargin - top);
+        return std::clamp(std::min(width / r.width(), height / r.height()), kMinZoom, kMaxFitZoom);
+    };
+    const double sBelow = fit(below, 0), sBeside = fit(0, beside);
+    const double s = std::max(sBelow, sBeside);
+    setSceneRect(sBelow >= sBeside ? r.adjusted(0, -below / s, 0, 0) : r.adjusted(-beside / s, 0, 0, 0));
+    setTransform(QTransform::fromScale(s, s));
+    centerOn(sceneRect().center());
     m_autoFit = true;
     emit zoomChanged(zoom());
+}
+
+void TopologyView::scrollContentsBy(int dx, int dy)
+{
+    QGraphicsView::scrollContentsBy(dx, dy); // scrolls the viewport's child widgets too
+    m_legend->move(kLegendAt);
 }
 
 void TopologyView::wheelEvent(QWheelEvent* event)

@@ -27,6 +27,8 @@ signals:
     void zoomChanged(double zoom);
 
 protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override; // keeps the legend in its corner
     void wheelEvent(QWheelEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;

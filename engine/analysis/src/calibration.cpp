@@ -2,6 +2,7 @@
 // then per-collective corrections (calibration.h and docs/analysis.md give the method).
 #include "shardlab/analysis/calibration.h"
 #include "shardlab/analysis/sweep_fit.h"
+#include "shardlab/analysis/collective_path.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +14,12 @@
 #include <set>
 
 namespace shardlab {
+
+void CalibrationResult::addNote(Message note)
+{
+    notes.push_back(english(note));
+    noteMessages.push_back(std::move(note));
+}
 namespace {
 
 constexpr int kProtocols = 3;
@@ -57,7 +64,7 @@ std::vector<int> firstRanks(int n)
 // class's nominal rate (x = time at base's efficiency x base's efficiency); a fit that moves
 // the bottleneck to another class is caught by the second pass, which decomposes again.
 void decompose(const CalibrationData& data, const CostProfile& base, int ranks, std::vector<Design>& out,
-               std::vector<std::string>& notes)
+               std::vector<Message>& notes)
 {
     const Topology topo = data.topology.firstGpus(ranks);
     const std::vector<int> group = firstRanks(ranks);
@@ -76,9 +83,10 @@ void decompose(const CalibrationData& data, const CostProfile& base, int ranks, 
             continue;
         const Algorithm algo = chooser.collective(s.kind, s.bytes, group).algorithm;
         if (algo == Algorithm::Hierarchical) {
-            notes.push_back(std::string(opName(s.kind)) + " on " + std::to_string(ranks) + " GPUs at "
-                            + formatBinaryBytes(s.bytes)
-                            + ": the hierarchical algorithm is not fitted (corrections still cover it)");
+            notes.push_back(Message("calibration.note.hierarchical")
+                                .with("collective", opName(s.kind))
+                                .with("gpus", ranks)
+                                .with("size", formatBinaryBytes(s.bytes)));
             continue;
         }
         const CollectiveCost wire = latency.collective(s.kind, s.bytes, group, algo);
@@ -294,8 +302,7 @@ Result<CalibrationResult> fitProfile(const CalibrationData& data, const Calibrat
                             + " GPUs: the machine has " + std::to_string(data.topology.rankCount())
                             + " (expected 2 or more, at most that)");
         if (!(s.measuredUs > 0) || !std::isfinite(s.measuredUs) || s.bytes == 0) {
-            result.notes.push_back(std::string(opName(s.kind)) + " at " + formatBinaryBytes(s.bytes)
-                                   + ": no usable time measured; left out");
+            result.addNote(Message("calibration.note.no_time").with("collective", opName(s.kind)).with("size", formatBinaryBytes(s.bytes)));
             continue;
         }
         samples.push_back(s);
@@ -311,7 +318,7 @@ Result<CalibrationResult> fitProfile(const CalibrationData& data, const Calibrat
     CostProfile fitted = options.start;
     fitted.corrections.clear();
     std::set<int> hopSeen, bwSeen;
-    std::vector<std::string> decompositionNotes;
+    std::vector<Message> decompositionNotes;
     for (int pass = 0; pass < 2; ++pass) {
         std::vector<Design> designs;
         decompositionNotes.clear();
@@ -360,7 +367,8 @@ Result<CalibrationResult> fitProfile(const CalibrationData& data, const Calibrat
             v[i] = std::exp(u[i]);
         layout.write(v, fitted);
     }
-    result.notes.insert(result.notes.end(), decompositionNotes.begin(), decompositionNotes.end());
+    for (Message& note : decompositionNotes)
+        result.addNote(std::move(note));
     for (int c = 0; c < kClasses; ++c) {
         const bool lat = hopSeen.count(c) > 0, band = bwSeen.count(c) > 0;
         if (lat || band)
@@ -368,9 +376,9 @@ Result<CalibrationResult> fitProfile(const CalibrationData& data, const Calibrat
     }
     for (int c = 0; c < kClasses; ++c)
         if (!bwSeen.count(c) && !hopSeen.count(c))
-            result.notes.push_back(std::string(linkKindName(static_cast<LinkKind>(c)))
-                                   + ": no measured collective crossed it; its parameters stay as in profile '"
-                                   + options.start.name + "'");
+            result.addNote(Message("calibration.note.link_not_crossed")
+                               .with("link", linkShortMessage(static_cast<LinkKind>(c)))
+                               .with("profile", options.start.name));
 
     // 4. compute
     std::set<std::string> rated;
@@ -381,11 +389,10 @@ Result<CalibrationResult> fitProfile(const CalibrationData& data, const Calibrat
         if (g.tflops > 0 && it->second > 0)
             fitted.computeEfficiency[g.name] = it->second / g.tflops;
         else
-            result.notes.push_back(g.name + ": its nominal TFLOP/s is unknown, so its compute efficiency is not set");
+            result.addNote(Message("calibration.note.no_nominal").with("gpu", g.name));
     }
     if (data.measuredTflops.empty())
-        result.notes.push_back("compute rates were not measured; compute efficiency stays as in profile '"
-                               + options.start.name + "'");
+        result.addNote(Message("calibration.note.no_compute").with("profile", options.start.name));
 
     // 3. correct: measured / fitted at each measured size, per collective and rank count
     result.rows = predictSamples(data.topology, samples, options.start, fitted);

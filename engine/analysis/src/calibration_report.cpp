@@ -1,7 +1,9 @@
 // Text forms of a calibration: the accuracy table, `shardlab calibrate --json`, and reading the
 // measurements back from `shardlab bench --json`.
 #include "shardlab/analysis/calibration_report.h"
+#include "shardlab/analysis/collective_path.h"
 #include "shardlab/analysis/sweep_fit.h"
+#include "shardlab/base/display_width.h"
 #include "shardlab/base/file_io.h"
 #include "shardlab/base/json_reader.h"
 
@@ -9,55 +11,76 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace shardlab {
 
-std::string formatAccuracyTable(const CalibrationResult& r)
+std::string formatAccuracyTable(const CalibrationResult& r, Language language)
 {
+    auto say = [language](const Message& m) { return render(m, language); };
     std::ostringstream out;
     char buf[512];
-    out << "# Calibration on " << r.topologyName << ": predicted against measured, error = (predicted - measured) / measured\n";
-    out << "# 'before' is the starting profile; 'fitted' the fitted link and protocol parameters alone; 'calibrated' adds\n"
-           "# the per-collective corrections (the profile as saved)\n";
-    std::snprintf(buf, sizeof buf, "%-15s %5s %10s %12s %11s %7s %11s %7s %11s %7s\n", "collective", "ranks", "size",
-                  "measured us", "before us", "err %", "fitted us", "err %", "calibr. us", "err %");
-    out << buf;
+    out << "# " << say(Message("calibration.table.title").with("topology", r.topologyName)) << "\n";
+    out << "# " << say(Message("calibration.table.columns_explained")) << "\n";
+    // column titles aligned by terminal columns (a Chinese character takes two)
+    const char* columns[] = {"calibration.col.ranks", "calibration.col.size", "calibration.col.measured",
+                             "calibration.col.before", "calibration.col.error", "calibration.col.fitted",
+                             "calibration.col.error", "calibration.col.calibrated", "calibration.col.error"};
+    const std::size_t widths[] = {5, 10, 12, 11, 7, 11, 7, 11, 7};
+    out << leftAligned(say(Message("calibration.col.collective")), 15);
+    for (std::size_t i = 0; i < std::size(columns); ++i)
+        out << " " << rightAligned(say(Message(columns[i])), widths[i]);
+    out << "\n";
     for (const AccuracyRow& a : r.rows) {
         std::snprintf(buf, sizeof buf, "%-15s %5d %10s %12.2f %11.2f %+7.1f %11.2f %+7.1f %11.2f %+7.1f\n", opName(a.kind),
                       a.ranks, formatBinaryBytes(a.bytes).c_str(), a.measuredUs, a.startUs, a.startErrorPct, a.fittedUs,
                       a.fittedErrorPct, a.calibratedUs, a.calibratedErrorPct);
         out << buf;
     }
-    std::snprintf(buf, sizeof buf,
-                  "\n|error| over %d samples: median %.1f%% before, %.1f%% fitted, %.1f%% calibrated; worst %.1f%%, %.1f%%, "
-                  "%.1f%%\n",
-                  r.calibrated.count, r.start.medianAbsPct, r.fitted.medianAbsPct, r.calibrated.medianAbsPct,
-                  r.start.worstAbsPct, r.fitted.worstAbsPct, r.calibrated.worstAbsPct);
-    out << buf;
-    out << "\nProfile '" << r.profile.name << "': launch " << r.profile.launchUs << " us; base LL/LL128/Simple ";
-    std::snprintf(buf, sizeof buf, "%.2f/%.2f/%.2f us; bandwidth factor LL %.3f, LL128 %.3f\n", r.profile.protocol[0].baseUs,
-                  r.profile.protocol[1].baseUs, r.profile.protocol[2].baseUs, r.profile.protocol[0].bandwidthFactor,
-                  r.profile.protocol[1].bandwidthFactor);
-    out << buf;
+    auto pct = [](double v) { return number("%.1f", v); };
+    out << "\n"
+        << say(Message("calibration.table.summary")
+                   .with("samples", r.calibrated.count)
+                   .with("median_before", pct(r.start.medianAbsPct))
+                   .with("median_fitted", pct(r.fitted.medianAbsPct))
+                   .with("median_calibrated", pct(r.calibrated.medianAbsPct))
+                   .with("worst_before", pct(r.start.worstAbsPct))
+                   .with("worst_fitted", pct(r.fitted.worstAbsPct))
+                   .with("worst_calibrated", pct(r.calibrated.worstAbsPct)))
+        << "\n";
+    out << "\n"
+        << say(Message("calibration.table.profile")
+                   .with("profile", r.profile.name)
+                   .with("launch", number("%g", r.profile.launchUs))
+                   .with("base", number("%.2f", r.profile.protocol[0].baseUs) + "/" + number("%.2f", r.profile.protocol[1].baseUs)
+                                     + "/" + number("%.2f", r.profile.protocol[2].baseUs))
+                   .with("ll", number("%.3f", r.profile.protocol[0].bandwidthFactor))
+                   .with("ll128", number("%.3f", r.profile.protocol[1].bandwidthFactor)))
+        << "\n";
     for (const FittedLinkClass& c : r.classes) {
-        std::snprintf(buf, sizeof buf, "  %-12s efficiency %.3f%s, per-step latency LL/LL128/Simple %.2f/%.2f/%.2f us%s\n",
-                      linkKindName(c.kind), c.params.efficiency, c.bandwidthFitted ? "" : " (not fitted)",
-                      c.params.hopUs[0], c.params.hopUs[1], c.params.hopUs[2], c.latencyFitted ? "" : " (not fitted)");
-        out << buf;
+        const std::string hops = number("%.2f", c.params.hopUs[0]) + "/" + number("%.2f", c.params.hopUs[1]) + "/"
+                                 + number("%.2f", c.params.hopUs[2]);
+        out << "  " << leftAligned(say(linkShortMessage(c.kind)), 12) << " "
+            << say(Message("calibration.table.link")
+                       .with("efficiency", number("%.3f", c.params.efficiency))
+                       .with("efficiency_fitted", c.bandwidthFitted ? verbatim({}) : Message("calibration.table.not_fitted"))
+                       .with("hops", hops)
+                       .with("hops_fitted", c.latencyFitted ? verbatim({}) : Message("calibration.table.not_fitted")))
+            << "\n";
     }
-    for (const auto& [gpu, eff] : r.profile.computeEfficiency) {
-        std::snprintf(buf, sizeof buf, "  compute %s: %.2f of nominal FP32\n", gpu.c_str(), eff);
-        out << buf;
-    }
+    for (const auto& [gpu, eff] : r.profile.computeEfficiency)
+        out << "  " << say(Message("calibration.table.compute").with("gpu", gpu).with("ratio", number("%.2f", eff))) << "\n";
     if (!r.profile.corrections.empty()) {
-        out << "  corrections for:";
+        std::vector<Message> keys;
         for (const auto& [key, pts] : r.profile.corrections)
-            out << " " << key << " (" << pts.size() << " sizes)";
-        out << "\n";
+            keys.push_back(Message("calibration.table.correction").with("key", key).with("sizes", static_cast<int>(pts.size())));
+        out << "  " << say(Message("calibration.table.corrections").with("list", listOf(std::move(keys)))) << "\n";
     }
-    for (const std::string& n : r.notes)
-        out << "note: " << n << "\n";
+    // notes of a result made before they were Messages (or by hand) are shown as they are
+    const bool worded = r.noteMessages.size() == r.notes.size();
+    for (size_t i = 0; i < r.notes.size(); ++i)
+        out << say(Message("calibration.table.note").with("note", worded ? r.noteMessages[i] : verbatim(r.notes[i]))) << "\n";
     return out.str();
 }
 

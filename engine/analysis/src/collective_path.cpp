@@ -23,6 +23,11 @@ Message linkKindMessage(LinkKind kind)
     return Message(std::string("link.words.") + linkKindId(kind));
 }
 
+Message linkShortMessage(LinkKind kind)
+{
+    return Message(std::string("link.short.") + linkKindId(kind));
+}
+
 const char* linkKindWords(LinkKind kind)
 {
     switch (kind) {

@@ -87,10 +87,26 @@ Holding holdingOf(const WorkloadItem& item, int n0, bool* uneven)
     return item.kind == ItemKind::Data || item.kind == ItemKind::Activations ? Holding::Split : Holding::Replicated;
 }
 
-void addNote(std::vector<std::string>* notes, const std::string& text)
+// A rescaling decision, once: its English in `notes`, the Message in `messages` (either may be null).
+struct RescaleNotes {
+    std::vector<std::string>* notes = nullptr;
+    std::vector<Message>* messages = nullptr;
+};
+
+void addNote(const RescaleNotes& to, Message note)
 {
-    if (notes && std::find(notes->begin(), notes->end(), text) == notes->end())
-        notes->push_back(text);
+    if (to.messages) {
+        const std::string text = english(note);
+        if (std::any_of(to.messages->begin(), to.messages->end(), [&](const Message& m) { return english(m) == text; }))
+            return;
+        if (to.notes)
+            to.notes->push_back(text);
+        to.messages->push_back(std::move(note));
+        return;
+    }
+    const std::string text = english(note);
+    if (to.notes && std::find(to.notes->begin(), to.notes->end(), text) == to.notes->end())
+        to.notes->push_back(text);
 }
 
 std::string num(const char* f, double v)
@@ -103,8 +119,9 @@ std::string num(const char* f, double v)
 } // namespace
 
 Result<Scenario> rescaleScenario(const Scenario& base, const Topology& tpl, int gpus, ScalingMode mode,
-                                 std::vector<std::string>* notes)
+                                 std::vector<std::string>* englishNotes, std::vector<Message>* messages)
 {
+    const RescaleNotes notes{englishNotes, messages};
     const int n0 = base.ranks();
     if (gpus < 1 || gpus > kMaxTopologyGpus)
         return badInput("a scaling point needs 1 to " + std::to_string(kMaxTopologyGpus) + " GPUs (got " + std::to_string(gpus) + ")");
@@ -123,8 +140,7 @@ Result<Scenario> rescaleScenario(const Scenario& base, const Topology& tpl, int 
         bool uneven = false;
         const Holding h = holdingOf(item, n0, &uneven);
         if (uneven)
-            addNote(notes, "'" + item.name + "' is split unevenly in the scenario; every point splits it evenly, so "
-                                                 "the curve shows scaling without that imbalance");
+            addNote(notes, Message("scaling.rescale.uneven").with("item", item.name));
         if (h == Holding::Split) {
             split.insert(item.name);
             const double scaled = std::round(static_cast<double>(item.size) * grow);
@@ -140,8 +156,7 @@ Result<Scenario> rescaleScenario(const Scenario& base, const Topology& tpl, int 
         } else {
             int owner = item.shards.front().owners.front();
             if (owner >= gpus) {
-                addNote(notes, "'" + item.name + "' belongs to rank " + std::to_string(owner)
-                                   + ", which does not exist on the smaller points; there it belongs to rank 0");
+                addNote(notes, Message("scaling.rescale.owner").with("item", item.name).with("rank", owner));
                 owner = 0;
             }
             item.shards = {Shard{0, item.size, {owner}}};
@@ -170,7 +185,7 @@ Result<Scenario> rescaleScenario(const Scenario& base, const Topology& tpl, int 
             op.group.clear();
         }
         if ((op.kind == OpKind::Reduce || op.kind == OpKind::Broadcast) && op.root >= gpus) {
-            addNote(notes, path + ": root rank " + std::to_string(op.root) + " becomes rank 0 where it does not exist");
+            addNote(notes, Message("scaling.rescale.root").with("path", path).with("rank", op.root));
             op.root = 0;
         }
         if (op.bytes && overSplit)
@@ -181,7 +196,7 @@ Result<Scenario> rescaleScenario(const Scenario& base, const Topology& tpl, int 
         p.slowdown.resize(static_cast<size_t>(gpus));
     std::erase_if(p.delays, [gpus](const Delay& d) { return d.rank >= gpus; });
     if (!p.mismatches.empty()) {
-        addNote(notes, "the scenario's deliberate collective mismatches are left out: a scaling curve measures time");
+        addNote(notes, Message("scaling.rescale.mismatches"));
         p.mismatches.clear();
     }
     if (Status st = validateScenario(s); !st)
@@ -356,7 +371,7 @@ Result<ScalingCurve> scalingCurve(const Scenario& base, const ScalingOptions& o)
         if (o.cancel && o.cancel->load())
             return Error{ErrorKind::Cancelled, "scaling curve cancelled"};
         const int n = counts[i];
-        auto s = rescaleScenario(base, tpl, n, o.mode, &curve.rescaleNotes);
+        auto s = rescaleScenario(base, tpl, n, o.mode, &curve.rescaleNotes, &curve.rescaleMessages);
         if (!s)
             return s.error();
         CostModel model(s->topology, profile);

@@ -7,7 +7,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cctype>
 #include <cstdio>
 #include <iterator>
 #include <sstream>
@@ -16,18 +15,9 @@ namespace shardlab {
 
 namespace {
 
-// "NVLink", "PCIe", "cross-socket", "network", worded (the catalogue's link.short.*)
-Message linkShortName(LinkKind kind)
-{
-    std::string id = linkKindName(kind); // "NVLink", "PCIe", "cross-socket", "network"
-    for (char& ch : id)
-        ch = ch == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    return Message("link.short." + id);
-}
-
 Message limitedBy(const ScalingPoint& p)
 {
-    const Message what(std::string("summary.bottleneck.") + bottleneckName(p.bottleneck));
+    const Message what = bottleneckMessage(p.bottleneck);
     if ((p.bottleneck == Bottleneck::Communication || p.bottleneck == Bottleneck::Wait) && !p.collective.empty()
         && p.linkKind) {
         char busbw[32];
@@ -35,17 +25,10 @@ Message limitedBy(const ScalingPoint& p)
         return Message("scale.table.limited_over")
             .with("bottleneck", what)
             .with("collective", p.collective)
-            .with("link", linkShortName(*p.linkKind))
+            .with("link", linkShortMessage(*p.linkKind))
             .with("busbw", busbw);
     }
     return what;
-}
-
-// `text` right-aligned in `width` terminal columns (a Chinese character takes two).
-std::string rightAligned(const std::string& text, std::size_t width)
-{
-    const std::size_t w = displayWidth(text);
-    return w >= width ? text : std::string(width - w, ' ') + text;
 }
 
 } // namespace
@@ -82,8 +65,10 @@ std::string formatScalingTable(const ScalingCurve& c, Language language)
     }
     if (!c.rescaleNotes.empty()) {
         out << "\n" << say(Message("scale.table.rescaled")) << "\n";
-        for (const std::string& n : c.rescaleNotes)
-            out << "  * " << n << "\n";
+        // a curve whose notes have no Messages (made by hand) shows its English
+        const bool worded = c.rescaleMessages.size() == c.rescaleNotes.size();
+        for (size_t i = 0; i < c.rescaleNotes.size(); ++i)
+            out << "  * " << (worded ? say(c.rescaleMessages[i]) : c.rescaleNotes[i]) << "\n";
     }
     return out.str();
 }

@@ -20,6 +20,11 @@ const char* bottleneckName(Bottleneck b)
     return "?";
 }
 
+Message bottleneckMessage(Bottleneck b)
+{
+    return Message(std::string("summary.bottleneck.") + bottleneckName(b));
+}
+
 double oneGpuTimeMs(const Scenario& s, const CostProfile& profile)
 {
     // Every compute op's whole work once (an item's compute counted once however it is split or

@@ -1,5 +1,6 @@
 #include "shardlab/analysis/sweep.h"
 #include "shardlab/analysis/sweep_fit.h"
+#include "shardlab/base/display_width.h"
 
 #include <nlohmann/json.hpp>
 
@@ -106,21 +107,25 @@ std::vector<SweepRow> simulateSweep(CostModel& model, OpKind kind, int ranks, co
     return rows;
 }
 
-std::string formatSweepTable(OpKind kind, int ranks, const std::vector<SweepRow>& rows, const std::string& title)
+std::string formatSweepTable(OpKind kind, int ranks, const std::vector<SweepRow>& rows, const Message& title,
+                             Language language)
 {
+    auto say = [language](const Message& m) { return render(m, language); };
     std::ostringstream out;
     char buf[256];
-    out << "# " << title << "\n";
-    out << "# collective " << opName(kind) << ", " << ranks << " ranks; busbw = algbw x "
-        << (kind == OpKind::AllReduce || kind == OpKind::ReduceScatterAllGather ? "2(n-1)/n"
-            : (kind == OpKind::Broadcast || kind == OpKind::Reduce || kind == OpKind::SendRecv) ? "1"
-                                                                                              : "(n-1)/n")
-        << " (nccl-tests doc/PERFORMANCE.md)\n#\n";
-    std::snprintf(buf, sizeof buf, "# %12s %12s %6s %6s %5s %10s %8s %8s %6s  %s\n", "size", "count", "type", "redop", "root",
-                  "time", "algbw", "busbw", "#wrong", "algorithm");
-    out << buf;
-    std::snprintf(buf, sizeof buf, "# %12s %12s %6s %6s %5s %10s %8s %8s %6s\n", "(B)", "(elements)", "", "", "", "(us)",
-                  "(GB/s)", "(GB/s)", "");
+    out << "# " << say(title) << "\n";
+    // busbw = algbw x factor: busBandwidthFactor(), nccl-tests' doc/PERFORMANCE.md
+    const char* factor = kind == OpKind::AllReduce || kind == OpKind::ReduceScatterAllGather ? "2(n-1)/n"
+                         : (kind == OpKind::Broadcast || kind == OpKind::Reduce || kind == OpKind::SendRecv) ? "1"
+                                                                                                           : "(n-1)/n";
+    out << "# "
+        << say(Message("sweep.header").with("collective", opName(kind)).with("ranks", ranks).with("factor", factor))
+        << "\n#\n";
+    std::snprintf(buf, sizeof buf, "# %12s %12s %6s %6s %5s %10s %8s %8s %6s  ", "size", "count", "type", "redop", "root",
+                  "time", "algbw", "busbw", "#wrong");
+    out << buf << say(Message("sweep.col.algorithm")) << "\n";
+    out << "# " << rightAligned("(B)", 12) << " " << rightAligned(say(Message("sweep.unit.elements")), 12);
+    std::snprintf(buf, sizeof buf, " %6s %6s %5s %10s %8s %8s %6s\n", "", "", "", "(us)", "(GB/s)", "(GB/s)", "");
     out << buf;
     const bool reduces = kind == OpKind::AllReduce || kind == OpKind::Reduce || kind == OpKind::ReduceScatter
                          || kind == OpKind::ReduceScatterAllGather;
@@ -131,15 +136,21 @@ std::string formatSweepTable(OpKind kind, int ranks, const std::vector<SweepRow>
         const std::string wrong = r.wrong < 0 ? "N/A" : std::to_string(r.wrong);
         // live rows leave the algorithm to NCCL's tuner, which does not say what it chose
         const std::string algo = r.algorithm == Algorithm::Auto
-                                     ? std::string("NCCL's choice")
+                                     ? say(Message("sweep.nccl_choice"))
                                      : std::string(algorithmName(r.algorithm)) + "/" + protocolName(r.protocol);
-        std::snprintf(buf, sizeof buf, "  %12llu %12llu %6s %6s %5d %10.2f %8.2f %8.2f %6s  %s%s\n",
+        std::snprintf(buf, sizeof buf, "  %12llu %12llu %6s %6s %5d %10.2f %8.2f %8.2f %6s  ",
                       static_cast<unsigned long long>(r.bytes), static_cast<unsigned long long>(r.count), r.type.c_str(),
-                      reduces ? "sum" : "none", rooted ? 0 : -1, r.timeUs, r.algbwGBps, r.busbwGBps, wrong.c_str(),
-                      algo.c_str(), static_cast<int>(i) == cross ? "  <- bandwidth-bound from here" : "");
-        out << buf;
+                      reduces ? "sum" : "none", rooted ? 0 : -1, r.timeUs, r.algbwGBps, r.busbwGBps, wrong.c_str());
+        out << buf << algo << (static_cast<int>(i) == cross ? "  " + say(Message("sweep.bandwidth_bound")) : "") << "\n";
     }
     return out.str();
+}
+
+const std::vector<std::string>& ncclTestsTableWords()
+{
+    static const std::vector<std::string> words = {"size", "count", "type", "redop", "root", "time", "algbw", "busbw",
+                                                   "#wrong", "float", "sum", "none", "N/A"};
+    return words;
 }
 
 std::string sweepJson(OpKind kind, int ranks, const std::vector<SweepRow>& rows, const std::string& mode)

@@ -92,4 +92,16 @@ std::string fitToWidth(std::string_view utf8, std::size_t width)
     return out;
 }
 
+std::string rightAligned(std::string_view utf8, std::size_t width)
+{
+    const std::size_t w = displayWidth(utf8);
+    return (w >= width ? std::string() : std::string(width - w, ' ')) + std::string(utf8);
+}
+
+std::string leftAligned(std::string_view utf8, std::size_t width)
+{
+    const std::size_t w = displayWidth(utf8);
+    return std::string(utf8) + (w >= width ? std::string() : std::string(width - w, ' '));
+}
+
 } // namespace shardlab

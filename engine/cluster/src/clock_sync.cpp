@@ -155,6 +155,11 @@ Result<std::vector<ClockOffset>> measureClockOffsets(Transport& t, const Clock& 
 
 std::string clockNote(const std::vector<ProcessClockFit>& fits, int rounds, const std::string& transport)
 {
+    return english(clockMessage(fits, rounds, transport));
+}
+
+Message clockMessage(const std::vector<ProcessClockFit>& fits, int rounds, const std::string& transport)
+{
     double worst = 0, drift = 0;
     int worstRank = 0;
     bool after = false;
@@ -166,13 +171,60 @@ std::string clockNote(const std::vector<ProcessClockFit>& fits, int rounds, cons
         drift = std::max(drift, std::fabs(fits[r].driftPpm()));
         after = after || fits[r].after.has_value();
     }
-    char buf[400];
-    std::snprintf(buf, sizeof buf,
-                  "clocks of %zu processes aligned to rank 0's by %d ping-pongs each over %s%s (Cristian's method, "
-                  "smallest round trip); residual error <= %.1f us (rank %d)%s",
-                  fits.size(), rounds, transport.c_str(), after ? ", before and after the run" : "", worst, worstRank,
-                  after ? (", estimated drift <= " + std::to_string(static_cast<int>(std::ceil(drift))) + " ppm").c_str() : "");
-    return buf;
+    Message m = Message(after ? "live.clock.processes.drift" : "live.clock.processes")
+                    .with("processes", static_cast<int>(fits.size()))
+                    .with("rounds", rounds)
+                    .with("transport", transport)
+                    .with("error", number("%.1f", worst))
+                    .with("rank", worstRank);
+    if (after)
+        m.arg("drift", static_cast<int>(std::ceil(drift)));
+    return m;
+}
+
+ProcessClockFit heldBefore(const ProcessClockFit& fit)
+{
+    ProcessClockFit held;
+    held.before = fit.before;
+    return held;
+}
+
+double heldErrorUs(const ProcessClockFit& fit)
+{
+    if (!fit.after)
+        return fit.before.errorUs;
+    return std::fabs(fit.after->offsetUs - fit.before.offsetUs) + fit.after->errorUs + 2 * fit.before.errorUs;
+}
+
+std::string heldClockNote(const std::vector<ProcessClockFit>& fits, int rounds, const std::string& transport)
+{
+    return english(heldClockMessage(fits, rounds, transport));
+}
+
+Message heldClockMessage(const std::vector<ProcessClockFit>& fits, int rounds, const std::string& transport)
+{
+    double worst = 0, moved = 0;
+    int worstRank = 0;
+    bool after = false;
+    for (size_t r = 0; r < fits.size(); ++r) {
+        if (heldErrorUs(fits[r]) > worst) {
+            worst = heldErrorUs(fits[r]);
+            worstRank = static_cast<int>(r);
+        }
+        if (fits[r].after) {
+            after = true;
+            moved = std::max(moved, std::fabs(fits[r].after->offsetUs - fits[r].before.offsetUs));
+        }
+    }
+    Message m = Message(after ? "live.clock.held.moved" : "live.clock.held")
+                    .with("processes", static_cast<int>(fits.size()))
+                    .with("rounds", rounds)
+                    .with("transport", transport)
+                    .with("error", number("%.1f", worst))
+                    .with("rank", worstRank);
+    if (after)
+        m.arg("moved", number("%.1f", moved));
+    return m;
 }
 
 } // namespace shardlab

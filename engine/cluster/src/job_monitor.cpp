@@ -103,34 +103,46 @@ void FailureDetector::self(const Heartbeat& beat)
         m_watched[static_cast<size_t>(beat.rank)].last = beat;
 }
 
-std::string FailureDetector::describeLast(int rank) const
+Message FailureDetector::describeLast(int rank) const
 {
     const Watched& w = m_watched[static_cast<size_t>(rank)];
     if (!w.last || w.last->lastCompleted < 0)
-        return "it had not completed any collective";
-    std::string s = "its last completed collective was #" + std::to_string(w.last->lastCompleted);
-    if (!w.last->lastLabel.empty())
-        s += " " + w.last->lastLabel;
-    return s;
+        return Message("job.last.none");
+    // the label ("all_reduce 'grads' (step 3, iteration 2)") comes from the rank's process as text
+    if (w.last->lastLabel.empty())
+        return Message("job.last").with("number", w.last->lastCompleted);
+    return Message("job.last.labelled").with("number", w.last->lastCompleted).with("label", w.last->lastLabel);
 }
 
-std::string FailureDetector::table() const
+Message FailureDetector::table() const
 {
-    std::string s;
+    std::vector<Message> ranks;
     for (int r = 0; r < m_size; ++r) {
         const Watched& w = m_watched[static_cast<size_t>(r)];
-        s += (s.empty() ? "" : ", ") + ("rank " + std::to_string(r) + " ");
-        s += !w.last ? "?" : w.last->lastCompleted < 0 ? "none" : "#" + std::to_string(w.last->lastCompleted);
+        ranks.push_back(Message(!w.last ? "job.table.unknown" : w.last->lastCompleted < 0 ? "job.table.none" : "job.table.number")
+                            .with("rank", r)
+                            .with("number", w.last ? w.last->lastCompleted : -1));
     }
-    return "Last completed collective of each rank (as rank " + std::to_string(m_self) + " knows it): " + s + ".";
+    return Message("job.table").with("self", m_self).with("ranks", listOf(std::move(ranks)));
+}
+
+Message FailureDetector::who(int r) const
+{
+    const Watched& w = m_watched[static_cast<size_t>(r)];
+    if (w.last && !w.last->host.empty())
+        return Message("job.who.host").with("rank", r).with("host", w.last->host);
+    return Message("job.who").with("rank", r);
 }
 
 std::optional<std::string> FailureDetector::check(double nowMs) const
 {
-    auto who = [&](int r) {
-        const Watched& w = m_watched[static_cast<size_t>(r)];
-        return "rank " + std::to_string(r) + (w.last && !w.last->host.empty() ? " (" + w.last->host + ")" : "");
-    };
+    if (auto v = verdict(nowMs))
+        return english(*v);
+    return std::nullopt;
+}
+
+std::optional<Message> FailureDetector::verdict(double nowMs) const
+{
     std::vector<int> watched;
     for (int r = 0; r < m_size; ++r)
         if (r != m_self && (m_self == 0 || r == 0))
@@ -140,17 +152,18 @@ std::optional<std::string> FailureDetector::check(double nowMs) const
         if (w.last && w.last->state == ProcessState::Leaving)
             continue;
         if (nowMs - w.heardMs > m_options.silenceMs) {
-            std::string msg = who(r) + " stopped responding: nothing heard from it for " + seconds(nowMs - w.heardMs)
-                              + " (its process died or was stopped); " + describeLast(r);
-            if (w.last && !w.last->activity.empty())
-                msg += ", and it was " + w.last->activity;
-            return msg + ". " + table();
+            Message what = Message("job.silent").with("who", who(r)).with("seconds", seconds(nowMs - w.heardMs)).with("last", describeLast(r));
+            if (w.last && !w.last->activity.empty()) // what it was doing, as its process said it
+                what = Message("job.silent.doing").with("silent", std::move(what)).with("activity", w.last->activity);
+            return Message("job.verdict").with("what", std::move(what)).with("table", table());
         }
     }
     for (int r : watched) {
         const Watched& w = m_watched[static_cast<size_t>(r)];
         if (w.last && w.last->state == ProcessState::Failed)
-            return who(r) + " failed: " + w.last->message + "; " + describeLast(r) + ". " + table();
+            return Message("job.verdict")
+                .with("what", Message("job.failed").with("who", who(r)).with("why", w.last->message).with("last", describeLast(r)))
+                .with("table", table());
     }
     if (m_self != 0 || m_options.stallMs <= 0)
         return std::nullopt;
@@ -168,17 +181,16 @@ std::optional<std::string> FailureDetector::check(double nowMs) const
     if (behind < 0 || quiet <= m_options.stallMs)
         return std::nullopt;
     const Watched& w = m_watched[static_cast<size_t>(behind)];
-    std::string msg = who(behind) + " seems hung: no running rank has made progress for " + seconds(quiet) + "; rank "
-                      + std::to_string(behind) + " is furthest behind and " + describeLast(behind);
+    Message what = Message("job.hung").with("who", who(behind)).with("seconds", seconds(quiet)).with("rank", behind).with("last", describeLast(behind));
     if (!w.last->activity.empty())
-        msg += "; it is " + w.last->activity;
-    return msg + ". " + table();
+        what = Message("job.hung.doing").with("hung", std::move(what)).with("activity", w.last->activity);
+    return Message("job.verdict").with("what", std::move(what)).with("table", table());
 }
 
 // ---- JobMonitor ----
 
 JobMonitor::JobMonitor(Transport& transport, RankProgress& progress, std::string host, const MonitorOptions& options,
-                       std::function<void(const std::string&)> onFailure, Clock clockMs)
+                       std::function<void(const Message&)> onFailure, Clock clockMs)
     : m_transport(transport), m_progress(progress), m_host(std::move(host)), m_options(options),
       m_onFailure(std::move(onFailure)), m_clock(std::move(clockMs))
 {
@@ -237,7 +249,7 @@ void JobMonitor::loop()
                 break;
             }
         }
-        if (auto failure = detector.check(m_clock()); failure && !m_stop.load()) {
+        if (auto failure = detector.verdict(m_clock()); failure && !m_stop.load()) {
             m_failed = true;
             if (m_onFailure)
                 m_onFailure(*failure);

@@ -52,6 +52,29 @@ void shiftAll(RunResult& run, double by)
 
 } // namespace
 
+double firstMomentOf(const RunResult& run)
+{
+    // Only the first iteration's entries count: a run merged iteration by iteration knows it after
+    // its first iteration, and its spans, arrivals and marks are the earliest (every rank begins
+    // there). Entries of no iteration (none in a live run) count too.
+    int first = std::numeric_limits<int>::max();
+    for (const Span& s : run.spans)
+        first = std::min(first, s.iteration);
+    for (const CollectiveRecord& c : run.collectives)
+        first = std::min(first, c.iteration);
+    double t0 = kInf;
+    for (const Span& s : run.spans)
+        if (s.iteration <= first)
+            t0 = std::min(t0, s.beginUs);
+    for (const CollectiveRecord& c : run.collectives)
+        if (c.iteration <= first)
+            for (double a : c.arrivalUs)
+                t0 = std::min(t0, a);
+    if (!run.iterations.empty())
+        t0 = std::min(t0, run.iterations.front().beginUs);
+    return t0;
+}
+
 Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions& options)
 {
     if (parts.empty())
@@ -155,14 +178,16 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
                     break;
                 }
     }
-    // Order by start (then communicator and sequence) and renumber.
+    // Order by iteration, then start (then communicator and sequence), and renumber: iteration by
+    // iteration, so that the merge of the first k iterations is the beginning of the whole merge
+    // (a streamed run sends it one iteration at a time).
     std::vector<size_t> order;
     for (size_t i = 0; i < recs.size(); ++i)
         if (!dropped[i])
             order.push_back(i);
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
         const CollectiveRecord &x = recs[a], &y = recs[b];
-        return std::tie(x.startUs, x.group, x.sequence) < std::tie(y.startUs, y.group, y.sequence);
+        return std::tie(x.iteration, x.startUs, x.group, x.sequence) < std::tie(y.iteration, y.startUs, y.group, y.sequence);
     });
     std::vector<int> newIndex(recs.size(), -1);
     RunResult out;
@@ -232,7 +257,7 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
             out.spans.push_back({rank, rt.stream, SpanKind::Comm, commBegin, end, c.op, c.iteration, c.bucket, merged, -1});
     }
     std::stable_sort(out.spans.begin(), out.spans.end(), [](const Span& a, const Span& b) {
-        return std::tie(a.rank, a.beginUs, a.stream) < std::tie(b.rank, b.beginUs, b.stream);
+        return std::tie(a.iteration, a.rank, a.beginUs, a.stream) < std::tie(b.iteration, b.rank, b.beginUs, b.stream);
     });
 
     // Iterations: from the earliest begin to the latest end over the processes.
@@ -249,6 +274,7 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
     out.mode = live ? RunMode::Live : RunMode::Simulated;
     out.ranks = n;
     out.clockNote = parts.front().run.clockNote;
+    out.clockWording = parts.front().run.clockWording;
     out.devices.assign(static_cast<size_t>(n), "");
     out.peakMemory.assign(static_cast<size_t>(n), 0);
     bool paging = false;
@@ -271,16 +297,18 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
         HangReport h;
         h.lastCompleted.assign(static_cast<size_t>(n), -1);
         h.pending.assign(static_cast<size_t>(n), "");
+        h.pendingMessages.assign(static_cast<size_t>(n), Message());
         std::set<std::string> explanations;
-        std::string explained;
+        std::vector<Message> explained; // each process's explanation, once
         for (int r = 0; r < n; ++r) {
             const RunResult& run = parts[static_cast<size_t>(owner[static_cast<size_t>(r)])].run;
             const size_t i = static_cast<size_t>(r);
             if (run.hang && i < run.hang->lastCompleted.size() && i < run.hang->pending.size()) {
                 h.lastCompleted[i] = run.hang->lastCompleted[i];
                 h.pending[i] = run.hang->pending[i];
+                h.pendingMessages[i] = run.hang->pendingMessage(i);
                 if (!run.hang->explanation.empty() && explanations.insert(run.hang->explanation).second)
-                    explained += (explained.empty() ? "" : "; ") + run.hang->explanation;
+                    explained.push_back(run.hang->explanationMessage());
                 if (h.firstMismatchRank < 0 && run.hang->firstMismatchRank >= 0)
                     h.firstMismatchRank = run.hang->firstMismatchRank;
             } else {
@@ -288,29 +316,30 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
                 for (const CollectiveRecord& c : out.collectives)
                     done += std::count(c.group.begin(), c.group.end(), r) > 0 ? 1 : 0;
                 h.lastCompleted[i] = done - 1;
-                h.pending[i] = "finished its part of the run";
+                h.pendingMessages[i] = Message("merge.pending.finished");
+                h.pending[i] = english(h.pendingMessages[i]);
             }
         }
+        // "a; b; c"
+        Message why;
+        for (size_t k = explained.size(); k-- > 0;)
+            why = why.empty() ? std::move(explained[k])
+                              : Message("merge.hang.and").with("first", std::move(explained[k])).with("rest", std::move(why));
         const auto [lo, hi] = std::minmax_element(h.lastCompleted.begin(), h.lastCompleted.end());
         if (*lo != *hi) {
             const int behind = static_cast<int>(lo - h.lastCompleted.begin());
             h.firstMismatchRank = behind;
-            explained = "rank " + std::to_string(behind) + " is behind: its last completed collective is #" + std::to_string(*lo)
-                        + " while others reached #" + std::to_string(*hi) + (explained.empty() ? "" : "; " + explained);
+            Message behindMessage = Message("merge.hang.behind").with("rank", behind).with("last", *lo).with("reached", *hi);
+            why = why.empty() ? std::move(behindMessage)
+                              : Message("merge.hang.and").with("first", std::move(behindMessage)).with("rest", std::move(why));
         }
-        h.explanation = explained.empty() ? "a collective did not complete on every rank" : explained;
+        h.explanationWording = why.empty() ? Message("merge.hang.incomplete") : std::move(why);
+        h.explanation = english(h.explanationWording);
         out.hang = std::move(h);
     }
 
     if (options.startAtZero) {
-        double t0 = kInf;
-        for (const Span& s : out.spans)
-            t0 = std::min(t0, s.beginUs);
-        for (const CollectiveRecord& c : out.collectives)
-            for (double a : c.arrivalUs)
-                t0 = std::min(t0, a);
-        for (const IterationMark& m : out.iterations)
-            t0 = std::min(t0, m.beginUs);
+        const double t0 = firstMomentOf(out);
         if (std::isfinite(t0))
             shiftAll(out, t0);
     }

@@ -132,7 +132,7 @@ std::string formatSummaryTable(const Scenario& s, const Summary& given, Language
                        .with("one", number("%.3f", sum.oneGpuMs))
                        .with("straggler", sum.straggler ? Message("table.rank").with("rank", *sum.straggler)
                                                         : Message("common.none"))
-                       .with("bottleneck", Message(std::string("summary.bottleneck.") + bottleneckName(sum.bottleneck)));
+                       .with("bottleneck", bottleneckMessage(sum.bottleneck));
     if (sum.hasSpeedup)
         line.arg("speedup", number("%.2fx", sum.speedup)).arg("efficiency", number("%.0f%%", sum.efficiency * 100));
     out << "\n" << render(line, language) << "\n";

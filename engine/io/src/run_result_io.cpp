@@ -161,6 +161,8 @@ json runResultToJson(const RunResult& run)
     doc["peak_memory_bytes"] = run.peakMemory;
     doc["paging_us"] = run.pagingUs;
     doc["hang"] = hangToJson(run.hang);
+    if (!run.clockWording.empty()) // the clock note as a Message; files without it show "clock" as it is
+        doc["clock_message"] = hangMessageToJson(run.clockWording);
     return doc;
 }
 
@@ -254,6 +256,8 @@ RunResult runResultFromJson(const json& v, const std::string& path)
     for (size_t i = 0; i < devices.size(); ++i)
         run.devices.push_back(stringAt(devices[i], path + ".devices[" + std::to_string(i) + "]"));
     run.clockNote = stringAt(member(v, path, "clock"), path + ".clock");
+    if (auto it = v.find("clock_message"); it != v.end())
+        run.clockWording = hangMessageFromJson(*it);
     const json& fields = arrayAt(member(v, path, "span_fields"), path + ".span_fields");
     if (fields != json(kSpanFields))
         failAt(path + ".span_fields", "not the fields this ShardLab writes (a result from a newer version?)");

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <thread>
 
 namespace shardlab::live {
@@ -23,7 +24,7 @@ constexpr int kClockRounds = 32;
 } // namespace
 
 Executor::Executor(const Scenario& scenario, const LiveOptions& options, std::optional<RankBinding> binding)
-    : m_s(scenario), m_opt(options), m_binding(std::move(binding))
+    : m_s(scenario), m_opt(options), m_binding(std::move(binding)), m_perIteration(static_cast<bool>(options.iterationDone))
 {
 }
 
@@ -134,7 +135,9 @@ Status Executor::calibrateClocks(bool after)
         auto fit = probeClock(kClockRounds, rk.resolutionNs);
         if (!fit)
             return fit.error();
-        (after ? rk.after : rk.before) = *fit;
+        if (!after)
+            rk.fits.clear();
+        rk.fits.push_back(*fit);
     }
     return {};
 }
@@ -189,55 +192,60 @@ Status Executor::teardown()
     return st;
 }
 
-RunResult Executor::assemble()
+ClockMap Executor::mapFor(int rank, int it) const
 {
-    RunResult run;
-    run.mode = RunMode::Live;
-    run.ranks = m_s.ranks();
-    double errorNs = 0, resolution = 0, drift = 0;
+    const std::vector<ClockFit>& f = m_ranks[static_cast<size_t>(rank)].fits;
+    if (f.empty())
+        return {};
+    if (!m_perIteration) // one line through the probes before and after the run
+        return ClockMap(f.front(), f.back());
+    // the line through the probes just before and just after iteration `it` (a hung iteration had
+    // no probe after it: the one before, as a constant offset)
+    const size_t a = std::min(static_cast<size_t>(it), f.size() - 1), b = std::min(static_cast<size_t>(it) + 1, f.size() - 1);
+    return ClockMap(f[a], f[b]);
+}
+
+void Executor::appendIteration(RunResult& run, int it)
+{
+    const size_t iter = static_cast<size_t>(it);
     std::vector<ClockMap> maps;
+    double errorNs = 0;
     for (int r = 0; r < run.ranks; ++r) {
-        const Rank& rk = m_ranks[static_cast<size_t>(r)];
-        if (!local(r)) { // a rank part names only its own rank's device
-            run.devices.emplace_back();
-            run.peakMemory.push_back(0);
-            maps.emplace_back();
-            continue;
+        maps.push_back(local(r) ? mapFor(r, it) : ClockMap());
+        if (local(r)) {
+            errorNs = std::max(errorNs, maps.back().errorNs());
+            m_maxErrorNs = std::max(m_maxErrorNs, maps.back().errorNs());
+            m_maxDriftPpm = std::max(m_maxDriftPpm, std::abs(maps.back().driftPpm()));
         }
-        cudaDeviceProp p{};
-        cudaGetDeviceProperties(&p, rk.device);
-        run.devices.push_back(p.name); // rank r runs on GPU r (or the GPU its launcher gave it)
-        run.peakMemory.push_back(rk.used);
-        maps.emplace_back(rk.before, rk.after);
-        errorNs = std::max(errorNs, maps.back().errorNs());
-        resolution = std::max(resolution, rk.resolutionNs);
-        drift = std::max(drift, std::abs(maps.back().driftPpm()));
     }
-    // Host time (us) of a stamp; NaN for a stamp that never ran.
-    double origin = std::numeric_limits<double>::infinity();
-    auto hostNs = [&](int it, int rank, int slot) {
-        if (slot < 0 || it >= static_cast<int>(m_stamps.size()))
+    // Host time (ns) of a stamp of this iteration; NaN for a stamp that never ran.
+    auto hostNs = [&](int rank, int slot) {
+        if (slot < 0 || iter >= m_stamps.size())
             return std::numeric_limits<double>::quiet_NaN();
-        const auto& v = m_stamps[static_cast<size_t>(it)][static_cast<size_t>(rank)];
+        const auto& v = m_stamps[iter][static_cast<size_t>(rank)];
         if (slot >= static_cast<int>(v.size()) || v[static_cast<size_t>(slot)] == 0)
             return std::numeric_limits<double>::quiet_NaN();
         return maps[static_cast<size_t>(rank)].toHostNs(static_cast<double>(v[static_cast<size_t>(slot)]));
     };
-    for (size_t it = 0; it < m_iterBegin.size(); ++it)
+    // The run's origin: the first iteration's earliest begin. A rank part stays on the process
+    // clock (processClockUs: the same steady clock), for rank 0's merge.
+    if (!m_originKnown) {
+        double origin = std::numeric_limits<double>::infinity();
         for (int r = 0; r < run.ranks; ++r) {
-            const double t = hostNs(static_cast<int>(it), r, m_iterBegin[it][static_cast<size_t>(r)]);
+            const double t = hostNs(r, m_iterBegin[iter][static_cast<size_t>(r)]);
             if (!std::isnan(t))
                 origin = std::min(origin, t);
         }
-    // A rank part stays on the process clock (processClockUs: the same steady clock), for rank 0's merge.
-    if (!std::isfinite(origin) || m_binding)
-        origin = 0;
-    auto us = [&](int it, int rank, int slot) { return (hostNs(it, rank, slot) - origin) / 1e3; };
+        m_originNs = !std::isfinite(origin) || m_binding ? 0 : origin;
+        m_originKnown = std::isfinite(origin) || m_binding;
+    }
+    const double originNs = m_originKnown ? m_originNs : 0;
+    auto us = [&](int rank, int slot) { return (hostNs(rank, slot) - originNs) / 1e3; };
     // A mark is the latest of its stamps; NaN if any of them never ran (the moment never came).
-    auto at = [&](int it, int rank, const Mark& m) {
+    auto at = [&](int rank, const Mark& m) {
         double t = m.empty() ? std::numeric_limits<double>::quiet_NaN() : -std::numeric_limits<double>::infinity();
         for (int slot : m) {
-            const double u = us(it, rank, slot);
+            const double u = us(rank, slot);
             if (std::isnan(u))
                 return u;
             t = std::max(t, u);
@@ -245,36 +253,42 @@ RunResult Executor::assemble()
         return t;
     };
 
-    for (size_t it = 0; it < m_iterBegin.size(); ++it) {
-        IterationMark m{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
-        for (int r = 0; r < run.ranks; ++r) {
-            const double b = us(static_cast<int>(it), r, m_iterBegin[it][static_cast<size_t>(r)]);
-            const double e = us(static_cast<int>(it), r, m_iterEnd[it][static_cast<size_t>(r)]);
-            if (!std::isnan(b))
-                m.beginUs = std::min(m.beginUs, b);
-            if (!std::isnan(e))
-                m.endUs = std::max(m.endUs, e);
-        }
-        if (!std::isfinite(m.beginUs))
-            m.beginUs = it > 0 ? run.iterations.back().endUs : 0;
-        if (!std::isfinite(m.endUs))
-            m.endUs = m.beginUs;
-        run.iterations.push_back(m);
+    IterationMark m{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+    for (int r = 0; r < run.ranks; ++r) {
+        const double b = us(r, m_iterBegin[iter][static_cast<size_t>(r)]);
+        const double e = us(r, m_iterEnd[iter][static_cast<size_t>(r)]);
+        if (!std::isnan(b))
+            m.beginUs = std::min(m.beginUs, b);
+        if (!std::isnan(e))
+            m.endUs = std::max(m.endUs, e);
     }
+    if (!std::isfinite(m.beginUs))
+        m.beginUs = !run.iterations.empty() ? run.iterations.back().endUs : 0;
+    if (!std::isfinite(m.endUs))
+        m.endUs = m.beginUs;
+    run.iterations.push_back(m);
+
+    // This iteration's phases and collectives: they were recorded in iteration order.
     std::vector<LivePhase> phases;
-    for (const Phase& p : m_phases) {
-        const double b = at(p.iteration, p.rank, p.begin);
-        const double e = at(p.iteration, p.rank, p.end);
+    std::vector<size_t> phaseInstance; // the instance each phase's exposed communication belongs to
+    for (; m_phaseCursor < m_phases.size() && m_phases[m_phaseCursor].iteration <= it; ++m_phaseCursor) {
+        const Phase& p = m_phases[m_phaseCursor];
+        if (p.iteration != it)
+            continue;
+        const double b = at(p.rank, p.begin);
+        const double e = at(p.rank, p.end);
         if (std::isnan(b) || std::isnan(e))
             continue;
-        int collective = -1;
-        phases.push_back({p.rank, p.stream, p.kind, p.detail, p.op, p.iteration, p.bucket, collective, b, e});
-        phases.back().collective = p.instance; // remapped below to the index among completed collectives
+        phases.push_back({p.rank, p.stream, p.kind, p.detail, p.op, p.iteration, p.bucket, -1, b, e});
+        phaseInstance.push_back(p.instance >= 0 ? static_cast<size_t>(p.instance) : SIZE_MAX);
     }
     std::vector<LiveCollective> colls;
-    std::vector<int> remap(m_instances.size(), -1);
-    for (size_t i = 0; i < m_instances.size(); ++i) {
+    std::map<size_t, int> remap; // instance -> index among this iteration's completed collectives
+    for (; m_instanceCursor < m_instances.size() && m_instances[m_instanceCursor].iteration <= it; ++m_instanceCursor) {
+        const size_t i = m_instanceCursor;
         const Instance& in = m_instances[i];
+        if (in.iteration != it)
+            continue;
         LiveCollective c;
         c.op = in.op;
         c.iteration = in.iteration;
@@ -285,8 +299,8 @@ RunResult Executor::assemble()
                                                        std::numeric_limits<int>::max()));
         bool complete = true;
         for (size_t k = 0; k < in.ranks.size() && complete; ++k) {
-            const double a = at(in.iteration, in.ranks[k], in.arrive[k]);
-            const double e = at(in.iteration, in.ranks[k], in.leave[k]);
+            const double a = at(in.ranks[k], in.arrive[k]);
+            const double e = at(in.ranks[k], in.leave[k]);
             complete = !local(in.ranks[k]) || (!std::isnan(a) && !std::isnan(e));
             c.group.push_back(in.ranks[k]);
             c.streams.push_back(in.stream[k]);
@@ -308,31 +322,71 @@ RunResult Executor::assemble()
         remap[i] = static_cast<int>(colls.size());
         colls.push_back(std::move(c));
     }
-    for (LivePhase& p : phases)
-        p.collective = p.collective >= 0 ? remap[static_cast<size_t>(p.collective)] : -1;
+    for (size_t k = 0; k < phases.size(); ++k)
+        if (auto found = remap.find(phaseInstance[k]); found != remap.end())
+            phases[k].collective = found->second;
     std::erase_if(phases, [](const LivePhase& p) { return p.kind == SpanKind::Comm && p.collective < 0; });
     const double tieUs = std::max(1.0, 2 * errorNs / 1e3);
+    m_maxTieUs = std::max(m_maxTieUs, tieUs);
     if (m_binding)
-        assembleRankPart(run, phases, colls);
+        appendRankPart(run, phases, colls);
     else
-        assembleTimeline(run, phases, colls, tieUs);
+        appendTimeline(run, phases, colls, tieUs);
+}
+
+RunResult Executor::assemble()
+{
+    // Iterations handed over as they completed stay as they were; the rest (all, without
+    // iterationDone; else a hung last iteration) are assembled now, by the same code.
+    RunResult run = m_perIteration ? std::move(m_handed) : RunResult{};
+    run.mode = RunMode::Live;
+    run.ranks = m_s.ranks();
+    for (int it = static_cast<int>(run.iterations.size()); it < static_cast<int>(m_iterBegin.size()); ++it)
+        appendIteration(run, it);
+    double resolution = 0;
+    for (int r = 0; r < run.ranks; ++r) {
+        const Rank& rk = m_ranks[static_cast<size_t>(r)];
+        if (!local(r)) { // a rank part names only its own rank's device
+            run.devices.emplace_back();
+            run.peakMemory.push_back(0);
+            continue;
+        }
+        cudaDeviceProp p{};
+        cudaGetDeviceProperties(&p, rk.device);
+        run.devices.push_back(p.name); // rank r runs on GPU r (or the GPU its launcher gave it)
+        run.peakMemory.push_back(rk.used);
+        resolution = std::max(resolution, rk.resolutionNs);
+        // the error and drift of the map of a run without iterations
+        const ClockMap whole = mapFor(r, 0);
+        m_maxErrorNs = std::max(m_maxErrorNs, whole.errorNs());
+        if (!m_perIteration)
+            m_maxDriftPpm = std::max(m_maxDriftPpm, std::abs(whole.driftPpm()));
+    }
+    const double errorNs = m_maxErrorNs, drift = m_maxDriftPpm;
+    const double tieUs = std::max({1.0, 2 * errorNs / 1e3, m_maxTieUs});
     run.hang = m_hang;
-    char buf[512];
     if (m_binding) // rank 0 puts it after its own sentence on the processes' clocks (multi_process.cpp)
-        std::snprintf(buf, sizeof buf, "rank %d's GPU timer within %.2f us of its process clock (drift %.2f ppm corrected)",
-                      m_binding->rank, errorNs / 1e3, drift);
+        run.clockWording = Message(m_perIteration ? "live.clock.rank.per_iteration" : "live.clock.rank")
+                               .with("rank", m_binding->rank)
+                               .with("error", number("%.2f", errorNs / 1e3))
+                               .with("drift", number("%.2f", drift));
+    else if (m_opt.captureTimeline && m_perIteration)
+        run.clockWording = Message("live.clock.timeline.per_iteration")
+                               .with("drift", number("%.2f", drift))
+                               .with("error", number("%.2f", errorNs / 1e3))
+                               .with("tick", number("%.0f", resolution))
+                               .with("tie", number("%.2f", tieUs));
     else if (m_opt.captureTimeline)
-        std::snprintf(buf, sizeof buf,
-                      "live: GPU %%globaltimer stamped at every phase boundary (kernels stamp their own end), mapped onto the host's steady clock by a "
-                      "ping-pong probe before and after the run (drift %.2f ppm corrected); alignment error at most %.2f us "
-                      "(GPU timer tick %.0f ns); arrivals within %.2f us count as simultaneous",
-                      drift, errorNs / 1e3, resolution, tieUs);
+        run.clockWording = Message("live.clock.timeline")
+                               .with("drift", number("%.2f", drift))
+                               .with("error", number("%.2f", errorNs / 1e3))
+                               .with("tick", number("%.0f", resolution))
+                               .with("tie", number("%.2f", tieUs));
     else
-        std::snprintf(buf, sizeof buf,
-                      "live, timeline capture off: only iteration boundaries were stamped (alignment error at most %.2f us)",
-                      errorNs / 1e3);
-    run.clockNote = buf;
-    run.notes = m_notes;
+        run.clockWording = Message("live.clock.no_timeline").with("error", number("%.2f", errorNs / 1e3));
+    run.clockNote = english(run.clockWording);
+    for (const Message& note : m_notes)
+        run.addNote(note);
     return run;
 }
 
@@ -370,6 +424,9 @@ Result<RunResult> Executor::run()
         (void)teardown();
         return st.error();
     }
+    m_handed = RunResult{};
+    m_handed.mode = RunMode::Live;
+    m_handed.ranks = m_s.ranks();
     for (int it = 0; it < m_s.iterations; ++it) {
         if (m_opt.cancel && m_opt.cancel->load()) {
             m_aborted = true;
@@ -389,12 +446,23 @@ Result<RunResult> Executor::run()
         ++m_iterationsDone;
         if (m_binding && m_binding->progress)
             m_binding->progress->iterationCompleted(it);
+        if (m_perIteration) { // the probe after this iteration, then its timeline, handed over
+            if (Status st = calibrateClocks(true); !st) {
+                (void)teardown();
+                return st.error();
+            }
+            appendIteration(m_handed, it);
+            if (!m_opt.iterationDone(m_handed, it + 1, m_s.iterations)) {
+                (void)teardown();
+                return Error{ErrorKind::Cancelled, "live run cancelled"};
+            }
+        }
         if (m_opt.progress && !m_opt.progress(it + 1, m_s.iterations)) {
             (void)teardown();
             return Error{ErrorKind::Cancelled, "live run cancelled"};
         }
     }
-    if (!m_hang) {
+    if (!m_hang && !m_perIteration) {
         if (Status st = calibrateClocks(true); !st) {
             (void)teardown();
             return st.error();
@@ -406,7 +474,7 @@ Result<RunResult> Executor::run()
     if (Status st = teardown(); !st && !m_hang && !m_binding)
         return st.error();
     else if (!st)
-        result.notes.push_back(st.error().message);
+        result.addNote(verbatim(st.error().message));
     return result;
 }
 

@@ -71,7 +71,8 @@ private:
         unsigned computeBlocks = 0;              // one per SM
         int computeRounds = 1;                   // FMA rounds per visit (live.h's computeIntensity)
         double resolutionNs = 0;
-        ClockFit before, after;
+        // clock probes: before the run, then after it, or (LiveOptions::iterationDone) after every iteration
+        std::vector<ClockFit> fits;
         Bytes freeBefore = 0, totalMemory = 0, used = 0;
         std::vector<cudaEvent_t> events; // pool, reused every iteration
         std::size_t nextEvent = 0;
@@ -129,6 +130,10 @@ private:
     cudaEvent_t poolEvent(int rank);
     Status abortAndDrain(int iteration);
     void buildHang(int iteration);
+    // The GPU timer -> host map for `rank`'s stamps of iteration `it`.
+    ClockMap mapFor(int rank, int it) const;
+    // Iteration `it` (the next one) appended to `run` as spans, records and its mark.
+    void appendIteration(RunResult& run, int it);
     RunResult assemble();
     Status teardown();
     // Ranks this process drives: every rank, or the bound one.
@@ -162,7 +167,15 @@ private:
     cudaError_t m_launchError = cudaSuccess;
     int m_iterationsDone = 0;
     std::optional<HangReport> m_hang;
-    std::vector<std::string> m_notes;
+    std::vector<Message> m_notes;
+
+    // assembling, iteration by iteration (handed over as they complete with iterationDone)
+    bool m_perIteration = false;
+    RunResult m_handed;
+    std::size_t m_phaseCursor = 0, m_instanceCursor = 0;
+    bool m_originKnown = false;
+    double m_originNs = 0;
+    double m_maxErrorNs = 0, m_maxDriftPpm = 0, m_maxTieUs = 0;
 };
 
 } // namespace shardlab::live

@@ -176,8 +176,7 @@ Status Executor::setup()
                 longestUs = std::max(longestUs, liveComputeUs(m_s, *m_model, r, st, it) + liveDelayUs(m_s, r, st, it));
     m_watchdogMs = std::max(m_opt.watchdogMs, 2 * longestUs / 1e3);
     if (m_watchdogMs > m_opt.watchdogMs)
-        m_notes.push_back("the watchdog's deadline was raised to " + formatMicros(m_watchdogMs * 1e3)
-                          + ", twice the longest compute phase, so that waiting for a slow rank is not taken for a hang");
+        m_notes.push_back(Message("live.note.watchdog_raised").with("deadline", formatMicros(m_watchdogMs * 1e3)));
     if (m_binding) {
         setActivity("making the job's NCCL communicators");
         LIVE_TRY(splitWorld(m_comms, m_plan.groups, n, m_binding->rank, m_blocking, std::max(m_opt.watchdogMs, 60000.0)));

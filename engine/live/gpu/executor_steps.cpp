@@ -387,17 +387,19 @@ void Executor::buildHang(int it)
     const int n = m_s.ranks();
     std::vector<int> lastCompleted;
     std::vector<std::string> pending;
+    std::vector<Message> pendingMessages; // the same, to be worded in the user's language
     for (int r = 0; r < n; ++r) {
         const Rank& rk = m_ranks[static_cast<size_t>(r)];
         if (!local(r)) { // another process reports it
             lastCompleted.push_back(-1);
             pending.emplace_back();
+            pendingMessages.push_back(verbatim({}));
             continue;
         }
         lastCompleted.push_back(rk.collectivesDone - 1);
         const auto& pts = m_points[static_cast<size_t>(r)];
         const std::size_t cur = m_cursor[static_cast<size_t>(r)];
-        std::string what = "finished iteration " + std::to_string(it + 1) + " and left";
+        Message what = Message("hang.pending.left").with("iteration", it + 1);
         int at = -1;
         if (cur < pts.size() && pts[cur].leave)
             at = pts[cur].instance;
@@ -410,13 +412,18 @@ void Executor::buildHang(int it)
             const Instance& in = m_instances[static_cast<size_t>(at)];
             const size_t k = static_cast<size_t>(std::find(in.ranks.begin(), in.ranks.end(), r) - in.ranks.begin());
             const LiveCall& c = in.calls[k];
-            what = "blocked in " + std::string(opName(c.kind)) + " #" + std::to_string(in.ordinal[k]) + " ("
-                   + formatBytes(c.bytes) + ", program step " + std::to_string(in.op + 1) + ")"
-                   + (at == m_hostStuck ? ", which NCCL could not issue" : "");
+            what = Message("hang.pending.blocked")
+                       .with("op", opName(c.kind))
+                       .with("ordinal", in.ordinal[k])
+                       .with("bytes", formatBytes(c.bytes))
+                       .with("step", in.op + 1);
+            if (at == m_hostStuck)
+                what = Message("live.pending.not_issued").with("pending", std::move(what));
         } else if (cur < pts.size()) {
-            what = "computing on its way to collective #" + std::to_string(m_ranks[static_cast<size_t>(r)].collectivesDone);
+            what = Message("live.pending.computing").with("number", m_ranks[static_cast<size_t>(r)].collectivesDone);
         }
-        pending.push_back(what);
+        pending.push_back(english(what));
+        pendingMessages.push_back(std::move(what));
     }
     // The first collective of this iteration whose members did not all make the same call, else
     // the first that did not complete.
@@ -443,7 +450,7 @@ void Executor::buildHang(int it)
         for (size_t k = 0; k < in.ranks.size(); ++k)
             stuck.push_back({in.ranks[k], !in.calls[k].skipped, in.calls[k].kind, in.calls[k].bytes, in.op});
     }
-    m_hang = explainLiveHang(lastCompleted, pending, stuck, it, m_watchdogMs);
+    m_hang = explainLiveHang(lastCompleted, pending, stuck, it, m_watchdogMs, pendingMessages);
 }
 
 Status Executor::abortAndDrain(int it)

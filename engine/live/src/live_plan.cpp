@@ -254,14 +254,12 @@ Result<LivePlan> planLive(const Scenario& s, const std::vector<Bytes>& freeBytes
             if (fits)
                 break;
         }
-        char buf[512];
-        std::snprintf(buf, sizeof buf,
-                      "collective sizes scaled by %.3g to fit the GPUs: rank %d would need %s of send/receive buffers "
-                      "and has %s free (live mode gives its buffers %.0f%% of free memory); times and bandwidths "
-                      "are measured at the scaled sizes",
-                      plan.scale, worst, formatBytes(asked).c_str(), formatBytes(freeBytes[static_cast<size_t>(worst)]).c_str(),
-                      memoryFraction * 100);
-        plan.notes.push_back(buf);
+        plan.notes.push_back(Message("live.note.scaled")
+                                 .with("scale", number("%.3g", plan.scale))
+                                 .with("rank", worst)
+                                 .with("need", formatBytes(asked))
+                                 .with("free", formatBytes(freeBytes[static_cast<size_t>(worst)]))
+                                 .with("percent", number("%.0f", memoryFraction * 100)));
     }
     plan.sendBytes.resize(static_cast<size_t>(n));
     plan.recvBytes.resize(static_cast<size_t>(n));
@@ -279,8 +277,7 @@ Result<LivePlan> planLive(const Scenario& s, const std::vector<Bytes>& freeBytes
         plan.recvBytes.assign(static_cast<size_t>(n), recv);
     }
     if (s.memoryMode == MemoryMode::Unified && !capacityOf(s).allFit())
-        plan.notes.push_back("live mode does not page unified memory: it allocates the collective buffers only, so "
-                             "the paging the simulation shows is not part of the measurement");
+        plan.notes.push_back(Message("live.note.no_paging"));
     return plan;
 }
 

@@ -28,9 +28,10 @@ CollectiveRecord recordOf(const LiveCollective& c)
 }
 
 // Phases become spans (exposed communication joined to its collective, `base` + its index), and
-// every rank's spans are put in time order.
+// the spans appended since `firstSpan` (this iteration's) are put in rank, then time order.
 // `recordOfCollective` maps an index into the LiveCollective list to its record (-1: none).
-void appendPhases(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<int>& recordOfCollective)
+void appendPhases(RunResult& run, size_t firstSpan, const std::vector<LivePhase>& phases,
+                  const std::vector<int>& recordOfCollective)
 {
     for (const LivePhase& p : phases) {
         if (p.endUs <= p.beginUs)
@@ -40,9 +41,39 @@ void appendPhases(RunResult& run, const std::vector<LivePhase>& phases, const st
             s.collective = recordOfCollective[static_cast<size_t>(p.collective)];
         run.spans.push_back(s);
     }
-    std::stable_sort(run.spans.begin(), run.spans.end(), [](const Span& a, const Span& b) {
-        return a.rank != b.rank ? a.rank < b.rank : a.beginUs < b.beginUs;
-    });
+    std::stable_sort(run.spans.begin() + static_cast<std::ptrdiff_t>(firstSpan), run.spans.end(),
+                     [](const Span& a, const Span& b) { return a.rank != b.rank ? a.rank < b.rank : a.beginUs < b.beginUs; });
+}
+
+using TimelineAppender = void (*)(RunResult&, const std::vector<LivePhase>&, const std::vector<LiveCollective>&, double);
+
+// Cuts phases and collectives into iterations (increasing; a phase keeps its collective when that
+// collective is in the same iteration) and appends each with `append`.
+void byIteration(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives,
+                 double tieUs, TimelineAppender append)
+{
+    std::map<int, std::pair<std::vector<LivePhase>, std::vector<LiveCollective>>> cut;
+    std::vector<int> indexInIteration(collectives.size(), -1);
+    for (size_t i = 0; i < collectives.size(); ++i) {
+        auto& colls = cut[collectives[i].iteration].second;
+        indexInIteration[i] = static_cast<int>(colls.size());
+        colls.push_back(collectives[i]);
+    }
+    for (LivePhase p : phases) {
+        const bool known = p.collective >= 0 && p.collective < static_cast<int>(collectives.size());
+        p.collective = known && collectives[static_cast<size_t>(p.collective)].iteration == p.iteration
+                           ? indexInIteration[static_cast<size_t>(p.collective)]
+                           : -1;
+        cut[p.iteration].first.push_back(p);
+    }
+    for (const auto& [iteration, part] : cut)
+        append(run, part.first, part.second, tieUs);
+}
+
+void appendRankPartTied(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives,
+                        double)
+{
+    appendRankPart(run, phases, collectives);
 }
 
 } // namespace
@@ -50,6 +81,18 @@ void appendPhases(RunResult& run, const std::vector<LivePhase>& phases, const st
 void assembleTimeline(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives,
                       double tieUs)
 {
+    byIteration(run, phases, collectives, tieUs, &appendTimeline);
+}
+
+void assembleRankPart(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives)
+{
+    byIteration(run, phases, collectives, 0, &appendRankPartTied);
+}
+
+void appendTimeline(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives,
+                    double tieUs)
+{
+    const size_t firstSpan = run.spans.size();
     std::vector<int> records;
     for (const LiveCollective& c : collectives) {
         CollectiveRecord rec = recordOf(c);
@@ -83,11 +126,12 @@ void assembleTimeline(RunResult& run, const std::vector<LivePhase>& phases, cons
                 run.spans.push_back({c.group[k], stream, SpanKind::Comm, last, e, c.op, c.iteration, c.bucket, index, -1});
         }
     }
-    appendPhases(run, phases, records);
+    appendPhases(run, firstSpan, phases, records);
 }
 
-void assembleRankPart(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives)
+void appendRankPart(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives)
 {
+    const size_t firstSpan = run.spans.size();
     std::vector<int> records;
     for (const LiveCollective& c : collectives) {
         records.push_back(-1);
@@ -114,15 +158,18 @@ void assembleRankPart(RunResult& run, const std::vector<LivePhase>& phases, cons
             run.spans.push_back({c.group[k], stream, SpanKind::Comm, c.arrivalUs[k], e, c.op, c.iteration, c.bucket, index, -1});
         }
     }
-    appendPhases(run, phases, records);
+    appendPhases(run, firstSpan, phases, records);
 }
 
 HangReport explainLiveHang(const std::vector<int>& lastCompleted, const std::vector<std::string>& pending,
-                           const std::vector<LivePendingCall>& firstStuck, int iteration, double watchdogMs)
+                           const std::vector<LivePendingCall>& firstStuck, int iteration, double watchdogMs,
+                           const std::vector<Message>& pendingMessages)
 {
     HangReport h;
     h.lastCompleted = lastCompleted;
     h.pending = pending;
+    if (pendingMessages.size() == pending.size())
+        h.pendingMessages = pendingMessages;
     std::map<std::pair<int, Bytes>, int> votes;
     for (const LivePendingCall& c : firstStuck)
         if (c.present)
@@ -137,18 +184,19 @@ HangReport explainLiveHang(const std::vector<int>& lastCompleted, const std::vec
                 break;
             }
     }
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "the watchdog aborted the run in iteration %d after a collective made no progress for %.0f ms",
-                  iteration + 1, watchdogMs);
-    h.explanation = buf;
-    if (h.firstMismatchRank >= 0 && static_cast<size_t>(h.firstMismatchRank) < pending.size()
-        && !pending[static_cast<size_t>(h.firstMismatchRank)].empty())
-        h.explanation += "; rank " + std::to_string(h.firstMismatchRank) + " is the first that differs ("
-                         + pending[static_cast<size_t>(h.firstMismatchRank)] + ")";
+    Message why = Message("live.hang.watchdog").with("iteration", iteration + 1).with("ms", number("%.0f", watchdogMs));
+    const size_t first = static_cast<size_t>(h.firstMismatchRank);
+    if (h.firstMismatchRank >= 0 && first < pending.size() && !pending[first].empty())
+        why = Message("live.hang.first_differs")
+                  .with("watchdog", std::move(why))
+                  .with("rank", h.firstMismatchRank)
+                  .with("pending", h.pendingMessage(first));
     else if (h.firstMismatchRank >= 0) // a rank another process drives: what it does is not known here
-        h.explanation += "; rank " + std::to_string(h.firstMismatchRank) + " is the first that differs";
+        why = Message("live.hang.first_differs_elsewhere").with("watchdog", std::move(why)).with("rank", h.firstMismatchRank);
     else
-        h.explanation += "; every member made the same call, so a rank or link stopped making progress";
+        why = Message("live.hang.same_call").with("watchdog", std::move(why));
+    h.explanation = english(why);
+    h.explanationWording = std::move(why);
     return h;
 }
 

@@ -1,6 +1,7 @@
 #include "shardlab/live/multi_process.h"
 
 #include "shardlab/cluster/clock_sync.h"
+#include "shardlab/cluster/stream_merge.h"
 #include "shardlab/cluster/trace_merge.h"
 #include "shardlab/io/run_result_io.h"
 #include "shardlab/io/run_result_json.h"
@@ -10,7 +11,10 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
+#include <memory>
+#include <thread>
 
 namespace shardlab {
 
@@ -155,6 +159,90 @@ Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, in
     return Error{status == 2 ? ErrorKind::BadInput : ErrorKind::RunFailed, joinProblems(problems, "the job cannot start")};
 }
 
+// Rank 0's thread of a streamed job: takes every process's iterations (Tag::Chunk) as they come,
+// merges each once all have arrived and hands the merged run so far on. It ends when every
+// process has said its part is over, when the job is aborted, or when told to stop.
+class JobStreamer {
+public:
+    JobStreamer(Transport& t, std::vector<ProcessClockFit> heldFits, double tieUs, int total, const JobOptions& options)
+        : m_t(t), m_merger(t.size(), std::move(heldFits), tieUs), m_total(total), m_options(options),
+          m_thread([this] { loop(); })
+    {
+    }
+    ~JobStreamer() { stop(); }
+    JobStreamer(const JobStreamer&) = delete;
+    JobStreamer& operator=(const JobStreamer&) = delete;
+
+    // Waits until every process's last iteration has been taken (each sends its end before its
+    // part, so once rank 0 holds every part the ends are on their way).
+    void finish()
+    {
+        if (m_thread.joinable())
+            m_thread.join();
+    }
+    void stop()
+    {
+        m_stop = true;
+        finish();
+    }
+
+private:
+    void loop()
+    {
+        const int size = m_t.size();
+        std::vector<bool> ended(static_cast<size_t>(size), false);
+        int endedCount = 0;
+        bool merging = true;
+        while (endedCount < size) {
+            auto m = m_t.receive(kAnyPeer, Tag::Chunk, deadlineIn(50));
+            if (!m)
+                return; // the job was aborted: the monitor or the main thread says why
+            if (!*m) {
+                if (m_stop)
+                    return;
+                continue;
+            }
+            const int from = (*m)->from;
+            auto j = uncbor((*m)->bytes);
+            if (from < 0 || from >= size || !j)
+                continue;
+            if (j->value("end", false)) {
+                if (!ended[static_cast<size_t>(from)]) {
+                    ended[static_cast<size_t>(from)] = true;
+                    ++endedCount;
+                }
+                continue;
+            }
+            if (!merging)
+                continue;
+            try {
+                m_merger.add(from, detail::runResultFromJson(j->at("run"), "$"));
+            } catch (const std::exception&) {
+                merging = false; // the whole run at the end says what is wrong
+                continue;
+            }
+            auto n = m_merger.mergeReady();
+            if (!n) {
+                merging = false; // stays unsent; the result at the end carries it
+                continue;
+            }
+            if (*n > 0 && m_options.chunk && !m_options.chunk(m_merger.soFar(), m_merger.merged(), m_total)) {
+                merging = false;
+                if (m_options.onFailure)
+                    m_options.onFailure("rank 0: the reader of the stream went away (standard output closed): the run was stopped");
+                return;
+            }
+        }
+    }
+
+    Transport& m_t;
+    IterationMerger m_merger;
+    int m_total;
+    const JobOptions& m_options;
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+};
+
 } // namespace
 
 JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& launch, const Environment& env,
@@ -226,6 +314,10 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
             return finish(exitStatusOf(verdict.error().kind), verdict.error().message);
         for (const Setup& s : setups)
             out.placement.push_back(s.report);
+        if (auto machine = combineTopology(out.placement))
+            out.machine = *machine;
+        if (options.started)
+            options.started(out.machine, out.placement);
     } else {
         if (!gathered)
             return finish(3, who(rank, mine.host) + ": " + gathered.error().message);
@@ -246,10 +338,14 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     if (monitorOptions.stallMs <= 0 && options.live.watchdogMs > 0)
         monitorOptions.stallMs = 2 * options.live.watchdogMs + 5000;
     std::string failure;
-    auto onFailure = [&](const std::string& message) {
-        failure = who(rank, mine.host) + ": " + message;
+    Message failureWording; // the same, to be worded in the user's language (JobOutcome::wording)
+    auto onFailure = [&](const Message& message) {
+        failureWording = Message("job.failure").with("who", who(rank, mine.host)).with("what", message);
+        failure = english(failureWording);
         if (options.onFailure)
             options.onFailure(failure);
+        if (options.onFailureWording)
+            options.onFailureWording(failureWording);
     };
     RankProgress progress;
     progress.setActivity("measuring clocks");
@@ -257,21 +353,55 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     auto failed = [&](const std::string& message) {
         monitor.stop();
         if (failure.empty()) {
-            failure = who(rank, mine.host) + ": " + message;
+            failureWording = Message("job.failure").with("who", who(rank, mine.host)).with("what", verbatim(message));
+            failure = english(failureWording);
             if (options.onFailure)
                 options.onFailure(failure);
+            if (options.onFailureWording)
+                options.onFailureWording(failureWording);
         }
-        return finish(3, failure);
+        JobOutcome o = finish(3, failure);
+        o.wording = failureWording;
+        return o;
     };
     const Clock clock = hooks.clockUs ? hooks.clockUs : Clock(processClockUs);
     auto before = measureClockOffsets(t, clock, options.clockRounds, setupDeadline);
     if (!before)
         return failed(before.error().message);
 
-    // 3. This rank's part.
+    // Streaming: rank 0 merges the iterations as they come, on the offsets measured now, held.
+    std::unique_ptr<JobStreamer> streamer;
+    if (options.stream && rank == 0) {
+        std::vector<ProcessClockFit> held;
+        double tieUs = 0;
+        for (const ClockOffset& o : *before) {
+            ProcessClockFit f;
+            f.before = o;
+            held.push_back(f);
+            tieUs = std::max(tieUs, f.errorUs());
+        }
+        streamer = std::make_unique<JobStreamer>(t, std::move(held), tieUs, scenario.iterations, options);
+    }
+
+    // 3. This rank's part; streaming, each iteration goes to rank 0 as it completes.
     progress.setActivity("starting its part of the run");
     monitor.setState(ProcessState::Running);
-    auto part = hooks.runRankPart(scenario, rank, device->device, uniqueId, options.live, progress);
+    LiveOptions live = options.live;
+    size_t sentSpans = 0, sentCollectives = 0, sentIterations = 0;
+    if (options.stream)
+        live.iterationDone = [&](const RunResult& soFar, int done, int total) {
+            const json msg = {{"iteration", done - 1},
+                              {"total", total},
+                              {"run", detail::runResultToJson(entriesSince(soFar, sentSpans, sentCollectives, sentIterations))}};
+            sentSpans = soFar.spans.size();
+            sentCollectives = soFar.collectives.size();
+            sentIterations = soFar.iterations.size();
+            (void)t.send(0, Tag::Chunk, cbor(msg)); // a failed send shows up as the job failing
+            return true;
+        };
+    auto part = hooks.runRankPart(scenario, rank, device->device, uniqueId, live, progress);
+    if (options.stream)
+        (void)t.send(0, Tag::Chunk, cbor(json{{"end", true}}));
     if (part)
         monitor.setState(ProcessState::Done);
     else
@@ -309,11 +439,15 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     int status = 0;
     std::vector<RankPart> rankParts;
     std::vector<ProcessClockFit> fits;
+    if (streamer)
+        streamer->finish(); // every iteration sent during the run has been handed over
     for (int r = 0; r < size; ++r) {
         ProcessClockFit fit;
         fit.before = (*before)[static_cast<size_t>(r)];
         fit.after = (*after)[static_cast<size_t>(r)];
         fits.push_back(fit);
+        // streamed: merged on the offsets the chunks were merged on, so that they stay true
+        const ProcessClockFit used = options.stream ? heldBefore(fit) : fit;
         auto j = uncbor((*parts)[static_cast<size_t>(r)]);
         const std::string host = r < static_cast<int>(out.placement.size()) ? out.placement[static_cast<size_t>(r)].host : "";
         auto add = [&](const std::string& e, int st) {
@@ -330,7 +464,7 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
                     e.erase(0, self.size());
                 add(e, j->at("status").get<int>());
             } else {
-                rankParts.push_back({{r}, detail::runResultFromJson(j->at("run"), "$"), fit});
+                rankParts.push_back({{r}, detail::runResultFromJson(j->at("run"), "$"), used});
             }
         } catch (const std::exception& e) {
             add(std::string("its part of the run cannot be read (") + e.what() + ")", 3);
@@ -339,20 +473,26 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     if (!partErrors.empty())
         errors = joinProblems(partErrors, "the run failed");
     // How each process's GPU timer maps onto its own clock (the live executor's part of the error).
-    std::string gpuClocks;
+    std::vector<Message> gpuClocks;
     for (const RankPart& p : rankParts)
         if (p.run.mode == RunMode::Live && !p.run.clockNote.empty())
-            gpuClocks += (gpuClocks.empty() ? "" : ", ") + p.run.clockNote;
+            gpuClocks.push_back(p.run.clockMessage());
     if (errors.empty()) {
         MergeOptions mo;
         for (const ProcessClockFit& f : fits)
-            mo.tieUs = std::max(mo.tieUs, f.errorUs());
+            mo.tieUs = std::max(mo.tieUs, options.stream ? heldBefore(f).errorUs() : f.errorUs());
         auto merged = mergeRankParts(std::move(rankParts), mo);
         if (!merged) {
             errors = merged.error().message;
             status = 3;
         } else {
-            merged->clockNote = clockNote(fits, options.clockRounds, t.describe()) + (gpuClocks.empty() ? "" : "; " + gpuClocks);
+            merged->clockWording = options.stream ? heldClockMessage(fits, options.clockRounds, t.describe())
+                                                  : clockMessage(fits, options.clockRounds, t.describe());
+            if (!gpuClocks.empty())
+                merged->clockWording = Message("live.clock.and_gpus")
+                                           .with("processes", std::move(merged->clockWording))
+                                           .with("gpus", listOf(std::move(gpuClocks)));
+            merged->clockNote = english(merged->clockWording);
             if (Status st = checkRunAgainstScenario(*merged, scenario); !st) {
                 errors = "the merged run does not fit the scenario: " + st.error().message;
                 status = 3;
@@ -369,8 +509,6 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     (void)broadcastBytes(t, cbor(json{{"status", status}}), 0, Tag::Final, late, "exit status");
     (void)t.flush(deadlineIn(10'000));
     monitor.stop();
-    if (auto machine = combineTopology(out.placement))
-        out.machine = *machine;
     return finish(status, errors);
 }
 

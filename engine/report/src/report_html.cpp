@@ -189,7 +189,7 @@ void summarySection(std::ostringstream& h, const LabReport& r)
     fact("report.fact.straggler",
         s.straggler ? "<span class=\"bad\">" + words(l, "report.rank", {{"rank", std::to_string(*s.straggler)}}) + "</span>"
                     : words(l, "common.none"));
-    fact("report.fact.limited_by", said(bottleneckWords(r.summary.bottleneck), l));
+    fact("report.fact.limited_by", said(bottleneckMessage(r.summary.bottleneck), l));
     if (r.run.hang)
         fact("report.fact.hang",
             words(l, "report.fact.hang_value",
@@ -272,7 +272,7 @@ void timingSection(
           << "</td><td class=\"num\">" << ms(t.waitMs) << "</td><td class=\"num\">" << ms(t.stepMs)
           << "</td><td class=\"num\">" << fmt("%.2fx", t.speedup) << "</td><td class=\"num\">"
           << fmt("%.0f%%", t.efficiency * 100) << "</td><td class=\"num\">" << ms(t.collectiveTimeMs)
-          << "</td><td class=\"num\">" << fmt("%.1f", t.busbwGBps) << "</td><td>" << said(bottleneckWords(t.bottleneck), l)
+          << "</td><td class=\"num\">" << fmt("%.1f", t.busbwGBps) << "</td><td>" << said(bottleneckMessage(t.bottleneck), l)
           << "</td></tr>\n";
     }
     h << "</table>\n";
@@ -286,7 +286,7 @@ void limitingSection(
     const Language l = r.language;
     h << "<h2 id=\"limiting-segment\">" << words(l, "report.section.limiting") << "</h2>\n";
     h << "<p class=\"verdict\"><b>"
-      << words(l, "report.limiting.segment", {{"segment", said(bottleneckWords(r.summary.bottleneck), l)}}) << "</b> "
+      << words(l, "report.limiting.segment", {{"segment", said(bottleneckMessage(r.summary.bottleneck), l)}}) << "</b> "
       << said(r.limitingSentence, l) << "</p>\n";
     for (const char* id : {"timeline", "per-rank"})
         if (const SvgFigure* f = findFigure(figs, id))
@@ -377,18 +377,6 @@ SvgFigure segmentChart(const ChartText& text, const std::vector<std::string>& ca
 }
 
 } // namespace
-
-Message bottleneckWords(Bottleneck b)
-{
-    switch (b) {
-    case Bottleneck::Compute: return Message("report.bottleneck.compute");
-    case Bottleneck::Communication: return Message("report.bottleneck.communication");
-    case Bottleneck::Wait: return Message("report.bottleneck.wait");
-    case Bottleneck::Capacity: return Message("report.bottleneck.capacity");
-    case Bottleneck::Hang: return Message("report.bottleneck.hang");
-    }
-    return verbatim(bottleneckName(b));
-}
 
 std::vector<std::string> labReportSectionIds()
 {

@@ -19,6 +19,12 @@ constexpr CatalogueEntry kEntries[] = {
 #include "catalogue/comparison.inc"
 #include "catalogue/cli.inc"
 #include "catalogue/report.inc"
+#include "catalogue/sweep.inc"
+#include "catalogue/calibration.inc"
+#include "catalogue/topo.inc"
+#include "catalogue/live.inc"
+#include "catalogue/errors.inc"
+#include "catalogue/help.inc"
 #include "catalogue/profile.inc"
 };
 

@@ -29,7 +29,8 @@ const std::vector<std::string_view>& units()
 {
     static const std::vector<std::string_view> list = {
         "b", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib", "ns", "us", "ms", "s", "gb/s", "mb/s", "tb/s",
-        "gbit/s", "gbps", "gbit", "hz", "mhz", "ghz", "w", "x", "tflop/s", "tflops", "flops", "flop/s", "kb/s"};
+        "gbit/s", "gbps", "gbit", "hz", "mhz", "ghz", "w", "x", "tflop/s", "tflops", "flops", "flop/s", "kb/s",
+        "ppm", "flop", "tflop"};
     return list;
 }
 
@@ -40,6 +41,8 @@ bool allowedPart(const std::string& part)
         letters += latinLetter(c) ? 1 : 0;
     if (letters <= 1)
         return true; // "x" of 1.6x, a choice "a", "#3"
+    if (std::find(technicalTerms().begin(), technicalTerms().end(), part) != technicalTerms().end())
+        return true; // a term with digits in it: "fp32", "ll128"
     // Digits around a term or unit: "8b", "zero-3", "h100", "24gb", "nv18".
     std::string core = part;
     while (!core.empty() && !latinLetter(core.back()))
@@ -83,7 +86,9 @@ const std::vector<std::string_view>& technicalTerms()
         "collective", "collectives", "shard", "shards", "straggler", "stream", "batch", "root", "numa", "nccl_debug",
         "info",
         // nvidia-smi's path class for a network hop (NV#, PIX, PXB, PHB, NODE and SYS are above)
-        "net"};
+        "net",
+        // JSON's literals, as a file holds them
+        "true", "false", "null"};
     return list;
 }
 

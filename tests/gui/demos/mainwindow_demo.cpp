@@ -3,9 +3,10 @@
 //   SHARDLAB_SCREENSHOT=out.png mainwindow_demo [--open FILE] [--run] [--at FRACTION]
 //       [--sandbox wrong_op|wrong_count|skip:RANK:STEP:ITERATION] [--deadline MS]
 //       [--page editor|run|analysis] [--analysis-tab N] [--lesson ID] [--presenter light|dark]
-//       [--size WxH] [--welcome] [--step N [--show-me]]
+//       [--size WxH] [--welcome] [--step N [--show-me]] [--lang zh_CN|en]
 #include "analysis/analysispage.h"
 #include "document/documentcontroller.h"
+#include "i18n/language.h"
 #include "lessons/lesson_browser.h"
 #include "shell/mainwindow.h"
 #include "run/playbackcontroller.h"
@@ -15,6 +16,7 @@
 
 #include <QApplication>
 #include <QDockWidget>
+#include <QGraphicsView>
 #include <QPushButton>
 #include <QScreen>
 #include <QTabWidget>
@@ -29,6 +31,9 @@ int main(int argc, char** argv)
 {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("shardlab-demo"));
+    // --lang zh_CN: the interface (and the engine's sentences) in that language
+    if (const int at = QApplication::arguments().indexOf(QStringLiteral("--lang")); at > 0 && at + 1 < argc)
+        i18n::installTranslations(&app, QApplication::arguments()[at + 1], false);
     MainWindow w;
     const QStringList args = QApplication::arguments();
     auto option = [&](const QString& name) {
@@ -108,9 +113,16 @@ int main(int argc, char** argv)
             QTimer::singleShot(page == QLatin1String("analysis") ? 3000 : 300, next);
         });
     if (const QString theme = option(QStringLiteral("--presenter")); !theme.isEmpty())
-        steps.push_back([&w, theme](std::function<void()> next) {
+        steps.push_back([&w, theme, size](std::function<void()> next) {
             w.presenter()->setTheme(theme == QLatin1String("dark") ? PresenterMode::Theme::Dark : PresenterMode::Theme::Light);
             w.presenter()->setActive(true);
+            // The offscreen platform's one screen has its own size: with --size, the window keeps
+            // presenter mode's look at the size of the screen being shown (as test_screens does).
+            if (!size.isEmpty())
+                QTimer::singleShot(200, &w, [&w, size] {
+                    w.showNormal();
+                    w.setGeometry(0, 0, size.section(QLatin1Char('x'), 0, 0).toInt(), size.section(QLatin1Char('x'), 1, 1).toInt());
+                });
             QTimer::singleShot(800, next);
         });
 
@@ -119,6 +131,10 @@ int main(int argc, char** argv)
         QTimer::singleShot(800, &w, [&w, shot] {
             if (!shot.isEmpty())
                 w.grab().save(shot, "PNG", 0); // the strongest compression: smaller files for docs/images
+            if (qEnvironmentVariableIsSet("SHARDLAB_DEMO_DEBUG"))
+                for (QGraphicsView* v : w.findChildren<QGraphicsView*>())
+                    for (QWidget* c : v->viewport()->findChildren<QWidget*>())
+                        qInfo("view %d,%d %dx%d visible %d; child %d,%d %dx%d; zoom %.2f sceneRect %.0f,%.0f %.0fx%.0f", v->mapTo(&w, QPoint()).x(), v->mapTo(&w, QPoint()).y(), v->width(), v->height(), v->isVisible(), c->x(), c->y(), c->width(), c->height(), v->transform().m11(), v->sceneRect().x(), v->sceneRect().y(), v->sceneRect().width(), v->sceneRect().height());
             if (qEnvironmentVariableIsSet("SHARDLAB_DEMO_SIZES")) // which widgets make the window wide
                 for (QWidget* c : w.findChildren<QWidget*>())
                     if (c->minimumSizeHint().width() > 700 || c->minimumWidth() > 700)

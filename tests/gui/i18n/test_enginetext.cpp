@@ -10,7 +10,9 @@
 #include "run/runpage.h"
 #include "run/summarypanel.h"
 
+#include "shardlab/analysis/summary.h"
 #include "shardlab/io/scenario_io.h"
+#include "shardlab/sim/simulator.h"
 #include "shardlab/text/untranslated.h"
 
 #include <QApplication>
@@ -64,7 +66,56 @@ class TestEngineText : public QObject {
 private slots:
     void summaryAndDiagnosisInChinese();
     void summaryInEnglish();
+    void liveNotesInTheInterfaceLanguage();
 };
+
+// A measured run's notes (its scaled buffers, its clock alignment) in the summary, worded in the
+// interface language; the English where a run carries no message (an older result file).
+void TestEngineText::liveNotesInTheInterfaceLanguage()
+{
+    const Scenario s = straggler();
+    auto simulated = simulate(s);
+    QVERIFY(simulated.ok());
+    RunResult run = *simulated;
+    run.notes = {"collective sizes scaled by 0.5 to fit the GPUs", "an English note of an older file"};
+    run.noteMessages = {Message("live.note.scaled")
+                            .with("scale", verbatim("0.5"))
+                            .with("rank", verbatim("1"))
+                            .with("need", verbatim("80 GB"))
+                            .with("free", verbatim("40 GB"))
+                            .with("percent", verbatim("90")),
+        verbatim("an English note of an older file")};
+    run.clockNote = "live, timeline capture off: only iteration boundaries were stamped (alignment error at most 3 us)";
+    run.clockWording = Message("live.clock.no_timeline").with("error", verbatim("3"));
+    auto outcome = std::make_shared<RunOutcome>();
+    outcome->kind = RunKind::Live;
+    outcome->scenario = s;
+    outcome->summary = summarize(s, run);
+    outcome->run = std::make_shared<const RunResult>(run);
+
+    i18n::installTranslations(qApp, i18n::kChinese, false);
+    SummaryPanel panel;
+    panel.setOutcome(outcome);
+    const QStringList zh = panel.notes().split(QLatin1Char('\n'));
+    QCOMPARE(zh.size(), 3);
+    QVERIFY2(zh[0].contains(QStringLiteral("缩放")) && zh[0].contains(QStringLiteral("80 GB")), qPrintable(zh[0]));
+    QCOMPARE(zh[1], QStringLiteral("an English note of an older file"));
+    QVERIFY2(zh[2].contains(QStringLiteral("对齐误差至多 3 us")), qPrintable(zh[2]));
+
+    i18n::installTranslations(qApp, i18n::kEnglish, false);
+    panel.setOutcome(outcome);
+    const QStringList en = panel.notes().split(QLatin1Char('\n'));
+    QCOMPARE(en.size(), 3);
+    QVERIFY2(en[0].startsWith(QStringLiteral("collective sizes scaled by 0.5")), qPrintable(en[0]));
+    QCOMPARE(en[2], QString::fromStdString(run.clockNote));
+
+    // a simulation has nothing to add: no notes, no clock note
+    auto sim = std::make_shared<RunOutcome>(*outcome);
+    sim->kind = RunKind::Simulate;
+    sim->run = std::make_shared<const RunResult>(*simulated);
+    panel.setOutcome(sim);
+    QVERIFY(panel.notes().isEmpty());
+}
 
 void TestEngineText::summaryAndDiagnosisInChinese()
 {

@@ -20,6 +20,7 @@
 // 4. Compute: efficiency[GPU name] = measured FP32 TFLOP/s / the GPU's nominal TFLOP/s.
 #pragma once
 
+#include "shardlab/text/message.h"
 #include "shardlab/analysis/collective_comparison.h"
 #include "shardlab/analysis/sweep_fit.h"
 #include "shardlab/sim/cost_model.h"
@@ -78,7 +79,9 @@ struct CalibrationResult {
     std::vector<AccuracyRow> rows;
     ErrorStats start, fitted, calibrated;
     std::vector<FittedLinkClass> classes;
-    std::vector<std::string> notes; // samples left out and parameters not fitted, with why
+    std::vector<std::string> notes; // samples left out and parameters not fitted, with why (English)
+    std::vector<Message> noteMessages; // the same notes as data, to be worded (calibration.inc)
+    void addNote(Message note);        // appends to both
 };
 
 Result<CalibrationResult> fitProfile(const CalibrationData& data, const CalibrationOptions& options = {});

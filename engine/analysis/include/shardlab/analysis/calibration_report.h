@@ -9,7 +9,8 @@
 
 namespace shardlab {
 
-std::string formatAccuracyTable(const CalibrationResult& result);
+// The accuracy table in `language` (calibration.inc); collective names, sizes and numbers as they are.
+std::string formatAccuracyTable(const CalibrationResult& result, Language language = Language::English);
 std::string calibrationJson(const CalibrationResult& result);
 // Samples from `shardlab bench --json` output (one collective, one rank count, rows of sizes).
 Result<std::vector<CalibrationSample>> samplesFromSweepJson(const std::string& text, const std::string& origin);

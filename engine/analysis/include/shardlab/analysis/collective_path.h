@@ -35,5 +35,7 @@ Message linkDescription(const Topology& topology, int link); // the same as data
 // "NVLink", "PCIe", "the CPU-socket interconnect", "the network"
 const char* linkKindWords(LinkKind kind);
 Message linkKindMessage(LinkKind kind); // the same as data
+// A link kind as a table names it: "NVLink", "PCIe", "cross-socket", "network" (link.short.*)
+Message linkShortMessage(LinkKind kind);
 
 } // namespace shardlab

@@ -87,7 +87,8 @@ struct ScalingCurve {
     int baseGpus = 0;
     std::vector<ScalingPoint> points; // ascending GPU counts, starting at 1
     std::vector<ScalingNote> notes;
-    std::vector<std::string> rescaleNotes; // how the scenario was rescaled, in words
+    std::vector<std::string> rescaleNotes; // how the scenario was rescaled, in words (English)
+    std::vector<Message> rescaleMessages;  // the same notes as data (scaling.inc); may be shorter in a curve made by hand
     const ScalingPoint* find(int gpus) const;
 };
 
@@ -100,9 +101,10 @@ std::vector<int> defaultGpuCounts(int maxGpus);
 Topology scalingTemplate(const Topology& topology);
 
 // The scenario on `gpus` GPUs of `tpl` (see the file comment). `notes` (optional) receives one
-// line per rescaling decision that a user should know about.
+// line per rescaling decision that a user should know about, in English; `messages` (optional)
+// the same decisions as Messages, to be worded in the user's language.
 Result<Scenario> rescaleScenario(const Scenario& base, const Topology& tpl, int gpus, ScalingMode mode,
-                                 std::vector<std::string>* notes = nullptr);
+                                 std::vector<std::string>* notes = nullptr, std::vector<Message>* messages = nullptr);
 
 Result<ScalingCurve> scalingCurve(const Scenario& base, const ScalingOptions& options = {});
 

@@ -16,6 +16,8 @@ namespace shardlab {
 
 enum class Bottleneck { Compute, Communication, Wait, Capacity, Hang };
 const char* bottleneckName(Bottleneck b); // "compute", "communication", "wait", "capacity", "hang"
+// The same name as a message, for the reader's language ("summary.bottleneck.<name>").
+Message bottleneckMessage(Bottleneck b);
 
 struct RankBreakdown {
     int rank = 0;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "shardlab/sim/cost_model.h"
+#include "shardlab/text/message.h"
 
 #include <optional>
 #include <string>
@@ -40,8 +41,15 @@ SweepRow sweepRow(OpKind kind, int ranks, Bytes bytes, double timeUs);
 
 std::vector<SweepRow> simulateSweep(CostModel& model, OpKind kind, int ranks, const std::vector<Bytes>& sizes);
 
-// The table as nccl-tests prints it, with a header naming the collective, ranks and source.
-std::string formatSweepTable(OpKind kind, int ranks, const std::vector<SweepRow>& rows, const std::string& title);
+// The table as nccl-tests prints it, with a header naming the collective, ranks and source, in
+// `language`. nccl-tests' column names and values (size, count, type, redop, root, time, algbw,
+// busbw, #wrong; float, sum, none, N/A) stay as nccl-tests prints them in every language, so that
+// the table reads like nccl-tests' output; the header, the units row, the algorithm column and the
+// notes are worded (sweep.inc).
+std::string formatSweepTable(OpKind kind, int ranks, const std::vector<SweepRow>& rows, const Message& title,
+                             Language language = Language::English);
+// The words of nccl-tests' table kept in every language (for the no-English-in-Chinese tests).
+const std::vector<std::string>& ncclTestsTableWords();
 std::string sweepJson(OpKind kind, int ranks, const std::vector<SweepRow>& rows, const std::string& mode);
 
 

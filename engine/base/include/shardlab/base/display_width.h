@@ -20,4 +20,9 @@ std::size_t displayWidth(std::string_view utf8);
 // spaces to exactly `width` columns (left aligned).
 std::string fitToWidth(std::string_view utf8, std::size_t width);
 
+// `utf8` padded with spaces to at least `width` columns, never cut: right aligned (numbers,
+// column titles over numbers) or left aligned (row labels).
+std::string rightAligned(std::string_view utf8, std::size_t width);
+std::string leftAligned(std::string_view utf8, std::size_t width);
+
 } // namespace shardlab

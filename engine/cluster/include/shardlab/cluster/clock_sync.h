@@ -70,5 +70,23 @@ Result<std::vector<ClockOffset>> measureClockOffsets(Transport& transport, const
 // 32 MPI ping-pongs each, before and after the run; residual error <= 3.1 us (rank 2), drift
 // <= 0.8 ppm".
 std::string clockNote(const std::vector<ProcessClockFit>& fits, int rounds, const std::string& transport);
+// The same as data (live.inc), to be worded in the user's language; clockNote() is its English.
+Message clockMessage(const std::vector<ProcessClockFit>& fits, int rounds, const std::string& transport);
+
+// A fit that keeps only the offset measured before the run, held through it (a streamed run's:
+// what was sent during the run must not move when the second measurement comes).
+ProcessClockFit heldBefore(const ProcessClockFit& fit);
+// How far off a held offset can be anywhere in the run: the true offset moves steadily from its
+// value at the first measurement to its value at the second, so it stays within
+//   |after - before| + after.error + before.error
+// of the first estimate's true value, which is itself within before.error of the estimate:
+//   bound = |after - before| + after.error + 2 before.error   (before.error without a second).
+double heldErrorUs(const ProcessClockFit& fit);
+// The note of a run whose offsets were held: "clocks of 4 processes aligned to rank 0's by 32
+// ping-pongs each over Open MPI v4.1.4 before the run and held through it (it was streamed as it
+// happened); measured again after it, they had moved by <= 2.1 us: error <= 3.4 us (rank 2)".
+std::string heldClockNote(const std::vector<ProcessClockFit>& fits, int rounds, const std::string& transport);
+// The same as data (live.inc); heldClockNote() is its English.
+Message heldClockMessage(const std::vector<ProcessClockFit>& fits, int rounds, const std::string& transport);
 
 } // namespace shardlab

@@ -10,6 +10,7 @@
 // failure has failed. The watcher that sees it first reports it once (onFailure: print, abort).
 #pragma once
 
+#include "shardlab/text/message.h"
 #include "shardlab/cluster/transport.h"
 
 #include <atomic>
@@ -74,7 +75,9 @@ public:
     void self(const Heartbeat& beat);
     // The failure to report, if any: a message naming the rank, what happened and its last
     // completed collective, followed by every rank's last completed collective as known here.
+    // In English; verdict() is the same as a Message (live.inc), to be worded in the user's language.
     std::optional<std::string> check(double nowMs) const;
+    std::optional<Message> verdict(double nowMs) const;
 
 private:
     struct Watched {
@@ -82,8 +85,9 @@ private:
         double heardMs = 0;
         double progressedMs = 0;
     };
-    std::string describeLast(int rank) const;
-    std::string table() const;
+    Message describeLast(int rank) const;
+    Message table() const;
+    Message who(int rank) const;
 
     int m_self, m_size;
     MonitorOptions m_options;
@@ -97,7 +101,7 @@ class JobMonitor {
 public:
     using Clock = std::function<double()>; // milliseconds
     JobMonitor(Transport& transport, RankProgress& progress, std::string host, const MonitorOptions& options,
-               std::function<void(const std::string&)> onFailure, Clock clockMs = {});
+               std::function<void(const Message&)> onFailure, Clock clockMs = {});
     ~JobMonitor();
     JobMonitor(const JobMonitor&) = delete;
     JobMonitor& operator=(const JobMonitor&) = delete;
@@ -114,7 +118,7 @@ private:
     RankProgress& m_progress;
     std::string m_host;
     MonitorOptions m_options;
-    std::function<void(const std::string&)> m_onFailure;
+    std::function<void(const Message&)> m_onFailure;
     Clock m_clock;
     mutable std::mutex m_mutex;
     ProcessState m_state = ProcessState::Starting;

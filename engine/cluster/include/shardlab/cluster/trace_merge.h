@@ -29,9 +29,14 @@ struct MergeOptions {
     // wait is drawn. Set it to the clock alignment's error bound: below it, who came last is not
     // known. 0 keeps every difference.
     double tieUs = 0;
-    // Shift the merged run so that it starts at 0 (as a single-process run does).
+    // Shift the merged run so that it starts at 0 (as a single-process run does): by
+    // firstMomentOf(the merged run).
     bool startAtZero = true;
 };
+
+// Where a merged run starts: the earliest begin, arrival or mark of its first iteration (rank 0's
+// clock), i.e. the first iteration's mark's begin, or earlier when a span or arrival is.
+double firstMomentOf(const RunResult& run);
 
 // The whole run on rank 0's clock:
 //  * spans of every rank, moved onto rank 0's clock;
@@ -42,6 +47,9 @@ struct MergeOptions {
 //  * iteration marks from the earliest begin to the latest end over processes;
 //  * per-rank devices and peak memory from the process that ran the rank;
 //  * a hang report when any process reported one (last completed collective of every rank).
+// Order: iteration by iteration (records by iteration, then start; spans by iteration, then rank
+// and begin), so that merging the first k iterations of every part gives the first entries of the
+// whole merge: a streamed run is merged and sent one iteration at a time (multi_process.h).
 // Errors: parts that overlap or leave a rank out, records of one collective that disagree
 // (kind, size, step, iteration), or, without a hang, a collective some member never recorded.
 Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions& options = {});

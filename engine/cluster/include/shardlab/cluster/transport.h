@@ -26,7 +26,7 @@ inline constexpr int kAnyPeer = -1;
 
 // Message tags: each protocol step has its own, so that heartbeats (on the monitor's thread) and
 // the main thread's steps never take each other's messages.
-enum class Tag : int { Setup = 1, Decision, Ping, Pong, Part, Final, Topology, Barrier, Beat = 20 };
+enum class Tag : int { Setup = 1, Decision, Ping, Pong, Part, Final, Topology, Barrier, Chunk, Scenario, Beat = 20 };
 
 struct TransportMessage {
     int from = -1;

@@ -40,6 +40,14 @@ std::string liveBuildInfo();
 
 struct LiveOptions {
     std::function<bool(int, int)> progress; // (iterations done, total); false cancels
+    // Set: the timeline is handed over as each iteration completes, as the simulator's
+    // iterationDone does: (the run so far, iterations done, total); false cancels. Later calls only
+    // append, and the run returned at the end begins with the last run handed over (entry for
+    // entry, the same doubles). For that, each iteration's GPU stamps are mapped onto the host
+    // clock by the line through clock probes just before and just after it (a probe after every
+    // iteration, about a millisecond, between iterations) instead of one line through probes
+    // before and after the whole run. A rank part (live_rank.h) hands over its part so far.
+    std::function<bool(const RunResult&, int, int)> iterationDone;
     const std::atomic<bool>* cancel = nullptr;
     double watchdogMs = 10000;              // a collective without progress for this long is aborted
     bool captureTimeline = true;            // false: only iteration times (no per-phase stamps)

@@ -7,6 +7,7 @@
 #include "shardlab/model/scenario.h"
 #include "shardlab/sim/cost_model.h"
 #include "shardlab/sim/event_estimate.h"
+#include "shardlab/text/message.h"
 
 #include <cstdint>
 #include <string>
@@ -54,7 +55,7 @@ struct LivePlan {
     std::vector<std::vector<std::uint64_t>> pieces; // all-gather-v: elements per member per bucket, by program index
     double scale = 1.0;                       // every collective size is multiplied by this (<= 1)
     std::vector<Bytes> sendBytes, recvBytes;  // per rank: the buffers every collective of the run shares
-    std::vector<std::string> notes;           // in words: scaling, paging that live mode does not do
+    std::vector<Message> notes;               // in words: scaling, paging that live mode does not do (live.inc)
 };
 
 // Builds the plan. `freeBytes` is each rank's free device memory; `reservedBytes` what the engine

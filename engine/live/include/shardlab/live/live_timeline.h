@@ -46,8 +46,19 @@ struct LiveCollective {
 // arrival) and communicates from the start to its own end. Arrivals within `tieUs` of each other
 // (the clock alignment's error) count as simultaneous: then nobody is "last" (lastArrival -1), as
 // in the simulator when ranks arrive together.
+//
+// Order: iteration by iteration (as appendTimeline appends them, in increasing iteration), and
+// within one iteration records in the order given and spans by rank, then begin. So a run
+// assembled iteration by iteration as the iterations finish (each appended and streamed as one
+// chunk) is, entry for entry, the run assembled at the end.
 void assembleTimeline(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives,
                       double tieUs);
+
+// One iteration's phases and collectives (a phase's `collective` indexes `collectives`) appended
+// after what `run` holds, by assembleTimeline's rules: its records take the next indices, its
+// spans follow in rank, then begin order. assembleTimeline is this, called once per iteration.
+void appendTimeline(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives,
+                    double tieUs);
 
 // The rank-part form of live_rank.h, for one process of a multi-process run that measured only
 // its own members of each collective (the others' arrivals and ends are NaN): each record keeps
@@ -55,7 +66,9 @@ void assembleTimeline(RunResult& run, const std::vector<LivePhase>& phases, cons
 // it saw, lastArrival -1 (who came last is for rank 0's merge to find); each of its members spends
 // one Comm span from its arrival to its end (mergeRankParts splits it into wait + comm). Records
 // without a measured arrival are left out. Phases as in assembleTimeline.
+// Ordered iteration by iteration, as assembleTimeline; appendRankPart appends one iteration.
 void assembleRankPart(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives);
+void appendRankPart(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives);
 
 // What a rank was doing when the watchdog fired, for the hang report.
 struct LivePendingCall {
@@ -70,8 +83,11 @@ struct LivePendingCall {
 // collective counted over all its collectives, -1 for none), what each is blocked in, and among
 // the members of the first collective that never completed, the first whose call differs from
 // the majority's (or who never called it). An empty `pending` entry is a rank another process
-// drives: it may be named as the first that differs, without what it does.
+// drives: it may be named as the first that differs, without what it does. `pendingMessages`
+// (optional, one per rank) are the same as `pending`, as Messages; the explanation is always kept
+// both in English and as a Message (live.inc).
 HangReport explainLiveHang(const std::vector<int>& lastCompleted, const std::vector<std::string>& pending,
-                           const std::vector<LivePendingCall>& firstStuck, int iteration, double watchdogMs);
+                           const std::vector<LivePendingCall>& firstStuck, int iteration, double watchdogMs,
+                           const std::vector<Message>& pendingMessages = {});
 
 } // namespace shardlab

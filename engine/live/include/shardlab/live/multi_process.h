@@ -48,6 +48,25 @@ struct JobOptions {
     // setup: the CLI prints the message and aborts the job (Transport::abort). If it returns,
     // runLiveJob returns exit status 3 with the message.
     std::function<void(const std::string&)> onFailure;
+    // The same message as a Message (live.inc), for a front end that words it in the user's language;
+    // called right after onFailure.
+    std::function<void(const Message&)> onFailureWording;
+
+    // Streaming (`shardlab live --stream` under a launcher; every process sets it): each process
+    // sends every iteration of its part to rank 0 as it completes (LiveOptions::iterationDone,
+    // Tag::Chunk); rank 0 merges an iteration once every process's has arrived (stream_merge.h)
+    // and hands the merged run so far to `chunk`. So that what was handed over stays true, every
+    // process's clock is mapped onto rank 0's by the offset measured before the run, held through
+    // it, for the chunks and the final run alike; the offsets measured after the run bound the
+    // error that leaves, and the run's clock note states that bound.
+    bool stream = false;
+    // Rank 0, once the job is agreed, before any part runs: the machine of the job (combined from
+    // every process's report, when it could be) and who runs where.
+    std::function<void(const std::optional<Topology>& machine, const std::vector<RankTopologyReport>& placement)> started;
+    // Rank 0, on a thread of its own: (the merged run so far, iterations merged, total); later
+    // calls only append; the final JobOutcome::run begins with the last run handed over. false:
+    // nobody reads any more; the job fails through onFailure (which ends it).
+    std::function<bool(const RunResult& soFar, int done, int total)> chunk;
 };
 
 struct JobOutcome {
@@ -56,6 +75,7 @@ struct JobOutcome {
     std::vector<RankTopologyReport> placement; // rank 0: who ran where
     std::optional<Topology> machine;          // rank 0: the combined topology, when it could be built
     std::string message;                      // for this process to print on stderr (empty: nothing)
+    Message wording;                          // the same as a Message where there is one (a failure the job monitor saw)
 };
 
 // Never throws; every failure is in the outcome. Rank 0 prints job-wide problems (naming the

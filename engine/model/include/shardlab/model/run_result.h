@@ -96,6 +96,27 @@ struct RunResult {
     std::optional<HangReport> hang;
     std::string clockNote;            // how the clocks were aligned (live), or "one simulated clock"
     std::vector<std::string> notes;   // what a live run changed or could not do (scaled buffers...), in words
+    // The same as data (text/message.h), to be worded in the user's language. Empty where the run
+    // came from somewhere that only has the English (an older result file, a stream): clockMessage()
+    // and noteMessage() then give the English verbatim.
+    Message clockWording;
+    std::vector<Message> noteMessages; // one per note, or none
+    Message clockMessage() const { return clockWording.empty() ? verbatim(clockNote) : clockWording; }
+    Message noteMessage(size_t i) const
+    {
+        if (noteMessages.size() == notes.size() && i < noteMessages.size() && !noteMessages[i].empty())
+            return noteMessages[i];
+        return verbatim(i < notes.size() ? notes[i] : std::string());
+    }
+    // Appends a note in English and as a Message.
+    void addNote(Message note)
+    {
+        if (noteMessages.size() != notes.size()) // older notes without Messages: keep them verbatim
+            for (size_t i = noteMessages.size(); i < notes.size(); ++i)
+                noteMessages.push_back(verbatim(notes[i]));
+        notes.push_back(english(note));
+        noteMessages.push_back(std::move(note));
+    }
     double endUs() const;
 };
 

@@ -30,9 +30,6 @@ std::vector<SvgFigure> labReportFigures(const LabReport& report, double width = 
 
 std::string labReportHtml(const LabReport& report, const ReportHtmlOptions& options = {});
 
-// A bottleneck's name in the report ("compute", "wait"...), worded in the report's language.
-Message bottleneckWords(Bottleneck bottleneck);
-
 // Section ids of the report, in order (tests and the GUI's table of contents use them).
 std::vector<std::string> labReportSectionIds();
 

@@ -1,0 +1,28 @@
+// Errors for bad input, worded in the user's language. The engine writes its errors as English text
+// (Error::message, shardlab/base/result.h: base sits below the catalogue and cannot hold Messages).
+// The recurring templates of those errors, the ones a learner meets with a broken file or command,
+// are recognised here line by line and worded from the catalogue (errors.inc), with the file, the
+// JSON path and the values exactly as the engine wrote them:
+//   ORIGIN: PATH: missing (expected E)          ORIGIN: PATH: found T (expected E)
+//   ORIGIN: PATH: V is out of range (expected E) ORIGIN: PATH: unknown key (expected one of: K)
+//   ORIGIN: PATH: 'V' (expected a, b or c)       ORIGIN: $: the file is empty / not a ShardLab file...
+//   FILE: no such file / is a folder (expected E) / cannot be read (check its permissions)
+//   unknown preset 'X' (expected one of: ...)
+// and the common phrases of E and T ("a string", "an integer from 1 to 100", "a size: ..."). A line
+// that fits no template, or a phrase the catalogue lacks, stays as the engine wrote it (English):
+// the test of every template (tests/engine/test_error_wording.cpp) fails when the English changes
+// under it.
+#pragma once
+
+#include "shardlab/text/message.h"
+
+#include <string>
+
+namespace shardlab {
+
+// The error as a Message: one piece per line, each worded where its template is known, else verbatim.
+Message errorMessage(const std::string& englishError);
+// The same, worded: render(errorMessage(text), language). English gives `englishError` back unchanged.
+std::string wordedError(const std::string& englishError, Language language);
+
+} // namespace shardlab

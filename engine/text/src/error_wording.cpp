@@ -1,0 +1,232 @@
+// Recognising the engine's error templates (error_wording.h). Each regular expression below is
+// the English of one template in engine/base/src/json_reader.cpp, file_io.cpp,
+// engine/io/src/scenario_io.cpp or engine/model/src/presets.cpp; the ids are in errors.inc.
+#include "shardlab/text/error_wording.h"
+
+#include <regex>
+#include <sstream>
+#include <vector>
+
+namespace shardlab {
+namespace {
+
+using std::regex;
+using std::smatch;
+
+bool whole(const std::string& text, const regex& re, smatch& m)
+{
+    return std::regex_match(text, m, re);
+}
+
+// "nvlink, pcie, cross-socket or network" -> its items; empty when `text` is no such list of
+// identifiers (words the user types: lower case, digits, '_', '-').
+std::vector<std::string> identifierChoices(const std::string& text)
+{
+    static const regex list(R"(([a-z0-9_\-]+(?:, [a-z0-9_\-]+)*) or ([a-z0-9_\-]+))");
+    smatch m;
+    if (!whole(text, list, m))
+        return {};
+    std::vector<std::string> items;
+    std::stringstream ss(m[1].str());
+    for (std::string item; std::getline(ss, item, ',');)
+        items.push_back(item.substr(item.find_first_not_of(' ')));
+    items.push_back(m[2].str());
+    return items;
+}
+
+// What the engine expected: its common phrases worded, others verbatim.
+Message expectedPhrase(const std::string& e)
+{
+    static const struct {
+        const char* english;
+        const char* id;
+    } fixed[] = {
+        {"a string", "error.expected.string"},
+        {"an object", "error.expected.object"},
+        {"an array", "error.expected.array"},
+        {"true or false", "error.expected.boolean"},
+        {"a size: a number of bytes or a string such as \"16 GB\" or \"512 MiB\"", "error.expected.size"},
+        {"a size such as \"16 GB\"", "error.expected.size_short"},
+        {"a bandwidth per direction: GB/s as a number, or a string such as \"25 GB/s\" or \"400 Gb/s\"",
+         "error.expected.bandwidth"},
+        {"a bandwidth per direction: GB/s as a number, or a string such as \"25 GB/s\" or \"400 Gb/s\", above 0 and at "
+         "most 100 TB/s",
+         "error.expected.bandwidth_range"},
+        {"an amount of work: FLOP as a number, or a string such as \"4 TFLOP\"", "error.expected.flops"},
+        {"an amount of work: FLOP as a number, or a string such as \"4 TFLOP\", from 0 to 1e24", "error.expected.flops_range"},
+        {"a rank number", "error.expected.rank"},
+        {"0 or more", "error.expected.zero_or_more"},
+        {"at least one rank", "error.expected.one_rank"},
+        {"a preset id", "error.expected.preset"},
+        {"a non-empty array of GPUs", "error.expected.gpus"},
+        {"an array of items", "error.expected.items"},
+        {"an array of steps", "error.expected.steps"},
+        {"an array of shards", "error.expected.shards"},
+        {"a factor such as 1.5", "error.expected.factor"},
+        {"the GPU's memory, e.g. \"16 GB\"", "error.expected.memory"},
+        {"a scenario file", "error.expected.scenario_file"},
+        {"a file name", "error.expected.file_name"},
+    };
+    for (const auto& f : fixed)
+        if (e == f.english)
+            return Message(f.id);
+    // JSON the user types, the same in every language
+    if (e == "an array of ranks or \"all\"")
+        return Message("error.expected.ranks").with("all", "\"all\"");
+    if (e == "an array of factors or {\"rank\": factor}")
+        return Message("error.expected.factors").with("object", "{\"rank\": factor}");
+    if (e == "{\"preset\": ID} or an explicit topology")
+        return Message("error.expected.topology").with("preset", "{\"preset\": ID}");
+    static const regex integerRange(R"(an integer from (-?[0-9]+) to (-?[0-9]+))");
+    static const regex numberRange(R"(a number from (\S+) to (\S+))");
+    static const regex rankRange(R"(([0-9]+)\.\.([0-9]+))");
+    smatch m;
+    if (whole(e, integerRange, m))
+        return Message("error.expected.integer_range").with("lo", m[1].str()).with("hi", m[2].str());
+    if (whole(e, numberRange, m))
+        return Message("error.expected.number_range").with("lo", m[1].str()).with("hi", m[2].str());
+    if (whole(e, rankRange, m))
+        return Message("error.expected.rank_range").with("lo", m[1].str()).with("hi", m[2].str());
+    if (std::vector<std::string> items = identifierChoices(e); !items.empty()) {
+        const std::string last = items.back();
+        items.pop_back();
+        std::vector<Message> pieces;
+        for (const std::string& item : items)
+            pieces.push_back(verbatim(item));
+        return Message("error.expected.choice").with("choices", listOf(std::move(pieces))).with("last", last);
+    }
+    return verbatim(e);
+}
+
+// What the engine found: describe()'s words (json_reader.cpp), or a value as it is.
+Message foundPhrase(const std::string& t)
+{
+    static const struct {
+        const char* english;
+        const char* id;
+    } fixed[] = {{"null", "error.found.null"},       {"an object", "error.found.object"}, {"an array", "error.found.array"},
+                 {"a string", "error.found.string"}, {"a boolean", "error.found.boolean"}, {"a number", "error.found.number"},
+                 {"an unsupported value", "error.found.unsupported"}};
+    for (const auto& f : fixed)
+        if (t == f.english)
+            return Message(f.id);
+    return verbatim(t);
+}
+
+// The part of a line after "ORIGIN: PATH: ".
+Message whatMessage(const std::string& what)
+{
+    static const regex missing(R"(missing \(expected (.+)\))");
+    static const regex found(R"(found (.+?) \(expected (.+)\))");
+    static const regex outOfRange(R"((.+?) is out of range \(expected (.+)\))");
+    static const regex bareOutOfRange(R"(out of range \(expected (.+)\))");
+    static const regex negative(R"((.+?) is negative \(expected (.+)\))");
+    static const regex notRank(R"((.+?) is not a rank \(expected (.+)\))");
+    static const regex notTopologyRank(R"('(.*)' is not a rank of this topology \(expected (.+)\))");
+    static const regex rankMissing(R"(rank (-?[0-9]+) does not exist \(expected (.+)\))");
+    static const regex emptyList(R"(empty \(expected (.+)\))");
+    static const regex unknownKey(R"(unknown key \(expected one of: (.+)\))");
+    static const regex unknownValue(R"('(.*)' \(expected (.+)\))");
+    static const regex notJson(R"(not a ShardLab file: it does not start like JSON \((.+)\))");
+    static const regex firstByte(R"(its first byte is (0x[0-9a-f]{2}))");
+    static const regex startsWith(R"(it starts with '(.)')");
+    static const regex tooDeep(R"(nested more than ([0-9]+) levels deep \(a ShardLab file goes about 8 levels down\))");
+    static const regex invalidJson(R"(not valid JSON at line ([0-9]+), column ([0-9]+) \((.*)\))");
+    static const regex tooLarge(R"(the file is larger than ([0-9]+) MB \(expected (.+)\))");
+    static const regex numberTooLarge(R"(a number in the file is out of range \((.*)\))");
+    smatch m;
+    if (what == "the file is empty")
+        return Message("error.file.empty");
+    if (what == "the file holds only white space")
+        return Message("error.file.blank");
+    if (whole(what, missing, m))
+        return Message("error.json.missing").with("expected", expectedPhrase(m[1].str()));
+    if (whole(what, found, m))
+        return Message("error.json.found").with("found", foundPhrase(m[1].str())).with("expected", expectedPhrase(m[2].str()));
+    if (whole(what, notTopologyRank, m))
+        return Message("error.json.not_topology_rank").with("value", m[1].str()).with("expected", expectedPhrase(m[2].str()));
+    if (whole(what, rankMissing, m))
+        return Message("error.json.rank_missing").with("rank", m[1].str()).with("expected", expectedPhrase(m[2].str()));
+    if (whole(what, outOfRange, m))
+        return Message("error.json.out_of_range").with("value", m[1].str()).with("expected", expectedPhrase(m[2].str()));
+    if (whole(what, bareOutOfRange, m))
+        return Message("error.json.bare_out_of_range").with("expected", expectedPhrase(m[1].str()));
+    if (whole(what, negative, m))
+        return Message("error.json.negative").with("value", m[1].str()).with("expected", expectedPhrase(m[2].str()));
+    if (whole(what, notRank, m))
+        return Message("error.json.not_rank").with("value", m[1].str()).with("expected", expectedPhrase(m[2].str()));
+    if (whole(what, emptyList, m))
+        return Message("error.json.empty").with("expected", expectedPhrase(m[1].str()));
+    if (whole(what, unknownKey, m))
+        return Message("error.json.unknown_key").with("keys", m[1].str());
+    if (whole(what, unknownValue, m))
+        return Message("error.json.unknown_value").with("value", m[1].str()).with("expected", expectedPhrase(m[2].str()));
+    if (whole(what, notJson, m)) {
+        const std::string inner = m[1].str();
+        smatch k;
+        Message how = whole(inner, firstByte, k)    ? Message("error.file.first_byte").with("byte", k[1].str())
+                      : whole(inner, startsWith, k) ? Message("error.file.starts_with").with("character", k[1].str())
+                                                    : verbatim(inner);
+        return Message("error.file.not_json").with("how", std::move(how));
+    }
+    if (whole(what, tooDeep, m))
+        return Message("error.file.too_deep").with("levels", m[1].str());
+    if (whole(what, invalidJson, m)) // the parser's own words stay as it wrote them
+        return Message("error.file.invalid_json").with("line", m[1].str()).with("column", m[2].str()).with("parser", m[3].str());
+    if (whole(what, tooLarge, m))
+        return Message("error.file.too_large").with("megabytes", m[1].str()).with("expected", expectedPhrase(m[2].str()));
+    if (whole(what, numberTooLarge, m))
+        return Message("error.file.number_too_large").with("parser", m[1].str());
+    return verbatim(what);
+}
+
+Message lineMessage(const std::string& line)
+{
+    // "ORIGIN: $.path: what" (the path starts with '$' and has no space)
+    static const regex withPath(R"((.*?): (\$[^ ]*): (.*))");
+    static const regex noFile(R"((.+): no such file)");
+    static const regex folder(R"((.+): is a folder \(expected (.+)\))");
+    static const regex unreadable(R"((.+): cannot be read \(check its permissions\))");
+    static const regex unknownPreset(R"((.*)unknown preset '(.*)' \(expected one of: (.+)\))");
+    smatch m;
+    if (whole(line, withPath, m)) {
+        const Message what = whatMessage(m[3].str());
+        if (what.id == "verbatim")
+            return verbatim(line);
+        return Message("error.at").with("origin", m[1].str()).with("path", m[2].str()).with("what", what);
+    }
+    if (whole(line, noFile, m))
+        return Message("error.file.missing").with("file", m[1].str());
+    if (whole(line, folder, m))
+        return Message("error.file.folder").with("file", m[1].str()).with("expected", expectedPhrase(m[2].str()));
+    if (whole(line, unreadable, m))
+        return Message("error.file.unreadable").with("file", m[1].str());
+    if (whole(line, unknownPreset, m))
+        return Message("error.preset.unknown").with("before", m[1].str()).with("preset", m[2].str()).with("known", m[3].str());
+    return verbatim(line);
+}
+
+} // namespace
+
+Message errorMessage(const std::string& englishError)
+{
+    std::vector<Message> lines;
+    std::stringstream ss(englishError);
+    for (std::string line; std::getline(ss, line);)
+        lines.push_back(lineMessage(line));
+    if (lines.empty())
+        return verbatim(englishError);
+    Message out = std::move(lines.back());
+    for (size_t i = lines.size() - 1; i-- > 0;)
+        out = Message("common.lines").with("first", std::move(lines[i])).with("rest", std::move(out));
+    return out;
+}
+
+std::string wordedError(const std::string& englishError, Language language)
+{
+    if (language == Language::English)
+        return englishError;
+    return render(errorMessage(englishError), language);
+}
+
+} // namespace shardlab
