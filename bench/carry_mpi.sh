@@ -4,7 +4,8 @@
 # NCCL as a pip package):
 #   DIR/bin.tar.xz  stripped builds, in the build tree's layout (bench/calibration_accuracy.sh
 #                   takes BUILD_DIR): shardlab, libshardlab_live.so, libshardlab_mpi.so,
-#                   shardlab_gpu_tests, test_live_stress, runpage_demo, bench_calibration_accuracy
+#                   shardlab_gpu_tests, test_live_stress, runpage_demo, bench_calibration_accuracy,
+#                   libshardlab_nccl_profiler.so, allreduce_buckets, bench_profile_plugin
 #   DIR/qt.tar.xz   the Qt runtime: every library `ldd` names for those programs and the offscreen
 #                   platform plugin, except the C/C++ runtime and the MPI stack (the machine's own
 #                   are used); common base libraries go to lib-base/ and are used only where the
@@ -22,7 +23,8 @@ trap 'rm -rf "$stage"' EXIT
 
 # 1. The programs, stripped, in the build tree's layout.
 programs=(app/cli/shardlab engine/live/gpu/libshardlab_live.so engine/cluster/libshardlab_mpi.so tests/shardlab_gpu_tests
-          tests/gui/test_live_stress tests/gui/runpage_demo bench/bench_calibration_accuracy)
+          tests/gui/test_live_stress tests/gui/runpage_demo bench/bench_calibration_accuracy
+          engine/profile/plugin/libshardlab_nccl_profiler.so examples/allreduce_buckets bench/bench_profile_plugin)
 for f in "${programs[@]}"; do
   mkdir -p "$stage/build/$(dirname "$f")"
   strip --strip-debug -o "$stage/build/$f" "$build/$f"
@@ -58,6 +60,6 @@ EOF
 tar -C "$stage" -cJf "$dir/qt.tar.xz" qt
 
 # 3. Scripts and scenarios.
-cp "$here/bench/mpi_device.sh" "$here/bench/calibration_accuracy.sh" "$here/bench/live_timing_device.sh" "$here/bench/stream_device.sh" "$here/bench/clizh_device.sh" \
+cp "$here/bench/mpi_device.sh" "$here/bench/calibration_accuracy.sh" "$here/bench/live_timing_device.sh" "$here/bench/stream_device.sh" "$here/bench/clizh_device.sh" "$here/bench/profile_device.sh" \
    "$here"/bench/mpi-*.shardlab.json "$here/bench/live-straggler-2.shardlab.json" "$here/bench/live-overlap-1.shardlab.json" "$here/tests/mpi/cli_under_mpirun.sh" "$dir/"
 du -sh "$dir" "$dir"/*

@@ -71,6 +71,8 @@ void addScale(CLI::App& app, Io io, Action& action);
 void addDiagnose(CLI::App& app, Io io, Action& action);
 void addCompare(CLI::App& app, Io io, Action& action);
 void addCalibrate(CLI::App& app, Io io, Action& action);
+// Profiling a user's own NCCL program (issue 15): cli_profile.cpp
+void addProfile(CLI::App& app, Io io, Action& action);
 
 // PDF output of `report` goes through Qt (app/report_qt); main() installs the writer where that
 // library is built in, so that this library and its tests stay free of Qt.

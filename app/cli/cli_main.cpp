@@ -28,6 +28,7 @@ void buildApp(CLI::App& app, Io io, Action& action, std::string& langCode, bool&
     addSim(app, io, action);
     addBench(app, io, action);
     addLive(app, io, action);
+    addProfile(app, io, action);
     addReport(app, io, action);
     addLessons(app, io, action);
     addScale(app, io, action);

@@ -6,7 +6,6 @@
 
 namespace shardlab {
 
-namespace {
 std::filesystem::path executableDirectory()
 {
     std::error_code ec;
@@ -14,6 +13,18 @@ std::filesystem::path executableDirectory()
     return ec ? std::filesystem::path() : exe.parent_path();
 }
 
+std::vector<std::filesystem::path> shippedLibraryCandidates(const std::string& fileName)
+{
+    const auto dir = executableDirectory();
+    if (dir.empty())
+        return {};
+    std::vector<std::filesystem::path> list = {dir / fileName, dir / ".." / "lib" / fileName, dir / ".." / "lib" / "shardlab" / fileName};
+    if (std::string(SHARDLAB_INSTALL_LIBDIR) != "lib") // GNUInstallDirs' multiarch folder (Debian under /usr)
+        list.push_back(dir / ".." / SHARDLAB_INSTALL_LIBDIR / "shardlab" / fileName);
+    return list;
+}
+
+namespace {
 bool hasScenarios(const std::filesystem::path& dir)
 {
     std::error_code ec;

@@ -3,6 +3,7 @@
 // links CUDA, so the simulation app starts on any machine and live mode loads where it can.
 #include "shardlab/live/live_abi.h"
 #include "shardlab/live/live_plan.h"
+#include "shardlab/base/resources.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -21,22 +22,11 @@ struct Loaded {
     std::string error; // why it is not available, in words
 };
 
-std::string executableDir()
-{
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    return ec ? std::string() : exe.parent_path().string();
-}
-
 std::vector<std::string> candidates()
 {
     std::vector<std::string> list;
-    const std::string dir = executableDir();
-    if (!dir.empty()) {
-        list.push_back(dir + "/" SHARDLAB_LIVE_LIBRARY_NAME);
-        list.push_back(dir + "/../lib/" SHARDLAB_LIVE_LIBRARY_NAME);
-        list.push_back(dir + "/../lib/shardlab/" SHARDLAB_LIVE_LIBRARY_NAME);
-    }
+    for (const fs::path& p : shippedLibraryCandidates(SHARDLAB_LIVE_LIBRARY_NAME))
+        list.push_back(p.string());
     list.push_back(SHARDLAB_LIVE_BUILD_PATH);
     return list;
 }

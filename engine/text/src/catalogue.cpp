@@ -25,6 +25,7 @@ constexpr CatalogueEntry kEntries[] = {
 #include "catalogue/live.inc"
 #include "catalogue/errors.inc"
 #include "catalogue/help.inc"
+#include "catalogue/profile.inc"
 };
 
 struct Index {

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace shardlab {
 
@@ -13,5 +14,13 @@ std::filesystem::path resourceDirectory();
 std::filesystem::path scenarioPath(const std::string& name);
 // resourceDirectory() / "lessons"
 std::filesystem::path lessonDirectory();
+
+// The folder of the running executable (/proc/self/exe), or empty where it cannot be read.
+std::filesystem::path executableDirectory();
+// Where a shared library ShardLab ships beside its programs may be, in order: next to the
+// executable (a build tree), <executable>/../lib and <executable>/../lib/shardlab (installed), and
+// <executable>/../<the install's libdir>/shardlab where that is another folder (Debian's multiarch).
+// The live library and the NCCL profiler plugin are found this way.
+std::vector<std::filesystem::path> shippedLibraryCandidates(const std::string& fileName);
 
 } // namespace shardlab

@@ -1,0 +1,334 @@
+// `shardlab profile`: a user's own NCCL program, profiled with no change to its code
+// (docs/profiling.md). It runs the command with NCCL_PROFILER_PLUGIN naming ShardLab's plugin and
+// SHARDLAB_PROFILE_DIR the folder for its records, passes the command's exit status through, then
+// reads every rank's records and shows the run as `sim` and `live` do (engine/profile).
+//   shardlab profile [--out DIR] -- COMMAND ARGS...      one process (it may start mpirun itself)
+//   mpirun -np 4 shardlab profile [--out DIR] -- PROG     one profile process per rank; rank 0 waits
+//                                                          for the others' "done" marks and collects
+//   shardlab profile --collect DIR                         build the run from records already there
+//   shardlab profile --resimulate RESULT [--machine ID]    the profiled program, simulated (what-if)
+#include "cli.h"
+
+#include "shardlab/analysis/summary.h"
+#include "shardlab/base/resources.h"
+#include "shardlab/io/result_file.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/profile/profile_build.h"
+#include "shardlab/profile/profile_format.h"
+#include "shardlab/profile/profile_scenario.h"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace shardlab::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ProfileArgs {
+    std::vector<std::string> command;
+    std::string out = "shardlab-profile";
+    std::string collect;
+    std::string resimulate;
+    std::string machine;
+    std::string scenario; // --scenario: the observed program as a scenario file, to edit and simulate
+    double waitSeconds = 120;
+    RunArgs run; // --json, --trace, --result, --csv as `sim` has them
+};
+
+// The plugin: $SHARDLAB_NCCL_PROFILER, else beside the executable or installed (as the live
+// library is found), else where this build put it.
+Result<std::string> pluginPath()
+{
+    if (const char* env = std::getenv("SHARDLAB_NCCL_PROFILER"); env && *env) {
+        std::error_code ec;
+        if (!fs::exists(env, ec))
+            return badInput(std::string("SHARDLAB_NCCL_PROFILER names ") + env + ", which does not exist");
+        return fs::absolute(env).string();
+    }
+    std::vector<fs::path> looked = shippedLibraryCandidates(profile_format::kPluginFileName);
+#ifdef SHARDLAB_PROFILER_BUILD_PATH
+    looked.emplace_back(SHARDLAB_PROFILER_BUILD_PATH);
+#endif
+    std::string list;
+    for (const fs::path& p : looked) {
+        std::error_code ec;
+        if (fs::exists(p, ec))
+            return fs::weakly_canonical(p, ec).string();
+        list += (list.empty() ? "" : ", ") + p.string();
+    }
+    return badInput(std::string("ShardLab's NCCL profiler (") + profile_format::kPluginFileName + ") is not installed: looked in "
+                    + list + "; set SHARDLAB_NCCL_PROFILER to its location");
+}
+
+pid_t g_child = -1;
+// A signal from the terminal (Ctrl-C: si_code SI_KERNEL) reached the program too, since it is in
+// the same process group; one sent to this process alone (kill, mpirun, timeout) is passed on.
+void forwardSignal(int sig, siginfo_t* info, void*)
+{
+    if (g_child > 0 && (!info || info->si_code != SI_KERNEL))
+        ::kill(g_child, sig);
+}
+
+// Runs `command` with `extra` added to the environment; its exit status (128 + N for signal N).
+// Ctrl-C and SIGTERM go to the program, so that this process stays to collect what it recorded.
+Result<int> runCommand(const std::vector<std::string>& command, const std::vector<std::string>& extra, int& signal)
+{
+    std::vector<std::string> env;
+    for (char** e = environ; e && *e; ++e) {
+        const std::string entry = *e;
+        bool replaced = false;
+        for (const std::string& x : extra)
+            replaced = replaced || entry.compare(0, x.find('=') + 1, x, 0, x.find('=') + 1) == 0;
+        if (!replaced)
+            env.push_back(entry);
+    }
+    env.insert(env.end(), extra.begin(), extra.end());
+    std::vector<char*> envp, argv;
+    for (std::string& e : env)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
+    std::vector<std::string> args = command;
+    for (std::string& a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+
+    std::fflush(nullptr);
+    const pid_t child = ::fork();
+    if (child < 0)
+        return runFailed(std::string("cannot start the program: ") + std::strerror(errno));
+    if (child == 0) {
+        ::execvpe(argv[0], argv.data(), envp.data());
+        const int err = errno;
+        std::fprintf(stderr, "shardlab: cannot run %s: %s\n", argv[0], std::strerror(err));
+        ::_exit(err == ENOENT ? 127 : 126);
+    }
+    g_child = child;
+    struct sigaction forward {}, oldInt {}, oldTerm {};
+    forward.sa_sigaction = forwardSignal;
+    forward.sa_flags = SA_SIGINFO;
+    sigemptyset(&forward.sa_mask);
+    ::sigaction(SIGINT, &forward, &oldInt);
+    ::sigaction(SIGTERM, &forward, &oldTerm);
+    int status = 0;
+    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    ::sigaction(SIGINT, &oldInt, nullptr);
+    ::sigaction(SIGTERM, &oldTerm, nullptr);
+    g_child = -1;
+    signal = 0;
+    if (WIFSIGNALED(status)) {
+        signal = WTERMSIG(status);
+        return 128 + signal;
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+std::string joined(const std::vector<std::string>& words)
+{
+    std::string s;
+    for (const std::string& w : words)
+        s += (s.empty() ? "" : " ") + w;
+    return s;
+}
+
+fs::path doneMark(const fs::path& dir, int rank) { return dir / ("rank-" + std::to_string(rank) + ".done"); }
+
+Result<std::optional<Topology>> machineOption(const std::string& id)
+{
+    if (id.empty())
+        return std::optional<Topology>();
+    auto t = preset(id);
+    if (!t)
+        return badInput("--machine: " + unknownPresetMessage(id));
+    return std::optional<Topology>(*t);
+}
+
+// Reads the records in `dir`, prints the run and writes the result file and the trace.
+int collect(const fs::path& dir, ProfileArgs a, Io io)
+{
+    auto machine = machineOption(a.machine);
+    if (!machine)
+        return reportError(machine.error(), io);
+    auto files = readProfileDirectory(dir);
+    if (!files)
+        return reportError(files.error(), io);
+    ProfileBuildOptions options;
+    options.machine = *machine;
+    options.name = a.command.empty() ? "profiled program" : "profile of " + joined(a.command);
+    auto built = buildProfiledRun(*files, options);
+    if (!built)
+        return reportError(built.error(), io);
+    if (a.run.trace.empty())
+        a.run.trace = (dir / "profile.trace.json").string();
+    if (a.run.result.empty())
+        a.run.result = (dir / "profile.shardlab-result.json").string();
+    const int printed = printRun(built->scenario, built->run, a.run, io);
+    if (!writeResultFile(a.run.result, built->scenario, built->run, built->launch, std::nullopt, io))
+        return kExitBadInput;
+    if (!a.scenario.empty() && !writeOutput(a.scenario, serializeScenario(built->scenario), io))
+        return kExitBadInput;
+    std::ostream& said = a.run.json ? io.err : io.out;
+    said << io.say(Message("profile.result").with("path", a.run.result)) << "\n"
+         << io.say(Message("profile.trace").with("path", a.run.trace)) << "\n";
+    return printed;
+}
+
+int resimulate(const ProfileArgs& a, Io io)
+{
+    auto file = loadResult(a.resimulate);
+    if (!file)
+        return reportError(file.error(), io);
+    auto machine = machineOption(a.machine);
+    if (!machine)
+        return reportError(machine.error(), io);
+    Scenario what = file->scenario;
+    if (*machine) {
+        if ((*machine)->rankCount() != file->run.ranks)
+            return reportError(badInput("--machine " + a.machine + " has " + std::to_string((*machine)->rankCount())
+                                        + " GPUs; the profiled job has " + std::to_string(file->run.ranks) + " ranks"),
+                               io);
+        what.topology = **machine;
+    }
+    auto predicted = simulate(what);
+    if (!predicted)
+        return reportError(predicted.error(), io);
+    const int printed = printRun(what, *predicted, a.run, io);
+    const double measured = summarize(file->scenario, file->run).stepTimeMs;
+    const double simulated = summarize(what, *predicted).stepTimeMs;
+    char m[32], p[32], c[32];
+    std::snprintf(m, sizeof m, "%.3f", measured);
+    std::snprintf(p, sizeof p, "%.3f", simulated);
+    std::snprintf(c, sizeof c, "%+.1f%%", measured > 0 ? (simulated / measured - 1) * 100 : 0.0);
+    (a.run.json ? io.err : io.out) << io.say(Message("profile.resimulated")
+                                                 .with("measured", std::string(m))
+                                                 .with("machine", a.machine.empty() ? std::string("the measured machine") : a.machine)
+                                                 .with("predicted", std::string(p))
+                                                 .with("change", std::string(c)))
+                                   << "\n";
+    return printed;
+}
+
+int profileCommand(const ProfileArgs& a, Io io)
+{
+    auto plugin = pluginPath();
+    if (!plugin)
+        return reportError(plugin.error(), io);
+    const fs::path dir = fs::absolute(a.out);
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec)
+        return reportError(badInput("--out " + a.out + ": cannot create the folder (" + ec.message() + ")"), io);
+    int launchStatus = kExitOk;
+    const std::optional<LaunchInfo> launch = multiProcessLaunch(io, launchStatus);
+    if (launchStatus != kExitOk)
+        return launchStatus;
+    if (launch) {
+        fs::remove(doneMark(dir, launch->rank), ec); // this rank's own mark from an earlier run
+    } else {
+        // One profile process for the whole job: records of an earlier run would join this one.
+        for (const auto& entry : fs::directory_iterator(dir, ec)) {
+            const std::string name = entry.path().filename().string();
+            const std::string suffix = profile_format::kFileSuffix;
+            if ((name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+                || (name.rfind("rank-", 0) == 0 && name.size() > 5 && name.compare(name.size() - 5, 5, ".done") == 0))
+                fs::remove(entry.path(), ec);
+        }
+    }
+    if (!launch || launch->rank == 0)
+        io.err << "shardlab: " << io.say(Message("profile.running").with("command", joined(a.command)).with("dir", dir.string())) << "\n";
+    int signal = 0;
+    auto status = runCommand(a.command, {"NCCL_PROFILER_PLUGIN=" + *plugin, std::string(profile_format::kDirVariable) + "=" + dir.string()},
+                             signal);
+    if (!status)
+        return reportError(status.error(), io);
+    if (signal)
+        io.err << "shardlab: " << io.say(Message("profile.signal").with("signal", signal)) << "\n";
+    else if (*status != 0)
+        io.err << "shardlab: " << io.say(Message("profile.exit").with("status", *status)) << "\n";
+    if (launch) {
+        {
+            std::ofstream mark(doneMark(dir, launch->rank));
+            mark << *status << "\n";
+        }
+        if (launch->rank != 0) {
+            io.err << "shardlab: " << io.say(Message("profile.rank_done").with("rank", launch->rank).with("dir", dir.string())) << "\n";
+            return *status;
+        }
+        // Rank 0 collects once every rank has finished (the folder is shared, as on one node).
+        const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(a.waitSeconds);
+        std::string missing;
+        while (true) {
+            missing.clear();
+            for (int r = 1; r < launch->size; ++r)
+                if (!fs::exists(doneMark(dir, r), ec))
+                    missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+            if (missing.empty() || std::chrono::steady_clock::now() >= until)
+                break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        if (!missing.empty())
+            io.err << "shardlab: "
+                   << io.say(Message("profile.waiting")
+                                 .with("seconds", static_cast<int>(a.waitSeconds))
+                                 .with("ranks", missing)
+                                 .with("command", "`shardlab profile --collect " + dir.string() + "`"))
+                   << "\n";
+    }
+    const int shown = collect(dir, a, io);
+    return *status != 0 ? *status : shown;
+}
+
+} // namespace
+
+void addProfile(CLI::App& app, Io io, Action& action)
+{
+    auto* cmd = app.add_subcommand("profile",
+                                   "Run your own NCCL program under ShardLab's NCCL profiler and show it as a run: per-rank "
+                                   "compute, communication and waits, the straggler, algbw/busbw (docs/profiling.md)");
+    auto a = std::make_shared<ProfileArgs>();
+    cmd->add_option("COMMAND", a->command, "The program and its arguments, after --: `shardlab profile -- mpirun -np 4 ./prog`");
+    cmd->add_option("--out", a->out, "Folder for the records, the result file and the trace (default: ./shardlab-profile)");
+    auto* collectOpt = cmd->add_option("--collect", a->collect, "Build the run from the records already in DIR; run nothing");
+    auto* resimOpt = cmd->add_option("--resimulate", a->resimulate,
+                                     "Simulate the program a profile's result file holds (with --machine: on another machine)");
+    collectOpt->excludes(resimOpt);
+    cmd->add_option("--machine", a->machine, "Preset of the machine it ran on (default: H200s on NVSwitch), or to simulate on");
+    cmd->add_option("--scenario", a->scenario,
+                    "Also write the observed program as a scenario file (.shardlab.json) to edit and simulate");
+    cmd->add_option("--wait", a->waitSeconds, "Under mpirun/srun: how long rank 0 waits for the other ranks to finish (s)")
+        ->check(realNumber(0, 86400));
+    cmd->add_flag("--json", a->run.json, "Print one JSON object instead of the table");
+    cmd->add_option("--trace", a->run.trace, "Chrome trace to write (default: DIR/profile.trace.json)");
+    cmd->add_option("--trace-iterations", a->run.traceIterations, "Iterations the trace holds, from the first: a count, or 'all' (default: as many as fit in about 1 million events, about 200 MB)");
+    cmd->add_option("--result", a->run.result, "Result file to write (default: DIR/profile.shardlab-result.json)");
+    cmd->add_option("--csv", a->run.csvPrefix, "Also write PREFIX-ranks.csv, PREFIX-collectives.csv and PREFIX-spans.csv");
+    cmd->callback([a, io, &action] {
+        action = [a, io]() -> int {
+            if (!a->resimulate.empty())
+                return resimulate(*a, io);
+            if (!a->collect.empty())
+                return collect(a->collect, *a, io);
+            if (a->command.empty())
+                return reportError(badInput("profile: name the program to run after -- (shardlab profile -- ./prog), or give "
+                                            "--collect DIR or --resimulate RESULT"),
+                                   io);
+            return profileCommand(*a, io);
+        };
+    });
+}
+
+} // namespace shardlab::cli

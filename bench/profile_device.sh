@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Issue 15's checks on a GPU machine: `shardlab profile` around a real NCCL program
+# (examples/profile/allreduce_buckets.cu) and the plugin's overhead on its step time (budget <= 2%),
+# then the host cost per plugin call there. DIR is what bench/carry_mpi.sh packs (a CUDA build);
+# results go to OUT.
+#   bench/profile_device.sh DIR OUT
+# NCCL 2.28.9 reports no profiler events on a communicator of one rank: on a one-GPU machine the
+# profile can only show that the program runs under the plugin, unchanged (and says "every
+# communicator recorded has one rank"); with 2+ GPUs it shows the per-rank run, the straggler of
+# --straggler, and the overhead. NVLink multicast stays off.
+set -uo pipefail
+dir=$(cd "$1" && pwd); out=$2
+mkdir -p "$out"
+root=$(mktemp -d); tar -C "$root" -xJf "$dir/bin.tar.xz"; tar -C "$root" -xJf "$dir/qt.tar.xz"
+for f in "$root"/qt/lib-base/*; do ldconfig -p | grep -q "$(basename "$f")" || cp "$f" "$root/qt/lib/"; done
+export NCCL_NVLS_ENABLE=0 NCCL_DEBUG=WARN
+nccl=$(python3 -c "import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], 'lib'))")
+b=$root/build
+export LD_LIBRARY_PATH="$nccl:$root/qt/lib" QT_PLUGIN_PATH=$root/qt/plugins QT_QPA_PLATFORM=offscreen FONTCONFIG_FILE=$root/qt/fonts.conf
+export SHARDLAB_NCCL_PROFILER=$b/engine/profile/plugin/libshardlab_nccl_profiler.so
+S=$b/app/cli/shardlab
+P=$b/examples/allreduce_buckets
+gpus=$(nvidia-smi -L | wc -l)
+args="--buckets 8 --bytes 4194304 --steps 200 --compute-us 2000"
+{
+  echo "== date"; date -u; nvidia-smi -L
+  echo "== NCCL"; ls "$nccl"
+  echo "== the program alone, then under shardlab profile, three times each (median step time)"
+  for i in 1 2 3; do
+    $P $args
+    $S profile --out "$out/run$i" -- $P $args 2>&1 | grep -E "allreduce_buckets|step time|straggler|one rank|Result file"
+  done
+  if [ "$gpus" -ge 2 ]; then
+    echo "== a straggler: GPU 1 computes 1 ms longer every step"
+    $S profile --out "$out/straggler" -- $P --buckets 4 --steps 20 --straggler 1 --sleep-us 1000 2>&1 | tail -30
+    echo "== what-if: the profiled program simulated on the machine it ran on"
+    $S profile --resimulate "$out/straggler/profile.shardlab-result.json" 2>&1 | tail -4
+  fi
+  echo "== host cost per plugin call on this machine"
+  $b/bench/bench_profile_plugin "$SHARDLAB_NCCL_PROFILER"
+} > "$out/profile-device.txt" 2>&1
+cp "$out"/straggler/profile.shardlab-result.json "$out/" 2>/dev/null
+rm -rf "$out"/run* "$out"/straggler
+cat "$out/profile-device.txt"

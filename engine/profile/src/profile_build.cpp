@@ -1,0 +1,404 @@
+#include "shardlab/profile/profile_build.h"
+
+#include "shardlab/cluster/trace_merge.h"
+#include "shardlab/profile/profile_clock.h"
+#include "shardlab/profile/profile_scenario.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <set>
+
+namespace shardlab {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::string hashText(std::uint64_t hash)
+{
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(hash));
+    return buf;
+}
+
+// One rank of a communicator: where its records are.
+struct Member {
+    size_t file = 0;
+    std::int64_t context = 0;
+    std::uint64_t hash = 0;
+    int rank = -1;
+    int ranks = 0; // 0: unknown (v3)
+};
+
+Algorithm algorithmOf(const std::string& s)
+{
+    if (s == "TREE")
+        return Algorithm::Tree;
+    if (s == "NVLS")
+        return Algorithm::Nvls;
+    if (s == "NVLS_TREE")
+        return Algorithm::NvlsTree;
+    return Algorithm::Ring; // RING, and those ShardLab does not model (COLLNET_*, PAT)
+}
+
+Protocol protocolOf(const std::string& s)
+{
+    if (s == "LL")
+        return Protocol::LL;
+    if (s == "LL128")
+        return Protocol::LL128;
+    return Protocol::Simple;
+}
+
+// Every communicator rank the files record: from init (v4, v5) or from the events (v3).
+std::vector<Member> membersOf(const std::vector<ProfileFile>& files)
+{
+    std::vector<Member> members;
+    for (size_t f = 0; f < files.size(); ++f) {
+        for (const ProfiledComm& c : files[f].comms)
+            members.push_back({f, c.context, c.hash, c.rank, c.ranks});
+        std::set<std::int64_t> seen;
+        for (const ProfiledOp& op : files[f].ops)
+            if (op.hash && op.rank && seen.insert(op.context).second)
+                members.push_back({f, op.context, *op.hash, *op.rank, 0});
+    }
+    return members;
+}
+
+bool belongsTo(const ProfiledOp& op, const Member& m)
+{
+    return op.context == m.context && (!op.hash || *op.hash == m.hash);
+}
+
+struct Timed {
+    const ProfiledOp* op = nullptr;
+    OpKind kind = OpKind::AllReduce;
+    double arrivalNs = 0;
+    double endNs = 0;
+    bool complete = true; // its kernel's end was recorded
+};
+
+} // namespace
+
+std::optional<OpKind> opFromNcclFunc(const std::string& func)
+{
+    if (func == "AllReduce")
+        return OpKind::AllReduce;
+    if (func == "Reduce")
+        return OpKind::Reduce;
+    if (func == "Broadcast")
+        return OpKind::Broadcast;
+    if (func == "AllGather")
+        return OpKind::AllGather;
+    if (func == "ReduceScatter")
+        return OpKind::ReduceScatter;
+    return std::nullopt;
+}
+
+Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, const ProfileBuildOptions& options)
+{
+    if (files.empty())
+        return badInput("no record file to build a run from");
+    const std::vector<Member> members = membersOf(files);
+    // The world: the communicator with the most ranks (sizes unknown under v3: members seen).
+    std::map<std::uint64_t, std::set<int>> seenRanks;
+    std::map<std::uint64_t, int> declared;
+    for (const Member& m : members) {
+        seenRanks[m.hash].insert(m.rank);
+        declared[m.hash] = std::max(declared[m.hash], m.ranks);
+    }
+    std::uint64_t world = 0;
+    int n = 0;
+    for (const Member& m : members) { // in the order of the files and their inits: ties go to the first
+        const int size = std::max(declared[m.hash], static_cast<int>(seenRanks[m.hash].size()));
+        if (size > n) {
+            n = size;
+            world = m.hash;
+        }
+    }
+    if (n < 2)
+        return badInput(files.front().path + (files.size() > 1 ? " and the other record files" : "")
+                        + ": every communicator recorded has one rank; ShardLab draws collectives across ranks "
+                          "(and NCCL reports no events on a one-rank communicator): profile a job of 2 or more GPUs");
+    std::vector<const Member*> rankOf(static_cast<size_t>(n), nullptr);
+    for (const Member& m : members) {
+        if (m.hash != world)
+            continue;
+        if (m.rank < 0 || m.rank >= n)
+            return badInput(files[m.file].path + ": rank " + std::to_string(m.rank) + " of communicator " + hashText(world)
+                            + ", which has " + std::to_string(n) + " ranks");
+        if (const Member* other = rankOf[static_cast<size_t>(m.rank)])
+            return badInput("rank " + std::to_string(m.rank) + " of communicator " + hashText(world) + " is recorded twice: in "
+                            + files[other->file].path + " and in " + files[m.file].path
+                            + " (record files of two different runs in one folder? use a fresh --out folder)");
+        rankOf[static_cast<size_t>(m.rank)] = &m;
+    }
+    for (int r = 0; r < n; ++r)
+        if (!rankOf[static_cast<size_t>(r)])
+            return badInput("rank " + std::to_string(r) + " of the " + std::to_string(n) + "-rank communicator " + hashText(world)
+                            + " left no record: was its process profiled? (under mpirun, put `shardlab profile` around "
+                              "mpirun or before the program on every rank, with one --out folder)");
+
+    std::vector<std::string> notes;
+    int p2p = 0, otherComm = 0;
+    std::map<std::string, int> unmodelled;
+    // Each rank's collectives in the world communicator, timed on its process's host clock.
+    std::vector<std::vector<Timed>> timed(static_cast<size_t>(n));
+    std::vector<ClockMap> gpuClock(static_cast<size_t>(n));
+    std::set<std::uint64_t> sequences;
+    bool hostOnly = false;
+    double worstClockNs = 0;
+    int brackets = 0;
+    for (int r = 0; r < n; ++r) {
+        const Member& m = *rankOf[static_cast<size_t>(r)];
+        const ProfileFile& file = files[m.file];
+        std::vector<const ProfiledOp*> mine;
+        for (const ProfiledOp& op : file.ops) {
+            if (!belongsTo(op, m))
+                continue;
+            if (op.p2p) {
+                ++p2p;
+                continue;
+            }
+            if (!opFromNcclFunc(op.func)) {
+                ++unmodelled[op.func];
+                continue;
+            }
+            if (!ncclDatatypeBytes(op.datatype))
+                return badInput(file.path + ": event " + std::to_string(op.id) + " moves elements of type '" + op.datatype
+                                + "', which ShardLab does not know (expected ncclFloat32, ncclBfloat16, ...)");
+            mine.push_back(&op);
+        }
+        const std::uint64_t gpuBase = earliestGpuReading(mine);
+        const std::vector<ClockSample> samples = kernelBrackets(mine, gpuBase);
+        brackets += static_cast<int>(samples.size());
+        gpuClock[static_cast<size_t>(r)] = gpuClockFromBrackets(samples);
+        const ClockMap& clock = gpuClock[static_cast<size_t>(r)];
+        if (clock.valid())
+            worstClockNs = std::max(worstClockNs, clock.errorNs());
+        for (const ProfiledOp* op : mine) {
+            Timed t;
+            t.op = op;
+            t.kind = *opFromNcclFunc(op->func);
+            if (clock.valid() && !op->kernel.empty()) {
+                double start = std::numeric_limits<double>::infinity(), end = -std::numeric_limits<double>::infinity();
+                for (const KernelChannel& ch : op->kernel) {
+                    start = std::min(start, sinceBase(ch.gpuStartNs, gpuBase));
+                    if (ch.gpuEndNs)
+                        end = std::max(end, sinceBase(*ch.gpuEndNs, gpuBase));
+                    else
+                        t.complete = false;
+                }
+                t.arrivalNs = clock.toHostNs(start);
+                t.endNs = std::isfinite(end) ? std::max(clock.toHostNs(end), t.arrivalNs) : t.arrivalNs;
+            } else {
+                hostOnly = true;
+                t.arrivalNs = op->hostNs;
+                t.endNs = std::max(op->stopNs.value_or(op->hostNs), op->hostNs);
+            }
+            sequences.insert(op->sequence);
+            timed[static_cast<size_t>(r)].push_back(t);
+        }
+    }
+    for (const Member& m : members)
+        if (m.hash != world)
+            for (const ProfiledOp& op : files[m.file].ops)
+                otherComm += belongsTo(op, m) ? 1 : 0;
+
+    // Collective k = the k-th sequence number any rank recorded.
+    std::map<std::uint64_t, int> indexOf;
+    for (std::uint64_t s : sequences)
+        indexOf.emplace(s, static_cast<int>(indexOf.size()));
+    if (indexOf.empty())
+        return badInput(files.front().path + (files.size() > 1 ? " and the other record files" : "")
+                        + ": no collective of communicator " + hashText(world)
+                          + " was recorded (the program made none, or only ones ShardLab does not model)");
+    const int lastIndex = static_cast<int>(indexOf.size()) - 1;
+
+    std::vector<int> group(static_cast<size_t>(n));
+    for (int r = 0; r < n; ++r)
+        group[static_cast<size_t>(r)] = r;
+    const ProfileFile& reference = files[rankOf[0]->file];
+    std::vector<RankPart> parts;
+    bool incomplete = false;
+    for (int r = 0; r < n; ++r) {
+        const Member& m = *rankOf[static_cast<size_t>(r)];
+        const ProfileFile& file = files[m.file];
+        std::vector<Timed>& list = timed[static_cast<size_t>(r)];
+        std::sort(list.begin(), list.end(), [](const Timed& a, const Timed& b) { return a.op->sequence < b.op->sequence; });
+        RankPart part;
+        part.ranks = {r};
+        part.clock = hostClockFit(file, reference);
+        RunResult& run = part.run;
+        run.mode = RunMode::Live;
+        run.ranks = n;
+        run.devices.assign(static_cast<size_t>(n), "");
+        run.devices[static_cast<size_t>(r)] = file.host + " pid " + std::to_string(file.pid);
+        run.peakMemory.assign(static_cast<size_t>(n), 0);
+        double cursor = kNaN, first = kNaN, last = kNaN;
+        int lastDone = -1;
+        for (const Timed& t : list) {
+            if (!t.complete) // a kernel whose end was never recorded: the process stopped inside it
+                break;
+            const int k = indexOf.at(t.op->sequence);
+            const double a = t.arrivalNs / 1e3, e = t.endNs / 1e3;
+            if (std::isnan(cursor))
+                first = cursor = a;
+            if (a > cursor)
+                run.spans.push_back({r, 0, SpanKind::Compute, cursor, a, 2 * k, 0, 0, -1, -1});
+            const int index = static_cast<int>(run.collectives.size());
+            CollectiveRecord c;
+            c.op = 2 * k + 1;
+            c.sequence = static_cast<int>(t.op->sequence);
+            c.kind = t.kind;
+            const Bytes element = static_cast<Bytes>(*ncclDatatypeBytes(t.op->datatype));
+            // nccl-tests' size: the full buffer (NCCL's count is per rank for all-gather's input and
+            // reduce-scatter's output).
+            const bool perRank = t.kind == OpKind::AllGather || t.kind == OpKind::ReduceScatter;
+            c.bytes = static_cast<Bytes>(t.op->count) * element * static_cast<Bytes>(perRank ? n : 1);
+            c.group = group;
+            c.arrivalUs.assign(static_cast<size_t>(n), kNaN);
+            c.arrivalUs[static_cast<size_t>(r)] = a;
+            c.startUs = a;
+            c.endUs = e;
+            c.algorithm = algorithmOf(t.op->algorithm);
+            c.protocol = protocolOf(t.op->protocol);
+            run.collectives.push_back(std::move(c));
+            run.spans.push_back({r, 0, SpanKind::Comm, a, e, 2 * k + 1, 0, 0, index, -1});
+            cursor = std::max(cursor, e);
+            last = cursor;
+            lastDone = k;
+        }
+        if (!std::isnan(first))
+            run.iterations.push_back({first, last});
+        if (lastDone < lastIndex) {
+            incomplete = true;
+            HangReport h;
+            h.lastCompleted.assign(static_cast<size_t>(n), -1);
+            h.pending.assign(static_cast<size_t>(n), "");
+            h.lastCompleted[static_cast<size_t>(r)] = lastDone;
+            h.pending[static_cast<size_t>(r)] = "its record ends here (the process ended, crashed or was killed)";
+            run.hang = std::move(h);
+        }
+        parts.push_back(std::move(part));
+    }
+
+    // Within the clocks' error, who came last is not known.
+    MergeOptions merge;
+    merge.tieUs = worstClockNs / 1e3;
+    auto merged = mergeRankParts(std::move(parts), merge);
+    if (!merged)
+        return merged.error();
+    RunResult run = std::move(*merged);
+    // Every rank's work from the first arrival of anyone: a rank that arrived late at the first
+    // collective was working (or starting up) until then.
+    double t0 = std::numeric_limits<double>::infinity();
+    std::vector<double> firstBegin(static_cast<size_t>(n), std::numeric_limits<double>::infinity());
+    std::vector<int> firstOp(static_cast<size_t>(n), 0);
+    for (const Span& s : run.spans) {
+        t0 = std::min(t0, s.beginUs);
+        if (s.beginUs < firstBegin[static_cast<size_t>(s.rank)]) {
+            firstBegin[static_cast<size_t>(s.rank)] = s.beginUs;
+            firstOp[static_cast<size_t>(s.rank)] = s.op - (s.op % 2);
+        }
+    }
+    for (int r = 0; r < n; ++r)
+        if (std::isfinite(firstBegin[static_cast<size_t>(r)]) && firstBegin[static_cast<size_t>(r)] > t0)
+            run.spans.push_back({r, 0, SpanKind::Compute, t0, firstBegin[static_cast<size_t>(r)], firstOp[static_cast<size_t>(r)], 0, 0,
+                                 -1, -1});
+    std::stable_sort(run.spans.begin(), run.spans.end(), [](const Span& a, const Span& b) {
+        return std::tie(a.rank, a.beginUs, a.stream) < std::tie(b.rank, b.beginUs, b.stream);
+    });
+    if (!run.iterations.empty() && std::isfinite(t0))
+        run.iterations.front().beginUs = std::min(run.iterations.front().beginUs, t0);
+
+    // How the clocks were put together.
+    std::set<std::string> hosts;
+    std::set<size_t> processFiles;
+    for (int r = 0; r < n; ++r) {
+        hosts.insert(files[rankOf[static_cast<size_t>(r)]->file].host);
+        processFiles.insert(rankOf[static_cast<size_t>(r)]->file);
+    }
+    char clock[512];
+    if (hostOnly)
+        std::snprintf(clock, sizeof clock,
+                      "profiled with ShardLab's NCCL profiler; no GPU timer for some collectives (profiler interface v3, "
+                      "or kernel events missing): those are timed by the host's calls into NCCL");
+    else
+        std::snprintf(clock, sizeof clock,
+                      "profiled with ShardLab's NCCL profiler; GPU timers aligned to each process's host clock by %d "
+                      "kernel-start brackets, residual error <= %.2f us; %s",
+                      brackets, worstClockNs / 1e3,
+                      hosts.size() > 1 ? "hosts aligned by their system clocks (NTP/PTP; error not measured)"
+                                       : "all processes on one host's monotonic clock");
+    run.clockNote = clock;
+    if (p2p > 0)
+        notes.push_back(std::to_string(p2p) + " point-to-point calls (send/recv) recorded but not drawn: their time counts as compute");
+    if (otherComm > 0)
+        notes.push_back(std::to_string(otherComm) + " calls on communicators other than the " + std::to_string(n)
+                        + "-rank one recorded but not drawn");
+    for (const auto& [func, count] : unmodelled)
+        notes.push_back(std::to_string(count) + " " + func + " calls recorded but not drawn (ShardLab does not model " + func + ")");
+    std::uint64_t dropped = 0;
+    for (const ProfileFile& f : files)
+        dropped += f.dropped;
+    if (dropped > 0)
+        notes.push_back(std::to_string(dropped) + " events were lost by the profiler (it said why on the program's standard error)");
+    if (incomplete)
+        notes.push_back("some ranks' records end early: the collectives they did not finish are left out");
+    run.notes = std::move(notes);
+
+    ProfiledRun out;
+    out.launch = processFiles.size() == 1 ? "1 process driving " + std::to_string(n) + " GPUs"
+                                          : std::to_string(processFiles.size()) + " processes on " + std::to_string(hosts.size())
+                                                + (hosts.size() == 1 ? " host" : " hosts");
+    // The observed program.
+    Scenario observed;
+    observed.name = options.name;
+    observed.description = "The program as ShardLab's NCCL profiler observed it (" + out.launch + ").";
+    observed.topology = options.machine ? *options.machine : defaultProfileMachine(n);
+    if (observed.topology.rankCount() != n)
+        return badInput("the machine given has " + std::to_string(observed.topology.rankCount()) + " GPUs, but the profiled job has "
+                        + std::to_string(n) + " ranks");
+    std::vector<const CollectiveRecord*> byIndex(indexOf.size(), nullptr);
+    for (const CollectiveRecord& c : run.collectives)
+        byIndex[static_cast<size_t>(c.op / 2)] = &c;
+    // Sequences some rank recorded but none completed everywhere keep their place in the program.
+    std::map<int, const Timed*> anyTimed;
+    for (const auto& list : timed)
+        for (const Timed& t : list)
+            anyTimed.emplace(indexOf.at(t.op->sequence), &t);
+    for (size_t k = 0; k < indexOf.size(); ++k) {
+        Op work;
+        work.kind = OpKind::Compute;
+        work.name = "work before #" + std::to_string(k);
+        Op coll;
+        if (byIndex[k]) {
+            coll.kind = byIndex[k]->kind;
+            coll.bytes = byIndex[k]->bytes;
+        } else {
+            const Timed& t = *anyTimed.at(static_cast<int>(k));
+            coll.kind = t.kind;
+            const bool perRank = t.kind == OpKind::AllGather || t.kind == OpKind::ReduceScatter;
+            coll.bytes = static_cast<Bytes>(t.op->count) * static_cast<Bytes>(*ncclDatatypeBytes(t.op->datatype))
+                         * static_cast<Bytes>(perRank ? n : 1);
+        }
+        const int root = anyTimed.at(static_cast<int>(k))->op->root;
+        if ((coll.kind == OpKind::Reduce || coll.kind == OpKind::Broadcast) && root >= 0 && root < n)
+            coll.root = root;
+        coll.name = std::string(opName(coll.kind)) + " #" + std::to_string(k);
+        observed.program.push_back(work);
+        observed.program.push_back(coll);
+    }
+    auto scenario = resimulationScenario(observed, run, observed.topology);
+    if (!scenario)
+        return scenario.error();
+    out.scenario = std::move(*scenario);
+    out.run = std::move(run);
+    return out;
+}
+
+} // namespace shardlab

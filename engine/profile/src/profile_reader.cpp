@@ -1,0 +1,247 @@
+#include "shardlab/profile/profile_reader.h"
+
+#include "shardlab/base/file_io.h"
+#include "shardlab/base/json_reader.h"
+#include "shardlab/profile/profile_format.h"
+
+#include <algorithm>
+#include <map>
+
+namespace shardlab {
+
+namespace {
+
+using detail::json;
+
+// Record files of long runs are large; the reader holds one in memory at a time.
+constexpr std::uintmax_t kMaxRecordFileBytes = 4ull << 30;
+
+double nsAt(const json& obj, const std::string& path, const char* key)
+{
+    const json& v = detail::member(obj, path, key);
+    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<long long>() >= 0))
+        detail::failAt(path + "." + key, "found " + detail::describe(v) + " (expected a time in nanoseconds, a whole number >= 0)");
+    return static_cast<double>(v.get<std::uint64_t>());
+}
+
+std::uint64_t unsignedAt(const json& obj, const std::string& path, const char* key)
+{
+    const json& v = detail::member(obj, path, key);
+    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<long long>() >= 0))
+        detail::failAt(path + "." + key, "found " + detail::describe(v) + " (expected a whole number >= 0)");
+    return v.get<std::uint64_t>();
+}
+
+int intAt(const json& obj, const std::string& path, const char* key, int lo, int hi)
+{
+    return static_cast<int>(detail::integerAt(detail::member(obj, path, key), path + "." + key, lo, hi));
+}
+
+std::int64_t contextAt(const json& obj, const std::string& path)
+{
+    return static_cast<std::int64_t>(detail::integerAt(detail::member(obj, path, "ctx"), path + ".ctx", 0, 1LL << 62));
+}
+
+std::string textAt(const json& obj, const std::string& path, const char* key)
+{
+    return detail::stringAt(detail::member(obj, path, key), path + "." + key);
+}
+
+std::uint64_t hashAt(const json& obj, const std::string& path)
+{
+    const std::string s = textAt(obj, path, "hash");
+    if (s.empty() || s.size() > 16 || s.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+        detail::failAt(path + ".hash", "'" + s + "' is not a communicator hash (expected up to 16 hexadecimal digits)");
+    return std::stoull(s, nullptr, 16);
+}
+
+} // namespace
+
+std::optional<int> ncclDatatypeBytes(const std::string& name)
+{
+    static const std::map<std::string, int> sizes = {
+        {"ncclInt8", 1},     {"ncclUint8", 1},   {"ncclInt32", 4},     {"ncclUint32", 4},       {"ncclInt64", 8},
+        {"ncclUint64", 8},   {"ncclFloat16", 2}, {"ncclFloat32", 4},   {"ncclFloat64", 8},      {"ncclBfloat16", 2},
+        {"ncclFloat8e4m3", 1}, {"ncclFloat8e5m2", 1}, {"ncclChar", 1}, {"ncclInt", 4},          {"ncclHalf", 2},
+        {"ncclFloat", 4},    {"ncclDouble", 8},
+    };
+    const auto it = sizes.find(name);
+    if (it == sizes.end())
+        return std::nullopt;
+    return it->second;
+}
+
+Result<ProfileFile> parseProfileText(const std::string& text, const std::string& origin)
+{
+    ProfileFile file;
+    file.path = origin;
+    std::map<std::uint64_t, size_t> opIndex;                      // event id -> ops[]
+    // Joined once the whole file is read: each thread's records reach the file in turn, so a
+    // kernel channel (NCCL's proxy thread) may come before its collective (the program's thread).
+    struct PendingChannel {
+        std::uint64_t id = 0, op = 0;
+        KernelChannel channel;
+    };
+    std::vector<PendingChannel> channels;
+    std::vector<std::pair<std::uint64_t, double>> stops;
+    std::map<std::uint64_t, std::uint64_t> channelEnds;
+    std::map<std::int64_t, bool> contexts;
+    size_t pos = 0;
+    int lineNo = 0;
+    bool header = false;
+    while (pos < text.size()) {
+        const size_t nl = text.find('\n', pos);
+        const bool complete = nl != std::string::npos;
+        const std::string line = text.substr(pos, complete ? nl - pos : std::string::npos);
+        pos = complete ? nl + 1 : text.size();
+        ++lineNo;
+        if (line.empty())
+            continue;
+        const std::string where = origin + ", line " + std::to_string(lineNo);
+        json rec = json::parse(line, nullptr, false);
+        if (rec.is_discarded() || !rec.is_object()) {
+            if (!complete && header) // the process was killed while writing its last line
+                break;
+            return badInput(where + ": not a record (expected one JSON object per line, as ShardLab's NCCL profiler writes)");
+        }
+        try {
+            if (!header) {
+                const json* magic = rec.contains(profile_format::kMagicKey) ? &rec[profile_format::kMagicKey] : nullptr;
+                if (!magic)
+                    return badInput(where + ": not a ShardLab NCCL profile (its first line has no \""
+                                    + std::string(profile_format::kMagicKey) + "\")");
+                if (!magic->is_number_integer() || magic->get<long long>() != profile_format::kVersion)
+                    return badInput(where + ": profile format " + magic->dump() + " (this ShardLab reads version "
+                                    + std::to_string(profile_format::kVersion) + "; profile with the plugin of this build)");
+                file.host = textAt(rec, "$", "host");
+                file.pid = intAt(rec, "$", "pid", 0, 1 << 30);
+                file.startNs = nsAt(rec, "$", "t");
+                file.startRealNs = static_cast<std::int64_t>(unsignedAt(rec, "$", "real"));
+                header = true;
+                continue;
+            }
+            const std::string kind = textAt(rec, "$", "k");
+            if (kind == "comm") {
+                ProfiledComm c;
+                c.context = contextAt(rec, "$");
+                c.hash = hashAt(rec, "$");
+                c.ranks = intAt(rec, "$", "nranks", 1, 1 << 24);
+                c.rank = intAt(rec, "$", "rank", 0, c.ranks - 1);
+                c.nodes = intAt(rec, "$", "nodes", 0, 1 << 24);
+                c.name = textAt(rec, "$", "name");
+                c.initNs = nsAt(rec, "$", "t");
+                if (contexts[c.context])
+                    detail::failAt("$.ctx", "communicator context " + std::to_string(c.context) + " is initialised twice");
+                contexts[c.context] = true;
+                file.comms.push_back(std::move(c));
+            } else if (kind == "coll" || kind == "p2p") {
+                ProfiledOp op;
+                op.p2p = kind == "p2p";
+                op.id = unsignedAt(rec, "$", "id");
+                op.context = contextAt(rec, "$");
+                op.func = textAt(rec, "$", "func");
+                op.count = unsignedAt(rec, "$", "count");
+                op.datatype = textAt(rec, "$", "dtype");
+                op.channels = intAt(rec, "$", "nch", 0, 255);
+                op.group = unsignedAt(rec, "$", "group");
+                op.hostNs = nsAt(rec, "$", "t");
+                if (op.p2p) {
+                    op.root = intAt(rec, "$", "peer", 0, 1 << 24);
+                } else {
+                    op.sequence = unsignedAt(rec, "$", "seq");
+                    op.root = intAt(rec, "$", "root", -1, 1 << 24);
+                    op.algorithm = textAt(rec, "$", "algo");
+                    op.protocol = textAt(rec, "$", "proto");
+                    if (rec.contains("hash")) {
+                        op.hash = hashAt(rec, "$");
+                        op.rank = intAt(rec, "$", "rank", 0, 1 << 24);
+                    }
+                }
+                if (!opIndex.try_emplace(op.id, file.ops.size()).second)
+                    detail::failAt("$.id", "event " + std::to_string(op.id) + " is recorded twice");
+                file.ops.push_back(std::move(op));
+            } else if (kind == "stop") {
+                stops.push_back({unsignedAt(rec, "$", "id"), nsAt(rec, "$", "t")});
+            } else if (kind == "kch") {
+                PendingChannel ch;
+                ch.id = unsignedAt(rec, "$", "id");
+                ch.op = unsignedAt(rec, "$", "op");
+                ch.channel.channel = intAt(rec, "$", "ch", 0, 255);
+                ch.channel.gpuStartNs = unsignedAt(rec, "$", "gpu");
+                ch.channel.hostSeenNs = nsAt(rec, "$", "t");
+                channels.push_back(ch);
+            } else if (kind == "kchstop") {
+                channelEnds[unsignedAt(rec, "$", "id")] = unsignedAt(rec, "$", "gpu");
+            } else if (kind == "group") {
+                ++file.groups;
+            } else if (kind == "fin") {
+                file.endNs = nsAt(rec, "$", "t");
+                file.endRealNs = static_cast<std::int64_t>(unsignedAt(rec, "$", "real"));
+                file.dropped = std::max(file.dropped, unsignedAt(rec, "$", "dropped"));
+            } else {
+                detail::failAt("$.k", "unknown record kind '" + kind + "'");
+            }
+        } catch (const detail::JsonPathError& e) {
+            return badInput(where + ": " + e.what());
+        } catch (const json::exception& e) {
+            return badInput(where + ": " + e.what());
+        }
+    }
+    if (!header)
+        return badInput(origin + ": the file is empty (the profiled process wrote nothing: did NCCL load the plugin?)");
+    // A channel or stop whose event is not in the file (the process was killed before the
+    // program's thread wrote its records) is left out: what it belonged to is unknown.
+    for (const auto& [id, t] : stops)
+        if (const auto it = opIndex.find(id); it != opIndex.end())
+            file.ops[it->second].stopNs = t;
+    for (PendingChannel& ch : channels) {
+        const auto it = opIndex.find(ch.op);
+        if (it == opIndex.end())
+            continue;
+        if (const auto end = channelEnds.find(ch.id); end != channelEnds.end())
+            ch.channel.gpuEndNs = end->second;
+        file.ops[it->second].kernel.push_back(ch.channel);
+    }
+    for (const ProfiledOp& op : file.ops)
+        if (!op.hash && !contexts.count(op.context))
+            return badInput(origin + ": event " + std::to_string(op.id) + " names communicator context "
+                            + std::to_string(op.context) + ", which the file never initialises");
+    return file;
+}
+
+Result<ProfileFile> readProfileFile(const std::filesystem::path& path)
+{
+    auto text = readUserFile(path, "a ShardLab NCCL profile record file", kMaxRecordFileBytes);
+    if (!text)
+        return text.error();
+    return parseProfileText(*text, path.string());
+}
+
+Result<std::vector<ProfileFile>> readProfileDirectory(const std::filesystem::path& dir)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec))
+        return badInput(dir.string() + ": not a folder (expected the folder `shardlab profile --out` wrote)");
+    std::vector<std::filesystem::path> paths;
+    const std::string suffix = profile_format::kFileSuffix;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+            paths.push_back(entry.path());
+    }
+    if (paths.empty())
+        return badInput(dir.string() + ": no record file (*" + suffix
+                        + ") in this folder: the program made no NCCL call, or NCCL did not load the plugin "
+                          "(NCCL 2.23 or newer reads NCCL_PROFILER_PLUGIN)");
+    std::sort(paths.begin(), paths.end());
+    std::vector<ProfileFile> files;
+    for (const auto& p : paths) {
+        auto f = readProfileFile(p);
+        if (!f)
+            return f.error();
+        files.push_back(std::move(*f));
+    }
+    return files;
+}
+
+} // namespace shardlab

@@ -1,0 +1,51 @@
+#include "shardlab/profile/profile_scenario.h"
+
+#include "shardlab/model/presets.h"
+#include "shardlab/sim/cost_model.h"
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+namespace shardlab {
+
+Topology defaultProfileMachine(int ranks) { return scaleOut(*preset("h200-nvswitch-8"), std::max(ranks, 1)); }
+
+Result<Scenario> resimulationScenario(const Scenario& scenario, const RunResult& run, const Topology& topology)
+{
+    Scenario s = scenario;
+    s.topology = topology;
+    s.iterations = 1;
+    s.perturbations = {};
+    const int n = run.ranks;
+    if (topology.rankCount() != n)
+        return badInput("the machine has " + std::to_string(topology.rankCount()) + " GPUs, but the profiled job has "
+                        + std::to_string(n) + " ranks");
+    const size_t ops = s.program.size();
+    // Measured compute per (op, rank), summed over the op's spans.
+    std::vector<std::vector<double>> computeUs(ops, std::vector<double>(static_cast<size_t>(n), 0.0));
+    for (const Span& sp : run.spans)
+        if (sp.kind == SpanKind::Compute && sp.op >= 0 && static_cast<size_t>(sp.op) < ops && sp.rank >= 0 && sp.rank < n)
+            computeUs[static_cast<size_t>(sp.op)][static_cast<size_t>(sp.rank)] += sp.durationUs();
+    CostModel model(topology);
+    const double usPerFlop = model.computeUs(1.0, 0);
+    for (size_t i = 0; i < ops; ++i) {
+        Op& op = s.program[i];
+        if (op.kind != OpKind::Compute)
+            continue;
+        op.item.clear();
+        const std::vector<double>& t = computeUs[i];
+        const double least = *std::min_element(t.begin(), t.end());
+        op.flops = usPerFlop > 0 ? least / usPerFlop : 0;
+        for (int r = 0; r < n; ++r) {
+            const double extraMs = (t[static_cast<size_t>(r)] - least) / 1e3;
+            if (extraMs > 1e-6)
+                s.perturbations.delays.push_back({r, static_cast<int>(i), -1, extraMs});
+        }
+    }
+    if (Status ok = validateScenario(s); !ok)
+        return ok.error();
+    return s;
+}
+
+} // namespace shardlab

@@ -1,0 +1,110 @@
+// `shardlab profile` end to end, with a stand-in for a user's NCCL program (fake_nccl_program.cpp,
+// which opens the plugin as NCCL does): the table, the result file the app opens, the trace, the
+// exit status passed through, a crashed program, --collect and --resimulate.
+#include "../cli/cli_test_helpers.h"
+
+#include "shardlab/io/result_file.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <unistd.h>
+
+namespace shardlab {
+namespace {
+
+namespace fs = std::filesystem;
+using test::runCommand;
+
+std::string freshOut(const std::string& name)
+{
+    const fs::path dir = fs::temp_directory_path() / ("shardlab_cli_" + name + "_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    return dir.string();
+}
+
+TEST(CliProfile, ProfilesAProgramAndShowsItsStraggler)
+{
+    const std::string out = freshOut("profile");
+    const auto r = runCommand({"profile", "--out", out, "--", SHARDLAB_FAKE_NCCL_PROGRAM, "--ranks", "4", "--straggler", "2"});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.err.find("Profiling `" + std::string(SHARDLAB_FAKE_NCCL_PROGRAM)), std::string::npos) << r.err;
+    EXPECT_NE(r.out.find("busbw"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Result file: " + out + "/profile.shardlab-result.json (open it in the app"), std::string::npos) << r.out;
+    auto result = loadResult(out + "/profile.shardlab-result.json");
+    ASSERT_TRUE(result) << result.error().message;
+    EXPECT_EQ(result->run.ranks, 4);
+    EXPECT_EQ(result->launch, "1 process driving 4 GPUs");
+    ASSERT_EQ(result->run.collectives.size(), 3u);
+    for (const CollectiveRecord& c : result->run.collectives)
+        EXPECT_EQ(c.lastArrival, 2); // 1 ms late every time
+    EXPECT_TRUE(fs::exists(out + "/profile.trace.json"));
+
+    // The records stay: --collect builds the same run again.
+    const auto again = runCommand({"profile", "--collect", out, "--result", out + "/again.shardlab-result.json", "--trace",
+                                   out + "/again.json", "--scenario", out + "/observed.shardlab.json"});
+    ASSERT_EQ(again.status, 0) << again.err;
+    // The observed program as a scenario `shardlab sim` runs: 3 collectives, each after its work.
+    const auto sim = runCommand({"sim", out + "/observed.shardlab.json", "--json"});
+    ASSERT_EQ(sim.status, 0) << sim.err;
+    EXPECT_NE(sim.out.find("\"straggler_rank\": 2"), std::string::npos) << sim.out;
+    auto second = loadResult(out + "/again.shardlab-result.json");
+    ASSERT_TRUE(second);
+    EXPECT_EQ(second->run.spans.size(), result->run.spans.size());
+
+    // What-if: simulated on the machine it ran on, and on another.
+    const auto resim = runCommand({"profile", "--resimulate", out + "/profile.shardlab-result.json"});
+    ASSERT_EQ(resim.status, 0) << resim.err;
+    EXPECT_NE(resim.out.find("Measured step:"), std::string::npos) << resim.out;
+    const auto elsewhere = runCommand({"profile", "--resimulate", out + "/profile.shardlab-result.json", "--machine", "teaching-4x16gb-pcie"});
+    ASSERT_EQ(elsewhere.status, 0) << elsewhere.err;
+    EXPECT_NE(elsewhere.out.find("Simulated on teaching-4x16gb-pcie"), std::string::npos) << elsewhere.out;
+    fs::remove_all(out);
+}
+
+TEST(CliProfile, PassesTheProgramsExitStatusThrough)
+{
+    const std::string out = freshOut("exit");
+    const auto r = runCommand({"profile", "--out", out, "--", SHARDLAB_FAKE_NCCL_PROGRAM, "--exit", "5"});
+    EXPECT_EQ(r.status, 5) << r.err;
+    EXPECT_NE(r.err.find("exited with status 5"), std::string::npos) << r.err;
+    EXPECT_TRUE(fs::exists(out + "/profile.shardlab-result.json")); // still shown and saved
+    fs::remove_all(out);
+}
+
+TEST(CliProfile, ACrashedProgramLeavesWhatItsFullBuffersHeld)
+{
+    const std::string out = freshOut("crash");
+    // 2,000 all-reduces on 2 ranks: 24,000 records, of which whole buffers of 8,192 reached the
+    // file before abort().
+    const auto r = runCommand({"profile", "--out", out, "--", SHARDLAB_FAKE_NCCL_PROGRAM, "--collectives", "2000", "--abort"});
+    EXPECT_EQ(r.status, 128 + 6) << r.err; // SIGABRT
+    EXPECT_NE(r.err.find("ended by signal 6"), std::string::npos) << r.err;
+    auto result = loadResult(out + "/profile.shardlab-result.json");
+    ASSERT_TRUE(result) << r.out << r.err;
+    EXPECT_GT(result->run.collectives.size(), 600u);
+    EXPECT_LT(result->run.collectives.size(), 2000u);
+    fs::remove_all(out);
+}
+
+TEST(CliProfile, SaysWhatIsMissing)
+{
+    const auto none = runCommand({"profile"});
+    EXPECT_EQ(none.status, 2);
+    EXPECT_NE(none.err.find("name the program to run after --"), std::string::npos) << none.err;
+    const std::string out = freshOut("empty");
+    fs::create_directories(out);
+    const auto empty = runCommand({"profile", "--collect", out});
+    EXPECT_EQ(empty.status, 2);
+    EXPECT_NE(empty.err.find("no record file"), std::string::npos) << empty.err;
+    const auto missing = runCommand({"profile", "--out", out, "--", "/nonexistent/program"});
+    EXPECT_EQ(missing.status, 127); // as a shell says for a program it cannot find
+    EXPECT_NE(missing.err.find("exited with status 127"), std::string::npos) << missing.err;
+    const auto machine = runCommand({"profile", "--collect", out, "--machine", "nope"});
+    EXPECT_EQ(machine.status, 2);
+    EXPECT_NE(machine.err.find("unknown preset 'nope'"), std::string::npos) << machine.err;
+    fs::remove_all(out);
+}
+
+} // namespace
+} // namespace shardlab
