@@ -11,6 +11,7 @@
 #   hang      a skipped all-reduce under mpirun: the watchdog and the merged hang report
 #   oversize  a buffer larger than free memory, one process and under mpirun (--no-scale)
 #   topo      shardlab topo, alone and under mpirun
+#   stream    mpirun -np 2 shardlab live --stream -: rank 0 streams the merged run (issue 18)
 #   cli       tests/mpi/cli_under_mpirun.sh (the `mpi` ctest label's command-line test)
 #   shot      the run page on a live 2-GPU run, offscreen, as a PNG
 #   tests     shardlab_gpu_tests (the `gpu` ctest label, with stress below)
@@ -20,7 +21,7 @@
 set -uo pipefail
 dir=$(cd "$1" && pwd)
 out=$2
-steps=${3:-env,mpi,kill,hang,oversize,topo,cli,shot,tests,stress,calib}
+steps=${3:-env,mpi,kill,hang,oversize,topo,stream,cli,shot,tests,stress,calib}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 log=$out/log.txt
@@ -161,6 +162,24 @@ if has topo; then
   step "topo: one process, then under mpirun -np 2"
   timeout 60 "$sl" topo
   timeout 60 "${mpirun[@]}" -np 2 "$sl" topo; echo "exit status $?"
+fi
+
+if has stream; then
+  # Issue 18 on two GPUs: rank 0 streams the merged run, one chunk per iteration while it runs,
+  # the other rank writes nothing to standard output.
+  step "stream: mpirun -np 2 shardlab live --stream - (rank 0 streams the merged run)"
+  timeout 120 "${mpirun[@]}" -np 2 "$sl" live --stream - --iterations 20 < "$dir/mpi-allreduce-2.shardlab.json" \
+    2> "$res/stream.err" | python3 -c '
+import json, sys, time
+t0 = time.monotonic(); rows = [(time.monotonic() - t0, json.loads(l)) for l in sys.stdin]
+kinds = [d.get("type", "header") for _, d in rows]
+chunks = [t for t, d in rows if d.get("type") == "chunk"]
+print("lines", len(rows), "kinds", sorted(set(kinds)), "chunks", len(chunks))
+res = [d for _, d in rows if d.get("type") == "result"]
+print("result ranks", res[0]["ranks"] if res else None, "clock:", res[0]["clock"][:160] if res else "")
+ok = res and len(chunks) == 20 and res[0]["ranks"] == 2 and chunks[-1] - chunks[0] > 0
+print("PASS rank 0 streams the merged run" if ok else "FAIL")'
+  tail -n 3 "$res/stream.err"
 fi
 
 if has cli; then
