@@ -4,6 +4,7 @@
 #include "profile_records.h"
 
 #include "shardlab/analysis/summary.h"
+#include "shardlab/io/exporters.h"
 #include "shardlab/profile/profile_build.h"
 #include "shardlab/profile/profile_clock.h"
 
@@ -125,6 +126,14 @@ TEST(ProfileBuild, WaitsComputeAndLastArrivalFromTwoRanks)
     EXPECT_NEAR(c1.algbwGBps, 4194304 / 50e-6 / 1e9, 1e-6);
     EXPECT_NEAR(c1.busbwGBps, 4194304 / 50e-6 / 1e9, 1e-6);
     EXPECT_NEAR(sum.collectives[0].algbwGBps, 4194304 / 100e-6 / 1e9, 1e-6);
+    // Only seen on these GPUs: no one-GPU time, so no speed-up; buffers not seen, so no memory.
+    EXPECT_EQ(built->scenario.strategy, kObservedStrategy);
+    EXPECT_FALSE(sum.hasSpeedup);
+    EXPECT_EQ(sum.speedupNoteMessage.id, "summary.no_speedup.observed");
+    EXPECT_FALSE(sum.memoryKnown);
+    const std::string table = formatSummaryTable(built->scenario, sum);
+    EXPECT_EQ(table.find(" 0 B "), std::string::npos) << table;
+    EXPECT_NE(table.find("one GPU - ms | speed-up - | efficiency -"), std::string::npos) << table;
 }
 
 TEST(ProfileBuild, AnotherHostsClockIsMovedOntoRankZeros)

@@ -21,6 +21,7 @@ void RankTableModel::setSummary(const Summary& summary)
     beginResetModel();
     m_rows = summary.perRank;
     m_straggler = summary.straggler;
+    m_memoryKnown = summary.memoryKnown;
     endResetModel();
 }
 
@@ -47,8 +48,11 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const
         case Compute: return ms(r.computeMs);
         case Comm: return ms(r.commMs);
         case Wait: return ms(r.waitMs);
-        case Owned: return QString::fromStdString(formatBytes(r.owned));
+        // a profiled program's memory is not known: a dash, not "0 B" (Summary::memoryKnown)
+        case Owned: return m_memoryKnown ? QString::fromStdString(formatBytes(r.owned)) : QStringLiteral("\u2013");
         case Memory:
+            if (!m_memoryKnown)
+                return QStringLiteral("\u2013");
             return tr("%1 of %2").arg(QString::fromStdString(formatBytes(r.peakMemory)), QString::fromStdString(formatBytes(r.capacity)));
         case TimesLast: return r.timesLast;
         }

@@ -25,6 +25,7 @@ public:
 private:
     std::vector<RankBreakdown> m_rows;
     std::optional<int> m_straggler;
+    bool m_memoryKnown = true;
 };
 
 class ComparisonModel : public QAbstractTableModel {

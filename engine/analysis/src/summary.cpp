@@ -76,7 +76,9 @@ void explainSpeedup(const Scenario& s, Summary& sum)
         sum.efficiency = 0;
         sum.speedupNoteMessage = std::move(why);
     };
-    if (sum.hang)
+    if (s.strategy == kObservedStrategy)
+        none(Message("summary.no_speedup.observed"));
+    else if (sum.hang)
         none(Message("summary.no_speedup.hung"));
     else if (sum.oneGpuMs <= 0)
         none(Message("summary.no_speedup.no_compute"));
@@ -207,6 +209,7 @@ Summary summarize(const Scenario& s, const RunResult& run)
     sum.efficiency = n > 0 ? sum.speedup / n : 0;
     sum.hang = run.hang;
     explainSpeedup(s, sum);
+    sum.memoryKnown = s.strategy != kObservedStrategy;
 
     const CapacityReport cap = capacityOf(s);
     sum.perRank.resize(static_cast<size_t>(n));

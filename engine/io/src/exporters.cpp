@@ -109,10 +109,13 @@ std::string formatSummaryTable(const Scenario& s, const Summary& given, Language
         << tableRight(say("table.col.fits"), 5) << "\n";
     const std::string yes = say("table.yes"), no = say("table.no"), straggler = say("table.straggler_mark");
     for (const RankBreakdown& rb : sum.perRank) {
+        // a profiled program's memory is not known: a dash, not "0 B" (Summary::memoryKnown)
+        const std::string owned = sum.memoryKnown ? formatBytes(rb.owned) : "-";
+        const std::string peak = sum.memoryKnown ? formatBytes(rb.peakMemory) : "-";
         std::snprintf(buf, sizeof buf, "%4d  %s %11.3f %9.3f %9.3f %10s %10s %10s ", rb.rank,
-                      fitToWidth(rb.device, 18).c_str(), rb.computeMs, rb.commMs, rb.waitMs, formatBytes(rb.owned).c_str(),
-                      formatBytes(rb.peakMemory).c_str(), formatBytes(rb.capacity).c_str());
-        out << buf << tableRight(rb.fits ? yes : no, 5)
+                      fitToWidth(rb.device, 18).c_str(), rb.computeMs, rb.commMs, rb.waitMs, owned.c_str(), peak.c_str(),
+                      formatBytes(rb.capacity).c_str());
+        out << buf << tableRight(!sum.memoryKnown ? std::string("-") : rb.fits ? yes : no, 5)
             << (sum.straggler && *sum.straggler == rb.rank ? "  <- " + straggler : std::string()) << "\n";
     }
     if (!sum.collectives.empty()) {
@@ -129,7 +132,8 @@ std::string formatSummaryTable(const Scenario& s, const Summary& given, Language
     // No speed-up (a hang, no compute, one GPU): a dash, and the reason on the next line.
     Message line = Message(sum.hasSpeedup ? "table.figures" : "table.figures.no_speedup")
                        .with("step", number("%.3f", sum.stepTimeMs))
-                       .with("one", number("%.3f", sum.oneGpuMs))
+                       // a profiled program's time on one GPU is not known (kObservedStrategy)
+                       .with("one", s.strategy == kObservedStrategy ? std::string("-") : number("%.3f", sum.oneGpuMs))
                        .with("straggler", sum.straggler ? Message("table.rank").with("rank", *sum.straggler)
                                                         : Message("common.none"))
                        .with("bottleneck", bottleneckMessage(sum.bottleneck));

@@ -433,9 +433,11 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
     s.costProfile = rd.string(doc, "$", "cost_profile", false).value_or("");
     if (auto st = rd.string(doc, "$", "strategy", false)) {
         auto strategy = strategyFromName(*st);
-        if (!strategy)
+        if (*st == kObservedStrategy) // a profiled program (shardlab profile): nothing to place
+            s.strategy = *st;
+        else if (!strategy)
             rd.fail("$.strategy", "'" + *st + "' (expected replicate, data_parallel, zero1, zero2, zero3, "
-                                  "tensor_parallel or pipeline_parallel)");
+                                  "tensor_parallel, pipeline_parallel or observed)");
         else {
             // items without explicit ownership take the strategy's placement
             Scenario placed = s;

@@ -44,6 +44,7 @@ Result initCommon(void** context, int* mask, std::uint64_t hash, const char* nam
         return kInternalError;
     }
     c->id = rec.nextContext();
+    rec.contextOpened();
     *context = c;
     *mask = kMask;
     if (known) {
@@ -76,6 +77,7 @@ Result finalizeAny(void* context)
             rec.record(r);
         }
         delete c;
+        rec.contextClosed();
     }
     rec.flush();
     return kSuccess;

@@ -109,7 +109,18 @@ bool writeAll(int fd, const char* data, size_t n)
     return true;
 }
 
-void flushAtExit() { Recorder::instance().flush(); }
+Recorder* g_recorder = nullptr; // made by instance(), freed by releaseIfIdle()
+
+void flushAtExit()
+{
+    if (g_recorder)
+        g_recorder->flush();
+}
+
+// Its destructor runs when the library is unloaded (dlclose) or the process exits.
+struct UnloadHook {
+    ~UnloadHook() { Recorder::releaseIfIdle(); }
+} g_unloadHook;
 
 } // namespace
 
@@ -135,9 +146,30 @@ std::uint64_t realtimeNs()
 
 Recorder& Recorder::instance()
 {
-    // Never destroyed: NCCL's threads may still call in while the process exits.
-    static Recorder* r = new Recorder;
-    return *r;
+    // Not destroyed while a communicator is alive: NCCL's threads may still call in while the
+    // process exits (releaseIfIdle).
+    if (!g_recorder)
+        g_recorder = new Recorder;
+    return *g_recorder;
+}
+
+void Recorder::releaseIfIdle()
+{
+    Recorder* r = g_recorder;
+    if (!r || r->m_contexts.load() > 0)
+        return;
+    r->flush();
+    {
+        std::lock_guard<std::mutex> lock(g_fileLock);
+        const int threads = std::min(r->m_threads.load(), kMaxThreads);
+        for (int i = 0; i < threads; ++i)
+            delete r->m_buffers[i].exchange(nullptr);
+        if (r->m_fd >= 0)
+            ::close(r->m_fd);
+        r->m_fd = -1;
+    }
+    g_recorder = nullptr;
+    delete r;
 }
 
 void Recorder::disable(const char* why, const char* detail)

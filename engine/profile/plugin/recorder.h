@@ -73,6 +73,14 @@ public:
     // Turns recording off and says why on stderr, the first time only.
     void disable(const char* why, const char* detail = nullptr);
     std::uint64_t dropped() const { return m_dropped.load(std::memory_order_relaxed); }
+    // Communicators' contexts alive (init .. finalize).
+    void contextOpened() { m_contexts.fetch_add(1, std::memory_order_relaxed); }
+    void contextClosed() { m_contexts.fetch_sub(1, std::memory_order_relaxed); }
+    // When the library is unloaded (NCCL closes it once its last communicator is gone) or the
+    // process exits with no communicator left: the records written out, the file closed, the
+    // buffers and the recorder freed. With a communicator still alive (a process exiting without
+    // destroying it, whose threads may still call in) the recorder is kept, as before.
+    static void releaseIfIdle();
 
 private:
     struct ThreadBuffer;
@@ -86,6 +94,7 @@ private:
     std::atomic<std::int64_t> m_nextCtx{0};
     std::atomic<std::uint64_t> m_dropped{0};
     std::atomic<int> m_threads{0};
+    std::atomic<int> m_contexts{0};
     std::atomic<ThreadBuffer*> m_buffers[kMaxThreads] = {};
     std::atomic<bool> m_said{false};
     int m_fd = -1;

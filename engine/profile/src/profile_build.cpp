@@ -359,6 +359,7 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
     Scenario observed;
     observed.name = options.name;
     observed.description = "The program as ShardLab's NCCL profiler observed it (" + out.launch + ").";
+    observed.strategy = kObservedStrategy; // no one-GPU time and no memory to state (summary.h)
     observed.topology = options.machine ? *options.machine : defaultProfileMachine(n);
     if (observed.topology.rankCount() != n)
         return badInput("the machine given has " + std::to_string(observed.topology.rankCount()) + " GPUs, but the profiled job has "

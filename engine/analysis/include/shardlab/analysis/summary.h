@@ -53,6 +53,9 @@ struct Summary {
     // Whether the speed-up means anything: not for a run that hung, a program without compute or a
     // run on one GPU. speedupNote says why not, or why the efficiency is above 100% when it is.
     bool hasSpeedup = true;
+    // Whether the ranks' memory (owned, peak, fits) is known: not for a profiled program, whose
+    // buffers ShardLab did not see (Scenario::strategy == kObservedStrategy); its figures are 0.
+    bool memoryKnown = true;
     std::string speedupNote;        // English: english(speedupNoteMessage)
     Message speedupNoteMessage;
     std::optional<HangReport> hang; // the run's, when it hung

@@ -53,6 +53,10 @@ struct Perturbations {
     double jitterFactor(int rank, int op, int iteration, int bucket) const;
 };
 
+// The strategy of a scenario made from a profile (shardlab profile): the program's own work as
+// observed, with no workload or ownership ShardLab knows of, so no one-GPU time and no memory.
+inline constexpr const char* kObservedStrategy = "observed";
+
 struct Scenario {
     std::string name;
     std::string description;
@@ -62,7 +66,8 @@ struct Scenario {
     Perturbations perturbations;
     int iterations = 1;
     MemoryMode memoryMode = MemoryMode::Strict;
-    std::string strategy;     // the strategy that generated the ownership, if any (informational)
+    std::string strategy;     // the strategy that generated the ownership, if any (informational);
+                              // kObservedStrategy: a profiled program, as ShardLab's NCCL profiler saw it
     std::string costProfile;  // named calibration profile; empty: the built-in defaults
     bool operator==(const Scenario&) const = default;
 
