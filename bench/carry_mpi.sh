@@ -60,6 +60,6 @@ EOF
 tar -C "$stage" -cJf "$dir/qt.tar.xz" qt
 
 # 3. Scripts and scenarios.
-cp "$here/bench/mpi_device.sh" "$here/bench/calibration_accuracy.sh" "$here/bench/live_timing_device.sh" "$here/bench/stream_device.sh" "$here/bench/clizh_device.sh" "$here/bench/profile_device.sh" \
+cp "$here/bench/mpi_device.sh" "$here/bench/calibration_accuracy.sh" "$here/bench/live_timing_device.sh" "$here/bench/stream_device.sh" "$here/bench/clizh_device.sh" "$here/bench/profile_device.sh" "$here/bench/device_env.sh" \
    "$here"/bench/mpi-*.shardlab.json "$here/bench/live-straggler-2.shardlab.json" "$here/bench/live-overlap-1.shardlab.json" "$here/tests/mpi/cli_under_mpirun.sh" "$dir/"
 du -sh "$dir" "$dir"/*

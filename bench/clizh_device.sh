@@ -10,13 +10,7 @@
 set -uo pipefail
 dir=$(cd "$1" && pwd); out=$2
 mkdir -p "$out"
-root=$(mktemp -d); tar -C "$root" -xJf "$dir/bin.tar.xz"
-export NCCL_NVLS_ENABLE=0 NCCL_DEBUG=WARN
-nccl=$(python3 -c "import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], 'lib'))")
-b=$root/build
-export LD_LIBRARY_PATH="$nccl"
-export SHARDLAB_LIVE_LIBRARY=$b/engine/live/gpu/libshardlab_live.so SHARDLAB_MPI_LIBRARY=$b/engine/cluster/libshardlab_mpi.so
-S=$b/app/cli/shardlab
+source "$dir/device_env.sh" "$dir"
 hang=$dir/mpi-hang-2.shardlab.json
 leftover='\[[a-z_]+(\.[a-z_0-9]+)+\]|\{[a-z_]+\}'
 {

@@ -7,14 +7,7 @@
 set -uo pipefail
 dir=$(cd "$1" && pwd); out=$2
 mkdir -p "$out"
-root=$(mktemp -d); tar -C "$root" -xJf "$dir/bin.tar.xz"; tar -C "$root" -xJf "$dir/qt.tar.xz"
-for f in "$root"/qt/lib-base/*; do ldconfig -p | grep -q "$(basename "$f")" || cp "$f" "$root/qt/lib/"; done
-export NCCL_NVLS_ENABLE=0 NCCL_DEBUG=WARN
-nccl=$(python3 -c "import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], 'lib'))")
-b=$root/build
-export LD_LIBRARY_PATH="$nccl:$root/qt/lib" QT_PLUGIN_PATH=$root/qt/plugins QT_QPA_PLATFORM=offscreen FONTCONFIG_FILE=$root/qt/fonts.conf
-export SHARDLAB_LIVE_LIBRARY=$b/engine/live/gpu/libshardlab_live.so
-S=$b/app/cli/shardlab
+source "$dir/device_env.sh" "$dir"
 {
   echo "== date"; date -u; nvidia-smi -L
   for run in 1 2; do

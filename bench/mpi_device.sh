@@ -27,24 +27,10 @@ out=$(cd "$out" && pwd)
 log=$out/log.txt
 res=$(mktemp -d)/results
 mkdir -p "$res"
-root=$(mktemp -d)
+source "$dir/device_env.sh" "$dir"
 trap 'rm -rf "$root" "$(dirname "$res")"' EXIT
-tar -C "$root" -xJf "$dir/bin.tar.xz"
-tar -C "$root" -xJf "$dir/qt.tar.xz"
-b=$root/build
-sl=$b/app/cli/shardlab
-# Base libraries the Qt runtime needs, only where this machine lacks them.
-for f in "$root"/qt/lib-base/*; do
-  ldconfig -p | grep -q "$(basename "$f")" || cp "$f" "$root/qt/lib/"
-done
-export NCCL_NVLS_ENABLE=0
-export NCCL_DEBUG=${NCCL_DEBUG:-WARN}
-nccl=$(python3 -c "import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], 'lib'))" 2>/dev/null)
-export LD_LIBRARY_PATH="${nccl:+$nccl:}$root/qt/lib:${LD_LIBRARY_PATH:-}"
-export QT_PLUGIN_PATH=$root/qt/plugins QT_QPA_PLATFORM=offscreen FONTCONFIG_FILE=$root/qt/fonts.conf
-export SHARDLAB_LIVE_LIBRARY=$b/engine/live/gpu/libshardlab_live.so SHARDLAB_MPI_MODULE=$b/engine/cluster/libshardlab_mpi.so
+sl=$S
 [ -d resources ] && export SHARDLAB_RESOURCE_DIR=$PWD/resources
-gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 mpirun=(mpirun --allow-run-as-root --mca btl_vader_single_copy_mechanism none -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE
         -x NCCL_DEBUG -x SHARDLAB_LIVE_LIBRARY -x SHARDLAB_MPI_MODULE -x QT_QPA_PLATFORM)
 [ -n "${SHARDLAB_RESOURCE_DIR:-}" ] && mpirun+=(-x SHARDLAB_RESOURCE_DIR)
