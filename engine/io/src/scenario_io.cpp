@@ -215,12 +215,28 @@ void readOp(JsonReader& rd, const json& v, const std::string& path, Op& op)
         return;
     rd.onlyKeys(v, path, {"op", "name", "item", "flops", "bytes", "group", "root", "from", "to", "algorithm", "buckets",
                           "overlap"});
+    bool kindKnown = false;
     if (auto k = rd.string(v, path, "op", true)) {
-        if (auto kind = opFromName(*k))
+        if (auto kind = opFromName(*k)) {
             op.kind = *kind;
-        else
+            kindKnown = true;
+        } else
             rd.fail(path + ".op", "'" + *k + "' (expected compute, all_reduce, reduce, broadcast, all_gather, "
                                   "all_gather_v, reduce_scatter, reduce_scatter_all_gather or send_recv)");
+    }
+    // Keys that mean nothing for this kind of step are refused, not dropped on the next save:
+    // a compute step runs on the compute stream (no bytes, group, root, peer, algorithm or
+    // overlap), a send_recv names its two ranks with from/to, and only a send_recv has them.
+    for (const char* key : {"bytes", "group", "root", "from", "to", "algorithm", "overlap"}) {
+        if (!kindKnown || !rd.find(v, key))
+            continue;
+        const std::string k = key;
+        if (op.kind == OpKind::Compute)
+            rd.fail(path + "." + k, "applies to communication steps only (a compute step has flops, item and buckets)");
+        else if (op.kind == OpKind::SendRecv && (k == "group" || k == "root"))
+            rd.fail(path + "." + k, "a send_recv names its two ranks with 'from' and 'to'");
+        else if (op.kind != OpKind::SendRecv && (k == "from" || k == "to"))
+            rd.fail(path + "." + k, "only a send_recv has 'from' and 'to' (a collective has 'group' and 'root')");
     }
     op.name = rd.string(v, path, "name", false).value_or("");
     op.item = rd.string(v, path, "item", false).value_or("");
