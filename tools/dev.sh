@@ -99,26 +99,48 @@ check_sanitizers() {
     ctest --preset dev-asan -j "$jobs"
 }
 
-# libFuzzer over the scenario and profile parsers, briefly (FUZZ_SECONDS, default 60), then over the
-# run-stream reader.
+# libFuzzer over every parser of a user's file, briefly (FUZZ_SECONDS, default 60), then over the
+# run-stream reader and the profiler's records.
 check_fuzz() {
   echo "== fuzzing"
   CC=clang-14 CXX=clang++-14 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHARDLAB_FUZZ=ON \
     -DSHARDLAB_BUILD_GUI=OFF -DSHARDLAB_BUILD_TESTS=OFF -DSHARDLAB_BUILD_BENCH=OFF -DSHARDLAB_WITH_CUDA=OFF \
     -DSHARDLAB_WITH_MPI=OFF -DCMAKE_UNITY_BUILD=ON >/dev/null
-  cmake --build build/fuzz -j "$jobs" --target fuzz_scenario fuzz_run_stream
-  local corpus
-  corpus=$(mktemp -d)
-  cp tests/fuzz/corpus/* "$corpus/"
-  build/fuzz/tests/fuzz/fuzz_scenario "$corpus" -max_total_time="${FUZZ_SECONDS:-60}" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 2>&1 | tail -4
-  rm -rf "$corpus"
+  cmake --build build/fuzz -j "$jobs" --target fuzz_scenario fuzz_run_stream fuzz_profile_records
+  run_fuzzer fuzz_scenario tests/fuzz/corpus "${FUZZ_SECONDS:-60}"
   # the run-stream reader (what arrives over SSH), a third of the time
-  corpus=$(mktemp -d)
-  cp tests/fuzz/corpus-stream/* "$corpus/"
-  build/fuzz/tests/fuzz/fuzz_run_stream "$corpus" -max_total_time="$(( (${FUZZ_SECONDS:-60} + 2) / 3 ))" -timeout=10 \
-    -rss_limit_mb=2048 -print_final_stats=1 2>&1 | tail -4
-  rm -rf "$corpus"
+  run_fuzzer fuzz_run_stream tests/fuzz/corpus-stream "$(( (${FUZZ_SECONDS:-60} + 2) / 3 ))"
+  # the NCCL profiler's records (what a profiled program leaves), a third of the time
+  run_fuzzer fuzz_profile_records tests/fuzz/corpus-profile "$(( (${FUZZ_SECONDS:-60} + 2) / 3 ))"
+}
+
+# One fuzzer on a copy of its seed corpus. On success the final statistics; on a finding the
+# report (stack, the invariant that failed) and the input that caused it, as text and base64, so
+# that a CI log alone reproduces it.
+run_fuzzer() {
+  local name=$1 seeds=$2 seconds=$3 work
+  work=$(mktemp -d)
+  mkdir "$work/corpus"
+  cp "$seeds"/* "$work/corpus/"
+  if (cd "$work" && "$here/build/fuzz/tests/fuzz/$name" corpus -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      -print_final_stats=1 >log 2>&1); then
+    tail -4 "$work/log"
+    rm -rf "$work"
+    return 0
+  fi
+  echo "== $name found a failing input:"
+  grep -v '^#[0-9]' "$work/log" | tail -60
+  for f in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*; do
+    [ -f "$f" ] || continue
+    echo "== input $(basename "$f") ($(stat -c %s "$f") bytes):"
+    head -c 4000 "$f"
+    echo
+    echo "== base64:"
+    base64 -w 0 "$f" | head -c 8000
+    echo
+  done
+  rm -rf "$work"
+  return 1
 }
 
 # Each stage's duration, printed at the end of the run (also when a stage fails).
