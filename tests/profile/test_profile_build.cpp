@@ -9,6 +9,7 @@
 #include "shardlab/profile/profile_clock.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 
@@ -131,9 +132,11 @@ TEST(ProfileBuild, WaitsComputeAndLastArrivalFromTwoRanks)
     EXPECT_FALSE(sum.hasSpeedup);
     EXPECT_EQ(sum.speedupNoteMessage.id, "summary.no_speedup.observed");
     EXPECT_FALSE(sum.memoryKnown);
+    EXPECT_FALSE(sum.oneGpuKnown);
     const std::string table = formatSummaryTable(built->scenario, sum);
     EXPECT_EQ(table.find(" 0 B "), std::string::npos) << table;
     EXPECT_NE(table.find("one GPU - ms | speed-up - | efficiency -"), std::string::npos) << table;
+    EXPECT_TRUE(nlohmann::json::parse(summaryJson(sum))["one_gpu_ms"].is_null());
 }
 
 TEST(ProfileBuild, AnotherHostsClockIsMovedOntoRankZeros)

@@ -76,7 +76,7 @@ void explainSpeedup(const Scenario& s, Summary& sum)
         sum.efficiency = 0;
         sum.speedupNoteMessage = std::move(why);
     };
-    if (s.strategy == kObservedStrategy)
+    if (!sum.oneGpuKnown)
         none(Message("summary.no_speedup.observed"));
     else if (sum.hang)
         none(Message("summary.no_speedup.hung"));
@@ -204,12 +204,15 @@ Summary summarize(const Scenario& s, const RunResult& run)
     }
     const int iters = std::max(1, completed);
     sum.stepTimeMs = completed ? total / completed / 1e3 : 0;
-    sum.oneGpuMs = oneGpuTimeMs(s);
+    // One decision for what a profiled program leaves unknown (its memory, its time on one GPU).
+    const bool observed = s.strategy == kObservedStrategy;
+    sum.memoryKnown = !observed;
+    sum.oneGpuKnown = !observed;
+    sum.oneGpuMs = observed ? 0 : oneGpuTimeMs(s);
     sum.speedup = sum.stepTimeMs > 0 ? sum.oneGpuMs / sum.stepTimeMs : 0;
     sum.efficiency = n > 0 ? sum.speedup / n : 0;
     sum.hang = run.hang;
     explainSpeedup(s, sum);
-    sum.memoryKnown = s.strategy != kObservedStrategy;
 
     const CapacityReport cap = capacityOf(s);
     sum.perRank.resize(static_cast<size_t>(n));

@@ -132,8 +132,8 @@ std::string formatSummaryTable(const Scenario& s, const Summary& given, Language
     // No speed-up (a hang, no compute, one GPU): a dash, and the reason on the next line.
     Message line = Message(sum.hasSpeedup ? "table.figures" : "table.figures.no_speedup")
                        .with("step", number("%.3f", sum.stepTimeMs))
-                       // a profiled program's time on one GPU is not known (kObservedStrategy)
-                       .with("one", s.strategy == kObservedStrategy ? std::string("-") : number("%.3f", sum.oneGpuMs))
+                       // a profiled program's time on one GPU is not known (Summary::oneGpuKnown)
+                       .with("one", sum.oneGpuKnown ? number("%.3f", sum.oneGpuMs) : std::string("-"))
                        .with("straggler", sum.straggler ? Message("table.rank").with("rank", *sum.straggler)
                                                         : Message("common.none"))
                        .with("bottleneck", bottleneckMessage(sum.bottleneck));
@@ -159,7 +159,7 @@ std::string summaryJson(const Summary& sum)
                 {"straggler_rank", sum.straggler ? json(*sum.straggler) : json(nullptr)},
                 {"bottleneck", bottleneckName(sum.bottleneck)},
                 {"fits", sum.fits},
-                {"one_gpu_ms", sum.oneGpuMs},
+                {"one_gpu_ms", sum.oneGpuKnown ? json(sum.oneGpuMs) : json(nullptr)},
                 {"compute_share", sum.computeShare},
                 {"comm_share", sum.commShare},
                 {"wait_share", sum.waitShare},

@@ -182,7 +182,8 @@ void summarySection(std::ostringstream& h, const LabReport& r)
         words(l, "report.fact.ranks_on", {{"ranks", std::to_string(s.ranks)}, {"topology", esc(r.scenario.topology.name)}}));
     fact("report.fact.iterations", std::to_string(r.scenario.iterations));
     fact("report.fact.step_time",
-        words(l, "report.fact.step_time_value", {{"step", ms(s.stepTimeMs)}, {"one_gpu", ms(s.oneGpuMs)}}));
+        s.oneGpuKnown ? words(l, "report.fact.step_time_value", {{"step", ms(s.stepTimeMs)}, {"one_gpu", ms(s.oneGpuMs)}})
+                      : words(l, "report.fact.step_time_only", {{"step", ms(s.stepTimeMs)}}));
     fact("report.fact.speedup",
         s.hasSpeedup ? fmt("%.2fx", s.speedup) + " / " + fmt("%.0f%%", s.efficiency * 100)
                      : words(l, "report.fact.no_speedup", {{"note", said(reportSpeedupNote(s), l)}}));

@@ -53,9 +53,11 @@ struct Summary {
     // Whether the speed-up means anything: not for a run that hung, a program without compute or a
     // run on one GPU. speedupNote says why not, or why the efficiency is above 100% when it is.
     bool hasSpeedup = true;
-    // Whether the ranks' memory (owned, peak, fits) is known: not for a profiled program, whose
-    // buffers ShardLab did not see (Scenario::strategy == kObservedStrategy); its figures are 0.
+    // Whether the ranks' memory (owned, peak, fits) and the one-GPU time are known: not for a
+    // profiled program, whose buffers and single-GPU run ShardLab did not see
+    // (Scenario::strategy == kObservedStrategy); those figures are then 0, shown as a dash.
     bool memoryKnown = true;
+    bool oneGpuKnown = true;
     std::string speedupNote;        // English: english(speedupNoteMessage)
     Message speedupNoteMessage;
     std::optional<HangReport> hang; // the run's, when it hung
