@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Issue 15's checks on a GPU machine: `shardlab profile` around a real NCCL program
 # (examples/profile/allreduce_buckets.cu) and the plugin's overhead on its step time (budget <= 2%),
-# then the host cost per plugin call there. DIR is what bench/carry_mpi.sh packs (a CUDA build);
-# results go to OUT.
+# then the host cost per plugin call there, then every example program (examples/) alone and under
+# `shardlab profile` with tests/gpu/examples_gpu.sh (the ctest `gpu.example.*` checks), the
+# torchrun one as `shardlab profile -- torchrun --nproc-per-node $gpus train_ddp.py`. DIR is what
+# bench/carry_mpi.sh packs (a CUDA build); results go to OUT: profile-device.txt, the straggler's
+# result file, and per example OUT/examples/CHECK.{alone,profile}.txt with its result file
+# OUT/examples/CHECK.shardlab-result.json (2+ GPUs).
 #   bench/profile_device.sh DIR OUT
 # NCCL 2.28.9 reports no profiler events on a communicator of one rank: on a one-GPU machine the
 # profile can only show that the program runs under the plugin, unchanged (and says "every
@@ -30,7 +34,19 @@ args="--buckets 8 --bytes 4194304 --steps 200 --compute-us 2000"
   fi
   echo "== host cost per plugin call on this machine"
   $b/bench/bench_profile_plugin "$SHARDLAB_NCCL_PROFILER"
+  echo "== the example programs, alone and under shardlab profile ($gpus GPU(s))"
+  for check in allreduce_verify reduce_scatter_all_gather allreduce_buckets allreduce_sweep allreduce_straggler train_ddp; do
+    echo "== example $check"
+    "$dir/examples_gpu.sh" "$S" "$b/examples" "$dir/train_ddp.py" "$check" "$out/examples"
+    echo "(status $?: 0 passed, 1 failed, 77 skipped)"
+    echo "-- its output alone:"; cat "$out/examples/$check.alone.txt" 2>/dev/null
+    echo "-- under shardlab profile:"; cat "$out/examples/$check.profile.txt" 2>/dev/null
+  done
 } > "$out/profile-device.txt" 2>&1
+for f in "$out"/examples/*/profile.shardlab-result.json; do
+  [ -f "$f" ] && cp "$f" "$out/examples/$(basename "$(dirname "$f")").shardlab-result.json"
+done
+rm -rf "$out"/examples/*/
 cp "$out"/straggler/profile.shardlab-result.json "$out/" 2>/dev/null
 rm -rf "$out"/run* "$out"/straggler
 cat "$out/profile-device.txt"
