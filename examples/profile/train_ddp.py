@@ -8,10 +8,11 @@ buckets of --bucket-mb MB while the backward pass runs. Each rank trains on its 
 end by all-reducing a checksum of the parameters. Prints each rank's GPU, then per step rank 0's
 step time and loss, and the median step time. Runs on one GPU too (a one-rank group).
 
-    torchrun --nproc-per-node 2 train_ddp.py [--steps 20] [--batch 64] [--width 4096] [--layers 4]
-    shardlab profile -- torchrun --nproc-per-node 2 train_ddp.py
+    torchrun --standalone --nproc-per-node 2 train_ddp.py [--steps 20] [--batch 64] [--width 4096] [--layers 4]
+    shardlab profile -- torchrun --standalone --nproc-per-node 2 train_ddp.py
 
-Exit status: 0, 1 when the replicas' weights differ, 3 when there is no GPU (as the CUDA examples).
+Exit status: 0, 1 when the replicas' weights differ or PyTorch is missing, 3 when there is no GPU (as
+the CUDA examples).
 """
 import argparse
 import os
@@ -19,10 +20,13 @@ import statistics
 import sys
 import time
 
-import torch
-import torch.distributed as dist
-import torch.nn as nn
-from torch.nn.parallel import DistributedDataParallel
+try:
+    import torch
+    import torch.distributed as dist
+    import torch.nn as nn
+    from torch.nn.parallel import DistributedDataParallel
+except ImportError as e:
+    sys.exit(f"train_ddp.py: PyTorch is not installed here ({e}); it needs PyTorch with CUDA")
 
 
 def parse_args():
@@ -96,7 +100,7 @@ def main():
             print(f"step {step}: {ms:.2f} ms, loss {loss.item():.4f} (rank 0's)", flush=True)
 
     # Replicas must still be equal: every rank's parameter checksum, all-reduced (max and min).
-    checksum = torch.stack([p.detach().double().sum() for p in model.parameters()]).sum()
+    checksum = torch.stack([p.detach().double().sum() for p in model.parameters()]).sum().reshape(1)
     hi, lo = checksum.clone(), checksum.clone()
     dist.all_reduce(hi, op=dist.ReduceOp.MAX)
     dist.all_reduce(lo, op=dist.ReduceOp.MIN)
