@@ -7,7 +7,8 @@
 # profile must say so (exit 2, "every communicator recorded has one rank") after the plugin
 # recorded the communicator. With 2+ GPUs also:
 #   allreduce_straggler: the sleeping rank is the profile's straggler and the last arrival at every
-#     all-reduce but the first; each other rank's median wait is within 5% of the injected sleep.
+#     all-reduce but the first (see below); each other rank's median wait is within 5% of the
+#     injected sleep.
 #   allreduce_sweep: at 64M, 128M and 256M, the sweep's own busbw and the profile's busbw (median
 #     over that size's all-reduces) are each within 3% of `shardlab bench` on the same sizes.
 # Usage: examples_gpu.sh SHARDLAB EXAMPLES_DIR TRAIN_DDP_PY CHECK [WORK_DIR]
@@ -93,7 +94,8 @@ import json, statistics, sys
 run = json.load(open(sys.argv[1]))["run"]
 straggler, sleep = int(sys.argv[2]), float(sys.argv[3])
 colls = [c for c in run["collectives"] if c["kind"] == "all_reduce"]
-# The first all-reduce also waits for NCCL's connection set-up, on every rank alike: left out.
+# The first all-reduce is left out: NCCL connects the ranks when it is issued, before any rank's
+# kernel is launched, so the straggler's sleep may be over before the others arrive.
 later = [c for c in colls if c["sequence"] > 0]
 ok = len(later) > 0
 for c in later:
