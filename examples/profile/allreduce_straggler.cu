@@ -16,13 +16,12 @@ int main(int argc, char** argv)
     long long rank = -1, steps = 20;
     double sleepUs = 2000, computeUs = 500;
     size_t bytes = 4u << 20;
-    if (int st = lab::parseOptions(
-            argc, argv, "One rank sleeps before each all-reduce; the others wait for it there.",
+    if (int st = lab::parseOptions(argc, argv, "One rank sleeps before each all-reduce; the others wait for it there.",
             {lab::integer("--rank", &rank, -1, 1 << 20, "the rank that sleeps (-1: the last)"),
-             lab::real("--sleep-us", &sleepUs, 0, 1e7, "its sleep before each all-reduce, in us"),
-             lab::real("--compute-us", &computeUs, 0, 1e7, "every rank's work before each all-reduce, in us"),
-             lab::integer("--steps", &steps, 1, 1000000, "steps (one all-reduce each)"),
-             lab::size("--bytes", &bytes, 4, 1ULL << 36, "all-reduce size per rank in bytes")});
+                lab::real("--sleep-us", &sleepUs, 0, 1e7, "its sleep before each all-reduce, in us"),
+                lab::real("--compute-us", &computeUs, 0, 1e7, "every rank's work before each all-reduce, in us"),
+                lab::integer("--steps", &steps, 1, 1000000, "steps (one all-reduce each)"),
+                lab::size("--bytes", &bytes, 4, 1ULL << 36, "all-reduce size per rank in bytes")});
         st >= 0)
         return st;
     lab::Gpus gpus;
@@ -32,18 +31,21 @@ int main(int argc, char** argv)
     if (rank < 0)
         rank = n - 1;
     if (rank >= n) {
-        std::fprintf(stderr, "allreduce_straggler: --rank %lld: there are %d GPU(s) here, ranks 0 to %d\n", rank, n, n - 1);
+        std::fprintf(
+            stderr, "allreduce_straggler: --rank %lld: there are %d GPU(s) here, ranks 0 to %d\n", rank, n, n - 1);
         return lab::kExitUsage;
     }
     const size_t count = bytes / sizeof(float);
     std::vector<float*> send(n), recv(n);
     for (int r = 0; r < n; ++r)
-        if (gpus.allocate(r, count, &send[r]) || gpus.allocate(r, count, &recv[r]) || lab::fillPattern(r, send[r], count))
+        if (gpus.allocate(r, count, &send[r]) || gpus.allocate(r, count, &recv[r])
+            || lab::fillPattern(r, send[r], count))
             return 1;
 
-    std::printf("allreduce_straggler: %d GPU(s); each step every rank computes %.0f us, rank %lld sleeps %.0f us more, then "
-                "all-reduce of %zu bytes; %lld steps\n",
-                n, computeUs, rank, sleepUs, count * sizeof(float), steps);
+    std::printf(
+        "allreduce_straggler: %d GPU(s); each step every rank computes %.0f us, rank %lld sleeps %.0f us more, then "
+        "all-reduce of %zu bytes; %lld steps\n",
+        n, computeUs, rank, sleepUs, count * sizeof(float), steps);
     // Events on rank 0's stream at each step's start and after the last step; the host never waits
     // in the loop, so each rank's GPU starts a step as soon as its previous all-reduce ends and the
     // arrivals do not depend on when the host launched the kernels.
@@ -86,9 +88,10 @@ int main(int argc, char** argv)
         CHECK_CUDA(cudaEventElapsedTime(&ms, marks.events[s], marks.events[s + 1]));
         stepUs.push_back(ms * 1e3);
     }
-    std::printf("median step %.1f us on rank 0 (compute %.0f + sleep %.0f + the all-reduce); each rank but %lld should wait "
-                "about %.0f us at every all-reduce\n",
-                lab::median(stepUs), computeUs, sleepUs, rank, sleepUs);
+    std::printf(
+        "median step %.1f us on rank 0 (compute %.0f + sleep %.0f + the all-reduce); each rank but %lld should wait "
+        "about %.0f us at every all-reduce\n",
+        lab::median(stepUs), computeUs, sleepUs, rank, sleepUs);
 
     std::vector<float> got;
     size_t wrong = 0, firstWrong = 0;
