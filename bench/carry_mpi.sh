@@ -5,12 +5,15 @@
 #   DIR/bin.tar.xz  stripped builds, in the build tree's layout (bench/calibration_accuracy.sh
 #                   takes BUILD_DIR): shardlab, libshardlab_live.so, libshardlab_mpi.so,
 #                   shardlab_gpu_tests, test_live_stress, runpage_demo, bench_calibration_accuracy,
-#                   libshardlab_nccl_profiler.so, allreduce_buckets, bench_profile_plugin
+#                   libshardlab_nccl_profiler.so, bench_profile_plugin, and the example programs
+#                   (examples/: allreduce_buckets, allreduce_verify, reduce_scatter_all_gather,
+#                   allreduce_sweep, allreduce_straggler)
 #   DIR/qt.tar.xz   the Qt runtime: every library `ldd` names for those programs and the offscreen
 #                   platform plugin, except the C/C++ runtime and the MPI stack (the machine's own
 #                   are used); common base libraries go to lib-base/ and are used only where the
 #                   machine lacks them; fonts (DejaVu Sans and Noto Sans CJK) with a fonts.conf
-#   DIR/*.sh, DIR/*.shardlab.json: the scripts and scenarios
+#   DIR/*.sh, DIR/*.shardlab.json, DIR/train_ddp.py: the scripts (tests/gpu/examples_gpu.sh among
+#                   them), the scenarios and the torchrun example
 #   bench/carry_mpi.sh BUILD_DIR DIR
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -24,7 +27,9 @@ trap 'rm -rf "$stage"' EXIT
 # 1. The programs, stripped, in the build tree's layout.
 programs=(app/cli/shardlab engine/live/gpu/libshardlab_live.so engine/cluster/libshardlab_mpi.so tests/shardlab_gpu_tests
           tests/gui/test_live_stress tests/gui/runpage_demo bench/bench_calibration_accuracy
-          engine/profile/plugin/libshardlab_nccl_profiler.so examples/allreduce_buckets bench/bench_profile_plugin)
+          engine/profile/plugin/libshardlab_nccl_profiler.so bench/bench_profile_plugin
+          examples/allreduce_buckets examples/allreduce_verify examples/reduce_scatter_all_gather examples/allreduce_sweep
+          examples/allreduce_straggler)
 for f in "${programs[@]}"; do
   mkdir -p "$stage/build/$(dirname "$f")"
   strip --strip-debug -o "$stage/build/$f" "$build/$f"
@@ -61,5 +66,6 @@ tar -C "$stage" -cJf "$dir/qt.tar.xz" qt
 
 # 3. Scripts and scenarios.
 cp "$here/bench/mpi_device.sh" "$here/bench/calibration_accuracy.sh" "$here/bench/live_timing_device.sh" "$here/bench/stream_device.sh" "$here/bench/clizh_device.sh" "$here/bench/profile_device.sh" "$here/bench/device_env.sh" \
-   "$here"/bench/mpi-*.shardlab.json "$here/bench/live-straggler-2.shardlab.json" "$here/bench/live-overlap-1.shardlab.json" "$here/tests/mpi/cli_under_mpirun.sh" "$dir/"
+   "$here"/bench/mpi-*.shardlab.json "$here/bench/live-straggler-2.shardlab.json" "$here/bench/live-overlap-1.shardlab.json" "$here/tests/mpi/cli_under_mpirun.sh" \
+   "$here/tests/gpu/examples_gpu.sh" "$here/examples/profile/train_ddp.py" "$dir/"
 du -sh "$dir" "$dir"/*

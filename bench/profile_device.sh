@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Issue 15's checks on a GPU machine: `shardlab profile` around a real NCCL program
 # (examples/profile/allreduce_buckets.cu) and the plugin's overhead on its step time (budget <= 2%),
-# then the host cost per plugin call there. DIR is what bench/carry_mpi.sh packs (a CUDA build);
-# results go to OUT.
+# then the host cost per plugin call there, then every example program (examples/) alone and under
+# `shardlab profile` with tests/gpu/examples_gpu.sh (the ctest `gpu.example.*` checks), the
+# torchrun one as `shardlab profile -- torchrun --nproc-per-node $gpus train_ddp.py`. DIR is what
+# bench/carry_mpi.sh packs (a CUDA build); results go to OUT: profile-device.txt, the straggler's
+# result file, and per example OUT/examples/CHECK.{alone,profile}.txt with its result file
+# OUT/examples/CHECK.shardlab-result.json (2+ GPUs); with 2+ GPUs the examples also run on one
+# (OUT/examples-1gpu).
 #   bench/profile_device.sh DIR OUT
 # NCCL 2.28.9 reports no profiler events on a communicator of one rank: on a one-GPU machine the
 # profile can only show that the program runs under the plugin, unchanged (and says "every
@@ -30,7 +35,27 @@ args="--buckets 8 --bytes 4194304 --steps 200 --compute-us 2000"
   fi
   echo "== host cost per plugin call on this machine"
   $b/bench/bench_profile_plugin "$SHARDLAB_NCCL_PROFILER"
+  # examples OUT_SUBDIR: every example check on the GPUs CUDA_VISIBLE_DEVICES leaves.
+  examples() {
+    for check in allreduce_verify reduce_scatter_all_gather allreduce_buckets allreduce_sweep allreduce_straggler train_ddp; do
+      echo "== example $check (${CUDA_VISIBLE_DEVICES:-every GPU})"
+      "$dir/examples_gpu.sh" "$S" "$b/examples" "$dir/train_ddp.py" "$check" "$out/$1"
+      echo "(status $?: 0 passed, 1 failed, 77 skipped)"
+      echo "-- its output alone:"; cat "$out/$1/$check.alone.txt" 2>/dev/null
+      echo "-- under shardlab profile:"; cat "$out/$1/$check.profile.txt" 2>/dev/null
+    done
+  }
+  echo "== the example programs, alone and under shardlab profile ($gpus GPU(s))"
+  examples examples
+  if [ "$gpus" -ge 2 ]; then
+    echo "== the example programs on one GPU (CUDA_VISIBLE_DEVICES=0): they run, the profile says there is nothing to draw"
+    (export CUDA_VISIBLE_DEVICES=0; examples examples-1gpu)
+  fi
 } > "$out/profile-device.txt" 2>&1
+for f in "$out"/examples/*/profile.shardlab-result.json; do
+  [ -f "$f" ] && cp "$f" "$out/examples/$(basename "$(dirname "$f")").shardlab-result.json"
+done
+rm -rf "$out"/examples/*/ "$out"/examples-1gpu/*/
 cp "$out"/straggler/profile.shardlab-result.json "$out/" 2>/dev/null
 rm -rf "$out"/run* "$out"/straggler
 cat "$out/profile-device.txt"

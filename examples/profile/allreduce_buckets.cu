@@ -7,76 +7,39 @@
 // events on GPU 0: what the plugin's overhead is compared against.
 //   allreduce_buckets [--buckets 8] [--bytes 4194304] [--steps 50] [--compute-us 2000]
 //                     [--straggler -1] [--sleep-us 0]
-#include <cuda_runtime.h>
-#include <nccl.h>
-
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <vector>
-
-#define CHECK_CUDA(x)                                                                                                    \
-    do {                                                                                                               \
-        cudaError_t e_ = (x);                                                                                          \
-        if (e_ != cudaSuccess) {                                                                                       \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                             \
-            return 1;                                                                                                  \
-        }                                                                                                              \
-    } while (0)
-#define CHECK_NCCL(x)                                                                                                    \
-    do {                                                                                                               \
-        ncclResult_t r_ = (x);                                                                                         \
-        if (r_ != ncclSuccess) {                                                                                       \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, ncclGetErrorString(r_));                             \
-            return 1;                                                                                                  \
-        }                                                                                                              \
-    } while (0)
-
-// One thread spins until `ns` of the GPU's global timer have passed.
-__global__ void spin(unsigned long long ns)
-{
-    unsigned long long start, now;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-    do {
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-    } while (now - start < ns);
-}
+#include "lab_common.h"
 
 int main(int argc, char** argv)
 {
-    int buckets = 8, steps = 50, straggler = -1;
+    long long buckets = 8, steps = 50, straggler = -1;
     size_t bytes = 4u << 20;
     double computeUs = 2000, sleepUs = 0;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const char* a = argv[i];
-        if (!std::strcmp(a, "--buckets"))
-            buckets = std::atoi(argv[i + 1]);
-        else if (!std::strcmp(a, "--bytes"))
-            bytes = std::strtoull(argv[i + 1], nullptr, 10);
-        else if (!std::strcmp(a, "--steps"))
-            steps = std::atoi(argv[i + 1]);
-        else if (!std::strcmp(a, "--compute-us"))
-            computeUs = std::atof(argv[i + 1]);
-        else if (!std::strcmp(a, "--straggler"))
-            straggler = std::atoi(argv[i + 1]);
-        else if (!std::strcmp(a, "--sleep-us"))
-            sleepUs = std::atof(argv[i + 1]);
+    if (int st = lab::parseOptions(argc, argv,
+            "A bucketed data-parallel step: compute, then one all-reduce per gradient bucket, on every visible GPU.",
+            {lab::integer("--buckets", &buckets, 1, 100000, "all-reduces per step"),
+                lab::size("--bytes", &bytes, 4, 1ULL << 36, "bytes per bucket"),
+                lab::integer("--steps", &steps, 1, 1000000, "timed steps (after 5 warm-up steps)"),
+                lab::real("--compute-us", &computeUs, 0, 1e7, "every GPU's work per step, in us"),
+                lab::integer("--straggler", &straggler, -1, 1 << 20, "the GPU that computes longer (-1: none)"),
+                lab::real("--sleep-us", &sleepUs, 0, 1e7, "how much longer it computes, in us")});
+        st >= 0)
+        return st;
+    lab::Gpus gpus;
+    if (int st = lab::openEveryGpu("allreduce_buckets", gpus))
+        return st;
+    const int n = gpus.n;
+    if (straggler >= n) {
+        std::fprintf(
+            stderr, "allreduce_buckets: --straggler %lld: there are %d GPU(s) here, 0 to %d\n", straggler, n, n - 1);
+        return lab::kExitUsage;
     }
-    int n = 0;
-    CHECK_CUDA(cudaGetDeviceCount(&n));
-    std::vector<int> devs(n);
-    for (int i = 0; i < n; ++i)
-        devs[i] = i;
-    std::vector<ncclComm_t> comms(n);
-    CHECK_NCCL(ncclCommInitAll(comms.data(), n, devs.data()));
-    std::vector<cudaStream_t> streams(n);
+    const std::vector<cudaStream_t>& streams = gpus.streams;
+    const std::vector<ncclComm_t>& comms = gpus.comms;
     std::vector<float*> buf(n);
     const size_t count = bytes / sizeof(float);
     for (int g = 0; g < n; ++g) {
-        CHECK_CUDA(cudaSetDevice(g));
-        CHECK_CUDA(cudaStreamCreate(&streams[g]));
-        CHECK_CUDA(cudaMalloc(&buf[g], count * sizeof(float) * buckets));
+        if (gpus.allocate(g, count * buckets, &buf[g]))
+            return 1;
         CHECK_CUDA(cudaMemset(buf[g], 0, count * sizeof(float) * buckets));
     }
     cudaEvent_t begin, end;
@@ -90,12 +53,13 @@ int main(int argc, char** argv)
         for (int g = 0; g < n; ++g) {
             CHECK_CUDA(cudaSetDevice(g));
             const double us = computeUs + (g == straggler ? sleepUs : 0);
-            spin<<<1, 1, 0, streams[g]>>>(static_cast<unsigned long long>(us * 1e3));
+            CHECK_CUDA(lab::spin(us, streams[g]));
         }
         for (int b = 0; b < buckets; ++b) {
             CHECK_NCCL(ncclGroupStart());
             for (int g = 0; g < n; ++g)
-                CHECK_NCCL(ncclAllReduce(buf[g] + b * count, buf[g] + b * count, count, ncclFloat, ncclSum, comms[g], streams[g]));
+                CHECK_NCCL(ncclAllReduce(
+                    buf[g] + b * count, buf[g] + b * count, count, ncclFloat, ncclSum, comms[g], streams[g]));
             CHECK_NCCL(ncclGroupEnd());
         }
         CHECK_CUDA(cudaSetDevice(0));
@@ -110,14 +74,10 @@ int main(int argc, char** argv)
             stepMs.push_back(ms);
     }
     std::sort(stepMs.begin(), stepMs.end());
-    std::printf("allreduce_buckets: %d GPU(s), %d buckets of %zu bytes, compute %.0f us: median step %.4f ms over %d steps\n", n,
-                buckets, bytes, computeUs, stepMs[stepMs.size() / 2], steps);
-    for (int g = 0; g < n; ++g) {
-        cudaSetDevice(g);
-        cudaFree(buf[g]);
-        cudaStreamDestroy(streams[g]);
-    }
-    for (int g = 0; g < n; ++g)
-        ncclCommDestroy(comms[g]);
+    std::printf("allreduce_buckets: %d GPU(s), %lld buckets of %zu bytes, compute %.0f us: median step %.4f ms over "
+                "%lld steps\n",
+        n, buckets, bytes, computeUs, stepMs[stepMs.size() / 2], steps);
+    cudaEventDestroy(begin);
+    cudaEventDestroy(end);
     return 0;
 }
