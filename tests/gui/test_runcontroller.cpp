@@ -32,6 +32,41 @@ RunOutcomePtr outcomeOf(const QSignalSpy& spy, int i = 0)
     return spy.at(i).at(0).value<RunOutcomePtr>();
 }
 
+// Starts `s` as `kind` on `c`, held at iteration 10 by a test::RunGate until the first iterations
+// have streamed in (however fast the machine), then lets it finish. Nothing is left out of the
+// stream (a capacity no run here reaches). False, with the failure recorded, where a step did not
+// happen.
+struct StreamedRun {
+    std::shared_ptr<TimelineData> timeline; // what streamed in
+    RunOutcomePtr outcome;                  // the finished run
+};
+bool streamHeldRun(RunController& c, const Scenario& s, RunKind kind, StreamedRun& out)
+{
+    test::RunGate gate(10);
+    c.setIterationHook(gate.hook());
+    c.setCoalesceInterval(5);
+    c.setStreamCapacity(100'000'000);
+    QSignalSpy partial(&c, &RunController::partialAvailable);
+    QSignalSpy done(&c, &RunController::resultAvailable);
+    c.start(s, kind);
+    out.timeline = c.streamingTimeline();
+    [&] {
+        QVERIFY(out.timeline);
+        QVERIFY(gate.waitUntilHeld());
+        QTRY_VERIFY_WITH_TIMEOUT(!partial.isEmpty(), 60000); // the first iterations, before the end
+        QCOMPARE(done.count(), 0);
+    }();
+    gate.open();
+    if (QTest::currentTestFailed())
+        return false;
+    if (!done.wait(60000)) {
+        QTest::qFail("the run did not finish within 60 s", __FILE__, __LINE__);
+        return false;
+    }
+    out.outcome = outcomeOf(done);
+    return true;
+}
+
 } // namespace
 
 class TstRunController : public QObject {
@@ -68,37 +103,27 @@ private slots:
     void streamsIterationsAsTheyFinish()
     {
         const Scenario s = test::longScenario(150, 8);
-        test::RunGate gate(10); // held until part of it has streamed in, however fast the machine
         RunController c;
-        c.setIterationHook(gate.hook());
-        c.setCoalesceInterval(5);
-        c.setStreamCapacity(100'000'000); // nothing left out, however loaded the machine
-        QSignalSpy partial(&c, &RunController::partialAvailable);
-        QSignalSpy done(&c, &RunController::resultAvailable);
-        c.start(s, RunKind::Simulate);
-        auto streaming = c.streamingTimeline();
-        QVERIFY(streaming);
-        QVERIFY(gate.waitUntilHeld());
-        QTRY_VERIFY_WITH_TIMEOUT(!partial.isEmpty(), 60000); // the first iterations, before the end
-        QCOMPARE(done.count(), 0);
-        gate.open();
-        QVERIFY(done.wait(60000));
+        StreamedRun streamed;
+        QVERIFY(streamHeldRun(c, s, RunKind::Simulate, streamed));
         // what streamed in is the run's spans, without loss
         QVERIFY(!c.streamIncomplete());
-        QCOMPARE(streaming->runSpanCount(), outcomeOf(done)->run->spans.size());
-        QCOMPARE(streaming->run().iterations.size(), size_t(150));
-        QCOMPARE(streaming->run().collectives.size(), outcomeOf(done)->run->collectives.size());
+        QCOMPARE(streamed.timeline->runSpanCount(), streamed.outcome->run->spans.size());
+        QCOMPARE(streamed.timeline->run().iterations.size(), size_t(150));
+        QCOMPARE(streamed.timeline->run().collectives.size(), streamed.outcome->run->collectives.size());
 
         // a GUI that cannot keep up gets fewer spans in the live view, never a stale or partial
         // final result
+        c.setIterationHook({});
         c.setStreamCapacity(10);
+        QSignalSpy done(&c, &RunController::resultAvailable);
         c.start(s, RunKind::Simulate);
         auto small = c.streamingTimeline();
         QVERIFY(done.wait(30000));
         QVERIFY(c.streamIncomplete());
-        QVERIFY(small->runSpanCount() < outcomeOf(done, 1)->run->spans.size());
+        QVERIFY(small->runSpanCount() < outcomeOf(done)->run->spans.size());
         QCOMPARE(small->run().iterations.size(), size_t(150)); // the axis still grows
-        QCOMPARE(outcomeOf(done, 1)->run->spans.size(), outcomeOf(done, 0)->run->spans.size());
+        QCOMPARE(outcomeOf(done)->run->spans.size(), streamed.outcome->run->spans.size());
     }
 
     void liveRunsStreamIterationsAsTheyFinish()
@@ -107,11 +132,7 @@ private slots:
         // as the simulator does; here a stand-in live runner (the simulator, passing its
         // iterations on), held at iteration 10 until part of the run has streamed in.
         const Scenario s = test::longScenario(60, 8);
-        test::RunGate gate(10);
         RunController c;
-        c.setIterationHook(gate.hook());
-        c.setCoalesceInterval(5);
-        c.setStreamCapacity(100'000'000);
         c.setLiveRunner([](const Scenario& sc, const LiveOptions& o) {
             SimulationOptions so;
             so.cancel = o.cancel;
@@ -121,19 +142,11 @@ private slots:
                 run->mode = RunMode::Live;
             return run;
         });
-        QSignalSpy partial(&c, &RunController::partialAvailable);
-        QSignalSpy done(&c, &RunController::resultAvailable);
-        c.start(s, RunKind::Live);
-        auto streaming = c.streamingTimeline();
-        QVERIFY(streaming);
-        QVERIFY(gate.waitUntilHeld());
-        QTRY_VERIFY_WITH_TIMEOUT(!partial.isEmpty(), 60000); // the first iterations, before the end
-        QCOMPARE(done.count(), 0);
-        gate.open();
-        QVERIFY(done.wait(60000));
+        StreamedRun streamed;
+        QVERIFY(streamHeldRun(c, s, RunKind::Live, streamed));
         QVERIFY(!c.streamIncomplete());
-        QCOMPARE(streaming->runSpanCount(), outcomeOf(done)->run->spans.size());
-        QCOMPARE(streaming->run().iterations.size(), size_t(60));
+        QCOMPARE(streamed.timeline->runSpanCount(), streamed.outcome->run->spans.size());
+        QCOMPARE(streamed.timeline->run().iterations.size(), size_t(60));
     }
 
     void cancelStopsTheRun()
