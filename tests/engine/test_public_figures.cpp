@@ -429,3 +429,18 @@ TEST(PublicFigures, LlCapComesFromTheProfile)
     ASSERT_FALSE(bad.ok());
     EXPECT_NE(bad.error().message.find("ll_max_bus_gbps"), std::string::npos) << bad.error().message;
 }
+
+// NCCL caps the ring's LL128 per channel too (perChMaxRingLL128Bws, Hopper: 36.7 GB/s): across two
+// nodes of eight H100 with eight NDR NICs the ring's LL128 runs at min(376 x 0.85 = 319.6,
+// 8 x 36.7 = 293.6) GB/s of bus bandwidth, so 1 MB more costs 2 x 15/16 x 1048576 B / 293.6 GB/s
+// = 6.697 us (uncapped 6.152). On A100 with HDR NICs the cap, 20 GB/s per channel, is above the
+// model's 25 x 0.94 x 0.85 = 19.98 and changes nothing.
+TEST(PublicFigures, RingLl128CapAcrossTwoNodes)
+{
+    CostModel m(*preset("2x8-h100-ib"));
+    const CollectiveCost a = m.collective(OpKind::AllReduce, Bytes{2} << 20, publicFigureRanks(16), Algorithm::Ring);
+    const CollectiveCost b = m.collective(OpKind::AllReduce, Bytes{3} << 20, publicFigureRanks(16), Algorithm::Ring);
+    EXPECT_EQ(a.protocol, Protocol::LL128);
+    EXPECT_EQ(b.protocol, Protocol::LL128);
+    EXPECT_NEAR(b.timeUs - a.timeUs, 6.697, 0.001);
+}

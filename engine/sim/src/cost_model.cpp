@@ -607,20 +607,31 @@ constexpr std::array<std::array<double, 3>, 3> kPerChannelMaxTreeLl128BusGBps{{
     {20.0, 20.0, 20.0},
     {36.7, 36.7, 29.0},
 }};
+// The ring's LL128 likewise (perChMaxRingLL128Bws): busBw = min(busBw x 0.92, nChannels x
+// perChMaxRingLL128Bw). The ring's bus bandwidth is the model's per-rank bandwidth, so its LL128
+// is capped at nChannels x perChMaxRingLL128Bw. Across nodes only: inside a node the model prices
+// one ring where NCCL runs many channels.
+constexpr std::array<std::array<double, 3>, 3> kPerChannelMaxRingLl128BusGBps{{
+    {20.0, 20.0, 20.0},
+    {20.0, 20.0, 20.0},
+    {36.7, 36.7, 36.7},
+}};
 
-struct TreeChannelCaps {
-    double algbwGBps = std::numeric_limits<double>::infinity();      // every protocol
-    double ll128AlgbwGBps = std::numeric_limits<double>::infinity(); // LL128, on top
+struct ChannelCaps {
+    double treeGBps = std::numeric_limits<double>::infinity();      // tree algbw, every protocol
+    double treeLl128GBps = std::numeric_limits<double>::infinity(); // tree algbw, LL128, on top
+    double ringLl128GBps = std::numeric_limits<double>::infinity(); // ring bus bandwidth, LL128
 };
 
-TreeChannelCaps treeChannelCaps(int generation, int channels, int nodes)
+ChannelCaps channelCaps(int generation, int channels, int nodes)
 {
-    TreeChannelCaps caps;
-    if (generation < 0 || nodes < 1)
+    ChannelCaps caps;
+    if (generation < 0 || nodes < 2)
         return caps;
-    const size_t g = static_cast<size_t>(generation), column = nodes == 1 ? 0 : nodes == 2 ? 1 : 2;
-    caps.algbwGBps = channels * kPerChannelMaxTreeBusGBps[g][column] / 2.0;
-    caps.ll128AlgbwGBps = channels * kPerChannelMaxTreeLl128BusGBps[g][column] / 2.0;
+    const size_t g = static_cast<size_t>(generation), column = nodes == 2 ? 1 : 2;
+    caps.treeGBps = channels * kPerChannelMaxTreeBusGBps[g][column] / 2.0;
+    caps.treeLl128GBps = channels * kPerChannelMaxTreeLl128BusGBps[g][column] / 2.0;
+    caps.ringLl128GBps = channels * kPerChannelMaxRingLl128BusGBps[g][column];
     return caps;
 }
 
@@ -898,10 +909,9 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
         return best;
     }
 
-    // NCCL's per-channel caps on the tree across nodes (treeChannelCaps), for the group's generation.
-    const TreeChannelCaps treeCaps = nodeCount >= 2 && kind == OpKind::AllReduce
-                                         ? treeChannelCaps(m_impl->groupGeneration(group), m_impl->crossNodeChannels(nodes), nodeCount)
-                                         : TreeChannelCaps{};
+    // NCCL's per-channel caps across nodes (channelCaps), for the group's generation.
+    const ChannelCaps caps = nodeCount >= 2 ? channelCaps(m_impl->groupGeneration(group), m_impl->crossNodeChannels(nodes), nodeCount)
+                                            : ChannelCaps{};
 
     // Evaluates one algorithm for every protocol it runs with and keeps the fastest:
     //   T = launch + base[p] + intraSteps * (hop[p][intra class] + intra route latency)
@@ -926,13 +936,16 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
                                              + interSteps * (hopUs(pc.interClass) + pc.interLatencyUs)
                                        : tuner[static_cast<size_t>(p)];
             double protocolGBps = gbps * pp.bandwidthFactor;
-            // NCCL's per-channel caps on its tree (treeChannelCaps: perChMaxTreeBws, then
-            // perChMaxTreeLL128Bws), before the protocol's own share as in its tuner.
+            // NCCL's per-channel caps across nodes (channelCaps): its tree's (perChMaxTreeBws,
+            // then perChMaxTreeLL128Bws), before the protocol's own share as in its tuner, and
+            // its ring's LL128 (perChMaxRingLL128Bws).
             if (algo == Algorithm::Tree) {
-                protocolGBps = std::min(gbps, treeCaps.algbwGBps) * pp.bandwidthFactor;
+                protocolGBps = std::min(gbps, caps.treeGBps) * pp.bandwidthFactor;
                 if (p == static_cast<int>(Protocol::LL128))
-                    protocolGBps = std::min(protocolGBps, treeCaps.ll128AlgbwGBps);
+                    protocolGBps = std::min(protocolGBps, caps.treeLl128GBps);
             }
+            if (algo == Algorithm::Ring && p == static_cast<int>(Protocol::LL128))
+                protocolGBps = std::min(protocolGBps, caps.ringLl128GBps);
             // Across nodes NCCL caps LL's bus bandwidth at llMaxBws (CostProfile::llMaxBusGBps).
             // The ring's bus bandwidth is the model's per-rank bandwidth (its moved bytes are
             // nccl-tests' busbw factor times S); the tree's algbw is half its bus bandwidth
