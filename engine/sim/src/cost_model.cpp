@@ -641,15 +641,16 @@ ChannelCaps channelCaps(int generation, int channels, int nodes)
 // head, a GPU with its own NIC). The chunk shrinks with the share b = S / 16 (calcCollChunking,
 // NCCL 2.28: from NCCL_NVLS_CHUNKSIZE 128 KB, 64 KB from four nodes on (NVLSTREE_MAX_CHUNKSIZE),
 // then 256 KB if b < 32 H c, 128 KB if b < 16 H c, 64 KB if b < 4 H c, 32 KB if b < H c, each only
-// when the chunk c is larger), so up to 16 x 8 x 32 KB = 4 MB on eight heads all of S is ONE loop.
+// when the chunk c is larger), so up to 16 x 8 x 32 KB = 4 MB on eight heads all of S is a single loop.
 // A loop's stages (the in-node NVLS reduce, the network up and down the tree, the in-node
 // multicast) overlap only with other loops':
 //   T_data = sum of one loop's stage times + (L - 1) x its slowest stage
 //          = S / min(B_nvls, B_net / k) + fill,  fill = sum - slowest    (loop = S / L)
 //   reduce = multicast = loop / B_nvls;  network = D x k x loop / B_net, D = ceil(log2 N)
 // (on two nodes D = k = 1: half the channels go up one tree while the other half go up the other,
-// then down, each direction of every NIC carrying half a loop each time). For many loops the fill
-// vanishes and the algbw is the large-size min(B_nvls, B_net / k). docs/cost-model.md, 4b.
+// then down, each direction of every NIC carrying half a loop each time). For many loops the fill,
+// one loop's worth, is a small share of the time, and the algbw tends to the large-size
+// min(B_nvls, B_net / k). docs/cost-model.md, 4b.
 constexpr Bytes kNvlsChannels = 16;
 constexpr Bytes kNvlsChunkBytes = 128 * 1024, kNvlsTreeMaxChunkFromFourNodes = 64 * 1024;
 
