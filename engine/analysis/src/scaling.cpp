@@ -264,8 +264,8 @@ ScalingNote scalingNote(int from, int to, ScalingNote::Kind kind, Message wordin
 
 // The one sentence of the NetworkTakesOver note (kept in one place for the message catalogue):
 // "From 96 GPUs on the network sets the pace: the gradient all-reduce over the network takes
-// 11.34 ms per step against 9.95 ms of compute (bus bandwidth 349 GB/s), so no number of GPUs
-// brings the step below about 11.34 ms."
+// 11.7 ms per step against 9.95 ms of compute (bus bandwidth 338 GB/s), so no number of GPUs
+// brings the step below about 11.7 ms."
 Message networkTakesOverSentence(const ScalingPoint& b)
 {
     return Message("scaling.note.network_takes_over")

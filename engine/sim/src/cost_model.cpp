@@ -1,6 +1,7 @@
 #include "shardlab/sim/cost_model.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -53,6 +54,31 @@ CostProfile CostProfile::defaults()
     return p;
 }
 
+namespace {
+
+// The GPU generations NCCL's tuner tells apart (NVIDIA/nccl src/graph/tuning.cc, NCCL 2.19:
+// compCapIndex = minCompCap >= 90 ? HOPPER_COMPCAP_IDX : minCompCap >= 80 ? AMPERE_COMPCAP_IDX :
+// VOLTA_COMPCAP_IDX), read from the GPU's name. A name the model does not know (AMD, Blackwell,
+// consumer cards) is kUnknownGeneration: NCCL's per-channel caps are then not applied.
+constexpr int kVoltaGeneration = 0, kAmpereGeneration = 1, kHopperGeneration = 2, kUnknownGeneration = -1;
+
+int ncclGeneration(const std::string& gpuName)
+{
+    std::string name;
+    for (char c : gpuName)
+        name += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    const auto has = [&](const char* part) { return name.find(part) != std::string::npos; };
+    if (has("H100") || has("H200") || has("H800") || has("H20")) // compute capability 9.0
+        return kHopperGeneration;
+    if (has("A100") || has("A800") || has("A30") || has("A40") || has("A10")) // 8.0 and 8.6
+        return kAmpereGeneration;
+    if (has("V100") || has("P100")) // 7.0 and 6.0: NCCL's Volta row covers everything below 8.0
+        return kVoltaGeneration;
+    return kUnknownGeneration;
+}
+
+} // namespace
+
 struct CostModel::Impl {
     Topology effective; // links derated by their class's efficiency
     Router router;
@@ -82,12 +108,15 @@ struct CostModel::Impl {
     bool copiesApply = false;
     std::unordered_map<int, int> nodeClass;
     std::vector<int> gpuPlace;
+    std::vector<int> gpuGeneration; // rank -> ncclGeneration() of its GPU
 
     Impl(const Topology& t, const CostProfile& p) : effective(t), router(effective)
     {
         for (Link& l : effective.links)
             l.bandwidthGBps *= p.link[static_cast<int>(l.kind)].efficiency;
         classifyNodes();
+        for (const Gpu& g : t.gpus)
+            gpuGeneration.push_back(ncclGeneration(g.name));
         for (const SwitchNode& s : effective.switches)
             if (s.kind == SwitchKind::Nic)
                 ++nicsByNode[s.node];
@@ -216,6 +245,33 @@ struct CostModel::Impl {
     {
         const auto it = nicsByNode.find(node);
         return it == nicsByNode.end() ? 0 : it->second;
+    }
+
+    // Channels across nodes, as NCCL's graph search finds them where the NICs limit: one per NIC
+    // (the fewest NICs, or ranks, of any node); 1 inside one node.
+    int crossNodeChannels(const std::map<int, std::vector<int>>& nodes) const
+    {
+        if (nodes.size() <= 1)
+            return 1;
+        int channels = std::numeric_limits<int>::max();
+        for (auto& [node, ranks] : nodes)
+            channels = std::min(channels, std::max<int>(1, std::min<int>(nicsPerNode(node), static_cast<int>(ranks.size()))));
+        return channels;
+    }
+
+    // The NCCL generation of a group (ncclGeneration()): its oldest GPU's, as NCCL takes the
+    // lowest compute capability of the communicator; kUnknownGeneration when any GPU is unknown.
+    int groupGeneration(const std::vector<int>& group) const
+    {
+        int generation = std::numeric_limits<int>::max();
+        for (int r : group) {
+            const int g = r >= 0 && r < static_cast<int>(gpuGeneration.size()) ? gpuGeneration[static_cast<size_t>(r)]
+                                                                               : kUnknownGeneration;
+            if (g == kUnknownGeneration)
+                return kUnknownGeneration;
+            generation = std::min(generation, g);
+        }
+        return group.empty() ? kUnknownGeneration : generation;
     }
 };
 
@@ -531,6 +587,99 @@ double treeCorrection(int protocol, Bytes bytes)
     return index < kTreeCorrectionSizes ? kTreeCorrection[static_cast<size_t>(protocol)][static_cast<size_t>(index)] : 1.0;
 }
 
+// NCCL's per-channel caps on its tree's bus bandwidth, in GB/s, by generation (Volta, Ampere,
+// Hopper: ncclGeneration()) and node count (one node, two nodes, more): NVIDIA/nccl
+// src/graph/tuning.cc, NCCL 2.19, perChMaxTreeBws and perChMaxTreeLL128Bws. Its tuner:
+//   tree busBw = min(0.92 x nChannels x bw, nChannels x perChMaxTreeBw)     (every protocol)
+//   LL128:  busBw = min(busBw x 120/128, nChannels x perChMaxTreeLL128Bw)
+//   algbw = busBw / 2 (ratio .5)
+// The model's tree algbw is capped at nChannels x perChMaxTreeBw / 2, and its LL128 at
+// nChannels x perChMaxTreeLL128Bw / 2, with nChannels one per NIC (Impl::crossNodeChannels, the
+// channels NCCL's search finds where the NICs limit). Its 0.92 and 120/128 are not applied again:
+// the model's links and protocols carry their own efficiencies. docs/cost-model.md, section 3.
+constexpr std::array<std::array<double, 3>, 3> kPerChannelMaxTreeBusGBps{{
+    {26.5, 18.5, 10.0}, // Volta
+    {24.0, 23.6, 17.8}, // Ampere
+    {38.7, 41.4, 36.0}, // Hopper
+}};
+constexpr std::array<std::array<double, 3>, 3> kPerChannelMaxTreeLl128BusGBps{{
+    {20.0, 20.0, 20.0},
+    {20.0, 20.0, 20.0},
+    {36.7, 36.7, 29.0},
+}};
+// The ring's LL128 likewise (perChMaxRingLL128Bws): busBw = min(busBw x 0.92, nChannels x
+// perChMaxRingLL128Bw). The ring's bus bandwidth is the model's per-rank bandwidth, so its LL128
+// is capped at nChannels x perChMaxRingLL128Bw. Across nodes only: inside a node the model prices
+// one ring where NCCL runs many channels.
+constexpr std::array<std::array<double, 3>, 3> kPerChannelMaxRingLl128BusGBps{{
+    {20.0, 20.0, 20.0},
+    {20.0, 20.0, 20.0},
+    {36.7, 36.7, 36.7},
+}};
+
+struct ChannelCaps {
+    double treeGBps = std::numeric_limits<double>::infinity();      // tree algbw, every protocol
+    double treeLl128GBps = std::numeric_limits<double>::infinity(); // tree algbw, LL128, on top
+    double ringLl128GBps = std::numeric_limits<double>::infinity(); // ring bus bandwidth, LL128
+};
+
+ChannelCaps channelCaps(int generation, int channels, int nodes)
+{
+    ChannelCaps caps;
+    if (generation < 0 || nodes < 2)
+        return caps;
+    const size_t g = static_cast<size_t>(generation), column = nodes == 2 ? 1 : 2;
+    caps.treeGBps = channels * kPerChannelMaxTreeBusGBps[g][column] / 2.0;
+    caps.treeLl128GBps = channels * kPerChannelMaxTreeLl128BusGBps[g][column] / 2.0;
+    caps.ringLl128GBps = channels * kPerChannelMaxRingLl128BusGBps[g][column];
+    return caps;
+}
+
+// NVLS-tree at medium sizes: NCCL's pipeline does not fill. NCCL divides the buffer over its NVLS
+// channels (NVIDIA/nccl src/enqueue.cc, scheduleCollTasksToPlan; 16 on Hopper: src/transport/nvls.cc,
+// NVLS_NCHANNELS_SM90) and each channel runs its share in loops of nHeads chunks (one chunk per NVLS
+// head, a GPU with its own NIC). The chunk shrinks with the share b = S / 16 (calcCollChunking,
+// NCCL 2.28: from NCCL_NVLS_CHUNKSIZE 128 KB, 64 KB from four nodes on (NVLSTREE_MAX_CHUNKSIZE),
+// then 256 KB if b < 32 H c, 128 KB if b < 16 H c, 64 KB if b < 4 H c, 32 KB if b < H c, each only
+// when the chunk c is larger), so up to 16 x 8 x 32 KB = 4 MB on eight heads all of S is a single loop.
+// A loop's stages (the in-node NVLS reduce, the network up and down the tree, the in-node
+// multicast) overlap only with other loops':
+//   T_data = sum of one loop's stage times + (L - 1) x its slowest stage
+//          = S / min(B_nvls, B_net / k) + fill,  fill = sum - slowest    (loop = S / L)
+//   reduce = multicast = loop / B_nvls;  network = D x k x loop / B_net, D = ceil(log2 N)
+// (on two nodes D = k = 1: half the channels go up one tree while the other half go up the other,
+// then down, each direction of every NIC carrying half a loop each time). For many loops the fill,
+// one loop's worth, is a small share of the time, and the algbw tends to the large-size
+// min(B_nvls, B_net / k). docs/cost-model.md, 4b.
+constexpr Bytes kNvlsChannels = 16;
+constexpr Bytes kNvlsChunkBytes = 128 * 1024, kNvlsTreeMaxChunkFromFourNodes = 64 * 1024;
+
+Bytes nvlsTreeLoops(Bytes bytes, int heads, int nodes)
+{
+    const Bytes share = bytes / kNvlsChannels, h = static_cast<Bytes>(std::max(heads, 1));
+    Bytes chunk = nodes >= 4 ? kNvlsTreeMaxChunkFromFourNodes : kNvlsChunkBytes;
+    if (share < 32 * h * chunk && chunk > 262144)
+        chunk = 262144;
+    if (share < 16 * h * chunk && chunk > 131072)
+        chunk = 131072;
+    if (share < 4 * h * chunk && chunk > 65536)
+        chunk = 65536;
+    if (share < h * chunk && chunk > 32768)
+        chunk = 32768;
+    return std::max<Bytes>(1, (share + h * chunk - 1) / (h * chunk));
+}
+
+double nvlsTreeFillUs(Bytes bytes, int heads, int nodes, double nvlsGBps, double netGBps)
+{
+    if (bytes == 0 || !(nvlsGBps > 0) || !(netGBps > 0) || !std::isfinite(netGBps))
+        return 0.0;
+    const double k = nodes == 2 ? 1.0 : 2.0;
+    const double loop = static_cast<double>(bytes) / static_cast<double>(nvlsTreeLoops(bytes, heads, nodes));
+    const double nvls = loop / (nvlsGBps * kGB / 1e6), net = k * loop / (netGBps * kGB / 1e6);
+    const double sum = 2.0 * nvls + ceilLog2(nodes) * net;
+    return sum - std::max(nvls, net);
+}
+
 // The tree's latency by protocol: NCCL's for LL, kNoTunerLatency (the model's own steps) else.
 std::array<double, 3> treeTunerLatencyUs(int ranksPerNode, int nodes, LinkKind intraClass)
 {
@@ -621,12 +770,7 @@ std::vector<Flow> CostModel::ringChannelFlows(const std::vector<int>& members)
     const Topology& topo = m_impl->effective;
     const std::vector<int>& order = ringOrder(members);
     const auto local = byNode(topo, members);
-    int channels = 1;
-    if (local.size() > 1) {
-        channels = std::numeric_limits<int>::max();
-        for (auto& [node, ranks] : local)
-            channels = std::min(channels, std::max<int>(1, std::min<int>(m_impl->nicsPerNode(node), static_cast<int>(ranks.size()))));
-    }
+    const int channels = m_impl->crossNodeChannels(local);
     // each node's part of the ring, in ring order (one pass over the ring, not one per node)
     std::map<int, std::vector<int>> segments;
     for (int r : order)
@@ -766,6 +910,10 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
         return best;
     }
 
+    // NCCL's per-channel caps across nodes (channelCaps), for the group's generation.
+    const ChannelCaps caps = nodeCount >= 2 ? channelCaps(m_impl->groupGeneration(group), m_impl->crossNodeChannels(nodes), nodeCount)
+                                            : ChannelCaps{};
+
     // Evaluates one algorithm for every protocol it runs with and keeps the fastest:
     //   T = launch + base[p] + intraSteps * (hop[p][intra class] + intra route latency)
     //       + interSteps * (hop[p][inter class] + inter route latency) + moved / (gbps * f[p])
@@ -775,7 +923,8 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
     // (tree and NVLS-tree across nodes, treeTunerLatencyUs), in place of launch + base + steps.
     auto consider = [&](Algorithm algo, int intraSteps, int interSteps, double movedBytes, double gbps,
                         const PatternCost& pc, bool simpleOnly = false,
-                        const std::array<double, 3>& tuner = {kNoTunerLatency, kNoTunerLatency, kNoTunerLatency}) {
+                        const std::array<double, 3>& tuner = {kNoTunerLatency, kNoTunerLatency, kNoTunerLatency},
+                        double fillUs = 0.0) {
         if (!pc.connected) {
             best.connected = false;
             return;
@@ -788,6 +937,16 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
                                              + interSteps * (hopUs(pc.interClass) + pc.interLatencyUs)
                                        : tuner[static_cast<size_t>(p)];
             double protocolGBps = gbps * pp.bandwidthFactor;
+            // NCCL's per-channel caps across nodes (channelCaps): its tree's (perChMaxTreeBws,
+            // then perChMaxTreeLL128Bws), before the protocol's own share as in its tuner, and
+            // its ring's LL128 (perChMaxRingLL128Bws).
+            if (algo == Algorithm::Tree) {
+                protocolGBps = std::min(gbps, caps.treeGBps) * pp.bandwidthFactor;
+                if (p == static_cast<int>(Protocol::LL128))
+                    protocolGBps = std::min(protocolGBps, caps.treeLl128GBps);
+            }
+            if (algo == Algorithm::Ring && p == static_cast<int>(Protocol::LL128))
+                protocolGBps = std::min(protocolGBps, caps.ringLl128GBps);
             // Across nodes NCCL caps LL's bus bandwidth at llMaxBws (CostProfile::llMaxBusGBps).
             // The ring's bus bandwidth is the model's per-rank bandwidth (its moved bytes are
             // nccl-tests' busbw factor times S); the tree's algbw is half its bus bandwidth
@@ -799,7 +958,7 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
             if (algo == Algorithm::Tree)
                 protocolGBps *= treeCorrection(p, bytes);
             const double bw = protocolGBps * kGB / 1e6; // bytes per microsecond
-            const double t = latency + (bw > 0 ? movedBytes / bw : 0.0);
+            const double t = latency + fillUs + (bw > 0 ? movedBytes / bw : 0.0);
             if (t < best.timeUs) {
                 best = {t, algo, static_cast<Protocol>(p), gbps, pc.bottleneckLink, intraSteps + interSteps, true, movedBytes};
             }
@@ -974,7 +1133,9 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
             const PatternCost ring = ringPattern();
             pc.intraClass = ring.intraClass;
             pc.intraLatencyUs = ring.intraLatencyUs;
-            consider(Algorithm::NvlsTree, 2, 2 * ceilLog2(nodeCount), S, algbw, pc, true, nvlsTreeTunerLatencyUs(nodeCount));
+            // At medium sizes its pipeline does not fill (nvlsTreeFillUs): one NVLS head per NIC.
+            const double fill = nvlsTreeFillUs(bytes, m_impl->crossNodeChannels(nodes), nodeCount, nvlsGBps, nodeNetworkGBps().first);
+            consider(Algorithm::NvlsTree, 2, 2 * ceilLog2(nodeCount), S, algbw, pc, true, nvlsTreeTunerLatencyUs(nodeCount), fill);
         }
         // Hierarchical across nodes (on request only: NCCL has no such algorithm, so Auto, which
         // stands for NCCL's tuner, never picks it): all-reduce = reduce-scatter in each node, an

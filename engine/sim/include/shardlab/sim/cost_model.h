@@ -7,8 +7,11 @@
 // (NCCL src/graph/tuning.cc splits the steps the same way: (nsteps - nInterSteps) * intraLat +
 // nInterSteps * interLat.) The tree's LL latency and NVLS-tree's latency are NCCL's own figures
 // from tuning.cc, taken whole in place of launch + base + steps (docs/cost-model.md, section 3);
-// across nodes LL's bandwidth is capped as NCCL caps it (llMaxBusGBps) and the tree's bandwidth
-// is multiplied by NCCL's correction by size (treeCorrectionFactor).
+// across nodes LL's bandwidth is capped as NCCL caps it (llMaxBusGBps), the tree and the ring's
+// LL128 per channel by GPU generation (perChMaxTreeBws, perChMaxTreeLL128Bws,
+// perChMaxRingLL128Bws), the tree's bandwidth is multiplied by NCCL's correction by size
+// (treeCorrectionFactor), and NVLS-tree adds the fill of its pipeline where a few loops of NCCL's
+// chunks hold the whole buffer (calcCollChunking).
 // Across nodes the algorithms are pipelined, so B is the narrowest of
 // their parts (intra-node chain, NICs, NVLink SHARP), not a sum of phases; docs/cost-model.md.
 // B is the bandwidth each rank gets on the algorithm's pattern with links shared between its
