@@ -43,8 +43,8 @@ std::string programProblem(const std::string& program);
 class ProfiledProgram {
 public:
     ~ProfiledProgram();
-    // `stdoutToStderr`: the program's standard output goes to standard error (--live: standard
-    // output carries the stream).
+    // `stdoutToStderr` (--live): the program's standard output goes to standard error (standard
+    // output carries the stream), and the program gets SIGTERM should this process die first.
     static Result<std::unique_ptr<ProfiledProgram>> start(const std::vector<std::string>& command,
                                                           const std::vector<std::string>& extra, bool stdoutToStderr);
     // Its exit status (128 + N when signal N ended it) once it has ended; with `block`, waits.

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -115,8 +116,11 @@ Result<std::unique_ptr<ProfiledProgram>> ProfiledProgram::start(const std::vecto
     if (child < 0)
         return runFailed(std::string("cannot start the program: ") + std::strerror(errno));
     if (child == 0) {
-        if (stdoutToStderr)
+        if (stdoutToStderr) { // --live: standard output is the stream's
             ::dup2(STDERR_FILENO, STDOUT_FILENO);
+            // and the program never outlives the profile that streams it (the app killed it)
+            ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+        }
         ::execvpe(argv[0], argv.data(), envp.data());
         const int err = errno;
         std::fprintf(stderr, "shardlab: cannot run %s: %s\n", argv[0], std::strerror(err));
