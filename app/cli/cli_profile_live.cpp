@@ -2,7 +2,8 @@
 // (run_stream.h, format version 2's open program) on standard output while it runs, for the app's
 // Run > Profile a program (docs/profiling.md "Live").
 //   * the program's standard output goes to standard error: standard output is the stream's;
-//   * every 100 ms the record files are read on from where the last look stopped
+//   * every 100 ms (or 4 times what the last look took, whichever is longer) the record files are
+//     read on from where the last look stopped
 //     (ProfileDirectoryTail), the run so far is built (buildProfiledRun, records still arriving)
 //     and the collectives every rank has finished since the last chunk are sent, with the spans
 //     up to them (settledPrefix, profile_live.h); the header goes out once a communicator of two
@@ -26,6 +27,7 @@
 #include "shardlab/profile/profile_reader.h"
 #include "shardlab/profile/profile_scenario.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -202,12 +204,16 @@ int profileLive(const ProfileArgs& a, Io io)
     std::optional<int> status;
     bool readerGone = false;
     while (!(status = (*program)->ended(false))) {
+        const auto lookStart = std::chrono::steady_clock::now();
         live.look();
+        const auto lookTook = std::chrono::steady_clock::now() - lookStart;
         if (!writer.ok() && !readerGone) { // the app stopped reading, or its connection dropped
             readerGone = true;
             (*program)->terminate();
         }
-        std::this_thread::sleep_for(kLookEvery); // the program runs on; this only paces the looks
+        // The program runs on; this only paces the looks. Each look rebuilds the run so far, so a
+        // long run's looks are spaced to 4 times what one took: at most a fifth of a core.
+        std::this_thread::sleep_for(std::max<std::chrono::steady_clock::duration>(kLookEvery, 4 * lookTook));
     }
     const int signal = (*program)->signal();
     if (signal)

@@ -138,6 +138,8 @@ TEST(CliProfileLive, TheStreamGrowsWhileTheProgramRunsAndEndsWithTheProfile)
     const RunResult provisional = reader.soFar();
 
     std::ofstream(out + "/go") << "go\n";
+    // the program prints "fake NCCL program: 5 all-reduces ..." on its standard output as it ends:
+    // it goes to standard error, and every line the reader gets is the stream's
     ASSERT_TRUE(live.readUntil(reader, [] { return false; }));
     EXPECT_EQ(live.wait(), 0);
     auto run = reader.finish();
