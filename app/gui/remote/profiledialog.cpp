@@ -145,7 +145,9 @@ ProfileDialog::ProfileDialog(QWidget* parent) : QDialog(parent)
     auto* form = new QFormLayout;
     form->addRow(tr("&Program:"), m_command);
     form->addRow(tr("&Launcher:"), m_launcher);
-    form->addRow(tr("&Output folder:"), outRow);
+    auto* outLabel = new QLabel(tr("&Output folder:"), this);
+    outLabel->setBuddy(m_out); // a row of two widgets has no buddy of its own: Alt+O goes to the folder
+    form->addRow(outLabel, outRow);
     form->addRow(tr("&ShardLab command:"), m_shardlab);
 
     m_problem = new QLabel(this);
