@@ -3537,10 +3537,6 @@ first mismatch</source>
         <translation>本机上的运行流</translation>
     </message>
     <message>
-        <source>a profiled program</source>
-        <translation>一个被分析的程序</translation>
-    </message>
-    <message>
         <source>Stopped: the program was ended; the run holds what it recorded until then.</source>
         <translation>已停止：程序已被结束；这次运行包含它此前记录的内容。</translation>
     </message>

@@ -90,6 +90,15 @@ private slots:
         QVERIFY(c->isRunning());
         QCOMPARE(c->streamingTimeline()->run().ranks, 2);
         const size_t drawn = c->streamingTimeline()->spanCount();
+        // SHARDLAB_PROFILE_SHOTS=DIR: the window while the program runs and after, for the docs
+        const QString shots = qEnvironmentVariable("SHARDLAB_PROFILE_SHOTS");
+        if (!shots.isEmpty()) {
+            w.resize(1366, 768);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QTest::qWait(100); // a shot of what is drawn (not a synchronisation: only taken on request)
+            w.grab().save(shots + QStringLiteral("/profile-live-running.png"));
+        }
 
         QFile gate(out + QStringLiteral("/go"));
         QVERIFY(gate.open(QIODevice::WriteOnly));
@@ -106,6 +115,15 @@ private slots:
         for (size_t i = 0; i < saved->run.spans.size(); ++i) {
             QCOMPARE(outcome->run->spans[i].beginUs, saved->run.spans[i].beginUs);
             QCOMPARE(outcome->run->spans[i].endUs, saved->run.spans[i].endUs);
+        }
+        if (!shots.isEmpty()) {
+            QTest::qWait(300);
+            w.grab().save(shots + QStringLiteral("/profile-live-done.png"));
+            ProfileDialog dialog;
+            dialog.setRequest(fakeProgram(out, 5, 2));
+            dialog.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+            dialog.grab().save(shots + QStringLiteral("/profile-dialog.png"));
         }
         // the straggler: rank 1 was last every time
         for (const CollectiveRecord& rec : outcome->run->collectives)

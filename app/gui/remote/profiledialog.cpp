@@ -66,6 +66,11 @@ RemoteTarget ProfileRequest::target() const
     return t;
 }
 
+QString ProfileRequest::resultFile() const
+{
+    return QDir(outDir.trimmed()).filePath(QStringLiteral("profile.shardlab-result.json"));
+}
+
 QString ProfileRequest::problem() const
 {
     if (command.trimmed().isEmpty())

@@ -23,6 +23,8 @@ struct ProfileRequest {
     // `exec SHARDLAB profile --live --out DIR -- LAUNCHER COMMAND` through sh on this machine
     // (exec: Stop's SIGTERM reaches `shardlab profile`, which passes it on to the program).
     RemoteTarget target() const;
+    // DIR/profile.shardlab-result.json: where `shardlab profile` saves the run.
+    QString resultFile() const;
     // What is missing (empty when it can start).
     QString problem() const;
     // `shardlab` beside this application (an installed package, a build tree's app/cli), else on PATH.

@@ -91,7 +91,7 @@ quint64 RunController::startRemote(const Scenario& scenario, const RemoteTarget&
     return id;
 }
 
-quint64 RunController::startProfile(const RemoteTarget& target)
+quint64 RunController::startProfile(const RemoteTarget& target, const QString& origin)
 {
     const quint64 id = begin();
     m_remote = new RemoteSession(target, this);
@@ -107,7 +107,7 @@ quint64 RunController::startProfile(const RemoteTarget& target)
         m_streaming = TimelineData::streaming(s.ranks(), std::move(devices));
         emit streamingTimelineReady(id);
     });
-    follow(id, session, tr("a profiled program"));
+    follow(id, session, origin);
     session->startWithoutScenario();
     emit started(id, RunKind::Live);
     return id;

@@ -43,7 +43,8 @@ public:
     // scenario sent: the stream's header names the machine and ranks, and the streaming timeline
     // is made then (streamingTimelineReady). Stop (cancel) ends the program; what it recorded until
     // then is shown, marked incomplete.
-    quint64 startProfile(const RemoteTarget& target);
+    // `origin` names where the run is saved (the profile's result file), for the page's banner.
+    quint64 startProfile(const RemoteTarget& target, const QString& origin);
     // The session of the current remote run, or null (tests: to cut its connection).
     RemoteSession* remoteSession() const { return m_remote; }
     // The watchdog's deadline for the runs started from now on (default 10 s, as the CLI): live runs

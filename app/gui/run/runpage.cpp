@@ -289,12 +289,12 @@ void RunPage::runRemote(const RemoteTarget& target)
     m_controller->startRemote(m_scenario, target);
 }
 
-void RunPage::runProfile(const RemoteTarget& target, const QString& program)
+void RunPage::runProfile(const RemoteTarget& target, const QString& program, const QString& resultFile)
 {
     m_running = Scenario{}; // the stream's header names the machine and ranks; the program comes with the result
     m_remoteHost.clear();
     m_profiled = program;
-    m_controller->startProfile(target);
+    m_controller->startProfile(target, resultFile);
 }
 
 void RunPage::showRun(const Scenario& scenario, std::shared_ptr<const RunResult> run, const QString& origin)

@@ -96,7 +96,8 @@ public slots:
     void runRemote(const RemoteTarget& target);
     // Run > Profile a program…: `target` runs `shardlab profile --live` on this machine
     // (remote/profiledialog.h); its timeline appears once the program's communicators are known.
-    void runProfile(const RemoteTarget& target, const QString& program);
+    // `resultFile`: where `shardlab profile` saves the run (named in the banner afterwards).
+    void runProfile(const RemoteTarget& target, const QString& program, const QString& resultFile);
     void showRun(const shardlab::Scenario& scenario, std::shared_ptr<const shardlab::RunResult> run, const QString& origin);
 
 signals:

@@ -89,7 +89,7 @@ void MainWindow::buildRunMenu()
                     return;
                 m_pages->setCurrentWidget(m_run);
                 const ProfileRequest request = dialog.request();
-                m_run->runProfile(request.target(), request.command);
+                m_run->runProfile(request.target(), request.command, request.resultFile());
             });
     connect(simulate, &QAction::triggered, this, [this] { m_run->setMode(RunKind::Simulate); });
     connect(live, &QAction::triggered, this, [this] { m_run->setMode(RunKind::Live); });
