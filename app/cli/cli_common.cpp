@@ -11,6 +11,7 @@
 #include <iostream>
 #include <ostream>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace shardlab::cli {
@@ -46,7 +47,7 @@ StdoutToStderr::StdoutToStderr(bool on)
         return;
     std::cout.flush();
     std::fflush(stdout);
-    m_saved = dup(STDOUT_FILENO);
+    m_saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
     if (m_saved >= 0 && dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
         close(m_saved);
         m_saved = -1;

@@ -8,6 +8,7 @@
 //   shardlab profile --collect DIR                         build the run from records already there
 //   shardlab profile --resimulate RESULT [--machine ID]    the profiled program, simulated (what-if)
 #include "cli.h"
+#include "cli_profile.h"
 
 #include "shardlab/analysis/summary.h"
 #include "shardlab/base/resources.h"
@@ -38,127 +39,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct ProfileArgs {
-    std::vector<std::string> command;
-    std::string out = "shardlab-profile";
-    std::string collect;
-    std::string resimulate;
-    std::string machine;
-    std::string scenario; // --scenario: the observed program as a scenario file, to edit and simulate
-    double waitSeconds = 120;
-    RunArgs run; // --json, --trace, --result, --csv as `sim` has them
-};
-
-// The plugin: $SHARDLAB_NCCL_PROFILER, else beside the executable or installed (as the live
-// library is found), else where this build put it.
-Result<std::string> pluginPath()
-{
-    if (const char* env = std::getenv("SHARDLAB_NCCL_PROFILER"); env && *env) {
-        std::error_code ec;
-        if (!fs::exists(env, ec))
-            return badInput(std::string("SHARDLAB_NCCL_PROFILER names ") + env + ", which does not exist");
-        return fs::absolute(env).string();
-    }
-    std::vector<fs::path> looked = shippedLibraryCandidates(profile_format::kPluginFileName);
-#ifdef SHARDLAB_PROFILER_BUILD_PATH
-    looked.emplace_back(SHARDLAB_PROFILER_BUILD_PATH);
-#endif
-    std::string list;
-    for (const fs::path& p : looked) {
-        std::error_code ec;
-        if (fs::exists(p, ec))
-            return fs::weakly_canonical(p, ec).string();
-        list += (list.empty() ? "" : ", ") + p.string();
-    }
-    return badInput(std::string("ShardLab's NCCL profiler (") + profile_format::kPluginFileName + ") is not installed: looked in "
-                    + list + "; set SHARDLAB_NCCL_PROFILER to its location");
-}
-
-pid_t g_child = -1;
-// A signal from the terminal (Ctrl-C: si_code SI_KERNEL) reached the program too, since it is in
-// the same process group; one sent to this process alone (kill, mpirun, timeout) is passed on.
-void forwardSignal(int sig, siginfo_t* info, void*)
-{
-    if (g_child > 0 && (!info || info->si_code != SI_KERNEL))
-        ::kill(g_child, sig);
-}
-
-// Runs `command` with `extra` added to the environment; its exit status (128 + N for signal N).
-// Ctrl-C and SIGTERM go to the program, so that this process stays to collect what it recorded.
-Result<int> runCommand(const std::vector<std::string>& command, const std::vector<std::string>& extra, int& signal)
-{
-    std::vector<std::string> env;
-    for (char** e = environ; e && *e; ++e) {
-        const std::string entry = *e;
-        bool replaced = false;
-        for (const std::string& x : extra)
-            replaced = replaced || entry.compare(0, x.find('=') + 1, x, 0, x.find('=') + 1) == 0;
-        if (!replaced)
-            env.push_back(entry);
-    }
-    env.insert(env.end(), extra.begin(), extra.end());
-    std::vector<char*> envp, argv;
-    for (std::string& e : env)
-        envp.push_back(e.data());
-    envp.push_back(nullptr);
-    std::vector<std::string> args = command;
-    for (std::string& a : args)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-
-    std::fflush(nullptr);
-    const pid_t child = ::fork();
-    if (child < 0)
-        return runFailed(std::string("cannot start the program: ") + std::strerror(errno));
-    if (child == 0) {
-        ::execvpe(argv[0], argv.data(), envp.data());
-        const int err = errno;
-        std::fprintf(stderr, "shardlab: cannot run %s: %s\n", argv[0], std::strerror(err));
-        ::_exit(err == ENOENT ? 127 : 126);
-    }
-    g_child = child;
-    struct sigaction forward {}, oldInt {}, oldTerm {};
-    forward.sa_sigaction = forwardSignal;
-    forward.sa_flags = SA_SIGINFO;
-    sigemptyset(&forward.sa_mask);
-    ::sigaction(SIGINT, &forward, &oldInt);
-    ::sigaction(SIGTERM, &forward, &oldTerm);
-    int status = 0;
-    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-    }
-    ::sigaction(SIGINT, &oldInt, nullptr);
-    ::sigaction(SIGTERM, &oldTerm, nullptr);
-    g_child = -1;
-    signal = 0;
-    if (WIFSIGNALED(status)) {
-        signal = WTERMSIG(status);
-        return 128 + signal;
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-}
-
-std::string joined(const std::vector<std::string>& words)
-{
-    std::string s;
-    for (const std::string& w : words)
-        s += (s.empty() ? "" : " ") + w;
-    return s;
-}
-
 fs::path doneMark(const fs::path& dir, int rank) { return dir / ("rank-" + std::to_string(rank) + ".done"); }
 
-Result<std::optional<Topology>> machineOption(const std::string& id)
-{
-    if (id.empty())
-        return std::optional<Topology>();
-    auto t = preset(id);
-    if (!t)
-        return badInput("--machine: " + unknownPresetMessage(id));
-    return std::optional<Topology>(*t);
-}
-
 // Reads the records in `dir`, prints the run and writes the result file and the trace.
-int collect(const fs::path& dir, ProfileArgs a, Io io)
+int collect(const fs::path& dir, ProfileArgs a, Io io, const std::string& programEnd = {})
 {
     auto machine = machineOption(a.machine);
     if (!machine)
@@ -169,23 +53,33 @@ int collect(const fs::path& dir, ProfileArgs a, Io io)
     ProfileBuildOptions options;
     options.machine = *machine;
     options.name = a.command.empty() ? "profiled program" : "profile of " + joined(a.command);
+    options.programEnd = programEnd;
     auto built = buildProfiledRun(*files, options);
     if (!built)
         return reportError(built.error(), io);
+    return showProfiledRun(*built, dir, a, io);
+}
+
+} // namespace
+
+int showProfiledRun(const ProfiledRun& built, const fs::path& dir, ProfileArgs a, Io io)
+{
     if (a.run.trace.empty())
         a.run.trace = (dir / "profile.trace.json").string();
     if (a.run.result.empty())
         a.run.result = (dir / "profile.shardlab-result.json").string();
-    const int printed = printRun(built->scenario, built->run, a.run, io);
-    if (!writeResultFile(a.run.result, built->scenario, built->run, built->launch, std::nullopt, io))
+    const int printed = printRun(built.scenario, built.run, a.run, io);
+    if (!writeResultFile(a.run.result, built.scenario, built.run, built.launch, std::nullopt, io))
         return kExitBadInput;
-    if (!a.scenario.empty() && !writeOutput(a.scenario, serializeScenario(built->scenario), io))
+    if (!a.scenario.empty() && !writeOutput(a.scenario, serializeScenario(built.scenario), io))
         return kExitBadInput;
     std::ostream& said = a.run.json ? io.err : io.out;
     said << io.say(Message("profile.result").with("path", a.run.result)) << "\n"
          << io.say(Message("profile.trace").with("path", a.run.trace)) << "\n";
     return printed;
 }
+
+namespace {
 
 int resimulate(const ProfileArgs& a, Io io)
 {
@@ -236,25 +130,18 @@ int profileCommand(const ProfileArgs& a, Io io)
     const std::optional<LaunchInfo> launch = multiProcessLaunch(io, launchStatus);
     if (launchStatus != kExitOk)
         return launchStatus;
-    if (launch) {
+    if (launch)
         fs::remove(doneMark(dir, launch->rank), ec); // this rank's own mark from an earlier run
-    } else {
-        // One profile process for the whole job: records of an earlier run would join this one.
-        for (const auto& entry : fs::directory_iterator(dir, ec)) {
-            const std::string name = entry.path().filename().string();
-            const std::string suffix = profile_format::kFileSuffix;
-            if ((name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-                || (name.rfind("rank-", 0) == 0 && name.size() > 5 && name.compare(name.size() - 5, 5, ".done") == 0))
-                fs::remove(entry.path(), ec);
-        }
-    }
+    else
+        removeEarlierRecords(dir); // one profile process for the whole job: an earlier run's records would join this one
     if (!launch || launch->rank == 0)
         io.err << "shardlab: " << io.say(Message("profile.running").with("command", joined(a.command)).with("dir", dir.string())) << "\n";
-    int signal = 0;
-    auto status = runCommand(a.command, {"NCCL_PROFILER_PLUGIN=" + *plugin, std::string(profile_format::kDirVariable) + "=" + dir.string()},
-                             signal);
-    if (!status)
-        return reportError(status.error(), io);
+    auto program = ProfiledProgram::start(
+        a.command, {"NCCL_PROFILER_PLUGIN=" + *plugin, std::string(profile_format::kDirVariable) + "=" + dir.string()}, false);
+    if (!program)
+        return reportError(program.error(), io);
+    const std::optional<int> status = (*program)->ended(true);
+    const int signal = (*program)->signal();
     if (signal)
         io.err << "shardlab: " << io.say(Message("profile.signal").with("signal", signal)) << "\n";
     else if (*status != 0)
@@ -288,7 +175,7 @@ int profileCommand(const ProfileArgs& a, Io io)
                                  .with("command", "`shardlab profile --collect " + dir.string() + "`"))
                    << "\n";
     }
-    const int shown = collect(dir, a, io);
+    const int shown = collect(dir, a, io, programEndNote(**program, *status));
     return *status != 0 ? *status : shown;
 }
 
@@ -301,6 +188,9 @@ void addProfile(CLI::App& app, Io io, Action& action)
                                    "compute, communication and waits, the straggler, algbw/busbw (docs/profiling.md)");
     auto a = std::make_shared<ProfileArgs>();
     cmd->add_option("COMMAND", a->command, "The program and its arguments, after --: `shardlab profile -- mpirun -np 4 ./prog`");
+    cmd->add_flag("--live", a->live,
+                  "Write the run as a run stream on standard output while the program runs (the app's Run > Profile a "
+                  "program); the program's own standard output goes to standard error");
     cmd->add_option("--out", a->out, "Folder for the records, the result file and the trace (default: ./shardlab-profile)");
     auto* collectOpt = cmd->add_option("--collect", a->collect, "Build the run from the records already in DIR; run nothing");
     auto* resimOpt = cmd->add_option("--resimulate", a->resimulate,
@@ -326,6 +216,8 @@ void addProfile(CLI::App& app, Io io, Action& action)
                 return reportError(badInput("profile: name the program to run after -- (shardlab profile -- ./prog), or give "
                                             "--collect DIR or --resimulate RESULT"),
                                    io);
+            if (a->live)
+                return profileLive(*a, io);
             return profileCommand(*a, io);
         };
     });

@@ -22,6 +22,7 @@
 #include <ostream>
 #include <streambuf>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace shardlab::cli {
@@ -148,7 +149,7 @@ LiveStreamOutput::LiveStreamOutput(Io io) : m_parts(std::make_unique<Parts>()), 
     if (g_outIsProcessStdout) {
         io.out.flush();
         std::cout.flush();
-        if (const int fd = dup(STDOUT_FILENO); fd >= 0) {
+        if (const int fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0); fd >= 0) {
             m_parts->buf = std::make_unique<FdStreamBuf>(fd);
             m_parts->own = std::make_unique<std::ostream>(m_parts->buf.get());
         }

@@ -717,6 +717,26 @@
         <source>The command on %1 ended (exit status %2) without sending a run%3.</source>
         <translation>%1 上的命令已结束（退出状态 %2），但没有发回任何运行%3。</translation>
     </message>
+    <message>
+        <source>The profiler&apos;s output could not be read: %1</source>
+        <translation>无法读取分析器的输出：%1</translation>
+    </message>
+    <message>
+        <source>Profiling failed: %1</source>
+        <translation>分析失败：%1</translation>
+    </message>
+    <message>
+        <source>The profiler stopped after %1 collectives, before the run&apos;s end%2. What arrived is shown, marked incomplete.</source>
+        <translation>分析器在 %1 个集合通信之后、运行结束之前停止了%2。已收到的部分照常显示，并标为不完整。</translation>
+    </message>
+    <message>
+        <source>ShardLab&apos;s command line (shardlab) was not found%1. Give its full path in the dialog&apos;s &quot;ShardLab command&quot;.</source>
+        <translation>找不到 ShardLab 命令行程序（shardlab）%1。请在对话框的“ShardLab 命令”中填写它的完整路径。</translation>
+    </message>
+    <message>
+        <source>The profiler ended (exit status %1) without sending a run%2.</source>
+        <translation>分析器已结束（退出状态 %1），但没有发送任何运行%2。</translation>
+    </message>
 </context>
 <context>
     <name>RemoteProbe</name>
@@ -2788,6 +2808,14 @@ first mismatch</source>
         <source>%1: opens a copy; saving asks where, the example stays as shipped</source>
         <translation>%1：打开的是副本；保存时会询问位置，示例保持原样</translation>
     </message>
+    <message>
+        <source>&amp;Profile a program…</source>
+        <translation>分析程序(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Run your own NCCL program (alone or under mpirun/torchrun) under ShardLab&apos;s NCCL profiler and watch its per-rank timeline grow here while it runs</source>
+        <translation>在 ShardLab 的 NCCL 分析插件下运行你自己的 NCCL 程序（单独运行，或通过 mpirun/torchrun 启动），并在它运行期间在这里看到每个 Rank 的时间线逐步增长</translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::NewItemDialog</name>
@@ -3020,6 +3048,93 @@ first mismatch</source>
     <message>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::ProfileDialog</name>
+    <message>
+        <source>this machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>Enter the program to profile, with its arguments (for example ./allreduce).</source>
+        <translation>请输入要分析的程序及其参数（例如 ./allreduce）。</translation>
+    </message>
+    <message>
+        <source>Choose a folder for the records, the result file and the trace.</source>
+        <translation>请选择存放记录、结果文件和跟踪的文件夹。</translation>
+    </message>
+    <message>
+        <source>Enter ShardLab&apos;s command line program (shardlab, or its full path).</source>
+        <translation>请输入 ShardLab 的命令行程序（shardlab，或它的完整路径）。</translation>
+    </message>
+    <message>
+        <source>Profile a program</source>
+        <translation>分析程序</translation>
+    </message>
+    <message>
+        <source>Runs your own NCCL program under ShardLab&apos;s NCCL profiler, with no change to its code, and draws each rank&apos;s work, communication and waits here while it runs. Its own output goes to the profiler&apos;s log.</source>
+        <translation>在 ShardLab 的 NCCL 分析插件下运行你自己的 NCCL 程序，无需修改其代码，并在它运行期间在这里画出每个 Rank 的计算、通信和等待。程序自己的输出写入分析器的日志。</translation>
+    </message>
+    <message>
+        <source>./allreduce --size 64M</source>
+        <translation>./allreduce --size 64M</translation>
+    </message>
+    <message>
+        <source>The program and its arguments, as you would type them in a terminal. It must use NCCL 2.23 or newer, which loads the profiler; the last commands are remembered.</source>
+        <translation>程序及其参数，写法与在终端中输入时相同。程序须使用 NCCL 2.23 或更新版本（由它加载分析插件）；最近用过的命令会被记住。</translation>
+    </message>
+    <message>
+        <source>none: one process drives every GPU</source>
+        <translation>无：由一个进程驱动所有 GPU</translation>
+    </message>
+    <message>
+        <source>Optional: what starts one process per GPU, put before the program (mpirun -np 2, torchrun --nproc_per_node=2). Leave it empty for a program that drives all its GPUs.</source>
+        <translation>可选：为每个 GPU 启动一个进程的启动器，放在程序之前（mpirun -np 2、torchrun --nproc_per_node=2）。若程序自己驱动所有 GPU，请留空。</translation>
+    </message>
+    <message>
+        <source>Where the profiler writes each process&apos;s records, the result file (File &gt; Open shows it again) and the Chrome trace. Records of an earlier profile there are replaced.</source>
+        <translation>分析器写入每个进程的记录、结果文件（用“文件 &gt; 打开”可再次查看）和 Chrome 跟踪的位置。该文件夹中以前分析留下的记录会被替换。</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Choose the output folder</source>
+        <translation>选择输出文件夹</translation>
+    </message>
+    <message>
+        <source>ShardLab&apos;s command line program, which runs the program under the profiler and streams it here (`shardlab profile --live`).</source>
+        <translation>ShardLab 的命令行程序：它在分析插件下运行程序，并把运行实时传到这里（`shardlab profile --live`）。</translation>
+    </message>
+    <message>
+        <source>&amp;Program:</source>
+        <translation>程序(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Launcher:</source>
+        <translation>启动器(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>&amp;Output folder:</source>
+        <translation>输出文件夹(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>&amp;ShardLab command:</source>
+        <translation>ShardLab 命令(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>开始(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Start the program under the profiler; Stop on the run page ends it and keeps what it recorded</source>
+        <translation>在分析插件下启动程序；运行页面上的“停止”会结束程序，并保留它已记录的内容</translation>
+    </message>
+    <message>
+        <source>Output folder for the profile</source>
+        <translation>分析的输出文件夹</translation>
     </message>
 </context>
 <context>
@@ -3421,6 +3536,10 @@ first mismatch</source>
         <source>a run stream on this machine</source>
         <translation>本机上的运行流</translation>
     </message>
+    <message>
+        <source>Stopped: the program was ended; the run holds what it recorded until then.</source>
+        <translation>已停止：程序已被结束；这次运行包含它此前记录的内容。</translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::RunFileOpener</name>
@@ -3582,6 +3701,18 @@ first mismatch</source>
     <message>
         <source>Reading a run stream on this machine…</source>
         <translation>正在读取本机上的运行流…</translation>
+    </message>
+    <message>
+        <source>Profiling %1… (Stop ends the program and keeps what it recorded)</source>
+        <translation>正在分析 %1…（“停止”会结束程序，并保留它已记录的内容）</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>End the profiled program; what it recorded until then is shown, marked incomplete</source>
+        <translation>结束被分析的程序；它此前记录的内容会显示出来，并标为不完整</translation>
     </message>
 </context>
 <context>

@@ -153,7 +153,7 @@ TEST(RunStream, AnotherFormatVersionIsRefusedNamingBothVersions)
     ASSERT_FALSE(read);
     const std::string& m = read.error().message;
     EXPECT_NE(m.find("format version 0, written by ShardLab 0.0.3"), std::string::npos) << m;
-    EXPECT_NE(m.find(std::string("this ShardLab (") + kVersion + ") reads format version 1"), std::string::npos) << m;
+    EXPECT_NE(m.find(std::string("this ShardLab (") + kVersion + ") reads format version 1 to 2"), std::string::npos) << m;
     EXPECT_EQ(m.rfind("ssh lab: ", 0), 0u) << m;
 }
 
@@ -239,4 +239,110 @@ TEST(RunStream, LinesAreAsciiEvenForNonAsciiNames)
     ASSERT_TRUE(reader.feed(out.str()));
     ASSERT_TRUE(reader.header());
     EXPECT_EQ(reader.header()->scenario.name, scenario.name);
+}
+
+// Version 2: an open program (`shardlab profile --live`). The header's scenario has no program
+// yet; chunks name steps beyond it; the result brings the program and may replace the chunks.
+namespace {
+
+struct OpenStream {
+    std::string text;
+    RunResult made;
+    Scenario scenario;
+};
+
+OpenStream openStream(bool replace)
+{
+    OpenStream o;
+    o.scenario = load("straggler-12-6-4-2.shardlab.json");
+    auto run = simulate(o.scenario);
+    EXPECT_TRUE(run);
+    o.made = *run;
+    std::ostringstream out;
+    RunStreamWriter writer(out);
+    StreamHeader header;
+    header.scenario = o.scenario;
+    header.scenario.program.clear();
+    header.scenario.perturbations = {};
+    header.mode = RunMode::Simulated;
+    header.openProgram = true;
+    EXPECT_TRUE(writer.header(header));
+    RunResult first = o.made;
+    first.spans.resize(o.made.spans.size() / 2);
+    first.collectives.clear();
+    for (Span& s : first.spans)
+        s.collective = -1;
+    first.iterations.clear();
+    if (!replace) { // the chunk is the run's beginning: the rest follows as chunks
+        first.spans.assign(o.made.spans.begin(), o.made.spans.begin() + static_cast<std::ptrdiff_t>(first.spans.size()));
+        first.collectives = o.made.collectives;
+    }
+    EXPECT_TRUE(writer.chunk(first, 1, 0));
+    StreamEnding ending;
+    ending.scenario = &o.scenario;
+    ending.replaceTimeline = replace;
+    EXPECT_TRUE(writer.result(o.made, ending));
+    o.text = out.str();
+    return o;
+}
+
+} // namespace
+
+TEST(RunStream, AnOpenProgramsStepsArriveBeforeItsProgram)
+{
+    for (bool replace : {false, true}) {
+        OpenStream o = openStream(replace);
+        EXPECT_NE(lines(o.text).front().find("\"shardlab_stream\":2"), std::string::npos);
+        RunStreamReader reader("profile");
+        ASSERT_TRUE(reader.feed(o.text));
+        ASSERT_TRUE(reader.header());
+        EXPECT_TRUE(reader.header()->openProgram);
+        EXPECT_TRUE(reader.header()->scenario.program.empty());
+        ASSERT_NE(reader.scenario(), nullptr);
+        EXPECT_EQ(reader.scenario()->program.size(), o.scenario.program.size()); // the result's
+        auto run = reader.finish();
+        ASSERT_TRUE(run) << run.error().message;
+        expectSameRun(o.made, *run); // with or without replacement: the run that was made
+        EXPECT_EQ(o.text.find("\"timeline\"") != std::string::npos, replace);
+    }
+}
+
+TEST(RunStream, AClosedProgramsStreamIsVersionOneAndCannotUseVersionTwo)
+{
+    const Scenario scenario = load("default.shardlab.json");
+    RunResult made;
+    const std::string text = simStream(scenario, &made);
+    EXPECT_NE(lines(text).front().find("\"shardlab_stream\":1"), std::string::npos); // read by older ShardLabs too
+    std::vector<std::string> ls = lines(text);
+    ls.front().insert(ls.front().size() - 1, ",\"open_program\":true");
+    auto read = readRunStream(join(ls), "lab");
+    ASSERT_FALSE(read);
+    EXPECT_NE(read.error().message.find("$.open_program: belongs to format version 2, but the stream says version 1"), std::string::npos)
+        << read.error().message;
+    // a result naming a scenario in a stream whose program was known from the start
+    ls = lines(text);
+    ls.back().insert(ls.back().size() - 1, ",\"scenario\":{}");
+    read = readRunStream(join(ls), "lab");
+    ASSERT_FALSE(read);
+    EXPECT_NE(read.error().message.find("only the result of an open program's stream (version 2) names its scenario"),
+              std::string::npos)
+        << read.error().message;
+}
+
+TEST(RunStream, AnOpenProgramsStreamThatStopsEarlySaysHowManyCollectivesArrived)
+{
+    OpenStream o = openStream(false);
+    std::vector<std::string> ls = lines(o.text);
+    ls.pop_back(); // no result
+    RunStreamReader reader("profile");
+    ASSERT_TRUE(reader.feed(join(ls)));
+    auto run = reader.finish();
+    ASSERT_FALSE(run);
+    EXPECT_NE(run.error().message.find("the stream ended after " + std::to_string(o.made.collectives.size())
+                                       + " collectives of the program, before the run's result"),
+              std::string::npos)
+        << run.error().message;
+    const RunResult partial = reader.partial();
+    EXPECT_FALSE(partial.spans.empty());
+    EXPECT_NE(partial.notes.back().find("incomplete: the stream stopped before the program's end"), std::string::npos);
 }

@@ -4,17 +4,23 @@
 //   fake_nccl_program [--ranks N] [--rank R] [--straggler R] [--collectives K] [--exit S] [--abort]
 //   --rank R: play only rank R of the N (one process of an mpirun job); --abort: end with
 //   abort() after the collectives, before NCCL's finalize (a crash: only full buffers were written).
+//   --pause-after K --until FILE: after K collectives, wait until FILE exists (a test's gate: it
+//   has seen the first K in the live stream), at most 120 s (then exit status 4).
 #include "fake_nccl.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int main(int argc, char** argv)
 {
     int ranks = 2, only = -1, straggler = -1, collectives = 3, exitStatus = 0;
     bool crash = false;
+    int pauseAfter = -1;
+    std::string until;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&] { return i + 1 < argc ? std::atoi(argv[++i]) : 0; };
@@ -30,6 +36,10 @@ int main(int argc, char** argv)
             exitStatus = next();
         else if (a == "--abort")
             crash = true;
+        else if (a == "--pause-after")
+            pauseAfter = next();
+        else if (a == "--until" && i + 1 < argc)
+            until = argv[++i];
     }
     const char* path = std::getenv("NCCL_PROFILER_PLUGIN");
     if (!path || !*path) {
@@ -46,6 +56,14 @@ int main(int argc, char** argv)
         offsets[static_cast<size_t>(r)] = 1'000'000'000LL * (r + 1);
     shardlab::fakenccl::Communicator comm(plugin, 0x5eedULL, offsets, only);
     for (int k = 0; k < collectives; ++k) {
+        if (k == pauseAfter && !until.empty()) {
+            struct stat st {};
+            int waited = 0;
+            for (; ::stat(until.c_str(), &st) != 0 && waited < 120'000; waited += 5)
+                ::usleep(5000);
+            if (waited >= 120'000)
+                return 4;
+        }
         for (int r = 0; r < ranks; ++r)
             if ((only < 0 || r == only) && r != straggler)
                 comm.start(r, "AllReduce", 1 << 18, "ncclFloat32");

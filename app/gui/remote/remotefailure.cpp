@@ -29,6 +29,30 @@ QString lastStderrLine(const QString& text)
     return {};
 }
 
+namespace {
+
+// `shardlab profile --live` on this machine: its own error line says what went wrong (no such
+// program, no NCCL records); otherwise how it ended.
+QString explainProfileEnd(const RemoteEnd& end, const QString& saidPart)
+{
+    if (!end.streamProblem.isEmpty())
+        return RemoteFailure::tr("The profiler's output could not be read: %1").arg(end.streamProblem);
+    if (!end.reportedError.isEmpty())
+        return RemoteFailure::tr("Profiling failed: %1").arg(end.reportedError);
+    if (end.sawHeader)
+        return RemoteFailure::tr("The profiler stopped after %1 collectives, before the run's end%2. What arrived is shown, marked "
+                                 "incomplete.")
+            .arg(end.collectivesArrived)
+            .arg(saidPart);
+    if (end.exitCode == 127)
+        return RemoteFailure::tr("ShardLab's command line (shardlab) was not found%1. Give its full path in the dialog's "
+                                 "\"ShardLab command\".")
+            .arg(saidPart);
+    return RemoteFailure::tr("The profiler ended (exit status %1) without sending a run%2.").arg(end.exitCode).arg(saidPart);
+}
+
+} // namespace
+
 QString explainRemoteEnd(const RemoteTarget& target, const RemoteEnd& end)
 {
     const QString host = target.displayName();
@@ -37,6 +61,8 @@ QString explainRemoteEnd(const RemoteTarget& target, const RemoteEnd& end)
     if (end.failedToStart)
         return RemoteFailure::tr("The ssh program \"%1\" could not be started. Install the OpenSSH client (Debian: openssh-client).")
             .arg(target.sshProgram);
+    if (end.profile)
+        return explainProfileEnd(end, saidPart);
     if (!end.streamProblem.isEmpty())
         return RemoteFailure::tr("%1 answered with something this ShardLab cannot read: %2").arg(host, end.streamProblem);
     if (!end.reportedError.isEmpty())

@@ -21,6 +21,9 @@ struct RemoteEnd {
     int iterationsTotal = 0;
     QString streamProblem;      // the reader refused the stream (another version, not a stream)
     QString reportedError;      // the remote run's own error line
+    // A profiled program (`shardlab profile --live` on this machine): worded for it.
+    bool profile = false;
+    int collectivesArrived = 0;
 };
 
 QString explainRemoteEnd(const RemoteTarget& target, const RemoteEnd& end);

@@ -49,11 +49,11 @@ QString describeRemoteMachine(const RemoteMachine& m, const QString& host)
 {
     QStringList lines;
     lines << RemoteProbeText::tr("ShardLab %1 on %2 (here: %3).").arg(m.shardlabVersion, host, QString::fromUtf8(kVersion));
-    if (m.streamFormat != kStreamFormatVersion)
+    if (m.streamFormat < kStreamFormatVersionOldest || m.streamFormat > kStreamFormatVersion)
         lines << RemoteProbeText::tr("Its run stream is format %1, this ShardLab reads format %2: install the same "
                                      "ShardLab version on both machines.")
                      .arg(m.streamFormat)
-                     .arg(kStreamFormatVersion);
+                     .arg(QStringLiteral("%1-%2").arg(kStreamFormatVersionOldest).arg(kStreamFormatVersion));
     else if (m.shardlabVersion != QString::fromUtf8(kVersion))
         lines << RemoteProbeText::tr("The versions differ but the stream format is the same: runs can be read.");
     if (m.topology) {

@@ -25,6 +25,11 @@ RemoteSession::~RemoteSession()
 {
     if (m_ssh.state() != QProcess::NotRunning) {
         m_ssh.disconnect(this);
+        if (m_profile) { // `shardlab profile` passes SIGTERM on to the program, which must not be left running
+            m_ssh.terminate();
+            if (m_ssh.waitForFinished(5000))
+                return;
+        }
         m_ssh.kill();
         m_ssh.waitForFinished(5000);
     }
@@ -33,6 +38,20 @@ RemoteSession::~RemoteSession()
 void RemoteSession::start(const Scenario& scenario)
 {
     m_sent = scenario;
+    launch();
+    // the scenario on standard input, then end of input: the remote `shardlab ... -` reads to it
+    m_ssh.write(QByteArray::fromStdString(serializeScenario(scenario)));
+    m_ssh.closeWriteChannel();
+}
+
+void RemoteSession::startWithoutScenario()
+{
+    launch();
+    m_ssh.closeWriteChannel();
+}
+
+void RemoteSession::launch()
+{
     if (m_target.onThisMachine) {
         m_ssh.setProgram(QStringLiteral("/bin/sh"));
         m_ssh.setArguments({QStringLiteral("-c"), m_target.command});
@@ -41,9 +60,6 @@ void RemoteSession::start(const Scenario& scenario)
         m_ssh.setArguments(sshArguments(m_target, m_target.command));
     }
     m_ssh.start(QIODevice::ReadWrite);
-    // the scenario on standard input, then end of input: the remote `shardlab ... -` reads to it
-    m_ssh.write(QByteArray::fromStdString(serializeScenario(scenario)));
-    m_ssh.closeWriteChannel();
 }
 
 void RemoteSession::cancel()
@@ -103,11 +119,11 @@ void RemoteSession::onFinished(int exitCode, QProcess::ExitStatus status)
     m_done = true;
     readOutput(); // what is left in the pipe
     m_stderr += m_ssh.readAllStandardError();
-    if (m_cancelled && m_problem.isEmpty()) {
+    if (m_cancelled && m_problem.isEmpty() && !m_profile) {
         emit cancelled();
         return;
     }
-    const Scenario& ran = m_reader.header() ? m_reader.header()->scenario : m_sent;
+    const Scenario& ran = m_reader.scenario() ? *m_reader.scenario() : m_sent;
     if (m_problem.isEmpty()) {
         auto run = m_reader.finish();
         if (run) {
@@ -127,10 +143,15 @@ void RemoteSession::onFinished(int exitCode, QProcess::ExitStatus status)
     end.iterationsArrived = static_cast<int>(m_reader.soFar().iterations.size());
     end.iterationsTotal = m_reader.total() > 0 ? m_reader.total() : ran.iterations;
     end.streamProblem = m_problem;
+    end.profile = m_profile;
+    end.collectivesArrived = static_cast<int>(m_reader.soFar().collectives.size());
     if (m_reader.reportedError())
         end.reportedError = QString::fromStdString(m_reader.reportedError()->message);
     std::shared_ptr<const RunResult> partial;
-    if (end.sawHeader && end.streamProblem.isEmpty() && end.reportedError.isEmpty() && end.iterationsArrived > 0)
+    // an open program's stream (a profiled program) brings its iteration mark only at the end
+    const bool open = m_reader.header() && m_reader.header()->openProgram;
+    if (end.sawHeader && end.streamProblem.isEmpty() && end.reportedError.isEmpty()
+        && (end.iterationsArrived > 0 || (open && !m_reader.soFar().spans.empty())))
         partial = std::make_shared<const RunResult>(m_reader.partial());
     emit failed(explainRemoteEnd(m_target, end), std::move(partial), ran);
 }

@@ -26,6 +26,15 @@ public:
     ~RemoteSession() override;
 
     void start(const Scenario& scenario);
+    // A command that needs no scenario (`shardlab profile --live`, whose header names the run):
+    // nothing goes on its standard input.
+    void startWithoutScenario();
+    // The command is `shardlab profile --live` on a program: Stop ends the program and what the
+    // stream brings until it ends is kept (it sends what was recorded: runAvailable, or failed
+    // with the part that arrived) instead of cancelled(); failures are worded for a profile.
+    void setProfile(bool profile) { m_profile = profile; }
+    bool isProfile() const { return m_profile; }
+    bool stopped() const { return m_cancelled; }
     void cancel();
     bool isRunning() const { return m_ssh.state() != QProcess::NotRunning; }
     const RemoteTarget& target() const { return m_target; }
@@ -44,6 +53,7 @@ signals:
     void cancelled();
 
 private:
+    void launch();
     void readOutput();
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onError(QProcess::ProcessError error);
@@ -56,6 +66,7 @@ private:
     QByteArray m_stderr; // the last 64 KiB
     bool m_cancelled = false;
     bool m_done = false;
+    bool m_profile = false;
 };
 
 } // namespace shardlab::gui

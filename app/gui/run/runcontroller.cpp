@@ -85,8 +85,36 @@ quint64 RunController::startRemote(const Scenario& scenario, const RemoteTarget&
         devices.push_back(g.name);
     m_streaming = TimelineData::streaming(scenario.ranks(), std::move(devices));
     m_remote = new RemoteSession(target, this);
+    follow(id, m_remote, target.onThisMachine ? tr("a run stream on this machine") : tr("%1 over SSH").arg(target.displayName()));
+    m_remote->start(scenario);
+    emit started(id, kind);
+    return id;
+}
+
+quint64 RunController::startProfile(const RemoteTarget& target, const QString& origin)
+{
+    const quint64 id = begin();
+    m_remote = new RemoteSession(target, this);
+    m_remote->setProfile(true);
     RemoteSession* session = m_remote;
-    const QString origin = target.onThisMachine ? tr("a run stream on this machine") : tr("%1 over SSH").arg(target.displayName());
+    connect(session, &RemoteSession::headerAvailable, this, [this, id, session] {
+        if (id != m_current || !session->reader().header())
+            return;
+        const Scenario& s = session->reader().header()->scenario;
+        std::vector<std::string> devices;
+        for (const Gpu& g : s.topology.gpus)
+            devices.push_back(g.name);
+        m_streaming = TimelineData::streaming(s.ranks(), std::move(devices));
+        emit streamingTimelineReady(id);
+    });
+    follow(id, session, origin);
+    session->startWithoutScenario();
+    emit started(id, RunKind::Live);
+    return id;
+}
+
+void RunController::follow(quint64 id, RemoteSession* session, const QString& origin)
+{
     connect(session, &RemoteSession::chunkAvailable, this, [this, id, session](int done, int total) {
         if (id != m_current)
             return;
@@ -96,8 +124,12 @@ quint64 RunController::startRemote(const Scenario& scenario, const RemoteTarget&
     });
     connect(session, &RemoteSession::progress, this, [this, id](int done, int total) { onProgress(id, done, total); });
     connect(session, &RemoteSession::runAvailable, this,
-            [this, id, origin](std::shared_ptr<const RunResult> run, const Scenario& ran) {
-                presentRemote(id, ran, std::move(run), origin, QString());
+            [this, id, origin, session](std::shared_ptr<const RunResult> run, const Scenario& ran) {
+                // a profiled program stopped by the user: what it recorded until then
+                const QString incomplete = session->stopped()
+                                               ? tr("Stopped: the program was ended; the run holds what it recorded until then.")
+                                               : QString();
+                presentRemote(id, ran, std::move(run), origin, incomplete);
             });
     connect(session, &RemoteSession::failed, this,
             [this, id, origin](const QString& message, std::shared_ptr<const RunResult> partial, const Scenario& ran) {
@@ -107,9 +139,6 @@ quint64 RunController::startRemote(const Scenario& scenario, const RemoteTarget&
                     onFailed(id, message);
             });
     connect(session, &RemoteSession::cancelled, this, [this, id] { onCancelled(id); });
-    session->start(scenario);
-    emit started(id, kind);
-    return id;
 }
 
 void RunController::presentRemote(quint64 id, const Scenario& scenario, std::shared_ptr<const RunResult> run,
@@ -166,6 +195,10 @@ void RunController::disposeLater(std::shared_ptr<const void> garbage)
 
 void RunController::cancel()
 {
+    if (m_remote && m_remote->isRunning() && m_remote->isProfile()) {
+        m_remote->cancel(); // Stop: the program ends, and what it recorded still comes and is shown
+        return;
+    }
     if (m_cancel)
         m_cancel->store(true);
     if (m_remote && m_remote->isRunning())

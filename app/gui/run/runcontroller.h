@@ -38,13 +38,21 @@ public:
     // (resultAvailable through the worker's preparation). A connection that drops shows what
     // arrived, with RunOutcome::incomplete saying why; a run that never began fails.
     quint64 startRemote(const Scenario& scenario, const RemoteTarget& target);
+    // Profiles a program on this machine: `target` runs `shardlab profile --live ... -- PROGRAM`
+    // (remote/profiletarget.h) through the same session and reader as a remote run, with no
+    // scenario sent: the stream's header names the machine and ranks, and the streaming timeline
+    // is made then (streamingTimelineReady). Stop (cancel) ends the program; what it recorded until
+    // then is shown, marked incomplete.
+    // `origin` names where the run is saved (the profile's result file), for the page's banner.
+    quint64 startProfile(const RemoteTarget& target, const QString& origin);
     // The session of the current remote run, or null (tests: to cut its connection).
     RemoteSession* remoteSession() const { return m_remote; }
     // The watchdog's deadline for the runs started from now on (default 10 s, as the CLI): live runs
     // abort a hung collective after it, simulations on their own clock.
     void setWatchdogMs(double ms) { m_watchdogMs = ms; }
     double watchdogMs() const { return m_watchdogMs; }
-    // Stops the current run (the engine checks its flag at least every few thousand events).
+    // Stops the current run (the engine checks its flag at least every few thousand events). A
+    // profiled program (startProfile) is ended instead, and what it recorded is still shown.
     void cancel();
     bool isRunning() const { return m_running; }
     quint64 currentId() const { return m_current; }
@@ -74,6 +82,7 @@ signals:
     void started(quint64 id, shardlab::gui::RunKind kind);
     void progress(quint64 id, int done, int total);
     void partialAvailable(quint64 id); // streamingTimeline() grew; at most once per interval
+    void streamingTimelineReady(quint64 id); // a profiled program's header arrived: streamingTimeline() is set
     void resultAvailable(shardlab::gui::RunOutcomePtr outcome);
     void failed(quint64 id, const QString& message);
     void cancelled(quint64 id);
@@ -88,6 +97,7 @@ private:
     void onFailed(quint64 id, const QString& message);
     void onCancelled(quint64 id);
     void onLiveProbed(bool available, const QString& explanation);
+    void follow(quint64 id, RemoteSession* session, const QString& origin);
     void presentRemote(quint64 id, const Scenario& scenario, std::shared_ptr<const RunResult> run, const QString& origin,
                        const QString& incomplete);
 

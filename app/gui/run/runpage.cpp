@@ -121,6 +121,10 @@ RunPage::RunPage(QWidget* parent) : QWidget(parent)
     connect(m_controller, &RunController::started, this, &RunPage::onStarted);
     connect(m_controller, &RunController::progress, this, &RunPage::onProgress);
     connect(m_controller, &RunController::partialAvailable, this, &RunPage::onPartial);
+    connect(m_controller, &RunController::streamingTimelineReady, this, [this](quint64 id) {
+        if (id == m_controller->currentId())
+            showStreaming(); // a profiled program's: made when its stream's header arrived
+    });
     connect(m_controller, &RunController::resultAvailable, this, &RunPage::onResult);
     connect(m_controller, &RunController::failed, this, &RunPage::onFailed);
     connect(m_controller, &RunController::cancelled, this, &RunPage::onCancelled);
@@ -280,8 +284,17 @@ void RunPage::runRemote(const RemoteTarget& target)
     if (!m_hasScenario)
         return;
     m_running = m_scenario;
+    m_profiled.clear();
     m_remoteHost = target.onThisMachine ? QString() : target.displayName();
     m_controller->startRemote(m_scenario, target);
+}
+
+void RunPage::runProfile(const RemoteTarget& target, const QString& program, const QString& resultFile)
+{
+    m_running = Scenario{}; // the stream's header names the machine and ranks; the program comes with the result
+    m_remoteHost.clear();
+    m_profiled = program;
+    m_controller->startProfile(target, resultFile);
 }
 
 void RunPage::showRun(const Scenario& scenario, std::shared_ptr<const RunResult> run, const QString& origin)
@@ -314,11 +327,25 @@ void RunPage::onStarted(quint64, RunKind kind)
     m_playbackBar->refresh();
     m_progress->setRange(0, std::max(1, m_running.iterations));
     m_progress->setValue(0);
-    if (m_controller->remoteSession())
+    const bool profiling = m_controller->remoteSession() && !m_profiled.isEmpty();
+    if (profiling) {
+        m_status->setText(tr("Profiling %1\u2026 (Stop ends the program and keeps what it recorded)").arg(m_profiled));
+        m_progress->setRange(0, 0); // how many collectives the program makes is not known
+    } else if (m_controller->remoteSession())
         m_status->setText(m_remoteHost.isEmpty() ? tr("Reading a run stream on this machine\u2026")
                                                  : tr("Running on %1 over SSH\u2026").arg(m_remoteHost));
     else
         m_status->setText(kind == RunKind::Live ? tr("Running on the GPUs\u2026") : tr("Simulating\u2026"));
+    if (!profiling)
+        m_profiled.clear();
+    m_cancelButton->setText(profiling ? tr("Stop") : tr("Cancel"));
+    m_cancelButton->setToolTip(profiling ? tr("End the profiled program; what it recorded until then is shown, marked incomplete")
+                                         : tr("Stop the run in progress"));
+    showStreaming();
+}
+
+void RunPage::showStreaming()
+{
     if (auto streaming = m_controller->streamingTimeline()) {
         std::vector<QString> names;
         for (const Op& op : m_running.program)

@@ -94,6 +94,10 @@ public slots:
     // the file in the status line.
     // Runs the open scenario on another machine over SSH (Run > Live on…).
     void runRemote(const RemoteTarget& target);
+    // Run > Profile a program…: `target` runs `shardlab profile --live` on this machine
+    // (remote/profiledialog.h); its timeline appears once the program's communicators are known.
+    // `resultFile`: where `shardlab profile` saves the run (named in the banner afterwards).
+    void runProfile(const RemoteTarget& target, const QString& program, const QString& resultFile);
     void showRun(const shardlab::Scenario& scenario, std::shared_ptr<const shardlab::RunResult> run, const QString& origin);
 
 signals:
@@ -128,6 +132,8 @@ private:
     Scenario m_scenario;
     Scenario m_running; // what the current run runs (the scenario, a sandbox variant, a file's)
     QString m_remoteHost; // the machine of the last remote run, for the status line
+    QString m_profiled;   // the program being profiled, for the status line (empty: not a profile)
+    void showStreaming();
     bool m_hasScenario = false;
     RunKind m_mode = RunKind::Simulate;
     bool m_autoRun = false;

@@ -1,7 +1,9 @@
 // The Run menu: run, cancel, the Simulate / Live switch (Live disabled, with the reason, where this
-// machine has no live mode), Live on… another machine over SSH, and the hang sandbox.
+// machine has no live mode), Live on… another machine over SSH, Profile a program…, and the hang
+// sandbox.
 #include "shell/mainwindow.h"
 
+#include "remote/profiledialog.h"
 #include "remote/remotedialog.h"
 #include "report/report_writer.h"
 #include "run/runcontroller.h"
@@ -75,6 +77,19 @@ void MainWindow::buildRunMenu()
                     return;
                 m_pages->setCurrentWidget(m_run);
                 m_run->runRemote(dialog.target());
+            });
+    // a user's own NCCL program, profiled on this machine (shardlab profile --live)
+    connect(addNamedAction(menu, QStringLiteral("run.profile"), tr("&Profile a program\u2026"),
+                           tr("Run your own NCCL program (alone or under mpirun/torchrun) under ShardLab's NCCL profiler "
+                              "and watch its per-rank timeline grow here while it runs"),
+                           {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_4)}),
+            &QAction::triggered, this, [this] {
+                ProfileDialog dialog(this);
+                if (dialog.exec() != QDialog::Accepted)
+                    return;
+                m_pages->setCurrentWidget(m_run);
+                const ProfileRequest request = dialog.request();
+                m_run->runProfile(request.target(), request.command, request.resultFile());
             });
     connect(simulate, &QAction::triggered, this, [this] { m_run->setMode(RunKind::Simulate); });
     connect(live, &QAction::triggered, this, [this] { m_run->setMode(RunKind::Live); });

@@ -7,6 +7,7 @@
 #include "shardlab/io/scenario_io.h"
 
 #include <algorithm>
+#include <limits>
 #include <ostream>
 
 namespace shardlab {
@@ -66,6 +67,48 @@ bool inIterationOrder(const std::vector<T>& v, size_t from)
     return true;
 }
 
+// The spans, collectives and iteration marks of a chunk (or of a version 2 result's timeline)
+// appended to `into`, each checked against the run so far: ranks, steps below `ops`, collectives
+// that have arrived.
+void readEntries(const json& doc, const std::string& at, int ops, RunResult& into)
+{
+    using namespace detail;
+    const json& colls = arrayAt(member(doc, at, "collectives"), at + ".collectives");
+    for (size_t i = 0; i < colls.size(); ++i) {
+        const std::string p = at + ".collectives[" + std::to_string(i) + "]";
+        CollectiveRecord c = collectiveFromJson(colls[i], p);
+        if (c.op < 0 || c.op >= ops)
+            failAt(p + ".op", std::to_string(c.op) + " is not a step of the scenario's program");
+        if (c.group.empty() || c.arrivalUs.size() != c.group.size())
+            failAt(p, "expected one arrival per group member");
+        for (int g : c.group)
+            if (g < 0 || g >= into.ranks)
+                failAt(p + ".group", std::to_string(g) + " is not a rank");
+        if (c.lastArrival < -1 || c.lastArrival >= into.ranks)
+            failAt(p + ".last_arrival", std::to_string(c.lastArrival) + " is not a rank");
+        into.collectives.push_back(std::move(c));
+    }
+    const json& spans = arrayAt(member(doc, at, "spans"), at + ".spans");
+    for (size_t i = 0; i < spans.size(); ++i) {
+        const std::string p = at + ".spans[" + std::to_string(i) + "]";
+        const Span s = spanFromJson(spans[i], p);
+        if (s.rank < 0 || s.rank >= into.ranks)
+            failAt(p, "rank " + std::to_string(s.rank) + " is not in the run");
+        if (s.op < 0 || s.op >= ops)
+            failAt(p, "step " + std::to_string(s.op) + " is not in the scenario's program");
+        if (s.collective < -1 || s.collective >= static_cast<int>(into.collectives.size()))
+            failAt(p, "collective " + std::to_string(s.collective) + " has not arrived");
+        if (s.waitedFor < -1 || s.waitedFor >= into.ranks)
+            failAt(p, "waited_for " + std::to_string(s.waitedFor) + " is not a rank");
+        if (!(s.endUs >= s.beginUs))
+            failAt(p, "ends before it begins");
+        into.spans.push_back(s);
+    }
+    const json& iters = arrayAt(member(doc, at, "iterations"), at + ".iterations");
+    for (size_t i = 0; i < iters.size(); ++i)
+        into.iterations.push_back(iterationFromJson(iters[i], at + ".iterations[" + std::to_string(i) + "]"));
+}
+
 } // namespace
 
 // ---- writer ----------------------------------------------------------------------------------
@@ -82,7 +125,8 @@ bool RunStreamWriter::line(const std::string& text)
 
 bool RunStreamWriter::header(const StreamHeader& h)
 {
-    json doc = {{"shardlab_stream", kStreamFormatVersion},
+    m_open = h.openProgram;
+    json doc = {{"shardlab_stream", h.openProgram ? 2 : 1}, // 1 unless the stream needs version 2's open program
                 {"type", "header"},
                 {"shardlab_version", h.shardlabVersion.empty() ? std::string(kVersion) : h.shardlabVersion},
                 {"mode", modeName(h.mode)},
@@ -90,6 +134,8 @@ bool RunStreamWriter::header(const StreamHeader& h)
                 {"scenario", json::parse(serializeScenario(h.scenario))},
                 {"machine", h.machine && validateTopology(*h.machine) ? topologyJson(*h.machine) : json(nullptr)},
                 {"span_fields", detail::spanFieldsJson()}};
+    if (h.openProgram)
+        doc["open_program"] = true;
     return line(dumpLine(doc));
 }
 
@@ -128,12 +174,13 @@ bool RunStreamWriter::chunk(const RunResult& soFar, int done, int total)
     return sendChunk(soFar, soFar.spans.size(), soFar.collectives.size(), soFar.iterations.size(), done, total);
 }
 
-bool RunStreamWriter::result(const RunResult& run)
+bool RunStreamWriter::result(const RunResult& run, const StreamEnding& ending)
 {
     const int total = static_cast<int>(run.iterations.size());
     // A live run arrives whole: sent as one chunk per iteration when its entries are in
     // iteration order (they are: the executor assembles them so), else as one chunk.
-    if (m_spans < run.spans.size() || m_collectives < run.collectives.size() || m_iterations < run.iterations.size()) {
+    if (!ending.replaceTimeline
+        && (m_spans < run.spans.size() || m_collectives < run.collectives.size() || m_iterations < run.iterations.size())) {
         if (inIterationOrder(run.spans, m_spans) && inIterationOrder(run.collectives, m_collectives)) {
             while (m_iterations < run.iterations.size()) {
                 const int it = static_cast<int>(m_iterations);
@@ -166,6 +213,21 @@ bool RunStreamWriter::result(const RunResult& run)
                       {"iterations", run.iterations.size()}};
     if (!run.clockWording.empty()) // optional (version 1 readers before it ignore it): the clock note as data
         doc["clock_message"] = detail::messageToJson(run.clockWording);
+    if (m_open && ending.scenario) // version 2: the open program as finally known
+        doc["scenario"] = json::parse(serializeScenario(*ending.scenario));
+    if (m_open && ending.replaceTimeline) { // version 2: the final timeline replaces the provisional chunks
+        json spans = json::array(), colls = json::array(), iters = json::array();
+        for (const Span& sp : run.spans)
+            spans.push_back(detail::spanToJson(sp));
+        for (const CollectiveRecord& c : run.collectives)
+            colls.push_back(detail::collectiveToJson(c));
+        for (const IterationMark& it : run.iterations)
+            iters.push_back(detail::iterationToJson(it));
+        doc["timeline"] = {{"spans", std::move(spans)}, {"collectives", std::move(colls)}, {"iterations", std::move(iters)}};
+        m_spans = run.spans.size();
+        m_collectives = run.collectives.size();
+        m_iterations = run.iterations.size();
+    }
     return line(dumpLine(doc));
 }
 
@@ -250,10 +312,11 @@ Status RunStreamReader::parseLine(const std::string& text, Event* event)
             const long long v = integerAt(*version, "$.shardlab_stream", 0, 1 << 20);
             const auto writer = doc.find("shardlab_version");
             const std::string by = writer != doc.end() && writer->is_string() ? writer->get<std::string>() : "unknown";
-            if (v != kStreamFormatVersion)
+            if (v < kStreamFormatVersionOldest || v > kStreamFormatVersion)
                 return badInput(m_origin + ": the run stream is format version " + std::to_string(v) + ", written by ShardLab "
                                 + by + "; this ShardLab (" + kVersion + ") reads format version "
-                                + std::to_string(kStreamFormatVersion) + ". Install the same ShardLab version on both machines.");
+                                + std::to_string(kStreamFormatVersionOldest) + " to " + std::to_string(kStreamFormatVersion)
+                                + ". Install the same ShardLab version on both machines.");
             if (stringAt(member(doc, "$", "type"), "$.type") != "header")
                 failAt("$.type", "expected \"header\" on the first line");
             StreamHeader h;
@@ -264,6 +327,13 @@ Status RunStreamReader::parseLine(const std::string& text, Event* event)
                 failAt("$.mode", "'" + mode + "' (expected sim or live)");
             h.mode = mode == "live" ? RunMode::Live : RunMode::Simulated;
             h.launch = stringAt(member(doc, "$", "launch"), "$.launch");
+            if (const auto open = doc.find("open_program"); open != doc.end()) {
+                if (v < 2)
+                    failAt("$.open_program", "belongs to format version 2, but the stream says version " + std::to_string(v));
+                if (!open->is_boolean())
+                    failAt("$.open_program", "found " + describe(*open) + " (expected true or false)");
+                h.openProgram = open->get<bool>();
+            }
             if (member(doc, "$", "span_fields") != spanFieldsJson())
                 failAt("$.span_fields", "not the span fields this ShardLab reads");
             auto scenario = parseScenario(member(doc, "$", "scenario").dump(), where + " ($.scenario)");
@@ -299,41 +369,9 @@ Status RunStreamReader::parseLine(const std::string& text, Event* event)
             expectAt("first_span", m_run.spans.size());
             expectAt("first_collective", m_run.collectives.size());
             expectAt("first_iteration", m_run.iterations.size());
-            const int ops = static_cast<int>(scenario.program.size());
-            const json& colls = arrayAt(member(doc, "$", "collectives"), "$.collectives");
-            for (size_t i = 0; i < colls.size(); ++i) {
-                const std::string p = "$.collectives[" + std::to_string(i) + "]";
-                CollectiveRecord c = collectiveFromJson(colls[i], p);
-                if (c.op < 0 || c.op >= ops)
-                    failAt(p + ".op", std::to_string(c.op) + " is not a step of the scenario's program");
-                if (c.group.empty() || c.arrivalUs.size() != c.group.size())
-                    failAt(p, "expected one arrival per group member");
-                for (int g : c.group)
-                    if (g < 0 || g >= m_run.ranks)
-                        failAt(p + ".group", std::to_string(g) + " is not a rank");
-                if (c.lastArrival < -1 || c.lastArrival >= m_run.ranks)
-                    failAt(p + ".last_arrival", std::to_string(c.lastArrival) + " is not a rank");
-                m_run.collectives.push_back(std::move(c));
-            }
-            const json& spans = arrayAt(member(doc, "$", "spans"), "$.spans");
-            for (size_t i = 0; i < spans.size(); ++i) {
-                const std::string p = "$.spans[" + std::to_string(i) + "]";
-                const Span s = spanFromJson(spans[i], p);
-                if (s.rank < 0 || s.rank >= m_run.ranks)
-                    failAt(p, "rank " + std::to_string(s.rank) + " is not in the run");
-                if (s.op < 0 || s.op >= ops)
-                    failAt(p, "step " + std::to_string(s.op) + " is not in the scenario's program");
-                if (s.collective < -1 || s.collective >= static_cast<int>(m_run.collectives.size()))
-                    failAt(p, "collective " + std::to_string(s.collective) + " has not arrived");
-                if (s.waitedFor < -1 || s.waitedFor >= m_run.ranks)
-                    failAt(p, "waited_for " + std::to_string(s.waitedFor) + " is not a rank");
-                if (!(s.endUs >= s.beginUs))
-                    failAt(p, "ends before it begins");
-                m_run.spans.push_back(s);
-            }
-            const json& iters = arrayAt(member(doc, "$", "iterations"), "$.iterations");
-            for (size_t i = 0; i < iters.size(); ++i)
-                m_run.iterations.push_back(iterationFromJson(iters[i], "$.iterations[" + std::to_string(i) + "]"));
+            // an open program's steps are known only at the end (version 2)
+            readEntries(doc, "$", m_header->openProgram ? std::numeric_limits<int>::max() : static_cast<int>(scenario.program.size()),
+                        m_run);
             m_done = static_cast<int>(integerAt(member(doc, "$", "done"), "$.done", 0, 1 << 30));
             m_total = static_cast<int>(integerAt(member(doc, "$", "total"), "$.total", 0, 1 << 30));
             *event = Event::Chunk;
@@ -341,6 +379,30 @@ Status RunStreamReader::parseLine(const std::string& text, Event* event)
             const std::string mode = stringAt(member(doc, "$", "mode"), "$.mode");
             if (mode != (m_run.mode == RunMode::Live ? "live" : "sim"))
                 failAt("$.mode", "'" + mode + "' but the header says otherwise");
+            if (const auto sc = doc.find("scenario"); sc != doc.end()) {
+                if (!m_header->openProgram)
+                    failAt("$.scenario", "only the result of an open program's stream (version 2) names its scenario");
+                auto final = parseScenario(sc->dump(), where + " ($.scenario)");
+                if (!final)
+                    return final.error();
+                if (final->ranks() != m_run.ranks)
+                    failAt("$.scenario", "has " + std::to_string(final->ranks()) + " ranks; the header's has "
+                                             + std::to_string(m_run.ranks));
+                m_final = std::move(*final);
+            }
+            if (const auto tl = doc.find("timeline"); tl != doc.end()) {
+                if (!m_header->openProgram)
+                    failAt("$.timeline", "only the result of an open program's stream (version 2) replaces its timeline");
+                if (!tl->is_object())
+                    failAt("$.timeline", "found " + describe(*tl) + " (expected an object)");
+                RunResult replaced;
+                replaced.mode = m_run.mode;
+                replaced.ranks = m_run.ranks;
+                readEntries(*tl, "$.timeline", static_cast<int>(this->scenario()->program.size()), replaced);
+                m_run.spans = std::move(replaced.spans);
+                m_run.collectives = std::move(replaced.collectives);
+                m_run.iterations = std::move(replaced.iterations);
+            }
             const long long ranks = integerAt(member(doc, "$", "ranks"), "$.ranks", 0, 1 << 20);
             if (ranks != m_run.ranks)
                 failAt("$.ranks", std::to_string(ranks) + " but the scenario has " + std::to_string(m_run.ranks));
@@ -399,10 +461,13 @@ Result<RunResult> RunStreamReader::finish()
         return *m_reported;
     if (!m_header)
         return Error{ErrorKind::RunFailed, m_origin + ": the stream ended before its header (nothing arrived)"};
+    if (!m_finished && m_header->openProgram)
+        return Error{ErrorKind::RunFailed, m_origin + ": the stream ended after " + std::to_string(m_run.collectives.size())
+                                               + " collectives of the program, before the run's result"};
     if (!m_finished)
         return Error{ErrorKind::RunFailed, m_origin + ": the stream ended after " + std::to_string(m_run.iterations.size())
                                                + " of " + std::to_string(m_total) + " iterations, before the run's result"};
-    if (Status st = checkRunAgainstScenario(m_run, m_header->scenario); !st)
+    if (Status st = checkRunAgainstScenario(m_run, *scenario()); !st)
         return badInput(m_origin + ": " + st.error().message);
     return m_run;
 }
@@ -413,10 +478,20 @@ RunResult RunStreamReader::partial() const
     if (m_header && run.devices.empty())
         for (const Gpu& g : m_header->scenario.topology.gpus)
             run.devices.push_back(g.name);
-    if (!m_finished)
+    if (!m_finished && m_header && m_header->openProgram)
+        run.notes.push_back("incomplete: the stream stopped before the program's end, after " + std::to_string(run.collectives.size())
+                            + " collectives; this is what arrived");
+    else if (!m_finished)
         run.notes.push_back("incomplete: the stream stopped after " + std::to_string(run.iterations.size()) + " of "
                             + std::to_string(m_total) + " iterations; this is what arrived");
     return run;
+}
+
+const Scenario* RunStreamReader::scenario() const
+{
+    if (m_final)
+        return &*m_final;
+    return m_header ? &m_header->scenario : nullptr;
 }
 
 Result<RunResult> readRunStream(std::string_view text, const std::string& origin, StreamHeader* header)

@@ -127,6 +127,10 @@ struct UnloadHook {
 struct Recorder::ThreadBuffer {
     std::atomic<int> count{0}; // records published (written by the owner only)
     int written = 0;           // records already in the file (under g_fileLock)
+    // The owner's own: the time stamp of the first record since the owner last wrote the buffer
+    // out (0: none). Another thread's flush() may have written them meanwhile; the owner's write
+    // then finds nothing new, which is harmless.
+    std::uint64_t pendingSinceNs = 0;
     Record records[kRecordsPerThread];
 };
 
@@ -234,6 +238,17 @@ bool Recorder::start()
     if (!openFile())
         return false;
     std::atexit(flushAtExit);
+    if (const char* v = std::getenv(kFlushVariable); v && *v) {
+        char* end = nullptr;
+        const unsigned long long ms = std::strtoull(v, &end, 10);
+        if (std::strcmp(v, "off") == 0)
+            m_flushAfterNs.store(UINT64_MAX);
+        else if (end && *end == 0 && ms <= 86'400'000ull)
+            m_flushAfterNs.store(ms * 1'000'000ull);
+        else
+            std::fprintf(stderr, "shardlab NCCL profiler: %s=%s is not a number of milliseconds (0 to 86400000) or `off`; "
+                                 "writing records every 200 ms\n", kFlushVariable, v);
+    }
     m_enabled.store(true);
     return true;
 }
@@ -268,11 +283,12 @@ void Recorder::record(const Record& r)
         return;
     }
     int n = b->count.load(std::memory_order_relaxed);
-    if (n == kRecordsPerThread) { // full: this thread writes it out (the only lock an event can meet)
+    if (n == kRecordsPerThread) { // full: this thread writes it out (one of the two locks an event can meet)
         std::lock_guard<std::mutex> lock(g_fileLock);
         writeOut(*b);
         b->written = 0;
         b->count.store(0, std::memory_order_release);
+        b->pendingSinceNs = 0;
         n = 0;
         if (!enabled()) {
             m_dropped.fetch_add(1, std::memory_order_relaxed);
@@ -281,6 +297,18 @@ void Recorder::record(const Record& r)
     }
     b->records[n] = r;
     b->count.store(n + 1, std::memory_order_release);
+    // Time-based flush: one compare of stamps the record already carries (no clock read).
+    if (b->pendingSinceNs == 0)
+        b->pendingSinceNs = r.hostNs;
+    if (r.hostNs - b->pendingSinceNs >= m_flushAfterNs.load(std::memory_order_relaxed))
+        writeOwn(*b);
+}
+
+void Recorder::writeOwn(ThreadBuffer& b)
+{
+    std::lock_guard<std::mutex> lock(g_fileLock);
+    writeOut(b);
+    b.pendingSinceNs = 0;
 }
 
 void Recorder::writeOut(ThreadBuffer& b)

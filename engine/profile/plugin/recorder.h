@@ -3,9 +3,13 @@
 //
 // The hot path (record()) takes no lock and allocates nothing: a thread writes into its own
 // buffer (allocated once, on the thread's first event) and publishes the record with a release
-// store of the buffer's count. A full buffer is written out by its own thread; finalize, process
-// exit and flush() write every thread's unwritten records under the file's lock (a reader that
-// only reads records below the published count never races the writer). If anything fails (no
+// store of the buffer's count. A full buffer is written out by its own thread; so is a buffer
+// whose oldest unwritten record is older than the flush interval (SHARDLAB_PROFILE_FLUSH_MS,
+// default 200 ms; `off` never), checked on the hot path by one compare of the record's own time
+// stamp with a thread-owned field, so that `shardlab profile --live` sees a running program's
+// records while it runs. Finalize, process exit and flush() write every thread's unwritten
+// records under the file's lock (a reader that only reads records below the published count
+// never races the writer). If anything fails (no
 // folder, a file that cannot be opened or written, no memory for a buffer) the recorder turns
 // itself off and says why once on standard error; NCCL and the program go on unaffected.
 #pragma once
@@ -42,6 +46,10 @@ struct Record {
 
 inline constexpr int kRecordsPerThread = 8192; // ~1.3 MB per thread that calls the plugin
 inline constexpr int kMaxThreads = 1024;
+// A thread's records reach the file at most this long after the first of them (unless it makes no
+// further call: then at finalize or exit). SHARDLAB_PROFILE_FLUSH_MS overrides it.
+inline constexpr std::uint64_t kDefaultFlushAfterNs = 200'000'000;
+inline constexpr const char* kFlushVariable = "SHARDLAB_PROFILE_FLUSH_MS";
 
 // CLOCK_MONOTONIC in ns (the clock every host time in the file is on).
 std::uint64_t monotonicNs();
@@ -86,6 +94,7 @@ private:
     struct ThreadBuffer;
     ThreadBuffer* bufferOfThisThread();
     void writeOut(ThreadBuffer& b); // holds m_fileLock
+    void writeOwn(ThreadBuffer& b); // takes m_fileLock
     bool openFile();
 
     std::atomic<bool> m_enabled{false};
@@ -97,6 +106,7 @@ private:
     std::atomic<int> m_contexts{0};
     std::atomic<ThreadBuffer*> m_buffers[kMaxThreads] = {};
     std::atomic<bool> m_said{false};
+    std::atomic<std::uint64_t> m_flushAfterNs{kDefaultFlushAfterNs}; // UINT64_MAX: only when full
     int m_fd = -1;
     char m_path[4096] = {};
 };

@@ -196,6 +196,7 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
                 t.endNs = std::isfinite(end) ? std::max(clock.toHostNs(end), t.arrivalNs) : t.arrivalNs;
             } else {
                 hostOnly = true;
+                t.complete = !options.recordsStillArriving || op->stopNs.has_value();
                 t.arrivalNs = op->hostNs;
                 t.endNs = std::max(op->stopNs.value_or(op->hostNs), op->hostNs);
             }
@@ -309,8 +310,24 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
         if (std::isfinite(firstBegin[static_cast<size_t>(r)]) && firstBegin[static_cast<size_t>(r)] > t0)
             run.spans.push_back({r, 0, SpanKind::Compute, t0, firstBegin[static_cast<size_t>(r)], firstOp[static_cast<size_t>(r)], 0, 0,
                                  -1, -1});
+    // Canonical order: collective k at index k (the merge orders them by start), spans by step.
+    std::vector<size_t> byOp(run.collectives.size());
+    for (size_t i = 0; i < byOp.size(); ++i)
+        byOp[i] = i;
+    std::stable_sort(byOp.begin(), byOp.end(), [&](size_t a, size_t b) { return run.collectives[a].op < run.collectives[b].op; });
+    std::vector<int> newIndex(byOp.size());
+    std::vector<CollectiveRecord> ordered;
+    ordered.reserve(byOp.size());
+    for (size_t i = 0; i < byOp.size(); ++i) {
+        newIndex[byOp[i]] = static_cast<int>(i);
+        ordered.push_back(std::move(run.collectives[byOp[i]]));
+    }
+    run.collectives = std::move(ordered);
+    for (Span& s : run.spans)
+        if (s.collective >= 0)
+            s.collective = newIndex[static_cast<size_t>(s.collective)];
     std::stable_sort(run.spans.begin(), run.spans.end(), [](const Span& a, const Span& b) {
-        return std::tie(a.rank, a.beginUs, a.stream) < std::tie(b.rank, b.beginUs, b.stream);
+        return std::tie(a.op, a.rank, a.beginUs, a.stream) < std::tie(b.op, b.rank, b.beginUs, b.stream);
     });
     if (!run.iterations.empty() && std::isfinite(t0))
         run.iterations.front().beginUs = std::min(run.iterations.front().beginUs, t0);
@@ -349,6 +366,8 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
         notes.push_back(std::to_string(dropped) + " events were lost by the profiler (it said why on the program's standard error)");
     if (incomplete)
         notes.push_back("some ranks' records end early: the collectives they did not finish are left out");
+    if (!options.programEnd.empty())
+        notes.push_back(options.programEnd + ": the run holds what the profiler recorded until then");
     run.notes = std::move(notes);
 
     ProfiledRun out;

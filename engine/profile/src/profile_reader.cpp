@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
 
 namespace shardlab {
 
@@ -71,142 +72,184 @@ std::optional<int> ncclDatatypeBytes(const std::string& name)
     return it->second;
 }
 
-Result<ProfileFile> parseProfileText(const std::string& text, const std::string& origin)
+ProfileRecordParser::ProfileRecordParser(std::string origin) : m_origin(std::move(origin)) { m_file.path = m_origin; }
+
+Status ProfileRecordParser::feed(std::string_view bytes)
 {
-    ProfileFile file;
-    file.path = origin;
-    std::map<std::uint64_t, size_t> opIndex;                      // event id -> ops[]
-    // Joined once the whole file is read: each thread's records reach the file in turn, so a
-    // kernel channel (NCCL's proxy thread) may come before its collective (the program's thread).
-    struct PendingChannel {
-        std::uint64_t id = 0, op = 0;
-        KernelChannel channel;
-    };
-    std::vector<PendingChannel> channels;
-    std::vector<std::pair<std::uint64_t, double>> stops;
-    std::map<std::uint64_t, std::uint64_t> channelEnds;
-    std::map<std::int64_t, bool> contexts;
+    if (m_problem)
+        return *m_problem;
     size_t pos = 0;
-    int lineNo = 0;
-    bool header = false;
-    while (pos < text.size()) {
-        const size_t nl = text.find('\n', pos);
-        const bool complete = nl != std::string::npos;
-        const std::string line = text.substr(pos, complete ? nl - pos : std::string::npos);
-        pos = complete ? nl + 1 : text.size();
-        ++lineNo;
-        if (line.empty())
-            continue;
-        const std::string where = origin + ", line " + std::to_string(lineNo);
-        json rec = json::parse(line, nullptr, false);
-        if (rec.is_discarded() || !rec.is_object()) {
-            if (!complete && header) // the process was killed while writing its last line
-                break;
-            return badInput(where + ": not a record (expected one JSON object per line, as ShardLab's NCCL profiler writes)");
+    while (pos < bytes.size()) {
+        const size_t nl = bytes.find('\n', pos);
+        if (nl == std::string_view::npos) {
+            m_pending.append(bytes.substr(pos));
+            break;
         }
-        try {
-            if (!header) {
-                const json* magic = rec.contains(profile_format::kMagicKey) ? &rec[profile_format::kMagicKey] : nullptr;
-                if (!magic)
-                    return badInput(where + ": not a ShardLab NCCL profile (its first line has no \""
-                                    + std::string(profile_format::kMagicKey) + "\")");
-                if (!magic->is_number_integer() || magic->get<long long>() != profile_format::kVersion)
-                    return badInput(where + ": profile format " + magic->dump() + " (this ShardLab reads version "
-                                    + std::to_string(profile_format::kVersion) + "; profile with the plugin of this build)");
-                file.host = textAt(rec, "$", "host");
-                file.pid = intAt(rec, "$", "pid", 0, 1 << 30);
-                file.startNs = nsAt(rec, "$", "t");
-                file.startRealNs = static_cast<std::int64_t>(unsignedAt(rec, "$", "real"));
-                header = true;
-                continue;
-            }
-            const std::string kind = textAt(rec, "$", "k");
-            if (kind == "comm") {
-                ProfiledComm c;
-                c.context = contextAt(rec, "$");
-                c.hash = hashAt(rec, "$");
-                c.ranks = intAt(rec, "$", "nranks", 1, 1 << 24);
-                c.rank = intAt(rec, "$", "rank", 0, c.ranks - 1);
-                c.nodes = intAt(rec, "$", "nodes", 0, 1 << 24);
-                c.name = textAt(rec, "$", "name");
-                c.initNs = nsAt(rec, "$", "t");
-                if (contexts[c.context])
-                    detail::failAt("$.ctx", "communicator context " + std::to_string(c.context) + " is initialised twice");
-                contexts[c.context] = true;
-                file.comms.push_back(std::move(c));
-            } else if (kind == "coll" || kind == "p2p") {
-                ProfiledOp op;
-                op.p2p = kind == "p2p";
-                op.id = unsignedAt(rec, "$", "id");
-                op.context = contextAt(rec, "$");
-                op.func = textAt(rec, "$", "func");
-                op.count = unsignedAt(rec, "$", "count");
-                op.datatype = textAt(rec, "$", "dtype");
-                op.channels = intAt(rec, "$", "nch", 0, 255);
-                op.group = unsignedAt(rec, "$", "group");
-                op.hostNs = nsAt(rec, "$", "t");
-                if (op.p2p) {
-                    op.root = intAt(rec, "$", "peer", 0, 1 << 24);
-                } else {
-                    op.sequence = unsignedAt(rec, "$", "seq");
-                    op.root = intAt(rec, "$", "root", -1, 1 << 24);
-                    op.algorithm = textAt(rec, "$", "algo");
-                    op.protocol = textAt(rec, "$", "proto");
-                    if (rec.contains("hash")) {
-                        op.hash = hashAt(rec, "$");
-                        op.rank = intAt(rec, "$", "rank", 0, 1 << 24);
-                    }
-                }
-                if (!opIndex.try_emplace(op.id, file.ops.size()).second)
-                    detail::failAt("$.id", "event " + std::to_string(op.id) + " is recorded twice");
-                file.ops.push_back(std::move(op));
-            } else if (kind == "stop") {
-                stops.push_back({unsignedAt(rec, "$", "id"), nsAt(rec, "$", "t")});
-            } else if (kind == "kch") {
-                PendingChannel ch;
-                ch.id = unsignedAt(rec, "$", "id");
-                ch.op = unsignedAt(rec, "$", "op");
-                ch.channel.channel = intAt(rec, "$", "ch", 0, 255);
-                ch.channel.gpuStartNs = unsignedAt(rec, "$", "gpu");
-                ch.channel.hostSeenNs = nsAt(rec, "$", "t");
-                channels.push_back(ch);
-            } else if (kind == "kchstop") {
-                channelEnds[unsignedAt(rec, "$", "id")] = unsignedAt(rec, "$", "gpu");
-            } else if (kind == "group") {
-                ++file.groups;
-            } else if (kind == "fin") {
-                file.endNs = nsAt(rec, "$", "t");
-                file.endRealNs = static_cast<std::int64_t>(unsignedAt(rec, "$", "real"));
-                file.dropped = std::max(file.dropped, unsignedAt(rec, "$", "dropped"));
-            } else {
-                detail::failAt("$.k", "unknown record kind '" + kind + "'");
-            }
-        } catch (const detail::JsonPathError& e) {
-            return badInput(where + ": " + e.what());
-        } catch (const json::exception& e) {
-            return badInput(where + ": " + e.what());
+        m_pending.append(bytes.substr(pos, nl - pos));
+        pos = nl + 1;
+        std::string line = std::move(m_pending);
+        m_pending.clear();
+        if (Status st = parseLine(line, true); !st) {
+            m_problem = st.error();
+            return *m_problem;
         }
     }
-    if (!header)
-        return badInput(origin + ": the file is empty (the profiled process wrote nothing: did NCCL load the plugin?)");
-    // A channel or stop whose event is not in the file (the process was killed before the
-    // program's thread wrote its records) is left out: what it belonged to is unknown.
-    for (const auto& [id, t] : stops)
-        if (const auto it = opIndex.find(id); it != opIndex.end())
+    return {};
+}
+
+Status ProfileRecordParser::finish()
+{
+    if (m_problem)
+        return *m_problem;
+    if (!m_pending.empty()) { // the last line without its new line: read if whole, else left out
+        std::string line = std::move(m_pending);
+        m_pending.clear();
+        if (Status st = parseLine(line, false); !st) {
+            m_problem = st.error();
+            return *m_problem;
+        }
+    }
+    return {};
+}
+
+Status ProfileRecordParser::parseLine(const std::string& line, bool complete)
+{
+    ++m_lineNo;
+    if (line.empty())
+        return {};
+    const std::string where = m_origin + ", line " + std::to_string(m_lineNo);
+    json rec = json::parse(line, nullptr, false);
+    if (rec.is_discarded() || !rec.is_object()) {
+        if (!complete && m_header) // the process was killed while writing its last line
+            return {};
+        return badInput(where + ": not a record (expected one JSON object per line, as ShardLab's NCCL profiler writes)");
+    }
+    ProfileFile& file = m_file;
+    try {
+        if (!m_header) {
+            const json* magic = rec.contains(profile_format::kMagicKey) ? &rec[profile_format::kMagicKey] : nullptr;
+            if (!magic)
+                return badInput(where + ": not a ShardLab NCCL profile (its first line has no \""
+                                + std::string(profile_format::kMagicKey) + "\")");
+            if (!magic->is_number_integer() || magic->get<long long>() != profile_format::kVersion)
+                return badInput(where + ": profile format " + magic->dump() + " (this ShardLab reads version "
+                                + std::to_string(profile_format::kVersion) + "; profile with the plugin of this build)");
+            file.host = textAt(rec, "$", "host");
+            file.pid = intAt(rec, "$", "pid", 0, 1 << 30);
+            file.startNs = nsAt(rec, "$", "t");
+            file.startRealNs = static_cast<std::int64_t>(unsignedAt(rec, "$", "real"));
+            m_header = true;
+            return {};
+        }
+        const std::string kind = textAt(rec, "$", "k");
+        if (kind == "comm") {
+            ProfiledComm c;
+            c.context = contextAt(rec, "$");
+            c.hash = hashAt(rec, "$");
+            c.ranks = intAt(rec, "$", "nranks", 1, 1 << 24);
+            c.rank = intAt(rec, "$", "rank", 0, c.ranks - 1);
+            c.nodes = intAt(rec, "$", "nodes", 0, 1 << 24);
+            c.name = textAt(rec, "$", "name");
+            c.initNs = nsAt(rec, "$", "t");
+            if (!m_contexts.insert(c.context).second)
+                detail::failAt("$.ctx", "communicator context " + std::to_string(c.context) + " is initialised twice");
+            file.comms.push_back(std::move(c));
+        } else if (kind == "coll" || kind == "p2p") {
+            ProfiledOp op;
+            op.p2p = kind == "p2p";
+            op.id = unsignedAt(rec, "$", "id");
+            op.context = contextAt(rec, "$");
+            op.func = textAt(rec, "$", "func");
+            op.count = unsignedAt(rec, "$", "count");
+            op.datatype = textAt(rec, "$", "dtype");
+            op.channels = intAt(rec, "$", "nch", 0, 255);
+            op.group = unsignedAt(rec, "$", "group");
+            op.hostNs = nsAt(rec, "$", "t");
+            if (op.p2p) {
+                op.root = intAt(rec, "$", "peer", 0, 1 << 24);
+            } else {
+                op.sequence = unsignedAt(rec, "$", "seq");
+                op.root = intAt(rec, "$", "root", -1, 1 << 24);
+                op.algorithm = textAt(rec, "$", "algo");
+                op.protocol = textAt(rec, "$", "proto");
+                if (rec.contains("hash")) {
+                    op.hash = hashAt(rec, "$");
+                    op.rank = intAt(rec, "$", "rank", 0, 1 << 24);
+                }
+            }
+            if (!m_opIndex.try_emplace(op.id, file.ops.size()).second)
+                detail::failAt("$.id", "event " + std::to_string(op.id) + " is recorded twice");
+            file.ops.push_back(std::move(op));
+        } else if (kind == "stop") {
+            m_stops.push_back({unsignedAt(rec, "$", "id"), nsAt(rec, "$", "t")});
+        } else if (kind == "kch") {
+            PendingChannel ch;
+            ch.id = unsignedAt(rec, "$", "id");
+            ch.op = unsignedAt(rec, "$", "op");
+            ch.channel.channel = intAt(rec, "$", "ch", 0, 255);
+            ch.channel.gpuStartNs = unsignedAt(rec, "$", "gpu");
+            ch.channel.hostSeenNs = nsAt(rec, "$", "t");
+            m_channels.push_back(ch);
+        } else if (kind == "kchstop") {
+            m_channelEnds[unsignedAt(rec, "$", "id")] = unsignedAt(rec, "$", "gpu");
+        } else if (kind == "group") {
+            ++file.groups;
+        } else if (kind == "fin") {
+            file.endNs = nsAt(rec, "$", "t");
+            file.endRealNs = static_cast<std::int64_t>(unsignedAt(rec, "$", "real"));
+            file.dropped = std::max(file.dropped, unsignedAt(rec, "$", "dropped"));
+        } else {
+            detail::failAt("$.k", "unknown record kind '" + kind + "'");
+        }
+    } catch (const detail::JsonPathError& e) {
+        return badInput(where + ": " + e.what());
+    } catch (const json::exception& e) {
+        return badInput(where + ": " + e.what());
+    }
+    return {};
+}
+
+Result<ProfileFile> ProfileRecordParser::file(bool whole) const
+{
+    if (m_problem)
+        return *m_problem;
+    if (!m_header)
+        return badInput(m_origin + ": the file is empty (the profiled process wrote nothing: did NCCL load the plugin?)");
+    // Joined once every record is in: each thread's records reach the file in turn, so a kernel
+    // channel (NCCL's proxy thread) may come before its collective (the program's thread). A
+    // channel or stop whose event is not in the file (the process was killed before the program's
+    // thread wrote its records) is left out: what it belonged to is unknown.
+    ProfileFile file = m_file;
+    for (const auto& [id, t] : m_stops)
+        if (const auto it = m_opIndex.find(id); it != m_opIndex.end())
             file.ops[it->second].stopNs = t;
-    for (PendingChannel& ch : channels) {
-        const auto it = opIndex.find(ch.op);
-        if (it == opIndex.end())
+    for (PendingChannel ch : m_channels) {
+        const auto it = m_opIndex.find(ch.op);
+        if (it == m_opIndex.end())
             continue;
-        if (const auto end = channelEnds.find(ch.id); end != channelEnds.end())
+        if (const auto end = m_channelEnds.find(ch.id); end != m_channelEnds.end())
             ch.channel.gpuEndNs = end->second;
         file.ops[it->second].kernel.push_back(ch.channel);
     }
+    if (!whole) { // another thread's records (its communicator's init) may still be in its buffer
+        std::erase_if(file.ops, [&](const ProfiledOp& op) { return !op.hash && !m_contexts.count(op.context); });
+        return file;
+    }
     for (const ProfiledOp& op : file.ops)
-        if (!op.hash && !contexts.count(op.context))
-            return badInput(origin + ": event " + std::to_string(op.id) + " names communicator context "
+        if (!op.hash && !m_contexts.count(op.context))
+            return badInput(m_origin + ": event " + std::to_string(op.id) + " names communicator context "
                             + std::to_string(op.context) + ", which the file never initialises");
     return file;
+}
+
+Result<ProfileFile> parseProfileText(const std::string& text, const std::string& origin)
+{
+    ProfileRecordParser parser(origin);
+    if (Status st = parser.feed(text); !st)
+        return st.error();
+    if (Status st = parser.finish(); !st)
+        return st.error();
+    return parser.file(true);
 }
 
 Result<ProfileFile> readProfileFile(const std::filesystem::path& path)

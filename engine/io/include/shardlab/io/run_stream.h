@@ -3,8 +3,12 @@
 // and over SSH. One line per event: a header (format and ShardLab versions, the scenario as run,
 // the machine), chunks (the spans, collectives and iteration marks each finished iteration added),
 // progress, and at the end either the result (what a run fills in only when it ends: peak memory,
-// paging, the hang report, notes) or an error. Versioned ("shardlab_stream": 1); a reader refuses
-// another version with a message naming both versions and both ShardLab versions.
+// paging, the hang report, notes) or an error. Versioned ("shardlab_stream": 1 or 2); a reader
+// refuses another version with a message naming both versions and both ShardLab versions.
+// Version 2 adds the open program of a profiled program (`shardlab profile --live`): a header
+// whose program grows as the run does (its steps are not checked until the end), chunks with no
+// known total, and a result that brings the final scenario and, where the chunks were provisional,
+// the final timeline that replaces them. A writer writes 1 unless it uses these.
 //
 // The reader rebuilds exactly the RunResult the writer had (same spans, collectives and marks in
 // the same order, doubles to the last bit), so a run read from a stream is the run that was made.
@@ -22,7 +26,8 @@
 
 namespace shardlab {
 
-inline constexpr int kStreamFormatVersion = 1;
+inline constexpr int kStreamFormatVersion = 2;       // the newest this ShardLab reads and writes
+inline constexpr int kStreamFormatVersionOldest = 1; // the oldest it reads
 // A longer line is refused (a chunk of one iteration of the largest run the simulator accepts is
 // far below it); a reader of a broken or hostile stream must not buffer without end.
 inline constexpr size_t kMaxStreamLineBytes = 256u << 20;
@@ -34,6 +39,17 @@ struct StreamHeader {
     Scenario scenario;               // as run (the topology the run was priced or measured on)
     std::optional<Topology> machine; // live: the machine measured on, when it was known
     std::string launch;              // "simulation", "single process", "Open MPI (mpirun), 4 processes"
+    // Version 2: the program is not known in advance (a profiled program): the scenario names the
+    // machine and ranks, its program grows with the run and comes whole with the result.
+    bool openProgram = false;
+};
+
+// What the result line of an open program's stream brings beyond a run's own fields (version 2).
+struct StreamEnding {
+    const Scenario* scenario = nullptr; // the program as finally known
+    // The chunks sent were provisional (re-timed at the end): the result line carries the whole
+    // timeline, which replaces them. Otherwise what the chunks did not bring is sent as chunks.
+    bool replaceTimeline = false;
 };
 
 // Writes the stream, one flushed line per call. Every call returns false once the output is gone
@@ -50,7 +66,7 @@ public:
     bool chunk(const RunResult& soFar, int done, int total);
     // What `run` holds beyond the chunks sent so far, one chunk per iteration where the run is in
     // iteration order, then the result line.
-    bool result(const RunResult& run);
+    bool result(const RunResult& run, const StreamEnding& ending = {});
     bool error(const Error& error);
     bool ok() const;
 
@@ -60,6 +76,7 @@ private:
 
     std::ostream& m_out;
     size_t m_spans = 0, m_collectives = 0, m_iterations = 0;
+    bool m_open = false;
 };
 
 // Reads a stream as its bytes arrive (in any pieces). The run so far only grows, as the
@@ -79,6 +96,8 @@ public:
     Result<RunResult> finish();
 
     const std::optional<StreamHeader>& header() const { return m_header; }
+    // The scenario the run is of: the result's (an open program's, version 2), else the header's.
+    const Scenario* scenario() const;
     const RunResult& soFar() const { return m_run; } // spans, collectives and marks received
     int done() const { return m_done; }
     int total() const { return m_total; }
@@ -95,6 +114,7 @@ private:
     size_t m_lineNo = 0;
     std::optional<Error> m_problem;
     std::optional<StreamHeader> m_header;
+    std::optional<Scenario> m_final; // an open program's, from the result
     RunResult m_run;
     int m_done = 0, m_total = 0;
     bool m_finished = false;

@@ -9,6 +9,8 @@
 //     its next arrival, on every rank from the first arrival of anyone;
 //   * wait = its arrival until the last member's arrival, naming that rank; comm = from there to
 //     its own end.
+// Order (canonical, so that a run built while records still arrive is a prefix of the finished
+// one, profile_live.h): collectives[k] is collective k (op 2k+1); spans by step, rank, begin.
 // The scenario beside it is the program as observed (profile_scenario.h), so that the run can be
 // saved, opened, diagnosed and simulated again.
 #pragma once
@@ -26,6 +28,12 @@ namespace shardlab {
 struct ProfileBuildOptions {
     std::optional<Topology> machine; // the machine it ran on; default: H200s on NVSwitch, as many as ranks
     std::string name = "profiled program";
+    // The program still runs (`shardlab profile --live`): a collective timed by the host alone
+    // (no GPU timer) counts as finished only once its stop has arrived.
+    bool recordsStillArriving = false;
+    // How the program ended, when it did not end well ("the program exited with status 3"): a
+    // note of the run, since its records may end early.
+    std::string programEnd = {};
 };
 
 struct ProfiledRun {

@@ -8,7 +8,10 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
+#include <set>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -68,6 +71,44 @@ struct ProfileFile {
     std::vector<ProfiledComm> comms;
     std::vector<ProfiledOp> ops;            // in the order NCCL started them
     int groups = 0;
+};
+
+// One record file read as its bytes arrive (in any pieces), for `shardlab profile --live`, which
+// reads the files while the program still writes them (profile_tail.h); parseProfileText is this
+// fed the whole text at once.
+class ProfileRecordParser {
+public:
+    explicit ProfileRecordParser(std::string origin);
+    // Parses every complete line (an incomplete last one waits for the rest). The first problem
+    // stops reading and is returned again by every later call.
+    Status feed(std::string_view bytes);
+    // The input is complete: a last line without its new line is read when it is whole, else left
+    // out (a process killed while writing it).
+    Status finish();
+    bool sawHeader() const { return m_header; }
+    // The records so far, each joined to what it belongs to. `whole`: every record is in, and an
+    // event of a communicator the file never initialises is an error; otherwise (the file still
+    // grows) such events are left out for now: their thread's init may still be in its buffer.
+    Result<ProfileFile> file(bool whole) const;
+
+private:
+    struct PendingChannel {
+        std::uint64_t id = 0, op = 0;
+        KernelChannel channel;
+    };
+    Status parseLine(const std::string& line, bool complete);
+
+    std::string m_origin;
+    std::string m_pending; // an incomplete last line
+    int m_lineNo = 0;
+    bool m_header = false;
+    std::optional<Error> m_problem;
+    ProfileFile m_file;
+    std::map<std::uint64_t, size_t> m_opIndex; // event id -> ops[]
+    std::vector<PendingChannel> m_channels;
+    std::vector<std::pair<std::uint64_t, double>> m_stops;
+    std::map<std::uint64_t, std::uint64_t> m_channelEnds;
+    std::set<std::int64_t> m_contexts;
 };
 
 // The file's records, or an error naming the file, the line and what is wrong with it. A last
