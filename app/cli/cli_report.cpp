@@ -142,8 +142,11 @@ void addReport(CLI::App& app, Io io, Action& action)
             } else if (!writeOutput(a->out, labReportHtml(*report), io)) {
                 return kExitBadInput;
             }
-            io.out << "wrote " << a->out << " (" << (a->live ? "live" : "simulated") << " report, "
-                   << report->timing.size() << " message sizes, limited by " << report->limitingSegment << ")\n";
+            io.out << io.say(Message(a->live ? "cli.report.wrote_live" : "cli.report.wrote_sim")
+                                 .with("file", a->out)
+                                 .with("sizes", static_cast<int>(report->timing.size()))
+                                 .with("limit", bottleneckMessage(report->summary.bottleneck)))
+                   << "\n";
             return report->run.hang ? kExitRunFailed : kExitOk;
         };
     });
