@@ -10,6 +10,8 @@
 #include "shardlab/io/result_file.h"
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/io/trace_import.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/report/lab_report.h"
 #include "shardlab/profile/profile_reader.h"
 #include "shardlab/sim/profiles.h"
 #include "shardlab/sim/simulator.h"
@@ -294,4 +296,35 @@ TEST(ErrorWording, RunsThatCannotStartSayWhyInChinese)
             kept.push_back(op.name);
         checkBothLanguages(run.error().message, kept);
     }
+}
+
+TEST(ErrorWording, EveryPresetsSourceAndTheScaledMachinesNotesAreWordedInChinese)
+{
+    // product names, document titles, commands and figures stay; the prose around them is Chinese
+    const std::vector<std::string> kept{"NVIDIA Tesla", "PCI-SIG Gen3 x16", "Intel", "ConnectX-7", "ConnectX-6", "DGX SuperPOD",
+                                        "DGX-1 System Architecture", "nvidia-smi topo -m"};
+    for (const PresetInfo& p : presetList()) {
+        SCOPED_TRACE(p.id);
+        const Topology t = *preset(p.id);
+        const std::string zh = topoMatrixText(t, Language::Chinese);
+        const size_t from = zh.find("来源：");
+        ASSERT_NE(from, std::string::npos) << zh;
+        const std::string source = zh.substr(from, zh.find('\n', from) - from);
+        std::vector<std::string> names = kept;
+        for (const PresetInfo& q : presetList())
+            names.push_back(q.id);
+        EXPECT_EQ(untranslatedWords(source, names), std::vector<std::string>{}) << source;
+        EXPECT_NE(source, "来源：" + t.source); // worded, not shown as it is
+    }
+    for (const char* note : {"more of its nodes on the same non-blocking fabric",
+                             "nodes joined by a non-blocking 400 Gb/s InfiniBand fabric (ConnectX-7 NDR)"}) {
+        const Message m = machineSourceMessage(note);
+        EXPECT_NE(m.id, "verbatim") << note;
+        EXPECT_EQ(english(m), note);
+        EXPECT_EQ(untranslatedWords(render(m, Language::Chinese), kept), std::vector<std::string>{}) << render(m, Language::Chinese);
+    }
+    // a user's own source stays as it is
+    Topology own = *preset("h200-nv18-4");
+    own.source = "our lab's cluster; measured by hand";
+    EXPECT_NE(topoMatrixText(own, Language::Chinese).find("来源：our lab's cluster; measured by hand\n"), std::string::npos);
 }

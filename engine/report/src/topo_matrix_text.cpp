@@ -45,10 +45,11 @@ std::string legendKey(PathClass cls)
     return key;
 }
 
-// A machine's name or source in `language` where ShardLab wrote it (the machine of a multi-process
-// run, cluster_topology.cpp: "2 nodes, 8 processes", "combined from every process's report (NVML);
-// assumed: ...; ..."), each part and assumption worded from readers.inc; a preset's name and its
-// datasheet citation (no part of which is ShardLab's wording) stay as they are.
+// A machine's name or source in `language`, part by part ("; " between them): the machine of a
+// multi-process run (cluster_topology.cpp: "2 nodes, 8 processes", "combined from every process's
+// report (NVML); assumed: ...; ...", readers.inc) and the presets' and the scaling's citations and notes
+// (presets.cpp, topo.inc topo.source.*), product names and figures kept. A name or source of which
+// any part has no entry (a user's own topology) stays as it is.
 std::string machineText(const std::string& text, Language language)
 {
     std::vector<Message> parts;
@@ -68,6 +69,8 @@ std::string machineText(const std::string& text, Language language)
             parts.push_back(Message("error.line.topo_assumed").with("assumptions", listOf(std::move(items))));
         } else {
             parts.push_back(errorMessage(part));
+            if (parts.back().id == "verbatim")
+                parts.back() = machineSourceMessage(part);
             ours = parts.back().id != "verbatim";
         }
     }

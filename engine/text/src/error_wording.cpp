@@ -67,7 +67,12 @@ const std::vector<Template>& templates(std::string_view family)
     static const std::vector<Template> lines = compileTemplates("error.line.");
     static const std::vector<Template> expects = compileTemplates("error.expects.");
     static const std::vector<Template> pieces = compileTemplates("error.piece.");
-    return family == "error.says." ? says : family == "error.line." ? lines : family == "error.piece." ? pieces : expects;
+    static const std::vector<Template> sources = compileTemplates("topo.source.");
+    return family == "error.says."    ? says
+           : family == "error.line."  ? lines
+           : family == "error.piece." ? pieces
+           : family == "topo.source." ? sources
+                                      : expects;
 }
 
 // `text` worded by the first template of `family` it fits; empty when none fits. What a value
@@ -331,6 +336,12 @@ Message errorMessage(const std::string& englishError)
     for (size_t i = lines.size() - 1; i-- > 0;)
         out = Message("common.lines").with("first", std::move(lines[i])).with("rest", std::move(out));
     return out;
+}
+
+Message machineSourceMessage(const std::string& englishPart)
+{
+    Message m = fromTemplates(englishPart, "topo.source.");
+    return m.empty() ? verbatim(englishPart) : m;
 }
 
 std::string wordedError(const std::string& englishError, Language language)

@@ -26,6 +26,10 @@ namespace shardlab {
 
 // The error as a Message: one piece per line, each worded where its template is known, else verbatim.
 Message errorMessage(const std::string& englishError);
+// A part of a machine's name or source as the presets and the scaling write it ("NVIDIA H200
+// datasheet (141 GB, ...)", "as teaching-4x16gb-pcie"), matched against the topo.source.* entries of
+// topo.inc as errorMessage() matches errors; verbatim where none fits.
+Message machineSourceMessage(const std::string& englishPart);
 // The same, worded: render(errorMessage(text), language). English gives `englishError` back unchanged.
 std::string wordedError(const std::string& englishError, Language language);
 
