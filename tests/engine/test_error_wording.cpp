@@ -323,8 +323,41 @@ TEST(ErrorWording, EveryPresetsSourceAndTheScaledMachinesNotesAreWordedInChinese
         EXPECT_EQ(english(m), note);
         EXPECT_EQ(untranslatedWords(render(m, Language::Chinese), kept), std::vector<std::string>{}) << render(m, Language::Chinese);
     }
+    // this machine as live mode reads it (nvml_topology.cpp)
+    Topology here = *preset("h200-nv18-4");
+    here.name = "this machine (gpu-box)";
+    here.source = "NVML and CUDA on this machine, driver 580.159.04; FP32 rate = SMs x FP32 lanes x 2 x boost clock; memory "
+                  "bandwidth = bus width x memory clock x 2";
+    const std::string hereZh = topoMatrixText(here, Language::Chinese);
+    EXPECT_EQ(hereZh.rfind("拓扑：本机（gpu-box）\n来源：本机的 NVML 和 CUDA，驱动版本 580.159.04；FP32 算力 = SM 数 × FP32 通道数 × 2 × "
+                           "加速频率；显存带宽 = 总线宽度 × 显存频率 × 2\n",
+                           0),
+              0u)
+        << hereZh;
     // a user's own source stays as it is
     Topology own = *preset("h200-nv18-4");
     own.source = "our lab's cluster; measured by hand";
     EXPECT_NE(topoMatrixText(own, Language::Chinese).find("来源：our lab's cluster; measured by hand\n"), std::string::npos);
+}
+
+TEST(ErrorWording, WhatVersionSaysAboutLiveModeAndMpiIsWordedInChinese)
+{
+    // liveBuildInfo() and mpiBuildInfo() as a CUDA build, a build without CUDA and the loader's
+    // failures write them (live_loader.cpp, live_unavailable.cpp, mpi_loader.cpp; this build has one)
+    const std::vector<std::string> lines = {
+        "built in (CUDA 13.0, NCCL 2.28.3); loads here: yes (/opt/shardlab/libshardlab_live.so; driver for CUDA 13.0, NCCL 2.28.3 at run time)",
+        "built in (CUDA 13.0, NCCL 2.28.3); loads here: yes (/opt/shardlab/libshardlab_live.so; no NVIDIA driver found)",
+        "built in (CUDA 13.0, NCCL 2.28.3); loads here: no (SHARDLAB_LIVE_LIBRARY names /nonexistent/x.so, which does not exist)",
+        "not built in (no CUDA toolkit with NCCL was found when this ShardLab was built; simulation only)",
+        "built in (Open MPI v4.1.6; module /opt/shardlab/libshardlab_mpi.so)",
+        "built in (Open MPI v4.1.6; module not found: install shardlab-mpi or set SHARDLAB_MPI_MODULE)",
+        "not built in (no MPI library was found when this ShardLab was built; mpirun/srun runs need libopenmpi-dev)",
+    };
+    for (const std::string& l : lines)
+        checkBothLanguages(l, {"/opt/shardlab/libshardlab_live.so", "/opt/shardlab/libshardlab_mpi.so", "/nonexistent/x.so",
+                               "SHARDLAB_LIVE_LIBRARY", "SHARDLAB_MPI_MODULE", "Open MPI v4.1.6", "shardlab-mpi", "libopenmpi-dev"});
+    // and live mode on a machine with fewer GPUs than ranks (cuda_util.cpp requireGpus)
+    checkBothLanguages("the scenario has 4 ranks; this machine has 1 GPU (live mode runs rank i on GPU i; simulate it with "
+                       "`shardlab sim`, or use fewer ranks)",
+                       {});
 }
