@@ -53,8 +53,8 @@ Message launchMessage(const LaunchInfo& launch, const std::vector<RankTopologyRe
     for (const RankTopologyReport& r : placement)
         hosts.insert(r.host);
     Message m(hosts.size() == 1 ? "placement.launch.one_host" : "placement.launch.hosts");
-    return std::move(m.arg("launcher", launcherName(launch.launcher)).arg("processes", launch.size))
-        .with("hosts", static_cast<int>(hosts.size()));
+    m.arg("launcher", launcherName(launch.launcher)).arg("processes", launch.size).arg("hosts", static_cast<int>(hosts.size()));
+    return m;
 }
 
 std::string launchText(const LaunchInfo& launch, const std::vector<RankTopologyReport>& placement)
