@@ -356,6 +356,16 @@ TEST(ErrorWording, WhatVersionSaysAboutLiveModeAndMpiIsWordedInChinese)
     for (const std::string& l : lines)
         checkBothLanguages(l, {"/opt/shardlab/libshardlab_live.so", "/opt/shardlab/libshardlab_mpi.so", "/nonexistent/x.so",
                                "SHARDLAB_LIVE_LIBRARY", "SHARDLAB_MPI_MODULE", "Open MPI v4.1.6", "shardlab-mpi", "libopenmpi-dev"});
+    // live mode where this ShardLab has none, or cannot load it
+    for (const char* line :
+         {"live mode is not built into this ShardLab (it was built without CUDA/NCCL); use `shardlab sim` or rebuild with the "
+          "CUDA toolkit and NCCL (see README)",
+          "live mode is not built into this ShardLab (it was built without CUDA/NCCL), so mpirun/srun cannot run a scenario on "
+          "GPUs; use `shardlab sim` or rebuild with the CUDA toolkit (see README)",
+          "this ShardLab was built without CUDA, so it cannot read this machine's topology; use --preset ID (shardlab topo --list "
+          "shows them)",
+          "live mode is not available here: SHARDLAB_LIVE_LIBRARY names /nonexistent/x.so, which does not exist"})
+        checkBothLanguages(line, {"README", "--preset ID", "shardlab topo --list", "SHARDLAB_LIVE_LIBRARY", "/nonexistent/x.so"});
     // and live mode on a machine with fewer GPUs than ranks (cuda_util.cpp requireGpus)
     checkBothLanguages("the scenario has 4 ranks; this machine has 1 GPU (live mode runs rank i on GPU i; simulate it with "
                        "`shardlab sim`, or use fewer ranks)",
