@@ -7,6 +7,7 @@
 #include "shardlab/report/lab_report.h"
 #include "shardlab/report/report_html.h"
 #include "shardlab/sim/simulator.h"
+#include "shardlab/text/error_wording.h"
 
 #include <algorithm>
 #include <cctype>
@@ -106,7 +107,7 @@ void addReport(CLI::App& app, Io io, Action& action)
             }
             if (a->live) {
                 if (!liveBuiltIn()) {
-                    io.err << "shardlab: " << io.say(Message("cli.error.report_no_live").with("option", "--live").with("why", liveBuildInfo())) << "\n";
+                    io.err << "shardlab: " << io.say(Message("cli.error.report_no_live").with("option", "--live").with("why", errorMessage(liveBuildInfo()))) << "\n";
                     return kExitBadInput;
                 }
                 if (auto machine = discoverTopology(); machine && machine->rankCount() >= scenario->ranks())

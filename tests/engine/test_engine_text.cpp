@@ -579,6 +579,23 @@ TEST(CommandLineText, UsageErrorsAreWordedInChinese)
         const CliRun bench = bothLanguages({"bench", "--gpus", "2"}, {"ID"});
         EXPECT_NE(bench.err.find("此 ShardLab 未内置实机模式；加上 --sim --preset ID 来模拟这次扫描"), std::string::npos) << bench.err;
     }
+    // the command line's own errors that go through wordedError()
+    const CliRun profile = bothLanguages({"profile"}, {"profile", "./prog", "DIR", "RESULT"}); // the command, as typed
+    EXPECT_NE(profile.err.find("profile：请在 -- 之后给出要运行的程序"), std::string::npos) << profile.err;
+    std::vector<std::string> lessonIds{"nope"};
+    if (auto lessons = loadLessons(lessonDirectory()))
+        for (const Lesson& l : *lessons)
+            lessonIds.push_back(l.id);
+    const CliRun lesson = bothLanguages({"lessons", "show", "nope"}, lessonIds);
+    EXPECT_NE(lesson.err.find("没有课程“nope”（已有："), std::string::npos) << lesson.err;
+    if (!liveBuiltIn()) {
+        const std::string out = writeTemp("live-report.html", "");
+        const CliRun live = bothLanguages({"report", scenario("straggler-12-6-4-2.shardlab.json"), "--live", "-o", out}, {out});
+        EXPECT_NE(live.err.find("--live：实机模式未内置（"), std::string::npos) << live.err;
+        const CliRun run = bothLanguages({"live", scenario("straggler-12-6-4-2.shardlab.json")}, {"README"});
+        EXPECT_NE(run.err.find("此 ShardLab 未内置实机模式（构建时没有 CUDA/NCCL）"), std::string::npos) << run.err;
+        std::filesystem::remove(out);
+    }
     std::vector<std::string> ids{"h200"};
     for (const PresetInfo& p : presetList())
         ids.push_back(p.id);
