@@ -596,6 +596,13 @@ TEST(CommandLineText, UsageErrorsAreWordedInChinese)
         EXPECT_NE(run.err.find("此 ShardLab 未内置实机模式（构建时没有 CUDA/NCCL）"), std::string::npos) << run.err;
         std::filesystem::remove(out);
     }
+    const CliRun bytes = bothLanguages({"compare", "--gpus", "2", "--preset", "h200-nv18-4", "--bytes", "abc"}, {"abc", "8B", "64K"});
+    EXPECT_NE(bytes.err.find("--bytes：“abc”不是大小（应为例如 8, 8B, 64K, 1M, 4G）"), std::string::npos) << bytes.err;
+    if (!liveBuiltIn()) {
+        const CliRun measured = bothLanguages({"calibrate", "--measured", "x.json"}, {"ID", "shardlab topo --list"});
+        EXPECT_NE(measured.err.find("--measured 需要测量时所用的拓扑：请加上 --preset ID（此 ShardLab 构建时没有 CUDA"), std::string::npos)
+            << measured.err;
+    }
     std::vector<std::string> ids{"h200"};
     for (const PresetInfo& p : presetList())
         ids.push_back(p.id);
