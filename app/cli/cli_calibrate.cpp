@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include "shardlab/text/error_wording.h"
+
 #include "shardlab/analysis/calibration.h"
 #include "shardlab/analysis/calibration_report.h"
 #include "shardlab/analysis/calibration_run.h"
@@ -87,7 +89,7 @@ void addCalibrate(CLI::App& app, Io io, Action& action)
             } else {
                 if (!liveBuiltIn()) {
                     io.err << "shardlab: " << io.say(Message("cli.error.calibrate_no_live")
-                                                         .with("why", liveBuildInfo())
+                                                         .with("why", errorMessage(liveBuildInfo()))
                                                          .with("command", "shardlab calibrate --measured FILE.json... --preset ID")) << "\n";
                     return kExitBadInput;
                 }

@@ -4,6 +4,7 @@
 #include "shardlab/base/version.h"
 #include "shardlab/cluster/mpi_loader.h"
 #include "shardlab/live/live.h"
+#include "shardlab/text/error_wording.h"
 
 #include <optional>
 #include <ostream>
@@ -87,9 +88,10 @@ int runCli(const std::vector<std::string>& args, std::ostream& rawOut, std::ostr
     if (!langCode.empty())
         language = languageFromCode(langCode).value_or(Language::English);
     if (version) {
+        // the build facts are the engine's English, worded in the user's language (readers.inc)
         out << "shardlab " << kVersion << "\n"
-            << "live mode: " << liveBuildInfo() << "\n"
-            << "multi-process (mpirun/srun): " << mpiBuildInfo() << "\n";
+            << io.say(Message("cli.version.live").with("info", errorMessage(liveBuildInfo()))) << "\n"
+            << io.say(Message("cli.version.mpi").with("info", errorMessage(mpiBuildInfo()))) << "\n";
         return kExitOk;
     }
     if (!action) {

@@ -7,6 +7,7 @@
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/live/multi_process.h"
 #include "shardlab/sim/topo_matrix.h"
+#include "shardlab/text/error_wording.h"
 
 #include <mutex>
 #include <ostream>
@@ -29,9 +30,14 @@ Transport* openTransport(const LaunchInfo& launch, std::unique_ptr<Transport>& h
     }
     holder = std::move(*t);
     if (holder->rank() != launch.rank || holder->size() != launch.size) {
-        io.err << "shardlab: rank " << holder->rank() << ": MPI says rank " << holder->rank() << " of " << holder->size()
-               << " but the launcher's variables say rank " << launch.rank << " of " << launch.size << " ("
-               << launch.variables << "); was this process started by a different launcher than its MPI library expects?\n";
+        io.err << "shardlab: "
+               << io.say(Message("placement.mismatch")
+                             .with("rank", holder->rank())
+                             .with("size", holder->size())
+                             .with("launch_rank", launch.rank)
+                             .with("launch_size", launch.size)
+                             .with("variables", launch.variables))
+               << "\n";
         status = kExitRunFailed;
         holder->abort(kExitRunFailed);
         return nullptr;
@@ -39,13 +45,27 @@ Transport* openTransport(const LaunchInfo& launch, std::unique_ptr<Transport>& h
     return holder.get();
 }
 
-std::string launchText(const LaunchInfo& launch, const std::vector<RankTopologyReport>& placement)
+// "Open MPI (mpirun), 8 processes on 2 hosts": printed in the user's language, kept in English in
+// result files and streams (launchText).
+Message launchMessage(const LaunchInfo& launch, const std::vector<RankTopologyReport>& placement)
 {
     std::set<std::string> hosts;
     for (const RankTopologyReport& r : placement)
         hosts.insert(r.host);
-    return std::string(launcherName(launch.launcher)) + ", " + std::to_string(launch.size) + " processes on "
-           + std::to_string(hosts.size()) + " host" + (hosts.size() == 1 ? "" : "s");
+    Message m(hosts.size() == 1 ? "placement.launch.one_host" : "placement.launch.hosts");
+    m.arg("launcher", launcherName(launch.launcher)).arg("processes", launch.size).arg("hosts", static_cast<int>(hosts.size()));
+    return m;
+}
+
+std::string launchText(const LaunchInfo& launch, const std::vector<RankTopologyReport>& placement)
+{
+    return english(launchMessage(launch, placement));
+}
+
+// The line above the placement table: the launch and the MPI library.
+std::string launchLine(const LaunchInfo& launch, const std::vector<RankTopologyReport>& placement, const Transport& t, Io io)
+{
+    return io.say(Message("placement.launch.line").with("launch", launchMessage(launch, placement)).with("transport", t.describe()));
 }
 
 } // namespace
@@ -73,7 +93,7 @@ int liveUnderLauncher(const Result<Scenario>& loaded, const LaunchInfo& launch, 
         return runLiveJob(*t, scenario, launch, processEnvironment(), liveHooks(), options);
     }();
     if (!out.message.empty())
-        io.err << "shardlab: " << (out.wording.empty() ? out.message : io.say(out.wording)) << "\n";
+        io.err << "shardlab: " << (out.wording.empty() ? wordedError(out.message, io.language()) : io.say(out.wording)) << "\n";
     if (t->rank() != 0 || !out.run)
         return out.exitStatus;
     // Rank 0: what a single-process run prints, then who ran where and how the clocks were aligned.
@@ -81,8 +101,8 @@ int liveUnderLauncher(const Result<Scenario>& loaded, const LaunchInfo& launch, 
         return kExitBadInput;
     const int printed = printRun(scenario, *out.run, args, io);
     if (!args.json)
-        io.out << "\n" << launchText(launch, out.placement) << " (" << t->describe() << "):\n"
-               << formatPlacement(out.placement) << io.say(Message("cli.clocks").with("note", out.run->clockMessage())) << "\n";
+        io.out << "\n" << launchLine(launch, out.placement, *t, io) << "\n"
+               << formatPlacement(out.placement, io.language()) << io.say(Message("cli.clocks").with("note", out.run->clockMessage())) << "\n";
     return checkWrongElements(*out.run, std::max(printed, out.exitStatus), io);
 }
 
@@ -107,7 +127,7 @@ int liveStreamUnderLauncher(const RunArgs& args, const LaunchInfo& launch, const
     }
     auto sent = broadcastBytes(*t, text, 0, Tag::Scenario, deadlineIn(120'000), "scenario");
     if (!sent) {
-        io.err << "shardlab: rank " << t->rank() << ": " << sent.error().message << "\n";
+        io.err << "shardlab: " << io.say(Message("job.failure").with("who", Message("job.who").with("rank", t->rank())).with("what", errorMessage(sent.error().message))) << "\n";
         return kExitRunFailed;
     }
     JobOptions options;
@@ -151,13 +171,13 @@ int liveStreamUnderLauncher(const RunArgs& args, const LaunchInfo& launch, const
             std::lock_guard lock(writing);
             writer->error(Error{ErrorKind::RunFailed, message});
         }
-        io.err << "shardlab: " << message << "\nshardlab: ending the job.\n";
+        io.err << "shardlab: " << wordedError(message, io.language()) << "\nshardlab: " << io.say("cli.ending_job") << "\n";
         io.err.flush();
         t->abort(kExitRunFailed);
     };
     JobOutcome out = runLiveJob(*t, run, launch, processEnvironment(), liveHooks(), options);
     if (!out.message.empty())
-        io.err << "shardlab: " << out.message << "\n";
+        io.err << "shardlab: " << (out.wording.empty() ? wordedError(out.message, io.language()) : io.say(out.wording)) << "\n";
     if (!root)
         return out.exitStatus;
     std::lock_guard lock(writing);
@@ -171,11 +191,11 @@ int liveStreamUnderLauncher(const RunArgs& args, const LaunchInfo& launch, const
         return kExitBadInput;
     }
     if (readerGone || !writer->result(*out.run)) {
-        io.err << "shardlab: the reader of the stream went away before the result\n";
+        io.err << "shardlab: " << io.say("cli.stream.gone_before_result") << "\n";
         return kExitRunFailed;
     }
     if (out.run->hang)
-        io.err << "shardlab: the run hung: " << out.run->hang->explanation << "\n";
+        io.err << "shardlab: " << io.say(Message("cli.hung").with("explanation", out.run->hang->explanationMessage())) << "\n";
     return checkWrongElements(*out.run, out.exitStatus, io);
 }
 
@@ -188,7 +208,7 @@ int topoUnderLauncher(const LaunchInfo& launch, bool json, Io io)
         return status;
     TopologyOutcome out = gatherTopology(*t, launch, processEnvironment(), liveHooks());
     if (!out.message.empty())
-        io.err << "shardlab: " << out.message << "\n";
+        io.err << "shardlab: " << wordedError(out.message, io.language()) << "\n";
     if (json) { // what the app asks before a run through srun/mpirun: rank 0's one object, the job's machine
         if (t->rank() == 0)
             io.out << topoJson(out.topology ? Result<Topology>(*out.topology)
@@ -197,8 +217,8 @@ int topoUnderLauncher(const LaunchInfo& launch, bool json, Io io)
         return out.exitStatus;
     }
     if (t->rank() == 0 && out.topology)
-        io.out << launchText(launch, out.reports) << " (" << t->describe() << "):\n"
-               << formatPlacement(out.reports) << "\n"
+        io.out << launchLine(launch, out.reports, *t, io) << "\n"
+               << formatPlacement(out.reports, io.language()) << "\n"
                << topoMatrixText(*out.topology, io.language());
     return out.exitStatus;
 }

@@ -7,6 +7,7 @@
 #include "shardlab/report/lab_report.h"
 #include "shardlab/report/report_html.h"
 #include "shardlab/sim/simulator.h"
+#include "shardlab/text/error_wording.h"
 
 #include <algorithm>
 #include <cctype>
@@ -106,7 +107,7 @@ void addReport(CLI::App& app, Io io, Action& action)
             }
             if (a->live) {
                 if (!liveBuiltIn()) {
-                    io.err << "shardlab: " << io.say(Message("cli.error.report_no_live").with("option", "--live").with("why", liveBuildInfo())) << "\n";
+                    io.err << "shardlab: " << io.say(Message("cli.error.report_no_live").with("option", "--live").with("why", errorMessage(liveBuildInfo()))) << "\n";
                     return kExitBadInput;
                 }
                 if (auto machine = discoverTopology(); machine && machine->rankCount() >= scenario->ranks())
@@ -142,8 +143,11 @@ void addReport(CLI::App& app, Io io, Action& action)
             } else if (!writeOutput(a->out, labReportHtml(*report), io)) {
                 return kExitBadInput;
             }
-            io.out << "wrote " << a->out << " (" << (a->live ? "live" : "simulated") << " report, "
-                   << report->timing.size() << " message sizes, limited by " << report->limitingSegment << ")\n";
+            io.out << io.say(Message(a->live ? "cli.report.wrote_live" : "cli.report.wrote_sim")
+                                 .with("file", a->out)
+                                 .with("sizes", static_cast<int>(report->timing.size()))
+                                 .with("limit", bottleneckMessage(report->summary.bottleneck)))
+                   << "\n";
             return report->run.hang ? kExitRunFailed : kExitOk;
         };
     });

@@ -83,7 +83,7 @@ bool writeResultFile(const std::string& path, const Scenario& scenario, const Ru
     file.launch = launch;
     file.machine = machine;
     if (Status st = saveResult(file, path); !st) {
-        io.err << "shardlab: " << st.error().message << "\n";
+        io.err << "shardlab: " << wordedError(st.error().message, io.language()) << "\n";
         return false;
     }
     return true;
@@ -101,15 +101,20 @@ bool writeTraceFile(const std::string& path, const std::string& iterations, cons
         options.iterations = std::stoi(iterations); // checked by the option's validator
     Status st = writeFileAtomicallyWith(path, [&](std::ostream& out) { return writeChromeTrace(out, scenario, run, options); });
     if (!st) {
-        io.err << "shardlab: " << st.error().message << "\n";
+        io.err << "shardlab: " << wordedError(st.error().message, io.language()) << "\n";
         return false;
     }
     if (iterations.empty() && options.iterations < total) {
         std::error_code ec;
         const auto size = std::filesystem::file_size(path, ec);
-        io.err << "shardlab: the trace holds iterations 1-" << options.iterations << " of " << total
-               << (ec ? std::string() : " (" + formatBytes(size) + ")")
-               << "; use --trace-iterations all for every one, or --trace-iterations N for the first N\n";
+        Message partial = Message(ec ? "cli.trace.partial" : "cli.trace.partial_size")
+                              .with("shown", options.iterations)
+                              .with("total", total)
+                              .with("all", "--trace-iterations all")
+                              .with("first", "--trace-iterations N");
+        if (!ec)
+            partial.arg("size", formatBytes(size));
+        io.err << "shardlab: " << io.say(partial) << "\n";
     }
     return true;
 }

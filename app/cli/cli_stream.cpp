@@ -86,12 +86,12 @@ int streamRun(const RunArgs& a, Io io, StreamHeader header, std::ostream& out, c
     header.scenario = *scenario;
     header.shardlabVersion = kVersion;
     if (!writer.header(header)) {
-        io.err << "shardlab: standard output is closed: nothing to stream to\n";
+        io.err << "shardlab: " << io.say("cli.stream.closed") << "\n";
         return kExitRunFailed;
     }
     auto run = runner(*scenario, writer);
     if (!writer.ok()) {
-        io.err << "shardlab: the reader of the stream went away (standard output closed): the run was stopped\n";
+        io.err << "shardlab: " << io.say("cli.stream.reader_gone") << "\n";
         return kExitRunFailed;
     }
     if (!run)
@@ -99,11 +99,11 @@ int streamRun(const RunArgs& a, Io io, StreamHeader header, std::ostream& out, c
     if (!writeResultFile(a.result, *scenario, *run, header.launch, header.machine, io))
         return fail(badInput("could not save the result file " + a.result));
     if (!writer.result(*run)) {
-        io.err << "shardlab: the reader of the stream went away before the result\n";
+        io.err << "shardlab: " << io.say("cli.stream.gone_before_result") << "\n";
         return kExitRunFailed;
     }
     if (run->hang) {
-        io.err << "shardlab: the run hung: " << run->hang->explanation << "\n";
+        io.err << "shardlab: " << io.say(Message("cli.hung").with("explanation", run->hang->explanationMessage())) << "\n";
         return kExitRunFailed;
     }
     return run->mode == RunMode::Live ? checkWrongElements(*run, kExitOk, io) : kExitOk;

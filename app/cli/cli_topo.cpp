@@ -79,7 +79,7 @@ void addTopo(CLI::App& app, Io io, Action& action)
         action = [=]() -> int {
             if (*list) {
                 for (const PresetInfo& p : presetList())
-                    io.out << p.id << "\t" << p.description << "\n";
+                    io.out << p.id << "\t" << io.say(presetDescription(p)) << "\n";
                 return kExitOk;
             }
             if (preset->empty()) {

@@ -1,7 +1,9 @@
 // The combined topology of a multi-process run (cluster_topology.h) from synthetic per-rank
 // reports, and the sysfs probe over a fake /proc and /sys tree.
 #include "shardlab/cluster/cluster_topology.h"
+#include "shardlab/report/lab_report.h"
 #include "shardlab/sim/topo_matrix.h"
+#include "shardlab/text/untranslated.h"
 
 #include <gtest/gtest.h>
 
@@ -93,6 +95,35 @@ TEST(ClusterTopology, TwoNodesOfFourOnNvSwitchAndInfiniBand)
     const std::string placement = formatPlacement(twoNodesOfFour());
     EXPECT_NE(placement.find("node-b"), std::string::npos);
     EXPECT_NE(placement.find("mlx5_1 (infiniband 50 GB/s)"), std::string::npos) << placement;
+}
+
+TEST(ClusterTopology, PlacementAndTheCombinedMachineAreWordedInChinese)
+{
+    const std::vector<RankTopologyReport> reports = twoNodesOfFour();
+    // English: the table as it was
+    EXPECT_EQ(formatPlacement(reports, Language::English), formatPlacement(reports));
+    EXPECT_EQ(formatPlacement(reports).rfind("rank  host             ", 0), 0u) << formatPlacement(reports);
+    // Chinese: the column titles worded, the values as the processes reported them
+    const std::string zh = formatPlacement(reports, Language::Chinese);
+    EXPECT_EQ(zh.rfind("Rank  主机", 0), 0u) << zh;
+    EXPECT_NE(zh.find("总线 ID"), std::string::npos) << zh;
+    EXPECT_NE(zh.find("mlx5_1 (infiniband 50 GB/s)"), std::string::npos) << zh;
+    EXPECT_EQ(untranslatedWords(zh, {"node-a", "node-b", "NVIDIA H200", "mlx5_0", "mlx5_1", "infiniband"}), std::vector<std::string>{})
+        << zh;
+    // the machine's name and source, ShardLab's own words, worded too; a preset's citation stays
+    auto t = combineTopology(reports);
+    ASSERT_TRUE(t) << t.error().message;
+    const std::string matrix = topoMatrixText(*t, Language::Chinese);
+    EXPECT_NE(matrix.find("拓扑：2 个节点，8 个进程\n"), std::string::npos) << matrix;
+    EXPECT_NE(matrix.find("来源：由每个进程的报告合并而成（NVML）；假设：跨插槽 62.4 GB/s（UPI）\n"), std::string::npos) << matrix;
+    const std::string english = topoMatrixText(*t, Language::English);
+    EXPECT_NE(english.find("Source:   combined from every process's report (NVML); assumed: cross-socket 62.4 GB/s (UPI)\n"),
+              std::string::npos)
+        << english;
+    Topology cited = *t;
+    cited.source = "NVIDIA DGX H100 user guide; a figure measured by hand";
+    EXPECT_NE(topoMatrixText(cited, Language::Chinese).find("来源：NVIDIA DGX H100 user guide; a figure measured by hand\n"),
+              std::string::npos);
 }
 
 TEST(ClusterTopology, NvLinkBundlesBetweenPairs)

@@ -532,6 +532,14 @@ TEST(CommandLineText, ABrokenScenarioFileSaysWhatIsWrongInChineseWithItsPathAndV
          ": $.memory_mode: 'paged' (expected strict or unified)"},
         {"missing.shardlab.json", R"({"shardlab": 1, "name": "x"})", "：$.topology：缺少此项（应为 {\"preset\": ID} 或显式给出的拓扑）",
          ": $.topology: missing (expected {\"preset\": ID} or an explicit topology)"},
+        // the readers' other messages, worded from readers.inc
+        {"item.shardlab.json", good + R"("program": [{"op": "all_reduce", "item": "nothing"}]})",
+         "：$.program[0].item：“nothing”不是工作负载条目", ": $.program[0].item: 'nothing' is not a workload item"},
+        {"root.shardlab.json", good + R"("program": [{"op": "broadcast", "bytes": "1 MB", "group": [0, 1], "root": 3}]})",
+         "：$.program[0].root：Rank 3 不在组内", ": $.program[0].root: rank 3 is not in the group"},
+        {"self.shardlab.json",
+         R"({"shardlab": 1, "name": "x", "topology": {"gpus": [{"id": "a", "memory": "16 GB", "tflops": 10}], "links": [{"from": "a", "to": "a", "kind": "nvlink", "bandwidth": 100}]}})",
+         "：$.topology.links[0]：把“a”连到了它自己", ": $.topology.links[0]: joins 'a' to itself"},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.name);
@@ -540,7 +548,7 @@ TEST(CommandLineText, ABrokenScenarioFileSaysWhatIsWrongInChineseWithItsPathAndV
                                              "description", "topology", "workload", "program", "perturbations", "iterations",
                                              "memory_mode", "strategy", "cost_profile", "ID", "syntax", "error", "while",
                                              "parsing", "object", "unexpected", "end", "of", "input", "expected",
-                                             "string", "literal", "separator"};
+                                             "string", "literal", "separator", "nothing"};
         const CliRun zh = bothLanguages({"sim", file}, names);
         EXPECT_EQ(zh.status, shardlab::cli::kExitBadInput);
         EXPECT_NE(zh.err.find(c.zh), std::string::npos) << zh.err;
@@ -571,9 +579,70 @@ TEST(CommandLineText, UsageErrorsAreWordedInChinese)
         const CliRun bench = bothLanguages({"bench", "--gpus", "2"}, {"ID"});
         EXPECT_NE(bench.err.find("此 ShardLab 未内置实机模式；加上 --sim --preset ID 来模拟这次扫描"), std::string::npos) << bench.err;
     }
+    // the command line's own errors that go through wordedError()
+    const CliRun profile = bothLanguages({"profile"}, {"profile", "./prog", "DIR", "RESULT"}); // the command, as typed
+    EXPECT_NE(profile.err.find("profile：请在 -- 之后给出要运行的程序"), std::string::npos) << profile.err;
+    std::vector<std::string> lessonIds{"nope"};
+    if (auto lessons = loadLessons(lessonDirectory()))
+        for (const Lesson& l : *lessons)
+            lessonIds.push_back(l.id);
+    const CliRun lesson = bothLanguages({"lessons", "show", "nope"}, lessonIds);
+    EXPECT_NE(lesson.err.find("没有课程“nope”（已有："), std::string::npos) << lesson.err;
+    if (!liveBuiltIn()) {
+        const std::string out = writeTemp("live-report.html", "");
+        const CliRun live = bothLanguages({"report", scenario("straggler-12-6-4-2.shardlab.json"), "--live", "-o", out}, {out});
+        EXPECT_NE(live.err.find("--live：实机模式未内置（"), std::string::npos) << live.err;
+        const CliRun run = bothLanguages({"live", scenario("straggler-12-6-4-2.shardlab.json")}, {"README"});
+        EXPECT_NE(run.err.find("此 ShardLab 未内置实机模式（构建时没有 CUDA/NCCL）"), std::string::npos) << run.err;
+        std::filesystem::remove(out);
+    }
+    const CliRun bytes = bothLanguages({"compare", "--gpus", "2", "--preset", "h200-nv18-4", "--bytes", "abc"}, {"abc", "8B", "64K"});
+    EXPECT_NE(bytes.err.find("--bytes：“abc”不是大小（应为例如 8, 8B, 64K, 1M, 4G）"), std::string::npos) << bytes.err;
+    if (!liveBuiltIn()) {
+        const CliRun measured = bothLanguages({"calibrate", "--measured", "x.json"}, {"ID", "shardlab topo --list"});
+        EXPECT_NE(measured.err.find("--measured 需要测量时所用的拓扑：请加上 --preset ID（此 ShardLab 构建时没有 CUDA"), std::string::npos)
+            << measured.err;
+    }
     std::vector<std::string> ids{"h200"};
     for (const PresetInfo& p : presetList())
         ids.push_back(p.id);
     const CliRun preset = bothLanguages({"topo", "--preset", "h200"}, ids);
     EXPECT_NE(preset.err.find("未知的预设“h200”"), std::string::npos) << preset.err;
+}
+
+TEST(CommandLineText, VersionPresetListAndReportLinesAreWordedInChinese)
+{
+    // --version: what the engine says about live mode and MPI, worded; the library names and paths stay
+    const CliRun en = runCommand({"--version", "--lang", "en"});
+    ASSERT_EQ(en.status, 0);
+    std::vector<std::string> names{"0.1.0"};
+    static const std::regex mpiBuilt(R"(built in \(([^;]*); module (.*)\)\n)");
+    static const std::regex liveBuilt(R"(built in \((.*)\); loads here: (?:yes|no) \((.*)\)\n)");
+    std::smatch m;
+    if (std::regex_search(en.out, m, mpiBuilt))
+        names.insert(names.end(), {m[1].str(), m[2].str()});
+    if (std::regex_search(en.out, m, liveBuilt))
+        names.insert(names.end(), {m[1].str(), m[2].str()});
+    const CliRun version = bothLanguages({"--version"}, names);
+    EXPECT_NE(version.out.find("实机模式："), std::string::npos) << version.out;
+    EXPECT_NE(version.out.find("多进程（mpirun/srun）："), std::string::npos) << version.out;
+    if (!liveBuiltIn()) {
+        EXPECT_NE(version.out.find("实机模式：未内置（构建此 ShardLab 时没有找到带 NCCL 的 CUDA 工具包；只能模拟）"), std::string::npos)
+            << version.out;
+    }
+    EXPECT_NE(en.out.find("live mode: "), std::string::npos) << en.out; // the English as it was
+
+    // topo --list: every preset's description (the ids stay)
+    std::vector<std::string> ids;
+    for (const PresetInfo& p : presetList())
+        ids.push_back(p.id);
+    const CliRun list = bothLanguages({"topo", "--list"}, ids);
+    EXPECT_NE(list.out.find("2x8-h100-ib\t2 个节点，每个节点 8 张经 NVSwitch 互连的 H100"), std::string::npos) << list.out;
+
+    // report: the line that says what was written
+    const std::string out = writeTemp("report.html", "");
+    const CliRun report = bothLanguages({"report", scenario("straggler-12-6-4-2.shardlab.json"), "-o", out}, {out});
+    EXPECT_EQ(report.status, 0) << report.err;
+    EXPECT_NE(report.out.find("已写出 " + out + "（模拟报告，"), std::string::npos) << report.out;
+    std::filesystem::remove(out);
 }

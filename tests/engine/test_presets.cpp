@@ -18,6 +18,20 @@ TEST(Presets, AllRequiredPresetsExistValidateAndCiteASource)
     EXPECT_NE(unknownPresetMessage("nope").find("h200-nv18-4"), std::string::npos);
 }
 
+TEST(Presets, EveryDescriptionHasItsChinese)
+{
+    // `shardlab topo --list` words the descriptions from topo.inc: the entry's English must be the
+    // preset's description (a preset added or reworded without its entry fails here), and its
+    // Chinese must be Chinese.
+    for (const PresetInfo& p : presetList()) {
+        SCOPED_TRACE(p.id);
+        EXPECT_EQ(english(presetDescription(p)), p.description);
+        const std::string zh = render(presetDescription(p), Language::Chinese);
+        EXPECT_NE(zh, p.description);
+        EXPECT_NE(zh.find("，"), std::string::npos) << zh; // Chinese punctuation: a Chinese sentence
+    }
+}
+
 TEST(Presets, TopoMatrixClassesLikeNvidiaSmi)
 {
     auto label = [](const char* id, int a, int b) { return pathClassLabel(classifyPairs(*preset(id))[a][b]); };

@@ -5,6 +5,7 @@
 #include "document/prompter.h"
 #include "document/recentfiles.h"
 #include "common/labels.h"
+#include "i18n/language.h"
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/model/presets.h"
 
@@ -54,7 +55,7 @@ bool DocumentController::openPath(const QString& path, bool askToSave)
     if (!loaded) {
         m_prompter->showError(tr("Cannot open scenario"),
             tr("\"%1\" could not be opened. Your current document is unchanged.").arg(QFileInfo(path).fileName()),
-            qs(loaded.error().message));
+            i18n::engineError(loaded.error().message));
         if (!QFileInfo::exists(path))
             m_recent->remove(path);
         return false;
@@ -74,7 +75,7 @@ bool DocumentController::openExample(const QString& path, bool askToSave)
         m_prompter->showError(tr("Cannot open example"),
             tr("The example \"%1\" could not be opened. Your current document is unchanged.")
                 .arg(QFileInfo(path).fileName()),
-            qs(loaded.error().message));
+            i18n::engineError(loaded.error().message));
         return false;
     }
     m_document->reset(std::move(*loaded), QString());
@@ -154,7 +155,7 @@ bool DocumentController::offerRecovery(Autosave& autosave)
             recovered = true;
         } else {
             m_prompter->showError(
-                tr("Cannot recover"), tr("The autosaved scenario could not be read."), qs(loaded.error().message));
+                tr("Cannot recover"), tr("The autosaved scenario could not be read."), i18n::engineError(loaded.error().message));
         }
     }
     for (const AutosaveEntry& e : orphans)

@@ -1,5 +1,7 @@
 #include "i18n/language.h"
 
+#include "shardlab/text/error_wording.h"
+
 #include <QCoreApplication>
 #include <QFontDatabase>
 #include <QGuiApplication>
@@ -146,6 +148,11 @@ shardlab::Language engineLanguage()
 QString engineText(const shardlab::Message& message)
 {
     return QString::fromStdString(shardlab::render(message, engineLanguage()));
+}
+
+QString engineError(const std::string& englishError)
+{
+    return QString::fromStdString(shardlab::wordedError(englishError, engineLanguage()));
 }
 
 QString nativeName(const QString& language)

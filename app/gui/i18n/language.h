@@ -62,6 +62,10 @@ QString currentLanguage();
 shardlab::Language engineLanguage();
 // An engine sentence worded in the interface language.
 QString engineText(const shardlab::Message& message);
+// An engine error (Error::message, English) worded in the interface language where the catalogue
+// knows its template (text/error_wording.h: a file that does not load, a bad value); the file, the
+// JSON path and the values stay as the engine wrote them.
+QString engineError(const std::string& englishError);
 
 // The language's name in itself: "English", "简体中文".
 QString nativeName(const QString& language);

@@ -3,6 +3,7 @@
 #include "document/document.h"
 #include "document/documentcontroller.h"
 #include "document/prompter.h"
+#include "i18n/language.h"
 
 #include "shardlab/io/file_kind.h"
 #include "shardlab/io/result_file.h"
@@ -37,7 +38,7 @@ bool RunFileOpener::open(const QString& path)
             if (fileKindOf(std::filesystem::path(file)) == FileKind::Trace) {
                 auto trace = loadChromeTrace(file, &open);
                 if (!trace) {
-                    out.error = QString::fromStdString(trace.error().message);
+                    out.error = i18n::engineError(trace.error().message);
                     return out;
                 }
                 out.ownScenario = trace->scenarioFromTrace;
@@ -47,7 +48,7 @@ bool RunFileOpener::open(const QString& path)
             } else {
                 auto result = loadResult(file);
                 if (!result) {
-                    out.error = QString::fromStdString(result.error().message);
+                    out.error = i18n::engineError(result.error().message);
                     return out;
                 }
                 out.scenario = std::move(result->scenario);

@@ -1,6 +1,7 @@
 #include "shardlab/cluster/cluster_topology.h"
 
 #include "shardlab/base/display_width.h"
+#include "shardlab/text/message.h"
 
 #include <nlohmann/json.hpp>
 
@@ -211,13 +212,15 @@ Result<Topology> combineTopology(const std::vector<RankTopologyReport>& reports)
     return t;
 }
 
-std::string formatPlacement(const std::vector<RankTopologyReport>& reports)
+std::string formatPlacement(const std::vector<RankTopologyReport>& reports, Language language)
 {
-    std::string out;
+    // column titles from the catalogue (topo.inc), aligned by what a terminal shows
+    const auto title = [&](const char* id) { return render(Message(id), language); };
+    std::string out = rightAligned(title("placement.rank"), 4) + "  " + leftAligned(title("placement.host"), 16) + " "
+                      + rightAligned(title("placement.device"), 4) + " " + leftAligned(title("placement.gpu"), 8) + " "
+                      + leftAligned(title("placement.name"), 22) + " " + leftAligned(title("placement.bus"), 13) + " "
+                      + rightAligned(title("placement.numa"), 4) + "  " + title("placement.nics") + "\n";
     char buf[512];
-    std::snprintf(buf, sizeof buf, "%4s  %-16s %4s %-8s %-22s %-13s %4s  %s\n", "rank", "host", "dev", "gpu", "name", "bus id",
-                  "numa", "NICs");
-    out += buf;
     for (const RankTopologyReport& r : reports) {
         std::string nics;
         for (const NicReport& n : r.nics)

@@ -325,6 +325,11 @@ std::vector<PresetInfo> presetList()
     return out;
 }
 
+Message presetDescription(const PresetInfo& preset)
+{
+    return Message("preset." + preset.id);
+}
+
 std::optional<Topology> preset(std::string_view id)
 {
     for (const Entry& e : entries())

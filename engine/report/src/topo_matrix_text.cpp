@@ -4,6 +4,7 @@
 #include "shardlab/report/lab_report.h"
 
 #include "shardlab/sim/routing.h"
+#include "shardlab/text/error_wording.h"
 
 #include <cstdio>
 #include <sstream>
@@ -44,6 +45,43 @@ std::string legendKey(PathClass cls)
     return key;
 }
 
+// A machine's name or source in `language`, part by part ("; " between them): the machine of a
+// multi-process run (cluster_topology.cpp: "2 nodes, 8 processes", "combined from every process's
+// report (NVML); assumed: ...; ...", readers.inc) and the presets' and the scaling's citations and notes
+// (presets.cpp, topo.inc topo.source.*), product names and figures kept. A name or source of which
+// any part has no entry (a user's own topology) stays as it is.
+std::string machineText(const std::string& text, Language language)
+{
+    std::vector<Message> parts;
+    bool ours = true;
+    size_t from = 0;
+    while (ours && from <= text.size()) {
+        const size_t cut = std::min(text.find("; ", from), text.size());
+        const std::string part = text.substr(from, cut - from);
+        from = cut + 2;
+        if (part.rfind("assumed: ", 0) == 0) {
+            std::vector<Message> items;
+            std::stringstream list(part.substr(9));
+            for (std::string item; ours && std::getline(list, item, ',');) {
+                items.push_back(errorMessage(item.substr(item.find_first_not_of(' '))));
+                ours = items.back().id != "verbatim";
+            }
+            parts.push_back(Message("error.line.topo_assumed").with("assumptions", listOf(std::move(items))));
+        } else {
+            parts.push_back(errorMessage(part));
+            if (parts.back().id == "verbatim")
+                parts.back() = machineSourceMessage(part);
+            ours = parts.back().id != "verbatim";
+        }
+    }
+    if (!ours || parts.empty())
+        return text;
+    std::string out;
+    for (const Message& m : parts)
+        out += (out.empty() ? "" : render(Message("error.line.topo_part_separator"), language)) + render(m, language);
+    return out;
+}
+
 } // namespace
 
 std::string topoMatrixText(const Topology& t, Language language)
@@ -53,9 +91,9 @@ std::string topoMatrixText(const Topology& t, Language language)
     const auto m = classifyPairs(t);
     const int n = t.rankCount();
     std::ostringstream out;
-    out << render(Message("report.topo.name").with("topology", t.name), language) << "\n";
+    out << render(Message("report.topo.name").with("topology", machineText(t.name, language)), language) << "\n";
     if (!t.source.empty())
-        out << render(Message("report.topo.source").with("source", t.source), language) << "\n";
+        out << render(Message("report.topo.source").with("source", machineText(t.source, language)), language) << "\n";
     out << "\n        ";
     char buf[160];
     for (int b = 0; b < n; ++b) {

@@ -24,6 +24,7 @@ constexpr CatalogueEntry kEntries[] = {
 #include "catalogue/topo.inc"
 #include "catalogue/live.inc"
 #include "catalogue/errors.inc"
+#include "catalogue/readers.inc"
 #include "catalogue/help.inc"
 #include "catalogue/profile.inc"
 };

@@ -3,6 +3,8 @@
 // engine/io/src/scenario_io.cpp or engine/model/src/presets.cpp; the ids are in errors.inc.
 #include "shardlab/text/error_wording.h"
 
+#include "shardlab/text/catalogue.h"
+
 #include <regex>
 #include <sstream>
 #include <vector>
@@ -16,6 +18,94 @@ using std::smatch;
 bool whole(const std::string& text, const regex& re, smatch& m)
 {
     return std::regex_match(text, m, re);
+}
+
+Message expectedPhrase(const std::string& e);
+Message foundPhrase(const std::string& t);
+Message lineMessage(const std::string& line);
+Message originMessage(const std::string& origin);
+
+// The catalogue's own templates (error_wording.h, "Templates the catalogue defines"): each entry of
+// `family` ("error.says.", "error.line.", "error.expects.", "error.piece.") as a regular expression of its
+// English, every {placeholder} a capture. Built once, in catalogue order.
+struct Template {
+    std::string_view id;
+    regex pattern;
+    std::vector<std::string> names; // of the captures, in order
+};
+
+std::vector<Template> compileTemplates(std::string_view family)
+{
+    std::vector<Template> out;
+    for (const CatalogueEntry& e : catalogue()) {
+        if (!e.id.starts_with(family))
+            continue;
+        Template t{e.id, {}, {}};
+        std::string re;
+        for (size_t i = 0; i < e.en.size();) {
+            const size_t close = e.en[i] == '{' ? e.en.find('}', i) : std::string_view::npos;
+            if (close != std::string_view::npos) {
+                t.names.emplace_back(e.en.substr(i + 1, close - i - 1));
+                re += "(.+?)";
+                i = close + 1;
+                continue;
+            }
+            const char c = e.en[i++];
+            if (std::string_view("\\^$.|?*+()[]{}/").find(c) != std::string_view::npos)
+                re += '\\';
+            re += c;
+        }
+        t.pattern = regex(re);
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
+const std::vector<Template>& templates(std::string_view family)
+{
+    static const std::vector<Template> says = compileTemplates("error.says.");
+    static const std::vector<Template> lines = compileTemplates("error.line.");
+    static const std::vector<Template> expects = compileTemplates("error.expects.");
+    static const std::vector<Template> pieces = compileTemplates("error.piece.");
+    static const std::vector<Template> sources = compileTemplates("topo.source.");
+    return family == "error.says."    ? says
+           : family == "error.line."  ? lines
+           : family == "error.piece." ? pieces
+           : family == "topo.source." ? sources
+                                      : expects;
+}
+
+// `text` worded by the first template of `family` it fits; empty when none fits. What a value
+// named {expected} or {found} says is worded too, a {reason...} as a line of its own, a {piece...}
+// by the error.piece.* entries (parts of one message only), a {file} as originMessage() words it;
+// every other value stays as the engine wrote it.
+Message fromTemplates(const std::string& text, std::string_view family)
+{
+    smatch m;
+    for (const Template& t : templates(family)) {
+        if (!whole(text, t.pattern, m))
+            continue;
+        Message out{std::string(t.id)};
+        for (size_t k = 0; k < t.names.size(); ++k) {
+            const std::string value = m[k + 1].str();
+            if (t.names[k] == "expected")
+                out.arg(t.names[k], expectedPhrase(value));
+            else if (t.names[k] == "found")
+                out.arg(t.names[k], foundPhrase(value));
+            else if (t.names[k] == "file")
+                out.arg(t.names[k], originMessage(value));
+            else if (t.names[k].starts_with("reason"))
+                out.arg(t.names[k], lineMessage(value));
+            else if (t.names[k].starts_with("piece")) {
+                Message piece = fromTemplates(value, "error.piece.");
+                out.arg(t.names[k], piece.empty() ? verbatim(value) : std::move(piece));
+            }
+            else
+                out.arg(t.names[k], value);
+        }
+        return out;
+    }
+    return {};
 }
 
 // "nvlink, pcie, cross-socket or network" -> its items; empty when `text` is no such list of
@@ -95,6 +185,8 @@ Message expectedPhrase(const std::string& e)
             pieces.push_back(verbatim(item));
         return Message("error.expected.choice").with("choices", listOf(std::move(pieces))).with("last", last);
     }
+    if (Message worded = fromTemplates(e, "error.expects."); !worded.empty())
+        return worded;
     return verbatim(e);
 }
 
@@ -177,7 +269,24 @@ Message whatMessage(const std::string& what)
         return Message("error.file.too_large").with("megabytes", m[1].str()).with("expected", expectedPhrase(m[2].str()));
     if (whole(what, numberTooLarge, m))
         return Message("error.file.number_too_large").with("parser", m[1].str());
+    if (Message worded = fromTemplates(what, "error.says."); !worded.empty())
+        return worded;
+    // a message of a document inside another ("FILE: $.run: $.spans[2]: found ..."), or a cut short path
+    static const regex nested(R"((\$[^ ]*): (.*))");
+    if (whole(what, nested, m))
+        if (Message inner = whatMessage(m[2].str()); inner.id != "verbatim")
+            return Message("error.at_path").with("path", m[1].str()).with("what", std::move(inner));
     return verbatim(what);
+}
+
+// Where in a file: the file as it is, or "FILE, line N" of a reader of one record per line.
+Message originMessage(const std::string& origin)
+{
+    static const regex atLine(R"((.+), line ([0-9]+))");
+    smatch m;
+    if (whole(origin, atLine, m))
+        return Message("error.origin_line").with("file", m[1].str()).with("line", m[2].str());
+    return verbatim(origin);
 }
 
 Message lineMessage(const std::string& line)
@@ -193,7 +302,7 @@ Message lineMessage(const std::string& line)
         const Message what = whatMessage(m[3].str());
         if (what.id == "verbatim")
             return verbatim(line);
-        return Message("error.at").with("origin", m[1].str()).with("path", m[2].str()).with("what", what);
+        return Message("error.at").with("origin", originMessage(m[1].str())).with("path", m[2].str()).with("what", what);
     }
     if (whole(line, noFile, m))
         return Message("error.file.missing").with("file", m[1].str());
@@ -203,6 +312,13 @@ Message lineMessage(const std::string& line)
         return Message("error.file.unreadable").with("file", m[1].str());
     if (whole(line, unknownPreset, m))
         return Message("error.preset.unknown").with("before", m[1].str()).with("preset", m[2].str()).with("known", m[3].str());
+    if (Message worded = fromTemplates(line, "error.line."); !worded.empty())
+        return worded;
+    // "$.path: what", as the engine's checks of a scenario write it before a file name is put in front
+    static const regex pathOnly(R"((\$[^ ]*): (.*))");
+    if (whole(line, pathOnly, m))
+        if (Message what = whatMessage(m[2].str()); what.id != "verbatim")
+            return Message("error.at_path").with("path", m[1].str()).with("what", what);
     return verbatim(line);
 }
 
@@ -220,6 +336,12 @@ Message errorMessage(const std::string& englishError)
     for (size_t i = lines.size() - 1; i-- > 0;)
         out = Message("common.lines").with("first", std::move(lines[i])).with("rest", std::move(out));
     return out;
+}
+
+Message machineSourceMessage(const std::string& englishPart)
+{
+    Message m = fromTemplates(englishPart, "topo.source.");
+    return m.empty() ? verbatim(englishPart) : m;
 }
 
 std::string wordedError(const std::string& englishError, Language language)

@@ -28,9 +28,9 @@ std::string lower(std::string_view s)
 const std::vector<std::string_view>& units()
 {
     static const std::vector<std::string_view> list = {
-        "b", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib", "ns", "us", "ms", "s", "gb/s", "mb/s", "tb/s",
+        "b", "kb", "mb", "gb", "tb", "pb", "kib", "mib", "gib", "tib", "ns", "us", "ms", "s", "gb/s", "mb/s", "tb/s",
         "gbit/s", "gbps", "gbit", "hz", "mhz", "ghz", "w", "x", "tflop/s", "tflops", "flops", "flop/s", "kb/s",
-        "ppm", "flop", "tflop"};
+        "ppm", "flop", "tflop", "gt/s"};
     return list;
 }
 

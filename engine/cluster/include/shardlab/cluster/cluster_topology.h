@@ -7,6 +7,7 @@
 #include "shardlab/cluster/launch.h"
 #include "shardlab/cluster/transport.h"
 #include "shardlab/model/topology.h"
+#include "shardlab/text/language.h"
 
 #include <filesystem>
 #include <string>
@@ -67,8 +68,9 @@ Result<RankTopologyReport> decodeTopologyReport(const Bytes8& bytes, const std::
 // cluster_topology.cpp, and `source` names each one used.
 Result<Topology> combineTopology(const std::vector<RankTopologyReport>& reports);
 
-// A table of who runs where: rank, host, device, GPU, bus id, NUMA node, NICs.
-std::string formatPlacement(const std::vector<RankTopologyReport>& reports);
+// A table of who runs where: rank, host, device, GPU, bus id, NUMA node, NICs; column titles in
+// `language` (topo.inc), the values as the processes reported them.
+std::string formatPlacement(const std::vector<RankTopologyReport>& reports, Language language = Language::English);
 
 // The /proc and sysfs probe (no NVML): host name; the GPU from /proc/driver/nvidia/gpus (name,
 // bus id, UUID) matched to `device` through CUDA_VISIBLE_DEVICES; its PCIe link, switch and NUMA

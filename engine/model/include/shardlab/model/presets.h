@@ -3,6 +3,7 @@
 #pragma once
 
 #include "shardlab/model/topology.h"
+#include "shardlab/text/message.h"
 
 #include <optional>
 #include <string>
@@ -16,6 +17,8 @@ struct PresetInfo {
 };
 
 std::vector<PresetInfo> presetList();
+// The preset's description as a Message ("preset.ID" of topo.inc), worded in either language.
+Message presetDescription(const PresetInfo& preset);
 std::optional<Topology> preset(std::string_view id);
 // A cluster of `gpus` GPUs built from copies of the first node of `node` (its GPUs, switches and
 // links), joined by a non-blocking network switch. Copies keep the template's NICs; a template

@@ -8,7 +8,11 @@
 //   ORIGIN: PATH: 'V' (expected a, b or c)       ORIGIN: $: the file is empty / not a ShardLab file...
 //   FILE: no such file / is a folder (expected E) / cannot be read (check its permissions)
 //   unknown preset 'X' (expected one of: ...)
-// and the common phrases of E and T ("a string", "an integer from 1 to 100", "a size: ..."). A line
+// and the common phrases of E and T ("a string", "an integer from 1 to 100", "a size: ...").
+// Templates the catalogue defines: every other message of the file readers is an entry of
+// readers.inc whose English is the template ("'{value}' is not a workload item"): error.says.* for
+// what follows "ORIGIN: PATH: " (or a bare "PATH: "), error.line.* for a whole line, error.expects.*
+// for what "(expected ...)" names; adding the entry is all a new message needs. A line
 // that fits no template, or a phrase the catalogue lacks, stays as the engine wrote it (English):
 // the test of every template (tests/engine/test_error_wording.cpp) fails when the English changes
 // under it.
@@ -22,6 +26,10 @@ namespace shardlab {
 
 // The error as a Message: one piece per line, each worded where its template is known, else verbatim.
 Message errorMessage(const std::string& englishError);
+// A part of a machine's name or source as the presets and the scaling write it ("NVIDIA H200
+// datasheet (141 GB, ...)", "as teaching-4x16gb-pcie"), matched against the topo.source.* entries of
+// topo.inc as errorMessage() matches errors; verbatim where none fits.
+Message machineSourceMessage(const std::string& englishPart);
 // The same, worded: render(errorMessage(text), language). English gives `englishError` back unchanged.
 std::string wordedError(const std::string& englishError, Language language);
 

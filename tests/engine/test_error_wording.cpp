@@ -1,0 +1,373 @@
+// The file readers' errors in both languages (text/error_wording.h, catalogue/errors.inc and
+// readers.inc):
+//  * every message the readers can write has a catalogue entry: the English pieces of every error
+//    the reader sources build are found in the catalogue's English (a new message without its
+//    entry fails here, naming the file, line and text);
+//  * bad files of every kind (scenario, topology, program, perturbations, result file, trace,
+//    cost profile, NCCL profile) give Chinese with no English word left but the file's own paths,
+//    keys and values, and English that reads back byte for byte as the engine wrote it;
+//  * placeholders are filled: no {name} and no [id] left in either language.
+#include "shardlab/io/result_file.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/io/trace_import.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/report/lab_report.h"
+#include "shardlab/profile/profile_reader.h"
+#include "shardlab/sim/profiles.h"
+#include "shardlab/sim/simulator.h"
+#include "shardlab/text/catalogue.h"
+#include "shardlab/text/error_wording.h"
+#include "shardlab/text/untranslated.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include <unistd.h>
+
+using namespace shardlab;
+
+namespace {
+
+// The sources whose errors users read when a file does not load.
+const char* const kReaderSources[] = {
+    "engine/base/src/json_reader.cpp",   "engine/base/src/file_io.cpp",        "engine/io/src/scenario_io.cpp",
+    "engine/model/src/scenario.cpp",     "engine/model/src/topology.cpp",      "engine/io/src/run_result_io.cpp",
+    "engine/io/src/result_file.cpp",     "engine/io/src/trace_import.cpp",     "engine/profile/src/profile_reader.cpp",
+    "engine/sim/src/profiles.cpp",       "engine/sim/src/event_estimate.cpp",
+};
+
+std::string readSource(const std::string& relative)
+{
+    std::ifstream in(std::string(SHARDLAB_SOURCE_DIR) + "/" + relative, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+struct Piece {
+    int line;
+    std::string text; // adjacent literals joined, escapes resolved
+};
+
+// The string literals of every statement that makes an error (fail(, failAt(, badInput(,
+// runFailed(, JsonPathError(), adjacent literals joined as the compiler joins them.
+std::vector<Piece> errorLiterals(const std::string& src)
+{
+    static const std::regex call(R"(\b(fail|failAt|badInput|runFailed|JsonPathError)\s*\()");
+    std::vector<Piece> out;
+    for (auto it = std::sregex_iterator(src.begin(), src.end(), call); it != std::sregex_iterator(); ++it) {
+        const size_t start = static_cast<size_t>(it->position());
+        const size_t lineStart = src.rfind('\n', start) + 1;
+        if (src.compare(lineStart, src.find_first_not_of(" \t", lineStart) - lineStart, "") == 0
+            && src.compare(src.find_first_not_of(" \t", lineStart), 2, "//") == 0)
+            continue; // a comment
+        const int line = static_cast<int>(std::count(src.begin(), src.begin() + static_cast<long>(start), '\n')) + 1;
+        bool joining = false;
+        for (size_t j = start; j < src.size() && src[j] != ';';) {
+            if (src[j] != '"') {
+                if (src[j] != ' ' && src[j] != '\n' && src[j] != '\t')
+                    joining = false;
+                ++j;
+                continue;
+            }
+            std::string literal;
+            size_t k = j + 1;
+            for (; k < src.size() && src[k] != '"'; ++k) {
+                if (src[k] == '\\' && k + 1 < src.size())
+                    ++k;
+                literal += src[k];
+            }
+            if (joining)
+                out.back().text += literal;
+            else
+                out.push_back({line, literal});
+            joining = true;
+            j = k + 1;
+        }
+    }
+    return out;
+}
+
+// A message's text cut where values go: at placeholders ({name} in the catalogue, %d in a
+// format), numbers, JSON paths and keys (snake_case), environment variables, choices
+// ("strict or unified"), options and commands, text between backticks, quotes, brackets, ": ",
+// ";" and "expected ".
+std::vector<std::string> chunks(std::string text)
+{
+    static const std::regex cuts(
+        R"(`[^`]*`?|\{[^}]*\}|%[-0-9.]*[a-z]|\$[^ ]*|(shardlab )?--?[a-z][a-z0-9-]*(=\S*)?)"
+        R"(|\b[a-z0-9_\-]+(, [a-z0-9_\-]+)+,? or [a-z0-9_\-]+\b|\b[a-z0-9_\-]+ or [a-z0-9_\-]+\b)" // choices
+        R"(|\b[a-z0-9]+_[a-z0-9_]+\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[0-9][0-9.e+]*\b|\bexpected |[:;] |[:;]$|['"()*\[\]])");
+    text = std::regex_replace(text, cuts, "\x01");
+    std::vector<std::string> out;
+    std::stringstream ss(text);
+    for (std::string c; std::getline(ss, c, '\x01');) {
+        const size_t a = c.find_first_not_of(" ,.");
+        const size_t b = c.find_last_not_of(" ,.");
+        if (a != std::string::npos)
+            out.push_back(c.substr(a, b - a + 1));
+    }
+    return out;
+}
+
+// English words are lower case ("GB", "PB", "NCCL" are units and names)
+bool hasWord(const std::string& s)
+{
+    static const std::regex word("[a-z]{2}");
+    return std::regex_search(s, word);
+}
+
+// Which English pieces of `literal` no catalogue entry has ("" when all are there).
+std::string uncovered(const std::string& literal, const std::vector<std::string>& known)
+{
+    static const std::regex pathFragment(R"(^[.$]?[A-Za-z_0-9.\[\]]*$)");
+    static const std::regex leadingPath(R"(^(: )?([.$][^ ]*: )?)");
+    static const std::regex identifiers(R"([a-z0-9_\-]+(, [a-z0-9_\-]+)*,?( or [a-z0-9_\-]+)?)");
+    if (std::regex_match(literal, pathFragment))
+        return {}; // ".preset", "gpus": JSON paths and keys
+    std::string missing;
+    for (const std::string& c : chunks(std::regex_replace(literal, leadingPath, "")))
+        if (hasWord(c) && !std::regex_match(c, identifiers)
+            && std::none_of(known.begin(), known.end(), [&](const std::string& k) { return k.find(c) != std::string::npos; }))
+            missing += (missing.empty() ? "" : " | ") + c;
+    return missing;
+}
+
+std::string writeTemp(const std::string& name, const std::string& text)
+{
+    const auto path = std::filesystem::temp_directory_path() / ("shardlab-wording-" + std::to_string(::getpid()) + "-" + name);
+    std::ofstream(path, std::ios::binary) << text;
+    return path.string();
+}
+
+// An error in both languages: English unchanged by the round trip through the catalogue, Chinese
+// without English but what the file holds (`kept`: its paths, keys and values), no placeholder or id
+// left in either.
+void checkBothLanguages(const std::string& english, std::vector<std::string> kept)
+{
+    SCOPED_TRACE(english);
+    static const std::regex leftover(R"(\[error\.[a-z_.]+\]|\{[a-z_]+\})");
+    EXPECT_EQ(render(errorMessage(english), Language::English), english);
+    const std::string zh = wordedError(english, Language::Chinese);
+    EXPECT_NE(zh, english);
+    EXPECT_FALSE(std::regex_search(zh, leftover)) << zh;
+    // JSON paths ($.program[0].item) and quoted values stay as the file has them
+    static const std::regex typed(R"(\$[^\s：（）]*|'[^']*'|“[^”]*”|`[^`]*`)");
+    std::vector<std::string> words = untranslatedWords(std::regex_replace(zh, typed, " "), kept);
+    std::string joined;
+    for (const std::string& w : words)
+        joined += (joined.empty() ? "" : ", ") + w;
+    EXPECT_EQ(joined, "") << zh;
+}
+
+} // namespace
+
+TEST(ErrorWording, EveryMessageOfTheFileReadersHasItsCatalogueEntry)
+{
+    std::vector<std::string> known;
+    for (const CatalogueEntry& e : catalogue())
+        if (e.id.starts_with("error."))
+            for (const std::string& c : chunks(std::string(e.en)))
+                known.push_back(c);
+    int literals = 0;
+    for (const char* file : kReaderSources) {
+        const std::string src = readSource(file);
+        ASSERT_FALSE(src.empty()) << file;
+        for (const Piece& p : errorLiterals(src)) {
+            ++literals;
+            EXPECT_EQ(uncovered(p.text, known), "")
+                << file << ":" << p.line << ": \"" << p.text
+                << "\" has English that no error.* entry of the catalogue has: add its template to "
+                   "engine/text/src/catalogue/readers.inc";
+        }
+    }
+    EXPECT_GT(literals, 150); // the scan found the messages
+    // and the check sees a message without its entry
+    EXPECT_NE(uncovered(" is not a workload iten", known), "");
+    EXPECT_EQ(uncovered(" is not a workload item", known), "");
+}
+
+TEST(ErrorWording, TemplatesOfTheCatalogueWordTheReadersLinesWithTheirValues)
+{
+    const std::string m = "f.shardlab.json: $.program[0].item: 'nothing' is not a workload item";
+    EXPECT_EQ(wordedError(m, Language::Chinese), "f.shardlab.json：$.program[0].item：“nothing”不是工作负载条目");
+    EXPECT_EQ(wordedError(m, Language::English), m);
+    // a value named {expected} is worded too; the file's values stay
+    EXPECT_EQ(wordedError("x.json: $.iterations: 0 (expected 1 to 100000)", Language::Chinese),
+              "x.json：$.iterations：0（应为 1 到 100000）");
+    // a path without a file in front (the checks of a scenario in memory, as the app edits it)
+    EXPECT_EQ(wordedError("$.topology.links[2]: joins 'gpu0' to itself", Language::Chinese),
+              "$.topology.links[2]：把“gpu0”连到了它自己");
+    // the three messages of a program step's keys
+    for (const char* what : {"applies to communication steps only (a compute step has flops, item and buckets)",
+                             "a send_recv names its two ranks with 'from' and 'to'",
+                             "only a send_recv has 'from' and 'to' (a collective has 'group' and 'root')"})
+        checkBothLanguages(std::string("s.json: $.program[1].group: ") + what,
+                           {"s.json", "flops", "item", "buckets", "from", "to", "group", "root"});
+}
+
+TEST(ErrorWording, EveryKindOfBadScenarioIsWordedInChineseAndReadsBackInEnglish)
+{
+    const std::string head = R"({"shardlab": 1, "name": "x", )";
+    const std::string preset = R"("topology": {"preset": "h200-nv18-4"}, )";
+    const std::string item = R"("workload": [{"name": "w", "kind": "gradients", "size": "1 GB"}], )";
+    const std::vector<std::string> texts = {
+        head + preset + R"("program": [{"op": "all_reduce", "item": "nothing"}]})",
+        head + preset + item + R"("program": [{"op": "all_reduce", "item": "w", "buckets": 0}]})",
+        head + preset + item + R"("program": [{"op": "send_recv", "item": "w", "from": 1, "to": 1}]})",
+        head + preset + item + R"("program": [{"op": "broadcast", "item": "w", "group": [0, 1], "root": 3}]})",
+        head + preset + item + R"("program": [{"op": "all_reduce", "item": "w", "group": [0, 0]}]})",
+        head + preset + R"("program": [{"op": "all_gather_v", "bytes": "1 MB"}]})",
+        head + preset + R"("program": [{"op": "all_reduce"}]})",
+        head + preset + R"("workload": [{"name": "w", "kind": "gradients", "size": "1 GB"}, {"name": "w", "kind": "data", "size": "1 GB"}]})",
+        head + preset + R"("workload": [{"name": "w", "kind": "gradients", "size": 0}]})",
+        head + preset + R"("workload": [{"name": "w", "kind": "gradients", "size": 2e18}]})",
+        head + preset + R"("workload": [{"name": "w", "kind": "gradients", "size": 1.5}]})",
+        head + preset + R"("workload": [{"name": "w", "kind": "gradients", "size": "1 GB", "split_across": [0, 1], "split_sizes": ["1 GB"]}]})",
+        head + preset + item + R"("program": [{"op": "all_reduce", "item": "w"}], "perturbations": {"slowdown": [1, 1, 1, 1, 1]}})",
+        head + preset + item + R"("program": [{"op": "all_reduce", "item": "w"}], "perturbations": {"slowdown": [5000]}})",
+        head + preset + item + R"("program": [{"op": "all_reduce", "item": "w"}], "perturbations": {"delays": [{"rank": 0, "op": 4, "ms": 1}]}})",
+        head + preset + item + R"("program": [{"op": "all_reduce", "item": "w"}], "perturbations": {"mismatches": [{"rank": 0, "op": 0, "iteration": 5, "type": "skip"}]}})",
+        head + R"("topology": {"gpus": [{"id": "a", "memory": "16 GB", "tflops": 10}, {"id": "a", "memory": "16 GB", "tflops": 10}]}})",
+        head + R"("topology": {"gpus": [{"id": "a", "memory": "16 GB", "tflops": 10}], "links": [{"from": "a", "to": "a", "kind": "nvlink", "bandwidth": 100}]}})",
+        head + R"("topology": {"gpus": [{"id": "a", "memory": "16 GB", "tflops": 10}], "links": [{"from": "a", "to": "b", "kind": "nvlink", "bandwidth": 100}]}})",
+        head + R"("topology": {"gpus": []}})",
+        head + R"("topology": {"gpus": [{"id": "a", "memory": "16 GB", "tflops": 0}]}})",
+        R"({"shardlab": 7, "name": "x", "topology": {"preset": "h200-nv18-4"}})",
+    };
+    int worded = 0;
+    for (size_t i = 0; i < texts.size(); ++i) {
+        SCOPED_TRACE(texts[i]);
+        auto s = parseScenario(texts[i], "bad.shardlab.json");
+        ASSERT_FALSE(s) << "case " << i << " loaded";
+        checkBothLanguages(s.error().message, {"bad.shardlab.json", "nothing", "split_across"});
+        ++worded;
+    }
+    EXPECT_EQ(worded, static_cast<int>(texts.size()));
+}
+
+TEST(ErrorWording, ResultFilesTracesAndProfilesSayWhatIsWrongInChinese)
+{
+    // a result file with the wrong version, a trace without ShardLab's spans, a cost profile with
+    // a malformed field, a folder that is no NCCL profile
+    const std::string result = writeTemp("r.result.json", R"({"shardlab_result": 9})");
+    const std::string trace = writeTemp("t.trace.json", R"({"traceEvents": []})");
+    const std::string record = writeTemp("p.ndjson", "this is not json\n");
+    std::vector<std::string> errors;
+    if (auto r = loadResult(result); !r)
+        errors.push_back(r.error().message);
+    if (auto t = loadChromeTrace(trace); !t)
+        errors.push_back(t.error().message);
+    if (auto p = profileFromJson(R"({"shardlab_profile": 1, "name": "x", "ll_max_bus_gbps": [1]})", "c.json"); !p)
+        errors.push_back(p.error().message);
+    if (auto f = readProfileDirectory(std::filesystem::path(result)); !f)
+        errors.push_back(f.error().message);
+    if (auto f = parseProfileText("this is not json\n", record); !f)
+        errors.push_back(f.error().message);
+    ASSERT_EQ(errors.size(), 5u);
+    for (const std::string& e : errors)
+        checkBothLanguages(e, {result, trace, record, "c.json", "shardlab profile --out"});
+    for (const std::string& f : {result, trace, record})
+        std::filesystem::remove(f);
+}
+
+TEST(ErrorWording, ALineOfNoTemplateStaysAsTheEngineWroteIt)
+{
+    const std::string odd = "f.json: $.x: something no template knows";
+    EXPECT_EQ(wordedError(odd, Language::Chinese), odd);
+    EXPECT_EQ(errorMessage(odd).id, "verbatim");
+}
+
+TEST(ErrorWording, RunsThatCannotStartSayWhyInChinese)
+{
+    // a collective whose ranks no links join, and a run too large to hold (the fuzz corpus's files)
+    for (const char* file : {"no-route.json", "huge-buckets-100k-x-100k.json"}) {
+        SCOPED_TRACE(file);
+        auto s = loadScenario(std::string(SHARDLAB_SOURCE_DIR) + "/tests/fuzz/corpus/" + file);
+        ASSERT_TRUE(s) << s.error().message;
+        auto run = simulate(*s);
+        ASSERT_FALSE(run) << "the run started";
+        std::vector<std::string> kept;
+        for (const Op& op : s->program)
+            kept.push_back(op.name);
+        checkBothLanguages(run.error().message, kept);
+    }
+}
+
+TEST(ErrorWording, EveryPresetsSourceAndTheScaledMachinesNotesAreWordedInChinese)
+{
+    // product names, document titles, commands and figures stay; the prose around them is Chinese
+    const std::vector<std::string> kept{"NVIDIA Tesla", "PCI-SIG Gen3 x16", "Intel", "ConnectX-7", "ConnectX-6", "DGX SuperPOD",
+                                        "DGX-1 System Architecture", "nvidia-smi topo -m"};
+    for (const PresetInfo& p : presetList()) {
+        SCOPED_TRACE(p.id);
+        const Topology t = *preset(p.id);
+        const std::string zh = topoMatrixText(t, Language::Chinese);
+        const size_t from = zh.find("来源：");
+        ASSERT_NE(from, std::string::npos) << zh;
+        const std::string source = zh.substr(from, zh.find('\n', from) - from);
+        std::vector<std::string> names = kept;
+        for (const PresetInfo& q : presetList())
+            names.push_back(q.id);
+        EXPECT_EQ(untranslatedWords(source, names), std::vector<std::string>{}) << source;
+        EXPECT_NE(source, "来源：" + t.source); // worded, not shown as it is
+    }
+    for (const char* note : {"more of its nodes on the same non-blocking fabric",
+                             "nodes joined by a non-blocking 400 Gb/s InfiniBand fabric (ConnectX-7 NDR)"}) {
+        const Message m = machineSourceMessage(note);
+        EXPECT_NE(m.id, "verbatim") << note;
+        EXPECT_EQ(english(m), note);
+        EXPECT_EQ(untranslatedWords(render(m, Language::Chinese), kept), std::vector<std::string>{}) << render(m, Language::Chinese);
+    }
+    // this machine as live mode reads it (nvml_topology.cpp)
+    Topology here = *preset("h200-nv18-4");
+    here.name = "this machine (gpu-box)";
+    here.source = "NVML and CUDA on this machine, driver 580.159.04; FP32 rate = SMs x FP32 lanes x 2 x boost clock; memory "
+                  "bandwidth = bus width x memory clock x 2";
+    const std::string hereZh = topoMatrixText(here, Language::Chinese);
+    EXPECT_EQ(hereZh.rfind("拓扑：本机（gpu-box）\n来源：本机的 NVML 和 CUDA，驱动版本 580.159.04；FP32 算力 = SM 数 × FP32 通道数 × 2 × "
+                           "加速频率；显存带宽 = 总线宽度 × 显存频率 × 2\n",
+                           0),
+              0u)
+        << hereZh;
+    // a user's own source stays as it is
+    Topology own = *preset("h200-nv18-4");
+    own.source = "our lab's cluster; measured by hand";
+    EXPECT_NE(topoMatrixText(own, Language::Chinese).find("来源：our lab's cluster; measured by hand\n"), std::string::npos);
+}
+
+TEST(ErrorWording, WhatVersionSaysAboutLiveModeAndMpiIsWordedInChinese)
+{
+    // liveBuildInfo() and mpiBuildInfo() as a CUDA build, a build without CUDA and the loader's
+    // failures write them (live_loader.cpp, live_unavailable.cpp, mpi_loader.cpp; this build has one)
+    const std::vector<std::string> lines = {
+        "built in (CUDA 13.0, NCCL 2.28.3); loads here: yes (/opt/shardlab/libshardlab_live.so; driver for CUDA 13.0, NCCL 2.28.3 at run time)",
+        "built in (CUDA 13.0, NCCL 2.28.3); loads here: yes (/opt/shardlab/libshardlab_live.so; no NVIDIA driver found)",
+        "built in (CUDA 13.0, NCCL 2.28.3); loads here: no (SHARDLAB_LIVE_LIBRARY names /nonexistent/x.so, which does not exist)",
+        "not built in (no CUDA toolkit with NCCL was found when this ShardLab was built; simulation only)",
+        "built in (Open MPI v4.1.6; module /opt/shardlab/libshardlab_mpi.so)",
+        "built in (Open MPI v4.1.6; module not found: install shardlab-mpi or set SHARDLAB_MPI_MODULE)",
+        "not built in (no MPI library was found when this ShardLab was built; mpirun/srun runs need libopenmpi-dev)",
+    };
+    for (const std::string& l : lines)
+        checkBothLanguages(l, {"/opt/shardlab/libshardlab_live.so", "/opt/shardlab/libshardlab_mpi.so", "/nonexistent/x.so",
+                               "SHARDLAB_LIVE_LIBRARY", "SHARDLAB_MPI_MODULE", "Open MPI v4.1.6", "shardlab-mpi", "libopenmpi-dev"});
+    // live mode where this ShardLab has none, or cannot load it
+    for (const char* line :
+         {"live mode is not built into this ShardLab (it was built without CUDA/NCCL); use `shardlab sim` or rebuild with the "
+          "CUDA toolkit and NCCL (see README)",
+          "live mode is not built into this ShardLab (it was built without CUDA/NCCL), so mpirun/srun cannot run a scenario on "
+          "GPUs; use `shardlab sim` or rebuild with the CUDA toolkit (see README)",
+          "this ShardLab was built without CUDA, so it cannot read this machine's topology; use --preset ID (shardlab topo --list "
+          "shows them)",
+          "live mode is not available here: SHARDLAB_LIVE_LIBRARY names /nonexistent/x.so, which does not exist"})
+        checkBothLanguages(line, {"README", "--preset ID", "shardlab topo --list", "SHARDLAB_LIVE_LIBRARY", "/nonexistent/x.so"});
+    // and live mode on a machine with fewer GPUs than ranks (cuda_util.cpp requireGpus)
+    checkBothLanguages("the scenario has 4 ranks; this machine has 1 GPU (live mode runs rank i on GPU i; simulate it with "
+                       "`shardlab sim`, or use fewer ranks)",
+                       {});
+}
