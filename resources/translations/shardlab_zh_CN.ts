@@ -2816,6 +2816,10 @@ first mismatch</source>
         <source>Run your own NCCL program (alone or under mpirun/torchrun) under ShardLab&apos;s NCCL profiler and watch its per-rank timeline grow here while it runs</source>
         <translation>在 ShardLab 的 NCCL 分析插件下运行你自己的 NCCL 程序（单独运行，或通过 mpirun/torchrun 启动），并在它运行期间在这里看到每个 Rank 的时间线逐步增长</translation>
     </message>
+    <message>
+        <source>The profiled program is open as an untitled document (%1 ranks).</source>
+        <translation>被剖析的程序已作为未命名文档打开（%1 个 Rank）。</translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::NewItemDialog</name>
@@ -3073,10 +3077,6 @@ first mismatch</source>
         <translation>分析程序</translation>
     </message>
     <message>
-        <source>Runs your own NCCL program under ShardLab&apos;s NCCL profiler, with no change to its code, and draws each rank&apos;s work, communication and waits here while it runs. Its own output goes to the profiler&apos;s log.</source>
-        <translation>在 ShardLab 的 NCCL 分析插件下运行你自己的 NCCL 程序，无需修改其代码，并在它运行期间在这里画出每个 Rank 的计算、通信和等待。程序自己的输出写入分析器的日志。</translation>
-    </message>
-    <message>
         <source>./allreduce --size 64M</source>
         <translation>./allreduce --size 64M</translation>
     </message>
@@ -3135,6 +3135,10 @@ first mismatch</source>
     <message>
         <source>Output folder for the profile</source>
         <translation>分析的输出文件夹</translation>
+    </message>
+    <message>
+        <source>Runs your own NCCL program under ShardLab&apos;s NCCL profiler, with no change to its code, and draws each rank&apos;s work, communication and waits here while it runs. Its own output goes to the profiler&apos;s log. When it ends, the program as observed opens as a new untitled document.</source>
+        <translation>在 ShardLab 的 NCCL 剖析器下运行你自己的 NCCL 程序，无需修改其代码，并在运行过程中在这里画出每个 Rank 的计算、通信和等待。程序自身的输出写入剖析器的日志。程序结束后，观测到的程序会作为新的未命名文档打开。</translation>
     </message>
 </context>
 <context>

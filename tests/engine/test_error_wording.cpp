@@ -203,7 +203,7 @@ TEST(ErrorWording, TemplatesOfTheCatalogueWordTheReadersLinesWithTheirValues)
     EXPECT_EQ(wordedError("$.topology.links[2]: joins 'gpu0' to itself", Language::Chinese),
               "$.topology.links[2]：把“gpu0”连到了它自己");
     // the three messages of a program step's keys
-    for (const char* what : {"applies to communication steps only (a compute step has flops, item and buckets)",
+    for (const char* what : {"applies to communication steps only (a compute step has 'flops', 'item' and 'buckets')",
                              "a send_recv names its two ranks with 'from' and 'to'",
                              "only a send_recv has 'from' and 'to' (a collective has 'group' and 'root')"})
         checkBothLanguages(std::string("s.json: $.program[1].group: ") + what,

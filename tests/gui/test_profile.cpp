@@ -6,6 +6,7 @@
 // Deterministic: the program waits at a gate the test opens, the plugin writes every record at
 // once (SHARDLAB_PROFILE_FLUSH_MS=0); QTRY's timeouts only turn a hang into a failure.
 #include "gui_test_helpers.h"
+#include "document/document.h"
 #include "remote/profiledialog.h"
 #include "run/runcontroller.h"
 #include "run/runpage.h"
@@ -90,6 +91,8 @@ private slots:
         QVERIFY(c->isRunning());
         QCOMPARE(c->streamingTimeline()->run().ranks, 2);
         const size_t drawn = c->streamingTimeline()->spanCount();
+        // the status names the whole (long) command, elided: the window still fits a 1366 px screen
+        QVERIFY2(w.minimumSizeHint().width() <= 1366, qPrintable(QString::number(w.minimumSizeHint().width())));
         // SHARDLAB_PROFILE_SHOTS=DIR: the window while the program runs and after, for the docs
         const QString shots = qEnvironmentVariable("SHARDLAB_PROFILE_SHOTS");
         if (!shots.isEmpty()) {
@@ -125,6 +128,11 @@ private slots:
             QVERIFY(QTest::qWaitForWindowExposed(&dialog));
             dialog.grab().save(shots + QStringLiteral("/profile-dialog.png"));
         }
+        // the observed program opens as its own untitled document: the diagram shows its 2 ranks
+        QTRY_COMPARE_WITH_TIMEOUT(w.document()->scenario().ranks(), 2, 60000);
+        QCOMPARE(w.document()->scenario().strategy, std::string(kObservedStrategy));
+        QVERIFY(w.document()->filePath().isEmpty());
+        QVERIFY2(w.minimumSizeHint().width() <= 1366, qPrintable(QString::number(w.minimumSizeHint().width())));
         // the straggler: rank 1 was last every time
         for (const CollectiveRecord& rec : outcome->run->collectives)
             QCOMPARE(rec.lastArrival, 1);

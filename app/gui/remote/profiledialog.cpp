@@ -113,7 +113,8 @@ ProfileDialog::ProfileDialog(QWidget* parent) : QDialog(parent)
 
     auto* intro = new QLabel(tr("Runs your own NCCL program under ShardLab's NCCL profiler, with no change to its code, and "
                                 "draws each rank's work, communication and waits here while it runs. Its own output goes "
-                                "to the profiler's log."),
+                                "to the profiler's log. When it ends, the program as observed opens as a new untitled "
+                                "document."),
                              this);
     intro->setWordWrap(true);
 

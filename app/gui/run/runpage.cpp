@@ -1,4 +1,5 @@
 #include "run/runpage.h"
+#include "run/elidedlabel.h"
 
 #include "style/scrollpage.h"
 
@@ -69,7 +70,7 @@ RunPage::RunPage(QWidget* parent) : QWidget(parent)
                                                         .replace(QStringLiteral("%m"), QStringLiteral("1000")))
             + 24));
     m_progress->setValue(0);
-    m_status = new QLabel(this);
+    m_status = new ElidedLabel(this); // a long command or path never widens the window
     bar->addWidget(m_runButton);
     bar->addWidget(m_cancelButton);
     bar->addWidget(m_progress);

@@ -30,6 +30,7 @@ class QTabWidget;
 
 namespace shardlab::gui {
 
+class ElidedLabel;
 class PlaybackBar;
 class PlaybackController;
 class RunController;
@@ -151,7 +152,7 @@ private:
     QPushButton* m_runButton = nullptr;
     QPushButton* m_cancelButton = nullptr;
     QProgressBar* m_progress = nullptr;
-    QLabel* m_status = nullptr;
+    ElidedLabel* m_status = nullptr;
     QLabel* m_banner = nullptr;
     QSplitter* m_leftSplit = nullptr;
     QList<QPointer<QShortcut>> m_shortcuts; // on another widget in presenter mode, which may go first

@@ -69,6 +69,18 @@ void MainWindow::wirePages()
     });
     // a finished run: diagnosed on the analysis page, its hang (if any) in the sandbox
     connect(m_run, &RunPage::outcomeAvailable, this, [this](RunOutcomePtr outcome) {
+        // A profiled program (Run > Profile a program…) opens as its own untitled document, as
+        // File > Open of its result file does, so that the diagram, the editor and the analysis
+        // show the machine and ranks it ran on; the run is then shown against it once more.
+        // (Unsaved changes were asked about before the profile started.)
+        if (outcome->scenario.strategy == kObservedStrategy && !(m_document->scenario() == outcome->scenario)) {
+            m_document->reset(outcome->scenario, QString());
+            statusBar()->showMessage(tr("The profiled program is open as an untitled document (%1 ranks).")
+                                         .arg(outcome->scenario.ranks()),
+                                     8000);
+            m_run->showRun(outcome->scenario, outcome->run, outcome->origin);
+            return;
+        }
         m_playbackStale = false;
         flushAnalysis();
         m_analysis->showRun(outcome->scenario, *outcome->run, outcome->summary);

@@ -87,6 +87,9 @@ void MainWindow::buildRunMenu()
                 ProfileDialog dialog(this);
                 if (dialog.exec() != QDialog::Accepted)
                     return;
+                // the profiled program opens as a new document when it ends (pagewiring.cpp)
+                if (!m_controller->maybeSave())
+                    return;
                 m_pages->setCurrentWidget(m_run);
                 const ProfileRequest request = dialog.request();
                 m_run->runProfile(request.target(), request.command, request.resultFile());

@@ -232,7 +232,7 @@ void readOp(JsonReader& rd, const json& v, const std::string& path, Op& op)
             continue;
         const std::string k = key;
         if (op.kind == OpKind::Compute)
-            rd.fail(path + "." + k, "applies to communication steps only (a compute step has flops, item and buckets)");
+            rd.fail(path + "." + k, "applies to communication steps only (a compute step has 'flops', 'item' and 'buckets')");
         else if (op.kind == OpKind::SendRecv && (k == "group" || k == "root"))
             rd.fail(path + "." + k, "a send_recv names its two ranks with 'from' and 'to'");
         else if (op.kind != OpKind::SendRecv && (k == "from" || k == "to"))
