@@ -248,6 +248,12 @@ TEST(ProfileSteps, RecordsThatEndEarlyLeaveAnIncompleteLastStep)
     EXPECT_TRUE(step3);
     // The step that did not finish is not a step: still 720 / 3 us.
     EXPECT_NEAR(summarize(built->scenario, run).stepTimeMs, 0.24, 1e-9);
+    // Nor is rank 0's work in it part of its mean work before the 4 MiB all-reduce: (130 + 100 +
+    // 100) / 3 = 110 us, not (130 + 3 x 100) / 3; rank 1's 160 is 50 us more.
+    CostModel onMachine(built->scenario.topology);
+    EXPECT_NEAR(onMachine.computeUs(built->scenario.program[0].flops, 0), 110.0, 1e-6);
+    ASSERT_EQ(built->scenario.perturbations.delays.size(), 1u);
+    EXPECT_NEAR(built->scenario.perturbations.delays[0].ms, 0.05, 1e-9);
     // A program that ends with something else (an all-gather, on both ranks) has no step.
     std::vector<Call> whole = program;
     whole.back().func = "AllGather";
