@@ -146,7 +146,12 @@ TEST(CliProfileLive, TheStreamGrowsWhileTheProgramRunsAndEndsWithTheProfile)
     ASSERT_TRUE(run) << run.error().message;
     ASSERT_EQ(run->collectives.size(), 5u);
     ASSERT_NE(reader.scenario(), nullptr);
-    EXPECT_EQ(reader.scenario()->program.size(), 10u); // work + all-reduce for each of the 5
+    // 5 equal all-reduces: the finished run's program is one step of work + all-reduce, 5 times
+    // (profile_steps.h); the provisional runs were one iteration of 5 (op 2k+1 for #k).
+    ASSERT_EQ(reader.scenario()->program.size(), 2u);
+    EXPECT_EQ(reader.scenario()->iterations, 5);
+    EXPECT_EQ(run->iterations.size(), 5u);
+    const auto globalStep = [](int op, int iteration) { return iteration * 2 + op; };
 
     // The final run is the non-live profile of the same records, entry for entry.
     auto saved = loadResult(out + "/profile.shardlab-result.json");
@@ -160,15 +165,16 @@ TEST(CliProfileLive, TheStreamGrowsWhileTheProgramRunsAndEndsWithTheProfile)
     expectSameTimeline(*run, collected->run);
 
     // What the chunks brought is the final run's beginning in everything but the clock fit's
-    // re-timing: the same steps, ranks, kinds, collectives and who was last.
+    // re-timing and the steps' numbering: the same steps, ranks, kinds, collectives and who was last.
     ASSERT_LE(provisional.spans.size(), run->spans.size());
     for (size_t i = 0; i < provisional.spans.size(); ++i) {
         const Span &x = provisional.spans[i], &y = run->spans[i];
-        EXPECT_TRUE(x.rank == y.rank && x.kind == y.kind && x.op == y.op && x.collective == y.collective && x.waitedFor == y.waitedFor)
+        EXPECT_TRUE(x.rank == y.rank && x.kind == y.kind && x.op == globalStep(y.op, y.iteration) && x.collective == y.collective
+                    && x.waitedFor == y.waitedFor)
             << "span " << i;
     }
     for (size_t i = 0; i < provisional.collectives.size(); ++i) {
-        EXPECT_EQ(provisional.collectives[i].op, run->collectives[i].op);
+        EXPECT_EQ(provisional.collectives[i].op, globalStep(run->collectives[i].op, run->collectives[i].iteration));
         EXPECT_EQ(provisional.collectives[i].sequence, run->collectives[i].sequence);
         EXPECT_EQ(provisional.collectives[i].bytes, run->collectives[i].bytes);
         EXPECT_EQ(provisional.collectives[i].lastArrival, run->collectives[i].lastArrival);

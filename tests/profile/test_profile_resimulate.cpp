@@ -56,22 +56,27 @@ TEST(ProfileResimulate, TheObservedProgramSimulatesBackToTheMeasuredStep)
     auto built = buildProfiledRun(parsed, {machine, "synthetic"});
     ASSERT_TRUE(built) << built.error().message;
     const double measured = summarize(built->scenario, built->run).stepTimeMs;
-    // By hand: the slowest rank's work before each collective plus the collectives.
+    // Five equal all-reduces: five steps of one (profile_steps.h). By hand: the mean over the
+    // steps of the slowest rank's work before the collective, plus the collective.
+    EXPECT_EQ(built->run.iterations.size(), static_cast<size_t>(collectives));
     double expected = 0;
     for (int k = 0; k < collectives; ++k)
-        expected += *std::max_element(work[k], work[k] + n) + collUs;
+        expected += (*std::max_element(work[k], work[k] + n) + collUs) / collectives;
     EXPECT_NEAR(measured, expected / 1e3, 1e-6);
 
     auto simulated = simulate(built->scenario);
     ASSERT_TRUE(simulated) << simulated.error().message;
     const double predicted = summarize(built->scenario, *simulated).stepTimeMs;
     EXPECT_NEAR(predicted, measured, 0.10 * measured);
-    // The least work of each step is the GPU's compute; rank 2's extra is its own delay.
-    EXPECT_EQ(built->scenario.program.size(), 2u * collectives);
+    // The least mean work is the GPU's compute; rank 2's extra is its own delay: mean work
+    // (0 + 400 + 300 + 300 + 500) / 5 = 300 us on rank 0, (0 + 420 + 900 + 700 + 500) / 5 = 504 on
+    // rank 2 (the simulated step is then 504 us + the all-reduce, as the measured mean).
+    EXPECT_EQ(built->scenario.program.size(), 2u);
+    EXPECT_EQ(built->scenario.iterations, collectives);
     bool rank2Delayed = false;
     for (const Delay& d : built->scenario.perturbations.delays)
-        if (d.rank == 2 && d.op == 4)
-            rank2Delayed = std::abs(d.ms - 0.6) < 1e-9; // 900 - 300 us
+        if (d.rank == 2 && d.op == 0)
+            rank2Delayed = std::abs(d.ms - 0.204) < 1e-9; // 504 - 300 us
     EXPECT_TRUE(rank2Delayed);
 
     // What-if: the same program on two nodes of eight H100 over InfiniBand would need 16 ranks;

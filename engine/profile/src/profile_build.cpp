@@ -3,6 +3,7 @@
 #include "shardlab/cluster/trace_merge.h"
 #include "shardlab/profile/profile_clock.h"
 #include "shardlab/profile/profile_scenario.h"
+#include "shardlab/profile/profile_steps.h"
 
 #include <algorithm>
 #include <cmath>
@@ -80,6 +81,98 @@ struct Timed {
     double endNs = 0;
     bool complete = true; // its kernel's end was recorded
 };
+
+// nccl-tests' size: the full buffer (NCCL's count is per rank for all-gather's input and
+// reduce-scatter's output).
+Bytes ncclTestsBytes(const Timed& t, int ranks)
+{
+    const bool perRank = t.kind == OpKind::AllGather || t.kind == OpKind::ReduceScatter;
+    return static_cast<Bytes>(t.op->count) * static_cast<Bytes>(*ncclDatatypeBytes(t.op->datatype))
+           * static_cast<Bytes>(perRank ? ranks : 1);
+}
+
+// The root a reduce or broadcast names (in range), -1 for the others.
+int rootOf(const Timed& t, int ranks)
+{
+    const int root = t.op->root;
+    return (t.kind == OpKind::Reduce || t.kind == OpKind::Broadcast) && root >= 0 && root < ranks ? root : -1;
+}
+
+// Steps (profile_steps.h) in a run built in canonical order (collective k at index k, op 2k+1,
+// one iteration): collective k becomes op 2(k mod P)+1 of step k / P, its work op 2(k mod P) of the
+// same step; the spans keep their order (by global step, so by iteration, then op, rank, begin).
+// Iteration j ends at the latest end of any of its spans (its last collective's end over ranks)
+// and begins where j-1 ended (step 0: where the run begins), so the steps add up to the run.
+void splitIntoSteps(RunResult& run, const StepPattern& steps)
+{
+    const int period = static_cast<int>(steps.period);
+    const size_t count = steps.steps + (steps.tail > 0 ? 1 : 0);
+    for (CollectiveRecord& c : run.collectives) {
+        const int k = c.op / 2;
+        c.op = 2 * (k % period) + 1;
+        c.iteration = k / period;
+    }
+    std::vector<double> end(count, -std::numeric_limits<double>::infinity());
+    for (Span& s : run.spans) {
+        const int k = s.op / 2;
+        s.op = 2 * (k % period) + s.op % 2;
+        s.iteration = k / period;
+        if (static_cast<size_t>(s.iteration) < count)
+            end[static_cast<size_t>(s.iteration)] = std::max(end[static_cast<size_t>(s.iteration)], s.endUs);
+    }
+    const double begin = run.iterations.empty() ? 0 : run.iterations.front().beginUs;
+    run.iterations.clear();
+    for (size_t j = 0; j < count; ++j) {
+        const double from = j == 0 ? begin : run.iterations.back().endUs;
+        run.iterations.push_back({from, std::isfinite(end[j]) ? std::max(end[j], from) : from});
+    }
+}
+
+// The set-up (a step pattern's prefix: the first `calls` collectives, a broadcast of the weights,
+// say) in a run in canonical order: its collectives are not drawn, and each rank's time until its
+// arrival at the first step's first collective is that collective's work (one compute span, op
+// 2 * calls), as point-to-point calls' time is. Collective indices and ops move down by the
+// set-up's, so that the run is in canonical order again, the first step's first collective at 0.
+void dropSetUp(RunResult& run, size_t calls)
+{
+    const int setUpOps = 2 * static_cast<int>(calls);
+    std::vector<Span> spans;
+    std::vector<std::pair<double, double>> setUp(static_cast<size_t>(run.ranks),
+                                                 {std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()});
+    for (Span& s : run.spans) {
+        if (s.op > setUpOps || s.rank < 0 || s.rank >= run.ranks) {
+            spans.push_back(s);
+            continue;
+        }
+        auto& [from, to] = setUp[static_cast<size_t>(s.rank)];
+        from = std::min(from, s.beginUs);
+        to = std::max(to, s.endUs);
+    }
+    for (int r = 0; r < run.ranks; ++r)
+        if (const auto& [from, to] = setUp[static_cast<size_t>(r)]; from < to)
+            spans.push_back({r, 0, SpanKind::Compute, from, to, setUpOps, 0, 0, -1, -1});
+    // The set-up's collectives are the first ones (canonical order); any of them may be missing
+    // (completed by no rank).
+    std::vector<int> newIndex(run.collectives.size(), -1);
+    std::vector<CollectiveRecord> kept;
+    for (size_t i = 0; i < run.collectives.size(); ++i) {
+        if (run.collectives[i].op < setUpOps)
+            continue;
+        newIndex[i] = static_cast<int>(kept.size());
+        kept.push_back(std::move(run.collectives[i]));
+        kept.back().op -= setUpOps;
+    }
+    for (Span& s : spans) {
+        s.op -= setUpOps;
+        if (s.collective >= 0)
+            s.collective = newIndex[static_cast<size_t>(s.collective)];
+    }
+    std::stable_sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) {
+        return std::tie(a.op, a.rank, a.beginUs, a.stream) < std::tie(b.op, b.rank, b.beginUs, b.stream);
+    });
+    run.spans = std::move(spans);
+    run.collectives = std::move(kept);
+}
 
 } // namespace
 
@@ -255,11 +348,7 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
             c.op = 2 * k + 1;
             c.sequence = static_cast<int>(t.op->sequence);
             c.kind = t.kind;
-            const Bytes element = static_cast<Bytes>(*ncclDatatypeBytes(t.op->datatype));
-            // nccl-tests' size: the full buffer (NCCL's count is per rank for all-gather's input and
-            // reduce-scatter's output).
-            const bool perRank = t.kind == OpKind::AllGather || t.kind == OpKind::ReduceScatter;
-            c.bytes = static_cast<Bytes>(t.op->count) * element * static_cast<Bytes>(perRank ? n : 1);
+            c.bytes = ncclTestsBytes(t, n);
             c.group = group;
             c.arrivalUs.assign(static_cast<size_t>(n), kNaN);
             c.arrivalUs[static_cast<size_t>(r)] = a;
@@ -383,31 +472,44 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
     if (observed.topology.rankCount() != n)
         return badInput("the machine given has " + std::to_string(observed.topology.rankCount()) + " GPUs, but the profiled job has "
                         + std::to_string(n) + " ranks");
-    std::vector<const CollectiveRecord*> byIndex(indexOf.size(), nullptr);
-    for (const CollectiveRecord& c : run.collectives)
-        byIndex[static_cast<size_t>(c.op / 2)] = &c;
     // Sequences some rank recorded but none completed everywhere keep their place in the program.
     std::map<int, const Timed*> anyTimed;
     for (const auto& list : timed)
         for (const Timed& t : list)
             anyTimed.emplace(indexOf.at(t.op->sequence), &t);
+    // The program's steps: found in the finished run only (a run built while records still arrive
+    // keeps collective k at op 2k+1, profile_live.h; the result then replaces its timeline).
+    std::vector<CollectiveKey> calls;
     for (size_t k = 0; k < indexOf.size(); ++k) {
+        const Timed& t = *anyTimed.at(static_cast<int>(k));
+        calls.push_back({t.kind, ncclTestsBytes(t, n), rootOf(t, n), world});
+    }
+    size_t firstCall = 0, programCalls = calls.size();
+    if (!options.recordsStillArriving) {
+        // Records that end early: some rank's stop before the others' (the run's hang report, which
+        // leaves the unfinished last step out of the step time, summary.h).
+        if (const std::optional<StepPattern> steps = findSteps(calls, incomplete)) {
+            if (steps->prefix > 0) {
+                dropSetUp(run, steps->prefix);
+                run.notes.push_back(std::to_string(steps->prefix)
+                                    + " set-up collectives before the first step recorded but not drawn: their time counts "
+                                      "as the first step's work");
+            }
+            splitIntoSteps(run, *steps);
+            firstCall = steps->prefix;
+            programCalls = steps->period;
+            observed.iterations = static_cast<int>(std::clamp<size_t>(steps->steps, 1, 100000)); // validateScenario's limit
+        }
+    }
+    for (size_t k = 0; k < programCalls; ++k) {
+        const Timed& t = *anyTimed.at(static_cast<int>(firstCall + k));
         Op work;
         work.kind = OpKind::Compute;
         work.name = "work before #" + std::to_string(k);
         Op coll;
-        if (byIndex[k]) {
-            coll.kind = byIndex[k]->kind;
-            coll.bytes = byIndex[k]->bytes;
-        } else {
-            const Timed& t = *anyTimed.at(static_cast<int>(k));
-            coll.kind = t.kind;
-            const bool perRank = t.kind == OpKind::AllGather || t.kind == OpKind::ReduceScatter;
-            coll.bytes = static_cast<Bytes>(t.op->count) * static_cast<Bytes>(*ncclDatatypeBytes(t.op->datatype))
-                         * static_cast<Bytes>(perRank ? n : 1);
-        }
-        const int root = anyTimed.at(static_cast<int>(k))->op->root;
-        if ((coll.kind == OpKind::Reduce || coll.kind == OpKind::Broadcast) && root >= 0 && root < n)
+        coll.kind = t.kind;
+        coll.bytes = ncclTestsBytes(t, n);
+        if (const int root = rootOf(t, n); root >= 0)
             coll.root = root;
         coll.name = std::string(opName(coll.kind)) + " #" + std::to_string(k);
         observed.program.push_back(work);

@@ -11,6 +11,9 @@
 //     its own end.
 // Order (canonical, so that a run built while records still arrive is a prefix of the finished
 // one, profile_live.h): collectives[k] is collective k (op 2k+1); spans by step, rank, begin.
+// The finished run (not recordsStillArriving) is then cut into the program's steps where it has
+// them (profile_steps.h): collective k after the set-up is op 2(k mod P)+1 of iteration k / P,
+// still at index k - set-up, spans in the same order; the set-up's collectives are not drawn.
 // The scenario beside it is the program as observed (profile_scenario.h), so that the run can be
 // saved, opened, diagnosed and simulated again.
 #pragma once
@@ -29,7 +32,8 @@ struct ProfileBuildOptions {
     std::optional<Topology> machine; // the machine it ran on; default: H200s on NVSwitch, as many as ranks
     std::string name = "profiled program";
     // The program still runs (`shardlab profile --live`): a collective timed by the host alone
-    // (no GPU timer) counts as finished only once its stop has arrived.
+    // (no GPU timer) counts as finished only once its stop has arrived; no steps are found (the
+    // run stays in canonical order, one iteration).
     bool recordsStillArriving = false;
     // How the program ended, when it did not end well ("the program exited with status 3"): a
     // note of the run, since its records may end early.

@@ -47,7 +47,8 @@ private:
 // finished: K such that collectives[0..K) have op 2k+1 and an arrival of every member.
 size_t settledCollectives(const RunResult& run);
 // The settled part: collectives[0..K) and the spans of steps below 2K, in order; no iteration
-// marks (a profiled run's one mark spans the whole run: it comes with the result).
+// marks (a run built while records arrive has one mark spanning it; the finished run's steps
+// come with the result).
 RunResult settledPrefix(const RunResult& run, size_t collectives);
 
 } // namespace shardlab
