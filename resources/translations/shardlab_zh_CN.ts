@@ -3718,6 +3718,10 @@ first mismatch</source>
         <source>End the profiled program; what it recorded until then is shown, marked incomplete</source>
         <translation>结束被分析的程序；它此前记录的内容会显示出来，并标为不完整</translation>
     </message>
+    <message>
+        <source>Profiling your program: its summary, per-rank table and diagnosis appear when it ends (or when you press Stop). The diagram shows the machine it ran on from then on.</source>
+        <translation>正在剖析你的程序：程序结束（或按下“停止”）后，这里会显示它的摘要、每个 Rank 的表格和诊断。届时拓扑图也会换成它实际运行的机器。</translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::ScalingModel</name>

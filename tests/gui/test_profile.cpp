@@ -106,7 +106,9 @@ private slots:
         QFile gate(out + QStringLiteral("/go"));
         QVERIFY(gate.open(QIODevice::WriteOnly));
         gate.close();
-        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+        // the profile's run, then the same run shown against the observed program's own document
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 60000);
+        QVERIFY(done.at(1).at(0).value<RunOutcomePtr>()->run == done.at(0).at(0).value<RunOutcomePtr>()->run);
         const auto outcome = done.front().at(0).value<RunOutcomePtr>();
         QVERIFY(outcome->incomplete.isEmpty());
         QCOMPARE(outcome->run->collectives.size(), size_t(5));
@@ -156,9 +158,11 @@ private slots:
         profileThroughTheMenu(w, fakeProgram(out, 5, 2));
         QTRY_VERIFY_WITH_TIMEOUT(!partial.isEmpty(), 60000);
         w.runPage()->cancel(); // Stop
-        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 60000); // as it stopped, then against its own document
         const auto outcome = done.front().at(0).value<RunOutcomePtr>();
         QVERIFY2(outcome->incomplete.contains(QStringLiteral("Stopped")), qPrintable(outcome->incomplete));
+        // still marked incomplete when shown against the observed program's document
+        QCOMPARE(done.at(1).at(0).value<RunOutcomePtr>()->incomplete, outcome->incomplete);
         QCOMPARE(outcome->run->collectives.size(), size_t(2));
     }
 

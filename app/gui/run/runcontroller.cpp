@@ -173,9 +173,11 @@ quint64 RunController::start(const Scenario& scenario, RunKind kind)
     return m_current;
 }
 
-quint64 RunController::present(const Scenario& scenario, std::shared_ptr<const RunResult> run, const QString& origin)
+quint64 RunController::present(const Scenario& scenario, std::shared_ptr<const RunResult> run, const QString& origin,
+                               const QString& incomplete)
 {
     begin();
+    m_incomplete = incomplete;
     const RunKind kind = run->mode == RunMode::Live ? RunKind::Live : RunKind::Simulate;
     QMetaObject::invokeMethod(
         m_worker,

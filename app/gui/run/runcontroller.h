@@ -32,7 +32,9 @@ public:
     quint64 start(const Scenario& scenario, RunKind kind);
     // Shows a run made elsewhere (a result file, a trace) as if it had just finished here: the same
     // signals (started, then resultAvailable or failed), superseding any run in progress.
-    quint64 present(const Scenario& scenario, std::shared_ptr<const RunResult> run, const QString& origin);
+    // `incomplete`: why the run is incomplete (a stopped profile), kept in its outcome.
+    quint64 present(const Scenario& scenario, std::shared_ptr<const RunResult> run, const QString& origin,
+                    const QString& incomplete = QString());
     // Runs `scenario` on another machine over SSH (remote/remotesession.h): its stream goes into the
     // same buffer and lanes as a local simulation's, and the run it sends ends as any run made here
     // (resultAvailable through the worker's preparation). A connection that drops shows what

@@ -298,10 +298,11 @@ void RunPage::runProfile(const RemoteTarget& target, const QString& program, con
     m_controller->startProfile(target, resultFile);
 }
 
-void RunPage::showRun(const Scenario& scenario, std::shared_ptr<const RunResult> run, const QString& origin)
+void RunPage::showRun(const Scenario& scenario, std::shared_ptr<const RunResult> run, const QString& origin,
+                      const QString& incomplete)
 {
     m_running = scenario;
-    m_controller->present(scenario, std::move(run), origin);
+    m_controller->present(scenario, std::move(run), origin, incomplete);
 }
 
 void RunPage::cancel()
@@ -332,6 +333,9 @@ void RunPage::onStarted(quint64, RunKind kind)
     if (profiling) {
         m_status->setText(tr("Profiling %1\u2026 (Stop ends the program and keeps what it recorded)").arg(m_profiled));
         m_progress->setRange(0, 0); // how many collectives the program makes is not known
+        // not the open scenario's figures: the program's come when it ends
+        m_summary->clear(tr("Profiling your program: its summary, per-rank table and diagnosis appear when it ends "
+                            "(or when you press Stop). The diagram shows the machine it ran on from then on."));
     } else if (m_controller->remoteSession())
         m_status->setText(m_remoteHost.isEmpty() ? tr("Reading a run stream on this machine\u2026")
                                                  : tr("Running on %1 over SSH\u2026").arg(m_remoteHost));

@@ -99,7 +99,10 @@ public slots:
     // (remote/profiledialog.h); its timeline appears once the program's communicators are known.
     // `resultFile`: where `shardlab profile` saves the run (named in the banner afterwards).
     void runProfile(const RemoteTarget& target, const QString& program, const QString& resultFile);
-    void showRun(const shardlab::Scenario& scenario, std::shared_ptr<const shardlab::RunResult> run, const QString& origin);
+    // A run made elsewhere (a result file, a trace, a profile shown against its own document);
+    // `incomplete` says why it is incomplete, if it is.
+    void showRun(const shardlab::Scenario& scenario, std::shared_ptr<const shardlab::RunResult> run, const QString& origin,
+                 const QString& incomplete = QString());
 
 signals:
     // What the topology diagram draws at the playback's current instant (up to 60 per second).

@@ -78,7 +78,7 @@ void MainWindow::wirePages()
             statusBar()->showMessage(tr("The profiled program is open as an untitled document (%1 ranks).")
                                          .arg(outcome->scenario.ranks()),
                                      8000);
-            m_run->showRun(outcome->scenario, outcome->run, outcome->origin);
+            m_run->showRun(outcome->scenario, outcome->run, outcome->origin, outcome->incomplete);
             return;
         }
         m_playbackStale = false;
