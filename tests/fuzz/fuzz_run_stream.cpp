@@ -38,7 +38,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // written again, it reads back to the same run
     std::ostringstream out;
     shardlab::RunStreamWriter writer(out);
-    if (!writer.header(header) || !writer.result(*whole))
+    // (an open program's stream, version 2, ends with its program and, no chunk having been
+    // written here, the whole timeline)
+    shardlab::StreamEnding ending;
+    if (header.openProgram) {
+        ending.scenario = pieces.scenario();
+        ending.replaceTimeline = true;
+    }
+    if (!writer.header(header) || !writer.result(*whole, ending))
         __builtin_trap();
     auto back = shardlab::readRunStream(out.str(), "fuzz-again");
     if (!back.ok() || shardlab::serializeRunResult(*back) != shardlab::serializeRunResult(*whole))
