@@ -25,7 +25,9 @@
 #include <QTemporaryDir>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThread>
 
+#include <atomic>
 #include <csignal>
 
 #include <signal.h>
@@ -47,14 +49,17 @@ QString cli() { return QStringLiteral(SHARDLAB_CLI); }
 bool processGone(qint64 pid) { return ::kill(static_cast<pid_t>(pid), 0) != 0; }
 
 // Runs `command` there on `scenario`; returns the session after it ended (finished or failed).
+// `sink`, if given, receives the run so far after each chunk (on the stream parser's thread).
 struct Ended {
     bool finished = false;
     std::shared_ptr<const RunResult> run;
     QString message;
 };
-Ended runThere(const RemoteTarget& target, const Scenario& scenario)
+Ended runThere(const RemoteTarget& target, const Scenario& scenario, StreamParser::ChunkSink sink = {})
 {
     RemoteSession session(target);
+    if (sink)
+        session.setChunkSink(std::move(sink));
     QSignalSpy done(&session, &RemoteSession::runAvailable);
     QSignalSpy failed(&session, &RemoteSession::failed);
     session.start(scenario);
@@ -297,6 +302,40 @@ private slots:
         QVERIFY2(e.finished, qPrintable(e.message));
         auto local = simulate(scenario);
         QVERIFY(local);
+        QCOMPARE(serializeRunResult(*e.run), serializeRunResult(*local));
+    }
+
+    // The stream is read on a thread of its own (StreamParser), never on the GUI thread: a long
+    // profile's last line takes the JSON parser most of a second (bench_timeline part 5). Each
+    // chunk reaches the sink there, growing, and the run is still the local one.
+    void theStreamIsReadOffTheGuiThread()
+    {
+        qRegisterMetaType<std::shared_ptr<const RunResult>>();
+        RemoteTarget here;
+        here.host = QStringLiteral("this machine");
+        here.onThisMachine = true;
+        here.command = cli() + QStringLiteral(" sim --stream -");
+        const Scenario scenario = load("default.shardlab.json");
+        QThread* gui = QThread::currentThread();
+        std::atomic<int> chunks{0}, onGuiThread{0};
+        std::atomic<size_t> lastSpans{0};
+        std::atomic<bool> shrank{false};
+        const Ended e = runThere(here, scenario, [&](const RunResult& soFar, int, int) {
+            if (QThread::currentThread() == gui)
+                ++onGuiThread;
+            if (soFar.spans.size() < lastSpans)
+                shrank = true;
+            lastSpans = soFar.spans.size();
+            ++chunks;
+            return true;
+        });
+        QVERIFY2(e.finished, qPrintable(e.message));
+        QVERIFY(chunks > 0);
+        QCOMPARE(onGuiThread.load(), 0);
+        QVERIFY(!shrank);
+        auto local = simulate(scenario);
+        QVERIFY(local);
+        QCOMPARE(lastSpans.load(), local->spans.size());
         QCOMPARE(serializeRunResult(*e.run), serializeRunResult(*local));
     }
 };

@@ -9,7 +9,7 @@ constexpr qsizetype kStderrKept = 64 * 1024;
 }
 
 RemoteSession::RemoteSession(RemoteTarget target, QObject* parent)
-    : QObject(parent), m_target(std::move(target)), m_reader(m_target.displayName().toStdString())
+    : QObject(parent), m_target(std::move(target)), m_parser(new StreamParser(m_target.displayName().toStdString()))
 {
     connect(&m_ssh, &QProcess::readyReadStandardOutput, this, &RemoteSession::readOutput);
     connect(&m_ssh, &QProcess::readyReadStandardError, this, [this] {
@@ -19,20 +19,37 @@ RemoteSession::RemoteSession(RemoteTarget target, QObject* parent)
     });
     connect(&m_ssh, &QProcess::finished, this, &RemoteSession::onFinished);
     connect(&m_ssh, &QProcess::errorOccurred, this, &RemoteSession::onError);
+
+    m_parseThread.setObjectName(QStringLiteral("shardlab-stream"));
+    m_parser->moveToThread(&m_parseThread);
+    connect(&m_parseThread, &QThread::finished, m_parser, &QObject::deleteLater);
+    connect(m_parser, &StreamParser::headerParsed, this, [this](std::shared_ptr<const StreamHeader> header) {
+        m_header = std::move(header);
+        emit headerAvailable();
+    });
+    connect(m_parser, &StreamParser::chunksParsed, this, &RemoteSession::chunkAvailable);
+    connect(m_parser, &StreamParser::progressParsed, this, &RemoteSession::progress);
+    connect(m_parser, &StreamParser::refused, this, &RemoteSession::onRefused);
+    connect(m_parser, &StreamParser::ended, this, &RemoteSession::onEnded);
+    m_parseThread.start();
 }
 
 RemoteSession::~RemoteSession()
 {
+    m_parser->disconnect(this);
     if (m_ssh.state() != QProcess::NotRunning) {
         m_ssh.disconnect(this);
         if (m_profile) { // `shardlab profile` passes SIGTERM on to the program, which must not be left running
             m_ssh.terminate();
-            if (m_ssh.waitForFinished(5000))
-                return;
+            if (!m_ssh.waitForFinished(5000))
+                m_ssh.kill();
+        } else {
+            m_ssh.kill();
         }
-        m_ssh.kill();
         m_ssh.waitForFinished(5000);
     }
+    m_parseThread.quit(); // after the line being parsed, if any; the parser is deleted with the thread's end
+    m_parseThread.wait();
 }
 
 void RemoteSession::start(const Scenario& scenario)
@@ -72,34 +89,21 @@ void RemoteSession::cancel()
 
 void RemoteSession::readOutput()
 {
-    const QByteArray bytes = m_ssh.readAllStandardOutput();
+    QByteArray bytes = m_ssh.readAllStandardOutput();
+    if (!m_problem.isEmpty() || bytes.isEmpty())
+        return;
+    QMetaObject::invokeMethod(m_parser, [p = m_parser, b = std::move(bytes)] { p->feed(b); }, Qt::QueuedConnection);
+}
+
+void RemoteSession::onRefused(const QString& message)
+{
     if (!m_problem.isEmpty())
         return;
-    const bool hadHeader = m_reader.header().has_value();
-    int chunks = 0;
-    bool progressed = false;
-    Status st = m_reader.feed(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())),
-                              [&](RunStreamReader::Event e) {
-                                  if (e == RunStreamReader::Event::Chunk)
-                                      ++chunks;
-                                  else if (e == RunStreamReader::Event::Progress)
-                                      progressed = true;
-                              });
-    if (!hadHeader && m_reader.header())
-        emit headerAvailable();
-    if (chunks > 0)
-        emit chunkAvailable(m_reader.done(), m_reader.total());
-    else if (progressed)
-        emit progress(m_reader.done(), m_reader.total());
-    if (!st) { // nothing more can be read: stop the remote side too
-        // the sentence names the host already; the reader's message begins with it too
-        std::string message = st.error().message;
-        const std::string origin = m_target.displayName().toStdString() + ": ";
-        if (message.rfind(origin, 0) == 0)
-            message.erase(0, origin.size());
-        m_problem = QString::fromStdString(message);
-        m_ssh.terminate();
-    }
+    // nothing more can be read: stop the remote side too. The sentence names the host already;
+    // the reader's message begins with it too.
+    const QString origin = m_target.displayName() + QStringLiteral(": ");
+    m_problem = message.startsWith(origin) ? message.mid(origin.size()) : message;
+    m_ssh.terminate();
 }
 
 void RemoteSession::onError(QProcess::ProcessError error)
@@ -117,43 +121,39 @@ void RemoteSession::onFinished(int exitCode, QProcess::ExitStatus status)
     if (m_done)
         return;
     m_done = true;
-    readOutput(); // what is left in the pipe
+    readOutput(); // what is left in the pipe, parsed before the end below
     m_stderr += m_ssh.readAllStandardError();
     if (m_cancelled && m_problem.isEmpty() && !m_profile) {
         emit cancelled();
         return;
     }
-    const Scenario& ran = m_reader.scenario() ? *m_reader.scenario() : m_sent;
-    if (m_problem.isEmpty()) {
-        auto run = m_reader.finish();
-        if (run) {
-            emit runAvailable(std::make_shared<const RunResult>(std::move(run).value()), ran);
-            return;
-        }
-        // a result that arrived but does not fit its scenario; a stream that stopped early, or never
-        // began, is explained from ssh's exit status below
-        if (m_reader.finished())
-            m_problem = QString::fromStdString(run.error().message);
+    m_exitCode = exitCode;
+    m_crashed = status == QProcess::CrashExit;
+    QMetaObject::invokeMethod(m_parser, [p = m_parser, sent = m_sent] { p->finish(sent); }, Qt::QueuedConnection);
+}
+
+void RemoteSession::onEnded(const std::shared_ptr<const StreamEnd>& e)
+{
+    if (m_problem.isEmpty() && e->run) {
+        emit runAvailable(e->run, e->scenario);
+        return;
     }
+    // a result that arrived but does not fit its scenario; a stream that stopped early, or never
+    // began, is explained from ssh's exit status below
+    if (m_problem.isEmpty())
+        m_problem = e->finishProblem;
     RemoteEnd end;
-    end.exitCode = exitCode;
-    end.crashed = status == QProcess::CrashExit;
+    end.exitCode = m_exitCode;
+    end.crashed = m_crashed;
     end.stderrText = QString::fromUtf8(m_stderr);
-    end.sawHeader = m_reader.header().has_value();
-    end.iterationsArrived = static_cast<int>(m_reader.soFar().iterations.size());
-    end.iterationsTotal = m_reader.total() > 0 ? m_reader.total() : ran.iterations;
+    end.sawHeader = e->sawHeader;
+    end.iterationsArrived = e->iterationsArrived;
+    end.iterationsTotal = e->iterationsTotal > 0 ? e->iterationsTotal : e->scenario.iterations;
     end.streamProblem = m_problem;
     end.profile = m_profile;
-    end.collectivesArrived = static_cast<int>(m_reader.soFar().collectives.size());
-    if (m_reader.reportedError())
-        end.reportedError = QString::fromStdString(m_reader.reportedError()->message);
-    std::shared_ptr<const RunResult> partial;
-    // an open program's stream (a profiled program) brings its iteration mark only at the end
-    const bool open = m_reader.header() && m_reader.header()->openProgram;
-    if (end.sawHeader && end.streamProblem.isEmpty() && end.reportedError.isEmpty()
-        && (end.iterationsArrived > 0 || (open && !m_reader.soFar().spans.empty())))
-        partial = std::make_shared<const RunResult>(m_reader.partial());
-    emit failed(explainRemoteEnd(m_target, end), std::move(partial), ran);
+    end.collectivesArrived = e->collectivesArrived;
+    end.reportedError = e->reportedError;
+    emit failed(explainRemoteEnd(m_target, end), end.streamProblem.isEmpty() ? e->partial : nullptr, e->scenario);
 }
 
 } // namespace shardlab::gui

@@ -98,9 +98,9 @@ quint64 RunController::startProfile(const RemoteTarget& target, const QString& o
     m_remote->setProfile(true);
     RemoteSession* session = m_remote;
     connect(session, &RemoteSession::headerAvailable, this, [this, id, session] {
-        if (id != m_current || !session->reader().header())
+        if (id != m_current || !session->header())
             return;
-        const Scenario& s = session->reader().header()->scenario;
+        const Scenario& s = session->header()->scenario;
         std::vector<std::string> devices;
         for (const Gpu& g : s.topology.gpus)
             devices.push_back(g.name);
@@ -115,10 +115,15 @@ quint64 RunController::startProfile(const RemoteTarget& target, const QString& o
 
 void RunController::follow(quint64 id, RemoteSession* session, const QString& origin)
 {
-    connect(session, &RemoteSession::chunkAvailable, this, [this, id, session](int done, int total) {
+    // each chunk's spans go into the bounded buffer on the stream parser's thread, as the engine
+    // thread's do; the GUI only hears that there is something to take
+    session->setChunkSink([stream = m_stream, id](const RunResult& soFar, int done, int total) {
+        return stream->push(id, soFar, done, total);
+    });
+    connect(session, &RemoteSession::chunkAvailable, this, [this, id](int done, int total, bool tell) {
         if (id != m_current)
             return;
-        if (m_stream->push(id, session->reader().soFar(), done, total))
+        if (tell)
             onDataReady(id);
         onProgress(id, done, total);
     });

@@ -19,8 +19,8 @@ public:
 
     // GUI thread: a new run begins; forget everything else.
     void reset(quint64 id);
-    // Engine thread: copies what `soFar` gained since the last push of this run. True when the
-    // buffer was empty before, i.e. when the GUI needs telling.
+    // Engine thread (or a stream parser's): copies what `soFar` gained since the last push of this
+    // run. True when the buffer was empty before, i.e. when the GUI needs telling.
     bool push(quint64 id, const RunResult& soFar, int done, int total);
     // GUI thread: everything pending for run `id`, or nothing.
     std::optional<RunChunk> take(quint64 id);
