@@ -10,7 +10,12 @@
 #include "shardlab/io/result_file.h"
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/io/trace_import.h"
+#include "shardlab/base/short_list.h"
+#include "shardlab/base/units.h"
+#include "shardlab/lessons/lesson_check.h"
 #include "shardlab/model/presets.h"
+#include "shardlab/model/semantics.h"
+#include "shardlab/model/verification.h"
 #include "shardlab/report/lab_report.h"
 #include "shardlab/profile/profile_reader.h"
 #include "shardlab/sim/profiles.h"
@@ -21,11 +26,15 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <set>
 #include <fstream>
 #include <regex>
 #include <sstream>
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 using namespace shardlab;
@@ -38,6 +47,11 @@ const char* const kReaderSources[] = {
     "engine/model/src/scenario.cpp",     "engine/model/src/topology.cpp",      "engine/io/src/run_result_io.cpp",
     "engine/io/src/result_file.cpp",     "engine/io/src/trace_import.cpp",     "engine/profile/src/profile_reader.cpp",
     "engine/sim/src/profiles.cpp",       "engine/sim/src/event_estimate.cpp",
+    // what the editors refuse (the app's inline "Not changed: …"): sizes, work and bandwidths as
+    // typed, a collective's buffers and its verification
+    "engine/base/src/units.cpp",         "engine/model/src/semantics.cpp",     "engine/model/src/verification.cpp",
+    // a lesson file that does not load, a lesson step that cannot resolve, an answer not checked
+    "engine/lessons/src/lessons.cpp",    "engine/lessons/src/lesson_check.cpp",
 };
 
 std::string readSource(const std::string& relative)
@@ -296,6 +310,136 @@ TEST(ErrorWording, RunsThatCannotStartSayWhyInChinese)
             kept.push_back(op.name);
         checkBothLanguages(run.error().message, kept);
     }
+}
+
+// A list of ranks cut short (base/short_list.h) is worded inside the line: "and 3 more" too.
+TEST(ErrorWording, AListCutShortIsWordedInChinese)
+{
+    std::vector<std::string> ranks;
+    for (int r = 1; r <= 11; ++r)
+        ranks.push_back(std::to_string(r));
+    EXPECT_EQ(shortList({"1", "2"}, 8), "1, 2");
+    EXPECT_EQ(shortList(ranks, 8), "1, 2, 3, 4, 5, 6, 7, 8 and 3 more");
+    const std::string line = "$.program[0] (all_reduce 'grads'): rank 0 has no route to ranks " + shortList(ranks, 8)
+                             + " (no chain of links joins their GPUs in the topology), so the collective cannot run; add the"
+                               " links that join them, or leave those ranks out of its group";
+    checkBothLanguages(line, {"grads", "all_reduce"});
+    EXPECT_NE(wordedError(line, Language::Chinese).find("1, 2, 3, 4, 5, 6, 7, 8 等，另有 3 个"), std::string::npos);
+}
+
+// How a run was launched, as result files keep it, in either language (a reopened result file).
+TEST(ErrorWording, TheLaunchOfARunIsWordedInChinese)
+{
+    const std::vector<std::pair<std::string, std::string>> launches{
+        {"simulation", "模拟"},
+        {"single process", "单进程"},
+        {"1 process driving 2 GPUs", "1 个进程驱动 2 张 GPU"},
+        {"3 processes on 2 hosts", "3 个进程，分布在 2 台主机上"},
+        {"Open MPI (mpirun), 8 processes on 2 hosts", "Open MPI (mpirun)，8 个进程，分布在 2 台主机上"},
+        {"Slurm (srun), 4 processes on 1 host", "Slurm (srun)，4 个进程，在 1 台主机上"},
+        {"shardlab profile --live", "shardlab profile --live"}, // a command, as typed
+    };
+    for (const auto& [english, chinese] : launches) {
+        EXPECT_EQ(render(launchMessageOf(english), Language::English), english);
+        EXPECT_EQ(render(launchMessageOf(english), Language::Chinese), chinese);
+    }
+}
+
+// The system's reasons inside a message (strerror, dlerror), as file_io.cpp, the profiler and the
+// MPI loader put them: worded where glibc's English is known, the rest of the line around them too.
+TEST(ErrorWording, TheSystemsReasonsAreWordedInChinese)
+{
+    const std::string full = std::string("out.csv: writing failed after 4.0 KB (") + std::strerror(ENOSPC)
+                             + ": the disk is full); the previous file, if any, is unchanged";
+    checkBothLanguages(full, {"out.csv"});
+    EXPECT_NE(wordedError(full, Language::Chinese).find("设备上没有空间：磁盘已满"), std::string::npos);
+    const std::string create = std::string("cannot create /srv/lab/out: ") + std::strerror(EACCES);
+    checkBothLanguages(create, {"/srv/lab/out"});
+    EXPECT_NE(wordedError(create, Language::Chinese).find("权限不够"), std::string::npos);
+    ASSERT_EQ(dlopen("libshardlab-no-such-library.so", RTLD_NOW), nullptr);
+    const std::string mpi = "cannot load the MPI module /opt/m.so: " + std::string(dlerror())
+                            + " (is the MPI library it was built with, e.g. libopenmpi3, installed?)";
+    checkBothLanguages(mpi, {"/opt/m.so", "libshardlab-no-such-library.so", "libopenmpi3"});
+    EXPECT_NE(wordedError(mpi, Language::Chinese).find("无法打开共享库文件：没有那个文件或目录"), std::string::npos);
+    // a reason glibc words otherwise stays as it is
+    const std::string odd = "cannot create /srv/lab/out: Stale file handle of a kind";
+    EXPECT_NE(wordedError(odd, Language::Chinese).find("Stale file handle of a kind"), std::string::npos);
+}
+
+// What the editors refuse as typed (the app's "Not changed: …" line words these): each message
+// of units.cpp, semantics.cpp and verification.cpp, made by the call a user's input reaches.
+TEST(ErrorWording, WhatTheEditorsRefuseIsWordedInChinese)
+{
+    std::vector<std::string> refused;
+    auto keep = [&](const auto& result) {
+        ASSERT_FALSE(result) << "accepted";
+        refused.push_back(result.error().message);
+    };
+    keep(parseSize("lots"));
+    keep(parseSize("12 XB"));
+    keep(parseSize("-3 GB"));
+    keep(parseSize("2 PiB"));
+    keep(parseSize("1.5 B"));
+    keep(parseBenchSize("4 Q"));
+    keep(parseBandwidth("fast"));
+    keep(parseBandwidth("25 GB/h"));
+    keep(parseFlops("much"));
+    keep(parseFlops("4 ZFLOP"));
+    keep(parseFlops("1e30"));
+    keep(applyCollective(OpKind::AllReduce, RankValues{{1, 2}, {3}}));
+    keep(applyCollective(OpKind::AllReduce, RankValues{}));
+    keep(applyCollective(OpKind::Reduce, RankValues{{1}, {2}}, 5));
+    keep(applyCollective(OpKind::Compute, RankValues{{1}, {2}}));
+    keep(applyCollective(OpKind::ReduceScatter, RankValues{{1, 2, 3}, {4, 5, 6}}));
+    keep(applyCollective(OpKind::SendRecv, RankValues{{1}, {2}}, 1, 1));
+    keep(verifyCollective(OpKind::Compute, {0, 1}, 4, 0, 1));
+    keep(verifyCollective(OpKind::AllReduce, {}, 4, 0, 1));
+    keep(verifyCollective(OpKind::Reduce, {0, 1}, 4, 3, 1));
+    keep(verifyCollective(OpKind::SendRecv, {0, 1}, 4, 0, 7));
+    ASSERT_EQ(refused.size(), 21u);
+    // the op's own names and units stay as the engine writes them
+    for (const std::string& english : refused)
+        checkBothLanguages(english, {"all_gather_v", "all_reduce", "reduce_scatter", "send_recv", "reduce", "nccl-tests", "FLOP",
+                                     "kB", "KiB", "MiB", "GiB", "TiB", "GB/s", "MB/s", "TB/s", "Gb/s", "PB", "TFLOP", "e24"});
+}
+
+// What a learner reads when an answer cannot be checked, and a lesson folder that does not load:
+// every shipped lesson's every question given answers of the wrong form.
+TEST(ErrorWording, AnswersThatCannotBeCheckedAndLessonFoldersAreWordedInChinese)
+{
+    const std::filesystem::path dir = std::filesystem::path(SHARDLAB_SCENARIO_DIR) / ".." / "lessons";
+    auto lessons = loadLessons(dir);
+    ASSERT_TRUE(lessons) << lessons.error().message;
+    std::set<std::string> refused;
+    std::vector<std::string> kept{"NAME.lesson.json"};
+    for (const Lesson& lesson : *lessons) {
+        auto r = resolveLesson(lesson);
+        ASSERT_TRUE(r) << r.error().message;
+        kept.push_back(lesson.id);
+        const int n = static_cast<int>(lesson.questions.size());
+        for (int q = 0; q <= n; ++q) // q == n: a question the lesson does not have
+            for (const char* answer : {"lots", "7 parsec", " ", "zz", "a, b"}) {
+                auto check = checkAnswer(*r, q, answer);
+                if (!check)
+                    refused.insert(check.error().message);
+            }
+        for (const LessonQuestion& question : lesson.questions)
+            for (const LessonChoice& c : question.choices)
+                kept.push_back(c.id);
+    }
+    const std::filesystem::path empty = std::filesystem::temp_directory_path() / ("shardlab-no-lessons-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(empty);
+    for (const std::filesystem::path& folder : {empty, dir / "missing-folder"}) {
+        auto none = loadLessons(folder);
+        ASSERT_FALSE(none);
+        refused.insert(none.error().message);
+        kept.push_back(folder.string());
+    }
+    std::filesystem::remove_all(empty);
+    // not a number, a unit not asked for, no answer, not a choice, two choices, no such question
+    EXPECT_GE(refused.size(), 7u);
+    for (const std::string& english : refused)
+        checkBothLanguages(english, kept);
 }
 
 TEST(ErrorWording, EveryPresetsSourceAndTheScaledMachinesNotesAreWordedInChinese)

@@ -1,5 +1,6 @@
 #include "lessons/lesson_browser.h"
 
+#include "i18n/language.h"
 #include "lessons/lesson_list_model.h"
 #include "lessons/question_panel.h"
 
@@ -214,7 +215,7 @@ bool LessonBrowser::loadLessons(const QString& dir)
 {
     auto lessons = shardlab::loadLessons(dir.toStdString());
     if (!lessons) {
-        m_error = qstr(lessons.error().message);
+        m_error = i18n::engineError(lessons.error().message);
         return false;
     }
     m_error.clear();
@@ -268,7 +269,7 @@ void LessonBrowser::showLesson(int row)
         if (resolved)
             m_resolved = std::make_unique<ResolvedLesson>(std::move(*resolved));
         else
-            m_resolveError = qstr(resolved.error().message);
+            m_resolveError = i18n::engineError(resolved.error().message);
     }
     m_question->setQuestion(m_resolved.get(), m_resolved ? 0 : -1, m_language);
     refreshTexts();

@@ -1,6 +1,7 @@
 #include "lessons/question_panel.h"
 
 #include "i18n/engineterms.h"
+#include "i18n/language.h"
 #include "lessons/lesson_list_model.h"
 
 #include <QButtonGroup>
@@ -226,7 +227,7 @@ bool QuestionPanel::check()
         if (result)
             m_last = *result;
         else
-            m_lastError = qstr(result.error().message);
+            m_lastError = i18n::engineError(result.error().message);
     }
     showResult();
     Q_EMIT feedbackShown();

@@ -1,5 +1,6 @@
 #include "remote/remoteprobe.h"
 
+#include "i18n/language.h"
 #include "remote/remotefailure.h"
 
 #include "shardlab/base/units.h"
@@ -124,7 +125,7 @@ void RemoteProbe::onFinished(int exitCode, QProcess::ExitStatus status)
             emit machineAvailable(*machine);
             return;
         }
-        emit failed(RemoteProbeText::tr("%1: %2").arg(m_target.displayName(), QString::fromStdString(machine.error().message)));
+        emit failed(RemoteProbeText::tr("%1: %2").arg(m_target.displayName(), i18n::engineError(machine.error().message)));
         return;
     }
     RemoteEnd end;

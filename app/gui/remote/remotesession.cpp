@@ -1,5 +1,7 @@
 #include "remote/remotesession.h"
 
+#include "i18n/language.h"
+
 #include "shardlab/io/scenario_io.h"
 
 namespace shardlab::gui {
@@ -102,7 +104,7 @@ void RemoteSession::onRefused(const QString& message)
     // nothing more can be read: stop the remote side too. The sentence names the host already;
     // the reader's message begins with it too.
     const QString origin = m_target.displayName() + QStringLiteral(": ");
-    m_problem = message.startsWith(origin) ? message.mid(origin.size()) : message;
+    m_problem = i18n::engineError((message.startsWith(origin) ? message.mid(origin.size()) : message).toStdString());
     m_ssh.terminate();
 }
 
@@ -141,7 +143,7 @@ void RemoteSession::onEnded(const std::shared_ptr<const StreamEnd>& e)
     // a result that arrived but does not fit its scenario; a stream that stopped early, or never
     // began, is explained from ssh's exit status below
     if (m_problem.isEmpty())
-        m_problem = e->finishProblem;
+        m_problem = i18n::engineError(e->finishProblem.toStdString());
     RemoteEnd end;
     end.exitCode = m_exitCode;
     end.crashed = m_crashed;
@@ -152,7 +154,7 @@ void RemoteSession::onEnded(const std::shared_ptr<const StreamEnd>& e)
     end.streamProblem = m_problem;
     end.profile = m_profile;
     end.collectivesArrived = e->collectivesArrived;
-    end.reportedError = e->reportedError;
+    end.reportedError = e->reportedError.isEmpty() ? QString() : i18n::engineError(e->reportedError.toStdString());
     emit failed(explainRemoteEnd(m_target, end), end.streamProblem.isEmpty() ? e->partial : nullptr, e->scenario);
 }
 

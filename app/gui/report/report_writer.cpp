@@ -74,11 +74,11 @@ void ReportWriter::start(const QString& path)
                     return; // superseded or gone
                 self->m_running = false;
                 if (!*report) {
-                    Q_EMIT self->failed(QString::fromStdString(report->error().message));
+                    Q_EMIT self->failed(i18n::engineError(report->error().message));
                     return;
                 }
                 if (Status st = self->writeReport(report->value(), path); !st) {
-                    Q_EMIT self->failed(QString::fromStdString(st.error().message));
+                    Q_EMIT self->failed(i18n::engineError(st.error().message));
                     return;
                 }
                 Q_EMIT self->reportAvailable(path);

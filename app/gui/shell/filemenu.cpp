@@ -7,6 +7,7 @@
 #include "document/prompter.h"
 #include "document/recentfiles.h"
 #include "editor/editorpage.h"
+#include "i18n/language.h"
 #include "i18n/preferencesdialog.h"
 #include "common/labels.h"
 #include "common/resourcepaths.h"
@@ -119,7 +120,7 @@ void MainWindow::buildEditMenu()
                 const QList<ShardRef> refs = topologyScene()->selectedShards();
                 if (!refs.isEmpty())
                     if (Status st = Edits::releaseShards(*m_document, refs); !st)
-                        statusBar()->showMessage(qs(st.error().message), 8000);
+                        statusBar()->showMessage(i18n::engineError(st.error().message), 8000);
             });
     edit->addSeparator();
     edit->addAction(i18n::createPreferencesAction(this));

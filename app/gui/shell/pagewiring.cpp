@@ -9,6 +9,7 @@
 #include "document/documentcontroller.h"
 #include "document/livefeedback.h"
 #include "editor/editorpage.h"
+#include "i18n/language.h"
 #include "lessons/lesson_browser.h"
 #include "report/report_writer.h"
 #include "run/playbackcontroller.h"
@@ -124,7 +125,11 @@ void MainWindow::wirePages()
     connect(m_controller, &DocumentController::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
     connect(m_editor, &EditorPage::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
     connect(m_editor, &EditorPage::editFailed, this,
-            [this](const QString& m) { statusBar()->showMessage(tr("Not changed: %1").arg(m), 10000); });
+            [this](const QString& m) {
+                // the editors' own words are translated already; the engine's (a size as typed, a
+                // scenario that would not be valid) are worded here, in one place
+                statusBar()->showMessage(tr("Not changed: %1").arg(i18n::engineError(m.toStdString())), 10000);
+            });
     connect(m_document->undoStack(), &QUndoStack::indexChanged, this, [this] {
         const QString text = m_document->undoStack()->undoText();
         if (!text.isEmpty())

@@ -8,6 +8,7 @@
 #include "shardlab/io/file_kind.h"
 #include "shardlab/io/result_file.h"
 #include "shardlab/io/trace_import.h"
+#include "shardlab/text/error_wording.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -52,7 +53,7 @@ bool RunFileOpener::open(const QString& path)
                     return out;
                 }
                 out.scenario = std::move(result->scenario);
-                out.describe = QString::fromStdString(result->launch);
+                out.describe = i18n::engineText(launchMessageOf(result->launch)); // kept in English in the file
                 out.run = std::make_shared<const RunResult>(std::move(result->run));
             }
             return out;

@@ -1,7 +1,10 @@
 #include "topology/machinedialog.h"
 
 #include "common/labels.h"
+#include "i18n/language.h"
+
 #include "shardlab/model/presets.h"
+#include "shardlab/report/lab_report.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -21,10 +24,11 @@ MachineDialog::MachineDialog(int currentGpus, QWidget* parent) : QDialog(parent)
         new QLabel(tr("Built-in machines (figures from datasheets; each preset cites its source):"), this));
     m_list = new QListWidget(this);
     for (const PresetInfo& p : presetList()) {
-        auto* item = new QListWidgetItem(tr("%1\n    %2").arg(qs(p.id), qs(p.description)), m_list);
+        // the descriptions and citations in the interface language (topo.inc), as `shardlab topo --list` words them
+        auto* item = new QListWidgetItem(tr("%1\n    %2").arg(qs(p.id), i18n::engineText(presetDescription(p))), m_list);
         item->setData(Qt::UserRole, qs(p.id));
         if (auto t = preset(p.id))
-            item->setToolTip(qs(t->source));
+            item->setToolTip(qs(machineText(t->source, i18n::engineLanguage())));
     }
     layout->addWidget(m_list, 1);
     auto* form = new QFormLayout;
@@ -88,7 +92,7 @@ void MachineDialog::describe()
     m_summary->setText(tr("%n GPU(s) in %1 node(s), %2 links: %3", nullptr, t.rankCount())
                            .arg(t.nodeCount())
                            .arg(t.links.size())
-                           .arg(qs(t.name)));
+                           .arg(qs(machineText(t.name, i18n::engineLanguage()))));
 }
 
 } // namespace shardlab::gui

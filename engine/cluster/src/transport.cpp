@@ -1,5 +1,7 @@
 #include "shardlab/cluster/transport.h"
 
+#include "shardlab/base/short_list.h"
+
 #include <cstring>
 #include <cstdio>
 
@@ -62,17 +64,12 @@ Result<std::vector<Bytes8>> gatherBytes(Transport& t, Bytes8 mine, int root, Tag
         if (!m)
             return m.error();
         if (!*m) {
-            std::string who;
-            int count = 0;
+            std::vector<std::string> silent;
             for (int r = 0; r < t.size(); ++r)
-                if (!have[static_cast<size_t>(r)]) {
-                    if (++count <= 16)
-                        who += (who.empty() ? "" : ", ") + std::to_string(r);
-                }
-            if (count > 16)
-                who += " and " + std::to_string(count - 16) + " more";
+                if (!have[static_cast<size_t>(r)])
+                    silent.push_back(std::to_string(r));
             return runFailed("rank " + std::to_string(root) + " waited " + secondsText(deadline, start) + " for the " + what
-                             + " of every rank; nothing came from rank" + (count == 1 ? " " : "s ") + who
+                             + " of every rank; nothing came from rank" + (silent.size() == 1 ? " " : "s ") + shortList(silent, 16)
                              + " (died, hung or stuck elsewhere)");
         }
         const int from = (*m)->from;

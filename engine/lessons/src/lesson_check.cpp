@@ -37,7 +37,7 @@ Result<double> evaluateAnswer(const ResolvedLesson& l, const NumericAnswer& a)
     if (a.value)
         return *a.value;
     if (!a.figure)
-        return badInput("lesson " + l.lesson.id + ": a numeric answer has neither a value nor a figure");
+        return badInput("lesson " + l.lesson.id + ": a numeric answer has neither a 'value' nor a 'figure'");
     auto v = evaluateFigure(l, *a.figure);
     if (!v || a.combine == NumericAnswer::Combine::None || !a.other)
         return v;

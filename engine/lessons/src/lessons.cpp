@@ -28,6 +28,8 @@ const char* questionTypeName(QuestionType type)
 
 namespace {
 
+constexpr std::string_view kLessonSuffix = ".lesson.json"; // a lesson file's name ends so
+
 struct NeedInfo {
     Need need;
     const char* name;
@@ -78,7 +80,7 @@ std::optional<FigureRef> figureRef(JsonReader& rd, const json& v, const std::str
     if (f.scenario != "main" && f.scenario != "compare")
         rd.fail(JsonReader::key(path, "scenario"), "'" + f.scenario + "' (expected main or compare)");
     if (rd.find(v, "rank") && rd.find(v, "index"))
-        rd.fail(path, "both rank and index given (expected one)");
+        rd.fail(path, "both 'rank' and 'index' given (expected one)");
     f.index = static_cast<int>(
         rd.integer(v, path, rd.find(v, "rank") ? "rank" : "index", false, 0, 1'000'000).value_or(-1));
     return f;
@@ -94,7 +96,7 @@ void readNumeric(JsonReader& rd, const json& v, const std::string& path, Numeric
     if (rd.find(v, "value")) {
         a.value = rd.number(v, path, "value", true, -1e300, 1e300);
         if (rd.find(v, "figure"))
-            rd.fail(path, "both value and figure given (expected one)");
+            rd.fail(path, "both 'value' and 'figure' given (expected one)");
     } else if (rd.find(v, "figure")) {
         a.figure = figureRef(rd, v, path);
     } else {
@@ -103,7 +105,7 @@ void readNumeric(JsonReader& rd, const json& v, const std::string& path, Numeric
     for (const char* op : {"minus", "over"})
         if (const json* o = rd.find(v, op)) {
             if (a.combine != NumericAnswer::Combine::None)
-                rd.fail(path, "both minus and over given (expected at most one)");
+                rd.fail(path, "both 'minus' and 'over' given (expected at most one)");
             a.combine = std::string(op) == "minus" ? NumericAnswer::Combine::Minus : NumericAnswer::Combine::Over;
             a.other = figureRef(rd, *o, JsonReader::key(path, op));
         }
@@ -325,7 +327,7 @@ Result<Lesson> parseLesson(const std::string& text, const std::string& origin, c
             if (step.scenario != "main" && step.scenario != "compare")
                 rd.fail(JsonReader::key(sp, "scenario"), "'" + step.scenario + "' (expected main or compare)");
             if (step.scenario == "compare" && l.compareScenario.empty())
-                rd.fail(JsonReader::key(sp, "scenario"), "compare, but the lesson has no compare_scenario");
+                rd.fail(JsonReader::key(sp, "scenario"), "'compare', but the lesson has no 'compare_scenario'");
             l.steps.push_back(step);
         }
     } else {
@@ -362,7 +364,7 @@ Result<std::vector<Lesson>> loadLessons(const std::filesystem::path& dir)
     std::string errors;
     for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
         const std::string name = entry.path().filename().string();
-        if (name.size() < 12 || name.compare(name.size() - 12, 12, ".lesson.json") != 0)
+        if (!name.ends_with(kLessonSuffix))
             continue;
         auto l = loadLesson(entry.path());
         if (!l)
@@ -373,7 +375,7 @@ Result<std::vector<Lesson>> loadLessons(const std::filesystem::path& dir)
     if (!errors.empty())
         return badInput(errors);
     if (lessons.empty())
-        return badInput(dir.string() + ": holds no lessons (expected files named NAME.lesson.json)");
+        return badInput(dir.string() + ": holds no lessons (expected files named 'NAME" + std::string(kLessonSuffix) + "')");
     std::sort(lessons.begin(), lessons.end(),
         [](const Lesson& a, const Lesson& b) { return a.order != b.order ? a.order < b.order : a.id < b.id; });
     std::map<std::string, std::filesystem::path> seen;

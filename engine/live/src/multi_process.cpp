@@ -1,5 +1,6 @@
 #include "shardlab/live/multi_process.h"
 
+#include "shardlab/base/short_list.h"
 #include "shardlab/cluster/clock_sync.h"
 #include "shardlab/cluster/stream_merge.h"
 #include "shardlab/cluster/trace_merge.h"
@@ -123,12 +124,10 @@ Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, in
             status = std::max(status, s.errorStatus);
         }
     for (const auto& [error, ranks] : same) {
-        std::string names;
-        for (size_t i = 0; i < ranks.size() && i < 8; ++i)
-            names += (i ? ", " : "") + who(ranks[i]->rank, ranks[i]->host);
-        if (ranks.size() > 8)
-            names += " and " + std::to_string(ranks.size() - 8) + " more";
-        add(names + ": " + error, 2); // (status already holds theirs)
+        std::vector<std::string> names;
+        for (const auto* r : ranks)
+            names.push_back(who(r->rank, r->host));
+        add(shortList(names, 8) + ": " + error, 2); // (status already holds theirs)
     }
     // The scenario is known when rank 0 could read it.
     if (setups.empty() || !setups.front().localProblem) {

@@ -45,6 +45,8 @@ std::string legendKey(PathClass cls)
     return key;
 }
 
+} // namespace
+
 // A machine's name or source in `language`, part by part ("; " between them): the machine of a
 // multi-process run (cluster_topology.cpp: "2 nodes, 8 processes", "combined from every process's
 // report (NVML); assumed: ...; ...", readers.inc) and the presets' and the scaling's citations and notes
@@ -81,8 +83,6 @@ std::string machineText(const std::string& text, Language language)
         out += (out.empty() ? "" : render(Message("error.line.topo_part_separator"), language)) + render(m, language);
     return out;
 }
-
-} // namespace
 
 std::string topoMatrixText(const Topology& t, Language language)
 {

@@ -1,6 +1,7 @@
 #include "shardlab/sim/simulator.h"
 
 #include "allgather_pieces.h"
+#include "shardlab/base/short_list.h"
 #include "shardlab/model/capacity.h"
 #include "shardlab/sim/profiles.h"
 #include "shardlab/sim/routing.h"
@@ -524,11 +525,10 @@ Status checkCollectiveRoutes(const Scenario& scenario)
                 cut.push_back(r);
         if (cut.empty())
             continue;
-        std::string ranks;
-        for (size_t k = 0; k < cut.size() && k < 8; ++k)
-            ranks += (k ? ", " : "") + std::to_string(cut[k]);
-        if (cut.size() > 8)
-            ranks += " and " + std::to_string(cut.size() - 8) + " more";
+        std::vector<std::string> names;
+        for (int r : cut)
+            names.push_back(std::to_string(r));
+        const std::string ranks = shortList(names, 8);
         return badInput("$.program[" + std::to_string(i) + "] (" + opName(op.kind) + " '" + op.name + "'): rank "
                         + std::to_string(group.front()) + " has no route to rank" + (cut.size() > 1 ? "s " : " ") + ranks
                         + " (no chain of links joins their GPUs in the topology), so the collective cannot run; add the"

@@ -68,17 +68,24 @@ const std::vector<Template>& templates(std::string_view family)
     static const std::vector<Template> expects = compileTemplates("error.expects.");
     static const std::vector<Template> pieces = compileTemplates("error.piece.");
     static const std::vector<Template> sources = compileTemplates("topo.source.");
+    static const std::vector<Template> whys = compileTemplates("error.why.");
+    static const std::vector<Template> launches = compileTemplates("launch.");
+    static const std::vector<Template> placements = compileTemplates("placement.launch.");
     return family == "error.says."    ? says
            : family == "error.line."  ? lines
            : family == "error.piece." ? pieces
+           : family == "error.why."   ? whys
+           : family == "launch."      ? launches
+           : family == "placement.launch." ? placements
            : family == "topo.source." ? sources
                                       : expects;
 }
 
 // `text` worded by the first template of `family` it fits; empty when none fits. What a value
 // named {expected} or {found} says is worded too, a {reason...} as a line of its own, a {piece...}
-// by the error.piece.* entries (parts of one message only), a {file} as originMessage() words it;
-// every other value stays as the engine wrote it.
+// by the error.piece.* entries (parts of one message only), a {why} (the system's reason: strerror,
+// dlerror) by the error.why.* entries, a {file} as originMessage() words it; every other value
+// stays as the engine wrote it.
 Message fromTemplates(const std::string& text, std::string_view family)
 {
     smatch m;
@@ -99,6 +106,9 @@ Message fromTemplates(const std::string& text, std::string_view family)
             else if (t.names[k].starts_with("piece")) {
                 Message piece = fromTemplates(value, "error.piece.");
                 out.arg(t.names[k], piece.empty() ? verbatim(value) : std::move(piece));
+            } else if (t.names[k] == "why") {
+                Message why = fromTemplates(value, "error.why.");
+                out.arg(t.names[k], why.empty() ? verbatim(value) : std::move(why));
             }
             else
                 out.arg(t.names[k], value);
@@ -342,6 +352,15 @@ Message machineSourceMessage(const std::string& englishPart)
 {
     Message m = fromTemplates(englishPart, "topo.source.");
     return m.empty() ? verbatim(englishPart) : m;
+}
+
+Message launchMessageOf(const std::string& englishLaunch)
+{
+    // the launcher's first: "{processes} processes on 1 host" would take its launcher for a count
+    Message m = fromTemplates(englishLaunch, "placement.launch.");
+    if (m.empty())
+        m = fromTemplates(englishLaunch, "launch.");
+    return m.empty() ? verbatim(englishLaunch) : m;
 }
 
 std::string wordedError(const std::string& englishError, Language language)

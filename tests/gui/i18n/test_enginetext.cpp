@@ -11,15 +11,23 @@
 #include "i18n/language.h"
 #include "run/runpage.h"
 #include "run/summarypanel.h"
+#include "shell/mainwindow.h"
+#include "topology/gpumodel.h"
+#include "topology/machinedialog.h"
 
 #include "shardlab/analysis/summary.h"
+#include "shardlab/model/presets.h"
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/sim/simulator.h"
 #include "shardlab/text/untranslated.h"
 
 #include <QApplication>
+#include <QLabel>
+#include <QListWidget>
+#include <QStatusBar>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTest>
 
 using namespace shardlab;
@@ -70,7 +78,48 @@ private slots:
     void summaryInEnglish();
     void liveNotesInTheInterfaceLanguage();
     void scalingNotesInChinese();
+    void machinesAndRefusedEditsInChinese();
 };
+
+// Pick a machine: each preset's description, citation (tooltip) and the summary of the machine
+// chosen, and the status line of an edit the engine refuses (a size as typed), in Chinese.
+void TestEngineText::machinesAndRefusedEditsInChinese()
+{
+    i18n::installTranslations(qApp, i18n::kChinese, false);
+    // product names, document titles, figures and preset ids stay as they are
+    std::vector<std::string> kept{"NVIDIA Tesla", "PCI-SIG Gen3 x16", "Intel", "ConnectX-7", "ConnectX-6", "DGX SuperPOD",
+                                  "DGX-1 System Architecture", "nvidia-smi topo -m"};
+    for (const PresetInfo& p : presetList())
+        kept.push_back(p.id);
+    const auto left = [&](const QString& text) {
+        QStringList words;
+        for (const std::string& w : untranslatedWords(text.toStdString(), kept))
+            words << QString::fromStdString(w);
+        return words.join(QStringLiteral(", "));
+    };
+    MachineDialog dialog(4);
+    auto* list = dialog.findChild<QListWidget*>();
+    QVERIFY(list && list->count() == static_cast<int>(presetList().size()));
+    for (int i = 0; i < list->count(); ++i) {
+        const QString text = list->item(i)->text(), tip = list->item(i)->toolTip();
+        QVERIFY2(hasHan(text) && left(text).isEmpty(), qPrintable(text + QStringLiteral(" | ") + left(text)));
+        QVERIFY2(hasHan(tip) && left(tip).isEmpty(), qPrintable(tip + QStringLiteral(" | ") + left(tip)));
+        list->setCurrentRow(i);
+        dialog.findChild<QSpinBox*>()->setValue(64); // a scaled machine: its name says so
+        const QString summary = dialog.findChildren<QLabel*>().last()->text();
+        QVERIFY2(left(summary).isEmpty(), qPrintable(summary + QStringLiteral(" | ") + left(summary)));
+    }
+
+    MainWindow w;
+    auto* gpus = w.findChild<GpuModel*>();
+    QVERIFY(gpus);
+    QVERIFY(!gpus->setData(gpus->index(0, GpuModel::Memory), QStringLiteral("12 XB"), Qt::EditRole));
+    const QString status = w.statusBar()->currentMessage();
+    QVERIFY2(status.contains(QStringLiteral("单位“XB”无法识别")), qPrintable(status));
+    kept.insert(kept.end(), {"XB", "kB", "KiB", "MiB", "GiB", "TiB"}); // the units it names
+    QVERIFY2(left(status).isEmpty(), qPrintable(status));
+    i18n::installTranslations(qApp, i18n::kEnglish, false);
+}
 
 // The scaling curve's notes, the rescaling ones included (the straggler's uneven shards cannot be
 // spread evenly over more GPUs), in Chinese.

@@ -126,6 +126,9 @@ TopologySummary summarizeTopology(const Topology& topology, Message origin);
 // The topology in the layout of `nvidia-smi topo -m` (matrix, legend, routes): formatTopoMatrix()
 // in English, the same table with its words in Chinese.
 std::string topoMatrixText(const Topology& topology, Language language);
+// A machine's name or source (a preset's citation, a scaled or gathered machine's notes) in
+// `language`, part by part; product names and figures kept, a user's own text as written.
+std::string machineText(const std::string& text, Language language);
 // An operation's name in the report: its display name ("All-Reduce", kept in Chinese as the course
 // does), worded where it has words ("All-Gather (unequal sizes)").
 Message operationWords(OpKind kind);

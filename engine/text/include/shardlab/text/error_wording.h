@@ -30,6 +30,10 @@ Message errorMessage(const std::string& englishError);
 // datasheet (141 GB, ...)", "as teaching-4x16gb-pcie"), matched against the topo.source.* entries of
 // topo.inc as errorMessage() matches errors; verbatim where none fits.
 Message machineSourceMessage(const std::string& englishPart);
+// How a run was launched, as result files and streams keep it in English ("simulation", "single
+// process", "Open MPI (mpirun), 8 processes on 2 hosts"), matched against the launch.* and
+// placement.launch.* entries of topo.inc; verbatim where none fits.
+Message launchMessageOf(const std::string& englishLaunch);
 // The same, worded: render(errorMessage(text), language). English gives `englishError` back unchanged.
 std::string wordedError(const std::string& englishError, Language language);
 
