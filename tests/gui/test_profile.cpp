@@ -58,6 +58,21 @@ ProfileRequest fakeProgram(const QString& out, int collectives, int pauseAfter)
     return r;
 }
 
+// The window profiling the stand-in program through the menu (held at its gate after `pauseAfter`
+// of its `collectives` all-reduces), with the run controller's signals recorded.
+struct ProfiledWindow {
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("out"));
+    MainWindow w;
+    RunController* c = w.runPage()->controller();
+    QSignalSpy ready{c, &RunController::streamingTimelineReady};
+    QSignalSpy partial{c, &RunController::partialAvailable};
+    QSignalSpy done{c, &RunController::resultAvailable};
+    QSignalSpy failed{c, &RunController::failed};
+
+    ProfiledWindow(int collectives, int pauseAfter) { profileThroughTheMenu(w, fakeProgram(out, collectives, pauseAfter)); }
+};
+
 } // namespace
 
 class TestProfileInApp : public QObject {
@@ -74,15 +89,11 @@ private slots:
 
     void theTimelineGrowsWhileTheProgramRuns()
     {
-        QTemporaryDir dir;
-        const QString out = dir.filePath(QStringLiteral("out"));
-        MainWindow w;
-        RunController* c = w.runPage()->controller();
-        QSignalSpy ready(c, &RunController::streamingTimelineReady);
-        QSignalSpy partial(c, &RunController::partialAvailable);
-        QSignalSpy done(c, &RunController::resultAvailable);
-        QSignalSpy failed(c, &RunController::failed);
-        profileThroughTheMenu(w, fakeProgram(out, 5, 2));
+        ProfiledWindow p(5, 2);
+        const QString& out = p.out;
+        MainWindow& w = p.w;
+        RunController* c = p.c;
+        QSignalSpy &ready = p.ready, &partial = p.partial, &done = p.done, &failed = p.failed;
         QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 1 || !failed.isEmpty(), 60000);
         QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.front().at(1).toString()));
         // the 2 all-reduces before the gate, drawn while the program waits there
@@ -149,15 +160,10 @@ private slots:
 
     void stopKeepsWhatArrived()
     {
-        QTemporaryDir dir;
-        const QString out = dir.filePath(QStringLiteral("out"));
-        MainWindow w;
-        RunController* c = w.runPage()->controller();
-        QSignalSpy partial(c, &RunController::partialAvailable);
-        QSignalSpy done(c, &RunController::resultAvailable);
-        profileThroughTheMenu(w, fakeProgram(out, 5, 2));
-        QTRY_VERIFY_WITH_TIMEOUT(!partial.isEmpty(), 60000);
-        w.runPage()->cancel(); // Stop
+        ProfiledWindow p(5, 2);
+        QSignalSpy& done = p.done;
+        QTRY_VERIFY_WITH_TIMEOUT(!p.partial.isEmpty(), 60000);
+        p.w.runPage()->cancel(); // Stop
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 60000); // as it stopped, then against its own document
         const auto outcome = done.front().at(0).value<RunOutcomePtr>();
         QVERIFY2(outcome->incomplete.contains(QStringLiteral("Stopped")), qPrintable(outcome->incomplete));

@@ -1,5 +1,7 @@
 #include "document/recentfiles.h"
 
+#include "common/recentlist.h"
+
 #include <QFileInfo>
 #include <QSettings>
 
@@ -18,11 +20,7 @@ RecentFiles::RecentFiles(QObject* parent) : QObject(parent)
 
 void RecentFiles::add(const QString& path)
 {
-    const QString abs = QFileInfo(path).absoluteFilePath();
-    m_files.removeAll(abs);
-    m_files.prepend(abs);
-    while (m_files.size() > kMax)
-        m_files.removeLast();
+    putFirst(m_files, QFileInfo(path).absoluteFilePath(), kMax);
     store();
 }
 

@@ -1,5 +1,7 @@
 #include "remote/profiledialog.h"
 
+#include "common/recentlist.h"
+
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDialogButtonBox>
@@ -24,13 +26,6 @@ const QString kLaunchersKey = QStringLiteral("profile/launchers");
 const QString kOutKey = QStringLiteral("profile/out");
 const QString kShardlabKey = QStringLiteral("profile/shardlab");
 
-void putFirst(QStringList& list, const QString& item)
-{
-    list.removeAll(item);
-    list.prepend(item);
-    while (list.size() > kRemembered)
-        list.removeLast();
-}
 } // namespace
 
 QString shellQuoted(const QString& word)
@@ -94,9 +89,9 @@ ProfileSettings ProfileSettings::load(QSettings& settings)
 
 void ProfileSettings::remember(QSettings& settings, const ProfileRequest& used)
 {
-    putFirst(commands, used.command.trimmed());
+    putFirst(commands, used.command.trimmed(), kRemembered);
     if (!used.launcher.trimmed().isEmpty())
-        putFirst(launchers, used.launcher.trimmed());
+        putFirst(launchers, used.launcher.trimmed(), kRemembered);
     outDir = used.outDir.trimmed();
     shardlab = used.shardlab.trimmed();
     settings.setValue(kCommandsKey, commands);

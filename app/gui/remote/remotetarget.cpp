@@ -1,5 +1,7 @@
 #include "remote/remotetarget.h"
 
+#include "common/recentlist.h"
+
 #include <QCoreApplication>
 #include <QRegularExpression>
 #include <QSettings>
@@ -67,10 +69,7 @@ RemoteSettings RemoteSettings::load(QSettings& settings)
 
 void RemoteSettings::remember(QSettings& settings, const RemoteTarget& used)
 {
-    hosts.removeAll(used.host);
-    hosts.prepend(used.host);
-    while (hosts.size() > kRememberedHosts)
-        hosts.removeLast();
+    putFirst(hosts, used.host, kRememberedHosts);
     command = used.command;
     port = used.port;
     settings.setValue(kHostsKey, hosts);

@@ -120,6 +120,20 @@ Result recordStateV4(void* handle, int state, StateArgsV4* args)
 
 Result recordStateV3(void*, int, StateArgsV3*) { return kSuccess; }
 
+// A collective as every version describes it (its `coll` member): what it is and how NCCL runs it.
+template <class Coll>
+void fillCollective(Record& r, const Coll& coll)
+{
+    r.kind = Kind::Coll;
+    r.seq = coll.seqNumber;
+    copyText(r.func, coll.func);
+    r.count = coll.count;
+    copyText(r.dtype, coll.datatype);
+    r.a = coll.root;
+    copyText(r.algo, coll.algo);
+    copyText(r.proto, coll.proto);
+}
+
 // The fields v4 and v5 share; `group` is the parent group's handle.
 template <class Descr>
 Result startV4V5(void* context, void** handle, Descr* d, void* group)
@@ -133,15 +147,8 @@ Result startV4V5(void* context, void** handle, Descr* d, void* group)
     r.hostNs = monotonicNs();
     r.ctx = c->id;
     if (d->type == kColl) {
-        r.kind = Kind::Coll;
+        fillCollective(r, d->coll);
         r.id = rec.nextId();
-        r.seq = d->coll.seqNumber;
-        copyText(r.func, d->coll.func);
-        r.count = d->coll.count;
-        copyText(r.dtype, d->coll.datatype);
-        r.a = d->coll.root;
-        copyText(r.algo, d->coll.algo);
-        copyText(r.proto, d->coll.proto);
         r.nChannels = d->coll.nChannels;
         r.nWarps = d->coll.nWarps;
         r.parent = idIf(group, kTagGroup, kTagGroup);
@@ -211,17 +218,10 @@ Result startV3(void* context, void** handle, EventDescrV3* d)
     r.hostNs = monotonicNs();
     r.ctx = static_cast<const Context*>(context)->id;
     if (d->type == kColl) {
-        r.kind = Kind::Coll;
+        fillCollective(r, d->coll);
         r.id = rec.nextId();
         r.hash = d->coll.commHash;
         r.c = d->rank;
-        r.seq = d->coll.seqNumber;
-        copyText(r.func, d->coll.func);
-        r.count = d->coll.count;
-        copyText(r.dtype, d->coll.datatype);
-        r.a = d->coll.root;
-        copyText(r.algo, d->coll.algo);
-        copyText(r.proto, d->coll.proto);
         r.nChannels = d->coll.nMaxChannels;
         r.parent = idIf(d->parentObj, kTagGroup, kTagGroup);
         *handle = handleOf(r.id, kTagColl);
