@@ -12,6 +12,7 @@
 
 #include <QApplication>
 #include <QGraphicsView>
+#include <QScreen>
 #include <QSettings>
 #include <QShortcut>
 #include <QTabBar>
@@ -114,6 +115,12 @@ void PresenterMode::enter()
     applyLook();
     m_window->runPage()->setShortcutScope(m_window);
     m_window->showFullScreen();
+    // Full screen is the window manager's to grant: a bare X server (a kiosk, a lecture room's
+    // projector PC without a desktop) has none, and the window would keep its size, even one
+    // larger than the projector's screen. Cover the screen the window is on in any case; where a
+    // window manager made it full screen, this is the geometry it has already.
+    if (QScreen* screen = m_window->screen())
+        m_window->setGeometry(screen->geometry());
 }
 
 void PresenterMode::leave()

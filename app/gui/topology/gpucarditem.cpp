@@ -186,11 +186,15 @@ void GpuCardItem::paintFull(QPainter* p)
     p->setPen(theme::ink());
     p->setFont(theme::diagramFont(13, true));
     const QRectF header(kPad, 6, w - 2 * kPad, kHeaderH);
-    p->drawText(header, Qt::AlignLeft | Qt::AlignVCenter, Labels::gpu(m_rank));
+    const QString title = Labels::gpu(m_rank);
+    p->drawText(header, Qt::AlignLeft | Qt::AlignVCenter, title);
+    // the device or activity to the right of the title as drawn (wider in presenter mode, or for
+    // GPU 10 and up), elided to what is left
+    const double rightFrom = kPad + p->fontMetrics().horizontalAdvance(title) + 8;
     const QString right = m_showActivity ? activityText() : m_device;
     p->setFont(theme::diagramFont(9.5, m_showActivity));
     p->setPen(m_showActivity ? theme::activityColour(m_activity).darker(130) : theme::mutedInk());
-    const QRectF rightBox(kPad + 64, 6, w - 2 * kPad - 64, kHeaderH);
+    const QRectF rightBox(rightFrom, 6, std::max(0.0, w - kPad - rightFrom), kHeaderH);
     p->drawText(rightBox, Qt::AlignRight | Qt::AlignVCenter,
         p->fontMetrics().elidedText(right, Qt::ElideRight, int(rightBox.width())));
 
