@@ -25,23 +25,25 @@
 namespace shardlab::gui {
 
 namespace {
-// One line that says what the colours and dashes of the diagram mean.
+// One line that says what the colours and dashes of the diagram mean. Where the window is narrow
+// it wraps between entries, never inside one ("over" on one line and "90 %" on the next).
 QString legend()
 {
-    auto line = [](LinkKind kind, const QString& dash, const QString& name) {
-        return QStringLiteral("<span style='color:%1; font-weight:bold'>%2</span>&nbsp;%3")
-            .arg(theme::linkColour(kind).name(), dash, name);
+    auto entry = [](const QString& html) { return QStringLiteral("<span style='white-space:nowrap'>%1</span>").arg(html); };
+    auto line = [&](LinkKind kind, const QString& dash, const QString& name) {
+        return entry(QStringLiteral("<span style='color:%1; font-weight:bold'>%2</span>&nbsp;%3")
+                         .arg(theme::linkColour(kind).name(), dash, name.toHtmlEscaped()));
     };
-    auto swatch = [](const QColor& c, const QString& name) {
-        return QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2").arg(c.name(), name);
+    auto swatch = [&](const QColor& c, const QString& name) {
+        return entry(QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2").arg(c.name(), name.toHtmlEscaped()));
     };
     return QStringList {line(LinkKind::NvLink, QStringLiteral("\u2501\u2501"), EditorPage::tr("NVLink")),
         line(LinkKind::Pcie, QStringLiteral("\u2501\u2501"), EditorPage::tr("PCIe")),
         line(LinkKind::CrossSocket, QStringLiteral("\u2505\u2505"), EditorPage::tr("CPU socket link (SYS)")),
         line(LinkKind::Network, QStringLiteral("\u2509\u2509"), EditorPage::tr("network")),
-        EditorPage::tr("thicker = faster"), swatch(theme::ok(), EditorPage::tr("fits")),
+        entry(EditorPage::tr("thicker = faster").toHtmlEscaped()), swatch(theme::ok(), EditorPage::tr("fits")),
         swatch(theme::warn(), EditorPage::tr("over 90 %")), swatch(theme::overflow(), EditorPage::tr("does not fit"))}
-        .join(QStringLiteral("&nbsp;&nbsp;&nbsp;"));
+        .join(QStringLiteral("&nbsp;&nbsp; "));
 }
 } // namespace
 

@@ -12,9 +12,13 @@
 
 #include <QApplication>
 #include <QGraphicsView>
+#include <QPainter>
+#include <QProxyStyle>
 #include <QScreen>
 #include <QSettings>
 #include <QShortcut>
+#include <QStyleFactory>
+#include <QStyleOption>
 #include <QTabBar>
 #include <QAction>
 #include <QToolButton>
@@ -23,6 +27,30 @@ namespace shardlab::gui {
 
 namespace {
 const char* const kThemeSetting = "presenter/theme";
+
+// Fusion outlines a check box and a radio button a shade darker than the window: on the dark
+// theme's near-black window the box cannot be seen. This outlines them again in the palette's mid
+// grey wherever the window is dark.
+class VisibleIndicators : public QProxyStyle {
+public:
+    using QProxyStyle::QProxyStyle;
+    void drawPrimitive(PrimitiveElement pe, const QStyleOption* opt, QPainter* p, const QWidget* w) const override
+    {
+        QProxyStyle::drawPrimitive(pe, opt, p, w);
+        if ((pe != PE_IndicatorCheckBox && pe != PE_IndicatorRadioButton) || opt->palette.color(QPalette::Window).lightness() > 96)
+            return;
+        p->save();
+        p->setRenderHint(QPainter::Antialiasing, pe == PE_IndicatorRadioButton);
+        p->setPen(QPen(opt->palette.color(QPalette::Mid), 1));
+        p->setBrush(Qt::NoBrush);
+        const QRectF r = QRectF(opt->rect).adjusted(0.5, 0.5, -0.5, -0.5);
+        if (pe == PE_IndicatorCheckBox)
+            p->drawRect(r);
+        else
+            p->drawEllipse(r);
+        p->restore();
+    }
+};
 } // namespace
 
 PresenterMode::PresenterMode(MainWindow* window) : QObject(window), m_window(window)
@@ -112,20 +140,23 @@ void PresenterMode::enter()
     m_windowState = m_window->windowState();
     m_appFont = QApplication::font();
     m_appPalette = QApplication::palette();
+    m_styleName = QApplication::style()->name();
+    QApplication::setStyle(new VisibleIndicators(QStyleFactory::create(m_styleName))); // before the palette
     applyLook();
     m_window->runPage()->setShortcutScope(m_window);
-    m_window->showFullScreen();
     // Full screen is the window manager's to grant: a bare X server (a kiosk, a lecture room's
     // projector PC without a desktop) has none, and the window would keep its size, even one
-    // larger than the projector's screen. Cover the screen the window is on in any case; where a
-    // window manager made it full screen, this is the geometry it has already.
+    // larger than the projector's screen. So the window first covers the screen it is on itself
+    // (before asking: a geometry set afterwards would end the full-screen state), then asks.
     if (QScreen* screen = m_window->screen())
         m_window->setGeometry(screen->geometry());
+    m_window->showFullScreen();
 }
 
 void PresenterMode::leave()
 {
     m_window->runPage()->setShortcutScope(nullptr);
+    QApplication::setStyle(m_styleName);
     undoLook();
     m_window->setWindowState(m_windowState);
     m_window->restoreGeometry(m_geometry);
