@@ -7,6 +7,7 @@
 #include "shardlab/base/resources.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QFrame>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -29,6 +30,17 @@ QLabel* wrappedLabel(QWidget* parent)
     l->setTextInteractionFlags(Qt::TextSelectableByMouse);
     return l;
 }
+
+// Colours only, no font in these style sheets: a font there would stop the label following the
+// application's font (presenter mode's larger one). On a dark window (presenter mode's dark theme)
+// light text on a dark blue, and a light grey for the other steps.
+QString stepStyle(bool current, bool dark)
+{
+    if (current)
+        return dark ? QStringLiteral("background-color: #23344D; color: white; padding: 3px;")
+                    : QStringLiteral("background-color: #e8f0fa; color: black; padding: 3px;");
+    return dark ? QStringLiteral("color: #B8B8B8; padding: 3px;") : QStringLiteral("color: #666666; padding: 3px;");
+}
 } // namespace
 
 LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent)
@@ -48,7 +60,7 @@ LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent)
     big.setBold(true);
     m_title->setFont(big);
     m_course = wrappedLabel(this);
-    m_course->setStyleSheet(QStringLiteral("color: #2b4a6f;"));
+
     m_summary = wrappedLabel(this);
 
     m_languageBox = new QComboBox(this);
@@ -200,6 +212,13 @@ LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent)
 
 LessonBrowser::~LessonBrowser() = default;
 
+void LessonBrowser::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        refreshSteps();
+}
+
 void LessonBrowser::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
@@ -305,9 +324,12 @@ void LessonBrowser::refreshSteps()
     for (int i = 0; i < steps; ++i) {
         const LessonStep& s = l->steps[static_cast<size_t>(i)];
         QLabel* label = m_stepLabels[i];
-        label->setText(tr("%1. %2").arg(i + 1).arg(qstr(s.text.in(m_language))));
-        label->setStyleSheet(i == m_step ? QStringLiteral("background-color: #e8f0fa; color: black; font-weight: bold; padding: 3px;")
-                                         : QStringLiteral("color: #666666; padding: 3px;"));
+        const QString text = tr("%1. %2").arg(i + 1).arg(qstr(s.text.in(m_language))).toHtmlEscaped();
+        label->setTextFormat(Qt::RichText);
+        label->setText(i == m_step ? QStringLiteral("<b>%1</b>").arg(text) : text);
+        const QString style = stepStyle(i == m_step, palette().color(QPalette::Window).lightness() < 128);
+        if (label->styleSheet() != style)
+            label->setStyleSheet(style);
     }
     m_stepCounter->setText(steps ? tr("Step %1 of %2").arg(m_step + 1).arg(steps) : QString());
     m_prevStep->setEnabled(m_step > 0);

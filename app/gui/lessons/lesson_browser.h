@@ -77,6 +77,7 @@ Q_SIGNALS:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override; // a new palette (presenter mode's themes): the steps' colours follow
 
 private:
     void showLesson(int row);
