@@ -289,14 +289,22 @@ private slots:
 // what the GPU machine's demo does with `live --stream -`.
 class TestStreamHere : public QObject {
     Q_OBJECT
-private slots:
-    void aPipedStreamIsTheLocalRun()
+    // `shardlab sim --stream -` run through `sh` here, as the demo on the GPU machine does
+    static RemoteTarget simulationHere()
     {
-        qRegisterMetaType<std::shared_ptr<const RunResult>>();
         RemoteTarget here;
         here.host = QStringLiteral("this machine");
         here.onThisMachine = true;
         here.command = cli() + QStringLiteral(" sim --stream -");
+        return here;
+    }
+
+private slots:
+    void initTestCase() { qRegisterMetaType<std::shared_ptr<const RunResult>>(); }
+
+    void aPipedStreamIsTheLocalRun()
+    {
+        const RemoteTarget here = simulationHere();
         const Scenario scenario = load("straggler-12-6-4-2.shardlab.json");
         const Ended e = runThere(here, scenario);
         QVERIFY2(e.finished, qPrintable(e.message));
@@ -310,11 +318,7 @@ private slots:
     // chunk reaches the sink there, growing, and the run is still the local one.
     void theStreamIsReadOffTheGuiThread()
     {
-        qRegisterMetaType<std::shared_ptr<const RunResult>>();
-        RemoteTarget here;
-        here.host = QStringLiteral("this machine");
-        here.onThisMachine = true;
-        here.command = cli() + QStringLiteral(" sim --stream -");
+        const RemoteTarget here = simulationHere();
         const Scenario scenario = load("default.shardlab.json");
         QThread* gui = QThread::currentThread();
         std::atomic<int> chunks{0}, onGuiThread{0};
