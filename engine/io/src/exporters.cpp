@@ -51,22 +51,6 @@ const char* detailArg(SpanDetail d)
     return d == SpanDetail::InjectedDelay ? "injected_delay" : d == SpanDetail::Paging ? "paging" : "none";
 }
 
-// Everything of a run but its spans (which are the trace's events) and its collectives and
-// iteration times (which the trace streams into place).
-RunResult withoutSpans(const RunResult& run)
-{
-    RunResult meta;
-    meta.mode = run.mode;
-    meta.ranks = run.ranks;
-    meta.devices = run.devices;
-    meta.peakMemory = run.peakMemory;
-    meta.pagingUs = run.pagingUs;
-    meta.hang = run.hang;
-    meta.clockNote = run.clockNote;
-    meta.notes = run.notes;
-    return meta;
-}
-
 } // namespace
 
 namespace {
@@ -149,7 +133,7 @@ std::string formatSummaryTable(const Scenario& s, const Summary& given, Language
 std::string summaryJson(const Summary& sum)
 {
     using nlohmann::json;
-    json doc = {{"mode", sum.mode == RunMode::Live ? "live" : "sim"},
+    json doc = {{"mode", runModeName(sum.mode)},
                 {"ranks", sum.ranks},
                 {"step_time_ms", sum.stepTimeMs},
                 {"speedup", sum.hasSpeedup ? json(sum.speedup) : json(nullptr)},
@@ -280,7 +264,7 @@ Status writeChromeTrace(std::ostream& out, const Scenario& s, const RunResult& r
     if (partial)
         notes.push_back("this trace holds iterations 1-" + std::to_string(held) + " of the run's " + std::to_string(total)
                         + " (shardlab --trace-iterations)");
-    json other = {{"scenario", s.name}, {"topology", s.topology.name}, {"mode", run.mode == RunMode::Live ? "live" : "sim"},
+    json other = {{"scenario", s.name}, {"topology", s.topology.name}, {"mode", runModeName(run.mode)},
                   {"clock", run.clockNote}, {"generator", "ShardLab"}};
     other["shardlab"] = {{"trace_format", kTraceFormatVersion},
                          {"scenario", json::parse(serializeScenario(s))},
@@ -288,8 +272,18 @@ Status writeChromeTrace(std::ostream& out, const Scenario& s, const RunResult& r
                          {"notes", notes}};
     if (partial)
         other["shardlab"]["trace_iterations"] = {{"held", held}, {"of", total}};
-    json records = detail::runResultToJson(withoutSpans(run));
-    records.erase("spans");
+    // The run's records but its spans (the trace's events); collectives and iteration times are
+    // streamed into place below. The notes travel here (with their messages), plus the partial
+    // trace's own note.
+    json records = detail::runMetaToJson(run);
+    records["span_fields"] = detail::spanFieldsJson();
+    records["collectives"] = json::array();
+    records["iterations"] = json::array();
+    if (partial) {
+        records["notes"].push_back(notes.back());
+        if (records.contains("note_messages"))
+            records["note_messages"].push_back(detail::messageToJson(verbatim(notes.back())));
+    }
     writeObject(out, other, [&](const std::string& key, std::ostream& o) {
         if (key != "shardlab")
             return false;

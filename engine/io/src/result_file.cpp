@@ -23,7 +23,7 @@ std::string serializeResult(const ResultFile& r)
     json doc = {{"shardlab_result", kResultFormatVersion},
                 {"created_by", r.createdBy},
                 {"launch", r.launch},
-                {"mode", r.run.mode == RunMode::Live ? "live" : "sim"},
+                {"mode", runModeName(r.run.mode)},
                 {"clock", r.run.clockNote},
                 {"scenario", json::parse(serializeScenario(r.scenario))},
                 {"run", detail::runResultToJson(r.run)}};
@@ -60,7 +60,7 @@ Result<ResultFile> parseResult(const std::string& text, const std::string& origi
             return scenario.error();
         r.scenario = std::move(*scenario);
         r.run = runResultFromJson(member(doc, "$", "run"), "$.run");
-        if (mode != (r.run.mode == RunMode::Live ? "live" : "sim"))
+        if (mode != runModeName(r.run.mode))
             return badInput(origin + ": $.mode: '" + mode + "' but the run says otherwise");
         if (clock != r.run.clockNote)
             return badInput(origin + ": $.clock: differs from $.run.clock");

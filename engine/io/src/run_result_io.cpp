@@ -141,10 +141,30 @@ json hangToJson(const std::optional<HangReport>& hang)
     return doc;
 }
 
+// Everything of a run but its timeline (spans, collectives, iteration times): the one writer of a
+// run's metadata, used by result files, the run stream's last line and the Chrome trace.
+json runMetaToJson(const RunResult& run)
+{
+    json doc = {{"mode", runModeName(run.mode)}, {"ranks", run.ranks}, {"devices", run.devices},
+                {"clock", run.clockNote}};
+    if (!run.clockWording.empty()) // the clock note as a Message; files without it show "clock" as it is
+        doc["clock_message"] = messageToJson(run.clockWording);
+    doc["notes"] = run.notes;
+    if (!run.noteMessages.empty() && run.noteMessages.size() == run.notes.size()) {
+        json messages = json::array();
+        for (const Message& m : run.noteMessages)
+            messages.push_back(messageToJson(m));
+        doc["note_messages"] = std::move(messages);
+    }
+    doc["peak_memory_bytes"] = run.peakMemory;
+    doc["paging_us"] = run.pagingUs;
+    doc["hang"] = hangToJson(run.hang);
+    return doc;
+}
+
 json runResultToJson(const RunResult& run)
 {
-    json doc = {{"mode", run.mode == RunMode::Live ? "live" : "sim"}, {"ranks", run.ranks}, {"devices", run.devices},
-                {"clock", run.clockNote}};
+    json doc = runMetaToJson(run);
     doc["span_fields"] = kSpanFields;
     json spans = json::array();
     for (const Span& s : run.spans)
@@ -158,11 +178,6 @@ json runResultToJson(const RunResult& run)
     for (const IterationMark& m : run.iterations)
         iters.push_back(iterationToJson(m));
     doc["iterations"] = std::move(iters);
-    doc["peak_memory_bytes"] = run.peakMemory;
-    doc["paging_us"] = run.pagingUs;
-    doc["hang"] = hangToJson(run.hang);
-    if (!run.clockWording.empty()) // the clock note as a Message; files without it show "clock" as it is
-        doc["clock_message"] = messageToJson(run.clockWording);
     return doc;
 }
 
@@ -208,7 +223,7 @@ CollectiveRecord collectiveFromJson(const json& c, const std::string& p)
     r.startUs = numberAt(m("start_us"), q("start_us"));
     r.endUs = numberAt(m("end_us"), q("end_us"));
     r.lastArrival = intAt(m("last_arrival"), q("last_arrival"));
-    r.algorithm = enumAt(m("algorithm"), q("algorithm"), kAlgorithms, algorithmName, "auto, ring, tree, direct or hierarchical");
+    r.algorithm = enumAt(m("algorithm"), q("algorithm"), kAlgorithms, algorithmName, "auto, ring, tree, direct, hierarchical, nvls or nvls-tree");
     r.protocol = enumAt(m("protocol"), q("protocol"), kProtocols, protocolName, "LL, LL128 or Simple");
     r.wrongElements = intAt(m("wrong_elements"), q("wrong_elements"), 0);
     return r;
@@ -244,20 +259,55 @@ std::optional<HangReport> hangFromJson(const json& hang, const std::string& p)
     return h;
 }
 
-RunResult runResultFromJson(const json& v, const std::string& path)
+RunMode modeAt(const json& v, const std::string& path)
 {
-    RunResult run;
-    const std::string mode = stringAt(member(v, path, "mode"), path + ".mode");
-    if (mode != "live" && mode != "sim")
-        failAt(path + ".mode", "'" + mode + "' (expected live or sim)");
-    run.mode = mode == "live" ? RunMode::Live : RunMode::Simulated;
+    const std::string mode = stringAt(v, path);
+    const std::optional<RunMode> m = runModeFromName(mode);
+    if (!m)
+        failAt(path, "'" + mode + "' (expected live or sim)");
+    return *m;
+}
+
+// The one reader of what runMetaToJson() writes. "notes" and the messages are optional: result
+// files before they were kept have none.
+void runMetaFromJson(const json& v, const std::string& path, RunResult& run)
+{
+    run.mode = modeAt(member(v, path, "mode"), path + ".mode");
     run.ranks = intAt(member(v, path, "ranks"), path + ".ranks", 0, 1 << 20);
     const json& devices = arrayAt(member(v, path, "devices"), path + ".devices");
+    run.devices.clear();
     for (size_t i = 0; i < devices.size(); ++i)
         run.devices.push_back(stringAt(devices[i], path + ".devices[" + std::to_string(i) + "]"));
     run.clockNote = stringAt(member(v, path, "clock"), path + ".clock");
+    run.clockWording = {};
     if (auto it = v.find("clock_message"); it != v.end())
         run.clockWording = messageFromJson(*it);
+    run.notes.clear();
+    run.noteMessages.clear();
+    if (auto it = v.find("notes"); it != v.end()) {
+        const json& notes = arrayAt(*it, path + ".notes");
+        for (size_t i = 0; i < notes.size(); ++i)
+            run.notes.push_back(stringAt(notes[i], path + ".notes[" + std::to_string(i) + "]"));
+    }
+    if (auto it = v.find("note_messages"); it != v.end() && it->is_array() && it->size() == run.notes.size())
+        for (const json& m : *it)
+            run.noteMessages.push_back(messageFromJson(m));
+    const json& peak = arrayAt(member(v, path, "peak_memory_bytes"), path + ".peak_memory_bytes");
+    run.peakMemory.clear();
+    for (size_t i = 0; i < peak.size(); ++i)
+        run.peakMemory.push_back(static_cast<Bytes>(
+            integerAt(peak[i], path + ".peak_memory_bytes[" + std::to_string(i) + "]", 0, static_cast<long long>(kMaxBytes))));
+    const json& paging = arrayAt(member(v, path, "paging_us"), path + ".paging_us");
+    run.pagingUs.clear();
+    for (size_t i = 0; i < paging.size(); ++i)
+        run.pagingUs.push_back(numberAt(paging[i], path + ".paging_us[" + std::to_string(i) + "]"));
+    run.hang = hangFromJson(member(v, path, "hang"), path + ".hang");
+}
+
+RunResult runResultFromJson(const json& v, const std::string& path)
+{
+    RunResult run;
+    runMetaFromJson(v, path, run);
     const json& fields = arrayAt(member(v, path, "span_fields"), path + ".span_fields");
     if (fields != json(kSpanFields))
         failAt(path + ".span_fields", "not the fields this ShardLab writes (a result from a newer version?)");
@@ -271,14 +321,6 @@ RunResult runResultFromJson(const json& v, const std::string& path)
     const json& iters = arrayAt(member(v, path, "iterations"), path + ".iterations");
     for (size_t i = 0; i < iters.size(); ++i)
         run.iterations.push_back(iterationFromJson(iters[i], path + ".iterations[" + std::to_string(i) + "]"));
-    const json& peak = arrayAt(member(v, path, "peak_memory_bytes"), path + ".peak_memory_bytes");
-    for (size_t i = 0; i < peak.size(); ++i)
-        run.peakMemory.push_back(static_cast<Bytes>(
-            integerAt(peak[i], path + ".peak_memory_bytes[" + std::to_string(i) + "]", 0, static_cast<long long>(kMaxBytes))));
-    const json& paging = arrayAt(member(v, path, "paging_us"), path + ".paging_us");
-    for (size_t i = 0; i < paging.size(); ++i)
-        run.pagingUs.push_back(numberAt(paging[i], path + ".paging_us[" + std::to_string(i) + "]"));
-    run.hang = hangFromJson(member(v, path, "hang"), path + ".hang");
     return run;
 }
 

@@ -16,8 +16,6 @@ using nlohmann::json;
 
 namespace {
 
-const char* modeName(RunMode mode) { return mode == RunMode::Live ? "live" : "sim"; }
-
 const char* errorKindName(ErrorKind kind)
 {
     switch (kind) {
@@ -129,7 +127,7 @@ bool RunStreamWriter::header(const StreamHeader& h)
     json doc = {{"shardlab_stream", h.openProgram ? 2 : 1}, // 1 unless the stream needs version 2's open program
                 {"type", "header"},
                 {"shardlab_version", h.shardlabVersion.empty() ? std::string(kVersion) : h.shardlabVersion},
-                {"mode", modeName(h.mode)},
+                {"mode", runModeName(h.mode)},
                 {"launch", h.launch},
                 {"scenario", json::parse(serializeScenario(h.scenario))},
                 {"machine", h.machine && validateTopology(*h.machine) ? topologyJson(*h.machine) : json(nullptr)},
@@ -199,20 +197,11 @@ bool RunStreamWriter::result(const RunResult& run, const StreamEnding& ending)
             && !sendChunk(run, run.spans.size(), run.collectives.size(), run.iterations.size(), total, total))
             return false;
     }
-    json doc = {{"type", "result"},
-                      {"mode", modeName(run.mode)},
-                      {"ranks", run.ranks},
-                      {"devices", run.devices},
-                      {"clock", run.clockNote},
-                      {"peak_memory_bytes", run.peakMemory},
-                      {"paging_us", run.pagingUs},
-                      {"hang", detail::hangToJson(run.hang)},
-                      {"notes", run.notes},
-                      {"spans", run.spans.size()},
-                      {"collectives", run.collectives.size()},
-                      {"iterations", run.iterations.size()}};
-    if (!run.clockWording.empty()) // optional (version 1 readers before it ignore it): the clock note as data
-        doc["clock_message"] = detail::messageToJson(run.clockWording);
+    json doc = detail::runMetaToJson(run);
+    doc["type"] = "result";
+    doc["spans"] = run.spans.size();
+    doc["collectives"] = run.collectives.size();
+    doc["iterations"] = run.iterations.size();
     if (m_open && ending.scenario) // version 2: the open program as finally known
         doc["scenario"] = json::parse(serializeScenario(*ending.scenario));
     if (m_open && ending.replaceTimeline) { // version 2: the final timeline replaces the provisional chunks
@@ -322,10 +311,7 @@ Status RunStreamReader::parseLine(const std::string& text, Event* event)
             StreamHeader h;
             h.format = static_cast<int>(v);
             h.shardlabVersion = by;
-            const std::string mode = stringAt(member(doc, "$", "mode"), "$.mode");
-            if (mode != "sim" && mode != "live")
-                failAt("$.mode", "'" + mode + "' (expected sim or live)");
-            h.mode = mode == "live" ? RunMode::Live : RunMode::Simulated;
+            h.mode = detail::modeAt(member(doc, "$", "mode"), "$.mode");
             h.launch = stringAt(member(doc, "$", "launch"), "$.launch");
             if (const auto open = doc.find("open_program"); open != doc.end()) {
                 if (v < 2)
@@ -376,9 +362,8 @@ Status RunStreamReader::parseLine(const std::string& text, Event* event)
             m_total = static_cast<int>(integerAt(member(doc, "$", "total"), "$.total", 0, 1 << 30));
             *event = Event::Chunk;
         } else if (type == "result") {
-            const std::string mode = stringAt(member(doc, "$", "mode"), "$.mode");
-            if (mode != (m_run.mode == RunMode::Live ? "live" : "sim"))
-                failAt("$.mode", "'" + mode + "' but the header says otherwise");
+            if (detail::modeAt(member(doc, "$", "mode"), "$.mode") != m_run.mode)
+                failAt("$.mode", "'" + stringAt(member(doc, "$", "mode"), "$.mode") + "' but the header says otherwise");
             if (const auto sc = doc.find("scenario"); sc != doc.end()) {
                 if (!m_header->openProgram)
                     failAt("$.scenario", "only the result of an open program's stream (version 2) names its scenario");
@@ -415,26 +400,10 @@ Status RunStreamReader::parseLine(const std::string& text, Event* event)
             count("spans", m_run.spans.size());
             count("collectives", m_run.collectives.size());
             count("iterations", m_run.iterations.size());
-            const json& devices = arrayAt(member(doc, "$", "devices"), "$.devices");
-            for (size_t i = 0; i < devices.size(); ++i)
-                m_run.devices.push_back(stringAt(devices[i], "$.devices[" + std::to_string(i) + "]"));
-            m_run.clockNote = stringAt(member(doc, "$", "clock"), "$.clock");
-            if (const auto it = doc.find("clock_message"); it != doc.end())
-                m_run.clockWording = detail::messageFromJson(*it);
-            const json& peak = arrayAt(member(doc, "$", "peak_memory_bytes"), "$.peak_memory_bytes");
-            for (size_t i = 0; i < peak.size(); ++i)
-                m_run.peakMemory.push_back(static_cast<Bytes>(integerAt(
-                    peak[i], "$.peak_memory_bytes[" + std::to_string(i) + "]", 0, static_cast<long long>(kMaxBytes))));
-            const json& paging = arrayAt(member(doc, "$", "paging_us"), "$.paging_us");
-            for (size_t i = 0; i < paging.size(); ++i)
-                m_run.pagingUs.push_back(numberAt(paging[i], "$.paging_us[" + std::to_string(i) + "]"));
-            m_run.hang = hangFromJson(member(doc, "$", "hang"), "$.hang");
+            detail::runMetaFromJson(doc, "$", m_run); // mode and ranks were checked against the header above
             if (m_run.hang && (m_run.hang->lastCompleted.size() > static_cast<size_t>(m_run.ranks)
                                || m_run.hang->pending.size() != m_run.hang->lastCompleted.size()))
                 failAt("$.hang", "expected one entry per rank in last_completed and pending");
-            const json& notes = arrayAt(member(doc, "$", "notes"), "$.notes");
-            for (size_t i = 0; i < notes.size(); ++i)
-                m_run.notes.push_back(stringAt(notes[i], "$.notes[" + std::to_string(i) + "]"));
             m_done = m_total = static_cast<int>(m_run.iterations.size());
             m_finished = true;
             *event = Event::Result;

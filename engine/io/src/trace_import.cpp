@@ -241,7 +241,7 @@ RunResult rebuildRun(const TraceEvents& ev, const json& other, const Scenario& s
         throw JsonPathError("$.traceEvents: the trace has " + std::to_string(run.ranks) + " ranks but the open scenario '"
                             + s.name + "' has " + std::to_string(s.ranks()));
     const std::string mode = other.is_object() ? other.value("mode", std::string("sim")) : std::string("sim");
-    run.mode = mode == "live" ? RunMode::Live : RunMode::Simulated;
+    run.mode = runModeFromName(mode).value_or(RunMode::Simulated);
     run.clockNote = other.is_object() ? other.value("clock", std::string()) : std::string();
     for (int r = 0; r < run.ranks; ++r) {
         std::string dev;
@@ -302,7 +302,8 @@ Result<ImportedTrace> parseChromeTrace(const std::string& text, const std::strin
             records["spans"] = json::array(); // the spans are the events
             out.run = runResultFromJson(records, p + ".run");
             out.run.spans = ev.spans;
-            if (auto n = block.find("notes"); n != block.end()) {
+            // traces before the run's records kept its notes carry them beside the records only
+            if (auto n = block.find("notes"); n != block.end() && !records.contains("notes")) {
                 const json& notes = arrayAt(*n, p + ".notes");
                 for (size_t i = 0; i < notes.size(); ++i)
                     out.run.notes.push_back(stringAt(notes[i], p + ".notes[" + std::to_string(i) + "]"));

@@ -14,6 +14,14 @@
 namespace shardlab::detail {
 
 nlohmann::json runResultToJson(const RunResult& run);
+// Everything of a run but its spans, collectives and iteration times (mode, ranks, devices, the
+// clock and the notes with their messages, peak memory, paging, the hang report): the one writer
+// and reader of a run's metadata, for result files, the run stream's last line and traces.
+nlohmann::json runMetaToJson(const RunResult& run);
+// Sets those fields of `run` (the rest is left as it is); throws JsonPathError below `path`.
+void runMetaFromJson(const nlohmann::json& v, const std::string& path, RunResult& run);
+// "sim" or "live" at `path`, or JsonPathError.
+RunMode modeAt(const nlohmann::json& v, const std::string& path);
 // Its "collectives" and "iterations" entries one at a time, for writers that stream them.
 nlohmann::json collectiveToJson(const CollectiveRecord& record);
 nlohmann::json iterationToJson(const IterationMark& mark);

@@ -8,11 +8,23 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace shardlab {
 
 enum class RunMode { Simulated, Live };
+// The one spelling of a run's mode in every file ShardLab writes and reads (result files, run
+// streams, traces, --json summaries): "sim" or "live".
+constexpr const char* runModeName(RunMode mode) { return mode == RunMode::Live ? "live" : "sim"; }
+constexpr std::optional<RunMode> runModeFromName(std::string_view name)
+{
+    if (name == "live")
+        return RunMode::Live;
+    if (name == "sim")
+        return RunMode::Simulated;
+    return std::nullopt;
+}
 enum class SpanKind { Compute, Comm, Wait };
 // Compute spans that are not the program's own work.
 enum class SpanDetail : unsigned char { None, InjectedDelay, Paging };

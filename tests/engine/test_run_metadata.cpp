@@ -1,0 +1,120 @@
+// A run's metadata (everything but its timeline: mode, ranks, devices, the clock note and its
+// message, the notes and their messages, peak memory, paging, the hang report) has one writer and
+// one reader (run_result_json.h: runMetaToJson / runMetaFromJson). Every field survives each of the
+// three files that carry a run: the result file, the run stream's last line and the Chrome trace.
+// Before they shared one pair, result files dropped the notes and traces dropped the clock's
+// message.
+#include "test_helpers.h"
+
+#include "shardlab/io/exporters.h"
+#include "shardlab/io/run_result_io.h"
+#include "shardlab/io/run_result_json.h"
+#include "shardlab/io/run_stream.h"
+#include "shardlab/io/trace_import.h"
+#include "shardlab/sim/simulator.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+using namespace shardlab;
+
+namespace {
+
+// The default scenario's run with every metadata field set to something a reader could lose.
+RunResult everyField(const Scenario& scenario)
+{
+    auto run = simulate(scenario);
+    EXPECT_TRUE(run) << (run ? "" : run.error().message);
+    RunResult r = *run;
+    r.mode = RunMode::Live;
+    r.devices = {"H200 \"a\"", "H200 b", "GPU 2", "GPU 3"};
+    r.clockNote = "aligned; error <= 1.5 us";
+    r.clockWording = Message("clock.aligned").with("error", "1.5 us");
+    r.addNote(Message("live.note.scaled").with("factor", "0.5"));
+    r.addNote(verbatim("a note in words only"));
+    r.peakMemory = {1, 2, 3, 1ULL << 40};
+    r.pagingUs = {0.5, 0, 0.25, 1e-3};
+    HangReport h;
+    h.lastCompleted = {4, 3, 4, -1};
+    h.pending = {"a", "b \"quoted\"", "c", "d"};
+    h.pendingMessages = {verbatim("a"), verbatim("b \"quoted\""), verbatim("c"), Message("hang.last_completed.none")};
+    h.firstMismatchRank = 1;
+    h.explanation = "rank 1 is behind";
+    h.explanationWording = Message("hang.last_completed").with("number", 3);
+    r.hang = h;
+    return r;
+}
+
+std::string json(const Message& m) { return detail::messageToJson(m).dump(); }
+
+void expectSameMetadata(const RunResult& a, const RunResult& b)
+{
+    EXPECT_EQ(a.mode, b.mode);
+    EXPECT_EQ(a.ranks, b.ranks);
+    EXPECT_EQ(a.devices, b.devices);
+    EXPECT_EQ(a.clockNote, b.clockNote);
+    EXPECT_EQ(json(a.clockWording), json(b.clockWording));
+    EXPECT_EQ(a.notes, b.notes);
+    ASSERT_EQ(a.noteMessages.size(), b.noteMessages.size());
+    for (size_t i = 0; i < a.noteMessages.size(); ++i)
+        EXPECT_EQ(json(a.noteMessages[i]), json(b.noteMessages[i])) << "note " << i;
+    EXPECT_EQ(a.peakMemory, b.peakMemory);
+    EXPECT_EQ(a.pagingUs, b.pagingUs);
+    ASSERT_EQ(a.hang.has_value(), b.hang.has_value());
+    if (a.hang) {
+        EXPECT_EQ(a.hang->lastCompleted, b.hang->lastCompleted);
+        EXPECT_EQ(a.hang->pending, b.hang->pending);
+        EXPECT_EQ(a.hang->firstMismatchRank, b.hang->firstMismatchRank);
+        EXPECT_EQ(a.hang->explanation, b.hang->explanation);
+        EXPECT_EQ(json(a.hang->explanationWording), json(b.hang->explanationWording));
+        ASSERT_EQ(a.hang->pendingMessages.size(), b.hang->pendingMessages.size());
+        for (size_t i = 0; i < a.hang->pendingMessages.size(); ++i)
+            EXPECT_EQ(json(a.hang->pendingMessages[i]), json(b.hang->pendingMessages[i])) << "pending " << i;
+    }
+}
+
+} // namespace
+
+TEST(RunMetadata, EveryFieldSurvivesAResultFile)
+{
+    const RunResult r = everyField(test::loadExample("default.shardlab.json"));
+    auto back = parseRunResult(serializeRunResult(r));
+    ASSERT_TRUE(back) << back.error().message;
+    expectSameMetadata(r, *back);
+}
+
+TEST(RunMetadata, EveryFieldSurvivesARunStream)
+{
+    const Scenario scenario = test::loadExample("default.shardlab.json");
+    const RunResult r = everyField(scenario);
+    std::ostringstream out;
+    RunStreamWriter writer(out);
+    StreamHeader header;
+    header.scenario = scenario;
+    header.mode = RunMode::Live;
+    header.launch = "test";
+    ASSERT_TRUE(writer.header(header));
+    ASSERT_TRUE(writer.result(r));
+    auto back = readRunStream(out.str(), "<test>");
+    ASSERT_TRUE(back) << back.error().message;
+    expectSameMetadata(r, *back);
+}
+
+TEST(RunMetadata, EveryFieldSurvivesAChromeTrace)
+{
+    const Scenario scenario = test::loadExample("default.shardlab.json");
+    const RunResult r = everyField(scenario);
+    auto back = parseChromeTrace(chromeTrace(scenario, r), "t.json");
+    ASSERT_TRUE(back) << back.error().message;
+    expectSameMetadata(r, back->run);
+}
+
+TEST(RunMetadata, OneSpellingOfTheModeEverywhere)
+{
+    for (RunMode m : {RunMode::Simulated, RunMode::Live})
+        EXPECT_EQ(runModeFromName(runModeName(m)), m);
+    EXPECT_EQ(std::string(runModeName(RunMode::Simulated)), "sim");
+    EXPECT_EQ(std::string(runModeName(RunMode::Live)), "live");
+    EXPECT_FALSE(runModeFromName("simulated").has_value());
+}
