@@ -397,9 +397,9 @@ Result<CalibrationResult> fitProfile(const CalibrationData& data, const Calibrat
     // 3. correct: measured / fitted at each measured size, per collective and rank count
     result.rows = predictSamples(data.topology, samples, options.start, fitted);
     if (options.corrections) {
-        std::map<std::string, std::map<Bytes, std::vector<double>>> ratios;
+        std::map<CorrectionKey, std::map<Bytes, std::vector<double>>> ratios;
         for (const AccuracyRow& r : result.rows)
-            ratios[std::string(opName(r.kind)) + "/" + std::to_string(r.ranks)][r.bytes].push_back(r.measuredUs / r.fittedUs);
+            ratios[CorrectionKey(r.kind, r.ranks)][r.bytes].push_back(r.measuredUs / r.fittedUs);
         for (auto& [key, bySize] : ratios) {
             std::vector<CorrectionPoint> pts;
             bool needed = false;

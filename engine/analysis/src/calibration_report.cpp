@@ -74,7 +74,7 @@ std::string formatAccuracyTable(const CalibrationResult& r, Language language)
     if (!r.profile.corrections.empty()) {
         std::vector<Message> keys;
         for (const auto& [key, pts] : r.profile.corrections)
-            keys.push_back(Message("calibration.table.correction").with("key", key).with("sizes", static_cast<int>(pts.size())));
+            keys.push_back(Message("calibration.table.correction").with("key", key.text()).with("sizes", static_cast<int>(pts.size())));
         out << "  " << say(Message("calibration.table.corrections").with("list", listOf(std::move(keys)))) << "\n";
     }
     // notes of a result made before they were Messages (or by hand) are shown as they are

@@ -3,24 +3,9 @@
 
 namespace shardlab {
 
-namespace {
-struct OpInfo { OpKind kind; const char* name; const char* display; };
-constexpr OpInfo kOps[] = {
-    {OpKind::Compute, "compute", "Compute"},
-    {OpKind::AllReduce, "all_reduce", "All-Reduce"},
-    {OpKind::Reduce, "reduce", "Reduce"},
-    {OpKind::Broadcast, "broadcast", "Broadcast"},
-    {OpKind::AllGather, "all_gather", "All-Gather"},
-    {OpKind::AllGatherV, "all_gather_v", "All-Gather (unequal sizes)"},
-    {OpKind::ReduceScatter, "reduce_scatter", "Reduce-Scatter"},
-    {OpKind::ReduceScatterAllGather, "reduce_scatter_all_gather", "Reduce-Scatter + All-Gather"},
-    {OpKind::SendRecv, "send_recv", "Send/Recv"},
-};
-} // namespace
-
 const char* opName(OpKind kind)
 {
-    for (const OpInfo& i : kOps)
+    for (const OpInfo& i : kOpInfos)
         if (i.kind == kind)
             return i.name;
     return "?";
@@ -28,7 +13,7 @@ const char* opName(OpKind kind)
 
 const char* opDisplayName(OpKind kind)
 {
-    for (const OpInfo& i : kOps)
+    for (const OpInfo& i : kOpInfos)
         if (i.kind == kind)
             return i.display;
     return "?";
@@ -36,7 +21,7 @@ const char* opDisplayName(OpKind kind)
 
 std::optional<OpKind> opFromName(std::string_view name)
 {
-    for (const OpInfo& i : kOps)
+    for (const OpInfo& i : kOpInfos)
         if (name == i.name)
             return i.kind;
     // nccl-tests' names, so that `--collective all_reduce_perf`-style habits work too

@@ -44,7 +44,7 @@ std::string profileToJson(const CostProfile& p)
         json arr = json::array();
         for (const CorrectionPoint& c : pts)
             arr.push_back({{"bytes", c.bytes}, {"factor", c.factor}});
-        doc["corrections"][k] = arr;
+        doc["corrections"][k.text()] = arr;
     }
     return doc.dump(2) + "\n";
 }
@@ -106,6 +106,11 @@ Result<CostProfile> profileFromJson(const std::string& text, const std::string& 
     if (const json* corr = rd.find(doc, "corrections"); corr && rd.expectObject(*corr, "$.corrections"))
         for (auto it = corr->begin(); it != corr->end(); ++it) {
             const std::string path = "$.corrections." + it.key();
+            const std::optional<CorrectionKey> key = CorrectionKey::fromText(it.key());
+            if (!key) {
+                rd.fail(path, "expected a key COLLECTIVE/RANKS such as all_reduce/4");
+                continue;
+            }
             if (!it->is_array()) {
                 rd.fail(path, "expected an array of {bytes, factor}");
                 continue;
@@ -123,7 +128,7 @@ Result<CostProfile> profileFromJson(const std::string& text, const std::string& 
                     rd.fail(ep + ".bytes", "expected sizes in increasing order");
                 pts.push_back(c);
             }
-            p.corrections[it.key()] = pts;
+            p.corrections[*key] = pts;
         }
     if (rd.failed())
         return badInput(rd.message());

@@ -22,6 +22,25 @@ enum class OpKind {
     SendRecv,
 };
 
+// One row per operation: its name in files and on the command line, and its display name. A
+// constexpr table, so that names can be read at compile time (CorrectionKey's literals).
+struct OpInfo {
+    OpKind kind;
+    const char* name;
+    const char* display;
+};
+inline constexpr OpInfo kOpInfos[] = {
+    {OpKind::Compute, "compute", "Compute"},
+    {OpKind::AllReduce, "all_reduce", "All-Reduce"},
+    {OpKind::Reduce, "reduce", "Reduce"},
+    {OpKind::Broadcast, "broadcast", "Broadcast"},
+    {OpKind::AllGather, "all_gather", "All-Gather"},
+    {OpKind::AllGatherV, "all_gather_v", "All-Gather (unequal sizes)"},
+    {OpKind::ReduceScatter, "reduce_scatter", "Reduce-Scatter"},
+    {OpKind::ReduceScatterAllGather, "reduce_scatter_all_gather", "Reduce-Scatter + All-Gather"},
+    {OpKind::SendRecv, "send_recv", "Send/Recv"},
+};
+
 const char* opName(OpKind kind); // "compute", "all_reduce", ..., "send_recv"
 std::optional<OpKind> opFromName(std::string_view name);
 bool isCollective(OpKind kind);  // everything but Compute

@@ -20,6 +20,7 @@
 // fastest, then applies the calibration correction for that collective, rank count and size.
 #pragma once
 
+#include "shardlab/model/collectives.h"
 #include "shardlab/model/program.h"
 #include "shardlab/model/topology.h"
 #include "shardlab/sim/routing.h"
@@ -27,10 +28,16 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace shardlab {
+
+namespace detail {
+struct CostModelState;
+}
 
 struct LinkClassParams {
     double efficiency = 1.0;       // share of the nominal bandwidth that large transfers reach
@@ -43,6 +50,52 @@ struct ProtocolParams {
     double bandwidthFactor = 1; // share of the link bandwidth the protocol's format delivers
     bool operator==(const ProtocolParams&) const = default;
 };
+
+// Which calibration correction applies to a collective: its kind and rank count. Profile files
+// write it "all_reduce/4" (text(), fromText(), read in profiles.cpp); code may spell a key as such
+// a literal, checked when it compiles.
+struct CorrectionKey {
+    OpKind kind = OpKind::AllReduce;
+    int ranks = 0;
+
+    CorrectionKey() = default;
+    constexpr CorrectionKey(OpKind k, int n) : kind(k), ranks(n) {}
+    // A literal such as "all_reduce/4"; one that is not a key does not compile.
+    consteval CorrectionKey(const char* literal) : CorrectionKey(checkedLiteral(literal)) {}
+
+    // "KIND/RANKS": a collective's name as opName() writes it and a rank count from 1 to 1e6.
+    static constexpr std::optional<CorrectionKey> fromText(std::string_view text);
+    std::string text() const; // "all_reduce/4"
+    auto operator<=>(const CorrectionKey&) const = default;
+
+private:
+    static consteval CorrectionKey checkedLiteral(const char* literal)
+    {
+        const std::optional<CorrectionKey> key = fromText(literal);
+        if (!key)
+            throw "not a correction key: expected KIND/RANKS, as \"all_reduce/4\"";
+        return *key;
+    }
+};
+
+constexpr std::optional<CorrectionKey> CorrectionKey::fromText(std::string_view text)
+{
+    const size_t slash = text.find('/');
+    if (slash == std::string_view::npos || slash + 1 == text.size() || text.size() - slash - 1 > 7)
+        return std::nullopt;
+    int ranks = 0;
+    for (const char c : text.substr(slash + 1)) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        ranks = ranks * 10 + (c - '0');
+    }
+    if (ranks < 1 || ranks > 1'000'000)
+        return std::nullopt;
+    for (const OpInfo& op : kOpInfos)
+        if (text.substr(0, slash) == op.name && op.kind != OpKind::Compute)
+            return CorrectionKey(op.kind, ranks);
+    return std::nullopt;
+}
 
 // A measured correction: at `bytes` the model's time must be multiplied by `factor`.
 struct CorrectionPoint {
@@ -67,13 +120,16 @@ struct CostProfile {
     std::array<LinkClassParams, 4> link{};    // by LinkKind
     // Compute rate actually reached, as a share of the GPU's nominal TFLOP/s, by device name.
     std::map<std::string, double> computeEfficiency;
-    // Keyed "all_reduce/4": size-dependent corrections from calibration, interpolated
-    // log-linearly in size, flat beyond the ends.
-    std::map<std::string, std::vector<CorrectionPoint>> corrections;
+    // Size-dependent corrections from calibration, by collective and rank count, interpolated
+    // log-linearly in size, flat beyond the ends (correctionFactor()).
+    std::map<CorrectionKey, std::vector<CorrectionPoint>> corrections;
     bool operator==(const CostProfile&) const = default;
 
     static CostProfile defaults();
 };
+
+// The factor the profile's corrections give a collective of `bytes` (1 where it has none).
+double correctionFactor(const CostProfile& profile, CorrectionKey key, Bytes bytes);
 
 struct CollectiveCost {
     double timeUs = 0;
@@ -131,12 +187,9 @@ public:
     bool nodeSymmetry() const;
 
 private:
-    std::vector<Flow> ringChannelFlows(const std::vector<int>& members);
-
-    struct Impl;
     Topology m_topology;  // as given (bottleneck links are reported against it)
     CostProfile m_profile;
-    std::unique_ptr<Impl> m_impl;
+    std::unique_ptr<detail::CostModelState> m_state; // cost_model_state.h
 };
 
 } // namespace shardlab
