@@ -1,5 +1,7 @@
 #include "shardlab/model/topology.h"
 
+#include "shardlab/base/short_list.h"
+
 #include <algorithm>
 #include <numeric>
 #include <set>
@@ -108,6 +110,46 @@ std::optional<LinkKind> linkKindFromName(std::string_view name)
     return std::nullopt;
 }
 
+namespace {
+
+// Routing never crosses the hardware of a node other than the two it joins (routing.h), so a GPU
+// joined to another node's switch, or a switch on a node without GPUs, leaves ranks that reach no
+// one: both are refused here, by name, instead of being priced as instantaneous.
+Status checkNodes(const Topology& t)
+{
+    std::set<int> gpuNodes;
+    for (const Gpu& g : t.gpus)
+        gpuNodes.insert(g.node);
+    const auto at = [](const char* list, size_t i) { return "$.topology." + std::string(list) + "[" + std::to_string(i) + "]"; };
+    const std::vector<std::pair<int, int>> ends = linkVertices(t);
+    for (size_t i = 0; i < t.links.size(); ++i) {
+        auto [a, b] = ends[i];
+        if (a < 0 || b < 0 || t.isGpu(a) == t.isGpu(b))
+            continue;
+        if (!t.isGpu(a))
+            std::swap(a, b);
+        const int gpuNode = t.nodeOf(a), switchNode = t.nodeOf(b);
+        if (switchNode >= 0 && switchNode != gpuNode)
+            return badInput(at("links", i) + ": joins GPU '" + t.vertexId(a) + "' of node " + std::to_string(gpuNode)
+                            + " to switch '" + t.vertexId(b) + "' of node " + std::to_string(switchNode)
+                            + " (a GPU reaches only the switches of its own node and the shared network, node -1: put them on one node)");
+    }
+    for (size_t i = 0; i < t.switches.size(); ++i) {
+        const SwitchNode& s = t.switches[i];
+        if (s.node < 0 || gpuNodes.count(s.node))
+            continue;
+        std::vector<std::string> nodes;
+        for (int n : gpuNodes)
+            nodes.push_back(std::to_string(n));
+        return badInput(at("switches", i) + ".node: switch '" + s.id + "' is on node " + std::to_string(s.node)
+                        + ", which has no GPU (expected a node of the GPUs, " + shortList(nodes, 8)
+                        + ", or -1 for network hardware shared by all nodes)");
+    }
+    return {};
+}
+
+} // namespace
+
 Status validateTopology(const Topology& t)
 {
     if (t.gpus.empty())
@@ -154,7 +196,7 @@ Status validateTopology(const Topology& t)
         if (l.count < 1 || l.count > 1024)
             return badInput(at("links", i) + ".count: expected 1 to 1024 links");
     }
-    return {};
+    return checkNodes(t);
 }
 
 std::vector<std::pair<int, int>> linkVertices(const Topology& t)

@@ -1,0 +1,56 @@
+// Issue 25's wrong answers with exit status 0, at the command line: the issue's scenario files
+// (tests/cli/hostile/) are refused with exit status 2 and a message that names what is wrong, in
+// English and in Chinese; what the CLI prints from a user's names never reaches the terminal as a
+// control (terminal_text.h).
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+using namespace shardlab::cli;
+
+using shardlab::test::CliRun;
+using shardlab::test::runCommand;
+
+namespace {
+
+std::string hostile(const char* name) { return std::string(SHARDLAB_SCENARIO_DIR) + "/../../tests/cli/hostile/" + name; }
+
+// Refused with exit status 2, on standard error only, with `english` in English and something else in Chinese.
+std::string refusedInBothLanguages(std::vector<std::string> args, const std::string& english)
+{
+    SCOPED_TRACE(args.front() + " " + args.back());
+    args.push_back("--lang");
+    args.push_back("en");
+    const CliRun en = runCommand(args);
+    EXPECT_EQ(en.status, kExitBadInput) << en.out << en.err;
+    EXPECT_EQ(en.out, "");
+    EXPECT_NE(en.err.find(english), std::string::npos) << en.err;
+    args.back() = "zh";
+    const CliRun zh = runCommand(args);
+    EXPECT_EQ(zh.status, kExitBadInput) << zh.out << zh.err;
+    EXPECT_EQ(zh.err.find(english), std::string::npos) << zh.err;
+    EXPECT_EQ(zh.err.find("[error."), std::string::npos) << zh.err;
+    EXPECT_EQ(zh.err.find("[cli."), std::string::npos) << zh.err;
+    return zh.err;
+}
+
+} // namespace
+
+TEST(CliNumbers, GpusOnNode1WithTheirSwitchOnNode0AreRefusedNotPricedAtZero)
+{
+    for (const char* command : {"sim", "diagnose"}) {
+        const std::string zh = refusedInBothLanguages({command, hostile("gpus-on-node-1-switch-on-node-0.shardlab.json")},
+                                                      "$.topology.links[0]: joins GPU 'gpu0' of node 1 to switch 'pcie0' of node 0");
+        EXPECT_NE(zh.find("gpu0"), std::string::npos) << zh;
+        EXPECT_NE(zh.find("pcie0"), std::string::npos) << zh;
+    }
+}
+
+TEST(CliNumbers, ANetworkSwitchOnANodeThatDoesNotExistIsRefused)
+{
+    for (const char* command : {"sim", "diagnose"})
+        refusedInBothLanguages({command, hostile("network-switch-on-node-5.shardlab.json")},
+                               "$.topology.switches[2].node: switch 'net0' is on node 5, which has no GPU");
+}
+

@@ -1,0 +1,167 @@
+// Issue 25's wrong answers from hostile numbers and files, in the engine: topologies whose ranks
+// cannot reach each other, rates outside their physical range, keys given twice, delays on
+// iterations that do not exist, lesson examples past their bound, and what messages show of
+// invisible characters and huge numbers. Each message in English and in Chinese.
+#include "shardlab/base/json_reader.h"
+#include "shardlab/base/units.h"
+#include "shardlab/io/result_file.h"
+#include "shardlab/io/run_result_io.h"
+#include "shardlab/io/run_stream.h"
+#include "shardlab/io/scenario_io.h"
+#include "shardlab/lessons/lesson_check.h"
+#include "shardlab/lessons/lessons.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/model/scenario_edit.h"
+#include "shardlab/sim/cost_model.h"
+#include "shardlab/sim/profiles.h"
+#include "shardlab/sim/simulator.h"
+#include "shardlab/text/error_wording.h"
+#include "shardlab/text/message.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+using namespace shardlab;
+
+namespace {
+
+// An explicit topology of GPUs ("id:node"), switches ("id:kind:node") and links ("a-b:kind:GB/s").
+std::string scenarioText(const std::vector<std::string>& gpus, const std::vector<std::string>& switches,
+                         const std::vector<std::string>& links, const std::string& extra = "")
+{
+    std::string g, s, l;
+    for (const std::string& x : gpus) {
+        const size_t c = x.find(':');
+        g += std::string(g.empty() ? "" : ",") + R"({"id": ")" + x.substr(0, c) + R"(", "memory": "16 GB", "tflops": 10, "node": )"
+             + x.substr(c + 1) + "}";
+    }
+    for (const std::string& x : switches) {
+        const size_t c = x.find(':'), d = x.rfind(':');
+        s += std::string(s.empty() ? "" : ",") + R"({"id": ")" + x.substr(0, c) + R"(", "kind": ")" + x.substr(c + 1, d - c - 1)
+             + R"(", "node": )" + x.substr(d + 1) + "}";
+    }
+    for (const std::string& x : links) {
+        const size_t dash = x.find('-'), c = x.find(':'), d = x.rfind(':');
+        l += std::string(l.empty() ? "" : ",") + R"({"from": ")" + x.substr(0, dash) + R"(", "to": ")" + x.substr(dash + 1, c - dash - 1)
+             + R"(", "kind": ")" + x.substr(c + 1, d - c - 1) + R"(", "bandwidth": )" + x.substr(d + 1) + R"(, "latency_us": 0.5})";
+    }
+    return R"({"shardlab": 1, "topology": {"gpus": [)" + g + R"(], "switches": [)" + s + R"(], "links": [)" + l + "]}, "
+           + R"("program": [{"op": "all_reduce", "name": "ar", "bytes": "1 GB"}])" + extra + "}";
+}
+
+std::string refused(const std::string& text)
+{
+    auto r = parseScenario(text, "s.json");
+    EXPECT_FALSE(r.ok()) << text;
+    if (r.ok())
+        return {};
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    return r.error().message;
+}
+
+// Chinese that is not the English and has no placeholder or id left; English unchanged.
+void worded(const std::string& english)
+{
+    SCOPED_TRACE(english);
+    static const std::regex leftover(R"(\[error\.[a-z_.]+\]|\{[a-z_]+\})");
+    EXPECT_EQ(wordedError(english, Language::English), english);
+    const std::string zh = wordedError(english, Language::Chinese);
+    EXPECT_NE(zh, english);
+    EXPECT_FALSE(std::regex_search(zh, leftover)) << zh;
+    EXPECT_EQ(render(errorMessage(english), Language::English), english);
+}
+
+std::string readText(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+} // namespace
+
+// ---- 1. ranks that cannot reach each other ----
+
+TEST(HostileTopology, AGpuJoinedOnlyToAnotherNodesSwitchIsRefusedNamingBothAndTheirNodes)
+{
+    const std::string m = refused(scenarioText({"gpu0:1", "gpu1:1"}, {"pcie0:pcie-switch:0"},
+                                               {"gpu0-pcie0:pcie:15.75", "gpu1-pcie0:pcie:15.75"}));
+    EXPECT_NE(m.find("s.json: $.topology.links[0]: joins GPU 'gpu0' of node 1 to switch 'pcie0' of node 0"), std::string::npos) << m;
+    worded(m);
+}
+
+TEST(HostileTopology, ASwitchOnANodeWithoutGpusIsRefusedNamingTheSwitchAndTheNode)
+{
+    const std::string m = refused(scenarioText({"gpu0:0", "gpu1:1"}, {"nic0:nic:0", "nic1:nic:1", "net0:net-switch:5"},
+                                               {"gpu0-nic0:pcie:15.75", "gpu1-nic1:pcie:15.75", "nic0-net0:network:25",
+                                                "nic1-net0:network:25"}));
+    EXPECT_NE(m.find("s.json: $.topology.switches[2].node: switch 'net0' is on node 5, which has no GPU (expected a node of "
+                     "the GPUs, 0, 1, or -1"),
+              std::string::npos)
+        << m;
+    worded(m);
+    // on the shared fabric (node -1) the same machine runs, and takes time
+    auto s = parseScenario(scenarioText({"gpu0:0", "gpu1:1"}, {"nic0:nic:0", "nic1:nic:1", "net0:net-switch:-1"},
+                                        {"gpu0-nic0:pcie:15.75", "gpu1-nic1:pcie:15.75", "nic0-net0:network:25",
+                                         "nic1-net0:network:25"}),
+                           "s.json");
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    CostModel model(s->topology);
+    auto run = simulate(*s, model);
+    ASSERT_TRUE(run.ok()) << run.error().message;
+    ASSERT_EQ(run->collectives.size(), 1u);
+    EXPECT_GT(run->collectives[0].endUs - run->collectives[0].startUs, 1e4); // 1 GB over 15.75 GB/s: tens of ms
+}
+
+TEST(HostileTopology, EveryPresetAndItsFirstGpusStillValidate)
+{
+    for (const PresetInfo& info : presetList()) {
+        const std::string& id = info.id;
+        auto t = preset(id);
+        ASSERT_TRUE(t);
+        for (int n = 1; n <= t->rankCount(); ++n)
+            EXPECT_TRUE(validateTopology(t->firstGpus(n)).ok()) << id << " first " << n << ": "
+                                                                << validateTopology(t->firstGpus(n)).error().message;
+    }
+}
+
+TEST(HostileTopology, RemovingTheLastGpuOfANodeRemovesItsHardwareSoTheMachineStaysValid)
+{
+    Scenario s;
+    s.topology = preset("2x8-h100-ib")->firstGpus(9); // node 1 has one GPU
+    ASSERT_TRUE(validateTopology(s.topology).ok());
+    removeRank(s, 8);
+    EXPECT_TRUE(validateTopology(s.topology).ok()) << validateTopology(s.topology).error().message;
+    for (const SwitchNode& sw : s.topology.switches)
+        EXPECT_NE(sw.node, 1) << sw.id;
+}
+
+TEST(HostileTopology, ACollectiveWhoseRouteWouldCrossAThirdNodeIsAnErrorNeverZeroTime)
+{
+    // nodes 0 and 1 joined only through node 2's switch: linked, but no route may use it
+    const std::string text = scenarioText({"gpu0:0", "gpu1:1", "gpu2:2"}, {"sw0:pcie-switch:0", "sw1:pcie-switch:1", "sw2:pcie-switch:2"},
+                                          {"gpu0-sw0:pcie:15.75", "gpu1-sw1:pcie:15.75", "gpu2-sw2:pcie:15.75",
+                                           "sw0-sw2:pcie:15.75", "sw1-sw2:pcie:15.75"});
+    std::string twoRanks = text;
+    twoRanks.replace(twoRanks.find(R"("bytes": "1 GB")"), 15, R"("bytes": "1 GB", "group": [0, 1])");
+    auto s = parseScenario(twoRanks, "s.json");
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    CostModel model(s->topology);
+    auto run = simulate(*s, model);
+    ASSERT_FALSE(run.ok()) << "a step time of " << run->iterations.back().endUs << " us";
+    EXPECT_EQ(run.error().kind, ErrorKind::BadInput);
+    EXPECT_EQ(run.error().message,
+              "$.program[0] (all_reduce 'ar'): ranks 0, 1 have no route between their GPUs (a route never passes through a "
+              "third GPU or the hardware of a third node), so the step has no time; join their GPUs through their own nodes' "
+              "switches or the shared network (node -1)");
+    worded(run.error().message);
+    worded("$.program[2] (compute 'c'): the time of rank 3 is not a finite number of microseconds (inf), so the step has no "
+           "time; check the rates of the topology");
+}
+
