@@ -54,3 +54,10 @@ TEST(CliNumbers, ANetworkSwitchOnANodeThatDoesNotExistIsRefused)
                                "$.topology.switches[2].node: switch 'net0' is on node 5, which has no GPU");
 }
 
+TEST(CliNumbers, ALinkOf1eMinus305GBpsIsRefusedWithItsRange)
+{
+    refusedInBothLanguages({"sim", hostile("link-bandwidth-1e-305.shardlab.json")},
+                           "$.topology.links[0].bandwidth: out of range (expected a bandwidth per direction: GB/s as a number, "
+                           "or a string such as \"25 GB/s\" or \"400 Gb/s\", from 1 MB/s to 100 TB/s)");
+}
+

@@ -165,3 +165,84 @@ TEST(HostileTopology, ACollectiveWhoseRouteWouldCrossAThirdNodeIsAnErrorNeverZer
            "time; check the rates of the topology");
 }
 
+// ---- 2. rates outside their physical range ----
+
+TEST(HostileRates, LinkBandwidthsOfATinyOrDenormalNumberAreRefusedWithTheRange)
+{
+    for (const char* bw : {"1e-305", "4.9e-324", "1e-299", "\"1e-305 GB/s\"", "0.0009", "100001"}) {
+        const std::string m = refused(scenarioText({"gpu0:0", "gpu1:0"}, {"pcie0:pcie-switch:0"},
+                                                   {std::string("gpu0-pcie0:pcie:") + bw, "gpu1-pcie0:pcie:15.75"}));
+        EXPECT_NE(m.find("$.topology.links[0].bandwidth: out of range (expected a bandwidth per direction: GB/s as a number, or "
+                         "a string such as \"25 GB/s\" or \"400 Gb/s\", from 1 MB/s to 100 TB/s)"),
+                  std::string::npos)
+            << bw << ": " << m;
+        worded(m);
+    }
+    // the bounds themselves are accepted
+    for (const char* bw : {"0.001", "100000"})
+        EXPECT_TRUE(parseScenario(scenarioText({"gpu0:0", "gpu1:0"}, {"pcie0:pcie-switch:0"},
+                                               {std::string("gpu0-pcie0:pcie:") + bw, "gpu1-pcie0:pcie:15.75"}),
+                                  "s.json")
+                        .ok())
+            << bw;
+}
+
+TEST(HostileRates, ValidationRefusesEveryRateOutsideItsRangeNamingTheRange)
+{
+    Topology t = *preset("teaching-4x16gb-pcie");
+    Topology bad = t;
+    bad.links[0].bandwidthGBps = 1e-305;
+    EXPECT_EQ(validateTopology(bad).error().message, "$.topology.links[0].bandwidth: expected a bandwidth from 1 MB/s to 100 TB/s");
+    worded(validateTopology(bad).error().message);
+    bad = t;
+    bad.gpus[1].tflops = 1e-300;
+    EXPECT_EQ(validateTopology(bad).error().message,
+              "$.topology.gpus[1].tflops: 1e-300 (expected a compute rate in TFLOP/s from 0.001 to 100000)");
+    worded(validateTopology(bad).error().message);
+    bad = t;
+    bad.gpus[0].memBandwidthGBps = 5e-324;
+    EXPECT_EQ(validateTopology(bad).error().message, "$.topology.gpus[0].mem_bandwidth: expected a bandwidth from 1 MB/s to 100 TB/s");
+    bad = t;
+    bad.gpus[2].memory = 512;
+    EXPECT_EQ(validateTopology(bad).error().message,
+              "$.topology.gpus[2].memory: 512 bytes (expected the GPU's memory, from 1 MB to 1 PB)");
+    worded(validateTopology(bad).error().message);
+    bad = t;
+    bad.links[1].latencyUs = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_FALSE(validateTopology(bad).ok());
+}
+
+TEST(HostileRates, ComputeRatesAndMemoriesOutsideTheirRangeAreRefusedInFiles)
+{
+    std::string text = scenarioText({"gpu0:0", "gpu1:0"}, {"pcie0:pcie-switch:0"}, {"gpu0-pcie0:pcie:15.75", "gpu1-pcie0:pcie:15.75"});
+    std::string tiny = text;
+    tiny.replace(tiny.find("\"tflops\": 10"), 12, "\"tflops\": 1e-9");
+    EXPECT_NE(refused(tiny).find("$.topology.gpus[0].tflops: 1e-09 is out of range (expected a number from 0.001 to 100000)"),
+              std::string::npos)
+        << refused(tiny);
+    std::string small = text;
+    small.replace(small.find("\"16 GB\""), 7, "\"1 kB\"");
+    EXPECT_NE(refused(small).find("$.topology.gpus[0].memory: 1000 bytes (expected the GPU's memory, from 1 MB to 1 PB)"),
+              std::string::npos)
+        << refused(small);
+}
+
+TEST(HostileRates, NumbersOfAnyFiniteSizePrintInAFewCharacters)
+{
+    for (double v : {1e300, -1e300, 1.7976931348623157e308, 1e15, 123456789012345678.0}) {
+        EXPECT_LE(number("%.3f", v).size(), 12u) << number("%.3f", v);
+        EXPECT_LE(number("%.0f%%", v).size(), 12u) << number("%.0f%%", v);
+        EXPECT_LE(formatMicros(v).size(), 14u) << formatMicros(v);
+        EXPECT_LE(formatBandwidth(v).size(), 16u) << formatBandwidth(v);
+        EXPECT_LE(formatFlops(v).size(), 20u) << formatFlops(v);
+    }
+    EXPECT_EQ(number("%.3f", 1e300), "1e+300");
+    EXPECT_EQ(number("%.2fx", 1e300), "1e+300x");
+    EXPECT_EQ(number("%.0f%%", 1e300), "1e+300%");
+    EXPECT_EQ(formatMicros(1e300), "1e+294 s");
+    // ordinary values as before
+    EXPECT_EQ(number("%.3f", 1.5), "1.500");
+    EXPECT_EQ(formatMicros(2.4e6), "2.40 s");
+    EXPECT_EQ(formatBandwidth(15.75), "15.8 GB/s");
+}
+

@@ -1,5 +1,7 @@
 #include "shardlab/base/json_reader.h"
 
+#include "shardlab/base/physical_ranges.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -216,8 +218,8 @@ std::optional<double> JsonReader::bandwidth(const json& obj, const std::string& 
         fail(key(path, k), "found " + describe(*v) + " (expected " + expect + ")");
         return std::nullopt;
     }
-    if (!(d > 0 && d <= 1e5)) {
-        fail(key(path, k), "out of range (expected " + expect + ", above 0 and at most 100 TB/s)");
+    if (!(d >= kMinBandwidthGBps && d <= kMaxBandwidthGBps)) {
+        fail(key(path, k), "out of range (expected " + expect + ", from 1 MB/s to 100 TB/s)");
         return std::nullopt;
     }
     return d;

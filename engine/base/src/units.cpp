@@ -57,6 +57,10 @@ Result<Bytes> toBytes(double number, double multiplier, std::string_view origina
 std::string threeDigits(double v)
 {
     char buf[32];
+    if (!(std::fabs(v) < 1e6)) { // huge, infinite or NaN: "1.23e+300", never hundreds of digits
+        std::snprintf(buf, sizeof buf, "%.3g", v);
+        return buf;
+    }
     if (v >= 100 || std::fabs(v - std::round(v)) < 1e-9)
         std::snprintf(buf, sizeof buf, "%.0f", v);
     else if (v >= 10)
@@ -171,7 +175,9 @@ std::string formatMicros(double us)
 {
     char buf[32];
     const double a = std::fabs(us);
-    if (a >= 1e6)
+    if (!(a < 1e12)) // past 11 days, and infinity or NaN: three significant digits, not hundreds
+        std::snprintf(buf, sizeof buf, "%.3g s", us / 1e6);
+    else if (a >= 1e6)
         std::snprintf(buf, sizeof buf, "%.2f s", us / 1e6);
     else if (a >= 1e3)
         std::snprintf(buf, sizeof buf, "%.2f ms", us / 1e3);

@@ -2,6 +2,7 @@
 
 #include "shardlab/base/file_io.h"
 #include "shardlab/base/json_reader.h"
+#include "shardlab/base/physical_ranges.h"
 #include "shardlab/model/presets.h"
 #include "shardlab/model/strategies.h"
 
@@ -63,7 +64,9 @@ void readTopology(JsonReader& rd, const json& t, Topology& out)
         gpu.memory = rd.size(g, gp, "memory", true).value_or(0);
         if (rd.find(g, "memory") && gpu.memory == 0)
             rd.fail(gp + ".memory", "zero (expected the GPU's memory, e.g. \"16 GB\")");
-        gpu.tflops = rd.number(g, gp, "tflops", true, 1e-6, 1e6).value_or(1);
+        else if (gpu.memory != 0 && gpu.memory < kMinGpuMemory)
+            rd.fail(gp + ".memory", std::to_string(gpu.memory) + " bytes (expected the GPU's memory, from 1 MB to 1 PB)");
+        gpu.tflops = rd.number(g, gp, "tflops", true, kMinTflops, kMaxTflops).value_or(1);
         gpu.memBandwidthGBps = rd.bandwidth(g, gp, "mem_bandwidth", false).value_or(0);
         gpu.node = static_cast<int>(rd.integer(g, gp, "node", false, 0, 1'000'000).value_or(0));
         gpu.socket = static_cast<int>(rd.integer(g, gp, "socket", false, 0, 1024).value_or(0));
@@ -114,7 +117,7 @@ void readTopology(JsonReader& rd, const json& t, Topology& out)
                 }
                 link.count = static_cast<int>(rd.integer(l, lp, "count", false, 1, 1024).value_or(1));
                 link.bandwidthGBps = rd.bandwidth(l, lp, "bandwidth", true).value_or(1);
-                link.latencyUs = rd.number(l, lp, "latency_us", false, 0, 1e6).value_or(1.0);
+                link.latencyUs = rd.number(l, lp, "latency_us", false, 0, kMaxLatencyUs).value_or(1.0);
                 out.links.push_back(link);
             }
     }
