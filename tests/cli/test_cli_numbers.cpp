@@ -61,3 +61,11 @@ TEST(CliNumbers, ALinkOf1eMinus305GBpsIsRefusedWithItsRange)
                            "or a string such as \"25 GB/s\" or \"400 Gb/s\", from 1 MB/s to 100 TB/s)");
 }
 
+TEST(CliNumbers, AKeyGivenTwiceAndADelayOnAMissingIterationAreRefusedNamingThePath)
+{
+    refusedInBothLanguages({"sim", hostile("gpu-memory-given-twice.shardlab.json")}, "$.topology.gpus[2].memory: given twice");
+    refusedInBothLanguages({"sim", hostile("delay-on-iteration-5-of-3.shardlab.json")},
+                           "$.perturbations.delays[0].iteration: 5 is not an iteration of the scenario, which runs 3 "
+                           "(expected 0..2, or -1 for every iteration)");
+}
+

@@ -246,3 +246,94 @@ TEST(HostileRates, NumbersOfAnyFiniteSizePrintInAFewCharacters)
     EXPECT_EQ(formatBandwidth(15.75), "15.8 GB/s");
 }
 
+// ---- 3. keys given twice, delays on iterations that do not exist ----
+
+TEST(HostileJson, AKeyGivenTwiceIsRefusedNamingItsPathInEveryKindOfFile)
+{
+    std::string text = scenarioText({"gpu0:0", "gpu1:0", "gpu2:0"}, {"pcie0:pcie-switch:0"},
+                                    {"gpu0-pcie0:pcie:15.75", "gpu1-pcie0:pcie:15.75", "gpu2-pcie0:pcie:15.75"});
+    const size_t third = text.find(R"({"id": "gpu2", "memory": "16 GB")");
+    ASSERT_NE(third, std::string::npos);
+    text.insert(third + std::string(R"({"id": "gpu2", "memory": "16 GB")").size(), R"(, "memory": "8 GB")");
+    const std::string m = refused(text);
+    EXPECT_EQ(m, "s.json: $.topology.gpus[2].memory: given twice");
+    worded(m);
+    EXPECT_NE(refused(R"({"shardlab": 1, "shardlab": 1, "topology": {"preset": "h200-nv18-4"}})").find("s.json: $.shardlab: given twice"),
+              std::string::npos);
+    // a document of any nesting, and keys of another object may repeat
+    EXPECT_THROW(detail::parseJsonStrict(R"([1, {"a": [[], {"b": 1, "b": 2}]}])"), detail::JsonPathError);
+    try {
+        detail::parseJsonStrict(R"([1, {"a": [[], {"b": 1, "c": {"b": 0}, "b": 2}]}])");
+    } catch (const detail::JsonPathError& e) {
+        EXPECT_STREQ(e.what(), "$[1].a[1].b: given twice");
+    }
+    EXPECT_NO_THROW(detail::parseJsonStrict(R"({"a": {"x": 1}, "b": {"x": 1}, "c": [{"x": 1}, {"x": 2}]})"));
+    std::string many = "{";
+    for (int i = 0; i < 100; ++i)
+        many += "\"k" + std::to_string(i) + "\": 0,";
+    EXPECT_NO_THROW(detail::parseJsonStrict(many + "\"k100\": 1}"));
+    try {
+        detail::parseJsonStrict(many + "\"k57\": 1}");
+        ADD_FAILURE() << "accepted";
+    } catch (const detail::JsonPathError& e) {
+        EXPECT_STREQ(e.what(), "$.k57: given twice");
+    }
+
+    // a result file, a run, a cost profile, a lesson, a stream line
+    auto sim = parseScenario(readText(std::string(SHARDLAB_SCENARIO_DIR) + "/default.shardlab.json"), "d.json");
+    ASSERT_TRUE(sim.ok());
+    CostModel model(sim->topology);
+    auto run = simulate(*sim, model);
+    ASSERT_TRUE(run.ok());
+    std::string runText = serializeRunResult(*run);
+    runText.insert(runText.find('{') + 1, "\"ranks\": 1,");
+    auto parsedRun = parseRunResult(runText, "r.json");
+    ASSERT_FALSE(parsedRun.ok());
+    EXPECT_EQ(parsedRun.error().message, "r.json: $.ranks: given twice");
+    auto profile = profileFromJson(R"({"shardlab_profile": 1, "name": "lab", "launch_us": 5, "launch_us": 6})", "p.json");
+    ASSERT_FALSE(profile.ok());
+    EXPECT_EQ(profile.error().message, "p.json: $.launch_us: given twice");
+    auto result = parseResult(R"({"shardlab_result": 1, "shardlab_result": 2})", "x.shardlab-result.json");
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.error().message, "x.shardlab-result.json: $.shardlab_result: given twice");
+    std::string lesson = readText(std::string(SHARDLAB_SCENARIO_DIR) + "/../lessons/05-speedup-1-6x.lesson.json");
+    ASSERT_FALSE(lesson.empty());
+    lesson.insert(lesson.find('{') + 1, "\"id\": \"x\",");
+    auto parsedLesson = parseLesson(lesson, "l.json");
+    ASSERT_FALSE(parsedLesson.ok());
+    EXPECT_NE(parsedLesson.error().message.find("l.json: $.id: given twice"), std::string::npos) << parsedLesson.error().message;
+    auto stream = readRunStream("{\"type\": \"header\", \"type\": \"header\"}\n", "s.jsonl");
+    ASSERT_FALSE(stream.ok());
+    EXPECT_EQ(stream.error().message, "s.jsonl: line 1: $.type: given twice");
+}
+
+TEST(HostileJson, ADelayOnAnIterationThatDoesNotExistIsRefusedWithTheIterationCount)
+{
+    const std::string base = R"({"shardlab": 1, "topology": {"preset": "h200-nv18-4"},
+      "program": [{"op": "all_reduce", "name": "ar", "bytes": "1 MB"}], "iterations": 3,
+      "perturbations": {"delays": [{"rank": 1, "op": 0, "iteration": ITER, "ms": 5}]}})";
+    for (const char* it : {"3", "7", "999999"}) {
+        std::string text = base;
+        text.replace(text.find("ITER"), 4, it);
+        const std::string m = refused(text);
+        EXPECT_EQ(m, std::string("s.json: $.perturbations.delays[0].iteration: ") + it
+                         + " is not an iteration of the scenario, which runs 3 (expected 0..2, or -1 for every iteration)");
+        worded(m);
+    }
+    for (const char* it : {"-1", "0", "2"}) {
+        std::string text = base;
+        text.replace(text.find("ITER"), 4, it);
+        EXPECT_TRUE(parseScenario(text, "s.json").ok()) << it;
+    }
+    // and when the iterations are changed afterwards (sim --iterations), the run refuses it too
+    std::string text = base;
+    text.replace(text.find("ITER"), 4, "2");
+    Scenario s = *parseScenario(text, "s.json");
+    s.iterations = 2;
+    CostModel model(s.topology);
+    auto run = simulate(s, model);
+    ASSERT_FALSE(run.ok());
+    EXPECT_NE(run.error().message.find("$.perturbations.delays[0].iteration: 2 is not an iteration of the scenario, which runs 2"),
+              std::string::npos);
+}
+

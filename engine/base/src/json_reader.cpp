@@ -2,8 +2,10 @@
 
 #include "shardlab/base/physical_ranges.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <unordered_set>
 
 namespace shardlab::detail {
 
@@ -324,14 +326,76 @@ std::string jsonShapeProblem(const std::string& text, int maxDepth)
     return {};
 }
 
+json parseJsonStrict(const std::string& text)
+{
+    // Where the parser is: one frame per open object or array, with the key or index being read.
+    struct Frame {
+        bool array = false;
+        size_t index = 0;                    // arrays: the element being read
+        std::string key;                     // objects: the member being read
+        std::vector<std::string> keys;       // objects: the keys so far (a set past a few dozen)
+        std::unordered_set<std::string> many;
+    };
+    std::vector<Frame> open;
+    const auto pathTo = [&](const std::string& duplicate) {
+        std::string path = "$";
+        for (size_t i = 0; i + 1 < open.size(); ++i)
+            path += open[i].array ? "[" + std::to_string(open[i].index) + "]" : "." + open[i].key;
+        return path + "." + duplicate;
+    };
+    const auto elementDone = [&] {
+        if (!open.empty() && open.back().array)
+            ++open.back().index;
+    };
+    json::parser_callback_t check = [&](int, json::parse_event_t event, json& parsed) {
+        switch (event) {
+        case json::parse_event_t::object_start:
+        case json::parse_event_t::array_start:
+            open.push_back(Frame{event == json::parse_event_t::array_start, 0, {}, {}, {}});
+            break;
+        case json::parse_event_t::key: {
+            Frame& f = open.back();
+            std::string k = parsed.get<std::string>();
+            constexpr size_t kLinear = 32;
+            bool seen = false;
+            if (f.keys.size() < kLinear) {
+                seen = std::find(f.keys.begin(), f.keys.end(), k) != f.keys.end();
+                if (!seen) {
+                    f.keys.push_back(k);
+                    if (f.keys.size() == kLinear)
+                        f.many.insert(f.keys.begin(), f.keys.end());
+                }
+            } else
+                seen = !f.many.insert(k).second;
+            if (seen)
+                failAt(pathTo(k), "given twice");
+            f.key = std::move(k);
+            break;
+        }
+        case json::parse_event_t::object_end:
+        case json::parse_event_t::array_end:
+            open.pop_back();
+            elementDone();
+            break;
+        case json::parse_event_t::value:
+            elementDone();
+            break;
+        }
+        return true;
+    };
+    return json::parse(text, check);
+}
+
 Result<json> parseJsonText(const std::string& text, const std::string& origin)
 {
     if (std::string problem = jsonShapeProblem(text); !problem.empty())
         return badInput(origin + ": $: " + problem);
     try {
-        return json::parse(text);
+        return parseJsonStrict(text);
     } catch (const json::exception& e) {
         return badInput(origin + ": $: not valid JSON (" + std::string(e.what()) + ")");
+    } catch (const JsonPathError& e) {
+        return badInput(origin + ": " + e.what());
     }
 }
 

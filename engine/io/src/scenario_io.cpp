@@ -376,7 +376,9 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
         return badInput(origin + ": $: " + problem);
     json doc;
     try {
-        doc = json::parse(text);
+        doc = detail::parseJsonStrict(text);
+    } catch (const detail::JsonPathError& e) {
+        return badInput(origin + ": " + e.what());
     } catch (const json::out_of_range& e) {
         return badInput(origin + ": $: a number in the file is out of range (" + std::string(e.what()) + ")");
     } catch (const json::parse_error& e) {
