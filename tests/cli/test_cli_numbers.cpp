@@ -69,3 +69,14 @@ TEST(CliNumbers, AKeyGivenTwiceAndADelayOnAMissingIterationAreRefusedNamingThePa
                            "(expected 0..2, or -1 for every iteration)");
 }
 
+TEST(CliNumbers, CompareRefusesFewerBytesThanRanks)
+{
+    refusedInBothLanguages({"compare", "--gpus", "3", "--preset", "h200-nvswitch-8", "--bytes", "1"},
+                           "--bytes: 1 B is fewer bytes than the 3 ranks, so reduce-scatter would leave some ranks a slice "
+                           "of 0 B (expected at least 3 B: one byte per rank)");
+    // one byte per rank compares, and sends no "0 B"
+    const CliRun ok = runCommand({"compare", "--gpus", "3", "--preset", "h200-nvswitch-8", "--bytes", "3", "--lang", "en"});
+    EXPECT_EQ(ok.status, kExitOk) << ok.err;
+    EXPECT_EQ(ok.out.find(" 0 B"), std::string::npos) << ok.out;
+}
+
