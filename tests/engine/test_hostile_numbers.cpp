@@ -337,3 +337,45 @@ TEST(HostileJson, ADelayOnAnIterationThatDoesNotExistIsRefusedWithTheIterationCo
               std::string::npos);
 }
 
+// ---- 5. lesson examples are bounded ----
+
+TEST(HostileLessons, AnExampleOfMoreRanksOrValuesThanTheBoundIsRefusedNamingTheBound)
+{
+    const std::string path = std::string(SHARDLAB_SCENARIO_DIR) + "/../lessons/04-choosing-collectives.lesson.json";
+    nlohmann::json doc = nlohmann::json::parse(readText(path));
+    nlohmann::json* example = nullptr;
+    std::string where;
+    for (size_t i = 0; i < doc["questions"].size() && !example; ++i)
+        if (doc["questions"][i].contains("example")) {
+            example = &doc["questions"][i]["example"];
+            where = "$.questions[" + std::to_string(i) + "].example";
+        }
+    ASSERT_TRUE(example);
+    ASSERT_TRUE(parseLesson(doc.dump(), "l.json", path).ok());
+    nlohmann::json original = *example;
+    // 6,000 one-value ranks: refused at once, without computing the all-gather
+    *example = nlohmann::json::array();
+    for (int r = 0; r < 6000; ++r)
+        example->push_back({r});
+    auto big = parseLesson(doc.dump(), "l.json", path);
+    ASSERT_FALSE(big.ok());
+    EXPECT_NE(big.error().message.find("l.json: " + where + ": 6000 ranks (expected at most 8 ranks of at most 8 values each"),
+              std::string::npos)
+        << big.error().message;
+    worded(big.error().message);
+    *example = original;
+    (*example)[0] = nlohmann::json::array();
+    for (int v = 0; v < 9; ++v)
+        (*example)[0].push_back(v);
+    auto wide = parseLesson(doc.dump(), "l.json", path);
+    ASSERT_FALSE(wide.ok());
+    EXPECT_NE(wide.error().message.find("l.json: " + where + "[0]: 9 values (expected at most 8 values per rank)"), std::string::npos)
+        << wide.error().message;
+    worded(wide.error().message);
+    // the bound itself loads
+    *example = nlohmann::json::array();
+    for (int r = 0; r < 8; ++r)
+        example->push_back({1, 2, 3, 4, 5, 6, 7, 8});
+    EXPECT_TRUE(parseLesson(doc.dump(), "l.json", path).ok());
+}
+
