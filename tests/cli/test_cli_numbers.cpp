@@ -2,6 +2,8 @@
 // (tests/cli/hostile/) are refused with exit status 2 and a message that names what is wrong, in
 // English and in Chinese; what the CLI prints from a user's names never reaches the terminal as a
 // control (terminal_text.h).
+#include "cli_test_helpers.h"
+#include "terminal_text.h"
 
 #include <gtest/gtest.h>
 
@@ -80,3 +82,35 @@ TEST(CliNumbers, CompareRefusesFewerBytesThanRanks)
     EXPECT_EQ(ok.out.find(" 0 B"), std::string::npos) << ok.out;
 }
 
+TEST(CliNumbers, ANonFiniteAnswerIsRefusedAsNotAFiniteNumberNotAsMissing)
+{
+    for (const char* answer : {"-inf", "-Infinity", "inf", "nan", "-nan"}) {
+        const CliRun r = runCommand({"lessons", "check", "speedup-1-6x", answer, "--lang", "en"});
+        EXPECT_EQ(r.status, kExitBadInput) << answer << ": " << r.out << r.err;
+        EXPECT_NE(r.err.find(std::string("'") + answer + "' is not a finite number (expected a number"), std::string::npos)
+            << answer << ": " << r.err;
+        EXPECT_EQ(r.err.find("required"), std::string::npos) << r.err;
+    }
+    // after the answer an option still reads as one
+    const CliRun q = runCommand({"lessons", "check", "speedup-1-6x", "-inf", "-q", "1", "--lang", "zh"});
+    EXPECT_EQ(q.status, kExitBadInput) << q.err;
+    EXPECT_NE(q.err.find("不是有限的数"), std::string::npos) << q.err;
+}
+
+TEST(CliNumbers, BidiAndC1ControlsInNamesReachTheTerminalEscaped)
+{
+    const CliRun r = runCommand({"sim", hostile("rtl-override-in-names.shardlab.json"), "--lang", "en"});
+    ASSERT_EQ(r.status, kExitOk) << r.err;
+    EXPECT_EQ(r.out.find("\xe2\x80\xae"), std::string::npos); // U+202E never raw
+    EXPECT_EQ(r.out.find("\xc2\x85"), std::string::npos);     // nor U+0085
+    EXPECT_NE(r.out.find("evil \\u202egnp.exe\\u202c and \\u0085"), std::string::npos) << r.out;
+    // a character cut between two writes is escaped all the same, and other UTF-8 passes
+    std::ostringstream target;
+    {
+        EscapedStream out(target);
+        out << "a\xe2" << std::flush;
+        out << "\x80";
+        out << "\xae" << "b \xe4\xb8\x80 \xe2\x81\xa7 \x1b \x9b" "1m";
+    }
+    EXPECT_EQ(target.str(), "a\\u202eb \xe4\xb8\x80 \\u2067 \\x1b \\x9b1m");
+}

@@ -4,6 +4,7 @@
 // invisible characters and huge numbers. Each message in English and in Chinese.
 #include "shardlab/base/json_reader.h"
 #include "shardlab/base/units.h"
+#include "shardlab/base/visible_text.h"
 #include "shardlab/io/result_file.h"
 #include "shardlab/io/run_result_io.h"
 #include "shardlab/io/run_stream.h"
@@ -379,3 +380,52 @@ TEST(HostileLessons, AnExampleOfMoreRanksOrValuesThanTheBoundIsRefusedNamingTheB
     EXPECT_TRUE(parseLesson(doc.dump(), "l.json", path).ok());
 }
 
+// ---- 6. messages ----
+
+TEST(HostileMessages, ABadUnitIsReportedOnceAndInvisibleCharactersAreShownEscaped)
+{
+    const std::string base = scenarioText({"gpu0:0", "gpu1:0"}, {"pcie0:pcie-switch:0"}, {"gpu0-pcie0:pcie:15.75", "gpu1-pcie0:pcie:15.75"});
+    for (const char* memory : {"0x10 GB", "1,5 GB", "\xe2\x88\x9e", "16\xc2\xa0GB"}) {
+        std::string text = base;
+        text.replace(text.find("\"16 GB\""), 7, std::string("\"") + memory + "\"");
+        const std::string m = refused(text);
+        EXPECT_EQ(m.find('\n'), std::string::npos) << m; // one error, no "memory: zero" after it
+        EXPECT_EQ(m.find("zero"), std::string::npos) << m;
+        EXPECT_NE(m.find("$.topology.gpus[0].memory"), std::string::npos) << m;
+    }
+    std::string text = base;
+    text.replace(text.find("\"16 GB\""), 7, "\"16\xc2\xa0GB\"");
+    EXPECT_NE(refused(text).find("'16\\u00a0GB' has an unknown unit '\\u00a0GB'"), std::string::npos) << refused(text);
+    EXPECT_EQ(visibleText("a\xc2\xa0" "b\xe2\x80\xae" "c\x1b\xc2\x85\xff"), "a\\u00a0b\\u202ec\\x1b\\u0085\\xff");
+    EXPECT_EQ(visibleText("GPU \xe4\xb8\x80 H200"), "GPU \xe4\xb8\x80 H200"); // other UTF-8 as it is
+}
+
+TEST(HostileMessages, AnIntegerBeyondItsRangeIsPrintedAsTheFileGivesIt)
+{
+    try {
+        detail::integerAt(nlohmann::json::parse("18446744073709551615"), "$.records[1].bytes", 0, static_cast<long long>(kMaxBytes));
+        ADD_FAILURE() << "accepted";
+    } catch (const detail::JsonPathError& e) {
+        EXPECT_STREQ(e.what(), "$.records[1].bytes: 18446744073709551615 (expected 0 to 1000000000000000)");
+    }
+}
+
+TEST(HostileMessages, AnAnswerThatIsNotFiniteSaysSo)
+{
+    auto lessons = loadLessons(std::string(SHARDLAB_SCENARIO_DIR) + "/../lessons");
+    ASSERT_TRUE(lessons.ok());
+    const Lesson* speedup = nullptr;
+    for (const Lesson& l : *lessons)
+        if (l.id == "speedup-1-6x")
+            speedup = &l;
+    ASSERT_TRUE(speedup);
+    auto resolved = resolveLesson(*speedup);
+    ASSERT_TRUE(resolved.ok());
+    for (const char* answer : {"-inf", "inf", "nan", "1e999"}) {
+        auto r = checkAnswer(*resolved, 0, answer);
+        ASSERT_FALSE(r.ok()) << answer;
+        EXPECT_NE(r.error().message.find(std::string("'") + answer + "' is not a finite number (expected a number"), std::string::npos)
+            << r.error().message;
+        worded(r.error().message);
+    }
+}

@@ -428,9 +428,10 @@ long long integerAt(const json& v, const std::string& path, long long lo, long l
 {
     if (!v.is_number_integer())
         failAt(path, "found " + describe(v) + " (expected a whole number)");
-    const long long n = v.is_number_unsigned() && v.get<unsigned long long>() > static_cast<unsigned long long>(hi)
-                            ? hi + 1
-                            : v.get<long long>();
+    // the value as the file gives it: 2^64-1 is "18446744073709551615", not the bound plus one
+    if (v.is_number_unsigned() && v.get<unsigned long long>() > static_cast<unsigned long long>(hi))
+        failAt(path, v.dump() + " (expected " + std::to_string(lo) + " to " + std::to_string(hi) + ")");
+    const long long n = v.get<long long>();
     if (n < lo || n > hi)
         failAt(path, std::to_string(n) + " (expected " + std::to_string(lo) + " to " + std::to_string(hi) + ")");
     return n;

@@ -61,11 +61,13 @@ void readTopology(JsonReader& rd, const json& t, Topology& out)
         Gpu gpu;
         gpu.id = rd.string(g, gp, "id", false).value_or("gpu" + std::to_string(i));
         gpu.name = rd.string(g, gp, "name", false).value_or("GPU");
-        gpu.memory = rd.size(g, gp, "memory", true).value_or(0);
-        if (rd.find(g, "memory") && gpu.memory == 0)
+        // a size that did not read has said why: no second error about the zero left in its place
+        const std::optional<Bytes> memory = rd.size(g, gp, "memory", true);
+        gpu.memory = memory.value_or(0);
+        if (memory && *memory == 0)
             rd.fail(gp + ".memory", "zero (expected the GPU's memory, e.g. \"16 GB\")");
-        else if (gpu.memory != 0 && gpu.memory < kMinGpuMemory)
-            rd.fail(gp + ".memory", std::to_string(gpu.memory) + " bytes (expected the GPU's memory, from 1 MB to 1 PB)");
+        else if (memory && *memory < kMinGpuMemory)
+            rd.fail(gp + ".memory", std::to_string(*memory) + " bytes (expected the GPU's memory, from 1 MB to 1 PB)");
         gpu.tflops = rd.number(g, gp, "tflops", true, kMinTflops, kMaxTflops).value_or(1);
         gpu.memBandwidthGBps = rd.bandwidth(g, gp, "mem_bandwidth", false).value_or(0);
         gpu.node = static_cast<int>(rd.integer(g, gp, "node", false, 0, 1'000'000).value_or(0));
