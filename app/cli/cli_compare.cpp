@@ -106,6 +106,14 @@ void addCompare(CLI::App& app, Io io, Action& action)
                 return reportError(badInput("--bytes: " + bytes.error().message), io);
             if (*bytes == 0)
                 return reportError(badInput(io.say(Message("cli.error.zero_bytes").with("option", "--bytes"))), io);
+            // Fewer bytes than ranks: reduce-scatter's slices would be 0 B and the comparison would
+            // speak of sending 0 B. Refused, naming the smallest size that compares (docs/analysis.md).
+            if (*bytes < static_cast<Bytes>(a->gpus))
+                return reportError(badInput(io.say(Message("cli.error.bytes_below_ranks")
+                                                       .with("option", "--bytes")
+                                                       .with("bytes", std::to_string(*bytes))
+                                                       .with("ranks", a->gpus))),
+                                   io);
             auto topo = preset(a->preset);
             if (!topo)
                 return reportError(badInput(unknownPresetMessage(a->preset)), io);

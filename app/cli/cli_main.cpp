@@ -6,6 +6,8 @@
 #include "shardlab/live/live.h"
 #include "shardlab/text/error_wording.h"
 
+#include <algorithm>
+#include <cctype>
 #include <optional>
 #include <ostream>
 
@@ -57,6 +59,31 @@ std::optional<Language> languageAskedFor(const std::vector<std::string>& args)
     return std::nullopt;
 }
 
+// `lessons check ID -inf`: "-inf", "-infinity" and "-nan" are answers, not options, but CLI11
+// takes them for the short options -i and -n and then says that ANSWER is missing. In a lessons
+// command they go after "--", where CLI11 reads every argument as positional, so that the checker
+// says what is wrong with them (not a finite number).
+std::vector<std::string> nonFiniteAnswersAsPositionals(std::vector<std::string> args)
+{
+    if (std::find(args.begin(), args.end(), "lessons") == args.end())
+        return args;
+    const auto mark = std::find(args.begin(), args.end(), "--");
+    std::vector<std::string> moved, kept;
+    for (auto it = args.begin(); it != mark; ++it) {
+        std::string lower = *it;
+        for (char& c : lower)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        (lower == "-inf" || lower == "-infinity" || lower == "-nan" ? moved : kept).push_back(*it);
+    }
+    if (moved.empty())
+        return args;
+    kept.push_back("--");
+    kept.insert(kept.end(), moved.begin(), moved.end());
+    if (mark != args.end())
+        kept.insert(kept.end(), mark + 1, args.end());
+    return kept;
+}
+
 } // namespace
 
 int runCli(const std::vector<std::string>& args, std::ostream& rawOut, std::ostream& rawErr)
@@ -72,7 +99,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& rawOut, std::ostr
     buildApp(app, io, action, langCode, version);
     wordHelp(app, language);
 
-    std::vector<std::string> reversed(args.rbegin(), args.rend());
+    const std::vector<std::string> parsed = nonFiniteAnswersAsPositionals(args);
+    std::vector<std::string> reversed(parsed.rbegin(), parsed.rend());
     try {
         app.parse(reversed);
     } catch (const CLI::CallForHelp&) {

@@ -1,12 +1,10 @@
 #include "terminal_text.h"
 
+#include "shardlab/base/visible_text.h"
+
 #include <cstdio>
 
 namespace shardlab::cli {
-
-namespace {
-bool escaped(unsigned char c) { return (c < 0x20 && c != '\n' && c != '\t' && c != '\r') || c == 0x7f; }
-} // namespace
 
 std::streambuf::int_type ControlEscapingBuf::overflow(int_type c)
 {
@@ -18,23 +16,57 @@ std::streambuf::int_type ControlEscapingBuf::overflow(int_type c)
 
 std::streamsize ControlEscapingBuf::xsputn(const char* s, std::streamsize n)
 {
-    std::streamsize plain = 0; // a run of characters that pass as they are
-    for (std::streamsize i = 0; i < n; ++i) {
-        if (!escaped(static_cast<unsigned char>(s[i])))
+    std::string text = std::move(m_pending);
+    m_pending.clear();
+    text.append(s, static_cast<size_t>(n));
+    std::string out;
+    out.reserve(text.size());
+    char escape[16];
+    for (size_t i = 0; i < text.size();) {
+        const auto lead = static_cast<unsigned char>(text[i]);
+        if (lead < 0x80) {
+            if (isControlCodePoint(lead)) {
+                std::snprintf(escape, sizeof escape, "\\x%02x", lead);
+                out += escape;
+            } else
+                out += text[i];
+            ++i;
             continue;
-        if (i > plain && m_target->sputn(s + plain, i - plain) != i - plain)
-            return plain;
-        char hex[8];
-        std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(s[i]));
-        if (m_target->sputn(hex, 4) != 4)
-            return i;
-        plain = i + 1;
+        }
+        // the start of a sequence whose last bytes are still to come: held for the next write
+        const size_t length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+        if (i + length > text.size()) {
+            bool continuing = true;
+            for (size_t k = i + 1; k < text.size(); ++k)
+                continuing = continuing && (static_cast<unsigned char>(text[k]) & 0xc0) == 0x80;
+            if (continuing) {
+                m_pending = text.substr(i);
+                break;
+            }
+        }
+        const Utf8Char c = utf8At(text, i);
+        if (!c.valid && lead <= 0x9f) { // a lone C1 byte: an 8-bit terminal takes 0x9b for CSI
+            std::snprintf(escape, sizeof escape, "\\x%02x", lead);
+            out += escape;
+        } else if (c.valid && isControlCodePoint(c.code)) {
+            std::snprintf(escape, sizeof escape, "\\u%04x", static_cast<unsigned>(c.code));
+            out += escape;
+        } else
+            out.append(text, i, c.length);
+        i += c.length;
     }
-    if (n > plain && m_target->sputn(s + plain, n - plain) != n - plain)
-        return plain;
+    if (!out.empty() && m_target->sputn(out.data(), static_cast<std::streamsize>(out.size())) != static_cast<std::streamsize>(out.size()))
+        return 0;
     return n;
 }
 
+ControlEscapingBuf::~ControlEscapingBuf()
+{
+    if (!m_pending.empty())
+        m_target->sputn(m_pending.data(), static_cast<std::streamsize>(m_pending.size()));
+}
+
+// A flush leaves a sequence cut short held: its last bytes may come with the next write.
 int ControlEscapingBuf::sync() { return m_target->pubsync(); }
 
 } // namespace shardlab::cli

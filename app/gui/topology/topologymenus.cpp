@@ -5,6 +5,8 @@
 #include "topology/linkdialog.h"
 #include "topology/topologyscene.h"
 
+#include "shardlab/base/physical_ranges.h"
+
 #include <QGraphicsView>
 #include <QInputDialog>
 #include <QMenu>
@@ -50,7 +52,7 @@ void TopologyScene::showGpuMenu(int rank, const QPoint& screenPos)
         const Gpu& g = m_document->scenario().topology.gpus[static_cast<size_t>(rank)];
         bool ok = false;
         const double v = QInputDialog::getDouble(parent, tr("GPU speed"),
-            tr("Sustained compute rate of %1 in TFLOP/s:").arg(Labels::gpu(rank)), g.tflops, 0.001, 1e6, 2, &ok);
+            tr("Sustained compute rate of %1 in TFLOP/s:").arg(Labels::gpu(rank)), g.tflops, kMinTflops, kMaxTflops, 2, &ok);
         if (ok)
             report(Edits::setGpuTflops(*m_document, rank, v));
     });

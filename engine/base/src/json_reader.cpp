@@ -1,7 +1,11 @@
 #include "shardlab/base/json_reader.h"
 
+#include "shardlab/base/physical_ranges.h"
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <unordered_set>
 
 namespace shardlab::detail {
 
@@ -216,8 +220,8 @@ std::optional<double> JsonReader::bandwidth(const json& obj, const std::string& 
         fail(key(path, k), "found " + describe(*v) + " (expected " + expect + ")");
         return std::nullopt;
     }
-    if (!(d > 0 && d <= 1e5)) {
-        fail(key(path, k), "out of range (expected " + expect + ", above 0 and at most 100 TB/s)");
+    if (!(d >= kMinBandwidthGBps && d <= kMaxBandwidthGBps)) {
+        fail(key(path, k), "out of range (expected " + expect + ", from 1 MB/s to 100 TB/s)");
         return std::nullopt;
     }
     return d;
@@ -322,14 +326,76 @@ std::string jsonShapeProblem(const std::string& text, int maxDepth)
     return {};
 }
 
+json parseJsonStrict(const std::string& text)
+{
+    // Where the parser is: one frame per open object or array, with the key or index being read.
+    struct Frame {
+        bool array = false;
+        size_t index = 0;                    // arrays: the element being read
+        std::string key;                     // objects: the member being read
+        std::vector<std::string> keys;       // objects: the keys so far (a set past a few dozen)
+        std::unordered_set<std::string> many;
+    };
+    std::vector<Frame> open;
+    const auto pathTo = [&](const std::string& duplicate) {
+        std::string path = "$";
+        for (size_t i = 0; i + 1 < open.size(); ++i)
+            path += open[i].array ? "[" + std::to_string(open[i].index) + "]" : "." + open[i].key;
+        return path + "." + duplicate;
+    };
+    const auto elementDone = [&] {
+        if (!open.empty() && open.back().array)
+            ++open.back().index;
+    };
+    json::parser_callback_t check = [&](int, json::parse_event_t event, json& parsed) {
+        switch (event) {
+        case json::parse_event_t::object_start:
+        case json::parse_event_t::array_start:
+            open.push_back(Frame{event == json::parse_event_t::array_start, 0, {}, {}, {}});
+            break;
+        case json::parse_event_t::key: {
+            Frame& f = open.back();
+            std::string k = parsed.get<std::string>();
+            constexpr size_t kLinear = 32;
+            bool seen = false;
+            if (f.keys.size() < kLinear) {
+                seen = std::find(f.keys.begin(), f.keys.end(), k) != f.keys.end();
+                if (!seen) {
+                    f.keys.push_back(k);
+                    if (f.keys.size() == kLinear)
+                        f.many.insert(f.keys.begin(), f.keys.end());
+                }
+            } else
+                seen = !f.many.insert(k).second;
+            if (seen)
+                failAt(pathTo(k), "given twice");
+            f.key = std::move(k);
+            break;
+        }
+        case json::parse_event_t::object_end:
+        case json::parse_event_t::array_end:
+            open.pop_back();
+            elementDone();
+            break;
+        case json::parse_event_t::value:
+            elementDone();
+            break;
+        }
+        return true;
+    };
+    return json::parse(text, check);
+}
+
 Result<json> parseJsonText(const std::string& text, const std::string& origin)
 {
     if (std::string problem = jsonShapeProblem(text); !problem.empty())
         return badInput(origin + ": $: " + problem);
     try {
-        return json::parse(text);
+        return parseJsonStrict(text);
     } catch (const json::exception& e) {
         return badInput(origin + ": $: not valid JSON (" + std::string(e.what()) + ")");
+    } catch (const JsonPathError& e) {
+        return badInput(origin + ": " + e.what());
     }
 }
 
@@ -362,9 +428,10 @@ long long integerAt(const json& v, const std::string& path, long long lo, long l
 {
     if (!v.is_number_integer())
         failAt(path, "found " + describe(v) + " (expected a whole number)");
-    const long long n = v.is_number_unsigned() && v.get<unsigned long long>() > static_cast<unsigned long long>(hi)
-                            ? hi + 1
-                            : v.get<long long>();
+    // the value as the file gives it: 2^64-1 is "18446744073709551615", not the bound plus one
+    if (v.is_number_unsigned() && v.get<unsigned long long>() > static_cast<unsigned long long>(hi))
+        failAt(path, v.dump() + " (expected " + std::to_string(lo) + " to " + std::to_string(hi) + ")");
+    const long long n = v.get<long long>();
     if (n < lo || n > hi)
         failAt(path, std::to_string(n) + " (expected " + std::to_string(lo) + " to " + std::to_string(hi) + ")");
     return n;

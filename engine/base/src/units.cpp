@@ -1,5 +1,7 @@
 #include "shardlab/base/units.h"
 
+#include "shardlab/base/visible_text.h"
+
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -44,19 +46,23 @@ bool splitNumber(std::string_view text, double& number, std::string& unit)
 Result<Bytes> toBytes(double number, double multiplier, std::string_view original)
 {
     if (number < 0)
-        return badInput("size '" + std::string(original) + "' is negative");
+        return badInput("size '" + visibleText(original) + "' is negative");
     const double bytes = number * multiplier;
     if (bytes > static_cast<double>(kMaxBytes))
-        return badInput("size '" + std::string(original) + "' is larger than 1 PB");
+        return badInput("size '" + visibleText(original) + "' is larger than 1 PB");
     const double rounded = std::round(bytes);
     if (std::fabs(bytes - rounded) > 1e-6 * std::max(1.0, bytes))
-        return badInput("size '" + std::string(original) + "' is not a whole number of bytes");
+        return badInput("size '" + visibleText(original) + "' is not a whole number of bytes");
     return static_cast<Bytes>(rounded);
 }
 
 std::string threeDigits(double v)
 {
     char buf[32];
+    if (!(std::fabs(v) < 1e6)) { // huge, infinite or NaN: "1.23e+300", never hundreds of digits
+        std::snprintf(buf, sizeof buf, "%.3g", v);
+        return buf;
+    }
     if (v >= 100 || std::fabs(v - std::round(v)) < 1e-9)
         std::snprintf(buf, sizeof buf, "%.0f", v);
     else if (v >= 10)
@@ -80,7 +86,7 @@ Result<Bytes> parseSize(std::string_view text)
     double number = 0;
     std::string unit;
     if (!splitNumber(text, number, unit))
-        return badInput("'" + std::string(text) + "' is not a size (expected a number of bytes or e.g. \"16 GB\", \"512 MiB\")");
+        return badInput("'" + visibleText(text) + "' is not a size (expected a number of bytes or e.g. \"16 GB\", \"512 MiB\")");
     struct Unit { const char* name; double mult; };
     static const Unit units[] = {
         {"", 1}, {"B", 1},
@@ -91,7 +97,7 @@ Result<Bytes> parseSize(std::string_view text)
     for (const Unit& u : units)
         if (unit == u.name)
             return toBytes(number, u.mult, text);
-    return badInput("'" + std::string(text) + "' has an unknown unit '" + unit
+    return badInput("'" + visibleText(text) + "' has an unknown unit '" + visibleText(unit)
                     + "' (expected B, kB, MB, GB, TB, KiB, MiB, GiB or TiB)");
 }
 
@@ -100,7 +106,7 @@ Result<Bytes> parseBenchSize(std::string_view text)
     double number = 0;
     std::string unit;
     if (!splitNumber(text, number, unit))
-        return badInput("'" + std::string(text) + "' is not a size (expected e.g. 8, 8B, 64K, 1M, 4G)");
+        return badInput("'" + visibleText(text) + "' is not a size (expected e.g. 8, 8B, 64K, 1M, 4G)");
     std::string u;
     for (char c : unit)
         u += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -120,7 +126,7 @@ Result<Bytes> parseBenchSize(std::string_view text)
     else if (u == "T")
         mult = 1099511627776.0;
     else
-        return badInput("'" + std::string(text) + "' has an unknown unit (expected B, K, M, G or T; binary as in nccl-tests)");
+        return badInput("'" + visibleText(text) + "' has an unknown unit (expected B, K, M, G or T; binary as in nccl-tests)");
     return toBytes(number, mult, text);
 }
 
@@ -129,7 +135,7 @@ Result<double> parseBandwidth(std::string_view text)
     double number = 0;
     std::string unit;
     if (!splitNumber(text, number, unit) || number < 0)
-        return badInput("'" + std::string(text) + "' is not a bandwidth (expected e.g. \"25 GB/s\" or \"400 Gb/s\")");
+        return badInput("'" + visibleText(text) + "' is not a bandwidth (expected e.g. \"25 GB/s\" or \"400 Gb/s\")");
     if (unit.empty() || unit == "GB/s" || unit == "GBps")
         return number;
     if (unit == "MB/s")
@@ -140,7 +146,7 @@ Result<double> parseBandwidth(std::string_view text)
         return number / 8.0;
     if (unit == "Tb/s")
         return number * 1e3 / 8.0;
-    return badInput("'" + std::string(text) + "' has an unknown bandwidth unit '" + unit + "' (expected GB/s, MB/s, TB/s or Gb/s)");
+    return badInput("'" + visibleText(text) + "' has an unknown bandwidth unit '" + visibleText(unit) + "' (expected GB/s, MB/s, TB/s or Gb/s)");
 }
 
 std::string formatBytes(Bytes bytes)
@@ -171,7 +177,9 @@ std::string formatMicros(double us)
 {
     char buf[32];
     const double a = std::fabs(us);
-    if (a >= 1e6)
+    if (!(a < 1e12)) // past 11 days, and infinity or NaN: three significant digits, not hundreds
+        std::snprintf(buf, sizeof buf, "%.3g s", us / 1e6);
+    else if (a >= 1e6)
         std::snprintf(buf, sizeof buf, "%.2f s", us / 1e6);
     else if (a >= 1e3)
         std::snprintf(buf, sizeof buf, "%.2f ms", us / 1e3);
@@ -186,7 +194,7 @@ Result<double> parseFlops(std::string_view text)
     std::string unit;
     const std::string expect = "(expected an amount of work: FLOP as a number, or e.g. \"4 TFLOP\")";
     if (!splitNumber(text, number, unit))
-        return badInput("'" + std::string(text) + "' is not an amount of work " + expect);
+        return badInput("'" + visibleText(text) + "' is not an amount of work " + expect);
     struct Unit { const char* name; double mult; };
     static const Unit units[] = {{"", 1},         {"FLOP", 1},     {"kFLOP", 1e3},  {"MFLOP", 1e6},
                                  {"GFLOP", 1e9},  {"TFLOP", 1e12}, {"PFLOP", 1e15}};
@@ -194,10 +202,10 @@ Result<double> parseFlops(std::string_view text)
         if (unit == u.name) {
             const double flops = number * u.mult;
             if (!(flops >= 0 && flops <= 1e24))
-                return badInput("'" + std::string(text) + "' is out of range " + expect + ", from 0 to 1e24");
+                return badInput("'" + visibleText(text) + "' is out of range " + expect + ", from 0 to 1e24");
             return flops;
         }
-    return badInput("'" + std::string(text) + "' has an unknown unit '" + unit + "' " + expect);
+    return badInput("'" + visibleText(text) + "' has an unknown unit '" + visibleText(unit) + "' " + expect);
 }
 
 std::string formatFlops(double flops)

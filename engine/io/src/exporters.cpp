@@ -96,9 +96,10 @@ std::string formatSummaryTable(const Scenario& s, const Summary& given, Language
         // a profiled program's memory is not known: a dash, not "0 B" (Summary::memoryKnown)
         const std::string owned = sum.memoryKnown ? formatBytes(rb.owned) : "-";
         const std::string peak = sum.memoryKnown ? formatBytes(rb.peakMemory) : "-";
-        std::snprintf(buf, sizeof buf, "%4d  %s %11.3f %9.3f %9.3f %10s %10s %10s ", rb.rank,
-                      fitToWidth(rb.device, 18).c_str(), rb.computeMs, rb.commMs, rb.waitMs, owned.c_str(), peak.c_str(),
-                      formatBytes(rb.capacity).c_str());
+        // times through number(): at most a few dozen characters for any double
+        std::snprintf(buf, sizeof buf, "%4d  %s %11s %9s %9s %10s %10s %10s ", rb.rank, fitToWidth(rb.device, 18).c_str(),
+                      number("%.3f", rb.computeMs).c_str(), number("%.3f", rb.commMs).c_str(),
+                      number("%.3f", rb.waitMs).c_str(), owned.c_str(), peak.c_str(), formatBytes(rb.capacity).c_str());
         out << buf << tableRight(!sum.memoryKnown ? std::string("-") : rb.fits ? yes : no, 5)
             << (sum.straggler && *sum.straggler == rb.rank ? "  <- " + straggler : std::string()) << "\n";
     }
@@ -108,8 +109,9 @@ std::string formatSummaryTable(const Scenario& s, const Summary& given, Language
             << tableRight(say("table.col.bytes"), 10) << " " << tableRight(say("table.col.time"), 10) << " "
             << tableRight("algbw GB/s", 11) << " " << tableRight("busbw GB/s", 11) << "\n";
         for (const CollectiveFigures& c : sum.collectives) {
-            std::snprintf(buf, sizeof buf, "%s %-14.14s %10s %10.3f %11.2f %11.2f\n", fitToWidth(c.name, 28).c_str(), opName(c.kind),
-                          formatBytes(c.bytes).c_str(), c.timeMs, c.algbwGBps, c.busbwGBps);
+            std::snprintf(buf, sizeof buf, "%s %-14.14s %10s %10s %11s %11s\n", fitToWidth(c.name, 28).c_str(), opName(c.kind),
+                          formatBytes(c.bytes).c_str(), number("%.3f", c.timeMs).c_str(), number("%.2f", c.algbwGBps).c_str(),
+                          number("%.2f", c.busbwGBps).c_str());
             out << buf;
         }
     }

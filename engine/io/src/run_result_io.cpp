@@ -335,7 +335,7 @@ Result<RunResult> parseRunResult(const std::string& text, const std::string& ori
     if (std::string problem = detail::jsonShapeProblem(text); !problem.empty())
         return badInput(origin + ": $: " + problem);
     try {
-        return detail::runResultFromJson(json::parse(text), "$");
+        return detail::runResultFromJson(detail::parseJsonStrict(text), "$");
     } catch (const json::exception& e) {
         return badInput(origin + ": $: not valid JSON (" + std::string(e.what()) + ")");
     } catch (const detail::JsonPathError& e) {

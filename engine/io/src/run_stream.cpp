@@ -275,9 +275,11 @@ Status RunStreamReader::parseLine(const std::string& text, Event* event)
     }
     json doc;
     try {
-        doc = json::parse(text);
+        doc = detail::parseJsonStrict(text);
     } catch (const json::exception& e) {
         return badInput(where + ": not valid JSON (" + std::string(e.what()) + ")");
+    } catch (const detail::JsonPathError& e) {
+        return badInput(where + ": " + e.what());
     }
     try {
         using namespace detail;

@@ -2,6 +2,7 @@
 
 #include "shardlab/base/file_io.h"
 #include "shardlab/base/json_reader.h"
+#include "shardlab/base/physical_ranges.h"
 #include "shardlab/model/presets.h"
 #include "shardlab/model/strategies.h"
 
@@ -60,10 +61,14 @@ void readTopology(JsonReader& rd, const json& t, Topology& out)
         Gpu gpu;
         gpu.id = rd.string(g, gp, "id", false).value_or("gpu" + std::to_string(i));
         gpu.name = rd.string(g, gp, "name", false).value_or("GPU");
-        gpu.memory = rd.size(g, gp, "memory", true).value_or(0);
-        if (rd.find(g, "memory") && gpu.memory == 0)
+        // a size that did not read has said why: no second error about the zero left in its place
+        const std::optional<Bytes> memory = rd.size(g, gp, "memory", true);
+        gpu.memory = memory.value_or(0);
+        if (memory && *memory == 0)
             rd.fail(gp + ".memory", "zero (expected the GPU's memory, e.g. \"16 GB\")");
-        gpu.tflops = rd.number(g, gp, "tflops", true, 1e-6, 1e6).value_or(1);
+        else if (memory && *memory < kMinGpuMemory)
+            rd.fail(gp + ".memory", std::to_string(*memory) + " bytes (expected the GPU's memory, from 1 MB to 1 PB)");
+        gpu.tflops = rd.number(g, gp, "tflops", true, kMinTflops, kMaxTflops).value_or(1);
         gpu.memBandwidthGBps = rd.bandwidth(g, gp, "mem_bandwidth", false).value_or(0);
         gpu.node = static_cast<int>(rd.integer(g, gp, "node", false, 0, 1'000'000).value_or(0));
         gpu.socket = static_cast<int>(rd.integer(g, gp, "socket", false, 0, 1024).value_or(0));
@@ -114,7 +119,7 @@ void readTopology(JsonReader& rd, const json& t, Topology& out)
                 }
                 link.count = static_cast<int>(rd.integer(l, lp, "count", false, 1, 1024).value_or(1));
                 link.bandwidthGBps = rd.bandwidth(l, lp, "bandwidth", true).value_or(1);
-                link.latencyUs = rd.number(l, lp, "latency_us", false, 0, 1e6).value_or(1.0);
+                link.latencyUs = rd.number(l, lp, "latency_us", false, 0, kMaxLatencyUs).value_or(1.0);
                 out.links.push_back(link);
             }
     }
@@ -373,7 +378,9 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
         return badInput(origin + ": $: " + problem);
     json doc;
     try {
-        doc = json::parse(text);
+        doc = detail::parseJsonStrict(text);
+    } catch (const detail::JsonPathError& e) {
+        return badInput(origin + ": " + e.what());
     } catch (const json::out_of_range& e) {
         return badInput(origin + ": $: a number in the file is out of range (" + std::string(e.what()) + ")");
     } catch (const json::parse_error& e) {

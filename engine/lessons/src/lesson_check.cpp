@@ -91,8 +91,10 @@ Result<double> parseNumber(const std::string& answer, const NumericAnswer& a)
     char* end = nullptr;
     const double v = std::strtod(begin, &end);
     const std::string expectedUnit = a.unit.empty() ? std::string() : " in " + a.unit;
-    if (end == begin || !std::isfinite(v))
+    if (end == begin)
         return badInput("'" + answer + "' is not a number (expected a number" + expectedUnit + ")");
+    if (!std::isfinite(v)) // "inf", "-inf", "nan", "1e999"
+        return badInput("'" + answer + "' is not a finite number (expected a number" + expectedUnit + ")");
     const std::string unit = lower(trim(end));
     const std::string want = lower(a.unit);
     const bool ok = unit.empty() || unit == want || (want == "x" && unit == "\xc3\x97")

@@ -27,6 +27,11 @@ const char* questionTypeName(QuestionType type)
 }
 
 namespace {
+// The largest example a collective question may give (LessonQuestion::example): a learner reads it,
+// and what an all-gather leaves on every rank grows as the square of the ranks, so a 29 KB lesson
+// of 6,000 one-value ranks once printed 216 MB. A larger example is refused when the file loads.
+constexpr size_t kMaxExampleRanks = 8;
+constexpr size_t kMaxExampleValuesPerRank = 8;
 
 constexpr std::string_view kLessonSuffix = ".lesson.json"; // a lesson file's name ends so
 
@@ -232,7 +237,20 @@ void readQuestion(JsonReader& rd, const json& v, const std::string& path, Lesson
         if (const json* ex = rd.find(v, "example")) {
             const std::string ep = JsonReader::key(path, "example");
             bool ok = ex->is_array() && !ex->empty();
-            for (size_t i = 0; ok && i < ex->size(); ++i) {
+            bool bounded = true;
+            if (ok && ex->size() > kMaxExampleRanks) {
+                rd.fail(ep, std::to_string(ex->size()) + " ranks (expected at most " + std::to_string(kMaxExampleRanks)
+                                + " ranks of at most " + std::to_string(kMaxExampleValuesPerRank)
+                                + " values each: a learner reads the example, and an all-gather's result grows as its square)");
+                bounded = false;
+            }
+            for (size_t i = 0; ok && bounded && i < ex->size(); ++i)
+                if ((*ex)[i].is_array() && (*ex)[i].size() > kMaxExampleValuesPerRank) {
+                    rd.fail(JsonReader::index(ep, i), std::to_string((*ex)[i].size()) + " values (expected at most "
+                                                          + std::to_string(kMaxExampleValuesPerRank) + " values per rank)");
+                    bounded = false;
+                }
+            for (size_t i = 0; ok && bounded && i < ex->size(); ++i) {
                 ok = (*ex)[i].is_array();
                 std::vector<double> values;
                 for (size_t j = 0; ok && j < (*ex)[i].size(); ++j) {

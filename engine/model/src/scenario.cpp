@@ -187,6 +187,10 @@ Status validateScenario(const Scenario& s)
             return badInput(path + ".op: no program step " + std::to_string(p.delays[i].op));
         if (!(p.delays[i].ms >= 0 && p.delays[i].ms <= 1e6))
             return badInput(path + ".ms: expected 0 to 1e6 ms");
+        if (p.delays[i].iteration < -1 || p.delays[i].iteration >= s.iterations)
+            return badInput(path + ".iteration: " + std::to_string(p.delays[i].iteration) + " is not an iteration of the scenario, which runs "
+                            + std::to_string(s.iterations) + " (expected 0.." + std::to_string(s.iterations - 1)
+                            + ", or -1 for every iteration)");
     }
     for (size_t i = 0; i < p.mismatches.size(); ++i) {
         const Mismatch& m = p.mismatches[i];

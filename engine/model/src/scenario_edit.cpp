@@ -116,8 +116,13 @@ void removeRank(Scenario& scenario, int rank)
         return;
     dropRankReferences(scenario, rank);
     const std::string id = t.gpus[static_cast<size_t>(rank)].id;
+    const int node = t.gpus[static_cast<size_t>(rank)].node;
     t.gpus.erase(t.gpus.begin() + rank);
-    std::erase_if(t.links, [&](const Link& l) { return l.a == id || l.b == id; });
+    std::set<std::string> gone{id};
+    // a node left without GPUs keeps no hardware: validateTopology() refuses a switch on such a node
+    if (std::none_of(t.gpus.begin(), t.gpus.end(), [&](const Gpu& g) { return g.node == node; }))
+        std::erase_if(t.switches, [&](const SwitchNode& s) { return s.node == node && gone.insert(s.id).second; });
+    std::erase_if(t.links, [&](const Link& l) { return gone.count(l.a) || gone.count(l.b); });
 }
 
 void replaceTopology(Scenario& scenario, Topology topology)

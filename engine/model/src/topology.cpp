@@ -1,6 +1,10 @@
 #include "shardlab/model/topology.h"
 
+#include "shardlab/base/physical_ranges.h"
+#include "shardlab/base/short_list.h"
+
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
 #include <set>
 #include <string_view>
@@ -108,6 +112,54 @@ std::optional<LinkKind> linkKindFromName(std::string_view name)
     return std::nullopt;
 }
 
+namespace {
+
+// A rate as a message shows it: "%g" (1e-305, 250), never 300 digits.
+std::string formatRate(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+// Routing never crosses the hardware of a node other than the two it joins (routing.h), so a GPU
+// joined to another node's switch, or a switch on a node without GPUs, leaves ranks that reach no
+// one: both are refused here, by name, instead of being priced as instantaneous.
+Status checkNodes(const Topology& t)
+{
+    std::set<int> gpuNodes;
+    for (const Gpu& g : t.gpus)
+        gpuNodes.insert(g.node);
+    const auto at = [](const char* list, size_t i) { return "$.topology." + std::string(list) + "[" + std::to_string(i) + "]"; };
+    const std::vector<std::pair<int, int>> ends = linkVertices(t);
+    for (size_t i = 0; i < t.links.size(); ++i) {
+        auto [a, b] = ends[i];
+        if (a < 0 || b < 0 || t.isGpu(a) == t.isGpu(b))
+            continue;
+        if (!t.isGpu(a))
+            std::swap(a, b);
+        const int gpuNode = t.nodeOf(a), switchNode = t.nodeOf(b);
+        if (switchNode >= 0 && switchNode != gpuNode)
+            return badInput(at("links", i) + ": joins GPU '" + t.vertexId(a) + "' of node " + std::to_string(gpuNode)
+                            + " to switch '" + t.vertexId(b) + "' of node " + std::to_string(switchNode)
+                            + " (a GPU reaches only the switches of its own node and the shared network, node -1: put them on one node)");
+    }
+    for (size_t i = 0; i < t.switches.size(); ++i) {
+        const SwitchNode& s = t.switches[i];
+        if (s.node < 0 || gpuNodes.count(s.node))
+            continue;
+        std::vector<std::string> nodes;
+        for (int n : gpuNodes)
+            nodes.push_back(std::to_string(n));
+        return badInput(at("switches", i) + ".node: switch '" + s.id + "' is on node " + std::to_string(s.node)
+                        + ", which has no GPU (expected a node of the GPUs, " + shortList(nodes, 8)
+                        + ", or -1 for network hardware shared by all nodes)");
+    }
+    return {};
+}
+
+} // namespace
+
 Status validateTopology(const Topology& t)
 {
     if (t.gpus.empty())
@@ -128,10 +180,14 @@ Status validateTopology(const Topology& t)
             return badInput(at("gpus", i) + ".id: '" + g.id + "' is used twice (expected unique ids)");
         if (g.memory == 0)
             return badInput(at("gpus", i) + ".memory: zero (expected the GPU's memory, e.g. \"16 GB\")");
-        if (!(g.tflops > 0) || g.tflops > 1e6)
-            return badInput(at("gpus", i) + ".tflops: " + std::to_string(g.tflops) + " (expected a compute rate in TFLOP/s between 0 and 1e6)");
+        if (g.memory < kMinGpuMemory || g.memory > kMaxBytes)
+            return badInput(at("gpus", i) + ".memory: " + std::to_string(g.memory) + " bytes (expected the GPU's memory, from 1 MB to 1 PB)");
+        if (!(g.tflops >= kMinTflops) || g.tflops > kMaxTflops)
+            return badInput(at("gpus", i) + ".tflops: " + formatRate(g.tflops) + " (expected a compute rate in TFLOP/s from 0.001 to 100000)");
         if (g.memBandwidthGBps < 0)
             return badInput(at("gpus", i) + ".mem_bandwidth: negative");
+        if (g.memBandwidthGBps != 0 && !(g.memBandwidthGBps >= kMinBandwidthGBps && g.memBandwidthGBps <= kMaxBandwidthGBps))
+            return badInput(at("gpus", i) + ".mem_bandwidth: expected a bandwidth from 1 MB/s to 100 TB/s");
     }
     for (size_t i = 0; i < t.switches.size(); ++i) {
         if (t.switches[i].id.empty())
@@ -147,14 +203,14 @@ Status validateTopology(const Topology& t)
             return badInput(at("links", i) + ".to: '" + l.b + "' is not a GPU or switch of this topology");
         if (l.a == l.b)
             return badInput(at("links", i) + ": joins '" + l.a + "' to itself");
-        if (!(l.bandwidthGBps > 0) || l.bandwidthGBps > 1e5)
-            return badInput(at("links", i) + ".bandwidth: expected a positive bandwidth below 100 TB/s");
-        if (l.latencyUs < 0 || l.latencyUs > 1e6)
+        if (!(l.bandwidthGBps >= kMinBandwidthGBps) || l.bandwidthGBps > kMaxBandwidthGBps)
+            return badInput(at("links", i) + ".bandwidth: expected a bandwidth from 1 MB/s to 100 TB/s");
+        if (!(l.latencyUs >= 0) || l.latencyUs > kMaxLatencyUs)
             return badInput(at("links", i) + ".latency_us: expected between 0 and 1e6 microseconds");
         if (l.count < 1 || l.count > 1024)
             return badInput(at("links", i) + ".count: expected 1 to 1024 links");
     }
-    return {};
+    return checkNodes(t);
 }
 
 std::vector<std::pair<int, int>> linkVertices(const Topology& t)

@@ -74,6 +74,7 @@ private:
     void advance(int rank, int iteration);
     void arrive(int rank, int iteration, const Step& st);
     void resolve(int comm, int seq, int iteration);
+    void failOnImpossibleTime(int op, const std::vector<int>& ranks, double timeUs, bool connected);
 
     const Scenario& m_s;
     CostModel& m_model;
@@ -90,7 +91,30 @@ private:
     std::vector<std::vector<Bytes>> m_pieces; // all_gather_v pieces per program op (by member)
     std::vector<std::vector<double>> m_workFraction; // compute ops: per rank share of the item's work
     std::vector<int> m_collectivesDone;       // per rank
+    std::optional<Error> m_failure;           // a time that cannot be stood behind: the run stops with it
 };
+
+// Every time the run records is a finite, non-negative number of microseconds, and a collective's
+// ranks reach each other: anything else (a pair of GPUs no route joins, a rate so small that the
+// time overflows) stops the run with a message instead of being recorded as 0 or infinity.
+void Engine::failOnImpossibleTime(int op, const std::vector<int>& ranks, double timeUs, bool connected)
+{
+    if (m_failure || (connected && std::isfinite(timeUs) && timeUs >= 0))
+        return;
+    const Op& o = m_s.program[static_cast<size_t>(op)];
+    const std::string step = "$.program[" + std::to_string(op) + "] (" + opName(o.kind) + " '" + o.name + "')";
+    std::vector<std::string> names;
+    for (int r : ranks)
+        names.push_back(std::to_string(r));
+    if (!connected)
+        m_failure = badInput(step + ": ranks " + shortList(names, 8)
+                             + " have no route between their GPUs (a route never passes through a third GPU or the hardware of a"
+                               " third node), so the step has no time; join their GPUs through their own nodes' switches or the"
+                               " shared network (node -1)");
+    else
+        m_failure = badInput(step + ": the time of rank " + names.front() + " is not a finite number of microseconds ("
+                             + std::to_string(timeUs) + "), so the step has no time; check the rates of the topology");
+}
 
 void Engine::prepare()
 {
@@ -235,6 +259,7 @@ void Engine::resolve(int comm, int seq, int iteration)
             p /= static_cast<Bytes>(op.buckets);
     }
     const CollectiveCost cost = m_model.collective(first.kind, first.bytes, c.group, op.algorithm, op.root, pieces);
+    failOnImpossibleTime(first.op, c.group, cost.timeUs, cost.connected);
 
     CollectiveRecord rec;
     rec.op = first.op;
@@ -340,6 +365,7 @@ void Engine::advance(int rank, int iteration)
             const double fraction = m_workFraction[static_cast<size_t>(st.op)][static_cast<size_t>(rank)];
             us = m_model.computeUs(op.flops * fraction / op.buckets, rank, m_s.perturbations.slowdownOf(rank))
                  * m_s.perturbations.jitterFactor(rank, st.op, iteration, st.bucket);
+            failOnImpossibleTime(static_cast<int>(st.op), {rank}, us, true);
             if (us > 0) {
                 m_run.spans.push_back({rank, 0, SpanKind::Compute, rs.computeFree, rs.computeFree + us, st.op, iteration,
                                        st.bucket, -1, -1});
@@ -415,6 +441,8 @@ Result<RunResult> Engine::run()
             const int r = m_runnable.back();
             m_runnable.pop_back();
             advance(r, it);
+            if (m_failure)
+                return *m_failure;
             if ((++visits & 4095) == 0 && m_opt.cancel && m_opt.cancel->load())
                 return Error{ErrorKind::Cancelled, "simulation cancelled"};
         }

@@ -149,8 +149,8 @@ Message expectedPhrase(const std::string& e)
         {"a size such as \"16 GB\"", "error.expected.size_short"},
         {"a bandwidth per direction: GB/s as a number, or a string such as \"25 GB/s\" or \"400 Gb/s\"",
          "error.expected.bandwidth"},
-        {"a bandwidth per direction: GB/s as a number, or a string such as \"25 GB/s\" or \"400 Gb/s\", above 0 and at "
-         "most 100 TB/s",
+        {"a bandwidth per direction: GB/s as a number, or a string such as \"25 GB/s\" or \"400 Gb/s\", from 1 MB/s "
+         "to 100 TB/s",
          "error.expected.bandwidth_range"},
         {"an amount of work: FLOP as a number, or a string such as \"4 TFLOP\"", "error.expected.flops"},
         {"an amount of work: FLOP as a number, or a string such as \"4 TFLOP\", from 0 to 1e24", "error.expected.flops_range"},

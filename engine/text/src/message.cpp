@@ -2,6 +2,7 @@
 
 #include "shardlab/text/catalogue.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace shardlab {
@@ -43,7 +44,20 @@ Message listOf(std::vector<Message> pieces)
 std::string number(const char* format, double value)
 {
     char buf[64];
-    std::snprintf(buf, sizeof buf, format, value);
+    if (std::fabs(value) < 1e15) {
+        std::snprintf(buf, sizeof buf, format, value);
+        return buf;
+    }
+    // A fixed-point conversion of 1e300 is 300 digits (and of infinity "inf"): past 1e15 the
+    // format's conversion is "%.3g" ("1e+300"), whatever it was, its text around it kept.
+    std::string f = format;
+    size_t p = f.find('%');
+    while (p != std::string::npos && p + 1 < f.size() && f[p + 1] == '%')
+        p = f.find('%', p + 2);
+    const size_t e = p == std::string::npos ? p : f.find_first_of("fFeEgGaA", p);
+    if (e != std::string::npos)
+        f.replace(p, e - p + 1, "%.3g");
+    std::snprintf(buf, sizeof buf, f.c_str(), value);
     return buf;
 }
 

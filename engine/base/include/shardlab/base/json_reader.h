@@ -68,8 +68,13 @@ inline constexpr int kMaxJsonDepth = 64;
 std::string jsonShapeProblem(const std::string& text, int maxDepth = kMaxJsonDepth);
 
 // The JSON document in `text`, or "ORIGIN: $: not valid JSON (what the parser said)" (or the shape
-// problem above).
+// problem above, or a key given twice as parseJsonStrict says it).
 Result<json> parseJsonText(const std::string& text, const std::string& origin);
+
+// json::parse(text), except that a key given twice in one object (which json::parse answers with
+// its last value, silently) throws JsonPathError("$.topology.gpus[2].memory: given twice"). Throws
+// json::parse_error for text that is no JSON. Every reader of a user's JSON parses with it.
+json parseJsonStrict(const std::string& text);
 
 // A JSON type in words, for messages: "a string", "an array", ...
 std::string describe(const json& v);
