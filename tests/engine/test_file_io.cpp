@@ -5,9 +5,18 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace shardlab;
 
@@ -99,4 +108,68 @@ TEST(FileIo, AFolderWithoutWritePermissionOrAFolderAsTargetIsNamed)
     const Status missing = writeFileAtomicallyWith(f.dir / "no" / "such" / "x.json", [](std::ostream&) { return Status{}; });
     ASSERT_FALSE(missing.ok());
     EXPECT_NE(missing.error().message.find("cannot write in"), std::string::npos);
+}
+
+// Issue 25: a shared folder (/tmp, a course's folder) where someone else plants links.
+namespace {
+
+bool isLink(const std::filesystem::path& p) { return std::filesystem::is_symlink(std::filesystem::symlink_status(p)); }
+
+struct Umask {
+    explicit Umask(mode_t m) : old(::umask(m)) {}
+    ~Umask() { ::umask(old); }
+    mode_t old;
+};
+
+} // namespace
+
+TEST(FileIo, ALinkPlantedAtTheOldTemporaryNameIsNeverFollowed)
+{
+    // the old writer opened ".NAME.tmp-PID" with truncate, following a link planted there
+    Folder f;
+    const auto victim = f.dir / "victim.txt";
+    fs_test::writePlain(victim, "precious");
+    const auto path = f.dir / "out.json";
+    const auto planted = f.dir / (".out.json.tmp-" + std::to_string(::getpid()));
+    std::filesystem::create_symlink(victim, planted);
+    ASSERT_TRUE(writeFileAtomically(path, "new").ok());
+    EXPECT_EQ(fs_test::fileText(victim), "precious");
+    EXPECT_FALSE(isLink(path));
+    EXPECT_EQ(fs_test::fileText(path), "new");
+    EXPECT_TRUE(isLink(planted)); // left as it was
+    // and a second write over the first, the link still there
+    ASSERT_TRUE(writeFileAtomically(path, "newer").ok());
+    EXPECT_EQ(fs_test::fileText(victim), "precious");
+    EXPECT_EQ(fs_test::fileText(path), "newer");
+}
+
+TEST(FileIo, TheTemporaryIsNewPrivateAndOfARandomNameAndTheFileGetsANewFilesMode)
+{
+    Folder f;
+    const auto path = f.dir / "out.json";
+    Umask mask(027);
+    std::vector<std::string> names;
+    for (int i = 0; i < 2; ++i) {
+        const Status st = writeFileAtomicallyWith(path, [&](std::ostream& out) {
+            out << "text";
+            for (const auto& e : std::filesystem::directory_iterator(f.dir)) {
+                if (e.path() == path)
+                    continue;
+                struct stat info {};
+                EXPECT_EQ(::lstat(e.path().c_str(), &info), 0);
+                EXPECT_TRUE(S_ISREG(info.st_mode)) << e.path();
+                EXPECT_EQ(info.st_mode & 0777, 0600u) << e.path();
+                names.push_back(e.path().filename().string());
+            }
+            return Status{};
+        });
+        ASSERT_TRUE(st.ok()) << st.error().message;
+        struct stat done {};
+        ASSERT_EQ(::stat(path.c_str(), &done), 0);
+        EXPECT_EQ(done.st_mode & 0777, 0640u); // 0666 less the umask, as any new file
+        EXPECT_EQ(filesIn(f.dir), 1u);
+    }
+    ASSERT_EQ(names.size(), 2u);
+    EXPECT_NE(names[0], names[1]);
+    EXPECT_EQ(names[0].find(std::to_string(::getpid())), std::string::npos) << names[0];
 }

@@ -8,7 +8,12 @@
 #include <fstream>
 #include <sstream>
 #include <system_error>
+#include <vector>
+#include <algorithm>
+#include <random>
 #include <fcntl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace shardlab {
@@ -67,58 +72,150 @@ std::string whyWritingFailed(int err)
 
 } // namespace
 
+namespace {
+
+// An ostream's buffer over a file descriptor: every write is checked, and the errno of the first
+// one that failed is kept for the message (std::ofstream forgets it).
+class DescriptorBuffer : public std::streambuf {
+public:
+    explicit DescriptorBuffer(int fd) : m_fd(fd) { setp(m_buffer, m_buffer + sizeof m_buffer); }
+    std::uintmax_t written() const { return m_written; }
+    int error() const { return m_error; }
+
+protected:
+    int_type overflow(int_type c) override
+    {
+        if (!drain())
+            return traits_type::eof();
+        if (!traits_type::eq_int_type(c, traits_type::eof())) {
+            *pptr() = traits_type::to_char_type(c);
+            pbump(1);
+        }
+        return traits_type::not_eof(c);
+    }
+    int sync() override { return drain() ? 0 : -1; }
+
+private:
+    bool drain()
+    {
+        const char* p = pbase();
+        while (p < pptr()) {
+            const ssize_t n = ::write(m_fd, p, static_cast<size_t>(pptr() - p));
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                m_error = n < 0 ? errno : ENOSPC;
+                return false;
+            }
+            p += n;
+            m_written += static_cast<std::uintmax_t>(n);
+        }
+        setp(m_buffer, m_buffer + sizeof m_buffer);
+        return true;
+    }
+
+    int m_fd;
+    std::uintmax_t m_written = 0;
+    int m_error = 0;
+    char m_buffer[1 << 16];
+};
+
+// The mode a file created now gets (0666 less the umask), read from /proc so that no other thread
+// sees the umask changed; 0644 where /proc does not say.
+mode_t newFileMode()
+{
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind("Umask:", 0) == 0)
+            return static_cast<mode_t>(0666 & ~std::stoul(line.substr(6), nullptr, 8));
+    return 0644;
+}
+
+// Eight random letters and digits for a temporary's name: nobody can plant a link at it beforehand.
+std::string randomSuffix()
+{
+    static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    unsigned char bytes[8] = {};
+    if (::getrandom(bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes)) {
+        std::random_device rd;
+        for (unsigned char& b : bytes)
+            b = static_cast<unsigned char>(rd());
+    }
+    std::string out;
+    for (unsigned char b : bytes)
+        out += kAlphabet[b % (sizeof kAlphabet - 1)];
+    return out;
+}
+
+// Runs `write` on an ostream over `fd`; the message of a failure, or "" when all of it was written.
+std::string writeThrough(int fd, const std::filesystem::path& path, const std::function<Status(std::ostream& out)>& write,
+                         std::uintmax_t& written, Status& own)
+{
+    DescriptorBuffer buffer(fd);
+    std::ostream out(&buffer);
+    own = write(out);
+    if (own)
+        out.flush();
+    written = buffer.written();
+    if (own && !out)
+        return path.string() + ": writing failed after " + formatBytes(written) + " (" + whyWritingFailed(buffer.error())
+               + "); the previous file, if any, is unchanged";
+    return {};
+}
+
+} // namespace
+
 Status writeFileAtomicallyWith(const std::filesystem::path& path, const std::function<Status(std::ostream& out)>& write)
 {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
         return badInput(path.string() + ": is a folder (expected a file name)");
-    const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-    const std::filesystem::path tmp = dir / ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()));
+    const std::filesystem::path& target = path;
+    const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+    // a temporary of a random name, created here and now (O_EXCL), never through a link
+    // (O_NOFOLLOW), readable by the owner alone until it is complete
+    std::filesystem::path tmp;
+    int fd = -1;
+    for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
+        tmp = dir / ("." + target.filename().string() + "." + randomSuffix() + ".tmp");
+        fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0)
+        return badInput(path.string() + ": cannot write in " + dir.string() + " (check that the folder exists and is writable)");
     auto fail = [&](const std::string& message) {
-        std::error_code ignored;
-        std::filesystem::remove(tmp, ignored);
+        ::close(fd);
+        ::unlink(tmp.c_str());
         return Status(badInput(message));
     };
     std::uintmax_t written = 0;
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            return badInput(path.string() + ": cannot write in " + dir.string() + " (check that the folder exists and is writable)");
-        errno = 0;
-        Status st = write(out);
-        const int writeErrno = errno;
-        if (!st) {
-            out.close();
-            return fail(st.error().message);
-        }
-        if (out)
-            out.flush();
-        written = std::filesystem::file_size(tmp, ec);
-        if (ec)
-            written = 0;
-        if (!out) {
-            const int err = errno ? errno : writeErrno;
-            return fail(path.string() + ": writing failed after " + formatBytes(written) + " (" + whyWritingFailed(err)
-                        + "); the previous file, if any, is unchanged");
-        }
-        errno = 0;
-        out.close();
-        if (out.fail())
-            return fail(path.string() + ": writing failed when closing the file (" + whyWritingFailed(errno) + ")");
-    }
-    // flush to disk before the rename makes it visible; a file system that cannot sync (EINVAL,
-    // EROFS) loses nothing here, any other failure is the data not reaching the disk
-    if (const int fd = ::open(tmp.c_str(), O_RDONLY); fd >= 0) {
-        const int synced = ::fsync(fd);
-        const int err = errno;
+    Status own;
+    const std::string failed = writeThrough(fd, path, write, written, own);
+    if (!own) {
         ::close(fd);
-        if (synced != 0 && err != EINVAL && err != EROFS)
-            return fail(path.string() + ": writing failed when flushing " + formatBytes(written) + " to disk ("
-                        + whyWritingFailed(err) + ")");
+        ::unlink(tmp.c_str());
+        return own;
     }
-    std::filesystem::rename(tmp, path, ec);
-    if (ec)
-        return fail(path.string() + ": cannot replace the file (" + ec.message() + ")");
+    if (!failed.empty())
+        return fail(failed);
+    // the mode a new file gets, once complete; then flushed to disk before the rename makes it
+    // visible (a file system that cannot sync, EINVAL or EROFS, loses nothing here)
+    if (::fchmod(fd, newFileMode()) != 0)
+        return fail(path.string() + ": cannot replace the file (" + std::strerror(errno) + ")");
+    if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
+        return fail(path.string() + ": writing failed when flushing " + formatBytes(written) + " to disk ("
+                    + whyWritingFailed(errno) + ")");
+    if (::close(fd) != 0) {
+        const int err = errno;
+        ::unlink(tmp.c_str());
+        return badInput(path.string() + ": writing failed when closing the file (" + whyWritingFailed(err) + ")");
+    }
+    if (::rename(tmp.c_str(), target.c_str()) != 0) {
+        const int err = errno;
+        ::unlink(tmp.c_str());
+        return badInput(path.string() + ": cannot replace the file (" + std::strerror(err) + ")");
+    }
     return {};
 }
 
