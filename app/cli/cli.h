@@ -190,7 +190,7 @@ std::string wordedUsageError(const CLI::ParseError& error, Language language);
 // The app as runCli() builds it, every command added (for the help tests).
 void buildApp(CLI::App& app, Io io, Action& action, std::string& langCode, bool& version);
 
-// Writes `text` to `path` atomically; on failure prints why and returns false.
+// Writes `text` to `path` atomically (`-`: on `io.out`); on failure prints why and returns false.
 bool writeOutput(const std::string& path, const std::string& text, Io io);
 // The same, streamed (writeFileAtomicallyWith).
 bool writeOutputWith(const std::string& path, const std::function<Status(std::ostream&)>& write, Io io);

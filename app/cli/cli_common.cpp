@@ -18,6 +18,10 @@ namespace shardlab::cli {
 
 bool writeOutput(const std::string& path, const std::string& text, Io io)
 {
+    if (path == "-") {
+        io.out << text;
+        return true;
+    }
     if (Status st = writeFileAtomically(path, text); !st) {
         io.err << "shardlab: " << wordedError(st.error().message, io.language()) << "\n";
         return false;
@@ -27,7 +31,8 @@ bool writeOutput(const std::string& path, const std::string& text, Io io)
 
 bool writeOutputWith(const std::string& path, const std::function<Status(std::ostream&)>& write, Io io)
 {
-    if (Status st = writeFileAtomicallyWith(path, write); !st) {
+    Status st = path == "-" ? write(io.out) : writeFileAtomicallyWith(path, write);
+    if (!st) {
         io.err << "shardlab: " << wordedError(st.error().message, io.language()) << "\n";
         return false;
     }

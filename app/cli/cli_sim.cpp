@@ -82,11 +82,7 @@ bool writeResultFile(const std::string& path, const Scenario& scenario, const Ru
     file.createdBy = std::string("ShardLab ") + kVersion;
     file.launch = launch;
     file.machine = machine;
-    if (Status st = saveResult(file, path); !st) {
-        io.err << "shardlab: " << wordedError(st.error().message, io.language()) << "\n";
-        return false;
-    }
-    return true;
+    return writeOutput(path, serializeResult(file), io);
 }
 
 // Prints a finished run the way `sim` and `live` both do; returns the exit status.
@@ -99,11 +95,8 @@ bool writeTraceFile(const std::string& path, const std::string& iterations, cons
         options.iterations = traceIterationsWithin(run);
     else if (iterations != "all")
         options.iterations = std::stoi(iterations); // checked by the option's validator
-    Status st = writeFileAtomicallyWith(path, [&](std::ostream& out) { return writeChromeTrace(out, scenario, run, options); });
-    if (!st) {
-        io.err << "shardlab: " << wordedError(st.error().message, io.language()) << "\n";
+    if (!writeOutputWith(path, [&](std::ostream& out) { return writeChromeTrace(out, scenario, run, options); }, io))
         return false;
-    }
     if (iterations.empty() && options.iterations < total) {
         std::error_code ec;
         const auto size = std::filesystem::file_size(path, ec);

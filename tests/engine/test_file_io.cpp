@@ -173,3 +173,115 @@ TEST(FileIo, TheTemporaryIsNewPrivateAndOfARandomNameAndTheFileGetsANewFilesMode
     EXPECT_NE(names[0], names[1]);
     EXPECT_EQ(names[0].find(std::to_string(::getpid())), std::string::npos) << names[0];
 }
+
+TEST(FileIo, AnOutputThatIsALinkReplacesItsTargetAndStaysALink)
+{
+    Folder f;
+    std::filesystem::create_directories(f.dir / "real");
+    const auto target = f.dir / "real" / "result.json";
+    fs_test::writePlain(target, "old");
+    const auto link = f.dir / "result.json";
+    std::filesystem::create_symlink("real/result.json", link); // relative, as ln -s makes them
+    ASSERT_TRUE(writeFileAtomically(link, "new").ok());
+    EXPECT_TRUE(isLink(link));
+    EXPECT_EQ(fs_test::fileText(target), "new");
+    EXPECT_EQ(filesIn(f.dir / "real"), 1u);
+    // a link to a file not written yet: the file is made where it points
+    const auto dangling = f.dir / "later.json";
+    std::filesystem::create_symlink(f.dir / "real" / "later.json", dangling);
+    ASSERT_TRUE(writeFileAtomically(dangling, "first").ok());
+    EXPECT_TRUE(isLink(dangling));
+    EXPECT_EQ(fs_test::fileText(f.dir / "real" / "later.json"), "first");
+}
+
+TEST(FileIo, AFifoIsWrittenStraightThrough)
+{
+    Folder f;
+    const auto fifo = f.dir / "pipe";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    std::string read;
+    std::thread reader([&] { read = fs_test::fileText(fifo); }); // blocks until the writer opens it
+    const std::string text(200000, 'x'); // more than a pipe holds: the reader drains it as it comes
+    const Status st = writeFileAtomically(fifo, text);
+    reader.join();
+    ASSERT_TRUE(st.ok()) << st.error().message;
+    EXPECT_EQ(read, text);
+    EXPECT_TRUE(std::filesystem::is_fifo(std::filesystem::symlink_status(fifo)));
+    EXPECT_EQ(filesIn(f.dir), 1u); // no temporary
+}
+
+TEST(FileIo, ACharacterDeviceIsWrittenStraightThroughAndALinkToItStays)
+{
+    // as root the old writer replaced /dev/null with a regular file; as anyone it replaced a link to it
+    Folder f;
+    const auto link = f.dir / "null";
+    std::filesystem::create_symlink("/dev/null", link);
+    ASSERT_TRUE(writeFileAtomically(link, "gone").ok());
+    EXPECT_TRUE(isLink(link));
+    EXPECT_EQ(filesIn(f.dir), 1u);
+    ASSERT_TRUE(writeFileAtomically("/dev/null", "gone").ok());
+    EXPECT_TRUE(std::filesystem::is_character_file(std::filesystem::symlink_status("/dev/null")));
+}
+
+TEST(FileIo, DevStdoutReachesStandardOutput)
+{
+    // --trace /dev/stdout: the text goes where file descriptor 1 goes, a pipe or a file (`> out`)
+    Folder f;
+    for (bool pipeOut : {true, false}) {
+        SCOPED_TRACE(pipeOut ? "a pipe" : "a file");
+        std::cout.flush();
+        std::fflush(stdout);
+        int p[2] = {-1, -1};
+        const auto file = f.dir / "stdout.txt";
+        if (pipeOut)
+            ASSERT_EQ(::pipe(p), 0);
+        else
+            p[1] = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        ASSERT_GE(p[1], 0);
+        const int saved = ::dup(1);
+        ::dup2(p[1], 1);
+        ::close(p[1]);
+        const Status st = writeFileAtomically("/dev/stdout", "{\"traceEvents\":[]}\n");
+        ::dup2(saved, 1);
+        ::close(saved);
+        ASSERT_TRUE(st.ok()) << st.error().message;
+        std::string got;
+        if (pipeOut) {
+            char buf[256];
+            const ssize_t n = ::read(p[0], buf, sizeof buf);
+            ::close(p[0]);
+            got.assign(buf, n > 0 ? static_cast<size_t>(n) : 0);
+        } else {
+            got = fs_test::fileText(file);
+        }
+        EXPECT_EQ(got, "{\"traceEvents\":[]}\n");
+        EXPECT_TRUE(isLink("/dev/stdout"));
+    }
+}
+
+TEST(FileIo, ALinkThatAnotherUserPlantedInASharedFolderIsNotFollowed)
+{
+    // /tmp/result.json -> ~/.bashrc, planted by someone else: the kernel would not follow it
+    // there (fs.protected_symlinks), and neither does the writer. Only root can make a link
+    // another user owns; elsewhere the rule itself is what the other tests cover.
+    if (::geteuid() != 0)
+        GTEST_SKIP() << "making a link owned by another user needs root";
+    Folder f;
+    const auto shared = f.dir / "shared";
+    std::filesystem::create_directories(shared);
+    ASSERT_EQ(::chmod(shared.c_str(), 01777), 0);
+    const auto victim = f.dir / "victim.txt";
+    fs_test::writePlain(victim, "precious");
+    const auto link = shared / "result.json";
+    std::filesystem::create_symlink(victim, link);
+    ASSERT_EQ(::lchown(link.c_str(), 65534, 65534), 0);
+    const Status st = writeFileAtomically(link, "new");
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().message, link.string() + ": is a symbolic link of another user in a shared folder; it is not followed "
+                                                  "(choose another file)");
+    EXPECT_EQ(fs_test::fileText(victim), "precious");
+    // the user's own link there is followed
+    ASSERT_EQ(::lchown(link.c_str(), ::geteuid(), ::getegid()), 0);
+    EXPECT_TRUE(writeFileAtomically(link, "new").ok());
+    EXPECT_EQ(fs_test::fileText(victim), "new");
+}

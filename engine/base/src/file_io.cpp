@@ -147,6 +147,74 @@ std::string randomSuffix()
     return out;
 }
 
+// A link that someone else put in a shared folder (sticky and writable by all, as /tmp): the
+// kernel's own rule for following links there (fs.protected_symlinks), which reading the link
+// ourselves would bypass: followed only when it is the user's or the folder owner's.
+bool plantedByAnother(const std::filesystem::path& link, const struct stat& linkStat)
+{
+    struct stat dir {};
+    const std::filesystem::path folder = link.has_parent_path() ? link.parent_path() : std::filesystem::path(".");
+    if (::stat(folder.c_str(), &dir) != 0)
+        return false;
+    const bool shared = (dir.st_mode & S_ISVTX) && (dir.st_mode & S_IWOTH);
+    return shared && linkStat.st_uid != ::geteuid() && linkStat.st_uid != dir.st_uid;
+}
+
+// How an output is written (planOutput).
+struct OutputPlan {
+    enum class How { Replace, Through } how = How::Replace;
+    std::filesystem::path path; // the file replaced (a symbolic link's target), or opened
+    int openFlags = 0;          // for Through: O_APPEND for a regular file behind /dev/stdout
+};
+
+// A regular file (or none yet) is replaced; a character device (/dev/null, a terminal) or a FIFO
+// is written straight through; a symbolic link is followed to what it names, which is then
+// treated the same way (so the link stays a link); /dev/stdout and other links through /proc
+// write straight through, appending when they name a regular file (`> out.json`).
+Result<OutputPlan> planOutput(const std::filesystem::path& path)
+{
+    namespace fs = std::filesystem;
+    fs::path at = path;
+    bool throughProc = false;
+    for (int hops = 0;; ++hops) {
+        struct stat st {};
+        if (::lstat(at.c_str(), &st) != 0)
+            return OutputPlan{OutputPlan::How::Replace, at, 0}; // a new file (its folder is checked later)
+        if (S_ISLNK(st.st_mode)) {
+            if (plantedByAnother(at, st))
+                return badInput(path.string() + ": is a symbolic link of another user in a shared folder; it is not followed "
+                                                "(choose another file)");
+            if (hops >= 40)
+                return badInput(path.string() + ": cannot replace the file (" + std::strerror(ELOOP) + ")");
+            std::error_code ec;
+            const fs::path target = fs::read_symlink(at, ec);
+            if (ec)
+                return badInput(path.string() + ": cannot replace the file (" + ec.message() + ")");
+            at = target.is_absolute() ? target : at.parent_path() / target;
+            throughProc = throughProc || at.string().rfind("/proc/", 0) == 0;
+            if (throughProc) {
+                // /proc/self/fd/N: what the descriptor is, followed by the kernel
+                struct stat real {};
+                if (::stat(path.c_str(), &real) != 0)
+                    return badInput(path.string() + ": cannot replace the file (" + std::strerror(errno) + ")");
+                if (S_ISREG(real.st_mode))
+                    return OutputPlan{OutputPlan::How::Through, path, O_APPEND};
+                if (S_ISCHR(real.st_mode) || S_ISFIFO(real.st_mode) || S_ISSOCK(real.st_mode))
+                    return OutputPlan{OutputPlan::How::Through, path, 0};
+                return badInput(path.string() + ": is not a file, a character device or a FIFO (expected a file name)");
+            }
+            continue;
+        }
+        if (S_ISDIR(st.st_mode))
+            return badInput(path.string() + ": is a folder (expected a file name)");
+        if (S_ISREG(st.st_mode))
+            return OutputPlan{OutputPlan::How::Replace, at, 0};
+        if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+            return OutputPlan{OutputPlan::How::Through, at, 0};
+        return badInput(path.string() + ": is not a file, a character device or a FIFO (expected a file name)");
+    }
+}
+
 // Runs `write` on an ostream over `fd`; the message of a failure, or "" when all of it was written.
 std::string writeThrough(int fd, const std::filesystem::path& path, const std::function<Status(std::ostream& out)>& write,
                          std::uintmax_t& written, Status& own)
@@ -163,14 +231,35 @@ std::string writeThrough(int fd, const std::filesystem::path& path, const std::f
     return {};
 }
 
+// A device or FIFO: no temporary, no rename, nothing to keep.
+Status writeStraightThrough(const OutputPlan& plan, const std::filesystem::path& shown,
+                            const std::function<Status(std::ostream& out)>& write)
+{
+    const int fd = ::open(plan.path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | plan.openFlags);
+    if (fd < 0)
+        return badInput(shown.string() + ": cannot be opened for writing (" + whyWritingFailed(errno) + ")");
+    std::uintmax_t written = 0;
+    Status own;
+    const std::string failed = writeThrough(fd, shown, write, written, own);
+    ::close(fd);
+    if (!own)
+        return own;
+    if (!failed.empty())
+        return badInput(failed);
+    return {};
+}
+
 } // namespace
 
 Status writeFileAtomicallyWith(const std::filesystem::path& path, const std::function<Status(std::ostream& out)>& write)
 {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        return badInput(path.string() + ": is a folder (expected a file name)");
-    const std::filesystem::path& target = path;
+    auto plan = planOutput(path);
+    if (!plan)
+        return plan.error();
+    if (plan->how == OutputPlan::How::Through)
+        return writeStraightThrough(*plan, path, write);
+    // the file replaced is the link's target when `path` is a symbolic link; messages name `path`
+    const std::filesystem::path& target = plan->path;
     const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
     // a temporary of a random name, created here and now (O_EXCL), never through a link
     // (O_NOFOLLOW), readable by the owner alone until it is complete
