@@ -43,21 +43,13 @@ void addRunOptions(CLI::App* cmd, RunArgs& a)
     cmd->add_option("--profile", a.profile, "Cost profile to simulate with (default: the scenario's, else built-in)");
 }
 
-namespace {
-// The files --csv PREFIX writes: PREFIX + each of these.
-constexpr const char* kCsvTables[] = {"-ranks.csv", "-collectives.csv", "-spans.csv"};
-} // namespace
-
 Result<Scenario> loadRunScenario(const RunArgs& a)
 {
-    // an output that is the scenario itself would replace it
-    std::vector<std::pair<std::string, std::string>> outputs{{"--trace", a.trace}, {"--result", a.result}};
-    if (!a.csvPrefix.empty())
-        for (const char* table : kCsvTables)
-            outputs.emplace_back("--csv", a.csvPrefix + table);
-    for (const auto& [option, out] : outputs)
-        if (Status st = refuseOutputOverInput(option, out, a.file, "the scenario file being run"); !st)
-            return st.error();
+    // an output that is the scenario itself, the cost profile or another output would replace it
+    std::vector<NamedFile> inputs = profileInput(a.profile);
+    inputs.push_back({"the scenario file being run", a.file});
+    if (Status st = refuseClashingFiles(runOutputs(a), inputs); !st)
+        return st.error();
     auto scenario = [&]() -> Result<Scenario> {
         if (a.file != "-")
             return loadScenario(a.file);

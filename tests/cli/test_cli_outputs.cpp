@@ -59,6 +59,78 @@ void expectRefused(const CliRun& r, const std::string& says)
 
 } // namespace
 
+TEST(CliOutputs, TwoOutputsOfOneRunAreRefusedBeforeEitherIsWritten)
+{
+    Folder f;
+    expectRefused(runCommand({"sim", f.scenario, "--result", f / "out.json", "--trace", f / "out.json"}),
+                  "--result " + (f / "out.json") + ": that is also --trace " + (f / "out.json"));
+    // a --csv prefix's files are outputs too
+    expectRefused(runCommand({"sim", f.scenario, "--result", f / "p-ranks.csv", "--csv", f / "p"}),
+                  "that is also --result " + (f / "p-ranks.csv"));
+    // the same file through a hard link
+    fs_test::writePlain(f / "kept.json", "kept");
+    fs::create_hard_link(f / "kept.json", f / "alias.json");
+    expectRefused(runCommand({"sim", f.scenario, "--result", f / "kept.json", "--trace", f / "alias.json"}), "that is also");
+    EXPECT_EQ(fs_test::fileText(f / "kept.json"), "kept");
+    EXPECT_EQ(filesIn(f.dir), 3u); // nothing written
+    // and the scenario through a hard link
+    fs::create_hard_link(f.scenario, f / "link.json");
+    expectRefused(runCommand({"sim", f.scenario, "--trace", f / "link.json"}), "that is the scenario file being run");
+}
+
+TEST(CliOutputs, ResimulatingAResultNeverWritesOverIt)
+{
+    Folder f;
+    fs_test::writePlain(f / "measured.json", "the measured run");
+    expectRefused(runCommand({"profile", "--resimulate", f / "measured.json", "--trace", f / "measured.json"}),
+                  "that is the result file being resimulated");
+    expectRefused(runCommand({"profile", "--resimulate", f / "measured.json", "--csv", f / "m", "--trace", f / "m-spans.csv"}),
+                  "that is also --trace");
+    EXPECT_EQ(fs_test::fileText(f / "measured.json"), "the measured run");
+}
+
+TEST(CliOutputs, AnOutputIsNeverOneOfTheProfileRecordsRead)
+{
+    Folder f;
+    fs::create_directories(f / "records");
+    const std::string record = f / "records/host-12.nccl-profile.jsonl";
+    fs_test::writePlain(record, "records");
+    expectRefused(runCommand({"profile", "--collect", f / "records", "--result", record}),
+                  "that is the profile record file");
+    // by default the result and the trace go into the folder: named there as a record, refused too
+    expectRefused(runCommand({"profile", "--collect", f / "records", "--trace", f / "records/../records/host-12.nccl-profile.jsonl"}),
+                  "that is the profile record file");
+    // a record the program is about to write, before it starts (and before the folder is emptied)
+    expectRefused(runCommand({"profile", "--out", f / "records", "--result", f / "records/new.nccl-profile.jsonl", "--", "true"}),
+                  "that is the profile record file");
+    EXPECT_EQ(fs_test::fileText(record), "records");
+    EXPECT_EQ(filesIn(f / "records"), 1u);
+}
+
+TEST(CliOutputs, AReportOrACalibratedProfileNeverReplacesWhatItReads)
+{
+    Folder f;
+    fs::create_hard_link(f.scenario, f / "report.html");
+    expectRefused(runCommand({"report", f.scenario, "-o", f / "report.html"}), "that is the scenario file");
+    // calibrate --measured: the profile saved is not one of the measurements
+    fs::create_directories(f / "profiles");
+    ::setenv("SHARDLAB_PROFILE_DIR", (f / "profiles").c_str(), 1);
+    fs_test::writePlain(f / "profiles/lab.json", "measured sweep");
+    const CliRun r = runCommand({"calibrate", "--measured", f / "profiles/lab.json", "--preset", "h200-nv18-4", "--name", "lab"});
+    // sim --profile NAME: the cost profile read is an input
+    CostProfile lab = CostProfile::defaults();
+    lab.name = "kept";
+    const bool saved = saveProfile(lab).ok();
+    const std::string profileText = fs_test::fileText(f / "profiles/kept.json");
+    const CliRun s = runCommand({"sim", f.scenario, "--profile", "kept", "--result", f / "profiles/kept.json"});
+    ::unsetenv("SHARDLAB_PROFILE_DIR");
+    expectRefused(r, "that is the measured file");
+    EXPECT_EQ(fs_test::fileText(f / "profiles/lab.json"), "measured sweep");
+    ASSERT_TRUE(saved);
+    expectRefused(s, "that is the cost profile");
+    EXPECT_EQ(fs_test::fileText(f / "profiles/kept.json"), profileText);
+}
+
 TEST(CliOutputs, DevicesFifosAndStandardOutputAreWrittenStraightThrough)
 {
     Folder f;

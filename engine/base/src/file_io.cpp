@@ -56,6 +56,18 @@ Status refuseOutputOverInput(const std::string& option, const std::filesystem::p
                     + "; writing there would replace it (choose another file)");
 }
 
+Status refuseOutputTwice(const std::string& option, const std::filesystem::path& output, const std::string& otherOption,
+                         const std::filesystem::path& other)
+{
+    if (output.empty() || other.empty() || !sameFile(output, other))
+        return {};
+    std::error_code ec;
+    if (std::filesystem::is_character_file(output, ec))
+        return {};
+    return badInput(option + " " + output.string() + ": that is also " + otherOption + " " + other.string()
+                    + "; one would replace the other (choose another file)");
+}
+
 namespace {
 
 // "No space left on device: the disk is full" from the errno of a failed write, when it says why.

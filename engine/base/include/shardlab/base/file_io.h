@@ -32,6 +32,12 @@ bool sameFile(const std::filesystem::path& a, const std::filesystem::path& b);
 Status refuseOutputOverInput(const std::string& option, const std::filesystem::path& output,
                              const std::filesystem::path& input, const std::string& inputRole);
 
+// BadInput "OPTION PATH: that is also OTHER_OPTION OTHER_PATH; one would replace the other (choose
+// another file)" when two outputs name the same file; fine otherwise. A character device
+// (/dev/null) named twice is no clash: nothing is replaced there.
+Status refuseOutputTwice(const std::string& option, const std::filesystem::path& output, const std::string& otherOption,
+                         const std::filesystem::path& other);
+
 // Writes `text` to a temporary file in the same folder, flushes it to disk and renames it over
 // `path`, so the previous file stays whole until the new one is complete.
 Status writeFileAtomically(const std::filesystem::path& path, const std::string& text);
