@@ -159,3 +159,39 @@ TEST(CliOutputs, DevicesFifosAndStandardOutputAreWrittenStraightThrough)
     EXPECT_EQ(runCommand({"sim", f.scenario, "--result", f / "null"}).status, 0);
     EXPECT_TRUE(fs::is_symlink(fs::symlink_status(f / "null")));
 }
+
+namespace {
+
+// `sim - </dev/zero`, `yes { | shardlab sim -`: an input that never ends.
+class Endless : public std::streambuf {
+public:
+    Endless() { std::fill(std::begin(m_chunk), std::end(m_chunk), '{'); }
+
+protected:
+    int_type underflow() override
+    {
+        setg(m_chunk, m_chunk, m_chunk + sizeof m_chunk);
+        return traits_type::to_int_type('{');
+    }
+
+private:
+    char m_chunk[1 << 16];
+};
+
+} // namespace
+
+TEST(CliInputs, AnEndlessStandardInputStopsAtTheCapWithItsName)
+{
+    Endless endless;
+    std::istream in(&endless);
+    cli::setScenarioInput(in);
+    const CliRun plain = runCommand({"sim", "-"});
+    const CliRun streamed = runCommand({"sim", "-", "--stream"});
+    cli::setScenarioInput(std::cin);
+    for (const CliRun& r : {plain, streamed}) {
+        EXPECT_EQ(r.status, kExitBadInput) << r.err;
+        EXPECT_NE(r.err.find("<standard input>: $: the file is larger than 64 MB (expected a .shardlab.json file)"),
+                  std::string::npos)
+            << r.err;
+    }
+}

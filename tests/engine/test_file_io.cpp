@@ -259,6 +259,62 @@ TEST(FileIo, DevStdoutReachesStandardOutput)
     }
 }
 
+// Issue 25: one capped reader for every input; a FIFO fed forever stops at the cap.
+namespace {
+
+// An input that never ends (`yes {`, /dev/zero).
+class Endless : public std::streambuf {
+public:
+    Endless() { std::memset(m_chunk, '{', sizeof m_chunk); }
+
+protected:
+    int_type underflow() override
+    {
+        setg(m_chunk, m_chunk, m_chunk + sizeof m_chunk);
+        return traits_type::to_int_type('{');
+    }
+
+private:
+    char m_chunk[4096];
+};
+
+} // namespace
+
+TEST(FileIo, TheCappedReaderStopsAnEndlessInputAtTheCap)
+{
+    Endless endless;
+    std::istream in(&endless);
+    const auto r = readCapped(in, "<standard input>", "a .shardlab.json file", 1 << 20);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().message, "<standard input>: $: the file is larger than 1 MB (expected a .shardlab.json file)");
+    // exactly the cap is read whole
+    std::istringstream exact(std::string(1 << 20, 'x'));
+    const auto whole = readCapped(exact, "x", "x", 1 << 20);
+    ASSERT_TRUE(whole.ok());
+    EXPECT_EQ(whole->size(), 1u << 20);
+}
+
+TEST(FileIo, AFifoFedForeverIsReadUpToTheCapOnly)
+{
+    // the size of a FIFO cannot be read first: the old reader skipped the cap and grew without bound
+    Folder f;
+    const auto fifo = f.dir / "endless";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const auto oldPipe = std::signal(SIGPIPE, SIG_IGN);
+    std::thread feeder([&] {
+        const int fd = ::open(fifo.c_str(), O_WRONLY);
+        const std::string chunk(65536, '{');
+        while (fd >= 0 && ::write(fd, chunk.data(), chunk.size()) > 0) {
+        }
+        ::close(fd); // the reader closed its end: EPIPE
+    });
+    const auto r = readUserFile(fifo, "a .shardlab.json file", 1 << 20);
+    feeder.join();
+    std::signal(SIGPIPE, oldPipe);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().message, fifo.string() + ": $: the file is larger than 1 MB (expected a .shardlab.json file)");
+}
+
 TEST(FileIo, ALinkThatAnotherUserPlantedInASharedFolderIsNotFollowed)
 {
     // /tmp/result.json -> ~/.bashrc, planted by someone else: the kernel would not follow it

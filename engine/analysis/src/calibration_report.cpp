@@ -145,7 +145,7 @@ Result<std::vector<CalibrationSample>> samplesFromSweepFiles(const std::vector<s
 {
     std::vector<CalibrationSample> all;
     for (const std::string& path : paths) {
-        auto text = readUserFile(path, "a `shardlab bench --json` file", kNoFileSizeLimit);
+        auto text = readUserFile(path, "a `shardlab bench --json` file", kMaxRunFileBytes);
         if (!text)
             return text.error();
         auto samples = samplesFromSweepJson(*text, path);

@@ -18,6 +18,15 @@
 
 namespace shardlab {
 
+namespace {
+
+std::string tooLarge(const std::string& name, const std::string& expected, std::uintmax_t maxBytes)
+{
+    return name + ": $: the file is larger than " + std::to_string(maxBytes >> 20) + " MB (expected " + expected + ")";
+}
+
+} // namespace
+
 Result<std::string> readUserFile(const std::filesystem::path& path, const std::string& expected, std::uintmax_t maxBytes)
 {
     std::error_code ec;
@@ -25,16 +34,30 @@ Result<std::string> readUserFile(const std::filesystem::path& path, const std::s
         return badInput(path.string() + ": no such file");
     if (std::filesystem::is_directory(path, ec))
         return badInput(path.string() + ": is a folder (expected " + expected + ")");
-    const auto size = std::filesystem::file_size(path, ec);
+    // a regular file too large is refused before a byte is read; anything else as it comes
+    const auto size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
     if (!ec && size > maxBytes)
-        return badInput(path.string() + ": $: the file is larger than " + std::to_string(maxBytes >> 20) + " MB (expected "
-                        + expected + ")");
+        return badInput(tooLarge(path.string(), expected, maxBytes));
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return badInput(path.string() + ": cannot be read (check its permissions)");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    return readCapped(in, path.string(), expected, maxBytes);
+}
+
+Result<std::string> readCapped(std::istream& in, const std::string& name, const std::string& expected, std::uintmax_t maxBytes)
+{
+    std::string text;
+    std::vector<char> buffer(1 << 16);
+    while (in) {
+        in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+        const auto n = static_cast<std::uintmax_t>(in.gcount());
+        if (n > maxBytes - std::min<std::uintmax_t>(maxBytes, text.size()))
+            return badInput(tooLarge(name, expected, maxBytes));
+        text.append(buffer.data(), static_cast<size_t>(n));
+    }
+    if (in.bad())
+        return badInput(name + ": cannot be read (check its permissions)");
+    return text;
 }
 
 bool sameFile(const std::filesystem::path& a, const std::filesystem::path& b)
