@@ -92,6 +92,8 @@ struct RunArgs {
     bool stream = false; // --stream: the run as JSON lines on standard output (cli_stream.cpp)
 };
 void addRunOptions(CLI::App* cmd, RunArgs& a);
+// The files --csv PREFIX writes: PREFIX + each of these.
+inline constexpr const char* kCsvTables[] = {"-ranks.csv", "-collectives.csv", "-spans.csv"};
 // The scenario FILE names, with --iterations applied.
 Result<Scenario> loadRunScenario(const RunArgs& a);
 // --stream (cli_stream.cpp): the run as a run stream on `io.out`; FILE `-` reads standard input.
@@ -190,7 +192,23 @@ std::string wordedUsageError(const CLI::ParseError& error, Language language);
 // The app as runCli() builds it, every command added (for the help tests).
 void buildApp(CLI::App& app, Io io, Action& action, std::string& langCode, bool& version);
 
-// Writes `text` to `path` atomically; on failure prints why and returns false.
+// A file a command reads or writes: the option that names it ("--trace") or, for an input, what it
+// is ("the scenario file being run", as refuseOutputOverInput words it), and its path.
+struct NamedFile {
+    std::string name;
+    std::string path;
+};
+// The one check of every command that writes files, made before anything is written: no output
+// may be one of the inputs or another output (the same path after links and `..`, or the same
+// file through a hard link: file_io.h sameFile). `-` (standard input or output) clashes with
+// nothing. Empty paths are skipped.
+Status refuseClashingFiles(const std::vector<NamedFile>& outputs, const std::vector<NamedFile>& inputs);
+// The files a run writes (`sim`, `live`, `profile`): --trace, --result and the three of --csv PREFIX.
+std::vector<NamedFile> runOutputs(const RunArgs& a);
+// The cost profile --profile NAME reads, as an input (none for the built-in one).
+std::vector<NamedFile> profileInput(const std::string& name);
+
+// Writes `text` to `path` atomically (`-`: on `io.out`); on failure prints why and returns false.
 bool writeOutput(const std::string& path, const std::string& text, Io io);
 // The same, streamed (writeFileAtomicallyWith).
 bool writeOutputWith(const std::string& path, const std::function<Status(std::ostream&)>& write, Io io);

@@ -80,6 +80,13 @@ void addCalibrate(CLI::App& app, Io io, Action& action)
             options.corrections = !a->noCorrections;
             if (a->name.empty() || a->name == "default" || a->name.find('/') != std::string::npos)
                 return reportError(badInput(io.say(Message("cli.error.profile_name").with("option", "--name").with("name", a->name).with("default", "default"))), io);
+            if (!a->noSave) { // the profile saved must not be one of the measurements read
+                std::vector<NamedFile> measured;
+                for (const std::string& m : a->measured)
+                    measured.push_back({"the measured file", m});
+                if (Status st = refuseClashingFiles({{"--name", (profileDirectory() / (a->name + ".json")).string()}}, measured); !st)
+                    return reportError(st.error(), io);
+            }
             Result<CalibrationResult> result = Error{};
             if (!a->measured.empty()) {
                 auto data = offlineData(*a);

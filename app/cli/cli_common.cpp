@@ -2,6 +2,7 @@
 
 #include "shardlab/base/file_io.h"
 #include "shardlab/io/scenario_io.h"
+#include "shardlab/sim/profiles.h"
 #include "shardlab/text/error_wording.h"
 
 #include <charconv>
@@ -18,6 +19,10 @@ namespace shardlab::cli {
 
 bool writeOutput(const std::string& path, const std::string& text, Io io)
 {
+    if (path == "-") {
+        io.out << text;
+        return true;
+    }
     if (Status st = writeFileAtomically(path, text); !st) {
         io.err << "shardlab: " << wordedError(st.error().message, io.language()) << "\n";
         return false;
@@ -27,11 +32,46 @@ bool writeOutput(const std::string& path, const std::string& text, Io io)
 
 bool writeOutputWith(const std::string& path, const std::function<Status(std::ostream&)>& write, Io io)
 {
-    if (Status st = writeFileAtomicallyWith(path, write); !st) {
+    Status st = path == "-" ? write(io.out) : writeFileAtomicallyWith(path, write);
+    if (!st) {
         io.err << "shardlab: " << wordedError(st.error().message, io.language()) << "\n";
         return false;
     }
     return true;
+}
+
+Status refuseClashingFiles(const std::vector<NamedFile>& outputs, const std::vector<NamedFile>& inputs)
+{
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        const NamedFile& out = outputs[i];
+        if (out.path.empty() || out.path == "-")
+            continue;
+        for (const NamedFile& in : inputs)
+            if (in.path != "-")
+                if (Status st = refuseOutputOverInput(out.name, out.path, in.path, in.name); !st)
+                    return st;
+        for (size_t j = 0; j < i; ++j)
+            if (outputs[j].path != "-")
+                if (Status st = refuseOutputTwice(out.name, out.path, outputs[j].name, outputs[j].path); !st)
+                    return st;
+    }
+    return {};
+}
+
+std::vector<NamedFile> runOutputs(const RunArgs& a)
+{
+    std::vector<NamedFile> out{{"--trace", a.trace}, {"--result", a.result}};
+    if (!a.csvPrefix.empty())
+        for (const char* table : kCsvTables)
+            out.push_back({"--csv", a.csvPrefix + table});
+    return out;
+}
+
+std::vector<NamedFile> profileInput(const std::string& name)
+{
+    if (name.empty() || name == "default" || name.find('/') != std::string::npos)
+        return {};
+    return {{"the cost profile", (profileDirectory() / (name + ".json")).string()}};
 }
 
 int reportError(const Error& error, Io io)

@@ -11,6 +11,7 @@
 #include "cli_profile.h"
 
 #include "shardlab/analysis/summary.h"
+#include "shardlab/base/file_io.h"
 #include "shardlab/base/resources.h"
 #include "shardlab/io/result_file.h"
 #include "shardlab/io/scenario_io.h"
@@ -179,6 +180,37 @@ int profileCommand(const ProfileArgs& a, Io io)
     return *status != 0 ? *status : shown;
 }
 
+// The files `profile` writes (--trace, --result, --csv, --scenario; by default the trace and the
+// result in the folder) against what it reads: the result --resimulate reads, or the record files of
+// the folder (--collect DIR, or --out DIR where the program writes them). Checked before anything
+// is written or deleted.
+Status refuseProfileClashes(const ProfileArgs& a)
+{
+    std::vector<NamedFile> outputs = runOutputs(a.run);
+    outputs.push_back({"--scenario", a.scenario});
+    if (!a.resimulate.empty())
+        return refuseClashingFiles(outputs, {{"the result file being resimulated", a.resimulate}});
+    const fs::path dir = a.collect.empty() ? fs::path(a.out) : fs::path(a.collect);
+    if (a.run.trace.empty())
+        outputs[0].path = (dir / "profile.trace.json").string();
+    if (a.run.result.empty())
+        outputs[1].path = (dir / "profile.shardlab-result.json").string();
+    const std::string suffix = profile_format::kFileSuffix;
+    auto isRecord = [&](const std::string& name) { return name.size() >= suffix.size() && name.ends_with(suffix); };
+    std::vector<NamedFile> records;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+        if (isRecord(entry.path().filename().string()))
+            records.push_back({"the profile record file", entry.path().string()});
+    // a record the program is about to write there
+    for (const NamedFile& out : outputs) {
+        const fs::path folder = fs::path(out.path).has_parent_path() ? fs::path(out.path).parent_path() : fs::path(".");
+        if (isRecord(fs::path(out.path).filename().string()) && sameFile(folder, dir))
+            records.push_back({"the profile record file", out.path});
+    }
+    return refuseClashingFiles(outputs, records);
+}
+
 } // namespace
 
 void addProfile(CLI::App& app, Io io, Action& action)
@@ -208,6 +240,8 @@ void addProfile(CLI::App& app, Io io, Action& action)
     cmd->add_option("--csv", a->run.csvPrefix, "Also write PREFIX-ranks.csv, PREFIX-collectives.csv and PREFIX-spans.csv");
     cmd->callback([a, io, &action] {
         action = [a, io]() -> int {
+            if (Status st = refuseProfileClashes(*a); !st)
+                return reportError(st.error(), io);
             if (!a->resimulate.empty())
                 return resimulate(*a, io);
             if (!a->collect.empty())

@@ -83,7 +83,7 @@ void addReport(CLI::App& app, Io io, Action& action)
                 }
                 language = *chosen;
             }
-            if (Status st = refuseOutputOverInput("-o", a->out, a->file, "the scenario file"); !st)
+            if (Status st = refuseClashingFiles({{"-o", a->out}}, {{"the scenario file", a->file}}); !st)
                 return reportError(st.error(), io);
             auto scenario = loadScenario(a->file);
             if (!scenario)

@@ -44,21 +44,13 @@ void addRunOptions(CLI::App* cmd, RunArgs& a)
     cmd->add_option("--profile", a.profile, "Cost profile to simulate with (default: the scenario's, else built-in)");
 }
 
-namespace {
-// The files --csv PREFIX writes: PREFIX + each of these.
-constexpr const char* kCsvTables[] = {"-ranks.csv", "-collectives.csv", "-spans.csv"};
-} // namespace
-
 Result<Scenario> loadRunScenario(const RunArgs& a)
 {
-    // an output that is the scenario itself would replace it
-    std::vector<std::pair<std::string, std::string>> outputs{{"--trace", a.trace}, {"--result", a.result}};
-    if (!a.csvPrefix.empty())
-        for (const char* table : kCsvTables)
-            outputs.emplace_back("--csv", a.csvPrefix + table);
-    for (const auto& [option, out] : outputs)
-        if (Status st = refuseOutputOverInput(option, out, a.file, "the scenario file being run"); !st)
-            return st.error();
+    // an output that is the scenario itself, the cost profile or another output would replace it
+    std::vector<NamedFile> inputs = profileInput(a.profile);
+    inputs.push_back({"the scenario file being run", a.file});
+    if (Status st = refuseClashingFiles(runOutputs(a), inputs); !st)
+        return st.error();
     auto scenario = [&]() -> Result<Scenario> {
         if (a.file != "-")
             return loadScenario(a.file);
@@ -83,11 +75,7 @@ bool writeResultFile(const std::string& path, const Scenario& scenario, const Ru
     file.createdBy = std::string("ShardLab ") + kVersion;
     file.launch = launch;
     file.machine = machine;
-    if (Status st = saveResult(file, path); !st) {
-        io.err << "shardlab: " << wordedError(st.error().message, io.language()) << "\n";
-        return false;
-    }
-    return true;
+    return writeOutput(path, serializeResult(file), io);
 }
 
 // Prints a finished run the way `sim` and `live` both do; returns the exit status.
@@ -100,11 +88,8 @@ bool writeTraceFile(const std::string& path, const std::string& iterations, cons
         options.iterations = traceIterationsWithin(run);
     else if (iterations != "all")
         options.iterations = std::stoi(iterations); // checked by the option's validator
-    Status st = writeFileAtomicallyWith(path, [&](std::ostream& out) { return writeChromeTrace(out, scenario, run, options); });
-    if (!st) {
-        io.err << "shardlab: " << wordedError(st.error().message, io.language()) << "\n";
+    if (!writeOutputWith(path, [&](std::ostream& out) { return writeChromeTrace(out, scenario, run, options); }, io))
         return false;
-    }
     if (iterations.empty() && options.iterations < total) {
         std::error_code ec;
         const auto size = std::filesystem::file_size(path, ec);

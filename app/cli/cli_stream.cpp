@@ -8,6 +8,7 @@
 // normal teardown, rather than death by signal.
 #include "cli.h"
 
+#include "shardlab/base/file_io.h"
 #include "shardlab/base/version.h"
 #include "shardlab/io/run_stream.h"
 #include "shardlab/io/scenario_io.h"
@@ -116,8 +117,8 @@ void setOutputIsProcessStdout(bool yes) { g_outIsProcessStdout = yes; }
 
 Result<std::string> readScenarioInput()
 {
-    std::string text((std::istreambuf_iterator<char>(*g_scenarioInput)), std::istreambuf_iterator<char>());
-    if (g_scenarioInput->bad())
+    auto text = readCapped(*g_scenarioInput, "<standard input>", "a .shardlab.json file");
+    if (!text && g_scenarioInput->bad())
         return badInput("could not read the scenario from standard input");
     return text;
 }

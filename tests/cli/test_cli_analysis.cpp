@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 using namespace shardlab;
@@ -155,6 +156,20 @@ TEST(CliCalibrate, WithoutLiveModeItSaysWhyAndFitsSavedMeasurements)
     EXPECT_EQ(run({"calibrate", "--measured", (dir / "none.json").string(), "--preset", "h200-nv18-4"}).status, kExitBadInput);
     EXPECT_EQ(run({"calibrate", "--name", "default", "--measured", args.back(), "--preset", "h200-nv18-4"}).status,
               kExitBadInput);
+    // issue 25: three impossible times fit to an NVLink efficiency far above 1; refused, and the
+    // good profile of that name stays as it was
+    const std::string good = [&] {
+        std::ifstream in(dir / "profiles" / "cli-test.json");
+        return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }();
+    const auto tiny = (dir / "tiny.json").string();
+    std::ofstream(tiny) << R"({"collective": "all_reduce", "ranks": 2, "rows": [{"size": 1048576, "time_us": 1},
+        {"size": 16777216, "time_us": 2}, {"size": 268435456, "time_us": 3}]})";
+    const CliRun t = run({"calibrate", "--measured", tiny, "--preset", "h200-nv18-4", "--name", "cli-test"});
+    EXPECT_EQ(t.status, kExitBadInput) << t.out << t.err;
+    EXPECT_NE(t.err.find("nothing was saved"), std::string::npos) << t.err;
+    std::ifstream after(dir / "profiles" / "cli-test.json");
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(after), std::istreambuf_iterator<char>()), good);
     ::unsetenv("SHARDLAB_PROFILE_DIR");
     std::filesystem::remove_all(dir);
 }

@@ -3,6 +3,7 @@
 #include "test_helpers.h"
 
 #include "shardlab/analysis/calibration.h"
+#include "shardlab/analysis/calibration_bounds.h"
 #include "shardlab/analysis/calibration_report.h"
 #include "shardlab/analysis/calibration_run.h"
 #include "shardlab/analysis/sweep_fit.h"
@@ -10,6 +11,7 @@
 #include "shardlab/live/live_measure.h"
 #include "shardlab/model/presets.h"
 #include "shardlab/sim/profiles.h"
+#include "shardlab/text/error_wording.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -309,4 +311,57 @@ TEST(Calibration, CorrectionsApplyTheirOwnFactorAtEachMeasuredSize)
     EXPECT_NEAR(ratio(2828), 1.2 + 0.2 * std::log(2828.0 / 2000) / std::log(2.0), 1e-9);
     // other collectives and rank counts are not corrected
     EXPECT_NEAR(m.collective(OpKind::AllGather, 2000, g).timeUs, base.collective(OpKind::AllGather, 2000, g).timeUs, 1e-12);
+}
+
+// Issue 25: `calibrate --measured tiny.json --name lab` replaced a good profile with an NVLink
+// efficiency of 21,012 and an LL factor of 7,756.
+TEST(Calibration, AFitOutsidePhysicalBoundsIsRefused)
+{
+    // three all-reduce times that no link could deliver: 256 MB in 3 us
+    CalibrationData data;
+    data.topology = *preset("h200-nv18-4");
+    data.host = "test";
+    data.samples = {{OpKind::AllReduce, 2, 1 << 20, 1.0}, {OpKind::AllReduce, 2, 16 << 20, 2.0}, {OpKind::AllReduce, 2, 256 << 20, 3.0}};
+    auto r = fitProfile(data);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    EXPECT_EQ(r.error().message.rfind("calibration: $.", 0), 0u) << r.error().message;
+    EXPECT_NE(r.error().message.find("(3 collective times): measure more sizes and rank counts; nothing was saved"),
+              std::string::npos)
+        << r.error().message;
+    // each bound on its own, named by its key in the profile file
+    CostProfile p = CostProfile::defaults();
+    EXPECT_TRUE(checkCalibratedProfile(p, 10).ok());
+    p.link[static_cast<int>(LinkKind::NvLink)].efficiency = 21012;
+    Status st = checkCalibratedProfile(p, 3);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().message, "calibration: $.links.nvlink.efficiency would be 21012 (expected 0 to 1); the measurements do "
+                                  "not determine it (3 collective times): measure more sizes and rank counts; nothing was saved");
+    p = CostProfile::defaults();
+    p.protocol[0].bandwidthFactor = 7756;
+    EXPECT_NE(checkCalibratedProfile(p, 3).error().message.find("$.protocols.LL.bandwidth_factor would be 7756"), std::string::npos);
+    p = CostProfile::defaults();
+    p.corrections["all_reduce/2"] = {{1024, 1.0}, {4096, 0.001}};
+    EXPECT_NE(checkCalibratedProfile(p, 3).error().message.find("$.corrections.all_reduce/2[1].factor would be 0.001 (expected 0.1 to 10)"),
+              std::string::npos);
+    p = CostProfile::defaults();
+    p.computeEfficiency["H200"] = std::nan("");
+    EXPECT_FALSE(checkCalibratedProfile(p, 3).ok());
+}
+
+TEST(Calibration, SweepFilesWithCountsBeyondTheirRangeAreRefusedWithTheRange)
+{
+    // 2^32 + 8 ranks read as 8 before; 2^64 - 1 bytes accepted
+    auto ranks = samplesFromSweepJson(R"({"collective": "all_reduce", "ranks": 4294967304, "rows": []})", "m.json");
+    ASSERT_FALSE(ranks.ok());
+    EXPECT_EQ(ranks.error().message, "m.json: $.ranks: 4294967304 is out of range (expected 2 to 65536)");
+    auto one = samplesFromSweepJson(R"({"collective": "all_reduce", "ranks": -3, "rows": []})", "m.json");
+    ASSERT_FALSE(one.ok());
+    EXPECT_EQ(one.error().message, "m.json: $.ranks: -3 is out of range (expected 2 to 65536)");
+    auto bytes = samplesFromSweepJson(
+        R"({"collective": "all_reduce", "ranks": 2, "rows": [{"size": 18446744073709551615, "time_us": 5}]})", "m.json");
+    ASSERT_FALSE(bytes.ok());
+    EXPECT_EQ(bytes.error().message,
+              "m.json: $.rows[0].size: 18446744073709551615 is out of range (expected 0 to 1000000000000000)");
+    EXPECT_NE(wordedError(bytes.error().message, Language::Chinese), bytes.error().message);
 }

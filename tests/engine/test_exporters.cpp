@@ -272,3 +272,29 @@ TEST(Exporters, SpansCsvStreamsTheSameTable)
     EXPECT_EQ(text, spansCsv(s, *run));
     EXPECT_EQ(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')), run->spans.size() + 1);
 }
+
+// Issue 25: a name that a spreadsheet would run as a formula is written as text (OWASP).
+TEST(Exporters, CsvFieldsThatWouldBeFormulasAreNeutralised)
+{
+    EXPECT_EQ(csvField("=HYPERLINK(\"http://x\",\"y\")"), "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+    EXPECT_EQ(csvField("+cmd|' /C calc'!A0"), "\"'+cmd|' /C calc'!A0\"");
+    EXPECT_EQ(csvField("-2+3"), "\"'-2+3\"");
+    EXPECT_EQ(csvField("@SUM(A1:A9)"), "\"'@SUM(A1:A9)\"");
+    EXPECT_EQ(csvField("\t=1"), "\"'\t=1\"");
+    EXPECT_EQ(csvField("\r=1"), "\"'\r=1\"");
+    // plain numbers and ordinary names stay as they were
+    EXPECT_EQ(csvField("-1.5"), "-1.5");
+    EXPECT_EQ(csvField("+3e-2"), "+3e-2");
+    EXPECT_EQ(csvField("grads"), "grads");
+    EXPECT_EQ(csvField("a,b"), "\"a,b\"");
+    // in the tables the CLI and the app write
+    Summary sum;
+    RankBreakdown rb;
+    rb.device = "=1+1";
+    sum.perRank.push_back(rb);
+    CollectiveFigures c;
+    c.name = "@evil";
+    sum.collectives.push_back(c);
+    EXPECT_NE(perRankCsv(sum).find(",\"'=1+1\","), std::string::npos) << perRankCsv(sum);
+    EXPECT_NE(collectivesCsv(sum).find("\n\"'@evil\","), std::string::npos) << collectivesCsv(sum);
+}

@@ -1,7 +1,8 @@
 // libFuzzer target for every text parser a user's file reaches: scenarios, cost profiles, result
 // files, Chrome traces (File > Open reads both), run results, lessons, `shardlab bench --json`
 // output read back by calibration, and the size, bandwidth, rate, sweep-range and Slurm
-// tasks-per-node parsers. Build with -DSHARDLAB_FUZZ=ON and clang; run
+// tasks-per-node parsers; the capped reader every input (standard input, FIFOs) goes through, and
+// the CSV field every table writes. Build with -DSHARDLAB_FUZZ=ON and clang; run
 //   build/fuzz/tests/fuzz/fuzz_scenario tests/fuzz/corpus -max_total_time=300
 // A crash, a hang (-timeout) or a leak (LeakSanitizer) fails the run.
 #include "shardlab/analysis/calibration.h"
@@ -9,6 +10,7 @@
 #include "shardlab/analysis/summary.h"
 #include "shardlab/analysis/sweep.h"
 #include "shardlab/base/display_width.h"
+#include "shardlab/base/file_io.h"
 #include "shardlab/base/units.h"
 #include "shardlab/cluster/launch.h"
 #include "shardlab/io/result_file.h"
@@ -24,7 +26,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <sstream>
 #include <string>
+#include <string_view>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
@@ -70,6 +74,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)shardlab::parseLesson(text, "fuzz");
     (void)shardlab::samplesFromSweepJson(text, "fuzz");
     (void)shardlab::fitToWidth(text, 18); // names reach the tables' columns
+    // Every input (a file, standard input, a FIFO) arrives through the one capped reader: whole
+    // under the cap (the first byte sets it here, so that both sides are reached), refused above it.
+    if (size > 0) {
+        std::istringstream in(text);
+        const std::uintmax_t cap = static_cast<std::uintmax_t>(data[0]) * 4;
+        const auto read = shardlab::readCapped(in, "<standard input>", "a .shardlab.json file", cap);
+        if (read.ok() != (size <= cap) || (read.ok() && *read != text))
+            __builtin_trap();
+    }
+    // A name never reaches a CSV file as a formula (=, @, tab, carriage return; + and - unless a number).
+    if (const std::string field = shardlab::csvField(text);
+        !text.empty() && std::string_view("=@\t\r").find(text[0]) != std::string_view::npos && field.rfind("\"'", 0) != 0)
+        __builtin_trap();
     if (size < 64) {
         (void)shardlab::parseSize(text);
         (void)shardlab::parseBenchSize(text);

@@ -150,6 +150,17 @@ private slots:
         m.setItem(0, 1, new QStandardItem(QStringLiteral("say \"hi\"")));
         QCOMPARE(ExportActions::modelCsv(m), QStringLiteral("name,note\n\"a,b\",\"say \"\"hi\"\"\"\n"));
     }
+
+    void csvNeutralisesFormulas()
+    {
+        // issue 25: a name a spreadsheet would run (=HYPERLINK, @SUM, -2+3) is written as text
+        QStandardItemModel m(1, 3);
+        m.setHorizontalHeaderLabels({QStringLiteral("=cmd"), QStringLiteral("time"), QStringLiteral("name")});
+        m.setItem(0, 0, new QStandardItem(QStringLiteral("@SUM(A1)")));
+        m.setItem(0, 1, new QStandardItem(QStringLiteral("-1.5")));
+        m.setItem(0, 2, new QStandardItem(QStringLiteral("-2+3")));
+        QCOMPARE(ExportActions::modelCsv(m), QStringLiteral("\"'=cmd\",time,name\n\"'@SUM(A1)\",-1.5,\"'-2+3\"\n"));
+    }
 };
 
 QTEST_MAIN(TstExports)

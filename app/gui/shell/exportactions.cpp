@@ -44,12 +44,10 @@ QStringList tabTitles(QWidget* w)
     return titles;
 }
 
-QString csvField(QString s)
+// The engine's one CSV field (exporters.h): quoted where needed, formulas neutralised.
+QString csvField(const QString& s)
 {
-    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) && !s.contains(QLatin1Char('\n')))
-        return s;
-    s.replace(QLatin1String("\""), QLatin1String("\"\""));
-    return QLatin1Char('"') + s + QLatin1Char('"');
+    return QString::fromStdString(shardlab::csvField(s.toStdString()));
 }
 
 // Every tab of every tab widget in `root` is made current once, so that pages never shown get

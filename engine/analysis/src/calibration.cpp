@@ -1,6 +1,7 @@
 // Fitting a CostProfile to measurements: decomposition by probing, Nelder-Mead in log space,
 // then per-collective corrections (calibration.h and docs/analysis.md give the method).
 #include "shardlab/analysis/calibration.h"
+#include "shardlab/analysis/calibration_bounds.h"
 #include "shardlab/analysis/sweep_fit.h"
 #include "shardlab/analysis/collective_path.h"
 
@@ -433,6 +434,9 @@ Result<CalibrationResult> fitProfile(const CalibrationData& data, const Calibrat
     result.start = errorStats(s);
     result.fitted = errorStats(f);
     result.calibrated = errorStats(c);
+    // a fit outside physical bounds is refused, never saved over a good profile
+    if (Status st = checkCalibratedProfile(result.profile, samples.size()); !st)
+        return st.error();
     return result;
 }
 

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -110,6 +111,12 @@ std::string calibrationJson(const CalibrationResult& r)
     return doc.dump(2) + "\n";
 }
 
+namespace {
+// What a measured sweep may hold: the rank counts of `--gpus`, sizes up to 1 PB.
+constexpr std::uint64_t kMaxSweepRanks = 65536;
+constexpr std::uint64_t kMaxSweepBytes = 1000000000000000ull;
+} // namespace
+
 Result<std::vector<CalibrationSample>> samplesFromSweepJson(const std::string& text, const std::string& origin)
 {
     using nlohmann::json;
@@ -122,8 +129,13 @@ Result<std::vector<CalibrationSample>> samplesFromSweepJson(const std::string& t
     const auto kind = opFromName(doc["collective"].get<std::string>());
     if (!kind || *kind == OpKind::Compute)
         return badInput(origin + ": $.collective: '" + doc["collective"].get<std::string>() + "' is not a collective");
-    if (!doc.contains("ranks") || !doc["ranks"].is_number_integer() || doc["ranks"].get<int>() < 2)
+    if (!doc.contains("ranks") || !doc["ranks"].is_number_integer())
         return badInput(origin + ": $.ranks: expected a whole number of 2 or more");
+    // read whole, then checked: 2^32 + 8 is not 8
+    if (const json& ranks = doc["ranks"];
+        !ranks.is_number_unsigned() || ranks.get<std::uint64_t>() < 2 || ranks.get<std::uint64_t>() > kMaxSweepRanks)
+        return badInput(origin + ": $.ranks: " + ranks.dump() + " is out of range (expected 2 to " + std::to_string(kMaxSweepRanks)
+                        + ")");
     if (!doc.contains("rows") || !doc["rows"].is_array())
         return badInput(origin + ": $.rows: expected an array of measured sizes");
     std::vector<CalibrationSample> out;
@@ -132,6 +144,9 @@ Result<std::vector<CalibrationSample>> samplesFromSweepJson(const std::string& t
         const std::string path = origin + ": $.rows[" + std::to_string(i) + "]";
         if (!row.is_object() || !row.contains("size") || !row["size"].is_number_unsigned())
             return badInput(path + ".size: expected a byte count");
+        if (row["size"].get<std::uint64_t>() > kMaxSweepBytes)
+            return badInput(path + ".size: " + row["size"].dump() + " is out of range (expected 0 to "
+                            + std::to_string(kMaxSweepBytes) + ")");
         if (!row.contains("time_us") || !row["time_us"].is_number() || !(row["time_us"].get<double>() > 0))
             return badInput(path + ".time_us: expected a positive time in microseconds");
         if (row.contains("wrong") && row["wrong"].is_number() && row["wrong"].get<double>() > 0)
@@ -145,7 +160,7 @@ Result<std::vector<CalibrationSample>> samplesFromSweepFiles(const std::vector<s
 {
     std::vector<CalibrationSample> all;
     for (const std::string& path : paths) {
-        auto text = readUserFile(path, "a `shardlab bench --json` file", kNoFileSizeLimit);
+        auto text = readUserFile(path, "a `shardlab bench --json` file", kMaxRunFileBytes);
         if (!text)
             return text.error();
         auto samples = samplesFromSweepJson(*text, path);

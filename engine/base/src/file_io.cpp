@@ -8,10 +8,24 @@
 #include <fstream>
 #include <sstream>
 #include <system_error>
+#include <vector>
+#include <algorithm>
+#include <random>
 #include <fcntl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace shardlab {
+
+namespace {
+
+std::string tooLarge(const std::string& name, const std::string& expected, std::uintmax_t maxBytes)
+{
+    return name + ": $: the file is larger than " + std::to_string(maxBytes >> 20) + " MB (expected " + expected + ")";
+}
+
+} // namespace
 
 Result<std::string> readUserFile(const std::filesystem::path& path, const std::string& expected, std::uintmax_t maxBytes)
 {
@@ -20,16 +34,30 @@ Result<std::string> readUserFile(const std::filesystem::path& path, const std::s
         return badInput(path.string() + ": no such file");
     if (std::filesystem::is_directory(path, ec))
         return badInput(path.string() + ": is a folder (expected " + expected + ")");
-    const auto size = std::filesystem::file_size(path, ec);
+    // a regular file too large is refused before a byte is read; anything else as it comes
+    const auto size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
     if (!ec && size > maxBytes)
-        return badInput(path.string() + ": $: the file is larger than " + std::to_string(maxBytes >> 20) + " MB (expected "
-                        + expected + ")");
+        return badInput(tooLarge(path.string(), expected, maxBytes));
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return badInput(path.string() + ": cannot be read (check its permissions)");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    return readCapped(in, path.string(), expected, maxBytes);
+}
+
+Result<std::string> readCapped(std::istream& in, const std::string& name, const std::string& expected, std::uintmax_t maxBytes)
+{
+    std::string text;
+    std::vector<char> buffer(1 << 16);
+    while (in) {
+        in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+        const auto n = static_cast<std::uintmax_t>(in.gcount());
+        if (n > maxBytes - std::min<std::uintmax_t>(maxBytes, text.size()))
+            return badInput(tooLarge(name, expected, maxBytes));
+        text.append(buffer.data(), static_cast<size_t>(n));
+    }
+    if (in.bad())
+        return badInput(name + ": cannot be read (check its permissions)");
+    return text;
 }
 
 bool sameFile(const std::filesystem::path& a, const std::filesystem::path& b)
@@ -51,6 +79,18 @@ Status refuseOutputOverInput(const std::string& option, const std::filesystem::p
                     + "; writing there would replace it (choose another file)");
 }
 
+Status refuseOutputTwice(const std::string& option, const std::filesystem::path& output, const std::string& otherOption,
+                         const std::filesystem::path& other)
+{
+    if (output.empty() || other.empty() || !sameFile(output, other))
+        return {};
+    std::error_code ec;
+    if (std::filesystem::is_character_file(output, ec))
+        return {};
+    return badInput(option + " " + output.string() + ": that is also " + otherOption + " " + other.string()
+                    + "; one would replace the other (choose another file)");
+}
+
 namespace {
 
 // "No space left on device: the disk is full" from the errno of a failed write, when it says why.
@@ -67,58 +107,239 @@ std::string whyWritingFailed(int err)
 
 } // namespace
 
+namespace {
+
+// An ostream's buffer over a file descriptor: every write is checked, and the errno of the first
+// one that failed is kept for the message (std::ofstream forgets it).
+class DescriptorBuffer : public std::streambuf {
+public:
+    explicit DescriptorBuffer(int fd) : m_fd(fd) { setp(m_buffer, m_buffer + sizeof m_buffer); }
+    std::uintmax_t written() const { return m_written; }
+    int error() const { return m_error; }
+
+protected:
+    int_type overflow(int_type c) override
+    {
+        if (!drain())
+            return traits_type::eof();
+        if (!traits_type::eq_int_type(c, traits_type::eof())) {
+            *pptr() = traits_type::to_char_type(c);
+            pbump(1);
+        }
+        return traits_type::not_eof(c);
+    }
+    int sync() override { return drain() ? 0 : -1; }
+
+private:
+    bool drain()
+    {
+        const char* p = pbase();
+        while (p < pptr()) {
+            const ssize_t n = ::write(m_fd, p, static_cast<size_t>(pptr() - p));
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                m_error = n < 0 ? errno : ENOSPC;
+                return false;
+            }
+            p += n;
+            m_written += static_cast<std::uintmax_t>(n);
+        }
+        setp(m_buffer, m_buffer + sizeof m_buffer);
+        return true;
+    }
+
+    int m_fd;
+    std::uintmax_t m_written = 0;
+    int m_error = 0;
+    char m_buffer[1 << 16];
+};
+
+// The mode a file created now gets (0666 less the umask), read from /proc so that no other thread
+// sees the umask changed; 0644 where /proc does not say.
+mode_t newFileMode()
+{
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind("Umask:", 0) == 0)
+            return static_cast<mode_t>(0666 & ~std::stoul(line.substr(6), nullptr, 8));
+    return 0644;
+}
+
+// Eight random letters and digits for a temporary's name: nobody can plant a link at it beforehand.
+std::string randomSuffix()
+{
+    static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    unsigned char bytes[8] = {};
+    if (::getrandom(bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes)) {
+        std::random_device rd;
+        for (unsigned char& b : bytes)
+            b = static_cast<unsigned char>(rd());
+    }
+    std::string out;
+    for (unsigned char b : bytes)
+        out += kAlphabet[b % (sizeof kAlphabet - 1)];
+    return out;
+}
+
+// A link that someone else put in a shared folder (sticky and writable by all, as /tmp): the
+// kernel's own rule for following links there (fs.protected_symlinks), which reading the link
+// ourselves would bypass: followed only when it is the user's or the folder owner's.
+bool plantedByAnother(const std::filesystem::path& link, const struct stat& linkStat)
+{
+    struct stat dir {};
+    const std::filesystem::path folder = link.has_parent_path() ? link.parent_path() : std::filesystem::path(".");
+    if (::stat(folder.c_str(), &dir) != 0)
+        return false;
+    const bool shared = (dir.st_mode & S_ISVTX) && (dir.st_mode & S_IWOTH);
+    return shared && linkStat.st_uid != ::geteuid() && linkStat.st_uid != dir.st_uid;
+}
+
+// How an output is written (planOutput).
+struct OutputPlan {
+    enum class How { Replace, Through } how = How::Replace;
+    std::filesystem::path path; // the file replaced (a symbolic link's target), or opened
+    int openFlags = 0;          // for Through: O_APPEND for a regular file behind /dev/stdout
+};
+
+// A regular file (or none yet) is replaced; a character device (/dev/null, a terminal) or a FIFO
+// is written straight through; a symbolic link is followed to what it names, which is then
+// treated the same way (so the link stays a link); /dev/stdout and other links through /proc
+// write straight through, appending when they name a regular file (`> out.json`).
+Result<OutputPlan> planOutput(const std::filesystem::path& path)
+{
+    namespace fs = std::filesystem;
+    fs::path at = path;
+    bool throughProc = false;
+    for (int hops = 0;; ++hops) {
+        struct stat st {};
+        if (::lstat(at.c_str(), &st) != 0)
+            return OutputPlan{OutputPlan::How::Replace, at, 0}; // a new file (its folder is checked later)
+        if (S_ISLNK(st.st_mode)) {
+            if (plantedByAnother(at, st))
+                return badInput(path.string() + ": is a symbolic link of another user in a shared folder; it is not followed "
+                                                "(choose another file)");
+            if (hops >= 40)
+                return badInput(path.string() + ": cannot replace the file (" + std::strerror(ELOOP) + ")");
+            std::error_code ec;
+            const fs::path target = fs::read_symlink(at, ec);
+            if (ec)
+                return badInput(path.string() + ": cannot replace the file (" + ec.message() + ")");
+            at = target.is_absolute() ? target : at.parent_path() / target;
+            throughProc = throughProc || at.string().rfind("/proc/", 0) == 0;
+            if (throughProc) {
+                // /proc/self/fd/N: what the descriptor is, followed by the kernel
+                struct stat real {};
+                if (::stat(path.c_str(), &real) != 0)
+                    return badInput(path.string() + ": cannot replace the file (" + std::strerror(errno) + ")");
+                if (S_ISREG(real.st_mode))
+                    return OutputPlan{OutputPlan::How::Through, path, O_APPEND};
+                if (S_ISCHR(real.st_mode) || S_ISFIFO(real.st_mode) || S_ISSOCK(real.st_mode))
+                    return OutputPlan{OutputPlan::How::Through, path, 0};
+                return badInput(path.string() + ": is not a file, a character device or a FIFO (expected a file name)");
+            }
+            continue;
+        }
+        if (S_ISDIR(st.st_mode))
+            return badInput(path.string() + ": is a folder (expected a file name)");
+        if (S_ISREG(st.st_mode))
+            return OutputPlan{OutputPlan::How::Replace, at, 0};
+        if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+            return OutputPlan{OutputPlan::How::Through, at, 0};
+        return badInput(path.string() + ": is not a file, a character device or a FIFO (expected a file name)");
+    }
+}
+
+// Runs `write` on an ostream over `fd`; the message of a failure, or "" when all of it was written.
+std::string writeThrough(int fd, const std::filesystem::path& path, const std::function<Status(std::ostream& out)>& write,
+                         std::uintmax_t& written, Status& own)
+{
+    DescriptorBuffer buffer(fd);
+    std::ostream out(&buffer);
+    own = write(out);
+    if (own)
+        out.flush();
+    written = buffer.written();
+    if (own && !out)
+        return path.string() + ": writing failed after " + formatBytes(written) + " (" + whyWritingFailed(buffer.error())
+               + "); the previous file, if any, is unchanged";
+    return {};
+}
+
+// A device or FIFO: no temporary, no rename, nothing to keep.
+Status writeStraightThrough(const OutputPlan& plan, const std::filesystem::path& shown,
+                            const std::function<Status(std::ostream& out)>& write)
+{
+    const int fd = ::open(plan.path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | plan.openFlags);
+    if (fd < 0)
+        return badInput(shown.string() + ": cannot be opened for writing (" + whyWritingFailed(errno) + ")");
+    std::uintmax_t written = 0;
+    Status own;
+    const std::string failed = writeThrough(fd, shown, write, written, own);
+    ::close(fd);
+    if (!own)
+        return own;
+    if (!failed.empty())
+        return badInput(failed);
+    return {};
+}
+
+} // namespace
+
 Status writeFileAtomicallyWith(const std::filesystem::path& path, const std::function<Status(std::ostream& out)>& write)
 {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        return badInput(path.string() + ": is a folder (expected a file name)");
-    const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-    const std::filesystem::path tmp = dir / ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()));
+    auto plan = planOutput(path);
+    if (!plan)
+        return plan.error();
+    if (plan->how == OutputPlan::How::Through)
+        return writeStraightThrough(*plan, path, write);
+    // the file replaced is the link's target when `path` is a symbolic link; messages name `path`
+    const std::filesystem::path& target = plan->path;
+    const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+    // a temporary of a random name, created here and now (O_EXCL), never through a link
+    // (O_NOFOLLOW), readable by the owner alone until it is complete
+    std::filesystem::path tmp;
+    int fd = -1;
+    for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
+        tmp = dir / ("." + target.filename().string() + "." + randomSuffix() + ".tmp");
+        fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0)
+        return badInput(path.string() + ": cannot write in " + dir.string() + " (check that the folder exists and is writable)");
     auto fail = [&](const std::string& message) {
-        std::error_code ignored;
-        std::filesystem::remove(tmp, ignored);
+        ::close(fd);
+        ::unlink(tmp.c_str());
         return Status(badInput(message));
     };
     std::uintmax_t written = 0;
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            return badInput(path.string() + ": cannot write in " + dir.string() + " (check that the folder exists and is writable)");
-        errno = 0;
-        Status st = write(out);
-        const int writeErrno = errno;
-        if (!st) {
-            out.close();
-            return fail(st.error().message);
-        }
-        if (out)
-            out.flush();
-        written = std::filesystem::file_size(tmp, ec);
-        if (ec)
-            written = 0;
-        if (!out) {
-            const int err = errno ? errno : writeErrno;
-            return fail(path.string() + ": writing failed after " + formatBytes(written) + " (" + whyWritingFailed(err)
-                        + "); the previous file, if any, is unchanged");
-        }
-        errno = 0;
-        out.close();
-        if (out.fail())
-            return fail(path.string() + ": writing failed when closing the file (" + whyWritingFailed(errno) + ")");
-    }
-    // flush to disk before the rename makes it visible; a file system that cannot sync (EINVAL,
-    // EROFS) loses nothing here, any other failure is the data not reaching the disk
-    if (const int fd = ::open(tmp.c_str(), O_RDONLY); fd >= 0) {
-        const int synced = ::fsync(fd);
-        const int err = errno;
+    Status own;
+    const std::string failed = writeThrough(fd, path, write, written, own);
+    if (!own) {
         ::close(fd);
-        if (synced != 0 && err != EINVAL && err != EROFS)
-            return fail(path.string() + ": writing failed when flushing " + formatBytes(written) + " to disk ("
-                        + whyWritingFailed(err) + ")");
+        ::unlink(tmp.c_str());
+        return own;
     }
-    std::filesystem::rename(tmp, path, ec);
-    if (ec)
-        return fail(path.string() + ": cannot replace the file (" + ec.message() + ")");
+    if (!failed.empty())
+        return fail(failed);
+    // the mode a new file gets, once complete; then flushed to disk before the rename makes it
+    // visible (a file system that cannot sync, EINVAL or EROFS, loses nothing here)
+    if (::fchmod(fd, newFileMode()) != 0)
+        return fail(path.string() + ": cannot replace the file (" + std::strerror(errno) + ")");
+    if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
+        return fail(path.string() + ": writing failed when flushing " + formatBytes(written) + " to disk ("
+                    + whyWritingFailed(errno) + ")");
+    if (::close(fd) != 0) {
+        const int err = errno;
+        ::unlink(tmp.c_str());
+        return badInput(path.string() + ": writing failed when closing the file (" + whyWritingFailed(err) + ")");
+    }
+    if (::rename(tmp.c_str(), target.c_str()) != 0) {
+        const int err = errno;
+        ::unlink(tmp.c_str());
+        return badInput(path.string() + ": cannot replace the file (" + std::strerror(err) + ")");
+    }
     return {};
 }
 

@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <functional>
 #include <ostream>
+#include <regex>
 #include <sstream>
+#include <string_view>
 
 namespace shardlab {
 
@@ -36,15 +38,6 @@ std::string spanLabel(const Scenario& s, const RunResult& run, const Span& sp)
     return name;
 }
 
-std::string csvField(const std::string& s)
-{
-    if (s.find_first_of(",\"\n") == std::string::npos)
-        return s;
-    std::string out = "\"";
-    for (char c : s)
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
 
 const char* detailArg(SpanDetail d)
 {
@@ -378,6 +371,30 @@ std::string chromeTrace(const Scenario& s, const RunResult& run, const TraceOpti
     std::ostringstream out;
     (void)writeChromeTrace(out, s, run, options);
     return out.str();
+}
+
+namespace {
+
+// "-1.5", "+3e-2": a number a spreadsheet reads as a number, not a formula
+bool plainNumber(const std::string& s)
+{
+    static const std::regex number(R"([+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)");
+    return std::regex_match(s, number);
+}
+
+} // namespace
+
+std::string csvField(const std::string& s)
+{
+    // OWASP "CSV Injection": a leading =, +, -, @, tab or carriage return starts a formula
+    const bool formula = !s.empty() && std::string_view("=+-@\t\r").find(s.front()) != std::string_view::npos
+                         && !plainNumber(s);
+    if (!formula && s.find_first_of(",\"\n\r") == std::string::npos)
+        return s;
+    std::string out = formula ? "\"'" : "\"";
+    for (char c : s)
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
 }
 
 std::string perRankCsv(const Summary& sum)

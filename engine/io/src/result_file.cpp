@@ -88,7 +88,7 @@ Status saveResult(const ResultFile& result, const std::filesystem::path& path)
 
 Result<ResultFile> loadResult(const std::filesystem::path& path)
 {
-    auto text = readUserFile(path, "a .shardlab-result.json file", kNoFileSizeLimit);
+    auto text = readUserFile(path, "a .shardlab-result.json file", kMaxRunFileBytes);
     if (!text)
         return text.error();
     return parseResult(*text, path.string());

@@ -331,7 +331,7 @@ Result<ImportedTrace> parseChromeTrace(const std::string& text, const std::strin
 
 Result<ImportedTrace> loadChromeTrace(const std::filesystem::path& path, const Scenario* fallback)
 {
-    auto text = readUserFile(path, "a Chrome trace written by ShardLab", kNoFileSizeLimit);
+    auto text = readUserFile(path, "a Chrome trace written by ShardLab", kMaxRunFileBytes);
     if (!text)
         return text.error();
     return parseChromeTrace(*text, path.string(), fallback);

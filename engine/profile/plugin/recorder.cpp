@@ -202,8 +202,9 @@ bool Recorder::openFile()
     }
     // NCCL closes the plugin when its last communicator is destroyed and opens it again for the
     // next one: this process's file then goes on, with ids and contexts above every earlier one
-    // (each took at least one byte of the file).
-    m_fd = ::open(m_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    // (each took at least one byte of the file). Never through a link planted at the name (the
+    // folder may be shared; the name, host and pid, is predictable).
+    m_fd = ::open(m_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (m_fd < 0) {
         char why[4400];
         std::snprintf(why, sizeof why, "%s (%s)", m_path, std::strerror(errno));

@@ -43,6 +43,12 @@ int traceIterationsWithin(const RunResult& run, std::size_t maxEvents = kDefault
 Status writeChromeTrace(std::ostream& out, const Scenario& scenario, const RunResult& run, const TraceOptions& options = {});
 // The same trace as a string (small runs, tests).
 std::string chromeTrace(const Scenario& scenario, const RunResult& run, const TraceOptions& options = {});
+// One field of a CSV file, as every CSV writer (these tables, the app's export of its tables)
+// writes it: quoted when it holds a comma, a quote or a line break; and a text that a spreadsheet
+// would take for a formula (it starts with =, +, -, @, a tab or a carriage return: a name such as
+// "=HYPERLINK(...)") is neutralised as OWASP recommends, a single quote put in front and the field
+// quoted ("'=HYPERLINK(...)"). A plain number (-1.5, +3e-2) stays a number.
+std::string csvField(const std::string& text);
 std::string perRankCsv(const Summary& summary);
 std::string collectivesCsv(const Summary& summary);
 std::string spansCsv(const Scenario& scenario, const RunResult& run);
