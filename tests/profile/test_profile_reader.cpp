@@ -233,6 +233,34 @@ TEST(ProfileReader, ImpossibleRecordsAreSaidInChineseToo)
     }
 }
 
+// A problem of the records is said at the record (file, line, field), never as a path of the
+// scenario built from them ("$.program[1].bytes", "$.perturbations.delays[0].ms").
+TEST(ProfileReader, ErrorsNameTheRecordNotAScenarioPath)
+{
+    RecordText zero("h", 1);
+    zero.comm(0, "00000000000000aa", 0, 2).comm(1, "00000000000000aa", 1, 2);
+    zero.coll(1, 0, 0, "AllReduce", 0, 1000, 1100, 5000, 9000).coll(2, 1, 0, "AllReduce", 0, 1000, 1100, 7000, 9000);
+    auto f = parseProfileText(zero.text, "r0.nccl-profile.jsonl");
+    ASSERT_FALSE(f);
+    EXPECT_NE(f.error().message.find("r0.nccl-profile.jsonl, line 4: $.count: a collective of 0 elements"), std::string::npos)
+        << f.error().message;
+    EXPECT_EQ(f.error().message.find("$.program"), std::string::npos) << f.error().message;
+
+    // Rank 1 arrives 1,001 s after rank 0: more than a scenario's injected delay may be (1e6 ms).
+    RecordText late("h", 1);
+    late.comm(0, "00000000000000aa", 0, 2).comm(1, "00000000000000aa", 1, 2);
+    late.coll(1, 0, 0, "AllReduce", 256, 1e6, 1e6 + 100, 5e9 + 1e6 + 50, 5e9 + 1e6 + 10050)
+        .coll(2, 1, 0, "AllReduce", 256, 1001e9 + 1e6, 1001e9 + 1e6 + 100, 7e9 + 1e6 + 50, 7e9 + 1e6 + 10050);
+    auto file = parseProfileText(late.text, "r0.nccl-profile.jsonl");
+    ASSERT_TRUE(file) << file.error().message;
+    auto run = buildProfiledRun({*file});
+    ASSERT_FALSE(run);
+    EXPECT_NE(run.error().message.find("rank 1 worked 1001.0 s longer than the quickest rank before "), std::string::npos)
+        << run.error().message;
+    EXPECT_EQ(run.error().message.find("$.perturbations"), std::string::npos) << run.error().message;
+    EXPECT_NE(wordedError(run.error().message, Language::Chinese), run.error().message);
+}
+
 TEST(ProfileReader, MangledFilesGiveAnErrorOrARunNeverACrash)
 {
     const std::string good = sample();
