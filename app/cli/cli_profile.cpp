@@ -203,7 +203,8 @@ void addProfile(CLI::App& app, Io io, Action& action)
         ->check(realNumber(0, 86400));
     cmd->add_flag("--json", a->run.json, "Print one JSON object instead of the table");
     cmd->add_option("--trace", a->run.trace, "Chrome trace to write (default: DIR/profile.trace.json)");
-    cmd->add_option("--trace-iterations", a->run.traceIterations, "Iterations the trace holds, from the first: a count, or 'all' (default: as many as fit in about 1 million events, about 200 MB)");
+    cmd->add_option("--trace-iterations", a->run.traceIterations, "Iterations the trace holds, from the first: a count, or 'all' (default: as many as fit in about 1 million events, about 200 MB)")
+        ->check(traceIterationsCount());
     cmd->add_option("--result", a->run.result, "Result file to write (default: DIR/profile.shardlab-result.json)");
     cmd->add_option("--csv", a->run.csvPrefix, "Also write PREFIX-ranks.csv, PREFIX-collectives.csv and PREFIX-spans.csv");
     cmd->callback([a, io, &action] {

@@ -7,7 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fcntl.h>
 #include <filesystem>
+#include <fstream>
+#include <sys/file.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace shardlab {
@@ -103,6 +108,39 @@ TEST(CliProfile, SaysWhatIsMissing)
     const auto machine = runCommand({"profile", "--collect", out, "--machine", "nope"});
     EXPECT_EQ(machine.status, 2);
     EXPECT_NE(machine.err.find("unknown preset 'nope'"), std::string::npos) << machine.err;
+    fs::remove_all(out);
+}
+
+// Every numeric option of `profile` goes through the validators of the rest of the command line
+// (cli_common.cpp): no uncaught std::stoi (SIGABRT), no "1e3" read as 1, no 0 or -3 taken as "all".
+TEST(CliProfile, NumericOptionsAreCheckedAsEverywhereElse)
+{
+    const std::string out = freshOut("options");
+    fs::create_directories(out);
+    const std::pair<const char*, const char*> refused[] = {
+        {"--trace-iterations=abc", "--trace-iterations: 'abc' is not a whole number (expected 1 to 100000, or all)"},
+        {"--trace-iterations=1e3", "--trace-iterations: '1e3' is not a whole number (expected 1 to 100000, or all)"},
+        {"--trace-iterations=0", "--trace-iterations: 0 is out of range (expected 1 to 100000, or all)"},
+        {"--trace-iterations=-3", "--trace-iterations: -3 is out of range (expected 1 to 100000, or all)"},
+        {"--trace-iterations=99999999999999999999", "--trace-iterations: 99999999999999999999 is out of range"},
+        {"--trace-iterations=100001", "--trace-iterations: 100001 is out of range"},
+        {"--wait=abc", "--wait: 'abc' is not a number (expected 0 to 86400)"},
+        {"--wait=nan", "--wait: 'nan' is not a number"},
+        {"--wait=inf", "--wait: 'inf' is not a number"},
+        {"--wait=1e400", "--wait: '1e400' is not a number"},
+        {"--wait=-1", "--wait: -1 is out of range (expected 0 to 86400)"},
+        {"--wait=86401", "--wait: 86401 is out of range"},
+    };
+    for (const auto& [option, said] : refused) {
+        const auto r = runCommand({"profile", "--collect", out, option});
+        EXPECT_EQ(r.status, 2) << option << ": " << r.err;
+        EXPECT_NE(r.err.find(said), std::string::npos) << option << ": " << r.err;
+    }
+    // accepted: the empty folder is what is wrong then
+    for (const char* option : {"--trace-iterations=all", "--trace-iterations=100000", "--trace-iterations=1", "--wait=0", "--wait=1e3"}) {
+        const auto r = runCommand({"profile", "--collect", out, option});
+        EXPECT_NE(r.err.find("no record file"), std::string::npos) << option << ": " << r.err;
+    }
     fs::remove_all(out);
 }
 
