@@ -1,6 +1,6 @@
 // `shardlab profile`: a user's own NCCL program, profiled with no change to its code
 // (docs/profiling.md). It runs the command with NCCL_PROFILER_PLUGIN naming ShardLab's plugin and
-// SHARDLAB_PROFILE_DIR the folder for its records, passes the command's exit status through, then
+// SHARDLAB_PROFILE_RECORDS_DIR the folder for its records, passes the command's exit status through, then
 // reads every rank's records and shows the run as `sim` and `live` do (engine/profile).
 //   shardlab profile [--out DIR] -- COMMAND ARGS...      one process (it may start mpirun itself)
 //   mpirun -np 4 shardlab profile [--out DIR] -- PROG     one profile process per rank; rank 0 waits
@@ -137,7 +137,7 @@ int profileCommand(const ProfileArgs& a, Io io)
     if (!launch || launch->rank == 0)
         io.err << "shardlab: " << io.say(Message("profile.running").with("command", joined(a.command)).with("dir", dir.string())) << "\n";
     auto program = ProfiledProgram::start(
-        a.command, {"NCCL_PROFILER_PLUGIN=" + *plugin, std::string(profile_format::kDirVariable) + "=" + dir.string()}, false);
+        a.command, {"NCCL_PROFILER_PLUGIN=" + *plugin, std::string(profile_format::kRecordsDirVariable) + "=" + dir.string()}, false);
     if (!program)
         return reportError(program.error(), io);
     const std::optional<int> status = (*program)->ended(true);

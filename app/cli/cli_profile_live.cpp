@@ -192,7 +192,7 @@ int profileLive(const ProfileArgs& a, Io io)
         return fail(badInput("--out " + a.out + ": cannot create the folder (" + ec.message() + ")"));
     removeEarlierRecords(dir);
 
-    std::vector<std::string> extra = {"NCCL_PROFILER_PLUGIN=" + *plugin, std::string(profile_format::kDirVariable) + "=" + dir.string()};
+    std::vector<std::string> extra = {"NCCL_PROFILER_PLUGIN=" + *plugin, std::string(profile_format::kRecordsDirVariable) + "=" + dir.string()};
     if (const char* flush = std::getenv("SHARDLAB_PROFILE_FLUSH_MS"); !flush || !*flush)
         extra.push_back("SHARDLAB_PROFILE_FLUSH_MS=200"); // records reach the files while the program runs (recorder.h)
     io.err << "shardlab: " << io.say(Message("profile.running").with("command", joined(a.command)).with("dir", dir.string())) << "\n";

@@ -144,5 +144,25 @@ TEST(CliProfile, NumericOptionsAreCheckedAsEverywhereElse)
     fs::remove_all(out);
 }
 
+// The profiler's record folder is not the folder of cost profiles (SHARDLAB_PROFILE_DIR, which a
+// profiled `shardlab sim --profile NAME` still finds as its user set it).
+TEST(CliProfile, TheRecordsFolderHasAVariableOfItsOwn)
+{
+    const std::string out = freshOut("variables");
+    const std::string costProfiles = freshOut("cost_profiles");
+    const std::string seen = freshOut("variables_seen.txt");
+    ::setenv("SHARDLAB_PROFILE_DIR", costProfiles.c_str(), 1);
+    const auto r = runCommand({"profile", "--out", out, "--", "/bin/sh", "-c",
+                               "echo \"$SHARDLAB_PROFILE_DIR|$SHARDLAB_PROFILE_RECORDS_DIR\" > " + seen});
+    ::unsetenv("SHARDLAB_PROFILE_DIR");
+    EXPECT_NE(r.err.find("no record file"), std::string::npos) << r.err; // sh made no NCCL call
+    std::ifstream in(seen);
+    std::string line;
+    std::getline(in, line);
+    EXPECT_EQ(line, costProfiles + "|" + fs::absolute(out).string());
+    fs::remove_all(out);
+    fs::remove(seen);
+}
+
 } // namespace
 } // namespace shardlab
