@@ -121,6 +121,8 @@ int profileCommand(const ProfileArgs& a, Io io)
     auto plugin = pluginPath();
     if (!plugin)
         return reportError(plugin.error(), io);
+    if (std::string problem = programProblem(a.command.front()); !problem.empty())
+        return reportError(badInput(problem), io); // said once, before anything starts
     const fs::path dir = fs::absolute(a.out);
     std::error_code ec;
     fs::create_directories(dir, ec);
@@ -134,12 +136,12 @@ int profileCommand(const ProfileArgs& a, Io io)
         fs::remove(doneMark(dir, launch->rank), ec); // this rank's own mark from an earlier run
     else
         removeEarlierRecords(dir); // one profile process for the whole job: an earlier run's records would join this one
-    if (!launch || launch->rank == 0)
-        io.err << "shardlab: " << io.say(Message("profile.running").with("command", joined(a.command)).with("dir", dir.string())) << "\n";
     auto program = ProfiledProgram::start(
         a.command, {"NCCL_PROFILER_PLUGIN=" + *plugin, std::string(profile_format::kRecordsDirVariable) + "=" + dir.string()}, false);
-    if (!program)
+    if (!program) // said once: nothing was profiled
         return reportError(program.error(), io);
+    if (!launch || launch->rank == 0)
+        io.err << "shardlab: " << io.say(Message("profile.running").with("command", joined(a.command)).with("dir", dir.string())) << "\n";
     const std::optional<int> status = (*program)->ended(true);
     const int signal = (*program)->signal();
     if (signal)

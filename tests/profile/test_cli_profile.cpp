@@ -102,9 +102,6 @@ TEST(CliProfile, SaysWhatIsMissing)
     const auto empty = runCommand({"profile", "--collect", out});
     EXPECT_EQ(empty.status, 2);
     EXPECT_NE(empty.err.find("no record file"), std::string::npos) << empty.err;
-    const auto missing = runCommand({"profile", "--out", out, "--", "/nonexistent/program"});
-    EXPECT_EQ(missing.status, 127); // as a shell says for a program it cannot find
-    EXPECT_NE(missing.err.find("exited with status 127"), std::string::npos) << missing.err;
     const auto machine = runCommand({"profile", "--collect", out, "--machine", "nope"});
     EXPECT_EQ(machine.status, 2);
     EXPECT_NE(machine.err.find("unknown preset 'nope'"), std::string::npos) << machine.err;
@@ -162,6 +159,48 @@ TEST(CliProfile, TheRecordsFolderHasAVariableOfItsOwn)
     EXPECT_EQ(line, costProfiles + "|" + fs::absolute(out).string());
     fs::remove_all(out);
     fs::remove(seen);
+}
+
+// A program ended by signal N: the exit status is 128 + N, with or without --live, whether or not
+// it recorded anything.
+TEST(CliProfile, AProgramEndedByASignalExitsWith128PlusTheSignal)
+{
+    const std::string out = freshOut("signal");
+    const auto killed = runCommand({"profile", "--out", out, "--", "/bin/sh", "-c", "kill -KILL $$"});
+    EXPECT_EQ(killed.status, 128 + 9) << killed.err;
+    EXPECT_NE(killed.err.find("ended by signal 9"), std::string::npos) << killed.err;
+    const auto live = runCommand({"profile", "--live", "--out", out, "--", "/bin/sh", "-c", "kill -TERM $$"});
+    EXPECT_EQ(live.status, 128 + 15) << live.err;
+    EXPECT_NE(live.err.find("ended by signal 15"), std::string::npos) << live.err;
+    fs::remove_all(out);
+}
+
+// A program that does not exist or cannot be started is said once, naming it, before anything
+// starts; nothing blames NCCL.
+TEST(CliProfile, AProgramThatCannotStartIsSaidOnce)
+{
+    const std::string out = freshOut("missing");
+    auto lines = [](const std::string& text) { return std::count(text.begin(), text.end(), '\n'); };
+    const auto missing = runCommand({"profile", "--out", out, "--", "/nonexistent/program"});
+    EXPECT_EQ(missing.status, 2);
+    EXPECT_EQ(missing.err, "shardlab: the program /nonexistent/program does not exist\n");
+    EXPECT_EQ(runCommand({"--lang", "zh", "profile", "--out", out, "--", "/nonexistent/program"}).err,
+              "shardlab: 程序 /nonexistent/program 不存在\n");
+    const auto typo = runCommand({"profile", "--out", out, "--", "a_program_name_with_a_typo", "--x"});
+    EXPECT_EQ(typo.status, 2);
+    EXPECT_EQ(lines(typo.err), 1) << typo.err;
+    EXPECT_NE(typo.err.find("the program a_program_name_with_a_typo was not found: no folder of PATH holds it"), std::string::npos)
+        << typo.err;
+    // found and executable, but exec refuses it: its interpreter does not exist
+    const std::string script = freshOut("script.sh");
+    std::ofstream(script) << "#!/no/such/interpreter\n";
+    fs::permissions(script, fs::perms::owner_all);
+    const auto cannot = runCommand({"profile", "--out", out, "--", script});
+    EXPECT_EQ(cannot.status, 2);
+    EXPECT_EQ(cannot.err, "shardlab: the program " + script + " cannot be started: No such file or directory\n");
+    EXPECT_EQ(cannot.err.find("NCCL"), std::string::npos);
+    fs::remove(script);
+    fs::remove_all(out);
 }
 
 } // namespace
