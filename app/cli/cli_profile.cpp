@@ -118,26 +118,24 @@ int resimulate(const ProfileArgs& a, Io io)
 
 int profileCommand(const ProfileArgs& a, Io io)
 {
-    auto plugin = pluginPath();
-    if (!plugin)
-        return reportError(plugin.error(), io);
-    if (std::string problem = programProblem(a.command.front()); !problem.empty())
-        return reportError(badInput(problem), io); // said once, before anything starts
-    const fs::path dir = fs::absolute(a.out);
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec)
-        return reportError(badInput("--out " + a.out + ": cannot create the folder (" + ec.message() + ")"), io);
     int launchStatus = kExitOk;
     const std::optional<LaunchInfo> launch = multiProcessLaunch(io, launchStatus);
     if (launchStatus != kExitOk)
         return launchStatus;
+    // Everything that can be checked, before an earlier run's records are removed; the folder stays
+    // locked until this run has shown its profile (a launcher's processes share it).
+    auto start = prepareProfile(a, launch.has_value());
+    if (!start)
+        return reportError(start.error(), io);
+    const fs::path& dir = start->dir;
+    std::error_code ec;
     if (launch)
         fs::remove(doneMark(dir, launch->rank), ec); // this rank's own mark from an earlier run
     else
         removeEarlierRecords(dir); // one profile process for the whole job: an earlier run's records would join this one
     auto program = ProfiledProgram::start(
-        a.command, {"NCCL_PROFILER_PLUGIN=" + *plugin, std::string(profile_format::kRecordsDirVariable) + "=" + dir.string()}, false);
+        a.command, {"NCCL_PROFILER_PLUGIN=" + start->plugin, std::string(profile_format::kRecordsDirVariable) + "=" + dir.string()},
+        false);
     if (!program) // said once: nothing was profiled
         return reportError(program.error(), io);
     if (!launch || launch->rank == 0)

@@ -177,22 +177,17 @@ int profileLive(const ProfileArgs& a, Io io)
                              "(shardlab profile --live -- mpirun -np 4 ./prog)"));
     if (launchStatus != kExitOk)
         return launchStatus;
-    auto plugin = pluginPath();
-    if (!plugin)
-        return fail(plugin.error());
-    auto machine = machineOption(a.machine);
-    if (!machine)
-        return fail(machine.error());
-    if (std::string problem = programProblem(a.command.front()); !problem.empty())
-        return fail(badInput(problem));
-    const fs::path dir = fs::absolute(a.out);
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec)
-        return fail(badInput("--out " + a.out + ": cannot create the folder (" + ec.message() + ")"));
+    // Everything that can be checked, before an earlier run's records are removed; the folder stays
+    // locked until the stream has ended.
+    auto start = prepareProfile(a, false);
+    if (!start)
+        return fail(start.error());
+    const fs::path& dir = start->dir;
+    const std::optional<Topology>& machine = start->machine;
     removeEarlierRecords(dir);
 
-    std::vector<std::string> extra = {"NCCL_PROFILER_PLUGIN=" + *plugin, std::string(profile_format::kRecordsDirVariable) + "=" + dir.string()};
+    std::vector<std::string> extra = {"NCCL_PROFILER_PLUGIN=" + start->plugin,
+                                      std::string(profile_format::kRecordsDirVariable) + "=" + dir.string()};
     if (const char* flush = std::getenv("SHARDLAB_PROFILE_FLUSH_MS"); !flush || !*flush)
         extra.push_back("SHARDLAB_PROFILE_FLUSH_MS=200"); // records reach the files while the program runs (recorder.h)
     auto program = ProfiledProgram::start(a.command, extra, true);
@@ -200,7 +195,7 @@ int profileLive(const ProfileArgs& a, Io io)
         return fail(program.error());
     io.err << "shardlab: " << io.say(Message("profile.running").with("command", joined(a.command)).with("dir", dir.string())) << "\n";
 
-    LiveProfile live(a, writer, dir, *machine);
+    LiveProfile live(a, writer, dir, machine);
     std::optional<int> status;
     bool readerGone = false;
     while (!(status = (*program)->ended(false))) {
@@ -237,7 +232,7 @@ int profileLive(const ProfileArgs& a, Io io)
                                              : runFailed(programEndNote(**program, *status) + " before it recorded anything: "
                                                          + files.error().message)));
     ProfileBuildOptions options;
-    options.machine = *machine;
+    options.machine = machine;
     options.name = live.name();
     options.programEnd = programEndNote(**program, *status);
     auto built = buildProfiledRun(*files, options);

@@ -203,5 +203,112 @@ TEST(CliProfile, AProgramThatCannotStartIsSaidOnce)
     fs::remove_all(out);
 }
 
+// An earlier profile in --out stays until everything that can be checked has been: the program,
+// the options, the outputs.
+TEST(CliProfile, NothingIsRemovedBeforeEverythingIsChecked)
+{
+    const std::string out = freshOut("kept");
+    const auto first = runCommand({"profile", "--out", out, "--", SHARDLAB_FAKE_NCCL_PROGRAM, "--ranks", "2"});
+    ASSERT_EQ(first.status, 0) << first.err;
+    std::vector<fs::path> earlier;
+    for (const auto& e : fs::directory_iterator(out))
+        if (e.path().filename().string().front() != '.')
+            earlier.push_back(e.path());
+    ASSERT_GE(earlier.size(), 3u); // the records, the result file, the trace
+    const std::vector<std::vector<std::string>> refused = {
+        {"profile", "--out", out, "--", "a_program_name_with_a_typo"},
+        {"profile", "--out", out, "--machine", "nope", "--", SHARDLAB_FAKE_NCCL_PROGRAM},
+        {"profile", "--out", out, "--result", "/nonexistent/folder/r.json", "--", SHARDLAB_FAKE_NCCL_PROGRAM},
+        {"profile", "--out", out, "--trace", out, "--", SHARDLAB_FAKE_NCCL_PROGRAM},
+        {"profile", "--out", out, "--csv", "/nonexistent/folder/p", "--", SHARDLAB_FAKE_NCCL_PROGRAM},
+        {"profile", "--live", "--out", out, "--scenario", "/nonexistent/folder/s.shardlab.json", "--", SHARDLAB_FAKE_NCCL_PROGRAM},
+    };
+    for (const auto& args : refused) {
+        const auto r = runCommand(args);
+        EXPECT_EQ(r.status, 2) << args[args.size() - 1] << ": " << r.err;
+        for (const fs::path& p : earlier)
+            EXPECT_TRUE(fs::exists(p)) << p << " removed by: " << r.err;
+    }
+    fs::remove_all(out);
+}
+
+// A folder another `shardlab profile` holds is refused, naming that process, and nothing in it is
+// touched; once it is free, it is used.
+TEST(CliProfile, AFolderInUseIsRefusedNamingItsProcess)
+{
+    const std::string out = freshOut("locked");
+    fs::create_directories(out);
+    const std::string record = out + "/other-1.nccl-profile.jsonl";
+    std::ofstream(record) << "being written\n";
+    {
+        const int fd = ::open((out + "/.shardlab-profile.lock").c_str(), O_RDWR | O_CREAT, 0644);
+        ASSERT_GE(fd, 0);
+        ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+        ASSERT_EQ(::write(fd, "4242\n", 5), 5);
+        for (const bool live : {false, true}) {
+            std::vector<std::string> args = {"profile", "--out", out, "--", SHARDLAB_FAKE_NCCL_PROGRAM};
+            if (live)
+                args.insert(args.begin() + 1, "--live");
+            const auto r = runCommand(args);
+            EXPECT_EQ(r.status, 2) << r.err;
+            EXPECT_NE(r.err.find("--out " + out + " is in use by another `shardlab profile` (process 4242): wait until it ends, "
+                                 "or give another --out folder"),
+                      std::string::npos)
+                << r.err;
+            EXPECT_TRUE(fs::exists(record));
+        }
+        const auto zh = runCommand({"--lang", "zh", "profile", "--out", out, "--", SHARDLAB_FAKE_NCCL_PROGRAM});
+        EXPECT_NE(zh.err.find("--out " + out + " 正被另一个 `shardlab profile`（进程 4242）使用"), std::string::npos) << zh.err;
+        ::close(fd);
+    }
+    const auto free = runCommand({"profile", "--out", out, "--", SHARDLAB_FAKE_NCCL_PROGRAM, "--ranks", "2"});
+    EXPECT_EQ(free.status, 0) << free.err;
+    EXPECT_FALSE(fs::exists(record)); // an earlier run's records, removed once the folder is this run's
+    fs::remove_all(out);
+}
+
+// Two `shardlab profile` processes into one --out: the second is refused while the first runs (its
+// program held at a gate), and the first reports its own run.
+TEST(CliProfile, ASecondProfileIntoTheSameFolderIsRefused)
+{
+    const std::string out = freshOut("two_runs");
+    const std::string gate = freshOut("two_runs_gate");
+    const pid_t first = ::fork();
+    if (first == 0) {
+        ::setenv("SHARDLAB_PROFILE_FLUSH_MS", "0", 1);
+        const int devnull = ::open("/dev/null", O_WRONLY);
+        ::dup2(devnull, STDOUT_FILENO);
+        ::dup2(devnull, STDERR_FILENO);
+        ::execl(SHARDLAB_CLI, SHARDLAB_CLI, "profile", "--out", out.c_str(), "--", SHARDLAB_FAKE_NCCL_PROGRAM, "--ranks", "2",
+                "--pause-after", "1", "--until", gate.c_str(), static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    ASSERT_GT(first, 0);
+    // The first holds the folder once its lock names it, and its program waits at the gate.
+    const std::string lock = out + "/.shardlab-profile.lock";
+    const std::string pid = std::to_string(first);
+    for (int i = 0; i < 12'000; ++i) { // a deadline only (120 s), for a hang
+        std::ifstream in(lock);
+        std::string text;
+        if (std::getline(in, text) && text == pid)
+            break;
+        ::usleep(10'000);
+    }
+    const auto second = runCommand({"profile", "--out", out, "--", SHARDLAB_FAKE_NCCL_PROGRAM, "--ranks", "4"});
+    EXPECT_EQ(second.status, 2) << second.err;
+    EXPECT_NE(second.err.find("is in use by another `shardlab profile` (process " + pid + ")"), std::string::npos) << second.err;
+    std::ofstream(gate) << "go\n";
+    int status = 0;
+    ASSERT_EQ(::waitpid(first, &status, 0), first);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+    auto result = loadResult(out + "/profile.shardlab-result.json");
+    ASSERT_TRUE(result) << result.error().message;
+    EXPECT_EQ(result->run.ranks, 2); // the first run's, not the second's 4 ranks
+    EXPECT_EQ(result->run.collectives.size(), 3u);
+    fs::remove(gate);
+    fs::remove_all(out);
+}
+
 } // namespace
 } // namespace shardlab
