@@ -21,7 +21,7 @@ int main(int argc, char** argv)
     const std::string path = argc > 1 ? argv[1] : SHARDLAB_PROFILER_PLUGIN_PATH;
     const auto dir = std::filesystem::temp_directory_path() / ("shardlab_bench_profile_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
-    ::setenv("SHARDLAB_PROFILE_DIR", dir.c_str(), 1);
+    ::setenv("SHARDLAB_PROFILE_RECORDS_DIR", dir.c_str(), 1); // profile_format.h
     void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         std::fprintf(stderr, "cannot open %s: %s\n", path.c_str(), dlerror());

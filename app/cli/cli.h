@@ -31,6 +31,8 @@ CLI::Validator wholeNumber(long long lo, long long hi);
 // instead ("`shardlab bench --sim --preset ID`").
 Error suggestInstead(Error error, const std::string& alternative);
 CLI::Validator realNumber(double lo, double hi);
+// --trace-iterations of `sim`, `live` and `profile`: a count from 1 to 100000, or "all".
+CLI::Validator traceIterationsCount();
 // "preset ID has N GPUs; --gpus M asks for more"
 Message presetTooSmall(const std::string& preset, int has, int asked);
 // "all_reduce, reduce, ..., reduce_scatter_all_gather or send_recv": what --collective of bench takes

@@ -143,6 +143,19 @@ CLI::Validator realNumber(double lo, double hi)
         num(lo) + ".." + num(hi));
 }
 
+CLI::Validator traceIterationsCount()
+{
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            if (text == "all")
+                return {};
+            std::string copy = text;
+            const std::string why = wholeNumber(1, 100000)(copy);
+            return why.empty() ? std::string() : why.substr(0, why.size() - 1) + ", or all)";
+        },
+        "N|all");
+}
+
 Message presetTooSmall(const std::string& preset, int has, int asked)
 {
     return Message("cli.error.preset_too_small").with("preset", preset).with("has", has).with("option", "--gpus").with("asked", asked);

@@ -1,6 +1,6 @@
 // `shardlab profile`: a user's own NCCL program, profiled with no change to its code
 // (docs/profiling.md). It runs the command with NCCL_PROFILER_PLUGIN naming ShardLab's plugin and
-// SHARDLAB_PROFILE_DIR the folder for its records, passes the command's exit status through, then
+// SHARDLAB_PROFILE_RECORDS_DIR the folder for its records, passes the command's exit status through, then
 // reads every rank's records and shows the run as `sim` and `live` do (engine/profile).
 //   shardlab profile [--out DIR] -- COMMAND ARGS...      one process (it may start mpirun itself)
 //   mpirun -np 4 shardlab profile [--out DIR] -- PROG     one profile process per rank; rank 0 waits
@@ -119,28 +119,28 @@ int resimulate(const ProfileArgs& a, Io io)
 
 int profileCommand(const ProfileArgs& a, Io io)
 {
-    auto plugin = pluginPath();
-    if (!plugin)
-        return reportError(plugin.error(), io);
-    const fs::path dir = fs::absolute(a.out);
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec)
-        return reportError(badInput("--out " + a.out + ": cannot create the folder (" + ec.message() + ")"), io);
     int launchStatus = kExitOk;
     const std::optional<LaunchInfo> launch = multiProcessLaunch(io, launchStatus);
     if (launchStatus != kExitOk)
         return launchStatus;
+    // Everything that can be checked, before an earlier run's records are removed; the folder stays
+    // locked until this run has shown its profile (a launcher's processes share it).
+    auto start = prepareProfile(a, launch.has_value());
+    if (!start)
+        return reportError(start.error(), io);
+    const fs::path& dir = start->dir;
+    std::error_code ec;
     if (launch)
         fs::remove(doneMark(dir, launch->rank), ec); // this rank's own mark from an earlier run
     else
         removeEarlierRecords(dir); // one profile process for the whole job: an earlier run's records would join this one
+    auto program = ProfiledProgram::start(
+        a.command, {"NCCL_PROFILER_PLUGIN=" + start->plugin, std::string(profile_format::kRecordsDirVariable) + "=" + dir.string()},
+        false);
+    if (!program) // said once: nothing was profiled
+        return reportError(program.error(), io);
     if (!launch || launch->rank == 0)
         io.err << "shardlab: " << io.say(Message("profile.running").with("command", joined(a.command)).with("dir", dir.string())) << "\n";
-    auto program = ProfiledProgram::start(
-        a.command, {"NCCL_PROFILER_PLUGIN=" + *plugin, std::string(profile_format::kDirVariable) + "=" + dir.string()}, false);
-    if (!program)
-        return reportError(program.error(), io);
     const std::optional<int> status = (*program)->ended(true);
     const int signal = (*program)->signal();
     if (signal)
@@ -235,7 +235,8 @@ void addProfile(CLI::App& app, Io io, Action& action)
         ->check(realNumber(0, 86400));
     cmd->add_flag("--json", a->run.json, "Print one JSON object instead of the table");
     cmd->add_option("--trace", a->run.trace, "Chrome trace to write (default: DIR/profile.trace.json)");
-    cmd->add_option("--trace-iterations", a->run.traceIterations, "Iterations the trace holds, from the first: a count, or 'all' (default: as many as fit in about 1 million events, about 200 MB)");
+    cmd->add_option("--trace-iterations", a->run.traceIterations, "Iterations the trace holds, from the first: a count, or 'all' (default: as many as fit in about 1 million events, about 200 MB)")
+        ->check(traceIterationsCount());
     cmd->add_option("--result", a->run.result, "Result file to write (default: DIR/profile.shardlab-result.json)");
     cmd->add_option("--csv", a->run.csvPrefix, "Also write PREFIX-ranks.csv, PREFIX-collectives.csv and PREFIX-spans.csv");
     cmd->callback([a, io, &action] {

@@ -8,6 +8,7 @@
 #include "shardlab/profile/profile_build.h"
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <sys/types.h>
@@ -71,6 +72,34 @@ std::string joined(const std::vector<std::string>& words);
 void removeEarlierRecords(const std::filesystem::path& dir);
 
 Result<std::optional<Topology>> machineOption(const std::string& id);
+
+// The --out folder locked for one run's whole life: an flock on DIR/.shardlab-profile.lock, which
+// holds the process id of an exclusive holder. A second `shardlab profile` into the folder is
+// refused ("--out DIR is in use by another `shardlab profile` (process 4242) ..."). `shared`: the
+// processes of one launcher's job (mpirun -np 4 shardlab profile ...), which all write there.
+class OutFolderLock {
+public:
+    static Result<std::unique_ptr<OutFolderLock>> take(const std::filesystem::path& dir, bool shared);
+    ~OutFolderLock();
+    OutFolderLock(const OutFolderLock&) = delete;
+    OutFolderLock& operator=(const OutFolderLock&) = delete;
+
+private:
+    OutFolderLock() = default;
+    int m_fd = -1;
+    bool m_shared = false;
+};
+
+// What a profile run needs, found and checked before anything in --out is removed or replaced:
+// the plugin, --machine, the program (it exists and may be run), the folder (created) and every
+// output (its folder writable), and the folder's lock.
+struct ProfileStart {
+    std::string plugin;
+    std::optional<Topology> machine;
+    std::filesystem::path dir;
+    std::unique_ptr<OutFolderLock> lock;
+};
+Result<ProfileStart> prepareProfile(const ProfileArgs& a, bool sharedFolder);
 
 // Prints `built` (the table, or --json), writes its result file, trace and --scenario, and says
 // where (defaults in `dir`); the status of printRun.

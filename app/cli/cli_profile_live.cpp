@@ -177,30 +177,25 @@ int profileLive(const ProfileArgs& a, Io io)
                              "(shardlab profile --live -- mpirun -np 4 ./prog)"));
     if (launchStatus != kExitOk)
         return launchStatus;
-    auto plugin = pluginPath();
-    if (!plugin)
-        return fail(plugin.error());
-    auto machine = machineOption(a.machine);
-    if (!machine)
-        return fail(machine.error());
-    if (std::string problem = programProblem(a.command.front()); !problem.empty())
-        return fail(badInput(problem));
-    const fs::path dir = fs::absolute(a.out);
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec)
-        return fail(badInput("--out " + a.out + ": cannot create the folder (" + ec.message() + ")"));
+    // Everything that can be checked, before an earlier run's records are removed; the folder stays
+    // locked until the stream has ended.
+    auto start = prepareProfile(a, false);
+    if (!start)
+        return fail(start.error());
+    const fs::path& dir = start->dir;
+    const std::optional<Topology>& machine = start->machine;
     removeEarlierRecords(dir);
 
-    std::vector<std::string> extra = {"NCCL_PROFILER_PLUGIN=" + *plugin, std::string(profile_format::kDirVariable) + "=" + dir.string()};
+    std::vector<std::string> extra = {"NCCL_PROFILER_PLUGIN=" + start->plugin,
+                                      std::string(profile_format::kRecordsDirVariable) + "=" + dir.string()};
     if (const char* flush = std::getenv("SHARDLAB_PROFILE_FLUSH_MS"); !flush || !*flush)
         extra.push_back("SHARDLAB_PROFILE_FLUSH_MS=200"); // records reach the files while the program runs (recorder.h)
-    io.err << "shardlab: " << io.say(Message("profile.running").with("command", joined(a.command)).with("dir", dir.string())) << "\n";
     auto program = ProfiledProgram::start(a.command, extra, true);
-    if (!program)
+    if (!program) // said once: nothing was profiled
         return fail(program.error());
+    io.err << "shardlab: " << io.say(Message("profile.running").with("command", joined(a.command)).with("dir", dir.string())) << "\n";
 
-    LiveProfile live(a, writer, dir, *machine);
+    LiveProfile live(a, writer, dir, machine);
     std::optional<int> status;
     bool readerGone = false;
     while (!(status = (*program)->ended(false))) {
@@ -224,24 +219,27 @@ int profileLive(const ProfileArgs& a, Io io)
         io.err << "shardlab: the reader of the stream went away (standard output closed): the program was stopped\n";
         return kExitRunFailed;
     }
+    // From here on the program's own exit status, when it failed, is the command's (128 + N when
+    // signal N ended it), as without --live; the stream says what else went wrong.
+    auto passThrough = [&](int shown) { return *status != 0 ? *status : shown; };
     if (live.tailProblem())
-        return fail(*live.tailProblem());
+        return passThrough(fail(*live.tailProblem()));
 
     // The finished run, exactly as `shardlab profile --collect DIR` builds it.
     auto files = readProfileDirectory(dir);
     if (!files)
-        return fail(*status == 0 ? files.error()
-                                 : runFailed(programEndNote(**program, *status) + " before it recorded anything: "
-                                             + files.error().message));
+        return passThrough(fail(*status == 0 ? files.error()
+                                             : runFailed(programEndNote(**program, *status) + " before it recorded anything: "
+                                                         + files.error().message)));
     ProfileBuildOptions options;
-    options.machine = *machine;
+    options.machine = machine;
     options.name = live.name();
     options.programEnd = programEndNote(**program, *status);
     auto built = buildProfiledRun(*files, options);
     if (!built)
-        return fail(built.error());
+        return passThrough(fail(built.error()));
     if (!live.headerSent() && !live.sendHeader(built->scenario.topology))
-        return kExitRunFailed;
+        return passThrough(kExitRunFailed);
     StreamEnding ending;
     ending.scenario = &built->scenario;
     ending.replaceTimeline = !sentIsPrefixOf(live.sent(), built->run);
@@ -249,9 +247,9 @@ int profileLive(const ProfileArgs& a, Io io)
     const int shown = showProfiledRun(*built, dir, a, Io{io.err, io.err, io.lang});
     if (!writer.result(built->run, ending)) {
         io.err << "shardlab: the reader of the stream went away before the result\n";
-        return kExitRunFailed;
+        return passThrough(kExitRunFailed);
     }
-    return *status != 0 ? *status : shown;
+    return passThrough(shown);
 }
 
 } // namespace shardlab::cli

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -111,11 +112,22 @@ Result<std::unique_ptr<ProfiledProgram>> ProfiledProgram::start(const std::vecto
         argv.push_back(a.data());
     argv.push_back(nullptr);
 
+    // A program that cannot be started (programProblem() found it, but exec refuses it: not an
+    // executable format, a script whose interpreter is missing) is said once, by this process: the
+    // child sends exec's errno through a pipe that closes by itself when exec succeeds.
+    int failed[2] = {-1, -1};
+    if (::pipe2(failed, O_CLOEXEC) != 0)
+        return runFailed(std::string("cannot start the program: ") + std::strerror(errno));
     std::fflush(nullptr);
     const pid_t child = ::fork();
-    if (child < 0)
-        return runFailed(std::string("cannot start the program: ") + std::strerror(errno));
+    if (child < 0) {
+        const int err = errno;
+        ::close(failed[0]);
+        ::close(failed[1]);
+        return runFailed(std::string("cannot start the program: ") + std::strerror(err));
+    }
     if (child == 0) {
+        ::close(failed[0]);
         if (stdoutToStderr) { // --live: standard output is the stream's
             ::dup2(STDERR_FILENO, STDOUT_FILENO);
             // and the program never outlives the profile that streams it (the app killed it)
@@ -123,8 +135,21 @@ Result<std::unique_ptr<ProfiledProgram>> ProfiledProgram::start(const std::vecto
         }
         ::execvpe(argv[0], argv.data(), envp.data());
         const int err = errno;
-        std::fprintf(stderr, "shardlab: cannot run %s: %s\n", argv[0], std::strerror(err));
+        if (::write(failed[1], &err, sizeof err) != static_cast<ssize_t>(sizeof err)) {
+        }
         ::_exit(err == ENOENT ? 127 : 126);
+    }
+    ::close(failed[1]);
+    int execErrno = 0;
+    ssize_t got;
+    while ((got = ::read(failed[0], &execErrno, sizeof execErrno)) < 0 && errno == EINTR) {
+    }
+    ::close(failed[0]);
+    if (got == static_cast<ssize_t>(sizeof execErrno)) {
+        int ignored = 0;
+        while (::waitpid(child, &ignored, 0) < 0 && errno == EINTR) {
+        }
+        return badInput("the program " + command.front() + " cannot be started: " + std::strerror(execErrno));
     }
     std::unique_ptr<ProfiledProgram> p(new ProfiledProgram);
     p->m_pid = child;

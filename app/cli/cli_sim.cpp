@@ -11,6 +11,7 @@
 #include "shardlab/sim/simulator.h"
 #include "shardlab/text/error_wording.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <ostream>
 #include <system_error>
@@ -29,15 +30,7 @@ void addRunOptions(CLI::App* cmd, RunArgs& a)
     cmd->add_option("--trace-iterations", a.traceIterations,
                     "Iterations the trace holds, from the first: a count, or 'all' (default: as many as fit in about "
                         + std::to_string(kDefaultTraceEvents / 1000000) + " million events, about 200 MB)")
-        ->check(CLI::Validator(
-            [](std::string& text) -> std::string {
-                if (text == "all")
-                    return {};
-                std::string copy = text;
-                const std::string why = wholeNumber(1, 100000)(copy);
-                return why.empty() ? std::string() : why.substr(0, why.size() - 1) + ", or all)";
-            },
-            "N|all"));
+        ->check(traceIterationsCount());
     cmd->add_option("--csv", a.csvPrefix, "Also write PREFIX-ranks.csv, PREFIX-collectives.csv and PREFIX-spans.csv");
     cmd->add_option("--result", a.result, "Also save the run as a ShardLab result file (.shardlab-result.json)");
     cmd->add_option("--iterations", a.iterations, "Override the scenario's iteration count")->check(wholeNumber(1, 100000));
@@ -87,7 +80,7 @@ bool writeTraceFile(const std::string& path, const std::string& iterations, cons
     if (iterations.empty())
         options.iterations = traceIterationsWithin(run);
     else if (iterations != "all")
-        options.iterations = std::stoi(iterations); // checked by the option's validator
+        options.iterations = static_cast<int>(std::strtol(iterations.c_str(), nullptr, 10)); // traceIterationsCount() checked it
     if (!writeOutputWith(path, [&](std::ostream& out) { return writeChromeTrace(out, scenario, run, options); }, io))
         return false;
     if (iterations.empty() && options.iterations < total) {

@@ -34,7 +34,7 @@ fs::path freshDir(const std::string& name)
 TEST(ProfilePlugin, FourRanksWithAStragglerBecomeTheRunTheyPlayed)
 {
     const fs::path dir = freshDir("plugin4");
-    ::setenv(profile_format::kDirVariable, dir.c_str(), 1);
+    ::setenv(profile_format::kRecordsDirVariable, dir.c_str(), 1);
     fakenccl::Plugin plugin(SHARDLAB_PROFILER_PLUGIN_PATH);
     ASSERT_TRUE(plugin.error.empty()) << plugin.error;
     const std::vector<std::int64_t> offsets = {1'000'000'000, -2'000'000'000LL + 5'000'000'000LL, 3'500'000'000, 0};
@@ -128,7 +128,10 @@ TEST(ProfilePlugin, FourRanksWithAStragglerBecomeTheRunTheyPlayed)
 
 TEST(ProfilePlugin, WithoutAFolderItStepsAsideAndSaysWhyOnce)
 {
-    ::unsetenv(profile_format::kDirVariable);
+    ::unsetenv(profile_format::kRecordsDirVariable);
+    // The folder of cost profiles (sim/profiles.h) is another variable: records never go there.
+    const fs::path costProfiles = freshDir("plugin_cost_profiles");
+    ::setenv("SHARDLAB_PROFILE_DIR", costProfiles.c_str(), 1);
     fakenccl::Plugin plugin(SHARDLAB_PROFILER_PLUGIN_PATH);
     ASSERT_TRUE(plugin.error.empty()) << plugin.error;
     testing::internal::CaptureStderr();
@@ -140,20 +143,24 @@ TEST(ProfilePlugin, WithoutAFolderItStepsAsideAndSaysWhyOnce)
     EXPECT_NE(first, ncclabi::kSuccess); // NCCL then leaves the plugin out
     EXPECT_NE(second, ncclabi::kSuccess);
     EXPECT_EQ(mask, 0);
-    EXPECT_NE(said.find("SHARDLAB_PROFILE_DIR is not set"), std::string::npos) << said;
-    EXPECT_EQ(said.find("SHARDLAB_PROFILE_DIR", said.find("SHARDLAB_PROFILE_DIR") + 1), std::string::npos) << "said twice: " << said;
+    EXPECT_NE(said.find("SHARDLAB_PROFILE_RECORDS_DIR is not set"), std::string::npos) << said;
+    EXPECT_EQ(said.find("SHARDLAB_PROFILE_RECORDS_DIR", said.find("SHARDLAB_PROFILE_RECORDS_DIR") + 1), std::string::npos)
+        << "said twice: " << said;
     // Calls NCCL might still make do nothing.
     void* handle = reinterpret_cast<void*>(1);
     ncclabi::EventDescrV5 d{};
     d.type = ncclabi::kColl;
     EXPECT_EQ(plugin.v5->startEvent(ctx, &handle, &d), ncclabi::kSuccess);
     EXPECT_EQ(handle, nullptr);
+    ::unsetenv("SHARDLAB_PROFILE_DIR");
+    EXPECT_TRUE(fs::is_empty(costProfiles));
+    fs::remove_all(costProfiles);
 }
 
 TEST(ProfilePlugin, AFullBufferIsWrittenOutAndNothingIsLost)
 {
     const fs::path dir = freshDir("plugin_full");
-    ::setenv(profile_format::kDirVariable, dir.c_str(), 1);
+    ::setenv(profile_format::kRecordsDirVariable, dir.c_str(), 1);
     fakenccl::Plugin plugin(SHARDLAB_PROFILER_PLUGIN_PATH);
     ASSERT_TRUE(plugin.error.empty()) << plugin.error;
     fakenccl::Communicator comm(plugin, 0xabcULL, {0, 0});
@@ -185,7 +192,7 @@ TEST(ProfilePlugin, AFullBufferIsWrittenOutAndNothingIsLost)
 TEST(ProfilePlugin, ClosedAndOpenedAgainTheFileGoesOn)
 {
     const fs::path dir = freshDir("plugin_reload");
-    ::setenv(profile_format::kDirVariable, dir.c_str(), 1);
+    ::setenv(profile_format::kRecordsDirVariable, dir.c_str(), 1);
     for (int round = 0; round < 2; ++round) {
         fakenccl::Plugin plugin(SHARDLAB_PROFILER_PLUGIN_PATH);
         ASSERT_TRUE(plugin.error.empty()) << plugin.error;
@@ -212,7 +219,7 @@ TEST(ProfilePlugin, ClosedAndOpenedAgainTheFileGoesOn)
 TEST(ProfilePlugin, InterfaceV3IsTimedByTheHost)
 {
     const fs::path dir = freshDir("plugin_v3");
-    ::setenv(profile_format::kDirVariable, dir.c_str(), 1);
+    ::setenv(profile_format::kRecordsDirVariable, dir.c_str(), 1);
     fakenccl::Plugin plugin(SHARDLAB_PROFILER_PLUGIN_PATH);
     ASSERT_TRUE(plugin.error.empty()) << plugin.error;
     void* ctx[2] = {};
@@ -259,7 +266,7 @@ TEST(ProfilePlugin, InterfaceV3IsTimedByTheHost)
 TEST(ProfilePlugin, InterfaceV4RecordsTheSame)
 {
     const fs::path dir = freshDir("plugin_v4");
-    ::setenv(profile_format::kDirVariable, dir.c_str(), 1);
+    ::setenv(profile_format::kRecordsDirVariable, dir.c_str(), 1);
     fakenccl::Plugin plugin(SHARDLAB_PROFILER_PLUGIN_PATH);
     ASSERT_TRUE(plugin.error.empty()) << plugin.error;
     void* ctx[2] = {};

@@ -186,9 +186,9 @@ void Recorder::disable(const char* why, const char* detail)
 
 bool Recorder::openFile()
 {
-    const char* dir = std::getenv(profile_format::kDirVariable);
+    const char* dir = std::getenv(profile_format::kRecordsDirVariable);
     if (!dir || !*dir) {
-        disable("SHARDLAB_PROFILE_DIR is not set (run the program under `shardlab profile`, or set it to a folder)");
+        disable("SHARDLAB_PROFILE_RECORDS_DIR is not set (run the program under `shardlab profile`, or set it to a folder)");
         return false;
     }
     char host[256] = {};

@@ -1,5 +1,5 @@
 // The plugin's recorder: what NCCL tells it, kept in fixed-size per-thread buffers and written as
-// JSON lines (docs/profiling.md, "Record files") to <SHARDLAB_PROFILE_DIR>/<host>-<pid>.nccl-profile.jsonl.
+// JSON lines (docs/profiling.md, "Record files") to <SHARDLAB_PROFILE_RECORDS_DIR>/<host>-<pid>.nccl-profile.jsonl.
 //
 // The hot path (record()) takes no lock and allocates nothing: a thread writes into its own
 // buffer (allocated once, on the thread's first event) and publishes the record with a release

@@ -260,9 +260,9 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
                 ++unmodelled[op.func];
                 continue;
             }
-            if (!ncclDatatypeBytes(op.datatype))
-                return badInput(file.path + ": event " + std::to_string(op.id) + " moves elements of type '" + op.datatype
-                                + "', which ShardLab does not know (expected ncclFloat32, ncclBfloat16, ...)");
+            const OpKind kind = *opFromNcclFunc(op.func); // its size, overflow-checked (profile_reader.h)
+            if (auto bytes = collectiveBytes(op, file.path, kind == OpKind::AllGather || kind == OpKind::ReduceScatter, n); !bytes)
+                return bytes.error();
             mine.push_back(&op);
         }
         const std::uint64_t gpuBase = earliestGpuReading(mine);

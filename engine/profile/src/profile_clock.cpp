@@ -35,11 +35,31 @@ ClockMap gpuClockFromBrackets(std::vector<ClockSample> samples)
     // so their differences say nothing about it, and Hopper's globaltimer ticks in tens of ns.
     const double tick = 0;
     const size_t half = samples.size() / 2;
-    if (half == 0)
-        return ClockMap(fitClock(samples, tick));
-    const std::vector<ClockSample> first(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(half));
-    const std::vector<ClockSample> second(samples.begin() + static_cast<std::ptrdiff_t>(half), samples.end());
-    return ClockMap(fitClock(first, tick), fitClock(second, tick));
+    ClockFit a = fitClock(samples, tick), b = a;
+    if (half > 0) {
+        const std::vector<ClockSample> first(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(half));
+        const std::vector<ClockSample> second(samples.begin() + static_cast<std::ptrdiff_t>(half), samples.end());
+        a = fitClock(first, tick);
+        b = fitClock(second, tick);
+    }
+    const ClockMap line(a, b);
+    if (!line.valid())
+        return line;
+    // The bound covers every bracket, not only the two the line goes through: where the line puts
+    // a reading outside its own bracket (a timer that jumped, drift that is not steady), the error
+    // there is at least that far and at most to the bracket's far end, which then is the bound.
+    double worst = line.errorNs();
+    for (const ClockSample& s : samples) {
+        if (s.bracketNs() < 0) // ignored by the fit too
+            continue;
+        const double host = line.toHostNs(s.gpuNs);
+        if (host < s.hostBeforeNs || host > s.hostAfterNs)
+            worst = std::max(worst, std::max(host - s.hostBeforeNs, s.hostAfterNs - host));
+    }
+    for (ClockFit* fit : {&a, &b})
+        if (fit->valid())
+            fit->errorNs = std::max(fit->errorNs, worst);
+    return ClockMap(a, b);
 }
 
 bool sameHost(const ProfileFile& a, const ProfileFile& b) { return a.host == b.host; }

@@ -2,9 +2,12 @@
 
 #include "shardlab/base/file_io.h"
 #include "shardlab/base/json_reader.h"
+#include "shardlab/base/units.h"
+#include "shardlab/profile/profile_build.h"
 #include "shardlab/profile/profile_format.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <string_view>
 
@@ -56,7 +59,68 @@ std::uint64_t hashAt(const json& obj, const std::string& path)
     return std::stoull(s, nullptr, 16);
 }
 
+constexpr const char* kExampleDatatype = "ncclFloat32";
+
+// "4611686018427387905 elements of ncclFloat64 (8 bytes each) ...": a size no collective has.
+std::string sizeBeyondLimit(const ProfiledOp& op, int elementBytes, int ranks)
+{
+    return std::to_string(op.count) + " elements of " + op.datatype + " (" + std::to_string(elementBytes) + " bytes each)"
+           + (ranks > 1 ? " on each of " + std::to_string(ranks) + " ranks" : std::string())
+           + " make more than 1 PB, the largest collective ShardLab models (the record is damaged)";
+}
+
+// One kernel channel's start as a clock bracket (profile_clock.h): its GPU reading was taken after
+// its collective's event started (`before`) and before the plugin heard of it (`after`).
+struct Reading {
+    double before = 0, after = 0;
+    std::uint64_t gpuNs = 0;
+    int line = 0;
+};
+
+// A GPU timer only goes forward: a channel whose collective started (host clock) after another
+// channel had been reported must read the timer later than that one. The first reading that does
+// not (in the order of its collective's start), with the one it is earlier than; nullopt when none.
+std::optional<std::pair<Reading, Reading>> timerWentBack(const std::vector<Reading>& readings)
+{
+    std::vector<const Reading*> byAfter, byBefore;
+    for (const Reading& r : readings)
+        if (r.after >= r.before) { // a bracket the clock fit uses (live_clock.h ignores the others)
+            byAfter.push_back(&r);
+            byBefore.push_back(&r);
+        }
+    auto order = [](double Reading::*key) {
+        return [key](const Reading* a, const Reading* b) { return std::tie(a->*key, a->line) < std::tie(b->*key, b->line); };
+    };
+    std::sort(byAfter.begin(), byAfter.end(), order(&Reading::after));
+    std::sort(byBefore.begin(), byBefore.end(), order(&Reading::before));
+    const Reading* latest = nullptr; // the latest GPU reading of the channels reported so far
+    size_t reported = 0;
+    for (const Reading* r : byBefore) {
+        for (; reported < byAfter.size() && byAfter[reported]->after < r->before; ++reported)
+            if (!latest || byAfter[reported]->gpuNs > latest->gpuNs)
+                latest = byAfter[reported];
+        if (latest && latest->gpuNs > r->gpuNs)
+            return std::make_pair(*r, *latest);
+    }
+    return std::nullopt;
+}
+
 } // namespace
+
+Result<std::uint64_t> collectiveBytes(const ProfiledOp& op, const std::string& path, bool gathered, int ranks)
+{
+    const std::string where = path + ", line " + std::to_string(op.line);
+    const std::optional<int> size = ncclDatatypeBytes(op.datatype);
+    if (!size)
+        return badInput(where + ": $.dtype: '" + op.datatype + "' is a datatype ShardLab does not know (expected an NCCL datatype such as "
+                        + kExampleDatatype + ")");
+    std::uint64_t bytes = 0;
+    const std::uint64_t times = gathered ? static_cast<std::uint64_t>(std::max(ranks, 1)) : 1;
+    if (__builtin_mul_overflow(op.count, static_cast<std::uint64_t>(*size), &bytes) || __builtin_mul_overflow(bytes, times, &bytes)
+        || bytes > kMaxBytes)
+        return badInput(where + ": $.count: " + sizeBeyondLimit(op, *size, static_cast<int>(times)));
+    return bytes;
+}
 
 std::optional<int> ncclDatatypeBytes(const std::string& name)
 {
@@ -177,11 +241,19 @@ Status ProfileRecordParser::parseLine(const std::string& line, bool complete)
                     op.rank = intAt(rec, "$", "rank", 0, 1 << 24);
                 }
             }
+            op.line = m_lineNo;
+            if (!op.p2p && opFromNcclFunc(op.func)) { // drawn: its size must be one a scenario holds
+                if (op.count == 0)
+                    detail::failAt("$.count", "a collective of 0 elements (expected 1 or more: a collective ShardLab draws moves data)");
+                if (auto bytes = collectiveBytes(op, m_origin, false, 1); !bytes)
+                    return bytes.error();
+            }
             if (!m_opIndex.try_emplace(op.id, file.ops.size()).second)
                 detail::failAt("$.id", "event " + std::to_string(op.id) + " is recorded twice");
             file.ops.push_back(std::move(op));
         } else if (kind == "stop") {
-            m_stops.push_back({unsignedAt(rec, "$", "id"), nsAt(rec, "$", "t")});
+            const std::uint64_t id = unsignedAt(rec, "$", "id");
+            m_stops.push_back({id, Stamp{nsAt(rec, "$", "t"), 0, m_lineNo}});
         } else if (kind == "kch") {
             PendingChannel ch;
             ch.id = unsignedAt(rec, "$", "id");
@@ -189,9 +261,11 @@ Status ProfileRecordParser::parseLine(const std::string& line, bool complete)
             ch.channel.channel = intAt(rec, "$", "ch", 0, 255);
             ch.channel.gpuStartNs = unsignedAt(rec, "$", "gpu");
             ch.channel.hostSeenNs = nsAt(rec, "$", "t");
+            ch.channel.line = m_lineNo;
             m_channels.push_back(ch);
         } else if (kind == "kchstop") {
-            m_channelEnds[unsignedAt(rec, "$", "id")] = unsignedAt(rec, "$", "gpu");
+            const std::uint64_t id = unsignedAt(rec, "$", "id");
+            m_channelEnds[id] = Stamp{0, unsignedAt(rec, "$", "gpu"), m_lineNo};
         } else if (kind == "group") {
             ++file.groups;
         } else if (kind == "fin") {
@@ -219,18 +293,46 @@ Result<ProfileFile> ProfileRecordParser::file(bool whole) const
     // channel (NCCL's proxy thread) may come before its collective (the program's thread). A
     // channel or stop whose event is not in the file (the process was killed before the program's
     // thread wrote its records) is left out: what it belonged to is unknown.
+    // Records that cannot be (an event that stops before it starts, a channel that ends before it
+    // starts, a GPU timer that goes back) are refused at their line: they would give collectives of
+    // no time, no waits, or steps a hundred times too long.
     ProfileFile file = m_file;
-    for (const auto& [id, t] : m_stops)
-        if (const auto it = m_opIndex.find(id); it != m_opIndex.end())
-            file.ops[it->second].stopNs = t;
+    auto at = [&](int line, const char* field) { return m_origin + ", line " + std::to_string(line) + ": " + field + ": "; };
+    for (const auto& [id, stop] : m_stops)
+        if (const auto it = m_opIndex.find(id); it != m_opIndex.end()) {
+            ProfiledOp& op = file.ops[it->second];
+            if (stop.ns < op.hostNs)
+                return badInput(at(stop.line, "$.t") + "the event stopped at " + std::to_string(static_cast<std::uint64_t>(stop.ns))
+                                + " ns, before it started (" + std::to_string(static_cast<std::uint64_t>(op.hostNs)) + " ns, line "
+                                + std::to_string(op.line) + ")");
+            op.stopNs = stop.ns;
+        }
+    std::map<std::int64_t, std::vector<Reading>> readings; // per communicator context: one GPU
     for (PendingChannel ch : m_channels) {
         const auto it = m_opIndex.find(ch.op);
         if (it == m_opIndex.end())
             continue;
-        if (const auto end = m_channelEnds.find(ch.id); end != m_channelEnds.end())
-            ch.channel.gpuEndNs = end->second;
-        file.ops[it->second].kernel.push_back(ch.channel);
+        if (const auto end = m_channelEnds.find(ch.id); end != m_channelEnds.end()) {
+            if (end->second.gpuNs < ch.channel.gpuStartNs)
+                return badInput(at(end->second.line, "$.gpu") + "the kernel channel ended at GPU time "
+                                + std::to_string(end->second.gpuNs) + " ns, before it started ("
+                                + std::to_string(ch.channel.gpuStartNs) + " ns, line " + std::to_string(ch.channel.line) + ")");
+            ch.channel.gpuEndNs = end->second.gpuNs;
+        }
+        ProfiledOp& op = file.ops[it->second];
+        readings[op.context].push_back({op.hostNs, ch.channel.hostSeenNs, ch.channel.gpuStartNs, ch.channel.line});
+        op.kernel.push_back(ch.channel);
     }
+    for (const auto& [context, list] : readings)
+        if (const auto back = timerWentBack(list)) {
+            char ms[32];
+            std::snprintf(ms, sizeof ms, "%.3f", static_cast<double>(back->second.gpuNs - back->first.gpuNs) / 1e6);
+            return badInput(at(back->first.line, "$.gpu") + "GPU timer reading " + std::to_string(back->first.gpuNs) + " ns is "
+                            + ms + " ms earlier than the reading at line " + std::to_string(back->second.line) + " ("
+                            + std::to_string(back->second.gpuNs)
+                            + " ns), although its collective started after that channel was reported: the GPU timer went "
+                              "back, and these records cannot be put on one clock");
+        }
     if (!whole) { // another thread's records (its communicator's init) may still be in its buffer
         std::erase_if(file.ops, [&](const ProfiledOp& op) { return !op.hash && !m_contexts.count(op.context); });
         return file;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <set>
 #include <tuple>
@@ -61,6 +62,15 @@ Result<Scenario> resimulationScenario(const Scenario& scenario, const RunResult&
         op.flops = usPerFlop > 0 ? least / usPerFlop : 0;
         for (int r = 0; r < n; ++r) {
             const double extraMs = (t[static_cast<size_t>(r)] - least) / 1e3;
+            // Said as what was measured, not as the scenario path it would break ($.perturbations...).
+            if (extraMs > 1e6) {
+                char seconds[32];
+                std::snprintf(seconds, sizeof seconds, "%.1f", extraMs / 1e3);
+                return badInput("rank " + std::to_string(r) + " worked " + seconds + " s longer than the quickest rank before "
+                                + (i + 1 < ops ? s.program[i + 1].name : op.name)
+                                + ", beyond the 1000 s a scenario's injected delay may be: the observed program cannot be "
+                                  "written as a scenario");
+            }
             if (extraMs > 1e-6)
                 s.perturbations.delays.push_back({r, static_cast<int>(i), -1, extraMs});
         }

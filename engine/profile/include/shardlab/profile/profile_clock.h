@@ -27,7 +27,10 @@ inline double sinceBase(std::uint64_t gpuNs, std::uint64_t base)
 {
     return static_cast<double>(static_cast<std::int64_t>(gpuNs - base));
 }
-// GPU timer -> this process's host clock; invalid without a kernel channel.
+// GPU timer -> this process's host clock; invalid without a kernel channel. Its errorNs() covers
+// every bracket: half the wider of the two fits' brackets, or, where the map puts a reading outside
+// its own bracket (a timer that jumped forward, drift that is not steady), the distance from there
+// to that bracket's far end.
 ClockMap gpuClockFromBrackets(std::vector<ClockSample> samples);
 
 // `file`'s host clock -> `reference`'s, in microseconds (ProcessClockFit of clock_sync.h).

@@ -11,7 +11,9 @@ namespace shardlab::profile_format {
 inline constexpr int kVersion = 1;
 inline constexpr const char* kMagicKey = "shardlab_nccl_profile";
 // The folder the plugin writes into (one file per process); the plugin records nothing without it.
-inline constexpr const char* kDirVariable = "SHARDLAB_PROFILE_DIR";
+// Not SHARDLAB_PROFILE_DIR: that is the folder of calibrated cost profiles (sim/profiles.h), which a
+// profiled program that runs `shardlab sim --profile NAME` must still find.
+inline constexpr const char* kRecordsDirVariable = "SHARDLAB_PROFILE_RECORDS_DIR";
 // <host>-<pid> + kFileSuffix
 inline constexpr const char* kFileSuffix = ".nccl-profile.jsonl";
 // The plugin's file name as built and installed (NCCL_PROFILER_PLUGIN names its path).

@@ -35,6 +35,7 @@ struct KernelChannel {
     std::uint64_t gpuStartNs = 0;
     std::optional<std::uint64_t> gpuEndNs;
     double hostSeenNs = 0;    // host clock when the plugin heard of the start (after it happened)
+    int line = 0;             // its `kch` record's line in the file (for messages)
 };
 
 struct ProfiledOp {
@@ -55,6 +56,7 @@ struct ProfiledOp {
     // Interface v3 names the communicator on each event instead of at init.
     std::optional<std::uint64_t> hash;
     std::optional<int> rank;
+    int line = 0; // its `coll` or `p2p` record's line in the file (for messages)
 };
 
 struct ProfileFile {
@@ -96,6 +98,11 @@ private:
         std::uint64_t id = 0, op = 0;
         KernelChannel channel;
     };
+    struct Stamp { // a stop's host time or a channel's end on the GPU timer, and its record's line
+        double ns = 0;
+        std::uint64_t gpuNs = 0;
+        int line = 0;
+    };
     Status parseLine(const std::string& line, bool complete);
 
     std::string m_origin;
@@ -106,8 +113,8 @@ private:
     ProfileFile m_file;
     std::map<std::uint64_t, size_t> m_opIndex; // event id -> ops[]
     std::vector<PendingChannel> m_channels;
-    std::vector<std::pair<std::uint64_t, double>> m_stops;
-    std::map<std::uint64_t, std::uint64_t> m_channelEnds;
+    std::vector<std::pair<std::uint64_t, Stamp>> m_stops;
+    std::map<std::uint64_t, Stamp> m_channelEnds;
     std::set<std::int64_t> m_contexts;
 };
 
@@ -121,5 +128,12 @@ Result<std::vector<ProfileFile>> readProfileDirectory(const std::filesystem::pat
 // Bytes of one element of an NCCL datatype named as the profiler names it ("ncclFloat32", 4), or
 // nullopt for a name ShardLab does not know.
 std::optional<int> ncclDatatypeBytes(const std::string& name);
+
+// A collective's size as nccl-tests counts it on a communicator of `ranks` ranks (`gathered`:
+// all-gather and reduce-scatter, whose count is per rank: count x element size x ranks), checked:
+// the reader refuses counts whose count x element size exceeds kMaxBytes (1 PB, the largest
+// collective a scenario holds), and this refuses the gathered size beyond it, naming `op`'s file
+// (`path`), line and field. The datatype must be one ncclDatatypeBytes knows.
+Result<std::uint64_t> collectiveBytes(const ProfiledOp& op, const std::string& path, bool gathered, int ranks);
 
 } // namespace shardlab
