@@ -51,7 +51,7 @@ Status checkCalibratedProfile(const CostProfile& p, std::size_t samples)
         within("$.compute_efficiency." + gpu, share, 0, 1, true);
     for (const auto& [key, points] : p.corrections)
         for (size_t k = 0; k < points.size(); ++k)
-            within("$.corrections." + key + "[" + std::to_string(k) + "].factor", points[k].factor, kMinCorrectionFactor,
+            within("$.corrections." + key.text() + "[" + std::to_string(k) + "].factor", points[k].factor, kMinCorrectionFactor,
                    kMaxCorrectionFactor, false);
     if (!path.empty())
         return badInput("calibration: " + path + " would be " + number(value) + " (expected " + number(lo) + " to " + number(hi)
