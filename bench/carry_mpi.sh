@@ -12,7 +12,7 @@
 #                   platform plugin, except the C/C++ runtime and the MPI stack (the machine's own
 #                   are used); common base libraries go to lib-base/ and are used only where the
 #                   machine lacks them; fonts (DejaVu Sans and Noto Sans CJK) with a fonts.conf
-#   DIR/*.sh, DIR/*.shardlab.json, DIR/train_ddp.py: the scripts (tests/gpu/examples_gpu.sh among
+#   DIR/*.sh, DIR/*.shardlab.json, DIR/*.py (train_ddp.py and the PyTorch examples with dist_common.py): the scripts (tests/gpu/examples_gpu.sh among
 #                   them), the scenarios and the torchrun example
 #   bench/carry_mpi.sh BUILD_DIR DIR
 set -euo pipefail
@@ -67,5 +67,5 @@ tar -C "$stage" -cJf "$dir/qt.tar.xz" qt
 # 3. Scripts and scenarios.
 cp "$here/bench/mpi_device.sh" "$here/bench/calibration_accuracy.sh" "$here/bench/live_timing_device.sh" "$here/bench/stream_device.sh" "$here/bench/clizh_device.sh" "$here/bench/profile_device.sh" "$here/bench/device_env.sh" \
    "$here"/bench/mpi-*.shardlab.json "$here/bench/live-straggler-2.shardlab.json" "$here/bench/live-overlap-1.shardlab.json" "$here/tests/mpi/cli_under_mpirun.sh" \
-   "$here/tests/gpu/examples_gpu.sh" "$here/examples/profile/train_ddp.py" "$dir/"
+   "$here/tests/gpu/examples_gpu.sh" "$here"/examples/profile/*.py "$dir/"
 du -sh "$dir" "$dir"/*

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """A small data-parallel training job for `shardlab profile -- torchrun ...` (docs/profiling.md).
 
-One process per GPU (torchrun sets RANK, LOCAL_RANK and WORLD_SIZE); NCCL backend; a small
+One process per rank (torchrun sets RANK, LOCAL_RANK and WORLD_SIZE; ranks share GPUs when there are
+more ranks than GPUs, dist_common.py); NCCL backend; a small
 multi-layer perceptron wrapped in DistributedDataParallel, whose gradients are all-reduced in
 buckets of --bucket-mb MB while the backward pass runs. Each rank trains on its own random batch
 (its shard of the data), so the loss differs by rank but the weights stay equal: checked at the
 end by all-reducing a checksum of the parameters. Prints each rank's GPU, then per step rank 0's
 step time and loss, and the median step time. Runs on one GPU too (a one-rank group).
 
-    torchrun --standalone --nproc-per-node 2 train_ddp.py [--steps 20] [--batch 64] [--width 4096] [--layers 4]
+    torchrun --standalone --nproc-per-node 2 train_ddp.py [--steps 8] [--batch 64] [--width 4096] [--layers 4]
+        [--straggler-rank R --straggler-ms MS]
     shardlab profile -- torchrun --standalone --nproc-per-node 2 train_ddp.py
 
 Exit status: 0, 1 when the replicas' weights differ or PyTorch is missing, 3 when there is no GPU (as
@@ -20,25 +22,23 @@ import statistics
 import sys
 import time
 
-try:
-    import torch
-    import torch.distributed as dist
-    import torch.nn as nn
-    from torch.nn.parallel import DistributedDataParallel
-except ImportError as e:
-    sys.exit(f"train_ddp.py: PyTorch is not installed here ({e}); it needs PyTorch with CUDA")
+from dist_common import add_common_args, check_common_args, setup, straggle
 
 
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--steps", type=int, default=20, help="training steps (default 20)")
+    add_common_args(p)
     p.add_argument("--warmup", type=int, default=3, help="first steps left out of the median (default 3)")
     p.add_argument("--batch", type=int, default=64, help="samples per rank and step (default 64)")
     p.add_argument("--width", type=int, default=4096, help="hidden width of the perceptron (default 4096)")
     p.add_argument("--layers", type=int, default=4, help="hidden layers (default 4)")
+    p.add_argument("--norm", action="store_true",
+                   help="a BatchNorm after the first layer: its running statistics are buffers, which DDP broadcasts "
+                        "from rank 0 at every forward")
     p.add_argument("--bucket-mb", type=float, default=25, help="DDP gradient bucket size in MB (default 25, DDP's own)")
     a = p.parse_args()
-    for name in ("steps", "batch", "width", "layers"):
+    check_common_args(p, a)
+    for name in ("batch", "width", "layers"):
         if getattr(a, name) < 1:
             p.error(f"--{name} must be at least 1")
     if a.warmup < 0 or a.warmup >= a.steps:
@@ -50,30 +50,16 @@ def parse_args():
 
 def main():
     args = parse_args()
-    if not torch.cuda.is_available() or torch.cuda.device_count() == 0:
-        print("train_ddp.py: no GPU to run on (torch.cuda.is_available() is False); this script needs a CUDA GPU",
-              file=sys.stderr)
-        return 3
-    # Started without torchrun: a one-rank job on GPU 0.
-    os.environ.setdefault("RANK", "0")
-    os.environ.setdefault("LOCAL_RANK", "0")
-    os.environ.setdefault("WORLD_SIZE", "1")
-    os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
-    os.environ.setdefault("MASTER_PORT", "29511")
-    local_rank = int(os.environ["LOCAL_RANK"])
-    if local_rank >= torch.cuda.device_count():
-        print(f"train_ddp.py: local rank {local_rank} but only {torch.cuda.device_count()} GPU(s) here", file=sys.stderr)
-        return 3
-    torch.cuda.set_device(local_rank)
-    device = torch.device("cuda", local_rank)
-    dist.init_process_group("nccl", device_id=device)
-    rank, world = dist.get_rank(), dist.get_world_size()
-    print(f"rank {rank} of {world}: GPU {local_rank} ({torch.cuda.get_device_name(device)})", flush=True)
+    torch, dist, rank, world, device = setup("train_ddp.py")
+    import torch.nn as nn
+    from torch.nn.parallel import DistributedDataParallel
+    local_rank = device.index
 
     torch.manual_seed(0)  # the same initial weights on every rank (DDP also broadcasts rank 0's)
     layers = []
-    for _ in range(args.layers):
-        layers += [nn.Linear(args.width, args.width), nn.ReLU()]
+    for i in range(args.layers):
+        layers += [nn.Linear(args.width, args.width)] + ([nn.BatchNorm1d(args.width)] if args.norm and i == 0 else [])
+        layers += [nn.ReLU()]
     model = nn.Sequential(*layers, nn.Linear(args.width, 1)).to(device)
     ddp = DistributedDataParallel(model, device_ids=[local_rank], bucket_cap_mb=args.bucket_mb)
     optimizer = torch.optim.SGD(ddp.parameters(), lr=1e-4)
@@ -87,6 +73,7 @@ def main():
     for step in range(args.steps):
         torch.cuda.synchronize(device)
         t0 = time.perf_counter()
+        straggle(args, rank)
         x = torch.randn(args.batch, args.width, device=device, generator=gen)
         y = torch.randn(args.batch, 1, device=device, generator=gen)
         optimizer.zero_grad(set_to_none=True)

@@ -192,6 +192,8 @@ TEST(TraceMerge, RecordsThatDisagreeAreAnError)
     ASSERT_FALSE(merged.ok());
     EXPECT_NE(merged.error().message.find("the ranks disagree about collective #0"), std::string::npos) << merged.error().message;
     EXPECT_NE(merged.error().message.find("rank 2 recorded"), std::string::npos);
+    // Both sides named by their rank (issue 30: it said "one process recorded").
+    EXPECT_NE(merged.error().message.find(": rank 0 recorded all_reduce #0"), std::string::npos) << merged.error().message;
 }
 
 TEST(TraceMerge, AMissingRecordOrRankIsAnError)

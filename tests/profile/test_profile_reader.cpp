@@ -100,6 +100,8 @@ TEST(ProfileReader, BadFilesSayWhereAndWhat)
                     + "{\"k\":\"coll\",\"id\":5,\"ctx\":3,\"seq\":0,\"func\":\"AllReduce\",\"count\":1,\"dtype\":\"ncclInt8\",\"root\":0,"
                       "\"algo\":\"\",\"proto\":\"\",\"nch\":1,\"group\":0,\"t\":10}\n",
                 "communicator context 3, which the file never initialises");
+    // a key given twice is refused, never read as its last value (issue 25)
+    expectError(head + "{\"k\":\"stop\",\"id\":1,\"t\":4,\"t\":5}\n", "line 2: $.t: given twice");
 }
 
 // Records that cannot be are refused at their line and field, not turned into a size that wrapped

@@ -265,8 +265,10 @@ Summary summarize(const Scenario& s, const RunResult& run)
         sum.waitShare = w / rankTime;
     }
 
-    // The straggler: the rank that arrives last most often, if the waiting it causes matters
-    // (at least 2% of the step, averaged over the other ranks).
+    // The straggler: the rank whose late arrivals cause the most waiting (the others' waits at the
+    // collectives it reached last; ties: the one last most often), if that waiting matters (at
+    // least 2% of the step, averaged over the other ranks). Counting how often a rank is last
+    // alone named a rank last by hairs at many collectives over one late by 400 ms at one per step.
     std::vector<double> caused(static_cast<size_t>(n), 0.0);
     for (const CollectiveRecord& rec : run.collectives) {
         if (rec.lastArrival < 0)
@@ -278,7 +280,9 @@ Summary summarize(const Scenario& s, const RunResult& run)
     int top = -1;
     for (int r = 0; r < n; ++r)
         if (sum.perRank[static_cast<size_t>(r)].timesLast > 0
-            && (top < 0 || sum.perRank[static_cast<size_t>(r)].timesLast > sum.perRank[static_cast<size_t>(top)].timesLast))
+            && (top < 0 || caused[static_cast<size_t>(r)] > caused[static_cast<size_t>(top)]
+                || (caused[static_cast<size_t>(r)] == caused[static_cast<size_t>(top)]
+                    && sum.perRank[static_cast<size_t>(r)].timesLast > sum.perRank[static_cast<size_t>(top)].timesLast)))
             top = r;
     if (top >= 0 && n > 1) {
         const double perIterMs = caused[static_cast<size_t>(top)] / (n - 1) / iters / 1e3;

@@ -109,6 +109,7 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
     std::vector<CollectiveRecord> recs;
     std::map<std::pair<std::vector<int>, int>, size_t> index;
     std::vector<std::vector<int>> partToMerged(parts.size());
+    std::vector<int> firstRank; // per record: the rank whose process recorded it first
     for (size_t p = 0; p < parts.size(); ++p) {
         for (const CollectiveRecord& c : parts[p].run.collectives) {
             if (c.group.empty() || c.arrivalUs.size() != c.group.size())
@@ -131,6 +132,7 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
                                  + ", which none of its ranks is in");
             auto [it, fresh] = index.try_emplace({c.group, c.sequence}, recs.size());
             if (fresh) {
+                firstRank.push_back(parts[p].ranks.front()); // who recorded it first, for the message below
                 CollectiveRecord m = c;
                 std::fill(m.arrivalUs.begin(), m.arrivalUs.end(), std::numeric_limits<double>::quiet_NaN());
                 m.endUs = -kInf;
@@ -140,8 +142,8 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
             CollectiveRecord& m = recs[it->second];
             if (m.kind != c.kind || m.bytes != c.bytes || m.op != c.op || m.iteration != c.iteration || m.bucket != c.bucket)
                 return runFailed("the ranks disagree about collective #" + std::to_string(c.sequence) + " on ranks "
-                                 + groupText(c.group) + ": one process recorded " + describe(m) + ", rank "
-                                 + std::to_string(parts[p].ranks.front()) + " recorded " + describe(c));
+                                 + groupText(c.group) + ": rank " + std::to_string(firstRank[it->second]) + " recorded "
+                                 + describe(m) + ", rank " + std::to_string(parts[p].ranks.front()) + " recorded " + describe(c));
             for (size_t k = 0; k < c.group.size(); ++k)
                 if (owner[static_cast<size_t>(c.group[k])] == static_cast<int>(p))
                     m.arrivalUs[k] = c.arrivalUs[k];

@@ -2,6 +2,7 @@
 
 #include "shardlab/cluster/trace_merge.h"
 #include "shardlab/profile/profile_clock.h"
+#include "shardlab/profile/profile_match.h"
 #include "shardlab/profile/profile_scenario.h"
 #include "shardlab/profile/profile_steps.h"
 
@@ -17,22 +18,6 @@ namespace shardlab {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-std::string hashText(std::uint64_t hash)
-{
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(hash));
-    return buf;
-}
-
-// One rank of a communicator: where its records are.
-struct Member {
-    size_t file = 0;
-    std::int64_t context = 0;
-    std::uint64_t hash = 0;
-    int rank = -1;
-    int ranks = 0; // 0: unknown (v3)
-};
 
 Algorithm algorithmOf(const std::string& s)
 {
@@ -52,50 +37,6 @@ Protocol protocolOf(const std::string& s)
     if (s == "LL128")
         return Protocol::LL128;
     return Protocol::Simple;
-}
-
-// Every communicator rank the files record: from init (v4, v5) or from the events (v3).
-std::vector<Member> membersOf(const std::vector<ProfileFile>& files)
-{
-    std::vector<Member> members;
-    for (size_t f = 0; f < files.size(); ++f) {
-        for (const ProfiledComm& c : files[f].comms)
-            members.push_back({f, c.context, c.hash, c.rank, c.ranks});
-        std::set<std::int64_t> seen;
-        for (const ProfiledOp& op : files[f].ops)
-            if (op.hash && op.rank && seen.insert(op.context).second)
-                members.push_back({f, op.context, *op.hash, *op.rank, 0});
-    }
-    return members;
-}
-
-bool belongsTo(const ProfiledOp& op, const Member& m)
-{
-    return op.context == m.context && (!op.hash || *op.hash == m.hash);
-}
-
-struct Timed {
-    const ProfiledOp* op = nullptr;
-    OpKind kind = OpKind::AllReduce;
-    double arrivalNs = 0;
-    double endNs = 0;
-    bool complete = true; // its kernel's end was recorded
-};
-
-// nccl-tests' size: the full buffer (NCCL's count is per rank for all-gather's input and
-// reduce-scatter's output).
-Bytes ncclTestsBytes(const Timed& t, int ranks)
-{
-    const bool perRank = t.kind == OpKind::AllGather || t.kind == OpKind::ReduceScatter;
-    return static_cast<Bytes>(t.op->count) * static_cast<Bytes>(*ncclDatatypeBytes(t.op->datatype))
-           * static_cast<Bytes>(perRank ? ranks : 1);
-}
-
-// The root a reduce or broadcast names (in range), -1 for the others.
-int rootOf(const Timed& t, int ranks)
-{
-    const int root = t.op->root;
-    return (t.kind == OpKind::Reduce || t.kind == OpKind::Broadcast) && root >= 0 && root < ranks ? root : -1;
 }
 
 // Steps (profile_steps.h) in a run built in canonical order (collective k at index k, op 2k+1,
@@ -174,6 +115,26 @@ void dropSetUp(RunResult& run, size_t calls)
     run.collectives = std::move(kept);
 }
 
+// The wrap-up (collectives from k = `from` on, after the last step: a final check's all-reduces)
+// in a run in canonical order: not drawn, with each rank's work before them.
+void dropWrapUp(RunResult& run, size_t from)
+{
+    const int firstOp = 2 * static_cast<int>(from);
+    std::vector<int> newIndex(run.collectives.size(), -1);
+    std::vector<CollectiveRecord> kept;
+    for (size_t i = 0; i < run.collectives.size(); ++i) {
+        if (run.collectives[i].op >= firstOp)
+            continue;
+        newIndex[i] = static_cast<int>(kept.size());
+        kept.push_back(std::move(run.collectives[i]));
+    }
+    std::erase_if(run.spans, [&](const Span& s) { return s.op >= firstOp; });
+    for (Span& s : run.spans)
+        if (s.collective >= 0)
+            s.collective = newIndex[static_cast<size_t>(s.collective)];
+    run.collectives = std::move(kept);
+}
+
 } // namespace
 
 std::optional<OpKind> opFromNcclFunc(const std::string& func)
@@ -193,139 +154,47 @@ std::optional<OpKind> opFromNcclFunc(const std::string& func)
 
 Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, const ProfileBuildOptions& options)
 {
-    if (files.empty())
-        return badInput("no record file to build a run from");
-    const std::vector<Member> members = membersOf(files);
-    // The world: the communicator with the most ranks (sizes unknown under v3: members seen).
-    std::map<std::uint64_t, std::set<int>> seenRanks;
-    std::map<std::uint64_t, int> declared;
-    for (const Member& m : members) {
-        seenRanks[m.hash].insert(m.rank);
-        declared[m.hash] = std::max(declared[m.hash], m.ranks);
-    }
-    std::uint64_t world = 0;
-    int n = 0;
-    for (const Member& m : members) { // in the order of the files and their inits: ties go to the first
-        const int size = std::max(declared[m.hash], static_cast<int>(seenRanks[m.hash].size()));
-        if (size > n) {
-            n = size;
-            world = m.hash;
-        }
-    }
-    if (n < 2)
+    auto matchedOr = matchProfile(files, options.recordsStillArriving);
+    if (!matchedOr)
+        return matchedOr.error();
+    const MatchedProfile& mp = *matchedOr;
+    const int n = mp.ranks;
+    if (mp.ops.empty())
         return badInput(files.front().path + (files.size() > 1 ? " and the other record files" : "")
-                        + ": every communicator recorded has one rank; ShardLab draws collectives across ranks "
-                          "(and NCCL reports no events on a one-rank communicator): profile a job of 2 or more GPUs");
-    std::vector<const Member*> rankOf(static_cast<size_t>(n), nullptr);
-    for (const Member& m : members) {
-        if (m.hash != world)
-            continue;
-        if (m.rank < 0 || m.rank >= n)
-            return badInput(files[m.file].path + ": rank " + std::to_string(m.rank) + " of communicator " + hashText(world)
-                            + ", which has " + std::to_string(n) + " ranks");
-        if (const Member* other = rankOf[static_cast<size_t>(m.rank)])
-            return badInput("rank " + std::to_string(m.rank) + " of communicator " + hashText(world) + " is recorded twice: in "
-                            + files[other->file].path + " and in " + files[m.file].path
-                            + " (record files of two different runs in one folder? use a fresh --out folder)");
-        rankOf[static_cast<size_t>(m.rank)] = &m;
-    }
-    for (int r = 0; r < n; ++r)
-        if (!rankOf[static_cast<size_t>(r)])
-            return badInput("rank " + std::to_string(r) + " of the " + std::to_string(n) + "-rank communicator " + hashText(world)
-                            + " left no record: was its process profiled? (under mpirun, put `shardlab profile` around "
-                              "mpirun or before the program on every rank, with one --out folder)");
+                        + ": no collective or send/receive of " + commText(mp.comms.front())
+                        + " or of the other communicators was recorded (the program made none, or only ones ShardLab does not model)");
 
-    std::vector<std::string> notes;
-    int p2p = 0, otherComm = 0;
-    std::map<std::string, int> unmodelled;
-    // Each rank's collectives in the world communicator, timed on its process's host clock.
-    std::vector<std::vector<Timed>> timed(static_cast<size_t>(n));
-    std::vector<ClockMap> gpuClock(static_cast<size_t>(n));
-    std::set<std::uint64_t> sequences;
-    bool hostOnly = false;
-    double worstClockNs = 0;
-    int brackets = 0;
-    for (int r = 0; r < n; ++r) {
-        const Member& m = *rankOf[static_cast<size_t>(r)];
-        const ProfileFile& file = files[m.file];
-        std::vector<const ProfiledOp*> mine;
-        for (const ProfiledOp& op : file.ops) {
-            if (!belongsTo(op, m))
-                continue;
-            if (op.p2p) {
-                ++p2p;
-                continue;
-            }
-            if (!opFromNcclFunc(op.func)) {
-                ++unmodelled[op.func];
-                continue;
-            }
-            const OpKind kind = *opFromNcclFunc(op.func); // its size, overflow-checked (profile_reader.h)
-            if (auto bytes = collectiveBytes(op, file.path, kind == OpKind::AllGather || kind == OpKind::ReduceScatter, n); !bytes)
-                return bytes.error();
-            mine.push_back(&op);
-        }
-        const std::uint64_t gpuBase = earliestGpuReading(mine);
-        const std::vector<ClockSample> samples = kernelBrackets(mine, gpuBase);
-        brackets += static_cast<int>(samples.size());
-        gpuClock[static_cast<size_t>(r)] = gpuClockFromBrackets(samples);
-        const ClockMap& clock = gpuClock[static_cast<size_t>(r)];
-        if (clock.valid())
-            worstClockNs = std::max(worstClockNs, clock.errorNs());
-        for (const ProfiledOp* op : mine) {
-            Timed t;
-            t.op = op;
-            t.kind = *opFromNcclFunc(op->func);
-            if (clock.valid() && !op->kernel.empty()) {
-                double start = std::numeric_limits<double>::infinity(), end = -std::numeric_limits<double>::infinity();
-                for (const KernelChannel& ch : op->kernel) {
-                    start = std::min(start, sinceBase(ch.gpuStartNs, gpuBase));
-                    if (ch.gpuEndNs)
-                        end = std::max(end, sinceBase(*ch.gpuEndNs, gpuBase));
-                    else
-                        t.complete = false;
-                }
-                t.arrivalNs = clock.toHostNs(start);
-                t.endNs = std::isfinite(end) ? std::max(clock.toHostNs(end), t.arrivalNs) : t.arrivalNs;
-            } else {
-                hostOnly = true;
-                t.complete = !options.recordsStillArriving || op->stopNs.has_value();
-                t.arrivalNs = op->hostNs;
-                t.endNs = std::max(op->stopNs.value_or(op->hostNs), op->hostNs);
-            }
-            sequences.insert(op->sequence);
-            timed[static_cast<size_t>(r)].push_back(t);
-        }
-    }
-    for (const Member& m : members)
-        if (m.hash != world)
-            for (const ProfiledOp& op : files[m.file].ops)
-                otherComm += belongsTo(op, m) ? 1 : 0;
+    // The program's steps: found in the finished run only (a run built while records still arrive
+    // keeps the operations in order of time, collective k at op 2k+1, profile_live.h; the result
+    // then replaces its timeline).
+    std::optional<JobSteps> steps;
+    if (!options.recordsStillArriving)
+        steps = findJobSteps(mp, mp.incomplete);
+    // k: the canonical index of each matched operation: in order of time, or, with steps, the
+    // set-up's first (in order of time), then step by step, slot by slot.
+    std::vector<size_t> byK(mp.ops.size());
+    for (size_t i = 0; i < byK.size(); ++i)
+        byK[i] = i;
+    if (steps)
+        std::stable_sort(byK.begin(), byK.end(), [&](size_t a, size_t b) {
+            return std::make_pair(steps->iteration[a], steps->slot[a]) < std::make_pair(steps->iteration[b], steps->slot[b]);
+        });
+    std::vector<int> kOf(mp.ops.size());
+    for (size_t k = 0; k < byK.size(); ++k)
+        kOf[byK[k]] = static_cast<int>(k);
+    // A collective's sequence: per group, from 0, in that order (as a flight recorder counts).
+    std::vector<int> sequenceOf(mp.ops.size());
+    std::map<std::vector<int>, int> perGroup;
+    for (size_t k = 0; k < byK.size(); ++k)
+        sequenceOf[byK[k]] = perGroup[mp.ops[byK[k]].group]++;
 
-    // Collective k = the k-th sequence number any rank recorded.
-    std::map<std::uint64_t, int> indexOf;
-    for (std::uint64_t s : sequences)
-        indexOf.emplace(s, static_cast<int>(indexOf.size()));
-    if (indexOf.empty())
-        return badInput(files.front().path + (files.size() > 1 ? " and the other record files" : "")
-                        + ": no collective of communicator " + hashText(world)
-                          + " was recorded (the program made none, or only ones ShardLab does not model)");
-    const int lastIndex = static_cast<int>(indexOf.size()) - 1;
-
-    std::vector<int> group(static_cast<size_t>(n));
-    for (int r = 0; r < n; ++r)
-        group[static_cast<size_t>(r)] = r;
-    const ProfileFile& reference = files[rankOf[0]->file];
     std::vector<RankPart> parts;
-    bool incomplete = false;
+    bool incomplete = mp.incomplete;
     for (int r = 0; r < n; ++r) {
-        const Member& m = *rankOf[static_cast<size_t>(r)];
-        const ProfileFile& file = files[m.file];
-        std::vector<Timed>& list = timed[static_cast<size_t>(r)];
-        std::sort(list.begin(), list.end(), [](const Timed& a, const Timed& b) { return a.op->sequence < b.op->sequence; });
+        const ProfileFile& file = files[mp.fileOfRank[static_cast<size_t>(r)]];
         RankPart part;
         part.ranks = {r};
-        part.clock = hostClockFit(file, reference);
+        part.clock = mp.hostClock[static_cast<size_t>(r)];
         RunResult& run = part.run;
         run.mode = RunMode::Live;
         run.ranks = n;
@@ -334,10 +203,11 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
         run.peakMemory.assign(static_cast<size_t>(n), 0);
         double cursor = kNaN, first = kNaN, last = kNaN;
         int lastDone = -1;
-        for (const Timed& t : list) {
-            if (!t.complete) // a kernel whose end was never recorded: the process stopped inside it
-                break;
-            const int k = indexOf.at(t.op->sequence);
+        for (const RankOp& t : mp.rankOps[static_cast<size_t>(r)]) {
+            if (t.matched < 0)
+                continue;
+            const MatchedOp& m = mp.ops[static_cast<size_t>(t.matched)];
+            const int k = kOf[static_cast<size_t>(t.matched)];
             const double a = t.arrivalNs / 1e3, e = t.endNs / 1e3;
             if (std::isnan(cursor))
                 first = cursor = a;
@@ -346,12 +216,12 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
             const int index = static_cast<int>(run.collectives.size());
             CollectiveRecord c;
             c.op = 2 * k + 1;
-            c.sequence = static_cast<int>(t.op->sequence);
-            c.kind = t.kind;
-            c.bytes = ncclTestsBytes(t, n);
-            c.group = group;
-            c.arrivalUs.assign(static_cast<size_t>(n), kNaN);
-            c.arrivalUs[static_cast<size_t>(r)] = a;
+            c.sequence = sequenceOf[static_cast<size_t>(t.matched)];
+            c.kind = m.kind;
+            c.bytes = m.bytes;
+            c.group = m.group;
+            c.arrivalUs.assign(m.group.size(), kNaN);
+            c.arrivalUs[static_cast<size_t>(std::find(m.group.begin(), m.group.end(), r) - m.group.begin())] = a;
             c.startUs = a;
             c.endUs = e;
             c.algorithm = algorithmOf(t.op->algorithm);
@@ -360,11 +230,11 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
             run.spans.push_back({r, 0, SpanKind::Comm, a, e, 2 * k + 1, 0, 0, index, -1});
             cursor = std::max(cursor, e);
             last = cursor;
-            lastDone = k;
+            lastDone = std::max(lastDone, k);
         }
         if (!std::isnan(first))
             run.iterations.push_back({first, last});
-        if (lastDone < lastIndex) {
+        if (mp.endsEarly[static_cast<size_t>(r)]) {
             incomplete = true;
             HangReport h;
             h.lastCompleted.assign(static_cast<size_t>(n), -1);
@@ -375,6 +245,10 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
         }
         parts.push_back(std::move(part));
     }
+    const double worstClockNs = mp.worstClockNs;
+    const bool hostOnly = mp.hostOnly;
+    const int brackets = mp.brackets;
+    std::vector<std::string> notes;
 
     // Within the clocks' error, who came last is not known.
     MergeOptions merge;
@@ -425,8 +299,8 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
     std::set<std::string> hosts;
     std::set<size_t> processFiles;
     for (int r = 0; r < n; ++r) {
-        hosts.insert(files[rankOf[static_cast<size_t>(r)]->file].host);
-        processFiles.insert(rankOf[static_cast<size_t>(r)]->file);
+        hosts.insert(files[mp.fileOfRank[static_cast<size_t>(r)]].host);
+        processFiles.insert(mp.fileOfRank[static_cast<size_t>(r)]);
     }
     char clock[512];
     if (hostOnly)
@@ -441,12 +315,26 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
                       hosts.size() > 1 ? "hosts aligned by their system clocks (NTP/PTP; error not measured)"
                                        : "all processes on one host's monotonic clock");
     run.clockNote = clock;
-    if (p2p > 0)
-        notes.push_back(std::to_string(p2p) + " point-to-point calls (send/recv) recorded but not drawn: their time counts as compute");
-    if (otherComm > 0)
-        notes.push_back(std::to_string(otherComm) + " calls on communicators other than the " + std::to_string(n)
-                        + "-rank one recorded but not drawn");
-    for (const auto& [func, count] : unmodelled)
+    // The communicators drawn, each as its members: "2 communicators: ...".
+    {
+        std::map<int, int> opsOn;
+        for (const MatchedOp& m : mp.ops)
+            ++opsOn[m.comm];
+        std::vector<std::string> drawn;
+        for (const auto& [ci, count] : opsOn)
+            drawn.push_back(commText(mp.comms[static_cast<size_t>(ci)]) + ": " + std::to_string(count) + " operations");
+        if (drawn.size() > 1) {
+            std::string text = std::to_string(drawn.size()) + " communicators drawn, each collective within its own members: ";
+            for (size_t i = 0; i < drawn.size() && i < 8; ++i)
+                text += (i ? "; " : "") + drawn[i];
+            notes.push_back(text + (drawn.size() > 8 ? "; ..." : ""));
+        }
+    }
+    if (mp.otherCommOps > 0)
+        notes.push_back(std::to_string(mp.otherCommOps)
+                        + " calls on communicators whose members cannot be told apart (a process driving several GPUs) or "
+                          "that have one rank recorded but not drawn");
+    for (const auto& [func, count] : mp.unmodelled)
         notes.push_back(std::to_string(count) + " " + func + " calls recorded but not drawn (ShardLab does not model " + func + ")");
     std::uint64_t dropped = 0;
     for (const ProfileFile& f : files)
@@ -472,46 +360,56 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
     if (observed.topology.rankCount() != n)
         return badInput("the machine given has " + std::to_string(observed.topology.rankCount()) + " GPUs, but the profiled job has "
                         + std::to_string(n) + " ranks");
-    // Sequences some rank recorded but none completed everywhere keep their place in the program.
-    std::map<int, const Timed*> anyTimed;
-    for (const auto& list : timed)
-        for (const Timed& t : list)
-            anyTimed.emplace(indexOf.at(t.op->sequence), &t);
-    // The program's steps: found in the finished run only (a run built while records still arrive
-    // keeps collective k at op 2k+1, profile_live.h; the result then replaces its timeline).
-    std::vector<CollectiveKey> calls;
-    for (size_t k = 0; k < indexOf.size(); ++k) {
-        const Timed& t = *anyTimed.at(static_cast<int>(k));
-        calls.push_back({t.kind, ncclTestsBytes(t, n), rootOf(t, n), world});
-    }
-    size_t firstCall = 0, programCalls = calls.size();
-    if (!options.recordsStillArriving) {
+    size_t firstCall = 0, programCalls = byK.size();
+    if (steps) {
         // Records that end early: some rank's stop before the others' (the run's hang report, which
         // leaves the unfinished last step out of the step time, summary.h).
-        if (const std::optional<StepPattern> steps = findSteps(calls, incomplete)) {
-            if (steps->prefix > 0) {
-                dropSetUp(run, steps->prefix);
-                run.notes.push_back(std::to_string(steps->prefix)
-                                    + " set-up collectives before the first step recorded but not drawn: their time counts "
-                                      "as the first step's work");
-            }
-            splitIntoSteps(run, *steps);
-            firstCall = steps->prefix;
-            programCalls = steps->period;
-            observed.iterations = static_cast<int>(std::clamp<size_t>(steps->steps, 1, 100000)); // validateScenario's limit
+        if (steps->pattern.wrapUp > 0) {
+            dropWrapUp(run, byK.size() - steps->pattern.wrapUp);
+            run.notes.push_back(std::to_string(steps->pattern.wrapUp)
+                                + " collectives after the last step (a final check, a checkpoint) recorded but not drawn");
         }
+        if (steps->pattern.prefix > 0) {
+            dropSetUp(run, steps->pattern.prefix);
+            run.notes.push_back(std::to_string(steps->pattern.prefix)
+                                + " set-up collectives before the first step recorded but not drawn: their time counts "
+                                  "as the first step's work");
+        }
+        splitIntoSteps(run, steps->pattern);
+        firstCall = steps->pattern.prefix;
+        programCalls = steps->pattern.period;
+        observed.iterations = static_cast<int>(std::clamp<size_t>(steps->pattern.steps, 1, 100000)); // validateScenario's limit
     }
+    std::vector<int> everyone(static_cast<size_t>(n));
+    for (int r = 0; r < n; ++r)
+        everyone[static_cast<size_t>(r)] = r;
     for (size_t k = 0; k < programCalls; ++k) {
-        const Timed& t = *anyTimed.at(static_cast<int>(firstCall + k));
+        const MatchedOp& m = mp.ops[byK[firstCall + k]];
         Op work;
         work.kind = OpKind::Compute;
         work.name = "work before #" + std::to_string(k);
         Op coll;
-        coll.kind = t.kind;
-        coll.bytes = ncclTestsBytes(t, n);
-        if (const int root = rootOf(t, n); root >= 0)
-            coll.root = root;
-        coll.name = std::string(opName(coll.kind)) + " #" + std::to_string(k);
+        coll.kind = m.kind;
+        coll.bytes = m.bytes;
+        if (m.kind == OpKind::SendRecv) {
+            coll.root = m.root;
+            coll.peer = m.peer;
+            coll.name = "send_recv #" + std::to_string(k) + " (" + std::to_string(m.root) + "->" + std::to_string(m.peer) + ")";
+        } else {
+            if (m.root >= 0)
+                coll.root = m.root;
+            std::vector<int> sorted = m.group;
+            std::sort(sorted.begin(), sorted.end());
+            if (sorted != everyone)
+                coll.group = m.group;
+            coll.name = std::string(opName(coll.kind)) + " #" + std::to_string(k);
+            if (sorted != everyone) {
+                coll.name += " (ranks ";
+                for (size_t g = 0; g < m.group.size(); ++g)
+                    coll.name += (g ? "," : "") + std::to_string(m.group[g]);
+                coll.name += ")";
+            }
+        }
         observed.program.push_back(work);
         observed.program.push_back(coll);
     }

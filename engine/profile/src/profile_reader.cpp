@@ -182,7 +182,14 @@ Status ProfileRecordParser::parseLine(const std::string& line, bool complete)
     if (line.empty())
         return {};
     const std::string where = m_origin + ", line " + std::to_string(m_lineNo);
-    json rec = json::parse(line, nullptr, false);
+    json rec;
+    try {
+        rec = detail::parseJsonStrict(line); // a key given twice is refused, as in every file a user gives
+    } catch (const json::parse_error&) {
+        rec = json(json::value_t::discarded);
+    } catch (const detail::JsonPathError& e) {
+        return badInput(where + ": " + e.what());
+    }
     if (rec.is_discarded() || !rec.is_object()) {
         if (!complete && m_header) // the process was killed while writing its last line
             return {};
