@@ -19,6 +19,7 @@ namespace shardlab::cli {
 
 bool writeOutput(const std::string& path, const std::string& text, Io io)
 {
+    io.out.flush(); // what is printed so far comes first where the output is standard output (/dev/stdout)
     if (path == "-") {
         io.out << text;
         return true;
@@ -32,6 +33,7 @@ bool writeOutput(const std::string& path, const std::string& text, Io io)
 
 bool writeOutputWith(const std::string& path, const std::function<Status(std::ostream&)>& write, Io io)
 {
+    io.out.flush();
     Status st = path == "-" ? write(io.out) : writeFileAtomicallyWith(path, write);
     if (!st) {
         io.err << "shardlab: " << wordedError(st.error().message, io.language()) << "\n";

@@ -241,7 +241,10 @@ TEST(FileIo, DevStdoutReachesStandardOutput)
         const int saved = ::dup(1);
         ::dup2(p[1], 1);
         ::close(p[1]);
+        // what else the process writes there comes before and after it, neither over the other
+        EXPECT_EQ(::write(1, "table\n", 6), 6);
         const Status st = writeFileAtomically("/dev/stdout", "{\"traceEvents\":[]}\n");
+        EXPECT_EQ(::write(1, "notes\n", 6), 6);
         ::dup2(saved, 1);
         ::close(saved);
         ASSERT_TRUE(st.ok()) << st.error().message;
@@ -254,7 +257,7 @@ TEST(FileIo, DevStdoutReachesStandardOutput)
         } else {
             got = fs_test::fileText(file);
         }
-        EXPECT_EQ(got, "{\"traceEvents\":[]}\n");
+        EXPECT_EQ(got, "table\n{\"traceEvents\":[]}\nnotes\n");
         EXPECT_TRUE(isLink("/dev/stdout"));
     }
 }

@@ -199,22 +199,40 @@ bool plantedByAnother(const std::filesystem::path& link, const struct stat& link
 struct OutputPlan {
     enum class How { Replace, Through } how = How::Replace;
     std::filesystem::path path; // the file replaced (a symbolic link's target), or opened
-    int openFlags = 0;          // for Through: O_APPEND for a regular file behind /dev/stdout
+    int openFlags = 0;          // for Through: O_APPEND for a regular file behind another process's descriptor
+    int descriptor = -1;        // for Through: this process's descriptor N of /dev/stdout, /dev/fd/N, /proc/self/fd/N
 };
+
+// N of "/proc/self/fd/N" or "/dev/fd/N" (where /dev/stdout leads), else -1: written through a
+// duplicate of the descriptor, so that it shares the offset of what else the process writes there
+// (`> out.json`: the table first, then the trace, neither over the other).
+int descriptorNumber(const std::string& path)
+{
+    for (const char* prefix : {"/proc/self/fd/", "/dev/fd/"}) {
+        const std::string p(prefix);
+        if (path.size() > p.size() && path.size() <= p.size() + 9 && path.compare(0, p.size(), p) == 0
+            && path.find_first_not_of("0123456789", p.size()) == std::string::npos)
+            return std::stoi(path.substr(p.size()));
+    }
+    return -1;
+}
 
 // A regular file (or none yet) is replaced; a character device (/dev/null, a terminal) or a FIFO
 // is written straight through; a symbolic link is followed to what it names, which is then
-// treated the same way (so the link stays a link); /dev/stdout and other links through /proc
-// write straight through, appending when they name a regular file (`> out.json`).
+// treated the same way (so the link stays a link); /dev/stdout, /dev/fd/N and /proc/self/fd/N are
+// this process's descriptor, written through a duplicate; other links through /proc write
+// straight through, appending when they name a regular file.
 Result<OutputPlan> planOutput(const std::filesystem::path& path)
 {
     namespace fs = std::filesystem;
     fs::path at = path;
     bool throughProc = false;
     for (int hops = 0;; ++hops) {
+        if (const int fd = descriptorNumber(at.string()); fd >= 0)
+            return OutputPlan{OutputPlan::How::Through, path, 0, fd};
         struct stat st {};
         if (::lstat(at.c_str(), &st) != 0)
-            return OutputPlan{OutputPlan::How::Replace, at, 0}; // a new file (its folder is checked later)
+            return OutputPlan{OutputPlan::How::Replace, at, 0, -1}; // a new file (its folder is checked later)
         if (S_ISLNK(st.st_mode)) {
             if (plantedByAnother(at, st))
                 return badInput(path.string() + ": is a symbolic link of another user in a shared folder; it is not followed "
@@ -226,6 +244,8 @@ Result<OutputPlan> planOutput(const std::filesystem::path& path)
             if (ec)
                 return badInput(path.string() + ": cannot replace the file (" + ec.message() + ")");
             at = target.is_absolute() ? target : at.parent_path() / target;
+            if (descriptorNumber(at.string()) >= 0)
+                continue; // /dev/stdout -> /proc/self/fd/1
             throughProc = throughProc || at.string().rfind("/proc/", 0) == 0;
             if (throughProc) {
                 // /proc/self/fd/N: what the descriptor is, followed by the kernel
@@ -233,9 +253,9 @@ Result<OutputPlan> planOutput(const std::filesystem::path& path)
                 if (::stat(path.c_str(), &real) != 0)
                     return badInput(path.string() + ": cannot replace the file (" + std::strerror(errno) + ")");
                 if (S_ISREG(real.st_mode))
-                    return OutputPlan{OutputPlan::How::Through, path, O_APPEND};
+                    return OutputPlan{OutputPlan::How::Through, path, O_APPEND, -1};
                 if (S_ISCHR(real.st_mode) || S_ISFIFO(real.st_mode) || S_ISSOCK(real.st_mode))
-                    return OutputPlan{OutputPlan::How::Through, path, 0};
+                    return OutputPlan{OutputPlan::How::Through, path, 0, -1};
                 return badInput(path.string() + ": is not a file, a character device or a FIFO (expected a file name)");
             }
             continue;
@@ -243,9 +263,9 @@ Result<OutputPlan> planOutput(const std::filesystem::path& path)
         if (S_ISDIR(st.st_mode))
             return badInput(path.string() + ": is a folder (expected a file name)");
         if (S_ISREG(st.st_mode))
-            return OutputPlan{OutputPlan::How::Replace, at, 0};
+            return OutputPlan{OutputPlan::How::Replace, at, 0, -1};
         if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
-            return OutputPlan{OutputPlan::How::Through, at, 0};
+            return OutputPlan{OutputPlan::How::Through, at, 0, -1};
         return badInput(path.string() + ": is not a file, a character device or a FIFO (expected a file name)");
     }
 }
@@ -270,7 +290,8 @@ std::string writeThrough(int fd, const std::filesystem::path& path, const std::f
 Status writeStraightThrough(const OutputPlan& plan, const std::filesystem::path& shown,
                             const std::function<Status(std::ostream& out)>& write)
 {
-    const int fd = ::open(plan.path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | plan.openFlags);
+    const int fd = plan.descriptor >= 0 ? ::fcntl(plan.descriptor, F_DUPFD_CLOEXEC, 0)
+                                        : ::open(plan.path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | plan.openFlags);
     if (fd < 0)
         return badInput(shown.string() + ": cannot be opened for writing (" + whyWritingFailed(errno) + ")");
     std::uintmax_t written = 0;
