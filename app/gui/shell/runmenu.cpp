@@ -2,6 +2,7 @@
 // machine has no live mode), Live on… another machine over SSH, Profile a program…, and the hang
 // sandbox.
 #include "shell/mainwindow.h"
+#include "document/documentcontroller.h"
 
 #include "remote/profiledialog.h"
 #include "remote/remotedialog.h"
