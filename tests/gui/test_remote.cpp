@@ -262,6 +262,8 @@ private slots:
 class TestRemoteFailure : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() { qRegisterMetaType<std::shared_ptr<const RunResult>>(); }
+
     void sentences()
     {
         RemoteTarget t;
@@ -282,6 +284,33 @@ private slots:
         QCOMPARE(topologyCommandFor(QStringLiteral("srun -N1 --gpus-per-node=8 shardlab live --stream -")),
                  QStringLiteral("srun -N1 --gpus-per-node=8 shardlab topo --json"));
         QCOMPARE(topologyCommandFor(QStringLiteral("my-wrapper")), RemoteTarget::defaultTopologyCommand());
+    }
+
+    // A host that begins with a Unicode space and an option passed the old check (an ASCII \s on
+    // the untrimmed text) and reached ssh trimmed, as an option. Now the engine checks exactly the
+    // text used, and the session refuses it before any ssh starts.
+    void hostileTargetsAreRefusedBeforeSshStarts()
+    {
+        for (char16_t c : {u'\u00a0', u'\u2003', u'\u3000', u'\u0085', u'\u2028', u'\u2029', u'\u1680', u'\u202f',
+                           u'\ufeff', u'\u200b', u'\t', u' '}) {
+            const QString host = QString(QChar(c)) + QStringLiteral("-oProxyCommand=touch /tmp/shardlab-pwned");
+            QVERIFY2(!remoteHostProblem(host).isEmpty(), qPrintable(host));
+            QVERIFY2(!remoteHostProblem(QStringLiteral("lab-gpu") + QChar(c)).isEmpty(), qPrintable(host));
+        }
+        RemoteTarget t;
+        t.host = QStringLiteral("alice@lab-gpu");
+        auto args = sshArguments(t, QStringLiteral("shardlab live --stream -"));
+        QVERIFY(args);
+        QCOMPARE(args->mid(args->size() - 3),
+                 (QStringList{QStringLiteral("--"), QStringLiteral("alice@lab-gpu"), QStringLiteral("shardlab live --stream -")}));
+        QVERIFY(!sshArguments(t, QStringLiteral("-E /tmp/appended")));
+        // the session: the failure names the host; ssh (a program that does not exist) never started
+        t.host = QStringLiteral("\u00a0-oProxyCommand=touch /tmp/shardlab-pwned");
+        t.sshProgram = QStringLiteral("/nonexistent/ssh-never-started");
+        const Ended e = runThere(t, load("default.shardlab.json"));
+        QVERIFY(!e.finished);
+        QVERIFY2(e.message.startsWith(QStringLiteral("the host '\\u00a0-oProxyCommand")), qPrintable(e.message));
+        QVERIFY2(e.message.contains(QStringLiteral("U+00A0 at character 1")), qPrintable(e.message));
     }
 };
 
@@ -364,6 +393,11 @@ private slots:
         dialog.setHost(QString());
         QVERIFY(!run->isEnabled());
         dialog.setHost(QStringLiteral("-oProxyCommand=touch /tmp/x"));
+        QVERIFY(!run->isEnabled());
+        dialog.setHost(QStringLiteral("\u00a0-oProxyCommand=touch /tmp/x")); // a no-break space first
+        QVERIFY(!run->isEnabled());
+        QVERIFY(!dialog.checkButton()->isEnabled());
+        dialog.setHost(QStringLiteral("lab-gpu\u3000"));
         QVERIFY(!run->isEnabled());
         dialog.setHost(QStringLiteral("lab-gpu"));
         QVERIFY(run->isEnabled());
