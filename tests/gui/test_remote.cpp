@@ -10,6 +10,7 @@
 #include "remote/remoteprobe.h"
 #include "remote/remotesession.h"
 #include "run/runcontroller.h"
+#include "run/runpage.h"
 
 #include "shardlab/analysis/summary.h"
 #include "shardlab/base/version.h"
@@ -20,6 +21,7 @@
 
 #include <QApplication>
 #include <QDialogButtonBox>
+#include <QLabel>
 #include <QPushButton>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -373,6 +375,66 @@ private slots:
     }
 };
 
+// Text from another machine or program is shown as text: a version string or an error with markup
+// must not render as a heading or a link (Qt shows text that looks like HTML as HTML by default).
+class TestPlainText : public QObject {
+    Q_OBJECT
+    static constexpr const char* kMarkup = "<h1>0.9.9</h1><a href='https://example.org/x'>click</a>";
+    QTemporaryDir m_settings;
+
+    static QLabel* labelShowing(QWidget& w, const QString& part)
+    {
+        for (QLabel* l : w.findChildren<QLabel*>())
+            if (l->text().contains(part))
+                return l;
+        return nullptr;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        qRegisterMetaType<std::shared_ptr<const RunResult>>();
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settings.path());
+    }
+
+    void aMarkupVersionFromTheRemoteMachineShowsLiterally()
+    {
+        RemoteDialog dialog;
+        RemoteProbe* probe = dialog.findChild<RemoteProbe*>();
+        QVERIFY(probe);
+        auto machine = parseRemoteMachine(QByteArray("{\"shardlab_version\": \"") + kMarkup
+                                          + "\", \"stream_format\": 2, \"live\": \"\", \"error\": \"<b>no GPU</b>\"}");
+        QVERIFY(machine);
+        emit probe->machineAvailable(*machine);
+        QVERIFY2(dialog.machineText().contains(QString::fromUtf8(kMarkup)), qPrintable(dialog.machineText()));
+        QLabel* shown = labelShowing(dialog, QStringLiteral("<h1>"));
+        QVERIFY(shown);
+        QCOMPARE(shown->textFormat(), Qt::PlainText);
+        // and a failure's text (ssh's standard error, the remote run's error)
+        emit probe->failed(QStringLiteral("lab-gpu: <a href=\"x\">it said</a>"));
+        QCOMPARE(labelShowing(dialog, QStringLiteral("<a href"))->textFormat(), Qt::PlainText);
+    }
+
+    void aMarkupErrorFromTheRemoteRunShowsLiterallyOnTheRunPage()
+    {
+        RunPage page;
+        page.setScenario(load("default.shardlab.json"));
+        QSignalSpy failed(&page, &RunPage::runFailed);
+        RemoteTarget here;
+        here.host = QStringLiteral("this machine");
+        here.onThisMachine = true;
+        here.command = QStringLiteral("cat > /dev/null; echo \"%1\" >&2; exit 3").arg(QString::fromUtf8(kMarkup));
+        page.runRemote(here);
+        QVERIFY(QTest::qWaitFor([&] { return !failed.isEmpty(); }, kWaitMs));
+        QVERIFY2(page.message().contains(QString::fromUtf8(kMarkup)), qPrintable(page.message()));
+        auto* banner = page.findChild<QLabel*>(QStringLiteral("runBanner"));
+        QVERIFY(banner);
+        QCOMPARE(banner->text(), page.message());
+        QCOMPARE(banner->textFormat(), Qt::PlainText);
+    }
+};
+
 // The dialog: a host that cannot be an SSH destination disables Run and says why; the hosts used
 // are remembered, most recent first, with the command.
 class TestRemoteDialog : public QObject {
@@ -437,6 +499,10 @@ int main(int argc, char** argv)
     {
         TestRemoteDialog dialog;
         status |= QTest::qExec(&dialog, argc, argv);
+    }
+    {
+        TestPlainText plain;
+        status |= QTest::qExec(&plain, argc, argv);
     }
     {
         TestRemote remote;

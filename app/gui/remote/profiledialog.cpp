@@ -149,6 +149,7 @@ ProfileDialog::ProfileDialog(QWidget* parent) : QDialog(parent)
 
     m_problem = new QLabel(this);
     m_problem->setWordWrap(true);
+    m_problem->setTextFormat(Qt::PlainText);
     m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);

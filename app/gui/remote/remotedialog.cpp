@@ -51,9 +51,11 @@ RemoteDialog::RemoteDialog(QWidget* parent) : QDialog(parent), m_probe(new Remot
                            "ShardLab version and its GPUs"));
     m_machine = new QLabel(tr("Show the machine to see its GPUs before the run."), this);
     m_machine->setWordWrap(true);
+    m_machine->setTextFormat(Qt::PlainText); // the remote machine's answers, shown as text
     m_machine->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_problem = new QLabel(this);
     m_problem->setWordWrap(true);
+    m_problem->setTextFormat(Qt::PlainText); // quotes what was typed
     m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
