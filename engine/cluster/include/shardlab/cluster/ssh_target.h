@@ -59,9 +59,9 @@ Result<std::vector<std::string>> sshArguments(const SshTarget& target, const std
 // command for the remote shell, run as typed.
 Status checkRemoteCommand(std::string_view command);
 
-// One word for a POSIX shell: unchanged when it has only letters, digits and _ . / - (and does not
-// begin with '-'... which is harmless to the shell), else in single quotes with each ' written
-// '\'' ("my folder" -> 'my folder', "it's" -> 'it'\''s').
+// One word for a POSIX shell: unchanged when it has only ASCII letters, digits and _ . / -, else in
+// single quotes with each ' written '\'' ("my folder" -> 'my folder', "it's" -> 'it'\''s',
+// "A=b" -> 'A=b', which is then a word and not an assignment; "" -> '').
 std::string shellQuoted(std::string_view word);
 
 // The command run there: the launcher's words (split at spaces: "srun -N1 --gpus-per-node=8"),
