@@ -3,6 +3,7 @@
 // sandbox.
 #include "shell/mainwindow.h"
 
+#include "document/documentcontroller.h"
 #include "remote/profiledialog.h"
 #include "remote/remotedialog.h"
 #include "report/report_writer.h"
