@@ -92,10 +92,19 @@ struct RunArgs {
     int iterations = 0;
     std::string profile;
     bool stream = false; // --stream: the run as JSON lines on standard output (cli_stream.cpp)
+    // --on [USER@]HOST[:PORT]: the run made by the ShardLab of another machine over ssh (cli_remote.cpp)
+    std::string on, jump, launcher, sshConfig;
+    std::string remoteShardlab = "shardlab";
 };
 void addRunOptions(CLI::App* cmd, RunArgs& a);
 // The files --csv PREFIX writes: PREFIX + each of these.
 inline constexpr const char* kCsvTables[] = {"-ranks.csv", "-collectives.csv", "-spans.csv"};
+// --on and the options that go with it (--jump, --remote-shardlab, --launcher, --ssh-config);
+// --on excludes `stream`.
+void addRemoteOptions(CLI::App* cmd, RunArgs& a, CLI::Option* stream);
+// `sim|live --on`: `mode` ("sim" or "live") run there as `shardlab MODE --stream - FORWARDED...`,
+// the run printed as printRun() prints a local one; a hostile field is refused before ssh starts.
+int runRemote(const RunArgs& a, Io io, const std::string& mode, const std::vector<std::string>& forwarded);
 // The scenario FILE names, with --iterations applied.
 Result<Scenario> loadRunScenario(const RunArgs& a);
 // --stream (cli_stream.cpp): the run as a run stream on `io.out`; FILE `-` reads standard input.

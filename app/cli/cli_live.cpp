@@ -78,6 +78,16 @@ void addLive(CLI::App& app, Io io, Action& action)
                   "with a note); what does not fit is reported per rank");
     cmd->callback([=, &action] {
         action = [=]() -> int {
+            if (!a->on.empty()) {
+                std::vector<std::string> forwarded{"--watchdog-ms", std::to_string(*watchdog)};
+                if (!a->profile.empty())
+                    forwarded.insert(forwarded.end(), {"--profile", a->profile});
+                for (const auto& [flag, on] : {std::pair{"--no-timeline", *noTimeline}, {"--no-verify", *noVerify},
+                                               {"--no-scale", *noScale}})
+                    if (on)
+                        forwarded.emplace_back(flag);
+                return runRemote(*a, io, "live", forwarded);
+            }
             int status = kExitOk;
             const auto launch = multiProcessLaunch(io, status);
             if (status != kExitOk)

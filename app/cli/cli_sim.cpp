@@ -22,7 +22,7 @@ void addRunOptions(CLI::App* cmd, RunArgs& a)
 {
     cmd->add_option("FILE", a.file, "Scenario file (.shardlab.json); - reads it from standard input")->required();
     auto* json = cmd->add_flag("--json", a.json, "Print one JSON object instead of the table");
-    cmd->add_flag("--stream", a.stream,
+    auto* stream = cmd->add_flag("--stream", a.stream,
                   "Write the run as a stream of JSON lines on standard output while it happens (header, one chunk per "
                   "iteration, result or error; docs/result-format.md); the run stops when standard output closes")
         ->excludes(json);
@@ -35,6 +35,7 @@ void addRunOptions(CLI::App* cmd, RunArgs& a)
     cmd->add_option("--result", a.result, "Also save the run as a ShardLab result file (.shardlab-result.json)");
     cmd->add_option("--iterations", a.iterations, "Override the scenario's iteration count")->check(wholeNumber(1, 100000));
     cmd->add_option("--profile", a.profile, "Cost profile to simulate with (default: the scenario's, else built-in)");
+    addRemoteOptions(cmd, a, stream);
 }
 
 Result<Scenario> loadRunScenario(const RunArgs& a)
@@ -144,6 +145,9 @@ void addSim(CLI::App& app, Io io, Action& action)
     addRunOptions(cmd, *a);
     cmd->callback([=, &action] {
         action = [=]() -> int {
+            if (!a->on.empty()) // the cost profile is the remote machine's
+                return runRemote(*a, io, "sim", a->profile.empty() ? std::vector<std::string>{}
+                                                                   : std::vector<std::string>{"--profile", a->profile});
             SimulationOptions options;
             if (!a->profile.empty()) {
                 auto profile = loadProfile(a->profile);

@@ -12,6 +12,7 @@
 #include "shardlab/io/trace_import.h"
 #include "shardlab/base/short_list.h"
 #include "shardlab/base/units.h"
+#include "shardlab/cluster/ssh_target.h"
 #include "shardlab/lessons/lesson_check.h"
 #include "shardlab/model/presets.h"
 #include "shardlab/model/semantics.h"
@@ -52,6 +53,8 @@ const char* const kReaderSources[] = {
     "engine/base/src/units.cpp",         "engine/model/src/semantics.cpp",     "engine/model/src/verification.cpp",
     // a lesson file that does not load, a lesson step that cannot resolve, an answer not checked
     "engine/lessons/src/lessons.cpp",    "engine/lessons/src/lesson_check.cpp",
+    // a remote target refused before ssh starts (Run > Live on…, --on)
+    "engine/cluster/src/ssh_target.cpp",
 };
 
 std::string readSource(const std::string& relative)
@@ -514,4 +517,25 @@ TEST(ErrorWording, WhatVersionSaysAboutLiveModeAndMpiIsWordedInChinese)
     checkBothLanguages("the scenario has 4 ranks; this machine has 1 GPU (live mode runs rank i on GPU i; simulate it with "
                        "`shardlab sim`, or use fewer ranks)",
                        {});
+}
+
+TEST(ErrorWording, RefusedSshTargetsAreWordedWithTheirValues)
+{
+    const std::vector<Error> errors = {
+        parseSshDestination("").error(),
+        parseSshDestination("gpu1;touch x").error(),
+        parseSshDestination("\xc2\xa0-oProxyCommand=x").error(),
+        parseSshDestination("-E@gpu1").error(),
+        parseSshDestination("gpu1:99999").error(),
+        parseSshDestination("[fe80::g]", SshRole::Jump).error(),
+        parseSshDestination("\xff").error(),
+        checkRemoteCommand("-oProxyCommand=x").error(),
+        checkRemoteCommand("shardlab live --stream - ").error(),
+        checkRemoteCommand(std::string(5000, 'a')).error(),
+        remoteCommandLine({"bin/shard\xe2\x80\xa8lab", ""}, {"sim"}).error(),
+        remoteCommandLine({"shardlab", "-x"}, {"sim"}).error(),
+    };
+    for (const Error& e : errors)
+        checkBothLanguages(e.message, {"ssh", "UTF-8", "U+0020", "U+00A0", "U+2028", "U+003B", "U+0067", "~/.ssh/config", "IPv6"});
+    EXPECT_EQ(wordedError(errors[3].message, Language::Chinese), "用户名“-E”以“-”开头，ssh 会把它当作选项");
 }

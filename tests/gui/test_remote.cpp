@@ -10,6 +10,7 @@
 #include "remote/remoteprobe.h"
 #include "remote/remotesession.h"
 #include "run/runcontroller.h"
+#include "run/runpage.h"
 
 #include "shardlab/analysis/summary.h"
 #include "shardlab/base/version.h"
@@ -20,6 +21,7 @@
 
 #include <QApplication>
 #include <QDialogButtonBox>
+#include <QLabel>
 #include <QPushButton>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -262,6 +264,8 @@ private slots:
 class TestRemoteFailure : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() { qRegisterMetaType<std::shared_ptr<const RunResult>>(); }
+
     void sentences()
     {
         RemoteTarget t;
@@ -282,6 +286,33 @@ private slots:
         QCOMPARE(topologyCommandFor(QStringLiteral("srun -N1 --gpus-per-node=8 shardlab live --stream -")),
                  QStringLiteral("srun -N1 --gpus-per-node=8 shardlab topo --json"));
         QCOMPARE(topologyCommandFor(QStringLiteral("my-wrapper")), RemoteTarget::defaultTopologyCommand());
+    }
+
+    // A host that begins with a Unicode space and an option passed the old check (an ASCII \s on
+    // the untrimmed text) and reached ssh trimmed, as an option. Now the engine checks exactly the
+    // text used, and the session refuses it before any ssh starts.
+    void hostileTargetsAreRefusedBeforeSshStarts()
+    {
+        for (char16_t c : {u'\u00a0', u'\u2003', u'\u3000', u'\u0085', u'\u2028', u'\u2029', u'\u1680', u'\u202f',
+                           u'\ufeff', u'\u200b', u'\t', u' '}) {
+            const QString host = QString(QChar(c)) + QStringLiteral("-oProxyCommand=touch /tmp/shardlab-pwned");
+            QVERIFY2(!remoteHostProblem(host).isEmpty(), qPrintable(host));
+            QVERIFY2(!remoteHostProblem(QStringLiteral("lab-gpu") + QChar(c)).isEmpty(), qPrintable(host));
+        }
+        RemoteTarget t;
+        t.host = QStringLiteral("alice@lab-gpu");
+        auto args = sshArguments(t, QStringLiteral("shardlab live --stream -"));
+        QVERIFY(args);
+        QCOMPARE(args->mid(args->size() - 3),
+                 (QStringList{QStringLiteral("--"), QStringLiteral("alice@lab-gpu"), QStringLiteral("shardlab live --stream -")}));
+        QVERIFY(!sshArguments(t, QStringLiteral("-E /tmp/appended")));
+        // the session: the failure names the host; ssh (a program that does not exist) never started
+        t.host = QStringLiteral("\u00a0-oProxyCommand=touch /tmp/shardlab-pwned");
+        t.sshProgram = QStringLiteral("/nonexistent/ssh-never-started");
+        const Ended e = runThere(t, load("default.shardlab.json"));
+        QVERIFY(!e.finished);
+        QVERIFY2(e.message.startsWith(QStringLiteral("the host '\\u00a0-oProxyCommand")), qPrintable(e.message));
+        QVERIFY2(e.message.contains(QStringLiteral("U+00A0 at character 1")), qPrintable(e.message));
     }
 };
 
@@ -344,6 +375,66 @@ private slots:
     }
 };
 
+// Text from another machine or program is shown as text: a version string or an error with markup
+// must not render as a heading or a link (Qt shows text that looks like HTML as HTML by default).
+class TestPlainText : public QObject {
+    Q_OBJECT
+    static constexpr const char* kMarkup = "<h1>0.9.9</h1><a href='https://example.org/x'>click</a>";
+    QTemporaryDir m_settings;
+
+    static QLabel* labelShowing(QWidget& w, const QString& part)
+    {
+        for (QLabel* l : w.findChildren<QLabel*>())
+            if (l->text().contains(part))
+                return l;
+        return nullptr;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        qRegisterMetaType<std::shared_ptr<const RunResult>>();
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settings.path());
+    }
+
+    void aMarkupVersionFromTheRemoteMachineShowsLiterally()
+    {
+        RemoteDialog dialog;
+        RemoteProbe* probe = dialog.findChild<RemoteProbe*>();
+        QVERIFY(probe);
+        auto machine = parseRemoteMachine(QByteArray("{\"shardlab_version\": \"") + kMarkup
+                                          + "\", \"stream_format\": 2, \"live\": \"\", \"error\": \"<b>no GPU</b>\"}");
+        QVERIFY(machine);
+        emit probe->machineAvailable(*machine);
+        QVERIFY2(dialog.machineText().contains(QString::fromUtf8(kMarkup)), qPrintable(dialog.machineText()));
+        QLabel* shown = labelShowing(dialog, QStringLiteral("<h1>"));
+        QVERIFY(shown);
+        QCOMPARE(shown->textFormat(), Qt::PlainText);
+        // and a failure's text (ssh's standard error, the remote run's error)
+        emit probe->failed(QStringLiteral("lab-gpu: <a href=\"x\">it said</a>"));
+        QCOMPARE(labelShowing(dialog, QStringLiteral("<a href"))->textFormat(), Qt::PlainText);
+    }
+
+    void aMarkupErrorFromTheRemoteRunShowsLiterallyOnTheRunPage()
+    {
+        RunPage page;
+        page.setScenario(load("default.shardlab.json"));
+        QSignalSpy failed(&page, &RunPage::runFailed);
+        RemoteTarget here;
+        here.host = QStringLiteral("this machine");
+        here.onThisMachine = true;
+        here.command = QStringLiteral("cat > /dev/null; echo \"%1\" >&2; exit 3").arg(QString::fromUtf8(kMarkup));
+        page.runRemote(here);
+        QVERIFY(QTest::qWaitFor([&] { return !failed.isEmpty(); }, kWaitMs));
+        QVERIFY2(page.message().contains(QString::fromUtf8(kMarkup)), qPrintable(page.message()));
+        auto* banner = page.findChild<QLabel*>(QStringLiteral("runBanner"));
+        QVERIFY(banner);
+        QCOMPARE(banner->text(), page.message());
+        QCOMPARE(banner->textFormat(), Qt::PlainText);
+    }
+};
+
 // The dialog: a host that cannot be an SSH destination disables Run and says why; the hosts used
 // are remembered, most recent first, with the command.
 class TestRemoteDialog : public QObject {
@@ -364,6 +455,11 @@ private slots:
         dialog.setHost(QString());
         QVERIFY(!run->isEnabled());
         dialog.setHost(QStringLiteral("-oProxyCommand=touch /tmp/x"));
+        QVERIFY(!run->isEnabled());
+        dialog.setHost(QStringLiteral("\u00a0-oProxyCommand=touch /tmp/x")); // a no-break space first
+        QVERIFY(!run->isEnabled());
+        QVERIFY(!dialog.checkButton()->isEnabled());
+        dialog.setHost(QStringLiteral("lab-gpu\u3000"));
         QVERIFY(!run->isEnabled());
         dialog.setHost(QStringLiteral("lab-gpu"));
         QVERIFY(run->isEnabled());
@@ -403,6 +499,10 @@ int main(int argc, char** argv)
     {
         TestRemoteDialog dialog;
         status |= QTest::qExec(&dialog, argc, argv);
+    }
+    {
+        TestPlainText plain;
+        status |= QTest::qExec(&plain, argc, argv);
     }
     {
         TestRemote remote;

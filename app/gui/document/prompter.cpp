@@ -1,6 +1,7 @@
 #include "document/prompter.h"
 
 #include <QFileDialog>
+#include <QLabel>
 #include <QMessageBox>
 
 namespace shardlab::gui {
@@ -57,6 +58,10 @@ void DialogPrompter::showError(const QString& title, const QString& text, const 
     // selectable, rather than hidden behind a "Details" button.
     box.setInformativeText(details);
     box.setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // the file's own names and contents are quoted: text, not markup
+    box.setTextFormat(Qt::PlainText);
+    if (auto* informative = box.findChild<QLabel*>(QStringLiteral("qt_msgbox_informativelabel")))
+        informative->setTextFormat(Qt::PlainText);
     box.exec();
 }
 

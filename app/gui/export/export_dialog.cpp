@@ -1,5 +1,6 @@
 #include "export/export_dialog.h"
 
+#include "common/plaintext.h"
 #include "i18n/language.h"
 
 #include <QCheckBox>
@@ -148,7 +149,7 @@ std::optional<QString> ExportDialog::exportView(QWidget* view, const QString& na
     FigureExportOptions options = dialog.options();
     options.title = name;
     if (Status st = FigureExporter::exportView(view, dialog.path(), options); !st) {
-        QMessageBox::warning(parent, tr("Export figure"), i18n::engineError(st.error().message));
+        warnPlainText(parent, tr("Export figure"), i18n::engineError(st.error().message));
         return std::nullopt;
     }
     return dialog.path();
@@ -165,7 +166,7 @@ std::optional<QString> ExportDialog::exportAll(const QList<NamedView>& views, QW
     auto written
         = FigureExporter::exportAll(views, folder, {FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf}, options);
     if (!written) {
-        QMessageBox::warning(parent, tr("Export all figures"), i18n::engineError(written.error().message));
+        warnPlainText(parent, tr("Export all figures"), i18n::engineError(written.error().message));
         return std::nullopt;
     }
     QMessageBox::information(parent, tr("Export all figures"),

@@ -2,6 +2,8 @@
 
 #include "common/recentlist.h"
 
+#include "shardlab/cluster/ssh_target.h"
+
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDialogButtonBox>
@@ -13,7 +15,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSettings>
 #include <QVBoxLayout>
 
@@ -30,12 +31,7 @@ const QString kShardlabKey = QStringLiteral("profile/shardlab");
 
 QString shellQuoted(const QString& word)
 {
-    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_./:=@%+,-]+$"));
-    if (plain.match(word).hasMatch())
-        return word;
-    QString q = word;
-    q.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
-    return QLatin1Char('\'') + q + QLatin1Char('\'');
+    return QString::fromStdString(shardlab::shellQuoted(word.toStdString()));
 }
 
 QString ProfileRequest::defaultShardlab()
@@ -153,6 +149,7 @@ ProfileDialog::ProfileDialog(QWidget* parent) : QDialog(parent)
 
     m_problem = new QLabel(this);
     m_problem->setWordWrap(true);
+    m_problem->setTextFormat(Qt::PlainText);
     m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);

@@ -39,7 +39,8 @@ struct ProfileSettings {
     void remember(QSettings& settings, const ProfileRequest& used);
 };
 
-// A word for sh, quoted when it has to be: /tmp/my folder -> '/tmp/my folder'.
+// A word for sh, quoted when it has to be: /tmp/my folder -> '/tmp/my folder' (the engine's
+// shellQuoted(), shardlab/cluster/ssh_target.h).
 QString shellQuoted(const QString& word);
 
 class ProfileDialog : public QDialog {

@@ -51,9 +51,11 @@ RemoteDialog::RemoteDialog(QWidget* parent) : QDialog(parent), m_probe(new Remot
                            "ShardLab version and its GPUs"));
     m_machine = new QLabel(tr("Show the machine to see its GPUs before the run."), this);
     m_machine->setWordWrap(true);
+    m_machine->setTextFormat(Qt::PlainText); // the remote machine's answers, shown as text
     m_machine->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_problem = new QLabel(this);
     m_problem->setWordWrap(true);
+    m_problem->setTextFormat(Qt::PlainText); // quotes what was typed
     m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
@@ -93,9 +95,10 @@ RemoteDialog::RemoteDialog(QWidget* parent) : QDialog(parent), m_probe(new Remot
 RemoteTarget RemoteDialog::target() const
 {
     RemoteTarget t;
-    t.host = m_host->currentText().trimmed();
+    // as typed: what is checked is what ssh gets (a space of any kind is refused, not trimmed)
+    t.host = m_host->currentText();
     t.port = m_port->value();
-    t.command = m_command->text().trimmed();
+    t.command = m_command->text();
     t.topologyCommand = topologyCommandFor(t.command);
     return t;
 }
@@ -106,9 +109,12 @@ void RemoteDialog::setHost(const QString& host) { m_host->setCurrentText(host); 
 
 void RemoteDialog::validate()
 {
-    QString problem = remoteHostProblem(m_host->currentText());
-    if (problem.isEmpty() && m_command->text().trimmed().isEmpty())
+    const RemoteTarget t = target();
+    QString problem = remoteHostProblem(t.host);
+    if (problem.isEmpty() && t.command.isEmpty())
         problem = tr("Enter the command to run there (default: %1).").arg(RemoteTarget::defaultCommand());
+    if (problem.isEmpty())
+        problem = remoteTargetProblem(t, t.command);
     m_problem->setText(problem);
     m_problem->setVisible(!problem.isEmpty());
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(problem.isEmpty());
@@ -126,7 +132,8 @@ void RemoteDialog::checkMachine()
 
 void RemoteDialog::accept()
 {
-    if (!remoteHostProblem(m_host->currentText()).isEmpty())
+    const RemoteTarget t = target();
+    if (t.command.isEmpty() || !remoteTargetProblem(t, t.command).isEmpty())
         return;
     QSettings settings;
     RemoteSettings remembered = RemoteSettings::load(settings);

@@ -98,8 +98,13 @@ void RemoteProbe::start(const RemoteTarget& target)
 {
     cancel();
     m_target = target;
+    auto args = sshArguments(target, target.topologyCommand);
+    if (!args) { // refused before ssh starts
+        emit failed(i18n::engineError(args.error().message));
+        return;
+    }
     m_ssh.setProgram(target.sshProgram);
-    m_ssh.setArguments(sshArguments(target, target.topologyCommand));
+    m_ssh.setArguments(*args);
     m_ssh.start(QIODevice::ReadWrite);
     m_ssh.closeWriteChannel();
 }

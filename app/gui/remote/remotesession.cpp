@@ -57,7 +57,8 @@ RemoteSession::~RemoteSession()
 void RemoteSession::start(const Scenario& scenario)
 {
     m_sent = scenario;
-    launch();
+    if (!launch())
+        return;
     // the scenario on standard input, then end of input: the remote `shardlab ... -` reads to it
     m_ssh.write(QByteArray::fromStdString(serializeScenario(scenario)));
     m_ssh.closeWriteChannel();
@@ -65,20 +66,29 @@ void RemoteSession::start(const Scenario& scenario)
 
 void RemoteSession::startWithoutScenario()
 {
-    launch();
+    if (!launch())
+        return;
     m_ssh.closeWriteChannel();
 }
 
-void RemoteSession::launch()
+bool RemoteSession::launch()
 {
     if (m_target.onThisMachine) {
         m_ssh.setProgram(QStringLiteral("/bin/sh"));
         m_ssh.setArguments({QStringLiteral("-c"), m_target.command});
     } else {
+        auto args = sshArguments(m_target, m_target.command);
+        if (!args) { // refused before ssh starts; said once the caller has heard of the start
+            m_done = true;
+            const QString problem = i18n::engineError(args.error().message);
+            QMetaObject::invokeMethod(this, [this, problem] { emit failed(problem, nullptr, m_sent); }, Qt::QueuedConnection);
+            return false;
+        }
         m_ssh.setProgram(m_target.sshProgram);
-        m_ssh.setArguments(sshArguments(m_target, m_target.command));
+        m_ssh.setArguments(*args);
     }
     m_ssh.start(QIODevice::ReadWrite);
+    return true;
 }
 
 void RemoteSession::cancel()

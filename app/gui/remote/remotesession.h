@@ -61,7 +61,7 @@ signals:
     void cancelled();
 
 private:
-    void launch();
+    bool launch(); // false: the target was refused (failed follows)
     void readOutput();
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onError(QProcess::ProcessError error);

@@ -1,6 +1,9 @@
 #include "remote/remotetarget.h"
 
 #include "common/recentlist.h"
+#include "i18n/language.h"
+
+#include "shardlab/cluster/ssh_target.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>
@@ -20,27 +23,51 @@ QString RemoteTarget::displayName() const
     return port > 0 ? host + QLatin1Char(':') + QString::number(port) : host;
 }
 
+namespace {
+// The app's fields as the engine's target: the host field holds [USER@]HOST (its port is a field
+// of its own), taken as typed.
+Result<SshTarget> engineTarget(const RemoteTarget& target)
+{
+    auto destination = parseSshDestination(target.host.toStdString(), SshRole::Destination, false);
+    if (!destination)
+        return destination.error();
+    SshTarget t;
+    t.destination = *destination;
+    t.destination.port = target.port;
+    for (const QString& o : target.sshOptions)
+        t.programOptions.push_back(o.toStdString());
+    return t;
+}
+} // namespace
+
 QString remoteHostProblem(const QString& host)
 {
-    if (host.trimmed().isEmpty())
+    if (host.isEmpty())
         return RemoteTarget::tr("Enter a host: an alias from ~/.ssh/config, or user@host.");
-    if (host.contains(QRegularExpression(QStringLiteral("\\s"))))
-        return RemoteTarget::tr("The host \"%1\" contains a space; enter one alias or user@host.").arg(host);
-    if (host.startsWith(QLatin1Char('-')))
-        return RemoteTarget::tr("The host \"%1\" begins with '-', which ssh would read as an option.").arg(host);
-    return {};
+    auto destination = parseSshDestination(host.toStdString(), SshRole::Destination, false);
+    return destination ? QString() : i18n::engineError(destination.error().message);
 }
 
-QStringList sshArguments(const RemoteTarget& target, const QString& command)
+QString remoteTargetProblem(const RemoteTarget& target, const QString& command)
 {
-    QStringList args{QStringLiteral("-o"), QStringLiteral("BatchMode=yes"), QStringLiteral("-o"),
-                     QStringLiteral("ConnectTimeout=20"), QStringLiteral("-o"), QStringLiteral("ServerAliveInterval=15"),
-                     QStringLiteral("-T")};
-    if (target.port > 0)
-        args << QStringLiteral("-p") << QString::number(target.port);
-    args << target.sshOptions;
-    args << target.host.trimmed() << command;
-    return args;
+    if (const QString host = remoteHostProblem(target.host); !host.isEmpty())
+        return host;
+    auto args = sshArguments(target, command);
+    return args ? QString() : i18n::engineError(args.error().message);
+}
+
+Result<QStringList> sshArguments(const RemoteTarget& target, const QString& command)
+{
+    auto t = engineTarget(target);
+    if (!t)
+        return t.error();
+    auto args = shardlab::sshArguments(*t, command.toStdString());
+    if (!args)
+        return args.error();
+    QStringList out;
+    for (const std::string& a : *args)
+        out << QString::fromStdString(a);
+    return out;
 }
 
 QString topologyCommandFor(const QString& runCommand)

@@ -5,6 +5,8 @@
 // docs/remote.md.
 #pragma once
 
+#include "shardlab/base/result.h"
+
 #include <QCoreApplication>
 #include <QString>
 #include <QStringList>
@@ -34,12 +36,18 @@ public:
     QString displayName() const;
 };
 
-// Why `host` cannot be an SSH destination (empty when it can): empty, white space or a leading
-// '-' (which ssh would read as an option).
+// Why `host` cannot be an SSH destination (empty when it can), in the user's language: the
+// engine's check (shardlab/cluster/ssh_target.h) of exactly this text, untrimmed: a name of ASCII
+// letters, digits, '.', '-' and '_' (or user@name), not beginning with '-'.
 QString remoteHostProblem(const QString& host);
-// ssh's arguments for `command` on `target`: batch mode, a connect timeout, the port, the extra
-// options, the destination and the command (which the remote shell reads, as the user typed it).
-QStringList sshArguments(const RemoteTarget& target, const QString& command);
+// Why `target` cannot run `command` (empty when it can): the host, the port and the command as
+// sshArguments() checks them.
+QString remoteTargetProblem(const RemoteTarget& target, const QString& command);
+// ssh's arguments for `command` on `target`, built and checked by the engine (ssh_target.h, shared
+// with the command line's --on): batch mode, a connect timeout, the port, the extra options, `--`,
+// the destination and the command (which the remote shell reads, as the user typed it). The error
+// is the engine's English (BadInput), naming the field.
+shardlab::Result<QStringList> sshArguments(const RemoteTarget& target, const QString& command);
 // The command that shows the machine a run command runs on: its `live|sim --stream -` replaced by
 // `topo --json`, so that `srun -N1 --gpus-per-node=8 shardlab live --stream -` asks a compute node
 // (not the login node); the default topology command for a command of another shape.

@@ -1,5 +1,6 @@
 #include "report/report_writer.h"
 
+#include "common/plaintext.h"
 #include "i18n/language.h"
 #include "report_pdf.h"
 #include "shardlab/base/file_io.h"
@@ -104,7 +105,7 @@ QAction* ReportWriter::createAction(QWidget* dialogParent)
             start(path);
     });
     connect(this, &ReportWriter::failed, dialogParent,
-        [dialogParent](const QString& message) { QMessageBox::warning(dialogParent, tr("Lab report"), message); });
+        [dialogParent](const QString& message) { warnPlainText(dialogParent, tr("Lab report"), message); });
     return action;
 }
 

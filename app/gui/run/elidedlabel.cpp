@@ -1,5 +1,7 @@
 #include "run/elidedlabel.h"
 
+#include "common/plaintext.h"
+
 #include <QEvent>
 #include <QPainter>
 #include <QStyle>
@@ -41,7 +43,7 @@ void ElidedLabel::paintEvent(QPaintEvent*)
 bool ElidedLabel::event(QEvent* e)
 {
     if (e->type() == QEvent::ToolTip)
-        setToolTip(shownText() == text() ? QString() : text());
+        setToolTip(shownText() == text() ? QString() : plainToolTip(text()));
     return QLabel::event(e);
 }
 

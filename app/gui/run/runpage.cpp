@@ -78,7 +78,9 @@ RunPage::RunPage(QWidget* parent) : QWidget(parent)
     column->addLayout(bar);
 
     m_banner = new QLabel(this);
+    m_banner->setObjectName(QStringLiteral("runBanner"));
     m_banner->setWordWrap(true);
+    m_banner->setTextFormat(Qt::PlainText); // errors quote remote machines, programs and files
     m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_banner->hide();
     column->addWidget(m_banner);

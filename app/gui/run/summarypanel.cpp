@@ -64,6 +64,7 @@ SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent)
     column->addWidget(title);
     m_sentence = new QLabel(this);
     m_sentence->setWordWrap(true);
+    m_sentence->setTextFormat(Qt::PlainText); // names from the scenario file
     m_sentence->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QFont big = m_sentence->font();
     big.setPointSizeF(big.pointSizeF() * 1.1);

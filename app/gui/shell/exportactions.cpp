@@ -1,5 +1,6 @@
 #include "shell/exportactions.h"
 
+#include "common/plaintext.h"
 #include "export/export_dialog.h"
 #include "i18n/language.h"
 #include "shell/mainwindow.h"
@@ -207,7 +208,7 @@ Status ExportActions::writeTrace(const QString& path) const
 
 void ExportActions::warn(const QString& title, const QString& message) const
 {
-    QMessageBox::warning(m_window, title, message);
+    warnPlainText(m_window, title, message);
 }
 
 void ExportActions::exportCurrent(std::optional<FigureFormat> format)

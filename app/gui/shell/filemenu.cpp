@@ -2,6 +2,7 @@
 #include "shell/mainwindow.h"
 
 #include "document/document.h"
+#include "common/plaintext.h"
 #include "document/documentcontroller.h"
 #include "document/edits.h"
 #include "document/prompter.h"
@@ -134,7 +135,7 @@ void MainWindow::rebuildRecentMenu()
         const QString path = files[i];
         m_recentMenu
             ->addAction(tr("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()), this, [this, path] { openFile(path); })
-            ->setToolTip(path);
+            ->setToolTip(plainToolTip(path));
     }
     if (!files.isEmpty()) {
         m_recentMenu->addSeparator();

@@ -95,6 +95,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_analysisDelay->setInterval(300);
 
     m_summary = new QLabel(this);
+    m_summary->setTextFormat(Qt::PlainText);
     m_summary->setToolTip(Glossary::imbalance());
     statusBar()->addPermanentWidget(m_summary);
 

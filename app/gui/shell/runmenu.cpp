@@ -4,6 +4,7 @@
 #include "shell/mainwindow.h"
 #include "document/documentcontroller.h"
 
+#include "document/documentcontroller.h"
 #include "remote/profiledialog.h"
 #include "remote/remotedialog.h"
 #include "report/report_writer.h"

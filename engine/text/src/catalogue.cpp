@@ -27,6 +27,7 @@ constexpr CatalogueEntry kEntries[] = {
 #include "catalogue/readers.inc"
 #include "catalogue/help.inc"
 #include "catalogue/profile.inc"
+#include "catalogue/remote.inc"
 };
 
 struct Index {
