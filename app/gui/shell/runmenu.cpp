@@ -4,7 +4,6 @@
 #include "shell/mainwindow.h"
 #include "document/documentcontroller.h"
 
-#include "document/documentcontroller.h"
 #include "remote/profiledialog.h"
 #include "remote/remotedialog.h"
 #include "report/report_writer.h"
