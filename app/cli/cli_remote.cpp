@@ -180,7 +180,10 @@ void addRemoteOptions(CLI::App* cmd, RunArgs& a, CLI::Option* stream)
                                "Run it on another machine over ssh: [USER@]HOST[:PORT], an alias of ~/.ssh/config or user@host; "
                                "the ShardLab there runs it (--stream -, the scenario on its standard input) and the run is "
                                "printed here (docs/remote.md)");
-    on->excludes(stream);
+    // --on and --stream exclude each other, checked in runRemote(): a CLI11 `excludes` between them
+    // would list --stream's exclusions in the order of the options' addresses, which changes from
+    // one run to the next (the help text must not)
+    (void)stream;
     cmd->add_option("--jump", a.jump, "With --on: reach the host through this jump host, [USER@]HOST[:PORT] (ssh -J)")->needs(on);
     cmd->add_option("--remote-shardlab", a.remoteShardlab,
                     "With --on: the shardlab program there, a path absolute or relative to the home folder (default: "
@@ -195,6 +198,10 @@ void addRemoteOptions(CLI::App* cmd, RunArgs& a, CLI::Option* stream)
 
 int runRemote(const RunArgs& a, Io io, const std::string& mode, const std::vector<std::string>& forwarded)
 {
+    if (a.stream) {
+        io.err << "shardlab: " << io.say(Message("cli.remote.not_with_stream").with("on", "--on").with("stream", "--stream")) << "\n";
+        return kExitBadInput;
+    }
     // every field checked before anything starts, on exactly the text given
     auto destination = parseSshDestination(a.on);
     if (!destination) {

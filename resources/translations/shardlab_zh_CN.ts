@@ -777,14 +777,6 @@
         <source>Enter a host: an alias from ~/.ssh/config, or user@host.</source>
         <translation>请输入主机：~/.ssh/config 中的别名，或 user@host。</translation>
     </message>
-    <message>
-        <source>The host &quot;%1&quot; contains a space; enter one alias or user@host.</source>
-        <translation>主机“%1”含有空格；请输入一个别名或 user@host。</translation>
-    </message>
-    <message>
-        <source>The host &quot;%1&quot; begins with &apos;-&apos;, which ssh would read as an option.</source>
-        <translation>主机“%1”以“-”开头，ssh 会把它当作选项。</translation>
-    </message>
 </context>
 <context>
     <name>SwitchItem</name>

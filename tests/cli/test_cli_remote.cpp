@@ -101,7 +101,9 @@ TEST_F(CliRemote, HostileTargetsAreRefusedBeforeSshStartsNamingTheField)
     EXPECT_NE(zh.err.find("用户名“-E”以“-”开头，ssh 会把它当作选项"), std::string::npos) << zh.err;
     EXPECT_FALSE(sshStarted());
     // --on and --stream do not go together
-    EXPECT_EQ(runCommand({"sim", "--on", "lab-gpu", "--stream", file}).status, 2);
+    const auto both = runCommand({"sim", "--on", "lab-gpu", "--stream", file});
+    EXPECT_EQ(both.status, 2);
+    EXPECT_NE(both.err.find("--on and --stream cannot be used together"), std::string::npos) << both.err;
 }
 
 TEST_F(CliRemote, ABenignSimOnPrintsWhatTheLocalRunPrints)

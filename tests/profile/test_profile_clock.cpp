@@ -34,11 +34,11 @@ TEST(ProfileClock, TheBoundCoversEveryBracket)
     // The timer jumps 178 ms forward between the second and third collective. The line through
     // the first and third brackets (4 ms of host time for 182 ms of GPU time) puts the second's
     // and fourth's readings 43,956 ns after the first's and third's, 1.956 ms before their own
-    // brackets end: the bound says so instead of 50 ns.
+    // brackets begin: the bound is the line's own 50 ns plus that, instead of 50 ns.
     const std::vector<ClockSample> jumped = brackets(5e9, 178e6);
     const ClockMap map = gpuClockFromBrackets(jumped);
     ASSERT_TRUE(map.valid());
-    EXPECT_NEAR(map.errorNs(), 2'000'100 - 50 - 4e6 * 2e6 / 182e6, 1e-3);
+    EXPECT_NEAR(map.errorNs(), 50 + (2'000'000 - 50 - 4e6 * 2e6 / 182e6), 1e-3);
     for (const ClockSample& s : jumped) {
         const double host = map.toHostNs(s.gpuNs);
         EXPECT_GE(host, s.hostBeforeNs - map.errorNs());
@@ -62,7 +62,7 @@ TEST(ProfileClock, TheRunSaysTheBoundThatCoversEveryBracket)
     ASSERT_TRUE(file) << file.error().message;
     auto built = buildProfiledRun({*file});
     ASSERT_TRUE(built) << built.error().message;
-    EXPECT_NE(built->run.clockNote.find("residual error <= 1956.09 us"), std::string::npos) << built->run.clockNote;
+    EXPECT_NE(built->run.clockNote.find("residual error <= 1956.04 us"), std::string::npos) << built->run.clockNote;
 }
 
 } // namespace

@@ -46,15 +46,21 @@ ClockMap gpuClockFromBrackets(std::vector<ClockSample> samples)
     if (!line.valid())
         return line;
     // The bound covers every bracket, not only the two the line goes through: where the line puts
-    // a reading outside its own bracket (a timer that jumped, drift that is not steady), the error
-    // there is at least that far and at most to the bracket's far end, which then is the bound.
-    double worst = line.errorNs();
+    // a reading outside its own bracket (a timer that jumped, drift that is not steady), the line is
+    // shown to be off there by at least the distance to the bracket's near end, and the bound is the
+    // line's own error plus that distance. Not the distance to the far end: a bracket can be wide
+    // (ranks that share a GPU report a kernel's start only once their peers arrive, hundreds of ms
+    // later), and a bound that wide would call every wait a tie (profile_build.cpp's tieUs).
+    const double own = line.errorNs();
+    double worst = own;
     for (const ClockSample& s : samples) {
         if (s.bracketNs() < 0) // ignored by the fit too
             continue;
         const double host = line.toHostNs(s.gpuNs);
-        if (host < s.hostBeforeNs || host > s.hostAfterNs)
-            worst = std::max(worst, std::max(host - s.hostBeforeNs, s.hostAfterNs - host));
+        if (host < s.hostBeforeNs)
+            worst = std::max(worst, own + (s.hostBeforeNs - host));
+        else if (host > s.hostAfterNs)
+            worst = std::max(worst, own + (host - s.hostAfterNs));
     }
     for (ClockFit* fit : {&a, &b})
         if (fit->valid())
