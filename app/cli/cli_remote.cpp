@@ -199,7 +199,10 @@ void addRemoteOptions(CLI::App* cmd, RunArgs& a, CLI::Option* stream)
 int runRemote(const RunArgs& a, Io io, const std::string& mode, const std::vector<std::string>& forwarded)
 {
     if (a.stream) {
-        io.err << "shardlab: " << io.say(Message("cli.remote.not_with_stream").with("on", "--on").with("stream", "--stream")) << "\n";
+        io.err << "shardlab: " << io.say(Message("cli.remote.not_with_stream")
+                                                  .with("on", "--on")
+                                                  .with("stream", "--stream")
+                                                  .with("command", "shardlab " + mode + " --stream -")) << "\n";
         return kExitBadInput;
     }
     // every field checked before anything starts, on exactly the text given
