@@ -2,9 +2,9 @@
 # ShardLab's one entry point for a fresh Debian 12 machine.
 #   tools/dev.sh gui    install what is missing, build, run the desktop app on the default scenario
 #   tools/dev.sh test   install what is missing, build with warnings as errors, run every test:
-#                       ctest, the Debian package installed into a temporary root and run,
-#                       every CPU test again under AddressSanitizer + UBSan, and a short fuzzing run
-#                       (SHARDLAB_QUICK=1 runs ctest only)
+#                       the Debian package installed into a temporary root and run, every CPU test
+#                       under AddressSanitizer + UBSan, the rest (GPU, MPI, live library) in the
+#                       build itself, and a short fuzzing run (SHARDLAB_QUICK=1: ctest of the build only)
 #   tools/dev.sh build  install what is missing and build only
 # Environment: BUILD_DIR (default build/dev; build/ci for `test`), SHARDLAB_CMAKE_ARGS (extra -D
 # options), JOBS (parallel build jobs, default: number of cores).
@@ -100,6 +100,20 @@ check_sanitizers() {
     ctest --preset dev-asan -j "$jobs"
 }
 
+# The tests of this build that the sanitizer build does not have (names compared as `ctest -N`
+# lists them), run here. Names are matched whole, with their regular-expression characters escaped.
+ctest_the_rest() {
+  local listed='s/^ *Test *#[0-9]*: //p'
+  local all sanitized rest
+  all=$(ctest --test-dir "$build" -N | sed -n "$listed" | sort)
+  sanitized=$(ctest --preset dev-asan -N | sed -n "$listed" | sort)
+  rest=$(comm -23 <(echo "$all") <(echo "$sanitized") | sed 's/[][\\.*^$+?(){}|]/\\&/g' | paste -sd '|')
+  [ -z "$all" ] && { echo "no tests found in $build"; return 1; }
+  echo "   $(echo "$all" | wc -l) tests in this build, $(echo "$sanitized" | wc -l) run under the sanitizers"
+  [ -z "$rest" ] && return 0
+  QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" --output-on-failure -j "$jobs" -R "^($rest)\$"
+}
+
 # libFuzzer over every parser of a user's file, briefly (FUZZ_SECONDS, default 60), then over the
 # run-stream reader and the profiler's records.
 check_fuzz() {
@@ -179,10 +193,15 @@ case "$mode" in
   test)
     stage "build (RelWithDebInfo)" configure_and_build ON
     # GUI tests need no display; GPU tests skip with a message where no GPU is present.
-    stage "ctest" env QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" --output-on-failure --no-tests=error -j "$jobs"
-    [ -n "${SHARDLAB_QUICK:-}" ] && exit 0
+    if [ -n "${SHARDLAB_QUICK:-}" ]; then
+      stage "ctest" env QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" --output-on-failure --no-tests=error -j "$jobs"
+      exit 0
+    fi
+    # Each test runs once: under the sanitizers where that build has it, here otherwise (GPU, MPI,
+    # and the tests of the live library, which the sanitizer build leaves out).
     stage "package" check_package
     stage "sanitizers (build + ctest)" check_sanitizers
+    stage "ctest (the rest, in this build)" ctest_the_rest
     stage "fuzzing (build + run)" check_fuzz
     ;;
   gui)
