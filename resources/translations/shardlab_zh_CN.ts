@@ -2931,8 +2931,8 @@ first mismatch</source>
         <translation>与计算重叠</translation>
     </message>
     <message>
-        <source>auto picks ring or tree as NCCL&apos;s tuner does; the others force one.</source>
-        <translation>auto 像 NCCL 的调优器那样选择 ring 或 tree；其他选项强制使用其中一种。</translation>
+        <source>auto picks ring, tree or NVLS (where the NVSwitch reduces) as NCCL&apos;s tuner does; the others force one, where the topology allows it.</source>
+        <translation>auto 像 NCCL 的调优器那样在 ring、tree 和 NVLS（由 NVSwitch 完成归约）之间选择；其他选项强制使用指定的算法，前提是拓扑支持它。</translation>
     </message>
     <message>
         <source>Algorithm</source>

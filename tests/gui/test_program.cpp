@@ -82,6 +82,29 @@ private slots:
         QVERIFY(doc.scenario() == before);
     }
 
+    void everyAlgorithmIsOfferedAndShown()
+    {
+        // Every algorithm a scenario may name is in the step editor (NVLS ones included), so a
+        // step that uses one shows it instead of a blank box, and picking it back is an edit.
+        Document doc;
+        doc.reset(test::loadExample("default.shardlab.json"), QString());
+        OpEditor editor(&doc);
+        QStringList offered;
+        for (int i = 0; i < editor.algorithmBox()->count(); ++i)
+            offered << editor.algorithmBox()->itemText(i);
+        QCOMPARE(offered, (QStringList {QStringLiteral("auto"), QStringLiteral("ring"), QStringLiteral("tree"),
+                                        QStringLiteral("direct"), QStringLiteral("hierarchical"), QStringLiteral("nvls"),
+                                        QStringLiteral("nvls-tree")}));
+        Scenario s = doc.scenario();
+        s.program[2].algorithm = Algorithm::NvlsTree;
+        doc.reset(s, QString());
+        editor.setStep(2);
+        QCOMPARE(editor.algorithmBox()->currentText(), QStringLiteral("nvls-tree"));
+        editor.algorithmBox()->setCurrentIndex(editor.algorithmBox()->findData(static_cast<int>(Algorithm::Nvls)));
+        QCOMPARE(doc.scenario().program[2].algorithm, Algorithm::Nvls);
+        QVERIFY(editor.algorithmBox()->toolTip().contains(QStringLiteral("NVLS")));
+    }
+
     void panelAddsMovesAndRemovesSteps()
     {
         Document doc;

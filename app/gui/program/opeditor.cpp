@@ -21,8 +21,6 @@ namespace shardlab::gui {
 namespace {
 constexpr OpKind kKinds[] = {OpKind::Compute, OpKind::AllReduce, OpKind::Reduce, OpKind::Broadcast, OpKind::AllGather,
     OpKind::AllGatherV, OpKind::ReduceScatter, OpKind::ReduceScatterAllGather, OpKind::SendRecv};
-constexpr Algorithm kAlgorithms[]
-    = {Algorithm::Auto, Algorithm::Ring, Algorithm::Tree, Algorithm::Direct, Algorithm::Hierarchical};
 } // namespace
 
 OpEditor::OpEditor(Document* document, QWidget* parent) : QWidget(parent), m_document(document)
@@ -75,9 +73,10 @@ OpEditor::OpEditor(Document* document, QWidget* parent) : QWidget(parent), m_doc
     m_overlap->setToolTip(Glossary::overlap());
     form->addRow(QString(), m_overlap);
     m_algorithm = new QComboBox(this);
-    for (Algorithm a : kAlgorithms)
-        m_algorithm->addItem(QString::fromLatin1(algorithmName(a)), static_cast<int>(a));
-    m_algorithm->setToolTip(tr("auto picks ring or tree as NCCL's tuner does; the others force one."));
+    for (const auto& [a, name] : kAlgorithmNames)
+        m_algorithm->addItem(QString::fromLatin1(name), static_cast<int>(a));
+    m_algorithm->setToolTip(tr("auto picks ring, tree or NVLS (where the NVSwitch reduces) as NCCL's tuner does; "
+                               "the others force one, where the topology allows it."));
     form->addRow(tr("Algorithm"), m_algorithm);
 
     m_computeOnly = {m_flops, form->labelForField(m_flops)};

@@ -31,6 +31,7 @@ public:
     QLineEdit* sizeEdit() const { return m_bytes; }
     QLineEdit* workEdit() const { return m_flops; }
     QSpinBox* bucketsBox() const { return m_buckets; }
+    QComboBox* algorithmBox() const { return m_algorithm; }
 
 public slots:
     // Opens the "Which collective?" helper and applies its answer to this step.

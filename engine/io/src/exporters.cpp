@@ -39,10 +39,6 @@ std::string spanLabel(const Scenario& s, const RunResult& run, const Span& sp)
 }
 
 
-const char* detailArg(SpanDetail d)
-{
-    return d == SpanDetail::InjectedDelay ? "injected_delay" : d == SpanDetail::Paging ? "paging" : "none";
-}
 
 } // namespace
 
@@ -339,7 +335,7 @@ Status writeChromeTrace(std::ostream& out, const Scenario& s, const RunResult& r
                       "\"args\":{\"iteration\":%d,\"step\":%d,\"bucket\":%d,\"collective\":%d,\"waited_for\":%d,"
                       "\"detail\":\"%s\"}}",
                       label.c_str(), spanKindName(sp.kind), sp.beginUs, sp.durationUs(), sp.rank, sp.stream, sp.iteration,
-                      sp.op, sp.bucket, indexOf(sp.collective), sp.waitedFor, detailArg(sp.detail));
+                      sp.op, sp.bucket, indexOf(sp.collective), sp.waitedFor, spanDetailName(sp.detail));
         out << (first ? buf + 2 : buf);
         first = false;
     }

@@ -17,38 +17,24 @@ namespace {
 const char* const kSpanFields[] = {"rank",  "stream",    "kind",   "begin_us",   "end_us", "op",
                                    "iteration", "bucket", "collective", "waited_for", "detail"};
 
-const char* detailName(SpanDetail d)
-{
-    switch (d) {
-    case SpanDetail::None: return "none";
-    case SpanDetail::InjectedDelay: return "injected_delay";
-    case SpanDetail::Paging: return "paging";
-    }
-    return "none";
-}
-
-
 int intAt(const json& v, const std::string& path, long long lo = std::numeric_limits<int>::min(),
           long long hi = std::numeric_limits<int>::max())
 {
     return static_cast<int>(integerAt(v, path, lo, hi));
 }
 
+// One of the enum's names (its table in model/), or an error listing them all.
 template <class E, size_t N>
-E enumAt(const json& v, const std::string& path, const E (&values)[N], const char* (*name)(E), const char* expected)
+E enumAt(const json& v, const std::string& path, const EnumName<E> (&table)[N])
 {
     const std::string s = stringAt(v, path);
-    for (E e : values)
-        if (s == name(e))
-            return e;
+    if (auto e = valueIn(table, s))
+        return *e;
+    std::string expected;
+    for (size_t i = 0; i < N; ++i)
+        expected += std::string(i == 0 ? "" : i + 1 == N ? " or " : ", ") + table[i].name;
     failAt(path, "'" + s + "' (expected " + expected + ")");
 }
-
-const SpanKind kSpanKinds[] = {SpanKind::Compute, SpanKind::Comm, SpanKind::Wait};
-const SpanDetail kDetails[] = {SpanDetail::None, SpanDetail::InjectedDelay, SpanDetail::Paging};
-const Algorithm kAlgorithms[] = {Algorithm::Auto, Algorithm::Ring, Algorithm::Tree, Algorithm::Direct, Algorithm::Hierarchical,
-                                 Algorithm::Nvls, Algorithm::NvlsTree};
-const Protocol kProtocols[] = {Protocol::LL, Protocol::LL128, Protocol::Simple};
 
 OpKind opAt(const json& v, const std::string& path)
 {
@@ -115,7 +101,7 @@ json iterationToJson(const IterationMark& m) { return {m.beginUs, m.endUs}; }
 json spanToJson(const Span& s)
 {
     return {s.rank, s.stream, spanKindName(s.kind), s.beginUs, s.endUs, s.op, s.iteration, s.bucket,
-            s.collective, s.waitedFor, detailName(s.detail)};
+            s.collective, s.waitedFor, spanDetailName(s.detail)};
 }
 
 json spanFieldsJson() { return kSpanFields; }
@@ -190,7 +176,7 @@ Span spanFromJson(const json& v, const std::string& p)
     Span s;
     s.rank = intAt(a[0], at(0));
     s.stream = intAt(a[1], at(1), 0, 1);
-    s.kind = enumAt(a[2], at(2), kSpanKinds, spanKindName, "compute, comm or wait");
+    s.kind = enumAt(a[2], at(2), kSpanKindNames);
     s.beginUs = numberAt(a[3], at(3));
     s.endUs = numberAt(a[4], at(4));
     s.op = intAt(a[5], at(5));
@@ -198,7 +184,7 @@ Span spanFromJson(const json& v, const std::string& p)
     s.bucket = intAt(a[7], at(7));
     s.collective = intAt(a[8], at(8));
     s.waitedFor = intAt(a[9], at(9));
-    s.detail = enumAt(a[10], at(10), kDetails, detailName, "none, injected_delay or paging");
+    s.detail = enumAt(a[10], at(10), kSpanDetailNames);
     return s;
 }
 
@@ -223,8 +209,8 @@ CollectiveRecord collectiveFromJson(const json& c, const std::string& p)
     r.startUs = numberAt(m("start_us"), q("start_us"));
     r.endUs = numberAt(m("end_us"), q("end_us"));
     r.lastArrival = intAt(m("last_arrival"), q("last_arrival"));
-    r.algorithm = enumAt(m("algorithm"), q("algorithm"), kAlgorithms, algorithmName, "auto, ring, tree, direct, hierarchical, nvls or nvls-tree");
-    r.protocol = enumAt(m("protocol"), q("protocol"), kProtocols, protocolName, "LL, LL128 or Simple");
+    r.algorithm = enumAt(m("algorithm"), q("algorithm"), kAlgorithmNames);
+    r.protocol = enumAt(m("protocol"), q("protocol"), kProtocolNames);
     r.wrongElements = intAt(m("wrong_elements"), q("wrong_elements"), 0);
     return r;
 }

@@ -58,12 +58,8 @@ SpanDetail detailOf(const json& args, const std::string& name, const std::string
 {
     if (auto d = args.find("detail"); d != args.end()) {
         const std::string s = stringAt(*d, path + ".args.detail");
-        if (s == "none")
-            return SpanDetail::None;
-        if (s == "injected_delay")
-            return SpanDetail::InjectedDelay;
-        if (s == "paging")
-            return SpanDetail::Paging;
+        if (auto detail = spanDetailFromName(s))
+            return *detail;
         throw JsonPathError(path + ".args.detail: '" + s + "' (expected none, injected_delay or paging)");
     }
     // traces written before the detail was an argument: the exporter's label says it

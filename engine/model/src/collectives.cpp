@@ -90,39 +90,6 @@ OpKind collectiveFor(Need need, bool unequalPieces)
     return OpKind::AllReduce;
 }
 
-const char* algorithmName(Algorithm a)
-{
-    switch (a) {
-    case Algorithm::Auto: return "auto";
-    case Algorithm::Ring: return "ring";
-    case Algorithm::Tree: return "tree";
-    case Algorithm::Direct: return "direct";
-    case Algorithm::Hierarchical: return "hierarchical";
-    case Algorithm::Nvls: return "nvls";
-    case Algorithm::NvlsTree: return "nvls-tree";
-    }
-    return "?";
-}
-
-std::optional<Algorithm> algorithmFromName(std::string_view name)
-{
-    for (Algorithm a : {Algorithm::Auto, Algorithm::Ring, Algorithm::Tree, Algorithm::Direct, Algorithm::Hierarchical,
-                        Algorithm::Nvls, Algorithm::NvlsTree})
-        if (name == algorithmName(a))
-            return a;
-    return std::nullopt;
-}
-
-const char* protocolName(Protocol p)
-{
-    switch (p) {
-    case Protocol::LL: return "LL";
-    case Protocol::LL128: return "LL128";
-    case Protocol::Simple: return "Simple";
-    }
-    return "?";
-}
-
 std::vector<ProgramStep> expandSteps(const std::vector<Op>& program)
 {
     std::vector<ProgramStep> steps;

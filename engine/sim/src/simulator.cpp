@@ -606,14 +606,4 @@ double RunResult::endUs() const
     return e;
 }
 
-const char* spanKindName(SpanKind kind)
-{
-    switch (kind) {
-    case SpanKind::Compute: return "compute";
-    case SpanKind::Comm: return "comm";
-    case SpanKind::Wait: return "wait";
-    }
-    return "?";
-}
-
 } // namespace shardlab

@@ -3,6 +3,7 @@
 
 #include "shardlab/base/units.h"
 #include "shardlab/model/collectives.h"
+#include "shardlab/model/enum_names.h"
 
 #include <optional>
 #include <string>
@@ -15,9 +16,27 @@ namespace shardlab {
 enum class Algorithm { Auto, Ring, Tree, Direct, Hierarchical, Nvls, NvlsTree };
 enum class Protocol { LL, LL128, Simple };
 
-const char* algorithmName(Algorithm algorithm); // "auto", "ring", "tree", "direct", "hierarchical", "nvls", "nvls-tree"
-std::optional<Algorithm> algorithmFromName(std::string_view name);
-const char* protocolName(Protocol protocol);    // "LL", "LL128", "Simple"
+// Their names in scenario and result files, on the command line and in the step editor.
+inline constexpr EnumName<Algorithm> kAlgorithmNames[] = {
+    {Algorithm::Auto, "auto"},
+    {Algorithm::Ring, "ring"},
+    {Algorithm::Tree, "tree"},
+    {Algorithm::Direct, "direct"},
+    {Algorithm::Hierarchical, "hierarchical"},
+    {Algorithm::Nvls, "nvls"},
+    {Algorithm::NvlsTree, "nvls-tree"},
+};
+static_assert(listsEveryValueInOrder(kAlgorithmNames, Algorithm::NvlsTree));
+inline constexpr EnumName<Protocol> kProtocolNames[] = {
+    {Protocol::LL, "LL"},
+    {Protocol::LL128, "LL128"},
+    {Protocol::Simple, "Simple"},
+};
+static_assert(listsEveryValueInOrder(kProtocolNames, Protocol::Simple));
+
+constexpr const char* algorithmName(Algorithm algorithm) { return nameIn(kAlgorithmNames, algorithm); }
+constexpr std::optional<Algorithm> algorithmFromName(std::string_view name) { return valueIn(kAlgorithmNames, name); }
+constexpr const char* protocolName(Protocol protocol) { return nameIn(kProtocolNames, protocol); }
 
 // The largest group a collective may force Algorithm::Direct on. Direct is every rank sending to
 // every other at once: n(n-1) transfers, each routed and priced, so time and memory grow as n^2

@@ -2,6 +2,7 @@
 // of every collective. Plain values: safe to copy to another thread.
 #pragma once
 
+#include "shardlab/model/enum_names.h"
 #include "shardlab/model/program.h"
 
 #include "shardlab/text/message.h"
@@ -16,19 +17,25 @@ namespace shardlab {
 enum class RunMode { Simulated, Live };
 // The one spelling of a run's mode in every file ShardLab writes and reads (result files, run
 // streams, traces, --json summaries): "sim" or "live".
-constexpr const char* runModeName(RunMode mode) { return mode == RunMode::Live ? "live" : "sim"; }
-constexpr std::optional<RunMode> runModeFromName(std::string_view name)
-{
-    if (name == "live")
-        return RunMode::Live;
-    if (name == "sim")
-        return RunMode::Simulated;
-    return std::nullopt;
-}
+inline constexpr EnumName<RunMode> kRunModeNames[] = {{RunMode::Simulated, "sim"}, {RunMode::Live, "live"}};
+static_assert(listsEveryValueInOrder(kRunModeNames, RunMode::Live));
+constexpr const char* runModeName(RunMode mode) { return nameIn(kRunModeNames, mode); }
+constexpr std::optional<RunMode> runModeFromName(std::string_view name) { return valueIn(kRunModeNames, name); }
+
 enum class SpanKind { Compute, Comm, Wait };
+inline constexpr EnumName<SpanKind> kSpanKindNames[] = {
+    {SpanKind::Compute, "compute"}, {SpanKind::Comm, "comm"}, {SpanKind::Wait, "wait"}};
+static_assert(listsEveryValueInOrder(kSpanKindNames, SpanKind::Wait));
+constexpr const char* spanKindName(SpanKind kind) { return nameIn(kSpanKindNames, kind); }
+constexpr std::optional<SpanKind> spanKindFromName(std::string_view name) { return valueIn(kSpanKindNames, name); }
+
 // Compute spans that are not the program's own work.
 enum class SpanDetail : unsigned char { None, InjectedDelay, Paging };
-const char* spanKindName(SpanKind kind); // "compute", "comm", "wait"
+inline constexpr EnumName<SpanDetail> kSpanDetailNames[] = {
+    {SpanDetail::None, "none"}, {SpanDetail::InjectedDelay, "injected_delay"}, {SpanDetail::Paging, "paging"}};
+static_assert(listsEveryValueInOrder(kSpanDetailNames, SpanDetail::Paging));
+constexpr const char* spanDetailName(SpanDetail detail) { return nameIn(kSpanDetailNames, detail); }
+constexpr std::optional<SpanDetail> spanDetailFromName(std::string_view name) { return valueIn(kSpanDetailNames, name); }
 
 struct Span {
     int rank = 0;
