@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -32,6 +33,30 @@ MonitorOptions options(double silenceMs = 1000, double stallMs = 0)
     o.silenceMs = silenceMs;
     o.stallMs = stallMs;
     return o;
+}
+
+// A clock the test moves by hand (milliseconds), shared by the monitors of one test.
+class TestClock {
+public:
+    void set(double ms) { m_ms->store(ms); }
+    JobMonitor::Clock function() const
+    {
+        return [ms = m_ms] { return ms->load(); };
+    }
+
+private:
+    std::shared_ptr<std::atomic<double>> m_ms = std::make_shared<std::atomic<double>>(0.0);
+};
+
+// Waits until the monitor has completed `cycles` watch cycles (false after a minute: it hangs).
+bool waitForCycles(const JobMonitor& monitor, long long cycles)
+{
+    for (int i = 0; i < 60000; ++i) {
+        if (monitor.cycles() >= cycles)
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return false;
 }
 
 } // namespace
@@ -138,11 +163,14 @@ TEST(JobMonitor, AStallNamesTheRankFurthestBehind)
 
 TEST(JobMonitor, ADeadRankEndsTheJobWithinTheDeadline)
 {
-    // Four ranks with monitors; rank 2 completes collective #3 and dies. Rank 0 must report it
-    // within the silence deadline (plus a beat), naming rank 2 and #3; nobody else reports.
+    // Four ranks with monitors on one clock of the test's own; rank 2 completes collective #3 and
+    // dies. Rank 0 must report it once the silence deadline has passed on that clock, and not
+    // before, naming rank 2 and #3; nobody else reports. No assertion depends on how fast the
+    // machine is: the test moves the clock and waits for the monitors' cycles.
     InProcessJob job(4);
     MonitorOptions o = options(600);
     o.beatIntervalMs = 20;
+    TestClock clock;
     std::vector<RankProgress> progress(4);
     std::mutex m;
     std::vector<std::pair<int, std::string>> reports;
@@ -150,31 +178,52 @@ TEST(JobMonitor, ADeadRankEndsTheJobWithinTheDeadline)
     for (int r = 0; r < 4; ++r) {
         for (int c = 0; c <= 3; ++c)
             progress[static_cast<size_t>(r)].collectiveCompleted(c, "all_reduce 'grads' #" + std::to_string(c));
-        monitors.push_back(std::make_unique<JobMonitor>(job.transport(r), progress[static_cast<size_t>(r)],
-                                                        "host" + std::to_string(r), o, [&, r](const Message& msg) {
-                                                            std::lock_guard lock(m);
-                                                            reports.emplace_back(r, english(msg));
-                                                            job.transport(r).abort(3);
-                                                        }));
+        monitors.push_back(std::make_unique<JobMonitor>(
+            job.transport(r), progress[static_cast<size_t>(r)], "host" + std::to_string(r), o,
+            [&, r](const Message& msg) {
+                std::lock_guard lock(m);
+                reports.emplace_back(r, english(msg));
+                job.transport(r).abort(3);
+            },
+            clock.function()));
         monitors.back()->setState(ProcessState::Running);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    // Every rank has sent beats, and rank 0 has heard them at time 0.
+    for (int r : {1, 2, 3})
+        ASSERT_TRUE(waitForCycles(*monitors[static_cast<size_t>(r)], 2));
+    ASSERT_TRUE(waitForCycles(*monitors[0], monitors[0]->cycles() + 2));
     for (int r : {0, 1, 3})
         progress[static_cast<size_t>(r)].collectiveCompleted(4, "all_reduce 'grads' #4");
-    const auto killed = std::chrono::steady_clock::now();
     job.kill(2);
-    while (!job.aborted() && std::chrono::steady_clock::now() - killed < std::chrono::seconds(20))
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    const double tookMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - killed).count();
+    // Time moves on in steps of 100 ms; after each, ranks 1 and 3 beat again and rank 0 hears
+    // them, so only rank 2 falls silent. 500 ms of silence is within the 600 ms deadline.
+    const auto step = [&](double nowMs) {
+        clock.set(nowMs);
+        for (int r : {1, 3})
+            if (!waitForCycles(*monitors[static_cast<size_t>(r)], monitors[static_cast<size_t>(r)]->cycles() + 2))
+                return false;
+        return waitForCycles(*monitors[0], monitors[0]->cycles() + 2);
+    };
+    for (double t = 100; t <= 500; t += 100)
+        ASSERT_TRUE(step(t)) << "at " << t << " ms";
+    {
+        std::lock_guard lock(m);
+        EXPECT_TRUE(reports.empty()) << "reported within the deadline: " << reports[0].second;
+    }
+    EXPECT_FALSE(job.aborted().has_value());
+    // 700 ms of silence: past the deadline.
+    clock.set(700);
+    for (int i = 0; i < 60000 && !job.aborted(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
     for (auto& mon : monitors)
         mon->stop();
-    ASSERT_TRUE(job.aborted().has_value());
+    ASSERT_TRUE(job.aborted().has_value()) << "rank 0 did not report rank 2 after 700 ms of silence";
     EXPECT_EQ(job.aborted()->first, 0);
     EXPECT_EQ(job.aborted()->second, 3);
-    EXPECT_LT(tookMs, 600 + 2000); // the deadline plus generous scheduling slack on a busy machine
     ASSERT_EQ(reports.size(), 1u);
     EXPECT_EQ(reports[0].first, 0);
-    EXPECT_EQ(reports[0].second.rfind("rank 2 (host2) stopped responding", 0), 0u) << reports[0].second;
+    EXPECT_EQ(reports[0].second.rfind("rank 2 (host2) stopped responding: nothing heard from it for 0.7 s", 0), 0u)
+        << reports[0].second;
     EXPECT_NE(reports[0].second.find("its last completed collective was #3 all_reduce 'grads' #3"), std::string::npos)
         << reports[0].second;
     EXPECT_NE(reports[0].second.find("rank 1 #4, rank 2 #3, rank 3 #4"), std::string::npos) << reports[0].second;
@@ -182,17 +231,48 @@ TEST(JobMonitor, ADeadRankEndsTheJobWithinTheDeadline)
 
 TEST(JobMonitor, StoppingSaysGoodbye)
 {
+    // Rank 1 stops (saying goodbye) and rank 0 keeps watching far past the silence deadline on
+    // the test's clock: the goodbye must keep rank 0 from taking the exit for a death.
     InProcessJob job(2);
     MonitorOptions o = options(300);
     o.beatIntervalMs = 20;
+    TestClock clock;
     RankProgress p0, p1;
     std::atomic<int> failures{0};
-    JobMonitor m0(job.transport(0), p0, "a", o, [&](const Message&) { ++failures; });
+    JobMonitor m0(job.transport(0), p0, "a", o, [&](const Message&) { ++failures; }, clock.function());
     {
-        JobMonitor m1(job.transport(1), p1, "b", o, [&](const Message&) { ++failures; });
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    } // rank 1 leaves
-    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+        JobMonitor m1(job.transport(1), p1, "b", o, [&](const Message&) { ++failures; }, clock.function());
+        ASSERT_TRUE(waitForCycles(m1, 2));
+    } // rank 1 leaves: its goodbye is on its way to rank 0
+    ASSERT_TRUE(waitForCycles(m0, m0.cycles() + 2)); // heard
+    clock.set(5000);
+    ASSERT_TRUE(waitForCycles(m0, m0.cycles() + 2)); // and judged at 5 s
     m0.stop();
     EXPECT_EQ(failures.load(), 0);
+    EXPECT_FALSE(m0.failed());
+}
+
+TEST(JobMonitor, ASilentExitIsADeath)
+{
+    // The same without the goodbye (the rank's process vanished): rank 0 reports it once the
+    // deadline has passed on its clock. This is what makes the test above able to fail.
+    InProcessJob job(2);
+    MonitorOptions o = options(300);
+    o.beatIntervalMs = 20;
+    TestClock clock;
+    RankProgress p0, p1;
+    std::atomic<int> failures{0};
+    JobMonitor m0(job.transport(0), p0, "a", o, [&](const Message&) { ++failures; }, clock.function());
+    {
+        JobMonitor m1(job.transport(1), p1, "b", o, [&](const Message&) { ++failures; }, clock.function());
+        ASSERT_TRUE(waitForCycles(m1, 2));
+        job.kill(1); // gone before it could say goodbye
+    }
+    ASSERT_TRUE(waitForCycles(m0, m0.cycles() + 2));
+    clock.set(5000);
+    for (int i = 0; i < 60000 && !m0.failed(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    m0.stop();
+    EXPECT_TRUE(m0.failed());
+    EXPECT_EQ(failures.load(), 1);
 }

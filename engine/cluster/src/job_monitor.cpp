@@ -255,6 +255,7 @@ void JobMonitor::loop()
                 m_onFailure(*failure);
             return;
         }
+        ++m_cycles;
     }
     // Say goodbye so that the watchers do not take this process's exit for a death.
     Heartbeat bye = beat();

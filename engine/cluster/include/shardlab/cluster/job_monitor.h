@@ -109,6 +109,10 @@ public:
     void setState(ProcessState state, std::string message = {});
     void stop();
     bool failed() const { return m_failed.load(); }
+    // Watch cycles completed: each sends this rank's beat, takes in what arrived and ends with a
+    // verdict at the clock's time. A cycle that starts after a beat was sent to this rank has
+    // heard it by its end, so tests with their own clock wait on this instead of sleeping.
+    long long cycles() const { return m_cycles.load(); }
 
 private:
     void loop();
@@ -125,6 +129,7 @@ private:
     std::string m_message;
     std::atomic<bool> m_stop{false};
     std::atomic<bool> m_failed{false};
+    std::atomic<long long> m_cycles{0};
     std::thread m_thread;
 };
 
