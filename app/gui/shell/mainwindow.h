@@ -1,6 +1,6 @@
 // The main window only assembles: the document and its file handling, the pages in a central tab
 // widget (Editor, Run, Analysis), the lessons in a dock, menus, a toolbar and the status bar.
-// What connects the pages is in window/pagewiring.cpp, each menu in its own file under window/.
+// What connects the pages is in shell/pagewiring.cpp, each menu in its own file under shell/.
 //
 // Every page follows the open document (scenarioChanged()); the run page's playback animates the
 // topology diagram (shown on the editor and under the run page's timeline); every finished run is
@@ -96,7 +96,7 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    // each in its own file under window/
+    // each in its own file under shell/
     void wirePages();
     void wireLessons();
     void buildFileMenu();

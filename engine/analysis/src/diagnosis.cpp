@@ -1,4 +1,4 @@
-// The handbook's three rules (diagnosis.h). Every number in a sentence comes from the run, its
+// The handbook's five rules (diagnosis.h: FindingRule). Every number in a sentence comes from the run, its
 // summary, the scenario or the cost model on the scenario's topology.
 #include "shardlab/analysis/diagnosis.h"
 
