@@ -22,14 +22,17 @@
 // last by a hair after rank 1 (ddp4's rank 3 at the all-reduce after rank 1's broadcast), the wait
 // is that rank's.
 #include "shardlab/analysis/summary.h"
+#include "shardlab/io/exporters.h"
 #include "shardlab/profile/profile_build.h"
 #include "shardlab/profile/profile_scenario.h"
 #include "shardlab/sim/simulator.h"
+#include "shardlab/text/message.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -127,6 +130,51 @@ INSTANTIATE_TEST_SUITE_P(PyTorch, RealJob,
                                            Job{"mesh4", 4, 4, 8, 1, 0, 368.10}, Job{"pipeline2", 2, 0, 8, 1, 0, 355.89},
                                            Job{"pipeline4", 4, 0, 8, 1, 0, 374.97}),
                          [](const ::testing::TestParamInfo<Job>& job) { return std::string(job.param.name); });
+
+// The mesh's four communicators, each drawn as what it is (issue 30): the run's note lists each
+// with its members and NCCL's hash, every collective of the observed program is named by its
+// group (what the summary's table, the trace's spans and the timeline's tooltips show), and each
+// collective record's group is its communicator's members, in the communicator's order.
+TEST(RealJobMesh, EachCommunicatorIsNamedByItsMembers)
+{
+    auto files = readProfileDirectory(std::string(SHARDLAB_SOURCE_DIR) + "/tests/profile/data/mesh4");
+    ASSERT_TRUE(files) << files.error().message;
+    auto built = buildProfiledRun(*files);
+    ASSERT_TRUE(built) << built.error().message;
+    const RunResult& run = built->run;
+    const std::string note = "4 communicators drawn, each collective within its own members: "
+                             "communicator 1 of 4: ranks 0,2 (aca2d0648ed60bcb), 34 operations; "
+                             "communicator 2 of 4: ranks 0,1 (3901f2d7a9f882d1), 24 operations; "
+                             "communicator 3 of 4: ranks 1,3 (919ae4bab5dd6a1c), 34 operations; "
+                             "communicator 4 of 4: ranks 2,3 (98813d476df75116), 24 operations";
+    ASSERT_FALSE(run.notes.empty());
+    EXPECT_EQ(run.notes.front(), note);
+    EXPECT_EQ(render(run.noteMessage(0), Language::Chinese),
+              "画出了 4 个通信器，每个 Collective 只在自己的成员之间度量：第 1 个通信器（共 4 个）：Rank 0,2（aca2d0648ed60bcb），34 次操作；"
+              "第 2 个通信器（共 4 个）：Rank 0,1（3901f2d7a9f882d1），24 次操作；第 3 个通信器（共 4 个）：Rank 1,3（919ae4bab5dd6a1c），34 次操作；"
+              "第 4 个通信器（共 4 个）：Rank 2,3（98813d476df75116），24 次操作");
+    // The step: 3 TP all-reduces on each TP group ({0,1}, {2,3}), then 4 DP all-reduces on each DP
+    // group ({0,2}, {1,3}): 14 collectives, each named by its members.
+    std::map<std::string, int> named;
+    for (const Op& op : built->scenario.program)
+        if (op.kind == OpKind::AllReduce) {
+            const size_t open = op.name.find(" (ranks ");
+            ASSERT_NE(open, std::string::npos) << op.name;
+            ++named[op.name.substr(open)];
+            std::string members = " (ranks ";
+            for (size_t g = 0; g < op.group.size(); ++g)
+                members += (g ? "," : "") + std::to_string(op.group[g]);
+            EXPECT_EQ(op.name.substr(open), members + ")") << op.name;
+        }
+    EXPECT_EQ(named, (std::map<std::string, int>{{" (ranks 0,1)", 3}, {" (ranks 2,3)", 3}, {" (ranks 0,2)", 4}, {" (ranks 1,3)", 4}}));
+    for (const CollectiveRecord& c : run.collectives)
+        EXPECT_EQ(c.group, built->scenario.program[static_cast<size_t>(c.op)].group) << c.op;
+    const Summary sum = summarize(built->scenario, run);
+    const std::string table = formatSummaryTable(built->scenario, sum);
+    EXPECT_NE(table.find("all_reduce #3 (ranks 0,1)"), std::string::npos) << table;
+    EXPECT_NE(table.find("all_reduce #13 (ranks 1,3)"), std::string::npos) << table;
+    EXPECT_NE(chromeTrace(built->scenario, run).find("\"name\":\"all_reduce #6 (ranks 0,2)\""), std::string::npos);
+}
 
 } // namespace
 } // namespace shardlab
