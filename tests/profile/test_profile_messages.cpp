@@ -8,6 +8,7 @@
 #include "shardlab/model/presets.h"
 #include "shardlab/profile/profile_build.h"
 #include "shardlab/profile/profile_match.h"
+#include "shardlab/profile/profile_reader.h"
 #include "shardlab/text/error_wording.h"
 #include "shardlab/text/message.h"
 #include "shardlab/text/untranslated.h"
