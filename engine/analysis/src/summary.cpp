@@ -276,8 +276,8 @@ Summary summarize(const Scenario& s, const RunResult& run)
     for (const CollectiveRecord& rec : run.collectives)
         if (rec.lastArrival >= 0)
             ++sum.perRank[static_cast<size_t>(rec.lastArrival)].timesLast;
-    for (const Span& sp : run.spans)
-        if (sp.kind == SpanKind::Wait && sp.waitedFor >= 0 && sp.waitedFor < n)
+    for (const Span& sp : run.spans) // at a collective (a hung run's wait for a mismatch is not a lateness)
+        if (sp.kind == SpanKind::Wait && sp.collective >= 0 && sp.waitedFor >= 0 && sp.waitedFor < n)
             caused[static_cast<size_t>(sp.waitedFor)] += sp.durationUs();
     int top = -1;
     for (int r = 0; r < n; ++r)
