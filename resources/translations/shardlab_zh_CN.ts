@@ -4519,6 +4519,10 @@ first mismatch</source>
         <translation>%3 个 Rank 上 %2 的 %1（%4，%5）</translation>
     </message>
     <message>
+        <source>%1 of %2 over ranks %3 (%4, %5)</source>
+        <translation>Rank %3 之间 %2 的 %1（%4，%5）</translation>
+    </message>
+    <message>
         <source>iteration %1</source>
         <translation>第 %1 次迭代</translation>
     </message>

@@ -47,6 +47,8 @@ const char* const kReaderSources[] = {
     "engine/base/src/json_reader.cpp",   "engine/base/src/file_io.cpp",        "engine/io/src/scenario_io.cpp",
     "engine/model/src/scenario.cpp",     "engine/model/src/topology.cpp",      "engine/io/src/run_result_io.cpp",
     "engine/io/src/result_file.cpp",     "engine/io/src/trace_import.cpp",     "engine/profile/src/profile_reader.cpp",
+    // a profiled job's records that do not make a run: matched across ranks, built, written as a scenario
+    "engine/profile/src/profile_match.cpp", "engine/profile/src/profile_build.cpp", "engine/profile/src/profile_scenario.cpp",
     "engine/sim/src/profiles.cpp",       "engine/sim/src/event_estimate.cpp",
     // what the editors refuse (the app's inline "Not changed: …"): sizes, work and bandwidths as
     // typed, a collective's buffers and its verification

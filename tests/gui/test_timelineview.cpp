@@ -291,6 +291,7 @@ private slots:
         QVERIFY2(tip.contains(QString::fromUtf8("begin 40 \xc2\xb5s<br>end 100 \xc2\xb5s<br>duration 60 \xc2\xb5s")),
                  qPrintable(tip));
         QVERIFY2(tip.contains(QStringLiteral("gradient all-reduce")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("over 2 ranks (")), qPrintable(tip)); // every rank: counted
         const QPoint between(pointAt(v, 70, 0).x(), qRound(v.plot()->yAxis->coordToPixel(0.47)));
         QVERIFY(!v.hitAt(between)); // between the rows of rank 0 and rank 1
         QVERIFY(!v.hitAt(QPoint(pointAt(v, 70, 0).x(), v.plot()->axisRect()->bottom() + 20))); // on the axis
@@ -305,6 +306,25 @@ private slots:
         QCOMPARE(v.selectedCollective(), -1);
         QVERIFY(v.selectedSpan() >= 0);
         QCOMPARE(v.data()->span(LaneBand::Main, v.selectedSpan()).kind, SpanKind::Compute);
+    }
+
+    // A collective of some of the ranks (a tensor-parallel group of a 2-D mesh, issue 30) names its
+    // members: which group it is, not only how large.
+    void aGroupOfSomeRanksIsNamedByItsMembers()
+    {
+        auto run = twoRanks();
+        run->ranks = 4;
+        run->devices = {"G0", "G1", "G2", "G3"};
+        for (CollectiveRecord& c : run->collectives)
+            c.group = {2, 0}; // in the communicator's order
+        for (Span& s : run->spans)
+            s.rank = s.rank == 1 ? 2 : s.rank;
+        auto v = drawnView(run);
+        const auto hit = v->hitAt(pointAt(*v, 70, 2));
+        QVERIFY(hit);
+        const QString tip = v->tooltipFor(*hit);
+        QVERIFY2(tip.contains(QStringLiteral("over ranks 2,0 (")), qPrintable(tip));
+        QVERIFY2(!tip.contains(QStringLiteral("over 2 ranks")), qPrintable(tip));
     }
 
     void zoomPanAndFit()

@@ -178,6 +178,37 @@ TEST(ProfileBuild, AMismatchedCollectiveIsNamed)
         << built.error().message;
 }
 
+// The straggler is the rank whose late arrivals cost the others the most waiting, as waited: a
+// broadcast's root that NCCL lets go at once does not wait for a late receiver (issue 30: a
+// pipeline's sends, DDP's buffer broadcasts). Both ranks' GPU timers read their host clock
+// (brackets of 100 ns, the reading at the midpoint), in ns:
+//   broadcast #0 (root 0): rank 0 arrives at 1,050 and is done at 2,050; rank 1 arrives at 101,050
+//     (last, 100 us after rank 0) and ends at 102,050: rank 0 waited 1 us, not 100;
+//   all-reduce #0: rank 1 arrives at 250,050, rank 0 at 300,050 (last): rank 1 waits 50 us.
+// Rank 0's lateness cost 50 us of waiting, rank 1's 1 us: rank 0 is the straggler (the gap
+// between the arrivals named rank 1: 100 us against 50).
+TEST(ProfileBuild, TheStragglerIsWhoseLatenessWasWaitedFor)
+{
+    RecordText f0("h", 100), f1("h", 101);
+    f0.comm(0, "00000000000000dd", 0, 2)
+        .coll(1, 0, 0, "Broadcast", kCount, 1000, 1100, 1050, 2050)
+        .coll(3, 0, 0, "AllReduce", kCount, 300000, 300100, 300050, 400050);
+    f1.comm(0, "00000000000000dd", 1, 2)
+        .coll(1, 0, 0, "Broadcast", kCount, 101000, 101100, 101050, 102050)
+        .coll(3, 0, 0, "AllReduce", kCount, 250000, 250100, 250050, 400050);
+    auto built = buildProfiledRun({*parseProfileText(f0.text, "a"), *parseProfileText(f1.text, "b")});
+    ASSERT_TRUE(built) << built.error().message;
+    const RunResult& run = built->run;
+    ASSERT_EQ(run.collectives.size(), 2u);
+    EXPECT_EQ(run.collectives[0].lastArrival, 1);
+    EXPECT_EQ(run.collectives[1].lastArrival, 0);
+    EXPECT_NEAR(sumOf(run, 0, SpanKind::Wait), 1.0, 1e-6);
+    EXPECT_NEAR(sumOf(run, 1, SpanKind::Wait), 50.0, 1e-6);
+    const Summary sum = summarize(built->scenario, run);
+    ASSERT_TRUE(sum.straggler.has_value());
+    EXPECT_EQ(*sum.straggler, 0);
+}
+
 TEST(ProfileBuild, AMissingRankIsNamed)
 {
     auto files = twoRanks();

@@ -7,6 +7,7 @@
 #include "shardlab/base/units.h"
 
 #include <QKeyEvent>
+#include <QStringList>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -398,11 +399,17 @@ QString TimelineView::tooltipFor(const TimelineData::Hit& hit) const
     }
     if (sp.collective >= 0 && sp.collective < static_cast<int>(run.collectives.size())) {
         const CollectiveRecord& rec = run.collectives[static_cast<size_t>(sp.collective)];
+        // A group of some of the ranks (a tensor- or data-parallel communicator, a send and its
+        // receive) is named by its members, in the communicator's order.
+        QStringList members;
+        for (int r : rec.group)
+            members << QString::number(r);
+        const QString kind = EngineTerms::op(rec.kind), bytes = QString::fromStdString(formatBytes(rec.bytes));
+        const QString over = static_cast<int>(rec.group.size()) < run.ranks
+                                 ? tr("%1 of %2 over ranks %3 (%4, %5)").arg(kind, bytes, members.join(QLatin1Char(',')))
+                                 : tr("%1 of %2 over %3 ranks (%4, %5)").arg(kind, bytes).arg(rec.group.size());
         text += QStringLiteral("<br>")
-                + tr("%1 of %2 over %3 ranks (%4, %5)")
-                      .arg(EngineTerms::op(rec.kind), QString::fromStdString(formatBytes(rec.bytes)))
-                      .arg(rec.group.size())
-                      .arg(QString::fromUtf8(algorithmName(rec.algorithm)), QString::fromUtf8(protocolName(rec.protocol)));
+                + over.arg(QString::fromUtf8(algorithmName(rec.algorithm)), QString::fromUtf8(protocolName(rec.protocol)));
     }
     if (hit.inPixel > 1)
         text += QStringLiteral("<br><i>") + tr("%n spans aggregated in this pixel: zoom in to tell them apart", nullptr, hit.inPixel)

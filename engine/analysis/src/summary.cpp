@@ -266,17 +266,19 @@ Summary summarize(const Scenario& s, const RunResult& run)
     }
 
     // The straggler: the rank whose late arrivals cause the most waiting (the others' waits at the
-    // collectives it reached last; ties: the one last most often), if that waiting matters (at
-    // least 2% of the step, averaged over the other ranks). Counting how often a rank is last
-    // alone named a rank last by hairs at many collectives over one late by 400 ms at one per step.
+    // collectives it reached last: their Wait spans that name it; ties: the one last most often),
+    // if that waiting matters (at least 2% of the step, averaged over the other ranks). Counting how
+    // often a rank is last alone named a rank last by hairs at many collectives over one late by
+    // 400 ms at one per step. The waits, not the arrivals: a member whose part ended before the
+    // last arrival (a profiled send or broadcast root that NCCL let go at once) waited only until
+    // its own end (trace_merge.h), so the gap between the arrivals is not all waiting.
     std::vector<double> caused(static_cast<size_t>(n), 0.0);
-    for (const CollectiveRecord& rec : run.collectives) {
-        if (rec.lastArrival < 0)
-            continue;
-        ++sum.perRank[static_cast<size_t>(rec.lastArrival)].timesLast;
-        for (double a : rec.arrivalUs)
-            caused[static_cast<size_t>(rec.lastArrival)] += rec.startUs - a;
-    }
+    for (const CollectiveRecord& rec : run.collectives)
+        if (rec.lastArrival >= 0)
+            ++sum.perRank[static_cast<size_t>(rec.lastArrival)].timesLast;
+    for (const Span& sp : run.spans) // at a collective (a hung run's wait for a mismatch is not a lateness)
+        if (sp.kind == SpanKind::Wait && sp.collective >= 0 && sp.waitedFor >= 0 && sp.waitedFor < n)
+            caused[static_cast<size_t>(sp.waitedFor)] += sp.durationUs();
     int top = -1;
     for (int r = 0; r < n; ++r)
         if (sum.perRank[static_cast<size_t>(r)].timesLast > 0

@@ -5,6 +5,8 @@
 #include "shardlab/profile/profile_match.h"
 #include "shardlab/profile/profile_scenario.h"
 #include "shardlab/profile/profile_steps.h"
+#include "shardlab/text/error_wording.h"
+#include "shardlab/text/message.h"
 
 #include <algorithm>
 #include <cmath>
@@ -248,7 +250,6 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
     const double worstClockNs = mp.worstClockNs;
     const bool hostOnly = mp.hostOnly;
     const int brackets = mp.brackets;
-    std::vector<std::string> notes;
 
     // Within the clocks' error, who came last is not known.
     MergeOptions merge;
@@ -302,50 +303,62 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
         hosts.insert(files[mp.fileOfRank[static_cast<size_t>(r)]].host);
         processFiles.insert(mp.fileOfRank[static_cast<size_t>(r)]);
     }
-    char clock[512];
+    // Every note and the clock sentence as catalogue messages (profile.inc), the English beside them.
     if (hostOnly)
-        std::snprintf(clock, sizeof clock,
-                      "profiled with ShardLab's NCCL profiler; no GPU timer for some collectives (profiler interface v3, "
-                      "or kernel events missing): those are timed by the host's calls into NCCL");
+        run.clockWording = Message("profile.clock.host_only");
     else
-        std::snprintf(clock, sizeof clock,
-                      "profiled with ShardLab's NCCL profiler; GPU timers aligned to each process's host clock by %d "
-                      "kernel-start brackets, residual error <= %.2f us; %s",
-                      brackets, worstClockNs / 1e3,
-                      hosts.size() > 1 ? "hosts aligned by their system clocks (NTP/PTP; error not measured)"
-                                       : "all processes on one host's monotonic clock");
-    run.clockNote = clock;
-    // The communicators drawn, each as its members: "2 communicators: ...".
+        run.clockWording = Message("profile.clock.gpu")
+                               .with("brackets", brackets)
+                               .with("error", number("%.2f", worstClockNs / 1e3))
+                               .with("hosts", Message(hosts.size() > 1 ? "profile.clock.hosts" : "profile.clock.one_host"));
+    run.clockNote = english(run.clockWording);
+    run.notes.clear();
+    run.noteMessages.clear();
+    // The communicators drawn, each as its members, numbered in the order of the result's notes:
+    // "communicator 2 of 4: ranks 0,1 (3901f2d7a9f882d1), 24 operations".
     {
         std::map<int, int> opsOn;
         for (const MatchedOp& m : mp.ops)
             ++opsOn[m.comm];
-        std::vector<std::string> drawn;
-        for (const auto& [ci, count] : opsOn)
-            drawn.push_back(commText(mp.comms[static_cast<size_t>(ci)]) + ": " + std::to_string(count) + " operations");
-        if (drawn.size() > 1) {
-            std::string text = std::to_string(drawn.size()) + " communicators drawn, each collective within its own members: ";
-            for (size_t i = 0; i < drawn.size() && i < 8; ++i)
-                text += (i ? "; " : "") + drawn[i];
-            notes.push_back(text + (drawn.size() > 8 ? "; ..." : ""));
+        if (opsOn.size() > 1) {
+            std::vector<Message> drawn;
+            for (const auto& [ci, count] : opsOn) {
+                const MatchedComm& c = mp.comms[static_cast<size_t>(ci)];
+                std::string ranks;
+                for (size_t i = 0; i < c.ranks.size(); ++i)
+                    ranks += (i ? "," : "") + std::to_string(c.ranks[i]);
+                char hash[24];
+                std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(c.hash));
+                drawn.push_back(Message("profile.note.communicator")
+                                    .with("number", static_cast<int>(drawn.size()) + 1)
+                                    .with("count", static_cast<int>(opsOn.size()))
+                                    .with("ranks", ranks)
+                                    .with("hash", std::string(hash))
+                                    .with("operations", count));
+            }
+            const bool more = drawn.size() > 8;
+            drawn.resize(std::min<size_t>(drawn.size(), 8));
+            Message list = std::move(drawn.back());
+            for (size_t i = drawn.size() - 1; i-- > 0;)
+                list = Message("profile.note.communicators_list").with("first", std::move(drawn[i])).with("rest", std::move(list));
+            if (more)
+                list = Message("profile.note.communicators_more").with("list", std::move(list));
+            run.addNote(Message("profile.note.communicators").with("count", static_cast<int>(opsOn.size())).with("list", std::move(list)));
         }
     }
     if (mp.otherCommOps > 0)
-        notes.push_back(std::to_string(mp.otherCommOps)
-                        + " calls on communicators whose members cannot be told apart (a process driving several GPUs) or "
-                          "that have one rank recorded but not drawn");
+        run.addNote(Message("profile.note.other_communicators").with("count", mp.otherCommOps));
     for (const auto& [func, count] : mp.unmodelled)
-        notes.push_back(std::to_string(count) + " " + func + " calls recorded but not drawn (ShardLab does not model " + func + ")");
+        run.addNote(Message("profile.note.unmodelled").with("count", count).with("function", func));
     std::uint64_t dropped = 0;
     for (const ProfileFile& f : files)
         dropped += f.dropped;
     if (dropped > 0)
-        notes.push_back(std::to_string(dropped) + " events were lost by the profiler (it said why on the program's standard error)");
+        run.addNote(Message("profile.note.dropped").with("count", std::to_string(dropped)));
     if (incomplete)
-        notes.push_back("some ranks' records end early: the collectives they did not finish are left out");
+        run.addNote(Message("profile.note.ends_early"));
     if (!options.programEnd.empty())
-        notes.push_back(options.programEnd + ": the run holds what the profiler recorded until then");
-    run.notes = std::move(notes);
+        run.addNote(Message("profile.note.program_end").with("end", errorMessage(options.programEnd))); // error.line.program_*
 
     ProfiledRun out;
     out.launch = processFiles.size() == 1 ? "1 process driving " + std::to_string(n) + " GPUs"
@@ -366,14 +379,11 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
         // leaves the unfinished last step out of the step time, summary.h).
         if (steps->pattern.wrapUp > 0) {
             dropWrapUp(run, byK.size() - steps->pattern.wrapUp);
-            run.notes.push_back(std::to_string(steps->pattern.wrapUp)
-                                + " collectives after the last step (a final check, a checkpoint) recorded but not drawn");
+            run.addNote(Message("profile.note.wrap_up").with("count", static_cast<int>(steps->pattern.wrapUp)));
         }
         if (steps->pattern.prefix > 0) {
             dropSetUp(run, steps->pattern.prefix);
-            run.notes.push_back(std::to_string(steps->pattern.prefix)
-                                + " set-up collectives before the first step recorded but not drawn: their time counts "
-                                  "as the first step's work");
+            run.addNote(Message("profile.note.set_up").with("count", static_cast<int>(steps->pattern.prefix)));
         }
         splitIntoSteps(run, steps->pattern);
         firstCall = steps->pattern.prefix;

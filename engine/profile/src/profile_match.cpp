@@ -347,7 +347,7 @@ Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool 
                 return badInput("the ranks disagree about " + (t.op->p2p ? std::string("a send and its receive") : t.op->func + " #"
                                 + std::to_string(m.sequence)) + " of " + commText(c) + ": "
                                 + whoText(files[out.fileOfRank[static_cast<size_t>(firstRank)]], firstRank) + " recorded "
-                                + recordText(*first->op) + ", " + whoText(files[out.fileOfRank[static_cast<size_t>(r)]], r)
+                                + recordText(*first->op) + "; " + whoText(files[out.fileOfRank[static_cast<size_t>(r)]], r)
                                 + " recorded " + recordText(*t.op));
         }
         m.orderNs = earliest;
