@@ -71,8 +71,8 @@ void sweep(const Topology& h200, const CostProfile& p)
 {
     std::printf("# The nccl-tests sweep on the same machines, 2 MB..2 GB (25 points; docs/cost-model.md, 4c).\n");
     std::printf("# error = (model busbw - measured busbw) / measured busbw\n");
-    std::printf("%5s %-15s %10s %12s %12s %8s %8s\n", "ranks", "collective", "size", "meas busbw", "model busbw", "err %",
-                "proto");
+    std::printf("%5s %-15s %10s %12s %12s %8s %8s\n", "ranks", "collective", "size", "meas busbw", "model busbw",
+                "err %", "proto");
     std::vector<double> all;
     for (const SweepRow& r : kSweep) {
         CostModel m(h200.firstGpus(r.ranks), p);
@@ -94,8 +94,8 @@ void sweep(const Topology& h200, const CostProfile& p)
                     s.worstAbsPct);
     }
     const ErrorStats s = errorStats(all);
-    std::printf("# all 25: median |error| %.1f%%, worst %.1f%%  (goal: median <= 5%%, worst <= 10%%: %s)\n", s.medianAbsPct,
-                s.worstAbsPct, s.medianAbsPct <= 5 && s.worstAbsPct <= 10 ? "met" : "NOT met");
+    std::printf("# all 25: median |error| %.1f%%, worst %.1f%%  (goal: median <= 5%%, worst <= 10%%: %s)\n",
+                s.medianAbsPct, s.worstAbsPct, s.medianAbsPct <= 5 && s.worstAbsPct <= 10 ? "met" : "NOT met");
 }
 
 int reference()

@@ -57,7 +57,8 @@ TEST(CostModel, OtherCollectivesByHand)
     EXPECT_NEAR(m.collective(OpKind::Broadcast, 4'000'000'000, g).timeUs, 9 + 10.5 + S / 100e9 * 1e6, 1e-6);
     EXPECT_NEAR(m.collective(OpKind::Reduce, 4'000'000'000, g).timeUs, 9 + 10.5 + S / 100e9 * 1e6, 1e-6);
     // reduce-scatter + all-gather = the two back to back
-    EXPECT_NEAR(m.collective(OpKind::ReduceScatterAllGather, 4'000'000'000, g).timeUs, allGatherUs + reduceScatterUs, 1e-6);
+    EXPECT_NEAR(m.collective(OpKind::ReduceScatterAllGather, 4'000'000'000, g).timeUs, allGatherUs + reduceScatterUs,
+                1e-6);
     // send/recv: one step over the route: 9 + 3.5 + S / B
     EXPECT_NEAR(m.collective(OpKind::SendRecv, 4'000'000'000, {0, 1}, Algorithm::Auto, 0).timeUs, 12.5 + 40000, 1e-6);
 }
@@ -186,7 +187,8 @@ TEST(CostModel, MultiNodeAllReduceIsAPipelinedRingAndNetworkBound)
     const auto c = m.collective(OpKind::AllReduce, 1ULL << 30, all);
     EXPECT_EQ(c.algorithm, Algorithm::Ring);
     EXPECT_EQ(c.protocol, Protocol::Simple);
-    EXPECT_NEAR(c.timeUs, 18 + 123.2 + 38 + 2.0 * 15 / 16 * 1073741824.0 / 376e9 * 1e6 * (1 + 2 * 376 / (0.85 * 3350) / 30), 0.5);
+    EXPECT_NEAR(c.timeUs,
+                18 + 123.2 + 38 + 2.0 * 15 / 16 * 1073741824.0 / 376e9 * 1e6 * (1 + 2 * 376 / (0.85 * 3350) / 30), 0.5);
     // the sequential hierarchical algorithm, on request, is slower
     EXPECT_GT(m.collective(OpKind::AllReduce, 1ULL << 30, all, Algorithm::Hierarchical).timeUs, 1.4 * c.timeUs);
     // 8 ranks in one node are faster than 16 across the network for the same bytes
@@ -383,7 +385,8 @@ TEST(CostModel, RailOptimisedFabricCarriesTheRingOverTheSpine)
     const Bytes S = Bytes{8} << 30;
     const CollectiveCost c = m.collective(OpKind::AllReduce, S, all);
     EXPECT_EQ(c.algorithm, Algorithm::Ring);
-    const double bandwidthUs = 2.0 * 31 / 32 * static_cast<double>(S) / 376e9 * 1e6 * (1 + 2 * 376 / (0.85 * 3350) / 62);
+    const double bandwidthUs =
+        2.0 * 31 / 32 * static_cast<double>(S) / 376e9 * 1e6 * (1 + 2 * 376 / (0.85 * 3350) / 62);
     EXPECT_NEAR(c.timeUs, 18 + 56 * 4.4 + 6 * 22.0 + bandwidthUs, 1.0);
     // no GPU reaches another node through a NIC of a different rail: each NIC carries one ring
     EXPECT_NEAR(c.patternGBps, 376.0, 0.5);

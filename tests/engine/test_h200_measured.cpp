@@ -77,9 +77,9 @@ TEST(H200Measured, PresetWithinTenPercentMedianFive)
             errors.push_back(std::fabs(err));
             pointFailed = pointFailed || std::fabs(err) > 10.0;
             char line[128];
-            std::snprintf(line, sizeof line, "%-15s %4d %8llu MB %9.2f %10.2f %+7.1f %%%s\n", opName(row.kind), row.ranks,
-                          static_cast<unsigned long long>(kH200MeasuredSizes[i] >> 20), row.busbw[i], predicted, err,
-                          std::fabs(err) > 10.0 ? "  > 10 %" : "");
+            std::snprintf(line, sizeof line, "%-15s %4d %8llu MB %9.2f %10.2f %+7.1f %%%s\n", opName(row.kind),
+                          row.ranks, static_cast<unsigned long long>(kH200MeasuredSizes[i] >> 20), row.busbw[i],
+                          predicted, err, std::fabs(err) > 10.0 ? "  > 10 %" : "");
             table += line;
         }
     }

@@ -199,7 +199,8 @@ TEST(PublicFigures, A100ThreeNodesFourHdr96)
 // does the model. Ring by hand, 8 GiB: 6 + 12 + 28 x (4.0 + 0.4) + 2 x (14 + 5.0) = 179.2 us +
 // 2 x 15/16 x 8 GiB / 94 GB/s = 171,341.780 us, x (1 + 2 x 94 / (0.85 x 2039) / 30) = x 1.003616
 // (the ring's last step, A100 HBM 2039 GB/s) = 171,961.312 us: T = 172,140.512 us, busbw 93.56 GB/s
-// (+2.8%); 1 GiB: 179.2 + 21,417.723 x 1.003616 = 21,674.364 us, busbw 92.89. The tree: min(B_chain / 2 = 120, B_net / 1 = 94, 47.2) = 47.2 GB/s,
+// (+2.8%); 1 GiB: 179.2 + 21,417.723 x 1.003616 = 21,674.364 us, busbw 92.89. The tree:
+// min(B_chain / 2 = 120, B_net / 1 = 94, 47.2) = 47.2 GB/s,
 // T = 6 + 12 + 2 x 7 x 4.4 + 2 x 19 = 117.6 us + 8 GiB / 47.2 GB/s = 182,107.7 us, busbw 88.44
 // (176 before the cap).
 TEST(PublicFigures, A100TwoNodesFourHdrRing91)
@@ -448,7 +449,8 @@ TEST(PublicFigures, LlCapComesFromTheProfile)
 // = 6.6965 us (uncapped 6.152), x (1 + 2 x 293.6 / (0.85 x 3350) / 30) = x 1.006874 for the ring's
 // last step: 6.7425 us. At 16 and 17 MB, where a step's data (over 3.5 us) covers an LL128 step's
 // 1.6 + 0.4 us inside the nodes (docs/cost-model.md, section 3), so the latency is the same at both
-// sizes; at 2 and 3 MB it is not (0.45 and 0.67 us of data per step). On A100 with HDR NICs the cap, 20 GB/s per channel, is above the
+// sizes; at 2 and 3 MB it is not (0.45 and 0.67 us of data per step). On A100 with HDR NICs the
+// cap, 20 GB/s per channel, is above the
 // model's 25 x 0.94 x 0.85 = 19.98 and changes nothing.
 TEST(PublicFigures, RingLl128CapAcrossTwoNodes)
 {
