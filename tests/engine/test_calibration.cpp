@@ -157,11 +157,13 @@ TEST(Calibration, CorrectionsCoverWhatTheParametersCannot)
     EXPECT_TRUE(r->profile.corrections.count("reduce_scatter/4"));
     EXPECT_EQ(r->profile.corrections.at("all_gather/2").size(), defaultCalibrationSizes().size());
     // between the measured sizes the interpolated correction follows the distortion; the largest
-    // misses (about 3.6 %) are where the protocols change over, 2-8 MB
+    // misses are where the protocols change over: 5.6 % at 32 MB on 2 GPUs (broadcast and reduce,
+    // between the measured 16 and 64 MB), where LL128 gives way to Simple now that LL128's steps
+    // hide their latency behind their data (docs/cost-model.md, section 3); 3.6 % at 2-8 MB before
     const CalibrationData held = synthetic(truth(), heldOutSizes(), 0, distort);
     const ErrorStats e = calibratedErrors(predictSamples(held.topology, held.samples, CostProfile::defaults(), r->profile));
     EXPECT_LT(e.medianAbsPct, 0.5);
-    EXPECT_LT(e.worstAbsPct, 5.0);
+    EXPECT_LT(e.worstAbsPct, 6.0);
     // without corrections the profile keeps only the parameters
     auto plain = fitProfile(data, {"plain", false, CostProfile::defaults()});
     ASSERT_TRUE(plain.ok());

@@ -25,9 +25,15 @@ TEST(Comparison, MemoryBytesAndTimesByHand)
     EXPECT_EQ(c.allReduce.sentPerRank, 6'000'000'000ULL);
     EXPECT_EQ(c.reduceScatterAllGather.sentPerRank, 6'000'000'000ULL);
     EXPECT_EQ(c.reduceScatterOnly.sentPerRank, 3'000'000'000ULL);
-    // times (unit profile, 100 GB/s): all-reduce 15030 + ... see test_cost_model; the pair is the sum
-    EXPECT_NEAR(c.allReduce.timeUs, 9 + 21 + 60000, 1e-6);
-    EXPECT_NEAR(c.reduceScatterAllGather.timeUs, 2 * (9 + 10.5 + 30000), 1e-6);
+    // times (unit profile, 100 GB/s, HBM 1000 GB/s; see test_cost_model): all-reduce 9 + 21 + 60000 us
+    // of data stretched by the ring's receive-only last step, x (1 + 2 x 100 / 850 / 6) = 62,352.941
+    // us; the pair is the sum of reduce-scatter, 9 + 10.5 + 30000 x (1 + 3 x 100 / 850 / 3), and
+    // all-gather, 9 + 10.5 + 30000 x (1 + 2 x 100 / 850 / 3) (docs/cost-model.md, section 3)
+    EXPECT_NEAR(c.allReduce.timeUs, 9 + 21 + 60000 * (1 + 2 * 100 / 850.0 / 6), 1e-6);
+    EXPECT_NEAR(c.allReduce.timeUs, 62382.941, 0.001);
+    EXPECT_NEAR(c.reduceScatterAllGather.timeUs,
+                (9 + 10.5 + 30000 * (1 + 3 * 100 / 850.0 / 3)) + (9 + 10.5 + 30000 * (1 + 2 * 100 / 850.0 / 3)), 1e-6);
+    EXPECT_NEAR(c.reduceScatterAllGather.timeUs, 65921.353, 0.001);
     EXPECT_FALSE(c.sentence.empty());
 }
 

@@ -19,11 +19,15 @@ using namespace shardlab::test;
 namespace {
 
 // Ring all-reduce of 1 GB on n ranks of the box with the unit profile (test_cost_model.cpp):
-// launch 5 + base 4 + 2(n-1) x (hop 3 + route 0.5) + 2(n-1)/n x 1e9 B / 100 GB/s. On one rank, the
-// local copy of the result: launch 5 + 2 x 1e9 B / (0.85 x 1000 GB/s HBM).
+// launch 5 + base 4 + 2(n-1) x (hop 3 + route 0.5) + 2(n-1)/n x 1e9 B / 100 GB/s, the data
+// stretched by the ring's receive-only last step, x (1 + rho / (2(n-1))) with rho = 2 x 100 GB/s /
+// (0.85 x 1000 GB/s HBM) = 0.235294 (docs/cost-model.md, section 3). On one rank, the local copy of
+// the result: launch 5 + 2 x 1e9 B / (0.85 x 1000 GB/s HBM).
 double allReduceUs(int n)
 {
-    return n == 1 ? 5 + 2e9 / (0.85 * 1000e9) * 1e6 : 9 + 2 * (n - 1) * 3.5 + 2.0 * (n - 1) / n * 1e9 / 100e9 * 1e6;
+    return n == 1 ? 5 + 2e9 / (0.85 * 1000e9) * 1e6
+                  : 9 + 2 * (n - 1) * 3.5
+                        + 2.0 * (n - 1) / n * 1e9 / 100e9 * 1e6 * (1 + 2 * 100 / 850.0 / (2 * (n - 1)));
 }
 
 } // namespace
@@ -62,14 +66,15 @@ TEST(Scaling, StrongScalingByHand)
         EXPECT_NEAR(p.efficiency, t1 / step / p.gpus, 1e-9) << p.gpus;
         EXPECT_NEAR(p.computeMs + p.commMs + p.waitMs + p.idleMs, p.stepTimeMs, 1e-9);
     }
-    // 8 GPUs: 100 ms + 17.558 ms; speed-up 800 / 117.558 = 6.805
-    EXPECT_NEAR(curve->find(8)->stepTimeMs, 117.558, 1e-9);
-    EXPECT_NEAR(curve->find(8)->speedup, 802.35794 / 117.558, 1e-5);
+    // 8 GPUs: 100 ms + 9 + 49 us + 17,500 us x (1 + 0.235294 / 14) = 17,852.118 us: 117.852118 ms;
+    // speed-up 802.35794 / 117.852118 = 6.808
+    EXPECT_NEAR(curve->find(8)->stepTimeMs, 117.852118, 1e-6);
+    EXPECT_NEAR(curve->find(8)->speedup, 802.35794 / 117.852118, 1e-5);
     EXPECT_EQ(curve->find(8)->collective, "gradient all-reduce");
     ASSERT_TRUE(curve->find(8)->linkKind.has_value());
     EXPECT_EQ(*curve->find(8)->linkKind, LinkKind::NvLink);
-    // busbw = 1 GB / 17.558 ms x 2(n-1)/n
-    EXPECT_NEAR(curve->find(8)->busbwGBps, 1e9 / 17558e-6 / 1e9 * 1.75, 1e-9);
+    // busbw = 1 GB / 17.852118 ms x 2(n-1)/n = 98.03 GB/s
+    EXPECT_NEAR(curve->find(8)->busbwGBps, 1e9 / 17852.118e-6 / 1e9 * 1.75, 1e-5);
     EXPECT_EQ(curve->find(1)->busbwGBps, 0.0); // one GPU: a local copy, no bus bandwidth
 }
 
@@ -90,7 +95,7 @@ TEST(Scaling, WeakScalingKeepsTheWorkPerRank)
         EXPECT_NEAR(p.efficiency, t1 / step, 1e-9);  // T(1) / T(n)
         EXPECT_NEAR(p.speedup, p.gpus * t1 / step, 1e-9);
     }
-    EXPECT_NEAR(curve->find(8)->efficiency, (100.0 + allReduceUs(1) / 1e3) / 117.558, 1e-9);
+    EXPECT_NEAR(curve->find(8)->efficiency, (100.0 + allReduceUs(1) / 1e3) / 117.852118, 1e-8);
 }
 
 TEST(Scaling, RescalingRules)
@@ -237,11 +242,11 @@ TEST(Scaling, TableAndJson)
     ASSERT_TRUE(curve.ok());
     const std::string table = formatScalingTable(*curve);
     EXPECT_NE(table.find("Strong scaling"), std::string::npos);
-    EXPECT_NE(table.find("117.558"), std::string::npos);
+    EXPECT_NE(table.find("117.852"), std::string::npos) << table;
     const auto doc = nlohmann::json::parse(scalingJson(*curve));
     EXPECT_EQ(doc["mode"], "strong");
     ASSERT_EQ(doc["points"].size(), 4u);
-    EXPECT_NEAR(doc["points"][3]["step_time_ms"].get<double>(), 117.558, 1e-9);
+    EXPECT_NEAR(doc["points"][3]["step_time_ms"].get<double>(), 117.852118, 1e-6);
     EXPECT_EQ(doc["points"][3]["collective"]["link_kind"], "nvlink");
     // one GPU: the all-reduce is a local copy, over no link and with no bus bandwidth
     EXPECT_TRUE(doc["points"][0]["collective"]["link_kind"].is_null());

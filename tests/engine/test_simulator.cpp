@@ -99,9 +99,12 @@ TEST(Simulator, OverlappedBucketsHideCommunicationBehindCompute)
     o.profile = unitProfile();
     auto r = simulate(s, o);
     ASSERT_TRUE(r.ok()) << r.error().message;
-    // 2 ranks, 100 MB per bucket: 5 + 4 + 2 x 3.5 + 1e8 B / 100e9 B/s = 16 us + 1000 us = 1016 us
+    // 2 ranks, 100 MB per bucket: 5 + 4 + 2 x 3.5 + 1e8 B / 100e9 B/s = 16 us + 1000 us, the data
+    // stretched by the ring's receive-only last step (docs/cost-model.md, section 3): rho = 2 x 100
+    // / (0.85 x 1000 GB/s of HBM) = 0.235294, k = 2, x 1.117647 = 1117.647 us; 1133.647 us in all
     ASSERT_EQ(r->collectives.size(), 4u);
-    const double bucket = 1016.0;
+    const double bucket = 16.0 + 1000.0 * (1 + 2 * 100 / 850.0 / 2);
+    EXPECT_NEAR(bucket, 1133.647, 0.001);
     EXPECT_NEAR(r->collectives[0].durationUs(), bucket, 1e-6);
     // bucket k starts when compute slice k ends (10 ms apart): all hidden but the last one
     for (int k = 0; k < 4; ++k)

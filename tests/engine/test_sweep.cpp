@@ -30,17 +30,21 @@ TEST(Sweep, SimulatedRowsByHand)
     CostModel m(nvswitchBox(4), unitProfile());
     const auto rows = simulateSweep(m, OpKind::AllReduce, 4, {1 << 20, 1'000'000'000});
     ASSERT_EQ(rows.size(), 2u);
-    // 1 MiB: LL128 wins: 5 + 2 + 6 x (2 + 0.5) + 1.5 x 1048576 B / (0.9 x 100 GB/s) = 22 + 17.476 us
+    // 1 MiB: LL128 wins: 5 + 2 + 6 x max(0, 2 + 0.5 - 2.913) (each step's 17.476 / 6 us of data
+    // hides its latency) + 1.5 x 1048576 B / (0.9 x 100 GB/s) x (1 + 2 x 90 / 850 / 6) (the ring's
+    // receive-only last step; docs/cost-model.md, section 3) = 7 + 17.476 x 1.035294 = 25.093 us
     EXPECT_EQ(rows[0].protocol, Protocol::LL128);
-    EXPECT_NEAR(rows[0].timeUs, 22 + 1.5 * 1048576 / 90e3, 1e-9);
+    EXPECT_NEAR(rows[0].timeUs, 7 + 1.5 * 1048576 / 90e3 * (1 + 2 * 90 / 850.0 / 6), 1e-9);
+    EXPECT_NEAR(rows[0].timeUs, 25.0931, 0.0001);
     EXPECT_EQ(rows[0].count, 262144u);
     EXPECT_NEAR(rows[0].algbwGBps, 1048576 / rows[0].timeUs / 1e3, 1e-12);
     EXPECT_NEAR(rows[0].busbwGBps, rows[0].algbwGBps * 1.5, 1e-12);
     EXPECT_EQ(rows[0].wrong, -1);
-    // 1 GB: Simple, 9 + 21 + 15000 us (test_cost_model.cpp)
+    // 1 GB: Simple, 9 + 21 + 15000 x (1 + 2 x 100 / 850 / 6) = 15,618.235 us (test_cost_model.cpp)
     EXPECT_EQ(rows[1].protocol, Protocol::Simple);
-    EXPECT_NEAR(rows[1].timeUs, 15030.0, 1e-9);
-    EXPECT_NEAR(rows[1].busbwGBps, 1e9 / 15030e-6 / 1e9 * 1.5, 1e-9);
+    EXPECT_NEAR(rows[1].timeUs, 30 + 15000 * (1 + 2 * 100 / 850.0 / 6), 1e-9);
+    EXPECT_NEAR(rows[1].busbwGBps, 1e9 / rows[1].timeUs / 1e3 * 1.5, 1e-9);
+    EXPECT_NEAR(rows[1].busbwGBps, 96.04, 0.01);
     // all-gather sizes are rounded down to whole floats per rank, as nccl-tests does
     const auto ag = simulateSweep(m, OpKind::AllGather, 4, {1000, 1001, 8});
     EXPECT_EQ(ag[0].bytes, 992u);

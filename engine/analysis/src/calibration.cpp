@@ -32,7 +32,11 @@ constexpr double kFree = 1e12;    // a factor that makes a term vanish in a prob
 struct Design {
     size_t sample = 0;
     int steps = 0;
-    double wireUs = 0;                 // steps x the longest route's link latencies
+    // steps x the longest route's link latencies, and the time of a ring's receive-only last step
+    // that its memory takes whatever the link (w x moved / (0.85 HBM k): docs/cost-model.md, 3)
+    double wireUs = 0;
+    double routeUs = 0;                // the first part alone: steps x the route's latency
+    int overlapSteps = 0;              // a ring's steps inside one node, where LL128's latency hides
     int hopClass = 0;                  // LinkKind of the slowest class on the pattern
     std::array<double, kClasses> x{};  // us at nominal bandwidth if only class c limited the bytes
     double logMeasured = 0;
@@ -71,7 +75,19 @@ void decompose(const CalibrationData& data, const CostProfile& base, int ranks, 
     const std::vector<int> group = firstRanks(ranks);
     CostModel chooser(topo, base);
     CostModel latency(topo, probeProfile(base, kFree));
-    CostModel bandwidth(topo, probeProfile(base, 1.0));
+    // the same without HBM bandwidths: no memory-bound last step, the route latencies alone
+    Topology noMemory = topo;
+    for (Gpu& g : noMemory.gpus)
+        g.memBandwidthGBps = 0;
+    CostModel route(noMemory, probeProfile(base, kFree));
+    const bool oneNode = std::all_of(topo.gpus.begin(), topo.gpus.end(),
+                                     [&](const Gpu& g) { return g.node == topo.gpus.front().node; });
+    // the bandwidth probe runs Simple alone (LL and LL128 made vanishingly slow): a ring's LL128
+    // steps would hide their route latency behind the data and take it out of the difference
+    CostProfile bandwidthProbe = probeProfile(base, 1.0);
+    bandwidthProbe.protocol[static_cast<int>(Protocol::LL)].bandwidthFactor = 1.0 / kFree;
+    bandwidthProbe.protocol[static_cast<int>(Protocol::LL128)].bandwidthFactor = 1.0 / kFree;
+    CostModel bandwidth(topo, bandwidthProbe);
     std::vector<std::unique_ptr<CostModel>> hop;
     for (int c = 0; c < kClasses; ++c) {
         CostProfile h = probeProfile(base, kFree);
@@ -95,6 +111,8 @@ void decompose(const CalibrationData& data, const CostProfile& base, int ranks, 
         d.sample = i;
         d.steps = wire.steps;
         d.wireUs = wire.timeUs;
+        d.routeUs = route.collective(s.kind, s.bytes, group, algo).timeUs;
+        d.overlapSteps = algo == Algorithm::Ring && oneNode ? wire.steps : 0;
         double bestHop = -1;
         for (int c = 0; c < kClasses; ++c) {
             const double extra = hop[static_cast<size_t>(c)]->collective(s.kind, s.bytes, group, algo).timeUs - wire.timeUs;
@@ -158,8 +176,14 @@ double predict(const CostProfile& p, const Design& d)
     double best = std::numeric_limits<double>::infinity();
     for (int k = 0; k < kProtocols; ++k) {
         const ProtocolParams& pp = p.protocol[static_cast<size_t>(k)];
-        const double t = p.launchUs + pp.baseUs + d.steps * p.link[static_cast<size_t>(d.hopClass)].hopUs[static_cast<size_t>(k)]
-                         + d.wireUs + bwUs / pp.bandwidthFactor;
+        const double hop = p.link[static_cast<size_t>(d.hopClass)].hopUs[static_cast<size_t>(k)];
+        double t = p.launchUs + pp.baseUs + d.steps * hop + d.wireUs + bwUs / pp.bandwidthFactor;
+        // a ring's LL128 steps inside a node cost only the latency their data does not cover
+        // (the cost model's ll128IntraStepUs): max(0, hop + route - one step's data)
+        if (k == static_cast<int>(Protocol::LL128) && d.overlapSteps > 0 && d.steps > 0) {
+            const double route = d.routeUs / d.steps, stepData = bwUs / pp.bandwidthFactor / d.steps;
+            t += d.overlapSteps * (std::max(0.0, hop + route - stepData) - hop - route);
+        }
         best = std::min(best, t);
     }
     return best;

@@ -32,16 +32,32 @@ CollectiveCost ringEstimate(CollectiveContext& c)
 {
     const PatternCost& pc = c.ringPattern();
     const int interOnce = c.nodeCount - 1;
+    // LL128's steps inside a node overlap with their data: every rank runs step j at once and
+    // forwards each 128-byte line as it arrives (ll128IntraStepUs, nccl_tuning.h)
     Candidate ring{.algorithm = Algorithm::Ring, .intraSteps = c.n - 1 - interOnce, .interSteps = interOnce,
-                   .movedBytes = c.S, .gbps = pc.gbps, .pattern = pc};
+                   .movedBytes = c.S, .gbps = pc.gbps, .pattern = pc, .ll128StepsOverlap = true};
     switch (c.kind) {
     case OpKind::AllReduce:
         ring.intraSteps = 2 * (c.n - 1) - 2 * interOnce;
         ring.interSteps = 2 * interOnce;
         ring.movedBytes = 2 * (c.dn - 1) / c.dn * c.S;
+        // each pass: send, n-2 recv-reduce-send, recv-reduce-copy-send, n-2 recv-copy-send, then
+        // a receive into the output (all_reduce.h, runRing): 2(n-1) steps send, the last copies
+        ring.ringSteps = 2 * (c.n - 1);
+        ring.finalStepTraffic = kFinalRecvCopyTraffic;
         break;
     case OpKind::ReduceScatter:
-    case OpKind::AllGather: ring.movedBytes = (c.dn - 1) / c.dn * c.S; break;
+        // send, n-2 recv-reduce-send, then recv-reduce-copy into the output (reduce_scatter.h)
+        ring.movedBytes = (c.dn - 1) / c.dn * c.S;
+        ring.ringSteps = c.n - 1;
+        ring.finalStepTraffic = kFinalRecvReduceCopyTraffic;
+        break;
+    case OpKind::AllGather:
+        // send, n-2 recv-copy-send, then a receive into the output (all_gather.h)
+        ring.movedBytes = (c.dn - 1) / c.dn * c.S;
+        ring.ringSteps = c.n - 1;
+        ring.finalStepTraffic = kFinalRecvCopyTraffic;
+        break;
     case OpKind::AllGatherV: {
         // Built from one broadcast per member along the ring: the link into rank i carries
         // every piece except rank i's own, so the busiest link carries S - smallest piece.

@@ -25,6 +25,13 @@ CollectiveContext::CollectiveContext(CostModel& model_, CostModelState& state_, 
                                                                                         : 0.0);
     nvlsGBps = nvls * profile.nvlsEfficiency;
     nvlsFabric = n >= 2 && std::isfinite(nvlsGBps) && nvlsGBps > 0;
+    hbmGBps = std::numeric_limits<double>::infinity();
+    for (int r : group)
+        hbmGBps = std::min(hbmGBps, r >= 0 && r < static_cast<int>(state.effective.gpus.size())
+                                        ? state.effective.gpus[static_cast<size_t>(r)].memBandwidthGBps
+                                        : 0.0);
+    if (!std::isfinite(hbmGBps))
+        hbmGBps = 0;
     if (nodeCount >= 2)
         caps = channelCaps(state.groupGeneration(group), state.crossNodeChannels(nodes), nodeCount);
 }
@@ -79,10 +86,6 @@ CollectiveCost CollectiveContext::price(const Candidate& c) const
     for (int p = c.simpleOnly ? static_cast<int>(Protocol::Simple) : 0; p < 3; ++p) {
         const ProtocolParams& pp = profile.protocol[static_cast<size_t>(p)];
         const auto hopUs = [&](LinkKind k) { return profile.link[static_cast<int>(k)].hopUs[static_cast<size_t>(p)]; };
-        const std::optional<double>& tuner = c.tuner[static_cast<size_t>(p)];
-        const double latency = tuner ? *tuner
-                                     : profile.launchUs + pp.baseUs + c.intraSteps * (hopUs(pc.intraClass) + pc.intraLatencyUs)
-                                           + c.interSteps * (hopUs(pc.interClass) + pc.interLatencyUs);
         double protocolGBps = c.gbps * pp.bandwidthFactor;
         // NCCL's per-channel caps across nodes (channelCaps): its tree's (perChMaxTreeBws, then
         // perChMaxTreeLL128Bws), before the protocol's own share as in its tuner, and its ring's
@@ -105,8 +108,20 @@ CollectiveCost CollectiveContext::price(const Candidate& c) const
         }
         if (c.algorithm == Algorithm::Tree)
             protocolGBps *= treeCorrection(p, bytes);
+        const double stretch = finalStepStretch(c.ringSteps, c.finalStepTraffic, protocolGBps, hbmGBps);
         const double bw = protocolGBps * kGB / 1e6; // bytes per microsecond
-        const double t = latency + c.fillUs + (bw > 0 ? c.movedBytes / bw : 0.0);
+        // A step inside a node costs hop + route latency; a ring's LL128 step only what its data
+        // does not cover (ll128IntraStepUs, nccl_tuning.h): one step's data time is moved / bw / steps.
+        const int steps = c.intraSteps + c.interSteps;
+        const double stepDataUs = bw > 0 && steps > 0 ? c.movedBytes / bw / steps : 0.0;
+        const double intraStepUs = c.ll128StepsOverlap && p == static_cast<int>(Protocol::LL128)
+                                       ? ll128IntraStepUs(hopUs(pc.intraClass) + pc.intraLatencyUs, stepDataUs)
+                                       : hopUs(pc.intraClass) + pc.intraLatencyUs;
+        const std::optional<double>& tuner = c.tuner[static_cast<size_t>(p)];
+        const double latency = tuner ? *tuner
+                                     : profile.launchUs + pp.baseUs + c.intraSteps * intraStepUs
+                                           + c.interSteps * (hopUs(pc.interClass) + pc.interLatencyUs);
+        const double t = latency + c.fillUs + (bw > 0 ? c.movedBytes / bw * stretch : 0.0);
         if (t < best.timeUs)
             best = {t, c.algorithm, static_cast<Protocol>(p), c.gbps, pc.bottleneckLink, c.intraSteps + c.interSteps, true,
                     c.movedBytes};

@@ -18,11 +18,15 @@ namespace shardlab::detail {
 
 // What one algorithm moves and over what, as priced by CollectiveContext::price():
 //   T = launch + base[p] + intraSteps * (hop[p][intra class] + intra route latency)
-//       + interSteps * (hop[p][inter class] + inter route latency) + fill + moved / (gbps * f[p])
+//       + interSteps * (hop[p][inter class] + inter route latency) + fill
+//       + moved / (gbps * f[p]) * (1 + rho / ringSteps)
 // (steps split by the hardware they cross as in NCCL src/graph/tuning.cc:
 // (nsteps - nInterSteps) * intraLat + nInterSteps * interLat). `tuner`: for the protocols where
 // it holds a number, the whole latency as NCCL's tuner has it (tree and NVLS-tree across nodes),
-// in place of launch + base + steps.
+// in place of launch + base + steps. `ringSteps` and `finalStepTraffic`: a ring whose every pass
+// ends with a step that only receives (finalStepStretch(), nccl_tuning.h); 0 for the others.
+// `ll128StepsOverlap`: its LL128 steps inside a node cost only the latency their data does not
+// cover (ll128IntraStepUs(), nccl_tuning.h): a ring, whose ranks run their steps in lock-step.
 struct Candidate {
     Algorithm algorithm = Algorithm::Ring;
     int intraSteps = 0, interSteps = 0;
@@ -32,6 +36,9 @@ struct Candidate {
     bool simpleOnly = false;
     TunerLatency tuner{};
     double fillUs = 0;
+    int ringSteps = 0;           // k: the steps of one pass that send over the links
+    double finalStepTraffic = 0; // w: bytes of memory traffic per received byte in the last step
+    bool ll128StepsOverlap = false;
 };
 
 class CollectiveContext {
@@ -58,6 +65,9 @@ public:
     double nvlsGBps = 0;
     bool nvlsFabric = false;
     ChannelCaps caps; // NCCL's per-channel caps across nodes, for the group's generation
+    // The slowest member's HBM bandwidth, GB/s; 0 where any member's is unknown (then the ring's
+    // memory-bound last step is not modelled).
+    double hbmGBps = 0;
 
     bool multiNodeAllReduce() const { return nodeCount >= 2 && kind == OpKind::AllReduce; }
     // The ranks the ring, chain and rails patterns are priced on: the group, or its first two

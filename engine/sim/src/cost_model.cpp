@@ -7,6 +7,7 @@
 
 #include "collective_algorithms.h"
 #include "cost_model_state.h"
+#include "nccl_tuning.h"
 #include "pattern_cost.h"
 
 #include <algorithm>
@@ -16,11 +17,6 @@
 namespace shardlab {
 
 using namespace detail;
-
-// A device-to-device copy reaches this share of the HBM bandwidth: on one H200 (4.8 TB/s) a
-// 250 MB out-of-place 1-rank all-reduce took 0.126-0.136 ms (docs/benchmarks.md, issue 14), and
-// 2 x 250 MB / (0.85 x 4.8 TB/s) + 6 us = 0.129 ms.
-constexpr double kLocalCopyEfficiency = 0.85;
 
 CostModel::CostModel(const Topology& topology, CostProfile profile)
     : m_topology(topology), m_profile(std::move(profile)), m_state(std::make_unique<CostModelState>(m_topology, m_profile))

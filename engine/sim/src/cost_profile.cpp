@@ -15,6 +15,16 @@ namespace shardlab {
 // 450 GB/s nominal NVLink gives an efficiency of 0.80 (docs/benchmarks.md, "Analysis", compares
 // every published figure). PCIe and network efficiencies are the usual shares of line rate that
 // NCCL reaches (~80% PCIe, ~90% InfiniBand); calibration replaces all of them.
+// LL128 has no handshake per step (NVIDIA/nccl src/device/prims_ll128.h): a ring's LL128 step
+// inside a node costs only the part of hop + route latency that its data does not cover
+// (ll128IntraStepUs, nccl_tuning.h). When a step carries one line, as at 8 B, LL128 and LL work
+// alike (a flag polled per line), so LL128's NVLink hop is LL's 1.6 us. Its base is fitted at 2 MB,
+// where NCCL runs LL128 on these GPUs: the five measured collectives (docs/cost-model.md, section
+// 4c) less their data time, 6 us of launch and the exposed step latency leave 13.2 (all-reduce, 4
+// GPUs), 16.1 (all-gather), 17.7 (reduce-scatter), 16.2 (broadcast) and 16.2 us (all-reduce, 2
+// GPUs): base(LL128) = 16 us, about their median (NCCL's own tuner has 14, src/graph/tuning.cc,
+// baseLatencies, Ring/LL128). The earlier 6 us base and 2.6 us hop made the 4-GPU all-reduce at
+// 2 MB 22% slow and the 2-GPU one 19% fast.
 CostProfile CostProfile::defaults()
 {
     CostProfile p;
@@ -22,9 +32,9 @@ CostProfile CostProfile::defaults()
     p.source = "NCCL tuning model structure; fitted to nccl-tests on 2x/4x H200 (PEERS.md)";
     p.launchUs = 6.0;
     p.protocol[static_cast<int>(Protocol::LL)] = {6.0, 0.30};
-    p.protocol[static_cast<int>(Protocol::LL128)] = {6.0, 0.85};
+    p.protocol[static_cast<int>(Protocol::LL128)] = {16.0, 0.85};
     p.protocol[static_cast<int>(Protocol::Simple)] = {12.0, 1.0};
-    p.link[static_cast<int>(LinkKind::NvLink)] = {0.80, {1.6, 2.6, 4.0}};
+    p.link[static_cast<int>(LinkKind::NvLink)] = {0.80, {1.6, 1.6, 4.0}};
     p.link[static_cast<int>(LinkKind::Pcie)] = {0.80, {2.5, 3.5, 6.0}};
     // GPU peer traffic between sockets is slow: NCCL stages it through host memory (its SHM
     // transport), reaching about half of the CPU interconnect rate.

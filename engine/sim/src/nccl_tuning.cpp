@@ -167,6 +167,24 @@ double nvlsTreeFillUs(Bytes bytes, int heads, int nodes, double nvlsGBps, double
     return sum - std::max(nvls, net);
 }
 
+// One pass of the ring over its chunks, per rank: k steps that send, c bytes each, each taking c / B
+// on the link, then the receive-only step, which moves w c bytes through the rank's HBM at
+// kLocalCopyEfficiency x HBM. A thread block runs its steps one after the other, so the pass takes
+//   k c / B + w c / (0.85 HBM) = k c / B x (1 + rho / k),  rho = w B / (0.85 HBM),
+// and every pass the same: the whole data time stretches by 1 + rho / k.
+double finalStepStretch(int ringSteps, double traffic, double linkGBps, double hbmGBps)
+{
+    if (ringSteps <= 0 || !(traffic > 0) || !(linkGBps > 0) || !(hbmGBps > 0) || !std::isfinite(linkGBps))
+        return 1.0;
+    const double rho = traffic * linkGBps / (kLocalCopyEfficiency * hbmGBps);
+    return 1.0 + rho / ringSteps;
+}
+
+double ll128IntraStepUs(double stepLatencyUs, double stepDataUs)
+{
+    return std::max(0.0, stepLatencyUs - stepDataUs);
+}
+
 TunerLatency treeTunerLatencyUs(int ranksPerNode, int nodes, LinkKind intraClass)
 {
     const double intra = intraClass == LinkKind::NvLink ? kTreeHopLlNvLinkUs : kTreeHopLlPciUs;
