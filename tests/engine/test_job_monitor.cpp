@@ -195,6 +195,9 @@ TEST(JobMonitor, ADeadRankEndsTheJobWithinTheDeadline)
     for (int r : {0, 1, 3})
         progress[static_cast<size_t>(r)].collectiveCompleted(4, "all_reduce 'grads' #4");
     job.kill(2);
+    // Rank 0 takes in what rank 2 sent before it died, still at time 0 (a beat read later would be
+    // heard later, and its silence would start then).
+    ASSERT_TRUE(waitForCycles(*monitors[0], monitors[0]->cycles() + 2));
     // Time moves on in steps of 100 ms; after each, ranks 1 and 3 beat again and rank 0 hears
     // them, so only rank 2 falls silent. 500 ms of silence is within the 600 ms deadline.
     const auto step = [&](double nowMs) {
