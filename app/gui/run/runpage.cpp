@@ -24,6 +24,7 @@
 #include <QSplitter>
 #include <QStyle>
 #include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <utility>
@@ -50,7 +51,7 @@ RunPage::RunPage(QWidget* parent) : QWidget(parent)
     m_live->setEnabled(false);
     bar->addWidget(m_simulate);
     bar->addWidget(m_live);
-    m_liveNote = new QLabel(this);
+    m_liveNote = new ElidedLabel(this);
     m_liveNote->setStyleSheet(QStringLiteral("QLabel { color: #666; }"));
     bar->addWidget(m_liveNote);
     bar->addStretch(1);
@@ -150,6 +151,9 @@ void RunPage::changeEvent(QEvent* event)
     if (event->type() == QEvent::FontChange) {
         m_progress->setFixedWidth(fontMetrics().horizontalAdvance(tr("iteration 999 of 999")) + 40);
         fitSidePanel();
+        // again once labels with style sheets have their new font too (presenter mode sets
+        // their style sheets again after the application's font changed)
+        QTimer::singleShot(0, this, &RunPage::fitSidePanel);
     }
     QWidget::changeEvent(event);
 }
@@ -460,6 +464,7 @@ void RunPage::onLiveAvailability(bool available, const QString& explanation)
     m_live->setToolTip(available ? tr("Run real CUDA kernels and NCCL collectives: %1").arg(explanation) : explanation);
     m_liveNote->setText(available ? QString() : tr("(live unavailable: hover for why)"));
     m_liveNote->setToolTip(explanation);
+    m_liveNote->setExplanation(explanation);
     if (!available && m_mode == RunKind::Live)
         setMode(RunKind::Simulate);
     emit liveAvailabilityChanged(available, explanation);

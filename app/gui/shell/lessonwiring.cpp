@@ -9,6 +9,7 @@
 #include "editor/editorpage.h"
 #include "lessons/lesson_browser.h"
 #include "run/runpage.h"
+#include "shell/dockfit.h"
 #include "shell/presentermode.h"
 
 #include <QAction>
@@ -63,6 +64,7 @@ void MainWindow::restoreLessonsDock()
     } else {
         m_lessonsDock->setVisible(stored.toBool());
     }
+    dockfit::fitBesideOrBelow(this, m_lessonsDock, width()); // below the pages on a small screen
 }
 
 void MainWindow::showWelcome()

@@ -20,19 +20,27 @@
 #include "shell/exportactions.h"
 #include "shell/presentermode.h"
 #include "shell/runfileopener.h"
+#include "shell/windowfit.h"
 
 #include <QAction>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QSplitter>
 #include <QMenu>
+#include <QScreen>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
 
 namespace shardlab::gui {
+
+namespace {
+constexpr auto kGeometrySetting = "window/geometry";
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_document(new Document(this)), m_recent(new RecentFiles(this)),
@@ -76,10 +84,16 @@ MainWindow::MainWindow(QWidget* parent)
         statusBar()->showMessage(tr("The lessons could not be loaded: %1").arg(m_lessons->errorString()), 10000);
     m_lessonsDock = new QDockWidget(tr("Lessons"), this);
     m_lessonsDock->setObjectName(QStringLiteral("lessonsDock"));
-    // beside the pages the dock is narrow: the list of lessons goes above the lesson
+    // beside the pages the dock is narrow: the list of lessons goes above the lesson; below the
+    // pages (a narrow window, shell/dockfit.h) it goes beside the lesson
     if (auto* split = m_lessons->findChild<QSplitter*>()) {
         split->setOrientation(Qt::Vertical);
         split->setSizes({180, 820});
+        connect(m_lessonsDock, &QDockWidget::dockLocationChanged, split, [split](Qt::DockWidgetArea area) {
+            const bool below = area == Qt::BottomDockWidgetArea || area == Qt::TopDockWidgetArea;
+            split->setOrientation(below ? Qt::Horizontal : Qt::Vertical);
+            split->setSizes(below ? QList<int>{300, 700} : QList<int>{180, 820});
+        });
     }
     m_lessonsDock->setWidget(m_lessons);
     addDockWidget(Qt::RightDockWidgetArea, m_lessonsDock);
@@ -113,7 +127,7 @@ MainWindow::MainWindow(QWidget* parent)
     rebuildRecentMenu();
     updateTitle();
     updateSummary();
-    resize(1500, 940);
+    resize(windowfit::kPreferredSize); // main() fits it to the screen (restoreWindowGeometry())
 }
 
 MainWindow::~MainWindow()
@@ -202,14 +216,26 @@ void MainWindow::updateSummary()
     m_summary->setStyleSheet(over ? QStringLiteral("color: #c62828; font-weight: bold") : QString());
 }
 
+void MainWindow::restoreWindowGeometry()
+{
+    const QByteArray stored = QSettings().value(QLatin1String(kGeometrySetting)).toByteArray();
+    if (!stored.isEmpty() && restoreGeometry(stored)) // Qt keeps a restored window on a screen
+        return;
+    const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+    if (s)
+        setGeometry(windowfit::firstGeometry(windowfit::kPreferredSize, s->availableGeometry(), windowfit::kAssumedFrame));
+}
+
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     if (m_presenter->isActive())
         m_presenter->setActive(false);
-    if (m_controller->maybeSave())
-        event->accept();
-    else
+    if (!m_controller->maybeSave()) {
         event->ignore();
+        return;
+    }
+    QSettings().setValue(QLatin1String(kGeometrySetting), saveGeometry());
+    event->accept();
 }
 
 } // namespace shardlab::gui

@@ -85,6 +85,10 @@ public:
     // First start (no setting yet): the Lessons dock opens with its welcome; afterwards it is as
     // the user left it. main() calls it; tests and demos start without.
     void restoreLessonsDock();
+    // The window's geometry as the user left it (saved when the window closes); on the first
+    // start, the preferred size fitted to the available area of the screen (shell/windowfit.h).
+    // main() calls it before show(); tests and demos start at the preferred size without it.
+    void restoreWindowGeometry();
     // Shows the Lessons dock with the welcome note (Help > Where to begin).
     void showWelcome();
 
