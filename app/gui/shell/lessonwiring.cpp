@@ -26,8 +26,16 @@ constexpr auto kLessonsDockSetting = "lessons/dockVisible";
 
 void MainWindow::wireLessons()
 {
-    connect(m_lessons, &LessonBrowser::openScenarioRequested, this, [this](const QString& path) {
+    // which lesson scenario the document holds: none after any other open, new or recovery
+    connect(m_document, &Document::documentReset, m_lessons, [this] { m_lessons->setOpenScenario(QString()); });
+    const auto openLessonScenario = [this](const QString& path) {
         if (!m_controller->openExample(path, true))
+            return false;
+        m_lessons->setOpenScenario(path);
+        return true;
+    };
+    connect(m_lessons, &LessonBrowser::openScenarioRequested, this, [this, openLessonScenario](const QString& path) {
+        if (!openLessonScenario(path))
             return;
         statusBar()->showMessage(tr("Opened the lesson's scenario; press Ctrl+R to run it."), 8000);
         // where the lesson's step about this scenario looks
@@ -37,7 +45,14 @@ void MainWindow::wireLessons()
             showView(m_lessons->stepView(step));
         }
     });
-    connect(m_lessons, &LessonBrowser::stepActivated, this, [this](const QString& view, const QString&) { showView(view); });
+    // "Show me" shows the scenario the step is about (lesson 2's steps 3 and 4: the ZeRO-3 one),
+    // opening it unless it is the one open (edited or not)
+    connect(m_lessons, &LessonBrowser::stepActivated, this,
+            [this, openLessonScenario](const QString& view, const QString& path) {
+                if (!path.isEmpty() && path != m_lessons->openScenario() && !openLessonScenario(path))
+                    return;
+                showView(view);
+            });
 
     // the keys of the playback belong to the whole window while the run page shows (a focused tab
     // bar or toolbar does not take them), and everywhere in presenter mode
