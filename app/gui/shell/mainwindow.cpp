@@ -13,6 +13,7 @@
 #include "lessons/lesson_browser.h"
 #include "report/report_writer.h"
 #include "common/resourcepaths.h"
+#include "common/wheelguard.h"
 #include "run/runpage.h"
 #include "sandbox/hangsandbox.h"
 #include "topology/topologyscene.h"
@@ -49,6 +50,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_autosave(new Autosave(m_document, Autosave::defaultDir(), this))
 {
     setObjectName(QStringLiteral("ShardLabMainWindow"));
+    WheelGuard::install(this); // before any box is shown
     // The document starts with the default scenario (or a blank one when resources are missing).
     const QString start = defaultScenarioPath();
     if (start.isEmpty() || !m_controller->openExample(start, false))
