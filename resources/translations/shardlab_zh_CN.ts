@@ -3714,6 +3714,10 @@ first mismatch</source>
         <source>Profiling your program: its summary, per-rank table and diagnosis appear when it ends (or when you press Stop). The diagram shows the machine it ran on from then on.</source>
         <translation>正在剖析你的程序：程序结束（或按下“停止”）后，这里会显示它的摘要、每个 Rank 的表格和诊断。届时拓扑图也会换成它实际运行的机器。</translation>
     </message>
+    <message>
+        <source>The run failed, so there is nothing to show: the message above says why.</source>
+        <translation>运行失败，因此没有可显示的结果：原因见上方的消息。</translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::ScalingModel</name>

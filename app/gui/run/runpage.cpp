@@ -436,10 +436,16 @@ void RunPage::onFailed(quint64, const QString& message)
     m_progress->setValue(0);
     m_status->setText(tr("Failed"));
     showBanner(tr("The run failed: %1").arg(message), true);
-    if (m_outcome) { // back to the last good run
-        m_timeline->setStraggler(m_outcome->summary.straggler);
-        showTimeline(m_outcome->timeline);
-    }
+    // Nothing of an earlier run stays as if it were this one (the timeline of another program, a
+    // summary still saying "Profiling your program…"): the page is cleared and says why.
+    m_profiled.clear();
+    RunOutcomePtr previous = std::exchange(m_outcome, nullptr);
+    m_timeline->setStraggler(std::nullopt);
+    showTimeline(nullptr);
+    m_playback->setIndex(nullptr);
+    m_playbackBar->refresh();
+    m_summary->clear(tr("The run failed, so there is nothing to show: the message above says why."));
+    m_controller->disposeLater(std::move(previous));
     emit runFailed(message);
 }
 

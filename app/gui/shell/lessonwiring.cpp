@@ -37,7 +37,7 @@ void MainWindow::wireLessons()
     connect(m_lessons, &LessonBrowser::openScenarioRequested, this, [this, openLessonScenario](const QString& path) {
         if (!openLessonScenario(path))
             return;
-        statusBar()->showMessage(tr("Opened the lesson's scenario; press Ctrl+R to run it."), 8000);
+        showStatus(tr("Opened the lesson's scenario; press Ctrl+R to run it."), 8000);
         // where the lesson's step about this scenario looks
         const int step = m_lessons->stepFor(path);
         if (step >= 0) {
@@ -113,7 +113,7 @@ bool MainWindow::showView(const QString& view)
         if (!m_run->lastOutcome() || m_run->lastOutcome()->scenario != m_document->scenario())
             m_run->run();
         if (view == QLatin1String("report"))
-            statusBar()->showMessage(tr("Report > Lab report writes the course's report for this scenario."), 8000);
+            showStatus(tr("Report > Lab report writes the course's report for this scenario."), 8000);
     } else if (view == QLatin1String("comparison") || view == QLatin1String("scaling")) {
         flushAnalysis();
         m_pages->setCurrentWidget(m_analysis);

@@ -21,6 +21,7 @@
 #include "shell/exportactions.h"
 #include "shell/presentermode.h"
 #include "shell/runfileopener.h"
+#include "shell/statusline.h"
 #include "shell/windowfit.h"
 
 #include <QAction>
@@ -83,7 +84,7 @@ MainWindow::MainWindow(QWidget* parent)
     const QString lessonDir = resourceDir().isEmpty() ? LessonBrowser::defaultLessonDirectory()
                                                       : QDir(resourceDir()).filePath(QStringLiteral("lessons"));
     if (!m_lessons->loadLessons(lessonDir))
-        statusBar()->showMessage(tr("The lessons could not be loaded: %1").arg(m_lessons->errorString()), 10000);
+        showStatus(tr("The lessons could not be loaded: %1").arg(m_lessons->errorString()), 10000);
     m_lessonsDock = new QDockWidget(tr("Lessons"), this);
     m_lessonsDock->setObjectName(QStringLiteral("lessonsDock"));
     // beside the pages the dock is narrow: the list of lessons goes above the lesson; below the
@@ -114,6 +115,10 @@ MainWindow::MainWindow(QWidget* parent)
     m_summary->setTextFormat(Qt::PlainText);
     m_summary->setToolTip(Glossary::imbalance());
     statusBar()->addPermanentWidget(m_summary);
+    connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString& message) {
+        if (message.isEmpty())
+            statusBar()->setToolTip(QString());
+    });
 
     buildFileMenu();
     buildEditMenu();
@@ -216,6 +221,11 @@ void MainWindow::updateSummary()
     parts << (over == 0 ? tr("everything fits") : tr("%n GPU(s) do not fit", nullptr, over));
     m_summary->setText(parts.join(QStringLiteral("  \u00b7  ")));
     m_summary->setStyleSheet(over ? QStringLiteral("color: #c62828; font-weight: bold") : QString());
+}
+
+void MainWindow::showStatus(const QString& text, int timeoutMs)
+{
+    showStatusText(statusBar(), m_summary, text, timeoutMs);
 }
 
 void MainWindow::restoreWindowGeometry()

@@ -91,6 +91,9 @@ public:
     void restoreWindowGeometry();
     // Shows the Lessons dock with the welcome note (Help > Where to begin).
     void showWelcome();
+    // A passing message on the status bar: its first line, shortened to end before the summary on
+    // the bar's right, the whole text in the bar's tooltip (shell/statusline.h).
+    void showStatus(const QString& text, int timeoutMs);
 
 signals:
     // The open scenario changed (an edit, undo/redo, open, new).

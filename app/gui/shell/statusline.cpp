@@ -1,0 +1,34 @@
+#include "shell/statusline.h"
+
+#include <QFontMetrics>
+#include <QLabel>
+#include <QStatusBar>
+
+namespace shardlab::gui {
+
+namespace {
+// QStatusBar draws its message from 6 px in; a gap before the permanent widget
+constexpr int kMessageLeft = 6;
+constexpr int kGap = 12;
+} // namespace
+
+QString fittedStatusText(const QString& text, const QStatusBar* bar, const QLabel* permanent)
+{
+    QString line = text.section(QLatin1Char('\n'), 0, 0).trimmed();
+    if (line.isEmpty())
+        line = text.simplified();
+    const int right = permanent && permanent->isVisible() ? permanent->x() : bar->width();
+    const int room = right - kMessageLeft - kGap;
+    if (room <= 0)
+        return line;
+    return bar->fontMetrics().elidedText(line, Qt::ElideRight, room);
+}
+
+void showStatusText(QStatusBar* bar, const QLabel* permanent, const QString& text, int timeoutMs)
+{
+    const QString shown = fittedStatusText(text, bar, permanent);
+    bar->setToolTip(shown == text ? QString() : text);
+    bar->showMessage(shown, timeoutMs);
+}
+
+} // namespace shardlab::gui
