@@ -14,7 +14,9 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTabBar>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QTest>
 
 using namespace shardlab::gui;
@@ -83,6 +85,18 @@ private slots:
                     problems << QStringLiteral("%1: needs %2 (dock %3, pages %4: %5), window %6")
                                     .arg(where, sizeText(min), sizeText(w.lessonsDock()->minimumSizeHint()),
                                          sizeText(w.pages()->minimumSizeHint()), test::pageWidths(w), sizeText(w.size()));
+                // every tab of every tab bar shows (the editor's "Capacity per GPU" hid behind
+                // scroll arrows at 1366 px with the dock open)
+                for (QTabBar* bar : w.findChildren<QTabBar*>()) {
+                    if (!bar->isVisible())
+                        continue;
+                    for (QToolButton* arrow : bar->findChildren<QToolButton*>())
+                        if (arrow->isVisible())
+                            problems << where + QStringLiteral(": tabs behind scroll arrows: ") + bar->tabText(0);
+                    for (int i = 0; i < bar->count(); ++i)
+                        if (!bar->rect().contains(bar->tabRect(i)))
+                            problems << where + QStringLiteral(": tab out of sight: ") + bar->tabText(i);
+                }
                 QScrollArea* lesson = w.lessons()->scrollArea();
                 if (lesson->widget()->minimumSizeHint().width() > lesson->viewport()->width())
                     problems << where + QStringLiteral(": the lesson scrolls sideways");
