@@ -3,6 +3,8 @@
 // Lessons dock open (at 1024x600 too), and the size the user leaves is the size of the next start.
 // The screen is SHARDLAB_TEST_SCREEN (WIDTHxHEIGHT, default 1366x768): ctest runs both sizes.
 #include "analysis/analysispage.h"
+#include "run/playbackbar.h"
+#include "run/runpage.h"
 #include "lessons/lesson_browser.h"
 #include "offscreen_screen.h"
 #include "screenshot.h"
@@ -13,6 +15,7 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSlider>
 #include <QStandardPaths>
 #include <QTabBar>
 #include <QTabWidget>
@@ -97,6 +100,10 @@ private slots:
                         if (!bar->rect().contains(bar->tabRect(i)))
                             problems << where + QStringLiteral(": tab out of sight: ") + bar->tabText(i);
                 }
+                // the playback's position slider is a slider, not a handle alone
+                if (auto* slider = w.runPage()->playbackBar()->findChild<QSlider*>(); slider && slider->isVisible()
+                    && slider->width() < 80)
+                    problems << where + QStringLiteral(": the position slider is %1 px wide").arg(slider->width());
                 QScrollArea* lesson = w.lessons()->scrollArea();
                 if (lesson->widget()->minimumSizeHint().width() > lesson->viewport()->width())
                     problems << where + QStringLiteral(": the lesson scrolls sideways");
