@@ -8,8 +8,8 @@ namespace shardlab::gui {
 
 namespace {
 // QStatusBar draws its message from 6 px in; a gap before the permanent widget
-constexpr int kMessageLeft = 6;
-constexpr int kGap = 12;
+constexpr int kStatusMessageLeft = 6;
+constexpr int kStatusGap = 12;
 } // namespace
 
 QString fittedStatusText(const QString& text, const QStatusBar* bar, const QLabel* permanent)
@@ -18,7 +18,7 @@ QString fittedStatusText(const QString& text, const QStatusBar* bar, const QLabe
     if (line.isEmpty())
         line = text.simplified();
     const int right = permanent && permanent->isVisible() ? permanent->x() : bar->width();
-    const int room = right - kMessageLeft - kGap;
+    const int room = right - kStatusMessageLeft - kStatusGap;
     if (room <= 0)
         return line;
     return bar->fontMetrics().elidedText(line, Qt::ElideRight, room);
