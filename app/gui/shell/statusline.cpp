@@ -17,6 +17,8 @@ QString fittedStatusText(const QString& text, const QStatusBar* bar, const QLabe
     QString line = text.section(QLatin1Char('\n'), 0, 0).trimmed();
     if (line.isEmpty())
         line = text.simplified();
+    if (!bar->isVisible()) // not laid out: nothing to fit (a window not shown yet)
+        return line;
     const int right = permanent && permanent->isVisible() ? permanent->x() : bar->width();
     const int room = right - kStatusMessageLeft - kStatusGap;
     if (room <= 0)

@@ -11,7 +11,7 @@ class QStatusBar;
 namespace shardlab::gui {
 
 // `text`'s first line, elided to what fits between the bar's left edge and `permanent` (or the
-// bar's right edge when it is hidden).
+// bar's right edge when it is hidden); not elided while the bar is not shown.
 QString fittedStatusText(const QString& text, const QStatusBar* bar, const QLabel* permanent);
 // Shows `text` for `timeoutMs` (0: until the next message) as fittedStatusText() words it.
 void showStatusText(QStatusBar* bar, const QLabel* permanent, const QString& text, int timeoutMs);
