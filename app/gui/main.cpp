@@ -16,6 +16,7 @@ int main(int argc, char** argv)
     const QStringList args = QApplication::arguments();
     if (args.size() > 1)
         window.openFile(args.at(1));
+    window.restoreWindowGeometry(); // as left, or fitted to the screen on the first start
     window.restoreLessonsDock(); // opens with the welcome on the first start
     window.show();
 

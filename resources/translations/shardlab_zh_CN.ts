@@ -297,6 +297,73 @@
     </message>
 </context>
 <context>
+    <name>ExampleTitles</name>
+    <message>
+        <source>Balanced ownership 12/12 GB</source>
+        <translation>均衡的所有权 12/12 GB</translation>
+    </message>
+    <message>
+        <source>Unbalanced ownership 14/10 GB</source>
+        <translation>不均衡的所有权 14/10 GB</translation>
+    </message>
+    <message>
+        <source>24 GB replicated on four 16 GB cards</source>
+        <translation>24 GB 复制到四张 16 GB 的卡上</translation>
+    </message>
+    <message>
+        <source>24 GB sharded ZeRO-3 style</source>
+        <translation>24 GB 按 ZeRO-3 方式切分</translation>
+    </message>
+    <message>
+        <source>Choosing a collective: features of unequal length</source>
+        <translation>选择 Collective：长度不等的特征</translation>
+    </message>
+    <message>
+        <source>Data-parallel training step</source>
+        <translation>数据并行训练的一步</translation>
+    </message>
+    <message>
+        <source>A small communication-heavy job on 4 GPUs</source>
+        <translation>4 张 GPU 上通信密集的小作业</translation>
+    </message>
+    <message>
+        <source>A small communication-heavy job on 5 GPUs</source>
+        <translation>5 张 GPU 上通信密集的小作业</translation>
+    </message>
+    <message>
+        <source>A hang: rank 2 calls the wrong collective</source>
+        <translation>挂起：Rank 2 调用了错误的 Collective</translation>
+    </message>
+    <message>
+        <source>Lab: ownership and all-reduce on two GPUs</source>
+        <translation>实验：两张 GPU 上的所有权与 All-Reduce</translation>
+    </message>
+    <message>
+        <source>24 GB replicated, oversubscribed with unified memory</source>
+        <translation>24 GB 复制，借助统一内存超额使用显存</translation>
+    </message>
+    <message>
+        <source>Strong scaling: 16 GPUs in two nodes</source>
+        <translation>强扩展：两个节点中的 16 张 GPU</translation>
+    </message>
+    <message>
+        <source>Strong scaling: 8 GPUs in one node</source>
+        <translation>强扩展：一个节点中的 8 张 GPU</translation>
+    </message>
+    <message>
+        <source>Data-parallel training from 8 to 16 GPUs</source>
+        <translation>数据并行训练：从 8 张 GPU 到 16 张 GPU</translation>
+    </message>
+    <message>
+        <source>Two GPUs: 1.6x, not 2x</source>
+        <translation>两张 GPU：1.6 倍，而不是 2 倍</translation>
+    </message>
+    <message>
+        <source>Straggler: shards of 12/6/4/2 GB</source>
+        <translation>Straggler：12/6/4/2 GB 的 Shard</translation>
+    </message>
+</context>
+<context>
     <name>Glossary</name>
     <message>
         <source>X: the GPU itself.</source>
@@ -2761,16 +2828,8 @@ first mismatch</source>
         <translation>演示主题(&amp;T)</translation>
     </message>
     <message>
-        <source>High-contrast &amp;light</source>
-        <translation>高对比度浅色(&amp;L)</translation>
-    </message>
-    <message>
         <source>Black on white: for bright rooms</source>
         <translation>白底黑字：适合明亮的房间</translation>
-    </message>
-    <message>
-        <source>High-contrast &amp;dark</source>
-        <translation>高对比度深色(&amp;D)</translation>
     </message>
     <message>
         <source>White on black: for dark rooms and glaring projectors</source>
@@ -2811,6 +2870,14 @@ first mismatch</source>
     <message>
         <source>The profiled program is open as an untitled document (%1 ranks).</source>
         <translation>被剖析的程序已作为未命名文档打开（%1 个 Rank）。</translation>
+    </message>
+    <message>
+        <source>&amp;Light, high contrast</source>
+        <translation>浅色，高对比度(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark, high contrast</source>
+        <translation>深色，高对比度(&amp;D)</translation>
     </message>
 </context>
 <context>
@@ -3713,6 +3780,10 @@ first mismatch</source>
     <message>
         <source>Profiling your program: its summary, per-rank table and diagnosis appear when it ends (or when you press Stop). The diagram shows the machine it ran on from then on.</source>
         <translation>正在剖析你的程序：程序结束（或按下“停止”）后，这里会显示它的摘要、每个 Rank 的表格和诊断。届时拓扑图也会换成它实际运行的机器。</translation>
+    </message>
+    <message>
+        <source>The run failed, so there is nothing to show: the message above says why.</source>
+        <translation>运行失败，因此没有可显示的结果：原因见上方的消息。</translation>
     </message>
 </context>
 <context>

@@ -16,6 +16,7 @@
 #include "run/playbackcontroller.h"
 #include "run/runcontroller.h"
 #include "run/runpage.h"
+#include "shardlab/lessons/lesson_check.h"
 #include "shardlab/lessons/lessons.h"
 #include "shell/mainwindow.h"
 #include "topology/topologyscene.h"
@@ -146,6 +147,58 @@ private slots:
         buttonNamed(w.lessons(), QStringLiteral("Open the comparison scenario"))->click();
         QCOMPARE(w.lessons()->currentStep(), 3);
         QCOMPARE(w.pages()->currentWidget(), w.runPage());
+    }
+
+    // Issue 29: lesson 2's steps 3 and 4 are about its comparison scenario (ZeRO-3): Show me opens
+    // it (it stayed on the replicated one), and step 4's timeline has what its text describes, the
+    // parameters' all-gather before the step and the gradients' reduce-scatter after it. Step 1's
+    // Show me goes back to the lesson's own scenario; a scenario already open is not reopened.
+    void showMeOpensTheScenarioOfTheStep()
+    {
+        MainWindow w;
+        test::ScriptedPrompter prompter;
+        w.setPrompter(&prompter);
+        w.show();
+        QVERIFY(w.lessons()->selectLesson(QStringLiteral("capacity-is-ownership")));
+        buttonNamed(w.lessons(), QStringLiteral("Open the lesson's scenario"))->click();
+        const Scenario replicated = w.scenario();
+        const auto zero3 = loadScenario(scenarioPathForTest("capacity-zero3-24gb.shardlab.json").toStdString());
+        QVERIFY(zero3.ok());
+
+        w.lessons()->setCurrentStep(2);
+        w.lessons()->showStepButton()->click();
+        QCOMPARE(w.scenario().name, zero3->name);
+        QCOMPARE(w.editorPage()->sideTabs()->currentIndex(), 3); // its memory
+
+        w.lessons()->setCurrentStep(3);
+        QSignalSpy done(w.runPage(), &RunPage::outcomeAvailable);
+        w.lessons()->showStepButton()->click();
+        QCOMPARE(w.pages()->currentWidget(), w.runPage());
+        QVERIFY(done.wait(20000));
+        const RunOutcomePtr outcome = w.runPage()->lastOutcome();
+        QVERIFY(outcome->scenario == *zero3);
+        std::vector<OpKind> kinds;
+        for (const Op& op : outcome->scenario.program)
+            kinds.push_back(op.kind);
+        QCOMPARE(kinds, (std::vector<OpKind>{OpKind::AllGather, OpKind::Compute, OpKind::ReduceScatter}));
+        const Lesson& lesson = w.lessons()->currentLesson()->lesson;
+        const std::string text = lesson.steps[3].text.in(Language::English);
+        QVERIFY(text.find("all-gathered before") != std::string::npos);
+        QVERIFY(text.find("reduce-scattered after") != std::string::npos);
+
+        // an edit of the open scenario is kept: Show me does not reopen it
+        QVERIFY(w.document()->apply(QStringLiteral("rename"), [](Scenario& s) { s.name = "mine"; }).ok());
+        w.lessons()->setCurrentStep(2);
+        w.lessons()->showStepButton()->click();
+        QCOMPARE(QString::fromStdString(w.scenario().name), QStringLiteral("mine"));
+        QCOMPARE(prompter.saveQuestions, 0);
+
+        // step 1 is about the lesson's own scenario (asking about the edit first)
+        prompter.saveChoice = Prompter::SaveChoice::Discard;
+        w.lessons()->setCurrentStep(0);
+        w.lessons()->showStepButton()->click();
+        QCOMPARE(prompter.saveQuestions, 1);
+        QVERIFY(w.scenario() == replicated);
     }
 
     void theSecondScenarioDoesNotAskToSaveAnUntouchedDocument()

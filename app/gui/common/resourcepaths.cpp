@@ -1,5 +1,7 @@
 #include "common/resourcepaths.h"
 
+#include "common/exampletitles.h"
+
 #include "shardlab/base/resources.h"
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/lessons/lessons.h"
@@ -62,7 +64,7 @@ QList<ExampleScenario> examplesInCourseOrder(const QString& lessonDir)
     QList<ExampleScenario> out;
     for (const QString& f : ordered) {
         auto scenario = loadScenario(f.toStdString());
-        QString title = scenario && !scenario->name.empty() ? QString::fromStdString(scenario->name) : QString();
+        QString title = scenario && !scenario->name.empty() ? exampleTitle(scenario->name) : QString();
         if (title.isEmpty())
             title = QFileInfo(f).fileName().remove(QStringLiteral(".shardlab.json"));
         out.push_back({f, title});

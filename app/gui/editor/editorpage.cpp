@@ -72,6 +72,11 @@ EditorPage::EditorPage(Document* document, QWidget* parent)
 
     auto* right = new QSplitter(Qt::Vertical, split);
     m_sideTabs = new QTabWidget(right);
+    // Where the panel is narrower than its four tabs (1366 px with the Lessons dock open), their
+    // titles are shortened rather than the last one hidden behind scroll arrows ("Capacity per
+    // GPU", where lesson 2 sends learners); each title is also its tab's tooltip.
+    m_sideTabs->setUsesScrollButtons(false);
+    m_sideTabs->setElideMode(Qt::ElideRight);
     m_workload = new WorkloadPanel(document, m_sideTabs);
     m_program = new ProgramPanel(document, m_sideTabs);
     m_topology = new TopologyPanel(document, m_scene, m_sideTabs);
@@ -87,6 +92,9 @@ EditorPage::EditorPage(Document* document, QWidget* parent)
     capacityView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     capacityView->horizontalHeader()->setStretchLastSection(true);
     m_sideTabs->addTab(capacityView, tr("Capacity per GPU"));
+    for (int i = 0; i < m_sideTabs->count(); ++i)
+        if (m_sideTabs->tabToolTip(i).isEmpty())
+            m_sideTabs->setTabToolTip(i, m_sideTabs->tabText(i).replace(QStringLiteral("&&"), QStringLiteral("&")));
     auto* feedbackBox = new QGroupBox(tr("Balance and warnings"), right);
     auto* feedbackLayout = new QVBoxLayout(feedbackBox);
     m_feedbackPanel = new FeedbackPanel(m_feedback, feedbackBox);

@@ -62,6 +62,11 @@ public:
     void setWelcomeVisible(bool visible);
     bool isWelcomeVisible() const;
 
+    // The lesson scenario the window's document was opened from ("" when the document is another
+    // one): "Show me" opens a step's scenario only when it is not this one, so edits are kept.
+    void setOpenScenario(const QString& path) { m_documentScenario = path; }
+    QString openScenario() const { return m_documentScenario; }
+
     LessonListModel* model() const { return m_model; }
     QScrollArea* scrollArea() const { return m_scroll; }
     QPushButton* showStepButton() const { return m_showStep; }
@@ -113,6 +118,7 @@ private:
     int m_step = 0;
     Language m_language = Language::English;
     QString m_error;
+    QString m_documentScenario;
 };
 
 } // namespace shardlab::gui

@@ -43,7 +43,7 @@ void ElidedLabel::paintEvent(QPaintEvent*)
 bool ElidedLabel::event(QEvent* e)
 {
     if (e->type() == QEvent::ToolTip)
-        setToolTip(shownText() == text() ? QString() : plainToolTip(text()));
+        setToolTip(!m_explanation.isEmpty() ? m_explanation : shownText() == text() ? QString() : plainToolTip(text()));
     return QLabel::event(e);
 }
 

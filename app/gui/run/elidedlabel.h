@@ -14,12 +14,18 @@ public:
     explicit ElidedLabel(QWidget* parent = nullptr);
     // What is drawn where the whole text does not fit (also what tests read).
     QString shownText() const;
+    // A tooltip of its own, shown whether the text is cut or not (the run bar's "live unavailable"
+    // explains why); empty: the whole text where it is cut.
+    void setExplanation(const QString& tip) { m_explanation = tip; }
     QSize minimumSizeHint() const override;
     QSize sizeHint() const override;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
     bool event(QEvent* event) override;
+
+private:
+    QString m_explanation;
 };
 
 } // namespace shardlab::gui

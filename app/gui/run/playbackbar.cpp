@@ -16,6 +16,11 @@
 
 namespace shardlab::gui {
 
+namespace {
+// The position slider's least width: room to aim at a tenth of the run.
+constexpr int kMinimumScrubberWidth = 80;
+} // namespace
+
 PlaybackBar::PlaybackBar(PlaybackController* playback, QWidget* parent) : QWidget(parent), m_playback(playback)
 {
     auto* row = new QHBoxLayout(this);
@@ -40,12 +45,18 @@ PlaybackBar::PlaybackBar(PlaybackController* playback, QWidget* parent) : QWidge
                            "of playback shows 100 \u00b5s of the run: slow enough to follow the steps of a ring."));
     for (double s : PlaybackController::speedSteps())
         m_speed->addItem(speedLabel(s), s);
+    // The box may be narrower than its longest entry (the factor comes first and stays; the list
+    // shows every entry whole), so that the position slider keeps a usable width beside it.
+    m_speed->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_speed->setMinimumContentsLength(7);
     row->addWidget(m_speed);
 
     m_scrubber = new QSlider(Qt::Horizontal, this);
     m_scrubber->setRange(0, kScrubSteps);
     m_scrubber->setToolTip(tr("Position in the run: drag to scrub"));
     m_scrubber->setFocusPolicy(Qt::NoFocus); // arrows step through events, not slider ticks
+    // never collapsed to its handle (it looked like an unlabelled check box with the Lessons dock open)
+    m_scrubber->setMinimumWidth(kMinimumScrubberWidth);
     row->addWidget(m_scrubber, 1);
     m_time = new QLabel(this);
     m_time->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("000.00 ms / 000.00 ms")));

@@ -24,6 +24,7 @@
 #include <QSplitter>
 #include <QStyle>
 #include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <utility>
@@ -50,7 +51,7 @@ RunPage::RunPage(QWidget* parent) : QWidget(parent)
     m_live->setEnabled(false);
     bar->addWidget(m_simulate);
     bar->addWidget(m_live);
-    m_liveNote = new QLabel(this);
+    m_liveNote = new ElidedLabel(this);
     m_liveNote->setStyleSheet(QStringLiteral("QLabel { color: #666; }"));
     bar->addWidget(m_liveNote);
     bar->addStretch(1);
@@ -150,6 +151,9 @@ void RunPage::changeEvent(QEvent* event)
     if (event->type() == QEvent::FontChange) {
         m_progress->setFixedWidth(fontMetrics().horizontalAdvance(tr("iteration 999 of 999")) + 40);
         fitSidePanel();
+        // again once labels with style sheets have their new font too (presenter mode sets
+        // their style sheets again after the application's font changed)
+        QTimer::singleShot(0, this, &RunPage::fitSidePanel);
     }
     QWidget::changeEvent(event);
 }
@@ -432,10 +436,16 @@ void RunPage::onFailed(quint64, const QString& message)
     m_progress->setValue(0);
     m_status->setText(tr("Failed"));
     showBanner(tr("The run failed: %1").arg(message), true);
-    if (m_outcome) { // back to the last good run
-        m_timeline->setStraggler(m_outcome->summary.straggler);
-        showTimeline(m_outcome->timeline);
-    }
+    // Nothing of an earlier run stays as if it were this one (the timeline of another program, a
+    // summary still saying "Profiling your program…"): the page is cleared and says why.
+    m_profiled.clear();
+    RunOutcomePtr previous = std::exchange(m_outcome, nullptr);
+    m_timeline->setStraggler(std::nullopt);
+    showTimeline(nullptr);
+    m_playback->setIndex(nullptr);
+    m_playbackBar->refresh();
+    m_summary->clear(tr("The run failed, so there is nothing to show: the message above says why."));
+    m_controller->disposeLater(std::move(previous));
     emit runFailed(message);
 }
 
@@ -460,6 +470,7 @@ void RunPage::onLiveAvailability(bool available, const QString& explanation)
     m_live->setToolTip(available ? tr("Run real CUDA kernels and NCCL collectives: %1").arg(explanation) : explanation);
     m_liveNote->setText(available ? QString() : tr("(live unavailable: hover for why)"));
     m_liveNote->setToolTip(explanation);
+    m_liveNote->setExplanation(explanation);
     if (!available && m_mode == RunKind::Live)
         setMode(RunKind::Simulate);
     emit liveAvailabilityChanged(available, explanation);

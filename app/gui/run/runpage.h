@@ -151,7 +151,7 @@ private:
     QButtonGroup* m_modeGroup = nullptr;
     QRadioButton* m_simulate = nullptr;
     QRadioButton* m_live = nullptr;
-    QLabel* m_liveNote = nullptr;
+    ElidedLabel* m_liveNote = nullptr; // cut where the bar is narrow (presenter mode's fonts)
     QPushButton* m_runButton = nullptr;
     QPushButton* m_cancelButton = nullptr;
     QProgressBar* m_progress = nullptr;

@@ -43,7 +43,7 @@ void MainWindow::buildExportMenu()
                            tr("The current run, one process per rank, arrows joining each collective; opens in "
                               "ui.perfetto.dev and back in ShardLab")),
             &QAction::triggered, m_exports, &ExportActions::exportTrace);
-    connect(m_exports, &ExportActions::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connect(m_exports, &ExportActions::statusMessage, this, [this](const QString& m) { showStatus(m, 8000); });
 }
 
 void MainWindow::buildReportMenu()
@@ -55,7 +55,7 @@ void MainWindow::buildReportMenu()
     report->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     menu->addAction(report);
     connect(m_report, &ReportWriter::reportAvailable, this,
-            [this](const QString& path) { statusBar()->showMessage(tr("Wrote the lab report %1").arg(path), 10000); });
+            [this](const QString& path) { showStatus(tr("Wrote the lab report %1").arg(path), 10000); });
 }
 
 void MainWindow::buildHelpMenu()

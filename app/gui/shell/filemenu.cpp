@@ -121,7 +121,7 @@ void MainWindow::buildEditMenu()
                 const QList<ShardRef> refs = topologyScene()->selectedShards();
                 if (!refs.isEmpty())
                     if (Status st = Edits::releaseShards(*m_document, refs); !st)
-                        statusBar()->showMessage(i18n::engineError(st.error().message), 8000);
+                        showStatus(i18n::engineError(st.error().message), 8000);
             });
     edit->addSeparator();
     edit->addAction(i18n::createPreferencesAction(this));

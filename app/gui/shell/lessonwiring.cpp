@@ -9,6 +9,7 @@
 #include "editor/editorpage.h"
 #include "lessons/lesson_browser.h"
 #include "run/runpage.h"
+#include "shell/dockfit.h"
 #include "shell/presentermode.h"
 
 #include <QAction>
@@ -25,10 +26,18 @@ constexpr auto kLessonsDockSetting = "lessons/dockVisible";
 
 void MainWindow::wireLessons()
 {
-    connect(m_lessons, &LessonBrowser::openScenarioRequested, this, [this](const QString& path) {
+    // which lesson scenario the document holds: none after any other open, new or recovery
+    connect(m_document, &Document::documentReset, m_lessons, [this] { m_lessons->setOpenScenario(QString()); });
+    const auto openLessonScenario = [this](const QString& path) {
         if (!m_controller->openExample(path, true))
+            return false;
+        m_lessons->setOpenScenario(path);
+        return true;
+    };
+    connect(m_lessons, &LessonBrowser::openScenarioRequested, this, [this, openLessonScenario](const QString& path) {
+        if (!openLessonScenario(path))
             return;
-        statusBar()->showMessage(tr("Opened the lesson's scenario; press Ctrl+R to run it."), 8000);
+        showStatus(tr("Opened the lesson's scenario; press Ctrl+R to run it."), 8000);
         // where the lesson's step about this scenario looks
         const int step = m_lessons->stepFor(path);
         if (step >= 0) {
@@ -36,7 +45,14 @@ void MainWindow::wireLessons()
             showView(m_lessons->stepView(step));
         }
     });
-    connect(m_lessons, &LessonBrowser::stepActivated, this, [this](const QString& view, const QString&) { showView(view); });
+    // "Show me" shows the scenario the step is about (lesson 2's steps 3 and 4: the ZeRO-3 one),
+    // opening it unless it is the one open (edited or not)
+    connect(m_lessons, &LessonBrowser::stepActivated, this,
+            [this, openLessonScenario](const QString& view, const QString& path) {
+                if (!path.isEmpty() && path != m_lessons->openScenario() && !openLessonScenario(path))
+                    return;
+                showView(view);
+            });
 
     // the keys of the playback belong to the whole window while the run page shows (a focused tab
     // bar or toolbar does not take them), and everywhere in presenter mode
@@ -63,6 +79,7 @@ void MainWindow::restoreLessonsDock()
     } else {
         m_lessonsDock->setVisible(stored.toBool());
     }
+    dockfit::fitBesideOrBelow(this, m_lessonsDock, width()); // below the pages on a small screen
 }
 
 void MainWindow::showWelcome()
@@ -96,7 +113,7 @@ bool MainWindow::showView(const QString& view)
         if (!m_run->lastOutcome() || m_run->lastOutcome()->scenario != m_document->scenario())
             m_run->run();
         if (view == QLatin1String("report"))
-            statusBar()->showMessage(tr("Report > Lab report writes the course's report for this scenario."), 8000);
+            showStatus(tr("Report > Lab report writes the course's report for this scenario."), 8000);
     } else if (view == QLatin1String("comparison") || view == QLatin1String("scaling")) {
         flushAnalysis();
         m_pages->setCurrentWidget(m_analysis);

@@ -8,11 +8,13 @@
 #include "document/prompter.h"
 #include "document/recentfiles.h"
 #include "editor/editorpage.h"
+#include "common/exampletitles.h"
 #include "common/glossary.h"
 #include "common/labels.h"
 #include "lessons/lesson_browser.h"
 #include "report/report_writer.h"
 #include "common/resourcepaths.h"
+#include "common/wheelguard.h"
 #include "run/runpage.h"
 #include "sandbox/hangsandbox.h"
 #include "topology/topologyscene.h"
@@ -20,19 +22,28 @@
 #include "shell/exportactions.h"
 #include "shell/presentermode.h"
 #include "shell/runfileopener.h"
+#include "shell/statusline.h"
+#include "shell/windowfit.h"
 
 #include <QAction>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QSplitter>
 #include <QMenu>
+#include <QScreen>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
 
 namespace shardlab::gui {
+
+namespace {
+constexpr auto kGeometrySetting = "window/geometry";
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_document(new Document(this)), m_recent(new RecentFiles(this)),
@@ -41,6 +52,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_autosave(new Autosave(m_document, Autosave::defaultDir(), this))
 {
     setObjectName(QStringLiteral("ShardLabMainWindow"));
+    WheelGuard::install(this); // before any box is shown
     // The document starts with the default scenario (or a blank one when resources are missing).
     const QString start = defaultScenarioPath();
     if (start.isEmpty() || !m_controller->openExample(start, false))
@@ -73,13 +85,19 @@ MainWindow::MainWindow(QWidget* parent)
     const QString lessonDir = resourceDir().isEmpty() ? LessonBrowser::defaultLessonDirectory()
                                                       : QDir(resourceDir()).filePath(QStringLiteral("lessons"));
     if (!m_lessons->loadLessons(lessonDir))
-        statusBar()->showMessage(tr("The lessons could not be loaded: %1").arg(m_lessons->errorString()), 10000);
+        showStatus(tr("The lessons could not be loaded: %1").arg(m_lessons->errorString()), 10000);
     m_lessonsDock = new QDockWidget(tr("Lessons"), this);
     m_lessonsDock->setObjectName(QStringLiteral("lessonsDock"));
-    // beside the pages the dock is narrow: the list of lessons goes above the lesson
+    // beside the pages the dock is narrow: the list of lessons goes above the lesson; below the
+    // pages (a narrow window, shell/dockfit.h) it goes beside the lesson
     if (auto* split = m_lessons->findChild<QSplitter*>()) {
         split->setOrientation(Qt::Vertical);
         split->setSizes({180, 820});
+        connect(m_lessonsDock, &QDockWidget::dockLocationChanged, split, [split](Qt::DockWidgetArea area) {
+            const bool below = area == Qt::BottomDockWidgetArea || area == Qt::TopDockWidgetArea;
+            split->setOrientation(below ? Qt::Horizontal : Qt::Vertical);
+            split->setSizes(below ? QList<int>{300, 700} : QList<int>{180, 820});
+        });
     }
     m_lessonsDock->setWidget(m_lessons);
     addDockWidget(Qt::RightDockWidgetArea, m_lessonsDock);
@@ -98,6 +116,10 @@ MainWindow::MainWindow(QWidget* parent)
     m_summary->setTextFormat(Qt::PlainText);
     m_summary->setToolTip(Glossary::imbalance());
     statusBar()->addPermanentWidget(m_summary);
+    connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString& message) {
+        if (message.isEmpty())
+            statusBar()->setToolTip(QString());
+    });
 
     buildFileMenu();
     buildEditMenu();
@@ -113,7 +135,7 @@ MainWindow::MainWindow(QWidget* parent)
     rebuildRecentMenu();
     updateTitle();
     updateSummary();
-    resize(1500, 940);
+    resize(windowfit::kPreferredSize); // main() fits it to the screen (restoreWindowGeometry())
 }
 
 MainWindow::~MainWindow()
@@ -182,7 +204,7 @@ QAction* MainWindow::addNamedAction(QMenu* menu, const QString& name, const QStr
 
 void MainWindow::updateTitle()
 {
-    setWindowTitle(tr("%1[*] - %2 - ShardLab").arg(m_document->displayName(), qs(m_document->scenario().name)));
+    setWindowTitle(tr("%1[*] - %2 - ShardLab").arg(m_document->displayName(), exampleTitle(m_document->scenario().name)));
     setWindowModified(m_document->isModified());
 }
 
@@ -202,14 +224,31 @@ void MainWindow::updateSummary()
     m_summary->setStyleSheet(over ? QStringLiteral("color: #c62828; font-weight: bold") : QString());
 }
 
+void MainWindow::showStatus(const QString& text, int timeoutMs)
+{
+    showStatusText(statusBar(), m_summary, text, timeoutMs);
+}
+
+void MainWindow::restoreWindowGeometry()
+{
+    const QByteArray stored = QSettings().value(QLatin1String(kGeometrySetting)).toByteArray();
+    if (!stored.isEmpty() && restoreGeometry(stored)) // Qt keeps a restored window on a screen
+        return;
+    const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+    if (s)
+        setGeometry(windowfit::firstGeometry(windowfit::kPreferredSize, s->availableGeometry(), windowfit::kAssumedFrame));
+}
+
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     if (m_presenter->isActive())
         m_presenter->setActive(false);
-    if (m_controller->maybeSave())
-        event->accept();
-    else
+    if (!m_controller->maybeSave()) {
         event->ignore();
+        return;
+    }
+    QSettings().setValue(QLatin1String(kGeometrySetting), saveGeometry());
+    event->accept();
 }
 
 } // namespace shardlab::gui

@@ -85,8 +85,15 @@ public:
     // First start (no setting yet): the Lessons dock opens with its welcome; afterwards it is as
     // the user left it. main() calls it; tests and demos start without.
     void restoreLessonsDock();
+    // The window's geometry as the user left it (saved when the window closes); on the first
+    // start, the preferred size fitted to the available area of the screen (shell/windowfit.h).
+    // main() calls it before show(); tests and demos start at the preferred size without it.
+    void restoreWindowGeometry();
     // Shows the Lessons dock with the welcome note (Help > Where to begin).
     void showWelcome();
+    // A passing message on the status bar: its first line, shortened to end before the summary on
+    // the bar's right, the whole text in the bar's tooltip (shell/statusline.h).
+    void showStatus(const QString& text, int timeoutMs);
 
 signals:
     // The open scenario changed (an edit, undo/redo, open, new).

@@ -76,7 +76,7 @@ void MainWindow::wirePages()
         // (Unsaved changes were asked about before the profile started.)
         if (outcome->scenario.strategy == kObservedStrategy && !(m_document->scenario() == outcome->scenario)) {
             m_document->reset(outcome->scenario, QString());
-            statusBar()->showMessage(tr("The profiled program is open as an untitled document (%1 ranks).")
+            showStatus(tr("The profiled program is open as an untitled document (%1 ranks).")
                                          .arg(outcome->scenario.ranks()),
                                      8000);
             m_run->showRun(outcome->scenario, outcome->run, outcome->origin, outcome->incomplete);
@@ -105,7 +105,7 @@ void MainWindow::wirePages()
     m_run->setWatchdogMs(m_sandbox->deadlineMs());
     connect(m_sandbox, &HangSandbox::deadlineChanged, m_run, &RunPage::setWatchdogMs);
     connect(m_sandbox, &HangSandbox::runRequested, m_run, &RunPage::runScenario);
-    connect(m_run, &RunPage::runFailed, this, [this](const QString& m) { statusBar()->showMessage(tr("The run failed: %1").arg(m), 10000); });
+    connect(m_run, &RunPage::runFailed, this, [this](const QString& m) { showStatus(tr("The run failed: %1").arg(m), 10000); });
 
     wireLessons(); // lessonwiring.cpp
 
@@ -115,25 +115,25 @@ void MainWindow::wirePages()
                 m_pages->setCurrentWidget(m_run);
                 m_run->showRun(scenario, std::move(run), origin);
             });
-    connect(m_runFiles, &RunFileOpener::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connect(m_runFiles, &RunFileOpener::statusMessage, this, [this](const QString& m) { showStatus(m, 8000); });
 
     // the window's title and status bar
     connect(m_document, &Document::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_document, &Document::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_document, &Document::scenarioChanged, this, &MainWindow::updateTitle);
     connect(m_editor->feedback(), &LiveFeedback::updated, this, &MainWindow::updateSummary);
-    connect(m_controller, &DocumentController::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
-    connect(m_editor, &EditorPage::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
+    connect(m_controller, &DocumentController::statusMessage, this, [this](const QString& m) { showStatus(m, 5000); });
+    connect(m_editor, &EditorPage::statusMessage, this, [this](const QString& m) { showStatus(m, 5000); });
     connect(m_editor, &EditorPage::editFailed, this,
             [this](const QString& m) {
                 // the editors' own words are translated already; the engine's (a size as typed, a
                 // scenario that would not be valid) are worded here, in one place
-                statusBar()->showMessage(tr("Not changed: %1").arg(i18n::engineError(m.toStdString())), 10000);
+                showStatus(tr("Not changed: %1").arg(i18n::engineError(m.toStdString())), 10000);
             });
     connect(m_document->undoStack(), &QUndoStack::indexChanged, this, [this] {
         const QString text = m_document->undoStack()->undoText();
         if (!text.isEmpty())
-            statusBar()->showMessage(text, 4000);
+            showStatus(text, 4000);
     });
 }
 

@@ -1,5 +1,6 @@
 #include "shell/presentermode.h"
 
+#include "shell/dockfit.h"
 #include "shell/tabbarfit.h"
 
 #include "shell/mainwindow.h"
@@ -11,6 +12,7 @@
 #include "style/timelinestyle.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QGraphicsView>
 #include <QPainter>
 #include <QProxyStyle>
@@ -19,6 +21,7 @@
 #include <QShortcut>
 #include <QStyleFactory>
 #include <QStyleOption>
+#include <QTimer>
 #include <QTabBar>
 #include <QAction>
 #include <QToolButton>
@@ -51,6 +54,28 @@ public:
         p->restore();
     }
 };
+
+// Widgets that do not follow a change of the application's font by themselves. A widget with a
+// style sheet: its style resolves its font once, against its parent's font at that moment (a style change, a new style
+// sheet). So presenter mode's larger font did not reach the labels with style sheets (the lessons'
+// welcome note and steps, the run page's "live unavailable"), and a style change while it was in
+// force (leaving restores the application's style) left them at presenter size after leaving.
+// Setting each style sheet again, parents first, resolves them against the fonts in force now.
+// A combo box forgets its cached minimum size on a style change but not on a font change: the
+// playback's speed box kept its presenter width after leaving and widened the run page by 80 px.
+void refollowApplicationFont(QWidget* root)
+{
+    const QList<QWidget*> widgets = root->findChildren<QWidget*>(); // parents before their children
+    for (QWidget* w : widgets) {
+        if (!w->styleSheet().isEmpty())
+            w->setStyleSheet(w->styleSheet());
+        if (qobject_cast<QComboBox*>(w)) {
+            QEvent measureAgain(QEvent::StyleChange);
+            QCoreApplication::sendEvent(w, &measureAgain);
+            w->updateGeometry();
+        }
+    }
+}
 } // namespace
 
 PresenterMode::PresenterMode(MainWindow* window) : QObject(window), m_window(window)
@@ -148,8 +173,12 @@ void PresenterMode::enter()
     // projector PC without a desktop) has none, and the window would keep its size, even one
     // larger than the projector's screen. So the window first covers the screen it is on itself
     // (before asking: a geometry set afterwards would end the full-screen state), then asks.
-    if (QScreen* screen = m_window->screen())
+    if (QScreen* screen = m_window->screen()) {
         m_window->setGeometry(screen->geometry());
+        // the larger fonts widen the pages: the lesson goes below them where it no longer fits
+        // beside them (leaving restores the layout)
+        dockfit::fitBesideOrBelow(m_window, m_window->lessonsDock(), screen->geometry().width());
+    }
     m_window->showFullScreen();
 }
 
@@ -161,6 +190,16 @@ void PresenterMode::leave()
     m_window->setWindowState(m_windowState);
     m_window->restoreGeometry(m_geometry);
     m_window->restoreState(m_state);
+    // Once more when the pages have their plain minimum sizes: some follow the fonts in the next
+    // turn of the event loop (the run page's side panel measures its labels with style sheets),
+    // and a layout restored while they were still presenter-sized squeezed the Lessons dock or
+    // widened the window.
+    QTimer::singleShot(0, this, [this] {
+        if (m_active)
+            return;
+        m_window->restoreGeometry(m_geometry);
+        m_window->restoreState(m_state);
+    });
 }
 
 void PresenterMode::applyLook()
@@ -181,6 +220,9 @@ void PresenterMode::applyLook()
     theme::setDiagramTextScale(kDiagramTextScale); // before the font change the scenes react to
     theme::setDiagramMinTextPx(kDiagramMinTextPx);
     QApplication::setFont(larger);
+    // the new font reaches the windows' widgets through posted events: deliver them now, so
+    // that what follows measures and resolves against it
+    QCoreApplication::sendPostedEvents();
     for (const auto& [widget, font] : m_fonts) {
         if (!widget)
             continue;
@@ -191,6 +233,7 @@ void PresenterMode::applyLook()
             f.setPixelSize(qRound(font.pixelSize() * kFontScale));
         widget->setFont(f);
     }
+    refollowApplicationFont(m_window);
     // crowded tab bars get the largest font at which every tab still shows
     for (QTabBar* bar : m_window->findChildren<QTabBar*>()) {
         // from its presenter size (just set) down to its plain size, and on a small screen a little less
@@ -255,10 +298,12 @@ void PresenterMode::undoLook()
     theme::setDiagramTextScale(1.0);
     theme::setDiagramMinTextPx(0);
     QApplication::setFont(m_appFont);
+    QCoreApplication::sendPostedEvents(); // as in applyLook()
     for (const auto& [widget, font] : m_fonts)
         if (widget)
             widget->setFont(font);
     m_fonts.clear();
+    refollowApplicationFont(m_window);
 }
 
 } // namespace shardlab::gui

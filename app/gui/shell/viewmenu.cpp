@@ -56,9 +56,9 @@ void MainWindow::buildViewMenu()
     QMenu* theme = view->addMenu(tr("Presenter &theme"));
     theme->setToolTipsVisible(true);
     auto* themes = new QActionGroup(this);
-    QAction* light = addNamedAction(theme, QStringLiteral("view.themeLight"), tr("High-contrast &light"),
+    QAction* light = addNamedAction(theme, QStringLiteral("view.themeLight"), tr("&Light, high contrast"),
                                     tr("Black on white: for bright rooms"));
-    QAction* dark = addNamedAction(theme, QStringLiteral("view.themeDark"), tr("High-contrast &dark"),
+    QAction* dark = addNamedAction(theme, QStringLiteral("view.themeDark"), tr("&Dark, high contrast"),
                                    tr("White on black: for dark rooms and glaring projectors"));
     for (QAction* a : {light, dark}) {
         a->setCheckable(true);

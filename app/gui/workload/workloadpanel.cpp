@@ -8,6 +8,8 @@
 #include "workload/shardmodel.h"
 #include "workload/workloadmodel.h"
 
+#include "shardlab/model/strategies.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QGroupBox>
@@ -152,6 +154,13 @@ WorkloadPanel::WorkloadPanel(Document* document, QWidget* parent)
     connect(place, &QPushButton::clicked, this, &WorkloadPanel::placeByStrategy);
     connect(m_strategy, &QComboBox::currentIndexChanged, this,
         [this] { m_strategy->setToolTip(m_strategy->currentData(Qt::ToolTipRole).toString()); });
+    // The placement's summary describes the document it was made in; another document (open,
+    // new, recovery) starts without one, its strategy (when it names one) chosen in the box.
+    connect(m_document, &Document::documentReset, this, [this] {
+        m_outcome->clear();
+        if (const auto strategy = strategyFromName(m_document->scenario().strategy))
+            m_strategy->setCurrentIndex(m_strategy->findData(static_cast<int>(*strategy)));
+    });
     connect(m_allItems, &QCheckBox::toggled, this, &WorkloadPanel::itemSelectionChanged);
     connect(
         m_items->selectionModel(), &QItemSelectionModel::selectionChanged, this, &WorkloadPanel::itemSelectionChanged);

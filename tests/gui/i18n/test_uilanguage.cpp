@@ -252,6 +252,30 @@ private slots:
         QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QLatin1Char('\n'))));
     }
 
+    // Issue 29: the two presenter themes can be told apart where a menu shortens their names
+    // (both read "高对比度…"), and the shipped examples' titles in File > Open example and in the
+    // window title are in the interface language.
+    void themesExamplesAndTitleInTheLanguage()
+    {
+        if (m_expected.isEmpty())
+            QSKIP("SHARDLAB_TEST_EXPECT_LANGUAGE is not set (CTest sets it)");
+        const bool zh = m_expected == i18n::kChinese;
+        MainWindow w;
+        const QString light = w.action(QStringLiteral("view.themeLight"))->text().remove(QLatin1Char('&'));
+        const QString dark = w.action(QStringLiteral("view.themeDark"))->text().remove(QLatin1Char('&'));
+        QVERIFY2(light.left(2) != dark.left(2), qPrintable(light + QStringLiteral(" / ") + dark));
+        QStringList bad;
+        const QList<QAction*> examples = w.findChildren<QAction*>(QStringLiteral("file.example"));
+        QVERIFY(examples.size() >= 10);
+        for (QAction* a : examples)
+            if (hasHan(a->text()) != zh)
+                bad << a->text();
+        // the default scenario's name, "Data-parallel training step", in the title
+        if (zh == w.windowTitle().contains(QStringLiteral("Data-parallel")))
+            bad << w.windowTitle();
+        QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QLatin1Char('\n'))));
+    }
+
     void preferencesKeepTheChoice()
     {
         const QVariant before = QSettings().value(i18n::kLanguageKey);

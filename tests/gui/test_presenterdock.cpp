@@ -1,0 +1,232 @@
+// Issue 29, presenter mode and the Lessons dock, on a 1366x768 screen: while presenting, the dock
+// keeps a readable width beside the pages (its lesson wraps, the status bar and the per-rank table
+// stay on the screen); leaving puts every widget's font back, and the dock's width, in English
+// and in Chinese. Before: the dock shrank to a strip in English, and after leaving the welcome
+// note, the steps and the run page's "live unavailable" kept presenter-size fonts.
+#include "i18n/language.h"
+#include "lessons/lesson_browser.h"
+#include "offscreen_screen.h"
+#include "screenshot.h"
+#include "run/runpage.h"
+#include "run/summarymodels.h"
+#include "run/summarypanel.h"
+#include "shell/mainwindow.h"
+#include "shell/presentermode.h"
+
+#include <QDockWidget>
+#include <QLabel>
+#include <QPointer>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTabWidget>
+#include <QTest>
+#include <QTranslator>
+
+#include <utility>
+#include <vector>
+
+using namespace shardlab::gui;
+
+namespace {
+
+const QSize kLaptop(1366, 768);
+// The dock beside the pages while presenting: the lesson's text at presenter size needs this much.
+constexpr int kReadableDockWidth = 300;
+
+QString describe(const QWidget* w)
+{
+    QString text;
+    if (const auto* label = qobject_cast<const QLabel*>(w))
+        text = label->text().left(40);
+    return QStringLiteral("%1 '%2' %3").arg(QString::fromLatin1(w->metaObject()->className()), w->objectName(), text);
+}
+
+// The lesson in the dock needs no sideways scrolling: its texts wrap in the dock's width.
+bool lessonWraps(MainWindow& w)
+{
+    QScrollArea* scroll = w.lessons()->scrollArea();
+    return scroll->widget()->minimumSizeHint().width() <= scroll->viewport()->width();
+}
+
+// A window with the Lessons dock open on lesson 2 and its welcome note, on the run page.
+void prepare(MainWindow& w)
+{
+    w.lessonsDock()->show();
+    w.lessons()->setWelcomeVisible(true);
+    QVERIFY(w.lessons()->selectLesson(QStringLiteral("capacity-is-ownership")));
+    w.pages()->setCurrentWidget(w.runPage());
+}
+
+class Language {
+public:
+    explicit Language(const QString& language)
+    {
+        m_before = QCoreApplication::instance()->findChildren<QTranslator*>();
+        i18n::installTranslations(QCoreApplication::instance(), language, false);
+    }
+    ~Language()
+    {
+        for (QTranslator* t : QCoreApplication::instance()->findChildren<QTranslator*>())
+            if (!m_before.contains(t)) {
+                QCoreApplication::removeTranslator(t);
+                delete t;
+            }
+        QLocale::setDefault(QLocale(QLocale::English));
+    }
+
+private:
+    QList<QTranslator*> m_before;
+};
+
+} // namespace
+
+class TestPresenterDock : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setApplicationName(QStringLiteral("shardlab-test-presenterdock"));
+        QSettings().clear();
+        QCOMPARE(QGuiApplication::primaryScreen()->size(), kLaptop);
+    }
+
+    void leavingRestoresEveryWidget_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("en") << QStringLiteral("en");
+        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+    }
+
+    void leavingRestoresEveryWidget()
+    {
+        QFETCH(QString, language);
+        const Language installed(language);
+        MainWindow w;
+        prepare(w);
+        w.resize(1366, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCoreApplication::processEvents();
+        QVERIFY(lessonWraps(w));
+        const int dockWidth = w.lessonsDock()->width();
+        const QString pagesBefore = test::pageWidths(w);
+        // what widens the window after leaving, if anything: widgets whose minimum grew
+        std::vector<std::pair<QPointer<QWidget>, int>> minWidths;
+        for (QWidget* child : w.findChildren<QWidget*>())
+            minWidths.emplace_back(child, child->minimumSizeHint().width());
+        const auto grown = [&minWidths] {
+            QStringList out;
+            for (const auto& [c, width] : minWidths)
+                if (c && c->isVisible() && c->minimumSizeHint().width() > width)
+                    out << QStringLiteral("%1 '%2' %3 > %4")
+                               .arg(QString::fromLatin1(c->metaObject()->className()), c->objectName())
+                               .arg(c->minimumSizeHint().width())
+                               .arg(width);
+            return out.join(QStringLiteral("; "));
+        };
+        const QSize size = w.size();
+        std::vector<std::pair<QPointer<QWidget>, QFont>> fonts;
+        for (QWidget* child : w.findChildren<QWidget*>())
+            fonts.emplace_back(child, child->font());
+
+        test::saveScreen(&w, QStringLiteral("presenter-dock-before-") + language);
+        for (auto theme : {PresenterMode::Theme::Light, PresenterMode::Theme::Dark}) {
+            w.presenter()->setTheme(theme);
+            w.presenter()->setActive(true);
+            QCoreApplication::processEvents();
+            w.presenter()->setActive(false);
+            QTRY_VERIFY2(w.size() == size,
+                         qPrintable(QStringLiteral("window %1x%2, minimum %3, dock %4, pages %5 (%6), before: %7")
+                                        .arg(w.width())
+                                        .arg(w.height())
+                                        .arg(w.minimumSizeHint().width())
+                                        .arg(w.lessonsDock()->minimumSizeHint().width())
+                                        .arg(w.pages()->minimumSizeHint().width())
+                                        .arg(test::pageWidths(w) + QStringLiteral("; grown: ") + grown(), pagesBefore)));
+            QCoreApplication::processEvents();
+            if (theme == PresenterMode::Theme::Dark)
+                test::saveScreen(&w, QStringLiteral("presenter-dock-left-") + language);
+
+            QStringList changed;
+            for (const auto& [widget, font] : fonts)
+                if (widget && widget->font() != font)
+                    changed << QStringLiteral("%1: %2 pt, was %3 pt")
+                                   .arg(describe(widget))
+                                   .arg(widget->font().pointSizeF())
+                                   .arg(font.pointSizeF());
+            QVERIFY2(changed.isEmpty(), qPrintable(changed.join(QLatin1Char('\n'))));
+            QTRY_COMPARE(w.lessonsDock()->width(), dockWidth);
+            QVERIFY(lessonWraps(w));
+        }
+    }
+
+    void theDockStaysReadableWhilePresenting_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("en") << QStringLiteral("en");
+        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+    }
+
+    void theDockStaysReadableWhilePresenting()
+    {
+        QFETCH(QString, language);
+        const Language installed(language);
+        MainWindow w;
+        prepare(w);
+        w.resize(1366, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy done(w.runPage(), &RunPage::outcomeAvailable);
+        w.runPage()->run();
+        QVERIFY(done.wait(20000));
+        w.presenter()->setActive(true);
+        QTRY_COMPARE(w.size(), kLaptop);
+        QCoreApplication::processEvents();
+        test::saveScreen(&w, QStringLiteral("presenter-dock-presenting-") + language);
+
+        const QSize min = w.minimumSizeHint().expandedTo(w.minimumSize());
+        QVERIFY2(min.width() <= kLaptop.width() && min.height() <= kLaptop.height(),
+                 qPrintable(QStringLiteral("minimum %1x%2, dock %3x%6, pages %4 (%5)")
+                                .arg(min.width())
+                                .arg(min.height())
+                                .arg(w.lessonsDock()->minimumSizeHint().width())
+                                .arg(w.pages()->minimumSizeHint().width())
+                                .arg(test::pageWidths(w))
+                                .arg(w.lessonsDock()->minimumSizeHint().height())));
+        QVERIFY2(w.lessonsDock()->width() >= kReadableDockWidth,
+                 qPrintable(QStringLiteral("dock %1 px wide").arg(w.lessonsDock()->width())));
+        QVERIFY(lessonWraps(w));
+        // the per-rank table and the status bar's summary end on the screen, the summary whole
+        QTableView* ranks = nullptr;
+        for (QTableView* t : w.runPage()->summary()->findChildren<QTableView*>())
+            if (t->model() == static_cast<QAbstractItemModel*>(w.runPage()->summary()->rankModel()))
+                ranks = t;
+        QVERIFY(ranks && ranks->isVisible());
+        QVERIFY(ranks->width() >= 200);
+        QVERIFY(ranks->mapTo(&w, QPoint(ranks->width(), 0)).x() <= w.width());
+        for (QLabel* label : w.statusBar()->findChildren<QLabel*>()) {
+            if (!label->isVisible() || label->text().isEmpty())
+                continue;
+            QTRY_VERIFY2(label->width() >= label->sizeHint().width(),
+                         qPrintable(QStringLiteral("%1: %2 px of %3").arg(label->text()).arg(label->width()).arg(label->sizeHint().width())));
+            QVERIFY(label->mapTo(&w, QPoint(label->width(), 0)).x() <= w.width());
+        }
+        w.presenter()->setActive(false);
+    }
+};
+
+int main(int argc, char** argv)
+{
+    shardlab::gui::test::useOffscreenScreen(kLaptop);
+    QApplication app(argc, argv);
+    TestPresenterDock test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_presenterdock.moc"
