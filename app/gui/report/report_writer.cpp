@@ -62,6 +62,7 @@ void ReportWriter::start(const QString& path)
 {
     const quint64 job = ++m_job;
     m_running = true;
+    ++m_pending;
     const Scenario scenario = m_scenario;
     const LabReportOptions opts = options();
     QPointer<ReportWriter> self(this);
@@ -71,8 +72,11 @@ void ReportWriter::start(const QString& path)
         QMetaObject::invokeMethod(
             self.data(),
             [self, job, report, path] {
-                if (!self || job != self->m_job)
-                    return; // superseded or gone
+                if (!self)
+                    return; // gone
+                --self->m_pending;
+                if (job != self->m_job)
+                    return; // superseded
                 self->m_running = false;
                 if (!*report) {
                     Q_EMIT self->failed(i18n::engineError(report->error().message));

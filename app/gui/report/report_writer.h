@@ -38,6 +38,9 @@ public:
     // Builds the report on a worker thread, then writes it; reportAvailable or failed follows.
     void start(const QString& path);
     bool isRunning() const { return m_running; }
+    // Jobs started whose work has not come back yet, superseded ones included (their results are
+    // dropped when they come): 0 once nothing can arrive any more.
+    int pendingJobs() const { return m_pending; }
 
     // "Lab report…": asks for a file (HTML or PDF) and starts the report; errors in a message box.
     QAction* createAction(QWidget* dialogParent);
@@ -56,6 +59,7 @@ private:
     std::vector<Bytes> m_sizes;
     std::optional<Language> m_language;
     bool m_running = false;
+    int m_pending = 0;
     quint64 m_job = 0;
 };
 
