@@ -27,7 +27,7 @@ struct Gpu {
     std::string name; // device name, e.g. "H200"
     Bytes memory = 0;
     double tflops = 0;          // sustained compute rate used for compute phases, TFLOP/s
-    double memBandwidthGBps = 0; // HBM bandwidth (informational, and local copies)
+    double memBandwidthGBps = 0; // HBM: local copies and the receive-only last step of a ring (cost-model.md)
     int node = 0;                // host machine index
     int socket = 0;              // CPU socket / NUMA domain within the node
     bool operator==(const Gpu&) const = default;
