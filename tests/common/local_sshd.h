@@ -6,6 +6,8 @@
 // server is missing (Debian: openssh-server), for a skip.
 #pragma once
 
+#include "free_port.h"
+
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -64,7 +66,7 @@ public:
         std::filesystem::copy_file(path("user_key.pub"), path("authorized_keys"));
         if (::geteuid() == 0) // sshd refuses to start without its privilege-separation folder
             ::mkdir("/run/sshd", 0755);
-        m_port = freePort();
+        m_port = freeLocalPort();
         std::ofstream(path("sshd_config")) << "Port " << m_port << "\nListenAddress 127.0.0.1\nHostKey " << path("host_key")
                                            << "\nAuthorizedKeysFile " << path("authorized_keys") << "\nPidFile "
                                            << path("sshd.pid")
@@ -114,19 +116,6 @@ private:
             if (::access(c, X_OK) == 0)
                 return c;
         return {};
-    }
-    static int freePort()
-    {
-        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in a{};
-        a.sin_family = AF_INET;
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        socklen_t len = sizeof a;
-        int port = 0;
-        if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 && ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-            port = ntohs(a.sin_port);
-        ::close(fd);
-        return port;
     }
 
     std::string m_dir;

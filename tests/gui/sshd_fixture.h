@@ -5,6 +5,7 @@
 // OpenSSH's server is missing (Debian: openssh-server).
 #pragma once
 
+#include "../common/free_port.h"
 #include "remote/remotetarget.h"
 
 #include <QDir>
@@ -21,24 +22,6 @@
 #include <unistd.h>
 
 namespace shardlab::test {
-
-// A port nothing listens on now (the kernel's choice of a free one, released).
-inline int freeLocalPort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0)
-        return 0;
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = 0;
-    socklen_t len = sizeof a;
-    int port = 0;
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 && ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-        port = ntohs(a.sin_port);
-    ::close(fd);
-    return port;
-}
 
 class LocalSshd {
 public:
