@@ -53,6 +53,14 @@ bool lessonWraps(MainWindow& w)
     return scroll->widget()->minimumSizeHint().width() <= scroll->viewport()->width();
 }
 
+// Rows of a data-driven test: the interface in English and in Chinese.
+void addLanguageRows()
+{
+    QTest::addColumn<QString>("language");
+    QTest::newRow("en") << QStringLiteral("en");
+    QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+}
+
 // A window with the Lessons dock open on lesson 2 and its welcome note, on the run page.
 void prepare(MainWindow& w)
 {
@@ -96,12 +104,7 @@ private slots:
         QCOMPARE(QGuiApplication::primaryScreen()->size(), kLaptop);
     }
 
-    void leavingRestoresEveryWidget_data()
-    {
-        QTest::addColumn<QString>("language");
-        QTest::newRow("en") << QStringLiteral("en");
-        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
-    }
+    void leavingRestoresEveryWidget_data() { addLanguageRows(); }
 
     void leavingRestoresEveryWidget()
     {
@@ -166,12 +169,7 @@ private slots:
         }
     }
 
-    void theDockStaysReadableWhilePresenting_data()
-    {
-        QTest::addColumn<QString>("language");
-        QTest::newRow("en") << QStringLiteral("en");
-        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
-    }
+    void theDockStaysReadableWhilePresenting_data() { addLanguageRows(); }
 
     void theDockStaysReadableWhilePresenting()
     {
