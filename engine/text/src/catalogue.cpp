@@ -28,6 +28,7 @@ constexpr CatalogueEntry kEntries[] = {
 #include "catalogue/help.inc"
 #include "catalogue/profile.inc"
 #include "catalogue/remote.inc"
+#include "catalogue/import.inc"
 };
 
 struct Index {
