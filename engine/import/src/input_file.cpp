@@ -194,3 +194,158 @@ Result<std::string> gunzipText(std::string_view bytes, const std::string& origin
 }
 
 } // namespace shardlab
+
+namespace shardlab {
+
+namespace {
+
+// Pulls the file through zlib (gzip) or as is, a buffer at a time.
+class PullBuffer : public std::streambuf {
+public:
+    PullBuffer(std::filesystem::path path, bool gzip, ReadProgress progress)
+        : m_path(std::move(path)), m_in(m_path, std::ios::binary), m_gzip(gzip), m_progress(std::move(progress))
+    {
+        std::error_code ec;
+        m_total = std::filesystem::file_size(m_path, ec);
+        if (m_gzip) {
+            m_zs.zalloc = Z_NULL;
+            m_zs.zfree = Z_NULL;
+            m_zs.opaque = Z_NULL;
+            if (inflateInit2(&m_zs, 15 + 32) != Z_OK)
+                m_problem = "zlib could not start";
+            m_zInit = true;
+        }
+    }
+    ~PullBuffer() override
+    {
+        if (m_zInit)
+            inflateEnd(&m_zs);
+    }
+    bool opened() const { return static_cast<bool>(m_in); }
+    std::string problem() const { return m_problem; }
+    bool cancelled() const { return m_cancelled; }
+
+protected:
+    int_type underflow() override
+    {
+        if (gptr() < egptr())
+            return traits_type::to_int_type(*gptr());
+        while (m_problem.empty()) {
+            if (!m_gzip) {
+                if (!readRaw())
+                    return traits_type::eof();
+                setg(m_raw.data(), m_raw.data(), m_raw.data() + m_rawSize);
+                m_rawSize = 0;
+                return traits_type::to_int_type(*gptr());
+            }
+            if (m_zs.avail_in == 0) {
+                if (!readRaw()) {
+                    if (!m_ended)
+                        m_problem = "the gzip stream ends early (the file is truncated: " + std::to_string(m_produced)
+                                    + " bytes of text were read); copy the whole file again";
+                    return traits_type::eof();
+                }
+                m_zs.next_in = reinterpret_cast<Bytef*>(m_raw.data());
+                m_zs.avail_in = static_cast<uInt>(m_rawSize);
+            }
+            if (m_ended) {
+                if (inflateReset(&m_zs) != Z_OK) {
+                    m_problem = "zlib could not restart";
+                    break;
+                }
+                m_ended = false;
+            }
+            m_zs.next_out = reinterpret_cast<Bytef*>(m_out.data());
+            m_zs.avail_out = static_cast<uInt>(m_out.size());
+            const int rc = inflate(&m_zs, Z_NO_FLUSH);
+            const size_t produced = m_out.size() - m_zs.avail_out;
+            m_produced += produced;
+            if (rc == Z_STREAM_END)
+                m_ended = true;
+            else if (rc == Z_DATA_ERROR)
+                m_problem = std::string("the gzip data is corrupt") + (m_zs.msg ? std::string(" (") + m_zs.msg + ")" : "");
+            else if (rc != Z_OK && rc != Z_BUF_ERROR)
+                m_problem = "zlib failed (" + std::to_string(rc) + ")";
+            if (produced > 0) {
+                setg(m_out.data(), m_out.data(), m_out.data() + produced);
+                return traits_type::to_int_type(*gptr());
+            }
+        }
+        return traits_type::eof();
+    }
+
+private:
+    bool readRaw()
+    {
+        if (!m_in)
+            return false;
+        m_in.read(m_raw.data(), static_cast<std::streamsize>(m_raw.size()));
+        m_rawSize = static_cast<size_t>(m_in.gcount());
+        if (m_in.bad()) {
+            m_problem = "read error after " + std::to_string(m_done) + " bytes";
+            return false;
+        }
+        if (m_rawSize == 0)
+            return false;
+        m_done += m_rawSize;
+        if (m_progress && !m_progress(m_done, m_total)) {
+            m_cancelled = true;
+            m_problem = "reading cancelled";
+            return false;
+        }
+        return true;
+    }
+
+    std::filesystem::path m_path;
+    std::ifstream m_in;
+    bool m_gzip = false;
+    ReadProgress m_progress;
+    std::vector<char> m_raw = std::vector<char>(kChunk);
+    size_t m_rawSize = 0;
+    std::vector<char> m_out = std::vector<char>(kChunk);
+    z_stream m_zs{};
+    bool m_zInit = false;
+    bool m_ended = false;
+    bool m_cancelled = false;
+    std::uint64_t m_done = 0, m_total = 0, m_produced = 0;
+    std::string m_problem;
+};
+
+class FileInputStream : public InputStream {
+public:
+    FileInputStream(const std::filesystem::path& path, bool gzip, ReadProgress progress)
+        : m_buffer(path, gzip, std::move(progress)), m_stream(&m_buffer)
+    {
+    }
+    bool opened() const { return m_buffer.opened(); }
+    std::istream& stream() override { return m_stream; }
+    std::string problem() const override { return m_buffer.problem(); }
+    bool cancelled() const override { return m_buffer.cancelled(); }
+
+private:
+    PullBuffer m_buffer;
+    std::istream m_stream;
+};
+
+} // namespace
+
+Result<std::unique_ptr<InputStream>> InputStream::open(const std::filesystem::path& path, const ReadProgress& progress)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        return badInput(path.string() + ": is a folder, not a file");
+    std::string magic(2, '\0');
+    {
+        std::ifstream probe(path, std::ios::binary);
+        if (!probe)
+            return badInput(path.string() + ": cannot open the file (missing, or not readable)");
+        probe.read(magic.data(), 2);
+        magic.resize(static_cast<size_t>(probe.gcount()));
+    }
+    auto s = std::make_unique<FileInputStream>(path, looksGzip(magic) || gzipName(path), progress);
+    if (!s->opened())
+        return badInput(path.string() + ": cannot open the file (missing, or not readable)");
+    return std::unique_ptr<InputStream>(std::move(s));
+}
+
+} // namespace shardlab

@@ -30,3 +30,23 @@ Result<std::string> gunzipText(std::string_view bytes, const std::string& origin
 bool looksGzip(std::string_view head);
 
 } // namespace shardlab
+
+#include <istream>
+#include <memory>
+
+namespace shardlab {
+
+// The (decompressed) text as a stream, for parsers that pull (a streaming JSON parser): memory
+// stays at one buffer whatever the file's size. After reading, `problem()` says what went wrong
+// below the stream (a truncated or corrupt gzip, a read error, cancelled), "" when nothing did:
+// check it before believing a parse error of a cut text.
+class InputStream {
+public:
+    static Result<std::unique_ptr<InputStream>> open(const std::filesystem::path& path, const ReadProgress& progress = {});
+    virtual ~InputStream() = default;
+    virtual std::istream& stream() = 0;
+    virtual std::string problem() const = 0;
+    virtual bool cancelled() const = 0;
+};
+
+} // namespace shardlab

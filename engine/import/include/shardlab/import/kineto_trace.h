@@ -1,0 +1,69 @@
+// One rank's PyTorch profiler (Kineto) Chrome trace, reduced to what a job's timeline needs: who
+// the rank is (distributedInfo), its process groups, the clock base, and its NCCL kernels with the
+// collective's arguments PyTorch attaches to them. Read as a stream (nlohmann's parser with a
+// callback that keeps one event at a time): memory stays at a few events whatever the file's size,
+// which is why this parser and not a document parser (docs/importing.md, "Big files").
+#pragma once
+
+#include "shardlab/base/result.h"
+#include "shardlab/import/input_file.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <istream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace shardlab {
+
+struct KinetoGroup {
+    std::string name;        // pg_name ("0"), what kernels name in "Process Group Name"
+    std::string description; // pg_desc ("default_pg")
+    std::vector<int> ranks;  // global ranks, in the group's rank order
+};
+
+struct KinetoCollective {
+    std::string kernel;      // "ncclDevKernel_AllReduce_Sum_f32_RING_LL(...)"
+    std::string func;        // NCCL's function: "AllReduce", "Send", ... ("" where not known)
+    std::string collective;  // PyTorch's "Collective name" ("allreduce"); "" when the kernel has none
+    std::int64_t inElements = -1, outElements = -1; // "In msg nelems", "Out msg nelems"; -1: absent
+    std::string dtype;       // PyTorch's ("Float")
+    int groupSize = 0;
+    std::string group;       // "Process Group Name"
+    std::vector<int> groupRanks;
+    std::optional<std::int64_t> sequence; // "Seq" where the trace has it
+    double tsUs = 0, durUs = 0;           // on the trace's clock (µs after baseTimeNanoseconds)
+    int line = 0;                         // its place among the trace's events (for messages)
+};
+
+struct KinetoTrace {
+    std::string path;
+    int rank = -1, worldSize = 0;          // distributedInfo; -1: none
+    std::string ncclVersion;
+    std::vector<KinetoGroup> groups;       // pg_config
+    std::int64_t baseTimeNs = 0;           // baseTimeNanoseconds (0: absent: timestamps are epoch µs)
+    double firstUs = 0, lastUs = 0;        // the earliest begin and latest end of any timed event
+    std::vector<KinetoCollective> collectives; // NCCL kernels, in order of start
+    int computeKernels = 0;
+    int profilerSteps = 0;                 // ProfilerStep#N ranges
+    int events = 0;
+};
+
+// `origin` names the trace in messages.
+Result<KinetoTrace> parseKinetoTrace(std::istream& in, const std::string& origin);
+Result<KinetoTrace> parseKinetoText(std::string_view text, const std::string& origin);
+Result<KinetoTrace> readKinetoTrace(const std::filesystem::path& path, const ReadProgress& progress = {});
+
+// NCCL's function from a kernel's name, under both namings (ncclKernel_AllReduce_RING_LL_Sum_f32,
+// ncclDevKernel_AllReduce_Sum_f32_RING_LL, ncclDevKernel_SendRecv): "AllReduce"; "" for a kernel
+// that is not NCCL's.
+std::string ncclFuncFromKernel(std::string_view kernel);
+// PyTorch's "Collective name" as NCCL's function ("allreduce", "all_reduce" -> "AllReduce");
+// "" for one ShardLab does not know.
+std::string ncclFuncFromCollectiveName(std::string_view name);
+// PyTorch's dtype name as NCCL's ("Float" -> "ncclFloat32"); "" for one ShardLab does not know.
+std::string ncclDatatypeFromTorch(std::string_view dtype);
+
+} // namespace shardlab

@@ -1,0 +1,406 @@
+// PyTorch profiler traces of every rank -> the job's run (docs/importing.md, "Kineto traces"):
+//  * each NCCL kernel is one rank's part of a collective: its start is the rank's arrival, its end
+//    the rank's end (Kineto has already put GPU times on the host clock); the builder
+//    (profile_build.h) matches them across ranks and derives compute, wait and communication as
+//    for `shardlab profile`: wait = last member's arrival - own arrival;
+//  * a collective is matched by process group, NCCL function and "Seq" where the trace has it,
+//    else by its order among that group's calls of that function on each rank;
+//  * ranks start and stop their profilers at different moments: a kernel on one rank that ended
+//    before another member of its group had started its first (or began after another's last
+//    ended) cannot be that member's, so it is left out at the ends of each rank's list
+//    (everyone's end >= everyone's arrival in a collective), with a note; these are never
+//    counted as waits;
+//  * clocks: every rank's times are on its trace's clock (baseTimeNanoseconds + ts, or epoch
+//    µs in older traces). Ranks leave a collective together, so the spread of the members' ends
+//    measures how well the clocks agree; where its median exceeds 1 ms (hosts whose clocks
+//    differ), each rank is shifted by the median difference of its ends from rank 0's, and the
+//    spread left (the residual) is stated.
+#include "import_readers.h"
+
+#include "shardlab/import/kineto_trace.h"
+#include "shardlab/profile/profile_build.h"
+#include "shardlab/profile/profile_reader.h"
+#include "shardlab/text/message.h"
+
+#include <algorithm>
+#include <cmath>
+#include <atomic>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+
+namespace shardlab {
+
+namespace {
+
+constexpr double kSharedClockSpreadUs = 1000; // above this median spread of ends, clocks are aligned
+
+std::uint64_t groupHash(const std::string& name, const std::vector<int>& ranks)
+{
+    std::uint64_t h = 1469598103934665603ull; // FNV-1a
+    const auto mix = [&](unsigned char c) {
+        h ^= c;
+        h *= 1099511628211ull;
+    };
+    for (char c : name)
+        mix(static_cast<unsigned char>(c));
+    mix(0);
+    for (int r : ranks)
+        for (int b = 0; b < 4; ++b)
+            mix(static_cast<unsigned char>(r >> (8 * b)));
+    return h;
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+std::string fileName(const std::string& path)
+{
+    return std::filesystem::path(path).filename().string();
+}
+
+// One kernel kept for the run: its trace, group and times on the common clock (ns from `origin`).
+struct Call {
+    const KinetoCollective* c = nullptr;
+    double startNs = 0, endNs = 0;
+};
+
+// Every trace read, two at a time (2 cores: reading is parsing-bound), progress over all bytes.
+Result<std::vector<KinetoTrace>> readAll(const ImportPaths& paths, const ImportOptions& options)
+{
+    std::vector<std::uint64_t> sizes(paths.size(), 0), done(paths.size(), 0);
+    std::uint64_t total = 0;
+    for (size_t i = 0; i < paths.size(); ++i) {
+        std::error_code ec;
+        sizes[i] = std::filesystem::file_size(paths[i], ec);
+        total += sizes[i];
+    }
+    std::mutex lock;
+    std::atomic<bool> cancelled{false};
+    std::vector<std::optional<Result<KinetoTrace>>> results(paths.size());
+    std::atomic<size_t> next{0};
+    const auto work = [&] {
+        for (size_t i; (i = next++) < paths.size();) {
+            results[i] = readKinetoTrace(paths[i], [&, i](std::uint64_t d, std::uint64_t) {
+                std::lock_guard<std::mutex> g(lock);
+                done[i] = d;
+                if (cancelled)
+                    return false;
+                if (options.progress) {
+                    std::uint64_t sum = 0;
+                    for (std::uint64_t x : done)
+                        sum += x;
+                    if (!options.progress(sum, total))
+                        cancelled = true;
+                }
+                return !cancelled.load();
+            });
+        }
+    };
+    const unsigned threads = std::min<unsigned>(2, static_cast<unsigned>(paths.size()));
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (auto& t : pool)
+        t.join();
+    std::vector<KinetoTrace> out;
+    for (auto& r : results) {
+        if (!*r)
+            return r->error();
+        out.push_back(std::move(**r));
+    }
+    return out;
+}
+
+} // namespace
+
+Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& options)
+{
+    auto read = readAll(paths, options);
+    if (!read)
+        return read.error();
+    std::vector<KinetoTrace>& traces = *read;
+
+    // Which rank each trace is, and that they are one job's.
+    const KinetoTrace& first = traces.front();
+    for (const KinetoTrace& t : traces) {
+        if (t.rank < 0 || t.worldSize < 1)
+            return badInput(t.path + ": the trace does not say which rank it is (no distributedInfo): ShardLab needs traces "
+                                     "of a distributed job, one per rank, recorded by torch.profiler with torch.distributed initialised");
+        if (t.rank >= t.worldSize)
+            return badInput(t.path + ": rank " + std::to_string(t.rank) + " of a world of " + std::to_string(t.worldSize));
+        if (t.worldSize != first.worldSize)
+            return badInput(t.path + " is rank " + std::to_string(t.rank) + " of " + std::to_string(t.worldSize) + " ranks, but "
+                            + first.path + " is of " + std::to_string(first.worldSize)
+                            + ": these traces come from different jobs");
+    }
+    const int n = first.worldSize;
+    std::vector<const KinetoTrace*> byRank(static_cast<size_t>(n), nullptr);
+    for (const KinetoTrace& t : traces) {
+        if (const KinetoTrace* other = byRank[static_cast<size_t>(t.rank)])
+            return badInput("rank " + std::to_string(t.rank) + " has two traces: " + other->path + " and " + t.path
+                            + " (traces of two runs in one folder? give one trace per rank)");
+        byRank[static_cast<size_t>(t.rank)] = &t;
+    }
+    if (n < 2)
+        return badInput(first.path + ": a job of one rank; ShardLab shows collectives across ranks: give the traces of a job of "
+                                     "2 or more ranks");
+    std::string missing;
+    for (int r = 0; r < n; ++r)
+        if (!byRank[static_cast<size_t>(r)])
+            missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+    if (!missing.empty())
+        return badInput("the traces given are of a job of " + std::to_string(n) + " ranks, but rank(s) " + missing
+                        + " have no trace: give every rank's file (or the folder that holds them all)");
+
+    // Absolute times in ns (ts is µs after baseTimeNanoseconds; without it, µs since 1970), and
+    // each trace's span, to catch traces of different runs (or clocks minutes apart).
+    const auto absNs = [](const KinetoTrace& t, double us) { return static_cast<double>(t.baseTimeNs) + us * 1e3; };
+    double origin = std::numeric_limits<double>::infinity();
+    for (const KinetoTrace* t : byRank)
+        origin = std::min(origin, absNs(*t, t->firstUs));
+    const KinetoTrace& r0 = *byRank[0];
+    for (const KinetoTrace* t : byRank) {
+        const double gapNs = std::max(absNs(*t, t->firstUs) - absNs(r0, r0.lastUs), absNs(r0, r0.firstUs) - absNs(*t, t->lastUs));
+        if (gapNs > 0)
+            return badInput(t->path + " (rank " + std::to_string(t->rank) + ") and " + r0.path + " (rank 0) do not overlap in time: "
+                            + number("%.1f", gapNs / 1e9) + " s apart. Traces of different runs, or of hosts whose clocks "
+                            "disagree by more than the run lasted; ShardLab cannot tell which collectives belong together");
+    }
+
+    // Each rank's kernels by (group, function), on the common clock.
+    struct GroupInfo {
+        std::string name, description;
+        std::vector<int> ranks;
+    };
+    std::map<std::string, GroupInfo> groups;
+    for (const KinetoTrace* t : byRank)
+        for (const KinetoGroup& g : t->groups)
+            if (!g.ranks.empty())
+                groups.try_emplace(g.name, GroupInfo{g.name, g.description, g.ranks});
+    std::map<std::string, int> unmodelled;
+    int withoutArguments = 0, outsideGroups = 0, unknownType = 0;
+    // (group, func) -> per rank: calls in order
+    std::map<std::pair<std::string, std::string>, std::vector<std::vector<Call>>> calls;
+    for (int r = 0; r < n; ++r) {
+        const KinetoTrace& t = *byRank[static_cast<size_t>(r)];
+        for (const KinetoCollective& c : t.collectives) {
+            if (c.func.empty() || c.collective.empty() || c.inElements < 0) {
+                ++withoutArguments;
+                continue;
+            }
+            if (c.func != "AllReduce" && c.func != "Broadcast" && c.func != "Reduce" && c.func != "AllGather"
+                && c.func != "ReduceScatter") {
+                ++unmodelled[c.func];
+                continue;
+            }
+            if (ncclDatatypeFromTorch(c.dtype).empty()) {
+                ++unknownType;
+                continue;
+            }
+            auto g = groups.find(c.group);
+            if (g == groups.end() && !c.groupRanks.empty())
+                g = groups.try_emplace(c.group, GroupInfo{c.group, "", c.groupRanks}).first;
+            if (g == groups.end() || std::find(g->second.ranks.begin(), g->second.ranks.end(), r) == g->second.ranks.end()) {
+                ++outsideGroups;
+                continue;
+            }
+            auto& perRank = calls[{c.group, c.func}];
+            perRank.resize(static_cast<size_t>(n));
+            perRank[static_cast<size_t>(r)].push_back({&c, absNs(t, c.tsUs) - origin, absNs(t, c.tsUs + c.durUs) - origin});
+        }
+    }
+
+    // Profilers started and stopped at different moments: trim each list's ends (see the top),
+    // with each rank's clock shifted by `shiftNs`.
+    using Calls = std::map<std::pair<std::string, std::string>, std::vector<std::vector<Call>>>;
+    const Calls original = calls;
+    const auto trim = [&](const std::vector<double>& shiftNs, int& trimmed) {
+        Calls out = original;
+        trimmed = 0;
+        for (auto& [key, perRank] : out) {
+            const std::vector<int>& members = groups[key.first].ranks;
+            std::vector<size_t> head(static_cast<size_t>(n), 0), tail(static_cast<size_t>(n), 0);
+            for (int r : members)
+                tail[static_cast<size_t>(r)] = perRank[static_cast<size_t>(r)].size();
+            const auto start = [&](int r, size_t i) { return perRank[static_cast<size_t>(r)][i].startNs + shiftNs[static_cast<size_t>(r)]; };
+            const auto end = [&](int r, size_t i) { return perRank[static_cast<size_t>(r)][i].endNs + shiftNs[static_cast<size_t>(r)]; };
+            for (bool changed = true; changed;) {
+                changed = false;
+                double latestStart = -std::numeric_limits<double>::infinity(), earliestEnd = std::numeric_limits<double>::infinity();
+                bool empty = false;
+                for (int r : members) {
+                    const size_t h = head[static_cast<size_t>(r)], t = tail[static_cast<size_t>(r)];
+                    if (h >= t) {
+                        empty = true;
+                        break;
+                    }
+                    latestStart = std::max(latestStart, start(r, h));
+                    earliestEnd = std::min(earliestEnd, end(r, t - 1));
+                }
+                if (empty) { // some member has none left: none of it can be matched
+                    for (int r : members) {
+                        trimmed += static_cast<int>(tail[static_cast<size_t>(r)] - head[static_cast<size_t>(r)]);
+                        head[static_cast<size_t>(r)] = tail[static_cast<size_t>(r)];
+                    }
+                    break;
+                }
+                for (int r : members) {
+                    size_t& h = head[static_cast<size_t>(r)];
+                    size_t& t = tail[static_cast<size_t>(r)];
+                    if (end(r, h) < latestStart)
+                        ++h, ++trimmed, changed = true;
+                    else if (start(r, t - 1) > earliestEnd)
+                        --t, ++trimmed, changed = true;
+                }
+            }
+            for (int r : members) {
+                auto& list = perRank[static_cast<size_t>(r)];
+                list = std::vector<Call>(list.begin() + static_cast<std::ptrdiff_t>(head[static_cast<size_t>(r)]),
+                                         list.begin() + static_cast<std::ptrdiff_t>(tail[static_cast<size_t>(r)]));
+            }
+        }
+        return out;
+    };
+    // How well the clocks agree: the spread of the members' ends, collective by collective.
+    const auto spreads = [&](const Calls& lists, const std::vector<double>& shiftNs) {
+        std::vector<double> out;
+        for (const auto& [key, perRank] : lists) {
+            const std::vector<int>& members = groups[key.first].ranks;
+            size_t count = std::numeric_limits<size_t>::max();
+            for (int r : members)
+                count = std::min(count, perRank[static_cast<size_t>(r)].size());
+            for (size_t i = 0; i < count && count != std::numeric_limits<size_t>::max(); ++i) {
+                double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+                for (int r : members) {
+                    const double e = perRank[static_cast<size_t>(r)][i].endNs + shiftNs[static_cast<size_t>(r)];
+                    lo = std::min(lo, e);
+                    hi = std::max(hi, e);
+                }
+                out.push_back((hi - lo) / 1e3);
+            }
+        }
+        return out;
+    };
+    // Lists of equal length on every member need no trimming to be paired; others are trimmed on
+    // the clocks as they are first.
+    bool sameCounts = true;
+    for (const auto& [key, perRank] : original)
+        for (int r : groups[key.first].ranks)
+            sameCounts = sameCounts && perRank[static_cast<size_t>(r)].size() == perRank[static_cast<size_t>(groups[key.first].ranks.front())].size();
+    std::vector<double> shiftNs(static_cast<size_t>(n), 0.0);
+    int trimmed = 0;
+    calls = sameCounts ? original : trim(shiftNs, trimmed);
+    const std::vector<double> before = spreads(calls, shiftNs);
+    bool aligned = false;
+    if (median(before) > kSharedClockSpreadUs) {
+        // Each rank's median (rank 0's end - its end) over the collectives it shares with rank 0.
+        for (int r = 1; r < n; ++r) {
+            std::vector<double> diffs;
+            for (const auto& [key, perRank] : calls) {
+                const std::vector<int>& members = groups[key.first].ranks;
+                if (std::find(members.begin(), members.end(), 0) == members.end()
+                    || std::find(members.begin(), members.end(), r) == members.end())
+                    continue;
+                const auto& a = perRank[0];
+                const auto& b = perRank[static_cast<size_t>(r)];
+                for (size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+                    diffs.push_back(a[i].endNs - b[i].endNs);
+            }
+            shiftNs[static_cast<size_t>(r)] = median(diffs);
+        }
+        aligned = true;
+    }
+    calls = trim(shiftNs, trimmed);
+    const std::vector<double> residual = spreads(calls, shiftNs);
+
+    // The record files the builder reads: one per rank, one communicator per group it is in.
+    std::vector<ProfileFile> files(static_cast<size_t>(n));
+    for (int r = 0; r < n; ++r) {
+        ProfileFile& f = files[static_cast<size_t>(r)];
+        f.path = byRank[static_cast<size_t>(r)]->path;
+        f.host = fileName(f.path);
+        f.pid = r;
+        std::int64_t context = 0;
+        std::map<std::string, std::int64_t> contextOf;
+        for (const auto& [name, g] : groups) {
+            const auto me = std::find(g.ranks.begin(), g.ranks.end(), r);
+            if (me == g.ranks.end())
+                continue;
+            contextOf[name] = context;
+            f.comms.push_back({.context = context++,
+                               .hash = groupHash(name, g.ranks),
+                               .rank = static_cast<int>(me - g.ranks.begin()),
+                               .ranks = static_cast<int>(g.ranks.size()),
+                               .nodes = 0,
+                               .name = g.description.empty() ? name : g.description,
+                               .initNs = 0});
+        }
+        std::uint64_t id = 0;
+        for (const auto& [key, perRank] : calls) {
+            if (!contextOf.count(key.first))
+                continue;
+            const auto& list = perRank[static_cast<size_t>(r)];
+            for (size_t i = 0; i < list.size(); ++i) {
+                const KinetoCollective& c = *list[i].c;
+                ProfiledOp op;
+                op.id = ++id;
+                op.context = contextOf[key.first];
+                op.sequence = c.sequence ? static_cast<std::uint64_t>(*c.sequence) : i;
+                op.func = key.second;
+                // NCCL's count: all-gather per rank sent, reduce-scatter per rank received
+                op.count = static_cast<std::uint64_t>(key.second == "ReduceScatter" && c.outElements >= 0 ? c.outElements : c.inElements);
+                op.datatype = ncclDatatypeFromTorch(c.dtype);
+                op.root = key.second == "Reduce" || key.second == "Broadcast" ? 0 : -1;
+                op.hostNs = list[i].startNs + shiftNs[static_cast<size_t>(r)];
+                op.stopNs = list[i].endNs + shiftNs[static_cast<size_t>(r)];
+                op.line = c.line;
+                f.ops.push_back(std::move(op));
+            }
+        }
+        std::stable_sort(f.ops.begin(), f.ops.end(), [](const ProfiledOp& a, const ProfiledOp& b) { return a.hostNs < b.hostNs; });
+    }
+    ProfileBuildOptions build;
+    build.machine = options.machine;
+    build.name = "PyTorch job (" + std::to_string(n) + " ranks)";
+    auto built = buildProfiledRun(files, build);
+    if (!built)
+        return built.error();
+
+    ImportedJob job;
+    job.run = std::move(built->run);
+    job.scenario = std::move(built->scenario);
+    job.scenario.description = "The job as its PyTorch profiler traces recorded it (" + std::to_string(n) + " ranks).";
+    for (int r = 0; r < n; ++r)
+        job.run.devices[static_cast<size_t>(r)] = fileName(byRank[static_cast<size_t>(r)]->path);
+    job.launch = std::to_string(n) + " ranks, PyTorch profiler traces";
+    // The clock sentence and the notes: what was read, what was left out and why.
+    Message clock = aligned ? Message("import.kineto.clock_aligned")
+                                  .with("before", number("%.0f", median(before)))
+                                  .with("residual", number("%.1f", median(residual)))
+                            : Message("import.kineto.clock").with("spread", number("%.1f", median(residual)));
+    job.run.clockWording = clock;
+    job.run.clockNote = english(clock);
+    if (trimmed > 0)
+        job.run.addNote(Message("import.kineto.note.trimmed").with("count", trimmed));
+    if (withoutArguments > 0)
+        job.run.addNote(Message("import.kineto.note.no_arguments").with("count", withoutArguments));
+    if (outsideGroups > 0)
+        job.run.addNote(Message("import.kineto.note.no_group").with("count", outsideGroups));
+    if (unknownType > 0)
+        job.run.addNote(Message("import.kineto.note.unknown_type").with("count", unknownType));
+    for (const auto& [func, count] : unmodelled)
+        job.run.addNote(Message("profile.note.unmodelled").with("count", count).with("function", func));
+    return job;
+}
+
+} // namespace shardlab
