@@ -145,6 +145,7 @@ Result<ImportedJob> importFiles(const std::vector<std::filesystem::path>& given,
     }
     case ImportFormat::ProfileRecords: job = importProfileRecords(paths, options); break;
     case ImportFormat::Kineto: job = importKineto(paths, options); break;
+    case ImportFormat::NcclInspector: job = importInspector(paths, options); break;
     default:
         return badInput(paths.front().string() + ": " + std::string(importFormatName(format))
                         + ": ShardLab cannot read this kind of file yet");

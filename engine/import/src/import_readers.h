@@ -12,6 +12,7 @@ namespace shardlab {
 using ImportPaths = std::vector<std::filesystem::path>;
 
 Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& options);        // kineto_import.cpp
+Result<ImportedJob> importInspector(const ImportPaths& paths, const ImportOptions& options);     // inspector_import.cpp
 Result<ImportedJob> importProfileRecords(const ImportPaths& paths, const ImportOptions& options); // import_job.cpp
 
 } // namespace shardlab

@@ -1,0 +1,236 @@
+// NCCL Inspector logs (its profiler plugin's JSON lines, output format v4: one object per
+// collective per rank; docs/importing.md, "NCCL Inspector") -> the job's run. Each line names its
+// communicator (header.id: NCCL's hash, rank, n_ranks, nnodes), the collective (coll, coll_sn:
+// NCCL's sequence number per kind, coll_msg_size_bytes: NCCL's count x type size, so per rank for
+// all-gather and reduce-scatter) and its times (µs since 1970, the plugin's host clock): the kernel
+// channels' start and stop where the plugin timed the kernel ("kernel_gpu"), else the
+// collective's start and stop on the host. These become the profiler's record files
+// (profile_reader.h) and go through the same matcher and builder as `shardlab profile`'s own.
+#include "import_readers.h"
+
+#include "shardlab/profile/profile_build.h"
+#include "shardlab/profile/profile_reader.h"
+#include "shardlab/text/message.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <set>
+
+namespace shardlab {
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr std::size_t kMaxLine = 1 << 20;
+
+struct Counts {
+    int hostTimed = 0;       // lines without kernel times: timed by the collective's host start/stop
+    int cutLines = 0;        // last lines cut short
+    std::set<std::string> versions;
+};
+
+std::optional<std::uint64_t> hexId(const json& v)
+{
+    if (!v.is_string())
+        return std::nullopt;
+    std::string s = v.get<std::string>();
+    if (s.rfind("0x", 0) == 0 || s.rfind("0X", 0) == 0)
+        s = s.substr(2);
+    if (s.empty() || s.size() > 16 || s.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+        return std::nullopt;
+    return std::stoull(s, nullptr, 16);
+}
+
+std::int64_t wholeNumber(const json& obj, const char* key, std::int64_t fallback = -1)
+{
+    const auto it = obj.find(key);
+    if (it == obj.end() || !it->is_number_integer())
+        return fallback;
+    return it->get<std::int64_t>();
+}
+
+// One line into `file`; "" or what is wrong with it.
+std::string readLine(const std::string& line, ProfileFile& file, std::map<std::uint64_t, std::int64_t>& contexts, Counts& counts,
+                     std::int64_t& originUs)
+{
+    json j;
+    try {
+        j = json::parse(line);
+    } catch (const json::exception&) {
+        return "not a JSON object (a log of NCCL Inspector has one JSON object per line)";
+    }
+    if (!j.is_object() || !j.contains("header") || !j.contains("coll_perf") || !j["header"].is_object() || !j["coll_perf"].is_object())
+        return "no header or coll_perf object: not a line of NCCL Inspector's log";
+    const json& h = j["header"];
+    const json& c = j["coll_perf"];
+    if (j.contains("metadata") && j["metadata"].is_object()) {
+        const json& m = j["metadata"];
+        if (m.contains("inspector_output_format_version") && m["inspector_output_format_version"].is_string())
+            counts.versions.insert(m["inspector_output_format_version"].get<std::string>());
+        if (file.host.empty() && m.contains("hostname") && m["hostname"].is_string())
+            file.host = m["hostname"].get<std::string>().substr(0, 200);
+        if (file.pid == 0)
+            file.pid = std::max<std::int64_t>(0, wholeNumber(m, "pid", 0));
+    }
+    const auto id = hexId(h.value("id", json()));
+    const std::int64_t rank = wholeNumber(h, "rank"), ranks = wholeNumber(h, "n_ranks");
+    if (!id)
+        return "$.header.id: not NCCL's communicator id (hex)";
+    if (ranks < 1 || ranks > (1 << 20) || rank < 0 || rank >= ranks)
+        return "$.header: rank " + std::to_string(rank) + " of " + std::to_string(ranks) + " ranks";
+    auto [ctx, fresh] = contexts.try_emplace(*id, static_cast<std::int64_t>(contexts.size()));
+    if (fresh) {
+        ProfiledComm comm;
+        comm.context = ctx->second;
+        comm.hash = *id;
+        comm.rank = static_cast<int>(rank);
+        comm.ranks = static_cast<int>(ranks);
+        comm.nodes = static_cast<int>(std::clamp<std::int64_t>(wholeNumber(h, "nnodes", 0), 0, 1 << 20));
+        comm.name = h.contains("comm_name") && h["comm_name"].is_string() && h["comm_name"] != "unknown" ? h["comm_name"].get<std::string>()
+                                                                                                      : "";
+        file.comms.push_back(comm);
+    }
+    const std::string func = c.value("coll", std::string());
+    const std::int64_t sn = wholeNumber(c, "coll_sn"), bytes = wholeNumber(c, "coll_msg_size_bytes");
+    if (func.empty())
+        return "$.coll_perf.coll: missing";
+    if (sn < 0)
+        return "$.coll_perf.coll_sn: missing or negative";
+    if (bytes < 0)
+        return "$.coll_perf.coll_msg_size_bytes: missing or negative";
+    // Times: the kernel channels' (GPU, on the host clock), else the collective's on the host.
+    std::int64_t start = std::numeric_limits<std::int64_t>::max(), stop = -1;
+    if (const auto ts = c.find("event_trace_ts"); ts != c.end() && ts->is_object()) {
+        if (const auto k = ts->find("kernel_events"); k != ts->end() && k->is_array())
+            for (const json& ch : *k) {
+                if (!ch.is_object())
+                    continue;
+                const std::int64_t a = wholeNumber(ch, "kernel_start_ts"), b = wholeNumber(ch, "kernel_stop_ts");
+                if (a > 0)
+                    start = std::min(start, a);
+                if (b > 0)
+                    stop = std::max(stop, b);
+            }
+        if (start == std::numeric_limits<std::int64_t>::max() || stop < 0) {
+            start = wholeNumber(*ts, "coll_start_ts");
+            stop = wholeNumber(*ts, "coll_stop_ts");
+            ++counts.hostTimed;
+        }
+    }
+    if (start <= 0 || stop <= 0)
+        return "$.coll_perf.event_trace_ts: no start and stop time (was NCCL_INSPECTOR_DUMP_VERBOSE=1 set?)";
+    if (stop < start)
+        return "$.coll_perf.event_trace_ts: the collective stops (" + std::to_string(stop) + " us) before it starts ("
+               + std::to_string(start) + " us)";
+    if (originUs == 0)
+        originUs = start; // times as doubles relative to the first: µs since 1970 keep their digits
+    ProfiledOp op;
+    op.id = file.ops.size() + 1;
+    op.context = ctx->second;
+    op.sequence = static_cast<std::uint64_t>(sn);
+    op.func = func;
+    op.count = static_cast<std::uint64_t>(bytes);
+    op.datatype = "ncclUint8";
+    op.root = func == "Broadcast" || func == "Reduce" ? 0 : -1;
+    op.hostNs = static_cast<double>(start - originUs) * 1e3;
+    op.stopNs = static_cast<double>(stop - originUs) * 1e3;
+    file.ops.push_back(std::move(op));
+    return {};
+}
+
+} // namespace
+
+Result<ImportedJob> importInspector(const ImportPaths& paths, const ImportOptions& options)
+{
+    std::vector<ProfileFile> files;
+    Counts counts;
+    std::int64_t originUs = 0; // one origin for every file: they share the epoch clock
+    std::uint64_t total = 0, before = 0;
+    for (const auto& p : paths) {
+        std::error_code ec;
+        total += std::filesystem::file_size(p, ec);
+    }
+    for (const auto& p : paths) {
+        ProfileFile file;
+        file.path = p.string();
+        std::map<std::uint64_t, std::int64_t> contexts;
+        std::string pending;
+        int lineNo = 0;
+        const auto take = [&](const std::string& line) -> Status {
+            ++lineNo;
+            if (line.find_first_not_of(" \t\r") == std::string::npos)
+                return {};
+            if (std::string problem = readLine(line, file, contexts, counts, originUs); !problem.empty())
+                return badInput(file.path + ":" + std::to_string(lineNo) + ": " + problem);
+            return {};
+        };
+        Status st = readInputChunks(
+            p,
+            [&](std::string_view piece) -> Status {
+                size_t pos = 0;
+                while (pos < piece.size()) {
+                    const size_t nl = piece.find('\n', pos);
+                    if (nl == std::string_view::npos) {
+                        pending.append(piece.substr(pos));
+                        if (pending.size() > kMaxLine)
+                            return badInput(file.path + ":" + std::to_string(lineNo + 1) + ": a line longer than 1 MiB: not NCCL Inspector's log");
+                        break;
+                    }
+                    pending.append(piece.substr(pos, nl - pos));
+                    if (Status s = take(pending); !s)
+                        return s;
+                    pending.clear();
+                    pos = nl + 1;
+                }
+                return {};
+            },
+            [&](std::uint64_t done, std::uint64_t) { return !options.progress || options.progress(before + done, total); });
+        if (!st)
+            return st.error();
+        // A last line without its new line: whole if it reads, else cut short by a process that died
+        // while writing it (left out, with a note).
+        if (!pending.empty())
+            if (Status s = take(pending); !s)
+                ++counts.cutLines;
+        std::error_code ec;
+        before += std::filesystem::file_size(p, ec);
+        if (file.ops.empty())
+            return badInput(file.path + ": no collective recorded (an empty log: did the job run with NCCL_INSPECTOR_ENABLE=1 and "
+                                        "NCCL_INSPECTOR_DUMP_VERBOSE=1?)");
+        if (file.host.empty())
+            file.host = "host";
+        std::stable_sort(file.ops.begin(), file.ops.end(), [](const ProfiledOp& a, const ProfiledOp& b) { return a.hostNs < b.hostNs; });
+        files.push_back(std::move(file));
+    }
+    ProfileBuildOptions build;
+    build.machine = options.machine;
+    build.name = "NCCL job (Inspector logs)";
+    auto built = buildProfiledRun(files, build);
+    if (!built)
+        return built.error();
+    ImportedJob job;
+    job.run = std::move(built->run);
+    job.scenario = std::move(built->scenario);
+    job.scenario.description = "The job as NCCL Inspector logged it (" + built->launch + ").";
+    job.launch = built->launch + ", NCCL Inspector logs";
+    std::string versions;
+    for (const std::string& v : counts.versions)
+        versions += (versions.empty() ? "" : ", ") + v;
+    Message clock = Message("import.inspector.clock").with("version", versions.empty() ? std::string("?") : versions);
+    job.run.clockWording = clock;
+    job.run.clockNote = english(clock);
+    if (counts.hostTimed > 0)
+        job.run.addNote(Message("import.inspector.note.host_timed").with("count", counts.hostTimed));
+    if (counts.cutLines > 0)
+        job.run.addNote(Message("import.inspector.note.cut").with("count", counts.cutLines));
+    for (const std::string& v : counts.versions)
+        if (v.rfind("v4.", 0) != 0)
+            job.run.addNote(Message("import.inspector.note.version").with("version", v));
+    return job;
+}
+
+} // namespace shardlab
