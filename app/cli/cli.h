@@ -2,6 +2,8 @@
 // runCli() is the whole program (main() only forwards), so tests can run it in-process.
 #pragma once
 
+#include "shardlab/import/import_job.h"
+
 #include "shardlab/base/result.h"
 #include "shardlab/cluster/launch.h"
 #include "shardlab/live/live.h"
@@ -75,6 +77,12 @@ void addCompare(CLI::App& app, Io io, Action& action);
 void addCalibrate(CLI::App& app, Io io, Action& action);
 // Profiling a user's own NCCL program (issue 15): cli_profile.cpp
 void addProfile(CLI::App& app, Io io, Action& action);
+// `shardlab import` (cli_import.cpp)
+void addImport(CLI::App& app, Io io, Action& action);
+// Whether PATH holds a recorded run (a result file, a trace, a folder or a file `import` reads)
+// rather than a scenario; and the files read as `import` reads them, with progress on standard error.
+bool importedRun(const std::string& path);
+Result<ImportedJob> importWithProgress(const std::vector<std::string>& files, const std::optional<Topology>& machine);
 
 // PDF output of `report` goes through Qt (app/report_qt); main() installs the writer where that
 // library is built in, so that this library and its tests stay free of Qt.

@@ -15,19 +15,39 @@ void addDiagnose(CLI::App& app, Io io, Action& action)
 {
     auto* cmd = app.add_subcommand("diagnose", "Simulate a scenario and apply the course's diagnostic handbook to the run");
     struct Args {
-        std::string file;
+        std::vector<std::string> files;
         bool json = false;
         bool noScaling = false;
         std::string profile;
     };
     auto a = std::make_shared<Args>();
-    cmd->add_option("FILE", a->file, "Scenario file (.shardlab.json)")->required();
+    cmd->add_option("FILE", a->files,
+                    "Scenario file (.shardlab.json), or a recorded run: a result file, or what `shardlab import` reads")
+        ->required();
     cmd->add_flag("--json", a->json, "Print the findings as JSON");
     cmd->add_flag("--no-scaling", a->noScaling, "Do not compute the strong-scaling curve used as evidence");
     cmd->add_option("--profile", a->profile, "Cost profile (default: the scenario's, else built-in)");
     cmd->callback([=, &action] {
         action = [=]() -> int {
-            auto scenario = loadScenario(a->file);
+            // A recorded run (a result file, a profiler's traces...): diagnosed as it was measured.
+            if (a->files.size() > 1 || importedRun(a->files.front())) {
+                auto job = importWithProgress(a->files, std::nullopt);
+                if (!job)
+                    return reportError(job.error(), io);
+                if (job->sweep)
+                    return reportError(badInput(a->files.front() + ": an nccl-tests sweep, not a job's run: `shardlab import FILE --preset ID` "
+                                                "shows it beside the simulation"),
+                                       io);
+                const Summary summary = summarize(job->scenario, job->run);
+                const std::vector<Finding> findings = diagnose(job->scenario, job->run, summary, DiagnosisContext{});
+                if (a->json)
+                    io.out << findingsJson(findings);
+                else
+                    io.out << wordedSentence(summary, io.language()) << "\n\n"
+                           << formatFindings(wordedIn(findings, io.language()), io.language());
+                return kExitOk;
+            }
+            auto scenario = loadScenario(a->files.front());
             if (!scenario)
                 return reportError(scenario.error(), io);
             SimulationOptions so;

@@ -32,6 +32,7 @@ void buildApp(CLI::App& app, Io io, Action& action, std::string& langCode, bool&
     addBench(app, io, action);
     addLive(app, io, action);
     addProfile(app, io, action);
+    addImport(app, io, action);
     addReport(app, io, action);
     addLessons(app, io, action);
     addScale(app, io, action);

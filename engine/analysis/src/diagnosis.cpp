@@ -9,6 +9,7 @@
 #include "shardlab/sim/routing.h"
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -338,6 +339,31 @@ void sameRank(const Scenario& s, const RunResult& run, const Summary& sum, const
                             .with("share", pct(sum.waitShare))
                             .with("cause", cause);
 
+    f.evidenceMessages = {Message("diagnosis.evidence.per_rank")};
+    f.ranks = ranks;
+    f.collectives = colls;
+    if (s.strategy == kObservedStrategy) {
+        // A recorded program (profiled or imported): its shards, input split, slowdowns and links
+        // were not seen, only each rank's measured work between collectives (summary.h).
+        double othersMs = std::numeric_limits<double>::infinity();
+        for (const RankEvidence& e : ranks)
+            if (e.rank != st)
+                othersMs = std::min(othersMs, e.computeMs);
+        f.sentenceMessage = Message("diagnosis.same_rank.sentence")
+                                .with("rank", st)
+                                .with("last", me.timesLast)
+                                .with("blocking", blocking)
+                                .with("wait", range(waitLo, waitHi, "ms"))
+                                .with("share", pct(sum.waitShare))
+                                .with("cause", Message("diagnosis.same_rank.cause.observed")
+                                                   .with("ms", fmt("%.3g", me.computeMs - othersMs)));
+        f.checks.push_back(check("diagnosis.check.observed_work", Message("diagnosis.same_rank.observed")
+                                                                     .with("rank", st)
+                                                                     .with("mine", fmt("%.3g", me.computeMs))
+                                                                     .with("others", fmt("%.3g", othersMs))));
+        out.push_back(f);
+        return;
+    }
     const CapacityReport cap = capacityOf(s);
     f.checks.push_back(check("diagnosis.check.shard_sizes", Message("diagnosis.same_rank.shards")
                                                                 .with("rank", st)

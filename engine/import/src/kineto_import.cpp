@@ -14,7 +14,7 @@
 //    µs in older traces). Ranks leave a collective together, so the spread of the members' ends
 //    measures how well the clocks agree; where its median exceeds 1 ms (hosts whose clocks
 //    differ), each rank is shifted by the median difference of its ends from rank 0's, and the
-//    spread left (the residual) is stated.
+//    spread left (the residual) is stated; the shift is kept only where it halves the spread.
 #include "import_readers.h"
 
 #include "shardlab/import/kineto_trace.h"
@@ -320,8 +320,17 @@ Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& 
         }
         aligned = true;
     }
-    calls = trim(shiftNs, trimmed);
-    const std::vector<double> residual = spreads(calls, shiftNs);
+    Calls shifted = trim(shiftNs, trimmed);
+    std::vector<double> residual = spreads(shifted, shiftNs);
+    // Kept only where it halves the spread: ends apart by kernels' own skew (ranks time-slicing
+    // one GPU, say), not by clocks, are no better for a shift.
+    if (aligned && !(median(residual) < median(before) / 2)) {
+        aligned = false;
+        std::fill(shiftNs.begin(), shiftNs.end(), 0.0);
+        shifted = trim(shiftNs, trimmed);
+        residual = spreads(shifted, shiftNs);
+    }
+    calls = std::move(shifted);
 
     // The record files the builder reads: one per rank, one communicator per group it is in.
     std::vector<ProfileFile> files(static_cast<size_t>(n));
@@ -380,8 +389,13 @@ Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& 
     job.run = std::move(built->run);
     job.scenario = std::move(built->scenario);
     job.scenario.description = "The job as its PyTorch profiler traces recorded it (" + std::to_string(n) + " ranks).";
-    for (int r = 0; r < n; ++r)
-        job.run.devices[static_cast<size_t>(r)] = fileName(byRank[static_cast<size_t>(r)]->path);
+    for (int r = 0; r < n; ++r) { // the file's name without .json.gz
+        std::string name = fileName(byRank[static_cast<size_t>(r)]->path);
+        for (const char* ext : {".gz", ".json"})
+            if (name.size() > std::string(ext).size() && name.ends_with(ext))
+                name.resize(name.size() - std::string(ext).size());
+        job.run.devices[static_cast<size_t>(r)] = name;
+    }
     job.launch = std::to_string(n) + " ranks, PyTorch profiler traces";
     // The clock sentence and the notes: what was read, what was left out and why.
     Message clock = aligned ? Message("import.kineto.clock_aligned")
