@@ -207,6 +207,25 @@ TEST(NcclTestsView, BesideAPresetEachRowHasTheSimulationOfTheSameSize)
     EXPECT_NE(table->find(std::string("   27069.69     0.04     0.06      0") + row), std::string::npos) << *table;
 }
 
+TEST(NcclTestsView, ASizeTheSimulationRoundsIsMarked)
+{
+    // 1 MiB + 1 byte of int8: simulateSweep times whole 4-byte elements (roundBenchSize), so 1048576 B.
+    // algbw = 1048577 B / 4521.43425 us = 0.2319125 GB/s: the file's 0.231912 still agrees.
+    auto doc = nlohmann::json::parse(sampleText(2));
+    doc["results"][0]["type"] = "int8";
+    doc["results"][0]["count"] = 1048577;
+    doc["results"][0]["size"] = 1048577;
+    auto s = parseNcclTestsJson(doc.dump(), "r.json");
+    ASSERT_TRUE(s) << s.error().message;
+    auto text = renderImportedSweep(*s, "h200-nv18-4", false);
+    ASSERT_TRUE(text) << text.error().message;
+    const size_t first = text->find("\n       1048577");
+    ASSERT_NE(first, std::string::npos) << *text;
+    const std::string row = text->substr(first + 1, text->find('\n', first + 1) - first - 1);
+    EXPECT_NE(row.find("(simulated at 1048576 B: whole 4-byte elements)"), std::string::npos) << row;
+    EXPECT_EQ(text->find("simulated at 4194304"), std::string::npos) << *text;
+}
+
 TEST(NcclTestsView, TheEnvironmentAndTheCommandLineAreNowhere)
 {
     // the file holds them (so this test can fail)...

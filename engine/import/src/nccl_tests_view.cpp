@@ -149,7 +149,8 @@ std::string formatMeasuredSweep(const NcclTestsSweep& sweep, const std::vector<S
         out << "# "
             << say(Message("import_sweep.wrong")
                        .with("rows", std::to_string(wrongRows))
-                       .with("total", std::to_string(sweep.rows.size())))
+                       .with("total", std::to_string(sweep.rows.size()))
+                       .with("column", "#wrong"))
             << "\n";
     return out.str();
 }
@@ -198,7 +199,7 @@ Result<std::string> renderImportedSweep(const NcclTestsSweep& sweep, const std::
         return badInput(sweep.origin + ": the sweep ran on " + std::to_string(sweep.ranks) + " ranks, but preset " + presetId + " has "
                         + std::to_string(topo->rankCount()) + " GPUs");
     if (sweep.kind == OpKind::SendRecv && sweep.ranks != 2)
-        return badInput(sweep.origin + ": sendrecv_perf ran on " + std::to_string(sweep.ranks)
+        return badInput(sweep.origin + ": " + sweep.program + " ran on " + std::to_string(sweep.ranks)
                         + " ranks; ShardLab simulates send/recv between two GPUs only");
     const std::vector<Bytes> sizes = sweepSizes(sweep);
     if (Status st = checkSweepRequest(sweep.kind, sweep.ranks, sizes); !st)
