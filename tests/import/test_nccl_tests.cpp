@@ -376,6 +376,10 @@ TEST(NcclTestsRefusals, ImpossibleFigures)
     const std::string order = refusal(edited([](auto& d) { d["config"]["devices"][1]["rank"] = 0; }));
     EXPECT_EQ(order, "f.json: $.config.devices[1].rank: rank 0 where rank 1 belongs (nccl-tests lists the devices in rank order)");
     expectWorded(order);
+    const std::string groups = refusal(edited([](auto& d) { d["config"]["devices"][1]["group"] = 1; }));
+    EXPECT_EQ(groups, "f.json: $.config.devices[1].group: group 1: the ranks ran in several communicators (NCCL_TESTS_SPLIT); "
+                      "ShardLab reads a sweep of one communicator");
+    expectWorded(groups, {"NCCL_TESTS_SPLIT"});
 }
 
 TEST(NcclTestsRefusals, FiguresThatDisagreeWithEachOther)

@@ -247,6 +247,15 @@ int ranksOf(const json& doc, NcclTestsSweep& sweep)
         if (rank != static_cast<long long>(i))
             failAt(path + ".rank", "rank " + std::to_string(rank) + " where rank " + std::to_string(i)
                                        + " belongs (nccl-tests lists the devices in rank order)");
+        // NCCL_TESTS_SPLIT: several communicators, whose busbw factor is of their own size and whose
+        // figures nccl-tests gathers across them; one sweep here is one communicator's
+        if (const json* group = optionalMember(devices[i], "group"); group && !group->is_null()) {
+            const long long g = detail::integerAt(*group, path + ".group", 0, kMaxRanks);
+            if (g != 0)
+                failAt(path + ".group", "group " + std::to_string(g)
+                                            + ": the ranks ran in several communicators (NCCL_TESTS_SPLIT); ShardLab reads a sweep "
+                                              "of one communicator");
+        }
     }
     // the GPU model only: host names and process ids stay in the file
     if (const json* info = optionalMember(devices[0], "device_info"); info && info->is_string())
