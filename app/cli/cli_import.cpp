@@ -9,6 +9,7 @@
 #include "progress.h"
 
 #include "shardlab/import/import_job.h"
+#include "shardlab/import/nccl_tests.h"
 
 #include <filesystem>
 #include <ostream>
@@ -71,6 +72,17 @@ void addImport(CLI::App& app, Io io, Action& action)
             auto job = importWithProgress(a->files, *machine);
             if (!job)
                 return reportError(job.error(), io);
+            if (job->sweep) { // nccl-tests: the measured rows, beside --preset's simulation
+                auto text = renderImportedSweep(*job->sweep, a->preset, a->run.json, io.language());
+                if (!text)
+                    return reportError(text.error(), io);
+                io.out << *text;
+                return kExitOk;
+            }
+            if (!a->preset.empty())
+                return reportError(badInput("--preset is for nccl-tests output (a sweep); for a job's run, --machine names the "
+                                            "machine it ran on"),
+                                   io);
             std::ostream& said = a->run.json ? io.err : io.out;
             said << io.say(Message("import.read")
                                .with("format", Message(importFormatMessageId(job->format)))

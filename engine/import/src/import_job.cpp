@@ -2,6 +2,7 @@
 
 #include "import_readers.h"
 
+#include "shardlab/import/nccl_tests.h"
 #include "shardlab/io/result_file.h"
 #include "shardlab/io/trace_import.h"
 #include "shardlab/profile/profile_build.h"
@@ -146,6 +147,23 @@ Result<ImportedJob> importFiles(const std::vector<std::filesystem::path>& given,
     case ImportFormat::ProfileRecords: job = importProfileRecords(paths, options); break;
     case ImportFormat::Kineto: job = importKineto(paths, options); break;
     case ImportFormat::NcclInspector: job = importInspector(paths, options); break;
+    case ImportFormat::NcclTests: {
+        // One file is one whole sweep (its own sizes, ranks and collective): several would be
+        // several tables, not one job, and taking the first alone would drop the others unseen.
+        if (paths.size() > 1)
+            return badInput(paths[1].string() + ": an nccl-tests file holds one whole sweep; import " + paths.front().string()
+                            + " and this file one at a time");
+        auto text = readInputText(paths.front(), 1ull << 30, options.progress);
+        if (!text)
+            return text.error();
+        auto sweep = parseNcclTestsJson(*text, paths.front().string());
+        if (!sweep)
+            return sweep.error();
+        ImportedJob j;
+        j.sweep = std::make_shared<const NcclTestsSweep>(std::move(*sweep));
+        job = std::move(j);
+        break;
+    }
     default:
         return badInput(paths.front().string() + ": " + std::string(importFormatName(format))
                         + ": ShardLab cannot read this kind of file yet");
