@@ -54,7 +54,8 @@ void addReport(CLI::App& app, Io io, Action& action)
         std::string lang;
     };
     auto a = std::make_shared<Args>();
-    cmd->add_option("FILE", a->file, "Scenario file (.shardlab.json)")->required();
+    cmd->add_option("FILE", a->file, "Scenario file (.shardlab.json), or a recorded run: a result file, or what `shardlab import` reads")
+        ->required();
     cmd->add_option("-o,--output", a->out, "Report file: OUT.html or OUT.pdf")->required();
     cmd->add_flag("--live", a->live, "Measure on this machine's GPUs instead of simulating");
     cmd->add_option("--sizes", a->sizes,
@@ -85,10 +86,28 @@ void addReport(CLI::App& app, Io io, Action& action)
             }
             if (Status st = refuseClashingFiles({{"-o", a->out}}, {{"the scenario file", a->file}}); !st)
                 return reportError(st.error(), io);
-            auto scenario = loadScenario(a->file);
+            // A recorded run (a result file, a profiler's traces, ...): reported as measured, nothing run.
+            std::optional<ImportedJob> recorded;
+            if (importedRun(a->file)) {
+                if (a->live || !a->sizes.empty()) {
+                    io.err << "shardlab: " << io.say(Message("cli.error.report_recorded").with("file", a->file)) << "\n";
+                    return kExitBadInput;
+                }
+                auto job = importWithProgress({a->file}, std::nullopt);
+                if (!job)
+                    return reportError(job.error(), io);
+                if (job->sweep)
+                    return reportError(badInput(a->file + ": an nccl-tests sweep, not a job's run: `shardlab import FILE --preset ID` "
+                                                          "shows it beside the simulation"),
+                                       io);
+                recorded = std::move(*job);
+            }
+            auto scenario = recorded ? Result<Scenario>(recorded->scenario) : loadScenario(a->file);
             if (!scenario)
                 return reportError(scenario.error(), io);
             LabReportOptions options;
+            if (recorded)
+                options.recorded = &recorded->run;
             options.scenarioFile = a->file;
             options.language = language;
             options.mode = a->live ? RunMode::Live : RunMode::Simulated;
@@ -143,7 +162,7 @@ void addReport(CLI::App& app, Io io, Action& action)
             } else if (!writeOutput(a->out, labReportHtml(*report), io)) {
                 return kExitBadInput;
             }
-            io.out << io.say(Message(a->live ? "cli.report.wrote_live" : "cli.report.wrote_sim")
+            io.out << io.say(Message(recorded ? "cli.report.wrote_recorded" : a->live ? "cli.report.wrote_live" : "cli.report.wrote_sim")
                                  .with("file", a->out)
                                  .with("sizes", static_cast<int>(report->timing.size()))
                                  .with("limit", bottleneckMessage(report->summary.bottleneck)))

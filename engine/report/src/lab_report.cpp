@@ -169,6 +169,8 @@ void fillRankOutputs(LabReport& r, const LabReportOptions& options)
             out.checkedElements = it->expected.size();
             if (r.run.hang) {
                 out.verification = Message("report.verify.hung");
+            } else if (options.recorded) {
+                out.verification = Message("report.verify.recorded");
             } else if (r.mode == RunMode::Live) {
                 // The device compared every element with the fill pattern's closed form; the run
                 // carries its count of mismatches (#wrong) per collective.
@@ -203,6 +205,8 @@ void fillRankOutputs(LabReport& r, const LabReportOptions& options)
                   r.mode == RunMode::Live ? Message("report.verify.how_live")
                                           : Message("report.verify.how_simulated")
                                                 .with("elements", std::to_string(options.verifyElements)));
+    if (options.recorded)
+        r.verificationMethod = Message("report.verify.method_recorded");
 }
 
 } // namespace
@@ -223,11 +227,14 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
             runner = [](const Scenario& sc) { return simulate(sc); };
     }
 
+    if (options.recorded) // nothing is run: the recorded run is the base, its own size the only row
+        runner = [&options](const Scenario&) -> Result<RunResult> { return *options.recorded; };
+
     LabReport r;
     r.generator = std::string("ShardLab ") + kVersion;
     r.scenarioFile = options.scenarioFile;
     r.scenario = scenario;
-    r.mode = options.mode;
+    r.mode = options.recorded ? RunMode::Live : options.mode;
     r.language = options.language;
     auto base = runner(scenario);
     if (!base)
@@ -279,7 +286,9 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
 
     // The timing table: every collective rescaled so that the primary one moves each size.
     std::vector<Bytes> sizes;
-    if (r.hasCollective)
+    if (r.hasCollective && options.recorded)
+        sizes = {r.collectiveBytes};
+    else if (r.hasCollective)
         sizes = options.sizes.empty() ? defaultReportSizes(r.collectiveBytes) : options.sizes;
     else
         sizes = {0};
@@ -349,7 +358,7 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
         CostModel model(scenario.topology, prof ? *prof : CostProfile::defaults());
         CollectiveComparison c = compareAllReduceWithRsAg(model, r.group, r.collectiveBytes);
         r.comparisonTimeSource = Message("report.source.model");
-        if (r.mode == RunMode::Live && r.collectiveKind == OpKind::AllReduce) {
+        if (r.mode == RunMode::Live && r.collectiveKind == OpKind::AllReduce && !options.recorded) {
             // Measure the pair and reduce-scatter alone by running the scenario with the primary
             // collective replaced; keep the model's times where a variant does not run.
             Scenario pair = scenario, rsOnly = scenario;

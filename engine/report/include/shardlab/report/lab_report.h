@@ -111,6 +111,11 @@ struct LabReportOptions {
     std::string scenarioFile;
     Language language = Language::English; // the report's language (LabReport::language)
     std::uint64_t verifyElements = 256; // elements per rank checked in simulated reports
+    // A run recorded elsewhere (`shardlab profile`, `shardlab import`: a result file, a profiler's
+    // traces): the report shows it as measured and runs nothing: the timing table holds its own
+    // size only, the all-reduce comparison is the cost model's, and no result is called verified
+    // (nothing compared the buffers). `scenario` is the program as observed.
+    const RunResult* recorded = nullptr;
 };
 
 // S/64, S/8, S and 4S for a primary collective of S bytes: four sizes, two decades apart at the
