@@ -29,6 +29,7 @@ constexpr CatalogueEntry kEntries[] = {
 #include "catalogue/profile.inc"
 #include "catalogue/remote.inc"
 #include "catalogue/import.inc"
+#include "catalogue/flight_recorder.inc"
 };
 
 struct Index {
