@@ -144,6 +144,7 @@ Result<ImportedJob> importFiles(const std::vector<std::filesystem::path>& given,
         break;
     }
     case ImportFormat::ProfileRecords: job = importProfileRecords(paths, options); break;
+    case ImportFormat::FlightRecorder: job = importFlightRecorder(paths, options); break;
     default:
         return badInput(paths.front().string() + ": " + std::string(importFormatName(format))
                         + ": ShardLab cannot read this kind of file yet");

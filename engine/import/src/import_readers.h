@@ -12,5 +12,6 @@ namespace shardlab {
 using ImportPaths = std::vector<std::filesystem::path>;
 
 Result<ImportedJob> importProfileRecords(const ImportPaths& paths, const ImportOptions& options); // import_job.cpp
+Result<ImportedJob> importFlightRecorder(const ImportPaths& paths, const ImportOptions& options); // flight_recorder_import.cpp
 
 } // namespace shardlab
