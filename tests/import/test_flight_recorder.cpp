@@ -245,6 +245,27 @@ std::int64_t createdAt(const FlightRecorderDump& d, std::int64_t seq)
     return 0;
 }
 
+TEST(FlightRecorder, ProgressCoversEveryFileAndCancelStops)
+{
+    const std::vector<std::filesystem::path> paths = {kData / "ddp2/fr_rank0.json", kData / "ddp2/fr_rank1.json"};
+    std::uint64_t last = 0, total = 0;
+    ImportOptions options;
+    options.progress = [&](std::uint64_t done, std::uint64_t all) {
+        EXPECT_GE(done, last);
+        last = done;
+        total = all;
+        return true;
+    };
+    auto job = importFiles(paths, options);
+    ASSERT_TRUE(job) << job.error().message;
+    EXPECT_EQ(total, 14507u + 14498u); // README.md's sizes
+    EXPECT_EQ(last, total);
+    options.progress = [](std::uint64_t, std::uint64_t) { return false; };
+    auto cancelled = importFiles(paths, options);
+    ASSERT_FALSE(cancelled);
+    EXPECT_EQ(cancelled.error().kind, ErrorKind::Cancelled);
+}
+
 TEST(FlightRecorder, Ddp2AndDdp4CompleteWithoutHangAndRank1IsLateAtSeq13And19)
 {
     for (int n : {2, 4}) {

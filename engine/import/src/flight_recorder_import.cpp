@@ -21,6 +21,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <system_error>
 
 namespace shardlab {
 
@@ -506,9 +507,25 @@ Result<ImportedJob> flightRecorderJob(const std::vector<FlightRecorderDump>& dum
 
 Result<ImportedJob> importFlightRecorder(const ImportPaths& paths, const ImportOptions& options)
 {
+    // Progress over every file's bytes on disk together.
+    std::uint64_t total = 0, before = 0;
+    for (const auto& p : paths) {
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(p, ec);
+        total += ec ? 0 : size;
+    }
     std::vector<FlightRecorderDump> dumps;
     for (const auto& p : paths) {
-        auto d = readFlightRecorder(p);
+        ReadProgress progress;
+        if (options.progress)
+            progress = [&](std::uint64_t done, std::uint64_t) { return options.progress(before + done, total); };
+        auto text = readInputText(p, std::uint64_t{1} << 30, progress);
+        if (!text)
+            return text.error();
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(p, ec);
+        before += ec ? 0 : size;
+        auto d = parseFlightRecorder(*text, p.string());
         if (!d)
             return d.error();
         dumps.push_back(std::move(*d));
