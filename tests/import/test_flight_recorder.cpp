@@ -4,6 +4,7 @@
 // every kind of bad input: a refusal naming the file (worded in Chinese too) or a note.
 #include "shardlab/import/flight_recorder.h"
 #include "shardlab/import/import_job.h"
+#include "shardlab/profile/profile_scenario.h"
 
 #include "shardlab/text/error_wording.h"
 #include "shardlab/text/message.h"
@@ -397,6 +398,19 @@ TEST(FlightRecorder, DumpsThatDoNotMakeOneJobAreRefusedNamingTheFiles)
     EXPECT_EQ(noRank, "dump.json: cannot tell which rank wrote this dump (it names no rank, and the file's name does not end with the "
                       "rank, as PyTorch names dumps)");
     expectWorded(noRank);
+}
+
+TEST(FlightRecorder, AMachineOfAnotherSizeIsRefused)
+{
+    ImportOptions options;
+    options.machine = defaultProfileMachine(4);
+    auto job = importFiles({kData / "ddp2/fr_rank0.pkl", kData / "ddp2/fr_rank1.pkl"}, options);
+    ASSERT_FALSE(job);
+    EXPECT_EQ(job.error().message, "the machine given has 4 GPUs, but the profiled job has 2 ranks");
+    options.machine = defaultProfileMachine(2);
+    auto two = importFiles({kData / "ddp2/fr_rank0.pkl", kData / "ddp2/fr_rank1.pkl"}, options);
+    ASSERT_TRUE(two) << two.error().message;
+    EXPECT_EQ(two->scenario.ranks(), 2);
 }
 
 TEST(FlightRecorder, AMissingRankIsNamedInTheHangViewAndNoTimelineIsDrawn)

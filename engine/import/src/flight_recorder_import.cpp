@@ -437,6 +437,8 @@ Result<ImportedJob> flightRecorderJob(const std::vector<FlightRecorderDump>& dum
         if (!a.dumpOfRank[static_cast<size_t>(r)])
             missing.push_back(r);
 
+    if (options.machine && options.machine->rankCount() != n)
+        return fail(Message("error.line.profile_machine_given_size").with("gpus", options.machine->rankCount()).with("ranks", n));
     ImportedJob job;
     job.launch = std::to_string(n) + (n == 1 ? " rank" : " ranks") + ", PyTorch Flight Recorder dumps";
     int broadcasts = 0;
