@@ -90,7 +90,7 @@ void addReport(CLI::App& app, Io io, Action& action)
             std::optional<ImportedJob> recorded;
             if (importedRun(a->file)) {
                 if (a->live || !a->sizes.empty()) {
-                    io.err << "shardlab: " << io.say(Message("cli.error.report_recorded").with("file", a->file)) << "\n";
+                    io.err << "shardlab: " << io.say(Message("cli.error.report_recorded").with("file", a->file).with("live", "--live").with("sizes", "--sizes")) << "\n";
                     return kExitBadInput;
                 }
                 auto job = importWithProgress({a->file}, std::nullopt);

@@ -51,6 +51,19 @@ TEST_F(CliImport, KinetoTracesPrintTheRunAndWriteAResultThatDiagnoseReads)
     ASSERT_EQ(folder.status, 0) << folder.err;
     const auto findings = nlohmann::json::parse(folder.out);
     ASSERT_FALSE(findings["findings"].empty());
+    // the lab report of the recorded run: shown as measured, nothing verified, nothing run again
+    const std::string html = (dir / "job.html").string();
+    auto rep = runCommand({"report", result, "-o", html});
+    ASSERT_EQ(rep.status, 0) << rep.err;
+    std::ifstream in(html);
+    const std::string page((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_NE(page.find("Recorded while the program ran, not run by ShardLab"), std::string::npos);
+    EXPECT_NE(page.find("not verified: the run was recorded by another program"), std::string::npos);
+    EXPECT_EQ(page.find(">PASS<"), std::string::npos);
+    EXPECT_EQ(page.find(">FAIL<"), std::string::npos);
+    auto refused = runCommand({"report", result, "-o", html, "--live"});
+    EXPECT_EQ(refused.status, 2);
+    EXPECT_NE(refused.err.find("is a recorded run"), std::string::npos) << refused.err;
     // the what-if reads the result back
     auto what = runCommand({"profile", "--resimulate", result});
     EXPECT_EQ(what.status, 0) << what.err;

@@ -164,6 +164,7 @@ Result<ImportedJob> importFiles(const std::vector<std::filesystem::path>& given,
         job = std::move(j);
         break;
     }
+    case ImportFormat::FlightRecorder: job = importFlightRecorder(paths, options); break;
     default:
         return badInput(paths.front().string() + ": " + std::string(importFormatName(format))
                         + ": ShardLab cannot read this kind of file yet");

@@ -14,5 +14,6 @@ using ImportPaths = std::vector<std::filesystem::path>;
 Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& options);        // kineto_import.cpp
 Result<ImportedJob> importInspector(const ImportPaths& paths, const ImportOptions& options);     // inspector_import.cpp
 Result<ImportedJob> importProfileRecords(const ImportPaths& paths, const ImportOptions& options); // import_job.cpp
+Result<ImportedJob> importFlightRecorder(const ImportPaths& paths, const ImportOptions& options); // flight_recorder_import.cpp
 
 } // namespace shardlab

@@ -169,7 +169,10 @@ void fillRankOutputs(LabReport& r, const LabReportOptions& options)
             out.checkedElements = it->expected.size();
             if (r.run.hang) {
                 out.verification = Message("report.verify.hung");
-            } else if (options.recorded) {
+            } else if (options.recorded) { // its buffers were never seen: no values, no check
+                out.localInput.clear();
+                out.localResult.clear();
+                out.checkedElements = 0;
                 out.verification = Message("report.verify.recorded");
             } else if (r.mode == RunMode::Live) {
                 // The device compared every element with the fill pattern's closed form; the run
@@ -206,7 +209,7 @@ void fillRankOutputs(LabReport& r, const LabReportOptions& options)
                                           : Message("report.verify.how_simulated")
                                                 .with("elements", std::to_string(options.verifyElements)));
     if (options.recorded)
-        r.verificationMethod = Message("report.verify.method_recorded");
+        r.verificationMethod = Message("report.verify.method_recorded").with("command", "`shardlab profile`");
 }
 
 } // namespace
@@ -242,7 +245,15 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
     r.run = std::move(*base);
     r.summary = summarize(scenario, r.run);
 
-    if (r.mode == RunMode::Live) {
+    if (options.recorded) {
+        std::string devices;
+        for (const std::string& d : r.run.devices)
+            devices += (devices.empty() ? "" : ", ") + d;
+        r.modeSentence = Message("report.mode.recorded")
+                             .with("devices", devices)
+                             .with("clock", r.run.clockNote.empty() ? Message("report.mode.clock_aligned")
+                                                                    : Message("report.mode.clock").with("note", reportClockNote(r.run)));
+    } else if (r.mode == RunMode::Live) {
         std::string devices;
         for (const std::string& d : r.run.devices)
             devices += (devices.empty() ? "" : ", ") + d;
@@ -326,7 +337,9 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
         }
         r.timing.push_back(row);
     }
-    if (r.hasCollective)
+    if (r.hasCollective && options.recorded)
+        r.timingNote = Message("report.timing.note_recorded").with("collective", collectiveWords(r)).with("ranks", scenario.ranks());
+    else if (r.hasCollective)
         r.timingNote
             = Message("report.timing.note").with("collective", collectiveWords(r)).with("ranks", scenario.ranks());
 

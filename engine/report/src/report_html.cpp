@@ -220,7 +220,7 @@ void perRankSection(std::ostringstream& h, const LabReport& r)
       << (elements > 0 ? words(l, "report.column.result_values", {{"values", n}}) : words(l, "report.column.result"))
       << "</th><th>" << words(l, "report.column.verification") << "</th></tr>\n";
     for (const RankOutput& o : r.ranks) {
-        const bool checked = o.inGroup && r.hasCollective && !r.run.hang;
+        const bool checked = o.inGroup && r.hasCollective && !r.run.hang && o.checkedElements > 0; // 0: a recorded run, never checked
         h << "<tr><td class=\"num\">" << o.rank << "</td><td>" << esc(o.device) << "</td><td>" << said(o.owns, l)
           << "</td><td>" << valuesCell(o.localInput) << "</td><td>" << valuesCell(o.localResult) << "</td><td>";
         if (checked)

@@ -30,6 +30,7 @@ constexpr CatalogueEntry kEntries[] = {
 #include "catalogue/remote.inc"
 #include "catalogue/import.inc"
 #include "catalogue/import_sweep.inc"
+#include "catalogue/flight_recorder.inc"
 };
 
 struct Index {
