@@ -127,6 +127,23 @@
     </message>
 </context>
 <context>
+    <name>shardlab::gui::RunFileOpener</name>
+    <message numerus="yes">
+        <source>%n files</source>
+        <translation>
+            <numerusform>%n file</numerusform>
+            <numerusform>%n files</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured rows only: the open scenario&apos;s machine has fewer GPUs than the sweep&apos;s %n ranks.</source>
+        <translation>
+            <numerusform>Measured rows only: the open scenario&apos;s machine has fewer GPUs than the sweep&apos;s %n rank.</numerusform>
+            <numerusform>Measured rows only: the open scenario&apos;s machine has fewer GPUs than the sweep&apos;s %n ranks.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>shardlab::gui::SplitDialog</name>
     <message numerus="yes">
         <source>%n shard(s) of about %1 each.</source>

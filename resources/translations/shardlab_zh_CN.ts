@@ -28,12 +28,20 @@
         <translation>恢复未保存的工作？</translation>
     </message>
     <message>
-        <source>ShardLab files: scenarios, results, traces (*.json);;ShardLab scenarios (*.shardlab.json);;Runs: result files (*.shardlab-result.json);;Chrome/Perfetto traces (*.json);;All files (*)</source>
-        <translation>ShardLab 文件：场景、结果、Trace (*.json);;ShardLab 场景 (*.shardlab.json);;运行：结果文件 (*.shardlab-result.json);;Chrome/Perfetto Trace (*.json);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>Open a scenario, a result file or a trace</source>
         <translation>打开场景、结果文件或 Trace</translation>
+    </message>
+    <message>
+        <source>ShardLab files and recorded runs (*.json *.json.gz *.jsonl *.log *.pkl *.pickle);;ShardLab scenarios (*.shardlab.json);;Runs: result files (*.shardlab-result.json);;Chrome/Perfetto traces (*.json);;PyTorch profiler traces, one per rank (*.json *.json.gz);;Flight Recorder dumps (*.json *.pkl *.pickle *);;NCCL Inspector logs (*.log *.jsonl);;nccl-tests output (-J) (*.json);;All files (*)</source>
+        <translation>ShardLab 文件和记录下来的运行 (*.json *.json.gz *.jsonl *.log *.pkl *.pickle);;ShardLab 场景 (*.shardlab.json);;运行：结果文件 (*.shardlab-result.json);;Chrome/Perfetto 跟踪文件 (*.json);;PyTorch 性能分析器跟踪文件，每个 Rank 一个 (*.json *.json.gz);;Flight Recorder 转储 (*.json *.pkl *.pickle *);;NCCL Inspector 日志 (*.log *.jsonl);;nccl-tests 输出 (-J) (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open a scenario, a result file, a trace, or a job&apos;s recorded files</source>
+        <translation>打开场景、结果文件、Trace，或一个作业记录下来的文件</translation>
+    </message>
+    <message>
+        <source>Open the folder of a job&apos;s recorded files</source>
+        <translation>打开存放作业记录文件的文件夹</translation>
     </message>
 </context>
 <context>
@@ -2656,10 +2664,6 @@ first mismatch</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <source>Open a scenario, a ShardLab result file (.shardlab-result.json) or a Chrome trace written by shardlab --trace</source>
-        <translation>打开场景、ShardLab 结果文件（.shardlab-result.json）或由 shardlab --trace 写出的 Chrome Trace</translation>
-    </message>
-    <message>
         <source>Save the scenario</source>
         <translation>保存场景</translation>
     </message>
@@ -2878,6 +2882,18 @@ first mismatch</source>
     <message>
         <source>&amp;Dark, high contrast</source>
         <translation>深色，高对比度(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Open a scenario, a ShardLab result file or trace, or a job&apos;s recorded files: PyTorch profiler traces of every rank, Flight Recorder dumps, NCCL Inspector logs, nccl-tests -J output (several files at once; you can also drop them on the window)</source>
+        <translation>打开场景、ShardLab 结果文件或 Trace，或一个作业记录下来的文件：每个 Rank 的 PyTorch 性能分析器跟踪文件、Flight Recorder 转储、NCCL Inspector 日志、nccl-tests -J 输出（可一次选多个文件；也可以直接拖到窗口上）</translation>
+    </message>
+    <message>
+        <source>Open recorded &amp;job folder…</source>
+        <translation>打开作业记录文件夹(&amp;J)…</translation>
+    </message>
+    <message>
+        <source>Open the folder that holds a job&apos;s recorded files (a trace or dump per rank, or logs): the job opens as a run, diagnosed on the Analysis page</source>
+        <translation>打开存放作业记录文件的文件夹（每个 Rank 一个跟踪文件或转储，或日志）：该作业作为一次运行打开，并在“分析”页诊断</translation>
     </message>
 </context>
 <context>
@@ -3619,16 +3635,52 @@ first mismatch</source>
         <translation>无法打开该运行</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; could not be opened as a ShardLab run. Your current document and run are unchanged.</source>
-        <translation>“%1”无法作为 ShardLab 运行结果打开。你当前的文档和运行都没有改变。</translation>
-    </message>
-    <message>
         <source>Opened the run in %1 (%2); its scenario is open as an untitled document.</source>
         <translation>已在 %1（%2）中打开该运行；它的场景已作为未命名文档打开。</translation>
     </message>
     <message>
         <source>Opened the trace %1 against the open scenario: it carries no scenario of its own.</source>
         <translation>已按当前打开的场景打开 Trace %1：它本身不带场景。</translation>
+    </message>
+    <message>
+        <source>Reading cancelled; nothing was opened.</source>
+        <translation>已取消读取；没有打开任何内容。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n files</source>
+        <translation>
+            <numerusform>%n 个文件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Opening a recorded run</source>
+        <translation>正在打开记录下来的运行</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; could not be opened as a run. Your current document and run are unchanged.</source>
+        <translation>无法把“%1”作为运行打开。当前的文档和运行都没有改变。</translation>
+    </message>
+    <message>
+        <source>nccl-tests sweep: %1</source>
+        <translation>nccl-tests 扫描：%1</translation>
+    </message>
+    <message>
+        <source>Measured rows beside ShardLab&apos;s simulation on the open scenario&apos;s machine (%1). Open a scenario on another machine to compare with it.</source>
+        <translation>实测行与 ShardLab 在当前场景机器（%1）上的模拟并列。打开另一台机器上的场景即可与之对比。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured rows only: the open scenario&apos;s machine has fewer GPUs than the sweep&apos;s %n ranks.</source>
+        <translation>
+            <numerusform>只有实测行：当前场景的机器上的 GPU 少于这次扫描的 %n 个 Rank。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Opened the nccl-tests sweep %1.</source>
+        <translation>已打开 nccl-tests 扫描 %1。</translation>
     </message>
 </context>
 <context>

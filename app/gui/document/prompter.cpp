@@ -13,8 +13,10 @@ QString DialogPrompter::filter()
 
 QString DialogPrompter::openFilter()
 {
-    return tr("ShardLab files: scenarios, results, traces (*.json);;ShardLab scenarios (*.shardlab.json);;"
-              "Runs: result files (*.shardlab-result.json);;Chrome/Perfetto traces (*.json);;All files (*)");
+    return tr("ShardLab files and recorded runs (*.json *.json.gz *.jsonl *.log *.pkl *.pickle);;ShardLab scenarios (*.shardlab.json);;"
+              "Runs: result files (*.shardlab-result.json);;Chrome/Perfetto traces (*.json);;"
+              "PyTorch profiler traces, one per rank (*.json *.json.gz);;Flight Recorder dumps (*.json *.pkl *.pickle *);;"
+              "NCCL Inspector logs (*.log *.jsonl);;nccl-tests output (-J) (*.json);;All files (*)");
 }
 
 Prompter::SaveChoice DialogPrompter::askSaveChanges(const QString& documentName)
@@ -37,6 +39,17 @@ Prompter::SaveChoice DialogPrompter::askSaveChanges(const QString& documentName)
 QString DialogPrompter::askOpenPath(const QString& startDir)
 {
     return QFileDialog::getOpenFileName(m_parent, tr("Open a scenario, a result file or a trace"), startDir, openFilter());
+}
+
+QStringList DialogPrompter::askOpenPaths(const QString& startDir)
+{
+    return QFileDialog::getOpenFileNames(m_parent, tr("Open a scenario, a result file, a trace, or a job's recorded files"), startDir,
+                                         openFilter());
+}
+
+QString DialogPrompter::askOpenFolder(const QString& startDir)
+{
+    return QFileDialog::getExistingDirectory(m_parent, tr("Open the folder of a job's recorded files"), startDir);
 }
 
 QString DialogPrompter::askSavePath(const QString& suggestion)

@@ -41,15 +41,27 @@ void MainWindow::buildFileMenu()
                            {QKeySequence::New}),
             &QAction::triggered, m_controller, &DocumentController::newDocument);
     connect(addNamedAction(file, QStringLiteral("file.open"), tr("&Open\u2026"),
-                           tr("Open a scenario, a ShardLab result file (.shardlab-result.json) or a Chrome trace written "
-                              "by shardlab --trace"),
+                           tr("Open a scenario, a ShardLab result file or trace, or a job's recorded files: PyTorch profiler "
+                              "traces of every rank, Flight Recorder dumps, NCCL Inspector logs, nccl-tests -J output "
+                              "(several files at once; you can also drop them on the window)"),
                            {QKeySequence::Open}),
             &QAction::triggered, this, [this] {
                 const QString start = m_document->filePath().isEmpty() ? QDir::homePath()
                                                                         : QFileInfo(m_document->filePath()).path();
-                const QString path = m_prompter->askOpenPath(start);
-                if (!path.isEmpty())
-                    openFile(path);
+                const QStringList paths = m_prompter->askOpenPaths(start);
+                if (!paths.isEmpty())
+                    openFiles(paths);
+            });
+    connect(addNamedAction(file, QStringLiteral("file.openFolder"), tr("Open recorded &job folder\u2026"),
+                           tr("Open the folder that holds a job's recorded files (a trace or dump per rank, or logs): "
+                              "the job opens as a run, diagnosed on the Analysis page"),
+                           {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O)}),
+            &QAction::triggered, this, [this] {
+                const QString start = m_document->filePath().isEmpty() ? QDir::homePath()
+                                                                        : QFileInfo(m_document->filePath()).path();
+                const QString folder = m_prompter->askOpenFolder(start);
+                if (!folder.isEmpty())
+                    openFiles({folder});
             });
     QMenu* examples = file->addMenu(tr("Open &example"));
     examples->setToolTipsVisible(true);

@@ -26,6 +26,10 @@
 #include "shell/windowfit.h"
 
 #include <QAction>
+#include <QUrl>
+#include <QMimeData>
+#include <QDropEvent>
+#include <QDragEnterEvent>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
@@ -106,6 +110,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     m_report = new ReportWriter(this);
     m_runFiles = new RunFileOpener(m_document, m_controller, m_prompter, this);
+    setAcceptDrops(true); // files and folders dropped on the window open as File > Open opens them
     m_exports = new ExportActions(this);
     m_presenter = new PresenterMode(this);
     m_analysisDelay = new QTimer(this);
@@ -167,9 +172,39 @@ void MainWindow::setPrompter(Prompter* prompter)
 
 bool MainWindow::openFile(const QString& path)
 {
-    if (RunFileOpener::holdsRun(path))
-        return m_runFiles->open(path);
-    return m_controller->openPath(path, true);
+    return openFiles({path});
+}
+
+bool MainWindow::openFiles(const QStringList& paths)
+{
+    if (paths.isEmpty())
+        return false;
+    if (paths.size() == 1 && !RunFileOpener::holdsRun(paths.front()))
+        return m_controller->openPath(paths.front(), true);
+    return m_runFiles->open(paths);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        for (const QUrl& url : event->mimeData()->urls())
+            if (url.isLocalFile()) {
+                event->acceptProposedAction();
+                return;
+            }
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    if (paths.isEmpty())
+        return;
+    event->acceptProposedAction();
+    // after the drop has returned: opening may ask about unsaved changes (a modal dialog)
+    QTimer::singleShot(0, this, [this, paths] { openFiles(paths); });
 }
 
 void MainWindow::offerRecovery()

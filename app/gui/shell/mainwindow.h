@@ -52,6 +52,9 @@ public:
     // failure a message names the file and the problem, and the open document stays as it was.
     // Asks about unsaved changes first.
     bool openFile(const QString& path);
+    // Several files (a job's traces, one per rank), a folder of them, or one file of any kind:
+    // one scenario opens as a document; anything else is read as one recorded run.
+    bool openFiles(const QStringList& paths);
     // Offers to recover the work of a session that crashed (autosave).
     void offerRecovery();
     // Replaces the dialogs (tests answer with a script). The window does not own `prompter`.
@@ -101,6 +104,9 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    // Files and folders dropped on the window open as File > Open opens them.
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     // each in its own file under shell/

@@ -198,6 +198,15 @@ Result<std::string> renderImportedSweep(const NcclTestsSweep& sweep, const std::
     if (topo->rankCount() < sweep.ranks)
         return badInput(sweep.origin + ": the sweep ran on " + std::to_string(sweep.ranks) + " ranks, but preset " + presetId + " has "
                         + std::to_string(topo->rankCount()) + " GPUs");
+    return renderSweepBeside(sweep, *topo, json, language);
+}
+
+Result<std::string> renderSweepBeside(const NcclTestsSweep& sweep, const Topology& topology, bool json, Language language)
+{
+    if (topology.rankCount() < sweep.ranks)
+        return badInput(sweep.origin + ": the sweep ran on " + std::to_string(sweep.ranks) + " ranks, but " + topology.name + " has "
+                        + std::to_string(topology.rankCount()) + " GPUs");
+    const Topology* topo = &topology;
     if (sweep.kind == OpKind::SendRecv && sweep.ranks != 2)
         return badInput(sweep.origin + ": " + sweep.program + " ran on " + std::to_string(sweep.ranks)
                         + " ranks; ShardLab simulates send/recv between two GPUs only");

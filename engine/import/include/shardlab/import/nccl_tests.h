@@ -18,6 +18,7 @@
 #include "shardlab/base/result.h"
 #include "shardlab/base/units.h"
 #include "shardlab/model/collectives.h"
+#include "shardlab/model/topology.h"
 #include "shardlab/text/language.h"
 #include "shardlab/text/message.h"
 
@@ -93,5 +94,9 @@ std::string measuredSweepJson(const NcclTestsSweep& sweep, const std::vector<Swe
 // send/recv sweep of other than two ranks (ShardLab simulates send/recv between two GPUs).
 Result<std::string> renderImportedSweep(const NcclTestsSweep& sweep, const std::string& presetId, bool json,
                                         Language language = Language::English);
+// The same beside the simulation on `topology` (its first `ranks` GPUs): the app's view, on the
+// open document's machine.
+Result<std::string> renderSweepBeside(const NcclTestsSweep& sweep, const Topology& topology, bool json,
+                                      Language language = Language::English);
 
 } // namespace shardlab
