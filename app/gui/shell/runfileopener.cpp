@@ -128,7 +128,7 @@ bool RunFileOpener::open(const QStringList& paths)
             out.scenario = std::move(job->scenario);
             out.run = std::make_shared<const RunResult>(std::move(job->run));
             const QString format = i18n::engineText(Message(importFormatMessageId(job->format)));
-            out.describe = job->launch.empty() ? format : format + QStringLiteral(", ") + i18n::engineText(launchMessageOf(job->launch));
+            out.describe = job->launch.empty() ? format : i18n::engineText(launchMessageOf(job->launch)); // the launch names the format
             return out;
         },
         [this, name](Loaded loaded) { finish(name, std::move(loaded)); });
