@@ -15,14 +15,14 @@ void addDiagnose(CLI::App& app, Io io, Action& action)
 {
     auto* cmd = app.add_subcommand("diagnose", "Simulate a scenario and apply the course's diagnostic handbook to the run");
     struct Args {
-        std::vector<std::string> files;
+        std::string file;
         bool json = false;
         bool noScaling = false;
         std::string profile;
     };
     auto a = std::make_shared<Args>();
-    cmd->add_option("FILE", a->files,
-                    "Scenario file (.shardlab.json), or a recorded run: a result file, or what `shardlab import` reads")
+    cmd->add_option("FILE", a->file,
+                    "Scenario file (.shardlab.json), or a recorded run: a result file, a folder or file `shardlab import` reads")
         ->required();
     cmd->add_flag("--json", a->json, "Print the findings as JSON");
     cmd->add_flag("--no-scaling", a->noScaling, "Do not compute the strong-scaling curve used as evidence");
@@ -30,12 +30,12 @@ void addDiagnose(CLI::App& app, Io io, Action& action)
     cmd->callback([=, &action] {
         action = [=]() -> int {
             // A recorded run (a result file, a profiler's traces...): diagnosed as it was measured.
-            if (a->files.size() > 1 || importedRun(a->files.front())) {
-                auto job = importWithProgress(a->files, std::nullopt);
+            if (importedRun(a->file)) {
+                auto job = importWithProgress({a->file}, std::nullopt);
                 if (!job)
                     return reportError(job.error(), io);
                 if (job->sweep)
-                    return reportError(badInput(a->files.front() + ": an nccl-tests sweep, not a job's run: `shardlab import FILE --preset ID` "
+                    return reportError(badInput(a->file + ": an nccl-tests sweep, not a job's run: `shardlab import FILE --preset ID` "
                                                 "shows it beside the simulation"),
                                        io);
                 const Summary summary = summarize(job->scenario, job->run);
@@ -47,7 +47,7 @@ void addDiagnose(CLI::App& app, Io io, Action& action)
                            << formatFindings(wordedIn(findings, io.language()), io.language());
                 return kExitOk;
             }
-            auto scenario = loadScenario(a->files.front());
+            auto scenario = loadScenario(a->file);
             if (!scenario)
                 return reportError(scenario.error(), io);
             SimulationOptions so;

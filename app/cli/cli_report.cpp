@@ -54,7 +54,7 @@ void addReport(CLI::App& app, Io io, Action& action)
         std::string lang;
     };
     auto a = std::make_shared<Args>();
-    cmd->add_option("FILE", a->file, "Scenario file (.shardlab.json), or a recorded run: a result file, or what `shardlab import` reads")
+    cmd->add_option("FILE", a->file, "Scenario file (.shardlab.json), or a recorded run: a result file, a folder or file `shardlab import` reads")
         ->required();
     cmd->add_option("-o,--output", a->out, "Report file: OUT.html or OUT.pdf")->required();
     cmd->add_flag("--live", a->live, "Measure on this machine's GPUs instead of simulating");
