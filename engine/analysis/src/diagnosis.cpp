@@ -154,7 +154,9 @@ std::vector<CollectiveEvidence> collectiveEvidence(const Scenario& s, const RunR
         e.busbwGBps = f.busbwGBps;
         const Op& op = s.program[static_cast<size_t>(rec->op)];
         const CollectiveCost cost = model.collective(rec->kind, rec->bytes, rec->group, op.algorithm, op.root);
-        if (cost.bottleneckLink >= 0) {
+        // A recorded program's machine is the one it was said to run on (default: assumed), its
+        // links never observed: no link is named as the limit.
+        if (cost.bottleneckLink >= 0 && s.strategy != kObservedStrategy) {
             e.bottleneckLinkMessage = linkDescription(s.topology, cost.bottleneckLink);
             e.bottleneckLink = english(e.bottleneckLinkMessage);
             e.linkKind = s.topology.links[static_cast<size_t>(cost.bottleneckLink)].kind;
