@@ -210,6 +210,33 @@ TEST_F(KinetoBadInput, ClocksSecondsApartAreAlignedAndSaySo)
     expectWaits(job->run, {{301.111, 301.076}, {}});
 }
 
+TEST_F(KinetoBadInput, AnUnknownKernelIsLeftOutWithANote)
+{
+    // one all-reduce kernel on each rank renamed to a collective nobody knows: the same one on both
+    // ranks (the first), so that the rest still pairs
+    std::vector<std::filesystem::path> files;
+    for (int r = 0; r < 2; ++r) {
+        auto text = readInputText(kData / ("kineto/ddp2/kineto_rank" + std::to_string(r) + ".json.gz"));
+        ASSERT_TRUE(text);
+        const std::string kernel = "\"name\": \"ncclDevKernel_AllReduce_Sum_f32_RING_LL(";
+        const size_t k = text->find(kernel);
+        ASSERT_NE(k, std::string::npos);
+        text->replace(k, kernel.size(), "\"name\": \"ncclDevKernel_Frobnicate_f32_RING_LL(");
+        const std::string name = "\"Collective name\": \"allreduce\"";
+        const size_t arg = text->find(name, k);
+        ASSERT_NE(arg, std::string::npos);
+        text->replace(arg, name.size(), "\"Collective name\": \"frobnicate\"");
+        files.push_back(dir / ("rank" + std::to_string(r) + ".json"));
+        std::ofstream(files.back()) << *text;
+    }
+    auto job = importFiles(files);
+    ASSERT_TRUE(job) << job.error().message;
+    bool noted = false;
+    for (const std::string& n : job->run.notes)
+        noted = noted || n.find("collective 'frobnicate', which ShardLab does not know, left out") != std::string::npos;
+    EXPECT_TRUE(noted);
+}
+
 TEST_F(KinetoBadInput, NotJsonOrNotAJobIsSaid)
 {
     std::ofstream(dir / "trace_rank0.json") << "{\"traceEvents\": [{\"ph\": \"X\", \"ts\": 1";

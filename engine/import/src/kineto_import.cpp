@@ -187,15 +187,19 @@ Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& 
         for (const KinetoGroup& g : t->groups)
             if (!g.ranks.empty())
                 groups.try_emplace(g.name, GroupInfo{g.name, g.description, g.ranks});
-    std::map<std::string, int> unmodelled;
+    std::map<std::string, int> unmodelled, unknownKernels;
     int withoutArguments = 0, outsideGroups = 0, unknownType = 0;
     // (group, func) -> per rank: calls in order
     std::map<std::pair<std::string, std::string>, std::vector<std::vector<Call>>> calls;
     for (int r = 0; r < n; ++r) {
         const KinetoTrace& t = *byRank[static_cast<size_t>(r)];
         for (const KinetoCollective& c : t.collectives) {
-            if (c.func.empty() || c.collective.empty() || c.inElements < 0) {
+            if (c.collective.empty() || c.inElements < 0) {
                 ++withoutArguments;
+                continue;
+            }
+            if (c.func.empty()) { // an NCCL kernel and a collective name ShardLab does not know
+                ++unknownKernels[c.collective.substr(0, 40)];
                 continue;
             }
             if (c.func != "AllReduce" && c.func != "Broadcast" && c.func != "Reduce" && c.func != "AllGather"
@@ -412,6 +416,8 @@ Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& 
         job.run.addNote(Message("import.kineto.note.no_group").with("count", outsideGroups));
     if (unknownType > 0)
         job.run.addNote(Message("import.kineto.note.unknown_type").with("count", unknownType));
+    for (const auto& [name, count] : unknownKernels)
+        job.run.addNote(Message("import.kineto.note.unknown_kernel").with("count", count).with("name", name));
     for (const auto& [func, count] : unmodelled)
         job.run.addNote(Message("profile.note.unmodelled").with("count", count).with("function", func));
     return job;
