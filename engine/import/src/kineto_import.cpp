@@ -130,6 +130,27 @@ Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& 
         return read.error();
     std::vector<KinetoTrace>& traces = *read;
 
+    // A trace without distributedInfo (exported after the process group was destroyed): its rank
+    // from its collectives' record_param_comms, the world from the largest group any trace saw.
+    int inferred = 0, largest = 0, highest = -1;
+    for (const KinetoTrace& t : traces) {
+        largest = std::max(largest, t.largestGroup);
+        highest = std::max(highest, t.rank >= 0 ? t.rank : t.inferredRank);
+    }
+    int contradicted = 0;
+    for (KinetoTrace& t : traces) {
+        if (t.rank < 0 && t.worldSize < 1 && t.inferredRank >= 0) {
+            t.rank = t.inferredRank;
+            t.worldSize = std::max(largest, highest + 1);
+            ++inferred;
+        } else if (t.rank >= 0 && t.inferredRank >= 0 && t.rank != t.inferredRank) {
+            // distributedInfo is written when the trace is exported; a trace exported after the
+            // process group was destroyed can name another rank than the one its collectives ran
+            // on (seen with PyTorch 2.11): the collectives' own record wins
+            t.rank = t.inferredRank;
+            ++contradicted;
+        }
+    }
     // Which rank each trace is, and that they are one job's.
     const KinetoTrace& first = traces.front();
     for (const KinetoTrace& t : traces) {
@@ -188,7 +209,13 @@ Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& 
             if (!g.ranks.empty())
                 groups.try_emplace(g.name, GroupInfo{g.name, g.description, g.ranks});
     std::map<std::string, int> unmodelled, unknownKernels;
-    int withoutArguments = 0, outsideGroups = 0, unknownType = 0;
+    int withoutArguments = 0, outsideGroups = 0, unknownType = 0, noPeer = 0;
+    struct PointToPoint {
+        Call call;
+        std::string group, func;
+        int peer = -1; // in the group
+    };
+    std::vector<std::vector<PointToPoint>> p2pCalls(static_cast<size_t>(n));
     // (group, func) -> per rank: calls in order
     std::map<std::pair<std::string, std::string>, std::vector<std::vector<Call>>> calls;
     for (int r = 0; r < n; ++r) {
@@ -202,7 +229,8 @@ Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& 
                 ++unknownKernels[c.collective.substr(0, 40)];
                 continue;
             }
-            if (c.func != "AllReduce" && c.func != "Broadcast" && c.func != "Reduce" && c.func != "AllGather"
+            const bool p2p = c.func == "Send" || c.func == "Recv";
+            if (!p2p && c.func != "AllReduce" && c.func != "Broadcast" && c.func != "Reduce" && c.func != "AllGather"
                 && c.func != "ReduceScatter") {
                 ++unmodelled[c.func];
                 continue;
@@ -218,9 +246,22 @@ Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& 
                 ++outsideGroups;
                 continue;
             }
+            const Call call{&c, absNs(t, c.tsUs) - origin, absNs(t, c.tsUs + c.durUs) - origin};
+            if (p2p) { // paired by the matcher: the i-th send from a to b with b's i-th receive from a
+                const std::vector<int>& members = g->second.ranks;
+                int peer = c.peerInGroup;
+                if (c.peerGlobal >= 0)
+                    peer = static_cast<int>(std::find(members.begin(), members.end(), c.peerGlobal) - members.begin());
+                if (peer < 0 || peer >= static_cast<int>(members.size()) || members[static_cast<size_t>(peer)] == r) {
+                    ++noPeer;
+                    continue;
+                }
+                p2pCalls[static_cast<size_t>(r)].push_back({call, c.group, c.func, peer});
+                continue;
+            }
             auto& perRank = calls[{c.group, c.func}];
             perRank.resize(static_cast<size_t>(n));
-            perRank[static_cast<size_t>(r)].push_back({&c, absNs(t, c.tsUs) - origin, absNs(t, c.tsUs + c.durUs) - origin});
+            perRank[static_cast<size_t>(r)].push_back(call);
         }
     }
 
@@ -336,6 +377,19 @@ Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& 
     }
     calls = std::move(shifted);
 
+    // The world: the matcher takes the largest communicator for it. Traces without distributedInfo
+    // (or a job whose collectives all ran on sub-groups) may name no group of every rank: one is
+    // added, with no collective of its own.
+    bool haveWorld = false;
+    for (const auto& [name, g] : groups)
+        haveWorld = haveWorld || static_cast<int>(g.ranks.size()) == n;
+    if (!haveWorld) {
+        GroupInfo world{"world", "world", {}};
+        for (int r = 0; r < n; ++r)
+            world.ranks.push_back(r);
+        groups.try_emplace(" world", std::move(world)); // a name no PyTorch group has
+    }
+
     // The record files the builder reads: one per rank, one communicator per group it is in.
     std::vector<ProfileFile> files(static_cast<size_t>(n));
     for (int r = 0; r < n; ++r) {
@@ -380,6 +434,23 @@ Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& 
                 f.ops.push_back(std::move(op));
             }
         }
+        for (const PointToPoint& p : p2pCalls[static_cast<size_t>(r)]) {
+            if (!contextOf.count(p.group))
+                continue;
+            const KinetoCollective& c = *p.call.c;
+            ProfiledOp op;
+            op.id = ++id;
+            op.context = contextOf[p.group];
+            op.p2p = true;
+            op.func = p.func;
+            op.count = static_cast<std::uint64_t>(p.func == "Recv" && c.outElements >= 0 ? c.outElements : c.inElements);
+            op.datatype = ncclDatatypeFromTorch(c.dtype);
+            op.root = p.peer;
+            op.hostNs = p.call.startNs + shiftNs[static_cast<size_t>(r)];
+            op.stopNs = p.call.endNs + shiftNs[static_cast<size_t>(r)];
+            op.line = c.line;
+            f.ops.push_back(std::move(op));
+        }
         std::stable_sort(f.ops.begin(), f.ops.end(), [](const ProfiledOp& a, const ProfiledOp& b) { return a.hostNs < b.hostNs; });
     }
     ProfileBuildOptions build;
@@ -393,7 +464,7 @@ Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& 
     job.run = std::move(built->run);
     job.scenario = std::move(built->scenario);
     job.scenario.description = "The job as its PyTorch profiler traces recorded it (" + std::to_string(n) + " ranks).";
-    for (int r = 0; r < n; ++r) { // the file's name without .json.gz
+    for (int r = 0; r < n && r < static_cast<int>(job.run.devices.size()); ++r) { // the file's name without .json.gz
         std::string name = fileName(byRank[static_cast<size_t>(r)]->path);
         for (const char* ext : {".gz", ".json"})
             if (name.size() > std::string(ext).size() && name.ends_with(ext))
@@ -412,6 +483,12 @@ Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& 
         job.run.addNote(Message("import.kineto.note.trimmed").with("count", trimmed));
     if (withoutArguments > 0)
         job.run.addNote(Message("import.kineto.note.no_arguments").with("count", withoutArguments));
+    if (inferred > 0)
+        job.run.addNote(Message("import.kineto.note.inferred_rank").with("count", inferred));
+    if (contradicted > 0)
+        job.run.addNote(Message("import.kineto.note.contradicted_rank").with("count", contradicted));
+    if (noPeer > 0)
+        job.run.addNote(Message("import.kineto.note.no_peer").with("count", noPeer));
     if (outsideGroups > 0)
         job.run.addNote(Message("import.kineto.note.no_group").with("count", outsideGroups));
     if (unknownType > 0)

@@ -142,6 +142,10 @@ private:
             ++m_trace.profilerSteps;
             return;
         }
+        if (cat == "cpu_op" && name == "record_param_comms") {
+            noteGroup(e);
+            return;
+        }
         if (cat != "kernel")
             return;
         const std::string func = ncclFuncFromKernel(name);
@@ -168,8 +172,35 @@ private:
                 c.groupRanks = rankList(*r);
             if (const std::int64_t seq = intArg(*args, "Seq"); seq >= 0)
                 c.sequence = seq;
+            const bool send = c.func == "Send" || c.func == "SendRecv";
+            const std::int64_t peer = intArg(*args, send ? "Dst Rank" : "Src Rank");
+            if (peer >= 0 && peer < (1 << 24))
+                c.peerGlobal = static_cast<int>(peer);
+            if (const std::int64_t r = intArg(*args, "Rank"); r >= 0 && r < (1 << 24) && (c.func == "Send" || c.func == "Recv"))
+                c.peerInGroup = static_cast<int>(r);
+            m_trace.largestGroup = std::max(m_trace.largestGroup, static_cast<int>(c.groupRanks.size()));
         }
         m_trace.collectives.push_back(std::move(c));
+    }
+
+    // A collective's record_param_comms: its "Rank" is this process's rank in the group (a send's
+    // or receive's is the peer's: skipped), the group's ranks give the global one.
+    void noteGroup(const json& e)
+    {
+        const auto args = e.find("args");
+        if (args == e.end() || !args->is_object())
+            return;
+        std::vector<int> ranks;
+        if (const auto r = args->find("Process Group Ranks"); r != args->end())
+            ranks = rankList(*r);
+        m_trace.largestGroup = std::max(m_trace.largestGroup, static_cast<int>(ranks.size()));
+        // "init" (the group's creation) names this process too; a send's or receive's names the peer
+        const std::string name = textArg(*args, "Collective name");
+        const std::string func = name == "init" ? std::string("init") : ncclFuncFromCollectiveName(name);
+        const std::int64_t rank = intArg(*args, "Rank");
+        if (m_trace.inferredRank < 0 && !func.empty() && func != "Send" && func != "Recv" && rank >= 0
+            && rank < static_cast<std::int64_t>(ranks.size()))
+            m_trace.inferredRank = ranks[static_cast<size_t>(rank)];
     }
 
     KinetoTrace m_trace;
