@@ -47,12 +47,16 @@ fi
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); shardlab: $bin ($(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'))"
 echo "files:"
-largest=0 total=0 count=0
+largest=0 total=0 count=0 text_largest=0 text_total=0
 for f in "$dir"/kineto_rank*.json*; do
   s=$(stat -c %s "$f")
-  printf '  %-24s %8.1f MB\n' "$(basename "$f")" "$(echo "$s / 1000000" | bc -l)"
+  case $f in *.gz) t=$(gzip -dc "$f" | wc -c) ;; *) t=$s ;; esac
+  printf '  %-24s %8.1f MB' "$(basename "$f")" "$(echo "$s / 1000000" | bc -l)"
+  [ "$t" != "$s" ] && printf ' (%.1f MB of JSON)' "$(echo "$t / 1000000" | bc -l)"
+  echo
   [ "$s" -gt "$largest" ] && largest=$s
-  total=$((total + s)) count=$((count + 1))
+  [ "$t" -gt "$text_largest" ] && text_largest=$t
+  total=$((total + s)) count=$((count + 1)) text_total=$((text_total + t))
 done
 
 out=$(mktemp /tmp/shardlab-big-kineto-out.XXXXXX)
@@ -72,7 +76,10 @@ printf 'wall: %.2f s (user %s s, sys %s s)   target < 30 s: %s\n' "$wall" "$user
   "$( [ "$(echo "$wall < 30" | bc)" = 1 ] && echo met || echo MISSED )"
 printf 'peak RSS: %.1f MB   largest file: %.1f MB   ratio peak/largest: %.2f   target < 2: %s\n' "$peak" "$big" "$ratio" \
   "$( [ "$(echo "$ratio < 2" | bc)" = 1 ] && echo met || echo MISSED )"
-printf 'throughput: %.0f MB/s of JSON\n' "$(echo "$total / 1000000 / $wall" | bc -l)"
+[ "$text_largest" != "$largest" ] && printf 'the largest file is %.1f MB of JSON: peak/that %.2f\n' \
+  "$(echo "$text_largest / 1000000" | bc -l)" "$(echo "$rss_kb * 1024 / $text_largest" | bc -l)"
+printf 'throughput: %.0f MB/s of JSON\n' "$(echo "$text_total / 1000000 / $wall" | bc -l)"
+echo "progress on stderr: $(grep -c '^reading' "$out.err" || true) lines; last: $(grep '^reading' "$out.err" | tail -1 | tr -d '\r')"
 echo "straggler named: rank $named (made with rank $straggler)"
 status=0
 if [ "$rc" != 0 ]; then
