@@ -81,6 +81,7 @@ printf 'peak RSS: %.1f MB   largest file: %.1f MB   ratio peak/largest: %.2f   t
 printf 'throughput: %.0f MB/s of JSON\n' "$(echo "$text_total / 1000000 / $wall" | bc -l)"
 echo "progress on stderr: $(grep -c '^reading' "$out.err" || true) lines; last: $(grep '^reading' "$out.err" | tail -1 | tr -d '\r')"
 echo "straggler named: rank $named (made with rank $straggler)"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print("wait per step (ms), rank 0..: " + " ".join("%.1f" % r["wait_ms"] for r in d["per_rank"]))' "$out" 2>/dev/null || true
 status=0
 if [ "$rc" != 0 ]; then
   echo "the import failed:"; tail -5 "$out.err"; status=1
