@@ -9,7 +9,7 @@
 //  * nlohmann's SAX and not its callback parser (json::parse with a callback, used before): the
 //    callback parser still builds each event's DOM (a std::map per object, a string per key and
 //    value) before the callback may drop it; SAX builds nothing for the fields skipped. 8 x 150 MB
-//    on the shared 2-core dev machine: 13-19 s -> 9-11 s, 13-17 s -> 9-10 s of CPU.
+//    on the shared 2-core dev machine: 13-19 s -> 9-13 s, 13-17.5 s -> 8-10 s of CPU.
 //  * nlohmann and not simdjson: nlohmann is already the project's JSON library (no new
 //    dependency), reads from a std::istream, so plain and gzip input stream through InputStream
 //    a buffer at a time (simdjson's On Demand wants the whole text, or a document at a time, in
