@@ -1,8 +1,9 @@
 // One rank's PyTorch profiler (Kineto) Chrome trace, reduced to what a job's timeline needs: who
 // the rank is (distributedInfo), its process groups, the clock base, and its NCCL kernels with the
-// collective's arguments PyTorch attaches to them. Read as a stream (nlohmann's parser with a
-// callback that keeps one event at a time): memory stays at a few events whatever the file's size,
-// which is why this parser and not a document parser (docs/importing.md, "Big files").
+// collective's arguments PyTorch attaches to them. Read as a stream (nlohmann's SAX interface, which
+// keeps the few fields of one event at a time): memory stays the same whatever the file's size,
+// which is why this parser and not a document parser (kineto_trace.cpp says why this one;
+// docs/benchmarks.md, "Importing big traces").
 #pragma once
 
 #include "shardlab/base/result.h"
