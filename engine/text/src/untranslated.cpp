@@ -84,7 +84,7 @@ const std::vector<std::string_view>& technicalTerms()
         // other tools' names and what they write (issue 28): PyTorch's Kineto profiler and Flight
         // Recorder, NCCL Inspector, Nsight Systems' SQLite export, clock sync protocols
         "kineto", "flight", "recorder", "inspector", "systems", "sqlite", "ntp", "ptp", "pickle",
-        "nccl_inspector_dump_verbose", "nccl_inspector_enable",
+        "nccl_inspector_dump_verbose", "nccl_inspector_enable", "distributedinfo", "record_param_comms",
         // the course's own terms, kept in English in its Chinese text (docs/translations.md): Rank,
         // Shard, Straggler, Collective, Stream, Batch, Root; NUMA; NCCL's environment (NCCL_DEBUG=INFO)
         "collective", "collectives", "shard", "shards", "straggler", "stream", "batch", "root", "numa", "nccl_debug",
