@@ -142,6 +142,13 @@
             <numerusform>Measured rows only: the open scenario&apos;s machine has fewer GPUs than the sweep&apos;s %n ranks.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1, %n rank(s)</source>
+        <translation>
+            <numerusform>%1, %n rank</numerusform>
+            <numerusform>%1, %n ranks</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::SplitDialog</name>

@@ -3682,6 +3682,12 @@ first mismatch</source>
         <source>Opened the nccl-tests sweep %1.</source>
         <translation>已打开 nccl-tests 扫描 %1。</translation>
     </message>
+    <message numerus="yes">
+        <source>%1, %n rank(s)</source>
+        <translation>
+            <numerusform>%1，%n 个 Rank</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::RunPage</name>

@@ -128,7 +128,8 @@ bool RunFileOpener::open(const QStringList& paths)
             out.scenario = std::move(job->scenario);
             out.run = std::make_shared<const RunResult>(std::move(job->run));
             const QString format = i18n::engineText(Message(importFormatMessageId(job->format)));
-            out.describe = job->launch.empty() ? format : i18n::engineText(launchMessageOf(job->launch)); // the launch names the format
+            out.describe = job->format == ImportFormat::ShardLabResult ? i18n::engineText(launchMessageOf(job->launch))
+                                                                        : tr("%1, %n rank(s)", nullptr, job->run.ranks).arg(format);
             return out;
         },
         [this, name](Loaded loaded) { finish(name, std::move(loaded)); });
