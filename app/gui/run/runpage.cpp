@@ -3,6 +3,7 @@
 
 #include "style/scrollpage.h"
 
+#include "common/exampletitles.h"
 #include "i18n/language.h"
 
 #include "run/playbackbar.h"
@@ -264,7 +265,7 @@ void RunPage::setScenario(const Scenario& scenario)
     m_scenario = scenario;
     m_hasScenario = true;
     m_runButton->setEnabled(true);
-    m_status->setText(tr("Ready: %1").arg(QString::fromStdString(scenario.name)));
+    m_status->setText(tr("Ready: %1").arg(exampleTitle(scenario.name))); // a shipped example in the interface language
     if (m_autoRun) {
         run();
     } else if (m_outcome) {
