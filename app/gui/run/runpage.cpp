@@ -3,7 +3,6 @@
 
 #include "style/scrollpage.h"
 
-#include "common/exampletitles.h"
 #include "i18n/language.h"
 
 #include "run/playbackbar.h"
@@ -265,7 +264,7 @@ void RunPage::setScenario(const Scenario& scenario)
     m_scenario = scenario;
     m_hasScenario = true;
     m_runButton->setEnabled(true);
-    m_status->setText(tr("Ready: %1").arg(exampleTitle(scenario.name))); // a shipped example in the interface language
+    m_status->setText(tr("Ready: %1").arg(QString::fromStdString(scenario.name)));
     if (m_autoRun) {
         run();
     } else if (m_outcome) {
