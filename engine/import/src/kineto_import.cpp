@@ -227,7 +227,10 @@ Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& 
     const auto trim = [&](const std::vector<double>& shiftNs, int& trimmed) {
         Calls out = original;
         trimmed = 0;
-        for (auto& [key, perRank] : out) {
+        for (auto& entry : out) {
+            // (not a structured binding: clang before 16, which the fuzzers build with, cannot capture one)
+            const auto& key = entry.first;
+            auto& perRank = entry.second;
             const std::vector<int>& members = groups[key.first].ranks;
             std::vector<size_t> head(static_cast<size_t>(n), 0), tail(static_cast<size_t>(n), 0);
             for (int r : members)
