@@ -109,6 +109,30 @@ TEST(KinetoImport, TwoRanksNameTheStragglerAndItsWaits)
     ASSERT_TRUE(sim) << sim.error().message;
 }
 
+TEST(KinetoImport, TracesInMemoryMakeTheSameJobAsTheirFiles)
+{
+    // kinetoJob is what importFiles does once the traces are read (the fuzzer calls it in memory)
+    std::vector<KinetoTrace> traces;
+    for (const char* name : {"kineto_rank1.json.gz", "kineto_rank0.json.gz"}) {
+        auto t = readKinetoTrace(kData / "kineto/ddp2" / name);
+        ASSERT_TRUE(t) << t.error().message;
+        traces.push_back(std::move(*t));
+    }
+    auto fromMemory = kinetoJob(traces);
+    ASSERT_TRUE(fromMemory) << fromMemory.error().message;
+    auto fromFiles = importFiles({kData / "kineto/ddp2"});
+    ASSERT_TRUE(fromFiles) << fromFiles.error().message;
+    EXPECT_EQ(fromMemory->run.ranks, 2);
+    EXPECT_EQ(fromMemory->run.spans.size(), fromFiles->run.spans.size());
+    EXPECT_EQ(fromMemory->run.clockNote, fromFiles->run.clockNote);
+    expectWaits(fromMemory->run, {{301.111, 301.076}, {}});
+    EXPECT_FALSE(kinetoJob({}));
+    traces.pop_back();
+    auto missing = kinetoJob(traces);
+    ASSERT_FALSE(missing);
+    EXPECT_NE(missing.error().message.find("rank(s) 0 have no trace"), std::string::npos) << missing.error().message;
+}
+
 TEST(KinetoImport, FourRanksNameTheStragglerAndEachWaitingRank)
 {
     auto job = importFiles({kData / "kineto/ddp4"});

@@ -128,7 +128,13 @@ Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& 
     auto read = readAll(paths, options);
     if (!read)
         return read.error();
-    std::vector<KinetoTrace>& traces = *read;
+    return kinetoJob(std::move(*read), options);
+}
+
+Result<ImportedJob> kinetoJob(std::vector<KinetoTrace> traces, const ImportOptions& options)
+{
+    if (traces.empty())
+        return badInput("no PyTorch profiler trace given");
 
     // Which rank each trace is, and that they are one job's.
     const KinetoTrace& first = traces.front();
