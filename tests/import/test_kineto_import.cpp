@@ -89,6 +89,20 @@ TEST(KinetoTrace, KernelNamesOfBothNcclGenerations)
     EXPECT_EQ(ncclDatatypeFromTorch("ComplexFloat"), "");
 }
 
+TEST(KinetoTrace, AnEventEndingBeyondTheLargestDoubleIsNoTime)
+{
+    // found by fuzz_import's invariants on a hand-made input: ts and dur each finite, their sum
+    // not; the trace's end was infinite
+    auto t = parseKinetoText(R"({"distributedInfo": {"rank": 0, "world_size": 2}, "traceEvents": [
+        {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "ts": 10, "dur": 5},
+        {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "ts": 1e308, "dur": 1e308}]})",
+                             "huge.json");
+    ASSERT_TRUE(t) << t.error().message;
+    EXPECT_EQ(t->collectives.size(), 1u);
+    EXPECT_EQ(t->firstUs, 10);
+    EXPECT_EQ(t->lastUs, 15);
+}
+
 TEST(KinetoImport, TwoRanksNameTheStragglerAndItsWaits)
 {
     auto job = importFiles({kData / "kineto/ddp2"});

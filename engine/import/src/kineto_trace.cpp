@@ -129,7 +129,8 @@ private:
             return;
         const double t = ts->get<double>();
         const double d = dur != e.end() && dur->is_number() ? std::max(0.0, dur->get<double>()) : 0.0;
-        if (!std::isfinite(t) || !std::isfinite(d))
+        // (an end past the largest double, 1e308 + 1e308, is no time either)
+        if (!std::isfinite(t) || !std::isfinite(d) || !std::isfinite(t + d))
             return;
         if (!m_any || t < m_trace.firstUs)
             m_trace.firstUs = t;
