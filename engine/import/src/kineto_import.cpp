@@ -160,10 +160,24 @@ Result<ImportedJob> kinetoJob(std::vector<KinetoTrace> traces, const ImportOptio
     if (n < 2)
         return badInput(first.path + ": a job of one rank; ShardLab shows collectives across ranks: give the traces of a job of "
                                      "2 or more ranks");
+    // Runs of three or more as "first-last": a trace claiming a world of millions of ranks costs a
+    // few words, not a list of millions of numbers (found by a hand-made input to fuzz_import).
     std::string missing;
-    for (int r = 0; r < n; ++r)
-        if (!byRank[static_cast<size_t>(r)])
-            missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+    for (int r = 0; r < n;) {
+        if (byRank[static_cast<size_t>(r)]) {
+            ++r;
+            continue;
+        }
+        int last = r;
+        while (last + 1 < n && !byRank[static_cast<size_t>(last + 1)])
+            ++last;
+        missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+        if (last == r + 1)
+            missing += ", " + std::to_string(last);
+        else if (last > r + 1)
+            missing += "-" + std::to_string(last);
+        r = last + 1;
+    }
     if (!missing.empty())
         return badInput("the traces given are of a job of " + std::to_string(n) + " ranks, but rank(s) " + missing
                         + " have no trace: give every rank's file (or the folder that holds them all)");
