@@ -141,7 +141,8 @@ run_fuzzer() {
   work=$(mktemp -d)
   mkdir "$work/corpus"
   cp "$seeds"/* "$work/corpus/"
-  if (cd "$work" && "$here/build/fuzz/tests/fuzz/$name" corpus -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  # (halt_on_error: undefined behaviour is a finding, not a line in a log that passed)
+  if (cd "$work" && UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "$here/build/fuzz/tests/fuzz/$name" corpus -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
       -print_final_stats=1 >log 2>&1); then
     tail -4 "$work/log"
     rm -rf "$work"
