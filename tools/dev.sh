@@ -123,12 +123,14 @@ check_fuzz() {
   CC=clang-14 CXX=clang++-14 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHARDLAB_FUZZ=ON \
     -DSHARDLAB_BUILD_GUI=OFF -DSHARDLAB_BUILD_TESTS=OFF -DSHARDLAB_BUILD_BENCH=OFF -DSHARDLAB_WITH_CUDA=OFF \
     -DSHARDLAB_WITH_MPI=OFF -DCMAKE_UNITY_BUILD=ON >/dev/null
-  cmake --build build/fuzz -j "$jobs" --target fuzz_scenario fuzz_run_stream fuzz_profile_records
+  cmake --build build/fuzz -j "$jobs" --target fuzz_scenario fuzz_run_stream fuzz_profile_records fuzz_import
   run_fuzzer fuzz_scenario tests/fuzz/corpus "${FUZZ_SECONDS:-60}"
   # the run-stream reader (what arrives over SSH), a third of the time
   run_fuzzer fuzz_run_stream tests/fuzz/corpus-stream "$(( (${FUZZ_SECONDS:-60} + 2) / 3 ))"
   # the NCCL profiler's records (what a profiled program leaves), a third of the time
   run_fuzzer fuzz_profile_records tests/fuzz/corpus-profile "$(( (${FUZZ_SECONDS:-60} + 2) / 3 ))"
+  # other tools' files (Kineto, Flight Recorder, nccl-tests, Inspector, gzip), a third of the time
+  run_fuzzer fuzz_import tests/fuzz/corpus-import "$(( (${FUZZ_SECONDS:-60} + 2) / 3 ))"
 }
 
 # One fuzzer on a copy of its seed corpus. On success the final statistics; on a finding the
@@ -139,7 +141,8 @@ run_fuzzer() {
   work=$(mktemp -d)
   mkdir "$work/corpus"
   cp "$seeds"/* "$work/corpus/"
-  if (cd "$work" && "$here/build/fuzz/tests/fuzz/$name" corpus -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  # (halt_on_error: undefined behaviour is a finding, not a line in a log that passed)
+  if (cd "$work" && UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "$here/build/fuzz/tests/fuzz/$name" corpus -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
       -print_final_stats=1 >log 2>&1); then
     tail -4 "$work/log"
     rm -rf "$work"

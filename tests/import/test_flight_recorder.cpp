@@ -65,7 +65,8 @@ void expectWorded(const std::string& english)
     for (const char* dir : {"ddp2", "ddp4", "hang2"})
         for (const auto& entry : std::filesystem::directory_iterator(kData / dir))
             names.push_back(entry.path().string());
-    for (const char* n : {"x.json", "dump.json", "fr_rank5.json", "fr_rank1.json", "fr_rank0.json", "profiling_name", "state", "GLOBAL"})
+    for (const char* n : {"x.json", "dump.json", "fr_rank5.json", "fr_rank1.json", "fr_rank0.json", "profiling_name", "state", "GLOBAL",
+                          "time_discovered_completed_ns"})
         names.push_back(n);
     const auto left = untranslatedWords(zh, names);
     EXPECT_TRUE(left.empty()) << zh << " has English: " << left.front();
@@ -375,6 +376,28 @@ TEST(FlightRecorder, ANewerVersionIsReadWithANoteAndRefusedWithoutItsEssentialFi
     ASSERT_FALSE(badState);
     EXPECT_EQ(badState.error().message, "fr_rank1.json: entry 0: state is not what Flight Recorder writes there");
     expectWorded(badState.error().message);
+}
+
+TEST(FlightRecorder, ANegativeTimeIsRefused)
+{
+    // found by fuzz_import: a completion time below zero overflowed when the timeline took it
+    // minus the earliest creation time
+    const std::string text = fileBytes(kData / "ddp2/fr_rank0.json");
+    auto completed = parseFlightRecorder(
+        replaced(text, "\"time_discovered_completed_ns\":1796372452819154080", "\"time_discovered_completed_ns\":-9223372036854775807"),
+        "fr_rank0.json");
+    ASSERT_FALSE(completed);
+    EXPECT_EQ(completed.error().message, "fr_rank0.json: entry 0: time_discovered_completed_ns is not what Flight Recorder writes there");
+    expectWorded(completed.error().message);
+    auto started = parseFlightRecorder(replaced(text, "\"time_discovered_started_ns\":0", "\"time_discovered_started_ns\":-1"),
+                                       "fr_rank0.json");
+    ASSERT_FALSE(started);
+    EXPECT_EQ(started.error().message, "fr_rank0.json: entry 0: time_discovered_started_ns is not what Flight Recorder writes there");
+    // None and 0 still mean "not seen"
+    auto zero = parseFlightRecorder(replaced(text, "\"time_discovered_completed_ns\":1796372452819154080", "\"time_discovered_completed_ns\":0"),
+                                    "fr_rank0.json");
+    ASSERT_TRUE(zero) << zero.error().message;
+    EXPECT_FALSE(zero->entries[0].timeDiscoveredCompletedNs);
 }
 
 TEST(FlightRecorder, DumpsThatDoNotMakeOneJobAreRefusedNamingTheFiles)

@@ -5,6 +5,7 @@
 // 302.795 ms (python3 over the two files; the test's numbers are within 5% or 0.5 ms of them).
 #include "shardlab/analysis/summary.h"
 #include "shardlab/import/import_job.h"
+#include "shardlab/import/inspector_log.h"
 #include "shardlab/text/message.h"
 
 #include <gtest/gtest.h>
@@ -41,6 +42,35 @@ TEST(InspectorImport, TwoRanksNameTheStragglerAndItsWaits)
     EXPECT_NEAR(waits[1], 302.820, 0.5);
     EXPECT_NE(job->run.clockNote.find("output format v4.0"), std::string::npos) << job->run.clockNote;
     EXPECT_NE(render(job->run.clockMessage(), Language::Chinese).find("NCCL Inspector"), std::string::npos);
+}
+
+TEST(InspectorLog, ALogInMemoryIsReadLineByLine)
+{
+    std::ifstream in(kDir / "rank0_vm-pid1307.log");
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    auto log = parseInspectorLog(text, "rank0.log");
+    ASSERT_TRUE(log) << log.error().message;
+    EXPECT_EQ(log->path, "rank0.log");
+    EXPECT_EQ(log->host, "vm");
+    EXPECT_EQ(log->pid, 1307);
+    ASSERT_EQ(log->comms.size(), 1u);
+    EXPECT_EQ(log->comms[0].rank, 0);
+    EXPECT_EQ(log->comms[0].ranks, 2);
+    EXPECT_EQ(log->ops.size(), 29u); // one collective a line
+    EXPECT_EQ(log->ops.front().func, "AllGather");
+    EXPECT_EQ(log->ops.front().hostNs, 0); // times after the log's first start
+    for (size_t i = 1; i < log->ops.size(); ++i)
+        EXPECT_LE(log->ops[i - 1].hostNs, log->ops[i].hostNs);
+    // a last line cut short is left out; a bad line before it, or no line at all, is an error
+    auto cut = parseInspectorLog(text.substr(0, text.size() - 40), "rank0.log");
+    ASSERT_TRUE(cut) << cut.error().message;
+    EXPECT_EQ(cut->ops.size(), 28u);
+    auto bad = parseInspectorLog("{\"header\": 3}\n" + text, "rank0.log");
+    ASSERT_FALSE(bad);
+    EXPECT_EQ(bad.error().message.rfind("rank0.log:1: ", 0), 0u) << bad.error().message;
+    auto empty = parseInspectorLog("\n\n", "empty.log");
+    ASSERT_FALSE(empty);
+    EXPECT_EQ(empty.error().message.rfind("empty.log: no collective recorded", 0), 0u) << empty.error().message;
 }
 
 class InspectorBadInput : public ::testing::Test {

@@ -179,6 +179,12 @@ Result<FlightRecorderEntry> readEntry(const std::string& origin, const json& e, 
         return r.wrong("state");
     if (out.collectiveSeqId < 0 || out.timeCreatedNs < 0)
         return r.wrong(out.collectiveSeqId < 0 ? "collective_seq_id" : "time_created_ns");
+    // Times are ns since 1970: a negative one is wrong (found by fuzz_import: the timeline took
+    // completed - created and overflowed).
+    if (out.timeDiscoveredStartedNs && *out.timeDiscoveredStartedNs < 0)
+        return r.wrong("time_discovered_started_ns");
+    if (out.timeDiscoveredCompletedNs && *out.timeDiscoveredCompletedNs < 0)
+        return r.wrong("time_discovered_completed_ns");
     if (const json* pg = r.find("process_group")) {
         if (!pg->is_array() || pg->size() != 2 || !(*pg)[0].is_string() || !(*pg)[1].is_string())
             return r.wrong("process_group");

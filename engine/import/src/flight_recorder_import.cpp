@@ -27,7 +27,8 @@ namespace shardlab {
 
 namespace {
 
-Error fail(const Message& m) { return badInput(english(m)); }
+// (named apart from flight_recorder.cpp's fail(): a unity build puts both files in one unit)
+Error refuse(const Message& m) { return badInput(english(m)); }
 
 std::string groupText(const FlightRecorderGroup& g) { return g.desc.empty() ? g.name : g.name + " '" + g.desc + "'"; }
 
@@ -137,14 +138,14 @@ Result<Analysis> analyse(const std::vector<FlightRecorderDump>& dumps, std::vect
     int highest = -1;
     for (const FlightRecorderDump& d : dumps) {
         if (!d.rank)
-            return fail(Message("error.line.fr_no_rank").with("file", d.origin));
+            return refuse(Message("error.line.fr_no_rank").with("file", d.origin));
         highest = std::max(highest, *d.rank);
         if (!d.groups.empty() && !withGroups)
             withGroups = &d;
     }
     for (const FlightRecorderDump& d : dumps)
         if (withGroups && !d.groups.empty() && d.groups != withGroups->groups)
-            return fail(Message("error.line.fr_other_job").with("file", d.origin).with("other", withGroups->origin));
+            return refuse(Message("error.line.fr_other_job").with("file", d.origin).with("other", withGroups->origin));
     if (withGroups) {
         a.groups = withGroups->groups;
         for (const auto& [name, g] : a.groups)
@@ -164,9 +165,9 @@ Result<Analysis> analyse(const std::vector<FlightRecorderDump>& dumps, std::vect
     a.dumpOfRank.assign(static_cast<size_t>(a.world), nullptr);
     for (const FlightRecorderDump& d : dumps) {
         if (*d.rank >= a.world)
-            return fail(Message("error.line.fr_rank_outside").with("file", d.origin).with("rank", *d.rank).with("ranks", a.world));
+            return refuse(Message("error.line.fr_rank_outside").with("file", d.origin).with("rank", *d.rank).with("ranks", a.world));
         if (const FlightRecorderDump* other = a.dumpOfRank[static_cast<size_t>(*d.rank)])
-            return fail(Message("error.line.fr_same_rank").with("file", d.origin).with("other", other->origin).with("rank", *d.rank));
+            return refuse(Message("error.line.fr_same_rank").with("file", d.origin).with("other", other->origin).with("rank", *d.rank));
         a.dumpOfRank[static_cast<size_t>(*d.rank)] = &d;
     }
 
@@ -425,7 +426,7 @@ std::vector<ProfileFile> timelineFiles(const Analysis& a, int& broadcasts)
 Result<ImportedJob> flightRecorderJob(const std::vector<FlightRecorderDump>& dumps, const ImportOptions& options)
 {
     if (dumps.empty())
-        return fail(Message("error.line.fr_none"));
+        return refuse(Message("error.line.fr_none"));
     std::vector<Message> notes;
     auto analysed = analyse(dumps, notes);
     if (!analysed)
@@ -438,7 +439,7 @@ Result<ImportedJob> flightRecorderJob(const std::vector<FlightRecorderDump>& dum
             missing.push_back(r);
 
     if (options.machine && options.machine->rankCount() != n)
-        return fail(Message("error.line.profile_machine_given_size").with("gpus", options.machine->rankCount()).with("ranks", n));
+        return refuse(Message("error.line.profile_machine_given_size").with("gpus", options.machine->rankCount()).with("ranks", n));
     ImportedJob job;
     job.launch = std::to_string(n) + (n == 1 ? " rank" : " ranks") + ", PyTorch Flight Recorder dumps";
     int broadcasts = 0;

@@ -8,6 +8,7 @@
 // (profile_reader.h) and go through the same matcher and builder as `shardlab profile`'s own.
 #include "import_readers.h"
 
+#include "shardlab/import/inspector_log.h"
 #include "shardlab/profile/profile_build.h"
 #include "shardlab/profile/profile_reader.h"
 #include "shardlab/text/message.h"
@@ -142,7 +143,86 @@ std::string readLine(const std::string& line, ProfileFile& file, std::map<std::u
     return {};
 }
 
+// One log read piece by piece (in any pieces), each complete line through readLine; importInspector
+// feeds it a file's chunks, parseInspectorLog the text in memory.
+class LogReader {
+public:
+    LogReader(std::string path, Counts& counts, std::int64_t& originUs) : m_counts(counts), m_originUs(originUs)
+    {
+        m_file.path = std::move(path);
+    }
+
+    Status feed(std::string_view piece)
+    {
+        size_t pos = 0;
+        while (pos < piece.size()) {
+            const size_t nl = piece.find('\n', pos);
+            if (nl == std::string_view::npos) {
+                m_pending.append(piece.substr(pos));
+                if (m_pending.size() > kMaxLine)
+                    return badInput(m_file.path + ":" + std::to_string(m_lineNo + 1) + ": a line longer than 1 MiB: not NCCL Inspector's log");
+                break;
+            }
+            m_pending.append(piece.substr(pos, nl - pos));
+            if (Status s = take(m_pending); !s)
+                return s;
+            m_pending.clear();
+            pos = nl + 1;
+        }
+        return {};
+    }
+
+    // The whole log is in: its record file, ops in order of start.
+    Result<ProfileFile> finish()
+    {
+        // A last line without its new line: whole if it reads, else cut short by a process that died
+        // while writing it (left out, with a note).
+        if (!m_pending.empty())
+            if (Status s = take(m_pending); !s)
+                ++m_counts.cutLines;
+        m_pending.clear();
+        if (m_file.ops.empty())
+            return badInput(m_file.path + ": no collective recorded (an empty log: did the job run with NCCL_INSPECTOR_ENABLE=1 and "
+                                          "NCCL_INSPECTOR_DUMP_VERBOSE=1?)");
+        if (m_file.host.empty())
+            m_file.host = "host";
+        std::stable_sort(m_file.ops.begin(), m_file.ops.end(), [](const ProfiledOp& a, const ProfiledOp& b) { return a.hostNs < b.hostNs; });
+        return std::move(m_file);
+    }
+
+private:
+    Status take(const std::string& line)
+    {
+        ++m_lineNo;
+        if (line.find_first_not_of(" \t\r") == std::string::npos)
+            return {};
+        if (std::string problem = readLine(line, m_file, m_contexts, m_counts, m_originUs); !problem.empty())
+            return badInput(m_file.path + ":" + std::to_string(m_lineNo) + ": " + problem);
+        return {};
+    }
+
+    ProfileFile m_file;
+    Counts& m_counts;
+    std::int64_t& m_originUs;
+    std::map<std::uint64_t, std::int64_t> m_contexts;
+    std::string m_pending;
+    int m_lineNo = 0;
+};
+
 } // namespace
+
+Result<ProfileFile> parseInspectorLog(std::string_view text, const std::string& origin)
+{
+    Counts counts;
+    std::int64_t originUs = 0;
+    LogReader reader(origin, counts, originUs);
+    // In pieces of the size a file is read in, so that a log reads the same in memory as from disk.
+    constexpr size_t kPiece = 1 << 20;
+    for (size_t pos = 0; pos < text.size(); pos += kPiece)
+        if (Status s = reader.feed(text.substr(pos, kPiece)); !s)
+            return s.error();
+    return reader.finish();
+}
 
 Result<ImportedJob> importInspector(const ImportPaths& paths, const ImportOptions& options)
 {
@@ -155,56 +235,18 @@ Result<ImportedJob> importInspector(const ImportPaths& paths, const ImportOption
         total += std::filesystem::file_size(p, ec);
     }
     for (const auto& p : paths) {
-        ProfileFile file;
-        file.path = p.string();
-        std::map<std::uint64_t, std::int64_t> contexts;
-        std::string pending;
-        int lineNo = 0;
-        const auto take = [&](const std::string& line) -> Status {
-            ++lineNo;
-            if (line.find_first_not_of(" \t\r") == std::string::npos)
-                return {};
-            if (std::string problem = readLine(line, file, contexts, counts, originUs); !problem.empty())
-                return badInput(file.path + ":" + std::to_string(lineNo) + ": " + problem);
-            return {};
-        };
+        LogReader reader(p.string(), counts, originUs);
         Status st = readInputChunks(
-            p,
-            [&](std::string_view piece) -> Status {
-                size_t pos = 0;
-                while (pos < piece.size()) {
-                    const size_t nl = piece.find('\n', pos);
-                    if (nl == std::string_view::npos) {
-                        pending.append(piece.substr(pos));
-                        if (pending.size() > kMaxLine)
-                            return badInput(file.path + ":" + std::to_string(lineNo + 1) + ": a line longer than 1 MiB: not NCCL Inspector's log");
-                        break;
-                    }
-                    pending.append(piece.substr(pos, nl - pos));
-                    if (Status s = take(pending); !s)
-                        return s;
-                    pending.clear();
-                    pos = nl + 1;
-                }
-                return {};
-            },
+            p, [&](std::string_view piece) { return reader.feed(piece); },
             [&](std::uint64_t done, std::uint64_t) { return !options.progress || options.progress(before + done, total); });
         if (!st)
             return st.error();
-        // A last line without its new line: whole if it reads, else cut short by a process that died
-        // while writing it (left out, with a note).
-        if (!pending.empty())
-            if (Status s = take(pending); !s)
-                ++counts.cutLines;
         std::error_code ec;
         before += std::filesystem::file_size(p, ec);
-        if (file.ops.empty())
-            return badInput(file.path + ": no collective recorded (an empty log: did the job run with NCCL_INSPECTOR_ENABLE=1 and "
-                                        "NCCL_INSPECTOR_DUMP_VERBOSE=1?)");
-        if (file.host.empty())
-            file.host = "host";
-        std::stable_sort(file.ops.begin(), file.ops.end(), [](const ProfiledOp& a, const ProfiledOp& b) { return a.hostNs < b.hostNs; });
-        files.push_back(std::move(file));
+        auto file = reader.finish();
+        if (!file)
+            return file.error();
+        files.push_back(std::move(*file));
     }
     ProfileBuildOptions build;
     build.machine = options.machine;

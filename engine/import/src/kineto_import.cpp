@@ -128,7 +128,13 @@ Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& 
     auto read = readAll(paths, options);
     if (!read)
         return read.error();
-    std::vector<KinetoTrace>& traces = *read;
+    return kinetoJob(std::move(*read), options);
+}
+
+Result<ImportedJob> kinetoJob(std::vector<KinetoTrace> traces, const ImportOptions& options)
+{
+    if (traces.empty())
+        return badInput("no PyTorch profiler trace given");
 
     // A trace without distributedInfo (exported after the process group was destroyed): its rank
     // from its collectives' record_param_comms, the world from the largest group any trace saw.
@@ -175,10 +181,24 @@ Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& 
     if (n < 2)
         return badInput(first.path + ": a job of one rank; ShardLab shows collectives across ranks: give the traces of a job of "
                                      "2 or more ranks");
+    // Runs of three or more as "first-last": a trace claiming a world of millions of ranks costs a
+    // few words, not a list of millions of numbers (found by a hand-made input to fuzz_import).
     std::string missing;
-    for (int r = 0; r < n; ++r)
-        if (!byRank[static_cast<size_t>(r)])
-            missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+    for (int r = 0; r < n;) {
+        if (byRank[static_cast<size_t>(r)]) {
+            ++r;
+            continue;
+        }
+        int last = r;
+        while (last + 1 < n && !byRank[static_cast<size_t>(last + 1)])
+            ++last;
+        missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+        if (last == r + 1)
+            missing += ", " + std::to_string(last);
+        else if (last > r + 1)
+            missing += "-" + std::to_string(last);
+        r = last + 1;
+    }
     if (!missing.empty())
         return badInput("the traces given are of a job of " + std::to_string(n) + " ranks, but rank(s) " + missing
                         + " have no trace: give every rank's file (or the folder that holds them all)");
@@ -272,7 +292,10 @@ Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& 
     const auto trim = [&](const std::vector<double>& shiftNs, int& trimmed) {
         Calls out = original;
         trimmed = 0;
-        for (auto& [key, perRank] : out) {
+        for (auto& entry : out) {
+            // (not a structured binding: clang before 16, which the fuzzers build with, cannot capture one)
+            const auto& key = entry.first;
+            auto& perRank = entry.second;
             const std::vector<int>& members = groups[key.first].ranks;
             std::vector<size_t> head(static_cast<size_t>(n), 0), tail(static_cast<size_t>(n), 0);
             for (int r : members)

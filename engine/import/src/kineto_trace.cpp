@@ -266,7 +266,8 @@ private:
             return;
         const double t = e.ts->get<double>();
         const double d = e.dur && e.dur->is_number() ? std::max(0.0, e.dur->get<double>()) : 0.0;
-        if (!std::isfinite(t) || !std::isfinite(d))
+        // (an end past the largest double, 1e308 + 1e308, is no time either)
+        if (!std::isfinite(t) || !std::isfinite(d) || !std::isfinite(t + d))
             return;
         if (!m_any || t < m_trace.firstUs)
             m_trace.firstUs = t;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "shardlab/base/result.h"
+#include "shardlab/import/import_job.h"
 #include "shardlab/import/input_file.h"
 
 #include <cstdint>
@@ -64,6 +65,12 @@ struct KinetoTrace {
 Result<KinetoTrace> parseKinetoTrace(std::istream& in, const std::string& origin);
 Result<KinetoTrace> parseKinetoText(std::string_view text, const std::string& origin);
 Result<KinetoTrace> readKinetoTrace(const std::filesystem::path& path, const ReadProgress& progress = {});
+
+// The traces of one job's ranks (one per rank, any order) as ShardLab's run: what importFiles does
+// with Kineto traces once they are read. Refused, naming the files: a trace that does not say its
+// rank, a rank outside the world, two traces of one rank, a missing rank, traces of different jobs
+// or that do not overlap in time.
+Result<ImportedJob> kinetoJob(std::vector<KinetoTrace> traces, const ImportOptions& options = {});
 
 // NCCL's function from a kernel's name, under both namings (ncclKernel_AllReduce_RING_LL_Sum_f32,
 // ncclDevKernel_AllReduce_Sum_f32_RING_LL, ncclDevKernel_SendRecv): "AllReduce"; "" for a kernel
