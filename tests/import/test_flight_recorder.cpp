@@ -348,7 +348,8 @@ TEST(FlightRecorder, WhatIsNotADumpIsRefusedNamingTheFile)
     EXPECT_EQ(cut.error().message, (kData / "hang2/fr_hang_rank0.pkl").string()
                                        + ": the pickle is cut short at byte 2000 (the dump was not written whole)");
     expectWorded(cut.error().message);
-    auto code = parseFlightRecorder(std::string("\x80\x02\x63os\nsystem\nX\x02\x00\x00\x00lsR.", 24), "x.json");
+    static const char kCode[] = "\x80\x02\x63os\nsystem\nX\x02\x00\x00\x00lsR."; // GLOBAL os.system, then a call
+    auto code = parseFlightRecorder(std::string(kCode, sizeof kCode - 1), "x.json");
     ASSERT_FALSE(code);
     EXPECT_NE(code.error().message.find("(GLOBAL); ShardLab reads data only"), std::string::npos);
     expectWorded(code.error().message);
