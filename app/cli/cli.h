@@ -83,6 +83,9 @@ void addImport(CLI::App& app, Io io, Action& action);
 // rather than a scenario; and the files read as `import` reads them, with progress on standard error.
 bool importedRun(const std::string& path);
 Result<ImportedJob> importWithProgress(const std::vector<std::string>& files, const std::optional<Topology>& machine);
+// One recorded run, as `diagnose`, `report` and `profile --resimulate` take it: an nccl-tests sweep
+// (no job's run) is refused, saying which command shows it.
+Result<ImportedJob> importRecordedRun(const std::string& path);
 
 // PDF output of `report` goes through Qt (app/report_qt); main() installs the writer where that
 // library is built in, so that this library and its tests stay free of Qt.

@@ -29,23 +29,22 @@ void addDiagnose(CLI::App& app, Io io, Action& action)
     cmd->add_option("--profile", a->profile, "Cost profile (default: the scenario's, else built-in)");
     cmd->callback([=, &action] {
         action = [=]() -> int {
-            // A recorded run (a result file, a profiler's traces...): diagnosed as it was measured.
-            if (importedRun(a->file)) {
-                auto job = importWithProgress({a->file}, std::nullopt);
-                if (!job)
-                    return reportError(job.error(), io);
-                if (job->sweep)
-                    return reportError(badInput(a->file + ": an nccl-tests sweep, not a job's run: `shardlab import FILE --preset ID` "
-                                                "shows it beside the simulation"),
-                                       io);
-                const Summary summary = summarize(job->scenario, job->run);
-                const std::vector<Finding> findings = diagnose(job->scenario, job->run, summary, DiagnosisContext{});
+            const auto print = [&](const Summary& summary, const std::vector<Finding>& findings) {
+                // --json stays English: scripts and course assignments read it
                 if (a->json)
                     io.out << findingsJson(findings);
                 else
                     io.out << wordedSentence(summary, io.language()) << "\n\n"
                            << formatFindings(wordedIn(findings, io.language()), io.language());
                 return kExitOk;
+            };
+            // A recorded run (a result file, a profiler's traces...): diagnosed as it was measured.
+            if (importedRun(a->file)) {
+                auto job = importRecordedRun(a->file);
+                if (!job)
+                    return reportError(job.error(), io);
+                const Summary summary = summarize(job->scenario, job->run);
+                return print(summary, diagnose(job->scenario, job->run, summary, DiagnosisContext{}));
             }
             auto scenario = loadScenario(a->file);
             if (!scenario)
@@ -86,14 +85,7 @@ void addDiagnose(CLI::App& app, Io io, Action& action)
                 if (curve)
                     ctx.scaling = &*curve;
             }
-            const std::vector<Finding> findings = diagnose(*scenario, *run, summary, ctx);
-            // --json stays English: scripts and course assignments read it
-            if (a->json)
-                io.out << findingsJson(findings);
-            else
-                io.out << wordedSentence(summary, io.language()) << "\n\n"
-                       << formatFindings(wordedIn(findings, io.language()), io.language());
-            return kExitOk;
+            return print(summary, diagnose(*scenario, *run, summary, ctx));
         };
     });
 }

@@ -40,6 +40,15 @@ Result<ImportedJob> importWithProgress(const std::vector<std::string>& files, co
     return job;
 }
 
+Result<ImportedJob> importRecordedRun(const std::string& path)
+{
+    auto job = importWithProgress({path}, std::nullopt);
+    if (job && job->sweep)
+        return badInput(path + ": an nccl-tests sweep, not a job's run: `shardlab import FILE --preset ID` shows it beside the "
+                               "simulation");
+    return job;
+}
+
 void addImport(CLI::App& app, Io io, Action& action)
 {
     auto* cmd = app.add_subcommand("import",

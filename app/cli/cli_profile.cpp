@@ -85,13 +85,9 @@ namespace {
 int resimulate(const ProfileArgs& a, Io io)
 {
     // A result file, or any recorded run `shardlab import` reads (PyTorch profiler traces...).
-    auto file = importWithProgress({a.resimulate}, std::nullopt);
+    auto file = importRecordedRun(a.resimulate);
     if (!file)
         return reportError(file.error(), io);
-    if (file->sweep)
-        return reportError(badInput(a.resimulate + ": an nccl-tests sweep, not a job's run: `shardlab import FILE --preset ID` shows it "
-                                                   "beside the simulation"),
-                           io);
     auto machine = machineOption(a.machine);
     if (!machine)
         return reportError(machine.error(), io);

@@ -93,13 +93,9 @@ void addReport(CLI::App& app, Io io, Action& action)
                     io.err << "shardlab: " << io.say(Message("cli.error.report_recorded").with("file", a->file).with("live", "--live").with("sizes", "--sizes")) << "\n";
                     return kExitBadInput;
                 }
-                auto job = importWithProgress({a->file}, std::nullopt);
+                auto job = importRecordedRun(a->file);
                 if (!job)
                     return reportError(job.error(), io);
-                if (job->sweep)
-                    return reportError(badInput(a->file + ": an nccl-tests sweep, not a job's run: `shardlab import FILE --preset ID` "
-                                                          "shows it beside the simulation"),
-                                       io);
                 recorded = std::move(*job);
             }
             auto scenario = recorded ? Result<Scenario>(recorded->scenario) : loadScenario(a->file);

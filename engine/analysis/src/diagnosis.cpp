@@ -318,8 +318,17 @@ void sameRank(const Scenario& s, const RunResult& run, const Summary& sum, const
     f.severity = sum.waitShare >= 0.10 ? Severity::Problem : Severity::Warning;
     f.titleMessage = Message("diagnosis.same_rank.title").with("rank", st);
     f.rank = st;
+    // A recorded program (profiled or imported): its shards, input split, slowdowns and links were
+    // not seen, only each rank's measured work between collectives (summary.h).
+    const bool observed = s.strategy == kObservedStrategy;
+    double othersMs = std::numeric_limits<double>::infinity();
+    for (const RankEvidence& e : ranks)
+        if (e.rank != st)
+            othersMs = std::min(othersMs, e.computeMs);
     Message cause;
-    if (me.workShare > 1.05 * shareOthers)
+    if (observed)
+        cause = Message("diagnosis.same_rank.cause.observed").with("ms", fmt("%.3g", me.computeMs - othersMs));
+    else if (me.workShare > 1.05 * shareOthers)
         cause = Message("diagnosis.same_rank.cause.work")
                     .with("share", fmt("%.0f%%", me.workShare * 100))
                     .with("others", fmt("%.0f%%", shareOthers * 100));
@@ -344,21 +353,7 @@ void sameRank(const Scenario& s, const RunResult& run, const Summary& sum, const
     f.evidenceMessages = {Message("diagnosis.evidence.per_rank")};
     f.ranks = ranks;
     f.collectives = colls;
-    if (s.strategy == kObservedStrategy) {
-        // A recorded program (profiled or imported): its shards, input split, slowdowns and links
-        // were not seen, only each rank's measured work between collectives (summary.h).
-        double othersMs = std::numeric_limits<double>::infinity();
-        for (const RankEvidence& e : ranks)
-            if (e.rank != st)
-                othersMs = std::min(othersMs, e.computeMs);
-        f.sentenceMessage = Message("diagnosis.same_rank.sentence")
-                                .with("rank", st)
-                                .with("last", me.timesLast)
-                                .with("blocking", blocking)
-                                .with("wait", range(waitLo, waitHi, "ms"))
-                                .with("share", pct(sum.waitShare))
-                                .with("cause", Message("diagnosis.same_rank.cause.observed")
-                                                   .with("ms", fmt("%.3g", me.computeMs - othersMs)));
+    if (observed) {
         f.checks.push_back(check("diagnosis.check.observed_work", Message("diagnosis.same_rank.observed")
                                                                      .with("rank", st)
                                                                      .with("mine", fmt("%.3g", me.computeMs))
@@ -408,9 +403,6 @@ void sameRank(const Scenario& s, const RunResult& run, const Summary& sum, const
                                                          .with("in", fmt("%.3g", me.ringInGBps))
                                                          .with("out", fmt("%.3g", me.ringOutGBps))
                                                          .with("slowest", range(inLo, inHi, "GB/s"))));
-    f.evidenceMessages = {Message("diagnosis.evidence.per_rank")};
-    f.ranks = ranks;
-    f.collectives = colls;
     out.push_back(f);
 }
 

@@ -445,10 +445,7 @@ Result<ImportedJob> flightRecorderJob(const std::vector<FlightRecorderDump>& dum
     int broadcasts = 0;
     std::optional<Error> refused;
     if (missing.empty() && n >= 2) {
-        ProfileBuildOptions build;
-        build.machine = options.machine;
-        build.name = "Flight Recorder dumps";
-        auto built = buildProfiledRun(timelineFiles(a, broadcasts), build);
+        auto built = buildImportedJob(timelineFiles(a, broadcasts), options, "Flight Recorder dumps");
         if (built) {
             job.scenario = std::move(built->scenario);
             job.run = std::move(built->run);

@@ -85,8 +85,14 @@ Result<ImportedJob> importProfileRecords(const ImportPaths& paths, const ImportO
             return file.error();
         files.push_back(std::move(*file));
     }
+    return buildImportedJob(files, options, ProfileBuildOptions{}.name);
+}
+
+Result<ImportedJob> buildImportedJob(const std::vector<ProfileFile>& files, const ImportOptions& options, const std::string& name)
+{
     ProfileBuildOptions build;
     build.machine = options.machine;
+    build.name = name;
     auto built = buildProfiledRun(files, build);
     if (!built)
         return built.error();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "shardlab/import/import_job.h"
+#include "shardlab/profile/profile_reader.h"
 
 #include <filesystem>
 #include <vector>
@@ -10,6 +11,11 @@
 namespace shardlab {
 
 using ImportPaths = std::vector<std::filesystem::path>;
+
+// The job the profiler's builder makes of `files` (profile_build.h): run, observed scenario named
+// `name`, launch; on the machine options.machine names. What each format adds (description, clock
+// sentence, notes) its reader sets.
+Result<ImportedJob> buildImportedJob(const std::vector<ProfileFile>& files, const ImportOptions& options, const std::string& name);
 
 Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& options);        // kineto_import.cpp
 Result<ImportedJob> importInspector(const ImportPaths& paths, const ImportOptions& options);     // inspector_import.cpp

@@ -248,17 +248,12 @@ Result<ImportedJob> importInspector(const ImportPaths& paths, const ImportOption
             return file.error();
         files.push_back(std::move(*file));
     }
-    ProfileBuildOptions build;
-    build.machine = options.machine;
-    build.name = "NCCL job (Inspector logs)";
-    auto built = buildProfiledRun(files, build);
+    auto built = buildImportedJob(files, options, "NCCL job (Inspector logs)");
     if (!built)
         return built.error();
-    ImportedJob job;
-    job.run = std::move(built->run);
-    job.scenario = std::move(built->scenario);
-    job.scenario.description = "The job as NCCL Inspector logged it (" + built->launch + ").";
-    job.launch = built->launch + ", NCCL Inspector logs";
+    ImportedJob job = std::move(*built);
+    job.scenario.description = "The job as NCCL Inspector logged it (" + job.launch + ").";
+    job.launch += ", NCCL Inspector logs";
     std::string versions;
     for (const std::string& v : counts.versions)
         versions += (versions.empty() ? "" : ", ") + v;

@@ -476,16 +476,10 @@ Result<ImportedJob> kinetoJob(std::vector<KinetoTrace> traces, const ImportOptio
         }
         std::stable_sort(f.ops.begin(), f.ops.end(), [](const ProfiledOp& a, const ProfiledOp& b) { return a.hostNs < b.hostNs; });
     }
-    ProfileBuildOptions build;
-    build.machine = options.machine;
-    build.name = "PyTorch job (" + std::to_string(n) + " ranks)";
-    auto built = buildProfiledRun(files, build);
+    auto built = buildImportedJob(files, options, "PyTorch job (" + std::to_string(n) + " ranks)");
     if (!built)
         return built.error();
-
-    ImportedJob job;
-    job.run = std::move(built->run);
-    job.scenario = std::move(built->scenario);
+    ImportedJob job = std::move(*built);
     job.scenario.description = "The job as its PyTorch profiler traces recorded it (" + std::to_string(n) + " ranks).";
     for (int r = 0; r < n && r < static_cast<int>(job.run.devices.size()); ++r) { // the file's name without .json.gz
         std::string name = fileName(byRank[static_cast<size_t>(r)]->path);
