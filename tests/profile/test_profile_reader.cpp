@@ -307,3 +307,20 @@ TEST(ProfileReader, DatatypeSizes)
 
 } // namespace
 } // namespace shardlab
+
+namespace shardlab {
+namespace {
+
+// fuzz_profile_records (CI, 2026-12-04): a count written 1048E576 is beyond a double; nlohmann
+// throws out_of_range (406), which the reader let escape (a crash) instead of refusing the line.
+TEST(ProfileReaderNumbers, ANumberBeyondADoubleIsNotARecord)
+{
+    const std::string text = "{\"shardlab_nccl_profile\":1,\"host\":\"h\",\"pid\":1,\"t\":0,\"real\":1}\n"
+                             "{\"k\":\"coll\",\"id\":2,\"ctx\":0,\"count\":1048E576}\n";
+    auto file = parseProfileText(text, "big.jsonl");
+    ASSERT_FALSE(file);
+    EXPECT_NE(file.error().message.find("big.jsonl, line 2: not a record"), std::string::npos) << file.error().message;
+}
+
+} // namespace
+} // namespace shardlab

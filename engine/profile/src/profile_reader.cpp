@@ -185,7 +185,7 @@ Status ProfileRecordParser::parseLine(const std::string& line, bool complete)
     json rec;
     try {
         rec = detail::parseJsonStrict(line); // a key given twice is refused, as in every file a user gives
-    } catch (const json::parse_error&) {
+    } catch (const json::exception&) { // not JSON, or a number beyond a double (out_of_range 406: 1048E576)
         rec = json(json::value_t::discarded);
     } catch (const detail::JsonPathError& e) {
         return badInput(where + ": " + e.what());
