@@ -79,6 +79,8 @@ void addCalibrate(CLI::App& app, Io io, Action& action);
 void addProfile(CLI::App& app, Io io, Action& action);
 // `shardlab import` (cli_import.cpp)
 void addImport(CLI::App& app, Io io, Action& action);
+// `shardlab plan` (cli_plan.cpp): a transformer under composed parallelism
+void addPlan(CLI::App& app, Io io, Action& action);
 // Whether PATH holds a recorded run (a result file, a trace, a folder or a file `import` reads)
 // rather than a scenario; and the files read as `import` reads them, with progress on standard error.
 bool importedRun(const std::string& path);

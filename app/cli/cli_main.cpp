@@ -33,6 +33,7 @@ void buildApp(CLI::App& app, Io io, Action& action, std::string& langCode, bool&
     addLive(app, io, action);
     addProfile(app, io, action);
     addImport(app, io, action);
+    addPlan(app, io, action);
     addReport(app, io, action);
     addLessons(app, io, action);
     addScale(app, io, action);

@@ -484,13 +484,13 @@ TEST(CommandLineText, HelpOfEveryCommandIsInChinese)
     // Latin words that help.inc's Chinese keeps on purpose (what users type: START:END:FACTOR, OUT.pdf...)
     // and the names of commands and positionals, what users type
     std::vector<std::string> kept{"shardlab", "topo", "sim", "bench", "live", "report", "lessons", "scale", "diagnose",
-                                  "compare", "calibrate", "show", "check", "FILE", "ID", "ANSWER"};
+                                  "compare", "calibrate", "show", "check", "plan", "FILE", "ID", "ANSWER", "MODEL"};
     for (const CatalogueEntry& e : catalogue())
         if (e.id.starts_with("help."))
             for (const std::string& w : untranslatedWords(e.zh))
                 kept.push_back(w);
     std::vector<std::vector<std::string>> commands = {{}, {"lessons", "show"}, {"lessons", "check"}};
-    for (const char* c : {"topo", "sim", "bench", "live", "report", "lessons", "scale", "diagnose", "compare", "calibrate"})
+    for (const char* c : {"topo", "sim", "bench", "live", "report", "lessons", "scale", "diagnose", "compare", "calibrate", "plan"})
         commands.push_back({c});
     for (std::vector<std::string> args : commands) {
         args.push_back("--help");

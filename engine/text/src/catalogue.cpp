@@ -31,6 +31,7 @@ constexpr CatalogueEntry kEntries[] = {
 #include "catalogue/import.inc"
 #include "catalogue/import_sweep.inc"
 #include "catalogue/flight_recorder.inc"
+#include "catalogue/plan.inc"
 };
 
 struct Index {

@@ -91,6 +91,9 @@ const std::vector<std::string_view>& technicalTerms()
         "info",
         // nvidia-smi's path class for a network hop (NV#, PIX, PXB, PHB, NODE and SYS are above)
         "net",
+        // the transformer planner (issue 27): parallel axes, utilisation, precisions, GEMMs, schedules
+        "cp", "ep", "mfu", "tflop", "fp8", "gemm", "gpipe", "1f1b", "megatron-lm", "megatron", "deepspeed", "mlp",
+        "flashattention", "all-to-all",
         // JSON's literals, as a file holds them
         "true", "false", "null"};
     return list;

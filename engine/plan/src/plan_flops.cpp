@@ -1,0 +1,47 @@
+#include "shardlab/plan/plan_flops.h"
+
+namespace shardlab {
+
+namespace {
+
+// Parameters of the matrices one token passes through in one layer (the active experts).
+double activeLayerMatrices(const TransformerModel& m)
+{
+    const ParameterCount c = countParameters(m);
+    return c.attentionPerLayer + c.activeMlpPerLayer + c.routerPerLayer;
+}
+
+} // namespace
+
+double modelFlopsPerToken(const TransformerModel& m, int seq)
+{
+    // 2 FLOP per multiply-add forward, 4 backward: 6 per parameter of each matrix the token
+    // passes, the output projection (V*h) included, the embedding lookup not.
+    const double matrices = m.layers * activeLayerMatrices(m) + static_cast<double>(m.vocab) * m.hidden;
+    // Causal attention: QK^T and the attention over V are 2*s*h each per token forward over all s
+    // keys, half of them under the mask: 2*s*h forward, 6*s*h forward and backward, per layer.
+    const double attention = 6.0 * m.layers * seq * m.hidden;
+    return 6 * matrices + attention;
+}
+
+StepFlops stepFlops(const TransformerModel& m, const TrainingSettings& st, int globalBatch)
+{
+    const double tokens = static_cast<double>(globalBatch) * st.seq;
+    StepFlops f;
+    f.model = modelFlopsPerToken(m, st.seq) * tokens;
+    // Recomputation runs forward work again: full, every layer's forward pass (2 per parameter plus
+    // the forward attention 2*s*h); selective, the attention core's forward (2*s*h); FlashAttention
+    // recomputes the scores QK^T (s*h under the causal mask) in its backward pass.
+    const double attentionForward = 2.0 * m.layers * st.seq * m.hidden;
+    double extra = 0;
+    if (st.recompute == Recompute::Full)
+        extra = 2 * m.layers * activeLayerMatrices(m) + attentionForward;
+    else if (st.recompute == Recompute::Selective && !st.flashAttention)
+        extra = attentionForward;
+    if (st.flashAttention)
+        extra += attentionForward / 2;
+    f.hardware = f.model + extra * tokens;
+    return f;
+}
+
+} // namespace shardlab
