@@ -80,14 +80,17 @@ std::string formatPlanSearch(const TransformerModel& model, const PlanSearch& se
 {
     auto say = [&](Message m) { return render(m, lang); };
     std::ostringstream out;
-    const int gpus = search.plans.empty() ? 0 : search.plans.front().gpus;
     out << say(Message("plan.search.title").with("model", model.name).with("fit", static_cast<int>(search.plans.size()))
                    .with("considered", search.considered))
-        << "\n\n  ";
+        << "\n\n";
+    if (!search.plans.empty())
+        out << "  ";
     for (const char* c : {"plan.col.plan", "plan.col.mb", "plan.col.step", "plan.col.tokens", "plan.col.mfu",
                           "plan.col.bubble", "plan.col.peak"})
-        out << pad(say(Message(c)), c == std::string("plan.col.plan") ? 46 : 12);
-    out << "\n";
+        if (!search.plans.empty())
+            out << pad(say(Message(c)), c == std::string("plan.col.plan") ? 46 : 12);
+    if (!search.plans.empty())
+        out << "\n";
     int shown = 0;
     for (const PlanEstimate& e : search.plans) {
         if (shown++ == top)
@@ -108,7 +111,6 @@ std::string formatPlanSearch(const TransformerModel& model, const PlanSearch& se
         for (const DroppedPlans& d : search.dropped)
             out << "  " << pad(std::to_string(d.count), 8) << say(d.reason) << "\n";
     }
-    (void)gpus;
     return out.str();
 }
 

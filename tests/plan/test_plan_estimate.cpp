@@ -1,0 +1,192 @@
+// The compute model and the step estimate against hand-computed cases; the search.
+#include "shardlab/model/presets.h"
+#include "shardlab/plan/plan_search.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace shardlab {
+namespace {
+
+AcceleratorSpec a100() { return acceleratorOf(preset("2x8-a100-8hdr")->gpus.front()); }
+
+TEST(ComputeModel, AGemmIsComputeOrMemoryBoundWithItsLastWave)
+{
+    const AcceleratorSpec spec = a100();
+    ASSERT_EQ(spec.name, "A100");
+    const ComputeModel c(spec, Precision::Bf16);
+    // 128 x 13952 outputs: 109 tiles of 128 x 128 on 108 SMs take two waves, the second nearly empty
+    const double m = 128, n = 128 * 109, k = 8192;
+    const double share = 109.0 / (2 * 108);
+    EXPECT_NEAR(c.gemmUs(m, n, k), 2 * m * n * k / (312e12 * 0.80 * share) * 1e6, 1e-9);
+    // one row: reading the 4096 x 4096 weight dominates
+    EXPECT_NEAR(c.gemmUs(1, 4096, 4096), (4096 + 4096.0 * 4096 + 4096) * 2 / (2039e9 * 0.85) * 1e6, 1e-9);
+    EXPECT_EQ(c.gemmUs(0, 4096, 4096), 0);
+}
+
+TEST(ComputeModel, ACalibrationScalesTheShapeModelToTheNearestMeasurement)
+{
+    ComputeCalibration cal;
+    cal.gemmBf16 = {{4096, 4096, 4096, 500}};
+    cal.attention = {{4096, 32, 128, 200, 100}};
+    cal.copyGBps = 1000;
+    const ComputeModel plain(a100(), Precision::Bf16);
+    const ComputeModel c(a100(), Precision::Bf16, cal);
+    EXPECT_NEAR(c.gemmUs(4096, 4096, 4096), 2 * 4096.0 * 4096 * 4096 / 500e12 * 1e6, 1e-9); // the measured time
+    const double ratio = c.gemmUs(4096, 4096, 4096) / plain.gemmUs(4096, 4096, 4096);
+    EXPECT_NEAR(c.gemmUs(2048, 8192, 1024) / plain.gemmUs(2048, 8192, 1024), ratio, 1e-12); // the same scale elsewhere
+    // FlashAttention at the measured TFLOP/s: 2 * 4096 * 4096 * 128 * 32 causal FLOPs forward, 2.5 times backward
+    const double flops = 2 * 4096.0 * 4096 * 128 * 32;
+    EXPECT_NEAR(c.attentionForwardUs(4096, 4096, 32, 128, true), flops / 200e12 * 1e6, 1e-9);
+    EXPECT_NEAR(c.attentionBackwardUs(4096, 4096, 32, 128, true), 2.5 * flops / 100e12 * 1e6, 1e-9);
+    EXPECT_NEAR(c.memoryBoundUs(1e9), 1000, 1e-9); // 1 GB at 1,000 GB/s
+}
+
+TEST(ComputeModel, TheShippedH200MeasurementReads)
+{
+    const auto cal = shippedComputeCalibration("H200");
+    ASSERT_TRUE(cal);
+    EXPECT_NE(cal->device.find("H200"), std::string::npos);
+    EXPECT_GE(cal->gemmBf16.size(), 200u);
+    EXPECT_GE(cal->attention.size(), 12u);
+    for (const GemmPoint& p : cal->gemmBf16)
+        EXPECT_LT(p.tflops, 989) << "above the H200's dense bf16 peak at " << p.m << "x" << p.n << "x" << p.k;
+    EXPECT_GT(cal->copyGBps, 2000);
+    EXPECT_LT(cal->copyGBps, 4800);
+    EXPECT_FALSE(shippedComputeCalibration("A100")); // not measured here: the datasheet model applies
+}
+
+TEST(ComputeCalibration, ABrokenFileIsRefusedWithItsPath)
+{
+    auto c = computeCalibrationFromJson(R"({"device": "X", "gemm_bf16": [{"m": 1, "n": 1, "k": "1", "tflops": 1}]})", "x.json");
+    ASSERT_FALSE(c);
+    EXPECT_NE(c.error().message.find("x.json: $.gemm_bf16[0].k: found a string"), std::string::npos) << c.error().message;
+    c = computeCalibrationFromJson(R"({"device": "X", "gemm_bf16": []})", "x.json");
+    ASSERT_FALSE(c);
+    c = computeCalibrationFromJson(R"({"device": "X", "gemm_bf16": [{"m": 1, "n": 1, "k": 1, "tflops": -5}]})", "x.json");
+    ASSERT_FALSE(c);
+}
+
+PlanEstimate estimateOn(const std::string& machine, int gpus, const std::string& model, ParallelPlan plan, TrainingSettings st)
+{
+    const Topology topo = gpus <= preset(machine)->rankCount() ? preset(machine)->firstGpus(gpus) : scaleOut(*preset(machine), gpus);
+    PlanPricer pricer(topo);
+    const TransformerModel m = *modelPreset(model);
+    EXPECT_TRUE(planProblems(m, st, plan, topo).empty());
+    return estimatePlan(m, st, plan, pricer);
+}
+
+TEST(PlanEstimate, TheStepIsThePipelineFormula)
+{
+    ParallelPlan plan;
+    plan.pp = 4;
+    TrainingSettings st;
+    st.seq = 1024;
+    st.globalBatch = 8;
+    const PlanEstimate e = estimateOn("h200-nvswitch-8", 4, "teaching-125m", plan, st);
+    ASSERT_EQ(e.stages.size(), 4u);
+    EXPECT_EQ(e.microBatches, 8);
+    double slowest = 0, sum = 0;
+    for (const StageEstimate& s : e.stages) {
+        slowest = std::max(slowest, s.microBatchUs());
+        sum += s.microBatchUs();
+        EXPECT_EQ(s.layers, 3);
+    }
+    // T = m * max(t) + (P - 1) / V * mean(t); bubble = T - m * mean(t)
+    EXPECT_NEAR(e.pipelineUs, 8 * slowest + 3 * sum / 4, 1e-6);
+    EXPECT_NEAR(e.bubbleUs, e.pipelineUs - 8 * sum / 4, 1e-6);
+    EXPECT_NEAR(e.stepUs, e.pipelineUs + e.optimizerUs, 1e-6); // one replica: no data-parallel communication
+    EXPECT_NEAR(e.mfu, e.flops.model / (e.stepUs / 1e6) / 4 / 989e12, 1e-12);
+    EXPECT_NEAR(e.tokensPerSecPerGpu, 8 * 1024 / (e.stepUs / 1e6) / 4, 1e-9);
+    // the last stage also runs the 50,257-token output layer: it is the slowest
+    EXPECT_GT(e.stages[3].microBatchUs(), e.stages[1].microBatchUs());
+
+    plan.schedule = {ScheduleKind::Interleaved, 3};
+    const PlanEstimate interleaved = estimateOn("h200-nvswitch-8", 4, "teaching-125m", plan, st);
+    EXPECT_LT(interleaved.bubbleUs, e.bubbleUs); // the bubble divided by V...
+    EXPECT_GT(interleaved.stages[1].p2pUs, e.stages[1].p2pUs); // ...at V times the sends
+}
+
+TEST(PlanEstimate, OverlapHidesDataParallelCommunication)
+{
+    ParallelPlan plan;
+    plan.dp = 8;
+    TrainingSettings st;
+    st.seq = 2048;
+    const PlanEstimate overlapped = estimateOn("h200-nvswitch-8", 8, "llama3-8b", plan, st);
+    plan.overlapDataParallel = false;
+    const PlanEstimate after = estimateOn("h200-nvswitch-8", 8, "llama3-8b", plan, st);
+    double total = 0, exposed = 0;
+    for (const PlanCollective& c : after.collectives)
+        if (c.axis == MeshAxis::Data) {
+            total += c.timeUs * c.countPerStep;
+            exposed += c.exposedUs;
+        }
+    EXPECT_GT(total, 0);
+    EXPECT_NEAR(exposed, total, 1e-6 * total); // not overlapped: all of it on the critical path
+    EXPECT_LT(overlapped.stepUs, after.stepUs);
+}
+
+TEST(PlanEstimate, TensorParallelAcrossNodesIsNamed)
+{
+    ParallelPlan plan;
+    plan.tp = 16; // GPT-3's 96 heads split over two nodes of eight
+    TrainingSettings st;
+    st.seq = 2048;
+    const PlanEstimate e = estimateOn("2x8-h100-ib", 16, "gpt3-175b", plan, st);
+    ASSERT_FALSE(e.collectives.empty());
+    EXPECT_TRUE(e.collectives.front().crossesNodes);
+    EXPECT_EQ(e.bottleneck.id, e.fits ? "plan.bottleneck.tp_across_nodes" : "plan.bottleneck.memory");
+    plan.tp = 8;
+    plan.dp = 2;
+    const PlanEstimate inside = estimateOn("2x8-h100-ib", 16, "gpt3-175b", plan, st);
+    EXPECT_FALSE(inside.collectives.front().crossesNodes);
+}
+
+TEST(PlanEstimate, APlanThatDoesNotFitIsMarkedWithTheStageThatNeedsMost)
+{
+    TrainingSettings st;
+    const PlanEstimate e = estimateOn("h200-nvswitch-8", 1, "llama3-70b", ParallelPlan{}, st);
+    EXPECT_FALSE(e.fits);
+    EXPECT_EQ(e.bottleneck.id, "plan.bottleneck.memory");
+    EXPECT_GT(e.stages[0].memory.peak(), 16 * 70e9); // 16 bytes per parameter of model states alone
+}
+
+TEST(PlanSearch, ListsThePlansThatFitFastestFirstAndCountsTheRest)
+{
+    const Topology topo = scaleOut(*preset("2x8-h100-ib"), 64);
+    PlanPricer pricer(topo);
+    TrainingSettings st;
+    st.microBatch = 0; // try 1, 2 and 4
+    PlanSearchOptions options;
+    int calls = 0;
+    options.progress = [&](int done, int total) {
+        EXPECT_LE(done, total);
+        ++calls;
+        return true;
+    };
+    const PlanSearch s = searchPlans(*modelPreset("llama3-70b"), st, pricer, options);
+    ASSERT_GT(s.plans.size(), 10u);
+    EXPECT_EQ(calls, static_cast<int>(s.plans.size()));
+    int dropped = 0;
+    for (const DroppedPlans& d : s.dropped)
+        dropped += d.count;
+    EXPECT_EQ(s.considered, static_cast<int>(s.plans.size()) + dropped);
+    EXPECT_TRUE(std::is_sorted(s.plans.begin(), s.plans.end(),
+                               [](const PlanEstimate& a, const PlanEstimate& b) { return a.stepUs < b.stepUs; }));
+    for (const PlanEstimate& e : s.plans) {
+        EXPECT_TRUE(e.fits) << planText(e.plan);
+        EXPECT_EQ(e.gpus, 64);
+        EXPECT_EQ(e.globalBatch, 64); // one sequence per GPU, the same for every plan
+    }
+    // a plan of TP 1 on one GPU per replica holds 70B parameters' states: dropped for memory
+    EXPECT_TRUE(std::any_of(s.dropped.begin(), s.dropped.end(), [](const DroppedPlans& d) { return d.reason.id == "plan.drop.memory"; }));
+
+    options.progress = [](int done, int) { return done < 3; }; // cancelled after three
+    EXPECT_EQ(searchPlans(*modelPreset("llama3-70b"), st, pricer, options).plans.size(), 3u);
+}
+
+} // namespace
+} // namespace shardlab
