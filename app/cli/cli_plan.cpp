@@ -3,8 +3,10 @@
 #include "cli.h"
 #include "progress.h"
 
+#include "shardlab/io/scenario_io.h"
 #include "shardlab/model/presets.h"
 #include "shardlab/plan/plan_format.h"
+#include "shardlab/plan/plan_scenario.h"
 #include "shardlab/plan/plan_search.h"
 #include "shardlab/sim/profiles.h"
 #include "shardlab/text/error_wording.h"
@@ -31,6 +33,7 @@ struct PlanArgs {
     bool search = false, json = false;
     int top = 20;
     std::string profile;
+    std::string scenario;
 };
 
 CLI::Validator oneOf(const char* what, std::function<bool(const std::string&)> ok, std::string expected)
@@ -118,6 +121,13 @@ int runPlan(const PlanArgs& a, Io io)
         return kExitBadInput;
     }
     const PlanEstimate estimate = estimatePlan(*model, settings, plan, pricer);
+    if (!a.scenario.empty()) {
+        auto scenario = planScenario(*model, settings, estimate, *topology);
+        if (!scenario)
+            return reportError(scenario.error(), io);
+        if (Status saved = saveScenario(*scenario, a.scenario); !saved)
+            return reportError(saved.error(), io);
+    }
     io.out << (a.json ? planJson(*model, settings, estimate) : formatPlan(*model, estimate, io.language()));
     return kExitOk;
 }
@@ -157,7 +167,8 @@ void addPlan(CLI::App& app, Io io, Action& action)
     cmd->add_option("--top", a->top, "With --search: how many plans to list (default 20)")->check(wholeNumber(1, 1'000'000));
     cmd->add_option("--profile", a->profile, "Cost profile for the collectives (default: built-in)");
     cmd->add_flag("--json", a->json, "Print one JSON object instead of the table");
-    for (const char* axis : {"--tp", "--pp", "--dp", "--cp", "--ep", "--zero", "--schedule"})
+    cmd->add_option("--scenario", a->scenario, "Also write the plan as a scenario (OUT.shardlab.json) that sim, live and the app run");
+    for (const char* axis : {"--tp", "--pp", "--dp", "--cp", "--ep", "--zero", "--schedule", "--scenario"})
         search->excludes(cmd->get_option(axis));
     cmd->callback([=, &action] { action = [=]() -> int { return runPlan(*a, io); }; });
 }

@@ -1,6 +1,8 @@
 // The compute model and the step estimate against hand-computed cases; the search.
 #include "shardlab/model/presets.h"
+#include "shardlab/plan/plan_scenario.h"
 #include "shardlab/plan/plan_search.h"
+#include "shardlab/sim/simulator.h"
 
 #include <gtest/gtest.h>
 
@@ -186,6 +188,82 @@ TEST(PlanSearch, ListsThePlansThatFitFastestFirstAndCountsTheRest)
 
     options.progress = [](int done, int) { return done < 3; }; // cancelled after three
     EXPECT_EQ(searchPlans(*modelPreset("llama3-70b"), st, pricer, options).plans.size(), 3u);
+}
+
+} // namespace
+} // namespace shardlab
+
+namespace shardlab {
+namespace {
+
+TEST(PlanScenario, TheScheduleRunsInTheSimulatorWithThePlansMemory)
+{
+    const Topology topo = preset("h200-nvswitch-8")->firstGpus(8);
+    PlanPricer pricer(topo);
+    const TransformerModel m = *modelPreset("llama3-8b");
+    TrainingSettings st;
+    st.globalBatch = 8;
+    ParallelPlan plan;
+    plan.tp = 2;
+    plan.pp = 4;
+    plan.schedule = {ScheduleKind::GPipe, 1};
+    const PlanEstimate e = estimatePlan(m, st, plan, pricer);
+    const auto sc = planScenario(m, st, e, topo);
+    ASSERT_TRUE(sc) << sc.error().message;
+    EXPECT_TRUE(validateScenario(*sc).ok());
+    int passes = 0;
+    for (const Op& op : sc->program)
+        passes += op.kind == OpKind::Compute;
+    EXPECT_EQ(passes, 2 * 8 * 4); // a forward and a backward pass of each micro-batch on each stage
+    // each rank holds what the plan says its stage holds (weights, gradients, optimizer, activations)
+    for (int r = 0; r < 8; ++r) {
+        Bytes owned = 0;
+        for (const WorkloadItem& it : sc->workload.items)
+            owned += it.ownedBy(r);
+        const RankMemory& mem = e.stages[static_cast<size_t>(meshCoordinate(plan, r).pp)].memory;
+        EXPECT_NEAR(static_cast<double>(owned), mem.peak(), 8.0) << r;
+    }
+    // GPipe's sends never wait for a busy stage: the simulated step is the estimate's within 10 %
+    const auto run = simulate(*sc);
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_NEAR(run->endUs(), e.stepUs, 0.10 * e.stepUs);
+}
+
+TEST(PlanScenario, A1F1BStageAlternatesForwardAndBackward)
+{
+    const Topology topo = preset("h200-nvswitch-8")->firstGpus(4);
+    PlanPricer pricer(topo);
+    const TransformerModel m = *modelPreset("teaching-125m");
+    TrainingSettings st;
+    st.globalBatch = 6;
+    ParallelPlan plan;
+    plan.pp = 4;
+    const auto sc = planScenario(m, st, estimatePlan(m, st, plan, pricer), topo);
+    ASSERT_TRUE(sc) << sc.error().message;
+    // stage 0: P - 1 = 3 forwards to fill the pipeline, then one forward and one backward in turn
+    std::string order;
+    for (const Op& op : sc->program)
+        if (op.kind == OpKind::Compute && op.name.rfind("stage 0 ", 0) == 0)
+            order += op.name.find("forward") != std::string::npos ? 'F' : 'B';
+    EXPECT_EQ(order, "FFFFBFBFBBBB");
+    const auto run = simulate(*sc);
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_FALSE(run->hang.has_value());
+}
+
+TEST(PlanScenario, ATooLargePlanIsRefusedWithItsSize)
+{
+    const Topology topo = scaleOut(*preset("2x8-h100-ib"), 1024);
+    PlanPricer pricer(topo);
+    const TransformerModel m = *modelPreset("llama3-70b");
+    TrainingSettings st;
+    ParallelPlan plan;
+    plan.tp = 8;
+    plan.pp = 8;
+    plan.dp = 16;
+    const auto sc = planScenario(m, st, estimatePlan(m, st, plan, pricer), topo);
+    ASSERT_FALSE(sc);
+    EXPECT_NE(sc.error().message.find("ShardLab writes up to 200000"), std::string::npos) << sc.error().message;
 }
 
 } // namespace

@@ -146,6 +146,8 @@ StageWork stageWork(const TransformerModel& m, const TrainingSettings& st, const
         w.backwardComputeUs += head.backward + 2 * loss / 3;
     }
     w.tpExposedUs = w.layers * (tpFwd + tpBwd);
+    w.tpForwardUs = w.layers * tpFwd;
+    w.tpBackwardUs = w.layers * tpBwd;
     w.cpExposedUs = w.layers * (cpFwd + cpBwd);
     w.epExposedUs = w.layers * (epFwd + epBwd);
     w.forwardUs = w.forwardComputeUs + w.layers * (tpFwd + cpFwd + epFwd);

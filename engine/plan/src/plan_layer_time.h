@@ -16,6 +16,7 @@ struct StageWork {
     double forwardComputeUs = 0;  // compute only
     double backwardComputeUs = 0;
     double tpExposedUs = 0;       // per micro-batch, forward and backward together
+    double tpForwardUs = 0, tpBackwardUs = 0;
     double cpExposedUs = 0;
     double epExposedUs = 0;
     Bytes p2pBytes = 0;           // the activations sent to the next stage by each rank

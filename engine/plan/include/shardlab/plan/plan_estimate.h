@@ -46,6 +46,8 @@ struct StageEstimate {
     double forwardUs = 0;   // one micro-batch through the stage, compute and exposed collectives
     double backwardUs = 0;  // with the recomputation
     double p2pUs = 0;       // the sends to the neighbouring stages per micro-batch
+    double tpForwardUs = 0; // of forwardUs and backwardUs: the tensor-parallel collectives
+    double tpBackwardUs = 0;
     double microBatchUs() const { return forwardUs + backwardUs + p2pUs; }
     RankMemory memory;
     bool fits = true;
