@@ -159,18 +159,30 @@ void addPlan(CLI::App& app, Io io, Action& action)
     cmd->add_option("--precision", a->precision, "bf16 or fp8 (default bf16)")
         ->check(oneOf("a precision", [](const std::string& t) { return valueIn(kPrecisionNames, t).has_value(); }, "bf16 or fp8"));
     cmd->add_option("--schedule", a->schedule, "Pipeline schedule: gpipe, 1f1b or interleaved:V (default 1f1b)")
-        ->check(oneOf("a schedule", [](const std::string& t) { return scheduleFromText(t).has_value(); }, "gpipe, 1f1b or interleaved:V with V from 2 to 1024"));
+        ->check(oneOf("a schedule", [](const std::string& t) { return scheduleFromText(t).has_value(); }, "gpipe, 1f1b or interleaved:V"));
     cmd->add_flag("--no-sequence-parallel", a->noSequenceParallel, "Tensor parallelism without sequence parallelism");
     cmd->add_flag("--no-overlap", a->noOverlap, "Data-parallel communication after the backward pass instead of overlapped with it");
     cmd->add_flag("--no-flash-attention", a->noFlash, "Attention that keeps its score matrix (as before FlashAttention)");
-    auto* search = cmd->add_flag("--search", a->search, "List every plan that fits on --gpus, fastest first, and why the others were dropped");
+    cmd->add_flag("--search", a->search, "List every plan that fits on --gpus, fastest first, and why the others were dropped");
     cmd->add_option("--top", a->top, "With --search: how many plans to list (default 20)")->check(wholeNumber(1, 1'000'000));
     cmd->add_option("--profile", a->profile, "Cost profile for the collectives (default: built-in)");
     cmd->add_flag("--json", a->json, "Print one JSON object instead of the table");
     cmd->add_option("--scenario", a->scenario, "Also write the plan as a scenario (OUT.shardlab.json) that sim, live and the app run");
-    for (const char* axis : {"--tp", "--pp", "--dp", "--cp", "--ep", "--zero", "--schedule", "--scenario"})
-        search->excludes(cmd->get_option(axis));
-    cmd->callback([=, &action] { action = [=]() -> int { return runPlan(*a, io); }; });
+    cmd->callback([=, &action] {
+        // --search chooses the plan itself (checked here rather than with CLI11's excludes, whose help
+        // lists the options in an order that changes from run to run)
+        std::string given;
+        for (const char* axis : {"--tp", "--pp", "--dp", "--cp", "--ep", "--zero", "--schedule", "--scenario"})
+            if (a->search && given.empty() && cmd->count(axis) > 0)
+                given = axis;
+        action = [=]() -> int {
+            if (!given.empty()) {
+                io.err << "shardlab plan: " << io.say(Message("cli.usage.excludes").with("option", "--search").with("other", given)) << "\n";
+                return kExitBadInput;
+            }
+            return runPlan(*a, io);
+        };
+    });
 }
 
 } // namespace shardlab::cli

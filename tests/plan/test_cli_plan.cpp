@@ -66,6 +66,7 @@ TEST(PlanCli, AnImpossiblePlanIsRefusedNotPriced)
     EXPECT_NE(r.err.find("unknown model"), std::string::npos) << r.err;
     r = planCli({"llama3-70b", "--search", "--tp", "8"});
     EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--search excludes --tp"), std::string::npos) << r.err;
 }
 
 TEST(PlanCli, ChineseTableAndSearch)
