@@ -29,6 +29,7 @@ struct PlanArgs {
     std::string recompute = "selective";
     std::string precision = "bf16";
     std::string schedule = "1f1b";
+    std::string order = "tp,cp,pp,dp";
     bool noSequenceParallel = false, noOverlap = false, noFlash = false;
     bool search = false, json = false;
     int top = 20;
@@ -111,6 +112,7 @@ int runPlan(const PlanArgs& a, Io io)
     plan.sequenceParallel = !a.noSequenceParallel;
     plan.overlapDataParallel = !a.noOverlap;
     plan.schedule = *scheduleFromText(a.schedule);
+    plan.order = *meshOrderFromText(a.order);
     const std::vector<Message> problems = planProblems(*model, settings, plan, *topology);
     if (!problems.empty() || plan.dp == 0) {
         if (plan.dp == 0)
@@ -160,6 +162,9 @@ void addPlan(CLI::App& app, Io io, Action& action)
         ->check(oneOf("a precision", [](const std::string& t) { return valueIn(kPrecisionNames, t).has_value(); }, "bf16 or fp8"));
     cmd->add_option("--schedule", a->schedule, "Pipeline schedule: gpipe, 1f1b or interleaved:V (default 1f1b)")
         ->check(oneOf("a schedule", [](const std::string& t) { return scheduleFromText(t).has_value(); }, "gpipe, 1f1b or interleaved:V"));
+    cmd->add_option("--order", a->order, "How the axes number the ranks, innermost first (default tp,cp,pp,dp: TP inside a node)")
+        ->check(oneOf("an order of the mesh axes", [](const std::string& t) { return meshOrderFromText(t).has_value(); },
+                      "tp, cp, pp and dp, each once, separated by commas"));
     cmd->add_flag("--no-sequence-parallel", a->noSequenceParallel, "Tensor parallelism without sequence parallelism");
     cmd->add_flag("--no-overlap", a->noOverlap, "Data-parallel communication after the backward pass instead of overlapped with it");
     cmd->add_flag("--no-flash-attention", a->noFlash, "Attention that keeps its score matrix (as before FlashAttention)");
@@ -172,7 +177,7 @@ void addPlan(CLI::App& app, Io io, Action& action)
         // --search chooses the plan itself (checked here rather than with CLI11's excludes, whose help
         // lists the options in an order that changes from run to run)
         std::string given;
-        for (const char* axis : {"--tp", "--pp", "--dp", "--cp", "--ep", "--zero", "--schedule", "--scenario"})
+        for (const char* axis : {"--tp", "--pp", "--dp", "--cp", "--ep", "--zero", "--schedule", "--scenario", "--order"})
             if (a->search && given.empty() && cmd->count(axis) > 0)
                 given = axis;
         action = [=]() -> int {

@@ -32,6 +32,24 @@ TEST(PlanMesh, RanksNumberTpThenCpThenPpThenDp)
     EXPECT_EQ(meshGroup(plan, MeshAxis::Expert, 3), (std::vector<int>{2, 3})); // EP consecutive replicas
 }
 
+TEST(PlanMesh, AnotherOrderMovesTheGroupsOntoOtherRanks)
+{
+    ParallelPlan plan;
+    plan.tp = 2;
+    plan.dp = 4;
+    plan.order = *meshOrderFromText("dp,tp,pp,cp"); // rank = dp + 4 * tp
+    EXPECT_EQ(meshCoordinate(plan, 1).dp, 1);
+    EXPECT_EQ(meshCoordinate(plan, 4).tp, 1);
+    EXPECT_EQ(meshGroup(plan, MeshAxis::Tensor, 0), (std::vector<int>{0, 4}));
+    EXPECT_EQ(meshGroup(plan, MeshAxis::Data, 5), (std::vector<int>{4, 5, 6, 7}));
+    for (int r = 0; r < 8; ++r)
+        EXPECT_EQ(rankAt(plan, meshCoordinate(plan, r)), r);
+    EXPECT_EQ(planText(plan), "TP 2 x PP 1 x DP 4, ranks dp,tp,pp,cp");
+    EXPECT_EQ(meshOrderText(kDefaultMeshOrder), "tp,cp,pp,dp");
+    for (const char* bad : {"tp,cp,pp", "tp,tp,pp,dp", "tp,cp,pp,dp,ep", "tp,cp,pp,ep", "tp,cp,pp,dp,", ""})
+        EXPECT_FALSE(meshOrderFromText(bad)) << bad;
+}
+
 TEST(PlanMesh, UnevenStagesGiveTheEndsFewerLayers)
 {
     TransformerModel m = *modelPreset("llama3-405b");

@@ -43,24 +43,83 @@ std::string planText(const ParallelPlan& plan)
         text += ", ZeRO-" + std::string(nameIn(kZeroStageNames, plan.zero));
     if (plan.pp > 1)
         text += ", " + scheduleText(plan.schedule);
+    if (plan.order != kDefaultMeshOrder)
+        text += ", ranks " + meshOrderText(plan.order);
     return text;
 }
+
+std::optional<MeshOrder> meshOrderFromText(std::string_view text)
+{
+    MeshOrder order{};
+    size_t n = 0;
+    while (!text.empty()) {
+        const size_t comma = text.find(',');
+        const auto axis = valueIn(kMeshAxisNames, text.substr(0, comma));
+        if (!axis || *axis == MeshAxis::Expert || n == order.size() ||
+            std::find(order.begin(), order.begin() + static_cast<long>(n), *axis) != order.begin() + static_cast<long>(n))
+            return std::nullopt;
+        order[n++] = *axis;
+        text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    }
+    if (n != order.size())
+        return std::nullopt;
+    return order;
+}
+
+std::string meshOrderText(const MeshOrder& order)
+{
+    std::string text;
+    for (MeshAxis axis : order)
+        text += (text.empty() ? "" : ",") + std::string(nameIn(kMeshAxisNames, axis));
+    return text;
+}
+
+namespace {
+
+int sizeOf(const ParallelPlan& plan, MeshAxis axis)
+{
+    switch (axis) {
+    case MeshAxis::Tensor: return plan.tp;
+    case MeshAxis::Context: return plan.cp;
+    case MeshAxis::Pipeline: return plan.pp;
+    case MeshAxis::Data: return plan.dp;
+    case MeshAxis::Expert: return plan.ep;
+    }
+    return 1;
+}
+
+int& coordinateOf(MeshCoordinate& at, MeshAxis axis)
+{
+    switch (axis) {
+    case MeshAxis::Tensor: return at.tp;
+    case MeshAxis::Context: return at.cp;
+    case MeshAxis::Pipeline: return at.pp;
+    case MeshAxis::Data:
+    case MeshAxis::Expert: break;
+    }
+    return at.dp;
+}
+
+} // namespace
 
 MeshCoordinate meshCoordinate(const ParallelPlan& plan, int rank)
 {
     MeshCoordinate at;
-    at.tp = rank % plan.tp;
-    rank /= plan.tp;
-    at.cp = rank % plan.cp;
-    rank /= plan.cp;
-    at.pp = rank % plan.pp;
-    at.dp = rank / plan.pp;
+    for (MeshAxis axis : plan.order) {
+        const int size = std::max(1, sizeOf(plan, axis));
+        coordinateOf(at, axis) = rank % size;
+        rank /= size;
+    }
     return at;
 }
 
 int rankAt(const ParallelPlan& plan, const MeshCoordinate& at)
 {
-    return at.tp + plan.tp * (at.cp + plan.cp * (at.pp + plan.pp * at.dp));
+    int rank = 0;
+    MeshCoordinate c = at;
+    for (auto axis = plan.order.rbegin(); axis != plan.order.rend(); ++axis)
+        rank = rank * std::max(1, sizeOf(plan, *axis)) + coordinateOf(c, *axis);
+    return rank;
 }
 
 std::vector<int> meshGroup(const ParallelPlan& plan, MeshAxis axis, int rank)

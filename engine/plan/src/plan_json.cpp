@@ -17,6 +17,7 @@ json estimateJson(const PlanEstimate& e)
         {"plan", {{"tp", p.tp}, {"cp", p.cp}, {"pp", p.pp}, {"dp", p.dp}, {"ep", p.ep},
                   {"zero", nameIn(kZeroStageNames, p.zero)}, {"sequence_parallel", p.sequenceParallel && p.tp > 1},
                   {"schedule", scheduleText(p.schedule)}, {"overlap_data_parallel", p.overlapDataParallel},
+                  {"order", meshOrderText(p.order)},
                   {"text", planText(p)}}},
         {"gpus", e.gpus},
         {"micro_batch", e.microBatch},

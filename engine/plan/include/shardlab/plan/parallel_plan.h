@@ -9,6 +9,7 @@
 #include "shardlab/plan/transformer.h"
 #include "shardlab/text/message.h"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,8 +44,8 @@ struct PipelineSchedule {
 std::optional<PipelineSchedule> scheduleFromText(std::string_view text);
 std::string scheduleText(const PipelineSchedule& schedule);
 
-// The mesh axes, innermost first as ranks are numbered by default: TP inside a node, then CP, PP and
-// DP outward (rank = tp + T*(cp + C*(pp + P*dp))). Expert parallelism takes its groups from the
+// The mesh axes, innermost first as ranks are numbered by default (ParallelPlan::order): TP inside
+// a node, then CP, PP and DP outward (rank = tp + T*(cp + C*(pp + P*dp))). Expert parallelism takes its groups from the
 // data-parallel axis: EP consecutive DP replicas (EP divides DP).
 enum class MeshAxis { Tensor, Context, Pipeline, Data, Expert };
 inline constexpr EnumName<MeshAxis> kMeshAxisNames[] = {
@@ -52,8 +53,19 @@ inline constexpr EnumName<MeshAxis> kMeshAxisNames[] = {
     {MeshAxis::Data, "dp"}, {MeshAxis::Expert, "ep"}};
 static_assert(listsEveryValueInOrder(kMeshAxisNames, MeshAxis::Expert));
 
+// The order in which the four mesh axes number the ranks, innermost (consecutive ranks) first.
+using MeshOrder = std::array<MeshAxis, 4>;
+inline constexpr MeshOrder kDefaultMeshOrder{MeshAxis::Tensor, MeshAxis::Context, MeshAxis::Pipeline, MeshAxis::Data};
+// "tp,cp,pp,dp": each of the four once (EP is not an axis of its own); nullopt otherwise.
+std::optional<MeshOrder> meshOrderFromText(std::string_view text);
+std::string meshOrderText(const MeshOrder& order);
+
 struct ParallelPlan {
     int tp = 1, cp = 1, pp = 1, dp = 1, ep = 1;
+    // How ranks are laid out: by default TP on consecutive ranks (inside a node), then CP, PP, DP
+    // outward; another order moves the groups onto other GPUs (`--order dp,tp,pp,cp` spreads each
+    // TP group over nodes, to show why it should not be).
+    MeshOrder order = kDefaultMeshOrder;
     ZeroStage zero = ZeroStage::None;
     bool sequenceParallel = true; // with tp > 1: norms and dropout split along the sequence (Korthikanti 2022)
     PipelineSchedule schedule;
