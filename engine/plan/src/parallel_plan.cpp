@@ -59,6 +59,8 @@ std::optional<MeshOrder> meshOrderFromText(std::string_view text)
             std::find(order.begin(), order.begin() + static_cast<long>(n), *axis) != order.begin() + static_cast<long>(n))
             return std::nullopt;
         order[n++] = *axis;
+        if (comma != std::string_view::npos && comma + 1 == text.size())
+            return std::nullopt; // a trailing comma
         text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
     }
     if (n != order.size())
