@@ -46,17 +46,6 @@ CLI::Validator oneOf(const char* what, std::function<bool(const std::string&)> o
         expected);
 }
 
-// The machine: the preset, its first GPUs, or copies of its first node joined by a network switch.
-Result<Topology> machineFor(const PlanArgs& a, int gpus)
-{
-    auto topo = preset(a.preset);
-    if (!topo)
-        return badInput(unknownPresetMessage(a.preset));
-    if (gpus <= topo->rankCount())
-        return topo->firstGpus(gpus);
-    return scaleOut(*topo, gpus);
-}
-
 int runPlan(const PlanArgs& a, Io io)
 {
     auto model = loadModel(a.model);
@@ -82,7 +71,7 @@ int runPlan(const PlanArgs& a, Io io)
                                              .with("dp", a.dp).with("product", gpus).with("gpus", gpus)) << "\n";
         return kExitBadInput;
     }
-    auto topology = machineFor(a, gpus);
+    auto topology = planMachine(a.preset, gpus);
     if (!topology)
         return reportError(topology.error(), io);
     PlanPricer pricer(*topology, *profile);

@@ -127,6 +127,16 @@
     </message>
 </context>
 <context>
+    <name>shardlab::gui::MemoryBars</name>
+    <message numerus="yes">
+        <source>GB per GPU, by pipeline stage (%n stage(s))</source>
+        <translation>
+            <numerusform>GB per GPU, by pipeline stage (%n stage)</numerusform>
+            <numerusform>GB per GPU, by pipeline stage (%n stages)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>shardlab::gui::RunFileOpener</name>
     <message numerus="yes">
         <source>%n files</source>

@@ -1516,6 +1516,10 @@
         <source>The autosaved scenario could not be read.</source>
         <translation>无法读取自动保存的场景。</translation>
     </message>
+    <message>
+        <source>Opened %1 as a new scenario; save it to keep it.</source>
+        <translation>已把 %1 作为新场景打开；请保存以保留它。</translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::EditorPage</name>
@@ -2895,6 +2899,35 @@ first mismatch</source>
         <source>Open the folder that holds a job&apos;s recorded files (a trace or dump per rank, or logs): the job opens as a run, diagnosed on the Analysis page</source>
         <translation>打开存放作业记录文件的文件夹（每个 Rank 一个跟踪文件或转储，或日志）：该作业作为一次运行打开，并在“分析”页诊断</translation>
     </message>
+    <message>
+        <source>New from a &amp;transformer plan…</source>
+        <translation>从 Transformer 方案新建(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Lay a real transformer (Llama 3, GPT-3, Mixtral...) out on a machine under TP, PP, CP, DP and ZeRO: memory per GPU, step time and MFU, then open the plan as a scenario</source>
+        <translation>把真实的 Transformer（Llama 3、GPT-3、Mixtral……）按 TP、PP、CP、DP 和 ZeRO 布置到一台机器上：每张 GPU 的显存、单步时间和 MFU，然后把方案作为场景打开</translation>
+    </message>
+    <message>
+        <source>Cannot open the plan</source>
+        <translation>无法打开方案</translation>
+    </message>
+    <message>
+        <source>The plan could not be written as a scenario.</source>
+        <translation>无法把方案写成场景。</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::MemoryBars</name>
+    <message>
+        <source>Memory per GPU of each pipeline stage: weights, gradients, optimizer state, activations and temporary buffers, darkest first; the line is the GPU&apos;s memory</source>
+        <translation>每个流水线阶段每张 GPU 的显存：权重、梯度、优化器状态、激活和临时缓冲区，颜色由深到浅；虚线是 GPU 的显存容量</translation>
+    </message>
+    <message numerus="yes">
+        <source>GB per GPU, by pipeline stage (%n stage(s))</source>
+        <translation>
+            <numerusform>每张 GPU 的 GB，按流水线阶段（%n 个阶段）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::NewItemDialog</name>
@@ -3092,6 +3125,209 @@ first mismatch</source>
     <message>
         <source>all</source>
         <translation>全部</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::PlanDialog</name>
+    <message>
+        <source>New from a transformer plan</source>
+        <translation>从 Transformer 方案新建</translation>
+    </message>
+    <message>
+        <source>The transformer: a shipped model (shapes from its paper or model card)</source>
+        <translation>Transformer：随附的模型（形状取自其论文或模型卡）</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>模型(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>The machine; more GPUs than it has repeat its first node, joined by a network switch</source>
+        <translation>机器；GPU 数超过它时，按其第一个节点复制，并由网络交换机连接</translation>
+    </message>
+    <message>
+        <source>M&amp;achine:</source>
+        <translation>机器(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>GPUs in all: TP x CP x PP x DP</source>
+        <translation>GPU 总数：TP x CP x PP x DP</translation>
+    </message>
+    <message>
+        <source>&amp;GPUs:</source>
+        <translation>GPU 数(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>Tensor parallel: each layer&apos;s matrices split over this many GPUs (keep it inside a node)</source>
+        <translation>张量并行：每层的矩阵切分到这么多张 GPU 上（应留在一个节点内）</translation>
+    </message>
+    <message>
+        <source>Pipeline parallel: the layers split into this many stages</source>
+        <translation>流水线并行：各层切分成这么多个阶段</translation>
+    </message>
+    <message>
+        <source>Context parallel: each sequence split over this many GPUs (ring attention)</source>
+        <translation>上下文并行：每个序列切分到这么多张 GPU 上（环形注意力）</translation>
+    </message>
+    <message>
+        <source>Expert parallel (mixtures of experts): the experts split over this many data-parallel replicas</source>
+        <translation>专家并行（混合专家模型）：专家切分到这么多个数据并行副本上</translation>
+    </message>
+    <message>
+        <source>Data parallel: the replicas the GPUs leave, GPUs / (TP x CP x PP)</source>
+        <translation>数据并行：GPU 余下的副本数，GPU 数 / (TP x CP x PP)</translation>
+    </message>
+    <message>
+        <source>TP</source>
+        <translation>TP</translation>
+    </message>
+    <message>
+        <source>PP</source>
+        <translation>PP</translation>
+    </message>
+    <message>
+        <source>CP</source>
+        <translation>CP</translation>
+    </message>
+    <message>
+        <source>EP</source>
+        <translation>EP</translation>
+    </message>
+    <message>
+        <source>Parallel sizes:</source>
+        <translation>并行规模：</translation>
+    </message>
+    <message>
+        <source>none (every replica holds everything)</source>
+        <translation>无（每个副本持有全部）</translation>
+    </message>
+    <message>
+        <source>ZeRO-1 (optimizer state sharded)</source>
+        <translation>ZeRO-1（优化器状态分片）</translation>
+    </message>
+    <message>
+        <source>ZeRO-2 (also the gradients)</source>
+        <translation>ZeRO-2（梯度也分片）</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 (also the weights)</source>
+        <translation>ZeRO-3（权重也分片）</translation>
+    </message>
+    <message>
+        <source>FSDP (as ZeRO-3, with pipeline stages allowed)</source>
+        <translation>FSDP（同 ZeRO-3，可与流水线阶段同用）</translation>
+    </message>
+    <message>
+        <source>What data parallelism shards over its replicas</source>
+        <translation>数据并行在其副本之间分片的内容</translation>
+    </message>
+    <message>
+        <source>&amp;Sharding:</source>
+        <translation>分片(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Tokens per sequence</source>
+        <translation>每个序列的词元数</translation>
+    </message>
+    <message>
+        <source>Se&amp;quence length:</source>
+        <translation>序列长度(&amp;Q)：</translation>
+    </message>
+    <message>
+        <source>Sequences per micro-batch</source>
+        <translation>每个微批的序列数</translation>
+    </message>
+    <message>
+        <source>M&amp;icro-batch:</source>
+        <translation>微批(&amp;I)：</translation>
+    </message>
+    <message>
+        <source>Sequences per step; 0: one per GPU</source>
+        <translation>每步的序列数；0：每张 GPU 一个</translation>
+    </message>
+    <message>
+        <source>one per GPU</source>
+        <translation>每张 GPU 一个</translation>
+    </message>
+    <message>
+        <source>Global &amp;batch:</source>
+        <translation>全局 Batch(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>selective (the attention core)</source>
+        <translation>选择性（注意力核心）</translation>
+    </message>
+    <message>
+        <source>none (keep every activation)</source>
+        <translation>无（保留所有激活）</translation>
+    </message>
+    <message>
+        <source>full (keep each layer&apos;s input only)</source>
+        <translation>完全（只保留每层的输入）</translation>
+    </message>
+    <message>
+        <source>Activation recomputation: memory saved for compute spent again in the backward pass</source>
+        <translation>激活重计算：用反向传播中重做的计算换取显存</translation>
+    </message>
+    <message>
+        <source>&amp;Recomputation:</source>
+        <translation>重计算(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>1F1B</source>
+        <translation>1F1B</translation>
+    </message>
+    <message>
+        <source>GPipe</source>
+        <translation>GPipe</translation>
+    </message>
+    <message>
+        <source>interleaved 1F1B</source>
+        <translation>交错 1F1B</translation>
+    </message>
+    <message>
+        <source>The order of each stage&apos;s forward and backward passes; interleaving divides the bubble by V</source>
+        <translation>每个阶段前向和反向传播的顺序；交错调度把气泡缩小为 1/V</translation>
+    </message>
+    <message>
+        <source>V: chunks of layers per stage for the interleaved schedule</source>
+        <translation>V：交错调度中每个阶段的层块数</translation>
+    </message>
+    <message>
+        <source>V</source>
+        <translation>V</translation>
+    </message>
+    <message>
+        <source>Sc&amp;hedule:</source>
+        <translation>调度(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>FlashAttention (no score matrix kept)</source>
+        <translation>FlashAttention（不保存分数矩阵）</translation>
+    </message>
+    <message>
+        <source>&amp;Open as scenario</source>
+        <translation>作为场景打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Open the plan as a new scenario: each stage&apos;s passes in the schedule&apos;s order, its collectives and its memory per GPU</source>
+        <translation>把方案作为新场景打开：各阶段的前向、反向传播按调度顺序排列，并带有其集合通信和每张 GPU 的显存</translation>
+    </message>
+    <message>
+        <source>DP %1</source>
+        <translation>DP %1</translation>
+    </message>
+    <message>
+        <source>DP: GPUs not divisible</source>
+        <translation>DP：GPU 数不能整除</translation>
+    </message>
+    <message>
+        <source>%1 GPUs are not a multiple of TP x CP x PP = %2.</source>
+        <translation>%1 张 GPU 不是 TP x CP x PP = %2 的倍数。</translation>
+    </message>
+    <message>
+        <source>Step %1 s, %2 tokens/s per GPU, %3 model TFLOP/s per GPU (MFU %4 %), pipeline bubble %5 %.</source>
+        <translation>单步 %1 秒，每张 GPU 每秒 %2 个词元，每张 GPU %3 模型 TFLOP/s（MFU %4 %），流水线气泡 %5 %。</translation>
     </message>
 </context>
 <context>

@@ -220,7 +220,7 @@ TEST(PlanScenario, TheScheduleRunsInTheSimulatorWithThePlansMemory)
         Bytes owned = 0;
         for (const WorkloadItem& it : sc->workload.items)
             owned += it.ownedBy(r);
-        const RankMemory& mem = e.stages[static_cast<size_t>(meshCoordinate(plan, r).pp)].memory;
+        const PlanMemory& mem = e.stages[static_cast<size_t>(meshCoordinate(plan, r).pp)].memory;
         EXPECT_NEAR(static_cast<double>(owned), mem.peak(), 8.0) << r;
     }
     // GPipe's sends never wait for a busy stage: the simulated step is the estimate's within 10 %

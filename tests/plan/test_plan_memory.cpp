@@ -177,12 +177,12 @@ TEST(PlanMemory, ModelStatesMatchTheZeroPapersFigure1)
         {ZeroStage::None, 120}, {ZeroStage::Optimizer, 31.4}, {ZeroStage::Gradients, 16.6}, {ZeroStage::Weights, 1.9}};
     for (const auto& [zero, gb] : paper) {
         plan.zero = zero;
-        const RankMemory mem = stageMemory(m, st, plan).at(0);
+        const PlanMemory mem = stageMemory(m, st, plan).at(0);
         const double states = (mem.params + mem.grads + mem.optimizer) / 1e9;
         EXPECT_NEAR(states, gb, 0.10 * gb) << nameIn(kZeroStageNames, zero);
     }
     plan.zero = ZeroStage::None; // exactly 16 bytes per parameter: 2 + 2 + 12
-    const RankMemory mem = stageMemory(m, st, plan).at(0);
+    const PlanMemory mem = stageMemory(m, st, plan).at(0);
     EXPECT_NEAR(mem.params + mem.grads + mem.optimizer, 16 * (countParameters(m).total - 4096.0), 1.0);
 }
 

@@ -83,6 +83,15 @@ bool DocumentController::openExample(const QString& path, bool askToSave)
     return true;
 }
 
+bool DocumentController::openMade(Scenario scenario, const QString& what, bool askToSave)
+{
+    if (askToSave && !maybeSave())
+        return false;
+    m_document->reset(std::move(scenario), QString());
+    emit statusMessage(tr("Opened %1 as a new scenario; save it to keep it.").arg(what));
+    return true;
+}
+
 bool DocumentController::save()
 {
     if (m_document->filePath().isEmpty())

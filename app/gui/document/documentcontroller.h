@@ -34,6 +34,9 @@ public:
     // Opens a shipped example as a new, untitled document: saving asks where, so the example
     // itself is never overwritten, and it does not enter the recent files.
     bool openExample(const QString& path, bool askToSave = true);
+    // Opens a scenario made in the app (File > New from a transformer plan) as a new, untitled
+    // document; `what` names it in the status line.
+    bool openMade(Scenario scenario, const QString& what, bool askToSave = true);
     bool save();
     bool saveAs();
     bool saveTo(const QString& path);

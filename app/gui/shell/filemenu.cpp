@@ -1,6 +1,8 @@
 // File and Edit menus of the main window.
 #include "shell/mainwindow.h"
 
+#include "plan/plandialog.h"
+
 #include "document/document.h"
 #include "common/plaintext.h"
 #include "document/documentcontroller.h"
@@ -63,6 +65,11 @@ void MainWindow::buildFileMenu()
                 if (!folder.isEmpty())
                     openFiles({folder});
             });
+    connect(addNamedAction(file, QStringLiteral("file.plan"), tr("New from a &transformer plan\u2026"),
+                           tr("Lay a real transformer (Llama 3, GPT-3, Mixtral...) out on a machine under TP, PP, CP, DP and ZeRO: "
+                              "memory per GPU, step time and MFU, then open the plan as a scenario"),
+                           {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_N)}),
+            &QAction::triggered, this, &MainWindow::newFromPlan);
     QMenu* examples = file->addMenu(tr("Open &example"));
     examples->setToolTipsVisible(true);
     // in the order the course (and its lessons) uses them, by their titles
@@ -154,6 +161,24 @@ void MainWindow::rebuildRecentMenu()
         m_recentMenu->addAction(tr("Clear the list"), m_recent, &RecentFiles::clear);
     }
     m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+} // namespace shardlab::gui
+
+namespace shardlab::gui {
+
+void MainWindow::newFromPlan()
+{
+    PlanDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    auto scenario = dialog.scenario();
+    if (!scenario) {
+        m_prompter->showError(tr("Cannot open the plan"), tr("The plan could not be written as a scenario."),
+                              i18n::engineError(scenario.error().message));
+        return;
+    }
+    m_controller->openMade(std::move(*scenario), QString::fromStdString(planText(dialog.estimate()->plan)));
 }
 
 } // namespace shardlab::gui

@@ -55,6 +55,8 @@ public:
     // Several files (a job's traces, one per rank), a folder of them, or one file of any kind:
     // one scenario opens as a document; anything else is read as one recorded run.
     bool openFiles(const QStringList& paths);
+    // File > New from a transformer plan: the plan dialog, then its plan as a new scenario.
+    void newFromPlan();
     // Offers to recover the work of a session that crashed (autosave).
     void offerRecovery();
     // Replaces the dialogs (tests answer with a script). The window does not own `prompter`.

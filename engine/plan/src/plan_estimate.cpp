@@ -181,7 +181,7 @@ PlanEstimate estimatePlan(const TransformerModel& model, const TrainingSettings&
     for (const Gpu& g : topo.gpus)
         e.gpuMemory = std::min(e.gpuMemory, static_cast<double>(g.memory));
 
-    const std::vector<RankMemory> memory = stageMemory(model, settings, plan);
+    const std::vector<PlanMemory> memory = stageMemory(model, settings, plan);
     std::vector<StageWork> works;
     const double v = plan.schedule.kind == ScheduleKind::Interleaved ? plan.schedule.virtualStages : 1;
     for (int stage = 0; stage < plan.pp; ++stage) {
@@ -238,7 +238,7 @@ PlanEstimate estimatePlan(const TransformerModel& model, const TrainingSettings&
         // Adam's update, memory-bound: per parameter of the rank's optimizer shard, read the fp32
         // master weight, both moments and the bf16 gradient, write the three and the bf16 weight:
         // 12 + 2 + 12 + 2 = 28 bytes
-        const RankMemory& mem = e.stages[static_cast<size_t>(stage)].memory;
+        const PlanMemory& mem = e.stages[static_cast<size_t>(stage)].memory;
         optimizer = std::max(optimizer, compute.memoryBoundUs(28 * mem.optimizer / 12));
     }
     e.optimizerUs = optimizer;

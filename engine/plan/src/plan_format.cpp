@@ -52,7 +52,7 @@ std::string formatPlan(const TransformerModel& model, const PlanEstimate& e, Lan
         out << pad(say(Message(c)), 12);
     out << "\n";
     for (const StageEstimate& s : e.stages) {
-        const RankMemory& m = s.memory;
+        const PlanMemory& m = s.memory;
         out << "  " << pad(std::to_string(s.stage), 12) << pad(std::to_string(s.layers), 12) << pad(gb(m.params), 12)
             << pad(gb(m.grads), 12) << pad(gb(m.optimizer), 12) << pad(gb(m.activations), 12)
             << pad(gb(m.temporary), 12) << pad(gb(m.peak()), 12) << say(Message(s.fits ? "plan.yes" : "plan.no")) << "\n";

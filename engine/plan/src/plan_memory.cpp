@@ -49,7 +49,7 @@ double inFlightMicroBatches(const ParallelPlan& plan, int microBatches, int stag
     return m;
 }
 
-std::vector<RankMemory> stageMemory(const TransformerModel& m, const TrainingSettings& st, const ParallelPlan& plan)
+std::vector<PlanMemory> stageMemory(const TransformerModel& m, const TrainingSettings& st, const ParallelPlan& plan)
 {
     const ParameterCount count = countParameters(m);
     const std::vector<int> layers = layersPerStage(m, plan.pp);
@@ -67,7 +67,7 @@ std::vector<RankMemory> stageMemory(const TransformerModel& m, const TrainingSet
     const double s = static_cast<double>(st.seq) / plan.cp;
     const double sbh = s * st.microBatch * m.hidden;
 
-    std::vector<RankMemory> out;
+    std::vector<PlanMemory> out;
     for (int stage = 0; stage < plan.pp; ++stage) {
         const bool first = stage == 0, last = stage == plan.pp - 1;
         double dense = layers[static_cast<size_t>(stage)] * denseLayer / plan.tp;
@@ -82,7 +82,7 @@ std::vector<RankMemory> stageMemory(const TransformerModel& m, const TrainingSet
         auto held = [&](double perParam, bool sharded) {
             return perParam * (sharded ? dense / denseShards + experts / expertShards : dense + experts);
         };
-        RankMemory mem;
+        PlanMemory mem;
         mem.params = held(2, shardsWeights(plan.zero));
         mem.grads = held(2, plan.zero != ZeroStage::None && plan.zero != ZeroStage::Optimizer);
         mem.optimizer = held(12, plan.zero != ZeroStage::None);

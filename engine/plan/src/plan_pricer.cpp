@@ -1,5 +1,7 @@
 #include "shardlab/plan/plan_estimate.h"
 
+#include "shardlab/model/presets.h"
+
 #include <map>
 #include <tuple>
 
@@ -36,6 +38,18 @@ CollectiveCost PlanPricer::price(OpKind kind, Bytes bytes, const std::vector<int
 CollectiveCost PlanPricer::allToAll(Bytes bytesPerRank, const std::vector<int>& group)
 {
     return price(OpKind::AllGather, bytesPerRank, group);
+}
+
+Result<Topology> planMachine(const std::string& presetId, int gpus)
+{
+    auto topo = preset(presetId);
+    if (!topo)
+        return badInput(unknownPresetMessage(presetId));
+    if (gpus < 1 || gpus > kMaxTopologyGpus)
+        return badInput("--gpus: " + std::to_string(gpus) + " is out of range (expected 1 to " + std::to_string(kMaxTopologyGpus) + ")");
+    if (gpus <= topo->rankCount())
+        return topo->firstGpus(gpus);
+    return scaleOut(*topo, gpus);
 }
 
 } // namespace shardlab

@@ -116,7 +116,7 @@ Result<Scenario> planScenario(const TransformerModel& model, const TrainingSetti
         sc.workload.items.push_back(std::move(it));
     };
     for (int s = 0; s < p; ++s) {
-        const RankMemory& mem = est.stages[static_cast<size_t>(s)].memory;
+        const PlanMemory& mem = est.stages[static_cast<size_t>(s)].memory;
         const std::string st = "stage " + std::to_string(s) + " ";
         item(st + "weights", ItemKind::Parameters, s, mem.params, shardsWeights(plan.zero));
         item(st + "gradients", ItemKind::Gradients, s, mem.grads, plan.zero != ZeroStage::None && plan.zero != ZeroStage::Optimizer);

@@ -90,7 +90,7 @@ PlanSearch searchPlans(const TransformerModel& model, const TrainingSettings& ba
                 continue;
             }
             double peak = 0;
-            for (const RankMemory& m : stageMemory(model, settings, plan))
+            for (const PlanMemory& m : stageMemory(model, settings, plan))
                 peak = std::max(peak, m.peak());
             double capacity = static_cast<double>(pricer.topology().gpus.front().memory);
             if (peak > capacity) {

@@ -49,7 +49,7 @@ struct StageEstimate {
     double tpForwardUs = 0; // of forwardUs and backwardUs: the tensor-parallel collectives
     double tpBackwardUs = 0;
     double microBatchUs() const { return forwardUs + backwardUs + p2pUs; }
-    RankMemory memory;
+    PlanMemory memory;
     bool fits = true;
 };
 
@@ -94,6 +94,10 @@ private:
     struct State;
     std::unique_ptr<State> m_state;
 };
+
+// The machine a plan runs on: the preset's first `gpus` GPUs, or copies of its first node joined by
+// a network switch (scaleOut) when it has fewer; BadInput for an unknown preset.
+Result<Topology> planMachine(const std::string& presetId, int gpus);
 
 // The plan priced. The plan must have no planProblems() for the model and settings, and the
 // topology at least plan.gpus() GPUs (the first ones are used).

@@ -11,7 +11,7 @@
 
 namespace shardlab {
 
-struct RankMemory {
+struct PlanMemory {
     double params = 0;      // bf16 weights held (bytes)
     double grads = 0;       // bf16 gradients held
     double optimizer = 0;   // fp32 master weights and Adam's two moments held
@@ -29,7 +29,7 @@ double layerActivationBytes(const TransformerModel& model, const TrainingSetting
 double inFlightMicroBatches(const ParallelPlan& plan, int microBatches, int stage);
 
 // The memory of every pipeline stage's ranks (ranks of a stage hold the same).
-std::vector<RankMemory> stageMemory(const TransformerModel& model, const TrainingSettings& settings,
+std::vector<PlanMemory> stageMemory(const TransformerModel& model, const TrainingSettings& settings,
                                     const ParallelPlan& plan);
 
 } // namespace shardlab

@@ -1,0 +1,240 @@
+#include "plan/plandialog.h"
+
+#include "plan/memorybars.h"
+
+#include "i18n/language.h"
+#include "shardlab/model/presets.h"
+#include "shardlab/plan/plan_scenario.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace shardlab::gui {
+
+namespace {
+
+QSpinBox* spin(QWidget* parent, int lo, int hi, int value, const QString& tip)
+{
+    auto* box = new QSpinBox(parent);
+    box->setRange(lo, hi);
+    box->setValue(value);
+    box->setToolTip(tip);
+    box->setFocusPolicy(Qt::StrongFocus); // the wheel edits it only once it has focus
+    return box;
+}
+
+} // namespace
+
+PlanDialog::PlanDialog(QWidget* parent) : QDialog(parent)
+{
+    setWindowTitle(tr("New from a transformer plan"));
+    auto* form = new QFormLayout;
+    m_model = new QComboBox(this);
+    for (const ModelPresetInfo& m : modelPresetList())
+        m_model->addItem(QString::fromStdString(m.id), QString::fromStdString(m.id));
+    m_model->setCurrentIndex(m_model->findData(QStringLiteral("llama3-8b")));
+    m_model->setToolTip(tr("The transformer: a shipped model (shapes from its paper or model card)"));
+    form->addRow(tr("&Model:"), m_model);
+    m_machine = new QComboBox(this);
+    for (const PresetInfo& p : presetList())
+        m_machine->addItem(QString::fromStdString(p.id), QString::fromStdString(p.id));
+    m_machine->setCurrentIndex(m_machine->findData(QStringLiteral("h200-nvswitch-8")));
+    m_machine->setToolTip(tr("The machine; more GPUs than it has repeat its first node, joined by a network switch"));
+    form->addRow(tr("M&achine:"), m_machine);
+    m_gpus = spin(this, 1, kMaxTopologyGpus, 8, tr("GPUs in all: TP x CP x PP x DP"));
+    form->addRow(tr("&GPUs:"), m_gpus);
+    auto* axes = new QHBoxLayout;
+    m_tp = spin(this, 1, 1024, 8, tr("Tensor parallel: each layer's matrices split over this many GPUs (keep it inside a node)"));
+    m_pp = spin(this, 1, 4096, 1, tr("Pipeline parallel: the layers split into this many stages"));
+    m_cp = spin(this, 1, 1024, 1, tr("Context parallel: each sequence split over this many GPUs (ring attention)"));
+    m_ep = spin(this, 1, 1024, 1, tr("Expert parallel (mixtures of experts): the experts split over this many data-parallel replicas"));
+    m_dp = new QLabel(this);
+    m_dp->setToolTip(tr("Data parallel: the replicas the GPUs leave, GPUs / (TP x CP x PP)"));
+    for (auto [label, widget] : {std::pair{tr("TP"), static_cast<QWidget*>(m_tp)}, {tr("PP"), m_pp}, {tr("CP"), m_cp}, {tr("EP"), m_ep}}) {
+        axes->addWidget(new QLabel(label, this));
+        axes->addWidget(widget);
+    }
+    axes->addWidget(m_dp);
+    form->addRow(tr("Parallel sizes:"), axes);
+    m_zero = new QComboBox(this);
+    m_zero->addItem(tr("none (every replica holds everything)"), QStringLiteral("0"));
+    m_zero->addItem(tr("ZeRO-1 (optimizer state sharded)"), QStringLiteral("1"));
+    m_zero->addItem(tr("ZeRO-2 (also the gradients)"), QStringLiteral("2"));
+    m_zero->addItem(tr("ZeRO-3 (also the weights)"), QStringLiteral("3"));
+    m_zero->addItem(tr("FSDP (as ZeRO-3, with pipeline stages allowed)"), QStringLiteral("fsdp"));
+    m_zero->setToolTip(tr("What data parallelism shards over its replicas"));
+    form->addRow(tr("&Sharding:"), m_zero);
+    m_seq = spin(this, 128, 1'048'576, 4096, tr("Tokens per sequence"));
+    m_seq->setSingleStep(1024);
+    form->addRow(tr("Se&quence length:"), m_seq);
+    m_microBatch = spin(this, 1, 1024, 1, tr("Sequences per micro-batch"));
+    form->addRow(tr("M&icro-batch:"), m_microBatch);
+    m_globalBatch = spin(this, 0, 10'000'000, 0, tr("Sequences per step; 0: one per GPU"));
+    m_globalBatch->setSpecialValueText(tr("one per GPU"));
+    form->addRow(tr("Global &batch:"), m_globalBatch);
+    m_recompute = new QComboBox(this);
+    m_recompute->addItem(tr("selective (the attention core)"), QStringLiteral("selective"));
+    m_recompute->addItem(tr("none (keep every activation)"), QStringLiteral("none"));
+    m_recompute->addItem(tr("full (keep each layer's input only)"), QStringLiteral("full"));
+    m_recompute->setToolTip(tr("Activation recomputation: memory saved for compute spent again in the backward pass"));
+    form->addRow(tr("&Recomputation:"), m_recompute);
+    auto* schedule = new QHBoxLayout;
+    m_schedule = new QComboBox(this);
+    m_schedule->addItem(tr("1F1B"), QStringLiteral("1f1b"));
+    m_schedule->addItem(tr("GPipe"), QStringLiteral("gpipe"));
+    m_schedule->addItem(tr("interleaved 1F1B"), QStringLiteral("interleaved"));
+    m_schedule->setToolTip(tr("The order of each stage's forward and backward passes; interleaving divides the bubble by V"));
+    m_virtualStages = spin(this, 2, 64, 2, tr("V: chunks of layers per stage for the interleaved schedule"));
+    schedule->addWidget(m_schedule);
+    schedule->addWidget(new QLabel(tr("V"), this));
+    schedule->addWidget(m_virtualStages);
+    form->addRow(tr("Sc&hedule:"), schedule);
+    m_flash = new QCheckBox(tr("FlashAttention (no score matrix kept)"), this);
+    m_flash->setChecked(true);
+    form->addRow(QString(), m_flash);
+
+    m_summary = new QLabel(this);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_problems = new QLabel(this);
+    m_problems->setWordWrap(true);
+    m_problems->setStyleSheet(QStringLiteral("color: #D55E00;"));
+    m_bars = new MemoryBars(this);
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("&Open as scenario"));
+    m_buttons->button(QDialogButtonBox::Ok)->setToolTip(
+        tr("Open the plan as a new scenario: each stage's passes in the schedule's order, its collectives and its memory per GPU"));
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_problems);
+    layout->addWidget(m_bars, 1);
+    layout->addWidget(m_buttons);
+
+    for (QComboBox* box : {m_model, m_machine, m_zero, m_recompute, m_schedule}) {
+        box->setFocusPolicy(Qt::StrongFocus);
+        connect(box, &QComboBox::currentIndexChanged, this, &PlanDialog::recompute);
+    }
+    for (QSpinBox* box : {m_gpus, m_tp, m_pp, m_cp, m_ep, m_seq, m_microBatch, m_globalBatch, m_virtualStages})
+        connect(box, &QSpinBox::valueChanged, this, &PlanDialog::recompute);
+    connect(m_flash, &QCheckBox::toggled, this, &PlanDialog::recompute);
+    recompute();
+}
+
+TrainingSettings PlanDialog::settings() const
+{
+    TrainingSettings st;
+    st.seq = m_seq->value();
+    st.microBatch = m_microBatch->value();
+    st.globalBatch = m_globalBatch->value();
+    st.recompute = valueIn(kRecomputeNames, m_recompute->currentData().toString().toStdString()).value_or(Recompute::Selective);
+    st.flashAttention = m_flash->isChecked();
+    return st;
+}
+
+ParallelPlan PlanDialog::plan() const
+{
+    ParallelPlan plan;
+    plan.tp = m_tp->value();
+    plan.pp = m_pp->value();
+    plan.cp = m_cp->value();
+    plan.ep = m_ep->value();
+    const int fixed = plan.tp * plan.pp * plan.cp;
+    plan.dp = m_gpus->value() % fixed == 0 ? m_gpus->value() / fixed : 0;
+    plan.zero = valueIn(kZeroStageNames, m_zero->currentData().toString().toStdString()).value_or(ZeroStage::None);
+    const auto kind = valueIn(kScheduleNames, m_schedule->currentData().toString().toStdString()).value_or(ScheduleKind::OneFOneB);
+    plan.schedule = {kind, kind == ScheduleKind::Interleaved ? m_virtualStages->value() : 1};
+    return plan;
+}
+
+void PlanDialog::recompute()
+{
+    m_virtualStages->setEnabled(m_schedule->currentData().toString() == QStringLiteral("interleaved"));
+    m_estimate.reset();
+    QStringList problems;
+    auto model = loadModel(m_model->currentData().toString().toStdString());
+    auto topology = planMachine(m_machine->currentData().toString().toStdString(), m_gpus->value());
+    const ParallelPlan p = plan();
+    m_dp->setText(p.dp > 0 ? tr("DP %1").arg(p.dp) : tr("DP: GPUs not divisible"));
+    if (!model)
+        problems << i18n::engineError(model.error().message);
+    if (!topology)
+        problems << i18n::engineError(topology.error().message);
+    if (model && topology) {
+        m_loaded = *model;
+        m_topology = *topology;
+        if (p.dp == 0)
+            problems << tr("%1 GPUs are not a multiple of TP x CP x PP = %2.").arg(m_gpus->value()).arg(p.tp * p.cp * p.pp);
+        else
+            for (const Message& problem : planProblems(*model, settings(), p, *topology))
+                problems << i18n::engineText(problem);
+        if (problems.isEmpty()) {
+            PlanPricer pricer(*topology);
+            m_estimate = estimatePlan(*model, settings(), p, pricer);
+        }
+    }
+    m_problems->setText(problems.join(QLatin1Char('\n')));
+    m_problems->setVisible(!problems.isEmpty());
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(m_estimate.has_value());
+    if (!m_estimate) {
+        m_summary->clear();
+        m_bars->setStages({}, 0);
+        return;
+    }
+    const PlanEstimate& e = *m_estimate;
+    m_summary->setText(summaryText());
+    std::vector<PlanMemory> stages;
+    for (const StageEstimate& s : e.stages)
+        stages.push_back(s.memory);
+    m_bars->setStages(std::move(stages), e.gpuMemory);
+}
+
+QString PlanDialog::summaryText() const
+{
+    if (!m_estimate)
+        return {};
+    const PlanEstimate& e = *m_estimate;
+    return tr("Step %1 s, %2 tokens/s per GPU, %3 model TFLOP/s per GPU (MFU %4 %), pipeline bubble %5 %.")
+               .arg(e.stepUs / 1e6, 0, 'f', 2)
+               .arg(e.tokensPerSecPerGpu, 0, 'f', 0)
+               .arg(e.modelTflopsPerGpu, 0, 'f', 0)
+               .arg(e.mfu * 100, 0, 'f', 1)
+               .arg(e.bubbleFraction * 100, 0, 'f', 1) +
+           QLatin1Char('\n') + i18n::engineText(Message("plan.out.limits").with("what", e.bottleneck));
+}
+
+QString PlanDialog::problemText() const { return m_problems->text(); }
+
+Result<Scenario> PlanDialog::scenario() const
+{
+    if (!m_estimate || !m_loaded || !m_topology)
+        return badInput("no plan to open");
+    return planScenario(*m_loaded, settings(), *m_estimate, *m_topology);
+}
+
+void PlanDialog::setModel(const QString& presetId) { m_model->setCurrentIndex(m_model->findData(presetId)); }
+
+void PlanDialog::setMachine(const QString& presetId, int gpus)
+{
+    m_machine->setCurrentIndex(m_machine->findData(presetId));
+    m_gpus->setValue(gpus);
+}
+
+void PlanDialog::setAxes(int tp, int pp, int cp)
+{
+    m_tp->setValue(tp);
+    m_pp->setValue(pp);
+    m_cp->setValue(cp);
+}
+
+} // namespace shardlab::gui

@@ -1,0 +1,73 @@
+// File > New from a transformer plan: a model, a machine and a parallel plan chosen with boxes;
+// the plan's step, MFU, bubble and what limits it, and each pipeline stage's memory per GPU as
+// stacked bars, recomputed on every change (the engine's planner, docs/planner.md); "Open as
+// scenario" opens the plan as a new untitled scenario whose run draws its schedule.
+#pragma once
+
+#include "shardlab/base/result.h"
+#include "shardlab/model/scenario.h"
+#include "shardlab/plan/plan_estimate.h"
+
+#include <QDialog>
+
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+class QDialogButtonBox;
+class QLabel;
+class QSpinBox;
+
+namespace shardlab::gui {
+
+class MemoryBars;
+
+class PlanDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit PlanDialog(QWidget* parent = nullptr);
+
+    // What the boxes say, and the plan priced (nullopt while the plan is refused).
+    const std::optional<PlanEstimate>& estimate() const { return m_estimate; }
+    QString summaryText() const;
+    QString problemText() const;
+    // The plan as a scenario (after accept()).
+    Result<Scenario> scenario() const;
+
+    // For tests and for opening with a choice made: the model preset and the sizes.
+    void setModel(const QString& presetId);
+    void setMachine(const QString& presetId, int gpus);
+    void setAxes(int tp, int pp, int cp);
+
+private:
+    void recompute();
+    TrainingSettings settings() const;
+    ParallelPlan plan() const;
+
+    QComboBox* m_model;
+    QComboBox* m_machine;
+    QSpinBox* m_gpus;
+    QSpinBox* m_tp;
+    QSpinBox* m_pp;
+    QSpinBox* m_cp;
+    QSpinBox* m_ep;
+    QLabel* m_dp;
+    QComboBox* m_zero;
+    QSpinBox* m_seq;
+    QSpinBox* m_microBatch;
+    QSpinBox* m_globalBatch;
+    QComboBox* m_recompute;
+    QComboBox* m_schedule;
+    QSpinBox* m_virtualStages;
+    QCheckBox* m_flash;
+    QLabel* m_summary;
+    QLabel* m_problems;
+    MemoryBars* m_bars;
+    QDialogButtonBox* m_buttons;
+
+    std::optional<TransformerModel> m_loaded;
+    std::optional<Topology> m_topology;
+    std::optional<PlanEstimate> m_estimate;
+};
+
+} // namespace shardlab::gui

@@ -1,0 +1,77 @@
+// Issue 27, File > New from a transformer plan: the dialog prices the plan as the boxes change,
+// refuses an impossible one with its reason (and no way to open it), and opens a plan as a new
+// scenario whose program is the schedule and whose memory is the plan's.
+#include "document/document.h"
+#include "plan/plandialog.h"
+#include "shell/mainwindow.h"
+
+#include <QDialogButtonBox>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTest>
+#include <QTimer>
+
+using namespace shardlab;
+using namespace shardlab::gui;
+
+class TestPlanDialog : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setApplicationName(QStringLiteral("shardlab-test-plandialog"));
+    }
+
+    void pricesThePlanAndRefusesAnImpossibleOne()
+    {
+        PlanDialog dialog;
+        dialog.setModel(QStringLiteral("llama3-8b"));
+        dialog.setMachine(QStringLiteral("h200-nvswitch-8"), 8);
+        dialog.setAxes(8, 1, 1);
+        QVERIFY(dialog.estimate().has_value());
+        QVERIFY(dialog.summaryText().contains(QStringLiteral("MFU")));
+        QCOMPARE(dialog.estimate()->plan.dp, 1);
+        QPushButton* open = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+        QVERIFY(open->isEnabled());
+
+        dialog.setAxes(3, 1, 1); // 32 heads are not divisible by 3 (and 8 GPUs not by TP 3)
+        QVERIFY(!dialog.estimate().has_value());
+        QVERIFY(!open->isEnabled());
+        QVERIFY2(dialog.problemText().contains(QStringLiteral("not a multiple")), qPrintable(dialog.problemText()));
+
+        dialog.setMachine(QStringLiteral("h200-nvswitch-8"), 6);
+        QVERIFY2(dialog.problemText().contains(QStringLiteral("TP 3 does not divide the 32 attention heads")),
+                 qPrintable(dialog.problemText()));
+
+        dialog.setMachine(QStringLiteral("h200-nvswitch-8"), 8);
+        dialog.setAxes(2, 4, 1);
+        QVERIFY(dialog.estimate().has_value());
+        QCOMPARE(static_cast<int>(dialog.estimate()->stages.size()), 4);
+    }
+
+    void opensThePlanAsANewScenario()
+    {
+        MainWindow w;
+        QTimer::singleShot(0, [] {
+            auto* dialog = qobject_cast<PlanDialog*>(QApplication::activeModalWidget());
+            QVERIFY(dialog);
+            dialog->setModel(QStringLiteral("teaching-125m"));
+            dialog->setMachine(QStringLiteral("h200-nvswitch-8"), 4);
+            dialog->setAxes(1, 4, 1);
+            dialog->accept();
+        });
+        w.newFromPlan();
+        const Scenario& sc = w.scenario();
+        QCOMPARE(sc.topology.rankCount(), 4);
+        int passes = 0;
+        for (const Op& op : sc.program)
+            passes += op.kind == OpKind::Compute;
+        QVERIFY(passes >= 2 * 4); // a forward and a backward pass per stage and micro-batch
+        QVERIFY(sc.name.find("TP 1 x PP 4") != std::string::npos);
+        QVERIFY(w.document()->filePath().isEmpty()); // untitled: saving asks where
+    }
+};
+
+QTEST_MAIN(TestPlanDialog)
+#include "test_plandialog.moc"
