@@ -2928,6 +2928,26 @@ first mismatch</source>
             <numerusform>每张 GPU 的 GB，按流水线阶段（%n 个阶段）</numerusform>
         </translation>
     </message>
+    <message>
+        <source>weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation>激活</translation>
+    </message>
+    <message>
+        <source>temporary</source>
+        <translation>临时</translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::NewItemDialog</name>
@@ -3298,10 +3318,6 @@ first mismatch</source>
         <translation>V</translation>
     </message>
     <message>
-        <source>Sc&amp;hedule:</source>
-        <translation>调度(&amp;H)：</translation>
-    </message>
-    <message>
         <source>FlashAttention (no score matrix kept)</source>
         <translation>FlashAttention（不保存分数矩阵）</translation>
     </message>
@@ -3328,6 +3344,10 @@ first mismatch</source>
     <message>
         <source>Step %1 s, %2 tokens/s per GPU, %3 model TFLOP/s per GPU (MFU %4 %), pipeline bubble %5 %.</source>
         <translation>单步 %1 秒，每张 GPU 每秒 %2 个词元，每张 GPU %3 模型 TFLOP/s（MFU %4 %），流水线气泡 %5 %。</translation>
+    </message>
+    <message>
+        <source>Schedule:</source>
+        <translation>调度：</translation>
     </message>
 </context>
 <context>

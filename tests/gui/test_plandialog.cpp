@@ -4,6 +4,7 @@
 #include "document/document.h"
 #include "plan/plandialog.h"
 #include "shell/mainwindow.h"
+#include "screenshot.h"
 
 #include <QDialogButtonBox>
 #include <QPushButton>
@@ -47,6 +48,9 @@ private slots:
         dialog.setMachine(QStringLiteral("h200-nvswitch-8"), 8);
         dialog.setAxes(2, 4, 1);
         QVERIFY(dialog.estimate().has_value());
+        dialog.resize(560, 760);
+        dialog.show();
+        test::saveScreen(&dialog, QStringLiteral("plan-dialog"));
         QCOMPARE(static_cast<int>(dialog.estimate()->stages.size()), 4);
     }
 

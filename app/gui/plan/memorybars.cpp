@@ -2,7 +2,9 @@
 
 #include "shardlab/model/palette.h"
 
+#include <QFontMetricsF>
 #include <QPainter>
+#include <QStringList>
 
 #include <algorithm>
 #include <array>
@@ -29,7 +31,7 @@ void MemoryBars::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
-    const QRectF area = QRectF(rect()).adjusted(40, 8, -8, -22);
+    const QRectF area = QRectF(rect()).adjusted(40, 18, -8, -22);
     if (m_stages.empty() || area.width() <= 0 || area.height() <= 0)
         return;
     double top = m_capacity;
@@ -60,6 +62,17 @@ void MemoryBars::paintEvent(QPaintEvent*)
         p.setPen(line);
         p.drawLine(QPointF(area.left(), y), QPointF(area.right(), y));
         p.drawText(QRectF(0, y - 10, 38, 20), Qt::AlignRight | Qt::AlignVCenter, QString::number(m_capacity / 1e9, 'f', 0));
+    }
+    // the legend, top left: a swatch and a name per kind, darkest first
+    const QStringList names{tr("weights"), tr("gradients"), tr("optimizer"), tr("activations"), tr("temporary")};
+    double x = area.left();
+    const QFontMetricsF metrics(font());
+    for (size_t k = 0; k < shades.size(); ++k) {
+        p.fillRect(QRectF(x, 2, 10, 10), shades[k]);
+        p.setPen(palette().color(QPalette::WindowText));
+        const QString name = names[static_cast<int>(k)];
+        p.drawText(QPointF(x + 13, 11), name);
+        x += 13 + metrics.horizontalAdvance(name) + 10;
     }
     p.setPen(palette().color(QPalette::WindowText));
     p.drawText(QRectF(area.left(), area.bottom() + 2, area.width(), 18), Qt::AlignCenter,

@@ -95,7 +95,7 @@ PlanDialog::PlanDialog(QWidget* parent) : QDialog(parent)
     schedule->addWidget(m_schedule);
     schedule->addWidget(new QLabel(tr("V"), this));
     schedule->addWidget(m_virtualStages);
-    form->addRow(tr("Sc&hedule:"), schedule);
+    form->addRow(tr("Schedule:"), schedule);
     m_flash = new QCheckBox(tr("FlashAttention (no score matrix kept)"), this);
     m_flash->setChecked(true);
     form->addRow(QString(), m_flash);
