@@ -69,7 +69,7 @@ TEST(LiveGpu, DevicesAndTopology)
     ASSERT_TRUE(topo.ok()) << topo.error().message;
     EXPECT_EQ(topo->rankCount(), test::liveGpuCount());
     EXPECT_TRUE(validateTopology(*topo).ok());
-    std::cout << formatTopoMatrix(*topo) << shardlab::cli::formatDetectedDevices(*devices);
+    std::cout << topoMatrixText(*topo, Language::English) << shardlab::cli::formatDetectedDevices(*devices);
 }
 
 TEST(LiveGpu, ClockAlignmentWithinFiveMicroseconds)

@@ -128,7 +128,7 @@ TEST(LiveRankGpu, EachRankInItsOwnThreadMatchesTheSingleProcessRun)
     }
     std::cout << formatPlacement(out[0].placement);
     ASSERT_TRUE(out[0].machine.has_value());
-    std::cout << formatTopoMatrix(*out[0].machine);
+    std::cout << topoMatrixText(*out[0].machine, Language::English);
 }
 
 TEST(LiveRankGpu, AMismatchHangsEveryPartAndRankZeroReportsIt)
