@@ -139,7 +139,7 @@ TEST(LabReport, LiveRunsAreVerifiedByTheirWrongCounts)
         if (!run)
             return run;
         run->mode = RunMode::Live;
-        run->clockNote = "test clock";
+        run->clockNote = verbatim("test clock");
         if (!run->collectives.empty())
             run->collectives[0].wrongElements = 3;
         ++runs;

@@ -276,7 +276,6 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
     out.mode = live ? RunMode::Live : RunMode::Simulated;
     out.ranks = n;
     out.clockNote = parts.front().run.clockNote;
-    out.clockWording = parts.front().run.clockWording;
     out.devices.assign(static_cast<size_t>(n), "");
     out.peakMemory.assign(static_cast<size_t>(n), 0);
     bool paging = false;

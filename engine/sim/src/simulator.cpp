@@ -186,7 +186,7 @@ void Engine::prepare()
     m_run.ranks = n;
     for (const Gpu& g : m_s.topology.gpus)
         m_run.devices.push_back(g.name);
-    m_run.clockNote = "one simulated clock";
+    m_run.clockNote = verbatim("one simulated clock");
     // Exactly the estimate (an upper bound, below the limit checkRunnable enforced): the vectors
     // never grow by doubling, which would hold the old and the new copy at once.
     const EventEstimate estimate = estimateEvents(m_s);
