@@ -93,7 +93,7 @@ void dropSetUp(RunResult& run, size_t calls)
     }
     for (int r = 0; r < run.ranks; ++r)
         if (const auto& [from, to] = setUp[static_cast<size_t>(r)]; from < to)
-            spans.push_back({r, 0, SpanKind::Compute, from, to, setUpOps, 0, 0, -1, -1});
+            spans.push_back({.rank = r, .kind = SpanKind::Compute, .beginUs = from, .endUs = to, .op = setUpOps});
     // The set-up's collectives are the first ones (canonical order); any of them may be missing
     // (completed by no rank).
     std::vector<int> newIndex(run.collectives.size(), -1);
@@ -214,7 +214,7 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
             if (std::isnan(cursor))
                 first = cursor = a;
             if (a > cursor)
-                run.spans.push_back({r, 0, SpanKind::Compute, cursor, a, 2 * k, 0, 0, -1, -1});
+                run.spans.push_back({.rank = r, .kind = SpanKind::Compute, .beginUs = cursor, .endUs = a, .op = 2 * k});
             const int index = static_cast<int>(run.collectives.size());
             CollectiveRecord c;
             c.op = 2 * k + 1;
@@ -229,7 +229,8 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
             c.algorithm = algorithmOf(t.op->algorithm);
             c.protocol = protocolOf(t.op->protocol);
             run.collectives.push_back(std::move(c));
-            run.spans.push_back({r, 0, SpanKind::Comm, a, e, 2 * k + 1, 0, 0, index, -1});
+            run.spans.push_back(
+                {.rank = r, .kind = SpanKind::Comm, .beginUs = a, .endUs = e, .op = 2 * k + 1, .collective = index});
             cursor = std::max(cursor, e);
             last = cursor;
             lastDone = std::max(lastDone, k);
@@ -272,8 +273,11 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
     }
     for (int r = 0; r < n; ++r)
         if (std::isfinite(firstBegin[static_cast<size_t>(r)]) && firstBegin[static_cast<size_t>(r)] > t0)
-            run.spans.push_back({r, 0, SpanKind::Compute, t0, firstBegin[static_cast<size_t>(r)], firstOp[static_cast<size_t>(r)], 0, 0,
-                                 -1, -1});
+            run.spans.push_back({.rank = r,
+                .kind = SpanKind::Compute,
+                .beginUs = t0,
+                .endUs = firstBegin[static_cast<size_t>(r)],
+                .op = firstOp[static_cast<size_t>(r)]});
     // Canonical order: collective k at index k (the merge orders them by start), spans by step.
     std::vector<size_t> byOp(run.collectives.size());
     for (size_t i = 0; i < byOp.size(); ++i)
