@@ -102,7 +102,7 @@ int liveUnderLauncher(const Result<Scenario>& loaded, const LaunchInfo& launch, 
     const int printed = printRun(scenario, *out.run, args, io);
     if (!args.json)
         io.out << "\n" << launchLine(launch, out.placement, *t, io) << "\n"
-               << formatPlacement(out.placement, io.language()) << io.say(Message("cli.clocks").with("note", out.run->clockMessage())) << "\n";
+               << formatPlacement(out.placement, io.language()) << io.say(Message("cli.clocks").with("note", out.run->clockNote)) << "\n";
     return checkWrongElements(*out.run, std::max(printed, out.exitStatus), io);
 }
 

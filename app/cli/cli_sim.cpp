@@ -120,10 +120,10 @@ int printRun(const Scenario& scenario, const RunResult& run, const RunArgs& args
     // What a live run changed or could not do, and how its clocks were aligned. On stderr with
     // --json, so that stdout stays one JSON object.
     std::ostream& notes = json ? io.err : io.out;
-    for (size_t i = 0; i < run.notes.size(); ++i)
-        notes << (json ? "shardlab: note: " + run.notes[i] : io.say(Message("cli.note").with("note", run.noteMessage(i)))) << "\n";
+    for (const Message& note : run.notes)
+        notes << (json ? "shardlab: note: " + english(note) : io.say(Message("cli.note").with("note", note))) << "\n";
     if (run.mode == RunMode::Live && !json && !run.clockNote.empty())
-        io.out << io.say(Message("cli.clock").with("note", run.clockMessage())) << "\n";
+        io.out << io.say(Message("cli.clock").with("note", run.clockNote)) << "\n";
     if (run.hang) {
         io.err << "shardlab: " << io.say(Message("cli.hung").with("explanation", run.hang->explanationMessage())) << "\n";
         for (size_t r = 0; r < run.hang->pending.size(); ++r)

@@ -49,8 +49,15 @@ inline RankPart partOf(const RunResult& whole, int rank, double offsetUs)
         run.collectives.push_back(mine);
         // One undivided Comm span from arrival to end, as a process that cannot see the others records it.
         if (auto st = streamOf.find(static_cast<int>(i)); st != streamOf.end())
-            run.spans.push_back({rank, st->second, SpanKind::Comm, mine.arrivalUs[k], mine.endUs, c.op, c.iteration, c.bucket,
-                                 index, -1});
+            run.spans.push_back({.rank = rank,
+                .stream = st->second,
+                .kind = SpanKind::Comm,
+                .beginUs = mine.arrivalUs[k],
+                .endUs = mine.endUs,
+                .op = c.op,
+                .iteration = c.iteration,
+                .bucket = c.bucket,
+                .collective = index});
     }
     // Everything else as measured: compute, and the compute stream waiting for the communication
     // stream (a span on a lower stream than the collective it waits for).
@@ -59,8 +66,17 @@ inline RankPart partOf(const RunResult& whole, int rank, double offsetUs)
             continue;
         const bool own = s.collective >= 0 && s.kind != SpanKind::Compute && s.stream == streamOf[s.collective];
         if (!own)
-            run.spans.push_back({s.rank, s.stream, s.kind, s.beginUs + offsetUs, s.endUs + offsetUs, s.op, s.iteration,
-                                 s.bucket, s.collective >= 0 ? recordOf.at(s.collective) : -1, s.waitedFor, s.detail});
+            run.spans.push_back({.rank = s.rank,
+                .stream = s.stream,
+                .kind = s.kind,
+                .beginUs = s.beginUs + offsetUs,
+                .endUs = s.endUs + offsetUs,
+                .op = s.op,
+                .iteration = s.iteration,
+                .bucket = s.bucket,
+                .collective = s.collective >= 0 ? recordOf.at(s.collective) : -1,
+                .waitedFor = s.waitedFor,
+                .detail = s.detail});
     }
     if (whole.hang) {
         run.hang = whole.hang;

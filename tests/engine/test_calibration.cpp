@@ -180,7 +180,7 @@ TEST(Calibration, ComputeEfficiencyAndBadSamples)
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_NEAR(r->profile.computeEfficiency.at("H200"), 0.75, 1e-12);
     bool leftOut = false;
-    for (const std::string& n : r->notes)
+    for (const std::string& n : english(r->notes))
         leftOut = leftOut || n.find("left out") != std::string::npos;
     EXPECT_TRUE(leftOut);
     // errors name what is wrong

@@ -92,7 +92,7 @@ TEST(ClockSync, DriftIsInterpolated)
 TEST(ClockSync, ApplyMovesEveryTime)
 {
     RunResult run;
-    run.spans.push_back({0, 0, SpanKind::Compute, 110, 120});
+    run.spans.push_back({.rank = 0, .kind = SpanKind::Compute, .beginUs = 110, .endUs = 120});
     CollectiveRecord c;
     c.group = {0, 1};
     c.arrivalUs = {120, std::nan("")};

@@ -63,7 +63,7 @@ TEST(LabReport, StragglerReportHasEverySectionAndNamesRankZero)
     EXPECT_FALSE(r->topology.fastDomain);
     EXPECT_EQ(r->topology.slowestPath, PathClass::Phb);
     EXPECT_TRUE(contains(r->topology.sentence, "do not share a fast interconnect domain"));
-    EXPECT_TRUE(contains(r->topology.matrix, "GPU0"));
+    EXPECT_TRUE(contains(topoMatrixText(r->topology.topology, Language::English), "GPU0"));
 
     // timing: four sizes; compute is the same (mean of 120/60/40/20 = 60 ms) and so is the wait
     // (mean of 0/60/80/100 = 60 ms); the collective grows with the size
@@ -139,7 +139,7 @@ TEST(LabReport, LiveRunsAreVerifiedByTheirWrongCounts)
         if (!run)
             return run;
         run->mode = RunMode::Live;
-        run->clockNote = "test clock";
+        run->clockNote = verbatim("test clock");
         if (!run->collectives.empty())
             run->collectives[0].wrongElements = 3;
         ++runs;

@@ -142,10 +142,9 @@ TEST(LabReportChinese, LegendNamesInEnglishAreThePalettesNames)
         EXPECT_EQ(categoryName(c, Language::English), palette::name(c));
 }
 
-TEST(LabReportChinese, TheTopologyMatrixIsWordedInChineseAndEnglishIsUnchanged)
+TEST(LabReportChinese, TheTopologyMatrixIsWordedInChinese)
 {
     const Scenario s = test::loadExample("straggler-12-6-4-2.shardlab.json");
-    EXPECT_EQ(topoMatrixText(s.topology, Language::English), formatTopoMatrix(s.topology));
     const std::string zh = topoMatrixText(s.topology, Language::Chinese);
     EXPECT_NE(zh.find("图例："), std::string::npos);
     EXPECT_NE(zh.find("PHB  = 经过 PCIe 以及一个 PCIe 主桥（通常是 CPU）的连接"), std::string::npos) << zh;

@@ -349,7 +349,7 @@ TEST(LiveTimeline, ChunksSentAsIterationsCompleteAreTheFinalRun)
     finished.iterations = all.marks;
     finished.devices = {"GPU 0", "GPU 1"};
     finished.peakMemory = {1 << 20, 1 << 20};
-    finished.clockNote = "test clock";
+    finished.clockNote = verbatim("test clock");
     ASSERT_TRUE(writer.result(finished));
     std::istringstream lines(out.str());
     std::string line;

@@ -77,7 +77,7 @@ TEST(MachineTopology, NvlinkThroughSwitchAndDirect)
     c = classifyPairs(t);
     EXPECT_EQ(c[0][1].cls, PathClass::NvLink);
     EXPECT_EQ(c[0][1].nvlinks, 4);
-    EXPECT_NE(formatTopoMatrix(t).find("NV4"), std::string::npos);
+    EXPECT_NE(topoMatrixText(t, Language::English).find("NV4"), std::string::npos);
     // Without the bridge: PHB, and not one fast domain.
     pair.nvlinks = {{0, 0}, {0, 0}};
     t = topologyFromMachine(pair);

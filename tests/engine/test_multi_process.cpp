@@ -172,9 +172,9 @@ TEST(MultiProcess, FourProcessesGiveTheSameRunAsOne)
     ASSERT_TRUE(out[0].run.has_value());
     const RunResult& merged = *out[0].run;
     EXPECT_EQ(merged.mode, RunMode::Live);
-    EXPECT_NE(merged.clockNote.find("clocks of 4 processes aligned to rank 0's by 8 ping-pongs each over in-process"),
+    EXPECT_NE(english(merged.clockNote).find("clocks of 4 processes aligned to rank 0's by 8 ping-pongs each over in-process"),
               std::string::npos)
-        << merged.clockNote;
+        << english(merged.clockNote);
     // The measured offsets were removed: the figures are those of the original run, within the
     // clock error (which on this test's threads is far below the run's milliseconds).
     const Summary a = summarize(j.scenario, j.whole), b = summarize(j.scenario, merged);
@@ -521,14 +521,14 @@ TEST(MultiProcess, AStreamedJobIsReadBackAsTheMergedRun)
     auto read = readRunStream(stream.out.str(), "<stream>", &header);
     ASSERT_TRUE(read.ok()) << read.error().message;
     EXPECT_EQ(serializeRunResult(*read), serializeRunResult(merged)); // to the last bit
-    EXPECT_EQ(read->notes, merged.notes);
+    EXPECT_EQ(english(read->notes), english(merged.notes));
     // the header came before the run with the job's machine (two pretend hosts), which the
     // writer sends where it is a valid topology (these pretend GPUs have no specifications)
     ASSERT_TRUE(out[0].machine.has_value());
     EXPECT_EQ(out[0].machine->nodeCount(), 2);
     EXPECT_EQ(header.machine.has_value(), validateTopology(*out[0].machine).ok());
     EXPECT_EQ(header.launch, "in-process test, 4 processes");
-    EXPECT_NE(merged.clockNote.find("held through it"), std::string::npos) << merged.clockNote;
+    EXPECT_NE(english(merged.clockNote).find("held through it"), std::string::npos) << english(merged.clockNote);
     // and it is the run that was measured
     const Summary a = summarize(j.scenario, j.whole), b = summarize(j.scenario, *read);
     EXPECT_NEAR(a.stepTimeMs, b.stepTimeMs, 0.05 * a.stepTimeMs);

@@ -63,11 +63,44 @@ TEST(Presets, FirstGpusKeepsOnlyTheirHardware)
     EXPECT_EQ(pathClassLabel(classifyPairs(two)[0][1]), "PIX");
 }
 
-TEST(Presets, MatrixTextHasLegendAndRoutes)
+// nvidia-smi's layout, word for word in English: the whole text, so that a change to it shows here.
+TEST(Presets, MatrixTextIsNvidiaSmisInEnglish)
 {
-    const std::string text = formatTopoMatrix(*preset("teaching-4x16gb-pcie"));
+    EXPECT_EQ(topoMatrixText(*preset("teaching-4x16gb-pcie"), Language::English),
+        "Topology: teaching-4x16gb-pcie\n"
+        "Source:   NVIDIA Tesla V100 PCIe datasheet (14 TFLOP/s FP32, 16 GB, 900 GB/s); "
+        "PCI-SIG Gen3 x16 = 15.75 GB/s per direction\n"
+        "\n"
+        "        GPU0   GPU1   GPU2   GPU3   Node  Device\n"
+        "GPU0    X      PIX    PHB    PHB    0     V100 PCIe 16GB, 16 GB, 14.0 TFLOP/s\n"
+        "GPU1    PIX    X      PHB    PHB    0     V100 PCIe 16GB, 16 GB, 14.0 TFLOP/s\n"
+        "GPU2    PHB    PHB    X      PIX    0     V100 PCIe 16GB, 16 GB, 14.0 TFLOP/s\n"
+        "GPU3    PHB    PHB    PIX    X      0     V100 PCIe 16GB, 16 GB, 14.0 TFLOP/s\n"
+        "\n"
+        "Legend:\n"
+        "\n"
+        "  X    = Self\n"
+        "  PIX  = Connection traversing at most a single PCIe bridge\n"
+        "  PHB  = Connection traversing PCIe as well as a PCIe Host Bridge (typically the CPU)\n"
+        "\n"
+        "Routes (bandwidth per direction of the narrowest link, latency summed over links):\n"
+        "\n"
+        "  GPU0 <-> GPU1      15.8 GB/s   1.00 us  via pcie0\n"
+        "  GPU0 <-> GPU2      15.8 GB/s   2.00 us  via pcie0 > cpu0 > pcie1\n"
+        "  GPU0 <-> GPU3      15.8 GB/s   2.00 us  via pcie0 > cpu0 > pcie1\n"
+        "  GPU1 <-> GPU2      15.8 GB/s   2.00 us  via pcie0 > cpu0 > pcie1\n"
+        "  GPU1 <-> GPU3      15.8 GB/s   2.00 us  via pcie0 > cpu0 > pcie1\n"
+        "  GPU2 <-> GPU3      15.8 GB/s   1.00 us  via pcie1\n"
+        "\n"
+        "The ranks do not share one fast interconnect domain (NVLink/NVSwitch between every pair).\n");
+}
+
+TEST(Presets, MatrixTextHasLegendAndRoutesInChinese)
+{
+    const std::string text = topoMatrixText(*preset("teaching-4x16gb-pcie"), Language::Chinese);
     EXPECT_NE(text.find("GPU0   GPU1"), std::string::npos);
-    EXPECT_NE(text.find("PIX  = Connection traversing at most a single PCIe bridge"), std::string::npos);
+    EXPECT_NE(text.find("  PIX  = 最多经过一个 PCIe 桥的连接\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("  X    = 自身\n"), std::string::npos) << text;
     EXPECT_NE(text.find("GPU0 <-> GPU2"), std::string::npos);
-    EXPECT_NE(text.find("do not share"), std::string::npos);
+    EXPECT_EQ(text.find("Legend"), std::string::npos);
 }

@@ -24,7 +24,8 @@ void expectIdentical(const RunResult& a, const RunResult& b)
     EXPECT_EQ(a.mode, b.mode);
     EXPECT_EQ(a.ranks, b.ranks);
     EXPECT_EQ(a.devices, b.devices);
-    EXPECT_EQ(a.clockNote, b.clockNote);
+    EXPECT_EQ(english(a.clockNote), english(b.clockNote));
+    EXPECT_EQ(a.clockNote.id, b.clockNote.id);
     ASSERT_EQ(a.spans.size(), b.spans.size());
     for (size_t i = 0; i < a.spans.size(); ++i) {
         const Span &x = a.spans[i], &y = b.spans[i];
@@ -65,7 +66,7 @@ RunResult sample()
     EXPECT_TRUE(run.ok());
     RunResult r = *run;
     r.mode = RunMode::Live;
-    r.clockNote = "aligned; error <= 1.5 us";
+    r.clockNote = verbatim("aligned; error <= 1.5 us");
     // awkward doubles survive exactly
     r.spans.front().beginUs = 0.1 + 0.2;
     r.spans.front().endUs = 1e9 + 1.0 / 3.0;

@@ -26,7 +26,7 @@ Scenario load(const char* name)
 void expectSameRun(const RunResult& a, const RunResult& b)
 {
     EXPECT_EQ(serializeRunResult(a), serializeRunResult(b));
-    EXPECT_EQ(a.notes, b.notes);
+    EXPECT_EQ(english(a.notes), english(b.notes));
 }
 
 // What `shardlab sim FILE --stream` writes: header, a chunk per iteration, result.
@@ -113,7 +113,7 @@ TEST(RunStream, AWholeRunIsSentAsOneChunkPerIteration)
     auto run = simulate(scenario);
     ASSERT_TRUE(run);
     run->mode = RunMode::Live;
-    run->notes = {"collective sizes scaled down to fit"};
+    run->notes = {verbatim("collective sizes scaled down to fit")};
     std::ostringstream out;
     RunStreamWriter writer(out);
     StreamHeader header;
@@ -185,7 +185,7 @@ TEST(RunStream, AStreamThatStopsEarlyKeepsWhatArrived)
     EXPECT_EQ(partial.iterations.size(), 2u);
     EXPECT_EQ(partial.devices.size(), static_cast<size_t>(scenario.ranks()));
     ASSERT_FALSE(partial.notes.empty());
-    EXPECT_NE(partial.notes.back().find("incomplete"), std::string::npos);
+    EXPECT_NE(english(partial.notes.back()).find("incomplete"), std::string::npos);
     EXPECT_TRUE(checkRunAgainstScenario(partial, scenario));
 }
 
@@ -344,5 +344,5 @@ TEST(RunStream, AnOpenProgramsStreamThatStopsEarlySaysHowManyCollectivesArrived)
         << run.error().message;
     const RunResult partial = reader.partial();
     EXPECT_FALSE(partial.spans.empty());
-    EXPECT_NE(partial.notes.back().find("incomplete: the stream stopped before the program's end"), std::string::npos);
+    EXPECT_NE(english(partial.notes.back()).find("incomplete: the stream stopped before the program's end"), std::string::npos);
 }

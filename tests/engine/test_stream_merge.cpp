@@ -95,8 +95,9 @@ TEST(StreamMerge, EntriesSinceCountRecordsFromTheFirstSent)
     RunResult run;
     run.ranks = 2;
     run.collectives.resize(3);
-    run.spans = {{0, 0, SpanKind::Comm, 0, 1, 1, 0, 0, 0, -1}, {0, 0, SpanKind::Comm, 2, 3, 1, 1, 0, 2, -1},
-                 {1, 0, SpanKind::Compute, 3, 4, 0, 1, 0, -1, -1}};
+    run.spans = {{.rank = 0, .kind = SpanKind::Comm, .beginUs = 0, .endUs = 1, .op = 1, .collective = 0},
+        {.rank = 0, .kind = SpanKind::Comm, .beginUs = 2, .endUs = 3, .op = 1, .iteration = 1, .collective = 2},
+        {.rank = 1, .kind = SpanKind::Compute, .beginUs = 3, .endUs = 4, .iteration = 1}};
     run.iterations = {{0, 1}, {2, 4}};
     const RunResult next = entriesSince(run, 1, 2, 1);
     ASSERT_EQ(next.spans.size(), 2u);

@@ -166,9 +166,10 @@ TEST(TraceMerge, ClockErrorBelowTheTieNamesNobody)
     c.endUs = 150;
     c.lastArrival = 1;
     whole.collectives.push_back(c);
-    whole.spans.push_back({0, 0, SpanKind::Wait, 100, 100.4, 0, 0, 0, 0, 1});
-    whole.spans.push_back({0, 0, SpanKind::Comm, 100.4, 150, 0, 0, 0, 0, -1});
-    whole.spans.push_back({1, 0, SpanKind::Comm, 100.4, 150, 0, 0, 0, 0, -1});
+    whole.spans.push_back(
+        {.rank = 0, .kind = SpanKind::Wait, .beginUs = 100, .endUs = 100.4, .collective = 0, .waitedFor = 1});
+    whole.spans.push_back({.rank = 0, .kind = SpanKind::Comm, .beginUs = 100.4, .endUs = 150, .collective = 0});
+    whole.spans.push_back({.rank = 1, .kind = SpanKind::Comm, .beginUs = 100.4, .endUs = 150, .collective = 0});
     whole.iterations.push_back({0, 150});
     MergeOptions o;
     o.tieUs = 1.0;
@@ -219,7 +220,7 @@ TEST(TraceMerge, AMissingRecordOrRankIsAnError)
     EXPECT_FALSE(mergeRankParts(twice, exact()).ok());
 
     auto foreign = parts;
-    foreign[1].run.spans.push_back({2, 0, SpanKind::Compute, 0, 1});
+    foreign[1].run.spans.push_back({.rank = 2, .kind = SpanKind::Compute, .beginUs = 0, .endUs = 1});
     merged = mergeRankParts(foreign, exact());
     ASSERT_FALSE(merged.ok());
     EXPECT_NE(merged.error().message.find("sent a span of rank 2"), std::string::npos) << merged.error().message;

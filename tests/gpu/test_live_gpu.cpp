@@ -69,7 +69,7 @@ TEST(LiveGpu, DevicesAndTopology)
     ASSERT_TRUE(topo.ok()) << topo.error().message;
     EXPECT_EQ(topo->rankCount(), test::liveGpuCount());
     EXPECT_TRUE(validateTopology(*topo).ok());
-    std::cout << formatTopoMatrix(*topo) << shardlab::cli::formatDetectedDevices(*devices);
+    std::cout << topoMatrixText(*topo, Language::English) << shardlab::cli::formatDetectedDevices(*devices);
 }
 
 TEST(LiveGpu, ClockAlignmentWithinFiveMicroseconds)
@@ -213,8 +213,8 @@ TEST(LiveGpu, ScenarioWithEveryCollectiveGroupsBucketsAndOverlap)
     for (const Span& sp : run->spans)
         onCommStream += sp.stream == 1;
     EXPECT_GT(onCommStream, 0) << "overlapped buckets run on the communication stream";
-    EXPECT_NE(run->clockNote.find("alignment error"), std::string::npos);
-    std::cout << run->clockNote << "\n";
+    EXPECT_NE(english(run->clockNote).find("alignment error"), std::string::npos);
+    std::cout << english(run->clockNote) << "\n";
 }
 
 TEST(LiveGpu, StragglerArrivesLastAndTheOthersWait)
@@ -274,7 +274,7 @@ TEST(LiveGpu, WithoutCaptureOnlyIterationTimesAreKept)
     ASSERT_EQ(run->iterations.size(), 2u);
     for (const IterationMark& m : run->iterations)
         EXPECT_NEAR(m.endUs - m.beginUs, 3000, 600) << "3 ms of compute and a 1 MB all-reduce";
-    EXPECT_NE(run->clockNote.find("capture off"), std::string::npos);
+    EXPECT_NE(english(run->clockNote).find("capture off"), std::string::npos);
 }
 
 TEST(LiveGpu, WatchdogCatchesAMismatchAndTheProcessStaysUsable)
@@ -332,7 +332,7 @@ TEST(LiveGpu, AllocationFailureNamesRankBytesAndFreeMemory)
     auto fitted = runLive(s);
     ASSERT_TRUE(fitted.ok()) << fitted.error().message;
     ASSERT_FALSE(fitted->notes.empty());
-    EXPECT_NE(fitted->notes[0].find("scaled by"), std::string::npos) << fitted->notes[0];
+    EXPECT_NE(english(fitted->notes[0]).find("scaled by"), std::string::npos) << english(fitted->notes[0]);
     EXPECT_EQ(fitted->collectives[0].wrongElements, 0);
 }
 

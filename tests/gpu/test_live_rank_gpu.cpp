@@ -117,8 +117,8 @@ TEST(LiveRankGpu, EachRankInItsOwnThreadMatchesTheSingleProcessRun)
     }
     std::cout << "single process: step " << one.stepTimeMs << " ms; one thread per rank: step " << many.stepTimeMs
               << " ms\n"
-              << "clocks: " << merged.clockNote << "\n";
-    EXPECT_NE(merged.clockNote.find("GPU timer within"), std::string::npos) << merged.clockNote;
+              << "clocks: " << english(merged.clockNote) << "\n";
+    EXPECT_NE(english(merged.clockNote).find("GPU timer within"), std::string::npos) << english(merged.clockNote);
     // Who ran where, from NVML, and the combined topology.
     ASSERT_EQ(out[0].placement.size(), static_cast<size_t>(s.ranks()));
     for (const RankTopologyReport& p : out[0].placement) {
@@ -128,7 +128,7 @@ TEST(LiveRankGpu, EachRankInItsOwnThreadMatchesTheSingleProcessRun)
     }
     std::cout << formatPlacement(out[0].placement);
     ASSERT_TRUE(out[0].machine.has_value());
-    std::cout << formatTopoMatrix(*out[0].machine);
+    std::cout << topoMatrixText(*out[0].machine, Language::English);
 }
 
 TEST(LiveRankGpu, AMismatchHangsEveryPartAndRankZeroReportsIt)

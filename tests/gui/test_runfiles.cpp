@@ -239,7 +239,7 @@ private slots:
         rf.scenario = s;
         rf.run = *simulate(s);
         rf.run.mode = RunMode::Live;
-        rf.run.clockNote = "clocks of 4 processes aligned to rank 0's; residual error <= 2.0 us";
+        rf.run.clockNote = verbatim("clocks of 4 processes aligned to rank 0's; residual error <= 2.0 us");
         rf.createdBy = "test";
         rf.launch = "Open MPI (mpirun), 4 processes on 1 host";
         QVERIFY(saveResult(rf, path("live.shardlab-result.json").toStdString()).ok());

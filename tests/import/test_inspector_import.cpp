@@ -40,8 +40,8 @@ TEST(InspectorImport, TwoRanksNameTheStragglerAndItsWaits)
     std::sort(waits.begin(), waits.end());
     EXPECT_NEAR(waits[0], 302.795, 0.5);
     EXPECT_NEAR(waits[1], 302.820, 0.5);
-    EXPECT_NE(job->run.clockNote.find("output format v4.0"), std::string::npos) << job->run.clockNote;
-    EXPECT_NE(render(job->run.clockMessage(), Language::Chinese).find("NCCL Inspector"), std::string::npos);
+    EXPECT_NE(english(job->run.clockNote).find("output format v4.0"), std::string::npos) << english(job->run.clockNote);
+    EXPECT_NE(render(job->run.clockNote, Language::Chinese).find("NCCL Inspector"), std::string::npos);
 }
 
 TEST(InspectorLog, ALogInMemoryIsReadLineByLine)
@@ -116,7 +116,7 @@ TEST_F(InspectorBadInput, ALastLineCutShortIsLeftOutWithANote)
     auto job = importFiles({kDir / "rank0_vm-pid1307.log", dir / "rank1.log"});
     ASSERT_TRUE(job) << job.error().message;
     bool noted = false;
-    for (const std::string& n : job->run.notes)
+    for (const std::string& n : english(job->run.notes))
         noted = noted || n.find("cut short") != std::string::npos;
     EXPECT_TRUE(noted);
     // rank 1's records end before rank 0's: the run says so (the hang report of a process that ended)

@@ -118,8 +118,8 @@ TEST(KinetoImport, TwoRanksNameTheStragglerAndItsWaits)
     // rank 0 waits for rank 1's sleep in steps 3 and 5; rank 1 waits for nobody that long
     expectWaits(job->run, {{301.111, 301.076}, {}});
     // the clocks: one host, one clock; the ranks leave a collective within microseconds
-    EXPECT_NE(job->run.clockNote.find("PyTorch profiler traces"), std::string::npos) << job->run.clockNote;
-    EXPECT_FALSE(render(job->run.clockMessage(), Language::Chinese).empty());
+    EXPECT_NE(english(job->run.clockNote).find("PyTorch profiler traces"), std::string::npos) << english(job->run.clockNote);
+    EXPECT_FALSE(render(job->run.clockNote, Language::Chinese).empty());
     // What-if: the observed program simulates
     auto sim = simulate(job->scenario);
     ASSERT_TRUE(sim) << sim.error().message;
@@ -140,7 +140,7 @@ TEST(KinetoImport, TracesInMemoryMakeTheSameJobAsTheirFiles)
     ASSERT_TRUE(fromFiles) << fromFiles.error().message;
     EXPECT_EQ(fromMemory->run.ranks, 2);
     EXPECT_EQ(fromMemory->run.spans.size(), fromFiles->run.spans.size());
-    EXPECT_EQ(fromMemory->run.clockNote, fromFiles->run.clockNote);
+    EXPECT_EQ(english(fromMemory->run.clockNote), english(fromFiles->run.clockNote));
     expectWaits(fromMemory->run, {{301.111, 301.076}, {}});
     EXPECT_FALSE(kinetoJob({}));
     traces.pop_back();
@@ -203,7 +203,7 @@ TEST(KinetoJobNotes, RanksAreTakenFromTheCollectivesWhereDistributedInfoIsMissin
         auto job = importFiles({kData / "kineto" / name});
         ASSERT_TRUE(job) << job.error().message;
         std::string notes;
-        for (const std::string& n : job->run.notes)
+        for (const std::string& n : english(job->run.notes))
             notes += n + "\n";
         EXPECT_NE(notes.find(std::string(name) == "mesh4" ? "had no distributedInfo" : "named another rank in their distributedInfo"),
                   std::string::npos)
@@ -320,8 +320,8 @@ TEST_F(KinetoBadInput, ClocksSecondsApartAreAlignedAndSaySo)
     std::ofstream(dir / "ahead_rank1.json") << *text;
     auto job = importFiles({kData / "kineto/ddp2/kineto_rank0.json.gz", dir / "ahead_rank1.json"});
     ASSERT_TRUE(job) << job.error().message;
-    EXPECT_NE(job->run.clockNote.find("clocks disagree"), std::string::npos) << job->run.clockNote;
-    EXPECT_NE(job->run.clockNote.find("were 20000 us apart"), std::string::npos) << job->run.clockNote;
+    EXPECT_NE(english(job->run.clockNote).find("clocks disagree"), std::string::npos) << english(job->run.clockNote);
+    EXPECT_NE(english(job->run.clockNote).find("were 20000 us apart"), std::string::npos) << english(job->run.clockNote);
     // aligned, the waits are the same as on one clock
     expectWaits(job->run, {{301.111, 301.076}, {}});
 }
@@ -348,7 +348,7 @@ TEST_F(KinetoBadInput, AnUnknownKernelIsLeftOutWithANote)
     auto job = importFiles(files);
     ASSERT_TRUE(job) << job.error().message;
     bool noted = false;
-    for (const std::string& n : job->run.notes)
+    for (const std::string& n : english(job->run.notes))
         noted = noted || n.find("collective 'frobnicate', which ShardLab does not know, left out") != std::string::npos;
     EXPECT_TRUE(noted);
 }

@@ -181,7 +181,7 @@ void jobChecks(Transport& t, bool stream)
     if (!out.run)
         return;
     const Summary a = summarize(s, *whole), b = summarize(s, *out.run);
-    std::printf("merged step %.4f ms vs %.4f ms; %s\n", b.stepTimeMs, a.stepTimeMs, out.run->clockNote.c_str());
+    std::printf("merged step %.4f ms vs %.4f ms; %s\n", b.stepTimeMs, a.stepTimeMs, english(out.run->clockNote).c_str());
     check(std::fabs(a.stepTimeMs - b.stepTimeMs) < 0.02 * a.stepTimeMs, rank, "the merged step time");
     check(a.straggler == b.straggler, rank, "the same straggler");
     check(out.run->collectives.size() == whole->collectives.size(), rank, "every collective matched");
@@ -194,7 +194,7 @@ void jobChecks(Transport& t, bool stream)
     check(read.ok(), rank, "the stream reads back" + (read.ok() ? std::string() : ": " + read.error().message));
     if (read.ok())
         check(serializeRunResult(*read) == serializeRunResult(*out.run), rank, "the stream read back is the merged run");
-    std::printf("streamed %d chunks, %zu bytes; %s\n", chunks, streamed.str().size(), out.run->clockNote.c_str());
+    std::printf("streamed %d chunks, %zu bytes; %s\n", chunks, streamed.str().size(), english(out.run->clockNote).c_str());
 }
 
 int dieCheck(Transport& t)

@@ -196,7 +196,7 @@ TEST(CliProfileLive, StopEndsTheProgramAndKeepsWhatItRecorded)
     ASSERT_TRUE(run) << run.error().message;
     EXPECT_EQ(run->collectives.size(), 2u);
     bool said = false;
-    for (const std::string& n : run->notes)
+    for (const std::string& n : english(run->notes))
         said = said || n.find("the program was ended by signal 15") != std::string::npos;
     EXPECT_TRUE(said) << "the run says it is incomplete and why";
     EXPECT_TRUE(fs::exists(out + "/profile.shardlab-result.json"));

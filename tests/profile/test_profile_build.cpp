@@ -114,7 +114,7 @@ TEST(ProfileBuild, WaitsComputeAndLastArrivalFromTwoRanks)
             EXPECT_EQ(s.waitedFor, 1);
         }
     EXPECT_EQ(built->launch, "2 processes on 1 host");
-    EXPECT_NE(run.clockNote.find("residual error <= 0.05 us"), std::string::npos) << run.clockNote;
+    EXPECT_NE(english(run.clockNote).find("residual error <= 0.05 us"), std::string::npos) << english(run.clockNote);
 
     const Summary sum = summarize(built->scenario, run);
     EXPECT_NEAR(sum.stepTimeMs, 0.3, 1e-9);
@@ -148,7 +148,7 @@ TEST(ProfileBuild, AnotherHostsClockIsMovedOntoRankZeros)
     EXPECT_NEAR(built->run.collectives[1].startUs, 250.0, 1e-6);
     EXPECT_NEAR(sumOf(built->run, 0, SpanKind::Wait), 50.0, 1e-6);
     EXPECT_EQ(built->launch, "2 processes on 2 hosts");
-    EXPECT_NE(built->run.clockNote.find("system clocks"), std::string::npos);
+    EXPECT_NE(english(built->run.clockNote).find("system clocks"), std::string::npos);
 }
 
 TEST(ProfileBuild, ARankThatStoppedEarlyLeavesAHangReport)
@@ -161,7 +161,7 @@ TEST(ProfileBuild, ARankThatStoppedEarlyLeavesAHangReport)
     EXPECT_EQ(run.hang->lastCompleted[1], 0);
     EXPECT_NE(run.hang->pending[1].find("record ends"), std::string::npos);
     bool noted = false;
-    for (const std::string& n : run.notes)
+    for (const std::string& n : english(run.notes))
         noted = noted || n.find("end early") != std::string::npos;
     EXPECT_TRUE(noted);
 }
@@ -257,7 +257,7 @@ TEST(ProfileBuild, TheFuzzCorpusSampleIsAWholeProfile)
     EXPECT_EQ(built->run.collectives[0].lastArrival, 1);
     EXPECT_NEAR(built->run.collectives[0].arrivalUs[1] - built->run.collectives[0].arrivalUs[0], 19.5, 1e-6);
     ASSERT_EQ(built->run.notes.size(), 1u);
-    EXPECT_NE(built->run.notes[0].find("end early"), std::string::npos) << built->run.notes[0];
+    EXPECT_NE(english(built->run.notes[0]).find("end early"), std::string::npos) << english(built->run.notes[0]);
 }
 
 } // namespace

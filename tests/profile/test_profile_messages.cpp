@@ -127,14 +127,14 @@ TEST(ProfileMessages, TheClockSentenceAndTheNotesAreWordedInChinese)
     ASSERT_TRUE(built) << built.error().message;
     const RunResult& run = built->run;
     // Each bracket is 100 ns wide: the bound is half of it.
-    EXPECT_EQ(run.clockNote, "profiled with ShardLab's NCCL profiler; GPU timers aligned to each process's host clock by 4 "
+    EXPECT_EQ(english(run.clockNote), "profiled with ShardLab's NCCL profiler; GPU timers aligned to each process's host clock by 4 "
                              "kernel-start brackets, residual error <= 0.05 us; all processes on one host's monotonic clock");
-    EXPECT_EQ(render(run.clockMessage(), Language::Chinese),
+    EXPECT_EQ(render(run.clockNote, Language::Chinese),
               "由 ShardLab 的 NCCL 性能分析插件记录；每个进程的 GPU 计时器用 4 个内核启动区间对齐到它的主机时钟，残余误差 <= 0.05 us；"
               "所有进程都在同一台主机的单调时钟上");
     ASSERT_EQ(run.notes.size(), 1u);
-    EXPECT_EQ(run.notes[0], "the program was ended by signal 15 (Terminated): the run holds what the profiler recorded until then");
-    EXPECT_EQ(render(run.noteMessage(0), Language::Chinese),
+    EXPECT_EQ(english(run.notes[0]), "the program was ended by signal 15 (Terminated): the run holds what the profiler recorded until then");
+    EXPECT_EQ(render(run.notes[0], Language::Chinese),
               "程序被信号 15（Terminated）终止：这次运行只包含性能分析插件到那时为止的记录");
 }
 

@@ -148,8 +148,8 @@ TEST(RealJobMesh, EachCommunicatorIsNamedByItsMembers)
                              "communicator 3 of 4: ranks 1,3 (919ae4bab5dd6a1c), 34 operations; "
                              "communicator 4 of 4: ranks 2,3 (98813d476df75116), 24 operations";
     ASSERT_FALSE(run.notes.empty());
-    EXPECT_EQ(run.notes.front(), note);
-    EXPECT_EQ(render(run.noteMessage(0), Language::Chinese),
+    EXPECT_EQ(english(run.notes.front()), note);
+    EXPECT_EQ(render(run.notes[0], Language::Chinese),
               "画出了 4 个通信器，每个 Collective 只在自己的成员之间度量：第 1 个通信器（共 4 个）：Rank 0,2（aca2d0648ed60bcb），34 次操作；"
               "第 2 个通信器（共 4 个）：Rank 0,1（3901f2d7a9f882d1），24 次操作；第 3 个通信器（共 4 个）：Rank 1,3（919ae4bab5dd6a1c），34 次操作；"
               "第 4 个通信器（共 4 个）：Rank 2,3（98813d476df75116），24 次操作");

@@ -182,7 +182,7 @@ TEST(ProfileSteps, AProfileOfThreeStepsIsThreeIterations)
         }
     }
     bool noted = false;
-    for (const std::string& n : run.notes)
+    for (const std::string& n : english(run.notes))
         noted = noted || n.find("1 set-up collectives before the first step") != std::string::npos;
     EXPECT_TRUE(noted);
     // Steps end at their last all-reduce's end: 30 + 230 = 260, 490, 720 us (t0 = 0). Step 0

@@ -194,10 +194,10 @@ void SummaryPanel::setOutcome(const RunOutcomePtr& outcome)
     // needs no note), each worded in the interface language where the run carries it as data.
     QStringList lines;
     if (const RunResult* run = outcome->run.get()) {
-        for (size_t i = 0; i < run->notes.size(); ++i)
-            lines << i18n::engineText(run->noteMessage(i));
+        for (const Message& note : run->notes)
+            lines << i18n::engineText(note);
         if (outcome->kind == RunKind::Live && !run->clockNote.empty())
-            lines << i18n::engineText(run->clockMessage());
+            lines << i18n::engineText(run->clockNote);
     }
     QString html;
     for (const QString& line : lines)

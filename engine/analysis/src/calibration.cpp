@@ -16,11 +16,6 @@
 
 namespace shardlab {
 
-void CalibrationResult::addNote(Message note)
-{
-    notes.push_back(english(note));
-    noteMessages.push_back(std::move(note));
-}
 namespace {
 
 constexpr int kProtocols = 3;
@@ -327,7 +322,7 @@ Result<CalibrationResult> fitProfile(const CalibrationData& data, const Calibrat
                             + " GPUs: the machine has " + std::to_string(data.topology.rankCount())
                             + " (expected 2 or more, at most that)");
         if (!(s.measuredUs > 0) || !std::isfinite(s.measuredUs) || s.bytes == 0) {
-            result.addNote(Message("calibration.note.no_time").with("collective", opName(s.kind)).with("size", formatBinaryBytes(s.bytes)));
+            result.notes.push_back(Message("calibration.note.no_time").with("collective", opName(s.kind)).with("size", formatBinaryBytes(s.bytes)));
             continue;
         }
         samples.push_back(s);
@@ -393,7 +388,7 @@ Result<CalibrationResult> fitProfile(const CalibrationData& data, const Calibrat
         layout.write(v, fitted);
     }
     for (Message& note : decompositionNotes)
-        result.addNote(std::move(note));
+        result.notes.push_back(std::move(note));
     for (int c = 0; c < kClasses; ++c) {
         const bool lat = hopSeen.count(c) > 0, band = bwSeen.count(c) > 0;
         if (lat || band)
@@ -401,7 +396,7 @@ Result<CalibrationResult> fitProfile(const CalibrationData& data, const Calibrat
     }
     for (int c = 0; c < kClasses; ++c)
         if (!bwSeen.count(c) && !hopSeen.count(c))
-            result.addNote(Message("calibration.note.link_not_crossed")
+            result.notes.push_back(Message("calibration.note.link_not_crossed")
                                .with("link", linkShortMessage(static_cast<LinkKind>(c)))
                                .with("profile", options.start.name));
 
@@ -414,10 +409,10 @@ Result<CalibrationResult> fitProfile(const CalibrationData& data, const Calibrat
         if (g.tflops > 0 && it->second > 0)
             fitted.computeEfficiency[g.name] = it->second / g.tflops;
         else
-            result.addNote(Message("calibration.note.no_nominal").with("gpu", g.name));
+            result.notes.push_back(Message("calibration.note.no_nominal").with("gpu", g.name));
     }
     if (data.measuredTflops.empty())
-        result.addNote(Message("calibration.note.no_compute").with("profile", options.start.name));
+        result.notes.push_back(Message("calibration.note.no_compute").with("profile", options.start.name));
 
     // 3. correct: measured / fitted at each measured size, per collective and rank count
     result.rows = predictSamples(data.topology, samples, options.start, fitted);

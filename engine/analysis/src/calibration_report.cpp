@@ -78,10 +78,8 @@ std::string formatAccuracyTable(const CalibrationResult& r, Language language)
             keys.push_back(Message("calibration.table.correction").with("key", key.text()).with("sizes", static_cast<int>(pts.size())));
         out << "  " << say(Message("calibration.table.corrections").with("list", listOf(std::move(keys)))) << "\n";
     }
-    // notes of a result made before they were Messages (or by hand) are shown as they are
-    const bool worded = r.noteMessages.size() == r.notes.size();
-    for (size_t i = 0; i < r.notes.size(); ++i)
-        out << say(Message("calibration.table.note").with("note", worded ? r.noteMessages[i] : verbatim(r.notes[i]))) << "\n";
+    for (const Message& note : r.notes)
+        out << say(Message("calibration.table.note").with("note", note)) << "\n";
     return out.str();
 }
 
@@ -107,7 +105,7 @@ std::string calibrationJson(const CalibrationResult& r)
                                 {"hop_us", c.params.hopUs}, {"latency_fitted", c.latencyFitted},
                                 {"bandwidth_fitted", c.bandwidthFitted}});
     doc["compute_efficiency"] = r.profile.computeEfficiency;
-    doc["notes"] = r.notes;
+    doc["notes"] = english(r.notes);
     return doc.dump(2) + "\n";
 }
 

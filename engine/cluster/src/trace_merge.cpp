@@ -253,10 +253,26 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
         const bool waited = c.startUs - arrival > options.tieUs;
         const double commBegin = waited ? std::min(c.startUs, end) : arrival;
         if (waited)
-            out.spans.push_back({rank, rt.stream, SpanKind::Wait, arrival, commBegin, c.op, c.iteration, c.bucket, merged,
-                                 c.lastArrival});
+            out.spans.push_back({.rank = rank,
+                .stream = rt.stream,
+                .kind = SpanKind::Wait,
+                .beginUs = arrival,
+                .endUs = commBegin,
+                .op = c.op,
+                .iteration = c.iteration,
+                .bucket = c.bucket,
+                .collective = merged,
+                .waitedFor = c.lastArrival});
         if (end > commBegin)
-            out.spans.push_back({rank, rt.stream, SpanKind::Comm, commBegin, end, c.op, c.iteration, c.bucket, merged, -1});
+            out.spans.push_back({.rank = rank,
+                .stream = rt.stream,
+                .kind = SpanKind::Comm,
+                .beginUs = commBegin,
+                .endUs = end,
+                .op = c.op,
+                .iteration = c.iteration,
+                .bucket = c.bucket,
+                .collective = merged});
     }
     std::stable_sort(out.spans.begin(), out.spans.end(), [](const Span& a, const Span& b) {
         return std::tie(a.iteration, a.rank, a.beginUs, a.stream) < std::tie(b.iteration, b.rank, b.beginUs, b.stream);
@@ -276,7 +292,6 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
     out.mode = live ? RunMode::Live : RunMode::Simulated;
     out.ranks = n;
     out.clockNote = parts.front().run.clockNote;
-    out.clockWording = parts.front().run.clockWording;
     out.devices.assign(static_cast<size_t>(n), "");
     out.peakMemory.assign(static_cast<size_t>(n), 0);
     bool paging = false;

@@ -464,40 +464,38 @@ Result<ImportedJob> flightRecorderJob(const std::vector<FlightRecorderDump>& dum
         run.ranks = n;
         run.peakMemory.assign(static_cast<size_t>(n), 0);
         run.notes.clear();
-        run.noteMessages.clear();
         if (!missing.empty())
-            run.addNote(Message("flight_recorder.note.no_timeline_missing").with("ranks", ranksText(missing)));
+            run.notes.push_back(Message("flight_recorder.note.no_timeline_missing").with("ranks", ranksText(missing)));
         else if (refused)
-            run.addNote(Message("flight_recorder.note.no_timeline").with("why", errorMessage(refused->message)));
+            run.notes.push_back(Message("flight_recorder.note.no_timeline").with("why", errorMessage(refused->message)));
         else
-            run.addNote(Message("flight_recorder.note.one_rank"));
+            run.notes.push_back(Message("flight_recorder.note.one_rank"));
     }
     run.devices.assign(static_cast<size_t>(n), "");
     for (int r = 0; r < n; ++r)
         if (const FlightRecorderDump* d = a.dumpOfRank[static_cast<size_t>(r)])
             run.devices[static_cast<size_t>(r)] = "rank " + std::to_string(r) + " (" + std::filesystem::path(d->origin).filename().string() + ")";
-    run.clockWording = Message("flight_recorder.clock");
-    run.clockNote = english(run.clockWording);
+    run.clockNote = Message("flight_recorder.clock");
     bool timed = false;
     for (const FlightRecorderDump& d : dumps)
         for (const FlightRecorderEntry& e : d.entries)
             timed = timed || e.timeDiscoveredStartedNs.has_value();
     if (timed)
-        run.addNote(Message("flight_recorder.note.started_not_used"));
+        run.notes.push_back(Message("flight_recorder.note.started_not_used"));
     for (const FlightRecorderDump& d : dumps)
         for (const Message& m : d.notes)
-            run.addNote(m);
+            run.notes.push_back(m);
     for (const Message& m : notes)
-        run.addNote(m);
+        run.notes.push_back(m);
     for (const auto& [group, count] : a.leftOut)
-        run.addNote(Message(count == 1 ? "flight_recorder.note.left_out_one" : "flight_recorder.note.left_out").with("count", count).with("group", groupMessage(a, group))
+        run.notes.push_back(Message(count == 1 ? "flight_recorder.note.left_out_one" : "flight_recorder.note.left_out").with("count", count).with("group", groupMessage(a, group))
                         .with("seq", std::to_string(a.drawnBelow.at(group))));
     if (a.p2p > 0)
-        run.addNote(Message("flight_recorder.note.p2p").with("count", a.p2p));
+        run.notes.push_back(Message("flight_recorder.note.p2p").with("count", a.p2p));
     if (a.unknownGroup > 0)
-        run.addNote(Message("flight_recorder.note.unknown_group").with("count", a.unknownGroup));
+        run.notes.push_back(Message("flight_recorder.note.unknown_group").with("count", a.unknownGroup));
     if (broadcasts > 0)
-        run.addNote(Message("flight_recorder.note.root"));
+        run.notes.push_back(Message("flight_recorder.note.root"));
     if (!a.findings.empty() || !missing.empty())
         run.hang = hangReport(a);
     else

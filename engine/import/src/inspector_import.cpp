@@ -258,15 +258,14 @@ Result<ImportedJob> importInspector(const ImportPaths& paths, const ImportOption
     for (const std::string& v : counts.versions)
         versions += (versions.empty() ? "" : ", ") + v;
     Message clock = Message("import.inspector.clock").with("version", versions.empty() ? std::string("?") : versions);
-    job.run.clockWording = clock;
-    job.run.clockNote = english(clock);
+    job.run.clockNote = std::move(clock);
     if (counts.hostTimed > 0)
-        job.run.addNote(Message("import.inspector.note.host_timed").with("count", counts.hostTimed));
+        job.run.notes.push_back(Message("import.inspector.note.host_timed").with("count", counts.hostTimed));
     if (counts.cutLines > 0)
-        job.run.addNote(Message("import.inspector.note.cut").with("count", counts.cutLines));
+        job.run.notes.push_back(Message("import.inspector.note.cut").with("count", counts.cutLines));
     for (const std::string& v : counts.versions)
         if (v.rfind("v4.", 0) != 0)
-            job.run.addNote(Message("import.inspector.note.version").with("version", v));
+            job.run.notes.push_back(Message("import.inspector.note.version").with("version", v));
     return job;
 }
 

@@ -494,26 +494,25 @@ Result<ImportedJob> kinetoJob(std::vector<KinetoTrace> traces, const ImportOptio
                                   .with("before", number("%.0f", median(before)))
                                   .with("residual", number("%.1f", median(residual)))
                             : Message("import.kineto.clock").with("spread", number("%.1f", median(residual)));
-    job.run.clockWording = clock;
-    job.run.clockNote = english(clock);
+    job.run.clockNote = std::move(clock);
     if (trimmed > 0)
-        job.run.addNote(Message("import.kineto.note.trimmed").with("count", trimmed));
+        job.run.notes.push_back(Message("import.kineto.note.trimmed").with("count", trimmed));
     if (withoutArguments > 0)
-        job.run.addNote(Message("import.kineto.note.no_arguments").with("count", withoutArguments));
+        job.run.notes.push_back(Message("import.kineto.note.no_arguments").with("count", withoutArguments));
     if (inferred > 0)
-        job.run.addNote(Message("import.kineto.note.inferred_rank").with("count", inferred));
+        job.run.notes.push_back(Message("import.kineto.note.inferred_rank").with("count", inferred));
     if (contradicted > 0)
-        job.run.addNote(Message("import.kineto.note.contradicted_rank").with("count", contradicted));
+        job.run.notes.push_back(Message("import.kineto.note.contradicted_rank").with("count", contradicted));
     if (noPeer > 0)
-        job.run.addNote(Message("import.kineto.note.no_peer").with("count", noPeer));
+        job.run.notes.push_back(Message("import.kineto.note.no_peer").with("count", noPeer));
     if (outsideGroups > 0)
-        job.run.addNote(Message("import.kineto.note.no_group").with("count", outsideGroups));
+        job.run.notes.push_back(Message("import.kineto.note.no_group").with("count", outsideGroups));
     if (unknownType > 0)
-        job.run.addNote(Message("import.kineto.note.unknown_type").with("count", unknownType));
+        job.run.notes.push_back(Message("import.kineto.note.unknown_type").with("count", unknownType));
     for (const auto& [name, count] : unknownKernels)
-        job.run.addNote(Message("import.kineto.note.unknown_kernel").with("count", count).with("name", name));
+        job.run.notes.push_back(Message("import.kineto.note.unknown_kernel").with("count", count).with("name", name));
     for (const auto& [func, count] : unmodelled)
-        job.run.addNote(Message("profile.note.unmodelled").with("count", count).with("function", func));
+        job.run.notes.push_back(Message("profile.note.unmodelled").with("count", count).with("function", func));
     return job;
 }
 

@@ -251,12 +251,12 @@ Status writeChromeTrace(std::ostream& out, const Scenario& s, const RunResult& r
     // What Perfetto shows as metadata, then what ShardLab reads back (trace_import.h): the scenario
     // and the run's records other than its spans, which are the events below. The records' long
     // arrays (collectives, iteration times) are streamed into their place.
-    std::vector<std::string> notes = run.notes;
+    std::vector<std::string> notes = english(run.notes);
     if (partial)
         notes.push_back("this trace holds iterations 1-" + std::to_string(held) + " of the run's " + std::to_string(total)
                         + " (shardlab --trace-iterations)");
     json other = {{"scenario", s.name}, {"topology", s.topology.name}, {"mode", runModeName(run.mode)},
-                  {"clock", run.clockNote}, {"generator", "ShardLab"}};
+                  {"clock", english(run.clockNote)}, {"generator", "ShardLab"}};
     other["shardlab"] = {{"trace_format", kTraceFormatVersion},
                          {"scenario", json::parse(serializeScenario(s))},
                          {"run", nullptr},

@@ -24,7 +24,7 @@ std::string serializeResult(const ResultFile& r)
                 {"created_by", r.createdBy},
                 {"launch", r.launch},
                 {"mode", runModeName(r.run.mode)},
-                {"clock", r.run.clockNote},
+                {"clock", english(r.run.clockNote)},
                 {"scenario", json::parse(serializeScenario(r.scenario))},
                 {"run", detail::runResultToJson(r.run)}};
     // The machine in the scenario format's topology form, when it is complete enough to reload.
@@ -62,7 +62,8 @@ Result<ResultFile> parseResult(const std::string& text, const std::string& origi
         r.run = runResultFromJson(member(doc, "$", "run"), "$.run");
         if (mode != runModeName(r.run.mode))
             return badInput(origin + ": $.mode: '" + mode + "' but the run says otherwise");
-        if (clock != r.run.clockNote)
+        // the run's own English (not its Message worded anew, which a later catalogue may word otherwise)
+        if (clock != stringAt(member(member(doc, "$", "run"), "$.run", "clock"), "$.run.clock"))
             return badInput(origin + ": $.clock: differs from $.run.clock");
         if (auto m = doc.find("machine"); m != doc.end()) {
             const json holder = {{"shardlab", kScenarioFormatVersion}, {"name", "machine"}, {"topology", *m}};

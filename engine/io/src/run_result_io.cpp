@@ -3,6 +3,7 @@
 #include "shardlab/base/json_reader.h"
 #include "shardlab/io/run_result_json.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -131,14 +132,18 @@ json hangToJson(const std::optional<HangReport>& hang)
 // run's metadata, used by result files, the run stream's last line and the Chrome trace.
 json runMetaToJson(const RunResult& run)
 {
+    // The clock sentence and the notes in English, as files have always carried them (for scripts
+    // and older readers), and as Messages beside them (text/message.h) where they are catalogue
+    // sentences, so that a run read back is worded in the user's language. Verbatim text has its
+    // English only.
     json doc = {{"mode", runModeName(run.mode)}, {"ranks", run.ranks}, {"devices", run.devices},
-                {"clock", run.clockNote}};
-    if (!run.clockWording.empty()) // the clock note as a Message; files without it show "clock" as it is
-        doc["clock_message"] = messageToJson(run.clockWording);
-    doc["notes"] = run.notes;
-    if (!run.noteMessages.empty() && run.noteMessages.size() == run.notes.size()) {
+                {"clock", english(run.clockNote)}};
+    if (!run.clockNote.empty() && run.clockNote.id != "verbatim")
+        doc["clock_message"] = messageToJson(run.clockNote);
+    doc["notes"] = english(run.notes);
+    if (std::any_of(run.notes.begin(), run.notes.end(), [](const Message& m) { return m.id != "verbatim"; })) {
         json messages = json::array();
-        for (const Message& m : run.noteMessages)
+        for (const Message& m : run.notes)
             messages.push_back(messageToJson(m));
         doc["note_messages"] = std::move(messages);
     }
@@ -264,20 +269,24 @@ void runMetaFromJson(const json& v, const std::string& path, RunResult& run)
     run.devices.clear();
     for (size_t i = 0; i < devices.size(); ++i)
         run.devices.push_back(stringAt(devices[i], path + ".devices[" + std::to_string(i) + "]"));
-    run.clockNote = stringAt(member(v, path, "clock"), path + ".clock");
-    run.clockWording = {};
+    // "clock" and "notes" are the English; the Messages, where the file has them, are the same
+    // sentences as data. Where a file has none (older, or a note that was never a catalogue
+    // sentence) or one it cannot read, the English stands, verbatim.
+    const std::string clock = stringAt(member(v, path, "clock"), path + ".clock");
+    run.clockNote = clock.empty() ? Message() : verbatim(clock);
     if (auto it = v.find("clock_message"); it != v.end())
-        run.clockWording = messageFromJson(*it);
+        if (Message m = messageFromJson(*it); !m.empty())
+            run.clockNote = std::move(m);
     run.notes.clear();
-    run.noteMessages.clear();
     if (auto it = v.find("notes"); it != v.end()) {
         const json& notes = arrayAt(*it, path + ".notes");
         for (size_t i = 0; i < notes.size(); ++i)
-            run.notes.push_back(stringAt(notes[i], path + ".notes[" + std::to_string(i) + "]"));
+            run.notes.push_back(verbatim(stringAt(notes[i], path + ".notes[" + std::to_string(i) + "]")));
     }
     if (auto it = v.find("note_messages"); it != v.end() && it->is_array() && it->size() == run.notes.size())
-        for (const json& m : *it)
-            run.noteMessages.push_back(messageFromJson(m));
+        for (size_t i = 0; i < it->size(); ++i)
+            if (Message m = messageFromJson((*it)[i]); !m.empty())
+                run.notes[i] = std::move(m);
     const json& peak = arrayAt(member(v, path, "peak_memory_bytes"), path + ".peak_memory_bytes");
     run.peakMemory.clear();
     for (size_t i = 0; i < peak.size(); ++i)

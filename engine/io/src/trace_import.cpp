@@ -238,7 +238,8 @@ RunResult rebuildRun(const TraceEvents& ev, const json& other, const Scenario& s
                             + s.name + "' has " + std::to_string(s.ranks()));
     const std::string mode = other.is_object() ? other.value("mode", std::string("sim")) : std::string("sim");
     run.mode = runModeFromName(mode).value_or(RunMode::Simulated);
-    run.clockNote = other.is_object() ? other.value("clock", std::string()) : std::string();
+    if (const std::string clock = other.is_object() ? other.value("clock", std::string()) : std::string(); !clock.empty())
+        run.clockNote = verbatim(clock);
     for (int r = 0; r < run.ranks; ++r) {
         std::string dev;
         if (auto it = ev.processNames.find(r); it != ev.processNames.end())
@@ -258,8 +259,8 @@ RunResult rebuildRun(const TraceEvents& ev, const json& other, const Scenario& s
         run.iterations.push_back({begin, std::max(begin, e)});
         begin = std::max(begin, e);
     }
-    run.notes.push_back("read from a Chrome trace without ShardLab's run records, against the scenario '" + s.name
-                        + "': collective sizes are the scenario's; algorithm, protocol and peak memory are not known");
+    run.notes.push_back(verbatim("read from a Chrome trace without ShardLab's run records, against the scenario '" + s.name
+                        + "': collective sizes are the scenario's; algorithm, protocol and peak memory are not known"));
     return run;
 }
 
@@ -302,7 +303,7 @@ Result<ImportedTrace> parseChromeTrace(const std::string& text, const std::strin
             if (auto n = block.find("notes"); n != block.end() && !records.contains("notes")) {
                 const json& notes = arrayAt(*n, p + ".notes");
                 for (size_t i = 0; i < notes.size(); ++i)
-                    out.run.notes.push_back(stringAt(notes[i], p + ".notes[" + std::to_string(i) + "]"));
+                    out.run.notes.push_back(verbatim(stringAt(notes[i], p + ".notes[" + std::to_string(i) + "]")));
             }
         } else {
             if (!fallback)

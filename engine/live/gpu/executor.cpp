@@ -366,27 +366,25 @@ RunResult Executor::assemble()
     const double tieUs = std::max({1.0, 2 * errorNs / 1e3, m_maxTieUs});
     run.hang = m_hang;
     if (m_binding) // rank 0 puts it after its own sentence on the processes' clocks (multi_process.cpp)
-        run.clockWording = Message(m_perIteration ? "live.clock.rank.per_iteration" : "live.clock.rank")
-                               .with("rank", m_binding->rank)
-                               .with("error", number("%.2f", errorNs / 1e3))
-                               .with("drift", number("%.2f", drift));
+        run.clockNote = Message(m_perIteration ? "live.clock.rank.per_iteration" : "live.clock.rank")
+                           .with("rank", m_binding->rank)
+                           .with("error", number("%.2f", errorNs / 1e3))
+                           .with("drift", number("%.2f", drift));
     else if (m_opt.captureTimeline && m_perIteration)
-        run.clockWording = Message("live.clock.timeline.per_iteration")
-                               .with("drift", number("%.2f", drift))
-                               .with("error", number("%.2f", errorNs / 1e3))
-                               .with("tick", number("%.0f", resolution))
-                               .with("tie", number("%.2f", tieUs));
+        run.clockNote = Message("live.clock.timeline.per_iteration")
+                           .with("drift", number("%.2f", drift))
+                           .with("error", number("%.2f", errorNs / 1e3))
+                           .with("tick", number("%.0f", resolution))
+                           .with("tie", number("%.2f", tieUs));
     else if (m_opt.captureTimeline)
-        run.clockWording = Message("live.clock.timeline")
-                               .with("drift", number("%.2f", drift))
-                               .with("error", number("%.2f", errorNs / 1e3))
-                               .with("tick", number("%.0f", resolution))
-                               .with("tie", number("%.2f", tieUs));
+        run.clockNote = Message("live.clock.timeline")
+                           .with("drift", number("%.2f", drift))
+                           .with("error", number("%.2f", errorNs / 1e3))
+                           .with("tick", number("%.0f", resolution))
+                           .with("tie", number("%.2f", tieUs));
     else
-        run.clockWording = Message("live.clock.no_timeline").with("error", number("%.2f", errorNs / 1e3));
-    run.clockNote = english(run.clockWording);
-    for (const Message& note : m_notes)
-        run.addNote(note);
+        run.clockNote = Message("live.clock.no_timeline").with("error", number("%.2f", errorNs / 1e3));
+    run.notes.insert(run.notes.end(), m_notes.begin(), m_notes.end());
     return run;
 }
 
@@ -474,7 +472,7 @@ Result<RunResult> Executor::run()
     if (Status st = teardown(); !st && !m_hang && !m_binding)
         return st.error();
     else if (!st)
-        result.addNote(verbatim(st.error().message));
+        result.notes.push_back(verbatim(st.error().message));
     return result;
 }
 

@@ -36,7 +36,15 @@ void appendPhases(RunResult& run, size_t firstSpan, const std::vector<LivePhase>
     for (const LivePhase& p : phases) {
         if (p.endUs <= p.beginUs)
             continue;
-        Span s{p.rank, p.stream, p.kind, p.beginUs, p.endUs, p.op, p.iteration, p.bucket, -1, -1, p.detail};
+        Span s{.rank = p.rank,
+            .stream = p.stream,
+            .kind = p.kind,
+            .beginUs = p.beginUs,
+            .endUs = p.endUs,
+            .op = p.op,
+            .iteration = p.iteration,
+            .bucket = p.bucket,
+            .detail = p.detail};
         if (p.kind == SpanKind::Comm && p.collective >= 0 && p.collective < static_cast<int>(recordOfCollective.size()))
             s.collective = recordOfCollective[static_cast<size_t>(p.collective)];
         run.spans.push_back(s);
@@ -118,12 +126,28 @@ void appendTimeline(RunResult& run, const std::vector<LivePhase>& phases, const 
             const int stream = k < c.streams.size() ? c.streams[k] : 0;
             const double a = c.arrivalUs[k];
             if (last > a)
-                run.spans.push_back({c.group[k], stream, SpanKind::Wait, a, last, c.op, c.iteration, c.bucket, index,
-                                     rec.lastArrival});
+                run.spans.push_back({.rank = c.group[k],
+                    .stream = stream,
+                    .kind = SpanKind::Wait,
+                    .beginUs = a,
+                    .endUs = last,
+                    .op = c.op,
+                    .iteration = c.iteration,
+                    .bucket = c.bucket,
+                    .collective = index,
+                    .waitedFor = rec.lastArrival});
             // A member's own end can read a hair before the last arrival within the clock error.
             const double e = std::max(c.endUs[k], last);
             if (e > last)
-                run.spans.push_back({c.group[k], stream, SpanKind::Comm, last, e, c.op, c.iteration, c.bucket, index, -1});
+                run.spans.push_back({.rank = c.group[k],
+                    .stream = stream,
+                    .kind = SpanKind::Comm,
+                    .beginUs = last,
+                    .endUs = e,
+                    .op = c.op,
+                    .iteration = c.iteration,
+                    .bucket = c.bucket,
+                    .collective = index});
         }
     }
     appendPhases(run, firstSpan, phases, records);
@@ -155,7 +179,15 @@ void appendRankPart(RunResult& run, const std::vector<LivePhase>& phases, const 
                 continue;
             const int stream = k < c.streams.size() ? c.streams[k] : 0;
             const double e = k < c.endUs.size() && !std::isnan(c.endUs[k]) ? std::max(c.endUs[k], c.arrivalUs[k]) : c.arrivalUs[k];
-            run.spans.push_back({c.group[k], stream, SpanKind::Comm, c.arrivalUs[k], e, c.op, c.iteration, c.bucket, index, -1});
+            run.spans.push_back({.rank = c.group[k],
+                .stream = stream,
+                .kind = SpanKind::Comm,
+                .beginUs = c.arrivalUs[k],
+                .endUs = e,
+                .op = c.op,
+                .iteration = c.iteration,
+                .bucket = c.bucket,
+                .collective = index});
         }
     }
     appendPhases(run, firstSpan, phases, records);

@@ -475,7 +475,7 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     std::vector<Message> gpuClocks;
     for (const RankPart& p : rankParts)
         if (p.run.mode == RunMode::Live && !p.run.clockNote.empty())
-            gpuClocks.push_back(p.run.clockMessage());
+            gpuClocks.push_back(p.run.clockNote);
     if (errors.empty()) {
         MergeOptions mo;
         for (const ProcessClockFit& f : fits)
@@ -485,13 +485,12 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
             errors = merged.error().message;
             status = 3;
         } else {
-            merged->clockWording = options.stream ? heldClockMessage(fits, options.clockRounds, t.describe())
-                                                  : clockMessage(fits, options.clockRounds, t.describe());
+            merged->clockNote = options.stream ? heldClockMessage(fits, options.clockRounds, t.describe())
+                                               : clockMessage(fits, options.clockRounds, t.describe());
             if (!gpuClocks.empty())
-                merged->clockWording = Message("live.clock.and_gpus")
-                                           .with("processes", std::move(merged->clockWording))
-                                           .with("gpus", listOf(std::move(gpuClocks)));
-            merged->clockNote = english(merged->clockWording);
+                merged->clockNote = Message("live.clock.and_gpus")
+                                        .with("processes", std::move(merged->clockNote))
+                                        .with("gpus", listOf(std::move(gpuClocks)));
             if (Status st = checkRunAgainstScenario(*merged, scenario); !st) {
                 errors = "the merged run does not fit the scenario: " + st.error().message;
                 status = 3;

@@ -93,7 +93,7 @@ void dropSetUp(RunResult& run, size_t calls)
     }
     for (int r = 0; r < run.ranks; ++r)
         if (const auto& [from, to] = setUp[static_cast<size_t>(r)]; from < to)
-            spans.push_back({r, 0, SpanKind::Compute, from, to, setUpOps, 0, 0, -1, -1});
+            spans.push_back({.rank = r, .kind = SpanKind::Compute, .beginUs = from, .endUs = to, .op = setUpOps});
     // The set-up's collectives are the first ones (canonical order); any of them may be missing
     // (completed by no rank).
     std::vector<int> newIndex(run.collectives.size(), -1);
@@ -214,7 +214,7 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
             if (std::isnan(cursor))
                 first = cursor = a;
             if (a > cursor)
-                run.spans.push_back({r, 0, SpanKind::Compute, cursor, a, 2 * k, 0, 0, -1, -1});
+                run.spans.push_back({.rank = r, .kind = SpanKind::Compute, .beginUs = cursor, .endUs = a, .op = 2 * k});
             const int index = static_cast<int>(run.collectives.size());
             CollectiveRecord c;
             c.op = 2 * k + 1;
@@ -229,7 +229,8 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
             c.algorithm = algorithmOf(t.op->algorithm);
             c.protocol = protocolOf(t.op->protocol);
             run.collectives.push_back(std::move(c));
-            run.spans.push_back({r, 0, SpanKind::Comm, a, e, 2 * k + 1, 0, 0, index, -1});
+            run.spans.push_back(
+                {.rank = r, .kind = SpanKind::Comm, .beginUs = a, .endUs = e, .op = 2 * k + 1, .collective = index});
             cursor = std::max(cursor, e);
             last = cursor;
             lastDone = std::max(lastDone, k);
@@ -272,8 +273,11 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
     }
     for (int r = 0; r < n; ++r)
         if (std::isfinite(firstBegin[static_cast<size_t>(r)]) && firstBegin[static_cast<size_t>(r)] > t0)
-            run.spans.push_back({r, 0, SpanKind::Compute, t0, firstBegin[static_cast<size_t>(r)], firstOp[static_cast<size_t>(r)], 0, 0,
-                                 -1, -1});
+            run.spans.push_back({.rank = r,
+                .kind = SpanKind::Compute,
+                .beginUs = t0,
+                .endUs = firstBegin[static_cast<size_t>(r)],
+                .op = firstOp[static_cast<size_t>(r)]});
     // Canonical order: collective k at index k (the merge orders them by start), spans by step.
     std::vector<size_t> byOp(run.collectives.size());
     for (size_t i = 0; i < byOp.size(); ++i)
@@ -305,15 +309,13 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
     }
     // Every note and the clock sentence as catalogue messages (profile.inc), the English beside them.
     if (hostOnly)
-        run.clockWording = Message("profile.clock.host_only");
+        run.clockNote = Message("profile.clock.host_only");
     else
-        run.clockWording = Message("profile.clock.gpu")
+        run.clockNote = Message("profile.clock.gpu")
                                .with("brackets", brackets)
                                .with("error", number("%.2f", worstClockNs / 1e3))
                                .with("hosts", Message(hosts.size() > 1 ? "profile.clock.hosts" : "profile.clock.one_host"));
-    run.clockNote = english(run.clockWording);
     run.notes.clear();
-    run.noteMessages.clear();
     // The communicators drawn, each as its members, numbered in the order of the result's notes:
     // "communicator 2 of 4: ranks 0,1 (3901f2d7a9f882d1), 24 operations".
     {
@@ -343,22 +345,22 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
                 list = Message("profile.note.communicators_list").with("first", std::move(drawn[i])).with("rest", std::move(list));
             if (more)
                 list = Message("profile.note.communicators_more").with("list", std::move(list));
-            run.addNote(Message("profile.note.communicators").with("count", static_cast<int>(opsOn.size())).with("list", std::move(list)));
+            run.notes.push_back(Message("profile.note.communicators").with("count", static_cast<int>(opsOn.size())).with("list", std::move(list)));
         }
     }
     if (mp.otherCommOps > 0)
-        run.addNote(Message("profile.note.other_communicators").with("count", mp.otherCommOps));
+        run.notes.push_back(Message("profile.note.other_communicators").with("count", mp.otherCommOps));
     for (const auto& [func, count] : mp.unmodelled)
-        run.addNote(Message("profile.note.unmodelled").with("count", count).with("function", func));
+        run.notes.push_back(Message("profile.note.unmodelled").with("count", count).with("function", func));
     std::uint64_t dropped = 0;
     for (const ProfileFile& f : files)
         dropped += f.dropped;
     if (dropped > 0)
-        run.addNote(Message("profile.note.dropped").with("count", std::to_string(dropped)));
+        run.notes.push_back(Message("profile.note.dropped").with("count", std::to_string(dropped)));
     if (incomplete)
-        run.addNote(Message("profile.note.ends_early"));
+        run.notes.push_back(Message("profile.note.ends_early"));
     if (!options.programEnd.empty())
-        run.addNote(Message("profile.note.program_end").with("end", errorMessage(options.programEnd))); // error.line.program_*
+        run.notes.push_back(Message("profile.note.program_end").with("end", errorMessage(options.programEnd))); // error.line.program_*
 
     ProfiledRun out;
     out.launch = processFiles.size() == 1 ? "1 process driving " + std::to_string(n) + " GPUs"
@@ -379,11 +381,11 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
         // leaves the unfinished last step out of the step time, summary.h).
         if (steps->pattern.wrapUp > 0) {
             dropWrapUp(run, byK.size() - steps->pattern.wrapUp);
-            run.addNote(Message("profile.note.wrap_up").with("count", static_cast<int>(steps->pattern.wrapUp)));
+            run.notes.push_back(Message("profile.note.wrap_up").with("count", static_cast<int>(steps->pattern.wrapUp)));
         }
         if (steps->pattern.prefix > 0) {
             dropSetUp(run, steps->pattern.prefix);
-            run.addNote(Message("profile.note.set_up").with("count", static_cast<int>(steps->pattern.prefix)));
+            run.notes.push_back(Message("profile.note.set_up").with("count", static_cast<int>(steps->pattern.prefix)));
         }
         splitIntoSteps(run, steps->pattern);
         firstCall = steps->pattern.prefix;

@@ -65,7 +65,6 @@ TopologySummary summarizeTopology(const Topology& topology, Message origin)
     TopologySummary t;
     t.origin = std::move(origin);
     t.topology = topology;
-    t.matrix = formatTopoMatrix(topology);
     t.pairs = classifyPairs(topology);
     t.fastDomain = sharesFastDomain(topology);
     // The worst path: the class furthest down nvidia-smi's list (NV# best, then PIX ... NET).

@@ -241,10 +241,7 @@ void topologySection(std::ostringstream& h, const LabReport& r)
       << words(l, "report.topology.from",
              {{"origin", said(r.topology.origin, l)}, {"command", "<code>nvidia-smi topo -m</code>"}})
       << "</p>\n";
-    // The English matrix is the one built with the report (a live report's may differ from a
-    // fresh formatTopoMatrix() of the same topology only in nothing; kept for its tests).
-    h << "<pre>" << esc(l == Language::English ? r.topology.matrix : topoMatrixText(r.topology.topology, l))
-      << "</pre>\n";
+    h << "<pre>" << esc(topoMatrixText(r.topology.topology, l)) << "</pre>\n";
 }
 
 void timingSection(

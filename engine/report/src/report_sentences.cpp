@@ -28,9 +28,10 @@ Message reportClockNote(const RunResult& run)
 {
     // The simulator's one note is worded here; a live run's (clock alignment with its figures)
     // stays as the live engine wrote it.
-    if (run.clockNote == "one simulated clock")
+    const std::string note = english(run.clockNote);
+    if (note == "one simulated clock")
         return Message("report.clock.simulated");
-    return verbatim(run.clockNote);
+    return verbatim(note);
 }
 
 } // namespace shardlab

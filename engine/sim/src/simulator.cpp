@@ -186,7 +186,7 @@ void Engine::prepare()
     m_run.ranks = n;
     for (const Gpu& g : m_s.topology.gpus)
         m_run.devices.push_back(g.name);
-    m_run.clockNote = "one simulated clock";
+    m_run.clockNote = verbatim("one simulated clock");
     // Exactly the estimate (an upper bound, below the limit checkRunnable enforced): the vectors
     // never grow by doubling, which would hold the old and the new copy at once.
     const EventEstimate estimate = estimateEvents(m_s);
@@ -205,8 +205,14 @@ void Engine::arrive(int rank, int iteration, const Step& st)
     // The communication stream runs collectives in order; a blocking collective also waits for it.
     double arrival = rs.computeFree;
     if (!op.overlap && rs.commFree > rs.computeFree + kEpsUs) {
-        m_run.spans.push_back({rank, 0, SpanKind::Comm, rs.computeFree, rs.commFree, st.op, iteration, st.bucket,
-                               rs.lastCommRecord, -1});
+        m_run.spans.push_back({.rank = rank,
+            .kind = SpanKind::Comm,
+            .beginUs = rs.computeFree,
+            .endUs = rs.commFree,
+            .op = st.op,
+            .iteration = iteration,
+            .bucket = st.bucket,
+            .collective = rs.lastCommRecord});
     }
     arrival = std::max(rs.computeFree, rs.commFree);
 
@@ -296,10 +302,26 @@ void Engine::resolve(int comm, int seq, int iteration)
         const Arrival& a = arrivals[k];
         const int stream = a.overlap ? 1 : 0;
         if (start - a.timeUs > kEpsUs)
-            m_run.spans.push_back({rank, stream, SpanKind::Wait, a.timeUs, start, a.op, iteration, a.bucket, recordIndex,
-                                   rec.lastArrival});
+            m_run.spans.push_back({.rank = rank,
+                .stream = stream,
+                .kind = SpanKind::Wait,
+                .beginUs = a.timeUs,
+                .endUs = start,
+                .op = a.op,
+                .iteration = iteration,
+                .bucket = a.bucket,
+                .collective = recordIndex,
+                .waitedFor = rec.lastArrival});
         if (cost.timeUs > 0)
-            m_run.spans.push_back({rank, stream, SpanKind::Comm, start, rec.endUs, a.op, iteration, a.bucket, recordIndex, -1});
+            m_run.spans.push_back({.rank = rank,
+                .stream = stream,
+                .kind = SpanKind::Comm,
+                .beginUs = start,
+                .endUs = rec.endUs,
+                .op = a.op,
+                .iteration = iteration,
+                .bucket = a.bucket,
+                .collective = recordIndex});
         rs.lastCommRecord = recordIndex;
         m_run.collectives.back().wrongElements = 0;
         ++m_collectivesDone[static_cast<size_t>(rank)];
@@ -333,9 +355,13 @@ void Engine::advance(int rank, int iteration)
                 return;
             }
             if (rs.commFree > rs.computeFree + kEpsUs)
-                m_run.spans.push_back({rank, 0, SpanKind::Comm, rs.computeFree, rs.commFree,
-                                       m_run.collectives[static_cast<size_t>(rs.lastCommRecord)].op, iteration, 0,
-                                       rs.lastCommRecord, -1});
+                m_run.spans.push_back({.rank = rank,
+                    .kind = SpanKind::Comm,
+                    .beginUs = rs.computeFree,
+                    .endUs = rs.commFree,
+                    .op = m_run.collectives[static_cast<size_t>(rs.lastCommRecord)].op,
+                    .iteration = iteration,
+                    .collective = rs.lastCommRecord});
             rs.computeFree = rs.commFree = std::max(rs.computeFree, rs.commFree);
             rs.state = State::Done;
             return;
@@ -346,16 +372,26 @@ void Engine::advance(int rank, int iteration)
             rs.delayedStep = rs.step;
             if (rs.step == 0 && m_pagingUs[static_cast<size_t>(rank)] > 0) {
                 const double p = m_pagingUs[static_cast<size_t>(rank)];
-                m_run.spans.push_back({rank, 0, SpanKind::Compute, rs.computeFree, rs.computeFree + p, st.op, iteration,
-                                       0, -1, -1, SpanDetail::Paging});
+                m_run.spans.push_back({.rank = rank,
+                    .kind = SpanKind::Compute,
+                    .beginUs = rs.computeFree,
+                    .endUs = rs.computeFree + p,
+                    .op = st.op,
+                    .iteration = iteration,
+                    .detail = SpanDetail::Paging});
                 rs.computeFree += p;
             }
             for (const Delay& d : m_s.perturbations.delays) {
                 if (st.bucket == 0 && d.rank == rank && d.op == st.op && (d.iteration < 0 || d.iteration == iteration)
                     && d.ms > 0) {
                     const double us = d.ms * 1e3;
-                    m_run.spans.push_back({rank, 0, SpanKind::Compute, rs.computeFree, rs.computeFree + us, st.op,
-                                           iteration, 0, -1, -1, SpanDetail::InjectedDelay});
+                    m_run.spans.push_back({.rank = rank,
+                        .kind = SpanKind::Compute,
+                        .beginUs = rs.computeFree,
+                        .endUs = rs.computeFree + us,
+                        .op = st.op,
+                        .iteration = iteration,
+                        .detail = SpanDetail::InjectedDelay});
                     rs.computeFree += us;
                 }
             }
@@ -367,8 +403,13 @@ void Engine::advance(int rank, int iteration)
                  * m_s.perturbations.jitterFactor(rank, st.op, iteration, st.bucket);
             failOnImpossibleTime(static_cast<int>(st.op), {rank}, us, true);
             if (us > 0) {
-                m_run.spans.push_back({rank, 0, SpanKind::Compute, rs.computeFree, rs.computeFree + us, st.op, iteration,
-                                       st.bucket, -1, -1});
+                m_run.spans.push_back({.rank = rank,
+                    .kind = SpanKind::Compute,
+                    .beginUs = rs.computeFree,
+                    .endUs = rs.computeFree + us,
+                    .op = st.op,
+                    .iteration = iteration,
+                    .bucket = st.bucket});
                 rs.computeFree += us;
             }
             ++rs.step;
@@ -412,7 +453,13 @@ double Engine::abortByWatchdog(HangReport& h, int iteration, double previousEnd)
         if (rs.state == State::Done || rs.blocked.op < 0)
             continue;
         const int waitsFor = h.firstMismatchRank != r ? h.firstMismatchRank : -1;
-        m_run.spans.push_back({r, 0, SpanKind::Wait, clockOf(rs), abortUs, rs.blocked.op, iteration, 0, -1, waitsFor});
+        m_run.spans.push_back({.rank = r,
+            .kind = SpanKind::Wait,
+            .beginUs = clockOf(rs),
+            .endUs = abortUs,
+            .op = rs.blocked.op,
+            .iteration = iteration,
+            .waitedFor = waitsFor});
     }
     h.explanationWording = Message("hang.explanation.watchdog")
                                .with("explanation", h.explanationWording)

@@ -1,6 +1,7 @@
 #include "shardlab/sim/topo_matrix.h"
 
 #include "shardlab/sim/routing.h"
+#include "shardlab/text/error_wording.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -8,18 +9,18 @@
 
 namespace shardlab {
 
-const char* pathClassDescription(PathClass cls)
+const char* pathClassKey(PathClass cls)
 {
     switch (cls) {
-    case PathClass::Self: return "X    = Self";
-    case PathClass::NvLink: return "NV#  = Connection traversing a bonded set of # NVLinks";
-    case PathClass::Pix: return "PIX  = Connection traversing at most a single PCIe bridge";
-    case PathClass::Pxb: return "PXB  = Connection traversing multiple PCIe bridges (without traversing the PCIe Host Bridge)";
-    case PathClass::Phb: return "PHB  = Connection traversing PCIe as well as a PCIe Host Bridge (typically the CPU)";
-    case PathClass::Node: return "NODE = Connection traversing PCIe as well as the interconnect between PCIe Host Bridges within a NUMA node";
-    case PathClass::Sys: return "SYS  = Connection traversing PCIe as well as the SMP interconnect between NUMA nodes (e.g., QPI/UPI)";
-    case PathClass::Net: return "NET  = Connection traversing the network between nodes (ShardLab's addition)";
-    case PathClass::None: return "-    = Not connected";
+    case PathClass::Self: return "X";
+    case PathClass::NvLink: return "NV#";
+    case PathClass::Pix: return "PIX";
+    case PathClass::Pxb: return "PXB";
+    case PathClass::Phb: return "PHB";
+    case PathClass::Node: return "NODE";
+    case PathClass::Sys: return "SYS";
+    case PathClass::Net: return "NET";
+    case PathClass::None: return "-";
     }
     return "";
 }
@@ -38,6 +39,22 @@ std::string pathClassLabel(const PairClass& pc)
     case PathClass::None: return "-";
     }
     return "?";
+}
+
+Message pathClassMeaning(PathClass cls)
+{
+    switch (cls) {
+    case PathClass::Self: return Message("report.path.self");
+    case PathClass::NvLink: return Message("report.path.nvlink");
+    case PathClass::Pix: return Message("report.path.pix");
+    case PathClass::Pxb: return Message("report.path.pxb");
+    case PathClass::Phb: return Message("report.path.phb");
+    case PathClass::Node: return Message("report.path.node");
+    case PathClass::Sys: return Message("report.path.sys");
+    case PathClass::Net: return Message("report.path.net");
+    case PathClass::None: return Message("report.path.none");
+    }
+    return Message("report.path.none");
 }
 
 namespace {
@@ -124,21 +141,79 @@ bool sharesFastDomain(const Topology& t)
     return true;
 }
 
-std::string formatTopoMatrix(const Topology& t)
+namespace {
+
+std::string topoWord(const char* id, Language language)
+{
+    return render(Message(id), language);
+}
+
+// A line of the legend begins with a capital, as nvidia-smi's does ("NV#  = Connection
+// traversing..."); the meaning is worded to sit inside a sentence ("connection traversing...").
+std::string legendMeaning(PathClass cls, Language language)
+{
+    std::string meaning = render(pathClassMeaning(cls), language);
+    if (!meaning.empty() && meaning[0] >= 'a' && meaning[0] <= 'z')
+        meaning[0] = static_cast<char>(meaning[0] - 'a' + 'A');
+    return meaning;
+}
+
+} // namespace
+
+// A machine's name or source in `language`, part by part ("; " between them): the machine of a
+// multi-process run (cluster_topology.cpp: "2 nodes, 8 processes", "combined from every process's
+// report (NVML); assumed: ...; ...", readers.inc) and the presets' and the scaling's citations and notes
+// (presets.cpp, topo.inc topo.source.*), product names and figures kept. A name or source of which
+// any part has no entry (a user's own topology) stays as it is.
+std::string machineText(const std::string& text, Language language)
+{
+    if (language == Language::English)
+        return text;
+    std::vector<Message> parts;
+    bool ours = true;
+    size_t from = 0;
+    while (ours && from <= text.size()) {
+        const size_t cut = std::min(text.find("; ", from), text.size());
+        const std::string part = text.substr(from, cut - from);
+        from = cut + 2;
+        if (part.rfind("assumed: ", 0) == 0) {
+            std::vector<Message> items;
+            std::stringstream list(part.substr(9));
+            for (std::string item; ours && std::getline(list, item, ',');) {
+                items.push_back(errorMessage(item.substr(item.find_first_not_of(' '))));
+                ours = items.back().id != "verbatim";
+            }
+            parts.push_back(Message("error.line.topo_assumed").with("assumptions", listOf(std::move(items))));
+        } else {
+            parts.push_back(errorMessage(part));
+            if (parts.back().id == "verbatim")
+                parts.back() = machineSourceMessage(part);
+            ours = parts.back().id != "verbatim";
+        }
+    }
+    if (!ours || parts.empty())
+        return text;
+    std::string out;
+    for (const Message& m : parts)
+        out += (out.empty() ? "" : render(Message("error.line.topo_part_separator"), language)) + render(m, language);
+    return out;
+}
+
+std::string topoMatrixText(const Topology& t, Language language)
 {
     const auto m = classifyPairs(t);
     const int n = t.rankCount();
     std::ostringstream out;
-    out << "Topology: " << t.name << "\n";
+    out << render(Message("report.topo.name").with("topology", machineText(t.name, language)), language) << "\n";
     if (!t.source.empty())
-        out << "Source:   " << t.source << "\n";
+        out << render(Message("report.topo.source").with("source", machineText(t.source, language)), language) << "\n";
     out << "\n        ";
     char buf[160];
     for (int b = 0; b < n; ++b) {
         std::snprintf(buf, sizeof buf, "%-7s", ("GPU" + std::to_string(b)).c_str());
         out << buf;
     }
-    out << "Node  Device\n";
+    out << topoWord("report.topo.header", language) << "\n";
     std::vector<bool> used(9, false);
     for (int a = 0; a < n; ++a) {
         std::snprintf(buf, sizeof buf, "%-8s", ("GPU" + std::to_string(a)).c_str());
@@ -150,14 +225,17 @@ std::string formatTopoMatrix(const Topology& t)
             out << buf;
         }
         const Gpu& g = t.gpus[static_cast<size_t>(a)];
-        std::snprintf(buf, sizeof buf, "%-6d%s, %s, %.1f TFLOP/s", g.node, g.name.c_str(), formatBytes(g.memory).c_str(), g.tflops);
+        std::snprintf(buf, sizeof buf, "%-6d%s, %s, %.1f TFLOP/s", g.node, g.name.c_str(), formatBytes(g.memory).c_str(),
+            g.tflops);
         out << buf << "\n";
     }
-    out << "\nLegend:\n\n";
+    out << "\n" << topoWord("report.topo.legend", language) << "\n\n";
     for (int c = 0; c <= static_cast<int>(PathClass::None); ++c)
-        if (used[static_cast<size_t>(c)])
-            out << "  " << pathClassDescription(static_cast<PathClass>(c)) << "\n";
-    out << "\nRoutes (bandwidth per direction of the narrowest link, latency summed over links):\n\n";
+        if (used[static_cast<size_t>(c)]) {
+            std::snprintf(buf, sizeof buf, "  %-4s = ", pathClassKey(static_cast<PathClass>(c)));
+            out << buf << legendMeaning(static_cast<PathClass>(c), language) << "\n";
+        }
+    out << "\n" << topoWord("report.topo.routes", language) << "\n\n";
     Router router(t);
     for (int a = 0; a < n; ++a)
         for (int b = a + 1; b < n; ++b) {
@@ -167,15 +245,19 @@ std::string formatTopoMatrix(const Topology& t)
                 const Link& l = t.links[static_cast<size_t>(r.hops[i].link)];
                 via += (via.empty() ? "" : " > ") + (r.hops[i].forward ? l.b : l.a);
             }
-            if (!r.valid())
-                std::snprintf(buf, sizeof buf, "  GPU%d <-> GPU%d  not connected\n", a, b);
-            else
-                std::snprintf(buf, sizeof buf, "  GPU%d <-> GPU%d  %8.1f GB/s  %5.2f us  %s\n", a, b, r.bottleneckGBps,
-                              r.latencyUs, via.empty() ? "direct" : ("via " + via).c_str());
+            std::snprintf(buf, sizeof buf, "  GPU%d <-> GPU%d  ", a, b);
             out << buf;
+            if (!r.valid()) {
+                out << topoWord("report.topo.not_connected", language) << "\n";
+                continue;
+            }
+            std::snprintf(buf, sizeof buf, "%8.1f GB/s  %5.2f us  ", r.bottleneckGBps, r.latencyUs);
+            out << buf
+                << (via.empty() ? topoWord("report.topo.direct", language)
+                                : render(Message("report.topo.via").with("path", via), language))
+                << "\n";
         }
-    out << "\nThe ranks " << (sharesFastDomain(t) ? "share" : "do not share")
-        << " one fast interconnect domain (NVLink/NVSwitch between every pair).\n";
+    out << "\n" << topoWord(sharesFastDomain(t) ? "report.topo.shared" : "report.topo.not_shared", language) << "\n";
     return out.str();
 }
 

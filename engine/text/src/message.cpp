@@ -31,6 +31,15 @@ Message verbatim(std::string text)
     return Message("verbatim").with("text", std::move(text));
 }
 
+std::vector<std::string> english(const std::vector<Message>& messages)
+{
+    std::vector<std::string> out;
+    out.reserve(messages.size());
+    for (const Message& m : messages)
+        out.push_back(english(m));
+    return out;
+}
+
 Message listOf(std::vector<Message> pieces)
 {
     if (pieces.empty())

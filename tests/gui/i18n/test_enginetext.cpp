@@ -145,16 +145,14 @@ void TestEngineText::liveNotesInTheInterfaceLanguage()
     auto simulated = simulate(s);
     QVERIFY(simulated.ok());
     RunResult run = *simulated;
-    run.notes = {"collective sizes scaled by 0.5 to fit the GPUs", "an English note of an older file"};
-    run.noteMessages = {Message("live.note.scaled")
+    run.notes = {Message("live.note.scaled")
                             .with("scale", verbatim("0.5"))
                             .with("rank", verbatim("1"))
                             .with("need", verbatim("80 GB"))
                             .with("free", verbatim("40 GB"))
                             .with("percent", verbatim("90")),
         verbatim("an English note of an older file")};
-    run.clockNote = "live, timeline capture off: only iteration boundaries were stamped (alignment error at most 3 us)";
-    run.clockWording = Message("live.clock.no_timeline").with("error", verbatim("3"));
+    run.clockNote = Message("live.clock.no_timeline").with("error", verbatim("3"));
     auto outcome = std::make_shared<RunOutcome>();
     outcome->kind = RunKind::Live;
     outcome->scenario = s;
@@ -175,7 +173,7 @@ void TestEngineText::liveNotesInTheInterfaceLanguage()
     const QStringList en = panel.notes().split(QLatin1Char('\n'));
     QCOMPARE(en.size(), 3);
     QVERIFY2(en[0].startsWith(QStringLiteral("collective sizes scaled by 0.5")), qPrintable(en[0]));
-    QCOMPARE(en[2], QString::fromStdString(run.clockNote));
+    QCOMPARE(en[2], QStringLiteral("live, timeline capture off: only iteration boundaries were stamped (alignment error at most 3 us)"));
 
     // a simulation has nothing to add: no notes, no clock note
     auto sim = std::make_shared<RunOutcome>(*outcome);

@@ -79,9 +79,7 @@ struct CalibrationResult {
     std::vector<AccuracyRow> rows;
     ErrorStats start, fitted, calibrated;
     std::vector<FittedLinkClass> classes;
-    std::vector<std::string> notes; // samples left out and parameters not fitted, with why (English)
-    std::vector<Message> noteMessages; // the same notes as data, to be worded (calibration.inc)
-    void addNote(Message note);        // appends to both
+    std::vector<Message> notes; // samples left out and parameters not fitted, with why (calibration.inc)
 };
 
 Result<CalibrationResult> fitProfile(const CalibrationData& data, const CalibrationOptions& options = {});

@@ -113,29 +113,12 @@ struct RunResult {
     std::vector<Bytes> peakMemory;    // per rank: owned bytes + the largest transient buffer
     std::vector<double> pagingUs;     // per rank per iteration: unified-memory paging time
     std::optional<HangReport> hang;
-    std::string clockNote;            // how the clocks were aligned (live), or "one simulated clock"
-    std::vector<std::string> notes;   // what a live run changed or could not do (scaled buffers...), in words
-    // The same as data (text/message.h), to be worded in the user's language. Empty where the run
-    // came from somewhere that only has the English (an older result file, a stream): clockMessage()
-    // and noteMessage() then give the English verbatim.
-    Message clockWording;
-    std::vector<Message> noteMessages; // one per note, or none
-    Message clockMessage() const { return clockWording.empty() ? verbatim(clockNote) : clockWording; }
-    Message noteMessage(size_t i) const
-    {
-        if (noteMessages.size() == notes.size() && i < noteMessages.size() && !noteMessages[i].empty())
-            return noteMessages[i];
-        return verbatim(i < notes.size() ? notes[i] : std::string());
-    }
-    // Appends a note in English and as a Message.
-    void addNote(Message note)
-    {
-        if (noteMessages.size() != notes.size()) // older notes without Messages: keep them verbatim
-            for (size_t i = noteMessages.size(); i < notes.size(); ++i)
-                noteMessages.push_back(verbatim(notes[i]));
-        notes.push_back(english(note));
-        noteMessages.push_back(std::move(note));
-    }
+    // How the clocks were aligned (live), or "one simulated clock"; what a live run changed or could
+    // not do (scaled buffers...), one Message a note. Text that is not a catalogue sentence (an older
+    // file's English, a system's error) is verbatim(). Files keep the English of each beside the
+    // Messages ("clock", "notes"; io/run_result_json.h).
+    Message clockNote;
+    std::vector<Message> notes;
     double endUs() const;
 };
 

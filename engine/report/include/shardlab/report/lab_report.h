@@ -57,7 +57,6 @@ struct TimingRow {
 struct TopologySummary {
     Message origin; // "the scenario's topology (teaching-4x16gb-pcie)" or "this machine's GPUs, discovered with NVML"
     Topology topology; // the topology summarised
-    std::string matrix; // formatTopoMatrix(), English; topoMatrixText() words it in either language
     std::vector<std::vector<PairClass>> pairs;
     bool fastDomain = false;
     PathClass slowestPath = PathClass::Self; // the worst class between any two ranks
@@ -128,20 +127,11 @@ Scenario withCollectivesScaled(const Scenario& scenario, double scale);
 // The sentence on the topology: whether all ranks share one NVLink/NVSwitch domain.
 TopologySummary summarizeTopology(const Topology& topology, Message origin);
 
-// The topology in the layout of `nvidia-smi topo -m` (matrix, legend, routes): formatTopoMatrix()
-// in English, the same table with its words in Chinese.
-std::string topoMatrixText(const Topology& topology, Language language);
-// A machine's name or source (a preset's citation, a scaled or gathered machine's notes) in
-// `language`, part by part; product names and figures kept, a user's own text as written.
-std::string machineText(const std::string& text, Language language);
 // An operation's name in the report: its display name ("All-Reduce", kept in Chinese as the course
 // does), worded where it has words ("All-Gather (unequal sizes)").
 Message operationWords(OpKind kind);
 // The collective the report follows: its name in the program, or else its operation's name.
 Message collectiveWords(const LabReport& report);
-
-// What a path class means, from nvidia-smi's legend: "connection traversing at most a single PCIe bridge".
-Message pathClassMeaning(PathClass cls);
 
 // The most GPUs a lab report covers. Its topology section is pair by pair (the `nvidia-smi topo -m`
 // matrix and every pair's route): at 1,000 GPUs a million cells, 38 MB of HTML and about 5 s;

@@ -51,6 +51,8 @@ struct Message {
 std::string render(const Message& message, Language language);
 // The same, English: what the engine's files and logs keep beside the message.
 inline std::string english(const Message& message) { return render(message, Language::English); }
+// Each message's English, in order (a list of notes as files keep it).
+std::vector<std::string> english(const std::vector<Message>& messages);
 
 // Plain text as a message, for a value that must travel where a Message is expected (an error
 // text from the system, a name the user chose). Worded the same in every language.
