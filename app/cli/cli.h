@@ -118,8 +118,11 @@ void addRemoteOptions(CLI::App* cmd, RunArgs& a, CLI::Option* stream);
 // `sim|live --on`: `mode` ("sim" or "live") run there as `shardlab MODE --stream - FORWARDED...`,
 // the run printed as printRun() prints a local one; a hostile field is refused before ssh starts.
 int runRemote(const RunArgs& a, Io io, const std::string& mode, const std::vector<std::string>& forwarded);
-// The scenario FILE names, with --iterations applied.
-Result<Scenario> loadRunScenario(const RunArgs& a);
+// The scenario FILE names, with its names in `language` (namedIn; English for --json and --stream)
+// and --iterations applied.
+Result<Scenario> loadRunScenario(const RunArgs& a, Language language);
+// A scenario file with its names in `language` (namedIn: a shipped example's Chinese names).
+Result<Scenario> loadScenarioIn(const std::string& file, Language language);
 // --stream (cli_stream.cpp): the run as a run stream on `io.out`; FILE `-` reads standard input.
 int simStream(const RunArgs& a, Io io, const SimulationOptions& options);
 int liveStream(const RunArgs& a, Io io, const LiveOptions& options);

@@ -46,7 +46,7 @@ void addDiagnose(CLI::App& app, Io io, Action& action)
                 const Summary summary = summarize(job->scenario, job->run);
                 return print(summary, diagnose(job->scenario, job->run, summary, DiagnosisContext{}));
             }
-            auto scenario = loadScenario(a->file);
+            auto scenario = loadScenarioIn(a->file, a->json ? Language::English : io.language()); // --json: English
             if (!scenario)
                 return reportError(scenario.error(), io);
             SimulationOptions so;

@@ -101,7 +101,7 @@ void addLive(CLI::App& app, Io io, Action& action)
                 return liveStreamUnderLauncher(*a, *launch, options, io);
             if (a->stream)
                 return liveStream(*a, io, options);
-            auto scenario = loadRunScenario(*a);
+            auto scenario = loadRunScenario(*a, io.language());
             if (scenario && !a->profile.empty())
                 scenario->costProfile = a->profile;
             if (launch) // a file missing on some node is reported by rank 0 with the others' problems

@@ -119,7 +119,7 @@ int liveStreamUnderLauncher(const RunArgs& args, const LaunchInfo& launch, const
     Result<Scenario> scenario = badInput("no scenario");
     Bytes8 text;
     if (root) {
-        scenario = loadRunScenario(args);
+        scenario = loadRunScenario(args, io.language());
         if (scenario && !args.profile.empty())
             scenario->costProfile = args.profile;
         const std::string s = scenario ? serializeScenario(*scenario) : std::string();

@@ -230,7 +230,7 @@ int runRemote(const RunArgs& a, Io io, const std::string& mode, const std::vecto
     auto args = sshArguments(target, *command);
     if (!args)
         return reportError(args.error(), io);
-    auto scenario = loadRunScenario(a);
+    auto scenario = loadRunScenario(a, io.language());
     if (!scenario)
         return reportError(scenario.error(), io);
 

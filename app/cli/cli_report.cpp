@@ -98,7 +98,7 @@ void addReport(CLI::App& app, Io io, Action& action)
                     return reportError(job.error(), io);
                 recorded = std::move(*job);
             }
-            auto scenario = recorded ? Result<Scenario>(recorded->scenario) : loadScenario(a->file);
+            auto scenario = recorded ? Result<Scenario>(recorded->scenario) : loadScenarioIn(a->file, io.language());
             if (!scenario)
                 return reportError(scenario.error(), io);
             LabReportOptions options;

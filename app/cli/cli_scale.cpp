@@ -34,7 +34,7 @@ void addScale(CLI::App& app, Io io, Action& action)
     cmd->add_flag("--json", a->json, "Print one JSON object instead of the table");
     cmd->callback([=, &action] {
         action = [=]() -> int {
-            auto scenario = loadScenario(a->file);
+            auto scenario = loadScenarioIn(a->file, a->json ? Language::English : io.language());
             if (!scenario)
                 return reportError(scenario.error(), io);
             ScalingOptions options;

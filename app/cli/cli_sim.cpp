@@ -38,8 +38,19 @@ void addRunOptions(CLI::App* cmd, RunArgs& a)
     addRemoteOptions(cmd, a, stream);
 }
 
-Result<Scenario> loadRunScenario(const RunArgs& a)
+Result<Scenario> loadScenarioIn(const std::string& file, Language language)
 {
+    auto scenario = loadScenario(file);
+    if (!scenario)
+        return scenario;
+    return namedIn(std::move(*scenario), language);
+}
+
+Result<Scenario> loadRunScenario(const RunArgs& a, Language language)
+{
+    // --json and --stream stay English, their names too: scripts and course assignments read them
+    if (a.json || a.stream)
+        language = Language::English;
     // an output that is the scenario itself, the cost profile or another output would replace it
     std::vector<NamedFile> inputs = profileInput(a.profile);
     inputs.push_back({"the scenario file being run", a.file});
@@ -47,11 +58,12 @@ Result<Scenario> loadRunScenario(const RunArgs& a)
         return st.error();
     auto scenario = [&]() -> Result<Scenario> {
         if (a.file != "-")
-            return loadScenario(a.file);
+            return loadScenarioIn(a.file, language);
         auto text = readScenarioInput();
         if (!text)
             return text.error();
-        return parseScenario(*text, "<standard input>");
+        auto parsed = parseScenario(*text, "<standard input>");
+        return parsed ? Result<Scenario>(namedIn(std::move(*parsed), language)) : parsed;
     }();
     if (scenario && a.iterations > 0)
         scenario->iterations = a.iterations;
@@ -157,7 +169,7 @@ void addSim(CLI::App& app, Io io, Action& action)
             }
             if (a->stream) // reads the scenario itself: an unreadable one becomes the stream's error line
                 return simStream(*a, io, options);
-            auto scenario = loadRunScenario(*a);
+            auto scenario = loadRunScenario(*a, io.language());
             if (!scenario)
                 return reportError(scenario.error(), io);
             auto run = [&] {

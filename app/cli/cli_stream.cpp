@@ -79,7 +79,7 @@ int streamRun(const RunArgs& a, Io io, StreamHeader header, std::ostream& out, c
         writer.error(e);
         return reportError(e, io);
     };
-    auto scenario = loadRunScenario(a);
+    auto scenario = loadRunScenario(a, io.language());
     if (!scenario)
         return fail(scenario.error());
     if (header.mode == RunMode::Live && !a.profile.empty())

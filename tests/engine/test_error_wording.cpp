@@ -269,6 +269,34 @@ TEST(ErrorWording, EveryKindOfBadScenarioIsWordedInChineseAndReadsBackInEnglish)
     EXPECT_EQ(worded, static_cast<int>(texts.size()));
 }
 
+// Issue 29: a file that is not valid JSON is said in Chinese with its file, line and column, and
+// what the JSON parser found is worded too (it was its English inside the Chinese sentence).
+TEST(ErrorWording, BrokenJsonIsWordedInChineseWithItsFileLineAndColumn)
+{
+    const std::string file = "broken.shardlab.json";
+    auto s = parseScenario("{\n  \"shardlab\": 1,\n  \"name\": \"x\",\n}\n", file);
+    ASSERT_FALSE(s);
+    EXPECT_EQ(wordedError(s.error().message, Language::Chinese),
+              "broken.shardlab.json：$：第 4 行第 1 列不是有效的 JSON（解析对象的键时出现语法错误：遇到“}”，此处应为字符串）");
+    const std::vector<std::string> texts = {
+        "{\"shardlab\": 1, \"name\": \"x}",          // a string never closed
+        "{\"shardlab\": tru}",                        // not a literal
+        "{\"shardlab\": -x}",                         // not a number
+        "{\"shardlab\": 1",                           // cut short
+        "{\"shardlab\" 1}",                           // no colon
+        "{\"name\": \"a\tb\"}",                      // a tab inside a string
+        "[1, 2",                                      // an array cut short
+        "{\"shardlab\": 1e}",                         // an exponent without digits
+    };
+    for (const std::string& text : texts) {
+        auto bad = parseScenario(text, file);
+        ASSERT_FALSE(bad) << text;
+        checkBothLanguages(bad.error().message, {file, "HT"}); // a control character's code (HT: a tab)
+        const std::string zh = wordedError(bad.error().message, Language::Chinese);
+        EXPECT_NE(zh.find(file + "：$：第 1 行第 "), std::string::npos) << zh;
+    }
+}
+
 TEST(ErrorWording, ResultFilesTracesAndProfilesSayWhatIsWrongInChinese)
 {
     // a result file with the wrong version, a trace without ShardLab's spans, a cost profile with

@@ -24,7 +24,7 @@ inline Scenario loadExample(const std::string& file)
     auto s = loadScenario(std::string(SHARDLAB_SCENARIO_DIR) + "/" + file);
     if (!s)
         qFatal("%s", s.error().message.c_str());
-    return *s;
+    return namedIn(std::move(*s), Language::English); // as the app opens it in English
 }
 
 // Four 16 GB cards on PCIe and one 24 GB item in a single shard that no GPU holds yet.

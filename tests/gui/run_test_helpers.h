@@ -24,7 +24,7 @@ inline Scenario loadExample(const std::string& file)
     auto s = loadScenario(std::string(SHARDLAB_SCENARIO_DIR) + "/" + file);
     if (!s)
         qFatal("cannot load %s: %s", file.c_str(), s.error().message.c_str());
-    return *s;
+    return namedIn(std::move(*s), Language::English); // as the app opens it in English
 }
 
 // A run that takes long enough to cancel or supersede: `iterations` of a data-parallel step with

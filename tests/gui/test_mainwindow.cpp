@@ -49,6 +49,7 @@ private slots:
                     qPrintable(QStringLiteral("%1, page %2: %3x%4").arg(QString::fromLatin1(language)).arg(i).arg(min.width()).arg(min.height())));
             }
         }
+        i18n::installTranslations(app, i18n::kEnglish, false); // the engine's language too (examples' names)
         for (QTranslator* t : app->findChildren<QTranslator*>()) // back to the sources' English
             if (!before.contains(t)) {
                 QCoreApplication::removeTranslator(t);

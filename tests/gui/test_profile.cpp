@@ -7,6 +7,7 @@
 // once (SHARDLAB_PROFILE_FLUSH_MS=0); QTRY's timeouts only turn a hang into a failure.
 #include "gui_test_helpers.h"
 #include "document/document.h"
+#include "i18n/language.h"
 #include "remote/profiledialog.h"
 #include "run/runcontroller.h"
 #include "run/runpage.h"
@@ -172,8 +173,21 @@ private slots:
         QCOMPARE(outcome->run->collectives.size(), size_t(2));
     }
 
+    // in the interface language: the engine's sentence worded in Chinese (issue 29)
+    void aMissingProgramIsNamed_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("en") << i18n::kEnglish
+                            << QStringLiteral("Profiling failed: the program /no/such/program does not exist");
+        QTest::newRow("zh") << i18n::kChinese << QStringLiteral("程序 /no/such/program 不存在");
+    }
+
     void aMissingProgramIsNamed()
     {
+        QFETCH(QString, language);
+        QFETCH(QString, expected);
+        i18n::installTranslations(qApp, language, false);
         QTemporaryDir dir;
         MainWindow w;
         RunController* c = w.runPage()->controller();
@@ -185,7 +199,10 @@ private slots:
         profileThroughTheMenu(w, r);
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 60000);
         const QString message = failed.front().at(1).toString();
-        QVERIFY2(message.contains(QStringLiteral("Profiling failed: the program /no/such/program does not exist")), qPrintable(message));
+        QVERIFY2(message.contains(expected), qPrintable(message));
+        QVERIFY2(language == i18n::kEnglish || !message.contains(QStringLiteral("does not exist")),
+                 qPrintable(message));
+        i18n::installTranslations(qApp, i18n::kEnglish, false);
     }
 
     void theDialogSaysWhatIsMissing()

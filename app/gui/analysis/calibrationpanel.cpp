@@ -1,6 +1,7 @@
 #include "analysis/calibrationpanel.h"
 
 #include "analysis/accuracymodel.h"
+#include "i18n/language.h"
 #include "style/plotstyle.h"
 
 #include "shardlab/analysis/calibration_report.h"
@@ -38,7 +39,8 @@ CalibrationPanel::CalibrationPanel(QWidget* parent) : QWidget(parent)
                       "this machine's GPUs and measures their compute rate, then fits the cost model's latency and "
                       "bandwidth per link class to it and saves a named profile that simulations can use.");
     if (!liveBuiltIn())
-        text += QStringLiteral("<br><br><b>") + tr("Not available here: %1.").arg(QString::fromStdString(liveBuildInfo()).toHtmlEscaped())
+        text += QStringLiteral("<br><br><b>")
+                + tr("Not available here: %1.").arg(i18n::engineError(liveBuildInfo()).toHtmlEscaped())
                 + QStringLiteral("</b> ")
                 + tr("You can still fit sweeps measured on another machine (files written by shardlab bench --json) "
                      "against the scenario's topology.");
@@ -59,7 +61,7 @@ CalibrationPanel::CalibrationPanel(QWidget* parent) : QWidget(parent)
     m_cancel = new QPushButton(tr("Cancel"));
     m_cancel->setEnabled(false);
     // Until the run page's probe has looked for GPUs: disabled, and saying so.
-    setLiveAvailability(false, liveBuiltIn() ? QString() : QString::fromStdString(liveBuildInfo()));
+    setLiveAvailability(false, liveBuiltIn() ? QString() : i18n::engineError(liveBuildInfo()));
     m_progress = new QProgressBar;
     m_progress->setVisible(false);
     m_summary = new QLabel;

@@ -96,7 +96,8 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent)
     m_measure = new QPushButton(tr("Measure on this machine"));
     if (!liveBuiltIn()) {
         m_measure->setEnabled(false);
-        m_measure->setToolTip(tr("Live mode is not built into this ShardLab: %1").arg(QString::fromStdString(liveBuildInfo())));
+        m_measure->setToolTip(
+            tr("Live mode is not built into this ShardLab: %1").arg(i18n::engineError(liveBuildInfo())));
     }
     auto* controls = new QHBoxLayout;
     auto* form = new QFormLayout;

@@ -1,6 +1,7 @@
 #include "analysis/sweepview.h"
 
 #include "i18n/engineterms.h"
+#include "i18n/language.h"
 #include "style/plotstyle.h"
 #include "analysis/sweepmodel.h"
 
@@ -60,7 +61,8 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent)
     m_measure = new QPushButton(tr("Measure on this machine"));
     if (!liveBuiltIn()) {
         m_measure->setEnabled(false);
-        m_measure->setToolTip(tr("Live mode is not built into this ShardLab: %1").arg(QString::fromStdString(liveBuildInfo())));
+        m_measure->setToolTip(
+            tr("Live mode is not built into this ShardLab: %1").arg(i18n::engineError(liveBuildInfo())));
     } else {
         m_measure->setToolTip(tr("Run the same sweep with NCCL on this machine's GPUs and overlay it"));
     }

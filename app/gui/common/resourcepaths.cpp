@@ -1,6 +1,6 @@
 #include "common/resourcepaths.h"
 
-#include "common/exampletitles.h"
+#include "i18n/language.h"
 
 #include "shardlab/base/resources.h"
 #include "shardlab/io/scenario_io.h"
@@ -64,7 +64,9 @@ QList<ExampleScenario> examplesInCourseOrder(const QString& lessonDir)
     QList<ExampleScenario> out;
     for (const QString& f : ordered) {
         auto scenario = loadScenario(f.toStdString());
-        QString title = scenario && !scenario->name.empty() ? exampleTitle(scenario->name) : QString();
+        // the name the example opens with: in Chinese, its Chinese one (namedIn)
+        QString title
+            = scenario ? QString::fromStdString(namedIn(std::move(*scenario), i18n::engineLanguage()).name) : QString();
         if (title.isEmpty())
             title = QFileInfo(f).fileName().remove(QStringLiteral(".shardlab.json"));
         out.push_back({f, title});

@@ -16,7 +16,7 @@ QStringList exampleScenarios();
 
 struct ExampleScenario {
     QString path;
-    QString title; // the scenario's own name, as the editor and the window title show it
+    QString title; // the scenario's name in the interface language, as the editor and the window title show it
 };
 // The shipped examples in the course's order: the scenarios of the lessons in lesson order (each
 // lesson's scenario, then its comparison scenario), then the others by file name. `lessonDir`

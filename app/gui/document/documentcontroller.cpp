@@ -60,7 +60,7 @@ bool DocumentController::openPath(const QString& path, bool askToSave)
             m_recent->remove(path);
         return false;
     }
-    m_document->reset(std::move(*loaded), QFileInfo(path).absoluteFilePath());
+    m_document->reset(namedIn(std::move(*loaded), i18n::engineLanguage()), QFileInfo(path).absoluteFilePath());
     m_recent->add(path);
     emit statusMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)));
     return true;
@@ -78,7 +78,8 @@ bool DocumentController::openExample(const QString& path, bool askToSave)
             i18n::engineError(loaded.error().message));
         return false;
     }
-    m_document->reset(std::move(*loaded), QString());
+    // in Chinese, a shipped example opens with its Chinese names (the file's name_zh)
+    m_document->reset(namedIn(std::move(*loaded), i18n::engineLanguage()), QString());
     emit statusMessage(tr("Opened the example %1; save it to keep your changes.").arg(QFileInfo(path).fileName()));
     return true;
 }

@@ -1,5 +1,6 @@
 #include "run/engineworker.h"
 
+#include "i18n/language.h"
 #include "timeline/timelinedata.h"
 
 #include "shardlab/analysis/prepared_run.h"
@@ -20,12 +21,14 @@ EngineWorker::EngineWorker(std::shared_ptr<RunStream> stream)
 void EngineWorker::probeLive()
 {
     if (!liveBuiltIn()) {
-        emit liveProbed(false, tr("Live runs are not built into this ShardLab: %1").arg(QString::fromStdString(liveBuildInfo())));
+        emit liveProbed(false,
+            tr("Live runs are not built into this ShardLab: %1").arg(i18n::engineError(liveBuildInfo())));
         return;
     }
     auto devices = liveDevices();
     if (!devices) {
-        emit liveProbed(false, tr("No GPU can be used for live runs: %1").arg(QString::fromStdString(devices.error().message)));
+        emit liveProbed(false,
+            tr("No GPU can be used for live runs: %1").arg(i18n::engineError(devices.error().message)));
         return;
     }
     if (devices->empty()) {
@@ -54,7 +57,7 @@ void EngineWorker::present(quint64 id, const Scenario& scenario, std::shared_ptr
         [&](QString* error, bool* wasCancelled) -> RunOutcomePtr {
             auto profile = profileFor(scenario);
             if (!profile) {
-                *error = QString::fromStdString(profile.error().message);
+                *error = i18n::engineError(profile.error().message);
                 return nullptr;
             }
             CostModel model(scenario.topology, *profile);
@@ -103,7 +106,7 @@ RunOutcomePtr EngineWorker::execute(quint64 id, const Scenario& scenario, RunKin
     clock.start();
     auto profile = profileFor(scenario);
     if (!profile) {
-        *error = QString::fromStdString(profile.error().message);
+        *error = i18n::engineError(profile.error().message);
         return nullptr;
     }
     CostModel model(scenario.topology, *profile);
@@ -148,7 +151,7 @@ RunOutcomePtr EngineWorker::execute(quint64 id, const Scenario& scenario, RunKin
     }
     if (!result) {
         *wasCancelled = result.error().kind == ErrorKind::Cancelled || cancel.load();
-        *error = QString::fromStdString(result.error().message);
+        *error = i18n::engineError(result.error().message);
         return nullptr;
     }
     auto out = prepare(id, kind, scenario, std::make_shared<const RunResult>(std::move(result).value()), model, cancel,

@@ -8,7 +8,6 @@
 #include "document/prompter.h"
 #include "document/recentfiles.h"
 #include "editor/editorpage.h"
-#include "common/exampletitles.h"
 #include "common/glossary.h"
 #include "common/labels.h"
 #include "lessons/lesson_browser.h"
@@ -239,7 +238,7 @@ QAction* MainWindow::addNamedAction(QMenu* menu, const QString& name, const QStr
 
 void MainWindow::updateTitle()
 {
-    setWindowTitle(tr("%1[*] - %2 - ShardLab").arg(m_document->displayName(), exampleTitle(m_document->scenario().name)));
+    setWindowTitle(tr("%1[*] - %2 - ShardLab").arg(m_document->displayName(), qs(m_document->scenario().name)));
     setWindowModified(m_document->isModified());
 }
 

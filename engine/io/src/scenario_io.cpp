@@ -141,8 +141,9 @@ void readItem(JsonReader& rd, const json& v, const std::string& path, int ranks,
 {
     if (!rd.expectObject(v, path))
         return;
-    rd.onlyKeys(v, path, {"name", "kind", "size", "shards", "replicate_on", "split_across", "split_sizes"});
+    rd.onlyKeys(v, path, {"name", "name_zh", "kind", "size", "shards", "replicate_on", "split_across", "split_sizes"});
     item.name = rd.string(v, path, "name", true).value_or("");
+    item.nameZh = rd.string(v, path, "name_zh", false).value_or("");
     if (auto k = rd.string(v, path, "kind", true)) {
         if (auto kind = itemKindFromName(*k))
             item.kind = *kind;
@@ -218,8 +219,8 @@ void readOp(JsonReader& rd, const json& v, const std::string& path, Op& op)
 {
     if (!rd.expectObject(v, path))
         return;
-    rd.onlyKeys(v, path, {"op", "name", "item", "flops", "bytes", "group", "root", "from", "to", "algorithm", "buckets",
-                          "overlap"});
+    rd.onlyKeys(v, path, {"op", "name", "name_zh", "item", "flops", "bytes", "group", "root", "from", "to", "algorithm",
+                          "buckets", "overlap"});
     bool kindKnown = false;
     if (auto k = rd.string(v, path, "op", true)) {
         if (auto kind = opFromName(*k)) {
@@ -244,6 +245,7 @@ void readOp(JsonReader& rd, const json& v, const std::string& path, Op& op)
             rd.fail(path + "." + k, "only a send_recv has 'from' and 'to' (a collective has 'group' and 'root')");
     }
     op.name = rd.string(v, path, "name", false).value_or("");
+    op.nameZh = rd.string(v, path, "name_zh", false).value_or("");
     op.item = rd.string(v, path, "item", false).value_or("");
     op.flops = rd.flops(v, path, "flops").value_or(0);
     if (rd.find(v, "bytes"))
@@ -404,8 +406,8 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
     Scenario s;
     if (!rd.expectObject(doc, "$"))
         return badInput(rd.message());
-    rd.onlyKeys(doc, "$", {"shardlab", "name", "description", "topology", "workload", "program", "perturbations",
-                           "iterations", "memory_mode", "strategy", "cost_profile"});
+    rd.onlyKeys(doc, "$", {"shardlab", "name", "name_zh", "description", "description_zh", "topology", "workload",
+                           "program", "perturbations", "iterations", "memory_mode", "strategy", "cost_profile"});
     const auto version = rd.integer(doc, "$", "shardlab", true, 1, 1000);
     if (version && *version != kScenarioFormatVersion)
         return badInput(origin + ": $.shardlab: format version " + std::to_string(*version) + " (this ShardLab reads version "
@@ -414,6 +416,8 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
         return badInput(rd.message());
     s.name = rd.string(doc, "$", "name", false).value_or("");
     s.description = rd.string(doc, "$", "description", false).value_or("");
+    s.nameZh = rd.string(doc, "$", "name_zh", false).value_or("");
+    s.descriptionZh = rd.string(doc, "$", "description_zh", false).value_or("");
     if (const json* t = rd.find(doc, "topology"))
         readTopology(rd, *t, s.topology);
     else
@@ -493,6 +497,10 @@ std::string serializeScenario(const Scenario& s)
     doc["name"] = s.name;
     if (!s.description.empty())
         doc["description"] = s.description;
+    if (!s.nameZh.empty())
+        doc["name_zh"] = s.nameZh;
+    if (!s.descriptionZh.empty())
+        doc["description_zh"] = s.descriptionZh;
     json topo;
     topo["name"] = s.topology.name;
     if (!s.topology.source.empty())
@@ -520,6 +528,8 @@ std::string serializeScenario(const Scenario& s)
     doc["workload"] = json::array();
     for (const WorkloadItem& item : s.workload.items) {
         json it = {{"name", item.name}, {"kind", itemKindName(item.kind)}, {"size", sizeJson(item.size)}};
+        if (!item.nameZh.empty())
+            it["name_zh"] = item.nameZh;
         it["shards"] = json::array();
         for (const Shard& sh : item.shards)
             it["shards"].push_back({{"offset", sizeJson(sh.offset)}, {"size", sizeJson(sh.size)}, {"owners", sh.owners}});
@@ -530,6 +540,8 @@ std::string serializeScenario(const Scenario& s)
         json o = {{"op", opName(op.kind)}};
         if (!op.name.empty())
             o["name"] = op.name;
+        if (!op.nameZh.empty())
+            o["name_zh"] = op.nameZh;
         if (!op.item.empty())
             o["item"] = op.item;
         if (op.kind == OpKind::Compute) {

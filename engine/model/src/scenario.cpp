@@ -1,6 +1,7 @@
 #include "shardlab/model/scenario.h"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <set>
 #include <string>
@@ -73,7 +74,7 @@ Status checkRank(int rank, int ranks, const std::string& path)
 
 Status validateItems(const Scenario& s)
 {
-    std::set<std::string> names;
+    std::set<std::string> names, chineseNames; // unique as written, and as namedIn() shows them in Chinese
     for (size_t i = 0; i < s.workload.items.size(); ++i) {
         const WorkloadItem& item = s.workload.items[i];
         const std::string path = at("$.workload", i);
@@ -81,6 +82,10 @@ Status validateItems(const Scenario& s)
             return badInput(path + ".name: empty (expected a unique name)");
         if (!names.insert(item.name).second)
             return badInput(path + ".name: '" + item.name + "' is used twice (expected unique names)");
+        const std::string& chinese = item.nameZh.empty() ? item.name : item.nameZh;
+        if (!chineseNames.insert(chinese).second)
+            return badInput(path + (item.nameZh.empty() ? ".name: '" : ".name_zh: '") + chinese
+                            + "' is used twice (expected unique names)");
         if (item.size == 0)
             return badInput(path + ".size: zero (expected a positive size such as \"24 GB\")");
         if (item.size > kMaxBytes)
@@ -206,6 +211,30 @@ Status validateScenario(const Scenario& s)
             return badInput(path + ".replacement: expected a collective");
     }
     return {};
+}
+
+Scenario namedIn(Scenario s, Language language)
+{
+    const bool chinese = language == Language::Chinese;
+    const auto pick = [chinese](std::string& name, std::string& nameZh) {
+        if (chinese && !nameZh.empty())
+            name = nameZh;
+        nameZh.clear();
+    };
+    pick(s.name, s.nameZh);
+    pick(s.description, s.descriptionZh);
+    std::map<std::string, std::string> itemNames; // as written -> as shown now
+    for (WorkloadItem& item : s.workload.items) {
+        const std::string written = item.name;
+        pick(item.name, item.nameZh);
+        itemNames[written] = item.name;
+    }
+    for (Op& op : s.program) {
+        pick(op.name, op.nameZh);
+        if (auto it = itemNames.find(op.item); it != itemNames.end())
+            op.item = it->second;
+    }
+    return s;
 }
 
 } // namespace shardlab

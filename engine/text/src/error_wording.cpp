@@ -24,6 +24,7 @@ Message expectedPhrase(const std::string& e);
 Message foundPhrase(const std::string& t);
 Message lineMessage(const std::string& line);
 Message originMessage(const std::string& origin);
+Message parserMessage(const std::string& text);
 
 // The catalogue's own templates (error_wording.h, "Templates the catalogue defines"): each entry of
 // `family` ("error.says.", "error.line.", "error.expects.", "error.piece.") as a regular expression of its
@@ -71,6 +72,7 @@ const std::vector<Template>& templates(std::string_view family)
     static const std::vector<Template> whys = compileTemplates("error.why.");
     static const std::vector<Template> launches = compileTemplates("launch.");
     static const std::vector<Template> placements = compileTemplates("placement.launch.");
+    static const std::vector<Template> parser = compileTemplates("error.parser.");
     return family == "error.says."    ? says
            : family == "error.line."  ? lines
            : family == "error.piece." ? pieces
@@ -78,6 +80,7 @@ const std::vector<Template>& templates(std::string_view family)
            : family == "launch."      ? launches
            : family == "placement.launch." ? placements
            : family == "topo.source." ? sources
+           : family == "error.parser." ? parser
                                       : expects;
 }
 
@@ -106,6 +109,8 @@ Message fromTemplates(const std::string& text, std::string_view family)
             else if (t.names[k].starts_with("piece")) {
                 Message piece = fromTemplates(value, "error.piece.");
                 out.arg(t.names[k], piece.empty() ? verbatim(value) : std::move(piece));
+            } else if (t.names[k].starts_with("parser")) {
+                out.arg(t.names[k], parserMessage(value));
             } else if (t.names[k] == "why") {
                 Message why = fromTemplates(value, "error.why.");
                 out.arg(t.names[k], why.empty() ? verbatim(value) : std::move(why));
@@ -116,6 +121,15 @@ Message fromTemplates(const std::string& text, std::string_view family)
         return out;
     }
     return {};
+}
+
+// What the JSON parser said (nlohmann-json's words, "syntax error while parsing object key - unexpected
+// '}'; expected string literal"), worded part by part by the error.parser.* entries; verbatim where
+// a part fits none.
+Message parserMessage(const std::string& text)
+{
+    Message worded = fromTemplates(text, "error.parser.");
+    return worded.empty() ? verbatim(text) : worded;
 }
 
 // "nvlink, pcie, cross-socket or network" -> its items; empty when `text` is no such list of
@@ -273,8 +287,11 @@ Message whatMessage(const std::string& what)
     }
     if (whole(what, tooDeep, m))
         return Message("error.file.too_deep").with("levels", m[1].str());
-    if (whole(what, invalidJson, m)) // the parser's own words stay as it wrote them
-        return Message("error.file.invalid_json").with("line", m[1].str()).with("column", m[2].str()).with("parser", m[3].str());
+    if (whole(what, invalidJson, m))
+        return Message("error.file.invalid_json")
+            .with("line", m[1].str())
+            .with("column", m[2].str())
+            .with("parser", parserMessage(m[3].str()));
     if (whole(what, tooLarge, m))
         return Message("error.file.too_large").with("megabytes", m[1].str()).with("expected", expectedPhrase(m[2].str()));
     if (whole(what, numberTooLarge, m))

@@ -9,6 +9,7 @@
 #include "analysis/scalingview.h"
 #include "document/livefeedback.h"
 #include "i18n/language.h"
+#include "run/runcontroller.h"
 #include "run/runpage.h"
 #include "run/summarypanel.h"
 #include "shell/mainwindow.h"
@@ -79,7 +80,28 @@ private slots:
     void liveNotesInTheInterfaceLanguage();
     void scalingNotesInChinese();
     void machinesAndRefusedEditsInChinese();
+    void liveUnavailableInChinese();
 };
+
+// Issue 29: where live mode cannot run, the reason (the run bar's note, the line under Run > Live,
+// the analysis views' tooltips) is worded in the interface language, not as the engine's English.
+void TestEngineText::liveUnavailableInChinese()
+{
+    i18n::installTranslations(qApp, i18n::kChinese, false);
+    MainWindow w;
+    RunController* c = w.runPage()->controller();
+    QSignalSpy probed(c, &RunController::liveAvailabilityChanged);
+    QVERIFY(probed.count() > 0 || probed.wait(60000));
+    if (c->liveAvailable())
+        QSKIP("live mode works on this machine");
+    const Scenario none;
+    const QString why = c->liveExplanation();
+    QVERIFY2(hasHan(why) && englishLeft(why, none).isEmpty(),
+             qPrintable(why + QStringLiteral(" | ") + englishLeft(why, none)));
+    const QString line = w.action(QStringLiteral("run.liveReason"))->toolTip();
+    QVERIFY2(hasHan(line) && englishLeft(line, none).isEmpty(), qPrintable(line));
+    i18n::installTranslations(qApp, i18n::kEnglish, false);
+}
 
 // Pick a machine: each preset's description, citation (tooltip) and the summary of the machine
 // chosen, and the status line of an edit the engine refuses (a size as typed), in Chinese.

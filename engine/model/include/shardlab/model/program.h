@@ -67,6 +67,8 @@ struct Op {
     // is issued as soon as compute slice k ends (PyTorch DDP's overlap of backward and all-reduce).
     bool overlap = false;
 
+    std::string nameZh = {}; // its name in Chinese, where the file gives one ("name_zh"); see namedIn()
+
     bool operator==(const Op&) const = default;
 };
 

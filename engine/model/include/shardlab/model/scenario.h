@@ -5,6 +5,7 @@
 #include "shardlab/model/program.h"
 #include "shardlab/model/topology.h"
 #include "shardlab/model/workload.h"
+#include "shardlab/text/language.h"
 
 #include <cstdint>
 #include <string>
@@ -69,6 +70,10 @@ struct Scenario {
     std::string strategy;     // the strategy that generated the ownership, if any (informational);
                               // kObservedStrategy: a profiled program, as ShardLab's NCCL profiler saw it
     std::string costProfile;  // named calibration profile; empty: the built-in defaults
+    // The name and description in Chinese, where the file gives them ("name_zh", "description_zh":
+    // the shipped examples do; items and steps have a nameZh too). namedIn() puts them in place.
+    std::string nameZh = {};
+    std::string descriptionZh = {};
     bool operator==(const Scenario&) const = default;
 
     int ranks() const { return topology.rankCount(); }
@@ -82,5 +87,12 @@ struct Scenario {
 // cover their items...). Messages use JSON paths ("$.program[2].group") so that file loaders
 // and the GUI report the same thing.
 Status validateScenario(const Scenario& scenario);
+
+// The scenario as a user of `language` opens it: in Chinese the scenario's, items' and steps'
+// names (and the description) are their Chinese ones where the file gives them, and the steps
+// follow their items' new names; whatever has none keeps its name as written (a user's own
+// scenario is unchanged). The Chinese names are then dropped in either language: the scenario's
+// names are what it shows, edits and saves from then on.
+Scenario namedIn(Scenario scenario, Language language);
 
 } // namespace shardlab

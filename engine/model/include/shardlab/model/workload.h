@@ -30,6 +30,7 @@ struct WorkloadItem {
     ItemKind kind = ItemKind::Parameters;
     Bytes size = 0;
     std::vector<Shard> shards;
+    std::string nameZh = {}; // its name in Chinese, where the file gives one ("name_zh"); see namedIn()
     bool operator==(const WorkloadItem&) const = default;
 
     // Bytes of this item that `rank` owns.
