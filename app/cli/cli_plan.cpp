@@ -153,7 +153,7 @@ void addPlan(CLI::App& app, Io io, Action& action)
         ->check(oneOf("a schedule", [](const std::string& t) { return scheduleFromText(t).has_value(); }, "gpipe, 1f1b or interleaved:V"));
     cmd->add_option("--order", a->order, "How the axes number the ranks, innermost first (default tp,cp,pp,dp: TP inside a node)")
         ->check(oneOf("an order of the mesh axes", [](const std::string& t) { return meshOrderFromText(t).has_value(); },
-                      "tp, cp, pp and dp, each once, separated by commas"));
+                      "tp,cp,pp,dp"));
     cmd->add_flag("--no-sequence-parallel", a->noSequenceParallel, "Tensor parallelism without sequence parallelism");
     cmd->add_flag("--no-overlap", a->noOverlap, "Data-parallel communication after the backward pass instead of overlapped with it");
     cmd->add_flag("--no-flash-attention", a->noFlash, "Attention that keeps its score matrix (as before FlashAttention)");

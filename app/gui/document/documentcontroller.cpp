@@ -88,7 +88,7 @@ bool DocumentController::openMade(Scenario scenario, const QString& what, bool a
 {
     if (askToSave && !maybeSave())
         return false;
-    m_document->reset(std::move(scenario), QString());
+    m_document->reset(namedIn(std::move(scenario), i18n::engineLanguage()), QString());
     emit statusMessage(tr("Opened %1 as a new scenario; save it to keep it.").arg(what));
     return true;
 }

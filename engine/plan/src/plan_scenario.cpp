@@ -2,6 +2,8 @@
 // it exposes); the simulator prices the TP, PP and DP collectives itself on the topology.
 #include "shardlab/plan/plan_scenario.h"
 
+#include "shardlab/text/message.h"
+
 #include <algorithm>
 #include <cmath>
 #include <queue>
@@ -75,12 +77,14 @@ Result<Scenario> planScenario(const TransformerModel& model, const TrainingSetti
                         std::to_string(kMaxPlanScenarioSteps) + " (fewer GPUs or micro-batches)");
 
     Scenario sc;
-    sc.name = model.name + ", " + planText(plan);
-    sc.description = "Written by shardlab plan: " + std::to_string(m) + " micro-batches of " + std::to_string(est.microBatch) +
-                     " x " + std::to_string(settings.seq) + " tokens per replica; each pass takes the planner's time for its compute, "
-                     "the TP, PP and DP collectives are priced by the simulator, the sends between stages as blocking transfers "
-                     "(the estimate's pipeline formula lets them never wait, so the simulated step can be longer). Estimated step " +
-                     std::to_string(static_cast<long long>(std::llround(est.stepUs / 1e3))) + " ms.";
+    const Message title = Message("plan.scenario.name").with("model", model.name).with("plan", planText(plan));
+    sc.name = english(title);
+    sc.nameZh = render(title, Language::Chinese);
+    const Message description = Message("plan.scenario.description").with("m", m).with("mb", est.microBatch)
+                                    .with("seq", settings.seq).with("command", "shardlab plan")
+                                    .with("step", std::to_string(static_cast<long long>(std::llround(est.stepUs / 1e3))));
+    sc.description = english(description);
+    sc.descriptionZh = render(description, Language::Chinese);
     sc.topology = topology;
     sc.iterations = 1;
 
@@ -95,9 +99,10 @@ Result<Scenario> planScenario(const TransformerModel& model, const TrainingSetti
     };
     // an item of `perRank` bytes on each rank of the stage: split by TP (owned by every replica), or
     // also over the replicas (one owner each) when `sharded`
-    auto item = [&](const std::string& name, ItemKind kind, int stage, double perRank, bool sharded) {
+    auto item = [&](const Message& name, ItemKind kind, int stage, double perRank, bool sharded) {
         WorkloadItem it;
-        it.name = name;
+        it.name = english(name);
+        it.nameZh = render(name, Language::Chinese);
         it.kind = kind;
         const Bytes each = std::max<Bytes>(1, static_cast<Bytes>(perRank));
         const int owners = sharded ? replicas : 1;
@@ -117,11 +122,12 @@ Result<Scenario> planScenario(const TransformerModel& model, const TrainingSetti
     };
     for (int s = 0; s < p; ++s) {
         const PlanMemory& mem = est.stages[static_cast<size_t>(s)].memory;
-        const std::string st = "stage " + std::to_string(s) + " ";
-        item(st + "weights", ItemKind::Parameters, s, mem.params, shardsWeights(plan.zero));
-        item(st + "gradients", ItemKind::Gradients, s, mem.grads, plan.zero != ZeroStage::None && plan.zero != ZeroStage::Optimizer);
-        item(st + "optimizer state", ItemKind::OptimizerState, s, mem.optimizer, plan.zero != ZeroStage::None);
-        item(st + "activations", ItemKind::Activations, s, mem.activations + mem.temporary, false);
+        auto named = [s](const char* id) { return Message(id).with("stage", s); };
+        item(named("plan.scenario.weights"), ItemKind::Parameters, s, mem.params, shardsWeights(plan.zero));
+        item(named("plan.scenario.gradients"), ItemKind::Gradients, s, mem.grads,
+             plan.zero != ZeroStage::None && plan.zero != ZeroStage::Optimizer);
+        item(named("plan.scenario.optimizer"), ItemKind::OptimizerState, s, mem.optimizer, plan.zero != ZeroStage::None);
+        item(named("plan.scenario.activations"), ItemKind::Activations, s, mem.activations + mem.temporary, false);
     }
 
     // a pass of the planner's time: FLOP such that each rank's share (1/TP of the activations item)
@@ -131,18 +137,22 @@ Result<Scenario> planScenario(const TransformerModel& model, const TrainingSetti
     auto compute = [&](const Event& e, double us) {
         Op op;
         op.kind = OpKind::Compute;
-        op.name = "stage " + std::to_string(e.stage) + (v > 1 ? " part " + std::to_string(e.chunk + 1) : "") +
-                  (e.forward ? " forward " : " backward ") + mb(e.microBatch);
-        op.item = "stage " + std::to_string(e.stage) + " activations";
+        const char* id = v > 1 ? (e.forward ? "plan.scenario.forward_part" : "plan.scenario.backward_part")
+                               : (e.forward ? "plan.scenario.forward" : "plan.scenario.backward");
+        const Message name = Message(id).with("stage", e.stage).with("part", e.chunk + 1).with("mb", mb(e.microBatch));
+        op.name = english(name);
+        op.nameZh = render(name, Language::Chinese);
+        op.item = english(Message("plan.scenario.activations").with("stage", e.stage));
         op.flops = us / usPerFlop * plan.tp;
         sc.program.push_back(std::move(op));
     };
-    auto collective = [&](OpKind kind, const std::string& name, Bytes bytes, std::vector<int> group, int root = 0, int peer = 1) {
+    auto collective = [&](OpKind kind, const Message& name, Bytes bytes, std::vector<int> group, int root = 0, int peer = 1) {
         if (bytes == 0)
             return;
         Op op;
         op.kind = kind;
-        op.name = name;
+        op.name = english(name);
+        op.nameZh = render(name, Language::Chinese);
         op.bytes = bytes;
         op.group = std::move(group);
         op.root = root;
@@ -161,7 +171,8 @@ Result<Scenario> planScenario(const TransformerModel& model, const TrainingSetti
         for (int dp = 0; dp < plan.dp; ++dp)
             for (int cp = 0; cp < plan.cp; ++cp)
                 collective(OpKind::AllReduce,
-                           "TP all-reduce, stage " + std::to_string(e.stage) + (e.forward ? " forward " : " backward ") + mb(e.microBatch),
+                           Message(e.forward ? "plan.scenario.tp_forward" : "plan.scenario.tp_backward")
+                               .with("stage", e.stage).with("mb", mb(e.microBatch)),
                            bytes, meshGroup(plan, MeshAxis::Tensor, rankAt(plan, {0, cp, e.stage, dp})));
     };
     const Bytes p2pBytes = static_cast<Bytes>(2 * tokens * model.hidden / (plan.sequenceParallel && plan.tp > 1 ? plan.tp : 1));
@@ -170,8 +181,9 @@ Result<Scenario> planScenario(const TransformerModel& model, const TrainingSetti
             for (int cp = 0; cp < plan.cp; ++cp)
                 for (int t = 0; t < plan.tp; ++t) {
                     const int from = rankAt(plan, {t, cp, e.stage, dp}), to = rankAt(plan, {t, cp, toStage, dp});
-                    collective(OpKind::SendRecv, std::string(e.forward ? "activations" : "gradients") + " to stage " +
-                                                     std::to_string(toStage) + ", " + mb(e.microBatch),
+                    collective(OpKind::SendRecv,
+                               Message(e.forward ? "plan.scenario.send_activations" : "plan.scenario.send_gradients")
+                                   .with("stage", toStage).with("mb", mb(e.microBatch)),
                                p2pBytes, {std::min(from, to), std::max(from, to)}, from, to);
                 }
     };
@@ -243,7 +255,7 @@ Result<Scenario> planScenario(const TransformerModel& model, const TrainingSetti
                 const Bytes bytes = static_cast<Bytes>(est.stages[static_cast<size_t>(s)].memory.params *
                                                        (shardsWeights(plan.zero) ? replicas : 1));
                 const OpKind kind = plan.zero == ZeroStage::None ? OpKind::AllReduce : OpKind::ReduceScatterAllGather;
-                collective(kind, "DP gradients, stage " + std::to_string(s), bytes, std::move(group));
+                collective(kind, Message("plan.scenario.dp").with("stage", s), bytes, std::move(group));
             }
     if (const Status valid = validateScenario(sc); !valid)
         return runFailed("the plan's scenario is not valid (a bug in shardlab plan's scenario writer): " + valid.error().message);
