@@ -26,14 +26,6 @@ std::vector<int> dataGroup(const ParallelPlan& plan, int rank, int stride)
     return group;
 }
 
-bool crossesNodes(const Topology& topology, const std::vector<int>& group)
-{
-    for (int r : group)
-        if (topology.gpus[static_cast<size_t>(r)].node != topology.gpus[static_cast<size_t>(group.front())].node)
-            return true;
-    return false;
-}
-
 // The data-parallel collectives of one stage per step, and their exposed time.
 struct DataParallelTime {
     double exposedUs = 0;
@@ -54,7 +46,7 @@ DataParallelTime dataParallel(const StageWork& work, const ParallelPlan& plan, P
         const Bytes bytes = static_cast<Bytes>(2 * params); // bf16 weights and gradients
         const CollectiveCost cost = pricer.price(kind, bytes, group);
         PlanCollective c{MeshAxis::Data, kind, std::move(what), bytes, count, static_cast<int>(group.size()),
-                         crossesNodes(topo, group), cost.timeUs, 0, cost.algorithm};
+                         groupCrossesNodes(topo, group), cost.timeUs, 0, cost.algorithm};
         out.collectives.push_back(c);
         return cost.timeUs * count;
     };
@@ -202,7 +194,7 @@ PlanEstimate estimatePlan(const TransformerModel& model, const TrainingSettings&
             s.p2pUs = 2 * v * send.timeUs;
             if (stage == 0)
                 e.collectives.push_back({MeshAxis::Pipeline, OpKind::SendRecv, Message("plan.what.activations"), w.p2pBytes,
-                                         2 * v * e.microBatches, 2, crossesNodes(topo, {here, next}), send.timeUs,
+                                         2 * v * e.microBatches, 2, groupCrossesNodes(topo, {here, next}), send.timeUs,
                                          s.p2pUs * e.microBatches, send.algorithm});
         }
         s.memory = memory[static_cast<size_t>(stage)];

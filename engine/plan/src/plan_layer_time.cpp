@@ -16,15 +16,15 @@ struct Gemms {
     }
 };
 
-bool crosses(const Topology& topo, const std::vector<int>& group)
+} // namespace
+
+bool groupCrossesNodes(const Topology& topo, const std::vector<int>& group)
 {
     for (int r : group)
         if (topo.gpus[static_cast<size_t>(r)].node != topo.gpus[static_cast<size_t>(group.front())].node)
             return true;
     return false;
 }
-
-} // namespace
 
 StageWork stageWork(const TransformerModel& m, const TrainingSettings& st, const ParallelPlan& plan, int stage,
                     const ComputeModel& compute, PlanPricer& pricer, std::vector<PlanCollective>& record)
@@ -87,7 +87,7 @@ StageWork stageWork(const TransformerModel& m, const TrainingSettings& st, const
             const CollectiveCost c = pricer.price(kind, bytes, group);
             if (recordHere)
                 record.push_back({MeshAxis::Tensor, kind, Message("plan.what.activations"), bytes, perPass * passes * w.layers * microBatches,
-                                  plan.tp, crosses(topo, group), c.timeUs, c.timeUs * perPass * passes * w.layers * microBatches,
+                                  plan.tp, groupCrossesNodes(topo, group), c.timeUs, c.timeUs * perPass * passes * w.layers * microBatches,
                                   c.algorithm});
             return c.timeUs * perPass;
         };
@@ -110,9 +110,9 @@ StageWork stageWork(const TransformerModel& m, const TrainingSettings& st, const
             cpBwd += cpFwd;
         if (recordHere) {
             record.push_back({MeshAxis::Context, OpKind::SendRecv, Message("plan.what.kv"), kv, steps * w.layers * microBatches, plan.cp,
-                              crosses(topo, ring), fwd.timeUs, cpFwd * w.layers * microBatches, fwd.algorithm});
+                              groupCrossesNodes(topo, ring), fwd.timeUs, cpFwd * w.layers * microBatches, fwd.algorithm});
             record.push_back({MeshAxis::Context, OpKind::SendRecv, Message("plan.what.kv_grads"), 2 * kv,
-                              steps * w.layers * microBatches, plan.cp, crosses(topo, ring), bwd.timeUs,
+                              steps * w.layers * microBatches, plan.cp, groupCrossesNodes(topo, ring), bwd.timeUs,
                               cpBwd * w.layers * microBatches, bwd.algorithm});
         }
     }
@@ -127,7 +127,7 @@ StageWork stageWork(const TransformerModel& m, const TrainingSettings& st, const
         epBwd = 2 * c.timeUs * (passes - 1);
         if (recordHere)
             record.push_back({MeshAxis::Expert, OpKind::AllGather, Message("plan.what.tokens"), bytes,
-                              2 * passes * w.layers * microBatches, plan.ep, crosses(topo, group), c.timeUs,
+                              2 * passes * w.layers * microBatches, plan.ep, groupCrossesNodes(topo, group), c.timeUs,
                               (epFwd + epBwd) * w.layers * microBatches, c.algorithm});
     }
 

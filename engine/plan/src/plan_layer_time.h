@@ -24,6 +24,9 @@ struct StageWork {
     double expertParams = 0;
 };
 
+// Whether the ranks of `group` sit on more than one node.
+bool groupCrossesNodes(const Topology& topology, const std::vector<int>& group);
+
 // `record` (may be null) receives the stage's tensor-, context- and expert-parallel collectives,
 // counted per step for `microBatches` micro-batches.
 StageWork stageWork(const TransformerModel& model, const TrainingSettings& settings, const ParallelPlan& plan,
