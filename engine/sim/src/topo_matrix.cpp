@@ -27,18 +27,10 @@ const char* pathClassKey(PathClass cls)
 
 std::string pathClassLabel(const PairClass& pc)
 {
-    switch (pc.cls) {
-    case PathClass::Self: return "X";
-    case PathClass::NvLink: return "NV" + std::to_string(pc.nvlinks);
-    case PathClass::Pix: return "PIX";
-    case PathClass::Pxb: return "PXB";
-    case PathClass::Phb: return "PHB";
-    case PathClass::Node: return "NODE";
-    case PathClass::Sys: return "SYS";
-    case PathClass::Net: return "NET";
-    case PathClass::None: return "-";
-    }
-    return "?";
+    // the legend's key, with NVLink's link count in place of its '#'
+    if (pc.cls == PathClass::NvLink)
+        return "NV" + std::to_string(pc.nvlinks);
+    return pathClassKey(pc.cls);
 }
 
 Message pathClassMeaning(PathClass cls)
