@@ -171,11 +171,13 @@ TEST(LivePlan, ComputeTimeIsTheModelsShareTimesSlowdownAndDelays)
     s.perturbations.slowdown = {1.0, 2.0};
     s.perturbations.delays.push_back({0, 1, -1, 1.5});
     CostModel model(s.topology, CostProfile::defaults());
+    LivePlan plan;
+    plan.computeShares = computeShares(s);
     // rank 1 owns 3/4 of 4 TFLOP at 10 TFLOP/s = 0.3 s, twice as slow: 600,000 us
     const double eff = CostProfile::defaults().computeEfficiency.count("G") ? CostProfile::defaults().computeEfficiency.at("G") : 1.0;
-    EXPECT_NEAR(liveComputeUs(s, model, 1, {0, 0}, 0), 600'000 / eff, 1e-6);
-    EXPECT_NEAR(liveComputeUs(s, model, 0, {0, 0}, 0), 100'000 / eff, 1e-6);
-    EXPECT_EQ(liveComputeUs(s, model, 0, {1, 0}, 0), 0.0);
+    EXPECT_NEAR(liveComputeUs(s, plan, model, 1, {0, 0}, 0), 600'000 / eff, 1e-6);
+    EXPECT_NEAR(liveComputeUs(s, plan, model, 0, {0, 0}, 0), 100'000 / eff, 1e-6);
+    EXPECT_EQ(liveComputeUs(s, plan, model, 0, {1, 0}, 0), 0.0);
     EXPECT_EQ(liveDelayUs(s, 0, {1, 0}, 7), 1500.0);
     EXPECT_EQ(liveDelayUs(s, 1, {1, 0}, 0), 0.0);
 }

@@ -45,23 +45,24 @@ std::string fmt(const char* f, ...)
     return buf;
 }
 
-std::string pct(double share) { return fmt("%.0f%%", share * 100); }
+std::string pct(double share) { return formatPercent(share); }
 
-// Each rank's share of the program's compute work: sum over compute ops of FLOP x the share of
-// the op's item the rank owns (the whole op when it names no item), over the program's FLOP.
+// Each rank's share of the program's compute work: sum over compute ops of FLOP x the rank's share
+// of the op (computeShares: of the item it owns or gathered; the whole op when it names no item),
+// over the program's FLOP.
 std::vector<double> workShares(const Scenario& s)
 {
     const int n = s.ranks();
     std::vector<double> share(static_cast<size_t>(n), 0.0);
     double total = 0;
-    for (const Op& op : s.program) {
-        if (op.kind != OpKind::Compute || op.flops <= 0)
-            continue;
+    forEachComputeShare(s, [&](size_t i, const std::vector<double>& opShare) {
+        const Op& op = s.program[i];
+        if (op.flops <= 0)
+            return;
         total += op.flops;
-        const WorkloadItem* item = op.item.empty() ? nullptr : s.workload.find(op.item);
         for (int r = 0; r < n; ++r)
-            share[static_cast<size_t>(r)] += op.flops * (item ? item->workFraction(r) : 1.0);
-    }
+            share[static_cast<size_t>(r)] += op.flops * opShare[static_cast<size_t>(r)];
+    });
     if (total > 0)
         for (double& x : share)
             x /= total;
@@ -330,8 +331,8 @@ void sameRank(const Scenario& s, const RunResult& run, const Summary& sum, const
         cause = Message("diagnosis.same_rank.cause.observed").with("ms", fmt("%.3g", me.computeMs - othersMs));
     else if (me.workShare > 1.05 * shareOthers)
         cause = Message("diagnosis.same_rank.cause.work")
-                    .with("share", fmt("%.0f%%", me.workShare * 100))
-                    .with("others", fmt("%.0f%%", shareOthers * 100));
+                    .with("share", formatPercent(me.workShare))
+                    .with("others", formatPercent(shareOthers));
     else if (me.slowdown > 1.0 + 1e-9)
         cause = Message("diagnosis.same_rank.cause.slowdown").with("factor", fmt("%.2fx", me.slowdown));
     else if (me.delayMs > 0)
@@ -366,11 +367,11 @@ void sameRank(const Scenario& s, const RunResult& run, const Summary& sum, const
                                                                 .with("rank", st)
                                                                 .with("owned", formatBytes(me.owned))
                                                                 .with("mean", formatBytes(static_cast<Bytes>(cap.meanOwned)))
-                                                                .with("more", fmt("%.0f%%", cap.imbalancePct))));
+                                                                .with("more", formatPercent(cap.imbalancePct / 100))));
     Message input = Message("diagnosis.same_rank.input")
                         .with("rank", st)
-                        .with("share", fmt("%.0f%%", me.workShare * 100))
-                        .with("even", fmt("%.0f%%", 100.0 / n));
+                        .with("share", formatPercent(me.workShare))
+                        .with("even", formatPercent(1.0 / n));
     for (const Op& op : s.program)
         if (op.kind == OpKind::Compute && !op.item.empty())
             if (const WorkloadItem* item = s.workload.find(op.item)) {
@@ -580,7 +581,7 @@ void paging(const Scenario& s, const RunResult& run, const Summary& sum, const s
                             .with("excess", formatBytes(rm.excess()))
                             .with("ms", fmt("%.1f", ms));
     if (sum.stepTimeMs > 0)
-        f.sentenceMessage.arg("share", fmt("%.0f%%", 100 * ms / sum.stepTimeMs)).arg("step", fmt("%.3g", sum.stepTimeMs));
+        f.sentenceMessage.arg("share", formatPercent(ms / sum.stepTimeMs)).arg("step", fmt("%.3g", sum.stepTimeMs));
     capacityChecks(s, cap, f);
     f.checks.push_back(check("diagnosis.check.paging", Message("diagnosis.paging.per_iteration").with("rank", worst).with("ms", fmt("%.1f", ms))));
     f.ranks = ranks;

@@ -173,7 +173,7 @@ Status Executor::setup()
     for (int it = 0; it < m_s.iterations; ++it)
         for (const ProgramStep& st : m_plan.steps)
             for (int r = 0; r < n; ++r)
-                longestUs = std::max(longestUs, liveComputeUs(m_s, *m_model, r, st, it) + liveDelayUs(m_s, r, st, it));
+                longestUs = std::max(longestUs, liveComputeUs(m_s, m_plan, *m_model, r, st, it) + liveDelayUs(m_s, r, st, it));
     m_watchdogMs = std::max(m_opt.watchdogMs, 2 * longestUs / 1e3);
     if (m_watchdogMs > m_opt.watchdogMs)
         m_notes.push_back(Message("live.note.watchdog_raised").with("deadline", formatMicros(m_watchdogMs * 1e3)));

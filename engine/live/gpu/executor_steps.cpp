@@ -172,7 +172,7 @@ Status Executor::issueStep(const ProgramStep& st, int it, bool& hung)
             continue;
         Rank& rk = m_ranks[static_cast<size_t>(r)];
         const double delayUs = liveDelayUs(m_s, r, st, it);
-        const double computeUs = liveComputeUs(m_s, *m_model, r, st, it);
+        const double computeUs = liveComputeUs(m_s, m_plan, *m_model, r, st, it);
         if (delayUs <= 0 && computeUs <= 0)
             continue;
         LIVE_CUDA(cudaSetDevice(rk.device));

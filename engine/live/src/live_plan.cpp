@@ -200,6 +200,7 @@ Result<LivePlan> planLive(const Scenario& s, const std::vector<Bytes>& freeBytes
     if (!(memoryFraction > 0 && memoryFraction <= 1))
         return badInput("live plan: the memory fraction must be in (0, 1]");
     LivePlan plan;
+    plan.computeShares = computeShares(s);
     plan.steps = expandSteps(s.program);
     plan.opGroup.assign(s.program.size(), -1);
     plan.pieces.assign(s.program.size(), {});
@@ -281,13 +282,13 @@ Result<LivePlan> planLive(const Scenario& s, const std::vector<Bytes>& freeBytes
     return plan;
 }
 
-double liveComputeUs(const Scenario& s, const CostModel& model, int rank, const ProgramStep& st, int iteration)
+double liveComputeUs(const Scenario& s, const LivePlan& plan, const CostModel& model, int rank, const ProgramStep& st,
+                     int iteration)
 {
     const Op& op = s.program[static_cast<size_t>(st.op)];
     if (op.kind != OpKind::Compute)
         return 0;
-    const WorkloadItem* item = op.item.empty() ? nullptr : s.workload.find(op.item);
-    const double fraction = item ? item->workFraction(rank) : 1.0;
+    const double fraction = plan.computeShares.at(static_cast<size_t>(st.op)).at(static_cast<size_t>(rank));
     return model.computeUs(op.flops * fraction / std::max(1, op.buckets), rank, s.perturbations.slowdownOf(rank))
            * s.perturbations.jitterFactor(rank, st.op, iteration, st.bucket);
 }

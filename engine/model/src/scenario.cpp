@@ -60,6 +60,47 @@ Bytes Scenario::bytesOf(const Op& op) const
     return 0;
 }
 
+void forEachComputeShare(const Scenario& s, const std::function<void(size_t, const std::vector<double>&)>& visit)
+{
+    const size_t n = static_cast<size_t>(std::max(0, s.ranks()));
+    std::map<std::string, std::vector<bool>> gathered; // item -> the ranks that hold all of it
+    std::vector<double> f;
+    for (size_t i = 0; i < s.program.size(); ++i) {
+        const Op& op = s.program[i];
+        const WorkloadItem* item = op.item.empty() ? nullptr : s.workload.find(op.item);
+        if (op.kind == OpKind::Compute) {
+            f.assign(n, item ? 0.0 : 1.0);
+            if (item && item->size > 0) {
+                for (const Shard& sh : item->shards)
+                    for (int owner : sh.owners)
+                        if (owner >= 0 && static_cast<size_t>(owner) < n)
+                            f[static_cast<size_t>(owner)] += static_cast<double>(sh.size) / static_cast<double>(item->size);
+                if (auto g = gathered.find(op.item); g != gathered.end())
+                    for (size_t r = 0; r < n; ++r)
+                        if (g->second[r])
+                            f[r] = 1.0;
+            }
+            visit(i, f);
+            continue;
+        }
+        const bool bringsAll = op.kind == OpKind::AllGather || op.kind == OpKind::AllGatherV || op.kind == OpKind::Broadcast;
+        if (!bringsAll || !item || item->size == 0 || s.bytesOf(op) < item->size)
+            continue;
+        std::vector<bool>& g = gathered[op.item];
+        g.resize(n, false);
+        for (int r : s.groupOf(op))
+            if (r >= 0 && static_cast<size_t>(r) < n)
+                g[static_cast<size_t>(r)] = true;
+    }
+}
+
+std::vector<std::vector<double>> computeShares(const Scenario& s)
+{
+    std::vector<std::vector<double>> shares(s.program.size());
+    forEachComputeShare(s, [&](size_t i, const std::vector<double>& f) { shares[i] = f; });
+    return shares;
+}
+
 namespace {
 
 std::string at(const std::string& base, size_t i) { return base + "[" + std::to_string(i) + "]"; }

@@ -27,27 +27,6 @@ std::uint64_t recordBytes(std::uint64_t members)
     return sizeof(CollectiveRecord) + block(members * sizeof(int)) + block(members * sizeof(double)) + kMatchSlotBytes;
 }
 
-// How many ranks do a share of a compute op's work: every rank without an item, else the owners
-// of the item's non-empty shards (the simulator records no span for a rank with nothing to do).
-std::uint64_t computingRanks(const Scenario& s, const Op& op)
-{
-    const WorkloadItem* item = op.item.empty() ? nullptr : s.workload.find(op.item);
-    if (!item)
-        return static_cast<std::uint64_t>(s.ranks());
-    if (item->size == 0)
-        return 0;
-    std::vector<bool> owns(static_cast<size_t>(s.ranks()), false);
-    std::uint64_t n = 0;
-    for (const Shard& sh : item->shards)
-        if (sh.size > 0)
-            for (int r : sh.owners)
-                if (r >= 0 && r < s.ranks() && !owns[static_cast<size_t>(r)]) {
-                    owns[static_cast<size_t>(r)] = true;
-                    ++n;
-                }
-    return n;
-}
-
 std::uint64_t groupSize(const Scenario& s, const Op& op)
 {
     if (op.kind == OpKind::SendRecv)
@@ -83,12 +62,18 @@ EventEstimate estimateEvents(const Scenario& s)
     const auto n = static_cast<std::uint64_t>(std::max(0, s.ranks()));
     const bool anyOverlap = std::any_of(s.program.begin(), s.program.end(),
                                         [](const Op& op) { return isCollective(op.kind) && op.overlap; });
+    // How many ranks do a share of each compute step's work (the simulator records no span for a
+    // rank with nothing to do).
+    std::vector<std::uint64_t> computing(s.program.size(), 0);
+    forEachComputeShare(s, [&](size_t i, const std::vector<double>& share) {
+        computing[i] = static_cast<std::uint64_t>(std::count_if(share.begin(), share.end(), [](double x) { return x > 0; }));
+    });
     for (size_t i = 0; i < s.program.size(); ++i) {
         const Op& op = s.program[i];
         const auto buckets = static_cast<std::uint64_t>(std::max(1, op.buckets));
         std::uint64_t spans = 0, records = 0;
         if (op.kind == OpKind::Compute) {
-            spans = op.flops > 0 ? mul(buckets, computingRanks(s, op)) : 0;
+            spans = op.flops > 0 ? mul(buckets, computing[i]) : 0;
         } else {
             const std::uint64_t g = groupSize(s, op);
             records = buckets;

@@ -142,19 +142,7 @@ void Engine::prepare()
         if (op.kind == OpKind::AllGatherV)
             m_pieces[i] = allGatherPieces(m_s, op, g);
     }
-    m_workFraction.assign(m_s.program.size(), {});
-    for (size_t i = 0; i < m_s.program.size(); ++i) {
-        const Op& op = m_s.program[i];
-        if (op.kind != OpKind::Compute)
-            continue;
-        const WorkloadItem* item = op.item.empty() ? nullptr : m_s.workload.find(op.item);
-        std::vector<double>& f = m_workFraction[i];
-        f.assign(static_cast<size_t>(n), item ? 0.0 : 1.0);
-        if (item && item->size > 0)
-            for (const Shard& sh : item->shards)
-                for (int owner : sh.owners)
-                    f[static_cast<size_t>(owner)] += static_cast<double>(sh.size) / static_cast<double>(item->size);
-    }
+    m_workFraction = computeShares(m_s);
     m_instances.assign(m_comms.size(), {});
     m_ranks.assign(static_cast<size_t>(n), RankState{});
     for (RankState& r : m_ranks)

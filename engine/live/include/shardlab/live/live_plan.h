@@ -56,6 +56,7 @@ struct LivePlan {
     double scale = 1.0;                       // every collective size is multiplied by this (<= 1)
     std::vector<Bytes> sendBytes, recvBytes;  // per rank: the buffers every collective of the run shares
     std::vector<Message> notes;               // in words: scaling, paging that live mode does not do (live.inc)
+    std::vector<std::vector<double>> computeShares; // by program index: each rank's share of a compute step (model/scenario.h)
 };
 
 // Builds the plan. `freeBytes` is each rank's free device memory; `reservedBytes` what the engine
@@ -79,11 +80,12 @@ Status checkLiveEvents(const Scenario& scenario, bool captureTimeline, std::uint
 LiveCall liveCall(const Scenario& scenario, const LivePlan& plan, int rank, const ProgramStep& step, int iteration);
 
 // The time a compute phase of `rank` lasts in live mode, in microseconds: what the cost model says
-// the scenario's GPU takes for the rank's share of the op's work (its fraction of the item,
-// divided by the buckets), times the rank's slowdown and jitter. Live mode runs the calibrated
-// compute kernel for that long, so simulation and measurement share the compute side and differ
-// in what is measured: communication, waiting and overlap.
-double liveComputeUs(const Scenario& scenario, const CostModel& model, int rank, const ProgramStep& step, int iteration);
+// the scenario's GPU takes for the rank's share of the op's work (plan.computeShares: of the item
+// it owns or gathered, divided by the buckets), times the rank's slowdown and jitter. Live mode
+// runs the calibrated compute kernel for that long, so simulation and measurement share the
+// compute side and differ in what is measured: communication, waiting and overlap.
+double liveComputeUs(const Scenario& scenario, const LivePlan& plan, const CostModel& model, int rank,
+                     const ProgramStep& step, int iteration);
 
 // Injected delays of `rank` before `step` in `iteration`, in microseconds (0: none).
 double liveDelayUs(const Scenario& scenario, int rank, const ProgramStep& step, int iteration);

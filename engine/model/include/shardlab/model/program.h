@@ -49,8 +49,9 @@ struct Op {
     std::string name;            // label in tables and timelines; defaults to the op name
     std::string item;            // workload item it works on or communicates; may be empty
 
-    // Compute: total work over the whole item, in FLOP. Each rank does workFraction() of it
-    // (the share of the item it owns), at its GPU's rate, times its slowdown.
+    // Compute: total work over the whole item, in FLOP. Each rank does its computeShares() of it
+    // (the share of the item it owns, or all of it once gathered), at its GPU's rate, times its
+    // slowdown.
     double flops = 0;
 
     // Collectives: size in nccl-tests' convention (the full buffer). Unset: the item's size.

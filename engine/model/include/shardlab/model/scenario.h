@@ -8,6 +8,7 @@
 #include "shardlab/text/language.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,18 @@ struct Scenario {
     // The bytes a collective moves: op.bytes or the size of its item.
     Bytes bytesOf(const Op& op) const;
 };
+
+// The share of each compute step's work (op.flops) each rank does: one entry a step of the
+// program (empty for a step that is not compute), one share a rank. A rank does the share of the
+// step's item it owns (owning a quarter of the parameters, a quarter of the work: tensor and
+// pipeline parallel), or all of it where an earlier step of the program brought the whole item to
+// the rank: an all-gather, all-gather-v or broadcast of all the item's bytes on a group the rank
+// is in (ZeRO-3 and FSDP compute with the whole layer they gathered, so sharding the parameters
+// does not shrink the work). A step without an item: 1 on every rank. One pass over the program.
+std::vector<std::vector<double>> computeShares(const Scenario& scenario);
+// The same, one compute step at a time (its index and shares) without keeping them: for a
+// scenario too large to hold a share a rank for every step.
+void forEachComputeShare(const Scenario& scenario, const std::function<void(size_t, const std::vector<double>&)>& visit);
 
 // Semantic checks beyond the file format (ranks exist, groups non-empty, items exist, shards
 // cover their items...). Messages use JSON paths ("$.program[2].group") so that file loaders
