@@ -3,11 +3,15 @@
 #include "document/document.h"
 #include "document/edits.h"
 #include "gui_test_helpers.h"
+#include "shardlab/analysis/summary.h"
 #include "shardlab/model/strategies.h"
+#include "shardlab/sim/simulator.h"
 
 #include <QSignalSpy>
 #include <QTest>
 #include <QUndoStack>
+
+#include <cmath>
 
 using namespace shardlab;
 using namespace shardlab::gui;
@@ -128,6 +132,34 @@ private slots:
         // a manual move afterwards makes the placement the user's
         QVERIFY(Edits::dropShards(doc, {ShardRef {1, 0, 0}}, 1, false).ok());
         QVERIFY(doc.scenario().strategy.empty());
+    }
+
+    // Issue 29: ZeRO-3's cost shows. Placing the 24 GB example by ZeRO-3 gives its program the
+    // two gathers and the reduce-scatter (one undo step takes placement and program back), and
+    // the run communicates half as much again as the replicated one for the same compute.
+    void zeroThreeGivesTheProgramItsCommunicationInOneUndoableStep()
+    {
+        Document doc;
+        doc.reset(test::loadExample("capacity-replicate-24gb.shardlab.json"), QString());
+        const Scenario before = doc.scenario();
+        auto outcome = Edits::placeByStrategy(doc, Strategy::Zero3);
+        QVERIFY(outcome.ok());
+        QCOMPARE(doc.undoStack()->count(), 1);
+        const std::vector<Op>& program = doc.scenario().program;
+        QCOMPARE(program.size(), size_t(5));
+        QCOMPARE(program[0].kind, OpKind::AllGather);
+        QCOMPARE(program[2].kind, OpKind::AllGather);
+        QCOMPARE(program[4].kind, OpKind::ReduceScatter);
+        QCOMPARE(outcome->programChanges.size(), size_t(4));
+        QCOMPARE(outcome->summary.id, std::string("strategy.summary.zero3"));
+        auto replicated = simulate(before), sharded = simulate(doc.scenario());
+        QVERIFY(replicated.ok() && sharded.ok());
+        const Summary a = summarize(before, *replicated), b = summarize(doc.scenario(), *sharded);
+        QVERIFY(std::fabs(b.perRank[0].computeMs - a.perRank[0].computeMs) < 1e-6 * a.perRank[0].computeMs);
+        const double ratio = b.perRank[0].commMs / a.perRank[0].commMs;
+        QVERIFY2(ratio > 1.45 && ratio < 1.55, qPrintable(QString::number(ratio)));
+        doc.undoStack()->undo();
+        QVERIFY(doc.scenario() == before);
     }
 };
 

@@ -180,10 +180,11 @@ private slots:
         std::vector<OpKind> kinds;
         for (const Op& op : outcome->scenario.program)
             kinds.push_back(op.kind);
-        QCOMPARE(kinds, (std::vector<OpKind>{OpKind::AllGather, OpKind::Compute, OpKind::ReduceScatter}));
+        QCOMPARE(kinds, (std::vector<OpKind>{OpKind::AllGather, OpKind::Compute, OpKind::AllGather, OpKind::Compute,
+                                             OpKind::ReduceScatter}));
         const Lesson& lesson = w.lessons()->currentLesson()->lesson;
         const std::string text = lesson.steps[3].text.in(Language::English);
-        QVERIFY(text.find("all-gathered before") != std::string::npos);
+        QVERIFY(text.find("all-gathered before the forward pass and again before the backward pass") != std::string::npos);
         QVERIFY(text.find("reduce-scattered after") != std::string::npos);
 
         // an edit of the open scenario is kept: Show me does not reopen it

@@ -2,7 +2,9 @@
 
 #include "document/document.h"
 #include "common/labels.h"
+#include "i18n/language.h"
 #include "shardlab/model/scenario_edit.h"
+#include "shardlab/model/strategies.h"
 #include "shardlab/model/workload.h"
 
 namespace shardlab::gui {
@@ -100,7 +102,10 @@ Result<StrategyOutcome> Edits::placeByStrategy(Document& doc, Strategy strategy)
 {
     StrategyOutcome outcome;
     Status st = doc.apply(tr("Place by strategy: %1").arg(Labels::strategy(strategy)),
-        [&](Scenario& s) { outcome = applyStrategy(s, strategy); });
+        [&](Scenario& s) {
+            outcome = applyStrategy(s, strategy);
+            outcome.programChanges = adaptProgram(s, strategy, i18n::engineLanguage());
+        });
     if (!st)
         return st.error();
     return outcome;

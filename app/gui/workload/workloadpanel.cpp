@@ -4,6 +4,7 @@
 #include "document/edits.h"
 #include "common/glossary.h"
 #include "common/labels.h"
+#include "i18n/language.h"
 #include "workload/itemdialogs.h"
 #include "workload/shardmodel.h"
 #include "workload/workloadmodel.h"
@@ -245,9 +246,13 @@ void WorkloadPanel::placeByStrategy()
             out << qs(n);
         return out.isEmpty() ? tr("nothing") : out.join(QStringLiteral(", "));
     };
+    QString changes;
+    for (const Message& change : outcome->programChanges)
+        changes += QStringLiteral("<br>• ") + i18n::engineText(change).toHtmlEscaped();
     m_outcome->setText(tr("<b>Replicated</b> on every GPU: %1<br><b>Split</b> across the GPUs: %2<br>%3")
                            .arg(list(outcome->replicated).toHtmlEscaped(), list(outcome->split).toHtmlEscaped(),
-                               qs(outcome->summary).toHtmlEscaped()));
+                               i18n::engineText(outcome->summary).toHtmlEscaped())
+                       + changes);
     emit statusMessage(tr("Placed by %1").arg(m_strategy->currentText()));
 }
 

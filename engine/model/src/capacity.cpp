@@ -146,7 +146,7 @@ CapacityReport capacityOf(const Scenario& scenario, double imbalanceThresholdPct
         warn(Message("warnings.unbalanced")
                  .with("rank", rep.largestRank)
                  .with("owned", formatBytes(largest))
-                 .with("pct", number("%.0f%%", rep.imbalancePct))
+                 .with("pct", formatPercent(rep.imbalancePct / 100))
                  .with("mean", formatBytes(static_cast<Bytes>(rep.meanOwned))));
     return rep;
 }

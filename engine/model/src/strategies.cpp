@@ -39,31 +39,8 @@ Placement placementFor(Strategy s, ItemKind k)
     return Placement::Replicated;
 }
 
-const char* sentence(Strategy s)
-{
-    switch (s) {
-    case Strategy::Replicate:
-        return "Every rank holds a full copy of everything: simple, but each GPU needs the whole job's memory.";
-    case Strategy::DataParallel:
-        return "Data parallel: the model state is replicated on every rank and the batch is split, so memory per rank "
-               "does not shrink for the model; gradients must be all-reduced every step.";
-    case Strategy::Zero1:
-        return "ZeRO-1: like data parallel, but each rank keeps only its slice of the optimizer state.";
-    case Strategy::Zero2:
-        return "ZeRO-2: optimizer state and gradients are sharded (gradients are reduce-scattered); parameters stay "
-               "replicated.";
-    case Strategy::Zero3:
-        return "ZeRO-3 / FSDP: parameters, gradients and optimizer state are all sharded; parameters are all-gathered "
-               "just before they are used.";
-    case Strategy::TensorParallel:
-        return "Tensor parallel: every tensor is split by width across the ranks, which all see the same batch; "
-               "activations are combined with all-reduce inside each layer.";
-    case Strategy::PipelineParallel:
-        return "Pipeline parallel: the model is split by depth into stages, one per rank; activations pass from stage "
-               "to stage with send/recv and the input enters at the first stage.";
-    }
-    return "";
-}
+// strategy.summary.<name> (catalogue/strategy.inc)
+Message sentence(Strategy s) { return Message(std::string("strategy.summary.") + strategyName(s)); }
 } // namespace
 
 const char* strategyName(Strategy strategy)

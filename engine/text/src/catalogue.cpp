@@ -32,6 +32,7 @@ constexpr CatalogueEntry kEntries[] = {
 #include "catalogue/import_sweep.inc"
 #include "catalogue/flight_recorder.inc"
 #include "catalogue/plan.inc"
+#include "catalogue/strategy.inc"
 };
 
 struct Index {
