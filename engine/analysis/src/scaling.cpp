@@ -2,6 +2,7 @@
 
 #include "shardlab/analysis/collective_path.h"
 #include "shardlab/model/presets.h"
+#include "shardlab/model/scenario_edit.h"
 #include "shardlab/model/topology.h"
 #include "shardlab/sim/profiles.h"
 #include "shardlab/sim/simulator.h"
@@ -199,6 +200,16 @@ Result<Scenario> rescaleScenario(const Scenario& base, const Topology& tpl, int 
         addNote(notes, Message("scaling.rescale.mismatches"));
         p.mismatches.clear();
     }
+    // One GPU exchanges nothing: a program written for one GPU calls no collective, so the
+    // one-GPU point is the compute alone, the one-GPU time every speed-up is measured against
+    // (Summary::oneGpuMs). (A one-rank NCCL call would still copy its buffer on the GPU: the cost
+    // model prices that for a scenario that really has one rank.)
+    if (gpus == 1 && std::any_of(s.program.begin(), s.program.end(), [](const Op& op) { return isCollective(op.kind); })) {
+        addNote(notes, Message("scaling.rescale.one_gpu"));
+        for (size_t i = s.program.size(); i-- > 0;)
+            if (isCollective(s.program[i].kind))
+                removeOp(s, static_cast<int>(i));
+    }
     if (Status st = validateScenario(s); !st)
         return badInput("the scenario rescaled to " + std::to_string(gpus) + " GPUs is not valid: " + st.error().message);
     return s;
@@ -367,6 +378,7 @@ Result<ScalingCurve> scalingCurve(const Scenario& base, const ScalingOptions& o)
     curve.baseGpus = base.ranks();
     const Topology tpl = scalingTemplate(base.topology);
     curve.topologyName = tpl.name;
+    std::vector<double> oneGpuMs; // each point's Summary::oneGpuMs
     for (size_t i = 0; i < counts.size(); ++i) {
         if (o.cancel && o.cancel->load())
             return Error{ErrorKind::Cancelled, "scaling curve cancelled"};
@@ -381,6 +393,7 @@ Result<ScalingCurve> scalingCurve(const Scenario& base, const ScalingOptions& o)
         if (!run)
             return run.error();
         const Summary sum = summarize(*s, *run);
+        oneGpuMs.push_back(sum.oneGpuMs);
         ScalingPoint pt;
         pt.gpus = n;
         pt.nodes = s->topology.nodeCount();
@@ -411,15 +424,19 @@ Result<ScalingCurve> scalingCurve(const Scenario& base, const ScalingOptions& o)
         if (o.progress && !o.progress(static_cast<int>(i) + 1, static_cast<int>(counts.size())))
             return Error{ErrorKind::Cancelled, "scaling curve cancelled"};
     }
-    // Strong: speed-up = T(1)/T(n), efficiency = speed-up/n. Weak: efficiency = T(1)/T(n) (the work
-    // per rank is fixed, so ideal is a flat step time), speed-up = n x efficiency (scaled speed-up).
+    // Strong: speed-up = T(1)/T(n), efficiency = speed-up/n, with T(1) the one-GPU time of the run
+    // summary (Summary::oneGpuMs: the whole work at one GPU's rate, no communication), so that a
+    // point and the run page of the same scenario show the same digits. Weak: efficiency =
+    // T(1)/T(n) with T(1) the one-GPU point's step (the work per rank is fixed, so ideal is a
+    // flat step time), speed-up = n x efficiency (scaled speed-up).
     const double t1 = curve.points.front().stepTimeMs;
-    for (ScalingPoint& p : curve.points) {
-        const double ratio = p.stepTimeMs > 0 ? t1 / p.stepTimeMs : 0;
+    for (size_t i = 0; i < curve.points.size(); ++i) {
+        ScalingPoint& p = curve.points[i];
         if (o.mode == ScalingMode::Strong) {
-            p.speedup = ratio;
-            p.efficiency = ratio / p.gpus;
+            p.speedup = p.stepTimeMs > 0 ? oneGpuMs[i] / p.stepTimeMs : 0;
+            p.efficiency = p.speedup / p.gpus;
         } else {
+            const double ratio = p.stepTimeMs > 0 ? t1 / p.stepTimeMs : 0;
             p.efficiency = ratio;
             p.speedup = ratio * p.gpus;
         }
