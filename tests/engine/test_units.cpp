@@ -89,6 +89,19 @@ TEST(Units, FlopsAndBandwidthText)
     EXPECT_EQ(formatBandwidth(0.5), "0.5 GB/s");
 }
 
+// Issue 29: one percentage, one spelling: a card, the sentence and a table said "2.6 %" and "3 %"
+// for one efficiency. One decimal below 10 %, none from there.
+TEST(Units, PercentagesAreWrittenOneWay)
+{
+    EXPECT_EQ(formatPercent(0.026), "2.6%");
+    EXPECT_EQ(formatPercent(0.006), "0.6%");
+    EXPECT_EQ(formatPercent(0.0995), "10%");   // 9.95 rounds to 10: no "10.0%"
+    EXPECT_EQ(formatPercent(0.0994), "9.9%");
+    EXPECT_EQ(formatPercent(0.925), "92%");    // printf rounds 92.5 to even
+    EXPECT_EQ(formatPercent(0.0), "0%");
+    EXPECT_EQ(formatPercent(1.0), "100%");
+}
+
 // Issue 14: CJK names broke the column alignment of the tables (padding counted bytes).
 TEST(DisplayWidth, CountsColumnsNotBytes)
 {

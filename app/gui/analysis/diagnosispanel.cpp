@@ -131,12 +131,10 @@ void DiagnosisPanel::showFinding(int row)
         html += QStringLiteral("<p><b>%1</b></p><table cellpadding='3'><tr><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
                     .arg(tr("Strong-scaling curve"), tr("GPUs"), tr("step (ms)"), tr("speed-up"), tr("efficiency"));
         for (const ScalingPoint& p : f.scaling)
-            html += QStringLiteral("<tr><td align='right'>%1</td><td align='right'>%2</td><td align='right'>%3x</td>"
-                                   "<td align='right'>%4 %</td></tr>")
+            html += QStringLiteral("<tr><td align='right'>%1</td><td align='right'>%2</td><td align='right'>%3</td>"
+                                   "<td align='right'>%4</td></tr>")
                         .arg(p.gpus)
-                        .arg(numbers::ms(p.stepTimeMs))
-                        .arg(p.speedup, 0, 'f', 2)
-                        .arg(p.efficiency * 100, 0, 'f', 0);
+                        .arg(numbers::ms(p.stepTimeMs), numbers::speedup(p.speedup), numbers::percent(p.efficiency));
         html += QStringLiteral("</table>");
     }
     m_detail->setHtml(html);

@@ -42,7 +42,7 @@ QVariant ScalingModel::data(const QModelIndex& index, int role) const
     case Nodes: return p.nodes;
     case Step: return ms(p.stepTimeMs);
     case Speedup: return numbers::speedup(p.speedup);
-    case Efficiency: return QString(QString::number(p.efficiency * 100, 'f', 0) + QStringLiteral(" %"));
+    case Efficiency: return numbers::percent(p.efficiency);
     case Compute: return ms(p.computeMs);
     case Comm: return ms(p.commMs);
     case Wait: return ms(p.waitMs);

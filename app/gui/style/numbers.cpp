@@ -1,5 +1,7 @@
 #include "style/numbers.h"
 
+#include "shardlab/base/units.h"
+
 #include <cmath>
 
 namespace shardlab::gui::numbers {
@@ -20,8 +22,7 @@ QString msWithUnit(double v)
 
 QString percent(double share)
 {
-    const double p = share * 100;
-    return QString::number(p, 'f', std::fabs(p) < 9.95 && p != 0 ? 1 : 0) + QLatin1Char('%');
+    return QString::fromStdString(shardlab::formatPercent(share)); // one rule with the engine's text
 }
 
 QString speedup(double factor)

@@ -71,7 +71,7 @@ std::string formatFindings(const std::vector<Finding>& findings, Language langua
                 points.push_back(Message(p.gpus == 1 ? "diagnosis.format.scaling_point" : "diagnosis.format.scaling_point.plural")
                                      .with("gpus", p.gpus)
                                      .with("ms", number("%.3g", p.stepTimeMs))
-                                     .with("efficiency", number("%.0f%%", p.efficiency * 100)));
+                                     .with("efficiency", formatPercent(p.efficiency)));
             out << "    " << say("diagnosis.format.scaling") << " " << render(listOf(std::move(points)), language) << "\n";
         }
         out << "\n";

@@ -90,7 +90,7 @@ void explainSpeedup(const Scenario& s, Summary& sum)
         sum.speedupNoteMessage = Message("summary.note.above_100");
 }
 
-std::string summaryPercent(double share) { return number("%.0f%%", share * 100); }
+std::string summaryPercent(double share) { return formatPercent(share); }
 
 // The summary's sentence: one whole sentence per case, so that each language words it whole.
 Message sentenceFor(const Scenario& s, const Summary& sum, const RunResult& run)

@@ -225,4 +225,12 @@ std::string formatBandwidth(double gbps)
     return threeDigits(std::fabs(gbps)) + " GB/s";
 }
 
+std::string formatPercent(double share)
+{
+    const double p = share * 100;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, std::fabs(p) < 9.95 && p != 0 ? "%.1f%%" : "%.0f%%", p);
+    return buf;
+}
+
 } // namespace shardlab

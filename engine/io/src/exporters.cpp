@@ -113,7 +113,7 @@ std::string formatSummaryTable(const Scenario& s, const Summary& given, Language
                                                         : Message("common.none"))
                        .with("bottleneck", bottleneckMessage(sum.bottleneck));
     if (sum.hasSpeedup)
-        line.arg("speedup", number("%.2fx", sum.speedup)).arg("efficiency", number("%.0f%%", sum.efficiency * 100));
+        line.arg("speedup", number("%.2fx", sum.speedup)).arg("efficiency", formatPercent(sum.efficiency));
     out << "\n" << render(line, language) << "\n";
     if (!sum.hasSpeedup)
         out << render(Message("table.no_speedup").with("why", sum.speedupNote), language) << "\n";

@@ -351,11 +351,10 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
     const Message straggler = r.summary.straggler
         ? Message("report.limit.straggler").with("rank", *r.summary.straggler)
         : verbatim(std::string());
-    char pct[32], times[32];
-    std::snprintf(pct, sizeof pct, "%.0f%%", r.summary.efficiency * 100);
+    char times[32];
     std::snprintf(times, sizeof times, "%.2fx", r.summary.speedup);
     if (r.summary.hasSpeedup)
-        r.limitingSentence = Message("report.limit.efficiency").with("efficiency", pct).with("speedup", times);
+        r.limitingSentence = Message("report.limit.efficiency").with("efficiency", formatPercent(r.summary.efficiency)).with("speedup", times);
     else
         r.limitingSentence = Message("report.limit.no_speedup").with("note", reportSpeedupNote(r.summary));
     r.limitingSentence.arg("ranks", r.summary.ranks);

@@ -185,7 +185,7 @@ void summarySection(std::ostringstream& h, const LabReport& r)
         s.oneGpuKnown ? words(l, "report.fact.step_time_value", {{"step", ms(s.stepTimeMs)}, {"one_gpu", ms(s.oneGpuMs)}})
                       : words(l, "report.fact.step_time_only", {{"step", ms(s.stepTimeMs)}}));
     fact("report.fact.speedup",
-        s.hasSpeedup ? fmt("%.2fx", s.speedup) + " / " + fmt("%.0f%%", s.efficiency * 100)
+        s.hasSpeedup ? fmt("%.2fx", s.speedup) + " / " + formatPercent(s.efficiency)
                      : words(l, "report.fact.no_speedup", {{"note", said(reportSpeedupNote(s), l)}}));
     fact("report.fact.straggler",
         s.straggler ? "<span class=\"bad\">" + words(l, "report.rank", {{"rank", std::to_string(*s.straggler)}}) + "</span>"
@@ -269,7 +269,7 @@ void timingSection(
           << "</td><td class=\"num\">" << ms(t.computeMs) << "</td><td class=\"num\">" << ms(t.collectiveMs)
           << "</td><td class=\"num\">" << ms(t.waitMs) << "</td><td class=\"num\">" << ms(t.stepMs)
           << "</td><td class=\"num\">" << fmt("%.2fx", t.speedup) << "</td><td class=\"num\">"
-          << fmt("%.0f%%", t.efficiency * 100) << "</td><td class=\"num\">" << ms(t.collectiveTimeMs)
+          << formatPercent(t.efficiency) << "</td><td class=\"num\">" << ms(t.collectiveTimeMs)
           << "</td><td class=\"num\">" << fmt("%.1f", t.busbwGBps) << "</td><td>" << said(bottleneckMessage(t.bottleneck), l)
           << "</td></tr>\n";
     }
@@ -414,7 +414,7 @@ std::vector<SvgFigure> labReportFigures(const LabReport& r, double width)
         std::vector<double> tc, tm, tw;
         for (const TimingRow& row : r.timing) {
             sizes.push_back(formatBytes(row.bytes));
-            notes.push_back(plain(l, "report.figure.efficiency", Message().with("efficiency", fmt("%.0f%%", row.efficiency * 100))));
+            notes.push_back(plain(l, "report.figure.efficiency", Message().with("efficiency", formatPercent(row.efficiency))));
             tc.push_back(row.computeMs);
             tm.push_back(row.collectiveMs);
             tw.push_back(row.waitMs);

@@ -44,6 +44,11 @@ std::string formatFlops(double flops);
 // "450 GB/s", "15.8 GB/s", "0.5 GB/s" from GB/s: at most three significant digits.
 std::string formatBandwidth(double gbps);
 
+// A share (0.026) as a percentage, the one way every page, file and table writes it: one decimal
+// below 10 % ("2.6%", "0.6%"), none from there ("92%"), "0%" for nothing; so a card, a sentence and
+// a table never show 2.6 % and 3 % for one figure.
+std::string formatPercent(double share);
+
 inline constexpr double kGB = 1e9;
 
 } // namespace shardlab
