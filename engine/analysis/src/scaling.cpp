@@ -282,8 +282,8 @@ Message networkTakesOverSentence(const ScalingPoint& b)
     return Message("scaling.note.network_takes_over")
         .with("gpus", b.gpus)
         .with("collective", b.collective)
-        .with("collective_ms", num("%.4g", b.collectiveMs))
-        .with("compute_ms", num("%.4g", b.computeMs))
+        .with("collective_ms", num("%.2f", b.collectiveMs))
+        .with("compute_ms", num("%.2f", b.computeMs))
         .with("busbw", num("%.3g", b.busbwGBps));
 }
 
@@ -300,12 +300,12 @@ std::vector<ScalingNote> explain(const ScalingCurve& c)
                                         Message("scaling.note.slower")
                                             .with("from", a.gpus)
                                             .with("to", b.gpus)
-                                            .with("step_before", num("%.4g", a.stepTimeMs))
-                                            .with("step_after", num("%.4g", b.stepTimeMs))
-                                            .with("compute_before", num("%.4g", a.computeMs))
-                                            .with("compute_after", num("%.4g", b.computeMs))
-                                            .with("comm_before", num("%.4g", a.commMs + a.waitMs))
-                                            .with("comm_after", num("%.4g", b.commMs + b.waitMs))
+                                            .with("step_before", num("%.2f", a.stepTimeMs))
+                                            .with("step_after", num("%.2f", b.stepTimeMs))
+                                            .with("compute_before", num("%.2f", a.computeMs))
+                                            .with("compute_after", num("%.2f", b.computeMs))
+                                            .with("comm_before", num("%.2f", a.commMs + a.waitMs))
+                                            .with("comm_after", num("%.2f", b.commMs + b.waitMs))
                                             .with("path", path)
                                             .with("traffic", traffic)));
         } else if (!path.empty() && a.linkKind) {
@@ -313,22 +313,22 @@ std::vector<ScalingNote> explain(const ScalingCurve& c)
                                         Message("scaling.note.crosses")
                                             .with("from", a.gpus)
                                             .with("to", b.gpus)
-                                            .with("eff_before", num("%.0f", a.efficiency * 100))
-                                            .with("eff_after", num("%.0f", b.efficiency * 100))
+                                            .with("eff_before", formatPercent(a.efficiency))
+                                            .with("eff_after", formatPercent(b.efficiency))
                                             .with("path", path)
-                                            .with("comm_before", num("%.4g", a.commMs))
-                                            .with("comm_after", num("%.4g", b.commMs))));
+                                            .with("comm_before", num("%.2f", a.commMs))
+                                            .with("comm_after", num("%.2f", b.commMs))));
         } else if (b.efficiency < a.efficiency - (c.mode == ScalingMode::Strong ? 0.15 : 0.10)) {
             notes.push_back(scalingNote(a.gpus, b.gpus, ScalingNote::Kind::EfficiencyDrop,
                                         Message("scaling.note.efficiency")
                                             .with("from", a.gpus)
                                             .with("to", b.gpus)
-                                            .with("eff_before", num("%.0f", a.efficiency * 100))
-                                            .with("eff_after", num("%.0f", b.efficiency * 100))
-                                            .with("comm_before", num("%.4g", a.commMs + a.waitMs))
-                                            .with("comm_after", num("%.4g", b.commMs + b.waitMs))
-                                            .with("compute_before", num("%.4g", a.computeMs))
-                                            .with("compute_after", num("%.4g", b.computeMs))
+                                            .with("eff_before", formatPercent(a.efficiency))
+                                            .with("eff_after", formatPercent(b.efficiency))
+                                            .with("comm_before", num("%.2f", a.commMs + a.waitMs))
+                                            .with("comm_after", num("%.2f", b.commMs + b.waitMs))
+                                            .with("compute_before", num("%.2f", a.computeMs))
+                                            .with("compute_after", num("%.2f", b.computeMs))
                                             .with("traffic", traffic)));
         }
     }

@@ -54,8 +54,8 @@ std::string formatScalingTable(const ScalingCurve& c, Language language)
         out << (i ? " " : "") << rightAligned(say(Message(columns[i])), widths[i]);
     out << "  " << say(Message("scale.col.limited_by")) << "\n";
     for (const ScalingPoint& p : c.points) {
-        std::snprintf(buf, sizeof buf, "%6d %5d %11.3f %8.2fx %6.0f %11.3f %10.3f %10.3f %9.3f  ", p.gpus, p.nodes,
-                      p.stepTimeMs, p.speedup, p.efficiency * 100, p.computeMs, p.commMs, p.waitMs, p.idleMs);
+        std::snprintf(buf, sizeof buf, "%6d %5d %11.3f %8.2fx %6s %11.3f %10.3f %10.3f %9.3f  ", p.gpus, p.nodes,
+                      p.stepTimeMs, p.speedup, formatPercent(p.efficiency).c_str(), p.computeMs, p.commMs, p.waitMs, p.idleMs);
         out << buf << say(limitedBy(p)) << (p.fits ? "" : say(Message("scale.table.does_not_fit"))) << "\n";
     }
     if (!c.notes.empty()) {
