@@ -45,7 +45,6 @@ std::string fmt(const char* f, ...)
     return buf;
 }
 
-std::string pct(double share) { return formatPercent(share); }
 
 // Each rank's share of the program's compute work: sum over compute ops of FLOP x the rank's share
 // of the op (computeShares: of the item it owns or gathered; the whole op when it names no item),
@@ -224,8 +223,8 @@ void noSpeedup(const Scenario& s, const RunResult& run, const Summary& sum, cons
                             .with("step", fmt("%.3g", sum.stepTimeMs))
                             .with("one", fmt("%.3g", sum.oneGpuMs))
                             .with("speedup", fmt("%.2fx", sum.speedup))
-                            .with("efficiency", pct(sum.efficiency))
-                            .with("comm", pct(sum.commShare));
+                            .with("efficiency", formatPercent(sum.efficiency))
+                            .with("comm", formatPercent(sum.commShare));
     if (limited)
         f.sentenceMessage.arg("collective", path->name)
             .arg("link", linkKindMessage(*path->linkKind))
@@ -245,9 +244,9 @@ void noSpeedup(const Scenario& s, const RunResult& run, const Summary& sum, cons
                                  .with("one", fmt("%.3g", sum.oneGpuMs))
                                  .with("even", fmt("%.3g", sum.oneGpuMs / n))));
     f.checks.push_back(check("diagnosis.check.collective_share", Message("diagnosis.no_speedup.shares")
-                                                                     .with("comm", pct(sum.commShare))
-                                                                     .with("wait", pct(sum.waitShare))
-                                                                     .with("compute", pct(sum.computeShare))));
+                                                                     .with("comm", formatPercent(sum.commShare))
+                                                                     .with("wait", formatPercent(sum.waitShare))
+                                                                     .with("compute", formatPercent(sum.computeShare))));
     const CollectiveEvidence* main = nullptr;
     for (const CollectiveEvidence& c : colls)
         if (path && c.name == path->name && c.bytes == path->bytes)
@@ -348,7 +347,7 @@ void sameRank(const Scenario& s, const RunResult& run, const Summary& sum, const
                             .with("last", me.timesLast)
                             .with("blocking", blocking)
                             .with("wait", range(waitLo, waitHi, "ms"))
-                            .with("share", pct(sum.waitShare))
+                            .with("share", formatPercent(sum.waitShare))
                             .with("cause", cause);
 
     f.evidenceMessages = {Message("diagnosis.evidence.per_rank")};

@@ -90,7 +90,6 @@ void explainSpeedup(const Scenario& s, Summary& sum)
         sum.speedupNoteMessage = Message("summary.note.above_100");
 }
 
-std::string summaryPercent(double share) { return formatPercent(share); }
 
 // The summary's sentence: one whole sentence per case, so that each language words it whole.
 Message sentenceFor(const Scenario& s, const Summary& sum, const RunResult& run)
@@ -164,26 +163,26 @@ Message sentenceFor(const Scenario& s, const Summary& sum, const RunResult& run)
             if (!worst || c.timeMs * c.count > worst->timeMs * worst->count)
                 worst = &c;
         Message m(std::string("summary.communication") + (worst ? ".worst" : "") + (sum.hasSpeedup ? "" : ".no_speedup"));
-        m.arg("share", summaryPercent(sum.commShare));
+        m.arg("share", formatPercent(sum.commShare));
         if (worst)
             m.arg("name", worst->name).arg("bytes", formatBytes(worst->bytes)).arg("busbw", number("%.1f", worst->busbwGBps));
         if (sum.hasSpeedup)
-            m.arg("gpus", n).arg("speedup", number("%.2fx", sum.speedup)).arg("efficiency", summaryPercent(sum.efficiency));
+            m.arg("gpus", n).arg("speedup", number("%.2fx", sum.speedup)).arg("efficiency", formatPercent(sum.efficiency));
         else
             m.arg("why", sum.speedupNoteMessage);
         return m;
     }
     if (!sum.hasSpeedup)
         return Message("summary.compute.no_speedup")
-            .with("compute", summaryPercent(sum.computeShare))
-            .with("comm", summaryPercent(sum.commShare))
+            .with("compute", formatPercent(sum.computeShare))
+            .with("comm", formatPercent(sum.commShare))
             .with("why", sum.speedupNoteMessage);
     return Message("summary.compute")
-        .with("compute", summaryPercent(sum.computeShare))
-        .with("comm", summaryPercent(sum.commShare))
+        .with("compute", formatPercent(sum.computeShare))
+        .with("comm", formatPercent(sum.commShare))
         .with("speedup", number("%.2fx", sum.speedup))
         .with("gpus", n)
-        .with("efficiency", summaryPercent(sum.efficiency));
+        .with("efficiency", formatPercent(sum.efficiency));
 }
 
 } // namespace

@@ -11,6 +11,7 @@
 #include "shardlab/model/strategies.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace shardlab {
 
@@ -68,6 +69,12 @@ const WorkloadItem* parametersOf(const Scenario& s)
     return best;
 }
 
+// The examples' name for a gradient synchronisation by `kind` (all-reduce or reduce-scatter).
+Message gradientStepName(OpKind kind)
+{
+    return Message(kind == OpKind::AllReduce ? "strategy.step.gradient_all_reduce" : "strategy.step.gradient_reduce_scatter");
+}
+
 void setGradientSync(Scenario& s, OpKind kind, Language language, std::vector<Message>& changes)
 {
     for (size_t i = 0; i < s.program.size(); ++i) {
@@ -78,12 +85,9 @@ void setGradientSync(Scenario& s, OpKind kind, Language language, std::vector<Me
                                                             : "strategy.program.to_reduce_scatter")
                               .with("step", stepName(s, i)));
         // the examples' name for the step, in either language, follows the collective
-        const Message was(op.kind == OpKind::AllReduce ? "strategy.step.gradient_all_reduce"
-                                                       : "strategy.step.gradient_reduce_scatter");
+        const Message was = gradientStepName(op.kind);
         if (op.name == render(was, Language::English) || op.name == render(was, Language::Chinese))
-            op.name = render(Message(kind == OpKind::AllReduce ? "strategy.step.gradient_all_reduce"
-                                                               : "strategy.step.gradient_reduce_scatter"),
-                             language);
+            op.name = render(gradientStepName(kind), language);
         op.kind = kind;
     }
     if (kind == OpKind::ReduceScatter)
@@ -102,32 +106,38 @@ template <class Which> void removeParameterGathers(Scenario& s, Which&& which, s
         }
 }
 
+// The index of the program's last gradient synchronisation, if it has one.
+std::optional<size_t> lastGradientSync(const Scenario& s)
+{
+    std::optional<size_t> last;
+    for (size_t i = 0; i < s.program.size(); ++i)
+        if (isGradientSync(s, s.program[i]))
+            last = i;
+    return last;
+}
+
 // Whether the program gathers the parameters once, right after its last gradient synchronisation
 // (at the end where it has none): ZeRO-1's and ZeRO-2's place.
 bool gathersOnceAfterStep(const Scenario& s)
 {
-    size_t gathers = 0, at = 0, lastSync = s.program.size();
-    for (size_t i = 0; i < s.program.size(); ++i) {
+    size_t gathers = 0, at = 0;
+    for (size_t i = 0; i < s.program.size(); ++i)
         if (isParameterGather(s, s.program[i])) {
             ++gathers;
             at = i;
-        } else if (isGradientSync(s, s.program[i])) {
-            lastSync = i;
         }
-    }
     if (gathers != 1)
         return false;
-    return lastSync < s.program.size() ? at == lastSync + 1 : at + 1 == s.program.size();
+    const std::optional<size_t> lastSync = lastGradientSync(s);
+    return lastSync ? at == *lastSync + 1 : at + 1 == s.program.size();
 }
 
 // ZeRO-1 and ZeRO-2: one all-gather of the updated parameters after the last gradient
 // synchronisation (where there is none, at the end).
 void gatherAfterStep(Scenario& s, const WorkloadItem& params, Language language, std::vector<Message>& changes)
 {
-    size_t at = s.program.size();
-    for (size_t i = 0; i < s.program.size(); ++i)
-        if (isGradientSync(s, s.program[i]))
-            at = i + 1;
+    const std::optional<size_t> lastSync = lastGradientSync(s);
+    const size_t at = lastSync ? *lastSync + 1 : s.program.size();
     const std::string name = render(Message("strategy.step.gather_updated").with("item", params.name), language);
     insertOp(s, static_cast<int>(at), gatherOf(params, name));
     changes.push_back(Message("strategy.program.added").with("step", name));
@@ -182,8 +192,7 @@ std::vector<Message> adaptProgram(Scenario& scenario, Strategy strategy, Languag
     // is and nothing is reported changed (applying a strategy twice changes nothing).
     Scenario s = scenario;
     std::vector<Message> changes;
-    const WorkloadItem* found = parametersOf(s);
-    const std::optional<WorkloadItem> params = found ? std::optional<WorkloadItem>(*found) : std::nullopt;
+    const WorkloadItem* params = parametersOf(s); // editing the program leaves the workload as it is
     switch (strategy) {
     case Strategy::Replicate:
     case Strategy::DataParallel:
