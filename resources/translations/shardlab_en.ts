@@ -199,6 +199,13 @@
             <numerusform>Take %n shards off their GPUs</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n rank(s) wait for %1</source>
+        <translation>
+            <numerusform>%n rank waits for %1</numerusform>
+            <numerusform>%n ranks wait for %1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::WorkloadModel</name>

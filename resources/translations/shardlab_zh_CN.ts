@@ -4850,6 +4850,10 @@ first mismatch</source>
             <numerusform>此像素内合并了 %n 个时间段：放大即可逐个分辨</numerusform>
         </translation>
     </message>
+    <message>
+        <source>rank %1 (straggler)</source>
+        <translation>Rank %1（Straggler）</translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::TopologyPanel</name>
@@ -5011,6 +5015,12 @@ first mismatch</source>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;: %2, %3 memory, %4 TFLOP/s, node %5&lt;br&gt;Owns %6 (%7 % of its memory); peak with the largest collective buffer %11%8&lt;br&gt;Paths to the other GPUs (as nvidia-smi topo -m names them):%9&lt;br&gt;&lt;br&gt;%10</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;：%2，显存 %3，%4 TFLOP/s，节点 %5&lt;br&gt;拥有 %6（占显存 %7 %）；加上最大的集合通信缓冲后峰值 %11%8&lt;br&gt;到其他 GPU 的路径（按 nvidia-smi topo -m 的叫法）：%9&lt;br&gt;&lt;br&gt;%10</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s) wait for %1</source>
+        <translation>
+            <numerusform>%n 个 Rank 在等 %1</numerusform>
+        </translation>
     </message>
 </context>
 <context>

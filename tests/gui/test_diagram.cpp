@@ -5,6 +5,7 @@
 #include "document/document.h"
 #include "document/livefeedback.h"
 #include "gui_test_helpers.h"
+#include "i18n/language.h"
 #include "shardlab/model/presets.h"
 #include "shardlab/model/scenario_edit.h"
 #include "topology/linkitem.h"
@@ -179,6 +180,48 @@ private slots:
         QVERIFY(!busy->hasTraffic());
         QVERIFY(!scene.card(0)->showsActivity());
         QVERIFY(scene.card(2)->activityText().isEmpty());
+    }
+
+    // Issue 29: 63 ranks waiting for one straggler drew 63 curves over 64 small cards. Beyond
+    // kMaxWaitArrows waiting ranks there is one badge per rank waited for instead, in screen pixels.
+    void manyWaitersGetABadgeNotATangleOfArrows()
+    {
+        i18n::installTranslations(QCoreApplication::instance(), i18n::kEnglish, false); // the plural
+        const Topology machine = scaleOut(*preset("h200-nvswitch-8"), 64);
+        SceneOn on(machine);
+        TopologyScene& scene = on.scene;
+        ActivitySnapshot frame;
+        frame.timeUs = 50;
+        frame.ranks.assign(64, ActivityState::Wait);
+        frame.waitingFor.assign(64, 5);
+        frame.ranks[5] = ActivityState::Compute;
+        frame.waitingFor[5] = -1;
+        frame.links.resize(machine.links.size());
+        scene.setActivity(frame);
+        QCOMPARE(scene.waitArrowCount(), 0);
+        QCOMPARE(scene.waitBadges(), QStringList {QStringLiteral("63 ranks wait for GPU 5")});
+        QCOMPARE(scene.card(9)->activityText(), QStringLiteral("waits for GPU 5"));
+        // two ranks waited for: a badge each
+        frame.waitingFor[40] = 41;
+        frame.waitingFor[41] = -1;
+        frame.ranks[41] = ActivityState::Communicate;
+        scene.setActivity(frame);
+        QCOMPARE(scene.waitBadges(),
+            (QStringList {QStringLiteral("61 ranks wait for GPU 5"), QStringLiteral("1 rank waits for GPU 41")}));
+        // up to kMaxWaitArrows waiting ranks keep their arrows
+        for (int r = 0; r < 64; ++r)
+            if (r >= TopologyScene::kMaxWaitArrows)
+                frame.ranks[static_cast<size_t>(r)] = ActivityState::Compute;
+        scene.setActivity(frame);
+        QCOMPARE(scene.waitArrowCount(), TopologyScene::kMaxWaitArrows - 1); // rank 5 itself computes
+        QVERIFY(scene.waitBadges().isEmpty());
+        i18n::installTranslations(QCoreApplication::instance(), i18n::kChinese, false);
+        frame.ranks.assign(64, ActivityState::Wait);
+        scene.setActivity(frame);
+        QCOMPARE(scene.waitBadges().first(), QString::fromUtf8("61 个 Rank 在等 GPU 5"));
+        i18n::installTranslations(QCoreApplication::instance(), i18n::kEnglish, false);
+        scene.setActivity(ActivitySnapshot {});
+        QVERIFY(scene.waitBadges().isEmpty());
     }
 };
 

@@ -8,6 +8,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -403,6 +404,45 @@ private slots:
         QVERIFY(hit);
         QCOMPARE(int(hit->band), int(LaneBand::Reference));
         QVERIFY(v.tooltipFor(*hit).contains(QStringLiteral("(simulated)")));
+    }
+
+    // Issue 29: 64 ranks in 300 px printed 64 names over each other. Where a row is thinner than a
+    // label, every stride-th rank is named (a power of two), the straggler always.
+    void thinRowsNameEveryFewRanksAndTheStraggler()
+    {
+        QCOMPARE(TimelineView::laneLabelStride(4, 100, 15), 1);
+        QCOMPARE(TimelineView::laneLabelStride(64, 4, 15), 8); // 4 px rows: 32 px apart >= 18
+        QCOMPARE(TimelineView::laneLabelStride(64, 9, 15), 2);
+        QCOMPARE(TimelineView::laneLabelStride(2, 0.5, 15), 2); // never beyond the ranks
+        auto run = std::make_shared<RunResult>();
+        run->ranks = 64;
+        for (int r = 0; r < 64; ++r)
+            run->spans.push_back(span(r, SpanKind::Compute, 0, r == 12 ? 200 : 100));
+        run->iterations.push_back({0, 200});
+        TimelineView v;
+        v.resize(1200, 300);
+        v.show();
+        v.setData(TimelineData::build(run));
+        v.setStraggler(12);
+        v.replotNow();
+        const auto ticks = v.plot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>()->ticks();
+        QVERIFY2(ticks.size() >= 4 && ticks.size() < 32, qPrintable(QString::number(ticks.size())));
+        const QStringList names = ticks.values();
+        QVERIFY(names.contains(QStringLiteral("rank 0")));
+        QVERIFY(names.contains(QStringLiteral("rank 12 (straggler)")));
+        // no two labels closer on screen than a line of their font
+        const double line = QFontMetricsF(v.plot()->yAxis->tickLabelFont()).lineSpacing();
+        QList<double> ys;
+        for (double value : ticks.keys())
+            ys << v.plot()->yAxis->coordToPixel(value);
+        std::sort(ys.begin(), ys.end());
+        for (int i = 1; i < ys.size(); ++i)
+            QVERIFY2(ys[i] - ys[i - 1] >= line, qPrintable(QStringLiteral("%1 px apart").arg(ys[i] - ys[i - 1])));
+        // room for every row: every rank named again
+        v.resize(1200, 2600);
+        QCoreApplication::processEvents();
+        v.replotNow();
+        QCOMPARE(v.plot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>()->ticks().size(), 64);
     }
 };
 

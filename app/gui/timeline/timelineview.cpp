@@ -141,15 +141,24 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), m_scene(std::make
 
 TimelineView::~TimelineView() = default;
 
-QString TimelineView::laneName(int rank, bool withDevice) const
+QString TimelineView::laneName(int rank, bool withDevice, bool twoLines) const
 {
     QString name = tr("rank %1").arg(rank);
     if (m_scene->straggler && *m_scene->straggler == rank)
-        return name + QLatin1Char('\n') + tr("straggler");
+        return twoLines ? name + QLatin1Char('\n') + tr("straggler") : tr("rank %1 (straggler)").arg(rank);
     const RunResult& run = m_scene->data->run();
     if (withDevice && rank < static_cast<int>(run.devices.size()) && !run.devices[static_cast<size_t>(rank)].empty())
         name += QLatin1Char('\n') + QString::fromStdString(run.devices[static_cast<size_t>(rank)]).left(16);
     return name;
+}
+
+int TimelineView::laneLabelStride(int ranks, double rowPx, double linePx)
+{
+    // a label needs a little more than its line: 1.2 lines from one named row to the next
+    int stride = 1;
+    while (stride < ranks && rowPx * stride < 1.2 * linePx)
+        stride *= 2;
+    return stride;
 }
 
 void TimelineView::updateLanes(bool force)
@@ -157,9 +166,13 @@ void TimelineView::updateLanes(bool force)
     // What fits a rank's row at the plot's current size and fonts (presenter mode's are larger):
     // the rank's name always; its GPU on a second line when the row has room for both; the thin
     // lanes' captions ("comm stream", "simulated") only when they stay off the name.
+    // Where rows are thinner than a line of text (64 ranks in a few hundred pixels), every
+    // stride-th rank is named, the stride a power of two (nodes of 8 GPUs start on a label), and
+    // the straggler always, its neighbours unnamed where their labels would touch it.
     const TimelineData* d = data();
     const int ranks = d ? d->layout().ranks : -1;
-    bool devices = false, captions = false;
+    bool devices = false, captions = false, twoLines = false;
+    int stride = 1, minGap = 1; // minGap: rows between the straggler's label and another
     if (d && ranks > 0) {
         QCPLayout* layout = m_plot->plotLayout();
         for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
@@ -167,19 +180,29 @@ void TimelineView::updateLanes(bool force)
         const double rowPx = m_plot->axisRect()->height() / static_cast<double>(ranks);
         const double line = QFontMetricsF(m_plot->yAxis->tickLabelFont()).lineSpacing();
         const int thinLanes = (d->layout().commStream ? 1 : 0) + (d->layout().reference ? 1 : 0);
-        devices = rowPx >= 2.4 * line;
+        twoLines = rowPx >= 2.4 * line;
+        devices = twoLines;
         captions = thinLanes > 0 && rowPx >= 1.4 * line * (2 + thinLanes);
+        stride = laneLabelStride(ranks, rowPx, line);
+        minGap = stride == 1 ? 1 : static_cast<int>(std::ceil(1.2 * line / rowPx));
     }
-    if (!force && ranks == m_lanesShown && devices == m_devicesShown && captions == m_captionsShown)
+    if (!force && ranks == m_lanesShown && devices == m_devicesShown && captions == m_captionsShown
+        && stride == m_labelStride)
         return;
     m_lanesShown = ranks;
     m_devicesShown = devices;
     m_captionsShown = captions;
+    m_labelStride = stride;
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     if (d) {
         const LaneLayout& l = d->layout();
+        const std::optional<int> marked = m_scene->straggler;
         for (int r = 0; r < l.ranks; ++r) {
-            ticker->addTick(l.band(r, LaneBand::Main).centre(), laneName(r, devices));
+            const bool named = marked && *marked == r
+                ? true
+                : r % stride == 0 && !(marked && std::abs(r - *marked) < minGap);
+            if (named)
+                ticker->addTick(l.band(r, LaneBand::Main).centre(), laneName(r, devices, twoLines));
             if (captions && l.commStream)
                 ticker->addTick(l.band(r, LaneBand::CommStream).centre(), tr("comm stream"));
             if (captions && l.reference)

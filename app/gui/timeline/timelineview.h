@@ -58,6 +58,10 @@ public:
     const SpanLayer* pagingLayer() const { return m_pagingLayer; }
     const CollectiveJoins* joins() const { return m_joins; }
     QCustomPlot* plot() const { return m_plot; }
+    // Every how many ranks a lane is named when `ranks` rows of `rowPx` pixels share the axis
+    // with labels of `linePx`: 1 while a label fits its row, else the smallest power of two
+    // that spaces labels 1.2 lines apart.
+    static int laneLabelStride(int ranks, double rowPx, double linePx);
     // Redraw now (benchmarks, tests); normal updates are queued.
     void replotNow();
 
@@ -82,7 +86,8 @@ private:
     void updateLegend();
     void updateIterationLabels();
     void placeCursor();
-    QString laneName(int rank, bool withDevice) const;
+    // `twoLines`: the straggler's mark below its name, else beside it
+    QString laneName(int rank, bool withDevice, bool twoLines) const;
 
     QCustomPlot* m_plot = nullptr;
     std::shared_ptr<TimelineScene> m_scene;
@@ -97,6 +102,7 @@ private:
     std::vector<QString> m_opNames;
     QPointF m_pressPos;
     int m_lanesShown = -1;
+    int m_labelStride = 1; // every how many ranks a lane is named (thin rows: see updateLanes)
     bool m_captionsShown = false;
     bool m_devicesShown = false;
     int m_legendShown = -1; // whether the legend has the simulated-run entry (-1: not built)

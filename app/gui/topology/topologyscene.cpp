@@ -12,6 +12,8 @@
 #include "topology/switchitem.h"
 
 #include <QEvent>
+#include <QFontMetricsF>
+#include <QGraphicsSimpleTextItem>
 #include <QGraphicsPathItem>
 #include <QGuiApplication>
 #include <QLineF>
@@ -268,11 +270,66 @@ void TopologyScene::refreshOwnership(const Scenario& scenario, const Feedback& f
 
 void TopologyScene::clearWaitArrows()
 {
-    for (QGraphicsItem* a : m_waitArrows) {
-        removeItem(a);
-        delete a;
+    for (auto* list : {&m_waitArrows, &m_waitBadges}) {
+        for (QGraphicsItem* a : *list) {
+            removeItem(a);
+            delete a;
+        }
+        list->clear();
     }
-    m_waitArrows.clear();
+}
+
+QStringList TopologyScene::waitBadges() const
+{
+    QStringList out;
+    for (QGraphicsItem* b : m_waitBadges)
+        out << b->toolTip();
+    return out;
+}
+
+void TopologyScene::addWaitArrow(int from, int to)
+{
+    // a dashed arrow from the waiting card to the card it waits for
+    const QRectF a = m_cards[static_cast<size_t>(from)]->sceneBoundingRect(),
+                 b = m_cards[static_cast<size_t>(to)]->sceneBoundingRect();
+    const QPointF start(a.center().x(), a.top() + 8), end(b.center().x(), b.top() + 8);
+    QPainterPath path(start);
+    const double lift = 60 + 0.15 * std::abs(end.x() - start.x());
+    path.cubicTo(start + QPointF(0, -lift), end + QPointF(0, -lift), end);
+    auto* arrow = new QGraphicsPathItem(path);
+    arrow->setPen(QPen(theme::activityColour(ActivityState::Wait), 4, Qt::DashLine, Qt::RoundCap));
+    arrow->setZValue(5);
+    arrow->setToolTip(tr("%1 waits for %2").arg(Labels::gpu(from), Labels::gpu(to)));
+    auto* head = new QGraphicsPolygonItem(QPolygonF({end, end + QPointF(-9, -16), end + QPointF(9, -16)}), arrow);
+    head->setBrush(theme::activityColour(ActivityState::Wait));
+    head->setPen(Qt::NoPen);
+    addItem(arrow);
+    m_waitArrows.push_back(arrow);
+}
+
+void TopologyScene::addWaitBadge(int rank, int waiters)
+{
+    // Above the card, in screen pixels (ItemIgnoresTransformations): as readable with 64 tiny
+    // cards as with 4 large ones.
+    const QString text = tr("%n rank(s) wait for %1", nullptr, waiters).arg(Labels::gpu(rank));
+    QFont font = QGuiApplication::font();
+    font.setBold(true);
+    const QFontMetricsF fm(font);
+    const QRectF box(-fm.horizontalAdvance(text) / 2 - 8, -fm.height() - 12, fm.horizontalAdvance(text) + 16, fm.height() + 8);
+    auto* badge = new QGraphicsRectItem(box);
+    badge->setFlag(QGraphicsItem::ItemIgnoresTransformations);
+    badge->setBrush(theme::activityColour(ActivityState::Wait));
+    badge->setPen(QPen(theme::activityColour(ActivityState::Wait).darker(140), 1));
+    badge->setZValue(6);
+    badge->setToolTip(text);
+    auto* label = new QGraphicsSimpleTextItem(text, badge);
+    label->setFont(font);
+    label->setBrush(Qt::white);
+    label->setPos(box.left() + 8, box.top() + 4);
+    const QRectF card = m_cards[static_cast<size_t>(rank)]->sceneBoundingRect();
+    badge->setPos(card.center().x(), card.top());
+    addItem(badge);
+    m_waitBadges.push_back(badge);
 }
 
 void TopologyScene::setActivity(const ActivitySnapshot& frame)
@@ -289,28 +346,23 @@ void TopologyScene::setActivity(const ActivitySnapshot& frame)
             l->clearTraffic();
         return;
     }
+    std::vector<std::pair<int, int>> waits; // (waiting rank, the rank it waits for)
     for (size_t r = 0; r < m_cards.size() && r < frame.ranks.size(); ++r) {
-        const int waits = r < frame.waitingFor.size() ? frame.waitingFor[r] : -1;
-        m_cards[r]->setActivity(frame.ranks[r], waits);
-        if (frame.ranks[r] == ActivityState::Wait && waits >= 0 && waits < static_cast<int>(m_cards.size())
-            && waits != static_cast<int>(r)) {
-            // a dashed arrow from the waiting card to the card it waits for
-            const QRectF a = m_cards[r]->sceneBoundingRect(),
-                         b = m_cards[static_cast<size_t>(waits)]->sceneBoundingRect();
-            const QPointF from(a.center().x(), a.top() + 8), to(b.center().x(), b.top() + 8);
-            QPainterPath path(from);
-            const double lift = 60 + 0.15 * std::abs(to.x() - from.x());
-            path.cubicTo(from + QPointF(0, -lift), to + QPointF(0, -lift), to);
-            auto* arrow = new QGraphicsPathItem(path);
-            arrow->setPen(QPen(theme::activityColour(ActivityState::Wait), 4, Qt::DashLine, Qt::RoundCap));
-            arrow->setZValue(5);
-            arrow->setToolTip(tr("%1 waits for %2").arg(Labels::gpu(static_cast<int>(r)), Labels::gpu(waits)));
-            auto* head = new QGraphicsPolygonItem(QPolygonF({to, to + QPointF(-9, -16), to + QPointF(9, -16)}), arrow);
-            head->setBrush(theme::activityColour(ActivityState::Wait));
-            head->setPen(Qt::NoPen);
-            addItem(arrow);
-            m_waitArrows.push_back(arrow);
-        }
+        const int waitsFor = r < frame.waitingFor.size() ? frame.waitingFor[r] : -1;
+        m_cards[r]->setActivity(frame.ranks[r], waitsFor);
+        if (frame.ranks[r] == ActivityState::Wait && waitsFor >= 0 && waitsFor < static_cast<int>(m_cards.size())
+            && waitsFor != static_cast<int>(r))
+            waits.emplace_back(static_cast<int>(r), waitsFor);
+    }
+    if (static_cast<int>(waits.size()) <= kMaxWaitArrows) {
+        for (const auto& [from, to] : waits)
+            addWaitArrow(from, to);
+    } else {
+        std::map<int, int> waiters; // by the rank waited for
+        for (const auto& w : waits)
+            ++waiters[w.second];
+        for (const auto& [rank, count] : waiters)
+            addWaitBadge(rank, count);
     }
     double maxBytes = 0;
     for (const LinkActivity& l : frame.links)

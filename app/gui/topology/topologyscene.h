@@ -43,8 +43,12 @@ public:
     QList<ShardRef> selectedShards() const;
     // The last frame shown by setActivity(); empty when none.
     const ActivitySnapshot& activity() const { return m_activity; }
-    // Arrows from waiting ranks to the rank they wait for (for tests and the legend).
+    // Arrows from waiting ranks to the rank they wait for (for tests and the legend): one per
+    // waiting rank up to kMaxWaitArrows of them; beyond, none, and instead one badge above each
+    // card waited for, saying how many wait for it (waitBadges()).
+    static constexpr int kMaxWaitArrows = 8;
     int waitArrowCount() const { return static_cast<int>(m_waitArrows.size()); }
+    QStringList waitBadges() const;
 
     // Drop handling and context menus (called by the items).
     void dropShards(const QList<ShardRef>& refs, int rank, bool copy);
@@ -80,6 +84,8 @@ private:
     void refreshOwnership(const Scenario& scenario, const Feedback& feedback);
     void declutterLabels();
     void clearWaitArrows();
+    void addWaitArrow(int from, int to);
+    void addWaitBadge(int rank, int waiters);
     void report(const Status& status);
     void reapRetired();
     QString pairClassNote(int switchVertex) const;
@@ -93,6 +99,7 @@ private:
     std::vector<LinkItem*> m_links;
     std::vector<SwitchItem*> m_switches;
     std::vector<QGraphicsItem*> m_waitArrows;
+    std::vector<QGraphicsItem*> m_waitBadges; // text on screen pixels, whatever the zoom
     std::vector<ShardTileItem*> m_retired;
     bool m_reapScheduled = false;
     ActivitySnapshot m_activity;
