@@ -1747,6 +1747,50 @@
             <numerusform>已向 %1 写入 %n 个文件。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>none (e.g. &quot;ZeRO-3 on 4 GPUs: one more all-gather per layer&quot;)</source>
+        <translation>无（例如“4 张 GPU 上的 ZeRO-3：每层多一次 All-Gather”）</translation>
+    </message>
+    <message>
+        <source>A title drawn above the figure, as on a slide</source>
+        <translation>画在图上方的标题，就像幻灯片上那样</translation>
+    </message>
+    <message>
+        <source>As on screen</source>
+        <translation>与屏幕上相同</translation>
+    </message>
+    <message>
+        <source>16:9 (widescreen slide)</source>
+        <translation>16:9（宽屏幻灯片）</translation>
+    </message>
+    <message>
+        <source>4:3 (classic slide)</source>
+        <translation>4:3（传统幻灯片）</translation>
+    </message>
+    <message>
+        <source>1:1 (square)</source>
+        <translation>1:1（正方形）</translation>
+    </message>
+    <message>
+        <source>The figure&apos;s width to height: plots are laid out again to fill it, other views are centred on white</source>
+        <translation>图的宽高比：图表会重新排版以填满它，其他视图在白底上居中</translation>
+    </message>
+    <message>
+        <source>Text as outlines (looks the same on every machine)</source>
+        <translation>文字转为轮廓（在每台机器上看起来都一样）</translation>
+    </message>
+    <message>
+        <source>SVG: every text drawn as the shape of its letters, so that a machine without this font shows it unchanged; clear it to keep the text editable and searchable</source>
+        <translation>SVG：每段文字都画成字形的轮廓，没有这种字体的机器也能原样显示；取消勾选则保留可编辑、可搜索的文字</translation>
+    </message>
+    <message>
+        <source>Caption:</source>
+        <translation>标题：</translation>
+    </message>
+    <message>
+        <source>Shape:</source>
+        <translation>形状：</translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::FeedbackPanel</name>
@@ -1804,6 +1848,10 @@
     <message>
         <source>the view &quot;%1&quot; no longer exists</source>
         <translation>视图“%1”已不存在</translation>
+    </message>
+    <message>
+        <source>an aspect ratio of %1 is out of range (expected 0.1 to 10, or 0 for the view&apos;s own)</source>
+        <translation>宽高比 %1 超出范围（应为 0.1 到 10，或 0 表示沿用视图自身的比例）</translation>
     </message>
 </context>
 <context>

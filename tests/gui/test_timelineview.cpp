@@ -1,6 +1,8 @@
 // The timeline's lanes and view: sorting into lanes, streaming appends, what a redraw paints
 // (merging at one rectangle per pixel, wait labels), hit-testing, tooltips, selection, fit.
+#include "export/figure_exporter.h"
 #include "run_test_helpers.h"
+#include "style/plotstyle.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
 
@@ -404,6 +406,19 @@ private slots:
         QVERIFY(hit);
         QCOMPARE(int(hit->band), int(LaneBand::Reference));
         QVERIFY(v.tooltipFor(*hit).contains(QStringLiteral("(simulated)")));
+    }
+
+    // Issue 29: a slide's figure shows the run, not the collective clicked on screen.
+    void exportedFiguresLeaveTheSelectionOut()
+    {
+        auto v = drawnView(twoRanks());
+        const QImage plain = FigureExporter::renderImage(v->plot(), 1.0);
+        v->selectCollective(1);
+        v->replotNow();
+        const QImage onScreen = v->plot()->toPixmap(v->plot()->width(), v->plot()->height(), 1.0).toImage();
+        QVERIFY(onScreen != plain.convertToFormat(onScreen.format())); // the selection is drawn on screen
+        QVERIFY(FigureExporter::renderImage(v->plot(), 1.0) == plain);
+        QVERIFY(!v->plot()->property(kExportingProperty).isValid()); // and comes back after the export
     }
 
     // Issue 29: 64 ranks in 300 px printed 64 names over each other. Where a row is thinner than a

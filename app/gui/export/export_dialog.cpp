@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
 
 #include "timeline/qcustomplot_include.h"
@@ -56,6 +57,26 @@ ExportDialog::ExportDialog(const QString& suggestedPath, bool isPlot, QWidget* p
     m_largerFonts->setToolTip(
         tr("Enlarges axis labels, tick labels and the legend of plots in the exported file only"));
 
+    m_caption = new QLineEdit(this);
+    m_caption->setObjectName(QStringLiteral("caption"));
+    m_caption->setPlaceholderText(tr("none (e.g. \"ZeRO-3 on 4 GPUs: one more all-gather per layer\")"));
+    m_caption->setToolTip(tr("A title drawn above the figure, as on a slide"));
+    m_aspect = new QComboBox(this);
+    m_aspect->setObjectName(QStringLiteral("aspect"));
+    m_aspect->addItem(tr("As on screen"), 0.0);
+    m_aspect->addItem(tr("16:9 (widescreen slide)"), 16.0 / 9.0);
+    m_aspect->addItem(tr("4:3 (classic slide)"), 4.0 / 3.0);
+    m_aspect->addItem(tr("1:1 (square)"), 1.0);
+    m_aspect->setToolTip(tr("The figure's width to height: plots are laid out again to fill it, other views "
+                            "are centred on white"));
+    m_outlines = new QCheckBox(tr("Text as outlines (looks the same on every machine)"), this);
+    m_outlines->setToolTip(tr("SVG: every text drawn as the shape of its letters, so that a machine without "
+                              "this font shows it unchanged; clear it to keep the text editable and searchable"));
+    m_outlines->setObjectName(QStringLiteral("outlines"));
+    const QSettings settings;
+    m_aspect->setCurrentIndex(std::max(0, m_aspect->findData(settings.value(QStringLiteral("export/aspect"), 0.0).toDouble())));
+    m_outlines->setChecked(settings.value(QStringLiteral("export/textAsPaths"), true).toBool());
+
     m_path = new QLineEdit(suggestedPath, this);
     auto* browse = new QPushButton(tr("Browse\u2026"), this);
     auto* pathRow = new QHBoxLayout;
@@ -66,6 +87,9 @@ ExportDialog::ExportDialog(const QString& suggestedPath, bool isPlot, QWidget* p
     form->addRow(tr("Format:"), m_format);
     form->addRow(tr("Resolution:"), resolutionRow);
     form->addRow(QString(), m_largerFonts);
+    form->addRow(tr("Caption:"), m_caption);
+    form->addRow(tr("Shape:"), m_aspect);
+    form->addRow(QString(), m_outlines);
     form->addRow(tr("File:"), pathRow);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     auto* layout = new QVBoxLayout(this);
@@ -76,6 +100,7 @@ ExportDialog::ExportDialog(const QString& suggestedPath, bool isPlot, QWidget* p
         const bool png = m_format->currentData().toInt() == static_cast<int>(FigureFormat::Png);
         m_resolution->setEnabled(png);
         m_dpi->setEnabled(png && m_resolution->currentData().toDouble() == 0.0);
+        m_outlines->setEnabled(m_format->currentData().toInt() == static_cast<int>(FigureFormat::Svg));
         syncSuffix();
     });
     connect(m_resolution, &QComboBox::currentIndexChanged, this,
@@ -86,9 +111,13 @@ ExportDialog::ExportDialog(const QString& suggestedPath, bool isPlot, QWidget* p
             QMessageBox::warning(this, tr("Export figure"), tr("Choose a file to write."));
             return;
         }
+        QSettings remembered;
+        remembered.setValue(QStringLiteral("export/aspect"), m_aspect->currentData().toDouble());
+        remembered.setValue(QStringLiteral("export/textAsPaths"), m_outlines->isChecked());
         accept();
     });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    m_outlines->setEnabled(m_format->currentData().toInt() == static_cast<int>(FigureFormat::Svg));
     syncSuffix();
 }
 
@@ -100,6 +129,9 @@ FigureExportOptions ExportDialog::options() const
     o.scale = scale > 0 ? scale : 1.0;
     o.dpi = scale > 0 ? 0 : m_dpi->value();
     o.fontScale = m_largerFonts->isEnabled() && m_largerFonts->isChecked() ? kPrintFontScale : 1.0;
+    o.caption = m_caption->text().trimmed();
+    o.aspect = m_aspect->currentData().toDouble();
+    o.textAsPaths = m_outlines->isChecked();
     return o;
 }
 

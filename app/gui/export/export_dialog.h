@@ -1,5 +1,6 @@
 // The dialog behind "Export figure…": format (PNG, SVG, PDF), resolution (1x, 2x or a custom
-// DPI), larger fonts for print, and the file. Plus the two entry points the main window uses:
+// DPI), larger fonts for print, a caption, the figure's shape (16:9, 4:3, 1:1 or the view's own),
+// SVG text as outlines, and the file. The shape and the outlines are remembered (QSettings). Plus the two entry points the main window uses:
 // export one view, or every view into a folder.
 #pragma once
 
@@ -40,6 +41,9 @@ private:
     QComboBox* m_resolution = nullptr;
     QSpinBox* m_dpi = nullptr;
     QCheckBox* m_largerFonts = nullptr;
+    QLineEdit* m_caption = nullptr;
+    QComboBox* m_aspect = nullptr;
+    QCheckBox* m_outlines = nullptr;
     QLineEdit* m_path = nullptr;
 };
 

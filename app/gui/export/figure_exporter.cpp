@@ -4,14 +4,18 @@
 #include <QClipboard>
 #include <QDir>
 #include <QFileInfo>
+#include <QGraphicsScene>
 #include <QGraphicsView>
 #include <QGuiApplication>
 #include <QMimeData>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSet>
+#include <QSignalBlocker>
+#include <QtMath>
 #include <QSvgGenerator>
 
+#include "style/plotstyle.h"
 #include "timeline/qcustomplot_include.h"
 
 #include "shardlab/base/file_io.h"
@@ -91,13 +95,64 @@ private:
     std::vector<std::function<void()>> m_restore;
 };
 
-// Draws `view` on `device` at its logical size: white first, then the view. `vector` devices
-// (SVG, PDF) get QCustomPlot's vector mode.
-void drawView(QWidget* view, QPaintDevice* device, bool vector, double fontScale)
+// While a figure is drawn: the view and its plots marked as exported (kExportingProperty: the
+// timeline leaves out its selection) and a graphics scene's selection cleared, without telling
+// anyone (its signals blocked); all restored afterwards.
+class ExportingView {
+public:
+    explicit ExportingView(QWidget* view)
+    {
+        m_marked << view;
+        for (QCustomPlot* plot : view->findChildren<QCustomPlot*>())
+            m_marked << plot;
+        for (QWidget* w : m_marked)
+            w->setProperty(kExportingProperty, true);
+        if (auto* graphics = qobject_cast<QGraphicsView*>(view); graphics && graphics->scene()) {
+            m_scene = graphics->scene();
+            const QSignalBlocker quiet(m_scene);
+            m_selected = m_scene->selectedItems();
+            for (QGraphicsItem* item : std::as_const(m_selected))
+                item->setSelected(false);
+        }
+    }
+    ~ExportingView()
+    {
+        for (QWidget* w : std::as_const(m_marked))
+            if (w)
+                w->setProperty(kExportingProperty, QVariant());
+        if (m_scene) {
+            const QSignalBlocker quiet(m_scene.data());
+            for (QGraphicsItem* item : std::as_const(m_selected))
+                item->setSelected(true);
+        }
+    }
+    ExportingView(const ExportingView&) = delete;
+    ExportingView& operator=(const ExportingView&) = delete;
+
+private:
+    QList<QPointer<QWidget>> m_marked;
+    QPointer<QGraphicsScene> m_scene;
+    QList<QGraphicsItem*> m_selected;
+};
+
+void drawCaption(QPainter& painter, QWidget* view, const FigureExportOptions& o, const FigureLayout& l)
 {
-    const QSize size = view->size();
+    if (l.caption.isEmpty())
+        return;
+    painter.save();
+    painter.setFont(FigureExporter::captionFont(view, o.fontScale));
+    painter.setPen(Qt::black);
+    painter.drawText(l.caption, Qt::AlignCenter, o.caption.trimmed());
+    painter.restore();
+}
+
+// Draws the figure on `device` at its logical size: white first, the caption, then the view in
+// its place. `vector` devices (SVG, PDF) get QCustomPlot's vector mode.
+void drawFigure(QWidget* view, QPaintDevice* device, bool vector, const FigureExportOptions& o, const FigureLayout& l)
+{
+    const ExportingView exporting(view);
     if (auto* plot = qobject_cast<QCustomPlot*>(view)) {
-        PlotPrintStyle style(plot, fontScale);
+        PlotPrintStyle style(plot, o.fontScale);
         QCPPainter painter(device);
         painter.setMode(QCPPainter::pmNoCaching);
         if (vector) {
@@ -105,20 +160,23 @@ void drawView(QWidget* view, QPaintDevice* device, bool vector, double fontScale
             // Lines scale with the page instead of staying one device pixel wide when printed.
             painter.setMode(QCPPainter::pmNonCosmetic);
         }
-        painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
-        plot->toPainter(&painter, size.width(), size.height());
+        painter.fillRect(QRect(QPoint(0, 0), l.size), Qt::white);
+        drawCaption(painter, view, o, l);
+        painter.translate(l.content.topLeft());
+        plot->toPainter(&painter, l.content.width(), l.content.height());
         return;
     }
     QPainter painter(device);
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::TextAntialiasing);
-    painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
+    painter.fillRect(QRect(QPoint(0, 0), l.size), Qt::white);
+    drawCaption(painter, view, o, l);
     if (auto* graphics = qobject_cast<QGraphicsView*>(view)) {
         // What the view shows: its visible part of the scene, drawn by the items themselves.
-        graphics->render(&painter, QRectF(QPointF(0, 0), QSizeF(size)), graphics->viewport()->rect());
+        graphics->render(&painter, QRectF(l.content), graphics->viewport()->rect());
         return;
     }
-    view->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+    view->render(&painter, l.content.topLeft(), QRegion(), QWidget::DrawChildren);
 }
 
 // Draws into memory, then writes through the one atomic write (writeFileAtomically), which checks
@@ -177,21 +235,77 @@ double FigureExporter::effectiveScale(const FigureExportOptions& options)
     return options.dpi > 0 ? options.dpi / kScreenDpi : options.scale;
 }
 
+QFont FigureExporter::captionFont(QWidget* view, double fontScale)
+{
+    QFont font = view ? view->font() : QFont();
+    font.setBold(true);
+    font.setPointSizeF(font.pointSizeF() * 1.5 * fontScale);
+    return font;
+}
+
+FigureLayout FigureExporter::layout(QWidget* view, const FigureExportOptions& o)
+{
+    FigureLayout l;
+    if (!view)
+        return l;
+    const QSize v = view->size();
+    const QString caption = o.caption.trimmed();
+    int captionHeight = 0, width = v.width();
+    if (!caption.isEmpty()) {
+        const QFontMetricsF fm(captionFont(view, o.fontScale));
+        captionHeight = qCeil(fm.lineSpacing() * 1.8);
+        width = std::max(width, qCeil(fm.horizontalAdvance(caption) + 2 * fm.averageCharWidth())); // never cut
+    }
+    int height = v.height() + captionHeight;
+    if (o.aspect > 0) {
+        // the smallest figure of that shape holding caption and view
+        if (static_cast<double>(width) / height < o.aspect)
+            width = qRound(height * o.aspect);
+        else
+            height = qRound(width / o.aspect);
+    }
+    l.size = QSize(width, height);
+    if (captionHeight > 0)
+        l.caption = QRect(0, 0, width, captionHeight);
+    const QRect below(0, captionHeight, width, height - captionHeight);
+    // a plot is laid out again at the figure's size; another view keeps its own, centred
+    l.content = qobject_cast<QCustomPlot*>(view)
+        ? below
+        : QRect(QPoint(below.x() + (below.width() - v.width()) / 2, below.y() + (below.height() - v.height()) / 2), v);
+    return l;
+}
+
 QImage FigureExporter::renderImage(QWidget* view, double scale, double fontScale)
+{
+    FigureExportOptions o;
+    o.fontScale = fontScale;
+    return renderImage(view, scale, o);
+}
+
+QImage FigureExporter::renderImage(QWidget* view, double scale, const FigureExportOptions& options)
 {
     if (!view || view->size().isEmpty() || scale <= 0)
         return {};
-    QImage image;
+    const FigureLayout l = layout(view, options);
+    QImage image((QSizeF(l.size) * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
     if (auto* plot = qobject_cast<QCustomPlot*>(view)) {
-        // QCustomPlot scales its own raster output (a device pixel ratio would enlarge its fonts twice).
-        PlotPrintStyle style(plot, fontScale);
-        image = plot->toPixmap(view->width(), view->height(), scale).toImage();
-    }
-    if (image.isNull()) {
-        image = QImage((QSizeF(view->size()) * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
+        // QCustomPlot scales its own raster output (a device pixel ratio would enlarge its fonts
+        // twice): the plot is drawn alone, then placed below the caption.
+        QPixmap drawn;
+        {
+            const ExportingView exporting(view);
+            PlotPrintStyle style(plot, options.fontScale);
+            drawn = plot->toPixmap(l.content.width(), l.content.height(), scale);
+        }
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::TextAntialiasing);
+        painter.drawPixmap(QPointF(l.content.topLeft()) * scale, drawn);
+        painter.scale(scale, scale);
+        drawCaption(painter, view, options, l);
+    } else {
         image.setDevicePixelRatio(scale);
-        image.fill(Qt::white);
-        drawView(view, &image, false, fontScale);
+        drawFigure(view, &image, false, options, l);
     }
     image.setDevicePixelRatio(1.0);
     // Tell printing programs the resolution the image was drawn for.
@@ -203,20 +317,30 @@ QImage FigureExporter::renderImage(QWidget* view, double scale, double fontScale
 
 QByteArray FigureExporter::renderSvg(QWidget* view, const QString& title, double fontScale)
 {
+    FigureExportOptions o;
+    o.title = title;
+    o.fontScale = fontScale;
+    return renderSvg(view, o);
+}
+
+QByteArray FigureExporter::renderSvg(QWidget* view, const FigureExportOptions& options)
+{
     if (!view || view->size().isEmpty())
         return {};
+    const FigureLayout l = layout(view, options);
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     QSvgGenerator svg;
     svg.setOutputDevice(&buffer);
-    svg.setSize(view->size());
-    svg.setViewBox(QRect(QPoint(0, 0), view->size()));
+    svg.setSize(l.size);
+    svg.setViewBox(QRect(QPoint(0, 0), l.size));
     svg.setResolution(qRound(kScreenDpi));
-    svg.setTitle(title.isEmpty() ? view->windowTitle() : title);
+    svg.setTitle(options.title.isEmpty() ? view->windowTitle() : options.title);
     svg.setDescription(tr("Exported from ShardLab"));
-    drawView(view, &svg, true, fontScale);
-    return bytes;
+    drawFigure(view, &svg, true, options, l);
+    buffer.close();
+    return options.textAsPaths ? textToPaths(bytes) : bytes;
 }
 
 Status FigureExporter::exportView(QWidget* view, const QString& path, const FigureExportOptions& options)
@@ -228,13 +352,15 @@ Status FigureExporter::exportView(QWidget* view, const QString& path, const Figu
     const double scale = effectiveScale(options);
     if (options.format == FigureFormat::Png && (scale <= 0 || scale > 16))
         return badInput(str(tr("a scale of %1 is out of range (expected 0.25 to 16, or 24 to 1536 DPI)").arg(scale)));
+    if (options.aspect < 0 || options.aspect > 10 || (options.aspect > 0 && options.aspect < 0.1))
+        return badInput(str(tr("an aspect ratio of %1 is out of range (expected 0.1 to 10, or 0 for the view's own)").arg(options.aspect)));
     switch (options.format) {
     case FigureFormat::Png: {
-        const QImage image = renderImage(view, scale, options.fontScale);
+        const QImage image = renderImage(view, scale, options);
         return writeAtomically(path, [&image](QIODevice* out) { return image.save(out, "PNG"); });
     }
     case FigureFormat::Svg: {
-        const QByteArray svg = renderSvg(view, options.title, options.fontScale);
+        const QByteArray svg = renderSvg(view, options);
         return writeAtomically(path, [&svg](QIODevice* out) { return out->write(svg) == svg.size(); });
     }
     case FigureFormat::Pdf:
@@ -242,12 +368,13 @@ Status FigureExporter::exportView(QWidget* view, const QString& path, const Figu
             QPdfWriter pdf(out);
             // One page the size of the view, at screen resolution: the view's pixels are the page's units.
             pdf.setResolution(qRound(kScreenDpi));
-            const QSizeF points = QSizeF(view->size()) * 72.0 / kScreenDpi;
+            const FigureLayout l = layout(view, options);
+            const QSizeF points = QSizeF(l.size) * 72.0 / kScreenDpi;
             pdf.setPageLayout(QPageLayout(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch),
                 QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
             pdf.setTitle(options.title.isEmpty() ? view->windowTitle() : options.title);
             pdf.setCreator(QStringLiteral("ShardLab"));
-            drawView(view, &pdf, true, options.fontScale);
+            drawFigure(view, &pdf, true, options, l);
             return true;
         });
     }

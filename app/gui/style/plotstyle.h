@@ -14,6 +14,10 @@ class QTableView;
 
 namespace shardlab::gui {
 
+// A view being drawn into an exported figure carries this dynamic property (true): what only
+// belongs on screen (the timeline's selection) is left out (export/figure_exporter.cpp sets it).
+inline constexpr char kExportingProperty[] = "shardlabExporting";
+
 namespace colors {
 // The kinds of time: the engine's palette (shardlab/model/palette.h), as on the timeline.
 inline QColor of(palette::Category category)

@@ -1,5 +1,6 @@
 #include "timeline/timelineplottables.h"
 
+#include "style/plotstyle.h"
 #include "style/timelinestyle.h"
 
 #include <algorithm>
@@ -313,6 +314,8 @@ void CollectiveJoins::draw(QCPPainter* painter)
 
 void CollectiveJoins::drawSelection(QCPPainter* painter) const
 {
+    if (parentPlot()->property(kExportingProperty).toBool())
+        return; // a figure shows the run, not what was clicked on screen
     const TimelineData* data = m_scene->data.get();
     const TimeScale sc = scale();
     const RunResult& run = data->run();

@@ -14,6 +14,7 @@
 #include <QPainter>
 #include <QRegularExpression>
 #include <QSpinBox>
+#include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -58,6 +59,17 @@ QMap<QString, int> svgElements(const QByteArray& svg)
     return xml.hasError() ? QMap<QString, int> {} : names;
 }
 
+// An SVG document drawn at its own size on white.
+QImage rasterised(const QByteArray& svg)
+{
+    QSvgRenderer renderer(svg);
+    QImage image(renderer.defaultSize(), QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter p(&image);
+    renderer.render(&p);
+    return image;
+}
+
 } // namespace
 
 class TestFigureExporter : public QObject {
@@ -76,6 +88,8 @@ private Q_SLOTS:
     void exportAllWritesAFolderOfFigures();
     void errorsNameWhatIsWrong();
     void dialogOptions();
+    void slideShapeAndCaption();
+    void selectionIsLeftOut();
 
 private:
     QWidget* view(const QString& kind);
@@ -192,8 +206,25 @@ void TestFigureExporter::svgParsesWithDrawingElements()
     QVERIFY(elements.value(QStringLiteral("path")) + elements.value(QStringLiteral("rect"))
             + elements.value(QStringLiteral("polyline")) + elements.value(QStringLiteral("line"))
         > 0);
-    QVERIFY(elements.value(QStringLiteral("text")) > 0); // text stays text: legible and searchable
-    QVERIFY2(svg.contains(text.toUtf8()), qPrintable(text));
+    // text as outlines by default: the same glyphs on a machine without these fonts
+    QCOMPARE(elements.value(QStringLiteral("text")), 0);
+    QVERIFY(!svg.contains(text.toUtf8()));
+    // and as text when asked: legible and searchable
+    o.textAsPaths = false;
+    const QByteArray asText = FigureExporter::renderSvg(view(kind), o);
+    QVERIFY(svgElements(asText).value(QStringLiteral("text")) > 0);
+    QVERIFY2(asText.contains(text.toUtf8()), qPrintable(text));
+    // the outlines stand where the text stood, at its size: the two drawings differ in few pixels
+    const QImage outlines = rasterised(svg), texts = rasterised(asText);
+    QCOMPARE(outlines.size(), texts.size());
+    int inked = 0, differ = 0;
+    for (int y = 0; y < texts.height(); ++y)
+        for (int x = 0; x < texts.width(); ++x) {
+            const bool a = qGray(outlines.pixel(x, y)) < 128, b = qGray(texts.pixel(x, y)) < 128;
+            inked += b ? 1 : 0;
+            differ += a != b ? 1 : 0;
+        }
+    QVERIFY2(differ < inked / 5, qPrintable(QStringLiteral("%1 of %2 dark pixels differ").arg(differ).arg(inked)));
 }
 
 void TestFigureExporter::pdfHasOnePageTheSizeOfTheView_data()
@@ -287,7 +318,7 @@ void TestFigureExporter::dialogOptions()
 {
     ExportDialog dialog(m_dir.filePath(QStringLiteral("timeline")), true);
     const auto combos = dialog.findChildren<QComboBox*>();
-    QCOMPARE(combos.size(), 2);
+    QCOMPARE(combos.size(), 3); // format, resolution, shape
     QCOMPARE(dialog.path(), m_dir.filePath(QStringLiteral("timeline.png")));
     QCOMPARE(dialog.options().format, FigureFormat::Png);
     QCOMPARE(dialog.options().scale, 2.0);
@@ -299,6 +330,19 @@ void TestFigureExporter::dialogOptions()
     combos[0]->setCurrentIndex(2); // PDF
     QCOMPARE(dialog.options().format, FigureFormat::Pdf);
     QCOMPARE(dialog.path(), m_dir.filePath(QStringLiteral("timeline.pdf")));
+    // a caption and a slide's shape; outlines only mean something in SVG
+    dialog.findChild<QLineEdit*>(QStringLiteral("caption"))->setText(QStringLiteral("  ZeRO-3 on 4 GPUs "));
+    auto* aspect = dialog.findChild<QComboBox*>(QStringLiteral("aspect"));
+    aspect->setCurrentIndex(aspect->findData(16.0 / 9.0));
+    QCOMPARE(dialog.options().caption, QStringLiteral("ZeRO-3 on 4 GPUs"));
+    QCOMPARE(dialog.options().aspect, 16.0 / 9.0);
+    auto* outlines = dialog.findChild<QCheckBox*>(QStringLiteral("outlines"));
+    QVERIFY(!outlines->isEnabled());
+    combos[0]->setCurrentIndex(1); // SVG
+    QVERIFY(outlines->isEnabled());
+    QVERIFY(dialog.options().textAsPaths);
+    outlines->setChecked(false);
+    QVERIFY(!dialog.options().textAsPaths);
     ExportDialog notAPlot(QStringLiteral("x"), false);
     QVERIFY(!notAPlot.findChild<QCheckBox*>()->isEnabled());
     QCOMPARE(notAPlot.options().fontScale, 1.0);
@@ -306,3 +350,71 @@ void TestFigureExporter::dialogOptions()
 
 QTEST_MAIN(TestFigureExporter)
 #include "test_figure_exporter.moc"
+
+// Issue 29: a slide's figure has a caption above it and the slide's shape.
+void TestFigureExporter::slideShapeAndCaption()
+{
+    FigureExportOptions o;
+    o.caption = QStringLiteral("Ring all-reduce on 4 GPUs");
+    o.aspect = 16.0 / 9.0;
+    // a plot is laid out again below the caption, filling the 16:9 figure
+    const FigureLayout plot = FigureExporter::layout(&m_plot, o);
+    QVERIFY(qAbs(plot.size.width() - plot.size.height() * 16.0 / 9.0) <= 1.0);
+    QVERIFY(plot.size.height() >= m_plot.height() + plot.caption.height());
+    QCOMPARE(plot.caption.top(), 0);
+    QVERIFY(plot.caption.height() > QFontMetrics(m_plot.font()).height());
+    QCOMPARE(plot.content, QRect(0, plot.caption.height(), plot.size.width(), plot.size.height() - plot.caption.height()));
+    // another view keeps its size, centred on white
+    o.caption.clear();
+    const FigureLayout widget = FigureExporter::layout(&m_painted, o); // 300 x 200
+    QCOMPARE(widget.size, QSize(356, 200));
+    QVERIFY(widget.caption.isEmpty());
+    QCOMPARE(widget.content, QRect(28, 0, 300, 200));
+    // 4:3 of a wide view grows in height
+    o.aspect = 4.0 / 3.0;
+    QCOMPARE(FigureExporter::layout(&m_graphics, o).size, QSize(320, 240)); // already 4:3
+    // the exported PNG has the figure's size, the caption is drawn in its band
+    o.caption = QStringLiteral("Ring all-reduce on 4 GPUs");
+    o.aspect = 16.0 / 9.0;
+    o.format = FigureFormat::Png;
+    o.scale = 2.0;
+    const QString path = m_dir.filePath(QStringLiteral("slide.png"));
+    QVERIFY(FigureExporter::exportView(&m_plot, path, o).ok());
+    const QImage image(path);
+    QCOMPARE(image.size(), plot.size * 2);
+    QVERIFY(nonWhitePixels(image.copy(QRect(plot.caption.topLeft() * 2, plot.caption.size() * 2))) > 20);
+    // the caption is never cut: a long one widens the figure
+    o.caption = QString(120, QLatin1Char('W'));
+    const FigureLayout wide = FigureExporter::layout(&m_plot, o);
+    QVERIFY(wide.size.width() > QFontMetrics(FigureExporter::captionFont(&m_plot, 1.0)).horizontalAdvance(o.caption));
+    // an impossible shape is refused, naming it
+    o.aspect = 50;
+    const auto refused = FigureExporter::exportView(&m_plot, path, o);
+    QVERIFY(!refused.ok());
+    QVERIFY(QString::fromStdString(refused.error().message).contains(QStringLiteral("aspect ratio of 50")));
+}
+
+// What was selected on screen is not part of the figure, and is selected again afterwards.
+void TestFigureExporter::selectionIsLeftOut()
+{
+    auto* item = m_scene.addRect(220, 10, 60, 40, QPen(Qt::black), QBrush(Qt::white));
+    item->setFlag(QGraphicsItem::ItemIsSelectable);
+    const QImage unselected = FigureExporter::renderImage(&m_graphics, 1.0);
+    int changes = 0;
+    connect(&m_scene, &QGraphicsScene::selectionChanged, this, [&changes] { ++changes; });
+    item->setSelected(true);
+    QCOMPARE(changes, 1);
+    const QImage exported = FigureExporter::renderImage(&m_graphics, 1.0);
+    QVERIFY(exported == unselected);
+    QVERIFY(item->isSelected());
+    QCOMPARE(changes, 1); // nobody was told of the figure's selection
+    // the selection shows on screen (the test would pass vacuously otherwise)
+    QImage shown(m_graphics.size(), QImage::Format_ARGB32_Premultiplied);
+    shown.fill(Qt::white);
+    QPainter p(&shown);
+    m_graphics.render(&p, QRectF(QPointF(0, 0), QSizeF(m_graphics.size())), m_graphics.viewport()->rect());
+    p.end();
+    QVERIFY(shown != unselected);
+    m_scene.removeItem(item);
+    delete item;
+}
