@@ -4250,6 +4250,42 @@ first mismatch</source>
         <source>Nothing along the curve stands out: each step adds GPUs without crossing a slower link.</source>
         <translation>曲线上没有特别突出的点：每一步增加 GPU 时都没有跨到更慢的链路上。</translation>
     </message>
+    <message>
+        <source>every step up to the maximum</source>
+        <translation>从 1 逐步到最大值</translation>
+    </message>
+    <message>
+        <source>The GPU counts to simulate, e.g. 1, 8, 16, 32 (one GPU is always included); empty: every step up to &quot;Up to GPUs&quot;</source>
+        <translation>要模拟的 GPU 数，例如 1, 8, 16, 32（总会包含 1 张 GPU）；留空：逐步到“最多 GPU 数”</translation>
+    </message>
+    <message>
+        <source>Points evenly spaced</source>
+        <translation>各点等距</translation>
+    </message>
+    <message>
+        <source>GPUs, linear</source>
+        <translation>GPU 数，线性</translation>
+    </message>
+    <message>
+        <source>GPUs, logarithmic</source>
+        <translation>GPU 数，对数</translation>
+    </message>
+    <message>
+        <source>Evenly spaced: every point readable. Linear: distances as GPU counts. Logarithmic: both axes, so that perfect scaling is the diagonal</source>
+        <translation>等距：每个点都看得清。线性：距离与 GPU 数成正比。对数：两条轴都取对数，理想扩展就是对角线</translation>
+    </message>
+    <message>
+        <source>GPU counts</source>
+        <translation>GPU 数列表</translation>
+    </message>
+    <message>
+        <source>GPU axis</source>
+        <translation>GPU 轴</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a GPU count: the counts are whole numbers from 1 to %2, separated by commas</source>
+        <translation>“%1”不是 GPU 数：GPU 数是 1 到 %2 之间的整数，用逗号分隔</translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::ShardModel</name>

@@ -13,6 +13,8 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpression>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -55,6 +57,19 @@ ScalingView::ScalingView(QWidget* parent) : QWidget(parent)
     m_maxGpus->setValue(16);
     m_maxGpus->setToolTip(tr("Simulated up to this many GPUs; beyond one machine, copies of its first node are joined "
                              "by a 400 Gb/s InfiniBand network"));
+    m_counts = new QLineEdit;
+    m_counts->setObjectName(QStringLiteral("gpuCounts"));
+    m_counts->setPlaceholderText(tr("every step up to the maximum"));
+    m_counts->setToolTip(tr("The GPU counts to simulate, e.g. 1, 8, 16, 32 (one GPU is always included); "
+                            "empty: every step up to \"Up to GPUs\""));
+    m_counts->setClearButtonEnabled(true);
+    m_axis = new QComboBox;
+    m_axis->setObjectName(QStringLiteral("gpuAxis"));
+    m_axis->addItem(tr("Points evenly spaced"), static_cast<int>(GpuAxis::Points));
+    m_axis->addItem(tr("GPUs, linear"), static_cast<int>(GpuAxis::Linear));
+    m_axis->addItem(tr("GPUs, logarithmic"), static_cast<int>(GpuAxis::Log));
+    m_axis->setToolTip(tr("Evenly spaced: every point readable. Linear: distances as GPU counts. Logarithmic: "
+                          "both axes, so that perfect scaling is the diagonal"));
     m_cancel = new QPushButton(tr("Cancel"));
     m_cancel->setEnabled(false);
     m_progress = new QProgressBar;
@@ -66,7 +81,11 @@ ScalingView::ScalingView(QWidget* parent) : QWidget(parent)
     auto* form = new QFormLayout;
     form->addRow(tr("Mode"), m_mode);
     form->addRow(tr("Up to GPUs"), m_maxGpus);
+    auto* form2 = new QFormLayout;
+    form2->addRow(tr("GPU counts"), m_counts);
+    form2->addRow(tr("GPU axis"), m_axis);
     controls->addLayout(form);
+    controls->addLayout(form2);
     controls->addWidget(m_progress, 1);
     controls->addWidget(m_cancel);
     controls->addStretch(0);
@@ -123,6 +142,18 @@ ScalingView::ScalingView(QWidget* parent) : QWidget(parent)
 
     connect(m_mode, &QComboBox::currentIndexChanged, this, &ScalingView::compute);
     connect(m_maxGpus, &QSpinBox::editingFinished, this, &ScalingView::compute);
+    connect(m_counts, &QLineEdit::editingFinished, this, [this] {
+        if (m_counts->isModified()) {
+            m_counts->setModified(false);
+            this->compute(); // (a local `compute` holds the bars)
+        }
+    });
+    // a list of counts makes the maximum moot: its largest entry is the maximum
+    connect(m_counts, &QLineEdit::textChanged, this, [this](const QString& text) { m_maxGpus->setEnabled(text.trimmed().isEmpty()); });
+    connect(m_axis, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_shown)
+            this->show(*m_shown);
+    });
     connect(m_cancel, &QPushButton::clicked, this, &ScalingView::cancel);
 }
 
@@ -145,6 +176,41 @@ void ScalingView::setMaxGpus(int gpus)
     compute();
 }
 
+void ScalingView::setGpuCounts(const QString& counts)
+{
+    m_counts->setText(counts);
+    compute();
+}
+
+void ScalingView::setGpuAxis(GpuAxis axis)
+{
+    m_axis->setCurrentIndex(m_axis->findData(static_cast<int>(axis))); // emits, which redraws
+}
+
+QString ScalingView::statusText() const
+{
+    return m_status->text();
+}
+
+std::vector<int> ScalingView::parseGpuCounts(const QString& text, QString* error)
+{
+    std::vector<int> counts;
+    static const QRegularExpression separators(QStringLiteral("[,;\\s]+"));
+    for (const QString& entry : text.split(separators, Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int n = entry.toInt(&ok);
+        if (!ok || n < 1 || n > kMaxTopologyGpus) {
+            if (error)
+                *error = tr("\"%1\" is not a GPU count: the counts are whole numbers from 1 to %2, separated by commas")
+                             .arg(entry)
+                             .arg(kMaxTopologyGpus);
+            return {};
+        }
+        counts.push_back(n);
+    }
+    return counts;
+}
+
 void ScalingView::setMode(ScalingMode mode)
 {
     m_mode->setCurrentIndex(mode == ScalingMode::Strong ? 0 : 1); // emits, which computes
@@ -158,6 +224,15 @@ void ScalingView::compute()
     ScalingOptions options;
     options.mode = static_cast<ScalingMode>(m_mode->currentData().toInt());
     options.maxGpus = m_maxGpus->value();
+    QString wrong;
+    options.gpuCounts = parseGpuCounts(m_counts->text(), &wrong);
+    if (!wrong.isEmpty()) {
+        m_status->setText(wrong);
+        emit failed(wrong);
+        return;
+    }
+    if (!options.gpuCounts.empty())
+        options.maxGpus = *std::max_element(options.gpuCounts.begin(), options.gpuCounts.end());
     options.profile = m_profile;
     auto report = m_jobs.reporter<int, int>([bar = m_progress](int done, int total) {
         bar->setRange(0, total);
@@ -200,12 +275,16 @@ void ScalingView::cancel()
 
 void ScalingView::show(const ScalingCurve& c)
 {
+    if (!m_shown || &*m_shown != &c)
+        m_shown = c;
     m_model->setCurve(c);
-    QVector<double> x, speed, ideal, eff;
+    const auto axis = static_cast<GpuAxis>(m_axis->currentData().toInt());
+    QVector<double> x, at, speed, ideal, eff;
     QVector<double> parts[4];
     for (size_t i = 0; i < c.points.size(); ++i) {
         const ScalingPoint& p = c.points[i];
         x.push_back(static_cast<double>(i));
+        at.push_back(axis == GpuAxis::Points ? static_cast<double>(i) : static_cast<double>(p.gpus));
         speed.push_back(p.speedup);
         ideal.push_back(p.gpus); // perfect scaling: n times one GPU (strong), or n times the work (weak)
         eff.push_back(p.efficiency * 100);
@@ -214,16 +293,41 @@ void ScalingView::show(const ScalingCurve& c)
         parts[2].push_back(p.waitMs);
         parts[3].push_back(p.idleMs);
     }
-    m_curve->graph(0)->setData(x, speed, true);
-    m_curve->graph(1)->setData(x, ideal, true);
-    m_curve->graph(2)->setData(x, eff, true);
-    m_curve->xAxis->setTicker(gpuTicker(c));
-    m_curve->xAxis->setRange(-0.5, static_cast<double>(c.points.size()) - 0.5);
-    double top = 1;
-    for (double s : speed)
-        top = std::max(top, s);
-    // the ideal line runs off the top quickly; the measured speed-up sets the range
-    m_curve->yAxis->setRange(0, top * 1.25);
+    m_curve->graph(0)->setData(at, speed, true);
+    m_curve->graph(1)->setData(at, ideal, true);
+    m_curve->graph(2)->setData(at, eff, true);
+    // the ideal line whole: the range reaches the larger of the ideal and the speed-up
+    double top = 1, bottom = 1;
+    for (int i = 0; i < speed.size(); ++i) {
+        top = std::max({top, speed[i], ideal[i]});
+        bottom = std::min({bottom, speed[i], ideal[i]});
+    }
+    const double most = c.points.empty() ? 1.0 : static_cast<double>(c.points.back().gpus);
+    if (axis == GpuAxis::Log) {
+        // both axes: perfect scaling is the diagonal, each doubling the same distance
+        m_curve->xAxis->setScaleType(QCPAxis::stLogarithmic);
+        m_curve->yAxis->setScaleType(QCPAxis::stLogarithmic);
+        auto xTicks = QSharedPointer<QCPAxisTickerLog>::create();
+        xTicks->setLogBase(2);
+        m_curve->xAxis->setTicker(xTicks);
+        auto yTicks = QSharedPointer<QCPAxisTickerLog>::create();
+        yTicks->setLogBase(2);
+        m_curve->yAxis->setTicker(yTicks);
+        m_curve->xAxis->setRange(1 / 1.3, most * 1.3);
+        m_curve->yAxis->setRange(std::max(1e-3, bottom) / 1.3, top * 1.3);
+    } else {
+        m_curve->xAxis->setScaleType(QCPAxis::stLinear);
+        m_curve->yAxis->setScaleType(QCPAxis::stLinear);
+        m_curve->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        if (axis == GpuAxis::Points) {
+            m_curve->xAxis->setTicker(gpuTicker(c));
+            m_curve->xAxis->setRange(-0.5, static_cast<double>(c.points.size()) - 0.5);
+        } else {
+            m_curve->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+            m_curve->xAxis->setRange(0, most * 1.04);
+        }
+        m_curve->yAxis->setRange(0, top * 1.08);
+    }
     m_curve->yAxis2->setRange(0, 110);
     for (int k = 0; k < 4; ++k)
         qobject_cast<QCPBars*>(m_split->plottable(k))->setData(x, parts[k], true);

@@ -116,6 +116,53 @@ private slots:
         QVERIFY(!done.wait(1500));
     }
 
+    // Issue 29: the course's own counts (as `scale --gpus 1,8,16`), a linear or logarithmic GPU
+    // axis, and the ideal line never cut off at the top.
+    void scalingViewTakesCountsAndAxes()
+    {
+        ScalingView view;
+        QSignalSpy done(&view, &ScalingView::curveAvailable);
+        QSignalSpy failed(&view, &ScalingView::failed);
+        view.setScenario(example("scaling-8-to-16.shardlab.json"));
+        QVERIFY(done.wait(20000));
+        view.setGpuCounts(QStringLiteral("8, 16 32"));
+        QVERIFY(done.wait(20000));
+        const ScalingCurve& c = view.model()->curve();
+        QCOMPARE(view.model()->rowCount(), 4); // one GPU always
+        QCOMPARE(c.points.back().gpus, 32);
+        QCOMPARE(c.points[1].gpus, 8);
+        QCustomPlot* plot = view.curvePlot();
+        for (auto axis : {ScalingView::GpuAxis::Points, ScalingView::GpuAxis::Linear, ScalingView::GpuAxis::Log}) {
+            view.setGpuAxis(axis);
+            QVERIFY2(plot->yAxis->range().upper >= 32, qPrintable(QString::number(plot->yAxis->range().upper)));
+            QVERIFY(plot->xAxis->range().contains(plot->graph(1)->data()->at(3)->key));
+        }
+        // logarithmic: both axes, the points at their GPU counts
+        QCOMPARE(plot->xAxis->scaleType(), QCPAxis::stLogarithmic);
+        QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        QCOMPARE(plot->graph(0)->data()->at(2)->key, 16.0);
+        view.setGpuAxis(ScalingView::GpuAxis::Linear);
+        QCOMPARE(plot->xAxis->scaleType(), QCPAxis::stLinear);
+        QCOMPARE(plot->graph(1)->data()->at(3)->value, 32.0);
+        view.setGpuAxis(ScalingView::GpuAxis::Points);
+        QCOMPARE(plot->graph(0)->data()->at(3)->key, 3.0);
+        // a wrong entry is named and nothing is simulated; the curve shown stays
+        view.setGpuCounts(QStringLiteral("8, sixteen"));
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(view.statusText().contains(QStringLiteral("\"sixteen\"")));
+        QCOMPARE(view.model()->rowCount(), 4);
+        QString error;
+        for (const char* bad : {"0", "70000", "-4", "2.5"}) {
+            error.clear();
+            QVERIFY(ScalingView::parseGpuCounts(QString::fromLatin1(bad), &error).empty());
+            QVERIFY2(error.contains(QString::fromLatin1(bad)), bad);
+        }
+        error.clear();
+        QVERIFY(ScalingView::parseGpuCounts(QStringLiteral("  "), &error).empty());
+        QVERIFY(error.isEmpty());
+        QCOMPARE(ScalingView::parseGpuCounts(QStringLiteral("1;2 ,4"), &error), (std::vector<int> {1, 2, 4}));
+    }
+
     void comparisonView()
     {
         ComparisonView view;

@@ -4,7 +4,9 @@
 //       [--sandbox wrong_op|wrong_count|skip:RANK:STEP:ITERATION] [--deadline MS]
 //       [--page editor|run|analysis] [--analysis-tab N] [--lesson ID] [--presenter light|dark]
 //       [--size WxH] [--welcome] [--step N [--show-me]] [--lang zh_CN|en]
+//       [--scale-gpus 1,8,16] [--scale-axis points|linear|log]
 #include "analysis/analysispage.h"
+#include "analysis/scalingview.h"
 #include "document/documentcontroller.h"
 #include "i18n/language.h"
 #include "lessons/lesson_browser.h"
@@ -111,6 +113,19 @@ int main(int argc, char** argv)
                 w.analysisPage()->showTab(static_cast<AnalysisPage::Tab>(tab.toInt()));
             // let the analysis finish its work
             QTimer::singleShot(page == QLatin1String("analysis") ? 3000 : 300, next);
+        });
+    // --scale-gpus "1,8,16,32" and --scale-axis points|linear|log: the scaling tab's counts and axis
+    if (const QString counts = option(QStringLiteral("--scale-gpus")), axis = option(QStringLiteral("--scale-axis"));
+        !counts.isEmpty() || !axis.isEmpty())
+        steps.push_back([&w, counts, axis](std::function<void()> next) {
+            auto* view = w.findChild<ScalingView*>();
+            if (!axis.isEmpty())
+                view->setGpuAxis(axis == QLatin1String("log")        ? ScalingView::GpuAxis::Log
+                        : axis == QLatin1String("linear") ? ScalingView::GpuAxis::Linear
+                                                          : ScalingView::GpuAxis::Points);
+            if (!counts.isEmpty())
+                view->setGpuCounts(counts);
+            QTimer::singleShot(3000, next);
         });
     if (const QString theme = option(QStringLiteral("--presenter")); !theme.isEmpty())
         steps.push_back([&w, theme, size](std::function<void()> next) {
