@@ -2,6 +2,7 @@
 // animates the diagram, a finished run is diagnosed on the analysis page, lessons open their
 // scenario (asking about unsaved changes) and point at views, and the menus carry tooltips and
 // keys that never collide, with Live disabled and its reason where there is no live mode.
+#include "gui_test_main.h"
 #include "analysis/analysispage.h"
 #include "analysis/diagnosispanel.h"
 #include "document/document.h"
@@ -270,5 +271,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstAssembly)
+SHARDLAB_GUI_TEST_MAIN(test_assembly, TstAssembly)
 #include "test_assembly.moc"

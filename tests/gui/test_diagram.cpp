@@ -2,6 +2,7 @@
 // overlaps, labels never cover a card or each other), labels by link class, and the playback
 // contract: setActivity() shows each rank's state, whom a waiting rank waits for, and traffic on
 // each link; an empty frame clears it.
+#include "gui_test_main.h"
 #include "document/document.h"
 #include "document/livefeedback.h"
 #include "gui_test_helpers.h"
@@ -225,5 +226,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestDiagram)
+SHARDLAB_GUI_TEST_MAIN(test_diagram, TestDiagram)
 #include "test_diagram.moc"

@@ -1,5 +1,6 @@
 // The document: one undo command per edit, undo and redo restore each state exactly, merged
 // typing, refused invalid edits, and the modified flag.
+#include "gui_test_main.h"
 #include "document/document.h"
 #include "document/edits.h"
 #include "gui_test_helpers.h"
@@ -163,5 +164,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestDocument)
+SHARDLAB_GUI_TEST_MAIN(test_document, TestDocument)
 #include "test_document.moc"

@@ -1,6 +1,7 @@
 // Shard ownership by drag and drop on the diagram, with the live feedback it drives: a drop
 // changes ownership in the model; replicating 24 GB onto four 16 GB GPUs turns every gauge red;
 // moving shards to 12/12 clears the imbalance warning; undo and redo restore each state.
+#include "gui_test_main.h"
 #include "document/document.h"
 #include "document/edits.h"
 #include "document/livefeedback.h"
@@ -206,5 +207,5 @@ private:
     }
 };
 
-QTEST_MAIN(TestDragDrop)
+SHARDLAB_GUI_TEST_MAIN(test_dragdrop, TestDragDrop)
 #include "test_dragdrop.moc"

@@ -1,6 +1,7 @@
 // The Export menu's work: the current figure of each page, every figure at its real size (pages
 // never shown included), every table as CSV, and the current run as a Chrome trace that reads
 // back as the same run.
+#include "gui_test_main.h"
 #include "../common/full_disk.h"
 #include "document/document.h"
 #include "editor/editorpage.h"
@@ -163,5 +164,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstExports)
+SHARDLAB_GUI_TEST_MAIN(test_exports, TstExports)
 #include "test_exports.moc"

@@ -2,6 +2,7 @@
 // the current one (the timeline, playback and summary are cleared and say that the run failed;
 // no "Profiling your program…" is left), and the status bar's message stays clear of the
 // permanent summary on its right (one line, shortened, the whole text in its tooltip).
+#include "gui_test_main.h"
 #include "gui_test_helpers.h"
 #include "screenshot.h"
 #include "remote/remotetarget.h"
@@ -109,5 +110,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestFailedRun)
+SHARDLAB_GUI_TEST_MAIN(test_failedrun, TestFailedRun)
 #include "test_failedrun.moc"

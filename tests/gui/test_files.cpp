@@ -1,5 +1,6 @@
 // File handling: save then load gives the same scenario; a corrupt file leaves the open document
 // unchanged and says what is wrong; unsaved-changes prompts; recent files; autosave and recovery.
+#include "gui_test_main.h"
 #include "../common/full_disk.h"
 #include "document/autosave.h"
 #include "document/document.h"
@@ -231,5 +232,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestFiles)
+SHARDLAB_GUI_TEST_MAIN(test_files, TestFiles)
 #include "test_files.moc"

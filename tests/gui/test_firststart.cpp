@@ -2,6 +2,7 @@
 // frame (it opened at 1500x940 on a 1366x768 laptop), every page can be used at that size with the
 // Lessons dock open (at 1024x600 too), and the size the user leaves is the size of the next start.
 // The screen is SHARDLAB_TEST_SCREEN (WIDTHxHEIGHT, default 1366x768): ctest runs both sizes.
+#include "gui_test_main.h"
 #include "analysis/analysispage.h"
 #include "run/playbackbar.h"
 #include "run/runpage.h"
@@ -131,7 +132,7 @@ private slots:
     }
 };
 
-int main(int argc, char** argv)
+int shardlabGuiTest_test_firststart(int argc, char** argv)
 {
     shardlab::gui::test::useOffscreenScreen(screenUnderTest());
     QApplication app(argc, argv);

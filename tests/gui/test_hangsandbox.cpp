@@ -3,6 +3,7 @@
 // mismatch marked and a sentence, and a next run that works without restarting. In simulation
 // here; live runs go through the same runner with the live watchdog (a stand-in executor checks
 // that the deadline reaches it).
+#include "gui_test_main.h"
 #include "document/document.h"
 #include "gui_test_helpers.h"
 #include "shell/mainwindow.h"
@@ -185,5 +186,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstHangSandbox)
+SHARDLAB_GUI_TEST_MAIN(test_hangsandbox, TstHangSandbox)
 #include "test_hangsandbox.moc"

@@ -3,6 +3,7 @@
 // sweep, read off the GUI thread with progress and Cancel; each job opens as its own (untitled)
 // document with the ranks it ran on, its run on the run page, diagnosed on the Analysis page; a bad
 // selection names the file and changes nothing. The files are the real samples of tests/import/data.
+#include "gui_test_main.h"
 #include "document/document.h"
 #include "gui_test_helpers.h"
 #include "run/runpage.h"
@@ -171,5 +172,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstImportRuns)
+SHARDLAB_GUI_TEST_MAIN(test_importruns, TstImportRuns)
 #include "test_importruns.moc"

@@ -4,6 +4,7 @@
 // analysis page opens on the new run's diagnosis; the playback keys survive File > Open and Ctrl+R;
 // a newly opened scenario clears the playback on the diagram; the dock is readable, opens with a
 // welcome on the first start, and a quiz's verdict is in view after Check.
+#include "gui_test_main.h"
 #include "analysis/analysispage.h"
 #include "common/resourcepaths.h"
 #include "document/document.h"
@@ -471,5 +472,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestLessonGuide)
+SHARDLAB_GUI_TEST_MAIN(test_lessonguide, TestLessonGuide)
 #include "test_lessonguide.moc"

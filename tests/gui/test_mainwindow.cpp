@@ -1,5 +1,6 @@
 // The main window: opens the default scenario, keeps the document and its signal available to
 // other pages, takes a new page with one call, and undo/redo sit on Ctrl+Z / Ctrl+Shift+Z.
+#include "gui_test_main.h"
 #include "document/document.h"
 #include "document/edits.h"
 #include "editor/editorpage.h"
@@ -116,5 +117,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestMainWindow)
+SHARDLAB_GUI_TEST_MAIN(test_mainwindow, TestMainWindow)
 #include "test_mainwindow.moc"

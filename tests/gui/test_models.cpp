@@ -1,6 +1,7 @@
 // Every item model of the editor passes QAbstractItemModelTester while the document changes
 // under it in every way an edit can (rows added, removed, reset, data changed), and its in-place
 // edits go through the document.
+#include "gui_test_main.h"
 #include "document/document.h"
 #include "document/edits.h"
 #include "document/livefeedback.h"
@@ -150,5 +151,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestModels)
+SHARDLAB_GUI_TEST_MAIN(test_models, TestModels)
 #include "test_models.moc"

@@ -3,6 +3,7 @@
 // reads the colours it used: the timeline's spans (rendered pixels and the layers' brushes), the
 // playback diagram's GPU cards (rendered) and its legend, the diagnosis bars and the scaling
 // chart's stacked bars. A view that picks a colour of its own fails here.
+#include "gui_test_main.h"
 #include "analysis/diagnosispanel.h"
 #include "analysis/scalingview.h"
 #include "style/plottheme.h"
@@ -275,5 +276,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestPalette)
+SHARDLAB_GUI_TEST_MAIN(test_palette, TestPalette)
 #include "test_palette.moc"

@@ -1,6 +1,7 @@
 // Issue 27, File > New from a transformer plan: the dialog prices the plan as the boxes change,
 // refuses an impossible one with its reason (and no way to open it), and opens a plan as a new
 // scenario whose program is the schedule and whose memory is the plan's.
+#include "gui_test_main.h"
 #include "document/document.h"
 #include "plan/plandialog.h"
 #include "shell/mainwindow.h"
@@ -77,5 +78,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestPlanDialog)
+SHARDLAB_GUI_TEST_MAIN(test_plandialog, TestPlanDialog)
 #include "test_plandialog.moc"

@@ -1,5 +1,6 @@
 // Playback: the speed ladder, stepping through events (span boundaries and ring steps), frames
 // for the topology diagram, playing in real time, and the keyboard.
+#include "gui_test_main.h"
 #include "run_test_helpers.h"
 #include "run/playbackbar.h"
 #include "run/playbackcontroller.h"
@@ -177,5 +178,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstPlayback)
+SHARDLAB_GUI_TEST_MAIN(test_playback, TstPlayback)
 #include "test_playback.moc"

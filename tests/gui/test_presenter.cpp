@@ -1,6 +1,7 @@
 // Presenter mode (issue 7, item 6): full screen, larger fonts in widgets and plots, a
 // high-contrast theme (remembered), the playback on the keyboard anywhere in the window, and
 // leaving puts the window back as it was.
+#include "gui_test_main.h"
 #include "analysis/analysispage.h"
 #include "document/document.h"
 #include "editor/editorpage.h"
@@ -150,5 +151,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstPresenter)
+SHARDLAB_GUI_TEST_MAIN(test_presenter, TstPresenter)
 #include "test_presenter.moc"

@@ -3,6 +3,7 @@
 // stay on the screen); leaving puts every widget's font back, and the dock's width, in English
 // and in Chinese. Before: the dock shrank to a strip in English, and after leaving the welcome
 // note, the steps and the run page's "live unavailable" kept presenter-size fonts.
+#include "gui_test_main.h"
 #include "i18n/language.h"
 #include "lessons/lesson_browser.h"
 #include "offscreen_screen.h"
@@ -219,7 +220,7 @@ private slots:
     }
 };
 
-int main(int argc, char** argv)
+int shardlabGuiTest_test_presenterdock(int argc, char** argv)
 {
     shardlab::gui::test::useOffscreenScreen(kLaptop);
     QApplication app(argc, argv);

@@ -5,6 +5,7 @@
 // Stop ends the program and keeps what arrived, marked incomplete; a missing program says so.
 // Deterministic: the program waits at a gate the test opens, the plugin writes every record at
 // once (SHARDLAB_PROFILE_FLUSH_MS=0); QTRY's timeouts only turn a hang into a failure.
+#include "gui_test_main.h"
 #include "gui_test_helpers.h"
 #include "document/document.h"
 #include "i18n/language.h"
@@ -225,5 +226,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestProfileInApp)
+SHARDLAB_GUI_TEST_MAIN(test_profile, TestProfileInApp)
 #include "test_profile.moc"

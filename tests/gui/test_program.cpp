@@ -1,6 +1,7 @@
 // The step program editor: the "Which collective?" helper names the collective the course
 // teaches for each need; the step editor's fields become undoable edits; bad input is refused
 // with a message and leaves the step as it was.
+#include "gui_test_main.h"
 #include "document/document.h"
 #include "gui_test_helpers.h"
 #include "program/collectivehelper.h"
@@ -129,5 +130,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestProgram)
+SHARDLAB_GUI_TEST_MAIN(test_program, TestProgram)
 #include "test_program.moc"

@@ -3,6 +3,7 @@
 // locally; each failure says what happened (unreachable, key refused, command missing, another
 // stream version, no GPU there, the connection cut mid-run, which also stops the remote run);
 // Cancel stops the remote run. Waits are on signals and conditions, never on the clock.
+#include "gui_test_main.h"
 #include "sshd_fixture.h"
 
 #include "remote/remotedialog.h"
@@ -484,7 +485,7 @@ private slots:
     }
 };
 
-int main(int argc, char** argv)
+int shardlabGuiTest_test_remote(int argc, char** argv)
 {
     QApplication app(argc, argv);
     int status = 0;

@@ -3,6 +3,7 @@
 // going when they are cancelled or superseded are held at a test::RunGate, so nothing here depends
 // on how fast the machine simulates; how fast a cancel takes effect (the 200 ms target of issue 5)
 // is measured by bench_cancel.
+#include "gui_test_main.h"
 #include "run_test_helpers.h"
 #include "run/runcontroller.h"
 #include "timeline/timelinedata.h"
@@ -285,5 +286,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstRunController)
+SHARDLAB_GUI_TEST_MAIN(test_runcontroller, TstRunController)
 #include "test_runcontroller.moc"

@@ -2,6 +2,7 @@
 // `shardlab` command line in this test appear on the run page (timeline, summary) and the analysis
 // page (diagnosis) exactly as a local run of the same scenario; a bad file names the file and the
 // problem and changes nothing; a trace without its scenario is read against the open one.
+#include "gui_test_main.h"
 #include "analysis/analysispage.h"
 #include "analysis/diagnosispanel.h"
 #include "document/document.h"
@@ -262,5 +263,5 @@ private:
     QTemporaryDir m_dir;
 };
 
-QTEST_MAIN(TstRunFiles)
+SHARDLAB_GUI_TEST_MAIN(test_runfiles, TstRunFiles)
 #include "test_runfiles.moc"

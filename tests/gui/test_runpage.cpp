@@ -1,6 +1,7 @@
 // The run page end to end on the straggler example (12/6/4/2 GB): rank 0 is the straggler, the
 // other lanes show wait spans as long as the engine says, the summary shows the engine's figures,
 // playback emits frames, and a long run can be cancelled while the page stays responsive.
+#include "gui_test_main.h"
 #include "run_test_helpers.h"
 #include "run/playbackcontroller.h"
 #include "run/runcontroller.h"
@@ -220,5 +221,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstRunPage)
+SHARDLAB_GUI_TEST_MAIN(test_runpage, TstRunPage)
 #include "test_runpage.moc"

@@ -2,6 +2,7 @@
 // plain and in presenter mode's light and dark themes: the window fits the screen, no axis label
 // of any plot is longer than its axis, and no tab bar hides tabs behind scroll arrows. With
 // SHARDLAB_SCREENS_DIR set, each screen is also saved there as a PNG (docs/images has them).
+#include "gui_test_main.h"
 #include "analysis/analysispage.h"
 #include "document/documentcontroller.h"
 #include "editor/editorpage.h"
@@ -192,5 +193,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestScreens)
+SHARDLAB_GUI_TEST_MAIN(test_screens, TestScreens)
 #include "test_screens.moc"

@@ -2,6 +2,7 @@
 // not clicked into scrolls the panel and edits nothing (it silently changed the strategy box);
 // after a click into it the wheel edits it as usual. The placement summary under the strategy box
 // belongs to its document: opening another one clears it.
+#include "gui_test_main.h"
 #include "common/labels.h"
 #include "document/documentcontroller.h"
 #include "editor/editorpage.h"
@@ -119,5 +120,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestSidePanel)
+SHARDLAB_GUI_TEST_MAIN(test_sidepanel, TestSidePanel)
 #include "test_sidepanel.moc"

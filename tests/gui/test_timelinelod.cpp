@@ -1,5 +1,6 @@
 // The timeline's level of detail (timelinelod.h): the blocks a lane is drawn as at a pixel scale,
 // against blocks worked out by hand; zoomed in past the spans' widths, the blocks are the spans.
+#include "gui_test_main.h"
 #include "timeline/lanesummary.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelinelod.h"
@@ -268,5 +269,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TstTimelineLod)
+SHARDLAB_GUI_TEST_GUILESS_MAIN(test_timelinelod, TstTimelineLod)
 #include "test_timelinelod.moc"

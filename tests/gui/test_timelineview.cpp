@@ -1,5 +1,6 @@
 // The timeline's lanes and view: sorting into lanes, streaming appends, what a redraw paints
 // (merging at one rectangle per pixel, wait labels), hit-testing, tooltips, selection, fit.
+#include "gui_test_main.h"
 #include "export/figure_exporter.h"
 #include "run_test_helpers.h"
 #include "style/plotstyle.h"
@@ -461,5 +462,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstTimelineView)
+SHARDLAB_GUI_TEST_MAIN(test_timelineview, TstTimelineView)
 #include "test_timelineview.moc"

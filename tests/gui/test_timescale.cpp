@@ -1,4 +1,5 @@
 // Time <-> pixel maths, units and the lane layout, row by row (hand-computed).
+#include "gui_test_main.h"
 #include "timeline/timescale.h"
 
 #include <QtTest>
@@ -145,5 +146,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TstTimeScale)
+SHARDLAB_GUI_TEST_APPLESS_MAIN(test_timescale, TstTimeScale)
 #include "test_timescale.moc"
