@@ -33,6 +33,7 @@ constexpr CatalogueEntry kEntries[] = {
 #include "catalogue/flight_recorder.inc"
 #include "catalogue/plan.inc"
 #include "catalogue/strategy.inc"
+#include "catalogue/difference.inc"
 };
 
 struct Index {
