@@ -2,6 +2,7 @@
 // other lanes show wait spans as long as the engine says, the summary shows the engine's figures,
 // playback emits frames, and a long run can be cancelled while the page stays responsive.
 #include "gui_test_main.h"
+#include "style/theme.h"
 #include "run_test_helpers.h"
 #include "run/playbackcontroller.h"
 #include "run/runcontroller.h"
@@ -24,6 +25,20 @@ using namespace shardlab::gui;
 class TstRunPage : public QObject {
     Q_OBJECT
 private slots:
+    // Issue 29: a peak that does not fit is in the red the diagram and the legend call "does not
+    // fit" (it was orange, the legend's "over 90 %").
+    void aPeakThatDoesNotFitIsRed()
+    {
+        const Scenario s = test::loadExample("capacity-replicate-24gb.shardlab.json");
+        auto run = simulate(s);
+        QVERIFY(run.ok());
+        RankTableModel model;
+        model.setSummary(summarize(s, *run));
+        const QModelIndex memory = model.index(0, RankTableModel::Memory);
+        QVERIFY(memory.data(Qt::ToolTipRole).toString().contains(QStringLiteral("more than")));
+        QCOMPARE(memory.data(Qt::ForegroundRole).value<QBrush>().color(), theme::overflow());
+    }
+
     void stragglerRunShowsWhoWaitsAndHowLong()
     {
         const Scenario s = test::loadExample("straggler-12-6-4-2.shardlab.json");

@@ -1,6 +1,7 @@
 #include "run/summarymodels.h"
 
 #include "style/numbers.h"
+#include "style/theme.h"
 
 #include <QBrush>
 #include <QFont>
@@ -65,8 +66,9 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const
         f.setBold(true);
         return f;
     }
+    // the diagram's and the editor legend's red for "does not fit" (it was orange here: issue 29)
     if (role == Qt::ForegroundRole && index.column() == Memory && !r.fits)
-        return QBrush(QColor(0xD5, 0x5E, 0x00));
+        return QBrush(theme::overflow());
     if (role == Qt::ToolTipRole && index.column() == Memory && !r.fits)
         return r.owned > r.capacity ? tr("Rank %1 owns more than its GPU holds").arg(r.rank)
                                     : tr("Rank %1's peak (what it owns plus its largest collective buffer) is more than "
