@@ -3,11 +3,13 @@
 
 #include "run/runpage.h"
 #include "shell/presentermode.h"
+#include "shell/projectorview.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QDockWidget>
 #include <QMenuBar>
+#include <QSignalBlocker>
 #include <QStyle>
 #include <QTabWidget>
 #include <QToolBar>
@@ -53,6 +55,14 @@ void MainWindow::buildViewMenu()
     connect(presenter, &QAction::toggled, m_presenter, &PresenterMode::setActive);
     connect(m_presenter, &PresenterMode::activeChanged, presenter, &QAction::setChecked);
 
+    QAction* projector = addNamedAction(view, QStringLiteral("view.projector"), tr("Pro&jector view"),
+                                        tr("The diagram and the timeline of the run together on the whole screen, the "
+                                           "lesson's step as a large caption: for the back of a lecture hall. Esc or "
+                                           "Shift+F11 closes it"),
+                                        {QKeySequence(Qt::SHIFT | Qt::Key_F11)});
+    projector->setCheckable(true);
+    connect(projector, &QAction::toggled, this, &MainWindow::setProjectorShown);
+
     QMenu* theme = view->addMenu(tr("Presenter &theme"));
     theme->setToolTipsVisible(true);
     auto* themes = new QActionGroup(this);
@@ -84,6 +94,34 @@ void MainWindow::buildToolBar()
     m_toolBar->addSeparator();
     m_toolBar->addAction(action(QStringLiteral("view.lessons")));
     m_toolBar->addAction(action(QStringLiteral("view.presenter")));
+}
+
+} // namespace shardlab::gui
+
+namespace shardlab::gui {
+
+ProjectorView* MainWindow::projector() const
+{
+    return m_projector;
+}
+
+void MainWindow::setProjectorShown(bool shown)
+{
+    if (shown == !m_projector.isNull())
+        return;
+    QAction* toggle = action(QStringLiteral("view.projector"));
+    if (!shown) {
+        m_projector->close(); // deletes itself
+        return;
+    }
+    m_projector = new ProjectorView(topologyScene(), m_run, m_lessons, this);
+    connect(m_projector, &ProjectorView::closed, this, [toggle] {
+        const QSignalBlocker quiet(toggle);
+        toggle->setChecked(false);
+    });
+    const QSignalBlocker quiet(toggle);
+    toggle->setChecked(true);
+    m_projector->showOn(this);
 }
 
 } // namespace shardlab::gui
