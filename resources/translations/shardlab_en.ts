@@ -161,6 +161,16 @@
     </message>
 </context>
 <context>
+    <name>shardlab::gui::SideBySideView</name>
+    <message numerus="yes">
+        <source>%1: step %2 ms on %n GPU(s)</source>
+        <translation>
+            <numerusform>%1: step %2 ms on %n GPU</numerusform>
+            <numerusform>%1: step %2 ms on %n GPUs</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>shardlab::gui::SplitDialog</name>
     <message numerus="yes">
         <source>%n shard(s) of about %1 each.</source>

@@ -2281,6 +2281,18 @@ first mismatch</source>
         <source>Close this note</source>
         <translation>关闭此说明</translation>
     </message>
+    <message>
+        <source>Side by side</source>
+        <translation>并排对比</translation>
+    </message>
+    <message>
+        <source>Simulate the lesson&apos;s scenario and its comparison and show both timelines one above the other, with what differs named</source>
+        <translation>模拟本课的场景和它的对比场景，把两条时间线上下排开，并指出不同之处</translation>
+    </message>
+    <message>
+        <source>%1, step %2 of %3: %4</source>
+        <translation>%1，第 %2 步（共 %3 步）：%4</translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::LessonListModel</name>
@@ -2895,6 +2907,38 @@ first mismatch</source>
     <message>
         <source>The plan could not be written as a scenario.</source>
         <translation>无法把方案写成场景。</translation>
+    </message>
+    <message>
+        <source>Side by side</source>
+        <translation>并排对比</translation>
+    </message>
+    <message>
+        <source>The lesson&apos;s scenarios cannot be opened.</source>
+        <translation>无法打开本课的场景。</translation>
+    </message>
+    <message>
+        <source>Compare side &amp;by side…</source>
+        <translation>并排对比(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Simulate the open scenario and another one and show both timelines one above the other on one time axis, with what differs named (step, communication, collectives, memory)</source>
+        <translation>模拟当前打开的场景和另一个场景，在同一条时间轴上把两条时间线上下排开，并指出不同之处（单步、通信、Collective、显存）</translation>
+    </message>
+    <message>
+        <source>Compare side by side</source>
+        <translation>并排对比</translation>
+    </message>
+    <message>
+        <source>%1 cannot be opened.</source>
+        <translation>无法打开 %1。</translation>
+    </message>
+    <message>
+        <source>Pro&amp;jector view</source>
+        <translation>投影视图(&amp;J)</translation>
+    </message>
+    <message>
+        <source>The diagram and the timeline of the run together on the whole screen, the lesson&apos;s step as a large caption: for the back of a lecture hall. Esc or Shift+F11 closes it</source>
+        <translation>把运行的拓扑图和时间线一起铺满整个屏幕，本课当前步骤作为大字标题：让教室最后一排也看得清。按 Esc 或 Shift+F11 关闭</translation>
     </message>
 </context>
 <context>
@@ -3549,6 +3593,21 @@ first mismatch</source>
     <message>
         <source>compute</source>
         <translation>计算</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::ProjectorView</name>
+    <message>
+        <source>ShardLab: projector view</source>
+        <translation>ShardLab：投影视图</translation>
+    </message>
+    <message>
+        <source>Space plays, arrows step, Esc closes</source>
+        <translation>空格播放，方向键逐步，Esc 关闭</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>
@@ -4443,6 +4502,27 @@ first mismatch</source>
     <message>
         <source>Esc or F11</source>
         <translation>Esc 或 F11</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::SideBySideView</name>
+    <message>
+        <source>ShardLab: two runs side by side</source>
+        <translation>ShardLab：两次运行并排对比</translation>
+    </message>
+    <message>
+        <source>Simulating “%1” and “%2”…</source>
+        <translation>正在模拟“%1”和“%2”…</translation>
+    </message>
+    <message>
+        <source>“%1” cannot be simulated: %2</source>
+        <translation>无法模拟“%1”：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: step %2 ms on %n GPU(s)</source>
+        <translation>
+            <numerusform>%1：单步 %2 ms，%n 张 GPU</numerusform>
+        </translation>
     </message>
 </context>
 <context>

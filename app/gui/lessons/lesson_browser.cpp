@@ -69,6 +69,9 @@ LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent)
     m_languageBox->setToolTip(tr("Language of the lesson texts"));
     m_openScenario = new QPushButton(tr("Open the lesson's scenario"), this);
     m_openCompare = new QPushButton(tr("Open the comparison scenario"), this);
+    m_sideBySide = new QPushButton(tr("Side by side"), this);
+    m_sideBySide->setToolTip(tr("Simulate the lesson's scenario and its comparison and show both timelines one above "
+                                "the other, with what differs named"));
     // The dock is narrow: every row holds at most what fits in about 300 pixels, and texts wrap,
     // so that the lesson never scrolls sideways.
     auto* courseRow = new QHBoxLayout;
@@ -77,6 +80,7 @@ LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent)
     auto* top = new QVBoxLayout;
     top->addWidget(m_openScenario, 0, Qt::AlignLeft);
     top->addWidget(m_openCompare, 0, Qt::AlignLeft);
+    top->addWidget(m_sideBySide, 0, Qt::AlignLeft);
 
     auto* stepsBox = new QGroupBox(tr("Steps"), this);
     m_steps = new QWidget(stepsBox);
@@ -187,6 +191,11 @@ LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent)
     connect(m_openCompare, &QPushButton::clicked, this, [this] {
         if (const Lesson* l = m_model->lessonAt(m_row); l && !l->compareScenario.empty())
             Q_EMIT openScenarioRequested(qstr(l->compareScenarioPath().lexically_normal().string()));
+    });
+    connect(m_sideBySide, &QPushButton::clicked, this, [this] {
+        if (const Lesson* l = m_model->lessonAt(m_row); l && !l->compareScenario.empty())
+            Q_EMIT sideBySideRequested(qstr(l->scenarioPath().lexically_normal().string()),
+                qstr(l->compareScenarioPath().lexically_normal().string()));
     });
     connect(m_prevStep, &QPushButton::clicked, this, [this] { setCurrentStep(m_step - 1); });
     connect(m_nextStep, &QPushButton::clicked, this, [this] { setCurrentStep(m_step + 1); });
@@ -305,6 +314,7 @@ void LessonBrowser::refreshTexts()
     m_summary->setText(summary);
     m_openScenario->setEnabled(l != nullptr);
     m_openCompare->setVisible(l && !l->compareScenario.empty());
+    m_sideBySide->setVisible(l && !l->compareScenario.empty());
     refreshSteps();
 }
 
@@ -341,6 +351,19 @@ void LessonBrowser::refreshSteps()
     m_questionCounter->setText(questions ? tr("Question %1 of %2").arg(q + 1).arg(questions) : QString());
     m_prevQuestion->setEnabled(q > 0);
     m_nextQuestion->setEnabled(q + 1 < questions);
+    Q_EMIT stepShown();
+}
+
+QString LessonBrowser::stepCaption() const
+{
+    const Lesson* l = m_model->lessonAt(m_row);
+    if (!l || m_step < 0 || m_step >= static_cast<int>(l->steps.size()))
+        return {};
+    return tr("%1, step %2 of %3: %4")
+        .arg(qstr(l->title.in(m_language)))
+        .arg(m_step + 1)
+        .arg(l->steps.size())
+        .arg(qstr(l->steps[static_cast<size_t>(m_step)].text.in(m_language)));
 }
 
 void LessonBrowser::setCurrentStep(int step)

@@ -48,6 +48,9 @@ public:
     const ResolvedLesson* currentLesson() const { return m_resolved.get(); }
 
     int currentStep() const { return m_step; }
+    // The current step as one line for a caption ("Lesson title, step 2 of 5: text"); empty
+    // without a lesson. stepShown() says when it changed (another lesson, step or language).
+    QString stepCaption() const;
     void setCurrentStep(int step);
     int currentQuestion() const;
     void setCurrentQuestion(int question);
@@ -75,6 +78,9 @@ public:
 Q_SIGNALS:
     // The main window opens this scenario file (the lesson's, or its comparison scenario).
     void openScenarioRequested(const QString& path);
+    void stepShown();
+    // the lesson's scenario and its comparison, to be shown side by side
+    void sideBySideRequested(const QString& scenarioPath, const QString& comparePath);
     // A step asks the learner to look at `view` ("timeline", "memory", ... docs/lessons.md) of
     // the scenario at `scenarioPath`.
     void stepActivated(const QString& view, const QString& scenarioPath);
@@ -100,6 +106,7 @@ private:
     QComboBox* m_languageBox = nullptr;
     QPushButton* m_openScenario = nullptr;
     QPushButton* m_openCompare = nullptr;
+    QPushButton* m_sideBySide = nullptr;
     QWidget* m_steps = nullptr;
     QVBoxLayout* m_stepLayout = nullptr;
     QList<QLabel*> m_stepLabels;

@@ -6,11 +6,15 @@
 #include "analysis/analysispage.h"
 #include "document/document.h"
 #include "document/documentcontroller.h"
+#include "document/prompter.h"
 #include "editor/editorpage.h"
+#include "i18n/language.h"
 #include "lessons/lesson_browser.h"
 #include "run/runpage.h"
 #include "shell/dockfit.h"
 #include "shell/presentermode.h"
+
+#include "shardlab/io/scenario_io.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -44,6 +48,17 @@ void MainWindow::wireLessons()
             m_lessons->setCurrentStep(step);
             showView(m_lessons->stepView(step));
         }
+    });
+    // "Side by side": the lesson's two scenarios, simulated and shown one above the other
+    connect(m_lessons, &LessonBrowser::sideBySideRequested, this, [this](const QString& path, const QString& compare) {
+        auto a = loadScenario(path.toStdString());
+        auto b = a ? loadScenario(compare.toStdString()) : Result<Scenario>(a.error());
+        if (!a || !b) {
+            m_prompter->showError(tr("Side by side"), tr("The lesson's scenarios cannot be opened."),
+                                  i18n::engineError((!a ? a : b).error().message));
+            return;
+        }
+        showSideBySide(*a, *b);
     });
     // "Show me" shows the scenario the step is about (lesson 2's steps 3 and 4: the ZeRO-3 one),
     // opening it unless it is the one open (edited or not)

@@ -10,6 +10,7 @@
 #include "shardlab/model/scenario.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 #include <memory>
 
@@ -33,6 +34,8 @@ class EditorPage;
 class ExportActions;
 class HangSandbox;
 class LessonBrowser;
+class ProjectorView;
+class SideBySideView;
 class PresenterMode;
 class Prompter;
 class RecentFiles;
@@ -78,6 +81,15 @@ public:
     RunFileOpener* runFiles() const { return m_runFiles; }
     ExportActions* exports() const { return m_exports; }
     PresenterMode* presenter() const { return m_presenter; }
+    // The projector view (View > Projector view, Shift+F11): null while closed.
+    ProjectorView* projector() const;
+    void setProjectorShown(bool shown);
+    // Two runs side by side (Run > Compare side by side…, the lessons' "Side by side"): null
+    // while closed. showSideBySide opens the window (or reuses it) and simulates both.
+    SideBySideView* sideBySide() const;
+    void showSideBySide(const Scenario& a, const Scenario& b);
+    // The scenario at `path` beside the open one (B: the file), or an error shown to the user.
+    void compareWithFile(const QString& path);
     QToolBar* mainToolBar() const { return m_toolBar; }
     // The action of a menu entry by its object name ("run.run", "view.presenter", ...).
     QAction* action(const QString& name) const;
@@ -149,6 +161,8 @@ private:
     RunFileOpener* m_runFiles = nullptr;
     ExportActions* m_exports = nullptr;
     PresenterMode* m_presenter = nullptr;
+    QPointer<ProjectorView> m_projector;
+    QPointer<SideBySideView> m_sideBySide;
     QToolBar* m_toolBar = nullptr;
     QActionGroup* m_modeGroup = nullptr;
     QMenu* m_recentMenu = nullptr;

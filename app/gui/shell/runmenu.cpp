@@ -1,18 +1,25 @@
 // The Run menu: run, cancel, the Simulate / Live switch (Live disabled, with the reason, where this
-// machine has no live mode), Live on… another machine over SSH, Profile a program…, and the hang
-// sandbox.
+// machine has no live mode), Live on… another machine over SSH, Profile a program…, Compare side by
+// side… and the hang sandbox.
 #include "shell/mainwindow.h"
-#include "document/documentcontroller.h"
 
+#include "common/resourcepaths.h"
+#include "document/documentcontroller.h"
+#include "document/prompter.h"
+#include "i18n/language.h"
 #include "remote/profiledialog.h"
 #include "remote/remotedialog.h"
 #include "report/report_writer.h"
 #include "run/runcontroller.h"
 #include "run/runpage.h"
 #include "sandbox/hangsandbox.h"
+#include "shell/sidebyside.h"
+
+#include "shardlab/io/scenario_io.h"
 
 #include <QAction>
 #include <QActionGroup>
+#include <QFileInfo>
 #include <QFontMetrics>
 #include <QMenuBar>
 #include <QPushButton>
@@ -103,6 +110,16 @@ void MainWindow::buildRunMenu()
     });
     menu->addSeparator();
 
+    connect(addNamedAction(menu, QStringLiteral("run.sideBySide"), tr("Compare side &by side\u2026"),
+                           tr("Simulate the open scenario and another one and show both timelines one above the "
+                              "other on one time axis, with what differs named (step, communication, collectives, "
+                              "memory)"),
+                           {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B)}),
+            &QAction::triggered, this, [this] {
+                const QString path = m_prompter->askOpenPath(QFileInfo(defaultScenarioPath()).absolutePath());
+                if (!path.isEmpty())
+                    compareWithFile(path);
+            });
     connect(addNamedAction(menu, QStringLiteral("run.sandbox"), tr("&Hang sandbox"),
                            tr("Inject a mismatched or skipped collective on a rank, choose the watchdog's deadline, and "
                               "read the flight recorder after the hang"),
@@ -119,6 +136,36 @@ void MainWindow::buildRunMenu()
                 m_run->showSideTab(m_sandbox);
                 m_sandbox->runButton()->click();
             });
+}
+
+} // namespace shardlab::gui
+
+namespace shardlab::gui {
+
+SideBySideView* MainWindow::sideBySide() const
+{
+    return m_sideBySide;
+}
+
+void MainWindow::compareWithFile(const QString& path)
+{
+    auto other = loadScenario(path.toStdString());
+    if (!other) {
+        m_prompter->showError(tr("Compare side by side"), tr("%1 cannot be opened.").arg(path),
+                              i18n::engineError(other.error().message));
+        return;
+    }
+    showSideBySide(scenario(), *other);
+}
+
+void MainWindow::showSideBySide(const Scenario& a, const Scenario& b)
+{
+    if (!m_sideBySide)
+        m_sideBySide = new SideBySideView(this);
+    m_sideBySide->compare(a, b);
+    m_sideBySide->show();
+    m_sideBySide->raise();
+    m_sideBySide->activateWindow();
 }
 
 } // namespace shardlab::gui

@@ -4,7 +4,7 @@
 //       [--sandbox wrong_op|wrong_count|skip:RANK:STEP:ITERATION] [--deadline MS]
 //       [--page editor|run|analysis] [--analysis-tab N] [--lesson ID] [--presenter light|dark]
 //       [--size WxH] [--welcome] [--step N [--show-me]] [--lang zh_CN|en]
-//       [--scale-gpus 1,8,16] [--scale-axis points|linear|log]
+//       [--scale-gpus 1,8,16] [--scale-axis points|linear|log] [--side-by-side FILE] [--projector]
 #include "analysis/analysispage.h"
 #include "analysis/scalingview.h"
 #include "document/documentcontroller.h"
@@ -15,6 +15,8 @@
 #include "run/runpage.h"
 #include "sandbox/hangsandbox.h"
 #include "shell/presentermode.h"
+#include "shell/projectorview.h"
+#include "shell/sidebyside.h"
 
 #include <QApplication>
 #include <QDockWidget>
@@ -141,11 +143,28 @@ int main(int argc, char** argv)
             QTimer::singleShot(800, next);
         });
 
+    // --side-by-side FILE: the open scenario beside FILE (Run > Compare side by side), shot instead
+    // of the main window; --projector: the projector view, shot instead of the main window
+    QWidget* shown = &w;
+    if (const QString other = option(QStringLiteral("--side-by-side")); !other.isEmpty())
+        steps.push_back([&w, &shown, other](std::function<void()> next) {
+            w.compareWithFile(other);
+            shown = w.sideBySide();
+            if (shown)
+                shown->resize(w.size());
+            QTimer::singleShot(2500, next);
+        });
+    if (args.contains(QStringLiteral("--projector")))
+        steps.push_back([&w, &shown](std::function<void()> next) {
+            w.setProjectorShown(true);
+            shown = w.projector();
+            QTimer::singleShot(1500, next);
+        });
     const QString shot = qEnvironmentVariable("SHARDLAB_SCREENSHOT");
-    steps.push_back([&w, shot](std::function<void()>) {
-        QTimer::singleShot(800, &w, [&w, shot] {
+    steps.push_back([&w, &shown, shot](std::function<void()>) {
+        QTimer::singleShot(800, &w, [&w, &shown, shot] {
             if (!shot.isEmpty())
-                w.grab().save(shot, "PNG", 0); // the strongest compression: smaller files for docs/images
+                (shown ? shown : &w)->grab().save(shot, "PNG", 0); // the strongest compression: smaller files for docs/images
             if (qEnvironmentVariableIsSet("SHARDLAB_DEMO_DEBUG"))
                 for (QGraphicsView* v : w.findChildren<QGraphicsView*>())
                     for (QWidget* c : v->viewport()->findChildren<QWidget*>())
