@@ -13,11 +13,13 @@
 #include "shardlab/model/palette.h"
 #include "shardlab/model/presets.h"
 #include "style/theme.h"
+#include "style/timelinestyle.h"
 #include "timeline/qcustomplot_include.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
 #include "topology/activitylegend.h"
 #include "topology/gpucarditem.h"
+#include "topology/switchitem.h"
 #include "topology/topologyscene.h"
 #include "topology/topologyview.h"
 
@@ -250,6 +252,27 @@ private slots:
                 const int distance = std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
                 QVERIFY2(distance >= 90, qPrintable(QStringLiteral("item colour %1 is close to %2").arg(a.name(), b.name())));
             }
+    }
+
+    // Issue 29: on presenter mode's dark theme a node's frame is dark grey, not the light grey that
+    // made the playback diagram a white box on black; and light again after.
+    void darkThemeDrawsNodeFramesDark()
+    {
+        SceneOn on(*preset("teaching-4x16gb-pcie"));
+        const NodeFrameItem* frame = nullptr;
+        for (QGraphicsItem* item : on.scene.items())
+            if (auto* f = dynamic_cast<NodeFrameItem*>(item))
+                frame = f;
+        QVERIFY(frame);
+        const int area = static_cast<int>(frame->sceneBoundingRect().width() * frame->sceneBoundingRect().height());
+        const QImage light = renderItem(on.scene, frame);
+        QVERIFY(pixelsOf(light, theme::frameFill()) > area / 4);
+        QVERIFY(pixelsOf(light, theme::frameFillDark()) < area / 200); // (a blended edge may match)
+        timelinestyle::darkBackground() = true;
+        const QImage dark = renderItem(on.scene, frame);
+        timelinestyle::darkBackground() = false;
+        QVERIFY(pixelsOf(dark, theme::frameFillDark()) > area / 4);
+        QVERIFY(pixelsOf(dark, theme::frameFill()) < area / 200);
     }
 
     // Presenter mode's dark theme: the ink-coloured series become light, and come back exactly.

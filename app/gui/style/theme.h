@@ -48,6 +48,12 @@ inline QColor frameFill()
 {
     return QColor(0xf3, 0xf5, 0xf8);
 }
+// A node's frame on presenter mode's dark theme (timelinestyle::darkBackground()): dark grey
+// instead of the light one, which made the whole diagram a white box on black (issue 29).
+inline QColor frameFillDark()
+{
+    return QColor(0x26, 0x2a, 0x31);
+}
 inline QColor gaugeTrack()
 {
     return QColor(0xe3, 0xe7, 0xed);

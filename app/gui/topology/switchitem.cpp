@@ -3,6 +3,7 @@
 #include "common/glossary.h"
 #include "common/labels.h"
 #include "style/theme.h"
+#include "style/timelinestyle.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -136,8 +137,9 @@ void NodeFrameItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, Q
 {
     const double lod = option->levelOfDetailFromTransform(p->worldTransform());
     p->setRenderHint(QPainter::Antialiasing);
+    const bool dark = timelinestyle::darkBackground();
     p->setPen(QPen(QColor(0xb0, 0xb8, 0xc4), 2));
-    p->setBrush(theme::frameFill());
+    p->setBrush(dark ? theme::frameFillDark() : theme::frameFill());
     p->drawRoundedRect(m_rect, 16, 16);
     QFont f = theme::diagramFont(12, true);
     QString title = m_title;
@@ -147,7 +149,7 @@ void NodeFrameItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, Q
         title = m_shortTitle;
     }
     p->setFont(f);
-    p->setPen(theme::mutedInk());
+    p->setPen(dark ? QColor(0xd0, 0xd4, 0xda) : theme::mutedInk());
     const QRectF box(16, 6, m_rect.width() / 2 - 80, std::max(layout::kFrameTitle, 16 / lod));
     p->drawText(
         box, Qt::AlignLeft | Qt::AlignVCenter, p->fontMetrics().elidedText(title, Qt::ElideRight, int(box.width())));
