@@ -11,7 +11,6 @@
 
 #include "shardlab/analysis/run_difference.h"
 #include "shardlab/analysis/summary.h"
-#include "shardlab/io/scenario_io.h"
 #include "shardlab/sim/simulator.h"
 
 #include <QAction>
@@ -21,12 +20,6 @@ using namespace shardlab;
 using namespace shardlab::gui;
 
 namespace {
-
-Scenario example(const char* file)
-{
-    auto s = loadScenario(std::string(SHARDLAB_SCENARIO_DIR) + "/" + file);
-    return s.ok() ? *s : Scenario {};
-}
 
 Summary summaryOf(const Scenario& s)
 {
@@ -63,8 +56,8 @@ private slots:
         QVERIFY(v->isVisible());
 
         // the engine's difference of the two runs, worded as the engine words it
-        const Scenario a = example("capacity-replicate-24gb.shardlab.json");
-        const Scenario b = example("capacity-zero3-24gb.shardlab.json");
+        const Scenario a = test::loadExample("capacity-replicate-24gb.shardlab.json");
+        const Scenario b = test::loadExample("capacity-zero3-24gb.shardlab.json");
         const Summary sa = summaryOf(a), sb = summaryOf(b);
         const RunDifference expected = runDifference(a, sa, b, sb, a.name, b.name);
         QCOMPARE(v->differenceText(), i18n::engineText(expected.message));
