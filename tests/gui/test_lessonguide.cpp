@@ -80,6 +80,32 @@ bool inView(QScrollArea* scroll, QWidget* widget)
 class TestLessonGuide : public QObject {
     Q_OBJECT
 private slots:
+    // Issue 29: "Next question" kept the dock where the reader was; it jumped to the top of the
+    // lesson, far above the question.
+    void nextQuestionKeepsTheQuestionInView()
+    {
+        LessonBrowser browser;
+        QVERIFY(browser.loadLessons(lessonDirForTest()));
+        browser.resize(380, 420);
+        browser.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&browser));
+        QVERIFY(browser.selectLesson(QStringLiteral("straggler-12-6-4-2")));
+        QScrollArea* scroll = browser.scrollArea();
+        QPushButton* next = buttonNamed(&browser, QStringLiteral("Next question"));
+        QVERIFY(next && next->isEnabled());
+        scroll->ensureWidgetVisible(next, 10, 10);
+        QCoreApplication::processEvents();
+        QVERIFY(scroll->verticalScrollBar()->value() > 0); // the question is below the first screen
+        next->click();
+        QCoreApplication::processEvents();
+        QTest::qWait(50);
+        QCOMPARE(browser.currentQuestion(), 1);
+        QVERIFY2(scroll->verticalScrollBar()->value() > 0, "the dock jumped to the top");
+        const int y = next->mapTo(scroll->viewport(), QPoint(0, next->height() / 2)).y();
+        QVERIFY2(y >= 0 && y <= scroll->viewport()->height(),
+                 qPrintable(QStringLiteral("Next question at y %1 of %2").arg(y).arg(scroll->viewport()->height())));
+    }
+
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
