@@ -151,8 +151,8 @@ ScalingView::ScalingView(QWidget* parent) : QWidget(parent)
     // a list of counts makes the maximum moot: its largest entry is the maximum
     connect(m_counts, &QLineEdit::textChanged, this, [this](const QString& text) { m_maxGpus->setEnabled(text.trimmed().isEmpty()); });
     connect(m_axis, &QComboBox::currentIndexChanged, this, [this] {
-        if (m_shown)
-            this->show(*m_shown);
+        if (!m_model->curve().points.empty())
+            draw();
     });
     connect(m_cancel, &QPushButton::clicked, this, &ScalingView::cancel);
 }
@@ -273,11 +273,15 @@ void ScalingView::cancel()
     m_status->setText(tr("Cancelled."));
 }
 
-void ScalingView::show(const ScalingCurve& c)
+void ScalingView::show(const ScalingCurve& curve)
 {
-    if (!m_shown || &*m_shown != &c)
-        m_shown = c;
-    m_model->setCurve(c);
+    m_model->setCurve(curve);
+    draw();
+}
+
+void ScalingView::draw()
+{
+    const ScalingCurve& c = m_model->curve(); // the curve shown: the table's
     const auto axis = static_cast<GpuAxis>(m_axis->currentData().toInt());
     QVector<double> x, at, speed, ideal, eff;
     QVector<double> parts[4];

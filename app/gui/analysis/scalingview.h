@@ -12,7 +12,6 @@
 
 #include <QWidget>
 
-#include <optional>
 #include <vector>
 
 class QComboBox;
@@ -63,6 +62,7 @@ public slots:
 
 private:
     void show(const ScalingCurve& curve);
+    void draw(); // the model's curve in the plots and notes, on the chosen GPU axis
 
     JobTracker m_jobs{this};
     Scenario m_scenario;
@@ -73,7 +73,6 @@ private:
     QSpinBox* m_maxGpus = nullptr;
     QLineEdit* m_counts = nullptr;
     QComboBox* m_axis = nullptr;
-    std::optional<ScalingCurve> m_shown;
     QPushButton* m_cancel = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_status = nullptr;
