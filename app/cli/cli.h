@@ -160,6 +160,13 @@ int liveUnderLauncher(const Result<Scenario>& scenario, const LaunchInfo& launch
 // sends it to every process, and alone writes the stream of the merged run; the others write
 // nothing on standard output (so that `srun ... --stream -` over SSH is one clean stream).
 int liveStreamUnderLauncher(const RunArgs& args, const LaunchInfo& launch, const LiveOptions& options, Io io);
+// `live --share-gpu N` (cli_share_gpu.cpp): checks, then runs this command once per rank on this
+// machine's one GPU (cluster/shared_gpu_launch.h) and returns the job's exit status.
+int liveSharingOneGpu(const RunArgs& args, int ranks, Io io);
+// The arguments runCli() was given, which --share-gpu runs again once per rank.
+void setCommandArguments(std::vector<std::string> args);
+// `args` without `option` and its value ("--share-gpu 2", "--share-gpu=2").
+std::vector<std::string> withoutOption(const std::vector<std::string>& args, const std::string& option);
 // While alive (and `on`), whatever the process writes to file descriptor 1 goes to standard error
 // instead: NCCL prints "NCCL version ..." on standard output when NCCL_DEBUG is set, which would
 // break `--json`'s promise of one JSON object on standard output. Live commands hold one around

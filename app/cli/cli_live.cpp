@@ -69,6 +69,10 @@ void addLive(CLI::App& app, Io io, Action& action)
     auto noTimeline = std::make_shared<bool>(false);
     auto noVerify = std::make_shared<bool>(false);
     auto noScale = std::make_shared<bool>(false);
+    auto shareGpu = std::make_shared<int>(0);
+    cmd->add_option("--share-gpu", *shareGpu,
+                    "Run the scenario's N ranks as N processes on this machine's one GPU (NCCL over loopback "
+                    "sockets): results and waits are real, times are not those of N GPUs");
     cmd->add_option("--watchdog-ms", *watchdog, "Abort a collective that makes no progress for this long")
         ->check(realNumber(1.0, 3.6e6));
     cmd->add_flag("--no-timeline", *noTimeline, "Stamp only iteration boundaries (no per-phase timeline)");
@@ -86,8 +90,12 @@ void addLive(CLI::App& app, Io io, Action& action)
                                                {"--no-scale", *noScale}})
                     if (on)
                         forwarded.emplace_back(flag);
+                if (*shareGpu != 0)
+                    forwarded.insert(forwarded.end(), {"--share-gpu", std::to_string(*shareGpu)});
                 return runRemote(*a, io, "live", forwarded);
             }
+            if (*shareGpu != 0) // this process starts the ranks; each runs this command without the option
+                return liveSharingOneGpu(*a, *shareGpu, io);
             int status = kExitOk;
             const auto launch = multiProcessLaunch(io, status);
             if (status != kExitOk)

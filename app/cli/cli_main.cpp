@@ -92,6 +92,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& rawOut, std::ostr
 {
     // names and messages from users' files reach the terminal as text (terminal_text.h)
     EscapedStream out(rawOut), err(rawErr);
+    setCommandArguments(args);
     Language language = languageAskedFor(args).value_or(languageFromEnvironment());
     Io io{out, err, &language};
     CLI::App app{"", "shardlab"};

@@ -3,6 +3,7 @@
 
 #include "shardlab/base/version.h"
 #include "shardlab/cluster/mpi_loader.h"
+#include "shardlab/cluster/socket_mesh.h"
 #include "shardlab/io/run_stream.h"
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/live/multi_process.h"
@@ -20,7 +21,8 @@ namespace {
 // Opens MPI, or reports why not (from rank 0 only: every process fails the same way).
 Transport* openTransport(const LaunchInfo& launch, std::unique_ptr<Transport>& holder, int& status, Io io)
 {
-    auto t = openMpiTransport();
+    // started by `shardlab live --share-gpu`: the socket mesh it made; else the MPI library
+    auto t = launch.launcher == Launcher::SharedGpu ? openSocketMeshTransport(launch, processEnvironment()) : openMpiTransport();
     if (!t) {
         if (launch.rank == 0)
             reportError(Error{t.error().kind, t.error().message + " [" + launcherName(launch.launcher) + ": " + launch.variables + "]"},

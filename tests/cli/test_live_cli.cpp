@@ -123,3 +123,38 @@ TEST(LiveCli, LiveOnlyCommandsSuggestTheirOwnSimulatedForm)
     EXPECT_NE(c.status, 0);
     EXPECT_EQ(c.err.find("`shardlab sim`"), std::string::npos) << c.err;
 }
+
+// `live --share-gpu N`: what is wrong is said once, before any process starts, in the user's
+// language; on a machine with no GPU it says so and starts nothing.
+TEST(LiveCli, SharingOneGpuChecksTheRankCountTheScenarioAndTheGpuFirst)
+{
+    const std::string straggler = scenario("straggler-12-6-4-2.shardlab.json"); // 4 GPUs
+    CliRun r = run({"live", straggler, "--share-gpu", "1"});
+    EXPECT_EQ(r.status, kExitBadInput);
+    EXPECT_NE(r.err.find("--share-gpu 1: between 2 and 8 ranks can share one GPU"), std::string::npos) << r.err;
+    r = run({"live", straggler, "--share-gpu", "2"});
+    EXPECT_EQ(r.status, kExitBadInput);
+    EXPECT_NE(r.err.find("the scenario has 4 GPUs but --share-gpu 2 starts 2 ranks: use --share-gpu 4"), std::string::npos)
+        << r.err;
+    r = run({"--lang", "zh", "live", straggler, "--share-gpu", "2"});
+    EXPECT_EQ(r.status, kExitBadInput);
+    EXPECT_NE(r.err.find("场景有 4 块 GPU，而 --share-gpu 2 会启动 2 个 Rank：请改用 --share-gpu 4"), std::string::npos) << r.err;
+    r = run({"live", scenario("no-such-file.shardlab.json"), "--share-gpu", "2"});
+    EXPECT_EQ(r.status, kExitBadInput);
+    EXPECT_NE(r.err.find("no-such-file"), std::string::npos) << r.err;
+    if (liveRunsHere())
+        return; // it would run: tests/gpu/share_gpu_gpu.sh does that with the real program
+    r = run({"live", straggler, "--share-gpu", "4"});
+    EXPECT_EQ(r.status, kExitBadInput);
+    EXPECT_NE(r.err.find(shardlab::liveDevices().error().message.substr(0, 30)), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("ranks on GPU"), std::string::npos) << r.err; // nothing started
+    EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST(LiveCli, EachRankRunsTheCommandWithoutTheOption)
+{
+    EXPECT_EQ(withoutOption({"live", "f.json", "--share-gpu", "2", "--json"}, "--share-gpu"),
+              (std::vector<std::string>{"live", "f.json", "--json"}));
+    EXPECT_EQ(withoutOption({"--lang", "zh", "live", "--share-gpu=4", "-", "--stream"}, "--share-gpu"),
+              (std::vector<std::string>{"--lang", "zh", "live", "-", "--stream"}));
+}

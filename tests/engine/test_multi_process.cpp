@@ -7,6 +7,7 @@
 #include "shardlab/analysis/summary.h"
 #include "shardlab/cluster/clock_sync.h"
 #include "shardlab/cluster/in_process_job.h"
+#include "shardlab/cluster/socket_mesh.h"
 #include "shardlab/io/run_result_io.h"
 #include "shardlab/io/run_stream.h"
 #include "shardlab/live/live.h"
@@ -50,6 +51,9 @@ struct Job {
     // collectives (the default part hands over the iterations before it, then returns the hang)
     int hangAt = -1;
     std::shared_ptr<std::atomic<int>> idsSeen = std::make_shared<std::atomic<int>>(0);
+    Launcher launcher = Launcher::OpenMpi;
+    bool overSockets = false; // the socket mesh of `live --share-gpu` (socket_mesh.h) instead of mailboxes
+    std::shared_ptr<std::atomic<int>> sharesSeen = std::make_shared<std::atomic<int>>(0); // parts told to share a GPU of `size`
 
     Job()
     {
@@ -62,6 +66,14 @@ struct Job {
     std::vector<JobOutcome> run(std::vector<std::string>* failures = nullptr)
     {
         InProcessJob job(size, ranksPerHost);
+        std::vector<std::unique_ptr<Transport>> sockets;
+        if (overSockets) {
+            auto mesh = makeSocketMesh(size);
+            EXPECT_TRUE(mesh) << mesh.error().message;
+            for (int r = 0; r < size && mesh; ++r)
+                sockets.push_back(socketMeshTransport(r, mesh->fds[static_cast<size_t>(r)]));
+        }
+        auto transport = [&](int r) -> Transport& { return overSockets ? *sockets[static_cast<size_t>(r)] : job.transport(r); };
         // Every rank's part starts at the same moment of rank 0's clock, shown on its own clock.
         const double base = processClockUs();
         std::vector<JobOutcome> outcomes(static_cast<size_t>(size));
@@ -84,6 +96,8 @@ struct Job {
                 h.clockUs = [r] { return processClockUs() + kOffsets[static_cast<size_t>(r) % kOffsets.size()]; };
                 h.runRankPart = [&, r](const Scenario&, int rank, int, const Bytes8& id, const LiveOptions& o, RankProgress& p) {
                     EXPECT_EQ(rank, r);
+                    if (o.shareGpu == size)
+                        ++*sharesSeen;
                     if (id == fakeId())
                         ++*idsSeen;
                     if (part)
@@ -128,14 +142,16 @@ struct Job {
                         if (failures)
                             failures->push_back(msg);
                     }
-                    job.transport(r).abort(3);
+                    if (!overSockets) // (the socket mesh's abort ends the process, as MPI_Abort does)
+                        job.transport(r).abort(3);
                 };
                 LaunchInfo launch;
+                launch.launcher = launcher;
                 launch.rank = r;
                 launch.size = size;
                 launch.localRank = r % ranksPerHost;
                 launch.localSize = ranksPerHost;
-                outcomes[static_cast<size_t>(r)] = runLiveJob(job.transport(r), scenario, launch, env(r), h, o);
+                outcomes[static_cast<size_t>(r)] = runLiveJob(transport(r), scenario, launch, env(r), h, o);
             });
         for (auto& t : threads)
             t.join();
@@ -249,6 +265,47 @@ TEST(MultiProcess, TwoRanksOnOneGpuAreRefused)
     const auto out = j.run();
     EXPECT_EQ(out[0].exitStatus, 2);
     EXPECT_NE(out[0].message.find("ranks 0 and 1 on host0 both took GPU 0000:00:00.0"), std::string::npos) << out[0].message;
+}
+
+// `shardlab live --share-gpu 4`: four processes on one GPU on purpose, over the socket mesh its
+// launcher makes. The run is the same; it is marked, and every rank planned with a quarter of the GPU.
+TEST(MultiProcess, RanksStartedToShareOneGpuRunAndTheRunSaysSo)
+{
+    Job j = stragglerJob();
+    j.env = [](int) { return Environment{{"CUDA_VISIBLE_DEVICES", "0"}}; };
+    j.launcher = Launcher::SharedGpu;
+    j.overSockets = true;
+    const auto out = j.run();
+    for (int r = 0; r < 4; ++r)
+        EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 0) << "rank " << r << ": " << out[static_cast<size_t>(r)].message;
+    ASSERT_TRUE(out[0].run.has_value());
+    EXPECT_EQ(out[0].run->sharedGpu, 4);
+    ASSERT_FALSE(out[0].run->notes.empty());
+    EXPECT_EQ(english(out[0].run->notes.front()),
+              "4 ranks shared one GPU: results and waits are real, times are not those of 4 GPUs");
+    EXPECT_EQ(j.sharesSeen->load(), 4);
+    EXPECT_NE(english(out[0].run->clockNote).find("over local sockets between 4 processes"), std::string::npos)
+        << english(out[0].run->clockNote);
+    EXPECT_EQ(out[0].run->collectives.size(), j.whole.collectives.size());
+    // the same run without --share-gpu is not marked
+    Job plain = stragglerJob();
+    const auto alone = plain.run();
+    ASSERT_TRUE(alone[0].run.has_value());
+    EXPECT_EQ(alone[0].run->sharedGpu, 0);
+    EXPECT_EQ(plain.sharesSeen->load(), 0);
+}
+
+TEST(MultiProcess, SharingOneGpuNeedsAsManyProcessesAsTheScenarioHasRanks)
+{
+    Job j = stragglerJob();
+    j.size = 2;
+    j.ranksPerHost = 2;
+    j.launcher = Launcher::SharedGpu;
+    const auto out = j.run();
+    EXPECT_EQ(out[0].exitStatus, 2);
+    EXPECT_NE(out[0].message.find("the scenario has 4 ranks but --share-gpu 2 started 2 processes: use --share-gpu 4"),
+              std::string::npos)
+        << out[0].message;
 }
 
 TEST(MultiProcess, WithoutLiveModeOrAGpuTheJobExplainsOnce)

@@ -33,6 +33,7 @@ RunResult everyField(const Scenario& scenario)
     r.notes = {Message("live.note.no_paging"), verbatim("a note in words only")};
     r.peakMemory = {1, 2, 3, 1ULL << 40};
     r.pagingUs = {0.5, 0, 0.25, 1e-3};
+    r.sharedGpu = 4;
     HangReport h;
     h.lastCompleted = {4, 3, 4, -1};
     h.pending = {"a", "b \"quoted\"", "c", "d"};
@@ -57,6 +58,7 @@ void expectSameMetadata(const RunResult& a, const RunResult& b)
         EXPECT_EQ(json(a.notes[i]), json(b.notes[i])) << "note " << i;
     EXPECT_EQ(a.peakMemory, b.peakMemory);
     EXPECT_EQ(a.pagingUs, b.pagingUs);
+    EXPECT_EQ(a.sharedGpu, b.sharedGpu);
     ASSERT_EQ(a.hang.has_value(), b.hang.has_value());
     if (a.hang) {
         EXPECT_EQ(a.hang->lastCompleted, b.hang->lastCompleted);

@@ -25,6 +25,7 @@ const char* launcherName(Launcher launcher)
     case Launcher::OpenMpi: return "Open MPI (mpirun)";
     case Launcher::Slurm: return "Slurm (srun)";
     case Launcher::Pmi: return "MPICH/PMI (Hydra)";
+    case Launcher::SharedGpu: return "ShardLab (--share-gpu)";
     }
     return "?";
 }
@@ -139,6 +140,17 @@ Result<std::vector<int>> parseSlurmTasksPerNode(const std::string& text)
 
 Result<std::optional<LaunchInfo>> detectLauncher(const Environment& env)
 {
+    if (lookup(env, "SHARDLAB_SHARED_RANK") || lookup(env, "SHARDLAB_SHARED_SIZE")) {
+        Reader rd(env);
+        LaunchInfo info;
+        info.launcher = Launcher::SharedGpu;
+        info.rank = rd.get("SHARDLAB_SHARED_RANK", true, 0);
+        info.size = rd.get("SHARDLAB_SHARED_SIZE", true, 1);
+        info.localRank = info.rank; // one machine
+        info.localSize = info.size;
+        info.node = 0;
+        return finish(rd, info);
+    }
     if (lookup(env, "OMPI_COMM_WORLD_RANK") || lookup(env, "OMPI_COMM_WORLD_SIZE")) {
         Reader rd(env);
         LaunchInfo info;

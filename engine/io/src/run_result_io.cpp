@@ -150,6 +150,8 @@ json runMetaToJson(const RunResult& run)
     doc["peak_memory_bytes"] = run.peakMemory;
     doc["paging_us"] = run.pagingUs;
     doc["hang"] = hangToJson(run.hang);
+    if (run.sharedGpu > 0)
+        doc["shared_gpu_ranks"] = run.sharedGpu; // written only where ranks shared a GPU
     return doc;
 }
 
@@ -297,6 +299,9 @@ void runMetaFromJson(const json& v, const std::string& path, RunResult& run)
     for (size_t i = 0; i < paging.size(); ++i)
         run.pagingUs.push_back(numberAt(paging[i], path + ".paging_us[" + std::to_string(i) + "]"));
     run.hang = hangFromJson(member(v, path, "hang"), path + ".hang");
+    run.sharedGpu = 0;
+    if (auto it = v.find("shared_gpu_ranks"); it != v.end())
+        run.sharedGpu = intAt(*it, path + ".shared_gpu_ranks", 2, 1 << 20);
 }
 
 RunResult runResultFromJson(const json& v, const std::string& path)

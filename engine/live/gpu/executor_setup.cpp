@@ -71,6 +71,7 @@ Status Executor::openRanks(std::vector<Bytes>& freeBytes)
         LIVE_CUDA(cudaMemGetInfo(&freeB, &totalB));
         rk.freeBefore = freeB;
         rk.totalMemory = totalB;
+        freeB /= static_cast<size_t>(std::max(1, m_opt.shareGpu)); // this rank's share of a GPU others use too
         rk.scratchCount = computeScratchCount(freeB);
         rk.stampCapacity = slotsPerIteration;
         rk.computeStartCapacity = static_cast<int>(expandSteps(m_s.program).size()) + 1;

@@ -104,7 +104,8 @@ std::string joinProblems(const std::vector<std::string>& problems, const std::st
 std::string who(int rank, const std::string& host) { return "rank " + std::to_string(rank) + (host.empty() ? "" : " (" + host + ")"); }
 
 // Rank 0's verdict on the setup reports: an error naming every rank that is not ready.
-Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, int size, bool captureTimeline)
+// `shared`: the processes were started by `shardlab live --share-gpu` and share one GPU on purpose.
+Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, int size, bool captureTimeline, bool shared)
 {
     std::vector<std::string> problems;
     int status = 2;
@@ -131,7 +132,11 @@ Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, in
     }
     // The scenario is known when rank 0 could read it.
     if (setups.empty() || !setups.front().localProblem) {
-        if (scenario.ranks() != size)
+        if (scenario.ranks() != size && shared)
+            add("the scenario has " + std::to_string(scenario.ranks()) + " ranks but --share-gpu " + std::to_string(size)
+                    + " started " + std::to_string(size) + " processes: use --share-gpu " + std::to_string(scenario.ranks()),
+                2);
+        else if (scenario.ranks() != size)
             add("the scenario has " + std::to_string(scenario.ranks()) + " ranks but the launcher started " + std::to_string(size)
                     + " processes; ShardLab runs one process per GPU, so start " + std::to_string(scenario.ranks())
                     + " (mpirun -np " + std::to_string(scenario.ranks()) + ", srun --ntasks=" + std::to_string(scenario.ranks())
@@ -143,7 +148,7 @@ Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, in
     }
     std::map<std::pair<std::string, std::string>, int> taken; // (host, GPU) -> rank
     for (const Setup& s : setups) {
-        if (!s.error.empty())
+        if (!s.error.empty() || shared)
             continue;
         const std::string gpu = s.report.busId.empty() ? "GPU " + s.report.physical : "GPU " + s.report.busId;
         auto [it, fresh] = taken.try_emplace({s.host, gpu}, s.rank);
@@ -249,6 +254,7 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
 {
     const int rank = t.rank();
     const int size = t.size();
+    const bool shared = launch.launcher == Launcher::SharedGpu; // every rank on this machine's one GPU
     JobOutcome out;
     auto finish = [&](int status, std::string message) {
         out.exitStatus = status;
@@ -292,7 +298,7 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
                     setups.push_back(*s);
             }
             if (verdict)
-                verdict = checkSetup(setups, scenario, size, options.live.captureTimeline);
+                verdict = checkSetup(setups, scenario, size, options.live.captureTimeline, shared);
         }
         Bytes8 uniqueId;
         if (verdict) {
@@ -386,6 +392,8 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     progress.setActivity("starting its part of the run");
     monitor.setState(ProcessState::Running);
     LiveOptions live = options.live;
+    if (shared)
+        live.shareGpu = size;
     size_t sentSpans = 0, sentCollectives = 0, sentIterations = 0;
     if (options.stream)
         live.iterationDone = [&](const RunResult& soFar, int done, int total) {
@@ -496,6 +504,10 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
                 status = 3;
             } else {
                 out.run = std::move(*merged);
+                if (shared) { // said first, wherever the run is shown (docs/live-engine.md)
+                    out.run->sharedGpu = size;
+                    out.run->notes.insert(out.run->notes.begin(), Message("live.note.shared_gpu").with("ranks", size));
+                }
                 if (out.run->hang)
                     status = 3; // every process exits as rank 0 does after printing the hang
                 for (const CollectiveRecord& c : out.run->collectives)

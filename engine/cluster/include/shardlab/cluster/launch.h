@@ -17,8 +17,11 @@ using Environment = std::map<std::string, std::string>;
 // This process's environment (environ), for the functions below.
 Environment processEnvironment();
 
-enum class Launcher { OpenMpi, Slurm, Pmi };
-const char* launcherName(Launcher launcher); // "Open MPI (mpirun)", "Slurm (srun)", "MPICH/PMI (Hydra)"
+// SharedGpu: ShardLab itself (`shardlab live --share-gpu N`, shared_gpu_launch.h), every process on
+// this one machine's one GPU.
+enum class Launcher { OpenMpi, Slurm, Pmi, SharedGpu };
+// "Open MPI (mpirun)", "Slurm (srun)", "MPICH/PMI (Hydra)", "ShardLab (--share-gpu)"
+const char* launcherName(Launcher launcher);
 
 struct LaunchInfo {
     Launcher launcher = Launcher::OpenMpi;
@@ -31,6 +34,8 @@ struct LaunchInfo {
 };
 
 // The launcher that started this process, read from its variables, in this order:
+//   ShardLab:  SHARDLAB_SHARED_RANK, SHARDLAB_SHARED_SIZE (first: its children may run inside an
+//              mpirun or srun job of their own)
 //   Open MPI:  OMPI_COMM_WORLD_RANK, _SIZE, _LOCAL_RANK, _LOCAL_SIZE (first: mpirun inside a Slurm
 //              allocation also leaves the SLURM_* variables of its own daemons' step)
 //   Slurm:     SLURM_PROCID, SLURM_STEP_NUM_TASKS (else SLURM_NTASKS), SLURM_LOCALID, SLURM_NODEID,

@@ -55,6 +55,9 @@ struct LiveOptions {
     double computeIntensity = 64;           // FLOP per byte of the compute kernel (>= 2)
     double memoryFraction = 0.8;            // share of free device memory the collective buffers may take
     bool fitToMemory = true;                // scale collectives down to fit (false: try, and report what failed)
+    // Processes sharing this process's GPU (`shardlab live --share-gpu N`): each plans its buffers
+    // and scratch with 1/N of the GPU's free memory, so that N of them fit on the one card.
+    int shareGpu = 1;
 };
 
 Result<RunResult> runLive(const Scenario& scenario, const LiveOptions& options = {});

@@ -119,6 +119,9 @@ struct RunResult {
     // Messages ("clock", "notes"; io/run_result_json.h).
     Message clockNote;
     std::vector<Message> notes;
+    // Live: the number of ranks that took turns on one GPU (`shardlab live --share-gpu N`): their
+    // results and waits are real, their times are not those of N GPUs. 0: a GPU per rank.
+    int sharedGpu = 0;
     double endUs() const;
 };
 
