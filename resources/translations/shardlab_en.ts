@@ -125,6 +125,20 @@
             <numerusform>%n GPUs do not fit</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Live with %n ranks on this one &amp;GPU</source>
+        <translation>
+            <numerusform>Live with %n rank on this one &amp;GPU</numerusform>
+            <numerusform>Live with %n ranks on this one &amp;GPU</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Run the scenario&apos;s %n ranks as %n processes on this machine&apos;s one GPU, NCCL talking over loopback sockets: results, verification and waits are real; times are not those of %n GPUs</source>
+        <translation>
+            <numerusform>Run the scenario&apos;s %n rank as %n process on this machine&apos;s one GPU, NCCL talking over loopback sockets: results, verification and waits are real; times are not those of %n GPU</numerusform>
+            <numerusform>Run the scenario&apos;s %n ranks as %n processes on this machine&apos;s one GPU, NCCL talking over loopback sockets: results, verification and waits are real; times are not those of %n GPUs</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::MemoryBars</name>
@@ -157,6 +171,26 @@
         <translation>
             <numerusform>%1, %n rank</numerusform>
             <numerusform>%1, %n ranks</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::RunPage</name>
+    <message numerus="yes">
+        <source>Running %n rank(s) on this machine&apos;s one GPU, one process each… (results and waits are real; times are not those of %n GPUs)</source>
+        <translation>
+            <numerusform>Running %n rank on this machine&apos;s one GPU, one process each… (results and waits are real; times are not those of %n GPU)</numerusform>
+            <numerusform>Running %n ranks on this machine&apos;s one GPU, one process each… (results and waits are real; times are not those of %n GPUs)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::SharedGpu</name>
+    <message numerus="yes">
+        <source>This scenario has %n GPU(s); between %1 and %2 ranks can share one GPU.</source>
+        <translation>
+            <numerusform>This scenario has %n GPU; between %1 and %2 ranks can share one GPU.</numerusform>
+            <numerusform>This scenario has %n GPUs; between %1 and %2 ranks can share one GPU.</numerusform>
         </translation>
     </message>
 </context>

@@ -2940,6 +2940,26 @@ first mismatch</source>
         <source>The diagram and the timeline of the run together on the whole screen, the lesson&apos;s step as a large caption: for the back of a lecture hall. Esc or Shift+F11 closes it</source>
         <translation>把运行的拓扑图和时间线一起铺满整个屏幕，本课当前步骤作为大字标题：让教室最后一排也看得清。按 Esc 或 Shift+F11 关闭</translation>
     </message>
+    <message>
+        <source>Live with ranks sharing this &amp;GPU</source>
+        <translation>多个 Rank 共用本机这块 GPU 实测(&amp;G)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Live with %n ranks on this one &amp;GPU</source>
+        <translation>
+            <numerusform>在这一块 GPU 上以 %n 个 Rank 实测(&amp;G)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Run the scenario&apos;s %n ranks as %n processes on this machine&apos;s one GPU, NCCL talking over loopback sockets: results, verification and waits are real; times are not those of %n GPUs</source>
+        <translation>
+            <numerusform>把场景的 %n 个 Rank 作为 %n 个进程放在本机的一块 GPU 上运行，NCCL 通过回环套接字通信：结果、校验和等待都是真实的；时间却不是 %n 块 GPU 的时间</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Live with ranks sharing this GPU</source>
+        <translation>多个 Rank 共用本机这块 GPU 实测</translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::MemoryBars</name>
@@ -4139,6 +4159,12 @@ first mismatch</source>
         <source>The run failed, so there is nothing to show: the message above says why.</source>
         <translation>运行失败，因此没有可显示的结果：原因见上方的消息。</translation>
     </message>
+    <message numerus="yes">
+        <source>Running %n rank(s) on this machine&apos;s one GPU, one process each… (results and waits are real; times are not those of %n GPUs)</source>
+        <translation>
+            <numerusform>正在本机的一块 GPU 上运行 %n 个 Rank，每个一个进程……（结果和等待是真实的；时间却不是 %n 块 GPU 的时间）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::ScalingModel</name>
@@ -4371,6 +4397,19 @@ first mismatch</source>
     <message>
         <source>&lt;b&gt;&apos;%1&apos; #%2&lt;/b&gt;: bytes %3 to %4 (%5)&lt;br&gt;%6&lt;br&gt;&lt;i&gt;Drag onto a GPU to give it this shard; Ctrl-drag to replicate it there.&lt;/i&gt;&lt;br&gt;&lt;br&gt;%7</source>
         <translation>&lt;b&gt;“%1” #%2&lt;/b&gt;：第 %3 到 %4 字节（%5）&lt;br&gt;%6&lt;br&gt;&lt;i&gt;拖到某张 GPU 上，把这个 Shard 交给它；按住 Ctrl 拖动则复制到那里。&lt;/i&gt;&lt;br&gt;&lt;br&gt;%7</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::gui::SharedGpu</name>
+    <message>
+        <source>this machine</source>
+        <translation>本机</translation>
+    </message>
+    <message numerus="yes">
+        <source>This scenario has %n GPU(s); between %1 and %2 ranks can share one GPU.</source>
+        <translation>
+            <numerusform>这个场景有 %n 块 GPU；一块 GPU 可由 %1 到 %2 个 Rank 共用。</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -163,6 +163,31 @@ TEST(LabReport, LiveRunsAreVerifiedByTheirWrongCounts)
     EXPECT_TRUE(contains(html, "FAIL"));
 }
 
+// A run of ranks that shared one GPU (`live --share-gpu`) says so in the report's notes, first.
+TEST(LabReport, ARunOfRanksSharingOneGpuIsMarked)
+{
+    LabReportOptions options;
+    options.mode = RunMode::Live;
+    options.runner = [](const Scenario& sc) -> Result<RunResult> {
+        auto run = simulate(sc);
+        if (!run)
+            return run;
+        run->mode = RunMode::Live;
+        run->sharedGpu = 4;
+        return run;
+    };
+    auto r = buildLabReport(loadExample("straggler-12-6-4-2.shardlab.json"), options);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    ASSERT_FALSE(r->notes.empty());
+    EXPECT_EQ(english(r->notes.front()), "4 ranks shared one GPU: results and waits are real, times are not those of 4 GPUs");
+    EXPECT_TRUE(contains(labReportHtml(*r), "4 ranks shared one GPU"));
+    options.runner = [](const Scenario& sc) -> Result<RunResult> { return simulate(sc); };
+    auto plain = buildLabReport(loadExample("straggler-12-6-4-2.shardlab.json"), options);
+    ASSERT_TRUE(plain.ok());
+    for (const Message& n : plain->notes)
+        EXPECT_FALSE(contains(english(n), "shared one GPU"));
+}
+
 TEST(LabReport, RunFailuresAreErrorsAndHangsAreReported)
 {
     const Scenario s = loadExample("straggler-12-6-4-2.shardlab.json");

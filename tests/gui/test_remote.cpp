@@ -10,12 +10,15 @@
 #include "remote/remotefailure.h"
 #include "remote/remoteprobe.h"
 #include "remote/remotesession.h"
+#include "remote/sharedgpu.h"
 #include "run/runcontroller.h"
 #include "run/runpage.h"
+#include "run/summarypanel.h"
 
 #include "shardlab/analysis/summary.h"
 #include "shardlab/base/version.h"
 #include "shardlab/io/run_result_io.h"
+#include "shardlab/io/run_stream.h"
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/live/live.h"
 #include "shardlab/sim/simulator.h"
@@ -31,6 +34,7 @@
 #include <QThread>
 
 #include <atomic>
+#include <fstream>
 #include <csignal>
 
 #include <signal.h>
@@ -415,6 +419,74 @@ private slots:
         // and a failure's text (ssh's standard error, the remote run's error)
         emit probe->failed(QStringLiteral("lab-gpu: <a href=\"x\">it said</a>"));
         QCOMPARE(labelShowing(dialog, QStringLiteral("<a href"))->textFormat(), Qt::PlainText);
+    }
+
+    // Run > Live with N ranks on this one GPU: the page runs `shardlab live --share-gpu N --stream -`
+    // here with the scenario on its standard input (a stand-in for shardlab replays a stream such
+    // a run writes), and the run it shows says that its ranks shared one GPU.
+    void ranksSharingOneGpuRunThroughTheCommandLineAndAreMarked()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const Scenario scenario = load("straggler-12-6-4-2.shardlab.json");
+        auto run = simulate(scenario);
+        QVERIFY(run);
+        run->mode = RunMode::Live;
+        run->sharedGpu = 4;
+        run->notes.insert(run->notes.begin(), Message("live.note.shared_gpu").with("ranks", 4));
+        {
+            std::ofstream stream(dir.filePath(QStringLiteral("stream.jsonl")).toStdString());
+            RunStreamWriter writer(stream);
+            StreamHeader header;
+            header.mode = RunMode::Live;
+            header.scenario = scenario;
+            header.launch = "ShardLab (--share-gpu), 4 processes on 1 host";
+            QVERIFY(writer.header(header));
+            QVERIFY(writer.result(*run));
+        }
+        const QString fake = dir.filePath(QStringLiteral("shardlab"));
+        {
+            QFile f(fake);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            // it waits for the test's go, so that the status while it runs can be read
+            f.write(QStringLiteral("#!/bin/sh\necho \"$@\" > '%1/args'\ncat > '%1/scenario.json'\n"
+                                   "while [ ! -e '%1/go' ]; do sleep 0.02; done\ncat '%1/stream.jsonl'\n")
+                        .arg(dir.path())
+                        .toUtf8());
+        }
+        QFile::setPermissions(fake, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        RunPage page;
+        page.setScenario(scenario);
+        QSignalSpy finished(&page, &RunPage::runFinished);
+        QSignalSpy failed(&page, &RunPage::runFailed);
+        QVERIFY(sharedGpuProblem(scenario.ranks()).isEmpty());
+        page.runSharingGpu(fake);
+        auto saidWhileRunning = [&] {
+            for (QLabel* label : page.findChildren<QLabel*>())
+                if (QString(label->text() + label->toolTip()).contains(QStringLiteral("on this machine's one GPU, one process each")))
+                    return true;
+            return false;
+        };
+        QVERIFY(QTest::qWaitFor(saidWhileRunning, kWaitMs));
+        QFile go(dir.filePath(QStringLiteral("go")));
+        QVERIFY(go.open(QIODevice::WriteOnly));
+        go.close();
+        QVERIFY2(QTest::qWaitFor([&] { return !finished.isEmpty() || !failed.isEmpty(); }, kWaitMs), "no end");
+        QVERIFY2(failed.isEmpty(), qPrintable(page.message()));
+        QFile args(dir.filePath(QStringLiteral("args")));
+        QVERIFY(args.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(args.readAll()).trimmed(), QStringLiteral("live --share-gpu 4 --stream -"));
+        QFile sentFile(dir.filePath(QStringLiteral("scenario.json")));
+        QVERIFY(sentFile.open(QIODevice::ReadOnly));
+        auto sent = parseScenario(sentFile.readAll().toStdString(), "sent");
+        QVERIFY(sent);
+        QCOMPARE(sent->ranks(), 4);
+        QVERIFY2(page.summary()->notes().startsWith(
+                     QStringLiteral("4 ranks shared one GPU: results and waits are real, times are not those of 4 GPUs")),
+                 qPrintable(page.summary()->notes()));
+        // what cannot share one GPU says why
+        QVERIFY(sharedGpuProblem(1).contains(QStringLiteral("between 2 and 8")));
+        QVERIFY(!sharedGpuProblem(9).isEmpty());
     }
 
     void aMarkupErrorFromTheRemoteRunShowsLiterallyOnTheRunPage()

@@ -9,6 +9,7 @@
 #include "run/playbackcontroller.h"
 #include "run/runcontroller.h"
 #include "run/summarypanel.h"
+#include "remote/sharedgpu.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
 
@@ -277,12 +278,14 @@ void RunPage::run()
     if (!m_hasScenario)
         return;
     m_running = m_scenario;
+    m_sharedRanks = 0;
     m_controller->start(m_scenario, m_mode);
 }
 
 void RunPage::runScenario(const Scenario& scenario)
 {
     m_running = scenario;
+    m_sharedRanks = 0;
     m_controller->start(scenario, m_mode);
 }
 
@@ -293,13 +296,26 @@ void RunPage::runRemote(const RemoteTarget& target)
     m_running = m_scenario;
     m_profiled.clear();
     m_remoteHost = target.onThisMachine ? QString() : target.displayName();
+    m_sharedRanks = 0;
     m_controller->startRemote(m_scenario, target);
+}
+
+void RunPage::runSharingGpu(const QString& shardlab)
+{
+    if (!m_hasScenario)
+        return;
+    m_running = m_scenario;
+    m_profiled.clear();
+    m_remoteHost.clear();
+    m_sharedRanks = m_scenario.ranks();
+    m_controller->startRemote(m_scenario, sharedGpuTarget(shardlab, m_sharedRanks));
 }
 
 void RunPage::runProfile(const RemoteTarget& target, const QString& program, const QString& resultFile)
 {
     m_running = Scenario{}; // the stream's header names the machine and ranks; the program comes with the result
     m_remoteHost.clear();
+    m_sharedRanks = 0;
     m_profiled = program;
     m_controller->startProfile(target, resultFile);
 }
@@ -342,7 +358,11 @@ void RunPage::onStarted(quint64, RunKind kind)
         // not the open scenario's figures: the program's come when it ends
         m_summary->clear(tr("Profiling your program: its summary, per-rank table and diagnosis appear when it ends "
                             "(or when you press Stop). The diagram shows the machine it ran on from then on."));
-    } else if (m_controller->remoteSession())
+    } else if (m_controller->remoteSession() && m_sharedRanks > 0)
+        m_status->setText(tr("Running %n rank(s) on this machine's one GPU, one process each\u2026 (results and waits "
+                             "are real; times are not those of %n GPUs)",
+                             nullptr, m_sharedRanks));
+    else if (m_controller->remoteSession())
         m_status->setText(m_remoteHost.isEmpty() ? tr("Reading a run stream on this machine\u2026")
                                                  : tr("Running on %1 over SSH\u2026").arg(m_remoteHost));
     else

@@ -95,6 +95,9 @@ public slots:
     // the file in the status line.
     // Runs the open scenario on another machine over SSH (Run > Live on…).
     void runRemote(const RemoteTarget& target);
+    // The scenario's ranks as processes sharing this machine's one GPU, through the command line
+    // program `shardlab` (remote/sharedgpu.h); the caller checked sharedGpuProblem().
+    void runSharingGpu(const QString& shardlab);
     // Run > Profile a program…: `target` runs `shardlab profile --live` on this machine
     // (remote/profiledialog.h); its timeline appears once the program's communicators are known.
     // `resultFile`: where `shardlab profile` saves the run (named in the banner afterwards).
@@ -136,6 +139,7 @@ private:
     Scenario m_scenario;
     Scenario m_running; // what the current run runs (the scenario, a sandbox variant, a file's)
     QString m_remoteHost; // the machine of the last remote run, for the status line
+    int m_sharedRanks = 0; // > 0: the run in progress is that many ranks sharing this machine's GPU
     QString m_profiled;   // the program being profiled, for the status line (empty: not a profile)
     void showStreaming();
     bool m_hasScenario = false;

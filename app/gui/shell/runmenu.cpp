@@ -9,6 +9,7 @@
 #include "i18n/language.h"
 #include "remote/profiledialog.h"
 #include "remote/remotedialog.h"
+#include "remote/sharedgpu.h"
 #include "report/report_writer.h"
 #include "run/runcontroller.h"
 #include "run/runpage.h"
@@ -102,6 +103,37 @@ void MainWindow::buildRunMenu()
                 const ProfileRequest request = dialog.request();
                 m_run->runProfile(request.target(), request.command, request.resultFile());
             });
+    // the course's two-GPU lab on this machine's one GPU: one process per rank (remote/sharedgpu.h)
+    QAction* shareGpu = addNamedAction(menu, QStringLiteral("run.shareGpu"), tr("Live with ranks sharing this &GPU"),
+                                       QString(), {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_5)});
+    auto explainShareGpu = [this, shareGpu] {
+        const int ranks = m_run->scenario().ranks();
+        const QString problem = !m_run->controller()->liveAvailable()
+                                    ? tr("Live mode is not available here: %1").arg(m_run->controller()->liveExplanation())
+                                    : sharedGpuProblem(ranks);
+        if (problem.isEmpty())
+            shareGpu->setText(tr("Live with %n ranks on this one &GPU", nullptr, ranks));
+        else
+            shareGpu->setText(tr("Live with ranks sharing this &GPU"));
+        shareGpu->setToolTip(problem.isEmpty()
+                                 ? tr("Run the scenario's %n ranks as %n processes on this machine's one GPU, NCCL "
+                                      "talking over loopback sockets: results, verification and waits are real; times "
+                                      "are not those of %n GPUs",
+                                      nullptr, ranks)
+                                 : problem);
+        shareGpu->setStatusTip(shareGpu->toolTip());
+        return problem;
+    };
+    connect(menu, &QMenu::aboutToShow, this, explainShareGpu);
+    explainShareGpu();
+    connect(shareGpu, &QAction::triggered, this, [this, explainShareGpu] {
+        if (const QString problem = explainShareGpu(); !problem.isEmpty()) {
+            m_prompter->showError(tr("Live with ranks sharing this GPU"), problem, QString());
+            return;
+        }
+        m_pages->setCurrentWidget(m_run);
+        m_run->runSharingGpu(ProfileRequest::defaultShardlab());
+    });
     connect(simulate, &QAction::triggered, this, [this] { m_run->setMode(RunKind::Simulate); });
     connect(live, &QAction::triggered, this, [this] { m_run->setMode(RunKind::Live); });
     connect(m_run, &RunPage::modeChanged, this, [this, simulate, live](RunKind mode) {

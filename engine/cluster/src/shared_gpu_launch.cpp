@@ -76,7 +76,7 @@ Message sharedGpuRanksProblem(int ranks)
 {
     if (ranks >= kMinSharedGpuRanks && ranks <= kMaxSharedGpuRanks)
         return {};
-    return Message("share_gpu.ranks").with("ranks", ranks).with("min", kMinSharedGpuRanks).with("max", kMaxSharedGpuRanks);
+    return Message("share_gpu.ranks").with("option", "--share-gpu").with("ranks", ranks).with("min", kMinSharedGpuRanks).with("max", kMaxSharedGpuRanks);
 }
 
 std::optional<std::string> sharedGpuChoice(const Environment& env)

@@ -279,6 +279,8 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
             r.group = scenario.groupOf(op);
             break;
         }
+    if (r.run.sharedGpu > 0) // its times are not those of N GPUs: said before anything else
+        r.notes.push_back(Message("live.note.shared_gpu").with("ranks", r.run.sharedGpu));
     if (!r.hasCollective)
         r.notes.push_back(Message("report.note.no_collective"));
     if (r.run.hang)
