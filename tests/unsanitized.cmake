@@ -17,6 +17,13 @@ if(SHARDLAB_HAVE_LIVE)
               ${PROJECT_SOURCE_DIR}/examples/profile/train_ddp.py ${_check})
     set_tests_properties(gpu.example.${_check} PROPERTIES LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 600 RUN_SERIAL ON)
   endforeach()
+  # `live --share-gpu N` on the one GPU (tests/gpu/share_gpu_gpu.sh says what each check holds).
+  foreach(_check run straggler four hang stream report zh kill oversize)
+    add_test(NAME gpu.share_gpu.${_check}
+      COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/gpu/share_gpu_gpu.sh $<TARGET_FILE:shardlab> ${PROJECT_SOURCE_DIR}/resources/scenarios
+              ${PROJECT_SOURCE_DIR}/bench ${_check})
+    set_tests_properties(gpu.share_gpu.${_check} PROPERTIES LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 600 RUN_SERIAL ON)
+  endforeach()
   # What that script decides (skip, one GPU, the straggler's waits, the sweep's busbw), against
   # stand-ins with known figures: no GPU needed.
   add_test(NAME examples_gpu_script_verdicts
