@@ -2956,10 +2956,6 @@ first mismatch</source>
             <numerusform>把场景的 %n 个 Rank 作为 %n 个进程放在本机的一块 GPU 上运行，NCCL 通过回环套接字通信：结果、校验和等待都是真实的；时间却不是 %n 块 GPU 的时间</numerusform>
         </translation>
     </message>
-    <message>
-        <source>Live with ranks sharing this GPU</source>
-        <translation>多个 Rank 共用本机这块 GPU 实测</translation>
-    </message>
 </context>
 <context>
     <name>shardlab::gui::MemoryBars</name>

@@ -27,6 +27,7 @@
 #include <QDialogButtonBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QSignalSpy>
@@ -475,7 +476,8 @@ private slots:
         QVERIFY2(failed.isEmpty(), qPrintable(page.message()));
         QFile args(dir.filePath(QStringLiteral("args")));
         QVERIFY(args.open(QIODevice::ReadOnly));
-        QCOMPARE(QString::fromUtf8(args.readAll()).trimmed(), QStringLiteral("live --share-gpu 4 --stream -"));
+        QCOMPARE(QString::fromUtf8(args.readAll()).trimmed(), QStringLiteral("live --share-gpu 4 --watchdog-ms 10000 --stream -"));
+        args.close();
         QFile sentFile(dir.filePath(QStringLiteral("scenario.json")));
         QVERIFY(sentFile.open(QIODevice::ReadOnly));
         auto sent = parseScenario(sentFile.readAll().toStdString(), "sent");
@@ -487,6 +489,34 @@ private slots:
         // what cannot share one GPU says why
         QVERIFY(sharedGpuProblem(1).contains(QStringLiteral("between 2 and 8")));
         QVERIFY(!sharedGpuProblem(9).isEmpty());
+
+        // As a mode, every run of the page goes that way: the hang sandbox's variants (runScenario)
+        // too, with the sandbox's deadline; the page's own Live (one GPU per rank) turns it off.
+        page.useLiveRunner([](const Scenario& s, const LiveOptions&) { return simulate(s); }, QStringLiteral("test"));
+        page.setMode(RunKind::Live);
+        page.setShareGpu(true);
+        page.setWatchdogMs(2500);
+        QVERIFY(QFile::remove(args.fileName()));
+        finished.clear();
+        page.runScenario(scenario);
+        QVERIFY2(QTest::qWaitFor([&] { return !finished.isEmpty() || !failed.isEmpty(); }, kWaitMs), "no end");
+        QVERIFY(args.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(args.readAll()).trimmed(), QStringLiteral("live --share-gpu 4 --watchdog-ms 2500 --stream -"));
+        Scenario sixteen = scenario;
+        while (sixteen.topology.gpus.size() < 16)
+            sixteen.topology.gpus.push_back(sixteen.topology.gpus.front());
+        failed.clear();
+        page.runScenario(sixteen);
+        QCOMPARE(failed.size(), 1);
+        QVERIFY2(page.message().contains(QStringLiteral("between 2 and 8")), qPrintable(page.message()));
+        QRadioButton* liveRadio = nullptr;
+        for (QRadioButton* b : page.findChildren<QRadioButton*>())
+            if (b->text().contains(QStringLiteral("Live")))
+                liveRadio = b;
+        QVERIFY(liveRadio);
+        liveRadio->click();
+        QVERIFY(!page.shareGpu());
+        QCOMPARE(page.mode(), RunKind::Live);
     }
 
     void aMarkupErrorFromTheRemoteRunShowsLiterallyOnTheRunPage()

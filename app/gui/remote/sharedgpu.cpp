@@ -6,13 +6,15 @@
 
 namespace shardlab::gui {
 
-RemoteTarget sharedGpuTarget(const QString& shardlab, int ranks)
+RemoteTarget sharedGpuTarget(const QString& shardlab, int ranks, double watchdogMs)
 {
     RemoteTarget t;
     t.host = QCoreApplication::translate("shardlab::gui::SharedGpu", "this machine");
     t.onThisMachine = true;
-    t.command = QStringLiteral("exec ") + shellQuoted(shardlab) + QStringLiteral(" live --share-gpu ") + QString::number(ranks)
-                + QStringLiteral(" --stream -");
+    t.command = QStringLiteral("exec ") + shellQuoted(shardlab) + QStringLiteral(" live --share-gpu ") + QString::number(ranks);
+    if (watchdogMs > 0)
+        t.command += QStringLiteral(" --watchdog-ms ") + QString::number(watchdogMs, 'g', 10);
+    t.command += QStringLiteral(" --stream -");
     return t;
 }
 

@@ -9,8 +9,9 @@
 
 namespace shardlab::gui {
 
-// The command for the open scenario's `ranks` on this machine, through `shardlab` (a path).
-RemoteTarget sharedGpuTarget(const QString& shardlab, int ranks);
+// The command for a scenario's `ranks` on this machine, through `shardlab` (a path), with the
+// watchdog's deadline (--watchdog-ms; <= 0: the command's default).
+RemoteTarget sharedGpuTarget(const QString& shardlab, int ranks, double watchdogMs = 0);
 // Why a scenario of `ranks` GPUs cannot run so (empty when it can), in the user's language.
 QString sharedGpuProblem(int ranks);
 

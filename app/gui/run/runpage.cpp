@@ -9,6 +9,7 @@
 #include "run/playbackcontroller.h"
 #include "run/runcontroller.h"
 #include "run/summarypanel.h"
+#include "remote/profiledialog.h"
 #include "remote/sharedgpu.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
@@ -120,7 +121,11 @@ RunPage::RunPage(QWidget* parent) : QWidget(parent)
     for (QShortcut* s : m_playback->installShortcuts(this))
         m_shortcuts << s;
 
-    connect(m_modeGroup, &QButtonGroup::idClicked, this, [this](int id) { setMode(static_cast<RunKind>(id)); });
+    connect(m_modeGroup, &QButtonGroup::idClicked, this, [this](int id) {
+        m_shareGpu = false; // the page's Live is this machine's GPUs, one rank each
+        setMode(static_cast<RunKind>(id));
+        emit modeChanged(m_mode);
+    });
     connect(m_runButton, &QPushButton::clicked, this, &RunPage::run);
     connect(m_cancelButton, &QPushButton::clicked, this, &RunPage::cancel);
     connect(m_controller, &RunController::started, this, &RunPage::onStarted);
@@ -277,16 +282,41 @@ void RunPage::run()
 {
     if (!m_hasScenario)
         return;
-    m_running = m_scenario;
-    m_sharedRanks = 0;
-    m_controller->start(m_scenario, m_mode);
+    runScenario(m_scenario);
 }
 
 void RunPage::runScenario(const Scenario& scenario)
 {
+    if (m_mode == RunKind::Live && m_shareGpu) {
+        startSharingGpu(scenario);
+        return;
+    }
     m_running = scenario;
     m_sharedRanks = 0;
     m_controller->start(scenario, m_mode);
+}
+
+void RunPage::startSharingGpu(const Scenario& scenario)
+{
+    if (const QString problem = sharedGpuProblem(scenario.ranks()); !problem.isEmpty()) {
+        showBanner(problem, true);
+        emit runFailed(problem);
+        return;
+    }
+    m_running = scenario;
+    m_profiled.clear();
+    m_remoteHost.clear();
+    m_sharedRanks = scenario.ranks();
+    const QString shardlab = m_shardlab.isEmpty() ? ProfileRequest::defaultShardlab() : m_shardlab;
+    m_controller->startRemote(scenario, sharedGpuTarget(shardlab, m_sharedRanks, watchdogMs()));
+}
+
+void RunPage::setShareGpu(bool on)
+{
+    if (on == m_shareGpu)
+        return;
+    m_shareGpu = on;
+    emit modeChanged(m_mode); // the Run menu shows which Live it is
 }
 
 void RunPage::runRemote(const RemoteTarget& target)
@@ -304,11 +334,8 @@ void RunPage::runSharingGpu(const QString& shardlab)
 {
     if (!m_hasScenario)
         return;
-    m_running = m_scenario;
-    m_profiled.clear();
-    m_remoteHost.clear();
-    m_sharedRanks = m_scenario.ranks();
-    m_controller->startRemote(m_scenario, sharedGpuTarget(shardlab, m_sharedRanks));
+    m_shardlab = shardlab;
+    startSharingGpu(m_scenario);
 }
 
 void RunPage::runProfile(const RemoteTarget& target, const QString& program, const QString& resultFile)

@@ -98,6 +98,13 @@ public slots:
     // The scenario's ranks as processes sharing this machine's one GPU, through the command line
     // program `shardlab` (remote/sharedgpu.h); the caller checked sharedGpuProblem().
     void runSharingGpu(const QString& shardlab);
+    // Live with the scenario's ranks sharing this machine's one GPU: while on (and the mode is
+    // Live), Run, the hang sandbox's runs and the lessons' runs go through `shardlab live
+    // --share-gpu N --stream -` (remote/sharedgpu.h). Choosing Simulate or Live turns it off.
+    void setShareGpu(bool on);
+    bool shareGpu() const { return m_shareGpu; }
+    // The command line program those runs use (default: the one installed beside this program).
+    void setShardlabProgram(const QString& path) { m_shardlab = path; }
     // Run > Profile a program…: `target` runs `shardlab profile --live` on this machine
     // (remote/profiledialog.h); its timeline appears once the program's communicators are known.
     // `resultFile`: where `shardlab profile` saves the run (named in the banner afterwards).
@@ -132,6 +139,7 @@ private:
     void onCancelled(quint64 id);
     void onLiveAvailability(bool available, const QString& explanation);
     void showBanner(const QString& text, bool error);
+    void startSharingGpu(const Scenario& scenario);
     void showTimeline(std::shared_ptr<const TimelineData> data);
     void setRunning(bool running);
     void fitSidePanel();
@@ -140,6 +148,8 @@ private:
     Scenario m_running; // what the current run runs (the scenario, a sandbox variant, a file's)
     QString m_remoteHost; // the machine of the last remote run, for the status line
     int m_sharedRanks = 0; // > 0: the run in progress is that many ranks sharing this machine's GPU
+    bool m_shareGpu = false;
+    QString m_shardlab;
     QString m_profiled;   // the program being profiled, for the status line (empty: not a profile)
     void showStreaming();
     bool m_hasScenario = false;

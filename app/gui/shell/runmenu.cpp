@@ -103,18 +103,21 @@ void MainWindow::buildRunMenu()
                 const ProfileRequest request = dialog.request();
                 m_run->runProfile(request.target(), request.command, request.resultFile());
             });
-    // the course's two-GPU lab on this machine's one GPU: one process per rank (remote/sharedgpu.h)
+    // the course's two-GPU lab on this machine's one GPU, a third mode: one process per rank
+    // (remote/sharedgpu.h); Run, the hang sandbox and the lessons then run that way
     QAction* shareGpu = addNamedAction(menu, QStringLiteral("run.shareGpu"), tr("Live with ranks sharing this &GPU"),
                                        QString(), {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_5)});
+    shareGpu->setCheckable(true);
+    m_modeGroup->addAction(shareGpu);
+    menu->insertAction(why, shareGpu); // under Live, above the reason live mode is unavailable
     auto explainShareGpu = [this, shareGpu] {
         const int ranks = m_run->scenario().ranks();
-        const QString problem = !m_run->controller()->liveAvailable()
-                                    ? tr("Live mode is not available here: %1").arg(m_run->controller()->liveExplanation())
-                                    : sharedGpuProblem(ranks);
-        if (problem.isEmpty())
-            shareGpu->setText(tr("Live with %n ranks on this one &GPU", nullptr, ranks));
-        else
-            shareGpu->setText(tr("Live with ranks sharing this &GPU"));
+        const bool available = m_run->controller()->liveAvailable();
+        const QString problem = !available ? tr("Live mode is not available here: %1").arg(m_run->controller()->liveExplanation())
+                                           : sharedGpuProblem(ranks);
+        shareGpu->setEnabled(available);
+        shareGpu->setText(problem.isEmpty() ? tr("Live with %n ranks on this one &GPU", nullptr, ranks)
+                                            : tr("Live with ranks sharing this &GPU"));
         shareGpu->setToolTip(problem.isEmpty()
                                  ? tr("Run the scenario's %n ranks as %n processes on this machine's one GPU, NCCL "
                                       "talking over loopback sockets: results, verification and waits are real; times "
@@ -122,22 +125,24 @@ void MainWindow::buildRunMenu()
                                       nullptr, ranks)
                                  : problem);
         shareGpu->setStatusTip(shareGpu->toolTip());
-        return problem;
     };
     connect(menu, &QMenu::aboutToShow, this, explainShareGpu);
+    connect(m_run, &RunPage::liveAvailabilityChanged, this, explainShareGpu);
     explainShareGpu();
-    connect(shareGpu, &QAction::triggered, this, [this, explainShareGpu] {
-        if (const QString problem = explainShareGpu(); !problem.isEmpty()) {
-            m_prompter->showError(tr("Live with ranks sharing this GPU"), problem, QString());
-            return;
-        }
-        m_pages->setCurrentWidget(m_run);
-        m_run->runSharingGpu(ProfileRequest::defaultShardlab());
+    connect(shareGpu, &QAction::triggered, this, [this] {
+        m_run->setMode(RunKind::Live);
+        m_run->setShareGpu(m_run->mode() == RunKind::Live);
     });
-    connect(simulate, &QAction::triggered, this, [this] { m_run->setMode(RunKind::Simulate); });
-    connect(live, &QAction::triggered, this, [this] { m_run->setMode(RunKind::Live); });
-    connect(m_run, &RunPage::modeChanged, this, [this, simulate, live](RunKind mode) {
-        (mode == RunKind::Live ? live : simulate)->setChecked(true);
+    connect(simulate, &QAction::triggered, this, [this] {
+        m_run->setShareGpu(false);
+        m_run->setMode(RunKind::Simulate);
+    });
+    connect(live, &QAction::triggered, this, [this] {
+        m_run->setShareGpu(false);
+        m_run->setMode(RunKind::Live);
+    });
+    connect(m_run, &RunPage::modeChanged, this, [this, simulate, live, shareGpu](RunKind mode) {
+        (mode == RunKind::Live ? (m_run->shareGpu() ? shareGpu : live) : simulate)->setChecked(true);
         m_report->setMode(mode == RunKind::Live ? RunMode::Live : RunMode::Simulated);
     });
     menu->addSeparator();
