@@ -72,7 +72,7 @@ QStringList clippedNow(MainWindow& w, double minDiagramPx, bool detailedDiagram)
     for (QCustomPlot* plot : w.findChildren<QCustomPlot*>()) {
         if (!plot->isVisible() || plot->width() < 50 || plot->height() < 50)
             continue;
-        problems << clippedAxisLabels(plot);
+        problems << clippedAxisLabels(plot) << crowdedTickLabels(plot);
     }
     for (QTabBar* bar : w.findChildren<QTabBar*>()) {
         if (!bar->isVisible() || bar->count() == 0)

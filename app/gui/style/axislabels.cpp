@@ -3,6 +3,7 @@
 #include <QFontMetrics>
 
 #include <algorithm>
+#include <cmath>
 
 #include "timeline/qcustomplot_include.h"
 
@@ -38,11 +39,36 @@ void layOut(QCustomPlot* plot)
     layout->update(QCPLayoutElement::upLayout);
 }
 
+// Ticks on a vertical axis need a line and a half of their font each: on a short plot in
+// presenter mode's large fonts "125 100 75 50 25 0" ran into each other. The axis asks its ticker
+// for as many ticks as fit (at most the count the view chose, kept in a property), at least two.
+// Log axes keep their powers (setLogAxis).
+constexpr const char* kWantedTicks = "shardlabWantedTickCount";
+constexpr double kTickSpacingLines = 1.5;
+
+void fitTicks(QCPAxis* axis)
+{
+    if (axis->orientation() != Qt::Vertical || !axis->visible() || !axis->tickLabels() || !axis->ticker()
+        || axis->scaleType() == QCPAxis::stLogarithmic || dynamic_cast<QCPAxisTickerLog*>(axis->ticker().data()))
+        return;
+    if (!axis->property(kWantedTicks).isValid())
+        axis->setProperty(kWantedTicks, axis->ticker()->tickCount());
+    const int wanted = axis->property(kWantedTicks).toInt();
+    const double line = QFontMetricsF(axis->tickLabelFont()).height();
+    const int fits = static_cast<int>(axisLength(axis) / (kTickSpacingLines * line));
+    const int count = std::clamp(fits, 2, std::max(2, wanted));
+    if (axis->ticker()->tickCount() != count)
+        axis->ticker()->setTickCount(count);
+}
+
 void fitPlot(QCustomPlot* plot)
 {
     if (plot->width() <= 0 || plot->height() <= 0)
         return;
     layOut(plot);
+    for (QCPAxisRect* rect : plot->axisRects())
+        for (QCPAxis* axis : rect->axes())
+            fitTicks(axis);
     for (QCPAxisRect* rect : plot->axisRects())
         for (QCPAxis* axis : rect->axes()) {
             const QString whole = wholeLabel(axis);
@@ -111,6 +137,32 @@ FittedLabel fitAxisLabel(const QString& whole, const QFont& wanted, int length)
 void keepAxisLabelsWhole(QCustomPlot* plot)
 {
     QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [plot] { fitPlot(plot); });
+}
+
+QStringList crowdedTickLabels(QCustomPlot* plot)
+{
+    QStringList out;
+    plot->replot(QCustomPlot::rpImmediateRefresh); // the tick vectors of the layout as it is now
+    for (QCPAxisRect* rect : plot->axisRects())
+        for (QCPAxis* axis : rect->axes()) {
+            if (!axis->visible() || !axis->tickLabels() || axis->orientation() != Qt::Vertical)
+                continue;
+            const QVector<double> ticks = axis->tickVector();
+            const double line = QFontMetricsF(axis->tickLabelFont()).height();
+            for (int i = 1; i < ticks.size(); ++i) {
+                const double gap = std::abs(axis->coordToPixel(ticks[i]) - axis->coordToPixel(ticks[i - 1]));
+                if (gap < line) {
+                    out << QStringLiteral("%1: ticks %2 and %3 are %4 px apart, their labels %5 px high")
+                               .arg(plot->objectName())
+                               .arg(ticks[i - 1])
+                               .arg(ticks[i])
+                               .arg(gap, 0, 'f', 1)
+                               .arg(line, 0, 'f', 1);
+                    break;
+                }
+            }
+        }
+    return out;
 }
 
 QStringList clippedAxisLabels(QCustomPlot* plot)

@@ -27,5 +27,9 @@ FittedLabel fitAxisLabel(const QString& whole, const QFont& wanted, int length);
 // The labels of `plot` (axis name: label) that are longer than their axis as laid out now: what
 // the tests that render every page at projector and laptop sizes look for.
 QStringList clippedAxisLabels(QCustomPlot* plot);
+// The vertical axes of `plot` whose neighbouring tick labels overlap as laid out now (closer than
+// a line of their font). Every replot first asks a vertical axis for no more ticks than fit a line
+// and a half apart (at most as many as the view chose), so this stays empty.
+QStringList crowdedTickLabels(QCustomPlot* plot);
 
 } // namespace shardlab::gui

@@ -58,6 +58,11 @@ std::function<void()> apply(QCustomPlot* plot, bool dark, double fontScale)
             guard->setBackground(oldProperty.canConvert<QBrush>() ? oldProperty.value<QBrush>() : QBrush(Qt::white));
         });
     }
+    // Larger fonts need a taller plot, or its axis has room for one or two tick labels only (the
+    // Diagnosis chart in presenter mode: "125 100 75 50 25 0" in 100 px); the page scrolls instead.
+    if (fontScale > 1)
+        set(plot, [plot] { return plot->minimumHeight(); }, [plot](int h) { plot->setMinimumHeight(h); },
+            qRound(plot->minimumHeight() * fontScale));
     for (QCPAxisRect* rect : plot->axisRects())
         for (QCPAxis* a : rect->axes()) {
             set(a, [a] { return a->labelFont(); }, [a](const QFont& f) { a->setLabelFont(f); }, scaled(a->labelFont(), fontScale));
