@@ -8,6 +8,7 @@
 #include "run/playbackcontroller.h"
 #include "run/runpage.h"
 #include "shell/mainwindow.h"
+#include "shell/presentermode.h"
 #include "shell/projectorview.h"
 #include "timeline/timelineview.h"
 #include "topology/gpucarditem.h"
@@ -17,6 +18,7 @@
 #include "timeline/qcustomplot_include.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QDockWidget>
 #include <QScreen>
 
@@ -105,6 +107,47 @@ private slots:
         QTest::keyClick(w.projector(), Qt::Key_F11, Qt::ShiftModifier);
         QTRY_VERIFY(w.projector() == nullptr);
         QVERIFY(!toggle->isChecked());
+    }
+
+    // Opened in presenter mode (dark): its fonts are the plain font times its own scale, not
+    // times presenter mode's as well; the diagram keeps two fifths of the screen and is black;
+    // leaving presenter mode leaves the projector's fonts alone.
+    void inPresenterModeItKeepsItsOwnScaleAndTheDarkTheme()
+    {
+        MainWindow w;
+        test::ScriptedPrompter prompter;
+        w.setPrompter(&prompter);
+        w.resize(1200, 760);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openFile(QStringLiteral(SHARDLAB_SCENARIO_DIR "/straggler-12-6-4-2.shardlab.json"));
+        QSignalSpy finished(w.runPage(), &RunPage::runFinished);
+        w.runPage()->run();
+        QVERIFY(finished.wait(20000));
+        w.lessonsDock()->hide();
+        const double plain = QApplication::font().pointSizeF();
+        w.presenter()->setTheme(PresenterMode::Theme::Dark);
+        w.presenter()->setActive(true);
+        QCoreApplication::processEvents();
+        w.action(QStringLiteral("view.projector"))->trigger();
+        ProjectorView* p = w.projector();
+        QVERIFY(p);
+        QVERIFY(QTest::qWaitForWindowExposed(p));
+        QCoreApplication::processEvents();
+        QTRY_VERIFY(p->diagram()->width() > 0);
+        QVERIFY2(qAbs(p->font().pointSizeF() - plain * ProjectorView::kFontScale) < 0.05,
+                 qPrintable(QStringLiteral("%1 pt, plain %2 pt").arg(p->font().pointSizeF()).arg(plain)));
+        QTRY_VERIFY2(p->diagram()->width() >= p->width() * 0.35,
+                     qPrintable(QStringLiteral("diagram %1 px of %2").arg(p->diagram()->width()).arg(p->width())));
+        QCOMPARE(p->diagram()->backgroundBrush().color().lightness() < 40, true);
+        QVERIFY(p->timeline()->plot()->xAxis->tickLabelColor().lightness() > 200); // white ink
+        const double projectorTicks = p->timeline()->plot()->xAxis->tickLabelFont().pointSizeF();
+        w.presenter()->setActive(false);
+        QCoreApplication::processEvents();
+        QCOMPARE(p->timeline()->plot()->xAxis->tickLabelFont().pointSizeF(), projectorTicks);
+        QVERIFY(qAbs(p->font().pointSizeF() - plain * ProjectorView::kFontScale) < 0.05);
+        QTest::keyClick(p, Qt::Key_Escape);
+        QTRY_VERIFY(w.projector() == nullptr);
     }
 };
 

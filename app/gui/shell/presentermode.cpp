@@ -208,8 +208,9 @@ void PresenterMode::applyLook()
     // Fonts a widget set for itself are scaled by hand (measured before the application font
     // grows, which the others follow).
     m_fonts.clear();
+    // (only the main window's: a window of its own, such as the projector view, keeps the fonts it chose)
     for (QWidget* w : m_window->findChildren<QWidget*>())
-        if (w->testAttribute(Qt::WA_SetFont))
+        if (w->testAttribute(Qt::WA_SetFont) && w->window() == m_window)
             m_fonts.emplace_back(w, w->font());
     QFont larger = m_appFont;
     if (larger.pointSizeF() > 0)
@@ -244,7 +245,8 @@ void PresenterMode::applyLook()
     if (dark)
         whitenIcons();
     for (QCustomPlot* plot : m_window->findChildren<QCustomPlot*>())
-        m_undo.push_back(plottheme::apply(plot, dark, kFontScale));
+        if (plot->window() == m_window)
+            m_undo.push_back(plottheme::apply(plot, dark, kFontScale));
     for (QGraphicsView* view : m_window->findChildren<QGraphicsView*>()) {
         const QBrush old = view->backgroundBrush();
         view->setBackgroundBrush(dark ? QBrush(QColor(0x0A, 0x0A, 0x0A)) : QBrush(Qt::white));

@@ -3,6 +3,7 @@
 #include "lessons/lesson_browser.h"
 #include "run/playbackcontroller.h"
 #include "run/runpage.h"
+#include "style/plottheme.h"
 #include "timeline/timelineview.h"
 #include "topology/topologyscene.h"
 #include "topology/topologyview.h"
@@ -15,9 +16,12 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace shardlab::gui {
 
-ProjectorView::ProjectorView(TopologyScene* scene, RunPage* run, LessonBrowser* lessons, QWidget* parent)
+ProjectorView::ProjectorView(TopologyScene* scene, RunPage* run, LessonBrowser* lessons, QWidget* parent,
+                             double appFontScale, bool dark)
     : QWidget(parent, Qt::Window), m_run(run), m_lessons(lessons)
 {
     setObjectName(QStringLiteral("projectorView"));
@@ -26,7 +30,7 @@ ProjectorView::ProjectorView(TopologyScene* scene, RunPage* run, LessonBrowser* 
     // every child is made after the font is set, so that each measures itself with it (the
     // timeline's axes take their fonts from the view's when it is made)
     QFont large = font();
-    large.setPointSizeF(large.pointSizeF() * kFontScale);
+    large.setPointSizeF(large.pointSizeF() * kFontScale / std::max(1.0, appFontScale));
     setFont(large);
 
     m_caption = new QLabel(this);
@@ -41,7 +45,10 @@ ProjectorView::ProjectorView(TopologyScene* scene, RunPage* run, LessonBrowser* 
 
     m_diagram = new TopologyView(scene, this);
     m_diagram->setInteractive(false);
+    m_diagram->setBackgroundBrush(dark ? QBrush(QColor(0x0A, 0x0A, 0x0A)) : QBrush(Qt::white));
     m_timeline = new TimelineView(this);
+    if (dark)
+        (void)plottheme::apply(m_timeline->plot(), true, 1.0); // goes with this window: nothing to undo
     m_split = new QSplitter(Qt::Horizontal, this);
     m_split->addWidget(m_diagram);
     m_split->addWidget(m_timeline);
@@ -109,7 +116,12 @@ void ProjectorView::showOn(QWidget* screenOf)
     showFullScreen();
     raise();
     activateWindow();
-    QTimer::singleShot(0, m_diagram, &TopologyView::fitToWindow);
+    QTimer::singleShot(0, this, [this] {
+        // two fifths for the diagram whatever the timeline's labels ask for (their lanes shrink)
+        const int width = m_split->width();
+        m_split->setSizes({width * 2 / 5, width - width * 2 / 5});
+        m_diagram->fitToWindow();
+    });
 }
 
 void ProjectorView::keyPressEvent(QKeyEvent* event)

@@ -25,10 +25,15 @@ class TopologyView;
 class ProjectorView : public QWidget {
     Q_OBJECT
 public:
-    // Every font here is this much larger than the application's: the caption twice as much again.
+    // Every font here is this much larger than the application's plain font: the caption 1.2
+    // times as much again.
     static constexpr double kFontScale = 1.8;
 
-    ProjectorView(TopologyScene* scene, RunPage* run, LessonBrowser* lessons, QWidget* parent = nullptr);
+    // `appFontScale`: how much larger the application's font is now than its plain one (presenter
+    // mode's scale while it is on), so that the projector's fonts do not grow by both. `dark`:
+    // presenter mode's dark theme, white on black (the diagram's background and the timeline's axes).
+    ProjectorView(TopologyScene* scene, RunPage* run, LessonBrowser* lessons, QWidget* parent = nullptr,
+                  double appFontScale = 1.0, bool dark = false);
 
     QString caption() const;
     TopologyView* diagram() const { return m_diagram; }

@@ -114,7 +114,10 @@ void MainWindow::setProjectorShown(bool shown)
         m_projector->close(); // deletes itself
         return;
     }
-    m_projector = new ProjectorView(topologyScene(), m_run, m_lessons, this);
+    // in presenter mode the application's font is already larger, and the dark theme's diagram is black
+    const bool presenting = m_presenter && m_presenter->isActive();
+    const bool dark = presenting && m_presenter->theme() == PresenterMode::Theme::Dark;
+    m_projector = new ProjectorView(topologyScene(), m_run, m_lessons, this, presenting ? PresenterMode::kFontScale : 1.0, dark);
     connect(m_projector, &ProjectorView::closed, this, [toggle] {
         const QSignalBlocker quiet(toggle);
         toggle->setChecked(false);
