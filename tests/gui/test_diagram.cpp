@@ -7,6 +7,9 @@
 #include "document/livefeedback.h"
 #include "gui_test_helpers.h"
 #include "i18n/language.h"
+#include "shell/presentermode.h"
+#include "style/theme.h"
+#include "topology/gpucarditem.h"
 #include "shardlab/model/presets.h"
 #include "shardlab/model/scenario_edit.h"
 #include "topology/linkitem.h"
@@ -14,6 +17,7 @@
 #include "topology/topologyscene.h"
 
 #include <QTest>
+#include <QTranslator>
 
 using namespace shardlab;
 using namespace shardlab::gui;
@@ -181,6 +185,40 @@ private slots:
         QVERIFY(!busy->hasTraffic());
         QVERIFY(!scene.card(0)->showsActivity());
         QVERIFY(scene.card(2)->activityText().isEmpty());
+    }
+
+    // Issue 29: in presenter mode's larger diagram text a card's state was cut ("computi…"). The
+    // state right of the title shrinks (down to 75%) before anything is elided, in both languages.
+    void aCardsStateStaysWholeInPresenterText()
+    {
+        Scenario s;
+        s.topology = *preset("teaching-4x16gb-pcie");
+        const double before = theme::diagramTextScale();
+        for (const char* language : {"en", "zh_CN"}) {
+            const QList<QTranslator*> old = QCoreApplication::instance()->findChildren<QTranslator*>();
+            i18n::installTranslations(QCoreApplication::instance(), QString::fromLatin1(language), false);
+            theme::setDiagramTextScale(PresenterMode::kDiagramTextScale);
+            {
+                SceneOn on(s.topology);
+                ActivitySnapshot frame;
+                frame.timeUs = 1;
+                frame.ranks = {ActivityState::Communicate, ActivityState::Compute, ActivityState::Wait, ActivityState::Paging};
+                frame.waitingFor = {-1, -1, 1, -1};
+                frame.links.resize(s.topology.links.size());
+                on.scene.setActivity(frame);
+                for (int r = 0; r < 4; ++r) {
+                    const GpuCardItem::HeaderRight right = on.scene.card(r)->headerRight();
+                    QCOMPARE(right.text, on.scene.card(r)->activityText());
+                    QVERIFY(right.font.pointSizeF() >= 0.74 * theme::diagramFont(9.5, true).pointSizeF());
+                }
+            }
+            for (QTranslator* t : QCoreApplication::instance()->findChildren<QTranslator*>())
+                if (!old.contains(t)) {
+                    QCoreApplication::removeTranslator(t);
+                    delete t;
+                }
+        }
+        theme::setDiagramTextScale(before);
     }
 
     // Issue 29: 63 ranks waiting for one straggler drew 63 curves over 64 small cards. Beyond

@@ -6,6 +6,7 @@
 #include "topology/shardtileitem.h"
 #include "topology/topologyscene.h"
 
+#include <QFontMetricsF>
 #include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneDragDropEvent>
 #include <QMimeData>
@@ -129,6 +130,33 @@ QString GpuCardItem::activityText() const
     return {};
 }
 
+GpuCardItem::HeaderRight GpuCardItem::headerRight() const
+{
+    // right of the title as drawn (wider in presenter mode, or for GPU 10 and up)
+    const QFontMetricsF titleMetrics(theme::diagramFont(13, true));
+    const double rightFrom = kPad + titleMetrics.horizontalAdvance(Labels::gpu(m_rank)) + 8;
+    HeaderRight out;
+    out.box = QRectF(rightFrom, 6, std::max(0.0, m_rect.width() - kPad - rightFrom), kHeaderH);
+    const QString whole = m_showActivity ? activityText() : m_device;
+    const QFont wanted = theme::diagramFont(9.5, m_showActivity);
+    auto fit = [&](const QRectF& box) {
+        for (double scale : {1.0, 0.9, 0.8, 0.75}) {
+            out.font = wanted;
+            out.font.setPointSizeF(wanted.pointSizeF() * scale);
+            if (QFontMetricsF(out.font).horizontalAdvance(whole) <= box.width())
+                return true;
+        }
+        return false;
+    };
+    if (!fit(out.box) && m_showActivity) {
+        out.box = QRectF(kPad, kSpeedTop, std::max(0.0, m_rect.width() - 2 * kPad), kInfoH);
+        out.onSpeedLine = true;
+        fit(out.box);
+    }
+    out.text = QFontMetricsF(out.font).elidedText(whole, Qt::ElideRight, out.box.width());
+    return out;
+}
+
 QColor GpuCardItem::gaugeColour() const
 {
     switch (m_state) {
@@ -188,15 +216,10 @@ void GpuCardItem::paintFull(QPainter* p)
     const QRectF header(kPad, 6, w - 2 * kPad, kHeaderH);
     const QString title = Labels::gpu(m_rank);
     p->drawText(header, Qt::AlignLeft | Qt::AlignVCenter, title);
-    // the device or activity to the right of the title as drawn (wider in presenter mode, or for
-    // GPU 10 and up), elided to what is left
-    const double rightFrom = kPad + p->fontMetrics().horizontalAdvance(title) + 8;
-    const QString right = m_showActivity ? activityText() : m_device;
-    p->setFont(theme::diagramFont(9.5, m_showActivity));
+    const HeaderRight right = headerRight();
+    p->setFont(right.font);
     p->setPen(m_showActivity ? theme::activityColour(m_activity).darker(130) : theme::mutedInk());
-    const QRectF rightBox(rightFrom, 6, std::max(0.0, w - kPad - rightFrom), kHeaderH);
-    p->drawText(rightBox, Qt::AlignRight | Qt::AlignVCenter,
-        p->fontMetrics().elidedText(right, Qt::ElideRight, int(rightBox.width())));
+    p->drawText(right.box, (right.onSpeedLine ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter, right.text);
 
     paintGauge(p, QRectF(kPad, kGaugeTop, w - 2 * kPad, kGaugeH), true);
 
@@ -210,10 +233,12 @@ void GpuCardItem::paintFull(QPainter* p)
         p->setPen(theme::mutedInk());
         p->drawText(info, Qt::AlignLeft | Qt::AlignVCenter, m_usageText);
     }
-    p->setFont(theme::diagramFont(9.5));
-    p->setPen(theme::mutedInk());
-    p->drawText(QRectF(kPad, kSpeedTop, w - 2 * kPad, kInfoH), Qt::AlignLeft | Qt::AlignVCenter,
-        tr("%1 TFLOP/s").arg(m_tflops, 0, 'g', 3));
+    if (!right.onSpeedLine) {
+        p->setFont(theme::diagramFont(9.5));
+        p->setPen(theme::mutedInk());
+        p->drawText(QRectF(kPad, kSpeedTop, w - 2 * kPad, kInfoH), Qt::AlignLeft | Qt::AlignVCenter,
+            tr("%1 TFLOP/s").arg(m_tflops, 0, 'g', 3));
+    }
     if (static_cast<int>(m_tiles.size()) > m_tileItems.size()) {
         const QRectF more(m_rect.width() - kPad - ShardTileItem::kWidth,
             kTilesTop + ShardTileItem::kHeight + ShardTileItem::kGap, ShardTileItem::kWidth, ShardTileItem::kHeight);

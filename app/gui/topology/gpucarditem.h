@@ -8,6 +8,7 @@
 #include "shardlab/sim/activity.h"
 
 #include <QColor>
+#include <QFont>
 #include <QGraphicsObject>
 #include <QString>
 
@@ -67,6 +68,17 @@ public:
     QList<ShardTileItem*> tileItems() const { return m_tileItems; }
     ActivityState activity() const { return m_activity; }
     QString activityText() const;
+    // What the header shows right of the title (the activity while a run plays, else the device)
+    // and in which font: the font shrinks down to 75% before the text is elided. An activity that
+    // still does not fit there (presenter mode's larger text: "communicating", "waits for GPU 3")
+    // takes the speed's line under the gauge instead, the card's whole width.
+    struct HeaderRight {
+        QString text;
+        QFont font;
+        QRectF box;
+        bool onSpeedLine = false;
+    };
+    HeaderRight headerRight() const;
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
