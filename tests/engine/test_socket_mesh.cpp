@@ -3,6 +3,8 @@
 // ends in order or dies, and the variable that hands a process its ends.
 #include "shardlab/cluster/socket_mesh.h"
 
+#include "on_every_rank.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -25,14 +27,7 @@ std::vector<std::unique_ptr<Transport>> meshOf(int n)
     return out;
 }
 
-void onEveryRank(int n, const std::function<void(int)>& body)
-{
-    std::vector<std::thread> threads;
-    for (int r = 0; r < n; ++r)
-        threads.emplace_back(body, r);
-    for (auto& t : threads)
-        t.join();
-}
+using test::onEveryRank;
 
 Bytes8 pattern(size_t n, int seed)
 {

@@ -2,6 +2,8 @@
 // variable sizes, barrier, and what a missing rank looks like.
 #include "shardlab/cluster/in_process_job.h"
 
+#include "on_every_rank.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -12,15 +14,7 @@
 using namespace shardlab;
 
 namespace {
-// Runs body(rank) on one thread per rank.
-void onEveryRank(int n, const std::function<void(int)>& body)
-{
-    std::vector<std::thread> threads;
-    for (int r = 0; r < n; ++r)
-        threads.emplace_back(body, r);
-    for (auto& t : threads)
-        t.join();
-}
+using test::onEveryRank;
 Bytes8 bytes(size_t n, int seed)
 {
     Bytes8 b(n);

@@ -25,6 +25,19 @@
 using namespace shardlab;
 using namespace shardlab::gui;
 
+// The window shown with the straggler example run, the Lessons dock closed.
+void showStragglerRun(MainWindow& w, test::ScriptedPrompter& prompter, QSignalSpy& finished)
+{
+    w.setPrompter(&prompter);
+    w.resize(1200, 760);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openFile(QStringLiteral(SHARDLAB_SCENARIO_DIR "/straggler-12-6-4-2.shardlab.json"));
+    w.runPage()->run();
+    QVERIFY(finished.wait(20000));
+    w.lessonsDock()->hide();
+}
+
 class TestProjector : public QObject {
     Q_OBJECT
 private slots:
@@ -32,15 +45,10 @@ private slots:
     {
         MainWindow w;
         test::ScriptedPrompter prompter;
-        w.setPrompter(&prompter);
-        w.resize(1200, 760);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.openFile(QStringLiteral(SHARDLAB_SCENARIO_DIR "/straggler-12-6-4-2.shardlab.json"));
         QSignalSpy finished(w.runPage(), &RunPage::runFinished);
-        w.runPage()->run();
-        QVERIFY(finished.wait(20000));
-        w.lessonsDock()->hide();
+        showStragglerRun(w, prompter, finished);
+        if (QTest::currentTestFailed())
+            return;
 
         QAction* toggle = w.action(QStringLiteral("view.projector"));
         QVERIFY(toggle);
@@ -116,15 +124,10 @@ private slots:
     {
         MainWindow w;
         test::ScriptedPrompter prompter;
-        w.setPrompter(&prompter);
-        w.resize(1200, 760);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.openFile(QStringLiteral(SHARDLAB_SCENARIO_DIR "/straggler-12-6-4-2.shardlab.json"));
         QSignalSpy finished(w.runPage(), &RunPage::runFinished);
-        w.runPage()->run();
-        QVERIFY(finished.wait(20000));
-        w.lessonsDock()->hide();
+        showStragglerRun(w, prompter, finished);
+        if (QTest::currentTestFailed())
+            return;
         const double plain = QApplication::font().pointSizeF();
         w.presenter()->setTheme(PresenterMode::Theme::Dark);
         w.presenter()->setActive(true);
