@@ -40,10 +40,10 @@ Message presetTooSmall(const std::string& preset, int has, int asked);
 // "all_reduce, reduce, ..., reduce_scatter_all_gather or send_recv": what --collective of bench takes
 Message sweepCollectiveChoices();
 
-// Exit statuses fixed by PRODUCT.md.
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitBadInput = 2;
-inline constexpr int kExitRunFailed = 3;
+// Exit statuses fixed by PRODUCT.md (shardlab/base/result.h).
+using shardlab::kExitBadInput;
+using shardlab::kExitOk;
+using shardlab::kExitRunFailed;
 
 // The one rule for sizes, at the foot of every --help (docs/cli.md "Sizes").
 inline constexpr const char* kSizeRule =

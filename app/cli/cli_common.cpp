@@ -80,7 +80,7 @@ int reportError(const Error& error, Io io)
 {
     // the templates of bad-input errors in the user's language (text/error_wording.h), else as written
     io.err << "shardlab: " << wordedError(error.message, io.language()) << "\n";
-    return error.kind == ErrorKind::BadInput ? kExitBadInput : kExitRunFailed;
+    return exitStatusOf(error.kind);
 }
 
 StdoutToStderr::StdoutToStderr(bool on)

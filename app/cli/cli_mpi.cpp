@@ -27,7 +27,7 @@ Transport* openTransport(const LaunchInfo& launch, std::unique_ptr<Transport>& h
         if (launch.rank == 0)
             reportError(Error{t.error().kind, t.error().message + " [" + launcherName(launch.launcher) + ": " + launch.variables + "]"},
                         io);
-        status = t.error().kind == ErrorKind::BadInput ? kExitBadInput : kExitRunFailed;
+        status = exitStatusOf(t.error().kind);
         return nullptr;
     }
     holder = std::move(*t);

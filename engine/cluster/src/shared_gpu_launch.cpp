@@ -153,7 +153,7 @@ Result<SharedGpuOutcome> runSharedGpuJob(const SharedGpuJob& job)
         if (pid == 0) {
             ::prctl(PR_SET_PDEATHSIG, SIGKILL);
             if (::getppid() != launcher)
-                ::_exit(3); // the launcher died before the line above
+                ::_exit(kExitRunFailed); // the launcher died before the line above
             for (int fd : mine)
                 if (fd >= 0)
                     ::fcntl(fd, F_SETFD, 0); // inherited across exec
@@ -233,7 +233,7 @@ Result<SharedGpuOutcome> runSharedGpuJob(const SharedGpuJob& job)
     if (out.exitStatus == 0 && firstFailed >= 0)
         out.exitStatus = status[static_cast<size_t>(firstFailed)];
     if (out.exitStatus > 125)
-        out.exitStatus = 3; // killed: a failed run, as the CLI's statuses go
+        out.exitStatus = kExitRunFailed; // killed: a failed run, as the CLI's statuses go
     return out;
 }
 

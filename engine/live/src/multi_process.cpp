@@ -36,8 +36,6 @@ LiveHooks liveHooks()
 
 namespace {
 
-int exitStatusOf(ErrorKind kind) { return kind == ErrorKind::BadInput ? 2 : 3; }
-
 Bytes8 cbor(const json& j) { return json::to_cbor(j); }
 
 std::optional<json> uncbor(const Bytes8& b)
@@ -54,7 +52,7 @@ struct Setup {
     int rank = 0;
     std::string host;
     std::string error;          // empty: ready
-    int errorStatus = 2;
+    int errorStatus = kExitBadInput;
     bool localProblem = false;  // the error came before the job (JobOptions::localProblem)
     RankTopologyReport report;  // device, physical GPU, what the probe found
 };
@@ -108,7 +106,7 @@ std::string who(int rank, const std::string& host) { return "rank " + std::to_st
 Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, int size, bool captureTimeline, bool shared)
 {
     std::vector<std::string> problems;
-    int status = 2;
+    int status = kExitBadInput;
     auto add = [&](const std::string& p, int st) {
         problems.push_back(p);
         status = std::max(status, st);
@@ -128,23 +126,23 @@ Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, in
         std::vector<std::string> names;
         for (const auto* r : ranks)
             names.push_back(who(r->rank, r->host));
-        add(shortList(names, 8) + ": " + error, 2); // (status already holds theirs)
+        add(shortList(names, 8) + ": " + error, kExitBadInput); // (status already holds theirs)
     }
     // The scenario is known when rank 0 could read it.
     if (setups.empty() || !setups.front().localProblem) {
         if (scenario.ranks() != size && shared)
             add("the scenario has " + std::to_string(scenario.ranks()) + " ranks but --share-gpu " + std::to_string(size)
                     + " started " + std::to_string(size) + " processes: use --share-gpu " + std::to_string(scenario.ranks()),
-                2);
+                kExitBadInput);
         else if (scenario.ranks() != size)
             add("the scenario has " + std::to_string(scenario.ranks()) + " ranks but the launcher started " + std::to_string(size)
                     + " processes; ShardLab runs one process per GPU, so start " + std::to_string(scenario.ranks())
                     + " (mpirun -np " + std::to_string(scenario.ranks()) + ", srun --ntasks=" + std::to_string(scenario.ranks())
                     + ")",
-                2);
+                kExitBadInput);
         // the merged timeline is held by rank 0: the limit of one run
         if (Status st = checkLiveEvents(scenario, captureTimeline); !st)
-            add(st.error().message, 2);
+            add(st.error().message, kExitBadInput);
     }
     std::map<std::pair<std::string, std::string>, int> taken; // (host, GPU) -> rank
     for (const Setup& s : setups) {
@@ -156,11 +154,199 @@ Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, in
             add("ranks " + std::to_string(it->second) + " and " + std::to_string(s.rank) + " on " + s.host + " both took " + gpu
                     + " (one process per GPU: give each process its own GPU, e.g. srun --gpus-per-task=1, or leave "
                       "CUDA_VISIBLE_DEVICES listing all of the node's GPUs)",
-                2);
+                kExitBadInput);
     }
     if (problems.empty())
         return {};
-    return Error{status == 2 ? ErrorKind::BadInput : ErrorKind::RunFailed, joinProblems(problems, "the job cannot start")};
+    return Error{status == kExitBadInput ? ErrorKind::BadInput : ErrorKind::RunFailed, joinProblems(problems, "the job cannot start")};
+}
+
+// This process's setup report: its GPU as the probe found it, or why it has none.
+Setup setupReport(int rank, const Result<DeviceChoice>& device, const Environment& env, const LiveHooks& hooks,
+                  const JobOptions& options)
+{
+    Setup mine;
+    mine.rank = rank;
+    if (options.localProblem) {
+        mine.error = options.localProblem->message;
+        mine.errorStatus = exitStatusOf(options.localProblem->kind);
+        mine.localProblem = true;
+        mine.report.host = hostName();
+    } else if (device) {
+        mine.report = hooks.probe(device->device, env);
+        mine.report.physical = device->physical;
+    } else {
+        mine.error = device.error().message;
+        mine.errorStatus = exitStatusOf(device.error().kind);
+        mine.report.host = hostName();
+    }
+    mine.report.rank = rank;
+    mine.host = mine.report.host;
+    return mine;
+}
+
+// Rank 0's verdict on every process's setup report and, when it is go, NCCL's unique id.
+Status rankZeroVerdict(const Result<std::vector<Bytes8>>& gathered, const Scenario& scenario, int size, bool shared,
+                       const LiveHooks& hooks, const JobOptions& options, std::vector<Setup>& setups, Bytes8& uniqueId)
+{
+    if (!gathered)
+        return gathered.error();
+    for (int r = 0; r < size; ++r) {
+        auto s = setupFrom((*gathered)[static_cast<size_t>(r)], r);
+        if (!s)
+            return s.error();
+        setups.push_back(*s);
+    }
+    if (Status st = checkSetup(setups, scenario, size, options.live.captureTimeline, shared); !st)
+        return st;
+    auto id = hooks.createUniqueId();
+    if (!id)
+        return id.error();
+    if (id->size() != kNcclUniqueIdBytes)
+        return runFailed("NCCL's unique id has " + std::to_string(id->size()) + " bytes (expected "
+                         + std::to_string(kNcclUniqueIdBytes) + "): the live executor and this program disagree");
+    uniqueId = *id;
+    return {};
+}
+
+// Step 1 of every process: its setup report to rank 0, rank 0's verdict, and the go/no-go (with
+// NCCL's unique id) back to everyone. nullopt: go, `uniqueId` set (and on rank 0 `out`'s
+// placement and machine); else how this process ends.
+std::optional<JobOutcome> agreeToStart(Transport& t, const Scenario& scenario, const Setup& mine, bool shared,
+                                       const LiveHooks& hooks, const JobOptions& options, Deadline deadline, JobOutcome& out,
+                                       Bytes8& uniqueId)
+{
+    auto end = [&](int status, std::string message) {
+        JobOutcome o = out;
+        o.exitStatus = status;
+        o.message = std::move(message);
+        return std::optional<JobOutcome>(std::move(o));
+    };
+    const int rank = t.rank();
+    auto gathered = gatherBytes(t, cbor(setupJson(mine)), 0, Tag::Setup, deadline, "setup report");
+    if (rank == 0) {
+        std::vector<Setup> setups;
+        const Status verdict = rankZeroVerdict(gathered, scenario, t.size(), shared, hooks, options, setups, uniqueId);
+        const json decision = {{"go", verdict.ok()},
+                               {"status", verdict ? kExitOk : exitStatusOf(verdict.error().kind)},
+                               {"id", json::binary(uniqueId)}};
+        // Sent even on no-go, so that every process that did report stops now.
+        (void)broadcastBytes(t, cbor(decision), 0, Tag::Decision, deadline, "go/no-go");
+        if (!verdict)
+            return end(exitStatusOf(verdict.error().kind), verdict.error().message);
+        for (const Setup& s : setups)
+            out.placement.push_back(s.report);
+        if (auto machine = combineTopology(out.placement))
+            out.machine = *machine;
+        if (options.started)
+            options.started(out.machine, out.placement);
+        return std::nullopt;
+    }
+    if (!gathered)
+        return end(kExitRunFailed, who(rank, mine.host) + ": " + gathered.error().message);
+    auto bytes = broadcastBytes(t, {}, 0, Tag::Decision, deadline, "go/no-go");
+    if (!bytes)
+        return end(kExitRunFailed, who(rank, mine.host) + ": " + bytes.error().message);
+    auto d = uncbor(*bytes);
+    if (!d || !d->contains("go") || !d->contains("status") || !d->contains("id"))
+        return end(kExitRunFailed, who(rank, mine.host) + ": rank 0's go/no-go cannot be read (are all processes the same ShardLab?)");
+    if (!(*d)["go"].get<bool>())
+        return end((*d)["status"].get<int>(), ""); // rank 0 says why
+    uniqueId = (*d)["id"].get_binary();
+    return std::nullopt;
+}
+
+// Every process's part of the run as rank 0 received it, with the clock fit it is merged on.
+struct PartsRead {
+    std::vector<RankPart> parts;
+    std::vector<ProcessClockFit> fits; // every process's, in rank order
+    std::vector<std::string> errors;   // "rank r (host): what", one per part that failed or cannot be read
+    int status = kExitOk;
+};
+
+PartsRead readParts(const std::vector<Bytes8>& parts, const std::vector<ClockOffset>& before,
+                    const std::vector<ClockOffset>& after, const JobOptions& options, const JobOutcome& out)
+{
+    PartsRead read;
+    for (size_t r = 0; r < parts.size(); ++r) {
+        ProcessClockFit fit;
+        fit.before = before[r];
+        fit.after = after[r];
+        read.fits.push_back(fit);
+        // streamed: merged on the offsets the chunks were merged on, so that they stay true
+        const ProcessClockFit used = options.stream ? heldBefore(fit) : fit;
+        const int rank = static_cast<int>(r);
+        const std::string host = r < out.placement.size() ? out.placement[r].host : "";
+        auto add = [&](const std::string& e, int st) {
+            read.errors.push_back(who(rank, host) + ": " + e);
+            read.status = std::max(read.status, st);
+        };
+        auto j = uncbor(parts[r]);
+        try {
+            if (!j)
+                add("its part of the run cannot be read", kExitRunFailed);
+            else if (!j->at("ok").get<bool>()) {
+                // The line already starts "rank r (host): "; a message that names its rank again drops that.
+                std::string e = j->at("error").get<std::string>();
+                if (const std::string self = "rank " + std::to_string(r) + ": "; e.rfind(self, 0) == 0)
+                    e.erase(0, self.size());
+                add(e, j->at("status").get<int>());
+            } else {
+                read.parts.push_back({{rank}, detail::runResultFromJson(j->at("run"), "$"), used});
+            }
+        } catch (const std::exception& e) {
+            add(std::string("its part of the run cannot be read (") + e.what() + ")", kExitRunFailed);
+        }
+    }
+    return read;
+}
+
+// Rank 0's end of the job: the parts merged on their clock fits, checked against the scenario and
+// marked (ranks that shared one GPU). Sets `out.run`, or `errors`; returns the job's exit status.
+int mergeOnRankZero(const std::vector<Bytes8>& parts, const std::vector<ClockOffset>& before,
+                    const std::vector<ClockOffset>& after, const Scenario& scenario, const JobOptions& options, bool shared,
+                    const std::string& transport, JobOutcome& out, std::string& errors)
+{
+    PartsRead read = readParts(parts, before, after, options, out);
+    if (!read.errors.empty()) {
+        errors = joinProblems(read.errors, "the run failed");
+        return read.status;
+    }
+    // How each process's GPU timer maps onto its own clock (the live executor's part of the error).
+    std::vector<Message> gpuClocks;
+    for (const RankPart& p : read.parts)
+        if (p.run.mode == RunMode::Live && !p.run.clockNote.empty())
+            gpuClocks.push_back(p.run.clockNote);
+    MergeOptions mo;
+    for (const ProcessClockFit& f : read.fits)
+        mo.tieUs = std::max(mo.tieUs, options.stream ? heldBefore(f).errorUs() : f.errorUs());
+    auto merged = mergeRankParts(std::move(read.parts), mo);
+    if (!merged) {
+        errors = merged.error().message;
+        return kExitRunFailed;
+    }
+    merged->clockNote = options.stream ? heldClockMessage(read.fits, options.clockRounds, transport)
+                                       : clockMessage(read.fits, options.clockRounds, transport);
+    if (!gpuClocks.empty())
+        merged->clockNote = Message("live.clock.and_gpus")
+                                .with("processes", std::move(merged->clockNote))
+                                .with("gpus", listOf(std::move(gpuClocks)));
+    if (Status st = checkRunAgainstScenario(*merged, scenario); !st) {
+        errors = "the merged run does not fit the scenario: " + st.error().message;
+        return kExitRunFailed;
+    }
+    out.run = std::move(*merged);
+    const int ranks = static_cast<int>(parts.size());
+    if (shared) { // said first, wherever the run is shown (docs/live-engine.md)
+        out.run->sharedGpu = ranks;
+        out.run->notes.insert(out.run->notes.begin(), Message("live.note.shared_gpu").with("ranks", ranks));
+    }
+    if (out.run->hang)
+        return kExitRunFailed; // every process exits as rank 0 does after printing the hang
+    for (const CollectiveRecord& c : out.run->collectives)
+        if (c.wrongElements > 0)
+            return kExitRunFailed; // rank 0 prints which (as a single-process run does)
+    return kExitOk;
 }
 
 // Rank 0's thread of a streamed job: takes every process's iterations (Tag::Chunk) as they come,
@@ -262,81 +448,13 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
         return out;
     };
 
-    // 1. Setup: this rank's GPU, reported to rank 0.
-    Setup mine;
-    mine.rank = rank;
+    // 1. Setup: this rank's GPU, reported to rank 0; rank 0's go/no-go with NCCL's unique id.
     auto device = deviceForLocalRank(launch, env, hooks.visibleDevices ? hooks.visibleDevices() : -1);
-    if (options.localProblem) {
-        mine.error = options.localProblem->message;
-        mine.errorStatus = exitStatusOf(options.localProblem->kind);
-        mine.localProblem = true;
-        mine.report.host = hostName();
-    } else if (device) {
-        mine.report = hooks.probe(device->device, env);
-        mine.report.physical = device->physical;
-    } else {
-        mine.error = device.error().message;
-        mine.errorStatus = exitStatusOf(device.error().kind);
-        mine.report.host = hostName();
-    }
-    mine.report.rank = rank;
-    mine.host = mine.report.host;
-    const Deadline setupDeadline = deadlineIn(options.setupTimeoutMs);
-    auto gathered = gatherBytes(t, cbor(setupJson(mine)), 0, Tag::Setup, setupDeadline, "setup report");
-    json decision = {{"go", false}, {"status", 3}};
-    if (rank == 0) {
-        Status verdict;
-        std::vector<Setup> setups;
-        if (!gathered) {
-            verdict = gathered.error();
-        } else {
-            for (int r = 0; r < size && verdict; ++r) {
-                auto s = setupFrom((*gathered)[static_cast<size_t>(r)], r);
-                if (!s)
-                    verdict = s.error();
-                else
-                    setups.push_back(*s);
-            }
-            if (verdict)
-                verdict = checkSetup(setups, scenario, size, options.live.captureTimeline, shared);
-        }
-        Bytes8 uniqueId;
-        if (verdict) {
-            auto id = hooks.createUniqueId();
-            if (!id)
-                verdict = id.error();
-            else if (id->size() != kNcclUniqueIdBytes)
-                verdict = runFailed("NCCL's unique id has " + std::to_string(id->size()) + " bytes (expected "
-                                    + std::to_string(kNcclUniqueIdBytes) + "): the live executor and this program disagree");
-            else
-                uniqueId = *id;
-        }
-        decision = {{"go", verdict.ok()}, {"status", verdict ? 0 : exitStatusOf(verdict.error().kind)},
-                    {"id", json::binary(uniqueId)}};
-        // Sent even on no-go, so that every process that did report stops now.
-        (void)broadcastBytes(t, cbor(decision), 0, Tag::Decision, setupDeadline, "go/no-go");
-        if (!verdict)
-            return finish(exitStatusOf(verdict.error().kind), verdict.error().message);
-        for (const Setup& s : setups)
-            out.placement.push_back(s.report);
-        if (auto machine = combineTopology(out.placement))
-            out.machine = *machine;
-        if (options.started)
-            options.started(out.machine, out.placement);
-    } else {
-        if (!gathered)
-            return finish(3, who(rank, mine.host) + ": " + gathered.error().message);
-        auto bytes = broadcastBytes(t, {}, 0, Tag::Decision, setupDeadline, "go/no-go");
-        if (!bytes)
-            return finish(3, who(rank, mine.host) + ": " + bytes.error().message);
-        auto d = uncbor(*bytes);
-        if (!d || !d->contains("go") || !d->contains("status"))
-            return finish(3, who(rank, mine.host) + ": rank 0's go/no-go cannot be read (are all processes the same ShardLab?)");
-        decision = *d;
-        if (!decision["go"].get<bool>())
-            return finish(decision["status"].get<int>(), ""); // rank 0 says why
-    }
-    const Bytes8 uniqueId = decision["id"].get_binary();
+    const Setup mine = setupReport(rank, device, env, hooks, options);
+    const Deadline setupDeadline = deadlineIn(options.setupTimeoutMs); // the first clock measurement's too
+    Bytes8 uniqueId;
+    if (auto ended = agreeToStart(t, scenario, mine, shared, hooks, options, setupDeadline, out, uniqueId))
+        return *ended;
 
     // 2. Heartbeats and the first clock measurement.
     MonitorOptions monitorOptions = options.monitor;
@@ -365,7 +483,7 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
             if (options.onFailureWording)
                 options.onFailureWording(failureWording);
         }
-        JobOutcome o = finish(3, failure);
+        JobOutcome o = finish(kExitRunFailed, failure);
         o.wording = failureWording;
         return o;
     };
@@ -435,87 +553,16 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
         auto final = broadcastBytes(t, {}, 0, Tag::Final, late, "exit status");
         monitor.stop();
         if (!final)
-            return finish(3, who(rank, mine.host) + ": " + final.error().message);
+            return finish(kExitRunFailed, who(rank, mine.host) + ": " + final.error().message);
         auto f = uncbor(*final);
-        return finish(f && f->contains("status") ? (*f)["status"].get<int>() : 3, "");
+        return finish(f && f->contains("status") ? (*f)["status"].get<int>() : kExitRunFailed, "");
     }
 
     // Rank 0: merge, then tell everyone how it went.
-    std::vector<std::string> partErrors;
-    std::string errors;
-    int status = 0;
-    std::vector<RankPart> rankParts;
-    std::vector<ProcessClockFit> fits;
     if (streamer)
         streamer->finish(); // every iteration sent during the run has been handed over
-    for (int r = 0; r < size; ++r) {
-        ProcessClockFit fit;
-        fit.before = (*before)[static_cast<size_t>(r)];
-        fit.after = (*after)[static_cast<size_t>(r)];
-        fits.push_back(fit);
-        // streamed: merged on the offsets the chunks were merged on, so that they stay true
-        const ProcessClockFit used = options.stream ? heldBefore(fit) : fit;
-        auto j = uncbor((*parts)[static_cast<size_t>(r)]);
-        const std::string host = r < static_cast<int>(out.placement.size()) ? out.placement[static_cast<size_t>(r)].host : "";
-        auto add = [&](const std::string& e, int st) {
-            partErrors.push_back(who(r, host) + ": " + e);
-            status = std::max(status, st);
-        };
-        try {
-            if (!j)
-                add("its part of the run cannot be read", 3);
-            else if (!j->at("ok").get<bool>()) {
-                // The line already starts "rank r (host): "; a message that names its rank again drops that.
-                std::string e = j->at("error").get<std::string>();
-                if (const std::string self = "rank " + std::to_string(r) + ": "; e.rfind(self, 0) == 0)
-                    e.erase(0, self.size());
-                add(e, j->at("status").get<int>());
-            } else {
-                rankParts.push_back({{r}, detail::runResultFromJson(j->at("run"), "$"), used});
-            }
-        } catch (const std::exception& e) {
-            add(std::string("its part of the run cannot be read (") + e.what() + ")", 3);
-        }
-    }
-    if (!partErrors.empty())
-        errors = joinProblems(partErrors, "the run failed");
-    // How each process's GPU timer maps onto its own clock (the live executor's part of the error).
-    std::vector<Message> gpuClocks;
-    for (const RankPart& p : rankParts)
-        if (p.run.mode == RunMode::Live && !p.run.clockNote.empty())
-            gpuClocks.push_back(p.run.clockNote);
-    if (errors.empty()) {
-        MergeOptions mo;
-        for (const ProcessClockFit& f : fits)
-            mo.tieUs = std::max(mo.tieUs, options.stream ? heldBefore(f).errorUs() : f.errorUs());
-        auto merged = mergeRankParts(std::move(rankParts), mo);
-        if (!merged) {
-            errors = merged.error().message;
-            status = 3;
-        } else {
-            merged->clockNote = options.stream ? heldClockMessage(fits, options.clockRounds, t.describe())
-                                               : clockMessage(fits, options.clockRounds, t.describe());
-            if (!gpuClocks.empty())
-                merged->clockNote = Message("live.clock.and_gpus")
-                                        .with("processes", std::move(merged->clockNote))
-                                        .with("gpus", listOf(std::move(gpuClocks)));
-            if (Status st = checkRunAgainstScenario(*merged, scenario); !st) {
-                errors = "the merged run does not fit the scenario: " + st.error().message;
-                status = 3;
-            } else {
-                out.run = std::move(*merged);
-                if (shared) { // said first, wherever the run is shown (docs/live-engine.md)
-                    out.run->sharedGpu = size;
-                    out.run->notes.insert(out.run->notes.begin(), Message("live.note.shared_gpu").with("ranks", size));
-                }
-                if (out.run->hang)
-                    status = 3; // every process exits as rank 0 does after printing the hang
-                for (const CollectiveRecord& c : out.run->collectives)
-                    if (c.wrongElements > 0)
-                        status = 3; // rank 0 prints which (as a single-process run does)
-            }
-        }
-    }
+    std::string errors;
+    const int status = mergeOnRankZero(*parts, *before, *after, scenario, options, shared, t.describe(), out, errors);
     (void)broadcastBytes(t, cbor(json{{"status", status}}), 0, Tag::Final, late, "exit status");
     (void)t.flush(deadlineIn(10'000));
     monitor.stop();
@@ -545,12 +592,12 @@ TopologyOutcome gatherTopology(Transport& t, const LaunchInfo& launch, const Env
     if (t.rank() != 0) {
         auto final = broadcastBytes(t, {}, 0, Tag::Final, deadline, "exit status");
         if (!gathered || !final) {
-            out.exitStatus = 3;
+            out.exitStatus = kExitRunFailed;
             out.message = who(t.rank(), mine.host) + ": " + (!gathered ? gathered.error() : final.error()).message;
             return out;
         }
         auto f = uncbor(*final);
-        out.exitStatus = f && f->contains("status") ? (*f)["status"].get<int>() : 3;
+        out.exitStatus = f && f->contains("status") ? (*f)["status"].get<int>() : kExitRunFailed;
         return out;
     }
     std::vector<std::string> problems;
@@ -574,7 +621,7 @@ TopologyOutcome gatherTopology(Transport& t, const LaunchInfo& launch, const Env
         else
             errors = topo.error().message;
     }
-    out.exitStatus = errors.empty() ? 0 : 3;
+    out.exitStatus = errors.empty() ? kExitOk : kExitRunFailed;
     out.message = errors;
     (void)broadcastBytes(t, cbor(json{{"status", out.exitStatus}}), 0, Tag::Final, deadline, "exit status");
     (void)t.flush(deadlineIn(10'000));

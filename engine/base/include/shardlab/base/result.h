@@ -19,6 +19,12 @@ struct Error {
     std::string message;
 };
 
+// The exit statuses of `shardlab` (fixed by PRODUCT.md), and of every process of a job it runs.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitBadInput = 2;  // ErrorKind::BadInput
+inline constexpr int kExitRunFailed = 3; // ErrorKind::RunFailed (and a run that was cancelled)
+inline constexpr int exitStatusOf(ErrorKind kind) { return kind == ErrorKind::BadInput ? kExitBadInput : kExitRunFailed; }
+
 inline Error badInput(std::string message) { return Error{ErrorKind::BadInput, std::move(message)}; }
 inline Error runFailed(std::string message) { return Error{ErrorKind::RunFailed, std::move(message)}; }
 
