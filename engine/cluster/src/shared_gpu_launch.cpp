@@ -64,7 +64,7 @@ std::string signalName(int signal)
 }
 
 // "15", "0.3"
-std::string seconds(double ms)
+std::string graceSeconds(double ms)
 {
     const long long tenths = std::llround(ms / 100);
     return std::to_string(tenths / 10) + (tenths % 10 ? "." + std::to_string(tenths % 10) : "");
@@ -220,7 +220,7 @@ Result<SharedGpuOutcome> runSharedGpuJob(const SharedGpuJob& job)
             if (!left.empty() && out.message.empty())
                 out.message = Message("share_gpu.stopped")
                                   .with("ranks", left)
-                                  .with("seconds", seconds(job.graceMs))
+                                  .with("seconds", graceSeconds(job.graceMs))
                                   .with("failed", firstFailed);
             killing = false;
             continue;
