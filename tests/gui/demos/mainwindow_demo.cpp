@@ -5,6 +5,7 @@
 //       [--page editor|run|analysis] [--analysis-tab N] [--lesson ID] [--presenter light|dark]
 //       [--size WxH] [--welcome] [--step N [--show-me]] [--lang zh_CN|en]
 //       [--scale-gpus 1,8,16] [--scale-axis points|linear|log] [--side-by-side FILE] [--projector]
+//       [--share-gpu [--shardlab PATH]]   (--run as Run > Live with N ranks on this one GPU)
 #include "analysis/analysispage.h"
 #include "analysis/scalingview.h"
 #include "document/documentcontroller.h"
@@ -87,6 +88,11 @@ int main(int argc, char** argv)
                 w.lessons()->showStepButton()->click();
             QTimer::singleShot(300, next);
         });
+    if (args.contains(QStringLiteral("--share-gpu"))) {
+        w.runPage()->setShareGpu(true);
+        if (const QString program = option(QStringLiteral("--shardlab")); !program.isEmpty())
+            w.runPage()->setShardlabProgram(program);
+    }
     if (args.contains(QStringLiteral("--run")))
         steps.push_back([&w, afterRun](std::function<void()> next) { afterRun(next, [&w] { w.runPage()->run(); }); });
     if (const QString spec = option(QStringLiteral("--sandbox")); !spec.isEmpty()) {
