@@ -6,6 +6,7 @@
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/model/presets.h"
 #include "shardlab/plan/plan_format.h"
+#include "shardlab/plan/plan_request.h"
 #include "shardlab/plan/plan_scenario.h"
 #include "shardlab/plan/plan_search.h"
 #include "shardlab/sim/profiles.h"
@@ -46,26 +47,41 @@ CLI::Validator oneOf(const char* what, std::function<bool(const std::string&)> o
         expected);
 }
 
-int runPlan(const PlanArgs& a, Io io)
+PlanRequest requestOf(const PlanArgs& a)
+{
+    PlanRequest r;
+    r.model = a.model;
+    r.machine = a.preset;
+    r.gpus = a.gpus;
+    r.settings.seq = a.seq;
+    r.settings.microBatch = a.microBatch > 0 ? a.microBatch : (a.search ? 0 : 1);
+    r.settings.globalBatch = a.globalBatch;
+    r.settings.recompute = *valueIn(kRecomputeNames, a.recompute);
+    r.settings.precision = *valueIn(kPrecisionNames, a.precision);
+    r.settings.flashAttention = !a.noFlash;
+    ParallelPlan& plan = r.plan;
+    plan.tp = a.tp;
+    plan.pp = a.pp;
+    plan.cp = a.cp;
+    plan.ep = a.ep;
+    plan.dp = a.dp;
+    plan.zero = *valueIn(kZeroStageNames, a.zero);
+    plan.sequenceParallel = !a.noSequenceParallel;
+    plan.overlapDataParallel = !a.noOverlap;
+    plan.schedule = *scheduleFromText(a.schedule);
+    plan.order = *meshOrderFromText(a.order);
+    return r;
+}
+
+// --search: every plan that fits on the GPUs (the preset's unless --gpus or --dp say otherwise).
+int searchPlan(const PlanArgs& a, const PlanRequest& request, const CostProfile& profile, Io io)
 {
     auto model = loadModel(a.model);
     if (!model)
         return reportError(model.error(), io);
-    TrainingSettings settings;
-    settings.seq = a.seq;
-    settings.microBatch = a.microBatch > 0 ? a.microBatch : (a.search ? 0 : 1);
-    settings.globalBatch = a.globalBatch;
-    settings.recompute = *valueIn(kRecomputeNames, a.recompute);
-    settings.precision = *valueIn(kPrecisionNames, a.precision);
-    settings.flashAttention = !a.noFlash;
-    auto profile = loadProfile(a.profile);
-    if (!profile)
-        return reportError(profile.error(), io);
-
-    const int fixed = a.tp * a.cp * a.pp;
-    int gpus = a.gpus;
-    if (gpus == 0)
-        gpus = a.dp > 0 ? fixed * a.dp : (a.search ? preset(a.preset).value_or(Topology{}).rankCount() : fixed);
+    const int gpus = a.gpus > 0 ? a.gpus
+                     : a.dp > 0 ? static_cast<int>(request.gpuCount())
+                                : preset(a.preset).value_or(Topology{}).rankCount();
     if (gpus < 1 || gpus > kMaxTopologyGpus) {
         io.err << "shardlab: " << io.say(Message("plan.refuse.gpus").with("tp", a.tp).with("cp", a.cp).with("pp", a.pp)
                                              .with("dp", a.dp).with("product", gpus).with("gpus", gpus)) << "\n";
@@ -74,52 +90,46 @@ int runPlan(const PlanArgs& a, Io io)
     auto topology = planMachine(a.preset, gpus);
     if (!topology)
         return reportError(topology.error(), io);
-    PlanPricer pricer(*topology, *profile);
+    PlanPricer pricer(*topology, profile);
+    ProgressLine progress = progressLine("planning", "plan");
+    PlanSearchOptions options;
+    options.gpus = gpus;
+    options.progress = [&](int done, int total) {
+        progress.update(done, total);
+        return true;
+    };
+    const PlanSearch found = searchPlans(*model, request.settings, pricer, options);
+    progress.finish();
+    io.out << (a.json ? planSearchJson(*model, request.settings, found, a.top)
+                      : formatPlanSearch(*model, found, a.top, io.language()));
+    return kExitOk;
+}
 
-    if (a.search) {
-        ProgressLine progress = progressLine("planning", "plan");
-        PlanSearchOptions options;
-        options.gpus = gpus;
-        options.progress = [&](int done, int total) {
-            progress.update(done, total);
-            return true;
-        };
-        const PlanSearch found = searchPlans(*model, settings, pricer, options);
-        progress.finish();
-        TrainingSettings shown = settings;
-        io.out << (a.json ? planSearchJson(*model, shown, found, a.top) : formatPlanSearch(*model, found, a.top, io.language()));
-        return kExitOk;
-    }
-
-    ParallelPlan plan;
-    plan.tp = a.tp;
-    plan.pp = a.pp;
-    plan.cp = a.cp;
-    plan.ep = a.ep;
-    plan.dp = a.dp > 0 ? a.dp : (gpus % fixed == 0 ? gpus / fixed : 0);
-    plan.zero = *valueIn(kZeroStageNames, a.zero);
-    plan.sequenceParallel = !a.noSequenceParallel;
-    plan.overlapDataParallel = !a.noOverlap;
-    plan.schedule = *scheduleFromText(a.schedule);
-    plan.order = *meshOrderFromText(a.order);
-    const std::vector<Message> problems = planProblems(*model, settings, plan, *topology);
-    if (!problems.empty() || plan.dp == 0) {
-        if (plan.dp == 0)
-            io.err << "shardlab: " << io.say(Message("plan.refuse.gpus").with("tp", a.tp).with("cp", a.cp).with("pp", a.pp)
-                                                 .with("dp", "?").with("product", fixed).with("gpus", gpus)) << "\n";
-        for (const Message& problem : problems)
+int runPlan(const PlanArgs& a, Io io)
+{
+    auto profile = loadProfile(a.profile);
+    if (!profile)
+        return reportError(profile.error(), io);
+    const PlanRequest request = requestOf(a);
+    if (a.search)
+        return searchPlan(a, request, *profile, io);
+    auto pricing = pricePlan(request, *profile);
+    if (!pricing)
+        return reportError(pricing.error(), io);
+    if (!pricing->priced) {
+        for (const Message& problem : pricing->problems)
             io.err << "shardlab: " << io.say(problem) << "\n";
         return kExitBadInput;
     }
-    const PlanEstimate estimate = estimatePlan(*model, settings, plan, pricer);
+    const PricedPlan& p = *pricing->priced;
     if (!a.scenario.empty()) {
-        auto scenario = planScenario(*model, settings, estimate, *topology);
+        auto scenario = planScenario(p.model, p.settings, p.estimate, p.topology);
         if (!scenario)
             return reportError(scenario.error(), io);
         if (Status saved = saveScenario(*scenario, a.scenario); !saved)
             return reportError(saved.error(), io);
     }
-    io.out << (a.json ? planJson(*model, settings, estimate) : formatPlan(*model, estimate, io.language()));
+    io.out << (a.json ? planJson(p.model, p.settings, p.estimate) : formatPlan(p.model, p.estimate, io.language()));
     return kExitOk;
 }
 

@@ -1,0 +1,53 @@
+// A stated plan priced: the GPU count settled from the sizes, the machine grown to it, the plan
+// refused with planProblems()' reasons or priced with estimatePlan().
+#include "shardlab/plan/plan_request.h"
+
+#include "shardlab/plan/transformer.h"
+
+#include <algorithm>
+
+namespace shardlab {
+
+long long PlanRequest::gpuCount() const
+{
+    if (gpus > 0)
+        return gpus;
+    return static_cast<long long>(plan.tp) * plan.cp * plan.pp * std::max(plan.dp, 1);
+}
+
+Result<PlanPricing> pricePlan(const PlanRequest& request, const CostProfile& profile)
+{
+    auto model = loadModel(request.model);
+    if (!model)
+        return model.error();
+    const ParallelPlan& asked = request.plan;
+    const long long fixed = static_cast<long long>(asked.tp) * asked.cp * asked.pp;
+    const long long gpus = request.gpuCount();
+    const auto refuseCount = [&](const std::string& dp) {
+        PlanPricing refused;
+        refused.problems.push_back(Message("plan.refuse.gpus").with("tp", asked.tp).with("cp", asked.cp).with("pp", asked.pp)
+                                       .with("dp", dp).with("product", fixed * std::max(asked.dp, 1)).with("gpus", gpus));
+        return refused;
+    };
+    if (gpus < 1 || gpus > kMaxTopologyGpus)
+        return refuseCount(std::to_string(asked.dp));
+    ParallelPlan plan = asked;
+    if (plan.dp <= 0) {
+        if (gpus % fixed != 0)
+            return refuseCount("?");
+        plan.dp = static_cast<int>(gpus / fixed);
+    }
+    auto topology = planMachine(request.machine, static_cast<int>(gpus));
+    if (!topology)
+        return topology.error();
+    PlanPricing out;
+    out.problems = planProblems(*model, request.settings, plan, *topology);
+    if (!out.problems.empty())
+        return out;
+    PlanPricer pricer(*topology, profile);
+    PlanEstimate estimate = estimatePlan(*model, request.settings, plan, pricer);
+    out.priced = PricedPlan{std::move(*model), request.settings, std::move(*topology), std::move(estimate)};
+    return out;
+}
+
+} // namespace shardlab
