@@ -31,14 +31,14 @@ private slots:
         dialog.setModel(QStringLiteral("llama3-8b"));
         dialog.setMachine(QStringLiteral("h200-nvswitch-8"), 8);
         dialog.setAxes(8, 1, 1);
-        QVERIFY(dialog.estimate().has_value());
+        QVERIFY(dialog.estimate() != nullptr);
         QVERIFY(dialog.summaryText().contains(QStringLiteral("MFU")));
         QCOMPARE(dialog.estimate()->plan.dp, 1);
         QPushButton* open = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
         QVERIFY(open->isEnabled());
 
         dialog.setAxes(3, 1, 1); // 32 heads are not divisible by 3 (and 8 GPUs not by TP 3)
-        QVERIFY(!dialog.estimate().has_value());
+        QVERIFY(dialog.estimate() == nullptr);
         QVERIFY(!open->isEnabled());
         QVERIFY2(dialog.problemText().contains(QStringLiteral("not a multiple")), qPrintable(dialog.problemText()));
 
@@ -48,11 +48,38 @@ private slots:
 
         dialog.setMachine(QStringLiteral("h200-nvswitch-8"), 8);
         dialog.setAxes(2, 4, 1);
-        QVERIFY(dialog.estimate().has_value());
+        QVERIFY(dialog.estimate() != nullptr);
         dialog.resize(560, 760);
         dialog.show();
         test::saveScreen(&dialog, QStringLiteral("plan-dialog"));
         QCOMPARE(static_cast<int>(dialog.estimate()->stages.size()), 4);
+    }
+
+    // A lesson's plan fills every box at once and is priced as `shardlab plan` prices it.
+    void takesARequestWhole()
+    {
+        PlanRequest r;
+        r.model = "teaching-125m";
+        r.gpus = 8;
+        r.plan.tp = 2;
+        r.plan.pp = 4;
+        r.plan.zero = ZeroStage::Optimizer;
+        r.plan.schedule = {ScheduleKind::Interleaved, 3};
+        r.settings.seq = 2048;
+        r.settings.microBatch = 2;
+        r.settings.globalBatch = 32;
+        r.settings.recompute = Recompute::Full;
+        r.settings.flashAttention = false;
+        PlanDialog dialog;
+        dialog.setRequest(r);
+        PlanRequest shown = dialog.request();
+        shown.plan.dp = r.plan.dp; // the dialog leaves DP to the GPUs
+        QVERIFY(shown == r);
+        QVERIFY(dialog.estimate() != nullptr);
+        auto priced = pricePlan(r);
+        QVERIFY(priced && priced->priced);
+        QCOMPARE(dialog.estimate()->stepUs, priced->priced->estimate.stepUs);
+        QCOMPARE(dialog.estimate()->plan.dp, 1);
     }
 
     void opensThePlanAsANewScenario()

@@ -131,67 +131,85 @@ PlanDialog::PlanDialog(QWidget* parent) : QDialog(parent)
     recompute();
 }
 
-TrainingSettings PlanDialog::settings() const
+PlanRequest PlanDialog::request() const
 {
-    TrainingSettings st;
+    PlanRequest r;
+    r.model = m_model->currentData().toString().toStdString();
+    r.machine = m_machine->currentData().toString().toStdString();
+    r.gpus = m_gpus->value();
+    TrainingSettings& st = r.settings;
     st.seq = m_seq->value();
     st.microBatch = m_microBatch->value();
     st.globalBatch = m_globalBatch->value();
     st.recompute = valueIn(kRecomputeNames, m_recompute->currentData().toString().toStdString()).value_or(Recompute::Selective);
     st.flashAttention = m_flash->isChecked();
-    return st;
-}
-
-ParallelPlan PlanDialog::plan() const
-{
-    ParallelPlan plan;
+    ParallelPlan& plan = r.plan;
     plan.tp = m_tp->value();
     plan.pp = m_pp->value();
     plan.cp = m_cp->value();
     plan.ep = m_ep->value();
-    const int fixed = plan.tp * plan.pp * plan.cp;
-    plan.dp = m_gpus->value() % fixed == 0 ? m_gpus->value() / fixed : 0;
+    plan.dp = 0; // what the GPUs leave
     plan.zero = valueIn(kZeroStageNames, m_zero->currentData().toString().toStdString()).value_or(ZeroStage::None);
     const auto kind = valueIn(kScheduleNames, m_schedule->currentData().toString().toStdString()).value_or(ScheduleKind::OneFOneB);
     plan.schedule = {kind, kind == ScheduleKind::Interleaved ? m_virtualStages->value() : 1};
-    return plan;
+    return r;
+}
+
+void PlanDialog::setRequest(const PlanRequest& r)
+{
+    // one recomputation for the whole request, not one per box
+    m_settingRequest = true;
+    const auto choose = [](QComboBox* box, const std::string& value) {
+        if (const int at = box->findData(QString::fromStdString(value)); at >= 0)
+            box->setCurrentIndex(at);
+    };
+    choose(m_model, r.model);
+    choose(m_machine, r.machine);
+    m_gpus->setValue(static_cast<int>(std::min<long long>(r.gpuCount(), m_gpus->maximum())));
+    m_tp->setValue(r.plan.tp);
+    m_pp->setValue(r.plan.pp);
+    m_cp->setValue(r.plan.cp);
+    m_ep->setValue(r.plan.ep);
+    choose(m_zero, nameIn(kZeroStageNames, r.plan.zero));
+    m_seq->setValue(r.settings.seq);
+    m_microBatch->setValue(r.settings.microBatch);
+    m_globalBatch->setValue(r.settings.globalBatch);
+    choose(m_recompute, nameIn(kRecomputeNames, r.settings.recompute));
+    choose(m_schedule, nameIn(kScheduleNames, r.plan.schedule.kind));
+    if (r.plan.schedule.kind == ScheduleKind::Interleaved)
+        m_virtualStages->setValue(r.plan.schedule.virtualStages);
+    m_flash->setChecked(r.settings.flashAttention);
+    m_settingRequest = false;
+    recompute();
 }
 
 void PlanDialog::recompute()
 {
+    if (m_settingRequest)
+        return;
     m_virtualStages->setEnabled(m_schedule->currentData().toString() == QStringLiteral("interleaved"));
-    m_estimate.reset();
+    m_priced.reset();
     QStringList problems;
-    auto model = loadModel(m_model->currentData().toString().toStdString());
-    auto topology = planMachine(m_machine->currentData().toString().toStdString(), m_gpus->value());
-    const ParallelPlan p = plan();
-    m_dp->setText(p.dp > 0 ? tr("DP %1").arg(p.dp) : tr("DP: GPUs not divisible"));
-    if (!model)
-        problems << i18n::engineError(model.error().message);
-    if (!topology)
-        problems << i18n::engineError(topology.error().message);
-    if (model && topology) {
-        m_loaded = *model;
-        m_topology = *topology;
-        if (p.dp == 0)
-            problems << tr("%1 GPUs are not a multiple of TP x CP x PP = %2.").arg(m_gpus->value()).arg(p.tp * p.cp * p.pp);
-        else
-            for (const Message& problem : planProblems(*model, settings(), p, *topology))
-                problems << i18n::engineText(problem);
-        if (problems.isEmpty()) {
-            PlanPricer pricer(*topology);
-            m_estimate = estimatePlan(*model, settings(), p, pricer);
-        }
+    const PlanRequest r = request();
+    const int fixed = r.plan.tp * r.plan.pp * r.plan.cp;
+    m_dp->setText(r.gpus % fixed == 0 ? tr("DP %1").arg(r.gpus / fixed) : tr("DP: GPUs not divisible"));
+    if (auto pricing = pricePlan(r); !pricing) {
+        problems << i18n::engineError(pricing.error().message);
+    } else if (!pricing->priced) {
+        for (const Message& problem : pricing->problems)
+            problems << i18n::engineText(problem);
+    } else {
+        m_priced = std::move(pricing->priced);
     }
     m_problems->setText(problems.join(QLatin1Char('\n')));
     m_problems->setVisible(!problems.isEmpty());
-    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(m_estimate.has_value());
-    if (!m_estimate) {
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(m_priced.has_value());
+    if (!m_priced) {
         m_summary->clear();
         m_bars->setStages({}, 0);
         return;
     }
-    const PlanEstimate& e = *m_estimate;
+    const PlanEstimate& e = m_priced->estimate;
     m_summary->setText(summaryText());
     std::vector<PlanMemory> stages;
     for (const StageEstimate& s : e.stages)
@@ -201,9 +219,9 @@ void PlanDialog::recompute()
 
 QString PlanDialog::summaryText() const
 {
-    if (!m_estimate)
+    if (!m_priced)
         return {};
-    const PlanEstimate& e = *m_estimate;
+    const PlanEstimate& e = m_priced->estimate;
     return tr("Step %1 s, %2 tokens/s per GPU, %3 model TFLOP/s per GPU (MFU %4 %), pipeline bubble %5 %.")
                .arg(e.stepUs / 1e6, 0, 'f', 2)
                .arg(e.tokensPerSecPerGpu, 0, 'f', 0)
@@ -217,9 +235,9 @@ QString PlanDialog::problemText() const { return m_problems->text(); }
 
 Result<Scenario> PlanDialog::scenario() const
 {
-    if (!m_estimate || !m_loaded || !m_topology)
+    if (!m_priced)
         return badInput("no plan to open");
-    return planScenario(*m_loaded, settings(), *m_estimate, *m_topology);
+    return planScenario(m_priced->model, m_priced->settings, m_priced->estimate, m_priced->topology);
 }
 
 void PlanDialog::setModel(const QString& presetId) { m_model->setCurrentIndex(m_model->findData(presetId)); }

@@ -6,7 +6,7 @@
 
 #include "shardlab/base/result.h"
 #include "shardlab/model/scenario.h"
-#include "shardlab/plan/plan_estimate.h"
+#include "shardlab/plan/plan_request.h"
 
 #include <QDialog>
 
@@ -28,7 +28,10 @@ public:
     explicit PlanDialog(QWidget* parent = nullptr);
 
     // What the boxes say, and the plan priced (nullopt while the plan is refused).
-    const std::optional<PlanEstimate>& estimate() const { return m_estimate; }
+    const PlanEstimate* estimate() const { return m_priced ? &m_priced->estimate : nullptr; }
+    // The boxes as a request (DP: what the GPUs leave), and the boxes set from one (a lesson's plan).
+    PlanRequest request() const;
+    void setRequest(const PlanRequest& request);
     QString summaryText() const;
     QString problemText() const;
     // The plan as a scenario (after accept()).
@@ -41,8 +44,6 @@ public:
 
 private:
     void recompute();
-    TrainingSettings settings() const;
-    ParallelPlan plan() const;
 
     QComboBox* m_model;
     QComboBox* m_machine;
@@ -65,9 +66,8 @@ private:
     MemoryBars* m_bars;
     QDialogButtonBox* m_buttons;
 
-    std::optional<TransformerModel> m_loaded;
-    std::optional<Topology> m_topology;
-    std::optional<PlanEstimate> m_estimate;
+    std::optional<PricedPlan> m_priced;
+    bool m_settingRequest = false; // setRequest() is filling the boxes
 };
 
 } // namespace shardlab::gui

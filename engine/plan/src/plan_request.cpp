@@ -23,18 +23,18 @@ Result<PlanPricing> pricePlan(const PlanRequest& request, const CostProfile& pro
     const ParallelPlan& asked = request.plan;
     const long long fixed = static_cast<long long>(asked.tp) * asked.cp * asked.pp;
     const long long gpus = request.gpuCount();
-    const auto refuseCount = [&](const std::string& dp) {
+    if (gpus < 1 || gpus > kMaxTopologyGpus) {
         PlanPricing refused;
-        refused.problems.push_back(Message("plan.refuse.gpus").with("tp", asked.tp).with("cp", asked.cp).with("pp", asked.pp)
-                                       .with("dp", dp).with("product", fixed * std::max(asked.dp, 1)).with("gpus", gpus));
+        refused.problems.push_back(Message("plan.refuse.gpu_count").with("gpus", std::to_string(gpus)).with("max", kMaxTopologyGpus));
         return refused;
-    };
-    if (gpus < 1 || gpus > kMaxTopologyGpus)
-        return refuseCount(std::to_string(asked.dp));
+    }
     ParallelPlan plan = asked;
     if (plan.dp <= 0) {
-        if (gpus % fixed != 0)
-            return refuseCount("?");
+        if (gpus % fixed != 0) {
+            PlanPricing refused;
+            refused.problems.push_back(Message("plan.refuse.gpus_not_multiple").with("gpus", gpus).with("product", fixed));
+            return refused;
+        }
         plan.dp = static_cast<int>(gpus / fixed);
     }
     auto topology = planMachine(request.machine, static_cast<int>(gpus));
