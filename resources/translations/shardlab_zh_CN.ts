@@ -3379,10 +3379,6 @@ first mismatch</source>
         <translation>DP：GPU 数不能整除</translation>
     </message>
     <message>
-        <source>%1 GPUs are not a multiple of TP x CP x PP = %2.</source>
-        <translation>%1 张 GPU 不是 TP x CP x PP = %2 的倍数。</translation>
-    </message>
-    <message>
         <source>Step %1 s, %2 tokens/s per GPU, %3 model TFLOP/s per GPU (MFU %4 %), pipeline bubble %5 %.</source>
         <translation>单步 %1 秒，每张 GPU 每秒 %2 个词元，每张 GPU %3 模型 TFLOP/s（MFU %4 %），流水线气泡 %5 %。</translation>
     </message>

@@ -125,7 +125,7 @@ TEST(CliLessons, ListShowAndCheck)
     const CliRun json = runCommand({"lessons", "--json", "--lang", "zh"});
     ASSERT_EQ(json.status, kExitOk);
     const auto j = nlohmann::json::parse(json.out);
-    ASSERT_EQ(j.size(), 10u);
+    ASSERT_EQ(j.size(), 15u);
     EXPECT_EQ(j[4]["id"], "speedup-1-6x");
     EXPECT_EQ(j[4]["title"], "两张 GPU：1.6 倍，不是 2 倍");
 

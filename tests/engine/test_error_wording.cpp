@@ -54,7 +54,7 @@ const char* const kReaderSources[] = {
     // typed, a collective's buffers and its verification
     "engine/base/src/units.cpp",         "engine/model/src/semantics.cpp",     "engine/model/src/verification.cpp",
     // a lesson file that does not load, a lesson step that cannot resolve, an answer not checked
-    "engine/lessons/src/lessons.cpp",    "engine/lessons/src/lesson_check.cpp",
+    "engine/lessons/src/lessons.cpp",    "engine/lessons/src/lesson_check.cpp", "engine/lessons/src/lesson_plan.cpp",
     // a remote target refused before ssh starts (Run > Live on…, --on)
     "engine/cluster/src/ssh_target.cpp",
 };

@@ -3,6 +3,8 @@
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/lessons/lesson_check.h"
 #include "shardlab/model/presets.h"
+#include "shardlab/plan/transformer.h"
+#include "shardlab/text/error_wording.h"
 #include "shardlab/text/untranslated.h"
 
 #include <nlohmann/json.hpp>
@@ -72,7 +74,8 @@ TEST(Lessons, ThereIsALessonForEachPartOfTheCourse)
     EXPECT_EQ(ids,
         (std::vector<std::string> {"placement-strategies", "capacity-is-ownership", "balanced-ownership",
             "choosing-collectives", "speedup-1-6x", "straggler-12-6-4-2", "fifth-gpu", "efficiency-8-to-16",
-            "hang-mismatch", "lab-two-gpus"}));
+            "hang-mismatch", "lab-two-gpus", "tp-inside-a-node", "pipeline-bubble", "zero-stages-memory", "recomputation",
+            "mfu-below-100"}));
     for (const Lesson& l : lessons) {
         EXPECT_FALSE(l.title.en.empty());
         EXPECT_FALSE(l.title.zh.empty()) << l.id;
@@ -300,4 +303,108 @@ TEST(Lessons, ChineseTextsHaveNoEnglishLeft)
         }
     }
     EXPECT_GE(files, 10);
+}
+
+// Plan lessons (issue 27): the figures are the planner's estimate of the lesson's plan, checked by
+// hand where the arithmetic is short.
+TEST(Lessons, PlanFiguresAreThePlannersEstimate)
+{
+    const ResolvedLesson zero = resolved("zero-stages-memory");
+    ASSERT_TRUE(zero.main.plan && zero.compare && zero.compare->plan);
+    const double params = countParameters(zero.main.plan->model).total;
+    // ZeRO-1 over 8 replicas keeps 1/8 of the 12 bytes of fp32 master weights and Adam moments
+    EXPECT_NEAR(*zero.expected[1], 12.0 * 7 / 8 * params / 1e9, 0.01);
+    EXPECT_FALSE(zero.main.plan->estimate.fits); // 16 bytes per parameter and activations: over 141 GB
+    EXPECT_TRUE(zero.compare->plan->estimate.fits);
+
+    const ResolvedLesson bubble = resolved("pipeline-bubble");
+    ASSERT_TRUE(bubble.main.plan);
+    EXPECT_DOUBLE_EQ(*bubble.expected[0], bubble.main.plan->estimate.bubbleFraction * 100);
+    // with 4 micro-batches through 4 stages at least (P-1)/(m+P-1) = 3/7 of the step is idle
+    EXPECT_GE(*bubble.expected[0], 300.0 / 7);
+    EXPECT_GT(*bubble.expected[1], 1.0); // 32 micro-batches: more tokens per second per GPU
+
+    PlanRequest mfu;
+    mfu.plan.tp = 2;
+    mfu.plan.pp = 4;
+    mfu.settings.globalBatch = 16;
+    auto priced = pricePlan(mfu);
+    ASSERT_TRUE(priced && priced->priced);
+    const ResolvedLesson m = resolved("mfu-below-100");
+    EXPECT_DOUBLE_EQ(*m.expected[0], priced->priced->estimate.mfu * 100);
+
+    const ResolvedLesson recompute = resolved("recomputation");
+    EXPECT_GT(*recompute.expected[0], 141.0); // activations alone exceed the H200
+    EXPECT_GT(*recompute.expected[1], 1.0);   // full recomputation is slower
+}
+
+TEST(Lessons, APlanLessonsScenarioMustBeItsPlan)
+{
+    const auto dir = std::filesystem::temp_directory_path() / "shardlab-plan-lesson-test";
+    std::filesystem::create_directories(dir / "lessons");
+    std::filesystem::create_directories(dir / "scenarios");
+    for (const char* s : {"plan-dp8-no-zero.shardlab.json", "plan-dp8-zero1.shardlab.json"})
+        std::filesystem::copy_file(std::filesystem::path(SHARDLAB_SCENARIO_DIR) / s, dir / "scenarios" / s,
+                                   std::filesystem::copy_options::overwrite_existing);
+    const auto file = dir / "lessons" / "13-zero-stages-memory.lesson.json";
+    std::filesystem::copy_file(kLessonDir / "13-zero-stages-memory.lesson.json", file,
+                               std::filesystem::copy_options::overwrite_existing);
+    auto same = loadLesson(file);
+    ASSERT_TRUE(same.ok()) << same.error().message;
+    ASSERT_TRUE(resolveLesson(*same).ok());
+
+    // the plan in the file changed (ZeRO-1 now ZeRO-3) but its scenario was not written again
+    std::ifstream in(file);
+    nlohmann::json j = nlohmann::json::parse(in);
+    j["compare_plan"]["zero"] = "3";
+    std::ofstream(file) << j.dump(2);
+    auto stale = loadLesson(file);
+    ASSERT_TRUE(stale.ok()) << stale.error().message;
+    auto r = resolveLesson(*stale);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("plan-dp8-zero1.shardlab.json: the scenario is not the lesson's plan"), std::string::npos)
+        << r.error().message;
+    EXPECT_NE(r.error().message.find("shardlab plan ... --scenario"), std::string::npos);
+    const std::string zh = wordedError(r.error().message, Language::Chinese);
+    EXPECT_NE(zh.find("该场景不是本版 ShardLab 按课程方案写出的场景"), std::string::npos) << zh;
+
+    // a plan that cannot run says why
+    j["compare_plan"]["tp"] = 3;
+    std::ofstream(file) << j.dump(2);
+    auto refused = resolveLesson(*loadLesson(file));
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().message.find("the lesson's plan cannot run: 8 GPUs are not a multiple of TP x CP x PP = 3"),
+              std::string::npos)
+        << refused.error().message;
+    const std::string refusedZh = wordedError(refused.error().message, Language::Chinese);
+    EXPECT_NE(refusedZh.find("课程的方案无法运行"), std::string::npos) << refusedZh;
+}
+
+TEST(Lessons, BadPlanBlocksSayWhereAndWhy)
+{
+    const std::string head = R"({"shardlab_lesson": 1, "id": "x", "course": {"en": "c", "zh": "c"},
+        "title": {"en": "t", "zh": "t"}, "summary": {"en": "s", "zh": "s"}, "scenario": "a.json",
+        "questions": [{"type": "numeric", "prompt": {"en": "p", "zh": "p"}, "right": {"en": "r", "zh": "r"},
+                       "wrong": {"en": "w", "zh": "w"}, "answer": {"figure": "mfu_pct"}}],)";
+    auto bad = parseLesson(head + R"("plan": {"model": "llama3-8b", "zero": "4", "schedule": "zigzag", "tpp": 2,
+        "order": "tp,tp,pp,dp"}, "steps": [{"text": {"en": "s", "zh": "s"}, "view": "plan", "scenario": "compare"}]})",
+                           "x.lesson.json");
+    ASSERT_FALSE(bad.ok());
+    const std::string& m = bad.error().message;
+    EXPECT_NE(m.find("$.plan.zero: '4' (expected 0, 1, 2, 3, fsdp)"), std::string::npos) << m;
+    EXPECT_NE(m.find("$.plan.schedule: 'zigzag'"), std::string::npos) << m;
+    EXPECT_NE(m.find("$.plan.order: 'tp,tp,pp,dp'"), std::string::npos) << m;
+    EXPECT_NE(m.find("tpp"), std::string::npos) << m;
+    EXPECT_NE(m.find("$.steps[0].scenario: 'compare', but the lesson has no 'compare_scenario'"), std::string::npos) << m;
+
+    auto noPlan = parseLesson(head + R"("steps": [{"text": {"en": "s", "zh": "s"}, "view": "plan"}]})", "y.lesson.json");
+    ASSERT_FALSE(noPlan.ok());
+    EXPECT_NE(noPlan.error().message.find("$.steps[0].view: 'plan', but the lesson has no 'plan'"), std::string::npos)
+        << noPlan.error().message;
+
+    auto comparePlanAlone = parseLesson(head + R"("compare_plan": {"model": "llama3-8b"},
+        "steps": [{"text": {"en": "s", "zh": "s"}}]})", "z.lesson.json");
+    ASSERT_FALSE(comparePlanAlone.ok());
+    EXPECT_NE(comparePlanAlone.error().message.find("$.compare_plan: given, but the lesson has no 'compare_scenario'"),
+              std::string::npos);
 }

@@ -11,12 +11,15 @@
 #include "document/documentcontroller.h"
 #include "editor/editorpage.h"
 #include "gui_test_helpers.h"
+#include "i18n/language.h"
 #include "lessons/lesson_browser.h"
 #include "program/opeditor.h"
 #include "lessons/question_panel.h"
+#include "plan/plandialog.h"
 #include "run/playbackcontroller.h"
 #include "run/runcontroller.h"
 #include "run/runpage.h"
+#include "shardlab/io/scenario_io.h"
 #include "shardlab/lessons/lesson_check.h"
 #include "shardlab/lessons/lessons.h"
 #include "shell/mainwindow.h"
@@ -126,6 +129,7 @@ private slots:
             {"memory", {0, Capacity}},      {"timeline", {1, 0}},       {"summary", {1, 0}},
             {"collectives", {1, 0}},        {"report", {1, 0}},         {"comparison", {2, AnalysisPage::ComparisonTab}},
             {"scaling", {2, AnalysisPage::ScalingTab}},
+            {"plan", {-1, -1}}, // the plan dialog beside the window; the page stays
         };
         MainWindow w;
         w.show();
@@ -138,6 +142,12 @@ private slots:
             analysisTabs(w)->setCurrentIndex(AnalysisPage::DiagnosisTab);
             QVERIFY2(w.showView(v), qPrintable(v));
             const Where where = expected.at(view);
+            if (where.page < 0) {
+                QVERIFY(w.planDialog() && w.planDialog()->isVisible());
+                QCOMPARE(w.pages()->currentIndex(), 0);
+                w.planDialog()->hide();
+                continue;
+            }
             QCOMPARE(w.pages()->currentIndex(), where.page);
             QTabWidget* tabs = where.page == 0 ? w.editorPage()->sideTabs()
                                : where.page == 1 ? w.runPage()->sideTabs()
@@ -174,6 +184,37 @@ private slots:
         buttonNamed(w.lessons(), QStringLiteral("Open the comparison scenario"))->click();
         QCOMPARE(w.lessons()->currentStep(), 3);
         QCOMPARE(w.pages()->currentWidget(), w.runPage());
+    }
+
+    // Issue 27: a plan lesson's "plan" steps open the planner beside the window on the step's plan
+    // (the compare plan for a step about the compare scenario), with the lesson's figures; its
+    // "Open as scenario" opens the same scenario the lesson ships.
+    void aPlanStepShowsItsPlanInThePlanner()
+    {
+        MainWindow w;
+        test::ScriptedPrompter prompter;
+        w.setPrompter(&prompter);
+        w.show();
+        QVERIFY(w.lessons()->selectLesson(QStringLiteral("zero-stages-memory")));
+        const ResolvedLesson* l = w.lessons()->currentLesson();
+        QVERIFY(l && l->main.plan && l->compare && l->compare->plan);
+        w.lessons()->setCurrentStep(0);
+        w.lessons()->showStepButton()->click();
+        PlanDialog* planner = w.planDialog();
+        QVERIFY(planner && planner->isVisible());
+        QVERIFY(planner->estimate());
+        QCOMPARE(planner->estimate()->stepUs, l->main.plan->estimate.stepUs);
+        QVERIFY(!planner->estimate()->fits); // plain data parallelism does not fit
+        QCOMPARE(w.scenario().name, l->main.scenario.name); // the step's scenario opened too
+
+        w.lessons()->setCurrentStep(2); // about the compare plan: ZeRO-1
+        w.lessons()->showStepButton()->click();
+        QCOMPARE(w.planDialog(), planner); // the same window, set to the other plan
+        QCOMPARE(planner->request().plan.zero, ZeroStage::Optimizer);
+        QCOMPARE(planner->estimate()->stages.front().memory.peak(), l->compare->plan->estimate.stages.front().memory.peak());
+
+        planner->accept();
+        QCOMPARE(serializeScenario(w.scenario()), serializeScenario(namedIn(l->compare->scenario, i18n::engineLanguage())));
     }
 
     // Issue 29: lesson 2's steps 3 and 4 are about its comparison scenario (ZeRO-3): Show me opens

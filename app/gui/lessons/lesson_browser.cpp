@@ -415,6 +415,16 @@ QString LessonBrowser::stepView(int step) const
     return qstr(l->steps[static_cast<size_t>(step)].view);
 }
 
+std::optional<PlanRequest> LessonBrowser::stepPlan(int step) const
+{
+    const Lesson* l = m_model->lessonAt(m_row);
+    if (!l)
+        return std::nullopt;
+    const bool compare = step >= 0 && step < static_cast<int>(l->steps.size())
+                         && l->steps[static_cast<size_t>(step)].scenario == "compare";
+    return compare ? l->comparePlan : l->plan;
+}
+
 void LessonBrowser::setWelcomeVisible(bool visible)
 {
     m_welcome->setVisible(visible);

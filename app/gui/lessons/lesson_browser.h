@@ -5,6 +5,7 @@
 #pragma once
 
 #include "shardlab/lessons/lesson_check.h"
+#include "shardlab/plan/plan_request.h"
 
 #include <QList>
 #include <QWidget>
@@ -60,6 +61,9 @@ public:
     int stepFor(const QString& scenarioPath) const;
     // The view step `step` of the current lesson points at ("" when none).
     QString stepView(int step) const;
+    // The transformer plan step `step` is about (the lesson's "plan" or "compare_plan"); nullopt
+    // for a lesson without one.
+    std::optional<PlanRequest> stepPlan(int step) const;
 
     // The welcome for a first start: what the lessons are and where to begin.
     void setWelcomeVisible(bool visible);

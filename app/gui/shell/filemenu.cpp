@@ -167,11 +167,8 @@ void MainWindow::rebuildRecentMenu()
 
 namespace shardlab::gui {
 
-void MainWindow::newFromPlan()
+void MainWindow::openPlanScenario(const PlanDialog& dialog)
 {
-    PlanDialog dialog(this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
     auto scenario = dialog.scenario();
     if (!scenario) {
         m_prompter->showError(tr("Cannot open the plan"), tr("The plan could not be written as a scenario."),
@@ -179,6 +176,30 @@ void MainWindow::newFromPlan()
         return;
     }
     m_controller->openMade(std::move(*scenario), QString::fromStdString(planText(dialog.estimate()->plan)));
+}
+
+void MainWindow::newFromPlan()
+{
+    PlanDialog dialog(this);
+    if (dialog.exec() == QDialog::Accepted)
+        openPlanScenario(dialog);
+}
+
+PlanDialog* MainWindow::planDialog() const { return m_planDialog.data(); }
+
+PlanDialog* MainWindow::showPlan(const std::optional<PlanRequest>& request)
+{
+    if (!m_planDialog) {
+        m_planDialog = new PlanDialog(this);
+        m_planDialog->setModal(false);
+        connect(m_planDialog, &QDialog::accepted, this, [this] { openPlanScenario(*m_planDialog); });
+    }
+    if (request)
+        m_planDialog->setRequest(*request);
+    m_planDialog->show();
+    m_planDialog->raise();
+    m_planDialog->activateWindow();
+    return m_planDialog;
 }
 
 } // namespace shardlab::gui

@@ -129,6 +129,9 @@ bool MainWindow::showView(const QString& view)
             m_run->run();
         if (view == QLatin1String("report"))
             showStatus(tr("Report > Lab report writes the course's report for this scenario."), 8000);
+    } else if (view == QLatin1String("plan")) {
+        // the lesson's plan in the planner, beside the window (the page stays as it is)
+        showPlan(m_lessons->stepPlan(m_lessons->currentStep()));
     } else if (view == QLatin1String("comparison") || view == QLatin1String("scaling")) {
         flushAnalysis();
         m_pages->setCurrentWidget(m_analysis);

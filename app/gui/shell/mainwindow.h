@@ -8,6 +8,7 @@
 #pragma once
 
 #include "shardlab/model/scenario.h"
+#include "shardlab/plan/plan_request.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -34,6 +35,7 @@ class EditorPage;
 class ExportActions;
 class HangSandbox;
 class LessonBrowser;
+class PlanDialog;
 class ProjectorView;
 class SideBySideView;
 class PresenterMode;
@@ -60,6 +62,10 @@ public:
     bool openFiles(const QStringList& paths);
     // File > New from a transformer plan: the plan dialog, then its plan as a new scenario.
     void newFromPlan();
+    // The plan dialog beside the window (a lesson's "plan" view), set to `request` where given;
+    // its "Open as scenario" opens the plan as File > New from a transformer plan does.
+    PlanDialog* showPlan(const std::optional<PlanRequest>& request);
+    PlanDialog* planDialog() const;
     // Offers to recover the work of a session that crashed (autosave).
     void offerRecovery();
     // Replaces the dialogs (tests answer with a script). The window does not own `prompter`.
@@ -123,6 +129,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    void openPlanScenario(const PlanDialog& dialog);
     // each in its own file under shell/
     void wirePages();
     void wireLessons();
@@ -163,6 +170,7 @@ private:
     PresenterMode* m_presenter = nullptr;
     QPointer<ProjectorView> m_projector;
     QPointer<SideBySideView> m_sideBySide;
+    QPointer<PlanDialog> m_planDialog;
     QToolBar* m_toolBar = nullptr;
     QActionGroup* m_modeGroup = nullptr;
     QMenu* m_recentMenu = nullptr;

@@ -3,6 +3,8 @@
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/model/capacity.h"
 #include "shardlab/model/verification.h"
+#include "shardlab/plan/plan_format.h"
+#include "shardlab/plan/plan_scenario.h"
 #include "shardlab/sim/simulator.h"
 
 #include <algorithm>
@@ -16,20 +18,96 @@ namespace shardlab {
 
 namespace {
 
-Result<LessonScenario> runScenario(const Lesson& lesson, const std::filesystem::path& path)
+// The lesson's plan priced, and its scenario checked to be that plan as ShardLab writes it now
+// (so the figures of the plan and of the run are of one plan).
+Result<PricedPlan> pricedPlan(const Lesson& lesson, const PlanRequest& request, const Scenario& shipped,
+                              const std::filesystem::path& path)
+{
+    const std::string where = "lesson " + lesson.id + ": " + path.filename().string() + ": ";
+    auto pricing = pricePlan(request);
+    if (!pricing)
+        return badInput(where + pricing.error().message);
+    if (!pricing->priced) {
+        std::string why;
+        for (const std::string& problem : english(pricing->problems))
+            why += (why.empty() ? "" : "; ") + problem;
+        return badInput(where + "the lesson's plan cannot run: " + why);
+    }
+    const PricedPlan& p = *pricing->priced;
+    auto written = planScenario(p.model, p.settings, p.estimate, p.topology);
+    if (!written)
+        return badInput(where + written.error().message);
+    // both through the file format, so that printing the numbers is all they may differ by
+    auto reread = parseScenario(serializeScenario(*written));
+    if (!reread || serializeScenario(*reread) != serializeScenario(shipped)) {
+        const std::string command = "shardlab plan ... --scenario"; // or tests/plan/write_plan_scenarios.py
+        return badInput(where + "the scenario is not the lesson's plan as this ShardLab writes it (" + planText(p.estimate.plan)
+            + "); write it again with " + command);
+    }
+    return std::move(*pricing->priced);
+}
+
+Result<LessonScenario> runScenario(const Lesson& lesson, const std::filesystem::path& path,
+                                   const std::optional<PlanRequest>& plan)
 {
     auto s = loadScenario(path);
     if (!s)
         return badInput("lesson " + lesson.id + ": " + s.error().message);
+    LessonScenario ls;
+    if (plan) {
+        auto priced = pricedPlan(lesson, *plan, *s, path);
+        if (!priced)
+            return priced.error();
+        ls.plan = std::move(*priced);
+    }
     auto run = simulate(*s);
     if (!run)
         return Error {run.error().kind, "lesson " + lesson.id + ": " + path.string() + ": " + run.error().message};
-    LessonScenario ls;
     ls.path = path;
     ls.scenario = std::move(*s);
     ls.run = std::move(*run);
     ls.summary = summarize(ls.scenario, ls.run);
     return ls;
+}
+
+// The figures of a lesson's plan (docs/lessons.md): the estimate's, as `shardlab plan` prints them.
+std::optional<Result<double>> planFigure(const LessonScenario& ls, const FigureRef& f, const std::string& where)
+{
+    static const std::set<std::string> names = {"mfu_pct", "bubble_pct", "plan_step_ms", "tokens_per_s_per_gpu",
+        "model_tflops_per_gpu", "plan_peak_gb", "plan_activations_gb", "exposed_tp_ms", "exposed_cp_ms", "exposed_pp_ms",
+        "exposed_dp_ms", "exposed_ep_ms"};
+    if (!names.count(f.figure))
+        return std::nullopt;
+    if (!ls.plan)
+        return Result<double>(badInput(where + ": the scenario has no 'plan' (or 'compare_plan') to take it from"));
+    const PlanEstimate& e = ls.plan->estimate;
+    if (f.figure == "mfu_pct")
+        return e.mfu * 100;
+    if (f.figure == "bubble_pct")
+        return e.bubbleFraction * 100;
+    if (f.figure == "plan_step_ms")
+        return e.stepUs / 1e3;
+    if (f.figure == "tokens_per_s_per_gpu")
+        return e.tokensPerSecPerGpu;
+    if (f.figure == "model_tflops_per_gpu")
+        return e.modelTflopsPerGpu;
+    if (f.figure.starts_with("exposed_")) {
+        const auto axis = valueIn(kMeshAxisNames, f.figure.substr(8, 2));
+        double us = 0;
+        for (const PlanCollective& c : e.collectives)
+            if (c.axis == *axis)
+                us += c.exposedUs;
+        return us / 1e3;
+    }
+    // per pipeline stage (index), or the largest over the stages
+    if (f.index >= static_cast<int>(e.stages.size()))
+        return Result<double>(badInput(where + ": the plan has " + std::to_string(e.stages.size()) + " stage(s), no stage "
+            + std::to_string(f.index)));
+    double most = 0;
+    for (const StageEstimate& s : e.stages)
+        if (f.index < 0 || s.stage == f.index)
+            most = std::max(most, f.figure == "plan_peak_gb" ? s.memory.peak() : s.memory.activations);
+    return most / kGB;
 }
 
 Result<double> evaluateAnswer(const ResolvedLesson& l, const NumericAnswer& a)
@@ -259,6 +337,8 @@ Result<double> evaluateFigure(const ResolvedLesson& l, const FigureRef& f)
                 + std::to_string(f.index) + ")");
         return static_cast<size_t>(f.index);
     };
+    if (auto fromPlan = planFigure(*ls, f, where))
+        return *fromPlan;
     if (f.figure == "speedup")
         return s.speedup;
     if (f.figure == "efficiency_pct")
@@ -330,19 +410,21 @@ Result<double> evaluateFigure(const ResolvedLesson& l, const FigureRef& f)
     return badInput(where
         + ": unknown figure (expected speedup, efficiency_pct, step_time_ms, one_gpu_ms, ranks, "
           "straggler_rank, compute_ms, comm_ms, wait_ms, owned_gb, peak_gb, capacity_gb, paging_ms, hang_rank, "
-          "hang_last_completed, collective_ms, busbw_gbps or allreduce_element)");
+          "hang_last_completed, collective_ms, busbw_gbps, allreduce_element, mfu_pct, bubble_pct, "
+          "plan_step_ms, tokens_per_s_per_gpu, model_tflops_per_gpu, plan_peak_gb, plan_activations_gb, "
+          "exposed_tp_ms, exposed_cp_ms, exposed_pp_ms, exposed_dp_ms or exposed_ep_ms)");
 }
 
 Result<ResolvedLesson> resolveLesson(const Lesson& lesson)
 {
     ResolvedLesson r;
     r.lesson = lesson;
-    auto main = runScenario(lesson, lesson.scenarioPath());
+    auto main = runScenario(lesson, lesson.scenarioPath(), lesson.plan);
     if (!main)
         return main.error();
     r.main = std::move(*main);
     if (!lesson.compareScenario.empty()) {
-        auto cmp = runScenario(lesson, lesson.compareScenarioPath());
+        auto cmp = runScenario(lesson, lesson.compareScenarioPath(), lesson.comparePlan);
         if (!cmp)
             return cmp.error();
         r.compare = std::move(*cmp);

@@ -2,6 +2,8 @@
 #include "shardlab/base/json_reader.h"
 #include "shardlab/lessons/lessons.h"
 
+#include "lesson_plan.h"
+
 #include <algorithm>
 #include <fstream>
 #include <map>
@@ -279,7 +281,8 @@ const std::vector<std::string>& lessonViews()
 {
     // `workload` is the editor's workload tab, where the placement strategies are applied
     static const std::vector<std::string> views = {"program",    "workload",    "memory",     "topology", "timeline",
-                                                   "summary",    "collectives", "comparison", "report",   "scaling"};
+                                                   "summary",    "collectives", "comparison", "report",   "scaling",
+                                                   "plan"};
     return views;
 }
 
@@ -311,8 +314,8 @@ Result<Lesson> parseLesson(const std::string& text, const std::string& origin, c
     if (!rd.expectObject(doc, "$"))
         return badInput(rd.message());
     rd.onlyKeys(doc, "$",
-        {"shardlab_lesson", "id", "order", "course", "title", "summary", "scenario", "compare_scenario", "steps",
-            "questions"});
+        {"shardlab_lesson", "id", "order", "course", "title", "summary", "scenario", "compare_scenario", "plan",
+            "compare_plan", "steps", "questions"});
     const auto version = rd.integer(doc, "$", "shardlab_lesson", true, 1, 1000);
     if (version && *version != kLessonFormatVersion)
         return badInput(origin + ": $.shardlab_lesson: format version " + std::to_string(*version)
@@ -326,6 +329,10 @@ Result<Lesson> parseLesson(const std::string& text, const std::string& origin, c
     l.summary = localized(rd, doc, "$", "summary", true);
     l.scenario = rd.string(doc, "$", "scenario", true).value_or("");
     l.compareScenario = rd.string(doc, "$", "compare_scenario", false).value_or("");
+    l.plan = detail::readLessonPlan(rd, doc, "$", "plan");
+    l.comparePlan = detail::readLessonPlan(rd, doc, "$", "compare_plan");
+    if (l.comparePlan && l.compareScenario.empty())
+        rd.fail("$.compare_plan", "given, but the lesson has no 'compare_scenario' written from it");
     if (const json* steps = rd.find(doc, "steps"); steps && steps->is_array() && !steps->empty()) {
         for (size_t i = 0; i < steps->size(); ++i) {
             const std::string sp = JsonReader::index("$.steps", i);
@@ -339,13 +346,17 @@ Result<Lesson> parseLesson(const std::string& text, const std::string& origin, c
             if (!step.view.empty() && !lessonViewSet().count(step.view))
                 rd.fail(JsonReader::key(sp, "view"),
                     "'" + step.view
-                        + "' (expected program, memory, topology, timeline, "
-                          "summary, collectives, comparison, report or scaling)");
+                        + "' (expected program, workload, memory, topology, timeline, "
+                          "summary, collectives, comparison, report, scaling or plan)");
+            if (step.view == "plan" && !l.plan)
+                rd.fail(JsonReader::key(sp, "view"), "'plan', but the lesson has no 'plan'");
             step.scenario = rd.string(s, sp, "scenario", false).value_or("main");
             if (step.scenario != "main" && step.scenario != "compare")
                 rd.fail(JsonReader::key(sp, "scenario"), "'" + step.scenario + "' (expected main or compare)");
             if (step.scenario == "compare" && l.compareScenario.empty())
                 rd.fail(JsonReader::key(sp, "scenario"), "'compare', but the lesson has no 'compare_scenario'");
+            if (step.view == "plan" && step.scenario == "compare" && l.compareScenario.size() && !l.comparePlan)
+                rd.fail(JsonReader::key(sp, "view"), "'plan' on the compare scenario, but the lesson has no 'compare_plan'");
             l.steps.push_back(step);
         }
     } else {

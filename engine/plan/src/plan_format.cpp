@@ -20,7 +20,7 @@ std::string pad(const std::string& text, size_t width)
 
 std::string settingsLine(const PlanEstimate& e, Language lang)
 {
-    return render(Message("plan.out.settings").with("mb", e.microBatch).with("batch", e.globalBatch)
+    return render(Message(e.microBatches == 1 ? "plan.out.settings_one" : "plan.out.settings").with("mb", e.microBatch).with("batch", e.globalBatch)
                       .with("m", e.microBatches), lang);
 }
 

@@ -79,7 +79,7 @@ const std::vector<std::string_view>& technicalTerms()
         "all_gather", "all_gatherv", "all_gather_v", "send_recv", "reduce_scatter_all_gather", "ring", "tree", "direct", "simple", "ll", "ll128", "algbw", "busbw", "h100",
         "h200", "a100", "p100", "v100", "hgx", "dgx", "sxm", "nv", "pix", "pxb", "phb", "node", "sys", "json", "csv",
         "html", "pdf", "png", "svg", "shardlab", "perfetto", "chrome", "nvidia", "sm", "sms", "hbm", "bf16",
-        "fp16", "fp32", "adam", "sgd", "api", "cli", "linux", "nccl-tests", "nsight", "pytorch", "id", "rank",
+        "fp16", "fp32", "adam", "sgd", "api", "cli", "linux", "nccl-tests", "nsight", "pytorch", "id", "rank", "ranks",
         "x86", "sys", "socket", "qpi", "upi", "lesson", "utf-8",
         // other tools' names and what they write (issue 28): PyTorch's Kineto profiler and Flight
         // Recorder, NCCL Inspector, Nsight Systems' SQLite export, clock sync protocols
@@ -93,7 +93,7 @@ const std::vector<std::string_view>& technicalTerms()
         "net",
         // the transformer planner (issue 27): parallel axes, utilisation, precisions, GEMMs, schedules
         "cp", "ep", "mfu", "tflop", "fp8", "gemm", "gpipe", "1f1b", "megatron-lm", "megatron", "deepspeed", "mlp",
-        "flashattention", "all-to-all",
+        "flashattention", "all-to-all", "torchtitan", "transformer", "token", "tokens", "llama", "gpt", "mixtral",
         // JSON's literals, as a file holds them
         "true", "false", "null"};
     return list;

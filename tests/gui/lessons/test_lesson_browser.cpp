@@ -32,7 +32,7 @@ void TestLessonBrowser::modelPassesTheTester()
     auto lessons = loadLessons(LessonBrowser::defaultLessonDirectory().toStdString());
     QVERIFY(lessons.ok());
     model.setLessons(*lessons);
-    QCOMPARE(model.rowCount(), 10);
+    QCOMPARE(model.rowCount(), 15);
     QCOMPARE(model.data(model.index(4), LessonListModel::IdRole).toString(), QStringLiteral("speedup-1-6x"));
     QCOMPARE(model.data(model.index(4)).toString(), QStringLiteral("5. Two GPUs, 1.6x, not 2x"));
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
@@ -161,7 +161,7 @@ void TestLessonBrowser::badFolderKeepsTheLessons()
     QVERIFY(browser.loadLessons(LessonBrowser::defaultLessonDirectory()));
     QVERIFY(!browser.loadLessons(QStringLiteral("/nonexistent")));
     QVERIFY(browser.errorString().contains(QStringLiteral("/nonexistent")));
-    QCOMPARE(browser.model()->rowCount(), 10);
+    QCOMPARE(browser.model()->rowCount(), 15);
 }
 
 // For reviews: SHARDLAB_SCREENSHOT_DIR=folder saves the browser in English and in Chinese.

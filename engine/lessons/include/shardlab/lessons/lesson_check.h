@@ -20,6 +20,7 @@ struct LessonScenario {
     Scenario scenario;
     RunResult run;
     Summary summary;
+    std::optional<PricedPlan> plan; // the lesson's plan for this scenario, priced
 };
 
 struct ResolvedLesson {

@@ -7,6 +7,7 @@
 #include "shardlab/base/result.h"
 #include "shardlab/model/collectives.h"
 #include "shardlab/model/semantics.h"
+#include "shardlab/plan/plan_request.h"
 #include "shardlab/text/language.h"
 
 #include <filesystem>
@@ -103,6 +104,11 @@ struct Lesson {
     LocalizedText summary;
     std::string scenario; // relative to the lesson file's folder
     std::string compareScenario; // optional second scenario
+    // A transformer plan the scenario is written from (`shardlab plan --scenario`): its figures
+    // (MFU, bubble, memory per stage) are the estimate's, and the "plan" view opens it in the plan
+    // dialog. The shipped scenario must be the plan as planScenario() writes it (a test checks).
+    std::optional<PlanRequest> plan;
+    std::optional<PlanRequest> comparePlan; // the plan of the compare scenario
     std::vector<LessonStep> steps;
     std::vector<LessonQuestion> questions;
     std::filesystem::path file; // where it was loaded from
