@@ -3189,6 +3189,81 @@ first mismatch</source>
     </message>
 </context>
 <context>
+    <name>shardlab::gui::PlanComparison</name>
+    <message>
+        <source>A (kept)</source>
+        <translation>A（保留的）</translation>
+    </message>
+    <message>
+        <source>B (the boxes)</source>
+        <translation>B（当前输入）</translation>
+    </message>
+    <message>
+        <source>B / A</source>
+        <translation>B / A</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>方案</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>单步时间</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Tokens/s per GPU</source>
+        <translation>每 GPU Token/s</translation>
+    </message>
+    <message>
+        <source>Model TFLOP/s per GPU</source>
+        <translation>每 GPU 模型 TFLOP/s</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>Pipeline bubble</source>
+        <translation>流水线气泡</translation>
+    </message>
+    <message>
+        <source>Peak memory per GPU</source>
+        <translation>每 GPU 峰值显存</translation>
+    </message>
+    <message>
+        <source>%1 GB</source>
+        <translation>%1 GB</translation>
+    </message>
+    <message>
+        <source>Fits</source>
+        <translation>放得下</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>被拒绝</translation>
+    </message>
+    <message>
+        <source>The planner&apos;s estimate of each plan; B / A above 1 means B is larger (a longer step, more tokens/s)</source>
+        <translation>规划器对每个方案的估计；B / A 大于 1 表示 B 更大（单步更长、Token/s 更多）</translation>
+    </message>
+</context>
+<context>
     <name>shardlab::gui::PlanDialog</name>
     <message>
         <source>New from a transformer plan</source>
@@ -3385,6 +3460,30 @@ first mismatch</source>
     <message>
         <source>Schedule:</source>
         <translation>调度：</translation>
+    </message>
+    <message>
+        <source>&amp;Keep as A</source>
+        <translation>保留为 A(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Keep this plan, then change the boxes: a table sets the new plan (B) against it</source>
+        <translation>保留这个方案，然后修改输入：表格会把新方案（B）与它对比</translation>
+    </message>
+    <message>
+        <source>&amp;Forget A</source>
+        <translation>忘掉 A(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Stop comparing with the kept plan</source>
+        <translation>不再与保留的方案对比</translation>
+    </message>
+    <message>
+        <source>Side &amp;by side</source>
+        <translation>并排对比(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Run both plans and show their timelines one above the other</source>
+        <translation>运行两个方案，把它们的时间线上下并排显示</translation>
     </message>
 </context>
 <context>

@@ -4,11 +4,13 @@
 #include "gui_test_main.h"
 #include "document/document.h"
 #include "plan/plandialog.h"
+#include "plan/plancomparison.h"
 #include "shell/mainwindow.h"
 #include "screenshot.h"
 
 #include <QDialogButtonBox>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
 #include <QTimer>
@@ -82,18 +84,57 @@ private slots:
         QCOMPARE(dialog.estimate()->plan.dp, 1);
     }
 
+    // Two plans side by side: A kept, B in the boxes; the table's figures are the two estimates, and
+    // "Side by side" hands both plans' scenarios to the window's side-by-side view.
+    void comparesTwoPlans()
+    {
+        PlanDialog dialog;
+        dialog.setModel(QStringLiteral("llama3-8b"));
+        dialog.setMachine(QStringLiteral("h200-nvswitch-8"), 8);
+        dialog.setAxes(8, 1, 1);
+        QVERIFY(dialog.comparison()->isHidden());
+        dialog.keepAsA();
+        QVERIFY(dialog.kept());
+        const double stepA = dialog.kept()->estimate.stepUs;
+        dialog.setAxes(2, 4, 1);
+        const double stepB = dialog.estimate()->stepUs;
+        QVERIFY(!dialog.comparison()->isHidden());
+        QCOMPARE(dialog.comparison()->item(0, 0)->text(), QStringLiteral("TP 8 x PP 1 x DP 1"));
+        QCOMPARE(dialog.comparison()->item(0, 1)->text(), QString::fromStdString(planText(dialog.estimate()->plan)));
+        QCOMPARE(dialog.comparison()->item(1, 2)->text(), QStringLiteral("%1x").arg(stepB / stepA, 0, 'f', 2));
+
+        dialog.resize(620, 980);
+        dialog.show();
+        test::saveScreen(&dialog, QStringLiteral("plan-compare"));
+
+        QSignalSpy sides(&dialog, &PlanDialog::sideBySideRequested);
+        for (QPushButton* b : dialog.findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("Side &by side"))
+                b->click();
+        QCOMPARE(sides.count(), 1);
+        const auto a = sides.at(0).at(0).value<Scenario>();
+        const auto b = sides.at(0).at(1).value<Scenario>();
+        QVERIFY(a.name.find("TP 8 x PP 1") != std::string::npos);
+        QVERIFY(b.name.find("TP 2 x PP 4") != std::string::npos);
+
+        dialog.setAxes(3, 1, 1); // refused: B's column says so, A stays
+        QCOMPARE(dialog.comparison()->item(1, 1)->text(), QStringLiteral("refused"));
+        dialog.forgetA();
+        QVERIFY(dialog.comparison()->isHidden());
+        QVERIFY(!dialog.kept());
+    }
+
     void opensThePlanAsANewScenario()
     {
         MainWindow w;
-        QTimer::singleShot(0, [] {
-            auto* dialog = qobject_cast<PlanDialog*>(QApplication::activeModalWidget());
-            QVERIFY(dialog);
-            dialog->setModel(QStringLiteral("teaching-125m"));
-            dialog->setMachine(QStringLiteral("h200-nvswitch-8"), 4);
-            dialog->setAxes(1, 4, 1);
-            dialog->accept();
-        });
         w.newFromPlan();
+        PlanDialog* dialog = w.planDialog();
+        QVERIFY(dialog && dialog->isVisible() && !dialog->isModal()); // beside the window
+        dialog->setModel(QStringLiteral("teaching-125m"));
+        dialog->setMachine(QStringLiteral("h200-nvswitch-8"), 4);
+        dialog->setAxes(1, 4, 1);
+        dialog->accept();
+        QVERIFY(!dialog->isVisible());
         const Scenario& sc = w.scenario();
         QCOMPARE(sc.topology.rankCount(), 4);
         int passes = 0;

@@ -1,6 +1,7 @@
 #include "plan/plandialog.h"
 
 #include "plan/memorybars.h"
+#include "plan/plancomparison.h"
 
 #include "i18n/language.h"
 #include "shardlab/model/presets.h"
@@ -107,6 +108,31 @@ PlanDialog::PlanDialog(QWidget* parent) : QDialog(parent)
     m_problems->setWordWrap(true);
     m_problems->setStyleSheet(QStringLiteral("color: #D55E00;"));
     m_bars = new MemoryBars(this);
+    m_comparison = new PlanComparison(this);
+    m_comparison->hide();
+    m_keep = new QPushButton(tr("&Keep as A"), this);
+    m_keep->setToolTip(tr("Keep this plan, then change the boxes: a table sets the new plan (B) against it"));
+    m_forget = new QPushButton(tr("&Forget A"), this);
+    m_forget->setToolTip(tr("Stop comparing with the kept plan"));
+    m_sideBySide = new QPushButton(tr("Side &by side"), this);
+    m_sideBySide->setToolTip(tr("Run both plans and show their timelines one above the other"));
+    connect(m_keep, &QPushButton::clicked, this, &PlanDialog::keepAsA);
+    connect(m_forget, &QPushButton::clicked, this, &PlanDialog::forgetA);
+    connect(m_sideBySide, &QPushButton::clicked, this, [this] {
+        if (!m_kept || !m_priced)
+            return;
+        auto a = planScenario(m_kept->model, m_kept->settings, m_kept->estimate, m_kept->topology);
+        auto b = scenario();
+        if (a && b)
+            emit sideBySideRequested(*a, *b);
+        else
+            m_problems->setText(i18n::engineError((!a ? a : b).error().message));
+    });
+    auto* compareRow = new QHBoxLayout;
+    compareRow->addWidget(m_keep);
+    compareRow->addWidget(m_forget);
+    compareRow->addWidget(m_sideBySide);
+    compareRow->addStretch(1);
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("&Open as scenario"));
     m_buttons->button(QDialogButtonBox::Ok)->setToolTip(
@@ -119,6 +145,8 @@ PlanDialog::PlanDialog(QWidget* parent) : QDialog(parent)
     layout->addWidget(m_summary);
     layout->addWidget(m_problems);
     layout->addWidget(m_bars, 1);
+    layout->addLayout(compareRow);
+    layout->addWidget(m_comparison);
     layout->addWidget(m_buttons);
 
     for (QComboBox* box : {m_model, m_machine, m_zero, m_recompute, m_schedule}) {
@@ -204,6 +232,7 @@ void PlanDialog::recompute()
     m_problems->setText(problems.join(QLatin1Char('\n')));
     m_problems->setVisible(!problems.isEmpty());
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(m_priced.has_value());
+    refreshComparison();
     if (!m_priced) {
         m_summary->clear();
         m_bars->setStages({}, 0);
@@ -215,6 +244,31 @@ void PlanDialog::recompute()
     for (const StageEstimate& s : e.stages)
         stages.push_back(s.memory);
     m_bars->setStages(std::move(stages), e.gpuMemory);
+}
+
+void PlanDialog::keepAsA()
+{
+    if (!m_priced)
+        return;
+    m_kept = m_priced;
+    refreshComparison();
+}
+
+void PlanDialog::forgetA()
+{
+    m_kept.reset();
+    refreshComparison();
+}
+
+void PlanDialog::refreshComparison()
+{
+    m_keep->setEnabled(m_priced.has_value());
+    m_forget->setVisible(m_kept.has_value());
+    m_sideBySide->setVisible(m_kept.has_value());
+    m_sideBySide->setEnabled(m_kept && m_priced);
+    m_comparison->setVisible(m_kept.has_value());
+    if (m_kept)
+        m_comparison->setPlans(m_kept->estimate, m_priced ? std::optional<PlanEstimate>(m_priced->estimate) : std::nullopt);
 }
 
 QString PlanDialog::summaryText() const

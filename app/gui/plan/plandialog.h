@@ -16,11 +16,13 @@ class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
 class QLabel;
+class QPushButton;
 class QSpinBox;
 
 namespace shardlab::gui {
 
 class MemoryBars;
+class PlanComparison;
 
 class PlanDialog : public QDialog {
     Q_OBJECT
@@ -32,6 +34,14 @@ public:
     // The boxes as a request (DP: what the GPUs leave), and the boxes set from one (a lesson's plan).
     PlanRequest request() const;
     void setRequest(const PlanRequest& request);
+
+    // Two plans side by side: "Keep as A" keeps the plan the boxes say; the boxes then say B, and
+    // a table sets B against A. "Side by side" asks for both runs one above the other.
+    void keepAsA();
+    void forgetA();
+    const PricedPlan* kept() const { return m_kept ? &*m_kept : nullptr; }
+    PlanComparison* comparison() const { return m_comparison; }
+
     QString summaryText() const;
     QString problemText() const;
     // The plan as a scenario (after accept()).
@@ -42,8 +52,13 @@ public:
     void setMachine(const QString& presetId, int gpus);
     void setAxes(int tp, int pp, int cp);
 
+signals:
+    // A's scenario and B's, as "Open as scenario" would open them (MainWindow::showSideBySide).
+    void sideBySideRequested(const shardlab::Scenario& a, const shardlab::Scenario& b);
+
 private:
     void recompute();
+    void refreshComparison();
 
     QComboBox* m_model;
     QComboBox* m_machine;
@@ -64,6 +79,11 @@ private:
     QLabel* m_summary;
     QLabel* m_problems;
     MemoryBars* m_bars;
+    PlanComparison* m_comparison;
+    QPushButton* m_keep;
+    QPushButton* m_forget;
+    QPushButton* m_sideBySide;
+    std::optional<PricedPlan> m_kept;
     QDialogButtonBox* m_buttons;
 
     std::optional<PricedPlan> m_priced;

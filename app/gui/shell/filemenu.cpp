@@ -180,9 +180,9 @@ void MainWindow::openPlanScenario(const PlanDialog& dialog)
 
 void MainWindow::newFromPlan()
 {
-    PlanDialog dialog(this);
-    if (dialog.exec() == QDialog::Accepted)
-        openPlanScenario(dialog);
+    // beside the window rather than modal: the plan stays open while its run and its side-by-side
+    // comparison are looked at
+    showPlan(std::nullopt);
 }
 
 PlanDialog* MainWindow::planDialog() const { return m_planDialog.data(); }
@@ -193,6 +193,7 @@ PlanDialog* MainWindow::showPlan(const std::optional<PlanRequest>& request)
         m_planDialog = new PlanDialog(this);
         m_planDialog->setModal(false);
         connect(m_planDialog, &QDialog::accepted, this, [this] { openPlanScenario(*m_planDialog); });
+        connect(m_planDialog, &PlanDialog::sideBySideRequested, this, &MainWindow::showSideBySide);
     }
     if (request)
         m_planDialog->setRequest(*request);
