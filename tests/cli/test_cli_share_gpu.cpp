@@ -3,6 +3,7 @@
 // `shardlab live` processes on a machine where live mode cannot run: they find each other, rank 0
 // says why once for the job, every process ends with the same status and none hangs. (On a GPU:
 // tests/gpu/share_gpu_gpu.sh.)
+#include "../common/read_text.h"
 #include "shardlab/cluster/shared_gpu_launch.h"
 #include "shardlab/live/live.h"
 
@@ -15,16 +16,6 @@
 #include <unistd.h>
 
 using namespace shardlab;
-
-namespace {
-std::string readAll(const std::filesystem::path& p)
-{
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-} // namespace
 
 TEST(CliShareGpu, TheRanksMeetOverTheMeshAndRankZeroSaysWhyTheJobCannotStart)
 {
@@ -45,11 +36,11 @@ TEST(CliShareGpu, TheRanksMeetOverTheMeshAndRankZeroSaysWhyTheJobCannotStart)
     ASSERT_TRUE(out) << out.error().message;
     EXPECT_EQ(out->exitStatus, 2);
     EXPECT_TRUE(out->message.empty()) << english(out->message); // every process ended by itself
-    const std::string zero = readAll(dir / "err.0");
+    const std::string zero = test::readText(dir / "err.0");
     const std::string why = liveDevices().error().message;
     EXPECT_NE(zero.find(why.substr(0, 30)), std::string::npos) << zero;
     EXPECT_EQ(zero.find("shardlab:", zero.find("shardlab:") + 1), std::string::npos) << zero; // once, for the job
     for (int r = 1; r < 4; ++r)
-        EXPECT_EQ(readAll(dir / ("err." + std::to_string(r))), "") << "rank " << r; // rank 0 said it
+        EXPECT_EQ(test::readText(dir / ("err." + std::to_string(r))), "") << "rank " << r; // rank 0 said it
     std::filesystem::remove_all(dir);
 }

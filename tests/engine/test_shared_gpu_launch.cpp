@@ -1,6 +1,7 @@
 // ShardLab's own launcher (shared_gpu_launch.h), with /bin/sh standing in for ShardLab: what each
 // process gets (its rank, its ends of the mesh, the one GPU, its own NCCL host), whose exit status
 // the job has, and what happens to the others when one fails or is killed.
+#include "../common/read_text.h"
 #include "shardlab/cluster/launch.h"
 #include "shardlab/cluster/shared_gpu_launch.h"
 #include "shardlab/cluster/socket_mesh.h"
@@ -16,14 +17,6 @@ using namespace shardlab;
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string readAll(const fs::path& p)
-{
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 struct TempDir {
     fs::path path = fs::temp_directory_path() / ("shardlab-shared-" + std::to_string(::getpid()) + "-"
@@ -54,7 +47,7 @@ TEST(SharedGpuLaunch, EachProcessIsARankOfTheOneGpuWithItsOwnNcclHost)
     EXPECT_TRUE(out->message.empty());
     std::set<std::string> hosts;
     for (int r = 0; r < 3; ++r) {
-        const std::string env = readAll(dir.path / ("rank" + std::to_string(r)));
+        const std::string env = test::readText(dir.path / ("rank" + std::to_string(r)));
         EXPECT_NE(env.find("SHARDLAB_SHARED_SIZE=3\n"), std::string::npos) << env;
         EXPECT_NE(env.find("CUDA_VISIBLE_DEVICES=3\n"), std::string::npos);
         EXPECT_NE(env.find("NCCL_SOCKET_IFNAME=lo\n"), std::string::npos);

@@ -514,9 +514,13 @@ private slots:
             if (b->text().contains(QStringLiteral("Live")))
                 liveRadio = b;
         QVERIFY(liveRadio);
+        QSignalSpy modes(&page, &RunPage::modeChanged);
         liveRadio->click();
         QVERIFY(!page.shareGpu());
         QCOMPARE(page.mode(), RunKind::Live);
+        QCOMPARE(modes.count(), 1); // the Run menu hears it once
+        liveRadio->click(); // already Live, not sharing: nothing changed, nothing said
+        QCOMPARE(modes.count(), 1);
     }
 
     void aMarkupErrorFromTheRemoteRunShowsLiterallyOnTheRunPage()

@@ -122,9 +122,12 @@ RunPage::RunPage(QWidget* parent) : QWidget(parent)
         m_shortcuts << s;
 
     connect(m_modeGroup, &QButtonGroup::idClicked, this, [this](int id) {
+        const bool wasSharing = m_shareGpu;
+        const RunKind before = m_mode;
         m_shareGpu = false; // the page's Live is this machine's GPUs, one rank each
-        setMode(static_cast<RunKind>(id));
-        emit modeChanged(m_mode);
+        setMode(static_cast<RunKind>(id)); // says so when the mode changed
+        if (wasSharing && m_mode == before)
+            emit modeChanged(m_mode); // the Run menu's Live with N ranks is off again
     });
     connect(m_runButton, &QPushButton::clicked, this, &RunPage::run);
     connect(m_cancelButton, &QPushButton::clicked, this, &RunPage::cancel);

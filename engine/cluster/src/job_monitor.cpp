@@ -1,5 +1,7 @@
 #include "shardlab/cluster/job_monitor.h"
 
+#include "seconds_text.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -70,14 +72,7 @@ void RankProgress::fill(Heartbeat& beat) const
 
 // ---- FailureDetector ----
 
-namespace {
-std::string seconds(double ms)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f s", ms / 1000.0);
-    return buf;
-}
-} // namespace
+using detail::secondsText;
 
 FailureDetector::FailureDetector(int self, int size, const MonitorOptions& options, double nowMs)
     : m_self(self), m_size(size), m_options(options), m_watched(static_cast<size_t>(std::max(size, 1)))
@@ -152,7 +147,7 @@ std::optional<Message> FailureDetector::verdict(double nowMs) const
         if (w.last && w.last->state == ProcessState::Leaving)
             continue;
         if (nowMs - w.heardMs > m_options.silenceMs) {
-            Message what = Message("job.silent").with("who", who(r)).with("seconds", seconds(nowMs - w.heardMs)).with("last", describeLast(r));
+            Message what = Message("job.silent").with("who", who(r)).with("seconds", secondsText(nowMs - w.heardMs)).with("last", describeLast(r));
             if (w.last && !w.last->activity.empty()) // what it was doing, as its process said it
                 what = Message("job.silent.doing").with("silent", std::move(what)).with("activity", w.last->activity);
             return Message("job.verdict").with("what", std::move(what)).with("table", table());
@@ -181,7 +176,7 @@ std::optional<Message> FailureDetector::verdict(double nowMs) const
     if (behind < 0 || quiet <= m_options.stallMs)
         return std::nullopt;
     const Watched& w = m_watched[static_cast<size_t>(behind)];
-    Message what = Message("job.hung").with("who", who(behind)).with("seconds", seconds(quiet)).with("rank", behind).with("last", describeLast(behind));
+    Message what = Message("job.hung").with("who", who(behind)).with("seconds", secondsText(quiet)).with("rank", behind).with("last", describeLast(behind));
     if (!w.last->activity.empty())
         what = Message("job.hung.doing").with("hung", std::move(what)).with("activity", w.last->activity);
     return Message("job.verdict").with("what", std::move(what)).with("table", table());

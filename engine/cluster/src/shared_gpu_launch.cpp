@@ -1,5 +1,7 @@
 #include "shardlab/cluster/shared_gpu_launch.h"
 
+#include "seconds_text.h"
+
 #include "shardlab/cluster/socket_mesh.h"
 
 #include <array>
@@ -63,12 +65,6 @@ std::string signalName(int signal)
     return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(signal);
 }
 
-// "15", "0.3"
-std::string graceSeconds(double ms)
-{
-    const long long tenths = std::llround(ms / 100);
-    return std::to_string(tenths / 10) + (tenths % 10 ? "." + std::to_string(tenths % 10) : "");
-}
 
 } // namespace
 
@@ -220,7 +216,7 @@ Result<SharedGpuOutcome> runSharedGpuJob(const SharedGpuJob& job)
             if (!left.empty() && out.message.empty())
                 out.message = Message("share_gpu.stopped")
                                   .with("ranks", left)
-                                  .with("seconds", graceSeconds(job.graceMs))
+                                  .with("seconds", detail::secondsText(job.graceMs))
                                   .with("failed", firstFailed);
             killing = false;
             continue;

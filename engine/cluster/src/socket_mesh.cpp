@@ -23,20 +23,6 @@ constexpr std::uint32_t kByeFrame = 1001;   // the sender ends in order
 constexpr size_t kHeaderBytes = 16;
 constexpr std::uint64_t kMaxFrameBytes = std::uint64_t{1} << 34; // 16 GiB: a corrupt length, not a message
 
-void putU64(Bytes8& out, std::uint64_t v)
-{
-    for (int i = 0; i < 8; ++i)
-        out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-}
-
-std::uint64_t getU64(const std::uint8_t* p)
-{
-    std::uint64_t v = 0;
-    for (int i = 7; i >= 0; --i)
-        v = (v << 8) | p[i];
-    return v;
-}
-
 Bytes8 frame(std::uint32_t tag, const Bytes8& bytes)
 {
     Bytes8 out;
@@ -274,8 +260,8 @@ private:
         Peer& peer = m_peers[p];
         size_t at = 0;
         while (peer.pending.size() - at >= kHeaderBytes) {
-            const std::uint64_t tag = getU64(peer.pending.data() + at);
-            const std::uint64_t length = getU64(peer.pending.data() + at + 8);
+            const std::uint64_t tag = getU64(peer.pending, at);
+            const std::uint64_t length = getU64(peer.pending, at + 8);
             if (length > kMaxFrameBytes) {
                 peer.dead = true; // not a ShardLab process, or corrupt: nothing more from it can be trusted
                 break;
@@ -284,7 +270,7 @@ private:
                 break;
             const auto* body = peer.pending.data() + at + kHeaderBytes;
             if (tag == kAbortFrame) {
-                const int status = length >= 8 ? static_cast<int>(static_cast<std::uint32_t>(getU64(body))) : 3;
+                const int status = length >= 8 ? static_cast<int>(static_cast<std::uint32_t>(getU64(peer.pending, at + kHeaderBytes))) : 3;
                 std::_Exit(status == 0 ? 3 : status); // as MPI_Abort: the whole job ends with the aborting rank's status
             }
             if (tag == kByeFrame)

@@ -93,22 +93,35 @@ Status barrier(Transport& t, Deadline deadline)
     return {};
 }
 
+void putU64(Bytes8& out, std::uint64_t v)
+{
+    for (int i = 0; i < 8; ++i)
+        out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+}
+
+std::uint64_t getU64(const Bytes8& in, size_t offset)
+{
+    if (offset + 8 > in.size())
+        return 0;
+    std::uint64_t v = 0;
+    for (int i = 0; i < 8; ++i)
+        v |= static_cast<std::uint64_t>(in[offset + static_cast<size_t>(i)]) << (8 * i);
+    return v;
+}
+
 void putDouble(Bytes8& out, double v)
 {
     std::uint64_t bits = 0;
     static_assert(sizeof bits == sizeof v);
     std::memcpy(&bits, &v, sizeof v);
-    for (int i = 0; i < 8; ++i)
-        out.push_back(static_cast<std::uint8_t>(bits >> (8 * i)));
+    putU64(out, bits);
 }
 
 double getDouble(const Bytes8& in, size_t offset)
 {
     if (offset + 8 > in.size())
         return 0;
-    std::uint64_t bits = 0;
-    for (int i = 0; i < 8; ++i)
-        bits |= static_cast<std::uint64_t>(in[offset + static_cast<size_t>(i)]) << (8 * i);
+    const std::uint64_t bits = getU64(in, offset);
     double v = 0;
     std::memcpy(&v, &bits, sizeof v);
     return v;

@@ -70,7 +70,9 @@ Result<std::vector<Bytes8>> gatherBytes(Transport& t, Bytes8 mine, int root, Tag
 // Returns once every rank has entered it (through rank 0), naming those that did not by the deadline.
 Status barrier(Transport& t, Deadline deadline);
 
-// Little-endian fixed-width encodings for the few binary fields (clock stamps).
+// Little-endian fixed-width encodings for the few binary fields (clock stamps, frame headers).
+void putU64(Bytes8& out, std::uint64_t v);
+std::uint64_t getU64(const Bytes8& in, size_t offset); // 0 when out of range
 void putDouble(Bytes8& out, double v);
 double getDouble(const Bytes8& in, size_t offset); // 0 when out of range
 
