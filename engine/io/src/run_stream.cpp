@@ -287,136 +287,169 @@ Status RunStreamReader::parseLine(const std::string& text, Event* event)
             failAt("$", "expected an object");
         // a writer that failed before its header (a scenario it could not read) sends only this
         if (const auto t = doc.find("type"); t != doc.end() && *t == "error") {
-            const std::string kind = stringAt(member(doc, "$", "kind"), "$.kind");
-            Error e;
-            e.kind = kind == "bad_input" ? ErrorKind::BadInput : kind == "cancelled" ? ErrorKind::Cancelled : ErrorKind::RunFailed;
-            e.message = stringAt(member(doc, "$", "message"), "$.message");
-            m_reported = std::move(e);
+            readError(doc);
             *event = Event::Error;
             return {};
         }
         if (!m_header) {
-            const auto version = doc.find("shardlab_stream");
-            if (version == doc.end())
-                return badInput(m_origin + ": not a ShardLab run stream: its first line has no \"shardlab_stream\" ('"
-                                + excerpt(text) + "')");
-            const long long v = integerAt(*version, "$.shardlab_stream", 0, 1 << 20);
-            const auto writer = doc.find("shardlab_version");
-            const std::string by = writer != doc.end() && writer->is_string() ? writer->get<std::string>() : "unknown";
-            if (v < kStreamFormatVersionOldest || v > kStreamFormatVersion)
-                return badInput(m_origin + ": the run stream is format version " + std::to_string(v) + ", written by ShardLab "
-                                + by + "; this ShardLab (" + kVersion + ") reads format version "
-                                + std::to_string(kStreamFormatVersionOldest) + " to " + std::to_string(kStreamFormatVersion)
-                                + ". Install the same ShardLab version on both machines.");
-            if (stringAt(member(doc, "$", "type"), "$.type") != "header")
-                failAt("$.type", "expected \"header\" on the first line");
-            StreamHeader h;
-            h.format = static_cast<int>(v);
-            h.shardlabVersion = by;
-            h.mode = detail::modeAt(member(doc, "$", "mode"), "$.mode");
-            h.launch = stringAt(member(doc, "$", "launch"), "$.launch");
-            if (const auto open = doc.find("open_program"); open != doc.end()) {
-                if (v < 2)
-                    failAt("$.open_program", "belongs to format version 2, but the stream says version " + std::to_string(v));
-                if (!open->is_boolean())
-                    failAt("$.open_program", "found " + describe(*open) + " (expected true or false)");
-                h.openProgram = open->get<bool>();
-            }
-            if (member(doc, "$", "span_fields") != spanFieldsJson())
-                failAt("$.span_fields", "not the span fields this ShardLab reads");
-            auto scenario = parseScenario(member(doc, "$", "scenario").dump(), where + " ($.scenario)");
-            if (!scenario)
-                return scenario.error();
-            h.scenario = std::move(*scenario);
-            if (const json& m = member(doc, "$", "machine"); !m.is_null()) {
-                const json holder = {{"shardlab", kScenarioFormatVersion}, {"name", "machine"}, {"topology", m}};
-                auto machine = parseScenario(holder.dump(), where + " ($.machine)");
-                if (!machine)
-                    return machine.error();
-                h.machine = machine->topology;
-            }
-            m_run.mode = h.mode;
-            m_run.ranks = h.scenario.ranks();
-            m_header = std::move(h);
             *event = Event::Header;
-            return {};
+            return readHeader(doc, text, where);
         }
         const std::string type = stringAt(member(doc, "$", "type"), "$.type");
-        const Scenario& scenario = m_header->scenario;
         if (type == "progress") {
             m_done = static_cast<int>(integerAt(member(doc, "$", "done"), "$.done", 0, 1 << 30));
             m_total = static_cast<int>(integerAt(member(doc, "$", "total"), "$.total", 0, 1 << 30));
             *event = Event::Progress;
-        } else if (type == "chunk") {
-            auto expectAt = [&](const char* key, size_t have) {
-                const long long first = integerAt(member(doc, "$", key), std::string("$.") + key, 0, 1LL << 50);
-                if (static_cast<size_t>(first) != have)
-                    failAt(std::string("$.") + key, "is " + std::to_string(first) + " but " + std::to_string(have)
-                                                       + " have arrived (a chunk is missing or repeated)");
-            };
-            expectAt("first_span", m_run.spans.size());
-            expectAt("first_collective", m_run.collectives.size());
-            expectAt("first_iteration", m_run.iterations.size());
-            // an open program's steps are known only at the end (version 2)
-            readEntries(doc, "$", m_header->openProgram ? std::numeric_limits<int>::max() : static_cast<int>(scenario.program.size()),
-                        m_run);
-            m_done = static_cast<int>(integerAt(member(doc, "$", "done"), "$.done", 0, 1 << 30));
-            m_total = static_cast<int>(integerAt(member(doc, "$", "total"), "$.total", 0, 1 << 30));
-            *event = Event::Chunk;
-        } else if (type == "result") {
-            if (detail::modeAt(member(doc, "$", "mode"), "$.mode") != m_run.mode)
-                failAt("$.mode", "'" + stringAt(member(doc, "$", "mode"), "$.mode") + "' but the header says otherwise");
-            if (const auto sc = doc.find("scenario"); sc != doc.end()) {
-                if (!m_header->openProgram)
-                    failAt("$.scenario", "only the result of an open program's stream (version 2) names its scenario");
-                auto final = parseScenario(sc->dump(), where + " ($.scenario)");
-                if (!final)
-                    return final.error();
-                if (final->ranks() != m_run.ranks)
-                    failAt("$.scenario", "has " + std::to_string(final->ranks()) + " ranks; the header's has "
-                                             + std::to_string(m_run.ranks));
-                m_final = std::move(*final);
-            }
-            if (const auto tl = doc.find("timeline"); tl != doc.end()) {
-                if (!m_header->openProgram)
-                    failAt("$.timeline", "only the result of an open program's stream (version 2) replaces its timeline");
-                if (!tl->is_object())
-                    failAt("$.timeline", "found " + describe(*tl) + " (expected an object)");
-                RunResult replaced;
-                replaced.mode = m_run.mode;
-                replaced.ranks = m_run.ranks;
-                readEntries(*tl, "$.timeline", static_cast<int>(this->scenario()->program.size()), replaced);
-                m_run.spans = std::move(replaced.spans);
-                m_run.collectives = std::move(replaced.collectives);
-                m_run.iterations = std::move(replaced.iterations);
-            }
-            const long long ranks = integerAt(member(doc, "$", "ranks"), "$.ranks", 0, 1 << 20);
-            if (ranks != m_run.ranks)
-                failAt("$.ranks", std::to_string(ranks) + " but the scenario has " + std::to_string(m_run.ranks));
-            auto count = [&](const char* key, size_t have) {
-                const long long n = integerAt(member(doc, "$", key), std::string("$.") + key, 0, 1LL << 50);
-                if (static_cast<size_t>(n) != have)
-                    failAt(std::string("$.") + key, "the run has " + std::to_string(n) + " but " + std::to_string(have)
-                                                       + " arrived");
-            };
-            count("spans", m_run.spans.size());
-            count("collectives", m_run.collectives.size());
-            count("iterations", m_run.iterations.size());
-            detail::runMetaFromJson(doc, "$", m_run); // mode and ranks were checked against the header above
-            if (m_run.hang && (m_run.hang->lastCompleted.size() > static_cast<size_t>(m_run.ranks)
-                               || m_run.hang->pending.size() != m_run.hang->lastCompleted.size()))
-                failAt("$.hang", "expected one entry per rank in last_completed and pending");
-            m_done = m_total = static_cast<int>(m_run.iterations.size());
-            m_finished = true;
-            *event = Event::Result;
-        } else {
-            failAt("$.type", "'" + type + "' (expected progress, chunk, result or error)");
+            return {};
         }
+        if (type == "chunk") {
+            readChunk(doc);
+            *event = Event::Chunk;
+            return {};
+        }
+        if (type == "result") {
+            *event = Event::Result;
+            return readResult(doc, where);
+        }
+        failAt("$.type", "'" + type + "' (expected progress, chunk, result or error)");
     } catch (const detail::JsonPathError& e) {
         return badInput(where + ": " + e.what());
     } catch (const json::exception& e) {
         return badInput(where + ": " + e.what());
     }
+    return {};
+}
+
+// {"type": "error"}: the writer's error, reported by finish().
+void RunStreamReader::readError(const json& doc)
+{
+    using namespace detail;
+    const std::string kind = stringAt(member(doc, "$", "kind"), "$.kind");
+    Error e;
+    e.kind = kind == "bad_input" ? ErrorKind::BadInput : kind == "cancelled" ? ErrorKind::Cancelled : ErrorKind::RunFailed;
+    e.message = stringAt(member(doc, "$", "message"), "$.message");
+    m_reported = std::move(e);
+}
+
+// The first line: the format version, the writer, the scenario and the machine.
+Status RunStreamReader::readHeader(const json& doc, const std::string& text, const std::string& where)
+{
+    using namespace detail;
+    const auto version = doc.find("shardlab_stream");
+    if (version == doc.end())
+        return badInput(m_origin + ": not a ShardLab run stream: its first line has no \"shardlab_stream\" ('"
+                        + excerpt(text) + "')");
+    const long long v = integerAt(*version, "$.shardlab_stream", 0, 1 << 20);
+    const auto writer = doc.find("shardlab_version");
+    const std::string by = writer != doc.end() && writer->is_string() ? writer->get<std::string>() : "unknown";
+    if (v < kStreamFormatVersionOldest || v > kStreamFormatVersion)
+        return badInput(m_origin + ": the run stream is format version " + std::to_string(v) + ", written by ShardLab "
+                        + by + "; this ShardLab (" + kVersion + ") reads format version "
+                        + std::to_string(kStreamFormatVersionOldest) + " to " + std::to_string(kStreamFormatVersion)
+                        + ". Install the same ShardLab version on both machines.");
+    if (stringAt(member(doc, "$", "type"), "$.type") != "header")
+        failAt("$.type", "expected \"header\" on the first line");
+    StreamHeader h;
+    h.format = static_cast<int>(v);
+    h.shardlabVersion = by;
+    h.mode = detail::modeAt(member(doc, "$", "mode"), "$.mode");
+    h.launch = stringAt(member(doc, "$", "launch"), "$.launch");
+    if (const auto open = doc.find("open_program"); open != doc.end()) {
+        if (v < 2)
+            failAt("$.open_program", "belongs to format version 2, but the stream says version " + std::to_string(v));
+        if (!open->is_boolean())
+            failAt("$.open_program", "found " + describe(*open) + " (expected true or false)");
+        h.openProgram = open->get<bool>();
+    }
+    if (member(doc, "$", "span_fields") != spanFieldsJson())
+        failAt("$.span_fields", "not the span fields this ShardLab reads");
+    auto scenario = parseScenario(member(doc, "$", "scenario").dump(), where + " ($.scenario)");
+    if (!scenario)
+        return scenario.error();
+    h.scenario = std::move(*scenario);
+    if (const json& m = member(doc, "$", "machine"); !m.is_null()) {
+        const json holder = {{"shardlab", kScenarioFormatVersion}, {"name", "machine"}, {"topology", m}};
+        auto machine = parseScenario(holder.dump(), where + " ($.machine)");
+        if (!machine)
+            return machine.error();
+        h.machine = machine->topology;
+    }
+    m_run.mode = h.mode;
+    m_run.ranks = h.scenario.ranks();
+    m_header = std::move(h);
+    return {};
+}
+
+// A chunk: the spans, collectives and iteration marks that follow those that arrived.
+void RunStreamReader::readChunk(const json& doc)
+{
+    using namespace detail;
+    const Scenario& scenario = m_header->scenario;
+    auto expectAt = [&](const char* key, size_t have) {
+        const long long first = integerAt(member(doc, "$", key), std::string("$.") + key, 0, 1LL << 50);
+        if (static_cast<size_t>(first) != have)
+            failAt(std::string("$.") + key, "is " + std::to_string(first) + " but " + std::to_string(have)
+                                               + " have arrived (a chunk is missing or repeated)");
+    };
+    expectAt("first_span", m_run.spans.size());
+    expectAt("first_collective", m_run.collectives.size());
+    expectAt("first_iteration", m_run.iterations.size());
+    // an open program's steps are known only at the end (version 2)
+    readEntries(doc, "$", m_header->openProgram ? std::numeric_limits<int>::max() : static_cast<int>(scenario.program.size()),
+                m_run);
+    m_done = static_cast<int>(integerAt(member(doc, "$", "done"), "$.done", 0, 1 << 30));
+    m_total = static_cast<int>(integerAt(member(doc, "$", "total"), "$.total", 0, 1 << 30));
+}
+
+// The result: counts checked against what arrived, an open program's final scenario and timeline,
+// and the run's metadata.
+Status RunStreamReader::readResult(const json& doc, const std::string& where)
+{
+    using namespace detail;
+    if (detail::modeAt(member(doc, "$", "mode"), "$.mode") != m_run.mode)
+        failAt("$.mode", "'" + stringAt(member(doc, "$", "mode"), "$.mode") + "' but the header says otherwise");
+    if (const auto sc = doc.find("scenario"); sc != doc.end()) {
+        if (!m_header->openProgram)
+            failAt("$.scenario", "only the result of an open program's stream (version 2) names its scenario");
+        auto final = parseScenario(sc->dump(), where + " ($.scenario)");
+        if (!final)
+            return final.error();
+        if (final->ranks() != m_run.ranks)
+            failAt("$.scenario", "has " + std::to_string(final->ranks()) + " ranks; the header's has "
+                                     + std::to_string(m_run.ranks));
+        m_final = std::move(*final);
+    }
+    if (const auto tl = doc.find("timeline"); tl != doc.end()) {
+        if (!m_header->openProgram)
+            failAt("$.timeline", "only the result of an open program's stream (version 2) replaces its timeline");
+        if (!tl->is_object())
+            failAt("$.timeline", "found " + describe(*tl) + " (expected an object)");
+        RunResult replaced;
+        replaced.mode = m_run.mode;
+        replaced.ranks = m_run.ranks;
+        readEntries(*tl, "$.timeline", static_cast<int>(this->scenario()->program.size()), replaced);
+        m_run.spans = std::move(replaced.spans);
+        m_run.collectives = std::move(replaced.collectives);
+        m_run.iterations = std::move(replaced.iterations);
+    }
+    const long long ranks = integerAt(member(doc, "$", "ranks"), "$.ranks", 0, 1 << 20);
+    if (ranks != m_run.ranks)
+        failAt("$.ranks", std::to_string(ranks) + " but the scenario has " + std::to_string(m_run.ranks));
+    auto count = [&](const char* key, size_t have) {
+        const long long n = integerAt(member(doc, "$", key), std::string("$.") + key, 0, 1LL << 50);
+        if (static_cast<size_t>(n) != have)
+            failAt(std::string("$.") + key, "the run has " + std::to_string(n) + " but " + std::to_string(have)
+                                               + " arrived");
+    };
+    count("spans", m_run.spans.size());
+    count("collectives", m_run.collectives.size());
+    count("iterations", m_run.iterations.size());
+    detail::runMetaFromJson(doc, "$", m_run); // mode and ranks were checked against the header above
+    if (m_run.hang && (m_run.hang->lastCompleted.size() > static_cast<size_t>(m_run.ranks)
+                       || m_run.hang->pending.size() != m_run.hang->lastCompleted.size()))
+        failAt("$.hang", "expected one entry per rank in last_completed and pending");
+    m_done = m_total = static_cast<int>(m_run.iterations.size());
+    m_finished = true;
     return {};
 }
 

@@ -18,6 +18,8 @@
 #include "shardlab/model/run_result.h"
 #include "shardlab/model/scenario.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <functional>
 #include <iosfwd>
 #include <optional>
@@ -108,6 +110,11 @@ public:
 
 private:
     Status parseLine(const std::string& line, Event* event);
+    // One kind of line each (parseLine() says which); a JSON path error thrown is the caller's.
+    void readError(const nlohmann::json& doc);
+    Status readHeader(const nlohmann::json& doc, const std::string& text, const std::string& where);
+    void readChunk(const nlohmann::json& doc);
+    Status readResult(const nlohmann::json& doc, const std::string& where);
 
     std::string m_origin;
     std::string m_pending; // an incomplete last line
