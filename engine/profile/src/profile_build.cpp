@@ -137,6 +137,219 @@ void dropWrapUp(RunResult& run, size_t from)
     run.collectives = std::move(kept);
 }
 
+// Where each matched operation goes: k, its canonical index (in order of time, or, with steps, the
+// set-up's first in order of time, then step by step, slot by slot), and its sequence per group.
+struct CanonicalOrder {
+    std::vector<size_t> byK;      // the operation at index k
+    std::vector<int> kOf;         // k of each operation
+    std::vector<int> sequenceOf;  // per group, from 0, in that order (as a flight recorder counts)
+};
+
+CanonicalOrder canonicalOrder(const MatchedProfile& mp, const std::optional<JobSteps>& steps)
+{
+    CanonicalOrder o;
+    o.byK.resize(mp.ops.size());
+    for (size_t i = 0; i < o.byK.size(); ++i)
+        o.byK[i] = i;
+    if (steps)
+        std::stable_sort(o.byK.begin(), o.byK.end(), [&](size_t a, size_t b) {
+            return std::make_pair(steps->iteration[a], steps->slot[a]) < std::make_pair(steps->iteration[b], steps->slot[b]);
+        });
+    o.kOf.resize(mp.ops.size());
+    for (size_t k = 0; k < o.byK.size(); ++k)
+        o.kOf[o.byK[k]] = static_cast<int>(k);
+    o.sequenceOf.resize(mp.ops.size());
+    std::map<std::vector<int>, int> perGroup;
+    for (size_t k = 0; k < o.byK.size(); ++k)
+        o.sequenceOf[o.byK[k]] = perGroup[mp.ops[o.byK[k]].group]++;
+    return o;
+}
+
+// Rank r's part of the run on its own clock: its work (compute until each arrival), its
+// collectives, its one iteration, and, where its record ends before the others', a hang report.
+RankPart rankPart(const MatchedProfile& mp, const std::vector<ProfileFile>& files, const CanonicalOrder& order, int r)
+{
+    const int n = mp.ranks;
+    const std::vector<int>& kOf = order.kOf;
+    const std::vector<int>& sequenceOf = order.sequenceOf;
+    const ProfileFile& file = files[mp.fileOfRank[static_cast<size_t>(r)]];
+    RankPart part;
+    part.ranks = {r};
+    part.clock = mp.hostClock[static_cast<size_t>(r)];
+    RunResult& run = part.run;
+    run.mode = RunMode::Live;
+    run.ranks = n;
+    run.devices.assign(static_cast<size_t>(n), "");
+    run.devices[static_cast<size_t>(r)] = file.host + " pid " + std::to_string(file.pid);
+    run.peakMemory.assign(static_cast<size_t>(n), 0);
+    double cursor = kNaN, first = kNaN, last = kNaN;
+    int lastDone = -1;
+    for (const RankOp& t : mp.rankOps[static_cast<size_t>(r)]) {
+        if (t.matched < 0)
+            continue;
+        const MatchedOp& m = mp.ops[static_cast<size_t>(t.matched)];
+        const int k = kOf[static_cast<size_t>(t.matched)];
+        const double a = t.arrivalNs / 1e3, e = t.endNs / 1e3;
+        if (std::isnan(cursor))
+            first = cursor = a;
+        if (a > cursor)
+            run.spans.push_back({.rank = r, .kind = SpanKind::Compute, .beginUs = cursor, .endUs = a, .op = 2 * k});
+        const int index = static_cast<int>(run.collectives.size());
+        CollectiveRecord c;
+        c.op = 2 * k + 1;
+        c.sequence = sequenceOf[static_cast<size_t>(t.matched)];
+        c.kind = m.kind;
+        c.bytes = m.bytes;
+        c.group = m.group;
+        c.arrivalUs.assign(m.group.size(), kNaN);
+        c.arrivalUs[static_cast<size_t>(std::find(m.group.begin(), m.group.end(), r) - m.group.begin())] = a;
+        c.startUs = a;
+        c.endUs = e;
+        c.algorithm = algorithmOf(t.op->algorithm);
+        c.protocol = protocolOf(t.op->protocol);
+        run.collectives.push_back(std::move(c));
+        run.spans.push_back(
+            {.rank = r, .kind = SpanKind::Comm, .beginUs = a, .endUs = e, .op = 2 * k + 1, .collective = index});
+        cursor = std::max(cursor, e);
+        last = cursor;
+        lastDone = std::max(lastDone, k);
+    }
+    if (!std::isnan(first))
+        run.iterations.push_back({first, last});
+    if (mp.endsEarly[static_cast<size_t>(r)]) {
+        HangReport h;
+        h.lastCompleted.assign(static_cast<size_t>(n), -1);
+        h.pending.assign(static_cast<size_t>(n), "");
+        h.lastCompleted[static_cast<size_t>(r)] = lastDone;
+        h.pending[static_cast<size_t>(r)] = "its record ends here (the process ended, crashed or was killed)";
+        run.hang = std::move(h);
+    }
+    return part;
+}
+
+// Every rank's work from the first arrival of anyone: a rank that arrived late at the first
+// collective was working (or starting up) until then. Returns that first arrival.
+double addWorkBeforeFirstArrival(RunResult& run, int n)
+{
+    double t0 = std::numeric_limits<double>::infinity();
+    std::vector<double> firstBegin(static_cast<size_t>(n), std::numeric_limits<double>::infinity());
+    std::vector<int> firstOp(static_cast<size_t>(n), 0);
+    for (const Span& s : run.spans) {
+        t0 = std::min(t0, s.beginUs);
+        if (s.beginUs < firstBegin[static_cast<size_t>(s.rank)]) {
+            firstBegin[static_cast<size_t>(s.rank)] = s.beginUs;
+            firstOp[static_cast<size_t>(s.rank)] = s.op - (s.op % 2);
+        }
+    }
+    for (int r = 0; r < n; ++r)
+        if (std::isfinite(firstBegin[static_cast<size_t>(r)]) && firstBegin[static_cast<size_t>(r)] > t0)
+            run.spans.push_back({.rank = r,
+                .kind = SpanKind::Compute,
+                .beginUs = t0,
+                .endUs = firstBegin[static_cast<size_t>(r)],
+                .op = firstOp[static_cast<size_t>(r)]});
+    return t0;
+}
+
+// Canonical order: collective k at index k (the merge orders them by start), spans by step.
+void putInCanonicalOrder(RunResult& run)
+{
+    std::vector<size_t> byOp(run.collectives.size());
+    for (size_t i = 0; i < byOp.size(); ++i)
+        byOp[i] = i;
+    std::stable_sort(byOp.begin(), byOp.end(), [&](size_t a, size_t b) { return run.collectives[a].op < run.collectives[b].op; });
+    std::vector<int> newIndex(byOp.size());
+    std::vector<CollectiveRecord> ordered;
+    ordered.reserve(byOp.size());
+    for (size_t i = 0; i < byOp.size(); ++i) {
+        newIndex[byOp[i]] = static_cast<int>(i);
+        ordered.push_back(std::move(run.collectives[byOp[i]]));
+    }
+    run.collectives = std::move(ordered);
+    for (Span& s : run.spans)
+        if (s.collective >= 0)
+            s.collective = newIndex[static_cast<size_t>(s.collective)];
+    std::stable_sort(run.spans.begin(), run.spans.end(), [](const Span& a, const Span& b) {
+        return std::tie(a.op, a.rank, a.beginUs, a.stream) < std::tie(b.op, b.rank, b.beginUs, b.stream);
+    });
+}
+
+// "2 communicators drawn: communicator 1 of 2: ranks 0,1 (...), 24 operations; ...", where the
+// run draws more than one (the first 8 listed), numbered in the order of the result's notes.
+std::optional<Message> communicatorsNote(const MatchedProfile& mp)
+{
+    std::map<int, int> opsOn;
+    for (const MatchedOp& m : mp.ops)
+        ++opsOn[m.comm];
+    if (opsOn.size() <= 1)
+        return std::nullopt;
+    std::vector<Message> drawn;
+    for (const auto& [ci, count] : opsOn) {
+        const MatchedComm& c = mp.comms[static_cast<size_t>(ci)];
+        std::string ranks;
+        for (size_t i = 0; i < c.ranks.size(); ++i)
+            ranks += (i ? "," : "") + std::to_string(c.ranks[i]);
+        char hash[24];
+        std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(c.hash));
+        drawn.push_back(Message("profile.note.communicator")
+                            .with("number", static_cast<int>(drawn.size()) + 1)
+                            .with("count", static_cast<int>(opsOn.size()))
+                            .with("ranks", ranks)
+                            .with("hash", std::string(hash))
+                            .with("operations", count));
+    }
+    const bool more = drawn.size() > 8;
+    drawn.resize(std::min<size_t>(drawn.size(), 8));
+    Message list = std::move(drawn.back());
+    for (size_t i = drawn.size() - 1; i-- > 0;)
+        list = Message("profile.note.communicators_list").with("first", std::move(drawn[i])).with("rest", std::move(list));
+    if (more)
+        list = Message("profile.note.communicators_more").with("list", std::move(list));
+    return Message("profile.note.communicators").with("count", static_cast<int>(opsOn.size())).with("list", std::move(list));
+}
+
+// The observed program: the `calls` operations from `firstCall` on, each after the work before it.
+std::vector<Op> observedProgram(const MatchedProfile& mp, const CanonicalOrder& order, size_t firstCall, size_t programCalls)
+{
+    const int n = mp.ranks;
+    const std::vector<size_t>& byK = order.byK;
+    std::vector<int> everyone(static_cast<size_t>(n));
+    for (int r = 0; r < n; ++r)
+        everyone[static_cast<size_t>(r)] = r;
+    std::vector<Op> program;
+    for (size_t k = 0; k < programCalls; ++k) {
+        const MatchedOp& m = mp.ops[byK[firstCall + k]];
+        Op work;
+        work.kind = OpKind::Compute;
+        work.name = "work before #" + std::to_string(k);
+        Op coll;
+        coll.kind = m.kind;
+        coll.bytes = m.bytes;
+        if (m.kind == OpKind::SendRecv) {
+            coll.root = m.root;
+            coll.peer = m.peer;
+            coll.name = "send_recv #" + std::to_string(k) + " (" + std::to_string(m.root) + "->" + std::to_string(m.peer) + ")";
+        } else {
+            if (m.root >= 0)
+                coll.root = m.root;
+            std::vector<int> sorted = m.group;
+            std::sort(sorted.begin(), sorted.end());
+            if (sorted != everyone)
+                coll.group = m.group;
+            coll.name = std::string(opName(coll.kind)) + " #" + std::to_string(k);
+            if (sorted != everyone) {
+                coll.name += " (ranks ";
+                for (size_t g = 0; g < m.group.size(); ++g)
+                    coll.name += (g ? "," : "") + std::to_string(m.group[g]);
+                coll.name += ")";
+            }
+        }
+        program.push_back(work);
+        program.push_back(coll);
+    }
+    return program;
+}
+
 } // namespace
 
 std::optional<OpKind> opFromNcclFunc(const std::string& func)
@@ -172,131 +385,24 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
     std::optional<JobSteps> steps;
     if (!options.recordsStillArriving)
         steps = findJobSteps(mp, mp.incomplete);
-    // k: the canonical index of each matched operation: in order of time, or, with steps, the
-    // set-up's first (in order of time), then step by step, slot by slot.
-    std::vector<size_t> byK(mp.ops.size());
-    for (size_t i = 0; i < byK.size(); ++i)
-        byK[i] = i;
-    if (steps)
-        std::stable_sort(byK.begin(), byK.end(), [&](size_t a, size_t b) {
-            return std::make_pair(steps->iteration[a], steps->slot[a]) < std::make_pair(steps->iteration[b], steps->slot[b]);
-        });
-    std::vector<int> kOf(mp.ops.size());
-    for (size_t k = 0; k < byK.size(); ++k)
-        kOf[byK[k]] = static_cast<int>(k);
-    // A collective's sequence: per group, from 0, in that order (as a flight recorder counts).
-    std::vector<int> sequenceOf(mp.ops.size());
-    std::map<std::vector<int>, int> perGroup;
-    for (size_t k = 0; k < byK.size(); ++k)
-        sequenceOf[byK[k]] = perGroup[mp.ops[byK[k]].group]++;
+    const CanonicalOrder order = canonicalOrder(mp, steps);
 
     std::vector<RankPart> parts;
     bool incomplete = mp.incomplete;
     for (int r = 0; r < n; ++r) {
-        const ProfileFile& file = files[mp.fileOfRank[static_cast<size_t>(r)]];
-        RankPart part;
-        part.ranks = {r};
-        part.clock = mp.hostClock[static_cast<size_t>(r)];
-        RunResult& run = part.run;
-        run.mode = RunMode::Live;
-        run.ranks = n;
-        run.devices.assign(static_cast<size_t>(n), "");
-        run.devices[static_cast<size_t>(r)] = file.host + " pid " + std::to_string(file.pid);
-        run.peakMemory.assign(static_cast<size_t>(n), 0);
-        double cursor = kNaN, first = kNaN, last = kNaN;
-        int lastDone = -1;
-        for (const RankOp& t : mp.rankOps[static_cast<size_t>(r)]) {
-            if (t.matched < 0)
-                continue;
-            const MatchedOp& m = mp.ops[static_cast<size_t>(t.matched)];
-            const int k = kOf[static_cast<size_t>(t.matched)];
-            const double a = t.arrivalNs / 1e3, e = t.endNs / 1e3;
-            if (std::isnan(cursor))
-                first = cursor = a;
-            if (a > cursor)
-                run.spans.push_back({.rank = r, .kind = SpanKind::Compute, .beginUs = cursor, .endUs = a, .op = 2 * k});
-            const int index = static_cast<int>(run.collectives.size());
-            CollectiveRecord c;
-            c.op = 2 * k + 1;
-            c.sequence = sequenceOf[static_cast<size_t>(t.matched)];
-            c.kind = m.kind;
-            c.bytes = m.bytes;
-            c.group = m.group;
-            c.arrivalUs.assign(m.group.size(), kNaN);
-            c.arrivalUs[static_cast<size_t>(std::find(m.group.begin(), m.group.end(), r) - m.group.begin())] = a;
-            c.startUs = a;
-            c.endUs = e;
-            c.algorithm = algorithmOf(t.op->algorithm);
-            c.protocol = protocolOf(t.op->protocol);
-            run.collectives.push_back(std::move(c));
-            run.spans.push_back(
-                {.rank = r, .kind = SpanKind::Comm, .beginUs = a, .endUs = e, .op = 2 * k + 1, .collective = index});
-            cursor = std::max(cursor, e);
-            last = cursor;
-            lastDone = std::max(lastDone, k);
-        }
-        if (!std::isnan(first))
-            run.iterations.push_back({first, last});
-        if (mp.endsEarly[static_cast<size_t>(r)]) {
-            incomplete = true;
-            HangReport h;
-            h.lastCompleted.assign(static_cast<size_t>(n), -1);
-            h.pending.assign(static_cast<size_t>(n), "");
-            h.lastCompleted[static_cast<size_t>(r)] = lastDone;
-            h.pending[static_cast<size_t>(r)] = "its record ends here (the process ended, crashed or was killed)";
-            run.hang = std::move(h);
-        }
-        parts.push_back(std::move(part));
+        parts.push_back(rankPart(mp, files, order, r));
+        incomplete = incomplete || mp.endsEarly[static_cast<size_t>(r)];
     }
-    const double worstClockNs = mp.worstClockNs;
-    const bool hostOnly = mp.hostOnly;
-    const int brackets = mp.brackets;
 
     // Within the clocks' error, who came last is not known.
     MergeOptions merge;
-    merge.tieUs = worstClockNs / 1e3;
+    merge.tieUs = mp.worstClockNs / 1e3;
     auto merged = mergeRankParts(std::move(parts), merge);
     if (!merged)
         return merged.error();
     RunResult run = std::move(*merged);
-    // Every rank's work from the first arrival of anyone: a rank that arrived late at the first
-    // collective was working (or starting up) until then.
-    double t0 = std::numeric_limits<double>::infinity();
-    std::vector<double> firstBegin(static_cast<size_t>(n), std::numeric_limits<double>::infinity());
-    std::vector<int> firstOp(static_cast<size_t>(n), 0);
-    for (const Span& s : run.spans) {
-        t0 = std::min(t0, s.beginUs);
-        if (s.beginUs < firstBegin[static_cast<size_t>(s.rank)]) {
-            firstBegin[static_cast<size_t>(s.rank)] = s.beginUs;
-            firstOp[static_cast<size_t>(s.rank)] = s.op - (s.op % 2);
-        }
-    }
-    for (int r = 0; r < n; ++r)
-        if (std::isfinite(firstBegin[static_cast<size_t>(r)]) && firstBegin[static_cast<size_t>(r)] > t0)
-            run.spans.push_back({.rank = r,
-                .kind = SpanKind::Compute,
-                .beginUs = t0,
-                .endUs = firstBegin[static_cast<size_t>(r)],
-                .op = firstOp[static_cast<size_t>(r)]});
-    // Canonical order: collective k at index k (the merge orders them by start), spans by step.
-    std::vector<size_t> byOp(run.collectives.size());
-    for (size_t i = 0; i < byOp.size(); ++i)
-        byOp[i] = i;
-    std::stable_sort(byOp.begin(), byOp.end(), [&](size_t a, size_t b) { return run.collectives[a].op < run.collectives[b].op; });
-    std::vector<int> newIndex(byOp.size());
-    std::vector<CollectiveRecord> ordered;
-    ordered.reserve(byOp.size());
-    for (size_t i = 0; i < byOp.size(); ++i) {
-        newIndex[byOp[i]] = static_cast<int>(i);
-        ordered.push_back(std::move(run.collectives[byOp[i]]));
-    }
-    run.collectives = std::move(ordered);
-    for (Span& s : run.spans)
-        if (s.collective >= 0)
-            s.collective = newIndex[static_cast<size_t>(s.collective)];
-    std::stable_sort(run.spans.begin(), run.spans.end(), [](const Span& a, const Span& b) {
-        return std::tie(a.op, a.rank, a.beginUs, a.stream) < std::tie(b.op, b.rank, b.beginUs, b.stream);
-    });
+    const double t0 = addWorkBeforeFirstArrival(run, n);
+    putInCanonicalOrder(run);
     if (!run.iterations.empty() && std::isfinite(t0))
         run.iterations.front().beginUs = std::min(run.iterations.front().beginUs, t0);
 
@@ -308,46 +414,16 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
         processFiles.insert(mp.fileOfRank[static_cast<size_t>(r)]);
     }
     // Every note and the clock sentence as catalogue messages (profile.inc), the English beside them.
-    if (hostOnly)
+    if (mp.hostOnly)
         run.clockNote = Message("profile.clock.host_only");
     else
         run.clockNote = Message("profile.clock.gpu")
-                               .with("brackets", brackets)
-                               .with("error", number("%.2f", worstClockNs / 1e3))
+                               .with("brackets", mp.brackets)
+                               .with("error", number("%.2f", mp.worstClockNs / 1e3))
                                .with("hosts", Message(hosts.size() > 1 ? "profile.clock.hosts" : "profile.clock.one_host"));
     run.notes.clear();
-    // The communicators drawn, each as its members, numbered in the order of the result's notes:
-    // "communicator 2 of 4: ranks 0,1 (3901f2d7a9f882d1), 24 operations".
-    {
-        std::map<int, int> opsOn;
-        for (const MatchedOp& m : mp.ops)
-            ++opsOn[m.comm];
-        if (opsOn.size() > 1) {
-            std::vector<Message> drawn;
-            for (const auto& [ci, count] : opsOn) {
-                const MatchedComm& c = mp.comms[static_cast<size_t>(ci)];
-                std::string ranks;
-                for (size_t i = 0; i < c.ranks.size(); ++i)
-                    ranks += (i ? "," : "") + std::to_string(c.ranks[i]);
-                char hash[24];
-                std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(c.hash));
-                drawn.push_back(Message("profile.note.communicator")
-                                    .with("number", static_cast<int>(drawn.size()) + 1)
-                                    .with("count", static_cast<int>(opsOn.size()))
-                                    .with("ranks", ranks)
-                                    .with("hash", std::string(hash))
-                                    .with("operations", count));
-            }
-            const bool more = drawn.size() > 8;
-            drawn.resize(std::min<size_t>(drawn.size(), 8));
-            Message list = std::move(drawn.back());
-            for (size_t i = drawn.size() - 1; i-- > 0;)
-                list = Message("profile.note.communicators_list").with("first", std::move(drawn[i])).with("rest", std::move(list));
-            if (more)
-                list = Message("profile.note.communicators_more").with("list", std::move(list));
-            run.notes.push_back(Message("profile.note.communicators").with("count", static_cast<int>(opsOn.size())).with("list", std::move(list)));
-        }
-    }
+    if (auto drawn = communicatorsNote(mp))
+        run.notes.push_back(std::move(*drawn));
     if (mp.otherCommOps > 0)
         run.notes.push_back(Message("profile.note.other_communicators").with("count", mp.otherCommOps));
     for (const auto& [func, count] : mp.unmodelled)
@@ -375,12 +451,12 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
     if (observed.topology.rankCount() != n)
         return badInput("the machine given has " + std::to_string(observed.topology.rankCount()) + " GPUs, but the profiled job has "
                         + std::to_string(n) + " ranks");
-    size_t firstCall = 0, programCalls = byK.size();
+    size_t firstCall = 0, programCalls = order.byK.size();
     if (steps) {
         // Records that end early: some rank's stop before the others' (the run's hang report, which
         // leaves the unfinished last step out of the step time, summary.h).
         if (steps->pattern.wrapUp > 0) {
-            dropWrapUp(run, byK.size() - steps->pattern.wrapUp);
+            dropWrapUp(run, order.byK.size() - steps->pattern.wrapUp);
             run.notes.push_back(Message("profile.note.wrap_up").with("count", static_cast<int>(steps->pattern.wrapUp)));
         }
         if (steps->pattern.prefix > 0) {
@@ -392,39 +468,7 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
         programCalls = steps->pattern.period;
         observed.iterations = static_cast<int>(std::clamp<size_t>(steps->pattern.steps, 1, 100000)); // validateScenario's limit
     }
-    std::vector<int> everyone(static_cast<size_t>(n));
-    for (int r = 0; r < n; ++r)
-        everyone[static_cast<size_t>(r)] = r;
-    for (size_t k = 0; k < programCalls; ++k) {
-        const MatchedOp& m = mp.ops[byK[firstCall + k]];
-        Op work;
-        work.kind = OpKind::Compute;
-        work.name = "work before #" + std::to_string(k);
-        Op coll;
-        coll.kind = m.kind;
-        coll.bytes = m.bytes;
-        if (m.kind == OpKind::SendRecv) {
-            coll.root = m.root;
-            coll.peer = m.peer;
-            coll.name = "send_recv #" + std::to_string(k) + " (" + std::to_string(m.root) + "->" + std::to_string(m.peer) + ")";
-        } else {
-            if (m.root >= 0)
-                coll.root = m.root;
-            std::vector<int> sorted = m.group;
-            std::sort(sorted.begin(), sorted.end());
-            if (sorted != everyone)
-                coll.group = m.group;
-            coll.name = std::string(opName(coll.kind)) + " #" + std::to_string(k);
-            if (sorted != everyone) {
-                coll.name += " (ranks ";
-                for (size_t g = 0; g < m.group.size(); ++g)
-                    coll.name += (g ? "," : "") + std::to_string(m.group[g]);
-                coll.name += ")";
-            }
-        }
-        observed.program.push_back(work);
-        observed.program.push_back(coll);
-    }
+    observed.program = observedProgram(mp, order, firstCall, programCalls);
     auto scenario = resimulationScenario(observed, run, observed.topology);
     if (!scenario)
         return scenario.error();
