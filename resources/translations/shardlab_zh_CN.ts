@@ -5316,6 +5316,18 @@ first mismatch</source>
             <numerusform>%n 个 Rank 在等 %1</numerusform>
         </translation>
     </message>
+    <message>
+        <source>stage %1 · TP %2</source>
+        <translation>第 %1 阶段 · TP %2</translation>
+    </message>
+    <message>
+        <source> · CP %1</source>
+        <translation> · CP %1</translation>
+    </message>
+    <message>
+        <source> · DP %1</source>
+        <translation> · DP %1</translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::WorkloadModel</name>

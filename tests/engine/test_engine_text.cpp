@@ -547,7 +547,7 @@ TEST(CommandLineText, ABrokenScenarioFileSaysWhatIsWrongInChineseWithItsPathAndV
         const std::string file = writeTemp(c.name, c.text);
         const std::vector<std::string> names{file, "iteratoins", "preset", "key", "paged", "strict", "unified", "shardlab", "name",
                                              "description", "name_zh", "description_zh", "topology", "workload", "program", "perturbations", "iterations",
-                                             "memory_mode", "strategy", "cost_profile", "ID", "syntax", "error", "while",
+                                             "memory_mode", "strategy", "cost_profile", "mesh", "ID", "syntax", "error", "while",
                                              "parsing", "object", "unexpected", "end", "of", "input", "expected",
                                              "string", "literal", "separator", "nothing"};
         const CliRun zh = bothLanguages({"sim", file}, names);

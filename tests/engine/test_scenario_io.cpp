@@ -72,6 +72,30 @@ TEST(ScenarioIo, PerturbationsAndOptionsRoundTrip)
     EXPECT_EQ(*again, *s);
 }
 
+// A plan's device mesh (issue 27): written only where there is one, read back as written; a mesh
+// that is not a mesh is refused with its path.
+TEST(ScenarioIo, AMeshRoundTripsAndABadOneIsRefused)
+{
+    auto s = parseScenario(kMinimal, "m");
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    EXPECT_EQ(serializeScenario(*s).find("\"mesh\""), std::string::npos);
+    s->mesh = ScenarioMesh{2, 1, 2, 1, "dp,tp,pp,cp"};
+    auto again = parseScenario(serializeScenario(*s), "again");
+    ASSERT_TRUE(again.ok()) << again.error().message;
+    EXPECT_EQ(*again, *s);
+
+    s->mesh->order = "tp,tp,pp,dp";
+    auto badOrder = parseScenario(serializeScenario(*s), "bad.shardlab.json");
+    ASSERT_FALSE(badOrder.ok());
+    EXPECT_NE(badOrder.error().message.find("bad.shardlab.json: $.mesh.order: 'tp,tp,pp,dp'"), std::string::npos)
+        << badOrder.error().message;
+    s->mesh->order = "tp,cp,pp,dp";
+    s->mesh->pp = 0;
+    auto zero = parseScenario(serializeScenario(*s), "zero.shardlab.json");
+    ASSERT_FALSE(zero.ok());
+    EXPECT_NE(zero.error().message.find("$.mesh.pp"), std::string::npos) << zero.error().message;
+}
+
 TEST(ScenarioIo, SaveIsAtomicAndLoadable)
 {
     const auto dir = std::filesystem::temp_directory_path() / "shardlab-io-test";

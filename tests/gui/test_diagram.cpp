@@ -151,6 +151,30 @@ private slots:
         QCOMPARE(scene.card(4)->gaugeState(), GpuCardItem::GaugeState::Empty);
     }
 
+    // A plan's scenario (issue 27): every card names its stage, TP rank and DP replica, with its
+    // stage's stripe; TP partners share a stage colour, stages differ. Adding a GPU leaves a mesh
+    // that no longer covers the ranks, which is then not drawn.
+    void aPlansCardsShowTheirPlaceOnTheMesh()
+    {
+        Document doc;
+        doc.reset(test::loadExample("plan-mfu-tp2-pp4.shardlab.json"), QString());
+        LiveFeedback feedback(&doc);
+        TopologyScene scene(&doc, &feedback);
+        QCOMPARE(scene.cardCount(), 8);
+        // TP 2 x PP 4, TP innermost: rank 3 is stage 1's second TP rank
+        QCOMPARE(scene.card(3)->meshLabel(), QStringLiteral("stage 1 \u00b7 TP 1 \u00b7 DP 0"));
+        QCOMPARE(scene.card(0)->meshColour(), scene.card(1)->meshColour());
+        QVERIFY(scene.card(0)->meshColour() != scene.card(2)->meshColour());
+        QCOMPARE(scene.card(7)->meshColour(), TopologyScene::stageColour(3));
+        QVERIFY(doc.apply(QStringLiteral("gpu"), [](Scenario& s) { addGpuLike(s, 0); }).ok());
+        QCOMPARE(scene.cardCount(), 9);
+        QVERIFY(scene.card(3)->meshLabel().isEmpty());
+
+        // a scenario without a mesh has none
+        SceneOn plain(*preset("h200-nvswitch-8"));
+        QVERIFY(plain.scene.card(0)->meshLabel().isEmpty());
+    }
+
     void activityFramesAnimateTheDiagram()
     {
         Scenario s;

@@ -211,6 +211,9 @@ TEST(PlanScenario, TheScheduleRunsInTheSimulatorWithThePlansMemory)
     const auto sc = planScenario(m, st, e, topo);
     ASSERT_TRUE(sc) << sc.error().message;
     EXPECT_TRUE(validateScenario(*sc).ok());
+    // the mesh the diagram draws: the plan's sizes and rank order
+    ASSERT_TRUE(sc->mesh);
+    EXPECT_EQ(*sc->mesh, (ScenarioMesh{2, 1, 4, 1, "tp,cp,pp,dp"}));
     int passes = 0;
     for (const Op& op : sc->program)
         passes += op.kind == OpKind::Compute;

@@ -11,6 +11,7 @@
 #include <QGraphicsSceneDragDropEvent>
 #include <QMimeData>
 #include <QPainter>
+#include <QPainterPath>
 #include <QStyleOptionGraphicsItem>
 
 #include <cmath>
@@ -43,6 +44,14 @@ void GpuCardItem::setDevice(const QString& name, double tflops, int)
 {
     m_device = name;
     m_tflops = tflops;
+    update();
+}
+
+void GpuCardItem::setMesh(const QString& label, const QColor& stageColour)
+{
+    m_meshLabel = label;
+    m_meshColour = stageColour;
+    setToolTip(label);
     update();
 }
 
@@ -196,6 +205,14 @@ void GpuCardItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWi
     }
     p->setBrush(fill);
     p->drawRoundedRect(m_rect, 10, 10);
+    if (!m_meshLabel.isEmpty()) { // the pipeline stage's stripe along the top, inside the card
+        QPainterPath card;
+        card.addRoundedRect(m_rect, 10, 10);
+        p->save();
+        p->setClipPath(card);
+        p->fillRect(QRectF(m_rect.left(), m_rect.top(), m_rect.width(), 6), m_meshColour);
+        p->restore();
+    }
     if (drawsCompactAt(lod))
         paintCompact(p, lod);
     else
@@ -236,8 +253,20 @@ void GpuCardItem::paintFull(QPainter* p)
     if (!right.onSpeedLine) {
         p->setFont(theme::diagramFont(9.5));
         p->setPen(theme::mutedInk());
-        p->drawText(QRectF(kPad, kSpeedTop, w - 2 * kPad, kInfoH), Qt::AlignLeft | Qt::AlignVCenter,
-            tr("%1 TFLOP/s").arg(m_tflops, 0, 'g', 3));
+        const QRectF line(kPad, kSpeedTop, w - 2 * kPad, kInfoH);
+        const QString speed = tr("%1 TFLOP/s").arg(m_tflops, 0, 'g', 3);
+        if (m_meshLabel.isEmpty()) {
+            p->drawText(line, Qt::AlignLeft | Qt::AlignVCenter, speed);
+        } else { // the mesh place first (what a plan's card is about), the speed right if it fits
+            const double speedW = p->fontMetrics().horizontalAdvance(speed);
+            const double labelW = p->fontMetrics().horizontalAdvance(m_meshLabel);
+            p->setPen(theme::ink());
+            p->drawText(line, Qt::AlignLeft | Qt::AlignVCenter, p->fontMetrics().elidedText(m_meshLabel, Qt::ElideRight, static_cast<int>(line.width())));
+            if (labelW + speedW + 8 <= line.width()) {
+                p->setPen(theme::mutedInk());
+                p->drawText(line, Qt::AlignRight | Qt::AlignVCenter, speed);
+            }
+        }
     }
     if (static_cast<int>(m_tiles.size()) > m_tileItems.size()) {
         const QRectF more(m_rect.width() - kPad - ShardTileItem::kWidth,

@@ -55,6 +55,11 @@ public:
     // fits; the text says how full it is, or how much is too much.
     void setMemory(Bytes owned, Bytes transient, Bytes capacity, std::vector<GaugeSegment> segments);
     void setTiles(const std::vector<TileInfo>& tiles);
+    // The GPU's place on a plan's mesh ("stage 2 · TP 1 · DP 0"), drawn as a stripe in its
+    // pipeline stage's colour along the card's top and as words on the speed line; "" for none.
+    void setMesh(const QString& label, const QColor& stageColour);
+    QString meshLabel() const { return m_meshLabel; }
+    QColor meshColour() const { return m_meshColour; }
     void setActivity(ActivityState state, int waitingFor);
     void clearActivity();
     bool showsActivity() const { return m_showActivity; }
@@ -113,6 +118,8 @@ private:
     bool m_showActivity = false;
     bool m_dropTarget = false;
     bool m_dropCopy = false;
+    QString m_meshLabel;
+    QColor m_meshColour;
 };
 
 } // namespace shardlab::gui

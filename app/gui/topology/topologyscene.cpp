@@ -11,6 +11,8 @@
 #include "topology/shardtileitem.h"
 #include "topology/switchitem.h"
 
+#include "shardlab/plan/parallel_plan.h"
+
 #include <QEvent>
 #include <QFontMetricsF>
 #include <QGraphicsSimpleTextItem>
@@ -65,7 +67,46 @@ void TopologyScene::update(const Scenario& scenario, const Feedback& feedback)
 {
     if (!m_built || !(scenario.topology == m_topology))
         rebuild(scenario);
+    refreshMesh(scenario);
     refreshOwnership(scenario, feedback);
+}
+
+QColor TopologyScene::stageColour(int stage)
+{
+    // Paul Tol's "light" scheme without its orange and pink (communication and wait, palette.h):
+    // a stage's stripe never reads as a kind of time; the card's words say the stage anyway.
+    static const QColor colours[] = {QColor(0x77, 0xAA, 0xDD), QColor(0x44, 0xBB, 0x99), QColor(0xBB, 0xCC, 0x33),
+                                     QColor(0xEE, 0xDD, 0x88), QColor(0x99, 0xDD, 0xFF), QColor(0xAA, 0xAA, 0x00),
+                                     QColor(0xDD, 0xDD, 0xDD)};
+    return colours[static_cast<size_t>(stage) % std::size(colours)];
+}
+
+void TopologyScene::refreshMesh(const Scenario& scenario)
+{
+    // a plan's scenario: each GPU's pipeline stage, TP rank and data-parallel replica (a mesh that no
+    // longer covers the ranks, after a GPU was added or removed, is not drawn)
+    const bool drawn = scenario.mesh && scenario.mesh->ranks() == static_cast<long long>(m_cards.size());
+    ParallelPlan plan;
+    if (drawn) {
+        const ScenarioMesh& m = *scenario.mesh;
+        plan.tp = m.tp;
+        plan.cp = m.cp;
+        plan.pp = m.pp;
+        plan.dp = m.dp;
+        plan.order = meshOrderFromText(m.order).value_or(kDefaultMeshOrder);
+    }
+    for (GpuCardItem* card : m_cards) {
+        if (!drawn) {
+            card->setMesh(QString(), QColor());
+            continue;
+        }
+        const MeshCoordinate at = meshCoordinate(plan, card->rank());
+        QString label = tr("stage %1 \u00b7 TP %2").arg(at.pp).arg(at.tp);
+        if (plan.cp > 1)
+            label += tr(" \u00b7 CP %1").arg(at.cp);
+        label += tr(" \u00b7 DP %1").arg(at.dp);
+        card->setMesh(label, stageColour(at.pp));
+    }
 }
 
 QString TopologyScene::pairClassNote(int v) const

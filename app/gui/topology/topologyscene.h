@@ -82,6 +82,13 @@ private:
     void update(const Scenario& scenario, const Feedback& feedback);
     void rebuild(const Scenario& scenario);
     void refreshOwnership(const Scenario& scenario, const Feedback& feedback);
+    void refreshMesh(const Scenario& scenario);
+
+public:
+    // The stripe colour of pipeline stage `stage` on a plan's GPU cards.
+    static QColor stageColour(int stage);
+
+private:
     void declutterLabels();
     void clearWaitArrows();
     void addWaitArrow(int from, int to);

@@ -407,7 +407,7 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
     if (!rd.expectObject(doc, "$"))
         return badInput(rd.message());
     rd.onlyKeys(doc, "$", {"shardlab", "name", "name_zh", "description", "description_zh", "topology", "workload",
-                           "program", "perturbations", "iterations", "memory_mode", "strategy", "cost_profile"});
+                           "program", "perturbations", "iterations", "memory_mode", "strategy", "cost_profile", "mesh"});
     const auto version = rd.integer(doc, "$", "shardlab", true, 1, 1000);
     if (version && *version != kScenarioFormatVersion)
         return badInput(origin + ": $.shardlab: format version " + std::to_string(*version) + " (this ShardLab reads version "
@@ -474,6 +474,14 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
                     s.workload.items[i].shards = placed.workload.items[i].shards;
             s.strategy = *st;
         }
+    }
+    if (const json* m = rd.find(doc, "mesh"); m && rd.expectObject(*m, "$.mesh")) {
+        rd.onlyKeys(*m, "$.mesh", {"tp", "cp", "pp", "dp", "order"});
+        ScenarioMesh mesh;
+        for (auto [key, size] : {std::pair{"tp", &mesh.tp}, {"cp", &mesh.cp}, {"pp", &mesh.pp}, {"dp", &mesh.dp}})
+            *size = static_cast<int>(rd.integer(*m, "$.mesh", key, false, 1, kMaxTopologyGpus).value_or(1));
+        mesh.order = rd.string(*m, "$.mesh", "order", false).value_or(mesh.order);
+        s.mesh = mesh;
     }
     if (rd.failed())
         return badInput(rd.message());
@@ -603,6 +611,8 @@ std::string serializeScenario(const Scenario& s)
         doc["strategy"] = s.strategy;
     if (!s.costProfile.empty())
         doc["cost_profile"] = s.costProfile;
+    if (s.mesh)
+        doc["mesh"] = {{"tp", s.mesh->tp}, {"cp", s.mesh->cp}, {"pp", s.mesh->pp}, {"dp", s.mesh->dp}, {"order", s.mesh->order}};
     return doc.dump(2) + "\n";
 }
 

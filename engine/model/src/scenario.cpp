@@ -209,6 +209,27 @@ Status validateScenario(const Scenario& s)
 {
     if (Status st = validateTopology(s.topology); !st)
         return st;
+    if (s.mesh) {
+        const ScenarioMesh& m = *s.mesh;
+        for (int size : {m.tp, m.cp, m.pp, m.dp})
+            if (size < 1 || size > kMaxTopologyGpus)
+                return badInput("$.mesh: " + std::to_string(size) + " is not a size of a mesh axis (expected 1 to "
+                                + std::to_string(kMaxTopologyGpus) + ")");
+        std::vector<std::string> axes;
+        std::string axis;
+        for (char c : m.order + ",") {
+            if (c == ',') {
+                axes.push_back(axis);
+                axis.clear();
+            } else {
+                axis += c;
+            }
+        }
+        std::vector<std::string> sorted = axes;
+        std::sort(sorted.begin(), sorted.end());
+        if (sorted != std::vector<std::string>{"cp", "dp", "pp", "tp"})
+            return badInput("$.mesh.order: '" + m.order + "' (expected the four axes tp, cp, pp, dp in some order, innermost first)");
+    }
     if (s.iterations < 1 || s.iterations > 100000)
         return badInput("$.iterations: " + std::to_string(s.iterations) + " (expected 1 to 100000)");
     if (Status st = validateItems(s); !st)

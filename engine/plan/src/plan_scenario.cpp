@@ -85,6 +85,7 @@ Result<Scenario> planScenario(const TransformerModel& model, const TrainingSetti
                                     .with("step", std::to_string(static_cast<long long>(std::llround(est.stepUs / 1e3))));
     sc.description = english(description);
     sc.descriptionZh = render(description, Language::Chinese);
+    sc.mesh = ScenarioMesh{plan.tp, plan.cp, plan.pp, plan.dp, meshOrderText(plan.order)};
     sc.topology = topology;
     sc.iterations = 1;
 

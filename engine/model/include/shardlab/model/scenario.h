@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,18 @@ struct Perturbations {
 // observed, with no workload or ownership ShardLab knows of, so no one-GPU time and no memory.
 inline constexpr const char* kObservedStrategy = "observed";
 
+// The device mesh a transformer plan lays its ranks on (`shardlab plan --scenario` writes it): the
+// sizes of the TP, CP, PP and DP axes (their product is the rank count) and the order in which
+// they number the ranks, innermost first ("tp,cp,pp,dp": TP on consecutive ranks). The diagram
+// colours each GPU by its pipeline stage and names its place on the mesh. Absent elsewhere; a mesh
+// whose product is no longer the rank count (a GPU added or removed since) is not drawn.
+struct ScenarioMesh {
+    int tp = 1, cp = 1, pp = 1, dp = 1;
+    std::string order = "tp,cp,pp,dp";
+    bool operator==(const ScenarioMesh&) const = default;
+    long long ranks() const { return static_cast<long long>(tp) * cp * pp * dp; }
+};
+
 struct Scenario {
     std::string name;
     std::string description;
@@ -75,6 +88,7 @@ struct Scenario {
     // the shipped examples do; items and steps have a nameZh too). namedIn() puts them in place.
     std::string nameZh = {};
     std::string descriptionZh = {};
+    std::optional<ScenarioMesh> mesh = {};
     bool operator==(const Scenario&) const = default;
 
     int ranks() const { return topology.rankCount(); }
