@@ -4,6 +4,7 @@
 #include "shardlab/lessons/lesson_check.h"
 #include "shardlab/model/presets.h"
 #include "shardlab/plan/transformer.h"
+#include "shardlab/text/catalogue.h"
 #include "shardlab/text/error_wording.h"
 #include "shardlab/text/untranslated.h"
 
@@ -407,4 +408,17 @@ TEST(Lessons, BadPlanBlocksSayWhereAndWhy)
     ASSERT_FALSE(comparePlanAlone.ok());
     EXPECT_NE(comparePlanAlone.error().message.find("$.compare_plan: given, but the lesson has no 'compare_scenario'"),
               std::string::npos);
+}
+
+// `shardlab lessons show` names each step's view in the learner's language: every view a lesson may
+// name has its words in the catalogue (cli.inc's lessons.view.*).
+TEST(Lessons, EveryViewHasItsNameInBothLanguages)
+{
+    for (const std::string& view : lessonViews()) {
+        SCOPED_TRACE(view);
+        const std::string id = "lessons.view." + view;
+        ASSERT_TRUE(wording(id, Language::English));
+        ASSERT_TRUE(wording(id, Language::Chinese));
+        EXPECT_EQ(render(Message(id), Language::English), view);
+    }
 }
