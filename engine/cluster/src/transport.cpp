@@ -16,7 +16,7 @@ Deadline deadlineIn(double ms)
 }
 
 namespace {
-std::string secondsText(Deadline deadline, std::chrono::steady_clock::time_point start)
+std::string waitedFor(Deadline deadline, std::chrono::steady_clock::time_point start)
 {
     const double s = std::chrono::duration<double>(deadline - start).count();
     char buf[32];
@@ -39,7 +39,7 @@ Result<Bytes8> broadcastBytes(Transport& t, Bytes8 bytes, int root, Tag tag, Dea
     if (!m)
         return m.error();
     if (!*m)
-        return runFailed("rank " + std::to_string(t.rank()) + " waited " + secondsText(deadline, start) + " for the "
+        return runFailed("rank " + std::to_string(t.rank()) + " waited " + waitedFor(deadline, start) + " for the "
                          + what + " from rank " + std::to_string(root) + " and got nothing (rank " + std::to_string(root)
                          + " died, hung or is stuck elsewhere)");
     return std::move((*m)->bytes);
@@ -68,7 +68,7 @@ Result<std::vector<Bytes8>> gatherBytes(Transport& t, Bytes8 mine, int root, Tag
             for (int r = 0; r < t.size(); ++r)
                 if (!have[static_cast<size_t>(r)])
                     silent.push_back(std::to_string(r));
-            return runFailed("rank " + std::to_string(root) + " waited " + secondsText(deadline, start) + " for the " + what
+            return runFailed("rank " + std::to_string(root) + " waited " + waitedFor(deadline, start) + " for the " + what
                              + " of every rank; nothing came from rank" + (silent.size() == 1 ? " " : "s ") + shortList(silent, 16)
                              + " (died, hung or stuck elsewhere)");
         }
