@@ -51,7 +51,6 @@ void GpuCardItem::setMesh(const QString& label, const QColor& stageColour)
 {
     m_meshLabel = label;
     m_meshColour = stageColour;
-    setToolTip(label);
     update();
 }
 

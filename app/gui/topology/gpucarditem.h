@@ -56,7 +56,8 @@ public:
     void setMemory(Bytes owned, Bytes transient, Bytes capacity, std::vector<GaugeSegment> segments);
     void setTiles(const std::vector<TileInfo>& tiles);
     // The GPU's place on a plan's mesh ("stage 2 · TP 1 · DP 0"), drawn as a stripe in its
-    // pipeline stage's colour along the card's top and as words on the speed line; "" for none.
+    // pipeline stage's colour along the card's top and as words on the speed line (the scene adds
+    // it to the card's tooltip); "" for none.
     void setMesh(const QString& label, const QColor& stageColour);
     QString meshLabel() const { return m_meshLabel; }
     QColor meshColour() const { return m_meshColour; }

@@ -294,6 +294,8 @@ void TopologyScene::refreshOwnership(const Scenario& scenario, const Feedback& f
         card->setMemory(rm.owned, rm.transient, rm.capacity, std::move(segments[static_cast<size_t>(r)]));
         card->setTiles(tiles[static_cast<size_t>(r)]);
         const Gpu& g = scenario.topology.gpus[static_cast<size_t>(r)];
+        // the card's place on a plan's mesh (refreshMesh() ran first), under its title
+        const QString mesh = card->meshLabel().isEmpty() ? QString() : QStringLiteral("<br>") + card->meshLabel();
         card->setToolTip(tr("<b>%1</b>: %2, %3 memory, %4 TFLOP/s, node %5<br>Owns %6 (%7 % of its memory); peak with "
                             "the largest collective buffer %11%8"
                             "<br>Paths to the other GPUs (as nvidia-smi topo -m names them):%9<br><br>%10")
@@ -305,7 +307,8 @@ void TopologyScene::refreshOwnership(const Scenario& scenario, const Feedback& f
                              .arg(rm.fits() ? QString()
                                             : tr("<br><font color='#c62828'><b>Does not fit: %1 too much.</b></font>")
                                                   .arg(bytesText(rm.peakExcess())),
-                                 m_pathText.value(r), Glossary::gauge(), bytesText(rm.peak())));
+                                 m_pathText.value(r), Glossary::gauge(), bytesText(rm.peak()))
+                         + mesh);
     }
 }
 
