@@ -25,7 +25,7 @@ bool writeOutput(const std::string& path, const std::string& text, Io io)
         return true;
     }
     if (Status st = writeFileAtomically(path, text); !st) {
-        io.err << "shardlab: " << wordedError(st.error().message, io.language()) << "\n";
+        io.err << "shardlab: " << worded(st.error(), io.language()) << "\n";
         return false;
     }
     return true;
@@ -36,7 +36,7 @@ bool writeOutputWith(const std::string& path, const std::function<Status(std::os
     io.out.flush();
     Status st = path == "-" ? write(io.out) : writeFileAtomicallyWith(path, write);
     if (!st) {
-        io.err << "shardlab: " << wordedError(st.error().message, io.language()) << "\n";
+        io.err << "shardlab: " << worded(st.error(), io.language()) << "\n";
         return false;
     }
     return true;
@@ -79,7 +79,7 @@ std::vector<NamedFile> profileInput(const std::string& name)
 int reportError(const Error& error, Io io)
 {
     // the templates of bad-input errors in the user's language (text/error_wording.h), else as written
-    io.err << "shardlab: " << wordedError(error.message, io.language()) << "\n";
+    io.err << "shardlab: " << worded(error, io.language()) << "\n";
     return exitStatusOf(error.kind);
 }
 

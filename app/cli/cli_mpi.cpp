@@ -129,7 +129,7 @@ int liveStreamUnderLauncher(const RunArgs& args, const LaunchInfo& launch, const
     }
     auto sent = broadcastBytes(*t, text, 0, Tag::Scenario, deadlineIn(120'000), "scenario");
     if (!sent) {
-        io.err << "shardlab: " << io.say(Message("job.failure").with("who", Message("job.who").with("rank", t->rank())).with("what", errorMessage(sent.error().message))) << "\n";
+        io.err << "shardlab: " << io.say(Message("job.failure").with("who", Message("job.who").with("rank", t->rank())).with("what", messageOf(sent.error()))) << "\n";
         return kExitRunFailed;
     }
     JobOptions options;

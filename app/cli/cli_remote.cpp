@@ -208,7 +208,7 @@ int runRemote(const RunArgs& a, Io io, const std::string& mode, const std::vecto
     // every field checked before anything starts, on exactly the text given
     auto destination = parseSshDestination(a.on);
     if (!destination) {
-        io.err << "shardlab: --on: " << wordedError(destination.error().message, io.language()) << "\n";
+        io.err << "shardlab: --on: " << worded(destination.error(), io.language()) << "\n";
         return kExitBadInput;
     }
     SshTarget target;
@@ -216,7 +216,7 @@ int runRemote(const RunArgs& a, Io io, const std::string& mode, const std::vecto
     if (!a.jump.empty()) {
         auto jump = parseSshDestination(a.jump, SshRole::Jump);
         if (!jump) {
-            io.err << "shardlab: --jump: " << wordedError(jump.error().message, io.language()) << "\n";
+            io.err << "shardlab: --jump: " << worded(jump.error(), io.language()) << "\n";
             return kExitBadInput;
         }
         target.jump = *jump;
@@ -257,13 +257,13 @@ int runRemote(const RunArgs& a, Io io, const std::string& mode, const std::vecto
     auto run = reader.finish();
     if (!run) {
         const auto say = [&](const Message& m) { io.err << "shardlab: " << io.say(m) << "\n"; };
-        const auto worded = [&](const Error& e) { return wordedError(e.message, io.language()); };
+        const auto inLanguage = [&](const Error& e) { return worded(e, io.language()); };
         if (x.refusal)
-            say(Message("cli.remote.unreadable").with("host", host).with("problem", worded(*x.refusal)));
+            say(Message("cli.remote.unreadable").with("host", host).with("problem", inLanguage(*x.refusal)));
         else if (reader.reportedError()) // the remote run's own error line
-            say(Message("cli.remote.failed").with("host", host).with("error", worded(run.error())));
+            say(Message("cli.remote.failed").with("host", host).with("error", inLanguage(run.error())));
         else if (sawHeader)
-            say(Message("cli.remote.stopped").with("host", host).with("problem", worded(run.error())));
+            say(Message("cli.remote.stopped").with("host", host).with("problem", inLanguage(run.error())));
         else if (x.exitStatus == 255)
             say(Message("cli.remote.no_ssh").with("host", host));
         else if (x.exitStatus == 127)

@@ -117,7 +117,7 @@ void setOutputIsProcessStdout(bool yes) { g_outIsProcessStdout = yes; }
 
 Result<std::string> readScenarioInput()
 {
-    auto text = readCapped(*g_scenarioInput, "<standard input>", "a .shardlab.json file");
+    auto text = readCapped(*g_scenarioInput, "<standard input>", Message("error.file_kind.suffix").with("suffix", ".shardlab.json"));
     if (!text && g_scenarioInput->bad())
         return badInput("could not read the scenario from standard input");
     return text;

@@ -71,7 +71,7 @@ void AnalysisPage::setScenario(const Scenario& scenario)
         if (auto p = loadProfile(scenario.costProfile))
             m_profile = *p;
         else
-            m_status->setText(tr("%1; the built-in profile is used instead.").arg(QString::fromStdString(p.error().message)));
+            m_status->setText(tr("%1; the built-in profile is used instead.").arg(i18n::engineError(p.error())));
     }
     m_sweep->setTopology(scenario.topology, m_profile);
     m_comparison->setTopology(scenario.topology, m_profile);

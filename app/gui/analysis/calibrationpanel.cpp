@@ -194,7 +194,7 @@ void CalibrationPanel::fitFiles()
         paths.push_back(file.toStdString());
     auto samples = samplesFromSweepFiles(paths);
     if (!samples) {
-        m_summary->setText(QString::fromStdString(samples.error().message));
+        m_summary->setText(i18n::engineError(samples.error()));
         emit failed(m_summary->text());
         return;
     }
@@ -219,7 +219,7 @@ void CalibrationPanel::finish(Result<CalibrationResult> r)
     m_calibrate->setEnabled(m_liveAvailable);
     m_files->setEnabled(true);
     if (!r) {
-        m_summary->setText(QString::fromStdString(r.error().message));
+        m_summary->setText(i18n::engineError(r.error()));
         emit failed(m_summary->text());
         return;
     }
@@ -232,7 +232,7 @@ void CalibrationPanel::finish(Result<CalibrationResult> r)
                        .arg(r->calibrated.worstAbsPct, 0, 'f', 1)
                        .arg(r->calibrated.count);
     if (Status st = saveProfile(r->profile); !st) {
-        text += QLatin1Char(' ') + QString::fromStdString(st.error().message);
+        text += QLatin1Char(' ') + i18n::engineError(st.error());
     } else {
         text += QLatin1Char(' ')
                 + tr("Saved as profile '%1' in %2.")

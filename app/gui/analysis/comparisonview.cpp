@@ -233,7 +233,7 @@ void ComparisonView::refresh()
     auto bytes = parseSize(m_bytes->currentText().toStdString());
     if (!bytes || *bytes == 0 || m_topology.rankCount() < 2) {
         m_status->setText(bytes ? tr("Choose a size above zero on a machine with two or more GPUs.")
-                                : QString::fromStdString(bytes.error().message));
+                                : i18n::engineError(bytes.error()));
         return;
     }
     m_status->clear();
@@ -269,7 +269,7 @@ void ComparisonView::measure()
         [this](std::pair<CollectiveComparison, Status> result) {
             m_measure->setEnabled(true);
             if (!result.second) {
-                m_status->setText(QString::fromStdString(result.second.error().message));
+                m_status->setText(i18n::engineError(result.second.error()));
                 emit failed(m_status->text());
                 return;
             }

@@ -255,7 +255,7 @@ void ScalingView::compute()
             m_progress->setVisible(false);
             m_cancel->setEnabled(false);
             if (!curve) {
-                m_status->setText(QString::fromStdString(curve.error().message));
+                m_status->setText(i18n::engineError(curve.error()));
                 emit failed(m_status->text());
                 return;
             }

@@ -152,7 +152,7 @@ void SweepView::refresh()
 {
     auto sizes = parseSizeRange(m_sizes->text().toStdString());
     if (!sizes) {
-        m_status->setText(QString::fromStdString(sizes.error().message));
+        m_status->setText(i18n::engineError(sizes.error()));
         emit failed(m_status->text());
         return;
     }
@@ -203,7 +203,7 @@ void SweepView::measure()
                         [this](Result<std::vector<SweepRow>> rows) {
                             m_measure->setEnabled(true);
                             if (!rows) {
-                                m_status->setText(QString::fromStdString(rows.error().message));
+                                m_status->setText(i18n::engineError(rows.error()));
                                 emit failed(m_status->text());
                                 return;
                             }
@@ -224,7 +224,7 @@ void SweepView::loadMeasured()
     }
     auto samples = samplesFromSweepJson(f.readAll().toStdString(), file.toStdString());
     if (!samples) {
-        m_status->setText(QString::fromStdString(samples.error().message));
+        m_status->setText(i18n::engineError(samples.error()));
         emit failed(m_status->text());
         return;
     }

@@ -55,7 +55,7 @@ bool DocumentController::openPath(const QString& path, bool askToSave)
     if (!loaded) {
         m_prompter->showError(tr("Cannot open scenario"),
             tr("\"%1\" could not be opened. Your current document is unchanged.").arg(QFileInfo(path).fileName()),
-            i18n::engineError(loaded.error().message));
+            i18n::engineError(loaded.error()));
         if (!QFileInfo::exists(path))
             m_recent->remove(path);
         return false;
@@ -75,7 +75,7 @@ bool DocumentController::openExample(const QString& path, bool askToSave)
         m_prompter->showError(tr("Cannot open example"),
             tr("The example \"%1\" could not be opened. Your current document is unchanged.")
                 .arg(QFileInfo(path).fileName()),
-            i18n::engineError(loaded.error().message));
+            i18n::engineError(loaded.error()));
         return false;
     }
     // in Chinese, a shipped example opens with its Chinese names (the file's name_zh)
@@ -121,7 +121,7 @@ bool DocumentController::saveTo(const QString& path)
         m_prompter->showError(tr("Cannot save scenario"),
             tr("\"%1\" could not be written. Your document is still open and unchanged.")
                 .arg(QFileInfo(path).fileName()),
-            qs(st.error().message));
+            i18n::engineError(st.error()));
         return false;
     }
     m_document->markSaved(QFileInfo(path).absoluteFilePath());
@@ -165,7 +165,7 @@ bool DocumentController::offerRecovery(Autosave& autosave)
             recovered = true;
         } else {
             m_prompter->showError(
-                tr("Cannot recover"), tr("The autosaved scenario could not be read."), i18n::engineError(loaded.error().message));
+                tr("Cannot recover"), tr("The autosaved scenario could not be read."), i18n::engineError(loaded.error()));
         }
     }
     for (const AutosaveEntry& e : orphans)

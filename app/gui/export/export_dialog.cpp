@@ -181,7 +181,7 @@ std::optional<QString> ExportDialog::exportView(QWidget* view, const QString& na
     FigureExportOptions options = dialog.options();
     options.title = name;
     if (Status st = FigureExporter::exportView(view, dialog.path(), options); !st) {
-        warnPlainText(parent, tr("Export figure"), i18n::engineError(st.error().message));
+        warnPlainText(parent, tr("Export figure"), i18n::engineError(st.error()));
         return std::nullopt;
     }
     return dialog.path();
@@ -198,7 +198,7 @@ std::optional<QString> ExportDialog::exportAll(const QList<NamedView>& views, QW
     auto written
         = FigureExporter::exportAll(views, folder, {FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf}, options);
     if (!written) {
-        warnPlainText(parent, tr("Export all figures"), i18n::engineError(written.error().message));
+        warnPlainText(parent, tr("Export all figures"), i18n::engineError(written.error()));
         return std::nullopt;
     }
     QMessageBox::information(parent, tr("Export all figures"),

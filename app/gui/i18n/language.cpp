@@ -150,6 +150,11 @@ QString engineText(const shardlab::Message& message)
     return QString::fromStdString(shardlab::render(message, engineLanguage()));
 }
 
+QString engineError(const shardlab::Error& error)
+{
+    return QString::fromStdString(shardlab::worded(error, engineLanguage()));
+}
+
 QString engineError(const std::string& englishError)
 {
     return QString::fromStdString(shardlab::wordedError(englishError, engineLanguage()));

@@ -8,6 +8,7 @@
 // A change of the setting takes effect at the next start (widgets build their texts once).
 #pragma once
 
+#include "shardlab/base/result.h"
 #include "shardlab/text/language.h"
 #include "shardlab/text/message.h"
 
@@ -62,9 +63,11 @@ QString currentLanguage();
 shardlab::Language engineLanguage();
 // An engine sentence worded in the interface language.
 QString engineText(const shardlab::Message& message);
-// An engine error (Error::message, English) worded in the interface language where the catalogue
-// knows its template (text/error_wording.h: a file that does not load, a bad value); the file, the
-// JSON path and the values stay as the engine wrote them.
+// An engine error worded in the interface language: its Message where it was born one, else its
+// English worded by the catalogue's templates (text/error_wording.h); the file, the JSON path and
+// the values stay as the engine wrote them.
+QString engineError(const shardlab::Error& error);
+// The same for an error that reached the app as English text only (a stream's or a remote run's).
 QString engineError(const std::string& englishError);
 
 // The language's name in itself: "English", "简体中文".

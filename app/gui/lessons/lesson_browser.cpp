@@ -243,7 +243,7 @@ bool LessonBrowser::loadLessons(const QString& dir)
 {
     auto lessons = shardlab::loadLessons(dir.toStdString());
     if (!lessons) {
-        m_error = i18n::engineError(lessons.error().message);
+        m_error = i18n::engineError(lessons.error());
         return false;
     }
     m_error.clear();
@@ -297,7 +297,7 @@ void LessonBrowser::showLesson(int row)
         if (resolved)
             m_resolved = std::make_unique<ResolvedLesson>(std::move(*resolved));
         else
-            m_resolveError = i18n::engineError(resolved.error().message);
+            m_resolveError = i18n::engineError(resolved.error());
     }
     m_question->setQuestion(m_resolved.get(), m_resolved ? 0 : -1, m_language);
     refreshTexts();

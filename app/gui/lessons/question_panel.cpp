@@ -227,7 +227,7 @@ bool QuestionPanel::check()
         if (result)
             m_last = *result;
         else
-            m_lastError = i18n::engineError(result.error().message);
+            m_lastError = i18n::engineError(result.error());
     }
     showResult();
     Q_EMIT feedbackShown();

@@ -126,7 +126,7 @@ PlanDialog::PlanDialog(QWidget* parent) : QDialog(parent)
         if (a && b)
             emit sideBySideRequested(*a, *b);
         else
-            m_problems->setText(i18n::engineError((!a ? a : b).error().message));
+            m_problems->setText(i18n::engineError((!a ? a : b).error()));
     });
     auto* compareRow = new QHBoxLayout;
     compareRow->addWidget(m_keep);
@@ -222,7 +222,7 @@ void PlanDialog::recompute()
     const int fixed = r.plan.tp * r.plan.pp * r.plan.cp;
     m_dp->setText(r.gpus % fixed == 0 ? tr("DP %1").arg(r.gpus / fixed) : tr("DP: GPUs not divisible"));
     if (auto pricing = pricePlan(r); !pricing) {
-        problems << i18n::engineError(pricing.error().message);
+        problems << i18n::engineError(pricing.error());
     } else if (!pricing->priced) {
         for (const Message& problem : pricing->problems)
             problems << i18n::engineText(problem);

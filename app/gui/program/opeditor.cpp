@@ -1,4 +1,5 @@
 #include "program/opeditor.h"
+#include "i18n/language.h"
 
 #include "document/document.h"
 #include "document/edits.h"
@@ -114,7 +115,7 @@ OpEditor::OpEditor(Document* document, QWidget* parent) : QWidget(parent), m_doc
                 return true;
             auto f = parseFlops(m_flops->text().toStdString());
             if (!f) {
-                emit editFailed(qs(f.error().message));
+                emit editFailed(i18n::engineError(f.error()));
                 return false;
             }
             op.flops = *f;
@@ -131,7 +132,7 @@ OpEditor::OpEditor(Document* document, QWidget* parent) : QWidget(parent), m_doc
                 return true; // as shown: the exact size stays
             auto b = parseSize(m_bytes->text().toStdString());
             if (!b) {
-                emit editFailed(qs(b.error().message));
+                emit editFailed(i18n::engineError(b.error()));
                 return false;
             }
             op.bytes = *b;
@@ -258,7 +259,7 @@ void OpEditor::commit(const QString& field, const std::function<bool(Op&)>& chan
         return;
     }
     if (Status st = Edits::setOp(*m_document, m_index, op, field); !st) {
-        emit editFailed(qs(st.error().message));
+        emit editFailed(i18n::engineError(st.error()));
         load(); // show what the step really holds
     }
 }

@@ -1,4 +1,5 @@
 #include "program/programpanel.h"
+#include "i18n/language.h"
 
 #include "document/document.h"
 #include "document/edits.h"
@@ -93,7 +94,7 @@ void ProgramPanel::select(int step)
 void ProgramPanel::report(const Status& status)
 {
     if (!status)
-        emit editFailed(qs(status.error().message));
+        emit editFailed(i18n::engineError(status.error()));
 }
 
 void ProgramPanel::addCompute()

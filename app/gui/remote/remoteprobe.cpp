@@ -100,7 +100,7 @@ void RemoteProbe::start(const RemoteTarget& target)
     m_target = target;
     auto args = sshArguments(target, target.topologyCommand);
     if (!args) { // refused before ssh starts
-        emit failed(i18n::engineError(args.error().message));
+        emit failed(i18n::engineError(args.error()));
         return;
     }
     m_ssh.setProgram(target.sshProgram);
@@ -130,7 +130,7 @@ void RemoteProbe::onFinished(int exitCode, QProcess::ExitStatus status)
             emit machineAvailable(*machine);
             return;
         }
-        emit failed(RemoteProbeText::tr("%1: %2").arg(m_target.displayName(), i18n::engineError(machine.error().message)));
+        emit failed(RemoteProbeText::tr("%1: %2").arg(m_target.displayName(), i18n::engineError(machine.error())));
         return;
     }
     RemoteEnd end;

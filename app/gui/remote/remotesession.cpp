@@ -80,7 +80,7 @@ bool RemoteSession::launch()
         auto args = sshArguments(m_target, m_target.command);
         if (!args) { // refused before ssh starts; said once the caller has heard of the start
             m_done = true;
-            const QString problem = i18n::engineError(args.error().message);
+            const QString problem = i18n::engineError(args.error());
             QMetaObject::invokeMethod(this, [this, problem] { emit failed(problem, nullptr, m_sent); }, Qt::QueuedConnection);
             return false;
         }

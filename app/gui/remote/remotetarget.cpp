@@ -45,7 +45,7 @@ QString remoteHostProblem(const QString& host)
     if (host.isEmpty())
         return RemoteTarget::tr("Enter a host: an alias from ~/.ssh/config, or user@host.");
     auto destination = parseSshDestination(host.toStdString(), SshRole::Destination, false);
-    return destination ? QString() : i18n::engineError(destination.error().message);
+    return destination ? QString() : i18n::engineError(destination.error());
 }
 
 QString remoteTargetProblem(const RemoteTarget& target, const QString& command)
@@ -53,7 +53,7 @@ QString remoteTargetProblem(const RemoteTarget& target, const QString& command)
     if (const QString host = remoteHostProblem(target.host); !host.isEmpty())
         return host;
     auto args = sshArguments(target, command);
-    return args ? QString() : i18n::engineError(args.error().message);
+    return args ? QString() : i18n::engineError(args.error());
 }
 
 Result<QStringList> sshArguments(const RemoteTarget& target, const QString& command)

@@ -79,11 +79,11 @@ void ReportWriter::start(const QString& path)
                     return; // superseded
                 self->m_running = false;
                 if (!*report) {
-                    Q_EMIT self->failed(i18n::engineError(report->error().message));
+                    Q_EMIT self->failed(i18n::engineError(report->error()));
                     return;
                 }
                 if (Status st = self->writeReport(report->value(), path); !st) {
-                    Q_EMIT self->failed(i18n::engineError(st.error().message));
+                    Q_EMIT self->failed(i18n::engineError(st.error()));
                     return;
                 }
                 Q_EMIT self->reportAvailable(path);

@@ -28,7 +28,7 @@ void EngineWorker::probeLive()
     auto devices = liveDevices();
     if (!devices) {
         emit liveProbed(false,
-            tr("No GPU can be used for live runs: %1").arg(i18n::engineError(devices.error().message)));
+            tr("No GPU can be used for live runs: %1").arg(i18n::engineError(devices.error())));
         return;
     }
     if (devices->empty()) {
@@ -57,7 +57,7 @@ void EngineWorker::present(quint64 id, const Scenario& scenario, std::shared_ptr
         [&](QString* error, bool* wasCancelled) -> RunOutcomePtr {
             auto profile = profileFor(scenario);
             if (!profile) {
-                *error = i18n::engineError(profile.error().message);
+                *error = i18n::engineError(profile.error());
                 return nullptr;
             }
             CostModel model(scenario.topology, *profile);
@@ -106,7 +106,7 @@ RunOutcomePtr EngineWorker::execute(quint64 id, const Scenario& scenario, RunKin
     clock.start();
     auto profile = profileFor(scenario);
     if (!profile) {
-        *error = i18n::engineError(profile.error().message);
+        *error = i18n::engineError(profile.error());
         return nullptr;
     }
     CostModel model(scenario.topology, *profile);
@@ -151,7 +151,7 @@ RunOutcomePtr EngineWorker::execute(quint64 id, const Scenario& scenario, RunKin
     }
     if (!result) {
         *wasCancelled = result.error().kind == ErrorKind::Cancelled || cancel.load();
-        *error = i18n::engineError(result.error().message);
+        *error = i18n::engineError(result.error());
         return nullptr;
     }
     auto out = prepare(id, kind, scenario, std::make_shared<const RunResult>(std::move(result).value()), model, cancel,

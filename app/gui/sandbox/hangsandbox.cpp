@@ -230,7 +230,7 @@ void HangSandbox::requestRun()
 {
     auto s = scenarioWithMistake();
     if (!s) {
-        m_reason->setText(tr("This mistake cannot run: %1").arg(i18n::engineError(s.error().message)));
+        m_reason->setText(tr("This mistake cannot run: %1").arg(i18n::engineError(s.error())));
         m_reason->setVisible(true);
         return;
     }

@@ -230,7 +230,7 @@ void ExportActions::copyCurrent()
         return;
     }
     if (Status st = FigureExporter::copyToClipboard(figure); !st)
-        warn(tr("Copy figure"), i18n::engineError(st.error().message));
+        warn(tr("Copy figure"), i18n::engineError(st.error()));
     else
         emit statusMessage(tr("Copied %1 to the clipboard (image and SVG)").arg(figureName(figure)));
 }
@@ -248,7 +248,7 @@ void ExportActions::exportTables()
         return;
     auto written = writeTables(folder);
     if (!written) {
-        warn(tr("Export tables"), i18n::engineError(written.error().message));
+        warn(tr("Export tables"), i18n::engineError(written.error()));
         return;
     }
     QMessageBox::information(m_window, tr("Export tables"),
@@ -269,7 +269,7 @@ void ExportActions::exportTrace()
     if (path.isEmpty())
         return;
     if (Status st = writeTrace(path); !st)
-        warn(tr("Export trace"), i18n::engineError(st.error().message));
+        warn(tr("Export trace"), i18n::engineError(st.error()));
     else
         emit statusMessage(tr("Wrote %1: open it in ui.perfetto.dev or chrome://tracing, or back in ShardLab").arg(path));
 }

@@ -140,7 +140,7 @@ void MainWindow::buildEditMenu()
                 const QList<ShardRef> refs = topologyScene()->selectedShards();
                 if (!refs.isEmpty())
                     if (Status st = Edits::releaseShards(*m_document, refs); !st)
-                        showStatus(i18n::engineError(st.error().message), 8000);
+                        showStatus(i18n::engineError(st.error()), 8000);
             });
     edit->addSeparator();
     edit->addAction(i18n::createPreferencesAction(this));
@@ -172,7 +172,7 @@ void MainWindow::openPlanScenario(const PlanDialog& dialog)
     auto scenario = dialog.scenario();
     if (!scenario) {
         m_prompter->showError(tr("Cannot open the plan"), tr("The plan could not be written as a scenario."),
-                              i18n::engineError(scenario.error().message));
+                              i18n::engineError(scenario.error()));
         return;
     }
     m_controller->openMade(std::move(*scenario), QString::fromStdString(planText(dialog.estimate()->plan)));

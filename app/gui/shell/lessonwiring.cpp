@@ -55,7 +55,7 @@ void MainWindow::wireLessons()
         auto b = a ? loadScenario(compare.toStdString()) : Result<Scenario>(a.error());
         if (!a || !b) {
             m_prompter->showError(tr("Side by side"), tr("The lesson's scenarios cannot be opened."),
-                                  i18n::engineError((!a ? a : b).error().message));
+                                  i18n::engineError((!a ? a : b).error()));
             return;
         }
         showSideBySide(*a, *b);

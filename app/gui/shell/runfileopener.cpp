@@ -105,7 +105,7 @@ bool RunFileOpener::open(const QStringList& paths)
             if (oneShardLabTrace) { // read against the open scenario when it carries none
                 auto trace = loadChromeTrace(files.front(), &open);
                 if (!trace) {
-                    out.error = i18n::engineError(trace.error().message);
+                    out.error = i18n::engineError(trace.error());
                     return out;
                 }
                 out.ownScenario = trace->scenarioFromTrace;
@@ -121,7 +121,7 @@ bool RunFileOpener::open(const QStringList& paths)
             };
             auto job = importFiles(files, options);
             if (!job) {
-                out.error = job.error().kind == ErrorKind::Cancelled ? QString() : i18n::engineError(job.error().message);
+                out.error = job.error().kind == ErrorKind::Cancelled ? QString() : i18n::engineError(job.error());
                 return out;
             }
             out.sweep = job->sweep;

@@ -189,7 +189,7 @@ void MainWindow::compareWithFile(const QString& path)
     auto other = loadScenario(path.toStdString());
     if (!other) {
         m_prompter->showError(tr("Compare side by side"), tr("%1 cannot be opened.").arg(path),
-                              i18n::engineError(other.error().message));
+                              i18n::engineError(other.error()));
         return;
     }
     showSideBySide(scenario(), *other);

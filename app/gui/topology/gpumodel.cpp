@@ -1,4 +1,5 @@
 #include "topology/gpumodel.h"
+#include "i18n/language.h"
 
 #include "document/document.h"
 #include "document/edits.h"
@@ -82,7 +83,7 @@ bool GpuModel::setData(const QModelIndex& index, const QVariant& value, int role
     } else
         return false;
     if (!st)
-        emit editFailed(qs(st.error().message));
+        emit editFailed(i18n::engineError(st.error()));
     return st.ok();
 }
 
@@ -154,7 +155,7 @@ bool LinkModel::setData(const QModelIndex& index, const QVariant& value, int rol
     } else
         return false;
     if (!st)
-        emit editFailed(qs(st.error().message));
+        emit editFailed(i18n::engineError(st.error()));
     return st.ok();
 }
 

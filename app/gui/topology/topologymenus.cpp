@@ -1,5 +1,6 @@
 // The diagram's context menus: on a GPU card, a link, or shard tiles.
 #include "document/document.h"
+#include "i18n/language.h"
 #include "document/edits.h"
 #include "common/labels.h"
 #include "topology/linkdialog.h"
@@ -44,7 +45,7 @@ void TopologyScene::showGpuMenu(int rank, const QPoint& screenPos)
             return;
         auto size = parseSize(text.toStdString());
         if (!size)
-            emit editFailed(qs(size.error().message));
+            emit editFailed(i18n::engineError(size.error()));
         else
             report(Edits::setGpuMemory(*m_document, rank, *size));
     });

@@ -1,4 +1,5 @@
 #include "topology/topologypanel.h"
+#include "i18n/language.h"
 
 #include "document/document.h"
 #include "document/edits.h"
@@ -100,21 +101,21 @@ void TopologyPanel::pickMachine()
     if (dialog.exec() != QDialog::Accepted)
         return;
     if (Status st = Edits::useTopology(*m_document, dialog.topology()); !st)
-        emit editFailed(qs(st.error().message));
+        emit editFailed(i18n::engineError(st.error()));
 }
 
 void TopologyPanel::addGpu()
 {
     const int rank = std::max(currentGpu(), 0);
     if (Status st = Edits::addGpuLike(*m_document, rank); !st)
-        emit editFailed(qs(st.error().message));
+        emit editFailed(i18n::engineError(st.error()));
 }
 
 void TopologyPanel::removeGpu()
 {
     if (Status st = Edits::removeGpu(*m_document, currentGpu() < 0 ? m_document->scenario().ranks() - 1 : currentGpu());
         !st)
-        emit editFailed(qs(st.error().message));
+        emit editFailed(i18n::engineError(st.error()));
 }
 
 void TopologyPanel::removeLink()
@@ -123,7 +124,7 @@ void TopologyPanel::removeLink()
     if (rows.isEmpty())
         return;
     if (Status st = Edits::removeLink(*m_document, rows.first().row()); !st)
-        emit editFailed(qs(st.error().message));
+        emit editFailed(i18n::engineError(st.error()));
 }
 
 } // namespace shardlab::gui

@@ -1,4 +1,5 @@
 #include "topology/topologyscene.h"
+#include "i18n/language.h"
 
 #include "document/document.h"
 #include "document/edits.h"
@@ -429,7 +430,7 @@ void TopologyScene::dropShards(const QList<ShardRef>& refs, int rank, bool copy)
 void TopologyScene::report(const Status& status)
 {
     if (!status)
-        emit editFailed(qs(status.error().message));
+        emit editFailed(i18n::engineError(status.error()));
 }
 
 void TopologyScene::retire(ShardTileItem* tile)

@@ -1,4 +1,5 @@
 #include "workload/itemdialogs.h"
+#include "i18n/language.h"
 
 #include "common/glossary.h"
 #include "common/labels.h"
@@ -51,7 +52,7 @@ void NewItemDialog::validate()
     else if (m_workload.find(name))
         problem = tr("'%1' exists already: names must be unique.").arg(m_name->text().trimmed());
     else if (auto size = parseSize(m_size->text().toStdString()); !size)
-        problem = qs(size.error().message);
+        problem = i18n::engineError(size.error());
     else if (*size == 0)
         problem = tr("The size must be above zero.");
     m_problem->setText(problem);
@@ -152,7 +153,7 @@ void SplitDialog::validate()
         for (const QString& part : m_sizes->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
             auto size = parseSize(part.trimmed().toStdString());
             if (!size) {
-                text = qs(size.error().message);
+                text = i18n::engineError(size.error());
                 ok = false;
                 break;
             }

@@ -1,4 +1,5 @@
 #include "workload/workloadmodel.h"
+#include "i18n/language.h"
 
 #include "document/document.h"
 #include "document/edits.h"
@@ -130,7 +131,7 @@ bool WorkloadModel::setData(const QModelIndex& index, const QVariant& value, int
         return false;
     }
     if (!st) {
-        emit editFailed(qs(st.error().message));
+        emit editFailed(i18n::engineError(st.error()));
         return false;
     }
     return true;

@@ -208,7 +208,7 @@ void WorkloadPanel::addItem()
     if (dialog.exec() != QDialog::Accepted)
         return;
     if (Status st = Edits::addItem(*m_document, dialog.item()); !st)
-        emit editFailed(qs(st.error().message));
+        emit editFailed(i18n::engineError(st.error()));
     else
         m_items->selectRow(m_workloadModel->rowCount() - 1);
 }
@@ -216,7 +216,7 @@ void WorkloadPanel::addItem()
 void WorkloadPanel::removeItem()
 {
     if (Status st = Edits::removeItem(*m_document, currentItem()); !st)
-        emit editFailed(qs(st.error().message));
+        emit editFailed(i18n::engineError(st.error()));
 }
 
 void WorkloadPanel::splitItem()
@@ -229,7 +229,7 @@ void WorkloadPanel::splitItem()
     if (dialog.exec() != QDialog::Accepted)
         return;
     if (Status st = Edits::splitItem(*m_document, item, dialog.shards()); !st)
-        emit editFailed(qs(st.error().message));
+        emit editFailed(i18n::engineError(st.error()));
 }
 
 void WorkloadPanel::placeByStrategy()
@@ -237,7 +237,7 @@ void WorkloadPanel::placeByStrategy()
     const auto strategy = static_cast<Strategy>(m_strategy->currentData().toInt());
     auto outcome = Edits::placeByStrategy(*m_document, strategy);
     if (!outcome) {
-        emit editFailed(qs(outcome.error().message));
+        emit editFailed(i18n::engineError(outcome.error()));
         return;
     }
     auto list = [](const std::vector<std::string>& names) {

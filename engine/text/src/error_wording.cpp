@@ -24,7 +24,7 @@ Message expectedPhrase(const std::string& e);
 Message foundPhrase(const std::string& t);
 Message lineMessage(const std::string& line);
 Message originMessage(const std::string& origin);
-Message parserMessage(const std::string& text);
+Message parserWords(const std::string& text);
 
 // The catalogue's own templates (error_wording.h, "Templates the catalogue defines"): each entry of
 // `family` ("error.says.", "error.line.", "error.expects.", "error.piece.") as a regular expression of its
@@ -110,7 +110,7 @@ Message fromTemplates(const std::string& text, std::string_view family)
                 Message piece = fromTemplates(value, "error.piece.");
                 out.arg(t.names[k], piece.empty() ? verbatim(value) : std::move(piece));
             } else if (t.names[k].starts_with("parser")) {
-                out.arg(t.names[k], parserMessage(value));
+                out.arg(t.names[k], parserWords(value));
             } else if (t.names[k] == "why") {
                 Message why = fromTemplates(value, "error.why.");
                 out.arg(t.names[k], why.empty() ? verbatim(value) : std::move(why));
@@ -126,7 +126,7 @@ Message fromTemplates(const std::string& text, std::string_view family)
 // What the JSON parser said (nlohmann-json's words, "syntax error while parsing object key - unexpected
 // '}'; expected string literal"), worded part by part by the error.parser.* entries; verbatim where
 // a part fits none.
-Message parserMessage(const std::string& text)
+Message parserWords(const std::string& text)
 {
     Message worded = fromTemplates(text, "error.parser.");
     return worded.empty() ? verbatim(text) : worded;
@@ -291,7 +291,7 @@ Message whatMessage(const std::string& what)
         return Message("error.file.invalid_json")
             .with("line", m[1].str())
             .with("column", m[2].str())
-            .with("parser", parserMessage(m[3].str()));
+            .with("parser", parserWords(m[3].str()));
     if (whole(what, tooLarge, m))
         return Message("error.file.too_large").with("megabytes", m[1].str()).with("expected", expectedPhrase(m[2].str()));
     if (whole(what, numberTooLarge, m))
@@ -363,6 +363,17 @@ Message errorMessage(const std::string& englishError)
     for (size_t i = lines.size() - 1; i-- > 0;)
         out = Message("common.lines").with("first", std::move(lines[i])).with("rest", std::move(out));
     return out;
+}
+
+Message parserMessage(const std::string& text)
+{
+    return parserWords(text);
+}
+
+Message systemWords(const std::string& text)
+{
+    Message why = fromTemplates(text, "error.why.");
+    return why.empty() ? verbatim(text) : why;
 }
 
 Message machineSourceMessage(const std::string& englishPart)

@@ -1,6 +1,12 @@
 // Errors as values. Every fallible engine call returns Result<T> or Status; the message is
 // written for the person who has to act on it (it names the file, JSON path, rank, bytes...).
+// An error is born a Message (an id of the catalogue and its values, shardlab/text/message.h), so
+// that the CLI and the GUI word it in the user's language; `message` is its English, for logs,
+// files and tests.
 #pragma once
+
+#include "shardlab/text/language.h"
+#include "shardlab/text/message.h"
 
 #include <string>
 #include <utility>
@@ -16,7 +22,16 @@ enum class ErrorKind {
 
 struct Error {
     ErrorKind kind = ErrorKind::BadInput;
-    std::string message;
+    std::string message; // in English: english(what) for an error born a Message
+    Message what;        // the sentence as data; empty where the engine still writes English only
+
+    Error() = default;
+    // Born a Message: its English derived from it, so the two never disagree.
+    Error(ErrorKind k, Message sentence);
+    // Written in English only: worded for the user by the templates of shardlab/text/error_wording.h
+    // until its place of birth gives it a Message.
+    Error(ErrorKind k, std::string english) : kind(k), message(std::move(english)) {}
+    Error(ErrorKind k, const char* english) : kind(k), message(english) {}
 };
 
 // The exit statuses of `shardlab` (fixed by PRODUCT.md), and of every process of a job it runs.
@@ -25,8 +40,17 @@ inline constexpr int kExitBadInput = 2;  // ErrorKind::BadInput
 inline constexpr int kExitRunFailed = 3; // ErrorKind::RunFailed (and a run that was cancelled)
 inline constexpr int exitStatusOf(ErrorKind kind) { return kind == ErrorKind::BadInput ? kExitBadInput : kExitRunFailed; }
 
-inline Error badInput(std::string message) { return Error{ErrorKind::BadInput, std::move(message)}; }
-inline Error runFailed(std::string message) { return Error{ErrorKind::RunFailed, std::move(message)}; }
+inline Error badInput(Message what) { return Error(ErrorKind::BadInput, std::move(what)); }
+inline Error runFailed(Message what) { return Error(ErrorKind::RunFailed, std::move(what)); }
+inline Error badInput(std::string message) { return Error(ErrorKind::BadInput, std::move(message)); }
+inline Error runFailed(std::string message) { return Error(ErrorKind::RunFailed, std::move(message)); }
+inline Error badInput(const char* message) { return badInput(std::string(message)); }
+inline Error runFailed(const char* message) { return runFailed(std::string(message)); }
+
+// The error as a Message: `what` where it was born one, else its English worded line by line by
+// the catalogue's templates (error_wording.h). And that message worded in `language`.
+Message messageOf(const Error& error);
+std::string worded(const Error& error, Language language);
 
 template <class T>
 class [[nodiscard]] Result {

@@ -1,5 +1,6 @@
-// Errors for bad input, worded in the user's language. The engine writes its errors as English text
-// (Error::message, shardlab/base/result.h: base sits below the catalogue and cannot hold Messages).
+// Errors for bad input, worded in the user's language. An engine error is born a Message
+// (Error::what, shardlab/base/result.h) where its place of birth has been converted; the rest are
+// still English text (Error::message), and for those this file is the bridge.
 // The recurring templates of those errors, the ones a learner meets with a broken file or command,
 // are recognised here line by line and worded from the catalogue (errors.inc), with the file, the
 // JSON path and the values exactly as the engine wrote them:
@@ -34,6 +35,13 @@ Message machineSourceMessage(const std::string& englishPart);
 // process", "Open MPI (mpirun), 8 processes on 2 hosts"), matched against the launch.* and
 // placement.launch.* entries of topo.inc; verbatim where none fits.
 Message launchMessageOf(const std::string& englishLaunch);
+// What nlohmann-json's parser said ("syntax error while parsing object key - unexpected '}';
+// expected string literal"): another library's English, worded part by part by the error.parser.*
+// entries; verbatim where a part fits none.
+Message parserMessage(const std::string& text);
+// The system's reason (strerror, dlerror: "No space left on device") as a value named {why}: the
+// error.why.* entries where one fits, else verbatim.
+Message systemWords(const std::string& text);
 // The same, worded: render(errorMessage(text), language). English gives `englishError` back unchanged.
 std::string wordedError(const std::string& englishError, Language language);
 
