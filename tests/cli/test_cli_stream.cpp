@@ -49,7 +49,7 @@ TEST(CliStream, SimStreamIsTheRunSimMakes)
 
 TEST(CliStream, TheScenarioCanComeFromStandardInput)
 {
-    auto text = readUserFile(scenario("default.shardlab.json"), "a scenario", kMaxRunFileBytes);
+    auto text = readUserFile(scenario("default.shardlab.json"), verbatim("a scenario"), kMaxRunFileBytes);
     ASSERT_TRUE(text);
     const CliRun r = runWithInput({"sim", "--stream", "-", "--iterations", "3"}, *text);
     ASSERT_EQ(r.status, kExitOk) << r.err;

@@ -287,12 +287,12 @@ TEST(FileIo, TheCappedReaderStopsAnEndlessInputAtTheCap)
 {
     Endless endless;
     std::istream in(&endless);
-    const auto r = readCapped(in, "<standard input>", "a .shardlab.json file", 1 << 20);
+    const auto r = readCapped(in, "<standard input>", Message("error.file_kind.suffix").with("suffix", ".shardlab.json"), 1 << 20);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().message, "<standard input>: $: the file is larger than 1 MB (expected a .shardlab.json file)");
     // exactly the cap is read whole
     std::istringstream exact(std::string(1 << 20, 'x'));
-    const auto whole = readCapped(exact, "x", "x", 1 << 20);
+    const auto whole = readCapped(exact, "x", verbatim("x"), 1 << 20);
     ASSERT_TRUE(whole.ok());
     EXPECT_EQ(whole->size(), 1u << 20);
 }
@@ -311,7 +311,7 @@ TEST(FileIo, AFifoFedForeverIsReadUpToTheCapOnly)
         }
         ::close(fd); // the reader closed its end: EPIPE
     });
-    const auto r = readUserFile(fifo, "a .shardlab.json file", 1 << 20);
+    const auto r = readUserFile(fifo, Message("error.file_kind.suffix").with("suffix", ".shardlab.json"), 1 << 20);
     feeder.join();
     std::signal(SIGPIPE, oldPipe);
     ASSERT_FALSE(r.ok());

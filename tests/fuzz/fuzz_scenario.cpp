@@ -79,7 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size > 0) {
         std::istringstream in(text);
         const std::uintmax_t cap = static_cast<std::uintmax_t>(data[0]) * 4;
-        const auto read = shardlab::readCapped(in, "<standard input>", "a .shardlab.json file", cap);
+        const auto read = shardlab::readCapped(in, "<standard input>", shardlab::Message("error.file_kind.suffix").with("suffix", ".shardlab.json"), cap);
         if (read.ok() != (size <= cap) || (read.ok() && *read != text))
             __builtin_trap();
     }

@@ -123,32 +123,30 @@ Result<std::vector<CalibrationSample>> samplesFromSweepJson(const std::string& t
         return parsed.error();
     json doc = std::move(parsed).value();
     if (!doc.is_object() || !doc.contains("collective") || !doc["collective"].is_string())
-        return badInput(origin + ": $.collective: missing (expected the output of `shardlab bench --json`)");
+        return badInput(Message("error.at").with("origin", origin).with("path", "$.collective").with("what", Message("error.json.missing").with("expected", Message("calibration.expects.bench_output").with("command", "shardlab bench --json"))));
     const auto kind = opFromName(doc["collective"].get<std::string>());
     if (!kind || *kind == OpKind::Compute)
-        return badInput(origin + ": $.collective: '" + doc["collective"].get<std::string>() + "' is not a collective");
+        return badInput(Message("error.at").with("origin", origin).with("path", "$.collective").with("what", Message("error.says.not_collective").with("value", doc["collective"].get<std::string>())));
     if (!doc.contains("ranks") || !doc["ranks"].is_number_integer())
-        return badInput(origin + ": $.ranks: expected a whole number of 2 or more");
+        return badInput(Message("error.at").with("origin", origin).with("path", "$.ranks").with("what", Message("error.says.expected").with("expected", Message("calibration.expects.ranks"))));
     // read whole, then checked: 2^32 + 8 is not 8
     if (const json& ranks = doc["ranks"];
         !ranks.is_number_unsigned() || ranks.get<std::uint64_t>() < 2 || ranks.get<std::uint64_t>() > kMaxSweepRanks)
-        return badInput(origin + ": $.ranks: " + ranks.dump() + " is out of range (expected 2 to " + std::to_string(kMaxSweepRanks)
-                        + ")");
+        return badInput(Message("error.at").with("origin", origin).with("path", "$.ranks").with("what", Message("error.json.out_of_range").with("value", ranks.dump()).with("expected", Message("error.expects.range").with("lo", "2").with("hi", std::to_string(kMaxSweepRanks)))));
     if (!doc.contains("rows") || !doc["rows"].is_array())
-        return badInput(origin + ": $.rows: expected an array of measured sizes");
+        return badInput(Message("error.at").with("origin", origin).with("path", "$.rows").with("what", Message("error.says.expected").with("expected", Message("calibration.expects.rows"))));
     std::vector<CalibrationSample> out;
     for (size_t i = 0; i < doc["rows"].size(); ++i) {
         const json& row = doc["rows"][i];
-        const std::string path = origin + ": $.rows[" + std::to_string(i) + "]";
+        const std::string path = "$.rows[" + std::to_string(i) + "]";
         if (!row.is_object() || !row.contains("size") || !row["size"].is_number_unsigned())
-            return badInput(path + ".size: expected a byte count");
+            return badInput(Message("error.at").with("origin", origin).with("path", path + ".size").with("what", Message("error.says.expected").with("expected", Message("calibration.expects.byte_count"))));
         if (row["size"].get<std::uint64_t>() > kMaxSweepBytes)
-            return badInput(path + ".size: " + row["size"].dump() + " is out of range (expected 0 to "
-                            + std::to_string(kMaxSweepBytes) + ")");
+            return badInput(Message("error.at").with("origin", origin).with("path", path + ".size").with("what", Message("error.json.out_of_range").with("value", row["size"].dump()).with("expected", Message("error.expects.range").with("lo", "0").with("hi", std::to_string(kMaxSweepBytes)))));
         if (!row.contains("time_us") || !row["time_us"].is_number() || !(row["time_us"].get<double>() > 0))
-            return badInput(path + ".time_us: expected a positive time in microseconds");
+            return badInput(Message("error.at").with("origin", origin).with("path", path + ".time_us").with("what", Message("error.says.expected").with("expected", Message("calibration.expects.positive_time"))));
         if (row.contains("wrong") && row["wrong"].is_number() && row["wrong"].get<double>() > 0)
-            return badInput(path + ".wrong: the measurement reported wrong results; it cannot calibrate anything");
+            return badInput(Message("error.at").with("origin", origin).with("path", path + ".wrong").with("what", Message("calibration.error.wrong_results")));
         out.push_back({*kind, doc["ranks"].get<int>(), row["size"].get<Bytes>(), row["time_us"].get<double>()});
     }
     return out;
@@ -158,7 +156,7 @@ Result<std::vector<CalibrationSample>> samplesFromSweepFiles(const std::vector<s
 {
     std::vector<CalibrationSample> all;
     for (const std::string& path : paths) {
-        auto text = readUserFile(path, "a `shardlab bench --json` file", kMaxRunFileBytes);
+        auto text = readUserFile(path, Message("error.file_kind.suffix").with("suffix", "`shardlab bench --json`"), kMaxRunFileBytes);
         if (!text)
             return text.error();
         auto samples = samplesFromSweepJson(*text, path);

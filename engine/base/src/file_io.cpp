@@ -1,5 +1,7 @@
 #include "shardlab/base/file_io.h"
 
+#include "shardlab/text/error_wording.h"
+
 #include "shardlab/base/units.h"
 
 #include <cerrno>
@@ -20,31 +22,42 @@ namespace shardlab {
 
 namespace {
 
-std::string tooLarge(const std::string& name, const std::string& expected, std::uintmax_t maxBytes)
+Message tooLarge(const std::string& name, const Message& expected, std::uintmax_t maxBytes)
 {
-    return name + ": $: the file is larger than " + std::to_string(maxBytes >> 20) + " MB (expected " + expected + ")";
+    return Message("error.at").with("origin", name).with("path", "$").with(
+        "what", Message("error.file.too_large").with("megabytes", std::to_string(maxBytes >> 20)).with("expected", expected));
+}
+
+Message replaceFailed(const std::filesystem::path& path, const std::string& why)
+{
+    return Message("error.line.replace_failed").with("file", path.string()).with("why", systemWords(why));
+}
+
+Message notWritableKind(const std::filesystem::path& path)
+{
+    return Message("error.line.not_writable_kind").with("file", path.string()).with("expected", Message("error.expected.file_name"));
 }
 
 } // namespace
 
-Result<std::string> readUserFile(const std::filesystem::path& path, const std::string& expected, std::uintmax_t maxBytes)
+Result<std::string> readUserFile(const std::filesystem::path& path, const Message& expected, std::uintmax_t maxBytes)
 {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec))
-        return badInput(path.string() + ": no such file");
+        return badInput(Message("error.file.missing").with("file", path.string()));
     if (std::filesystem::is_directory(path, ec))
-        return badInput(path.string() + ": is a folder (expected " + expected + ")");
+        return badInput(Message("error.file.folder").with("file", path.string()).with("expected", expected));
     // a regular file too large is refused before a byte is read; anything else as it comes
     const auto size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
     if (!ec && size > maxBytes)
         return badInput(tooLarge(path.string(), expected, maxBytes));
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        return badInput(path.string() + ": cannot be read (check its permissions)");
+        return badInput(Message("error.file.unreadable").with("file", path.string()));
     return readCapped(in, path.string(), expected, maxBytes);
 }
 
-Result<std::string> readCapped(std::istream& in, const std::string& name, const std::string& expected, std::uintmax_t maxBytes)
+Result<std::string> readCapped(std::istream& in, const std::string& name, const Message& expected, std::uintmax_t maxBytes)
 {
     std::string text;
     std::vector<char> buffer(1 << 16);
@@ -56,7 +69,7 @@ Result<std::string> readCapped(std::istream& in, const std::string& name, const 
         text.append(buffer.data(), static_cast<size_t>(n));
     }
     if (in.bad())
-        return badInput(name + ": cannot be read (check its permissions)");
+        return badInput(Message("error.file.unreadable").with("file", name));
     return text;
 }
 
@@ -235,14 +248,13 @@ Result<OutputPlan> planOutput(const std::filesystem::path& path)
             return OutputPlan{OutputPlan::How::Replace, at, 0, -1}; // a new file (its folder is checked later)
         if (S_ISLNK(st.st_mode)) {
             if (plantedByAnother(at, st))
-                return badInput(path.string() + ": is a symbolic link of another user in a shared folder; it is not followed "
-                                                "(choose another file)");
+                return badInput(Message("error.line.foreign_link").with("file", path.string()));
             if (hops >= 40)
-                return badInput(path.string() + ": cannot replace the file (" + std::strerror(ELOOP) + ")");
+                return badInput(replaceFailed(path, std::strerror(ELOOP)));
             std::error_code ec;
             const fs::path target = fs::read_symlink(at, ec);
             if (ec)
-                return badInput(path.string() + ": cannot replace the file (" + ec.message() + ")");
+                return badInput(replaceFailed(path, ec.message()));
             at = target.is_absolute() ? target : at.parent_path() / target;
             if (descriptorNumber(at.string()) >= 0)
                 continue; // /dev/stdout -> /proc/self/fd/1
@@ -251,27 +263,27 @@ Result<OutputPlan> planOutput(const std::filesystem::path& path)
                 // /proc/self/fd/N: what the descriptor is, followed by the kernel
                 struct stat real {};
                 if (::stat(path.c_str(), &real) != 0)
-                    return badInput(path.string() + ": cannot replace the file (" + std::strerror(errno) + ")");
+                    return badInput(replaceFailed(path, std::strerror(errno)));
                 if (S_ISREG(real.st_mode))
                     return OutputPlan{OutputPlan::How::Through, path, O_APPEND, -1};
                 if (S_ISCHR(real.st_mode) || S_ISFIFO(real.st_mode) || S_ISSOCK(real.st_mode))
                     return OutputPlan{OutputPlan::How::Through, path, 0, -1};
-                return badInput(path.string() + ": is not a file, a character device or a FIFO (expected a file name)");
+                return badInput(notWritableKind(path));
             }
             continue;
         }
         if (S_ISDIR(st.st_mode))
-            return badInput(path.string() + ": is a folder (expected a file name)");
+            return badInput(Message("error.file.folder").with("file", path.string()).with("expected", Message("error.expected.file_name")));
         if (S_ISREG(st.st_mode))
             return OutputPlan{OutputPlan::How::Replace, at, 0, -1};
         if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
             return OutputPlan{OutputPlan::How::Through, at, 0, -1};
-        return badInput(path.string() + ": is not a file, a character device or a FIFO (expected a file name)");
+        return badInput(notWritableKind(path));
     }
 }
 
-// Runs `write` on an ostream over `fd`; the message of a failure, or "" when all of it was written.
-std::string writeThrough(int fd, const std::filesystem::path& path, const std::function<Status(std::ostream& out)>& write,
+// Runs `write` on an ostream over `fd`; the message of a failure, or none when all of it was written.
+Message writeThrough(int fd, const std::filesystem::path& path, const std::function<Status(std::ostream& out)>& write,
                          std::uintmax_t& written, Status& own)
 {
     DescriptorBuffer buffer(fd);
@@ -281,8 +293,10 @@ std::string writeThrough(int fd, const std::filesystem::path& path, const std::f
         out.flush();
     written = buffer.written();
     if (own && !out)
-        return path.string() + ": writing failed after " + formatBytes(written) + " (" + whyWritingFailed(buffer.error())
-               + "); the previous file, if any, is unchanged";
+        return Message("error.line.write_failed")
+            .with("file", path.string())
+            .with("written", formatBytes(written))
+            .with("why", systemWords(whyWritingFailed(buffer.error())));
     return {};
 }
 
@@ -293,15 +307,16 @@ Status writeStraightThrough(const OutputPlan& plan, const std::filesystem::path&
     const int fd = plan.descriptor >= 0 ? ::fcntl(plan.descriptor, F_DUPFD_CLOEXEC, 0)
                                         : ::open(plan.path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | plan.openFlags);
     if (fd < 0)
-        return badInput(shown.string() + ": cannot be opened for writing (" + whyWritingFailed(errno) + ")");
+        return badInput(
+            Message("error.line.open_for_writing_failed").with("file", shown.string()).with("why", systemWords(whyWritingFailed(errno))));
     std::uintmax_t written = 0;
     Status own;
-    const std::string failed = writeThrough(fd, shown, write, written, own);
+    Message failed = writeThrough(fd, shown, write, written, own);
     ::close(fd);
     if (!own)
         return own;
     if (!failed.empty())
-        return badInput(failed);
+        return badInput(std::move(failed));
     return {};
 }
 
@@ -328,38 +343,40 @@ Status writeFileAtomicallyWith(const std::filesystem::path& path, const std::fun
             break;
     }
     if (fd < 0)
-        return badInput(path.string() + ": cannot write in " + dir.string() + " (check that the folder exists and is writable)");
-    auto fail = [&](const std::string& message) {
+        return badInput(Message("error.line.cannot_write_in").with("file", path.string()).with("folder", dir.string()));
+    auto fail = [&](Message message) {
         ::close(fd);
         ::unlink(tmp.c_str());
-        return Status(badInput(message));
+        return Status(badInput(std::move(message)));
     };
     std::uintmax_t written = 0;
     Status own;
-    const std::string failed = writeThrough(fd, path, write, written, own);
+    Message failed = writeThrough(fd, path, write, written, own);
     if (!own) {
         ::close(fd);
         ::unlink(tmp.c_str());
         return own;
     }
     if (!failed.empty())
-        return fail(failed);
+        return fail(std::move(failed));
     // the mode a new file gets, once complete; then flushed to disk before the rename makes it
     // visible (a file system that cannot sync, EINVAL or EROFS, loses nothing here)
     if (::fchmod(fd, newFileMode()) != 0)
-        return fail(path.string() + ": cannot replace the file (" + std::strerror(errno) + ")");
+        return fail(replaceFailed(path, std::strerror(errno)));
     if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
-        return fail(path.string() + ": writing failed when flushing " + formatBytes(written) + " to disk ("
-                    + whyWritingFailed(errno) + ")");
+        return fail(Message("error.line.flush_failed")
+                        .with("file", path.string())
+                        .with("written", formatBytes(written))
+                        .with("why", systemWords(whyWritingFailed(errno))));
     if (::close(fd) != 0) {
         const int err = errno;
         ::unlink(tmp.c_str());
-        return badInput(path.string() + ": writing failed when closing the file (" + whyWritingFailed(err) + ")");
+        return badInput(Message("error.line.close_failed").with("file", path.string()).with("why", systemWords(whyWritingFailed(err))));
     }
     if (::rename(tmp.c_str(), target.c_str()) != 0) {
         const int err = errno;
         ::unlink(tmp.c_str());
-        return badInput(path.string() + ": cannot replace the file (" + std::strerror(err) + ")");
+        return badInput(replaceFailed(path, std::strerror(err)));
     }
     return {};
 }

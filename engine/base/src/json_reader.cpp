@@ -1,6 +1,7 @@
 #include "shardlab/base/json_reader.h"
 
 #include "shardlab/base/physical_ranges.h"
+#include "shardlab/text/error_wording.h"
 
 #include <algorithm>
 #include <cmath>
@@ -24,25 +25,85 @@ std::string describe(const json& v)
     }
 }
 
+Message foundWord(const json& v)
+{
+    switch (v.type()) {
+    case json::value_t::null: return Message("error.found.null");
+    case json::value_t::object: return Message("error.found.object");
+    case json::value_t::array: return Message("error.found.array");
+    case json::value_t::string: return Message("error.found.string");
+    case json::value_t::boolean: return Message("error.found.boolean");
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float: return Message("error.found.number");
+    default: return Message("error.found.unsupported");
+    }
+}
+
+Message foundInstead(const json& v, Message expected)
+{
+    return Message("error.json.found").with("found", foundWord(v)).with("expected", std::move(expected));
+}
+
+Message expectedChoice(const std::vector<std::string>& words)
+{
+    if (words.size() < 2)
+        return words.empty() ? Message() : verbatim(words.front());
+    std::vector<Message> pieces;
+    for (size_t i = 0; i + 1 < words.size(); ++i)
+        pieces.push_back(verbatim(words[i]));
+    return Message("error.expected.choice").with("choices", listOf(std::move(pieces))).with("last", words.back());
+}
+
+namespace {
+
+Message expectedRange(long long lo, long long hi)
+{
+    return Message("error.expected.integer_range").with("lo", std::to_string(lo)).with("hi", std::to_string(hi));
+}
+
+Message expectedRange(double lo, double hi)
+{
+    char l[32], h[32];
+    std::snprintf(l, sizeof l, "%g", lo);
+    std::snprintf(h, sizeof h, "%g", hi);
+    return Message("error.expected.number_range").with("lo", l).with("hi", h);
+}
+
+} // namespace
+
+void JsonReader::fail(const std::string& path, Message what)
+{
+    if (m_errors.size() < 50)
+        m_errors.push_back(Message("error.at").with("origin", m_origin).with("path", path).with("what", std::move(what)));
+}
+
 void JsonReader::fail(const std::string& path, const std::string& what)
 {
     if (m_errors.size() < 50)
-        m_errors.push_back(m_origin + ": " + path + ": " + what);
+        m_errors.push_back(errorMessage(m_origin + ": " + path + ": " + what));
 }
 
 std::string JsonReader::message() const
 {
-    std::string out;
-    for (const std::string& e : m_errors)
-        out += (out.empty() ? "" : "\n") + e;
-    return out;
+    return error().message;
+}
+
+Error JsonReader::error() const
+{
+    if (m_errors.empty())
+        return Error{};
+    Message out = m_errors.back();
+    for (size_t i = m_errors.size() - 1; i-- > 0;)
+        out = Message("common.lines").with("first", m_errors[i]).with("rest", std::move(out));
+    return badInput(std::move(out));
 }
 
 bool JsonReader::expectObject(const json& v, const std::string& path)
 {
     if (v.is_object())
         return true;
-    fail(path, "found " + describe(v) + " (expected an object)");
+    fail(path, foundInstead(v, Message("error.expected.object")));
     return false;
 }
 
@@ -56,7 +117,7 @@ void JsonReader::onlyKeys(const json& obj, const std::string& path, std::initial
             std::string list;
             for (const char* a : allowed)
                 list += std::string(list.empty() ? "" : ", ") + a;
-            fail(key(path, it.key()), "unknown key (expected one of: " + list + ")");
+            fail(key(path, it.key()), Message("error.json.unknown_key").with("keys", list));
         }
     }
 }
@@ -72,11 +133,11 @@ std::optional<std::string> JsonReader::string(const json& obj, const std::string
     const json* v = find(obj, k);
     if (!v) {
         if (required)
-            fail(key(path, k), "missing (expected a string)");
+            fail(key(path, k), Message("error.json.missing").with("expected", Message("error.expected.string")));
         return std::nullopt;
     }
     if (!v->is_string()) {
-        fail(key(path, k), "found " + describe(*v) + " (expected a string)");
+        fail(key(path, k), foundInstead(*v, Message("error.expected.string")));
         return std::nullopt;
     }
     return v->get<std::string>();
@@ -86,10 +147,9 @@ std::optional<long long> JsonReader::integer(const json& obj, const std::string&
                                              long long lo, long long hi)
 {
     const json* v = find(obj, k);
-    const std::string expect = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
     if (!v) {
         if (required)
-            fail(key(path, k), "missing (expected " + expect + ")");
+            fail(key(path, k), Message("error.json.missing").with("expected", expectedRange(lo, hi)));
         return std::nullopt;
     }
     long long value = 0;
@@ -100,11 +160,14 @@ std::optional<long long> JsonReader::integer(const json& obj, const std::string&
     else if (v->is_number_float() && std::floor(v->get<double>()) == v->get<double>() && std::fabs(v->get<double>()) < 9e18)
         value = static_cast<long long>(v->get<double>());
     else {
-        fail(key(path, k), "found " + (v->is_number() ? v->dump() : describe(*v)) + " (expected " + expect + ")");
+        fail(key(path, k), Message("error.json.found")
+                               .with("found", v->is_number() ? verbatim(v->dump()) : foundWord(*v))
+                               .with("expected", expectedRange(lo, hi)));
         return std::nullopt;
     }
     if (value < lo || value > hi) {
-        fail(key(path, k), std::to_string(value) + " is out of range (expected " + expect + ")");
+        fail(key(path, k),
+             Message("error.json.out_of_range").with("value", std::to_string(value)).with("expected", expectedRange(lo, hi)));
         return std::nullopt;
     }
     return value;
@@ -114,20 +177,18 @@ std::optional<double> JsonReader::number(const json& obj, const std::string& pat
                                          double lo, double hi)
 {
     const json* v = find(obj, k);
-    char range[96];
-    std::snprintf(range, sizeof range, "a number from %g to %g", lo, hi);
     if (!v) {
         if (required)
-            fail(key(path, k), std::string("missing (expected ") + range + ")");
+            fail(key(path, k), Message("error.json.missing").with("expected", expectedRange(lo, hi)));
         return std::nullopt;
     }
     if (!v->is_number()) {
-        fail(key(path, k), "found " + describe(*v) + " (expected " + range + ")");
+        fail(key(path, k), foundInstead(*v, expectedRange(lo, hi)));
         return std::nullopt;
     }
     const double d = v->get<double>();
     if (!(d >= lo && d <= hi)) {
-        fail(key(path, k), v->dump() + " is out of range (expected " + range + ")");
+        fail(key(path, k), Message("error.json.out_of_range").with("value", v->dump()).with("expected", expectedRange(lo, hi)));
         return std::nullopt;
     }
     return d;
@@ -139,7 +200,7 @@ std::optional<bool> JsonReader::boolean(const json& obj, const std::string& path
     if (!v)
         return std::nullopt;
     if (!v->is_boolean()) {
-        fail(key(path, k), "found " + describe(*v) + " (expected true or false)");
+        fail(key(path, k), foundInstead(*v, Message("error.expected.boolean")));
         return std::nullopt;
     }
     return v->get<bool>();
@@ -148,6 +209,7 @@ std::optional<bool> JsonReader::boolean(const json& obj, const std::string& path
 std::optional<Bytes> JsonReader::sizeValue(const json& v, const std::string& path)
 {
     const std::string expect = "a size: a number of bytes or a string such as \"16 GB\" or \"512 MiB\"";
+    const Message expected("error.expected.size");
     if (v.is_string()) {
         auto r = parseSize(v.get<std::string>());
         if (!r) {
@@ -161,28 +223,28 @@ std::optional<Bytes> JsonReader::sizeValue(const json& v, const std::string& pat
     if (v.is_number_unsigned()) {
         const auto b = v.get<unsigned long long>();
         if (b > kMaxBytes) {
-            fail(path, v.dump() + " bytes is larger than 1 PB (expected " + expect + ")");
+            fail(path, Message("error.says.bytes_too_large").with("value", v.dump()).with("expected", expected));
             return std::nullopt;
         }
         return b;
     }
     if (v.is_number_integer()) {
-        fail(path, v.dump() + " is negative (expected " + expect + ")");
+        fail(path, Message("error.json.negative").with("value", v.dump()).with("expected", expected));
         return std::nullopt;
     }
     if (v.is_number_float()) {
         const double d = v.get<double>();
         if (d > static_cast<double>(kMaxBytes)) {
-            fail(path, v.dump() + " bytes is larger than 1 PB (expected " + expect + ")");
+            fail(path, Message("error.says.bytes_too_large").with("value", v.dump()).with("expected", expected));
             return std::nullopt;
         }
         if (!(d >= 0) || std::floor(d) != d) {
-            fail(path, v.dump() + " is not a whole number of bytes between 0 and 1 PB (expected " + expect + ")");
+            fail(path, Message("error.says.not_whole_bytes").with("value", v.dump()).with("expected", expected));
             return std::nullopt;
         }
         return static_cast<Bytes>(d);
     }
-    fail(path, "found " + describe(v) + " (expected " + expect + ")");
+    fail(path, foundInstead(v, expected));
     return std::nullopt;
 }
 
@@ -191,7 +253,7 @@ std::optional<Bytes> JsonReader::size(const json& obj, const std::string& path, 
     const json* v = find(obj, k);
     if (!v) {
         if (required)
-            fail(key(path, k), "missing (expected a size such as \"16 GB\")");
+            fail(key(path, k), Message("error.json.missing").with("expected", Message("error.expected.size_short")));
         return std::nullopt;
     }
     return sizeValue(*v, key(path, k));
@@ -200,10 +262,10 @@ std::optional<Bytes> JsonReader::size(const json& obj, const std::string& path, 
 std::optional<double> JsonReader::bandwidth(const json& obj, const std::string& path, const char* k, bool required)
 {
     const json* v = find(obj, k);
-    const std::string expect = "a bandwidth per direction: GB/s as a number, or a string such as \"25 GB/s\" or \"400 Gb/s\"";
+    const Message expected("error.expected.bandwidth");
     if (!v) {
         if (required)
-            fail(key(path, k), "missing (expected " + expect + ")");
+            fail(key(path, k), Message("error.json.missing").with("expected", expected));
         return std::nullopt;
     }
     double d = 0;
@@ -212,16 +274,16 @@ std::optional<double> JsonReader::bandwidth(const json& obj, const std::string& 
     else if (v->is_string()) {
         auto r = parseBandwidth(v->get<std::string>());
         if (!r) {
-            fail(key(path, k), r.error().message);
+            fail(key(path, k), messageOf(r.error()));
             return std::nullopt;
         }
         d = *r;
     } else {
-        fail(key(path, k), "found " + describe(*v) + " (expected " + expect + ")");
+        fail(key(path, k), foundInstead(*v, expected));
         return std::nullopt;
     }
     if (!(d >= kMinBandwidthGBps && d <= kMaxBandwidthGBps)) {
-        fail(key(path, k), "out of range (expected " + expect + ", from 1 MB/s to 100 TB/s)");
+        fail(key(path, k), Message("error.json.bare_out_of_range").with("expected", Message("error.expected.bandwidth_range")));
         return std::nullopt;
     }
     return d;
@@ -232,7 +294,6 @@ std::optional<double> JsonReader::flops(const json& obj, const std::string& path
     const json* v = find(obj, k);
     if (!v)
         return std::nullopt;
-    const std::string expect = "an amount of work: FLOP as a number, or a string such as \"4 TFLOP\"";
     double d = -1;
     if (v->is_number())
         d = v->get<double>();
@@ -240,16 +301,16 @@ std::optional<double> JsonReader::flops(const json& obj, const std::string& path
         const std::string s = v->get<std::string>();
         auto parsed = parseFlops(s);
         if (!parsed) {
-            fail(key(path, k), parsed.error().message);
+            fail(key(path, k), messageOf(parsed.error()));
             return std::nullopt;
         }
         d = *parsed;
     } else {
-        fail(key(path, k), "found " + describe(*v) + " (expected " + expect + ")");
+        fail(key(path, k), foundInstead(*v, Message("error.expected.flops")));
         return std::nullopt;
     }
     if (!(d >= 0 && d <= 1e24)) {
-        fail(key(path, k), "out of range (expected " + expect + ", from 0 to 1e24)");
+        fail(key(path, k), Message("error.json.bare_out_of_range").with("expected", Message("error.expected.flops_range")));
         return std::nullopt;
     }
     return d;
@@ -263,25 +324,26 @@ std::optional<std::vector<int>> JsonReader::ranks(const json& obj, const std::st
     if (v->is_string() && v->get<std::string>() == "all")
         return std::vector<int>{};
     if (!v->is_array()) {
-        fail(key(path, k), "found " + describe(*v) + " (expected an array of ranks or \"all\")");
+        fail(key(path, k), foundInstead(*v, Message("error.expected.ranks").with("all", "\"all\"")));
         return std::nullopt;
     }
     std::vector<int> out;
     for (size_t i = 0; i < v->size(); ++i) {
         const json& e = (*v)[i];
         if (!e.is_number_integer() && !e.is_number_unsigned()) {
-            fail(index(key(path, k), i), "found " + describe(e) + " (expected a rank number)");
+            fail(index(key(path, k), i), foundInstead(e, Message("error.expected.rank")));
             return std::nullopt;
         }
         const long long r = e.get<long long>();
         if (r < 0 || r > 1'000'000) {
-            fail(index(key(path, k), i), std::to_string(r) + " is not a rank (expected 0 or more)");
+            fail(index(key(path, k), i),
+                 Message("error.json.not_rank").with("value", std::to_string(r)).with("expected", Message("error.expected.zero_or_more")));
             return std::nullopt;
         }
         out.push_back(static_cast<int>(r));
     }
     if (out.empty())
-        fail(key(path, k), "empty (expected at least one rank)");
+        fail(key(path, k), Message("error.json.empty").with("expected", Message("error.expected.one_rank")));
     return out;
 }
 
@@ -371,7 +433,7 @@ public:
         } else
             seen = !f.many.insert(k).second;
         if (seen)
-            failAt(pathTo(k), "given twice");
+            failAt(pathTo(k), Message("error.says.given_twice"));
         f.key = k;
         return m_dom.key(k);
     }
@@ -431,10 +493,30 @@ Result<json> parseJsonText(const std::string& text, const std::string& origin)
     try {
         return parseJsonStrict(text);
     } catch (const json::exception& e) {
-        return badInput(origin + ": $: not valid JSON (" + std::string(e.what()) + ")");
+        return badInput(Message("error.at")
+                            .with("origin", origin)
+                            .with("path", "$")
+                            .with("what", Message("error.says.not_valid_json").with("parser", parserMessage(e.what()))));
     } catch (const JsonPathError& e) {
-        return badInput(origin + ": " + e.what());
+        return errorAt(origin, e);
     }
+}
+
+JsonPathError::JsonPathError(const std::string& at, Message what)
+    : std::runtime_error(at + ": " + english(what)), path(at), sentence(std::move(what))
+{
+}
+
+Error errorAt(const std::string& origin, const JsonPathError& e)
+{
+    if (e.sentence.empty())
+        return badInput(origin + ": " + e.what());
+    return badInput(Message("error.at").with("origin", origin).with("path", e.path).with("what", e.sentence));
+}
+
+void failAt(const std::string& path, Message what)
+{
+    throw JsonPathError(path, std::move(what));
 }
 
 void failAt(const std::string& path, const std::string& what)
@@ -445,27 +527,27 @@ void failAt(const std::string& path, const std::string& what)
 const json& member(const json& obj, const std::string& path, const char* key)
 {
     if (!obj.is_object())
-        failAt(path, "found " + describe(obj) + " (expected an object)");
+        failAt(path, foundInstead(obj, Message("error.expected.object")));
     auto it = obj.find(key);
     if (it == obj.end())
-        failAt(path + "." + key, "missing");
+        failAt(path + "." + key, Message("error.says.missing"));
     return *it;
 }
 
 double numberAt(const json& v, const std::string& path)
 {
     if (!v.is_number())
-        failAt(path, "found " + describe(v) + " (expected a number)");
+        failAt(path, foundInstead(v, Message("error.expects.number")));
     const double d = v.get<double>();
     if (!std::isfinite(d))
-        failAt(path, "not a finite number");
+        failAt(path, Message("error.says.not_finite"));
     return d;
 }
 
 long long integerAt(const json& v, const std::string& path, long long lo, long long hi)
 {
     if (!v.is_number_integer())
-        failAt(path, "found " + describe(v) + " (expected a whole number)");
+        failAt(path, foundInstead(v, Message("error.expects.whole_number")));
     // the value as the file gives it: 2^64-1 is "18446744073709551615", not the bound plus one
     if (v.is_number_unsigned() && v.get<unsigned long long>() > static_cast<unsigned long long>(hi))
         failAt(path, v.dump() + " (expected " + std::to_string(lo) + " to " + std::to_string(hi) + ")");
@@ -478,14 +560,14 @@ long long integerAt(const json& v, const std::string& path, long long lo, long l
 std::string stringAt(const json& v, const std::string& path)
 {
     if (!v.is_string())
-        failAt(path, "found " + describe(v) + " (expected a string)");
+        failAt(path, foundInstead(v, Message("error.expected.string")));
     return v.get<std::string>();
 }
 
 const json& arrayAt(const json& v, const std::string& path)
 {
     if (!v.is_array())
-        failAt(path, "found " + describe(v) + " (expected an array)");
+        failAt(path, foundInstead(v, Message("error.expected.array")));
     return v;
 }
 

@@ -46,13 +46,13 @@ bool splitNumber(std::string_view text, double& number, std::string& unit)
 Result<Bytes> toBytes(double number, double multiplier, std::string_view original)
 {
     if (number < 0)
-        return badInput("size '" + visibleText(original) + "' is negative");
+        return badInput(Message("error.line.size_negative").with("value", visibleText(original)));
     const double bytes = number * multiplier;
     if (bytes > static_cast<double>(kMaxBytes))
-        return badInput("size '" + visibleText(original) + "' is larger than 1 PB");
+        return badInput(Message("error.line.size_over_pb").with("value", visibleText(original)));
     const double rounded = std::round(bytes);
     if (std::fabs(bytes - rounded) > 1e-6 * std::max(1.0, bytes))
-        return badInput("size '" + visibleText(original) + "' is not a whole number of bytes");
+        return badInput(Message("error.line.size_not_whole").with("value", visibleText(original)));
     return static_cast<Bytes>(rounded);
 }
 
@@ -86,7 +86,7 @@ Result<Bytes> parseSize(std::string_view text)
     double number = 0;
     std::string unit;
     if (!splitNumber(text, number, unit))
-        return badInput("'" + visibleText(text) + "' is not a size (expected a number of bytes or e.g. \"16 GB\", \"512 MiB\")");
+        return badInput(Message("error.line.size_as_typed").with("value", visibleText(text)).with("examples", "\"16 GB\", \"512 MiB\""));
     struct Unit { const char* name; double mult; };
     static const Unit units[] = {
         {"", 1}, {"B", 1},
@@ -97,8 +97,7 @@ Result<Bytes> parseSize(std::string_view text)
     for (const Unit& u : units)
         if (unit == u.name)
             return toBytes(number, u.mult, text);
-    return badInput("'" + visibleText(text) + "' has an unknown unit '" + visibleText(unit)
-                    + "' (expected B, kB, MB, GB, TB, KiB, MiB, GiB or TiB)");
+    return badInput(Message("error.line.size_unit").with("value", visibleText(text)).with("unit", visibleText(unit)));
 }
 
 Result<Bytes> parseBenchSize(std::string_view text)
@@ -106,7 +105,7 @@ Result<Bytes> parseBenchSize(std::string_view text)
     double number = 0;
     std::string unit;
     if (!splitNumber(text, number, unit))
-        return badInput("'" + visibleText(text) + "' is not a size (expected e.g. 8, 8B, 64K, 1M, 4G)");
+        return badInput(Message("error.line.not_a_size").with("value", visibleText(text)).with("examples", "8, 8B, 64K, 1M, 4G"));
     std::string u;
     for (char c : unit)
         u += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -126,7 +125,7 @@ Result<Bytes> parseBenchSize(std::string_view text)
     else if (u == "T")
         mult = 1099511627776.0;
     else
-        return badInput("'" + visibleText(text) + "' has an unknown unit (expected B, K, M, G or T; binary as in nccl-tests)");
+        return badInput(Message("error.line.bench_size_unit").with("value", visibleText(text)));
     return toBytes(number, mult, text);
 }
 
@@ -135,7 +134,7 @@ Result<double> parseBandwidth(std::string_view text)
     double number = 0;
     std::string unit;
     if (!splitNumber(text, number, unit) || number < 0)
-        return badInput("'" + visibleText(text) + "' is not a bandwidth (expected e.g. \"25 GB/s\" or \"400 Gb/s\")");
+        return badInput(Message("error.line.not_a_bandwidth").with("value", visibleText(text)));
     if (unit.empty() || unit == "GB/s" || unit == "GBps")
         return number;
     if (unit == "MB/s")
@@ -146,7 +145,7 @@ Result<double> parseBandwidth(std::string_view text)
         return number / 8.0;
     if (unit == "Tb/s")
         return number * 1e3 / 8.0;
-    return badInput("'" + visibleText(text) + "' has an unknown bandwidth unit '" + visibleText(unit) + "' (expected GB/s, MB/s, TB/s or Gb/s)");
+    return badInput(Message("error.line.bandwidth_unit").with("value", visibleText(text)).with("unit", visibleText(unit)));
 }
 
 std::string formatBytes(Bytes bytes)
@@ -192,9 +191,9 @@ Result<double> parseFlops(std::string_view text)
 {
     double number = 0;
     std::string unit;
-    const std::string expect = "(expected an amount of work: FLOP as a number, or e.g. \"4 TFLOP\")";
+    const std::string example = "\"4 TFLOP\"";
     if (!splitNumber(text, number, unit))
-        return badInput("'" + visibleText(text) + "' is not an amount of work " + expect);
+        return badInput(Message("error.line.not_work").with("value", visibleText(text)).with("example", example));
     struct Unit { const char* name; double mult; };
     static const Unit units[] = {{"", 1},         {"FLOP", 1},     {"kFLOP", 1e3},  {"MFLOP", 1e6},
                                  {"GFLOP", 1e9},  {"TFLOP", 1e12}, {"PFLOP", 1e15}};
@@ -202,10 +201,10 @@ Result<double> parseFlops(std::string_view text)
         if (unit == u.name) {
             const double flops = number * u.mult;
             if (!(flops >= 0 && flops <= 1e24))
-                return badInput("'" + visibleText(text) + "' is out of range " + expect + ", from 0 to 1e24");
+                return badInput(Message("error.line.work_out_of_range").with("value", visibleText(text)).with("example", example));
             return flops;
         }
-    return badInput("'" + visibleText(text) + "' has an unknown unit '" + visibleText(unit) + "' " + expect);
+    return badInput(Message("error.line.work_unit").with("value", visibleText(text)).with("unit", visibleText(unit)).with("example", example));
 }
 
 std::string formatFlops(double flops)

@@ -1,6 +1,7 @@
 #include "shardlab/cluster/mpi_loader.h"
 
 #include "mpi_module.h"
+#include "shardlab/text/error_wording.h"
 
 #include <dlfcn.h>
 
@@ -58,34 +59,43 @@ std::string mpiBuildInfo()
 Result<std::unique_ptr<Transport>> openMpiTransport()
 {
     if (!mpiBuiltIn() && !std::getenv("SHARDLAB_MPI_MODULE"))
-        return badInput("this ShardLab was built without MPI, so it cannot take part in an mpirun/srun job; rebuild with "
-                        "Debian's libopenmpi-dev installed (docs/mpi.md), or run `shardlab live FILE` once, without a "
-                        "launcher, to use this machine's GPUs from one process");
+        return badInput(Message("error.line.no_mpi")
+                            .with("distribution", "Debian")
+                            .with("package", "libopenmpi-dev")
+                            .with("doc", "docs/mpi.md")
+                            .with("command", "shardlab live FILE"));
     const auto module = findModule();
     if (module.empty()) {
         std::string where;
         for (const auto& p : mpiModuleCandidates())
             where += (where.empty() ? "" : ", ") + p.string();
-        return badInput(std::string("the MPI module ") + detail::kMpiModuleFile + " was not found (looked in: " + where
-                        + "); install the shardlab-mpi package or set SHARDLAB_MPI_MODULE to its path");
+        return badInput(Message("error.line.mpi_module_missing")
+                            .with("module", detail::kMpiModuleFile)
+                            .with("where", where)
+                            .with("package", "shardlab-mpi")
+                            .with("variable", "SHARDLAB_MPI_MODULE"));
     }
     // RTLD_GLOBAL: Open MPI's own plugins resolve symbols of libmpi that the module brings in.
     void* handle = dlopen(module.c_str(), RTLD_NOW | RTLD_GLOBAL);
     if (!handle)
-        return runFailed("cannot load the MPI module " + module.string() + ": " + dlerror()
-                         + " (is the MPI library it was built with, e.g. libopenmpi3, installed?)");
+        return runFailed(Message("error.line.mpi_module_unloadable")
+                             .with("module", module.string())
+                             .with("why", systemWords(dlerror()))
+                             .with("example", "libopenmpi3"));
     // Never dlclose: MPI libraries do not support being unloaded.
     auto abi = reinterpret_cast<detail::MpiAbiFn>(dlsym(handle, "shardlab_mpi_abi"));
     auto open = reinterpret_cast<detail::MpiOpenFn>(dlsym(handle, "shardlab_mpi_open"));
     if (!abi || !open)
-        return runFailed("the MPI module " + module.string() + " is not a ShardLab MPI module");
+        return runFailed(Message("error.line.mpi_module_foreign").with("module", module.string()));
     if (abi() != detail::kMpiModuleAbi)
-        return runFailed("the MPI module " + module.string() + " belongs to another ShardLab version (interface "
-                         + std::to_string(abi()) + ", this program needs " + std::to_string(detail::kMpiModuleAbi) + ")");
+        return runFailed(Message("error.line.mpi_module_version")
+                             .with("module", module.string())
+                             .with("has", std::to_string(abi()))
+                             .with("needs", std::to_string(detail::kMpiModuleAbi)));
     char error[1024] = {};
     Transport* t = open(error, sizeof error);
     if (!t)
-        return runFailed(std::string("MPI could not start: ") + error);
+        return runFailed(Message("error.line.mpi_no_start").with("why", systemWords(error)));
     return std::unique_ptr<Transport>(t);
 }
 

@@ -34,6 +34,47 @@ constexpr const char* kUserRule = "letters, digits, '.', '-' and '_'";
 constexpr const char* kAddressRule = "an IPv6 address: hexadecimal digits, ':' and '.'";
 constexpr const char* kTextRule = "visible characters and the ordinary space U+0020";
 
+// A field's name as a piece of a sentence, and a rule as what "(expected ...)" names: the
+// catalogue's entries for the English above.
+Message fieldPiece(std::string_view field)
+{
+    static const struct {
+        std::string_view english;
+        const char* id;
+    } pieces[] = {{"the host", "error.piece.ssh_host"},
+                  {"the user", "error.piece.ssh_user"},
+                  {"the port", "error.piece.ssh_port"},
+                  {"the jump host", "error.piece.ssh_jump_host"},
+                  {"the jump host's user", "error.piece.ssh_jump_user"},
+                  {"the jump host's port", "error.piece.ssh_jump_port"},
+                  {kRemoteCommand, "error.piece.ssh_remote_command"},
+                  {kRemoteShardlab, "error.piece.ssh_remote_shardlab"},
+                  {kLauncher, "error.piece.ssh_launcher"},
+                  {kConfigFile, "error.piece.ssh_config_file"}};
+    for (const auto& p : pieces)
+        if (p.english == field)
+            return Message(p.id);
+    return verbatim(std::string(field));
+}
+
+Message ruleMessage(std::string_view rule)
+{
+    if (rule == kHostRule)
+        return Message("error.expects.ssh_host").with("config", "~/.ssh/config").with("address", "IPv6");
+    if (rule == kUserRule)
+        return Message("error.expects.ssh_user");
+    if (rule == kAddressRule)
+        return Message("error.expects.ssh_address").with("kind", "IPv6");
+    if (rule == kTextRule)
+        return Message("error.expects.ssh_text").with("space", "U+0020");
+    return verbatim(std::string(rule));
+}
+
+Message portRange()
+{
+    return Message("error.expects.range").with("lo", "1").with("hi", "65535");
+}
+
 // One code point of UTF-8 at `i`: its value and length, or length 0 where the bytes are not UTF-8
 // (a stray continuation byte, a sequence cut short, an overlong form, a surrogate, beyond U+10FFFF).
 struct CodePoint {
@@ -122,11 +163,16 @@ Status badCharacter(std::string_view field, std::string_view text, const char* r
     for (size_t i = 0; i < text.size();) {
         const CodePoint cp = decodeAt(text, i);
         if (cp.length == 0)
-            return badInput(std::string(field) + " is not valid UTF-8 (at byte " + std::to_string(i + 1) + ")");
+            return badInput(
+                Message("error.line.ssh_not_utf8").with("piece_field", fieldPiece(field)).with("position", std::to_string(i + 1)));
         ++position;
         if (!allowed(cp.value))
-            return badInput(std::string(field) + " '" + shown(text) + "' has " + codePointText(cp.value) + " at character "
-                            + std::to_string(position) + " (expected " + rule + ")");
+            return badInput(Message("error.line.ssh_character")
+                                .with("piece_field", fieldPiece(field))
+                                .with("value", shown(text))
+                                .with("code", codePointText(cp.value))
+                                .with("position", std::to_string(position))
+                                .with("expected", ruleMessage(rule)));
         i += cp.length;
     }
     return {};
@@ -146,12 +192,14 @@ bool textCharacter(char32_t c) { return !refusedInText(c); }
 Status checkStart(std::string_view field, std::string_view text, size_t max)
 {
     if (text.empty())
-        return badInput(std::string(field) + " is empty");
+        return badInput(Message("error.line.ssh_empty").with("piece_field", fieldPiece(field)));
     if (text.size() > max)
-        return badInput(std::string(field) + " is " + std::to_string(text.size()) + " bytes long (expected at most "
-                        + std::to_string(max) + ")");
+        return badInput(Message("error.line.ssh_too_long")
+                            .with("piece_field", fieldPiece(field))
+                            .with("length", std::to_string(text.size()))
+                            .with("max", std::to_string(max)));
     if (text.front() == '-')
-        return badInput(std::string(field) + " '" + shown(text) + "' begins with '-', which ssh would read as an option");
+        return badInput(Message("error.line.ssh_dash").with("piece_field", fieldPiece(field)).with("value", shown(text)));
     return {};
 }
 
@@ -170,7 +218,7 @@ Status checkText(std::string_view field, std::string_view text)
     if (Status st = badCharacter(field, text, kTextRule, textCharacter); !st)
         return st;
     if (text.front() == ' ' || text.back() == ' ')
-        return badInput(std::string(field) + " '" + shown(text) + "' begins or ends with a space");
+        return badInput(Message("error.line.ssh_space_at_end").with("piece_field", fieldPiece(field)).with("value", shown(text)));
     return {};
 }
 
@@ -184,7 +232,10 @@ Status checkPort(std::string_view field, std::string_view text)
             port = port * 10 + (c - '0');
     }
     if (!digits || port < 1 || port > 65535)
-        return badInput(std::string(field) + " '" + shown(text) + "' is not a port (expected 1 to 65535)");
+        return badInput(Message("error.line.ssh_port")
+                            .with("piece_field", fieldPiece(field))
+                            .with("value", shown(text))
+                            .with("expected", portRange()));
     return {};
 }
 
@@ -203,7 +254,10 @@ Status checkDestination(const SshDestination& d, SshRole role)
         return st;
     }
     if (d.port != 0 && (d.port < 1 || d.port > 65535))
-        return badInput(std::string(f.port) + " '" + std::to_string(d.port) + "' is not a port (expected 1 to 65535)");
+        return badInput(Message("error.line.ssh_port")
+                            .with("piece_field", fieldPiece(f.port))
+                            .with("value", std::to_string(d.port))
+                            .with("expected", portRange()));
     return {};
 }
 
@@ -217,7 +271,7 @@ Result<SshDestination> parseSshDestination(std::string_view text, SshRole role, 
     if (const size_t at = rest.find('@'); at != std::string_view::npos) {
         d.user = std::string(rest.substr(0, at));
         if (d.user.empty())
-            return badInput(std::string(f.user) + " is empty");
+            return badInput(Message("error.line.ssh_empty").with("piece_field", fieldPiece(f.user)));
         rest.remove_prefix(at + 1);
     }
     std::string_view portText;

@@ -2,6 +2,7 @@
 
 #include "shardlab/base/json_reader.h"
 #include "shardlab/io/run_result_json.h"
+#include "shardlab/text/error_wording.h"
 
 #include <algorithm>
 #include <cmath>
@@ -31,10 +32,10 @@ E enumAt(const json& v, const std::string& path, const EnumName<E> (&table)[N])
     const std::string s = stringAt(v, path);
     if (auto e = valueIn(table, s))
         return *e;
-    std::string expected;
+    std::vector<std::string> names;
     for (size_t i = 0; i < N; ++i)
-        expected += std::string(i == 0 ? "" : i + 1 == N ? " or " : ", ") + table[i].name;
-    failAt(path, "'" + s + "' (expected " + expected + ")");
+        names.emplace_back(table[i].name);
+    failAt(path, Message("error.json.unknown_value").with("value", s).with("expected", expectedChoice(names)));
 }
 
 OpKind opAt(const json& v, const std::string& path)
@@ -42,7 +43,9 @@ OpKind opAt(const json& v, const std::string& path)
     const std::string s = stringAt(v, path);
     auto k = opFromName(s);
     if (!k || *k == OpKind::Compute)
-        failAt(path, "'" + s + "' (expected a collective such as all_reduce)");
+        failAt(path, Message("error.json.unknown_value")
+                         .with("value", s)
+                         .with("expected", Message("error.expects.collective_such_as").with("example", "all_reduce")));
     return *k;
 }
 
@@ -178,7 +181,9 @@ Span spanFromJson(const json& v, const std::string& p)
 {
     const json& a = arrayAt(v, p);
     if (a.size() != std::size(kSpanFields))
-        failAt(p, "has " + std::to_string(a.size()) + " fields (expected " + std::to_string(std::size(kSpanFields)) + ")");
+        failAt(p, Message("error.says.fields")
+                      .with("count", std::to_string(a.size()))
+                      .with("fields", std::to_string(std::size(kSpanFields))));
     auto at = [&](size_t k) { return p + "[" + std::to_string(k) + "]"; };
     Span s;
     s.rank = intAt(a[0], at(0));
@@ -257,7 +262,7 @@ RunMode modeAt(const json& v, const std::string& path)
     const std::string mode = stringAt(v, path);
     const std::optional<RunMode> m = runModeFromName(mode);
     if (!m)
-        failAt(path, "'" + mode + "' (expected live or sim)");
+        failAt(path, Message("error.json.unknown_value").with("value", mode).with("expected", expectedChoice({"live", "sim"})));
     return *m;
 }
 
@@ -310,7 +315,7 @@ RunResult runResultFromJson(const json& v, const std::string& path)
     runMetaFromJson(v, path, run);
     const json& fields = arrayAt(member(v, path, "span_fields"), path + ".span_fields");
     if (fields != json(kSpanFields))
-        failAt(path + ".span_fields", "not the fields this ShardLab writes (a result from a newer version?)");
+        failAt(path + ".span_fields", Message("error.says.span_fields"));
     const json& spans = arrayAt(member(v, path, "spans"), path + ".spans");
     run.spans.reserve(spans.size());
     for (size_t i = 0; i < spans.size(); ++i)
@@ -337,9 +342,10 @@ Result<RunResult> parseRunResult(const std::string& text, const std::string& ori
     try {
         return detail::runResultFromJson(detail::parseJsonStrict(text), "$");
     } catch (const json::exception& e) {
-        return badInput(origin + ": $: not valid JSON (" + std::string(e.what()) + ")");
+        return badInput(Message("error.at").with("origin", origin).with("path", "$").with(
+            "what", Message("error.says.not_valid_json").with("parser", parserMessage(e.what()))));
     } catch (const detail::JsonPathError& e) {
-        return badInput(origin + ": " + e.what());
+        return detail::errorAt(origin, e);
     }
 }
 
@@ -350,9 +356,9 @@ Result<RunResult> decodeRunResult(const Bytes8& bytes, const std::string& origin
     try {
         return detail::runResultFromJson(json::from_cbor(bytes), "$");
     } catch (const json::exception& e) {
-        return badInput(origin + ": not a ShardLab run (" + std::string(e.what()) + ")");
+        return badInput(Message("error.line.not_a_run").with("origin", origin).with("parser", parserMessage(e.what())));
     } catch (const detail::JsonPathError& e) {
-        return badInput(origin + ": " + e.what());
+        return detail::errorAt(origin, e);
     }
 }
 

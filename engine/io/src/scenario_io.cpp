@@ -1,5 +1,7 @@
 #include "shardlab/io/scenario_io.h"
 
+#include "shardlab/text/error_wording.h"
+
 #include "shardlab/base/file_io.h"
 #include "shardlab/base/json_reader.h"
 #include "shardlab/base/physical_ranges.h"
@@ -17,6 +19,8 @@ namespace shardlab {
 
 using detail::json;
 using detail::JsonReader;
+using detail::expectedChoice;
+using detail::foundInstead;
 
 namespace {
 
@@ -30,7 +34,7 @@ void readTopology(JsonReader& rd, const json& t, Topology& out)
     if (const json* p = rd.find(t, "preset")) {
         rd.onlyKeys(t, path, {"preset", "gpus"});
         if (!p->is_string()) {
-            rd.fail(path + ".preset", "found " + detail::describe(*p) + " (expected a preset id)");
+            rd.fail(path + ".preset", foundInstead(*p, Message("error.expected.preset")));
             return;
         }
         auto topo = preset(p->get<std::string>());
@@ -48,8 +52,10 @@ void readTopology(JsonReader& rd, const json& t, Topology& out)
     out.source = rd.string(t, path, "source", false).value_or("");
     const json* gpus = rd.find(t, "gpus");
     if (!gpus || !gpus->is_array() || gpus->empty()) {
-        rd.fail(path + ".gpus", gpus ? "found " + detail::describe(*gpus) + " (expected a non-empty array of GPUs)"
-                                     : "missing (expected \"preset\" or an array of GPUs)");
+        if (gpus)
+            rd.fail(path + ".gpus", foundInstead(*gpus, Message("error.expected.gpus")));
+        else
+            rd.fail(path + ".gpus", "missing (expected \"preset\" or an array of GPUs)");
         return;
     }
     for (size_t i = 0; i < gpus->size(); ++i) {
@@ -65,9 +71,11 @@ void readTopology(JsonReader& rd, const json& t, Topology& out)
         const std::optional<Bytes> memory = rd.size(g, gp, "memory", true);
         gpu.memory = memory.value_or(0);
         if (memory && *memory == 0)
-            rd.fail(gp + ".memory", "zero (expected the GPU's memory, e.g. \"16 GB\")");
+            rd.fail(gp + ".memory", Message("error.says.zero").with("expected", Message("error.expected.memory")));
         else if (memory && *memory < kMinGpuMemory)
-            rd.fail(gp + ".memory", std::to_string(*memory) + " bytes (expected the GPU's memory, from 1 MB to 1 PB)");
+            rd.fail(gp + ".memory", Message("error.says.value_bytes")
+                                       .with("value", std::to_string(*memory))
+                                       .with("expected", Message("error.expects.memory_range")));
         gpu.tflops = rd.number(g, gp, "tflops", true, kMinTflops, kMaxTflops).value_or(1);
         gpu.memBandwidthGBps = rd.bandwidth(g, gp, "mem_bandwidth", false).value_or(0);
         gpu.node = static_cast<int>(rd.integer(g, gp, "node", false, 0, 1'000'000).value_or(0));
@@ -76,7 +84,7 @@ void readTopology(JsonReader& rd, const json& t, Topology& out)
     }
     if (const json* sw = rd.find(t, "switches")) {
         if (!sw->is_array())
-            rd.fail(path + ".switches", "found " + detail::describe(*sw) + " (expected an array)");
+            rd.fail(path + ".switches", foundInstead(*sw, Message("error.expected.array")));
         else
             for (size_t i = 0; i < sw->size(); ++i) {
                 const std::string sp = JsonReader::index(path + ".switches", i);
@@ -90,7 +98,7 @@ void readTopology(JsonReader& rd, const json& t, Topology& out)
                     if (auto kind = switchKindFromName(*k))
                         node.kind = *kind;
                     else
-                        rd.fail(sp + ".kind", "'" + *k + "' (expected nvswitch, pcie-switch, cpu, nic or net-switch)");
+                        rd.fail(sp + ".kind", Message("error.json.unknown_value").with("value", *k).with("expected", expectedChoice({"nvswitch", "pcie-switch", "cpu", "nic", "net-switch"})));
                 }
                 node.node = static_cast<int>(rd.integer(s, sp, "node", false, -1, 1'000'000).value_or(0));
                 node.socket = static_cast<int>(rd.integer(s, sp, "socket", false, 0, 1024).value_or(0));
@@ -100,7 +108,7 @@ void readTopology(JsonReader& rd, const json& t, Topology& out)
     }
     if (const json* links = rd.find(t, "links")) {
         if (!links->is_array())
-            rd.fail(path + ".links", "found " + detail::describe(*links) + " (expected an array)");
+            rd.fail(path + ".links", foundInstead(*links, Message("error.expected.array")));
         else
             for (size_t i = 0; i < links->size(); ++i) {
                 const std::string lp = JsonReader::index(path + ".links", i);
@@ -115,7 +123,7 @@ void readTopology(JsonReader& rd, const json& t, Topology& out)
                     if (auto kind = linkKindFromName(*k))
                         link.kind = *kind;
                     else
-                        rd.fail(lp + ".kind", "'" + *k + "' (expected nvlink, pcie, cross-socket or network)");
+                        rd.fail(lp + ".kind", Message("error.json.unknown_value").with("value", *k).with("expected", expectedChoice({"nvlink", "pcie", "cross-socket", "network"})));
                 }
                 link.count = static_cast<int>(rd.integer(l, lp, "count", false, 1, 1024).value_or(1));
                 link.bandwidthGBps = rd.bandwidth(l, lp, "bandwidth", true).value_or(1);
@@ -133,8 +141,10 @@ void checkRanks(JsonReader& rd, const std::vector<int>& list, const std::string&
         return; // the topology is wrong already, and says so
     for (size_t i = 0; i < list.size(); ++i)
         if (list[i] >= ranks)
-            rd.fail(JsonReader::index(listPath, i), "rank " + std::to_string(list[i]) + " does not exist (expected 0.."
-                                                         + std::to_string(ranks - 1) + ")");
+            rd.fail(JsonReader::index(listPath, i),
+                    Message("error.json.rank_missing")
+                        .with("rank", std::to_string(list[i]))
+                        .with("expected", Message("error.expected.rank_range").with("lo", "0").with("hi", std::to_string(ranks - 1))));
 }
 
 void readItem(JsonReader& rd, const json& v, const std::string& path, int ranks, WorkloadItem& item)
@@ -148,14 +158,14 @@ void readItem(JsonReader& rd, const json& v, const std::string& path, int ranks,
         if (auto kind = itemKindFromName(*k))
             item.kind = *kind;
         else
-            rd.fail(path + ".kind", "'" + *k + "' (expected parameters, gradients, optimizer_state, activations or data)");
+            rd.fail(path + ".kind", Message("error.json.unknown_value").with("value", *k).with("expected", expectedChoice({"parameters", "gradients", "optimizer_state", "activations", "data"})));
     }
     item.size = rd.size(v, path, "size", true).value_or(0);
     std::vector<int> all(static_cast<size_t>(ranks));
     std::iota(all.begin(), all.end(), 0);
     if (const json* shards = rd.find(v, "shards")) {
         if (!shards->is_array()) {
-            rd.fail(path + ".shards", "found " + detail::describe(*shards) + " (expected an array of shards)");
+            rd.fail(path + ".shards", foundInstead(*shards, Message("error.expected.shards")));
             return;
         }
         Bytes offset = 0;
@@ -199,8 +209,9 @@ void readItem(JsonReader& rd, const json& v, const std::string& path, int ranks,
         const std::vector<int> owners = o->empty() ? all : *o;
         if (const json* sizes = rd.find(v, "split_sizes")) {
             if (!sizes->is_array() || sizes->size() != owners.size()) {
-                rd.fail(path + ".split_sizes", "expected an array with one size per rank of split_across ("
-                                                   + std::to_string(owners.size()) + ")");
+                rd.fail(path + ".split_sizes", Message("error.says.split_sizes")
+                                                   .with("split_across", "split_across")
+                                                   .with("count", std::to_string(owners.size())));
                 return;
             }
             std::vector<Bytes> bytes;
@@ -227,8 +238,7 @@ void readOp(JsonReader& rd, const json& v, const std::string& path, Op& op)
             op.kind = *kind;
             kindKnown = true;
         } else
-            rd.fail(path + ".op", "'" + *k + "' (expected compute, all_reduce, reduce, broadcast, all_gather, "
-                                  "all_gather_v, reduce_scatter, reduce_scatter_all_gather or send_recv)");
+            rd.fail(path + ".op", Message("error.json.unknown_value").with("value", *k).with("expected", expectedChoice({"compute", "all_reduce", "reduce", "broadcast", "all_gather", "all_gather_v", "reduce_scatter", "reduce_scatter_all_gather", "send_recv"})));
     }
     // Keys that mean nothing for this kind of step are refused, not dropped on the next save:
     // a compute step runs on the compute stream (no bytes, group, root, peer, algorithm or
@@ -238,11 +248,16 @@ void readOp(JsonReader& rd, const json& v, const std::string& path, Op& op)
             continue;
         const std::string k = key;
         if (op.kind == OpKind::Compute)
-            rd.fail(path + "." + k, "applies to communication steps only (a compute step has 'flops', 'item' and 'buckets')");
+            rd.fail(path + "." + k,
+                    Message("error.says.communication_only").with("flops", "flops").with("item", "item").with("buckets", "buckets"));
         else if (op.kind == OpKind::SendRecv && (k == "group" || k == "root"))
-            rd.fail(path + "." + k, "a send_recv names its two ranks with 'from' and 'to'");
+            rd.fail(path + "." + k, Message("error.says.send_recv_ranks").with("from", "from").with("to", "to"));
         else if (op.kind != OpKind::SendRecv && (k == "from" || k == "to"))
-            rd.fail(path + "." + k, "only a send_recv has 'from' and 'to' (a collective has 'group' and 'root')");
+            rd.fail(path + "." + k, Message("error.says.send_recv_only")
+                                       .with("from", "from")
+                                       .with("to", "to")
+                                       .with("group", "group")
+                                       .with("root", "root"));
     }
     op.name = rd.string(v, path, "name", false).value_or("");
     op.nameZh = rd.string(v, path, "name_zh", false).value_or("");
@@ -260,7 +275,7 @@ void readOp(JsonReader& rd, const json& v, const std::string& path, Op& op)
         if (auto alg = algorithmFromName(*a))
             op.algorithm = *alg;
         else
-            rd.fail(path + ".algorithm", "'" + *a + "' (expected auto, ring, tree, direct or hierarchical)");
+            rd.fail(path + ".algorithm", Message("error.json.unknown_value").with("value", *a).with("expected", expectedChoice({"auto", "ring", "tree", "direct", "hierarchical"})));
     }
     op.buckets = static_cast<int>(rd.integer(v, path, "buckets", false, 1, 100000).value_or(1));
     op.overlap = rd.boolean(v, path, "overlap").value_or(false);
@@ -276,7 +291,7 @@ void readPerturbations(JsonReader& rd, const json& v, int ranks, Perturbations& 
         if (s->is_array()) {
             for (size_t i = 0; i < s->size(); ++i) {
                 if (!(*s)[i].is_number())
-                    rd.fail(JsonReader::index(path + ".slowdown", i), "found " + detail::describe((*s)[i]) + " (expected a factor such as 1.5)");
+                    rd.fail(JsonReader::index(path + ".slowdown", i), foundInstead((*s)[i], Message("error.expected.factor")));
                 else
                     p.slowdown.push_back((*s)[i].get<double>());
             }
@@ -287,11 +302,13 @@ void readPerturbations(JsonReader& rd, const json& v, int ranks, Perturbations& 
                 char* end = nullptr;
                 const long r = std::strtol(it.key().c_str(), &end, 10);
                 if (it.key().empty() || *end || r < 0 || r >= ranks) {
-                    rd.fail(kp, "'" + it.key() + "' is not a rank of this topology (expected 0.." + std::to_string(ranks - 1) + ")");
+                    rd.fail(kp, Message("error.json.not_topology_rank")
+                                    .with("value", it.key())
+                                    .with("expected", Message("error.expected.rank_range").with("lo", "0").with("hi", std::to_string(ranks - 1))));
                     continue;
                 }
                 if (!it->is_number()) {
-                    rd.fail(kp, "found " + detail::describe(*it) + " (expected a factor such as 1.5)");
+                    rd.fail(kp, foundInstead(*it, Message("error.expected.factor")));
                     continue;
                 }
                 if (p.slowdown.size() <= static_cast<size_t>(r))
@@ -299,13 +316,13 @@ void readPerturbations(JsonReader& rd, const json& v, int ranks, Perturbations& 
                 p.slowdown[static_cast<size_t>(r)] = it->get<double>();
             }
         } else
-            rd.fail(path + ".slowdown", "found " + detail::describe(*s) + " (expected an array of factors or {\"rank\": factor})");
+            rd.fail(path + ".slowdown", foundInstead(*s, Message("error.expected.factors").with("object", "{\"rank\": factor}")));
     }
     p.jitterPct = rd.number(v, path, "jitter_pct", false, 0, 100).value_or(0);
     p.seed = static_cast<std::uint64_t>(rd.integer(v, path, "seed", false, 0, 9'000'000'000'000'000'000LL).value_or(1));
     if (const json* d = rd.find(v, "delays")) {
         if (!d->is_array())
-            rd.fail(path + ".delays", "found " + detail::describe(*d) + " (expected an array)");
+            rd.fail(path + ".delays", foundInstead(*d, Message("error.expected.array")));
         else
             for (size_t i = 0; i < d->size(); ++i) {
                 const std::string dp = JsonReader::index(path + ".delays", i);
@@ -322,7 +339,7 @@ void readPerturbations(JsonReader& rd, const json& v, int ranks, Perturbations& 
     }
     if (const json* m = rd.find(v, "mismatches")) {
         if (!m->is_array())
-            rd.fail(path + ".mismatches", "found " + detail::describe(*m) + " (expected an array)");
+            rd.fail(path + ".mismatches", foundInstead(*m, Message("error.expected.array")));
         else
             for (size_t i = 0; i < m->size(); ++i) {
                 const std::string mp = JsonReader::index(path + ".mismatches", i);
@@ -339,7 +356,7 @@ void readPerturbations(JsonReader& rd, const json& v, int ranks, Perturbations& 
                 else if (type == "skip")
                     mm.type = Mismatch::Type::Skip;
                 else
-                    rd.fail(mp + ".type", "'" + type + "' (expected wrong_op, wrong_count or skip)");
+                    rd.fail(mp + ".type", Message("error.json.unknown_value").with("value", type).with("expected", expectedChoice({"wrong_op", "wrong_count", "skip"})));
                 mm.rank = static_cast<int>(rd.integer(e, mp, "rank", true, 0, 1'000'000).value_or(0));
                 mm.op = static_cast<int>(rd.integer(e, mp, "op", true, 0, 1'000'000).value_or(0));
                 mm.iteration = static_cast<int>(rd.integer(e, mp, "iteration", false, 0, 1'000'000).value_or(0));
@@ -347,7 +364,7 @@ void readPerturbations(JsonReader& rd, const json& v, int ranks, Perturbations& 
                     if (auto k = opFromName(*r))
                         mm.replacement = *k;
                     else
-                        rd.fail(mp + ".replacement", "'" + *r + "' is not a collective");
+                        rd.fail(mp + ".replacement", Message("error.says.not_collective").with("value", *r));
                 }
                 mm.bytes = rd.size(e, mp, "bytes", mm.type == Mismatch::Type::WrongCount).value_or(0);
                 p.mismatches.push_back(mm);
@@ -382,9 +399,10 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
     try {
         doc = detail::parseJsonStrict(text);
     } catch (const detail::JsonPathError& e) {
-        return badInput(origin + ": " + e.what());
+        return detail::errorAt(origin, e);
     } catch (const json::out_of_range& e) {
-        return badInput(origin + ": $: a number in the file is out of range (" + std::string(e.what()) + ")");
+        return badInput(Message("error.at").with("origin", origin).with("path", "$").with(
+            "what", Message("error.file.number_too_large").with("parser", e.what())));
     } catch (const json::parse_error& e) {
         // position as line and column, counted from the byte offset nlohmann reports
         size_t line = 1, col = 1;
@@ -399,21 +417,25 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
         std::string what = e.what();
         if (auto p = what.find("syntax error"); p != std::string::npos)
             what = what.substr(p);
-        return badInput(origin + ": $: not valid JSON at line " + std::to_string(line) + ", column " + std::to_string(col)
-                        + " (" + what + ")");
+        return badInput(Message("error.at").with("origin", origin).with("path", "$").with("what", Message("error.file.invalid_json")
+                                                                                               .with("line", std::to_string(line))
+                                                                                               .with("column", std::to_string(col))
+                                                                                               .with("parser", parserMessage(what))));
     }
     JsonReader rd(origin);
     Scenario s;
     if (!rd.expectObject(doc, "$"))
-        return badInput(rd.message());
+        return rd.error();
     rd.onlyKeys(doc, "$", {"shardlab", "name", "name_zh", "description", "description_zh", "topology", "workload",
                            "program", "perturbations", "iterations", "memory_mode", "strategy", "cost_profile", "mesh"});
     const auto version = rd.integer(doc, "$", "shardlab", true, 1, 1000);
     if (version && *version != kScenarioFormatVersion)
-        return badInput(origin + ": $.shardlab: format version " + std::to_string(*version) + " (this ShardLab reads version "
-                        + std::to_string(kScenarioFormatVersion) + ")");
+        return badInput(Message("error.at").with("origin", origin).with("path", "$.shardlab").with(
+            "what", Message("error.says.format_version")
+                        .with("version", std::to_string(*version))
+                        .with("supported", std::to_string(kScenarioFormatVersion))));
     if (rd.failed())
-        return badInput(rd.message());
+        return rd.error();
     s.name = rd.string(doc, "$", "name", false).value_or("");
     s.description = rd.string(doc, "$", "description", false).value_or("");
     s.nameZh = rd.string(doc, "$", "name_zh", false).value_or("");
@@ -421,14 +443,14 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
     if (const json* t = rd.find(doc, "topology"))
         readTopology(rd, *t, s.topology);
     else
-        rd.fail("$.topology", "missing (expected {\"preset\": ID} or an explicit topology)");
+        rd.fail("$.topology", Message("error.json.missing").with("expected", Message("error.expected.topology").with("preset", "{\"preset\": ID}")));
     if (rd.failed())
-        return badInput(rd.message()); // without a topology, ranks cannot be checked
+        return rd.error(); // without a topology, ranks cannot be checked
     if (Status st = validateTopology(s.topology); !st)
         return badInput(origin + ": " + st.error().message);
     if (const json* w = rd.find(doc, "workload")) {
         if (!w->is_array())
-            rd.fail("$.workload", "found " + detail::describe(*w) + " (expected an array of items)");
+            rd.fail("$.workload", foundInstead(*w, Message("error.expected.items")));
         else
             for (size_t i = 0; i < w->size(); ++i) {
                 WorkloadItem item;
@@ -438,7 +460,7 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
     }
     if (const json* p = rd.find(doc, "program")) {
         if (!p->is_array())
-            rd.fail("$.program", "found " + detail::describe(*p) + " (expected an array of steps)");
+            rd.fail("$.program", foundInstead(*p, Message("error.expected.steps")));
         else
             for (size_t i = 0; i < p->size(); ++i) {
                 Op op;
@@ -455,7 +477,7 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
         else if (*mm == "unified")
             s.memoryMode = MemoryMode::Unified;
         else
-            rd.fail("$.memory_mode", "'" + *mm + "' (expected strict or unified)");
+            rd.fail("$.memory_mode", Message("error.json.unknown_value").with("value", *mm).with("expected", expectedChoice({"strict", "unified"})));
     }
     s.costProfile = rd.string(doc, "$", "cost_profile", false).value_or("");
     if (auto st = rd.string(doc, "$", "strategy", false)) {
@@ -463,8 +485,7 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
         if (*st == kObservedStrategy) // a profiled program (shardlab profile): nothing to place
             s.strategy = *st;
         else if (!strategy)
-            rd.fail("$.strategy", "'" + *st + "' (expected replicate, data_parallel, zero1, zero2, zero3, "
-                                  "tensor_parallel, pipeline_parallel or observed)");
+            rd.fail("$.strategy", Message("error.json.unknown_value").with("value", *st).with("expected", expectedChoice({"replicate", "data_parallel", "zero1", "zero2", "zero3", "tensor_parallel", "pipeline_parallel", "observed"})));
         else {
             // items without explicit ownership take the strategy's placement
             Scenario placed = s;
@@ -484,7 +505,7 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
         s.mesh = mesh;
     }
     if (rd.failed())
-        return badInput(rd.message());
+        return rd.error();
     if (Status st = validateScenario(s); !st)
         return badInput(origin + ": " + st.error().message);
     return s;
@@ -492,7 +513,7 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
 
 Result<Scenario> loadScenario(const std::filesystem::path& path)
 {
-    auto text = readUserFile(path, "a .shardlab.json file");
+    auto text = readUserFile(path, Message("error.file_kind.suffix").with("suffix", ".shardlab.json"));
     if (!text)
         return text.error();
     return parseScenario(*text, path.string());

@@ -269,7 +269,7 @@ RunResult rebuildRun(const TraceEvents& ev, const json& other, const Scenario& s
 Result<ImportedTrace> parseChromeTrace(const std::string& text, const std::string& origin, const Scenario* fallback)
 {
     if (text.size() > kMaxTraceBytes)
-        return badInput(origin + ": $: larger than 2 GiB (expected a ShardLab trace)");
+        return badInput(Message("error.at").with("origin", origin).with("path", "$").with("what", Message("error.says.larger_than").with("size", "2 GiB").with("expected", Message("error.expects.trace"))));
     auto parsed = detail::parseJsonText(text, origin);
     if (!parsed)
         return parsed.error();
@@ -277,7 +277,7 @@ Result<ImportedTrace> parseChromeTrace(const std::string& text, const std::strin
     ImportedTrace out;
     try {
         if (!doc.is_object() || !doc.contains("traceEvents"))
-            return badInput(origin + ": $.traceEvents: missing (expected a Chrome trace written by shardlab --trace)");
+            return badInput(Message("error.at").with("origin", origin).with("path", "$.traceEvents").with("what", Message("error.json.missing").with("expected", Message("error.expects.chrome_trace").with("command", "shardlab --trace"))));
         const json& events = arrayAt(doc["traceEvents"], "$.traceEvents");
         const json other = doc.contains("otherData") ? doc["otherData"] : json();
         const TraceEvents ev = readEvents(events);
@@ -287,8 +287,7 @@ Result<ImportedTrace> parseChromeTrace(const std::string& text, const std::strin
             const json& block = other["shardlab"];
             const long long version = integerAt(member(block, p, "trace_format"), p + ".trace_format", 1, 1000);
             if (version != kTraceFormatVersion)
-                return badInput(origin + ": " + p + ".trace_format: version " + std::to_string(version)
-                                + " (this ShardLab reads version " + std::to_string(kTraceFormatVersion) + ")");
+                return badInput(Message("error.at").with("origin", origin).with("path", p + ".trace_format").with("what", Message("error.says.version").with("version", std::to_string(version)).with("supported", std::to_string(kTraceFormatVersion))));
             auto scenario = parseScenario(member(block, p, "scenario").dump(), origin + " (" + p + ".scenario)");
             if (!scenario)
                 return scenario.error();
@@ -307,20 +306,18 @@ Result<ImportedTrace> parseChromeTrace(const std::string& text, const std::strin
             }
         } else {
             if (!fallback)
-                return badInput(origin + ": $.otherData.shardlab: missing: the trace does not carry its scenario (it was "
-                                         "written by an older ShardLab or another tool); open the scenario it was made from, "
-                                         "then the trace");
+                return badInput(Message("error.at").with("origin", origin).with("path", "$.otherData.shardlab").with("what", Message("error.says.no_scenario_in_trace")));
             out.scenario = *fallback;
             out.scenarioFromTrace = false;
             out.run = rebuildRun(ev, other, *fallback);
         }
     } catch (const JsonPathError& e) {
-        return badInput(origin + ": " + e.what());
+        return errorAt(origin, e);
     } catch (const json::exception& e) {
         return badInput(origin + ": " + e.what());
     }
     if (out.run.spans.empty())
-        return badInput(origin + ": $.traceEvents: no ShardLab span (no \"X\" event of category compute, comm or wait)");
+        return badInput(Message("error.at").with("origin", origin).with("path", "$.traceEvents").with("what", Message("error.says.no_trace_span").with("event", "\"X\"").with("categories", "compute, comm or wait")));
     if (Status st = checkRunAgainstScenario(out.run, out.scenario); !st)
         return badInput(origin + ": " + st.error().message);
     return out;
@@ -328,7 +325,7 @@ Result<ImportedTrace> parseChromeTrace(const std::string& text, const std::strin
 
 Result<ImportedTrace> loadChromeTrace(const std::filesystem::path& path, const Scenario* fallback)
 {
-    auto text = readUserFile(path, "a Chrome trace written by ShardLab", kMaxRunFileBytes);
+    auto text = readUserFile(path, Message("error.expects.chrome_trace").with("command", "ShardLab"), kMaxRunFileBytes);
     if (!text)
         return text.error();
     return parseChromeTrace(*text, path.string(), fallback);

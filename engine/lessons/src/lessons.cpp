@@ -49,6 +49,23 @@ constexpr NeedInfo kNeeds[] = {
     {Need::CopyOfOneRanksData, "copy_of_one_ranks_data"},
 };
 
+// "a, b or c" as a value's expected choices (error.expected.choice): names the user types, the same in every language.
+Message choiceOf(std::vector<std::string> names)
+{
+    const std::string last = names.back();
+    names.pop_back();
+    std::vector<Message> pieces;
+    for (const std::string& name : names)
+        pieces.push_back(verbatim(name));
+    return Message("error.expected.choice").with("choices", listOf(std::move(pieces))).with("last", last);
+}
+
+// "'VALUE' (expected a, b or c)" (error.json.unknown_value)
+Message unknownValue(const std::string& value, std::vector<std::string> names)
+{
+    return Message("error.json.unknown_value").with("value", value).with("expected", choiceOf(std::move(names)));
+}
+
 const std::set<std::string>& lessonViewSet()
 {
     static const std::set<std::string> views(lessonViews().begin(), lessonViews().end());
@@ -61,7 +78,8 @@ LocalizedText localized(JsonReader& rd, const json& obj, const std::string& path
     const json* v = rd.find(obj, k);
     if (!v) {
         if (required)
-            rd.fail(JsonReader::key(path, k), "missing (expected {\"en\": \"...\", \"zh\": \"...\"})");
+            rd.fail(JsonReader::key(path, k),
+                Message("error.json.missing").with("expected", verbatim("{\"en\": \"...\", \"zh\": \"...\"}")));
         return t;
     }
     const std::string p = JsonReader::key(path, k);
@@ -71,9 +89,9 @@ LocalizedText localized(JsonReader& rd, const json& obj, const std::string& path
     t.en = rd.string(*v, p, "en", true).value_or("");
     t.zh = rd.string(*v, p, "zh", true).value_or("");
     if (rd.find(*v, "en") && t.en.empty())
-        rd.fail(JsonReader::key(p, "en"), "empty (every text needs English)");
+        rd.fail(JsonReader::key(p, "en"), Message("error.says.lesson_text_en"));
     if (rd.find(*v, "zh") && t.zh.empty())
-        rd.fail(JsonReader::key(p, "zh"), "empty (every text needs Simplified Chinese)");
+        rd.fail(JsonReader::key(p, "zh"), Message("error.says.lesson_text_zh"));
     return t;
 }
 
@@ -85,7 +103,7 @@ std::optional<FigureRef> figureRef(JsonReader& rd, const json& v, const std::str
     f.figure = rd.string(v, path, "figure", true).value_or("");
     f.scenario = rd.string(v, path, "scenario", false).value_or("main");
     if (f.scenario != "main" && f.scenario != "compare")
-        rd.fail(JsonReader::key(path, "scenario"), "'" + f.scenario + "' (expected main or compare)");
+        rd.fail(JsonReader::key(path, "scenario"), unknownValue(f.scenario, {"main", "compare"}));
     if (rd.find(v, "rank") && rd.find(v, "index"))
         rd.fail(path, "both 'rank' and 'index' given (expected one)");
     f.index = static_cast<int>(
@@ -123,7 +141,7 @@ void readNumeric(JsonReader& rd, const json& v, const std::string& path, Numeric
 std::optional<OpKind> collectiveName(JsonReader& rd, const json& v, const std::string& path)
 {
     if (!v.is_string()) {
-        rd.fail(path, "found " + detail::describe(v) + " (expected a collective name)");
+        rd.fail(path, detail::foundInstead(v, Message("error.expects.collective_name")));
         return std::nullopt;
     }
     auto k = opFromName(v.get<std::string>());
@@ -152,7 +170,7 @@ void readQuestion(JsonReader& rd, const json& v, const std::string& path, Lesson
     else if (type == "collective")
         q.type = QuestionType::Collective;
     else if (!type.empty())
-        rd.fail(JsonReader::key(path, "type"), "'" + type + "' (expected choice, numeric or collective)");
+        rd.fail(JsonReader::key(path, "type"), unknownValue(type, {"choice", "numeric", "collective"}));
     q.prompt = localized(rd, v, path, "prompt", true);
     q.hint = localized(rd, v, path, "hint", false);
     q.right = localized(rd, v, path, "right", true);
@@ -185,21 +203,23 @@ void readQuestion(JsonReader& rd, const json& v, const std::string& path, Lesson
             q.choices.push_back(choice);
         }
         if (right == 0)
-            rd.fail(JsonReader::key(path, "choices"), "no choice is marked correct");
+            rd.fail(JsonReader::key(path, "choices"), Message("error.says.no_correct_choice"));
         if (right > 1 && !q.multiple)
-            rd.fail(JsonReader::key(path, "choices"), "several choices are correct (set \"multiple\": true)");
+            rd.fail(JsonReader::key(path, "choices"),
+                Message("error.says.several_correct").with("setting", "\"multiple\": true"));
     } else if (q.type == QuestionType::Numeric) {
         if (const json* a = rd.find(v, "answer"))
             readNumeric(rd, *a, JsonReader::key(path, "answer"), q.numeric);
         else
-            rd.fail(JsonReader::key(path, "answer"), "missing (expected {\"figure\": NAME, ...})");
+            rd.fail(JsonReader::key(path, "answer"),
+                Message("error.json.missing").with("expected", verbatim("{\"figure\": NAME, ...}")));
         q.numeric.tolerance = rd.number(v, path, "tolerance", false, 0, 1e300).value_or(q.numeric.tolerance);
         q.numeric.tolerancePct = rd.number(v, path, "tolerance_pct", false, 0, 100).value_or(q.numeric.tolerancePct);
         q.numeric.unit = rd.string(v, path, "unit", false).value_or("");
         q.numeric.decimals = static_cast<int>(rd.integer(v, path, "decimals", false, 0, 6).value_or(2));
         if (const json* ms = rd.find(v, "mistakes")) {
             if (!ms->is_array())
-                rd.fail(JsonReader::key(path, "mistakes"), "found " + detail::describe(*ms) + " (expected an array)");
+                rd.fail(JsonReader::key(path, "mistakes"), detail::foundInstead(*ms, Message("error.expected.array")));
             else
                 for (size_t i = 0; i < ms->size(); ++i) {
                     const std::string mp = JsonReader::index(JsonReader::key(path, "mistakes"), i);
@@ -221,15 +241,14 @@ void readQuestion(JsonReader& rd, const json& v, const std::string& path, Lesson
             q.need = *n;
         else if (!need.empty())
             rd.fail(JsonReader::key(path, "need"),
-                "'" + need
-                    + "' (expected sum_on_one_rank, sum_on_every_rank, "
-                      "slice_of_sum_on_every_rank, concatenation_on_every_rank or "
-                      "copy_of_one_ranks_data)");
+                unknownValue(need,
+                    {"sum_on_one_rank", "sum_on_every_rank", "slice_of_sum_on_every_rank",
+                        "concatenation_on_every_rank", "copy_of_one_ranks_data"}));
         q.unequalPieces = rd.boolean(v, path, "unequal_pieces").value_or(false);
         if (const json* aa = rd.find(v, "also_accept")) {
             if (!aa->is_array())
                 rd.fail(
-                    JsonReader::key(path, "also_accept"), "found " + detail::describe(*aa) + " (expected an array)");
+                    JsonReader::key(path, "also_accept"), detail::foundInstead(*aa, Message("error.expected.array")));
             else
                 for (size_t i = 0; i < aa->size(); ++i)
                     if (auto k
@@ -241,15 +260,19 @@ void readQuestion(JsonReader& rd, const json& v, const std::string& path, Lesson
             bool ok = ex->is_array() && !ex->empty();
             bool bounded = true;
             if (ok && ex->size() > kMaxExampleRanks) {
-                rd.fail(ep, std::to_string(ex->size()) + " ranks (expected at most " + std::to_string(kMaxExampleRanks)
-                                + " ranks of at most " + std::to_string(kMaxExampleValuesPerRank)
-                                + " values each: a learner reads the example, and an all-gather's result grows as its square)");
+                rd.fail(ep,
+                    Message("error.says.example_ranks")
+                        .with("count", std::to_string(ex->size()))
+                        .with("max", std::to_string(kMaxExampleRanks))
+                        .with("values", std::to_string(kMaxExampleValuesPerRank)));
                 bounded = false;
             }
             for (size_t i = 0; ok && bounded && i < ex->size(); ++i)
                 if ((*ex)[i].is_array() && (*ex)[i].size() > kMaxExampleValuesPerRank) {
-                    rd.fail(JsonReader::index(ep, i), std::to_string((*ex)[i].size()) + " values (expected at most "
-                                                          + std::to_string(kMaxExampleValuesPerRank) + " values per rank)");
+                    rd.fail(JsonReader::index(ep, i),
+                        Message("error.says.example_values")
+                            .with("count", std::to_string((*ex)[i].size()))
+                            .with("max", std::to_string(kMaxExampleValuesPerRank)));
                     bounded = false;
                 }
             for (size_t i = 0; ok && bounded && i < ex->size(); ++i) {
@@ -312,14 +335,19 @@ Result<Lesson> parseLesson(const std::string& text, const std::string& origin, c
     json doc = std::move(parsed).value();
     JsonReader rd(origin);
     if (!rd.expectObject(doc, "$"))
-        return badInput(rd.message());
+        return rd.error();
     rd.onlyKeys(doc, "$",
         {"shardlab_lesson", "id", "order", "course", "title", "summary", "scenario", "compare_scenario", "plan",
             "compare_plan", "steps", "questions"});
     const auto version = rd.integer(doc, "$", "shardlab_lesson", true, 1, 1000);
     if (version && *version != kLessonFormatVersion)
-        return badInput(origin + ": $.shardlab_lesson: format version " + std::to_string(*version)
-            + " (this ShardLab reads version " + std::to_string(kLessonFormatVersion) + ")");
+        return badInput(Message("error.at")
+                            .with("origin", origin)
+                            .with("path", "$.shardlab_lesson")
+                            .with("what",
+                                Message("error.says.format_version")
+                                    .with("version", std::to_string(*version))
+                                    .with("supported", std::to_string(kLessonFormatVersion))));
     Lesson l;
     l.file = file;
     l.id = rd.string(doc, "$", "id", true).value_or("");
@@ -332,7 +360,7 @@ Result<Lesson> parseLesson(const std::string& text, const std::string& origin, c
     l.plan = detail::readLessonPlan(rd, doc, "$", "plan");
     l.comparePlan = detail::readLessonPlan(rd, doc, "$", "compare_plan");
     if (l.comparePlan && l.compareScenario.empty())
-        rd.fail("$.compare_plan", "given, but the lesson has no 'compare_scenario' written from it");
+        rd.fail("$.compare_plan", Message("error.says.compare_plan_alone").with("key", "compare_scenario"));
     if (const json* steps = rd.find(doc, "steps"); steps && steps->is_array() && !steps->empty()) {
         for (size_t i = 0; i < steps->size(); ++i) {
             const std::string sp = JsonReader::index("$.steps", i);
@@ -345,18 +373,21 @@ Result<Lesson> parseLesson(const std::string& text, const std::string& origin, c
             step.view = rd.string(s, sp, "view", false).value_or("");
             if (!step.view.empty() && !lessonViewSet().count(step.view))
                 rd.fail(JsonReader::key(sp, "view"),
-                    "'" + step.view
-                        + "' (expected program, workload, memory, topology, timeline, "
-                          "summary, collectives, comparison, report, scaling or plan)");
+                    unknownValue(step.view,
+                        {"program", "workload", "memory", "topology", "timeline", "summary", "collectives",
+                            "comparison", "report", "scaling", "plan"}));
             if (step.view == "plan" && !l.plan)
-                rd.fail(JsonReader::key(sp, "view"), "'plan', but the lesson has no 'plan'");
+                rd.fail(JsonReader::key(sp, "view"),
+                    Message("error.says.no_compare_scenario").with("value", "plan").with("key", "plan"));
             step.scenario = rd.string(s, sp, "scenario", false).value_or("main");
             if (step.scenario != "main" && step.scenario != "compare")
-                rd.fail(JsonReader::key(sp, "scenario"), "'" + step.scenario + "' (expected main or compare)");
+                rd.fail(JsonReader::key(sp, "scenario"), unknownValue(step.scenario, {"main", "compare"}));
             if (step.scenario == "compare" && l.compareScenario.empty())
-                rd.fail(JsonReader::key(sp, "scenario"), "'compare', but the lesson has no 'compare_scenario'");
+                rd.fail(JsonReader::key(sp, "scenario"),
+                    Message("error.says.no_compare_scenario").with("value", "compare").with("key", "compare_scenario"));
             if (step.view == "plan" && step.scenario == "compare" && l.compareScenario.size() && !l.comparePlan)
-                rd.fail(JsonReader::key(sp, "view"), "'plan' on the compare scenario, but the lesson has no 'compare_plan'");
+                rd.fail(JsonReader::key(sp, "view"),
+                    Message("error.says.plan_view_no_compare_plan").with("value", "plan").with("key", "compare_plan"));
             l.steps.push_back(step);
         }
     } else {
@@ -372,13 +403,13 @@ Result<Lesson> parseLesson(const std::string& text, const std::string& origin, c
         rd.fail("$.questions", "missing or empty (expected an array of questions)");
     }
     if (rd.failed())
-        return badInput(rd.message());
+        return rd.error();
     return l;
 }
 
 Result<Lesson> loadLesson(const std::filesystem::path& path)
 {
-    auto text = readUserFile(path, "a lesson file");
+    auto text = readUserFile(path, Message("error.file_kind.lesson"));
     if (!text)
         return text.error();
     return parseLesson(*text, path.string(), std::filesystem::absolute(path));
@@ -388,23 +419,29 @@ Result<std::vector<Lesson>> loadLessons(const std::filesystem::path& dir)
 {
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec))
-        return badInput(dir.string() + ": not a folder of lessons");
+        return badInput(Message("error.line.not_lesson_folder").with("folder", dir.string()));
     std::vector<Lesson> lessons;
-    std::string errors;
+    std::vector<Message> errors; // of the files that do not load, one line each
     for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
         const std::string name = entry.path().filename().string();
         if (!name.ends_with(kLessonSuffix))
             continue;
         auto l = loadLesson(entry.path());
         if (!l)
-            errors += (errors.empty() ? "" : "\n") + l.error().message;
+            errors.push_back(messageOf(l.error()));
         else
             lessons.push_back(std::move(*l));
     }
-    if (!errors.empty())
-        return badInput(errors);
+    if (!errors.empty()) {
+        Message all = errors.back();
+        for (size_t i = errors.size() - 1; i-- > 0;)
+            all = Message("common.lines").with("first", errors[i]).with("rest", std::move(all));
+        return badInput(std::move(all));
+    }
     if (lessons.empty())
-        return badInput(dir.string() + ": holds no lessons (expected files named 'NAME" + std::string(kLessonSuffix) + "')");
+        return badInput(Message("error.line.no_lessons")
+                            .with("folder", dir.string())
+                            .with("pattern", "NAME" + std::string(kLessonSuffix)));
     std::sort(lessons.begin(), lessons.end(),
         [](const Lesson& a, const Lesson& b) { return a.order != b.order ? a.order < b.order : a.id < b.id; });
     std::map<std::string, std::filesystem::path> seen;

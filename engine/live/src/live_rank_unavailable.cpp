@@ -6,8 +6,7 @@ namespace shardlab {
 
 Result<std::vector<std::uint8_t>> createNcclUniqueId()
 {
-    return badInput("live mode is not built into this ShardLab (it was built without CUDA/NCCL), so mpirun/srun "
-                    "cannot run a scenario on GPUs; use `shardlab sim` or rebuild with the CUDA toolkit (see README)");
+    return badInput(Message("error.line.live_not_built_mpi").with("command", "shardlab sim").with("doc", "README"));
 }
 
 int visibleCudaDevices() { return -1; }

@@ -6,8 +6,7 @@ namespace shardlab {
 namespace {
 Error notBuiltIn()
 {
-    return badInput("live mode is not built into this ShardLab (it was built without CUDA/NCCL); "
-                    "use `shardlab sim` or rebuild with the CUDA toolkit and NCCL (see README)");
+    return badInput(Message("error.line.live_not_built_use_sim").with("command", "shardlab sim").with("doc", "README"));
 }
 } // namespace
 
@@ -22,8 +21,7 @@ Result<RunResult> runLive(const Scenario&, const LiveOptions&) { return notBuilt
 
 Result<Topology> discoverTopology()
 {
-    return badInput("this ShardLab was built without CUDA, so it cannot read this machine's topology; "
-                    "use --preset ID (shardlab topo --list shows them)");
+    return badInput(Message("error.line.no_cuda_topology").with("option", "--preset ID").with("command", "shardlab topo --list"));
 }
 
 Result<std::vector<SweepRow>> benchLive(OpKind, int, const std::vector<Bytes>&, const LiveBenchOptions&) { return notBuiltIn(); }

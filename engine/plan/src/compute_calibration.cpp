@@ -56,7 +56,7 @@ Result<ComputeCalibration> computeCalibrationFromJson(const std::string& text, c
         return doc.error();
     JsonReader reader(origin);
     if (!reader.expectObject(*doc, "$"))
-        return badInput(reader.message());
+        return reader.error();
     ComputeCalibration c;
     c.device = reader.string(*doc, "$", "device", true).value_or("");
     c.source = origin + ", measured " + reader.string(*doc, "$", "date", false).value_or("(no date)");
@@ -77,7 +77,7 @@ Result<ComputeCalibration> computeCalibrationFromJson(const std::string& text, c
     for (const Copy& copy : rows<Copy>(reader, *doc, "copy", {{"bytes", &Copy::bytes}, {"gbps", &Copy::gbps}}, false))
         c.copyGBps = std::max(c.copyGBps, copy.gbps);
     if (reader.failed())
-        return badInput(reader.message());
+        return reader.error();
     if (c.gemmBf16.empty())
         return badInput(origin + ": $.gemm_bf16: the list is empty (expected measured GEMMs)");
     return c;
@@ -92,7 +92,7 @@ std::optional<ComputeCalibration> shippedComputeCalibration(const std::string& a
     std::error_code ec;
     if (file.empty() || !std::filesystem::is_regular_file(path, ec))
         return std::nullopt;
-    auto text = readUserFile(path, "a compute calibration");
+    auto text = readUserFile(path, Message("error.file_kind.compute_calibration"));
     if (!text)
         return std::nullopt;
     auto calibration = computeCalibrationFromJson(*text, "resources/compute/" + file + ".json");

@@ -58,7 +58,7 @@ Result<TransformerModel> parseHfConfig(std::string_view text, const std::string&
     std::string path = "$";
     const json* cfg = &*document;
     if (!reader.expectObject(*cfg, path))
-        return badInput(reader.message());
+        return reader.error();
     // Multimodal configs keep the language model's shapes in text_config.
     if (cfg->contains("text_config") && cfg->at("text_config").is_object() && !firstKey(*cfg, {"hidden_size", "n_embd"})) {
         cfg = &cfg->at("text_config");
@@ -83,7 +83,7 @@ Result<TransformerModel> parseHfConfig(std::string_view text, const std::string&
     const auto topk = shape(reader, *cfg, path, {"num_experts_per_tok", "moe_top_k", "top_k"}, false, 100'000);
     const auto tied = reader.boolean(*cfg, path, "tie_word_embeddings");
     if (reader.failed())
-        return badInput(reader.message());
+        return reader.error();
     m.hidden = *hidden;
     m.layers = *layers;
     m.heads = *heads;
@@ -115,7 +115,7 @@ Result<TransformerModel> loadModel(const std::string& presetOrPath)
     std::error_code ec;
     if (!std::filesystem::exists(path, ec) && path.extension() != ".json")
         return badInput("unknown model '" + presetOrPath + "' (expected one of: " + list + ", or a config.json)");
-    auto text = readUserFile(path, "a Hugging Face config.json");
+    auto text = readUserFile(path, Message("error.file_kind.model_config").with("maker", "Hugging Face").with("file", "config.json"));
     if (!text)
         return text.error();
     return parseHfConfig(*text, presetOrPath);

@@ -24,7 +24,7 @@ double nsAt(const json& obj, const std::string& path, const char* key)
 {
     const json& v = detail::member(obj, path, key);
     if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<long long>() >= 0))
-        detail::failAt(path + "." + key, "found " + detail::describe(v) + " (expected a time in nanoseconds, a whole number >= 0)");
+        detail::failAt(path + "." + key, detail::foundInstead(v, Message("error.expects.nanoseconds")));
     return static_cast<double>(v.get<std::uint64_t>());
 }
 
@@ -32,7 +32,7 @@ std::uint64_t unsignedAt(const json& obj, const std::string& path, const char* k
 {
     const json& v = detail::member(obj, path, key);
     if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<long long>() >= 0))
-        detail::failAt(path + "." + key, "found " + detail::describe(v) + " (expected a whole number >= 0)");
+        detail::failAt(path + "." + key, detail::foundInstead(v, Message("error.expects.whole_number_at_least_0")));
     return v.get<std::uint64_t>();
 }
 
@@ -54,19 +54,49 @@ std::string textAt(const json& obj, const std::string& path, const char* key)
 std::uint64_t hashAt(const json& obj, const std::string& path)
 {
     const std::string s = textAt(obj, path, "hash");
-    if (s.empty() || s.size() > 16 || s.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
-        detail::failAt(path + ".hash", "'" + s + "' is not a communicator hash (expected up to 16 hexadecimal digits)");
+    if (s.empty() || s.size() > 16 || s.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
+        if (s.empty()) // "''" fits no value of the template: English, worded as before
+            detail::failAt(path + ".hash", "'' is not a communicator hash (expected up to 16 hexadecimal digits)");
+        detail::failAt(path + ".hash", Message("error.says.not_hash")
+                                           .with("value", s)
+                                           .with("expected", Message("error.expects.hex_digits")));
+    }
     return std::stoull(s, nullptr, 16);
 }
 
 constexpr const char* kExampleDatatype = "ncclFloat32";
 
 // "4611686018427387905 elements of ncclFloat64 (8 bytes each) ...": a size no collective has.
-std::string sizeBeyondLimit(const ProfiledOp& op, int elementBytes, int ranks)
+Message sizeBeyondLimit(const ProfiledOp& op, int elementBytes, int ranks)
 {
-    return std::to_string(op.count) + " elements of " + op.datatype + " (" + std::to_string(elementBytes) + " bytes each)"
-           + (ranks > 1 ? " on each of " + std::to_string(ranks) + " ranks" : std::string())
-           + " make more than 1 PB, the largest collective ShardLab models (the record is damaged)";
+    Message out(ranks > 1 ? "error.says.gathered_too_large" : "error.says.count_too_large");
+    out.arg("count", std::to_string(op.count));
+    out.arg("dtype", op.datatype);
+    out.arg("size", std::to_string(elementBytes));
+    if (ranks > 1)
+        out.arg("ranks", ranks);
+    return out;
+}
+
+// "FILE, line N" (error.origin_line): where in a record file.
+Message recordLine(const std::string& file, int line)
+{
+    return Message("error.origin_line").with("file", file).with("line", std::to_string(line));
+}
+
+// "FILE, line N: PATH: what" (error.at).
+Error refusedAt(const std::string& file, int line, const std::string& path, Message what)
+{
+    return badInput(
+        Message("error.at").with("origin", recordLine(file, line)).with("path", path).with("what", std::move(what)));
+}
+
+// The same of what a getter of json_reader.h threw: English where it was not born a Message.
+Error refusedAt(const std::string& file, int line, const detail::JsonPathError& e)
+{
+    if (e.sentence.empty())
+        return badInput(file + ", line " + std::to_string(line) + ": " + e.what());
+    return refusedAt(file, line, e.path, e.sentence);
 }
 
 // One kernel channel's start as a clock bracket (profile_clock.h): its GPU reading was taken after
@@ -111,14 +141,18 @@ Result<std::uint64_t> collectiveBytes(const ProfiledOp& op, const std::string& p
 {
     const std::string where = path + ", line " + std::to_string(op.line);
     const std::optional<int> size = ncclDatatypeBytes(op.datatype);
-    if (!size)
-        return badInput(where + ": $.dtype: '" + op.datatype + "' is a datatype ShardLab does not know (expected an NCCL datatype such as "
+    if (!size && op.datatype.empty()) // "''" fits no value of the template: English, worded as before
+        return badInput(where + ": $.dtype: '' is a datatype ShardLab does not know (expected an NCCL datatype such as "
                         + kExampleDatatype + ")");
+    if (!size)
+        return refusedAt(
+            path, op.line, "$.dtype",
+            Message("error.says.unknown_datatype").with("value", op.datatype).with("example", kExampleDatatype));
     std::uint64_t bytes = 0;
     const std::uint64_t times = gathered ? static_cast<std::uint64_t>(std::max(ranks, 1)) : 1;
     if (__builtin_mul_overflow(op.count, static_cast<std::uint64_t>(*size), &bytes) || __builtin_mul_overflow(bytes, times, &bytes)
         || bytes > kMaxBytes)
-        return badInput(where + ": $.count: " + sizeBeyondLimit(op, *size, static_cast<int>(times)));
+        return refusedAt(path, op.line, "$.count", sizeBeyondLimit(op, *size, static_cast<int>(times)));
     return bytes;
 }
 
@@ -188,23 +222,26 @@ Status ProfileRecordParser::parseLine(const std::string& line, bool complete)
     } catch (const json::exception&) { // not JSON, or a number beyond a double (out_of_range 406: 1048E576)
         rec = json(json::value_t::discarded);
     } catch (const detail::JsonPathError& e) {
-        return badInput(where + ": " + e.what());
+        return refusedAt(m_origin, m_lineNo, e);
     }
     if (rec.is_discarded() || !rec.is_object()) {
         if (!complete && m_header) // the process was killed while writing its last line
             return {};
-        return badInput(where + ": not a record (expected one JSON object per line, as ShardLab's NCCL profiler writes)");
+        return badInput(Message("error.line.not_a_record").with("file", recordLine(m_origin, m_lineNo)));
     }
     ProfileFile& file = m_file;
     try {
         if (!m_header) {
             const json* magic = rec.contains(profile_format::kMagicKey) ? &rec[profile_format::kMagicKey] : nullptr;
             if (!magic)
-                return badInput(where + ": not a ShardLab NCCL profile (its first line has no \""
-                                + std::string(profile_format::kMagicKey) + "\")");
+                return badInput(Message("error.line.not_a_profile")
+                                    .with("file", recordLine(m_origin, m_lineNo))
+                                    .with("key", "\"" + std::string(profile_format::kMagicKey) + "\""));
             if (!magic->is_number_integer() || magic->get<long long>() != profile_format::kVersion)
-                return badInput(where + ": profile format " + magic->dump() + " (this ShardLab reads version "
-                                + std::to_string(profile_format::kVersion) + "; profile with the plugin of this build)");
+                return badInput(Message("error.line.profile_format")
+                                    .with("file", recordLine(m_origin, m_lineNo))
+                                    .with("version", magic->dump())
+                                    .with("supported", std::to_string(profile_format::kVersion)));
             file.host = textAt(rec, "$", "host");
             file.pid = intAt(rec, "$", "pid", 0, 1 << 30);
             file.startNs = nsAt(rec, "$", "t");
@@ -223,7 +260,7 @@ Status ProfileRecordParser::parseLine(const std::string& line, bool complete)
             c.name = textAt(rec, "$", "name");
             c.initNs = nsAt(rec, "$", "t");
             if (!m_contexts.insert(c.context).second)
-                detail::failAt("$.ctx", "communicator context " + std::to_string(c.context) + " is initialised twice");
+                detail::failAt("$.ctx", Message("error.says.context_twice").with("context", std::to_string(c.context)));
             file.comms.push_back(std::move(c));
         } else if (kind == "coll" || kind == "p2p") {
             ProfiledOp op;
@@ -251,12 +288,12 @@ Status ProfileRecordParser::parseLine(const std::string& line, bool complete)
             op.line = m_lineNo;
             if (!op.p2p && opFromNcclFunc(op.func)) { // drawn: its size must be one a scenario holds
                 if (op.count == 0)
-                    detail::failAt("$.count", "a collective of 0 elements (expected 1 or more: a collective ShardLab draws moves data)");
+                    detail::failAt("$.count", Message("error.says.no_elements"));
                 if (auto bytes = collectiveBytes(op, m_origin, false, 1); !bytes)
                     return bytes.error();
             }
             if (!m_opIndex.try_emplace(op.id, file.ops.size()).second)
-                detail::failAt("$.id", "event " + std::to_string(op.id) + " is recorded twice");
+                detail::failAt("$.id", Message("error.says.event_twice").with("id", std::to_string(op.id)));
             file.ops.push_back(std::move(op));
         } else if (kind == "stop") {
             const std::uint64_t id = unsignedAt(rec, "$", "id");
@@ -280,10 +317,12 @@ Status ProfileRecordParser::parseLine(const std::string& line, bool complete)
             file.endRealNs = static_cast<std::int64_t>(unsignedAt(rec, "$", "real"));
             file.dropped = std::max(file.dropped, unsignedAt(rec, "$", "dropped"));
         } else {
-            detail::failAt("$.k", "unknown record kind '" + kind + "'");
+            if (kind.empty()) // "''" fits no value of the template: English, worded as before
+                detail::failAt("$.k", "unknown record kind ''");
+            detail::failAt("$.k", Message("error.says.record_kind").with("kind", kind));
         }
     } catch (const detail::JsonPathError& e) {
-        return badInput(where + ": " + e.what());
+        return refusedAt(m_origin, m_lineNo, e);
     } catch (const json::exception& e) {
         return badInput(where + ": " + e.what());
     }
@@ -295,7 +334,7 @@ Result<ProfileFile> ProfileRecordParser::file(bool whole) const
     if (m_problem)
         return *m_problem;
     if (!m_header)
-        return badInput(m_origin + ": the file is empty (the profiled process wrote nothing: did NCCL load the plugin?)");
+        return badInput(Message("error.line.profile_empty").with("file", m_origin));
     // Joined once every record is in: each thread's records reach the file in turn, so a kernel
     // channel (NCCL's proxy thread) may come before its collective (the program's thread). A
     // channel or stop whose event is not in the file (the process was killed before the program's
@@ -304,14 +343,15 @@ Result<ProfileFile> ProfileRecordParser::file(bool whole) const
     // starts, a GPU timer that goes back) are refused at their line: they would give collectives of
     // no time, no waits, or steps a hundred times too long.
     ProfileFile file = m_file;
-    auto at = [&](int line, const char* field) { return m_origin + ", line " + std::to_string(line) + ": " + field + ": "; };
     for (const auto& [id, stop] : m_stops)
         if (const auto it = m_opIndex.find(id); it != m_opIndex.end()) {
             ProfiledOp& op = file.ops[it->second];
             if (stop.ns < op.hostNs)
-                return badInput(at(stop.line, "$.t") + "the event stopped at " + std::to_string(static_cast<std::uint64_t>(stop.ns))
-                                + " ns, before it started (" + std::to_string(static_cast<std::uint64_t>(op.hostNs)) + " ns, line "
-                                + std::to_string(op.line) + ")");
+                return refusedAt(m_origin, stop.line, "$.t",
+                                 Message("error.says.stop_before_start")
+                                     .with("stop", std::to_string(static_cast<std::uint64_t>(stop.ns)))
+                                     .with("start", std::to_string(static_cast<std::uint64_t>(op.hostNs)))
+                                     .with("line", op.line));
             op.stopNs = stop.ns;
         }
     std::map<std::int64_t, std::vector<Reading>> readings; // per communicator context: one GPU
@@ -321,9 +361,11 @@ Result<ProfileFile> ProfileRecordParser::file(bool whole) const
             continue;
         if (const auto end = m_channelEnds.find(ch.id); end != m_channelEnds.end()) {
             if (end->second.gpuNs < ch.channel.gpuStartNs)
-                return badInput(at(end->second.line, "$.gpu") + "the kernel channel ended at GPU time "
-                                + std::to_string(end->second.gpuNs) + " ns, before it started ("
-                                + std::to_string(ch.channel.gpuStartNs) + " ns, line " + std::to_string(ch.channel.line) + ")");
+                return refusedAt(m_origin, end->second.line, "$.gpu",
+                                 Message("error.says.channel_end_before_start")
+                                     .with("end", std::to_string(end->second.gpuNs))
+                                     .with("start", std::to_string(ch.channel.gpuStartNs))
+                                     .with("line", ch.channel.line));
             ch.channel.gpuEndNs = end->second.gpuNs;
         }
         ProfiledOp& op = file.ops[it->second];
@@ -334,11 +376,12 @@ Result<ProfileFile> ProfileRecordParser::file(bool whole) const
         if (const auto back = timerWentBack(list)) {
             char ms[32];
             std::snprintf(ms, sizeof ms, "%.3f", static_cast<double>(back->second.gpuNs - back->first.gpuNs) / 1e6);
-            return badInput(at(back->first.line, "$.gpu") + "GPU timer reading " + std::to_string(back->first.gpuNs) + " ns is "
-                            + ms + " ms earlier than the reading at line " + std::to_string(back->second.line) + " ("
-                            + std::to_string(back->second.gpuNs)
-                            + " ns), although its collective started after that channel was reported: the GPU timer went "
-                              "back, and these records cannot be put on one clock");
+            return refusedAt(m_origin, back->first.line, "$.gpu",
+                             Message("error.says.gpu_timer_back")
+                                 .with("reading", std::to_string(back->first.gpuNs))
+                                 .with("ms", std::string(ms))
+                                 .with("line", back->second.line)
+                                 .with("earlier", std::to_string(back->second.gpuNs)));
         }
     if (!whole) { // another thread's records (its communicator's init) may still be in its buffer
         std::erase_if(file.ops, [&](const ProfiledOp& op) { return !op.hash && !m_contexts.count(op.context); });
@@ -346,8 +389,10 @@ Result<ProfileFile> ProfileRecordParser::file(bool whole) const
     }
     for (const ProfiledOp& op : file.ops)
         if (!op.hash && !m_contexts.count(op.context))
-            return badInput(m_origin + ": event " + std::to_string(op.id) + " names communicator context "
-                            + std::to_string(op.context) + ", which the file never initialises");
+            return badInput(Message("error.line.unknown_context")
+                                .with("file", m_origin)
+                                .with("id", std::to_string(op.id))
+                                .with("context", std::to_string(op.context)));
     return file;
 }
 
@@ -363,7 +408,7 @@ Result<ProfileFile> parseProfileText(const std::string& text, const std::string&
 
 Result<ProfileFile> readProfileFile(const std::filesystem::path& path)
 {
-    auto text = readUserFile(path, "a ShardLab NCCL profile record file", kMaxRecordFileBytes);
+    auto text = readUserFile(path, Message("error.file_kind.record"), kMaxRecordFileBytes);
     if (!text)
         return text.error();
     return parseProfileText(*text, path.string());
@@ -373,7 +418,8 @@ Result<std::vector<ProfileFile>> readProfileDirectory(const std::filesystem::pat
 {
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec))
-        return badInput(dir.string() + ": not a folder (expected the folder `shardlab profile --out` wrote)");
+        return badInput(
+            Message("error.line.not_a_folder").with("folder", dir.string()).with("command", "shardlab profile --out"));
     std::vector<std::filesystem::path> paths;
     const std::string suffix = profile_format::kFileSuffix;
     for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
@@ -382,9 +428,10 @@ Result<std::vector<ProfileFile>> readProfileDirectory(const std::filesystem::pat
             paths.push_back(entry.path());
     }
     if (paths.empty())
-        return badInput(dir.string() + ": no record file (*" + suffix
-                        + ") in this folder: the program made no NCCL call, or NCCL did not load the plugin "
-                          "(NCCL 2.23 or newer reads NCCL_PROFILER_PLUGIN)");
+        return badInput(Message("error.line.no_record_file")
+                            .with("folder", dir.string())
+                            .with("suffix", suffix)
+                            .with("variable", "NCCL_PROFILER_PLUGIN"));
     std::sort(paths.begin(), paths.end());
     std::vector<ProfileFile> files;
     for (const auto& p : paths) {

@@ -1,5 +1,7 @@
 #include "shardlab/sim/profiles.h"
 
+#include "shardlab/text/error_wording.h"
+
 #include "shardlab/base/file_io.h"
 #include "shardlab/base/json_reader.h"
 
@@ -58,7 +60,7 @@ Result<CostProfile> profileFromJson(const std::string& text, const std::string& 
     JsonReader rd(origin);
     CostProfile p = CostProfile::defaults();
     if (!rd.expectObject(doc, "$"))
-        return badInput(rd.message());
+        return rd.error();
     rd.onlyKeys(doc, "$", {"shardlab_profile", "name", "source", "launch_us", "nvls_efficiency", "ll_max_bus_gbps",
                            "protocols", "links", "compute_efficiency", "corrections"});
     rd.integer(doc, "$", "shardlab_profile", true, 1, 1);
@@ -108,7 +110,7 @@ Result<CostProfile> profileFromJson(const std::string& text, const std::string& 
             const std::string path = "$.corrections." + it.key();
             const std::optional<CorrectionKey> key = CorrectionKey::fromText(it.key());
             if (!key) {
-                rd.fail(path, "expected a key COLLECTIVE/RANKS such as all_reduce/4");
+                rd.fail(path, Message("error.says.expected").with("expected", Message("error.expects.correction_key").with("example", "all_reduce/4")));
                 continue;
             }
             if (!it->is_array()) {
@@ -125,13 +127,13 @@ Result<CostProfile> profileFromJson(const std::string& text, const std::string& 
                 c.bytes = rd.size(e, ep, "bytes", true).value_or(1);
                 c.factor = rd.number(e, ep, "factor", true, 1e-3, 1e3).value_or(1);
                 if (!pts.empty() && c.bytes <= pts.back().bytes)
-                    rd.fail(ep + ".bytes", "expected sizes in increasing order");
+                    rd.fail(ep + ".bytes", Message("error.says.expected").with("expected", Message("error.expects.increasing_sizes")));
                 pts.push_back(c);
             }
             p.corrections[*key] = pts;
         }
     if (rd.failed())
-        return badInput(rd.message());
+        return rd.error();
     return p;
 }
 
@@ -140,17 +142,20 @@ Result<CostProfile> loadProfile(const std::string& name)
     if (name.empty() || name == "default")
         return CostProfile::defaults();
     if (name.find('/') != std::string::npos || name.find("..") != std::string::npos)
-        return badInput("cost profile '" + name + "': a profile name cannot contain '/' or '..'");
+        return badInput(Message("error.line.profile_name").with("name", name));
     const auto path = profileDirectory() / (name + ".json");
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) {
-        std::string known;
+        std::string known = "default";
         for (const std::string& n : profileNames())
             known += ", " + n;
-        return badInput("cost profile '" + name + "' not found in " + profileDirectory().string() + " (known: default" + known
-                        + "; run `shardlab calibrate --name " + name + "` to make it)");
+        return badInput(Message("error.line.profile_missing")
+                            .with("name", name)
+                            .with("folder", profileDirectory().string())
+                            .with("known", known)
+                            .with("command", "shardlab calibrate --name " + name));
     }
-    auto text = readUserFile(path, "a cost profile");
+    auto text = readUserFile(path, Message("error.file_kind.cost_profile"));
     if (!text)
         return text.error();
     return profileFromJson(*text, path.string());
@@ -164,11 +169,11 @@ Result<CostProfile> profileFor(const Scenario& scenario)
 Status saveProfile(const CostProfile& profile)
 {
     if (profile.name.empty() || profile.name == "default" || profile.name.find('/') != std::string::npos)
-        return badInput("a saved profile needs a name other than 'default', without '/'");
+        return badInput(Message("error.line.profile_save_name").with("default", "default"));
     std::error_code ec;
     std::filesystem::create_directories(profileDirectory(), ec);
     if (ec)
-        return badInput("cannot create " + profileDirectory().string() + ": " + ec.message());
+        return badInput(Message("error.line.cannot_create").with("folder", profileDirectory().string()).with("why", systemWords(ec.message())));
     return writeFileAtomically(profileDirectory() / (profile.name + ".json"), profileToJson(profile));
 }
 

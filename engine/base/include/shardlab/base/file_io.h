@@ -17,17 +17,17 @@ namespace shardlab {
 inline constexpr std::uintmax_t kMaxUserFileBytes = 64u << 20;
 inline constexpr std::uintmax_t kMaxRunFileBytes = 4ull << 30;
 
-// The whole text of `path`. `expected` names what it should be ("a .shardlab.json file") and
+// The whole text of `path`. `expected` names what it should be (error.file_kind.*: "a .shardlab.json file") and
 // completes the messages: "PATH: no such file", "PATH: is a folder (expected ...)",
 // "PATH: $: the file is larger than 64 MB (expected ...)", "PATH: cannot be read (check its permissions)".
 // A FIFO, a device (/dev/stdin) or a file that grows while it is read is read through readCapped,
 // as a regular file is: reading stops at `maxBytes`, whatever the size the file claims.
-Result<std::string> readUserFile(const std::filesystem::path& path, const std::string& expected,
+Result<std::string> readUserFile(const std::filesystem::path& path, const Message& expected,
                                  std::uintmax_t maxBytes = kMaxUserFileBytes);
 // The one capped reader every input goes through (files, standard input, FIFOs, devices): the text
 // of `in` up to its end, or BadInput "NAME: $: the file is larger than 64 MB (expected ...)" as
 // soon as more than `maxBytes` arrive (`sim - </dev/zero` stops there instead of filling memory).
-Result<std::string> readCapped(std::istream& in, const std::string& name, const std::string& expected,
+Result<std::string> readCapped(std::istream& in, const std::string& name, const Message& expected,
                                std::uintmax_t maxBytes = kMaxUserFileBytes);
 
 // Whether two paths name the same file: the same file on disk when both exist (links and other

@@ -26,9 +26,13 @@ class JsonReader {
 public:
     explicit JsonReader(std::string origin) : m_origin(std::move(origin)) {}
 
+    // Records "ORIGIN: PATH: what" (error.at): a Message from birth, or English that the catalogue's
+    // templates word (error_wording.h) where the caller still writes English.
+    void fail(const std::string& path, Message what);
     void fail(const std::string& path, const std::string& what);
     bool failed() const { return !m_errors.empty(); }
-    std::string message() const; // all errors, one per line
+    std::string message() const; // all errors, one per line, in English
+    Error error() const;         // all errors as one BadInput, one line each
     const std::string& origin() const { return m_origin; }
 
     static std::string key(const std::string& path, const std::string& k) { return path + "." + k; }
@@ -55,7 +59,7 @@ public:
 
 private:
     std::string m_origin;
-    std::vector<std::string> m_errors;
+    std::vector<Message> m_errors; // one per line
 };
 
 // How deep a ShardLab file may nest: its own files go about 8 levels down. A parser builds a node
@@ -76,12 +80,25 @@ Result<json> parseJsonText(const std::string& text, const std::string& origin);
 // json::parse_error for text that is no JSON. Every reader of a user's JSON parses with it.
 json parseJsonStrict(const std::string& text);
 
-// A JSON type in words, for messages: "a string", "an array", ...
+// A JSON type in words, for messages: "a string", "an array", ... (error.found.*).
 std::string describe(const json& v);
+Message foundWord(const json& v);
+// "found a string (expected E)" (error.json.found), E a Message such as Message("error.expected.object").
+Message foundInstead(const json& v, Message expected);
 
+// What "(expected a, b or c)" names, worded (error.expected.choice): words a user types, the same
+// in every language.
+Message expectedChoice(const std::vector<std::string>& words);
+
+// "PATH: what": English (what()), and as a Message where it was born one (`what` empty otherwise).
 struct JsonPathError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+    JsonPathError(const std::string& path, Message sentence);
+    explicit JsonPathError(const std::string& english) : std::runtime_error(english) {}
+    std::string path;
+    Message sentence;
 };
+// The error of `origin` ("FILE: PATH: what", error.at) that `e` says.
+Error errorAt(const std::string& origin, const JsonPathError& e);
 // Typed access that throws JsonPathError("PATH: found a string (expected a number)").
 const json& member(const json& obj, const std::string& path, const char* key);
 double numberAt(const json& v, const std::string& path);
@@ -89,6 +106,7 @@ long long integerAt(const json& v, const std::string& path, long long lo, long l
 std::string stringAt(const json& v, const std::string& path);
 const json& arrayAt(const json& v, const std::string& path);
 // Throws JsonPathError("PATH: WHAT").
+[[noreturn]] void failAt(const std::string& path, Message what);
 [[noreturn]] void failAt(const std::string& path, const std::string& what);
 
 } // namespace shardlab::detail
