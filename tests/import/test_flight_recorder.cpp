@@ -82,10 +82,22 @@ void expectChinese(const Message& m)
     EXPECT_TRUE(left.empty()) << zh << " has English: " << left.front();
 }
 
+// Issue 26: the refusal is born a Message, which says in both languages exactly what the catalogue's
+// templates made of its English.
+void expectBorn(const Error& e)
+{
+    SCOPED_TRACE(e.message);
+    EXPECT_FALSE(e.what.empty());
+    EXPECT_EQ(english(e.what), e.message);
+    EXPECT_EQ(render(e.what, Language::Chinese), wordedError(e.message, Language::Chinese));
+}
+
 std::string importError(const std::vector<std::filesystem::path>& paths)
 {
     auto job = importFiles(paths);
     EXPECT_FALSE(job);
+    if (!job)
+        expectBorn(job.error());
     return job ? std::string() : job.error().message;
 }
 
@@ -93,6 +105,8 @@ std::string errorOf(const std::vector<FlightRecorderDump>& dumps)
 {
     auto job = flightRecorderJob(dumps);
     EXPECT_FALSE(job);
+    if (!job)
+        expectBorn(job.error());
     return job ? std::string() : job.error().message;
 }
 
@@ -338,10 +352,21 @@ TEST(FlightRecorder, WhatIsNotADumpIsRefusedNamingTheFile)
     ASSERT_FALSE(notJson);
     EXPECT_EQ(notJson.error().message, "x.json: neither a pickle nor JSON that can be read");
     expectWorded(notJson.error().message);
+    expectBorn(notJson.error());
     auto notDump = parseFlightRecorder(R"({"version": "2.10"})", "x.json");
     ASSERT_FALSE(notDump);
     EXPECT_EQ(notDump.error().message, "x.json: not a Flight Recorder dump (it has no list of entries)");
     expectWorded(notDump.error().message);
+    expectBorn(notDump.error());
+    auto group = parseFlightRecorder(R"({"entries": [], "pg_config": {"0": 5}})", "x.json");
+    ASSERT_FALSE(group);
+    EXPECT_EQ(group.error().message, "x.json: pg_config: process group 0 has no list of ranks that can be read");
+    expectBorn(group.error());
+    // a group keyed "" fits no value of the template: English, as the templates leave it
+    auto unnamed = parseFlightRecorder(R"({"entries": [], "pg_config": {"": 5}})", "x.json");
+    ASSERT_FALSE(unnamed);
+    EXPECT_EQ(unnamed.error().message, "x.json: pg_config: process group  has no list of ranks that can be read");
+    EXPECT_TRUE(unnamed.error().what.empty());
     // A pickle cut short, and one that would run code.
     const std::string whole = fileBytes(kData / "hang2/fr_hang_rank0.pkl");
     auto cut = parseFlightRecorder(std::string_view(whole).substr(0, 2000), (kData / "hang2/fr_hang_rank0.pkl").string());
@@ -349,11 +374,13 @@ TEST(FlightRecorder, WhatIsNotADumpIsRefusedNamingTheFile)
     EXPECT_EQ(cut.error().message, (kData / "hang2/fr_hang_rank0.pkl").string()
                                        + ": the pickle is cut short at byte 2000 (the dump was not written whole)");
     expectWorded(cut.error().message);
+    expectBorn(cut.error());
     static const char kCode[] = "\x80\x02\x63os\nsystem\nX\x02\x00\x00\x00lsR."; // GLOBAL os.system, then a call
     auto code = parseFlightRecorder(std::string(kCode, sizeof kCode - 1), "x.json");
     ASSERT_FALSE(code);
     EXPECT_NE(code.error().message.find("(GLOBAL); ShardLab reads data only"), std::string::npos);
     expectWorded(code.error().message);
+    expectBorn(code.error());
 }
 
 TEST(FlightRecorder, ANewerVersionIsReadWithANoteAndRefusedWithoutItsEssentialFields)
@@ -374,10 +401,12 @@ TEST(FlightRecorder, ANewerVersionIsReadWithANoteAndRefusedWithoutItsEssentialFi
     ASSERT_FALSE(missing);
     EXPECT_EQ(missing.error().message, "fr_rank1.json: entry 0 has no profiling_name (Flight Recorder always writes one)");
     expectWorded(missing.error().message);
+    expectBorn(missing.error());
     auto badState = parseFlightRecorder(replaced(text, "\"completed\"", "\"done\""), "fr_rank1.json");
     ASSERT_FALSE(badState);
     EXPECT_EQ(badState.error().message, "fr_rank1.json: entry 0: state is not what Flight Recorder writes there");
     expectWorded(badState.error().message);
+    expectBorn(badState.error());
 }
 
 TEST(FlightRecorder, ANegativeTimeIsRefused)
@@ -432,6 +461,7 @@ TEST(FlightRecorder, AMachineOfAnotherSizeIsRefused)
     auto job = importFiles({kData / "ddp2/fr_rank0.pkl", kData / "ddp2/fr_rank1.pkl"}, options);
     ASSERT_FALSE(job);
     EXPECT_EQ(job.error().message, "the machine given has 4 GPUs, but the profiled job has 2 ranks");
+    expectBorn(job.error());
     options.machine = defaultProfileMachine(2);
     auto two = importFiles({kData / "ddp2/fr_rank0.pkl", kData / "ddp2/fr_rank1.pkl"}, options);
     ASSERT_TRUE(two) << two.error().message;

@@ -6,6 +6,7 @@
 #include "shardlab/analysis/summary.h"
 #include "shardlab/import/import_job.h"
 #include "shardlab/import/inspector_log.h"
+#include "shardlab/text/error_wording.h"
 #include "shardlab/text/message.h"
 
 #include <gtest/gtest.h>
@@ -71,6 +72,16 @@ TEST(InspectorLog, ALogInMemoryIsReadLineByLine)
     auto empty = parseInspectorLog("\n\n", "empty.log");
     ASSERT_FALSE(empty);
     EXPECT_EQ(empty.error().message.rfind("empty.log: no collective recorded", 0), 0u) << empty.error().message;
+    // issue 26: a collective without its name is born a Message, which says in Chinese what the
+    // catalogue's templates made of its English
+    std::string unnamed = text;
+    const std::string name = "\"coll\":\"AllGather\"";
+    unnamed.replace(unnamed.find(name), name.size(), "\"coll\":\"\"");
+    auto noName = parseInspectorLog(unnamed, "rank0.log");
+    ASSERT_FALSE(noName);
+    EXPECT_EQ(noName.error().message, "rank0.log:1: $.coll_perf.coll: missing");
+    EXPECT_FALSE(noName.error().what.empty());
+    EXPECT_EQ(render(noName.error().what, Language::Chinese), wordedError(noName.error().message, Language::Chinese));
 }
 
 class InspectorBadInput : public ::testing::Test {

@@ -57,6 +57,15 @@ void expectWorded(const std::string& english, const std::vector<std::string>& na
     EXPECT_TRUE(left.empty()) << zh << " has English: " << left.front();
 }
 
+// Issue 26: an error born a Message says in both languages exactly what the catalogue's templates
+// made of its English.
+void expectSaysItsEnglish(const Error& e)
+{
+    SCOPED_TRACE(e.message);
+    EXPECT_EQ(english(e.what), e.message);
+    EXPECT_EQ(render(e.what, Language::Chinese), wordedError(e.message, Language::Chinese));
+}
+
 TEST(NcclTests, BothSamplesReadAsAllReduceSweepsOfFourSizes)
 {
     for (int ranks : {2, 4}) {
@@ -148,6 +157,8 @@ TEST(NcclTests, ImportFilesReadsOneFileAsASweepAndRefusesTwo)
     EXPECT_EQ(two.error().message,
               second + ": an nccl-tests file holds one whole sweep; import " + first + " and this file one at a time");
     expectWorded(two.error().message, {first, second});
+    EXPECT_FALSE(two.error().what.empty());
+    expectSaysItsEnglish(two.error());
 }
 
 // ---- the view ----
@@ -278,11 +289,18 @@ TEST(NcclTestsView, WrongResultsAreCounted)
 
 // ---- refusals: each names the file and the place, in English and in Chinese ----
 
-std::string refusal(const std::string& text)
+// The refusal's English; where it was born a Message, checked to say the same in both languages.
+std::string refusal(const std::string& text, bool* bornAsMessage = nullptr)
 {
     auto s = parseNcclTestsJson(text, "f.json");
     EXPECT_FALSE(s);
-    return s ? std::string() : s.error().message;
+    if (s)
+        return std::string();
+    if (!s.error().what.empty())
+        expectSaysItsEnglish(s.error());
+    if (bornAsMessage)
+        *bornAsMessage = !s.error().what.empty();
+    return s.error().message;
 }
 
 // The 2-rank sample changed by `edit`, written back as JSON.
@@ -438,6 +456,53 @@ TEST(NcclTestsRefusals, HugeNumbers)
     EXPECT_NE(wordedError(inf, Language::Chinese), inf);
 }
 
+// Issue 26: the reader's refusals are born Messages (the nested "(expected ...)" phrases too: a wrong
+// id, or a phrase left as text, words the Chinese otherwise than the templates did).
+TEST(NcclTestsRefusals, AreBornMessagesThatSayWhatTheTemplatesSaid)
+{
+    const std::vector<std::string> texts = {
+        "# nccl-tests version 2.19.6\n#  Rank  0 ...",
+        edited([](auto& d) { d["version"] = 2; }),
+        edited([](auto& d) { d["results"] = nlohmann::ordered_json::array(); }),
+        edited([](auto& d) { d["args"] = nlohmann::ordered_json::array(); }),
+        edited([](auto& d) { d["args"][0] = "alltoall_perf"; }),
+        edited([](auto& d) { d["results"][2]["type"] = "float128"; }),
+        edited([](auto& d) { d["results"][2]["redop"] = ""; }),
+        edited([](auto& d) { d["results"][1]["out_of_place"]["time"] = -4546.2; }),
+        edited([](auto& d) { d["results"][3]["in_place"]["nwrong"] = -1.0; }),
+        edited([](auto& d) { d["results"][0]["size"] = 0; }),
+        edited([](auto& d) { d["results"][0]["in_place"]["time"] = "nan"; }),
+        edited([](auto& d) { d["results"][0]["in_place"]["time"] = 1e300; }),
+        edited([](auto& d) { d["results"][0]["size"] = 18446744073709551615ull; }),
+        edited([](auto& d) { d["results"][0]["size"] = 1048580; }),
+        edited([](auto& d) { d["results"][0]["count"] = 131072.5; }),
+        edited([](auto& d) { d["results"][0]["root"] = "     7"; }),
+        edited([](auto& d) { d["results"][0]["root"] = "x"; }),
+        edited([](auto& d) { d["results"][0]["root"] = true; }),
+        edited([](auto& d) { d["results"][0] = 5; }),
+        edited([](auto& d) { d["config"]["devices"] = nlohmann::ordered_json::array(); }),
+        edited([](auto& d) { d["config"]["devices"][1]["rank"] = 0; }),
+        edited([](auto& d) { d["config"]["devices"][1]["group"] = 1; }),
+        edited([](auto& d) { d["results"][1]["in_place"]["bus_bw"] = 1.38; }),
+        edited([](auto& d) { d["results"][0]["out_of_place"]["alg_bw"] = 2.31912; }),
+        edited([](auto& d) { d["average_bus_bandwidth"]["bandwidth"] = 1.5; }),
+        "[1, 2",
+    };
+    for (const std::string& text : texts) {
+        bool born = false;
+        const std::string e = refusal(text, &born);
+        EXPECT_TRUE(born) << e;
+    }
+    // all_gather: the size is of every rank's count
+    bool born = false;
+    const std::string gathered = refusal(edited([](auto& d) {
+        d["args"][0] = "all_gather_perf";
+        d["results"][0]["count"] = 1;
+    }), &born);
+    EXPECT_TRUE(born) << gathered;
+    EXPECT_NE(gathered.find("on each of 2 ranks make"), std::string::npos) << gathered;
+}
+
 TEST(NcclTestsRefusals, APresetTooSmallOrUnknown)
 {
     // the 2-rank file as if 8 ranks had run it: 8 devices, busbw = algbw x 2*7/8 = 1.75
@@ -460,6 +525,8 @@ TEST(NcclTestsRefusals, APresetTooSmallOrUnknown)
     auto small = renderImportedSweep(*sweep, "h200-nv18-4", false);
     ASSERT_FALSE(small);
     EXPECT_EQ(small.error().message, "f.json: the sweep ran on 8 ranks, but preset h200-nv18-4 has 4 GPUs");
+    EXPECT_FALSE(small.error().what.empty());
+    expectSaysItsEnglish(small.error());
     expectWorded(small.error().message, {"h200-nv18-4"});
     EXPECT_TRUE(renderImportedSweep(*sweep, "h200-nvswitch-8", false));
     auto unknown = renderImportedSweep(*sweep, "h300-nvswitch-99", false);
@@ -488,6 +555,8 @@ TEST(NcclTestsRefusals, SendRecvIsSimulatedBetweenTwoGpusOnly)
     auto sim = renderImportedSweep(*sweep, "h200-nv18-4", false);
     ASSERT_FALSE(sim);
     EXPECT_EQ(sim.error().message, "f.json: sendrecv_perf ran on 4 ranks; ShardLab simulates send/recv between two GPUs only");
+    EXPECT_FALSE(sim.error().what.empty());
+    expectSaysItsEnglish(sim.error());
     expectWorded(sim.error().message, {"sendrecv_perf"});
 }
 

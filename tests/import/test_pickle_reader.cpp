@@ -32,6 +32,16 @@ std::string fileBytes(const std::filesystem::path& p)
     return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+// Issue 26: the refusal is born a Message, which says in both languages exactly what the catalogue's
+// templates made of its English.
+void expectBorn(const Error& e)
+{
+    SCOPED_TRACE(e.message);
+    EXPECT_FALSE(e.what.empty());
+    EXPECT_EQ(english(e.what), e.message);
+    EXPECT_EQ(render(e.what, Language::Chinese), wordedError(e.message, Language::Chinese));
+}
+
 std::string refusal(const std::string& pickle, const PickleLimits& limits = {})
 {
     auto v = parsePickle(pickle, "t.pkl", limits);
@@ -46,6 +56,7 @@ std::string refusal(const std::string& pickle, const PickleLimits& limits = {})
     EXPECT_FALSE(std::regex_search(zh, leftover)) << zh;
     const auto left = untranslatedWords(zh, {"t.pkl", "GLOBAL", "REDUCE", "STACK_GLOBAL", "BUILD", "0x49", "'I'"});
     EXPECT_TRUE(left.empty()) << zh << " has English: " << left.front();
+    expectBorn(v.error());
     return v.error().message;
 }
 
@@ -190,6 +201,7 @@ TEST(PickleReader, EveryCutOfARealDumpIsRefusedAndTheWholeIsRead)
         auto cut = parsePickle(std::string_view(whole).substr(0, n), "fr_hang_rank1.pkl");
         ASSERT_FALSE(cut) << n;
         EXPECT_FALSE(cut.error().message.empty());
+        expectBorn(cut.error());
     }
 }
 

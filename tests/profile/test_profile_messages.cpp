@@ -15,14 +15,26 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <regex>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 namespace shardlab {
 namespace {
 
 using test::RecordText;
+
+std::string replacedOnce(std::string text, const std::string& from, const std::string& to)
+{
+    const size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos)
+        text.replace(at, from.size(), to);
+    return text;
+}
 
 // Rank `rank` of the 2-rank communicator 00000000000000aa in process h/100+rank: an all-reduce #0
 // of 1024 floats, then `second` #1 of `count` floats, `later` ns after the other rank's (a call
@@ -38,10 +50,22 @@ ProfileFile rankFile(int rank, const std::string& second = "AllReduce", std::uin
     return *file;
 }
 
+// Issue 26: the refusal is born a Message, which says in both languages exactly what the catalogue's
+// templates made of its English.
+void expectBorn(const Error& e)
+{
+    SCOPED_TRACE(e.message);
+    EXPECT_FALSE(e.what.empty());
+    EXPECT_EQ(english(e.what), e.message);
+    EXPECT_EQ(render(e.what, Language::Chinese), wordedError(e.message, Language::Chinese));
+}
+
 std::string errorOf(const std::vector<ProfileFile>& files, const ProfileBuildOptions& options = {})
 {
     auto built = buildProfiledRun(files, options);
     EXPECT_FALSE(built);
+    if (!built)
+        expectBorn(built.error());
     return built ? std::string() : built.error().message;
 }
 
@@ -98,6 +122,78 @@ TEST(ProfileMessages, MissingTwiceAndLoneRanksAreWorded)
     auto none = matchProfile({}, false);
     ASSERT_FALSE(none);
     expectWorded(none.error().message, "没有可用来构建运行的记录文件");
+    expectBorn(none.error());
+}
+
+// Issue 26: a job of nothing ShardLab draws, and a collective a rank recorded twice, are born Messages too.
+TEST(ProfileMessages, NothingDrawnAndARecordTwiceAreBornMessages)
+{
+    std::vector<ProfileFile> bare;
+    for (int rank = 0; rank < 2; ++rank) {
+        RecordText f("h", 100 + rank);
+        f.comm(0, "00000000000000aa", rank, 2);
+        auto file = parseProfileText(f.text, "r" + std::to_string(rank) + ".nccl-profile.jsonl");
+        ASSERT_TRUE(file) << file.error().message;
+        bare.push_back(*file);
+    }
+    EXPECT_NE(errorOf(bare).find("no collective or send/receive of communicator 00000000000000aa"), std::string::npos);
+    RecordText twice("h", 100);
+    twice.comm(0, "00000000000000aa", 0, 2)
+        .coll(1, 0, 0, "AllReduce", 1024, 1000, 1100, 1050, 2050)
+        .coll(3, 0, 0, "AllReduce", 1024, 5000, 5100, 5050, 6050);
+    auto file = parseProfileText(twice.text, "r0.nccl-profile.jsonl");
+    ASSERT_TRUE(file) << file.error().message;
+    EXPECT_NE(errorOf({*file, rankFile(1)}).find(" twice"), std::string::npos);
+}
+
+// Issue 26: the record reader's refusals are born Messages too ("FILE, line N" an error.origin_line).
+TEST(ProfileMessages, TheRecordReadersRefusalsAreBornMessages)
+{
+    const std::string head = RecordText("h", 1).text;
+    const std::string comm = RecordText("h", 1).comm(0, "00000000000000aa", 0, 2).text.substr(head.size());
+    const auto coll = [](std::uint64_t id, int ctx, std::uint64_t count, double t, double gpuStart, double gpuEnd,
+                         const std::string& dtype = "ncclFloat32") {
+        RecordText r("h", 1);
+        const size_t header = r.text.size();
+        r.coll(id, ctx, 0, "AllReduce", count, t, t + 100, gpuStart, gpuEnd, dtype);
+        return r.text.substr(header);
+    };
+    const std::vector<std::string> texts = {
+        "this is not json\n",                                                       // not a record
+        "{\"host\":\"h\"}\n",                                                       // not a profile
+        "{\"shardlab_nccl_profile\":99,\"host\":\"h\"}\n",                            // another format
+        "{\"shardlab_nccl_profile\":1,\"shardlab_nccl_profile\":1}\n",                  // a key given twice
+        "{\"shardlab_nccl_profile\":1,\"host\":\"h\",\"pid\":1,\"t\":-5,\"real\":0}\n", // a negative time
+        "{\"shardlab_nccl_profile\":1,\"host\":\"h\",\"pid\":1,\"t\":5,\"real\":-1}\n", // not a whole number >= 0
+        "{\"shardlab_nccl_profile\":1,\"pid\":1,\"t\":5,\"real\":0}\n",              // missing
+        head + replacedOnce(comm, "00000000000000aa", "xyz"),                      // not a hash
+        head + comm + comm,                                                          // a context twice
+        head + comm + coll(1, 0, 0, 1000, 5000, 9000),                               // 0 elements
+        head + comm + coll(1, 0, 8, 1000, 5000, 9000) + coll(1, 0, 8, 2000, 9500, 9900), // an event twice
+        head + "{\"k\":\"what\"}\n",                                                 // an unknown kind
+        head + comm + coll(1, 0, 8, 1000, 5000, 9000, "ncclFoo"),                    // an unknown datatype
+        head + comm + coll(1, 0, 1ull << 60, 1000, 5000, 9000),                      // more than 1 PB
+        head + comm + coll(1, 0, 8, 1000, 5000, 9000) + "{\"k\":\"stop\",\"id\":1,\"t\":5}\n", // stops before it starts
+        head + comm + coll(1, 0, 8, 1000, 5000, 4000),                               // a channel ends before it starts
+        head + coll(1, 5, 8, 1000, 5000, 9000),                                      // a context never initialised
+        "",                                                                          // empty
+    };
+    for (const std::string& text : texts) {
+        SCOPED_TRACE(text);
+        auto f = parseProfileText(text, "r0.nccl-profile.jsonl");
+        ASSERT_FALSE(f);
+        expectBorn(f.error());
+    }
+    auto notFolder = readProfileDirectory("/nonexistent/shardlab-profile");
+    ASSERT_FALSE(notFolder);
+    expectBorn(notFolder.error());
+    const std::filesystem::path empty =
+        std::filesystem::temp_directory_path() / ("shardlab-no-records-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(empty);
+    auto noRecords = readProfileDirectory(empty);
+    std::filesystem::remove_all(empty);
+    ASSERT_FALSE(noRecords);
+    expectBorn(noRecords.error());
 }
 
 TEST(ProfileMessages, APeerOutsideItsCommunicatorAndAWrongMachineAreWorded)

@@ -75,12 +75,22 @@ TEST(ProfileReader, ALastLineCutShortIsLeftOut)
     EXPECT_EQ(f->ops.size(), 1u);
 }
 
+// Issue 26: an error born a Message says in Chinese exactly what the catalogue's templates made of its English.
+void expectChineseOfItsEnglish(const Error& e)
+{
+    SCOPED_TRACE(e.message);
+    EXPECT_EQ(english(e.what), e.message);
+    EXPECT_EQ(render(e.what, Language::Chinese), wordedError(e.message, Language::Chinese));
+}
+
 void expectError(const std::string& text, const std::string& part)
 {
     auto f = parseProfileText(text, "dir/r0.nccl-profile.jsonl");
     ASSERT_FALSE(f) << "accepted: " << text;
     EXPECT_NE(f.error().message.find("dir/r0.nccl-profile.jsonl"), std::string::npos) << f.error().message;
     EXPECT_NE(f.error().message.find(part), std::string::npos) << f.error().message;
+    if (!f.error().what.empty())
+        expectChineseOfItsEnglish(f.error());
 }
 
 TEST(ProfileReader, BadFilesSayWhereAndWhat)
@@ -190,6 +200,8 @@ TEST(ProfileReader, TheFuzzersSeedsReachTheChecks)
         auto f = readProfileFile(path);
         ASSERT_FALSE(f) << path;
         EXPECT_NE(f.error().message.find(path + ", " + part), std::string::npos) << f.error().message;
+        EXPECT_FALSE(f.error().what.empty()) << f.error().message;
+        expectChineseOfItsEnglish(f.error());
     }
     // read, then refused where the communicator's size is known: the gathered buffer
     const std::string gathered = dir + "refused-gathered-size.nccl-profile.jsonl";
@@ -201,6 +213,8 @@ TEST(ProfileReader, TheFuzzersSeedsReachTheChecks)
                                                   "of 2 ranks make more than 1 PB"),
               std::string::npos)
         << run.error().message;
+    EXPECT_FALSE(run.error().what.empty());
+    expectChineseOfItsEnglish(run.error());
 }
 
 // Each of these messages is worded in Chinese (the catalogue's templates, readers.inc), keeping the
@@ -247,6 +261,9 @@ TEST(ProfileReader, ErrorsNameTheRecordNotAScenarioPath)
     EXPECT_NE(f.error().message.find("r0.nccl-profile.jsonl, line 4: $.count: a collective of 0 elements"), std::string::npos)
         << f.error().message;
     EXPECT_EQ(f.error().message.find("$.program"), std::string::npos) << f.error().message;
+    // issue 26: born a Message, which says in Chinese what the templates made of the English
+    EXPECT_FALSE(f.error().what.empty());
+    expectChineseOfItsEnglish(f.error());
 
     // Rank 1 arrives 1,001 s after rank 0: more than a scenario's injected delay may be (1e6 ms).
     RecordText late("h", 1);
@@ -261,6 +278,8 @@ TEST(ProfileReader, ErrorsNameTheRecordNotAScenarioPath)
         << run.error().message;
     EXPECT_EQ(run.error().message.find("$.perturbations"), std::string::npos) << run.error().message;
     EXPECT_NE(wordedError(run.error().message, Language::Chinese), run.error().message);
+    EXPECT_FALSE(run.error().what.empty());
+    expectChineseOfItsEnglish(run.error());
 }
 
 TEST(ProfileReader, MangledFilesGiveAnErrorOrARunNeverACrash)

@@ -23,7 +23,14 @@ constexpr int kKnownMinor = 10;
 // per-rank table of the job stays small.
 constexpr int kMaxRanks = 1 << 16;
 
-Error fail(const Message& m) { return badInput(english(m)); }
+Error fail(Message m) { return badInput(std::move(m)); }
+
+// pg_config's refusal of a process group; one keyed "" fits no value of the template: English, worded as before.
+Error badGroup(const std::string& origin, const std::string& key)
+{
+    Message m = Message("error.line.fr_pg_config").with("file", origin).with("group", key);
+    return key.empty() ? badInput(english(m)) : badInput(std::move(m));
+}
 
 std::optional<std::int64_t> integer(const json& v)
 {
@@ -330,7 +337,7 @@ Result<FlightRecorderDump> parseFlightRecorder(std::string_view bytes, const std
             FlightRecorderGroup group;
             group.name = key;
             if (!g.is_object())
-                return fail(Message("error.line.fr_pg_config").with("file", origin).with("group", key));
+                return badGroup(origin, key);
             if (const auto name = g.find("name"); name != g.end() && name->is_string())
                 group.name = name->get<std::string>();
             if (const auto desc = g.find("desc"); desc != g.end() && desc->is_string())
@@ -338,7 +345,7 @@ Result<FlightRecorderDump> parseFlightRecorder(std::string_view bytes, const std
             const auto ranks = g.find("ranks");
             auto list = ranks == g.end() ? std::nullopt : groupRanks(*ranks);
             if (!list)
-                return fail(Message("error.line.fr_pg_config").with("file", origin).with("group", key));
+                return badGroup(origin, key);
             group.ranks = std::move(*list);
             dump.groups[group.name] = std::move(group);
         }

@@ -28,7 +28,7 @@ namespace shardlab {
 namespace {
 
 // (named apart from flight_recorder.cpp's fail(): a unity build puts both files in one unit)
-Error refuse(const Message& m) { return badInput(english(m)); }
+Error refuse(Message m) { return badInput(std::move(m)); }
 
 std::string groupText(const FlightRecorderGroup& g) { return g.desc.empty() ? g.name : g.name + " '" + g.desc + "'"; }
 
@@ -467,7 +467,7 @@ Result<ImportedJob> flightRecorderJob(const std::vector<FlightRecorderDump>& dum
         if (!missing.empty())
             run.notes.push_back(Message("flight_recorder.note.no_timeline_missing").with("ranks", ranksText(missing)));
         else if (refused)
-            run.notes.push_back(Message("flight_recorder.note.no_timeline").with("why", errorMessage(refused->message)));
+            run.notes.push_back(Message("flight_recorder.note.no_timeline").with("why", messageOf(*refused)));
         else
             run.notes.push_back(Message("flight_recorder.note.one_rank"));
     }

@@ -157,8 +157,9 @@ Result<ImportedJob> importFiles(const std::vector<std::filesystem::path>& given,
         // One file is one whole sweep (its own sizes, ranks and collective): several would be
         // several tables, not one job, and taking the first alone would drop the others unseen.
         if (paths.size() > 1)
-            return badInput(paths[1].string() + ": an nccl-tests file holds one whole sweep; import " + paths.front().string()
-                            + " and this file one at a time");
+            return badInput(Message("error.line.nccl_tests_one_file")
+                                .with("file", paths[1].string())
+                                .with("first", paths.front().string()));
         auto text = readInputText(paths.front(), 1ull << 30, options.progress);
         if (!text)
             return text.error();

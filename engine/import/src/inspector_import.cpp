@@ -54,6 +54,10 @@ std::int64_t wholeNumber(const json& obj, const char* key, std::int64_t fallback
     return it->get<std::int64_t>();
 }
 
+// What readLine() says of a collective without its name: the one of its refusals the catalogue words
+// (error.says.missing); the others stay English.
+constexpr const char* kNoCollName = "$.coll_perf.coll: missing";
+
 // One line into `file`; "" or what is wrong with it.
 std::string readLine(const std::string& line, ProfileFile& file, std::map<std::uint64_t, std::int64_t>& contexts, Counts& counts,
                      std::int64_t& originUs)
@@ -98,7 +102,7 @@ std::string readLine(const std::string& line, ProfileFile& file, std::map<std::u
     const std::string func = c.value("coll", std::string());
     const std::int64_t sn = wholeNumber(c, "coll_sn"), bytes = wholeNumber(c, "coll_msg_size_bytes");
     if (func.empty())
-        return "$.coll_perf.coll: missing";
+        return kNoCollName;
     if (sn < 0)
         return "$.coll_perf.coll_sn: missing or negative";
     if (bytes < 0)
@@ -196,7 +200,13 @@ private:
         ++m_lineNo;
         if (line.find_first_not_of(" \t\r") == std::string::npos)
             return {};
-        if (std::string problem = readLine(line, m_file, m_contexts, m_counts, m_originUs); !problem.empty())
+        const std::string problem = readLine(line, m_file, m_contexts, m_counts, m_originUs);
+        if (problem == kNoCollName)
+            return badInput(Message("error.at")
+                                .with("origin", m_file.path + ":" + std::to_string(m_lineNo))
+                                .with("path", "$.coll_perf.coll")
+                                .with("what", Message("error.says.missing")));
+        if (!problem.empty())
             return badInput(m_file.path + ":" + std::to_string(m_lineNo) + ": " + problem);
         return {};
     }

@@ -6,6 +6,7 @@
 
 #include "shardlab/base/json_reader.h"
 #include "shardlab/base/visible_text.h"
+#include "shardlab/text/error_wording.h"
 
 #include <algorithm>
 #include <cmath>
@@ -59,15 +60,29 @@ std::string shown(const std::string& text)
     return v.size() > 40 ? v.substr(0, 40) + "..." : v;
 }
 
-// "a, b or c" of a table's names, for "(expected ...)".
+// "a, b or c" of a table's names, for "(expected ...)" (error.expected.choice).
 template <class Table, class Name>
-std::string choices(const Table& table, Name name)
+Message choices(const Table& table, Name name)
 {
-    std::string out;
+    std::vector<Message> items;
     const size_t n = std::size(table);
-    for (size_t i = 0; i < n; ++i)
-        out += (i == 0 ? "" : i + 1 == n ? " or " : ", ") + std::string(name(table[i]));
-    return out;
+    for (size_t i = 0; i + 1 < n; ++i)
+        items.push_back(verbatim(name(table[i])));
+    return Message("error.expected.choice")
+        .with("choices", listOf(std::move(items)))
+        .with("last", std::string(name(table[n - 1])));
+}
+
+// "LO to HI", for "(expected ...)".
+Message sweepRange(const std::string& lo, const std::string& hi)
+{
+    return Message("error.expects.range").with("lo", lo).with("hi", hi);
+}
+
+// "a positive number" or "0 or more", for "(expected ...)".
+Message sweepAtLeast(bool positive)
+{
+    return positive ? Message("error.expects.positive_number") : Message("error.expected.zero_or_more");
 }
 
 std::string figure(double v) { return number("%.6g", v); }
@@ -87,15 +102,17 @@ double figureAt(const json& v, const std::string& path, double hi, bool positive
     if (v.is_string()) {
         const std::string s = v.get<std::string>();
         if (s == "nan" || s == "-nan" || s == "inf" || s == "-inf")
-            failAt(path, "not a finite number");
+            failAt(path, Message("error.says.not_finite"));
     }
     const double d = detail::numberAt(v, path);
     if (d < 0)
-        failAt(path, v.dump() + " is negative (expected " + std::string(positive ? "a positive number" : "0 or more") + ")");
+        failAt(path, Message("error.json.negative").with("value", v.dump()).with("expected", sweepAtLeast(positive)));
     if (positive && d == 0)
-        failAt(path, "zero (expected a positive number)");
+        failAt(path, Message("error.says.zero").with("expected", sweepAtLeast(true)));
     if (d > hi)
-        failAt(path, v.dump() + " is out of range (expected 0 to " + figure(hi) + ")");
+        failAt(path, Message("error.json.out_of_range")
+                         .with("value", v.dump())
+                         .with("expected", sweepRange("0", figure(hi))));
     return d;
 }
 
@@ -104,13 +121,15 @@ std::uint64_t wholeAt(const json& v, const std::string& path, std::uint64_t lo, 
 {
     const double d = detail::numberAt(v, path);
     if (d < 0)
-        failAt(path, v.dump() + " is negative (expected " + std::string(lo > 0 ? "a positive number" : "0 or more") + ")");
+        failAt(path, Message("error.json.negative").with("value", v.dump()).with("expected", sweepAtLeast(lo > 0)));
     if (d == 0 && lo > 0)
-        failAt(path, "zero (expected a positive number)");
+        failAt(path, Message("error.says.zero").with("expected", sweepAtLeast(true)));
     if (v.is_number_float() && std::floor(d) != d)
-        failAt(path, v.dump() + " is not a whole number");
+        failAt(path, Message("error.says.nccl_tests_not_whole").with("value", v.dump()));
     if (d > static_cast<double>(hi) || (v.is_number_unsigned() && v.get<std::uint64_t>() > hi))
-        failAt(path, v.dump() + " is out of range (expected " + std::to_string(lo) + " to " + std::to_string(hi) + ")");
+        failAt(path, Message("error.json.out_of_range")
+                         .with("value", v.dump())
+                         .with("expected", sweepRange(std::to_string(lo), std::to_string(hi))));
     return v.is_number_unsigned() ? v.get<std::uint64_t>() : static_cast<std::uint64_t>(d);
 }
 
@@ -124,7 +143,7 @@ const ProgramInfo& programOf(const json& doc)
 {
     const json& args = detail::arrayAt(detail::member(doc, "$", "args"), "$.args");
     if (args.empty())
-        failAt("$.args", "empty (expected the command line that ran the test)");
+        failAt("$.args", Message("error.json.empty").with("expected", Message("error.expects.nccl_tests_args")));
     std::string program = detail::stringAt(args[0], "$.args[0]");
     // only the program's own name: the folders before it are the user's business
     if (const auto slash = program.find_last_of('/'); slash != std::string::npos)
@@ -135,16 +154,17 @@ const ProgramInfo& programOf(const json& doc)
     for (const ProgramInfo& p : kPrograms)
         if (base == p.program)
             return p;
-    failAt("$.args[0]", "'" + shown(program) + "' (expected " + choices(kPrograms, [](const ProgramInfo& p) { return p.program; })
-                            + ")");
+    failAt("$.args[0]", Message("error.json.unknown_value")
+                            .with("value", shown(program))
+                            .with("expected", choices(kPrograms, [](const ProgramInfo& p) { return p.program; })));
 }
 
 NcclTestsTiming timingAt(const json& t, const std::string& path, Bytes bytes, OpKind kind, int ranks)
 {
     if (!t.is_object())
-        failAt(path, "found " + detail::describe(t) + " (expected an object)");
+        failAt(path, detail::foundInstead(t, Message("error.expected.object")));
     if (t.contains("cpu_time"))
-        failAt(path + ".cpu_time", "a CPU time (nccl-tests -C 1): ShardLab reads the GPU times that nccl-tests writes by default");
+        failAt(path + ".cpu_time", Message("error.says.nccl_tests_cpu_time"));
     NcclTestsTiming out;
     out.timeUs = figureAt(detail::member(t, path, "time"), path + ".time", kMaxTimeUs, true);
     const json& alg = detail::member(t, path, "alg_bw");
@@ -157,14 +177,22 @@ NcclTestsTiming timingAt(const json& t, const std::string& path, Bytes bytes, Op
     // algbw = size / time (bytes per microsecond / 1e3 = GB/s)
     const double algbw = static_cast<double>(bytes) / out.timeUs / 1e3;
     if (!agrees(out.algbwGBps, algbw))
-        failAt(path + ".alg_bw", alg.dump() + " GB/s, but size / time = " + std::to_string(bytes) + " B / " + figure(out.timeUs)
-                                     + " us is " + figure(algbw) + " GB/s");
+        failAt(path + ".alg_bw", Message("error.says.nccl_tests_algbw")
+                                     .with("algbw", alg.dump())
+                                     .with("size", std::to_string(bytes))
+                                     .with("time", figure(out.timeUs))
+                                     .with("computed", figure(algbw)));
     // busbw = algbw x busBandwidthFactor (nccl-tests doc/PERFORMANCE.md), of the file's own algbw
     const double factor = busBandwidthFactor(kind, ranks);
     const double busbw = out.algbwGBps * factor;
     if (!agrees(out.busbwGBps, busbw))
-        failAt(path + ".bus_bw", bus.dump() + " GB/s, but algbw " + figure(out.algbwGBps) + " GB/s x " + figure(factor) + " ("
-                                     + opName(kind) + " on " + std::to_string(ranks) + " ranks) is " + figure(busbw) + " GB/s");
+        failAt(path + ".bus_bw", Message("error.says.nccl_tests_busbw")
+                                     .with("busbw", bus.dump())
+                                     .with("algbw", figure(out.algbwGBps))
+                                     .with("factor", figure(factor))
+                                     .with("collective", std::string(opName(kind)))
+                                     .with("ranks", ranks)
+                                     .with("computed", figure(busbw)));
     return out;
 }
 
@@ -178,23 +206,29 @@ int rootAt(const json& v, const std::string& path, int ranks)
         char* end = nullptr;
         root = std::strtoll(begin, &end, 10);
         if (end == begin || *end != '\0' || s.size() > 24)
-            failAt(path, "'" + shown(s) + "' (expected a rank number)");
+            failAt(path, Message("error.json.unknown_value")
+                             .with("value", shown(s))
+                             .with("expected", Message("error.expected.rank")));
     } else if (v.is_number_integer()) {
         if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(ranks))
-            failAt(path, v.dump() + " is out of range (expected -1 to " + std::to_string(ranks - 1) + ")");
+            failAt(path, Message("error.json.out_of_range")
+                             .with("value", v.dump())
+                             .with("expected", sweepRange("-1", std::to_string(ranks - 1))));
         root = v.get<long long>();
     } else {
-        failAt(path, "found " + detail::describe(v) + " (expected a rank number)");
+        failAt(path, detail::foundInstead(v, Message("error.expected.rank")));
     }
     if (root < -1 || root >= ranks)
-        failAt(path, std::to_string(root) + " is out of range (expected -1 to " + std::to_string(ranks - 1) + ")");
+        failAt(path, Message("error.json.out_of_range")
+                         .with("value", std::to_string(root))
+                         .with("expected", sweepRange("-1", std::to_string(ranks - 1))));
     return static_cast<int>(root);
 }
 
 NcclTestsRow rowAt(const json& r, const std::string& path, const ProgramInfo& program, int ranks)
 {
     if (!r.is_object())
-        failAt(path, "found " + detail::describe(r) + " (expected an object)");
+        failAt(path, detail::foundInstead(r, Message("error.expected.object")));
     NcclTestsRow row;
     const json& size = detail::member(r, path, "size");
     row.bytes = wholeAt(size, path + ".size", 1, kMaxBytes);
@@ -205,24 +239,37 @@ NcclTestsRow rowAt(const json& r, const std::string& path, const ProgramInfo& pr
         if (type == t.name)
             info = &t;
     if (!info)
-        failAt(path + ".type", "'" + shown(type) + "' (expected " + choices(kTypes, [](const TypeInfo& t) { return t.name; }) + ")");
+        failAt(path + ".type", Message("error.json.unknown_value")
+                                   .with("value", shown(type))
+                                   .with("expected", choices(kTypes, [](const TypeInfo& t) { return t.name; })));
     row.type = info->name;
     const Bytes perRank = row.count * info->bytes; // count <= 2^50, bytes <= 8: no overflow
-    if (program.countPerRank && perRank > kMaxBytes / static_cast<Bytes>(ranks))
-        failAt(path + ".count", std::to_string(row.count) + " is out of range (expected 1 to "
-                                    + std::to_string(kMaxBytes / static_cast<Bytes>(ranks) / info->bytes) + ")");
+    if (program.countPerRank && perRank > kMaxBytes / static_cast<Bytes>(ranks)) {
+        const Bytes most = kMaxBytes / static_cast<Bytes>(ranks) / info->bytes;
+        failAt(path + ".count", Message("error.json.out_of_range")
+                                    .with("value", std::to_string(row.count))
+                                    .with("expected", sweepRange("1", std::to_string(most))));
+    }
     const Bytes expected = program.countPerRank ? perRank * static_cast<Bytes>(ranks) : perRank;
     if (row.bytes != expected) {
-        const std::string made = std::to_string(row.count) + " elements of " + row.type + " (" + std::to_string(info->bytes)
-                                 + " bytes each)" + (program.countPerRank ? " on each of " + std::to_string(ranks) + " ranks" : "");
-        failAt(path + ".size", std::to_string(row.bytes) + " bytes, but " + made + " make " + std::to_string(expected) + " bytes");
+        Message made(program.countPerRank ? "error.says.nccl_tests_size_per_rank" : "error.says.nccl_tests_size");
+        made.arg("size", std::to_string(row.bytes));
+        made.arg("count", std::to_string(row.count));
+        made.arg("type", row.type);
+        made.arg("word", std::to_string(info->bytes));
+        if (program.countPerRank)
+            made.arg("ranks", ranks);
+        made.arg("computed", std::to_string(expected));
+        failAt(path + ".size", std::move(made));
     }
     const std::string redop = detail::stringAt(detail::member(r, path, "redop"), path + ".redop");
     bool known = false;
     for (const char* op : kRedops)
         known = known || redop == op;
     if (!known)
-        failAt(path + ".redop", "'" + shown(redop) + "' (expected " + choices(kRedops, [](const char* op) { return op; }) + ")");
+        failAt(path + ".redop", Message("error.json.unknown_value")
+                                    .with("value", shown(redop))
+                                    .with("expected", choices(kRedops, [](const char* op) { return op; })));
     row.redop = redop;
     row.root = rootAt(detail::member(r, path, "root"), path + ".root", ranks);
     const json& outOfPlace = detail::member(r, path, "out_of_place");
@@ -237,24 +284,26 @@ int ranksOf(const json& doc, NcclTestsSweep& sweep)
     const json& config = detail::member(doc, "$", "config");
     const json& devices = detail::arrayAt(detail::member(config, "$.config", "devices"), "$.config.devices");
     if (devices.empty())
-        failAt("$.config.devices", "empty (expected at least one rank)");
+        failAt("$.config.devices", Message("error.json.empty").with("expected", Message("error.expected.one_rank")));
     if (devices.size() > static_cast<size_t>(kMaxRanks))
-        failAt("$.config.devices", std::to_string(devices.size()) + " ranks is out of range (expected 1 to "
-                                       + std::to_string(kMaxRanks) + ")");
+        failAt("$.config.devices", Message("error.json.out_of_range")
+                                       .with("value", std::to_string(devices.size()) + " ranks")
+                                       .with("expected", sweepRange("1", std::to_string(kMaxRanks))));
     for (size_t i = 0; i < devices.size(); ++i) {
         const std::string path = "$.config.devices[" + std::to_string(i) + "]";
         const long long rank = detail::integerAt(detail::member(devices[i], path, "rank"), path + ".rank", 0, kMaxRanks);
         if (rank != static_cast<long long>(i))
-            failAt(path + ".rank", "rank " + std::to_string(rank) + " where rank " + std::to_string(i)
-                                       + " belongs (nccl-tests lists the devices in rank order)");
+            failAt(path + ".rank", Message("error.says.nccl_tests_rank_order")
+                                       .with("rank", std::to_string(rank))
+                                       .with("index", std::to_string(i)));
         // NCCL_TESTS_SPLIT: several communicators, whose busbw factor is of their own size and whose
         // figures nccl-tests gathers across them; one sweep here is one communicator's
         if (const json* group = optionalMember(devices[i], "group"); group && !group->is_null()) {
             const long long g = detail::integerAt(*group, path + ".group", 0, kMaxRanks);
             if (g != 0)
-                failAt(path + ".group", "group " + std::to_string(g)
-                                            + ": the ranks ran in several communicators (NCCL_TESTS_SPLIT); ShardLab reads a sweep "
-                                              "of one communicator");
+                failAt(path + ".group", Message("error.says.nccl_tests_groups")
+                                            .with("group", std::to_string(g))
+                                            .with("variable", "NCCL_TESTS_SPLIT"));
         }
     }
     // the GPU model only: host names and process ids stay in the file
@@ -270,11 +319,12 @@ int ranksOf(const json& doc, NcclTestsSweep& sweep)
 NcclTestsSweep sweepOf(const json& doc, const std::string& origin)
 {
     if (!doc.is_object())
-        failAt("$", "found " + detail::describe(doc) + " (expected an object)");
+        failAt("$", detail::foundInstead(doc, Message("error.expected.object")));
     const json& version = detail::member(doc, "$", "version");
     if (!version.is_number_integer() || version.get<long long>() != kNcclTestsJsonVersion)
-        failAt("$.version", "version " + shown(version.dump()) + " (this ShardLab reads version "
-                                + std::to_string(kNcclTestsJsonVersion) + ")");
+        failAt("$.version", Message("error.says.version")
+                                .with("version", shown(version.dump()))
+                                .with("supported", std::to_string(kNcclTestsJsonVersion)));
     NcclTestsSweep sweep;
     sweep.origin = origin;
     const ProgramInfo& program = programOf(doc);
@@ -285,9 +335,11 @@ NcclTestsSweep sweepOf(const json& doc, const std::string& origin)
         sweep.ncclVersion = static_cast<int>(detail::integerAt(*v, "$.nccl_version", 0, 99999999));
     const json& results = detail::arrayAt(detail::member(doc, "$", "results"), "$.results");
     if (results.empty())
-        failAt("$.results", "empty (expected at least one measured size)");
+        failAt("$.results", Message("error.json.empty").with("expected", Message("error.expects.nccl_tests_sizes")));
     if (results.size() > kMaxRows)
-        failAt("$.results", std::to_string(results.size()) + " rows is out of range (expected 1 to " + std::to_string(kMaxRows) + ")");
+        failAt("$.results", Message("error.json.out_of_range")
+                                .with("value", std::to_string(results.size()) + " rows")
+                                .with("expected", sweepRange("1", std::to_string(kMaxRows))));
     for (size_t i = 0; i < results.size(); ++i)
         sweep.rows.push_back(rowAt(results[i], "$.results[" + std::to_string(i) + "]", program, sweep.ranks));
     if (const json* avg = optionalMember(doc, "average_bus_bandwidth"); avg && !avg->is_null()) {
@@ -298,8 +350,10 @@ NcclTestsSweep sweepOf(const json& doc, const std::string& origin)
         for (const NcclTestsRow& r : sweep.rows)
             figures += r.outOfPlace ? 2 : 1;
         if (!agrees(fileAvg, mean))
-            failAt("$.average_bus_bandwidth.bandwidth", bw.dump() + " GB/s, but the mean of the file's " + std::to_string(figures)
-                                                            + " busbw figures is " + figure(mean) + " GB/s");
+            failAt("$.average_bus_bandwidth.bandwidth", Message("error.says.nccl_tests_average")
+                                                            .with("value", bw.dump())
+                                                            .with("figures", std::to_string(figures))
+                                                            .with("computed", figure(mean)));
         sweep.fileAverageBusbwGBps = fileAvg;
     }
     return sweep;
@@ -317,6 +371,12 @@ std::string parserWords(const std::string& what)
     return w;
 }
 
+// "ORIGIN: $: what" (error.at).
+Message atRoot(const std::string& origin, Message what)
+{
+    return Message("error.at").with("origin", origin).with("path", "$").with("what", std::move(what));
+}
+
 } // namespace
 
 Result<NcclTestsSweep> parseNcclTestsJson(std::string_view text, const std::string& origin)
@@ -324,16 +384,16 @@ Result<NcclTestsSweep> parseNcclTestsJson(std::string_view text, const std::stri
     const std::string copy(text);
     if (std::string problem = detail::jsonShapeProblem(copy); !problem.empty()) {
         if (problem.starts_with("not a ShardLab file"))
-            problem = "not nccl-tests JSON output (-J): it does not start like a JSON object";
+            return badInput(atRoot(origin, Message("error.says.nccl_tests_not_json")));
         return badInput(origin + ": $: " + problem);
     }
     json doc;
     try {
         doc = detail::parseJsonStrict(copy);
     } catch (const JsonPathError& e) {
-        return badInput(origin + ": " + e.what());
+        return detail::errorAt(origin, e);
     } catch (const json::out_of_range& e) {
-        return badInput(origin + ": $: a number in the file is out of range (" + std::string(e.what()) + ")");
+        return badInput(atRoot(origin, Message("error.file.number_too_large").with("parser", std::string(e.what()))));
     } catch (const json::exception& e) {
         size_t line = 1, column = 1;
         const json::parse_error* pe = dynamic_cast<const json::parse_error*>(&e);
@@ -345,15 +405,17 @@ Result<NcclTestsSweep> parseNcclTestsJson(std::string_view text, const std::stri
             } else
                 ++column;
         }
-        return badInput(origin + ": $: not valid JSON at line " + std::to_string(line) + ", column " + std::to_string(column) + " ("
-                        + parserWords(e.what()) + ")");
+        return badInput(atRoot(origin, Message("error.file.invalid_json")
+                                           .with("line", std::to_string(line))
+                                           .with("column", std::to_string(column))
+                                           .with("parser", parserMessage(parserWords(e.what())))));
     }
     try {
         return sweepOf(doc, origin);
     } catch (const JsonPathError& e) {
-        return badInput(origin + ": " + e.what());
+        return detail::errorAt(origin, e);
     } catch (const json::exception& e) { // a number nlohmann cannot convert: refused, never shown
-        return badInput(origin + ": $: a number in the file is out of range (" + parserWords(e.what()) + ")");
+        return badInput(atRoot(origin, Message("error.file.number_too_large").with("parser", parserWords(e.what()))));
     }
 }
 

@@ -196,8 +196,11 @@ Result<std::string> renderImportedSweep(const NcclTestsSweep& sweep, const std::
     if (!topo)
         return badInput(unknownPresetMessage(presetId));
     if (topo->rankCount() < sweep.ranks)
-        return badInput(sweep.origin + ": the sweep ran on " + std::to_string(sweep.ranks) + " ranks, but preset " + presetId + " has "
-                        + std::to_string(topo->rankCount()) + " GPUs");
+        return badInput(Message("error.line.nccl_tests_preset_small")
+                            .with("file", sweep.origin)
+                            .with("ranks", sweep.ranks)
+                            .with("preset", presetId)
+                            .with("gpus", topo->rankCount()));
     return renderSweepBeside(sweep, *topo, json, language);
 }
 
@@ -208,8 +211,10 @@ Result<std::string> renderSweepBeside(const NcclTestsSweep& sweep, const Topolog
                         + std::to_string(topology.rankCount()) + " GPUs");
     const Topology* topo = &topology;
     if (sweep.kind == OpKind::SendRecv && sweep.ranks != 2)
-        return badInput(sweep.origin + ": " + sweep.program + " ran on " + std::to_string(sweep.ranks)
-                        + " ranks; ShardLab simulates send/recv between two GPUs only");
+        return badInput(Message("error.line.nccl_tests_send_recv")
+                            .with("file", sweep.origin)
+                            .with("program", sweep.program)
+                            .with("ranks", sweep.ranks));
     const std::vector<Bytes> sizes = sweepSizes(sweep);
     if (Status st = checkSweepRequest(sweep.kind, sweep.ranks, sizes); !st)
         return st.error();

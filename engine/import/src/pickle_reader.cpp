@@ -89,7 +89,7 @@ public:
     }
 
 private:
-    Error fail(const Message& m) const { return badInput(english(m)); }
+    Error fail(Message m) const { return badInput(std::move(m)); }
     Message at(const char* id) const { return Message(id).with("file", m_origin).with("offset", std::to_string(m_at)); }
     Error truncated() const
     {

@@ -1,5 +1,7 @@
 #include "shardlab/profile/profile_build.h"
 
+#include "profile_pieces.h"
+
 #include "shardlab/cluster/trace_merge.h"
 #include "shardlab/profile/profile_clock.h"
 #include "shardlab/profile/profile_match.h"
@@ -375,9 +377,9 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
     const MatchedProfile& mp = *matchedOr;
     const int n = mp.ranks;
     if (mp.ops.empty())
-        return badInput(files.front().path + (files.size() > 1 ? " and the other record files" : "")
-                        + ": no collective or send/receive of " + commText(mp.comms.front())
-                        + " or of the other communicators was recorded (the program made none, or only ones ShardLab does not model)");
+        return badInput(Message("error.line.profile_nothing_drawn")
+                            .with("piece_files", recordFilesPiece(files))
+                            .with("piece_comm", commPiece(mp.comms.front())));
 
     // The program's steps: found in the finished run only (a run built while records still arrive
     // keeps the operations in order of time, collective k at op 2k+1, profile_live.h; the result
@@ -449,8 +451,9 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
     observed.strategy = kObservedStrategy; // no one-GPU time and no memory to state (summary.h)
     observed.topology = options.machine ? *options.machine : defaultProfileMachine(n);
     if (observed.topology.rankCount() != n)
-        return badInput("the machine given has " + std::to_string(observed.topology.rankCount()) + " GPUs, but the profiled job has "
-                        + std::to_string(n) + " ranks");
+        return badInput(Message("error.line.profile_machine_given_size")
+                            .with("gpus", observed.topology.rankCount())
+                            .with("ranks", n));
     size_t firstCall = 0, programCalls = order.byK.size();
     if (steps) {
         // Records that end early: some rank's stop before the others' (the run's hang report, which

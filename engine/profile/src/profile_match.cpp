@@ -1,5 +1,7 @@
 #include "shardlab/profile/profile_match.h"
 
+#include "profile_pieces.h"
+
 #include "shardlab/profile/profile_build.h"
 #include "shardlab/profile/profile_clock.h"
 
@@ -73,6 +75,43 @@ std::string recordText(const ProfiledOp& op)
     return s;
 }
 
+// whoText() as a piece of a message (error.piece.rank_process); as it is where no host was recorded
+// (the template's {host} cannot be empty).
+Message whoPiece(const ProfileFile& file, int rank)
+{
+    if (file.host.empty())
+        return verbatim(whoText(file, rank));
+    return Message("error.piece.rank_process")
+        .with("rank", rank)
+        .with("host", file.host)
+        .with("pid", std::to_string(file.pid));
+}
+
+// recordText() as a piece of a message (error.piece.record*).
+Message recordPiece(const ProfiledOp& op)
+{
+    if (op.func.empty() || op.datatype.empty())
+        return verbatim(recordText(op));
+    const bool rooted = !op.p2p && (op.func == "Reduce" || op.func == "Broadcast");
+    Message m(op.p2p ? "error.piece.record_p2p" : rooted ? "error.piece.record_rooted" : "error.piece.record");
+    m.arg("func", op.func);
+    if (op.p2p)
+        m.arg("peer", std::to_string(op.root));
+    else
+        m.arg("sequence", std::to_string(op.sequence));
+    m.arg("count", std::to_string(op.count));
+    m.arg("dtype", op.datatype);
+    if (rooted)
+        m.arg("root", std::to_string(op.root));
+    return m;
+}
+
+// What the ranks disagree about: "a send and its receive" (error.piece.send_and_receive), or "AllReduce #3".
+Message disagreedPiece(bool sendRecv, const std::string& func, std::uint64_t sequence)
+{
+    return sendRecv ? Message("error.piece.send_and_receive") : verbatim(func + " #" + std::to_string(sequence));
+}
+
 struct Key {
     int comm = 0;
     std::string func; // collectives: NCCL's function; send/recv: "p2p"
@@ -89,10 +128,33 @@ std::string commText(const MatchedComm& comm)
            + ranksText(comm.ranks) + ")";
 }
 
+// commText() as a piece of a message (profile_pieces.h).
+Message commPiece(const MatchedComm& comm)
+{
+    if (comm.ranks.empty())
+        return verbatim(commText(comm));
+    if (comm.name.empty())
+        return Message("error.piece.communicator")
+            .with("hash", hashText(comm.hash))
+            .with("ranks", ranksText(comm.ranks));
+    return Message("error.piece.communicator_named")
+        .with("hash", hashText(comm.hash))
+        .with("name", comm.name)
+        .with("ranks", ranksText(comm.ranks));
+}
+
+// The files a job's refusal names (profile_pieces.h).
+Message recordFilesPiece(const std::vector<ProfileFile>& files)
+{
+    if (files.size() > 1)
+        return Message("error.piece.record_files").with("file", files.front().path);
+    return verbatim(files.front().path);
+}
+
 Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool recordsStillArriving)
 {
     if (files.empty())
-        return badInput("no record file to build a run from");
+        return badInput(Message("error.line.profile_no_files"));
     const std::vector<Member> members = membersOf(files);
     // The world: the communicator with the most ranks (sizes unknown under v3: members seen).
     std::map<std::uint64_t, std::set<int>> seenRanks;
@@ -110,28 +172,35 @@ Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool 
             out.world = m.hash;
         }
     if (n < 2)
-        return badInput(files.front().path + (files.size() > 1 ? " and the other record files" : "")
-                        + ": every communicator recorded has one rank; ShardLab draws collectives across ranks "
-                          "(and NCCL reports no events on a one-rank communicator): profile a job of 2 or more GPUs");
+        return badInput(Message("error.line.profile_one_rank").with("piece_files", recordFilesPiece(files)));
     const std::uint64_t world = out.world;
     std::vector<const Member*> rankOf(static_cast<size_t>(n), nullptr);
     for (const Member& m : members) {
         if (m.hash != world)
             continue;
         if (m.rank < 0 || m.rank >= n)
-            return badInput(files[m.file].path + ": rank " + std::to_string(m.rank) + " of communicator " + hashText(world)
-                            + ", which has " + std::to_string(n) + " ranks");
+            return badInput(Message("error.line.profile_rank_beyond")
+                                .with("file", files[m.file].path)
+                                .with("rank", m.rank)
+                                .with("hash", hashText(world))
+                                .with("ranks", n));
         if (const Member* other = rankOf[static_cast<size_t>(m.rank)])
-            return badInput("rank " + std::to_string(m.rank) + " of communicator " + hashText(world) + " is recorded twice: in "
-                            + files[other->file].path + " and in " + files[m.file].path
-                            + " (record files of two different runs in one folder? use a fresh --out folder)");
+            return badInput(Message("error.line.profile_rank_twice")
+                                .with("rank", m.rank)
+                                .with("hash", hashText(world))
+                                .with("file", files[other->file].path)
+                                .with("file2", files[m.file].path)
+                                .with("option", "--out"));
         rankOf[static_cast<size_t>(m.rank)] = &m;
     }
     for (int r = 0; r < n; ++r)
         if (!rankOf[static_cast<size_t>(r)])
-            return badInput("rank " + std::to_string(r) + " of the " + std::to_string(n) + "-rank communicator " + hashText(world)
-                            + " left no record: was its process profiled? (under mpirun, put `shardlab profile` around "
-                              "mpirun or before the program on every rank, with one --out folder)");
+            return badInput(Message("error.line.profile_rank_missing")
+                                .with("rank", r)
+                                .with("ranks", n)
+                                .with("hash", hashText(world))
+                                .with("command", "shardlab profile")
+                                .with("option", "--out"));
     out.ranks = n;
     for (int r = 0; r < n; ++r)
         out.fileOfRank.push_back(rankOf[static_cast<size_t>(r)]->file);
@@ -209,10 +278,20 @@ Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool 
                     const bool gathered = kind && (*kind == OpKind::AllGather || *kind == OpKind::ReduceScatter);
                     if (auto bytes = collectiveBytes(op, file.path, gathered, static_cast<int>(c.ranks.size())); !bytes)
                         return bytes.error();
-                    if (op.p2p && (op.root < 0 || op.root >= static_cast<int>(c.ranks.size()) || op.root == m->rank))
-                        return badInput(file.path + ": event " + std::to_string(op.id) + " (" + op.func + ") names peer "
+                    const bool badPeer =
+                        op.p2p && (op.root < 0 || op.root >= static_cast<int>(c.ranks.size()) || op.root == m->rank);
+                    if (badPeer && op.func.empty()) // "()" fits no value of the template: English, worded as before
+                        return badInput(file.path + ": event " + std::to_string(op.id) + " () names peer "
                                         + std::to_string(op.root) + " in " + commText(c) + ", where this process is rank "
                                         + std::to_string(m->rank));
+                    if (badPeer)
+                        return badInput(Message("error.line.profile_bad_peer")
+                                            .with("file", file.path)
+                                            .with("id", std::to_string(op.id))
+                                            .with("func", op.func)
+                                            .with("peer", op.root)
+                                            .with("piece_comm", commPiece(c))
+                                            .with("rank", m->rank));
                     mine.push_back({&op, static_cast<int>(ci)});
                 }
             }
@@ -310,17 +389,24 @@ Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool 
             MatchedOp& m = out.ops[it->second];
             const size_t slot = static_cast<size_t>(std::find(m.group.begin(), m.group.end(), r) - m.group.begin());
             if (slot >= m.group.size() || (t.op->p2p && (t.op->func == "Send") != (r == m.root)))
-                return badInput(whoText(files[out.fileOfRank[static_cast<size_t>(r)]], r) + " recorded " + recordText(*t.op)
-                                + " in " + commText(c) + ", which pairs with no operation of the others");
+                return badInput(Message("error.line.profile_unpaired")
+                                    .with("piece_who", whoPiece(files[out.fileOfRank[static_cast<size_t>(r)]], r))
+                                    .with("piece_record", recordPiece(*t.op))
+                                    .with("piece_comm", commPiece(c)));
             if (m.rankOps[slot] >= 0)
-                return badInput(whoText(files[out.fileOfRank[static_cast<size_t>(r)]], r) + " recorded " + recordText(*t.op)
-                                + " in " + commText(c) + " twice");
+                return badInput(Message("error.line.profile_twice")
+                                    .with("piece_who", whoPiece(files[out.fileOfRank[static_cast<size_t>(r)]], r))
+                                    .with("piece_record", recordPiece(*t.op))
+                                    .with("piece_comm", commPiece(c)));
             m.rankOps[slot] = static_cast<int>(i);
             list[i].matched = static_cast<int>(it->second);
         }
     }
 
     // Every member must agree, and have recorded it unless its records end before it.
+    const auto fileOf = [&](int rank) -> const ProfileFile& {
+        return files[out.fileOfRank[static_cast<size_t>(rank)]];
+    };
     for (size_t i = 0; i < out.ops.size(); ++i) {
         MatchedOp& m = out.ops[i];
         const MatchedComm& c = out.comms[static_cast<size_t>(m.comm)];
@@ -344,11 +430,13 @@ Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool 
             const bool rootMatters = !t.op->p2p && (t.op->func == "Reduce" || t.op->func == "Broadcast");
             if (t.op->count != first->op->count || t.op->datatype != first->op->datatype
                 || (rootMatters && t.op->root != first->op->root))
-                return badInput("the ranks disagree about " + (t.op->p2p ? std::string("a send and its receive") : t.op->func + " #"
-                                + std::to_string(m.sequence)) + " of " + commText(c) + ": "
-                                + whoText(files[out.fileOfRank[static_cast<size_t>(firstRank)]], firstRank) + " recorded "
-                                + recordText(*first->op) + "; " + whoText(files[out.fileOfRank[static_cast<size_t>(r)]], r)
-                                + " recorded " + recordText(*t.op));
+                return badInput(Message("error.line.profile_disagree")
+                                    .with("piece_what", disagreedPiece(t.op->p2p, t.op->func, m.sequence))
+                                    .with("piece_comm", commPiece(c))
+                                    .with("piece_who", whoPiece(fileOf(firstRank), firstRank))
+                                    .with("piece_record", recordPiece(*first->op))
+                                    .with("piece_who2", whoPiece(fileOf(r), r))
+                                    .with("piece_record2", recordPiece(*t.op)));
         }
         m.orderNs = earliest;
         if (!missing)
@@ -367,14 +455,14 @@ Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool 
                     break;
                 }
             if (next)
-                return badInput("the ranks disagree about " + std::string(m.kind == OpKind::SendRecv ? "a send and its receive"
-                                                                                                    : first->op->func + " #"
-                                                                                                          + std::to_string(m.sequence))
-                                + " of " + commText(c) + ": " + whoText(files[out.fileOfRank[static_cast<size_t>(firstRank)]], firstRank)
-                                + " recorded " + recordText(*first->op) + "; "
-                                + whoText(files[out.fileOfRank[static_cast<size_t>(r)]], r)
-                                + " has no record of it, and its next call there is " + recordText(*next->op)
-                                + ": the ranks called different collectives");
+                return badInput(Message("error.line.profile_disagree_missing")
+                                    .with("piece_what",
+                                          disagreedPiece(m.kind == OpKind::SendRecv, first->op->func, m.sequence))
+                                    .with("piece_comm", commPiece(c))
+                                    .with("piece_who", whoPiece(fileOf(firstRank), firstRank))
+                                    .with("piece_record", recordPiece(*first->op))
+                                    .with("piece_who2", whoPiece(fileOf(r), r))
+                                    .with("piece_record2", recordPiece(*next->op)));
             out.endsEarly[static_cast<size_t>(r)] = true;
         }
         out.incomplete = true;

@@ -22,8 +22,7 @@ Result<Scenario> resimulationScenario(const Scenario& scenario, const RunResult&
     s.perturbations = {};
     const int n = run.ranks;
     if (topology.rankCount() != n)
-        return badInput("the machine has " + std::to_string(topology.rankCount()) + " GPUs, but the profiled job has "
-                        + std::to_string(n) + " ranks");
+        return badInput(Message("error.line.profile_machine_size").with("gpus", topology.rankCount()).with("ranks", n));
     const size_t ops = s.program.size();
     // Measured compute per (op, rank): its mean per step over the steps in which the rank reached
     // the collective after it (op + 1), its work before a collective that never completed (a step
@@ -66,10 +65,10 @@ Result<Scenario> resimulationScenario(const Scenario& scenario, const RunResult&
             if (extraMs > 1e6) {
                 char seconds[32];
                 std::snprintf(seconds, sizeof seconds, "%.1f", extraMs / 1e3);
-                return badInput("rank " + std::to_string(r) + " worked " + seconds + " s longer than the quickest rank before "
-                                + (i + 1 < ops ? s.program[i + 1].name : op.name)
-                                + ", beyond the 1000 s a scenario's injected delay may be: the observed program cannot be "
-                                  "written as a scenario");
+                return badInput(Message("error.line.profile_delay_too_long")
+                                    .with("rank", r)
+                                    .with("seconds", std::string(seconds))
+                                    .with("op", i + 1 < ops ? s.program[i + 1].name : op.name));
             }
             if (extraMs > 1e-6)
                 s.perturbations.delays.push_back({r, static_cast<int>(i), -1, extraMs});
