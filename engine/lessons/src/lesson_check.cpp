@@ -6,6 +6,7 @@
 #include "shardlab/plan/plan_format.h"
 #include "shardlab/plan/plan_scenario.h"
 #include "shardlab/sim/simulator.h"
+#include "shardlab/text/error_wording.h"
 
 #include <algorithm>
 #include <cctype>
@@ -31,7 +32,10 @@ Result<PricedPlan> pricedPlan(const Lesson& lesson, const PlanRequest& request, 
         std::string why;
         for (const std::string& problem : english(pricing->problems))
             why += (why.empty() ? "" : "; ") + problem;
-        return badInput(where + "the lesson's plan cannot run: " + why);
+        return badInput(Message("error.line.lesson_plan_refused")
+                            .with("id", lesson.id)
+                            .with("file", verbatim(path.filename().string()))
+                            .with("why", systemWords(why)));
     }
     const PricedPlan& p = *pricing->priced;
     auto written = planScenario(p.model, p.settings, p.estimate, p.topology);
@@ -41,8 +45,11 @@ Result<PricedPlan> pricedPlan(const Lesson& lesson, const PlanRequest& request, 
     auto reread = parseScenario(serializeScenario(*written));
     if (!reread || serializeScenario(*reread) != serializeScenario(shipped)) {
         const std::string command = "shardlab plan ... --scenario"; // or tests/plan/write_plan_scenarios.py
-        return badInput(where + "the scenario is not the lesson's plan as this ShardLab writes it (" + planText(p.estimate.plan)
-            + "); write it again with " + command);
+        return badInput(Message("error.line.lesson_plan_stale")
+                            .with("id", lesson.id)
+                            .with("file", verbatim(path.filename().string()))
+                            .with("plan", planText(p.estimate.plan))
+                            .with("command", command));
     }
     return std::move(*pricing->priced);
 }
@@ -70,8 +77,14 @@ Result<LessonScenario> runScenario(const Lesson& lesson, const std::filesystem::
     return ls;
 }
 
+// A refusal of figure `f` of lesson `lessonId` whose sentence `id` (error.line.figure_*) has no other value.
+Error figureError(const std::string& lessonId, const FigureRef& f, const char* id)
+{
+    return badInput(Message(id).with("id", lessonId).with("figure", f.figure));
+}
+
 // The figures of a lesson's plan (docs/lessons.md): the estimate's, as `shardlab plan` prints them.
-std::optional<Result<double>> planFigure(const LessonScenario& ls, const FigureRef& f, const std::string& where)
+std::optional<Result<double>> planFigure(const LessonScenario& ls, const FigureRef& f, const std::string& lessonId)
 {
     static const std::set<std::string> names = {"mfu_pct", "bubble_pct", "plan_step_ms", "tokens_per_s_per_gpu",
         "model_tflops_per_gpu", "plan_peak_gb", "plan_activations_gb", "exposed_tp_ms", "exposed_cp_ms", "exposed_pp_ms",
@@ -79,7 +92,11 @@ std::optional<Result<double>> planFigure(const LessonScenario& ls, const FigureR
     if (!names.count(f.figure))
         return std::nullopt;
     if (!ls.plan)
-        return Result<double>(badInput(where + ": the scenario has no 'plan' (or 'compare_plan') to take it from"));
+        return Result<double>(badInput(Message("error.line.figure_no_plan")
+                                           .with("id", lessonId)
+                                           .with("figure", f.figure)
+                                           .with("plan", "plan")
+                                           .with("compare", "compare_plan")));
     const PlanEstimate& e = ls.plan->estimate;
     if (f.figure == "mfu_pct")
         return e.mfu * 100;
@@ -101,8 +118,11 @@ std::optional<Result<double>> planFigure(const LessonScenario& ls, const FigureR
     }
     // per pipeline stage (index), or the largest over the stages
     if (f.index >= static_cast<int>(e.stages.size()))
-        return Result<double>(badInput(where + ": the plan has " + std::to_string(e.stages.size()) + " stage(s), no stage "
-            + std::to_string(f.index)));
+        return Result<double>(badInput(Message("error.line.figure_stage")
+                                           .with("id", lessonId)
+                                           .with("figure", f.figure)
+                                           .with("count", std::to_string(e.stages.size()))
+                                           .with("index", std::to_string(f.index))));
     double most = 0;
     for (const StageEstimate& s : e.stages)
         if (f.index < 0 || s.stage == f.index)
@@ -115,7 +135,10 @@ Result<double> evaluateAnswer(const ResolvedLesson& l, const NumericAnswer& a)
     if (a.value)
         return *a.value;
     if (!a.figure)
-        return badInput("lesson " + l.lesson.id + ": a numeric answer has neither a 'value' nor a 'figure'");
+        return badInput(Message("error.line.answer_without_value")
+                            .with("id", l.lesson.id)
+                            .with("value", "value")
+                            .with("figure", "figure"));
     auto v = evaluateFigure(l, *a.figure);
     if (!v || a.combine == NumericAnswer::Combine::None || !a.other)
         return v;
@@ -125,7 +148,7 @@ Result<double> evaluateAnswer(const ResolvedLesson& l, const NumericAnswer& a)
     if (a.combine == NumericAnswer::Combine::Minus)
         return *v - *w;
     if (*w == 0)
-        return badInput("lesson " + l.lesson.id + ": figure " + a.other->figure + " is zero and cannot divide");
+        return figureError(l.lesson.id, *a.other, "error.line.figure_zero");
     return *v / *w;
 }
 
@@ -168,18 +191,28 @@ Result<double> parseNumber(const std::string& answer, const NumericAnswer& a)
     const char* begin = t.c_str();
     char* end = nullptr;
     const double v = std::strtod(begin, &end);
-    const std::string expectedUnit = a.unit.empty() ? std::string() : " in " + a.unit;
+    // the same refusal, with "(expected a number in UNIT)" where the question has a unit
+    const auto refused = [&](const char* id, const char* idWithUnit) {
+        if (a.unit.empty())
+            return badInput(Message(id).with("answer", answer));
+        return badInput(Message(idWithUnit).with("answer", answer).with("unit", a.unit));
+    };
     if (end == begin)
-        return badInput("'" + answer + "' is not a number (expected a number" + expectedUnit + ")");
+        return refused("error.line.answer_not_number", "error.line.answer_not_number_in");
     if (!std::isfinite(v)) // "inf", "-inf", "nan", "1e999"
-        return badInput("'" + answer + "' is not a finite number (expected a number" + expectedUnit + ")");
+        return refused("error.line.answer_not_finite", "error.line.answer_not_finite_in");
     const std::string unit = lower(trim(end));
     const std::string want = lower(a.unit);
     const bool ok = unit.empty() || unit == want || (want == "x" && unit == "\xc3\x97")
         || (want == "%" && unit == "\xef\xbc\x85");
+    if (!ok && a.unit.empty())
+        return badInput(Message("error.line.answer_unit").with("answer", answer).with("unit", unit));
     if (!ok)
-        return badInput("'" + answer + "': the unit '" + unit + "' is not "
-            + (a.unit.empty() ? "expected" : "'" + a.unit + "'") + " (expected a number" + expectedUnit + ")");
+        return badInput(Message("error.line.answer_unit_in")
+                            .with("answer", answer)
+                            .with("unit", unit)
+                            .with("want", a.unit)
+                            .with("in", a.unit));
     return v;
 }
 
@@ -273,7 +306,7 @@ Result<AnswerCheck> checkChoice(const LessonQuestion& q, const std::string& answ
             std::string ids;
             for (const LessonChoice& c : q.choices)
                 ids += (ids.empty() ? "" : ", ") + c.id;
-            return badInput("'" + token + "' is not one of the choices (" + ids + ")");
+            return badInput(Message("error.line.not_a_choice").with("answer", token).with("choices", ids));
         }
         chosen.insert(it->id);
         token.clear();
@@ -290,9 +323,9 @@ Result<AnswerCheck> checkChoice(const LessonQuestion& q, const std::string& answ
     if (Status st = flush(); !st)
         return st.error();
     if (chosen.empty())
-        return badInput("no choice given (expected the id of a choice, e.g. a)");
+        return badInput(Message("error.line.no_choice"));
     if (!q.multiple && chosen.size() > 1)
-        return badInput("this question takes one choice, not " + std::to_string(chosen.size()));
+        return badInput(Message("error.line.one_choice").with("count", std::to_string(chosen.size())));
 
     AnswerCheck check;
     bool allRight = true;
@@ -322,22 +355,24 @@ Result<AnswerCheck> checkChoice(const LessonQuestion& q, const std::string& answ
 
 Result<double> evaluateFigure(const ResolvedLesson& l, const FigureRef& f)
 {
-    const std::string where = "lesson " + l.lesson.id + ": figure " + f.figure;
     const LessonScenario* ls = &l.main;
     if (f.scenario == "compare") {
         if (!l.compare)
-            return badInput(where + ": the lesson has no compare scenario");
+            return figureError(l.lesson.id, f, "error.line.figure_no_compare");
         ls = &*l.compare;
     }
     const Summary& s = ls->summary;
     const int n = ls->scenario.ranks();
     const auto rankIndex = [&]() -> Result<size_t> {
         if (f.index < 0 || f.index >= n)
-            return badInput(where + ": needs a rank between 0 and " + std::to_string(n - 1) + " (got "
-                + std::to_string(f.index) + ")");
+            return badInput(Message("error.line.figure_rank")
+                                .with("id", l.lesson.id)
+                                .with("figure", f.figure)
+                                .with("last", std::to_string(n - 1))
+                                .with("rank", std::to_string(f.index)));
         return static_cast<size_t>(f.index);
     };
-    if (auto fromPlan = planFigure(*ls, f, where))
+    if (auto fromPlan = planFigure(*ls, f, l.lesson.id))
         return *fromPlan;
     if (f.figure == "speedup")
         return s.speedup;
@@ -351,7 +386,7 @@ Result<double> evaluateFigure(const ResolvedLesson& l, const FigureRef& f)
         return static_cast<double>(n);
     if (f.figure == "straggler_rank") {
         if (!s.straggler)
-            return badInput(where + ": the run has no straggler");
+            return figureError(l.lesson.id, f, "error.line.figure_no_straggler");
         return static_cast<double>(*s.straggler);
     }
     if (f.figure == "compute_ms" || f.figure == "comm_ms" || f.figure == "wait_ms") {
@@ -377,10 +412,10 @@ Result<double> evaluateFigure(const ResolvedLesson& l, const FigureRef& f)
     }
     if (f.figure == "hang_rank" || f.figure == "hang_last_completed") {
         if (!ls->run.hang)
-            return badInput(where + ": the run did not hang");
+            return figureError(l.lesson.id, f, "error.line.figure_no_hang");
         if (f.figure == "hang_rank") {
             if (ls->run.hang->firstMismatchRank < 0)
-                return badInput(where + ": the hang report names no mismatching rank");
+                return figureError(l.lesson.id, f, "error.line.figure_no_mismatch");
             return static_cast<double>(ls->run.hang->firstMismatchRank);
         }
         auto r = rankIndex();
@@ -391,8 +426,11 @@ Result<double> evaluateFigure(const ResolvedLesson& l, const FigureRef& f)
     if (f.figure == "collective_ms" || f.figure == "busbw_gbps") {
         const int i = std::max(0, f.index);
         if (i >= static_cast<int>(s.collectives.size()))
-            return badInput(where + ": the run has " + std::to_string(s.collectives.size())
-                + " collective(s), no index " + std::to_string(i));
+            return badInput(Message("error.line.figure_collective")
+                                .with("id", l.lesson.id)
+                                .with("figure", f.figure)
+                                .with("count", std::to_string(s.collectives.size()))
+                                .with("index", std::to_string(i)));
         const CollectiveFigures& c = s.collectives[static_cast<size_t>(i)];
         return f.figure == "collective_ms" ? c.timeMs : c.busbwGBps;
     }
@@ -407,12 +445,16 @@ Result<double> evaluateFigure(const ResolvedLesson& l, const FigureRef& f)
             return v.error();
         return v->front().result[j];
     }
-    return badInput(where
-        + ": unknown figure (expected speedup, efficiency_pct, step_time_ms, one_gpu_ms, ranks, "
-          "straggler_rank, compute_ms, comm_ms, wait_ms, owned_gb, peak_gb, capacity_gb, paging_ms, hang_rank, "
-          "hang_last_completed, collective_ms, busbw_gbps, allreduce_element, mfu_pct, bubble_pct, "
-          "plan_step_ms, tokens_per_s_per_gpu, model_tflops_per_gpu, plan_peak_gb, plan_activations_gb, "
-          "exposed_tp_ms, exposed_cp_ms, exposed_pp_ms, exposed_dp_ms or exposed_ep_ms)");
+    return badInput(Message("error.line.figure_unknown")
+                        .with("id", l.lesson.id)
+                        .with("figure", f.figure)
+                        .with("list",
+                            "speedup, efficiency_pct, step_time_ms, one_gpu_ms, ranks, "
+                            "straggler_rank, compute_ms, comm_ms, wait_ms, owned_gb, peak_gb, capacity_gb, "
+                            "paging_ms, hang_rank, hang_last_completed, collective_ms, busbw_gbps, "
+                            "allreduce_element, mfu_pct, bubble_pct, plan_step_ms, tokens_per_s_per_gpu, "
+                            "model_tflops_per_gpu, plan_peak_gb, plan_activations_gb, exposed_tp_ms, "
+                            "exposed_cp_ms, exposed_pp_ms, exposed_dp_ms or exposed_ep_ms"));
 }
 
 Result<ResolvedLesson> resolveLesson(const Lesson& lesson)
@@ -448,11 +490,13 @@ Result<ResolvedLesson> resolveLesson(const Lesson& lesson)
 Result<AnswerCheck> checkAnswer(const ResolvedLesson& l, int question, const std::string& answer)
 {
     if (question < 0 || question >= static_cast<int>(l.lesson.questions.size()))
-        return badInput("lesson " + l.lesson.id + " has " + std::to_string(l.lesson.questions.size())
-            + " question(s); there is no question " + std::to_string(question + 1));
+        return badInput(Message("error.line.no_question")
+                            .with("id", l.lesson.id)
+                            .with("count", std::to_string(l.lesson.questions.size()))
+                            .with("number", std::to_string(question + 1)));
     const LessonQuestion& q = l.lesson.questions[static_cast<size_t>(question)];
     if (trim(answer).empty())
-        return badInput("no answer given");
+        return badInput(Message("error.line.no_answer"));
     if (q.type == QuestionType::Choice)
         return checkChoice(q, answer);
 
@@ -489,9 +533,12 @@ Result<AnswerCheck> checkAnswer(const ResolvedLesson& l, int question, const std
 
     const auto kind = parseCollective(answer);
     if (!kind)
-        return badInput("'" + answer
-            + "' is not a collective (expected all_reduce, reduce, broadcast, all_gather, "
-              "all_gather_v, reduce_scatter, reduce_scatter_all_gather or send_recv)");
+        return badInput(Message("error.line.answer_not_collective")
+                            .with("answer", answer)
+                            .with("list",
+                                "all_reduce, reduce, broadcast, all_gather, all_gather_v, reduce_scatter, "
+                                "reduce_scatter_all_gather")
+                            .with("last", "send_recv"));
     const OpKind best = collectiveFor(q.need, q.unequalPieces);
     check.correct = *kind == best || std::find(q.alsoAccept.begin(), q.alsoAccept.end(), *kind) != q.alsoAccept.end();
     check.expected = opName(best);

@@ -19,7 +19,8 @@ E named(JsonReader& rd, const json& v, const std::string& path, const char* k, c
     std::string expected;
     for (const EnumName<E>& row : table)
         expected += (expected.empty() ? "" : ", ") + std::string(row.name);
-    rd.fail(JsonReader::key(path, k), "'" + *text + "' (expected " + expected + ")");
+    rd.fail(JsonReader::key(path, k),
+        Message("error.json.unknown_value").with("value", *text).with("expected", verbatim(expected)));
     return fallback;
 }
 
@@ -51,13 +52,19 @@ std::optional<PlanRequest> readLessonPlan(JsonReader& rd, const json& obj, const
         if (auto s = scheduleFromText(*schedule))
             p.schedule = *s;
         else
-            rd.fail(JsonReader::key(path, "schedule"), "'" + *schedule + "' (expected gpipe, 1f1b or interleaved:V)");
+            rd.fail(JsonReader::key(path, "schedule"),
+                Message("error.json.unknown_value")
+                    .with("value", *schedule)
+                    .with("expected", Message("error.expects.schedule").with("interleaved", "interleaved:V")));
     }
     if (const auto order = rd.string(*v, path, "order", false)) {
         if (auto o = meshOrderFromText(*order))
             p.order = *o;
         else
-            rd.fail(JsonReader::key(path, "order"), "'" + *order + "' (expected the four axes tp, cp, pp, dp in some order, innermost first)");
+            rd.fail(JsonReader::key(path, "order"),
+                Message("error.json.unknown_value")
+                    .with("value", *order)
+                    .with("expected", Message("error.expects.mesh_order")));
     }
     p.sequenceParallel = rd.boolean(*v, path, "sequence_parallel").value_or(true);
     p.overlapDataParallel = rd.boolean(*v, path, "overlap").value_or(true);

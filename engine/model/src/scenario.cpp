@@ -105,11 +105,27 @@ namespace {
 
 std::string at(const std::string& base, size_t i) { return base + "[" + std::to_string(i) + "]"; }
 
+// "PATH: what" of a scenario checked in memory (error.at_path); a reader puts its file in front.
+Error badAt(const std::string& path, Message what)
+{
+    return badInput(Message("error.at_path").with("path", path).with("what", std::move(what)));
+}
+
+// "LO..HI" as an expected value (error.expected.rank_range; verbatim where there is no such range)
+Message rankRange(int lo, int hi)
+{
+    if (lo < 0 || hi < 0)
+        return verbatim(std::to_string(lo) + ".." + std::to_string(hi));
+    return Message("error.expected.rank_range").with("lo", std::to_string(lo)).with("hi", std::to_string(hi));
+}
+
 Status checkRank(int rank, int ranks, const std::string& path)
 {
     if (rank < 0 || rank >= ranks)
-        return badInput(path + ": rank " + std::to_string(rank) + " does not exist (expected 0.."
-                        + std::to_string(ranks - 1) + ")");
+        return badAt(path,
+            Message("error.json.rank_missing")
+                .with("rank", std::to_string(rank))
+                .with("expected", rankRange(0, ranks - 1)));
     return {};
 }
 
@@ -120,38 +136,50 @@ Status validateItems(const Scenario& s)
         const WorkloadItem& item = s.workload.items[i];
         const std::string path = at("$.workload", i);
         if (item.name.empty())
-            return badInput(path + ".name: empty (expected a unique name)");
+            return badAt(
+                path + ".name", Message("error.json.empty").with("expected", Message("error.expects.unique_name")));
+        const Message uniqueNames("error.expects.unique_names");
         if (!names.insert(item.name).second)
-            return badInput(path + ".name: '" + item.name + "' is used twice (expected unique names)");
+            return badAt(path + ".name",
+                Message("error.says.used_twice").with("value", item.name).with("expected", uniqueNames));
         const std::string& chinese = item.nameZh.empty() ? item.name : item.nameZh;
         if (!chineseNames.insert(chinese).second)
-            return badInput(path + (item.nameZh.empty() ? ".name: '" : ".name_zh: '") + chinese
-                            + "' is used twice (expected unique names)");
+            return badAt(path + (item.nameZh.empty() ? ".name" : ".name_zh"),
+                Message("error.says.used_twice").with("value", chinese).with("expected", uniqueNames));
         if (item.size == 0)
-            return badInput(path + ".size: zero (expected a positive size such as \"24 GB\")");
+            return badAt(path + ".size",
+                Message("error.says.zero")
+                    .with("expected", Message("error.expects.positive_size_such_as").with("example", "\"24 GB\"")));
         if (item.size > kMaxBytes)
-            return badInput(path + ".size: larger than 1 PB");
+            return badAt(path + ".size", Message("error.says.larger_than_pb"));
         Bytes next = 0;
         for (size_t k = 0; k < item.shards.size(); ++k) {
             const Shard& sh = item.shards[k];
             const std::string sp = at(path + ".shards", k);
             if (sh.offset != next)
-                return badInput(sp + ".offset: " + std::to_string(sh.offset) + " (expected " + std::to_string(next)
-                                + ": shards must cover the item in order without gaps or overlap)");
+                return badAt(sp + ".offset",
+                    Message("error.says.shard_offset")
+                        .with("offset", std::to_string(sh.offset))
+                        .with("next", std::to_string(next)));
             if (sh.size == 0)
-                return badInput(sp + ".size: zero (expected a positive size)");
+                return badAt(
+                    sp + ".size", Message("error.says.zero").with("expected", Message("error.expects.positive_size")));
             next += sh.size;
             std::set<int> seen;
             for (size_t o = 0; o < sh.owners.size(); ++o) {
                 if (Status st = checkRank(sh.owners[o], s.ranks(), at(sp + ".owners", o)); !st)
                     return st;
                 if (!seen.insert(sh.owners[o]).second)
-                    return badInput(at(sp + ".owners", o) + ": rank " + std::to_string(sh.owners[o]) + " listed twice");
+                    return badAt(at(sp + ".owners", o),
+                        Message("error.says.listed_twice").with("rank", std::to_string(sh.owners[o])));
             }
         }
         if (!item.shards.empty() && next != item.size)
-            return badInput(path + ".shards: they add up to " + std::to_string(next) + " bytes but the item has "
-                            + std::to_string(item.size) + " (expected shards that cover the whole item)");
+            return badAt(path + ".shards",
+                Message("error.says.shards_sum")
+                    .with("sum", std::to_string(next))
+                    .with("size", std::to_string(item.size))
+                    .with("expected", Message("error.expects.whole_item")));
     }
     return {};
 }
@@ -159,13 +187,16 @@ Status validateItems(const Scenario& s)
 Status validateOp(const Scenario& s, const Op& op, const std::string& path)
 {
     if (op.buckets < 1 || op.buckets > 100000)
-        return badInput(path + ".buckets: " + std::to_string(op.buckets) + " (expected 1 to 100000)");
+        return badAt(path + ".buckets",
+            Message("error.says.value_expected")
+                .with("value", std::to_string(op.buckets))
+                .with("expected", Message("error.expects.range").with("lo", "1").with("hi", "100000")));
     const WorkloadItem* item = op.item.empty() ? nullptr : s.workload.find(op.item);
     if (!op.item.empty() && !item)
-        return badInput(path + ".item: '" + op.item + "' is not a workload item");
+        return badAt(path + ".item", Message("error.says.not_item").with("value", op.item));
     if (op.kind == OpKind::Compute) {
         if (!(op.flops >= 0) || op.flops > 1e24)
-            return badInput(path + ".flops: expected a non-negative amount of work below 1e24 FLOP");
+            return badAt(path + ".flops", Message("error.says.flops"));
         return {};
     }
     if (op.kind == OpKind::SendRecv) {
@@ -174,32 +205,35 @@ Status validateOp(const Scenario& s, const Op& op, const std::string& path)
         if (Status st = checkRank(op.peer, s.ranks(), path + ".to"); !st)
             return st;
         if (op.root == op.peer)
-            return badInput(path + ".to: a rank cannot send to itself");
+            return badAt(path + ".to", Message("error.says.send_to_itself"));
     } else {
         if (op.group.empty() && s.ranks() == 0)
-            return badInput(path + ".group: the collective has no rank (expected at least one)");
+            return badAt(path + ".group", Message("error.says.no_rank"));
         std::set<int> seen;
         for (size_t g = 0; g < op.group.size(); ++g) {
             if (Status st = checkRank(op.group[g], s.ranks(), at(path + ".group", g)); !st)
                 return st;
             if (!seen.insert(op.group[g]).second)
-                return badInput(at(path + ".group", g) + ": rank " + std::to_string(op.group[g]) + " listed twice");
+                return badAt(at(path + ".group", g),
+                    Message("error.says.listed_twice").with("rank", std::to_string(op.group[g])));
         }
         const std::vector<int> group = s.groupOf(op);
         if (op.algorithm == Algorithm::Direct && group.size() > static_cast<size_t>(kMaxDirectRanks))
-            return badInput(path + ".algorithm: direct on " + std::to_string(group.size()) + " ranks (expected at most "
-                            + std::to_string(kMaxDirectRanks) + ": every rank sends to every other, n(n-1) transfers;"
-                            " use ring, tree or auto for larger groups)");
+            return badAt(path + ".algorithm",
+                Message("error.says.direct_too_large")
+                    .with("ranks", std::to_string(group.size()))
+                    .with("max", std::to_string(kMaxDirectRanks)));
         if ((op.kind == OpKind::Reduce || op.kind == OpKind::Broadcast)
             && std::find(group.begin(), group.end(), op.root) == group.end())
-            return badInput(path + ".root: rank " + std::to_string(op.root) + " is not in the group");
+            return badAt(path + ".root", Message("error.says.root_not_in_group").with("rank", std::to_string(op.root)));
     }
     if (op.kind == OpKind::AllGatherV && !item)
-        return badInput(path + ".item: all_gather_v needs an item (each rank contributes the bytes it owns of it)");
+        return badAt(path + ".item", Message("error.says.gather_v_item"));
     if (!op.bytes && !item)
-        return badInput(path + ".bytes: missing (expected a size, or an item whose size to use)");
+        return badAt(
+            path + ".bytes", Message("error.json.missing").with("expected", Message("error.expects.size_or_item")));
     if (op.bytes && (*op.bytes == 0 || *op.bytes > kMaxBytes))
-        return badInput(path + ".bytes: expected a size between 1 byte and 1 PB");
+        return badAt(path + ".bytes", Message("error.says.bytes_range"));
     return {};
 }
 
@@ -213,8 +247,10 @@ Status validateScenario(const Scenario& s)
         const ScenarioMesh& m = *s.mesh;
         for (int size : {m.tp, m.cp, m.pp, m.dp})
             if (size < 1 || size > kMaxTopologyGpus)
-                return badInput("$.mesh: " + std::to_string(size) + " is not a size of a mesh axis (expected 1 to "
-                                + std::to_string(kMaxTopologyGpus) + ")");
+                return badAt("$.mesh",
+                    Message("error.says.mesh_size")
+                        .with("size", std::to_string(size))
+                        .with("max", std::to_string(kMaxTopologyGpus)));
         std::vector<std::string> axes;
         std::string axis;
         for (char c : m.order + ",") {
@@ -228,10 +264,16 @@ Status validateScenario(const Scenario& s)
         std::vector<std::string> sorted = axes;
         std::sort(sorted.begin(), sorted.end());
         if (sorted != std::vector<std::string>{"cp", "dp", "pp", "tp"})
-            return badInput("$.mesh.order: '" + m.order + "' (expected the four axes tp, cp, pp, dp in some order, innermost first)");
+            return badAt("$.mesh.order",
+                Message("error.json.unknown_value")
+                    .with("value", m.order)
+                    .with("expected", Message("error.expects.mesh_order")));
     }
     if (s.iterations < 1 || s.iterations > 100000)
-        return badInput("$.iterations: " + std::to_string(s.iterations) + " (expected 1 to 100000)");
+        return badAt("$.iterations",
+            Message("error.says.value_expected")
+                .with("value", std::to_string(s.iterations))
+                .with("expected", Message("error.expects.range").with("lo", "1").with("hi", "100000")));
     if (Status st = validateItems(s); !st)
         return st;
     for (size_t i = 0; i < s.program.size(); ++i)
@@ -239,25 +281,31 @@ Status validateScenario(const Scenario& s)
             return st;
     const Perturbations& p = s.perturbations;
     if (p.slowdown.size() > static_cast<size_t>(s.ranks()))
-        return badInput("$.perturbations.slowdown: " + std::to_string(p.slowdown.size()) + " factors for "
-                        + std::to_string(s.ranks()) + " ranks (expected at most one per rank)");
+        return badAt("$.perturbations.slowdown",
+            Message("error.says.too_many_factors")
+                .with("count", std::to_string(p.slowdown.size()))
+                .with("ranks", std::to_string(s.ranks())));
     for (size_t r = 0; r < p.slowdown.size(); ++r)
         if (!(p.slowdown[r] >= 0.01 && p.slowdown[r] <= 1000))
-            return badInput(at("$.perturbations.slowdown", r) + ": expected a factor between 0.01 and 1000 (1 = normal speed)");
+            return badAt(at("$.perturbations.slowdown", r), Message("error.says.factor_range"));
     if (!(p.jitterPct >= 0 && p.jitterPct <= 100))
-        return badInput("$.perturbations.jitter_pct: expected 0 to 100");
+        return badAt(
+            "$.perturbations.jitter_pct", Message("error.says.expected_range").with("lo", "0").with("hi", "100"));
     for (size_t i = 0; i < p.delays.size(); ++i) {
         const std::string path = at("$.perturbations.delays", i);
         if (Status st = checkRank(p.delays[i].rank, s.ranks(), path + ".rank"); !st)
             return st;
         if (p.delays[i].op < 0 || static_cast<size_t>(p.delays[i].op) >= s.program.size())
-            return badInput(path + ".op: no program step " + std::to_string(p.delays[i].op));
+            return badAt(path + ".op", Message("error.says.no_step").with("step", std::to_string(p.delays[i].op)));
         if (!(p.delays[i].ms >= 0 && p.delays[i].ms <= 1e6))
-            return badInput(path + ".ms: expected 0 to 1e6 ms");
+            return badAt(path + ".ms", Message("error.says.expected_range").with("lo", "0").with("hi", "1e6 ms"));
         if (p.delays[i].iteration < -1 || p.delays[i].iteration >= s.iterations)
-            return badInput(path + ".iteration: " + std::to_string(p.delays[i].iteration) + " is not an iteration of the scenario, which runs "
-                            + std::to_string(s.iterations) + " (expected 0.." + std::to_string(s.iterations - 1)
-                            + ", or -1 for every iteration)");
+            return badAt(path + ".iteration",
+                Message("error.says.no_such_iteration")
+                    .with("iteration", std::to_string(p.delays[i].iteration))
+                    .with("count", std::to_string(s.iterations))
+                    .with("lo", "0")
+                    .with("hi", std::to_string(s.iterations - 1)));
     }
     for (size_t i = 0; i < p.mismatches.size(); ++i) {
         const Mismatch& m = p.mismatches[i];
@@ -266,9 +314,10 @@ Status validateScenario(const Scenario& s)
             return st;
         if (m.op < 0 || static_cast<size_t>(m.op) >= s.program.size()
             || !isCollective(s.program[static_cast<size_t>(m.op)].kind))
-            return badInput(path + ".op: step " + std::to_string(m.op) + " is not a collective of the program");
+            return badAt(path + ".op", Message("error.says.step_not_collective").with("step", std::to_string(m.op)));
         if (m.iteration < 0 || m.iteration >= s.iterations)
-            return badInput(path + ".iteration: expected 0.." + std::to_string(s.iterations - 1));
+            return badAt(path + ".iteration",
+                Message("error.says.expected_rank_range").with("lo", "0").with("hi", std::to_string(s.iterations - 1)));
         if (m.type == Mismatch::Type::WrongOp && !isCollective(m.replacement))
             return badInput(path + ".replacement: expected a collective");
     }

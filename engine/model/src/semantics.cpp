@@ -10,9 +10,11 @@ Status sameLengths(const char* what, const RankValues& in)
 {
     for (size_t r = 1; r < in.size(); ++r)
         if (in[r].size() != in[0].size())
-            return badInput(std::string(what) + " needs buffers of one length on every rank: rank 0 has "
-                            + std::to_string(in[0].size()) + " elements, rank " + std::to_string(r) + " has "
-                            + std::to_string(in[r].size()) + " (use all_gather_v for unequal pieces)");
+            return badInput(Message("error.line.buffers_unequal")
+                                .with("op", what)
+                                .with("first", std::to_string(in[0].size()))
+                                .with("rank", std::to_string(r))
+                                .with("other", std::to_string(in[r].size())));
     return {};
 }
 
@@ -31,13 +33,13 @@ Result<RankValues> applyCollective(OpKind kind, const RankValues& in, int root, 
 {
     const int n = static_cast<int>(in.size());
     if (n == 0)
-        return badInput("a collective needs at least one rank");
+        return badInput(Message("error.line.collective_no_rank"));
     if ((kind == OpKind::Reduce || kind == OpKind::Broadcast || kind == OpKind::SendRecv) && (root < 0 || root >= n))
-        return badInput("root rank " + std::to_string(root) + " does not exist");
+        return badInput(Message("error.line.root_missing").with("rank", std::to_string(root)));
     RankValues out = in;
     switch (kind) {
     case OpKind::Compute:
-        return badInput("compute is not a collective");
+        return badInput(Message("error.line.compute_not_collective"));
     case OpKind::AllReduce:
     case OpKind::ReduceScatterAllGather: {
         if (Status st = sameLengths(opName(kind), in); !st)
@@ -73,8 +75,9 @@ Result<RankValues> applyCollective(OpKind kind, const RankValues& in, int root, 
         if (Status st = sameLengths("reduce_scatter", in); !st)
             return st.error();
         if (in[0].size() % static_cast<size_t>(n) != 0)
-            return badInput("reduce_scatter needs a length divisible by the " + std::to_string(n) + " ranks (got "
-                            + std::to_string(in[0].size()) + ")");
+            return badInput(Message("error.line.reduce_scatter_divisible")
+                                .with("ranks", std::to_string(n))
+                                .with("length", std::to_string(in[0].size())));
         const auto s = sum(in);
         const size_t slice = s.size() / static_cast<size_t>(n);
         for (int r = 0; r < n; ++r)
@@ -83,7 +86,7 @@ Result<RankValues> applyCollective(OpKind kind, const RankValues& in, int root, 
     }
     case OpKind::SendRecv:
         if (peer < 0 || peer >= n || peer == root)
-            return badInput("send_recv needs a receiver other than the sender");
+            return badInput(Message("error.line.send_recv_self"));
         out[static_cast<size_t>(peer)] = in[static_cast<size_t>(root)];
         return out;
     }

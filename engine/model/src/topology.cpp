@@ -114,6 +114,12 @@ std::optional<LinkKind> linkKindFromName(std::string_view name)
 
 namespace {
 
+// "PATH: what" of a topology checked in memory (error.at_path); a reader puts its file in front.
+Error badTopologyAt(const std::string& path, Message what)
+{
+    return badInput(Message("error.at_path").with("path", path).with("what", std::move(what)));
+}
+
 // A rate as a message shows it: "%g" (1e-305, 250), never 300 digits.
 std::string formatRate(double v)
 {
@@ -140,9 +146,12 @@ Status checkNodes(const Topology& t)
             std::swap(a, b);
         const int gpuNode = t.nodeOf(a), switchNode = t.nodeOf(b);
         if (switchNode >= 0 && switchNode != gpuNode)
-            return badInput(at("links", i) + ": joins GPU '" + t.vertexId(a) + "' of node " + std::to_string(gpuNode)
-                            + " to switch '" + t.vertexId(b) + "' of node " + std::to_string(switchNode)
-                            + " (a GPU reaches only the switches of its own node and the shared network, node -1: put them on one node)");
+            return badTopologyAt(at("links", i),
+                Message("error.says.gpu_to_other_node")
+                    .with("gpu", t.vertexId(a))
+                    .with("gpu_node", std::to_string(gpuNode))
+                    .with("switch", t.vertexId(b))
+                    .with("switch_node", std::to_string(switchNode)));
     }
     for (size_t i = 0; i < t.switches.size(); ++i) {
         const SwitchNode& s = t.switches[i];
@@ -151,9 +160,11 @@ Status checkNodes(const Topology& t)
         std::vector<std::string> nodes;
         for (int n : gpuNodes)
             nodes.push_back(std::to_string(n));
-        return badInput(at("switches", i) + ".node: switch '" + s.id + "' is on node " + std::to_string(s.node)
-                        + ", which has no GPU (expected a node of the GPUs, " + shortList(nodes, 8)
-                        + ", or -1 for network hardware shared by all nodes)");
+        return badTopologyAt(at("switches", i) + ".node",
+            Message("error.says.switch_without_gpu")
+                .with("switch", s.id)
+                .with("node", std::to_string(s.node))
+                .with("nodes", shortList(nodes, 8)));
     }
     return {};
 }
@@ -163,10 +174,12 @@ Status checkNodes(const Topology& t)
 Status validateTopology(const Topology& t)
 {
     if (t.gpus.empty())
-        return badInput("$.topology.gpus: the topology has no GPU (expected at least one)");
+        return badTopologyAt("$.topology.gpus", Message("error.says.no_gpu"));
     if (t.gpus.size() > static_cast<size_t>(kMaxTopologyGpus))
-        return badInput("$.topology.gpus: " + std::to_string(t.gpus.size()) + " GPUs (expected at most "
-                        + std::to_string(kMaxTopologyGpus) + ", the largest topology ShardLab simulates)");
+        return badTopologyAt("$.topology.gpus",
+            Message("error.says.too_many_gpus")
+                .with("count", std::to_string(t.gpus.size()))
+                .with("max", std::to_string(kMaxTopologyGpus)));
     // Ids viewed, not copied, and each element's JSON path written only for an error: a topology of
     // 65,536 GPUs has some 300,000 links.
     std::unordered_set<std::string_view> ids;
@@ -175,40 +188,59 @@ Status validateTopology(const Topology& t)
     for (size_t i = 0; i < t.gpus.size(); ++i) {
         const Gpu& g = t.gpus[i];
         if (g.id.empty())
-            return badInput(at("gpus", i) + ".id: empty (expected a unique name such as \"gpu" + std::to_string(i) + "\")");
+            return badTopologyAt(at("gpus", i) + ".id",
+                Message("error.json.empty")
+                    .with("expected",
+                        Message("error.expects.unique_name_such_as")
+                            .with("example", "\"gpu" + std::to_string(i) + "\"")));
         if (!ids.insert(g.id).second)
-            return badInput(at("gpus", i) + ".id: '" + g.id + "' is used twice (expected unique ids)");
+            return badTopologyAt(at("gpus", i) + ".id",
+                Message("error.says.used_twice")
+                    .with("value", g.id)
+                    .with("expected", Message("error.expects.unique_ids")));
         if (g.memory == 0)
-            return badInput(at("gpus", i) + ".memory: zero (expected the GPU's memory, e.g. \"16 GB\")");
+            return badTopologyAt(at("gpus", i) + ".memory",
+                Message("error.says.zero").with("expected", Message("error.expected.memory")));
         if (g.memory < kMinGpuMemory || g.memory > kMaxBytes)
-            return badInput(at("gpus", i) + ".memory: " + std::to_string(g.memory) + " bytes (expected the GPU's memory, from 1 MB to 1 PB)");
+            return badTopologyAt(at("gpus", i) + ".memory",
+                Message("error.says.value_bytes")
+                    .with("value", std::to_string(g.memory))
+                    .with("expected", Message("error.expects.memory_range")));
         if (!(g.tflops >= kMinTflops) || g.tflops > kMaxTflops)
-            return badInput(at("gpus", i) + ".tflops: " + formatRate(g.tflops) + " (expected a compute rate in TFLOP/s from 0.001 to 100000)");
+            return badTopologyAt(at("gpus", i) + ".tflops",
+                Message("error.says.value_expected")
+                    .with("value", formatRate(g.tflops))
+                    .with("expected", Message("error.expects.tflops")));
         if (g.memBandwidthGBps < 0)
-            return badInput(at("gpus", i) + ".mem_bandwidth: negative");
+            return badTopologyAt(at("gpus", i) + ".mem_bandwidth", Message("error.says.negative"));
         if (g.memBandwidthGBps != 0 && !(g.memBandwidthGBps >= kMinBandwidthGBps && g.memBandwidthGBps <= kMaxBandwidthGBps))
-            return badInput(at("gpus", i) + ".mem_bandwidth: expected a bandwidth from 1 MB/s to 100 TB/s");
+            return badTopologyAt(at("gpus", i) + ".mem_bandwidth", Message("error.says.bandwidth"));
     }
     for (size_t i = 0; i < t.switches.size(); ++i) {
         if (t.switches[i].id.empty())
-            return badInput(at("switches", i) + ".id: empty (expected a unique name)");
+            return badTopologyAt(at("switches", i) + ".id",
+                Message("error.json.empty").with("expected", Message("error.expects.unique_name")));
         if (!ids.insert(t.switches[i].id).second)
-            return badInput(at("switches", i) + ".id: '" + t.switches[i].id + "' is used twice (expected unique ids)");
+            return badTopologyAt(at("switches", i) + ".id",
+                Message("error.says.used_twice")
+                    .with("value", t.switches[i].id)
+                    .with("expected", Message("error.expects.unique_ids")));
     }
     for (size_t i = 0; i < t.links.size(); ++i) {
         const Link& l = t.links[i];
         if (!ids.count(l.a))
-            return badInput(at("links", i) + ".from: '" + l.a + "' is not a GPU or switch of this topology");
+            return badTopologyAt(at("links", i) + ".from", Message("error.says.not_in_topology").with("value", l.a));
         if (!ids.count(l.b))
-            return badInput(at("links", i) + ".to: '" + l.b + "' is not a GPU or switch of this topology");
+            return badTopologyAt(at("links", i) + ".to", Message("error.says.not_in_topology").with("value", l.b));
         if (l.a == l.b)
-            return badInput(at("links", i) + ": joins '" + l.a + "' to itself");
+            return badTopologyAt(at("links", i), Message("error.says.self_link").with("value", l.a));
         if (!(l.bandwidthGBps >= kMinBandwidthGBps) || l.bandwidthGBps > kMaxBandwidthGBps)
-            return badInput(at("links", i) + ".bandwidth: expected a bandwidth from 1 MB/s to 100 TB/s");
+            return badTopologyAt(at("links", i) + ".bandwidth", Message("error.says.bandwidth"));
         if (!(l.latencyUs >= 0) || l.latencyUs > kMaxLatencyUs)
-            return badInput(at("links", i) + ".latency_us: expected between 0 and 1e6 microseconds");
+            return badTopologyAt(at("links", i) + ".latency_us", Message("error.says.latency"));
         if (l.count < 1 || l.count > 1024)
-            return badInput(at("links", i) + ".count: expected 1 to 1024 links");
+            return badTopologyAt(
+                at("links", i) + ".count", Message("error.says.link_count").with("lo", "1").with("hi", "1024"));
     }
     return checkNodes(t);
 }

@@ -77,18 +77,18 @@ Result<std::vector<VerifiedRank>> verifyCollective(
     OpKind kind, const std::vector<int>& group, std::uint64_t elements, int root, int peer)
 {
     if (!isCollective(kind))
-        return badInput("verification needs a collective, not compute");
+        return badInput(Message("error.line.verify_compute"));
     if (group.empty())
-        return badInput("verification needs at least one rank in the group");
+        return badInput(Message("error.line.verify_no_rank"));
     const auto posOf = [&](int rank) -> long {
         const auto it = std::find(group.begin(), group.end(), rank);
         return it == group.end() ? -1 : static_cast<long>(it - group.begin());
     };
     const bool rooted = kind == OpKind::Reduce || kind == OpKind::Broadcast || kind == OpKind::SendRecv;
     if (rooted && posOf(root) < 0)
-        return badInput("root rank " + std::to_string(root) + " is not in the collective's group");
+        return badInput(Message("error.line.verify_root").with("rank", std::to_string(root)));
     if (kind == OpKind::SendRecv && posOf(peer) < 0)
-        return badInput("receiving rank " + std::to_string(peer) + " is not in the collective's group");
+        return badInput(Message("error.line.verify_receiver").with("rank", std::to_string(peer)));
 
     std::uint64_t m = std::max<std::uint64_t>(1, elements);
     if (kind == OpKind::ReduceScatter)
