@@ -316,11 +316,12 @@ Result<CalibrationResult> fitProfile(const CalibrationData& data, const Calibrat
     std::set<int> rankCounts;
     for (const CalibrationSample& s : data.samples) {
         if (!isCollective(s.kind) || s.kind == OpKind::Compute)
-            return badInput(std::string("calibration sample of '") + opName(s.kind) + "': not a collective");
+            return badInput(Message("calibration.error.sample_not_collective").with("op", opName(s.kind)));
         if (s.ranks < 2 || s.ranks > data.topology.rankCount())
-            return badInput("calibration sample of " + std::string(opName(s.kind)) + " on " + std::to_string(s.ranks)
-                            + " GPUs: the machine has " + std::to_string(data.topology.rankCount())
-                            + " (expected 2 or more, at most that)");
+            return badInput(Message("calibration.error.sample_ranks")
+                                .with("op", opName(s.kind))
+                                .with("ranks", s.ranks)
+                                .with("count", data.topology.rankCount()));
         if (!(s.measuredUs > 0) || !std::isfinite(s.measuredUs) || s.bytes == 0) {
             result.notes.push_back(Message("calibration.note.no_time").with("collective", opName(s.kind)).with("size", formatBinaryBytes(s.bytes)));
             continue;
@@ -329,7 +330,7 @@ Result<CalibrationResult> fitProfile(const CalibrationData& data, const Calibrat
         rankCounts.insert(s.ranks);
     }
     if (samples.size() < 3)
-        return badInput("calibration needs at least 3 measured collective times (got " + std::to_string(samples.size()) + ")");
+        return badInput(Message("calibration.error.too_few_samples").with("count", std::to_string(samples.size())));
     CalibrationData usable = data;
     usable.samples = samples;
 

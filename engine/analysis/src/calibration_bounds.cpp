@@ -54,9 +54,12 @@ Status checkCalibratedProfile(const CostProfile& p, std::size_t samples)
             within("$.corrections." + key.text() + "[" + std::to_string(k) + "].factor", points[k].factor, kMinCorrectionFactor,
                    kMaxCorrectionFactor, false);
     if (!path.empty())
-        return badInput("calibration: " + path + " would be " + number(value) + " (expected " + number(lo) + " to " + number(hi)
-                        + "); the measurements do not determine it (" + std::to_string(samples)
-                        + " collective times): measure more sizes and rank counts; nothing was saved");
+        return badInput(Message("calibration.error.undetermined")
+                            .with("path", path)
+                            .with("value", number(value))
+                            .with("lo", number(lo))
+                            .with("hi", number(hi))
+                            .with("samples", std::to_string(samples)));
     // and `--profile NAME` reads it back (the loader's own ranges)
     if (auto back = profileFromJson(profileToJson(p), "the calibrated profile"); !back)
         return back.error();

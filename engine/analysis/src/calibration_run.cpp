@@ -18,18 +18,19 @@ Result<CalibrationResult> runCalibration(const CalibrationPlan& plan, const Cali
                                          const CalibrationHooks& hooks)
 {
     if (!hooks.topology || !hooks.measure)
-        return badInput("calibration needs a way to read the machine and to measure collectives");
+        return badInput(Message("calibration.error.no_hooks"));
     auto machine = hooks.topology();
     if (!machine)
         return machine.error();
     const int available = machine->rankCount();
     const int gpus = plan.gpus > 0 ? plan.gpus : available;
     if (gpus > available)
-        return badInput("--gpus " + std::to_string(gpus) + ": this machine has " + std::to_string(available) + " GPU"
-                        + (available == 1 ? "" : "s"));
+        return badInput(Message(available == 1 ? "calibration.error.gpus_one" : "calibration.error.gpus_many")
+                            .with("option", "--gpus")
+                            .with("gpus", gpus)
+                            .with("count", available));
     if (gpus < 2)
-        return badInput("calibration measures collectives between GPUs: it needs 2 or more (this machine has "
-                        + std::to_string(available) + ")");
+        return badInput(Message("calibration.error.needs_two").with("count", available));
     CalibrationData data;
     data.topology = machine->firstGpus(gpus);
     data.host = hooks.host ? hooks.host() : "";
@@ -38,7 +39,7 @@ Result<CalibrationResult> runCalibration(const CalibrationPlan& plan, const Cali
         counts = {2, gpus};
     for (int r : counts)
         if (r < 2 || r > gpus)
-            return badInput("rank count " + std::to_string(r) + ": expected 2 to " + std::to_string(gpus));
+            return badInput(Message("calibration.error.rank_count").with("count", r).with("max", gpus));
     const std::vector<Bytes> sizes = plan.sizes.empty() ? defaultCalibrationSizes() : plan.sizes;
     std::set<std::string> names;
     for (const Gpu& g : data.topology.gpus)
@@ -61,9 +62,11 @@ Result<CalibrationResult> runCalibration(const CalibrationPlan& plan, const Cali
                 return rows.error();
             for (const SweepRow& row : *rows) {
                 if (row.wrong > 0)
-                    return runFailed(std::string(opName(kind)) + " on " + std::to_string(r) + " GPUs at "
-                                     + formatBinaryBytes(row.bytes) + ": " + std::to_string(row.wrong)
-                                     + " wrong elements; fix the machine before calibrating on it");
+                    return runFailed(Message("calibration.error.wrong_elements")
+                                         .with("collective", opName(kind))
+                                         .with("ranks", r)
+                                         .with("size", formatBinaryBytes(row.bytes))
+                                         .with("wrong", std::to_string(row.wrong)));
                 data.samples.push_back({kind, r, row.bytes, row.timeUs});
             }
             ++done;

@@ -79,7 +79,7 @@ Status fillMeasuredTimes(CollectiveComparison& c, const SweepMeasure& measure)
         if (!rows)
             return rows.error();
         if (rows->empty() || !(rows->front().timeUs > 0))
-            return runFailed(std::string("measuring ") + opName(kind) + " of " + formatBytes(c.bytes) + " returned no time");
+            return runFailed(Message("calibration.error.no_time").with("op", opName(kind)).with("size", formatBytes(c.bytes)));
         return rows->front().timeUs;
     };
     auto ar = once(OpKind::AllReduce);

@@ -125,13 +125,13 @@ Result<Scenario> rescaleScenario(const Scenario& base, const Topology& tpl, int 
     const RescaleNotes notes{englishNotes, messages};
     const int n0 = base.ranks();
     if (gpus < 1 || gpus > kMaxTopologyGpus)
-        return badInput("a scaling point needs 1 to " + std::to_string(kMaxTopologyGpus) + " GPUs (got " + std::to_string(gpus) + ")");
+        return badInput(Message("scaling.error.point_gpus").with("max", kMaxTopologyGpus).with("gpus", gpus));
     if (n0 < 1 || tpl.rankCount() < 1)
-        return badInput("the scenario has no GPU to scale from");
+        return badInput(Message("scaling.error.no_gpu"));
     Scenario s = base;
     s.topology = scaleOut(tpl, gpus);
     if (s.topology.rankCount() != gpus)
-        return badInput("the topology " + tpl.name + " cannot be widened to " + std::to_string(gpus) + " GPUs");
+        return badInput(Message("scaling.error.cannot_widen").with("topology", tpl.name).with("gpus", gpus));
     // Weak scaling: work per rank fixed, so what is split grows with the ranks.
     const double grow = mode == ScalingMode::Weak ? static_cast<double>(gpus) / n0 : 1.0;
     std::vector<int> all(static_cast<size_t>(gpus));
@@ -147,8 +147,10 @@ Result<Scenario> rescaleScenario(const Scenario& base, const Topology& tpl, int 
             const double scaled = std::round(static_cast<double>(item.size) * grow);
             item.size = static_cast<Bytes>(std::max(1.0, scaled));
             if (item.size < static_cast<Bytes>(gpus))
-                return badInput("'" + item.name + "' (" + formatBytes(item.size) + ") cannot be split over "
-                                + std::to_string(gpus) + " ranks");
+                return badInput(Message("scaling.error.cannot_split")
+                                    .with("item", item.name)
+                                    .with("size", formatBytes(item.size))
+                                    .with("ranks", gpus));
             item.shards = evenShards(item.size, gpus);
             for (int r = 0; r < gpus; ++r)
                 item.shards[static_cast<size_t>(r)].owners = {r};
@@ -175,14 +177,12 @@ Result<Scenario> rescaleScenario(const Scenario& base, const Topology& tpl, int 
             continue;
         }
         if (op.kind == OpKind::SendRecv)
-            return badInput(path + ": a send/recv between two ranks cannot be rescaled to other GPU counts "
-                                   "(scaling curves need collectives over every rank)");
+            return badInput(Message("scaling.error.send_recv").with("path", path));
         if (!op.group.empty()) {
             std::vector<int> g = op.group;
             std::sort(g.begin(), g.end());
             if (g != baseRanks)
-                return badInput(path + ".group: the collective runs on some ranks only; scaling curves need collectives "
-                                       "over every rank (remove the group)");
+                return badInput(Message("scaling.error.partial_group").with("path", path + ".group").with("group", "group"));
             op.group.clear();
         }
         if ((op.kind == OpKind::Reduce || op.kind == OpKind::Broadcast) && op.root >= gpus) {
@@ -211,7 +211,7 @@ Result<Scenario> rescaleScenario(const Scenario& base, const Topology& tpl, int 
                 removeOp(s, static_cast<int>(i));
     }
     if (Status st = validateScenario(s); !st)
-        return badInput("the scenario rescaled to " + std::to_string(gpus) + " GPUs is not valid: " + st.error().message);
+        return badInput(Message("scaling.error.rescaled_invalid").with("gpus", gpus).with("reason", messageOf(st.error())));
     return s;
 }
 
@@ -362,7 +362,7 @@ Result<ScalingCurve> scalingCurve(const Scenario& base, const ScalingOptions& o)
     std::sort(counts.begin(), counts.end());
     counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
     if (counts.front() < 1 || counts.back() > kMaxTopologyGpus)
-        return badInput("GPU counts must lie between 1 and " + std::to_string(kMaxTopologyGpus));
+        return badInput(Message("scaling.error.counts_range").with("max", kMaxTopologyGpus));
     CostProfile profile = CostProfile::defaults();
     if (o.profile)
         profile = *o.profile;

@@ -20,13 +20,13 @@ Result<std::vector<Bytes>> parseSizeRange(const std::string& spec)
         while (std::getline(ss, part, ',')) {
             auto b = parseBenchSize(part);
             if (!b)
-                return badInput("--sizes: " + b.error().message);
+                return badInput(Message("sweep.error.in_option").with("option", "--sizes").with("what", messageOf(b.error())));
             if (*b == 0)
-                return badInput("--sizes: a size of 0 bytes measures nothing");
+                return badInput(Message("sweep.error.in_option").with("option", "--sizes").with("what", Message("sweep.error.zero_size")));
             sizes.push_back(*b);
         }
         if (sizes.empty())
-            return badInput("--sizes: empty (expected START:END:FACTOR or a list such as 64K,1M,16M)");
+            return badInput(Message("sweep.error.in_option").with("option", "--sizes").with("what", Message("sweep.error.sizes_empty").with("form", "START:END:FACTOR").with("example", "64K,1M,16M")));
         return sizes;
     }
     std::stringstream ss(spec);
@@ -37,20 +37,20 @@ Result<std::vector<Bytes>> parseSizeRange(const std::string& spec)
     auto start = parseBenchSize(a);
     auto end = parseBenchSize(b);
     if (!start)
-        return badInput("--sizes START: " + start.error().message);
+        return badInput(Message("sweep.error.in_option").with("option", "--sizes START").with("what", messageOf(start.error())));
     if (!end)
-        return badInput("--sizes END: " + end.error().message);
+        return badInput(Message("sweep.error.in_option").with("option", "--sizes END").with("what", messageOf(end.error())));
     long factor = 2;
     if (!f.empty()) {
         char* e = nullptr;
         factor = std::strtol(f.c_str(), &e, 10);
         if (*e || factor < 2 || factor > 1024)
-            return badInput("--sizes FACTOR: '" + f + "' (expected a whole number from 2 to 1024)");
+            return badInput(Message("sweep.error.in_option").with("option", "--sizes FACTOR").with("what", Message("sweep.error.factor").with("value", f).with("lo", "2").with("hi", "1024")));
     }
     if (*start == 0)
-        return badInput("--sizes START: a size of 0 bytes measures nothing");
+        return badInput(Message("sweep.error.in_option").with("option", "--sizes START").with("what", Message("sweep.error.zero_size")));
     if (*end < *start)
-        return badInput("--sizes: END (" + b + ") is smaller than START (" + a + ")");
+        return badInput(Message("sweep.error.in_option").with("option", "--sizes").with("what", Message("sweep.error.end_before_start").with("end_name", "END").with("end", b).with("start_name", "START").with("start", a)));
     for (Bytes s = *start; s <= *end && sizes.size() < 64; s *= static_cast<Bytes>(factor))
         sizes.push_back(s);
     return sizes;
@@ -71,11 +71,11 @@ Bytes roundBenchSize(OpKind kind, Bytes bytes, int ranks)
 Status checkSweepRequest(OpKind kind, int gpus, const std::vector<Bytes>& sizes)
 {
     if (!isCollective(kind))
-        return badInput("bench: '" + std::string(opName(kind)) + "' is not a collective");
+        return badInput(Message("sweep.error.not_collective").with("command", "bench").with("op", opName(kind)));
     if (sizes.empty())
-        return badInput("bench: no sizes to measure");
+        return badInput(Message("sweep.error.no_sizes").with("command", "bench"));
     if (kind == OpKind::SendRecv && gpus != 2)
-        return badInput("send_recv is measured between two GPUs (--gpus 2)");
+        return badInput(Message("sweep.error.send_recv_pair").with("option", "--gpus 2"));
     return {};
 }
 
