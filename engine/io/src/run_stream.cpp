@@ -380,13 +380,24 @@ Status RunStreamReader::readHeader(const json& doc, const std::string& text, con
     return {};
 }
 
+namespace {
+
+// A count that a chunk or the result states under `key` ("first_span", "spans"), checked by the
+// caller against what has arrived: a whole number.
+long long statedCount(const json& doc, const char* key)
+{
+    return detail::integerAt(detail::member(doc, "$", key), std::string("$.") + key, 0, 1LL << 50);
+}
+
+} // namespace
+
 // A chunk: the spans, collectives and iteration marks that follow those that arrived.
 void RunStreamReader::readChunk(const json& doc)
 {
     using namespace detail;
     const Scenario& scenario = m_header->scenario;
     auto expectAt = [&](const char* key, size_t have) {
-        const long long first = integerAt(member(doc, "$", key), std::string("$.") + key, 0, 1LL << 50);
+        const long long first = statedCount(doc, key);
         if (static_cast<size_t>(first) != have)
             failAt(std::string("$.") + key, "is " + std::to_string(first) + " but " + std::to_string(have)
                                                + " have arrived (a chunk is missing or repeated)");
@@ -436,7 +447,7 @@ Status RunStreamReader::readResult(const json& doc, const std::string& where)
     if (ranks != m_run.ranks)
         failAt("$.ranks", std::to_string(ranks) + " but the scenario has " + std::to_string(m_run.ranks));
     auto count = [&](const char* key, size_t have) {
-        const long long n = integerAt(member(doc, "$", key), std::string("$.") + key, 0, 1LL << 50);
+        const long long n = statedCount(doc, key);
         if (static_cast<size_t>(n) != have)
             failAt(std::string("$.") + key, "the run has " + std::to_string(n) + " but " + std::to_string(have)
                                                + " arrived");
