@@ -36,10 +36,12 @@ Scenario cluster()
         const char* name;
         ItemKind kind;
         double gb;
-    } items[] = {{"parameters", ItemKind::Parameters, 640}, {"gradients", ItemKind::Gradients, 640},
-        {"optimizer state", ItemKind::OptimizerState, 1280}, {"activations", ItemKind::Activations, 2560}};
+    } items[] = {{"parameters", ItemKind::Parameters, 640},
+                 {"gradients", ItemKind::Gradients, 640},
+                 {"optimizer state", ItemKind::OptimizerState, 1280},
+                 {"activations", ItemKind::Activations, 2560}};
     for (const auto& it : items) {
-        WorkloadItem item {it.name, it.kind, static_cast<Bytes>(it.gb * 1e9), {}};
+        WorkloadItem item{it.name, it.kind, static_cast<Bytes>(it.gb * 1e9), {}};
         item.shards = evenShards(item.size, 64);
         for (int r = 0; r < 64; ++r)
             item.shards[static_cast<size_t>(r)].owners = {r};
@@ -90,7 +92,7 @@ int main(int argc, char** argv)
         // the imbalance and its warning change
         const int item = i % 4, shard = (i * 7) % 64, from = shard, to = (shard + 1) % 64;
         t.start();
-        const Status st = Edits::dropShards(doc, {ShardRef {item, shard, from}}, to, false);
+        const Status st = Edits::dropShards(doc, {ShardRef{item, shard, from}}, to, false);
         editMs.push_back(t.nsecsElapsed() / 1e6);
         if (!st) {
             std::fprintf(stderr, "edit failed: %s\n", st.error().message.c_str());
@@ -99,8 +101,8 @@ int main(int argc, char** argv)
         // check that the edit reached the diagram and the warnings
         const RankMemory& rm = page.feedback()->current().capacity.ranks[static_cast<size_t>(to)];
         if (scene->card(to)->gaugeText()
-                != QStringLiteral("%1 / %2").arg(
-                    QString::fromStdString(formatBytes(rm.owned)), QString::fromStdString(formatBytes(rm.capacity)))
+                != QStringLiteral("%1 / %2").arg(QString::fromStdString(formatBytes(rm.owned)),
+                                                 QString::fromStdString(formatBytes(rm.capacity)))
             || page.feedbackPanel()->warnings().isEmpty()) {
             std::fprintf(stderr, "the edit did not reach the gauges or the warnings\n");
             return 1;
@@ -116,9 +118,10 @@ int main(int argc, char** argv)
 
     std::printf("machine: %s\n", bench::machineDescription().c_str());
     std::printf("scenario: %d GPUs in %d nodes, %zu links, 256 shards; %d edits (each undone), offscreen\n",
-        doc.scenario().ranks(), doc.scenario().topology.nodeCount(), doc.scenario().topology.links.size(), edits);
-    std::printf(
-        "edit -> every gauge, tile, table and warning updated: median %.2f ms (target < 16 ms)\n", median(editMs));
+                doc.scenario().ranks(), doc.scenario().topology.nodeCount(), doc.scenario().topology.links.size(),
+                edits);
+    std::printf("edit -> every gauge, tile, table and warning updated: median %.2f ms (target < 16 ms)\n",
+                median(editMs));
     std::printf("undo of that edit:                                     median %.2f ms\n", median(undoMs));
     std::printf("full repaint of the diagram at fit-to-window:          median %.2f ms\n", median(paintMs));
     return median(editMs) < 16.0 ? 0 : 2;

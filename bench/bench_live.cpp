@@ -84,7 +84,8 @@ int main(int argc, char** argv)
         std::printf("# GPU%d: %s, sm_%d%d, %d SMs, %.1f GB\n", d.index, d.name.c_str(), d.computeMajor, d.computeMinor,
                     d.multiprocessors, static_cast<double>(d.memory) / 1e9);
 
-    std::printf("\n## Clock alignment and compute kernel\n\n| GPU | bound (us) | residual (us) | drift (ppm) | timer tick (ns) | compute kernel, whole chip (TFLOP/s) |\n|---:|---:|---:|---:|---:|---:|\n");
+    std::printf("\n## Clock alignment and compute kernel\n\n| GPU | bound (us) | residual (us) | drift (ppm) | timer "
+                "tick (ns) | compute kernel, whole chip (TFLOP/s) |\n|---:|---:|---:|---:|---:|---:|\n");
     for (int d = 0; d < gpus; ++d) {
         auto c = checkClockAlignment(d, 400);
         auto t = measureComputeTflops(d);

@@ -77,8 +77,8 @@ int main(int argc, char** argv)
     const double perCall = seconds / (collectives * callsPerCollective) * 1e9;
     std::printf("machine: %s\n", bench::machineDescription().c_str());
     std::printf("plugin: %s\n", path.c_str());
-    std::printf("host time per plugin call: %.1f ns (median of 7 runs of %d calls; file write-outs included)\n", perCall,
-                collectives * callsPerCollective);
+    std::printf("host time per plugin call: %.1f ns (median of 7 runs of %d calls; file write-outs included)\n",
+                perCall, collectives * callsPerCollective);
     std::printf("host time per collective (10 calls): %.2f us; record file: %.1f bytes per collective\n",
                 perCall * callsPerCollective / 1e3, static_cast<double>(bytes) / (7.0 * collectives));
     return 0;

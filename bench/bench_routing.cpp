@@ -34,7 +34,8 @@ Scenario allReduceStep(const Topology& t)
     s.topology = t;
     std::vector<int> all(static_cast<size_t>(t.rankCount()));
     std::iota(all.begin(), all.end(), 0);
-    s.workload.items = {WorkloadItem{"gradients", ItemKind::Gradients, 1'000'000'000ULL, {Shard{0, 1'000'000'000ULL, all}}}};
+    s.workload.items = {
+        WorkloadItem{"gradients", ItemKind::Gradients, 1'000'000'000ULL, {Shard{0, 1'000'000'000ULL, all}}}};
     Op compute;
     compute.kind = OpKind::Compute;
     compute.name = "backward";
@@ -60,7 +61,8 @@ int main(int argc, char** argv)
 {
     const int runs = argc > 1 ? std::atoi(argv[1]) : 5;
     const int largest = argc > 2 ? std::atoi(argv[2]) : kMaxTopologyGpus;
-    std::printf("bench_routing: routes, ring search and one simulated all-reduce step, one thread, median of %d\n", runs);
+    std::printf("bench_routing: routes, ring search and one simulated all-reduce step, one thread, median of %d\n",
+                runs);
     std::printf("machine: %s\n\n", bench::machineDescription().c_str());
     std::printf("%-28s %7s %6s %16s %14s %12s %14s\n", "topology", "GPUs", "nodes", "cost model (ms)", "sim step (ms)",
                 "step (ms)", "max RSS (MB)");
@@ -68,8 +70,11 @@ int main(int argc, char** argv)
         const char* name;
         int gpus;
     };
-    const Case cases[] = {{"one switch", 1000},          {"one switch", 10000},         {"one switch", 65536},
-                          {"8x H200 NVSwitch nodes, IB", 1024}, {"8x H200 NVSwitch nodes, IB", 8192},
+    const Case cases[] = {{"one switch", 1000},
+                          {"one switch", 10000},
+                          {"one switch", 65536},
+                          {"8x H200 NVSwitch nodes, IB", 1024},
+                          {"8x H200 NVSwitch nodes, IB", 8192},
                           {"8x H200 NVSwitch nodes, IB", 65536}};
     for (const Case& c : cases) {
         if (c.gpus > largest)

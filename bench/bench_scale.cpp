@@ -64,8 +64,8 @@ void row(const char* name, const Scenario& base, int gpus, int runs)
     double fastMs = 0, exactMs = 0;
     const double fast = simulateSeconds(*s, true, runs, &fastMs);
     const double exact = simulateSeconds(*s, false, gpus >= 65536 ? 1 : runs, &exactMs);
-    std::printf("%-34s %7d %6d %15.3f %15.3f %23.3f %10.3f %5s\n", name, gpus, s->topology.nodeCount(), point,
-                fast, exact, stepMs, fastMs == exactMs ? "yes" : "NO");
+    std::printf("%-34s %7d %6d %15.3f %15.3f %23.3f %10.3f %5s\n", name, gpus, s->topology.nodeCount(), point, fast,
+                exact, stepMs, fastMs == exactMs ? "yes" : "NO");
     std::fflush(stdout);
 }
 

@@ -13,7 +13,6 @@
 
 using namespace shardlab;
 
-
 int main(int argc, char** argv)
 {
     const int runs = argc > 1 ? std::atoi(argv[1]) : 5;

@@ -70,7 +70,8 @@ KernelWork threadKernelWork()
 {
     rusage ru{};
     getrusage(RUSAGE_THREAD, &ru);
-    return {ru.ru_majflt, static_cast<double>(ru.ru_stime.tv_sec) * 1e3 + static_cast<double>(ru.ru_stime.tv_usec) / 1e3};
+    return {ru.ru_majflt,
+            static_cast<double>(ru.ru_stime.tv_sec) * 1e3 + static_cast<double>(ru.ru_stime.tv_usec) / 1e3};
 }
 
 // Times every event the GUI thread handles, so that a stall can be traced to what caused it.
@@ -101,10 +102,12 @@ public:
         const KernelWork kernel1 = threadKernelWork();
         if (slowest.size() < 5 || ms > slowest.back().ms) {
             const char* name = receiver->metaObject()->className();
-            QString what = QString::fromLatin1(name) + QStringLiteral(" / event ") + QString::number(int(event->type()));
+            QString what =
+                QString::fromLatin1(name) + QStringLiteral(" / event ") + QString::number(int(event->type()));
             if (event->type() == QEvent::MetaCall)
                 what += QStringLiteral(" (queued call or signal)");
-            slowest.push_back({ms, cpuMs, kernel1.majorFaults - kernel0.majorFaults, kernel1.systemMs - kernel0.systemMs, what});
+            slowest.push_back(
+                {ms, cpuMs, kernel1.majorFaults - kernel0.majorFaults, kernel1.systemMs - kernel0.systemMs, what});
             std::sort(slowest.begin(), slowest.end(), [](const Slow& a, const Slow& b) { return a.ms > b.ms; });
             if (slowest.size() > 5)
                 slowest.pop_back();
@@ -184,8 +187,9 @@ std::pair<double, double> laneBytesPerSpan(const TimelineData& d)
     size_t tracks = 0, summaries = 0;
     for (const TimelineLane& l : d.lanes()) {
         for (const TimelineTrack* t : {&l.kinds[0], &l.kinds[1], &l.kinds[2], &l.paging})
-            tracks += (t->begin.capacity() + t->end.capacity() + t->reach.capacity() + t->covered.capacity()) * sizeof(double)
-                      + t->span.capacity() * sizeof(int);
+            tracks +=
+                (t->begin.capacity() + t->end.capacity() + t->reach.capacity() + t->covered.capacity()) * sizeof(double)
+                + t->span.capacity() * sizeof(int);
         summaries += l.summary.bytes();
     }
     const double n = static_cast<double>(std::max<size_t>(1, d.spanCount()));
@@ -211,7 +215,8 @@ void appendBench(const RunResult& run)
             recs.push_back(run.collectives[collective++]);
         std::vector<int> order(chunk.size());
         std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return chunk[size_t(x)].beginUs < chunk[size_t(y)].beginUs; });
+        std::stable_sort(order.begin(), order.end(),
+                         [&](int x, int y) { return chunk[size_t(x)].beginUs < chunk[size_t(y)].beginUs; });
         QElapsedTimer c;
         c.start();
         double cpu0 = threadCpuMs();
@@ -235,7 +240,8 @@ void appendBench(const RunResult& run)
         totalMs += ms;
     const Stats st = stats(slices);
     const Stats cpu = stats(cpuSlices);
-    std::printf("   streamed in %zu chunks (one per iteration, slices of 4,000 spans): %zu slices, median %.3f ms, p95 %.3f ms, max "
+    std::printf("   streamed in %zu chunks (one per iteration, slices of 4,000 spans): %zu slices, median %.3f ms, p95 "
+                "%.3f ms, max "
                 "%.2f ms (CPU max %.2f ms), %.0f ms in all\n",
                 run.iterations.size(), slices.size(), st.median, st.p95, st.max, cpu.max, totalMs);
 }
@@ -291,7 +297,8 @@ void redrawBench(int perRank)
         lod.push_back(ms);
         blockCount += n;
     };
-    const int repeat = qEnvironmentVariableIntValue("BENCH_REPEAT") > 0 ? qEnvironmentVariableIntValue("BENCH_REPEAT") : 1;
+    const int repeat =
+        qEnvironmentVariableIntValue("BENCH_REPEAT") > 0 ? qEnvironmentVariableIntValue("BENCH_REPEAT") : 1;
     for (int rep = 0; rep < repeat; ++rep) {
         for (int i = 0; i < 15; ++i)
             timed(zooms, [&] { view.zoomAt(0.7, centre); });
@@ -311,17 +318,22 @@ void redrawBench(int perRank)
     std::printf("1. redraw, 8 ranks x %d spans (%zu spans, %zu collectives), 1600x900 offscreen\n", perRank,
                 run->spans.size(), run->collectives.size());
     const auto [trackBytes, summaryBytes] = laneBytesPerSpan(*data);
-    std::printf("   lanes built in %.1f ms, %.1f bytes per span in tracks + %.1f in summaries (plus the %zu-byte Span itself); whole "
+    std::printf("   lanes built in %.1f ms, %.1f bytes per span in tracks + %.1f in summaries (plus the %zu-byte Span "
+                "itself); whole "
                 "run in view: median %.2f ms\n",
                 buildMs, trackBytes, summaryBytes, sizeof(Span), f.median);
     std::printf("   whole run in view, the level-of-detail pass alone: median %.2f ms\n", stats(fittedLod).median);
-    std::printf("   after a zoom or pan step (%zu steps): median %.2f ms, p95 %.2f ms, max %.2f ms  [target median <= 16 ms]\n",
-                steps.size(), s.median, s.p95, s.max);
-    std::printf("     after a zoom step (%zu): median %.2f ms, p95 %.2f ms; after a pan step (%zu): median %.2f ms, p95 %.2f ms\n",
+    std::printf(
+        "   after a zoom or pan step (%zu steps): median %.2f ms, p95 %.2f ms, max %.2f ms  [target median <= 16 ms]\n",
+        steps.size(), s.median, s.p95, s.max);
+    std::printf("     after a zoom step (%zu): median %.2f ms, p95 %.2f ms; after a pan step (%zu): median %.2f ms, "
+                "p95 %.2f ms\n",
                 zooms.size(), z.median, z.p95, pans.size(), p.median, p.p95);
-    std::printf("   the same, CPU time of the GUI thread: median %.2f ms, p95 %.2f ms, max %.2f ms\n", sc.median, sc.p95, sc.max);
+    std::printf("   the same, CPU time of the GUI thread: median %.2f ms, p95 %.2f ms, max %.2f ms\n", sc.median,
+                sc.p95, sc.max);
     std::printf("   of which the level-of-detail pass (all lanes, %.0f blocks a step): median %.2f ms, p95 %.2f ms\n",
-                static_cast<double>(blockCount) / static_cast<double>(std::max<size_t>(1, lod.size())), l.median, l.p95);
+                static_cast<double>(blockCount) / static_cast<double>(std::max<size_t>(1, lod.size())), l.median,
+                l.p95);
     view.setData(nullptr);
     data.reset();
     appendBench(*run);
@@ -376,9 +388,10 @@ void playbackBench(QApplication& app)
         app.processEvents(QEventLoop::AllEvents, 5);
     playback.pause();
     const double fps = (playback.framesEmitted() - before) / (static_cast<double>(wall.elapsed()) / 1e3);
-    std::printf("2. playback, 8 ranks, %zu spans, %zu collectives (activity index built in %.1f ms)\n", run->spans.size(),
-                run->collectives.size(), indexMs);
-    std::printf("   frame (activity at t + frame + cursor redraw): median %.3f ms, p95 %.3f ms, max %.3f ms\n", f.median, f.p95, f.max);
+    std::printf("2. playback, 8 ranks, %zu spans, %zu collectives (activity index built in %.1f ms)\n",
+                run->spans.size(), run->collectives.size(), indexMs);
+    std::printf("   frame (activity at t + frame + cursor redraw): median %.3f ms, p95 %.3f ms, max %.3f ms\n",
+                f.median, f.p95, f.max);
     std::printf("   playing for 2 s: %.1f frames per second  [target 60]  (%zu busy links seen)\n", fps, busyLinks);
 }
 
@@ -440,11 +453,12 @@ void measureStall(TimedApplication& app, RunPage& page, const std::function<void
     std::printf("   run finished after %lld ms; largest gap of a 5 ms timer: %.1f ms  [target <= 50 ms]\n",
                 static_cast<long long>(finishedAt), static_cast<double>(worst) / 1e3);
     std::printf("   the most work the GUI thread did between two ticks: %.1f ms of CPU time\n", worstCpu);
-    std::printf("   GUI thread CPU time meanwhile: %.0f ms (%.0f ms in the kernel, %ld pages read from disk); slowest events:\n",
+    std::printf("   GUI thread CPU time meanwhile: %.0f ms (%.0f ms in the kernel, %ld pages read from disk); slowest "
+                "events:\n",
                 cpu, kernel1.systemMs - kernel0.systemMs, kernel1.majorFaults - kernel0.majorFaults);
     for (const auto& slow : app.slowest)
-        std::printf("     %7.1f ms (CPU %6.1f ms, of it %.1f in the kernel; %ld pages read from disk)  %s\n", slow.ms, slow.cpuMs,
-                    slow.systemMs, slow.majorFaults, qPrintable(slow.what));
+        std::printf("     %7.1f ms (CPU %6.1f ms, of it %.1f in the kernel; %ld pages read from disk)  %s\n", slow.ms,
+                    slow.cpuMs, slow.systemMs, slow.majorFaults, qPrintable(slow.what));
 }
 
 void stallBench(TimedApplication& app)
@@ -455,7 +469,8 @@ void stallBench(TimedApplication& app)
     page.setScenario(bench::dataParallelStep(8, 700));
     app.processEvents();
     std::printf("3. event loop while a simulation streams in (run page shown)\n");
-    measureStall(app, page, [&] { page.run(); }, "simulated");
+    measureStall(
+        app, page, [&] { page.run(); }, "simulated");
 }
 
 // 5. The same while a profiled program streams in: `shardlab profile --live -- PROGRAM` through
@@ -471,9 +486,11 @@ void profileStallBench(TimedApplication& app, const QString& shardlab, const QSt
     QTemporaryDir out;
     RemoteTarget target;
     target.onThisMachine = true;
-    target.command = shardlab + QStringLiteral(" profile --live --out ") + out.path() + QStringLiteral(" -- ") + program;
+    target.command =
+        shardlab + QStringLiteral(" profile --live --out ") + out.path() + QStringLiteral(" -- ") + program;
     std::printf("5. event loop while a profiled program streams in: %s\n", qPrintable(program));
-    measureStall(app, page, [&] { page.runProfile(target, program, out.path()); }, "profiled");
+    measureStall(
+        app, page, [&] { page.runProfile(target, program, out.path()); }, "profiled");
 }
 
 void cancelBench(QApplication& app)
@@ -506,8 +523,9 @@ void cancelBench(QApplication& app)
         ms.push_back(static_cast<double>(took.nsecsElapsed()) / 1e6);
     }
     std::sort(ms.begin(), ms.end());
-    std::printf("4. cancel while a 64-rank simulation streams in, %d rounds: median %.1f ms, max %.1f ms  [target <= 200 ms]\n",
-                kRounds, ms[ms.size() / 2], ms.back());
+    std::printf(
+        "4. cancel while a 64-rank simulation streams in, %d rounds: median %.1f ms, max %.1f ms  [target <= 200 ms]\n",
+        kRounds, ms[ms.size() / 2], ms.back());
 }
 
 } // namespace
@@ -520,7 +538,8 @@ int main(int argc, char** argv)
     std::printf("bench_timeline (Qt %s, platform %s)\n", qVersion(), qPrintable(QGuiApplication::platformName()));
     double load[3] = {0, 0, 0};
     if (getloadavg(load, 3) == 3)
-        std::printf("load average at start: %.2f %.2f %.2f (other processes share the cores)\n", load[0], load[1], load[2]);
+        std::printf("load average at start: %.2f %.2f %.2f (other processes share the cores)\n", load[0], load[1],
+                    load[2]);
     std::printf("machine: %s\n\n", bench::machineDescription().c_str());
     // without an argument: 8 x 100,000 spans (a long simulation) and 8 x 1,000,000 (a profiled job)
     const int perRank = argc > 1 ? std::atoi(argv[1]) : 0;

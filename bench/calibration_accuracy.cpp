@@ -115,7 +115,8 @@ int reference()
             if (r.ranks != ranks)
                 continue;
             const double factor = busBandwidthFactor(r.kind, ranks);
-            const double measured = r.timeUs > 0 ? r.timeUs : static_cast<double>(r.bytes) / (r.busbwGBps / factor * 1e3);
+            const double measured =
+                r.timeUs > 0 ? r.timeUs : static_cast<double>(r.bytes) / (r.busbwGBps / factor * 1e3);
             const double model = m.collective(r.kind, r.bytes, g).timeUs;
             const double err = (model - measured) / measured * 100;
             errors.push_back(err);
@@ -173,7 +174,8 @@ int accuracy(const std::string& profileName, const std::string& presetId, const 
         return 2;
     }
     // uncalibrated: the built-in profile on the preset; calibrated: the profile on its machine
-    std::vector<AccuracyRow> before = predictSamples(*presetTopo, *samples, CostProfile::defaults(), CostProfile::defaults());
+    std::vector<AccuracyRow> before =
+        predictSamples(*presetTopo, *samples, CostProfile::defaults(), CostProfile::defaults());
     std::vector<AccuracyRow> after = predictSamples(*machine, *samples, *profile, *profile);
     for (size_t i = 0; i < after.size(); ++i) {
         after[i].startUs = before[i].startUs;
@@ -219,8 +221,10 @@ int main(int argc, char** argv)
         }
     }
     if (profile.empty() || files.empty()) {
-        std::fprintf(stderr, "usage: %s --reference\n       %s --profile NAME [--preset ID] [--topology PRESET] "
-                             "MEASURED.json...\n", argv[0], argv[0]);
+        std::fprintf(stderr,
+                     "usage: %s --reference\n       %s --profile NAME [--preset ID] [--topology PRESET] "
+                     "MEASURED.json...\n",
+                     argv[0], argv[0]);
         return 2;
     }
     return accuracy(profile, presetId, topology, files);

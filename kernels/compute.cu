@@ -65,9 +65,9 @@ __device__ __forceinline__ void stampIfLastBlock(std::uint64_t* endStamp, unsign
     }
 }
 
-__global__ void __launch_bounds__(kComputeThreads) computeKernel(float* data, std::size_t mask, std::uint64_t items,
-                                                                 std::uint64_t chunks, int rounds, std::uint64_t* endStamp,
-                                                                 unsigned* blocksDone)
+__global__ void __launch_bounds__(kComputeThreads)
+    computeKernel(float* data, std::size_t mask, std::uint64_t items, std::uint64_t chunks, int rounds,
+                  std::uint64_t* endStamp, unsigned* blocksDone)
 {
     // Chunk c is kComputeVisitsPerThread x blockDim.x consecutive visits; a block takes chunks
     // blockIdx.x, blockIdx.x + gridDim.x, ... (one each unless the grid had to be capped).
@@ -89,10 +89,9 @@ __global__ void __launch_bounds__(kComputeThreads) computeKernel(float* data, st
 // to *start (zeroed before the launch), and every block stops at that start + `nanoseconds`. A
 // block that the hardware could not place at once (an overlapping NCCL kernel held its SM) joins
 // late and stops at the same deadline, so the phase lasts what was asked however the blocks land.
-__global__ void __launch_bounds__(kComputeThreads) timedComputeKernel(float* data, std::size_t mask,
-                                                                      std::uint64_t nanoseconds, int rounds,
-                                                                      unsigned long long* start, std::uint64_t* endStamp,
-                                                                      unsigned* blocksDone)
+__global__ void __launch_bounds__(kComputeThreads)
+    timedComputeKernel(float* data, std::size_t mask, std::uint64_t nanoseconds, int rounds, unsigned long long* start,
+                       std::uint64_t* endStamp, unsigned* blocksDone)
 {
     __shared__ std::uint64_t deadline;
     if (threadIdx.x == 0) {
@@ -133,7 +132,7 @@ int launchCompute(float* data, std::size_t countPow2, std::uint64_t items, int r
     const std::uint64_t chunks = (items + perChunk - 1) / perChunk;
     const auto grid = static_cast<unsigned>(std::min<std::uint64_t>(chunks, 0x7fffffffULL));
     computeKernel<<<grid, kComputeThreads, 0, static_cast<cudaStream_t>(stream)>>>(data, countPow2 - 1, items, chunks,
-                                                                                 rounds, endStamp, blocksDone);
+                                                                                   rounds, endStamp, blocksDone);
     return static_cast<int>(cudaGetLastError());
 }
 

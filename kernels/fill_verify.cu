@@ -17,9 +17,15 @@ namespace {
 
 __device__ __forceinline__ float fraction(std::size_t j) { return static_cast<float>(j & 15u) * 0.0625f; }
 
-__device__ __forceinline__ float rankValue(int rank, std::size_t j) { return static_cast<float>(rank + 1) + fraction(j); }
+__device__ __forceinline__ float rankValue(int rank, std::size_t j)
+{
+    return static_cast<float>(rank + 1) + fraction(j);
+}
 
-__device__ __forceinline__ std::size_t firstIndex() { return blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; }
+__device__ __forceinline__ std::size_t firstIndex()
+{
+    return blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+}
 __device__ __forceinline__ std::size_t gridStride() { return static_cast<std::size_t>(gridDim.x) * blockDim.x; }
 
 __global__ void fillPatternKernel(float* buffer, std::size_t count, int rank, std::size_t offset)
@@ -97,7 +103,7 @@ int countWrongSum(const float* buffer, std::size_t count, float rankSum, int mem
     if (count == 0)
         return 0;
     countWrongSumKernel<<<gridFor(count), 256, 0, static_cast<cudaStream_t>(stream)>>>(buffer, count, rankSum, members,
-                                                                                      offset, wrong);
+                                                                                       offset, wrong);
     return launched();
 }
 
@@ -106,7 +112,8 @@ int countWrongCopy(const float* buffer, std::size_t count, int rank, std::size_t
 {
     if (count == 0)
         return 0;
-    countWrongCopyKernel<<<gridFor(count), 256, 0, static_cast<cudaStream_t>(stream)>>>(buffer, count, rank, offset, wrong);
+    countWrongCopyKernel<<<gridFor(count), 256, 0, static_cast<cudaStream_t>(stream)>>>(buffer, count, rank, offset,
+                                                                                        wrong);
     return launched();
 }
 

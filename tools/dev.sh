@@ -6,6 +6,7 @@
 #                       under AddressSanitizer + UBSan, the rest (GPU, MPI, live library) in the
 #                       build itself, and a short fuzzing run (SHARDLAB_QUICK=1: ctest of the build only)
 #   tools/dev.sh build  install what is missing and build only
+#   tools/dev.sh format rewrite every C++ and CUDA source as .clang-format says (`test` checks it)
 # Environment: BUILD_DIR (default build/dev; build/ci for `test`), SHARDLAB_CMAKE_ARGS (extra -D
 # options), JOBS (parallel build jobs, default: number of cores).
 #
@@ -29,7 +30,7 @@ packages=(
   libqcustomplot-dev nlohmann-json3-dev libcli11-dev libgtest-dev googletest zlib1g-dev
   libopenmpi-dev openmpi-bin
   fonts-noto-cjk fonts-dejavu-core xvfb xauth
-  dpkg-dev file clang-14 libclang-rt-14-dev
+  dpkg-dev file clang-14 libclang-rt-14-dev clang-format-14
   poppler-utils
   openssh-server openssh-client
 )
@@ -166,6 +167,32 @@ run_fuzzer() {
   return 1
 }
 
+# Every C++ and CUDA source as .clang-format has it (clang-format 14, Debian 12's). A file that
+# differs is named with what would change; `tools/dev.sh format` rewrites them all.
+check_format() {
+  local files log
+  log=$(mktemp)
+  mapfile -t files < <(sources)
+  if ! clang-format-14 --dry-run --Werror "${files[@]}" 2>"$log"; then
+    head -60 "$log"
+    echo "== these files differ from .clang-format; run tools/dev.sh format:"
+    grep -o '^[^:]*:[0-9]*:[0-9]*: error' "$log" | cut -d: -f1 | sort -u
+    rm -f "$log"
+    return 1
+  fi
+  rm -f "$log"
+  echo "${#files[@]} files as .clang-format has them"
+}
+
+# The C++ and CUDA sources: git's list in a checkout, else every such file outside build/.
+sources() {
+  if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git ls-files '*.cpp' '*.h' '*.cu' '*.cuh'
+  else
+    find . -path ./build -prune -o \( -name '*.cpp' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' \) -type f -print
+  fi
+}
+
 # Each stage's duration, printed at the end of the run (also when a stage fails).
 stage_names=()
 stage_secs=()
@@ -198,6 +225,9 @@ case "$mode" in
   build)
     configure_and_build OFF
     ;;
+  format)
+    sources | xargs clang-format-14 -i
+    ;;
   test)
     # GUI tests need no display; GPU tests skip with a message where no GPU is present.
     if [ -n "${SHARDLAB_QUICK:-}" ]; then
@@ -208,6 +238,7 @@ case "$mode" in
     # Each test runs once: under the sanitizers where that build has it, here otherwise (GPU, MPI,
     # and the tests of the live library, which the sanitizer build leaves out). This build makes
     # the package and only those tests.
+    stage "format" check_format
     stage "build (RelWithDebInfo)" configure_and_build ON unsanitized
     stage "package" check_package
     stage "sanitizers (build + ctest)" check_sanitizers

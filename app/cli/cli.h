@@ -199,8 +199,8 @@ int benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, bool json,
 int printRun(const Scenario& scenario, const RunResult& run, const RunArgs& args, Io io);
 // Writes the --trace file, streamed: the first iterations asked for by --trace-iterations, by
 // default as many as fit in kDefaultTraceEvents (exporters.h), saying so on standard error.
-bool writeTraceFile(const std::string& path, const std::string& iterations, const Scenario& scenario, const RunResult& run,
-                    Io io);
+bool writeTraceFile(const std::string& path, const std::string& iterations, const Scenario& scenario,
+                    const RunResult& run, Io io);
 
 // The "Detected by CUDA" section `topo` prints under this machine's matrix, in `language`.
 std::string formatDetectedDevices(const std::vector<LiveDevice>& devices, Language language = Language::English);

@@ -40,7 +40,8 @@ Result<CalibrationData> offlineData(const CalibrateArgs& a)
     } else {
         auto t = discoverTopology();
         if (!t)
-            return badInput("--measured needs the topology the measurements were made on: add --preset ID (" + t.error().message + ")");
+            return badInput("--measured needs the topology the measurements were made on: add --preset ID ("
+                            + t.error().message + ")");
         data.topology = *t;
     }
     auto samples = samplesFromSweepFiles(a.measured);
@@ -57,19 +58,26 @@ Result<CalibrationData> offlineData(const CalibrateArgs& a)
 
 void addCalibrate(CLI::App& app, Io io, Action& action)
 {
-    auto* cmd = app.add_subcommand("calibrate", "Measure collectives and compute on this machine's GPUs, fit a cost profile, "
-                                                "save it and print predicted against measured");
+    auto* cmd =
+        app.add_subcommand("calibrate", "Measure collectives and compute on this machine's GPUs, fit a cost profile, "
+                                        "save it and print predicted against measured");
     auto a = std::make_shared<CalibrateArgs>();
     cmd->add_option("--gpus", a->gpus, "GPUs to use (default: all)")->check(wholeNumber(2, 1LL << 16));
     cmd->add_option("--name", a->name, "Name of the saved profile (default 'calibrated'); use it with --profile NAME");
-    cmd->add_option("--sizes", a->sizes, "Sizes to measure, as for bench: START:END:FACTOR or a list, binary (1M = 1048576); default 8, then 16K:1G:4");
-    cmd->add_option("--collectives", a->collectives, "Collectives to measure (default: all_reduce,all_gather,reduce_scatter,"
-                                                     "broadcast,reduce)")
+    cmd->add_option(
+        "--sizes", a->sizes,
+        "Sizes to measure, as for bench: START:END:FACTOR or a list, binary (1M = 1048576); default 8, then 16K:1G:4");
+    cmd->add_option("--collectives", a->collectives,
+                    "Collectives to measure (default: all_reduce,all_gather,reduce_scatter,"
+                    "broadcast,reduce)")
         ->delimiter(',');
-    cmd->add_option("--ranks", a->ranks, "Rank counts to measure (default: 2 and all)")->delimiter(',')->check(wholeNumber(2, 1LL << 16));
+    cmd->add_option("--ranks", a->ranks, "Rank counts to measure (default: 2 and all)")
+        ->delimiter(',')
+        ->check(wholeNumber(2, 1LL << 16));
     cmd->add_option("--preset", a->preset, "Fit against this preset's topology instead of the machine's own");
-    cmd->add_option("--measured", a->measured, "Fit measurements made before (files of `shardlab bench --json`) instead of "
-                                               "measuring now");
+    cmd->add_option("--measured", a->measured,
+                    "Fit measurements made before (files of `shardlab bench --json`) instead of "
+                    "measuring now");
     cmd->add_flag("--no-corrections", a->noCorrections, "Fit link and protocol parameters only");
     cmd->add_flag("--no-save", a->noSave, "Do not save the profile");
     cmd->add_flag("--json", a->json, "Print JSON instead of the accuracy table");
@@ -79,12 +87,18 @@ void addCalibrate(CLI::App& app, Io io, Action& action)
             options.name = a->name;
             options.corrections = !a->noCorrections;
             if (a->name.empty() || a->name == "default" || a->name.find('/') != std::string::npos)
-                return reportError(badInput(io.say(Message("cli.error.profile_name").with("option", "--name").with("name", a->name).with("default", "default"))), io);
+                return reportError(badInput(io.say(Message("cli.error.profile_name")
+                                                       .with("option", "--name")
+                                                       .with("name", a->name)
+                                                       .with("default", "default"))),
+                                   io);
             if (!a->noSave) { // the profile saved must not be one of the measurements read
                 std::vector<NamedFile> measured;
                 for (const std::string& m : a->measured)
                     measured.push_back({"the measured file", m});
-                if (Status st = refuseClashingFiles({{"--name", (profileDirectory() / (a->name + ".json")).string()}}, measured); !st)
+                if (Status st = refuseClashingFiles({{"--name", (profileDirectory() / (a->name + ".json")).string()}},
+                                                    measured);
+                    !st)
                     return reportError(st.error(), io);
             }
             Result<CalibrationResult> result = Error{};
@@ -95,9 +109,11 @@ void addCalibrate(CLI::App& app, Io io, Action& action)
                 result = fitProfile(*data, options);
             } else {
                 if (!liveBuiltIn()) {
-                    io.err << "shardlab: " << io.say(Message("cli.error.calibrate_no_live")
-                                                         .with("why", errorMessage(liveBuildInfo()))
-                                                         .with("command", "shardlab calibrate --measured FILE.json... --preset ID")) << "\n";
+                    io.err << "shardlab: "
+                           << io.say(Message("cli.error.calibrate_no_live")
+                                         .with("why", errorMessage(liveBuildInfo()))
+                                         .with("command", "shardlab calibrate --measured FILE.json... --preset ID"))
+                           << "\n";
                     return kExitBadInput;
                 }
                 CalibrationPlan plan;
@@ -115,8 +131,9 @@ void addCalibrate(CLI::App& app, Io io, Action& action)
                         auto k = opFromName(c);
                         if (!k || *k == OpKind::Compute || *k == OpKind::SendRecv || *k == OpKind::AllGatherV
                             || *k == OpKind::ReduceScatterAllGather)
-                            return reportError(badInput("--collectives: '" + c + "' (expected all_reduce, all_gather, "
-                                                        "reduce_scatter, broadcast or reduce)"),
+                            return reportError(badInput("--collectives: '" + c
+                                                        + "' (expected all_reduce, all_gather, "
+                                                          "reduce_scatter, broadcast or reduce)"),
                                                io);
                         plan.kinds.push_back(*k);
                     }
@@ -129,15 +146,17 @@ void addCalibrate(CLI::App& app, Io io, Action& action)
                     hooks.topology = [t]() -> Result<Topology> { return *t; };
                 }
                 hooks.progress = [io](int done, int total, const std::string& what) {
-                    io.err << io.say(Message("calibration.cli.progress").with("done", done).with("total", total).with("what", what))
+                    io.err << io.say(
+                        Message("calibration.cli.progress").with("done", done).with("total", total).with("what", what))
                            << "\n";
                     return true;
                 };
                 result = runCalibration(plan, options, hooks);
             }
             if (!result)
-                return reportError(suggestInstead(result.error(), "`shardlab calibrate --measured FILE.json... --preset ID` "
-                                                                  "(a fit of sweeps measured elsewhere)"),
+                return reportError(suggestInstead(result.error(),
+                                                  "`shardlab calibrate --measured FILE.json... --preset ID` "
+                                                  "(a fit of sweeps measured elsewhere)"),
                                    io);
             io.out << (a->json ? calibrationJson(*result) : formatAccuracyTable(*result, io.language()));
             if (!a->noSave) {

@@ -160,7 +160,11 @@ CLI::Validator traceIterationsCount()
 
 Message presetTooSmall(const std::string& preset, int has, int asked)
 {
-    return Message("cli.error.preset_too_small").with("preset", preset).with("has", has).with("option", "--gpus").with("asked", asked);
+    return Message("cli.error.preset_too_small")
+        .with("preset", preset)
+        .with("has", has)
+        .with("option", "--gpus")
+        .with("asked", asked);
 }
 
 Message sweepCollectiveChoices()
@@ -177,7 +181,8 @@ Error suggestInstead(Error error, const std::string& alternative)
     // the live library's advice, "use `shardlab sim` to simulate", names the command that fits
     const std::string advice = "use `shardlab sim` to simulate";
     const std::string instead = "instead, use " + alternative;
-    for (size_t at = error.message.find(advice); at != std::string::npos; at = error.message.find(advice, at + instead.size()))
+    for (size_t at = error.message.find(advice); at != std::string::npos;
+         at = error.message.find(advice, at + instead.size()))
         error.message.replace(at, advice.size(), instead);
     return error;
 }

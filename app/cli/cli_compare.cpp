@@ -42,13 +42,14 @@ std::string comparisonTable(const CollectiveComparison& c, const ChoiceConsequen
                       + "\n";
     // columns aligned by terminal columns (a Chinese character takes two)
     const std::size_t label = 26, widths[] = {22, 30, 22};
-    auto line = [&](const std::string& first, const std::string (&cells)[3]) {
+    auto line = [&](const std::string& first, const std::string(&cells)[3]) {
         out += leftAligned(first, label);
         for (size_t i = 0; i < 3; ++i)
             out += " " + rightAligned(cells[i], widths[i]);
         out += "\n";
     };
-    line("", {say(Message("compare.col.all_reduce")), say(Message("compare.col.rs_ag")), say(Message("compare.col.rs_only"))});
+    line("", {say(Message("compare.col.all_reduce")), say(Message("compare.col.rs_ag")),
+              say(Message("compare.col.rs_only"))});
     auto row = [&](const char* id, auto text) {
         line(say(Message(id)), {text(*sides[0]), text(*sides[1]), text(*sides[2])});
     };
@@ -60,8 +61,8 @@ std::string comparisonTable(const CollectiveComparison& c, const ChoiceConsequen
         row("compare.row.time_measured",
             [](const ComparisonSide& s) { return s.measuredUs ? formatMicros(*s.measuredUs) : std::string("-"); });
     row("compare.row.example", [](const ComparisonSide& s) { return valuesText(s.exampleResult.at(0)); });
-    out += "\n" + say(comparisonMessage(c)) + "\n\n" + say(Message("cli.choosing_wrongly").with("sentence", wrong.sentenceMessage))
-           + "\n";
+    out += "\n" + say(comparisonMessage(c)) + "\n\n"
+           + say(Message("cli.choosing_wrongly").with("sentence", wrong.sentenceMessage)) + "\n";
     return out;
 }
 
@@ -81,8 +82,9 @@ nlohmann::json sideJson(const ComparisonSide& s)
 
 void addCompare(CLI::App& app, Io io, Action& action)
 {
-    auto* cmd = app.add_subcommand("compare", "All-reduce against reduce-scatter + all-gather: what each rank holds, memory, "
-                                              "bytes moved and time");
+    auto* cmd =
+        app.add_subcommand("compare", "All-reduce against reduce-scatter + all-gather: what each rank holds, memory, "
+                                      "bytes moved and time");
     struct Args {
         int gpus = 0;
         std::string bytes = "1G";
@@ -119,10 +121,11 @@ void addCompare(CLI::App& app, Io io, Action& action)
                 return reportError(badInput(unknownPresetMessage(a->preset)), io);
             // as `bench --sim`: a preset's own GPUs, never a cluster made up without saying so
             if (a->gpus > topo->rankCount())
-                return reportError(badInput(io.say(Message("cli.error.choose_larger_preset")
-                                                       .with("problem", presetTooSmall(a->preset, topo->rankCount(), a->gpus))
-                                                       .with("example", "2x8-h100-ib"))),
-                                   io);
+                return reportError(
+                    badInput(io.say(Message("cli.error.choose_larger_preset")
+                                        .with("problem", presetTooSmall(a->preset, topo->rankCount(), a->gpus))
+                                        .with("example", "2x8-h100-ib"))),
+                    io);
             const Topology t = topo->firstGpus(a->gpus);
             auto profile = loadProfile(a->profile);
             if (!profile)
@@ -135,22 +138,25 @@ void addCompare(CLI::App& app, Io io, Action& action)
                 if (Status st = fillMeasuredTimes(c, liveSweepMeasure()); !st)
                     return reportError(st.error(), io);
             // the course's wrong choice: all-reduce where each rank's piece had to be concatenated
-            const ChoiceConsequence wrong = consequenceOfChoosing(OpKind::AllReduce, Need::ConcatenationOnEveryRank, a->gpus,
-                                                                  *bytes / static_cast<Bytes>(a->gpus));
+            const ChoiceConsequence wrong = consequenceOfChoosing(OpKind::AllReduce, Need::ConcatenationOnEveryRank,
+                                                                  a->gpus, *bytes / static_cast<Bytes>(a->gpus));
             if (!a->json) {
-                io.out << comparisonTable(c, wrong,
-                                          Message("compare.table.where").with("topology", t.name).with("profile", profile->name),
-                                          io.language());
+                io.out << comparisonTable(
+                    c, wrong, Message("compare.table.where").with("topology", t.name).with("profile", profile->name),
+                    io.language());
                 return kExitOk;
             }
-            nlohmann::json doc = {{"bytes", c.bytes}, {"ranks", c.ranks}, {"topology", t.name}, {"profile", profile->name},
+            nlohmann::json doc = {{"bytes", c.bytes},
+                                  {"ranks", c.ranks},
+                                  {"topology", t.name},
+                                  {"profile", profile->name},
                                   {"sentence", c.sentence}};
             doc["all_reduce"] = sideJson(c.allReduce);
             doc["reduce_scatter_all_gather"] = sideJson(c.reduceScatterAllGather);
             doc["reduce_scatter_only"] = sideJson(c.reduceScatterOnly);
             doc["wrong_choice"] = {{"chosen", opName(wrong.chosen)}, {"needed", opName(wrong.right)},
-                                   {"correct", wrong.correct},      {"inputs", wrong.inputs},
-                                   {"expected", wrong.expected},    {"got", wrong.got},
+                                   {"correct", wrong.correct},       {"inputs", wrong.inputs},
+                                   {"expected", wrong.expected},     {"got", wrong.got},
                                    {"sentence", wrong.sentence}};
             io.out << doc.dump(2) << "\n";
             return kExitOk;

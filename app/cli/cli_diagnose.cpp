@@ -13,7 +13,8 @@ namespace shardlab::cli {
 
 void addDiagnose(CLI::App& app, Io io, Action& action)
 {
-    auto* cmd = app.add_subcommand("diagnose", "Simulate a scenario and apply the course's diagnostic handbook to the run");
+    auto* cmd =
+        app.add_subcommand("diagnose", "Simulate a scenario and apply the course's diagnostic handbook to the run");
     struct Args {
         std::string file;
         bool json = false;
@@ -21,8 +22,9 @@ void addDiagnose(CLI::App& app, Io io, Action& action)
         std::string profile;
     };
     auto a = std::make_shared<Args>();
-    cmd->add_option("FILE", a->file,
-                    "Scenario file (.shardlab.json), or a recorded run: a result file, a folder or file `shardlab import` reads")
+    cmd->add_option(
+           "FILE", a->file,
+           "Scenario file (.shardlab.json), or a recorded run: a result file, a folder or file `shardlab import` reads")
         ->required();
     cmd->add_flag("--json", a->json, "Print the findings as JSON");
     cmd->add_flag("--no-scaling", a->noScaling, "Do not compute the strong-scaling curve used as evidence");

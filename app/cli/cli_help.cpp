@@ -135,7 +135,8 @@ Message usageErrorMessage(const std::string& what)
     if (std::regex_match(what, m, required))
         return Message("cli.usage.required").with("option", m[1].str());
     if (std::regex_match(what, m, extras))
-        return Message(m[1].str() == "argument was" ? "cli.usage.extra" : "cli.usage.extras").with("arguments", m[2].str());
+        return Message(m[1].str() == "argument was" ? "cli.usage.extra" : "cli.usage.extras")
+            .with("arguments", m[2].str());
     if (std::regex_match(what, m, conversion))
         return Message("cli.usage.conversion").with("option", m[1].str()).with("value", m[2].str());
     if (std::regex_match(what, m, missingValue))
@@ -147,14 +148,20 @@ Message usageErrorMessage(const std::string& what)
     if (std::regex_match(what, m, invalid)) {
         const std::string option = m[1].str(), rest = m[2].str();
         std::smatch v;
-        Message why = std::regex_match(rest, v, notWhole)
-                          ? Message("cli.usage.not_whole").with("value", v[1].str()).with("lo", v[2].str()).with("hi", v[3].str())
-                      : std::regex_match(rest, v, notNumber)
-                          ? Message("cli.usage.not_number").with("value", v[1].str()).with("lo", v[2].str()).with("hi", v[3].str())
-                      : std::regex_match(rest, v, outOfRange)
-                          ? Message("cli.usage.out_of_range").with("value", v[1].str()).with("lo", v[2].str()).with("hi", v[3].str())
-                      : std::regex_match(rest, v, notLanguage) ? Message("cli.usage.not_language").with("value", v[1].str()).with("en", "en").with("zh", "zh")
-                                                               : verbatim(rest);
+        Message why =
+            std::regex_match(rest, v, notWhole)
+                ? Message("cli.usage.not_whole").with("value", v[1].str()).with("lo", v[2].str()).with("hi", v[3].str())
+            : std::regex_match(rest, v, notNumber) ? Message("cli.usage.not_number")
+                                                         .with("value", v[1].str())
+                                                         .with("lo", v[2].str())
+                                                         .with("hi", v[3].str())
+            : std::regex_match(rest, v, outOfRange) ? Message("cli.usage.out_of_range")
+                                                          .with("value", v[1].str())
+                                                          .with("lo", v[2].str())
+                                                          .with("hi", v[3].str())
+            : std::regex_match(rest, v, notLanguage)
+                ? Message("cli.usage.not_language").with("value", v[1].str()).with("en", "en").with("zh", "zh")
+                : verbatim(rest);
         return Message("cli.usage.option").with("option", option).with("what", std::move(why));
     }
     return verbatim(what);

@@ -32,7 +32,8 @@ Result<ImportedJob> importWithProgress(const std::vector<std::string>& files, co
     ImportOptions options;
     options.machine = machine;
     options.progress = [&](std::uint64_t done, std::uint64_t total) {
-        progress.update(static_cast<long long>(done >> 20), static_cast<long long>(std::max<std::uint64_t>(total >> 20, 1)));
+        progress.update(static_cast<long long>(done >> 20),
+                        static_cast<long long>(std::max<std::uint64_t>(total >> 20, 1)));
         return true;
     };
     auto job = importFiles(paths, options);
@@ -44,16 +45,18 @@ Result<ImportedJob> importRecordedRun(const std::string& path)
 {
     auto job = importWithProgress({path}, std::nullopt);
     if (job && job->sweep)
-        return badInput(path + ": an nccl-tests sweep, not a job's run: `shardlab import FILE --preset ID` shows it beside the "
-                               "simulation");
+        return badInput(
+            path
+            + ": an nccl-tests sweep, not a job's run: `shardlab import FILE --preset ID` shows it beside the "
+              "simulation");
     return job;
 }
 
 void addImport(CLI::App& app, Io io, Action& action)
 {
-    auto* cmd = app.add_subcommand("import",
-                                   "Show a run other tools recorded: PyTorch profiler traces (one per rank), NCCL Inspector logs, "
-                                   "Flight Recorder dumps, nccl-tests -J output, ShardLab result files");
+    auto* cmd = app.add_subcommand(
+        "import", "Show a run other tools recorded: PyTorch profiler traces (one per rank), NCCL Inspector logs, "
+                  "Flight Recorder dumps, nccl-tests -J output, ShardLab result files");
     struct Args {
         std::vector<std::string> files;
         RunArgs run;
@@ -61,12 +64,15 @@ void addImport(CLI::App& app, Io io, Action& action)
         std::string preset;
     };
     auto a = std::make_shared<Args>();
-    cmd->add_option("FILES", a->files, "The job's files, or the folder that holds them (one format, every rank)")->required();
+    cmd->add_option("FILES", a->files, "The job's files, or the folder that holds them (one format, every rank)")
+        ->required();
     cmd->add_flag("--json", a->run.json, "Print one JSON object instead of the table");
     cmd->add_option("--result", a->run.result, "Result file to write (open it in the app, diagnose or report it)");
     cmd->add_option("--trace", a->run.trace, "Chrome trace to write (Perfetto, chrome://tracing)");
-    cmd->add_option("--csv", a->run.csvPrefix, "Also write PREFIX-ranks.csv, PREFIX-collectives.csv and PREFIX-spans.csv");
-    cmd->add_option("--machine", a->machine, "Topology preset the job ran on (default: H200s on NVSwitch, one per rank)");
+    cmd->add_option("--csv", a->run.csvPrefix,
+                    "Also write PREFIX-ranks.csv, PREFIX-collectives.csv and PREFIX-spans.csv");
+    cmd->add_option("--machine", a->machine,
+                    "Topology preset the job ran on (default: H200s on NVSwitch, one per rank)");
     cmd->add_option("--preset", a->preset, "nccl-tests output: topology preset to simulate beside the measured rows");
     cmd->callback([=, &action] {
         action = [=]() -> int {
@@ -89,9 +95,10 @@ void addImport(CLI::App& app, Io io, Action& action)
                 return kExitOk;
             }
             if (!a->preset.empty())
-                return reportError(badInput("--preset is for nccl-tests output (a sweep); for a job's run, --machine names the "
-                                            "machine it ran on"),
-                                   io);
+                return reportError(
+                    badInput("--preset is for nccl-tests output (a sweep); for a job's run, --machine names the "
+                             "machine it ran on"),
+                    io);
             std::ostream& said = a->run.json ? io.err : io.out;
             said << io.say(Message("import.read")
                                .with("format", Message(importFormatMessageId(job->format)))

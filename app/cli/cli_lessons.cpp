@@ -15,10 +15,7 @@ namespace shardlab::cli {
 namespace {
 
 // The lessons folder (shardlab/base/resources.h says where it is looked for).
-std::filesystem::path defaultLessonDir()
-{
-    return lessonDirectory();
-}
+std::filesystem::path defaultLessonDir() { return lessonDirectory(); }
 
 struct LessonArgs {
     std::string dir;
@@ -68,9 +65,11 @@ void printLesson(const Lesson& lesson, Language lang, std::ostream& out)
                    .with("title", lesson.title.in(lang))
                    .with("course", lesson.course.in(lang)))
         << "\n";
-    out << say(Message("lessons.show.scenario").with("path", lesson.scenarioPath().lexically_normal().string())) << "\n";
+    out << say(Message("lessons.show.scenario").with("path", lesson.scenarioPath().lexically_normal().string()))
+        << "\n";
     if (!lesson.compareScenario.empty())
-        out << say(Message("lessons.show.compare").with("path", lesson.compareScenarioPath().lexically_normal().string()))
+        out << say(
+            Message("lessons.show.compare").with("path", lesson.compareScenarioPath().lexically_normal().string()))
             << "\n";
     out << "\n" << lesson.summary.in(lang) << "\n\n" << say(Message("lessons.show.steps")) << "\n";
     for (size_t i = 0; i < lesson.steps.size(); ++i) {
@@ -100,7 +99,8 @@ void printLesson(const Lesson& lesson, Language lang, std::ostream& out)
             out << "      " << say(Message("lessons.show.hint").with("hint", q.hint.in(lang))) << "\n";
     }
     out << "\n"
-        << say(Message("lessons.show.answer_with").with("command", "shardlab lessons check " + lesson.id + " ANSWER --question N"))
+        << say(Message("lessons.show.answer_with")
+                   .with("command", "shardlab lessons check " + lesson.id + " ANSWER --question N"))
         << "\n";
 }
 
@@ -149,9 +149,12 @@ void addLessons(CLI::App& app, Io io, Action& action)
             if (a->json) {
                 nlohmann::json list = nlohmann::json::array();
                 for (const Lesson& l : loaded->lessons)
-                    list.push_back({{"id", l.id}, {"order", l.order}, {"title", l.title.in(lang)},
-                        {"course", l.course.in(lang)}, {"scenario", l.scenarioPath().lexically_normal().string()},
-                        {"questions", l.questions.size()}});
+                    list.push_back({{"id", l.id},
+                                    {"order", l.order},
+                                    {"title", l.title.in(lang)},
+                                    {"course", l.course.in(lang)},
+                                    {"scenario", l.scenarioPath().lexically_normal().string()},
+                                    {"questions", l.questions.size()}});
                 io.out << list.dump(2) << "\n";
                 return kExitOk;
             }

@@ -30,7 +30,8 @@ std::string machineLabel(int gpus)
 int benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, bool json, int warmup, int iterations, Io io)
 {
     if (!liveBuiltIn()) {
-        io.err << "shardlab: " << io.say(Message("cli.error.bench_no_live").with("options", "--sim --preset ID")) << "\n";
+        io.err << "shardlab: " << io.say(Message("cli.error.bench_no_live").with("options", "--sim --preset ID"))
+               << "\n";
         return kExitBadInput;
     }
     LiveBenchOptions options;
@@ -41,7 +42,8 @@ int benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, bool json,
         return shardlab::benchLive(kind, gpus, sizes, options);
     }();
     if (!rows)
-        return reportError(suggestInstead(rows.error(), "`shardlab bench --sim --preset ID` (the same sweep, simulated)"), io);
+        return reportError(
+            suggestInstead(rows.error(), "`shardlab bench --sim --preset ID` (the same sweep, simulated)"), io);
     if (json)
         io.out << sweepJson(kind, gpus, *rows, "live");
     else
@@ -53,7 +55,11 @@ int benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, bool json,
                                    io.language());
     for (const SweepRow& r : *rows)
         if (r.wrong > 0) {
-            io.err << "shardlab: " << io.say(Message("cli.error.wrong_at_size").with("wrong", std::to_string(r.wrong)).with("bytes", std::to_string(r.bytes))) << "\n";
+            io.err << "shardlab: "
+                   << io.say(Message("cli.error.wrong_at_size")
+                                 .with("wrong", std::to_string(r.wrong))
+                                 .with("bytes", std::to_string(r.bytes)))
+                   << "\n";
             return kExitRunFailed;
         }
     return kExitOk;
@@ -86,8 +92,8 @@ void addLive(CLI::App& app, Io io, Action& action)
                 std::vector<std::string> forwarded{"--watchdog-ms", std::to_string(*watchdog)};
                 if (!a->profile.empty())
                     forwarded.insert(forwarded.end(), {"--profile", a->profile});
-                for (const auto& [flag, on] : {std::pair{"--no-timeline", *noTimeline}, {"--no-verify", *noVerify},
-                                               {"--no-scale", *noScale}})
+                for (const auto& [flag, on] :
+                     {std::pair{"--no-timeline", *noTimeline}, {"--no-verify", *noVerify}, {"--no-scale", *noScale}})
                     if (on)
                         forwarded.emplace_back(flag);
                 if (*shareGpu != 0)
@@ -138,7 +144,12 @@ int checkWrongElements(const RunResult& run, int status, Io io)
 {
     for (const CollectiveRecord& c : run.collectives)
         if (c.wrongElements > 0) {
-            io.err << "shardlab: " << io.say(Message("cli.error.wrong_in_step").with("step", c.op).with("op", opName(c.kind)).with("wrong", std::to_string(c.wrongElements))) << "\n";
+            io.err << "shardlab: "
+                   << io.say(Message("cli.error.wrong_in_step")
+                                 .with("step", c.op)
+                                 .with("op", opName(c.kind))
+                                 .with("wrong", std::to_string(c.wrongElements)))
+                   << "\n";
             return status == kExitOk ? kExitRunFailed : status;
         }
     return status;

@@ -20,7 +20,8 @@ void buildApp(CLI::App& app, Io io, Action& action, std::string& langCode, bool&
     // --lang belongs to every command: given after a subcommand's name it falls through to here
     // (subcommands inherit fallthrough from the app when they are added).
     app.fallthrough();
-    app.add_option("--lang", langCode, "Language of what ShardLab says: en or zh (default: from LC_ALL / LC_MESSAGES / LANG)")
+    app.add_option("--lang", langCode,
+                   "Language of what ShardLab says: en or zh (default: from LC_ALL / LC_MESSAGES / LANG)")
         ->check(CLI::Validator(
             [](std::string& text) -> std::string {
                 return languageFromCode(text) ? std::string() : "'" + text + "': expected en or zh";
@@ -113,7 +114,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& rawOut, std::ostr
         out << app.help("", CLI::AppFormatMode::All);
         return kExitOk;
     } catch (const CLI::ParseError& e) {
-        err << "shardlab: " << wordedUsageError(e, language) << "\n" << io.say(Message("cli.run_help").with("command", "shardlab --help")) << "\n";
+        err << "shardlab: " << wordedUsageError(e, language) << "\n"
+            << io.say(Message("cli.run_help").with("command", "shardlab --help")) << "\n";
         return kExitBadInput;
     }
     if (!langCode.empty())

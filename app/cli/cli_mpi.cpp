@@ -22,10 +22,12 @@ namespace {
 Transport* openTransport(const LaunchInfo& launch, std::unique_ptr<Transport>& holder, int& status, Io io)
 {
     // started by `shardlab live --share-gpu`: the socket mesh it made; else the MPI library
-    auto t = launch.launcher == Launcher::SharedGpu ? openSocketMeshTransport(launch, processEnvironment()) : openMpiTransport();
+    auto t = launch.launcher == Launcher::SharedGpu ? openSocketMeshTransport(launch, processEnvironment())
+                                                    : openMpiTransport();
     if (!t) {
         if (launch.rank == 0)
-            reportError(Error{t.error().kind, t.error().message + " [" + launcherName(launch.launcher) + ": " + launch.variables + "]"},
+            reportError(Error{t.error().kind,
+                              t.error().message + " [" + launcherName(launch.launcher) + ": " + launch.variables + "]"},
                         io);
         status = exitStatusOf(t.error().kind);
         return nullptr;
@@ -55,7 +57,9 @@ Message launchMessage(const LaunchInfo& launch, const std::vector<RankTopologyRe
     for (const RankTopologyReport& r : placement)
         hosts.insert(r.host);
     Message m(hosts.size() == 1 ? "placement.launch.one_host" : "placement.launch.hosts");
-    m.arg("launcher", launcherName(launch.launcher)).arg("processes", launch.size).arg("hosts", static_cast<int>(hosts.size()));
+    m.arg("launcher", launcherName(launch.launcher))
+        .arg("processes", launch.size)
+        .arg("hosts", static_cast<int>(hosts.size()));
     return m;
 }
 
@@ -65,9 +69,12 @@ std::string launchText(const LaunchInfo& launch, const std::vector<RankTopologyR
 }
 
 // The line above the placement table: the launch and the MPI library.
-std::string launchLine(const LaunchInfo& launch, const std::vector<RankTopologyReport>& placement, const Transport& t, Io io)
+std::string launchLine(const LaunchInfo& launch, const std::vector<RankTopologyReport>& placement, const Transport& t,
+                       Io io)
 {
-    return io.say(Message("placement.launch.line").with("launch", launchMessage(launch, placement)).with("transport", t.describe()));
+    return io.say(Message("placement.launch.line")
+                      .with("launch", launchMessage(launch, placement))
+                      .with("transport", t.describe()));
 }
 
 } // namespace
@@ -95,7 +102,8 @@ int liveUnderLauncher(const Result<Scenario>& loaded, const LaunchInfo& launch, 
         return runLiveJob(*t, scenario, launch, processEnvironment(), liveHooks(), options);
     }();
     if (!out.message.empty())
-        io.err << "shardlab: " << (out.wording.empty() ? wordedError(out.message, io.language()) : io.say(out.wording)) << "\n";
+        io.err << "shardlab: " << (out.wording.empty() ? wordedError(out.message, io.language()) : io.say(out.wording))
+               << "\n";
     if (t->rank() != 0 || !out.run)
         return out.exitStatus;
     // Rank 0: what a single-process run prints, then who ran where and how the clocks were aligned.
@@ -103,8 +111,10 @@ int liveUnderLauncher(const Result<Scenario>& loaded, const LaunchInfo& launch, 
         return kExitBadInput;
     const int printed = printRun(scenario, *out.run, args, io);
     if (!args.json)
-        io.out << "\n" << launchLine(launch, out.placement, *t, io) << "\n"
-               << formatPlacement(out.placement, io.language()) << io.say(Message("cli.clocks").with("note", out.run->clockNote)) << "\n";
+        io.out << "\n"
+               << launchLine(launch, out.placement, *t, io) << "\n"
+               << formatPlacement(out.placement, io.language())
+               << io.say(Message("cli.clocks").with("note", out.run->clockNote)) << "\n";
     return checkWrongElements(*out.run, std::max(printed, out.exitStatus), io);
 }
 
@@ -129,7 +139,11 @@ int liveStreamUnderLauncher(const RunArgs& args, const LaunchInfo& launch, const
     }
     auto sent = broadcastBytes(*t, text, 0, Tag::Scenario, deadlineIn(120'000), "scenario");
     if (!sent) {
-        io.err << "shardlab: " << io.say(Message("job.failure").with("who", Message("job.who").with("rank", t->rank())).with("what", messageOf(sent.error()))) << "\n";
+        io.err << "shardlab: "
+               << io.say(Message("job.failure")
+                             .with("who", Message("job.who").with("rank", t->rank()))
+                             .with("what", messageOf(sent.error())))
+               << "\n";
         return kExitRunFailed;
     }
     JobOptions options;
@@ -173,13 +187,15 @@ int liveStreamUnderLauncher(const RunArgs& args, const LaunchInfo& launch, const
             std::lock_guard lock(writing);
             writer->error(Error{ErrorKind::RunFailed, message});
         }
-        io.err << "shardlab: " << wordedError(message, io.language()) << "\nshardlab: " << io.say("cli.ending_job") << "\n";
+        io.err << "shardlab: " << wordedError(message, io.language()) << "\nshardlab: " << io.say("cli.ending_job")
+               << "\n";
         io.err.flush();
         t->abort(kExitRunFailed);
     };
     JobOutcome out = runLiveJob(*t, run, launch, processEnvironment(), liveHooks(), options);
     if (!out.message.empty())
-        io.err << "shardlab: " << (out.wording.empty() ? wordedError(out.message, io.language()) : io.say(out.wording)) << "\n";
+        io.err << "shardlab: " << (out.wording.empty() ? wordedError(out.message, io.language()) : io.say(out.wording))
+               << "\n";
     if (!root)
         return out.exitStatus;
     std::lock_guard lock(writing);
@@ -197,7 +213,8 @@ int liveStreamUnderLauncher(const RunArgs& args, const LaunchInfo& launch, const
         return kExitRunFailed;
     }
     if (out.run->hang)
-        io.err << "shardlab: " << io.say(Message("cli.hung").with("explanation", out.run->hang->explanationMessage())) << "\n";
+        io.err << "shardlab: " << io.say(Message("cli.hung").with("explanation", out.run->hang->explanationMessage()))
+               << "\n";
     return checkWrongElements(*out.run, out.exitStatus, io);
 }
 
@@ -213,9 +230,10 @@ int topoUnderLauncher(const LaunchInfo& launch, bool json, Io io)
         io.err << "shardlab: " << wordedError(out.message, io.language()) << "\n";
     if (json) { // what the app asks before a run through srun/mpirun: rank 0's one object, the job's machine
         if (t->rank() == 0)
-            io.out << topoJson(out.topology ? Result<Topology>(*out.topology)
-                                            : Result<Topology>(runFailed(out.message.empty() ? "the topology cannot be gathered"
-                                                                                             : out.message)));
+            io.out << topoJson(out.topology
+                                   ? Result<Topology>(*out.topology)
+                                   : Result<Topology>(runFailed(out.message.empty() ? "the topology cannot be gathered"
+                                                                                    : out.message)));
         return out.exitStatus;
     }
     if (t->rank() == 0 && out.topology)

@@ -83,8 +83,15 @@ int searchPlan(const PlanArgs& a, const PlanRequest& request, const CostProfile&
                      : a.dp > 0 ? static_cast<int>(request.gpuCount())
                                 : preset(a.preset).value_or(Topology{}).rankCount();
     if (gpus < 1 || gpus > kMaxTopologyGpus) {
-        io.err << "shardlab: " << io.say(Message("plan.refuse.gpus").with("tp", a.tp).with("cp", a.cp).with("pp", a.pp)
-                                             .with("dp", a.dp).with("product", gpus).with("gpus", gpus)) << "\n";
+        io.err << "shardlab: "
+               << io.say(Message("plan.refuse.gpus")
+                             .with("tp", a.tp)
+                             .with("cp", a.cp)
+                             .with("pp", a.pp)
+                             .with("dp", a.dp)
+                             .with("product", gpus)
+                             .with("gpus", gpus))
+               << "\n";
         return kExitBadInput;
     }
     auto topology = planMachine(a.preset, gpus);
@@ -137,51 +144,76 @@ int runPlan(const PlanArgs& a, Io io)
 
 void addPlan(CLI::App& app, Io io, Action& action)
 {
-    auto* cmd = app.add_subcommand("plan", "A transformer under composed parallelism: memory per GPU, step time, MFU and what limits it");
+    auto* cmd = app.add_subcommand(
+        "plan", "A transformer under composed parallelism: memory per GPU, step time, MFU and what limits it");
     auto a = std::make_shared<PlanArgs>();
     std::string models;
     for (const ModelPresetInfo& m : modelPresetList())
         models += (models.empty() ? "" : ", ") + m.id;
     cmd->add_option("MODEL", a->model, "A model preset (" + models + ") or a Hugging Face config.json")->required();
-    cmd->add_option("--preset", a->preset, "Machine preset; a multi-node count of GPUs repeats its first node (default: h200-nvswitch-8)");
-    cmd->add_option("--gpus", a->gpus, "GPUs (default: TP x CP x PP x DP; with --search, the preset's)")->check(wholeNumber(1, kMaxTopologyGpus));
+    cmd->add_option("--preset", a->preset,
+                    "Machine preset; a multi-node count of GPUs repeats its first node (default: h200-nvswitch-8)");
+    cmd->add_option("--gpus", a->gpus, "GPUs (default: TP x CP x PP x DP; with --search, the preset's)")
+        ->check(wholeNumber(1, kMaxTopologyGpus));
     cmd->add_option("--tp", a->tp, "Tensor-parallel size (default 1)")->check(wholeNumber(1, 1024));
     cmd->add_option("--pp", a->pp, "Pipeline-parallel stages (default 1)")->check(wholeNumber(1, 4096));
-    cmd->add_option("--dp", a->dp, "Data-parallel replicas (default: what --gpus leaves)")->check(wholeNumber(1, kMaxTopologyGpus));
+    cmd->add_option("--dp", a->dp, "Data-parallel replicas (default: what --gpus leaves)")
+        ->check(wholeNumber(1, kMaxTopologyGpus));
     cmd->add_option("--cp", a->cp, "Context-parallel size, ring attention (default 1)")->check(wholeNumber(1, 1024));
-    cmd->add_option("--ep", a->ep, "Expert-parallel size for a mixture of experts (default 1)")->check(wholeNumber(1, 1024));
+    cmd->add_option("--ep", a->ep, "Expert-parallel size for a mixture of experts (default 1)")
+        ->check(wholeNumber(1, 1024));
     cmd->add_option("--zero", a->zero, "Data-parallel sharding: 0, 1, 2, 3 or fsdp (default 0)")
-        ->check(oneOf("a ZeRO stage", [](const std::string& t) { return valueIn(kZeroStageNames, t).has_value(); }, "0, 1, 2, 3 or fsdp"));
+        ->check(oneOf(
+            "a ZeRO stage", [](const std::string& t) { return valueIn(kZeroStageNames, t).has_value(); },
+            "0, 1, 2, 3 or fsdp"));
     cmd->add_option("--seq", a->seq, "Sequence length in tokens (default 4096)")->check(wholeNumber(1, 10'000'000));
-    cmd->add_option("--micro-batch", a->microBatch, "Sequences per micro-batch (default 1; --search tries 1, 2 and 4)")->check(wholeNumber(1, 65536));
-    cmd->add_option("--global-batch", a->globalBatch, "Sequences per step (default: one per GPU)")->check(wholeNumber(1, 100'000'000));
-    cmd->add_option("--recompute", a->recompute, "Activation recomputation: none, selective or full (default selective)")
-        ->check(oneOf("a recomputation", [](const std::string& t) { return valueIn(kRecomputeNames, t).has_value(); }, "none, selective or full"));
+    cmd->add_option("--micro-batch", a->microBatch, "Sequences per micro-batch (default 1; --search tries 1, 2 and 4)")
+        ->check(wholeNumber(1, 65536));
+    cmd->add_option("--global-batch", a->globalBatch, "Sequences per step (default: one per GPU)")
+        ->check(wholeNumber(1, 100'000'000));
+    cmd->add_option("--recompute", a->recompute,
+                    "Activation recomputation: none, selective or full (default selective)")
+        ->check(oneOf(
+            "a recomputation", [](const std::string& t) { return valueIn(kRecomputeNames, t).has_value(); },
+            "none, selective or full"));
     cmd->add_option("--precision", a->precision, "bf16 or fp8 (default bf16)")
-        ->check(oneOf("a precision", [](const std::string& t) { return valueIn(kPrecisionNames, t).has_value(); }, "bf16 or fp8"));
+        ->check(oneOf(
+            "a precision", [](const std::string& t) { return valueIn(kPrecisionNames, t).has_value(); },
+            "bf16 or fp8"));
     cmd->add_option("--schedule", a->schedule, "Pipeline schedule: gpipe, 1f1b or interleaved:V (default 1f1b)")
-        ->check(oneOf("a schedule", [](const std::string& t) { return scheduleFromText(t).has_value(); }, "gpipe, 1f1b or interleaved:V"));
-    cmd->add_option("--order", a->order, "How the axes number the ranks, innermost first (default tp,cp,pp,dp: TP inside a node)")
-        ->check(oneOf("an order of the mesh axes", [](const std::string& t) { return meshOrderFromText(t).has_value(); },
-                      "tp,cp,pp,dp"));
+        ->check(oneOf(
+            "a schedule", [](const std::string& t) { return scheduleFromText(t).has_value(); },
+            "gpipe, 1f1b or interleaved:V"));
+    cmd->add_option("--order", a->order,
+                    "How the axes number the ranks, innermost first (default tp,cp,pp,dp: TP inside a node)")
+        ->check(oneOf(
+            "an order of the mesh axes", [](const std::string& t) { return meshOrderFromText(t).has_value(); },
+            "tp,cp,pp,dp"));
     cmd->add_flag("--no-sequence-parallel", a->noSequenceParallel, "Tensor parallelism without sequence parallelism");
-    cmd->add_flag("--no-overlap", a->noOverlap, "Data-parallel communication after the backward pass instead of overlapped with it");
-    cmd->add_flag("--no-flash-attention", a->noFlash, "Attention that keeps its score matrix (as before FlashAttention)");
-    cmd->add_flag("--search", a->search, "List every plan that fits on --gpus, fastest first, and why the others were dropped");
-    cmd->add_option("--top", a->top, "With --search: how many plans to list (default 20)")->check(wholeNumber(1, 1'000'000));
+    cmd->add_flag("--no-overlap", a->noOverlap,
+                  "Data-parallel communication after the backward pass instead of overlapped with it");
+    cmd->add_flag("--no-flash-attention", a->noFlash,
+                  "Attention that keeps its score matrix (as before FlashAttention)");
+    cmd->add_flag("--search", a->search,
+                  "List every plan that fits on --gpus, fastest first, and why the others were dropped");
+    cmd->add_option("--top", a->top, "With --search: how many plans to list (default 20)")
+        ->check(wholeNumber(1, 1'000'000));
     cmd->add_option("--profile", a->profile, "Cost profile for the collectives (default: built-in)");
     cmd->add_flag("--json", a->json, "Print one JSON object instead of the table");
-    cmd->add_option("--scenario", a->scenario, "Also write the plan as a scenario (OUT.shardlab.json) that sim, live and the app run");
+    cmd->add_option("--scenario", a->scenario,
+                    "Also write the plan as a scenario (OUT.shardlab.json) that sim, live and the app run");
     cmd->callback([=, &action] {
         // --search chooses the plan itself (checked here rather than with CLI11's excludes, whose help
         // lists the options in an order that changes from run to run)
         std::string given;
-        for (const char* axis : {"--tp", "--pp", "--dp", "--cp", "--ep", "--zero", "--schedule", "--scenario", "--order"})
+        for (const char* axis :
+             {"--tp", "--pp", "--dp", "--cp", "--ep", "--zero", "--schedule", "--scenario", "--order"})
             if (a->search && given.empty() && cmd->count(axis) > 0)
                 given = axis;
         action = [=]() -> int {
             if (!given.empty()) {
-                io.err << "shardlab plan: " << io.say(Message("cli.usage.excludes").with("option", "--search").with("other", given)) << "\n";
+                io.err << "shardlab plan: "
+                       << io.say(Message("cli.usage.excludes").with("option", "--search").with("other", given)) << "\n";
                 return kExitBadInput;
             }
             return runPlan(*a, io);

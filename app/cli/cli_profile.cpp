@@ -109,11 +109,12 @@ int resimulate(const ProfileArgs& a, Io io)
     std::snprintf(m, sizeof m, "%.3f", measured);
     std::snprintf(p, sizeof p, "%.3f", simulated);
     std::snprintf(c, sizeof c, "%+.1f%%", measured > 0 ? (simulated / measured - 1) * 100 : 0.0);
-    (a.run.json ? io.err : io.out) << io.say(Message("profile.resimulated")
-                                                 .with("measured", std::string(m))
-                                                 .with("machine", a.machine.empty() ? std::string("the measured machine") : a.machine)
-                                                 .with("predicted", std::string(p))
-                                                 .with("change", std::string(c)))
+    (a.run.json ? io.err : io.out) << io.say(
+        Message("profile.resimulated")
+            .with("measured", std::string(m))
+            .with("machine", a.machine.empty() ? std::string("the measured machine") : a.machine)
+            .with("predicted", std::string(p))
+            .with("change", std::string(c)))
                                    << "\n";
     return printed;
 }
@@ -134,14 +135,18 @@ int profileCommand(const ProfileArgs& a, Io io)
     if (launch)
         fs::remove(doneMark(dir, launch->rank), ec); // this rank's own mark from an earlier run
     else
-        removeEarlierRecords(dir); // one profile process for the whole job: an earlier run's records would join this one
-    auto program = ProfiledProgram::start(
-        a.command, {"NCCL_PROFILER_PLUGIN=" + start->plugin, std::string(profile_format::kRecordsDirVariable) + "=" + dir.string()},
-        false);
+        removeEarlierRecords(
+            dir); // one profile process for the whole job: an earlier run's records would join this one
+    auto program = ProfiledProgram::start(a.command,
+                                          {"NCCL_PROFILER_PLUGIN=" + start->plugin,
+                                           std::string(profile_format::kRecordsDirVariable) + "=" + dir.string()},
+                                          false);
     if (!program) // said once: nothing was profiled
         return reportError(program.error(), io);
     if (!launch || launch->rank == 0)
-        io.err << "shardlab: " << io.say(Message("profile.running").with("command", joined(a.command)).with("dir", dir.string())) << "\n";
+        io.err << "shardlab: "
+               << io.say(Message("profile.running").with("command", joined(a.command)).with("dir", dir.string()))
+               << "\n";
     const std::optional<int> status = (*program)->ended(true);
     const int signal = (*program)->signal();
     if (signal)
@@ -154,7 +159,8 @@ int profileCommand(const ProfileArgs& a, Io io)
             mark << *status << "\n";
         }
         if (launch->rank != 0) {
-            io.err << "shardlab: " << io.say(Message("profile.rank_done").with("rank", launch->rank).with("dir", dir.string())) << "\n";
+            io.err << "shardlab: "
+                   << io.say(Message("profile.rank_done").with("rank", launch->rank).with("dir", dir.string())) << "\n";
             return *status;
         }
         // Rank 0 collects once every rank has finished (the folder is shared, as on one node).
@@ -216,30 +222,39 @@ Status refuseProfileClashes(const ProfileArgs& a)
 
 void addProfile(CLI::App& app, Io io, Action& action)
 {
-    auto* cmd = app.add_subcommand("profile",
-                                   "Run your own NCCL program under ShardLab's NCCL profiler and show it as a run: per-rank "
-                                   "compute, communication and waits, the straggler, algbw/busbw (docs/profiling.md)");
+    auto* cmd = app.add_subcommand(
+        "profile", "Run your own NCCL program under ShardLab's NCCL profiler and show it as a run: per-rank "
+                   "compute, communication and waits, the straggler, algbw/busbw (docs/profiling.md)");
     auto a = std::make_shared<ProfileArgs>();
-    cmd->add_option("COMMAND", a->command, "The program and its arguments, after --: `shardlab profile -- mpirun -np 4 ./prog`");
+    cmd->add_option("COMMAND", a->command,
+                    "The program and its arguments, after --: `shardlab profile -- mpirun -np 4 ./prog`");
     cmd->add_flag("--live", a->live,
                   "Write the run as a run stream on standard output while the program runs (the app's Run > Profile a "
                   "program); the program's own standard output goes to standard error");
-    cmd->add_option("--out", a->out, "Folder for the records, the result file and the trace (default: ./shardlab-profile)");
-    auto* collectOpt = cmd->add_option("--collect", a->collect, "Build the run from the records already in DIR; run nothing");
-    auto* resimOpt = cmd->add_option("--resimulate", a->resimulate,
-                                     "Simulate the program a profile's result file holds (with --machine: on another machine)");
+    cmd->add_option("--out", a->out,
+                    "Folder for the records, the result file and the trace (default: ./shardlab-profile)");
+    auto* collectOpt =
+        cmd->add_option("--collect", a->collect, "Build the run from the records already in DIR; run nothing");
+    auto* resimOpt =
+        cmd->add_option("--resimulate", a->resimulate,
+                        "Simulate the program a profile's result file holds (with --machine: on another machine)");
     collectOpt->excludes(resimOpt);
-    cmd->add_option("--machine", a->machine, "Preset of the machine it ran on (default: H200s on NVSwitch), or to simulate on");
+    cmd->add_option("--machine", a->machine,
+                    "Preset of the machine it ran on (default: H200s on NVSwitch), or to simulate on");
     cmd->add_option("--scenario", a->scenario,
                     "Also write the observed program as a scenario file (.shardlab.json) to edit and simulate");
-    cmd->add_option("--wait", a->waitSeconds, "Under mpirun/srun: how long rank 0 waits for the other ranks to finish (s)")
+    cmd->add_option("--wait", a->waitSeconds,
+                    "Under mpirun/srun: how long rank 0 waits for the other ranks to finish (s)")
         ->check(realNumber(0, 86400));
     cmd->add_flag("--json", a->run.json, "Print one JSON object instead of the table");
     cmd->add_option("--trace", a->run.trace, "Chrome trace to write (default: DIR/profile.trace.json)");
-    cmd->add_option("--trace-iterations", a->run.traceIterations, "Iterations the trace holds, from the first: a count, or 'all' (default: as many as fit in about 1 million events, about 200 MB)")
+    cmd->add_option("--trace-iterations", a->run.traceIterations,
+                    "Iterations the trace holds, from the first: a count, or 'all' (default: as many as fit in about 1 "
+                    "million events, about 200 MB)")
         ->check(traceIterationsCount());
     cmd->add_option("--result", a->run.result, "Result file to write (default: DIR/profile.shardlab-result.json)");
-    cmd->add_option("--csv", a->run.csvPrefix, "Also write PREFIX-ranks.csv, PREFIX-collectives.csv and PREFIX-spans.csv");
+    cmd->add_option("--csv", a->run.csvPrefix,
+                    "Also write PREFIX-ranks.csv, PREFIX-collectives.csv and PREFIX-spans.csv");
     cmd->callback([a, io, &action] {
         action = [a, io]() -> int {
             if (Status st = refuseProfileClashes(*a); !st)
@@ -249,9 +264,10 @@ void addProfile(CLI::App& app, Io io, Action& action)
             if (!a->collect.empty())
                 return collect(a->collect, *a, io);
             if (a->command.empty())
-                return reportError(badInput("profile: name the program to run after -- (shardlab profile -- ./prog), or give "
-                                            "--collect DIR or --resimulate RESULT"),
-                                   io);
+                return reportError(
+                    badInput("profile: name the program to run after -- (shardlab profile -- ./prog), or give "
+                             "--collect DIR or --resimulate RESULT"),
+                    io);
             if (a->live)
                 return profileLive(*a, io);
             return profileCommand(*a, io);

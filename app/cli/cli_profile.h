@@ -24,8 +24,8 @@ struct ProfileArgs {
     std::string machine;
     std::string scenario; // --scenario: the observed program as a scenario file, to edit and simulate
     double waitSeconds = 120;
-    bool live = false;    // --live: a run stream on standard output while the program runs
-    RunArgs run;          // --json, --trace, --result, --csv as `sim` has them
+    bool live = false; // --live: a run stream on standard output while the program runs
+    RunArgs run;       // --json, --trace, --result, --csv as `sim` has them
 };
 
 // The plugin: $SHARDLAB_NCCL_PROFILER, else beside the executable or installed (as the live

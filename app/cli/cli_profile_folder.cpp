@@ -50,14 +50,16 @@ Result<std::unique_ptr<OutFolderLock>> OutFolderLock::take(const fs::path& dir, 
     const fs::path path = dir / kLockName;
     const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (fd < 0)
-        return badInput("--out " + dir.string() + ": cannot write in " + dir.string() + " (check that the folder exists and is writable)");
+        return badInput("--out " + dir.string() + ": cannot write in " + dir.string()
+                        + " (check that the folder exists and is writable)");
     if (::flock(fd, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0) {
         const int err = errno;
         char text[32] = {};
         const ssize_t got = ::pread(fd, text, sizeof text - 1, 0);
         ::close(fd);
         if (err != EWOULDBLOCK)
-            return runFailed("--out " + dir.string() + ": cannot lock " + path.string() + " (" + std::strerror(err) + ")");
+            return runFailed("--out " + dir.string() + ": cannot lock " + path.string() + " (" + std::strerror(err)
+                             + ")");
         std::string pid(text, got > 0 ? static_cast<size_t>(got) : 0);
         pid.erase(pid.find_last_not_of("\n ") + 1);
         const bool known = !pid.empty() && pid.find_first_not_of("0123456789") == std::string::npos;

@@ -60,10 +60,10 @@ bool sameCollective(const CollectiveRecord& a, const CollectiveRecord& b)
                 return false;
         return true;
     };
-    return a.op == b.op && a.iteration == b.iteration && a.bucket == b.bucket && a.sequence == b.sequence && a.kind == b.kind
-           && a.bytes == b.bytes && a.group == b.group && sameTimes(a.arrivalUs, b.arrivalUs) && a.startUs == b.startUs
-           && a.endUs == b.endUs && a.lastArrival == b.lastArrival && a.algorithm == b.algorithm && a.protocol == b.protocol
-           && a.wrongElements == b.wrongElements;
+    return a.op == b.op && a.iteration == b.iteration && a.bucket == b.bucket && a.sequence == b.sequence
+           && a.kind == b.kind && a.bytes == b.bytes && a.group == b.group && sameTimes(a.arrivalUs, b.arrivalUs)
+           && a.startUs == b.startUs && a.endUs == b.endUs && a.lastArrival == b.lastArrival
+           && a.algorithm == b.algorithm && a.protocol == b.protocol && a.wrongElements == b.wrongElements;
 }
 
 // Whether what was sent is, entry for entry, the beginning of `final`.
@@ -169,8 +169,9 @@ int profileLive(const ProfileArgs& a, Io io)
         return reportError(e, io);
     };
     if (a.run.json)
-        return fail(badInput("profile --live writes the run stream on standard output; --json would write there too: leave "
-                             "one out"));
+        return fail(
+            badInput("profile --live writes the run stream on standard output; --json would write there too: leave "
+                     "one out"));
     int launchStatus = kExitOk;
     if (multiProcessLaunch(io, launchStatus))
         return fail(badInput("profile --live is one profile process for the whole job: put the launcher after -- "
@@ -193,7 +194,8 @@ int profileLive(const ProfileArgs& a, Io io)
     auto program = ProfiledProgram::start(a.command, extra, true);
     if (!program) // said once: nothing was profiled
         return fail(program.error());
-    io.err << "shardlab: " << io.say(Message("profile.running").with("command", joined(a.command)).with("dir", dir.string())) << "\n";
+    io.err << "shardlab: "
+           << io.say(Message("profile.running").with("command", joined(a.command)).with("dir", dir.string())) << "\n";
 
     LiveProfile live(a, writer, dir, machine);
     std::optional<int> status;
@@ -229,8 +231,8 @@ int profileLive(const ProfileArgs& a, Io io)
     auto files = readProfileDirectory(dir);
     if (!files)
         return passThrough(fail(*status == 0 ? files.error()
-                                             : runFailed(programEndNote(**program, *status) + " before it recorded anything: "
-                                                         + files.error().message)));
+                                             : runFailed(programEndNote(**program, *status)
+                                                         + " before it recorded anything: " + files.error().message)));
     ProfileBuildOptions options;
     options.machine = machine;
     options.name = live.name();

@@ -40,8 +40,8 @@ Result<std::string> pluginPath()
             return fs::weakly_canonical(p, ec).string();
         list += (list.empty() ? "" : ", ") + p.string();
     }
-    return badInput(std::string("ShardLab's NCCL profiler (") + profile_format::kPluginFileName + ") is not installed: looked in "
-                    + list + "; set SHARDLAB_NCCL_PROFILER to its location");
+    return badInput(std::string("ShardLab's NCCL profiler (") + profile_format::kPluginFileName
+                    + ") is not installed: looked in " + list + "; set SHARDLAB_NCCL_PROFILER to its location");
 }
 
 std::string programProblem(const std::string& program)
@@ -70,7 +70,8 @@ std::string programProblem(const std::string& program)
             return {};
         from = colon + 1;
     }
-    return "the program " + program + " was not found: no folder of PATH holds it (give its path, e.g. ./" + program + ")";
+    return "the program " + program + " was not found: no folder of PATH holds it (give its path, e.g. ./" + program
+           + ")";
 }
 
 namespace {
@@ -87,11 +88,13 @@ void forwardSignal(int sig, siginfo_t* info, void*)
 } // namespace
 
 struct ProfiledProgram::Handlers {
-    struct sigaction oldInt {}, oldTerm {};
+    struct sigaction oldInt {
+    }, oldTerm{};
 };
 
 Result<std::unique_ptr<ProfiledProgram>> ProfiledProgram::start(const std::vector<std::string>& command,
-                                                                const std::vector<std::string>& extra, bool stdoutToStderr)
+                                                                const std::vector<std::string>& extra,
+                                                                bool stdoutToStderr)
 {
     std::vector<std::string> env;
     for (char** e = environ; e && *e; ++e) {
@@ -206,7 +209,8 @@ void ProfiledProgram::terminate()
 std::string programEndNote(const ProfiledProgram& program, int status)
 {
     if (program.signal())
-        return "the program was ended by signal " + std::to_string(program.signal()) + " (" + strsignal(program.signal()) + ")";
+        return "the program was ended by signal " + std::to_string(program.signal()) + " ("
+               + strsignal(program.signal()) + ")";
     if (status != 0)
         return "the program exited with status " + std::to_string(status);
     return {};

@@ -91,7 +91,7 @@ Result<Child> spawn(const std::string& program, const std::vector<std::string>& 
 
 struct Exchange {
     std::string stderrTail;
-    int exitStatus = 0; // ssh's (255: its own failure), 128+N for a signal
+    int exitStatus = 0;           // ssh's (255: its own failure), 128+N for a signal
     std::optional<Error> refusal; // the reader's: not a run stream, another version, a damaged line
 };
 
@@ -142,10 +142,11 @@ Exchange exchange(Child& c, const std::string& input, RunStreamReader& reader, P
                 if (x.stderrTail.size() > kStderrKept)
                     x.stderrTail.erase(0, x.stderrTail.size() - kStderrKept);
             } else if (!x.refusal) {
-                const Status st = reader.feed(std::string_view(buf, static_cast<size_t>(r)), [&](RunStreamReader::Event e) {
-                    if (e == RunStreamReader::Event::Chunk || e == RunStreamReader::Event::Progress)
-                        progress.update(reader.done(), reader.total());
-                });
+                const Status st =
+                    reader.feed(std::string_view(buf, static_cast<size_t>(r)), [&](RunStreamReader::Event e) {
+                        if (e == RunStreamReader::Event::Chunk || e == RunStreamReader::Event::Progress)
+                            progress.update(reader.done(), reader.total());
+                    });
                 if (!st) {
                     x.refusal = st.error();
                     ::kill(c.pid, SIGTERM);
@@ -169,22 +170,25 @@ std::string lastLine(const std::string& text)
     if (end == std::string::npos)
         return {};
     const size_t start = text.find_last_of('\n', end);
-    return text.substr(start == std::string::npos ? 0 : start + 1, end + 1 - (start == std::string::npos ? 0 : start + 1));
+    return text.substr(start == std::string::npos ? 0 : start + 1,
+                       end + 1 - (start == std::string::npos ? 0 : start + 1));
 }
 
 } // namespace
 
 void addRemoteOptions(CLI::App* cmd, RunArgs& a, CLI::Option* stream)
 {
-    auto* on = cmd->add_option("--on", a.on,
-                               "Run it on another machine over ssh: [USER@]HOST[:PORT], an alias of ~/.ssh/config or user@host; "
-                               "the ShardLab there runs it (--stream -, the scenario on its standard input) and the run is "
-                               "printed here (docs/remote.md)");
+    auto* on = cmd->add_option(
+        "--on", a.on,
+        "Run it on another machine over ssh: [USER@]HOST[:PORT], an alias of ~/.ssh/config or user@host; "
+        "the ShardLab there runs it (--stream -, the scenario on its standard input) and the run is "
+        "printed here (docs/remote.md)");
     // --on and --stream exclude each other, checked in runRemote(): a CLI11 `excludes` between them
     // would list --stream's exclusions in the order of the options' addresses, which changes from
     // one run to the next (the help text must not)
     (void)stream;
-    cmd->add_option("--jump", a.jump, "With --on: reach the host through this jump host, [USER@]HOST[:PORT] (ssh -J)")->needs(on);
+    cmd->add_option("--jump", a.jump, "With --on: reach the host through this jump host, [USER@]HOST[:PORT] (ssh -J)")
+        ->needs(on);
     cmd->add_option("--remote-shardlab", a.remoteShardlab,
                     "With --on: the shardlab program there, a path absolute or relative to the home folder (default: "
                     "shardlab on its PATH)")
@@ -192,17 +196,20 @@ void addRemoteOptions(CLI::App* cmd, RunArgs& a, CLI::Option* stream)
     cmd->add_option("--launcher", a.launcher,
                     "With --on: what starts it there, such as \"srun -N1 --gpus-per-node=8\" or \"mpirun -np 4\"")
         ->needs(on);
-    cmd->add_option("--ssh-config", a.sshConfig, "With --on: the ssh configuration file to use (ssh -F) instead of ~/.ssh/config")
+    cmd->add_option("--ssh-config", a.sshConfig,
+                    "With --on: the ssh configuration file to use (ssh -F) instead of ~/.ssh/config")
         ->needs(on);
 }
 
 int runRemote(const RunArgs& a, Io io, const std::string& mode, const std::vector<std::string>& forwarded)
 {
     if (a.stream) {
-        io.err << "shardlab: " << io.say(Message("cli.remote.not_with_stream")
-                                                  .with("on", "--on")
-                                                  .with("stream", "--stream")
-                                                  .with("command", "shardlab " + mode + " --stream -")) << "\n";
+        io.err << "shardlab: "
+               << io.say(Message("cli.remote.not_with_stream")
+                             .with("on", "--on")
+                             .with("stream", "--stream")
+                             .with("command", "shardlab " + mode + " --stream -"))
+               << "\n";
         return kExitBadInput;
     }
     // every field checked before anything starts, on exactly the text given

@@ -30,22 +30,19 @@ std::string lowerExtension(const std::string& path)
     if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
         return {};
     std::string ext = path.substr(dot + 1);
-    std::transform(
-        ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return ext;
 }
 
 } // namespace
 
-void setPdfReportWriter(PdfReportWriter writer)
-{
-    pdfWriterSlot() = std::move(writer);
-}
+void setPdfReportWriter(PdfReportWriter writer) { pdfWriterSlot() = std::move(writer); }
 
 void addReport(CLI::App& app, Io io, Action& action)
 {
-    auto* cmd = app.add_subcommand(
-        "report", "Write the lab report of a scenario (HTML or PDF), from a simulated or a live run");
+    auto* cmd = app.add_subcommand("report",
+                                   "Write the lab report of a scenario (HTML or PDF), from a simulated or a live run");
     struct Args {
         std::string file;
         std::string out;
@@ -54,23 +51,29 @@ void addReport(CLI::App& app, Io io, Action& action)
         std::string lang;
     };
     auto a = std::make_shared<Args>();
-    cmd->add_option("FILE", a->file, "Scenario file (.shardlab.json), or a recorded run: a result file, a folder or file `shardlab import` reads")
+    cmd->add_option(
+           "FILE", a->file,
+           "Scenario file (.shardlab.json), or a recorded run: a result file, a folder or file `shardlab import` reads")
         ->required();
     cmd->add_option("-o,--output", a->out, "Report file: OUT.html or OUT.pdf")->required();
     cmd->add_flag("--live", a->live, "Measure on this machine's GPUs instead of simulating");
     cmd->add_option("--sizes", a->sizes,
-        "Message sizes of the timing table, START:END:FACTOR or a list (binary units as in nccl-tests); "
-        "default: S/64, S/8, S and 4S for the scenario's first collective of S bytes");
+                    "Message sizes of the timing table, START:END:FACTOR or a list (binary units as in nccl-tests); "
+                    "default: S/64, S/8, S and 4S for the scenario's first collective of S bytes");
     cmd->add_option("--lang", a->lang, "Language of the report: en or zh (default: from LC_ALL / LC_MESSAGES / LANG)");
     cmd->callback([=, &action] {
         action = [=]() -> int {
             const std::string ext = lowerExtension(a->out);
             if (ext != "html" && ext != "htm" && ext != "pdf") {
-                io.err << "shardlab: " << io.say(Message("cli.error.report_output").with("option", "-o").with("file", a->out)) << "\n";
+                io.err << "shardlab: "
+                       << io.say(Message("cli.error.report_output").with("option", "-o").with("file", a->out)) << "\n";
                 return kExitBadInput;
             }
             if (ext == "pdf" && !pdfWriterSlot()) {
-                io.err << "shardlab: " << io.say(Message("cli.error.report_no_pdf").with("toolkit", "Qt").with("file", a->out.substr(0, a->out.size() - 3) + "html"))
+                io.err << "shardlab: "
+                       << io.say(Message("cli.error.report_no_pdf")
+                                     .with("toolkit", "Qt")
+                                     .with("file", a->out.substr(0, a->out.size() - 3) + "html"))
                        << "\n";
                 return kExitBadInput;
             }
@@ -79,7 +82,11 @@ void addReport(CLI::App& app, Io io, Action& action)
                 const auto chosen = languageFromCode(a->lang);
                 if (!chosen) {
                     io.err << "shardlab: --lang "
-                           << io.say(Message("cli.usage.not_language").with("value", a->lang).with("en", "en").with("zh", "zh")) << "\n";
+                           << io.say(Message("cli.usage.not_language")
+                                         .with("value", a->lang)
+                                         .with("en", "en")
+                                         .with("zh", "zh"))
+                           << "\n";
                     return kExitBadInput;
                 }
                 language = *chosen;
@@ -90,7 +97,12 @@ void addReport(CLI::App& app, Io io, Action& action)
             std::optional<ImportedJob> recorded;
             if (importedRun(a->file)) {
                 if (a->live || !a->sizes.empty()) {
-                    io.err << "shardlab: " << io.say(Message("cli.error.report_recorded").with("file", a->file).with("live", "--live").with("sizes", "--sizes")) << "\n";
+                    io.err << "shardlab: "
+                           << io.say(Message("cli.error.report_recorded")
+                                         .with("file", a->file)
+                                         .with("live", "--live")
+                                         .with("sizes", "--sizes"))
+                           << "\n";
                     return kExitBadInput;
                 }
                 auto job = importRecordedRun(a->file);
@@ -114,7 +126,11 @@ void addReport(CLI::App& app, Io io, Action& action)
                 std::sort(sizes->begin(), sizes->end());
                 sizes->erase(std::unique(sizes->begin(), sizes->end()), sizes->end());
                 if (sizes->size() < 3) {
-                    io.err << "shardlab: " << io.say(Message("cli.error.report_sizes").with("option", "--sizes").with("sizes", a->sizes).with("count", static_cast<int>(sizes->size())))
+                    io.err << "shardlab: "
+                           << io.say(Message("cli.error.report_sizes")
+                                         .with("option", "--sizes")
+                                         .with("sizes", a->sizes)
+                                         .with("count", static_cast<int>(sizes->size())))
                            << "\n";
                     return kExitBadInput;
                 }
@@ -122,7 +138,11 @@ void addReport(CLI::App& app, Io io, Action& action)
             }
             if (a->live) {
                 if (!liveBuiltIn()) {
-                    io.err << "shardlab: " << io.say(Message("cli.error.report_no_live").with("option", "--live").with("why", errorMessage(liveBuildInfo()))) << "\n";
+                    io.err << "shardlab: "
+                           << io.say(Message("cli.error.report_no_live")
+                                         .with("option", "--live")
+                                         .with("why", errorMessage(liveBuildInfo())))
+                           << "\n";
                     return kExitBadInput;
                 }
                 if (auto machine = discoverTopology(); machine && machine->rankCount() >= scenario->ranks())
@@ -151,14 +171,17 @@ void addReport(CLI::App& app, Io io, Action& action)
                 };
             auto report = buildLabReport(*scenario, options);
             if (!report)
-                return reportError(suggestInstead(report.error(), "`shardlab report` without --live (the simulated report)"), io);
+                return reportError(
+                    suggestInstead(report.error(), "`shardlab report` without --live (the simulated report)"), io);
             if (ext == "pdf") {
                 if (Status st = pdfWriterSlot()(*report, a->out); !st)
                     return reportError(st.error(), io);
             } else if (!writeOutput(a->out, labReportHtml(*report), io)) {
                 return kExitBadInput;
             }
-            io.out << io.say(Message(recorded ? "cli.report.wrote_recorded" : a->live ? "cli.report.wrote_live" : "cli.report.wrote_sim")
+            io.out << io.say(Message(recorded  ? "cli.report.wrote_recorded"
+                                     : a->live ? "cli.report.wrote_live"
+                                               : "cli.report.wrote_sim")
                                  .with("file", a->out)
                                  .with("sizes", static_cast<int>(report->timing.size()))
                                  .with("limit", bottleneckMessage(report->summary.bottleneck)))

@@ -29,7 +29,8 @@ void addScale(CLI::App& app, Io io, Action& action)
     cmd->add_option("--gpus", a->gpus, "Exact GPU counts to simulate, e.g. --gpus 1,2,4,8,16 (1 is always included)")
         ->delimiter(',')
         ->check(wholeNumber(1, kMaxTopologyGpus));
-    cmd->add_flag("--weak", a->weak, "Weak scaling: the work per GPU stays fixed (default: strong, the total work stays fixed)");
+    cmd->add_flag("--weak", a->weak,
+                  "Weak scaling: the work per GPU stays fixed (default: strong, the total work stays fixed)");
     cmd->add_option("--profile", a->profile, "Cost profile (default: the scenario's, else built-in)");
     cmd->add_flag("--json", a->json, "Print one JSON object instead of the table");
     cmd->callback([=, &action] {

@@ -59,7 +59,10 @@ int liveSharingOneGpu(const RunArgs& args, int ranks, Io io)
     if (!launch)
         return reportError(launch.error(), io);
     if (*launch)
-        return say(Message("share_gpu.under_launcher").with("option", "--share-gpu").with("launcher", launcherName((*launch)->launcher)), kExitBadInput);
+        return say(Message("share_gpu.under_launcher")
+                       .with("option", "--share-gpu")
+                       .with("launcher", launcherName((*launch)->launcher)),
+                   kExitBadInput);
     // The scenario here too when it is a file (standard input is rank 0's alone): a wrong rank
     // count or a broken file is said once, before any process starts.
     if (args.file != "-") {
@@ -67,7 +70,11 @@ int liveSharingOneGpu(const RunArgs& args, int ranks, Io io)
         if (!scenario)
             return reportError(scenario.error(), io);
         if (scenario->ranks() != ranks)
-            return say(Message("share_gpu.scenario_ranks").with("option", "--share-gpu").with("gpus", scenario->ranks()).with("ranks", ranks), kExitBadInput);
+            return say(Message("share_gpu.scenario_ranks")
+                           .with("option", "--share-gpu")
+                           .with("gpus", scenario->ranks())
+                           .with("ranks", ranks),
+                       kExitBadInput);
     }
     auto devices = liveDevices();
     if (!devices)
@@ -85,7 +92,8 @@ int liveSharingOneGpu(const RunArgs& args, int ranks, Io io)
     job.ranks = ranks;
     job.gpu = *gpu;
     if (job.program.empty())
-        return reportError(runFailed("cannot find this program's own path (/proc/self/exe) to run it once per rank"), io);
+        return reportError(runFailed("cannot find this program's own path (/proc/self/exe) to run it once per rank"),
+                           io);
     io.err << "shardlab: " << io.say(Message("share_gpu.starting").with("ranks", ranks).with("gpu", *gpu)) << "\n";
     io.err.flush();
     io.out.flush();

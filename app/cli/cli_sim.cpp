@@ -22,10 +22,12 @@ void addRunOptions(CLI::App* cmd, RunArgs& a)
 {
     cmd->add_option("FILE", a.file, "Scenario file (.shardlab.json); - reads it from standard input")->required();
     auto* json = cmd->add_flag("--json", a.json, "Print one JSON object instead of the table");
-    auto* stream = cmd->add_flag("--stream", a.stream,
-                  "Write the run as a stream of JSON lines on standard output while it happens (header, one chunk per "
-                  "iteration, result or error; docs/result-format.md); the run stops when standard output closes")
-        ->excludes(json);
+    auto* stream =
+        cmd->add_flag(
+               "--stream", a.stream,
+               "Write the run as a stream of JSON lines on standard output while it happens (header, one chunk per "
+               "iteration, result or error; docs/result-format.md); the run stops when standard output closes")
+            ->excludes(json);
     cmd->add_option("--trace", a.trace, "Also write a Chrome/Perfetto trace to this file");
     cmd->add_option("--trace-iterations", a.traceIterations,
                     "Iterations the trace holds, from the first: a count, or 'all' (default: as many as fit in about "
@@ -33,7 +35,8 @@ void addRunOptions(CLI::App* cmd, RunArgs& a)
         ->check(traceIterationsCount());
     cmd->add_option("--csv", a.csvPrefix, "Also write PREFIX-ranks.csv, PREFIX-collectives.csv and PREFIX-spans.csv");
     cmd->add_option("--result", a.result, "Also save the run as a ShardLab result file (.shardlab-result.json)");
-    cmd->add_option("--iterations", a.iterations, "Override the scenario's iteration count")->check(wholeNumber(1, 100000));
+    cmd->add_option("--iterations", a.iterations, "Override the scenario's iteration count")
+        ->check(wholeNumber(1, 100000));
     cmd->add_option("--profile", a.profile, "Cost profile to simulate with (default: the scenario's, else built-in)");
     addRemoteOptions(cmd, a, stream);
 }
@@ -85,16 +88,18 @@ bool writeResultFile(const std::string& path, const Scenario& scenario, const Ru
 }
 
 // Prints a finished run the way `sim` and `live` both do; returns the exit status.
-bool writeTraceFile(const std::string& path, const std::string& iterations, const Scenario& scenario, const RunResult& run,
-                    Io io)
+bool writeTraceFile(const std::string& path, const std::string& iterations, const Scenario& scenario,
+                    const RunResult& run, Io io)
 {
     TraceOptions options;
     const int total = static_cast<int>(run.iterations.size());
     if (iterations.empty())
         options.iterations = traceIterationsWithin(run);
     else if (iterations != "all")
-        options.iterations = static_cast<int>(std::strtol(iterations.c_str(), nullptr, 10)); // traceIterationsCount() checked it
-    if (!writeOutputWith(path, [&](std::ostream& out) { return writeChromeTrace(out, scenario, run, options); }, io))
+        options.iterations =
+            static_cast<int>(std::strtol(iterations.c_str(), nullptr, 10)); // traceIterationsCount() checked it
+    if (!writeOutputWith(
+            path, [&](std::ostream& out) { return writeChromeTrace(out, scenario, run, options); }, io))
         return false;
     if (iterations.empty() && options.iterations < total) {
         std::error_code ec;
@@ -126,7 +131,8 @@ int printRun(const Scenario& scenario, const RunResult& run, const RunArgs& args
     if (!csv.empty()) {
         if (!writeOutput(csv + kCsvTables[0], perRankCsv(summary), io)
             || !writeOutput(csv + kCsvTables[1], collectivesCsv(summary), io)
-            || !writeOutputWith(csv + kCsvTables[2], [&](std::ostream& out) { return writeSpansCsv(out, scenario, run); }, io))
+            || !writeOutputWith(
+                csv + kCsvTables[2], [&](std::ostream& out) { return writeSpansCsv(out, scenario, run); }, io))
             return kExitBadInput;
     }
     // What a live run changed or could not do, and how its clocks were aligned. On stderr with
@@ -137,7 +143,8 @@ int printRun(const Scenario& scenario, const RunResult& run, const RunArgs& args
     if (run.mode == RunMode::Live && !json && !run.clockNote.empty())
         io.out << io.say(Message("cli.clock").with("note", run.clockNote)) << "\n";
     if (run.hang) {
-        io.err << "shardlab: " << io.say(Message("cli.hung").with("explanation", run.hang->explanationMessage())) << "\n";
+        io.err << "shardlab: " << io.say(Message("cli.hung").with("explanation", run.hang->explanationMessage()))
+               << "\n";
         for (size_t r = 0; r < run.hang->pending.size(); ++r)
             io.err << "  "
                    << io.say(Message("cli.hang_rank")
@@ -158,8 +165,9 @@ void addSim(CLI::App& app, Io io, Action& action)
     cmd->callback([=, &action] {
         action = [=]() -> int {
             if (!a->on.empty()) // the cost profile is the remote machine's
-                return runRemote(*a, io, "sim", a->profile.empty() ? std::vector<std::string>{}
-                                                                   : std::vector<std::string>{"--profile", a->profile});
+                return runRemote(*a, io, "sim",
+                                 a->profile.empty() ? std::vector<std::string>{}
+                                                    : std::vector<std::string>{"--profile", a->profile});
             SimulationOptions options;
             if (!a->profile.empty()) {
                 auto profile = loadProfile(a->profile);

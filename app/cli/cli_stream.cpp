@@ -104,7 +104,8 @@ int streamRun(const RunArgs& a, Io io, StreamHeader header, std::ostream& out, c
         return kExitRunFailed;
     }
     if (run->hang) {
-        io.err << "shardlab: " << io.say(Message("cli.hung").with("explanation", run->hang->explanationMessage())) << "\n";
+        io.err << "shardlab: " << io.say(Message("cli.hung").with("explanation", run->hang->explanationMessage()))
+               << "\n";
         return kExitRunFailed;
     }
     return run->mode == RunMode::Live ? checkWrongElements(*run, kExitOk, io) : kExitOk;
@@ -117,7 +118,8 @@ void setOutputIsProcessStdout(bool yes) { g_outIsProcessStdout = yes; }
 
 Result<std::string> readScenarioInput()
 {
-    auto text = readCapped(*g_scenarioInput, "<standard input>", Message("error.file_kind.suffix").with("suffix", ".shardlab.json"));
+    auto text = readCapped(*g_scenarioInput, "<standard input>",
+                           Message("error.file_kind.suffix").with("suffix", ".shardlab.json"));
     if (!text && g_scenarioInput->bad())
         return badInput("could not read the scenario from standard input");
     return text;
@@ -131,7 +133,9 @@ int simStream(const RunArgs& a, Io io, const SimulationOptions& base)
     header.launch = "simulation";
     return streamRun(a, io, header, io.out, [&](const Scenario& scenario, RunStreamWriter& writer) {
         SimulationOptions options = base;
-        options.iterationDone = [&](const RunResult& soFar, int done, int total) { return writer.chunk(soFar, done, total); };
+        options.iterationDone = [&](const RunResult& soFar, int done, int total) {
+            return writer.chunk(soFar, done, total);
+        };
         return simulate(scenario, options);
     });
 }
@@ -179,7 +183,9 @@ int liveStream(const RunArgs& a, Io io, const LiveOptions& base)
     return streamRun(a, io, header, output.stream(), [&](const Scenario& scenario, RunStreamWriter& writer) {
         LiveOptions options = base;
         // each iteration's timeline as it completes, as the simulator's stream sends it
-        options.iterationDone = [&](const RunResult& soFar, int done, int total) { return writer.chunk(soFar, done, total); };
+        options.iterationDone = [&](const RunResult& soFar, int done, int total) {
+            return writer.chunk(soFar, done, total);
+        };
         return runLive(scenario, options);
     });
 }

@@ -68,8 +68,9 @@ void addTopo(CLI::App& app, Io io, Action& action)
     auto gpus = std::make_shared<int>(0);
     auto list = std::make_shared<bool>(false);
     auto json = std::make_shared<bool>(false);
-    cmd->add_option("--preset", *preset, "A built-in topology (without it: this machine's own, in a live build; under "
-                                        "mpirun/srun, every process's node and GPU combined)");
+    cmd->add_option("--preset", *preset,
+                    "A built-in topology (without it: this machine's own, in a live build; under "
+                    "mpirun/srun, every process's node and GPU combined)");
     cmd->add_option("--gpus", *gpus, "Take only the first N GPUs of the preset")->check(wholeNumber(1, 1LL << 20));
     cmd->add_flag("--list", *list, "List the built-in presets");
     cmd->add_flag("--json", *json,

@@ -8,7 +8,8 @@ namespace shardlab::cli {
 std::string progressText(const std::string& what, const std::string& unit, long long done, long long total)
 {
     const long long pct = total > 0 ? done * 100 / total : 0;
-    return what + ": " + unit + " " + std::to_string(done) + " of " + std::to_string(total) + " (" + std::to_string(pct) + "%)";
+    return what + ": " + unit + " " + std::to_string(done) + " of " + std::to_string(total) + " (" + std::to_string(pct)
+           + "%)";
 }
 
 namespace {
@@ -27,8 +28,8 @@ ProgressOutput& installed()
 } // namespace
 
 ProgressLine::ProgressLine(std::ostream* out, bool terminal, Clock clock, std::string what, std::string unit)
-    : m_out(out), m_terminal(terminal), m_clock(clock ? std::move(clock) : Clock(&steadySeconds)), m_what(std::move(what)),
-      m_unit(std::move(unit))
+    : m_out(out), m_terminal(terminal), m_clock(clock ? std::move(clock) : Clock(&steadySeconds)),
+      m_what(std::move(what)), m_unit(std::move(unit))
 {
     m_start = m_clock();
 }

@@ -55,7 +55,9 @@ std::streamsize ControlEscapingBuf::xsputn(const char* s, std::streamsize n)
             out.append(text, i, c.length);
         i += c.length;
     }
-    if (!out.empty() && m_target->sputn(out.data(), static_cast<std::streamsize>(out.size())) != static_cast<std::streamsize>(out.size()))
+    if (!out.empty()
+        && m_target->sputn(out.data(), static_cast<std::streamsize>(out.size()))
+               != static_cast<std::streamsize>(out.size()))
         return 0;
     return n;
 }

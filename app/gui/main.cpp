@@ -17,7 +17,7 @@ int main(int argc, char** argv)
     if (args.size() > 1)
         window.openFile(args.at(1));
     window.restoreWindowGeometry(); // as left, or fitted to the screen on the first start
-    window.restoreLessonsDock(); // opens with the welcome on the first start
+    window.restoreLessonsDock();    // opens with the welcome on the first start
     window.show();
 
     // For headless runs (tools/dev.sh gui without a display, screenshots in docs and reviews):
@@ -25,8 +25,8 @@ int main(int argc, char** argv)
     const QString shot = qEnvironmentVariable("SHARDLAB_SCREENSHOT");
     const int quitAfter = qEnvironmentVariableIntValue("SHARDLAB_QUIT_AFTER_MS");
     if (!shot.isEmpty())
-        QTimer::singleShot(
-            quitAfter > 1000 ? quitAfter - 500 : 1500, &window, [&window, shot] { window.grab().save(shot); });
+        QTimer::singleShot(quitAfter > 1000 ? quitAfter - 500 : 1500, &window,
+                           [&window, shot] { window.grab().save(shot); });
     else
         QTimer::singleShot(0, &window, &shardlab::gui::MainWindow::offerRecovery); // never block a headless run
     if (quitAfter > 0)

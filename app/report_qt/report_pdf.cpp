@@ -38,7 +38,7 @@ QFont reportFont(const LabReport& report)
     QFont font;
     if (report.language == Language::Chinese)
         font.setFamilies({QStringLiteral("Noto Sans CJK SC"), QStringLiteral("Source Han Sans SC"),
-            QStringLiteral("WenQuanYi Micro Hei"), QStringLiteral("DejaVu Sans")});
+                          QStringLiteral("WenQuanYi Micro Hei"), QStringLiteral("DejaVu Sans")});
     else
         font.setFamilies({QStringLiteral("DejaVu Sans"), QStringLiteral("Noto Sans CJK SC")});
     return font;
@@ -114,7 +114,8 @@ Status writeLabReportPdf(const LabReport& report, const std::string& path)
         auto doc = labReportDocument(report, &pdf, page.width());
         doc->setPageSize(page);
         const int pages = doc->pageCount();
-        const QString left = worded(report,
+        const QString left = worded(
+            report,
             Message("report.pdf.footer")
                 .with("scenario", report.scenario.name)
                 .with("mode", Message(report.mode == RunMode::Live ? "report.pdf.live" : "report.pdf.simulated")));
@@ -137,7 +138,7 @@ Status writeLabReportPdf(const LabReport& report, const std::string& path)
             const QRectF foot(0, page.height(), page.width(), footer);
             painter.drawText(foot, Qt::AlignLeft | Qt::AlignBottom, left);
             painter.drawText(foot, Qt::AlignRight | Qt::AlignBottom,
-                worded(report, Message("report.pdf.page").with("page", i + 1).with("pages", pages)));
+                             worded(report, Message("report.pdf.page").with("page", i + 1).with("pages", pages)));
         }
         if (!painter.end())
             return runFailed(

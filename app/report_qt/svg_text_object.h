@@ -26,7 +26,7 @@ public:
 
     QSizeF intrinsicSize(QTextDocument* doc, int posInDocument, const QTextFormat& format) override;
     void drawObject(QPainter* painter, const QRectF& rect, QTextDocument* doc, int posInDocument,
-        const QTextFormat& format) override;
+                    const QTextFormat& format) override;
 
 private:
     using QObject::QObject;

@@ -14,14 +14,15 @@ int main(int argc, char** argv)
     long long buckets = 8, steps = 50, straggler = -1;
     size_t bytes = 4u << 20;
     double computeUs = 2000, sleepUs = 0;
-    if (int st = lab::parseOptions(argc, argv,
+    if (int st = lab::parseOptions(
+            argc, argv,
             "A bucketed data-parallel step: compute, then one all-reduce per gradient bucket, on every visible GPU.",
             {lab::integer("--buckets", &buckets, 1, 100000, "all-reduces per step"),
-                lab::size("--bytes", &bytes, 4, 1ULL << 36, "bytes per bucket"),
-                lab::integer("--steps", &steps, 1, 1000000, "timed steps (after 5 warm-up steps)"),
-                lab::real("--compute-us", &computeUs, 0, 1e7, "every GPU's work per step, in us"),
-                lab::integer("--straggler", &straggler, -1, 1 << 20, "the GPU that computes longer (-1: none)"),
-                lab::real("--sleep-us", &sleepUs, 0, 1e7, "how much longer it computes, in us")});
+             lab::size("--bytes", &bytes, 4, 1ULL << 36, "bytes per bucket"),
+             lab::integer("--steps", &steps, 1, 1000000, "timed steps (after 5 warm-up steps)"),
+             lab::real("--compute-us", &computeUs, 0, 1e7, "every GPU's work per step, in us"),
+             lab::integer("--straggler", &straggler, -1, 1 << 20, "the GPU that computes longer (-1: none)"),
+             lab::real("--sleep-us", &sleepUs, 0, 1e7, "how much longer it computes, in us")});
         st >= 0)
         return st;
     lab::Gpus gpus;
@@ -29,8 +30,8 @@ int main(int argc, char** argv)
         return st;
     const int n = gpus.n;
     if (straggler >= n) {
-        std::fprintf(
-            stderr, "allreduce_buckets: --straggler %lld: there are %d GPU(s) here, 0 to %d\n", straggler, n, n - 1);
+        std::fprintf(stderr, "allreduce_buckets: --straggler %lld: there are %d GPU(s) here, 0 to %d\n", straggler, n,
+                     n - 1);
         return lab::kExitUsage;
     }
     const std::vector<cudaStream_t>& streams = gpus.streams;
@@ -58,8 +59,8 @@ int main(int argc, char** argv)
         for (int b = 0; b < buckets; ++b) {
             CHECK_NCCL(ncclGroupStart());
             for (int g = 0; g < n; ++g)
-                CHECK_NCCL(ncclAllReduce(
-                    buf[g] + b * count, buf[g] + b * count, count, ncclFloat, ncclSum, comms[g], streams[g]));
+                CHECK_NCCL(ncclAllReduce(buf[g] + b * count, buf[g] + b * count, count, ncclFloat, ncclSum, comms[g],
+                                         streams[g]));
             CHECK_NCCL(ncclGroupEnd());
         }
         CHECK_CUDA(cudaSetDevice(0));
@@ -76,7 +77,7 @@ int main(int argc, char** argv)
     std::sort(stepMs.begin(), stepMs.end());
     std::printf("allreduce_buckets: %d GPU(s), %lld buckets of %zu bytes, compute %.0f us: median step %.4f ms over "
                 "%lld steps\n",
-        n, buckets, bytes, computeUs, stepMs[stepMs.size() / 2], steps);
+                n, buckets, bytes, computeUs, stepMs[stepMs.size() / 2], steps);
     cudaEventDestroy(begin);
     cudaEventDestroy(end);
     return 0;

@@ -16,12 +16,13 @@ int main(int argc, char** argv)
     long long rank = -1, steps = 20;
     double sleepUs = 2000, computeUs = 500;
     size_t bytes = 4u << 20;
-    if (int st = lab::parseOptions(argc, argv, "One rank sleeps before each all-reduce; the others wait for it there.",
+    if (int st = lab::parseOptions(
+            argc, argv, "One rank sleeps before each all-reduce; the others wait for it there.",
             {lab::integer("--rank", &rank, -1, 1 << 20, "the rank that sleeps (-1: the last)"),
-                lab::real("--sleep-us", &sleepUs, 0, 1e7, "its sleep before each all-reduce, in us"),
-                lab::real("--compute-us", &computeUs, 0, 1e7, "every rank's work before each all-reduce, in us"),
-                lab::integer("--steps", &steps, 1, 1000000, "steps (one all-reduce each)"),
-                lab::size("--bytes", &bytes, 4, 1ULL << 36, "all-reduce size per rank in bytes")});
+             lab::real("--sleep-us", &sleepUs, 0, 1e7, "its sleep before each all-reduce, in us"),
+             lab::real("--compute-us", &computeUs, 0, 1e7, "every rank's work before each all-reduce, in us"),
+             lab::integer("--steps", &steps, 1, 1000000, "steps (one all-reduce each)"),
+             lab::size("--bytes", &bytes, 4, 1ULL << 36, "all-reduce size per rank in bytes")});
         st >= 0)
         return st;
     lab::Gpus gpus;
@@ -31,8 +32,8 @@ int main(int argc, char** argv)
     if (rank < 0)
         rank = n - 1;
     if (rank >= n) {
-        std::fprintf(
-            stderr, "allreduce_straggler: --rank %lld: there are %d GPU(s) here, ranks 0 to %d\n", rank, n, n - 1);
+        std::fprintf(stderr, "allreduce_straggler: --rank %lld: there are %d GPU(s) here, ranks 0 to %d\n", rank, n,
+                     n - 1);
         return lab::kExitUsage;
     }
     const size_t count = bytes / sizeof(float);

@@ -18,13 +18,13 @@ int main(int argc, char** argv)
 {
     size_t minBytes = 8, maxBytes = 128u << 20;
     long long warmup = 5, iters = 20, batches = 5;
-    if (int st = lab::parseOptions(argc, argv,
-            "Time an all-reduce across every visible GPU at sizes from --min to --max, doubling.",
+    if (int st = lab::parseOptions(
+            argc, argv, "Time an all-reduce across every visible GPU at sizes from --min to --max, doubling.",
             {lab::size("--min", &minBytes, 4, 1ULL << 36, "smallest size in bytes"),
-                lab::size("--max", &maxBytes, 4, 1ULL << 36, "largest size in bytes"),
-                lab::integer("--warmup", &warmup, 0, 1000, "untimed calls before each size"),
-                lab::integer("--iters", &iters, 1, 100000, "calls per timed batch"),
-                lab::integer("--batches", &batches, 1, 1000, "timed batches per size (the median is kept)")});
+             lab::size("--max", &maxBytes, 4, 1ULL << 36, "largest size in bytes"),
+             lab::integer("--warmup", &warmup, 0, 1000, "untimed calls before each size"),
+             lab::integer("--iters", &iters, 1, 100000, "calls per timed batch"),
+             lab::integer("--batches", &batches, 1, 1000, "timed batches per size (the median is kept)")});
         st >= 0)
         return st;
     if (minBytes > maxBytes) {
@@ -56,7 +56,7 @@ int main(int argc, char** argv)
         n, batches, iters, iters, warmup);
     std::printf("# algbw = size / time, busbw = algbw x 2(n-1)/n = algbw x %.4f\n", factor);
     std::printf("# %12s %12s %6s %6s %10s %10s %10s %7s\n", "size(B)", "count", "type", "redop", "time(us)",
-        "algbw(GB/s)", "busbw(GB/s)", "#wrong");
+                "algbw(GB/s)", "busbw(GB/s)", "#wrong");
     size_t totalWrong = 0;
     std::vector<float> got;
     for (size_t bytes = minBytes; bytes <= maxBytes; bytes *= 2) {
@@ -90,7 +90,7 @@ int main(int argc, char** argv)
         }
         totalWrong += wrong;
         std::printf("  %12zu %12zu %6s %6s %10.2f %10.2f %10.2f %7zu\n", count * sizeof(float), count, "float", "sum",
-            timeUs, algbw, algbw * factor, wrong);
+                    timeUs, algbw, algbw * factor, wrong);
         if (bytes > maxBytes / 2)
             break; // the next doubling would pass --max (and could overflow)
     }

@@ -11,10 +11,10 @@
 int main(int argc, char** argv)
 {
     long long count = 1 << 20, repeat = 5;
-    if (int st = lab::parseOptions(argc, argv,
-            "All-reduce (sum) a known pattern across every visible GPU and check each rank's result.",
+    if (int st = lab::parseOptions(
+            argc, argv, "All-reduce (sum) a known pattern across every visible GPU and check each rank's result.",
             {lab::integer("--count", &count, 1, 1LL << 32, "floats per rank"),
-                lab::integer("--repeat", &repeat, 1, 100000, "all-reduces of the same input")});
+             lab::integer("--repeat", &repeat, 1, 100000, "all-reduces of the same input")});
         st >= 0)
         return st;
     lab::Gpus gpus;
@@ -23,14 +23,14 @@ int main(int argc, char** argv)
     const int n = gpus.n;
     const size_t c = static_cast<size_t>(count);
     std::printf("allreduce_verify: %d GPU(s), %zu floats (%zu bytes) per rank, all-reduce (sum), %lld time(s)\n", n, c,
-        c * sizeof(float), repeat);
+                c * sizeof(float), repeat);
     for (int a = 0; a < n; ++a)
         for (int b = 0; b < n; ++b)
             if (a != b) {
                 int can = 0;
                 CHECK_CUDA(cudaDeviceCanAccessPeer(&can, a, b));
                 std::printf("  GPU %d -> GPU %d: %s\n", a, b,
-                    can ? "peer access (direct path)" : "no peer access (through the host)");
+                            can ? "peer access (direct path)" : "no peer access (through the host)");
             }
 
     std::vector<float*> send(n), recv(n);
@@ -62,13 +62,13 @@ int main(int argc, char** argv)
         size_t firstWrong = 0;
         const size_t wrong = lab::countWrong(got, n, 0, &firstWrong);
         std::printf("rank %d (GPU %d, %s): had %s got %s expected %s: ", r, r, gpus.names[r].c_str(),
-            lab::head(had).c_str(), lab::head(got).c_str(), lab::head(expected).c_str());
+                    lab::head(had).c_str(), lab::head(got).c_str(), lab::head(expected).c_str());
         if (wrong == 0) {
             std::printf("all %zu elements correct\n", c);
         } else {
             ok = false;
             std::printf("%zu of %zu elements WRONG, the first at index %zu: got %g, expected %g\n", wrong, c,
-                firstWrong, got[firstWrong], lab::allReduceValue(n, firstWrong));
+                        firstWrong, got[firstWrong], lab::allReduceValue(n, firstWrong));
         }
     }
     std::printf("%.1f us per all-reduce (wall clock of %lld back-to-back calls, set-up excluded)\n", perCallUs, repeat);

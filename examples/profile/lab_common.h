@@ -50,7 +50,7 @@ struct Option {
     enum Kind { Integer, Real, Size };
     const char* name; // "--steps"
     Kind kind;
-    void* target; // long long*, double* or size_t*, holding the default
+    void* target;    // long long*, double* or size_t*, holding the default
     double min, max; // the accepted range (inclusive)
     const char* help;
 };
@@ -135,14 +135,14 @@ inline int parseOptions(int argc, char** argv, const char* summary, const std::v
         double v = 0;
         if (!parseNumber(*o, text, v)) {
             std::fprintf(stderr, "%s: %s '%s' is not %s\n", program, o->name, text,
-                o->kind == Option::Real          ? "a number"
-                    : o->kind == Option::Integer ? "a whole number"
-                                                 : "a byte count (digits, optionally K, M or G)");
+                         o->kind == Option::Real      ? "a number"
+                         : o->kind == Option::Integer ? "a whole number"
+                                                      : "a byte count (digits, optionally K, M or G)");
             return kExitUsage;
         }
         if (v < o->min || v > o->max) {
             std::fprintf(stderr, "%s: %s %s is out of range: it must be from %.17g to %.17g\n", program, o->name, text,
-                o->min, o->max);
+                         o->min, o->max);
             return kExitUsage;
         }
         if (o->kind == Option::Integer)
@@ -180,8 +180,8 @@ inline cudaError_t spin(double us, cudaStream_t stream)
 
 struct Gpus {
     int n = 0;
-    std::vector<std::string> names; // per rank: the device's name
-    std::vector<ncclComm_t> comms; // per rank
+    std::vector<std::string> names;    // per rank: the device's name
+    std::vector<ncclComm_t> comms;     // per rank
     std::vector<cudaStream_t> streams; // per rank, on its GPU (blocking: ordered after the default stream)
     std::vector<std::pair<int, void*>> allocations;
 
@@ -209,14 +209,15 @@ struct Gpus {
     }
 
     // cudaMalloc on GPU g, freed with the Gpus. Returns 0 or 1 (after saying why).
-    template <typename T> int allocate(int g, size_t count, T** out)
+    template <typename T>
+    int allocate(int g, size_t count, T** out)
     {
         CHECK_CUDA(cudaSetDevice(g));
         void* p = nullptr;
         const cudaError_t e = cudaMalloc(&p, std::max<size_t>(count, 1) * sizeof(T));
         if (e != cudaSuccess) {
-            std::fprintf(
-                stderr, "GPU %d: cannot allocate %zu bytes: %s\n", g, count * sizeof(T), cudaGetErrorString(e));
+            std::fprintf(stderr, "GPU %d: cannot allocate %zu bytes: %s\n", g, count * sizeof(T),
+                         cudaGetErrorString(e));
             return 1;
         }
         allocations.emplace_back(g, p);
@@ -244,14 +245,14 @@ inline int openEveryGpu(const char* program, Gpus& gpus)
     const cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess || n < 1) {
         std::fprintf(stderr, "%s: no GPU to run on (%s); this program needs at least one CUDA GPU\n", program,
-            e != cudaSuccess ? cudaGetErrorString(e) : "the CUDA driver reports 0 devices");
+                     e != cudaSuccess ? cudaGetErrorString(e) : "the CUDA driver reports 0 devices");
         return kExitNoGpu;
     }
     gpus.n = n;
     std::vector<int> devices(n);
     for (int g = 0; g < n; ++g) {
         devices[g] = g;
-        cudaDeviceProp prop {};
+        cudaDeviceProp prop{};
         CHECK_CUDA(cudaGetDeviceProperties(&prop, g));
         gpus.names.emplace_back(prop.name);
         CHECK_CUDA(cudaSetDevice(g));

@@ -12,11 +12,12 @@
 int main(int argc, char** argv)
 {
     long long count = 1 << 20, repeat = 5;
-    if (int st = lab::parseOptions(argc, argv,
-            "Reduce-scatter then all-gather a known pattern across every visible GPU, check each "
-            "rank's shard and result against the all-reduce.",
-            {lab::integer("--count", &count, 1, 1LL << 32, "floats per rank"),
-                lab::integer("--repeat", &repeat, 1, 100000, "times each way is run")});
+    if (int st =
+            lab::parseOptions(argc, argv,
+                              "Reduce-scatter then all-gather a known pattern across every visible GPU, check each "
+                              "rank's shard and result against the all-reduce.",
+                              {lab::integer("--count", &count, 1, 1LL << 32, "floats per rank"),
+                               lab::integer("--repeat", &repeat, 1, 100000, "times each way is run")});
         st >= 0)
         return st;
     lab::Gpus gpus;
@@ -25,13 +26,14 @@ int main(int argc, char** argv)
     const int n = gpus.n;
     const size_t shard = static_cast<size_t>(count) / n;
     if (shard == 0) {
-        std::fprintf(
-            stderr, "reduce_scatter_all_gather: --count %lld is less than the %d GPUs: each needs a shard\n", count, n);
+        std::fprintf(stderr, "reduce_scatter_all_gather: --count %lld is less than the %d GPUs: each needs a shard\n",
+                     count, n);
         return lab::kExitUsage;
     }
     const size_t c = shard * n;
     std::printf("reduce_scatter_all_gather: %d GPU(s), %zu floats per rank (%zu per shard)%s, %lld time(s) each way\n",
-        n, c, shard, c != static_cast<size_t>(count) ? " (rounded down to a multiple of the GPUs)" : "", repeat);
+                n, c, shard, c != static_cast<size_t>(count) ? " (rounded down to a multiple of the GPUs)" : "",
+                repeat);
 
     std::vector<float*> send(n), part(n), gathered(n), reduced(n);
     for (int r = 0; r < n; ++r) {
@@ -82,13 +84,14 @@ int main(int argc, char** argv)
         size_t firstWrong = 0;
         const size_t shardWrong = lab::countWrong(mine, n, r * shard, &firstWrong);
         std::printf("rank %d (GPU %d, %s): had %s; reduce-scatter shard %d (elements %zu-%zu) %s: ", r, r,
-            gpus.names[r].c_str(), lab::head(had).c_str(), r, r * shard, (r + 1) * shard - 1, lab::head(mine).c_str());
+                    gpus.names[r].c_str(), lab::head(had).c_str(), r, r * shard, (r + 1) * shard - 1,
+                    lab::head(mine).c_str());
         if (shardWrong == 0) {
             std::printf("all %zu correct\n", shard);
         } else {
             ok = false;
             std::printf("%zu of %zu WRONG, the first at element %zu: got %g, expected %g\n", shardWrong, shard,
-                r * shard + firstWrong, mine[firstWrong], lab::allReduceValue(n, r * shard + firstWrong));
+                        r * shard + firstWrong, mine[firstWrong], lab::allReduceValue(n, r * shard + firstWrong));
         }
         const size_t allWrong = lab::countWrong(all, n, 0, &firstWrong);
         size_t differ = 0;
@@ -102,7 +105,7 @@ int main(int argc, char** argv)
             std::printf("%zu of %zu WRONG", allWrong, c);
             if (allWrong)
                 std::printf(" (the first at element %zu: got %g, expected %g)", firstWrong, all[firstWrong],
-                    lab::allReduceValue(n, firstWrong));
+                            lab::allReduceValue(n, firstWrong));
             std::printf("; %zu differ from the all-reduce's result\n", differ);
         }
     }
@@ -110,13 +113,13 @@ int main(int argc, char** argv)
         "memory per rank for the result: reduce-scatter %zu bytes (its shard), all-gather and all-reduce %zu bytes\n",
         shard * sizeof(float), c * sizeof(float));
     std::printf("wall clock per call, %lld back-to-back: reduce-scatter + all-gather %.1f us, all-reduce %.1f us\n",
-        repeat, rsAgUs, arUs);
+                repeat, rsAgUs, arUs);
     if (!ok) {
         std::printf("verification FAILED\n");
         return 1;
     }
     std::printf("verification passed: every shard is the sum of its elements over the %d ranks, and reduce-scatter + "
                 "all-gather reproduces the all-reduce on every rank\n",
-        n);
+                n);
     return 0;
 }

@@ -24,9 +24,6 @@ inline CliRun runCommand(std::vector<std::string> args)
     return r;
 }
 
-inline std::string scenario(const char* name)
-{
-    return std::string(SHARDLAB_SCENARIO_DIR) + "/" + name;
-}
+inline std::string scenario(const char* name) { return std::string(SHARDLAB_SCENARIO_DIR) + "/" + name; }
 
 } // namespace shardlab::test

@@ -10,8 +10,8 @@
 
 using namespace shardlab::cli;
 
-using shardlab::test::runCommand;
 using shardlab::test::CliRun;
+using shardlab::test::runCommand;
 using shardlab::test::scenario;
 
 namespace {
@@ -59,7 +59,8 @@ TEST(Cli, SimTableJsonAndTrace)
 
 TEST(Cli, BadFilesExitTwoWithThePath)
 {
-    const std::string bad = writeTemp("shardlab-cli-bad.shardlab.json", R"({"shardlab": 1, "topology": {"preset": "x"}})");
+    const std::string bad =
+        writeTemp("shardlab-cli-bad.shardlab.json", R"({"shardlab": 1, "topology": {"preset": "x"}})");
     CliRun r = runCommand({"sim", bad});
     EXPECT_EQ(r.status, kExitBadInput);
     EXPECT_NE(r.err.find("$.topology.preset"), std::string::npos) << r.err;
@@ -84,20 +85,23 @@ TEST(Cli, HangExitsThree)
 
 TEST(Cli, BenchSimInNcclTestsColumns)
 {
-    CliRun r = runCommand({"bench", "--collective", "all_reduce", "--gpus", "4", "--sizes", "8B:1GB:4", "--sim", "--preset", "h200-nv18-4"});
+    CliRun r = runCommand({"bench", "--collective", "all_reduce", "--gpus", "4", "--sizes", "8B:1GB:4", "--sim",
+                           "--preset", "h200-nv18-4"});
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("#wrong"), std::string::npos);
     EXPECT_NE(r.out.find("algbw"), std::string::npos);
     EXPECT_NE(r.out.find("536870912"), std::string::npos); // 8 x 4^13: the last size <= 1 GiB, as nccl-tests -f 4
     r = runCommand({"bench", "--collective", "all_gather", "--gpus", "2", "--sizes", "1M,16M,256M", "--sim", "--preset",
-             "h200-nv18-4", "--json"});
+                    "h200-nv18-4", "--json"});
     EXPECT_EQ(r.status, 0) << r.err;
     const auto doc = nlohmann::json::parse(r.out);
     EXPECT_EQ(doc["rows"].size(), 3u);
     EXPECT_EQ(doc["rows"][0]["size"], 1048576);
-    EXPECT_EQ(runCommand({"bench", "--collective", "all_shuffle", "--gpus", "2", "--sim", "--preset", "h200-nv18-4"}).status,
+    EXPECT_EQ(
+        runCommand({"bench", "--collective", "all_shuffle", "--gpus", "2", "--sim", "--preset", "h200-nv18-4"}).status,
+        kExitBadInput);
+    EXPECT_EQ(runCommand({"bench", "--gpus", "2", "--sizes", "1G:1M", "--sim", "--preset", "h200-nv18-4"}).status,
               kExitBadInput);
-    EXPECT_EQ(runCommand({"bench", "--gpus", "2", "--sizes", "1G:1M", "--sim", "--preset", "h200-nv18-4"}).status, kExitBadInput);
     EXPECT_EQ(runCommand({"bench", "--gpus", "9", "--sim", "--preset", "h200-nv18-4"}).status, kExitBadInput);
 }
 
@@ -129,7 +133,8 @@ TEST(Cli, ATopologyOfMoreGpusThanTheLimitExitsTwo)
 
 TEST(Cli, AHangInTheFirstCollectiveSaysNoneCompletedYet)
 {
-    const std::string file = writeTemp("shardlab-cli-first-hang.shardlab.json", R"({"shardlab": 1, "name": "first call differs",
+    const std::string file =
+        writeTemp("shardlab-cli-first-hang.shardlab.json", R"({"shardlab": 1, "name": "first call differs",
       "topology": {"preset": "h200-nv18-4", "gpus": 2},
       "program": [{"op": "all_reduce", "name": "grads", "bytes": "1MB"}],
       "perturbations": {"mismatches": [{"type": "wrong_count", "rank": 1, "op": 0, "iteration": 0, "bytes": "4KB"}]}})");
@@ -154,7 +159,8 @@ TEST(Cli, AnOutputThatIsTheScenarioIsRefusedAndTheScenarioKept)
         EXPECT_NE(r.err.find("that is the scenario file being run"), std::string::npos) << r.err;
     }
     // the same file by another spelling
-    const std::string other = (std::filesystem::path(file).parent_path() / "." / "shardlab-cli-self.shardlab.json").string();
+    const std::string other =
+        (std::filesystem::path(file).parent_path() / "." / "shardlab-cli-self.shardlab.json").string();
     EXPECT_EQ(runCommand({"sim", file, "--trace", other}).status, kExitBadInput);
     std::ifstream after(file);
     std::stringstream kept;
@@ -177,13 +183,16 @@ TEST(Cli, NumericOptionsSayWhatWasWrongAndWhatIsExpected)
 
 TEST(Cli, RanksOutsideTheTopologyAreReportedWhereTheFileNamesThem)
 {
-    const std::string file = writeTemp("shardlab-cli-rank7.shardlab.json",
+    const std::string file = writeTemp(
+        "shardlab-cli-rank7.shardlab.json",
         R"({"shardlab":1,"topology":{"preset":"h200-nv18-4"},"workload":[{"name":"x","kind":"data","size":"1 GB","split_across":[0,1,7]}]})");
     const CliRun r = runCommand({"sim", file});
     EXPECT_EQ(r.status, kExitBadInput);
-    EXPECT_NE(r.err.find("$.workload[0].split_across[2]: rank 7 does not exist (expected 0..3)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("$.workload[0].split_across[2]: rank 7 does not exist (expected 0..3)"), std::string::npos)
+        << r.err;
     // a unit error says what it expected once
-    const std::string unit = writeTemp("shardlab-cli-unit.shardlab.json",
+    const std::string unit = writeTemp(
+        "shardlab-cli-unit.shardlab.json",
         R"({"shardlab":1,"topology":{"preset":"h200-nv18-4"},"workload":[{"name":"x","kind":"data","size":"1 QB"}]})");
     const CliRun u = runCommand({"sim", unit});
     EXPECT_EQ(u.status, kExitBadInput);
@@ -205,7 +214,8 @@ TEST(Cli, WritingOverAFolderSaysItIsAFolder)
 {
     const auto dir = std::filesystem::temp_directory_path() / "shardlab-cli-out.html";
     std::filesystem::create_directories(dir);
-    const CliRun r = runCommand({"report", std::string(SHARDLAB_SCENARIO_DIR) + "/straggler-12-6-4-2.shardlab.json", "-o", dir.string()});
+    const CliRun r = runCommand(
+        {"report", std::string(SHARDLAB_SCENARIO_DIR) + "/straggler-12-6-4-2.shardlab.json", "-o", dir.string()});
     EXPECT_EQ(r.status, kExitBadInput) << r.err;
     EXPECT_EQ(r.err.find("(Success)"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("is a folder"), std::string::npos) << r.err;
@@ -214,7 +224,8 @@ TEST(Cli, WritingOverAFolderSaysItIsAFolder)
 TEST(Cli, ControlCharactersFromAFileReachTheTerminalAsText)
 {
     // an ESC sequence in a GPU name would recolour the terminal; a DEL byte would erase
-    const std::string file = writeTemp("shardlab-cli-esc.shardlab.json", R"({"shardlab": 1, "name": "esc\u001b[31m red\u007f",
+    const std::string file =
+        writeTemp("shardlab-cli-esc.shardlab.json", R"({"shardlab": 1, "name": "esc\u001b[31m red\u007f",
       "topology": {"gpus": [{"id": "g0", "name": "G\u001b[2J", "memory": "16GB", "tflops": 10}], "links": []},
       "program": [{"op": "compute", "name": "work", "flops": "1 TFLOP"}]})");
     const CliRun r = runCommand({"sim", file});
@@ -226,7 +237,9 @@ TEST(Cli, ControlCharactersFromAFileReachTheTerminalAsText)
     const CliRun j = runCommand({"sim", file, "--json"});
     EXPECT_TRUE(nlohmann::json::accept(j.out)) << j.out;
     // a binary file's message names its first byte in words
-    const std::string bin = writeTemp("shardlab-cli-bin.shardlab.json", std::string("\x7f" "ELF\x02\x01", 6));
+    const std::string bin = writeTemp("shardlab-cli-bin.shardlab.json", std::string("\x7f"
+                                                                                    "ELF\x02\x01",
+                                                                                    6));
     const CliRun b = runCommand({"sim", bin});
     EXPECT_EQ(b.status, kExitBadInput);
     EXPECT_EQ(b.err.find('\x7f'), std::string::npos);

@@ -69,8 +69,8 @@ TEST(CliCompare, SideBySideAndTheWrongChoice)
     CliRun r = run({"compare", "--gpus", "4", "--bytes", "4000000000", "--preset", "h200-nv18-4"});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("peak memory per rank"), std::string::npos);
-    EXPECT_NE(r.out.find("8 GB"), std::string::npos);    // all-reduce: 2 x 4 GB
-    EXPECT_NE(r.out.find("5 GB"), std::string::npos);    // the pair: 4 GB + 1 GB
+    EXPECT_NE(r.out.find("8 GB"), std::string::npos); // all-reduce: 2 x 4 GB
+    EXPECT_NE(r.out.find("5 GB"), std::string::npos); // the pair: 4 GB + 1 GB
     EXPECT_NE(r.out.find("Choosing wrongly: All-Reduce where All-Gather was needed"), std::string::npos);
     r = run({"compare", "--gpus", "4", "--bytes", "4000000000", "--preset", "h200-nv18-4", "--json"});
     ASSERT_EQ(r.status, 0);
@@ -87,8 +87,10 @@ TEST(CliCompare, SideBySideAndTheWrongChoice)
     const CliRun five = run({"compare", "--gpus", "5", "--preset", "h200-nv18-4"});
     EXPECT_EQ(five.status, kExitBadInput);
     EXPECT_NE(five.err.find("preset h200-nv18-4 has 4 GPUs; --gpus 5 asks for more"), std::string::npos) << five.err;
-    EXPECT_EQ(run({"bench", "--sim", "--preset", "h200-nv18-4", "--collective", "all_reduce", "--gpus", "5", "--sizes", "1M"}).status,
-              kExitBadInput);
+    EXPECT_EQ(
+        run({"bench", "--sim", "--preset", "h200-nv18-4", "--collective", "all_reduce", "--gpus", "5", "--sizes", "1M"})
+            .status,
+        kExitBadInput);
     if (!liveBuiltIn()) {
         EXPECT_EQ(run({"compare", "--gpus", "2", "--preset", "h200-nv18-4", "--measure"}).status, kExitBadInput);
     }
@@ -108,7 +110,8 @@ TEST(CliSizes, OneRuleForEverySizeArgumentStatedInEveryHelp)
                           "--sizes", "1GB", "--json"});
     ASSERT_EQ(b.status, 0) << b.err;
     EXPECT_NE(b.out.find("1073741824"), std::string::npos) << b.out;
-    for (const char* command : {"topo", "sim", "bench", "live", "report", "lessons", "scale", "diagnose", "compare", "calibrate"}) {
+    for (const char* command :
+         {"topo", "sim", "bench", "live", "report", "lessons", "scale", "diagnose", "compare", "calibrate"}) {
         const CliRun h = run({command, "--help"});
         EXPECT_EQ(h.status, 0) << command;
         EXPECT_NE(h.out.find("1G = 1GB = 1GiB = 2^30"), std::string::npos) << command << ": " << h.out;
@@ -132,10 +135,12 @@ TEST(CliCalibrate, WithoutLiveModeItSaysWhyAndFitsSavedMeasurements)
     CostProfile machine = CostProfile::defaults();
     machine.link[static_cast<int>(LinkKind::NvLink)].efficiency = 0.7;
     CostModel m(preset("h200-nv18-4")->firstGpus(2), machine);
-    std::vector<std::string> args = {"calibrate", "--preset", "h200-nv18-4", "--name", "cli-test", "--json", "--measured"};
+    std::vector<std::string> args = {"calibrate", "--preset", "h200-nv18-4", "--name",
+                                     "cli-test",  "--json",   "--measured"};
     for (OpKind k : {OpKind::AllReduce, OpKind::AllGather, OpKind::ReduceScatter, OpKind::Broadcast, OpKind::Reduce}) {
         const auto file = (dir / (std::string(opName(k)) + ".json")).string();
-        std::ofstream(file) << sweepJson(k, 2, simulateSweep(m, k, 2, {8, 65536, 1 << 20, 1 << 24, 1 << 28, 1 << 30}), "live");
+        std::ofstream(file) << sweepJson(k, 2, simulateSweep(m, k, 2, {8, 65536, 1 << 20, 1 << 24, 1 << 28, 1 << 30}),
+                                         "live");
         args.push_back(file);
     }
     ::setenv("SHARDLAB_PROFILE_DIR", (dir / "profiles").c_str(), 1);
@@ -150,10 +155,12 @@ TEST(CliCalibrate, WithoutLiveModeItSaysWhyAndFitsSavedMeasurements)
     EXPECT_NEAR(saved->link[static_cast<int>(LinkKind::NvLink)].efficiency, 0.7, 0.007);
     EXPECT_NE(r.err.find("saved profile 'cli-test'"), std::string::npos);
     // the saved profile simulates: `shardlab bench --sim --profile cli-test`
-    const CliRun b = run({"bench", "--sim", "--preset", "h200-nv18-4", "--gpus", "2", "--sizes", "1G", "--profile", "cli-test"});
+    const CliRun b =
+        run({"bench", "--sim", "--preset", "h200-nv18-4", "--gpus", "2", "--sizes", "1G", "--profile", "cli-test"});
     EXPECT_EQ(b.status, 0) << b.err;
     // bad inputs
-    EXPECT_EQ(run({"calibrate", "--measured", (dir / "none.json").string(), "--preset", "h200-nv18-4"}).status, kExitBadInput);
+    EXPECT_EQ(run({"calibrate", "--measured", (dir / "none.json").string(), "--preset", "h200-nv18-4"}).status,
+              kExitBadInput);
     EXPECT_EQ(run({"calibrate", "--name", "default", "--measured", args.back(), "--preset", "h200-nv18-4"}).status,
               kExitBadInput);
     // issue 25: three impossible times fit to an NVLink efficiency far above 1; refused, and the
@@ -178,7 +185,8 @@ TEST(CliCalibrate, WithoutLiveModeItSaysWhyAndFitsSavedMeasurements)
 TEST(CliMessages, LiveOnlyCommandsSuggestTheirOwnSimulatedForm)
 {
     const shardlab::Error e = suggestInstead(
-        shardlab::runFailed("the NVIDIA driver is missing (live mode needs an NVIDIA GPU and driver; use `shardlab sim` to simulate)"),
+        shardlab::runFailed(
+            "the NVIDIA driver is missing (live mode needs an NVIDIA GPU and driver; use `shardlab sim` to simulate)"),
         "`shardlab bench --sim --preset ID` (the same sweep, simulated)");
     EXPECT_EQ(e.message, "the NVIDIA driver is missing (live mode needs an NVIDIA GPU and driver; instead, use "
                          "`shardlab bench --sim --preset ID` (the same sweep, simulated))");

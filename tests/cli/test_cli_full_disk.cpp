@@ -15,13 +15,13 @@
 #include <filesystem>
 
 using namespace shardlab;
-using shardlab::test::CliRun;
-using shardlab::fs_test::FullDisk;
 using shardlab::fs_test::fileText;
+using shardlab::fs_test::FullDisk;
 using shardlab::fs_test::leftoverTemporaries;
+using shardlab::fs_test::writePlain;
+using shardlab::test::CliRun;
 using shardlab::test::runCommand;
 using shardlab::test::scenario;
-using shardlab::fs_test::writePlain;
 
 namespace {
 
@@ -92,8 +92,8 @@ TEST(FullDisk, SimOutputsTraceResultAndCsv)
 TEST(FullDisk, HtmlReport)
 {
     const auto dir = freshDir("shardlab-full-disk-report");
-    expectRefusedOnFullDisk({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", (dir / "r.html").string()},
-                            dir / "r.html");
+    expectRefusedOnFullDisk(
+        {"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", (dir / "r.html").string()}, dir / "r.html");
 }
 
 TEST(FullDisk, ScenarioAndProfileSaves)

@@ -61,8 +61,9 @@ TEST(CliLauncher, SimSavesAResultFile)
     EXPECT_EQ(loaded->launch, "simulation");
     EXPECT_EQ(loaded->run.mode, RunMode::Simulated);
     EXPECT_EQ(loaded->scenario.ranks(), 4);
-    EXPECT_EQ(runIt({"sim", scenario("straggler-12-6-4-2.shardlab.json"), "--result", "/nonexistent/dir/x.json"}).status,
-              kExitBadInput);
+    EXPECT_EQ(
+        runIt({"sim", scenario("straggler-12-6-4-2.shardlab.json"), "--result", "/nonexistent/dir/x.json"}).status,
+        kExitBadInput);
     std::filesystem::remove(path);
 }
 

@@ -50,9 +50,11 @@ TEST(CliLimits, TheIssuesScenarioIsRefusedAtOnceByEveryCommandThatRunsIt)
     EXPECT_TRUE(r.out.empty()) << r.out; // nothing half-written on standard output
     EXPECT_FALSE(std::filesystem::exists(temp("shardlab-huge-trace.json")));
     // --iterations is applied before the check: 28 iterations would run (not run here: 20 million events)
-    for (const std::vector<std::string>& args :
-         {std::vector<std::string>{"scale", kHuge}, {"scale", kHuge, "--weak", "--max-gpus", "4"}, {"diagnose", kHuge},
-          {"diagnose", kHuge, "--json"}, {"report", kHuge, "-o", temp("shardlab-huge-report.html")}}) {
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"scale", kHuge},
+                                                 {"scale", kHuge, "--weak", "--max-gpus", "4"},
+                                                 {"diagnose", kHuge},
+                                                 {"diagnose", kHuge, "--json"},
+                                                 {"report", kHuge, "-o", temp("shardlab-huge-report.html")}}) {
         r = runCommand(args);
         EXPECT_EQ(r.status, kExitBadInput) << args[0];
         EXPECT_NE(r.err.find("this run would record up to "), std::string::npos) << args[0] << ": " << r.err;
@@ -104,7 +106,8 @@ TEST(CliLimits, TraceIterationsHoldsTheFirstIterations)
 TEST(CliLimits, TraceIterationsSaysWhatItExpects)
 {
     for (const char* bad : {"0", "abc", "-3", "100001"}) {
-        const CliRun r = runCommand({"sim", scenario("default.shardlab.json"), "--trace", temp("x.json"), "--trace-iterations", bad});
+        const CliRun r = runCommand(
+            {"sim", scenario("default.shardlab.json"), "--trace", temp("x.json"), "--trace-iterations", bad});
         EXPECT_EQ(r.status, kExitBadInput) << bad;
         EXPECT_NE(r.err.find("(expected 1 to 100000, or all)"), std::string::npos) << r.err;
     }

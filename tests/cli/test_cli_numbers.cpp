@@ -16,7 +16,10 @@ using shardlab::test::runCommand;
 
 namespace {
 
-std::string hostile(const char* name) { return std::string(SHARDLAB_SCENARIO_DIR) + "/../../tests/cli/hostile/" + name; }
+std::string hostile(const char* name)
+{
+    return std::string(SHARDLAB_SCENARIO_DIR) + "/../../tests/cli/hostile/" + name;
+}
 
 // Refused with exit status 2, on standard error only, with `english` in English and something else in Chinese.
 std::string refusedInBothLanguages(std::vector<std::string> args, const std::string& english)
@@ -42,8 +45,9 @@ std::string refusedInBothLanguages(std::vector<std::string> args, const std::str
 TEST(CliNumbers, GpusOnNode1WithTheirSwitchOnNode0AreRefusedNotPricedAtZero)
 {
     for (const char* command : {"sim", "diagnose"}) {
-        const std::string zh = refusedInBothLanguages({command, hostile("gpus-on-node-1-switch-on-node-0.shardlab.json")},
-                                                      "$.topology.links[0]: joins GPU 'gpu0' of node 1 to switch 'pcie0' of node 0");
+        const std::string zh =
+            refusedInBothLanguages({command, hostile("gpus-on-node-1-switch-on-node-0.shardlab.json")},
+                                   "$.topology.links[0]: joins GPU 'gpu0' of node 1 to switch 'pcie0' of node 0");
         EXPECT_NE(zh.find("gpu0"), std::string::npos) << zh;
         EXPECT_NE(zh.find("pcie0"), std::string::npos) << zh;
     }
@@ -58,14 +62,16 @@ TEST(CliNumbers, ANetworkSwitchOnANodeThatDoesNotExistIsRefused)
 
 TEST(CliNumbers, ALinkOf1eMinus305GBpsIsRefusedWithItsRange)
 {
-    refusedInBothLanguages({"sim", hostile("link-bandwidth-1e-305.shardlab.json")},
-                           "$.topology.links[0].bandwidth: out of range (expected a bandwidth per direction: GB/s as a number, "
-                           "or a string such as \"25 GB/s\" or \"400 Gb/s\", from 1 MB/s to 100 TB/s)");
+    refusedInBothLanguages(
+        {"sim", hostile("link-bandwidth-1e-305.shardlab.json")},
+        "$.topology.links[0].bandwidth: out of range (expected a bandwidth per direction: GB/s as a number, "
+        "or a string such as \"25 GB/s\" or \"400 Gb/s\", from 1 MB/s to 100 TB/s)");
 }
 
 TEST(CliNumbers, AKeyGivenTwiceAndADelayOnAMissingIterationAreRefusedNamingThePath)
 {
-    refusedInBothLanguages({"sim", hostile("gpu-memory-given-twice.shardlab.json")}, "$.topology.gpus[2].memory: given twice");
+    refusedInBothLanguages({"sim", hostile("gpu-memory-given-twice.shardlab.json")},
+                           "$.topology.gpus[2].memory: given twice");
     refusedInBothLanguages({"sim", hostile("delay-on-iteration-5-of-3.shardlab.json")},
                            "$.perturbations.delays[0].iteration: 5 is not an iteration of the scenario, which runs 3 "
                            "(expected 0..2, or -1 for every iteration)");
@@ -73,11 +79,13 @@ TEST(CliNumbers, AKeyGivenTwiceAndADelayOnAMissingIterationAreRefusedNamingThePa
 
 TEST(CliNumbers, CompareRefusesFewerBytesThanRanks)
 {
-    refusedInBothLanguages({"compare", "--gpus", "3", "--preset", "h200-nvswitch-8", "--bytes", "1"},
-                           "--bytes: 1 B is fewer bytes than the 3 ranks, so reduce-scatter would leave some ranks a slice "
-                           "of 0 B (expected at least 3 B: one byte per rank)");
+    refusedInBothLanguages(
+        {"compare", "--gpus", "3", "--preset", "h200-nvswitch-8", "--bytes", "1"},
+        "--bytes: 1 B is fewer bytes than the 3 ranks, so reduce-scatter would leave some ranks a slice "
+        "of 0 B (expected at least 3 B: one byte per rank)");
     // one byte per rank compares, and sends no "0 B"
-    const CliRun ok = runCommand({"compare", "--gpus", "3", "--preset", "h200-nvswitch-8", "--bytes", "3", "--lang", "en"});
+    const CliRun ok =
+        runCommand({"compare", "--gpus", "3", "--preset", "h200-nvswitch-8", "--bytes", "3", "--lang", "en"});
     EXPECT_EQ(ok.status, kExitOk) << ok.err;
     EXPECT_EQ(ok.out.find(" 0 B"), std::string::npos) << ok.out;
 }
@@ -87,7 +95,8 @@ TEST(CliNumbers, ANonFiniteAnswerIsRefusedAsNotAFiniteNumberNotAsMissing)
     for (const char* answer : {"-inf", "-Infinity", "inf", "nan", "-nan"}) {
         const CliRun r = runCommand({"lessons", "check", "speedup-1-6x", answer, "--lang", "en"});
         EXPECT_EQ(r.status, kExitBadInput) << answer << ": " << r.out << r.err;
-        EXPECT_NE(r.err.find(std::string("'") + answer + "' is not a finite number (expected a number"), std::string::npos)
+        EXPECT_NE(r.err.find(std::string("'") + answer + "' is not a finite number (expected a number"),
+                  std::string::npos)
             << answer << ": " << r.err;
         EXPECT_EQ(r.err.find("required"), std::string::npos) << r.err;
     }
@@ -110,7 +119,9 @@ TEST(CliNumbers, BidiAndC1ControlsInNamesReachTheTerminalEscaped)
         EscapedStream out(target);
         out << "a\xe2" << std::flush;
         out << "\x80";
-        out << "\xae" << "b \xe4\xb8\x80 \xe2\x81\xa7 \x1b \x9b" "1m";
+        out << "\xae"
+            << "b \xe4\xb8\x80 \xe2\x81\xa7 \x1b \x9b"
+               "1m";
     }
     EXPECT_EQ(target.str(), "a\\u202eb \xe4\xb8\x80 \\u2067 \\x1b \\x9b1m");
 }

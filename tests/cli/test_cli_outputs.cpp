@@ -29,8 +29,9 @@ namespace {
 
 // A folder of the test's own, with a copy of a small scenario in it.
 struct Folder {
-    fs::path dir = fs::temp_directory_path()
-                   / ("shardlab-cli-outputs-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::path dir =
+        fs::temp_directory_path()
+        / ("shardlab-cli-outputs-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     std::string scenario = (dir / "run.shardlab.json").string();
     Folder()
     {
@@ -70,7 +71,8 @@ TEST(CliOutputs, TwoOutputsOfOneRunAreRefusedBeforeEitherIsWritten)
     // the same file through a hard link
     fs_test::writePlain(f / "kept.json", "kept");
     fs::create_hard_link(f / "kept.json", f / "alias.json");
-    expectRefused(runCommand({"sim", f.scenario, "--result", f / "kept.json", "--trace", f / "alias.json"}), "that is also");
+    expectRefused(runCommand({"sim", f.scenario, "--result", f / "kept.json", "--trace", f / "alias.json"}),
+                  "that is also");
     EXPECT_EQ(fs_test::fileText(f / "kept.json"), "kept");
     EXPECT_EQ(filesIn(f.dir), 3u); // nothing written
     // and the scenario through a hard link
@@ -84,8 +86,9 @@ TEST(CliOutputs, ResimulatingAResultNeverWritesOverIt)
     fs_test::writePlain(f / "measured.json", "the measured run");
     expectRefused(runCommand({"profile", "--resimulate", f / "measured.json", "--trace", f / "measured.json"}),
                   "that is the result file being resimulated");
-    expectRefused(runCommand({"profile", "--resimulate", f / "measured.json", "--csv", f / "m", "--trace", f / "m-spans.csv"}),
-                  "that is also --trace");
+    expectRefused(
+        runCommand({"profile", "--resimulate", f / "measured.json", "--csv", f / "m", "--trace", f / "m-spans.csv"}),
+        "that is also --trace");
     EXPECT_EQ(fs_test::fileText(f / "measured.json"), "the measured run");
 }
 
@@ -98,11 +101,13 @@ TEST(CliOutputs, AnOutputIsNeverOneOfTheProfileRecordsRead)
     expectRefused(runCommand({"profile", "--collect", f / "records", "--result", record}),
                   "that is the profile record file");
     // by default the result and the trace go into the folder: named there as a record, refused too
-    expectRefused(runCommand({"profile", "--collect", f / "records", "--trace", f / "records/../records/host-12.nccl-profile.jsonl"}),
+    expectRefused(runCommand({"profile", "--collect", f / "records", "--trace",
+                              f / "records/../records/host-12.nccl-profile.jsonl"}),
                   "that is the profile record file");
     // a record the program is about to write, before it starts (and before the folder is emptied)
-    expectRefused(runCommand({"profile", "--out", f / "records", "--result", f / "records/new.nccl-profile.jsonl", "--", "true"}),
-                  "that is the profile record file");
+    expectRefused(
+        runCommand({"profile", "--out", f / "records", "--result", f / "records/new.nccl-profile.jsonl", "--", "true"}),
+        "that is the profile record file");
     EXPECT_EQ(fs_test::fileText(record), "records");
     EXPECT_EQ(filesIn(f / "records"), 1u);
 }
@@ -116,7 +121,8 @@ TEST(CliOutputs, AReportOrACalibratedProfileNeverReplacesWhatItReads)
     fs::create_directories(f / "profiles");
     ::setenv("SHARDLAB_PROFILE_DIR", (f / "profiles").c_str(), 1);
     fs_test::writePlain(f / "profiles/lab.json", "measured sweep");
-    const CliRun r = runCommand({"calibrate", "--measured", f / "profiles/lab.json", "--preset", "h200-nv18-4", "--name", "lab"});
+    const CliRun r =
+        runCommand({"calibrate", "--measured", f / "profiles/lab.json", "--preset", "h200-nv18-4", "--name", "lab"});
     // sim --profile NAME: the cost profile read is an input
     CostProfile lab = CostProfile::defaults();
     lab.name = "kept";

@@ -69,14 +69,16 @@ TEST_F(CliRemote, HostileTargetsAreRefusedBeforeSshStartsNamingTheField)
         {{"--on=\xe3\x80\x80-oProxyCommand=x"}, "has U+3000 at character 1"},
         {{"--on=\xc2\x85-oProxyCommand=x"}, "has U+0085 at character 1"},
         {{"--on=\xe2\x80\xa8-oProxyCommand=x"}, "has U+2028 at character 1"},
-        {{"--on=-oProxyCommand=touch /tmp/shardlab-pwned"}, "--on: the host '-oProxyCommand=touch /tmp/shardlab-pwned' begins with '-'"},
+        {{"--on=-oProxyCommand=touch /tmp/shardlab-pwned"},
+         "--on: the host '-oProxyCommand=touch /tmp/shardlab-pwned' begins with '-'"},
         {{"--on=-E"}, "--on: the host '-E' begins with '-'"},
         {{"--on=-E@gpu1"}, "--on: the user '-E' begins with '-'"},
         {{"--on=gpu1:-22"}, "--on: the port '-22' is not a port"},
         {{"--on=gpu1;touch x"}, "has ';' (U+003B) at character 5"},
         {{"--on=lab-gpu", "--jump=-oProxyCommand=x"}, "--jump: the jump host '-oProxyCommand=x' begins with '-'"},
         {{"--on=lab-gpu", "--remote-shardlab=-E /tmp/x"}, "the remote ShardLab '-E /tmp/x' begins with '-'"},
-        {{"--on=lab-gpu", "--remote-shardlab=bin/shard\xe2\x80\xa8lab"}, "the remote ShardLab 'bin/shard\\u2028lab' has U+2028"},
+        {{"--on=lab-gpu", "--remote-shardlab=bin/shard\xe2\x80\xa8lab"},
+         "the remote ShardLab 'bin/shard\\u2028lab' has U+2028"},
         {{"--on=lab-gpu", "--launcher=-oProxyCommand=x srun"}, "the launcher '-oProxyCommand=x srun' begins with '-'"},
         {{"--on=lab-gpu", "--launcher=srun\xc2\xa0-N1"}, "the launcher 'srun\\u00a0-N1' has U+00A0"},
         {{"--on=lab-gpu", "--ssh-config=-E/tmp/x"}, "the ssh config file '-E/tmp/x' begins with '-'"},
@@ -112,8 +114,9 @@ TEST_F(CliRemote, ABenignSimOnPrintsWhatTheLocalRunPrints)
         GTEST_SKIP() << s_why;
     const std::string file = test::scenario("straggler-12-6-4-2.shardlab.json");
     const std::string result = (s_dir / "remote.shardlab-result.json").string();
-    const auto remote = runCommand({"sim", "--on", test::PlainLocalSshd::kAlias, "--ssh-config", s_sshd->path("ssh_config"),
-                                    "--remote-shardlab", SHARDLAB_CLI, "--json", "--result", result, file});
+    const auto remote =
+        runCommand({"sim", "--on", test::PlainLocalSshd::kAlias, "--ssh-config", s_sshd->path("ssh_config"),
+                    "--remote-shardlab", SHARDLAB_CLI, "--json", "--result", result, file});
     ASSERT_EQ(remote.status, 0) << remote.err;
     EXPECT_TRUE(sshStarted());
     const auto local = runCommand({"sim", "--json", file});
@@ -121,8 +124,8 @@ TEST_F(CliRemote, ABenignSimOnPrintsWhatTheLocalRunPrints)
     EXPECT_EQ(remote.out, local.out);
     EXPECT_TRUE(fs::exists(result));
     // the table too
-    const auto table = runCommand({"sim", "--on", test::PlainLocalSshd::kAlias, "--ssh-config", s_sshd->path("ssh_config"),
-                                   "--remote-shardlab", SHARDLAB_CLI, file});
+    const auto table = runCommand({"sim", "--on", test::PlainLocalSshd::kAlias, "--ssh-config",
+                                   s_sshd->path("ssh_config"), "--remote-shardlab", SHARDLAB_CLI, file});
     ASSERT_EQ(table.status, 0) << table.err;
     EXPECT_EQ(table.out, runCommand({"sim", file}).out);
 }
@@ -137,7 +140,8 @@ TEST_F(CliRemote, APathWithShellCharactersIsOneWordThere)
                                "--remote-shardlab", path, test::scenario("default.shardlab.json")});
     EXPECT_EQ(r.status, 3) << r.err;
     EXPECT_TRUE(sshStarted());
-    EXPECT_NE(r.err.find("the command was not found on " + std::string(test::PlainLocalSshd::kAlias)), std::string::npos)
+    EXPECT_NE(r.err.find("the command was not found on " + std::string(test::PlainLocalSshd::kAlias)),
+              std::string::npos)
         << r.err;
     EXPECT_FALSE(fs::exists(mark));
     // the launcher's words too
@@ -153,9 +157,11 @@ TEST_F(CliRemote, AnUnreachableHostSaysSo)
     if (!s_sshd)
         GTEST_SKIP() << s_why;
     const fs::path config = s_dir / "closed_config";
-    std::ofstream(config) << "Host closed\n  HostName 127.0.0.1\n  Port 1\n  BatchMode yes\n  StrictHostKeyChecking no\n"
-                             "  UserKnownHostsFile /dev/null\n";
-    const auto r = runCommand({"sim", "--on", "closed", "--ssh-config", config.string(), test::scenario("default.shardlab.json")});
+    std::ofstream(config)
+        << "Host closed\n  HostName 127.0.0.1\n  Port 1\n  BatchMode yes\n  StrictHostKeyChecking no\n"
+           "  UserKnownHostsFile /dev/null\n";
+    const auto r =
+        runCommand({"sim", "--on", "closed", "--ssh-config", config.string(), test::scenario("default.shardlab.json")});
     EXPECT_EQ(r.status, 3);
     EXPECT_NE(r.err.find("ssh could not connect to closed (exit status 255)"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("closed said: "), std::string::npos) << r.err;

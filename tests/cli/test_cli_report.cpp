@@ -13,8 +13,8 @@
 
 using namespace shardlab::cli;
 
-using shardlab::test::runCommand;
 using shardlab::test::CliRun;
+using shardlab::test::runCommand;
 using shardlab::test::scenario;
 
 namespace {
@@ -46,8 +46,8 @@ TEST(CliReport, WritesTheReportInTheChosenLanguage)
 {
     const auto out = std::filesystem::temp_directory_path() / "shardlab-cli-report-zh.html";
     std::filesystem::remove(out);
-    const CliRun zh
-        = runCommand({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string(), "--lang", "zh"});
+    const CliRun zh =
+        runCommand({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string(), "--lang", "zh"});
     ASSERT_EQ(zh.status, kExitOk) << zh.err;
     std::string html = slurp(out);
     EXPECT_NE(html.find("<html lang=\"zh-CN\">"), std::string::npos);
@@ -57,10 +57,11 @@ TEST(CliReport, WritesTheReportInTheChosenLanguage)
     const std::string saved = std::getenv("LC_ALL") ? std::getenv("LC_ALL") : "";
     const bool had = std::getenv("LC_ALL") != nullptr;
     ::setenv("LC_ALL", "zh_CN.UTF-8", 1);
-    const CliRun fromEnvironment = runCommand({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string()});
+    const CliRun fromEnvironment =
+        runCommand({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string()});
     const std::string environmentHtml = slurp(out);
-    const CliRun english
-        = runCommand({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string(), "--lang", "en"});
+    const CliRun english =
+        runCommand({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string(), "--lang", "en"});
     const std::string englishHtml = slurp(out);
     if (had)
         ::setenv("LC_ALL", saved.c_str(), 1);
@@ -72,8 +73,8 @@ TEST(CliReport, WritesTheReportInTheChosenLanguage)
     EXPECT_NE(englishHtml.find("<html lang=\"en\">"), std::string::npos);
     EXPECT_NE(englishHtml.find("1. Per-rank output"), std::string::npos);
 
-    const CliRun bad
-        = runCommand({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string(), "--lang", "fr"});
+    const CliRun bad =
+        runCommand({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string(), "--lang", "fr"});
     EXPECT_EQ(bad.status, kExitBadInput);
     EXPECT_NE(bad.err.find("expected en or zh"), std::string::npos);
 }
@@ -81,16 +82,16 @@ TEST(CliReport, WritesTheReportInTheChosenLanguage)
 TEST(CliReport, SizesAndOutputsAreChecked)
 {
     const auto out = std::filesystem::temp_directory_path() / "shardlab-cli-report-sizes.html";
-    const CliRun three
-        = runCommand({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string(), "--sizes", "1M:64M:8"});
+    const CliRun three = runCommand(
+        {"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string(), "--sizes", "1M:64M:8"});
     ASSERT_EQ(three.status, kExitOk) << three.err;
     EXPECT_NE(slurp(out).find("Timing at 3 message sizes"), std::string::npos);
-    const CliRun two
-        = runCommand({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string(), "--sizes", "1M,2M"});
+    const CliRun two = runCommand(
+        {"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", out.string(), "--sizes", "1M,2M"});
     EXPECT_EQ(two.status, kExitBadInput);
     EXPECT_NE(two.err.find("at least three"), std::string::npos);
-    EXPECT_EQ(
-        runCommand({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", "out.docx"}).status, kExitBadInput);
+    EXPECT_EQ(runCommand({"report", scenario("lab-two-gpu-all-reduce.shardlab.json"), "-o", "out.docx"}).status,
+              kExitBadInput);
     EXPECT_EQ(runCommand({"report", "/nonexistent.shardlab.json", "-o", out.string()}).status, kExitBadInput);
     // no PDF writer installed in this test program: a clear message, not a crash
     setPdfReportWriter({});

@@ -62,9 +62,10 @@ TEST(LiveCli, LiveApiRefusesCleanlyWithoutGpus)
 {
     if (liveRunsHere())
         GTEST_SKIP() << "this machine has GPUs: tests/gpu covers the live API";
-    for (const auto& e : {shardlab::runLive({}).error(), shardlab::benchLive(shardlab::OpKind::AllReduce, 1, {8}).error(),
-                          shardlab::discoverTopology().error(), shardlab::measureComputeTflops(0).error(),
-                          shardlab::checkClockAlignment(0).error()}) {
+    for (const auto& e :
+         {shardlab::runLive({}).error(), shardlab::benchLive(shardlab::OpKind::AllReduce, 1, {8}).error(),
+          shardlab::discoverTopology().error(), shardlab::measureComputeTflops(0).error(),
+          shardlab::checkClockAlignment(0).error()}) {
         EXPECT_EQ(e.kind, shardlab::ErrorKind::BadInput) << e.message;
         EXPECT_FALSE(e.message.empty());
     }
@@ -134,11 +135,13 @@ TEST(LiveCli, SharingOneGpuChecksTheRankCountTheScenarioAndTheGpuFirst)
     EXPECT_NE(r.err.find("--share-gpu 1: between 2 and 8 ranks can share one GPU"), std::string::npos) << r.err;
     r = run({"live", straggler, "--share-gpu", "2"});
     EXPECT_EQ(r.status, kExitBadInput);
-    EXPECT_NE(r.err.find("the scenario has 4 GPUs but --share-gpu 2 starts 2 ranks: use --share-gpu 4"), std::string::npos)
+    EXPECT_NE(r.err.find("the scenario has 4 GPUs but --share-gpu 2 starts 2 ranks: use --share-gpu 4"),
+              std::string::npos)
         << r.err;
     r = run({"--lang", "zh", "live", straggler, "--share-gpu", "2"});
     EXPECT_EQ(r.status, kExitBadInput);
-    EXPECT_NE(r.err.find("场景有 4 块 GPU，而 --share-gpu 2 会启动 2 个 Rank：请改用 --share-gpu 4"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("场景有 4 块 GPU，而 --share-gpu 2 会启动 2 个 Rank：请改用 --share-gpu 4"), std::string::npos)
+        << r.err;
     r = run({"live", scenario("no-such-file.shardlab.json"), "--share-gpu", "2"});
     EXPECT_EQ(r.status, kExitBadInput);
     EXPECT_NE(r.err.find("no-such-file"), std::string::npos) << r.err;

@@ -59,7 +59,8 @@ public:
         }
         m_dir = tmpl;
         for (const char* key : {"host_key", "user_key"})
-            if (std::system(("ssh-keygen -q -t ed25519 -N '' -f " + path(key) + " </dev/null >/dev/null").c_str()) != 0) {
+            if (std::system(("ssh-keygen -q -t ed25519 -N '' -f " + path(key) + " </dev/null >/dev/null").c_str())
+                != 0) {
                 *why = "ssh-keygen failed";
                 return false;
             }
@@ -67,15 +68,16 @@ public:
         if (::geteuid() == 0) // sshd refuses to start without its privilege-separation folder
             ::mkdir("/run/sshd", 0755);
         m_port = freeLocalPort();
-        std::ofstream(path("sshd_config")) << "Port " << m_port << "\nListenAddress 127.0.0.1\nHostKey " << path("host_key")
-                                           << "\nAuthorizedKeysFile " << path("authorized_keys") << "\nPidFile "
-                                           << path("sshd.pid")
-                                           << "\nUsePAM no\nStrictModes no\nPermitRootLogin yes\nPasswordAuthentication no\n"
-                                              "KbdInteractiveAuthentication no\nPubkeyAuthentication yes\nLogLevel INFO\n";
-        std::ofstream(path("ssh_config")) << "Host " << kAlias << "\n  HostName 127.0.0.1\n  Port " << m_port << "\n  User "
-                                          << user() << "\n  IdentityFile " << path("user_key")
-                                          << "\n  IdentitiesOnly yes\n  IdentityAgent none\n  StrictHostKeyChecking no\n"
-                                             "  UserKnownHostsFile /dev/null\n  LogLevel ERROR\n";
+        std::ofstream(path("sshd_config"))
+            << "Port " << m_port << "\nListenAddress 127.0.0.1\nHostKey " << path("host_key") << "\nAuthorizedKeysFile "
+            << path("authorized_keys") << "\nPidFile " << path("sshd.pid")
+            << "\nUsePAM no\nStrictModes no\nPermitRootLogin yes\nPasswordAuthentication no\n"
+               "KbdInteractiveAuthentication no\nPubkeyAuthentication yes\nLogLevel INFO\n";
+        std::ofstream(path("ssh_config"))
+            << "Host " << kAlias << "\n  HostName 127.0.0.1\n  Port " << m_port << "\n  User " << user()
+            << "\n  IdentityFile " << path("user_key")
+            << "\n  IdentitiesOnly yes\n  IdentityAgent none\n  StrictHostKeyChecking no\n"
+               "  UserKnownHostsFile /dev/null\n  LogLevel ERROR\n";
         int out[2];
         if (::pipe(out) != 0)
             return false;
@@ -84,7 +86,8 @@ public:
             ::dup2(out[1], STDERR_FILENO);
             ::dup2(out[1], STDOUT_FILENO);
             ::close(out[0]);
-            ::execl(sshd.c_str(), sshd.c_str(), "-D", "-e", "-f", path("sshd_config").c_str(), static_cast<char*>(nullptr));
+            ::execl(sshd.c_str(), sshd.c_str(), "-D", "-e", "-f", path("sshd_config").c_str(),
+                    static_cast<char*>(nullptr));
             ::_exit(127);
         }
         ::close(out[1]);

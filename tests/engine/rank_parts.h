@@ -50,14 +50,14 @@ inline RankPart partOf(const RunResult& whole, int rank, double offsetUs)
         // One undivided Comm span from arrival to end, as a process that cannot see the others records it.
         if (auto st = streamOf.find(static_cast<int>(i)); st != streamOf.end())
             run.spans.push_back({.rank = rank,
-                .stream = st->second,
-                .kind = SpanKind::Comm,
-                .beginUs = mine.arrivalUs[k],
-                .endUs = mine.endUs,
-                .op = c.op,
-                .iteration = c.iteration,
-                .bucket = c.bucket,
-                .collective = index});
+                                 .stream = st->second,
+                                 .kind = SpanKind::Comm,
+                                 .beginUs = mine.arrivalUs[k],
+                                 .endUs = mine.endUs,
+                                 .op = c.op,
+                                 .iteration = c.iteration,
+                                 .bucket = c.bucket,
+                                 .collective = index});
     }
     // Everything else as measured: compute, and the compute stream waiting for the communication
     // stream (a span on a lower stream than the collective it waits for).
@@ -67,16 +67,16 @@ inline RankPart partOf(const RunResult& whole, int rank, double offsetUs)
         const bool own = s.collective >= 0 && s.kind != SpanKind::Compute && s.stream == streamOf[s.collective];
         if (!own)
             run.spans.push_back({.rank = s.rank,
-                .stream = s.stream,
-                .kind = s.kind,
-                .beginUs = s.beginUs + offsetUs,
-                .endUs = s.endUs + offsetUs,
-                .op = s.op,
-                .iteration = s.iteration,
-                .bucket = s.bucket,
-                .collective = s.collective >= 0 ? recordOf.at(s.collective) : -1,
-                .waitedFor = s.waitedFor,
-                .detail = s.detail});
+                                 .stream = s.stream,
+                                 .kind = s.kind,
+                                 .beginUs = s.beginUs + offsetUs,
+                                 .endUs = s.endUs + offsetUs,
+                                 .op = s.op,
+                                 .iteration = s.iteration,
+                                 .bucket = s.bucket,
+                                 .collective = s.collective >= 0 ? recordOf.at(s.collective) : -1,
+                                 .waitedFor = s.waitedFor,
+                                 .detail = s.detail});
     }
     if (whole.hang) {
         run.hang = whole.hang;

@@ -114,7 +114,8 @@ TEST(Calibration, RecoversAKnownProfileFromExactMeasurements)
     EXPECT_EQ(p.link[1], CostProfile::defaults().link[1]); // PCIe untouched
     // and sizes it never saw are predicted as well
     const CalibrationData held = synthetic(truth(), heldOutSizes());
-    EXPECT_LT(calibratedErrors(predictSamples(held.topology, held.samples, CostProfile::defaults(), p)).worstAbsPct, 0.5);
+    EXPECT_LT(calibratedErrors(predictSamples(held.topology, held.samples, CostProfile::defaults(), p)).worstAbsPct,
+              0.5);
     EXPECT_EQ(p.name, "fit");
     EXPECT_NE(p.source.find("calibrated on test"), std::string::npos);
 }
@@ -161,7 +162,8 @@ TEST(Calibration, CorrectionsCoverWhatTheParametersCannot)
     // between the measured 16 and 64 MB), where LL128 gives way to Simple now that LL128's steps
     // hide their latency behind their data (docs/cost-model.md, section 3); 3.6 % at 2-8 MB before
     const CalibrationData held = synthetic(truth(), heldOutSizes(), 0, distort);
-    const ErrorStats e = calibratedErrors(predictSamples(held.topology, held.samples, CostProfile::defaults(), r->profile));
+    const ErrorStats e =
+        calibratedErrors(predictSamples(held.topology, held.samples, CostProfile::defaults(), r->profile));
     EXPECT_LT(e.medianAbsPct, 0.5);
     EXPECT_LT(e.worstAbsPct, 6.0);
     // without corrections the profile keeps only the parameters
@@ -174,7 +176,7 @@ TEST(Calibration, CorrectionsCoverWhatTheParametersCannot)
 TEST(Calibration, ComputeEfficiencyAndBadSamples)
 {
     CalibrationData data = synthetic(truth(), {8, 1 << 20, 1 << 30});
-    data.measuredTflops["H200"] = 50.25; // of 67 nominal
+    data.measuredTflops["H200"] = 50.25;                       // of 67 nominal
     data.samples.push_back({OpKind::AllReduce, 2, 1024, 0.0}); // failed measurement
     auto r = fitProfile(data);
     ASSERT_TRUE(r.ok()) << r.error().message;
@@ -302,8 +304,10 @@ TEST(Calibration, CorrectionsApplyTheirOwnFactorAtEachMeasuredSize)
     CostProfile plain = unitProfile();
     CostModel m(nvswitchBox(4), p), base(nvswitchBox(4), plain);
     const std::vector<int> g{0, 1, 2, 3};
-    auto ratio = [&](Bytes b) { return m.collective(OpKind::AllReduce, b, g).timeUs / base.collective(OpKind::AllReduce, b, g).timeUs; };
-    EXPECT_NEAR(ratio(500), 1.1, 1e-12);   // below the first point: its factor
+    auto ratio = [&](Bytes b) {
+        return m.collective(OpKind::AllReduce, b, g).timeUs / base.collective(OpKind::AllReduce, b, g).timeUs;
+    };
+    EXPECT_NEAR(ratio(500), 1.1, 1e-12); // below the first point: its factor
     EXPECT_NEAR(ratio(1000), 1.1, 1e-12);
     EXPECT_NEAR(ratio(2000), 1.2, 1e-12);
     EXPECT_NEAR(ratio(4000), 1.4, 1e-12);
@@ -312,7 +316,8 @@ TEST(Calibration, CorrectionsApplyTheirOwnFactorAtEachMeasuredSize)
     // half-way in log size between 2000 and 4000 (2828 B): half-way between the factors
     EXPECT_NEAR(ratio(2828), 1.2 + 0.2 * std::log(2828.0 / 2000) / std::log(2.0), 1e-9);
     // other collectives and rank counts are not corrected
-    EXPECT_NEAR(m.collective(OpKind::AllGather, 2000, g).timeUs, base.collective(OpKind::AllGather, 2000, g).timeUs, 1e-12);
+    EXPECT_NEAR(m.collective(OpKind::AllGather, 2000, g).timeUs, base.collective(OpKind::AllGather, 2000, g).timeUs,
+                1e-12);
 }
 
 // Issue 25: `calibrate --measured tiny.json --name lab` replaced a good profile with an NVLink
@@ -323,7 +328,9 @@ TEST(Calibration, AFitOutsidePhysicalBoundsIsRefused)
     CalibrationData data;
     data.topology = *preset("h200-nv18-4");
     data.host = "test";
-    data.samples = {{OpKind::AllReduce, 2, 1 << 20, 1.0}, {OpKind::AllReduce, 2, 16 << 20, 2.0}, {OpKind::AllReduce, 2, 256 << 20, 3.0}};
+    data.samples = {{OpKind::AllReduce, 2, 1 << 20, 1.0},
+                    {OpKind::AllReduce, 2, 16 << 20, 2.0},
+                    {OpKind::AllReduce, 2, 256 << 20, 3.0}};
     auto r = fitProfile(data);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
@@ -337,14 +344,17 @@ TEST(Calibration, AFitOutsidePhysicalBoundsIsRefused)
     p.link[static_cast<int>(LinkKind::NvLink)].efficiency = 21012;
     Status st = checkCalibratedProfile(p, 3);
     ASSERT_FALSE(st.ok());
-    EXPECT_EQ(st.error().message, "calibration: $.links.nvlink.efficiency would be 21012 (expected 0 to 1); the measurements do "
-                                  "not determine it (3 collective times): measure more sizes and rank counts; nothing was saved");
+    EXPECT_EQ(st.error().message,
+              "calibration: $.links.nvlink.efficiency would be 21012 (expected 0 to 1); the measurements do "
+              "not determine it (3 collective times): measure more sizes and rank counts; nothing was saved");
     p = CostProfile::defaults();
     p.protocol[0].bandwidthFactor = 7756;
-    EXPECT_NE(checkCalibratedProfile(p, 3).error().message.find("$.protocols.LL.bandwidth_factor would be 7756"), std::string::npos);
+    EXPECT_NE(checkCalibratedProfile(p, 3).error().message.find("$.protocols.LL.bandwidth_factor would be 7756"),
+              std::string::npos);
     p = CostProfile::defaults();
     p.corrections["all_reduce/2"] = {{1024, 1.0}, {4096, 0.001}};
-    EXPECT_NE(checkCalibratedProfile(p, 3).error().message.find("$.corrections.all_reduce/2[1].factor would be 0.001 (expected 0.1 to 10)"),
+    EXPECT_NE(checkCalibratedProfile(p, 3).error().message.find(
+                  "$.corrections.all_reduce/2[1].factor would be 0.001 (expected 0.1 to 10)"),
               std::string::npos);
     p = CostProfile::defaults();
     p.computeEfficiency["H200"] = std::nan("");
@@ -361,7 +371,8 @@ TEST(Calibration, SweepFilesWithCountsBeyondTheirRangeAreRefusedWithTheRange)
     ASSERT_FALSE(one.ok());
     EXPECT_EQ(one.error().message, "m.json: $.ranks: -3 is out of range (expected 2 to 65536)");
     auto bytes = samplesFromSweepJson(
-        R"({"collective": "all_reduce", "ranks": 2, "rows": [{"size": 18446744073709551615, "time_us": 5}]})", "m.json");
+        R"({"collective": "all_reduce", "ranks": 2, "rows": [{"size": 18446744073709551615, "time_us": 5}]})",
+        "m.json");
     ASSERT_FALSE(bytes.ok());
     EXPECT_EQ(bytes.error().message,
               "m.json: $.rows[0].size: 18446744073709551615 is out of range (expected 0 to 1000000000000000)");

@@ -55,7 +55,8 @@ TEST(Catalogue, TheChineseWordingHasNoEnglishWords)
         // "START:END:FACTOR") as the English has it; every other Latin word is English left over,
         // and a Chinese description has Chinese in it.
         const bool help = e.id.starts_with("help.") && !e.id.starts_with("help.label.");
-        const std::vector<std::string> kept = help ? std::vector<std::string>{std::string(e.en)} : std::vector<std::string>{};
+        const std::vector<std::string> kept =
+            help ? std::vector<std::string>{std::string(e.en)} : std::vector<std::string>{};
         EXPECT_EQ(untranslatedWords(zh, kept), std::vector<std::string>{}) << e.id << ": " << e.zh;
         if (help) {
             EXPECT_NE(std::string(e.zh), std::string(e.en)) << e.id;

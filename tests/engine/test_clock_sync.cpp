@@ -57,7 +57,8 @@ TEST(ClockSync, TheBoundHoldsUnderJitter)
         const double offset = std::uniform_real_distribution<double>(-1e9, 1e9)(rng);
         std::vector<PingSample> samples;
         for (int i = 0; i < 16; ++i)
-            samples.push_back(exchange(1e6 + 1000 * i, 2 + std::min(queue(rng), 200.0), 2 + std::min(queue(rng), 200.0), offset));
+            samples.push_back(
+                exchange(1e6 + 1000 * i, 2 + std::min(queue(rng), 200.0), 2 + std::min(queue(rng), 200.0), offset));
         auto o = estimateOffset(samples);
         ASSERT_TRUE(o.ok());
         EXPECT_LE(std::fabs(o->offsetUs - offset), o->errorUs + 1e-6) << trial;

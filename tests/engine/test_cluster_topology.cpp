@@ -108,22 +108,26 @@ TEST(ClusterTopology, PlacementAndTheCombinedMachineAreWordedInChinese)
     EXPECT_EQ(zh.rfind("Rank  主机", 0), 0u) << zh;
     EXPECT_NE(zh.find("总线 ID"), std::string::npos) << zh;
     EXPECT_NE(zh.find("mlx5_1 (infiniband 50 GB/s)"), std::string::npos) << zh;
-    EXPECT_EQ(untranslatedWords(zh, {"node-a", "node-b", "NVIDIA H200", "mlx5_0", "mlx5_1", "infiniband"}), std::vector<std::string>{})
+    EXPECT_EQ(untranslatedWords(zh, {"node-a", "node-b", "NVIDIA H200", "mlx5_0", "mlx5_1", "infiniband"}),
+              std::vector<std::string>{})
         << zh;
     // the machine's name and source, ShardLab's own words, worded too; a preset's citation stays
     auto t = combineTopology(reports);
     ASSERT_TRUE(t) << t.error().message;
     const std::string matrix = topoMatrixText(*t, Language::Chinese);
     EXPECT_NE(matrix.find("拓扑：2 个节点，8 个进程\n"), std::string::npos) << matrix;
-    EXPECT_NE(matrix.find("来源：由每个进程的报告合并而成（NVML）；假设：跨插槽 62.4 GB/s（UPI）\n"), std::string::npos) << matrix;
+    EXPECT_NE(matrix.find("来源：由每个进程的报告合并而成（NVML）；假设：跨插槽 62.4 GB/s（UPI）\n"), std::string::npos)
+        << matrix;
     const std::string english = topoMatrixText(*t, Language::English);
-    EXPECT_NE(english.find("Source:   combined from every process's report (NVML); assumed: cross-socket 62.4 GB/s (UPI)\n"),
-              std::string::npos)
+    EXPECT_NE(
+        english.find("Source:   combined from every process's report (NVML); assumed: cross-socket 62.4 GB/s (UPI)\n"),
+        std::string::npos)
         << english;
     Topology cited = *t;
     cited.source = "NVIDIA DGX H100 user guide; a figure measured by hand";
-    EXPECT_NE(topoMatrixText(cited, Language::Chinese).find("来源：NVIDIA DGX H100 user guide; a figure measured by hand\n"),
-              std::string::npos);
+    EXPECT_NE(
+        topoMatrixText(cited, Language::Chinese).find("来源：NVIDIA DGX H100 user guide; a figure measured by hand\n"),
+        std::string::npos);
 }
 
 TEST(ClusterTopology, NvLinkBundlesBetweenPairs)

@@ -79,7 +79,8 @@ TEST(Comparison, MeasuredTimesAreFilledFromTheMeasurement)
     CostModel m(nvswitchBox(4), unitProfile());
     CollectiveComparison c = compareAllReduceWithRsAg(m, {0, 1, 2, 3}, 1'000'000);
     std::vector<std::pair<OpKind, Bytes>> asked;
-    const SweepMeasure fake = [&](OpKind k, int gpus, const std::vector<Bytes>& sizes) -> Result<std::vector<SweepRow>> {
+    const SweepMeasure fake = [&](OpKind k, int gpus,
+                                  const std::vector<Bytes>& sizes) -> Result<std::vector<SweepRow>> {
         EXPECT_EQ(gpus, 4);
         asked.push_back({k, sizes.at(0)});
         SweepRow r;

@@ -14,8 +14,8 @@ TEST(CorrectionKey, ReadsAndWritesTheFileForm)
 {
     EXPECT_EQ(CorrectionKey::fromText("reduce_scatter/16"), CorrectionKey(OpKind::ReduceScatter, 16));
     EXPECT_EQ(CorrectionKey(OpKind::AllGather, 2).text(), "all_gather/2");
-    for (const char* bad : {"all_reduce", "all_reduce/", "all_reduce/0", "all_reduce/x4", "allreduce/4", "compute/4", "/4",
-                            "all_reduce/99999999"})
+    for (const char* bad : {"all_reduce", "all_reduce/", "all_reduce/0", "all_reduce/x4", "allreduce/4", "compute/4",
+                            "/4", "all_reduce/99999999"})
         EXPECT_FALSE(CorrectionKey::fromText(bad)) << bad;
 }
 
@@ -29,8 +29,9 @@ TEST(CorrectionKey, ProfileRoundTripsAndRefusesABadKey)
     EXPECT_EQ(back->corrections, p.corrections);
     EXPECT_NE(profileToJson(p).find("\"all_gather/8\""), std::string::npos);
 
-    auto bad = profileFromJson(R"({"shardlab_profile": 1, "name": "x", "corrections": {"allreduce/4": [{"bytes": 1024, "factor": 2}]}})",
-                               "x.json");
+    auto bad = profileFromJson(
+        R"({"shardlab_profile": 1, "name": "x", "corrections": {"allreduce/4": [{"bytes": 1024, "factor": 2}]}})",
+        "x.json");
     ASSERT_FALSE(bad.ok());
     EXPECT_NE(bad.error().message.find("$.corrections.allreduce/4"), std::string::npos) << bad.error().message;
     EXPECT_NE(bad.error().message.find("all_reduce/4"), std::string::npos) << bad.error().message;

@@ -255,7 +255,8 @@ Topology shuffledTree()
 {
     Topology t;
     t.name = "shuffled tree";
-    t.switches = {{"cpu0", SwitchKind::Cpu, 0, 0}, {"cpu1", SwitchKind::Cpu, 0, 1}, {"nvs", SwitchKind::NvSwitch, 0, 0}};
+    t.switches = {
+        {"cpu0", SwitchKind::Cpu, 0, 0}, {"cpu1", SwitchKind::Cpu, 0, 1}, {"nvs", SwitchKind::NvSwitch, 0, 0}};
     t.links.push_back({"cpu0", "cpu1", LinkKind::CrossSocket, 1, 19.2, 0.8});
     for (int s = 0; s < 10; ++s) {
         const std::string sw = "pcie" + std::to_string(s);

@@ -60,7 +60,7 @@ TEST(Course, FourteenTenAndTwelveTwelveBothFitButOnlyTwelveTwelveIsBalanced)
     const CapacityReport ca = capacityOf(a), cb = capacityOf(b);
     EXPECT_TRUE(ca.allFit());
     EXPECT_TRUE(cb.allFit());
-    EXPECT_NEAR(cb.imbalancePct, 0.0, 1e-9);        // 12.1/12.1 GB with the gradients
+    EXPECT_NEAR(cb.imbalancePct, 0.0, 1e-9);           // 12.1/12.1 GB with the gradients
     EXPECT_NEAR(ca.imbalancePct, 2000.0 / 121.0, 0.1); // (14.1 - 12.1) / 12.1 GB with the gradients
     bool unbalancedWarning = false;
     for (const auto& w : ca.warnings)
@@ -127,7 +127,7 @@ TEST(Course, AFifthGpuMakesASmallCommunicationHeavyJobSlower)
     ASSERT_TRUE(r4.ok() && r5.ok());
     const Summary s4 = summarize(four, *r4), s5 = summarize(five, *r5);
     EXPECT_LT(s5.perRank[0].computeMs, s4.perRank[0].computeMs); // less compute each...
-    EXPECT_GT(s5.stepTimeMs, s4.stepTimeMs);                      // ...but a slower step
+    EXPECT_GT(s5.stepTimeMs, s4.stepTimeMs);                     // ...but a slower step
     EXPECT_EQ(s5.bottleneck, Bottleneck::Communication);
 }
 
@@ -163,7 +163,8 @@ TEST(Course, ReduceScatterLeavesOneNthAndUsesLessMemoryThanAllReduce)
     const Bytes S = 8'000'000'000ULL;
     EXPECT_EQ(resultBytesPerRank(OpKind::ReduceScatter, S, 4, false), S / 4);
     EXPECT_EQ(resultBytesPerRank(OpKind::AllReduce, S, 4, false), S);
-    EXPECT_LT(resultBytesPerRank(OpKind::ReduceScatter, S, 4, false), resultBytesPerRank(OpKind::AllReduce, S, 4, false));
+    EXPECT_LT(resultBytesPerRank(OpKind::ReduceScatter, S, 4, false),
+              resultBytesPerRank(OpKind::AllReduce, S, 4, false));
     // reduce-scatter then all-gather gives every rank what all-reduce gives
     auto rsag = applyCollective(OpKind::ReduceScatterAllGather, in);
     EXPECT_EQ(*rsag, *ar);

@@ -305,8 +305,9 @@ TEST(Diagnosis, APeakOverTheCapacityDoesNotFitEvenWhenWhatIsOwnedDoes)
 
     const Finding* f = find(d.findings, FindingRule::CapacityExceeded);
     ASSERT_TRUE(f) << formatFindings(d.findings);
-    EXPECT_NE(f->sentence.find("rank 0 owns 4 GB and receives 20 GB more, a peak of 24 GB on a 16 GB GPU (8 GB too much)"),
-              std::string::npos)
+    EXPECT_NE(
+        f->sentence.find("rank 0 owns 4 GB and receives 20 GB more, a peak of 24 GB on a 16 GB GPU (8 GB too much)"),
+        std::string::npos)
         << f->sentence;
     const Check* peak = check(*f, "peak with the largest collective buffer");
     ASSERT_TRUE(peak);

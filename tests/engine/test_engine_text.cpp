@@ -253,7 +253,8 @@ TEST(EngineText, AHungRunReadBackFromAResultFileIsWordedAgainAndOldFilesStillRea
     const std::string zh = render(back->hang->explanationMessage(), Language::Chinese);
     EXPECT_EQ(zh, render(run->hang->explanationMessage(), Language::Chinese));
     EXPECT_NE(zh.find("各 Rank 停在第"), std::string::npos) << zh;
-    EXPECT_EQ(render(back->hang->pendingMessage(0), Language::Chinese), render(run->hang->pendingMessage(0), Language::Chinese));
+    EXPECT_EQ(render(back->hang->pendingMessage(0), Language::Chinese),
+              render(run->hang->pendingMessage(0), Language::Chinese));
     // a file written before the messages: its English is shown as it is
     RunResult old = *run;
     old.hang->explanationWording = {};
@@ -276,7 +277,8 @@ TEST(EngineText, ALiveRunsClockNoteTravelsInItsResultFileAndOldFilesShowTheirEng
     ASSERT_TRUE(back) << back.error().message;
     EXPECT_EQ(back->clockNote.id, "live.clock.no_timeline");
     EXPECT_EQ(english(back->clockNote), english(run->clockNote));
-    EXPECT_EQ(render(back->clockNote, Language::Chinese), "实机，未捕获时间线：只记录了迭代边界（对齐误差至多 0.50 us）");
+    EXPECT_EQ(render(back->clockNote, Language::Chinese),
+              "实机，未捕获时间线：只记录了迭代边界（对齐误差至多 0.50 us）");
     EXPECT_EQ(render(run->notes[0], Language::Chinese).find("实机模式不对统一内存分页"), 0u);
     // a file written before the message: its English, as it was
     nlohmann::json old = nlohmann::json::parse(serializeRunResult(*run));
@@ -298,8 +300,8 @@ TEST(EngineText, TheCollectiveComparisonAndEveryChoiceAreWordedInChinese)
     int worded = 0;
     for (Need need : {Need::SumOnOneRank, Need::SumOnEveryRank, Need::SliceOfSumOnEveryRank,
                       Need::ConcatenationOnEveryRank, Need::CopyOfOneRanksData})
-        for (OpKind chosen : {OpKind::AllReduce, OpKind::Reduce, OpKind::Broadcast, OpKind::AllGather, OpKind::AllGatherV,
-                              OpKind::ReduceScatter, OpKind::ReduceScatterAllGather})
+        for (OpKind chosen : {OpKind::AllReduce, OpKind::Reduce, OpKind::Broadcast, OpKind::AllGather,
+                              OpKind::AllGatherV, OpKind::ReduceScatter, OpKind::ReduceScatterAllGather})
             for (bool unequal : {false, true}) {
                 if (unequal && need != Need::ConcatenationOnEveryRank)
                     continue; // unequal pieces are a concatenation's (All-Gather (unequal sizes))
@@ -369,7 +371,8 @@ CliRun bothLanguages(std::vector<std::string> args, const std::vector<std::strin
 
 std::string writeTemp(const std::string& name, const std::string& text)
 {
-    const auto path = std::filesystem::temp_directory_path() / ("shardlab-text-" + std::to_string(::getpid()) + "-" + name);
+    const auto path =
+        std::filesystem::temp_directory_path() / ("shardlab-text-" + std::to_string(::getpid()) + "-" + name);
     std::ofstream(path, std::ios::binary) << text;
     return path.string();
 }
@@ -380,7 +383,8 @@ TEST(CommandLineText, CompareTopoAndBenchPrintTheirTablesInChinese)
 {
     const Topology t = *preset("h200-nv18-4");
     const std::vector<std::string> names = plus(topologyNames(t), {"h200-nv18-4", "default"});
-    const CliRun compare = bothLanguages({"compare", "--gpus", "4", "--preset", "h200-nv18-4", "--bytes", "64M"}, names);
+    const CliRun compare =
+        bothLanguages({"compare", "--gpus", "4", "--preset", "h200-nv18-4", "--bytes", "64M"}, names);
     EXPECT_EQ(compare.status, 0) << compare.err;
     EXPECT_NE(compare.out.find("每个 Rank 的显存峰值"), std::string::npos) << compare.out;
     EXPECT_NE(compare.out.find("仅 Reduce-Scatter"), std::string::npos) << compare.out;
@@ -399,7 +403,8 @@ TEST(CommandLineText, CompareTopoAndBenchPrintTheirTablesInChinese)
         EXPECT_EQ(topo.status, 0) << topo.err;
     }
     // the English tables are what they were
-    const CliRun en = runCommand({"compare", "--gpus", "4", "--preset", "h200-nv18-4", "--bytes", "64M", "--lang", "en"});
+    const CliRun en =
+        runCommand({"compare", "--gpus", "4", "--preset", "h200-nv18-4", "--bytes", "64M", "--lang", "en"});
     EXPECT_NE(en.out.find("peak memory per rank"), std::string::npos) << en.out;
     EXPECT_NE(en.out.find("# All-reduce against reduce-scatter + all-gather: "), std::string::npos) << en.out;
 }
@@ -476,7 +481,8 @@ TEST(CommandLineText, EveryHelpTextHasItsChinese)
     ASSERT_GT(texts.size(), 70u);
     for (const shardlab::cli::HelpText& h : texts) {
         SCOPED_TRACE(h.app->get_name() + " " + (h.option ? h.option->get_name() : std::string("(description)")));
-        EXPECT_FALSE(shardlab::cli::helpInChinese(h.english).empty()) << "no help.inc entry whose English is: " << h.english;
+        EXPECT_FALSE(shardlab::cli::helpInChinese(h.english).empty())
+            << "no help.inc entry whose English is: " << h.english;
     }
 }
 
@@ -484,14 +490,16 @@ TEST(CommandLineText, HelpOfEveryCommandIsInChinese)
 {
     // Latin words that help.inc's Chinese keeps on purpose (what users type: START:END:FACTOR, OUT.pdf...)
     // and the names of commands and positionals, what users type
-    std::vector<std::string> kept{"shardlab", "topo", "sim", "bench", "live", "report", "lessons", "scale", "diagnose",
-                                  "compare", "calibrate", "show", "check", "plan", "FILE", "ID", "ANSWER", "MODEL"};
+    std::vector<std::string> kept{"shardlab", "topo",  "sim",      "bench",   "live",      "report",
+                                  "lessons",  "scale", "diagnose", "compare", "calibrate", "show",
+                                  "check",    "plan",  "FILE",     "ID",      "ANSWER",    "MODEL"};
     for (const CatalogueEntry& e : catalogue())
         if (e.id.starts_with("help."))
             for (const std::string& w : untranslatedWords(e.zh))
                 kept.push_back(w);
     std::vector<std::vector<std::string>> commands = {{}, {"lessons", "show"}, {"lessons", "check"}};
-    for (const char* c : {"topo", "sim", "bench", "live", "report", "lessons", "scale", "diagnose", "compare", "calibrate", "plan"})
+    for (const char* c :
+         {"topo", "sim", "bench", "live", "report", "lessons", "scale", "diagnose", "compare", "calibrate", "plan"})
         commands.push_back({c});
     for (std::vector<std::string> args : commands) {
         args.push_back("--help");
@@ -519,7 +527,8 @@ TEST(CommandLineText, ABrokenScenarioFileSaysWhatIsWrongInChineseWithItsPathAndV
     };
     const std::string good = R"({"shardlab": 1, "name": "x", "topology": {"preset": "h200-nv18-4"}, )";
     const Case cases[] = {
-        {"png.shardlab.json", std::string("\x89PNG\r\n\x1a\n", 8), "不是 ShardLab 文件：它的开头不像 JSON（第一个字节是 0x89）",
+        {"png.shardlab.json", std::string("\x89PNG\r\n\x1a\n", 8),
+         "不是 ShardLab 文件：它的开头不像 JSON（第一个字节是 0x89）",
          "not a ShardLab file: it does not start like JSON (its first byte is 0x89)"},
         {"empty.shardlab.json", "", "：$：文件是空的", ": $: the file is empty"},
         {"broken.shardlab.json", "{\"shardlab\": 1,", "第 1 行第 ", "not valid JSON at line 1, column "},
@@ -529,14 +538,17 @@ TEST(CommandLineText, ABrokenScenarioFileSaysWhatIsWrongInChineseWithItsPathAndV
          ": $.iterations: 0 is out of range (expected an integer from 1 to "},
         {"key.shardlab.json", good + R"("iteratoins": 3})", "：$.iteratoins：未知的键（应为以下之一：shardlab, name",
          ": $.iteratoins: unknown key (expected one of: shardlab, name"},
-        {"value.shardlab.json", good + R"("memory_mode": "paged"})", "：$.memory_mode：无法识别“paged”（应为 strict 或 unified）",
+        {"value.shardlab.json", good + R"("memory_mode": "paged"})",
+         "：$.memory_mode：无法识别“paged”（应为 strict 或 unified）",
          ": $.memory_mode: 'paged' (expected strict or unified)"},
-        {"missing.shardlab.json", R"({"shardlab": 1, "name": "x"})", "：$.topology：缺少此项（应为 {\"preset\": ID} 或显式给出的拓扑）",
+        {"missing.shardlab.json", R"({"shardlab": 1, "name": "x"})",
+         "：$.topology：缺少此项（应为 {\"preset\": ID} 或显式给出的拓扑）",
          ": $.topology: missing (expected {\"preset\": ID} or an explicit topology)"},
         // the readers' other messages, worded from readers.inc
         {"item.shardlab.json", good + R"("program": [{"op": "all_reduce", "item": "nothing"}]})",
          "：$.program[0].item：“nothing”不是工作负载条目", ": $.program[0].item: 'nothing' is not a workload item"},
-        {"root.shardlab.json", good + R"("program": [{"op": "broadcast", "bytes": "1 MB", "group": [0, 1], "root": 3}]})",
+        {"root.shardlab.json",
+         good + R"("program": [{"op": "broadcast", "bytes": "1 MB", "group": [0, 1], "root": 3}]})",
          "：$.program[0].root：Rank 3 不在组内", ": $.program[0].root: rank 3 is not in the group"},
         {"self.shardlab.json",
          R"({"shardlab": 1, "name": "x", "topology": {"gpus": [{"id": "a", "memory": "16 GB", "tflops": 10}], "links": [{"from": "a", "to": "a", "kind": "nvlink", "bandwidth": 100}]}})",
@@ -545,11 +557,15 @@ TEST(CommandLineText, ABrokenScenarioFileSaysWhatIsWrongInChineseWithItsPathAndV
     for (const Case& c : cases) {
         SCOPED_TRACE(c.name);
         const std::string file = writeTemp(c.name, c.text);
-        const std::vector<std::string> names{file, "iteratoins", "preset", "key", "paged", "strict", "unified", "shardlab", "name",
-                                             "description", "name_zh", "description_zh", "topology", "workload", "program", "perturbations", "iterations",
-                                             "memory_mode", "strategy", "cost_profile", "mesh", "ID", "syntax", "error", "while",
-                                             "parsing", "object", "unexpected", "end", "of", "input", "expected",
-                                             "string", "literal", "separator", "nothing"};
+        const std::vector<std::string> names{file,         "iteratoins",  "preset",    "key",
+                                             "paged",      "strict",      "unified",   "shardlab",
+                                             "name",       "description", "name_zh",   "description_zh",
+                                             "topology",   "workload",    "program",   "perturbations",
+                                             "iterations", "memory_mode", "strategy",  "cost_profile",
+                                             "mesh",       "ID",          "syntax",    "error",
+                                             "while",      "parsing",     "object",    "unexpected",
+                                             "end",        "of",          "input",     "expected",
+                                             "string",     "literal",     "separator", "nothing"};
         const CliRun zh = bothLanguages({"sim", file}, names);
         EXPECT_EQ(zh.status, shardlab::cli::kExitBadInput);
         EXPECT_NE(zh.err.find(c.zh), std::string::npos) << zh.err;
@@ -571,14 +587,17 @@ TEST(CommandLineText, UsageErrorsAreWordedInChinese)
     EXPECT_NE(range.err.find("--iterations：0 超出范围（应为 1 到 100000）"), std::string::npos) << range.err;
     const CliRun extra = bothLanguages({"topo", "--list", "surplus"}, {"surplus"});
     EXPECT_NE(extra.err.find("以下参数无法识别：surplus"), std::string::npos) << extra.err;
-    const CliRun collective = bothLanguages({"bench", "--sim", "--gpus", "2", "--preset", "h200-nv18-4", "--collective", "alltoall"},
-                                            {"alltoall"});
+    const CliRun collective = bothLanguages(
+        {"bench", "--sim", "--gpus", "2", "--preset", "h200-nv18-4", "--collective", "alltoall"}, {"alltoall"});
     EXPECT_NE(collective.err.find("“alltoall”不是 Collective"), std::string::npos) << collective.err;
-    const CliRun output = bothLanguages({"report", scenario("straggler-12-6-4-2.shardlab.json"), "-o", "out.txt"}, {"out.txt"});
+    const CliRun output =
+        bothLanguages({"report", scenario("straggler-12-6-4-2.shardlab.json"), "-o", "out.txt"}, {"out.txt"});
     EXPECT_NE(output.err.find("-o out.txt：文件名应以 .html 或 .pdf 结尾"), std::string::npos) << output.err;
     if (!liveBuiltIn()) { // where this ShardLab has no live mode, as here without CUDA
         const CliRun bench = bothLanguages({"bench", "--gpus", "2"}, {"ID"});
-        EXPECT_NE(bench.err.find("此 ShardLab 未内置实机模式；加上 --sim --preset ID 来模拟这次扫描"), std::string::npos) << bench.err;
+        EXPECT_NE(bench.err.find("此 ShardLab 未内置实机模式；加上 --sim --preset ID 来模拟这次扫描"),
+                  std::string::npos)
+            << bench.err;
     }
     // the command line's own errors that go through wordedError()
     const CliRun profile = bothLanguages({"profile"}, {"profile", "./prog", "DIR", "RESULT"}); // the command, as typed
@@ -591,17 +610,20 @@ TEST(CommandLineText, UsageErrorsAreWordedInChinese)
     EXPECT_NE(lesson.err.find("没有课程“nope”（已有："), std::string::npos) << lesson.err;
     if (!liveBuiltIn()) {
         const std::string out = writeTemp("live-report.html", "");
-        const CliRun live = bothLanguages({"report", scenario("straggler-12-6-4-2.shardlab.json"), "--live", "-o", out}, {out});
+        const CliRun live =
+            bothLanguages({"report", scenario("straggler-12-6-4-2.shardlab.json"), "--live", "-o", out}, {out});
         EXPECT_NE(live.err.find("--live：实机模式未内置（"), std::string::npos) << live.err;
         const CliRun run = bothLanguages({"live", scenario("straggler-12-6-4-2.shardlab.json")}, {"README"});
         EXPECT_NE(run.err.find("此 ShardLab 未内置实机模式（构建时没有 CUDA/NCCL）"), std::string::npos) << run.err;
         std::filesystem::remove(out);
     }
-    const CliRun bytes = bothLanguages({"compare", "--gpus", "2", "--preset", "h200-nv18-4", "--bytes", "abc"}, {"abc", "8B", "64K"});
+    const CliRun bytes =
+        bothLanguages({"compare", "--gpus", "2", "--preset", "h200-nv18-4", "--bytes", "abc"}, {"abc", "8B", "64K"});
     EXPECT_NE(bytes.err.find("--bytes：“abc”不是大小（应为例如 8, 8B, 64K, 1M, 4G）"), std::string::npos) << bytes.err;
     if (!liveBuiltIn()) {
         const CliRun measured = bothLanguages({"calibrate", "--measured", "x.json"}, {"ID", "shardlab topo --list"});
-        EXPECT_NE(measured.err.find("--measured 需要测量时所用的拓扑：请加上 --preset ID（此 ShardLab 构建时没有 CUDA"), std::string::npos)
+        EXPECT_NE(measured.err.find("--measured 需要测量时所用的拓扑：请加上 --preset ID（此 ShardLab 构建时没有 CUDA"),
+                  std::string::npos)
             << measured.err;
     }
     std::vector<std::string> ids{"h200"};
@@ -628,7 +650,8 @@ TEST(CommandLineText, VersionPresetListAndReportLinesAreWordedInChinese)
     EXPECT_NE(version.out.find("实机模式："), std::string::npos) << version.out;
     EXPECT_NE(version.out.find("多进程（mpirun/srun）："), std::string::npos) << version.out;
     if (!liveBuiltIn()) {
-        EXPECT_NE(version.out.find("实机模式：未内置（构建此 ShardLab 时没有找到带 NCCL 的 CUDA 工具包；只能模拟）"), std::string::npos)
+        EXPECT_NE(version.out.find("实机模式：未内置（构建此 ShardLab 时没有找到带 NCCL 的 CUDA 工具包；只能模拟）"),
+                  std::string::npos)
             << version.out;
     }
     EXPECT_NE(en.out.find("live mode: "), std::string::npos) << en.out; // the English as it was
@@ -638,7 +661,8 @@ TEST(CommandLineText, VersionPresetListAndReportLinesAreWordedInChinese)
     for (const PresetInfo& p : presetList())
         ids.push_back(p.id);
     const CliRun list = bothLanguages({"topo", "--list"}, ids);
-    EXPECT_NE(list.out.find("2x8-h100-ib\t2 个节点，每个节点 8 张经 NVSwitch 互连的 H100"), std::string::npos) << list.out;
+    EXPECT_NE(list.out.find("2x8-h100-ib\t2 个节点，每个节点 8 张经 NVSwitch 互连的 H100"), std::string::npos)
+        << list.out;
 
     // report: the line that says what was written
     const std::string out = writeTemp("report.html", "");

@@ -48,17 +48,30 @@ namespace {
 
 // The sources whose errors users read when a file does not load.
 const char* const kReaderSources[] = {
-    "engine/base/src/json_reader.cpp",   "engine/base/src/file_io.cpp",        "engine/io/src/scenario_io.cpp",
-    "engine/model/src/scenario.cpp",     "engine/model/src/topology.cpp",      "engine/io/src/run_result_io.cpp",
-    "engine/io/src/result_file.cpp",     "engine/io/src/trace_import.cpp",     "engine/profile/src/profile_reader.cpp",
+    "engine/base/src/json_reader.cpp",
+    "engine/base/src/file_io.cpp",
+    "engine/io/src/scenario_io.cpp",
+    "engine/model/src/scenario.cpp",
+    "engine/model/src/topology.cpp",
+    "engine/io/src/run_result_io.cpp",
+    "engine/io/src/result_file.cpp",
+    "engine/io/src/trace_import.cpp",
+    "engine/profile/src/profile_reader.cpp",
     // a profiled job's records that do not make a run: matched across ranks, built, written as a scenario
-    "engine/profile/src/profile_match.cpp", "engine/profile/src/profile_build.cpp", "engine/profile/src/profile_scenario.cpp",
-    "engine/sim/src/profiles.cpp",       "engine/sim/src/event_estimate.cpp",
+    "engine/profile/src/profile_match.cpp",
+    "engine/profile/src/profile_build.cpp",
+    "engine/profile/src/profile_scenario.cpp",
+    "engine/sim/src/profiles.cpp",
+    "engine/sim/src/event_estimate.cpp",
     // what the editors refuse (the app's inline "Not changed: …"): sizes, work and bandwidths as
     // typed, a collective's buffers and its verification
-    "engine/base/src/units.cpp",         "engine/model/src/semantics.cpp",     "engine/model/src/verification.cpp",
+    "engine/base/src/units.cpp",
+    "engine/model/src/semantics.cpp",
+    "engine/model/src/verification.cpp",
     // a lesson file that does not load, a lesson step that cannot resolve, an answer not checked
-    "engine/lessons/src/lessons.cpp",    "engine/lessons/src/lesson_check.cpp", "engine/lessons/src/lesson_plan.cpp",
+    "engine/lessons/src/lessons.cpp",
+    "engine/lessons/src/lesson_check.cpp",
+    "engine/lessons/src/lesson_plan.cpp",
     // a remote target refused before ssh starts (Run > Live on…, --on)
     "engine/cluster/src/ssh_target.cpp",
 };
@@ -159,14 +172,16 @@ std::string uncovered(const std::string& literal, const std::vector<std::string>
     std::string missing;
     for (const std::string& c : chunks(std::regex_replace(literal, leadingPath, "")))
         if (hasWord(c) && !std::regex_match(c, identifiers)
-            && std::none_of(known.begin(), known.end(), [&](const std::string& k) { return k.find(c) != std::string::npos; }))
+            && std::none_of(known.begin(), known.end(),
+                            [&](const std::string& k) { return k.find(c) != std::string::npos; }))
             missing += (missing.empty() ? "" : " | ") + c;
     return missing;
 }
 
 std::string writeTemp(const std::string& name, const std::string& text)
 {
-    const auto path = std::filesystem::temp_directory_path() / ("shardlab-wording-" + std::to_string(::getpid()) + "-" + name);
+    const auto path =
+        std::filesystem::temp_directory_path() / ("shardlab-wording-" + std::to_string(::getpid()) + "-" + name);
     std::ofstream(path, std::ios::binary) << text;
     return path.string();
 }
@@ -268,18 +283,27 @@ TEST(ErrorWording, EveryKindOfBadScenarioIsWordedInChineseAndReadsBackInEnglish)
         head + preset + item + R"("program": [{"op": "all_reduce", "item": "w", "group": [0, 0]}]})",
         head + preset + R"("program": [{"op": "all_gather_v", "bytes": "1 MB"}]})",
         head + preset + R"("program": [{"op": "all_reduce"}]})",
-        head + preset + R"("workload": [{"name": "w", "kind": "gradients", "size": "1 GB"}, {"name": "w", "kind": "data", "size": "1 GB"}]})",
+        head + preset
+            + R"("workload": [{"name": "w", "kind": "gradients", "size": "1 GB"}, {"name": "w", "kind": "data", "size": "1 GB"}]})",
         head + preset + R"("workload": [{"name": "w", "kind": "gradients", "size": 0}]})",
         head + preset + R"("workload": [{"name": "w", "kind": "gradients", "size": 2e18}]})",
         head + preset + R"("workload": [{"name": "w", "kind": "gradients", "size": 1.5}]})",
-        head + preset + R"("workload": [{"name": "w", "kind": "gradients", "size": "1 GB", "split_across": [0, 1], "split_sizes": ["1 GB"]}]})",
-        head + preset + item + R"("program": [{"op": "all_reduce", "item": "w"}], "perturbations": {"slowdown": [1, 1, 1, 1, 1]}})",
-        head + preset + item + R"("program": [{"op": "all_reduce", "item": "w"}], "perturbations": {"slowdown": [5000]}})",
-        head + preset + item + R"("program": [{"op": "all_reduce", "item": "w"}], "perturbations": {"delays": [{"rank": 0, "op": 4, "ms": 1}]}})",
-        head + preset + item + R"("program": [{"op": "all_reduce", "item": "w"}], "perturbations": {"mismatches": [{"rank": 0, "op": 0, "iteration": 5, "type": "skip"}]}})",
-        head + R"("topology": {"gpus": [{"id": "a", "memory": "16 GB", "tflops": 10}, {"id": "a", "memory": "16 GB", "tflops": 10}]}})",
-        head + R"("topology": {"gpus": [{"id": "a", "memory": "16 GB", "tflops": 10}], "links": [{"from": "a", "to": "a", "kind": "nvlink", "bandwidth": 100}]}})",
-        head + R"("topology": {"gpus": [{"id": "a", "memory": "16 GB", "tflops": 10}], "links": [{"from": "a", "to": "b", "kind": "nvlink", "bandwidth": 100}]}})",
+        head + preset
+            + R"("workload": [{"name": "w", "kind": "gradients", "size": "1 GB", "split_across": [0, 1], "split_sizes": ["1 GB"]}]})",
+        head + preset + item
+            + R"("program": [{"op": "all_reduce", "item": "w"}], "perturbations": {"slowdown": [1, 1, 1, 1, 1]}})",
+        head + preset + item
+            + R"("program": [{"op": "all_reduce", "item": "w"}], "perturbations": {"slowdown": [5000]}})",
+        head + preset + item
+            + R"("program": [{"op": "all_reduce", "item": "w"}], "perturbations": {"delays": [{"rank": 0, "op": 4, "ms": 1}]}})",
+        head + preset + item
+            + R"("program": [{"op": "all_reduce", "item": "w"}], "perturbations": {"mismatches": [{"rank": 0, "op": 0, "iteration": 5, "type": "skip"}]}})",
+        head
+            + R"("topology": {"gpus": [{"id": "a", "memory": "16 GB", "tflops": 10}, {"id": "a", "memory": "16 GB", "tflops": 10}]}})",
+        head
+            + R"("topology": {"gpus": [{"id": "a", "memory": "16 GB", "tflops": 10}], "links": [{"from": "a", "to": "a", "kind": "nvlink", "bandwidth": 100}]}})",
+        head
+            + R"("topology": {"gpus": [{"id": "a", "memory": "16 GB", "tflops": 10}], "links": [{"from": "a", "to": "b", "kind": "nvlink", "bandwidth": 100}]}})",
         head + R"("topology": {"gpus": []}})",
         head + R"("topology": {"gpus": [{"id": "a", "memory": "16 GB", "tflops": 0}]}})",
         R"({"shardlab": 7, "name": "x", "topology": {"preset": "h200-nv18-4"}})",
@@ -314,11 +338,14 @@ TEST(ErrorWording, TheJsonReadersErrorsAreBornMessages)
         head + preset + R"("workload": [{"name": "w", "kind": "gradients"}]})",                // size missing
         head + R"("topology": {"gpus": [{"id": "a", "memory": "16 GB", "tflops": "x"}]}})",    // flops
         head + R"("topology": {"gpus": [{"id": "a", "memory": "16 GB", "tflops": 1e30}]}})",   // flops out of range
-        head + R"("topology": {"gpus": [{"id": "a", "memory": "16 GB", "tflops": 10}, {"id": "b", "memory": "16 GB", "tflops": 10}], )"
-               R"("links": [{"from": "a", "to": "b", "kind": "nvlink", "bandwidth": 1e12}]}})", // bandwidth out of range
-        head + R"("topology": {"gpus": [{"id": "a", "memory": "16 GB", "tflops": 10}, {"id": "b", "memory": "16 GB", "tflops": 10}], )"
-               R"("links": [{"from": "a", "to": "b", "kind": "nvlink", "bandwidth": []}]}})", // bandwidth of the wrong type
-        "{\"shardlab\": 1, \"name\": \"x}",                                                   // not valid JSON
+        head
+            + R"("topology": {"gpus": [{"id": "a", "memory": "16 GB", "tflops": 10}, {"id": "b", "memory": "16 GB", "tflops": 10}], )"
+              R"("links": [{"from": "a", "to": "b", "kind": "nvlink", "bandwidth": 1e12}]}})", // bandwidth out of range
+        head
+            + R"("topology": {"gpus": [{"id": "a", "memory": "16 GB", "tflops": 10}, {"id": "b", "memory": "16 GB", "tflops": 10}], )"
+              R"("links": [{"from": "a", "to": "b", "kind": "nvlink", "bandwidth": []}]}})", // bandwidth of the wrong
+                                                                                             // type
+        "{\"shardlab\": 1, \"name\": \"x}",                                                  // not valid JSON
     };
     int born = 0;
     for (const std::string& text : texts) {
@@ -339,7 +366,8 @@ TEST(ErrorWording, TheJsonReadersErrorsAreBornMessages)
 // the same; what a file was expected to be is now worded too (it stayed English inside the Chinese).
 TEST(ErrorWording, FilesAndTypedValuesGiveErrorsBornAsMessages)
 {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("shardlab-born-" + std::to_string(::getpid()));
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("shardlab-born-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     const Message scenarioFile = Message("error.file_kind.suffix").with("suffix", ".shardlab.json");
     int born = 0;
@@ -348,7 +376,8 @@ TEST(ErrorWording, FilesAndTypedValuesGiveErrorsBornAsMessages)
     checkBothLanguages(missing.error(), {(dir / "none.shardlab.json").string()}, &born);
     Status unwritable = writeFileAtomically(dir / "no-such-folder" / "x.json", "{}");
     ASSERT_FALSE(unwritable);
-    checkBothLanguages(unwritable.error(), {(dir / "no-such-folder" / "x.json").string(), (dir / "no-such-folder").string()}, &born);
+    checkBothLanguages(unwritable.error(),
+                       {(dir / "no-such-folder" / "x.json").string(), (dir / "no-such-folder").string()}, &born);
     for (const char* typed : {"-1 GB", "2 EB", "1.5 B", "lots"}) {
         auto size = parseSize(typed);
         ASSERT_FALSE(size) << typed;
@@ -437,11 +466,11 @@ TEST(ErrorWording, TheModelsAndLessonsChecksAreBornMessages)
         [](Scenario& s) { s.program[0].item = ""; },
         [](Scenario& s) { s.program[0].bytes = 0; },
         [](Scenario& s) {
-            s.mesh = ScenarioMesh {};
+            s.mesh = ScenarioMesh{};
             s.mesh->dp = 0;
         },
         [](Scenario& s) {
-            s.mesh = ScenarioMesh {};
+            s.mesh = ScenarioMesh{};
             s.mesh->order = "tp,dp";
         },
         [](Scenario& s) { s.iterations = 0; },
@@ -477,36 +506,36 @@ TEST(ErrorWording, TheModelsAndLessonsChecksAreBornMessages)
         [](Scenario& s) { s.topology.gpus[1].tflops = 0; },
         [](Scenario& s) { s.topology.gpus[1].memBandwidthGBps = -1; },
         [](Scenario& s) { s.topology.gpus[1].memBandwidthGBps = 1e12; },
-        [](Scenario& s) { s.topology.switches.push_back(SwitchNode {}); },
+        [](Scenario& s) { s.topology.switches.push_back(SwitchNode{}); },
         [](Scenario& s) {
-            s.topology.switches.push_back(SwitchNode {});
+            s.topology.switches.push_back(SwitchNode{});
             s.topology.switches.back().id = s.topology.gpus[0].id;
         },
         [](Scenario& s) {
-            s.topology.links.push_back(Link {"nothing", s.topology.gpus[0].id});
+            s.topology.links.push_back(Link{"nothing", s.topology.gpus[0].id});
         },
         [](Scenario& s) {
-            s.topology.links.push_back(Link {s.topology.gpus[0].id, "nothing"});
+            s.topology.links.push_back(Link{s.topology.gpus[0].id, "nothing"});
         },
         [](Scenario& s) {
-            s.topology.links.push_back(Link {s.topology.gpus[0].id, s.topology.gpus[0].id});
+            s.topology.links.push_back(Link{s.topology.gpus[0].id, s.topology.gpus[0].id});
         },
         [](Scenario& s) {
-            s.topology.links.push_back(Link {s.topology.gpus[0].id, s.topology.gpus[1].id});
+            s.topology.links.push_back(Link{s.topology.gpus[0].id, s.topology.gpus[1].id});
         },
         [](Scenario& s) { s.topology.links[0].latencyUs = -1; },
         [](Scenario& s) { s.topology.links[0].count = 0; },
         [](Scenario& s) {
-            s.topology.switches.push_back(SwitchNode {});
+            s.topology.switches.push_back(SwitchNode{});
             s.topology.switches.back().id = "far";
             s.topology.switches.back().node = 5;
         },
         [](Scenario& s) {
             s.topology.gpus[3].node = 1;
-            s.topology.switches.push_back(SwitchNode {});
+            s.topology.switches.push_back(SwitchNode{});
             s.topology.switches.back().id = "far";
             s.topology.switches.back().node = 1;
-            s.topology.links.push_back(Link {s.topology.gpus[0].id, "far"});
+            s.topology.links.push_back(Link{s.topology.gpus[0].id, "far"});
             s.topology.links.back().bandwidthGBps = 100;
         },
     };
@@ -521,29 +550,30 @@ TEST(ErrorWording, TheModelsAndLessonsChecksAreBornMessages)
     EXPECT_EQ(born, static_cast<int>(badScenarios.size()));
 
     // a collective on values, and its verification
-    for (const Error& e : {applyCollective(OpKind::AllReduce, RankValues {{1, 2}, {3}}).error(),
-             applyCollective(OpKind::AllReduce, RankValues {}).error(),
-             applyCollective(OpKind::Reduce, RankValues {{1}, {2}}, 5).error(),
-             applyCollective(OpKind::Compute, RankValues {{1}, {2}}).error(),
-             applyCollective(OpKind::ReduceScatter, RankValues {{1, 2, 3}, {4, 5, 6}}).error(),
-             applyCollective(OpKind::SendRecv, RankValues {{1}, {2}}, 1, 1).error(),
-             verifyCollective(OpKind::Compute, {0, 1}, 4, 0, 1).error(),
-             verifyCollective(OpKind::AllReduce, {}, 4, 0, 1).error(),
-             verifyCollective(OpKind::Reduce, {0, 1}, 4, 3, 1).error(),
-             verifyCollective(OpKind::SendRecv, {0, 1}, 4, 0, 7).error()})
+    for (const Error& e : {applyCollective(OpKind::AllReduce, RankValues{{1, 2}, {3}}).error(),
+                           applyCollective(OpKind::AllReduce, RankValues{}).error(),
+                           applyCollective(OpKind::Reduce, RankValues{{1}, {2}}, 5).error(),
+                           applyCollective(OpKind::Compute, RankValues{{1}, {2}}).error(),
+                           applyCollective(OpKind::ReduceScatter, RankValues{{1, 2, 3}, {4, 5, 6}}).error(),
+                           applyCollective(OpKind::SendRecv, RankValues{{1}, {2}}, 1, 1).error(),
+                           verifyCollective(OpKind::Compute, {0, 1}, 4, 0, 1).error(),
+                           verifyCollective(OpKind::AllReduce, {}, 4, 0, 1).error(),
+                           verifyCollective(OpKind::Reduce, {0, 1}, 4, 3, 1).error(),
+                           verifyCollective(OpKind::SendRecv, {0, 1}, 4, 0, 7).error()})
         bornAsItsEnglish(e);
 
     // a lesson file that does not load: every line of its error
     const std::string text = R"({"en": "x", "zh": "x"})";
     const std::string head = R"({"shardlab_lesson": 1, "id": "t", "course": )" + text + R"(, "title": )" + text
-        + R"(, "summary": )" + text + R"(, "scenario": "default.shardlab.json", )";
+                             + R"(, "summary": )" + text + R"(, "scenario": "default.shardlab.json", )";
     const std::string steps = R"("steps": [{"text": )" + text + R"(}], )";
     const std::string question = R"("prompt": )" + text + R"(, "right": )" + text + R"(, "wrong": )" + text;
     const std::string choices = R"(, "choices": [{"id": "a", "text": )" + text + R"(, "correct": true, "explanation": )"
-        + text + R"(}, {"id": "b", "text": )" + text + R"(, "correct": CORRECT, "explanation": )" + text + "}]";
+                                + text + R"(}, {"id": "b", "text": )" + text
+                                + R"(, "correct": CORRECT, "explanation": )" + text + "}]";
     const auto choiceQuestion = [&](const std::string& correct) {
         return R"("questions": [{"type": "choice", )" + question
-            + std::regex_replace(choices, std::regex("CORRECT"), correct) + "}]}";
+               + std::regex_replace(choices, std::regex("CORRECT"), correct) + "}]}";
     };
     const std::vector<std::string> lessons = {
         R"({"shardlab_lesson": 2, "id": "t"})",
@@ -579,7 +609,7 @@ TEST(ErrorWording, TheModelsAndLessonsChecksAreBornMessages)
     ResolvedLesson r;
     r.lesson.id = "t";
     LessonQuestion choice;
-    choice.choices = {LessonChoice {"a", {}, true, {}}, LessonChoice {"b", {}, false, {}}};
+    choice.choices = {LessonChoice{"a", {}, true, {}}, LessonChoice{"b", {}, false, {}}};
     LessonQuestion numeric;
     numeric.type = QuestionType::Numeric;
     LessonQuestion inMs = numeric;
@@ -589,13 +619,23 @@ TEST(ErrorWording, TheModelsAndLessonsChecksAreBornMessages)
     r.lesson.questions = {choice, numeric, inMs, collective};
     r.expected = {std::nullopt, 1.0, 1.0, std::nullopt};
     std::vector<Error> refused;
-    for (const auto& [q, answer] : std::vector<std::pair<int, std::string>> {{7, "a"}, {0, " "}, {0, "zz"}, {0, "a, b"},
-             {0, ","}, {1, "lots"}, {1, "inf"}, {1, "5 kg"}, {2, "lots"}, {2, "nan"}, {2, "5 kg"}, {3, "gather-all"}})
+    for (const auto& [q, answer] : std::vector<std::pair<int, std::string>>{{7, "a"},
+                                                                            {0, " "},
+                                                                            {0, "zz"},
+                                                                            {0, "a, b"},
+                                                                            {0, ","},
+                                                                            {1, "lots"},
+                                                                            {1, "inf"},
+                                                                            {1, "5 kg"},
+                                                                            {2, "lots"},
+                                                                            {2, "nan"},
+                                                                            {2, "5 kg"},
+                                                                            {3, "gather-all"}})
         if (auto check = checkAnswer(r, q, answer); !check)
             refused.push_back(check.error());
-    for (const FigureRef& f : {FigureRef {"speedup", "compare"}, FigureRef {"compute_ms", "main", 7},
-             FigureRef {"straggler_rank"}, FigureRef {"hang_rank"}, FigureRef {"collective_ms", "main", 3},
-             FigureRef {"bogus"}, FigureRef {"mfu_pct"}})
+    for (const FigureRef& f :
+         {FigureRef{"speedup", "compare"}, FigureRef{"compute_ms", "main", 7}, FigureRef{"straggler_rank"},
+          FigureRef{"hang_rank"}, FigureRef{"collective_ms", "main", 3}, FigureRef{"bogus"}, FigureRef{"mfu_pct"}})
         if (auto v = evaluateFigure(r, f); !v)
             refused.push_back(v.error());
     ASSERT_EQ(refused.size(), 19u);
@@ -609,9 +649,9 @@ TEST(ErrorWording, TheModelsAndLessonsChecksAreBornMessages)
     ASSERT_FALSE(noValue);
     EXPECT_EQ(noValue.error().message, "lesson t: a numeric answer has neither a 'value' nor a 'figure'");
     refused.push_back(noValue.error());
-    unresolved.questions[0].numeric.figure = FigureRef {"speedup"};
+    unresolved.questions[0].numeric.figure = FigureRef{"speedup"};
     unresolved.questions[0].numeric.combine = NumericAnswer::Combine::Over;
-    unresolved.questions[0].numeric.other = FigureRef {"paging_ms", "main", 0};
+    unresolved.questions[0].numeric.other = FigureRef{"paging_ms", "main", 0};
     auto byZero = resolveLesson(unresolved);
     ASSERT_FALSE(byZero);
     EXPECT_EQ(byZero.error().message, "lesson t: figure paging_ms is zero and cannot divide");
@@ -645,7 +685,8 @@ TEST(ErrorWording, WhatBenchAndScaleRefuseIsBornAMessageWithItsChinese)
     errors.push_back(checkSweepRequest(OpKind::SendRecv, 4, {1024}).error());
     auto s = parseScenario(R"({"shardlab": 1, "name": "x", "topology": {"preset": "h200-nv18-4"},
         "workload": [{"name": "g", "kind": "gradients", "size": "1 GB"}],
-        "program": [{"op": "send_recv", "item": "g", "from": 0, "to": 1}]})", "x.json");
+        "program": [{"op": "send_recv", "item": "g", "from": 0, "to": 1}]})",
+                           "x.json");
     ASSERT_TRUE(s) << s.error().message;
     auto rescaled = rescaleScenario(*s, s->topology, 8, ScalingMode::Strong);
     ASSERT_FALSE(rescaled);
@@ -659,8 +700,8 @@ TEST(ErrorWording, WhatBenchAndScaleRefuseIsBornAMessageWithItsChinese)
         EXPECT_NE(zh, e.message);
         static const std::regex typed(R"(\$[^\s：（）]*|'[^']*'|“[^”]*”|`[^`]*`)");
         EXPECT_EQ(untranslatedWords(std::regex_replace(zh, typed, " "),
-                                    {"--sizes", "START", "END", "FACTOR", "64K,1M,16M", "bench", "send_recv", "--gpus", "lots", "x", "y",
-                                     "1M", "64K"}),
+                                    {"--sizes", "START", "END", "FACTOR", "64K,1M,16M", "bench", "send_recv", "--gpus",
+                                     "lots", "x", "y", "1M", "64K"}),
                   std::vector<std::string>{})
             << zh;
     }
@@ -675,16 +716,17 @@ TEST(ErrorWording, BrokenJsonIsWordedInChineseWithItsFileLineAndColumn)
     auto s = parseScenario("{\n  \"shardlab\": 1,\n  \"name\": \"x\",\n}\n", file);
     ASSERT_FALSE(s);
     EXPECT_EQ(wordedError(s.error().message, Language::Chinese),
-              "broken.shardlab.json：$：第 4 行第 1 列不是有效的 JSON（解析对象的键时出现语法错误：遇到“}”，此处应为字符串）");
+              "broken.shardlab.json：$：第 4 行第 1 列不是有效的 "
+              "JSON（解析对象的键时出现语法错误：遇到“}”，此处应为字符串）");
     const std::vector<std::string> texts = {
-        "{\"shardlab\": 1, \"name\": \"x}",          // a string never closed
-        "{\"shardlab\": tru}",                        // not a literal
-        "{\"shardlab\": -x}",                         // not a number
-        "{\"shardlab\": 1",                           // cut short
-        "{\"shardlab\" 1}",                           // no colon
-        "{\"name\": \"a\tb\"}",                      // a tab inside a string
-        "[1, 2",                                      // an array cut short
-        "{\"shardlab\": 1e}",                         // an exponent without digits
+        "{\"shardlab\": 1, \"name\": \"x}", // a string never closed
+        "{\"shardlab\": tru}",              // not a literal
+        "{\"shardlab\": -x}",               // not a number
+        "{\"shardlab\": 1",                 // cut short
+        "{\"shardlab\" 1}",                 // no colon
+        "{\"name\": \"a\tb\"}",             // a tab inside a string
+        "[1, 2",                            // an array cut short
+        "{\"shardlab\": 1e}",               // an exponent without digits
     };
     for (const std::string& text : texts) {
         auto bad = parseScenario(text, file);
@@ -769,9 +811,10 @@ TEST(ErrorWording, AListCutShortIsWordedInChinese)
         ranks.push_back(std::to_string(r));
     EXPECT_EQ(shortList({"1", "2"}, 8), "1, 2");
     EXPECT_EQ(shortList(ranks, 8), "1, 2, 3, 4, 5, 6, 7, 8 and 3 more");
-    const std::string line = "$.program[0] (all_reduce 'grads'): rank 0 has no route to ranks " + shortList(ranks, 8)
-                             + " (no chain of links joins their GPUs in the topology), so the collective cannot run; add the"
-                               " links that join them, or leave those ranks out of its group";
+    const std::string line =
+        "$.program[0] (all_reduce 'grads'): rank 0 has no route to ranks " + shortList(ranks, 8)
+        + " (no chain of links joins their GPUs in the topology), so the collective cannot run; add the"
+          " links that join them, or leave those ranks out of its group";
     checkBothLanguages(line, {"grads", "all_reduce"});
     EXPECT_NE(wordedError(line, Language::Chinese).find("1, 2, 3, 4, 5, 6, 7, 8 等，另有 3 个"), std::string::npos);
 }
@@ -848,8 +891,9 @@ TEST(ErrorWording, WhatTheEditorsRefuseIsWordedInChinese)
     ASSERT_EQ(refused.size(), 21u);
     // the op's own names and units stay as the engine writes them
     for (const std::string& english : refused)
-        checkBothLanguages(english, {"all_gather_v", "all_reduce", "reduce_scatter", "send_recv", "reduce", "nccl-tests", "FLOP",
-                                     "kB", "KiB", "MiB", "GiB", "TiB", "GB/s", "MB/s", "TB/s", "Gb/s", "PB", "TFLOP", "e24"});
+        checkBothLanguages(english,
+                           {"all_gather_v", "all_reduce", "reduce_scatter", "send_recv", "reduce", "nccl-tests", "FLOP",
+                            "kB", "KiB", "MiB", "GiB", "TiB", "GB/s", "MB/s", "TB/s", "Gb/s", "PB", "TFLOP", "e24"});
 }
 
 // What a learner reads when an answer cannot be checked, and a lesson folder that does not load:
@@ -876,7 +920,8 @@ TEST(ErrorWording, AnswersThatCannotBeCheckedAndLessonFoldersAreWordedInChinese)
             for (const LessonChoice& c : question.choices)
                 kept.push_back(c.id);
     }
-    const std::filesystem::path empty = std::filesystem::temp_directory_path() / ("shardlab-no-lessons-" + std::to_string(::getpid()));
+    const std::filesystem::path empty =
+        std::filesystem::temp_directory_path() / ("shardlab-no-lessons-" + std::to_string(::getpid()));
     std::filesystem::create_directories(empty);
     for (const std::filesystem::path& folder : {empty, dir / "missing-folder"}) {
         auto none = loadLessons(folder);
@@ -894,8 +939,14 @@ TEST(ErrorWording, AnswersThatCannotBeCheckedAndLessonFoldersAreWordedInChinese)
 TEST(ErrorWording, EveryPresetsSourceAndTheScaledMachinesNotesAreWordedInChinese)
 {
     // product names, document titles, commands and figures stay; the prose around them is Chinese
-    const std::vector<std::string> kept{"NVIDIA Tesla", "PCI-SIG Gen3 x16", "Intel", "ConnectX-7", "ConnectX-6", "DGX SuperPOD",
-                                        "DGX-1 System Architecture", "nvidia-smi topo -m"};
+    const std::vector<std::string> kept{"NVIDIA Tesla",
+                                        "PCI-SIG Gen3 x16",
+                                        "Intel",
+                                        "ConnectX-7",
+                                        "ConnectX-6",
+                                        "DGX SuperPOD",
+                                        "DGX-1 System Architecture",
+                                        "nvidia-smi topo -m"};
     for (const PresetInfo& p : presetList()) {
         SCOPED_TRACE(p.id);
         const Topology t = *preset(p.id);
@@ -914,15 +965,18 @@ TEST(ErrorWording, EveryPresetsSourceAndTheScaledMachinesNotesAreWordedInChinese
         const Message m = machineSourceMessage(note);
         EXPECT_NE(m.id, "verbatim") << note;
         EXPECT_EQ(english(m), note);
-        EXPECT_EQ(untranslatedWords(render(m, Language::Chinese), kept), std::vector<std::string>{}) << render(m, Language::Chinese);
+        EXPECT_EQ(untranslatedWords(render(m, Language::Chinese), kept), std::vector<std::string>{})
+            << render(m, Language::Chinese);
     }
     // this machine as live mode reads it (nvml_topology.cpp)
     Topology here = *preset("h200-nv18-4");
     here.name = "this machine (gpu-box)";
-    here.source = "NVML and CUDA on this machine, driver 580.159.04; FP32 rate = SMs x FP32 lanes x 2 x boost clock; memory "
-                  "bandwidth = bus width x memory clock x 2";
+    here.source =
+        "NVML and CUDA on this machine, driver 580.159.04; FP32 rate = SMs x FP32 lanes x 2 x boost clock; memory "
+        "bandwidth = bus width x memory clock x 2";
     const std::string hereZh = topoMatrixText(here, Language::Chinese);
-    EXPECT_EQ(hereZh.rfind("拓扑：本机（gpu-box）\n来源：本机的 NVML 和 CUDA，驱动版本 580.159.04；FP32 算力 = SM 数 × FP32 通道数 × 2 × "
+    EXPECT_EQ(hereZh.rfind("拓扑：本机（gpu-box）\n来源：本机的 NVML 和 CUDA，驱动版本 580.159.04；FP32 算力 = SM 数 × "
+                           "FP32 通道数 × 2 × "
                            "加速频率；显存带宽 = 总线宽度 × 显存频率 × 2\n",
                            0),
               0u)
@@ -930,7 +984,8 @@ TEST(ErrorWording, EveryPresetsSourceAndTheScaledMachinesNotesAreWordedInChinese
     // a user's own source stays as it is
     Topology own = *preset("h200-nv18-4");
     own.source = "our lab's cluster; measured by hand";
-    EXPECT_NE(topoMatrixText(own, Language::Chinese).find("来源：our lab's cluster; measured by hand\n"), std::string::npos);
+    EXPECT_NE(topoMatrixText(own, Language::Chinese).find("来源：our lab's cluster; measured by hand\n"),
+              std::string::npos);
 }
 
 TEST(ErrorWording, WhatVersionSaysAboutLiveModeAndMpiIsWordedInChinese)
@@ -938,31 +993,40 @@ TEST(ErrorWording, WhatVersionSaysAboutLiveModeAndMpiIsWordedInChinese)
     // liveBuildInfo() and mpiBuildInfo() as a CUDA build, a build without CUDA and the loader's
     // failures write them (live_loader.cpp, live_unavailable.cpp, mpi_loader.cpp; this build has one)
     const std::vector<std::string> lines = {
-        "built in (CUDA 13.0, NCCL 2.28.3); loads here: yes (/opt/shardlab/libshardlab_live.so; driver for CUDA 13.0, NCCL 2.28.3 at run time)",
-        "built in (CUDA 13.0, NCCL 2.28.3); loads here: yes (/opt/shardlab/libshardlab_live.so; no NVIDIA driver found)",
-        "built in (CUDA 13.0, NCCL 2.28.3); loads here: no (SHARDLAB_LIVE_LIBRARY names /nonexistent/x.so, which does not exist)",
+        "built in (CUDA 13.0, NCCL 2.28.3); loads here: yes (/opt/shardlab/libshardlab_live.so; driver for CUDA 13.0, "
+        "NCCL 2.28.3 at run time)",
+        "built in (CUDA 13.0, NCCL 2.28.3); loads here: yes (/opt/shardlab/libshardlab_live.so; no NVIDIA driver "
+        "found)",
+        "built in (CUDA 13.0, NCCL 2.28.3); loads here: no (SHARDLAB_LIVE_LIBRARY names /nonexistent/x.so, which does "
+        "not exist)",
         "not built in (no CUDA toolkit with NCCL was found when this ShardLab was built; simulation only)",
         "built in (Open MPI v4.1.6; module /opt/shardlab/libshardlab_mpi.so)",
         "built in (Open MPI v4.1.6; module not found: install shardlab-mpi or set SHARDLAB_MPI_MODULE)",
         "not built in (no MPI library was found when this ShardLab was built; mpirun/srun runs need libopenmpi-dev)",
     };
     for (const std::string& l : lines)
-        checkBothLanguages(l, {"/opt/shardlab/libshardlab_live.so", "/opt/shardlab/libshardlab_mpi.so", "/nonexistent/x.so",
-                               "SHARDLAB_LIVE_LIBRARY", "SHARDLAB_MPI_MODULE", "Open MPI v4.1.6", "shardlab-mpi", "libopenmpi-dev"});
+        checkBothLanguages(l, {"/opt/shardlab/libshardlab_live.so", "/opt/shardlab/libshardlab_mpi.so",
+                               "/nonexistent/x.so", "SHARDLAB_LIVE_LIBRARY", "SHARDLAB_MPI_MODULE", "Open MPI v4.1.6",
+                               "shardlab-mpi", "libopenmpi-dev"});
     // live mode where this ShardLab has none, or cannot load it
     for (const char* line :
-         {"live mode is not built into this ShardLab (it was built without CUDA/NCCL); use `shardlab sim` or rebuild with the "
+         {"live mode is not built into this ShardLab (it was built without CUDA/NCCL); use `shardlab sim` or rebuild "
+          "with the "
           "CUDA toolkit and NCCL (see README)",
-          "live mode is not built into this ShardLab (it was built without CUDA/NCCL), so mpirun/srun cannot run a scenario on "
+          "live mode is not built into this ShardLab (it was built without CUDA/NCCL), so mpirun/srun cannot run a "
+          "scenario on "
           "GPUs; use `shardlab sim` or rebuild with the CUDA toolkit (see README)",
-          "this ShardLab was built without CUDA, so it cannot read this machine's topology; use --preset ID (shardlab topo --list "
+          "this ShardLab was built without CUDA, so it cannot read this machine's topology; use --preset ID (shardlab "
+          "topo --list "
           "shows them)",
           "live mode is not available here: SHARDLAB_LIVE_LIBRARY names /nonexistent/x.so, which does not exist"})
-        checkBothLanguages(line, {"README", "--preset ID", "shardlab topo --list", "SHARDLAB_LIVE_LIBRARY", "/nonexistent/x.so"});
+        checkBothLanguages(
+            line, {"README", "--preset ID", "shardlab topo --list", "SHARDLAB_LIVE_LIBRARY", "/nonexistent/x.so"});
     // and live mode on a machine with fewer GPUs than ranks (cuda_util.cpp requireGpus)
-    checkBothLanguages("the scenario has 4 ranks; this machine has 1 GPU (live mode runs rank i on GPU i; simulate it with "
-                       "`shardlab sim`, or use fewer ranks)",
-                       {});
+    checkBothLanguages(
+        "the scenario has 4 ranks; this machine has 1 GPU (live mode runs rank i on GPU i; simulate it with "
+        "`shardlab sim`, or use fewer ranks)",
+        {});
 }
 
 TEST(ErrorWording, RefusedSshTargetsAreWordedWithTheirValues)
@@ -983,7 +1047,8 @@ TEST(ErrorWording, RefusedSshTargetsAreWordedWithTheirValues)
     };
     int born = 0; // issue 26: each is a Message where it arises
     for (const Error& e : errors)
-        checkBothLanguages(e, {"ssh", "UTF-8", "U+0020", "U+00A0", "U+2028", "U+003B", "U+0067", "~/.ssh/config", "IPv6"}, &born);
+        checkBothLanguages(
+            e, {"ssh", "UTF-8", "U+0020", "U+00A0", "U+2028", "U+003B", "U+0067", "~/.ssh/config", "IPv6"}, &born);
     EXPECT_EQ(born, static_cast<int>(errors.size()));
     EXPECT_EQ(worded(errors[3], Language::Chinese), "用户名“-E”以“-”开头，ssh 会把它当作选项");
 }

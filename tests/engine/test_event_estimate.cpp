@@ -129,10 +129,11 @@ TEST(EventEstimate, TheIssuesScenarioIsRefusedWithItsSizeAndWhatToReduce)
     ASSERT_FALSE(run.ok());
     EXPECT_EQ(run.error().kind, ErrorKind::BadInput);
     const std::string& m = run.error().message;
-    EXPECT_EQ(m.rfind("this run would record up to 70,000,200,000 events (spans and collective records: up to 700,002 an "
-                      "iteration x 100,000 iterations on 2 ranks), about ",
-                      0),
-              0u)
+    EXPECT_EQ(
+        m.rfind("this run would record up to 70,000,200,000 events (spans and collective records: up to 700,002 an "
+                "iteration x 100,000 iterations on 2 ranks), about ",
+                0),
+        0u)
         << m;
     EXPECT_NE(m.find("; the limit is 20,000,000 (about "), std::string::npos) << m;
     // 28 x 700,002 = 19,600,056 fit, 29 do not
@@ -171,9 +172,10 @@ TEST(EventEstimate, ARunAtTheLimitRunsAndOneEventOverIsRefused)
     s.program[1].buckets = 4; // 4 records and up to 32 spans of 40 events an iteration
     refused = simulate(s, o);
     ASSERT_FALSE(refused.ok());
-    EXPECT_NE(refused.error().message.find("even one iteration is over it; reduce the buckets of $.program[1] (all_reduce "
-                                           "'ar', 4 buckets, up to 36 events an iteration) or the ranks"),
-              std::string::npos)
+    EXPECT_NE(
+        refused.error().message.find("even one iteration is over it; reduce the buckets of $.program[1] (all_reduce "
+                                     "'ar', 4 buckets, up to 36 events an iteration) or the ranks"),
+        std::string::npos)
         << refused.error().message;
 }
 
@@ -188,10 +190,11 @@ TEST(EventEstimate, ManyStepsAreNamedAsSteps)
     const Status st = checkEventCount(s);
     ASSERT_FALSE(st.ok());
     // per iteration: 5,000 x (2 compute spans + 1 record + 4 spans) = 35,000
-    EXPECT_EQ(st.error().message.rfind("this run would record up to 35,000,000 events (spans and collective records: up "
-                                       "to 35,000 an iteration x 1,000 iterations on 2 ranks)",
-                                       0),
-              0u)
+    EXPECT_EQ(
+        st.error().message.rfind("this run would record up to 35,000,000 events (spans and collective records: up "
+                                 "to 35,000 an iteration x 1,000 iterations on 2 ranks)",
+                                 0),
+        0u)
         << st.error().message;
     EXPECT_NE(st.error().message.find("reduce the iterations to 571 or fewer, or the program's 10,000 steps"),
               std::string::npos)

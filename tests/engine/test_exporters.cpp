@@ -26,14 +26,15 @@ TEST(Exporters, JsonSummaryHasThePromisedKeys)
     auto run = simulate(s);
     ASSERT_TRUE(run.ok());
     const auto doc = nlohmann::json::parse(summaryJson(summarize(s, *run)));
-    for (const char* k : {"mode", "ranks", "step_time_ms", "speedup", "efficiency", "straggler_rank", "bottleneck", "fits",
-                          "per_rank", "collectives"})
+    for (const char* k : {"mode", "ranks", "step_time_ms", "speedup", "efficiency", "straggler_rank", "bottleneck",
+                          "fits", "per_rank", "collectives"})
         EXPECT_TRUE(doc.contains(k)) << k;
     EXPECT_EQ(doc["mode"], "sim");
     EXPECT_EQ(doc["straggler_rank"], 0);
     EXPECT_EQ(doc["bottleneck"], "wait");
     ASSERT_EQ(doc["per_rank"].size(), 4u);
-    for (const char* k : {"rank", "device", "compute_ms", "comm_ms", "wait_ms", "peak_memory_bytes", "capacity_bytes", "fits"})
+    for (const char* k :
+         {"rank", "device", "compute_ms", "comm_ms", "wait_ms", "peak_memory_bytes", "capacity_bytes", "fits"})
         EXPECT_TRUE(doc["per_rank"][1].contains(k)) << k;
     for (const char* k : {"name", "bytes", "time_ms", "algbw_gbps", "busbw_gbps"})
         EXPECT_TRUE(doc["collectives"][0].contains(k)) << k;
@@ -61,7 +62,7 @@ TEST(Exporters, ChromeTraceHasAProcessPerRankAndFlowsPerCollective)
     EXPECT_EQ(pids, (std::set<int>{0, 1, 2, 3}));
     EXPECT_EQ(flowsStart, 3); // one all-reduce per iteration
     EXPECT_EQ(flowsEnd, 3);
-    EXPECT_EQ(waits, 9);      // ranks 1..3 wait once per iteration
+    EXPECT_EQ(waits, 9); // ranks 1..3 wait once per iteration
 }
 
 TEST(Exporters, CsvTablesHaveAHeaderAndARowEach)
@@ -157,7 +158,6 @@ nlohmann::json recordsWithoutSpans(const RunResult& run)
     return j;
 }
 
-
 } // namespace
 
 TEST(Exporters, AStreamedTraceIsTheTraceAndCarriesEveryRecord)
@@ -171,7 +171,8 @@ TEST(Exporters, AStreamedTraceIsTheTraceAndCarriesEveryRecord)
         auto run = simulate(s, o);
         ASSERT_TRUE(run.ok()) << file;
         const auto path = std::filesystem::temp_directory_path() / "shardlab-streamed-trace.json";
-        ASSERT_TRUE(writeFileAtomicallyWith(path, [&](std::ostream& out) { return writeChromeTrace(out, s, *run); }).ok());
+        ASSERT_TRUE(
+            writeFileAtomicallyWith(path, [&](std::ostream& out) { return writeChromeTrace(out, s, *run); }).ok());
         const std::string text = fs_test::fileText(path);
         std::filesystem::remove(path);
         EXPECT_EQ(text, chromeTrace(s, *run)) << file;

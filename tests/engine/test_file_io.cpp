@@ -22,7 +22,6 @@ using namespace shardlab;
 
 namespace {
 
-
 // What is left in the folder besides `keep`: a temporary file left behind would show here.
 size_t filesIn(const std::filesystem::path& dir)
 {
@@ -34,8 +33,9 @@ size_t filesIn(const std::filesystem::path& dir)
 
 // A folder of the test's own (ctest runs tests in parallel).
 struct Folder {
-    std::filesystem::path dir = std::filesystem::temp_directory_path()
-                                / ("shardlab-file-io-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    std::filesystem::path dir =
+        std::filesystem::temp_directory_path()
+        / ("shardlab-file-io-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     Folder()
     {
         std::filesystem::remove_all(dir);
@@ -105,7 +105,8 @@ TEST(FileIo, AFolderWithoutWritePermissionOrAFolderAsTargetIsNamed)
     const Status st = writeFileAtomicallyWith(f.dir, [](std::ostream&) { return Status{}; });
     ASSERT_FALSE(st.ok());
     EXPECT_NE(st.error().message.find("is a folder (expected a file name)"), std::string::npos);
-    const Status missing = writeFileAtomicallyWith(f.dir / "no" / "such" / "x.json", [](std::ostream&) { return Status{}; });
+    const Status missing =
+        writeFileAtomicallyWith(f.dir / "no" / "such" / "x.json", [](std::ostream&) { return Status{}; });
     ASSERT_FALSE(missing.ok());
     EXPECT_NE(missing.error().message.find("cannot write in"), std::string::npos);
 }
@@ -287,7 +288,8 @@ TEST(FileIo, TheCappedReaderStopsAnEndlessInputAtTheCap)
 {
     Endless endless;
     std::istream in(&endless);
-    const auto r = readCapped(in, "<standard input>", Message("error.file_kind.suffix").with("suffix", ".shardlab.json"), 1 << 20);
+    const auto r =
+        readCapped(in, "<standard input>", Message("error.file_kind.suffix").with("suffix", ".shardlab.json"), 1 << 20);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().message, "<standard input>: $: the file is larger than 1 MB (expected a .shardlab.json file)");
     // exactly the cap is read whole
@@ -336,8 +338,9 @@ TEST(FileIo, ALinkThatAnotherUserPlantedInASharedFolderIsNotFollowed)
     ASSERT_EQ(::lchown(link.c_str(), 65534, 65534), 0);
     const Status st = writeFileAtomically(link, "new");
     ASSERT_FALSE(st.ok());
-    EXPECT_EQ(st.error().message, link.string() + ": is a symbolic link of another user in a shared folder; it is not followed "
-                                                  "(choose another file)");
+    EXPECT_EQ(st.error().message, link.string()
+                                      + ": is a symbolic link of another user in a shared folder; it is not followed "
+                                        "(choose another file)");
     EXPECT_EQ(fs_test::fileText(victim), "precious");
     // the user's own link there is followed
     ASSERT_EQ(::lchown(link.c_str(), ::geteuid(), ::getegid()), 0);

@@ -38,18 +38,19 @@ std::string scenarioText(const std::vector<std::string>& gpus, const std::vector
     std::string g, s, l;
     for (const std::string& x : gpus) {
         const size_t c = x.find(':');
-        g += std::string(g.empty() ? "" : ",") + R"({"id": ")" + x.substr(0, c) + R"(", "memory": "16 GB", "tflops": 10, "node": )"
-             + x.substr(c + 1) + "}";
+        g += std::string(g.empty() ? "" : ",") + R"({"id": ")" + x.substr(0, c)
+             + R"(", "memory": "16 GB", "tflops": 10, "node": )" + x.substr(c + 1) + "}";
     }
     for (const std::string& x : switches) {
         const size_t c = x.find(':'), d = x.rfind(':');
-        s += std::string(s.empty() ? "" : ",") + R"({"id": ")" + x.substr(0, c) + R"(", "kind": ")" + x.substr(c + 1, d - c - 1)
-             + R"(", "node": )" + x.substr(d + 1) + "}";
+        s += std::string(s.empty() ? "" : ",") + R"({"id": ")" + x.substr(0, c) + R"(", "kind": ")"
+             + x.substr(c + 1, d - c - 1) + R"(", "node": )" + x.substr(d + 1) + "}";
     }
     for (const std::string& x : links) {
         const size_t dash = x.find('-'), c = x.find(':'), d = x.rfind(':');
-        l += std::string(l.empty() ? "" : ",") + R"({"from": ")" + x.substr(0, dash) + R"(", "to": ")" + x.substr(dash + 1, c - dash - 1)
-             + R"(", "kind": ")" + x.substr(c + 1, d - c - 1) + R"(", "bandwidth": )" + x.substr(d + 1) + R"(, "latency_us": 0.5})";
+        l += std::string(l.empty() ? "" : ",") + R"({"from": ")" + x.substr(0, dash) + R"(", "to": ")"
+             + x.substr(dash + 1, c - dash - 1) + R"(", "kind": ")" + x.substr(c + 1, d - c - 1) + R"(", "bandwidth": )"
+             + x.substr(d + 1) + R"(, "latency_us": 0.5})";
     }
     return R"({"shardlab": 1, "topology": {"gpus": [)" + g + R"(], "switches": [)" + s + R"(], "links": [)" + l + "]}, "
            + R"("program": [{"op": "all_reduce", "name": "ar", "bytes": "1 GB"}])" + extra + "}";
@@ -93,25 +94,28 @@ TEST(HostileTopology, AGpuJoinedOnlyToAnotherNodesSwitchIsRefusedNamingBothAndTh
 {
     const std::string m = refused(scenarioText({"gpu0:1", "gpu1:1"}, {"pcie0:pcie-switch:0"},
                                                {"gpu0-pcie0:pcie:15.75", "gpu1-pcie0:pcie:15.75"}));
-    EXPECT_NE(m.find("s.json: $.topology.links[0]: joins GPU 'gpu0' of node 1 to switch 'pcie0' of node 0"), std::string::npos) << m;
+    EXPECT_NE(m.find("s.json: $.topology.links[0]: joins GPU 'gpu0' of node 1 to switch 'pcie0' of node 0"),
+              std::string::npos)
+        << m;
     worded(m);
 }
 
 TEST(HostileTopology, ASwitchOnANodeWithoutGpusIsRefusedNamingTheSwitchAndTheNode)
 {
-    const std::string m = refused(scenarioText({"gpu0:0", "gpu1:1"}, {"nic0:nic:0", "nic1:nic:1", "net0:net-switch:5"},
-                                               {"gpu0-nic0:pcie:15.75", "gpu1-nic1:pcie:15.75", "nic0-net0:network:25",
-                                                "nic1-net0:network:25"}));
-    EXPECT_NE(m.find("s.json: $.topology.switches[2].node: switch 'net0' is on node 5, which has no GPU (expected a node of "
-                     "the GPUs, 0, 1, or -1"),
-              std::string::npos)
+    const std::string m = refused(
+        scenarioText({"gpu0:0", "gpu1:1"}, {"nic0:nic:0", "nic1:nic:1", "net0:net-switch:5"},
+                     {"gpu0-nic0:pcie:15.75", "gpu1-nic1:pcie:15.75", "nic0-net0:network:25", "nic1-net0:network:25"}));
+    EXPECT_NE(
+        m.find("s.json: $.topology.switches[2].node: switch 'net0' is on node 5, which has no GPU (expected a node of "
+               "the GPUs, 0, 1, or -1"),
+        std::string::npos)
         << m;
     worded(m);
     // on the shared fabric (node -1) the same machine runs, and takes time
-    auto s = parseScenario(scenarioText({"gpu0:0", "gpu1:1"}, {"nic0:nic:0", "nic1:nic:1", "net0:net-switch:-1"},
-                                        {"gpu0-nic0:pcie:15.75", "gpu1-nic1:pcie:15.75", "nic0-net0:network:25",
-                                         "nic1-net0:network:25"}),
-                           "s.json");
+    auto s = parseScenario(
+        scenarioText({"gpu0:0", "gpu1:1"}, {"nic0:nic:0", "nic1:nic:1", "net0:net-switch:-1"},
+                     {"gpu0-nic0:pcie:15.75", "gpu1-nic1:pcie:15.75", "nic0-net0:network:25", "nic1-net0:network:25"}),
+        "s.json");
     ASSERT_TRUE(s.ok()) << s.error().message;
     CostModel model(s->topology);
     auto run = simulate(*s, model);
@@ -127,8 +131,8 @@ TEST(HostileTopology, EveryPresetAndItsFirstGpusStillValidate)
         auto t = preset(id);
         ASSERT_TRUE(t);
         for (int n = 1; n <= t->rankCount(); ++n)
-            EXPECT_TRUE(validateTopology(t->firstGpus(n)).ok()) << id << " first " << n << ": "
-                                                                << validateTopology(t->firstGpus(n)).error().message;
+            EXPECT_TRUE(validateTopology(t->firstGpus(n)).ok())
+                << id << " first " << n << ": " << validateTopology(t->firstGpus(n)).error().message;
     }
 }
 
@@ -146,9 +150,10 @@ TEST(HostileTopology, RemovingTheLastGpuOfANodeRemovesItsHardwareSoTheMachineSta
 TEST(HostileTopology, ACollectiveWhoseRouteWouldCrossAThirdNodeIsAnErrorNeverZeroTime)
 {
     // nodes 0 and 1 joined only through node 2's switch: linked, but no route may use it
-    const std::string text = scenarioText({"gpu0:0", "gpu1:1", "gpu2:2"}, {"sw0:pcie-switch:0", "sw1:pcie-switch:1", "sw2:pcie-switch:2"},
-                                          {"gpu0-sw0:pcie:15.75", "gpu1-sw1:pcie:15.75", "gpu2-sw2:pcie:15.75",
-                                           "sw0-sw2:pcie:15.75", "sw1-sw2:pcie:15.75"});
+    const std::string text =
+        scenarioText({"gpu0:0", "gpu1:1", "gpu2:2"}, {"sw0:pcie-switch:0", "sw1:pcie-switch:1", "sw2:pcie-switch:2"},
+                     {"gpu0-sw0:pcie:15.75", "gpu1-sw1:pcie:15.75", "gpu2-sw2:pcie:15.75", "sw0-sw2:pcie:15.75",
+                      "sw1-sw2:pcie:15.75"});
     std::string twoRanks = text;
     twoRanks.replace(twoRanks.find(R"("bytes": "1 GB")"), 15, R"("bytes": "1 GB", "group": [0, 1])");
     auto s = parseScenario(twoRanks, "s.json");
@@ -157,12 +162,14 @@ TEST(HostileTopology, ACollectiveWhoseRouteWouldCrossAThirdNodeIsAnErrorNeverZer
     auto run = simulate(*s, model);
     ASSERT_FALSE(run.ok()) << "a step time of " << run->iterations.back().endUs << " us";
     EXPECT_EQ(run.error().kind, ErrorKind::BadInput);
-    EXPECT_EQ(run.error().message,
-              "$.program[0] (all_reduce 'ar'): ranks 0, 1 have no route between their GPUs (a route never passes through a "
-              "third GPU or the hardware of a third node), so the step has no time; join their GPUs through their own nodes' "
-              "switches or the shared network (node -1)");
+    EXPECT_EQ(
+        run.error().message,
+        "$.program[0] (all_reduce 'ar'): ranks 0, 1 have no route between their GPUs (a route never passes through a "
+        "third GPU or the hardware of a third node), so the step has no time; join their GPUs through their own nodes' "
+        "switches or the shared network (node -1)");
     worded(run.error().message);
-    worded("$.program[2] (compute 'c'): the time of rank 3 is not a finite number of microseconds (inf), so the step has no "
+    worded("$.program[2] (compute 'c'): the time of rank 3 is not a finite number of microseconds (inf), so the step "
+           "has no "
            "time; check the rates of the topology");
 }
 
@@ -173,9 +180,11 @@ TEST(HostileRates, LinkBandwidthsOfATinyOrDenormalNumberAreRefusedWithTheRange)
     for (const char* bw : {"1e-305", "4.9e-324", "1e-299", "\"1e-305 GB/s\"", "0.0009", "100001"}) {
         const std::string m = refused(scenarioText({"gpu0:0", "gpu1:0"}, {"pcie0:pcie-switch:0"},
                                                    {std::string("gpu0-pcie0:pcie:") + bw, "gpu1-pcie0:pcie:15.75"}));
-        EXPECT_NE(m.find("$.topology.links[0].bandwidth: out of range (expected a bandwidth per direction: GB/s as a number, or "
-                         "a string such as \"25 GB/s\" or \"400 Gb/s\", from 1 MB/s to 100 TB/s)"),
-                  std::string::npos)
+        EXPECT_NE(
+            m.find(
+                "$.topology.links[0].bandwidth: out of range (expected a bandwidth per direction: GB/s as a number, or "
+                "a string such as \"25 GB/s\" or \"400 Gb/s\", from 1 MB/s to 100 TB/s)"),
+            std::string::npos)
             << bw << ": " << m;
         worded(m);
     }
@@ -193,7 +202,8 @@ TEST(HostileRates, ValidationRefusesEveryRateOutsideItsRangeNamingTheRange)
     Topology t = *preset("teaching-4x16gb-pcie");
     Topology bad = t;
     bad.links[0].bandwidthGBps = 1e-305;
-    EXPECT_EQ(validateTopology(bad).error().message, "$.topology.links[0].bandwidth: expected a bandwidth from 1 MB/s to 100 TB/s");
+    EXPECT_EQ(validateTopology(bad).error().message,
+              "$.topology.links[0].bandwidth: expected a bandwidth from 1 MB/s to 100 TB/s");
     worded(validateTopology(bad).error().message);
     bad = t;
     bad.gpus[1].tflops = 1e-300;
@@ -202,7 +212,8 @@ TEST(HostileRates, ValidationRefusesEveryRateOutsideItsRangeNamingTheRange)
     worded(validateTopology(bad).error().message);
     bad = t;
     bad.gpus[0].memBandwidthGBps = 5e-324;
-    EXPECT_EQ(validateTopology(bad).error().message, "$.topology.gpus[0].mem_bandwidth: expected a bandwidth from 1 MB/s to 100 TB/s");
+    EXPECT_EQ(validateTopology(bad).error().message,
+              "$.topology.gpus[0].mem_bandwidth: expected a bandwidth from 1 MB/s to 100 TB/s");
     bad = t;
     bad.gpus[2].memory = 512;
     EXPECT_EQ(validateTopology(bad).error().message,
@@ -215,16 +226,19 @@ TEST(HostileRates, ValidationRefusesEveryRateOutsideItsRangeNamingTheRange)
 
 TEST(HostileRates, ComputeRatesAndMemoriesOutsideTheirRangeAreRefusedInFiles)
 {
-    std::string text = scenarioText({"gpu0:0", "gpu1:0"}, {"pcie0:pcie-switch:0"}, {"gpu0-pcie0:pcie:15.75", "gpu1-pcie0:pcie:15.75"});
+    std::string text =
+        scenarioText({"gpu0:0", "gpu1:0"}, {"pcie0:pcie-switch:0"}, {"gpu0-pcie0:pcie:15.75", "gpu1-pcie0:pcie:15.75"});
     std::string tiny = text;
     tiny.replace(tiny.find("\"tflops\": 10"), 12, "\"tflops\": 1e-9");
-    EXPECT_NE(refused(tiny).find("$.topology.gpus[0].tflops: 1e-09 is out of range (expected a number from 0.001 to 100000)"),
-              std::string::npos)
+    EXPECT_NE(
+        refused(tiny).find("$.topology.gpus[0].tflops: 1e-09 is out of range (expected a number from 0.001 to 100000)"),
+        std::string::npos)
         << refused(tiny);
     std::string small = text;
     small.replace(small.find("\"16 GB\""), 7, "\"1 kB\"");
-    EXPECT_NE(refused(small).find("$.topology.gpus[0].memory: 1000 bytes (expected the GPU's memory, from 1 MB to 1 PB)"),
-              std::string::npos)
+    EXPECT_NE(
+        refused(small).find("$.topology.gpus[0].memory: 1000 bytes (expected the GPU's memory, from 1 MB to 1 PB)"),
+        std::string::npos)
         << refused(small);
 }
 
@@ -259,7 +273,8 @@ TEST(HostileJson, AKeyGivenTwiceIsRefusedNamingItsPathInEveryKindOfFile)
     const std::string m = refused(text);
     EXPECT_EQ(m, "s.json: $.topology.gpus[2].memory: given twice");
     worded(m);
-    EXPECT_NE(refused(R"({"shardlab": 1, "shardlab": 1, "topology": {"preset": "h200-nv18-4"}})").find("s.json: $.shardlab: given twice"),
+    EXPECT_NE(refused(R"({"shardlab": 1, "shardlab": 1, "topology": {"preset": "h200-nv18-4"}})")
+                  .find("s.json: $.shardlab: given twice"),
               std::string::npos);
     // a document of any nesting, and keys of another object may repeat
     EXPECT_THROW(detail::parseJsonStrict(R"([1, {"a": [[], {"b": 1, "b": 2}]}])"), detail::JsonPathError);
@@ -291,7 +306,8 @@ TEST(HostileJson, AKeyGivenTwiceIsRefusedNamingItsPathInEveryKindOfFile)
     auto parsedRun = parseRunResult(runText, "r.json");
     ASSERT_FALSE(parsedRun.ok());
     EXPECT_EQ(parsedRun.error().message, "r.json: $.ranks: given twice");
-    auto profile = profileFromJson(R"({"shardlab_profile": 1, "name": "lab", "launch_us": 5, "launch_us": 6})", "p.json");
+    auto profile =
+        profileFromJson(R"({"shardlab_profile": 1, "name": "lab", "launch_us": 5, "launch_us": 6})", "p.json");
     ASSERT_FALSE(profile.ok());
     EXPECT_EQ(profile.error().message, "p.json: $.launch_us: given twice");
     auto result = parseResult(R"({"shardlab_result": 1, "shardlab_result": 2})", "x.shardlab-result.json");
@@ -302,7 +318,8 @@ TEST(HostileJson, AKeyGivenTwiceIsRefusedNamingItsPathInEveryKindOfFile)
     lesson.insert(lesson.find('{') + 1, "\"id\": \"x\",");
     auto parsedLesson = parseLesson(lesson, "l.json");
     ASSERT_FALSE(parsedLesson.ok());
-    EXPECT_NE(parsedLesson.error().message.find("l.json: $.id: given twice"), std::string::npos) << parsedLesson.error().message;
+    EXPECT_NE(parsedLesson.error().message.find("l.json: $.id: given twice"), std::string::npos)
+        << parsedLesson.error().message;
     auto stream = readRunStream("{\"type\": \"header\", \"type\": \"header\"}\n", "s.jsonl");
     ASSERT_FALSE(stream.ok());
     EXPECT_EQ(stream.error().message, "s.jsonl: line 1: $.type: given twice");
@@ -317,8 +334,9 @@ TEST(HostileJson, ADelayOnAnIterationThatDoesNotExistIsRefusedWithTheIterationCo
         std::string text = base;
         text.replace(text.find("ITER"), 4, it);
         const std::string m = refused(text);
-        EXPECT_EQ(m, std::string("s.json: $.perturbations.delays[0].iteration: ") + it
-                         + " is not an iteration of the scenario, which runs 3 (expected 0..2, or -1 for every iteration)");
+        EXPECT_EQ(
+            m, std::string("s.json: $.perturbations.delays[0].iteration: ") + it
+                   + " is not an iteration of the scenario, which runs 3 (expected 0..2, or -1 for every iteration)");
         worded(m);
     }
     for (const char* it : {"-1", "0", "2"}) {
@@ -334,7 +352,8 @@ TEST(HostileJson, ADelayOnAnIterationThatDoesNotExistIsRefusedWithTheIterationCo
     CostModel model(s.topology);
     auto run = simulate(s, model);
     ASSERT_FALSE(run.ok());
-    EXPECT_NE(run.error().message.find("$.perturbations.delays[0].iteration: 2 is not an iteration of the scenario, which runs 2"),
+    EXPECT_NE(run.error().message.find(
+                  "$.perturbations.delays[0].iteration: 2 is not an iteration of the scenario, which runs 2"),
               std::string::npos);
 }
 
@@ -360,7 +379,8 @@ TEST(HostileLessons, AnExampleOfMoreRanksOrValuesThanTheBoundIsRefusedNamingTheB
         example->push_back({r});
     auto big = parseLesson(doc.dump(), "l.json", path);
     ASSERT_FALSE(big.ok());
-    EXPECT_NE(big.error().message.find("l.json: " + where + ": 6000 ranks (expected at most 8 ranks of at most 8 values each"),
+    EXPECT_NE(big.error().message.find("l.json: " + where
+                                       + ": 6000 ranks (expected at most 8 ranks of at most 8 values each"),
               std::string::npos)
         << big.error().message;
     worded(big.error().message);
@@ -370,7 +390,8 @@ TEST(HostileLessons, AnExampleOfMoreRanksOrValuesThanTheBoundIsRefusedNamingTheB
         (*example)[0].push_back(v);
     auto wide = parseLesson(doc.dump(), "l.json", path);
     ASSERT_FALSE(wide.ok());
-    EXPECT_NE(wide.error().message.find("l.json: " + where + "[0]: 9 values (expected at most 8 values per rank)"), std::string::npos)
+    EXPECT_NE(wide.error().message.find("l.json: " + where + "[0]: 9 values (expected at most 8 values per rank)"),
+              std::string::npos)
         << wide.error().message;
     worded(wide.error().message);
     // the bound itself loads
@@ -384,7 +405,8 @@ TEST(HostileLessons, AnExampleOfMoreRanksOrValuesThanTheBoundIsRefusedNamingTheB
 
 TEST(HostileMessages, ABadUnitIsReportedOnceAndInvisibleCharactersAreShownEscaped)
 {
-    const std::string base = scenarioText({"gpu0:0", "gpu1:0"}, {"pcie0:pcie-switch:0"}, {"gpu0-pcie0:pcie:15.75", "gpu1-pcie0:pcie:15.75"});
+    const std::string base =
+        scenarioText({"gpu0:0", "gpu1:0"}, {"pcie0:pcie-switch:0"}, {"gpu0-pcie0:pcie:15.75", "gpu1-pcie0:pcie:15.75"});
     for (const char* memory : {"0x10 GB", "1,5 GB", "\xe2\x88\x9e", "16\xc2\xa0GB"}) {
         std::string text = base;
         text.replace(text.find("\"16 GB\""), 7, std::string("\"") + memory + "\"");
@@ -396,14 +418,18 @@ TEST(HostileMessages, ABadUnitIsReportedOnceAndInvisibleCharactersAreShownEscape
     std::string text = base;
     text.replace(text.find("\"16 GB\""), 7, "\"16\xc2\xa0GB\"");
     EXPECT_NE(refused(text).find("'16\\u00a0GB' has an unknown unit '\\u00a0GB'"), std::string::npos) << refused(text);
-    EXPECT_EQ(visibleText("a\xc2\xa0" "b\xe2\x80\xae" "c\x1b\xc2\x85\xff"), "a\\u00a0b\\u202ec\\x1b\\u0085\\xff");
+    EXPECT_EQ(visibleText("a\xc2\xa0"
+                          "b\xe2\x80\xae"
+                          "c\x1b\xc2\x85\xff"),
+              "a\\u00a0b\\u202ec\\x1b\\u0085\\xff");
     EXPECT_EQ(visibleText("GPU \xe4\xb8\x80 H200"), "GPU \xe4\xb8\x80 H200"); // other UTF-8 as it is
 }
 
 TEST(HostileMessages, AnIntegerBeyondItsRangeIsPrintedAsTheFileGivesIt)
 {
     try {
-        detail::integerAt(nlohmann::json::parse("18446744073709551615"), "$.records[1].bytes", 0, static_cast<long long>(kMaxBytes));
+        detail::integerAt(nlohmann::json::parse("18446744073709551615"), "$.records[1].bytes", 0,
+                          static_cast<long long>(kMaxBytes));
         ADD_FAILURE() << "accepted";
     } catch (const detail::JsonPathError& e) {
         EXPECT_STREQ(e.what(), "$.records[1].bytes: 18446744073709551615 (expected 0 to 1000000000000000)");
@@ -424,7 +450,8 @@ TEST(HostileMessages, AnAnswerThatIsNotFiniteSaysSo)
     for (const char* answer : {"-inf", "inf", "nan", "1e999"}) {
         auto r = checkAnswer(*resolved, 0, answer);
         ASSERT_FALSE(r.ok()) << answer;
-        EXPECT_NE(r.error().message.find(std::string("'") + answer + "' is not a finite number (expected a number"), std::string::npos)
+        EXPECT_NE(r.error().message.find(std::string("'") + answer + "' is not a finite number (expected a number"),
+                  std::string::npos)
             << r.error().message;
         worded(r.error().message);
     }

@@ -85,13 +85,15 @@ TEST(JobMonitor, ASilentRankIsNamedWithItsLastCollective)
     auto msg = d.check(1150);
     ASSERT_TRUE(msg.has_value());
     EXPECT_EQ(msg->rfind("rank 2 (node-1) stopped responding: nothing heard from it for 1.1 s", 0), 0u) << *msg;
-    EXPECT_NE(msg->find("its last completed collective was #5 all_reduce 'grads' (step 2, iteration 5)"), std::string::npos)
+    EXPECT_NE(msg->find("its last completed collective was #5 all_reduce 'grads' (step 2, iteration 5)"),
+              std::string::npos)
         << *msg;
     EXPECT_NE(msg->find("rank 0 #6, rank 1 #6, rank 2 #5, rank 3 #6"), std::string::npos) << *msg;
     // the same verdict in Chinese: the figures and the collective's label (its process's text) as they are
     const std::string zh = render(*d.verdict(1150), Language::Chinese);
     EXPECT_EQ(zh.rfind("Rank 2（node-1） 没有响应：已有 1.1 s 没有收到它的消息", 0), 0u) << zh;
-    EXPECT_NE(zh.find("它最后完成的 Collective 是 #5 all_reduce 'grads' (step 2, iteration 5)"), std::string::npos) << zh;
+    EXPECT_NE(zh.find("它最后完成的 Collective 是 #5 all_reduce 'grads' (step 2, iteration 5)"), std::string::npos)
+        << zh;
     EXPECT_NE(zh.find("Rank 0 #6、Rank 1 #6、Rank 2 #5、Rank 3 #6"), std::string::npos) << zh;
 }
 
@@ -130,10 +132,11 @@ TEST(JobMonitor, AFailedRankIsReportedWithItsReason)
     d.heard(f, 10);
     auto msg = d.check(20);
     ASSERT_TRUE(msg.has_value());
-    EXPECT_EQ(msg->rfind("rank 2 (node-1) failed: cudaMalloc of 8 GB failed: out of memory; its last completed collective "
-                         "was #1",
-                         0),
-              0u)
+    EXPECT_EQ(
+        msg->rfind("rank 2 (node-1) failed: cudaMalloc of 8 GB failed: out of memory; its last completed collective "
+                   "was #1",
+                   0),
+        0u)
         << *msg;
 }
 
@@ -245,13 +248,15 @@ int reportsAfterRankOneLeaves(bool sayGoodbye)
     TestClock clock;
     RankProgress p0, p1;
     std::atomic<int> failures{0};
-    JobMonitor m0(job.transport(0), p0, "a", o, [&](const Message&) { ++failures; }, clock.function());
+    JobMonitor m0(
+        job.transport(0), p0, "a", o, [&](const Message&) { ++failures; }, clock.function());
     {
-        JobMonitor m1(job.transport(1), p1, "b", o, [&](const Message&) { ++failures; }, clock.function());
+        JobMonitor m1(
+            job.transport(1), p1, "b", o, [&](const Message&) { ++failures; }, clock.function());
         EXPECT_TRUE(waitForCycles(m1, 2));
         if (!sayGoodbye)
-            job.kill(1); // gone before it could say goodbye
-    } // rank 1 leaves: a goodbye is on its way to rank 0
+            job.kill(1);                             // gone before it could say goodbye
+    }                                                // rank 1 leaves: a goodbye is on its way to rank 0
     EXPECT_TRUE(waitForCycles(m0, m0.cycles() + 2)); // heard
     clock.set(5000);
     // judged at 5 s: either a report, which ends rank 0's watch, or two more quiet cycles

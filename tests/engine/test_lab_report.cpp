@@ -11,22 +11,16 @@ using namespace shardlab;
 using namespace shardlab::test;
 
 namespace {
-bool contains(const std::string& s, const std::string& what)
-{
-    return s.find(what) != std::string::npos;
-}
+bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
 // The report keeps its sentences as Messages; these tests read their English wording.
-bool contains(const Message& m, const std::string& what)
-{
-    return contains(english(m), what);
-}
+bool contains(const Message& m, const std::string& what) { return contains(english(m), what); }
 } // namespace
 
 TEST(LabReport, DefaultSizesSpanTwoDecadesAndStayDistinct)
 {
-    EXPECT_EQ(defaultReportSizes(100'000'000), (std::vector<Bytes> {1'562'500, 12'500'000, 100'000'000, 400'000'000}));
+    EXPECT_EQ(defaultReportSizes(100'000'000), (std::vector<Bytes>{1'562'500, 12'500'000, 100'000'000, 400'000'000}));
     // 8 bytes: 8/64 rounds to 0 and 8/8 = 1 would repeat; larger multiples fill in
-    EXPECT_EQ(defaultReportSizes(8), (std::vector<Bytes> {1, 8, 32, 128}));
+    EXPECT_EQ(defaultReportSizes(8), (std::vector<Bytes>{1, 8, 32, 128}));
     EXPECT_GE(defaultReportSizes(1).size(), 3u);
 }
 
@@ -124,7 +118,7 @@ TEST(LabReport, TheLabScenarioRunsOnOneNvlinkDomain)
     EXPECT_DOUBLE_EQ(r->ranks[1].localResult[0], 3.0);
     EXPECT_DOUBLE_EQ(r->ranks[1].localResult[2], 3.25);
     ASSERT_EQ(r->timing.size(), 3u);
-    EXPECT_EQ(r->timing[0].bytes, Bytes {1} << 20);
+    EXPECT_EQ(r->timing[0].bytes, Bytes{1} << 20);
 }
 
 TEST(LabReport, LiveRunsAreVerifiedByTheirWrongCounts)
@@ -179,7 +173,8 @@ TEST(LabReport, ARunOfRanksSharingOneGpuIsMarked)
     auto r = buildLabReport(loadExample("straggler-12-6-4-2.shardlab.json"), options);
     ASSERT_TRUE(r.ok()) << r.error().message;
     ASSERT_FALSE(r->notes.empty());
-    EXPECT_EQ(english(r->notes.front()), "4 ranks shared one GPU: results and waits are real, times are not those of 4 GPUs");
+    EXPECT_EQ(english(r->notes.front()),
+              "4 ranks shared one GPU: results and waits are real, times are not those of 4 GPUs");
     EXPECT_TRUE(contains(labReportHtml(*r), "4 ranks shared one GPU"));
     options.runner = [](const Scenario& sc) -> Result<RunResult> { return simulate(sc); };
     auto plain = buildLabReport(loadExample("straggler-12-6-4-2.shardlab.json"), options);
@@ -233,6 +228,7 @@ TEST(LabReport, MoreGpusThanAReportCoversAreRefusedBeforeAnyRun)
     auto r = buildLabReport(s, o);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
-    EXPECT_EQ(r.error().message, "$.topology.gpus: 1025 GPUs (expected at most 1024 for a lab report, which lists the path "
-                                 "between every pair of GPUs; sim, diagnose and scale take up to 65536)");
+    EXPECT_EQ(r.error().message,
+              "$.topology.gpus: 1025 GPUs (expected at most 1024 for a lab report, which lists the path "
+              "between every pair of GPUs; sim, diagnose and scale take up to 65536)");
 }

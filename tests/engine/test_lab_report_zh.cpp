@@ -39,13 +39,18 @@ std::string reportVisibleText(std::string html)
         } else if (!inTag)
             text += c;
     }
-    for (const auto& [entity, ch] : std::vector<std::pair<std::string, std::string>> {{"&lt;", "<"}, {"&gt;", ">"},
-             {"&quot;", "\""}, {"&#39;", "'"}, {"&middot;", "·"}, {"&hellip;", "…"}, {"&mdash;", "—"}, {"&amp;", "&"}})
+    for (const auto& [entity, ch] : std::vector<std::pair<std::string, std::string>>{{"&lt;", "<"},
+                                                                                     {"&gt;", ">"},
+                                                                                     {"&quot;", "\""},
+                                                                                     {"&#39;", "'"},
+                                                                                     {"&middot;", "·"},
+                                                                                     {"&hellip;", "…"},
+                                                                                     {"&mdash;", "—"},
+                                                                                     {"&amp;", "&"}})
         for (size_t at = text.find(entity); at != std::string::npos; at = text.find(entity, at))
             text.replace(at, entity.size(), ch);
     return text;
 }
-
 
 // The scenario's own words, which no translation changes: its name, file name and description
 // (written by the scenario's author), its items, operations, devices, topology and switches, its
@@ -99,7 +104,8 @@ TEST(LabReportChinese, EveryShippedScenarioHasNoEnglishLeft)
         EXPECT_NE(html.find("实验报告"), std::string::npos);
         std::string text = reportVisibleText(html);
 
-        EXPECT_EQ(untranslatedWords(text, reportScenarioNames(*scenario, path.filename().string())), std::vector<std::string> {});
+        EXPECT_EQ(untranslatedWords(text, reportScenarioNames(*scenario, path.filename().string())),
+                  std::vector<std::string>{});
         EXPECT_EQ(text.find("[report."), std::string::npos) << "a wording missing from the catalogue";
     }
 }
@@ -122,9 +128,11 @@ TEST(LabReportChinese, FiguresAreWordedInChineseAndKeepThePaletteColours)
         for (palette::Category c : palette::kCategories) {
             const std::string fill = std::string("fill=\"") + palette::hex(c) + "\"";
             size_t zhCount = 0, enCount = 0;
-            for (size_t at = zhFigures[i].svg.find(fill); at != std::string::npos; at = zhFigures[i].svg.find(fill, at + 1))
+            for (size_t at = zhFigures[i].svg.find(fill); at != std::string::npos;
+                 at = zhFigures[i].svg.find(fill, at + 1))
                 ++zhCount;
-            for (size_t at = enFigures[i].svg.find(fill); at != std::string::npos; at = enFigures[i].svg.find(fill, at + 1))
+            for (size_t at = enFigures[i].svg.find(fill); at != std::string::npos;
+                 at = enFigures[i].svg.find(fill, at + 1))
                 ++enCount;
             EXPECT_EQ(zhCount, enCount) << palette::name(c);
         }

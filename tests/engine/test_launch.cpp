@@ -69,10 +69,8 @@ TEST(Launch, SlurmStepWithTasksPerNodeList)
 
 TEST(Launch, SlurmNtasksPerNodeWhenNoList)
 {
-    const LaunchInfo l = detected({{"SLURM_PROCID", "0"},
-                                   {"SLURM_STEP_NUM_TASKS", "8"},
-                                   {"SLURM_LOCALID", "0"},
-                                   {"SLURM_NTASKS_PER_NODE", "4"}});
+    const LaunchInfo l = detected(
+        {{"SLURM_PROCID", "0"}, {"SLURM_STEP_NUM_TASKS", "8"}, {"SLURM_LOCALID", "0"}, {"SLURM_NTASKS_PER_NODE", "4"}});
     EXPECT_EQ(l.size, 8);
     EXPECT_EQ(l.localSize, 4);
 }
@@ -80,14 +78,16 @@ TEST(Launch, SlurmNtasksPerNodeWhenNoList)
 TEST(Launch, ABatchScriptIsNotRankZeroOfItsTasks)
 {
     // sbatch's shell carries SLURM_PROCID=0 and SLURM_NTASKS=4 but is one process (no job step).
-    auto r = detectLauncher({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "4"}, {"SLURM_LOCALID", "0"}, {"SLURM_JOB_ID", "77"}});
+    auto r =
+        detectLauncher({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "4"}, {"SLURM_LOCALID", "0"}, {"SLURM_JOB_ID", "77"}});
     ASSERT_TRUE(r.ok());
     EXPECT_FALSE(r->has_value());
 }
 
 TEST(Launch, HydraAndIntelMpi)
 {
-    const LaunchInfo l = detected({{"PMI_RANK", "2"}, {"PMI_SIZE", "4"}, {"MPI_LOCALRANKID", "0"}, {"MPI_LOCALNRANKS", "2"}});
+    const LaunchInfo l =
+        detected({{"PMI_RANK", "2"}, {"PMI_SIZE", "4"}, {"MPI_LOCALRANKID", "0"}, {"MPI_LOCALNRANKS", "2"}});
     EXPECT_EQ(l.launcher, Launcher::Pmi);
     EXPECT_EQ(l.rank, 2);
     EXPECT_EQ(l.localRank, 0);
@@ -100,10 +100,12 @@ TEST(Launch, HydraAndIntelMpi)
 
 TEST(Launch, InconsistentVariablesAreNamed)
 {
-    auto r = detectLauncher({{"OMPI_COMM_WORLD_RANK", "4"}, {"OMPI_COMM_WORLD_SIZE", "4"}, {"OMPI_COMM_WORLD_LOCAL_RANK", "0"}});
+    auto r = detectLauncher(
+        {{"OMPI_COMM_WORLD_RANK", "4"}, {"OMPI_COMM_WORLD_SIZE", "4"}, {"OMPI_COMM_WORLD_LOCAL_RANK", "0"}});
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("rank 4 is not below the job size 4"), std::string::npos) << r.error().message;
-    r = detectLauncher({{"OMPI_COMM_WORLD_RANK", "x"}, {"OMPI_COMM_WORLD_SIZE", "4"}, {"OMPI_COMM_WORLD_LOCAL_RANK", "0"}});
+    r = detectLauncher(
+        {{"OMPI_COMM_WORLD_RANK", "x"}, {"OMPI_COMM_WORLD_SIZE", "4"}, {"OMPI_COMM_WORLD_LOCAL_RANK", "0"}});
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("OMPI_COMM_WORLD_RANK='x'"), std::string::npos) << r.error().message;
     r = detectLauncher({{"OMPI_COMM_WORLD_RANK", "1"}, {"OMPI_COMM_WORLD_SIZE", "4"}});
@@ -131,7 +133,8 @@ TEST(Launch, CudaVisibleDevicesAsCudaReadsIt)
 {
     EXPECT_FALSE(cudaVisibleDevices({}).has_value());
     EXPECT_EQ(*cudaVisibleDevices({{"CUDA_VISIBLE_DEVICES", "2, 3"}}), (std::vector<std::string>{"2", "3"}));
-    EXPECT_EQ(*cudaVisibleDevices({{"CUDA_VISIBLE_DEVICES", "GPU-8e1f,1"}}), (std::vector<std::string>{"GPU-8e1f", "1"}));
+    EXPECT_EQ(*cudaVisibleDevices({{"CUDA_VISIBLE_DEVICES", "GPU-8e1f,1"}}),
+              (std::vector<std::string>{"GPU-8e1f", "1"}));
     // CUDA stops at the first entry it cannot use.
     EXPECT_EQ(*cudaVisibleDevices({{"CUDA_VISIBLE_DEVICES", "0,-1,2"}}), (std::vector<std::string>{"0"}));
     EXPECT_TRUE(cudaVisibleDevices({{"CUDA_VISIBLE_DEVICES", ""}})->empty());
@@ -175,7 +178,8 @@ TEST(Launch, MoreLocalRanksThanGpusIsAClearError)
     auto d = deviceForLocalRank(l, {}, 2);
     ASSERT_FALSE(d.ok());
     EXPECT_EQ(d.error().kind, ErrorKind::BadInput);
-    EXPECT_NE(d.error().message.find("local rank 2 (rank 5 of 8) has no GPU of its own"), std::string::npos) << d.error().message;
+    EXPECT_NE(d.error().message.find("local rank 2 (rank 5 of 8) has no GPU of its own"), std::string::npos)
+        << d.error().message;
     EXPECT_NE(d.error().message.find("this node has 2 GPUs"), std::string::npos);
     EXPECT_NE(d.error().message.find("ppr:2:node"), std::string::npos);
     d = deviceForLocalRank(l, {{"CUDA_VISIBLE_DEVICES", "0,1"}}, 8);

@@ -26,7 +26,7 @@ std::vector<Lesson> allLessons()
 {
     auto l = loadLessons(kLessonDir);
     EXPECT_TRUE(l.ok()) << (l.ok() ? "" : l.error().message);
-    return l.ok() ? *l : std::vector<Lesson> {};
+    return l.ok() ? *l : std::vector<Lesson>{};
 }
 
 ResolvedLesson resolved(const std::string& id)
@@ -73,10 +73,10 @@ TEST(Lessons, ThereIsALessonForEachPartOfTheCourse)
     for (const Lesson& l : lessons)
         ids.push_back(l.id);
     EXPECT_EQ(ids,
-        (std::vector<std::string> {"placement-strategies", "capacity-is-ownership", "balanced-ownership",
-            "choosing-collectives", "speedup-1-6x", "straggler-12-6-4-2", "fifth-gpu", "efficiency-8-to-16",
-            "hang-mismatch", "lab-two-gpus", "tp-inside-a-node", "pipeline-bubble", "zero-stages-memory", "recomputation",
-            "mfu-below-100"}));
+              (std::vector<std::string>{"placement-strategies", "capacity-is-ownership", "balanced-ownership",
+                                        "choosing-collectives", "speedup-1-6x", "straggler-12-6-4-2", "fifth-gpu",
+                                        "efficiency-8-to-16", "hang-mismatch", "lab-two-gpus", "tp-inside-a-node",
+                                        "pipeline-bubble", "zero-stages-memory", "recomputation", "mfu-below-100"}));
     for (const Lesson& l : lessons) {
         EXPECT_FALSE(l.title.en.empty());
         EXPECT_FALSE(l.title.zh.empty()) << l.id;
@@ -151,7 +151,7 @@ TEST(Lessons, NumericAnswersAreTheEnginesFigures)
     EXPECT_TRUE(checkAnswer(capacity, 1, "6")->correct);
 
     const ResolvedLesson lab = resolved("lab-two-gpus");
-    EXPECT_DOUBLE_EQ(*lab.expected[0], 3.0); // n(n+1)/2, n = 2
+    EXPECT_DOUBLE_EQ(*lab.expected[0], 3.0);   // n(n+1)/2, n = 2
     EXPECT_DOUBLE_EQ(*lab.expected[1], 3.625); // 3 + 2 * 5/16
 
     const ResolvedLesson hang = resolved("hang-mismatch");
@@ -177,7 +177,8 @@ TEST(Lessons, AnswersFollowTheScenarioNotTheLessonFile)
         scenario.replace(p, 12, "\"31.5 GB/s\"");
     std::ofstream(dir / "scenarios" / "speedup-1-6x.shardlab.json") << scenario;
     std::filesystem::copy_file(kLessonDir / "05-speedup-1-6x.lesson.json",
-        dir / "lessons" / "05-speedup-1-6x.lesson.json", std::filesystem::copy_options::overwrite_existing);
+                               dir / "lessons" / "05-speedup-1-6x.lesson.json",
+                               std::filesystem::copy_options::overwrite_existing);
     auto lesson = loadLesson(dir / "lessons" / "05-speedup-1-6x.lesson.json");
     ASSERT_TRUE(lesson.ok()) << lesson.error().message;
     auto r = resolveLesson(*lesson);
@@ -239,7 +240,7 @@ TEST(Lessons, BadAnswersAndBadFilesAreErrorsThatSayWhy)
         "steps": [{"text": {"en": "s", "zh": "s"}, "view": "nowhere"}],
         "questions": [{"type": "numeric", "prompt": {"en": "p", "zh": "p"}, "right": {"en": "r", "zh": "r"},
                        "wrong": {"en": "w", "zh": "w"}, "answer": {"figure": "speedup"}}]})",
-        "x.lesson.json");
+                                 "x.lesson.json");
     ASSERT_FALSE(missingZh.ok());
     EXPECT_NE(missingZh.error().message.find("x.lesson.json: $.title.zh: missing"), std::string::npos)
         << missingZh.error().message;
@@ -254,14 +255,15 @@ TEST(Lessons, LanguageCodes)
     EXPECT_EQ(languageFromCode("en_US.UTF-8"), Language::English);
     EXPECT_EQ(languageFromCode("C"), Language::English);
     EXPECT_FALSE(languageFromCode("de_DE").has_value());
-    const LocalizedText t {"hello", ""};
+    const LocalizedText t{"hello", ""};
     EXPECT_EQ(t.in(Language::Chinese), "hello"); // falls back to English
 }
 
 namespace {
 
 // Every "zh" text of a lesson file, with where it is.
-void chineseTexts(const nlohmann::json& j, const std::string& where, std::vector<std::pair<std::string, std::string>>& out)
+void chineseTexts(const nlohmann::json& j, const std::string& where,
+                  std::vector<std::pair<std::string, std::string>>& out)
 {
     if (j.is_object()) {
         for (const auto& [key, value] : j.items()) {
@@ -363,7 +365,8 @@ TEST(Lessons, APlanLessonsScenarioMustBeItsPlan)
     ASSERT_TRUE(stale.ok()) << stale.error().message;
     auto r = resolveLesson(*stale);
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().message.find("plan-dp8-zero1.shardlab.json: the scenario is not the lesson's plan"), std::string::npos)
+    EXPECT_NE(r.error().message.find("plan-dp8-zero1.shardlab.json: the scenario is not the lesson's plan"),
+              std::string::npos)
         << r.error().message;
     EXPECT_NE(r.error().message.find("shardlab plan ... --scenario"), std::string::npos);
     const std::string zh = wordedError(r.error().message, Language::Chinese);
@@ -374,8 +377,9 @@ TEST(Lessons, APlanLessonsScenarioMustBeItsPlan)
     std::ofstream(file) << j.dump(2);
     auto refused = resolveLesson(*loadLesson(file));
     ASSERT_FALSE(refused.ok());
-    EXPECT_NE(refused.error().message.find("the lesson's plan cannot run: 8 GPUs are not a multiple of TP x CP x PP = 3"),
-              std::string::npos)
+    EXPECT_NE(
+        refused.error().message.find("the lesson's plan cannot run: 8 GPUs are not a multiple of TP x CP x PP = 3"),
+        std::string::npos)
         << refused.error().message;
     const std::string refusedZh = wordedError(refused.error().message, Language::Chinese);
     EXPECT_NE(refusedZh.find("课程的方案无法运行"), std::string::npos) << refusedZh;
@@ -396,15 +400,18 @@ TEST(Lessons, BadPlanBlocksSayWhereAndWhy)
     EXPECT_NE(m.find("$.plan.schedule: 'zigzag'"), std::string::npos) << m;
     EXPECT_NE(m.find("$.plan.order: 'tp,tp,pp,dp'"), std::string::npos) << m;
     EXPECT_NE(m.find("tpp"), std::string::npos) << m;
-    EXPECT_NE(m.find("$.steps[0].scenario: 'compare', but the lesson has no 'compare_scenario'"), std::string::npos) << m;
+    EXPECT_NE(m.find("$.steps[0].scenario: 'compare', but the lesson has no 'compare_scenario'"), std::string::npos)
+        << m;
 
-    auto noPlan = parseLesson(head + R"("steps": [{"text": {"en": "s", "zh": "s"}, "view": "plan"}]})", "y.lesson.json");
+    auto noPlan =
+        parseLesson(head + R"("steps": [{"text": {"en": "s", "zh": "s"}, "view": "plan"}]})", "y.lesson.json");
     ASSERT_FALSE(noPlan.ok());
     EXPECT_NE(noPlan.error().message.find("$.steps[0].view: 'plan', but the lesson has no 'plan'"), std::string::npos)
         << noPlan.error().message;
 
     auto comparePlanAlone = parseLesson(head + R"("compare_plan": {"model": "llama3-8b"},
-        "steps": [{"text": {"en": "s", "zh": "s"}}]})", "z.lesson.json");
+        "steps": [{"text": {"en": "s", "zh": "s"}}]})",
+                                        "z.lesson.json");
     ASSERT_FALSE(comparePlanAlone.ok());
     EXPECT_NE(comparePlanAlone.error().message.find("$.compare_plan: given, but the lesson has no 'compare_scenario'"),
               std::string::npos);

@@ -174,7 +174,8 @@ TEST(LivePlan, ComputeTimeIsTheModelsShareTimesSlowdownAndDelays)
     LivePlan plan;
     plan.computeShares = computeShares(s);
     // rank 1 owns 3/4 of 4 TFLOP at 10 TFLOP/s = 0.3 s, twice as slow: 600,000 us
-    const double eff = CostProfile::defaults().computeEfficiency.count("G") ? CostProfile::defaults().computeEfficiency.at("G") : 1.0;
+    const double eff =
+        CostProfile::defaults().computeEfficiency.count("G") ? CostProfile::defaults().computeEfficiency.at("G") : 1.0;
     EXPECT_NEAR(liveComputeUs(s, plan, model, 1, {0, 0}, 0), 600'000 / eff, 1e-6);
     EXPECT_NEAR(liveComputeUs(s, plan, model, 0, {0, 0}, 0), 100'000 / eff, 1e-6);
     EXPECT_EQ(liveComputeUs(s, plan, model, 0, {1, 0}, 0), 0.0);
@@ -184,8 +185,8 @@ TEST(LivePlan, ComputeTimeIsTheModelsShareTimesSlowdownAndDelays)
 
 TEST(LivePlan, AllocationFailureNamesRankBytesAndFree)
 {
-    const std::string m = allocationFailureMessage(1, 1, "its collective send buffer", 200'000'000'000ULL, 14'200'000'000ULL,
-                                                   16'000'000'000ULL);
+    const std::string m = allocationFailureMessage(1, 1, "its collective send buffer", 200'000'000'000ULL,
+                                                   14'200'000'000ULL, 16'000'000'000ULL);
     EXPECT_NE(m.find("rank 1"), std::string::npos) << m;
     EXPECT_NE(m.find("200 GB"), std::string::npos) << m;
     EXPECT_NE(m.find("14.2 GB free"), std::string::npos) << m;

@@ -103,8 +103,8 @@ TEST(LiveTimeline, HangReportNamesTheRankThatDiffers)
     const std::vector<LivePendingCall> stuck = {{0, true, OpKind::AllReduce, 4096, 1},
                                                 {1, false, OpKind::AllReduce, 4096, 1},
                                                 {2, true, OpKind::AllReduce, 4096, 1}};
-    const HangReport h = explainLiveHang({3, 2, 3}, {"blocked in all_reduce #4", "finished iteration 1 and left", "blocked"},
-                                         stuck, 1, 2000);
+    const HangReport h = explainLiveHang(
+        {3, 2, 3}, {"blocked in all_reduce #4", "finished iteration 1 and left", "blocked"}, stuck, 1, 2000);
     EXPECT_EQ(h.firstMismatchRank, 1);
     EXPECT_EQ(h.lastCompleted, (std::vector<int>{3, 2, 3}));
     EXPECT_NE(h.explanation.find("2000 ms"), std::string::npos) << h.explanation;
@@ -114,10 +114,12 @@ TEST(LiveTimeline, HangReportNamesTheRankThatDiffers)
     const std::string zh = render(h.explanationMessage(), Language::Chinese);
     EXPECT_NE(zh.find("2000 ms"), std::string::npos) << zh;
     EXPECT_NE(zh.find("Rank 1 是第一个与其他成员不一致的（finished iteration 1 and left）"), std::string::npos) << zh;
-    const HangReport worded = explainLiveHang({3, 2, 3}, {"a", "finished iteration 2 and left", "c"}, stuck, 1, 2000,
-                                              {verbatim("a"), Message("hang.pending.left").with("iteration", 2), verbatim("c")});
-    EXPECT_EQ(worded.explanation, "the watchdog aborted the run in iteration 2 after a collective made no progress for 2000 ms; "
-                                  "rank 1 is the first that differs (finished iteration 2 and left)");
+    const HangReport worded =
+        explainLiveHang({3, 2, 3}, {"a", "finished iteration 2 and left", "c"}, stuck, 1, 2000,
+                        {verbatim("a"), Message("hang.pending.left").with("iteration", 2), verbatim("c")});
+    EXPECT_EQ(worded.explanation,
+              "the watchdog aborted the run in iteration 2 after a collective made no progress for 2000 ms; "
+              "rank 1 is the first that differs (finished iteration 2 and left)");
     const std::string zhWorded = render(worded.explanationMessage(), Language::Chinese);
     EXPECT_EQ(untranslatedWords(zhWorded), std::vector<std::string>{}) << zhWorded;
     EXPECT_NE(zhWorded.find("已完成第 2 次迭代并退出"), std::string::npos) << zhWorded;

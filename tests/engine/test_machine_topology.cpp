@@ -43,8 +43,8 @@ TEST(MachineTopology, EveryPcieClassComesBack)
     // the same host bridge (PHB), GPU4 under another host bridge of the NUMA node (NODE), GPU5 on
     // the other socket (SYS).
     const std::vector<std::vector<PathClass>> m = {
-        {X, PIX, PXB, PHB, NODE, SYS},   {PIX, X, PXB, PHB, NODE, SYS},    {PXB, PXB, X, PHB, NODE, SYS},
-        {PHB, PHB, PHB, X, NODE, SYS},   {NODE, NODE, NODE, NODE, X, SYS}, {SYS, SYS, SYS, SYS, SYS, X},
+        {X, PIX, PXB, PHB, NODE, SYS}, {PIX, X, PXB, PHB, NODE, SYS},    {PXB, PXB, X, PHB, NODE, SYS},
+        {PHB, PHB, PHB, X, NODE, SYS}, {NODE, NODE, NODE, NODE, X, SYS}, {SYS, SYS, SYS, SYS, SYS, X},
     };
     const Topology t = topologyFromMachine(facts(m));
     ASSERT_TRUE(validateTopology(t).ok()) << validateTopology(t).error().message;

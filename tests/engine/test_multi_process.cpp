@@ -53,7 +53,8 @@ struct Job {
     std::shared_ptr<std::atomic<int>> idsSeen = std::make_shared<std::atomic<int>>(0);
     Launcher launcher = Launcher::OpenMpi;
     bool overSockets = false; // the socket mesh of `live --share-gpu` (socket_mesh.h) instead of mailboxes
-    std::shared_ptr<std::atomic<int>> sharesSeen = std::make_shared<std::atomic<int>>(0); // parts told to share a GPU of `size`
+    std::shared_ptr<std::atomic<int>> sharesSeen =
+        std::make_shared<std::atomic<int>>(0); // parts told to share a GPU of `size`
 
     Job()
     {
@@ -73,7 +74,9 @@ struct Job {
             for (int r = 0; r < size && mesh; ++r)
                 sockets.push_back(socketMeshTransport(r, mesh->fds[static_cast<size_t>(r)]));
         }
-        auto transport = [&](int r) -> Transport& { return overSockets ? *sockets[static_cast<size_t>(r)] : job.transport(r); };
+        auto transport = [&](int r) -> Transport& {
+            return overSockets ? *sockets[static_cast<size_t>(r)] : job.transport(r);
+        };
         // Every rank's part starts at the same moment of rank 0's clock, shown on its own clock.
         const double base = processClockUs();
         std::vector<JobOutcome> outcomes(static_cast<size_t>(size));
@@ -94,7 +97,8 @@ struct Job {
                     return rep;
                 };
                 h.clockUs = [r] { return processClockUs() + kOffsets[static_cast<size_t>(r) % kOffsets.size()]; };
-                h.runRankPart = [&, r](const Scenario&, int rank, int, const Bytes8& id, const LiveOptions& o, RankProgress& p) {
+                h.runRankPart = [&, r](const Scenario&, int rank, int, const Bytes8& id, const LiveOptions& o,
+                                       RankProgress& p) {
                     EXPECT_EQ(rank, r);
                     if (o.shareGpu == size)
                         ++*sharesSeen;
@@ -117,20 +121,23 @@ struct Job {
                             while (keep < hung.collectives.size() && hung.collectives[keep].iteration < hangAt)
                                 ++keep;
                             hung.collectives.resize(keep);
-                            std::erase_if(hung.spans, [&](const Span& sp) { return sp.collective >= static_cast<int>(keep); });
+                            std::erase_if(hung.spans,
+                                          [&](const Span& sp) { return sp.collective >= static_cast<int>(keep); });
                         }
                         HangReport report;
                         report.lastCompleted.assign(4, -1);
                         report.pending.assign(4, "");
                         report.lastCompleted[static_cast<size_t>(r)] = static_cast<int>(hung.collectives.size()) - 1;
-                        report.pending[static_cast<size_t>(r)] = "in a collective of iteration " + std::to_string(hangAt);
+                        report.pending[static_cast<size_t>(r)] =
+                            "in a collective of iteration " + std::to_string(hangAt);
                         report.explanation = "the watchdog aborted a collective after 10 s";
                         hung.hang = report;
                         return Result<RunResult>(hung);
                     }
                     int ordinal = 0;
                     for (const CollectiveRecord& c : rp.run.collectives)
-                        p.collectiveCompleted(ordinal++, std::string(opName(c.kind)) + " #" + std::to_string(c.sequence));
+                        p.collectiveCompleted(ordinal++,
+                                              std::string(opName(c.kind)) + " #" + std::to_string(c.sequence));
                     // what the "GPU" took: the run's length, so that rank 0's clock has moved on too
                     std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long>(whole.endUs())));
                     return Result<RunResult>(rp.run);
@@ -180,7 +187,8 @@ TEST(MultiProcess, FourProcessesGiveTheSameRunAsOne)
     const auto out = j.run();
     EXPECT_EQ(j.idsSeen->load(), 4); // every process got rank 0's unique id, byte for byte
     for (int r = 0; r < 4; ++r) {
-        EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 0) << "rank " << r << ": " << out[static_cast<size_t>(r)].message;
+        EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 0)
+            << "rank " << r << ": " << out[static_cast<size_t>(r)].message;
         EXPECT_TRUE(out[static_cast<size_t>(r)].message.empty()) << out[static_cast<size_t>(r)].message;
     }
     for (int r = 1; r < 4; ++r)
@@ -188,7 +196,8 @@ TEST(MultiProcess, FourProcessesGiveTheSameRunAsOne)
     ASSERT_TRUE(out[0].run.has_value());
     const RunResult& merged = *out[0].run;
     EXPECT_EQ(merged.mode, RunMode::Live);
-    EXPECT_NE(english(merged.clockNote).find("clocks of 4 processes aligned to rank 0's by 8 ping-pongs each over in-process"),
+    EXPECT_NE(english(merged.clockNote)
+                  .find("clocks of 4 processes aligned to rank 0's by 8 ping-pongs each over in-process"),
               std::string::npos)
         << english(merged.clockNote);
     // The measured offsets were removed: the figures are those of the original run, within the
@@ -264,7 +273,8 @@ TEST(MultiProcess, TwoRanksOnOneGpuAreRefused)
     j.env = [](int) { return Environment{{"CUDA_VISIBLE_DEVICES", "0"}}; }; // the same GPU for everyone
     const auto out = j.run();
     EXPECT_EQ(out[0].exitStatus, 2);
-    EXPECT_NE(out[0].message.find("ranks 0 and 1 on host0 both took GPU 0000:00:00.0"), std::string::npos) << out[0].message;
+    EXPECT_NE(out[0].message.find("ranks 0 and 1 on host0 both took GPU 0000:00:00.0"), std::string::npos)
+        << out[0].message;
 }
 
 // `shardlab live --share-gpu 4`: four processes on one GPU on purpose, over the socket mesh its
@@ -277,7 +287,8 @@ TEST(MultiProcess, RanksStartedToShareOneGpuRunAndTheRunSaysSo)
     j.overSockets = true;
     const auto out = j.run();
     for (int r = 0; r < 4; ++r)
-        EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 0) << "rank " << r << ": " << out[static_cast<size_t>(r)].message;
+        EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 0)
+            << "rank " << r << ": " << out[static_cast<size_t>(r)].message;
     ASSERT_TRUE(out[0].run.has_value());
     EXPECT_EQ(out[0].run->sharedGpu, 4);
     ASSERT_FALSE(out[0].run->notes.empty());
@@ -367,7 +378,8 @@ TEST(MultiProcess, ARankThatDiesMidRunEndsTheJobWithItsLastCollective)
     const double tookMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     EXPECT_LT(tookMs, 10'000);
     EXPECT_EQ(out[0].exitStatus, 3);
-    EXPECT_NE(out[0].message.find("rank 0 (host0): rank 2 (host0) stopped responding"), std::string::npos) << out[0].message;
+    EXPECT_NE(out[0].message.find("rank 0 (host0): rank 2 (host0) stopped responding"), std::string::npos)
+        << out[0].message;
     EXPECT_NE(out[0].message.find("its last completed collective was #0 all_reduce 'grads' (step 1, iteration 0)"),
               std::string::npos)
         << out[0].message;
@@ -437,12 +449,14 @@ TEST(MultiProcess, AHangIsMergedAndEveryProcessExitsWithThree)
     j.part = [&](int r, InProcessJob&, RankProgress&) -> Result<RunResult> {
         RunResult part = test::partOf(j.whole, r, processClockUs()).run;
         part.collectives.resize(r == 3 ? 1 : 2);
-        std::erase_if(part.spans, [&](const Span& sp) { return sp.collective >= static_cast<int>(part.collectives.size()); });
+        std::erase_if(part.spans,
+                      [&](const Span& sp) { return sp.collective >= static_cast<int>(part.collectives.size()); });
         HangReport h;
         h.lastCompleted.assign(4, -1);
         h.pending.assign(4, "");
         h.lastCompleted[static_cast<size_t>(r)] = r == 3 ? 0 : 1;
-        h.pending[static_cast<size_t>(r)] = r == 3 ? "in all_gather (step 3, iteration 0)" : "in all_reduce (step 3, iteration 0)";
+        h.pending[static_cast<size_t>(r)] =
+            r == 3 ? "in all_gather (step 3, iteration 0)" : "in all_reduce (step 3, iteration 0)";
         h.explanation = "the watchdog aborted a collective after 10 s";
         part.hang = h;
         return part;
@@ -563,7 +577,8 @@ TEST(MultiProcess, AStreamedJobIsReadBackAsTheMergedRun)
     stream.attach(j);
     const auto out = j.run();
     for (int r = 0; r < 4; ++r)
-        EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 0) << "rank " << r << ": " << out[static_cast<size_t>(r)].message;
+        EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 0)
+            << "rank " << r << ": " << out[static_cast<size_t>(r)].message;
     ASSERT_TRUE(out[0].run.has_value());
     const RunResult& merged = *out[0].run;
     // one chunk per iteration, during the run (before runLiveJob returned), then the result adds none

@@ -50,9 +50,11 @@ void expectCopiesFastEqualsExact(const Topology& t, int ranks)
     const std::vector<int> group = copiesGroup(ranks);
     for (OpKind kind : {OpKind::AllReduce, OpKind::ReduceScatter, OpKind::AllGather, OpKind::Broadcast, OpKind::Reduce})
         for (Bytes bytes : {Bytes{8}, Bytes{1'000'000}, Bytes{1'000'000'000}})
-            for (Algorithm a : {Algorithm::Auto, Algorithm::Ring, Algorithm::Tree, Algorithm::NvlsTree, Algorithm::Hierarchical})
+            for (Algorithm a :
+                 {Algorithm::Auto, Algorithm::Ring, Algorithm::Tree, Algorithm::NvlsTree, Algorithm::Hierarchical})
                 expectSameCopiesCost(fast.collective(kind, bytes, group, a), exact.collective(kind, bytes, group, a),
-                               t.name + ": " + opName(kind) + " of " + std::to_string(bytes) + " B, " + algorithmName(a));
+                                     t.name + ": " + opName(kind) + " of " + std::to_string(bytes) + " B, "
+                                         + algorithmName(a));
 }
 
 } // namespace
@@ -103,8 +105,9 @@ TEST(NodeCopies, RanksAtOtherPlacesInOneNodeAreNoCopy)
     CostModel fast(t), exact(t);
     exact.setNodeSymmetry(false);
     for (Bytes bytes : {Bytes{8}, Bytes{1'000'000'000}})
-        expectSameCopiesCost(fast.collective(OpKind::AllReduce, bytes, group), exact.collective(OpKind::AllReduce, bytes, group),
-                       "uneven group, " + std::to_string(bytes) + " B");
+        expectSameCopiesCost(fast.collective(OpKind::AllReduce, bytes, group),
+                             exact.collective(OpKind::AllReduce, bytes, group),
+                             "uneven group, " + std::to_string(bytes) + " B");
 }
 
 TEST(NodeCopies, SimulatedStepWithAStragglerIsTheSameRankByRank)

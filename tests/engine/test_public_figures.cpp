@@ -25,7 +25,7 @@ std::vector<int> publicFigureRanks(int n)
 
 // nccl-tests' all-reduce bus bandwidth (doc/PERFORMANCE.md): S / T * 2(n-1)/n, in GB/s.
 double publicFigureBusBw(CostModel& m, int n, Bytes bytes, Algorithm algorithm = Algorithm::Auto,
-                      Algorithm* chosen = nullptr)
+                         Algorithm* chosen = nullptr)
 {
     const CollectiveCost c = m.collective(OpKind::AllReduce, bytes, publicFigureRanks(n), algorithm);
     if (chosen)
@@ -45,7 +45,8 @@ Topology publicFigureWithNvls(Topology t)
 // Within `tolerance` of the public figure, and reported in the failure message either way.
 void expectNearPublished(double predicted, double published, double tolerance = 0.15)
 {
-    EXPECT_NEAR(predicted, published, tolerance * published) << "predicted " << predicted << ", published " << published;
+    EXPECT_NEAR(predicted, published, tolerance * published)
+        << "predicted " << predicted << ", published " << published;
 }
 
 } // namespace
@@ -362,7 +363,8 @@ TEST(PublicFigures, H100TwoNodesMedium256K)
     EXPECT_EQ(a, Algorithm::NvlsTree);
     EXPECT_NEAR(us, 53.61, 0.01);
     expectNearPublished(us, 46.8, 0.25);
-    const CollectiveCost tree = m.collective(OpKind::AllReduce, Bytes{256} << 10, publicFigureRanks(16), Algorithm::Tree);
+    const CollectiveCost tree =
+        m.collective(OpKind::AllReduce, Bytes{256} << 10, publicFigureRanks(16), Algorithm::Tree);
     EXPECT_EQ(tree.protocol, Protocol::LL);
     EXPECT_NEAR(tree.timeUs, 58.81, 0.01);
 }
@@ -403,9 +405,11 @@ TEST(PublicFigures, H100TwoNodesMedium4M)
 TEST(PublicFigures, NvlsTreeFillShrinksWithTheLoops)
 {
     CostModel m(*preset("2x8-h100-ib-nvls"));
-    EXPECT_NEAR(m.collective(OpKind::AllReduce, Bytes{16} << 20, publicFigureRanks(16), Algorithm::NvlsTree).timeUs, 164.99, 0.01);
+    EXPECT_NEAR(m.collective(OpKind::AllReduce, Bytes{16} << 20, publicFigureRanks(16), Algorithm::NvlsTree).timeUs,
+                164.99, 0.01);
     CostModel four(scaleOut(*preset("2x8-h100-ib-nvls"), 32));
-    EXPECT_NEAR(four.collective(OpKind::AllReduce, Bytes{4} << 20, publicFigureRanks(32), Algorithm::NvlsTree).timeUs, 154.18, 0.01);
+    EXPECT_NEAR(four.collective(OpKind::AllReduce, Bytes{4} << 20, publicFigureRanks(32), Algorithm::NvlsTree).timeUs,
+                154.18, 0.01);
 }
 
 // The ring's LL across nodes is capped at 39.0 GB/s of bus bandwidth on two nodes (llMaxBws,
@@ -433,11 +437,13 @@ TEST(PublicFigures, LlCapComesFromTheProfile)
     EXPECT_EQ(amd->llMaxBusGBps[0], 22.5);
     EXPECT_EQ(amd->llMaxBusGBps[1], 19.0);
     CostModel m(*preset("2x8-h100-ib-nvls"), *amd);
-    const CollectiveCost tree = m.collective(OpKind::AllReduce, Bytes{64} << 10, publicFigureRanks(16), Algorithm::Tree);
+    const CollectiveCost tree =
+        m.collective(OpKind::AllReduce, Bytes{64} << 10, publicFigureRanks(16), Algorithm::Tree);
     EXPECT_EQ(tree.protocol, Protocol::LL);
     EXPECT_NEAR(tree.timeUs, 34.91, 0.01);
     CostModel intel(*preset("2x8-h100-ib-nvls"));
-    EXPECT_NEAR(intel.collective(OpKind::AllReduce, Bytes{64} << 10, publicFigureRanks(16), Algorithm::Tree).timeUs, 30.80, 0.01);
+    EXPECT_NEAR(intel.collective(OpKind::AllReduce, Bytes{64} << 10, publicFigureRanks(16), Algorithm::Tree).timeUs,
+                30.80, 0.01);
     auto bad = profileFromJson(R"({"shardlab_profile": 1, "name": "x", "ll_max_bus_gbps": [22.5]})", "bad");
     ASSERT_FALSE(bad.ok());
     EXPECT_NE(bad.error().message.find("ll_max_bus_gbps"), std::string::npos) << bad.error().message;

@@ -111,7 +111,7 @@ TEST(ReportSvg, TimelineAndChartsUseThePalette)
     ASSERT_TRUE(paged && delayed);
     const SvgFigure f = svgTimeline(s, r, {});
     for (palette::Category c : {palette::Category::Compute, palette::Category::Communication, palette::Category::Wait,
-             palette::Category::Paging, palette::Category::InjectedDelay}) {
+                                palette::Category::Paging, palette::Category::InjectedDelay}) {
         size_t spans = 0;
         for (const Span& sp : r.spans)
             spans += palette::categoryOf(sp.kind, sp.detail) == c ? 1 : 0;
@@ -124,7 +124,8 @@ TEST(ReportSvg, TimelineAndChartsUseThePalette)
     BarChartSpec spec;
     spec.title = "t";
     spec.categories = {"a", "b"};
-    spec.series = {{"compute", kComputeColor, {1, 2}}, {"communication", kCommColor, {1, 1}}, {"wait", kWaitColor, {0, 1}}};
+    spec.series = {
+        {"compute", kComputeColor, {1, 2}}, {"communication", kCommColor, {1, 1}}, {"wait", kWaitColor, {0, 1}}};
     const SvgFigure bars = svgBarChart(spec);
     EXPECT_GE(count(bars.svg, std::string("fill=\"") + palette::hex(palette::Category::Compute) + "\""), 2u);
     EXPECT_GE(count(bars.svg, std::string("fill=\"") + palette::hex(palette::Category::Wait) + "\""), 1u);

@@ -18,7 +18,8 @@ Topology sharedUplink()
     t.name = "shared-uplink";
     for (int i = 0; i < 4; ++i)
         t.gpus.push_back({"gpu" + std::to_string(i), "G", 16'000'000'000ULL, 10, 900, 0, 0});
-    t.switches = {{"swA", SwitchKind::PcieSwitch, 0, 0}, {"swB", SwitchKind::PcieSwitch, 0, 0}, {"cpu", SwitchKind::Cpu, 0, 0}};
+    t.switches = {
+        {"swA", SwitchKind::PcieSwitch, 0, 0}, {"swB", SwitchKind::PcieSwitch, 0, 0}, {"cpu", SwitchKind::Cpu, 0, 0}};
     t.links = {{"gpu0", "swA", LinkKind::Pcie, 1, 16, 0.5}, {"gpu1", "swA", LinkKind::Pcie, 1, 16, 0.5},
                {"gpu2", "swB", LinkKind::Pcie, 1, 16, 0.5}, {"gpu3", "swB", LinkKind::Pcie, 1, 16, 0.5},
                {"swA", "cpu", LinkKind::Pcie, 1, 16, 0.5},  {"swB", "cpu", LinkKind::Pcie, 1, 16, 0.5}};
@@ -65,10 +66,7 @@ TEST(Routing, GpusDoNotForwardTraffic)
     EXPECT_TRUE(r.route(0, 1).valid());
 }
 
-TEST(Routing, HostLinkIsThePcieUplink)
-{
-    EXPECT_DOUBLE_EQ(hostLinkGBps(*preset("teaching-4x16gb-pcie"), 0), 15.75);
-}
+TEST(Routing, HostLinkIsThePcieUplink) { EXPECT_DOUBLE_EQ(hostLinkGBps(*preset("teaching-4x16gb-pcie"), 0), 15.75); }
 
 TEST(Routing, OneSwitchOfAThousandGpusJoinsEveryPairThroughTheSwitch)
 {
@@ -102,7 +100,7 @@ TEST(Routing, ReachWithinNodeIsWhatRouteFindsForEveryPair)
         machines.push_back(*preset(id));
     Topology split = sharedUplink();
     std::erase_if(split.links, [](const Link& l) { return l.a == "swB"; }); // swB loses its uplink
-    split.gpus.push_back({"gpu4", "G", 16'000'000'000ULL, 10, 900, 0, 0});   // and gpu4 has no link at all
+    split.gpus.push_back({"gpu4", "G", 16'000'000'000ULL, 10, 900, 0, 0});  // and gpu4 has no link at all
     split.switches.push_back({"nicA", SwitchKind::Nic, 0, 0});
     split.switches.push_back({"nicB", SwitchKind::Nic, 0, 0});
     split.switches.push_back({"fabric", SwitchKind::NetworkSwitch, -1, 0});

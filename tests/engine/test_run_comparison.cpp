@@ -62,7 +62,8 @@ TEST(Comparison, PhaseErrorsAgainstHandComputedMeans)
     measured.ranks = 2;
     // rank 0: 4 + 6 = 10 ms of "work" in iteration 0, plus an injected delay that does not count;
     // rank 1: 20 ms. Mean instance: 15 ms. Collectives: 2 and 4 ms, mean 3 ms.
-    measured.spans = {compute(0, 0, 4), compute(0, 4, 10), compute(0, 10, 110, SpanDetail::InjectedDelay), compute(1, 0, 20)};
+    measured.spans = {compute(0, 0, 4), compute(0, 4, 10), compute(0, 10, 110, SpanDetail::InjectedDelay),
+                      compute(1, 0, 20)};
     measured.collectives = {collective(20, 22), collective(30, 34)};
     measured.iterations = {{0, 30'000}};
     RunResult simulated;

@@ -40,7 +40,7 @@ TEST(RunDifference, ZeroThreeAgainstReplicatedNamesTheGathersAndTheMemory)
     EXPECT_DOUBLE_EQ(d.commMsB - d.commMsA, meanComm(sb) - meanComm(sa));
     // the programs, counted by hand: replicated has one all-reduce; ZeRO-3 gathers the parameters
     // before the forward and the backward pass and reduce-scatters the gradients
-    const std::vector<std::pair<OpKind, int>> change {
+    const std::vector<std::pair<OpKind, int>> change{
         {OpKind::AllReduce, -1}, {OpKind::AllGather, 2}, {OpKind::ReduceScatter, 1}};
     EXPECT_EQ(d.collectives, change);
     // 24 GB replicated on every GPU against a quarter of it (and its buffers)
@@ -49,8 +49,10 @@ TEST(RunDifference, ZeroThreeAgainstReplicatedNamesTheGathersAndTheMemory)
     EXPECT_LT(*d.peakB, *d.peakA / 2);
     const std::string sentence = english(d.message);
     EXPECT_NE(sentence.find("ZeRO-3 against replicated: step "), std::string::npos) << sentence;
-    EXPECT_NE(sentence.find("per iteration -1 All-Reduce, +2 All-Gather, +1 Reduce-Scatter"), std::string::npos) << sentence;
-    EXPECT_NE(sentence.find("peak memory per GPU " + formatBytes(*d.peakB) + " against " + formatBytes(*d.peakA) + " (-"),
+    EXPECT_NE(sentence.find("per iteration -1 All-Reduce, +2 All-Gather, +1 Reduce-Scatter"), std::string::npos)
+        << sentence;
+    EXPECT_NE(
+        sentence.find("peak memory per GPU " + formatBytes(*d.peakB) + " against " + formatBytes(*d.peakA) + " (-"),
         std::string::npos)
         << sentence;
     // the step's change, in percent of A's step
@@ -79,6 +81,6 @@ TEST(RunDifference, ARunAgainstItselfDiffersInNothing)
 TEST(RunDifference, CollectivesAreCountedPerKindInTheCataloguesOrder)
 {
     const Scenario b = test::loadExample("capacity-zero3-24gb.shardlab.json");
-    const std::vector<std::pair<OpKind, int>> counts {{OpKind::AllGather, 2}, {OpKind::ReduceScatter, 1}};
+    const std::vector<std::pair<OpKind, int>> counts{{OpKind::AllGather, 2}, {OpKind::ReduceScatter, 1}};
     EXPECT_EQ(collectiveCounts(b), counts);
 }

@@ -114,7 +114,8 @@ TEST(RunMetadata, FilesKeepTheClockAndTheNotesInEnglishBesideTheirMessages)
 {
     const RunResult r = everyField(test::loadExample("default.shardlab.json"));
     const nlohmann::json doc = nlohmann::json::parse(serializeRunResult(r));
-    EXPECT_EQ(doc.at("clock"), "live, timeline capture off: only iteration boundaries were stamped (alignment error at most 1.5 us)");
+    EXPECT_EQ(doc.at("clock"),
+              "live, timeline capture off: only iteration boundaries were stamped (alignment error at most 1.5 us)");
     EXPECT_EQ(doc.at("notes"), nlohmann::json(english(r.notes)));
     EXPECT_EQ(doc.at("notes").at(1), "a note in words only");
     EXPECT_EQ(doc.at("clock_message").at("id"), "live.clock.no_timeline");

@@ -48,7 +48,8 @@ void expectIdentical(const RunResult& a, const RunResult& b)
     }
     ASSERT_EQ(a.iterations.size(), b.iterations.size());
     for (size_t i = 0; i < a.iterations.size(); ++i)
-        EXPECT_TRUE(a.iterations[i].beginUs == b.iterations[i].beginUs && a.iterations[i].endUs == b.iterations[i].endUs);
+        EXPECT_TRUE(a.iterations[i].beginUs == b.iterations[i].beginUs
+                    && a.iterations[i].endUs == b.iterations[i].endUs);
     EXPECT_EQ(a.peakMemory, b.peakMemory);
     EXPECT_EQ(a.pagingUs, b.pagingUs);
     ASSERT_EQ(a.hang.has_value(), b.hang.has_value());

@@ -38,7 +38,9 @@ std::string simStream(const Scenario& scenario, RunResult* made, SimulationOptio
     header.scenario = scenario;
     header.launch = "simulation";
     EXPECT_TRUE(writer.header(header));
-    options.iterationDone = [&](const RunResult& soFar, int done, int total) { return writer.chunk(soFar, done, total); };
+    options.iterationDone = [&](const RunResult& soFar, int done, int total) {
+        return writer.chunk(soFar, done, total);
+    };
     auto run = simulate(scenario, options);
     EXPECT_TRUE(run) << (run ? "" : run.error().message);
     EXPECT_TRUE(writer.result(*run));
@@ -153,7 +155,8 @@ TEST(RunStream, AnotherFormatVersionIsRefusedNamingBothVersions)
     ASSERT_FALSE(read);
     const std::string& m = read.error().message;
     EXPECT_NE(m.find("format version 0, written by ShardLab 0.0.3"), std::string::npos) << m;
-    EXPECT_NE(m.find(std::string("this ShardLab (") + kVersion + ") reads format version 1 to 2"), std::string::npos) << m;
+    EXPECT_NE(m.find(std::string("this ShardLab (") + kVersion + ") reads format version 1 to 2"), std::string::npos)
+        << m;
     EXPECT_EQ(m.rfind("ssh lab: ", 0), 0u) << m;
 }
 
@@ -161,7 +164,8 @@ TEST(RunStream, SomethingElseOnTheFirstLineIsNamed)
 {
     auto read = readRunStream("bash: line 1: shardlab: command not found\n");
     ASSERT_FALSE(read);
-    EXPECT_NE(read.error().message.find("not a ShardLab run stream: its first line is 'bash: line 1: shardlab: command not found'"),
+    EXPECT_NE(read.error().message.find(
+                  "not a ShardLab run stream: its first line is 'bash: line 1: shardlab: command not found'"),
               std::string::npos)
         << read.error().message;
 }
@@ -274,7 +278,8 @@ OpenStream openStream(bool replace)
         s.collective = -1;
     first.iterations.clear();
     if (!replace) { // the chunk is the run's beginning: the rest follows as chunks
-        first.spans.assign(o.made.spans.begin(), o.made.spans.begin() + static_cast<std::ptrdiff_t>(first.spans.size()));
+        first.spans.assign(o.made.spans.begin(),
+                           o.made.spans.begin() + static_cast<std::ptrdiff_t>(first.spans.size()));
         first.collectives = o.made.collectives;
     }
     EXPECT_TRUE(writer.chunk(first, 1, 0));
@@ -317,7 +322,8 @@ TEST(RunStream, AClosedProgramsStreamIsVersionOneAndCannotUseVersionTwo)
     ls.front().insert(ls.front().size() - 1, ",\"open_program\":true");
     auto read = readRunStream(join(ls), "lab");
     ASSERT_FALSE(read);
-    EXPECT_NE(read.error().message.find("$.open_program: belongs to format version 2, but the stream says version 1"), std::string::npos)
+    EXPECT_NE(read.error().message.find("$.open_program: belongs to format version 2, but the stream says version 1"),
+              std::string::npos)
         << read.error().message;
     // a result naming a scenario in a stream whose program was known from the start
     ls = lines(text);
@@ -344,5 +350,6 @@ TEST(RunStream, AnOpenProgramsStreamThatStopsEarlySaysHowManyCollectivesArrived)
         << run.error().message;
     const RunResult partial = reader.partial();
     EXPECT_FALSE(partial.spans.empty());
-    EXPECT_NE(english(partial.notes.back()).find("incomplete: the stream stopped before the program's end"), std::string::npos);
+    EXPECT_NE(english(partial.notes.back()).find("incomplete: the stream stopped before the program's end"),
+              std::string::npos);
 }

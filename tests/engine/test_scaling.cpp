@@ -100,7 +100,7 @@ TEST(Scaling, WeakScalingKeepsTheWorkPerRank)
         const double step = 100.0 + (p.gpus == 1 ? 0.0 : allReduceUs(p.gpus) / 1e3);
         const double t1 = 100.0; // the one-GPU point exchanges nothing
         EXPECT_NEAR(p.stepTimeMs, step, 1e-9);
-        EXPECT_NEAR(p.efficiency, t1 / step, 1e-9);  // T(1) / T(n)
+        EXPECT_NEAR(p.efficiency, t1 / step, 1e-9); // T(1) / T(n)
         EXPECT_NEAR(p.speedup, p.gpus * t1 / step, 1e-9);
     }
     EXPECT_NEAR(curve->find(8)->efficiency, 100.0 / 117.852118, 1e-8);
@@ -129,12 +129,12 @@ TEST(Scaling, RescalingRules)
     ASSERT_TRUE(four.ok()) << four.error().message;
     EXPECT_EQ(four->ranks(), 4);
     const WorkloadItem* batch = four->workload.find("batch");
-    ASSERT_EQ(batch->shards.size(), 4u);           // re-split evenly
+    ASSERT_EQ(batch->shards.size(), 4u); // re-split evenly
     EXPECT_EQ(batch->ownedBy(3), 2'000'000'000ULL);
-    EXPECT_EQ(batch->size, 8'000'000'000ULL);       // strong: total unchanged
+    EXPECT_EQ(batch->size, 8'000'000'000ULL);                                  // strong: total unchanged
     EXPECT_EQ(four->workload.find("gradients")->ownedBy(3), 1'000'000'000ULL); // replicated on all
-    EXPECT_EQ(four->workload.find("input")->ownedBy(0), 1000u); // rank 5's item moves to rank 0
-    EXPECT_EQ(four->program[2].root, 0);            // root 6 does not exist on 4 GPUs
+    EXPECT_EQ(four->workload.find("input")->ownedBy(0), 1000u);                // rank 5's item moves to rank 0
+    EXPECT_EQ(four->program[2].root, 0);                                       // root 6 does not exist on 4 GPUs
     EXPECT_EQ(four->perturbations.slowdown.size(), 4u);
     ASSERT_EQ(four->perturbations.delays.size(), 1u); // rank 7's delay is dropped
     EXPECT_TRUE(four->perturbations.mismatches.empty());
@@ -175,7 +175,7 @@ TEST(Scaling, PresetTemplateAndTheScenarioPointItself)
     EXPECT_EQ(scalingTemplate(four.topology).rankCount(), 8); // the whole teaching-8x16gb-2socket
     Topology edited = four.topology;
     edited.gpus[0].tflops = 1;
-    EXPECT_EQ(scalingTemplate(edited).rankCount(), 4);       // an edited machine stays as it is
+    EXPECT_EQ(scalingTemplate(edited).rankCount(), 4); // an edited machine stays as it is
     ScalingOptions o;
     o.maxGpus = 8;
     auto curve = scalingCurve(four, o);
@@ -247,7 +247,8 @@ TEST(Scaling, CourseEfficiencyDropsFromEightToSixteenWhileTheAllReduceKeepsItsTi
 // the scenario's own GPU count has the run summary's speed-up and efficiency, to the last bit.
 TEST(Scaling, APointHasTheRunSummarysSpeedupAndEfficiency)
 {
-    for (const char* file : {"scaling-8-gpus.shardlab.json", "scaling-16-gpus.shardlab.json", "fifth-gpu-4.shardlab.json"}) {
+    for (const char* file :
+         {"scaling-8-gpus.shardlab.json", "scaling-16-gpus.shardlab.json", "fifth-gpu-4.shardlab.json"}) {
         SCOPED_TRACE(file);
         const Scenario s = loadExample(file);
         auto run = simulate(s);
@@ -297,7 +298,10 @@ TEST(Scaling, CancelStopsTheCurve)
     EXPECT_EQ(curve.error().kind, ErrorKind::Cancelled);
     int calls = 0;
     ScalingOptions p;
-    p.progress = [&](int done, int total) { ++calls; return done < total - 1; };
+    p.progress = [&](int done, int total) {
+        ++calls;
+        return done < total - 1;
+    };
     EXPECT_FALSE(scalingCurve(dataParallelBox(), p).ok());
     EXPECT_EQ(calls, 7); // 1..8: stops when asked after the seventh point
 }

@@ -18,10 +18,10 @@ Scenario fourRanks()
     Scenario s;
     s.name = "edit";
     s.topology = nvswitchBox(4);
-    WorkloadItem split {"split", ItemKind::Data, 4000, evenShards(4000, 4)};
+    WorkloadItem split{"split", ItemKind::Data, 4000, evenShards(4000, 4)};
     for (int r = 0; r < 4; ++r)
         split.shards[static_cast<size_t>(r)].owners = {r};
-    WorkloadItem rep {"rep", ItemKind::Parameters, 1000, {Shard {0, 1000, {0, 1, 2, 3}}}};
+    WorkloadItem rep{"rep", ItemKind::Parameters, 1000, {Shard{0, 1000, {0, 1, 2, 3}}}};
     s.workload.items = {split, rep};
     Op compute;
     compute.name = "work";
@@ -47,7 +47,7 @@ Scenario fourRanks()
     bcast.root = 2;
     s.program = {compute, reduce, pair, alone, bcast};
     s.perturbations.slowdown = {1.0, 2.0, 3.0, 4.0};
-    s.perturbations.delays = {Delay {2, 0, -1, 5}, Delay {3, 4, -1, 7}, Delay {0, 3, -1, 1}};
+    s.perturbations.delays = {Delay{2, 0, -1, 5}, Delay{3, 4, -1, 7}, Delay{0, 3, -1, 1}};
     Mismatch m;
     m.rank = 3;
     m.op = 4;
@@ -69,10 +69,10 @@ TEST(ScenarioEdit, RemovingARankRenumbersEveryReference)
         EXPECT_TRUE(l.a != "gpu2" && l.b != "gpu2");
     // the split item: shard 2 lost its owner, shard 3 now belongs to rank 2
     const WorkloadItem& split = s.workload.items[0];
-    EXPECT_EQ(split.shards[0].owners, std::vector<int> {0});
+    EXPECT_EQ(split.shards[0].owners, std::vector<int>{0});
     EXPECT_TRUE(split.shards[2].owners.empty());
-    EXPECT_EQ(split.shards[3].owners, std::vector<int> {2});
-    EXPECT_EQ(s.workload.items[1].shards[0].owners, (std::vector<int> {0, 1, 2}));
+    EXPECT_EQ(split.shards[3].owners, std::vector<int>{2});
+    EXPECT_EQ(s.workload.items[1].shards[0].owners, (std::vector<int>{0, 1, 2}));
     // program: the all-reduce of rank 2 alone is gone; the reduce rooted at 2 falls back to rank 0,
     // the broadcast rooted at 2 to its group's first rank; send 1 -> 3 becomes 1 -> 2
     ASSERT_EQ(s.program.size(), 4u);
@@ -80,11 +80,11 @@ TEST(ScenarioEdit, RemovingARankRenumbersEveryReference)
     EXPECT_EQ(s.program[2].root, 1);
     EXPECT_EQ(s.program[2].peer, 2);
     EXPECT_EQ(s.program[3].kind, OpKind::Broadcast);
-    EXPECT_EQ(s.program[3].group, (std::vector<int> {1, 2}));
+    EXPECT_EQ(s.program[3].group, (std::vector<int>{1, 2}));
     EXPECT_EQ(s.program[3].root, 1);
     // perturbations: rank 2's slowdown and delay go; rank 3's delay and mismatch follow the
     // broadcast (step 4 -> 3) and the rank (3 -> 2); rank 0's delay on the removed step goes
-    EXPECT_EQ(s.perturbations.slowdown, (std::vector<double> {1.0, 2.0, 4.0}));
+    EXPECT_EQ(s.perturbations.slowdown, (std::vector<double>{1.0, 2.0, 4.0}));
     ASSERT_EQ(s.perturbations.delays.size(), 1u);
     EXPECT_EQ(s.perturbations.delays[0].rank, 2);
     EXPECT_EQ(s.perturbations.delays[0].op, 3);
@@ -141,7 +141,7 @@ TEST(ScenarioEdit, ReplacingTheTopologyDropsMissingRanks)
     }());
     replaceTopology(s, nvswitchBox(2));
     ASSERT_TRUE(validateScenario(s).ok()) << validateScenario(s).error().message;
-    EXPECT_EQ(s.workload.items[1].shards[0].owners, (std::vector<int> {0, 1}));
+    EXPECT_EQ(s.workload.items[1].shards[0].owners, (std::vector<int>{0, 1}));
     EXPECT_EQ(s.perturbations.slowdown.size(), 2u);
     replaceTopology(s, *preset("h200-nvswitch-8"));
     EXPECT_EQ(s.ranks(), 8);
@@ -151,20 +151,20 @@ TEST(ScenarioEdit, ReplacingTheTopologyDropsMissingRanks)
 TEST(ScenarioEdit, ResplitInheritsOwnersFromTheShardHoldingTheFirstByte)
 {
     // 14/10 GB on ranks 0/1 cut into twelve 2 GB shards: seven start in rank 0's part, five in rank 1's
-    WorkloadItem item {"data", ItemKind::Data, 24'000'000'000ULL, customShards({14'000'000'000ULL, 10'000'000'000ULL})};
+    WorkloadItem item{"data", ItemKind::Data, 24'000'000'000ULL, customShards({14'000'000'000ULL, 10'000'000'000ULL})};
     item.shards[0].owners = {0};
     item.shards[1].owners = {1};
     resplitItem(item, evenShards(item.size, 12));
     ASSERT_EQ(item.shards.size(), 12u);
     EXPECT_EQ(item.ownedBy(0), 14'000'000'000ULL);
     EXPECT_EQ(item.ownedBy(1), 10'000'000'000ULL);
-    EXPECT_EQ(item.shards[6].owners, std::vector<int> {0});
-    EXPECT_EQ(item.shards[7].owners, std::vector<int> {1});
+    EXPECT_EQ(item.shards[6].owners, std::vector<int>{0});
+    EXPECT_EQ(item.shards[7].owners, std::vector<int>{1});
 }
 
 TEST(ScenarioEdit, ResizeKeepsProportionsAndOwners)
 {
-    WorkloadItem item {"p", ItemKind::Parameters, 1000, customShards({250, 750})};
+    WorkloadItem item{"p", ItemKind::Parameters, 1000, customShards({250, 750})};
     item.shards[0].owners = {0};
     item.shards[1].owners = {1, 2};
     resizeItem(item, 2001);
@@ -172,11 +172,11 @@ TEST(ScenarioEdit, ResizeKeepsProportionsAndOwners)
     EXPECT_EQ(item.shards[0].size, 500u); // floor(250 * 2001 / 1000)
     EXPECT_EQ(item.shards[1].offset, 500u);
     EXPECT_EQ(item.shards[1].size, 1501u); // the last absorbs the rounding
-    EXPECT_EQ(item.shards[1].owners, (std::vector<int> {1, 2}));
+    EXPECT_EQ(item.shards[1].owners, (std::vector<int>{1, 2}));
     resizeItem(item, 3); // floor(500 * 3 / 2001) = 0: the first shard merges into the second
     ASSERT_EQ(item.shards.size(), 1u);
     EXPECT_EQ(item.shards[0].size, 3u);
-    EXPECT_EQ(item.shards[0].owners, (std::vector<int> {1, 2}));
+    EXPECT_EQ(item.shards[0].owners, (std::vector<int>{1, 2}));
 }
 
 TEST(ScenarioEdit, RenameAndRemoveItemsFollowTheProgram)

@@ -118,7 +118,8 @@ TEST(ScenarioIo, SizesAcceptUnits)
 {
     auto s = parseScenario(R"({"shardlab": 1, "topology": {"preset": "teaching-4x16gb-pcie"},
       "workload": [{"name": "a", "kind": "data", "size": "16GiB", "split_across": "all"},
-                   {"name": "b", "kind": "data", "size": 512000000, "replicate_on": [0]}]})", "u");
+                   {"name": "b", "kind": "data", "size": 512000000, "replicate_on": [0]}]})",
+                           "u");
     ASSERT_TRUE(s.ok()) << s.error().message;
     EXPECT_EQ(s->workload.items[0].size, 16ULL << 30);
     EXPECT_EQ(s->workload.items[0].shards.size(), 4u);
@@ -145,7 +146,8 @@ TEST(ScenarioIo, WrongTypesNameThePath)
 
 TEST(ScenarioIo, NegativeOrAbsurdSizes)
 {
-    const char* base = R"({"shardlab": 1, "topology": {"preset": "teaching-4x16gb-pcie"}, "workload": [{"name": "w", "kind": "data", "size": %s}]})";
+    const char* base =
+        R"({"shardlab": 1, "topology": {"preset": "teaching-4x16gb-pcie"}, "workload": [{"name": "w", "kind": "data", "size": %s}]})";
     char buf[512];
     std::snprintf(buf, sizeof buf, base, "-5");
     EXPECT_NE(badMessage(buf).find("$.workload[0].size: -5 is negative"), std::string::npos);
@@ -173,7 +175,8 @@ TEST(ScenarioIo, RankThatDoesNotExist)
 {
     std::string m = badMessage(R"({"shardlab": 1, "topology": {"preset": "teaching-4x16gb-pcie"},
       "workload": [{"name": "w", "kind": "data", "size": "1 GB", "shards": [{"size": "1 GB", "owners": [0, 7]}]}]})");
-    EXPECT_NE(m.find("$.workload[0].shards[0].owners[1]: rank 7 does not exist (expected 0..3)"), std::string::npos) << m;
+    EXPECT_NE(m.find("$.workload[0].shards[0].owners[1]: rank 7 does not exist (expected 0..3)"), std::string::npos)
+        << m;
     m = badMessage(R"({"shardlab": 1, "topology": {"preset": "teaching-4x16gb-pcie"},
       "program": [{"op": "all_reduce", "bytes": "1 MB", "group": [0, 4]}]})");
     EXPECT_NE(m.find("$.program[0].group[1]: rank 4 does not exist"), std::string::npos) << m;
@@ -193,20 +196,24 @@ TEST(ScenarioIo, OtherMistakesAreNamed)
 {
     EXPECT_NE(badMessage(R"({"shardlab": 2, "topology": {"preset": "teaching-4x16gb-pcie"}})").find("format version 2"),
               std::string::npos);
-    EXPECT_NE(badMessage(R"({"topology": {"preset": "teaching-4x16gb-pcie"}})").find("$.shardlab: missing"), std::string::npos);
+    EXPECT_NE(badMessage(R"({"topology": {"preset": "teaching-4x16gb-pcie"}})").find("$.shardlab: missing"),
+              std::string::npos);
     EXPECT_NE(badMessage(R"({"shardlab": 1, "topolgy": {}})").find("$.topolgy: unknown key"), std::string::npos);
     EXPECT_NE(badMessage(R"({"shardlab": 1, "topology": {"preset": "teaching-4x16gb-pcie"},
-      "program": [{"op": "all_reduce", "item": "nothing"}]})").find("$.program[0].item: 'nothing' is not a workload item"),
+      "program": [{"op": "all_reduce", "item": "nothing"}]})")
+                  .find("$.program[0].item: 'nothing' is not a workload item"),
               std::string::npos);
     EXPECT_NE(badMessage(R"({"shardlab": 1, "topology": {"preset": "teaching-4x16gb-pcie"},
-      "program": [{"op": "all_shuffle", "bytes": 8}]})").find("$.program[0].op: 'all_shuffle'"),
+      "program": [{"op": "all_shuffle", "bytes": 8}]})")
+                  .find("$.program[0].op: 'all_shuffle'"),
               std::string::npos);
     EXPECT_NE(badMessage(R"({"shardlab": 1, "topology": {"preset": "teaching-4x16gb-pcie"},
       "workload": [{"name": "w", "kind": "data", "size": "2 GB", "shards": [{"size": "1 GB", "owners": [0]}]}]})")
                   .find("$.workload[0].shards: they add up to"),
               std::string::npos);
     EXPECT_NE(badMessage(R"({"shardlab": 1, "topology": {"name": "t", "gpus": [{"memory": "16 GB", "tflops": 1}],
-      "links": [{"from": "gpu0", "to": "ghost", "kind": "pcie", "bandwidth": 16}]}})").find("$.topology.links[0].to: 'ghost'"),
+      "links": [{"from": "gpu0", "to": "ghost", "kind": "pcie", "bandwidth": 16}]}})")
+                  .find("$.topology.links[0].to: 'ghost'"),
               std::string::npos);
     EXPECT_NE(badMessage(R"({"shardlab": 1, "topology": {"preset": "teaching-4x16gb-pcie", "gpus": 9}})")
                   .find("$.topology.gpus: 9 is out of range"),
@@ -224,8 +231,9 @@ TEST(ScenarioIo, KeysThatDoNotBelongToTheStepKindAreRefused)
     EXPECT_NE(badMessage(program(R"({"op": "compute", "flops": 1e9, "overlap": true})"))
                   .find("$.program[0].overlap: applies to communication steps only"),
               std::string::npos);
-    EXPECT_NE(badMessage(program(R"({"op": "compute", "flops": 1e9, "group": [0, 1]})")).find("$.program[0].group: applies"),
-              std::string::npos);
+    EXPECT_NE(
+        badMessage(program(R"({"op": "compute", "flops": 1e9, "group": [0, 1]})")).find("$.program[0].group: applies"),
+        std::string::npos);
     EXPECT_NE(badMessage(program(R"({"op": "send_recv", "bytes": 8, "from": 0, "to": 1, "group": [0, 1]})"))
                   .find("$.program[0].group: a send_recv names its two ranks with 'from' and 'to'"),
               std::string::npos);
@@ -234,7 +242,8 @@ TEST(ScenarioIo, KeysThatDoNotBelongToTheStepKindAreRefused)
               std::string::npos);
     // The same keys where they belong are read and written back unchanged.
     auto ok = parseScenario(program(R"({"op": "send_recv", "bytes": 8, "from": 2, "to": 3}, {"op": "all_reduce",
-        "bytes": 8, "group": [0, 1], "overlap": true, "algorithm": "ring"})"), "ok.shardlab.json");
+        "bytes": 8, "group": [0, 1], "overlap": true, "algorithm": "ring"})"),
+                            "ok.shardlab.json");
     ASSERT_TRUE(ok.ok()) << ok.error().message;
     auto again = parseScenario(serializeScenario(*ok), "again");
     ASSERT_TRUE(again.ok()) << again.error().message;
@@ -260,10 +269,11 @@ TEST(ScenarioIo, MissingOrUnreadableFile)
 TEST(ScenarioIo, GarbageNeverCrashes)
 {
     // A few hostile inputs (the fuzzer covers the rest).
-    for (const char* text : {"", "{", "null", "\"x\"", "{\"shardlab\": 1e400}", "{\"shardlab\": 1, \"topology\": []}",
-                             "{\"shardlab\": 1, \"topology\": {\"gpus\": [{}]}}",
-                             "{\"shardlab\": 1, \"topology\": {\"preset\": \"teaching-4x16gb-pcie\"}, \"program\": [1]}",
-                             "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"})
+    for (const char* text :
+         {"", "{", "null", "\"x\"", "{\"shardlab\": 1e400}", "{\"shardlab\": 1, \"topology\": []}",
+          "{\"shardlab\": 1, \"topology\": {\"gpus\": [{}]}}",
+          "{\"shardlab\": 1, \"topology\": {\"preset\": \"teaching-4x16gb-pcie\"}, \"program\": [1]}",
+          "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"})
         EXPECT_FALSE(parseScenario(text, "g").ok()) << text;
 }
 
@@ -279,7 +289,8 @@ TEST(ScenarioIo, EmptyNotJsonAndTooDeepFilesSayWhatTheyAre)
     EXPECT_EQ(message(""), "f.shardlab.json: $: the file is empty");
     EXPECT_EQ(message("  \n"), "f.shardlab.json: $: the file holds only white space");
     const std::string png("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16);
-    EXPECT_EQ(message(png), "f.shardlab.json: $: not a ShardLab file: it does not start like JSON (its first byte is 0x89)");
+    EXPECT_EQ(message(png),
+              "f.shardlab.json: $: not a ShardLab file: it does not start like JSON (its first byte is 0x89)");
     EXPECT_NE(message("hello").find("it starts with 'h'"), std::string::npos);
     const std::string deep = std::string(1'000'000, '[') + std::string(1'000'000, ']');
     EXPECT_NE(message(deep).find("nested more than 64 levels deep"), std::string::npos);
@@ -325,8 +336,9 @@ TEST(ScenarioIo, DirectIsRefusedOnMoreRanksThanItsLimit)
     s.program = {op};
     const Status st = validateScenario(s);
     ASSERT_FALSE(st.ok());
-    EXPECT_EQ(st.error().message, "$.program[0].algorithm: direct on 1025 ranks (expected at most 1024: every rank sends to "
-                                  "every other, n(n-1) transfers; use ring, tree or auto for larger groups)");
+    EXPECT_EQ(st.error().message,
+              "$.program[0].algorithm: direct on 1025 ranks (expected at most 1024: every rank sends to "
+              "every other, n(n-1) transfers; use ring, tree or auto for larger groups)");
     s.program[0].group.resize(static_cast<size_t>(kMaxDirectRanks));
     std::iota(s.program[0].group.begin(), s.program[0].group.end(), 0);
     EXPECT_TRUE(validateScenario(s).ok()) << validateScenario(s).error().message;

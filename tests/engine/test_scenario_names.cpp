@@ -131,7 +131,8 @@ TEST(ScenarioNames, AUsersScenarioKeepsItsNamesInChinese)
 TEST(ScenarioNames, TheChineseNamesAreReadCheckedAndWrittenBack)
 {
     std::string text = kUserScenario;
-    text.replace(text.find(R"("name": "my run",)"), 17, R"("name": "my run", "name_zh": "我的运行", "description_zh": "说明",)");
+    text.replace(text.find(R"("name": "my run",)"), 17,
+                 R"("name": "my run", "name_zh": "我的运行", "description_zh": "说明",)");
     text.replace(text.find(R"("name": "gradients",)"), 20, R"("name": "gradients", "name_zh": "梯度",)");
     auto parsed = parseScenario(text);
     ASSERT_TRUE(parsed) << parsed.error().message;

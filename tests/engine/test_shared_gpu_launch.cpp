@@ -19,8 +19,9 @@ namespace {
 namespace fs = std::filesystem;
 
 struct TempDir {
-    fs::path path = fs::temp_directory_path() / ("shardlab-shared-" + std::to_string(::getpid()) + "-"
-                                                  + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::path path = fs::temp_directory_path()
+                    / ("shardlab-shared-" + std::to_string(::getpid()) + "-"
+                       + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     TempDir() { fs::create_directories(path); }
     ~TempDir() { fs::remove_all(path); }
 };

@@ -141,7 +141,8 @@ TEST(Simulator, WithTwoRanksTheRankThatDiffersFromTheProgramIsBlamed)
         ASSERT_TRUE(r.ok());
         ASSERT_TRUE(r->hang.has_value());
         EXPECT_EQ(r->hang->firstMismatchRank, wrong);
-        EXPECT_NE(r->hang->explanation.find("rank " + std::to_string(wrong) + " is the first that differs"), std::string::npos)
+        EXPECT_NE(r->hang->explanation.find("rank " + std::to_string(wrong) + " is the first that differs"),
+                  std::string::npos)
             << r->hang->explanation;
         s.perturbations.mismatches = {{Mismatch::Type::WrongOp, wrong, 1, 0, OpKind::AllGather, 0}};
         r = simulate(s);
@@ -188,7 +189,8 @@ TEST(Simulator, TheWatchdogAbortsAHangOnTheSimulatedClock)
         EXPECT_EQ(sp.waitedFor, sp.rank == 3 ? -1 : 3); // they wait for the rank that differs
     }
     EXPECT_EQ(waits, 4);
-    EXPECT_NE(r->hang->explanation.find("the watchdog aborted the run 1.50 s after the last progress"), std::string::npos)
+    EXPECT_NE(r->hang->explanation.find("the watchdog aborted the run 1.50 s after the last progress"),
+              std::string::npos)
         << r->hang->explanation;
     // without a watchdog the run stops at the hang, as before
     auto plain = simulate(s);

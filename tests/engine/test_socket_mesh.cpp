@@ -82,7 +82,8 @@ TEST(SocketMesh, LargeMessagesAndTheStepsBuiltOnIt)
         auto b = broadcastBytes(tr, r == 0 ? pattern(big, 7) : Bytes8{}, 0, Tag::Decision, deadlineIn(60'000), "test");
         ASSERT_TRUE(b) << b.error().message;
         got[static_cast<size_t>(r)] = *b;
-        auto g = gatherBytes(tr, pattern(1000u * static_cast<size_t>(r + 1), r), 0, Tag::Part, deadlineIn(60'000), "test");
+        auto g =
+            gatherBytes(tr, pattern(1000u * static_cast<size_t>(r + 1), r), 0, Tag::Part, deadlineIn(60'000), "test");
         ASSERT_TRUE(g) << g.error().message;
         gathered[static_cast<size_t>(r)] = *g;
         passed[static_cast<size_t>(r)] = barrier(tr, deadlineIn(60'000)).ok();
@@ -122,7 +123,7 @@ TEST(SocketMesh, APeerThatEndsIsNamedAtOnceAndOneThatDiesToo)
     ASSERT_FALSE(died);
     EXPECT_EQ(died.error().message, "rank 2's process ended without a word (it crashed or was killed)");
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(50)); // not the deadline
-    EXPECT_TRUE(zero->send(2, Tag::Part, {1}).ok()); // lost, as to any dead process
+    EXPECT_TRUE(zero->send(2, Tag::Part, {1}).ok());                               // lost, as to any dead process
 }
 
 TEST(SocketMesh, TheVariableHandsAProcessItsEnds)

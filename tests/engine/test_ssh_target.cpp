@@ -152,18 +152,19 @@ TEST(SshTarget, NoFieldMayBeginWithADash)
 
 TEST(SshTarget, HostsAndUsersAreNamesWithoutShellOrSshConfigCharacters)
 {
-    for (const char* host : {"gpu1;touch x", "$(id)", "`id`", "gpu%h", "gpu1'", "a\"b", "a|b", "a&b", "a/b", "a,b",
-                             "gpu1@", "a@b@c", "[gpu1]", "[::1", "::1", "[::1]x", "gpu1:", "gpu1:0", "gpu1:65536",
-                             "gpu1:22a", "gpu1:+22", "中文"}) {
+    for (const char* host : {"gpu1;touch x", "$(id)",  "`id`",       "gpu%h",    "gpu1'",    "a\"b", "a|b", "a&b",
+                             "a/b",          "a,b",    "gpu1@",      "a@b@c",    "[gpu1]",   "[::1", "::1", "[::1]x",
+                             "gpu1:",        "gpu1:0", "gpu1:65536", "gpu1:22a", "gpu1:+22", "中文"}) {
         SCOPED_TRACE(host);
         auto d = parseSshDestination(host);
         ASSERT_FALSE(d);
         EXPECT_EQ(d.error().kind, ErrorKind::BadInput);
     }
     auto semicolon = parseSshDestination("gpu1;touch x");
-    EXPECT_EQ(semicolon.error().message,
-              "the host 'gpu1;touch x' has ';' (U+003B) at character 5 (expected letters, digits, '.', '-' and '_': a host "
-              "name or an alias of ~/.ssh/config, or an IPv6 address in brackets)");
+    EXPECT_EQ(
+        semicolon.error().message,
+        "the host 'gpu1;touch x' has ';' (U+003B) at character 5 (expected letters, digits, '.', '-' and '_': a host "
+        "name or an alias of ~/.ssh/config, or an IPv6 address in brackets)");
     auto nbsp = parseSshDestination("\xc2\xa0-oProxyCommand=x");
     EXPECT_EQ(nbsp.error().message, "the host '\\u00a0-oProxyCommand=x' has U+00A0 at character 1 (expected letters, "
                                     "digits, '.', '-' and '_': a host name or an alias of ~/.ssh/config, or an IPv6 "
@@ -177,8 +178,8 @@ TEST(SshTarget, HostsAndUsersAreNamesWithoutShellOrSshConfigCharacters)
 
 TEST(SshTarget, BenignDestinationsReadBack)
 {
-    for (const char* text : {"lab-gpu", "alice@gpu1.example.org", "alice@gpu1:2222", "gpu_1.lab:22", "[::1]", "bob@[fe80::1]:2022",
-                             "10.0.0.7"}) {
+    for (const char* text : {"lab-gpu", "alice@gpu1.example.org", "alice@gpu1:2222", "gpu_1.lab:22", "[::1]",
+                             "bob@[fe80::1]:2022", "10.0.0.7"}) {
         SCOPED_TRACE(text);
         auto d = parseSshDestination(text);
         ASSERT_TRUE(d) << d.error().message;
@@ -199,9 +200,23 @@ TEST(SshTarget, TheArgumentsEndOptionsBeforeTheDestination)
     t.programOptions = {"-i", "/tmp/key"};
     auto args = sshArguments(t, "srun -N1 shardlab live --stream -");
     ASSERT_TRUE(args) << args.error().message;
-    const std::vector<std::string> expected{"-o", "BatchMode=yes", "-o", "ConnectTimeout=20", "-o", "ServerAliveInterval=15",
-                                            "-T", "-p", "2222", "-J", "bob@gate.example.org:22", "-F",
-                                            "/home/alice/.ssh/lab config", "-i", "/tmp/key", "--", "alice@gpu1.example.org",
+    const std::vector<std::string> expected{"-o",
+                                            "BatchMode=yes",
+                                            "-o",
+                                            "ConnectTimeout=20",
+                                            "-o",
+                                            "ServerAliveInterval=15",
+                                            "-T",
+                                            "-p",
+                                            "2222",
+                                            "-J",
+                                            "bob@gate.example.org:22",
+                                            "-F",
+                                            "/home/alice/.ssh/lab config",
+                                            "-i",
+                                            "/tmp/key",
+                                            "--",
+                                            "alice@gpu1.example.org",
                                             "srun -N1 shardlab live --stream -"};
     EXPECT_EQ(*args, expected);
     // no user, no port: ssh's own choice
@@ -232,7 +247,8 @@ TEST(SshTarget, PathsAndLaunchersAreQuotedForTheRemoteShell)
     EXPECT_EQ(shellQuoted("A=b"), "'A=b'"); // not an assignment
     EXPECT_EQ(shellQuoted("~/bin/shardlab"), "'~/bin/shardlab'");
     EXPECT_EQ(shellQuoted(""), "''");
-    auto line = remoteCommandLine({"/opt/x'; touch /tmp/pwned; echo '", "srun -N1  --gpus-per-node=8"}, {"sim", "--stream", "-"});
+    auto line = remoteCommandLine({"/opt/x'; touch /tmp/pwned; echo '", "srun -N1  --gpus-per-node=8"},
+                                  {"sim", "--stream", "-"});
     ASSERT_TRUE(line) << line.error().message;
     EXPECT_EQ(*line, "srun -N1 '--gpus-per-node=8' '/opt/x'\\''; touch /tmp/pwned; echo '\\''' sim --stream -");
 }
@@ -240,9 +256,25 @@ TEST(SshTarget, PathsAndLaunchersAreQuotedForTheRemoteShell)
 // The real shell reads each hostile word back as one word, unchanged: nothing runs.
 TEST(SshTarget, TheShellReadsEveryQuotedWordBackAsItWas)
 {
-    const std::vector<std::string> words = {"a'b",  "$(touch /tmp/shardlab-pwned)", "`id`", "a;b", "a|b", "a&&b", "a b",
-                                            "*",    "~",                             "$HOME", "\"q\"", "a\\b", "!x",  "#c",
-                                            "{a,b}", "中文/路径",                    "it's a 'test'", "x>y", "-E"};
+    const std::vector<std::string> words = {"a'b",
+                                            "$(touch /tmp/shardlab-pwned)",
+                                            "`id`",
+                                            "a;b",
+                                            "a|b",
+                                            "a&&b",
+                                            "a b",
+                                            "*",
+                                            "~",
+                                            "$HOME",
+                                            "\"q\"",
+                                            "a\\b",
+                                            "!x",
+                                            "#c",
+                                            "{a,b}",
+                                            "中文/路径",
+                                            "it's a 'test'",
+                                            "x>y",
+                                            "-E"};
     auto line = remoteCommandLine({"printf", ""}, [&] {
         std::vector<std::string> args{"[%s]\\n"};
         args.insert(args.end(), words.begin(), words.end());

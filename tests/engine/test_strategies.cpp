@@ -26,13 +26,16 @@ Bytes rank0(const Scenario& s) { return capacityOf(s).ranks[0].owned; }
 TEST(Strategies, MemoryPerRankShrinksAsMoreIsSharded)
 {
     // per rank, in GB: p + g + o replicated or split by 4; a and d split by 4 except where noted
-    const struct { Strategy s; double gb; } cases[] = {
-        {Strategy::Replicate, 22},             // everything everywhere
-        {Strategy::DataParallel, 16 + 1.5},    // model state replicated, batch split
-        {Strategy::Zero1, 8 + 2 + 1.5},        // optimizer split
-        {Strategy::Zero2, 4 + 3 + 1.5},        // + gradients split
-        {Strategy::Zero3, 4 + 1.5},            // everything split
-        {Strategy::TensorParallel, 4 + 1 + 2}, // model and activations split, data replicated
+    const struct {
+        Strategy s;
+        double gb;
+    } cases[] = {
+        {Strategy::Replicate, 22},               // everything everywhere
+        {Strategy::DataParallel, 16 + 1.5},      // model state replicated, batch split
+        {Strategy::Zero1, 8 + 2 + 1.5},          // optimizer split
+        {Strategy::Zero2, 4 + 3 + 1.5},          // + gradients split
+        {Strategy::Zero3, 4 + 1.5},              // everything split
+        {Strategy::TensorParallel, 4 + 1 + 2},   // model and activations split, data replicated
         {Strategy::PipelineParallel, 4 + 1 + 2}, // rank 0 is the first stage and holds the batch
     };
     for (const auto& c : cases) {
@@ -168,7 +171,7 @@ TEST(ComputeShares, AGatheredItemIsWorkedOnWholeOnTheGatheringRanksOnly)
     s.program = {compute, gather, compute};
     std::vector<std::vector<double>> shares = computeShares(s);
     EXPECT_EQ(shares[0], (std::vector<double>{0.25, 0.25, 0.25, 0.25})); // owned quarter: not yet gathered
-    EXPECT_TRUE(shares[1].empty());                                        // not a compute step
+    EXPECT_TRUE(shares[1].empty());                                      // not a compute step
     EXPECT_EQ(shares[2], (std::vector<double>{1, 1, 1, 1}));
     // on a group of two: only those two hold it all
     s.program[1].group = {0, 2};

@@ -95,7 +95,8 @@ TEST(StreamMerge, EntriesSinceCountRecordsFromTheFirstSent)
     RunResult run;
     run.ranks = 2;
     run.collectives.resize(3);
-    run.spans = {{.rank = 0, .kind = SpanKind::Comm, .beginUs = 0, .endUs = 1, .op = 1, .collective = 0},
+    run.spans = {
+        {.rank = 0, .kind = SpanKind::Comm, .beginUs = 0, .endUs = 1, .op = 1, .collective = 0},
         {.rank = 0, .kind = SpanKind::Comm, .beginUs = 2, .endUs = 3, .op = 1, .iteration = 1, .collective = 2},
         {.rank = 1, .kind = SpanKind::Compute, .beginUs = 3, .endUs = 4, .iteration = 1}};
     run.iterations = {{0, 1}, {2, 4}};

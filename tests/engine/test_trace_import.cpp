@@ -88,8 +88,8 @@ TEST(TraceImport, RoundTripGivesTheSameScenarioAndRun)
     ASSERT_EQ(r.collectives.size(), run.collectives.size());
     for (size_t i = 0; i < r.collectives.size(); ++i) {
         const CollectiveRecord &x = run.collectives[i], &y = r.collectives[i];
-        EXPECT_TRUE(x.op == y.op && x.sequence == y.sequence && x.kind == y.kind && x.bytes == y.bytes && x.group == y.group
-                    && x.arrivalUs == y.arrivalUs && x.startUs == y.startUs && x.endUs == y.endUs
+        EXPECT_TRUE(x.op == y.op && x.sequence == y.sequence && x.kind == y.kind && x.bytes == y.bytes
+                    && x.group == y.group && x.arrivalUs == y.arrivalUs && x.startUs == y.startUs && x.endUs == y.endUs
                     && x.lastArrival == y.lastArrival && x.algorithm == y.algorithm && x.protocol == y.protocol)
             << "collective " << i;
     }
@@ -169,7 +169,8 @@ TEST(TraceImport, ATraceThatDoesNotFitTheScenarioIsRefused)
     const Scenario two = loadExample("lab-two-gpu-all-reduce.shardlab.json");
     auto r = parseChromeTrace(bare, "x.json", &two);
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().message.find("the trace has 4 ranks but the open scenario"), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find("the trace has 4 ranks but the open scenario"), std::string::npos)
+        << r.error().message;
 }
 
 TEST(TraceImport, BadTracesAreNamedByFileAndPath)
@@ -205,7 +206,8 @@ TEST(TraceImport, BadTracesAreNamedByFileAndPath)
     doc["otherData"]["shardlab"]["run"]["collectives"][0]["op"] = 99;
     auto unfit = parseChromeTrace(doc.dump(), "e.json");
     ASSERT_FALSE(unfit.ok());
-    EXPECT_NE(unfit.error().message.find("e.json: collectives[0]: step 99"), std::string::npos) << unfit.error().message;
+    EXPECT_NE(unfit.error().message.find("e.json: collectives[0]: step 99"), std::string::npos)
+        << unfit.error().message;
 
     auto missing = loadChromeTrace("/nonexistent/t.json");
     ASSERT_FALSE(missing.ok());
@@ -218,7 +220,8 @@ TEST(TraceImport, FileKindsAreToldApart)
     EXPECT_EQ(fileKindOf("s.shardlab.json", "{}"), FileKind::Scenario);
     EXPECT_EQ(fileKindOf("t.json", "  {\"displayTimeUnit\":\"ms\",\"otherData\":{\"shardlab\":1}"), FileKind::Trace);
     EXPECT_EQ(fileKindOf("t.json", "{\"traceEvents\": []}"), FileKind::Trace);
-    EXPECT_EQ(fileKindOf("r.json", "{\n \"clock\": \"\",\n \"created_by\": \"x\",\n \"launch\": \"y\""), FileKind::Result);
+    EXPECT_EQ(fileKindOf("r.json", "{\n \"clock\": \"\",\n \"created_by\": \"x\",\n \"launch\": \"y\""),
+              FileKind::Result);
     EXPECT_EQ(fileKindOf("s.json", "{ \"shardlab\": 1, \"name\": \"x\" }"), FileKind::Scenario);
     EXPECT_EQ(fileKindOf("n.json", "{ \"hello\": 1 }"), FileKind::Unknown);
 

@@ -13,8 +13,8 @@
 #include <tuple>
 
 using namespace shardlab;
-using shardlab::test::simulated;
 using shardlab::test::partOf;
+using shardlab::test::simulated;
 
 namespace {
 
@@ -191,10 +191,12 @@ TEST(TraceMerge, RecordsThatDisagreeAreAnError)
     parts[2].run.collectives[0].bytes += 1;
     auto merged = mergeRankParts(parts, exact());
     ASSERT_FALSE(merged.ok());
-    EXPECT_NE(merged.error().message.find("the ranks disagree about collective #0"), std::string::npos) << merged.error().message;
+    EXPECT_NE(merged.error().message.find("the ranks disagree about collective #0"), std::string::npos)
+        << merged.error().message;
     EXPECT_NE(merged.error().message.find("rank 2 recorded"), std::string::npos);
     // Both sides named by their rank (issue 30: it said "one process recorded").
-    EXPECT_NE(merged.error().message.find(": rank 0 recorded all_reduce #0"), std::string::npos) << merged.error().message;
+    EXPECT_NE(merged.error().message.find(": rank 0 recorded all_reduce #0"), std::string::npos)
+        << merged.error().message;
 }
 
 TEST(TraceMerge, AMissingRecordOrRankIsAnError)
@@ -203,8 +205,9 @@ TEST(TraceMerge, AMissingRecordOrRankIsAnError)
     auto parts = split(simulated(s), {0});
     auto lastGone = parts;
     lastGone[3].run.collectives.pop_back();
-    std::erase_if(lastGone[3].run.spans,
-                  [&](const Span& sp) { return sp.collective == static_cast<int>(lastGone[3].run.collectives.size()); });
+    std::erase_if(lastGone[3].run.spans, [&](const Span& sp) {
+        return sp.collective == static_cast<int>(lastGone[3].run.collectives.size());
+    });
     auto merged = mergeRankParts(lastGone, exact());
     ASSERT_FALSE(merged.ok());
     EXPECT_NE(merged.error().message.find("rank 3 has no record of"), std::string::npos) << merged.error().message;

@@ -64,11 +64,13 @@ TEST(Transport, MissingRanksAreNamed)
             rootView = std::move(g);
     });
     ASSERT_FALSE(rootView.ok());
-    EXPECT_NE(rootView.error().message.find("nothing came from ranks 2, 4 (died, hung or stuck elsewhere)"), std::string::npos)
+    EXPECT_NE(rootView.error().message.find("nothing came from ranks 2, 4 (died, hung or stuck elsewhere)"),
+              std::string::npos)
         << rootView.error().message;
     auto b = broadcastBytes(job.transport(3), {}, 0, Tag::Decision, deadlineIn(100), "go/no-go");
     ASSERT_FALSE(b.ok());
-    EXPECT_NE(b.error().message.find("rank 3 waited 0.1 s for the go/no-go from rank 0"), std::string::npos) << b.error().message;
+    EXPECT_NE(b.error().message.find("rank 3 waited 0.1 s for the go/no-go from rank 0"), std::string::npos)
+        << b.error().message;
     EXPECT_FALSE(barrier(job.transport(0), deadlineIn(100)).ok());
 }
 

@@ -32,8 +32,8 @@ TEST(Units, BadSizesNameTheProblem)
     ASSERT_FALSE(unit);
     EXPECT_NE(unit.error().message.find("unknown unit"), std::string::npos);
     EXPECT_FALSE(parseSize("2 EB"));
-    EXPECT_FALSE(parseSize("1e30"));        // absurd
-    EXPECT_FALSE(parseSize("0.5 B"));       // not whole bytes
+    EXPECT_FALSE(parseSize("1e30"));  // absurd
+    EXPECT_FALSE(parseSize("0.5 B")); // not whole bytes
     EXPECT_FALSE(parseSize(""));
     EXPECT_FALSE(parseSize("GB"));
 }
@@ -95,9 +95,9 @@ TEST(Units, PercentagesAreWrittenOneWay)
 {
     EXPECT_EQ(formatPercent(0.026), "2.6%");
     EXPECT_EQ(formatPercent(0.006), "0.6%");
-    EXPECT_EQ(formatPercent(0.0995), "10%");   // 9.95 rounds to 10: no "10.0%"
+    EXPECT_EQ(formatPercent(0.0995), "10%"); // 9.95 rounds to 10: no "10.0%"
     EXPECT_EQ(formatPercent(0.0994), "9.9%");
-    EXPECT_EQ(formatPercent(0.925), "92%");    // printf rounds 92.5 to even
+    EXPECT_EQ(formatPercent(0.925), "92%"); // printf rounds 92.5 to even
     EXPECT_EQ(formatPercent(0.0), "0%");
     EXPECT_EQ(formatPercent(1.0), "100%");
 }
@@ -106,11 +106,12 @@ TEST(Units, PercentagesAreWrittenOneWay)
 TEST(DisplayWidth, CountsColumnsNotBytes)
 {
     EXPECT_EQ(displayWidth("GPU"), 3u);
-    EXPECT_EQ(displayWidth("\xe6\x98\xbe\xe5\x8d\xa1"), 4u);          // 显卡: two wide characters
-    EXPECT_EQ(displayWidth("e\xcc\x81"), 1u);                          // e + combining acute
-    EXPECT_EQ(displayWidth("\xff"), 1u);                               // not UTF-8: one column
+    EXPECT_EQ(displayWidth("\xe6\x98\xbe\xe5\x8d\xa1"), 4u); // 显卡: two wide characters
+    EXPECT_EQ(displayWidth("e\xcc\x81"), 1u);                // e + combining acute
+    EXPECT_EQ(displayWidth("\xff"), 1u);                     // not UTF-8: one column
     EXPECT_EQ(fitToWidth("ab", 4), "ab  ");
-    EXPECT_EQ(fitToWidth("\xe6\x98\xbe\xe5\x8d\xa1\xe5\x90\x8d", 5), "\xe6\x98\xbe\xe5\x8d\xa1 "); // cut at a whole character
+    EXPECT_EQ(fitToWidth("\xe6\x98\xbe\xe5\x8d\xa1\xe5\x90\x8d", 5),
+              "\xe6\x98\xbe\xe5\x8d\xa1 "); // cut at a whole character
     EXPECT_EQ(displayWidth(fitToWidth("\xe6\x98\xbe\xe5\x8d\xa1\xe5\x90\x8d", 5)), 5u);
 }
 

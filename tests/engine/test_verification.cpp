@@ -20,7 +20,7 @@ TEST(Verification, EveryCollectiveMatchesItsClosedForm)
 {
     const std::vector<int> group = {0, 1, 2, 3};
     for (OpKind kind : {OpKind::AllReduce, OpKind::Reduce, OpKind::Broadcast, OpKind::AllGather, OpKind::AllGatherV,
-             OpKind::ReduceScatter, OpKind::ReduceScatterAllGather, OpKind::SendRecv}) {
+                        OpKind::ReduceScatter, OpKind::ReduceScatterAllGather, OpKind::SendRecv}) {
         auto v = verifyCollective(kind, group, 64, 1, 2);
         ASSERT_TRUE(v.ok()) << opName(kind) << ": " << v.error().message;
         ASSERT_EQ(v->size(), 4u);

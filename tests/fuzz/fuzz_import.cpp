@@ -46,10 +46,7 @@ void checkError(const Error& e, const std::string& origin)
     check(e.message.find(origin) != std::string::npos);
 }
 
-bool finite(double x)
-{
-    return std::isfinite(x);
-}
+bool finite(double x) { return std::isfinite(x); }
 
 // A run a job builder made: every rank, span and collective member in range, times in order.
 void checkRun(const RunResult& run)
@@ -232,20 +229,11 @@ void sniffed(std::string_view text, const std::string& name, int depth)
         return;
     }
     switch (sniffImportFormat(name, text.substr(0, 64 * 1024))) {
-    case ImportFormat::Kineto:
-        kineto(text, name + ".json");
-        break;
-    case ImportFormat::FlightRecorder:
-        flightRecorder(text, name + ".pkl");
-        break;
-    case ImportFormat::NcclInspector:
-        inspector(text, name + ".log");
-        break;
-    case ImportFormat::NcclTests:
-        ncclTests(text, name + ".json");
-        break;
-    default:
-        break;
+    case ImportFormat::Kineto: kineto(text, name + ".json"); break;
+    case ImportFormat::FlightRecorder: flightRecorder(text, name + ".pkl"); break;
+    case ImportFormat::NcclInspector: inspector(text, name + ".log"); break;
+    case ImportFormat::NcclTests: ncclTests(text, name + ".json"); break;
+    default: break;
     }
 }
 
@@ -262,27 +250,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         check(!importFormatName(f).empty() && !importFormatMessageId(f).empty());
     }
     switch (data[0]) {
-    case 'k':
-        kineto(rest, "fuzz_rank0.json");
-        break;
-    case 'f':
-        flightRecorder(rest, "fuzz_rank0.json");
-        break;
-    case 'p':
-        pickle(rest, "fuzz.pkl");
-        break;
-    case 'n':
-        ncclTests(rest, "fuzz_perf.json");
-        break;
-    case 'i':
-        inspector(rest, "fuzz_rank0.log");
-        break;
-    case 'z':
-        gunzip(rest, "fuzz.json.gz", 0);
-        break;
-    default:
-        sniffed(rest, "fuzz_rank0", 0);
-        break;
+    case 'k': kineto(rest, "fuzz_rank0.json"); break;
+    case 'f': flightRecorder(rest, "fuzz_rank0.json"); break;
+    case 'p': pickle(rest, "fuzz.pkl"); break;
+    case 'n': ncclTests(rest, "fuzz_perf.json"); break;
+    case 'i': inspector(rest, "fuzz_rank0.log"); break;
+    case 'z': gunzip(rest, "fuzz.json.gz", 0); break;
+    default: sniffed(rest, "fuzz_rank0", 0); break;
     }
     return 0;
 }

@@ -79,13 +79,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size > 0) {
         std::istringstream in(text);
         const std::uintmax_t cap = static_cast<std::uintmax_t>(data[0]) * 4;
-        const auto read = shardlab::readCapped(in, "<standard input>", shardlab::Message("error.file_kind.suffix").with("suffix", ".shardlab.json"), cap);
+        const auto read = shardlab::readCapped(
+            in, "<standard input>", shardlab::Message("error.file_kind.suffix").with("suffix", ".shardlab.json"), cap);
         if (read.ok() != (size <= cap) || (read.ok() && *read != text))
             __builtin_trap();
     }
     // A name never reaches a CSV file as a formula (=, @, tab, carriage return; + and - unless a number).
     if (const std::string field = shardlab::csvField(text);
-        !text.empty() && std::string_view("=@\t\r").find(text[0]) != std::string_view::npos && field.rfind("\"'", 0) != 0)
+        !text.empty() && std::string_view("=@\t\r").find(text[0]) != std::string_view::npos
+        && field.rfind("\"'", 0) != 0)
         __builtin_trap();
     if (size < 64) {
         (void)shardlab::parseSize(text);

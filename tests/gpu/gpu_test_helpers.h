@@ -45,10 +45,11 @@ inline Scenario nvSwitchScenario(int n, Bytes gradBytes, const std::string& name
 } // namespace shardlab::test
 
 // Skips a GoogleTest test that needs n GPUs, saying how many there are or why there are none.
-#define REQUIRE_GPUS(n)                                                                                               \
-    do {                                                                                                              \
-        if (shardlab::test::liveGpuCount() < (n)) {                                                                   \
-            auto d = shardlab::liveDevices();                                                                         \
-            GTEST_SKIP() << "needs " << (n) << " GPU(s); " << (d ? std::to_string(d->size()) + " here" : d.error().message); \
-        }                                                                                                             \
+#define REQUIRE_GPUS(n)                                                                                                \
+    do {                                                                                                               \
+        if (shardlab::test::liveGpuCount() < (n)) {                                                                    \
+            auto d = shardlab::liveDevices();                                                                          \
+            GTEST_SKIP() << "needs " << (n) << " GPU(s); "                                                             \
+                         << (d ? std::to_string(d->size()) + " here" : d.error().message);                             \
+        }                                                                                                              \
     } while (0)

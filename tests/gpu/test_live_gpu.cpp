@@ -19,8 +19,6 @@ using namespace shardlab;
 
 namespace {
 
-
-
 // n ranks of the scenario's H200-like GPUs on one NVSwitch: "data" split evenly, "grads" replicated.
 Scenario scenario(int n, double computeMsPerRank, Bytes gradBytes)
 {
@@ -40,9 +38,14 @@ Scenario scenario(int n, double computeMsPerRank, Bytes gradBytes)
     return s;
 }
 
-const std::vector<OpKind> kAllCollectives = {OpKind::AllReduce,     OpKind::Reduce,        OpKind::Broadcast,
-                                             OpKind::AllGather,     OpKind::AllGatherV,    OpKind::ReduceScatter,
-                                             OpKind::ReduceScatterAllGather, OpKind::SendRecv};
+const std::vector<OpKind> kAllCollectives = {OpKind::AllReduce,
+                                             OpKind::Reduce,
+                                             OpKind::Broadcast,
+                                             OpKind::AllGather,
+                                             OpKind::AllGatherV,
+                                             OpKind::ReduceScatter,
+                                             OpKind::ReduceScatterAllGather,
+                                             OpKind::SendRecv};
 
 std::vector<int> rankCounts()
 {
@@ -129,8 +132,8 @@ TEST(LiveGpu, OverlappedBucketsComputeWhatWasAskedInEveryIteration)
     for (const Span& sp : run->spans)
         if (sp.kind == SpanKind::Compute) {
             ++phases;
-            EXPECT_NEAR(sp.durationUs(), askedUs, 0.03 * askedUs) << "iteration " << sp.iteration + 1 << ", bucket "
-                                                                   << sp.bucket + 1;
+            EXPECT_NEAR(sp.durationUs(), askedUs, 0.03 * askedUs)
+                << "iteration " << sp.iteration + 1 << ", bucket " << sp.bucket + 1;
         }
     EXPECT_EQ(phases, 8 * 4);
     auto sim = simulate(*s, {});
@@ -356,14 +359,15 @@ TEST(LiveGpu, CommandLine)
     EXPECT_EQ(status, 0) << err.str();
     EXPECT_NE(out.str().find("\"mode\": \"live\""), std::string::npos) << out.str();
     std::ostringstream out2, err2;
-    status = shardlab::cli::runCli({"bench", "--collective", "all_gather", "--gpus", std::to_string(n), "--sizes", "1K:1M:32"},
-                                   out2, err2);
+    status = shardlab::cli::runCli(
+        {"bench", "--collective", "all_gather", "--gpus", std::to_string(n), "--sizes", "1K:1M:32"}, out2, err2);
     EXPECT_EQ(status, 0) << err2.str();
     EXPECT_NE(out2.str().find("#wrong"), std::string::npos);
     std::ostringstream out3, err3;
     EXPECT_EQ(shardlab::cli::runCli({"topo"}, out3, err3), 0) << err3.str();
     EXPECT_NE(out3.str().find("Detected by CUDA"), std::string::npos);
     std::ostringstream out4, err4;
-    EXPECT_EQ(shardlab::cli::runCli({"bench", "--collective", "all_reduce", "--gpus", std::to_string(n + 1)}, out4, err4), 2);
+    EXPECT_EQ(
+        shardlab::cli::runCli({"bench", "--collective", "all_reduce", "--gpus", std::to_string(n + 1)}, out4, err4), 2);
     std::filesystem::remove(file);
 }

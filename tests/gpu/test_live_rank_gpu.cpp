@@ -22,8 +22,6 @@ using namespace shardlab;
 
 namespace {
 
-
-
 // n ranks on one NVSwitch; rank n-1 computes 2.5x as long; a bucketed overlapped all-reduce (the
 // communication stream) and a plain one (the compute stream); with 3+ ranks a sub-group too.
 Scenario jobScenario(int n, int iterations)
@@ -94,7 +92,8 @@ TEST(LiveRankGpu, EachRankInItsOwnThreadMatchesTheSingleProcessRun)
     ASSERT_TRUE(single.ok()) << single.error().message;
     const auto out = runAsJob(s, 10000);
     for (int r = 0; r < s.ranks(); ++r)
-        EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 0) << "rank " << r << ": " << out[static_cast<size_t>(r)].message;
+        EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 0)
+            << "rank " << r << ": " << out[static_cast<size_t>(r)].message;
     ASSERT_TRUE(out[0].run.has_value()) << out[0].message;
     const RunResult& merged = *out[0].run;
     EXPECT_EQ(merged.mode, RunMode::Live);

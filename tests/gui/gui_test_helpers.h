@@ -33,7 +33,7 @@ inline Scenario fourCardsOneItem(Bytes size = 24'000'000'000ULL)
     Scenario s;
     s.name = "test";
     s.topology = *preset("teaching-4x16gb-pcie");
-    s.workload.items.push_back({"model", ItemKind::Parameters, size, {Shard {0, size, {}}}});
+    s.workload.items.push_back({"model", ItemKind::Parameters, size, {Shard{0, size, {}}}});
     return s;
 }
 
@@ -63,8 +63,8 @@ public:
 // Drops `mime` on the view at the centre of `card`, as a drag from another widget would: enter,
 // move, drop. Returns whether the drop was accepted. The view takes a copy of nothing: `mime` must
 // live until the call returns.
-inline bool dropOnCard(
-    TopologyView* view, GpuCardItem* card, QMimeData* mime, Qt::KeyboardModifiers modifiers = Qt::NoModifier)
+inline bool dropOnCard(TopologyView* view, GpuCardItem* card, QMimeData* mime,
+                       Qt::KeyboardModifiers modifiers = Qt::NoModifier)
 {
     const QPoint at = view->mapFromScene(card->sceneBoundingRect().center());
     const Qt::DropActions actions = Qt::MoveAction | Qt::CopyAction;

@@ -7,28 +7,28 @@
 #include <QApplication>
 #include <QtTest>
 
-#define SHARDLAB_GUI_TEST_RUN(TestObject)                                                                  \
-    TestObject tc;                                                                                         \
+#define SHARDLAB_GUI_TEST_RUN(TestObject)                                                                              \
+    TestObject tc;                                                                                                     \
     return QTest::qExec(&tc, argc, argv);
 
 // QTEST_MAIN: a QApplication (96 dpi, as QtTest sets it)
-#define SHARDLAB_GUI_TEST_MAIN(file, TestObject)                                                          \
-    int shardlabGuiTest_##file(int argc, char** argv)                                                      \
-    {                                                                                                      \
-        QApplication app(argc, argv);                                                                      \
-        app.setAttribute(Qt::AA_Use96Dpi, true);                                                           \
-        SHARDLAB_GUI_TEST_RUN(TestObject)                                                                  \
+#define SHARDLAB_GUI_TEST_MAIN(file, TestObject)                                                                       \
+    int shardlabGuiTest_##file(int argc, char** argv)                                                                  \
+    {                                                                                                                  \
+        QApplication app(argc, argv);                                                                                  \
+        app.setAttribute(Qt::AA_Use96Dpi, true);                                                                       \
+        SHARDLAB_GUI_TEST_RUN(TestObject)                                                                              \
     }
 
 // QTEST_GUILESS_MAIN: a QCoreApplication
-#define SHARDLAB_GUI_TEST_GUILESS_MAIN(file, TestObject)                                                  \
-    int shardlabGuiTest_##file(int argc, char** argv)                                                      \
-    {                                                                                                      \
-        QCoreApplication app(argc, argv);                                                                  \
-        app.setAttribute(Qt::AA_Use96Dpi, true);                                                           \
-        SHARDLAB_GUI_TEST_RUN(TestObject)                                                                  \
+#define SHARDLAB_GUI_TEST_GUILESS_MAIN(file, TestObject)                                                               \
+    int shardlabGuiTest_##file(int argc, char** argv)                                                                  \
+    {                                                                                                                  \
+        QCoreApplication app(argc, argv);                                                                              \
+        app.setAttribute(Qt::AA_Use96Dpi, true);                                                                       \
+        SHARDLAB_GUI_TEST_RUN(TestObject)                                                                              \
     }
 
 // QTEST_APPLESS_MAIN: no application object
-#define SHARDLAB_GUI_TEST_APPLESS_MAIN(file, TestObject)                                                  \
+#define SHARDLAB_GUI_TEST_APPLESS_MAIN(file, TestObject)                                                               \
     int shardlabGuiTest_##file(int argc, char** argv) { SHARDLAB_GUI_TEST_RUN(TestObject) }

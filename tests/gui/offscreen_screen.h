@@ -15,8 +15,8 @@ namespace shardlab::gui::test {
 // folder, named for the size; the platform reads it once, at start.
 inline void useOffscreenScreen(QSize size)
 {
-    const QString path = QDir::temp().filePath(
-        QStringLiteral("shardlab-offscreen-%1x%2.json").arg(size.width()).arg(size.height()));
+    const QString path =
+        QDir::temp().filePath(QStringLiteral("shardlab-offscreen-%1x%2.json").arg(size.width()).arg(size.height()));
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
         qFatal("cannot write %s", qPrintable(path));

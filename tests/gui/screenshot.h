@@ -18,7 +18,7 @@ inline void saveScreen(QWidget* w, const QString& name)
 }
 
 // The minimum width of each of `w`'s pages (what makes a window too wide), "1: 1035, 2: 980".
-template<class Window>
+template <class Window>
 QString pageWidths(Window& w)
 {
     QStringList out;

@@ -100,11 +100,13 @@ public:
         t.host = user() + QStringLiteral("@127.0.0.1");
         t.port = port > 0 ? port : m_port;
         t.command = command;
-        t.sshOptions = {QStringLiteral("-F"), QStringLiteral("/dev/null"), QStringLiteral("-i"),
-                        path(wrongKey ? "wrong_key" : "user_key"), QStringLiteral("-o"), QStringLiteral("IdentitiesOnly=yes"),
-                        QStringLiteral("-o"), QStringLiteral("IdentityAgent=none"), QStringLiteral("-o"),
-                        QStringLiteral("StrictHostKeyChecking=no"), QStringLiteral("-o"),
-                        QStringLiteral("UserKnownHostsFile=/dev/null"), QStringLiteral("-o"), QStringLiteral("LogLevel=ERROR")};
+        t.sshOptions = {QStringLiteral("-F"), QStringLiteral("/dev/null"),
+                        QStringLiteral("-i"), path(wrongKey ? "wrong_key" : "user_key"),
+                        QStringLiteral("-o"), QStringLiteral("IdentitiesOnly=yes"),
+                        QStringLiteral("-o"), QStringLiteral("IdentityAgent=none"),
+                        QStringLiteral("-o"), QStringLiteral("StrictHostKeyChecking=no"),
+                        QStringLiteral("-o"), QStringLiteral("UserKnownHostsFile=/dev/null"),
+                        QStringLiteral("-o"), QStringLiteral("LogLevel=ERROR")};
         return t;
     }
 

@@ -204,15 +204,16 @@ private slots:
                      qPrintable(QStringLiteral("no tooltip: ") + a->text()));
             for (const QKeySequence& k : a->shortcuts()) {
                 const QString key = k.toString(QKeySequence::PortableText);
-                QVERIFY2(!owner.contains(key), qPrintable(key + QStringLiteral(": ") + owner.value(key) + QStringLiteral(" and ") + a->text()));
+                QVERIFY2(!owner.contains(key), qPrintable(key + QStringLiteral(": ") + owner.value(key)
+                                                          + QStringLiteral(" and ") + a->text()));
                 owner.insert(key, a->text());
                 ++withKeys;
             }
         }
         QVERIFY(withKeys >= 25);
-        for (const char* name : {"run.run", "run.cancel", "run.simulate", "run.live", "export.png", "export.svg", "export.pdf",
-                                 "export.copy", "export.all", "export.csv", "export.trace", "report.lab", "view.presenter",
-                                 "help.shortcuts", "run.sandbox"})
+        for (const char* name : {"run.run", "run.cancel", "run.simulate", "run.live", "export.png", "export.svg",
+                                 "export.pdf", "export.copy", "export.all", "export.csv", "export.trace", "report.lab",
+                                 "view.presenter", "help.shortcuts", "run.sandbox"})
             QVERIFY2(w.action(QString::fromLatin1(name)), name);
         QCOMPARE(w.action(QStringLiteral("view.presenter"))->shortcut(), QKeySequence(Qt::Key_F11));
         QVERIFY(w.mainToolBar()->actions().contains(w.action(QStringLiteral("view.presenter"))));

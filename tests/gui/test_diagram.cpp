@@ -38,8 +38,8 @@ std::vector<std::pair<QString, Topology>> machines()
 // A scene on a scenario that has only a machine.
 struct SceneOn {
     Document doc;
-    LiveFeedback feedback {&doc};
-    TopologyScene scene {&doc, &feedback};
+    LiveFeedback feedback{&doc};
+    TopologyScene scene{&doc, &feedback};
     explicit SceneOn(const Topology& t)
     {
         Scenario s;
@@ -65,9 +65,9 @@ private slots:
                 QVERIFY2(lay.bounds.contains(ra), qPrintable(name));
                 for (int b = a + 1; b < t.vertexCount(); ++b)
                     QVERIFY2(!ra.intersects(lay.vertices[size_t(b)].rect),
-                        qPrintable(QStringLiteral("%1: %2 overlaps %3")
-                                       .arg(name, QString::fromStdString(t.vertexId(a)),
-                                           QString::fromStdString(t.vertexId(b)))));
+                             qPrintable(QStringLiteral("%1: %2 overlaps %3")
+                                            .arg(name, QString::fromStdString(t.vertexId(a)),
+                                                 QString::fromStdString(t.vertexId(b)))));
                 // everything of a node sits inside its frame
                 if (t.nodeOf(a) >= 0)
                     for (const NodeFrame& f : lay.nodes)
@@ -107,7 +107,7 @@ private slots:
                 const QRectF r = link->labelRect();
                 for (int v = 0; v < t.vertexCount(); ++v)
                     QVERIFY2(!r.intersects(scene.topologyLayout().vertices[size_t(v)].rect),
-                        qPrintable(name + link->label()));
+                             qPrintable(name + link->label()));
                 for (const QRectF& o : shown)
                     QVERIFY2(!r.intersects(o), qPrintable(name + link->label()));
                 shown.push_back(r);
@@ -205,7 +205,7 @@ private slots:
         QCOMPARE(busy->trafficColour(), QColor(0xd5, 0x00, 0x00));
         QVERIFY(!light->traffic().forward);
         // an empty frame clears everything
-        scene.setActivity(ActivitySnapshot {});
+        scene.setActivity(ActivitySnapshot{});
         QCOMPARE(scene.waitArrowCount(), 0);
         QVERIFY(!busy->hasTraffic());
         QVERIFY(!scene.card(0)->showsActivity());
@@ -227,7 +227,8 @@ private slots:
                 SceneOn on(s.topology);
                 ActivitySnapshot frame;
                 frame.timeUs = 1;
-                frame.ranks = {ActivityState::Communicate, ActivityState::Compute, ActivityState::Wait, ActivityState::Paging};
+                frame.ranks = {ActivityState::Communicate, ActivityState::Compute, ActivityState::Wait,
+                               ActivityState::Paging};
                 frame.waitingFor = {-1, -1, 1, -1};
                 frame.links.resize(s.topology.links.size());
                 on.scene.setActivity(frame);
@@ -263,7 +264,7 @@ private slots:
         frame.links.resize(machine.links.size());
         scene.setActivity(frame);
         QCOMPARE(scene.waitArrowCount(), 0);
-        QCOMPARE(scene.waitBadges(), QStringList {QStringLiteral("63 ranks wait for GPU 5")});
+        QCOMPARE(scene.waitBadges(), QStringList{QStringLiteral("63 ranks wait for GPU 5")});
         QCOMPARE(scene.card(9)->activityText(), QStringLiteral("waits for GPU 5"));
         // two ranks waited for: a badge each
         frame.waitingFor[40] = 41;
@@ -271,7 +272,7 @@ private slots:
         frame.ranks[41] = ActivityState::Communicate;
         scene.setActivity(frame);
         QCOMPARE(scene.waitBadges(),
-            (QStringList {QStringLiteral("61 ranks wait for GPU 5"), QStringLiteral("1 rank waits for GPU 41")}));
+                 (QStringList{QStringLiteral("61 ranks wait for GPU 5"), QStringLiteral("1 rank waits for GPU 41")}));
         // up to kMaxWaitArrows waiting ranks keep their arrows
         for (int r = 0; r < 64; ++r)
             if (r >= TopologyScene::kMaxWaitArrows)
@@ -284,7 +285,7 @@ private slots:
         scene.setActivity(frame);
         QCOMPARE(scene.waitBadges().first(), QString::fromUtf8("61 个 Rank 在等 GPU 5"));
         i18n::installTranslations(QCoreApplication::instance(), i18n::kEnglish, false);
-        scene.setActivity(ActivitySnapshot {});
+        scene.setActivity(ActivitySnapshot{});
         QVERIFY(scene.waitBadges().isEmpty());
     }
 };

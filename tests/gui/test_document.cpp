@@ -24,19 +24,19 @@ private slots:
     {
         Document doc;
         doc.reset(test::loadExample("default.shardlab.json"), QStringLiteral("/tmp/x.shardlab.json"));
-        std::vector<Scenario> states {doc.scenario()};
+        std::vector<Scenario> states{doc.scenario()};
         auto step = [&](const Status& st) {
             QVERIFY2(st.ok(), st.ok() ? "" : st.error().message.c_str());
             states.push_back(doc.scenario());
         };
-        step(Edits::dropShards(doc, {ShardRef {4, 1, 1}}, 0, false)); // move a batch shard from GPU 1 to 0
-        step(Edits::dropShards(doc, {ShardRef {0, 0, -1}}, 2, false)); // parameters to GPU 2 alone
+        step(Edits::dropShards(doc, {ShardRef{4, 1, 1}}, 0, false));     // move a batch shard from GPU 1 to 0
+        step(Edits::dropShards(doc, {ShardRef{0, 0, -1}}, 2, false));    // parameters to GPU 2 alone
         step(Edits::splitItem(doc, 3, evenShards(6'000'000'000ULL, 8))); // activations into 8
         step(Edits::setGpuMemory(doc, 1, 32'000'000'000ULL));
         step(Edits::addGpuLike(doc, 3));
         step(Edits::removeGpu(doc, 0));
         step(Edits::moveOp(doc, 0, 2));
-        step(Edits::placeByStrategy(doc, Strategy::Zero3).ok() ? Status {} : Status(badInput("strategy")));
+        step(Edits::placeByStrategy(doc, Strategy::Zero3).ok() ? Status{} : Status(badInput("strategy")));
         QCOMPARE(doc.undoStack()->count(), 8);
         for (size_t i = 1; i < states.size(); ++i)
             QVERIFY(!(states[i] == states[i - 1])); // each step changed something
@@ -54,13 +54,13 @@ private slots:
     {
         Document doc;
         doc.reset(test::fourCardsOneItem(), QString());
-        QVERIFY(Edits::dropShards(doc, {ShardRef {0, 0, -1}}, 1, false).ok());
+        QVERIFY(Edits::dropShards(doc, {ShardRef{0, 0, -1}}, 1, false).ok());
         QCOMPARE(doc.undoStack()->count(), 1);
         // the same drop again changes nothing
-        QVERIFY(Edits::dropShards(doc, {ShardRef {0, 0, -1}}, 1, false).ok());
+        QVERIFY(Edits::dropShards(doc, {ShardRef{0, 0, -1}}, 1, false).ok());
         QCOMPARE(doc.undoStack()->count(), 1);
         // moving a shard onto the GPU it came from changes nothing either
-        QVERIFY(Edits::dropShards(doc, {ShardRef {0, 0, 1}}, 1, false).ok());
+        QVERIFY(Edits::dropShards(doc, {ShardRef{0, 0, 1}}, 1, false).ok());
         QCOMPARE(doc.undoStack()->count(), 1);
     }
 
@@ -74,7 +74,7 @@ private slots:
         QVERIFY(QString::fromStdString(st.error().message).contains(QStringLiteral("memory")));
         QVERIFY(doc.scenario() == before);
         QCOMPARE(doc.undoStack()->count(), 0);
-        QVERIFY(!Edits::dropShards(doc, {ShardRef {0, 0, -1}}, 9, false).ok());
+        QVERIFY(!Edits::dropShards(doc, {ShardRef{0, 0, -1}}, 9, false).ok());
         QVERIFY(!Edits::removeGpu(doc, 7).ok());
         QVERIFY(!Edits::renameItem(doc, 0, QString()).ok());
         QVERIFY(doc.scenario() == before);
@@ -102,7 +102,7 @@ private slots:
         QSignalSpy modified(&doc, &Document::modifiedChanged);
         doc.reset(test::fourCardsOneItem(), QStringLiteral("/tmp/a.shardlab.json"));
         QVERIFY(!doc.isModified());
-        QVERIFY(Edits::dropShards(doc, {ShardRef {0, 0, -1}}, 1, false).ok());
+        QVERIFY(Edits::dropShards(doc, {ShardRef{0, 0, -1}}, 1, false).ok());
         QVERIFY(doc.isModified());
         doc.undoStack()->undo();
         QVERIFY(!doc.isModified());
@@ -127,11 +127,11 @@ private slots:
         doc.reset(test::loadExample("capacity-replicate-24gb.shardlab.json"), QString());
         auto outcome = Edits::placeByStrategy(doc, Strategy::Zero2);
         QVERIFY(outcome.ok());
-        QCOMPARE(outcome->replicated, (std::vector<std::string> {"parameters"}));
-        QCOMPARE(outcome->split, (std::vector<std::string> {"gradients", "optimizer state"}));
+        QCOMPARE(outcome->replicated, (std::vector<std::string>{"parameters"}));
+        QCOMPARE(outcome->split, (std::vector<std::string>{"gradients", "optimizer state"}));
         QCOMPARE(doc.scenario().strategy, std::string("zero2"));
         // a manual move afterwards makes the placement the user's
-        QVERIFY(Edits::dropShards(doc, {ShardRef {1, 0, 0}}, 1, false).ok());
+        QVERIFY(Edits::dropShards(doc, {ShardRef{1, 0, 0}}, 1, false).ok());
         QVERIFY(doc.scenario().strategy.empty());
     }
 

@@ -65,14 +65,14 @@ private slots:
         QCOMPARE(scene()->card(2)->gaugeState(), GpuCardItem::GaugeState::Empty);
         auto mime = fromShardList({0});
         QVERIFY(dropOnCard(2, mime.get()));
-        QCOMPARE(m_doc->scenario().workload.items[0].shards[0].owners, std::vector<int> {2});
+        QCOMPARE(m_doc->scenario().workload.items[0].shards[0].owners, std::vector<int>{2});
         QCOMPARE(scene()->card(2)->gaugeState(), GpuCardItem::GaugeState::Fits);
         QCOMPARE(scene()->card(2)->gaugeText(), QStringLiteral("8 GB / 16 GB"));
         QCOMPARE(scene()->card(2)->tiles().size(), size_t(1));
         QCOMPARE(m_doc->undoStack()->count(), 1);
         // from the panel, a plain drop on another GPU moves it there alone
         QVERIFY(dropOnCard(3, mime.get()));
-        QCOMPARE(m_doc->scenario().workload.items[0].shards[0].owners, std::vector<int> {3});
+        QCOMPARE(m_doc->scenario().workload.items[0].shards[0].owners, std::vector<int>{3});
         QCOMPARE(scene()->card(2)->gaugeState(), GpuCardItem::GaugeState::Empty);
         QVERIFY(scene()->card(2)->tiles().empty());
     }
@@ -80,18 +80,18 @@ private slots:
     void draggingATileBetweenGpusMovesItAndCtrlReplicates()
     {
         open(test::fourCardsOneItem(8'000'000'000ULL));
-        QVERIFY(Edits::dropShards(*m_doc, {ShardRef {0, 0, -1}}, 0, false).ok());
+        QVERIFY(Edits::dropShards(*m_doc, {ShardRef{0, 0, -1}}, 0, false).ok());
         // the tile on GPU 0's card, picked up and dropped on GPU 1
         QList<ShardTileItem*> tiles = scene()->card(0)->tileItems();
         QCOMPARE(tiles.size(), 1);
         std::unique_ptr<QMimeData> mime(
-            shardMimeData({ShardRef {tiles[0]->info().item, tiles[0]->info().shard, tiles[0]->rank()}}));
+            shardMimeData({ShardRef{tiles[0]->info().item, tiles[0]->info().shard, tiles[0]->rank()}}));
         QVERIFY(dropOnCard(1, mime.get()));
-        QCOMPARE(m_doc->scenario().workload.items[0].shards[0].owners, std::vector<int> {1});
+        QCOMPARE(m_doc->scenario().workload.items[0].shards[0].owners, std::vector<int>{1});
         // Ctrl-drag from GPU 1 onto GPU 3 replicates
-        std::unique_ptr<QMimeData> again(shardMimeData({ShardRef {0, 0, 1}}));
+        std::unique_ptr<QMimeData> again(shardMimeData({ShardRef{0, 0, 1}}));
         QVERIFY(dropOnCard(3, again.get(), Qt::ControlModifier));
-        QCOMPARE(m_doc->scenario().workload.items[0].shards[0].owners, (std::vector<int> {1, 3}));
+        QCOMPARE(m_doc->scenario().workload.items[0].shards[0].owners, (std::vector<int>{1, 3}));
     }
 
     void replicatingTwentyFourGigabytesOnFourSixteenGigabyteCardsTurnsEveryGaugeRed()
@@ -100,7 +100,7 @@ private slots:
         auto mime = fromShardList({0});
         for (int r = 0; r < 4; ++r)
             QVERIFY(dropOnCard(r, mime.get(), Qt::ControlModifier));
-        QCOMPARE(m_doc->scenario().workload.items[0].shards[0].owners, (std::vector<int> {0, 1, 2, 3}));
+        QCOMPARE(m_doc->scenario().workload.items[0].shards[0].owners, (std::vector<int>{0, 1, 2, 3}));
         for (int r = 0; r < 4; ++r) {
             GpuCardItem* card = scene()->card(r);
             QCOMPARE(card->gaugeState(), GpuCardItem::GaugeState::Overflow);
@@ -146,7 +146,7 @@ private slots:
                 last = t;
         QVERIFY(last);
         QCOMPARE(last->info().shard, 6);
-        std::unique_ptr<QMimeData> mime(shardMimeData({ShardRef {0, 6, 0}}));
+        std::unique_ptr<QMimeData> mime(shardMimeData({ShardRef{0, 6, 0}}));
         QVERIFY(dropOnCard(1, mime.get()));
         QCOMPARE(m_doc->scenario().workload.items[0].ownedBy(0), 12'000'000'000ULL);
         QCOMPARE(m_doc->scenario().workload.items[0].ownedBy(1), 12'000'000'000ULL);
@@ -174,8 +174,8 @@ private slots:
         QVERIFY(tiles.size() >= 3);
         // real mouse clicks on the view: a click, then Ctrl-clicks add to the selection
         auto click = [&](ShardTileItem* t, Qt::KeyboardModifiers mods) {
-            QTest::mouseClick(
-                view()->viewport(), Qt::LeftButton, mods, view()->mapFromScene(t->sceneBoundingRect().center()));
+            QTest::mouseClick(view()->viewport(), Qt::LeftButton, mods,
+                              view()->mapFromScene(t->sceneBoundingRect().center()));
         };
         click(tiles[0], Qt::NoModifier);
         click(tiles[1], Qt::ControlModifier);

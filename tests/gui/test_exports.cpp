@@ -47,7 +47,8 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QTemporaryDir dir;
         for (FigureFormat format : {FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf}) {
-            const QString path = QDir(dir.path()).filePath(QStringLiteral("topology.") + FigureExporter::suffix(format));
+            const QString path =
+                QDir(dir.path()).filePath(QStringLiteral("topology.") + FigureExporter::suffix(format));
             FigureExportOptions options;
             options.format = format;
             QVERIFY(FigureExporter::exportView(w.editorPage()->view(), path, options).ok());
@@ -94,7 +95,8 @@ private slots:
         ExportActions* ex = w.exports();
         QCOMPARE(ex->currentFigure(), w.editorPage()->view());
         QCOMPARE(ex->figureName(w.editorPage()->view()), QStringLiteral("Editor - Topology"));
-        QVERIFY(ex->writeTrace(QStringLiteral("/nonexistent/x.json")).error().message.find("no run yet") != std::string::npos);
+        QVERIFY(ex->writeTrace(QStringLiteral("/nonexistent/x.json")).error().message.find("no run yet")
+                != std::string::npos);
 
         w.document()->reset(test::loadExample("straggler-12-6-4-2.shardlab.json"), QString());
         QSignalSpy done(w.runPage(), &RunPage::outcomeAvailable);
@@ -111,9 +113,9 @@ private slots:
             names << nv.name;
             QVERIFY2(nv.view->width() > 150 && nv.view->height() > 100, qPrintable(nv.name));
         }
-        for (const QString& expected : {QStringLiteral("Editor - Topology"), QStringLiteral("Run - Timeline"),
-                                        QStringLiteral("Run - Topology"), QStringLiteral("Analysis - Scaling - plot 1"),
-                                        QStringLiteral("Analysis - Diagnosis")})
+        for (const QString& expected :
+             {QStringLiteral("Editor - Topology"), QStringLiteral("Run - Timeline"), QStringLiteral("Run - Topology"),
+              QStringLiteral("Analysis - Scaling - plot 1"), QStringLiteral("Analysis - Diagnosis")})
             QVERIFY2(names.contains(expected), qPrintable(names.join(QStringLiteral(", "))));
         QCOMPARE(w.pages()->currentWidget(), w.runPage()); // the pages shown are put back
         QTemporaryDir dir;
@@ -127,8 +129,9 @@ private slots:
         QStringList bases;
         for (const QString& f : *tables)
             bases << QFileInfo(f).completeBaseName();
-        for (const QString& expected : {QStringLiteral("run-ranks"), QStringLiteral("run-collectives"), QStringLiteral("run-spans"),
-                                        QStringLiteral("run-summary-ranktable"), QStringLiteral("analysis-scaling-scaling")})
+        for (const QString& expected :
+             {QStringLiteral("run-ranks"), QStringLiteral("run-collectives"), QStringLiteral("run-spans"),
+              QStringLiteral("run-summary-ranktable"), QStringLiteral("analysis-scaling-scaling")})
             QVERIFY2(bases.contains(expected), qPrintable(bases.join(QStringLiteral(", "))));
         QFile ranks(dir.filePath(QStringLiteral("tables/run-ranks.csv")));
         QVERIFY(ranks.open(QIODevice::ReadOnly));

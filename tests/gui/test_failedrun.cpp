@@ -29,9 +29,10 @@ RemoteTarget failingTarget(bool readsScenario)
     RemoteTarget here;
     here.host = QStringLiteral("this machine");
     here.onThisMachine = true;
-    here.command = QStringLiteral("echo 'starting' >&2; echo 'error: the program ./allreduce does not exist on this "
-                                  "machine, and neither does anything else that this very long message goes on to name' >&2; "
-                                  "exit 3");
+    here.command =
+        QStringLiteral("echo 'starting' >&2; echo 'error: the program ./allreduce does not exist on this "
+                       "machine, and neither does anything else that this very long message goes on to name' >&2; "
+                       "exit 3");
     if (readsScenario)
         here.command.prepend(QStringLiteral("cat > /dev/null; "));
     return here;
@@ -103,10 +104,11 @@ private slots:
         QVERIFY(summary);
         const int end = w.statusBar()->fontMetrics().horizontalAdvance(message) + 6;
         QVERIFY2(end <= summary->x(), qPrintable(QStringLiteral("message ends at %1, the summary begins at %2: %3")
-                                                      .arg(end)
-                                                      .arg(summary->x())
-                                                      .arg(message)));
-        QVERIFY2(w.statusBar()->toolTip().contains(QStringLiteral("goes on to name")), qPrintable(w.statusBar()->toolTip()));
+                                                     .arg(end)
+                                                     .arg(summary->x())
+                                                     .arg(message)));
+        QVERIFY2(w.statusBar()->toolTip().contains(QStringLiteral("goes on to name")),
+                 qPrintable(w.statusBar()->toolTip()));
     }
 };
 

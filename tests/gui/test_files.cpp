@@ -26,7 +26,7 @@ struct Session {
     Document doc;
     test::ScriptedPrompter prompter;
     RecentFiles recent;
-    DocumentController files {&doc, &prompter, &recent};
+    DocumentController files{&doc, &prompter, &recent};
 };
 
 class TestFiles : public QObject {
@@ -58,7 +58,7 @@ private slots:
         QVERIFY(files.openPath(QStringLiteral(SHARDLAB_SCENARIO_DIR "/default.shardlab.json")));
         // edit it in several ways so that the file holds explicit shards, a new machine, a new step
         QVERIFY(Edits::splitItem(doc, 4, evenShards(2'000'000'000ULL, 7)).ok());
-        QVERIFY(Edits::dropShards(doc, {ShardRef {4, 6, 3}}, 0, true).ok());
+        QVERIFY(Edits::dropShards(doc, {ShardRef{4, 6, 3}}, 0, true).ok());
         QVERIFY(Edits::setGpuTflops(doc, 2, 9.5).ok());
         Op bcast;
         bcast.kind = OpKind::Broadcast;
@@ -92,7 +92,8 @@ private slots:
         const QString beforePath = doc.filePath();
         const int undoSteps = doc.undoStack()->count();
         const QString bad = path(QStringLiteral("bad.shardlab.json"));
-        write(bad,
+        write(
+            bad,
             R"({"shardlab": 1, "topology": {"preset": "teaching-4x16gb-pcie"}, "workload": [{"name": "x", "size": "lots"}]})");
         prompter.saveChoice = Prompter::SaveChoice::Discard;
         QVERIFY(!files.openPath(bad));
@@ -119,7 +120,7 @@ private slots:
         doc.reset(test::fourCardsOneItem(), QString());
         QVERIFY(files.maybeSave()); // nothing to save: no question
         QCOMPARE(prompter.saveQuestions, 0);
-        QVERIFY(Edits::dropShards(doc, {ShardRef {0, 0, -1}}, 0, false).ok());
+        QVERIFY(Edits::dropShards(doc, {ShardRef{0, 0, -1}}, 0, false).ok());
         prompter.saveChoice = Prompter::SaveChoice::Cancel;
         QVERIFY(!files.newDocument());
         QVERIFY(doc.isModified());
@@ -154,7 +155,7 @@ private slots:
         const QString dir = path(QStringLiteral("autosave"));
         Document doc;
         doc.reset(test::fourCardsOneItem(), QStringLiteral("/data/course/lab1.shardlab.json"));
-        QVERIFY(Edits::dropShards(doc, {ShardRef {0, 0, -1}}, 2, false).ok());
+        QVERIFY(Edits::dropShards(doc, {ShardRef{0, 0, -1}}, 2, false).ok());
         {
             Autosave live(&doc, dir);
             QVERIFY(live.saveNow().ok());
@@ -182,7 +183,7 @@ private slots:
         QVERIFY(files.offerRecovery(next));
         QVERIFY(fresh.scenario() == doc.scenario());
         QCOMPARE(fresh.filePath(), QStringLiteral("/data/course/lab1.shardlab.json"));
-        QVERIFY(fresh.isModified()); // recovered work is not in its file yet
+        QVERIFY(fresh.isModified());           // recovered work is not in its file yet
         QVERIFY(next.findOrphans().isEmpty()); // offered once
         // declining discards it too
         QVERIFY(Autosave::write(dir, QStringLiteral("session-crashed-2"), doc.scenario(), QString()).ok());
@@ -222,7 +223,7 @@ private slots:
         Autosave autosave(&doc, dir);
         autosave.setInterval(20);
         const QString own = QDir(dir).filePath(autosave.sessionId() + QStringLiteral(".shardlab.json"));
-        QVERIFY(Edits::dropShards(doc, {ShardRef {0, 0, -1}}, 1, false).ok());
+        QVERIFY(Edits::dropShards(doc, {ShardRef{0, 0, -1}}, 1, false).ok());
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(own), 2000); // written by the timer
         auto saved = loadScenario(own.toStdString());
         QVERIFY(saved.ok());

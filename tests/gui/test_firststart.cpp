@@ -29,14 +29,12 @@ namespace {
 
 QSize screenUnderTest()
 {
-    const QStringList wh = qEnvironmentVariable("SHARDLAB_TEST_SCREEN", QStringLiteral("1366x768")).split(QLatin1Char('x'));
+    const QStringList wh =
+        qEnvironmentVariable("SHARDLAB_TEST_SCREEN", QStringLiteral("1366x768")).split(QLatin1Char('x'));
     return wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize(1366, 768);
 }
 
-QString sizeText(QSize s)
-{
-    return QStringLiteral("%1x%2").arg(s.width()).arg(s.height());
-}
+QString sizeText(QSize s) { return QStringLiteral("%1x%2").arg(s.width()).arg(s.height()); }
 
 } // namespace
 
@@ -88,7 +86,8 @@ private slots:
                 if (min.width() > w.width() || min.height() > w.height() || !available.contains(w.frameGeometry()))
                     problems << QStringLiteral("%1: needs %2 (dock %3, pages %4: %5), window %6")
                                     .arg(where, sizeText(min), sizeText(w.lessonsDock()->minimumSizeHint()),
-                                         sizeText(w.pages()->minimumSizeHint()), test::pageWidths(w), sizeText(w.size()));
+                                         sizeText(w.pages()->minimumSizeHint()), test::pageWidths(w),
+                                         sizeText(w.size()));
                 // every tab of every tab bar shows (the editor's "Capacity per GPU" hid behind
                 // scroll arrows at 1366 px with the dock open)
                 for (QTabBar* bar : w.findChildren<QTabBar*>()) {
@@ -102,8 +101,8 @@ private slots:
                             problems << where + QStringLiteral(": tab out of sight: ") + bar->tabText(i);
                 }
                 // the playback's position slider is a slider, not a handle alone
-                if (auto* slider = w.runPage()->playbackBar()->findChild<QSlider*>(); slider && slider->isVisible()
-                    && slider->width() < 80)
+                if (auto* slider = w.runPage()->playbackBar()->findChild<QSlider*>();
+                    slider && slider->isVisible() && slider->width() < 80)
                     problems << where + QStringLiteral(": the position slider is %1 px wide").arg(slider->width());
                 QScrollArea* lesson = w.lessons()->scrollArea();
                 if (lesson->widget()->minimumSizeHint().width() > lesson->viewport()->width())

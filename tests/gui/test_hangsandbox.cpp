@@ -128,7 +128,8 @@ private slots:
         QCOMPARE(hung->run->hang->firstMismatchRank, 1);
         QCOMPARE(box->grid()->cell(1, 0), HangGridModel::Cell::Left);
         QCOMPARE(box->grid()->cell(0, 0), HangGridModel::Cell::Stuck);
-        QCOMPARE(box->grid()->index(1, box->grid()->sequenceColumn(0)).data().toString(), QStringLiteral("never called"));
+        QCOMPARE(box->grid()->index(1, box->grid()->sequenceColumn(0)).data().toString(),
+                 QStringLiteral("never called"));
     }
 
     void aWrongSizeIsAMismatchToo()

@@ -106,7 +106,7 @@ private slots:
         const QString text = w.runFiles()->lastSweepText();
         QVERIFY2(text.contains(QStringLiteral("out-of-place")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("simulated")), qPrintable(text)); // the default machine has 2+ GPUs
-        QVERIFY(!text.contains(QStringLiteral("NCCL_HOSTID"))); // the file's environment is never shown
+        QVERIFY(!text.contains(QStringLiteral("NCCL_HOSTID")));                 // the file's environment is never shown
         QCOMPARE(w.scenario(), before); // a sweep is not a job: the document stays
     }
 
@@ -121,7 +121,8 @@ private slots:
                              kData + QStringLiteral("/inspector/ddp2/rank1_vm-pid1308.log")}));
         QVERIFY(failed.wait(20000));
         QCOMPARE(prompter.errors.size(), 1);
-        QVERIFY2(prompter.errors.front().contains(QStringLiteral("rank1_vm-pid1308.log")), qPrintable(prompter.errors.front()));
+        QVERIFY2(prompter.errors.front().contains(QStringLiteral("rank1_vm-pid1308.log")),
+                 qPrintable(prompter.errors.front()));
         QCOMPARE(w.scenario(), before);
         QVERIFY(!w.runPage()->lastOutcome());
     }

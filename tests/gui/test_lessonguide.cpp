@@ -49,10 +49,7 @@ using namespace shardlab;
 using namespace shardlab::gui;
 
 namespace {
-QString lessonDirForTest()
-{
-    return QStringLiteral(SHARDLAB_SCENARIO_DIR "/../lessons");
-}
+QString lessonDirForTest() { return QStringLiteral(SHARDLAB_SCENARIO_DIR "/../lessons"); }
 
 QString scenarioPathForTest(const char* file)
 {
@@ -67,10 +64,7 @@ QPushButton* buttonNamed(QWidget* root, const QString& text)
     return nullptr;
 }
 
-QTabWidget* analysisTabs(MainWindow& w)
-{
-    return w.analysisPage()->findChild<QTabWidget*>();
-}
+QTabWidget* analysisTabs(MainWindow& w) { return w.analysisPage()->findChild<QTabWidget*>(); }
 
 // Whether the first 20 pixels of `widget` (a line of text) lie inside the visible part of `scroll`.
 bool inView(QScrollArea* scroll, QWidget* widget)
@@ -122,12 +116,18 @@ private slots:
         enum EditorTab { Workload, Program, Machine, Capacity };
         struct Where {
             int page; // 0 editor, 1 run, 2 analysis
-            int tab; // of the editor's side tabs, the run page's side tabs or the analysis page
+            int tab;  // of the editor's side tabs, the run page's side tabs or the analysis page
         };
         const std::map<std::string, Where> expected = {
-            {"workload", {0, Workload}},    {"program", {0, Program}},  {"topology", {0, Machine}},
-            {"memory", {0, Capacity}},      {"timeline", {1, 0}},       {"summary", {1, 0}},
-            {"collectives", {1, 0}},        {"report", {1, 0}},         {"comparison", {2, AnalysisPage::ComparisonTab}},
+            {"workload", {0, Workload}},
+            {"program", {0, Program}},
+            {"topology", {0, Machine}},
+            {"memory", {0, Capacity}},
+            {"timeline", {1, 0}},
+            {"summary", {1, 0}},
+            {"collectives", {1, 0}},
+            {"report", {1, 0}},
+            {"comparison", {2, AnalysisPage::ComparisonTab}},
             {"scaling", {2, AnalysisPage::ScalingTab}},
             {"plan", {-1, -1}}, // the plan dialog beside the window; the page stays
         };
@@ -149,7 +149,7 @@ private slots:
                 continue;
             }
             QCOMPARE(w.pages()->currentIndex(), where.page);
-            QTabWidget* tabs = where.page == 0 ? w.editorPage()->sideTabs()
+            QTabWidget* tabs = where.page == 0   ? w.editorPage()->sideTabs()
                                : where.page == 1 ? w.runPage()->sideTabs()
                                                  : analysisTabs(w);
             QVERIFY2(tabs->currentIndex() == where.tab, qPrintable(v));
@@ -204,17 +204,19 @@ private slots:
         QVERIFY(planner && planner->isVisible());
         QVERIFY(planner->estimate());
         QCOMPARE(planner->estimate()->stepUs, l->main.plan->estimate.stepUs);
-        QVERIFY(!planner->estimate()->fits); // plain data parallelism does not fit
+        QVERIFY(!planner->estimate()->fits);                // plain data parallelism does not fit
         QCOMPARE(w.scenario().name, l->main.scenario.name); // the step's scenario opened too
 
         w.lessons()->setCurrentStep(2); // about the compare plan: ZeRO-1
         w.lessons()->showStepButton()->click();
         QCOMPARE(w.planDialog(), planner); // the same window, set to the other plan
         QCOMPARE(planner->request().plan.zero, ZeroStage::Optimizer);
-        QCOMPARE(planner->estimate()->stages.front().memory.peak(), l->compare->plan->estimate.stages.front().memory.peak());
+        QCOMPARE(planner->estimate()->stages.front().memory.peak(),
+                 l->compare->plan->estimate.stages.front().memory.peak());
 
         planner->accept();
-        QCOMPARE(serializeScenario(w.scenario()), serializeScenario(namedIn(l->compare->scenario, i18n::engineLanguage())));
+        QCOMPARE(serializeScenario(w.scenario()),
+                 serializeScenario(namedIn(l->compare->scenario, i18n::engineLanguage())));
     }
 
     // Issue 29: lesson 2's steps 3 and 4 are about its comparison scenario (ZeRO-3): Show me opens
@@ -252,7 +254,8 @@ private slots:
                                              OpKind::ReduceScatter}));
         const Lesson& lesson = w.lessons()->currentLesson()->lesson;
         const std::string text = lesson.steps[3].text.in(Language::English);
-        QVERIFY(text.find("all-gathered before the forward pass and again before the backward pass") != std::string::npos);
+        QVERIFY(text.find("all-gathered before the forward pass and again before the backward pass")
+                != std::string::npos);
         QVERIFY(text.find("reduce-scattered after") != std::string::npos);
 
         // an edit of the open scenario is kept: Show me does not reopen it
@@ -304,10 +307,12 @@ private slots:
     {
         Document doc;
         doc.reset(test::loadExample("default.shardlab.json"), QString());
-        QVERIFY(doc.apply(QStringLiteral("odd sizes"), [](Scenario& s) {
-                       s.program[0].flops = 1.23456789e12; // shown as 1.23 TFLOP
-                       s.program[2].bytes = 123'456'789ULL; // shown as 123 MB
-                   }).ok());
+        QVERIFY(doc.apply(QStringLiteral("odd sizes"),
+                          [](Scenario& s) {
+                              s.program[0].flops = 1.23456789e12;  // shown as 1.23 TFLOP
+                              s.program[2].bytes = 123'456'789ULL; // shown as 123 MB
+                          })
+                    .ok());
         doc.markSaved(QString());
         QVERIFY(!doc.isModified());
         OpEditor editor(&doc);
@@ -395,7 +400,8 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowActive(&w));
         w.action(QStringLiteral("file.open"))->trigger();
-        QCOMPARE(QString::fromStdString(w.scenario().name), QString::fromStdString(test::loadExample("straggler-12-6-4-2.shardlab.json").name));
+        QCOMPARE(QString::fromStdString(w.scenario().name),
+                 QString::fromStdString(test::loadExample("straggler-12-6-4-2.shardlab.json").name));
         QSignalSpy done(w.runPage(), &RunPage::outcomeAvailable);
         QTest::keyClick(&w, Qt::Key_R, Qt::ControlModifier);
         QVERIFY(done.wait(20000));
@@ -489,8 +495,10 @@ private slots:
             for (const char* id : {"placement-strategies", "choosing-collectives", "hang-mismatch"}) {
                 QVERIFY(w.lessons()->selectLesson(QString::fromLatin1(id)));
                 QTRY_VERIFY2(scroll->widget()->minimumSizeHint().width() <= scroll->viewport()->width(),
-                             qPrintable(QStringLiteral("%1: %2 > %3").arg(QString::fromLatin1(id))
-                                            .arg(scroll->widget()->minimumSizeHint().width()).arg(scroll->viewport()->width())));
+                             qPrintable(QStringLiteral("%1: %2 > %3")
+                                            .arg(QString::fromLatin1(id))
+                                            .arg(scroll->widget()->minimumSizeHint().width())
+                                            .arg(scroll->viewport()->width())));
                 QVERIFY(!scroll->horizontalScrollBar()->isVisible());
                 QPushButton* show = w.lessons()->showStepButton();
                 QVERIFY(show->isVisible());
@@ -503,7 +511,7 @@ private slots:
             again.restoreLessonsDock();
             again.show();
             QVERIFY(again.lessonsDock()->isVisible());
-            QVERIFY(!again.lessons()->isWelcomeVisible()); // only on the first start
+            QVERIFY(!again.lessons()->isWelcomeVisible());      // only on the first start
             again.lessonsDock()->toggleViewAction()->trigger(); // the user closes it
             QVERIFY(again.lessonsDock()->isHidden());
             again.close();

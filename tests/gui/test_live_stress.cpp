@@ -24,7 +24,10 @@ using namespace shardlab::gui;
 namespace {
 
 // STRESS_CYCLES overrides the 100 cycles (a quick look on a busy machine).
-int cycles() { return qEnvironmentVariableIsSet("STRESS_CYCLES") ? qEnvironmentVariableIntValue("STRESS_CYCLES") : 100; }
+int cycles()
+{
+    return qEnvironmentVariableIsSet("STRESS_CYCLES") ? qEnvironmentVariableIntValue("STRESS_CYCLES") : 100;
+}
 
 int threadCount()
 {
@@ -123,7 +126,8 @@ private slots:
             // Cancel 0..1.5 s after the start: in set-up, in the warm-up, or mid-iterations.
             const int delay = (i * 151) % 1500;
             Outcome out = startAndCancel(s, delay);
-            QVERIFY2(out.ended, qPrintable(QStringLiteral("cycle %1: the run did not end within 60 s of its cancel").arg(i)));
+            QVERIFY2(out.ended,
+                     qPrintable(QStringLiteral("cycle %1: the run did not end within 60 s of its cancel").arg(i)));
             QVERIFY2(out.error.isEmpty(), qPrintable(QStringLiteral("cycle %1 failed: %2").arg(i).arg(out.error)));
             if (out.cancelled)
                 (out.iterationsBeforeCancel > 0 ? cancelInIterationsMs : cancelInSetupMs).push_back(out.cancelToEndMs);
@@ -144,20 +148,28 @@ private slots:
             std::sort(v.begin(), v.end());
             return v.empty() ? 0.0 : v[v.size() / 2];
         };
-        auto most = [](const std::vector<double>& v) { return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()); };
-        qInfo("%d cycles: %d cancelled (%d in set-up or warm-up, %d mid-iterations), %d finished first", cycles(), cancelled,
-              static_cast<int>(cancelInSetupMs.size()), static_cast<int>(cancelInIterationsMs.size()), finished);
-        qInfo("cancel -> cancelled signal: in set-up median %.0f ms, max %.0f ms; mid-iterations median %.0f ms, max %.0f ms",
+        auto most = [](const std::vector<double>& v) {
+            return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
+        };
+        qInfo("%d cycles: %d cancelled (%d in set-up or warm-up, %d mid-iterations), %d finished first", cycles(),
+              cancelled, static_cast<int>(cancelInSetupMs.size()), static_cast<int>(cancelInIterationsMs.size()),
+              finished);
+        qInfo("cancel -> cancelled signal: in set-up median %.0f ms, max %.0f ms; mid-iterations median %.0f ms, max "
+              "%.0f ms",
               median(cancelInSetupMs), most(cancelInSetupMs), median(cancelInIterationsMs), most(cancelInIterationsMs));
         qInfo("after 10 cycles: GPU memory used %s MiB, %d threads", qPrintable(format(memAt10)), threadsAt10);
-        qInfo("after %d cycles: GPU memory used %s MiB, %d threads", cycles(), qPrintable(format(memAfter)), threadsAfter);
+        qInfo("after %d cycles: GPU memory used %s MiB, %d threads", cycles(), qPrintable(format(memAfter)),
+              threadsAfter);
         QVERIFY(cancelled > cycles() / 2);
-        QVERIFY2(!cancelInSetupMs.empty() && !cancelInIterationsMs.empty(), "cancels should land in set-up and mid-run");
+        QVERIFY2(!cancelInSetupMs.empty() && !cancelInIterationsMs.empty(),
+                 "cancels should land in set-up and mid-run");
         // Tolerances: 16 MiB per GPU (the driver's own bookkeeping moves by a few MiB), no extra thread.
         QCOMPARE(memAfter.size(), memBefore.size());
         for (size_t d = 0; d < memBefore.size(); ++d)
-            QVERIFY2(std::abs(memAfter[d] - memBefore[d]) <= 16,
-                     qPrintable(QStringLiteral("GPU %1: %2 MiB used before, %3 after").arg(d).arg(memBefore[d]).arg(memAfter[d])));
+            QVERIFY2(
+                std::abs(memAfter[d] - memBefore[d]) <= 16,
+                qPrintable(
+                    QStringLiteral("GPU %1: %2 MiB used before, %3 after").arg(d).arg(memBefore[d]).arg(memAfter[d])));
         QCOMPARE(threadsAfter, threadsBefore);
     }
 
@@ -188,7 +200,8 @@ private slots:
         const std::vector<double> memAfter = usedMiB();
         for (size_t d = 0; d < memBefore.size() && d < memAfter.size(); ++d)
             QVERIFY2(std::abs(memAfter[d] - memBefore[d]) <= 16,
-                     qPrintable(QStringLiteral("GPU %1: %2 MiB before, %3 after").arg(d).arg(memBefore[d]).arg(memAfter[d])));
+                     qPrintable(
+                         QStringLiteral("GPU %1: %2 MiB before, %3 after").arg(d).arg(memBefore[d]).arg(memAfter[d])));
         QCOMPARE(threadCount(), threadsBefore);
     }
 
@@ -206,18 +219,20 @@ private:
     {
         Outcome out;
         const quint64 id = m_controller->start(s, RunKind::Live);
-        QMetaObject::Connection c1 = connect(m_controller, &RunController::resultAvailable, this, [&](const RunOutcomePtr& o) {
-            if (o->id == id) {
-                out.result = o;
-                out.ended = true;
-            }
-        });
-        QMetaObject::Connection c2 = connect(m_controller, &RunController::failed, this, [&](quint64 i, const QString& m) {
-            if (i == id) {
-                out.error = m;
-                out.ended = true;
-            }
-        });
+        QMetaObject::Connection c1 =
+            connect(m_controller, &RunController::resultAvailable, this, [&](const RunOutcomePtr& o) {
+                if (o->id == id) {
+                    out.result = o;
+                    out.ended = true;
+                }
+            });
+        QMetaObject::Connection c2 =
+            connect(m_controller, &RunController::failed, this, [&](quint64 i, const QString& m) {
+                if (i == id) {
+                    out.error = m;
+                    out.ended = true;
+                }
+            });
         QMetaObject::Connection c3 = connect(m_controller, &RunController::cancelled, this, [&](quint64 i) {
             if (i == id) {
                 out.cancelled = true;

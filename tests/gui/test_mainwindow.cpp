@@ -46,11 +46,14 @@ private slots:
                 w.pages()->setCurrentIndex(i);
                 const QSize min = w.minimumSizeHint().expandedTo(w.minimumSize());
                 qInfo("%s page %d: minimum %dx%d", language, i, min.width(), min.height());
-                QVERIFY2(min.width() <= 1366 && min.height() <= 720,
-                    qPrintable(QStringLiteral("%1, page %2: %3x%4").arg(QString::fromLatin1(language)).arg(i).arg(min.width()).arg(min.height())));
+                QVERIFY2(min.width() <= 1366 && min.height() <= 720, qPrintable(QStringLiteral("%1, page %2: %3x%4")
+                                                                                    .arg(QString::fromLatin1(language))
+                                                                                    .arg(i)
+                                                                                    .arg(min.width())
+                                                                                    .arg(min.height())));
             }
         }
-        i18n::installTranslations(app, i18n::kEnglish, false); // the engine's language too (examples' names)
+        i18n::installTranslations(app, i18n::kEnglish, false);   // the engine's language too (examples' names)
         for (QTranslator* t : app->findChildren<QTranslator*>()) // back to the sources' English
             if (!before.contains(t)) {
                 QCoreApplication::removeTranslator(t);
@@ -99,7 +102,7 @@ private slots:
         MainWindow w;
         QAction *undo = nullptr, *redo = nullptr;
         for (QAction* a : w.menuBar()->actions())
-            for (QAction* b : a->menu() ? a->menu()->actions() : QList<QAction*> {}) {
+            for (QAction* b : a->menu() ? a->menu()->actions() : QList<QAction*>{}) {
                 if (b->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_Z))
                     undo = b;
                 if (b->shortcuts().contains(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)))

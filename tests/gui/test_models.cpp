@@ -30,18 +30,19 @@ class TestModels : public QObject {
     // Edits that change the number of rows of every model, then undo them all.
     void churn(Document& doc)
     {
-        QVERIFY(Edits::addItem(
-            doc, WorkloadItem {"extra", ItemKind::Activations, 3'000'000'000ULL, {Shard {0, 3'000'000'000ULL, {}}}})
-                    .ok());
+        QVERIFY(
+            Edits::addItem(
+                doc, WorkloadItem{"extra", ItemKind::Activations, 3'000'000'000ULL, {Shard{0, 3'000'000'000ULL, {}}}})
+                .ok());
         QVERIFY(Edits::splitItem(doc, 0, evenShards(doc.scenario().workload.items[0].size, 6)).ok());
-        QVERIFY(Edits::dropShards(doc, {ShardRef {0, 1, -1}}, 2, true).ok());
+        QVERIFY(Edits::dropShards(doc, {ShardRef{0, 1, -1}}, 2, true).ok());
         QVERIFY(Edits::addGpuLike(doc, 0).ok());
         QVERIFY(Edits::removeGpu(doc, 1).ok());
-        QVERIFY(Edits::insertOp(doc, 0, Op {}).ok());
+        QVERIFY(Edits::insertOp(doc, 0, Op{}).ok());
         QVERIFY(Edits::moveOp(doc, 0, 1).ok());
         QVERIFY(Edits::removeOp(doc, 1).ok());
         QVERIFY(Edits::useTopology(doc, scaleOut(*preset("h200-nvswitch-8"), 16)).ok());
-        QVERIFY(Edits::addLink(doc, Link {"gpu0", "gpu1", LinkKind::NvLink, 4, 100, 1}).ok());
+        QVERIFY(Edits::addLink(doc, Link{"gpu0", "gpu1", LinkKind::NvLink, 4, 100, 1}).ok());
         QVERIFY(Edits::removeLink(doc, 0).ok());
         QVERIFY(Edits::removeItem(doc, 1).ok());
         while (doc.undoStack()->canUndo())
@@ -63,8 +64,8 @@ private slots:
         GpuModel gpus(&doc);
         LinkModel links(&doc);
         using Mode = QAbstractItemModelTester::FailureReportingMode;
-        const QList<QAbstractItemModel*> models {
-            &workload, &shardsOfOne, &shardsOfAll, &capacity, &program, &gpus, &links};
+        const QList<QAbstractItemModel*> models{&workload, &shardsOfOne, &shardsOfAll, &capacity,
+                                                &program,  &gpus,        &links};
         std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
         for (QAbstractItemModel* m : models)
             testers.push_back(std::make_unique<QAbstractItemModelTester>(m, Mode::QtTest));
@@ -86,7 +87,7 @@ private slots:
         ProgramModel program(&doc);
         QCOMPARE(workload.data(workload.index(0, WorkloadModel::Size)).toString(), QStringLiteral("8 GB"));
         QCOMPARE(workload.data(workload.index(0, WorkloadModel::Placement)).toString(),
-            QStringLiteral("replicated on every GPU"));
+                 QStringLiteral("replicated on every GPU"));
         QCOMPARE(capacity.data(capacity.index(0, CapacityModel::Owned)).toString(), QStringLiteral("24 GB"));
         QCOMPARE(capacity.data(capacity.index(0, CapacityModel::Used)).toString(), QStringLiteral("150 %"));
         QCOMPARE(capacity.data(capacity.index(3, CapacityModel::Status)).toString(), QStringLiteral("8 GB too much"));
@@ -95,7 +96,7 @@ private slots:
         QCOMPARE(program.data(program.index(0, ProgramModel::Size)).toString(), QStringLiteral("1.4 TFLOP"));
         QVERIFY(Edits::placeByStrategy(doc, Strategy::Zero3).ok());
         QCOMPARE(workload.data(workload.index(0, WorkloadModel::Placement)).toString(),
-            QStringLiteral("split over GPUs 0-3"));
+                 QStringLiteral("split over GPUs 0-3"));
         QCOMPARE(capacity.data(capacity.index(0, CapacityModel::Owned)).toString(), QStringLiteral("6 GB"));
         QCOMPARE(capacity.data(capacity.index(0, CapacityModel::Status)).toString(), QStringLiteral("fits"));
         QCOMPARE(capacity.data(capacity.index(0, CapacityModel::VsMean)).toString(), QStringLiteral("0 %"));
@@ -136,15 +137,15 @@ private slots:
         QCOMPARE(shards.rowCount(), 4);
         QVERIFY(shards.flags(shards.index(0, 0)) & Qt::ItemIsDragEnabled);
         std::unique_ptr<QMimeData> mime(shards.mimeData({shards.index(1, 0), shards.index(3, 0), shards.index(1, 0)}));
-        QCOMPARE(shardRefsFrom(mime.get()), (QList<ShardRef> {{4, 1, -1}, {4, 3, -1}}));
-        QCOMPARE(shards.data(shards.index(2, 0), ShardModel::OwnersRole).toList(), QVariantList {2});
+        QCOMPARE(shardRefsFrom(mime.get()), (QList<ShardRef>{{4, 1, -1}, {4, 3, -1}}));
+        QCOMPARE(shards.data(shards.index(2, 0), ShardModel::OwnersRole).toList(), QVariantList{2});
     }
 
     void rankListsReadAndPrint()
     {
         QCOMPARE(Labels::ranks({0, 1, 2, 3, 6}), QStringLiteral("0-3, 6"));
         QCOMPARE(Labels::ranks({1, 2, 5, 6, 7}), QStringLiteral("1, 2, 5-7"));
-        QCOMPARE(*Labels::parseRanks(QStringLiteral("0-3, 6")), (std::vector<int> {0, 1, 2, 3, 6}));
+        QCOMPARE(*Labels::parseRanks(QStringLiteral("0-3, 6")), (std::vector<int>{0, 1, 2, 3, 6}));
         QVERIFY(Labels::parseRanks(QStringLiteral("all"))->empty());
         QVERIFY(!Labels::parseRanks(QStringLiteral("3-1")));
         QVERIFY(!Labels::parseRanks(QStringLiteral("one")));

@@ -86,8 +86,8 @@ std::shared_ptr<RunResult> everyKind()
 
 struct SceneOn {
     Document doc;
-    LiveFeedback feedback {&doc};
-    TopologyScene scene {&doc, &feedback};
+    LiveFeedback feedback{&doc};
+    TopologyScene scene{&doc, &feedback};
     explicit SceneOn(const Topology& t)
     {
         Scenario s;
@@ -194,8 +194,8 @@ private slots:
         const auto& e = legend->entries();
         QCOMPARE(e.size(), size_t{4});
         const Category want[] = {Category::Compute, Category::Communication, Category::Wait, Category::Paging};
-        const QString words[] = {QStringLiteral("computing"), QStringLiteral("communicating"), QStringLiteral("waiting"),
-            QStringLiteral("paging")};
+        const QString words[] = {QStringLiteral("computing"), QStringLiteral("communicating"),
+                                 QStringLiteral("waiting"), QStringLiteral("paging")};
         for (size_t i = 0; i < 4; ++i) {
             QCOMPARE(e[i].text, words[i]);
             QCOMPARE(e[i].colour, expected(want[i]));
@@ -204,7 +204,7 @@ private slots:
         const QImage img = legend->grab().toImage();
         for (Category c : want)
             QVERIFY2(pixelsOf(img, expected(c)) > 20, palette::name(c));
-        on.scene.setActivity(ActivitySnapshot {});
+        on.scene.setActivity(ActivitySnapshot{});
         QVERIFY(legend->isHidden());
     }
 
@@ -249,8 +249,10 @@ private slots:
         for (int i = 0; i < 8; ++i)
             for (Category c : palette::kCategories) {
                 const QColor a = theme::itemColour(i), b = expected(c);
-                const int distance = std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
-                QVERIFY2(distance >= 90, qPrintable(QStringLiteral("item colour %1 is close to %2").arg(a.name(), b.name())));
+                const int distance =
+                    std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
+                QVERIFY2(distance >= 90,
+                         qPrintable(QStringLiteral("item colour %1 is close to %2").arg(a.name(), b.name())));
             }
     }
 

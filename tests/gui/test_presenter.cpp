@@ -64,7 +64,8 @@ private slots:
         QVERIFY(tabBar->font().pointSizeF() >= ownFont.pointSizeF() * 0.85 - 1e-9);
         QVERIFY(tabBar->sizeHint().width() <= tabBar->parentWidget()->width()
                 || tabBar->font().pointSizeF() < ownFont.pointSizeF());
-        QCOMPARE(QApplication::palette().color(QPalette::Window), PresenterMode::palette(PresenterMode::Theme::Dark).color(QPalette::Window));
+        QCOMPARE(QApplication::palette().color(QPalette::Window),
+                 PresenterMode::palette(PresenterMode::Theme::Dark).color(QPalette::Window));
         QCOMPARE(QApplication::palette().color(QPalette::WindowText), QColor(Qt::white));
         QCOMPARE(timeline->xAxis->tickLabelFont().pointSizeF(), tickFont.pointSizeF() * PresenterMode::kFontScale);
         QCOMPARE(timeline->xAxis->tickLabelColor(), QColor(Qt::white));

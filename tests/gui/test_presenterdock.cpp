@@ -145,14 +145,15 @@ private slots:
             w.presenter()->setActive(true);
             QCoreApplication::processEvents();
             w.presenter()->setActive(false);
-            QTRY_VERIFY2(w.size() == size,
-                         qPrintable(QStringLiteral("window %1x%2, minimum %3, dock %4, pages %5 (%6), before: %7")
-                                        .arg(w.width())
-                                        .arg(w.height())
-                                        .arg(w.minimumSizeHint().width())
-                                        .arg(w.lessonsDock()->minimumSizeHint().width())
-                                        .arg(w.pages()->minimumSizeHint().width())
-                                        .arg(test::pageWidths(w) + QStringLiteral("; grown: ") + grown(), pagesBefore)));
+            QTRY_VERIFY2(
+                w.size() == size,
+                qPrintable(QStringLiteral("window %1x%2, minimum %3, dock %4, pages %5 (%6), before: %7")
+                               .arg(w.width())
+                               .arg(w.height())
+                               .arg(w.minimumSizeHint().width())
+                               .arg(w.lessonsDock()->minimumSizeHint().width())
+                               .arg(w.pages()->minimumSizeHint().width())
+                               .arg(test::pageWidths(w) + QStringLiteral("; grown: ") + grown(), pagesBefore)));
             QCoreApplication::processEvents();
             if (theme == PresenterMode::Theme::Dark)
                 test::saveScreen(&w, QStringLiteral("presenter-dock-left-") + language);
@@ -212,8 +213,10 @@ private slots:
         for (QLabel* label : w.statusBar()->findChildren<QLabel*>()) {
             if (!label->isVisible() || label->text().isEmpty())
                 continue;
-            QTRY_VERIFY2(label->width() >= label->sizeHint().width(),
-                         qPrintable(QStringLiteral("%1: %2 px of %3").arg(label->text()).arg(label->width()).arg(label->sizeHint().width())));
+            QTRY_VERIFY2(label->width() >= label->sizeHint().width(), qPrintable(QStringLiteral("%1: %2 px of %3")
+                                                                                     .arg(label->text())
+                                                                                     .arg(label->width())
+                                                                                     .arg(label->sizeHint().width())));
             QVERIFY(label->mapTo(&w, QPoint(label->width(), 0)).x() <= w.width());
         }
         w.presenter()->setActive(false);

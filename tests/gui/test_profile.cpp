@@ -52,10 +52,11 @@ ProfileRequest fakeProgram(const QString& out, int collectives, int pauseAfter)
 {
     ProfileRequest r;
     r.shardlab = QStringLiteral(SHARDLAB_CLI);
-    r.command = QStringLiteral(SHARDLAB_FAKE_NCCL_PROGRAM " --ranks 2 --straggler 1 --collectives %1 --pause-after %2 --until ")
-                    .arg(collectives)
-                    .arg(pauseAfter)
-                + out + QStringLiteral("/go");
+    r.command =
+        QStringLiteral(SHARDLAB_FAKE_NCCL_PROGRAM " --ranks 2 --straggler 1 --collectives %1 --pause-after %2 --until ")
+            .arg(collectives)
+            .arg(pauseAfter)
+        + out + QStringLiteral("/go");
     r.outDir = out;
     return r;
 }
@@ -72,7 +73,10 @@ struct ProfiledWindow {
     QSignalSpy done{c, &RunController::resultAvailable};
     QSignalSpy failed{c, &RunController::failed};
 
-    ProfiledWindow(int collectives, int pauseAfter) { profileThroughTheMenu(w, fakeProgram(out, collectives, pauseAfter)); }
+    ProfiledWindow(int collectives, int pauseAfter)
+    {
+        profileThroughTheMenu(w, fakeProgram(out, collectives, pauseAfter));
+    }
 };
 
 } // namespace
@@ -99,7 +103,8 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 1 || !failed.isEmpty(), 60000);
         QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.front().at(1).toString()));
         // the 2 all-reduces before the gate, drawn while the program waits there
-        QTRY_VERIFY_WITH_TIMEOUT(!partial.isEmpty() && c->streamingTimeline() && c->streamingTimeline()->spanCount() > 0, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !partial.isEmpty() && c->streamingTimeline() && c->streamingTimeline()->spanCount() > 0, 60000);
         QVERIFY(done.isEmpty());
         QVERIFY(c->isRunning());
         QCOMPARE(c->streamingTimeline()->run().ranks, 2);
@@ -165,7 +170,7 @@ private slots:
         ProfiledWindow p(5, 2);
         QSignalSpy& done = p.done;
         QTRY_VERIFY_WITH_TIMEOUT(!p.partial.isEmpty(), 60000);
-        p.w.runPage()->cancel(); // Stop
+        p.w.runPage()->cancel();                           // Stop
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 60000); // as it stopped, then against its own document
         const auto outcome = done.front().at(0).value<RunOutcomePtr>();
         QVERIFY2(outcome->incomplete.contains(QStringLiteral("Stopped")), qPrintable(outcome->incomplete));

@@ -64,7 +64,7 @@ private slots:
         QCOMPARE(doc.scenario().program[2].kind, OpKind::ReduceScatter);
         editor.ranksEdit()->setText(QStringLiteral("0-1"));
         emit editor.ranksEdit()->editingFinished();
-        QCOMPARE(doc.scenario().program[2].group, (std::vector<int> {0, 1}));
+        QCOMPARE(doc.scenario().program[2].group, (std::vector<int>{0, 1}));
         editor.sizeEdit()->setText(QStringLiteral("64 MB"));
         emit editor.sizeEdit()->editingFinished();
         QCOMPARE(doc.scenario().program[2].bytes.value_or(0), 64'000'000ULL);
@@ -93,9 +93,9 @@ private slots:
         QStringList offered;
         for (int i = 0; i < editor.algorithmBox()->count(); ++i)
             offered << editor.algorithmBox()->itemText(i);
-        QCOMPARE(offered, (QStringList {QStringLiteral("auto"), QStringLiteral("ring"), QStringLiteral("tree"),
-                                        QStringLiteral("direct"), QStringLiteral("hierarchical"), QStringLiteral("nvls"),
-                                        QStringLiteral("nvls-tree")}));
+        QCOMPARE(offered, (QStringList{QStringLiteral("auto"), QStringLiteral("ring"), QStringLiteral("tree"),
+                                       QStringLiteral("direct"), QStringLiteral("hierarchical"), QStringLiteral("nvls"),
+                                       QStringLiteral("nvls-tree")}));
         Scenario s = doc.scenario();
         s.program[2].algorithm = Algorithm::NvlsTree;
         doc.reset(s, QString());
@@ -125,7 +125,7 @@ private slots:
         QCOMPARE(doc.scenario().program.size(), size_t(4));
         QCOMPARE(doc.undoStack()->count(), 3);
         QCOMPARE(panel.model()->data(panel.model()->index(2, ProgramModel::Overlap)).toString(),
-            QStringLiteral("overlapped"));
+                 QStringLiteral("overlapped"));
         QCOMPARE(panel.model()->data(panel.model()->index(2, ProgramModel::Ranks)).toString(), QStringLiteral("all"));
     }
 };

@@ -69,15 +69,18 @@ private slots:
         QVERIFY2(p->caption().contains(QStringLiteral("Rank 0 holds 12 GB")), qPrintable(p->caption()));
         // readable from the back: the axes' text and the diagram larger than on the run page
         const double runTicks = w.runPage()->timeline()->plot()->xAxis->tickLabelFont().pointSizeF();
-        QVERIFY(p->timeline()->plot()->xAxis->tickLabelFont().pointSizeF() >= runTicks * ProjectorView::kFontScale * 0.99);
+        QVERIFY(p->timeline()->plot()->xAxis->tickLabelFont().pointSizeF()
+                >= runTicks * ProjectorView::kFontScale * 0.99);
         // a GPU card on screen: wider than on the run page (where the diagram shares the page)
         w.pages()->setCurrentWidget(w.runPage());
         QCoreApplication::processEvents();
         const auto cardWidth = [&w](QGraphicsView* view) {
             return view->mapFromScene(w.topologyScene()->card(0)->sceneBoundingRect()).boundingRect().width();
         };
-        QVERIFY2(cardWidth(p->diagram()) > 1.3 * cardWidth(w.runDiagram()),
-                 qPrintable(QStringLiteral("%1 px against %2 px").arg(cardWidth(p->diagram())).arg(cardWidth(w.runDiagram()))));
+        QVERIFY2(
+            cardWidth(p->diagram()) > 1.3 * cardWidth(w.runDiagram()),
+            qPrintable(
+                QStringLiteral("%1 px against %2 px").arg(cardWidth(p->diagram())).arg(cardWidth(w.runDiagram()))));
         // the playback moves its cursor, and its keys work in it
         PlaybackController* playback = w.runPage()->playback();
         playback->setTime(50'000);

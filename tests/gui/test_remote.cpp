@@ -83,7 +83,6 @@ Ended runThere(const RemoteTarget& target, const Scenario& scenario, StreamParse
 }
 } // namespace
 
-
 class TestRemote : public QObject {
     Q_OBJECT
     test::LocalSshd m_sshd;
@@ -144,13 +143,15 @@ private slots:
         const Ended e = runThere(m_sshd.target(cli() + QStringLiteral(" sim --stream -"), false, closed),
                                  load("default.shardlab.json"));
         QVERIFY(!e.finished);
-        QVERIFY2(e.message.contains(QStringLiteral("cannot be reached")) && e.message.contains(QStringLiteral("refused")),
+        QVERIFY2(e.message.contains(QStringLiteral("cannot be reached"))
+                     && e.message.contains(QStringLiteral("refused")),
                  qPrintable(e.message));
     }
 
     void aRefusedKeySaysSo()
     {
-        const Ended e = runThere(m_sshd.target(cli() + QStringLiteral(" sim --stream -"), true), load("default.shardlab.json"));
+        const Ended e =
+            runThere(m_sshd.target(cli() + QStringLiteral(" sim --stream -"), true), load("default.shardlab.json"));
         QVERIFY(!e.finished);
         QVERIFY2(e.message.contains(QStringLiteral("refused the login")), qPrintable(e.message));
         QVERIFY(e.message.contains(QStringLiteral("Permission denied")));
@@ -169,19 +170,23 @@ private slots:
     {
         QFile script(m_sshd.path("old-shardlab.sh"));
         QVERIFY(script.open(QIODevice::WriteOnly));
-        script.write("cat > /dev/null\nprintf '%s\\n' '{\"shardlab_stream\":0,\"type\":\"header\",\"shardlab_version\":\"0.0.3\"}'\n");
+        script.write("cat > /dev/null\nprintf '%s\\n' "
+                     "'{\"shardlab_stream\":0,\"type\":\"header\",\"shardlab_version\":\"0.0.3\"}'\n");
         script.close();
-        const Ended e = runThere(m_sshd.target(QStringLiteral("sh ") + script.fileName()), load("default.shardlab.json"));
+        const Ended e =
+            runThere(m_sshd.target(QStringLiteral("sh ") + script.fileName()), load("default.shardlab.json"));
         QVERIFY(!e.finished);
         QVERIFY2(e.message.contains(QStringLiteral("written by ShardLab 0.0.3")), qPrintable(e.message));
-        QVERIFY2(e.message.contains(QStringLiteral("this ShardLab (%1)").arg(QString::fromUtf8(kVersion))), qPrintable(e.message));
+        QVERIFY2(e.message.contains(QStringLiteral("this ShardLab (%1)").arg(QString::fromUtf8(kVersion))),
+                 qPrintable(e.message));
     }
 
     void noGpuThereSaysWhy()
     {
         if (liveDevices())
             QSKIP("this machine has GPUs: the remote live run would succeed");
-        const Ended e = runThere(m_sshd.target(cli() + QStringLiteral(" live --stream -")), load("default.shardlab.json"));
+        const Ended e =
+            runThere(m_sshd.target(cli() + QStringLiteral(" live --stream -")), load("default.shardlab.json"));
         QVERIFY(!e.finished);
         QVERIFY2(e.message.startsWith(QStringLiteral("The run on ")), qPrintable(e.message));
         QVERIFY2(e.message.contains(QString::fromStdString(liveDevices().error().message)), qPrintable(e.message));
@@ -212,7 +217,8 @@ private slots:
     {
         const QString pidFile = m_sshd.path("cut.pid");
         QFile::remove(pidFile);
-        const QString command = QStringLiteral("sh -c 'echo $$ > %1; exec %2 sim --stream - --iterations 100000'").arg(pidFile, cli());
+        const QString command =
+            QStringLiteral("sh -c 'echo $$ > %1; exec %2 sim --stream - --iterations 100000'").arg(pidFile, cli());
         RunController controller;
         QSignalSpy result(&controller, &RunController::resultAvailable);
         QSignalSpy failed(&controller, &RunController::failed);
@@ -245,7 +251,8 @@ private slots:
     {
         const QString pidFile = m_sshd.path("cancel.pid");
         QFile::remove(pidFile);
-        const QString command = QStringLiteral("sh -c 'echo $$ > %1; exec %2 sim --stream - --iterations 100000'").arg(pidFile, cli());
+        const QString command =
+            QStringLiteral("sh -c 'echo $$ > %1; exec %2 sim --stream - --iterations 100000'").arg(pidFile, cli());
         RunController controller;
         QSignalSpy cancelled(&controller, &RunController::cancelled);
         QSignalSpy result(&controller, &RunController::resultAvailable);
@@ -309,8 +316,8 @@ private slots:
         t.host = QStringLiteral("alice@lab-gpu");
         auto args = sshArguments(t, QStringLiteral("shardlab live --stream -"));
         QVERIFY(args);
-        QCOMPARE(args->mid(args->size() - 3),
-                 (QStringList{QStringLiteral("--"), QStringLiteral("alice@lab-gpu"), QStringLiteral("shardlab live --stream -")}));
+        QCOMPARE(args->mid(args->size() - 3), (QStringList{QStringLiteral("--"), QStringLiteral("alice@lab-gpu"),
+                                                           QStringLiteral("shardlab live --stream -")}));
         QVERIFY(!sshArguments(t, QStringLiteral("-E /tmp/appended")));
         // the session: the failure names the host; ssh (a program that does not exist) never started
         t.host = QStringLiteral("\u00a0-oProxyCommand=touch /tmp/shardlab-pwned");
@@ -464,7 +471,8 @@ private slots:
         page.runSharingGpu(fake);
         auto saidWhileRunning = [&] {
             for (QLabel* label : page.findChildren<QLabel*>())
-                if (QString(label->text() + label->toolTip()).contains(QStringLiteral("on this machine's one GPU, one process each")))
+                if (QString(label->text() + label->toolTip())
+                        .contains(QStringLiteral("on this machine's one GPU, one process each")))
                     return true;
             return false;
         };
@@ -476,15 +484,16 @@ private slots:
         QVERIFY2(failed.isEmpty(), qPrintable(page.message()));
         QFile args(dir.filePath(QStringLiteral("args")));
         QVERIFY(args.open(QIODevice::ReadOnly));
-        QCOMPARE(QString::fromUtf8(args.readAll()).trimmed(), QStringLiteral("live --share-gpu 4 --watchdog-ms 10000 --stream -"));
+        QCOMPARE(QString::fromUtf8(args.readAll()).trimmed(),
+                 QStringLiteral("live --share-gpu 4 --watchdog-ms 10000 --stream -"));
         args.close();
         QFile sentFile(dir.filePath(QStringLiteral("scenario.json")));
         QVERIFY(sentFile.open(QIODevice::ReadOnly));
         auto sent = parseScenario(sentFile.readAll().toStdString(), "sent");
         QVERIFY(sent);
         QCOMPARE(sent->ranks(), 4);
-        QVERIFY2(page.summary()->notes().startsWith(
-                     QStringLiteral("4 ranks shared one GPU: results and waits are real, times are not those of 4 GPUs")),
+        QVERIFY2(page.summary()->notes().startsWith(QStringLiteral(
+                     "4 ranks shared one GPU: results and waits are real, times are not those of 4 GPUs")),
                  qPrintable(page.summary()->notes()));
         // what cannot share one GPU says why
         QVERIFY(sharedGpuProblem(1).contains(QStringLiteral("between 2 and 8")));
@@ -501,7 +510,8 @@ private slots:
         page.runScenario(scenario);
         QVERIFY2(QTest::qWaitFor([&] { return !finished.isEmpty() || !failed.isEmpty(); }, kWaitMs), "no end");
         QVERIFY(args.open(QIODevice::ReadOnly));
-        QCOMPARE(QString::fromUtf8(args.readAll()).trimmed(), QStringLiteral("live --share-gpu 4 --watchdog-ms 2500 --stream -"));
+        QCOMPARE(QString::fromUtf8(args.readAll()).trimmed(),
+                 QStringLiteral("live --share-gpu 4 --watchdog-ms 2500 --stream -"));
         Scenario sixteen = scenario;
         while (sixteen.topology.gpus.size() < 16)
             sixteen.topology.gpus.push_back(sixteen.topology.gpus.front());
@@ -519,7 +529,7 @@ private slots:
         QVERIFY(!page.shareGpu());
         QCOMPARE(page.mode(), RunKind::Live);
         QCOMPARE(modes.count(), 1); // the Run menu hears it once
-        liveRadio->click(); // already Live, not sharing: nothing changed, nothing said
+        liveRadio->click();         // already Live, not sharing: nothing changed, nothing said
         QCOMPARE(modes.count(), 1);
     }
 
@@ -586,7 +596,8 @@ private slots:
         other.host = QStringLiteral("alice@gpu1");
         other.command = QStringLiteral("srun -N1 shardlab live --stream -");
         again.remember(settings, other);
-        QCOMPARE(RemoteSettings::load(settings).hosts, (QStringList{QStringLiteral("alice@gpu1"), QStringLiteral("lab-gpu")}));
+        QCOMPARE(RemoteSettings::load(settings).hosts,
+                 (QStringList{QStringLiteral("alice@gpu1"), QStringLiteral("lab-gpu")}));
         QCOMPARE(RemoteSettings::load(settings).command, other.command);
     }
 };

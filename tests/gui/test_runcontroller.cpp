@@ -13,7 +13,6 @@
 #include <QElapsedTimer>
 #include <QtTest>
 
-
 using namespace shardlab;
 using namespace shardlab::gui;
 
@@ -28,10 +27,7 @@ QList<quint64> ids(const QSignalSpy& spy)
     return out;
 }
 
-RunOutcomePtr outcomeOf(const QSignalSpy& spy, int i = 0)
-{
-    return spy.at(i).at(0).value<RunOutcomePtr>();
-}
+RunOutcomePtr outcomeOf(const QSignalSpy& spy, int i = 0) { return spy.at(i).at(0).value<RunOutcomePtr>(); }
 
 // Starts `s` as `kind` on `c`, held at iteration 10 by a test::RunGate until the first iterations
 // have streamed in (however fast the machine), then lets it finish. Nothing is left out of the
@@ -215,7 +211,8 @@ private slots:
         QSignalSpy failed(&c, &RunController::failed);
         c.start(s, RunKind::Simulate);
         QVERIFY(failed.wait(5000));
-        QVERIFY2(failed.at(0).at(1).toString().contains(QStringLiteral("$.iterations")), qPrintable(failed.at(0).at(1).toString()));
+        QVERIFY2(failed.at(0).at(1).toString().contains(QStringLiteral("$.iterations")),
+                 qPrintable(failed.at(0).at(1).toString()));
         QVERIFY(!c.isRunning());
     }
 
@@ -234,7 +231,8 @@ private slots:
         c.start(s, RunKind::Simulate);
         QVERIFY(failed.wait(5000));
         const QString message = failed.at(0).at(1).toString();
-        QVERIFY2(message.startsWith(QStringLiteral("this run would record up to 70,000,200,000 events")), qPrintable(message));
+        QVERIFY2(message.startsWith(QStringLiteral("this run would record up to 70,000,200,000 events")),
+                 qPrintable(message));
         QVERIFY2(message.contains(QStringLiteral("reduce the iterations to 28 or fewer")), qPrintable(message));
         QCOMPARE(done.count(), 0);
         QVERIFY(!c.isRunning());

@@ -221,7 +221,8 @@ private slots:
         // the open scenario is another machine (two ranks): refused, naming the trace
         w.document()->reset(test::loadExample("lab-two-gpu-all-reduce.shardlab.json"), QString());
         QVERIFY(waitForFailure(w, old.fileName()));
-        QVERIFY2(prompter.errors.join(QString()).contains(QStringLiteral("old.trace.json")), qPrintable(prompter.errors.join(QString())));
+        QVERIFY2(prompter.errors.join(QString()).contains(QStringLiteral("old.trace.json")),
+                 qPrintable(prompter.errors.join(QString())));
 
         // with the scenario it was made from open, it reads
         w.document()->reset(test::loadExample("straggler-12-6-4-2.shardlab.json"), QString());

@@ -45,8 +45,10 @@ private slots:
         RunPage page;
         page.resize(1600, 900);
         page.show();
-        QAbstractItemModelTester ranksTester(page.summary()->rankModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester cmpTester(page.summary()->comparisonModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester ranksTester(page.summary()->rankModel(),
+                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester cmpTester(page.summary()->comparisonModel(),
+                                           QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy finished(&page, &RunPage::runFinished);
         QVERIFY(!page.runButton()->isEnabled()); // nothing to run yet
         page.setScenario(s);
@@ -97,9 +99,16 @@ private slots:
         // the summary: the engine's figures
         QCOMPARE(page.summary()->sentence(), QString::fromStdString(expected.sentence));
         QVERIFY(page.summary()->figure(QStringLiteral("straggler")).contains(QStringLiteral("rank 0")));
-        QVERIFY(page.summary()->figure(QStringLiteral("step")).contains(QString::number(expected.stepTimeMs, 'f', 2) + QStringLiteral(" ms")));
+        QVERIFY(page.summary()
+                    ->figure(QStringLiteral("step"))
+                    .contains(QString::number(expected.stepTimeMs, 'f', 2) + QStringLiteral(" ms")));
         QCOMPARE(page.summary()->rankModel()->rowCount(), 4);
-        QVERIFY(page.summary()->rankModel()->index(0, RankTableModel::Rank).data().toString().contains(QStringLiteral("straggler")));
+        QVERIFY(page.summary()
+                    ->rankModel()
+                    ->index(0, RankTableModel::Rank)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("straggler")));
         const RunResult& reported = finished.at(0).at(0).value<RunResult>();
         QCOMPARE(reported.spans.size(), direct->spans.size());
 
@@ -182,10 +191,9 @@ private slots:
         RunPage page;
         page.resize(1600, 900);
         page.show();
-        page.useLiveRunner(
-            test::standInLiveRunner(1.25),
-            QStringLiteral("stand-in"));
-        QAbstractItemModelTester tester(page.summary()->comparisonModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        page.useLiveRunner(test::standInLiveRunner(1.25), QStringLiteral("stand-in"));
+        QAbstractItemModelTester tester(page.summary()->comparisonModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         page.setScenario(s);
         page.setMode(RunKind::Live);
         QCOMPARE(page.mode(), RunKind::Live);

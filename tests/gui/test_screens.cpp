@@ -84,7 +84,8 @@ QStringList clippedNow(MainWindow& w, double minDiagramPx, bool detailedDiagram)
         if (arrows)
             problems << QStringLiteral("tabs behind scroll arrows: %1, …").arg(bar->tabText(0));
         for (int i = 0; i < bar->count(); ++i)
-            if (bar->fontMetrics().horizontalAdvance(bar->tabText(i).remove(QLatin1Char('&'))) > bar->tabRect(i).width())
+            if (bar->fontMetrics().horizontalAdvance(bar->tabText(i).remove(QLatin1Char('&')))
+                > bar->tabRect(i).width())
                 problems << QStringLiteral("tab cut: %1").arg(bar->tabText(i));
     }
     return problems;
@@ -101,14 +102,16 @@ private slots:
     {
         QTest::addColumn<QString>("language");
         QTest::addColumn<int>("screen");
-        QTest::addColumn<int>("presenter"); // 0: off, 1: light, 2: dark
+        QTest::addColumn<int>("presenter");    // 0: off, 1: light, 2: dark
         QTest::addColumn<QString>("scenario"); // the default, and the straggler (the widest run tables)
         for (const char* scenario : {"default", "straggler-12-6-4-2"})
             for (const char* language : {"en", "zh_CN"})
                 for (int s = 0; s < 2; ++s)
                     for (int p = 0; p < 3; ++p)
                         QTest::addRow("%s %s %s %s", scenario, language, kScreens[s].name,
-                            p == 0 ? "plain" : p == 1 ? "light" : "dark")
+                                      p == 0   ? "plain"
+                                      : p == 1 ? "light"
+                                               : "dark")
                             << QString::fromLatin1(language) << s << p << QString::fromLatin1(scenario);
     }
 
@@ -162,12 +165,16 @@ private slots:
                 for (QCustomPlot* plot : w.findChildren<QCustomPlot*>())
                     if (plot->isVisible() && plot->width() > 0 && plot->height() > 0)
                         plot->replot(QCustomPlot::rpImmediateRefresh);
-                for (const QString& p : clippedNow(w, presenter > 0 ? kPresenterDiagramPx : 0, w.pages()->currentWidget() == w.editorPage()))
+                for (const QString& p : clippedNow(w, presenter > 0 ? kPresenterDiagramPx : 0,
+                                                   w.pages()->currentWidget() == w.editorPage()))
                     problems << where + QStringLiteral(": ") + p;
                 if (!dir.isEmpty())
                     w.grab().save(QDir(dir).filePath(QStringLiteral("%1-%2-%3-%4.png")
-                                                         .arg(scenario + QLatin1Char('-') + where, language, QString::fromLatin1(kScreens[screen].name))
-                                                         .arg(QLatin1String(presenter == 0 ? "plain" : presenter == 1 ? "light" : "dark"))));
+                                                         .arg(scenario + QLatin1Char('-') + where, language,
+                                                              QString::fromLatin1(kScreens[screen].name))
+                                                         .arg(QLatin1String(presenter == 0   ? "plain"
+                                                                            : presenter == 1 ? "light"
+                                                                                             : "dark"))));
             };
             for (int page = 0; page < w.pages()->count(); ++page) {
                 w.pages()->setCurrentIndex(page);

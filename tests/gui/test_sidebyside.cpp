@@ -24,7 +24,7 @@ namespace {
 Summary summaryOf(const Scenario& s)
 {
     auto run = simulate(s);
-    return run.ok() ? summarize(s, *run) : Summary {};
+    return run.ok() ? summarize(s, *run) : Summary{};
 }
 
 } // namespace
@@ -65,7 +65,8 @@ private slots:
         QCOMPARE(v->difference().collectives, expected.collectives);
         // each timeline under its name and step time
         QVERIFY(v->headerA().startsWith(QString::fromStdString(a.name)));
-        QVERIFY2(v->headerA().contains(QString::number(sa.stepTimeMs, 'f', 2) + QStringLiteral(" ms")), qPrintable(v->headerA()));
+        QVERIFY2(v->headerA().contains(QString::number(sa.stepTimeMs, 'f', 2) + QStringLiteral(" ms")),
+                 qPrintable(v->headerA()));
         QVERIFY(v->headerB().startsWith(QString::fromStdString(b.name)));
         QVERIFY(v->timelineA()->data() && v->timelineB()->data());
         QCOMPARE(v->timelineA()->data()->layout().ranks, 4);
@@ -99,7 +100,8 @@ private slots:
         QVERIFY(shown.wait(20000));
         QVERIFY(w.sideBySide()->differenceText().contains(QStringLiteral("the same collectives per iteration")));
         // 12/12 is faster than 14/10: the step's change is negative
-        QVERIFY2(w.sideBySide()->differenceText().contains(QStringLiteral("(-")), qPrintable(w.sideBySide()->differenceText()));
+        QVERIFY2(w.sideBySide()->differenceText().contains(QStringLiteral("(-")),
+                 qPrintable(w.sideBySide()->differenceText()));
         // a file that cannot be read: said, and the window keeps what it showed
         const QString before = w.sideBySide()->differenceText();
         w.compareWithFile(QStringLiteral("/nonexistent/x.shardlab.json"));

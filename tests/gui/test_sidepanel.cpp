@@ -115,7 +115,8 @@ private slots:
         WorkloadPanel* panel = w.editorPage()->workloadPanel();
         panel->placeByStrategy();
         QVERIFY(!panel->outcomeText().isEmpty());
-        QVERIFY(w.controller()->openExample(QStringLiteral(SHARDLAB_SCENARIO_DIR "/straggler-12-6-4-2.shardlab.json"), false));
+        QVERIFY(w.controller()->openExample(QStringLiteral(SHARDLAB_SCENARIO_DIR "/straggler-12-6-4-2.shardlab.json"),
+                                            false));
         QVERIFY2(panel->outcomeText().isEmpty(), qPrintable(panel->outcomeText()));
     }
 };

@@ -64,7 +64,12 @@ void compareBlocks(const std::vector<LaneBlock>& got, const std::vector<Expected
     QCOMPARE(int(got.size()), int(want.size()));
     for (size_t i = 0; i < want.size(); ++i) {
         QVERIFY2(qFuzzyCompare(got[i].x0 + 1, want[i].x0 + 1) && qFuzzyCompare(got[i].x1 + 1, want[i].x1 + 1),
-                 qPrintable(QStringLiteral("block %1: [%2, %3] instead of [%4, %5]").arg(i).arg(got[i].x0).arg(got[i].x1).arg(want[i].x0).arg(want[i].x1)));
+                 qPrintable(QStringLiteral("block %1: [%2, %3] instead of [%4, %5]")
+                                .arg(i)
+                                .arg(got[i].x0)
+                                .arg(got[i].x1)
+                                .arg(want[i].x0)
+                                .arg(want[i].x1)));
         QCOMPARE(got[i].kind, want[i].kind);
         QCOMPARE(got[i].span, want[i].span);
     }
@@ -89,12 +94,15 @@ private slots:
         // (30 us) itself. Column 8, [80, 90): L alone, still narrower than the column. M from
         // its beginning to its end past the right edge.
         const SpanKind C = SpanKind::Compute, W = SpanKind::Wait, K = SpanKind::Comm;
-        compareBlocks(blocks, {{0, 2.5, C, 0}, {2.5, 4, W, -1}, {4, 5, C, -1}, {5, 8, K, 10}, {8, 9, C, -1}, {9.5, 12, C, 12}});
+        compareBlocks(blocks,
+                      {{0, 2.5, C, 0}, {2.5, 4, W, -1}, {4, 5, C, -1}, {5, 8, K, 10}, {8, 9, C, -1}, {9.5, 12, C, 12}});
         // an image exported at twice the size: columns of half a pixel (5 us). [25, 30): B wins
         // as before; [30, 35): compute 2, wait 2 (G), a tie: wait, joined; [40, 45) compute 3
         // (H) and [45, 50) compute 3 (I) against communication 1: one compute block.
         aggregateLane(*d->lane(0, LaneBand::Main), sc, 0.5, blocks);
-        compareBlocks(blocks, {{0, 2.5, C, 0}, {2.5, 3.5, W, -1}, {4, 5, C, -1}, {5, 8, K, 10}, {8.5, 9, C, -1}, {9.5, 12, C, 12}});
+        compareBlocks(
+            blocks,
+            {{0, 2.5, C, 0}, {2.5, 3.5, W, -1}, {4, 5, C, -1}, {5, 8, K, 10}, {8.5, 9, C, -1}, {9.5, 12, C, 12}});
         // panned so that the view begins inside A: the 15 us left of A from the left edge; with
         // 5 us left, A is narrower than a column and [20, 30) holds compute 6 us (A's 5 and D)
         aggregateLane(*d->lane(0, LaneBand::Main), TimeScale{10, 110, 0, 10}, 1, blocks);
@@ -195,7 +203,7 @@ private slots:
         for (int l = 0; l < sum.levels(); ++l)
             bins += sum.level(l).size();
         QVERIFY2(bins * sizeof(LaneSummary::Bin) <= 100'000 * 8, qPrintable(QString::number(bins))); // 8 bytes a span
-        QVERIFY2(sum.bytes() <= 100'000 * 16, qPrintable(QString::number(sum.bytes()))); // as allocated
+        QVERIFY2(sum.bytes() <= 100'000 * 16, qPrintable(QString::number(sum.bytes())));             // as allocated
         for (int l = 0; l < sum.levels(); ++l) {
             double c = 0, w = 0;
             for (const LaneSummary::Bin& b : sum.level(l)) {
@@ -216,11 +224,14 @@ private slots:
         r->ranks = 1;
         const SpanKind C = SpanKind::Compute, W = SpanKind::Wait, K = SpanKind::Comm;
         r->spans = {
-            lodSpan(0, C, 0, 1), lodSpan(0, W, 1, 3),                                  // [0, 4): wait 2, compute 1
-            lodSpan(0, C, 4, 7), lodSpan(0, K, 7, 8),                                  // [4, 8): compute 3
-            lodSpan(0, K, 8, 40),                                                      // 4: fills [8, 40)
-            lodSpan(0, C, 45, 46),                                                     // [44, 48): compute
-            lodSpan(0, C, 48, 51, SpanDetail::Paging), lodSpan(0, C, 51, 52),          // [48, 52): paging 3 of 4
+            lodSpan(0, C, 0, 1),
+            lodSpan(0, W, 1, 3), // [0, 4): wait 2, compute 1
+            lodSpan(0, C, 4, 7),
+            lodSpan(0, K, 7, 8),   // [4, 8): compute 3
+            lodSpan(0, K, 8, 40),  // 4: fills [8, 40)
+            lodSpan(0, C, 45, 46), // [44, 48): compute
+            lodSpan(0, C, 48, 51, SpanDetail::Paging),
+            lodSpan(0, C, 51, 52), // [48, 52): paging 3 of 4
         };
         auto d = TimelineData::build(r);
         const TimelineLane& lane = *d->lane(0, LaneBand::Main);
@@ -251,8 +262,9 @@ private slots:
     {
         // a stream whose second chunk reaches back before the first one's last span
         auto d = TimelineData::streaming(1, {"G0"});
-        d->append({lodSpan(0, SpanKind::Compute, 0, 1), lodSpan(0, SpanKind::Compute, 10, 11), lodSpan(0, SpanKind::Compute, 20, 22)}, {},
-                  {});
+        d->append({lodSpan(0, SpanKind::Compute, 0, 1), lodSpan(0, SpanKind::Compute, 10, 11),
+                   lodSpan(0, SpanKind::Compute, 20, 22)},
+                  {}, {});
         d->append({lodSpan(0, SpanKind::Compute, 15, 16), lodSpan(0, SpanKind::Compute, 30, 33)}, {}, {});
         const TimelineTrack& t = d->lane(0, LaneBand::Main)->track(SpanKind::Compute);
         QCOMPARE(t.begin, (std::vector<double>{0, 10, 15, 20, 30}));

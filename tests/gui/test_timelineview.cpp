@@ -20,7 +20,8 @@ using namespace shardlab::gui;
 
 namespace {
 
-Span span(int rank, SpanKind kind, double b, double e, int collective = -1, int waitedFor = -1, int iteration = 0, int stream = 0)
+Span span(int rank, SpanKind kind, double b, double e, int collective = -1, int waitedFor = -1, int iteration = 0,
+          int stream = 0)
 {
     Span s;
     s.rank = rank;
@@ -132,9 +133,10 @@ private slots:
         d->append({span(0, SpanKind::Compute, 500, 510), span(0, SpanKind::Compute, 300, 310)}, {}, {});
         QCOMPARE(d->lane(0, LaneBand::Main)->track(SpanKind::Compute).begin, (std::vector<double>{0, 120, 300, 500}));
         // in slices: two spans per call, the lanes fill up in order
-        d->beginAppend({span(0, SpanKind::Compute, 720, 730), span(1, SpanKind::Compute, 700, 705), span(1, SpanKind::Wait, 705, 730)},
+        d->beginAppend({span(0, SpanKind::Compute, 720, 730), span(1, SpanKind::Compute, 700, 705),
+                        span(1, SpanKind::Wait, 705, 730)},
                        {}, {{700, 730}});
-        QCOMPARE(d->endUs(), 730.0);   // the iteration mark is there at once
+        QCOMPARE(d->endUs(), 730.0); // the iteration mark is there at once
         QCOMPARE(d->spanCount(), size_t(12));
         QVERIFY(d->continueAppend(2)); // 700 (rank 1) and 705 (rank 1's wait)
         QCOMPARE(d->spanCount(), size_t(14));
@@ -174,7 +176,8 @@ private slots:
         // too narrow for words: the label shortens, then disappears
         QFontMetricsF fm(v.font());
         const Span w = v.data()->span(LaneBand::Main, 4);
-        QCOMPARE(SpanLayer::waitLabel(w, fm.horizontalAdvance(QString::fromUtf8("60.0 \xc2\xb5s")) + 9, fm), QString::fromUtf8("60.0 \xc2\xb5s"));
+        QCOMPARE(SpanLayer::waitLabel(w, fm.horizontalAdvance(QString::fromUtf8("60.0 \xc2\xb5s")) + 9, fm),
+                 QString::fromUtf8("60.0 \xc2\xb5s"));
         QVERIFY(SpanLayer::waitLabel(w, 5, fm).isEmpty());
     }
 
@@ -190,7 +193,8 @@ private slots:
         TimelineView& v = *view;
         const int width = v.plot()->axisRect()->width();
         const int painted = v.spanLayer(SpanKind::Compute)->paintedRects();
-        QVERIFY2(painted > 0 && painted <= width + 2, qPrintable(QStringLiteral("%1 rects for %2 px").arg(painted).arg(width)));
+        QVERIFY2(painted > 0 && painted <= width + 2,
+                 qPrintable(QStringLiteral("%1 rects for %2 px").arg(painted).arg(width)));
         QVERIFY(v.spanLayer(SpanKind::Compute)->paintedAggregates() > 0);
         // a pixel column holds about 200,000 us / width / 2 us spans: the tooltip names the span
         // under the cursor and says how many the pixel holds, as spansIn counts them
@@ -269,7 +273,8 @@ private slots:
         TimelineView& v = *view;
         const int width = v.plot()->axisRect()->width();
         const int joins = v.joins()->paintedJoins();
-        QVERIFY2(joins > width / 4 && joins <= width / 3 + 1, qPrintable(QStringLiteral("%1 joins for %2 px").arg(joins).arg(width)));
+        QVERIFY2(joins > width / 4 && joins <= width / 3 + 1,
+                 qPrintable(QStringLiteral("%1 joins for %2 px").arg(joins).arg(width)));
         QCOMPARE(v.joins()->paintedJoinLines(), joins);
         v.setTimeRange(0, 195);
         v.replotNow();
@@ -342,7 +347,8 @@ private slots:
         QVERIFY(fitted.beginUs < 0 && fitted.endUs > 240);
         // wheel over the plot zooms in around the mouse
         const QPointF at(v.plot()->xAxis->coordToPixel(120), v.plot()->axisRect()->center().y());
-        QWheelEvent wheel(at, v.plot()->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QWheelEvent wheel(at, v.plot()->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
         QApplication::sendEvent(v.plot(), &wheel);
         const TimeScale zoomed = v.timeScale();
         QVERIFY(zoomed.endUs - zoomed.beginUs < fitted.endUs - fitted.beginUs);

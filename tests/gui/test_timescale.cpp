@@ -83,7 +83,8 @@ private slots:
     {
         QCOMPARE(QString::fromStdString(formatTime(12'500, TimeUnit::Milliseconds, 100)), QStringLiteral("12.5 ms"));
         QCOMPARE(QString::fromStdString(formatTime(12'600, TimeUnit::Milliseconds, 1000)), QStringLiteral("13 ms"));
-        QCOMPARE(QString::fromStdString(formatTime(12'345.678, TimeUnit::Milliseconds, 0.001)), QStringLiteral("12.345678 ms"));
+        QCOMPARE(QString::fromStdString(formatTime(12'345.678, TimeUnit::Milliseconds, 0.001)),
+                 QStringLiteral("12.345678 ms"));
         QCOMPARE(QString::fromStdString(formatTimeValue(2.5e6, TimeUnit::Seconds, 5e5)), QStringLiteral("2.5"));
         // ticks 2.5 ms and 0.25 ms apart: every label exact (before: "2", "5", "8" and "0.8")
         QCOMPARE(QString::fromStdString(formatTimeValue(7'500, TimeUnit::Milliseconds, 2'500)), QStringLiteral("7.5"));

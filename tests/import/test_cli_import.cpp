@@ -34,9 +34,11 @@ protected:
 TEST_F(CliImport, KinetoTracesPrintTheRunAndWriteAResultThatDiagnoseReads)
 {
     const std::string result = (dir / "job.shardlab-result.json").string();
-    auto r = runCommand({"import", kData + "/kineto/ddp2", "--result", result, "--trace", (dir / "job.trace.json").string()});
+    auto r = runCommand(
+        {"import", kData + "/kineto/ddp2", "--result", result, "--trace", (dir / "job.trace.json").string()});
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("Read 2 file(s), PyTorch profiler (Kineto) trace: a job of 2 ranks."), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Read 2 file(s), PyTorch profiler (Kineto) trace: a job of 2 ranks."), std::string::npos)
+        << r.out;
     EXPECT_NE(r.out.find("straggler rank 1"), std::string::npos) << r.out;
     EXPECT_TRUE(std::filesystem::exists(dir / "job.trace.json"));
     auto d = runCommand({"diagnose", result});
@@ -83,12 +85,14 @@ TEST_F(CliImport, AFileOfAnotherKindGetsOneLineSayingWhatItIsAndWhichCommandTake
 {
     auto r = runCommand({"import", std::string(SHARDLAB_SCENARIO_DIR) + "/default.shardlab.json"});
     EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("ShardLab scenario, not a recorded run; command: shardlab sim FILE"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("ShardLab scenario, not a recorded run; command: shardlab sim FILE"), std::string::npos)
+        << r.err;
     std::ofstream(dir / "notes.log") << "hello\n";
     auto unknown = runCommand({"import", (dir / "notes.log").string()});
     EXPECT_EQ(unknown.status, 2);
     EXPECT_NE(unknown.err.find("file of unknown kind"), std::string::npos) << unknown.err;
-    auto mixed = runCommand({"import", kData + "/kineto/ddp2/kineto_rank0.json.gz", kData + "/inspector/ddp2/rank1_vm-pid1308.log"});
+    auto mixed = runCommand(
+        {"import", kData + "/kineto/ddp2/kineto_rank0.json.gz", kData + "/inspector/ddp2/rank1_vm-pid1308.log"});
     EXPECT_EQ(mixed.status, 2);
     EXPECT_NE(mixed.err.find("import the files of one job, of one kind, together"), std::string::npos) << mixed.err;
 }

@@ -65,8 +65,8 @@ void expectWorded(const std::string& english)
     for (const char* dir : {"ddp2", "ddp4", "hang2"})
         for (const auto& entry : std::filesystem::directory_iterator(kData / dir))
             names.push_back(entry.path().string());
-    for (const char* n : {"x.json", "dump.json", "fr_rank5.json", "fr_rank1.json", "fr_rank0.json", "profiling_name", "state", "GLOBAL",
-                          "time_discovered_completed_ns"})
+    for (const char* n : {"x.json", "dump.json", "fr_rank5.json", "fr_rank1.json", "fr_rank0.json", "profiling_name",
+                          "state", "GLOBAL", "time_discovered_completed_ns"})
         names.push_back(n);
     const auto left = untranslatedWords(zh, names);
     EXPECT_TRUE(left.empty()) << zh << " has English: " << left.front();
@@ -78,7 +78,8 @@ void expectChinese(const Message& m)
     const std::string zh = render(m, Language::Chinese);
     static const std::regex leftover(R"(\[[a-z_.]+\]|\{[a-z_0-9]+\})");
     EXPECT_FALSE(std::regex_search(zh, leftover)) << zh;
-    const auto left = untranslatedWords(zh, {"all_reduce", "scheduled", "completed", "default_pg", "Float", "broadcast", "'default_pg'", "fr_rank1.json"});
+    const auto left = untranslatedWords(zh, {"all_reduce", "scheduled", "completed", "default_pg", "Float", "broadcast",
+                                             "'default_pg'", "fr_rank1.json"});
     EXPECT_TRUE(left.empty()) << zh << " has English: " << left.front();
 }
 
@@ -210,10 +211,13 @@ void expectHang2(const ImportedJob& job)
     EXPECT_EQ(h.firstMismatchRank, 1);
     EXPECT_EQ(h.lastCompleted, (std::vector<int>{15, 15}));
     ASSERT_EQ(h.pending.size(), 2u);
-    EXPECT_EQ(h.pending[1], "never called all_reduce seq 16 of process group 0 'default_pg', which keeps rank 0 waiting");
-    EXPECT_EQ(h.pending[0], "waiting in all_reduce seq 16 of process group 0 'default_pg' (scheduled), which rank 1 never called");
-    EXPECT_EQ(h.explanation, "rank 1 never called all_reduce seq 16 of process group 0 'default_pg', which keeps rank 0 waiting: the "
-                             "first collective the ranks did not all call");
+    EXPECT_EQ(h.pending[1],
+              "never called all_reduce seq 16 of process group 0 'default_pg', which keeps rank 0 waiting");
+    EXPECT_EQ(h.pending[0],
+              "waiting in all_reduce seq 16 of process group 0 'default_pg' (scheduled), which rank 1 never called");
+    EXPECT_EQ(h.explanation,
+              "rank 1 never called all_reduce seq 16 of process group 0 'default_pg', which keeps rank 0 waiting: the "
+              "first collective the ranks did not all call");
     for (const Message& m : h.pendingMessages)
         expectChinese(m);
     expectChinese(h.explanationWording);
@@ -224,7 +228,8 @@ void expectHang2(const ImportedJob& job)
             EXPECT_FALSE(std::isnan(a));
     const std::vector<std::string> notes = english(run.notes);
     EXPECT_NE(std::find(notes.begin(), notes.end(),
-                        "1 entry of process group 0 'default_pg' from seq 16 on is not drawn: the ranks did not all call it the same way "
+                        "1 entry of process group 0 'default_pg' from seq 16 on is not drawn: the ranks did not all "
+                        "call it the same way "
                         "or did not complete it (the hang view says where)"),
               notes.end());
     EXPECT_TRUE(hasNote(run, "flight_recorder.note.root")); // the broadcasts of seq 1-8
@@ -301,7 +306,8 @@ TEST(FlightRecorder, Ddp2AndDdp4CompleteWithoutHangAndRank1IsLateAtSeq13And19)
         // collective, where every other rank took less; no other gap of rank 1's is that long.
         for (std::int64_t seq = 2; seq <= 29; ++seq) {
             const auto gapMs = [&](int r) {
-                return static_cast<double>(createdAt(dumps[static_cast<size_t>(r)], seq) - createdAt(dumps[static_cast<size_t>(r)], seq - 1))
+                return static_cast<double>(createdAt(dumps[static_cast<size_t>(r)], seq)
+                                           - createdAt(dumps[static_cast<size_t>(r)], seq - 1))
                        / 1e6;
             };
             if (seq == 13 || seq == 19) {
@@ -369,7 +375,8 @@ TEST(FlightRecorder, WhatIsNotADumpIsRefusedNamingTheFile)
     EXPECT_TRUE(unnamed.error().what.empty());
     // A pickle cut short, and one that would run code.
     const std::string whole = fileBytes(kData / "hang2/fr_hang_rank0.pkl");
-    auto cut = parseFlightRecorder(std::string_view(whole).substr(0, 2000), (kData / "hang2/fr_hang_rank0.pkl").string());
+    auto cut =
+        parseFlightRecorder(std::string_view(whole).substr(0, 2000), (kData / "hang2/fr_hang_rank0.pkl").string());
     ASSERT_FALSE(cut);
     EXPECT_EQ(cut.error().message, (kData / "hang2/fr_hang_rank0.pkl").string()
                                        + ": the pickle is cut short at byte 2000 (the dump was not written whole)");
@@ -386,20 +393,23 @@ TEST(FlightRecorder, WhatIsNotADumpIsRefusedNamingTheFile)
 TEST(FlightRecorder, ANewerVersionIsReadWithANoteAndRefusedWithoutItsEssentialFields)
 {
     const std::string text = fileBytes(kData / "hang2/fr_hang_rank1.json");
-    const FlightRecorderDump newer = dumpFromText(replaced(text, "\"version\":\"2.10\"", "\"version\":\"3.1\""), "fr_rank1.json");
+    const FlightRecorderDump newer =
+        dumpFromText(replaced(text, "\"version\":\"2.10\"", "\"version\":\"3.1\""), "fr_rank1.json");
     EXPECT_EQ(newer.entries.size(), 15u);
     ASSERT_EQ(newer.notes.size(), 1u);
-    EXPECT_EQ(english(newer.notes[0]),
-              "fr_rank1.json: Flight Recorder format version 3.1; ShardLab knows 2.0-2.10 and read the fields it knows");
+    EXPECT_EQ(
+        english(newer.notes[0]),
+        "fr_rank1.json: Flight Recorder format version 3.1; ShardLab knows 2.0-2.10 and read the fields it knows");
     expectChinese(newer.notes[0]);
     auto job = flightRecorderJob({newer, dumpOf(kData / "hang2/fr_hang_rank0.json")});
     ASSERT_TRUE(job) << job.error().message;
     EXPECT_TRUE(hasNote(job->run, "flight_recorder.note.version"));
-    auto missing = parseFlightRecorder(replaced(replaced(text, "\"version\":\"2.10\"", "\"version\":\"3.1\""), "\"profiling_name\"",
-                                                "\"profiling\""),
-                                       "fr_rank1.json");
+    auto missing = parseFlightRecorder(
+        replaced(replaced(text, "\"version\":\"2.10\"", "\"version\":\"3.1\""), "\"profiling_name\"", "\"profiling\""),
+        "fr_rank1.json");
     ASSERT_FALSE(missing);
-    EXPECT_EQ(missing.error().message, "fr_rank1.json: entry 0 has no profiling_name (Flight Recorder always writes one)");
+    EXPECT_EQ(missing.error().message,
+              "fr_rank1.json: entry 0 has no profiling_name (Flight Recorder always writes one)");
     expectWorded(missing.error().message);
     expectBorn(missing.error());
     auto badState = parseFlightRecorder(replaced(text, "\"completed\"", "\"done\""), "fr_rank1.json");
@@ -414,19 +424,22 @@ TEST(FlightRecorder, ANegativeTimeIsRefused)
     // found by fuzz_import: a completion time below zero overflowed when the timeline took it
     // minus the earliest creation time
     const std::string text = fileBytes(kData / "ddp2/fr_rank0.json");
-    auto completed = parseFlightRecorder(
-        replaced(text, "\"time_discovered_completed_ns\":1796372452819154080", "\"time_discovered_completed_ns\":-9223372036854775807"),
-        "fr_rank0.json");
+    auto completed = parseFlightRecorder(replaced(text, "\"time_discovered_completed_ns\":1796372452819154080",
+                                                  "\"time_discovered_completed_ns\":-9223372036854775807"),
+                                         "fr_rank0.json");
     ASSERT_FALSE(completed);
-    EXPECT_EQ(completed.error().message, "fr_rank0.json: entry 0: time_discovered_completed_ns is not what Flight Recorder writes there");
+    EXPECT_EQ(completed.error().message,
+              "fr_rank0.json: entry 0: time_discovered_completed_ns is not what Flight Recorder writes there");
     expectWorded(completed.error().message);
-    auto started = parseFlightRecorder(replaced(text, "\"time_discovered_started_ns\":0", "\"time_discovered_started_ns\":-1"),
-                                       "fr_rank0.json");
+    auto started = parseFlightRecorder(
+        replaced(text, "\"time_discovered_started_ns\":0", "\"time_discovered_started_ns\":-1"), "fr_rank0.json");
     ASSERT_FALSE(started);
-    EXPECT_EQ(started.error().message, "fr_rank0.json: entry 0: time_discovered_started_ns is not what Flight Recorder writes there");
+    EXPECT_EQ(started.error().message,
+              "fr_rank0.json: entry 0: time_discovered_started_ns is not what Flight Recorder writes there");
     // None and 0 still mean "not seen"
-    auto zero = parseFlightRecorder(replaced(text, "\"time_discovered_completed_ns\":1796372452819154080", "\"time_discovered_completed_ns\":0"),
-                                    "fr_rank0.json");
+    auto zero = parseFlightRecorder(
+        replaced(text, "\"time_discovered_completed_ns\":1796372452819154080", "\"time_discovered_completed_ns\":0"),
+        "fr_rank0.json");
     ASSERT_TRUE(zero) << zero.error().message;
     EXPECT_FALSE(zero->entries[0].timeDiscoveredCompletedNs);
 }
@@ -449,7 +462,8 @@ TEST(FlightRecorder, DumpsThatDoNotMakeOneJobAreRefusedNamingTheFiles)
     EXPECT_EQ(outside, "fr_rank5.json: rank 5, but the job's process groups have 2 ranks");
     expectWorded(outside);
     const std::string noRank = errorOf({dumpFromText(text, "dump.json")});
-    EXPECT_EQ(noRank, "dump.json: cannot tell which rank wrote this dump (it names no rank, and the file's name does not end with the "
+    EXPECT_EQ(noRank, "dump.json: cannot tell which rank wrote this dump (it names no rank, and the file's name does "
+                      "not end with the "
                       "rank, as PyTorch names dumps)");
     expectWorded(noRank);
 }
@@ -501,11 +515,13 @@ TEST(FlightRecorder, RanksThatCallACollectiveDifferentlyAreNamedWithWhatEachCall
     ASSERT_TRUE(job->run.hang);
     const HangReport& h = *job->run.hang;
     EXPECT_EQ(h.firstMismatchRank, 1);
-    EXPECT_EQ(h.pending[1], "called all_reduce [100] Float -> [197633] Float at seq 15 of process group 0 'default_pg', where rank 0 "
-                            "called all_reduce [197633] Float -> [197633] Float");
+    EXPECT_EQ(h.pending[1],
+              "called all_reduce [100] Float -> [197633] Float at seq 15 of process group 0 'default_pg', where rank 0 "
+              "called all_reduce [197633] Float -> [197633] Float");
     EXPECT_EQ(h.pending[0], "in all_reduce seq 15 of process group 0 'default_pg' (completed)");
-    EXPECT_EQ(h.explanation, "the ranks called different collectives at seq 15 of process group 0 'default_pg': rank 0: all_reduce "
-                             "[197633] Float -> [197633] Float, rank 1: all_reduce [100] Float -> [197633] Float");
+    EXPECT_EQ(h.explanation,
+              "the ranks called different collectives at seq 15 of process group 0 'default_pg': rank 0: all_reduce "
+              "[197633] Float -> [197633] Float, rank 1: all_reduce [100] Float -> [197633] Float");
     expectChinese(h.pendingMessages[1]);
     EXPECT_EQ(h.lastCompleted, (std::vector<int>{15, 15}));
     EXPECT_TRUE(hasNote(job->run, "flight_recorder.note.left_out"));
@@ -528,9 +544,12 @@ TEST(FlightRecorder, ACollectiveEveryRankCalledButNeverCompletedIsStuck)
     ASSERT_TRUE(job->run.hang);
     const HangReport& h = *job->run.hang;
     EXPECT_EQ(h.firstMismatchRank, 0);
-    EXPECT_EQ(h.pending[0], "in all_reduce seq 16 of process group 0 'default_pg', not completed (scheduled) though every member called it");
-    EXPECT_EQ(h.explanation, "every member of process group 0 'default_pg' called all_reduce seq 16, but it had not completed on ranks "
-                             "0,1 when the dumps were written");
+    EXPECT_EQ(h.pending[0], "in all_reduce seq 16 of process group 0 'default_pg', not completed (scheduled) though "
+                            "every member called it");
+    EXPECT_EQ(
+        h.explanation,
+        "every member of process group 0 'default_pg' called all_reduce seq 16, but it had not completed on ranks "
+        "0,1 when the dumps were written");
     EXPECT_EQ(h.lastCompleted, (std::vector<int>{15, 15}));
 }
 

@@ -62,7 +62,9 @@ TEST(InputFile, ReadingCanBeCancelled)
 
 TEST(ImportFormat, EachSampleIsTakenForWhatItIs)
 {
-    const auto sniff = [](const std::filesystem::path& p) { return sniffImportFormat(p.filename().string(), readInputHead(p)); };
+    const auto sniff = [](const std::filesystem::path& p) {
+        return sniffImportFormat(p.filename().string(), readInputHead(p));
+    };
     EXPECT_EQ(sniff(kData / "kineto/ddp4/kineto_rank2.json.gz"), ImportFormat::Kineto);
     EXPECT_EQ(sniff(kData / "flight_recorder/ddp2/fr_rank0.json"), ImportFormat::FlightRecorder);
     EXPECT_EQ(sniff(kData / "flight_recorder/ddp2/fr_rank0.pkl"), ImportFormat::FlightRecorder);
@@ -73,7 +75,8 @@ TEST(ImportFormat, EachSampleIsTakenForWhatItIs)
               ImportFormat::ProfileRecords);
     EXPECT_EQ(sniffImportFormat("x.sqlite", std::string_view("SQLite format 3\0rest", 20)), ImportFormat::NsightSqlite);
     EXPECT_EQ(sniffImportFormat("notes.txt", "hello"), ImportFormat::Unknown);
-    EXPECT_EQ(sniffImportFormat("run.json", "{\"displayTimeUnit\":\"ms\",\"traceEvents\":["), ImportFormat::ShardLabTrace);
+    EXPECT_EQ(sniffImportFormat("run.json", "{\"displayTimeUnit\":\"ms\",\"traceEvents\":["),
+              ImportFormat::ShardLabTrace);
 }
 
 } // namespace

@@ -51,7 +51,8 @@ void expectWaits(const RunResult& run, const std::vector<std::vector<double>>& e
     for (size_t r = 0; r < got.size(); ++r) {
         ASSERT_EQ(got[r].size(), expected[r].size()) << "rank " << r;
         for (size_t i = 0; i < got[r].size(); ++i)
-            EXPECT_NEAR(got[r][i], expected[r][i], std::max(0.5, 0.05 * expected[r][i])) << "rank " << r << ", wait " << i;
+            EXPECT_NEAR(got[r][i], expected[r][i], std::max(0.5, 0.05 * expected[r][i]))
+                << "rank " << r << ", wait " << i;
     }
 }
 
@@ -80,8 +81,10 @@ TEST(KinetoTrace, OneRanksTraceIsReadAsItIs)
 
 TEST(KinetoTrace, KernelNamesOfBothNcclGenerations)
 {
-    EXPECT_EQ(ncclFuncFromKernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"), "AllReduce");
-    EXPECT_EQ(ncclFuncFromKernel("ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)"), "AllGather");
+    EXPECT_EQ(ncclFuncFromKernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"),
+              "AllReduce");
+    EXPECT_EQ(ncclFuncFromKernel("ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)"),
+              "AllGather");
     EXPECT_EQ(ncclFuncFromKernel("ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)"), "SendRecv");
     EXPECT_EQ(ncclFuncFromKernel("ncclKernel_ReduceScatter_RING_SIMPLE_Sum_bf16"), "ReduceScatter");
     EXPECT_EQ(ncclFuncFromKernel("void at::native::vectorized_elementwise_kernel<4>"), "");
@@ -118,7 +121,8 @@ TEST(KinetoImport, TwoRanksNameTheStragglerAndItsWaits)
     // rank 0 waits for rank 1's sleep in steps 3 and 5; rank 1 waits for nobody that long
     expectWaits(job->run, {{301.111, 301.076}, {}});
     // the clocks: one host, one clock; the ranks leave a collective within microseconds
-    EXPECT_NE(english(job->run.clockNote).find("PyTorch profiler traces"), std::string::npos) << english(job->run.clockNote);
+    EXPECT_NE(english(job->run.clockNote).find("PyTorch profiler traces"), std::string::npos)
+        << english(job->run.clockNote);
     EXPECT_FALSE(render(job->run.clockNote, Language::Chinese).empty());
     // What-if: the observed program simulates
     auto sim = simulate(job->scenario);
@@ -188,12 +192,17 @@ TEST_P(KinetoJob, NamesTheStragglerAndEachWait)
     EXPECT_TRUE(sim) << (sim ? "" : sim.error().message);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    PyTorch, KinetoJob,
-    ::testing::Values(OtherJob{"fsdp2", 2, {{307.238, 301.176, 300.978}, {}}, false},
-                      OtherJob{"pipeline2", 2, {{209.369, 303.601, 308.420}, {}}, false},
-                      OtherJob{"mesh4", 4, {{97.460, 499.633, 299.606, 299.584}, {}, {179.445, 344.648, 306.374, 299.485}, {333.392, 310.868, 297.332}}, true}),
-    [](const ::testing::TestParamInfo<OtherJob>& j) { return std::string(j.param.name); });
+INSTANTIATE_TEST_SUITE_P(PyTorch, KinetoJob,
+                         ::testing::Values(OtherJob{"fsdp2", 2, {{307.238, 301.176, 300.978}, {}}, false},
+                                           OtherJob{"pipeline2", 2, {{209.369, 303.601, 308.420}, {}}, false},
+                                           OtherJob{"mesh4",
+                                                    4,
+                                                    {{97.460, 499.633, 299.606, 299.584},
+                                                     {},
+                                                     {179.445, 344.648, 306.374, 299.485},
+                                                     {333.392, 310.868, 297.332}},
+                                                    true}),
+                         [](const ::testing::TestParamInfo<OtherJob>& j) { return std::string(j.param.name); });
 
 TEST(KinetoJobNotes, RanksAreTakenFromTheCollectivesWhereDistributedInfoIsMissingOrWrong)
 {
@@ -205,7 +214,8 @@ TEST(KinetoJobNotes, RanksAreTakenFromTheCollectivesWhereDistributedInfoIsMissin
         std::string notes;
         for (const std::string& n : english(job->run.notes))
             notes += n + "\n";
-        EXPECT_NE(notes.find(std::string(name) == "mesh4" ? "had no distributedInfo" : "named another rank in their distributedInfo"),
+        EXPECT_NE(notes.find(std::string(name) == "mesh4" ? "had no distributedInfo"
+                                                          : "named another rank in their distributedInfo"),
                   std::string::npos)
             << notes;
         EXPECT_EQ(job->run.devices[0], "kineto_rank0") << name;
@@ -238,8 +248,9 @@ protected:
 
 TEST_F(KinetoBadInput, AMissingRankIsNamed)
 {
-    const std::string m = failure({kData / "kineto/ddp4/kineto_rank0.json.gz", kData / "kineto/ddp4/kineto_rank2.json.gz",
-                                   kData / "kineto/ddp4/kineto_rank3.json.gz"});
+    const std::string m =
+        failure({kData / "kineto/ddp4/kineto_rank0.json.gz", kData / "kineto/ddp4/kineto_rank2.json.gz",
+                 kData / "kineto/ddp4/kineto_rank3.json.gz"});
     EXPECT_NE(m.find("rank(s) 1 have no trace"), std::string::npos) << m;
 }
 
@@ -279,7 +290,8 @@ TEST_F(KinetoBadInput, TwoTracesOfOneRankAreNamed)
 
 TEST_F(KinetoBadInput, RanksFromDifferentJobsAreRefused)
 {
-    const std::string m = failure({kData / "kineto/ddp2/kineto_rank0.json.gz", kData / "kineto/ddp4/kineto_rank1.json.gz"});
+    const std::string m =
+        failure({kData / "kineto/ddp2/kineto_rank0.json.gz", kData / "kineto/ddp4/kineto_rank1.json.gz"});
     EXPECT_NE(m.find("different jobs"), std::string::npos) << m;
 }
 
@@ -321,7 +333,8 @@ TEST_F(KinetoBadInput, ClocksSecondsApartAreAlignedAndSaySo)
     auto job = importFiles({kData / "kineto/ddp2/kineto_rank0.json.gz", dir / "ahead_rank1.json"});
     ASSERT_TRUE(job) << job.error().message;
     EXPECT_NE(english(job->run.clockNote).find("clocks disagree"), std::string::npos) << english(job->run.clockNote);
-    EXPECT_NE(english(job->run.clockNote).find("were 20000 us apart"), std::string::npos) << english(job->run.clockNote);
+    EXPECT_NE(english(job->run.clockNote).find("were 20000 us apart"), std::string::npos)
+        << english(job->run.clockNote);
     // aligned, the waits are the same as on one clock
     expectWaits(job->run, {{301.111, 301.076}, {}});
 }

@@ -176,8 +176,10 @@ TEST(NcclTestsView, TheTableHoldsBothHalvesOfEveryRowAsNcclTestsPrintsThem)
                          "   36458.28     1.84     1.84      0\n"),
               std::string::npos)
         << *text;
-    EXPECT_NE(text->find("# collective all_reduce (all_reduce_perf), 2 ranks; busbw = algbw x 1 "), std::string::npos) << *text;
-    EXPECT_NE(text->find("# measured with NCCL 2.28.9, NVIDIA H200, 20 timed calls per size after 1 warm-up\n"), std::string::npos)
+    EXPECT_NE(text->find("# collective all_reduce (all_reduce_perf), 2 ranks; busbw = algbw x 1 "), std::string::npos)
+        << *text;
+    EXPECT_NE(text->find("# measured with NCCL 2.28.9, NVIDIA H200, 20 timed calls per size after 1 warm-up\n"),
+              std::string::npos)
         << *text;
     EXPECT_NE(text->find("# avg bus bandwidth: 1.21 GB/s measured"), std::string::npos) << *text;
     EXPECT_EQ(text->find("simulated"), std::string::npos) << *text;
@@ -254,8 +256,8 @@ TEST(NcclTestsView, TheEnvironmentAndTheCommandLineAreNowhere)
                 outputs.push_back(*text);
             }
     for (const std::string& out : outputs)
-        for (const char* secret : {"NCCL_HOSTID", "LD_LIBRARY_PATH", "OMPI_COMM_WORLD", "site-packages", "/tmp/import_samples",
-                                   "build-mpi", "\"env\"", "hostname"})
+        for (const char* secret : {"NCCL_HOSTID", "LD_LIBRARY_PATH", "OMPI_COMM_WORLD", "site-packages",
+                                   "/tmp/import_samples", "build-mpi", "\"env\"", "hostname"})
             EXPECT_EQ(out.find(secret), std::string::npos) << secret << " in\n" << out;
 }
 
@@ -265,9 +267,9 @@ TEST(NcclTestsView, TheChineseTableKeepsOnlyNcclTestsOwnWords)
     ASSERT_TRUE(zh) << zh.error().message;
     EXPECT_NE(zh->find("平均总线带宽"), std::string::npos) << *zh;
     std::vector<std::string> names = ncclTestsTableWords();
-    for (const char* w : {"out-of-place", "in-place", "nccl-tests", "all_reduce_perf", "all_reduce_perf_2ranks.json", "doc/PERFORMANCE.md",
-                          "NVIDIA", "H200", "ShardLab", "Ring/LL", "Ring/LL128", "Ring/Simple", "NVLS/Simple", "Tree/LL", "Tree/Simple",
-                          "Tree/LL128", "default"})
+    for (const char* w : {"out-of-place", "in-place", "nccl-tests", "all_reduce_perf", "all_reduce_perf_2ranks.json",
+                          "doc/PERFORMANCE.md", "NVIDIA", "H200", "ShardLab", "Ring/LL", "Ring/LL128", "Ring/Simple",
+                          "NVLS/Simple", "Tree/LL", "Tree/Simple", "Tree/LL128", "default"})
         names.push_back(w);
     // the machine's name, as the preset gives it
     names.push_back(preset("h200-nvswitch-8")->firstGpus(2).name);
@@ -325,7 +327,8 @@ TEST(NcclTestsRefusals, NotJsonAndBrokenJson)
     EXPECT_EQ(broken.rfind("f.json: $: not valid JSON at line 1, column ", 0), 0u) << broken;
     EXPECT_EQ(broken.find("NCCL_SOCKET"), std::string::npos) << broken;
     EXPECT_EQ(broken.find("last read"), std::string::npos) << broken;
-    EXPECT_NE(wordedError(broken, Language::Chinese).find("不是有效的 JSON"), std::string::npos) << wordedError(broken, Language::Chinese);
+    EXPECT_NE(wordedError(broken, Language::Chinese).find("不是有效的 JSON"), std::string::npos)
+        << wordedError(broken, Language::Chinese);
     const std::string twice = refusal(R"({"version":3,"version":3})");
     EXPECT_EQ(twice, "f.json: $.version: given twice");
     expectWorded(twice);
@@ -372,7 +375,9 @@ TEST(NcclTestsRefusals, ImpossibleFigures)
     EXPECT_EQ(zero, "f.json: $.results[0].size: zero (expected a positive number)");
     expectWorded(zero);
     const std::string size = refusal(edited([](auto& d) { d["results"][0]["size"] = 1048580; }));
-    EXPECT_EQ(size, "f.json: $.results[0].size: 1048580 bytes, but 262144 elements of float (4 bytes each) make 1048576 bytes");
+    EXPECT_EQ(
+        size,
+        "f.json: $.results[0].size: 1048580 bytes, but 262144 elements of float (4 bytes each) make 1048576 bytes");
     expectWorded(size);
     const std::string half = refusal(edited([](auto& d) { d["results"][0]["count"] = 131072.5; }));
     EXPECT_EQ(half, "f.json: $.results[0].count: 131072.5 is not a whole number");
@@ -388,15 +393,20 @@ TEST(NcclTestsRefusals, ImpossibleFigures)
         t["cpu_time"] = t["time"];
         t.erase("time");
     }));
-    EXPECT_EQ(cpu, "f.json: $.results[0].out_of_place.cpu_time: a CPU time (nccl-tests -C 1): ShardLab reads the GPU times that "
-                   "nccl-tests writes by default");
+    EXPECT_EQ(
+        cpu,
+        "f.json: $.results[0].out_of_place.cpu_time: a CPU time (nccl-tests -C 1): ShardLab reads the GPU times that "
+        "nccl-tests writes by default");
     expectWorded(cpu, {"-C"});
     const std::string order = refusal(edited([](auto& d) { d["config"]["devices"][1]["rank"] = 0; }));
-    EXPECT_EQ(order, "f.json: $.config.devices[1].rank: rank 0 where rank 1 belongs (nccl-tests lists the devices in rank order)");
+    EXPECT_EQ(
+        order,
+        "f.json: $.config.devices[1].rank: rank 0 where rank 1 belongs (nccl-tests lists the devices in rank order)");
     expectWorded(order);
     const std::string groups = refusal(edited([](auto& d) { d["config"]["devices"][1]["group"] = 1; }));
-    EXPECT_EQ(groups, "f.json: $.config.devices[1].group: group 1: the ranks ran in several communicators (NCCL_TESTS_SPLIT); "
-                      "ShardLab reads a sweep of one communicator");
+    EXPECT_EQ(groups,
+              "f.json: $.config.devices[1].group: group 1: the ranks ran in several communicators (NCCL_TESTS_SPLIT); "
+              "ShardLab reads a sweep of one communicator");
     expectWorded(groups, {"NCCL_TESTS_SPLIT"});
 }
 
@@ -404,32 +414,37 @@ TEST(NcclTestsRefusals, FiguresThatDisagreeWithEachOther)
 {
     // busbw: 2 ranks, factor 2(2-1)/2 = 1, so busbw must equal algbw 0.922590
     const std::string bus = refusal(edited([](auto& d) { d["results"][1]["in_place"]["bus_bw"] = 1.38; }));
-    EXPECT_EQ(bus, "f.json: $.results[1].in_place.bus_bw: 1.38 GB/s, but algbw 0.922392 GB/s x 1 (all_reduce on 2 ranks) is "
-                   "0.922392 GB/s");
+    EXPECT_EQ(bus,
+              "f.json: $.results[1].in_place.bus_bw: 1.38 GB/s, but algbw 0.922392 GB/s x 1 (all_reduce on 2 ranks) is "
+              "0.922392 GB/s");
     expectWorded(bus);
     // algbw: 1048576 B / 4521.43425 us = 0.231912 GB/s, not 2.31912
     const std::string alg = refusal(edited([](auto& d) { d["results"][0]["out_of_place"]["alg_bw"] = 2.31912; }));
-    EXPECT_EQ(alg, "f.json: $.results[0].out_of_place.alg_bw: 2.31912 GB/s, but size / time = 1048576 B / 4521.43 us is 0.231912 GB/s");
+    EXPECT_EQ(alg, "f.json: $.results[0].out_of_place.alg_bw: 2.31912 GB/s, but size / time = 1048576 B / 4521.43 us "
+                   "is 0.231912 GB/s");
     expectWorded(alg);
     const std::string avg = refusal(edited([](auto& d) { d["average_bus_bandwidth"]["bandwidth"] = 1.5; }));
-    EXPECT_EQ(avg, "f.json: $.average_bus_bandwidth.bandwidth: 1.5 GB/s, but the mean of the file's 8 busbw figures is 1.21296 GB/s");
+    EXPECT_EQ(avg, "f.json: $.average_bus_bandwidth.bandwidth: 1.5 GB/s, but the mean of the file's 8 busbw figures is "
+                   "1.21296 GB/s");
     expectWorded(avg);
 }
 
 TEST(NcclTestsRefusals, UnknownCollectiveOrType)
 {
     const std::string coll = refusal(edited([](auto& d) { d["args"][0] = "/opt/nccl-tests/build/alltoall_perf"; }));
-    EXPECT_EQ(coll, "f.json: $.args[0]: 'alltoall_perf' (expected all_reduce_perf, all_gather_perf, reduce_scatter_perf, "
-                    "broadcast_perf, reduce_perf or sendrecv_perf)");
-    expectWorded(coll, {"alltoall_perf", "all_reduce_perf", "all_gather_perf", "reduce_scatter_perf", "broadcast_perf", "reduce_perf",
-                        "sendrecv_perf"});
+    EXPECT_EQ(coll,
+              "f.json: $.args[0]: 'alltoall_perf' (expected all_reduce_perf, all_gather_perf, reduce_scatter_perf, "
+              "broadcast_perf, reduce_perf or sendrecv_perf)");
+    expectWorded(coll, {"alltoall_perf", "all_reduce_perf", "all_gather_perf", "reduce_scatter_perf", "broadcast_perf",
+                        "reduce_perf", "sendrecv_perf"});
     // the folders before the program's name are not shown
     EXPECT_EQ(coll.find("/opt"), std::string::npos);
     const std::string type = refusal(edited([](auto& d) { d["results"][2]["type"] = "float128"; }));
-    EXPECT_EQ(type, "f.json: $.results[2].type: 'float128' (expected int8, uint8, int32, uint32, int64, uint64, half, float, double, "
+    EXPECT_EQ(type, "f.json: $.results[2].type: 'float128' (expected int8, uint8, int32, uint32, int64, uint64, half, "
+                    "float, double, "
                     "bfloat16, f8e4m3 or f8e5m2)");
-    expectWorded(type, {"float128", "int8", "uint8", "int32", "uint32", "int64", "uint64", "half", "double", "bfloat16", "f8e4m3",
-                        "f8e5m2"});
+    expectWorded(type, {"float128", "int8", "uint8", "int32", "uint32", "int64", "uint64", "half", "double", "bfloat16",
+                        "f8e4m3", "f8e5m2"});
     const std::string op = refusal(edited([](auto& d) { d["results"][2]["redop"] = "xor"; }));
     EXPECT_EQ(op, "f.json: $.results[2].redop: 'xor' (expected sum, prod, max, min, avg, mulsum or none)");
     expectWorded(op, {"xor", "sum", "prod", "max", "min", "avg", "mulsum", "none"});
@@ -496,9 +511,10 @@ TEST(NcclTestsRefusals, AreBornMessagesThatSayWhatTheTemplatesSaid)
     // all_gather: the size is of every rank's count
     bool born = false;
     const std::string gathered = refusal(edited([](auto& d) {
-        d["args"][0] = "all_gather_perf";
-        d["results"][0]["count"] = 1;
-    }), &born);
+                                             d["args"][0] = "all_gather_perf";
+                                             d["results"][0]["count"] = 1;
+                                         }),
+                                         &born);
     EXPECT_TRUE(born) << gathered;
     EXPECT_NE(gathered.find("on each of 2 ranks make"), std::string::npos) << gathered;
 }
@@ -531,7 +547,8 @@ TEST(NcclTestsRefusals, APresetTooSmallOrUnknown)
     EXPECT_TRUE(renderImportedSweep(*sweep, "h200-nvswitch-8", false));
     auto unknown = renderImportedSweep(*sweep, "h300-nvswitch-99", false);
     ASSERT_FALSE(unknown);
-    EXPECT_NE(unknown.error().message.find("unknown preset 'h300-nvswitch-99'"), std::string::npos) << unknown.error().message;
+    EXPECT_NE(unknown.error().message.find("unknown preset 'h300-nvswitch-99'"), std::string::npos)
+        << unknown.error().message;
     EXPECT_NE(wordedError(unknown.error().message, Language::Chinese), unknown.error().message);
     // two files: the one-line refusal of importFiles, worded too
 }
@@ -554,7 +571,8 @@ TEST(NcclTestsRefusals, SendRecvIsSimulatedBetweenTwoGpusOnly)
     EXPECT_TRUE(renderImportedSweep(*sweep, "", false)); // the measured rows alone are shown
     auto sim = renderImportedSweep(*sweep, "h200-nv18-4", false);
     ASSERT_FALSE(sim);
-    EXPECT_EQ(sim.error().message, "f.json: sendrecv_perf ran on 4 ranks; ShardLab simulates send/recv between two GPUs only");
+    EXPECT_EQ(sim.error().message,
+              "f.json: sendrecv_perf ran on 4 ranks; ShardLab simulates send/recv between two GPUs only");
     EXPECT_FALSE(sim.error().what.empty());
     expectSaysItsEnglish(sim.error());
     expectWorded(sim.error().message, {"sendrecv_perf"});

@@ -62,7 +62,8 @@ void transportChecks(Transport& t)
           "the launcher's variables agree with MPI's rank and size");
     check(t.localSize() >= 1 && t.localRank() < t.localSize(), rank, "local rank below local size");
     // The NCCL unique id: 128 opaque bytes from rank 0.
-    auto id = broadcastBytes(t, rank == 0 ? pattern(128, 99) : Bytes8{}, 0, Tag::Decision, deadlineIn(30'000), "unique id");
+    auto id =
+        broadcastBytes(t, rank == 0 ? pattern(128, 99) : Bytes8{}, 0, Tag::Decision, deadlineIn(30'000), "unique id");
     check(id.ok() && *id == pattern(128, 99), rank, "broadcast of the 128-byte unique id");
     // Variable sizes, one of them 3 MB (past the eager limit: a rendezvous transfer).
     const size_t mine = rank == 1 ? 3u << 20 : static_cast<size_t>(rank) * 1000 + 1;
@@ -81,7 +82,8 @@ void transportChecks(Transport& t)
     if (rank == 0 && offsets.ok())
         for (int r = 1; r < size; ++r) {
             const ClockOffset& o = (*offsets)[static_cast<size_t>(r)];
-            std::printf("rank %d clock offset %.2f us, bound %.2f us (%d exchanges)\n", r, o.offsetUs, o.errorUs, o.samples);
+            std::printf("rank %d clock offset %.2f us, bound %.2f us (%d exchanges)\n", r, o.offsetUs, o.errorUs,
+                        o.samples);
             check(std::fabs(o.offsetUs) <= o.errorUs + 0.01, rank, "offset within its bound on one host");
             check(o.errorUs < 5000, rank, "a clock bound below 5 ms");
         }
@@ -181,7 +183,8 @@ void jobChecks(Transport& t, bool stream)
     if (!out.run)
         return;
     const Summary a = summarize(s, *whole), b = summarize(s, *out.run);
-    std::printf("merged step %.4f ms vs %.4f ms; %s\n", b.stepTimeMs, a.stepTimeMs, english(out.run->clockNote).c_str());
+    std::printf("merged step %.4f ms vs %.4f ms; %s\n", b.stepTimeMs, a.stepTimeMs,
+                english(out.run->clockNote).c_str());
     check(std::fabs(a.stepTimeMs - b.stepTimeMs) < 0.02 * a.stepTimeMs, rank, "the merged step time");
     check(a.straggler == b.straggler, rank, "the same straggler");
     check(out.run->collectives.size() == whole->collectives.size(), rank, "every collective matched");
@@ -193,8 +196,10 @@ void jobChecks(Transport& t, bool stream)
     auto read = readRunStream(streamed.str(), "<stream>");
     check(read.ok(), rank, "the stream reads back" + (read.ok() ? std::string() : ": " + read.error().message));
     if (read.ok())
-        check(serializeRunResult(*read) == serializeRunResult(*out.run), rank, "the stream read back is the merged run");
-    std::printf("streamed %d chunks, %zu bytes; %s\n", chunks, streamed.str().size(), english(out.run->clockNote).c_str());
+        check(serializeRunResult(*read) == serializeRunResult(*out.run), rank,
+              "the stream read back is the merged run");
+    std::printf("streamed %d chunks, %zu bytes; %s\n", chunks, streamed.str().size(),
+                english(out.run->clockNote).c_str());
 }
 
 int dieCheck(Transport& t)
@@ -244,8 +249,8 @@ int main(int argc, char** argv)
         for (const Bytes8& v : *all)
             failed |= v.empty() || v[0] != 0;
     if (t->rank() == 0)
-        std::printf(failed ? "selftest FAILED (%s, %d processes)\n" : "selftest OK (%s, %d processes)\n", t->describe().c_str(),
-                    t->size());
+        std::printf(failed ? "selftest FAILED (%s, %d processes)\n" : "selftest OK (%s, %d processes)\n",
+                    t->describe().c_str(), t->size());
     const int status = failed ? 1 : 0;
     t.reset(); // MPI_Finalize
     return status;

@@ -24,15 +24,17 @@ PlanRun planCli(std::vector<std::string> args)
 
 TEST(PlanCli, JsonHasTheKeysScriptsReadAndEveryRank)
 {
-    const PlanRun r = planCli({"llama3-8b", "--tp", "4", "--pp", "2", "--gpus", "16", "--preset", "2x8-h100-ib", "--json"});
+    const PlanRun r =
+        planCli({"llama3-8b", "--tp", "4", "--pp", "2", "--gpus", "16", "--preset", "2x8-h100-ib", "--json"});
     ASSERT_EQ(r.status, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
-    for (const char* key : {"step_time_ms", "tokens_per_s_per_gpu", "model_tflops_per_gpu", "mfu", "bubble_fraction", "fits",
-                            "per_rank", "collectives", "bottleneck", "model", "plan", "stages"})
+    for (const char* key : {"step_time_ms", "tokens_per_s_per_gpu", "model_tflops_per_gpu", "mfu", "bubble_fraction",
+                            "fits", "per_rank", "collectives", "bottleneck", "model", "plan", "stages"})
         EXPECT_TRUE(j.contains(key)) << key;
     EXPECT_EQ(j["plan"]["dp"], 2);
     ASSERT_EQ(j["per_rank"].size(), 16u);
-    for (const char* key : {"params_bytes", "grads_bytes", "optimizer_bytes", "activations_bytes", "peak_memory_bytes", "fits"})
+    for (const char* key :
+         {"params_bytes", "grads_bytes", "optimizer_bytes", "activations_bytes", "peak_memory_bytes", "fits"})
         EXPECT_TRUE(j["per_rank"][0].contains(key)) << key;
     // rank 4 is TP 0 of stage 1 (rank = tp + 4 * (pp + 2 * dp)); rank 8 is stage 0 of the second replica
     EXPECT_EQ(j["per_rank"][4]["pp"], 1);

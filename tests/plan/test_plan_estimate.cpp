@@ -62,18 +62,23 @@ TEST(ComputeModel, TheShippedH200MeasurementReads)
 
 TEST(ComputeCalibration, ABrokenFileIsRefusedWithItsPath)
 {
-    auto c = computeCalibrationFromJson(R"({"device": "X", "gemm_bf16": [{"m": 1, "n": 1, "k": "1", "tflops": 1}]})", "x.json");
+    auto c = computeCalibrationFromJson(R"({"device": "X", "gemm_bf16": [{"m": 1, "n": 1, "k": "1", "tflops": 1}]})",
+                                        "x.json");
     ASSERT_FALSE(c);
-    EXPECT_NE(c.error().message.find("x.json: $.gemm_bf16[0].k: found a string"), std::string::npos) << c.error().message;
+    EXPECT_NE(c.error().message.find("x.json: $.gemm_bf16[0].k: found a string"), std::string::npos)
+        << c.error().message;
     c = computeCalibrationFromJson(R"({"device": "X", "gemm_bf16": []})", "x.json");
     ASSERT_FALSE(c);
-    c = computeCalibrationFromJson(R"({"device": "X", "gemm_bf16": [{"m": 1, "n": 1, "k": 1, "tflops": -5}]})", "x.json");
+    c = computeCalibrationFromJson(R"({"device": "X", "gemm_bf16": [{"m": 1, "n": 1, "k": 1, "tflops": -5}]})",
+                                   "x.json");
     ASSERT_FALSE(c);
 }
 
-PlanEstimate estimateOn(const std::string& machine, int gpus, const std::string& model, ParallelPlan plan, TrainingSettings st)
+PlanEstimate estimateOn(const std::string& machine, int gpus, const std::string& model, ParallelPlan plan,
+                        TrainingSettings st)
 {
-    const Topology topo = gpus <= preset(machine)->rankCount() ? preset(machine)->firstGpus(gpus) : scaleOut(*preset(machine), gpus);
+    const Topology topo =
+        gpus <= preset(machine)->rankCount() ? preset(machine)->firstGpus(gpus) : scaleOut(*preset(machine), gpus);
     PlanPricer pricer(topo);
     const TransformerModel m = *modelPreset(model);
     EXPECT_TRUE(planProblems(m, st, plan, topo).empty());
@@ -107,7 +112,7 @@ TEST(PlanEstimate, TheStepIsThePipelineFormula)
 
     plan.schedule = {ScheduleKind::Interleaved, 3};
     const PlanEstimate interleaved = estimateOn("h200-nvswitch-8", 4, "teaching-125m", plan, st);
-    EXPECT_LT(interleaved.bubbleUs, e.bubbleUs); // the bubble divided by V...
+    EXPECT_LT(interleaved.bubbleUs, e.bubbleUs);               // the bubble divided by V...
     EXPECT_GT(interleaved.stages[1].p2pUs, e.stages[1].p2pUs); // ...at V times the sends
 }
 
@@ -184,7 +189,8 @@ TEST(PlanSearch, ListsThePlansThatFitFastestFirstAndCountsTheRest)
         EXPECT_EQ(e.globalBatch, 64); // one sequence per GPU, the same for every plan
     }
     // a plan of TP 1 on one GPU per replica holds 70B parameters' states: dropped for memory
-    EXPECT_TRUE(std::any_of(s.dropped.begin(), s.dropped.end(), [](const DroppedPlans& d) { return d.reason.id == "plan.drop.memory"; }));
+    EXPECT_TRUE(std::any_of(s.dropped.begin(), s.dropped.end(),
+                            [](const DroppedPlans& d) { return d.reason.id == "plan.drop.memory"; }));
 
     options.progress = [](int done, int) { return done < 3; }; // cancelled after three
     EXPECT_EQ(searchPlans(*modelPreset("llama3-70b"), st, pricer, options).plans.size(), 3u);

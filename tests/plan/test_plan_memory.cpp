@@ -71,7 +71,8 @@ TEST(PlanMesh, SchedulesReadAndWrite)
         EXPECT_FALSE(scheduleFromText(bad)) << bad;
 }
 
-std::vector<std::string> problemIds(const TransformerModel& m, const TrainingSettings& st, const ParallelPlan& plan, int gpus)
+std::vector<std::string> problemIds(const TransformerModel& m, const TrainingSettings& st, const ParallelPlan& plan,
+                                    int gpus)
 {
     std::vector<std::string> ids;
     for (const Message& problem : planProblems(m, st, plan, preset("h200-nvswitch-8")->firstGpus(std::min(gpus, 8))))
@@ -89,7 +90,8 @@ TEST(PlanMesh, EachImpossiblePlanIsRefusedWithItsReason)
     plan.tp = 3;
     EXPECT_EQ(problemIds(llama, st, plan, 3), (std::vector<std::string>{"plan.refuse.tp_heads", "plan.refuse.tp_ffn"}));
     plan.tp = 16; // divides 64 heads but not 8 KV heads (and 16 GPUs is not 8)
-    EXPECT_EQ(problemIds(llama, st, plan, 8), (std::vector<std::string>{"plan.refuse.gpus", "plan.refuse.tp_kv_heads"}));
+    EXPECT_EQ(problemIds(llama, st, plan, 8),
+              (std::vector<std::string>{"plan.refuse.gpus", "plan.refuse.tp_kv_heads"}));
     plan = ParallelPlan{};
     plan.pp = 2;
     plan.zero = ZeroStage::Weights;

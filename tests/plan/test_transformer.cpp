@@ -64,10 +64,11 @@ TEST(HfConfig, Gpt2NamesAndDefaults)
 
 TEST(HfConfig, MixtureOfExpertsAndNestedTextConfig)
 {
-    const auto m = parseHfConfig(R"({"model_type": "llava", "text_config": {"model_type": "mixtral", "hidden_size": 4096,
+    const auto m =
+        parseHfConfig(R"({"model_type": "llava", "text_config": {"model_type": "mixtral", "hidden_size": 4096,
         "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336,
         "vocab_size": 32000, "num_local_experts": 8, "num_experts_per_tok": 2}})",
-                                 "mm/config.json");
+                      "mm/config.json");
     ASSERT_TRUE(m) << m.error().message;
     EXPECT_EQ(m->experts, 8);
     EXPECT_EQ(m->expertsPerToken, 2);
@@ -76,16 +77,19 @@ TEST(HfConfig, MixtureOfExpertsAndNestedTextConfig)
 
 TEST(HfConfig, AMissingOrWrongShapeIsNamedByItsPath)
 {
-    auto m = parseHfConfig(R"({"model_type": "llama", "num_hidden_layers": 32, "num_attention_heads": 32, "vocab_size": 10})",
-                           "c.json");
+    auto m = parseHfConfig(
+        R"({"model_type": "llama", "num_hidden_layers": 32, "num_attention_heads": 32, "vocab_size": 10})", "c.json");
     ASSERT_FALSE(m);
     EXPECT_NE(m.error().message.find("c.json: $.hidden_size: missing"), std::string::npos) << m.error().message;
-    m = parseHfConfig(R"({"hidden_size": "4096", "num_hidden_layers": 32, "num_attention_heads": 32, "vocab_size": 10})", "c.json");
+    m = parseHfConfig(
+        R"({"hidden_size": "4096", "num_hidden_layers": 32, "num_attention_heads": 32, "vocab_size": 10})", "c.json");
     ASSERT_FALSE(m);
     EXPECT_NE(m.error().message.find("$.hidden_size: found a string"), std::string::npos) << m.error().message;
-    m = parseHfConfig(R"({"hidden_size": 4100, "num_hidden_layers": 32, "num_attention_heads": 32, "vocab_size": 10})", "c.json");
+    m = parseHfConfig(R"({"hidden_size": 4100, "num_hidden_layers": 32, "num_attention_heads": 32, "vocab_size": 10})",
+                      "c.json");
     ASSERT_FALSE(m);
-    EXPECT_NE(m.error().message.find("not a multiple of the 32 attention heads"), std::string::npos) << m.error().message;
+    EXPECT_NE(m.error().message.find("not a multiple of the 32 attention heads"), std::string::npos)
+        << m.error().message;
     m = parseHfConfig("[1, 2]", "c.json");
     ASSERT_FALSE(m);
     m = parseHfConfig("{\"hidden_size\": 4096,", "c.json");

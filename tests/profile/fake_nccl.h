@@ -73,7 +73,8 @@ public:
             if (onlyRank >= 0 && r != onlyRank)
                 continue;
             int mask = 0;
-            if (m_p.v5->init(&m_ctx[static_cast<size_t>(r)], hash, &mask, "fake", 1, n, r, nullptr) != ncclabi::kSuccess)
+            if (m_p.v5->init(&m_ctx[static_cast<size_t>(r)], hash, &mask, "fake", 1, n, r, nullptr)
+                != ncclabi::kSuccess)
                 m_failed = true;
             m_mask = mask;
         }
@@ -81,7 +82,10 @@ public:
     bool failed() const { return m_failed; }
     int mask() const { return m_mask; }
     int ranks() const { return static_cast<int>(m_offsets.size()); }
-    std::uint64_t gpuNow(int r) const { return static_cast<std::uint64_t>(static_cast<std::int64_t>(hostNs()) + m_offsets[static_cast<size_t>(r)]); }
+    std::uint64_t gpuNow(int r) const
+    {
+        return static_cast<std::uint64_t>(static_cast<std::int64_t>(hostNs()) + m_offsets[static_cast<size_t>(r)]);
+    }
 
     // NCCL enqueues the collective on rank r (group, collective event) and its kernel starts on
     // `channels` channels right away: returns the GPU start stamp.
@@ -116,7 +120,8 @@ public:
             k.parentObj = o.coll;
             k.kernelCh.channelId = static_cast<std::uint8_t>(ch);
             k.kernelCh.pTimer = gpuStart;
-            m_p.v5->startEvent(m_ctx[static_cast<size_t>(r)], &o.channels[static_cast<size_t>(ch)], &k); // ...and is reported after
+            m_p.v5->startEvent(m_ctx[static_cast<size_t>(r)], &o.channels[static_cast<size_t>(ch)],
+                               &k); // ...and is reported after
         }
         o.stamps.gpuStartNs = gpuStart;
         return gpuStart;

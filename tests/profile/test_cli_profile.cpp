@@ -31,11 +31,14 @@ std::string freshOut(const std::string& name)
 TEST(CliProfile, ProfilesAProgramAndShowsItsStraggler)
 {
     const std::string out = freshOut("profile");
-    const auto r = runCommand({"profile", "--out", out, "--", SHARDLAB_FAKE_NCCL_PROGRAM, "--ranks", "4", "--straggler", "2"});
+    const auto r =
+        runCommand({"profile", "--out", out, "--", SHARDLAB_FAKE_NCCL_PROGRAM, "--ranks", "4", "--straggler", "2"});
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_NE(r.err.find("Profiling `" + std::string(SHARDLAB_FAKE_NCCL_PROGRAM)), std::string::npos) << r.err;
     EXPECT_NE(r.out.find("busbw"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("Result file: " + out + "/profile.shardlab-result.json (open it in the app"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Result file: " + out + "/profile.shardlab-result.json (open it in the app"),
+              std::string::npos)
+        << r.out;
     auto result = loadResult(out + "/profile.shardlab-result.json");
     ASSERT_TRUE(result) << result.error().message;
     EXPECT_EQ(result->run.ranks, 4);
@@ -46,8 +49,8 @@ TEST(CliProfile, ProfilesAProgramAndShowsItsStraggler)
     EXPECT_TRUE(fs::exists(out + "/profile.trace.json"));
 
     // The records stay: --collect builds the same run again.
-    const auto again = runCommand({"profile", "--collect", out, "--result", out + "/again.shardlab-result.json", "--trace",
-                                   out + "/again.json", "--scenario", out + "/observed.shardlab.json"});
+    const auto again = runCommand({"profile", "--collect", out, "--result", out + "/again.shardlab-result.json",
+                                   "--trace", out + "/again.json", "--scenario", out + "/observed.shardlab.json"});
     ASSERT_EQ(again.status, 0) << again.err;
     // The observed program as a scenario `shardlab sim` runs: 3 collectives, each after its work.
     const auto sim = runCommand({"sim", out + "/observed.shardlab.json", "--json"});
@@ -61,7 +64,8 @@ TEST(CliProfile, ProfilesAProgramAndShowsItsStraggler)
     const auto resim = runCommand({"profile", "--resimulate", out + "/profile.shardlab-result.json"});
     ASSERT_EQ(resim.status, 0) << resim.err;
     EXPECT_NE(resim.out.find("Measured step:"), std::string::npos) << resim.out;
-    const auto elsewhere = runCommand({"profile", "--resimulate", out + "/profile.shardlab-result.json", "--machine", "teaching-4x16gb-pcie"});
+    const auto elsewhere = runCommand(
+        {"profile", "--resimulate", out + "/profile.shardlab-result.json", "--machine", "teaching-4x16gb-pcie"});
     ASSERT_EQ(elsewhere.status, 0) << elsewhere.err;
     EXPECT_NE(elsewhere.out.find("Simulated on teaching-4x16gb-pcie"), std::string::npos) << elsewhere.out;
     fs::remove_all(out);
@@ -82,7 +86,8 @@ TEST(CliProfile, ACrashedProgramLeavesWhatItsFullBuffersHeld)
     const std::string out = freshOut("crash");
     // 2,000 all-reduces on 2 ranks: 24,000 records, of which whole buffers of 8,192 reached the
     // file before abort().
-    const auto r = runCommand({"profile", "--out", out, "--", SHARDLAB_FAKE_NCCL_PROGRAM, "--collectives", "2000", "--abort"});
+    const auto r =
+        runCommand({"profile", "--out", out, "--", SHARDLAB_FAKE_NCCL_PROGRAM, "--collectives", "2000", "--abort"});
     EXPECT_EQ(r.status, 128 + 6) << r.err; // SIGABRT
     EXPECT_NE(r.err.find("ended by signal 6"), std::string::npos) << r.err;
     auto result = loadResult(out + "/profile.shardlab-result.json");
@@ -134,7 +139,8 @@ TEST(CliProfile, NumericOptionsAreCheckedAsEverywhereElse)
         EXPECT_NE(r.err.find(said), std::string::npos) << option << ": " << r.err;
     }
     // accepted: the empty folder is what is wrong then
-    for (const char* option : {"--trace-iterations=all", "--trace-iterations=100000", "--trace-iterations=1", "--wait=0", "--wait=1e3"}) {
+    for (const char* option :
+         {"--trace-iterations=all", "--trace-iterations=100000", "--trace-iterations=1", "--wait=0", "--wait=1e3"}) {
         const auto r = runCommand({"profile", "--collect", out, option});
         EXPECT_NE(r.err.find("no record file"), std::string::npos) << option << ": " << r.err;
     }
@@ -189,7 +195,8 @@ TEST(CliProfile, AProgramThatCannotStartIsSaidOnce)
     const auto typo = runCommand({"profile", "--out", out, "--", "a_program_name_with_a_typo", "--x"});
     EXPECT_EQ(typo.status, 2);
     EXPECT_EQ(lines(typo.err), 1) << typo.err;
-    EXPECT_NE(typo.err.find("the program a_program_name_with_a_typo was not found: no folder of PATH holds it"), std::string::npos)
+    EXPECT_NE(typo.err.find("the program a_program_name_with_a_typo was not found: no folder of PATH holds it"),
+              std::string::npos)
         << typo.err;
     // found and executable, but exec refuses it: its interpreter does not exist
     const std::string script = freshOut("script.sh");
@@ -221,7 +228,8 @@ TEST(CliProfile, NothingIsRemovedBeforeEverythingIsChecked)
         {"profile", "--out", out, "--result", "/nonexistent/folder/r.json", "--", SHARDLAB_FAKE_NCCL_PROGRAM},
         {"profile", "--out", out, "--trace", out, "--", SHARDLAB_FAKE_NCCL_PROGRAM},
         {"profile", "--out", out, "--csv", "/nonexistent/folder/p", "--", SHARDLAB_FAKE_NCCL_PROGRAM},
-        {"profile", "--live", "--out", out, "--scenario", "/nonexistent/folder/s.shardlab.json", "--", SHARDLAB_FAKE_NCCL_PROGRAM},
+        {"profile", "--live", "--out", out, "--scenario", "/nonexistent/folder/s.shardlab.json", "--",
+         SHARDLAB_FAKE_NCCL_PROGRAM},
     };
     for (const auto& args : refused) {
         const auto r = runCommand(args);
@@ -251,14 +259,16 @@ TEST(CliProfile, AFolderInUseIsRefusedNamingItsProcess)
                 args.insert(args.begin() + 1, "--live");
             const auto r = runCommand(args);
             EXPECT_EQ(r.status, 2) << r.err;
-            EXPECT_NE(r.err.find("--out " + out + " is in use by another `shardlab profile` (process 4242): wait until it ends, "
-                                 "or give another --out folder"),
+            EXPECT_NE(r.err.find("--out " + out
+                                 + " is in use by another `shardlab profile` (process 4242): wait until it ends, "
+                                   "or give another --out folder"),
                       std::string::npos)
                 << r.err;
             EXPECT_TRUE(fs::exists(record));
         }
         const auto zh = runCommand({"--lang", "zh", "profile", "--out", out, "--", SHARDLAB_FAKE_NCCL_PROGRAM});
-        EXPECT_NE(zh.err.find("--out " + out + " 正被另一个 `shardlab profile`（进程 4242）使用"), std::string::npos) << zh.err;
+        EXPECT_NE(zh.err.find("--out " + out + " 正被另一个 `shardlab profile`（进程 4242）使用"), std::string::npos)
+            << zh.err;
         ::close(fd);
     }
     const auto free = runCommand({"profile", "--out", out, "--", SHARDLAB_FAKE_NCCL_PROGRAM, "--ranks", "2"});
@@ -279,8 +289,8 @@ TEST(CliProfile, ASecondProfileIntoTheSameFolderIsRefused)
         const int devnull = ::open("/dev/null", O_WRONLY);
         ::dup2(devnull, STDOUT_FILENO);
         ::dup2(devnull, STDERR_FILENO);
-        ::execl(SHARDLAB_CLI, SHARDLAB_CLI, "profile", "--out", out.c_str(), "--", SHARDLAB_FAKE_NCCL_PROGRAM, "--ranks", "2",
-                "--pause-after", "1", "--until", gate.c_str(), static_cast<char*>(nullptr));
+        ::execl(SHARDLAB_CLI, SHARDLAB_CLI, "profile", "--out", out.c_str(), "--", SHARDLAB_FAKE_NCCL_PROGRAM,
+                "--ranks", "2", "--pause-after", "1", "--until", gate.c_str(), static_cast<char*>(nullptr));
         ::_exit(127);
     }
     ASSERT_GT(first, 0);
@@ -296,7 +306,8 @@ TEST(CliProfile, ASecondProfileIntoTheSameFolderIsRefused)
     }
     const auto second = runCommand({"profile", "--out", out, "--", SHARDLAB_FAKE_NCCL_PROGRAM, "--ranks", "4"});
     EXPECT_EQ(second.status, 2) << second.err;
-    EXPECT_NE(second.err.find("is in use by another `shardlab profile` (process " + pid + ")"), std::string::npos) << second.err;
+    EXPECT_NE(second.err.find("is in use by another `shardlab profile` (process " + pid + ")"), std::string::npos)
+        << second.err;
     std::ofstream(gate) << "go\n";
     int status = 0;
     ASSERT_EQ(::waitpid(first, &status, 0), first);

@@ -95,8 +95,22 @@ private:
 
 std::vector<std::string> pausedProgram(const std::string& out, int collectives, int pauseAfter)
 {
-    return {"profile", "--live", "--out", out, "--", SHARDLAB_FAKE_NCCL_PROGRAM, "--ranks", "2", "--straggler", "1",
-            "--collectives", std::to_string(collectives), "--pause-after", std::to_string(pauseAfter), "--until", out + "/go"};
+    return {"profile",
+            "--live",
+            "--out",
+            out,
+            "--",
+            SHARDLAB_FAKE_NCCL_PROGRAM,
+            "--ranks",
+            "2",
+            "--straggler",
+            "1",
+            "--collectives",
+            std::to_string(collectives),
+            "--pause-after",
+            std::to_string(pauseAfter),
+            "--until",
+            out + "/go"};
 }
 
 void expectSameTimeline(const RunResult& a, const RunResult& b)
@@ -169,8 +183,8 @@ TEST(CliProfileLive, TheStreamGrowsWhileTheProgramRunsAndEndsWithTheProfile)
     ASSERT_LE(provisional.spans.size(), run->spans.size());
     for (size_t i = 0; i < provisional.spans.size(); ++i) {
         const Span &x = provisional.spans[i], &y = run->spans[i];
-        EXPECT_TRUE(x.rank == y.rank && x.kind == y.kind && x.op == globalStep(y.op, y.iteration) && x.collective == y.collective
-                    && x.waitedFor == y.waitedFor)
+        EXPECT_TRUE(x.rank == y.rank && x.kind == y.kind && x.op == globalStep(y.op, y.iteration)
+                    && x.collective == y.collective && x.waitedFor == y.waitedFor)
             << "span " << i;
     }
     for (size_t i = 0; i < provisional.collectives.size(); ++i) {
@@ -210,10 +224,12 @@ TEST(CliProfileLive, AMissingProgramIsAnErrorLineNamingIt)
     EXPECT_EQ(r.status, 2) << r.err;
     auto read = readRunStream(r.out, "profile --live");
     ASSERT_FALSE(read);
-    EXPECT_NE(read.error().message.find("the program /no/such/program does not exist"), std::string::npos) << read.error().message;
+    EXPECT_NE(read.error().message.find("the program /no/such/program does not exist"), std::string::npos)
+        << read.error().message;
     const auto notOnPath = test::runCommand({"profile", "--live", "--out", out, "--", "shardlab-no-such-program"});
     EXPECT_EQ(notOnPath.status, 2);
-    EXPECT_NE(notOnPath.out.find("shardlab-no-such-program was not found: no folder of PATH holds it"), std::string::npos)
+    EXPECT_NE(notOnPath.out.find("shardlab-no-such-program was not found: no folder of PATH holds it"),
+              std::string::npos)
         << notOnPath.out;
     fs::remove_all(out);
 }
@@ -226,7 +242,8 @@ TEST(CliProfileLive, AProgramWithoutCollectivesEndsTheStreamWithAnError)
     EXPECT_NE(r.status, 0);
     auto read = readRunStream(r.out, "profile --live");
     ASSERT_FALSE(read);
-    EXPECT_NE(read.error().message.find("the program made no NCCL call, or NCCL did not load the plugin"), std::string::npos)
+    EXPECT_NE(read.error().message.find("the program made no NCCL call, or NCCL did not load the plugin"),
+              std::string::npos)
         << read.error().message;
     fs::remove_all(out);
 }

@@ -171,9 +171,10 @@ TEST(ProfileBuild, AMismatchedCollectiveIsNamed)
     auto built = buildProfiledRun(twoRanks(0, "h", false, "AllGather"));
     ASSERT_FALSE(built);
     // Each rank and its process named, with what each recorded (issue 30).
-    EXPECT_NE(built.error().message.find("the ranks disagree about AllReduce #1 of communicator 00000000000000aa (ranks 0,1): "
-                                         "rank 0 (h pid 100) recorded AllReduce #1, 1048576 x ncclFloat32; rank 1 (h pid 101) has "
-                                         "no record of it, and its next call there is AllGather #1, 1048576 x ncclFloat32"),
+    EXPECT_NE(built.error().message.find(
+                  "the ranks disagree about AllReduce #1 of communicator 00000000000000aa (ranks 0,1): "
+                  "rank 0 (h pid 100) recorded AllReduce #1, 1048576 x ncclFloat32; rank 1 (h pid 101) has "
+                  "no record of it, and its next call there is AllGather #1, 1048576 x ncclFloat32"),
               std::string::npos)
         << built.error().message;
 }
@@ -215,7 +216,8 @@ TEST(ProfileBuild, AMissingRankIsNamed)
     files.pop_back();
     auto built = buildProfiledRun(files);
     ASSERT_FALSE(built);
-    EXPECT_NE(built.error().message.find("rank 1 of the 2-rank communicator 00000000000000aa left no record"), std::string::npos)
+    EXPECT_NE(built.error().message.find("rank 1 of the 2-rank communicator 00000000000000aa left no record"),
+              std::string::npos)
         << built.error().message;
 }
 
@@ -247,7 +249,8 @@ TEST(ProfileBuild, TheFuzzCorpusSampleIsAWholeProfile)
     // One process, two ranks, one channel each: each rank's only bracket places its GPU reading
     // at the bracket's midpoint. A send whose receive was not recorded is not drawn: the run
     // notes that records end early.
-    auto file = readProfileFile(std::string(SHARDLAB_SOURCE_DIR) + "/tests/fuzz/corpus-profile/two-ranks.nccl-profile.jsonl");
+    auto file =
+        readProfileFile(std::string(SHARDLAB_SOURCE_DIR) + "/tests/fuzz/corpus-profile/two-ranks.nccl-profile.jsonl");
     ASSERT_TRUE(file) << file.error().message;
     auto built = buildProfiledRun({*file});
     ASSERT_TRUE(built) << built.error().message;

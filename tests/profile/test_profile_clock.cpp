@@ -62,7 +62,8 @@ TEST(ProfileClock, TheRunSaysTheBoundThatCoversEveryBracket)
     ASSERT_TRUE(file) << file.error().message;
     auto built = buildProfiledRun({*file});
     ASSERT_TRUE(built) << built.error().message;
-    EXPECT_NE(english(built->run.clockNote).find("residual error <= 1956.04 us"), std::string::npos) << english(built->run.clockNote);
+    EXPECT_NE(english(built->run.clockNote).find("residual error <= 1956.04 us"), std::string::npos)
+        << english(built->run.clockNote);
 }
 
 } // namespace

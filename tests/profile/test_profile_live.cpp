@@ -83,7 +83,8 @@ TEST(ProfileRecordParser, AnEventBeforeItsCommunicatorsInitWaitsWhileTheFileGrow
     EXPECT_TRUE(soFar->ops.empty());
     auto whole = p.file(true); // at the end it is an error, as before
     ASSERT_FALSE(whole);
-    EXPECT_NE(whole.error().message.find("names communicator context 3, which the file never initialises"), std::string::npos);
+    EXPECT_NE(whole.error().message.find("names communicator context 3, which the file never initialises"),
+              std::string::npos);
 }
 
 TEST(ProfileDirectoryTail, ReadsFilesAsTheyGrowAndAppear)
@@ -120,7 +121,8 @@ TEST(ProfileDirectoryTail, ReadsFilesAsTheyGrowAndAppear)
     }
     auto bad = tail.poll();
     ASSERT_FALSE(bad);
-    EXPECT_NE(bad.error().message.find("h-101.nccl-profile.jsonl, line 11: $.k: unknown record kind 'nonsense'"), std::string::npos)
+    EXPECT_NE(bad.error().message.find("h-101.nccl-profile.jsonl, line 11: $.k: unknown record kind 'nonsense'"),
+              std::string::npos)
         << bad.error().message;
     fs::remove_all(dir);
 }

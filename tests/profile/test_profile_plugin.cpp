@@ -48,13 +48,16 @@ TEST(ProfilePlugin, FourRanksWithAStragglerBecomeTheRunTheyPlayed)
     double arrival[collectives][n], end[collectives][n];
     for (int k = 0; k < collectives; ++k) {
         for (int r = 0; r < n - 1; ++r)
-            arrival[k][r] = static_cast<double>(comm.start(r, "AllReduce", 1 << 20, "ncclFloat32")) - static_cast<double>(offsets[static_cast<size_t>(r)]);
+            arrival[k][r] = static_cast<double>(comm.start(r, "AllReduce", 1 << 20, "ncclFloat32"))
+                            - static_cast<double>(offsets[static_cast<size_t>(r)]);
         if (k == 1)
             fakenccl::spinFor(straggleNs);
-        arrival[k][n - 1] = static_cast<double>(comm.start(n - 1, "AllReduce", 1 << 20, "ncclFloat32")) - static_cast<double>(offsets[n - 1]);
+        arrival[k][n - 1] = static_cast<double>(comm.start(n - 1, "AllReduce", 1 << 20, "ncclFloat32"))
+                            - static_cast<double>(offsets[n - 1]);
         fakenccl::spinFor(300'000); // the transfer
         for (int r = 0; r < n; ++r)
-            end[k][r] = static_cast<double>(comm.finish(r).gpuEndNs) - static_cast<double>(offsets[static_cast<size_t>(r)]);
+            end[k][r] =
+                static_cast<double>(comm.finish(r).gpuEndNs) - static_cast<double>(offsets[static_cast<size_t>(r)]);
         fakenccl::spinFor(500'000); // every rank's work before the next collective
     }
     comm.finalize();
@@ -77,7 +80,8 @@ TEST(ProfilePlugin, FourRanksWithAStragglerBecomeTheRunTheyPlayed)
         for (const ProfiledOp& op : files->front().ops)
             if (op.context == files->front().comms[static_cast<size_t>(r)].context)
                 ops.push_back(&op);
-        errUs[static_cast<size_t>(r)] = gpuClockFromBrackets(kernelBrackets(ops, earliestGpuReading(ops))).errorNs() / 1e3;
+        errUs[static_cast<size_t>(r)] =
+            gpuClockFromBrackets(kernelBrackets(ops, earliestGpuReading(ops))).errorNs() / 1e3;
     }
     // Two ranks' times each off by their bound, and drift fitted between two brackets can double it
     // away from them.
@@ -117,7 +121,8 @@ TEST(ProfilePlugin, FourRanksWithAStragglerBecomeTheRunTheyPlayed)
     // (latest end - last arrival), x 2(4-1)/4.
     double seconds = 0;
     for (int k = 0; k < collectives; ++k)
-        seconds += (*std::max_element(end[k], end[k] + n) - *std::max_element(arrival[k], arrival[k] + n)) / 1e9 / collectives;
+        seconds +=
+            (*std::max_element(end[k], end[k] + n) - *std::max_element(arrival[k], arrival[k] + n)) / 1e9 / collectives;
     const double algbw = 4194304.0 / seconds / 1e9;
     ASSERT_EQ(sum.collectives.size(), 1u);
     EXPECT_EQ(sum.collectives[0].count, 3);
@@ -144,7 +149,8 @@ TEST(ProfilePlugin, WithoutAFolderItStepsAsideAndSaysWhyOnce)
     EXPECT_NE(second, ncclabi::kSuccess);
     EXPECT_EQ(mask, 0);
     EXPECT_NE(said.find("SHARDLAB_PROFILE_RECORDS_DIR is not set"), std::string::npos) << said;
-    EXPECT_EQ(said.find("SHARDLAB_PROFILE_RECORDS_DIR", said.find("SHARDLAB_PROFILE_RECORDS_DIR") + 1), std::string::npos)
+    EXPECT_EQ(said.find("SHARDLAB_PROFILE_RECORDS_DIR", said.find("SHARDLAB_PROFILE_RECORDS_DIR") + 1),
+              std::string::npos)
         << "said twice: " << said;
     // Calls NCCL might still make do nothing.
     void* handle = reinterpret_cast<void*>(1);
@@ -164,7 +170,8 @@ TEST(ProfilePlugin, AFullBufferIsWrittenOutAndNothingIsLost)
     fakenccl::Plugin plugin(SHARDLAB_PROFILER_PLUGIN_PATH);
     ASSERT_TRUE(plugin.error.empty()) << plugin.error;
     fakenccl::Communicator comm(plugin, 0xabcULL, {0, 0});
-    // 6 records per collective and rank (group, collective, channel, its end, two stops): 2,000 collectives on 2 ranks overflow the 8,192-record buffer several times.
+    // 6 records per collective and rank (group, collective, channel, its end, two stops): 2,000 collectives on 2 ranks
+    // overflow the 8,192-record buffer several times.
     constexpr int collectives = 2000;
     for (int k = 0; k < collectives; ++k) {
         comm.start(0, "AllReduce", 1024, "ncclFloat32", 1);

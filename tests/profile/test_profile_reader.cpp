@@ -53,12 +53,14 @@ TEST(ProfileReader, ChannelsBeforeTheirCollectiveAndOrphansAreFine)
 {
     // Another thread's buffer (NCCL's proxy) may reach the file first; a channel whose collective
     // never reached it (the process was killed) is left out.
-    const std::string text = "{\"shardlab_nccl_profile\":1,\"host\":\"h\",\"pid\":1,\"t\":0,\"real\":0}\n"
-                             "{\"k\":\"kch\",\"id\":9,\"op\":5,\"ch\":1,\"gpu\":100,\"t\":50}\n"
-                             "{\"k\":\"kch\",\"id\":10,\"op\":77,\"ch\":0,\"gpu\":100,\"t\":50}\n"
-                             "{\"k\":\"comm\",\"ctx\":0,\"hash\":\"ab\",\"rank\":0,\"nranks\":2,\"nodes\":1,\"name\":\"\",\"t\":0,\"real\":0}\n"
-                             "{\"k\":\"coll\",\"id\":5,\"ctx\":0,\"seq\":0,\"func\":\"AllReduce\",\"count\":1,\"dtype\":\"ncclInt8\","
-                             "\"root\":0,\"algo\":\"\",\"proto\":\"\",\"nch\":1,\"group\":0,\"t\":10}\n";
+    const std::string text =
+        "{\"shardlab_nccl_profile\":1,\"host\":\"h\",\"pid\":1,\"t\":0,\"real\":0}\n"
+        "{\"k\":\"kch\",\"id\":9,\"op\":5,\"ch\":1,\"gpu\":100,\"t\":50}\n"
+        "{\"k\":\"kch\",\"id\":10,\"op\":77,\"ch\":0,\"gpu\":100,\"t\":50}\n"
+        "{\"k\":\"comm\",\"ctx\":0,\"hash\":\"ab\",\"rank\":0,\"nranks\":2,\"nodes\":1,\"name\":\"\",\"t\":0,\"real\":"
+        "0}\n"
+        "{\"k\":\"coll\",\"id\":5,\"ctx\":0,\"seq\":0,\"func\":\"AllReduce\",\"count\":1,\"dtype\":\"ncclInt8\","
+        "\"root\":0,\"algo\":\"\",\"proto\":\"\",\"nch\":1,\"group\":0,\"t\":10}\n";
     auto f = parseProfileText(text, "p");
     ASSERT_TRUE(f) << f.error().message;
     ASSERT_EQ(f->ops.size(), 1u);
@@ -101,13 +103,18 @@ TEST(ProfileReader, BadFilesSayWhereAndWhat)
     const std::string head = "{\"shardlab_nccl_profile\":1,\"host\":\"h\",\"pid\":1,\"t\":0,\"real\":0}\n";
     expectError(head + "not json\n{}\n", "line 2: not a record");
     expectError(head + "{\"k\":\"what\"}\n", "line 2: $.k: unknown record kind 'what'");
-    expectError(head + "{\"k\":\"comm\",\"ctx\":0,\"hash\":\"xyz\",\"rank\":0,\"nranks\":2,\"nodes\":1,\"name\":\"\",\"t\":0,\"real\":0}\n",
+    expectError(head
+                    + "{\"k\":\"comm\",\"ctx\":0,\"hash\":\"xyz\",\"rank\":0,\"nranks\":2,\"nodes\":1,\"name\":\"\","
+                      "\"t\":0,\"real\":0}\n",
                 "line 2: $.hash: 'xyz' is not a communicator hash");
-    expectError(head + "{\"k\":\"comm\",\"ctx\":0,\"hash\":\"ab\",\"rank\":5,\"nranks\":2,\"nodes\":1,\"name\":\"\",\"t\":0,\"real\":0}\n",
+    expectError(head
+                    + "{\"k\":\"comm\",\"ctx\":0,\"hash\":\"ab\",\"rank\":5,\"nranks\":2,\"nodes\":1,\"name\":\"\","
+                      "\"t\":0,\"real\":0}\n",
                 "line 2: $.rank");
     expectError(head + "{\"k\":\"stop\",\"id\":1,\"t\":-4}\n", "line 2: $.t: found");
     expectError(head
-                    + "{\"k\":\"coll\",\"id\":5,\"ctx\":3,\"seq\":0,\"func\":\"AllReduce\",\"count\":1,\"dtype\":\"ncclInt8\",\"root\":0,"
+                    + "{\"k\":\"coll\",\"id\":5,\"ctx\":3,\"seq\":0,\"func\":\"AllReduce\",\"count\":1,\"dtype\":"
+                      "\"ncclInt8\",\"root\":0,"
                       "\"algo\":\"\",\"proto\":\"\",\"nch\":1,\"group\":0,\"t\":10}\n",
                 "communicator context 3, which the file never initialises");
     // a key given twice is refused, never read as its last value (issue 25)
@@ -119,41 +126,49 @@ TEST(ProfileReader, BadFilesSayWhereAndWhat)
 TEST(ProfileReader, ImpossibleRecordsAreRefusedAtTheirLineAndField)
 {
     const std::string head = "{\"shardlab_nccl_profile\":1,\"host\":\"h\",\"pid\":1,\"t\":0,\"real\":0}\n"
-                             "{\"k\":\"comm\",\"ctx\":0,\"hash\":\"ab\",\"rank\":0,\"nranks\":2,\"nodes\":1,\"name\":\"\",\"t\":0,\"real\":0}\n";
+                             "{\"k\":\"comm\",\"ctx\":0,\"hash\":\"ab\",\"rank\":0,\"nranks\":2,\"nodes\":1,\"name\":"
+                             "\"\",\"t\":0,\"real\":0}\n";
     auto coll = [](const std::string& count, const std::string& dtype) {
-        return "{\"k\":\"coll\",\"id\":5,\"ctx\":0,\"seq\":0,\"func\":\"AllReduce\",\"count\":" + count + ",\"dtype\":\"" + dtype
+        return "{\"k\":\"coll\",\"id\":5,\"ctx\":0,\"seq\":0,\"func\":\"AllReduce\",\"count\":" + count
+               + ",\"dtype\":\"" + dtype
                + "\",\"root\":0,\"algo\":\"RING\",\"proto\":\"SIMPLE\",\"nch\":1,\"group\":0,\"t\":1000}\n";
     };
     expectError(head + coll("4611686018427387905", "ncclFloat64"),
                 "line 3: $.count: 4611686018427387905 elements of ncclFloat64 (8 bytes each) make more than 1 PB");
-    expectError(head + coll("18446744073709551615", "ncclInt8"), "line 3: $.count: 18446744073709551615 elements of ncclInt8");
+    expectError(head + coll("18446744073709551615", "ncclInt8"),
+                "line 3: $.count: 18446744073709551615 elements of ncclInt8");
     expectError(head + coll("0", "ncclFloat32"), "line 3: $.count: a collective of 0 elements");
     expectError(head + coll("1", "float"), "line 3: $.dtype: 'float' is a datatype ShardLab does not know");
     // 1 PB exactly is the largest a scenario holds
     auto largest = parseProfileText(head + coll("125000000000000", "ncclFloat64"), "x");
     ASSERT_TRUE(largest) << largest.error().message;
     // a point-to-point call and a function ShardLab does not draw keep their counts
-    EXPECT_TRUE(parseProfileText(head
-                                     + "{\"k\":\"p2p\",\"id\":6,\"ctx\":0,\"func\":\"Send\",\"count\":0,\"dtype\":\"x\",\"peer\":1,\"nch\":1,"
-                                       "\"group\":0,\"t\":1}\n",
-                                 "x"));
+    EXPECT_TRUE(parseProfileText(
+        head
+            + "{\"k\":\"p2p\",\"id\":6,\"ctx\":0,\"func\":\"Send\",\"count\":0,\"dtype\":\"x\",\"peer\":1,\"nch\":1,"
+              "\"group\":0,\"t\":1}\n",
+        "x"));
 
     const std::string one = head + coll("256", "ncclFloat32");
     // the kernel's end before its start, named at the kchstop's line
-    expectError(one + "{\"k\":\"kch\",\"id\":9,\"op\":5,\"ch\":0,\"gpu\":5000,\"t\":1100}\n"
+    expectError(one
+                    + "{\"k\":\"kch\",\"id\":9,\"op\":5,\"ch\":0,\"gpu\":5000,\"t\":1100}\n"
                       "{\"k\":\"kchstop\",\"id\":9,\"gpu\":4999,\"t\":1200}\n",
                 "line 5: $.gpu: the kernel channel ended at GPU time 4999 ns, before it started (5000 ns, line 4)");
     // also when the proxy's end reached the file first
-    expectError(one + "{\"k\":\"kchstop\",\"id\":9,\"gpu\":10,\"t\":1200}\n"
+    expectError(one
+                    + "{\"k\":\"kchstop\",\"id\":9,\"gpu\":10,\"t\":1200}\n"
                       "{\"k\":\"kch\",\"id\":9,\"op\":5,\"ch\":0,\"gpu\":5000,\"t\":1100}\n",
                 "line 4: $.gpu: the kernel channel ended at GPU time 10 ns, before it started (5000 ns, line 5)");
     // an event that stops before it starts (host-timed collectives would take no time)
     expectError(one + "{\"k\":\"stop\",\"id\":5,\"t\":999}\n",
                 "line 4: $.t: the event stopped at 999 ns, before it started (1000 ns, line 3)");
     // a zero-length kernel and a stop at its start are fine
-    EXPECT_TRUE(parseProfileText(one + "{\"k\":\"kch\",\"id\":9,\"op\":5,\"ch\":0,\"gpu\":5000,\"t\":1100}\n"
-                                       "{\"k\":\"kchstop\",\"id\":9,\"gpu\":5000,\"t\":1200}\n{\"k\":\"stop\",\"id\":5,\"t\":1000}\n",
-                                 "x"));
+    EXPECT_TRUE(parseProfileText(
+        one
+            + "{\"k\":\"kch\",\"id\":9,\"op\":5,\"ch\":0,\"gpu\":5000,\"t\":1100}\n"
+              "{\"k\":\"kchstop\",\"id\":9,\"gpu\":5000,\"t\":1200}\n{\"k\":\"stop\",\"id\":5,\"t\":1000}\n",
+        "x"));
 }
 
 TEST(ProfileReader, AGpuTimerThatGoesBackIsRefused)
@@ -166,9 +181,10 @@ TEST(ProfileReader, AGpuTimerThatGoesBackIsRefused)
         .coll(2, 0, 1, "AllReduce", 256, 3'000'000, 3'000'100, 324'000'050, 324'010'000);
     auto back = parseProfileText(f.text, "r0.nccl-profile.jsonl");
     ASSERT_FALSE(back);
-    EXPECT_NE(back.error().message.find("r0.nccl-profile.jsonl, line 8: $.gpu: GPU timer reading 324000050 ns is 176.000 ms "
-                                        "earlier than the reading at line 4 (500000050 ns)"),
-              std::string::npos)
+    EXPECT_NE(
+        back.error().message.find("r0.nccl-profile.jsonl, line 8: $.gpu: GPU timer reading 324000050 ns is 176.000 ms "
+                                  "earlier than the reading at line 4 (500000050 ns)"),
+        std::string::npos)
         << back.error().message;
     EXPECT_NE(back.error().message.find("the GPU timer went back"), std::string::npos) << back.error().message;
 
@@ -189,11 +205,13 @@ TEST(ProfileReader, TheFuzzersSeedsReachTheChecks)
 {
     const std::string dir = std::string(SHARDLAB_SOURCE_DIR) + "/tests/fuzz/corpus-profile/";
     const std::pair<const char*, const char*> seeds[] = {
-        {"refused-count-wraps", "line 5: $.count: 4611686018427387905 elements of ncclFloat64 (8 bytes each) make more than 1 PB"},
+        {"refused-count-wraps",
+         "line 5: $.count: 4611686018427387905 elements of ncclFloat64 (8 bytes each) make more than 1 PB"},
         {"refused-zero-count", "line 5: $.count: a collective of 0 elements"},
         {"refused-kernel-ends-before-start", "line 9: $.gpu: the kernel channel ended at GPU time 5000000050 ns"},
         {"refused-stop-before-start", "line 11: $.t: the event stopped at 990 ns, before it started (1000 ns, line 5)"},
-        {"refused-gpu-timer-goes-back", "line 16: $.gpu: GPU timer reading 4000401050 ns is 999.600 ms earlier than the reading at line 7"},
+        {"refused-gpu-timer-goes-back",
+         "line 16: $.gpu: GPU timer reading 4000401050 ns is 999.600 ms earlier than the reading at line 7"},
     };
     for (const auto& [name, part] : seeds) {
         const std::string path = dir + name + ".nccl-profile.jsonl";
@@ -209,9 +227,11 @@ TEST(ProfileReader, TheFuzzersSeedsReachTheChecks)
     ASSERT_TRUE(f) << f.error().message;
     auto run = buildProfiledRun({*f});
     ASSERT_FALSE(run);
-    EXPECT_NE(run.error().message.find(gathered + ", line 5: $.count: 200000000000000 elements of ncclFloat32 (4 bytes each) on each "
-                                                  "of 2 ranks make more than 1 PB"),
-              std::string::npos)
+    EXPECT_NE(
+        run.error().message.find(gathered
+                                 + ", line 5: $.count: 200000000000000 elements of ncclFloat32 (4 bytes each) on each "
+                                   "of 2 ranks make more than 1 PB"),
+        std::string::npos)
         << run.error().message;
     EXPECT_FALSE(run.error().what.empty());
     expectChineseOfItsEnglish(run.error());
@@ -230,10 +250,11 @@ TEST(ProfileReader, ImpossibleRecordsAreSaidInChineseToo)
     if (auto f = readProfileFile(dir + "refused-gathered-size.nccl-profile.jsonl"))
         if (auto run = buildProfiledRun({*f}); !run)
             errors.push_back(run.error().message);
-    if (auto f = parseProfileText("{\"shardlab_nccl_profile\":1,\"host\":\"h\",\"pid\":1,\"t\":0,\"real\":0}\n"
-                                  "{\"k\":\"coll\",\"id\":5,\"ctx\":0,\"seq\":0,\"func\":\"AllReduce\",\"count\":1,\"dtype\":\"float\","
-                                  "\"root\":0,\"algo\":\"\",\"proto\":\"\",\"nch\":1,\"group\":0,\"t\":10}\n",
-                                  "r.jsonl");
+    if (auto f = parseProfileText(
+            "{\"shardlab_nccl_profile\":1,\"host\":\"h\",\"pid\":1,\"t\":0,\"real\":0}\n"
+            "{\"k\":\"coll\",\"id\":5,\"ctx\":0,\"seq\":0,\"func\":\"AllReduce\",\"count\":1,\"dtype\":\"float\","
+            "\"root\":0,\"algo\":\"\",\"proto\":\"\",\"nch\":1,\"group\":0,\"t\":10}\n",
+            "r.jsonl");
         !f)
         errors.push_back(f.error().message);
     ASSERT_EQ(errors.size(), 7u);
@@ -242,8 +263,8 @@ TEST(ProfileReader, ImpossibleRecordsAreSaidInChineseToo)
         const std::string zh = wordedError(e, Language::Chinese);
         EXPECT_NE(zh, e);
         const std::string file = e.substr(0, e.find(", line"));
-        EXPECT_EQ(untranslatedWords(zh, {file, "r.jsonl", "ncclFloat64", "ncclFloat32", "ncclInt8", "float", "$.count", "$.gpu",
-                                         "$.t", "$.dtype"}),
+        EXPECT_EQ(untranslatedWords(zh, {file, "r.jsonl", "ncclFloat64", "ncclFloat32", "ncclInt8", "float", "$.count",
+                                         "$.gpu", "$.t", "$.dtype"}),
                   std::vector<std::string>{})
             << zh;
     }
@@ -258,7 +279,8 @@ TEST(ProfileReader, ErrorsNameTheRecordNotAScenarioPath)
     zero.coll(1, 0, 0, "AllReduce", 0, 1000, 1100, 5000, 9000).coll(2, 1, 0, "AllReduce", 0, 1000, 1100, 7000, 9000);
     auto f = parseProfileText(zero.text, "r0.nccl-profile.jsonl");
     ASSERT_FALSE(f);
-    EXPECT_NE(f.error().message.find("r0.nccl-profile.jsonl, line 4: $.count: a collective of 0 elements"), std::string::npos)
+    EXPECT_NE(f.error().message.find("r0.nccl-profile.jsonl, line 4: $.count: a collective of 0 elements"),
+              std::string::npos)
         << f.error().message;
     EXPECT_EQ(f.error().message.find("$.program"), std::string::npos) << f.error().message;
     // issue 26: born a Message, which says in Chinese what the templates made of the English
@@ -274,7 +296,8 @@ TEST(ProfileReader, ErrorsNameTheRecordNotAScenarioPath)
     ASSERT_TRUE(file) << file.error().message;
     auto run = buildProfiledRun({*file});
     ASSERT_FALSE(run);
-    EXPECT_NE(run.error().message.find("rank 1 worked 1001.0 s longer than the quickest rank before "), std::string::npos)
+    EXPECT_NE(run.error().message.find("rank 1 worked 1001.0 s longer than the quickest rank before "),
+              std::string::npos)
         << run.error().message;
     EXPECT_EQ(run.error().message.find("$.perturbations"), std::string::npos) << run.error().message;
     EXPECT_NE(wordedError(run.error().message, Language::Chinese), run.error().message);

@@ -45,17 +45,18 @@ constexpr double kSleptMs = 400;
 struct Job {
     const char* name;
     int ranks;
-    int communicators;  // drawn (send/recv pairs not counted)
-    int steps;          // found: DDP's first step differs (it rebuilds its buckets) and counts as set-up
-    int firstSeen;      // the first step whose records show the sleep
-    int waiter;         // the rank that waited longest for rank 1
-    double waitMs;      // its mean wait per step for rank 1, by tests/profile/real_job_waits.py
+    int communicators; // drawn (send/recv pairs not counted)
+    int steps;         // found: DDP's first step differs (it rebuilds its buckets) and counts as set-up
+    int firstSeen;     // the first step whose records show the sleep
+    int waiter;        // the rank that waited longest for rank 1
+    double waitMs;     // its mean wait per step for rank 1, by tests/profile/real_job_waits.py
 };
 
 // Each rank's compute per step, in ms: [step][rank].
 std::vector<std::vector<double>> computePerStep(const RunResult& run)
 {
-    std::vector<std::vector<double>> out(run.iterations.size(), std::vector<double>(static_cast<size_t>(run.ranks), 0.0));
+    std::vector<std::vector<double>> out(run.iterations.size(),
+                                         std::vector<double>(static_cast<size_t>(run.ranks), 0.0));
     for (const Span& s : run.spans)
         if (s.kind == SpanKind::Compute && s.iteration >= 0 && static_cast<size_t>(s.iteration) < out.size())
             out[static_cast<size_t>(s.iteration)][static_cast<size_t>(s.rank)] += s.durationUs() / 1e3;
@@ -111,10 +112,11 @@ TEST_P(RealJob, BuildsFindsItsStepsNamesTheStragglerWithItsWaitAndSimulates)
     const int longest = static_cast<int>(std::max_element(waitedFor1.begin(), waitedFor1.end()) - waitedFor1.begin());
     EXPECT_EQ(longest, job.waiter) << job.name;
     EXPECT_NEAR(waitedFor1[static_cast<size_t>(job.waiter)], job.waitMs, 0.01 * job.waitMs) << job.name;
-    std::printf("%s: %zu steps; rank 1's extra work per step (slept %.0f ms): %s ms; straggler %d; rank %d waited %.2f ms per "
-                "step for it (the records say %.2f)\n",
-                job.name, run.iterations.size(), kSleptMs, extras.c_str(), *sum.straggler, job.waiter,
-                waitedFor1[static_cast<size_t>(job.waiter)], job.waitMs);
+    std::printf(
+        "%s: %zu steps; rank 1's extra work per step (slept %.0f ms): %s ms; straggler %d; rank %d waited %.2f ms per "
+        "step for it (the records say %.2f)\n",
+        job.name, run.iterations.size(), kSleptMs, extras.c_str(), *sum.straggler, job.waiter,
+        waitedFor1[static_cast<size_t>(job.waiter)], job.waitMs);
 
     // What-if: the observed program simulated on the machine it ran on.
     auto simulated = simulate(built->scenario);
@@ -150,8 +152,10 @@ TEST(RealJobMesh, EachCommunicatorIsNamedByItsMembers)
     ASSERT_FALSE(run.notes.empty());
     EXPECT_EQ(english(run.notes.front()), note);
     EXPECT_EQ(render(run.notes[0], Language::Chinese),
-              "画出了 4 个通信器，每个 Collective 只在自己的成员之间度量：第 1 个通信器（共 4 个）：Rank 0,2（aca2d0648ed60bcb），34 次操作；"
-              "第 2 个通信器（共 4 个）：Rank 0,1（3901f2d7a9f882d1），24 次操作；第 3 个通信器（共 4 个）：Rank 1,3（919ae4bab5dd6a1c），34 次操作；"
+              "画出了 4 个通信器，每个 Collective 只在自己的成员之间度量：第 1 个通信器（共 4 个）：Rank "
+              "0,2（aca2d0648ed60bcb），34 次操作；"
+              "第 2 个通信器（共 4 个）：Rank 0,1（3901f2d7a9f882d1），24 次操作；第 3 个通信器（共 4 个）：Rank "
+              "1,3（919ae4bab5dd6a1c），34 次操作；"
               "第 4 个通信器（共 4 个）：Rank 2,3（98813d476df75116），24 次操作");
     // The step: 3 TP all-reduces on each TP group ({0,1}, {2,3}), then 4 DP all-reduces on each DP
     // group ({0,2}, {1,3}): 14 collectives, each named by its members.
@@ -166,7 +170,8 @@ TEST(RealJobMesh, EachCommunicatorIsNamedByItsMembers)
                 members += (g ? "," : "") + std::to_string(op.group[g]);
             EXPECT_EQ(op.name.substr(open), members + ")") << op.name;
         }
-    EXPECT_EQ(named, (std::map<std::string, int>{{" (ranks 0,1)", 3}, {" (ranks 2,3)", 3}, {" (ranks 0,2)", 4}, {" (ranks 1,3)", 4}}));
+    EXPECT_EQ(named, (std::map<std::string, int>{
+                         {" (ranks 0,1)", 3}, {" (ranks 2,3)", 3}, {" (ranks 0,2)", 4}, {" (ranks 1,3)", 4}}));
     for (const CollectiveRecord& c : run.collectives)
         EXPECT_EQ(c.group, built->scenario.program[static_cast<size_t>(c.op)].group) << c.op;
     const Summary sum = summarize(built->scenario, run);

@@ -29,7 +29,8 @@ TEST(ProfileResimulate, TheObservedProgramSimulatesBackToTheMeasuredStep)
     const double collUs = model.collective(OpKind::AllReduce, count * 4, {0, 1, 2, 3}).timeUs;
     ASSERT_GT(collUs, 0);
     // Work before each collective, per rank (us): rank 2 is slow before #2 and #3.
-    const double work[collectives][n] = {{0, 0, 0, 0}, {400, 410, 420, 400}, {300, 300, 900, 310}, {300, 300, 700, 300}, {500, 500, 500, 500}};
+    const double work[collectives][n] = {
+        {0, 0, 0, 0}, {400, 410, 420, 400}, {300, 300, 900, 310}, {300, 300, 700, 300}, {500, 500, 500, 500}};
     std::vector<RecordText> files;
     for (int r = 0; r < n; ++r) {
         files.emplace_back("h", 100 + r);
@@ -46,7 +47,8 @@ TEST(ProfileResimulate, TheObservedProgramSimulatesBackToTheMeasuredStep)
         const double end = last + collUs * 1e3;
         for (int r = 0; r < n; ++r) {
             const double a = at[static_cast<size_t>(r)];
-            files[static_cast<size_t>(r)].coll(static_cast<std::uint64_t>(k + 1), 0, k, "AllReduce", count, a - 50, a + 50, a, end);
+            files[static_cast<size_t>(r)].coll(static_cast<std::uint64_t>(k + 1), 0, k, "AllReduce", count, a - 50,
+                                               a + 50, a, end);
             at[static_cast<size_t>(r)] = end;
         }
     }

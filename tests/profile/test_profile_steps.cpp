@@ -44,15 +44,9 @@ std::vector<CollectiveKey> calls(const std::string& letters)
 
 StepPattern steps(size_t prefix, size_t period, size_t count, size_t tail = 0) { return {prefix, period, count, tail}; }
 
-TEST(ProfileSteps, ACleanPeriod)
-{
-    EXPECT_EQ(findSteps(calls("ABCABCABCABC"), false), steps(0, 3, 4));
-}
+TEST(ProfileSteps, ACleanPeriod) { EXPECT_EQ(findSteps(calls("ABCABCABCABC"), false), steps(0, 3, 4)); }
 
-TEST(ProfileSteps, APeriodOfOneCall)
-{
-    EXPECT_EQ(findSteps(calls("AAAAA"), false), steps(0, 1, 5));
-}
+TEST(ProfileSteps, APeriodOfOneCall) { EXPECT_EQ(findSteps(calls("AAAAA"), false), steps(0, 1, 5)); }
 
 TEST(ProfileSteps, ASetUpPrefixThenThePeriod)
 {
@@ -244,7 +238,9 @@ TEST(ProfileSteps, RecordsThatEndEarlyLeaveAnIncompleteLastStep)
         if (sp.iteration == 3) {
             EXPECT_EQ(sp.rank, 0);
             EXPECT_LE(sp.op, 1);
-            step3 = step3 || (sp.op == 0 && sp.kind == SpanKind::Compute && std::abs(sp.beginUs - 720) < 1e-6 && std::abs(sp.endUs - 820) < 1e-6);
+            step3 = step3
+                    || (sp.op == 0 && sp.kind == SpanKind::Compute && std::abs(sp.beginUs - 720) < 1e-6
+                        && std::abs(sp.endUs - 820) < 1e-6);
         }
     }
     EXPECT_TRUE(step3);

@@ -72,8 +72,9 @@ TEST(ReportPdf, EveryFigureIsDrawnAsVectorsInTheDocument)
     const LabReport report = stragglerReport();
     auto doc = reportqt::labReportDocument(report, nullptr, 680);
     const QString text = doc->toPlainText();
-    for (const char* heading : {"1. Per-rank output", "2. Topology", "3. Timing at 4 message sizes",
-             "4. What limits scaling efficiency", "5. All-reduce against reduce-scatter + all-gather"})
+    for (const char* heading :
+         {"1. Per-rank output", "2. Topology", "3. Timing at 4 message sizes", "4. What limits scaling efficiency",
+          "5. All-reduce against reduce-scatter + all-gather"})
         EXPECT_TRUE(text.contains(QLatin1String(heading))) << heading;
     EXPECT_TRUE(text.contains(QLatin1String("the straggler is rank 0")));
     int objects = 0, images = 0;
@@ -129,9 +130,9 @@ TEST(ReportPdf, TheCommandLineWritesPdfAndNamesUnwritablePaths)
 
     std::ostringstream out2, err2;
     EXPECT_EQ(cli::runCli({"report", std::string(SHARDLAB_SCENARIO_DIR) + "/lab-two-gpu-all-reduce.shardlab.json", "-o",
-                              "/nonexistent-folder/x.pdf"},
-                  out2, err2),
-        cli::kExitBadInput);
+                           "/nonexistent-folder/x.pdf"},
+                          out2, err2),
+              cli::kExitBadInput);
     EXPECT_NE(err2.str().find("/nonexistent-folder/x.pdf"), std::string::npos);
 }
 
@@ -144,8 +145,8 @@ TEST(ReportPdf, AFullDiskLeavesThePreviousPdfAsItWas)
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     const auto path = dir / "r.pdf";
-    const std::vector<std::string> args{"report", std::string(SHARDLAB_SCENARIO_DIR) + "/lab-two-gpu-all-reduce.shardlab.json",
-                                        "-o", path.string()};
+    const std::vector<std::string> args{
+        "report", std::string(SHARDLAB_SCENARIO_DIR) + "/lab-two-gpu-all-reduce.shardlab.json", "-o", path.string()};
     std::ostringstream out, err;
     ASSERT_EQ(cli::runCli(args, out, err), cli::kExitOk) << err.str();
     const std::string good = slurp(path);
@@ -194,7 +195,8 @@ TEST(ReportPdf, ChineseReportRendersChinese)
     EXPECT_NE(extracted.find("实验报告：数据所有权与 All-Reduce"), std::string::npos) << extracted.substr(0, 400);
     EXPECT_NE(extracted.find("各 Rank 的输出"), std::string::npos);
     // the footer; pdftotext maps some glyphs of Noto Sans CJK to their Kangxi radical forms (页 as ⻚)
-    EXPECT_TRUE(extracted.find("第 1 页，共") != std::string::npos || extracted.find("第 1 ⻚，共") != std::string::npos);
+    EXPECT_TRUE(extracted.find("第 1 页，共") != std::string::npos
+                || extracted.find("第 1 ⻚，共") != std::string::npos);
     EXPECT_EQ(extracted.find("Per-rank output"), std::string::npos);
     std::filesystem::remove(pdf);
     std::filesystem::remove(text);

@@ -16,7 +16,10 @@ void AccuracyModel::setRows(std::vector<AccuracyRow> rows)
     endResetModel();
 }
 
-int AccuracyModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(m_rows.size()); }
+int AccuracyModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
 int AccuracyModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant AccuracyModel::data(const QModelIndex& index, int role) const
@@ -30,7 +33,9 @@ QVariant AccuracyModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ForegroundRole && (index.column() == BeforeError || index.column() == CalibratedError)) {
         // the goals: within 5 % is good, beyond 15 % is a miss
         const double e = std::fabs(index.column() == BeforeError ? r.startErrorPct : r.calibratedErrorPct);
-        return QBrush(e <= 5 ? QColor(0x00, 0x9E, 0x73) : e <= 15 ? QColor(0xE6, 0x9F, 0x00) : QColor(0xD5, 0x5E, 0x00));
+        return QBrush(e <= 5    ? QColor(0x00, 0x9E, 0x73)
+                      : e <= 15 ? QColor(0xE6, 0x9F, 0x00)
+                                : QColor(0xD5, 0x5E, 0x00));
     }
     if (role != Qt::DisplayRole)
         return {};

@@ -30,11 +30,13 @@ AnalysisPage::AnalysisPage(QWidget* parent) : QWidget(parent)
     m_tabs = new QTabWidget;
     // Every tab scrolls rather than making the window taller than the screen (scrollpage.h).
     m_tabs->addTab(scrollPage(m_sweep), tr("Message sizes"));
-    m_tabs->setTabToolTip(SweepTab, tr("Time and bandwidth of one collective against message size, as nccl-tests measures"));
+    m_tabs->setTabToolTip(SweepTab,
+                          tr("Time and bandwidth of one collective against message size, as nccl-tests measures"));
     m_tabs->addTab(scrollPage(m_scaling), tr("Scaling"));
     m_tabs->setTabToolTip(ScalingTab, tr("Speed-up and efficiency from 1 to N GPUs, and where the time goes"));
     m_tabs->addTab(scrollPage(m_comparison), tr("All-reduce vs reduce-scatter"));
-    m_tabs->setTabToolTip(ComparisonTab, tr("What each rank holds, memory, traffic and time; and what a wrong choice does"));
+    m_tabs->setTabToolTip(ComparisonTab,
+                          tr("What each rank holds, memory, traffic and time; and what a wrong choice does"));
     m_tabs->addTab(scrollPage(m_calibration), tr("Calibration"));
     m_tabs->setTabToolTip(CalibrationTab, tr("Fit the cost model to this machine's measurements"));
     m_tabs->addTab(scrollPage(m_diagnosis), tr("Diagnosis"));

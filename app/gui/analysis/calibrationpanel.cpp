@@ -35,9 +35,10 @@ CalibrationPanel::CalibrationPanel(QWidget* parent) : QWidget(parent)
     m_model = new AccuracyModel(this);
     m_explanation = new QLabel;
     m_explanation->setWordWrap(true);
-    QString text = tr("Calibration runs a short sweep of all-reduce, all-gather, reduce-scatter, broadcast and reduce on "
-                      "this machine's GPUs and measures their compute rate, then fits the cost model's latency and "
-                      "bandwidth per link class to it and saves a named profile that simulations can use.");
+    QString text =
+        tr("Calibration runs a short sweep of all-reduce, all-gather, reduce-scatter, broadcast and reduce on "
+           "this machine's GPUs and measures their compute rate, then fits the cost model's latency and "
+           "bandwidth per link class to it and saves a named profile that simulations can use.");
     if (!liveBuiltIn())
         text += QStringLiteral("<br><br><b>")
                 + tr("Not available here: %1.").arg(i18n::engineError(liveBuildInfo()).toHtmlEscaped())
@@ -85,7 +86,8 @@ CalibrationPanel::CalibrationPanel(QWidget* parent) : QWidget(parent)
     QCPGraph* after = m_plot->addGraph();
     after->setName(tr("calibrated"));
     after->setLineStyle(QCPGraph::lsNone);
-    after->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QPen(colors::efficiency, 2), colors::efficiency, 8));
+    after->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssDisc, QPen(colors::efficiency, 2), colors::efficiency, 8));
 
     // Empty until a calibration: the sizes a calibration sweeps (1 KiB to 1 GiB) and a note where
     // the points will be, instead of the log axis's "0 B 0 B" over an empty range.
@@ -188,7 +190,8 @@ void CalibrationPanel::fitSamples(std::vector<CalibrationSample> samples)
 
 void CalibrationPanel::fitFiles()
 {
-    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Measured sweeps"), QString(), tr("JSON (*.json)"));
+    const QStringList files =
+        QFileDialog::getOpenFileNames(this, tr("Measured sweeps"), QString(), tr("JSON (*.json)"));
     std::vector<std::string> paths;
     for (const QString& file : files)
         paths.push_back(file.toStdString());
@@ -225,18 +228,20 @@ void CalibrationPanel::finish(Result<CalibrationResult> r)
     }
     m_model->setRows(r->rows);
     plotErrors(*r);
-    QString text = tr("Median error %1 % before, %2 % calibrated; worst %3 % before, %4 % calibrated (%5 measurements).")
-                       .arg(r->start.medianAbsPct, 0, 'f', 1)
-                       .arg(r->calibrated.medianAbsPct, 0, 'f', 1)
-                       .arg(r->start.worstAbsPct, 0, 'f', 1)
-                       .arg(r->calibrated.worstAbsPct, 0, 'f', 1)
-                       .arg(r->calibrated.count);
+    QString text =
+        tr("Median error %1 % before, %2 % calibrated; worst %3 % before, %4 % calibrated (%5 measurements).")
+            .arg(r->start.medianAbsPct, 0, 'f', 1)
+            .arg(r->calibrated.medianAbsPct, 0, 'f', 1)
+            .arg(r->start.worstAbsPct, 0, 'f', 1)
+            .arg(r->calibrated.worstAbsPct, 0, 'f', 1)
+            .arg(r->calibrated.count);
     if (Status st = saveProfile(r->profile); !st) {
         text += QLatin1Char(' ') + i18n::engineError(st.error());
     } else {
-        text += QLatin1Char(' ')
-                + tr("Saved as profile '%1' in %2.")
-                      .arg(QString::fromStdString(r->profile.name), QString::fromStdString(profileDirectory().string()));
+        text +=
+            QLatin1Char(' ')
+            + tr("Saved as profile '%1' in %2.")
+                  .arg(QString::fromStdString(r->profile.name), QString::fromStdString(profileDirectory().string()));
         emit profileSaved(QString::fromStdString(r->profile.name));
     }
     m_summary->setText(text);

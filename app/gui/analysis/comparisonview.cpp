@@ -77,9 +77,10 @@ QLabel* bigLabel()
     return l;
 }
 
-const Need kNeeds[] = {Need::SumOnEveryRank, Need::SumOnOneRank, Need::SliceOfSumOnEveryRank, Need::ConcatenationOnEveryRank,
-                       Need::CopyOfOneRanksData};
-const OpKind kChoices[] = {OpKind::AllReduce, OpKind::Reduce, OpKind::ReduceScatter, OpKind::AllGather, OpKind::Broadcast};
+const Need kNeeds[] = {Need::SumOnEveryRank, Need::SumOnOneRank, Need::SliceOfSumOnEveryRank,
+                       Need::ConcatenationOnEveryRank, Need::CopyOfOneRanksData};
+const OpKind kChoices[] = {OpKind::AllReduce, OpKind::Reduce, OpKind::ReduceScatter, OpKind::AllGather,
+                           OpKind::Broadcast};
 
 } // namespace
 
@@ -111,11 +112,12 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent)
     const QString heads[3] = {tr("All-Reduce"), tr("Reduce-Scatter + All-Gather"), tr("Reduce-Scatter only")};
     const QString rows[5] = {tr("each rank holds afterwards"), tr("peak memory per rank"), tr("each rank sends"),
                              tr("time (simulated)"), tr("time (measured)")};
-    const QString tips[5] = {tr("Bytes of the result each rank keeps"),
-                             tr("Buffers alive at once, out of place: all-reduce needs input and output of the full size; "
-                                "reduce-scatter needs the input and one slice, and its input is freed before the all-gather"),
-                             tr("Ring traffic per rank: 2(n-1)/n of the buffer for all-reduce, (n-1)/n for each half"),
-                             tr("From the cost model on this machine"), tr("Measured with NCCL on this machine's GPUs")};
+    const QString tips[5] = {
+        tr("Bytes of the result each rank keeps"),
+        tr("Buffers alive at once, out of place: all-reduce needs input and output of the full size; "
+           "reduce-scatter needs the input and one slice, and its input is freed before the all-gather"),
+        tr("Ring traffic per rank: 2(n-1)/n of the buffer for all-reduce, (n-1)/n for each half"),
+        tr("From the cost model on this machine"), tr("Measured with NCCL on this machine's GPUs")};
     QFont headFont = font();
     headFont.setPointSizeF(13);
     headFont.setBold(true);
@@ -141,7 +143,8 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent)
     QFont rowFont = exampleHead->font();
     rowFont.setPointSizeF(12);
     exampleHead->setFont(rowFont);
-    exampleHead->setToolTip(tr("Rank r starts with 10(r+1), 10(r+1)+1, …: sums and concatenations are easy to tell apart"));
+    exampleHead->setToolTip(
+        tr("Rank r starts with 10(r+1), 10(r+1)+1, …: sums and concatenations are easy to tell apart"));
     grid->addWidget(exampleHead, 7, 0);
     QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     mono.setPointSizeF(11);
@@ -338,10 +341,12 @@ void ComparisonView::plotBars()
         plot->yAxis->setRange(0, top * 1.15);
         plot->replot(QCustomPlot::rpQueuedReplot);
     };
-    fill(m_memoryPlot, [](const ComparisonSide& s) { return static_cast<double>(s.peakPerRank) / 1e9; },
-         [](const ComparisonSide&) { return 0.0; });
-    fill(m_timePlot, [](const ComparisonSide& s) { return s.timeUs / 1e3; },
-         [](const ComparisonSide& s) { return s.measuredUs ? *s.measuredUs / 1e3 : 0.0; });
+    fill(
+        m_memoryPlot, [](const ComparisonSide& s) { return static_cast<double>(s.peakPerRank) / 1e9; },
+        [](const ComparisonSide&) { return 0.0; });
+    fill(
+        m_timePlot, [](const ComparisonSide& s) { return s.timeUs / 1e3; },
+        [](const ComparisonSide& s) { return s.measuredUs ? *s.measuredUs / 1e3 : 0.0; });
 }
 
 void ComparisonView::updateChoice()
@@ -350,8 +355,9 @@ void ComparisonView::updateChoice()
     const OpKind chosen = static_cast<OpKind>(m_chosen->currentData().toInt());
     const int n = std::max(2, m_comparison.ranks);
     m_choice = consequenceOfChoosing(chosen, need, n, m_comparison.bytes / static_cast<Bytes>(n));
-    const QString color = m_choice.correct ? (chosen == m_choice.right ? QStringLiteral("#009E73") : QStringLiteral("#E69F00"))
-                                           : QStringLiteral("#D55E00");
+    const QString color = m_choice.correct
+                              ? (chosen == m_choice.right ? QStringLiteral("#009E73") : QStringLiteral("#E69F00"))
+                              : QStringLiteral("#D55E00");
     m_choiceText->setText(QStringLiteral("<span style='color:%1; font-weight:bold'>%2</span>")
                               .arg(color, i18n::engineText(m_choice.sentenceMessage).toHtmlEscaped()));
 }

@@ -67,10 +67,7 @@ DiagnosisPanel::DiagnosisPanel(QWidget* parent) : QWidget(parent)
 
 QString DiagnosisPanel::detailText() const { return m_detail->toPlainText(); }
 
-void DiagnosisPanel::setBusy(const QString& message)
-{
-    m_headline->setText(message);
-}
+void DiagnosisPanel::setBusy(const QString& message) { m_headline->setText(message); }
 
 void DiagnosisPanel::setFindings(std::vector<Finding> findings, const QString& runSentence)
 {
@@ -124,11 +121,13 @@ void DiagnosisPanel::showFinding(int row)
                                  .arg(numbers::ms(c.timeMs))
                                  .arg(numbers::gbps(c.busbwGBps))
                                  .arg(c.latencyBound ? tr("latency-bound") : tr("bandwidth-bound"))
-                                 .arg(c.bottleneckLink.empty() ? QString() : tr(", limited by %1").arg(esc(c.bottleneckLink))));
+                                 .arg(c.bottleneckLink.empty() ? QString()
+                                                               : tr(", limited by %1").arg(esc(c.bottleneckLink))));
         html += QStringLiteral("</ul>");
     }
     if (!f.scaling.empty()) {
-        html += QStringLiteral("<p><b>%1</b></p><table cellpadding='3'><tr><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
+        html += QStringLiteral(
+                    "<p><b>%1</b></p><table cellpadding='3'><tr><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
                     .arg(tr("Strong-scaling curve"), tr("GPUs"), tr("step (ms)"), tr("speed-up"), tr("efficiency"));
         for (const ScalingPoint& p : f.scaling)
             html += QStringLiteral("<tr><td align='right'>%1</td><td align='right'>%2</td><td align='right'>%3</td>"

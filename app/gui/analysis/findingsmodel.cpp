@@ -28,9 +28,11 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
     const Finding& f = m_findings[static_cast<size_t>(index.row())];
     switch (role) {
     case Qt::DisplayRole:
-        return QString((f.severity == Severity::Problem ? tr("Problem: ") : tr("Warning: ")) + QString::fromStdString(f.title));
+        return QString((f.severity == Severity::Problem ? tr("Problem: ") : tr("Warning: "))
+                       + QString::fromStdString(f.title));
     case Qt::ToolTipRole: return QString::fromStdString(f.sentence);
-    case Qt::ForegroundRole: return QBrush(f.severity == Severity::Problem ? QColor(0xD5, 0x5E, 0x00) : QColor(0x8A, 0x5A, 0x00));
+    case Qt::ForegroundRole:
+        return QBrush(f.severity == Severity::Problem ? QColor(0xD5, 0x5E, 0x00) : QColor(0x8A, 0x5A, 0x00));
     }
     return {};
 }
@@ -109,7 +111,8 @@ QVariant RankEvidenceModel::headerData(int section, Qt::Orientation orientation,
         case Work: return tr("Its share of the program's compute work; an even split is 1/n");
         case Slowdown: return tr("A per-rank factor on compute time: thermal throttling or a slower card");
         case RingIn: return tr("The slower of the routes from its ring predecessor and to its successor");
-        case LastCompleted: return tr("The sequence number of its last completed collective, as a flight recorder counts");
+        case LastCompleted:
+            return tr("The sequence number of its last completed collective, as a flight recorder counts");
         }
     }
     return {};

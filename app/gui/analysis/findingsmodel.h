@@ -26,8 +26,21 @@ private:
 class RankEvidenceModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Rank, Device, Compute, Comm, Wait, TimesLast, Work, Slowdown, Socket, RingIn, LastCompleted, State,
-                  ColumnCount };
+    enum Column {
+        Rank,
+        Device,
+        Compute,
+        Comm,
+        Wait,
+        TimesLast,
+        Work,
+        Slowdown,
+        Socket,
+        RingIn,
+        LastCompleted,
+        State,
+        ColumnCount
+    };
     explicit RankEvidenceModel(QObject* parent = nullptr);
     void setEvidence(std::vector<RankEvidence> ranks, bool hang, int highlight);
 

@@ -149,7 +149,8 @@ ScalingView::ScalingView(QWidget* parent) : QWidget(parent)
         }
     });
     // a list of counts makes the maximum moot: its largest entry is the maximum
-    connect(m_counts, &QLineEdit::textChanged, this, [this](const QString& text) { m_maxGpus->setEnabled(text.trimmed().isEmpty()); });
+    connect(m_counts, &QLineEdit::textChanged, this,
+            [this](const QString& text) { m_maxGpus->setEnabled(text.trimmed().isEmpty()); });
     connect(m_axis, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_model->curve().points.empty())
             draw();
@@ -187,10 +188,7 @@ void ScalingView::setGpuAxis(GpuAxis axis)
     m_axis->setCurrentIndex(m_axis->findData(static_cast<int>(axis))); // emits, which redraws
 }
 
-QString ScalingView::statusText() const
-{
-    return m_status->text();
-}
+QString ScalingView::statusText() const { return m_status->text(); }
 
 std::vector<int> ScalingView::parseGpuCounts(const QString& text, QString* error)
 {
@@ -363,9 +361,10 @@ void ScalingView::draw()
     m_curve->replot(QCustomPlot::rpQueuedReplot);
     m_split->replot(QCustomPlot::rpQueuedReplot);
 
-    QString html = QStringLiteral("<b>%1</b>").arg(c.mode == ScalingMode::Strong
-                                                       ? tr("Strong scaling: speed-up = T(1) / T(n), efficiency = speed-up / n.")
-                                                       : tr("Weak scaling: efficiency = T(1) / T(n), speed-up = n × efficiency."));
+    QString html = QStringLiteral("<b>%1</b>")
+                       .arg(c.mode == ScalingMode::Strong
+                                ? tr("Strong scaling: speed-up = T(1) / T(n), efficiency = speed-up / n.")
+                                : tr("Weak scaling: efficiency = T(1) / T(n), speed-up = n × efficiency."));
     html += QStringLiteral("<ul>");
     // notes where the collective starts crossing a slower class of link first, in bold: they are
     // the course's cases (the fifth GPU on the other socket, the sixteenth across the network)

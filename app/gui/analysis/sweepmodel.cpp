@@ -19,7 +19,10 @@ void SweepModel::setRows(OpKind kind, std::vector<SweepOverlayRow> rows, Bytes c
     endResetModel();
 }
 
-int SweepModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(m_rows.size()); }
+int SweepModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
 int SweepModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant SweepModel::data(const QModelIndex& index, int role) const

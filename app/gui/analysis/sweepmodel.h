@@ -15,8 +15,23 @@ namespace shardlab::gui {
 class SweepModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Size, Count, Type, Redop, Root, SimTime, SimAlgbw, SimBusbw, MeasTime, MeasAlgbw, MeasBusbw, Error,
-                  Wrong, Algorithm, ColumnCount };
+    enum Column {
+        Size,
+        Count,
+        Type,
+        Redop,
+        Root,
+        SimTime,
+        SimAlgbw,
+        SimBusbw,
+        MeasTime,
+        MeasAlgbw,
+        MeasBusbw,
+        Error,
+        Wrong,
+        Algorithm,
+        ColumnCount
+    };
     explicit SweepModel(QObject* parent = nullptr);
 
     // `crossoverBytes`: the first size that is bandwidth-bound (0: none marked).

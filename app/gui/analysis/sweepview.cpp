@@ -31,8 +31,8 @@
 namespace shardlab::gui {
 
 namespace {
-const OpKind kCollectives[] = {OpKind::AllReduce, OpKind::AllGather, OpKind::ReduceScatter, OpKind::Broadcast,
-                               OpKind::Reduce, OpKind::ReduceScatterAllGather};
+const OpKind kCollectives[] = {OpKind::AllReduce, OpKind::AllGather, OpKind::ReduceScatter,
+                               OpKind::Broadcast, OpKind::Reduce,    OpKind::ReduceScatterAllGather};
 enum Metric { Time, Algbw, Busbw };
 
 double metricOf(const SweepRow& r, int metric)
@@ -51,7 +51,8 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent)
     m_gpus->setRange(2, 2);
     m_gpus->setToolTip(tr("The first N GPUs of the scenario's machine"));
     m_sizes = new QLineEdit(QStringLiteral("8B:1GB:4"));
-    m_sizes->setToolTip(tr("START:END:FACTOR as in nccl-tests (binary: 1M = 1,048,576 bytes), or a list such as 64K,1M,16M"));
+    m_sizes->setToolTip(
+        tr("START:END:FACTOR as in nccl-tests (binary: 1M = 1,048,576 bytes), or a list such as 64K,1M,16M"));
     m_metric = new QComboBox;
     m_metric->addItem(tr("Time (µs)"), Time);
     m_metric->addItem(tr("Algorithm bandwidth (GB/s)"), Algbw);
@@ -195,21 +196,22 @@ void SweepView::measure()
     const OpKind kind = collective();
     const int n = gpus();
     const std::vector<Bytes> list = *sizes;
-    m_measureJobs.start([kind, n, list](const std::atomic<bool>& cancel) {
-        LiveBenchOptions o;
-        o.cancel = &cancel;
-        return benchLive(kind, n, list, o);
-    },
-                        [this](Result<std::vector<SweepRow>> rows) {
-                            m_measure->setEnabled(true);
-                            if (!rows) {
-                                m_status->setText(i18n::engineError(rows.error()));
-                                emit failed(m_status->text());
-                                return;
-                            }
-                            m_status->clear();
-                            setMeasuredRows(*rows);
-                        });
+    m_measureJobs.start(
+        [kind, n, list](const std::atomic<bool>& cancel) {
+            LiveBenchOptions o;
+            o.cancel = &cancel;
+            return benchLive(kind, n, list, o);
+        },
+        [this](Result<std::vector<SweepRow>> rows) {
+            m_measure->setEnabled(true);
+            if (!rows) {
+                m_status->setText(i18n::engineError(rows.error()));
+                emit failed(m_status->text());
+                return;
+            }
+            m_status->clear();
+            setMeasuredRows(*rows);
+        });
 }
 
 void SweepView::loadMeasured()
@@ -255,12 +257,13 @@ void SweepView::rebuild()
     const Bytes crossBytes = cross >= 0 ? m_simulated[static_cast<size_t>(cross)].bytes : 0;
     m_model->setRows(collective(), overlaySweeps(m_simulated, m_measured), crossBytes);
     if (ab.valid)
-        m_fit->setText(tr("Simulated: latency α ≈ %1 µs, bandwidth β ≈ %2 GB/s (algbw); the bandwidth term reaches the "
-                          "latency at α·β ≈ %3, so from %4 on the sweep is bandwidth-bound.")
-                           .arg(ab.alphaUs, 0, 'f', 1)
-                           .arg(ab.betaGBps, 0, 'f', 1)
-                           .arg(QString::fromStdString(formatBytes(static_cast<Bytes>(std::max(0.0, ab.crossoverBytes())))))
-                           .arg(crossBytes ? binarySizeLabel(static_cast<double>(crossBytes)) : tr("beyond the last size")));
+        m_fit->setText(
+            tr("Simulated: latency α ≈ %1 µs, bandwidth β ≈ %2 GB/s (algbw); the bandwidth term reaches the "
+               "latency at α·β ≈ %3, so from %4 on the sweep is bandwidth-bound.")
+                .arg(ab.alphaUs, 0, 'f', 1)
+                .arg(ab.betaGBps, 0, 'f', 1)
+                .arg(QString::fromStdString(formatBytes(static_cast<Bytes>(std::max(0.0, ab.crossoverBytes())))))
+                .arg(crossBytes ? binarySizeLabel(static_cast<double>(crossBytes)) : tr("beyond the last size")));
     else
         m_fit->clear();
     replot();

@@ -44,7 +44,7 @@ signals:
     void failed(const QString& message);
 
 public slots:
-    void refresh();             // simulate the sweep again (off the GUI thread)
+    void refresh(); // simulate the sweep again (off the GUI thread)
 
 private:
     void measure();

@@ -5,29 +5,25 @@ namespace shardlab::gui {
 QString Glossary::pathClass(PathClass cls)
 {
     switch (cls) {
-    case PathClass::Self:
-        return tr("X: the GPU itself.");
+    case PathClass::Self: return tr("X: the GPU itself.");
     case PathClass::NvLink:
         return tr("NV#: the two GPUs talk over # bonded NVLink links (NV18 = 18 links), directly or through "
                   "an NVSwitch. The fastest path between GPUs: hundreds of GB/s, without touching PCIe or the CPU.");
     case PathClass::Pix:
         return tr("PIX: the path crosses at most one PCIe switch. Both GPUs hang off the same switch, so "
                   "peer-to-peer copies stay below the CPU; bandwidth is one PCIe link (about 16 GB/s for Gen3 x16).");
-    case PathClass::Pxb:
-        return tr("PXB: the path crosses several PCIe switches but not the CPU's host bridge.");
+    case PathClass::Pxb: return tr("PXB: the path crosses several PCIe switches but not the CPU's host bridge.");
     case PathClass::Phb:
         return tr("PHB: the path goes up through the CPU's PCIe host bridge. Usually slower than PIX: the "
                   "switch uplinks to the CPU are shared by every GPU below them.");
-    case PathClass::Node:
-        return tr("NODE: the path crosses host bridges within one NUMA node (one CPU socket).");
+    case PathClass::Node: return tr("NODE: the path crosses host bridges within one NUMA node (one CPU socket).");
     case PathClass::Sys:
         return tr("SYS: the path crosses the link between CPU sockets (QPI/UPI). Often the slowest path "
                   "inside a machine: adding a GPU behind the other socket can make a collective slower.");
     case PathClass::Net:
         return tr("NET: the GPUs are in different machines; traffic leaves through a network card "
                   "(InfiniBand or Ethernet). Tens of GB/s at best: ten times less than NVLink.");
-    case PathClass::None:
-        return tr("Not connected.");
+    case PathClass::None: return tr("Not connected.");
     }
     return {};
 }
@@ -62,8 +58,7 @@ QString Glossary::switchKind(SwitchKind kind)
                   "are PIX to each other and can copy without going through the CPU.");
     case SwitchKind::Cpu:
         return tr("CPU socket (PCIe host bridge). GPUs under different sockets talk across the socket link (SYS).");
-    case SwitchKind::Nic:
-        return tr("NIC: network card. Traffic to GPUs of other machines leaves through it.");
+    case SwitchKind::Nic: return tr("NIC: network card. Traffic to GPUs of other machines leaves through it.");
     case SwitchKind::NetworkSwitch:
         return tr("Network switch (InfiniBand or Ethernet fabric) joining the machines' NICs.");
     }
@@ -79,8 +74,7 @@ QString Glossary::strategy(Strategy strategy)
     case Strategy::DataParallel:
         return tr("Data parallel: the model (parameters, gradients, optimizer state) is copied on every GPU and the "
                   "batch is split. Gradients are summed across GPUs with an all-reduce every step.");
-    case Strategy::Zero1:
-        return tr("ZeRO-1: data parallel, but each GPU keeps only its slice of the optimizer state.");
+    case Strategy::Zero1: return tr("ZeRO-1: data parallel, but each GPU keeps only its slice of the optimizer state.");
     case Strategy::Zero2:
         return tr("ZeRO-2: optimizer state and gradients are sliced across GPUs (gradients are reduce-scattered); "
                   "parameters stay copied.");
@@ -103,15 +97,12 @@ QString Glossary::strategy(Strategy strategy)
 QString Glossary::op(OpKind kind)
 {
     switch (kind) {
-    case OpKind::Compute:
-        return tr("Compute: each GPU works on the share of the item it owns, at its own speed.");
+    case OpKind::Compute: return tr("Compute: each GPU works on the share of the item it owns, at its own speed.");
     case OpKind::AllReduce:
         return tr("All-reduce: every GPU ends with the sum of all GPUs' buffers. Used to sum gradients in data "
                   "parallel training.");
-    case OpKind::Reduce:
-        return tr("Reduce: the sum of all GPUs' buffers arrives on one root GPU only.");
-    case OpKind::Broadcast:
-        return tr("Broadcast: one root GPU's buffer is copied to every GPU.");
+    case OpKind::Reduce: return tr("Reduce: the sum of all GPUs' buffers arrives on one root GPU only.");
+    case OpKind::Broadcast: return tr("Broadcast: one root GPU's buffer is copied to every GPU.");
     case OpKind::AllGather:
         return tr("All-gather: every GPU ends with the concatenation of all GPUs' pieces (equal sizes).");
     case OpKind::AllGatherV:
@@ -121,8 +112,7 @@ QString Glossary::op(OpKind kind)
     case OpKind::ReduceScatterAllGather:
         return tr("Reduce-scatter then all-gather: an all-reduce in two halves, the way ring all-reduce works inside; "
                   "ZeRO places work between the two.");
-    case OpKind::SendRecv:
-        return tr("Send/recv: one GPU sends its buffer to one other GPU (pipeline stages).");
+    case OpKind::SendRecv: return tr("Send/recv: one GPU sends its buffer to one other GPU (pipeline stages).");
     }
     return {};
 }

@@ -19,8 +19,8 @@ public:
     static QString link(LinkKind kind);
     static QString switchKind(SwitchKind kind); // NVSwitch, PCIe switch, CPU, NIC, network switch
     static QString strategy(Strategy strategy); // replicate, data parallel, ZeRO-1/2/3, TP, PP
-    static QString op(OpKind kind); // compute, all-reduce, ...
-    static QString need(Need need); // what the next step needs
+    static QString op(OpKind kind);             // compute, all-reduce, ...
+    static QString need(Need need);             // what the next step needs
     static QString shard();
     static QString rank();
     static QString imbalance();

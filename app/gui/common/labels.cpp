@@ -9,10 +9,7 @@
 
 namespace shardlab::gui {
 
-QString Labels::gpu(int rank)
-{
-    return tr("GPU %1").arg(rank);
-}
+QString Labels::gpu(int rank) { return tr("GPU %1").arg(rank); }
 
 QString Labels::shard(const Scenario& s, int item, int shard)
 {
@@ -38,46 +35,30 @@ QString Labels::ranks(const std::vector<int>& ranks)
     return parts.join(QStringLiteral(", "));
 }
 
-QString Labels::op(OpKind kind)
-{
-    return EngineTerms::op(kind);
-}
+QString Labels::op(OpKind kind) { return EngineTerms::op(kind); }
 
 QString Labels::itemKind(ItemKind kind)
 {
     switch (kind) {
-    case ItemKind::Parameters:
-        return tr("Parameters");
-    case ItemKind::Gradients:
-        return tr("Gradients");
-    case ItemKind::OptimizerState:
-        return tr("Optimizer state");
-    case ItemKind::Activations:
-        return tr("Activations");
-    case ItemKind::Data:
-        return tr("Data / batch");
+    case ItemKind::Parameters: return tr("Parameters");
+    case ItemKind::Gradients: return tr("Gradients");
+    case ItemKind::OptimizerState: return tr("Optimizer state");
+    case ItemKind::Activations: return tr("Activations");
+    case ItemKind::Data: return tr("Data / batch");
     }
     return {};
 }
 
-QString Labels::linkKind(LinkKind kind)
-{
-    return EngineTerms::linkLabel(kind);
-}
+QString Labels::linkKind(LinkKind kind) { return EngineTerms::linkLabel(kind); }
 
 QString Labels::switchKind(SwitchKind kind)
 {
     switch (kind) {
-    case SwitchKind::NvSwitch:
-        return tr("NVSwitch");
-    case SwitchKind::PcieSwitch:
-        return tr("PCIe switch");
-    case SwitchKind::Cpu:
-        return tr("CPU");
-    case SwitchKind::Nic:
-        return tr("NIC");
-    case SwitchKind::NetworkSwitch:
-        return tr("Network switch");
+    case SwitchKind::NvSwitch: return tr("NVSwitch");
+    case SwitchKind::PcieSwitch: return tr("PCIe switch");
+    case SwitchKind::Cpu: return tr("CPU");
+    case SwitchKind::Nic: return tr("NIC");
+    case SwitchKind::NetworkSwitch: return tr("Network switch");
     }
     return {};
 }
@@ -85,20 +66,13 @@ QString Labels::switchKind(SwitchKind kind)
 QString Labels::strategy(Strategy strategy)
 {
     switch (strategy) {
-    case Strategy::Replicate:
-        return tr("Replicate everything");
-    case Strategy::DataParallel:
-        return tr("Data parallel");
-    case Strategy::Zero1:
-        return tr("ZeRO-1 (optimizer state sharded)");
-    case Strategy::Zero2:
-        return tr("ZeRO-2 (+ gradients sharded)");
-    case Strategy::Zero3:
-        return tr("ZeRO-3 / FSDP (everything sharded)");
-    case Strategy::TensorParallel:
-        return tr("Tensor parallel");
-    case Strategy::PipelineParallel:
-        return tr("Pipeline parallel");
+    case Strategy::Replicate: return tr("Replicate everything");
+    case Strategy::DataParallel: return tr("Data parallel");
+    case Strategy::Zero1: return tr("ZeRO-1 (optimizer state sharded)");
+    case Strategy::Zero2: return tr("ZeRO-2 (+ gradients sharded)");
+    case Strategy::Zero3: return tr("ZeRO-3 / FSDP (everything sharded)");
+    case Strategy::TensorParallel: return tr("Tensor parallel");
+    case Strategy::PipelineParallel: return tr("Pipeline parallel");
     }
     return {};
 }

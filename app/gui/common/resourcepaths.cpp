@@ -65,8 +65,8 @@ QList<ExampleScenario> examplesInCourseOrder(const QString& lessonDir)
     for (const QString& f : ordered) {
         auto scenario = loadScenario(f.toStdString());
         // the name the example opens with: in Chinese, its Chinese one (namedIn)
-        QString title
-            = scenario ? QString::fromStdString(namedIn(std::move(*scenario), i18n::engineLanguage()).name) : QString();
+        QString title =
+            scenario ? QString::fromStdString(namedIn(std::move(*scenario), i18n::engineLanguage()).name) : QString();
         if (title.isEmpty())
             title = QFileInfo(f).fileName().remove(QStringLiteral(".shardlab.json"));
         out.push_back({f, title});

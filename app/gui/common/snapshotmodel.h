@@ -14,7 +14,7 @@ namespace shardlab::gui {
 class SnapshotTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    SnapshotTableModel(int columns, QObject* parent) : QAbstractTableModel(parent), m_columns(columns) { }
+    SnapshotTableModel(int columns, QObject* parent) : QAbstractTableModel(parent), m_columns(columns) {}
     int rowCount(const QModelIndex& parent = {}) const final { return parent.isValid() ? 0 : shownRows(); }
     int columnCount(const QModelIndex& parent = {}) const final { return parent.isValid() ? 0 : m_columns; }
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override
@@ -33,7 +33,8 @@ protected:
     // Column titles, translated.
     virtual QStringList headers() const { return {}; }
 
-    template <class Rows> void replaceRows(Rows& mine, Rows fresh)
+    template <class Rows>
+    void replaceRows(Rows& mine, Rows fresh)
     {
         if (fresh.size() == mine.size()) {
             mine = std::move(fresh);
@@ -48,7 +49,7 @@ protected:
     bool inRange(const QModelIndex& index, size_t rows) const
     {
         return index.isValid() && !index.parent().isValid() && index.row() >= 0
-            && static_cast<size_t>(index.row()) < rows && index.column() >= 0 && index.column() < m_columns;
+               && static_cast<size_t>(index.row()) < rows && index.column() >= 0 && index.column() < m_columns;
     }
 
 private:

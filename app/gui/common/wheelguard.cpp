@@ -15,10 +15,7 @@ bool isGuarded(const QObject* o)
 }
 } // namespace
 
-void WheelGuard::install(QObject* owner)
-{
-    qApp->installEventFilter(new WheelGuard(owner));
-}
+void WheelGuard::install(QObject* owner) { qApp->installEventFilter(new WheelGuard(owner)); }
 
 bool WheelGuard::eventFilter(QObject* watched, QEvent* event)
 {
@@ -39,8 +36,7 @@ bool WheelGuard::eventFilter(QObject* watched, QEvent* event)
             return true;
         }
         break;
-    default:
-        break;
+    default: break;
     }
     return QObject::eventFilter(watched, event);
 }

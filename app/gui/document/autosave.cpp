@@ -59,10 +59,11 @@ Status Autosave::write(const QString& dir, const QString& id, const Scenario& sc
     if (Status st = writeFileAtomically(d.filePath(id + kScenarioSuffix).toStdString(), serializeScenario(scenario));
         !st)
         return st;
-    const QJsonObject meta {{QStringLiteral("original"), originalPath}, {QStringLiteral("name"), qs(scenario.name)},
-        {QStringLiteral("saved"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)}};
-    return writeFileAtomically(
-        d.filePath(id + kMetaSuffix).toStdString(), QJsonDocument(meta).toJson(QJsonDocument::Compact).toStdString());
+    const QJsonObject meta{{QStringLiteral("original"), originalPath},
+                           {QStringLiteral("name"), qs(scenario.name)},
+                           {QStringLiteral("saved"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)}};
+    return writeFileAtomically(d.filePath(id + kMetaSuffix).toStdString(),
+                               QJsonDocument(meta).toJson(QJsonDocument::Compact).toStdString());
 }
 
 Status Autosave::saveNow()
@@ -108,15 +109,12 @@ QList<AutosaveEntry> Autosave::findOrphans() const
             e.savedAt = QFileInfo(e.scenarioPath).lastModified();
         out << e;
     }
-    std::sort(
-        out.begin(), out.end(), [](const AutosaveEntry& a, const AutosaveEntry& b) { return a.savedAt > b.savedAt; });
+    std::sort(out.begin(), out.end(),
+              [](const AutosaveEntry& a, const AutosaveEntry& b) { return a.savedAt > b.savedAt; });
     return out;
 }
 
-Result<Scenario> Autosave::load(const AutosaveEntry& entry)
-{
-    return loadScenario(entry.scenarioPath.toStdString());
-}
+Result<Scenario> Autosave::load(const AutosaveEntry& entry) { return loadScenario(entry.scenarioPath.toStdString()); }
 
 void Autosave::discard(const AutosaveEntry& entry)
 {

@@ -22,7 +22,7 @@ class Document;
 struct AutosaveEntry {
     QString scenarioPath; // the autosaved scenario
     QString originalPath; // the file it belongs to; empty for an untitled document
-    QString name; // the scenario's name
+    QString name;         // the scenario's name
     QDateTime savedAt;
 };
 

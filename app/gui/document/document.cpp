@@ -15,15 +15,9 @@ Document::Document(QObject* parent) : QObject(parent), m_undo(new QUndoStack(thi
 
 Document::~Document() = default;
 
-QString Document::displayName() const
-{
-    return m_path.isEmpty() ? tr("Untitled") : QFileInfo(m_path).fileName();
-}
+QString Document::displayName() const { return m_path.isEmpty() ? tr("Untitled") : QFileInfo(m_path).fileName(); }
 
-bool Document::isModified() const
-{
-    return m_unsavedBaseline || !m_undo->isClean();
-}
+bool Document::isModified() const { return m_unsavedBaseline || !m_undo->isClean(); }
 
 void Document::reset(Scenario scenario, const QString& path, bool modified)
 {

@@ -41,8 +41,8 @@ bool DocumentController::open()
 {
     if (!maybeSave())
         return false;
-    const QString start
-        = m_document->filePath().isEmpty() ? QDir::homePath() : QFileInfo(m_document->filePath()).path();
+    const QString start =
+        m_document->filePath().isEmpty() ? QDir::homePath() : QFileInfo(m_document->filePath()).path();
     const QString path = m_prompter->askOpenPath(start);
     return !path.isEmpty() && openPath(path, false);
 }
@@ -53,7 +53,8 @@ bool DocumentController::openPath(const QString& path, bool askToSave)
         return false;
     auto loaded = loadScenario(path.toStdString());
     if (!loaded) {
-        m_prompter->showError(tr("Cannot open scenario"),
+        m_prompter->showError(
+            tr("Cannot open scenario"),
             tr("\"%1\" could not be opened. Your current document is unchanged.").arg(QFileInfo(path).fileName()),
             i18n::engineError(loaded.error()));
         if (!QFileInfo::exists(path))
@@ -73,9 +74,9 @@ bool DocumentController::openExample(const QString& path, bool askToSave)
     auto loaded = loadScenario(path.toStdString());
     if (!loaded) {
         m_prompter->showError(tr("Cannot open example"),
-            tr("The example \"%1\" could not be opened. Your current document is unchanged.")
-                .arg(QFileInfo(path).fileName()),
-            i18n::engineError(loaded.error()));
+                              tr("The example \"%1\" could not be opened. Your current document is unchanged.")
+                                  .arg(QFileInfo(path).fileName()),
+                              i18n::engineError(loaded.error()));
         return false;
     }
     // in Chinese, a shipped example opens with its Chinese names (the file's name_zh)
@@ -106,7 +107,7 @@ bool DocumentController::saveAs()
     if (suggestion.isEmpty())
         suggestion = QDir(QDir::homePath())
                          .filePath(qs(m_document->scenario().name).replace(QLatin1Char('/'), QLatin1Char('-'))
-                             + QStringLiteral(".shardlab.json"));
+                                   + QStringLiteral(".shardlab.json"));
     QString path = m_prompter->askSavePath(suggestion);
     if (path.isEmpty())
         return false;
@@ -119,9 +120,9 @@ bool DocumentController::saveTo(const QString& path)
 {
     if (Status st = saveScenario(m_document->scenario(), path.toStdString()); !st) {
         m_prompter->showError(tr("Cannot save scenario"),
-            tr("\"%1\" could not be written. Your document is still open and unchanged.")
-                .arg(QFileInfo(path).fileName()),
-            i18n::engineError(st.error()));
+                              tr("\"%1\" could not be written. Your document is still open and unchanged.")
+                                  .arg(QFileInfo(path).fileName()),
+                              i18n::engineError(st.error()));
         return false;
     }
     m_document->markSaved(QFileInfo(path).absoluteFilePath());
@@ -135,12 +136,9 @@ bool DocumentController::maybeSave()
     if (!m_document->isModified())
         return true;
     switch (m_prompter->askSaveChanges(m_document->displayName())) {
-    case Prompter::SaveChoice::Save:
-        return save();
-    case Prompter::SaveChoice::Discard:
-        return true;
-    case Prompter::SaveChoice::Cancel:
-        return false;
+    case Prompter::SaveChoice::Save: return save();
+    case Prompter::SaveChoice::Discard: return true;
+    case Prompter::SaveChoice::Cancel: return false;
     }
     return false;
 }
@@ -152,8 +150,8 @@ bool DocumentController::offerRecovery(Autosave& autosave)
         return false;
     const AutosaveEntry& newest = orphans.first();
     const QString what = newest.originalPath.isEmpty()
-        ? tr("an untitled scenario (\"%1\")").arg(newest.name)
-        : QStringLiteral("\"%1\"").arg(QDir::toNativeSeparators(newest.originalPath));
+                             ? tr("an untitled scenario (\"%1\")").arg(newest.name)
+                             : QStringLiteral("\"%1\"").arg(QDir::toNativeSeparators(newest.originalPath));
     const QString question = tr("ShardLab did not close normally. Recover the unsaved changes to %1, autosaved at %2?")
                                  .arg(what, QLocale().toString(newest.savedAt.toLocalTime(), QLocale::ShortFormat));
     bool recovered = false;
@@ -164,8 +162,8 @@ bool DocumentController::offerRecovery(Autosave& autosave)
             emit statusMessage(tr("Recovered unsaved changes; save them to keep them."));
             recovered = true;
         } else {
-            m_prompter->showError(
-                tr("Cannot recover"), tr("The autosaved scenario could not be read."), i18n::engineError(loaded.error()));
+            m_prompter->showError(tr("Cannot recover"), tr("The autosaved scenario could not be read."),
+                                  i18n::engineError(loaded.error()));
         }
     }
     for (const AutosaveEntry& e : orphans)

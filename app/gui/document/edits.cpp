@@ -26,15 +26,9 @@ bool validItem(const Document& doc, int item)
     return item >= 0 && item < static_cast<int>(doc.scenario().workload.items.size());
 }
 
-bool validRank(const Document& doc, int rank)
-{
-    return rank >= 0 && rank < doc.scenario().ranks();
-}
+bool validRank(const Document& doc, int rank) { return rank >= 0 && rank < doc.scenario().ranks(); }
 
-Status noSuch(const QString& what)
-{
-    return badInput(what.toStdString());
-}
+Status noSuch(const QString& what) { return badInput(what.toStdString()); }
 
 } // namespace
 
@@ -47,9 +41,9 @@ Status Edits::dropShards(Document& doc, const QList<ShardRef>& refs, int toRank,
     const bool moving = !copy && first.fromRank >= 0;
     if (refs.size() == 1) {
         const QString name = Labels::shard(doc.scenario(), first.item, first.shard);
-        text = copy  ? tr("Replicate %1 onto %2").arg(name, Labels::gpu(toRank))
-            : moving ? tr("Move %1 from %2 to %3").arg(name, Labels::gpu(first.fromRank), Labels::gpu(toRank))
-                     : tr("Give %1 to %2").arg(name, Labels::gpu(toRank));
+        text = copy     ? tr("Replicate %1 onto %2").arg(name, Labels::gpu(toRank))
+               : moving ? tr("Move %1 from %2 to %3").arg(name, Labels::gpu(first.fromRank), Labels::gpu(toRank))
+                        : tr("Give %1 to %2").arg(name, Labels::gpu(toRank));
     } else {
         text = copy ? tr("Replicate %n shard(s) onto %1", nullptr, int(refs.size())).arg(Labels::gpu(toRank))
                     : tr("Move %n shard(s) to %1", nullptr, int(refs.size())).arg(Labels::gpu(toRank));
@@ -80,12 +74,13 @@ Status Edits::dropShards(Document& doc, const QList<ShardRef>& refs, int toRank,
 Status Edits::releaseShards(Document& doc, const QList<ShardRef>& refs)
 {
     const ShardRef first = refs.value(0);
-    const QString text = refs.size() == 1
-        ? (first.fromRank >= 0
-                ? tr("Take %1 off %2")
-                      .arg(Labels::shard(doc.scenario(), first.item, first.shard), Labels::gpu(first.fromRank))
-                : tr("Take %1 off every GPU").arg(Labels::shard(doc.scenario(), first.item, first.shard)))
-        : tr("Take %n shard(s) off their GPUs", nullptr, int(refs.size()));
+    const QString text =
+        refs.size() == 1
+            ? (first.fromRank >= 0
+                   ? tr("Take %1 off %2")
+                         .arg(Labels::shard(doc.scenario(), first.item, first.shard), Labels::gpu(first.fromRank))
+                   : tr("Take %1 off every GPU").arg(Labels::shard(doc.scenario(), first.item, first.shard)))
+            : tr("Take %n shard(s) off their GPUs", nullptr, int(refs.size()));
     return doc.apply(text, [&](Scenario& s) {
         for (const ShardRef& r : refs)
             if (Shard* sh = shardAt(s, r)) {
@@ -101,11 +96,10 @@ Status Edits::releaseShards(Document& doc, const QList<ShardRef>& refs)
 Result<StrategyOutcome> Edits::placeByStrategy(Document& doc, Strategy strategy)
 {
     StrategyOutcome outcome;
-    Status st = doc.apply(tr("Place by strategy: %1").arg(Labels::strategy(strategy)),
-        [&](Scenario& s) {
-            outcome = applyStrategy(s, strategy);
-            outcome.programChanges = adaptProgram(s, strategy, i18n::engineLanguage());
-        });
+    Status st = doc.apply(tr("Place by strategy: %1").arg(Labels::strategy(strategy)), [&](Scenario& s) {
+        outcome = applyStrategy(s, strategy);
+        outcome.programChanges = adaptProgram(s, strategy, i18n::engineLanguage());
+    });
     if (!st)
         return st.error();
     return outcome;
@@ -117,7 +111,7 @@ Status Edits::splitItem(Document& doc, int item, std::vector<Shard> shards)
         return noSuch(tr("There is no such item."));
     const QString name = qs(doc.scenario().workload.items[static_cast<size_t>(item)].name);
     return doc.apply(tr("Split '%1' into %n shard(s)", nullptr, int(shards.size())).arg(name),
-        [&](Scenario& s) { resplitItem(s.workload.items[static_cast<size_t>(item)], shards); });
+                     [&](Scenario& s) { resplitItem(s.workload.items[static_cast<size_t>(item)], shards); });
 }
 
 Status Edits::addItem(Document& doc, const WorkloadItem& item)
@@ -143,8 +137,8 @@ Status Edits::renameItem(Document& doc, int item, const QString& name)
         return {};
     if (to.empty() || doc.scenario().workload.find(to))
         return noSuch(tr("'%1' cannot be used: item names must be unique and not empty.").arg(name));
-    return doc.apply(
-        tr("Rename '%1' to '%2'").arg(qs(from), qs(to)), [&](Scenario& s) { shardlab::renameItem(s, from, to); });
+    return doc.apply(tr("Rename '%1' to '%2'").arg(qs(from), qs(to)),
+                     [&](Scenario& s) { shardlab::renameItem(s, from, to); });
 }
 
 Status Edits::setItemKind(Document& doc, int item, ItemKind kind)
@@ -171,8 +165,8 @@ Status Edits::addGpuLike(Document& doc, int rank)
 {
     if (!validRank(doc, rank))
         return noSuch(tr("There is no GPU %1.").arg(rank));
-    return doc.apply(
-        tr("Add a GPU like %1").arg(Labels::gpu(rank)), [&](Scenario& s) { shardlab::addGpuLike(s, rank); });
+    return doc.apply(tr("Add a GPU like %1").arg(Labels::gpu(rank)),
+                     [&](Scenario& s) { shardlab::addGpuLike(s, rank); });
 }
 
 Status Edits::removeGpu(Document& doc, int rank)
@@ -216,8 +210,8 @@ Status Edits::setGpuTflops(Document& doc, int rank, double tflops)
 
 Status Edits::addLink(Document& doc, const Link& link)
 {
-    return doc.apply(
-        tr("Connect %1 and %2").arg(qs(link.a), qs(link.b)), [&](Scenario& s) { s.topology.links.push_back(link); });
+    return doc.apply(tr("Connect %1 and %2").arg(qs(link.a), qs(link.b)),
+                     [&](Scenario& s) { s.topology.links.push_back(link); });
 }
 
 Status Edits::removeLink(Document& doc, int link)
@@ -226,7 +220,7 @@ Status Edits::removeLink(Document& doc, int link)
         return noSuch(tr("There is no such link."));
     const Link& l = doc.scenario().topology.links[static_cast<size_t>(link)];
     return doc.apply(tr("Remove the link %1 - %2").arg(qs(l.a), qs(l.b)),
-        [&](Scenario& s) { s.topology.links.erase(s.topology.links.begin() + link); });
+                     [&](Scenario& s) { s.topology.links.erase(s.topology.links.begin() + link); });
 }
 
 Status Edits::setLinkBandwidth(Document& doc, int link, double gbps)
@@ -262,7 +256,7 @@ Status Edits::useTopology(Document& doc, Topology topology)
 Status Edits::insertOp(Document& doc, int index, const Op& op)
 {
     return doc.apply(tr("Add step '%1'").arg(qs(op.name.empty() ? opName(op.kind) : op.name)),
-        [&](Scenario& s) { shardlab::insertOp(s, index, op); });
+                     [&](Scenario& s) { shardlab::insertOp(s, index, op); });
 }
 
 Status Edits::removeOp(Document& doc, int index)
@@ -278,7 +272,7 @@ Status Edits::moveOp(Document& doc, int from, int to)
     if (from < 0 || from >= n || to < 0 || to >= n)
         return noSuch(tr("There is no such step."));
     return doc.apply(tr("Move step %1 to position %2").arg(from + 1).arg(to + 1),
-        [&](Scenario& s) { shardlab::moveOp(s, from, to); });
+                     [&](Scenario& s) { shardlab::moveOp(s, from, to); });
 }
 
 Status Edits::setOp(Document& doc, int index, const Op& op, const QString& field)

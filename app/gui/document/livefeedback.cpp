@@ -24,10 +24,7 @@ LiveFeedback::LiveFeedback(Document* document, QObject* parent) : QObject(parent
     m_feedback.gaps = ownershipGaps(document->scenario());
 }
 
-const Scenario& LiveFeedback::scenario() const
-{
-    return m_document->scenario();
-}
+const Scenario& LiveFeedback::scenario() const { return m_document->scenario(); }
 
 void LiveFeedback::recompute(const Scenario& scenario)
 {

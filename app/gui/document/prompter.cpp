@@ -13,38 +13,38 @@ QString DialogPrompter::filter()
 
 QString DialogPrompter::openFilter()
 {
-    return tr("ShardLab files and recorded runs (*.json *.json.gz *.jsonl *.log *.pkl *.pickle);;ShardLab scenarios (*.shardlab.json);;"
-              "Runs: result files (*.shardlab-result.json);;Chrome/Perfetto traces (*.json);;"
-              "PyTorch profiler traces, one per rank (*.json *.json.gz);;Flight Recorder dumps (*.json *.pkl *.pickle *);;"
-              "NCCL Inspector logs (*.log *.jsonl);;nccl-tests output (-J) (*.json);;All files (*)");
+    return tr(
+        "ShardLab files and recorded runs (*.json *.json.gz *.jsonl *.log *.pkl *.pickle);;ShardLab scenarios "
+        "(*.shardlab.json);;"
+        "Runs: result files (*.shardlab-result.json);;Chrome/Perfetto traces (*.json);;"
+        "PyTorch profiler traces, one per rank (*.json *.json.gz);;Flight Recorder dumps (*.json *.pkl *.pickle *);;"
+        "NCCL Inspector logs (*.log *.jsonl);;nccl-tests output (-J) (*.json);;All files (*)");
 }
 
 Prompter::SaveChoice DialogPrompter::askSaveChanges(const QString& documentName)
 {
     QMessageBox box(QMessageBox::Warning, tr("Unsaved changes"),
-        tr("Save the changes to \"%1\" before closing it?").arg(documentName),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, m_parent);
+                    tr("Save the changes to \"%1\" before closing it?").arg(documentName),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, m_parent);
     box.setInformativeText(tr("Your changes are lost if you don't save them."));
     box.setDefaultButton(QMessageBox::Save);
     switch (box.exec()) {
-    case QMessageBox::Save:
-        return SaveChoice::Save;
-    case QMessageBox::Discard:
-        return SaveChoice::Discard;
-    default:
-        return SaveChoice::Cancel;
+    case QMessageBox::Save: return SaveChoice::Save;
+    case QMessageBox::Discard: return SaveChoice::Discard;
+    default: return SaveChoice::Cancel;
     }
 }
 
 QString DialogPrompter::askOpenPath(const QString& startDir)
 {
-    return QFileDialog::getOpenFileName(m_parent, tr("Open a scenario, a result file or a trace"), startDir, openFilter());
+    return QFileDialog::getOpenFileName(m_parent, tr("Open a scenario, a result file or a trace"), startDir,
+                                        openFilter());
 }
 
 QStringList DialogPrompter::askOpenPaths(const QString& startDir)
 {
-    return QFileDialog::getOpenFileNames(m_parent, tr("Open a scenario, a result file, a trace, or a job's recorded files"), startDir,
-                                         openFilter());
+    return QFileDialog::getOpenFileNames(
+        m_parent, tr("Open a scenario, a result file, a trace, or a job's recorded files"), startDir, openFilter());
 }
 
 QString DialogPrompter::askOpenFolder(const QString& startDir)
@@ -59,9 +59,9 @@ QString DialogPrompter::askSavePath(const QString& suggestion)
 
 bool DialogPrompter::askRecover(const QString& description)
 {
-    return QMessageBox::question(
-               m_parent, tr("Recover unsaved work?"), description, QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes)
-        == QMessageBox::Yes;
+    return QMessageBox::question(m_parent, tr("Recover unsaved work?"), description, QMessageBox::Yes | QMessageBox::No,
+                                 QMessageBox::Yes)
+           == QMessageBox::Yes;
 }
 
 void DialogPrompter::showError(const QString& title, const QString& text, const QString& details)

@@ -34,7 +34,7 @@ public:
 class DialogPrompter : public Prompter {
     Q_DECLARE_TR_FUNCTIONS(DialogPrompter)
 public:
-    explicit DialogPrompter(QWidget* parent) : m_parent(parent) { }
+    explicit DialogPrompter(QWidget* parent) : m_parent(parent) {}
     SaveChoice askSaveChanges(const QString& documentName) override;
     QString askOpenPath(const QString& startDir) override;
     QStringList askOpenPaths(const QString& startDir) override;

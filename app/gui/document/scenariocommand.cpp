@@ -9,27 +9,18 @@ namespace {
 constexpr int kMergeableId = 0x5348;
 } // namespace
 
-ScenarioCommand::ScenarioCommand(
-    Document* document, const QString& text, Scenario before, Scenario after, QString mergeKey)
+ScenarioCommand::ScenarioCommand(Document* document, const QString& text, Scenario before, Scenario after,
+                                 QString mergeKey)
     : QUndoCommand(text), m_document(document), m_before(std::move(before)), m_after(std::move(after)),
       m_mergeKey(std::move(mergeKey))
 {
 }
 
-void ScenarioCommand::undo()
-{
-    m_document->setScenarioFromCommand(m_before);
-}
+void ScenarioCommand::undo() { m_document->setScenarioFromCommand(m_before); }
 
-void ScenarioCommand::redo()
-{
-    m_document->setScenarioFromCommand(m_after);
-}
+void ScenarioCommand::redo() { m_document->setScenarioFromCommand(m_after); }
 
-int ScenarioCommand::id() const
-{
-    return m_mergeKey.isEmpty() ? -1 : kMergeableId;
-}
+int ScenarioCommand::id() const { return m_mergeKey.isEmpty() ? -1 : kMergeableId; }
 
 bool ScenarioCommand::mergeWith(const QUndoCommand* other)
 {

@@ -26,7 +26,7 @@ QList<ShardRef> shardRefsFrom(const QMimeData* mime)
         if (f.size() != 3)
             continue;
         bool ok[3] = {};
-        const ShardRef r {f[0].toInt(&ok[0]), f[1].toInt(&ok[1]), f[2].toInt(&ok[2])};
+        const ShardRef r{f[0].toInt(&ok[0]), f[1].toInt(&ok[1]), f[2].toInt(&ok[2])};
         if (ok[0] && ok[1] && ok[2] && r.item >= 0 && r.shard >= 0 && r.fromRank >= -1)
             refs << r;
     }

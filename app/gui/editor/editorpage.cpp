@@ -29,20 +29,26 @@ namespace {
 // it wraps between entries, never inside one ("over" on one line and "90 %" on the next).
 QString legend()
 {
-    auto entry = [](const QString& html) { return QStringLiteral("<span style='white-space:nowrap'>%1</span>").arg(html); };
+    auto entry = [](const QString& html) {
+        return QStringLiteral("<span style='white-space:nowrap'>%1</span>").arg(html);
+    };
     auto line = [&](LinkKind kind, const QString& dash, const QString& name) {
         return entry(QStringLiteral("<span style='color:%1; font-weight:bold'>%2</span>&nbsp;%3")
                          .arg(theme::linkColour(kind).name(), dash, name.toHtmlEscaped()));
     };
     auto swatch = [&](const QColor& c, const QString& name) {
-        return entry(QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2").arg(c.name(), name.toHtmlEscaped()));
+        return entry(
+            QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2").arg(c.name(), name.toHtmlEscaped()));
     };
-    return QStringList {line(LinkKind::NvLink, QStringLiteral("\u2501\u2501"), EditorPage::tr("NVLink")),
+    return QStringList{
+        line(LinkKind::NvLink, QStringLiteral("\u2501\u2501"), EditorPage::tr("NVLink")),
         line(LinkKind::Pcie, QStringLiteral("\u2501\u2501"), EditorPage::tr("PCIe")),
         line(LinkKind::CrossSocket, QStringLiteral("\u2505\u2505"), EditorPage::tr("CPU socket link (SYS)")),
         line(LinkKind::Network, QStringLiteral("\u2509\u2509"), EditorPage::tr("network")),
-        entry(EditorPage::tr("thicker = faster").toHtmlEscaped()), swatch(theme::ok(), EditorPage::tr("fits")),
-        swatch(theme::warn(), EditorPage::tr("over 90 %")), swatch(theme::overflow(), EditorPage::tr("does not fit"))}
+        entry(EditorPage::tr("thicker = faster").toHtmlEscaped()),
+        swatch(theme::ok(), EditorPage::tr("fits")),
+        swatch(theme::warn(), EditorPage::tr("over 90 %")),
+        swatch(theme::overflow(), EditorPage::tr("does not fit"))}
         .join(QStringLiteral("&nbsp;&nbsp; "));
 }
 } // namespace
@@ -122,8 +128,8 @@ EditorPage::EditorPage(Document* document, QWidget* parent)
     m_toolBar->addSeparator();
     m_toolBar->addAction(tr("Pick a machine..."), m_topology, &TopologyPanel::pickMachine);
     m_toolBar->addAction(tr("Add GPU"), m_topology, &TopologyPanel::addGpu);
-    m_toolBar->addAction(
-        tr("Connect..."), this, [this] { m_scene->connectDialog(std::max(m_topology->currentGpu(), 0)); });
+    m_toolBar->addAction(tr("Connect..."), this,
+                         [this] { m_scene->connectDialog(std::max(m_topology->currentGpu(), 0)); });
 
     connect(m_scene, &TopologyScene::editFailed, this, &EditorPage::editFailed);
     connect(m_workload, &WorkloadPanel::editFailed, this, &EditorPage::editFailed);

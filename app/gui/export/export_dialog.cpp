@@ -74,7 +74,8 @@ ExportDialog::ExportDialog(const QString& suggestedPath, bool isPlot, QWidget* p
                               "this font shows it unchanged; clear it to keep the text editable and searchable"));
     m_outlines->setObjectName(QStringLiteral("outlines"));
     const QSettings settings;
-    m_aspect->setCurrentIndex(std::max(0, m_aspect->findData(settings.value(QStringLiteral("export/aspect"), 0.0).toDouble())));
+    m_aspect->setCurrentIndex(
+        std::max(0, m_aspect->findData(settings.value(QStringLiteral("export/aspect"), 0.0).toDouble())));
     m_outlines->setChecked(settings.value(QStringLiteral("export/textAsPaths"), true).toBool());
 
     m_path = new QLineEdit(suggestedPath, this);
@@ -104,7 +105,7 @@ ExportDialog::ExportDialog(const QString& suggestedPath, bool isPlot, QWidget* p
         syncSuffix();
     });
     connect(m_resolution, &QComboBox::currentIndexChanged, this,
-        [this] { m_dpi->setEnabled(m_resolution->currentData().toDouble() == 0.0); });
+            [this] { m_dpi->setEnabled(m_resolution->currentData().toDouble() == 0.0); });
     connect(browse, &QPushButton::clicked, this, &ExportDialog::browse);
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
         if (m_path->text().trimmed().isEmpty()) {
@@ -135,10 +136,7 @@ FigureExportOptions ExportDialog::options() const
     return o;
 }
 
-QString ExportDialog::path() const
-{
-    return m_path->text().trimmed();
-}
+QString ExportDialog::path() const { return m_path->text().trimmed(); }
 
 void ExportDialog::syncSuffix()
 {
@@ -154,8 +152,8 @@ void ExportDialog::syncSuffix()
 
 void ExportDialog::browse()
 {
-    const QString chosen
-        = QFileDialog::getSaveFileName(this, tr("Export figure"), path(), tr("Figures (*.png *.svg *.pdf)"));
+    const QString chosen =
+        QFileDialog::getSaveFileName(this, tr("Export figure"), path(), tr("Figures (*.png *.svg *.pdf)"));
     if (chosen.isEmpty())
         return;
     if (auto f = FigureExporter::formatForPath(chosen))
@@ -195,14 +193,14 @@ std::optional<QString> ExportDialog::exportAll(const QList<NamedView>& views, QW
     FigureExportOptions options;
     options.scale = 2.0;
     options.fontScale = kPrintFontScale;
-    auto written
-        = FigureExporter::exportAll(views, folder, {FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf}, options);
+    auto written =
+        FigureExporter::exportAll(views, folder, {FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf}, options);
     if (!written) {
         warnPlainText(parent, tr("Export all figures"), i18n::engineError(written.error()));
         return std::nullopt;
     }
     QMessageBox::information(parent, tr("Export all figures"),
-        tr("Wrote %n file(s) into %1.", nullptr, static_cast<int>(written->size())).arg(folder));
+                             tr("Wrote %n file(s) into %1.", nullptr, static_cast<int>(written->size())).arg(folder));
     return folder;
 }
 

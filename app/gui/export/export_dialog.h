@@ -1,7 +1,7 @@
 // The dialog behind "Export figure…": format (PNG, SVG, PDF), resolution (1x, 2x or a custom
 // DPI), larger fonts for print, a caption, the figure's shape (16:9, 4:3, 1:1 or the view's own),
-// SVG text as outlines, and the file. The shape and the outlines are remembered (QSettings). Plus the two entry points the main window uses:
-// export one view, or every view into a folder.
+// SVG text as outlines, and the file. The shape and the outlines are remembered (QSettings). Plus the two entry points
+// the main window uses: export one view, or every view into a folder.
 #pragma once
 
 #include "export/figure_exporter.h"
@@ -28,7 +28,7 @@ public:
     // written (nothing when cancelled or failed), for the status line.
     // `format` preselects a format (the menu's "as PNG/SVG/PDF").
     static std::optional<QString> exportView(QWidget* view, const QString& name, QWidget* parent,
-        std::optional<FigureFormat> format = std::nullopt);
+                                             std::optional<FigureFormat> format = std::nullopt);
     void setFormat(FigureFormat format);
     // Asks for a folder, then writes every view as PNG (2x), SVG and PDF; reports what it wrote.
     // Returns the folder written into (nothing when cancelled or failed).

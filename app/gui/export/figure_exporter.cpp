@@ -30,10 +30,7 @@ namespace {
 // Logical (screen) pixels per inch: what a scale of 1 means.
 constexpr double kScreenDpi = 96.0;
 
-std::string str(const QString& s)
-{
-    return s.toStdString();
-}
+std::string str(const QString& s) { return s.toStdString(); }
 
 // For the duration of an export: a white background and fonts enlarged by `factor`; the plot is
 // restored afterwards. A plot that is not on QCustomPlot's default white keeps its brush in the
@@ -197,12 +194,9 @@ Status writeAtomically(const QString& path, const std::function<bool(QIODevice*)
 QString FigureExporter::suffix(FigureFormat format)
 {
     switch (format) {
-    case FigureFormat::Png:
-        return QStringLiteral("png");
-    case FigureFormat::Svg:
-        return QStringLiteral("svg");
-    case FigureFormat::Pdf:
-        return QStringLiteral("pdf");
+    case FigureFormat::Png: return QStringLiteral("png");
+    case FigureFormat::Svg: return QStringLiteral("svg");
+    case FigureFormat::Pdf: return QStringLiteral("pdf");
     }
     return {};
 }
@@ -269,9 +263,11 @@ FigureLayout FigureExporter::layout(QWidget* view, const FigureExportOptions& o)
         l.caption = QRect(0, 0, width, captionHeight);
     const QRect below(0, captionHeight, width, height - captionHeight);
     // a plot is laid out again at the figure's size; another view keeps its own, centred
-    l.content = qobject_cast<QCustomPlot*>(view)
-        ? below
-        : QRect(QPoint(below.x() + (below.width() - v.width()) / 2, below.y() + (below.height() - v.height()) / 2), v);
+    l.content =
+        qobject_cast<QCustomPlot*>(view)
+            ? below
+            : QRect(QPoint(below.x() + (below.width() - v.width()) / 2, below.y() + (below.height() - v.height()) / 2),
+                    v);
     return l;
 }
 
@@ -353,7 +349,8 @@ Status FigureExporter::exportView(QWidget* view, const QString& path, const Figu
     if (options.format == FigureFormat::Png && (scale <= 0 || scale > 16))
         return badInput(str(tr("a scale of %1 is out of range (expected 0.25 to 16, or 24 to 1536 DPI)").arg(scale)));
     if (options.aspect < 0 || options.aspect > 10 || (options.aspect > 0 && options.aspect < 0.1))
-        return badInput(str(tr("an aspect ratio of %1 is out of range (expected 0.1 to 10, or 0 for the view's own)").arg(options.aspect)));
+        return badInput(str(tr("an aspect ratio of %1 is out of range (expected 0.1 to 10, or 0 for the view's own)")
+                                .arg(options.aspect)));
     switch (options.format) {
     case FigureFormat::Png: {
         const QImage image = renderImage(view, scale, options);
@@ -371,7 +368,7 @@ Status FigureExporter::exportView(QWidget* view, const QString& path, const Figu
             const FigureLayout l = layout(view, options);
             const QSizeF points = QSizeF(l.size) * 72.0 / kScreenDpi;
             pdf.setPageLayout(QPageLayout(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch),
-                QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+                                          QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
             pdf.setTitle(options.title.isEmpty() ? view->windowTitle() : options.title);
             pdf.setCreator(QStringLiteral("ShardLab"));
             drawFigure(view, &pdf, true, options, l);
@@ -394,7 +391,7 @@ Status FigureExporter::copyToClipboard(QWidget* view, double scale)
 }
 
 Result<QStringList> FigureExporter::exportAll(const QList<NamedView>& views, const QString& folder,
-    const QList<FigureFormat>& formats, const FigureExportOptions& options)
+                                              const QList<FigureFormat>& formats, const FigureExportOptions& options)
 {
     if (!QDir().mkpath(folder))
         return badInput(str(tr("%1: the folder cannot be created").arg(folder)));

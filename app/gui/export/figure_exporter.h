@@ -24,10 +24,10 @@ enum class FigureFormat { Png, Svg, Pdf };
 
 struct FigureExportOptions {
     FigureFormat format = FigureFormat::Png;
-    double scale = 2.0; // PNG: image pixels per screen pixel (1x, 2x, ...)
-    int dpi = 0; // PNG: > 0 overrides scale with dpi / 96 and is written into the file
+    double scale = 2.0;     // PNG: image pixels per screen pixel (1x, 2x, ...)
+    int dpi = 0;            // PNG: > 0 overrides scale with dpi / 96 and is written into the file
     double fontScale = 1.0; // plots: fonts (axis labels, tick labels, legend) enlarged by this factor
-    QString title; // SVG and PDF metadata
+    QString title;          // SVG and PDF metadata
     // Slides: a caption drawn above the view (none when empty), and the figure's width / height
     // (0: the view's own; a plot is laid out again to fill it, any other view is centred on white).
     QString caption;
@@ -81,7 +81,7 @@ public:
     // Writes every view in every format into `folder` (created if missing): NAME.png, NAME.svg,
     // NAME.pdf. Returns the files written; stops at the first error.
     static Result<QStringList> exportAll(const QList<NamedView>& views, const QString& folder,
-        const QList<FigureFormat>& formats, const FigureExportOptions& options);
+                                         const QList<FigureFormat>& formats, const FigureExportOptions& options);
 };
 
 } // namespace shardlab::gui

@@ -67,10 +67,7 @@ QFont fontOf(const FontAttributes& f)
     return font;
 }
 
-QString number(double v)
-{
-    return QString::number(v, 'f', 2);
-}
+QString number(double v) { return QString::number(v, 'f', 2); }
 
 QString pathData(const QPainterPath& path)
 {
@@ -85,8 +82,8 @@ QString pathData(const QPainterPath& path)
         } else if (e.type == QPainterPath::CurveToElement && i + 2 < path.elementCount()) {
             const QPainterPath::Element c2 = path.elementAt(i + 1), end = path.elementAt(i + 2);
             d += QLatin1Char('C') + number(e.x) + QLatin1Char(' ') + number(e.y) + QLatin1Char(' ') + number(c2.x)
-                + QLatin1Char(' ') + number(c2.y) + QLatin1Char(' ') + number(end.x) + QLatin1Char(' ')
-                + number(end.y);
+                 + QLatin1Char(' ') + number(c2.y) + QLatin1Char(' ') + number(end.x) + QLatin1Char(' ')
+                 + number(end.y);
             i += 2;
         }
     }
@@ -113,7 +110,7 @@ QByteArray FigureExporter::textToPaths(const QByteArray& svg)
     QXmlStreamReader in(svg);
     QByteArray bytes;
     QXmlStreamWriter out(&bytes);
-    std::vector<FontAttributes> fonts {FontAttributes {}};
+    std::vector<FontAttributes> fonts{FontAttributes{}};
     while (!in.atEnd()) {
         const QXmlStreamReader::TokenType token = in.readNext();
         if (in.hasError())
@@ -140,8 +137,9 @@ QByteArray FigureExporter::textToPaths(const QByteArray& svg)
             // all, "n1:svg", which some slide programs do not read)
             out.writeStartElement(in.qualifiedName().toString());
             for (const QXmlStreamNamespaceDeclaration& ns : in.namespaceDeclarations())
-                out.writeAttribute(ns.prefix().isEmpty() ? QStringLiteral("xmlns") : QStringLiteral("xmlns:") + ns.prefix(),
-                    ns.namespaceUri().toString());
+                out.writeAttribute(ns.prefix().isEmpty() ? QStringLiteral("xmlns")
+                                                         : QStringLiteral("xmlns:") + ns.prefix(),
+                                   ns.namespaceUri().toString());
             for (const QXmlStreamAttribute& attr : in.attributes())
                 out.writeAttribute(attr.qualifiedName().toString(), attr.value().toString());
             continue;

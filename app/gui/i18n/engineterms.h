@@ -16,12 +16,12 @@ namespace shardlab::gui {
 class EngineTerms {
     Q_DECLARE_TR_FUNCTIONS(EngineTerms)
 public:
-    static QString op(OpKind kind); // opDisplayName(): "All-Reduce", "Reduce-Scatter + All-Gather"
-    static QString need(Need need); // needDescription(): "the sum on every rank"
-    static QString bottleneck(Bottleneck b); // bottleneckName(): "compute", "communication"
-    static QString linkKind(LinkKind kind); // linkKindName(): "NVLink", "PCIe", "cross-socket", "network"
+    static QString op(OpKind kind);              // opDisplayName(): "All-Reduce", "Reduce-Scatter + All-Gather"
+    static QString need(Need need);              // needDescription(): "the sum on every rank"
+    static QString bottleneck(Bottleneck b);     // bottleneckName(): "compute", "communication"
+    static QString linkKind(LinkKind kind);      // linkKindName(): "NVLink", "PCIe", "cross-socket", "network"
     static QString linkKindWords(LinkKind kind); // linkKindWords(): "the CPU-socket interconnect", ...
-    static QString linkLabel(LinkKind kind); // the editor's label: "Cross-socket (SYS)"
+    static QString linkLabel(LinkKind kind);     // the editor's label: "Cross-socket (SYS)"
 };
 
 } // namespace shardlab::gui

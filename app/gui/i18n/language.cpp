@@ -57,12 +57,9 @@ void preferSimplifiedChineseGlyphs(QCoreApplication* app)
 QString choiceCode(LanguageChoice choice)
 {
     switch (choice) {
-    case LanguageChoice::English:
-        return kEnglish;
-    case LanguageChoice::Chinese:
-        return kChinese;
-    case LanguageChoice::System:
-        break;
+    case LanguageChoice::English: return kEnglish;
+    case LanguageChoice::Chinese: return kChinese;
+    case LanguageChoice::System: break;
     }
     return QStringLiteral("system");
 }
@@ -76,10 +73,7 @@ LanguageChoice choiceFromCode(const QString& code)
     return LanguageChoice::System;
 }
 
-LanguageChoice savedLanguageChoice()
-{
-    return choiceFromCode(QSettings().value(kLanguageKey).toString());
-}
+LanguageChoice savedLanguageChoice() { return choiceFromCode(QSettings().value(kLanguageKey).toString()); }
 
 void saveLanguageChoice(LanguageChoice choice)
 {
@@ -103,8 +97,8 @@ QString resolveLanguage(LanguageChoice choice, const QStringList& uiLanguages)
 InstalledLanguage installTranslations(QCoreApplication* app)
 {
     const LanguageChoice choice = savedLanguageChoice();
-    return installTranslations(
-        app, resolveLanguage(choice, QLocale::system().uiLanguages()), choice == LanguageChoice::System);
+    return installTranslations(app, resolveLanguage(choice, QLocale::system().uiLanguages()),
+                               choice == LanguageChoice::System);
 }
 
 InstalledLanguage installTranslations(QCoreApplication* app, const QString& language, bool fromSystem)
@@ -123,7 +117,7 @@ InstalledLanguage installTranslations(QCoreApplication* app, const QString& lang
     // (Debian: qt6-translations-l10n).
     auto* qt = new QTranslator(app);
     out.qtLoaded = qt->load(QLocale(out.language), QStringLiteral("qtbase"), QStringLiteral("_"),
-        QLibraryInfo::path(QLibraryInfo::TranslationsPath));
+                            QLibraryInfo::path(QLibraryInfo::TranslationsPath));
     if (out.qtLoaded)
         QCoreApplication::installTranslator(qt);
     else
@@ -135,10 +129,7 @@ InstalledLanguage installTranslations(QCoreApplication* app, const QString& lang
     return out;
 }
 
-QString currentLanguage()
-{
-    return g_current;
-}
+QString currentLanguage() { return g_current; }
 
 shardlab::Language engineLanguage()
 {

@@ -44,10 +44,10 @@ QString resolveLanguage(LanguageChoice choice, const QStringList& uiLanguages);
 
 // What installTranslations() found and did.
 struct InstalledLanguage {
-    QString language; // "en" or "zh_CN"
-    bool fromSystem = true; // the setting said System
+    QString language;            // "en" or "zh_CN"
+    bool fromSystem = true;      // the setting said System
     bool shardlabLoaded = false; // ShardLab's own translation was installed
-    bool qtLoaded = false; // Qt's qtbase translation was installed
+    bool qtLoaded = false;       // Qt's qtbase translation was installed
 };
 
 // Reads the setting and the system's languages and installs the translators (parented to

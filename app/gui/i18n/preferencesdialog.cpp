@@ -50,10 +50,7 @@ void PreferencesDialog::setChoice(LanguageChoice choice)
     updateNote();
 }
 
-QString PreferencesDialog::note() const
-{
-    return m_note->text();
-}
+QString PreferencesDialog::note() const { return m_note->text(); }
 
 void PreferencesDialog::updateNote()
 {
@@ -67,7 +64,7 @@ void PreferencesDialog::updateNote()
     const QString next = chosen == kChinese ? QStringLiteral("下次启动 ShardLab 时界面将切换为简体中文。")
                                             : QStringLiteral("ShardLab will use English the next time it starts.");
     m_note->setText(tr("The interface changes to %1 the next time ShardLab starts.").arg(nativeName(chosen))
-        + QStringLiteral("<br>") + next.toHtmlEscaped());
+                    + QStringLiteral("<br>") + next.toHtmlEscaped());
     m_note->show();
 }
 

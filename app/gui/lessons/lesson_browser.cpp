@@ -124,8 +124,9 @@ LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent)
     m_welcome = new QFrame(this);
     m_welcome->setObjectName(QStringLiteral("lessonsWelcome"));
     m_welcome->setFrameShape(QFrame::StyledPanel);
-    m_welcome->setStyleSheet(QStringLiteral("QFrame#lessonsWelcome { background: #E3F1FB; border-left: 4px solid #0072B2; }"
-                                            "QFrame#lessonsWelcome QLabel { color: black; }"));
+    m_welcome->setStyleSheet(
+        QStringLiteral("QFrame#lessonsWelcome { background: #E3F1FB; border-left: 4px solid #0072B2; }"
+                       "QFrame#lessonsWelcome QLabel { color: black; }"));
     auto* welcomeText = wrappedLabel(m_welcome);
     welcomeText->setTextFormat(Qt::RichText);
     welcomeText->setText(
@@ -180,10 +181,10 @@ LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent)
     layout->addWidget(splitter);
 
     connect(m_list->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-        [this](const QModelIndex& current) { showLesson(current.row()); });
+            [this](const QModelIndex& current) { showLesson(current.row()); });
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] { showLesson(-1); });
     connect(m_languageBox, &QComboBox::currentIndexChanged, this,
-        [this] { setLanguage(static_cast<Language>(m_languageBox->currentData().toInt())); });
+            [this] { setLanguage(static_cast<Language>(m_languageBox->currentData().toInt())); });
     connect(m_openScenario, &QPushButton::clicked, this, [this] {
         if (const Lesson* l = m_model->lessonAt(m_row))
             Q_EMIT openScenarioRequested(qstr(l->scenarioPath().lexically_normal().string()));
@@ -195,7 +196,7 @@ LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent)
     connect(m_sideBySide, &QPushButton::clicked, this, [this] {
         if (const Lesson* l = m_model->lessonAt(m_row); l && !l->compareScenario.empty())
             Q_EMIT sideBySideRequested(qstr(l->scenarioPath().lexically_normal().string()),
-                qstr(l->compareScenarioPath().lexically_normal().string()));
+                                       qstr(l->compareScenarioPath().lexically_normal().string()));
     });
     connect(m_prevStep, &QPushButton::clicked, this, [this] { setCurrentStep(m_step - 1); });
     connect(m_nextStep, &QPushButton::clicked, this, [this] { setCurrentStep(m_step + 1); });
@@ -212,7 +213,7 @@ LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent)
         QTimer::singleShot(0, this, [this] { m_scroll->ensureWidgetVisible(m_question->resultLabel(), 20, 20); });
     });
     connect(m_question, &QuestionPanel::answerChecked, this,
-        [this](int q, bool correct) { Q_EMIT answerChecked(currentLessonId(), q, correct); });
+            [this](int q, bool correct) { Q_EMIT answerChecked(currentLessonId(), q, correct); });
 
     // The interface language (QLocale's default, which main() sets to it), else English.
     setLanguage(languageFromCode(QLocale().name().toStdString()).value_or(Language::English));
@@ -234,10 +235,7 @@ void LessonBrowser::resizeEvent(QResizeEvent* event)
     m_list->doItemsLayout(); // wrapped titles take the new width
 }
 
-QString LessonBrowser::defaultLessonDirectory()
-{
-    return QString::fromStdString(lessonDirectory().string());
-}
+QString LessonBrowser::defaultLessonDirectory() { return QString::fromStdString(lessonDirectory().string()); }
 
 bool LessonBrowser::loadLessons(const QString& dir)
 {
@@ -381,10 +379,7 @@ void LessonBrowser::setCurrentStep(int step)
     });
 }
 
-int LessonBrowser::currentQuestion() const
-{
-    return m_question->questionIndex();
-}
+int LessonBrowser::currentQuestion() const { return m_question->questionIndex(); }
 
 void LessonBrowser::setCurrentQuestion(int question)
 {
@@ -432,10 +427,7 @@ void LessonBrowser::setWelcomeVisible(bool visible)
         m_scroll->ensureWidgetVisible(m_welcome);
 }
 
-bool LessonBrowser::isWelcomeVisible() const
-{
-    return !m_welcome->isHidden();
-}
+bool LessonBrowser::isWelcomeVisible() const { return !m_welcome->isHidden(); }
 
 QString LessonBrowser::stepScenarioPath(int step) const
 {

@@ -2,7 +2,7 @@
 
 namespace shardlab::gui {
 
-LessonListModel::LessonListModel(QObject* parent) : QAbstractListModel(parent) { }
+LessonListModel::LessonListModel(QObject* parent) : QAbstractListModel(parent) {}
 
 void LessonListModel::setLessons(std::vector<Lesson> lessons)
 {
@@ -44,20 +44,14 @@ QVariant LessonListModel::data(const QModelIndex& index, int role) const
     if (!l)
         return {};
     switch (role) {
-    case Qt::DisplayRole:
-        return tr("%1. %2").arg(l->order).arg(qstr(l->title.in(m_language)));
-    case Qt::ToolTipRole:
-        return qstr(l->summary.in(m_language));
-    case IdRole:
-        return qstr(l->id);
-    case CourseRole:
-        return qstr(l->course.in(m_language));
-    case ScenarioPathRole:
-        return qstr(l->scenarioPath().lexically_normal().string());
+    case Qt::DisplayRole: return tr("%1. %2").arg(l->order).arg(qstr(l->title.in(m_language)));
+    case Qt::ToolTipRole: return qstr(l->summary.in(m_language));
+    case IdRole: return qstr(l->id);
+    case CourseRole: return qstr(l->course.in(m_language));
+    case ScenarioPathRole: return qstr(l->scenarioPath().lexically_normal().string());
     case CompareScenarioPathRole:
         return l->compareScenario.empty() ? QString() : qstr(l->compareScenarioPath().lexically_normal().string());
-    default:
-        return {};
+    default: return {};
     }
 }
 

@@ -40,9 +40,6 @@ private:
 };
 
 // Converts the engine's UTF-8 text for widgets.
-inline QString qstr(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
+inline QString qstr(const std::string& s) { return QString::fromStdString(s); }
 
 } // namespace shardlab::gui

@@ -51,7 +51,7 @@ QuestionPanel::QuestionPanel(QWidget* parent) : QWidget(parent)
     m_collective = new QComboBox(this);
     m_collective->addItem(tr("Choose a collective\u2026"), QString());
     for (OpKind k : {OpKind::Reduce, OpKind::AllReduce, OpKind::Broadcast, OpKind::AllGather, OpKind::AllGatherV,
-             OpKind::ReduceScatter, OpKind::ReduceScatterAllGather, OpKind::SendRecv})
+                     OpKind::ReduceScatter, OpKind::ReduceScatterAllGather, OpKind::SendRecv})
         m_collective->addItem(EngineTerms::op(k), QString::fromLatin1(opName(k)));
     m_collective->setToolTip(tr("A collective is an operation every rank of a group calls together"));
 
@@ -179,10 +179,8 @@ QString QuestionPanel::answerText() const
                 ids << b->property("choiceId").toString();
         return ids.join(QStringLiteral(", "));
     }
-    case QuestionType::Numeric:
-        return m_number->text().trimmed();
-    case QuestionType::Collective:
-        return m_collective->currentData().toString();
+    case QuestionType::Numeric: return m_number->text().trimmed();
+    case QuestionType::Collective: return m_collective->currentData().toString();
     }
     return {};
 }
@@ -202,9 +200,7 @@ void QuestionPanel::setAnswerText(const QString& answer)
         m_choiceGroup->setExclusive(!q->multiple);
         break;
     }
-    case QuestionType::Numeric:
-        m_number->setText(answer);
-        break;
+    case QuestionType::Numeric: m_number->setText(answer); break;
     case QuestionType::Collective: {
         const int i = m_collective->findData(answer);
         m_collective->setCurrentIndex(i >= 0 ? i : 0);
@@ -240,8 +236,8 @@ bool QuestionPanel::check()
 void QuestionPanel::showResult()
 {
     if (!m_lastError.isEmpty()) {
-        m_result->setText(
-            QStringLiteral("<p style=\"color:#b26a00\">") + m_lastError.toHtmlEscaped() + QStringLiteral("</p>"));
+        m_result->setText(QStringLiteral("<p style=\"color:#b26a00\">") + m_lastError.toHtmlEscaped()
+                          + QStringLiteral("</p>"));
         return;
     }
     if (!m_last) {
@@ -250,8 +246,8 @@ void QuestionPanel::showResult()
     }
     const QString colour = m_last->correct ? QStringLiteral("#1a7f37") : QStringLiteral("#c62828");
     m_result->setText(QStringLiteral("<p><b style=\"color:") + colour + QStringLiteral("\">")
-        + qstr(m_last->verdict.in(m_language)).toHtmlEscaped() + QStringLiteral("</b></p><p>")
-        + qstr(m_last->explanation.in(m_language)).toHtmlEscaped() + QStringLiteral("</p>"));
+                      + qstr(m_last->verdict.in(m_language)).toHtmlEscaped() + QStringLiteral("</b></p><p>")
+                      + qstr(m_last->explanation.in(m_language)).toHtmlEscaped() + QStringLiteral("</p>"));
 }
 
 bool QuestionPanel::eventFilter(QObject* watched, QEvent* event)

@@ -41,7 +41,8 @@ void MemoryBars::paintEvent(QPaintEvent*)
         return;
     const palette::Rgb base = palette::rgb(palette::Category::Memory);
     const QColor memory(base.r, base.g, base.b);
-    const std::array<QColor, 5> shades{memory.darker(170), memory.darker(130), memory, memory.lighter(135), memory.lighter(170)};
+    const std::array<QColor, 5> shades{memory.darker(170), memory.darker(130), memory, memory.lighter(135),
+                                       memory.lighter(170)};
     const double slot = area.width() / static_cast<double>(m_stages.size());
     const double width = std::max(2.0, slot * 0.7);
     for (size_t i = 0; i < m_stages.size(); ++i) {
@@ -61,7 +62,8 @@ void MemoryBars::paintEvent(QPaintEvent*)
         QPen line(palette().color(QPalette::WindowText), 1.5, Qt::DashLine);
         p.setPen(line);
         p.drawLine(QPointF(area.left(), y), QPointF(area.right(), y));
-        p.drawText(QRectF(0, y - 10, 38, 20), Qt::AlignRight | Qt::AlignVCenter, QString::number(m_capacity / 1e9, 'f', 0));
+        p.drawText(QRectF(0, y - 10, 38, 20), Qt::AlignRight | Qt::AlignVCenter,
+                   QString::number(m_capacity / 1e9, 'f', 0));
     }
     // the legend, top left: a swatch and a name per kind, darkest first
     const QStringList names{tr("weights"), tr("gradients"), tr("optimizer"), tr("activations"), tr("temporary")};

@@ -47,11 +47,14 @@ void PlanComparison::setPlans(const PlanEstimate& a, const std::optional<PlanEst
          [](const PlanEstimate& e) { return e.stepUs; }},
         {tr("Tokens/s per GPU"), [](const PlanEstimate& e) { return QString::number(e.tokensPerSecPerGpu, 'f', 0); },
          [](const PlanEstimate& e) { return e.tokensPerSecPerGpu; }},
-        {tr("Model TFLOP/s per GPU"), [](const PlanEstimate& e) { return QString::number(e.modelTflopsPerGpu, 'f', 1); },
+        {tr("Model TFLOP/s per GPU"),
+         [](const PlanEstimate& e) { return QString::number(e.modelTflopsPerGpu, 'f', 1); },
          [](const PlanEstimate& e) { return e.modelTflopsPerGpu; }},
         {tr("MFU"), [](const PlanEstimate& e) { return tr("%1 %").arg(e.mfu * 100, 0, 'f', 1); }, nullptr},
-        {tr("Pipeline bubble"), [](const PlanEstimate& e) { return tr("%1 %").arg(e.bubbleFraction * 100, 0, 'f', 1); }, nullptr},
-        {tr("Peak memory per GPU"), [](const PlanEstimate& e) { return tr("%1 GB").arg(peakBytes(e) / 1e9, 0, 'f', 1); },
+        {tr("Pipeline bubble"), [](const PlanEstimate& e) { return tr("%1 %").arg(e.bubbleFraction * 100, 0, 'f', 1); },
+         nullptr},
+        {tr("Peak memory per GPU"),
+         [](const PlanEstimate& e) { return tr("%1 GB").arg(peakBytes(e) / 1e9, 0, 'f', 1); },
          [](const PlanEstimate& e) { return peakBytes(e); }},
         {tr("Fits"), [](const PlanEstimate& e) { return e.fits ? tr("yes") : tr("no"); }, nullptr},
     };
@@ -74,7 +77,8 @@ void PlanComparison::setPlans(const PlanEstimate& a, const std::optional<PlanEst
     resizeRowsToContents();
     setToolTip(tr("The planner's estimate of each plan; B / A above 1 means B is larger (a longer step, more tokens/s)")
                + QStringLiteral("\n\nA: ") + i18n::engineText(Message("plan.out.limits").with("what", a.bottleneck))
-               + (b ? QStringLiteral("\nB: ") + i18n::engineText(Message("plan.out.limits").with("what", b->bottleneck)) : QString()));
+               + (b ? QStringLiteral("\nB: ") + i18n::engineText(Message("plan.out.limits").with("what", b->bottleneck))
+                    : QString()));
     updateGeometry();
 }
 
@@ -86,9 +90,6 @@ QSize PlanComparison::sizeHint() const
     return {QTableWidget::sizeHint().width(), h};
 }
 
-QSize PlanComparison::minimumSizeHint() const
-{
-    return {QTableWidget::minimumSizeHint().width(), sizeHint().height()};
-}
+QSize PlanComparison::minimumSizeHint() const { return {QTableWidget::minimumSizeHint().width(), sizeHint().height()}; }
 
 } // namespace shardlab::gui

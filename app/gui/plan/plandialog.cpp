@@ -52,13 +52,16 @@ PlanDialog::PlanDialog(QWidget* parent) : QDialog(parent)
     m_gpus = spin(this, 1, kMaxTopologyGpus, 8, tr("GPUs in all: TP x CP x PP x DP"));
     form->addRow(tr("&GPUs:"), m_gpus);
     auto* axes = new QHBoxLayout;
-    m_tp = spin(this, 1, 1024, 8, tr("Tensor parallel: each layer's matrices split over this many GPUs (keep it inside a node)"));
+    m_tp = spin(this, 1, 1024, 8,
+                tr("Tensor parallel: each layer's matrices split over this many GPUs (keep it inside a node)"));
     m_pp = spin(this, 1, 4096, 1, tr("Pipeline parallel: the layers split into this many stages"));
     m_cp = spin(this, 1, 1024, 1, tr("Context parallel: each sequence split over this many GPUs (ring attention)"));
-    m_ep = spin(this, 1, 1024, 1, tr("Expert parallel (mixtures of experts): the experts split over this many data-parallel replicas"));
+    m_ep = spin(this, 1, 1024, 1,
+                tr("Expert parallel (mixtures of experts): the experts split over this many data-parallel replicas"));
     m_dp = new QLabel(this);
     m_dp->setToolTip(tr("Data parallel: the replicas the GPUs leave, GPUs / (TP x CP x PP)"));
-    for (auto [label, widget] : {std::pair{tr("TP"), static_cast<QWidget*>(m_tp)}, {tr("PP"), m_pp}, {tr("CP"), m_cp}, {tr("EP"), m_ep}}) {
+    for (auto [label, widget] :
+         {std::pair{tr("TP"), static_cast<QWidget*>(m_tp)}, {tr("PP"), m_pp}, {tr("CP"), m_cp}, {tr("EP"), m_ep}}) {
         axes->addWidget(new QLabel(label, this));
         axes->addWidget(widget);
     }
@@ -91,7 +94,8 @@ PlanDialog::PlanDialog(QWidget* parent) : QDialog(parent)
     m_schedule->addItem(tr("1F1B"), QStringLiteral("1f1b"));
     m_schedule->addItem(tr("GPipe"), QStringLiteral("gpipe"));
     m_schedule->addItem(tr("interleaved 1F1B"), QStringLiteral("interleaved"));
-    m_schedule->setToolTip(tr("The order of each stage's forward and backward passes; interleaving divides the bubble by V"));
+    m_schedule->setToolTip(
+        tr("The order of each stage's forward and backward passes; interleaving divides the bubble by V"));
     m_virtualStages = spin(this, 2, 64, 2, tr("V: chunks of layers per stage for the interleaved schedule"));
     schedule->addWidget(m_schedule);
     schedule->addWidget(new QLabel(tr("V"), this));
@@ -135,8 +139,9 @@ PlanDialog::PlanDialog(QWidget* parent) : QDialog(parent)
     compareRow->addStretch(1);
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("&Open as scenario"));
-    m_buttons->button(QDialogButtonBox::Ok)->setToolTip(
-        tr("Open the plan as a new scenario: each stage's passes in the schedule's order, its collectives and its memory per GPU"));
+    m_buttons->button(QDialogButtonBox::Ok)
+        ->setToolTip(tr("Open the plan as a new scenario: each stage's passes in the schedule's order, its collectives "
+                        "and its memory per GPU"));
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
@@ -169,7 +174,8 @@ PlanRequest PlanDialog::request() const
     st.seq = m_seq->value();
     st.microBatch = m_microBatch->value();
     st.globalBatch = m_globalBatch->value();
-    st.recompute = valueIn(kRecomputeNames, m_recompute->currentData().toString().toStdString()).value_or(Recompute::Selective);
+    st.recompute =
+        valueIn(kRecomputeNames, m_recompute->currentData().toString().toStdString()).value_or(Recompute::Selective);
     st.flashAttention = m_flash->isChecked();
     ParallelPlan& plan = r.plan;
     plan.tp = m_tp->value();
@@ -178,7 +184,8 @@ PlanRequest PlanDialog::request() const
     plan.ep = m_ep->value();
     plan.dp = 0; // what the GPUs leave
     plan.zero = valueIn(kZeroStageNames, m_zero->currentData().toString().toStdString()).value_or(ZeroStage::None);
-    const auto kind = valueIn(kScheduleNames, m_schedule->currentData().toString().toStdString()).value_or(ScheduleKind::OneFOneB);
+    const auto kind =
+        valueIn(kScheduleNames, m_schedule->currentData().toString().toStdString()).value_or(ScheduleKind::OneFOneB);
     plan.schedule = {kind, kind == ScheduleKind::Interleaved ? m_virtualStages->value() : 1};
     return r;
 }
@@ -268,7 +275,8 @@ void PlanDialog::refreshComparison()
     m_sideBySide->setEnabled(m_kept && m_priced);
     m_comparison->setVisible(m_kept.has_value());
     if (m_kept)
-        m_comparison->setPlans(m_kept->estimate, m_priced ? std::optional<PlanEstimate>(m_priced->estimate) : std::nullopt);
+        m_comparison->setPlans(m_kept->estimate,
+                               m_priced ? std::optional<PlanEstimate>(m_priced->estimate) : std::nullopt);
 }
 
 QString PlanDialog::summaryText() const
@@ -281,8 +289,8 @@ QString PlanDialog::summaryText() const
                .arg(e.tokensPerSecPerGpu, 0, 'f', 0)
                .arg(e.modelTflopsPerGpu, 0, 'f', 0)
                .arg(e.mfu * 100, 0, 'f', 1)
-               .arg(e.bubbleFraction * 100, 0, 'f', 1) +
-           QLatin1Char('\n') + i18n::engineText(Message("plan.out.limits").with("what", e.bottleneck));
+               .arg(e.bubbleFraction * 100, 0, 'f', 1)
+           + QLatin1Char('\n') + i18n::engineText(Message("plan.out.limits").with("what", e.bottleneck));
 }
 
 QString PlanDialog::problemText() const { return m_problems->text(); }

@@ -15,7 +15,7 @@ namespace shardlab::gui {
 
 namespace {
 constexpr Need kNeeds[] = {Need::SumOnOneRank, Need::SumOnEveryRank, Need::SliceOfSumOnEveryRank,
-    Need::ConcatenationOnEveryRank, Need::CopyOfOneRanksData};
+                           Need::ConcatenationOnEveryRank, Need::CopyOfOneRanksData};
 } // namespace
 
 CollectiveHelper::CollectiveHelper(QWidget* parent) : QDialog(parent)
@@ -24,7 +24,7 @@ CollectiveHelper::CollectiveHelper(QWidget* parent) : QDialog(parent)
     auto* layout = new QVBoxLayout(this);
     auto* question = new QLabel(tr("<b>What does the next step need on each GPU?</b><br>Choose the collective from "
                                    "what its consumer needs, not from what the data looks like."),
-        this);
+                                this);
     question->setWordWrap(true);
     layout->addWidget(question);
     m_needs = new QButtonGroup(this);
@@ -73,25 +73,13 @@ void CollectiveHelper::setNeed(Need need, bool unequalPieces)
     update();
 }
 
-Need CollectiveHelper::need() const
-{
-    return kNeeds[std::max(0, m_needs->checkedId())];
-}
+Need CollectiveHelper::need() const { return kNeeds[std::max(0, m_needs->checkedId())]; }
 
-bool CollectiveHelper::unequalPieces() const
-{
-    return m_unequal->isChecked();
-}
+bool CollectiveHelper::unequalPieces() const { return m_unequal->isChecked(); }
 
-OpKind CollectiveHelper::chosen() const
-{
-    return collectiveFor(need(), unequalPieces());
-}
+OpKind CollectiveHelper::chosen() const { return collectiveFor(need(), unequalPieces()); }
 
-QString CollectiveHelper::answerText() const
-{
-    return m_answer->text();
-}
+QString CollectiveHelper::answerText() const { return m_answer->text(); }
 
 void CollectiveHelper::update()
 {

@@ -20,8 +20,10 @@
 namespace shardlab::gui {
 
 namespace {
-constexpr OpKind kKinds[] = {OpKind::Compute, OpKind::AllReduce, OpKind::Reduce, OpKind::Broadcast, OpKind::AllGather,
-    OpKind::AllGatherV, OpKind::ReduceScatter, OpKind::ReduceScatterAllGather, OpKind::SendRecv};
+constexpr OpKind kKinds[] = {
+    OpKind::Compute,   OpKind::AllReduce,  OpKind::Reduce,        OpKind::Broadcast,
+    OpKind::AllGather, OpKind::AllGatherV, OpKind::ReduceScatter, OpKind::ReduceScatterAllGather,
+    OpKind::SendRecv};
 } // namespace
 
 OpEditor::OpEditor(Document* document, QWidget* parent) : QWidget(parent), m_document(document)
@@ -81,8 +83,8 @@ OpEditor::OpEditor(Document* document, QWidget* parent) : QWidget(parent), m_doc
     form->addRow(tr("Algorithm"), m_algorithm);
 
     m_computeOnly = {m_flops, form->labelForField(m_flops)};
-    m_collectiveOnly
-        = {m_bytes, form->labelForField(m_bytes), m_algorithm, form->labelForField(m_algorithm), m_overlap};
+    m_collectiveOnly = {m_bytes, form->labelForField(m_bytes), m_algorithm, form->labelForField(m_algorithm),
+                        m_overlap};
     m_groupOnly = {m_ranks, form->labelForField(m_ranks)};
     m_rootOnly = {m_root, form->labelForField(m_root)};
     m_pairOnly = {m_peer, form->labelForField(m_peer)};

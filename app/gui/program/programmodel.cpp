@@ -46,36 +46,25 @@ QVariant ProgramModel::data(const QModelIndex& index, int role) const
     const Op& op = r.op;
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Number:
-            return index.row() + 1;
-        case Step:
-            return Labels::op(op.kind);
-        case Name:
-            return qs(op.name.empty() ? opName(op.kind) : op.name);
-        case Item:
-            return qs(op.item);
-        case Ranks:
-            return r.ranks;
-        case Size:
-            return r.size;
-        case Buckets:
-            return op.buckets;
-        case Overlap:
-            return op.overlap ? tr("overlapped") : QString();
+        case Number: return index.row() + 1;
+        case Step: return Labels::op(op.kind);
+        case Name: return qs(op.name.empty() ? opName(op.kind) : op.name);
+        case Item: return qs(op.item);
+        case Ranks: return r.ranks;
+        case Size: return r.size;
+        case Buckets: return op.buckets;
+        case Overlap: return op.overlap ? tr("overlapped") : QString();
         }
     }
     if (role == Qt::ToolTipRole) {
         switch (index.column()) {
-        case Buckets:
-            return Glossary::buckets();
-        case Overlap:
-            return Glossary::overlap();
+        case Buckets: return Glossary::buckets();
+        case Overlap: return Glossary::overlap();
         case Size:
             return op.kind == OpKind::Compute
-                ? tr("Work over the whole item; each GPU does the share it owns.")
-                : tr("Bytes of the collective, in nccl-tests' convention (the full buffer).");
-        default:
-            return Glossary::op(op.kind);
+                       ? tr("Work over the whole item; each GPU does the share it owns.")
+                       : tr("Bytes of the collective, in nccl-tests' convention (the full buffer).");
+        default: return Glossary::op(op.kind);
         }
     }
     if (role == Qt::TextAlignmentRole

@@ -67,10 +67,10 @@ ProgramPanel::ProgramPanel(Document* document, QWidget* parent)
     connect(down, &QPushButton::clicked, this, &ProgramPanel::moveDown);
     connect(m_editor, &OpEditor::editFailed, this, &ProgramPanel::editFailed);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-        [this] { m_editor->setStep(currentStep()); });
+            [this] { m_editor->setStep(currentStep()); });
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] { m_editor->setStep(currentStep()); });
-    connect(
-        m_iterations, &QSpinBox::valueChanged, this, [this](int v) { report(Edits::setIterations(*m_document, v)); });
+    connect(m_iterations, &QSpinBox::valueChanged, this,
+            [this](int v) { report(Edits::setIterations(*m_document, v)); });
     auto syncIterations = [this](const Scenario& s) {
         const QSignalBlocker block(m_iterations);
         m_iterations->setValue(s.iterations);

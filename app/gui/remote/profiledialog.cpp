@@ -29,15 +29,13 @@ const QString kShardlabKey = QStringLiteral("profile/shardlab");
 
 } // namespace
 
-QString shellQuoted(const QString& word)
-{
-    return QString::fromStdString(shardlab::shellQuoted(word.toStdString()));
-}
+QString shellQuoted(const QString& word) { return QString::fromStdString(shardlab::shellQuoted(word.toStdString())); }
 
 QString ProfileRequest::defaultShardlab()
 {
     const QDir here(QCoreApplication::applicationDirPath());
-    for (const QString& candidate : {here.filePath(QStringLiteral("shardlab")), here.filePath(QStringLiteral("../cli/shardlab"))})
+    for (const QString& candidate :
+         {here.filePath(QStringLiteral("shardlab")), here.filePath(QStringLiteral("../cli/shardlab"))})
         if (QFileInfo(candidate).isExecutable())
             return QDir::cleanPath(candidate);
     return QStringLiteral("shardlab");
@@ -102,19 +100,21 @@ ProfileDialog::ProfileDialog(QWidget* parent) : QDialog(parent)
     QSettings settings;
     const ProfileSettings remembered = ProfileSettings::load(settings);
 
-    auto* intro = new QLabel(tr("Runs your own NCCL program under ShardLab's NCCL profiler, with no change to its code, and "
-                                "draws each rank's work, communication and waits here while it runs. Its own output goes "
-                                "to the profiler's log. When it ends, the program as observed opens as a new untitled "
-                                "document."),
-                             this);
+    auto* intro =
+        new QLabel(tr("Runs your own NCCL program under ShardLab's NCCL profiler, with no change to its code, and "
+                      "draws each rank's work, communication and waits here while it runs. Its own output goes "
+                      "to the profiler's log. When it ends, the program as observed opens as a new untitled "
+                      "document."),
+                   this);
     intro->setWordWrap(true);
 
     m_command = new QComboBox(this);
     m_command->setEditable(true);
     m_command->addItems(remembered.commands);
     m_command->lineEdit()->setPlaceholderText(tr("./allreduce --size 64M"));
-    m_command->setToolTip(tr("The program and its arguments, as you would type them in a terminal. It must use NCCL 2.23 or "
-                             "newer, which loads the profiler; the last commands are remembered."));
+    m_command->setToolTip(
+        tr("The program and its arguments, as you would type them in a terminal. It must use NCCL 2.23 or "
+           "newer, which loads the profiler; the last commands are remembered."));
     m_launcher = new QComboBox(this);
     m_launcher->setEditable(true);
     QStringList launchers = remembered.launchers;
@@ -128,16 +128,18 @@ ProfileDialog::ProfileDialog(QWidget* parent) : QDialog(parent)
     m_launcher->setToolTip(tr("Optional: what starts one process per GPU, put before the program (mpirun -np 2, "
                               "torchrun --nproc_per_node=2). Leave it empty for a program that drives all its GPUs."));
     m_out = new QLineEdit(remembered.outDir, this);
-    m_out->setToolTip(tr("Where the profiler writes each process's records, the result file (File > Open shows it again) "
-                         "and the Chrome trace. Records of an earlier profile there are replaced."));
+    m_out->setToolTip(
+        tr("Where the profiler writes each process's records, the result file (File > Open shows it again) "
+           "and the Chrome trace. Records of an earlier profile there are replaced."));
     auto* browse = new QPushButton(tr("&Browse\u2026"), this);
     browse->setToolTip(tr("Choose the output folder"));
     auto* outRow = new QHBoxLayout;
     outRow->addWidget(m_out, 1);
     outRow->addWidget(browse);
     m_shardlab = new QLineEdit(remembered.shardlab, this);
-    m_shardlab->setToolTip(tr("ShardLab's command line program, which runs the program under the profiler and streams it "
-                              "here (`shardlab profile --live`)."));
+    m_shardlab->setToolTip(
+        tr("ShardLab's command line program, which runs the program under the profiler and streams it "
+           "here (`shardlab profile --live`)."));
 
     auto* form = new QFormLayout;
     form->addRow(tr("&Program:"), m_command);
@@ -154,8 +156,9 @@ ProfileDialog::ProfileDialog(QWidget* parent) : QDialog(parent)
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("&Start"));
-    m_buttons->button(QDialogButtonBox::Ok)->setToolTip(tr("Start the program under the profiler; Stop on the run page ends it "
-                                                           "and keeps what it recorded"));
+    m_buttons->button(QDialogButtonBox::Ok)
+        ->setToolTip(tr("Start the program under the profiler; Stop on the run page ends it "
+                        "and keeps what it recorded"));
     connect(m_buttons, &QDialogButtonBox::accepted, this, &ProfileDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 

@@ -60,8 +60,9 @@ RemoteDialog::RemoteDialog(QWidget* parent) : QDialog(parent), m_probe(new Remot
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("&Run there"));
-    m_buttons->button(QDialogButtonBox::Ok)->setToolTip(tr("Start the run on the remote machine; Cancel on the run page "
-                                                           "stops it there and frees its GPUs"));
+    m_buttons->button(QDialogButtonBox::Ok)
+        ->setToolTip(tr("Start the run on the remote machine; Cancel on the run page "
+                        "stops it there and frees its GPUs"));
     connect(m_buttons, &QDialogButtonBox::accepted, this, &RemoteDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 

@@ -19,8 +19,8 @@ struct RemoteEnd {
     bool sawHeader = false;     // the stream's header arrived
     int iterationsArrived = 0;
     int iterationsTotal = 0;
-    QString streamProblem;      // the reader refused the stream (another version, not a stream)
-    QString reportedError;      // the remote run's own error line
+    QString streamProblem; // the reader refused the stream (another version, not a stream)
+    QString reportedError; // the remote run's own error line
     // A profiled program (`shardlab profile --live` on this machine): worded for it.
     bool profile = false;
     int collectivesArrived = 0;

@@ -49,7 +49,8 @@ Result<RemoteMachine> parseRemoteMachine(const QByteArray& text)
 QString describeRemoteMachine(const RemoteMachine& m, const QString& host)
 {
     QStringList lines;
-    lines << RemoteProbeText::tr("ShardLab %1 on %2 (here: %3).").arg(m.shardlabVersion, host, QString::fromUtf8(kVersion));
+    lines << RemoteProbeText::tr("ShardLab %1 on %2 (here: %3).")
+                 .arg(m.shardlabVersion, host, QString::fromUtf8(kVersion));
     if (m.streamFormat < kStreamFormatVersionOldest || m.streamFormat > kStreamFormatVersion)
         lines << RemoteProbeText::tr("Its run stream is format %1, this ShardLab reads format %2: install the same "
                                      "ShardLab version on both machines.")

@@ -17,9 +17,9 @@ namespace shardlab::gui {
 struct RemoteMachine {
     QString shardlabVersion;
     int streamFormat = 0;
-    QString live;                    // `shardlab --version`'s live line there
+    QString live; // `shardlab --version`'s live line there
     std::optional<Topology> topology;
-    QString topologyError;           // why there is none (no GPU, no driver...)
+    QString topologyError; // why there is none (no GPU, no driver...)
 };
 
 // `topo --json`'s object; the message names what is wrong.

@@ -81,7 +81,8 @@ bool RemoteSession::launch()
         if (!args) { // refused before ssh starts; said once the caller has heard of the start
             m_done = true;
             const QString problem = i18n::engineError(args.error());
-            QMetaObject::invokeMethod(this, [this, problem] { emit failed(problem, nullptr, m_sent); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, problem] { emit failed(problem, nullptr, m_sent); }, Qt::QueuedConnection);
             return false;
         }
         m_ssh.setProgram(m_target.sshProgram);
@@ -104,7 +105,8 @@ void RemoteSession::readOutput()
     QByteArray bytes = m_ssh.readAllStandardOutput();
     if (!m_problem.isEmpty() || bytes.isEmpty())
         return;
-    QMetaObject::invokeMethod(m_parser, [p = m_parser, b = std::move(bytes)] { p->feed(b); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_parser, [p = m_parser, b = std::move(bytes)] { p->feed(b); }, Qt::QueuedConnection);
 }
 
 void RemoteSession::onRefused(const QString& message)
@@ -141,7 +143,8 @@ void RemoteSession::onFinished(int exitCode, QProcess::ExitStatus status)
     }
     m_exitCode = exitCode;
     m_crashed = status == QProcess::CrashExit;
-    QMetaObject::invokeMethod(m_parser, [p = m_parser, sent = m_sent] { p->finish(sent); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_parser, [p = m_parser, sent = m_sent] { p->finish(sent); }, Qt::QueuedConnection);
 }
 
 void RemoteSession::onEnded(const std::shared_ptr<const StreamEnd>& e)

@@ -57,7 +57,8 @@ signals:
     void runAvailable(std::shared_ptr<const shardlab::RunResult> run, const shardlab::Scenario& scenario);
     // It did not. `partial` holds what arrived (complete iterations, a note saying it is
     // incomplete), or null when nothing usable did.
-    void failed(const QString& message, std::shared_ptr<const shardlab::RunResult> partial, const shardlab::Scenario& scenario);
+    void failed(const QString& message, std::shared_ptr<const shardlab::RunResult> partial,
+                const shardlab::Scenario& scenario);
     void cancelled();
 
 private:

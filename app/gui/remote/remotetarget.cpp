@@ -18,10 +18,7 @@ const QString kCommandKey = QStringLiteral("remote/command");
 const QString kPortKey = QStringLiteral("remote/port");
 } // namespace
 
-QString RemoteTarget::displayName() const
-{
-    return port > 0 ? host + QLatin1Char(':') + QString::number(port) : host;
-}
+QString RemoteTarget::displayName() const { return port > 0 ? host + QLatin1Char(':') + QString::number(port) : host; }
 
 namespace {
 // The app's fields as the engine's target: the host field holds [USER@]HOST (its port is a field
@@ -82,7 +79,8 @@ QString topologyCommandFor(const QString& runCommand)
 
 bool remoteCommandSimulates(const QString& command)
 {
-    return command.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts).contains(QStringLiteral("sim"));
+    return command.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts)
+        .contains(QStringLiteral("sim"));
 }
 
 RemoteSettings RemoteSettings::load(QSettings& settings)

@@ -18,8 +18,8 @@ namespace shardlab::gui {
 struct RemoteTarget {
     Q_DECLARE_TR_FUNCTIONS(RemoteTarget)
 public:
-    QString host;          // "lab-gpu" (an alias) or "alice@gpu1.example.org"
-    int port = 0;          // 0: ssh's own choice (the alias's Port, else 22)
+    QString host; // "lab-gpu" (an alias) or "alice@gpu1.example.org"
+    int port = 0; // 0: ssh's own choice (the alias's Port, else 22)
     // Run there with the scenario on standard input; it must write a run stream (run_stream.h).
     QString command = defaultCommand();
     // Run there to show the machine before a run: `shardlab topo --json`'s object.

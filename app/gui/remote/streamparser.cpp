@@ -9,13 +9,13 @@ void StreamParser::feed(const QByteArray& bytes)
     const bool hadHeader = m_reader.header().has_value();
     int chunks = 0;
     bool progressed = false;
-    const Status st = m_reader.feed(
-        std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())), [&](RunStreamReader::Event e) {
-            if (e == RunStreamReader::Event::Chunk)
-                ++chunks;
-            else if (e == RunStreamReader::Event::Progress)
-                progressed = true;
-        });
+    const Status st = m_reader.feed(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())),
+                                    [&](RunStreamReader::Event e) {
+                                        if (e == RunStreamReader::Event::Chunk)
+                                            ++chunks;
+                                        else if (e == RunStreamReader::Event::Progress)
+                                            progressed = true;
+                                    });
     if (!hadHeader && m_reader.header())
         emit headerParsed(std::make_shared<const StreamHeader>(*m_reader.header()));
     if (chunks > 0) {

@@ -22,7 +22,7 @@ namespace shardlab::gui {
 // What the stream left once its input ended.
 struct StreamEnd {
     std::shared_ptr<const RunResult> run; // the finished run; null when there is none
-    Scenario scenario; // the one it ran: the result's (an open program), the header's, else the one sent
+    Scenario scenario;     // the one it ran: the result's (an open program), the header's, else the one sent
     bool finished = false; // the result line arrived
     QString finishProblem; // why a result that arrived was not a run (it does not fit its scenario)
     bool sawHeader = false;
@@ -42,7 +42,7 @@ public:
     // RunStream::push takes it; true when the GUI needs telling (its buffer was empty).
     using ChunkSink = std::function<bool(const RunResult& soFar, int done, int total)>;
 
-    explicit StreamParser(std::string origin) : m_reader(std::move(origin)) { }
+    explicit StreamParser(std::string origin) : m_reader(std::move(origin)) {}
     // Before the first feed (the session's start), from the thread that made the parser.
     void setChunkSink(ChunkSink sink) { m_sink = std::move(sink); }
 

@@ -17,7 +17,7 @@
 
 namespace shardlab::gui {
 
-ReportWriter::ReportWriter(QObject* parent) : QObject(parent) { }
+ReportWriter::ReportWriter(QObject* parent) : QObject(parent) {}
 
 ReportWriter::~ReportWriter() = default;
 
@@ -102,14 +102,15 @@ QAction* ReportWriter::createAction(QWidget* dialogParent)
            "several message sizes, what limits scaling, and all-reduce against reduce-scatter + all-gather"));
     connect(action, &QAction::triggered, this, [this, dialogParent] {
         const QString base = QFileInfo(m_file).completeBaseName().remove(QStringLiteral(".shardlab"));
-        const QString path = QFileDialog::getSaveFileName(dialogParent, tr("Write lab report"),
+        const QString path = QFileDialog::getSaveFileName(
+            dialogParent, tr("Write lab report"),
             QDir::home().filePath((base.isEmpty() ? QStringLiteral("lab-report") : base) + QStringLiteral(".pdf")),
             tr("PDF document (*.pdf);;Web page (*.html)"));
         if (!path.isEmpty())
             start(path);
     });
     connect(this, &ReportWriter::failed, dialogParent,
-        [dialogParent](const QString& message) { warnPlainText(dialogParent, tr("Lab report"), message); });
+            [dialogParent](const QString& message) { warnPlainText(dialogParent, tr("Lab report"), message); });
     return action;
 }
 

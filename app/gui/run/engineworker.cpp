@@ -22,13 +22,12 @@ void EngineWorker::probeLive()
 {
     if (!liveBuiltIn()) {
         emit liveProbed(false,
-            tr("Live runs are not built into this ShardLab: %1").arg(i18n::engineError(liveBuildInfo())));
+                        tr("Live runs are not built into this ShardLab: %1").arg(i18n::engineError(liveBuildInfo())));
         return;
     }
     auto devices = liveDevices();
     if (!devices) {
-        emit liveProbed(false,
-            tr("No GPU can be used for live runs: %1").arg(i18n::engineError(devices.error())));
+        emit liveProbed(false, tr("No GPU can be used for live runs: %1").arg(i18n::engineError(devices.error())));
         return;
     }
     if (devices->empty()) {
@@ -38,19 +37,23 @@ void EngineWorker::probeLive()
     QStringList names;
     for (const LiveDevice& d : *devices)
         names << QString::fromStdString(d.name);
-    emit liveProbed(true, tr("%n GPU(s) on this machine: %1", nullptr, static_cast<int>(devices->size())).arg(names.join(QStringLiteral(", "))));
+    emit liveProbed(true, tr("%n GPU(s) on this machine: %1", nullptr, static_cast<int>(devices->size()))
+                              .arg(names.join(QStringLiteral(", "))));
 }
 
 void EngineWorker::run(quint64 id, const Scenario& scenario, RunKind kind, std::shared_ptr<std::atomic<bool>> cancel,
                        double watchdogMs)
 {
     deliver(
-        id, [&](QString* error, bool* wasCancelled) { return execute(id, scenario, kind, *cancel, watchdogMs, error, wasCancelled); },
+        id,
+        [&](QString* error, bool* wasCancelled) {
+            return execute(id, scenario, kind, *cancel, watchdogMs, error, wasCancelled);
+        },
         *cancel);
 }
 
-void EngineWorker::present(quint64 id, const Scenario& scenario, std::shared_ptr<const RunResult> run, const QString& origin,
-                           std::shared_ptr<std::atomic<bool>> cancel)
+void EngineWorker::present(quint64 id, const Scenario& scenario, std::shared_ptr<const RunResult> run,
+                           const QString& origin, std::shared_ptr<std::atomic<bool>> cancel)
 {
     deliver(
         id,
@@ -75,7 +78,8 @@ void EngineWorker::present(quint64 id, const Scenario& scenario, std::shared_ptr
         *cancel);
 }
 
-void EngineWorker::deliver(quint64 id, const std::function<RunOutcomePtr(QString*, bool*)>& make, const std::atomic<bool>& cancel)
+void EngineWorker::deliver(quint64 id, const std::function<RunOutcomePtr(QString*, bool*)>& make,
+                           const std::atomic<bool>& cancel)
 {
     if (cancel.load()) { // superseded before it began
         emit cancelled(id);
@@ -161,8 +165,9 @@ RunOutcomePtr EngineWorker::execute(quint64 id, const Scenario& scenario, RunKin
     return out;
 }
 
-RunOutcomePtr EngineWorker::prepare(quint64 id, RunKind kind, const Scenario& scenario, std::shared_ptr<const RunResult> run,
-                                    CostModel& model, const std::atomic<bool>& cancel, bool* wasCancelled)
+RunOutcomePtr EngineWorker::prepare(quint64 id, RunKind kind, const Scenario& scenario,
+                                    std::shared_ptr<const RunResult> run, CostModel& model,
+                                    const std::atomic<bool>& cancel, bool* wasCancelled)
 {
     auto prepared = prepareRun(scenario, std::move(run), model, &cancel);
     if (!prepared) {

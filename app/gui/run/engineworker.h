@@ -57,7 +57,8 @@ private:
     // Everything the widgets need from a finished run; null when cancelled or on error.
     RunOutcomePtr prepare(quint64 id, RunKind kind, const Scenario& scenario, std::shared_ptr<const RunResult> run,
                           CostModel& model, const std::atomic<bool>& cancel, bool* wasCancelled);
-    void deliver(quint64 id, const std::function<RunOutcomePtr(QString*, bool*)>& make, const std::atomic<bool>& cancel);
+    void deliver(quint64 id, const std::function<RunOutcomePtr(QString*, bool*)>& make,
+                 const std::atomic<bool>& cancel);
 
     std::shared_ptr<RunStream> m_stream;
     LiveRunner m_liveRunner;

@@ -66,10 +66,10 @@ PlaybackBar::PlaybackBar(PlaybackController* playback, QWidget* parent) : QWidge
     connect(m_back, &QToolButton::clicked, playback, &PlaybackController::stepBackward);
     connect(m_play, &QToolButton::clicked, playback, &PlaybackController::togglePlay);
     connect(m_forward, &QToolButton::clicked, playback, &PlaybackController::stepForward);
-    connect(m_speed, &QComboBox::activated, this, [this](int i) { m_playback->setSpeed(m_speed->itemData(i).toDouble()); });
-    connect(m_scrubber, &QSlider::valueChanged, this, [this](int v) {
-        m_playback->setTime(m_playback->endTime() * v / kScrubSteps);
-    });
+    connect(m_speed, &QComboBox::activated, this,
+            [this](int i) { m_playback->setSpeed(m_speed->itemData(i).toDouble()); });
+    connect(m_scrubber, &QSlider::valueChanged, this,
+            [this](int v) { m_playback->setTime(m_playback->endTime() * v / kScrubSteps); });
     connect(playback, &PlaybackController::timeChanged, this, &PlaybackBar::showTime);
     connect(playback, &PlaybackController::playingChanged, this, &PlaybackBar::showPlaying);
     connect(playback, &PlaybackController::speedChanged, this, &PlaybackBar::showSpeed);
@@ -103,7 +103,7 @@ void PlaybackBar::showTime(double us)
     const TimeUnit unit = unitForSpan(end);
     const double resolution = unitDivisor(unit) / 100; // two decimals, as every time the app shows (style/numbers.h)
     m_time->setText(tr("%1 / %2").arg(QString::fromStdString(formatTime(us, unit, resolution)),
-                                       QString::fromStdString(formatTime(end, unit, resolution))));
+                                      QString::fromStdString(formatTime(end, unit, resolution))));
 }
 
 void PlaybackBar::showPlaying(bool playing)

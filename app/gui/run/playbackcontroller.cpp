@@ -1,6 +1,5 @@
 #include "run/playbackcontroller.h"
 
-
 #include <QShortcut>
 #include <QWidget>
 
@@ -83,10 +82,7 @@ void PlaybackController::pause()
     emit playingChanged(false);
 }
 
-void PlaybackController::togglePlay()
-{
-    isPlaying() ? pause() : play();
-}
+void PlaybackController::togglePlay() { isPlaying() ? pause() : play(); }
 
 void PlaybackController::tick()
 {
@@ -119,10 +115,7 @@ void PlaybackController::stepBackward()
     moveTo(m_index->previousEvent(m_timeUs));
 }
 
-void PlaybackController::setTime(double us)
-{
-    moveTo(us);
-}
+void PlaybackController::setTime(double us) { moveTo(us); }
 
 void PlaybackController::setSpeed(double factor)
 {

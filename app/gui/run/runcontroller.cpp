@@ -39,19 +39,22 @@ RunController::~RunController()
 
 void RunController::probeLive()
 {
-    QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->probeLive(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker] { w->probeLive(); }, Qt::QueuedConnection);
 }
 
 void RunController::setLiveRunner(EngineWorker::LiveRunner runner)
 {
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, r = std::move(runner)]() mutable { w->setLiveRunner(std::move(r)); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, r = std::move(runner)]() mutable { w->setLiveRunner(std::move(r)); },
+        Qt::QueuedConnection);
 }
 
 void RunController::setIterationHook(EngineWorker::IterationHook hook)
 {
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, h = std::move(hook)]() mutable { w->setIterationHook(std::move(h)); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, h = std::move(hook)]() mutable { w->setIterationHook(std::move(h)); },
+        Qt::QueuedConnection);
 }
 
 quint64 RunController::begin()
@@ -85,7 +88,8 @@ quint64 RunController::startRemote(const Scenario& scenario, const RemoteTarget&
         devices.push_back(g.name);
     m_streaming = TimelineData::streaming(scenario.ranks(), std::move(devices));
     m_remote = new RemoteSession(target, this);
-    follow(id, m_remote, target.onThisMachine ? tr("a run stream on this machine") : tr("%1 over SSH").arg(target.displayName()));
+    follow(id, m_remote,
+           target.onThisMachine ? tr("a run stream on this machine") : tr("%1 over SSH").arg(target.displayName()));
     m_remote->start(scenario);
     emit started(id, kind);
     return id;
@@ -131,9 +135,10 @@ void RunController::follow(quint64 id, RemoteSession* session, const QString& or
     connect(session, &RemoteSession::runAvailable, this,
             [this, id, origin, session](std::shared_ptr<const RunResult> run, const Scenario& ran) {
                 // a profiled program stopped by the user: what it recorded until then
-                const QString incomplete = session->stopped()
-                                               ? tr("Stopped: the program was ended; the run holds what it recorded until then.")
-                                               : QString();
+                const QString incomplete =
+                    session->stopped()
+                        ? tr("Stopped: the program was ended; the run holds what it recorded until then.")
+                        : QString();
                 presentRemote(id, ran, std::move(run), origin, incomplete);
             });
     connect(session, &RemoteSession::failed, this,
@@ -197,7 +202,8 @@ quint64 RunController::present(const Scenario& scenario, std::shared_ptr<const R
 void RunController::disposeLater(std::shared_ptr<const void> garbage)
 {
     if (garbage)
-        QMetaObject::invokeMethod(m_worker, [g = std::move(garbage)]() mutable { g.reset(); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            m_worker, [g = std::move(garbage)]() mutable { g.reset(); }, Qt::QueuedConnection);
 }
 
 void RunController::cancel()
@@ -238,7 +244,8 @@ void RunController::drainStream()
         m_streamIncomplete = m_streamIncomplete || chunk->incomplete;
         if (chunk->done > 0 && chunk->total > chunk->done)
             m_streaming->expectGrowth(static_cast<double>(chunk->total) / chunk->done);
-        m_streaming->beginAppend(std::move(chunk->spans), std::move(chunk->collectives), chunk->iterations, std::move(chunk->order));
+        m_streaming->beginAppend(std::move(chunk->spans), std::move(chunk->collectives), chunk->iterations,
+                                 std::move(chunk->order));
         m_appending = true;
     }
     if (m_streaming->continueAppend(kSlice)) {
@@ -259,7 +266,8 @@ void RunController::onFinished(quint64 id, RunOutcomePtr outcome)
     // the streamed run gets its last iterations too (stored; the final lanes replace it anyway)
     if (m_streaming)
         if (auto chunk = m_stream->take(m_current))
-            m_streaming->beginAppend(std::move(chunk->spans), std::move(chunk->collectives), chunk->iterations, std::move(chunk->order));
+            m_streaming->beginAppend(std::move(chunk->spans), std::move(chunk->collectives), chunk->iterations,
+                                     std::move(chunk->order));
     m_appending = false;
     m_running = false;
     m_coalesce.stop();

@@ -83,7 +83,7 @@ public:
 signals:
     void started(quint64 id, shardlab::gui::RunKind kind);
     void progress(quint64 id, int done, int total);
-    void partialAvailable(quint64 id); // streamingTimeline() grew; at most once per interval
+    void partialAvailable(quint64 id);       // streamingTimeline() grew; at most once per interval
     void streamingTimelineReady(quint64 id); // a profiled program's header arrived: streamingTimeline() is set
     void resultAvailable(shardlab::gui::RunOutcomePtr outcome);
     void failed(quint64 id, const QString& message);
@@ -100,8 +100,8 @@ private:
     void onCancelled(quint64 id);
     void onLiveProbed(bool available, const QString& explanation);
     void follow(quint64 id, RemoteSession* session, const QString& origin);
-    void presentRemote(quint64 id, const Scenario& scenario, std::shared_ptr<const RunResult> run, const QString& origin,
-                       const QString& incomplete);
+    void presentRemote(quint64 id, const Scenario& scenario, std::shared_ptr<const RunResult> run,
+                       const QString& origin, const QString& incomplete);
 
     QThread* m_thread = nullptr;
     EngineWorker* m_worker = nullptr;

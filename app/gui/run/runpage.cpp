@@ -67,11 +67,11 @@ RunPage::RunPage(QWidget* parent) : QWidget(parent)
     m_progress->setFixedWidth(fontMetrics().horizontalAdvance(tr("iteration 999 of 999")) + 40);
     m_progress->setFormat(tr("iteration %v of %m"));
     // Wide enough for its text in any language (the status text beside it takes the rest).
-    m_progress->setMinimumWidth(std::min(220,
-        m_progress->fontMetrics().horizontalAdvance(QString(m_progress->format())
-                                                        .replace(QStringLiteral("%v"), QStringLiteral("1000"))
-                                                        .replace(QStringLiteral("%m"), QStringLiteral("1000")))
-            + 24));
+    m_progress->setMinimumWidth(std::min(
+        220, m_progress->fontMetrics().horizontalAdvance(QString(m_progress->format())
+                                                             .replace(QStringLiteral("%v"), QStringLiteral("1000"))
+                                                             .replace(QStringLiteral("%m"), QStringLiteral("1000")))
+                 + 24));
     m_progress->setValue(0);
     m_status = new ElidedLabel(this); // a long command or path never widens the window
     bar->addWidget(m_runButton);
@@ -124,7 +124,7 @@ RunPage::RunPage(QWidget* parent) : QWidget(parent)
     connect(m_modeGroup, &QButtonGroup::idClicked, this, [this](int id) {
         const bool wasSharing = m_shareGpu;
         const RunKind before = m_mode;
-        m_shareGpu = false; // the page's Live is this machine's GPUs, one rank each
+        m_shareGpu = false;                // the page's Live is this machine's GPUs, one rank each
         setMode(static_cast<RunKind>(id)); // says so when the mode changed
         if (wasSharing && m_mode == before)
             emit modeChanged(m_mode); // the Run menu's Live with N ranks is off again
@@ -176,20 +176,21 @@ void RunPage::fitSidePanel()
     m_sideTabs->setMinimumWidth(std::max(470, std::min(cap, m_summary->sizeHint().width() + 30)));
 }
 
-QString RunPage::message() const
-{
-    return m_banner->isHidden() ? QString() : m_banner->text();
-}
+QString RunPage::message() const { return m_banner->isHidden() ? QString() : m_banner->text(); }
 
 void RunPage::showBanner(const QString& text, bool error)
 {
     m_banner->setText(text);
-    m_banner->setStyleSheet(error ? QStringLiteral("QLabel { background: #FBE3D6; color: black; border-left: 4px solid #D55E00; padding: 6px; }")
-                                  : QStringLiteral("QLabel { background: #E3F1FB; color: black; border-left: 4px solid #0072B2; padding: 6px; }"));
+    m_banner->setStyleSheet(
+        error ? QStringLiteral(
+            "QLabel { background: #FBE3D6; color: black; border-left: 4px solid #D55E00; padding: 6px; }")
+              : QStringLiteral(
+                  "QLabel { background: #E3F1FB; color: black; border-left: 4px solid #0072B2; padding: 6px; }"));
     m_banner->setVisible(!text.isEmpty());
 }
 
-void RunPage::useLiveRunner(std::function<Result<RunResult>(const Scenario&, const LiveOptions&)> runner, const QString& description)
+void RunPage::useLiveRunner(std::function<Result<RunResult>(const Scenario&, const LiveOptions&)> runner,
+                            const QString& description)
 {
     m_controller->setLiveRunner(std::move(runner));
     m_liveReplaced = true;
@@ -207,15 +208,9 @@ void RunPage::setMode(RunKind mode)
         emit modeChanged(mode);
 }
 
-void RunPage::setWatchdogMs(double ms)
-{
-    m_controller->setWatchdogMs(ms);
-}
+void RunPage::setWatchdogMs(double ms) { m_controller->setWatchdogMs(ms); }
 
-double RunPage::watchdogMs() const
-{
-    return m_controller->watchdogMs();
-}
+double RunPage::watchdogMs() const { return m_controller->watchdogMs(); }
 
 void RunPage::setShortcutScope(QWidget* scope)
 {
@@ -400,8 +395,9 @@ void RunPage::onStarted(quint64, RunKind kind)
     if (!profiling)
         m_profiled.clear();
     m_cancelButton->setText(profiling ? tr("Stop") : tr("Cancel"));
-    m_cancelButton->setToolTip(profiling ? tr("End the profiled program; what it recorded until then is shown, marked incomplete")
-                                         : tr("Stop the run in progress"));
+    m_cancelButton->setToolTip(
+        profiling ? tr("End the profiled program; what it recorded until then is shown, marked incomplete")
+                  : tr("Stop the run in progress"));
     showStreaming();
 }
 
@@ -457,8 +453,9 @@ void RunPage::onResult(RunOutcomePtr outcome)
         m_status->setText(outcome->kind == RunKind::Live ? tr("Measured run read from %1").arg(outcome->origin)
                                                          : tr("Simulated run read from %1").arg(outcome->origin));
     else
-        m_status->setText(outcome->kind == RunKind::Live ? tr("Measured in %1 ms").arg(outcome->wallMs, 0, 'f', decimals)
-                                                         : tr("Simulated in %1 ms").arg(outcome->wallMs, 0, 'f', decimals));
+        m_status->setText(outcome->kind == RunKind::Live
+                              ? tr("Measured in %1 ms").arg(outcome->wallMs, 0, 'f', decimals)
+                              : tr("Simulated in %1 ms").arg(outcome->wallMs, 0, 'f', decimals));
     if (outcome->run->hang) // the iterations before the hung one completed
         m_progress->setValue(std::max(0, static_cast<int>(outcome->run->iterations.size()) - 1));
     if (!outcome->incomplete.isEmpty())
@@ -466,7 +463,9 @@ void RunPage::onResult(RunOutcomePtr outcome)
     else if (outcome->run->hang)
         showBanner(tr("The run hung: %1").arg(i18n::engineText(outcome->run->hang->explanationMessage())), true);
     else if (outcome->kind == RunKind::Live && !outcome->reference)
-        showBanner(tr("The simulation of this scenario failed, so there is nothing to compare with: %1").arg(outcome->referenceError), true);
+        showBanner(tr("The simulation of this scenario failed, so there is nothing to compare with: %1")
+                       .arg(outcome->referenceError),
+                   true);
     else if (outcome->kind == RunKind::Live && !outcome->origin.isEmpty())
         showBanner(tr("Measured by the run saved in %1. The faint dotted lane under each rank is the simulation of the "
                       "same scenario on this computer's model; the table on the right gives the error per phase.")

@@ -51,10 +51,11 @@ public:
     void setAutoRun(bool on) { m_autoRun = on; }
     // Tests and demos: replace the live executor (and offer Live mode) with `runner`, described
     // to the user by `description`.
-    void useLiveRunner(std::function<Result<RunResult>(const Scenario&, const LiveOptions&)> runner, const QString& description);
+    void useLiveRunner(std::function<Result<RunResult>(const Scenario&, const LiveOptions&)> runner,
+                       const QString& description);
 
     RunOutcomePtr lastOutcome() const { return m_outcome; }
-    QString message() const;           // the banner's text (errors, hangs, stale results)
+    QString message() const; // the banner's text (errors, hangs, stale results)
     RunController* controller() const { return m_controller; }
     PlaybackController* playback() const { return m_playback; }
     TimelineView* timeline() const { return m_timeline; }
@@ -111,8 +112,8 @@ public slots:
     void runProfile(const RemoteTarget& target, const QString& program, const QString& resultFile);
     // A run made elsewhere (a result file, a trace, a profile shown against its own document);
     // `incomplete` says why it is incomplete, if it is.
-    void showRun(const shardlab::Scenario& scenario, std::shared_ptr<const shardlab::RunResult> run, const QString& origin,
-                 const QString& incomplete = QString());
+    void showRun(const shardlab::Scenario& scenario, std::shared_ptr<const shardlab::RunResult> run,
+                 const QString& origin, const QString& incomplete = QString());
 
 signals:
     // What the topology diagram draws at the playback's current instant (up to 60 per second).
@@ -145,12 +146,12 @@ private:
     void fitSidePanel();
 
     Scenario m_scenario;
-    Scenario m_running; // what the current run runs (the scenario, a sandbox variant, a file's)
-    QString m_remoteHost; // the machine of the last remote run, for the status line
+    Scenario m_running;    // what the current run runs (the scenario, a sandbox variant, a file's)
+    QString m_remoteHost;  // the machine of the last remote run, for the status line
     int m_sharedRanks = 0; // > 0: the run in progress is that many ranks sharing this machine's GPU
     bool m_shareGpu = false;
     QString m_shardlab;
-    QString m_profiled;   // the program being profiled, for the status line (empty: not a profile)
+    QString m_profiled; // the program being profiled, for the status line (empty: not a profile)
     void showStreaming();
     bool m_hasScenario = false;
     RunKind m_mode = RunKind::Simulate;

@@ -32,7 +32,8 @@ bool RunStream::push(quint64 id, const RunResult& soFar, int done, int total)
         const int base = static_cast<int>(m_pending.spans.size());
         std::vector<int> order(newSpans);
         std::iota(order.begin(), order.end(), base);
-        m_pending.spans.insert(m_pending.spans.end(), soFar.spans.begin() + static_cast<long>(m_spansSeen), soFar.spans.end());
+        m_pending.spans.insert(m_pending.spans.end(), soFar.spans.begin() + static_cast<long>(m_spansSeen),
+                               soFar.spans.end());
         const std::vector<Span>& all = m_pending.spans;
         std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
             return all[static_cast<size_t>(a)].beginUs < all[static_cast<size_t>(b)].beginUs;
@@ -46,11 +47,12 @@ bool RunStream::push(quint64 id, const RunResult& soFar, int done, int total)
         m_pending.incomplete = true;
     }
     m_spansSeen = soFar.spans.size();
-    m_pending.collectives.insert(m_pending.collectives.end(), soFar.collectives.begin() + static_cast<long>(m_collectivesSeen),
+    m_pending.collectives.insert(m_pending.collectives.end(),
+                                 soFar.collectives.begin() + static_cast<long>(m_collectivesSeen),
                                  soFar.collectives.end());
     m_collectivesSeen = soFar.collectives.size();
-    m_pending.iterations.insert(m_pending.iterations.end(), soFar.iterations.begin() + static_cast<long>(m_iterationsSeen),
-                                soFar.iterations.end());
+    m_pending.iterations.insert(m_pending.iterations.end(),
+                                soFar.iterations.begin() + static_cast<long>(m_iterationsSeen), soFar.iterations.end());
     m_iterationsSeen = soFar.iterations.size();
     m_pending.done = done;
     m_pending.total = total;

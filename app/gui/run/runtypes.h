@@ -24,17 +24,17 @@ enum class RunKind { Simulate, Live };
 struct RunOutcome {
     quint64 id = 0;
     RunKind kind = RunKind::Simulate;
-    Scenario scenario;                               // as it was run
+    Scenario scenario; // as it was run
     std::shared_ptr<const RunResult> run;
-    Summary summary;                                 // summarize(scenario, *run)
-    std::shared_ptr<const ActivityIndex> activity;   // for playback
-    std::shared_ptr<const TimelineData> timeline;    // lanes ready to draw
-    std::shared_ptr<const RunResult> reference;      // live runs: the simulation of the same scenario
-    std::optional<RunComparison> comparison;         // live runs: compareRuns(scenario, *run, *reference)
-    QString referenceError;                          // why there is no reference, if there is none
-    double wallMs = 0;                               // how long the engine took
-    QString origin;                                  // the file it was read from; empty: run here
-    QString incomplete;                              // why the run stopped early (a remote connection dropped)
+    Summary summary;                               // summarize(scenario, *run)
+    std::shared_ptr<const ActivityIndex> activity; // for playback
+    std::shared_ptr<const TimelineData> timeline;  // lanes ready to draw
+    std::shared_ptr<const RunResult> reference;    // live runs: the simulation of the same scenario
+    std::optional<RunComparison> comparison;       // live runs: compareRuns(scenario, *run, *reference)
+    QString referenceError;                        // why there is no reference, if there is none
+    double wallMs = 0;                             // how long the engine took
+    QString origin;                                // the file it was read from; empty: run here
+    QString incomplete;                            // why the run stopped early (a remote connection dropped)
 };
 using RunOutcomePtr = std::shared_ptr<const RunOutcome>;
 

@@ -10,10 +10,7 @@ namespace shardlab::gui {
 
 namespace {
 
-QString ms(double v)
-{
-    return numbers::ms(v);
-}
+QString ms(double v) { return numbers::ms(v); }
 
 } // namespace
 
@@ -31,10 +28,7 @@ int RankTableModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
-int RankTableModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int RankTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant RankTableModel::data(const QModelIndex& index, int role) const
 {
@@ -54,13 +48,16 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const
         case Memory:
             if (!m_memoryKnown)
                 return QStringLiteral("\u2013");
-            return tr("%1 of %2").arg(QString::fromStdString(formatBytes(r.peakMemory)), QString::fromStdString(formatBytes(r.capacity)));
+            return tr("%1 of %2")
+                .arg(QString::fromStdString(formatBytes(r.peakMemory)),
+                     QString::fromStdString(formatBytes(r.capacity)));
         case TimesLast: return r.timesLast;
         }
     }
     if (role == Qt::TextAlignmentRole && index.column() >= Compute)
-        return QVariant::fromValue(index.column() == Owned || index.column() == Memory || index.column() == TimesLast ? Qt::AlignCenter
-                                                                                          : Qt::AlignRight | Qt::AlignVCenter);
+        return QVariant::fromValue(index.column() == Owned || index.column() == Memory || index.column() == TimesLast
+                                       ? Qt::AlignCenter
+                                       : Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::FontRole && straggler) {
         QFont f;
         f.setBold(true);
@@ -70,9 +67,11 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ForegroundRole && index.column() == Memory && !r.fits)
         return QBrush(theme::overflow());
     if (role == Qt::ToolTipRole && index.column() == Memory && !r.fits)
-        return r.owned > r.capacity ? tr("Rank %1 owns more than its GPU holds").arg(r.rank)
-                                    : tr("Rank %1's peak (what it owns plus its largest collective buffer) is more than "
-                                         "its GPU holds").arg(r.rank);
+        return r.owned > r.capacity
+                   ? tr("Rank %1 owns more than its GPU holds").arg(r.rank)
+                   : tr("Rank %1's peak (what it owns plus its largest collective buffer) is more than "
+                        "its GPU holds")
+                         .arg(r.rank);
     if (role == Qt::ToolTipRole && index.column() == Rank)
         return QString::fromStdString(r.device);
     return {};
@@ -97,12 +96,14 @@ QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, in
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case Compute: return tr("Time computing, per iteration (averaged over the iterations)");
-        case Comm: return tr("Exposed communication per iteration: time the compute stream is blocked in a collective "
-                             "(communication hidden behind compute is not counted)");
+        case Comm:
+            return tr("Exposed communication per iteration: time the compute stream is blocked in a collective "
+                      "(communication hidden behind compute is not counted)");
         case Wait: return tr("Time idle at synchronisation points per iteration, waiting for the last rank to arrive");
         case Owned: return tr("What the scenario places on this rank: the shards it owns");
-        case Memory: return tr("Peak memory: what the rank owns plus its largest temporary buffer, against its GPU's memory "
-                               "(measured use on a live run). The peak decides whether the rank fits.");
+        case Memory:
+            return tr("Peak memory: what the rank owns plus its largest temporary buffer, against its GPU's memory "
+                      "(measured use on a live run). The peak decides whether the rank fits.");
         case TimesLast: return tr("How many collectives this rank arrived at last, making the others wait");
         }
     }
@@ -135,10 +136,7 @@ int ComparisonModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
-int ComparisonModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int ComparisonModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant ComparisonModel::data(const QModelIndex& index, int role) const
 {

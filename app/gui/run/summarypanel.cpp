@@ -31,10 +31,7 @@ QTableView* makeTable(QAbstractItemModel* model, QWidget* parent)
     return v;
 }
 
-QString percent(double share)
-{
-    return numbers::percent(share);
-}
+QString percent(double share) { return numbers::percent(share); }
 
 } // namespace
 
@@ -47,13 +44,16 @@ SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent)
     form->setContentsMargins(0, 0, 0, 0);
     form->setLabelAlignment(Qt::AlignLeft);
     column->addWidget(m_figures);
-    addFigure(QStringLiteral("step"), tr("Step time"), tr("Mean time of one iteration, from its start to the last rank finishing"));
+    addFigure(QStringLiteral("step"), tr("Step time"),
+              tr("Mean time of one iteration, from its start to the last rank finishing"));
     addFigure(QStringLiteral("speedup"), tr("Speed-up vs 1 GPU"),
               tr("Time of the same total work on one GPU (rank 0's), without communication, divided by the step time"));
-    addFigure(QStringLiteral("efficiency"), tr("Efficiency"), tr("Speed-up divided by the number of GPUs: 100% is perfect scaling"));
+    addFigure(QStringLiteral("efficiency"), tr("Efficiency"),
+              tr("Speed-up divided by the number of GPUs: 100% is perfect scaling"));
     addFigure(QStringLiteral("comm"), tr("Communication"),
               tr("Share of all ranks' time spent in exposed communication (not hidden behind compute)"));
-    addFigure(QStringLiteral("wait"), tr("Waiting"), tr("Share of all ranks' time spent idle at synchronisation points"));
+    addFigure(QStringLiteral("wait"), tr("Waiting"),
+              tr("Share of all ranks' time spent idle at synchronisation points"));
     addFigure(QStringLiteral("straggler"), tr("Straggler"),
               tr("The rank that arrives last at collectives most often, when the waiting it causes matters"));
 
@@ -69,7 +69,8 @@ SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent)
     QFont big = m_sentence->font();
     big.setPointSizeF(big.pointSizeF() * 1.1);
     m_sentence->setFont(big);
-    m_sentence->setStyleSheet(QStringLiteral("QLabel { background: #FFF8D6; color: black; border-left: 4px solid #E69F00; padding: 6px; }"));
+    m_sentence->setStyleSheet(
+        QStringLiteral("QLabel { background: #FFF8D6; color: black; border-left: 4px solid #E69F00; padding: 6px; }"));
     column->addWidget(m_sentence);
 
     auto* perRank = new QLabel(tr("Per rank, ms per iteration"), this);
@@ -82,7 +83,8 @@ SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent)
 
     m_comparisonTitle = new QLabel(tr("Simulated vs measured"), this);
     m_comparisonTitle->setFont(bold);
-    m_comparisonTitle->setToolTip(tr("How far the model's prediction of each phase is from what this machine measured"));
+    m_comparisonTitle->setToolTip(
+        tr("How far the model's prediction of each phase is from what this machine measured"));
     column->addWidget(m_comparisonTitle);
     m_comparison = new ComparisonModel(this);
     m_comparisonView = makeTable(m_comparison, this);
@@ -122,15 +124,9 @@ QString SummaryPanel::figure(const QString& key) const
     return {};
 }
 
-QString SummaryPanel::sentence() const
-{
-    return m_sentence->text();
-}
+QString SummaryPanel::sentence() const { return m_sentence->text(); }
 
-QString SummaryPanel::notes() const
-{
-    return m_noteLines.join(QLatin1Char('\n'));
-}
+QString SummaryPanel::notes() const { return m_noteLines.join(QLatin1Char('\n')); }
 
 void SummaryPanel::clear(const QString& why)
 {
@@ -162,7 +158,7 @@ void SummaryPanel::setOutcome(const RunOutcomePtr& outcome)
     };
     set(QStringLiteral("step"), numbers::msWithUnit(s.stepTimeMs));
     // no speed-up (a hang, no compute, one GPU): a dash, with the engine's reason as the tooltip
-    set(QStringLiteral("speedup"), !s.hasSpeedup ? QStringLiteral("\u2013")
+    set(QStringLiteral("speedup"), !s.hasSpeedup  ? QStringLiteral("\u2013")
                                    : s.ranks == 1 ? tr("%1 on 1 GPU").arg(numbers::speedup(s.speedup))
                                                   : tr("%1 on %2 GPUs").arg(numbers::speedup(s.speedup)).arg(s.ranks));
     set(QStringLiteral("efficiency"), s.hasSpeedup ? percent(s.efficiency) : QStringLiteral("\u2013"));
@@ -202,7 +198,8 @@ void SummaryPanel::setOutcome(const RunOutcomePtr& outcome)
     QString html;
     for (const QString& line : lines)
         html += QStringLiteral("<li>%1</li>").arg(line.toHtmlEscaped());
-    m_notes->setText(lines.isEmpty() ? QString() : QStringLiteral("<ul style=\"margin-left: -20px\">%1</ul>").arg(html));
+    m_notes->setText(lines.isEmpty() ? QString()
+                                     : QStringLiteral("<ul style=\"margin-left: -20px\">%1</ul>").arg(html));
     m_noteLines = lines;
     m_notesTitle->setVisible(!lines.isEmpty());
     m_notes->setVisible(!lines.isEmpty());

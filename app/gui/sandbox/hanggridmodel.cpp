@@ -69,10 +69,7 @@ HangGridModel::Cell HangGridModel::cell(int rank, int sequence) const
     return left(rank) ? Cell::Left : Cell::Stuck;
 }
 
-int HangGridModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : m_ranks;
-}
+int HangGridModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : m_ranks; }
 
 int HangGridModel::columnCount(const QModelIndex& parent) const
 {
@@ -133,21 +130,27 @@ QVariant HangGridModel::data(const QModelIndex& index, int role) const
         case Cell::NotReached: return {};
         }
         return {};
-    case Qt::ForegroundRole:
-        return c == Cell::NotReached ? QVariant() : QVariant(QBrush(Qt::black));
-    case Qt::TextAlignmentRole:
-        return int(Qt::AlignCenter);
+    case Qt::ForegroundRole: return c == Cell::NotReached ? QVariant() : QVariant(QBrush(Qt::black));
+    case Qt::TextAlignmentRole: return int(Qt::AlignCenter);
     case Qt::ToolTipRole:
         switch (c) {
         case Cell::Completed: return tr("Rank %1 completed its collective #%2").arg(rank).arg(sequence);
-        case Cell::Stuck: return tr("Rank %1 called its collective #%2 and waits for the others: %3").arg(rank).arg(sequence).arg(pending(rank));
-        case Cell::Differs: return tr("Rank %1 called its collective #%2 differently from its group: %3").arg(rank).arg(sequence).arg(pending(rank));
-        case Cell::Left: return tr("Rank %1 never called collective #%2: %3").arg(rank).arg(sequence).arg(pending(rank));
+        case Cell::Stuck:
+            return tr("Rank %1 called its collective #%2 and waits for the others: %3")
+                .arg(rank)
+                .arg(sequence)
+                .arg(pending(rank));
+        case Cell::Differs:
+            return tr("Rank %1 called its collective #%2 differently from its group: %3")
+                .arg(rank)
+                .arg(sequence)
+                .arg(pending(rank));
+        case Cell::Left:
+            return tr("Rank %1 never called collective #%2: %3").arg(rank).arg(sequence).arg(pending(rank));
         case Cell::NotReached: return {};
         }
         return {};
-    default:
-        return {};
+    default: return {};
     }
 }
 
@@ -168,9 +171,11 @@ QVariant HangGridModel::headerData(int section, Qt::Orientation orientation, int
     }
     if (role == Qt::ToolTipRole) {
         if (section == 1)
-            return tr("The sequence number of the rank's last completed collective (each rank counts its collectives from #0)");
+            return tr("The sequence number of the rank's last completed collective (each rank counts its collectives "
+                      "from #0)");
         if (sequenceColumn)
-            return tr("Each rank's collective #%1, counted from #0: NCCL matches the calls on a communicator in this order")
+            return tr("Each rank's collective #%1, counted from #0: NCCL matches the calls on a communicator in this "
+                      "order")
                 .arg(m_first + section - kFixedBefore);
     }
     return QAbstractTableModel::headerData(section, orientation, role);

@@ -28,8 +28,8 @@ public:
     void setReport(const std::optional<HangReport>& report, int ranks);
     const std::optional<HangReport>& report() const { return m_report; }
 
-    int firstSequence() const { return m_first; }   // the sequence number of the first grid column
-    int sequenceCount() const { return m_count; }   // how many sequence columns
+    int firstSequence() const { return m_first; } // the sequence number of the first grid column
+    int sequenceCount() const { return m_count; } // how many sequence columns
     int sequenceColumn(int sequence) const { return kFixedBefore + sequence - m_first; }
     Cell cell(int rank, int sequence) const;
 

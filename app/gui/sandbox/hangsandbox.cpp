@@ -22,7 +22,8 @@ namespace shardlab::gui {
 
 namespace {
 // The collectives a rank can call instead: NCCL's own.
-const OpKind kReplacements[] = {OpKind::AllReduce, OpKind::AllGather, OpKind::ReduceScatter, OpKind::Broadcast, OpKind::Reduce};
+const OpKind kReplacements[] = {OpKind::AllReduce, OpKind::AllGather, OpKind::ReduceScatter, OpKind::Broadcast,
+                                OpKind::Reduce};
 } // namespace
 
 HangSandbox::HangSandbox(QWidget* parent) : QWidget(parent)
@@ -43,7 +44,8 @@ HangSandbox::HangSandbox(QWidget* parent) : QWidget(parent)
     m_op = new QComboBox(this);
     m_op->setToolTip(tr("The step of the program whose call goes wrong"));
     m_iteration = new QSpinBox(this);
-    m_iteration->setToolTip(tr("The iteration in which it goes wrong (counted from 1, as on the timeline); the ones before complete"));
+    m_iteration->setToolTip(
+        tr("The iteration in which it goes wrong (counted from 1, as on the timeline); the ones before complete"));
     m_replacement = new QComboBox(this);
     for (OpKind k : kReplacements)
         m_replacement->addItem(Labels::op(k), static_cast<int>(k));
@@ -90,9 +92,11 @@ HangSandbox::HangSandbox(QWidget* parent) : QWidget(parent)
     m_view->setWordWrap(true);
     m_view->horizontalHeader()->setMinimumSectionSize(40);
     // the last column (what each rank is blocked in) wraps: rows grow when it narrows
-    connect(m_view->horizontalHeader(), &QHeaderView::sectionResized, m_view, [this] { m_view->resizeRowsToContents(); });
-    m_view->setToolTip(tr("The flight recorder: each rank's collectives by sequence number, its last completed one, and "
-                          "the first rank whose call differs"));
+    connect(m_view->horizontalHeader(), &QHeaderView::sectionResized, m_view,
+            [this] { m_view->resizeRowsToContents(); });
+    m_view->setToolTip(
+        tr("The flight recorder: each rank's collectives by sequence number, its last completed one, and "
+           "the first rank whose call differs"));
     m_sentence = new QLabel(tr("No hang yet: inject a mistake and run."), this);
     m_sentence->setWordWrap(true);
     m_sentence->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -211,20 +215,11 @@ void HangSandbox::choose(Mismatch::Type type, int rank, int collectiveOp, int it
     m_iteration->setValue(iteration + 1);
 }
 
-void HangSandbox::setDeadlineMs(double ms)
-{
-    m_deadline->setValue(ms / 1e3);
-}
+void HangSandbox::setDeadlineMs(double ms) { m_deadline->setValue(ms / 1e3); }
 
-double HangSandbox::deadlineMs() const
-{
-    return m_deadline->value() * 1e3;
-}
+double HangSandbox::deadlineMs() const { return m_deadline->value() * 1e3; }
 
-QString HangSandbox::sentence() const
-{
-    return m_sentence->text();
-}
+QString HangSandbox::sentence() const { return m_sentence->text(); }
 
 void HangSandbox::requestRun()
 {
@@ -249,10 +244,11 @@ void HangSandbox::showOutcome(const RunOutcomePtr& outcome)
     const RunResult& run = *outcome->run;
     m_grid->setReport(run.hang, run.ranks);
     if (!run.hang) {
-        m_sentence->setText(outcome->scenario.perturbations.mismatches.empty()
-                                ? tr("No hang: every rank made the same calls in the same order.")
-                                : tr("No hang: the mistake never happened (the rank is not in that collective's group, or "
-                                     "the iteration is not run), so every collective completed."));
+        m_sentence->setText(
+            outcome->scenario.perturbations.mismatches.empty()
+                ? tr("No hang: every rank made the same calls in the same order.")
+                : tr("No hang: the mistake never happened (the rank is not in that collective's group, or "
+                     "the iteration is not run), so every collective completed."));
         return;
     }
     const HangReport& h = *run.hang;
@@ -262,7 +258,7 @@ void HangSandbox::showOutcome(const RunOutcomePtr& outcome)
         text += tr("Rank %1 is the first whose call differs from its group's: %2.")
                     .arg(first)
                     .arg(i18n::engineText(h.pendingMessage(static_cast<size_t>(first))).toHtmlEscaped())
-              + QLatin1Char(' ');
+                + QLatin1Char(' ');
         // the others, when they all stopped at the same place (the usual case)
         int last = -2;
         bool same = true;
@@ -276,13 +272,13 @@ void HangSandbox::showOutcome(const RunOutcomePtr& outcome)
                        "never comes.")
                         .arg(last)
                         .arg(last + 1)
-                  + QLatin1Char(' ');
+                    + QLatin1Char(' ');
         text += tr("NCCL matches calls by their order on the communicator and raises no error: only the watchdog "
                    "ends the wait. The fix is in the program (every rank calls the same collectives in the same "
                    "order, with the same sizes), not in the deadline.");
     } else {
         text += i18n::engineText(h.explanationMessage()).toHtmlEscaped() + QStringLiteral(". ")
-              + tr("Every rank made the same call, so a rank or a link stopped making progress.");
+                + tr("Every rank made the same call, so a rank or a link stopped making progress.");
     }
     m_sentence->setText(text);
     m_view->resizeColumnsToContents();

@@ -26,10 +26,7 @@ namespace shardlab::gui {
 
 namespace {
 
-bool isFigure(QWidget* w)
-{
-    return qobject_cast<QCustomPlot*>(w) || qobject_cast<QGraphicsView*>(w);
-}
+bool isFigure(QWidget* w) { return qobject_cast<QCustomPlot*>(w) || qobject_cast<QGraphicsView*>(w); }
 
 // The titles of the tabs that hold `w`, outermost first ("Analysis", "Scaling").
 QStringList tabTitles(QWidget* w)
@@ -46,10 +43,7 @@ QStringList tabTitles(QWidget* w)
 }
 
 // The engine's one CSV field (exporters.h): quoted where needed, formulas neutralised.
-QString csvField(const QString& s)
-{
-    return QString::fromStdString(shardlab::csvField(s.toStdString()));
-}
+QString csvField(const QString& s) { return QString::fromStdString(shardlab::csvField(s.toStdString())); }
 
 // Every tab of every tab widget in `root` is made current once, so that pages never shown get
 // their real size; the tabs shown before are put back.
@@ -71,7 +65,7 @@ void layOutEveryTab(QWidget* root)
 
 } // namespace
 
-ExportActions::ExportActions(MainWindow* window) : QObject(window), m_window(window) { }
+ExportActions::ExportActions(MainWindow* window) : QObject(window), m_window(window) {}
 
 QWidget* ExportActions::currentFigure() const
 {
@@ -188,7 +182,8 @@ Result<QStringList> ExportActions::writeTables(const QString& folder) const
             what.chop(5);
         QString base = FigureExporter::fileBaseName((tabTitles(view) << what).join(QLatin1Char(' ')));
         for (int n = 2; used.contains(base); ++n)
-            base = FigureExporter::fileBaseName((tabTitles(view) << what).join(QLatin1Char(' '))) + QStringLiteral("-%1").arg(n);
+            base = FigureExporter::fileBaseName((tabTitles(view) << what).join(QLatin1Char(' ')))
+                   + QStringLiteral("-%1").arg(n);
         used.insert(base);
         if (Status st = write(base, modelCsv(*model).toStdString()); !st)
             return st.error();
@@ -215,7 +210,8 @@ void ExportActions::exportCurrent(std::optional<FigureFormat> format)
 {
     QWidget* figure = currentFigure();
     if (!figure) {
-        warn(tr("Export figure"), tr("This page shows no figure: go to the editor's diagram, the run's timeline or a plot."));
+        warn(tr("Export figure"),
+             tr("This page shows no figure: go to the editor's diagram, the run's timeline or a plot."));
         return;
     }
     if (const auto path = ExportDialog::exportView(figure, figureName(figure), m_window, format))
@@ -243,7 +239,8 @@ void ExportActions::exportAllFigures()
 
 void ExportActions::exportTables()
 {
-    const QString folder = QFileDialog::getExistingDirectory(m_window, tr("Write every table as CSV into"), QDir::homePath());
+    const QString folder =
+        QFileDialog::getExistingDirectory(m_window, tr("Write every table as CSV into"), QDir::homePath());
     if (folder.isEmpty())
         return;
     auto written = writeTables(folder);
@@ -251,8 +248,9 @@ void ExportActions::exportTables()
         warn(tr("Export tables"), i18n::engineError(written.error()));
         return;
     }
-    QMessageBox::information(m_window, tr("Export tables"),
-                             tr("Wrote %n CSV file(s) into %1.", nullptr, static_cast<int>(written->size())).arg(folder));
+    QMessageBox::information(
+        m_window, tr("Export tables"),
+        tr("Wrote %n CSV file(s) into %1.", nullptr, static_cast<int>(written->size())).arg(folder));
 }
 
 void ExportActions::exportTrace()
@@ -271,7 +269,8 @@ void ExportActions::exportTrace()
     if (Status st = writeTrace(path); !st)
         warn(tr("Export trace"), i18n::engineError(st.error()));
     else
-        emit statusMessage(tr("Wrote %1: open it in ui.perfetto.dev or chrome://tracing, or back in ShardLab").arg(path));
+        emit statusMessage(
+            tr("Wrote %1: open it in ui.perfetto.dev or chrome://tracing, or back in ShardLab").arg(path));
 }
 
 } // namespace shardlab::gui

@@ -18,14 +18,17 @@ void MainWindow::buildExportMenu()
 {
     QMenu* menu = menuBar()->addMenu(tr("E&xport"));
     menu->setToolTipsVisible(true);
-    const QString current = tr("The figure you are looking at: the diagram, the timeline or the plot that has the focus");
+    const QString current =
+        tr("The figure you are looking at: the diagram, the timeline or the plot that has the focus");
     connect(addNamedAction(menu, QStringLiteral("export.png"), tr("Current view as &PNG\u2026"),
                            current + tr(" (1x, 2x or a DPI of your choice)"), {QKeySequence(Qt::CTRL | Qt::Key_E)}),
             &QAction::triggered, this, [this] { m_exports->exportCurrent(FigureFormat::Png); });
-    connect(addNamedAction(menu, QStringLiteral("export.svg"), tr("Current view as &SVG\u2026"), current + tr(" (vector)")),
-            &QAction::triggered, this, [this] { m_exports->exportCurrent(FigureFormat::Svg); });
-    connect(addNamedAction(menu, QStringLiteral("export.pdf"), tr("Current view as P&DF\u2026"), current + tr(" (vector)")),
-            &QAction::triggered, this, [this] { m_exports->exportCurrent(FigureFormat::Pdf); });
+    connect(
+        addNamedAction(menu, QStringLiteral("export.svg"), tr("Current view as &SVG\u2026"), current + tr(" (vector)")),
+        &QAction::triggered, this, [this] { m_exports->exportCurrent(FigureFormat::Svg); });
+    connect(
+        addNamedAction(menu, QStringLiteral("export.pdf"), tr("Current view as P&DF\u2026"), current + tr(" (vector)")),
+        &QAction::triggered, this, [this] { m_exports->exportCurrent(FigureFormat::Pdf); });
     connect(addNamedAction(menu, QStringLiteral("export.copy"), tr("&Copy current view"),
                            tr("Put the figure on the clipboard as an image and as SVG"),
                            {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C)}),
@@ -72,13 +75,14 @@ void MainWindow::buildHelpMenu()
                 ShortcutsDialog dialog(menuBar(), this);
                 dialog.exec();
             });
-    connect(addNamedAction(help, QStringLiteral("help.about"), tr("&About ShardLab"), tr("Version and what ShardLab is")),
-            &QAction::triggered, this, [this] {
-                QMessageBox::about(this, tr("About ShardLab"),
-                                   tr("<b>ShardLab %1</b><br>A visual simulator and live profiler for multi-GPU "
-                                      "programming: ownership, balance and necessary communication, made visible.")
-                                       .arg(QString::fromLatin1(kVersion)));
-            });
+    connect(
+        addNamedAction(help, QStringLiteral("help.about"), tr("&About ShardLab"), tr("Version and what ShardLab is")),
+        &QAction::triggered, this, [this] {
+            QMessageBox::about(this, tr("About ShardLab"),
+                               tr("<b>ShardLab %1</b><br>A visual simulator and live profiler for multi-GPU "
+                                  "programming: ownership, balance and necessary communication, made visible.")
+                                   .arg(QString::fromLatin1(kVersion)));
+        });
 }
 
 } // namespace shardlab::gui

@@ -39,17 +39,18 @@ QList<QKeySequence> standardKeys(QKeySequence::StandardKey key, const QKeySequen
 void MainWindow::buildFileMenu()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    connect(addNamedAction(file, QStringLiteral("file.new"), tr("&New"), tr("Start a new scenario on the classroom machine"),
-                           {QKeySequence::New}),
+    connect(addNamedAction(file, QStringLiteral("file.new"), tr("&New"),
+                           tr("Start a new scenario on the classroom machine"), {QKeySequence::New}),
             &QAction::triggered, m_controller, &DocumentController::newDocument);
-    connect(addNamedAction(file, QStringLiteral("file.open"), tr("&Open\u2026"),
-                           tr("Open a scenario, a ShardLab result file or trace, or a job's recorded files: PyTorch profiler "
-                              "traces of every rank, Flight Recorder dumps, NCCL Inspector logs, nccl-tests -J output "
-                              "(several files at once; you can also drop them on the window)"),
-                           {QKeySequence::Open}),
+    connect(addNamedAction(
+                file, QStringLiteral("file.open"), tr("&Open\u2026"),
+                tr("Open a scenario, a ShardLab result file or trace, or a job's recorded files: PyTorch profiler "
+                   "traces of every rank, Flight Recorder dumps, NCCL Inspector logs, nccl-tests -J output "
+                   "(several files at once; you can also drop them on the window)"),
+                {QKeySequence::Open}),
             &QAction::triggered, this, [this] {
-                const QString start = m_document->filePath().isEmpty() ? QDir::homePath()
-                                                                        : QFileInfo(m_document->filePath()).path();
+                const QString start =
+                    m_document->filePath().isEmpty() ? QDir::homePath() : QFileInfo(m_document->filePath()).path();
                 const QStringList paths = m_prompter->askOpenPaths(start);
                 if (!paths.isEmpty())
                     openFiles(paths);
@@ -59,36 +60,43 @@ void MainWindow::buildFileMenu()
                               "the job opens as a run, diagnosed on the Analysis page"),
                            {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O)}),
             &QAction::triggered, this, [this] {
-                const QString start = m_document->filePath().isEmpty() ? QDir::homePath()
-                                                                        : QFileInfo(m_document->filePath()).path();
+                const QString start =
+                    m_document->filePath().isEmpty() ? QDir::homePath() : QFileInfo(m_document->filePath()).path();
                 const QString folder = m_prompter->askOpenFolder(start);
                 if (!folder.isEmpty())
                     openFiles({folder});
             });
-    connect(addNamedAction(file, QStringLiteral("file.plan"), tr("New from a &transformer plan\u2026"),
-                           tr("Lay a real transformer (Llama 3, GPT-3, Mixtral...) out on a machine under TP, PP, CP, DP and ZeRO: "
-                              "memory per GPU, step time and MFU, then open the plan as a scenario"),
-                           {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_N)}),
-            &QAction::triggered, this, &MainWindow::newFromPlan);
+    connect(
+        addNamedAction(
+            file, QStringLiteral("file.plan"), tr("New from a &transformer plan\u2026"),
+            tr("Lay a real transformer (Llama 3, GPT-3, Mixtral...) out on a machine under TP, PP, CP, DP and ZeRO: "
+               "memory per GPU, step time and MFU, then open the plan as a scenario"),
+            {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_N)}),
+        &QAction::triggered, this, &MainWindow::newFromPlan);
     QMenu* examples = file->addMenu(tr("Open &example"));
     examples->setToolTipsVisible(true);
     // in the order the course (and its lessons) uses them, by their titles
     for (const ExampleScenario& example : examplesInCourseOrder()) {
-        QAction* a = examples->addAction(example.title, this, [this, path = example.path] { m_controller->openExample(path); });
+        QAction* a =
+            examples->addAction(example.title, this, [this, path = example.path] { m_controller->openExample(path); });
         a->setObjectName(QStringLiteral("file.example"));
         a->setData(example.path);
-        a->setToolTip(tr("%1: opens a copy; saving asks where, the example stays as shipped").arg(QFileInfo(example.path).fileName()));
+        a->setToolTip(tr("%1: opens a copy; saving asks where, the example stays as shipped")
+                          .arg(QFileInfo(example.path).fileName()));
     }
     m_recentMenu = file->addMenu(tr("Open &recent"));
     m_recentMenu->setToolTipsVisible(true);
     file->addSeparator();
-    connect(addNamedAction(file, QStringLiteral("file.save"), tr("&Save"), tr("Save the scenario"), {QKeySequence::Save}),
-            &QAction::triggered, m_controller, &DocumentController::save);
-    connect(addNamedAction(file, QStringLiteral("file.saveAs"), tr("Save &as\u2026"), tr("Save the scenario under another name"),
+    connect(
+        addNamedAction(file, QStringLiteral("file.save"), tr("&Save"), tr("Save the scenario"), {QKeySequence::Save}),
+        &QAction::triggered, m_controller, &DocumentController::save);
+    connect(addNamedAction(file, QStringLiteral("file.saveAs"), tr("Save &as\u2026"),
+                           tr("Save the scenario under another name"),
                            standardKeys(QKeySequence::SaveAs, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S))),
             &QAction::triggered, m_controller, &DocumentController::saveAs);
     file->addSeparator();
-    connect(addNamedAction(file, QStringLiteral("file.quit"), tr("&Quit"), tr("Close ShardLab"), standardKeys(QKeySequence::Quit, QKeySequence(Qt::CTRL | Qt::Key_Q))),
+    connect(addNamedAction(file, QStringLiteral("file.quit"), tr("&Quit"), tr("Close ShardLab"),
+                           standardKeys(QKeySequence::Quit, QKeySequence(Qt::CTRL | Qt::Key_Q))),
             &QAction::triggered, this, &QWidget::close);
 }
 
@@ -115,8 +123,8 @@ void MainWindow::buildEditMenu()
     connect(addNamedAction(edit, QStringLiteral("edit.addGpu"), tr("Add a &GPU"), tr("Add a GPU to the machine"),
                            {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G)}),
             &QAction::triggered, machine, &TopologyPanel::addGpu);
-    connect(addNamedAction(edit, QStringLiteral("edit.connect"), tr("&Connect\u2026"), tr("Join two GPUs or switches by a link"),
-                           {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L)}),
+    connect(addNamedAction(edit, QStringLiteral("edit.connect"), tr("&Connect\u2026"),
+                           tr("Join two GPUs or switches by a link"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L)}),
             &QAction::triggered, this,
             [this] { topologyScene()->connectDialog(std::max(m_editor->topologyPanel()->currentGpu(), 0)); });
     edit->addSeparator();
@@ -130,10 +138,12 @@ void MainWindow::buildEditMenu()
                            tr("Split the selected item into shards, evenly or with sizes of your own"),
                            {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K)}),
             &QAction::triggered, workload, &WorkloadPanel::splitItem);
-    connect(addNamedAction(edit, QStringLiteral("edit.strategy"), tr("&Place by strategy"),
-                           tr("Place every shard by a strategy: replicate, data parallel, ZeRO-1/2/3, tensor or pipeline parallel"),
-                           {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P)}),
-            &QAction::triggered, workload, &WorkloadPanel::placeByStrategy);
+    connect(
+        addNamedAction(
+            edit, QStringLiteral("edit.strategy"), tr("&Place by strategy"),
+            tr("Place every shard by a strategy: replicate, data parallel, ZeRO-1/2/3, tensor or pipeline parallel"),
+            {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P)}),
+        &QAction::triggered, workload, &WorkloadPanel::placeByStrategy);
     connect(addNamedAction(edit, QStringLiteral("edit.release"), tr("&Take selected shards off their GPUs"),
                            tr("The selected shard tiles are no longer owned by their GPU"), {QKeySequence::Delete}),
             &QAction::triggered, this, [this] {

@@ -72,7 +72,9 @@ void MainWindow::wireLessons()
     // the keys of the playback belong to the whole window while the run page shows (a focused tab
     // bar or toolbar does not take them), and everywhere in presenter mode
     m_run->setDefaultShortcutScope(this);
-    auto gateKeys = [this] { m_run->setShortcutsEnabled(m_pages->currentWidget() == m_run || m_presenter->isActive()); };
+    auto gateKeys = [this] {
+        m_run->setShortcutsEnabled(m_pages->currentWidget() == m_run || m_presenter->isActive());
+    };
     connect(m_pages, &QTabWidget::currentChanged, this, gateKeys);
     connect(m_presenter, &PresenterMode::activeChanged, this, gateKeys);
     gateKeys();
@@ -120,8 +122,8 @@ bool MainWindow::showView(const QString& view)
         editorTab(Machine);
     } else if (view == QLatin1String("memory")) {
         editorTab(Capacity);
-    } else if (view == QLatin1String("timeline") || view == QLatin1String("summary") || view == QLatin1String("collectives")
-               || view == QLatin1String("report")) {
+    } else if (view == QLatin1String("timeline") || view == QLatin1String("summary")
+               || view == QLatin1String("collectives") || view == QLatin1String("report")) {
         m_pages->setCurrentWidget(m_run);
         m_run->showSideTab(m_run->sideTabs()->widget(0)); // the summary, with the collectives' table
         // a step about a run needs one of the open scenario
@@ -135,7 +137,8 @@ bool MainWindow::showView(const QString& view)
     } else if (view == QLatin1String("comparison") || view == QLatin1String("scaling")) {
         flushAnalysis();
         m_pages->setCurrentWidget(m_analysis);
-        m_analysis->showTab(view == QLatin1String("comparison") ? AnalysisPage::ComparisonTab : AnalysisPage::ScalingTab);
+        m_analysis->showTab(view == QLatin1String("comparison") ? AnalysisPage::ComparisonTab
+                                                                : AnalysisPage::ScalingTab);
     } else {
         return false;
     }

@@ -70,8 +70,10 @@ MainWindow::MainWindow(QWidget* parent)
     m_analysis = new AnalysisPage(m_pages);
     addPage(m_analysis, tr("Analysis"));
     m_pages->setTabToolTip(0, tr("The machine, the workload and who owns which shard, the step program"));
-    m_pages->setTabToolTip(1, tr("Run the scenario (simulated or live): per-rank timelines, playback, summary, hang sandbox"));
-    m_pages->setTabToolTip(2, tr("Message-size sweeps, scaling curves, collective choice, calibration and the diagnosis"));
+    m_pages->setTabToolTip(
+        1, tr("Run the scenario (simulated or live): per-rank timelines, playback, summary, hang sandbox"));
+    m_pages->setTabToolTip(2,
+                           tr("Message-size sweeps, scaling curves, collective choice, calibration and the diagnosis"));
     setCentralWidget(m_pages);
 
     // the diagram under the run page's timeline: a second view of the editor's scene
@@ -81,8 +83,9 @@ MainWindow::MainWindow(QWidget* parent)
                                 "traffic on each link"));
     m_run->setDiagram(m_runDiagram);
     m_sandbox = new HangSandbox;
-    m_run->addSideTab(m_sandbox, tr("Hang sandbox"),
-                      tr("Inject a mismatched or skipped collective, let the watchdog catch it, read the flight recorder"));
+    m_run->addSideTab(
+        m_sandbox, tr("Hang sandbox"),
+        tr("Inject a mismatched or skipped collective, let the watchdog catch it, read the flight recorder"));
 
     m_lessons = new LessonBrowser;
     const QString lessonDir = resourceDir().isEmpty() ? LessonBrowser::defaultLessonDirectory()
@@ -152,15 +155,9 @@ MainWindow::~MainWindow()
         QObject::disconnect(child, nullptr, this, nullptr);
 }
 
-const Scenario& MainWindow::scenario() const
-{
-    return m_document->scenario();
-}
+const Scenario& MainWindow::scenario() const { return m_document->scenario(); }
 
-TopologyScene* MainWindow::topologyScene() const
-{
-    return m_editor->scene();
-}
+TopologyScene* MainWindow::topologyScene() const { return m_editor->scene(); }
 
 void MainWindow::setPrompter(Prompter* prompter)
 {
@@ -169,10 +166,7 @@ void MainWindow::setPrompter(Prompter* prompter)
     m_runFiles->setPrompter(m_prompter);
 }
 
-bool MainWindow::openFile(const QString& path)
-{
-    return openFiles({path});
-}
+bool MainWindow::openFile(const QString& path) { return openFiles({path}); }
 
 bool MainWindow::openFiles(const QStringList& paths)
 {
@@ -206,10 +200,7 @@ void MainWindow::dropEvent(QDropEvent* event)
     QTimer::singleShot(0, this, [this, paths] { openFiles(paths); });
 }
 
-void MainWindow::offerRecovery()
-{
-    m_controller->offerRecovery(*m_autosave);
-}
+void MainWindow::offerRecovery() { m_controller->offerRecovery(*m_autosave); }
 
 int MainWindow::addPage(QWidget* page, const QString& title)
 {
@@ -219,10 +210,7 @@ int MainWindow::addPage(QWidget* page, const QString& title)
     return index;
 }
 
-QAction* MainWindow::action(const QString& name) const
-{
-    return findChild<QAction*>(name);
-}
+QAction* MainWindow::action(const QString& name) const { return findChild<QAction*>(name); }
 
 QAction* MainWindow::addNamedAction(QMenu* menu, const QString& name, const QString& text, const QString& tooltip,
                                     const QList<QKeySequence>& keys)
@@ -270,7 +258,8 @@ void MainWindow::restoreWindowGeometry()
         return;
     const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
     if (s)
-        setGeometry(windowfit::firstGeometry(windowfit::kPreferredSize, s->availableGeometry(), windowfit::kAssumedFrame));
+        setGeometry(
+            windowfit::firstGeometry(windowfit::kPreferredSize, s->availableGeometry(), windowfit::kAssumedFrame));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -76,9 +76,9 @@ void MainWindow::wirePages()
         // (Unsaved changes were asked about before the profile started.)
         if (outcome->scenario.strategy == kObservedStrategy && !(m_document->scenario() == outcome->scenario)) {
             m_document->reset(outcome->scenario, QString());
-            showStatus(tr("The profiled program is open as an untitled document (%1 ranks).")
-                                         .arg(outcome->scenario.ranks()),
-                                     8000);
+            showStatus(
+                tr("The profiled program is open as an untitled document (%1 ranks).").arg(outcome->scenario.ranks()),
+                8000);
             m_run->showRun(outcome->scenario, outcome->run, outcome->origin, outcome->incomplete);
             return;
         }
@@ -100,12 +100,13 @@ void MainWindow::wirePages()
     connect(m_document, &Document::documentReset, this, [this] {
         m_playbackStale = true;
         m_run->playback()->pause();
-        m_editor->scene()->setActivity(ActivitySnapshot {});
+        m_editor->scene()->setActivity(ActivitySnapshot{});
     });
     m_run->setWatchdogMs(m_sandbox->deadlineMs());
     connect(m_sandbox, &HangSandbox::deadlineChanged, m_run, &RunPage::setWatchdogMs);
     connect(m_sandbox, &HangSandbox::runRequested, m_run, &RunPage::runScenario);
-    connect(m_run, &RunPage::runFailed, this, [this](const QString& m) { showStatus(tr("The run failed: %1").arg(m), 10000); });
+    connect(m_run, &RunPage::runFailed, this,
+            [this](const QString& m) { showStatus(tr("The run failed: %1").arg(m), 10000); });
 
     wireLessons(); // lessonwiring.cpp
 
@@ -124,12 +125,11 @@ void MainWindow::wirePages()
     connect(m_editor->feedback(), &LiveFeedback::updated, this, &MainWindow::updateSummary);
     connect(m_controller, &DocumentController::statusMessage, this, [this](const QString& m) { showStatus(m, 5000); });
     connect(m_editor, &EditorPage::statusMessage, this, [this](const QString& m) { showStatus(m, 5000); });
-    connect(m_editor, &EditorPage::editFailed, this,
-            [this](const QString& m) {
-                // the editors' own words are translated already; the engine's (a size as typed, a
-                // scenario that would not be valid) are worded here, in one place
-                showStatus(tr("Not changed: %1").arg(i18n::engineError(m.toStdString())), 10000);
-            });
+    connect(m_editor, &EditorPage::editFailed, this, [this](const QString& m) {
+        // the editors' own words are translated already; the engine's (a size as typed, a
+        // scenario that would not be valid) are worded here, in one place
+        showStatus(tr("Not changed: %1").arg(i18n::engineError(m.toStdString())), 10000);
+    });
     connect(m_document->undoStack(), &QUndoStack::indexChanged, this, [this] {
         const QString text = m_document->undoStack()->undoText();
         if (!text.isEmpty())

@@ -40,7 +40,8 @@ public:
     void drawPrimitive(PrimitiveElement pe, const QStyleOption* opt, QPainter* p, const QWidget* w) const override
     {
         QProxyStyle::drawPrimitive(pe, opt, p, w);
-        if ((pe != PE_IndicatorCheckBox && pe != PE_IndicatorRadioButton) || opt->palette.color(QPalette::Window).lightness() > 96)
+        if ((pe != PE_IndicatorCheckBox && pe != PE_IndicatorRadioButton)
+            || opt->palette.color(QPalette::Window).lightness() > 96)
             return;
         p->save();
         p->setRenderHint(QPainter::Antialiasing, pe == PE_IndicatorRadioButton);

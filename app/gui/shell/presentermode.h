@@ -71,7 +71,7 @@ private:
     QPalette m_appPalette;
     QString m_styleName; // the application's style before presenter mode wrapped it
     std::vector<std::pair<QPointer<QWidget>, QFont>> m_fonts; // widgets with fonts of their own
-    std::vector<std::function<void()>> m_undo; // plots, views
+    std::vector<std::function<void()>> m_undo;                // plots, views
 };
 
 } // namespace shardlab::gui

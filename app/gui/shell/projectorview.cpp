@@ -77,10 +77,7 @@ ProjectorView::ProjectorView(TopologyScene* scene, RunPage* run, LessonBrowser* 
         m_timeline->setCursorTime(playback->time());
 }
 
-QString ProjectorView::caption() const
-{
-    return m_caption->text();
-}
+QString ProjectorView::caption() const { return m_caption->text(); }
 
 void ProjectorView::refreshCaption()
 {

@@ -24,10 +24,7 @@ namespace shardlab::gui {
 
 namespace {
 
-std::filesystem::path fsPath(const QString& path)
-{
-    return std::filesystem::path(path.toStdString());
-}
+std::filesystem::path fsPath(const QString& path) { return std::filesystem::path(path.toStdString()); }
 
 ImportFormat formatOf(const QString& path)
 {
@@ -75,7 +72,8 @@ bool RunFileOpener::open(const QStringList& paths)
     std::vector<std::filesystem::path> files;
     for (const QString& p : paths)
         files.push_back(fsPath(p));
-    const QString name = paths.size() == 1 ? QFileInfo(paths.front()).fileName() : tr("%n files", nullptr, static_cast<int>(paths.size()));
+    const QString name = paths.size() == 1 ? QFileInfo(paths.front()).fileName()
+                                           : tr("%n files", nullptr, static_cast<int>(paths.size()));
     const Scenario open = m_document->scenario(); // what a trace without its scenario is read against
     emit statusMessage(tr("Reading %1\u2026").arg(paths.size() == 1 ? QDir::toNativeSeparators(paths.front()) : name));
 
@@ -99,9 +97,10 @@ bool RunFileOpener::open(const QStringList& paths)
     m_jobs.start(
         [files, open, progress](const std::atomic<bool>& cancelled) {
             Loaded out;
-            const bool oneShardLabTrace
-                = files.size() == 1 && sniffImportFormat(files.front().filename().string(), readInputHead(files.front()))
-                                           == ImportFormat::ShardLabTrace;
+            const bool oneShardLabTrace =
+                files.size() == 1
+                && sniffImportFormat(files.front().filename().string(), readInputHead(files.front()))
+                       == ImportFormat::ShardLabTrace;
             if (oneShardLabTrace) { // read against the open scenario when it carries none
                 auto trace = loadChromeTrace(files.front(), &open);
                 if (!trace) {
@@ -128,8 +127,9 @@ bool RunFileOpener::open(const QStringList& paths)
             out.scenario = std::move(job->scenario);
             out.run = std::make_shared<const RunResult>(std::move(job->run));
             const QString format = i18n::engineText(Message(importFormatMessageId(job->format)));
-            out.describe = job->format == ImportFormat::ShardLabResult ? i18n::engineText(launchMessageOf(job->launch))
-                                                                        : tr("%1, %n rank(s)", nullptr, job->run.ranks).arg(format);
+            out.describe = job->format == ImportFormat::ShardLabResult
+                               ? i18n::engineText(launchMessageOf(job->launch))
+                               : tr("%1, %n rank(s)", nullptr, job->run.ranks).arg(format);
             return out;
         },
         [this, name](Loaded loaded) { finish(name, std::move(loaded)); });
@@ -140,9 +140,10 @@ void RunFileOpener::finish(const QString& name, Loaded loaded)
 {
     closeProgress();
     if (!loaded.error.isEmpty()) {
-        m_prompter->showError(tr("Cannot open the run"),
-                              tr("\"%1\" could not be opened as a run. Your current document and run are unchanged.").arg(name),
-                              loaded.error);
+        m_prompter->showError(
+            tr("Cannot open the run"),
+            tr("\"%1\" could not be opened as a run. Your current document and run are unchanged.").arg(name),
+            loaded.error);
         emit failed(loaded.error);
         return;
     }
@@ -158,10 +159,11 @@ void RunFileOpener::finish(const QString& name, Loaded loaded)
         // the run's own scenario, as a new untitled document: saving asks where, so the recorded
         // files are never overwritten by a scenario
         m_document->reset(loaded.scenario, QString());
-        emit statusMessage(tr("Opened the run in %1 (%2); its scenario is open as an untitled document.")
-                               .arg(name, loaded.describe));
+        emit statusMessage(
+            tr("Opened the run in %1 (%2); its scenario is open as an untitled document.").arg(name, loaded.describe));
     } else {
-        emit statusMessage(tr("Opened the trace %1 against the open scenario: it carries no scenario of its own.").arg(name));
+        emit statusMessage(
+            tr("Opened the trace %1 against the open scenario: it carries no scenario of its own.").arg(name));
     }
     emit runAvailable(loaded.scenario, std::move(loaded.run), name);
 }
@@ -180,12 +182,13 @@ void RunFileOpener::showSweep(const NcclTestsSweep& sweep, const QString& name)
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowTitle(tr("nccl-tests sweep: %1").arg(name));
     auto* layout = new QVBoxLayout(dialog);
-    auto* label = new QLabel(beside ? tr("Measured rows beside ShardLab's simulation on the open scenario's machine (%1). "
-                                         "Open a scenario on another machine to compare with it.")
-                                          .arg(QString::fromStdString(machine.name))
-                                    : tr("Measured rows only: the open scenario's machine has fewer GPUs than the sweep's %n ranks.",
-                                         nullptr, sweep.ranks),
-                             dialog);
+    auto* label = new QLabel(
+        beside ? tr("Measured rows beside ShardLab's simulation on the open scenario's machine (%1). "
+                    "Open a scenario on another machine to compare with it.")
+                     .arg(QString::fromStdString(machine.name))
+               : tr("Measured rows only: the open scenario's machine has fewer GPUs than the sweep's %n ranks.",
+                    nullptr, sweep.ranks),
+        dialog);
     label->setWordWrap(true);
     layout->addWidget(label);
     auto* view = new QPlainTextEdit(text, dialog);

@@ -53,7 +53,8 @@ public:
     QString lastSweepText() const { return m_lastSweep; }
 
 signals:
-    void runAvailable(const shardlab::Scenario& scenario, std::shared_ptr<const shardlab::RunResult> run, const QString& origin);
+    void runAvailable(const shardlab::Scenario& scenario, std::shared_ptr<const shardlab::RunResult> run,
+                      const QString& origin);
     void failed(const QString& message);
     void cancelled();
     void statusMessage(const QString& text);

@@ -53,7 +53,8 @@ void MainWindow::buildRunMenu()
                                        tr("Run on the analytic cost model: works on any computer"),
                                        {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_1)});
     QAction* live = addNamedAction(menu, QStringLiteral("run.live"), tr("&Live on this machine's GPUs"),
-                                   tr("Run real CUDA kernels and NCCL collectives"), {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_2)});
+                                   tr("Run real CUDA kernels and NCCL collectives"),
+                                   {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_2)});
     for (QAction* a : {simulate, live}) {
         a->setCheckable(true);
         m_modeGroup->addAction(a);
@@ -88,21 +89,22 @@ void MainWindow::buildRunMenu()
                 m_run->runRemote(dialog.target());
             });
     // a user's own NCCL program, profiled on this machine (shardlab profile --live)
-    connect(addNamedAction(menu, QStringLiteral("run.profile"), tr("&Profile a program\u2026"),
-                           tr("Run your own NCCL program (alone or under mpirun/torchrun) under ShardLab's NCCL profiler "
-                              "and watch its per-rank timeline grow here while it runs"),
-                           {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_4)}),
-            &QAction::triggered, this, [this] {
-                ProfileDialog dialog(this);
-                if (dialog.exec() != QDialog::Accepted)
-                    return;
-                // the profiled program opens as a new document when it ends (pagewiring.cpp)
-                if (!m_controller->maybeSave())
-                    return;
-                m_pages->setCurrentWidget(m_run);
-                const ProfileRequest request = dialog.request();
-                m_run->runProfile(request.target(), request.command, request.resultFile());
-            });
+    connect(
+        addNamedAction(menu, QStringLiteral("run.profile"), tr("&Profile a program\u2026"),
+                       tr("Run your own NCCL program (alone or under mpirun/torchrun) under ShardLab's NCCL profiler "
+                          "and watch its per-rank timeline grow here while it runs"),
+                       {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_4)}),
+        &QAction::triggered, this, [this] {
+            ProfileDialog dialog(this);
+            if (dialog.exec() != QDialog::Accepted)
+                return;
+            // the profiled program opens as a new document when it ends (pagewiring.cpp)
+            if (!m_controller->maybeSave())
+                return;
+            m_pages->setCurrentWidget(m_run);
+            const ProfileRequest request = dialog.request();
+            m_run->runProfile(request.target(), request.command, request.resultFile());
+        });
     // the course's two-GPU lab on this machine's one GPU, a third mode: one process per rank
     // (remote/sharedgpu.h); Run, the hang sandbox and the lessons then run that way
     QAction* shareGpu = addNamedAction(menu, QStringLiteral("run.shareGpu"), tr("Live with ranks sharing this &GPU"),
@@ -113,8 +115,9 @@ void MainWindow::buildRunMenu()
     auto explainShareGpu = [this, shareGpu] {
         const int ranks = m_run->scenario().ranks();
         const bool available = m_run->controller()->liveAvailable();
-        const QString problem = !available ? tr("Live mode is not available here: %1").arg(m_run->controller()->liveExplanation())
-                                           : sharedGpuProblem(ranks);
+        const QString problem =
+            !available ? tr("Live mode is not available here: %1").arg(m_run->controller()->liveExplanation())
+                       : sharedGpuProblem(ranks);
         shareGpu->setEnabled(available);
         shareGpu->setText(problem.isEmpty() ? tr("Live with %n ranks on this one &GPU", nullptr, ranks)
                                             : tr("Live with ranks sharing this &GPU"));
@@ -157,14 +160,15 @@ void MainWindow::buildRunMenu()
                 if (!path.isEmpty())
                     compareWithFile(path);
             });
-    connect(addNamedAction(menu, QStringLiteral("run.sandbox"), tr("&Hang sandbox"),
-                           tr("Inject a mismatched or skipped collective on a rank, choose the watchdog's deadline, and "
-                              "read the flight recorder after the hang"),
-                           {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_H)}),
-            &QAction::triggered, this, [this] {
-                m_pages->setCurrentWidget(m_run);
-                m_run->showSideTab(m_sandbox);
-            });
+    connect(
+        addNamedAction(menu, QStringLiteral("run.sandbox"), tr("&Hang sandbox"),
+                       tr("Inject a mismatched or skipped collective on a rank, choose the watchdog's deadline, and "
+                          "read the flight recorder after the hang"),
+                       {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_H)}),
+        &QAction::triggered, this, [this] {
+            m_pages->setCurrentWidget(m_run);
+            m_run->showSideTab(m_sandbox);
+        });
     connect(addNamedAction(menu, QStringLiteral("run.sandboxRun"), tr("Run with the &mistake"),
                            tr("Run a copy of the scenario with the hang sandbox's mistake"),
                            {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F5)}),
@@ -179,10 +183,7 @@ void MainWindow::buildRunMenu()
 
 namespace shardlab::gui {
 
-SideBySideView* MainWindow::sideBySide() const
-{
-    return m_sideBySide;
-}
+SideBySideView* MainWindow::sideBySide() const { return m_sideBySide; }
 
 void MainWindow::compareWithFile(const QString& path)
 {

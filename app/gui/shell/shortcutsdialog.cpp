@@ -12,10 +12,7 @@ namespace shardlab::gui {
 
 namespace {
 
-QString plain(QString text)
-{
-    return text.remove(QLatin1Char('&')).remove(QChar(0x2026)).trimmed();
-}
+QString plain(QString text) { return text.remove(QLatin1Char('&')).remove(QChar(0x2026)).trimmed(); }
 
 void addMenu(QTreeWidgetItem* section, const QMenu* menu)
 {
@@ -62,17 +59,15 @@ ShortcutsDialog::ShortcutsDialog(const QMenuBar* menus, QWidget* parent) : QDial
                 {tr("Step to the next / previous event"), tr("Right / Left")},
                 {tr("Faster / slower"), tr("+ / -")},
                 {tr("Go to the beginning / end of the run"), tr("Home / End")}});
-    addSection(tr("Timeline"),
-               {{tr("Zoom at the pointer"), tr("Mouse wheel")},
-                {tr("Pan"), tr("Drag")},
-                {tr("Fit the whole run"), tr("F")},
-                {tr("Move the playback there"), tr("Double-click")},
-                {tr("Select a span and its collective on every rank"), tr("Click")}});
-    addSection(tr("Topology diagram"),
-               {{tr("Zoom at the pointer"), tr("Mouse wheel")},
-                {tr("Pan"), tr("Middle button drag, or Space + drag")},
-                {tr("Give a shard to a GPU / move it"), tr("Drag the tile")},
-                {tr("Replicate a shard"), tr("Ctrl + drag the tile")}});
+    addSection(tr("Timeline"), {{tr("Zoom at the pointer"), tr("Mouse wheel")},
+                                {tr("Pan"), tr("Drag")},
+                                {tr("Fit the whole run"), tr("F")},
+                                {tr("Move the playback there"), tr("Double-click")},
+                                {tr("Select a span and its collective on every rank"), tr("Click")}});
+    addSection(tr("Topology diagram"), {{tr("Zoom at the pointer"), tr("Mouse wheel")},
+                                        {tr("Pan"), tr("Middle button drag, or Space + drag")},
+                                        {tr("Give a shard to a GPU / move it"), tr("Drag the tile")},
+                                        {tr("Replicate a shard"), tr("Ctrl + drag the tile")}});
     addSection(tr("Presenter mode"), {{tr("Leave presenter mode"), tr("Esc or F11")}});
     m_tree->expandAll();
     for (int c = 0; c < 2; ++c)

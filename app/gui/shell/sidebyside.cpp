@@ -90,25 +90,18 @@ SideBySideView::SideBySideView(QWidget* parent) : QWidget(parent, Qt::Window)
     layout->addWidget(m_headerB);
     layout->addWidget(m_b, 1);
     // one time axis: what one shows, the other shows
-    connect(m_a->plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { syncRange(m_a, m_b); });
-    connect(m_b->plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { syncRange(m_b, m_a); });
+    connect(m_a->plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+            [this] { syncRange(m_a, m_b); });
+    connect(m_b->plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+            [this] { syncRange(m_b, m_a); });
     resize(1200, 760);
 }
 
-QString SideBySideView::differenceText() const
-{
-    return m_sentence->text();
-}
+QString SideBySideView::differenceText() const { return m_sentence->text(); }
 
-QString SideBySideView::headerA() const
-{
-    return m_headerA->text();
-}
+QString SideBySideView::headerA() const { return m_headerA->text(); }
 
-QString SideBySideView::headerB() const
-{
-    return m_headerB->text();
-}
+QString SideBySideView::headerB() const { return m_headerB->text(); }
 
 void SideBySideView::syncRange(TimelineView* from, TimelineView* to)
 {
@@ -137,15 +130,16 @@ void SideBySideView::compare(const Scenario& a, const Scenario& b)
                 out.error = !sideA ? sideA.error().message : sideB.error().message;
                 return out;
             }
-            out.pair = Pair {std::move(*sideA), std::move(*sideB), {}};
+            out.pair = Pair{std::move(*sideA), std::move(*sideB), {}};
             out.pair->difference = runDifference(out.pair->a.scenario, out.pair->a.summary, out.pair->b.scenario,
-                out.pair->b.summary, namedA.name, namedB.name);
+                                                 out.pair->b.summary, namedA.name, namedB.name);
             return out;
         },
         [this](Outcome out) {
             m_progress->setVisible(false);
             if (!out.pair) {
-                const QString message = tr("\u201c%1\u201d cannot be simulated: %2").arg(out.failed, i18n::engineError(out.error));
+                const QString message =
+                    tr("\u201c%1\u201d cannot be simulated: %2").arg(out.failed, i18n::engineError(out.error));
                 m_sentence->setText(message);
                 Q_EMIT failed(message);
                 return;

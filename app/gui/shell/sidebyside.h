@@ -44,7 +44,7 @@ signals:
 private:
     void syncRange(TimelineView* from, TimelineView* to);
 
-    JobTracker m_jobs {this};
+    JobTracker m_jobs{this};
     QLabel* m_sentence = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_headerA = nullptr;

@@ -46,10 +46,11 @@ void MainWindow::buildViewMenu()
     view->addAction(lessons);
     view->addSeparator();
 
-    QAction* presenter = addNamedAction(view, QStringLiteral("view.presenter"), tr("&Presenter mode"),
-                                        tr("Full screen, large fonts and a high-contrast theme for a projector; the "
-                                           "keyboard drives the playback (Help > Keyboard shortcuts). F11 or Esc leaves"),
-                                        {QKeySequence(Qt::Key_F11)});
+    QAction* presenter =
+        addNamedAction(view, QStringLiteral("view.presenter"), tr("&Presenter mode"),
+                       tr("Full screen, large fonts and a high-contrast theme for a projector; the "
+                          "keyboard drives the playback (Help > Keyboard shortcuts). F11 or Esc leaves"),
+                       {QKeySequence(Qt::Key_F11)});
     presenter->setCheckable(true);
     presenter->setIcon(style()->standardIcon(QStyle::SP_DesktopIcon));
     connect(presenter, &QAction::toggled, m_presenter, &PresenterMode::setActive);
@@ -100,10 +101,7 @@ void MainWindow::buildToolBar()
 
 namespace shardlab::gui {
 
-ProjectorView* MainWindow::projector() const
-{
-    return m_projector;
-}
+ProjectorView* MainWindow::projector() const { return m_projector; }
 
 void MainWindow::setProjectorShown(bool shown)
 {
@@ -117,7 +115,8 @@ void MainWindow::setProjectorShown(bool shown)
     // in presenter mode the application's font is already larger, and the dark theme's diagram is black
     const bool presenting = m_presenter && m_presenter->isActive();
     const bool dark = presenting && m_presenter->theme() == PresenterMode::Theme::Dark;
-    m_projector = new ProjectorView(topologyScene(), m_run, m_lessons, this, presenting ? PresenterMode::kFontScale : 1.0, dark);
+    m_projector =
+        new ProjectorView(topologyScene(), m_run, m_lessons, this, presenting ? PresenterMode::kFontScale : 1.0, dark);
     connect(m_projector, &ProjectorView::closed, this, [toggle] {
         const QSignalBlocker quiet(toggle);
         toggle->setChecked(false);

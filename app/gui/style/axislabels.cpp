@@ -75,10 +75,10 @@ void fitPlot(QCustomPlot* plot)
             if (whole.isEmpty())
                 continue;
             // the font the view (or presenter mode) set, unless it is the one a fit chose
-            const QFont wanted = axis->property(kShownFont).value<QFont>() == axis->labelFont()
-                                         && axis->property(kWantedFont).isValid()
-                                     ? axis->property(kWantedFont).value<QFont>()
-                                     : axis->labelFont();
+            const QFont wanted =
+                axis->property(kShownFont).value<QFont>() == axis->labelFont() && axis->property(kWantedFont).isValid()
+                    ? axis->property(kWantedFont).value<QFont>()
+                    : axis->labelFont();
             const FittedLabel shown = fitAxisLabel(whole, wanted, axisLength(axis));
             axis->setProperty(kWholeLabel, whole);
             axis->setProperty(kShownLabel, shown.text);

@@ -15,24 +15,15 @@ QString ms(double v)
     return QString::number(v, 'f', 2);
 }
 
-QString msWithUnit(double v)
-{
-    return ms(v) + QStringLiteral(" ms");
-}
+QString msWithUnit(double v) { return ms(v) + QStringLiteral(" ms"); }
 
 QString percent(double share)
 {
     return QString::fromStdString(shardlab::formatPercent(share)); // one rule with the engine's text
 }
 
-QString speedup(double factor)
-{
-    return QString::number(factor, 'f', 2) + QLatin1Char('x');
-}
+QString speedup(double factor) { return QString::number(factor, 'f', 2) + QLatin1Char('x'); }
 
-QString gbps(double v)
-{
-    return QString::number(v, 'f', 1);
-}
+QString gbps(double v) { return QString::number(v, 'f', 1); }
 
 } // namespace shardlab::gui::numbers

@@ -34,10 +34,10 @@ inline const QColor idle = of(palette::Category::Idle);
 // means compute (tests/gui/test_palette.cpp checks it): results in ink, measurements and the
 // efficiency in Okabe-Ito's sky blue (bluish green is memory). Presenter mode's dark theme lightens the
 // ink (plottheme.h).
-inline const QColor simulated{0x22, 0x22, 0x22};  // near-black: the model's figures, the speed-up
-inline const QColor measured{0x56, 0xB4, 0xE9};   // sky blue
-inline const QColor ideal{0x77, 0x77, 0x77};      // grey, dashed
-inline const QColor efficiency{0x56, 0xB4, 0xE9}; // sky blue (bluish green is memory)
+inline const QColor simulated{0x22, 0x22, 0x22};                   // near-black: the model's figures, the speed-up
+inline const QColor measured{0x56, 0xB4, 0xE9};                    // sky blue
+inline const QColor ideal{0x77, 0x77, 0x77};                       // grey, dashed
+inline const QColor efficiency{0x56, 0xB4, 0xE9};                  // sky blue (bluish green is memory)
 inline const QColor marker = of(palette::Category::InjectedDelay); // vermilion: an annotation, never a bar
 } // namespace colors
 

@@ -61,22 +61,35 @@ std::function<void()> apply(QCustomPlot* plot, bool dark, double fontScale)
     // Larger fonts need a taller plot, or its axis has room for one or two tick labels only (the
     // Diagnosis chart in presenter mode: "125 100 75 50 25 0" in 100 px); the page scrolls instead.
     if (fontScale > 1)
-        set(plot, [plot] { return plot->minimumHeight(); }, [plot](int h) { plot->setMinimumHeight(h); },
+        set(
+            plot, [plot] { return plot->minimumHeight(); }, [plot](int h) { plot->setMinimumHeight(h); },
             qRound(plot->minimumHeight() * fontScale));
     for (QCPAxisRect* rect : plot->axisRects())
         for (QCPAxis* a : rect->axes()) {
-            set(a, [a] { return a->labelFont(); }, [a](const QFont& f) { a->setLabelFont(f); }, scaled(a->labelFont(), fontScale));
-            set(a, [a] { return a->tickLabelFont(); }, [a](const QFont& f) { a->setTickLabelFont(f); },
+            set(
+                a, [a] { return a->labelFont(); }, [a](const QFont& f) { a->setLabelFont(f); },
+                scaled(a->labelFont(), fontScale));
+            set(
+                a, [a] { return a->tickLabelFont(); }, [a](const QFont& f) { a->setTickLabelFont(f); },
                 scaled(a->tickLabelFont(), fontScale));
             if (!dark)
                 continue;
-            set(a, [a] { return a->basePen(); }, [a](const QPen& p) { a->setBasePen(p); }, recoloured(a->basePen(), ink));
-            set(a, [a] { return a->tickPen(); }, [a](const QPen& p) { a->setTickPen(p); }, recoloured(a->tickPen(), ink));
-            set(a, [a] { return a->subTickPen(); }, [a](const QPen& p) { a->setSubTickPen(p); }, recoloured(a->subTickPen(), ink));
-            set(a, [a] { return a->labelColor(); }, [a](const QColor& c) { a->setLabelColor(c); }, ink);
-            set(a, [a] { return a->tickLabelColor(); }, [a](const QColor& c) { a->setTickLabelColor(c); }, ink);
+            set(
+                a, [a] { return a->basePen(); }, [a](const QPen& p) { a->setBasePen(p); },
+                recoloured(a->basePen(), ink));
+            set(
+                a, [a] { return a->tickPen(); }, [a](const QPen& p) { a->setTickPen(p); },
+                recoloured(a->tickPen(), ink));
+            set(
+                a, [a] { return a->subTickPen(); }, [a](const QPen& p) { a->setSubTickPen(p); },
+                recoloured(a->subTickPen(), ink));
+            set(
+                a, [a] { return a->labelColor(); }, [a](const QColor& c) { a->setLabelColor(c); }, ink);
+            set(
+                a, [a] { return a->tickLabelColor(); }, [a](const QColor& c) { a->setTickLabelColor(c); }, ink);
             QCPGrid* g = a->grid();
-            set(g, [g] { return g->pen(); }, [g](const QPen& p) { g->setPen(p); }, recoloured(g->pen(), grid));
+            set(
+                g, [g] { return g->pen(); }, [g](const QPen& p) { g->setPen(p); }, recoloured(g->pen(), grid));
         }
     if (dark) {
         // Series drawn in ink (the speed-up, the model's figures, the ideal line) would vanish on
@@ -87,41 +100,53 @@ std::function<void()> apply(QCustomPlot* plot, bool dark, double fontScale)
         for (int i = 0; i < plot->plottableCount(); ++i) {
             QCPAbstractPlottable* p = plot->plottable(i);
             if (tooDark(p->pen().color()) && p->pen().style() != Qt::NoPen)
-                set(p, [p] { return p->pen(); }, [p](const QPen& pen) { p->setPen(pen); }, recoloured(p->pen(), light));
+                set(
+                    p, [p] { return p->pen(); }, [p](const QPen& pen) { p->setPen(pen); }, recoloured(p->pen(), light));
             if (tooDark(p->brush().color()) && p->brush().style() != Qt::NoBrush) {
                 QBrush b = p->brush();
                 b.setColor(light);
-                set(p, [p] { return p->brush(); }, [p](const QBrush& v) { p->setBrush(v); }, b);
+                set(
+                    p, [p] { return p->brush(); }, [p](const QBrush& v) { p->setBrush(v); }, b);
             }
             if (auto* g = qobject_cast<QCPGraph*>(p); g && tooDark(g->scatterStyle().pen().color())) {
                 QCPScatterStyle st = g->scatterStyle();
                 st.setPen(recoloured(st.pen(), light));
                 if (st.brush().style() != Qt::NoBrush && tooDark(st.brush().color()))
                     st.setBrush(light);
-                set(g, [g] { return g->scatterStyle(); }, [g](const QCPScatterStyle& v) { g->setScatterStyle(v); }, st);
+                set(
+                    g, [g] { return g->scatterStyle(); }, [g](const QCPScatterStyle& v) { g->setScatterStyle(v); }, st);
             }
         }
         for (int i = 0; i < plot->itemCount(); ++i)
             if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)); text && tooDark(text->color()))
-                set(text, [text] { return text->color(); }, [text](const QColor& c) { text->setColor(c); }, light);
+                set(
+                    text, [text] { return text->color(); }, [text](const QColor& c) { text->setColor(c); }, light);
     }
     if (QCPLegend* legend = plot->legend) {
-        set(legend, [legend] { return legend->font(); }, [legend](const QFont& f) { legend->setFont(f); },
+        set(
+            legend, [legend] { return legend->font(); }, [legend](const QFont& f) { legend->setFont(f); },
             scaled(legend->font(), fontScale));
         if (dark) {
-            set(legend, [legend] { return legend->brush(); }, [legend](const QBrush& b) { legend->setBrush(b); },
+            set(
+                legend, [legend] { return legend->brush(); }, [legend](const QBrush& b) { legend->setBrush(b); },
                 QBrush(QColor(0x0A, 0x0A, 0x0A, 230)));
-            set(legend, [legend] { return legend->borderPen(); }, [legend](const QPen& p) { legend->setBorderPen(p); },
+            set(
+                legend, [legend] { return legend->borderPen(); }, [legend](const QPen& p) { legend->setBorderPen(p); },
                 QPen(QColor(0x90, 0x90, 0x90)));
-            set(legend, [legend] { return legend->textColor(); }, [legend](const QColor& c) { legend->setTextColor(c); }, ink);
+            set(
+                legend, [legend] { return legend->textColor(); },
+                [legend](const QColor& c) { legend->setTextColor(c); }, ink);
         }
     }
     for (QCPLayoutElement* element : plot->plotLayout()->elements(true))
         if (auto* title = qobject_cast<QCPTextElement*>(element)) {
-            set(title, [title] { return title->font(); }, [title](const QFont& f) { title->setFont(f); },
+            set(
+                title, [title] { return title->font(); }, [title](const QFont& f) { title->setFont(f); },
                 scaled(title->font(), fontScale));
             if (dark)
-                set(title, [title] { return title->textColor(); }, [title](const QColor& c) { title->setTextColor(c); }, ink);
+                set(
+                    title, [title] { return title->textColor(); }, [title](const QColor& c) { title->setTextColor(c); },
+                    ink);
         }
     plot->replot(QCustomPlot::rpQueuedReplot);
     return [undo, guard] {

@@ -31,14 +31,10 @@ QColor itemColour(int itemIndex)
 QColor linkColour(LinkKind kind)
 {
     switch (kind) {
-    case LinkKind::NvLink:
-        return QColor(0x3a, 0x8a, 0x12); // NVIDIA-ish green, darker for contrast
-    case LinkKind::Pcie:
-        return QColor(0x1f, 0x5f, 0xbf);
-    case LinkKind::CrossSocket:
-        return QColor(0xb2, 0x4a, 0x00);
-    case LinkKind::Network:
-        return QColor(0x6a, 0x3d, 0x9a);
+    case LinkKind::NvLink: return QColor(0x3a, 0x8a, 0x12); // NVIDIA-ish green, darker for contrast
+    case LinkKind::Pcie: return QColor(0x1f, 0x5f, 0xbf);
+    case LinkKind::CrossSocket: return QColor(0xb2, 0x4a, 0x00);
+    case LinkKind::Network: return QColor(0x6a, 0x3d, 0x9a);
     }
     return ink();
 }
@@ -47,20 +43,14 @@ Qt::PenStyle linkStyle(LinkKind kind)
 {
     switch (kind) {
     case LinkKind::NvLink:
-    case LinkKind::Pcie:
-        return Qt::SolidLine;
-    case LinkKind::CrossSocket:
-        return Qt::DashLine;
-    case LinkKind::Network:
-        return Qt::DashDotLine;
+    case LinkKind::Pcie: return Qt::SolidLine;
+    case LinkKind::CrossSocket: return Qt::DashLine;
+    case LinkKind::Network: return Qt::DashDotLine;
     }
     return Qt::SolidLine;
 }
 
-double linkWidth(double gbps)
-{
-    return std::clamp(1.5 + 1.3 * std::log2(std::max(gbps, 1.0) / 8.0), 1.5, 10.0);
-}
+double linkWidth(double gbps) { return std::clamp(1.5 + 1.3 * std::log2(std::max(gbps, 1.0) / 8.0), 1.5, 10.0); }
 
 QColor categoryColour(palette::Category category)
 {
@@ -80,10 +70,7 @@ palette::Category activityCategory(ActivityState state)
     return palette::Category::Idle;
 }
 
-QColor activityColour(ActivityState state)
-{
-    return categoryColour(activityCategory(state));
-}
+QColor activityColour(ActivityState state) { return categoryColour(activityCategory(state)); }
 
 QColor utilisationColour(double u)
 {
@@ -92,8 +79,8 @@ QColor utilisationColour(double u)
     const QColor a(0x42, 0xa5, 0xf5), b(0xff, 0xb3, 0x00), c(0xd5, 0x00, 0x00);
     auto mix = [](const QColor& x, const QColor& y, double t) {
         return QColor::fromRgbF(static_cast<float>(x.redF() + (y.redF() - x.redF()) * t),
-            static_cast<float>(x.greenF() + (y.greenF() - x.greenF()) * t),
-            static_cast<float>(x.blueF() + (y.blueF() - x.blueF()) * t));
+                                static_cast<float>(x.greenF() + (y.greenF() - x.greenF()) * t),
+                                static_cast<float>(x.blueF() + (y.blueF() - x.blueF()) * t));
     };
     return u < 0.5 ? mix(a, b, u * 2) : mix(b, c, (u - 0.5) * 2);
 }
@@ -103,20 +90,11 @@ double g_diagramTextScale = 1.0;
 double g_diagramMinTextPx = 0;
 } // namespace
 
-void setDiagramTextScale(double scale)
-{
-    g_diagramTextScale = scale > 0 ? scale : 1.0;
-}
+void setDiagramTextScale(double scale) { g_diagramTextScale = scale > 0 ? scale : 1.0; }
 
-double diagramTextScale()
-{
-    return g_diagramTextScale;
-}
+double diagramTextScale() { return g_diagramTextScale; }
 
-void setDiagramMinTextPx(double px)
-{
-    g_diagramMinTextPx = std::max(0.0, px);
-}
+void setDiagramMinTextPx(double px) { g_diagramMinTextPx = std::max(0.0, px); }
 
 bool diagramTextReadable(double pointSize, double lod)
 {

@@ -20,44 +20,17 @@ Qt::PenStyle linkStyle(LinkKind kind);
 // 450 GB/s NVLink differ visibly without the latter filling the diagram.
 double linkWidth(double gbps);
 
-inline QColor ok()
-{
-    return QColor(0x2e, 0x7d, 0x32);
-} // green 800
-inline QColor warn()
-{
-    return QColor(0xef, 0x6c, 0x00);
-} // orange 800
-inline QColor overflow()
-{
-    return QColor(0xc6, 0x28, 0x28);
-} // red 800
-inline QColor ink()
-{
-    return QColor(0x21, 0x21, 0x21);
-}
-inline QColor mutedInk()
-{
-    return QColor(0x55, 0x5b, 0x66);
-}
-inline QColor cardFill()
-{
-    return QColor(0xff, 0xff, 0xff);
-}
-inline QColor frameFill()
-{
-    return QColor(0xf3, 0xf5, 0xf8);
-}
+inline QColor ok() { return QColor(0x2e, 0x7d, 0x32); }       // green 800
+inline QColor warn() { return QColor(0xef, 0x6c, 0x00); }     // orange 800
+inline QColor overflow() { return QColor(0xc6, 0x28, 0x28); } // red 800
+inline QColor ink() { return QColor(0x21, 0x21, 0x21); }
+inline QColor mutedInk() { return QColor(0x55, 0x5b, 0x66); }
+inline QColor cardFill() { return QColor(0xff, 0xff, 0xff); }
+inline QColor frameFill() { return QColor(0xf3, 0xf5, 0xf8); }
 // A node's frame on presenter mode's dark theme (timelinestyle::darkBackground()): dark grey
 // instead of the light one, which made the whole diagram a white box on black (issue 29).
-inline QColor frameFillDark()
-{
-    return QColor(0x26, 0x2a, 0x31);
-}
-inline QColor gaugeTrack()
-{
-    return QColor(0xe3, 0xe7, 0xed);
-}
+inline QColor frameFillDark() { return QColor(0x26, 0x2a, 0x31); }
+inline QColor gaugeTrack() { return QColor(0xe3, 0xe7, 0xed); }
 
 // The colour of a kind of time (compute, communication, wait, paging, ...): the engine's
 // palette (shardlab/model/palette.h), which every view and the lab report read.

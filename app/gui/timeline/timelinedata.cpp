@@ -60,7 +60,8 @@ size_t gallopTo(const std::vector<double>& v, size_t from, Past past)
         step *= 2;
     }
     hi = std::min(hi, v.size());
-    return static_cast<size_t>(std::partition_point(v.begin() + static_cast<long>(lo), v.begin() + static_cast<long>(hi),
+    return static_cast<size_t>(std::partition_point(v.begin() + static_cast<long>(lo),
+                                                    v.begin() + static_cast<long>(hi),
                                                     [&](double x) { return !past(x); })
                                - v.begin());
 }
@@ -95,7 +96,8 @@ int TimelineTrack::at(double us) const
     return -1;
 }
 
-std::shared_ptr<TimelineData> TimelineData::build(std::shared_ptr<const RunResult> run, std::shared_ptr<const RunResult> reference)
+std::shared_ptr<TimelineData> TimelineData::build(std::shared_ptr<const RunResult> run,
+                                                  std::shared_ptr<const RunResult> reference)
 {
     auto d = std::make_shared<TimelineData>();
     d->m_id = ++s_nextId;
@@ -149,7 +151,8 @@ void TimelineData::beginAppend(std::vector<Span> spans, std::vector<CollectiveRe
     }
     RunResult& r = *m_owned;
     const size_t collectivesFrom = r.collectives.size();
-    r.collectives.insert(r.collectives.end(), std::make_move_iterator(collectives.begin()), std::make_move_iterator(collectives.end()));
+    r.collectives.insert(r.collectives.end(), std::make_move_iterator(collectives.begin()),
+                         std::make_move_iterator(collectives.end()));
     r.iterations.insert(r.iterations.end(), iterations.begin(), iterations.end());
     for (const IterationMark& m : iterations)
         m_endUs = std::max(m_endUs, m.endUs);
@@ -169,7 +172,8 @@ bool TimelineData::continueAppend(size_t maxSpans)
         return false;
     PendingAppend& p = *m_pending;
     const size_t end = p.order.size() - p.next > maxSpans ? p.next + maxSpans : p.order.size();
-    addOrdered(m_chunks[p.chunk], static_cast<int>(m_chunkStart[p.chunk]), false, p.order.data() + p.next, p.order.data() + end);
+    addOrdered(m_chunks[p.chunk], static_cast<int>(m_chunkStart[p.chunk]), false, p.order.data() + p.next,
+               p.order.data() + end);
     p.next = end;
     if (p.next < p.order.size())
         return true;
@@ -181,8 +185,9 @@ std::vector<int> TimelineData::byBeginning(const std::vector<Span>& spans)
 {
     std::vector<int> order(spans.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int a, int b) { return spans[static_cast<size_t>(a)].beginUs < spans[static_cast<size_t>(b)].beginUs; });
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        return spans[static_cast<size_t>(a)].beginUs < spans[static_cast<size_t>(b)].beginUs;
+    });
     return order;
 }
 
@@ -210,7 +215,8 @@ const Span& TimelineData::span(LaneBand band, int index) const
     if (m_chunks.empty())
         return m_run->spans.at(static_cast<size_t>(index));
     const size_t i = static_cast<size_t>(index);
-    const size_t chunk = static_cast<size_t>(std::upper_bound(m_chunkStart.begin(), m_chunkStart.end(), i) - m_chunkStart.begin()) - 1;
+    const size_t chunk =
+        static_cast<size_t>(std::upper_bound(m_chunkStart.begin(), m_chunkStart.end(), i) - m_chunkStart.begin()) - 1;
     return m_chunks.at(chunk).at(i - m_chunkStart[chunk]);
 }
 
@@ -235,7 +241,8 @@ const TimelineLane* TimelineData::lane(int rank, LaneBand band) const
     return rank >= 0 && i < m_lanes.size() ? &m_lanes[i] : nullptr;
 }
 
-void TimelineData::addOrdered(const std::vector<Span>& spans, int base, bool reference, const int* first, const int* last)
+void TimelineData::addOrdered(const std::vector<Span>& spans, int base, bool reference, const int* first,
+                              const int* last)
 {
     // New spans follow the old ones in time (a stream delivers whole iterations); should one
     // not, only the tail of its track from the first span it precedes is re-sorted (a live run's
@@ -281,7 +288,8 @@ std::optional<LaneBand> TimelineData::bandOf(const Span& s, bool reference) cons
     if (s.rank < 0 || s.rank >= m_layout.ranks || !(s.endUs > s.beginUs))
         return std::nullopt;
     if (reference)
-        return s.stream != 0 ? std::nullopt : std::optional(LaneBand::Reference); // the reference lane shows the compute stream
+        return s.stream != 0 ? std::nullopt
+                             : std::optional(LaneBand::Reference); // the reference lane shows the compute stream
     return s.stream != 0 ? LaneBand::CommStream : LaneBand::Main;
 }
 
@@ -308,8 +316,8 @@ void TimelineData::resortTail(TimelineTrack& t, size_t sortedUpTo, bool endsSort
     // [0, sortedUpTo) and [sortedUpTo, size) are each sorted by beginning (the second came in
     // one sorted slice); only what follows the first span that the new ones precede moves.
     const double firstNew = *std::min_element(t.begin.begin() + static_cast<long>(sortedUpTo), t.begin.end());
-    const size_t from = static_cast<size_t>(std::upper_bound(t.begin.begin(), t.begin.begin() + static_cast<long>(sortedUpTo), firstNew)
-                                            - t.begin.begin());
+    const size_t from = static_cast<size_t>(
+        std::upper_bound(t.begin.begin(), t.begin.begin() + static_cast<long>(sortedUpTo), firstNew) - t.begin.begin());
     std::vector<size_t> idx(t.size() - from);
     std::iota(idx.begin(), idx.end(), from);
     std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return t.begin[a] < t.begin[b]; });
@@ -338,7 +346,9 @@ void TimelineData::resortTail(TimelineTrack& t, size_t sortedUpTo, bool endsSort
 void TimelineData::sortCollectives(size_t from)
 {
     const RunResult& r = *m_run;
-    auto earlier = [&](int a, int b) { return r.collectives[static_cast<size_t>(a)].startUs < r.collectives[static_cast<size_t>(b)].startUs; };
+    auto earlier = [&](int a, int b) {
+        return r.collectives[static_cast<size_t>(a)].startUs < r.collectives[static_cast<size_t>(b)].startUs;
+    };
     if (from != m_collectivesByStart.size())
         from = 0; // out of step: start over
     m_collectivesByStart.resize(from);
@@ -352,9 +362,11 @@ void TimelineData::sortCollectives(size_t from)
     size_t moved = from;
     if (middle != m_collectivesByStart.end()) {
         const double firstNew = r.collectives[static_cast<size_t>(*middle)].startUs;
-        moved = static_cast<size_t>(std::upper_bound(m_collectiveStarts.begin(), m_collectiveStarts.begin() + static_cast<long>(from), firstNew)
-                                    - m_collectiveStarts.begin());
-        std::inplace_merge(m_collectivesByStart.begin() + static_cast<long>(moved), middle, m_collectivesByStart.end(), earlier);
+        moved = static_cast<size_t>(
+            std::upper_bound(m_collectiveStarts.begin(), m_collectiveStarts.begin() + static_cast<long>(from), firstNew)
+            - m_collectiveStarts.begin());
+        std::inplace_merge(m_collectivesByStart.begin() + static_cast<long>(moved), middle, m_collectivesByStart.end(),
+                           earlier);
     }
     m_collectiveStarts.resize(moved);
     for (size_t k = moved; k < m_collectivesByStart.size(); ++k)

@@ -32,7 +32,7 @@ struct TimelineTrack {
     // level-of-detail pass (timelinelod.h) tell how much of a pixel column a kind covers with
     // two binary searches, whatever the number of spans in it.
     std::vector<double> covered;
-    std::vector<int> span;     // index into the lane's run's spans
+    std::vector<int> span; // index into the lane's run's spans
     size_t size() const { return span.size(); }
     void push(double b, double e, int s);
     void reserve(size_t n);
@@ -93,9 +93,15 @@ public:
     // Tells this object from any other made before or after (caches key on it with spanCount()).
     std::uint64_t id() const { return m_id; }
     const Span& span(LaneBand band, int index) const;
-    size_t runSpanCount() const { return m_chunks.empty() ? m_run->spans.size() : m_chunkStart.back() + m_chunks.back().size(); }
+    size_t runSpanCount() const
+    {
+        return m_chunks.empty() ? m_run->spans.size() : m_chunkStart.back() + m_chunks.back().size();
+    }
     const RunResult* reference() const { return m_reference.get(); }
-    const RunResult& runOf(LaneBand band) const { return band == LaneBand::Reference && m_reference ? *m_reference : *m_run; }
+    const RunResult& runOf(LaneBand band) const
+    {
+        return band == LaneBand::Reference && m_reference ? *m_reference : *m_run;
+    }
     const LaneLayout& layout() const { return m_layout; }
     const std::vector<TimelineLane>& lanes() const { return m_lanes; }
     const TimelineLane* lane(int rank, LaneBand band) const;

@@ -11,7 +11,7 @@ namespace {
 struct LodCoverage {
     size_t first = 0; // spans [first, last) overlap the interval
     size_t last = 0;
-    double us = 0;    // how much of the interval they cover
+    double us = 0; // how much of the interval they cover
 };
 
 // The spans of `t` overlapping [a, b), searching from `from` on (no span before it ends after a),
@@ -24,7 +24,8 @@ LodCoverage lodCoverage(const TimelineTrack& t, double a, double b, size_t from)
     c.first = t.firstEndingAfter(a, from);
     c.last = t.firstBeginningAt(b, c.first);
     if (c.last > c.first) {
-        const double us = t.coveredBetween(c.first, c.last) - std::max(0.0, a - t.begin[c.first]) - std::max(0.0, t.end[c.last - 1] - b);
+        const double us = t.coveredBetween(c.first, c.last) - std::max(0.0, a - t.begin[c.first])
+                          - std::max(0.0, t.end[c.last - 1] - b);
         c.us = std::clamp(us, 0.0, b - a);
     }
     return c;
@@ -37,7 +38,8 @@ constexpr std::array<SpanKind, 3> kLodKindsByPriority = {SpanKind::Wait, SpanKin
 void pushAggregate(std::vector<LaneBlock>& out, const LaneBlock& block)
 {
     LaneBlock* prev = out.empty() ? nullptr : &out.back();
-    if (prev && prev->aggregated() && prev->kind == block.kind && prev->paging == block.paging && block.x0 - prev->x1 < 1e-6)
+    if (prev && prev->aggregated() && prev->kind == block.kind && prev->paging == block.paging
+        && block.x0 - prev->x1 < 1e-6)
         prev->x1 = block.x1;
     else
         out.push_back(block);
@@ -55,7 +57,8 @@ int summaryLevel(const LaneSummary& summary, double columnUs)
     return level;
 }
 
-void aggregateFromSummary(const TimelineLane& lane, const TimeScale& sc, double columnPx, int level, std::vector<LaneBlock>& out)
+void aggregateFromSummary(const TimelineLane& lane, const TimeScale& sc, double columnPx, int level,
+                          std::vector<LaneBlock>& out)
 {
     out.clear();
     const LaneSummary& sum = lane.summary;
@@ -164,7 +167,8 @@ void aggregateFromSpans(const TimelineLane& lane, const TimeScale& sc, double co
         if (tr.end[i] - from >= colUs) {
             // a column wide or more: the span itself (from where the last block ended)
             const SpanKind k = static_cast<SpanKind>(kind);
-            out.push_back({sc.toPixel(from), sc.toPixel(tr.end[i]), k, tr.span[i], mostlyPaging(k, from, tr.end[i], tr.end[i] - from)});
+            out.push_back({sc.toPixel(from), sc.toPixel(tr.end[i]), k, tr.span[i],
+                           mostlyPaging(k, from, tr.end[i], tr.end[i] - from)});
             t = tr.end[i];
             advance();
             continue;
@@ -204,11 +208,13 @@ std::array<int, 3> spansIn(const TimelineLane& lane, double fromUs, double toUs)
     return n;
 }
 
-const std::vector<LaneBlock>& LaneBlockCache::blocks(const TimelineData& data, size_t laneIndex, const TimeScale& scale, double columnPx)
+const std::vector<LaneBlock>& LaneBlockCache::blocks(const TimelineData& data, size_t laneIndex, const TimeScale& scale,
+                                                     double columnPx)
 {
     const size_t spans = data.spanCount();
-    if (data.id() != m_data || spans != m_spans || columnPx != m_columnPx || scale.beginUs != m_scale.beginUs || scale.endUs != m_scale.endUs
-        || scale.leftPx != m_scale.leftPx || scale.widthPx != m_scale.widthPx || m_lanes.size() != data.lanes().size()) {
+    if (data.id() != m_data || spans != m_spans || columnPx != m_columnPx || scale.beginUs != m_scale.beginUs
+        || scale.endUs != m_scale.endUs || scale.leftPx != m_scale.leftPx || scale.widthPx != m_scale.widthPx
+        || m_lanes.size() != data.lanes().size()) {
         m_data = data.id();
         m_spans = spans;
         m_scale = scale;

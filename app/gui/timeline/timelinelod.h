@@ -21,8 +21,8 @@ struct LaneBlock {
     double x0 = 0; // pixels on the scale
     double x1 = 0;
     SpanKind kind = SpanKind::Compute;
-    int span = -1;           // the span drawn (TimelineTrack::span), or -1 for an aggregated block
-    bool paging = false;     // compute mostly spent paging unified memory (drawn in its colour)
+    int span = -1;       // the span drawn (TimelineTrack::span), or -1 for an aggregated block
+    bool paging = false; // compute mostly spent paging unified memory (drawn in its colour)
     bool aggregated() const { return span < 0; }
 };
 
@@ -41,7 +41,8 @@ void aggregateFromSpans(const TimelineLane& lane, const TimeScale& scale, double
 // kind's track, and a span a column wide or more found there is drawn as itself. The same
 // blocks as aggregateFromSpans where the columns' edges fall on bin boundaries and no span is
 // wider than a column; elsewhere a column's edge may be off by up to a bin (half a column).
-void aggregateFromSummary(const TimelineLane& lane, const TimeScale& scale, double columnPx, int level, std::vector<LaneBlock>& out);
+void aggregateFromSummary(const TimelineLane& lane, const TimeScale& scale, double columnPx, int level,
+                          std::vector<LaneBlock>& out);
 
 // The coarsest summary level with at least kBinsPerColumn bins in a column `columnUs` wide, or
 // -1 (zoomed in that far, a column holds few spans: about 8 or fewer, a finest bin holding 4 or
@@ -58,7 +59,8 @@ std::array<int, 3> spansIn(const TimelineLane& lane, double fromUs, double toUs)
 // view moves or the column width changes (an export).
 class LaneBlockCache {
 public:
-    const std::vector<LaneBlock>& blocks(const TimelineData& data, size_t laneIndex, const TimeScale& scale, double columnPx);
+    const std::vector<LaneBlock>& blocks(const TimelineData& data, size_t laneIndex, const TimeScale& scale,
+                                         double columnPx);
 
 private:
     std::uint64_t m_data = 0; // TimelineData::id()

@@ -67,8 +67,8 @@ std::pair<double, double> TimelineLayerBase::rows(int rank, LaneBand band) const
 
 // --- spans -------------------------------------------------------------------------------------
 
-SpanLayer::SpanLayer(QCPAxis* keyAxis, QCPAxis* valueAxis, std::shared_ptr<const TimelineScene> scene, SpanKind kind, bool reference,
-                     SpanDetail detail)
+SpanLayer::SpanLayer(QCPAxis* keyAxis, QCPAxis* valueAxis, std::shared_ptr<const TimelineScene> scene, SpanKind kind,
+                     bool reference, SpanDetail detail)
     : TimelineLayerBase(keyAxis, valueAxis, std::move(scene)), m_kind(kind), m_reference(reference), m_detail(detail)
 {
     QColor c = style::kindColour(kind, detail);
@@ -174,8 +174,8 @@ void SpanLayer::draw(QCPPainter* painter)
             if (text.isEmpty())
                 continue;
             // a light box behind the text keeps it readable over the hatching
-            const QRectF box(rect.center().x() - fm.horizontalAdvance(text) / 2 - 3, rect.center().y() - fm.height() / 2,
-                             fm.horizontalAdvance(text) + 6, fm.height());
+            const QRectF box(rect.center().x() - fm.horizontalAdvance(text) / 2 - 3,
+                             rect.center().y() - fm.height() / 2, fm.horizontalAdvance(text) + 6, fm.height());
             painter->setBrush(QColor(255, 255, 255, 215));
             painter->setPen(Qt::NoPen);
             painter->drawRect(box);
@@ -227,8 +227,9 @@ void LaneBackground::draw(QCPPainter* painter)
     // visible ones, and none narrower than a few pixels (a zoomed-out run of thousands of
     // iterations would otherwise cost a line each)
     const std::vector<IterationMark>& its = data->run().iterations;
-    size_t i = static_cast<size_t>(std::partition_point(its.begin(), its.end(), [&](const IterationMark& m) { return m.endUs <= sc.beginUs; })
-                                   - its.begin());
+    size_t i = static_cast<size_t>(
+        std::partition_point(its.begin(), its.end(), [&](const IterationMark& m) { return m.endUs <= sc.beginUs; })
+        - its.begin());
     while (i < its.size() && its[i].beginUs < sc.endUs) {
         const double bx = sc.toPixel(its[i].beginUs);
         const double x0 = std::max<double>(area.left(), bx);
@@ -306,7 +307,9 @@ void CollectiveJoins::draw(QCPPainter* painter)
         const double x = sc.toPixel(starts[i]);
         addJoin(m_lines, run.collectives[static_cast<size_t>(order[i])], x, ticks);
         ++m_painted;
-        i = static_cast<size_t>(std::upper_bound(starts.begin() + static_cast<long>(i) + 1, starts.end(), sc.toTime(x + 3)) - starts.begin());
+        i = static_cast<size_t>(
+            std::upper_bound(starts.begin() + static_cast<long>(i) + 1, starts.end(), sc.toTime(x + 3))
+            - starts.begin());
     }
     strokeLines(painter, m_lines);
     drawSelection(painter);
@@ -350,7 +353,8 @@ void CollectiveJoins::drawSelection(QCPPainter* painter) const
     }
     const int s = m_scene->selectedSpan;
     if (s >= 0 && c < 0) {
-        if (static_cast<size_t>(s) < (m_scene->selectedBand == LaneBand::Reference ? data->reference()->spans.size() : data->runSpanCount())) {
+        if (static_cast<size_t>(s)
+            < (m_scene->selectedBand == LaneBand::Reference ? data->reference()->spans.size() : data->runSpanCount())) {
             const Span& sp = data->span(m_scene->selectedBand, s);
             const auto [y0, y1] = rows(sp.rank, m_scene->selectedBand);
             const double x0 = sc.toPixel(sp.beginUs), x1 = std::max(sc.toPixel(sp.endUs), x0 + 2);

@@ -48,8 +48,8 @@ class SpanLayer : public TimelineLayerBase {
     Q_OBJECT
 public:
     // detail Paging: the lanes' paging tracks, over the compute spans in the paging colour.
-    SpanLayer(QCPAxis* keyAxis, QCPAxis* valueAxis, std::shared_ptr<const TimelineScene> scene, SpanKind kind, bool reference,
-              SpanDetail detail = SpanDetail::None);
+    SpanLayer(QCPAxis* keyAxis, QCPAxis* valueAxis, std::shared_ptr<const TimelineScene> scene, SpanKind kind,
+              bool reference, SpanDetail detail = SpanDetail::None);
 
     struct Annotation {
         int span = -1;

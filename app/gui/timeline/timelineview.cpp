@@ -75,7 +75,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), m_scene(std::make
         layer->setName(tr("Simulated (faint, dotted)"));
         m_referenceLayers[static_cast<size_t>(kind)] = layer;
     }
-    (new SpanLayer(x, y, m_scene, SpanKind::Compute, true, SpanDetail::Paging))->setName(tr("Simulated (faint, dotted)"));
+    (new SpanLayer(x, y, m_scene, SpanKind::Compute, true, SpanDetail::Paging))
+        ->setName(tr("Simulated (faint, dotted)"));
     m_joins = new CollectiveJoins(x, y, m_scene);
     m_joins->setName(tr("Collective (joins its ranks)"));
 
@@ -113,9 +114,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), m_scene(std::make
     connect(m_plot, &QCustomPlot::mousePress, this, &TimelineView::onMousePress);
     connect(m_plot, &QCustomPlot::mouseRelease, this, &TimelineView::onMouseRelease);
     connect(m_plot, &QCustomPlot::mouseMove, this, &TimelineView::onMouseMove);
-    connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent* e) {
-        emit timeRequested(m_plot->xAxis->pixelToCoord(e->position().x()));
-    });
+    connect(m_plot, &QCustomPlot::mouseDoubleClick, this,
+            [this](QMouseEvent* e) { emit timeRequested(m_plot->xAxis->pixelToCoord(e->position().x())); });
     // Iteration names above the lanes, as the tick labels of the top axis: never drawn under the
     // spans of rank 0 or cut by them, and thinned to those wide enough for their name.
     QCPAxis* top = m_plot->xAxis2;
@@ -198,9 +198,8 @@ void TimelineView::updateLanes(bool force)
         const LaneLayout& l = d->layout();
         const std::optional<int> marked = m_scene->straggler;
         for (int r = 0; r < l.ranks; ++r) {
-            const bool named = marked && *marked == r
-                ? true
-                : r % stride == 0 && !(marked && std::abs(r - *marked) < minGap);
+            const bool named =
+                marked && *marked == r ? true : r % stride == 0 && !(marked && std::abs(r - *marked) < minGap);
             if (named)
                 ticker->addTick(l.band(r, LaneBand::Main).centre(), laneName(r, devices, twoLines));
             if (captions && l.commStream)
@@ -247,7 +246,7 @@ void TimelineView::dataAppended()
 {
     if (data() && data()->layout().ranks != m_lanesShown)
         updateLanes(true); // the band layout is read at every redraw; only the labels need the ranks
-    updateLegend(); // the first paging span adds its entry
+    updateLegend();        // the first paging span adds its entry
     if (m_followEnd)
         fitAll();
     else
@@ -295,7 +294,8 @@ void TimelineView::placeCursor()
 TimeScale TimelineView::timeScale() const
 {
     const QRect r = m_plot->axisRect()->rect();
-    return {m_plot->xAxis->range().lower, m_plot->xAxis->range().upper, static_cast<double>(r.left()), static_cast<double>(r.width())};
+    return {m_plot->xAxis->range().lower, m_plot->xAxis->range().upper, static_cast<double>(r.left()),
+            static_cast<double>(r.width())};
 }
 
 void TimelineView::setTimeRange(double beginUs, double endUs)
@@ -326,10 +326,7 @@ void TimelineView::fitAll()
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void TimelineView::replotNow()
-{
-    m_plot->replot(QCustomPlot::rpImmediateRefresh);
-}
+void TimelineView::replotNow() { m_plot->replot(QCustomPlot::rpImmediateRefresh); }
 
 void TimelineView::onRangeChanged()
 {
@@ -353,7 +350,8 @@ void TimelineView::updateIterationLabels()
         const std::vector<IterationMark>& its = d->run().iterations;
         const QFontMetricsF fm(m_plot->xAxis2->tickLabelFont());
         const double labelUs = (fm.horizontalAdvance(tr("iteration %1").arg(its.size())) + 12) * r.size() / widthPx;
-        auto it = std::partition_point(its.begin(), its.end(), [&](const IterationMark& m) { return m.endUs <= r.lower; });
+        auto it =
+            std::partition_point(its.begin(), its.end(), [&](const IterationMark& m) { return m.endUs <= r.lower; });
         while (it != its.end() && it->beginUs < r.upper) {
             const double b = std::max(it->beginUs, r.lower), e = std::min(it->endUs, r.upper);
             if (e - b >= labelUs) {
@@ -361,7 +359,8 @@ void TimelineView::updateIterationLabels()
                 ++it;
             } else {
                 // too narrow for its name: on to the first iteration that begins a name's width further
-                it = std::partition_point(it + 1, its.end(), [&](const IterationMark& m) { return m.beginUs < b + labelUs; });
+                it = std::partition_point(it + 1, its.end(),
+                                          [&](const IterationMark& m) { return m.beginUs < b + labelUs; });
             }
         }
     }
@@ -382,7 +381,8 @@ std::optional<TimelineData::Hit> TimelineView::hitAt(QPointF pos) const
     if (hit) {
         // the pixel column under the point, as the level-of-detail pass cuts them
         const double column = std::floor(pos.x() - sc.leftPx);
-        const std::array<int, 3> n = spansIn(*d->lane(rank, band), sc.toTime(sc.leftPx + column), sc.toTime(sc.leftPx + column + 1));
+        const std::array<int, 3> n =
+            spansIn(*d->lane(rank, band), sc.toTime(sc.leftPx + column), sc.toTime(sc.leftPx + column + 1));
         hit->inPixel = std::max(1, n[0] + n[1] + n[2]);
     }
     return hit;
@@ -399,7 +399,8 @@ QString TimelineView::tooltipFor(const TimelineData::Hit& hit) const
     const TimeUnit unit = unitForSpan(d->endUs());
     // Begin, end and duration to four significant digits of the duration (20.00 ms, 1234.56 ms,
     // 0.129 ms), never finer than a microsecond: "20.000000 ms" claimed a precision no run has.
-    const double resolutionUs = std::max(1.0, std::pow(10.0, std::floor(std::log10(std::max(sp.durationUs(), 1e-9))) - 3));
+    const double resolutionUs =
+        std::max(1.0, std::pow(10.0, std::floor(std::log10(std::max(sp.durationUs(), 1e-9))) - 3));
     auto exact = [unit, resolutionUs](double us) { return QString::fromStdString(formatTime(us, unit, resolutionUs)); };
     const QString op = sp.op >= 0 && sp.op < static_cast<int>(m_opNames.size()) ? m_opNames[static_cast<size_t>(sp.op)]
                                                                                 : tr("step %1").arg(sp.op + 1);
@@ -414,7 +415,8 @@ QString TimelineView::tooltipFor(const TimelineData::Hit& hit) const
         text += tr(", communication stream");
     if (hit.band == LaneBand::Reference)
         text += tr(" (simulated)");
-    text += QStringLiteral("<br>") + tr("begin %1<br>end %2<br>duration %3").arg(exact(sp.beginUs), exact(sp.endUs), exact(sp.durationUs()));
+    text += QStringLiteral("<br>")
+            + tr("begin %1<br>end %2<br>duration %3").arg(exact(sp.beginUs), exact(sp.endUs), exact(sp.durationUs()));
     if (sp.kind == SpanKind::Wait) {
         text += QStringLiteral("<br>");
         text += sp.waitedFor >= 0 ? tr("waited for rank %1, the last to arrive").arg(sp.waitedFor)
@@ -428,14 +430,17 @@ QString TimelineView::tooltipFor(const TimelineData::Hit& hit) const
         for (int r : rec.group)
             members << QString::number(r);
         const QString kind = EngineTerms::op(rec.kind), bytes = QString::fromStdString(formatBytes(rec.bytes));
-        const QString over = static_cast<int>(rec.group.size()) < run.ranks
-                                 ? tr("%1 of %2 over ranks %3 (%4, %5)").arg(kind, bytes, members.join(QLatin1Char(',')))
-                                 : tr("%1 of %2 over %3 ranks (%4, %5)").arg(kind, bytes).arg(rec.group.size());
-        text += QStringLiteral("<br>")
-                + over.arg(QString::fromUtf8(algorithmName(rec.algorithm)), QString::fromUtf8(protocolName(rec.protocol)));
+        const QString over =
+            static_cast<int>(rec.group.size()) < run.ranks
+                ? tr("%1 of %2 over ranks %3 (%4, %5)").arg(kind, bytes, members.join(QLatin1Char(',')))
+                : tr("%1 of %2 over %3 ranks (%4, %5)").arg(kind, bytes).arg(rec.group.size());
+        text +=
+            QStringLiteral("<br>")
+            + over.arg(QString::fromUtf8(algorithmName(rec.algorithm)), QString::fromUtf8(protocolName(rec.protocol)));
     }
     if (hit.inPixel > 1)
-        text += QStringLiteral("<br><i>") + tr("%n spans aggregated in this pixel: zoom in to tell them apart", nullptr, hit.inPixel)
+        text += QStringLiteral("<br><i>")
+                + tr("%n spans aggregated in this pixel: zoom in to tell them apart", nullptr, hit.inPixel)
                 + QStringLiteral("</i>");
     return text;
 }

@@ -6,10 +6,7 @@
 
 namespace shardlab::gui {
 
-double TimeScale::usPerPixel() const
-{
-    return widthPx > 0 ? (endUs - beginUs) / widthPx : 0.0;
-}
+double TimeScale::usPerPixel() const { return widthPx > 0 ? (endUs - beginUs) / widthPx : 0.0; }
 
 double TimeScale::toPixel(double us) const
 {

@@ -29,8 +29,8 @@ struct TimeScale {
 // few digits: microseconds below 2 ms, milliseconds below 2 s, seconds above.
 enum class TimeUnit { Microseconds, Milliseconds, Seconds };
 TimeUnit unitForSpan(double spanUs);
-double unitDivisor(TimeUnit unit);            // us per unit
-const char* unitSymbol(TimeUnit unit);        // "µs", "ms", "s" (UTF-8)
+double unitDivisor(TimeUnit unit);     // us per unit
+const char* unitSymbol(TimeUnit unit); // "µs", "ms", "s" (UTF-8)
 // "12.5 ms": the value in `unit` with as many decimals as `resolutionUs` (the smallest
 // difference worth showing) needs, at most 6.
 std::string formatTime(double us, TimeUnit unit, double resolutionUs);
@@ -46,7 +46,7 @@ std::string formatDuration(double us);
 enum class LaneBand { Main, CommStream, Reference };
 
 struct BandExtent {
-    double top = 0;    // smaller value (higher on screen)
+    double top = 0; // smaller value (higher on screen)
     double bottom = 0;
     double centre() const { return (top + bottom) / 2; }
 };

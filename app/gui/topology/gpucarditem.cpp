@@ -62,10 +62,10 @@ void GpuCardItem::setMemory(Bytes owned, Bytes transient, Bytes capacity, std::v
     m_segments = std::move(segments);
     const Bytes peak = m_owned + m_transient;
     const double peakPct = capacity == 0 ? 0.0 : static_cast<double>(peak) / static_cast<double>(capacity) * 100.0;
-    m_state = owned == 0   ? GaugeState::Empty
-        : peak > capacity  ? GaugeState::Overflow
-        : peakPct > 90.0   ? GaugeState::NearlyFull
-                           : GaugeState::Fits;
+    m_state = owned == 0        ? GaugeState::Empty
+              : peak > capacity ? GaugeState::Overflow
+              : peakPct > 90.0  ? GaugeState::NearlyFull
+                                : GaugeState::Fits;
     m_gaugeText = tr("%1 / %2").arg(bytesText(owned), bytesText(capacity));
     if (owned > capacity)
         m_excessText = tr("%1 too much").arg(bytesText(owned - capacity));
@@ -73,8 +73,9 @@ void GpuCardItem::setMemory(Bytes owned, Bytes transient, Bytes capacity, std::v
         m_excessText = tr("peak %1: %2 too much").arg(bytesText(peak), bytesText(peak - capacity));
     else
         m_excessText.clear();
-    m_usageText = m_transient == 0 ? tr("%1 % used").arg(peakPct, 0, 'f', peakPct < 10 ? 1 : 0)
-                                   : tr("peak %1, %2 % used").arg(bytesText(peak)).arg(peakPct, 0, 'f', peakPct < 10 ? 1 : 0);
+    m_usageText = m_transient == 0
+                      ? tr("%1 % used").arg(peakPct, 0, 'f', peakPct < 10 ? 1 : 0)
+                      : tr("peak %1, %2 % used").arg(bytesText(peak)).arg(peakPct, 0, 'f', peakPct < 10 ? 1 : 0);
     update();
 }
 
@@ -93,12 +94,12 @@ void GpuCardItem::layoutTiles()
         m_scene->retire(t);
     m_tileItems.clear();
     const int shown = static_cast<int>(m_tiles.size()) > kMaxTiles ? kMaxTiles - 1 : static_cast<int>(m_tiles.size());
-    const int perRow = static_cast<int>(
-        (m_rect.width() - 2 * kPad + ShardTileItem::kGap) / (ShardTileItem::kWidth + ShardTileItem::kGap));
+    const int perRow = static_cast<int>((m_rect.width() - 2 * kPad + ShardTileItem::kGap)
+                                        / (ShardTileItem::kWidth + ShardTileItem::kGap));
     for (int i = 0; i < shown; ++i) {
         auto* tile = new ShardTileItem(this, m_tiles[static_cast<size_t>(i)]);
         tile->setPos(kPad + (i % perRow) * (ShardTileItem::kWidth + ShardTileItem::kGap),
-            kTilesTop + (i / perRow) * (ShardTileItem::kHeight + ShardTileItem::kGap));
+                     kTilesTop + (i / perRow) * (ShardTileItem::kHeight + ShardTileItem::kGap));
         m_tileItems << tile;
     }
 }
@@ -124,16 +125,12 @@ QString GpuCardItem::activityText() const
     if (!m_showActivity)
         return {};
     switch (m_activity) {
-    case ActivityState::Idle:
-        return tr("idle");
-    case ActivityState::Compute:
-        return tr("computing");
-    case ActivityState::Communicate:
-        return tr("communicating");
+    case ActivityState::Idle: return tr("idle");
+    case ActivityState::Compute: return tr("computing");
+    case ActivityState::Communicate: return tr("communicating");
     case ActivityState::Wait:
         return m_waitingFor >= 0 ? tr("waits for %1").arg(Labels::gpu(m_waitingFor)) : tr("waiting");
-    case ActivityState::Paging:
-        return tr("paging");
+    case ActivityState::Paging: return tr("paging");
     }
     return {};
 }
@@ -168,21 +165,15 @@ GpuCardItem::HeaderRight GpuCardItem::headerRight() const
 QColor GpuCardItem::gaugeColour() const
 {
     switch (m_state) {
-    case GaugeState::Overflow:
-        return theme::overflow();
-    case GaugeState::NearlyFull:
-        return theme::warn();
+    case GaugeState::Overflow: return theme::overflow();
+    case GaugeState::NearlyFull: return theme::warn();
     case GaugeState::Fits:
-    case GaugeState::Empty:
-        return theme::ok();
+    case GaugeState::Empty: return theme::ok();
     }
     return theme::ok();
 }
 
-QRectF GpuCardItem::boundingRect() const
-{
-    return m_rect.adjusted(-4, -4, 4, 4);
-}
+QRectF GpuCardItem::boundingRect() const { return m_rect.adjusted(-4, -4, 4, 4); }
 
 void GpuCardItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*)
 {
@@ -260,7 +251,8 @@ void GpuCardItem::paintFull(QPainter* p)
             const double speedW = p->fontMetrics().horizontalAdvance(speed);
             const double labelW = p->fontMetrics().horizontalAdvance(m_meshLabel);
             p->setPen(theme::ink());
-            p->drawText(line, Qt::AlignLeft | Qt::AlignVCenter, p->fontMetrics().elidedText(m_meshLabel, Qt::ElideRight, static_cast<int>(line.width())));
+            p->drawText(line, Qt::AlignLeft | Qt::AlignVCenter,
+                        p->fontMetrics().elidedText(m_meshLabel, Qt::ElideRight, static_cast<int>(line.width())));
             if (labelW + speedW + 8 <= line.width()) {
                 p->setPen(theme::mutedInk());
                 p->drawText(line, Qt::AlignRight | Qt::AlignVCenter, speed);
@@ -269,7 +261,8 @@ void GpuCardItem::paintFull(QPainter* p)
     }
     if (static_cast<int>(m_tiles.size()) > m_tileItems.size()) {
         const QRectF more(m_rect.width() - kPad - ShardTileItem::kWidth,
-            kTilesTop + ShardTileItem::kHeight + ShardTileItem::kGap, ShardTileItem::kWidth, ShardTileItem::kHeight);
+                          kTilesTop + ShardTileItem::kHeight + ShardTileItem::kGap, ShardTileItem::kWidth,
+                          ShardTileItem::kHeight);
         const QString text = tr("+%1").arg(static_cast<int>(m_tiles.size()) - m_tileItems.size());
         p->setFont(ShardTileItem::fittedTileFont(text, more.size()));
         p->drawText(more, Qt::AlignCenter, text);
@@ -277,8 +270,8 @@ void GpuCardItem::paintFull(QPainter* p)
     if (m_tiles.empty()) {
         p->setFont(theme::diagramFont(9));
         p->setPen(theme::mutedInk());
-        p->drawText(
-            QRectF(kPad, kTilesTop, w - 2 * kPad, 2 * ShardTileItem::kHeight), Qt::AlignCenter, tr("drop shards here"));
+        p->drawText(QRectF(kPad, kTilesTop, w - 2 * kPad, 2 * ShardTileItem::kHeight), Qt::AlignCenter,
+                    tr("drop shards here"));
     }
 }
 
@@ -304,7 +297,7 @@ void GpuCardItem::paintCompact(QPainter* p, double lod)
         const QString text = tr("+%1").arg(bytesText(m_owned + m_transient - m_capacity));
         const QFontMetricsF fm(f);
         const QRectF box(gauge.center() - QPointF(fm.horizontalAdvance(text) / 2 + 4, gauge.height() / 2),
-            QSizeF(fm.horizontalAdvance(text) + 8, gauge.height()));
+                         QSizeF(fm.horizontalAdvance(text) + 8, gauge.height()));
         p->drawRoundedRect(box, 3, 3);
         p->drawText(box, Qt::AlignCenter, text);
     }
@@ -343,7 +336,7 @@ void GpuCardItem::paintGauge(QPainter* p, const QRectF& r, bool withText)
     }
     p->setBrush(Qt::NoBrush);
     p->setPen(QPen(m_state == GaugeState::Overflow ? theme::overflow() : gaugeColour().darker(110),
-        m_state == GaugeState::Overflow ? 2.5 : 1.2));
+                   m_state == GaugeState::Overflow ? 2.5 : 1.2));
     p->drawRoundedRect(r, 4, 4);
     if (withText) {
         // text with a light halo so that it reads over any segment colour
@@ -407,9 +400,6 @@ void GpuCardItem::contextMenuEvent(QGraphicsSceneContextMenuEvent* event)
     event->accept();
 }
 
-void GpuCardItem::mouseDoubleClickEvent(QGraphicsSceneMouseEvent*)
-{
-    emit m_scene->gpuActivated(m_rank);
-}
+void GpuCardItem::mouseDoubleClickEvent(QGraphicsSceneMouseEvent*) { emit m_scene->gpuActivated(m_rank); }
 
 } // namespace shardlab::gui

@@ -11,7 +11,7 @@ namespace shardlab::gui {
 GpuModel::GpuModel(Document* document, QObject* parent) : SnapshotTableModel(ColumnCount, parent), m_document(document)
 {
     connect(document, &Document::scenarioChanged, this,
-        [this](const Scenario& s) { replaceRows(m_gpus, s.topology.gpus); });
+            [this](const Scenario& s) { replaceRows(m_gpus, s.topology.gpus); });
     m_gpus = document->scenario().topology.gpus;
 }
 
@@ -22,28 +22,19 @@ QVariant GpuModel::data(const QModelIndex& index, int role) const
     const Gpu& g = m_gpus[static_cast<size_t>(index.row())];
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (index.column()) {
-        case Rank:
-            return Labels::gpu(index.row());
-        case Device:
-            return qs(g.name);
-        case Memory:
-            return bytesText(g.memory);
-        case Tflops:
-            return role == Qt::EditRole ? QVariant(g.tflops) : QVariant(QString::number(g.tflops, 'g', 4));
-        case Node:
-            return tr("%1 / socket %2").arg(g.node).arg(g.socket);
+        case Rank: return Labels::gpu(index.row());
+        case Device: return qs(g.name);
+        case Memory: return bytesText(g.memory);
+        case Tflops: return role == Qt::EditRole ? QVariant(g.tflops) : QVariant(QString::number(g.tflops, 'g', 4));
+        case Node: return tr("%1 / socket %2").arg(g.node).arg(g.socket);
         }
     }
     if (role == Qt::ToolTipRole) {
         switch (index.column()) {
-        case Memory:
-            return tr("What this GPU holds. Double-click to change (e.g. 16 GB, 80 GB).");
-        case Tflops:
-            return Glossary::tflops();
-        case Rank:
-            return Glossary::rank();
-        default:
-            return qs(g.id);
+        case Memory: return tr("What this GPU holds. Double-click to change (e.g. 16 GB, 80 GB).");
+        case Tflops: return Glossary::tflops();
+        case Rank: return Glossary::rank();
+        default: return qs(g.id);
         }
     }
     if (role == Qt::TextAlignmentRole && (index.column() == Memory || index.column() == Tflops))
@@ -51,10 +42,7 @@ QVariant GpuModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
-QStringList GpuModel::headers() const
-{
-    return {tr("Rank"), tr("Device"), tr("Memory"), tr("TFLOP/s"), tr("Node")};
-}
+QStringList GpuModel::headers() const { return {tr("Rank"), tr("Device"), tr("Memory"), tr("TFLOP/s"), tr("Node")}; }
 
 Qt::ItemFlags GpuModel::flags(const QModelIndex& index) const
 {
@@ -79,7 +67,8 @@ bool GpuModel::setData(const QModelIndex& index, const QVariant& value, int role
     } else if (index.column() == Tflops) {
         bool ok = false;
         const double v = value.toDouble(&ok);
-        st = ok ? Edits::setGpuTflops(*m_document, index.row(), v) : Status(badInput(tr("expected a number of TFLOP/s").toStdString()));
+        st = ok ? Edits::setGpuTflops(*m_document, index.row(), v)
+                : Status(badInput(tr("expected a number of TFLOP/s").toStdString()));
     } else
         return false;
     if (!st)
@@ -91,7 +80,7 @@ LinkModel::LinkModel(Document* document, QObject* parent)
     : SnapshotTableModel(ColumnCount, parent), m_document(document)
 {
     connect(document, &Document::scenarioChanged, this,
-        [this](const Scenario& s) { replaceRows(m_links, s.topology.links); });
+            [this](const Scenario& s) { replaceRows(m_links, s.topology.links); });
     m_links = document->scenario().topology.links;
 }
 
@@ -102,18 +91,13 @@ QVariant LinkModel::data(const QModelIndex& index, int role) const
     const Link& l = m_links[static_cast<size_t>(index.row())];
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (index.column()) {
-        case From:
-            return qs(l.a);
-        case To:
-            return qs(l.b);
-        case Class:
-            return Labels::linkKind(l.kind);
-        case Count:
-            return l.count;
+        case From: return qs(l.a);
+        case To: return qs(l.b);
+        case Class: return Labels::linkKind(l.kind);
+        case Count: return l.count;
         case Bandwidth:
             return role == Qt::EditRole ? QVariant(l.bandwidthGBps) : QVariant(qs(formatBandwidth(l.bandwidthGBps)));
-        case Latency:
-            return qs(formatMicros(l.latencyUs));
+        case Latency: return qs(formatMicros(l.latencyUs));
         }
     }
     if (role == Qt::ToolTipRole)
@@ -151,7 +135,8 @@ bool LinkModel::setData(const QModelIndex& index, const QVariant& value, int rol
                 : Status(badInput(tr("expected a bandwidth in GB/s").toStdString()));
     } else if (index.column() == Count) {
         const int v = value.toInt(&ok);
-        st = ok ? Edits::setLinkCount(*m_document, index.row(), v) : Status(badInput(tr("expected a number of links").toStdString()));
+        st = ok ? Edits::setLinkCount(*m_document, index.row(), v)
+                : Status(badInput(tr("expected a number of links").toStdString()));
     } else
         return false;
     if (!st)

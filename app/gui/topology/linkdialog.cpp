@@ -23,10 +23,11 @@ LinkDialog::LinkDialog(const Topology& topology, int fromVertex, QWidget* parent
     m_b = new QComboBox(this);
     for (int v = 0; v < topology.vertexCount(); ++v) {
         const QString id = qs(topology.vertexId(v));
-        const QString text = topology.isGpu(v)
-            ? tr("%1 (%2)").arg(Labels::gpu(v), id)
-            : tr("%1 (%2)").arg(
-                Labels::switchKind(topology.switches[static_cast<size_t>(v - topology.rankCount())].kind), id);
+        const QString text =
+            topology.isGpu(v)
+                ? tr("%1 (%2)").arg(Labels::gpu(v), id)
+                : tr("%1 (%2)").arg(
+                    Labels::switchKind(topology.switches[static_cast<size_t>(v - topology.rankCount())].kind), id);
         m_a->addItem(text, id);
         m_b->addItem(text, id);
     }

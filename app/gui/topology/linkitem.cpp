@@ -22,14 +22,10 @@ QString labelFor(const Link& l)
 {
     const QString bw = qs(formatBandwidth(l.bandwidthGBps));
     switch (l.kind) {
-    case LinkKind::NvLink:
-        return LinkItem::tr("NV%1 %2").arg(l.count).arg(bw);
-    case LinkKind::Pcie:
-        return LinkItem::tr("PCIe %1").arg(bw);
-    case LinkKind::CrossSocket:
-        return LinkItem::tr("SYS %1").arg(bw);
-    case LinkKind::Network:
-        return LinkItem::tr("IB %1").arg(bw);
+    case LinkKind::NvLink: return LinkItem::tr("NV%1 %2").arg(l.count).arg(bw);
+    case LinkKind::Pcie: return LinkItem::tr("PCIe %1").arg(bw);
+    case LinkKind::CrossSocket: return LinkItem::tr("SYS %1").arg(bw);
+    case LinkKind::Network: return LinkItem::tr("IB %1").arg(bw);
     }
     return bw;
 }
@@ -51,8 +47,8 @@ LinkItem::LinkItem(TopologyScene* scene, int index, const Link& link, const Link
     setAcceptedMouseButtons(Qt::RightButton);
     setToolTip(tr("<b>%1 link</b> %2 - %3<br>%4 per direction%5, %6 per traversal<br><br>%7")
                    .arg(Labels::linkKind(link.kind), qs(link.a), qs(link.b), qs(formatBandwidth(link.bandwidthGBps)),
-                       link.kind == LinkKind::NvLink ? tr(" over %n link(s)", nullptr, link.count) : QString(),
-                       qs(formatMicros(link.latencyUs)), Glossary::link(link.kind)));
+                        link.kind == LinkKind::NvLink ? tr(" over %n link(s)", nullptr, link.count) : QString(),
+                        qs(formatMicros(link.latencyUs)), Glossary::link(link.kind)));
 }
 
 bool LinkItem::labelFits() const
@@ -60,7 +56,7 @@ bool LinkItem::labelFits() const
     const QFontMetricsF fm(theme::diagramFont(kLabelPt));
     // a label on a vertical segment only needs room for its height
     return m_route.labelRoom
-        >= (m_route.labelOnVertical ? fm.height() * 1.6 : fm.horizontalAdvance(m_label) * 0.6 + 12);
+           >= (m_route.labelOnVertical ? fm.height() * 1.6 : fm.horizontalAdvance(m_label) * 0.6 + 12);
 }
 
 QRectF LinkItem::labelRect() const
@@ -107,10 +103,7 @@ double LinkItem::trafficWidth() const
     return 3.0 + 13.0 * std::clamp(share, 0.0, 1.0);
 }
 
-QColor LinkItem::trafficColour() const
-{
-    return theme::utilisationColour(m_traffic.utilisation);
-}
+QColor LinkItem::trafficColour() const { return theme::utilisationColour(m_traffic.utilisation); }
 
 QRectF LinkItem::boundingRect() const
 {
@@ -128,10 +121,7 @@ QPainterPath LinkItem::shape() const
     return s.createStroke(m_path);
 }
 
-QPointF LinkItem::pointAt(double t) const
-{
-    return m_path.pointAtPercent(std::clamp(t, 0.0, 1.0));
-}
+QPointF LinkItem::pointAt(double t) const { return m_path.pointAtPercent(std::clamp(t, 0.0, 1.0)); }
 
 QPointF LinkItem::directionAt(double t) const
 {

@@ -25,7 +25,8 @@ MachineDialog::MachineDialog(int currentGpus, QWidget* parent) : QDialog(parent)
     m_list = new QListWidget(this);
     for (const PresetInfo& p : presetList()) {
         // the descriptions and citations in the interface language (topo.inc), as `shardlab topo --list` words them
-        auto* item = new QListWidgetItem(tr("%1\n    %2").arg(qs(p.id), i18n::engineText(presetDescription(p))), m_list);
+        auto* item =
+            new QListWidgetItem(tr("%1\n    %2").arg(qs(p.id), i18n::engineText(presetDescription(p))), m_list);
         item->setData(Qt::UserRole, qs(p.id));
         if (auto t = preset(p.id))
             item->setToolTip(qs(machineText(t->source, i18n::engineLanguage())));

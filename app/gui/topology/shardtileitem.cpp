@@ -37,10 +37,7 @@ QFont ShardTileItem::fittedTileFont(const QString& label, const QSizeF& box)
     return f;
 }
 
-QRectF ShardTileItem::boundingRect() const
-{
-    return QRectF(0, 0, kWidth, kHeight);
-}
+QRectF ShardTileItem::boundingRect() const { return QRectF(0, 0, kWidth, kHeight); }
 
 void ShardTileItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*)
 {
@@ -72,7 +69,7 @@ void ShardTileItem::mouseMoveEvent(QGraphicsSceneMouseEvent* event)
         return;
     auto* scene = static_cast<TopologyScene*>(this->scene());
     QList<ShardRef> refs = scene->selectedShards();
-    const ShardRef mine {m_info.item, m_info.shard, rank()};
+    const ShardRef mine{m_info.item, m_info.shard, rank()};
     if (!refs.contains(mine))
         refs = {mine};
     QPixmap pixmap(static_cast<int>(kWidth) + 2, static_cast<int>(kHeight) + 2);
@@ -93,7 +90,7 @@ void ShardTileItem::contextMenuEvent(QGraphicsSceneContextMenuEvent* event)
 {
     auto* scene = static_cast<TopologyScene*>(this->scene());
     QList<ShardRef> refs = scene->selectedShards();
-    const ShardRef mine {m_info.item, m_info.shard, rank()};
+    const ShardRef mine{m_info.item, m_info.shard, rank()};
     if (!refs.contains(mine))
         refs = {mine};
     scene->showShardMenu(refs, event->screenPos());

@@ -17,16 +17,11 @@ namespace {
 QColor fillFor(SwitchKind kind)
 {
     switch (kind) {
-    case SwitchKind::NvSwitch:
-        return QColor(0xdc, 0xef, 0xd0);
-    case SwitchKind::PcieSwitch:
-        return QColor(0xdb, 0xe7, 0xf8);
-    case SwitchKind::Cpu:
-        return QColor(0xec, 0xe6, 0xdc);
-    case SwitchKind::Nic:
-        return QColor(0xe8, 0xde, 0xf3);
-    case SwitchKind::NetworkSwitch:
-        return QColor(0xe8, 0xde, 0xf3);
+    case SwitchKind::NvSwitch: return QColor(0xdc, 0xef, 0xd0);
+    case SwitchKind::PcieSwitch: return QColor(0xdb, 0xe7, 0xf8);
+    case SwitchKind::Cpu: return QColor(0xec, 0xe6, 0xdc);
+    case SwitchKind::Nic: return QColor(0xe8, 0xde, 0xf3);
+    case SwitchKind::NetworkSwitch: return QColor(0xe8, 0xde, 0xf3);
     }
     return Qt::white;
 }
@@ -34,15 +29,11 @@ QColor fillFor(SwitchKind kind)
 QColor strokeFor(SwitchKind kind)
 {
     switch (kind) {
-    case SwitchKind::NvSwitch:
-        return theme::linkColour(LinkKind::NvLink);
-    case SwitchKind::PcieSwitch:
-        return theme::linkColour(LinkKind::Pcie);
-    case SwitchKind::Cpu:
-        return theme::linkColour(LinkKind::CrossSocket);
+    case SwitchKind::NvSwitch: return theme::linkColour(LinkKind::NvLink);
+    case SwitchKind::PcieSwitch: return theme::linkColour(LinkKind::Pcie);
+    case SwitchKind::Cpu: return theme::linkColour(LinkKind::CrossSocket);
     case SwitchKind::Nic:
-    case SwitchKind::NetworkSwitch:
-        return theme::linkColour(LinkKind::Network);
+    case SwitchKind::NetworkSwitch: return theme::linkColour(LinkKind::Network);
     }
     return theme::ink();
 }
@@ -54,21 +45,11 @@ SwitchItem::SwitchItem(const SwitchNode& node, const VertexPlace& place, const Q
     setPos(place.rect.topLeft());
     setZValue(2);
     switch (node.kind) {
-    case SwitchKind::Cpu:
-        m_title = tr("CPU %1").arg(node.socket);
-        break;
-    case SwitchKind::PcieSwitch:
-        m_title = tr("PCIe switch");
-        break;
-    case SwitchKind::Nic:
-        m_title = tr("NIC");
-        break;
-    case SwitchKind::NvSwitch:
-        m_title = tr("NVSwitch");
-        break;
-    case SwitchKind::NetworkSwitch:
-        m_title = tr("Network switch (InfiniBand)");
-        break;
+    case SwitchKind::Cpu: m_title = tr("CPU %1").arg(node.socket); break;
+    case SwitchKind::PcieSwitch: m_title = tr("PCIe switch"); break;
+    case SwitchKind::Nic: m_title = tr("NIC"); break;
+    case SwitchKind::NvSwitch: m_title = tr("NVSwitch"); break;
+    case SwitchKind::NetworkSwitch: m_title = tr("Network switch (InfiniBand)"); break;
     }
     m_sub = pairClass;
     if (place.shape == VertexShape::Bar && !m_sub.isEmpty()) {
@@ -79,10 +60,7 @@ SwitchItem::SwitchItem(const SwitchNode& node, const VertexPlace& place, const Q
         tr("<b>%1</b> (%2)<br>%3").arg(Labels::switchKind(node.kind), qs(node.id), Glossary::switchKind(node.kind)));
 }
 
-QRectF SwitchItem::boundingRect() const
-{
-    return m_rect.adjusted(-2, -2, 2, 2);
-}
+QRectF SwitchItem::boundingRect() const { return m_rect.adjusted(-2, -2, 2, 2); }
 
 void SwitchItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*)
 {
@@ -115,7 +93,7 @@ void SwitchItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWid
         p->setFont(subFont);
         p->setPen(theme::mutedInk());
         p->drawText(text.adjusted(0, text.height() * 0.55, 0, 0), Qt::AlignHCenter | Qt::AlignTop,
-            p->fontMetrics().elidedText(m_sub, Qt::ElideRight, int(text.width())));
+                    p->fontMetrics().elidedText(m_sub, Qt::ElideRight, int(text.width())));
         return;
     }
     p->drawText(text, Qt::AlignCenter, p->fontMetrics().elidedText(m_title, Qt::ElideRight, int(text.width())));
@@ -128,10 +106,7 @@ NodeFrameItem::NodeFrameItem(const QRectF& rect, const QString& title, const QSt
     setZValue(-1);
 }
 
-QRectF NodeFrameItem::boundingRect() const
-{
-    return m_rect.adjusted(-2, -2, 2, 2);
-}
+QRectF NodeFrameItem::boundingRect() const { return m_rect.adjusted(-2, -2, 2, 2); }
 
 void NodeFrameItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*)
 {
@@ -151,8 +126,8 @@ void NodeFrameItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, Q
     p->setFont(f);
     p->setPen(dark ? QColor(0xd0, 0xd4, 0xda) : theme::mutedInk());
     const QRectF box(16, 6, m_rect.width() / 2 - 80, std::max(layout::kFrameTitle, 16 / lod));
-    p->drawText(
-        box, Qt::AlignLeft | Qt::AlignVCenter, p->fontMetrics().elidedText(title, Qt::ElideRight, int(box.width())));
+    p->drawText(box, Qt::AlignLeft | Qt::AlignVCenter,
+                p->fontMetrics().elidedText(title, Qt::ElideRight, int(box.width())));
 }
 
 } // namespace shardlab::gui

@@ -16,10 +16,7 @@ constexpr double kMargin = 40;
 constexpr double kNicOffset = kBoxWidth / 2 + 14 + kNicWidth / 2;
 
 // Depth below the GPU row of the arc that joins two GPUs `span` cards apart.
-double arcDepth(int span)
-{
-    return 34.0 + 34.0 * (std::max(span, 1) - 1);
-}
+double arcDepth(int span) { return 34.0 + 34.0 * (std::max(span, 1) - 1); }
 
 // Where the segment from the centre of `r` towards `target` leaves the rectangle.
 QPointF boundaryToward(const QRectF& r, QPointF target)
@@ -34,10 +31,7 @@ QPointF boundaryToward(const QRectF& r, QPointF target)
     return {c.x() + dx * t, c.y() + dy * t};
 }
 
-double length(QPointF a, QPointF b)
-{
-    return std::hypot(b.x() - a.x(), b.y() - a.y());
-}
+double length(QPointF a, QPointF b) { return std::hypot(b.x() - a.x(), b.y() - a.y()); }
 
 struct Adjacent {
     int vertex;
@@ -113,8 +107,9 @@ double Layouter::placeHalf(const Half& h, bool mirrored, double y, NodeLocal& ou
     for (size_t i = 0; i < h.gpus.size(); ++i)
         x[h.gpus[i]] = kFramePad + kCardWidth / 2 + static_cast<double>(i) * kPitch;
     const double gpuRight = h.gpus.empty() ? kFramePad : x[h.gpus.back()] + kCardWidth / 2;
-    auto inHalf
-        = [&](int v, const std::vector<int>& list) { return std::find(list.begin(), list.end(), v) != list.end(); };
+    auto inHalf = [&](int v, const std::vector<int>& list) {
+        return std::find(list.begin(), list.end(), v) != list.end();
+    };
     auto meanOfPlaced = [&](int v, auto&& accept) -> std::optional<double> {
         double sum = 0;
         int n = 0;
@@ -188,7 +183,7 @@ double Layouter::placeHalf(const Half& h, bool mirrored, double y, NodeLocal& ou
             const bool nic = kindOf(v) == SwitchKind::Nic;
             const double w = nic ? kNicWidth : kBoxWidth, hgt = nic ? kNicHeight : kBoxHeight;
             out.places[v] = {QRectF(cx - w / 2, top + (kBoxHeight - hgt) / 2, w, hgt),
-                nic ? VertexShape::SmallBox : VertexShape::Box, mirrored};
+                             nic ? VertexShape::SmallBox : VertexShape::Box, mirrored};
             right = std::max(right, cx + w / 2);
         }
     };
@@ -289,8 +284,8 @@ NodeLocal Layouter::layoutNode(int node, const std::vector<int>& members) const
                     for (const Adjacent& a : adj(g))
                         if (a.vertex == bars[b]) {
                             lo = std::min(lo, kFramePad);
-                            hi = std::max(
-                                hi, kFramePad + static_cast<double>(halves[1].gpus.size()) * kPitch - kCardGap);
+                            hi = std::max(hi,
+                                          kFramePad + static_cast<double>(halves[1].gpus.size()) * kPitch - kCardGap);
                         }
             if (lo > hi) {
                 lo = kFramePad;
@@ -379,11 +374,11 @@ TopologyLayout layoutTopology(const Topology& t, double aspect)
         const int v = global[g];
         const double y = kMargin + static_cast<double>(g) * (kBarHeight + 24);
         if (lay.kindOf(v) == SwitchKind::NetworkSwitch || lay.kindOf(v) == SwitchKind::NvSwitch)
-            out.vertices[static_cast<size_t>(v)]
-                = {QRectF(fullLeft, y, fullRight - fullLeft, kBarHeight), VertexShape::Bar, false};
+            out.vertices[static_cast<size_t>(v)] = {QRectF(fullLeft, y, fullRight - fullLeft, kBarHeight),
+                                                    VertexShape::Bar, false};
         else
-            out.vertices[static_cast<size_t>(v)]
-                = {QRectF(fullLeft, y, kBoxWidth, kBarHeight), VertexShape::Box, false};
+            out.vertices[static_cast<size_t>(v)] = {QRectF(fullLeft, y, kBoxWidth, kBarHeight), VertexShape::Box,
+                                                    false};
     }
 
     // routes
@@ -428,8 +423,8 @@ TopologyLayout layoutTopology(const Topology& t, double aspect)
                 const double channel = other.mirrored ? frame.bottom() + kNodeGap / 2 : frame.top() - kNodeGap / 2;
                 const double trunk = frame.left() - kNodeGap / 2;
                 const QPointF start(o.center().x(), other.mirrored ? o.bottom() : o.top());
-                route.points
-                    = {start, QPointF(start.x(), channel), QPointF(trunk, channel), QPointF(trunk, bar->rect.bottom())};
+                route.points = {start, QPointF(start.x(), channel), QPointF(trunk, channel),
+                                QPointF(trunk, bar->rect.bottom())};
             } else {
                 route.points = {fromOther, QPointF(fromOther.x(), onBar.y())};
             }

@@ -46,7 +46,7 @@ struct LinkRoute {
     QVector<QPointF> points;
     bool curved = false;
     QPointF labelPos;
-    double labelRoom = 0; // length available for a label along the route
+    double labelRoom = 0;         // length available for a label along the route
     bool labelOnVertical = false; // the label sits on a vertical segment (needs height, not width)
 };
 
@@ -57,7 +57,7 @@ struct NodeFrame {
 
 struct TopologyLayout {
     std::vector<VertexPlace> vertices; // by vertex index: GPUs (ranks) first, then switches
-    std::vector<LinkRoute> links; // by index into Topology::links
+    std::vector<LinkRoute> links;      // by index into Topology::links
     std::vector<NodeFrame> nodes;
     QRectF bounds;
 };

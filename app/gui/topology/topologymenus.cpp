@@ -15,10 +15,7 @@
 namespace shardlab::gui {
 
 namespace {
-QWidget* viewOf(const QGraphicsScene* scene)
-{
-    return scene->views().value(0);
-}
+QWidget* viewOf(const QGraphicsScene* scene) { return scene->views().value(0); }
 } // namespace
 
 void TopologyScene::showGpuMenu(int rank, const QPoint& screenPos)
@@ -29,18 +26,18 @@ void TopologyScene::showGpuMenu(int rank, const QPoint& screenPos)
     QWidget* parent = viewOf(this);
     QMenu menu(parent);
     const QString gpu = Labels::gpu(rank);
-    menu.addAction(
-        tr("Add a GPU like %1").arg(gpu), this, [this, rank] { report(Edits::addGpuLike(*m_document, rank)); });
-    QAction* remove
-        = menu.addAction(tr("Remove %1").arg(gpu), this, [this, rank] { report(Edits::removeGpu(*m_document, rank)); });
+    menu.addAction(tr("Add a GPU like %1").arg(gpu), this,
+                   [this, rank] { report(Edits::addGpuLike(*m_document, rank)); });
+    QAction* remove =
+        menu.addAction(tr("Remove %1").arg(gpu), this, [this, rank] { report(Edits::removeGpu(*m_document, rank)); });
     remove->setEnabled(s.ranks() > 1);
     menu.addSeparator();
     menu.addAction(tr("Memory of %1...").arg(gpu), this, [this, rank, parent] {
         const Gpu& g = m_document->scenario().topology.gpus[static_cast<size_t>(rank)];
         bool ok = false;
-        const QString text = QInputDialog::getText(parent, tr("GPU memory"),
-            tr("Memory of %1 (e.g. 16 GB, 80 GB, 141 GB):").arg(Labels::gpu(rank)), QLineEdit::Normal,
-            bytesText(g.memory), &ok);
+        const QString text = QInputDialog::getText(
+            parent, tr("GPU memory"), tr("Memory of %1 (e.g. 16 GB, 80 GB, 141 GB):").arg(Labels::gpu(rank)),
+            QLineEdit::Normal, bytesText(g.memory), &ok);
         if (!ok)
             return;
         auto size = parseSize(text.toStdString());
@@ -53,7 +50,8 @@ void TopologyScene::showGpuMenu(int rank, const QPoint& screenPos)
         const Gpu& g = m_document->scenario().topology.gpus[static_cast<size_t>(rank)];
         bool ok = false;
         const double v = QInputDialog::getDouble(parent, tr("GPU speed"),
-            tr("Sustained compute rate of %1 in TFLOP/s:").arg(Labels::gpu(rank)), g.tflops, kMinTflops, kMaxTflops, 2, &ok);
+                                                 tr("Sustained compute rate of %1 in TFLOP/s:").arg(Labels::gpu(rank)),
+                                                 g.tflops, kMinTflops, kMaxTflops, 2, &ok);
         if (ok)
             report(Edits::setGpuTflops(*m_document, rank, v));
     });
@@ -64,9 +62,9 @@ void TopologyScene::showGpuMenu(int rank, const QPoint& screenPos)
         for (size_t k = 0; k < s.workload.items[i].shards.size(); ++k)
             for (int o : s.workload.items[i].shards[k].owners)
                 if (o == rank)
-                    owned << ShardRef {static_cast<int>(i), static_cast<int>(k), rank};
+                    owned << ShardRef{static_cast<int>(i), static_cast<int>(k), rank};
     QAction* clear = menu.addAction(tr("Take every shard off %1").arg(gpu), this,
-        [this, owned] { report(Edits::releaseShards(*m_document, owned)); });
+                                    [this, owned] { report(Edits::releaseShards(*m_document, owned)); });
     clear->setEnabled(!owned.isEmpty());
     menu.exec(screenPos);
 }
@@ -81,16 +79,16 @@ void TopologyScene::showLinkMenu(int link, const QPoint& screenPos)
     QMenu menu(parent);
     menu.addAction(tr("Bandwidth..."), this, [this, link, l, parent] {
         bool ok = false;
-        const double v = QInputDialog::getDouble(
-            parent, tr("Link bandwidth"), tr("Bandwidth per direction in GB/s:"), l.bandwidthGBps, 0.01, 1e5, 2, &ok);
+        const double v = QInputDialog::getDouble(parent, tr("Link bandwidth"), tr("Bandwidth per direction in GB/s:"),
+                                                 l.bandwidthGBps, 0.01, 1e5, 2, &ok);
         if (ok)
             report(Edits::setLinkBandwidth(*m_document, link, v));
     });
     if (l.kind == LinkKind::NvLink)
         menu.addAction(tr("NVLink links in the bundle..."), this, [this, link, l, parent] {
             bool ok = false;
-            const int v = QInputDialog::getInt(
-                parent, tr("NVLink bundle"), tr("Links bundled (NV18 = 18):"), l.count, 1, 1024, 1, &ok);
+            const int v = QInputDialog::getInt(parent, tr("NVLink bundle"), tr("Links bundled (NV18 = 18):"), l.count,
+                                               1, 1024, 1, &ok);
             if (ok)
                 report(Edits::setLinkCount(*m_document, link, v));
         });
@@ -102,11 +100,11 @@ void TopologyScene::showShardMenu(const QList<ShardRef>& refs, const QPoint& scr
 {
     QMenu menu(viewOf(this));
     const ShardRef first = refs.value(0);
-    menu.addAction(refs.size() == 1
-            ? tr("Take %1 off %2")
-                  .arg(Labels::shard(m_document->scenario(), first.item, first.shard), Labels::gpu(first.fromRank))
-            : tr("Take %n shard(s) off their GPUs", nullptr, int(refs.size())),
-        this, [this, refs] { report(Edits::releaseShards(*m_document, refs)); });
+    menu.addAction(refs.size() == 1 ? tr("Take %1 off %2")
+                                          .arg(Labels::shard(m_document->scenario(), first.item, first.shard),
+                                               Labels::gpu(first.fromRank))
+                                    : tr("Take %n shard(s) off their GPUs", nullptr, int(refs.size())),
+                   this, [this, refs] { report(Edits::releaseShards(*m_document, refs)); });
     menu.exec(screenPos);
 }
 

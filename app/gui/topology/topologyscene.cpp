@@ -59,7 +59,7 @@ QList<ShardRef> TopologyScene::selectedShards() const
     for (QGraphicsItem* item : selectedItems())
         if (item->type() == ShardTileItem::Type) {
             const auto* tile = static_cast<ShardTileItem*>(item);
-            refs << ShardRef {tile->info().item, tile->info().shard, tile->rank()};
+            refs << ShardRef{tile->info().item, tile->info().shard, tile->rank()};
         }
     return refs;
 }
@@ -123,7 +123,7 @@ QString TopologyScene::pairClassNote(int v) const
         if (t.isGpu(other))
             below.push_back(other);
         else if (t.switches[static_cast<size_t>(other - t.rankCount())].kind == SwitchKind::PcieSwitch
-            && t.switches[static_cast<size_t>(v - t.rankCount())].kind == SwitchKind::Cpu)
+                 && t.switches[static_cast<size_t>(v - t.rankCount())].kind == SwitchKind::Cpu)
             for (const Link& m : t.links) {
                 const auto c = t.vertexOf(m.a), d = t.vertexOf(m.b);
                 if (c && d && (*c == other || *d == other) && t.isGpu(*c == other ? *d : *c))
@@ -152,8 +152,8 @@ QString TopologyScene::pairClassNote(int v) const
         auto it = seen.find(want);
         if (it == seen.end())
             continue;
-        const QString cls = qs(
-            pathClassLabel(m_pairs[static_cast<size_t>(it->second.first)][static_cast<size_t>(it->second.second)]));
+        const QString cls =
+            qs(pathClassLabel(m_pairs[static_cast<size_t>(it->second.first)][static_cast<size_t>(it->second.second)]));
         return kind == SwitchKind::NvSwitch ? tr("every GPU pair %1").arg(cls) : tr("GPUs below: %1").arg(cls);
     }
     return {};
@@ -181,8 +181,8 @@ void TopologyScene::rebuild(const Scenario& scenario)
                 ++gpus;
                 device = device.isEmpty() || device == qs(g.name) ? qs(g.name) : tr("mixed GPUs");
             }
-        addItem(new NodeFrameItem(
-            f.rect, tr("Node %1  \u00b7  %2 \u00d7 %3").arg(f.node).arg(gpus).arg(device), tr("Node %1").arg(f.node)));
+        addItem(new NodeFrameItem(f.rect, tr("Node %1  \u00b7  %2 \u00d7 %3").arg(f.node).arg(gpus).arg(device),
+                                  tr("Node %1").arg(f.node)));
     }
     for (size_t i = 0; i < t.switches.size(); ++i) {
         const int v = t.rankCount() + static_cast<int>(i);
@@ -278,9 +278,9 @@ void TopologyScene::refreshOwnership(const Scenario& scenario, const Feedback& f
                     tip = tr("<b>%1</b>: %2 of %3<br>%4<br><i>Drag to another GPU to move it; Ctrl-drag to replicate "
                              "it.</i>")
                               .arg(Labels::shard(scenario, static_cast<int>(i), static_cast<int>(k)),
-                                  bytesText(sh.size), bytesText(item.size),
-                                  sh.owners.size() > 1 ? tr("replicated on GPUs %1").arg(Labels::ranks(sh.owners))
-                                                       : tr("split: only this GPU holds it"));
+                                   bytesText(sh.size), bytesText(item.size),
+                                   sh.owners.size() > 1 ? tr("replicated on GPUs %1").arg(Labels::ranks(sh.owners))
+                                                        : tr("split: only this GPU holds it"));
                 tiles[static_cast<size_t>(owner)].push_back(
                     {static_cast<int>(i), static_cast<int>(k), colour, QStringLiteral("#%1").arg(k), tip});
             }
@@ -308,7 +308,7 @@ void TopologyScene::refreshOwnership(const Scenario& scenario, const Feedback& f
                              .arg(rm.fits() ? QString()
                                             : tr("<br><font color='#c62828'><b>Does not fit: %1 too much.</b></font>")
                                                   .arg(bytesText(rm.peakExcess())),
-                                 m_pathText.value(r), Glossary::gauge(), bytesText(rm.peak()))
+                                  m_pathText.value(r), Glossary::gauge(), bytesText(rm.peak()))
                          + mesh);
     }
 }
@@ -360,7 +360,8 @@ void TopologyScene::addWaitBadge(int rank, int waiters)
     QFont font = QGuiApplication::font();
     font.setBold(true);
     const QFontMetricsF fm(font);
-    const QRectF box(-fm.horizontalAdvance(text) / 2 - 8, -fm.height() - 12, fm.horizontalAdvance(text) + 16, fm.height() + 8);
+    const QRectF box(-fm.horizontalAdvance(text) / 2 - 8, -fm.height() - 12, fm.horizontalAdvance(text) + 16,
+                     fm.height() + 8);
     auto* badge = new QGraphicsRectItem(box);
     badge->setFlag(QGraphicsItem::ItemIgnoresTransformations);
     badge->setBrush(theme::activityColour(ActivityState::Wait));

@@ -52,10 +52,7 @@ bool TopologyView::eventFilter(QObject* watched, QEvent* event)
     return QGraphicsView::eventFilter(watched, event);
 }
 
-double TopologyView::zoom() const
-{
-    return transform().m11();
-}
+double TopologyView::zoom() const { return transform().m11(); }
 
 void TopologyView::zoomBy(double factor)
 {
@@ -65,15 +62,9 @@ void TopologyView::zoomBy(double factor)
     emit zoomChanged(zoom());
 }
 
-void TopologyView::zoomIn()
-{
-    zoomBy(1.25);
-}
+void TopologyView::zoomIn() { zoomBy(1.25); }
 
-void TopologyView::zoomOut()
-{
-    zoomBy(0.8);
-}
+void TopologyView::zoomOut() { zoomBy(0.8); }
 
 void TopologyView::fitToWindow()
 {
@@ -132,7 +123,7 @@ void TopologyView::mousePressEvent(QMouseEvent* event)
         m_panning = true;
         setDragMode(QGraphicsView::ScrollHandDrag);
         QMouseEvent fake(event->type(), event->position(), event->globalPosition(), Qt::LeftButton, Qt::LeftButton,
-            event->modifiers());
+                         event->modifiers());
         QGraphicsView::mousePressEvent(&fake);
         m_autoFit = false;
         return;
@@ -144,7 +135,7 @@ void TopologyView::mouseReleaseEvent(QMouseEvent* event)
 {
     if (m_panning && event->button() == Qt::MiddleButton) {
         QMouseEvent fake(event->type(), event->position(), event->globalPosition(), Qt::LeftButton, Qt::NoButton,
-            event->modifiers());
+                         event->modifiers());
         QGraphicsView::mouseReleaseEvent(&fake);
         setDragMode(QGraphicsView::RubberBandDrag);
         m_panning = false;

@@ -18,8 +18,8 @@ void CapacityModel::refresh(const Scenario& scenario, const Feedback& feedback)
     std::vector<Row> rows;
     const CapacityReport& rep = feedback.capacity;
     for (const RankMemory& rm : rep.ranks) {
-        const QString device
-            = rm.rank < scenario.ranks() ? qs(scenario.topology.gpus[static_cast<size_t>(rm.rank)].name) : QString();
+        const QString device =
+            rm.rank < scenario.ranks() ? qs(scenario.topology.gpus[static_cast<size_t>(rm.rank)].name) : QString();
         rows.push_back({rm, device, rep.deviationPct(rm.rank)});
     }
     replaceRows(m_rows, std::move(rows));
@@ -33,22 +33,16 @@ QVariant CapacityModel::data(const QModelIndex& index, int role) const
     const RankMemory& m = r.memory;
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Rank:
-            return Labels::gpu(m.rank);
-        case Device:
-            return r.device;
-        case Owned:
-            return bytesText(m.owned);
-        case Capacity:
-            return bytesText(m.capacity);
-        case Used:
-            return tr("%1 %").arg(m.usedPct(), 0, 'f', 0);
+        case Rank: return Labels::gpu(m.rank);
+        case Device: return r.device;
+        case Owned: return bytesText(m.owned);
+        case Capacity: return bytesText(m.capacity);
+        case Used: return tr("%1 %").arg(m.usedPct(), 0, 'f', 0);
         case VsMean:
             return tr("%1%2 %")
                 .arg(r.deviationPct > 0.05 ? QStringLiteral("+") : QString())
                 .arg(r.deviationPct, 0, 'f', 0);
-        case Status:
-            return m.fits() ? tr("fits") : tr("%1 too much").arg(bytesText(m.excess()));
+        case Status: return m.fits() ? tr("fits") : tr("%1 too much").arg(bytesText(m.excess()));
         }
     }
     if (role == Qt::ForegroundRole && !m.fits() && (index.column() == Status || index.column() == Used))

@@ -33,10 +33,7 @@ FeedbackPanel::FeedbackPanel(LiveFeedback* feedback, QWidget* parent) : QWidget(
     refresh(feedback->scenario(), feedback->current());
 }
 
-QString FeedbackPanel::balanceText() const
-{
-    return m_balance->text();
-}
+QString FeedbackPanel::balanceText() const { return m_balance->text(); }
 
 void FeedbackPanel::refresh(const Scenario&, const Feedback& feedback)
 {
@@ -47,11 +44,11 @@ void FeedbackPanel::refresh(const Scenario&, const Feedback& feedback)
         m_balance->setText(
             tr("Balanced: every GPU owns %1, the mean.").arg(bytesText(static_cast<Bytes>(rep.meanOwned))));
     else
-        m_balance->setText(
-            tr("Imbalance %1 %: %2 owns the most, %3; the mean is %4.")
-                .arg(rep.imbalancePct, 0, 'f', 0)
-                .arg(Labels::gpu(rep.largestRank), bytesText(rep.ranks[static_cast<size_t>(rep.largestRank)].owned),
-                    bytesText(static_cast<Bytes>(rep.meanOwned))));
+        m_balance->setText(tr("Imbalance %1 %: %2 owns the most, %3; the mean is %4.")
+                               .arg(rep.imbalancePct, 0, 'f', 0)
+                               .arg(Labels::gpu(rep.largestRank),
+                                    bytesText(rep.ranks[static_cast<size_t>(rep.largestRank)].owned),
+                                    bytesText(static_cast<Bytes>(rep.meanOwned))));
     const QStringList warnings = feedback.warnings();
     if (warnings == m_warnings && m_list->count() > 0)
         return;
@@ -59,7 +56,7 @@ void FeedbackPanel::refresh(const Scenario&, const Feedback& feedback)
     m_list->clear();
     if (warnings.isEmpty()) {
         auto* ok = new QListWidgetItem(style()->standardIcon(QStyle::SP_DialogApplyButton),
-            tr("Every GPU fits what it owns, and the ownership is balanced."), m_list);
+                                       tr("Every GPU fits what it owns, and the ownership is balanced."), m_list);
         ok->setForeground(theme::ok());
         return;
     }

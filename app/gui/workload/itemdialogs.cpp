@@ -32,7 +32,7 @@ NewItemDialog::NewItemDialog(const Workload& workload, QWidget* parent) : QDialo
     form->addRow(tr("Size"), m_size);
     form->addRow(new QLabel(tr("The new item starts as one shard that no GPU holds: drag it onto a GPU, or place "
                                "everything by strategy."),
-        this));
+                            this));
     form->addRow(m_problem);
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     form->addRow(m_buttons);
@@ -66,7 +66,7 @@ WorkloadItem NewItemDialog::item() const
     item.kind = static_cast<ItemKind>(m_kind->currentData().toInt());
     auto size = parseSize(m_size->text().toStdString());
     item.size = size ? *size : 0;
-    item.shards = {Shard {0, item.size, {}}};
+    item.shards = {Shard{0, item.size, {}}};
     return item;
 }
 
@@ -77,7 +77,7 @@ SplitDialog::SplitDialog(const WorkloadItem& item, int ranks, QWidget* parent) :
     form->addRow(new QLabel(tr("'%1' holds %2. Cut it into shards; each new shard keeps the GPUs of the old shard "
                                "where it starts, then drag shards to move them.")
                                 .arg(qs(item.name), bytesText(item.size)),
-        this));
+                            this));
     m_even = new QRadioButton(tr("Evenly into"), this);
     m_count = new QSpinBox(this);
     m_count->setRange(1, 65536);
@@ -113,10 +113,7 @@ void SplitDialog::setEven(int n)
     m_count->setValue(n);
 }
 
-void SplitDialog::setCustom(const QString& sizes)
-{
-    m_sizes->setText(sizes);
-}
+void SplitDialog::setCustom(const QString& sizes) { m_sizes->setText(sizes); }
 
 std::vector<Shard> SplitDialog::shards() const
 {
@@ -162,11 +159,11 @@ void SplitDialog::validate()
         if (ok) {
             ok = total == m_item.size;
             text = ok ? tr("The sizes make the whole item.")
-                : total < m_item.size
-                ? tr("%1 still to place (the sizes make %2 of %3).")
-                      .arg(bytesText(m_item.size - total), bytesText(total), bytesText(m_item.size))
-                : tr("%1 too much (the sizes make %2 of %3).")
-                      .arg(bytesText(total - m_item.size), bytesText(total), bytesText(m_item.size));
+                   : total < m_item.size
+                       ? tr("%1 still to place (the sizes make %2 of %3).")
+                             .arg(bytesText(m_item.size - total), bytesText(total), bytesText(m_item.size))
+                       : tr("%1 too much (the sizes make %2 of %3).")
+                             .arg(bytesText(total - m_item.size), bytesText(total), bytesText(m_item.size));
         }
     }
     m_status->setText(text);

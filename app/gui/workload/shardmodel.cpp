@@ -70,25 +70,23 @@ QVariant ShardModel::data(const QModelIndex& index, int role) const
         return m_item >= 0 ? tr("#%1  %2").arg(r.shard).arg(bytesText(r.data.size))
                            : tr("%1 #%2  %3").arg(r.itemName).arg(r.shard).arg(bytesText(r.data.size));
     case Qt::DecorationRole:
-    case ColourRole:
-        return theme::itemColour(r.item);
+    case ColourRole: return theme::itemColour(r.item);
     case Qt::ToolTipRole: {
         const QString owners = r.data.owners.empty() ? tr("No GPU holds it yet.")
-            : r.data.owners.size() == 1 ? tr("Held by %1 only (split).").arg(Labels::gpu(r.data.owners.front()))
-                                        : tr("Held by GPUs %1 (replicated).").arg(Labels::ranks(r.data.owners));
-        return tr(
-            "<b>'%1' #%2</b>: bytes %3 to %4 (%5)<br>%6<br><i>Drag onto a GPU to give it this shard; Ctrl-drag to "
-            "replicate it there.</i><br><br>%7")
+                               : r.data.owners.size() == 1
+                                   ? tr("Held by %1 only (split).").arg(Labels::gpu(r.data.owners.front()))
+                                   : tr("Held by GPUs %1 (replicated).").arg(Labels::ranks(r.data.owners));
+        return tr("<b>'%1' #%2</b>: bytes %3 to %4 (%5)<br>%6<br><i>Drag onto a GPU to give it this shard; Ctrl-drag "
+                  "to "
+                  "replicate it there.</i><br><br>%7")
             .arg(r.itemName)
             .arg(r.shard)
             .arg(r.data.offset)
             .arg(r.data.offset + r.data.size)
             .arg(bytesText(r.data.size), owners, Glossary::shard());
     }
-    case ItemRole:
-        return r.item;
-    case ShardRole:
-        return r.shard;
+    case ItemRole: return r.item;
+    case ShardRole: return r.shard;
     case OwnersRole: {
         QVariantList owners;
         for (int o : r.data.owners)
@@ -106,10 +104,7 @@ Qt::ItemFlags ShardModel::flags(const QModelIndex& index) const
     return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsDragEnabled | Qt::ItemNeverHasChildren;
 }
 
-QStringList ShardModel::mimeTypes() const
-{
-    return {QString::fromLatin1(kShardMimeType)};
-}
+QStringList ShardModel::mimeTypes() const { return {QString::fromLatin1(kShardMimeType)}; }
 
 QMimeData* ShardModel::mimeData(const QModelIndexList& indexes) const
 {
@@ -123,9 +118,6 @@ QMimeData* ShardModel::mimeData(const QModelIndexList& indexes) const
     return refs.isEmpty() ? nullptr : shardMimeData(refs);
 }
 
-Qt::DropActions ShardModel::supportedDragActions() const
-{
-    return Qt::MoveAction | Qt::CopyAction;
-}
+Qt::DropActions ShardModel::supportedDragActions() const { return Qt::MoveAction | Qt::CopyAction; }
 
 } // namespace shardlab::gui

@@ -43,8 +43,8 @@ QString WorkloadModel::placement(const WorkloadItem& item, int ranks)
     else if (holders.size() == 1)
         text = tr("on %1 only").arg(Labels::gpu(*holders.begin()));
     else
-        text = (replicated ? tr("split and replicated over GPUs %1") : tr("split over GPUs %1"))
-                   .arg(Labels::ranks(list));
+        text =
+            (replicated ? tr("split and replicated over GPUs %1") : tr("split over GPUs %1")).arg(Labels::ranks(list));
     if (unowned > 0)
         text += tr("; %n shard(s) without owner", nullptr, unowned);
     return text;
@@ -57,16 +57,12 @@ QVariant WorkloadModel::data(const QModelIndex& index, int role) const
     const WorkloadItem& item = m_items[static_cast<size_t>(index.row())];
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (index.column()) {
-        case Name:
-            return qs(item.name);
+        case Name: return qs(item.name);
         case Kind:
             return role == Qt::EditRole ? QVariant(static_cast<int>(item.kind)) : QVariant(Labels::itemKind(item.kind));
-        case Size:
-            return bytesText(item.size);
-        case Shards:
-            return static_cast<int>(item.shards.size());
-        case Placement:
-            return placement(item, m_ranks);
+        case Size: return bytesText(item.size);
+        case Shards: return static_cast<int>(item.shards.size());
+        case Placement: return placement(item, m_ranks);
         }
     }
     if (role == Qt::DecorationRole && index.column() == Name)
@@ -75,14 +71,11 @@ QVariant WorkloadModel::data(const QModelIndex& index, int role) const
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole) {
         switch (index.column()) {
-        case Name:
-            return tr("Double-click to rename. Program steps that use the item follow the new name.");
+        case Name: return tr("Double-click to rename. Program steps that use the item follow the new name.");
         case Size:
             return tr("%1 bytes. Double-click to change: e.g. 24 GB, 512 MiB. Shards keep their share.").arg(item.size);
-        case Shards:
-            return tr("Pieces the item is cut into. Use Split... to cut it differently.");
-        default:
-            return placement(item, m_ranks);
+        case Shards: return tr("Pieces the item is cut into. Use Split... to cut it differently.");
+        default: return placement(item, m_ranks);
         }
     }
     return {};
@@ -109,9 +102,7 @@ bool WorkloadModel::setData(const QModelIndex& index, const QVariant& value, int
         return false;
     Status st;
     switch (index.column()) {
-    case Name:
-        st = Edits::renameItem(*m_document, index.row(), value.toString());
-        break;
+    case Name: st = Edits::renameItem(*m_document, index.row(), value.toString()); break;
     case Kind: {
         const int k = value.toInt();
         if (k < 0 || k > static_cast<int>(ItemKind::Data))
@@ -127,8 +118,7 @@ bool WorkloadModel::setData(const QModelIndex& index, const QVariant& value, int
             st = Edits::setItemSize(*m_document, index.row(), *size);
         break;
     }
-    default:
-        return false;
+    default: return false;
     }
     if (!st) {
         emit editFailed(i18n::engineError(st.error()));

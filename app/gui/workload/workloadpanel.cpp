@@ -154,7 +154,7 @@ WorkloadPanel::WorkloadPanel(Document* document, QWidget* parent)
     connect(m_split, &QPushButton::clicked, this, &WorkloadPanel::splitItem);
     connect(place, &QPushButton::clicked, this, &WorkloadPanel::placeByStrategy);
     connect(m_strategy, &QComboBox::currentIndexChanged, this,
-        [this] { m_strategy->setToolTip(m_strategy->currentData(Qt::ToolTipRole).toString()); });
+            [this] { m_strategy->setToolTip(m_strategy->currentData(Qt::ToolTipRole).toString()); });
     // The placement's summary describes the document it was made in; another document (open,
     // new, recovery) starts without one, its strategy (when it names one) chosen in the box.
     connect(m_document, &Document::documentReset, this, [this] {
@@ -163,8 +163,8 @@ WorkloadPanel::WorkloadPanel(Document* document, QWidget* parent)
             m_strategy->setCurrentIndex(m_strategy->findData(static_cast<int>(*strategy)));
     });
     connect(m_allItems, &QCheckBox::toggled, this, &WorkloadPanel::itemSelectionChanged);
-    connect(
-        m_items->selectionModel(), &QItemSelectionModel::selectionChanged, this, &WorkloadPanel::itemSelectionChanged);
+    connect(m_items->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &WorkloadPanel::itemSelectionChanged);
     connect(m_workloadModel, &QAbstractItemModel::modelReset, this, &WorkloadPanel::itemSelectionChanged);
     connect(m_workloadModel, &WorkloadModel::editFailed, this, &WorkloadPanel::editFailed);
     m_strategy->setToolTip(m_strategy->currentData(Qt::ToolTipRole).toString());
@@ -179,10 +179,7 @@ int WorkloadPanel::currentItem() const
     return rows.isEmpty() ? -1 : rows.first().row();
 }
 
-QString WorkloadPanel::outcomeText() const
-{
-    return m_outcome->text();
-}
+QString WorkloadPanel::outcomeText() const { return m_outcome->text(); }
 
 void WorkloadPanel::itemSelectionChanged()
 {
@@ -251,7 +248,7 @@ void WorkloadPanel::placeByStrategy()
         changes += QStringLiteral("<br>• ") + i18n::engineText(change).toHtmlEscaped();
     m_outcome->setText(tr("<b>Replicated</b> on every GPU: %1<br><b>Split</b> across the GPUs: %2<br>%3")
                            .arg(list(outcome->replicated).toHtmlEscaped(), list(outcome->split).toHtmlEscaped(),
-                               i18n::engineText(outcome->summary).toHtmlEscaped())
+                                i18n::engineText(outcome->summary).toHtmlEscaped())
                        + changes);
     emit statusMessage(tr("Placed by %1").arg(m_strategy->currentText()));
 }

@@ -20,8 +20,8 @@ namespace {
 
 constexpr int kProtocols = 3;
 constexpr int kClasses = 4;
-constexpr double kPrior = 1e-4;  // weight of ln(v / v0)^2 per parameter
-constexpr double kFree = 1e12;    // a factor that makes a term vanish in a probe
+constexpr double kPrior = 1e-4; // weight of ln(v / v0)^2 per parameter
+constexpr double kFree = 1e12;  // a factor that makes a term vanish in a probe
 
 // What one sample's time is made of (see calibration.h, step 1).
 struct Design {
@@ -30,10 +30,10 @@ struct Design {
     // steps x the longest route's link latencies, and the time of a ring's receive-only last step
     // that its memory takes whatever the link (w x moved / (0.85 HBM k): docs/cost-model.md, 3)
     double wireUs = 0;
-    double routeUs = 0;                // the first part alone: steps x the route's latency
-    int overlapSteps = 0;              // a ring's steps inside one node, where LL128's latency hides
-    int hopClass = 0;                  // LinkKind of the slowest class on the pattern
-    std::array<double, kClasses> x{};  // us at nominal bandwidth if only class c limited the bytes
+    double routeUs = 0;               // the first part alone: steps x the route's latency
+    int overlapSteps = 0;             // a ring's steps inside one node, where LL128's latency hides
+    int hopClass = 0;                 // LinkKind of the slowest class on the pattern
+    std::array<double, kClasses> x{}; // us at nominal bandwidth if only class c limited the bytes
     double logMeasured = 0;
 };
 
@@ -75,8 +75,8 @@ void decompose(const CalibrationData& data, const CostProfile& base, int ranks, 
     for (Gpu& g : noMemory.gpus)
         g.memBandwidthGBps = 0;
     CostModel route(noMemory, probeProfile(base, kFree));
-    const bool oneNode = std::all_of(topo.gpus.begin(), topo.gpus.end(),
-                                     [&](const Gpu& g) { return g.node == topo.gpus.front().node; });
+    const bool oneNode =
+        std::all_of(topo.gpus.begin(), topo.gpus.end(), [&](const Gpu& g) { return g.node == topo.gpus.front().node; });
     // the bandwidth probe runs Simple alone (LL and LL128 made vanishingly slow): a ring's LL128
     // steps would hide their route latency behind the data and take it out of the difference
     CostProfile bandwidthProbe = probeProfile(base, 1.0);
@@ -110,7 +110,8 @@ void decompose(const CalibrationData& data, const CostProfile& base, int ranks, 
         d.overlapSteps = algo == Algorithm::Ring && oneNode ? wire.steps : 0;
         double bestHop = -1;
         for (int c = 0; c < kClasses; ++c) {
-            const double extra = hop[static_cast<size_t>(c)]->collective(s.kind, s.bytes, group, algo).timeUs - wire.timeUs;
+            const double extra =
+                hop[static_cast<size_t>(c)]->collective(s.kind, s.bytes, group, algo).timeUs - wire.timeUs;
             if (extra > bestHop) {
                 bestHop = extra;
                 d.hopClass = c;
@@ -119,7 +120,8 @@ void decompose(const CalibrationData& data, const CostProfile& base, int ranks, 
         const CollectiveCost bw = bandwidth.collective(s.kind, s.bytes, group, algo);
         if (bw.bottleneckLink >= 0) {
             const int c = static_cast<int>(topo.links[static_cast<size_t>(bw.bottleneckLink)].kind);
-            d.x[static_cast<size_t>(c)] = std::max(0.0, bw.timeUs - wire.timeUs) * base.link[static_cast<size_t>(c)].efficiency;
+            d.x[static_cast<size_t>(c)] =
+                std::max(0.0, bw.timeUs - wire.timeUs) * base.link[static_cast<size_t>(c)].efficiency;
         }
         d.logMeasured = std::log(s.measuredUs);
         out.push_back(d);
@@ -130,7 +132,10 @@ void decompose(const CalibrationData& data, const CostProfile& base, int ranks, 
 struct Layout {
     std::vector<int> hopClasses; // fitted per-step latencies (3 protocols each)
     std::vector<int> bwClasses;  // fitted efficiencies
-    int size() const { return kProtocols + kProtocols * static_cast<int>(hopClasses.size()) + static_cast<int>(bwClasses.size()) + 2; }
+    int size() const
+    {
+        return kProtocols + kProtocols * static_cast<int>(hopClasses.size()) + static_cast<int>(bwClasses.size()) + 2;
+    }
 
     std::vector<double> read(const CostProfile& p) const
     {
@@ -298,7 +303,9 @@ std::vector<AccuracyRow> predictSamples(const Topology& topology, const std::vec
 void computeErrors(std::vector<AccuracyRow>& rows)
 {
     // error = (predicted - measured) / measured x 100: positive when the model is too slow
-    auto pct = [](double predicted, double measured) { return measured > 0 ? (predicted - measured) / measured * 100 : 0.0; };
+    auto pct = [](double predicted, double measured) {
+        return measured > 0 ? (predicted - measured) / measured * 100 : 0.0;
+    };
     for (AccuracyRow& r : rows) {
         r.startErrorPct = pct(r.startUs, r.measuredUs);
         r.fittedErrorPct = pct(r.fittedUs, r.measuredUs);
@@ -323,7 +330,9 @@ Result<CalibrationResult> fitProfile(const CalibrationData& data, const Calibrat
                                 .with("ranks", s.ranks)
                                 .with("count", data.topology.rankCount()));
         if (!(s.measuredUs > 0) || !std::isfinite(s.measuredUs) || s.bytes == 0) {
-            result.notes.push_back(Message("calibration.note.no_time").with("collective", opName(s.kind)).with("size", formatBinaryBytes(s.bytes)));
+            result.notes.push_back(Message("calibration.note.no_time")
+                                       .with("collective", opName(s.kind))
+                                       .with("size", formatBinaryBytes(s.bytes)));
             continue;
         }
         samples.push_back(s);
@@ -398,8 +407,8 @@ Result<CalibrationResult> fitProfile(const CalibrationData& data, const Calibrat
     for (int c = 0; c < kClasses; ++c)
         if (!bwSeen.count(c) && !hopSeen.count(c))
             result.notes.push_back(Message("calibration.note.link_not_crossed")
-                               .with("link", linkShortMessage(static_cast<LinkKind>(c)))
-                               .with("profile", options.start.name));
+                                       .with("link", linkShortMessage(static_cast<LinkKind>(c)))
+                                       .with("profile", options.start.name));
 
     // 4. compute
     std::set<std::string> rated;

@@ -51,8 +51,8 @@ Status checkCalibratedProfile(const CostProfile& p, std::size_t samples)
         within("$.compute_efficiency." + gpu, share, 0, 1, true);
     for (const auto& [key, points] : p.corrections)
         for (size_t k = 0; k < points.size(); ++k)
-            within("$.corrections." + key.text() + "[" + std::to_string(k) + "].factor", points[k].factor, kMinCorrectionFactor,
-                   kMaxCorrectionFactor, false);
+            within("$.corrections." + key.text() + "[" + std::to_string(k) + "].factor", points[k].factor,
+                   kMinCorrectionFactor, kMaxCorrectionFactor, false);
     if (!path.empty())
         return badInput(Message("calibration.error.undetermined")
                             .with("path", path)

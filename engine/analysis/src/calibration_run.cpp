@@ -1,7 +1,6 @@
 // A live calibration: measure the plan's sweeps and compute rates through the hooks, then fit.
 #include "shardlab/analysis/calibration_run.h"
 
-
 #include <set>
 
 namespace shardlab {

@@ -82,7 +82,8 @@ Message needMessage(Need need)
 
 bool isReduction(OpKind k)
 {
-    return k == OpKind::AllReduce || k == OpKind::Reduce || k == OpKind::ReduceScatter || k == OpKind::ReduceScatterAllGather;
+    return k == OpKind::AllReduce || k == OpKind::Reduce || k == OpKind::ReduceScatter
+           || k == OpKind::ReduceScatterAllGather;
 }
 
 // Whether `got` gives the next step what it needs. A slice need is also met by the full sum
@@ -137,8 +138,9 @@ ChoiceConsequence consequenceOfChoosing(OpKind chosen, Need need, int ranks, Byt
     c.expected = applyCollective(c.right, c.inputs, 0, std::min(1, n - 1)).value();
     // a sum needs pieces of one length on every rank (unequal pieces on 4 ranks are 1, 2, 3, 1 long:
     // the first and the last alike are not enough)
-    const bool equalPieces = std::all_of(c.inputs.begin(), c.inputs.end(),
-                                         [&](const std::vector<double>& v) { return v.size() == c.inputs.front().size(); });
+    const bool equalPieces = std::all_of(c.inputs.begin(), c.inputs.end(), [&](const std::vector<double>& v) {
+        return v.size() == c.inputs.front().size();
+    });
     const RankValues fullSum = equalPieces ? applyCollective(OpKind::AllReduce, c.inputs).value() : RankValues{};
     auto got = applyCollective(chosen, c.inputs, 0, std::min(1, n - 1));
     if (got)

@@ -67,10 +67,7 @@ Message comparisonMessage(const CollectiveComparison& c)
         .with("pair_peak", formatBytes(pair.peakPerRank));
 }
 
-std::string describeComparison(const CollectiveComparison& c)
-{
-    return english(comparisonMessage(c));
-}
+std::string describeComparison(const CollectiveComparison& c) { return english(comparisonMessage(c)); }
 
 Status fillMeasuredTimes(CollectiveComparison& c, const SweepMeasure& measure)
 {
@@ -79,7 +76,8 @@ Status fillMeasuredTimes(CollectiveComparison& c, const SweepMeasure& measure)
         if (!rows)
             return rows.error();
         if (rows->empty() || !(rows->front().timeUs > 0))
-            return runFailed(Message("calibration.error.no_time").with("op", opName(kind)).with("size", formatBytes(c.bytes)));
+            return runFailed(
+                Message("calibration.error.no_time").with("op", opName(kind)).with("size", formatBytes(c.bytes)));
         return rows->front().timeUs;
     };
     auto ar = once(OpKind::AllReduce);

@@ -18,15 +18,9 @@ const char* linkKindId(LinkKind kind)
 }
 } // namespace
 
-Message linkKindMessage(LinkKind kind)
-{
-    return Message(std::string("link.words.") + linkKindId(kind));
-}
+Message linkKindMessage(LinkKind kind) { return Message(std::string("link.words.") + linkKindId(kind)); }
 
-Message linkShortMessage(LinkKind kind)
-{
-    return Message(std::string("link.short.") + linkKindId(kind));
-}
+Message linkShortMessage(LinkKind kind) { return Message(std::string("link.short.") + linkKindId(kind)); }
 
 const char* linkKindWords(LinkKind kind)
 {
@@ -46,7 +40,11 @@ Message linkDescription(const Topology& t, int link)
     const Link& l = t.links[static_cast<size_t>(link)];
     const std::string bandwidth = number("%.4g", l.bandwidthGBps);
     if (l.kind == LinkKind::NvLink && l.count > 1)
-        return Message("link.description.nvlinks").with("a", l.a).with("b", l.b).with("count", l.count).with("bandwidth", bandwidth);
+        return Message("link.description.nvlinks")
+            .with("a", l.a)
+            .with("b", l.b)
+            .with("count", l.count)
+            .with("bandwidth", bandwidth);
     return Message("link.description")
         .with("a", l.a)
         .with("b", l.b)
@@ -54,10 +52,7 @@ Message linkDescription(const Topology& t, int link)
         .with("bandwidth", bandwidth);
 }
 
-std::string describeLink(const Topology& t, int link)
-{
-    return english(linkDescription(t, link));
-}
+std::string describeLink(const Topology& t, int link) { return english(linkDescription(t, link)); }
 
 std::optional<CollectivePath> dominantCollective(const Scenario& s, const RunResult& run, CostModel& model)
 {
@@ -92,7 +87,8 @@ std::optional<CollectivePath> dominantCollective(const Scenario& s, const RunRes
     p.msPerStep = best->us / iterations / 1e3;
     const double meanUs = best->us / best->calls;
     // busbw = bytes / time x busBandwidthFactor (nccl-tests doc/PERFORMANCE.md)
-    p.busbwGBps = meanUs > 0 ? static_cast<double>(rec.bytes) / (meanUs * 1e3) * busBandwidthFactor(rec.kind, p.ranks) : 0;
+    p.busbwGBps =
+        meanUs > 0 ? static_cast<double>(rec.bytes) / (meanUs * 1e3) * busBandwidthFactor(rec.kind, p.ranks) : 0;
     p.cost = model.collective(rec.kind, rec.bytes, rec.group, op.algorithm, op.root);
     if (p.cost.bottleneckLink >= 0 && p.cost.bottleneckLink < static_cast<int>(model.topology().links.size())) {
         p.linkKind = model.topology().links[static_cast<size_t>(p.cost.bottleneckLink)].kind;

@@ -45,7 +45,6 @@ std::string fmt(const char* f, ...)
     return buf;
 }
 
-
 // Each rank's share of the program's compute work: sum over compute ops of FLOP x the rank's share
 // of the op (computeShares: of the item it owns or gathered; the whole op when it names no item),
 // over the program's FLOP.
@@ -103,7 +102,8 @@ std::vector<RankEvidence> rankEvidence(const Scenario& s, const RunResult& run, 
         e.socket = g.socket;
         if (n > 1) {
             const int at = position[static_cast<size_t>(r)];
-            const int prev = ring[static_cast<size_t>((at + n - 1) % n)], next = ring[static_cast<size_t>((at + 1) % n)];
+            const int prev = ring[static_cast<size_t>((at + n - 1) % n)],
+                      next = ring[static_cast<size_t>((at + 1) % n)];
             e.ringInGBps = router.route(prev, r).bottleneckGBps;
             e.ringOutGBps = router.route(r, next).bottleneckGBps;
         }
@@ -236,17 +236,18 @@ void noSpeedup(const Scenario& s, const RunResult& run, const Summary& sum, cons
         maxCompute = std::max(maxCompute, e.computeMs);
         maxShare = std::max(maxShare, e.workShare);
     }
-    f.checks.push_back(check("diagnosis.check.per_rank_compute",
-                             Message(maxShare > 0.99 && n > 1 ? "diagnosis.no_speedup.compute.replicated"
-                                                              : "diagnosis.no_speedup.compute")
-                                 .with("mean", fmt("%.3g", meanCompute))
-                                 .with("max", fmt("%.3g", maxCompute))
-                                 .with("one", fmt("%.3g", sum.oneGpuMs))
-                                 .with("even", fmt("%.3g", sum.oneGpuMs / n))));
-    f.checks.push_back(check("diagnosis.check.collective_share", Message("diagnosis.no_speedup.shares")
-                                                                     .with("comm", formatPercent(sum.commShare))
-                                                                     .with("wait", formatPercent(sum.waitShare))
-                                                                     .with("compute", formatPercent(sum.computeShare))));
+    f.checks.push_back(check(
+        "diagnosis.check.per_rank_compute",
+        Message(maxShare > 0.99 && n > 1 ? "diagnosis.no_speedup.compute.replicated" : "diagnosis.no_speedup.compute")
+            .with("mean", fmt("%.3g", meanCompute))
+            .with("max", fmt("%.3g", maxCompute))
+            .with("one", fmt("%.3g", sum.oneGpuMs))
+            .with("even", fmt("%.3g", sum.oneGpuMs / n))));
+    f.checks.push_back(
+        check("diagnosis.check.collective_share", Message("diagnosis.no_speedup.shares")
+                                                      .with("comm", formatPercent(sum.commShare))
+                                                      .with("wait", formatPercent(sum.waitShare))
+                                                      .with("compute", formatPercent(sum.computeShare))));
     const CollectiveEvidence* main = nullptr;
     for (const CollectiveEvidence& c : colls)
         if (path && c.name == path->name && c.bytes == path->bytes)
@@ -278,9 +279,9 @@ void noSpeedup(const Scenario& s, const RunResult& run, const Summary& sum, cons
         for (const ScalingNote& note : ctx.scaling->notes)
             if (note.toGpus <= n && (!near || note.toGpus > near->toGpus))
                 near = &note;
-        f.checks.push_back(check("diagnosis.check.scaling_curve",
-                                 near && !near->sentence.empty() ? near->message()
-                                                                 : Message("diagnosis.no_speedup.curve.none")));
+        f.checks.push_back(check("diagnosis.check.scaling_curve", near && !near->sentence.empty()
+                                                                      ? near->message()
+                                                                      : Message("diagnosis.no_speedup.curve.none")));
         f.scaling = ctx.scaling->points;
     }
     f.evidenceMessages = {Message("diagnosis.evidence.timeline"), Message("diagnosis.evidence.bandwidth"),
@@ -355,18 +356,19 @@ void sameRank(const Scenario& s, const RunResult& run, const Summary& sum, const
     f.collectives = colls;
     if (observed) {
         f.checks.push_back(check("diagnosis.check.observed_work", Message("diagnosis.same_rank.observed")
-                                                                     .with("rank", st)
-                                                                     .with("mine", fmt("%.3g", me.computeMs))
-                                                                     .with("others", fmt("%.3g", othersMs))));
+                                                                      .with("rank", st)
+                                                                      .with("mine", fmt("%.3g", me.computeMs))
+                                                                      .with("others", fmt("%.3g", othersMs))));
         out.push_back(f);
         return;
     }
     const CapacityReport cap = capacityOf(s);
-    f.checks.push_back(check("diagnosis.check.shard_sizes", Message("diagnosis.same_rank.shards")
-                                                                .with("rank", st)
-                                                                .with("owned", formatBytes(me.owned))
-                                                                .with("mean", formatBytes(static_cast<Bytes>(cap.meanOwned)))
-                                                                .with("more", formatPercent(cap.imbalancePct / 100))));
+    f.checks.push_back(
+        check("diagnosis.check.shard_sizes", Message("diagnosis.same_rank.shards")
+                                                 .with("rank", st)
+                                                 .with("owned", formatBytes(me.owned))
+                                                 .with("mean", formatBytes(static_cast<Bytes>(cap.meanOwned)))
+                                                 .with("more", formatPercent(cap.imbalancePct / 100))));
     Message input = Message("diagnosis.same_rank.input")
                         .with("rank", st)
                         .with("share", formatPercent(me.workShare))
@@ -382,13 +384,16 @@ void sameRank(const Scenario& s, const RunResult& run, const Summary& sum, const
                 break;
             }
     f.checks.push_back(check("diagnosis.check.input_distribution", input));
-    Message slow = me.slowdown > 1.0 + 1e-9
-                       ? Message("diagnosis.same_rank.slow.factor").with("factor", fmt("%.2f", me.slowdown)).with("rank", st)
-                       : Message("diagnosis.same_rank.slow.none").with("rank", st);
+    Message slow =
+        me.slowdown > 1.0 + 1e-9
+            ? Message("diagnosis.same_rank.slow.factor").with("factor", fmt("%.2f", me.slowdown)).with("rank", st)
+            : Message("diagnosis.same_rank.slow.none").with("rank", st);
     if (me.delayMs > 0)
         slow = Message("diagnosis.same_rank.slow.delay").with("before", slow).with("ms", fmt("%.3g", me.delayMs));
     if (s.perturbations.jitterPct > 0)
-        slow = Message("diagnosis.same_rank.slow.jitter").with("before", slow).with("pct", fmt("%.3g%%", s.perturbations.jitterPct));
+        slow = Message("diagnosis.same_rank.slow.jitter")
+                   .with("before", slow)
+                   .with("pct", fmt("%.3g%%", s.perturbations.jitterPct));
     f.checks.push_back(check("diagnosis.check.thermal", slow));
     int sameSocket = 0;
     for (const RankEvidence& e : ranks)
@@ -423,7 +428,9 @@ void hang(const Scenario& s, const RunResult& run, const std::vector<RankEvidenc
     std::vector<int> leftRanks;
     auto opLabel = [&](int op) {
         const Op& o = s.program[static_cast<size_t>(op)];
-        return Message("diagnosis.hang.op").with("op", o.name.empty() ? std::string(opName(o.kind)) : o.name).with("step", op + 1);
+        return Message("diagnosis.hang.op")
+            .with("op", o.name.empty() ? std::string(opName(o.kind)) : o.name)
+            .with("step", op + 1);
     };
     for (const Mismatch& m : s.perturbations.mismatches) {
         if (m.iteration != iteration || m.op < 0 || m.op >= static_cast<int>(s.program.size()))
@@ -452,8 +459,9 @@ void hang(const Scenario& s, const RunResult& run, const std::vector<RankEvidenc
             left.push_back(Message("diagnosis.hang.rank_state").with("rank", e.rank).with("state", e.stateMessage));
     std::vector<Message> last;
     for (const RankEvidence& e : ranks)
-        last.push_back(e.lastCompleted < 0 ? Message("diagnosis.hang.last.none").with("rank", e.rank)
-                                           : Message("diagnosis.hang.last").with("rank", e.rank).with("number", e.lastCompleted));
+        last.push_back(e.lastCompleted < 0
+                           ? Message("diagnosis.hang.last.none").with("rank", e.rank)
+                           : Message("diagnosis.hang.last").with("rank", e.rank).with("number", e.lastCompleted));
     const Message* blocked = nullptr;
     for (const RankEvidence& e : ranks)
         if (e.state.rfind("blocked", 0) == 0) {
@@ -461,15 +469,21 @@ void hang(const Scenario& s, const RunResult& run, const std::vector<RankEvidenc
             break;
         }
     const Message orderText = clausesOf(order), countText = clausesOf(count), leftText = clausesOf(left);
-    const Message cause = !order.empty() ? orderText : !count.empty() ? countText : !left.empty() ? leftText : h.explanationMessage();
-    f.sentenceMessage = blocked ? Message("diagnosis.hang.sentence.blocked")
-                                      .with("iteration", iteration + 1)
-                                      .with("cause", cause)
-                                      .with("blocked", *blocked)
-                                : Message("diagnosis.hang.sentence").with("iteration", iteration + 1).with("cause", cause);
-    f.checks.push_back(check("diagnosis.check.same_order", order.empty() ? Message("diagnosis.hang.order.ok") : orderText));
-    f.checks.push_back(check("diagnosis.check.count_type", count.empty() && order.empty() ? Message("diagnosis.hang.count.ok")
-                                                                                          : (count.empty() ? orderText : countText)));
+    const Message cause = !order.empty()   ? orderText
+                          : !count.empty() ? countText
+                          : !left.empty()  ? leftText
+                                           : h.explanationMessage();
+    f.sentenceMessage = blocked
+                            ? Message("diagnosis.hang.sentence.blocked")
+                                  .with("iteration", iteration + 1)
+                                  .with("cause", cause)
+                                  .with("blocked", *blocked)
+                            : Message("diagnosis.hang.sentence").with("iteration", iteration + 1).with("cause", cause);
+    f.checks.push_back(
+        check("diagnosis.check.same_order", order.empty() ? Message("diagnosis.hang.order.ok") : orderText));
+    f.checks.push_back(check("diagnosis.check.count_type", count.empty() && order.empty()
+                                                               ? Message("diagnosis.hang.count.ok")
+                                                               : (count.empty() ? orderText : countText)));
     f.checks.push_back(check("diagnosis.check.left", left.empty() ? Message("diagnosis.hang.left.none") : leftText));
     f.checks.push_back(check("diagnosis.check.last_completed", listOf(std::move(last))));
     f.evidenceMessages = {Message("diagnosis.evidence.log"), Message("diagnosis.evidence.nccl_debug"),
@@ -501,11 +515,14 @@ void capacityChecks(const Scenario& s, const CapacityReport& cap, Finding& f)
     std::vector<Message> peak;
     for (const RankMemory& rm : cap.ranks)
         if (rm.transient > 0)
-            peak.push_back(Message("diagnosis.capacity.peak_of").with("rank", rm.rank).with("peak", formatBytes(rm.peak())));
+            peak.push_back(
+                Message("diagnosis.capacity.peak_of").with("rank", rm.rank).with("peak", formatBytes(rm.peak())));
     f.checks.push_back(check("diagnosis.check.owned_vs_capacity", listOf(std::move(owned))));
-    f.checks.push_back(check("diagnosis.check.peak", peak.empty() ? Message("diagnosis.capacity.peak.none") : listOf(std::move(peak))));
-    f.checks.push_back(check("diagnosis.check.replicated",
-                             replicated.empty() ? Message("diagnosis.capacity.replicated.none") : listOf(std::move(replicated))));
+    f.checks.push_back(check("diagnosis.check.peak",
+                             peak.empty() ? Message("diagnosis.capacity.peak.none") : listOf(std::move(peak))));
+    f.checks.push_back(check("diagnosis.check.replicated", replicated.empty()
+                                                               ? Message("diagnosis.capacity.replicated.none")
+                                                               : listOf(std::move(replicated))));
     f.evidenceMessages = {Message("diagnosis.evidence.memory"), Message("diagnosis.evidence.placement")};
 }
 
@@ -582,7 +599,9 @@ void paging(const Scenario& s, const RunResult& run, const Summary& sum, const s
     if (sum.stepTimeMs > 0)
         f.sentenceMessage.arg("share", formatPercent(ms / sum.stepTimeMs)).arg("step", fmt("%.3g", sum.stepTimeMs));
     capacityChecks(s, cap, f);
-    f.checks.push_back(check("diagnosis.check.paging", Message("diagnosis.paging.per_iteration").with("rank", worst).with("ms", fmt("%.1f", ms))));
+    f.checks.push_back(
+        check("diagnosis.check.paging",
+              Message("diagnosis.paging.per_iteration").with("rank", worst).with("ms", fmt("%.1f", ms))));
     f.ranks = ranks;
     f.rank = worst;
     out.push_back(f);

@@ -45,8 +45,9 @@ std::string formatFindings(const std::vector<Finding>& findings, Language langua
             << findingsPadLeft(say("diagnosis.format.col.slowdown"), 9) << " "
             << findingsPadLeft(say("diagnosis.format.col.socket"), 6) << "\n";
         for (const RankEvidence& e : f.ranks) {
-            std::snprintf(buf, sizeof buf, "    %4d %s %10.3f %9.3f %9.3f %5d %5.0f%% %9.2f %6d", e.rank, fitToWidth(e.device, 14).c_str(),
-                          e.computeMs, e.commMs, e.waitMs, e.timesLast, e.workShare * 100, e.slowdown, e.socket);
+            std::snprintf(buf, sizeof buf, "    %4d %s %10.3f %9.3f %9.3f %5d %5.0f%% %9.2f %6d", e.rank,
+                          fitToWidth(e.device, 14).c_str(), e.computeMs, e.commMs, e.waitMs, e.timesLast,
+                          e.workShare * 100, e.slowdown, e.socket);
             out << buf;
             if (f.rule == FindingRule::CollectiveHang)
                 out << "  " << render(HangReport::lastCompletedMessage(e.lastCompleted), language)
@@ -54,13 +55,15 @@ std::string formatFindings(const std::vector<Finding>& findings, Language langua
             out << "\n";
         }
         for (const CollectiveEvidence& c : f.collectives) {
-            Message line(c.bottleneckLink.empty() ? "diagnosis.format.collective" : "diagnosis.format.collective.limited");
+            Message line(c.bottleneckLink.empty() ? "diagnosis.format.collective"
+                                                  : "diagnosis.format.collective.limited");
             line.arg("name", c.name)
                 .arg("bytes", formatBytes(c.bytes))
                 .arg("ranks", c.ranks)
                 .arg("ms", number("%.3f", c.timeMs))
                 .arg("busbw", number("%.2f", c.busbwGBps))
-                .arg("bound", Message(c.latencyBound ? "diagnosis.format.latency_bound" : "diagnosis.format.bandwidth_bound"));
+                .arg("bound",
+                     Message(c.latencyBound ? "diagnosis.format.latency_bound" : "diagnosis.format.bandwidth_bound"));
             if (!c.bottleneckLink.empty())
                 line.arg("link", c.bottleneckLink);
             out << "    " << render(line, language) << "\n";
@@ -68,11 +71,13 @@ std::string formatFindings(const std::vector<Finding>& findings, Language langua
         if (!f.scaling.empty()) {
             std::vector<Message> points;
             for (const ScalingPoint& p : f.scaling)
-                points.push_back(Message(p.gpus == 1 ? "diagnosis.format.scaling_point" : "diagnosis.format.scaling_point.plural")
-                                     .with("gpus", p.gpus)
-                                     .with("ms", number("%.3g", p.stepTimeMs))
-                                     .with("efficiency", formatPercent(p.efficiency)));
-            out << "    " << say("diagnosis.format.scaling") << " " << render(listOf(std::move(points)), language) << "\n";
+                points.push_back(
+                    Message(p.gpus == 1 ? "diagnosis.format.scaling_point" : "diagnosis.format.scaling_point.plural")
+                        .with("gpus", p.gpus)
+                        .with("ms", number("%.3g", p.stepTimeMs))
+                        .with("efficiency", formatPercent(p.efficiency)));
+            out << "    " << say("diagnosis.format.scaling") << " " << render(listOf(std::move(points)), language)
+                << "\n";
         }
         out << "\n";
     }
@@ -84,19 +89,32 @@ std::string findingsJson(const std::vector<Finding>& findings)
     using nlohmann::json;
     json doc = json::array();
     for (const Finding& f : findings) {
-        json j = {{"rule", findingRuleName(f.rule)}, {"severity", severityName(f.severity)}, {"title", f.title},
-                  {"sentence", f.sentence}, {"evidence_needed", f.evidenceNeeded}};
+        json j = {{"rule", findingRuleName(f.rule)},
+                  {"severity", severityName(f.severity)},
+                  {"title", f.title},
+                  {"sentence", f.sentence},
+                  {"evidence_needed", f.evidenceNeeded}};
         j["rank"] = f.rank ? json(*f.rank) : json(nullptr);
         j["checks"] = json::array();
         for (const Check& c : f.checks)
             j["checks"].push_back({{"what", c.what}, {"shows", c.shows}});
         j["ranks"] = json::array();
         for (const RankEvidence& e : f.ranks) {
-            json r = {{"rank", e.rank},           {"device", e.device},          {"compute_ms", e.computeMs},
-                      {"comm_ms", e.commMs},      {"wait_ms", e.waitMs},         {"times_last", e.timesLast},
-                      {"work_share", e.workShare}, {"owned_bytes", e.owned},     {"slowdown", e.slowdown},
-                      {"delay_ms", e.delayMs},    {"gpu_tflops", e.gpuTflops},   {"node", e.node},
-                      {"socket", e.socket},       {"ring_in_gbps", e.ringInGBps}, {"ring_out_gbps", e.ringOutGBps}};
+            json r = {{"rank", e.rank},
+                      {"device", e.device},
+                      {"compute_ms", e.computeMs},
+                      {"comm_ms", e.commMs},
+                      {"wait_ms", e.waitMs},
+                      {"times_last", e.timesLast},
+                      {"work_share", e.workShare},
+                      {"owned_bytes", e.owned},
+                      {"slowdown", e.slowdown},
+                      {"delay_ms", e.delayMs},
+                      {"gpu_tflops", e.gpuTflops},
+                      {"node", e.node},
+                      {"socket", e.socket},
+                      {"ring_in_gbps", e.ringInGBps},
+                      {"ring_out_gbps", e.ringOutGBps}};
             if (f.rule == FindingRule::CollectiveHang) {
                 r["last_completed"] = e.lastCompleted >= 0 ? nlohmann::json(e.lastCompleted) : nlohmann::json(nullptr);
                 r["state"] = e.state;
@@ -118,8 +136,12 @@ std::string findingsJson(const std::vector<Finding>& findings)
                                         {"latency_bound", c.latencyBound}});
         j["scaling"] = json::array();
         for (const ScalingPoint& p : f.scaling)
-            j["scaling"].push_back({{"gpus", p.gpus}, {"step_time_ms", p.stepTimeMs}, {"speedup", p.speedup},
-                                    {"efficiency", p.efficiency}, {"compute_ms", p.computeMs}, {"comm_ms", p.commMs},
+            j["scaling"].push_back({{"gpus", p.gpus},
+                                    {"step_time_ms", p.stepTimeMs},
+                                    {"speedup", p.speedup},
+                                    {"efficiency", p.efficiency},
+                                    {"compute_ms", p.computeMs},
+                                    {"comm_ms", p.commMs},
                                     {"wait_ms", p.waitMs}});
         doc.push_back(j);
     }

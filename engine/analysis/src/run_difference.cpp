@@ -36,10 +36,7 @@ std::string ms(double v)
 }
 
 // "+490.17" / "-3.10" (a change, its sign always shown)
-std::string signedMs(double v)
-{
-    return (v >= 0 ? "+" : "-") + ms(v >= 0 ? v : -v);
-}
+std::string signedMs(double v) { return (v >= 0 ? "+" : "-") + ms(v >= 0 ? v : -v); }
 
 // "+46%" / "-0.5%": the change of b against a, formatPercent's digits
 std::string signedPercent(double a, double b)
@@ -50,10 +47,7 @@ std::string signedPercent(double a, double b)
     return (change >= 0 ? "+" : "-") + formatPercent(change >= 0 ? change : -change);
 }
 
-std::string signedBytes(Bytes a, Bytes b)
-{
-    return b >= a ? "+" + formatBytes(b - a) : "-" + formatBytes(a - b);
-}
+std::string signedBytes(Bytes a, Bytes b) { return b >= a ? "+" + formatBytes(b - a) : "-" + formatBytes(a - b); }
 
 } // namespace
 
@@ -71,7 +65,7 @@ std::vector<std::pair<OpKind, int>> collectiveCounts(const Scenario& scenario)
 }
 
 RunDifference runDifference(const Scenario& a, const Summary& sa, const Scenario& b, const Summary& sb,
-    std::string nameA, std::string nameB)
+                            std::string nameA, std::string nameB)
 {
     RunDifference d;
     d.nameA = std::move(nameA);
@@ -96,7 +90,7 @@ RunDifference runDifference(const Scenario& a, const Summary& sa, const Scenario
     std::string list;
     for (const auto& [kind, n] : d.collectives)
         list += (list.empty() ? "" : ", ") + std::string(n > 0 ? "+" : "-") + std::to_string(n > 0 ? n : -n) + " "
-            + opDisplayName(kind);
+                + opDisplayName(kind);
     Message collectives = list.empty() ? Message("diff.clause.same_collectives")
                                        : std::move(Message("diff.clause.collectives").with("list", list));
     Message memory("diff.clause.memory_unknown");

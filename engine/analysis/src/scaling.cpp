@@ -182,7 +182,8 @@ Result<Scenario> rescaleScenario(const Scenario& base, const Topology& tpl, int 
             std::vector<int> g = op.group;
             std::sort(g.begin(), g.end());
             if (g != baseRanks)
-                return badInput(Message("scaling.error.partial_group").with("path", path + ".group").with("group", "group"));
+                return badInput(
+                    Message("scaling.error.partial_group").with("path", path + ".group").with("group", "group"));
             op.group.clear();
         }
         if ((op.kind == OpKind::Reduce || op.kind == OpKind::Broadcast) && op.root >= gpus) {
@@ -204,14 +205,16 @@ Result<Scenario> rescaleScenario(const Scenario& base, const Topology& tpl, int 
     // one-GPU point is the compute alone, the one-GPU time every speed-up is measured against
     // (Summary::oneGpuMs). (A one-rank NCCL call would still copy its buffer on the GPU: the cost
     // model prices that for a scenario that really has one rank.)
-    if (gpus == 1 && std::any_of(s.program.begin(), s.program.end(), [](const Op& op) { return isCollective(op.kind); })) {
+    if (gpus == 1
+        && std::any_of(s.program.begin(), s.program.end(), [](const Op& op) { return isCollective(op.kind); })) {
         addNote(notes, Message("scaling.rescale.one_gpu"));
         for (size_t i = s.program.size(); i-- > 0;)
             if (isCollective(s.program[i].kind))
                 removeOp(s, static_cast<int>(i));
     }
     if (Status st = validateScenario(s); !st)
-        return badInput(Message("scaling.error.rescaled_invalid").with("gpus", gpus).with("reason", messageOf(st.error())));
+        return badInput(
+            Message("scaling.error.rescaled_invalid").with("gpus", gpus).with("reason", messageOf(st.error())));
     return s;
 }
 
@@ -295,7 +298,8 @@ std::vector<ScalingNote> explain(const ScalingCurve& c)
         const ScalingPoint& b = c.points[i];
         const Message path = pathChange(a, b), traffic = trafficChange(a, b);
         // Small rises (the ring's 2(n-1)/n creeping up) are left to the table; a note needs 2%.
-        if (c.mode == ScalingMode::Strong && (b.stepTimeMs > a.stepTimeMs * 1.02 || (b.stepTimeMs > a.stepTimeMs && !path.empty()))) {
+        if (c.mode == ScalingMode::Strong
+            && (b.stepTimeMs > a.stepTimeMs * 1.02 || (b.stepTimeMs > a.stepTimeMs && !path.empty()))) {
             notes.push_back(scalingNote(a.gpus, b.gpus, ScalingNote::Kind::Slower,
                                         Message("scaling.note.slower")
                                             .with("from", a.gpus)
@@ -338,15 +342,18 @@ std::vector<ScalingNote> explain(const ScalingCurve& c)
         const ScalingPoint& a = c.points[i - 1];
         const ScalingPoint& b = c.points[i];
         const auto overNetwork = [](const ScalingPoint& p) {
-            return p.linkKind && *p.linkKind == LinkKind::Network && !p.collective.empty() && p.collectiveMs > p.computeMs;
+            return p.linkKind && *p.linkKind == LinkKind::Network && !p.collective.empty()
+                   && p.collectiveMs > p.computeMs;
         };
         if (overNetwork(b) && !overNetwork(a)) {
-            notes.push_back(scalingNote(b.gpus, b.gpus, ScalingNote::Kind::NetworkTakesOver, networkTakesOverSentence(b)));
+            notes.push_back(
+                scalingNote(b.gpus, b.gpus, ScalingNote::Kind::NetworkTakesOver, networkTakesOverSentence(b)));
             break;
         }
     }
     // in GPU order, the note about a point after the notes that lead to it
-    std::stable_sort(notes.begin(), notes.end(), [](const ScalingNote& x, const ScalingNote& y) { return x.toGpus < y.toGpus; });
+    std::stable_sort(notes.begin(), notes.end(),
+                     [](const ScalingNote& x, const ScalingNote& y) { return x.toGpus < y.toGpus; });
     return notes;
 }
 

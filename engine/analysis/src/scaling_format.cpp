@@ -39,23 +39,28 @@ std::string formatScalingTable(const ScalingCurve& c, Language language)
     auto say = [language](const Message& m) { return render(m, language); };
     char buf[512];
     out << "# "
-        << say(Message(std::string(c.mode == ScalingMode::Strong ? "scale.table.title.strong" : "scale.table.title.weak")
-                       + (c.baseGpus == 1 ? ".one" : ""))
+        << say(Message(
+                   std::string(c.mode == ScalingMode::Strong ? "scale.table.title.strong" : "scale.table.title.weak")
+                   + (c.baseGpus == 1 ? ".one" : ""))
                    .with("scenario", c.scenarioName)
                    .with("topology", c.topologyName)
                    .with("gpus", c.baseGpus))
         << "\n";
-    out << "# " << say(Message(c.mode == ScalingMode::Strong ? "scale.table.formula.strong" : "scale.table.formula.weak")) << "\n";
+    out << "# "
+        << say(Message(c.mode == ScalingMode::Strong ? "scale.table.formula.strong" : "scale.table.formula.weak"))
+        << "\n";
     out << "# " << say(Message("scale.table.parts")) << "\n";
-    const char* columns[] = {"scale.col.gpus", "scale.col.nodes", "scale.col.step", "scale.col.speedup", "scale.col.efficiency",
-                             "scale.col.compute", "scale.col.comm", "scale.col.wait", "scale.col.idle"};
+    const char* columns[] = {"scale.col.gpus",    "scale.col.nodes",      "scale.col.step",
+                             "scale.col.speedup", "scale.col.efficiency", "scale.col.compute",
+                             "scale.col.comm",    "scale.col.wait",       "scale.col.idle"};
     const std::size_t widths[] = {6, 5, 11, 9, 6, 11, 10, 10, 9};
     for (std::size_t i = 0; i < std::size(columns); ++i)
         out << (i ? " " : "") << rightAligned(say(Message(columns[i])), widths[i]);
     out << "  " << say(Message("scale.col.limited_by")) << "\n";
     for (const ScalingPoint& p : c.points) {
         std::snprintf(buf, sizeof buf, "%6d %5d %11.3f %8.2fx %6s %11.3f %10.3f %10.3f %9.3f  ", p.gpus, p.nodes,
-                      p.stepTimeMs, p.speedup, formatPercent(p.efficiency).c_str(), p.computeMs, p.commMs, p.waitMs, p.idleMs);
+                      p.stepTimeMs, p.speedup, formatPercent(p.efficiency).c_str(), p.computeMs, p.commMs, p.waitMs,
+                      p.idleMs);
         out << buf << say(limitedBy(p)) << (p.fits ? "" : say(Message("scale.table.does_not_fit"))) << "\n";
     }
     if (!c.notes.empty()) {
@@ -76,14 +81,23 @@ std::string formatScalingTable(const ScalingCurve& c, Language language)
 std::string scalingJson(const ScalingCurve& c)
 {
     using nlohmann::json;
-    json doc = {{"mode", scalingModeName(c.mode)}, {"scenario", c.scenarioName}, {"topology", c.topologyName},
+    json doc = {{"mode", scalingModeName(c.mode)},
+                {"scenario", c.scenarioName},
+                {"topology", c.topologyName},
                 {"base_gpus", c.baseGpus}};
     doc["points"] = json::array();
     for (const ScalingPoint& p : c.points) {
-        json pt = {{"gpus", p.gpus},           {"nodes", p.nodes},           {"step_time_ms", p.stepTimeMs},
-                   {"speedup", p.speedup},     {"efficiency", p.efficiency}, {"compute_ms", p.computeMs},
-                   {"comm_ms", p.commMs},      {"wait_ms", p.waitMs},        {"idle_ms", p.idleMs},
-                   {"max_compute_ms", p.maxComputeMs}, {"bottleneck", bottleneckName(p.bottleneck)},
+        json pt = {{"gpus", p.gpus},
+                   {"nodes", p.nodes},
+                   {"step_time_ms", p.stepTimeMs},
+                   {"speedup", p.speedup},
+                   {"efficiency", p.efficiency},
+                   {"compute_ms", p.computeMs},
+                   {"comm_ms", p.commMs},
+                   {"wait_ms", p.waitMs},
+                   {"idle_ms", p.idleMs},
+                   {"max_compute_ms", p.maxComputeMs},
+                   {"bottleneck", bottleneckName(p.bottleneck)},
                    {"fits", p.fits}};
         if (p.collective.empty())
             pt["collective"] = nullptr;
@@ -105,7 +119,8 @@ std::string scalingJson(const ScalingCurve& c)
                            : n.kind == ScalingNote::Kind::CrossesLink      ? "crosses_link"
                            : n.kind == ScalingNote::Kind::NetworkTakesOver ? "network_takes_over"
                                                                            : "efficiency_drop";
-        doc["notes"].push_back({{"from_gpus", n.fromGpus}, {"to_gpus", n.toGpus}, {"kind", kind}, {"sentence", n.sentence}});
+        doc["notes"].push_back(
+            {{"from_gpus", n.fromGpus}, {"to_gpus", n.toGpus}, {"kind", kind}, {"sentence", n.sentence}});
     }
     doc["rescale_notes"] = c.rescaleNotes;
     return doc.dump(2) + "\n";

@@ -20,10 +20,7 @@ const char* bottleneckName(Bottleneck b)
     return "?";
 }
 
-Message bottleneckMessage(Bottleneck b)
-{
-    return Message(std::string("summary.bottleneck.") + bottleneckName(b));
-}
+Message bottleneckMessage(Bottleneck b) { return Message(std::string("summary.bottleneck.") + bottleneckName(b)); }
 
 double oneGpuTimeMs(const Scenario& s, const CostProfile& profile)
 {
@@ -90,7 +87,6 @@ void explainSpeedup(const Scenario& s, Summary& sum)
         sum.speedupNoteMessage = Message("summary.note.above_100");
 }
 
-
 // The summary's sentence: one whole sentence per case, so that each language words it whole.
 Message sentenceFor(const Scenario& s, const Summary& sum, const RunResult& run)
 {
@@ -146,8 +142,9 @@ Message sentenceFor(const Scenario& s, const Summary& sum, const RunResult& run)
                 kinds.push_back(c.kind == OpKind::AllGatherV ? Message("summary.op.all_gather_v")
                                                              : verbatim(opDisplayName(c.kind)));
             }
-        const std::string wait = std::fabs(hi - lo) < 0.05 ? number("%.1f ms", hi)
-                                                           : number("%.1f", lo) + "\xe2\x80\x93" + number("%.1f ms", hi);
+        const std::string wait = std::fabs(hi - lo) < 0.05
+                                     ? number("%.1f ms", hi)
+                                     : number("%.1f", lo) + "\xe2\x80\x93" + number("%.1f ms", hi);
         Message m(std::string("summary.wait.") + (held ? "holds" : "slowest") + (kinds.empty() ? "" : "_at"));
         m.arg("rank", st);
         if (held)
@@ -162,12 +159,17 @@ Message sentenceFor(const Scenario& s, const Summary& sum, const RunResult& run)
         for (const CollectiveFigures& c : sum.collectives)
             if (!worst || c.timeMs * c.count > worst->timeMs * worst->count)
                 worst = &c;
-        Message m(std::string("summary.communication") + (worst ? ".worst" : "") + (sum.hasSpeedup ? "" : ".no_speedup"));
+        Message m(std::string("summary.communication") + (worst ? ".worst" : "")
+                  + (sum.hasSpeedup ? "" : ".no_speedup"));
         m.arg("share", formatPercent(sum.commShare));
         if (worst)
-            m.arg("name", worst->name).arg("bytes", formatBytes(worst->bytes)).arg("busbw", number("%.1f", worst->busbwGBps));
+            m.arg("name", worst->name)
+                .arg("bytes", formatBytes(worst->bytes))
+                .arg("busbw", number("%.1f", worst->busbwGBps));
         if (sum.hasSpeedup)
-            m.arg("gpus", n).arg("speedup", number("%.2fx", sum.speedup)).arg("efficiency", formatPercent(sum.efficiency));
+            m.arg("gpus", n)
+                .arg("speedup", number("%.2fx", sum.speedup))
+                .arg("efficiency", formatPercent(sum.efficiency));
         else
             m.arg("why", sum.speedupNoteMessage);
         return m;
@@ -283,7 +285,8 @@ Summary summarize(const Scenario& s, const RunResult& run)
         if (sum.perRank[static_cast<size_t>(r)].timesLast > 0
             && (top < 0 || caused[static_cast<size_t>(r)] > caused[static_cast<size_t>(top)]
                 || (caused[static_cast<size_t>(r)] == caused[static_cast<size_t>(top)]
-                    && sum.perRank[static_cast<size_t>(r)].timesLast > sum.perRank[static_cast<size_t>(top)].timesLast)))
+                    && sum.perRank[static_cast<size_t>(r)].timesLast
+                           > sum.perRank[static_cast<size_t>(top)].timesLast)))
             top = r;
     if (top >= 0 && n > 1) {
         const double perIterMs = caused[static_cast<size_t>(top)] / (n - 1) / iters / 1e3;
@@ -329,7 +332,8 @@ Summary summarize(const Scenario& s, const RunResult& run)
         sum.bottleneck = Bottleneck::Hang;
     sum.sentenceMessage = sentenceFor(s, sum, run);
     if (sum.hasSpeedup && !sum.speedupNoteMessage.empty())
-        sum.sentenceMessage = Message("summary.with_note").with("sentence", sum.sentenceMessage).with("note", sum.speedupNoteMessage);
+        sum.sentenceMessage =
+            Message("summary.with_note").with("sentence", sum.sentenceMessage).with("note", sum.speedupNoteMessage);
     if (run.hang)
         sum.sentenceMessage = Message("summary.hung").with("explanation", run.hang->explanationMessage());
     return wordedIn(std::move(sum), Language::English);

@@ -20,13 +20,20 @@ Result<std::vector<Bytes>> parseSizeRange(const std::string& spec)
         while (std::getline(ss, part, ',')) {
             auto b = parseBenchSize(part);
             if (!b)
-                return badInput(Message("sweep.error.in_option").with("option", "--sizes").with("what", messageOf(b.error())));
+                return badInput(
+                    Message("sweep.error.in_option").with("option", "--sizes").with("what", messageOf(b.error())));
             if (*b == 0)
-                return badInput(Message("sweep.error.in_option").with("option", "--sizes").with("what", Message("sweep.error.zero_size")));
+                return badInput(Message("sweep.error.in_option")
+                                    .with("option", "--sizes")
+                                    .with("what", Message("sweep.error.zero_size")));
             sizes.push_back(*b);
         }
         if (sizes.empty())
-            return badInput(Message("sweep.error.in_option").with("option", "--sizes").with("what", Message("sweep.error.sizes_empty").with("form", "START:END:FACTOR").with("example", "64K,1M,16M")));
+            return badInput(Message("sweep.error.in_option")
+                                .with("option", "--sizes")
+                                .with("what", Message("sweep.error.sizes_empty")
+                                                  .with("form", "START:END:FACTOR")
+                                                  .with("example", "64K,1M,16M")));
         return sizes;
     }
     std::stringstream ss(spec);
@@ -37,20 +44,33 @@ Result<std::vector<Bytes>> parseSizeRange(const std::string& spec)
     auto start = parseBenchSize(a);
     auto end = parseBenchSize(b);
     if (!start)
-        return badInput(Message("sweep.error.in_option").with("option", "--sizes START").with("what", messageOf(start.error())));
+        return badInput(
+            Message("sweep.error.in_option").with("option", "--sizes START").with("what", messageOf(start.error())));
     if (!end)
-        return badInput(Message("sweep.error.in_option").with("option", "--sizes END").with("what", messageOf(end.error())));
+        return badInput(
+            Message("sweep.error.in_option").with("option", "--sizes END").with("what", messageOf(end.error())));
     long factor = 2;
     if (!f.empty()) {
         char* e = nullptr;
         factor = std::strtol(f.c_str(), &e, 10);
         if (*e || factor < 2 || factor > 1024)
-            return badInput(Message("sweep.error.in_option").with("option", "--sizes FACTOR").with("what", Message("sweep.error.factor").with("value", f).with("lo", "2").with("hi", "1024")));
+            return badInput(
+                Message("sweep.error.in_option")
+                    .with("option", "--sizes FACTOR")
+                    .with("what", Message("sweep.error.factor").with("value", f).with("lo", "2").with("hi", "1024")));
     }
     if (*start == 0)
-        return badInput(Message("sweep.error.in_option").with("option", "--sizes START").with("what", Message("sweep.error.zero_size")));
+        return badInput(Message("sweep.error.in_option")
+                            .with("option", "--sizes START")
+                            .with("what", Message("sweep.error.zero_size")));
     if (*end < *start)
-        return badInput(Message("sweep.error.in_option").with("option", "--sizes").with("what", Message("sweep.error.end_before_start").with("end_name", "END").with("end", b).with("start_name", "START").with("start", a)));
+        return badInput(Message("sweep.error.in_option")
+                            .with("option", "--sizes")
+                            .with("what", Message("sweep.error.end_before_start")
+                                              .with("end_name", "END")
+                                              .with("end", b)
+                                              .with("start_name", "START")
+                                              .with("start", a)));
     for (Bytes s = *start; s <= *end && sizes.size() < 64; s *= static_cast<Bytes>(factor))
         sizes.push_back(s);
     return sizes;
@@ -116,13 +136,14 @@ std::string formatSweepTable(OpKind kind, int ranks, const std::vector<SweepRow>
     out << "# " << say(title) << "\n";
     // busbw = algbw x factor: busBandwidthFactor(), nccl-tests' doc/PERFORMANCE.md
     const char* factor = kind == OpKind::AllReduce || kind == OpKind::ReduceScatterAllGather ? "2(n-1)/n"
-                         : (kind == OpKind::Broadcast || kind == OpKind::Reduce || kind == OpKind::SendRecv) ? "1"
-                                                                                                           : "(n-1)/n";
+                         : (kind == OpKind::Broadcast || kind == OpKind::Reduce || kind == OpKind::SendRecv)
+                             ? "1"
+                             : "(n-1)/n";
     out << "# "
         << say(Message("sweep.header").with("collective", opName(kind)).with("ranks", ranks).with("factor", factor))
         << "\n#\n";
-    std::snprintf(buf, sizeof buf, "# %12s %12s %6s %6s %5s %10s %8s %8s %6s  ", "size", "count", "type", "redop", "root",
-                  "time", "algbw", "busbw", "#wrong");
+    std::snprintf(buf, sizeof buf, "# %12s %12s %6s %6s %5s %10s %8s %8s %6s  ", "size", "count", "type", "redop",
+                  "root", "time", "algbw", "busbw", "#wrong");
     out << buf << say(Message("sweep.col.algorithm")) << "\n";
     out << "# " << rightAligned("(B)", 12) << " " << rightAligned(say(Message("sweep.unit.elements")), 12);
     std::snprintf(buf, sizeof buf, " %6s %6s %5s %10s %8s %8s %6s\n", "", "", "", "(us)", "(GB/s)", "(GB/s)", "");
@@ -139,17 +160,19 @@ std::string formatSweepTable(OpKind kind, int ranks, const std::vector<SweepRow>
                                      ? say(Message("sweep.nccl_choice"))
                                      : std::string(algorithmName(r.algorithm)) + "/" + protocolName(r.protocol);
         std::snprintf(buf, sizeof buf, "  %12llu %12llu %6s %6s %5d %10.2f %8.2f %8.2f %6s  ",
-                      static_cast<unsigned long long>(r.bytes), static_cast<unsigned long long>(r.count), r.type.c_str(),
-                      reduces ? "sum" : "none", rooted ? 0 : -1, r.timeUs, r.algbwGBps, r.busbwGBps, wrong.c_str());
-        out << buf << algo << (static_cast<int>(i) == cross ? "  " + say(Message("sweep.bandwidth_bound")) : "") << "\n";
+                      static_cast<unsigned long long>(r.bytes), static_cast<unsigned long long>(r.count),
+                      r.type.c_str(), reduces ? "sum" : "none", rooted ? 0 : -1, r.timeUs, r.algbwGBps, r.busbwGBps,
+                      wrong.c_str());
+        out << buf << algo << (static_cast<int>(i) == cross ? "  " + say(Message("sweep.bandwidth_bound")) : "")
+            << "\n";
     }
     return out.str();
 }
 
 const std::vector<std::string>& ncclTestsTableWords()
 {
-    static const std::vector<std::string> words = {"size", "count", "type", "redop", "root", "time", "algbw", "busbw",
-                                                   "#wrong", "float", "sum", "none", "N/A"};
+    static const std::vector<std::string> words = {"size",  "count",  "type",  "redop", "root", "time", "algbw",
+                                                   "busbw", "#wrong", "float", "sum",   "none", "N/A"};
     return words;
 }
 
@@ -158,16 +181,22 @@ std::string sweepJson(OpKind kind, int ranks, const std::vector<SweepRow>& rows,
     nlohmann::json doc = {{"collective", opName(kind)}, {"ranks", ranks}, {"mode", mode}, {"type", "float"}};
     doc["rows"] = nlohmann::json::array();
     for (const SweepRow& r : rows) {
-        nlohmann::json row = {{"size", r.bytes},          {"count", r.count},         {"type", r.type},
-                              {"time_us", r.timeUs},      {"algbw_gbps", r.algbwGBps}, {"busbw_gbps", r.busbwGBps},
-                              {"algorithm", algorithmName(r.algorithm)}, {"protocol", protocolName(r.protocol)}};
+        nlohmann::json row = {{"size", r.bytes},
+                              {"count", r.count},
+                              {"type", r.type},
+                              {"time_us", r.timeUs},
+                              {"algbw_gbps", r.algbwGBps},
+                              {"busbw_gbps", r.busbwGBps},
+                              {"algorithm", algorithmName(r.algorithm)},
+                              {"protocol", protocolName(r.protocol)}};
         row["wrong"] = r.wrong < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.wrong);
         if (r.algorithm == Algorithm::Auto)
             row["protocol"] = nullptr; // chosen by NCCL at run time, not reported by it
         doc["rows"].push_back(row);
     }
     const int cross = latencyBandwidthCrossover(rows);
-    doc["bandwidth_bound_from"] = cross < 0 ? nlohmann::json(nullptr) : nlohmann::json(rows[static_cast<size_t>(cross)].bytes);
+    doc["bandwidth_bound_from"] =
+        cross < 0 ? nlohmann::json(nullptr) : nlohmann::json(rows[static_cast<size_t>(cross)].bytes);
     return doc.dump(2) + "\n";
 }
 

@@ -53,7 +53,8 @@ int latencyBandwidthCrossover(const std::vector<SweepRow>& rows)
     return -1;
 }
 
-std::vector<SweepOverlayRow> overlaySweeps(const std::vector<SweepRow>& simulated, const std::vector<SweepRow>& measured)
+std::vector<SweepOverlayRow> overlaySweeps(const std::vector<SweepRow>& simulated,
+                                           const std::vector<SweepRow>& measured)
 {
     std::map<Bytes, SweepOverlayRow> bySize;
     for (const SweepRow& r : simulated) {

@@ -24,8 +24,12 @@ namespace {
 
 Message tooLarge(const std::string& name, const Message& expected, std::uintmax_t maxBytes)
 {
-    return Message("error.at").with("origin", name).with("path", "$").with(
-        "what", Message("error.file.too_large").with("megabytes", std::to_string(maxBytes >> 20)).with("expected", expected));
+    return Message("error.at")
+        .with("origin", name)
+        .with("path", "$")
+        .with("what", Message("error.file.too_large")
+                          .with("megabytes", std::to_string(maxBytes >> 20))
+                          .with("expected", expected));
 }
 
 Message replaceFailed(const std::filesystem::path& path, const std::string& why)
@@ -35,7 +39,9 @@ Message replaceFailed(const std::filesystem::path& path, const std::string& why)
 
 Message notWritableKind(const std::filesystem::path& path)
 {
-    return Message("error.line.not_writable_kind").with("file", path.string()).with("expected", Message("error.expected.file_name"));
+    return Message("error.line.not_writable_kind")
+        .with("file", path.string())
+        .with("expected", Message("error.expected.file_name"));
 }
 
 } // namespace
@@ -57,7 +63,8 @@ Result<std::string> readUserFile(const std::filesystem::path& path, const Messag
     return readCapped(in, path.string(), expected, maxBytes);
 }
 
-Result<std::string> readCapped(std::istream& in, const std::string& name, const Message& expected, std::uintmax_t maxBytes)
+Result<std::string> readCapped(std::istream& in, const std::string& name, const Message& expected,
+                               std::uintmax_t maxBytes)
 {
     std::string text;
     std::vector<char> buffer(1 << 16);
@@ -273,7 +280,9 @@ Result<OutputPlan> planOutput(const std::filesystem::path& path)
             continue;
         }
         if (S_ISDIR(st.st_mode))
-            return badInput(Message("error.file.folder").with("file", path.string()).with("expected", Message("error.expected.file_name")));
+            return badInput(Message("error.file.folder")
+                                .with("file", path.string())
+                                .with("expected", Message("error.expected.file_name")));
         if (S_ISREG(st.st_mode))
             return OutputPlan{OutputPlan::How::Replace, at, 0, -1};
         if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
@@ -284,7 +293,7 @@ Result<OutputPlan> planOutput(const std::filesystem::path& path)
 
 // Runs `write` on an ostream over `fd`; the message of a failure, or none when all of it was written.
 Message writeThrough(int fd, const std::filesystem::path& path, const std::function<Status(std::ostream& out)>& write,
-                         std::uintmax_t& written, Status& own)
+                     std::uintmax_t& written, Status& own)
 {
     DescriptorBuffer buffer(fd);
     std::ostream out(&buffer);
@@ -307,8 +316,9 @@ Status writeStraightThrough(const OutputPlan& plan, const std::filesystem::path&
     const int fd = plan.descriptor >= 0 ? ::fcntl(plan.descriptor, F_DUPFD_CLOEXEC, 0)
                                         : ::open(plan.path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | plan.openFlags);
     if (fd < 0)
-        return badInput(
-            Message("error.line.open_for_writing_failed").with("file", shown.string()).with("why", systemWords(whyWritingFailed(errno))));
+        return badInput(Message("error.line.open_for_writing_failed")
+                            .with("file", shown.string())
+                            .with("why", systemWords(whyWritingFailed(errno))));
     std::uintmax_t written = 0;
     Status own;
     Message failed = writeThrough(fd, shown, write, written, own);
@@ -371,7 +381,9 @@ Status writeFileAtomicallyWith(const std::filesystem::path& path, const std::fun
     if (::close(fd) != 0) {
         const int err = errno;
         ::unlink(tmp.c_str());
-        return badInput(Message("error.line.close_failed").with("file", path.string()).with("why", systemWords(whyWritingFailed(err))));
+        return badInput(Message("error.line.close_failed")
+                            .with("file", path.string())
+                            .with("why", systemWords(whyWritingFailed(err))));
     }
     if (::rename(tmp.c_str(), target.c_str()) != 0) {
         const int err = errno;

@@ -75,7 +75,8 @@ Message expectedRange(double lo, double hi)
 void JsonReader::fail(const std::string& path, Message what)
 {
     if (m_errors.size() < 50)
-        m_errors.push_back(Message("error.at").with("origin", m_origin).with("path", path).with("what", std::move(what)));
+        m_errors.push_back(
+            Message("error.at").with("origin", m_origin).with("path", path).with("what", std::move(what)));
 }
 
 void JsonReader::fail(const std::string& path, const std::string& what)
@@ -84,10 +85,7 @@ void JsonReader::fail(const std::string& path, const std::string& what)
         m_errors.push_back(errorMessage(m_origin + ": " + path + ": " + what));
 }
 
-std::string JsonReader::message() const
-{
-    return error().message;
-}
+std::string JsonReader::message() const { return error().message; }
 
 Error JsonReader::error() const
 {
@@ -157,7 +155,8 @@ std::optional<long long> JsonReader::integer(const json& obj, const std::string&
         value = v->get<long long>();
     else if (v->is_number_unsigned() && v->get<unsigned long long>() <= static_cast<unsigned long long>(hi))
         value = static_cast<long long>(v->get<unsigned long long>());
-    else if (v->is_number_float() && std::floor(v->get<double>()) == v->get<double>() && std::fabs(v->get<double>()) < 9e18)
+    else if (v->is_number_float() && std::floor(v->get<double>()) == v->get<double>()
+             && std::fabs(v->get<double>()) < 9e18)
         value = static_cast<long long>(v->get<double>());
     else {
         fail(key(path, k), Message("error.json.found")
@@ -166,8 +165,9 @@ std::optional<long long> JsonReader::integer(const json& obj, const std::string&
         return std::nullopt;
     }
     if (value < lo || value > hi) {
-        fail(key(path, k),
-             Message("error.json.out_of_range").with("value", std::to_string(value)).with("expected", expectedRange(lo, hi)));
+        fail(key(path, k), Message("error.json.out_of_range")
+                               .with("value", std::to_string(value))
+                               .with("expected", expectedRange(lo, hi)));
         return std::nullopt;
     }
     return value;
@@ -188,7 +188,8 @@ std::optional<double> JsonReader::number(const json& obj, const std::string& pat
     }
     const double d = v->get<double>();
     if (!(d >= lo && d <= hi)) {
-        fail(key(path, k), Message("error.json.out_of_range").with("value", v->dump()).with("expected", expectedRange(lo, hi)));
+        fail(key(path, k),
+             Message("error.json.out_of_range").with("value", v->dump()).with("expected", expectedRange(lo, hi)));
         return std::nullopt;
     }
     return d;
@@ -283,7 +284,8 @@ std::optional<double> JsonReader::bandwidth(const json& obj, const std::string& 
         return std::nullopt;
     }
     if (!(d >= kMinBandwidthGBps && d <= kMaxBandwidthGBps)) {
-        fail(key(path, k), Message("error.json.bare_out_of_range").with("expected", Message("error.expected.bandwidth_range")));
+        fail(key(path, k),
+             Message("error.json.bare_out_of_range").with("expected", Message("error.expected.bandwidth_range")));
         return std::nullopt;
     }
     return d;
@@ -310,7 +312,8 @@ std::optional<double> JsonReader::flops(const json& obj, const std::string& path
         return std::nullopt;
     }
     if (!(d >= 0 && d <= 1e24)) {
-        fail(key(path, k), Message("error.json.bare_out_of_range").with("expected", Message("error.expected.flops_range")));
+        fail(key(path, k),
+             Message("error.json.bare_out_of_range").with("expected", Message("error.expected.flops_range")));
         return std::nullopt;
     }
     return d;
@@ -336,8 +339,9 @@ std::optional<std::vector<int>> JsonReader::ranks(const json& obj, const std::st
         }
         const long long r = e.get<long long>();
         if (r < 0 || r > 1'000'000) {
-            fail(index(key(path, k), i),
-                 Message("error.json.not_rank").with("value", std::to_string(r)).with("expected", Message("error.expected.zero_or_more")));
+            fail(index(key(path, k), i), Message("error.json.not_rank")
+                                             .with("value", std::to_string(r))
+                                             .with("expected", Message("error.expected.zero_or_more")));
             return std::nullopt;
         }
         out.push_back(static_cast<int>(r));
@@ -380,7 +384,8 @@ std::string jsonShapeProblem(const std::string& text, int maxDepth)
             inString = true;
         } else if (c == '{' || c == '[') {
             if (++depth > maxDepth)
-                return "nested more than " + std::to_string(maxDepth) + " levels deep (a ShardLab file goes about 8 levels down)";
+                return "nested more than " + std::to_string(maxDepth)
+                       + " levels deep (a ShardLab file goes about 8 levels down)";
         } else if (c == '}' || c == ']') {
             --depth;
         }
@@ -439,7 +444,8 @@ public:
     }
     // a template, as the DOM builder's: it throws the parser's own exception type (parse_error,
     // out_of_range), as json::parse does, not its base class
-    template <class Exception> bool parse_error(std::size_t position, const std::string& token, const Exception& ex)
+    template <class Exception>
+    bool parse_error(std::size_t position, const std::string& token, const Exception& ex)
     {
         return m_dom.parse_error(position, token, ex);
     }
@@ -448,9 +454,9 @@ private:
     // Where the parser is: one frame per open object or array, with the key or index being read.
     struct Frame {
         bool array = false;
-        size_t index = 0;                    // arrays: the element being read
-        std::string key;                     // objects: the member being read
-        std::vector<std::string> keys;       // objects: the keys so far
+        size_t index = 0;              // arrays: the element being read
+        std::string key;               // objects: the member being read
+        std::vector<std::string> keys; // objects: the keys so far
         std::unordered_set<std::string> many;
     };
     std::string pathTo(const std::string& duplicate) const
@@ -493,10 +499,11 @@ Result<json> parseJsonText(const std::string& text, const std::string& origin)
     try {
         return parseJsonStrict(text);
     } catch (const json::exception& e) {
-        return badInput(Message("error.at")
-                            .with("origin", origin)
-                            .with("path", "$")
-                            .with("what", Message("error.says.not_valid_json").with("parser", parserMessage(e.what()))));
+        return badInput(
+            Message("error.at")
+                .with("origin", origin)
+                .with("path", "$")
+                .with("what", Message("error.says.not_valid_json").with("parser", parserMessage(e.what()))));
     } catch (const JsonPathError& e) {
         return errorAt(origin, e);
     }
@@ -514,15 +521,9 @@ Error errorAt(const std::string& origin, const JsonPathError& e)
     return badInput(Message("error.at").with("origin", origin).with("path", e.path).with("what", e.sentence));
 }
 
-void failAt(const std::string& path, Message what)
-{
-    throw JsonPathError(path, std::move(what));
-}
+void failAt(const std::string& path, Message what) { throw JsonPathError(path, std::move(what)); }
 
-void failAt(const std::string& path, const std::string& what)
-{
-    throw JsonPathError(path + ": " + what);
-}
+void failAt(const std::string& path, const std::string& what) { throw JsonPathError(path + ": " + what); }
 
 const json& member(const json& obj, const std::string& path, const char* key)
 {

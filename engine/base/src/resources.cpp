@@ -18,7 +18,8 @@ std::vector<std::filesystem::path> shippedLibraryCandidates(const std::string& f
     const auto dir = executableDirectory();
     if (dir.empty())
         return {};
-    std::vector<std::filesystem::path> list = {dir / fileName, dir / ".." / "lib" / fileName, dir / ".." / "lib" / "shardlab" / fileName};
+    std::vector<std::filesystem::path> list = {dir / fileName, dir / ".." / "lib" / fileName,
+                                               dir / ".." / "lib" / "shardlab" / fileName};
     if (std::string(SHARDLAB_INSTALL_LIBDIR) != "lib") // GNUInstallDirs' multiarch folder (Debian under /usr)
         list.push_back(dir / ".." / SHARDLAB_INSTALL_LIBDIR / "shardlab" / fileName);
     return list;
@@ -44,14 +45,8 @@ std::filesystem::path resourceDirectory()
     return SHARDLAB_SOURCE_RESOURCE_DIR;
 }
 
-std::filesystem::path lessonDirectory()
-{
-    return resourceDirectory() / "lessons";
-}
+std::filesystem::path lessonDirectory() { return resourceDirectory() / "lessons"; }
 
-std::filesystem::path scenarioPath(const std::string& name)
-{
-    return resourceDirectory() / "scenarios" / name;
-}
+std::filesystem::path scenarioPath(const std::string& name) { return resourceDirectory() / "scenarios" / name; }
 
 } // namespace shardlab

@@ -7,10 +7,7 @@ namespace shardlab {
 
 Error::Error(ErrorKind k, Message sentence) : kind(k), message(english(sentence)), what(std::move(sentence)) {}
 
-Message messageOf(const Error& error)
-{
-    return error.what.empty() ? errorMessage(error.message) : error.what;
-}
+Message messageOf(const Error& error) { return error.what.empty() ? errorMessage(error.message) : error.what; }
 
 std::string worded(const Error& error, Language language)
 {

@@ -24,11 +24,14 @@ bool splitNumber(std::string_view text, double& number, std::string& unit)
 {
     text = trim(text);
     size_t i = 0;
-    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'
-                               || text[i] == 'e' || text[i] == 'E' || text[i] == '+' || text[i] == '-')) {
+    while (i < text.size()
+           && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.' || text[i] == 'e' || text[i] == 'E'
+               || text[i] == '+' || text[i] == '-')) {
         // 'e' only counts as an exponent when followed by a digit or sign
         if ((text[i] == 'e' || text[i] == 'E')
-            && !(i + 1 < text.size() && (std::isdigit(static_cast<unsigned char>(text[i + 1])) || text[i + 1] == '-' || text[i + 1] == '+')))
+            && !(
+                i + 1 < text.size()
+                && (std::isdigit(static_cast<unsigned char>(text[i + 1])) || text[i + 1] == '-' || text[i + 1] == '+')))
             break;
         ++i;
     }
@@ -86,12 +89,26 @@ Result<Bytes> parseSize(std::string_view text)
     double number = 0;
     std::string unit;
     if (!splitNumber(text, number, unit))
-        return badInput(Message("error.line.size_as_typed").with("value", visibleText(text)).with("examples", "\"16 GB\", \"512 MiB\""));
-    struct Unit { const char* name; double mult; };
+        return badInput(Message("error.line.size_as_typed")
+                            .with("value", visibleText(text))
+                            .with("examples", "\"16 GB\", \"512 MiB\""));
+    struct Unit {
+        const char* name;
+        double mult;
+    };
     static const Unit units[] = {
-        {"", 1}, {"B", 1},
-        {"kB", 1e3}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"PB", 1e15},
-        {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0},
+        {"", 1},
+        {"B", 1},
+        {"kB", 1e3},
+        {"KB", 1e3},
+        {"MB", 1e6},
+        {"GB", 1e9},
+        {"TB", 1e12},
+        {"PB", 1e15},
+        {"KiB", 1024.0},
+        {"MiB", 1048576.0},
+        {"GiB", 1073741824.0},
+        {"TiB", 1099511627776.0},
         {"PiB", 1125899906842624.0},
     };
     for (const Unit& u : units)
@@ -105,7 +122,8 @@ Result<Bytes> parseBenchSize(std::string_view text)
     double number = 0;
     std::string unit;
     if (!splitNumber(text, number, unit))
-        return badInput(Message("error.line.not_a_size").with("value", visibleText(text)).with("examples", "8, 8B, 64K, 1M, 4G"));
+        return badInput(
+            Message("error.line.not_a_size").with("value", visibleText(text)).with("examples", "8, 8B, 64K, 1M, 4G"));
     std::string u;
     for (char c : unit)
         u += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -145,7 +163,8 @@ Result<double> parseBandwidth(std::string_view text)
         return number / 8.0;
     if (unit == "Tb/s")
         return number * 1e3 / 8.0;
-    return badInput(Message("error.line.bandwidth_unit").with("value", visibleText(text)).with("unit", visibleText(unit)));
+    return badInput(
+        Message("error.line.bandwidth_unit").with("value", visibleText(text)).with("unit", visibleText(unit)));
 }
 
 std::string formatBytes(Bytes bytes)
@@ -194,17 +213,24 @@ Result<double> parseFlops(std::string_view text)
     const std::string example = "\"4 TFLOP\"";
     if (!splitNumber(text, number, unit))
         return badInput(Message("error.line.not_work").with("value", visibleText(text)).with("example", example));
-    struct Unit { const char* name; double mult; };
-    static const Unit units[] = {{"", 1},         {"FLOP", 1},     {"kFLOP", 1e3},  {"MFLOP", 1e6},
-                                 {"GFLOP", 1e9},  {"TFLOP", 1e12}, {"PFLOP", 1e15}};
+    struct Unit {
+        const char* name;
+        double mult;
+    };
+    static const Unit units[] = {{"", 1},        {"FLOP", 1},     {"kFLOP", 1e3}, {"MFLOP", 1e6},
+                                 {"GFLOP", 1e9}, {"TFLOP", 1e12}, {"PFLOP", 1e15}};
     for (const Unit& u : units)
         if (unit == u.name) {
             const double flops = number * u.mult;
             if (!(flops >= 0 && flops <= 1e24))
-                return badInput(Message("error.line.work_out_of_range").with("value", visibleText(text)).with("example", example));
+                return badInput(
+                    Message("error.line.work_out_of_range").with("value", visibleText(text)).with("example", example));
             return flops;
         }
-    return badInput(Message("error.line.work_unit").with("value", visibleText(text)).with("unit", visibleText(unit)).with("example", example));
+    return badInput(Message("error.line.work_unit")
+                        .with("value", visibleText(text))
+                        .with("unit", visibleText(unit))
+                        .with("example", example));
 }
 
 std::string formatFlops(double flops)
@@ -219,10 +245,7 @@ std::string formatFlops(double flops)
     return (flops < 0 ? "-" : "") + threeDigits(v) + " " + names[i];
 }
 
-std::string formatBandwidth(double gbps)
-{
-    return threeDigits(std::fabs(gbps)) + " GB/s";
-}
+std::string formatBandwidth(double gbps) { return threeDigits(std::fabs(gbps)) + " GB/s"; }
 
 std::string formatPercent(double share)
 {

@@ -45,7 +45,8 @@ Utf8Char utf8At(std::string_view text, size_t i)
         code = (code << 6) | (b(i + k) & 0x3f);
     }
     // overlong forms, surrogates and values past U+10FFFF are no UTF-8
-    if ((length == 3 && code < 0x800) || (length == 4 && (code < 0x10000 || code > 0x10ffff)) || (code >= 0xd800 && code <= 0xdfff))
+    if ((length == 3 && code < 0x800) || (length == 4 && (code < 0x10000 || code > 0x10ffff))
+        || (code >= 0xd800 && code <= 0xdfff))
         return {0xfffd, 1, false};
     return {code, length, true};
 }

@@ -73,8 +73,8 @@ public:
         progressSends();
         auto buffer = std::make_unique<Bytes8>(std::move(bytes));
         MPI_Request request;
-        const int rc = MPI_Isend(buffer->data(), static_cast<int>(buffer->size()), MPI_BYTE, peer, static_cast<int>(tag),
-                                 m_comm, &request);
+        const int rc = MPI_Isend(buffer->data(), static_cast<int>(buffer->size()), MPI_BYTE, peer,
+                                 static_cast<int>(tag), m_comm, &request);
         if (rc != MPI_SUCCESS)
             return runFailed("rank " + std::to_string(m_rank) + " could not send to rank " + std::to_string(peer) + ": "
                              + mpiError(rc));
@@ -91,9 +91,11 @@ public:
                 progressSends();
                 int flag = 0;
                 MPI_Status status;
-                int rc = MPI_Iprobe(peer == kAnyPeer ? MPI_ANY_SOURCE : peer, static_cast<int>(tag), m_comm, &flag, &status);
+                int rc =
+                    MPI_Iprobe(peer == kAnyPeer ? MPI_ANY_SOURCE : peer, static_cast<int>(tag), m_comm, &flag, &status);
                 if (rc != MPI_SUCCESS)
-                    return runFailed("rank " + std::to_string(m_rank) + " could not poll for messages: " + mpiError(rc));
+                    return runFailed("rank " + std::to_string(m_rank)
+                                     + " could not poll for messages: " + mpiError(rc));
                 if (flag) {
                     int count = 0;
                     MPI_Get_count(&status, MPI_BYTE, &count);
@@ -133,8 +135,9 @@ public:
                     return {};
             }
             if (std::chrono::steady_clock::now() >= deadline)
-                return runFailed("rank " + std::to_string(m_rank)
-                                 + " could not deliver every message before exiting (their receivers stopped listening)");
+                return runFailed(
+                    "rank " + std::to_string(m_rank)
+                    + " could not deliver every message before exiting (their receivers stopped listening)");
             std::this_thread::sleep_for(std::chrono::microseconds(200));
         }
     }

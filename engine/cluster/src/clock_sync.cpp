@@ -111,8 +111,9 @@ Result<std::vector<ClockOffset>> measureClockOffsets(Transport& t, const Clock& 
             if (!ping)
                 return ping.error();
             if (!*ping)
-                return runFailed("rank " + std::to_string(t.rank()) + " waited for rank 0's clock exchange " + std::to_string(i + 1)
-                                 + " of " + std::to_string(rounds) + " and got nothing (rank 0 died, hung or is stuck elsewhere)");
+                return runFailed("rank " + std::to_string(t.rank()) + " waited for rank 0's clock exchange "
+                                 + std::to_string(i + 1) + " of " + std::to_string(rounds)
+                                 + " and got nothing (rank 0 died, hung or is stuck elsewhere)");
             Bytes8 pong;
             putDouble(pong, clock()); // stamped as soon as the ping is in
             putDouble(pong, getDouble((*ping)->bytes, 0));
@@ -137,8 +138,9 @@ Result<std::vector<ClockOffset>> measureClockOffsets(Transport& t, const Clock& 
             if (!pong)
                 return pong.error();
             if (!*pong)
-                return runFailed("rank 0 sent clock exchange " + std::to_string(i + 1) + " to rank " + std::to_string(peer)
-                                 + " and got no answer (rank " + std::to_string(peer) + " died, hung or is stuck elsewhere)");
+                return runFailed("rank 0 sent clock exchange " + std::to_string(i + 1) + " to rank "
+                                 + std::to_string(peer) + " and got no answer (rank " + std::to_string(peer)
+                                 + " died, hung or is stuck elsewhere)");
             if (getDouble((*pong)->bytes, 8) != static_cast<double>(i))
                 return runFailed("rank " + std::to_string(peer) + " answered clock exchange " + std::to_string(i + 1)
                                  + " out of order (a protocol error: mixed ShardLab versions?)");

@@ -17,9 +17,9 @@ namespace {
 using nlohmann::json;
 
 // Assumptions for figures a report leaves unknown; each one used is named in Topology::source.
-constexpr double kAssumedPcieGBps = 31.5;      // PCIe Gen4 x16 (16 GT/s x 16 x 128/130 / 8)
+constexpr double kAssumedPcieGBps = 31.5;        // PCIe Gen4 x16 (16 GT/s x 16 x 128/130 / 8)
 constexpr double kAssumedCrossSocketGBps = 62.4; // Intel UPI, 4 links at 16 GT/s (as preset 2x8-h100-ib)
-constexpr double kAssumedNvLinkGBps = 25.0;    // NVLink 3/4: 25 GB/s per link per direction
+constexpr double kAssumedNvLinkGBps = 25.0;      // NVLink 3/4: 25 GB/s per link per direction
 // Latencies of one traversal, as presets.cpp uses them; Ethernet's from common RoCE/TCP figures.
 constexpr double kNvLinkLat = 0.2, kPcieLat = 0.5, kSocketLat = 0.8, kIbLat = 1.5, kEthLat = 5.0;
 
@@ -40,12 +40,24 @@ Bytes8 encodeTopologyReport(const RankTopologyReport& r)
     json nics = json::array();
     for (const NicReport& n : r.nics)
         nics.push_back({n.name, n.kind, n.gbps, n.numaNode});
-    const json doc = {{"rank", r.rank},         {"host", r.host},         {"device", r.device},
-                      {"physical", r.physical}, {"gpu", r.gpuName},       {"memory", r.gpuMemory},
-                      {"tflops", r.tflops},     {"hbm", r.memBandwidthGBps}, {"bus", r.busId},
-                      {"uuid", r.uuid},         {"numa", r.numaNode},     {"pcie", r.pcieGBps},
-                      {"pcie_switch", r.pcieSwitch}, {"nvlinks", nv},     {"nvswitch_links", r.nvswitchLinks},
-                      {"nvlink_gbps", r.nvlinkGBps}, {"nics", nics},      {"probe", r.probe},
+    const json doc = {{"rank", r.rank},
+                      {"host", r.host},
+                      {"device", r.device},
+                      {"physical", r.physical},
+                      {"gpu", r.gpuName},
+                      {"memory", r.gpuMemory},
+                      {"tflops", r.tflops},
+                      {"hbm", r.memBandwidthGBps},
+                      {"bus", r.busId},
+                      {"uuid", r.uuid},
+                      {"numa", r.numaNode},
+                      {"pcie", r.pcieGBps},
+                      {"pcie_switch", r.pcieSwitch},
+                      {"nvlinks", nv},
+                      {"nvswitch_links", r.nvswitchLinks},
+                      {"nvlink_gbps", r.nvlinkGBps},
+                      {"nics", nics},
+                      {"probe", r.probe},
                       {"notes", r.notes}};
     return json::to_cbor(doc);
 }
@@ -73,7 +85,8 @@ Result<RankTopologyReport> decodeTopologyReport(const Bytes8& bytes, const std::
         r.nvswitchLinks = d.at("nvswitch_links").get<int>();
         r.nvlinkGBps = d.at("nvlink_gbps").get<double>();
         for (const json& n : d.at("nics"))
-            r.nics.push_back({n.at(0).get<std::string>(), n.at(1).get<std::string>(), n.at(2).get<double>(), n.at(3).get<int>()});
+            r.nics.push_back(
+                {n.at(0).get<std::string>(), n.at(1).get<std::string>(), n.at(2).get<double>(), n.at(3).get<int>()});
         r.probe = d.at("probe").get<std::string>();
         r.notes = d.at("notes").get<std::string>();
         return r;
@@ -123,7 +136,8 @@ Result<Topology> combineTopology(const std::vector<RankTopologyReport>& reports)
         }
         // NICs on their CPU; the network switch joins them below.
         if (nics.empty() && nodes > 1)
-            notes.push_back("no NIC of " + hosts[static_cast<size_t>(node)] + " could be read, so it is not connected to the others");
+            notes.push_back("no NIC of " + hosts[static_cast<size_t>(node)]
+                            + " could be read, so it is not connected to the others");
         for (const auto& [name, nic] : nics) {
             const std::string id = "n" + std::to_string(node) + "-" + name;
             t.switches.push_back({id, SwitchKind::Nic, node, socketOf(nic.numaNode)});
@@ -148,8 +162,8 @@ Result<Topology> combineTopology(const std::vector<RankTopologyReport>& reports)
             assumed.insert("PCIe " + fmtGBps(kAssumedPcieGBps) + " (Gen4 x16)");
         std::string up = cpuId(node, socket);
         if (!rep.pcieSwitch.empty()) {
-            auto [it, fresh] = pcieSwitches.try_emplace({node, rep.pcieSwitch},
-                                                        "n" + std::to_string(node) + "-pcie" + std::to_string(pcieSwitches.size()));
+            auto [it, fresh] = pcieSwitches.try_emplace(
+                {node, rep.pcieSwitch}, "n" + std::to_string(node) + "-pcie" + std::to_string(pcieSwitches.size()));
             if (fresh) {
                 t.switches.push_back({it->second, SwitchKind::PcieSwitch, node, socket});
                 t.links.push_back({it->second, up, LinkKind::Pcie, 1, pcie, kPcieLat});
@@ -173,11 +187,13 @@ Result<Topology> combineTopology(const std::vector<RankTopologyReport>& reports)
                 if (q == r || nodeOf[q] != node || reports[q].busId.empty() || reports[q].busId != p.busId)
                     continue;
                 // one bundle per pair: the lower rank adds it, or the higher when only it reports
-                const bool otherReports = std::any_of(reports[q].nvlinks.begin(), reports[q].nvlinks.end(),
-                                                      [&](const PeerLinkReport& o) { return o.busId == rep.busId && o.nvlinks > 0; });
+                const bool otherReports =
+                    std::any_of(reports[q].nvlinks.begin(), reports[q].nvlinks.end(),
+                                [&](const PeerLinkReport& o) { return o.busId == rep.busId && o.nvlinks > 0; });
                 if (q < r && otherReports)
                     continue;
-                t.links.push_back({id, "gpu" + std::to_string(q), LinkKind::NvLink, p.nvlinks, p.nvlinks * perLink, kNvLinkLat});
+                t.links.push_back(
+                    {id, "gpu" + std::to_string(q), LinkKind::NvLink, p.nvlinks, p.nvlinks * perLink, kNvLinkLat});
             }
         }
     }
@@ -185,7 +201,8 @@ Result<Topology> combineTopology(const std::vector<RankTopologyReport>& reports)
         t.switches.push_back({"network", SwitchKind::NetworkSwitch, -1, 0});
         for (const SwitchNode& sw : std::vector<SwitchNode>(t.switches))
             if (sw.kind == SwitchKind::Nic) {
-                const Link& toCpu = *std::find_if(t.links.begin(), t.links.end(), [&](const Link& l) { return l.a == sw.id; });
+                const Link& toCpu =
+                    *std::find_if(t.links.begin(), t.links.end(), [&](const Link& l) { return l.a == sw.id; });
                 t.links.push_back({sw.id, "network", LinkKind::Network, 1, toCpu.bandwidthGBps,
                                    nicKind[sw.id] == "ethernet" ? kEthLat : kIbLat});
             }
@@ -225,8 +242,10 @@ std::string formatPlacement(const std::vector<RankTopologyReport>& reports, Lang
         std::string nics;
         for (const NicReport& n : r.nics)
             nics += (nics.empty() ? "" : ", ") + n.name + " (" + n.kind + " " + fmtGBps(n.gbps) + ")";
-        std::snprintf(buf, sizeof buf, "%4d  %s %4d %-8.8s %s %-13.13s %4s  %s\n", r.rank, fitToWidth(r.host, 16).c_str(), r.device,
-                      r.physical.c_str(), fitToWidth(r.gpuName.empty() ? "?" : r.gpuName, 22).c_str(), r.busId.empty() ? "?" : r.busId.c_str(),
+        std::snprintf(buf, sizeof buf, "%4d  %s %4d %-8.8s %s %-13.13s %4s  %s\n", r.rank,
+                      fitToWidth(r.host, 16).c_str(), r.device, r.physical.c_str(),
+                      fitToWidth(r.gpuName.empty() ? "?" : r.gpuName, 22).c_str(),
+                      r.busId.empty() ? "?" : r.busId.c_str(),
                       r.numaNode < 0 ? "?" : std::to_string(r.numaNode).c_str(), nics.empty() ? "-" : nics.c_str());
         out += buf;
     }

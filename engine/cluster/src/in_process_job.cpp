@@ -24,7 +24,8 @@ public:
     {
         std::lock_guard lock(m_job.m_mutex);
         if (peer < 0 || peer >= m_job.m_size)
-            return runFailed("rank " + std::to_string(m_rank) + " sent to rank " + std::to_string(peer) + ", which is not in the job");
+            return runFailed("rank " + std::to_string(m_rank) + " sent to rank " + std::to_string(peer)
+                             + ", which is not in the job");
         if (m_job.m_aborted)
             return abortedError();
         if (m_job.m_dead[static_cast<size_t>(m_rank)] || m_job.m_dead[static_cast<size_t>(peer)])
@@ -49,7 +50,8 @@ public:
                     box.erase(it);
                     return std::optional<TransportMessage>(std::move(m));
                 }
-            if (m_job.m_cv.wait_until(lock, deadline) == std::cv_status::timeout && std::chrono::steady_clock::now() >= deadline)
+            if (m_job.m_cv.wait_until(lock, deadline) == std::cv_status::timeout
+                && std::chrono::steady_clock::now() >= deadline)
                 return std::optional<TransportMessage>();
         }
     }

@@ -14,9 +14,14 @@ using nlohmann::json;
 
 Bytes8 encodeHeartbeat(const Heartbeat& b)
 {
-    return json::to_cbor(json{{"r", b.rank},         {"s", static_cast<int>(b.state)}, {"p", b.progress},
-                              {"c", b.lastCompleted}, {"l", b.lastLabel},               {"a", b.activity},
-                              {"h", b.host},          {"m", b.message}});
+    return json::to_cbor(json{{"r", b.rank},
+                              {"s", static_cast<int>(b.state)},
+                              {"p", b.progress},
+                              {"c", b.lastCompleted},
+                              {"l", b.lastLabel},
+                              {"a", b.activity},
+                              {"h", b.host},
+                              {"m", b.message}});
 }
 
 Result<Heartbeat> decodeHeartbeat(const Bytes8& bytes)
@@ -114,7 +119,9 @@ Message FailureDetector::table() const
     std::vector<Message> ranks;
     for (int r = 0; r < m_size; ++r) {
         const Watched& w = m_watched[static_cast<size_t>(r)];
-        ranks.push_back(Message(!w.last ? "job.table.unknown" : w.last->lastCompleted < 0 ? "job.table.none" : "job.table.number")
+        ranks.push_back(Message(!w.last                     ? "job.table.unknown"
+                                : w.last->lastCompleted < 0 ? "job.table.none"
+                                                            : "job.table.number")
                             .with("rank", r)
                             .with("number", w.last ? w.last->lastCompleted : -1));
     }
@@ -147,7 +154,10 @@ std::optional<Message> FailureDetector::verdict(double nowMs) const
         if (w.last && w.last->state == ProcessState::Leaving)
             continue;
         if (nowMs - w.heardMs > m_options.silenceMs) {
-            Message what = Message("job.silent").with("who", who(r)).with("seconds", secondsText(nowMs - w.heardMs)).with("last", describeLast(r));
+            Message what = Message("job.silent")
+                               .with("who", who(r))
+                               .with("seconds", secondsText(nowMs - w.heardMs))
+                               .with("last", describeLast(r));
             if (w.last && !w.last->activity.empty()) // what it was doing, as its process said it
                 what = Message("job.silent.doing").with("silent", std::move(what)).with("activity", w.last->activity);
             return Message("job.verdict").with("what", std::move(what)).with("table", table());
@@ -157,7 +167,10 @@ std::optional<Message> FailureDetector::verdict(double nowMs) const
         const Watched& w = m_watched[static_cast<size_t>(r)];
         if (w.last && w.last->state == ProcessState::Failed)
             return Message("job.verdict")
-                .with("what", Message("job.failed").with("who", who(r)).with("why", w.last->message).with("last", describeLast(r)))
+                .with("what", Message("job.failed")
+                                  .with("who", who(r))
+                                  .with("why", w.last->message)
+                                  .with("last", describeLast(r)))
                 .with("table", table());
     }
     if (m_self != 0 || m_options.stallMs <= 0)
@@ -176,7 +189,11 @@ std::optional<Message> FailureDetector::verdict(double nowMs) const
     if (behind < 0 || quiet <= m_options.stallMs)
         return std::nullopt;
     const Watched& w = m_watched[static_cast<size_t>(behind)];
-    Message what = Message("job.hung").with("who", who(behind)).with("seconds", secondsText(quiet)).with("rank", behind).with("last", describeLast(behind));
+    Message what = Message("job.hung")
+                       .with("who", who(behind))
+                       .with("seconds", secondsText(quiet))
+                       .with("rank", behind)
+                       .with("last", describeLast(behind));
     if (!w.last->activity.empty())
         what = Message("job.hung.doing").with("hung", std::move(what)).with("activity", w.last->activity);
     return Message("job.verdict").with("what", std::move(what)).with("table", table());
@@ -191,7 +208,8 @@ JobMonitor::JobMonitor(Transport& transport, RankProgress& progress, std::string
 {
     if (!m_clock)
         m_clock = [] {
-            return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+            return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch())
+                .count();
         };
     m_thread = std::thread([this] { loop(); });
 }

@@ -68,7 +68,8 @@ public:
         m_seen += (m_seen.empty() ? "" : ", ") + std::string(name) + "=" + *v;
         auto n = toInt(*v);
         if ((!n || *n < lo) && m_error.empty())
-            m_error = std::string(name) + "='" + *v + "' (expected a whole number of at least " + std::to_string(lo) + ")";
+            m_error =
+                std::string(name) + "='" + *v + "' (expected a whole number of at least " + std::to_string(lo) + ")";
         return n.value_or(-1);
     }
     void fail(std::string message)
@@ -111,7 +112,9 @@ Result<std::vector<int>> parseSlurmTasksPerNode(const std::string& text)
     // Slurm's compressed form: comma-separated "COUNT" or "COUNT(xREPEAT)".
     std::vector<int> out;
     size_t pos = 0;
-    auto bad = [&] { return badInput("'" + text + "' is not a Slurm tasks-per-node list (expected e.g. \"4(x2),2\")"); };
+    auto bad = [&] {
+        return badInput("'" + text + "' is not a Slurm tasks-per-node list (expected e.g. \"4(x2),2\")");
+    };
     if (text.empty())
         return bad();
     while (pos <= text.size()) {
@@ -253,14 +256,15 @@ Result<DeviceChoice> deviceForLocalRank(const LaunchInfo& launch, const Environm
     if (count >= 0 && launch.localRank >= count) {
         const std::string seen = list ? "CUDA_VISIBLE_DEVICES lists " + std::to_string(count) + " GPUs"
                                       : "this node has " + std::to_string(count) + " GPU" + (count == 1 ? "" : "s");
-        return badInput(who + " has no GPU of its own: " + seen + " and ShardLab runs one process per GPU (start at most "
-                        + std::to_string(count) + " processes on this node, e.g. mpirun --map-by ppr:" + std::to_string(count)
+        return badInput(who + " has no GPU of its own: " + seen
+                        + " and ShardLab runs one process per GPU (start at most " + std::to_string(count)
+                        + " processes on this node, e.g. mpirun --map-by ppr:" + std::to_string(count)
                         + ":node, or srun --ntasks-per-node=" + std::to_string(count) + ")");
     }
     choice.device = launch.localRank;
     choice.physical = list ? (*list)[static_cast<size_t>(launch.localRank)] : std::to_string(launch.localRank);
-    choice.how = list ? "local rank " + std::to_string(launch.localRank) + " of CUDA_VISIBLE_DEVICES" : "local rank "
-                                                                                                         + std::to_string(launch.localRank);
+    choice.how = list ? "local rank " + std::to_string(launch.localRank) + " of CUDA_VISIBLE_DEVICES"
+                      : "local rank " + std::to_string(launch.localRank);
     return choice;
 }
 

@@ -65,14 +65,17 @@ std::string signalName(int signal)
     return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(signal);
 }
 
-
 } // namespace
 
 Message sharedGpuRanksProblem(int ranks)
 {
     if (ranks >= kMinSharedGpuRanks && ranks <= kMaxSharedGpuRanks)
         return {};
-    return Message("share_gpu.ranks").with("option", "--share-gpu").with("ranks", ranks).with("min", kMinSharedGpuRanks).with("max", kMaxSharedGpuRanks);
+    return Message("share_gpu.ranks")
+        .with("option", "--share-gpu")
+        .with("ranks", ranks)
+        .with("min", kMinSharedGpuRanks)
+        .with("max", kMaxSharedGpuRanks);
 }
 
 std::optional<std::string> sharedGpuChoice(const Environment& env)
@@ -126,7 +129,8 @@ Result<SharedGpuOutcome> runSharedGpuJob(const SharedGpuJob& job)
     std::vector<std::vector<char*>> envps(static_cast<size_t>(job.ranks));
     for (int r = 0; r < job.ranks; ++r) {
         Environment env = processEnvironment();
-        for (auto& [name, value] : sharedGpuEnvironment(r, job.ranks, job.gpu, meshFdsText(mesh->fds[static_cast<size_t>(r)], r)))
+        for (auto& [name, value] :
+             sharedGpuEnvironment(r, job.ranks, job.gpu, meshFdsText(mesh->fds[static_cast<size_t>(r)], r)))
             env[name] = value;
         for (const auto& [name, value] : env)
             envs[static_cast<size_t>(r)].push_back(name + "=" + value);
@@ -193,7 +197,8 @@ Result<SharedGpuOutcome> runSharedGpuJob(const SharedGpuJob& job)
                 if (WIFSIGNALED(st)) {
                     status[static_cast<size_t>(r)] = 128 + WTERMSIG(st);
                     if (out.message.empty() && !killing)
-                        out.message = Message("share_gpu.killed").with("rank", r).with("signal", signalName(WTERMSIG(st)));
+                        out.message =
+                            Message("share_gpu.killed").with("rank", r).with("signal", signalName(WTERMSIG(st)));
                 } else {
                     status[static_cast<size_t>(r)] = WEXITSTATUS(st);
                 }

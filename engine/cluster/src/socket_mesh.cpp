@@ -126,11 +126,13 @@ public:
                     return std::optional<TransportMessage>(std::move(m));
                 }
             if (peer >= 0 && peer < size() && peer != m_rank && m_peers[static_cast<size_t>(peer)].dead)
-                return runFailed("rank " + std::to_string(peer) + "'s process ended"
-                                 + (m_peers[static_cast<size_t>(peer)].saidBye ? "" : " without a word (it crashed or was killed)"));
+                return runFailed(
+                    "rank " + std::to_string(peer) + "'s process ended"
+                    + (m_peers[static_cast<size_t>(peer)].saidBye ? "" : " without a word (it crashed or was killed)"));
             if (m_readFailed)
                 return runFailed("rank " + std::to_string(m_rank) + " cannot read its sockets: " + m_readError);
-            if (m_received.wait_until(lock, deadline) == std::cv_status::timeout && std::chrono::steady_clock::now() >= deadline)
+            if (m_received.wait_until(lock, deadline) == std::cv_status::timeout
+                && std::chrono::steady_clock::now() >= deadline)
                 return std::optional<TransportMessage>();
         }
     }
@@ -156,7 +158,8 @@ public:
         const Bytes8 f = frame(kAbortFrame, status);
         for (int fd : m_fds)
             if (fd >= 0)
-                (void)writeAll(fd, f.data(), f.size()); // may interleave with a writer's frame: the peer ends either way
+                (void)writeAll(fd, f.data(),
+                               f.size()); // may interleave with a writer's frame: the peer ends either way
         std::_Exit(exitStatus);
     }
 
@@ -270,8 +273,11 @@ private:
                 break;
             const auto* body = peer.pending.data() + at + kHeaderBytes;
             if (tag == kAbortFrame) {
-                const int status = length >= 8 ? static_cast<int>(static_cast<std::uint32_t>(getU64(peer.pending, at + kHeaderBytes))) : 3;
-                std::_Exit(status == 0 ? 3 : status); // as MPI_Abort: the whole job ends with the aborting rank's status
+                const int status =
+                    length >= 8 ? static_cast<int>(static_cast<std::uint32_t>(getU64(peer.pending, at + kHeaderBytes)))
+                                : 3;
+                std::_Exit(status == 0 ? 3
+                                       : status); // as MPI_Abort: the whole job ends with the aborting rank's status
             }
             if (tag == kByeFrame)
                 peer.saidBye = true;
@@ -350,12 +356,12 @@ Result<std::unique_ptr<Transport>> openSocketMeshTransport(const LaunchInfo& lau
 {
     const auto it = env.find(kSharedFdsVariable);
     if (it == env.end())
-        return badInput(std::string("this process was started by ShardLab's --share-gpu launcher but ") + kSharedFdsVariable
-                        + " is not set: start the job with `shardlab live --share-gpu N`");
+        return badInput(std::string("this process was started by ShardLab's --share-gpu launcher but ")
+                        + kSharedFdsVariable + " is not set: start the job with `shardlab live --share-gpu N`");
     const std::string& text = it->second;
     auto bad = [&](const std::string& why) {
-        return badInput(std::string(kSharedFdsVariable) + "='" + text + "' " + why + " (rank " + std::to_string(launch.rank)
-                        + " of " + std::to_string(launch.size) + ")");
+        return badInput(std::string(kSharedFdsVariable) + "='" + text + "' " + why + " (rank "
+                        + std::to_string(launch.rank) + " of " + std::to_string(launch.size) + ")");
     };
     std::vector<int> fds;
     size_t pos = 0;

@@ -28,8 +28,9 @@ constexpr const char* kLauncher = "the launcher";
 constexpr const char* kConfigFile = "the ssh config file";
 
 // What a field may hold (error.expects.* of catalogue/remote.inc).
-constexpr const char* kHostRule = "letters, digits, '.', '-' and '_': a host name or an alias of ~/.ssh/config, or an IPv6 "
-                                  "address in brackets";
+constexpr const char* kHostRule =
+    "letters, digits, '.', '-' and '_': a host name or an alias of ~/.ssh/config, or an IPv6 "
+    "address in brackets";
 constexpr const char* kUserRule = "letters, digits, '.', '-' and '_'";
 constexpr const char* kAddressRule = "an IPv6 address: hexadecimal digits, ':' and '.'";
 constexpr const char* kTextRule = "visible characters and the ordinary space U+0020";
@@ -70,10 +71,7 @@ Message ruleMessage(std::string_view rule)
     return verbatim(std::string(rule));
 }
 
-Message portRange()
-{
-    return Message("error.expects.range").with("lo", "1").with("hi", "65535");
-}
+Message portRange() { return Message("error.expects.range").with("lo", "1").with("hi", "65535"); }
 
 // One code point of UTF-8 at `i`: its value and length, or length 0 where the bytes are not UTF-8
 // (a stray continuation byte, a sequence cut short, an overlong form, a surrogate, beyond U+10FFFF).
@@ -115,9 +113,9 @@ bool refusedInText(char32_t c)
         || c == 0x17B5 || c == 0x3164 || c == 0xFEFF || c == 0xFFA0)
         return true;
     return (c >= 0x180B && c <= 0x180F) || (c >= 0x2000 && c <= 0x200F) || (c >= 0x2028 && c <= 0x202F)
-           || (c >= 0x205F && c <= 0x206F) || c == 0x3000 || (c >= 0xFE00 && c <= 0xFE0F) || (c >= 0xFFF0 && c <= 0xFFFB)
-           || (c & 0xFFFE) == 0xFFFE || (c >= 0xFDD0 && c <= 0xFDEF) || (c >= 0x1D173 && c <= 0x1D17A)
-           || (c >= 0xE0000 && c <= 0xE0FFF);
+           || (c >= 0x205F && c <= 0x206F) || c == 0x3000 || (c >= 0xFE00 && c <= 0xFE0F)
+           || (c >= 0xFFF0 && c <= 0xFFFB) || (c & 0xFFFE) == 0xFFFE || (c >= 0xFDD0 && c <= 0xFDEF)
+           || (c >= 0x1D173 && c <= 0x1D17A) || (c >= 0xE0000 && c <= 0xE0FFF);
 }
 
 std::string codePointText(char32_t c)
@@ -163,8 +161,9 @@ Status badCharacter(std::string_view field, std::string_view text, const char* r
     for (size_t i = 0; i < text.size();) {
         const CodePoint cp = decodeAt(text, i);
         if (cp.length == 0)
-            return badInput(
-                Message("error.line.ssh_not_utf8").with("piece_field", fieldPiece(field)).with("position", std::to_string(i + 1)));
+            return badInput(Message("error.line.ssh_not_utf8")
+                                .with("piece_field", fieldPiece(field))
+                                .with("position", std::to_string(i + 1)));
         ++position;
         if (!allowed(cp.value))
             return badInput(Message("error.line.ssh_character")
@@ -180,7 +179,8 @@ Status badCharacter(std::string_view field, std::string_view text, const char* r
 
 bool nameCharacter(char32_t c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-'
+           || c == '_';
 }
 bool addressCharacter(char32_t c)
 {
@@ -199,7 +199,8 @@ Status checkStart(std::string_view field, std::string_view text, size_t max)
                             .with("length", std::to_string(text.size()))
                             .with("max", std::to_string(max)));
     if (text.front() == '-')
-        return badInput(Message("error.line.ssh_dash").with("piece_field", fieldPiece(field)).with("value", shown(text)));
+        return badInput(
+            Message("error.line.ssh_dash").with("piece_field", fieldPiece(field)).with("value", shown(text)));
     return {};
 }
 
@@ -218,7 +219,8 @@ Status checkText(std::string_view field, std::string_view text)
     if (Status st = badCharacter(field, text, kTextRule, textCharacter); !st)
         return st;
     if (text.front() == ' ' || text.back() == ' ')
-        return badInput(Message("error.line.ssh_space_at_end").with("piece_field", fieldPiece(field)).with("value", shown(text)));
+        return badInput(
+            Message("error.line.ssh_space_at_end").with("piece_field", fieldPiece(field)).with("value", shown(text)));
     return {};
 }
 
@@ -330,7 +332,8 @@ Result<std::vector<std::string>> sshArguments(const SshTarget& target, const std
             return st.error();
     if (Status st = checkRemoteCommand(remoteCommand); !st)
         return st.error();
-    std::vector<std::string> args{"-o", "BatchMode=yes", "-o", "ConnectTimeout=20", "-o", "ServerAliveInterval=15", "-T"};
+    std::vector<std::string> args{"-o", "BatchMode=yes",          "-o", "ConnectTimeout=20",
+                                  "-o", "ServerAliveInterval=15", "-T"};
     if (target.destination.port > 0)
         args.insert(args.end(), {"-p", std::to_string(target.destination.port)});
     if (target.jump)
@@ -365,9 +368,7 @@ std::string shellQuoted(std::string_view word)
 Result<std::string> remoteCommandLine(const RemoteProgram& program, const std::vector<std::string>& args)
 {
     std::string line;
-    const auto add = [&](std::string_view word) {
-        line += (line.empty() ? "" : " ") + shellQuoted(word);
-    };
+    const auto add = [&](std::string_view word) { line += (line.empty() ? "" : " ") + shellQuoted(word); };
     if (!program.launcher.empty()) {
         if (Status st = checkText(kLauncher, program.launcher); !st)
             return st.error();

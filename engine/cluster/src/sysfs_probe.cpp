@@ -178,8 +178,8 @@ RankTopologyReport probeTopologyFromSysfs(int device, const Environment& env, co
     if (gpus.empty())
         note(r, "no NVIDIA GPU is listed in /proc/driver/nvidia/gpus (is the NVIDIA driver loaded?)");
     else if (!gpu)
-        note(r, "device " + std::to_string(device) + " (" + r.physical + ") is not among the " + std::to_string(gpus.size())
-                    + " GPUs in /proc/driver/nvidia/gpus");
+        note(r, "device " + std::to_string(device) + " (" + r.physical + ") is not among the "
+                    + std::to_string(gpus.size()) + " GPUs in /proc/driver/nvidia/gpus");
     if (gpu) {
         r.gpuName = gpu->model;
         r.uuid = gpu->uuid;

@@ -22,8 +22,9 @@ std::string groupText(const std::vector<int>& group)
 
 std::string describe(const CollectiveRecord& c)
 {
-    return std::string(opName(c.kind)) + " #" + std::to_string(c.sequence) + " on ranks " + groupText(c.group) + " (step "
-           + std::to_string(c.op) + ", iteration " + std::to_string(c.iteration) + ", " + formatBytes(c.bytes) + ")";
+    return std::string(opName(c.kind)) + " #" + std::to_string(c.sequence) + " on ranks " + groupText(c.group)
+           + " (step " + std::to_string(c.op) + ", iteration " + std::to_string(c.iteration) + ", "
+           + formatBytes(c.bytes) + ")";
 }
 
 // One rank's time in one collective, collected from its part's spans.
@@ -87,11 +88,12 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
     for (size_t p = 0; p < parts.size(); ++p) {
         const RunResult& run = parts[p].run;
         if (run.ranks != n)
-            return runFailed("the part with ranks " + groupText(parts[p].ranks) + " says the job has " + std::to_string(run.ranks)
-                             + " ranks; another says " + std::to_string(n));
+            return runFailed("the part with ranks " + groupText(parts[p].ranks) + " says the job has "
+                             + std::to_string(run.ranks) + " ranks; another says " + std::to_string(n));
         for (int r : parts[p].ranks) {
             if (r < 0 || r >= n)
-                return runFailed("a part claims rank " + std::to_string(r) + ", which is not in a job of " + std::to_string(n));
+                return runFailed("a part claims rank " + std::to_string(r) + ", which is not in a job of "
+                                 + std::to_string(n));
             if (owner[static_cast<size_t>(r)] >= 0)
                 return runFailed("two processes both ran rank " + std::to_string(r));
             owner[static_cast<size_t>(r)] = static_cast<int>(p);
@@ -124,7 +126,8 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
                 if (owner[static_cast<size_t>(g)] == static_cast<int>(p)) {
                     mine = true;
                     if (!std::isfinite(c.arrivalUs[k]))
-                        return runFailed("rank " + std::to_string(g) + " recorded " + describe(c) + " without its own arrival");
+                        return runFailed("rank " + std::to_string(g) + " recorded " + describe(c)
+                                         + " without its own arrival");
                 }
             }
             if (!mine)
@@ -140,10 +143,12 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
                 recs.push_back(std::move(m));
             }
             CollectiveRecord& m = recs[it->second];
-            if (m.kind != c.kind || m.bytes != c.bytes || m.op != c.op || m.iteration != c.iteration || m.bucket != c.bucket)
+            if (m.kind != c.kind || m.bytes != c.bytes || m.op != c.op || m.iteration != c.iteration
+                || m.bucket != c.bucket)
                 return runFailed("the ranks disagree about collective #" + std::to_string(c.sequence) + " on ranks "
                                  + groupText(c.group) + ": rank " + std::to_string(firstRank[it->second]) + " recorded "
-                                 + describe(m) + ", rank " + std::to_string(parts[p].ranks.front()) + " recorded " + describe(c));
+                                 + describe(m) + ", rank " + std::to_string(parts[p].ranks.front()) + " recorded "
+                                 + describe(c));
             for (size_t k = 0; k < c.group.size(); ++k)
                 if (owner[static_cast<size_t>(c.group[k])] == static_cast<int>(p))
                     m.arrivalUs[k] = c.arrivalUs[k];
@@ -189,7 +194,8 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
             order.push_back(i);
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
         const CollectiveRecord &x = recs[a], &y = recs[b];
-        return std::tie(x.iteration, x.startUs, x.group, x.sequence) < std::tie(y.iteration, y.startUs, y.group, y.sequence);
+        return std::tie(x.iteration, x.startUs, x.group, x.sequence)
+               < std::tie(y.iteration, y.startUs, y.group, y.sequence);
     });
     std::vector<int> newIndex(recs.size(), -1);
     RunResult out;
@@ -246,7 +252,8 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
         const CollectiveRecord& c = out.collectives[static_cast<size_t>(merged)];
         const size_t k = static_cast<size_t>(std::find(c.group.begin(), c.group.end(), rank) - c.group.begin());
         if (k >= c.group.size())
-            return runFailed("rank " + std::to_string(rank) + " has time in " + describe(c) + " but is not in its group");
+            return runFailed("rank " + std::to_string(rank) + " has time in " + describe(c)
+                             + " but is not in its group");
         const double arrival = c.arrivalUs[k];
         const double end = std::max(rt.endUs, arrival);
         // Within the tie nobody is known to have waited: the whole time counts as communication.
@@ -254,25 +261,25 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
         const double commBegin = waited ? std::min(c.startUs, end) : arrival;
         if (waited)
             out.spans.push_back({.rank = rank,
-                .stream = rt.stream,
-                .kind = SpanKind::Wait,
-                .beginUs = arrival,
-                .endUs = commBegin,
-                .op = c.op,
-                .iteration = c.iteration,
-                .bucket = c.bucket,
-                .collective = merged,
-                .waitedFor = c.lastArrival});
+                                 .stream = rt.stream,
+                                 .kind = SpanKind::Wait,
+                                 .beginUs = arrival,
+                                 .endUs = commBegin,
+                                 .op = c.op,
+                                 .iteration = c.iteration,
+                                 .bucket = c.bucket,
+                                 .collective = merged,
+                                 .waitedFor = c.lastArrival});
         if (end > commBegin)
             out.spans.push_back({.rank = rank,
-                .stream = rt.stream,
-                .kind = SpanKind::Comm,
-                .beginUs = commBegin,
-                .endUs = end,
-                .op = c.op,
-                .iteration = c.iteration,
-                .bucket = c.bucket,
-                .collective = merged});
+                                 .stream = rt.stream,
+                                 .kind = SpanKind::Comm,
+                                 .beginUs = commBegin,
+                                 .endUs = end,
+                                 .op = c.op,
+                                 .iteration = c.iteration,
+                                 .bucket = c.bucket,
+                                 .collective = merged});
     }
     std::stable_sort(out.spans.begin(), out.spans.end(), [](const Span& a, const Span& b) {
         return std::tie(a.iteration, a.rank, a.beginUs, a.stream) < std::tie(b.iteration, b.rank, b.beginUs, b.stream);
@@ -340,15 +347,18 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
         // "a; b; c"
         Message why;
         for (size_t k = explained.size(); k-- > 0;)
-            why = why.empty() ? std::move(explained[k])
-                              : Message("merge.hang.and").with("first", std::move(explained[k])).with("rest", std::move(why));
+            why = why.empty()
+                      ? std::move(explained[k])
+                      : Message("merge.hang.and").with("first", std::move(explained[k])).with("rest", std::move(why));
         const auto [lo, hi] = std::minmax_element(h.lastCompleted.begin(), h.lastCompleted.end());
         if (*lo != *hi) {
             const int behind = static_cast<int>(lo - h.lastCompleted.begin());
             h.firstMismatchRank = behind;
-            Message behindMessage = Message("merge.hang.behind").with("rank", behind).with("last", *lo).with("reached", *hi);
-            why = why.empty() ? std::move(behindMessage)
-                              : Message("merge.hang.and").with("first", std::move(behindMessage)).with("rest", std::move(why));
+            Message behindMessage =
+                Message("merge.hang.behind").with("rank", behind).with("last", *lo).with("reached", *hi);
+            why = why.empty()
+                      ? std::move(behindMessage)
+                      : Message("merge.hang.and").with("first", std::move(behindMessage)).with("rest", std::move(why));
         }
         h.explanationWording = why.empty() ? Message("merge.hang.incomplete") : std::move(why);
         h.explanation = english(h.explanationWording);

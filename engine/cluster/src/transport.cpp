@@ -12,7 +12,8 @@ Deadline deadlineIn(double ms)
     // Beyond a day counts as "no deadline" (and stays clear of time_point overflow).
     const double capped = ms <= 0 || ms > 86'400'000.0 ? 86'400'000.0 : ms;
     return std::chrono::steady_clock::now()
-           + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double, std::milli>(capped));
+           + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+               std::chrono::duration<double, std::milli>(capped));
 }
 
 namespace {
@@ -40,8 +41,8 @@ Result<Bytes8> broadcastBytes(Transport& t, Bytes8 bytes, int root, Tag tag, Dea
         return m.error();
     if (!*m)
         return runFailed("rank " + std::to_string(t.rank()) + " waited " + waitedFor(deadline, start) + " for the "
-                         + what + " from rank " + std::to_string(root) + " and got nothing (rank " + std::to_string(root)
-                         + " died, hung or is stuck elsewhere)");
+                         + what + " from rank " + std::to_string(root) + " and got nothing (rank "
+                         + std::to_string(root) + " died, hung or is stuck elsewhere)");
     return std::move((*m)->bytes);
 }
 
@@ -68,9 +69,9 @@ Result<std::vector<Bytes8>> gatherBytes(Transport& t, Bytes8 mine, int root, Tag
             for (int r = 0; r < t.size(); ++r)
                 if (!have[static_cast<size_t>(r)])
                     silent.push_back(std::to_string(r));
-            return runFailed("rank " + std::to_string(root) + " waited " + waitedFor(deadline, start) + " for the " + what
-                             + " of every rank; nothing came from rank" + (silent.size() == 1 ? " " : "s ") + shortList(silent, 16)
-                             + " (died, hung or stuck elsewhere)");
+            return runFailed("rank " + std::to_string(root) + " waited " + waitedFor(deadline, start) + " for the "
+                             + what + " of every rank; nothing came from rank" + (silent.size() == 1 ? " " : "s ")
+                             + shortList(silent, 16) + " (died, hung or stuck elsewhere)");
         }
         const int from = (*m)->from;
         if (from < 0 || from >= t.size() || have[static_cast<size_t>(from)])

@@ -53,11 +53,17 @@ struct EntryReader {
 
     Error missing(const char* field) const
     {
-        return fail(Message("error.line.fr_missing").with("file", origin).with("index", static_cast<int>(index)).with("field", field));
+        return fail(Message("error.line.fr_missing")
+                        .with("file", origin)
+                        .with("index", static_cast<int>(index))
+                        .with("field", field));
     }
     Error wrong(const char* field) const
     {
-        return fail(Message("error.line.fr_field").with("file", origin).with("index", static_cast<int>(index)).with("field", field));
+        return fail(Message("error.line.fr_field")
+                        .with("file", origin)
+                        .with("index", static_cast<int>(index))
+                        .with("field", field));
     }
     const json* find(const char* field) const
     {
@@ -147,12 +153,12 @@ Result<FlightRecorderEntry> readEntry(const std::string& origin, const json& e, 
         return fail(Message("error.line.fr_entry").with("file", origin).with("index", static_cast<int>(index)));
     const EntryReader r{origin, e, index};
     FlightRecorderEntry out;
-#define SHARDLAB_FR_TAKE(target, call)       \
-    {                                        \
-        auto taken_ = call;                  \
-        if (!taken_)                         \
-            return taken_.error();           \
-        target = std::move(*taken_);         \
+#define SHARDLAB_FR_TAKE(target, call)                                                                                 \
+    {                                                                                                                  \
+        auto taken_ = call;                                                                                            \
+        if (!taken_)                                                                                                   \
+            return taken_.error();                                                                                     \
+        target = std::move(*taken_);                                                                                   \
     }
     SHARDLAB_FR_TAKE(out.collectiveSeqId, r.requiredInt("collective_seq_id"))
     SHARDLAB_FR_TAKE(out.profilingName, r.requiredString("profiling_name"))
@@ -266,11 +272,26 @@ std::int64_t FlightRecorderEntry::inputElements() const
 
 std::optional<int> torchDtypeBytes(const std::string& dtype)
 {
-    static const std::map<std::string, int, std::less<>> sizes = {
-        {"Float", 4},   {"Double", 8},      {"Half", 2},        {"BFloat16", 2},      {"Long", 8},   {"Int", 4},
-        {"Short", 2},   {"Char", 1},        {"Byte", 1},        {"Bool", 1},          {"UInt16", 2}, {"UInt32", 4},
-        {"UInt64", 8},  {"ComplexFloat", 8}, {"ComplexDouble", 16}, {"ComplexHalf", 4}, {"Float8_e4m3fn", 1},
-        {"Float8_e5m2", 1}, {"Float8_e4m3fnuz", 1}, {"Float8_e5m2fnuz", 1}};
+    static const std::map<std::string, int, std::less<>> sizes = {{"Float", 4},
+                                                                  {"Double", 8},
+                                                                  {"Half", 2},
+                                                                  {"BFloat16", 2},
+                                                                  {"Long", 8},
+                                                                  {"Int", 4},
+                                                                  {"Short", 2},
+                                                                  {"Char", 1},
+                                                                  {"Byte", 1},
+                                                                  {"Bool", 1},
+                                                                  {"UInt16", 2},
+                                                                  {"UInt32", 4},
+                                                                  {"UInt64", 8},
+                                                                  {"ComplexFloat", 8},
+                                                                  {"ComplexDouble", 16},
+                                                                  {"ComplexHalf", 4},
+                                                                  {"Float8_e4m3fn", 1},
+                                                                  {"Float8_e5m2", 1},
+                                                                  {"Float8_e4m3fnuz", 1},
+                                                                  {"Float8_e5m2fnuz", 1}};
     const auto it = sizes.find(dtype);
     return it == sizes.end() ? std::nullopt : std::optional<int>(it->second);
 }
@@ -322,8 +343,8 @@ Result<FlightRecorderDump> parseFlightRecorder(std::string_view bytes, const std
             dump.notes.push_back(Message("flight_recorder.note.version")
                                      .with("file", origin)
                                      .with("version", dump.version)
-                                     .with("known", std::to_string(kKnownMajor) + ".0-" + std::to_string(kKnownMajor) + "."
-                                                        + std::to_string(kKnownMinor)));
+                                     .with("known", std::to_string(kKnownMajor) + ".0-" + std::to_string(kKnownMajor)
+                                                        + "." + std::to_string(kKnownMinor)));
     } else {
         dump.notes.push_back(Message("flight_recorder.note.no_version").with("file", origin));
     }
@@ -351,7 +372,8 @@ Result<FlightRecorderDump> parseFlightRecorder(std::string_view bytes, const std
         }
     }
 
-    if (const auto rank = doc.find("rank"); rank != doc.end() && integer(*rank) && *integer(*rank) >= 0 && *integer(*rank) < kMaxRanks)
+    if (const auto rank = doc.find("rank");
+        rank != doc.end() && integer(*rank) && *integer(*rank) >= 0 && *integer(*rank) < kMaxRanks)
         dump.rank = static_cast<int>(*integer(*rank));
     else
         dump.rank = rankFromDumpName(origin);

@@ -53,8 +53,8 @@ std::string callText(const FlightRecorderEntry& e)
             s += (s.empty() ? "" : ",") + x;
         return s;
     };
-    return e.opName() + " " + shapesText(e.inputSizes) + " " + types(e.inputDtypes) + " -> " + shapesText(e.outputSizes) + " "
-           + types(e.outputDtypes);
+    return e.opName() + " " + shapesText(e.inputSizes) + " " + types(e.inputDtypes) + " -> " + shapesText(e.outputSizes)
+           + " " + types(e.outputDtypes);
 }
 
 bool sameCall(const FlightRecorderEntry& a, const FlightRecorderEntry& b)
@@ -105,23 +105,23 @@ enum class FindingKind { NeverCalled, Differs, Stuck };
 
 struct Finding {
     FindingKind kind = FindingKind::NeverCalled;
-    std::string group;               // pg name
+    std::string group; // pg name
     std::int64_t seq = 0;
     const FlightRecorderEntry* reference = nullptr; // the lowest rank that called it
     int referenceRank = -1;
-    std::vector<int> culprits;       // never called it / called it differently / not completed
-    std::vector<int> others;         // called it (the same way as the reference)
+    std::vector<int> culprits; // never called it / called it differently / not completed
+    std::vector<int> others;   // called it (the same way as the reference)
     std::map<int, const FlightRecorderEntry*> calls;
-    std::int64_t whenNs = 0;         // earliest creation among its entries
+    std::int64_t whenNs = 0; // earliest creation among its entries
 };
 
 struct Analysis {
     int world = 0;
     std::map<std::string, FlightRecorderGroup> groups;
     std::vector<const FlightRecorderDump*> dumpOfRank; // nullptr: no dump
-    std::vector<Finding> findings;                    // one per group at most
-    std::map<std::string, std::int64_t> drawnBelow;   // per group: seqs below this are agreed and drawn
-    std::map<std::string, int> leftOut;               // per group: entries at or after its finding
+    std::vector<Finding> findings;                     // one per group at most
+    std::map<std::string, std::int64_t> drawnBelow;    // per group: seqs below this are agreed and drawn
+    std::map<std::string, int> leftOut;                // per group: entries at or after its finding
     int p2p = 0, unknownGroup = 0;
 };
 
@@ -165,9 +165,15 @@ Result<Analysis> analyse(const std::vector<FlightRecorderDump>& dumps, std::vect
     a.dumpOfRank.assign(static_cast<size_t>(a.world), nullptr);
     for (const FlightRecorderDump& d : dumps) {
         if (*d.rank >= a.world)
-            return refuse(Message("error.line.fr_rank_outside").with("file", d.origin).with("rank", *d.rank).with("ranks", a.world));
+            return refuse(Message("error.line.fr_rank_outside")
+                              .with("file", d.origin)
+                              .with("rank", *d.rank)
+                              .with("ranks", a.world));
         if (const FlightRecorderDump* other = a.dumpOfRank[static_cast<size_t>(*d.rank)])
-            return refuse(Message("error.line.fr_same_rank").with("file", d.origin).with("other", other->origin).with("rank", *d.rank));
+            return refuse(Message("error.line.fr_same_rank")
+                              .with("file", d.origin)
+                              .with("other", other->origin)
+                              .with("rank", *d.rank));
         a.dumpOfRank[static_cast<size_t>(*d.rank)] = &d;
     }
 
@@ -254,7 +260,8 @@ Result<Analysis> analyse(const std::vector<FlightRecorderDump>& dumps, std::vect
             else if (!a.groups.count(e.pgName))
                 ++a.unknownGroup;
         }
-    std::stable_sort(a.findings.begin(), a.findings.end(), [](const Finding& x, const Finding& y) { return x.whenNs < y.whenNs; });
+    std::stable_sort(a.findings.begin(), a.findings.end(),
+                     [](const Finding& x, const Finding& y) { return x.whenNs < y.whenNs; });
     return a;
 }
 
@@ -288,12 +295,15 @@ HangReport hangReport(const Analysis& a)
                 if (!newest || e.collectiveSeqId > newest->collectiveSeqId)
                     newest = &e;
             }
-        h.lastCompleted[static_cast<size_t>(r)] = static_cast<int>(std::min<std::int64_t>(last, std::numeric_limits<int>::max()));
-        h.pendingMessages[static_cast<size_t>(r)] =
-            newest && !newest->completed()
-                ? Message("flight_recorder.pending.in").with("op", newest->opName()).with("seq", std::to_string(newest->collectiveSeqId))
-                      .with("group", groupMessage(a, group)).with("state", newest->state)
-                : Message("flight_recorder.pending.done");
+        h.lastCompleted[static_cast<size_t>(r)] =
+            static_cast<int>(std::min<std::int64_t>(last, std::numeric_limits<int>::max()));
+        h.pendingMessages[static_cast<size_t>(r)] = newest && !newest->completed()
+                                                        ? Message("flight_recorder.pending.in")
+                                                              .with("op", newest->opName())
+                                                              .with("seq", std::to_string(newest->collectiveSeqId))
+                                                              .with("group", groupMessage(a, group))
+                                                              .with("state", newest->state)
+                                                        : Message("flight_recorder.pending.done");
     }
     // Each finding's ranks, the earliest finding last so that it has the last word.
     for (auto f = a.findings.rbegin(); f != a.findings.rend(); ++f) {
@@ -302,25 +312,41 @@ HangReport hangReport(const Analysis& a)
         for (int r : f->culprits) {
             Message m;
             if (f->kind == FindingKind::NeverCalled)
-                m = Message("flight_recorder.pending.never_called").with("op", op).with("seq", seq).with("group", g)
+                m = Message("flight_recorder.pending.never_called")
+                        .with("op", op)
+                        .with("seq", seq)
+                        .with("group", g)
                         .with("waiting", ranksText(f->others));
             else if (f->kind == FindingKind::Differs)
-                m = Message("flight_recorder.pending.differs").with("call", callText(*f->calls.at(r))).with("seq", seq).with("group", g)
-                        .with("other", ranksText({f->referenceRank})).with("theirs", callText(*f->reference));
+                m = Message("flight_recorder.pending.differs")
+                        .with("call", callText(*f->calls.at(r)))
+                        .with("seq", seq)
+                        .with("group", g)
+                        .with("other", ranksText({f->referenceRank}))
+                        .with("theirs", callText(*f->reference));
             else
-                m = Message("flight_recorder.pending.stuck").with("op", op).with("seq", seq).with("group", g)
+                m = Message("flight_recorder.pending.stuck")
+                        .with("op", op)
+                        .with("seq", seq)
+                        .with("group", g)
                         .with("state", f->calls.at(r)->state);
             h.pendingMessages[static_cast<size_t>(r)] = std::move(m);
         }
         if (f->kind == FindingKind::NeverCalled)
             for (int r : f->others)
-                h.pendingMessages[static_cast<size_t>(r)] = Message("flight_recorder.pending.waiting").with("op", op).with("seq", seq)
-                                                                .with("group", g).with("state", f->calls.at(r)->state)
+                h.pendingMessages[static_cast<size_t>(r)] = Message("flight_recorder.pending.waiting")
+                                                                .with("op", op)
+                                                                .with("seq", seq)
+                                                                .with("group", g)
+                                                                .with("state", f->calls.at(r)->state)
                                                                 .with("absent", ranksText(f->culprits));
         if (f->kind == FindingKind::Differs)
             for (int r : f->others)
-                h.pendingMessages[static_cast<size_t>(r)] = Message("flight_recorder.pending.in").with("op", op).with("seq", seq)
-                                                                .with("group", g).with("state", f->calls.at(r)->state);
+                h.pendingMessages[static_cast<size_t>(r)] = Message("flight_recorder.pending.in")
+                                                                .with("op", op)
+                                                                .with("seq", seq)
+                                                                .with("group", g)
+                                                                .with("state", f->calls.at(r)->state);
     }
     if (!a.findings.empty()) {
         const Finding& f = a.findings.front();
@@ -328,20 +354,30 @@ HangReport hangReport(const Analysis& a)
         const Message g = groupMessage(a, f.group);
         const std::string op = f.reference->opName(), seq = std::to_string(f.seq);
         if (f.kind == FindingKind::NeverCalled) {
-            h.explanationWording = Message("flight_recorder.explanation.never_called").with("absent", ranksText(f.culprits))
-                                       .with("op", op).with("seq", seq).with("group", g).with("waiting", ranksText(f.others));
+            h.explanationWording = Message("flight_recorder.explanation.never_called")
+                                       .with("absent", ranksText(f.culprits))
+                                       .with("op", op)
+                                       .with("seq", seq)
+                                       .with("group", g)
+                                       .with("waiting", ranksText(f.others));
         } else if (f.kind == FindingKind::Differs) {
             std::vector<Message> calls;
             for (const auto& [r, e] : f.calls)
                 calls.push_back(Message("flight_recorder.call_of").with("rank", r).with("call", callText(*e)));
-            h.explanationWording = Message("flight_recorder.explanation.differs").with("seq", seq).with("group", g)
+            h.explanationWording = Message("flight_recorder.explanation.differs")
+                                       .with("seq", seq)
+                                       .with("group", g)
                                        .with("calls", listOf(std::move(calls)));
         } else {
-            h.explanationWording = Message("flight_recorder.explanation.stuck").with("op", op).with("seq", seq).with("group", g)
+            h.explanationWording = Message("flight_recorder.explanation.stuck")
+                                       .with("op", op)
+                                       .with("seq", seq)
+                                       .with("group", g)
                                        .with("ranks", ranksText(f.culprits));
         }
         if (a.findings.size() > 1)
-            h.explanationWording = Message("flight_recorder.explanation.more").with("explanation", std::move(h.explanationWording))
+            h.explanationWording = Message("flight_recorder.explanation.more")
+                                       .with("explanation", std::move(h.explanationWording))
                                        .with("count", static_cast<int>(a.findings.size()) - 1);
     } else {
         h.firstMismatchRank = missing.empty() ? -1 : missing.front();
@@ -386,7 +422,8 @@ std::vector<ProfileFile> timelineFiles(const Analysis& a, int& broadcasts)
             if (!e.isP2p && context.count(e.pgName) && e.collectiveSeqId < a.drawnBelow.at(e.pgName) && e.completed()
                 && e.timeDiscoveredCompletedNs)
                 drawn.push_back(&e);
-        std::stable_sort(drawn.begin(), drawn.end(), [](auto* x, auto* y) { return x->collectiveSeqId < y->collectiveSeqId; });
+        std::stable_sort(drawn.begin(), drawn.end(),
+                         [](auto* x, auto* y) { return x->collectiveSeqId < y->collectiveSeqId; });
         std::map<std::pair<std::string, std::string>, std::uint64_t> perKind; // NCCL numbers collectives per kind
         for (const FlightRecorderEntry* e : drawn) {
             ProfiledOp op;
@@ -415,7 +452,8 @@ std::vector<ProfileFile> timelineFiles(const Analysis& a, int& broadcasts)
             op.line = static_cast<int>(std::min<std::int64_t>(e->recordId, std::numeric_limits<int>::max()));
             f.ops.push_back(std::move(op));
         }
-        std::stable_sort(f.ops.begin(), f.ops.end(), [](const ProfiledOp& x, const ProfiledOp& y) { return x.hostNs < y.hostNs; });
+        std::stable_sort(f.ops.begin(), f.ops.end(),
+                         [](const ProfiledOp& x, const ProfiledOp& y) { return x.hostNs < y.hostNs; });
         files.push_back(std::move(f));
     }
     return files;
@@ -439,7 +477,9 @@ Result<ImportedJob> flightRecorderJob(const std::vector<FlightRecorderDump>& dum
             missing.push_back(r);
 
     if (options.machine && options.machine->rankCount() != n)
-        return refuse(Message("error.line.profile_machine_given_size").with("gpus", options.machine->rankCount()).with("ranks", n));
+        return refuse(Message("error.line.profile_machine_given_size")
+                          .with("gpus", options.machine->rankCount())
+                          .with("ranks", n));
     ImportedJob job;
     job.launch = std::to_string(n) + (n == 1 ? " rank" : " ranks") + ", PyTorch Flight Recorder dumps";
     int broadcasts = 0;
@@ -474,7 +514,8 @@ Result<ImportedJob> flightRecorderJob(const std::vector<FlightRecorderDump>& dum
     run.devices.assign(static_cast<size_t>(n), "");
     for (int r = 0; r < n; ++r)
         if (const FlightRecorderDump* d = a.dumpOfRank[static_cast<size_t>(r)])
-            run.devices[static_cast<size_t>(r)] = "rank " + std::to_string(r) + " (" + std::filesystem::path(d->origin).filename().string() + ")";
+            run.devices[static_cast<size_t>(r)] =
+                "rank " + std::to_string(r) + " (" + std::filesystem::path(d->origin).filename().string() + ")";
     run.clockNote = Message("flight_recorder.clock");
     bool timed = false;
     for (const FlightRecorderDump& d : dumps)
@@ -488,8 +529,10 @@ Result<ImportedJob> flightRecorderJob(const std::vector<FlightRecorderDump>& dum
     for (const Message& m : notes)
         run.notes.push_back(m);
     for (const auto& [group, count] : a.leftOut)
-        run.notes.push_back(Message(count == 1 ? "flight_recorder.note.left_out_one" : "flight_recorder.note.left_out").with("count", count).with("group", groupMessage(a, group))
-                        .with("seq", std::to_string(a.drawnBelow.at(group))));
+        run.notes.push_back(Message(count == 1 ? "flight_recorder.note.left_out_one" : "flight_recorder.note.left_out")
+                                .with("count", count)
+                                .with("group", groupMessage(a, group))
+                                .with("seq", std::to_string(a.drawnBelow.at(group))));
     if (a.p2p > 0)
         run.notes.push_back(Message("flight_recorder.note.p2p").with("count", a.p2p));
     if (a.unknownGroup > 0)

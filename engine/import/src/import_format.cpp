@@ -11,10 +11,7 @@ bool endsWith(const std::string& s, std::string_view suffix)
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-bool has(std::string_view head, std::string_view what)
-{
-    return head.find(what) != std::string_view::npos;
-}
+bool has(std::string_view head, std::string_view what) { return head.find(what) != std::string_view::npos; }
 
 } // namespace
 
@@ -57,7 +54,8 @@ ImportFormat sniffImportFormat(const std::string& name, std::string_view head)
     if (head.substr(0, 16) == std::string_view("SQLite format 3\0", 16))
         return ImportFormat::NsightSqlite;
     // Pickle (protocol 2-5) of a Flight Recorder dump: a dict whose keys include these.
-    if (head.size() > 2 && static_cast<unsigned char>(head[0]) == 0x80 && has(head, "entries") && has(head, "pg_config"))
+    if (head.size() > 2 && static_cast<unsigned char>(head[0]) == 0x80 && has(head, "entries")
+        && has(head, "pg_config"))
         return ImportFormat::FlightRecorder;
     if (endsWith(name, ".nccl-profile.jsonl") || has(head.substr(0, 200), "\"shardlab_nccl_profile\""))
         return ImportFormat::ProfileRecords;
@@ -75,11 +73,13 @@ ImportFormat sniffImportFormat(const std::string& name, std::string_view head)
         return ImportFormat::ShardLabTrace;
     case FileKind::Unknown: break;
     }
-    if (has(head, "\"entries\"") && (has(head, "\"pg_config\"") || has(head, "\"comm_lib_version\"") || has(head, "\"pg_status\"")))
+    if (has(head, "\"entries\"")
+        && (has(head, "\"pg_config\"") || has(head, "\"comm_lib_version\"") || has(head, "\"pg_status\"")))
         return ImportFormat::FlightRecorder;
     if (has(head, "\"coll_perf\"") || (has(head, "\"inspector_output_format_version\"")))
         return ImportFormat::NcclInspector;
-    if (has(head, "\"version\"") && has(head, "\"args\"") && has(head, "_perf") && (has(head, "\"nccl_version\"") || has(head, "\"start_time\"")))
+    if (has(head, "\"version\"") && has(head, "\"args\"") && has(head, "_perf")
+        && (has(head, "\"nccl_version\"") || has(head, "\"start_time\"")))
         return ImportFormat::NcclTests;
     return ImportFormat::Unknown;
 }

@@ -21,7 +21,8 @@ bool skippedInFolder(const std::filesystem::path& p)
     if (name.empty() || name[0] == '.')
         return true;
     std::string lower = name;
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return lower.rfind("readme", 0) == 0 || p.extension() == ".txt" || p.extension() == ".md";
 }
 
@@ -30,9 +31,11 @@ std::string takenBy(ImportFormat f)
 {
     switch (f) {
     case ImportFormat::ShardLabScenario: return "shardlab sim FILE (or diagnose, report)";
-    case ImportFormat::NsightSqlite: return "no command yet: export the run with the PyTorch profiler or NCCL Inspector instead";
-    case ImportFormat::Unknown: return "none: ShardLab reads Kineto traces, Flight Recorder dumps, NCCL Inspector logs, nccl-tests -J "
-                                       "JSON, its own result files, traces and profiler records";
+    case ImportFormat::NsightSqlite:
+        return "no command yet: export the run with the PyTorch profiler or NCCL Inspector instead";
+    case ImportFormat::Unknown:
+        return "none: ShardLab reads Kineto traces, Flight Recorder dumps, NCCL Inspector logs, nccl-tests -J "
+               "JSON, its own result files, traces and profiler records";
     default: return "shardlab import FILES...";
     }
 }
@@ -88,7 +91,8 @@ Result<ImportedJob> importProfileRecords(const ImportPaths& paths, const ImportO
     return buildImportedJob(files, options, ProfileBuildOptions{}.name);
 }
 
-Result<ImportedJob> buildImportedJob(const std::vector<ProfileFile>& files, const ImportOptions& options, const std::string& name)
+Result<ImportedJob> buildImportedJob(const std::vector<ProfileFile>& files, const ImportOptions& options,
+                                     const std::string& name)
 {
     ProfileBuildOptions build;
     build.machine = options.machine;
@@ -116,8 +120,8 @@ Result<ImportedJob> importFiles(const std::vector<std::filesystem::path>& given,
     for (size_t i = 0; i < paths.size(); ++i) {
         if (formats[i] == ImportFormat::Unknown || formats[i] == ImportFormat::ShardLabScenario
             || formats[i] == ImportFormat::NsightSqlite)
-            return badInput(paths[i].string() + ": " + std::string(importFormatName(formats[i])) + ", not a recorded run; command: "
-                            + takenBy(formats[i]));
+            return badInput(paths[i].string() + ": " + std::string(importFormatName(formats[i]))
+                            + ", not a recorded run; command: " + takenBy(formats[i]));
         if (formats[i] != format)
             return badInput(paths[i].string() + " is a " + std::string(importFormatName(formats[i])) + ", but "
                             + paths.front().string() + " is a " + std::string(importFormatName(format))

@@ -15,11 +15,13 @@ using ImportPaths = std::vector<std::filesystem::path>;
 // The job the profiler's builder makes of `files` (profile_build.h): run, observed scenario named
 // `name`, launch; on the machine options.machine names. What each format adds (description, clock
 // sentence, notes) its reader sets.
-Result<ImportedJob> buildImportedJob(const std::vector<ProfileFile>& files, const ImportOptions& options, const std::string& name);
+Result<ImportedJob> buildImportedJob(const std::vector<ProfileFile>& files, const ImportOptions& options,
+                                     const std::string& name);
 
-Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& options);        // kineto_import.cpp
-Result<ImportedJob> importInspector(const ImportPaths& paths, const ImportOptions& options);     // inspector_import.cpp
+Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& options);    // kineto_import.cpp
+Result<ImportedJob> importInspector(const ImportPaths& paths, const ImportOptions& options); // inspector_import.cpp
 Result<ImportedJob> importProfileRecords(const ImportPaths& paths, const ImportOptions& options); // import_job.cpp
-Result<ImportedJob> importFlightRecorder(const ImportPaths& paths, const ImportOptions& options); // flight_recorder_import.cpp
+Result<ImportedJob> importFlightRecorder(const ImportPaths& paths,
+                                         const ImportOptions& options); // flight_recorder_import.cpp
 
 } // namespace shardlab

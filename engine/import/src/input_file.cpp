@@ -12,10 +12,7 @@ namespace {
 
 constexpr size_t kChunk = 1 << 20;
 
-bool gzipName(const std::filesystem::path& path)
-{
-    return path.extension() == ".gz";
-}
+bool gzipName(const std::filesystem::path& path) { return path.extension() == ".gz"; }
 
 // Inflates gzip members one after another (a file of several concatenated members is one text,
 // as gzip -d reads it). `next` gives the next compressed piece ("" at the end of the file).
@@ -89,7 +86,8 @@ std::string cutShort(const std::string& origin, std::uint64_t produced)
 
 bool looksGzip(std::string_view head)
 {
-    return head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b;
+    return head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f
+           && static_cast<unsigned char>(head[1]) == 0x8b;
 }
 
 Status readInputChunks(const std::filesystem::path& path, const std::function<Status(std::string_view)>& chunk,
@@ -138,7 +136,8 @@ Status readInputChunks(const std::filesystem::path& path, const std::function<St
     return {};
 }
 
-Result<std::string> readInputText(const std::filesystem::path& path, std::uint64_t maxBytes, const ReadProgress& progress)
+Result<std::string> readInputText(const std::filesystem::path& path, std::uint64_t maxBytes,
+                                  const ReadProgress& progress)
 {
     std::string text;
     Status st = readInputChunks(
@@ -263,7 +262,8 @@ protected:
             if (rc == Z_STREAM_END)
                 m_ended = true;
             else if (rc == Z_DATA_ERROR)
-                m_problem = std::string("the gzip data is corrupt") + (m_zs.msg ? std::string(" (") + m_zs.msg + ")" : "");
+                m_problem =
+                    std::string("the gzip data is corrupt") + (m_zs.msg ? std::string(" (") + m_zs.msg + ")" : "");
             else if (rc != Z_OK && rc != Z_BUF_ERROR)
                 m_problem = "zlib failed (" + std::to_string(rc) + ")";
             if (produced > 0) {

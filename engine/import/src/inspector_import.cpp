@@ -29,8 +29,8 @@ using json = nlohmann::json;
 constexpr std::size_t kMaxLine = 1 << 20;
 
 struct Counts {
-    int hostTimed = 0;       // lines without kernel times: timed by the collective's host start/stop
-    int cutLines = 0;        // last lines cut short
+    int hostTimed = 0; // lines without kernel times: timed by the collective's host start/stop
+    int cutLines = 0;  // last lines cut short
     std::set<std::string> versions;
 };
 
@@ -59,8 +59,8 @@ std::int64_t wholeNumber(const json& obj, const char* key, std::int64_t fallback
 constexpr const char* kNoCollName = "$.coll_perf.coll: missing";
 
 // One line into `file`; "" or what is wrong with it.
-std::string readLine(const std::string& line, ProfileFile& file, std::map<std::uint64_t, std::int64_t>& contexts, Counts& counts,
-                     std::int64_t& originUs)
+std::string readLine(const std::string& line, ProfileFile& file, std::map<std::uint64_t, std::int64_t>& contexts,
+                     Counts& counts, std::int64_t& originUs)
 {
     json j;
     try {
@@ -68,7 +68,8 @@ std::string readLine(const std::string& line, ProfileFile& file, std::map<std::u
     } catch (const json::exception&) {
         return "not a JSON object (a log of NCCL Inspector has one JSON object per line)";
     }
-    if (!j.is_object() || !j.contains("header") || !j.contains("coll_perf") || !j["header"].is_object() || !j["coll_perf"].is_object())
+    if (!j.is_object() || !j.contains("header") || !j.contains("coll_perf") || !j["header"].is_object()
+        || !j["coll_perf"].is_object())
         return "no header or coll_perf object: not a line of NCCL Inspector's log";
     const json& h = j["header"];
     const json& c = j["coll_perf"];
@@ -95,8 +96,9 @@ std::string readLine(const std::string& line, ProfileFile& file, std::map<std::u
         comm.rank = static_cast<int>(rank);
         comm.ranks = static_cast<int>(ranks);
         comm.nodes = static_cast<int>(std::clamp<std::int64_t>(wholeNumber(h, "nnodes", 0), 0, 1 << 20));
-        comm.name = h.contains("comm_name") && h["comm_name"].is_string() && h["comm_name"] != "unknown" ? h["comm_name"].get<std::string>()
-                                                                                                      : "";
+        comm.name = h.contains("comm_name") && h["comm_name"].is_string() && h["comm_name"] != "unknown"
+                        ? h["comm_name"].get<std::string>()
+                        : "";
         file.comms.push_back(comm);
     }
     const std::string func = c.value("coll", std::string());
@@ -164,7 +166,8 @@ public:
             if (nl == std::string_view::npos) {
                 m_pending.append(piece.substr(pos));
                 if (m_pending.size() > kMaxLine)
-                    return badInput(m_file.path + ":" + std::to_string(m_lineNo + 1) + ": a line longer than 1 MiB: not NCCL Inspector's log");
+                    return badInput(m_file.path + ":" + std::to_string(m_lineNo + 1)
+                                    + ": a line longer than 1 MiB: not NCCL Inspector's log");
                 break;
             }
             m_pending.append(piece.substr(pos, nl - pos));
@@ -186,11 +189,14 @@ public:
                 ++m_counts.cutLines;
         m_pending.clear();
         if (m_file.ops.empty())
-            return badInput(m_file.path + ": no collective recorded (an empty log: did the job run with NCCL_INSPECTOR_ENABLE=1 and "
-                                          "NCCL_INSPECTOR_DUMP_VERBOSE=1?)");
+            return badInput(
+                m_file.path
+                + ": no collective recorded (an empty log: did the job run with NCCL_INSPECTOR_ENABLE=1 and "
+                  "NCCL_INSPECTOR_DUMP_VERBOSE=1?)");
         if (m_file.host.empty())
             m_file.host = "host";
-        std::stable_sort(m_file.ops.begin(), m_file.ops.end(), [](const ProfiledOp& a, const ProfiledOp& b) { return a.hostNs < b.hostNs; });
+        std::stable_sort(m_file.ops.begin(), m_file.ops.end(),
+                         [](const ProfiledOp& a, const ProfiledOp& b) { return a.hostNs < b.hostNs; });
         return std::move(m_file);
     }
 
@@ -248,7 +254,9 @@ Result<ImportedJob> importInspector(const ImportPaths& paths, const ImportOption
         LogReader reader(p.string(), counts, originUs);
         Status st = readInputChunks(
             p, [&](std::string_view piece) { return reader.feed(piece); },
-            [&](std::uint64_t done, std::uint64_t) { return !options.progress || options.progress(before + done, total); });
+            [&](std::uint64_t done, std::uint64_t) {
+                return !options.progress || options.progress(before + done, total);
+            });
         if (!st)
             return st.error();
         std::error_code ec;

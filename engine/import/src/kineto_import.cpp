@@ -62,10 +62,7 @@ double median(std::vector<double> v)
     return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
-std::string fileName(const std::string& path)
-{
-    return std::filesystem::path(path).filename().string();
-}
+std::string fileName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
 // One kernel kept for the run: its trace, group and times on the common clock (ns from `origin`).
 struct Call {
@@ -161,13 +158,16 @@ Result<ImportedJob> kinetoJob(std::vector<KinetoTrace> traces, const ImportOptio
     const KinetoTrace& first = traces.front();
     for (const KinetoTrace& t : traces) {
         if (t.rank < 0 || t.worldSize < 1)
-            return badInput(t.path + ": the trace does not say which rank it is (no distributedInfo): ShardLab needs traces "
-                                     "of a distributed job, one per rank, recorded by torch.profiler with torch.distributed initialised");
+            return badInput(
+                t.path
+                + ": the trace does not say which rank it is (no distributedInfo): ShardLab needs traces "
+                  "of a distributed job, one per rank, recorded by torch.profiler with torch.distributed initialised");
         if (t.rank >= t.worldSize)
-            return badInput(t.path + ": rank " + std::to_string(t.rank) + " of a world of " + std::to_string(t.worldSize));
+            return badInput(t.path + ": rank " + std::to_string(t.rank) + " of a world of "
+                            + std::to_string(t.worldSize));
         if (t.worldSize != first.worldSize)
-            return badInput(t.path + " is rank " + std::to_string(t.rank) + " of " + std::to_string(t.worldSize) + " ranks, but "
-                            + first.path + " is of " + std::to_string(first.worldSize)
+            return badInput(t.path + " is rank " + std::to_string(t.rank) + " of " + std::to_string(t.worldSize)
+                            + " ranks, but " + first.path + " is of " + std::to_string(first.worldSize)
                             + ": these traces come from different jobs");
     }
     const int n = first.worldSize;
@@ -179,8 +179,9 @@ Result<ImportedJob> kinetoJob(std::vector<KinetoTrace> traces, const ImportOptio
         byRank[static_cast<size_t>(t.rank)] = &t;
     }
     if (n < 2)
-        return badInput(first.path + ": a job of one rank; ShardLab shows collectives across ranks: give the traces of a job of "
-                                     "2 or more ranks");
+        return badInput(first.path
+                        + ": a job of one rank; ShardLab shows collectives across ranks: give the traces of a job of "
+                          "2 or more ranks");
     // Runs of three or more as "first-last": a trace claiming a world of millions of ranks costs a
     // few words, not a list of millions of numbers (found by a hand-made input to fuzz_import).
     std::string missing;
@@ -211,11 +212,14 @@ Result<ImportedJob> kinetoJob(std::vector<KinetoTrace> traces, const ImportOptio
         origin = std::min(origin, absNs(*t, t->firstUs));
     const KinetoTrace& r0 = *byRank[0];
     for (const KinetoTrace* t : byRank) {
-        const double gapNs = std::max(absNs(*t, t->firstUs) - absNs(r0, r0.lastUs), absNs(r0, r0.firstUs) - absNs(*t, t->lastUs));
+        const double gapNs =
+            std::max(absNs(*t, t->firstUs) - absNs(r0, r0.lastUs), absNs(r0, r0.firstUs) - absNs(*t, t->lastUs));
         if (gapNs > 0)
-            return badInput(t->path + " (rank " + std::to_string(t->rank) + ") and " + r0.path + " (rank 0) do not overlap in time: "
-                            + number("%.1f", gapNs / 1e9) + " s apart. Traces of different runs, or of hosts whose clocks "
-                            "disagree by more than the run lasted; ShardLab cannot tell which collectives belong together");
+            return badInput(
+                t->path + " (rank " + std::to_string(t->rank) + ") and " + r0.path
+                + " (rank 0) do not overlap in time: " + number("%.1f", gapNs / 1e9)
+                + " s apart. Traces of different runs, or of hosts whose clocks "
+                  "disagree by more than the run lasted; ShardLab cannot tell which collectives belong together");
     }
 
     // Each rank's kernels by (group, function), on the common clock.
@@ -262,7 +266,8 @@ Result<ImportedJob> kinetoJob(std::vector<KinetoTrace> traces, const ImportOptio
             auto g = groups.find(c.group);
             if (g == groups.end() && !c.groupRanks.empty())
                 g = groups.try_emplace(c.group, GroupInfo{c.group, "", c.groupRanks}).first;
-            if (g == groups.end() || std::find(g->second.ranks.begin(), g->second.ranks.end(), r) == g->second.ranks.end()) {
+            if (g == groups.end()
+                || std::find(g->second.ranks.begin(), g->second.ranks.end(), r) == g->second.ranks.end()) {
                 ++outsideGroups;
                 continue;
             }
@@ -300,11 +305,16 @@ Result<ImportedJob> kinetoJob(std::vector<KinetoTrace> traces, const ImportOptio
             std::vector<size_t> head(static_cast<size_t>(n), 0), tail(static_cast<size_t>(n), 0);
             for (int r : members)
                 tail[static_cast<size_t>(r)] = perRank[static_cast<size_t>(r)].size();
-            const auto start = [&](int r, size_t i) { return perRank[static_cast<size_t>(r)][i].startNs + shiftNs[static_cast<size_t>(r)]; };
-            const auto end = [&](int r, size_t i) { return perRank[static_cast<size_t>(r)][i].endNs + shiftNs[static_cast<size_t>(r)]; };
+            const auto start = [&](int r, size_t i) {
+                return perRank[static_cast<size_t>(r)][i].startNs + shiftNs[static_cast<size_t>(r)];
+            };
+            const auto end = [&](int r, size_t i) {
+                return perRank[static_cast<size_t>(r)][i].endNs + shiftNs[static_cast<size_t>(r)];
+            };
             for (bool changed = true; changed;) {
                 changed = false;
-                double latestStart = -std::numeric_limits<double>::infinity(), earliestEnd = std::numeric_limits<double>::infinity();
+                double latestStart = -std::numeric_limits<double>::infinity(),
+                       earliestEnd = std::numeric_limits<double>::infinity();
                 bool empty = false;
                 for (int r : members) {
                     const size_t h = head[static_cast<size_t>(r)], t = tail[static_cast<size_t>(r)];
@@ -364,7 +374,9 @@ Result<ImportedJob> kinetoJob(std::vector<KinetoTrace> traces, const ImportOptio
     bool sameCounts = true;
     for (const auto& [key, perRank] : original)
         for (int r : groups[key.first].ranks)
-            sameCounts = sameCounts && perRank[static_cast<size_t>(r)].size() == perRank[static_cast<size_t>(groups[key.first].ranks.front())].size();
+            sameCounts = sameCounts
+                         && perRank[static_cast<size_t>(r)].size()
+                                == perRank[static_cast<size_t>(groups[key.first].ranks.front())].size();
     std::vector<double> shiftNs(static_cast<size_t>(n), 0.0);
     int trimmed = 0;
     calls = sameCounts ? original : trim(shiftNs, trimmed);
@@ -448,7 +460,8 @@ Result<ImportedJob> kinetoJob(std::vector<KinetoTrace> traces, const ImportOptio
                 op.sequence = c.sequence ? static_cast<std::uint64_t>(*c.sequence) : i;
                 op.func = key.second;
                 // NCCL's count: all-gather per rank sent, reduce-scatter per rank received
-                op.count = static_cast<std::uint64_t>(key.second == "ReduceScatter" && c.outElements >= 0 ? c.outElements : c.inElements);
+                op.count = static_cast<std::uint64_t>(
+                    key.second == "ReduceScatter" && c.outElements >= 0 ? c.outElements : c.inElements);
                 op.datatype = ncclDatatypeFromTorch(c.dtype);
                 op.root = key.second == "Reduce" || key.second == "Broadcast" ? 0 : -1;
                 op.hostNs = list[i].startNs + shiftNs[static_cast<size_t>(r)];
@@ -466,7 +479,8 @@ Result<ImportedJob> kinetoJob(std::vector<KinetoTrace> traces, const ImportOptio
             op.context = contextOf[p.group];
             op.p2p = true;
             op.func = p.func;
-            op.count = static_cast<std::uint64_t>(p.func == "Recv" && c.outElements >= 0 ? c.outElements : c.inElements);
+            op.count =
+                static_cast<std::uint64_t>(p.func == "Recv" && c.outElements >= 0 ? c.outElements : c.inElements);
             op.datatype = ncclDatatypeFromTorch(c.dtype);
             op.root = p.peer;
             op.hostNs = p.call.startNs + shiftNs[static_cast<size_t>(r)];
@@ -474,7 +488,8 @@ Result<ImportedJob> kinetoJob(std::vector<KinetoTrace> traces, const ImportOptio
             op.line = c.line;
             f.ops.push_back(std::move(op));
         }
-        std::stable_sort(f.ops.begin(), f.ops.end(), [](const ProfiledOp& a, const ProfiledOp& b) { return a.hostNs < b.hostNs; });
+        std::stable_sort(f.ops.begin(), f.ops.end(),
+                         [](const ProfiledOp& a, const ProfiledOp& b) { return a.hostNs < b.hostNs; });
     }
     auto built = buildImportedJob(files, options, "PyTorch job (" + std::to_string(n) + " ranks)");
     if (!built)

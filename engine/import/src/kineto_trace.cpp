@@ -49,7 +49,8 @@ bool startsWith(std::string_view s, std::string_view prefix)
 std::string lower(std::string_view s)
 {
     std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return out;
 }
 
@@ -98,23 +99,21 @@ std::int64_t intArg(const Field& f)
         return static_cast<std::int64_t>(f->get<double>());
     if (f->is_string()) {
         const std::string& s = f->get_ref<const std::string&>();
-        if (!s.empty() && s.size() < 19 && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); }))
+        if (!s.empty() && s.size() < 19
+            && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); }))
             return std::stoll(s);
     }
     return -1;
 }
 
-std::string textArg(const Field& f)
-{
-    return f && f->is_string() ? f->get<std::string>() : std::string();
-}
+std::string textArg(const Field& f) { return f && f->is_string() ? f->get<std::string>() : std::string(); }
 
 // The arguments of a kernel that ShardLab reads ("args"); the rest is skipped unread.
 struct Args {
     bool object = false; // "args" was an object (the last "args" of the event)
     Field collective, inElements, outElements, dtype, groupSize, group, sequence, ranks;
     Field dstRank, srcRank, rank; // a send's or receive's peer ("Dst Rank", "Src Rank": global; "Rank": in the group)
-    std::vector<int> rankArray; // "Process Group Ranks" as an array: its integer members in range
+    std::vector<int> rankArray;   // "Process Group Ranks" as an array: its integer members in range
     void clear() { *this = Args(); }
 };
 
@@ -136,13 +135,22 @@ public:
     // only where it is one of the fields read.
     bool null() { return m_eventDepth == 0 ? m_builder.null() : !wanted() || value(json(nullptr)); }
     bool boolean(bool v) { return m_eventDepth == 0 ? m_builder.boolean(v) : !wanted() || value(json(v)); }
-    bool number_integer(json::number_integer_t v) { return m_eventDepth == 0 ? m_builder.number_integer(v) : !wanted() || value(json(v)); }
-    bool number_unsigned(json::number_unsigned_t v) { return m_eventDepth == 0 ? m_builder.number_unsigned(v) : !wanted() || value(json(v)); }
+    bool number_integer(json::number_integer_t v)
+    {
+        return m_eventDepth == 0 ? m_builder.number_integer(v) : !wanted() || value(json(v));
+    }
+    bool number_unsigned(json::number_unsigned_t v)
+    {
+        return m_eventDepth == 0 ? m_builder.number_unsigned(v) : !wanted() || value(json(v));
+    }
     bool number_float(json::number_float_t v, const json::string_t& text)
     {
         return m_eventDepth == 0 ? m_builder.number_float(v, text) : !wanted() || value(json(v));
     }
-    bool string(json::string_t& v) { return m_eventDepth == 0 ? m_builder.string(v) : !wanted() || value(json(std::move(v))); }
+    bool string(json::string_t& v)
+    {
+        return m_eventDepth == 0 ? m_builder.string(v) : !wanted() || value(json(std::move(v)));
+    }
     bool binary(json::binary_t& v) { return m_eventDepth == 0 ? m_builder.binary(v) : true; }
     bool start_object(std::size_t n) { return open(n, true); }
     bool start_array(std::size_t n) { return open(n, false); }
@@ -157,10 +165,10 @@ public:
             return m_builder.key(text);
         const int level = m_depth - m_eventDepth; // 0: the event's own keys; 1: inside one of its values
         if (level == 0) {
-            m_field = k == "ts" ? &m_event.ts
-                      : k == "dur" ? &m_event.dur
-                      : k == "ph" ? &m_event.ph
-                      : k == "cat" ? &m_event.cat
+            m_field = k == "ts"     ? &m_event.ts
+                      : k == "dur"  ? &m_event.dur
+                      : k == "ph"   ? &m_event.ph
+                      : k == "cat"  ? &m_event.cat
                       : k == "name" ? &m_event.name
                                     : nullptr;
             m_inArgs = k == "args";
@@ -169,18 +177,18 @@ public:
         } else if (level == 1 && m_inArgs && m_event.args.object) {
             Args& a = m_event.args;
             m_rankKey = k == "Process Group Ranks";
-            m_field = k == "Collective name" ? &a.collective
-                      : k == "In msg nelems" ? &a.inElements
-                      : k == "Out msg nelems" ? &a.outElements
-                      : k == "dtype" ? &a.dtype
-                      : k == "Group size" ? &a.groupSize
+            m_field = k == "Collective name"      ? &a.collective
+                      : k == "In msg nelems"      ? &a.inElements
+                      : k == "Out msg nelems"     ? &a.outElements
+                      : k == "dtype"              ? &a.dtype
+                      : k == "Group size"         ? &a.groupSize
                       : k == "Process Group Name" ? &a.group
-                      : k == "Seq" ? &a.sequence
-                      : k == "Dst Rank" ? &a.dstRank
-                      : k == "Src Rank" ? &a.srcRank
-                      : k == "Rank" ? &a.rank
-                      : m_rankKey ? &a.ranks
-                                  : nullptr;
+                      : k == "Seq"                ? &a.sequence
+                      : k == "Dst Rank"           ? &a.dstRank
+                      : k == "Src Rank"           ? &a.srcRank
+                      : k == "Rank"               ? &a.rank
+                      : m_rankKey                 ? &a.ranks
+                                                  : nullptr;
         }
         return true;
     }
@@ -244,7 +252,8 @@ private:
     bool wanted() const
     {
         const int level = m_depth - m_eventDepth; // 0: a value of the event's; 1: in args; 2: in a rank array
-        return ((level == 0 || (level == 1 && m_inArgs && m_event.args.object)) && m_field) || (level == 2 && m_rankArray);
+        return ((level == 0 || (level == 1 && m_inArgs && m_event.args.object)) && m_field)
+               || (level == 2 && m_rankArray);
     }
 
     bool value(json&& v)
@@ -274,7 +283,8 @@ private:
         if (!m_any || t + d > m_trace.lastUs)
             m_trace.lastUs = t + d;
         m_any = true;
-        const std::string cat = e.cat ? e.cat->get<std::string>() : std::string(); // not a string: json's type_error, as before
+        const std::string cat =
+            e.cat ? e.cat->get<std::string>() : std::string(); // not a string: json's type_error, as before
         const std::string& name = e.name && e.name->is_string() ? e.name->get_ref<const std::string&>() : kEmpty;
         if (cat == "user_annotation" && startsWith(name, "ProfilerStep#")) {
             ++m_trace.profilerSteps;
@@ -314,7 +324,8 @@ private:
             const std::int64_t peer = intArg(send ? a.dstRank : a.srcRank);
             if (peer >= 0 && peer < (1 << 24))
                 c.peerGlobal = static_cast<int>(peer);
-            if (const std::int64_t r = intArg(a.rank); r >= 0 && r < (1 << 24) && (c.func == "Send" || c.func == "Recv"))
+            if (const std::int64_t r = intArg(a.rank);
+                r >= 0 && r < (1 << 24) && (c.func == "Send" || c.func == "Recv"))
                 c.peerInGroup = static_cast<int>(r);
             m_trace.largestGroup = std::max(m_trace.largestGroup, static_cast<int>(c.groupRanks.size()));
         }
@@ -348,7 +359,7 @@ private:
     Builder m_builder;
     KinetoTrace m_trace;
     int m_depth = 0;
-    int m_eventDepth = 0; // the depth of the event being read (3), 0 outside events
+    int m_eventDepth = 0;         // the depth of the event being read (3), 0 outside events
     bool m_inTraceEvents = false; // the last key of the top level was "traceEvents"
     bool m_any = false;
     Event m_event;
@@ -375,8 +386,10 @@ Result<KinetoTrace> finish(Reader& reader, const json& doc)
                 if (!pg.is_object())
                     return;
                 KinetoGroup g;
-                g.name = pg.contains("pg_name") && pg["pg_name"].is_string() ? pg["pg_name"].get<std::string>() : fallbackName;
-                g.description = pg.contains("pg_desc") && pg["pg_desc"].is_string() ? pg["pg_desc"].get<std::string>() : "";
+                g.name = pg.contains("pg_name") && pg["pg_name"].is_string() ? pg["pg_name"].get<std::string>()
+                                                                             : fallbackName;
+                g.description =
+                    pg.contains("pg_desc") && pg["pg_desc"].is_string() ? pg["pg_desc"].get<std::string>() : "";
                 if (pg.contains("ranks"))
                     g.ranks = rankList(pg["ranks"]);
                 t.groups.push_back(std::move(g));
@@ -401,7 +414,8 @@ Result<KinetoTrace> parseWith(const std::function<void(Reader*)>& parse, const s
     try {
         parse(&reader);
     } catch (const TooDeep&) {
-        return badInput(origin + ": nested more than " + std::to_string(kMaxDepth) + " levels deep; not a profiler trace");
+        return badInput(origin + ": nested more than " + std::to_string(kMaxDepth)
+                        + " levels deep; not a profiler trace");
     } catch (const json::exception& e) {
         if (below)
             if (std::string problem = below(); !problem.empty())
@@ -430,7 +444,8 @@ std::string ncclFuncFromKernel(std::string_view kernel)
         return {};
     const size_t end = rest.find_first_of("_(");
     const std::string_view token = rest.substr(0, end);
-    static const char* const kFuncs[] = {"AllReduce", "AllGather", "ReduceScatter", "Reduce", "Broadcast", "SendRecv", "AllToAll"};
+    static const char* const kFuncs[] = {"AllReduce", "AllGather", "ReduceScatter", "Reduce",
+                                         "Broadcast", "SendRecv",  "AllToAll"};
     for (const char* f : kFuncs)
         if (token == f)
             return f;
@@ -450,7 +465,8 @@ std::string ncclFuncFromCollectiveName(std::string_view name)
     if (n == "allgather" || n == "allgatherbase" || n == "allgatherintotensor" || n == "allgatherintotensorcoalesced"
         || n == "allgathercoalesced")
         return "AllGather";
-    if (n == "reducescatter" || n == "reducescatterbase" || n == "reducescattertensor" || n == "reducescattertensorcoalesced")
+    if (n == "reducescatter" || n == "reducescatterbase" || n == "reducescattertensor"
+        || n == "reducescattertensorcoalesced")
         return "ReduceScatter";
     if (n == "send")
         return "Send";
@@ -507,8 +523,8 @@ Result<KinetoTrace> readKinetoTrace(const std::filesystem::path& path, const Rea
     if (!input)
         return input.error();
     InputStream& s = **input;
-    auto trace = parseWith([&](Reader* r) { json::sax_parse(s.stream(), r); }, path.string(),
-                           [&] { return s.problem(); });
+    auto trace =
+        parseWith([&](Reader* r) { json::sax_parse(s.stream(), r); }, path.string(), [&] { return s.problem(); });
     if (!trace && s.cancelled())
         return Error{ErrorKind::Cancelled, path.string() + ": reading cancelled"};
     return trace;

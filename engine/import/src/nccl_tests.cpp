@@ -31,9 +31,12 @@ struct ProgramInfo {
     bool countPerRank;
 };
 constexpr ProgramInfo kPrograms[] = {
-    {"all_reduce_perf", OpKind::AllReduce, false},       {"all_gather_perf", OpKind::AllGather, true},
-    {"reduce_scatter_perf", OpKind::ReduceScatter, true}, {"broadcast_perf", OpKind::Broadcast, false},
-    {"reduce_perf", OpKind::Reduce, false},              {"sendrecv_perf", OpKind::SendRecv, false},
+    {"all_reduce_perf", OpKind::AllReduce, false},
+    {"all_gather_perf", OpKind::AllGather, true},
+    {"reduce_scatter_perf", OpKind::ReduceScatter, true},
+    {"broadcast_perf", OpKind::Broadcast, false},
+    {"reduce_perf", OpKind::Reduce, false},
+    {"sendrecv_perf", OpKind::SendRecv, false},
 };
 
 // nccl-tests' test_typenames and their sizes.
@@ -41,15 +44,15 @@ struct TypeInfo {
     const char* name;
     unsigned bytes;
 };
-constexpr TypeInfo kTypes[] = {{"int8", 1},  {"uint8", 1},  {"int32", 4},    {"uint32", 4},  {"int64", 8},  {"uint64", 8},
-                               {"half", 2},  {"float", 4},  {"double", 8},   {"bfloat16", 2}, {"f8e4m3", 1}, {"f8e5m2", 1}};
+constexpr TypeInfo kTypes[] = {{"int8", 1}, {"uint8", 1}, {"int32", 4},  {"uint32", 4},   {"int64", 8},  {"uint64", 8},
+                               {"half", 2}, {"float", 4}, {"double", 8}, {"bfloat16", 2}, {"f8e4m3", 1}, {"f8e5m2", 1}};
 
 // nccl-tests' test_opnames, and "none" of the collectives that do not reduce.
 constexpr const char* kRedops[] = {"sum", "prod", "max", "min", "avg", "mulsum", "none"};
 
-constexpr double kMaxTimeUs = 1e12;          // 11.6 days for one call
-constexpr double kMaxBandwidthGBps = 1e6;    // 1 PB/s
-constexpr Bytes kMaxBytes = Bytes(1) << 50;  // 1 PB, as the scenario reader's sizes
+constexpr double kMaxTimeUs = 1e12;         // 11.6 days for one call
+constexpr double kMaxBandwidthGBps = 1e6;   // 1 PB/s
+constexpr Bytes kMaxBytes = Bytes(1) << 50; // 1 PB, as the scenario reader's sizes
 constexpr size_t kMaxRows = 100000;
 constexpr long long kMaxRanks = 65536;
 
@@ -110,9 +113,9 @@ double figureAt(const json& v, const std::string& path, double hi, bool positive
     if (positive && d == 0)
         failAt(path, Message("error.says.zero").with("expected", sweepAtLeast(true)));
     if (d > hi)
-        failAt(path, Message("error.json.out_of_range")
-                         .with("value", v.dump())
-                         .with("expected", sweepRange("0", figure(hi))));
+        failAt(
+            path,
+            Message("error.json.out_of_range").with("value", v.dump()).with("expected", sweepRange("0", figure(hi))));
     return d;
 }
 
@@ -291,7 +294,8 @@ int ranksOf(const json& doc, NcclTestsSweep& sweep)
                                        .with("expected", sweepRange("1", std::to_string(kMaxRanks))));
     for (size_t i = 0; i < devices.size(); ++i) {
         const std::string path = "$.config.devices[" + std::to_string(i) + "]";
-        const long long rank = detail::integerAt(detail::member(devices[i], path, "rank"), path + ".rank", 0, kMaxRanks);
+        const long long rank =
+            detail::integerAt(detail::member(devices[i], path, "rank"), path + ".rank", 0, kMaxRanks);
         if (rank != static_cast<long long>(i))
             failAt(path + ".rank", Message("error.says.nccl_tests_rank_order")
                                        .with("rank", std::to_string(rank))

@@ -70,8 +70,8 @@ double simulatedAverage(const std::vector<SweepRow>& rows)
 
 } // namespace
 
-std::string formatMeasuredSweep(const NcclTestsSweep& sweep, const std::vector<SweepRow>* simulated, const Message& title,
-                                Language language)
+std::string formatMeasuredSweep(const NcclTestsSweep& sweep, const std::vector<SweepRow>* simulated,
+                                const Message& title, Language language)
 {
     auto say = [language](const Message& m) { return render(m, language); };
     const bool sim = simulatedFits(sweep, simulated);
@@ -91,7 +91,9 @@ std::string formatMeasuredSweep(const NcclTestsSweep& sweep, const std::vector<S
     if (!sweep.gpu.empty())
         ran.push_back(verbatim(sweep.gpu));
     if (sweep.iterations > 0)
-        ran.push_back(Message("import_sweep.iterations").with("iterations", sweep.iterations).with("warmup", sweep.warmupIterations));
+        ran.push_back(Message("import_sweep.iterations")
+                          .with("iterations", sweep.iterations)
+                          .with("warmup", sweep.warmupIterations));
     if (!ran.empty())
         out << "# " << say(Message("import_sweep.measured_with").with("what", listOf(std::move(ran)))) << "\n";
     out << "#\n";
@@ -155,13 +157,15 @@ std::string formatMeasuredSweep(const NcclTestsSweep& sweep, const std::vector<S
     return out.str();
 }
 
-std::string measuredSweepJson(const NcclTestsSweep& sweep, const std::vector<SweepRow>* simulated, const std::string& simulatedOn)
+std::string measuredSweepJson(const NcclTestsSweep& sweep, const std::vector<SweepRow>* simulated,
+                              const std::string& simulatedOn)
 {
     const bool sim = simulatedFits(sweep, simulated);
-    nlohmann::json doc = {{"source", "nccl-tests"},  {"file", sweep.origin}, {"program", sweep.program},
-                          {"collective", opName(sweep.kind)}, {"ranks", sweep.ranks},
-                          {"busbw_factor", busBandwidthFactor(sweep.kind, sweep.ranks)}};
-    doc["nccl_version"] = sweep.ncclVersion > 0 ? nlohmann::json(ncclVersionText(sweep.ncclVersion)) : nlohmann::json(nullptr);
+    nlohmann::json doc = {{"source", "nccl-tests"},   {"file", sweep.origin},
+                          {"program", sweep.program}, {"collective", opName(sweep.kind)},
+                          {"ranks", sweep.ranks},     {"busbw_factor", busBandwidthFactor(sweep.kind, sweep.ranks)}};
+    doc["nccl_version"] =
+        sweep.ncclVersion > 0 ? nlohmann::json(ncclVersionText(sweep.ncclVersion)) : nlohmann::json(nullptr);
     doc["gpu"] = sweep.gpu.empty() ? nlohmann::json(nullptr) : nlohmann::json(sweep.gpu);
     doc["iterations"] = sweep.iterations;
     doc["warmup_iterations"] = sweep.warmupIterations;
@@ -169,14 +173,18 @@ std::string measuredSweepJson(const NcclTestsSweep& sweep, const std::vector<Swe
     doc["rows"] = nlohmann::json::array();
     for (size_t i = 0; i < sweep.rows.size(); ++i) {
         const NcclTestsRow& r = sweep.rows[i];
-        nlohmann::json row = {{"size", r.bytes}, {"count", r.count}, {"type", r.type}, {"redop", r.redop}, {"root", r.root}};
+        nlohmann::json row = {
+            {"size", r.bytes}, {"count", r.count}, {"type", r.type}, {"redop", r.redop}, {"root", r.root}};
         row["out_of_place"] = halfJson(r.outOfPlace);
         row["in_place"] = halfJson(r.inPlace);
         if (sim) {
             const SweepRow& s = (*simulated)[i];
-            row["simulated"] = {{"size", s.bytes},          {"time_us", s.timeUs},
-                                {"algbw_gbps", s.algbwGBps}, {"busbw_gbps", s.busbwGBps},
-                                {"algorithm", algorithmName(s.algorithm)}, {"protocol", protocolName(s.protocol)}};
+            row["simulated"] = {{"size", s.bytes},
+                                {"time_us", s.timeUs},
+                                {"algbw_gbps", s.algbwGBps},
+                                {"busbw_gbps", s.busbwGBps},
+                                {"algorithm", algorithmName(s.algorithm)},
+                                {"protocol", protocolName(s.protocol)}};
         }
         doc["rows"].push_back(row);
     }
@@ -185,7 +193,8 @@ std::string measuredSweepJson(const NcclTestsSweep& sweep, const std::vector<Swe
     return doc.dump(2) + "\n";
 }
 
-Result<std::string> renderImportedSweep(const NcclTestsSweep& sweep, const std::string& presetId, bool json, Language language)
+Result<std::string> renderImportedSweep(const NcclTestsSweep& sweep, const std::string& presetId, bool json,
+                                        Language language)
 {
     if (presetId.empty()) {
         if (json)
@@ -204,11 +213,12 @@ Result<std::string> renderImportedSweep(const NcclTestsSweep& sweep, const std::
     return renderSweepBeside(sweep, *topo, json, language);
 }
 
-Result<std::string> renderSweepBeside(const NcclTestsSweep& sweep, const Topology& topology, bool json, Language language)
+Result<std::string> renderSweepBeside(const NcclTestsSweep& sweep, const Topology& topology, bool json,
+                                      Language language)
 {
     if (topology.rankCount() < sweep.ranks)
-        return badInput(sweep.origin + ": the sweep ran on " + std::to_string(sweep.ranks) + " ranks, but " + topology.name + " has "
-                        + std::to_string(topology.rankCount()) + " GPUs");
+        return badInput(sweep.origin + ": the sweep ran on " + std::to_string(sweep.ranks) + " ranks, but "
+                        + topology.name + " has " + std::to_string(topology.rankCount()) + " GPUs");
     const Topology* topo = &topology;
     if (sweep.kind == OpKind::SendRecv && sweep.ranks != 2)
         return badInput(Message("error.line.nccl_tests_send_recv")
@@ -224,10 +234,12 @@ Result<std::string> renderSweepBeside(const NcclTestsSweep& sweep, const Topolog
     const std::vector<SweepRow> rows = simulateSweep(model, sweep.kind, sweep.ranks, sizes);
     if (json)
         return measuredSweepJson(sweep, &rows, machine.name + " (profile " + profile.name + ")");
-    return formatMeasuredSweep(
-        sweep, &rows,
-        Message("import_sweep.title_sim").with("file", sweep.origin).with("topology", machine.name).with("profile", profile.name),
-        language);
+    return formatMeasuredSweep(sweep, &rows,
+                               Message("import_sweep.title_sim")
+                                   .with("file", sweep.origin)
+                                   .with("topology", machine.name)
+                                   .with("profile", profile.name),
+                               language);
 }
 
 } // namespace shardlab

@@ -19,9 +19,9 @@ using nlohmann::json;
 // afterwards (as pickle writes every container) is the filled one when the memo gives it back.
 struct Node {
     enum class Kind { Scalar, List, Dict } kind = Kind::Scalar;
-    json scalar;                                       // Scalar: null, bool, integer, float or string
-    std::vector<size_t> items;                         // List (and tuple): node indices
-    std::vector<std::pair<std::string, size_t>> dict;  // Dict: key, node index (a later key replaces)
+    json scalar;                                      // Scalar: null, bool, integer, float or string
+    std::vector<size_t> items;                        // List (and tuple): node indices
+    std::vector<std::pair<std::string, size_t>> dict; // Dict: key, node index (a later key replaces)
 };
 
 std::string opcodeText(unsigned char op)
@@ -83,7 +83,9 @@ public:
             return fail(at("error.line.pickle_trailing"));
         m_at = stop; // what toJson refuses is refused at the end
         if (m_stack.size() != 1 || !m_marks.empty())
-            return fail(Message("error.line.pickle_result").with("file", m_origin).with("count", static_cast<int>(m_stack.size())));
+            return fail(Message("error.line.pickle_result")
+                            .with("file", m_origin)
+                            .with("count", static_cast<int>(m_stack.size())));
         size_t budget = m_limits.maxCost;
         return toJson(m_stack.back(), 0, budget);
     }
@@ -93,10 +95,18 @@ private:
     Message at(const char* id) const { return Message(id).with("file", m_origin).with("offset", std::to_string(m_at)); }
     Error truncated() const
     {
-        return fail(Message("error.line.pickle_truncated").with("file", m_origin).with("offset", std::to_string(m_bytes.size())));
+        return fail(Message("error.line.pickle_truncated")
+                        .with("file", m_origin)
+                        .with("offset", std::to_string(m_bytes.size())));
     }
-    Error tooBig() const { return fail(at("error.line.pickle_too_big").with("limit", std::to_string(m_limits.maxCost))); }
-    Error tooDeep() const { return fail(at("error.line.pickle_too_deep").with("limit", static_cast<int>(m_limits.maxDepth))); }
+    Error tooBig() const
+    {
+        return fail(at("error.line.pickle_too_big").with("limit", std::to_string(m_limits.maxCost)));
+    }
+    Error tooDeep() const
+    {
+        return fail(at("error.line.pickle_too_deep").with("limit", static_cast<int>(m_limits.maxDepth)));
+    }
 
     // The value as JSON: every reference to a node is copied in full, and pays for it, so that a
     // pickle that refers to one big value many times (or to a container inside itself) stops at
@@ -207,7 +217,8 @@ private:
                     key = std::to_string(k.get<std::int64_t>());
                 else
                     return fail(at("error.line.pickle_key"));
-                auto same = std::find_if(target.dict.begin(), target.dict.end(), [&](const auto& e) { return e.first == key; });
+                auto same =
+                    std::find_if(target.dict.begin(), target.dict.end(), [&](const auto& e) { return e.first == key; });
                 if (same != target.dict.end())
                     same->second = m_stack[i + 1];
                 else
@@ -266,7 +277,8 @@ private:
             std::memcpy(&v, &*raw, sizeof v);
         } else {
             const std::uint64_t sign = std::uint64_t{1} << (8 * bytes - 1);
-            v = (*raw & sign) ? static_cast<std::int64_t>(*raw) - static_cast<std::int64_t>(sign << 1) : static_cast<std::int64_t>(*raw);
+            v = (*raw & sign) ? static_cast<std::int64_t>(*raw) - static_cast<std::int64_t>(sign << 1)
+                              : static_cast<std::int64_t>(*raw);
         }
         return push(json(v));
     }
@@ -302,7 +314,8 @@ private:
             if (!v)
                 return truncated();
             if (*v < 2 || *v > 5)
-                return fail(Message("error.line.pickle_protocol").with("file", m_origin).with("version", std::to_string(*v)));
+                return fail(
+                    Message("error.line.pickle_protocol").with("file", m_origin).with("version", std::to_string(*v)));
             return {};
         }
         case 0x95: // FRAME: its length only helps a reader that reads ahead
@@ -312,8 +325,17 @@ private:
                 return tooDeep();
             m_marks.push_back(m_stack.size());
             return {};
-        case '}': { Node n; n.kind = Node::Kind::Dict; return make(std::move(n)); }
-        case ']': case ')': { Node n; n.kind = Node::Kind::List; return make(std::move(n)); }
+        case '}': {
+            Node n;
+            n.kind = Node::Kind::Dict;
+            return make(std::move(n));
+        }
+        case ']':
+        case ')': {
+            Node n;
+            n.kind = Node::Kind::List;
+            return make(std::move(n));
+        }
         case 'N': return push(json(nullptr));
         case 0x88: return push(json(true));
         case 0x89: return push(json(false));
@@ -333,18 +355,51 @@ private:
             std::memcpy(&d, &bits, sizeof d);
             return push(json(d));
         }
-        case 'X': { auto n = unsignedLE(4); return n ? pushString(take(*n)) : Status(truncated()); }
-        case 0x8c: { auto n = unsignedLE(1); return n ? pushString(take(*n)) : Status(truncated()); }
-        case 0x8d: { auto n = unsignedLE(8); return n ? pushString(take(*n)) : Status(truncated()); }
-        case 'U': { auto n = unsignedLE(1); return n ? pushString(take(*n)) : Status(truncated()); } // SHORT_BINSTRING (Python 2 str)
-        case 'T': { auto n = unsignedLE(4); return n ? pushString(take(*n)) : Status(truncated()); } // BINSTRING
-        case 'q': { auto i = unsignedLE(1); return i ? memoPut(*i) : Status(truncated()); }
-        case 'r': { auto i = unsignedLE(4); return i ? memoPut(*i) : Status(truncated()); }
+        case 'X': {
+            auto n = unsignedLE(4);
+            return n ? pushString(take(*n)) : Status(truncated());
+        }
+        case 0x8c: {
+            auto n = unsignedLE(1);
+            return n ? pushString(take(*n)) : Status(truncated());
+        }
+        case 0x8d: {
+            auto n = unsignedLE(8);
+            return n ? pushString(take(*n)) : Status(truncated());
+        }
+        case 'U': {
+            auto n = unsignedLE(1);
+            return n ? pushString(take(*n)) : Status(truncated());
+        } // SHORT_BINSTRING (Python 2 str)
+        case 'T': {
+            auto n = unsignedLE(4);
+            return n ? pushString(take(*n)) : Status(truncated());
+        } // BINSTRING
+        case 'q': {
+            auto i = unsignedLE(1);
+            return i ? memoPut(*i) : Status(truncated());
+        }
+        case 'r': {
+            auto i = unsignedLE(4);
+            return i ? memoPut(*i) : Status(truncated());
+        }
         case 0x94: return memoPut(m_memo.size()); // MEMOIZE
-        case 'h': { auto i = unsignedLE(1); return i ? memoGet(*i) : Status(truncated()); }
-        case 'j': { auto i = unsignedLE(4); return i ? memoGet(*i) : Status(truncated()); }
-        case 'p': { auto i = memoLine(); return i ? memoPut(*i) : Status(fail(at("error.line.pickle_memo_line"))); }
-        case 'g': { auto i = memoLine(); return i ? memoGet(*i) : Status(fail(at("error.line.pickle_memo_line"))); }
+        case 'h': {
+            auto i = unsignedLE(1);
+            return i ? memoGet(*i) : Status(truncated());
+        }
+        case 'j': {
+            auto i = unsignedLE(4);
+            return i ? memoGet(*i) : Status(truncated());
+        }
+        case 'p': {
+            auto i = memoLine();
+            return i ? memoPut(*i) : Status(fail(at("error.line.pickle_memo_line")));
+        }
+        case 'g': {
+            auto i = memoLine();
+            return i ? memoGet(*i) : Status(fail(at("error.line.pickle_memo_line")));
+        }
         case '0': // POP: the top item, or a MARK with nothing above it
             if (!m_marks.empty() && m_marks.back() == m_stack.size()) {
                 m_marks.pop_back();
@@ -366,25 +421,31 @@ private:
                 return st;
             m_stack.push_back(m_stack.back());
             return {};
-        case 0x85: case 0x86: case 0x87: { // TUPLE1..3
+        case 0x85:
+        case 0x86:
+        case 0x87: { // TUPLE1..3
             const size_t n = op - 0x84u;
             if (auto st = needStack(n); !st)
                 return st;
             return pushContainer(Node::Kind::List, m_stack.size() - n);
         }
-        case 't': case 'l': case 'd': { // TUPLE, LIST, DICT of the items since MARK
+        case 't':
+        case 'l':
+        case 'd': { // TUPLE, LIST, DICT of the items since MARK
             auto mark = popMark();
             if (!mark)
                 return mark.error();
             return pushContainer(op == 'd' ? Node::Kind::Dict : Node::Kind::List, *mark);
         }
-        case 'a': case 's': { // APPEND, SETITEM
+        case 'a':
+        case 's': { // APPEND, SETITEM
             const size_t n = op == 'a' ? 1 : 2;
             if (auto st = needStack(n + 1); !st)
                 return st;
             return fill(m_stack[m_stack.size() - n - 1], m_stack.size() - n);
         }
-        case 'e': case 'u': { // APPENDS, SETITEMS
+        case 'e':
+        case 'u': { // APPENDS, SETITEMS
             auto mark = popMark();
             if (!mark)
                 return mark.error();
@@ -392,8 +453,7 @@ private:
                 return fail(at("error.line.pickle_stack"));
             return fill(m_stack[*mark - 1], *mark);
         }
-        default:
-            break;
+        default: break;
         }
         if (auto name = forbiddenName(op))
             return fail(at("error.line.pickle_forbidden").with("opcode", std::string(*name)));

@@ -34,11 +34,10 @@ std::string spanLabel(const Scenario& s, const RunResult& run, const Span& sp)
     if (op.buckets > 1)
         name += " [" + std::to_string(sp.bucket + 1) + "/" + std::to_string(op.buckets) + "]";
     if (sp.kind == SpanKind::Wait)
-        return "wait" + (sp.waitedFor >= 0 ? " for rank " + std::to_string(sp.waitedFor) : std::string()) + " at " + name;
+        return "wait" + (sp.waitedFor >= 0 ? " for rank " + std::to_string(sp.waitedFor) : std::string()) + " at "
+               + name;
     return name;
 }
-
-
 
 } // namespace
 
@@ -65,13 +64,14 @@ std::string formatSummaryTable(const Scenario& s, const Summary& given, Language
     const auto say = [language](const char* id) { return render(Message(id), language); };
     std::ostringstream out;
     char buf[512];
-    out << render(Message("table.scenario")
-                      .with("name", s.name.empty() ? Message("table.unnamed") : verbatim(s.name))
-                      .with("topology", s.topology.name)
-                      .with("mode", Message(sum.mode == RunMode::Live ? "table.mode.live" : "table.mode.simulated"))
-                      .with("iterations", Message(s.iterations == 1 ? "table.iterations.one" : "table.iterations")
-                                              .with("count", s.iterations)),
-                  language)
+    out << render(
+        Message("table.scenario")
+            .with("name", s.name.empty() ? Message("table.unnamed") : verbatim(s.name))
+            .with("topology", s.topology.name)
+            .with("mode", Message(sum.mode == RunMode::Live ? "table.mode.live" : "table.mode.simulated"))
+            .with("iterations",
+                  Message(s.iterations == 1 ? "table.iterations.one" : "table.iterations").with("count", s.iterations)),
+        language)
         << "\n\n";
     // "owned" is what the scenario places on the rank; "peak" adds the largest collective buffer
     // (measured use on a live run); "fits" is decided by the peak (RankMemory::fits()).
@@ -86,10 +86,15 @@ std::string formatSummaryTable(const Scenario& s, const Summary& given, Language
         const std::string owned = sum.memoryKnown ? formatBytes(rb.owned) : "-";
         const std::string peak = sum.memoryKnown ? formatBytes(rb.peakMemory) : "-";
         // times through number(): at most a few dozen characters for any double
-        std::snprintf(buf, sizeof buf, "%4d  %s %11s %9s %9s %10s %10s %10s ", rb.rank, fitToWidth(rb.device, 18).c_str(),
-                      number("%.3f", rb.computeMs).c_str(), number("%.3f", rb.commMs).c_str(),
-                      number("%.3f", rb.waitMs).c_str(), owned.c_str(), peak.c_str(), formatBytes(rb.capacity).c_str());
-        out << buf << tableRight(!sum.memoryKnown ? std::string("-") : rb.fits ? yes : no, 5)
+        std::snprintf(buf, sizeof buf, "%4d  %s %11s %9s %9s %10s %10s %10s ", rb.rank,
+                      fitToWidth(rb.device, 18).c_str(), number("%.3f", rb.computeMs).c_str(),
+                      number("%.3f", rb.commMs).c_str(), number("%.3f", rb.waitMs).c_str(), owned.c_str(), peak.c_str(),
+                      formatBytes(rb.capacity).c_str());
+        out << buf
+            << tableRight(!sum.memoryKnown ? std::string("-")
+                          : rb.fits        ? yes
+                                           : no,
+                          5)
             << (sum.straggler && *sum.straggler == rb.rank ? "  <- " + straggler : std::string()) << "\n";
     }
     if (!sum.collectives.empty()) {
@@ -98,9 +103,9 @@ std::string formatSummaryTable(const Scenario& s, const Summary& given, Language
             << tableRight(say("table.col.bytes"), 10) << " " << tableRight(say("table.col.time"), 10) << " "
             << tableRight("algbw GB/s", 11) << " " << tableRight("busbw GB/s", 11) << "\n";
         for (const CollectiveFigures& c : sum.collectives) {
-            std::snprintf(buf, sizeof buf, "%s %-14.14s %10s %10s %11s %11s\n", fitToWidth(c.name, 28).c_str(), opName(c.kind),
-                          formatBytes(c.bytes).c_str(), number("%.3f", c.timeMs).c_str(), number("%.2f", c.algbwGBps).c_str(),
-                          number("%.2f", c.busbwGBps).c_str());
+            std::snprintf(buf, sizeof buf, "%s %-14.14s %10s %10s %11s %11s\n", fitToWidth(c.name, 28).c_str(),
+                          opName(c.kind), formatBytes(c.bytes).c_str(), number("%.3f", c.timeMs).c_str(),
+                          number("%.2f", c.algbwGBps).c_str(), number("%.2f", c.busbwGBps).c_str());
             out << buf;
         }
     }
@@ -168,7 +173,8 @@ std::string summaryJson(const Summary& sum)
                                                     : json(nullptr)},
                              {"pending", sum.hang->pending[r]}});
         doc["hang"] = {{"explanation", sum.hang->explanation},
-                       {"first_mismatch_rank", sum.hang->firstMismatchRank >= 0 ? json(sum.hang->firstMismatchRank) : json(nullptr)},
+                       {"first_mismatch_rank",
+                        sum.hang->firstMismatchRank >= 0 ? json(sum.hang->firstMismatchRank) : json(nullptr)},
                        {"ranks", ranks}};
     }
     return doc.dump(2) + "\n";
@@ -178,7 +184,8 @@ namespace {
 
 // An object written key by key in nlohmann's order (sorted keys, compact): `hole` writes the value
 // of the keys it knows (streamed arrays) and returns true; the other values are dumped as they are.
-void writeObject(std::ostream& out, const nlohmann::json& object, const std::function<bool(const std::string&, std::ostream&)>& hole)
+void writeObject(std::ostream& out, const nlohmann::json& object,
+                 const std::function<bool(const std::string&, std::ostream&)>& hole)
 {
     out << '{';
     bool first = true;
@@ -253,10 +260,13 @@ Status writeChromeTrace(std::ostream& out, const Scenario& s, const RunResult& r
     // arrays (collectives, iteration times) are streamed into their place.
     std::vector<std::string> notes = english(run.notes);
     if (partial)
-        notes.push_back("this trace holds iterations 1-" + std::to_string(held) + " of the run's " + std::to_string(total)
-                        + " (shardlab --trace-iterations)");
-    json other = {{"scenario", s.name}, {"topology", s.topology.name}, {"mode", runModeName(run.mode)},
-                  {"clock", english(run.clockNote)}, {"generator", "ShardLab"}};
+        notes.push_back("this trace holds iterations 1-" + std::to_string(held) + " of the run's "
+                        + std::to_string(total) + " (shardlab --trace-iterations)");
+    json other = {{"scenario", s.name},
+                  {"topology", s.topology.name},
+                  {"mode", runModeName(run.mode)},
+                  {"clock", english(run.clockNote)},
+                  {"generator", "ShardLab"}};
     other["shardlab"] = {{"trace_format", kTraceFormatVersion},
                          {"scenario", json::parse(serializeScenario(s))},
                          {"run", nullptr},
@@ -317,10 +327,17 @@ Status writeChromeTrace(std::ostream& out, const Scenario& s, const RunResult& r
     };
     for (int r = 0; r < run.ranks; ++r) {
         const std::string dev = r < static_cast<int>(run.devices.size()) ? run.devices[static_cast<size_t>(r)] : "";
-        emit({{"name", "process_name"}, {"ph", "M"}, {"pid", r}, {"args", {{"name", "rank " + std::to_string(r) + " (" + dev + ")"}}}});
+        emit({{"name", "process_name"},
+              {"ph", "M"},
+              {"pid", r},
+              {"args", {{"name", "rank " + std::to_string(r) + " (" + dev + ")"}}}});
         emit({{"name", "process_sort_index"}, {"ph", "M"}, {"pid", r}, {"args", {{"sort_index", r}}}});
         emit({{"name", "thread_name"}, {"ph", "M"}, {"pid", r}, {"tid", 0}, {"args", {{"name", "compute stream"}}}});
-        emit({{"name", "thread_name"}, {"ph", "M"}, {"pid", r}, {"tid", 1}, {"args", {{"name", "communication stream"}}}});
+        emit({{"name", "thread_name"},
+              {"ph", "M"},
+              {"pid", r},
+              {"tid", 1},
+              {"args", {{"name", "communication stream"}}}});
     }
     char buf[512];
     std::size_t written = 0;
@@ -334,8 +351,8 @@ Status writeChromeTrace(std::ostream& out, const Scenario& s, const RunResult& r
                       ",\n{\"name\":%s,\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":%d,\"tid\":%d,"
                       "\"args\":{\"iteration\":%d,\"step\":%d,\"bucket\":%d,\"collective\":%d,\"waited_for\":%d,"
                       "\"detail\":\"%s\"}}",
-                      label.c_str(), spanKindName(sp.kind), sp.beginUs, sp.durationUs(), sp.rank, sp.stream, sp.iteration,
-                      sp.op, sp.bucket, indexOf(sp.collective), sp.waitedFor, spanDetailName(sp.detail));
+                      label.c_str(), spanKindName(sp.kind), sp.beginUs, sp.durationUs(), sp.rank, sp.stream,
+                      sp.iteration, sp.op, sp.bucket, indexOf(sp.collective), sp.waitedFor, spanDetailName(sp.detail));
         out << (first ? buf + 2 : buf);
         first = false;
     }
@@ -353,8 +370,10 @@ Status writeChromeTrace(std::ostream& out, const Scenario& s, const RunResult& r
         for (size_t k = 0; k < rec.group.size(); ++k) {
             const char* ph = k == 0 ? "s" : k + 1 == rec.group.size() ? "f" : "t";
             std::snprintf(buf, sizeof buf,
-                          ",\n{\"name\":\"%s\",\"cat\":\"collective\",\"ph\":\"%s\",\"id\":%zu,\"ts\":%.3f,\"pid\":%d,\"tid\":%d%s}",
-                          name.c_str(), ph, id, rec.startUs + 1e-3, rec.group[k], tid, k + 1 == rec.group.size() ? ",\"bp\":\"e\"" : "");
+                          ",\n{\"name\":\"%s\",\"cat\":\"collective\",\"ph\":\"%s\",\"id\":%zu,\"ts\":%.3f,\"pid\":%d,"
+                          "\"tid\":%d%s}",
+                          name.c_str(), ph, id, rec.startUs + 1e-3, rec.group[k], tid,
+                          k + 1 == rec.group.size() ? ",\"bp\":\"e\"" : "");
             out << buf;
         }
     }
@@ -383,8 +402,8 @@ bool plainNumber(const std::string& s)
 std::string csvField(const std::string& s)
 {
     // OWASP "CSV Injection": a leading =, +, -, @, tab or carriage return starts a formula
-    const bool formula = !s.empty() && std::string_view("=+-@\t\r").find(s.front()) != std::string_view::npos
-                         && !plainNumber(s);
+    const bool formula =
+        !s.empty() && std::string_view("=+-@\t\r").find(s.front()) != std::string_view::npos && !plainNumber(s);
     if (!formula && s.find_first_of(",\"\n\r") == std::string::npos)
         return s;
     std::string out = formula ? "\"'" : "\"";
@@ -398,9 +417,9 @@ std::string perRankCsv(const Summary& sum)
     std::ostringstream out;
     out << "rank,device,compute_ms,comm_ms,wait_ms,peak_memory_bytes,capacity_bytes,fits,times_last,owned_bytes\n";
     for (const RankBreakdown& rb : sum.perRank)
-        out << rb.rank << "," << csvField(rb.device) << "," << rb.computeMs << "," << rb.commMs << "," << rb.waitMs << ","
-            << rb.peakMemory << "," << rb.capacity << "," << (rb.fits ? "true" : "false") << "," << rb.timesLast << ","
-            << rb.owned << "\n";
+        out << rb.rank << "," << csvField(rb.device) << "," << rb.computeMs << "," << rb.commMs << "," << rb.waitMs
+            << "," << rb.peakMemory << "," << rb.capacity << "," << (rb.fits ? "true" : "false") << "," << rb.timesLast
+            << "," << rb.owned << "\n";
     return out.str();
 }
 
@@ -421,8 +440,8 @@ Status writeSpansCsv(std::ostream& out, const Scenario& s, const RunResult& run)
     for (const Span& sp : run.spans) {
         if ((++written & 4095) == 0 && !out)
             return {}; // the stream failed (a full disk): the caller reports it
-        out << sp.rank << "," << sp.stream << "," << spanKindName(sp.kind) << "," << sp.beginUs << "," << sp.endUs << ","
-            << sp.durationUs() << "," << sp.iteration << "," << sp.op << "," << sp.bucket << ","
+        out << sp.rank << "," << sp.stream << "," << spanKindName(sp.kind) << "," << sp.beginUs << "," << sp.endUs
+            << "," << sp.durationUs() << "," << sp.iteration << "," << sp.op << "," << sp.bucket << ","
             << csvField(spanLabel(s, run, sp)) << "," << sp.waitedFor << "\n";
     }
     return {};

@@ -39,8 +39,12 @@ std::string serializeResult(const ResultFile& r)
 Result<ResultFile> parseResult(const std::string& text, const std::string& origin)
 {
     if (text.size() > kMaxResultBytes)
-        return badInput(Message("error.at").with("origin", origin).with("path", "$").with(
-            "what", Message("error.says.larger_than").with("size", "1 GiB").with("expected", Message("error.expects.result_file"))));
+        return badInput(Message("error.at")
+                            .with("origin", origin)
+                            .with("path", "$")
+                            .with("what", Message("error.says.larger_than")
+                                              .with("size", "1 GiB")
+                                              .with("expected", Message("error.expects.result_file"))));
     auto parsed = detail::parseJsonText(text, origin);
     if (!parsed)
         return parsed.error();
@@ -50,10 +54,12 @@ Result<ResultFile> parseResult(const std::string& text, const std::string& origi
         using namespace detail;
         const long long version = integerAt(member(doc, "$", "shardlab_result"), "$.shardlab_result", 1, 1000);
         if (version != kResultFormatVersion)
-            return badInput(Message("error.at").with("origin", origin).with("path", "$.shardlab_result").with(
-                "what", Message("error.says.format_version")
-                            .with("version", std::to_string(version))
-                            .with("supported", std::to_string(kResultFormatVersion))));
+            return badInput(Message("error.at")
+                                .with("origin", origin)
+                                .with("path", "$.shardlab_result")
+                                .with("what", Message("error.says.format_version")
+                                                  .with("version", std::to_string(version))
+                                                  .with("supported", std::to_string(kResultFormatVersion))));
         r.createdBy = stringAt(member(doc, "$", "created_by"), "$.created_by");
         r.launch = stringAt(member(doc, "$", "launch"), "$.launch");
         const std::string mode = stringAt(member(doc, "$", "mode"), "$.mode");
@@ -64,12 +70,16 @@ Result<ResultFile> parseResult(const std::string& text, const std::string& origi
         r.scenario = std::move(*scenario);
         r.run = runResultFromJson(member(doc, "$", "run"), "$.run");
         if (mode != runModeName(r.run.mode))
-            return badInput(Message("error.at").with("origin", origin).with("path", "$.mode").with(
-                "what", Message("error.says.mode_differs").with("mode", mode)));
+            return badInput(Message("error.at")
+                                .with("origin", origin)
+                                .with("path", "$.mode")
+                                .with("what", Message("error.says.mode_differs").with("mode", mode)));
         // the run's own English (not its Message worded anew, which a later catalogue may word otherwise)
         if (clock != stringAt(member(member(doc, "$", "run"), "$.run", "clock"), "$.run.clock"))
-            return badInput(Message("error.at").with("origin", origin).with("path", "$.clock").with(
-                "what", Message("error.says.clock_differs").with("path", "$.run.clock")));
+            return badInput(Message("error.at")
+                                .with("origin", origin)
+                                .with("path", "$.clock")
+                                .with("what", Message("error.says.clock_differs").with("path", "$.run.clock")));
         if (auto m = doc.find("machine"); m != doc.end()) {
             const json holder = {{"shardlab", kScenarioFormatVersion}, {"name", "machine"}, {"topology", *m}};
             auto machine = parseScenario(holder.dump(), origin + " ($.machine)");
@@ -94,7 +104,8 @@ Status saveResult(const ResultFile& result, const std::filesystem::path& path)
 
 Result<ResultFile> loadResult(const std::filesystem::path& path)
 {
-    auto text = readUserFile(path, Message("error.file_kind.suffix").with("suffix", ".shardlab-result.json"), kMaxRunFileBytes);
+    auto text =
+        readUserFile(path, Message("error.file_kind.suffix").with("suffix", ".shardlab-result.json"), kMaxRunFileBytes);
     if (!text)
         return text.error();
     return parseResult(*text, path.string());

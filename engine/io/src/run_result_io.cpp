@@ -16,7 +16,7 @@ using nlohmann::json;
 
 namespace {
 
-const char* const kSpanFields[] = {"rank",  "stream",    "kind",   "begin_us",   "end_us", "op",
+const char* const kSpanFields[] = {"rank",      "stream", "kind",       "begin_us",   "end_us", "op",
                                    "iteration", "bucket", "collective", "waited_for", "detail"};
 
 int intAt(const json& v, const std::string& path, long long lo = std::numeric_limits<int>::min(),
@@ -104,7 +104,7 @@ json iterationToJson(const IterationMark& m) { return {m.beginUs, m.endUs}; }
 
 json spanToJson(const Span& s)
 {
-    return {s.rank, s.stream, spanKindName(s.kind), s.beginUs, s.endUs, s.op, s.iteration, s.bucket,
+    return {s.rank,       s.stream,    spanKindName(s.kind),    s.beginUs, s.endUs, s.op, s.iteration, s.bucket,
             s.collective, s.waitedFor, spanDetailName(s.detail)};
 }
 
@@ -139,7 +139,9 @@ json runMetaToJson(const RunResult& run)
     // and older readers), and as Messages beside them (text/message.h) where they are catalogue
     // sentences, so that a run read back is worded in the user's language. Verbatim text has its
     // English only.
-    json doc = {{"mode", runModeName(run.mode)}, {"ranks", run.ranks}, {"devices", run.devices},
+    json doc = {{"mode", runModeName(run.mode)},
+                {"ranks", run.ranks},
+                {"devices", run.devices},
                 {"clock", english(run.clockNote)}};
     if (!run.clockNote.empty() && run.clockNote.id != "verbatim")
         doc["clock_message"] = messageToJson(run.clockNote);
@@ -262,7 +264,9 @@ RunMode modeAt(const json& v, const std::string& path)
     const std::string mode = stringAt(v, path);
     const std::optional<RunMode> m = runModeFromName(mode);
     if (!m)
-        failAt(path, Message("error.json.unknown_value").with("value", mode).with("expected", expectedChoice({"live", "sim"})));
+        failAt(
+            path,
+            Message("error.json.unknown_value").with("value", mode).with("expected", expectedChoice({"live", "sim"})));
     return *m;
 }
 
@@ -297,8 +301,8 @@ void runMetaFromJson(const json& v, const std::string& path, RunResult& run)
     const json& peak = arrayAt(member(v, path, "peak_memory_bytes"), path + ".peak_memory_bytes");
     run.peakMemory.clear();
     for (size_t i = 0; i < peak.size(); ++i)
-        run.peakMemory.push_back(static_cast<Bytes>(
-            integerAt(peak[i], path + ".peak_memory_bytes[" + std::to_string(i) + "]", 0, static_cast<long long>(kMaxBytes))));
+        run.peakMemory.push_back(static_cast<Bytes>(integerAt(
+            peak[i], path + ".peak_memory_bytes[" + std::to_string(i) + "]", 0, static_cast<long long>(kMaxBytes))));
     const json& paging = arrayAt(member(v, path, "paging_us"), path + ".paging_us");
     run.pagingUs.clear();
     for (size_t i = 0; i < paging.size(); ++i)
@@ -342,8 +346,11 @@ Result<RunResult> parseRunResult(const std::string& text, const std::string& ori
     try {
         return detail::runResultFromJson(detail::parseJsonStrict(text), "$");
     } catch (const json::exception& e) {
-        return badInput(Message("error.at").with("origin", origin).with("path", "$").with(
-            "what", Message("error.says.not_valid_json").with("parser", parserMessage(e.what()))));
+        return badInput(
+            Message("error.at")
+                .with("origin", origin)
+                .with("path", "$")
+                .with("what", Message("error.says.not_valid_json").with("parser", parserMessage(e.what()))));
     } catch (const detail::JsonPathError& e) {
         return detail::errorAt(origin, e);
     }
@@ -375,7 +382,8 @@ Status checkRunAgainstScenario(const RunResult& run, const Scenario& s)
         if (sp.rank < 0 || sp.rank >= run.ranks)
             return bad(p + ": rank " + std::to_string(sp.rank) + " is not in the run");
         if (sp.op < 0 || sp.op >= ops)
-            return bad(p + ": step " + std::to_string(sp.op) + " is not in the scenario's program of " + std::to_string(ops));
+            return bad(p + ": step " + std::to_string(sp.op) + " is not in the scenario's program of "
+                       + std::to_string(ops));
         if (sp.collective < -1 || sp.collective >= colls)
             return bad(p + ": collective " + std::to_string(sp.collective) + " is not in the run");
         if (sp.waitedFor < -1 || sp.waitedFor >= run.ranks)
@@ -396,8 +404,9 @@ Status checkRunAgainstScenario(const RunResult& run, const Scenario& s)
         if (c.lastArrival < -1 || c.lastArrival >= run.ranks)
             return bad(p + ": last_arrival " + std::to_string(c.lastArrival) + " is not a rank");
     }
-    if (run.hang && (run.hang->lastCompleted.size() > static_cast<size_t>(run.ranks)
-                     || run.hang->pending.size() != run.hang->lastCompleted.size()))
+    if (run.hang
+        && (run.hang->lastCompleted.size() > static_cast<size_t>(run.ranks)
+            || run.hang->pending.size() != run.hang->lastCompleted.size()))
         return bad("hang: expected one entry per rank in last_completed and pending");
     return {};
 }

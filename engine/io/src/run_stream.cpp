@@ -142,8 +142,8 @@ bool RunStreamWriter::progress(int done, int total)
     return line(dumpLine({{"type", "progress"}, {"done", done}, {"total", total}}));
 }
 
-bool RunStreamWriter::sendChunk(const RunResult& run, size_t spanEnd, size_t collectiveEnd, size_t iterationEnd, int done,
-                                int total)
+bool RunStreamWriter::sendChunk(const RunResult& run, size_t spanEnd, size_t collectiveEnd, size_t iterationEnd,
+                                int done, int total)
 {
     json spans = json::array(), colls = json::array(), iters = json::array();
     for (size_t i = m_spans; i < spanEnd; ++i)
@@ -178,7 +178,8 @@ bool RunStreamWriter::result(const RunResult& run, const StreamEnding& ending)
     // A live run arrives whole: sent as one chunk per iteration when its entries are in
     // iteration order (they are: the executor assembles them so), else as one chunk.
     if (!ending.replaceTimeline
-        && (m_spans < run.spans.size() || m_collectives < run.collectives.size() || m_iterations < run.iterations.size())) {
+        && (m_spans < run.spans.size() || m_collectives < run.collectives.size()
+            || m_iterations < run.iterations.size())) {
         if (inIterationOrder(run.spans, m_spans) && inIterationOrder(run.collectives, m_collectives)) {
             while (m_iterations < run.iterations.size()) {
                 const int it = static_cast<int>(m_iterations);
@@ -212,7 +213,8 @@ bool RunStreamWriter::result(const RunResult& run, const StreamEnding& ending)
             colls.push_back(detail::collectiveToJson(c));
         for (const IterationMark& it : run.iterations)
             iters.push_back(detail::iterationToJson(it));
-        doc["timeline"] = {{"spans", std::move(spans)}, {"collectives", std::move(colls)}, {"iterations", std::move(iters)}};
+        doc["timeline"] = {
+            {"spans", std::move(spans)}, {"collectives", std::move(colls)}, {"iterations", std::move(iters)}};
         m_spans = run.spans.size();
         m_collectives = run.collectives.size();
         m_iterations = run.iterations.size();
@@ -326,7 +328,9 @@ void RunStreamReader::readError(const json& doc)
     using namespace detail;
     const std::string kind = stringAt(member(doc, "$", "kind"), "$.kind");
     Error e;
-    e.kind = kind == "bad_input" ? ErrorKind::BadInput : kind == "cancelled" ? ErrorKind::Cancelled : ErrorKind::RunFailed;
+    e.kind = kind == "bad_input"   ? ErrorKind::BadInput
+             : kind == "cancelled" ? ErrorKind::Cancelled
+                                   : ErrorKind::RunFailed;
     e.message = stringAt(member(doc, "$", "message"), "$.message");
     m_reported = std::move(e);
 }
@@ -400,13 +404,14 @@ void RunStreamReader::readChunk(const json& doc)
         const long long first = statedCount(doc, key);
         if (static_cast<size_t>(first) != have)
             failAt(std::string("$.") + key, "is " + std::to_string(first) + " but " + std::to_string(have)
-                                               + " have arrived (a chunk is missing or repeated)");
+                                                + " have arrived (a chunk is missing or repeated)");
     };
     expectAt("first_span", m_run.spans.size());
     expectAt("first_collective", m_run.collectives.size());
     expectAt("first_iteration", m_run.iterations.size());
     // an open program's steps are known only at the end (version 2)
-    readEntries(doc, "$", m_header->openProgram ? std::numeric_limits<int>::max() : static_cast<int>(scenario.program.size()),
+    readEntries(doc, "$",
+                m_header->openProgram ? std::numeric_limits<int>::max() : static_cast<int>(scenario.program.size()),
                 m_run);
     m_done = static_cast<int>(integerAt(member(doc, "$", "done"), "$.done", 0, 1 << 30));
     m_total = static_cast<int>(integerAt(member(doc, "$", "total"), "$.total", 0, 1 << 30));
@@ -426,8 +431,8 @@ Status RunStreamReader::readResult(const json& doc, const std::string& where)
         if (!final)
             return final.error();
         if (final->ranks() != m_run.ranks)
-            failAt("$.scenario", "has " + std::to_string(final->ranks()) + " ranks; the header's has "
-                                     + std::to_string(m_run.ranks));
+            failAt("$.scenario",
+                   "has " + std::to_string(final->ranks()) + " ranks; the header's has " + std::to_string(m_run.ranks));
         m_final = std::move(*final);
     }
     if (const auto tl = doc.find("timeline"); tl != doc.end()) {
@@ -449,15 +454,16 @@ Status RunStreamReader::readResult(const json& doc, const std::string& where)
     auto count = [&](const char* key, size_t have) {
         const long long n = statedCount(doc, key);
         if (static_cast<size_t>(n) != have)
-            failAt(std::string("$.") + key, "the run has " + std::to_string(n) + " but " + std::to_string(have)
-                                               + " arrived");
+            failAt(std::string("$.") + key,
+                   "the run has " + std::to_string(n) + " but " + std::to_string(have) + " arrived");
     };
     count("spans", m_run.spans.size());
     count("collectives", m_run.collectives.size());
     count("iterations", m_run.iterations.size());
     detail::runMetaFromJson(doc, "$", m_run); // mode and ranks were checked against the header above
-    if (m_run.hang && (m_run.hang->lastCompleted.size() > static_cast<size_t>(m_run.ranks)
-                       || m_run.hang->pending.size() != m_run.hang->lastCompleted.size()))
+    if (m_run.hang
+        && (m_run.hang->lastCompleted.size() > static_cast<size_t>(m_run.ranks)
+            || m_run.hang->pending.size() != m_run.hang->lastCompleted.size()))
         failAt("$.hang", "expected one entry per rank in last_completed and pending");
     m_done = m_total = static_cast<int>(m_run.iterations.size());
     m_finished = true;
@@ -477,11 +483,13 @@ Result<RunResult> RunStreamReader::finish()
     if (!m_header)
         return Error{ErrorKind::RunFailed, m_origin + ": the stream ended before its header (nothing arrived)"};
     if (!m_finished && m_header->openProgram)
-        return Error{ErrorKind::RunFailed, m_origin + ": the stream ended after " + std::to_string(m_run.collectives.size())
+        return Error{ErrorKind::RunFailed, m_origin + ": the stream ended after "
+                                               + std::to_string(m_run.collectives.size())
                                                + " collectives of the program, before the run's result"};
     if (!m_finished)
-        return Error{ErrorKind::RunFailed, m_origin + ": the stream ended after " + std::to_string(m_run.iterations.size())
-                                               + " of " + std::to_string(m_total) + " iterations, before the run's result"};
+        return Error{ErrorKind::RunFailed, m_origin + ": the stream ended after "
+                                               + std::to_string(m_run.iterations.size()) + " of "
+                                               + std::to_string(m_total) + " iterations, before the run's result"};
     if (Status st = checkRunAgainstScenario(m_run, *scenario()); !st)
         return badInput(m_origin + ": " + st.error().message);
     return m_run;
@@ -497,8 +505,8 @@ RunResult RunStreamReader::partial() const
         run.notes.push_back(verbatim("incomplete: the stream stopped before the program's end, after "
                                      + std::to_string(run.collectives.size()) + " collectives; this is what arrived"));
     else if (!m_finished)
-        run.notes.push_back(verbatim("incomplete: the stream stopped after " + std::to_string(run.iterations.size()) + " of "
-                                     + std::to_string(m_total) + " iterations; this is what arrived"));
+        run.notes.push_back(verbatim("incomplete: the stream stopped after " + std::to_string(run.iterations.size())
+                                     + " of " + std::to_string(m_total) + " iterations; this is what arrived"));
     return run;
 }
 

@@ -17,10 +17,10 @@
 
 namespace shardlab {
 
-using detail::json;
-using detail::JsonReader;
 using detail::expectedChoice;
 using detail::foundInstead;
+using detail::json;
+using detail::JsonReader;
 
 namespace {
 
@@ -74,8 +74,8 @@ void readTopology(JsonReader& rd, const json& t, Topology& out)
             rd.fail(gp + ".memory", Message("error.says.zero").with("expected", Message("error.expected.memory")));
         else if (memory && *memory < kMinGpuMemory)
             rd.fail(gp + ".memory", Message("error.says.value_bytes")
-                                       .with("value", std::to_string(*memory))
-                                       .with("expected", Message("error.expects.memory_range")));
+                                        .with("value", std::to_string(*memory))
+                                        .with("expected", Message("error.expects.memory_range")));
         gpu.tflops = rd.number(g, gp, "tflops", true, kMinTflops, kMaxTflops).value_or(1);
         gpu.memBandwidthGBps = rd.bandwidth(g, gp, "mem_bandwidth", false).value_or(0);
         gpu.node = static_cast<int>(rd.integer(g, gp, "node", false, 0, 1'000'000).value_or(0));
@@ -98,7 +98,10 @@ void readTopology(JsonReader& rd, const json& t, Topology& out)
                     if (auto kind = switchKindFromName(*k))
                         node.kind = *kind;
                     else
-                        rd.fail(sp + ".kind", Message("error.json.unknown_value").with("value", *k).with("expected", expectedChoice({"nvswitch", "pcie-switch", "cpu", "nic", "net-switch"})));
+                        rd.fail(sp + ".kind", Message("error.json.unknown_value")
+                                                  .with("value", *k)
+                                                  .with("expected", expectedChoice({"nvswitch", "pcie-switch", "cpu",
+                                                                                    "nic", "net-switch"})));
                 }
                 node.node = static_cast<int>(rd.integer(s, sp, "node", false, -1, 1'000'000).value_or(0));
                 node.socket = static_cast<int>(rd.integer(s, sp, "socket", false, 0, 1024).value_or(0));
@@ -123,7 +126,10 @@ void readTopology(JsonReader& rd, const json& t, Topology& out)
                     if (auto kind = linkKindFromName(*k))
                         link.kind = *kind;
                     else
-                        rd.fail(lp + ".kind", Message("error.json.unknown_value").with("value", *k).with("expected", expectedChoice({"nvlink", "pcie", "cross-socket", "network"})));
+                        rd.fail(lp + ".kind",
+                                Message("error.json.unknown_value")
+                                    .with("value", *k)
+                                    .with("expected", expectedChoice({"nvlink", "pcie", "cross-socket", "network"})));
                 }
                 link.count = static_cast<int>(rd.integer(l, lp, "count", false, 1, 1024).value_or(1));
                 link.bandwidthGBps = rd.bandwidth(l, lp, "bandwidth", true).value_or(1);
@@ -141,10 +147,12 @@ void checkRanks(JsonReader& rd, const std::vector<int>& list, const std::string&
         return; // the topology is wrong already, and says so
     for (size_t i = 0; i < list.size(); ++i)
         if (list[i] >= ranks)
-            rd.fail(JsonReader::index(listPath, i),
-                    Message("error.json.rank_missing")
-                        .with("rank", std::to_string(list[i]))
-                        .with("expected", Message("error.expected.rank_range").with("lo", "0").with("hi", std::to_string(ranks - 1))));
+            rd.fail(
+                JsonReader::index(listPath, i),
+                Message("error.json.rank_missing")
+                    .with("rank", std::to_string(list[i]))
+                    .with("expected",
+                          Message("error.expected.rank_range").with("lo", "0").with("hi", std::to_string(ranks - 1))));
 }
 
 void readItem(JsonReader& rd, const json& v, const std::string& path, int ranks, WorkloadItem& item)
@@ -158,7 +166,10 @@ void readItem(JsonReader& rd, const json& v, const std::string& path, int ranks,
         if (auto kind = itemKindFromName(*k))
             item.kind = *kind;
         else
-            rd.fail(path + ".kind", Message("error.json.unknown_value").with("value", *k).with("expected", expectedChoice({"parameters", "gradients", "optimizer_state", "activations", "data"})));
+            rd.fail(path + ".kind", Message("error.json.unknown_value")
+                                        .with("value", *k)
+                                        .with("expected", expectedChoice({"parameters", "gradients", "optimizer_state",
+                                                                          "activations", "data"})));
     }
     item.size = rd.size(v, path, "size", true).value_or(0);
     std::vector<int> all(static_cast<size_t>(ranks));
@@ -219,7 +230,8 @@ void readItem(JsonReader& rd, const json& v, const std::string& path, int ranks,
                 bytes.push_back(rd.sizeValue((*sizes)[i], JsonReader::index(path + ".split_sizes", i)).value_or(0));
             item.shards = customShards(bytes);
         } else {
-            item.shards = evenShards(item.size, static_cast<int>(std::min<Bytes>(owners.size(), std::max<Bytes>(item.size, 1))));
+            item.shards =
+                evenShards(item.size, static_cast<int>(std::min<Bytes>(owners.size(), std::max<Bytes>(item.size, 1))));
         }
         for (size_t i = 0; i < item.shards.size(); ++i)
             item.shards[i].owners = {owners[i]};
@@ -230,15 +242,20 @@ void readOp(JsonReader& rd, const json& v, const std::string& path, Op& op)
 {
     if (!rd.expectObject(v, path))
         return;
-    rd.onlyKeys(v, path, {"op", "name", "name_zh", "item", "flops", "bytes", "group", "root", "from", "to", "algorithm",
-                          "buckets", "overlap"});
+    rd.onlyKeys(v, path,
+                {"op", "name", "name_zh", "item", "flops", "bytes", "group", "root", "from", "to", "algorithm",
+                 "buckets", "overlap"});
     bool kindKnown = false;
     if (auto k = rd.string(v, path, "op", true)) {
         if (auto kind = opFromName(*k)) {
             op.kind = *kind;
             kindKnown = true;
         } else
-            rd.fail(path + ".op", Message("error.json.unknown_value").with("value", *k).with("expected", expectedChoice({"compute", "all_reduce", "reduce", "broadcast", "all_gather", "all_gather_v", "reduce_scatter", "reduce_scatter_all_gather", "send_recv"})));
+            rd.fail(path + ".op", Message("error.json.unknown_value")
+                                      .with("value", *k)
+                                      .with("expected", expectedChoice({"compute", "all_reduce", "reduce", "broadcast",
+                                                                        "all_gather", "all_gather_v", "reduce_scatter",
+                                                                        "reduce_scatter_all_gather", "send_recv"})));
     }
     // Keys that mean nothing for this kind of step are refused, not dropped on the next save:
     // a compute step runs on the compute stream (no bytes, group, root, peer, algorithm or
@@ -248,16 +265,18 @@ void readOp(JsonReader& rd, const json& v, const std::string& path, Op& op)
             continue;
         const std::string k = key;
         if (op.kind == OpKind::Compute)
-            rd.fail(path + "." + k,
-                    Message("error.says.communication_only").with("flops", "flops").with("item", "item").with("buckets", "buckets"));
+            rd.fail(path + "." + k, Message("error.says.communication_only")
+                                        .with("flops", "flops")
+                                        .with("item", "item")
+                                        .with("buckets", "buckets"));
         else if (op.kind == OpKind::SendRecv && (k == "group" || k == "root"))
             rd.fail(path + "." + k, Message("error.says.send_recv_ranks").with("from", "from").with("to", "to"));
         else if (op.kind != OpKind::SendRecv && (k == "from" || k == "to"))
             rd.fail(path + "." + k, Message("error.says.send_recv_only")
-                                       .with("from", "from")
-                                       .with("to", "to")
-                                       .with("group", "group")
-                                       .with("root", "root"));
+                                        .with("from", "from")
+                                        .with("to", "to")
+                                        .with("group", "group")
+                                        .with("root", "root"));
     }
     op.name = rd.string(v, path, "name", false).value_or("");
     op.nameZh = rd.string(v, path, "name_zh", false).value_or("");
@@ -269,13 +288,17 @@ void readOp(JsonReader& rd, const json& v, const std::string& path, Op& op)
         auto g = rd.ranks(v, path, "group");
         op.group = g.value_or(std::vector<int>{});
     }
-    op.root = static_cast<int>(rd.integer(v, path, op.kind == OpKind::SendRecv ? "from" : "root", false, 0, 1'000'000).value_or(0));
+    op.root = static_cast<int>(
+        rd.integer(v, path, op.kind == OpKind::SendRecv ? "from" : "root", false, 0, 1'000'000).value_or(0));
     op.peer = static_cast<int>(rd.integer(v, path, "to", false, 0, 1'000'000).value_or(1));
     if (auto a = rd.string(v, path, "algorithm", false)) {
         if (auto alg = algorithmFromName(*a))
             op.algorithm = *alg;
         else
-            rd.fail(path + ".algorithm", Message("error.json.unknown_value").with("value", *a).with("expected", expectedChoice({"auto", "ring", "tree", "direct", "hierarchical"})));
+            rd.fail(path + ".algorithm",
+                    Message("error.json.unknown_value")
+                        .with("value", *a)
+                        .with("expected", expectedChoice({"auto", "ring", "tree", "direct", "hierarchical"})));
     }
     op.buckets = static_cast<int>(rd.integer(v, path, "buckets", false, 1, 100000).value_or(1));
     op.overlap = rd.boolean(v, path, "overlap").value_or(false);
@@ -291,7 +314,8 @@ void readPerturbations(JsonReader& rd, const json& v, int ranks, Perturbations& 
         if (s->is_array()) {
             for (size_t i = 0; i < s->size(); ++i) {
                 if (!(*s)[i].is_number())
-                    rd.fail(JsonReader::index(path + ".slowdown", i), foundInstead((*s)[i], Message("error.expected.factor")));
+                    rd.fail(JsonReader::index(path + ".slowdown", i),
+                            foundInstead((*s)[i], Message("error.expected.factor")));
                 else
                     p.slowdown.push_back((*s)[i].get<double>());
             }
@@ -304,7 +328,9 @@ void readPerturbations(JsonReader& rd, const json& v, int ranks, Perturbations& 
                 if (it.key().empty() || *end || r < 0 || r >= ranks) {
                     rd.fail(kp, Message("error.json.not_topology_rank")
                                     .with("value", it.key())
-                                    .with("expected", Message("error.expected.rank_range").with("lo", "0").with("hi", std::to_string(ranks - 1))));
+                                    .with("expected", Message("error.expected.rank_range")
+                                                          .with("lo", "0")
+                                                          .with("hi", std::to_string(ranks - 1))));
                     continue;
                 }
                 if (!it->is_number()) {
@@ -316,7 +342,8 @@ void readPerturbations(JsonReader& rd, const json& v, int ranks, Perturbations& 
                 p.slowdown[static_cast<size_t>(r)] = it->get<double>();
             }
         } else
-            rd.fail(path + ".slowdown", foundInstead(*s, Message("error.expected.factors").with("object", "{\"rank\": factor}")));
+            rd.fail(path + ".slowdown",
+                    foundInstead(*s, Message("error.expected.factors").with("object", "{\"rank\": factor}")));
     }
     p.jitterPct = rd.number(v, path, "jitter_pct", false, 0, 100).value_or(0);
     p.seed = static_cast<std::uint64_t>(rd.integer(v, path, "seed", false, 0, 9'000'000'000'000'000'000LL).value_or(1));
@@ -332,7 +359,8 @@ void readPerturbations(JsonReader& rd, const json& v, int ranks, Perturbations& 
                 Delay delay;
                 delay.rank = static_cast<int>(rd.integer((*d)[i], dp, "rank", true, 0, 1'000'000).value_or(0));
                 delay.op = static_cast<int>(rd.integer((*d)[i], dp, "op", true, 0, 1'000'000).value_or(0));
-                delay.iteration = static_cast<int>(rd.integer((*d)[i], dp, "iteration", false, -1, 1'000'000).value_or(-1));
+                delay.iteration =
+                    static_cast<int>(rd.integer((*d)[i], dp, "iteration", false, -1, 1'000'000).value_or(-1));
                 delay.ms = rd.number((*d)[i], dp, "ms", true, 0, 1e6).value_or(0);
                 p.delays.push_back(delay);
             }
@@ -356,7 +384,9 @@ void readPerturbations(JsonReader& rd, const json& v, int ranks, Perturbations& 
                 else if (type == "skip")
                     mm.type = Mismatch::Type::Skip;
                 else
-                    rd.fail(mp + ".type", Message("error.json.unknown_value").with("value", type).with("expected", expectedChoice({"wrong_op", "wrong_count", "skip"})));
+                    rd.fail(mp + ".type", Message("error.json.unknown_value")
+                                              .with("value", type)
+                                              .with("expected", expectedChoice({"wrong_op", "wrong_count", "skip"})));
                 mm.rank = static_cast<int>(rd.integer(e, mp, "rank", true, 0, 1'000'000).value_or(0));
                 mm.op = static_cast<int>(rd.integer(e, mp, "op", true, 0, 1'000'000).value_or(0));
                 mm.iteration = static_cast<int>(rd.integer(e, mp, "iteration", false, 0, 1'000'000).value_or(0));
@@ -375,10 +405,13 @@ void readPerturbations(JsonReader& rd, const json& v, int ranks, Perturbations& 
 // Sizes are written exactly: "24 GB" when the byte count is a whole number of a unit, else bytes.
 json sizeJson(Bytes b)
 {
-    struct U { Bytes m; const char* n; };
-    static const U units[] = {{1'000'000'000'000ULL, "TB"}, {1ULL << 40, "TiB"}, {1'000'000'000ULL, "GB"},
-                              {1ULL << 30, "GiB"},          {1'000'000ULL, "MB"}, {1ULL << 20, "MiB"},
-                              {1000ULL, "kB"},              {1ULL << 10, "KiB"}};
+    struct U {
+        Bytes m;
+        const char* n;
+    };
+    static const U units[] = {
+        {1'000'000'000'000ULL, "TB"}, {1ULL << 40, "TiB"}, {1'000'000'000ULL, "GB"}, {1ULL << 30, "GiB"},
+        {1'000'000ULL, "MB"},         {1ULL << 20, "MiB"}, {1000ULL, "kB"},          {1ULL << 10, "KiB"}};
     if (b == 0)
         return 0;
     for (const U& u : units)
@@ -401,8 +434,10 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
     } catch (const detail::JsonPathError& e) {
         return detail::errorAt(origin, e);
     } catch (const json::out_of_range& e) {
-        return badInput(Message("error.at").with("origin", origin).with("path", "$").with(
-            "what", Message("error.file.number_too_large").with("parser", e.what())));
+        return badInput(Message("error.at")
+                            .with("origin", origin)
+                            .with("path", "$")
+                            .with("what", Message("error.file.number_too_large").with("parser", e.what())));
     } catch (const json::parse_error& e) {
         // position as line and column, counted from the byte offset nlohmann reports
         size_t line = 1, col = 1;
@@ -417,23 +452,29 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
         std::string what = e.what();
         if (auto p = what.find("syntax error"); p != std::string::npos)
             what = what.substr(p);
-        return badInput(Message("error.at").with("origin", origin).with("path", "$").with("what", Message("error.file.invalid_json")
-                                                                                               .with("line", std::to_string(line))
-                                                                                               .with("column", std::to_string(col))
-                                                                                               .with("parser", parserMessage(what))));
+        return badInput(Message("error.at")
+                            .with("origin", origin)
+                            .with("path", "$")
+                            .with("what", Message("error.file.invalid_json")
+                                              .with("line", std::to_string(line))
+                                              .with("column", std::to_string(col))
+                                              .with("parser", parserMessage(what))));
     }
     JsonReader rd(origin);
     Scenario s;
     if (!rd.expectObject(doc, "$"))
         return rd.error();
-    rd.onlyKeys(doc, "$", {"shardlab", "name", "name_zh", "description", "description_zh", "topology", "workload",
-                           "program", "perturbations", "iterations", "memory_mode", "strategy", "cost_profile", "mesh"});
+    rd.onlyKeys(doc, "$",
+                {"shardlab", "name", "name_zh", "description", "description_zh", "topology", "workload", "program",
+                 "perturbations", "iterations", "memory_mode", "strategy", "cost_profile", "mesh"});
     const auto version = rd.integer(doc, "$", "shardlab", true, 1, 1000);
     if (version && *version != kScenarioFormatVersion)
-        return badInput(Message("error.at").with("origin", origin).with("path", "$.shardlab").with(
-            "what", Message("error.says.format_version")
-                        .with("version", std::to_string(*version))
-                        .with("supported", std::to_string(kScenarioFormatVersion))));
+        return badInput(Message("error.at")
+                            .with("origin", origin)
+                            .with("path", "$.shardlab")
+                            .with("what", Message("error.says.format_version")
+                                              .with("version", std::to_string(*version))
+                                              .with("supported", std::to_string(kScenarioFormatVersion))));
     if (rd.failed())
         return rd.error();
     s.name = rd.string(doc, "$", "name", false).value_or("");
@@ -443,7 +484,9 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
     if (const json* t = rd.find(doc, "topology"))
         readTopology(rd, *t, s.topology);
     else
-        rd.fail("$.topology", Message("error.json.missing").with("expected", Message("error.expected.topology").with("preset", "{\"preset\": ID}")));
+        rd.fail("$.topology",
+                Message("error.json.missing")
+                    .with("expected", Message("error.expected.topology").with("preset", "{\"preset\": ID}")));
     if (rd.failed())
         return rd.error(); // without a topology, ranks cannot be checked
     if (Status st = validateTopology(s.topology); !st)
@@ -477,7 +520,9 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
         else if (*mm == "unified")
             s.memoryMode = MemoryMode::Unified;
         else
-            rd.fail("$.memory_mode", Message("error.json.unknown_value").with("value", *mm).with("expected", expectedChoice({"strict", "unified"})));
+            rd.fail("$.memory_mode", Message("error.json.unknown_value")
+                                         .with("value", *mm)
+                                         .with("expected", expectedChoice({"strict", "unified"})));
     }
     s.costProfile = rd.string(doc, "$", "cost_profile", false).value_or("");
     if (auto st = rd.string(doc, "$", "strategy", false)) {
@@ -485,7 +530,11 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
         if (*st == kObservedStrategy) // a profiled program (shardlab profile): nothing to place
             s.strategy = *st;
         else if (!strategy)
-            rd.fail("$.strategy", Message("error.json.unknown_value").with("value", *st).with("expected", expectedChoice({"replicate", "data_parallel", "zero1", "zero2", "zero3", "tensor_parallel", "pipeline_parallel", "observed"})));
+            rd.fail("$.strategy",
+                    Message("error.json.unknown_value")
+                        .with("value", *st)
+                        .with("expected", expectedChoice({"replicate", "data_parallel", "zero1", "zero2", "zero3",
+                                                          "tensor_parallel", "pipeline_parallel", "observed"})));
         else {
             // items without explicit ownership take the strategy's placement
             Scenario placed = s;
@@ -536,8 +585,8 @@ std::string serializeScenario(const Scenario& s)
         topo["source"] = s.topology.source;
     topo["gpus"] = json::array();
     for (const Gpu& g : s.topology.gpus) {
-        json gj = {{"id", g.id}, {"name", g.name}, {"memory", sizeJson(g.memory)}, {"tflops", g.tflops}, {"node", g.node},
-                   {"socket", g.socket}};
+        json gj = {{"id", g.id},         {"name", g.name}, {"memory", sizeJson(g.memory)},
+                   {"tflops", g.tflops}, {"node", g.node}, {"socket", g.socket}};
         if (g.memBandwidthGBps > 0)
             gj["mem_bandwidth"] = g.memBandwidthGBps;
         topo["gpus"].push_back(gj);
@@ -551,8 +600,12 @@ std::string serializeScenario(const Scenario& s)
     }
     topo["links"] = json::array();
     for (const Link& l : s.topology.links)
-        topo["links"].push_back({{"from", l.a}, {"to", l.b}, {"kind", linkKindName(l.kind)}, {"count", l.count},
-                                 {"bandwidth", l.bandwidthGBps}, {"latency_us", l.latencyUs}});
+        topo["links"].push_back({{"from", l.a},
+                                 {"to", l.b},
+                                 {"kind", linkKindName(l.kind)},
+                                 {"count", l.count},
+                                 {"bandwidth", l.bandwidthGBps},
+                                 {"latency_us", l.latencyUs}});
     doc["topology"] = topo;
     doc["workload"] = json::array();
     for (const WorkloadItem& item : s.workload.items) {
@@ -561,7 +614,8 @@ std::string serializeScenario(const Scenario& s)
             it["name_zh"] = item.nameZh;
         it["shards"] = json::array();
         for (const Shard& sh : item.shards)
-            it["shards"].push_back({{"offset", sizeJson(sh.offset)}, {"size", sizeJson(sh.size)}, {"owners", sh.owners}});
+            it["shards"].push_back(
+                {{"offset", sizeJson(sh.offset)}, {"size", sizeJson(sh.size)}, {"owners", sh.owners}});
         doc["workload"].push_back(it);
     }
     doc["program"] = json::array();
@@ -616,7 +670,9 @@ std::string serializeScenario(const Scenario& s)
             pj["mismatches"] = json::array();
             for (const Mismatch& m : p.mismatches) {
                 json mj = {{"rank", m.rank}, {"op", m.op}, {"iteration", m.iteration}};
-                mj["type"] = m.type == Mismatch::Type::WrongOp ? "wrong_op" : m.type == Mismatch::Type::WrongCount ? "wrong_count" : "skip";
+                mj["type"] = m.type == Mismatch::Type::WrongOp      ? "wrong_op"
+                             : m.type == Mismatch::Type::WrongCount ? "wrong_count"
+                                                                    : "skip";
                 if (m.type == Mismatch::Type::WrongOp)
                     mj["replacement"] = opName(m.replacement);
                 if (m.type == Mismatch::Type::WrongCount)
@@ -633,7 +689,8 @@ std::string serializeScenario(const Scenario& s)
     if (!s.costProfile.empty())
         doc["cost_profile"] = s.costProfile;
     if (s.mesh)
-        doc["mesh"] = {{"tp", s.mesh->tp}, {"cp", s.mesh->cp}, {"pp", s.mesh->pp}, {"dp", s.mesh->dp}, {"order", s.mesh->order}};
+        doc["mesh"] = {
+            {"tp", s.mesh->tp}, {"cp", s.mesh->cp}, {"pp", s.mesh->pp}, {"dp", s.mesh->dp}, {"order", s.mesh->order}};
     return doc.dump(2) + "\n";
 }
 

@@ -38,7 +38,7 @@ struct FlowPoint {
 // What the events of a trace hold, before they are put together with the scenario.
 struct TraceEvents {
     std::vector<Span> spans;
-    std::map<int, std::string> processNames; // rank -> "rank 0 (NVIDIA H200)"
+    std::map<int, std::string> processNames;     // rank -> "rank 0 (NVIDIA H200)"
     std::map<int, std::vector<FlowPoint>> flows; // collective index -> its flow points
     int maxRank = -1;
 };
@@ -90,7 +90,8 @@ Span spanOf(const json& e, const std::string& p)
     sp.waitedFor = intAt(member(args, a, "waited_for"), a + ".waited_for");
     if (auto b = args.find("bucket"); b != args.end())
         sp.bucket = intAt(*b, a + ".bucket", 0);
-    sp.detail = detailOf(args, e.contains("name") && e["name"].is_string() ? e["name"].get<std::string>() : std::string(), p);
+    sp.detail =
+        detailOf(args, e.contains("name") && e["name"].is_string() ? e["name"].get<std::string>() : std::string(), p);
     return sp;
 }
 
@@ -179,8 +180,9 @@ std::vector<CollectiveRecord> rebuildCollectives(const TraceEvents& ev, const Sc
             throw JsonPathError("$.traceEvents: collective " + std::to_string(c)
                                 + " has no span (the trace is incomplete or not ShardLab's)");
         if (sp->op >= static_cast<int>(s.program.size()))
-            throw JsonPathError("$.traceEvents: step " + std::to_string(sp->op) + " is not in the scenario's program of "
-                                + std::to_string(s.program.size()) + " steps");
+            throw JsonPathError("$.traceEvents: step " + std::to_string(sp->op)
+                                + " is not in the scenario's program of " + std::to_string(s.program.size())
+                                + " steps");
         const Op& op = s.program[static_cast<size_t>(sp->op)];
         rec.op = sp->op;
         rec.iteration = sp->iteration;
@@ -234,11 +236,12 @@ RunResult rebuildRun(const TraceEvents& ev, const json& other, const Scenario& s
     RunResult run;
     run.ranks = ev.maxRank + 1;
     if (run.ranks != s.ranks())
-        throw JsonPathError("$.traceEvents: the trace has " + std::to_string(run.ranks) + " ranks but the open scenario '"
-                            + s.name + "' has " + std::to_string(s.ranks()));
+        throw JsonPathError("$.traceEvents: the trace has " + std::to_string(run.ranks)
+                            + " ranks but the open scenario '" + s.name + "' has " + std::to_string(s.ranks()));
     const std::string mode = other.is_object() ? other.value("mode", std::string("sim")) : std::string("sim");
     run.mode = runModeFromName(mode).value_or(RunMode::Simulated);
-    if (const std::string clock = other.is_object() ? other.value("clock", std::string()) : std::string(); !clock.empty())
+    if (const std::string clock = other.is_object() ? other.value("clock", std::string()) : std::string();
+        !clock.empty())
         run.clockNote = verbatim(clock);
     for (int r = 0; r < run.ranks; ++r) {
         std::string dev;
@@ -259,8 +262,9 @@ RunResult rebuildRun(const TraceEvents& ev, const json& other, const Scenario& s
         run.iterations.push_back({begin, std::max(begin, e)});
         begin = std::max(begin, e);
     }
-    run.notes.push_back(verbatim("read from a Chrome trace without ShardLab's run records, against the scenario '" + s.name
-                        + "': collective sizes are the scenario's; algorithm, protocol and peak memory are not known"));
+    run.notes.push_back(
+        verbatim("read from a Chrome trace without ShardLab's run records, against the scenario '" + s.name
+                 + "': collective sizes are the scenario's; algorithm, protocol and peak memory are not known"));
     return run;
 }
 
@@ -269,7 +273,12 @@ RunResult rebuildRun(const TraceEvents& ev, const json& other, const Scenario& s
 Result<ImportedTrace> parseChromeTrace(const std::string& text, const std::string& origin, const Scenario* fallback)
 {
     if (text.size() > kMaxTraceBytes)
-        return badInput(Message("error.at").with("origin", origin).with("path", "$").with("what", Message("error.says.larger_than").with("size", "2 GiB").with("expected", Message("error.expects.trace"))));
+        return badInput(Message("error.at")
+                            .with("origin", origin)
+                            .with("path", "$")
+                            .with("what", Message("error.says.larger_than")
+                                              .with("size", "2 GiB")
+                                              .with("expected", Message("error.expects.trace"))));
     auto parsed = detail::parseJsonText(text, origin);
     if (!parsed)
         return parsed.error();
@@ -277,7 +286,12 @@ Result<ImportedTrace> parseChromeTrace(const std::string& text, const std::strin
     ImportedTrace out;
     try {
         if (!doc.is_object() || !doc.contains("traceEvents"))
-            return badInput(Message("error.at").with("origin", origin).with("path", "$.traceEvents").with("what", Message("error.json.missing").with("expected", Message("error.expects.chrome_trace").with("command", "shardlab --trace"))));
+            return badInput(Message("error.at")
+                                .with("origin", origin)
+                                .with("path", "$.traceEvents")
+                                .with("what", Message("error.json.missing")
+                                                  .with("expected", Message("error.expects.chrome_trace")
+                                                                        .with("command", "shardlab --trace"))));
         const json& events = arrayAt(doc["traceEvents"], "$.traceEvents");
         const json other = doc.contains("otherData") ? doc["otherData"] : json();
         const TraceEvents ev = readEvents(events);
@@ -287,7 +301,12 @@ Result<ImportedTrace> parseChromeTrace(const std::string& text, const std::strin
             const json& block = other["shardlab"];
             const long long version = integerAt(member(block, p, "trace_format"), p + ".trace_format", 1, 1000);
             if (version != kTraceFormatVersion)
-                return badInput(Message("error.at").with("origin", origin).with("path", p + ".trace_format").with("what", Message("error.says.version").with("version", std::to_string(version)).with("supported", std::to_string(kTraceFormatVersion))));
+                return badInput(Message("error.at")
+                                    .with("origin", origin)
+                                    .with("path", p + ".trace_format")
+                                    .with("what", Message("error.says.version")
+                                                      .with("version", std::to_string(version))
+                                                      .with("supported", std::to_string(kTraceFormatVersion))));
             auto scenario = parseScenario(member(block, p, "scenario").dump(), origin + " (" + p + ".scenario)");
             if (!scenario)
                 return scenario.error();
@@ -306,7 +325,10 @@ Result<ImportedTrace> parseChromeTrace(const std::string& text, const std::strin
             }
         } else {
             if (!fallback)
-                return badInput(Message("error.at").with("origin", origin).with("path", "$.otherData.shardlab").with("what", Message("error.says.no_scenario_in_trace")));
+                return badInput(Message("error.at")
+                                    .with("origin", origin)
+                                    .with("path", "$.otherData.shardlab")
+                                    .with("what", Message("error.says.no_scenario_in_trace")));
             out.scenario = *fallback;
             out.scenarioFromTrace = false;
             out.run = rebuildRun(ev, other, *fallback);
@@ -317,7 +339,12 @@ Result<ImportedTrace> parseChromeTrace(const std::string& text, const std::strin
         return badInput(origin + ": " + e.what());
     }
     if (out.run.spans.empty())
-        return badInput(Message("error.at").with("origin", origin).with("path", "$.traceEvents").with("what", Message("error.says.no_trace_span").with("event", "\"X\"").with("categories", "compute, comm or wait")));
+        return badInput(Message("error.at")
+                            .with("origin", origin)
+                            .with("path", "$.traceEvents")
+                            .with("what", Message("error.says.no_trace_span")
+                                              .with("event", "\"X\"")
+                                              .with("categories", "compute, comm or wait")));
     if (Status st = checkRunAgainstScenario(out.run, out.scenario); !st)
         return badInput(origin + ": " + st.error().message);
     return out;

@@ -69,7 +69,7 @@ Result<LessonScenario> runScenario(const Lesson& lesson, const std::filesystem::
     }
     auto run = simulate(*s);
     if (!run)
-        return Error {run.error().kind, "lesson " + lesson.id + ": " + path.string() + ": " + run.error().message};
+        return Error{run.error().kind, "lesson " + lesson.id + ": " + path.string() + ": " + run.error().message};
     ls.path = path;
     ls.scenario = std::move(*s);
     ls.run = std::move(*run);
@@ -86,8 +86,9 @@ Error figureError(const std::string& lessonId, const FigureRef& f, const char* i
 // The figures of a lesson's plan (docs/lessons.md): the estimate's, as `shardlab plan` prints them.
 std::optional<Result<double>> planFigure(const LessonScenario& ls, const FigureRef& f, const std::string& lessonId)
 {
-    static const std::set<std::string> names = {"mfu_pct", "bubble_pct", "plan_step_ms", "tokens_per_s_per_gpu",
-        "model_tflops_per_gpu", "plan_peak_gb", "plan_activations_gb", "exposed_tp_ms", "exposed_cp_ms", "exposed_pp_ms",
+    static const std::set<std::string> names = {
+        "mfu_pct",       "bubble_pct",          "plan_step_ms",  "tokens_per_s_per_gpu", "model_tflops_per_gpu",
+        "plan_peak_gb",  "plan_activations_gb", "exposed_tp_ms", "exposed_cp_ms",        "exposed_pp_ms",
         "exposed_dp_ms", "exposed_ep_ms"};
     if (!names.count(f.figure))
         return std::nullopt;
@@ -203,8 +204,8 @@ Result<double> parseNumber(const std::string& answer, const NumericAnswer& a)
         return refused("error.line.answer_not_finite", "error.line.answer_not_finite_in");
     const std::string unit = lower(trim(end));
     const std::string want = lower(a.unit);
-    const bool ok = unit.empty() || unit == want || (want == "x" && unit == "\xc3\x97")
-        || (want == "%" && unit == "\xef\xbc\x85");
+    const bool ok =
+        unit.empty() || unit == want || (want == "x" && unit == "\xc3\x97") || (want == "%" && unit == "\xef\xbc\x85");
     if (!ok && a.unit.empty())
         return badInput(Message("error.line.answer_unit").with("answer", answer).with("unit", unit));
     if (!ok)
@@ -266,15 +267,15 @@ LocalizedText demonstrate(const LessonQuestion& q, OpKind kind)
     auto out = applyCollective(kind, q.example);
     if (!out) {
         t.en = std::string("On this lesson's example (") + inputs + "), " + opDisplayName(kind)
-            + " cannot even run: " + out.error().message + ".";
+               + " cannot even run: " + out.error().message + ".";
         t.zh = std::string("在本课的示例输入（") + inputs + "）上，" + opDisplayName(kind) + " 根本无法执行："
-            + out.error().message + "。";
+               + out.error().message + "。";
         return t;
     }
     t.en = std::string("On this lesson's example (") + inputs + "), " + opDisplayName(kind) + " leaves "
-        + valuesText(*out) + ".";
+           + valuesText(*out) + ".";
     t.zh = std::string("在本课的示例输入（") + inputs + "）上，" + opDisplayName(kind) + " 的结果是："
-        + valuesText(*out) + "。";
+           + valuesText(*out) + "。";
     return t;
 }
 
@@ -300,8 +301,8 @@ Result<AnswerCheck> checkChoice(const LessonQuestion& q, const std::string& answ
     const auto flush = [&]() -> Status {
         if (token.empty())
             return {};
-        const auto it = std::find_if(
-            q.choices.begin(), q.choices.end(), [&](const LessonChoice& c) { return lower(c.id) == token; });
+        const auto it = std::find_if(q.choices.begin(), q.choices.end(),
+                                     [&](const LessonChoice& c) { return lower(c.id) == token; });
         if (it == q.choices.end()) {
             std::string ids;
             for (const LessonChoice& c : q.choices)
@@ -341,10 +342,10 @@ Result<AnswerCheck> checkChoice(const LessonQuestion& q, const std::string& answ
             append(check.explanation, {"(" + c.id + ") " + c.explanation.en, "（" + c.id + "）" + c.explanation.zh});
         else if (picked)
             append(check.explanation,
-                {"(" + c.id + ") Not this one: " + c.explanation.en, "（" + c.id + "）不该选：" + c.explanation.zh});
+                   {"(" + c.id + ") Not this one: " + c.explanation.en, "（" + c.id + "）不该选：" + c.explanation.zh});
         else if (!allRight && c.correct && q.multiple)
             append(check.explanation,
-                {"(" + c.id + ") Also right: " + c.explanation.en, "（" + c.id + "）也应选：" + c.explanation.zh});
+                   {"(" + c.id + ") Also right: " + c.explanation.en, "（" + c.id + "）也应选：" + c.explanation.zh});
         if (c.correct)
             check.expected += (check.expected.empty() ? "" : ", ") + c.id;
     }
@@ -448,13 +449,12 @@ Result<double> evaluateFigure(const ResolvedLesson& l, const FigureRef& f)
     return badInput(Message("error.line.figure_unknown")
                         .with("id", l.lesson.id)
                         .with("figure", f.figure)
-                        .with("list",
-                            "speedup, efficiency_pct, step_time_ms, one_gpu_ms, ranks, "
-                            "straggler_rank, compute_ms, comm_ms, wait_ms, owned_gb, peak_gb, capacity_gb, "
-                            "paging_ms, hang_rank, hang_last_completed, collective_ms, busbw_gbps, "
-                            "allreduce_element, mfu_pct, bubble_pct, plan_step_ms, tokens_per_s_per_gpu, "
-                            "model_tflops_per_gpu, plan_peak_gb, plan_activations_gb, exposed_tp_ms, "
-                            "exposed_cp_ms, exposed_pp_ms, exposed_dp_ms or exposed_ep_ms"));
+                        .with("list", "speedup, efficiency_pct, step_time_ms, one_gpu_ms, ranks, "
+                                      "straggler_rank, compute_ms, comm_ms, wait_ms, owned_gb, peak_gb, capacity_gb, "
+                                      "paging_ms, hang_rank, hang_last_completed, collective_ms, busbw_gbps, "
+                                      "allreduce_element, mfu_pct, bubble_pct, plan_step_ms, tokens_per_s_per_gpu, "
+                                      "model_tflops_per_gpu, plan_peak_gb, plan_activations_gb, exposed_tp_ms, "
+                                      "exposed_cp_ms, exposed_pp_ms, exposed_dp_ms or exposed_ep_ms"));
 }
 
 Result<ResolvedLesson> resolveLesson(const Lesson& lesson)
@@ -509,18 +509,18 @@ Result<AnswerCheck> checkAnswer(const ResolvedLesson& l, int question, const std
         // Right within the larger of the absolute and the relative tolerance (and rounding noise).
         const auto within = [](double x, double e, const NumericAnswer& a) {
             return std::fabs(x - e)
-                <= std::max({a.tolerance, a.tolerancePct / 100 * std::fabs(e), 1e-9 * std::fabs(e)});
+                   <= std::max({a.tolerance, a.tolerancePct / 100 * std::fabs(e), 1e-9 * std::fabs(e)});
         };
         check.correct = within(*given, expected, q.numeric);
         check.expected = withUnit(expected, q.numeric);
         if (check.correct) {
-            check.verdict
-                = verdict(true, "The engine gives " + check.expected + ".", "引擎算出的值是 " + check.expected + "。");
+            check.verdict =
+                verdict(true, "The engine gives " + check.expected + ".", "引擎算出的值是 " + check.expected + "。");
             append(check.explanation, q.right);
         } else {
             const bool high = *given > expected;
             check.verdict = verdict(false, high ? "Your answer is too high." : "Your answer is too low.",
-                high ? "你的答案偏大。" : "你的答案偏小。");
+                                    high ? "你的答案偏大。" : "你的答案偏小。");
             for (const NumericMistake& m : q.mistakes)
                 if (auto mv = evaluateAnswer(l, m.answer); mv && within(*given, *mv, m.answer)) {
                     append(check.explanation, m.explanation);
@@ -535,15 +535,14 @@ Result<AnswerCheck> checkAnswer(const ResolvedLesson& l, int question, const std
     if (!kind)
         return badInput(Message("error.line.answer_not_collective")
                             .with("answer", answer)
-                            .with("list",
-                                "all_reduce, reduce, broadcast, all_gather, all_gather_v, reduce_scatter, "
-                                "reduce_scatter_all_gather")
+                            .with("list", "all_reduce, reduce, broadcast, all_gather, all_gather_v, reduce_scatter, "
+                                          "reduce_scatter_all_gather")
                             .with("last", "send_recv"));
     const OpKind best = collectiveFor(q.need, q.unequalPieces);
     check.correct = *kind == best || std::find(q.alsoAccept.begin(), q.alsoAccept.end(), *kind) != q.alsoAccept.end();
     check.expected = opName(best);
     check.verdict = verdict(check.correct, std::string("You chose ") + opDisplayName(*kind) + ".",
-        std::string("你选择了 ") + opDisplayName(*kind) + "。");
+                            std::string("你选择了 ") + opDisplayName(*kind) + "。");
     for (const auto& [k, text] : q.feedback)
         if (k == *kind)
             append(check.explanation, text);
@@ -569,10 +568,8 @@ std::string correctAnswer(const ResolvedLesson& l, int question)
                 ids += (ids.empty() ? "" : ", ") + c.id;
         return ids;
     }
-    case QuestionType::Numeric:
-        return withUnit(l.expected[static_cast<size_t>(question)].value_or(0), q.numeric);
-    case QuestionType::Collective:
-        return opName(collectiveFor(q.need, q.unequalPieces));
+    case QuestionType::Numeric: return withUnit(l.expected[static_cast<size_t>(question)].value_or(0), q.numeric);
+    case QuestionType::Collective: return opName(collectiveFor(q.need, q.unequalPieces));
     }
     return {};
 }

@@ -9,7 +9,8 @@ namespace {
 
 // A name of `table` under `k`, or `fallback`; an unknown name fails with the names it could be.
 template <class E, std::size_t N>
-E named(JsonReader& rd, const json& v, const std::string& path, const char* k, const EnumName<E> (&table)[N], E fallback)
+E named(JsonReader& rd, const json& v, const std::string& path, const char* k, const EnumName<E> (&table)[N],
+        E fallback)
 {
     const std::optional<std::string> text = rd.string(v, path, k, false);
     if (!text)
@@ -20,7 +21,7 @@ E named(JsonReader& rd, const json& v, const std::string& path, const char* k, c
     for (const EnumName<E>& row : table)
         expected += (expected.empty() ? "" : ", ") + std::string(row.name);
     rd.fail(JsonReader::key(path, k),
-        Message("error.json.unknown_value").with("value", *text).with("expected", verbatim(expected)));
+            Message("error.json.unknown_value").with("value", *text).with("expected", verbatim(expected)));
     return fallback;
 }
 
@@ -35,8 +36,8 @@ std::optional<PlanRequest> readLessonPlan(JsonReader& rd, const json& obj, const
     if (!rd.expectObject(*v, path))
         return std::nullopt;
     rd.onlyKeys(*v, path,
-        {"model", "machine", "gpus", "tp", "pp", "dp", "cp", "ep", "zero", "seq", "micro_batch", "global_batch", "recompute",
-            "precision", "schedule", "order", "sequence_parallel", "overlap", "flash_attention"});
+                {"model", "machine", "gpus", "tp", "pp", "dp", "cp", "ep", "zero", "seq", "micro_batch", "global_batch",
+                 "recompute", "precision", "schedule", "order", "sequence_parallel", "overlap", "flash_attention"});
     PlanRequest r;
     r.model = rd.string(*v, path, "model", true).value_or("");
     r.machine = rd.string(*v, path, "machine", false).value_or(r.machine);
@@ -53,18 +54,17 @@ std::optional<PlanRequest> readLessonPlan(JsonReader& rd, const json& obj, const
             p.schedule = *s;
         else
             rd.fail(JsonReader::key(path, "schedule"),
-                Message("error.json.unknown_value")
-                    .with("value", *schedule)
-                    .with("expected", Message("error.expects.schedule").with("interleaved", "interleaved:V")));
+                    Message("error.json.unknown_value")
+                        .with("value", *schedule)
+                        .with("expected", Message("error.expects.schedule").with("interleaved", "interleaved:V")));
     }
     if (const auto order = rd.string(*v, path, "order", false)) {
         if (auto o = meshOrderFromText(*order))
             p.order = *o;
         else
-            rd.fail(JsonReader::key(path, "order"),
-                Message("error.json.unknown_value")
-                    .with("value", *order)
-                    .with("expected", Message("error.expects.mesh_order")));
+            rd.fail(JsonReader::key(path, "order"), Message("error.json.unknown_value")
+                                                        .with("value", *order)
+                                                        .with("expected", Message("error.expects.mesh_order")));
     }
     p.sequenceParallel = rd.boolean(*v, path, "sequence_parallel").value_or(true);
     p.overlapDataParallel = rd.boolean(*v, path, "overlap").value_or(true);

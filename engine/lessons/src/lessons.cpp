@@ -18,12 +18,9 @@ using detail::JsonReader;
 const char* questionTypeName(QuestionType type)
 {
     switch (type) {
-    case QuestionType::Choice:
-        return "choice";
-    case QuestionType::Numeric:
-        return "numeric";
-    case QuestionType::Collective:
-        return "collective";
+    case QuestionType::Choice: return "choice";
+    case QuestionType::Numeric: return "numeric";
+    case QuestionType::Collective: return "collective";
     }
     return "?";
 }
@@ -79,7 +76,7 @@ LocalizedText localized(JsonReader& rd, const json& obj, const std::string& path
     if (!v) {
         if (required)
             rd.fail(JsonReader::key(path, k),
-                Message("error.json.missing").with("expected", verbatim("{\"en\": \"...\", \"zh\": \"...\"}")));
+                    Message("error.json.missing").with("expected", verbatim("{\"en\": \"...\", \"zh\": \"...\"}")));
         return t;
     }
     const std::string p = JsonReader::key(path, k);
@@ -106,8 +103,8 @@ std::optional<FigureRef> figureRef(JsonReader& rd, const json& v, const std::str
         rd.fail(JsonReader::key(path, "scenario"), unknownValue(f.scenario, {"main", "compare"}));
     if (rd.find(v, "rank") && rd.find(v, "index"))
         rd.fail(path, "both 'rank' and 'index' given (expected one)");
-    f.index = static_cast<int>(
-        rd.integer(v, path, rd.find(v, "rank") ? "rank" : "index", false, 0, 1'000'000).value_or(-1));
+    f.index =
+        static_cast<int>(rd.integer(v, path, rd.find(v, "rank") ? "rank" : "index", false, 0, 1'000'000).value_or(-1));
     return f;
 }
 
@@ -116,8 +113,8 @@ void readNumeric(JsonReader& rd, const json& v, const std::string& path, Numeric
 {
     if (!rd.expectObject(v, path))
         return;
-    rd.onlyKeys(
-        v, path, {"value", "figure", "scenario", "rank", "index", "minus", "over", "tolerance", "tolerance_pct"});
+    rd.onlyKeys(v, path,
+                {"value", "figure", "scenario", "rank", "index", "minus", "over", "tolerance", "tolerance_pct"});
     if (rd.find(v, "value")) {
         a.value = rd.number(v, path, "value", true, -1e300, 1e300);
         if (rd.find(v, "figure"))
@@ -146,10 +143,9 @@ std::optional<OpKind> collectiveName(JsonReader& rd, const json& v, const std::s
     }
     auto k = opFromName(v.get<std::string>());
     if (!k || !isCollective(*k)) {
-        rd.fail(path,
-            "'" + v.get<std::string>()
-                + "' (expected a collective: all_reduce, reduce, broadcast, all_gather, "
-                  "all_gather_v, reduce_scatter, reduce_scatter_all_gather, send_recv)");
+        rd.fail(path, "'" + v.get<std::string>()
+                          + "' (expected a collective: all_reduce, reduce, broadcast, all_gather, "
+                            "all_gather_v, reduce_scatter, reduce_scatter_all_gather, send_recv)");
         return std::nullopt;
     }
     return k;
@@ -160,8 +156,9 @@ void readQuestion(JsonReader& rd, const json& v, const std::string& path, Lesson
     if (!rd.expectObject(v, path))
         return;
     rd.onlyKeys(v, path,
-        {"type", "prompt", "hint", "right", "wrong", "choices", "multiple", "answer", "tolerance", "tolerance_pct",
-            "unit", "decimals", "mistakes", "need", "unequal_pieces", "also_accept", "example", "feedback"});
+                {"type", "prompt", "hint", "right", "wrong", "choices", "multiple", "answer", "tolerance",
+                 "tolerance_pct", "unit", "decimals", "mistakes", "need", "unequal_pieces", "also_accept", "example",
+                 "feedback"});
     const std::string type = rd.string(v, path, "type", true).value_or("");
     if (type == "choice")
         q.type = QuestionType::Choice;
@@ -180,8 +177,8 @@ void readQuestion(JsonReader& rd, const json& v, const std::string& path, Lesson
         q.multiple = rd.boolean(v, path, "multiple").value_or(false);
         const json* cs = rd.find(v, "choices");
         if (!cs || !cs->is_array() || cs->size() < 2) {
-            rd.fail(
-                JsonReader::key(path, "choices"), "missing or too short (expected an array of at least two choices)");
+            rd.fail(JsonReader::key(path, "choices"),
+                    "missing or too short (expected an array of at least two choices)");
             return;
         }
         int right = 0;
@@ -206,13 +203,13 @@ void readQuestion(JsonReader& rd, const json& v, const std::string& path, Lesson
             rd.fail(JsonReader::key(path, "choices"), Message("error.says.no_correct_choice"));
         if (right > 1 && !q.multiple)
             rd.fail(JsonReader::key(path, "choices"),
-                Message("error.says.several_correct").with("setting", "\"multiple\": true"));
+                    Message("error.says.several_correct").with("setting", "\"multiple\": true"));
     } else if (q.type == QuestionType::Numeric) {
         if (const json* a = rd.find(v, "answer"))
             readNumeric(rd, *a, JsonReader::key(path, "answer"), q.numeric);
         else
             rd.fail(JsonReader::key(path, "answer"),
-                Message("error.json.missing").with("expected", verbatim("{\"figure\": NAME, ...}")));
+                    Message("error.json.missing").with("expected", verbatim("{\"figure\": NAME, ...}")));
         q.numeric.tolerance = rd.number(v, path, "tolerance", false, 0, 1e300).value_or(q.numeric.tolerance);
         q.numeric.tolerancePct = rd.number(v, path, "tolerance_pct", false, 0, 100).value_or(q.numeric.tolerancePct);
         q.numeric.unit = rd.string(v, path, "unit", false).value_or("");
@@ -241,18 +238,17 @@ void readQuestion(JsonReader& rd, const json& v, const std::string& path, Lesson
             q.need = *n;
         else if (!need.empty())
             rd.fail(JsonReader::key(path, "need"),
-                unknownValue(need,
-                    {"sum_on_one_rank", "sum_on_every_rank", "slice_of_sum_on_every_rank",
-                        "concatenation_on_every_rank", "copy_of_one_ranks_data"}));
+                    unknownValue(need, {"sum_on_one_rank", "sum_on_every_rank", "slice_of_sum_on_every_rank",
+                                        "concatenation_on_every_rank", "copy_of_one_ranks_data"}));
         q.unequalPieces = rd.boolean(v, path, "unequal_pieces").value_or(false);
         if (const json* aa = rd.find(v, "also_accept")) {
             if (!aa->is_array())
-                rd.fail(
-                    JsonReader::key(path, "also_accept"), detail::foundInstead(*aa, Message("error.expected.array")));
+                rd.fail(JsonReader::key(path, "also_accept"),
+                        detail::foundInstead(*aa, Message("error.expected.array")));
             else
                 for (size_t i = 0; i < aa->size(); ++i)
-                    if (auto k
-                        = collectiveName(rd, (*aa)[i], JsonReader::index(JsonReader::key(path, "also_accept"), i)))
+                    if (auto k =
+                            collectiveName(rd, (*aa)[i], JsonReader::index(JsonReader::key(path, "also_accept"), i)))
                         q.alsoAccept.push_back(*k);
         }
         if (const json* ex = rd.find(v, "example")) {
@@ -260,19 +256,17 @@ void readQuestion(JsonReader& rd, const json& v, const std::string& path, Lesson
             bool ok = ex->is_array() && !ex->empty();
             bool bounded = true;
             if (ok && ex->size() > kMaxExampleRanks) {
-                rd.fail(ep,
-                    Message("error.says.example_ranks")
-                        .with("count", std::to_string(ex->size()))
-                        .with("max", std::to_string(kMaxExampleRanks))
-                        .with("values", std::to_string(kMaxExampleValuesPerRank)));
+                rd.fail(ep, Message("error.says.example_ranks")
+                                .with("count", std::to_string(ex->size()))
+                                .with("max", std::to_string(kMaxExampleRanks))
+                                .with("values", std::to_string(kMaxExampleValuesPerRank)));
                 bounded = false;
             }
             for (size_t i = 0; ok && bounded && i < ex->size(); ++i)
                 if ((*ex)[i].is_array() && (*ex)[i].size() > kMaxExampleValuesPerRank) {
-                    rd.fail(JsonReader::index(ep, i),
-                        Message("error.says.example_values")
-                            .with("count", std::to_string((*ex)[i].size()))
-                            .with("max", std::to_string(kMaxExampleValuesPerRank)));
+                    rd.fail(JsonReader::index(ep, i), Message("error.says.example_values")
+                                                          .with("count", std::to_string((*ex)[i].size()))
+                                                          .with("max", std::to_string(kMaxExampleValuesPerRank)));
                     bounded = false;
                 }
             for (size_t i = 0; ok && bounded && i < ex->size(); ++i) {
@@ -303,9 +297,9 @@ void readQuestion(JsonReader& rd, const json& v, const std::string& path, Lesson
 const std::vector<std::string>& lessonViews()
 {
     // `workload` is the editor's workload tab, where the placement strategies are applied
-    static const std::vector<std::string> views = {"program",    "workload",    "memory",     "topology", "timeline",
-                                                   "summary",    "collectives", "comparison", "report",   "scaling",
-                                                   "plan"};
+    static const std::vector<std::string> views = {"program",  "workload", "memory",      "topology",
+                                                   "timeline", "summary",  "collectives", "comparison",
+                                                   "report",   "scaling",  "plan"};
     return views;
 }
 
@@ -317,10 +311,7 @@ std::optional<Need> needFromName(std::string_view name)
     return std::nullopt;
 }
 
-std::filesystem::path Lesson::scenarioPath() const
-{
-    return file.parent_path() / scenario;
-}
+std::filesystem::path Lesson::scenarioPath() const { return file.parent_path() / scenario; }
 
 std::filesystem::path Lesson::compareScenarioPath() const
 {
@@ -337,17 +328,16 @@ Result<Lesson> parseLesson(const std::string& text, const std::string& origin, c
     if (!rd.expectObject(doc, "$"))
         return rd.error();
     rd.onlyKeys(doc, "$",
-        {"shardlab_lesson", "id", "order", "course", "title", "summary", "scenario", "compare_scenario", "plan",
-            "compare_plan", "steps", "questions"});
+                {"shardlab_lesson", "id", "order", "course", "title", "summary", "scenario", "compare_scenario", "plan",
+                 "compare_plan", "steps", "questions"});
     const auto version = rd.integer(doc, "$", "shardlab_lesson", true, 1, 1000);
     if (version && *version != kLessonFormatVersion)
         return badInput(Message("error.at")
                             .with("origin", origin)
                             .with("path", "$.shardlab_lesson")
-                            .with("what",
-                                Message("error.says.format_version")
-                                    .with("version", std::to_string(*version))
-                                    .with("supported", std::to_string(kLessonFormatVersion))));
+                            .with("what", Message("error.says.format_version")
+                                              .with("version", std::to_string(*version))
+                                              .with("supported", std::to_string(kLessonFormatVersion))));
     Lesson l;
     l.file = file;
     l.id = rd.string(doc, "$", "id", true).value_or("");
@@ -373,20 +363,21 @@ Result<Lesson> parseLesson(const std::string& text, const std::string& origin, c
             step.view = rd.string(s, sp, "view", false).value_or("");
             if (!step.view.empty() && !lessonViewSet().count(step.view))
                 rd.fail(JsonReader::key(sp, "view"),
-                    unknownValue(step.view,
-                        {"program", "workload", "memory", "topology", "timeline", "summary", "collectives",
-                            "comparison", "report", "scaling", "plan"}));
+                        unknownValue(step.view, {"program", "workload", "memory", "topology", "timeline", "summary",
+                                                 "collectives", "comparison", "report", "scaling", "plan"}));
             if (step.view == "plan" && !l.plan)
                 rd.fail(JsonReader::key(sp, "view"),
-                    Message("error.says.no_compare_scenario").with("value", "plan").with("key", "plan"));
+                        Message("error.says.no_compare_scenario").with("value", "plan").with("key", "plan"));
             step.scenario = rd.string(s, sp, "scenario", false).value_or("main");
             if (step.scenario != "main" && step.scenario != "compare")
                 rd.fail(JsonReader::key(sp, "scenario"), unknownValue(step.scenario, {"main", "compare"}));
             if (step.scenario == "compare" && l.compareScenario.empty())
-                rd.fail(JsonReader::key(sp, "scenario"),
+                rd.fail(
+                    JsonReader::key(sp, "scenario"),
                     Message("error.says.no_compare_scenario").with("value", "compare").with("key", "compare_scenario"));
             if (step.view == "plan" && step.scenario == "compare" && l.compareScenario.size() && !l.comparePlan)
-                rd.fail(JsonReader::key(sp, "view"),
+                rd.fail(
+                    JsonReader::key(sp, "view"),
                     Message("error.says.plan_view_no_compare_plan").with("value", "plan").with("key", "compare_plan"));
             l.steps.push_back(step);
         }
@@ -443,7 +434,7 @@ Result<std::vector<Lesson>> loadLessons(const std::filesystem::path& dir)
                             .with("folder", dir.string())
                             .with("pattern", "NAME" + std::string(kLessonSuffix)));
     std::sort(lessons.begin(), lessons.end(),
-        [](const Lesson& a, const Lesson& b) { return a.order != b.order ? a.order < b.order : a.id < b.id; });
+              [](const Lesson& a, const Lesson& b) { return a.order != b.order ? a.order < b.order : a.id < b.id; });
     std::map<std::string, std::filesystem::path> seen;
     for (const Lesson& l : lessons)
         if (auto [it, fresh] = seen.emplace(l.id, l.file); !fresh)

@@ -72,7 +72,8 @@ std::vector<std::uint64_t> unequalPieces(std::uint64_t count, int n)
 
 } // namespace
 
-Result<std::vector<SweepRow>> runBench(OpKind kind, int gpus, const std::vector<Bytes>& sizes, const LiveBenchOptions& o)
+Result<std::vector<SweepRow>> runBench(OpKind kind, int gpus, const std::vector<Bytes>& sizes,
+                                       const LiveBenchOptions& o)
 {
     LIVE_TRY(checkSweepRequest(kind, gpus, sizes));
     if (o.iterations < 1 || o.batches < 1 || o.warmup < 0)
@@ -107,12 +108,14 @@ Result<std::vector<SweepRow>> runBench(OpKind kind, int gpus, const std::vector<
             send = std::max(send, s.sendCount * kLiveElementBytes);
             recv = std::max(recv, s.recvCount * kLiveElementBytes);
         }
-        for (auto [ptr, bytes, what] : {std::tuple{&r.send, send, "send buffer"}, std::tuple{&r.recv, recv, "receive buffer"}}) {
+        for (auto [ptr, bytes, what] :
+             {std::tuple{&r.send, send, "send buffer"}, std::tuple{&r.recv, recv, "receive buffer"}}) {
             if (cudaMalloc(reinterpret_cast<void**>(ptr), bytes) != cudaSuccess) {
                 cudaGetLastError();
                 size_t freeB = 0, totalB = 0;
                 cudaMemGetInfo(&freeB, &totalB);
-                return runFailed(allocationFailureMessage(d, d, std::string("the sweep's ") + what, bytes, freeB, totalB));
+                return runFailed(
+                    allocationFailureMessage(d, d, std::string("the sweep's ") + what, bytes, freeB, totalB));
             }
         }
         LIVE_CUDA(cudaMalloc(reinterpret_cast<void**>(&r.wrong), sizeof(unsigned long long)));
@@ -134,8 +137,9 @@ Result<std::vector<SweepRow>> runBench(OpKind kind, int gpus, const std::vector<
             ncclResult_t failed = ncclSuccess;
             for (int d = 0; d < n; ++d) {
                 const BenchRank& r = res.ranks[static_cast<size_t>(d)];
-                const ncclResult_t e = enqueueCall(kind, callShape(kind, bytes, n, d, 0, pieces), d, n, 0, pieces,
-                                                   res.comms[0].comms[static_cast<size_t>(d)], {r.send, r.recv, r.stream}, phase);
+                const ncclResult_t e =
+                    enqueueCall(kind, callShape(kind, bytes, n, d, 0, pieces), d, n, 0, pieces,
+                                res.comms[0].comms[static_cast<size_t>(d)], {r.send, r.recv, r.stream}, phase);
                 if (e != ncclSuccess && failed == ncclSuccess)
                     failed = e;
             }
@@ -188,8 +192,8 @@ Result<std::vector<SweepRow>> runBench(OpKind kind, int gpus, const std::vector<
                 const BenchRank& r = res.ranks[static_cast<size_t>(d)];
                 LIVE_CUDA(cudaSetDevice(d));
                 LIVE_CUDA(cudaMemsetAsync(r.wrong, 0, sizeof(unsigned long long), r.stream));
-                LIVE_KERNEL(enqueueVerify(kind, shapeOf(bytes, d), d, group, 0, piecesOf(bytes), {r.send, r.recv, r.stream},
-                                          r.wrong));
+                LIVE_KERNEL(enqueueVerify(kind, shapeOf(bytes, d), d, group, 0, piecesOf(bytes),
+                                          {r.send, r.recv, r.stream}, r.wrong));
                 unsigned long long count = 0;
                 LIVE_CUDA(cudaMemcpyAsync(&count, r.wrong, sizeof count, cudaMemcpyDeviceToHost, r.stream));
                 LIVE_CUDA(cudaStreamSynchronize(r.stream));

@@ -76,7 +76,8 @@ Result<ComputeCalibration> calibrateCompute(int device, int rounds, float* scrat
     c.rounds = rounds;
     int sms = 0;
     LIVE_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const std::uint64_t threads = static_cast<std::uint64_t>(std::max(1, sms)) * 8 * kernels::kComputeThreads; // one full wave
+    const std::uint64_t threads =
+        static_cast<std::uint64_t>(std::max(1, sms)) * 8 * kernels::kComputeThreads; // one full wave
     // A first guess, then sizes of about 3 and 12 ms for the fit.
     std::uint64_t probe = threads * 16;
     double probeUs = 0;

@@ -11,9 +11,9 @@ namespace shardlab::live {
 
 struct ComputeCalibration {
     int device = 0;
-    int rounds = 0;        // FMA rounds per visit (intensity = 2 * rounds FLOP/byte)
-    double nsPerItem = 0;  // slope of the kernel's time against its visits
-    double fixedNs = 0;    // intercept: launch and ramp
+    int rounds = 0;       // FMA rounds per visit (intensity = 2 * rounds FLOP/byte)
+    double nsPerItem = 0; // slope of the kernel's time against its visits
+    double fixedNs = 0;   // intercept: launch and ramp
     // Visits for a kernel of `us` microseconds (0 when `us` is below what one launch takes).
     std::uint64_t itemsFor(double us) const;
 };

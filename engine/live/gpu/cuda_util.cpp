@@ -33,10 +33,7 @@ Error ncclError(ncclResult_t r, const char* call, const char* file, int line)
     return runFailed(msg);
 }
 
-void prepareNcclEnvironment()
-{
-    setenv("NCCL_NVLS_ENABLE", "0", 1);
-}
+void prepareNcclEnvironment() { setenv("NCCL_NVLS_ENABLE", "0", 1); }
 
 Result<int> visibleGpuCount()
 {
@@ -49,8 +46,8 @@ Result<int> visibleGpuCount()
                         + "; live mode needs at least one NVIDIA GPU (use `shardlab sim` to simulate)");
     }
     if (e == cudaErrorInsufficientDriver)
-        return badInput("the NVIDIA driver is missing or too old for CUDA " + std::to_string(CUDART_VERSION / 1000) + "."
-                        + std::to_string(CUDART_VERSION % 1000 / 10)
+        return badInput("the NVIDIA driver is missing or too old for CUDA " + std::to_string(CUDART_VERSION / 1000)
+                        + "." + std::to_string(CUDART_VERSION % 1000 / 10)
                         + " (live mode needs an NVIDIA GPU and driver; use `shardlab sim` to simulate)");
     if (e != cudaSuccess)
         return badInput(std::string("CUDA cannot start here: ") + cudaGetErrorName(e) + " (" + cudaGetErrorString(e)
@@ -66,8 +63,8 @@ Status requireGpus(int ranks, const std::string& what)
     if (ranks < 1)
         return badInput(what + " has no ranks");
     if (ranks > *count)
-        return badInput(what + " has " + std::to_string(ranks) + " rank" + (ranks == 1 ? "" : "s") + "; this machine has "
-                        + std::to_string(*count) + " GPU" + (*count == 1 ? "" : "s")
+        return badInput(what + " has " + std::to_string(ranks) + " rank" + (ranks == 1 ? "" : "s")
+                        + "; this machine has " + std::to_string(*count) + " GPU" + (*count == 1 ? "" : "s")
                         + " (live mode runs rank i on GPU i; simulate it with `shardlab sim`, or use fewer ranks)");
     return {};
 }

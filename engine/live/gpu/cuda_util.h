@@ -18,35 +18,36 @@ Error cudaError(cudaError_t e, const char* call, const char* file, int line);
 Error ncclError(ncclResult_t r, const char* call, const char* file, int line);
 
 // Return an Error from the enclosing function (Status or Result<T>) when a call fails.
-#define LIVE_CUDA(call)                                                                                              \
-    do {                                                                                                             \
-        const cudaError_t e_ = (call);                                                                               \
-        if (e_ != cudaSuccess)                                                                                       \
-            return ::shardlab::live::cudaError(e_, #call, __FILE__, __LINE__);                                       \
+#define LIVE_CUDA(call)                                                                                                \
+    do {                                                                                                               \
+        const cudaError_t e_ = (call);                                                                                 \
+        if (e_ != cudaSuccess)                                                                                         \
+            return ::shardlab::live::cudaError(e_, #call, __FILE__, __LINE__);                                         \
     } while (0)
-#define LIVE_KERNEL(launch)                                                                                          \
-    do {                                                                                                             \
-        const int e_ = (launch);                                                                                     \
-        if (e_ != 0)                                                                                                 \
-            return ::shardlab::live::cudaError(static_cast<cudaError_t>(e_), #launch, __FILE__, __LINE__);           \
+#define LIVE_KERNEL(launch)                                                                                            \
+    do {                                                                                                               \
+        const int e_ = (launch);                                                                                       \
+        if (e_ != 0)                                                                                                   \
+            return ::shardlab::live::cudaError(static_cast<cudaError_t>(e_), #launch, __FILE__, __LINE__);             \
     } while (0)
-#define LIVE_NCCL(call)                                                                                              \
-    do {                                                                                                             \
-        const ncclResult_t r_ = (call);                                                                              \
-        if (r_ != ncclSuccess && r_ != ncclInProgress)                                                               \
-            return ::shardlab::live::ncclError(r_, #call, __FILE__, __LINE__);                                       \
+#define LIVE_NCCL(call)                                                                                                \
+    do {                                                                                                               \
+        const ncclResult_t r_ = (call);                                                                                \
+        if (r_ != ncclSuccess && r_ != ncclInProgress)                                                                 \
+            return ::shardlab::live::ncclError(r_, #call, __FILE__, __LINE__);                                         \
     } while (0)
-#define LIVE_TRY(expr)                                                                                               \
-    do {                                                                                                             \
-        if (::shardlab::Status st_ = (expr); !st_)                                                                   \
-            return st_.error();                                                                                      \
+#define LIVE_TRY(expr)                                                                                                 \
+    do {                                                                                                               \
+        if (::shardlab::Status st_ = (expr); !st_)                                                                     \
+            return st_.error();                                                                                        \
     } while (0)
 
 // Host steady clock (CLOCK_MONOTONIC) in nanoseconds.
 inline double nowNs()
 {
     return static_cast<double>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count());
 }
 
 // Sets what NCCL must see before its first initialisation in this process: NVLink multicast

@@ -12,7 +12,8 @@
 
 namespace shardlab::live {
 
-Result<std::vector<SweepRow>> runBench(OpKind kind, int gpus, const std::vector<Bytes>& sizes, const LiveBenchOptions& o);
+Result<std::vector<SweepRow>> runBench(OpKind kind, int gpus, const std::vector<Bytes>& sizes,
+                                       const LiveBenchOptions& o);
 Result<Topology> machineTopology();
 Result<std::vector<std::uint8_t>> uniqueIdBytes();
 int cudaDeviceCount();
@@ -40,7 +41,8 @@ Result<double> computeTflops(int device, double intensity)
     if (!count)
         return count.error();
     if (device < 0 || device >= *count)
-        return badInput("there is no GPU " + std::to_string(device) + " (this machine has " + std::to_string(*count) + ")");
+        return badInput("there is no GPU " + std::to_string(device) + " (this machine has " + std::to_string(*count)
+                        + ")");
     DeviceGuard guard;
     LIVE_CUDA(cudaSetDevice(device));
     size_t freeB = 0, totalB = 0;
@@ -148,8 +150,8 @@ const liveabi::Api kApi = [] {
             return r;
         }
     };
-    api.runLiveRankPart = [](const Scenario& s, int rank, int device, const std::vector<std::uint8_t>& id, const LiveOptions& o,
-                             RankProgress& p) {
+    api.runLiveRankPart = [](const Scenario& s, int rank, int device, const std::vector<std::uint8_t>& id,
+                             const LiveOptions& o, RankProgress& p) {
         return guarded<RunResult>("the rank's part of the live run",
                                   [&] { return runRankPart(s, rank, device, id, o, p); });
     };

@@ -24,7 +24,8 @@ constexpr int kClockRounds = 32;
 } // namespace
 
 Executor::Executor(const Scenario& scenario, const LiveOptions& options, std::optional<RankBinding> binding)
-    : m_s(scenario), m_opt(options), m_binding(std::move(binding)), m_perIteration(static_cast<bool>(options.iterationDone))
+    : m_s(scenario), m_opt(options), m_binding(std::move(binding)),
+      m_perIteration(static_cast<bool>(options.iterationDone))
 {
 }
 
@@ -68,9 +69,10 @@ Status Executor::warmUpAndVerify()
                 if (!local(ranks[static_cast<size_t>(k)]))
                     continue;
                 Rank& rk = m_ranks[static_cast<size_t>(ranks[static_cast<size_t>(k)])];
-                const ncclResult_t r = enqueueCall(op.kind, shapes[static_cast<size_t>(k)], k, n, root, m_plan.pieces[i],
-                                                   m_comms[static_cast<size_t>(g)].comms[static_cast<size_t>(k)],
-                                                   {rk.send, rk.recv, rk.stream[1]}, phase);
+                const ncclResult_t r =
+                    enqueueCall(op.kind, shapes[static_cast<size_t>(k)], k, n, root, m_plan.pieces[i],
+                                m_comms[static_cast<size_t>(g)].comms[static_cast<size_t>(k)],
+                                {rk.send, rk.recv, rk.stream[1]}, phase);
                 if (r != ncclSuccess && r != ncclInProgress && failed == ncclSuccess)
                     failed = r;
             }
@@ -79,9 +81,9 @@ Status Executor::warmUpAndVerify()
             bool timedOut = false;
             LIVE_TRY(waitUntilIssued(heldComms(m_comms[static_cast<size_t>(g)]), m_opt.watchdogMs, &timedOut));
             if (timedOut)
-                return runFailed("the warm-up call of " + std::string(opName(op.kind)) + " (program step " + std::to_string(i + 1)
-                                 + ") was not issued within the watchdog's " + std::to_string(m_opt.watchdogMs / 1000)
-                                 + " s");
+                return runFailed("the warm-up call of " + std::string(opName(op.kind)) + " (program step "
+                                 + std::to_string(i + 1) + ") was not issued within the watchdog's "
+                                 + std::to_string(m_opt.watchdogMs / 1000) + " s");
         }
         std::vector<cudaStream_t> streams;
         for (int k = 0; k < n; ++k) {
@@ -100,9 +102,9 @@ Status Executor::warmUpAndVerify()
         if (timedOut) {
             m_aborted = true;
             abortCommunicators(m_comms);
-            return runFailed("the warm-up call of " + std::string(opName(op.kind)) + " (program step " + std::to_string(i + 1)
-                             + ") did not complete within the watchdog's " + std::to_string(m_opt.watchdogMs / 1000)
-                             + " s; the communicators were aborted");
+            return runFailed("the warm-up call of " + std::string(opName(op.kind)) + " (program step "
+                             + std::to_string(i + 1) + ") did not complete within the watchdog's "
+                             + std::to_string(m_opt.watchdogMs / 1000) + " s; the communicators were aborted");
         }
     }
     if (!m_opt.verify)
@@ -113,7 +115,8 @@ Status Executor::warmUpAndVerify()
         std::vector<unsigned long long> counts(m_s.program.size(), 0);
         LIVE_CUDA(cudaSetDevice(rk.device));
         if (!counts.empty())
-            LIVE_CUDA(cudaMemcpy(counts.data(), rk.wrong, counts.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+            LIVE_CUDA(cudaMemcpy(counts.data(), rk.wrong, counts.size() * sizeof(unsigned long long),
+                                 cudaMemcpyDeviceToHost));
         for (size_t i = 0; i < counts.size(); ++i)
             m_wrong[i] += static_cast<long long>(counts[i]);
     }
@@ -165,7 +168,8 @@ Status Executor::teardown()
         st = destroyCommunicators(m_comms, m_blocking, m_opt.watchdogMs);
     }
     if (timedOut) // kernels still running after an abort: leave their memory alone
-        return runFailed("the GPUs did not go idle after the communicators were aborted; their memory is left allocated");
+        return runFailed(
+            "the GPUs did not go idle after the communicators were aborted; their memory is left allocated");
     for (Rank& rk : m_ranks) {
         if (!rk.stream[0] && !rk.stream[1] && !rk.send)
             continue; // nothing of it in this process
@@ -179,8 +183,8 @@ Status Executor::teardown()
                 s = nullptr;
             }
         for (void* p : {static_cast<void*>(rk.send), static_cast<void*>(rk.recv), static_cast<void*>(rk.scratch),
-                        static_cast<void*>(rk.stamps), static_cast<void*>(rk.stampCounters), static_cast<void*>(rk.wrong),
-                        static_cast<void*>(rk.computeStarts)})
+                        static_cast<void*>(rk.stamps), static_cast<void*>(rk.stampCounters),
+                        static_cast<void*>(rk.wrong), static_cast<void*>(rk.computeStarts)})
             if (p)
                 cudaFree(p);
         rk.send = rk.recv = rk.scratch = nullptr;
@@ -201,7 +205,8 @@ ClockMap Executor::mapFor(int rank, int it) const
         return ClockMap(f.front(), f.back());
     // the line through the probes just before and just after iteration `it` (a hung iteration had
     // no probe after it: the one before, as a constant offset)
-    const size_t a = std::min(static_cast<size_t>(it), f.size() - 1), b = std::min(static_cast<size_t>(it) + 1, f.size() - 1);
+    const size_t a = std::min(static_cast<size_t>(it), f.size() - 1),
+                 b = std::min(static_cast<size_t>(it) + 1, f.size() - 1);
     return ClockMap(f[a], f[b]);
 }
 
@@ -367,21 +372,21 @@ RunResult Executor::assemble()
     run.hang = m_hang;
     if (m_binding) // rank 0 puts it after its own sentence on the processes' clocks (multi_process.cpp)
         run.clockNote = Message(m_perIteration ? "live.clock.rank.per_iteration" : "live.clock.rank")
-                           .with("rank", m_binding->rank)
-                           .with("error", number("%.2f", errorNs / 1e3))
-                           .with("drift", number("%.2f", drift));
+                            .with("rank", m_binding->rank)
+                            .with("error", number("%.2f", errorNs / 1e3))
+                            .with("drift", number("%.2f", drift));
     else if (m_opt.captureTimeline && m_perIteration)
         run.clockNote = Message("live.clock.timeline.per_iteration")
-                           .with("drift", number("%.2f", drift))
-                           .with("error", number("%.2f", errorNs / 1e3))
-                           .with("tick", number("%.0f", resolution))
-                           .with("tie", number("%.2f", tieUs));
+                            .with("drift", number("%.2f", drift))
+                            .with("error", number("%.2f", errorNs / 1e3))
+                            .with("tick", number("%.0f", resolution))
+                            .with("tie", number("%.2f", tieUs));
     else if (m_opt.captureTimeline)
         run.clockNote = Message("live.clock.timeline")
-                           .with("drift", number("%.2f", drift))
-                           .with("error", number("%.2f", errorNs / 1e3))
-                           .with("tick", number("%.0f", resolution))
-                           .with("tie", number("%.2f", tieUs));
+                            .with("drift", number("%.2f", drift))
+                            .with("error", number("%.2f", errorNs / 1e3))
+                            .with("tick", number("%.0f", resolution))
+                            .with("tie", number("%.2f", tieUs));
     else
         run.clockNote = Message("live.clock.no_timeline").with("error", number("%.2f", errorNs / 1e3));
     run.notes.insert(run.notes.end(), m_notes.begin(), m_notes.end());

@@ -61,15 +61,15 @@ private:
         float* recv = nullptr;
         float* scratch = nullptr;
         std::size_t scratchCount = 0;
-        std::uint64_t* stamps = nullptr; // device
+        std::uint64_t* stamps = nullptr;   // device
         unsigned* stampCounters = nullptr; // device, one per slot: blocks done of a self-stamping kernel
         int stampCapacity = 0;
-        unsigned long long* wrong = nullptr; // device: one counter per program op
+        unsigned long long* wrong = nullptr;    // device: one counter per program op
         std::uint64_t* computeStarts = nullptr; // device, one per compute phase of an iteration: its start
         int computeStartCapacity = 0;
-        int nextComputeStart = 0;                // per iteration
-        unsigned computeBlocks = 0;              // one per SM
-        int computeRounds = 1;                   // FMA rounds per visit (live.h's computeIntensity)
+        int nextComputeStart = 0;   // per iteration
+        unsigned computeBlocks = 0; // one per SM
+        int computeRounds = 1;      // FMA rounds per visit (live.h's computeIntensity)
         double resolutionNs = 0;
         // clock probes: before the run, then after it, or (LiveOptions::iterationDone) after every iteration
         std::vector<ClockFit> fits;
@@ -87,21 +87,21 @@ private:
         int collectivesDone = 0;
         int collectivesIssued = 0;
     };
-    struct Point {                 // a watchdog checkpoint: a rank arriving at or leaving a collective
+    struct Point { // a watchdog checkpoint: a rank arriving at or leaving a collective
         cudaEvent_t event = nullptr;
         bool leave = false;
         int instance = 0;
     };
-    struct Instance {              // one collective as issued
+    struct Instance { // one collective as issued
         int op = 0, bucket = 0, iteration = 0, group = 0, sequence = 0, ordinalBase = 0;
-        std::vector<int> ranks;    // group members (global ranks)
+        std::vector<int> ranks; // group members (global ranks)
         std::vector<LiveCall> calls;
         std::vector<Mark> arrive, leave; // per member (empty: skipped or not captured)
         std::vector<int> stream;
-        std::vector<int> ordinal;  // per member: the rank's n-th collective
+        std::vector<int> ordinal;    // per member: the rank's n-th collective
         std::vector<int> leavePoint; // per member: index of its leave checkpoint (-1: none)
     };
-    struct Phase {                 // a compute phase, a delay, or exposed communication, as stamp slots
+    struct Phase { // a compute phase, a delay, or exposed communication, as stamp slots
         int rank = 0, stream = 0;
         SpanKind kind = SpanKind::Compute;
         SpanDetail detail = SpanDetail::None;
@@ -162,8 +162,8 @@ private:
     std::vector<std::size_t> m_cursor;        // per rank: first point not yet complete
     std::vector<long long> m_wrong;           // per program op, from the warm-up pass
     double m_lastProgressNs = 0;
-    double m_watchdogMs = 0;      // the option, or twice the longest compute phase if that is longer
-    int m_hostStuck = -1;         // an instance NCCL never finished issuing
+    double m_watchdogMs = 0; // the option, or twice the longest compute phase if that is longer
+    int m_hostStuck = -1;    // an instance NCCL never finished issuing
     cudaError_t m_launchError = cudaSuccess;
     int m_iterationsDone = 0;
     std::optional<HangReport> m_hang;

@@ -36,13 +36,16 @@ Status Executor::allocate(Rank& rk, int rank, const LivePlan& plan)
     LIVE_TRY(alloc(&rk.recv, recv, "its collective receive buffer"));
     LIVE_TRY(alloc(&rk.scratch, rk.scratchCount * sizeof(float), "the compute kernel's scratch buffer"));
     LIVE_TRY(alloc(&rk.stamps, static_cast<Bytes>(rk.stampCapacity) * sizeof(std::uint64_t), "timeline stamps"));
-    LIVE_TRY(alloc(&rk.stampCounters, static_cast<Bytes>(rk.stampCapacity) * sizeof(unsigned), "timeline stamp counters"));
-    LIVE_TRY(alloc(&rk.wrong, std::max<Bytes>(1, m_s.program.size()) * sizeof(unsigned long long), "verification counters"));
+    LIVE_TRY(
+        alloc(&rk.stampCounters, static_cast<Bytes>(rk.stampCapacity) * sizeof(unsigned), "timeline stamp counters"));
+    LIVE_TRY(
+        alloc(&rk.wrong, std::max<Bytes>(1, m_s.program.size()) * sizeof(unsigned long long), "verification counters"));
     LIVE_TRY(alloc(&rk.computeStarts, static_cast<Bytes>(rk.computeStartCapacity) * sizeof(std::uint64_t),
                    "compute phase start times"));
     LIVE_KERNEL(kernels::fillPattern(rk.send, send / kLiveElementBytes, rank, 0, rk.stream[0]));
     LIVE_KERNEL(kernels::fillConstant(rk.scratch, rk.scratchCount, 1.0f, rk.stream[0]));
-    LIVE_CUDA(cudaMemsetAsync(rk.wrong, 0, std::max<size_t>(1, m_s.program.size()) * sizeof(unsigned long long), rk.stream[0]));
+    LIVE_CUDA(cudaMemsetAsync(rk.wrong, 0, std::max<size_t>(1, m_s.program.size()) * sizeof(unsigned long long),
+                              rk.stream[0]));
     return {};
 }
 
@@ -90,9 +93,10 @@ Status Executor::joinJob(std::vector<Bytes>& freeBytes)
     const int rank = m_binding->rank;
     LIVE_CUDA(cudaSetDevice(m_binding->device));
     setActivity("joining the job's NCCL communicator");
-    LIVE_TRY(joinWorld(m_comms, m_s.ranks(), rank, m_binding->uniqueId, m_blocking, std::max(m_opt.watchdogMs, 60000.0)));
-    auto all = allGatherWord(m_comms.front().comms[static_cast<size_t>(rank)], m_s.ranks(), freeBytes[static_cast<size_t>(rank)],
-                             m_opt.watchdogMs);
+    LIVE_TRY(
+        joinWorld(m_comms, m_s.ranks(), rank, m_binding->uniqueId, m_blocking, std::max(m_opt.watchdogMs, 60000.0)));
+    auto all = allGatherWord(m_comms.front().comms[static_cast<size_t>(rank)], m_s.ranks(),
+                             freeBytes[static_cast<size_t>(rank)], m_opt.watchdogMs);
     if (!all)
         return all.error();
     std::copy(all->begin(), all->end(), freeBytes.begin());
@@ -106,11 +110,11 @@ Status Executor::agreeOnSetup(const Status& mine)
     if (!m_binding)
         return mine;
     const int n = m_s.ranks();
-    const auto world = std::find_if(m_comms.begin(), m_comms.end(), [&](const Communicator& c) {
-        return static_cast<int>(c.ranks.size()) == n;
-    });
+    const auto world = std::find_if(m_comms.begin(), m_comms.end(),
+                                    [&](const Communicator& c) { return static_cast<int>(c.ranks.size()) == n; });
     if (world == m_comms.end())
-        return mine.ok() ? Status(runFailed("rank " + std::to_string(m_binding->rank) + " lost the job's communicator")) : mine;
+        return mine.ok() ? Status(runFailed("rank " + std::to_string(m_binding->rank) + " lost the job's communicator"))
+                         : mine;
     auto all = allGatherWord(world->comms[static_cast<size_t>(m_binding->rank)], n, mine ? 0 : 1, m_opt.watchdogMs);
     if (!mine)
         return mine;
@@ -133,10 +137,12 @@ Status Executor::setup()
         if (!count)
             return count.error();
         if (m_binding->device < 0 || m_binding->device >= *count)
-            return badInput("rank " + std::to_string(m_binding->rank) + " was given GPU " + std::to_string(m_binding->device)
-                            + ", but this process sees " + std::to_string(*count) + " GPU" + (*count == 1 ? "" : "s"));
+            return badInput("rank " + std::to_string(m_binding->rank) + " was given GPU "
+                            + std::to_string(m_binding->device) + ", but this process sees " + std::to_string(*count)
+                            + " GPU" + (*count == 1 ? "" : "s"));
         if (m_binding->rank < 0 || m_binding->rank >= n)
-            return badInput("rank " + std::to_string(m_binding->rank) + " is not a rank of a scenario of " + std::to_string(n));
+            return badInput("rank " + std::to_string(m_binding->rank) + " is not a rank of a scenario of "
+                            + std::to_string(n));
     } else {
         LIVE_TRY(requireGpus(n, "the scenario"));
     }
@@ -174,13 +180,15 @@ Status Executor::setup()
     for (int it = 0; it < m_s.iterations; ++it)
         for (const ProgramStep& st : m_plan.steps)
             for (int r = 0; r < n; ++r)
-                longestUs = std::max(longestUs, liveComputeUs(m_s, m_plan, *m_model, r, st, it) + liveDelayUs(m_s, r, st, it));
+                longestUs =
+                    std::max(longestUs, liveComputeUs(m_s, m_plan, *m_model, r, st, it) + liveDelayUs(m_s, r, st, it));
     m_watchdogMs = std::max(m_opt.watchdogMs, 2 * longestUs / 1e3);
     if (m_watchdogMs > m_opt.watchdogMs)
         m_notes.push_back(Message("live.note.watchdog_raised").with("deadline", formatMicros(m_watchdogMs * 1e3)));
     if (m_binding) {
         setActivity("making the job's NCCL communicators");
-        LIVE_TRY(splitWorld(m_comms, m_plan.groups, n, m_binding->rank, m_blocking, std::max(m_opt.watchdogMs, 60000.0)));
+        LIVE_TRY(
+            splitWorld(m_comms, m_plan.groups, n, m_binding->rank, m_blocking, std::max(m_opt.watchdogMs, 60000.0)));
     }
     Status allocated;
     for (int r = 0; r < n && allocated; ++r) {

@@ -97,8 +97,8 @@ Status Executor::join(int rank, int iteration)
     // The compute stream is exposed to communication from where it stood to the end of the
     // overlapped collective it waits for (nothing, if that ended first).
     const Instance& in = m_instances[static_cast<size_t>(rk.lastCommInstance)];
-    m_phases.push_back({rank, 0, SpanKind::Comm, SpanDetail::None, in.op, iteration, in.bucket, rk.last[0], rk.lastCommEnd,
-                        rk.lastCommInstance});
+    m_phases.push_back({rank, 0, SpanKind::Comm, SpanDetail::None, in.op, iteration, in.bucket, rk.last[0],
+                        rk.lastCommEnd, rk.lastCommInstance});
     rk.last[0] = later(rk.last[0], rk.lastCommEnd);
     rk.commBusy = false;
     return {};
@@ -125,10 +125,12 @@ Status Executor::runIteration(int it, bool& hung)
         rk.lastCommInstance = -1;
         rk.lastCommEnd.clear();
         rk.nextEvent = 0;
-        LIVE_CUDA(cudaMemsetAsync(rk.stamps, 0, static_cast<size_t>(rk.stampCapacity) * sizeof(std::uint64_t), rk.stream[0]));
-        LIVE_CUDA(cudaMemsetAsync(rk.stampCounters, 0, static_cast<size_t>(rk.stampCapacity) * sizeof(unsigned), rk.stream[0]));
-        LIVE_CUDA(cudaMemsetAsync(rk.computeStarts, 0, static_cast<size_t>(rk.computeStartCapacity) * sizeof(std::uint64_t),
+        LIVE_CUDA(
+            cudaMemsetAsync(rk.stamps, 0, static_cast<size_t>(rk.stampCapacity) * sizeof(std::uint64_t), rk.stream[0]));
+        LIVE_CUDA(cudaMemsetAsync(rk.stampCounters, 0, static_cast<size_t>(rk.stampCapacity) * sizeof(unsigned),
                                   rk.stream[0]));
+        LIVE_CUDA(cudaMemsetAsync(rk.computeStarts, 0,
+                                  static_cast<size_t>(rk.computeStartCapacity) * sizeof(std::uint64_t), rk.stream[0]));
         rk.nextComputeStart = 0;
         LIVE_CUDA(cudaStreamSynchronize(rk.stream[0]));
         m_iterBegin.back()[static_cast<size_t>(r)] = mark(r, 0, true);
@@ -184,7 +186,8 @@ Status Executor::issueStep(const ProgramStep& st, int it, bool& hung)
             LIVE_KERNEL(kernels::launchSpin(static_cast<std::uint64_t>(delayUs * 1e3), rk.stream[0],
                                             slot >= 0 ? rk.stamps + slot : nullptr));
             if (slot >= 0) {
-                m_phases.push_back({r, 0, SpanKind::Compute, SpanDetail::InjectedDelay, st.op, it, st.bucket, rk.last[0], {slot}});
+                m_phases.push_back(
+                    {r, 0, SpanKind::Compute, SpanDetail::InjectedDelay, st.op, it, st.bucket, rk.last[0], {slot}});
                 rk.last[0] = {slot};
             }
         }
@@ -193,13 +196,13 @@ Status Executor::issueStep(const ProgramStep& st, int it, bool& hung)
             const int slot = reserveSlot(r);
             if (rk.nextComputeStart >= rk.computeStartCapacity)
                 return runFailed("internal: more compute phases in an iteration than planned");
-            LIVE_KERNEL(kernels::launchTimedCompute(rk.scratch, rk.scratchCount, static_cast<std::uint64_t>(computeUs * 1e3),
-                                                    rk.computeRounds, rk.computeBlocks,
-                                                    rk.computeStarts + rk.nextComputeStart++, rk.stream[0],
-                                                    slot >= 0 ? rk.stamps + slot : nullptr,
-                                                    slot >= 0 ? rk.stampCounters + slot : nullptr));
+            LIVE_KERNEL(kernels::launchTimedCompute(
+                rk.scratch, rk.scratchCount, static_cast<std::uint64_t>(computeUs * 1e3), rk.computeRounds,
+                rk.computeBlocks, rk.computeStarts + rk.nextComputeStart++, rk.stream[0],
+                slot >= 0 ? rk.stamps + slot : nullptr, slot >= 0 ? rk.stampCounters + slot : nullptr));
             if (slot >= 0) {
-                m_phases.push_back({r, 0, SpanKind::Compute, SpanDetail::None, st.op, it, st.bucket, rk.last[0], {slot}});
+                m_phases.push_back(
+                    {r, 0, SpanKind::Compute, SpanDetail::None, st.op, it, st.bucket, rk.last[0], {slot}});
                 rk.last[0] = {slot};
             }
         }
@@ -267,11 +270,12 @@ Status Executor::issueCollective(const ProgramStep& st, int it, bool& hung)
             if (call.skipped || groupCallsOf(call.kind) <= phase || !local(ranks[static_cast<size_t>(k)]))
                 continue;
             Rank& rk = m_ranks[static_cast<size_t>(ranks[static_cast<size_t>(k)])];
-            const auto& pieces = call.mismatched ? std::vector<std::uint64_t>{} : m_plan.pieces[static_cast<size_t>(st.op)];
+            const auto& pieces =
+                call.mismatched ? std::vector<std::uint64_t>{} : m_plan.pieces[static_cast<size_t>(st.op)];
             const CallShape shape = callShape(call.kind, call.bytes, n, k, root, pieces);
             ncclComm_t comm = m_comms[static_cast<size_t>(g)].comms[static_cast<size_t>(k)];
-            const ncclResult_t r = enqueueCall(call.kind, shape, k, n, root, pieces, comm, {rk.send, rk.recv, rk.stream[stream]},
-                                               phase);
+            const ncclResult_t r =
+                enqueueCall(call.kind, shape, k, n, root, pieces, comm, {rk.send, rk.recv, rk.stream[stream]}, phase);
             if (r != ncclSuccess && r != ncclInProgress && failed == ncclSuccess)
                 failed = r;
             called.push_back(comm);
@@ -328,8 +332,8 @@ Status Executor::watchdogPoll(bool& hung, bool& idle)
             if (pts[cur].leave) {
                 ++rk.collectivesDone;
                 if (m_binding && m_binding->progress)
-                    m_binding->progress->collectiveCompleted(rk.collectivesDone - 1,
-                                                             describe(m_instances[static_cast<size_t>(pts[cur].instance)]));
+                    m_binding->progress->collectiveCompleted(
+                        rk.collectivesDone - 1, describe(m_instances[static_cast<size_t>(pts[cur].instance)]));
             }
             ++cur;
             progressed = true;
@@ -492,8 +496,9 @@ void Executor::setActivity(const std::string& what)
 std::string Executor::describe(const Instance& in) const
 {
     const Op& op = m_s.program[static_cast<size_t>(in.op)];
-    return std::string(opName(op.kind)) + (op.name.empty() ? "" : " '" + op.name + "'") + " (step " + std::to_string(in.op + 1)
-           + (op.buckets > 1 ? ", bucket " + std::to_string(in.bucket) : "") + ", iteration " + std::to_string(in.iteration) + ")";
+    return std::string(opName(op.kind)) + (op.name.empty() ? "" : " '" + op.name + "'") + " (step "
+           + std::to_string(in.op + 1) + (op.buckets > 1 ? ", bucket " + std::to_string(in.bucket) : "")
+           + ", iteration " + std::to_string(in.iteration) + ")";
 }
 
 } // namespace shardlab::live

@@ -33,7 +33,8 @@ Result<ClockFit> probeClock(int rounds, double resolutionNs)
     };
     rounds = std::min(rounds, 64);
     Mapped* host = nullptr;
-    LIVE_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&host), sizeof(Mapped), cudaHostAllocMapped | cudaHostAllocPortable));
+    LIVE_CUDA(
+        cudaHostAlloc(reinterpret_cast<void**>(&host), sizeof(Mapped), cudaHostAllocMapped | cudaHostAllocPortable));
     Mapped* dev = nullptr;
     cudaStream_t stream = nullptr;
     auto cleanup = [&] {

@@ -26,7 +26,8 @@ Status createCommunicators(std::vector<Communicator>& comms, bool blocking, doub
         for (int k = 0; k < n && failed == ncclSuccess; ++k) {
             if (cudaSetDevice(comm.ranks[static_cast<size_t>(k)]) != cudaSuccess)
                 failed = ncclUnhandledCudaError;
-            else if (ncclResult_t r = ncclCommInitRankConfig(&comm.comms[static_cast<size_t>(k)], n, ids[c], k, &config);
+            else if (ncclResult_t r =
+                         ncclCommInitRankConfig(&comm.comms[static_cast<size_t>(k)], n, ids[c], k, &config);
                      r != ncclSuccess && r != ncclInProgress)
                 failed = r;
         }
@@ -121,8 +122,10 @@ Status splitWorld(std::vector<Communicator>& comms, const std::vector<std::vecto
         if (!waited)
             break;
         if (timedOut) {
-            waited = runFailed("rank " + std::to_string(rank) + ": the job's processes did not finish making their NCCL "
-                               "communicators within " + std::to_string(deadlineMs / 1000) + " s");
+            waited = runFailed("rank " + std::to_string(rank)
+                               + ": the job's processes did not finish making their NCCL "
+                                 "communicators within "
+                               + std::to_string(deadlineMs / 1000) + " s");
             break;
         }
     }
@@ -302,15 +305,16 @@ int enqueueVerify(OpKind kind, const CallShape& s, int member, const std::vector
     case OpKind::SendRecv:
         return member == rootMember ? 0 : kernels::countWrongCopy(b.recv, s.count, root, 0, wrong, b.stream);
     case OpKind::ReduceScatter:
-        return kernels::countWrongSum(b.recv, s.perRank, rankSum, n, static_cast<std::uint64_t>(member) * s.perRank, wrong,
-                                      b.stream);
+        return kernels::countWrongSum(b.recv, s.perRank, rankSum, n, static_cast<std::uint64_t>(member) * s.perRank,
+                                      wrong, b.stream);
     case OpKind::AllGather:
     case OpKind::AllGatherV: {
         const bool own = kind == OpKind::AllGatherV && pieces.size() == static_cast<size_t>(n);
         std::uint64_t offset = 0;
         for (int j = 0; j < n; ++j) {
             const std::uint64_t count = own ? pieces[static_cast<size_t>(j)] : s.perRank;
-            if (int e = kernels::countWrongCopy(b.recv + offset, count, groupRanks[static_cast<size_t>(j)], 0, wrong, b.stream))
+            if (int e = kernels::countWrongCopy(b.recv + offset, count, groupRanks[static_cast<size_t>(j)], 0, wrong,
+                                                b.stream))
                 return e;
             offset += count;
         }

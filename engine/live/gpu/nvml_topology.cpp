@@ -39,7 +39,8 @@ Result<Topology> machineTopology()
     for (int i = 0; i < count; ++i) {
         const LiveDevice& d = (*devices)[static_cast<size_t>(i)];
         if (const nvmlReturn r = nv.byBusId(d.pciBusId.c_str(), &handles[static_cast<size_t>(i)]); r != kNvmlSuccess)
-            return badInput("NVML does not know GPU " + std::to_string(i) + " (" + d.pciBusId + "): " + nv.errorString(r));
+            return badInput("NVML does not know GPU " + std::to_string(i) + " (" + d.pciBusId
+                            + "): " + nv.errorString(r));
         const NvmlGpuFacts facts = gpuFacts(nv, handles[static_cast<size_t>(i)], d);
         MachineGpu g;
         g.name = d.name;
@@ -55,14 +56,15 @@ Result<Topology> machineTopology()
         for (int b = a + 1; b < count; ++b) {
             int level = 50;
             nv.commonAncestor(handles[static_cast<size_t>(a)], handles[static_cast<size_t>(b)], &level);
-            f.pcie[static_cast<size_t>(a)][static_cast<size_t>(b)] = f.pcie[static_cast<size_t>(b)][static_cast<size_t>(a)] =
-                pathClassFromNvmlLevel(level);
+            f.pcie[static_cast<size_t>(a)][static_cast<size_t>(b)] =
+                f.pcie[static_cast<size_t>(b)][static_cast<size_t>(a)] = pathClassFromNvmlLevel(level);
         }
         for (const NvlinkEnd& end : activeNvlinks(nv, handles[static_cast<size_t>(a)])) {
             nvlinkVersion = std::max(nvlinkVersion, end.version);
             int peer = -1;
             for (int b = 0; b < count; ++b)
-                if (!end.remoteBusId.empty() && end.remoteBusId == normalBusId((*devices)[static_cast<size_t>(b)].pciBusId))
+                if (!end.remoteBusId.empty()
+                    && end.remoteBusId == normalBusId((*devices)[static_cast<size_t>(b)].pciBusId))
                     peer = b;
             if (peer >= 0 && peer != a && !end.toSwitch)
                 ++f.nvlinks[static_cast<size_t>(a)][static_cast<size_t>(peer)];

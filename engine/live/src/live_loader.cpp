@@ -125,7 +125,8 @@ Result<RunResult> runLive(const Scenario& scenario, const LiveOptions& options)
     return loaded().api->runLive(scenario, options);
 }
 
-Result<std::vector<SweepRow>> benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, const LiveBenchOptions& options)
+Result<std::vector<SweepRow>> benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes,
+                                        const LiveBenchOptions& options)
 {
     if (!loaded().api)
         return unavailable();
@@ -180,8 +181,9 @@ RankTopologyReport probeRankTopology(int device, const Environment& env)
     return loaded().api->probeRankTopology(device, env);
 }
 
-Result<RunResult> runLiveRankPart(const Scenario& scenario, int rank, int device, const std::vector<std::uint8_t>& uniqueId,
-                                  const LiveOptions& options, RankProgress& progress)
+Result<RunResult> runLiveRankPart(const Scenario& scenario, int rank, int device,
+                                  const std::vector<std::uint8_t>& uniqueId, const LiveOptions& options,
+                                  RankProgress& progress)
 {
     if (!loaded().api)
         return unavailable();

@@ -32,7 +32,8 @@ std::vector<std::uint64_t> piecesFor(const Scenario& s, const Op& op, const std:
     }
     if (op.bytes && total > 0 && *op.bytes != total)
         for (Bytes& b : bytes)
-            b = static_cast<Bytes>(static_cast<double>(b) * static_cast<double>(*op.bytes) / static_cast<double>(total));
+            b = static_cast<Bytes>(static_cast<double>(b) * static_cast<double>(*op.bytes)
+                                   / static_cast<double>(total));
     std::vector<std::uint64_t> pieces;
     for (Bytes b : bytes) {
         const Bytes perBucket = b / static_cast<Bytes>(std::max(1, op.buckets));
@@ -95,16 +96,15 @@ std::vector<BufferNeed> buffersNeeded(const Scenario& s, const LivePlan& plan)
 
 } // namespace
 
-CallShape callShape(OpKind kind, Bytes bytes, int members, int member, int rootMember, const std::vector<std::uint64_t>& pieces)
+CallShape callShape(OpKind kind, Bytes bytes, int members, int member, int rootMember,
+                    const std::vector<std::uint64_t>& pieces)
 {
     CallShape c;
     const auto n = static_cast<std::uint64_t>(std::max(1, members));
     const bool root = member == rootMember;
     switch (kind) {
     case OpKind::Compute: break;
-    case OpKind::AllReduce:
-        c.count = c.sendCount = c.recvCount = elementsOf(bytes);
-        break;
+    case OpKind::AllReduce: c.count = c.sendCount = c.recvCount = elementsOf(bytes); break;
     case OpKind::Reduce:
         c.count = c.sendCount = elementsOf(bytes);
         c.recvCount = root ? c.count : 0;
@@ -188,15 +188,15 @@ Status checkLiveEvents(const Scenario& s, bool captureTimeline, std::uint64_t li
     return {};
 }
 
-Result<LivePlan> planLive(const Scenario& s, const std::vector<Bytes>& freeBytes, Bytes reservedBytes, double memoryFraction,
-                          bool fitToMemory)
+Result<LivePlan> planLive(const Scenario& s, const std::vector<Bytes>& freeBytes, Bytes reservedBytes,
+                          double memoryFraction, bool fitToMemory)
 {
     if (Status st = validateScenario(s); !st)
         return st.error();
     const int n = s.ranks();
     if (static_cast<int>(freeBytes.size()) < n)
-        return badInput("live plan: free memory is known for " + std::to_string(freeBytes.size()) + " GPUs, the scenario has "
-                        + std::to_string(n) + " ranks");
+        return badInput("live plan: free memory is known for " + std::to_string(freeBytes.size())
+                        + " GPUs, the scenario has " + std::to_string(n) + " ranks");
     if (!(memoryFraction > 0 && memoryFraction <= 1))
         return badInput("live plan: the memory fraction must be in (0, 1]");
     LivePlan plan;
@@ -220,7 +220,8 @@ Result<LivePlan> planLive(const Scenario& s, const std::vector<Bytes>& freeBytes
     auto fillPieces = [&] {
         for (size_t i = 0; i < s.program.size(); ++i)
             if (s.program[i].kind == OpKind::AllGatherV)
-                plan.pieces[i] = piecesFor(s, s.program[i], plan.groups[static_cast<size_t>(plan.opGroup[i])], plan.scale);
+                plan.pieces[i] =
+                    piecesFor(s, s.program[i], plan.groups[static_cast<size_t>(plan.opGroup[i])], plan.scale);
     };
     fillPieces();
     std::vector<BufferNeed> need = buffersNeeded(s, plan);
@@ -228,7 +229,8 @@ Result<LivePlan> planLive(const Scenario& s, const std::vector<Bytes>& freeBytes
     std::vector<double> budget(static_cast<size_t>(n));
     for (int r = 0; r < n; ++r) {
         const Bytes f = freeBytes[static_cast<size_t>(r)];
-        budget[static_cast<size_t>(r)] = memoryFraction * static_cast<double>(f > reservedBytes ? f - reservedBytes : 0);
+        budget[static_cast<size_t>(r)] =
+            memoryFraction * static_cast<double>(f > reservedBytes ? f - reservedBytes : 0);
     }
     int worst = -1;
     double factor = 1.0;
@@ -251,7 +253,8 @@ Result<LivePlan> planLive(const Scenario& s, const std::vector<Bytes>& freeBytes
             need = buffersNeeded(s, plan);
             bool fits = true;
             for (int r = 0; r < n; ++r)
-                fits = fits && static_cast<double>(need[static_cast<size_t>(r)].total()) <= budget[static_cast<size_t>(r)];
+                fits =
+                    fits && static_cast<double>(need[static_cast<size_t>(r)].total()) <= budget[static_cast<size_t>(r)];
             if (fits)
                 break;
         }
@@ -297,7 +300,8 @@ double liveDelayUs(const Scenario& s, int rank, const ProgramStep& st, int itera
 {
     double us = 0;
     for (const Delay& d : s.perturbations.delays)
-        if (st.bucket == 0 && d.rank == rank && d.op == st.op && (d.iteration < 0 || d.iteration == iteration) && d.ms > 0)
+        if (st.bucket == 0 && d.rank == rank && d.op == st.op && (d.iteration < 0 || d.iteration == iteration)
+            && d.ms > 0)
             us += d.ms * 1e3;
     return us;
 }

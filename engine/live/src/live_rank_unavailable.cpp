@@ -13,7 +13,8 @@ int visibleCudaDevices() { return -1; }
 
 RankTopologyReport probeRankTopology(int device, const Environment& env) { return probeTopologyFromSysfs(device, env); }
 
-Result<RunResult> runLiveRankPart(const Scenario&, int, int, const std::vector<std::uint8_t>&, const LiveOptions&, RankProgress&)
+Result<RunResult> runLiveRankPart(const Scenario&, int, int, const std::vector<std::uint8_t>&, const LiveOptions&,
+                                  RankProgress&)
 {
     return createNcclUniqueId().error();
 }

@@ -37,23 +37,25 @@ void appendPhases(RunResult& run, size_t firstSpan, const std::vector<LivePhase>
         if (p.endUs <= p.beginUs)
             continue;
         Span s{.rank = p.rank,
-            .stream = p.stream,
-            .kind = p.kind,
-            .beginUs = p.beginUs,
-            .endUs = p.endUs,
-            .op = p.op,
-            .iteration = p.iteration,
-            .bucket = p.bucket,
-            .detail = p.detail};
+               .stream = p.stream,
+               .kind = p.kind,
+               .beginUs = p.beginUs,
+               .endUs = p.endUs,
+               .op = p.op,
+               .iteration = p.iteration,
+               .bucket = p.bucket,
+               .detail = p.detail};
         if (p.kind == SpanKind::Comm && p.collective >= 0 && p.collective < static_cast<int>(recordOfCollective.size()))
             s.collective = recordOfCollective[static_cast<size_t>(p.collective)];
         run.spans.push_back(s);
     }
-    std::stable_sort(run.spans.begin() + static_cast<std::ptrdiff_t>(firstSpan), run.spans.end(),
-                     [](const Span& a, const Span& b) { return a.rank != b.rank ? a.rank < b.rank : a.beginUs < b.beginUs; });
+    std::stable_sort(
+        run.spans.begin() + static_cast<std::ptrdiff_t>(firstSpan), run.spans.end(),
+        [](const Span& a, const Span& b) { return a.rank != b.rank ? a.rank < b.rank : a.beginUs < b.beginUs; });
 }
 
-using TimelineAppender = void (*)(RunResult&, const std::vector<LivePhase>&, const std::vector<LiveCollective>&, double);
+using TimelineAppender = void (*)(RunResult&, const std::vector<LivePhase>&, const std::vector<LiveCollective>&,
+                                  double);
 
 // Cuts phases and collectives into iterations (increasing; a phase keeps its collective when that
 // collective is in the same iteration) and appends each with `append`.
@@ -78,27 +80,28 @@ void byIteration(RunResult& run, const std::vector<LivePhase>& phases, const std
         append(run, part.first, part.second, tieUs);
 }
 
-void appendRankPartTied(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives,
-                        double)
+void appendRankPartTied(RunResult& run, const std::vector<LivePhase>& phases,
+                        const std::vector<LiveCollective>& collectives, double)
 {
     appendRankPart(run, phases, collectives);
 }
 
 } // namespace
 
-void assembleTimeline(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives,
-                      double tieUs)
+void assembleTimeline(RunResult& run, const std::vector<LivePhase>& phases,
+                      const std::vector<LiveCollective>& collectives, double tieUs)
 {
     byIteration(run, phases, collectives, tieUs, &appendTimeline);
 }
 
-void assembleRankPart(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives)
+void assembleRankPart(RunResult& run, const std::vector<LivePhase>& phases,
+                      const std::vector<LiveCollective>& collectives)
 {
     byIteration(run, phases, collectives, 0, &appendRankPartTied);
 }
 
-void appendTimeline(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives,
-                    double tieUs)
+void appendTimeline(RunResult& run, const std::vector<LivePhase>& phases,
+                    const std::vector<LiveCollective>& collectives, double tieUs)
 {
     const size_t firstSpan = run.spans.size();
     std::vector<int> records;
@@ -127,33 +130,34 @@ void appendTimeline(RunResult& run, const std::vector<LivePhase>& phases, const 
             const double a = c.arrivalUs[k];
             if (last > a)
                 run.spans.push_back({.rank = c.group[k],
-                    .stream = stream,
-                    .kind = SpanKind::Wait,
-                    .beginUs = a,
-                    .endUs = last,
-                    .op = c.op,
-                    .iteration = c.iteration,
-                    .bucket = c.bucket,
-                    .collective = index,
-                    .waitedFor = rec.lastArrival});
+                                     .stream = stream,
+                                     .kind = SpanKind::Wait,
+                                     .beginUs = a,
+                                     .endUs = last,
+                                     .op = c.op,
+                                     .iteration = c.iteration,
+                                     .bucket = c.bucket,
+                                     .collective = index,
+                                     .waitedFor = rec.lastArrival});
             // A member's own end can read a hair before the last arrival within the clock error.
             const double e = std::max(c.endUs[k], last);
             if (e > last)
                 run.spans.push_back({.rank = c.group[k],
-                    .stream = stream,
-                    .kind = SpanKind::Comm,
-                    .beginUs = last,
-                    .endUs = e,
-                    .op = c.op,
-                    .iteration = c.iteration,
-                    .bucket = c.bucket,
-                    .collective = index});
+                                     .stream = stream,
+                                     .kind = SpanKind::Comm,
+                                     .beginUs = last,
+                                     .endUs = e,
+                                     .op = c.op,
+                                     .iteration = c.iteration,
+                                     .bucket = c.bucket,
+                                     .collective = index});
         }
     }
     appendPhases(run, firstSpan, phases, records);
 }
 
-void appendRankPart(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives)
+void appendRankPart(RunResult& run, const std::vector<LivePhase>& phases,
+                    const std::vector<LiveCollective>& collectives)
 {
     const size_t firstSpan = run.spans.size();
     std::vector<int> records;
@@ -164,7 +168,8 @@ void appendRankPart(RunResult& run, const std::vector<LivePhase>& phases, const 
         for (size_t k = 0; k < c.group.size(); ++k)
             if (k < c.arrivalUs.size() && !std::isnan(c.arrivalUs[k])) {
                 arrival = std::max(arrival, c.arrivalUs[k]);
-                end = std::max({end, c.arrivalUs[k], k < c.endUs.size() && !std::isnan(c.endUs[k]) ? c.endUs[k] : arrival});
+                end = std::max(
+                    {end, c.arrivalUs[k], k < c.endUs.size() && !std::isnan(c.endUs[k]) ? c.endUs[k] : arrival});
             }
         if (!std::isfinite(arrival))
             continue; // no member of this process measured it
@@ -178,16 +183,17 @@ void appendRankPart(RunResult& run, const std::vector<LivePhase>& phases, const 
             if (k >= c.arrivalUs.size() || std::isnan(c.arrivalUs[k]))
                 continue;
             const int stream = k < c.streams.size() ? c.streams[k] : 0;
-            const double e = k < c.endUs.size() && !std::isnan(c.endUs[k]) ? std::max(c.endUs[k], c.arrivalUs[k]) : c.arrivalUs[k];
+            const double e =
+                k < c.endUs.size() && !std::isnan(c.endUs[k]) ? std::max(c.endUs[k], c.arrivalUs[k]) : c.arrivalUs[k];
             run.spans.push_back({.rank = c.group[k],
-                .stream = stream,
-                .kind = SpanKind::Comm,
-                .beginUs = c.arrivalUs[k],
-                .endUs = e,
-                .op = c.op,
-                .iteration = c.iteration,
-                .bucket = c.bucket,
-                .collective = index});
+                                 .stream = stream,
+                                 .kind = SpanKind::Comm,
+                                 .beginUs = c.arrivalUs[k],
+                                 .endUs = e,
+                                 .op = c.op,
+                                 .iteration = c.iteration,
+                                 .bucket = c.bucket,
+                                 .collective = index});
         }
     }
     appendPhases(run, firstSpan, phases, records);
@@ -224,7 +230,9 @@ HangReport explainLiveHang(const std::vector<int>& lastCompleted, const std::vec
                   .with("rank", h.firstMismatchRank)
                   .with("pending", h.pendingMessage(first));
     else if (h.firstMismatchRank >= 0) // a rank another process drives: what it does is not known here
-        why = Message("live.hang.first_differs_elsewhere").with("watchdog", std::move(why)).with("rank", h.firstMismatchRank);
+        why = Message("live.hang.first_differs_elsewhere")
+                  .with("watchdog", std::move(why))
+                  .with("rank", h.firstMismatchRank);
     else
         why = Message("live.hang.same_call").with("watchdog", std::move(why));
     h.explanation = english(why);

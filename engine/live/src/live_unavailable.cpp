@@ -21,16 +21,19 @@ Result<RunResult> runLive(const Scenario&, const LiveOptions&) { return notBuilt
 
 Result<Topology> discoverTopology()
 {
-    return badInput(Message("error.line.no_cuda_topology").with("option", "--preset ID").with("command", "shardlab topo --list"));
+    return badInput(
+        Message("error.line.no_cuda_topology").with("option", "--preset ID").with("command", "shardlab topo --list"));
 }
 
-Result<std::vector<SweepRow>> benchLive(OpKind, int, const std::vector<Bytes>&, const LiveBenchOptions&) { return notBuiltIn(); }
+Result<std::vector<SweepRow>> benchLive(OpKind, int, const std::vector<Bytes>&, const LiveBenchOptions&)
+{
+    return notBuiltIn();
+}
 
 Result<std::vector<LiveDevice>> liveDevices() { return notBuiltIn(); }
 
 Result<double> measureComputeTflops(int, double) { return notBuiltIn(); }
 
 Result<ClockCheck> checkClockAlignment(int, double) { return notBuiltIn(); }
-
 
 } // namespace shardlab

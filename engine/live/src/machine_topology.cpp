@@ -7,7 +7,7 @@
 namespace shardlab {
 namespace {
 
-constexpr double kAssumedInterBridgeGBps = 64.0; // not reported by NVML: a typical UPI/xGMI figure
+constexpr double kAssumedInterBridgeGBps = 64.0;                     // not reported by NVML: a typical UPI/xGMI figure
 constexpr double kNvLinkLat = 0.2, kPcieLat = 0.5, kSocketLat = 0.8; // as the presets
 
 int rankOf(PathClass c)
@@ -123,7 +123,8 @@ Topology topologyFromMachine(const MachineFacts& f)
         for (int i = 0; i < n && i < static_cast<int>(f.switchLinks.size()); ++i) {
             const int c = f.switchLinks[static_cast<size_t>(i)];
             if (c > 0)
-                t.links.push_back({"gpu" + std::to_string(i), "nvswitch", LinkKind::NvLink, c, c * f.nvlinkGBps, kNvLinkLat});
+                t.links.push_back(
+                    {"gpu" + std::to_string(i), "nvswitch", LinkKind::NvLink, c, c * f.nvlinkGBps, kNvLinkLat});
         }
     }
     for (int a = 0; a < n && a < static_cast<int>(f.nvlinks.size()); ++a)
@@ -193,11 +194,13 @@ Topology topologyFromMachine(const MachineFacts& f)
         const int nd = node[static_cast<size_t>(gpu)];
         auto [it, inserted] = nodeBridge.emplace(nd, bridge[cluster]);
         if (!inserted)
-            t.links.push_back({it->second, bridge[cluster], LinkKind::CrossSocket, 1, kAssumedInterBridgeGBps, kSocketLat});
+            t.links.push_back(
+                {it->second, bridge[cluster], LinkKind::CrossSocket, 1, kAssumedInterBridgeGBps, kSocketLat});
     }
     for (const auto& [nd, b] : nodeBridge)
         if (nd != nodeBridge.begin()->first)
-            t.links.push_back({nodeBridge.begin()->second, b, LinkKind::CrossSocket, 1, kAssumedInterBridgeGBps, kSocketLat});
+            t.links.push_back(
+                {nodeBridge.begin()->second, b, LinkKind::CrossSocket, 1, kAssumedInterBridgeGBps, kSocketLat});
     return t;
 }
 

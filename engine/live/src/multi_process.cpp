@@ -27,9 +27,8 @@ LiveHooks liveHooks()
     h.createUniqueId = [] { return createNcclUniqueId(); };
     h.visibleDevices = [] { return visibleCudaDevices(); };
     h.probe = [](int device, const Environment& env) { return probeRankTopology(device, env); };
-    h.runRankPart = [](const Scenario& s, int rank, int device, const Bytes8& id, const LiveOptions& o, RankProgress& p) {
-        return runLiveRankPart(s, rank, device, id, o, p);
-    };
+    h.runRankPart = [](const Scenario& s, int rank, int device, const Bytes8& id, const LiveOptions& o,
+                       RankProgress& p) { return runLiveRankPart(s, rank, device, id, o, p); };
     h.clockUs = processClockUs;
     return h;
 }
@@ -51,16 +50,17 @@ std::optional<json> uncbor(const Bytes8& b)
 struct Setup {
     int rank = 0;
     std::string host;
-    std::string error;          // empty: ready
+    std::string error; // empty: ready
     int errorStatus = kExitBadInput;
-    bool localProblem = false;  // the error came before the job (JobOptions::localProblem)
-    RankTopologyReport report;  // device, physical GPU, what the probe found
+    bool localProblem = false; // the error came before the job (JobOptions::localProblem)
+    RankTopologyReport report; // device, physical GPU, what the probe found
 };
 
 json setupJson(const Setup& s)
 {
-    return {{"rank", s.rank}, {"host", s.host}, {"error", s.error}, {"status", s.errorStatus}, {"local", s.localProblem},
-            {"report", json::binary(encodeTopologyReport(s.report))}};
+    return {{"rank", s.rank},          {"host", s.host},
+            {"error", s.error},        {"status", s.errorStatus},
+            {"local", s.localProblem}, {"report", json::binary(encodeTopologyReport(s.report))}};
 }
 
 Result<Setup> setupFrom(const Bytes8& bytes, int from)
@@ -84,7 +84,8 @@ Result<Setup> setupFrom(const Bytes8& bytes, int from)
             return runFailed(origin + " says it comes from rank " + std::to_string(s.rank));
         return s;
     } catch (const json::exception& e) {
-        return runFailed(origin + " cannot be read (" + std::string(e.what()) + "): are all processes the same ShardLab?");
+        return runFailed(origin + " cannot be read (" + std::string(e.what())
+                         + "): are all processes the same ShardLab?");
     }
 }
 
@@ -99,11 +100,15 @@ std::string joinProblems(const std::vector<std::string>& problems, const std::st
     return out;
 }
 
-std::string who(int rank, const std::string& host) { return "rank " + std::to_string(rank) + (host.empty() ? "" : " (" + host + ")"); }
+std::string who(int rank, const std::string& host)
+{
+    return "rank " + std::to_string(rank) + (host.empty() ? "" : " (" + host + ")");
+}
 
 // Rank 0's verdict on the setup reports: an error naming every rank that is not ready.
 // `shared`: the processes were started by `shardlab live --share-gpu` and share one GPU on purpose.
-Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, int size, bool captureTimeline, bool shared)
+Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, int size, bool captureTimeline,
+                  bool shared)
 {
     std::vector<std::string> problems;
     int status = kExitBadInput;
@@ -131,14 +136,15 @@ Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, in
     // The scenario is known when rank 0 could read it.
     if (setups.empty() || !setups.front().localProblem) {
         if (scenario.ranks() != size && shared)
-            add("the scenario has " + std::to_string(scenario.ranks()) + " ranks but --share-gpu " + std::to_string(size)
-                    + " started " + std::to_string(size) + " processes: use --share-gpu " + std::to_string(scenario.ranks()),
+            add("the scenario has " + std::to_string(scenario.ranks()) + " ranks but --share-gpu "
+                    + std::to_string(size) + " started " + std::to_string(size) + " processes: use --share-gpu "
+                    + std::to_string(scenario.ranks()),
                 kExitBadInput);
         else if (scenario.ranks() != size)
-            add("the scenario has " + std::to_string(scenario.ranks()) + " ranks but the launcher started " + std::to_string(size)
-                    + " processes; ShardLab runs one process per GPU, so start " + std::to_string(scenario.ranks())
-                    + " (mpirun -np " + std::to_string(scenario.ranks()) + ", srun --ntasks=" + std::to_string(scenario.ranks())
-                    + ")",
+            add("the scenario has " + std::to_string(scenario.ranks()) + " ranks but the launcher started "
+                    + std::to_string(size) + " processes; ShardLab runs one process per GPU, so start "
+                    + std::to_string(scenario.ranks()) + " (mpirun -np " + std::to_string(scenario.ranks())
+                    + ", srun --ntasks=" + std::to_string(scenario.ranks()) + ")",
                 kExitBadInput);
         // the merged timeline is held by rank 0: the limit of one run
         if (Status st = checkLiveEvents(scenario, captureTimeline); !st)
@@ -151,14 +157,16 @@ Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, in
         const std::string gpu = s.report.busId.empty() ? "GPU " + s.report.physical : "GPU " + s.report.busId;
         auto [it, fresh] = taken.try_emplace({s.host, gpu}, s.rank);
         if (!fresh)
-            add("ranks " + std::to_string(it->second) + " and " + std::to_string(s.rank) + " on " + s.host + " both took " + gpu
+            add("ranks " + std::to_string(it->second) + " and " + std::to_string(s.rank) + " on " + s.host
+                    + " both took " + gpu
                     + " (one process per GPU: give each process its own GPU, e.g. srun --gpus-per-task=1, or leave "
                       "CUDA_VISIBLE_DEVICES listing all of the node's GPUs)",
                 kExitBadInput);
     }
     if (problems.empty())
         return {};
-    return Error{status == kExitBadInput ? ErrorKind::BadInput : ErrorKind::RunFailed, joinProblems(problems, "the job cannot start")};
+    return Error{status == kExitBadInput ? ErrorKind::BadInput : ErrorKind::RunFailed,
+                 joinProblems(problems, "the job cannot start")};
 }
 
 // This process's setup report: its GPU as the probe found it, or why it has none.
@@ -213,8 +221,8 @@ Status rankZeroVerdict(const Result<std::vector<Bytes8>>& gathered, const Scenar
 // NCCL's unique id) back to everyone. nullopt: go, `uniqueId` set (and on rank 0 `out`'s
 // placement and machine); else how this process ends.
 std::optional<JobOutcome> agreeToStart(Transport& t, const Scenario& scenario, const Setup& mine, bool shared,
-                                       const LiveHooks& hooks, const JobOptions& options, Deadline deadline, JobOutcome& out,
-                                       Bytes8& uniqueId)
+                                       const LiveHooks& hooks, const JobOptions& options, Deadline deadline,
+                                       JobOutcome& out, Bytes8& uniqueId)
 {
     auto end = [&](int status, std::string message) {
         JobOutcome o = out;
@@ -249,7 +257,8 @@ std::optional<JobOutcome> agreeToStart(Transport& t, const Scenario& scenario, c
         return end(kExitRunFailed, who(rank, mine.host) + ": " + bytes.error().message);
     auto d = uncbor(*bytes);
     if (!d || !d->contains("go") || !d->contains("status") || !d->contains("id"))
-        return end(kExitRunFailed, who(rank, mine.host) + ": rank 0's go/no-go cannot be read (are all processes the same ShardLab?)");
+        return end(kExitRunFailed,
+                   who(rank, mine.host) + ": rank 0's go/no-go cannot be read (are all processes the same ShardLab?)");
     if (!(*d)["go"].get<bool>())
         return end((*d)["status"].get<int>(), ""); // rank 0 says why
     uniqueId = (*d)["id"].get_binary();
@@ -304,8 +313,8 @@ PartsRead readParts(const std::vector<Bytes8>& parts, const std::vector<ClockOff
 // Rank 0's end of the job: the parts merged on their clock fits, checked against the scenario and
 // marked (ranks that shared one GPU). Sets `out.run`, or `errors`; returns the job's exit status.
 int mergeOnRankZero(const std::vector<Bytes8>& parts, const std::vector<ClockOffset>& before,
-                    const std::vector<ClockOffset>& after, const Scenario& scenario, const JobOptions& options, bool shared,
-                    const std::string& transport, JobOutcome& out, std::string& errors)
+                    const std::vector<ClockOffset>& after, const Scenario& scenario, const JobOptions& options,
+                    bool shared, const std::string& transport, JobOutcome& out, std::string& errors)
 {
     PartsRead read = readParts(parts, before, after, options, out);
     if (!read.errors.empty()) {
@@ -419,7 +428,8 @@ private:
             if (*n > 0 && m_options.chunk && !m_options.chunk(m_merger.soFar(), m_merger.merged(), m_total)) {
                 merging = false;
                 if (m_options.onFailure)
-                    m_options.onFailure("rank 0: the reader of the stream went away (standard output closed): the run was stopped");
+                    m_options.onFailure(
+                        "rank 0: the reader of the stream went away (standard output closed): the run was stopped");
                 return;
             }
         }
@@ -515,9 +525,10 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     size_t sentSpans = 0, sentCollectives = 0, sentIterations = 0;
     if (options.stream)
         live.iterationDone = [&](const RunResult& soFar, int done, int total) {
-            const json msg = {{"iteration", done - 1},
-                              {"total", total},
-                              {"run", detail::runResultToJson(entriesSince(soFar, sentSpans, sentCollectives, sentIterations))}};
+            const json msg = {
+                {"iteration", done - 1},
+                {"total", total},
+                {"run", detail::runResultToJson(entriesSince(soFar, sentSpans, sentCollectives, sentIterations))}};
             sentSpans = soFar.spans.size();
             sentCollectives = soFar.collectives.size();
             sentIterations = soFar.iterations.size();
@@ -581,7 +592,8 @@ TopologyOutcome gatherTopology(Transport& t, const LaunchInfo& launch, const Env
         mine.report = hooks.probe(device->device, env);
         mine.report.physical = device->physical;
         if (mine.report.gpuName.empty() && mine.report.busId.empty())
-            mine.error = "its GPU (device " + std::to_string(device->device) + ") cannot be identified: " + mine.report.notes;
+            mine.error =
+                "its GPU (device " + std::to_string(device->device) + ") cannot be identified: " + mine.report.notes;
     } else {
         mine.error = device.error().message;
         mine.report.host = hostName();

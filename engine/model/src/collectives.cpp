@@ -25,10 +25,14 @@ std::optional<OpKind> opFromName(std::string_view name)
         if (name == i.name)
             return i.kind;
     // nccl-tests' names, so that `--collective all_reduce_perf`-style habits work too
-    if (name == "allreduce") return OpKind::AllReduce;
-    if (name == "allgather") return OpKind::AllGather;
-    if (name == "reducescatter") return OpKind::ReduceScatter;
-    if (name == "sendrecv") return OpKind::SendRecv;
+    if (name == "allreduce")
+        return OpKind::AllReduce;
+    if (name == "allgather")
+        return OpKind::AllGather;
+    if (name == "reducescatter")
+        return OpKind::ReduceScatter;
+    if (name == "sendrecv")
+        return OpKind::SendRecv;
     return std::nullopt;
 }
 
@@ -41,18 +45,14 @@ double busBandwidthFactor(OpKind kind, int n)
     const double dn = n;
     switch (kind) {
     case OpKind::AllReduce:
-    case OpKind::ReduceScatterAllGather:
-        return 2.0 * (dn - 1) / dn;
+    case OpKind::ReduceScatterAllGather: return 2.0 * (dn - 1) / dn;
     case OpKind::AllGather:
     case OpKind::AllGatherV:
-    case OpKind::ReduceScatter:
-        return (dn - 1) / dn;
+    case OpKind::ReduceScatter: return (dn - 1) / dn;
     case OpKind::Broadcast:
     case OpKind::Reduce:
-    case OpKind::SendRecv:
-        return 1.0;
-    case OpKind::Compute:
-        return 0.0;
+    case OpKind::SendRecv: return 1.0;
+    case OpKind::Compute: return 0.0;
     }
     return 0.0;
 }
@@ -64,16 +64,11 @@ Bytes resultBytesPerRank(OpKind kind, Bytes bytes, int n, bool isRoot)
     case OpKind::ReduceScatterAllGather:
     case OpKind::AllGather:
     case OpKind::AllGatherV:
-    case OpKind::Broadcast:
-        return bytes; // every rank ends with the whole buffer
-    case OpKind::ReduceScatter:
-        return n > 0 ? bytes / static_cast<Bytes>(n) : bytes; // its slice of the sum
-    case OpKind::Reduce:
-        return isRoot ? bytes : 0;
-    case OpKind::SendRecv:
-        return isRoot ? 0 : bytes; // the receiver holds the data
-    case OpKind::Compute:
-        return 0;
+    case OpKind::Broadcast: return bytes; // every rank ends with the whole buffer
+    case OpKind::ReduceScatter: return n > 0 ? bytes / static_cast<Bytes>(n) : bytes; // its slice of the sum
+    case OpKind::Reduce: return isRoot ? bytes : 0;
+    case OpKind::SendRecv: return isRoot ? 0 : bytes; // the receiver holds the data
+    case OpKind::Compute: return 0;
     }
     return 0;
 }

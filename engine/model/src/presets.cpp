@@ -9,16 +9,16 @@ namespace shardlab {
 namespace {
 
 // Figures shared by the presets. Bandwidths are per direction.
-constexpr double kPcieGen3x16 = 15.75;   // PCI-SIG: 8 GT/s x16, 128b/130b encoding
-constexpr double kPcieGen5x16 = 63.0;    // PCI-SIG: 32 GT/s x16
-constexpr double kNvLink1 = 20.0;        // P100 NVLink 1.0: 20 GB/s per link per direction (DGX-1 whitepaper)
-constexpr double kNvLink4x18 = 450.0;    // H100/H200 datasheets: NVLink 900 GB/s bidirectional
-constexpr double kQpi = 19.2;            // Intel Xeon E5-2698 v4: 2 QPI links at 9.6 GT/s
-constexpr double kUpi = 62.4;            // Xeon Platinum 8480C: 4 UPI links at 16 GT/s ≈ 62 GB/s
-constexpr double kNdr400 = 50.0;         // ConnectX-7 NDR InfiniBand, 400 Gb/s
-constexpr double kHdr200 = 25.0;         // ConnectX-6 HDR InfiniBand, 200 Gb/s
-constexpr double kPcieGen4x16 = 31.5;    // PCI-SIG: 16 GT/s x16, 128b/130b encoding
-constexpr double kNvLink3x12 = 300.0;    // A100 datasheet: NVLink 600 GB/s bidirectional (12 links)
+constexpr double kPcieGen3x16 = 15.75; // PCI-SIG: 8 GT/s x16, 128b/130b encoding
+constexpr double kPcieGen5x16 = 63.0;  // PCI-SIG: 32 GT/s x16
+constexpr double kNvLink1 = 20.0;      // P100 NVLink 1.0: 20 GB/s per link per direction (DGX-1 whitepaper)
+constexpr double kNvLink4x18 = 450.0;  // H100/H200 datasheets: NVLink 900 GB/s bidirectional
+constexpr double kQpi = 19.2;          // Intel Xeon E5-2698 v4: 2 QPI links at 9.6 GT/s
+constexpr double kUpi = 62.4;          // Xeon Platinum 8480C: 4 UPI links at 16 GT/s ≈ 62 GB/s
+constexpr double kNdr400 = 50.0;       // ConnectX-7 NDR InfiniBand, 400 Gb/s
+constexpr double kHdr200 = 25.0;       // ConnectX-6 HDR InfiniBand, 200 Gb/s
+constexpr double kPcieGen4x16 = 31.5;  // PCI-SIG: 16 GT/s x16, 128b/130b encoding
+constexpr double kNvLink3x12 = 300.0;  // A100 datasheet: NVLink 600 GB/s bidirectional (12 links)
 
 // Latencies of one traversal, in microseconds. Orders of magnitude from vendor material and
 // commonly measured one-way latencies; the profile's per-step latencies carry NCCL's software
@@ -27,8 +27,8 @@ constexpr double kNvLinkLat = 0.2, kPcieLat = 0.5, kSocketLat = 0.8, kIbLat = 1.
 
 struct Builder {
     Topology t;
-    void gpu(const std::string& id, const std::string& name, double memGB, double tflops, double hbmGBps,
-             int node = 0, int socket = 0)
+    void gpu(const std::string& id, const std::string& name, double memGB, double tflops, double hbmGBps, int node = 0,
+             int socket = 0)
     {
         t.gpus.push_back({id, name, static_cast<Bytes>(memGB * 1e9), tflops, hbmGBps, node, socket});
     }
@@ -72,7 +72,8 @@ Topology teaching4()
 {
     Builder b;
     b.t.name = "teaching-4x16gb-pcie";
-    b.t.source = "NVIDIA Tesla V100 PCIe datasheet (14 TFLOP/s FP32, 16 GB, 900 GB/s); PCI-SIG Gen3 x16 = 15.75 GB/s per direction";
+    b.t.source = "NVIDIA Tesla V100 PCIe datasheet (14 TFLOP/s FP32, 16 GB, 900 GB/s); PCI-SIG Gen3 x16 = 15.75 GB/s "
+                 "per direction";
     pcieGen3Server(b, 1, 2, 2, "V100 PCIe 16GB", 16, 14.0, 900);
     return b.t;
 }
@@ -167,8 +168,8 @@ Topology cluster(const std::string& name, const std::string& source, const HgxSp
     for (int node = 0; node < nodes; ++node) {
         hgxNode(b, node, 8, spec, node * 8);
         for (int k = 0; k < nics; ++k)
-            b.link("n" + std::to_string(node) + "-nic" + std::to_string(k), rails ? "rail-" + std::to_string(k) : "ib-switch",
-                   LinkKind::Network, nicGBps, kIbLat);
+            b.link("n" + std::to_string(node) + "-nic" + std::to_string(k),
+                   rails ? "rail-" + std::to_string(k) : "ib-switch", LinkKind::Network, nicGBps, kIbLat);
     }
     return b.t;
 }
@@ -183,7 +184,8 @@ Topology h200nv18x4()
     Builder b;
     hgxNode(b, 0, 4, "H200", 141, 4800, 0, 0);
     b.t.name = "h200-nv18-4";
-    b.t.source = "NVIDIA H200 datasheet (141 GB, 4.8 TB/s, NVLink 900 GB/s); every pair NV18 as nvidia-smi topo -m shows";
+    b.t.source =
+        "NVIDIA H200 datasheet (141 GB, 4.8 TB/s, NVLink 900 GB/s); every pair NV18 as nvidia-smi topo -m shows";
     return b.t;
 }
 
@@ -194,7 +196,8 @@ Topology h200nvswitch8()
     Builder b;
     hgxNode(b, 0, 8, "H200", 141, 4800, 2, 0);
     b.t.name = "h200-nvswitch-8";
-    b.t.source = "NVIDIA DGX H200 user guide and H200 datasheet: 8 GPUs, NVSwitch, 900 GB/s NVLink per GPU, 8x ConnectX-7 400 Gb/s";
+    b.t.source = "NVIDIA DGX H200 user guide and H200 datasheet: 8 GPUs, NVSwitch, 900 GB/s NVLink per GPU, 8x "
+                 "ConnectX-7 400 Gb/s";
     return b.t;
 }
 
@@ -236,27 +239,30 @@ HgxSpec dgxH100(bool nvls)
 
 Topology twoNodesH100()
 {
-    return cluster("2x8-h100-ib",
-                   "NVIDIA DGX H100 user guide: 8x H100 80 GB per node, NVSwitch, 8x ConnectX-7 400 Gb/s NDR InfiniBand",
-                   dgxH100(false), 2, kNdr400);
+    return cluster(
+        "2x8-h100-ib",
+        "NVIDIA DGX H100 user guide: 8x H100 80 GB per node, NVSwitch, 8x ConnectX-7 400 Gb/s NDR InfiniBand",
+        dgxH100(false), 2, kNdr400);
 }
 
 // The same two DGX H100 with NVLink SHARP on (third-generation NVSwitch; NCCL 2.17+ uses it when
 // the fabric manager enables multicast): NCCL's NVLS all-reduce in a node, NVLS-tree across nodes.
 Topology twoNodesH100Nvls()
 {
-    return cluster("2x8-h100-ib-nvls",
-                   "NVIDIA DGX H100 user guide (NVLink SHARP in the third-generation NVSwitch), 8x ConnectX-7 400 Gb/s NDR",
-                   dgxH100(true), 2, kNdr400);
+    return cluster(
+        "2x8-h100-ib-nvls",
+        "NVIDIA DGX H100 user guide (NVLink SHARP in the third-generation NVSwitch), 8x ConnectX-7 400 Gb/s NDR",
+        dgxH100(true), 2, kNdr400);
 }
 
 // Four DGX H100 on a rail-optimised InfiniBand fabric (DGX SuperPOD reference architecture: one
 // leaf switch per rail, a spine between the leaves).
 Topology fourNodesH100Rails()
 {
-    return cluster("4x8-h100-rails",
-                   "NVIDIA DGX H100 user guide; rail-optimised NDR fabric after the DGX SuperPOD reference architecture",
-                   dgxH100(false), 4, kNdr400, true);
+    return cluster(
+        "4x8-h100-rails",
+        "NVIDIA DGX H100 user guide; rail-optimised NDR fabric after the DGX SuperPOD reference architecture",
+        dgxH100(false), 4, kNdr400, true);
 }
 
 // DGX A100 (NVIDIA DGX A100 user guide and A100 datasheet): eight A100 SXM4 80 GB (2,039 GB/s HBM2e,
@@ -281,15 +287,17 @@ HgxSpec a100Node(int nicsPerSwitch)
 Topology twoNodesA100Hdr8()
 {
     return cluster("2x8-a100-8hdr",
-                   "NVIDIA DGX A100 user guide and A100 datasheet: 8x A100 80 GB, NVSwitch, NVLink3 600 GB/s, 8x ConnectX-6 200 Gb/s HDR",
+                   "NVIDIA DGX A100 user guide and A100 datasheet: 8x A100 80 GB, NVSwitch, NVLink3 600 GB/s, 8x "
+                   "ConnectX-6 200 Gb/s HDR",
                    a100Node(2), 2, kHdr200);
 }
 
 Topology twoNodesA100Hdr4()
 {
-    return cluster("2x8-a100-4hdr",
-                   "as 2x8-a100-8hdr with four ConnectX-6 200 Gb/s HDR NICs per node, one per PCIe switch (two GPUs share each)",
-                   a100Node(1), 2, kHdr200);
+    return cluster(
+        "2x8-a100-4hdr",
+        "as 2x8-a100-8hdr with four ConnectX-6 200 Gb/s HDR NICs per node, one per PCIe switch (two GPUs share each)",
+        a100Node(1), 2, kHdr200);
 }
 
 struct Entry {
@@ -307,10 +315,13 @@ const std::vector<Entry>& entries()
         {"dgx1-p100", "eight 16 GB P100 in the DGX-1 hybrid cube-mesh of NVLink 1.0", dgx1p100},
         {"2x8-h100-ib", "two nodes of eight H100 on NVSwitch, eight 400 Gb/s InfiniBand NICs per node", twoNodesH100},
         {"teaching-8x16gb-2socket", "eight 16 GB PCIe GPUs over two CPU sockets (why a fifth GPU can hurt)", teaching8},
-        {"2x8-h100-ib-nvls", "two nodes of eight H100, NVLink SHARP on, eight 400 Gb/s InfiniBand NICs per node", twoNodesH100Nvls},
+        {"2x8-h100-ib-nvls", "two nodes of eight H100, NVLink SHARP on, eight 400 Gb/s InfiniBand NICs per node",
+         twoNodesH100Nvls},
         {"2x8-a100-8hdr", "two DGX A100 nodes, eight 200 Gb/s HDR InfiniBand NICs per node", twoNodesA100Hdr8},
-        {"2x8-a100-4hdr", "two nodes of eight A100, four 200 Gb/s HDR NICs per node (two GPUs share a NIC)", twoNodesA100Hdr4},
-        {"4x8-h100-rails", "four nodes of eight H100, eight 400 Gb/s NICs each on a rail-optimised fabric", fourNodesH100Rails},
+        {"2x8-a100-4hdr", "two nodes of eight A100, four 200 Gb/s HDR NICs per node (two GPUs share a NIC)",
+         twoNodesA100Hdr4},
+        {"4x8-h100-rails", "four nodes of eight H100, eight 400 Gb/s NICs each on a rail-optimised fabric",
+         fourNodesH100Rails},
     };
     return list;
 }
@@ -325,10 +336,7 @@ std::vector<PresetInfo> presetList()
     return out;
 }
 
-Message presetDescription(const PresetInfo& preset)
-{
-    return Message("preset." + preset.id);
-}
+Message presetDescription(const PresetInfo& preset) { return Message("preset." + preset.id); }
 
 std::optional<Topology> preset(std::string_view id)
 {
@@ -387,8 +395,9 @@ Topology scaleOut(const Topology& node, int gpus)
     b.t.switches.reserve(1 + copies * tpl.switches.size());
     b.t.links.reserve(copies * (tpl.links.size() + tpl.switches.size()));
     b.t.name = node.name + " x" + std::to_string(nodes) + " nodes";
-    b.t.source = node.source + (ownNics ? "; more of its nodes on the same non-blocking fabric"
-                                        : "; nodes joined by a non-blocking 400 Gb/s InfiniBand fabric (ConnectX-7 NDR)");
+    b.t.source = node.source
+                 + (ownNics ? "; more of its nodes on the same non-blocking fabric"
+                            : "; nodes joined by a non-blocking 400 Gb/s InfiniBand fabric (ConnectX-7 NDR)");
     b.sw("fabric", SwitchKind::NetworkSwitch, -1, 0);
     std::vector<Gpu> gpuList;
     gpuList.reserve(copies * tpl.gpus.size());

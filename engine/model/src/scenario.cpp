@@ -74,7 +74,8 @@ void forEachComputeShare(const Scenario& s, const std::function<void(size_t, con
                 for (const Shard& sh : item->shards)
                     for (int owner : sh.owners)
                         if (owner >= 0 && static_cast<size_t>(owner) < n)
-                            f[static_cast<size_t>(owner)] += static_cast<double>(sh.size) / static_cast<double>(item->size);
+                            f[static_cast<size_t>(owner)] +=
+                                static_cast<double>(sh.size) / static_cast<double>(item->size);
                 if (auto g = gathered.find(op.item); g != gathered.end())
                     for (size_t r = 0; r < n; ++r)
                         if (g->second[r])
@@ -83,7 +84,8 @@ void forEachComputeShare(const Scenario& s, const std::function<void(size_t, con
             visit(i, f);
             continue;
         }
-        const bool bringsAll = op.kind == OpKind::AllGather || op.kind == OpKind::AllGatherV || op.kind == OpKind::Broadcast;
+        const bool bringsAll =
+            op.kind == OpKind::AllGather || op.kind == OpKind::AllGatherV || op.kind == OpKind::Broadcast;
         if (!bringsAll || !item || item->size == 0 || s.bytesOf(op) < item->size)
             continue;
         std::vector<bool>& g = gathered[op.item];
@@ -122,10 +124,9 @@ Message rankRange(int lo, int hi)
 Status checkRank(int rank, int ranks, const std::string& path)
 {
     if (rank < 0 || rank >= ranks)
-        return badAt(path,
-            Message("error.json.rank_missing")
-                .with("rank", std::to_string(rank))
-                .with("expected", rankRange(0, ranks - 1)));
+        return badAt(path, Message("error.json.rank_missing")
+                               .with("rank", std::to_string(rank))
+                               .with("expected", rankRange(0, ranks - 1)));
     return {};
 }
 
@@ -136,18 +137,19 @@ Status validateItems(const Scenario& s)
         const WorkloadItem& item = s.workload.items[i];
         const std::string path = at("$.workload", i);
         if (item.name.empty())
-            return badAt(
-                path + ".name", Message("error.json.empty").with("expected", Message("error.expects.unique_name")));
+            return badAt(path + ".name",
+                         Message("error.json.empty").with("expected", Message("error.expects.unique_name")));
         const Message uniqueNames("error.expects.unique_names");
         if (!names.insert(item.name).second)
             return badAt(path + ".name",
-                Message("error.says.used_twice").with("value", item.name).with("expected", uniqueNames));
+                         Message("error.says.used_twice").with("value", item.name).with("expected", uniqueNames));
         const std::string& chinese = item.nameZh.empty() ? item.name : item.nameZh;
         if (!chineseNames.insert(chinese).second)
             return badAt(path + (item.nameZh.empty() ? ".name" : ".name_zh"),
-                Message("error.says.used_twice").with("value", chinese).with("expected", uniqueNames));
+                         Message("error.says.used_twice").with("value", chinese).with("expected", uniqueNames));
         if (item.size == 0)
-            return badAt(path + ".size",
+            return badAt(
+                path + ".size",
                 Message("error.says.zero")
                     .with("expected", Message("error.expects.positive_size_such_as").with("example", "\"24 GB\"")));
         if (item.size > kMaxBytes)
@@ -157,13 +159,12 @@ Status validateItems(const Scenario& s)
             const Shard& sh = item.shards[k];
             const std::string sp = at(path + ".shards", k);
             if (sh.offset != next)
-                return badAt(sp + ".offset",
-                    Message("error.says.shard_offset")
-                        .with("offset", std::to_string(sh.offset))
-                        .with("next", std::to_string(next)));
+                return badAt(sp + ".offset", Message("error.says.shard_offset")
+                                                 .with("offset", std::to_string(sh.offset))
+                                                 .with("next", std::to_string(next)));
             if (sh.size == 0)
-                return badAt(
-                    sp + ".size", Message("error.says.zero").with("expected", Message("error.expects.positive_size")));
+                return badAt(sp + ".size",
+                             Message("error.says.zero").with("expected", Message("error.expects.positive_size")));
             next += sh.size;
             std::set<int> seen;
             for (size_t o = 0; o < sh.owners.size(); ++o) {
@@ -171,15 +172,14 @@ Status validateItems(const Scenario& s)
                     return st;
                 if (!seen.insert(sh.owners[o]).second)
                     return badAt(at(sp + ".owners", o),
-                        Message("error.says.listed_twice").with("rank", std::to_string(sh.owners[o])));
+                                 Message("error.says.listed_twice").with("rank", std::to_string(sh.owners[o])));
             }
         }
         if (!item.shards.empty() && next != item.size)
-            return badAt(path + ".shards",
-                Message("error.says.shards_sum")
-                    .with("sum", std::to_string(next))
-                    .with("size", std::to_string(item.size))
-                    .with("expected", Message("error.expects.whole_item")));
+            return badAt(path + ".shards", Message("error.says.shards_sum")
+                                               .with("sum", std::to_string(next))
+                                               .with("size", std::to_string(item.size))
+                                               .with("expected", Message("error.expects.whole_item")));
     }
     return {};
 }
@@ -188,9 +188,9 @@ Status validateOp(const Scenario& s, const Op& op, const std::string& path)
 {
     if (op.buckets < 1 || op.buckets > 100000)
         return badAt(path + ".buckets",
-            Message("error.says.value_expected")
-                .with("value", std::to_string(op.buckets))
-                .with("expected", Message("error.expects.range").with("lo", "1").with("hi", "100000")));
+                     Message("error.says.value_expected")
+                         .with("value", std::to_string(op.buckets))
+                         .with("expected", Message("error.expects.range").with("lo", "1").with("hi", "100000")));
     const WorkloadItem* item = op.item.empty() ? nullptr : s.workload.find(op.item);
     if (!op.item.empty() && !item)
         return badAt(path + ".item", Message("error.says.not_item").with("value", op.item));
@@ -215,14 +215,13 @@ Status validateOp(const Scenario& s, const Op& op, const std::string& path)
                 return st;
             if (!seen.insert(op.group[g]).second)
                 return badAt(at(path + ".group", g),
-                    Message("error.says.listed_twice").with("rank", std::to_string(op.group[g])));
+                             Message("error.says.listed_twice").with("rank", std::to_string(op.group[g])));
         }
         const std::vector<int> group = s.groupOf(op);
         if (op.algorithm == Algorithm::Direct && group.size() > static_cast<size_t>(kMaxDirectRanks))
-            return badAt(path + ".algorithm",
-                Message("error.says.direct_too_large")
-                    .with("ranks", std::to_string(group.size()))
-                    .with("max", std::to_string(kMaxDirectRanks)));
+            return badAt(path + ".algorithm", Message("error.says.direct_too_large")
+                                                  .with("ranks", std::to_string(group.size()))
+                                                  .with("max", std::to_string(kMaxDirectRanks)));
         if ((op.kind == OpKind::Reduce || op.kind == OpKind::Broadcast)
             && std::find(group.begin(), group.end(), op.root) == group.end())
             return badAt(path + ".root", Message("error.says.root_not_in_group").with("rank", std::to_string(op.root)));
@@ -230,8 +229,8 @@ Status validateOp(const Scenario& s, const Op& op, const std::string& path)
     if (op.kind == OpKind::AllGatherV && !item)
         return badAt(path + ".item", Message("error.says.gather_v_item"));
     if (!op.bytes && !item)
-        return badAt(
-            path + ".bytes", Message("error.json.missing").with("expected", Message("error.expects.size_or_item")));
+        return badAt(path + ".bytes",
+                     Message("error.json.missing").with("expected", Message("error.expects.size_or_item")));
     if (op.bytes && (*op.bytes == 0 || *op.bytes > kMaxBytes))
         return badAt(path + ".bytes", Message("error.says.bytes_range"));
     return {};
@@ -247,10 +246,9 @@ Status validateScenario(const Scenario& s)
         const ScenarioMesh& m = *s.mesh;
         for (int size : {m.tp, m.cp, m.pp, m.dp})
             if (size < 1 || size > kMaxTopologyGpus)
-                return badAt("$.mesh",
-                    Message("error.says.mesh_size")
-                        .with("size", std::to_string(size))
-                        .with("max", std::to_string(kMaxTopologyGpus)));
+                return badAt("$.mesh", Message("error.says.mesh_size")
+                                           .with("size", std::to_string(size))
+                                           .with("max", std::to_string(kMaxTopologyGpus)));
         std::vector<std::string> axes;
         std::string axis;
         for (char c : m.order + ",") {
@@ -264,16 +262,15 @@ Status validateScenario(const Scenario& s)
         std::vector<std::string> sorted = axes;
         std::sort(sorted.begin(), sorted.end());
         if (sorted != std::vector<std::string>{"cp", "dp", "pp", "tp"})
-            return badAt("$.mesh.order",
-                Message("error.json.unknown_value")
-                    .with("value", m.order)
-                    .with("expected", Message("error.expects.mesh_order")));
+            return badAt("$.mesh.order", Message("error.json.unknown_value")
+                                             .with("value", m.order)
+                                             .with("expected", Message("error.expects.mesh_order")));
     }
     if (s.iterations < 1 || s.iterations > 100000)
         return badAt("$.iterations",
-            Message("error.says.value_expected")
-                .with("value", std::to_string(s.iterations))
-                .with("expected", Message("error.expects.range").with("lo", "1").with("hi", "100000")));
+                     Message("error.says.value_expected")
+                         .with("value", std::to_string(s.iterations))
+                         .with("expected", Message("error.expects.range").with("lo", "1").with("hi", "100000")));
     if (Status st = validateItems(s); !st)
         return st;
     for (size_t i = 0; i < s.program.size(); ++i)
@@ -281,16 +278,15 @@ Status validateScenario(const Scenario& s)
             return st;
     const Perturbations& p = s.perturbations;
     if (p.slowdown.size() > static_cast<size_t>(s.ranks()))
-        return badAt("$.perturbations.slowdown",
-            Message("error.says.too_many_factors")
-                .with("count", std::to_string(p.slowdown.size()))
-                .with("ranks", std::to_string(s.ranks())));
+        return badAt("$.perturbations.slowdown", Message("error.says.too_many_factors")
+                                                     .with("count", std::to_string(p.slowdown.size()))
+                                                     .with("ranks", std::to_string(s.ranks())));
     for (size_t r = 0; r < p.slowdown.size(); ++r)
         if (!(p.slowdown[r] >= 0.01 && p.slowdown[r] <= 1000))
             return badAt(at("$.perturbations.slowdown", r), Message("error.says.factor_range"));
     if (!(p.jitterPct >= 0 && p.jitterPct <= 100))
-        return badAt(
-            "$.perturbations.jitter_pct", Message("error.says.expected_range").with("lo", "0").with("hi", "100"));
+        return badAt("$.perturbations.jitter_pct",
+                     Message("error.says.expected_range").with("lo", "0").with("hi", "100"));
     for (size_t i = 0; i < p.delays.size(); ++i) {
         const std::string path = at("$.perturbations.delays", i);
         if (Status st = checkRank(p.delays[i].rank, s.ranks(), path + ".rank"); !st)
@@ -300,12 +296,11 @@ Status validateScenario(const Scenario& s)
         if (!(p.delays[i].ms >= 0 && p.delays[i].ms <= 1e6))
             return badAt(path + ".ms", Message("error.says.expected_range").with("lo", "0").with("hi", "1e6 ms"));
         if (p.delays[i].iteration < -1 || p.delays[i].iteration >= s.iterations)
-            return badAt(path + ".iteration",
-                Message("error.says.no_such_iteration")
-                    .with("iteration", std::to_string(p.delays[i].iteration))
-                    .with("count", std::to_string(s.iterations))
-                    .with("lo", "0")
-                    .with("hi", std::to_string(s.iterations - 1)));
+            return badAt(path + ".iteration", Message("error.says.no_such_iteration")
+                                                  .with("iteration", std::to_string(p.delays[i].iteration))
+                                                  .with("count", std::to_string(s.iterations))
+                                                  .with("lo", "0")
+                                                  .with("hi", std::to_string(s.iterations - 1)));
     }
     for (size_t i = 0; i < p.mismatches.size(); ++i) {
         const Mismatch& m = p.mismatches[i];
@@ -316,7 +311,8 @@ Status validateScenario(const Scenario& s)
             || !isCollective(s.program[static_cast<size_t>(m.op)].kind))
             return badAt(path + ".op", Message("error.says.step_not_collective").with("step", std::to_string(m.op)));
         if (m.iteration < 0 || m.iteration >= s.iterations)
-            return badAt(path + ".iteration",
+            return badAt(
+                path + ".iteration",
                 Message("error.says.expected_rank_range").with("lo", "0").with("hi", std::to_string(s.iterations - 1)));
         if (m.type == Mismatch::Type::WrongOp && !isCollective(m.replacement))
             return badInput(path + ".replacement: expected a collective");

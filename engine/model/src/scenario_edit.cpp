@@ -7,10 +7,7 @@ namespace shardlab {
 namespace {
 
 // The number rank `r` has once `removed` is gone; -1 for the removed rank itself.
-int shifted(int r, int removed)
-{
-    return r == removed ? -1 : (r > removed ? r - 1 : r);
-}
+int shifted(int r, int removed) { return r == removed ? -1 : (r > removed ? r - 1 : r); }
 
 // Removes `removed` from a list of ranks and renumbers the rest (order is kept).
 void dropFromList(std::vector<int>& ranks, int removed)
@@ -65,7 +62,8 @@ void dropRankReferences(Scenario& s, int rank)
 
 // Calls `f(op index)` on every perturbation that names a program step, and drops those for which
 // it returns -1.
-template <class F> void remapOpReferences(Perturbations& p, F&& f)
+template <class F>
+void remapOpReferences(Perturbations& p, F&& f)
 {
     for (Delay& d : p.delays)
         d.op = f(d.op);
@@ -152,7 +150,7 @@ void resizeItem(WorkloadItem& item, Bytes size)
     if (item.shards.empty())
         return;
     if (old == 0 || size == 0) {
-        item.shards = {Shard {0, size, item.shards.front().owners}};
+        item.shards = {Shard{0, size, item.shards.front().owners}};
         return;
     }
     // Each boundary keeps its place in the item: end' = floor(end * size / old); the last ends at size.
@@ -161,9 +159,9 @@ void resizeItem(WorkloadItem& item, Bytes size)
     for (size_t i = 0; i < item.shards.size(); ++i) {
         const Shard& s = item.shards[i];
         const Bytes end = i + 1 == item.shards.size()
-            ? size
-            : static_cast<Bytes>(static_cast<long double>(s.offset + s.size) * static_cast<long double>(size)
-                / static_cast<long double>(old));
+                              ? size
+                              : static_cast<Bytes>(static_cast<long double>(s.offset + s.size)
+                                                   * static_cast<long double>(size) / static_cast<long double>(old));
         if (end <= offset)
             continue; // shrank to nothing: the next shard starts here instead
         out.push_back({offset, end - offset, s.owners});

@@ -38,8 +38,7 @@ Result<RankValues> applyCollective(OpKind kind, const RankValues& in, int root, 
         return badInput(Message("error.line.root_missing").with("rank", std::to_string(root)));
     RankValues out = in;
     switch (kind) {
-    case OpKind::Compute:
-        return badInput(Message("error.line.compute_not_collective"));
+    case OpKind::Compute: return badInput(Message("error.line.compute_not_collective"));
     case OpKind::AllReduce:
     case OpKind::ReduceScatterAllGather: {
         if (Status st = sameLengths(opName(kind), in); !st)
@@ -81,7 +80,8 @@ Result<RankValues> applyCollective(OpKind kind, const RankValues& in, int root, 
         const auto s = sum(in);
         const size_t slice = s.size() / static_cast<size_t>(n);
         for (int r = 0; r < n; ++r)
-            out[static_cast<size_t>(r)].assign(s.begin() + static_cast<long>(r * slice), s.begin() + static_cast<long>((r + 1) * slice));
+            out[static_cast<size_t>(r)].assign(s.begin() + static_cast<long>(r * slice),
+                                               s.begin() + static_cast<long>((r + 1) * slice));
         return out;
     }
     case OpKind::SendRecv:

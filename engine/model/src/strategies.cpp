@@ -5,11 +5,17 @@
 namespace shardlab {
 
 namespace {
-struct Info { Strategy s; const char* name; };
+struct Info {
+    Strategy s;
+    const char* name;
+};
 constexpr Info kStrategies[] = {
-    {Strategy::Replicate, "replicate"},   {Strategy::DataParallel, "data_parallel"},
-    {Strategy::Zero1, "zero1"},           {Strategy::Zero2, "zero2"},
-    {Strategy::Zero3, "zero3"},           {Strategy::TensorParallel, "tensor_parallel"},
+    {Strategy::Replicate, "replicate"},
+    {Strategy::DataParallel, "data_parallel"},
+    {Strategy::Zero1, "zero1"},
+    {Strategy::Zero2, "zero2"},
+    {Strategy::Zero3, "zero3"},
+    {Strategy::TensorParallel, "tensor_parallel"},
     {Strategy::PipelineParallel, "pipeline_parallel"},
 };
 
@@ -19,16 +25,12 @@ Placement placementFor(Strategy s, ItemKind k)
 {
     const bool modelState = k == ItemKind::Parameters || k == ItemKind::Gradients || k == ItemKind::OptimizerState;
     switch (s) {
-    case Strategy::Replicate:
-        return Placement::Replicated;
-    case Strategy::DataParallel:
-        return modelState ? Placement::Replicated : Placement::Split;
+    case Strategy::Replicate: return Placement::Replicated;
+    case Strategy::DataParallel: return modelState ? Placement::Replicated : Placement::Split;
     case Strategy::Zero1:
         return k == ItemKind::Parameters || k == ItemKind::Gradients ? Placement::Replicated : Placement::Split;
-    case Strategy::Zero2:
-        return k == ItemKind::Parameters ? Placement::Replicated : Placement::Split;
-    case Strategy::Zero3:
-        return Placement::Split;
+    case Strategy::Zero2: return k == ItemKind::Parameters ? Placement::Replicated : Placement::Split;
+    case Strategy::Zero3: return Placement::Split;
     case Strategy::TensorParallel:
         // every rank of a tensor-parallel group sees the same batch
         return k == ItemKind::Data ? Placement::Replicated : Placement::Split;

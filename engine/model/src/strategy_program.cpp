@@ -22,7 +22,10 @@ namespace {
 // buckets (at least), and the transient buffer the capacity check adds is an eighth of the item.
 constexpr int kZeroBuckets = 8;
 
-const WorkloadItem* itemOf(const Scenario& s, const Op& op) { return op.item.empty() ? nullptr : s.workload.find(op.item); }
+const WorkloadItem* itemOf(const Scenario& s, const Op& op)
+{
+    return op.item.empty() ? nullptr : s.workload.find(op.item);
+}
 
 bool isOfKind(const Scenario& s, const Op& op, ItemKind kind)
 {
@@ -72,7 +75,8 @@ const WorkloadItem* parametersOf(const Scenario& s)
 // The examples' name for a gradient synchronisation by `kind` (all-reduce or reduce-scatter).
 Message gradientStepName(OpKind kind)
 {
-    return Message(kind == OpKind::AllReduce ? "strategy.step.gradient_all_reduce" : "strategy.step.gradient_reduce_scatter");
+    return Message(kind == OpKind::AllReduce ? "strategy.step.gradient_all_reduce"
+                                             : "strategy.step.gradient_reduce_scatter");
 }
 
 void setGradientSync(Scenario& s, OpKind kind, Language language, std::vector<Message>& changes)
@@ -81,9 +85,9 @@ void setGradientSync(Scenario& s, OpKind kind, Language language, std::vector<Me
         Op& op = s.program[i];
         if (!isGradientSync(s, op) || op.kind == kind)
             continue;
-        changes.push_back(Message(kind == OpKind::AllReduce ? "strategy.program.to_all_reduce"
-                                                            : "strategy.program.to_reduce_scatter")
-                              .with("step", stepName(s, i)));
+        changes.push_back(
+            Message(kind == OpKind::AllReduce ? "strategy.program.to_all_reduce" : "strategy.program.to_reduce_scatter")
+                .with("step", stepName(s, i)));
         // the examples' name for the step, in either language, follows the collective
         const Message was = gradientStepName(op.kind);
         if (op.name == render(was, Language::English) || op.name == render(was, Language::Chinese))
@@ -97,7 +101,8 @@ void setGradientSync(Scenario& s, OpKind kind, Language language, std::vector<Me
 }
 
 // Removes the gathers of the parameters for which `which(index)` holds.
-template <class Which> void removeParameterGathers(Scenario& s, Which&& which, std::vector<Message>& changes)
+template <class Which>
+void removeParameterGathers(Scenario& s, Which&& which, std::vector<Message>& changes)
 {
     for (size_t i = s.program.size(); i-- > 0;)
         if (isParameterGather(s, s.program[i]) && which(i)) {
@@ -172,13 +177,18 @@ void gatherBeforeUse(Scenario& s, const WorkloadItem& params, Language language,
         backward.flops = backward.flops - forward.flops;
         backward.name = render(Message("strategy.step.backward").with("step", base), language);
         backward.nameZh.clear();
-        const std::string gatherForward = render(Message("strategy.step.gather_forward").with("item", params.name), language);
-        const std::string gatherBackward = render(Message("strategy.step.gather_backward").with("item", params.name), language);
+        const std::string gatherForward =
+            render(Message("strategy.step.gather_forward").with("item", params.name), language);
+        const std::string gatherBackward =
+            render(Message("strategy.step.gather_backward").with("item", params.name), language);
         const std::string forwardName = forward.name, backwardName = backward.name;
         insertOp(s, static_cast<int>(c + 1), std::move(backward));
         insertOp(s, static_cast<int>(c + 1), gatherOf(params, gatherBackward));
         insertOp(s, static_cast<int>(c), gatherOf(params, gatherForward));
-        changes.push_back(Message("strategy.program.split").with("step", base).with("forward", forwardName).with("backward", backwardName));
+        changes.push_back(Message("strategy.program.split")
+                              .with("step", base)
+                              .with("forward", forwardName)
+                              .with("backward", backwardName));
         changes.push_back(Message("strategy.program.added").with("step", gatherForward));
         changes.push_back(Message("strategy.program.added").with("step", gatherBackward));
     }
@@ -197,13 +207,15 @@ std::vector<Message> adaptProgram(Scenario& scenario, Strategy strategy, Languag
     case Strategy::Replicate:
     case Strategy::DataParallel:
         setGradientSync(s, OpKind::AllReduce, language, changes);
-        removeParameterGathers(s, [](size_t) { return true; }, changes);
+        removeParameterGathers(
+            s, [](size_t) { return true; }, changes);
         break;
     case Strategy::Zero1:
     case Strategy::Zero2:
         setGradientSync(s, OpKind::ReduceScatter, language, changes);
         if (params && !gathersOnceAfterStep(s)) {
-            removeParameterGathers(s, [](size_t) { return true; }, changes);
+            removeParameterGathers(
+                s, [](size_t) { return true; }, changes);
             gatherAfterStep(s, *params, language, changes);
         }
         break;
@@ -211,15 +223,14 @@ std::vector<Message> adaptProgram(Scenario& scenario, Strategy strategy, Languag
         setGradientSync(s, OpKind::ReduceScatter, language, changes);
         if (params) {
             // a gather that no compute step follows (ZeRO-1/2's, after the step) is not ZeRO-3's
-            removeParameterGathers(s, [&](size_t i) {
-                return i + 1 >= s.program.size() || s.program[i + 1].kind != OpKind::Compute;
-            }, changes);
+            removeParameterGathers(
+                s, [&](size_t i) { return i + 1 >= s.program.size() || s.program[i + 1].kind != OpKind::Compute; },
+                changes);
             gatherBeforeUse(s, *params, language, changes);
         }
         break;
     case Strategy::TensorParallel:
-    case Strategy::PipelineParallel:
-        return {Message("strategy.program.kept")};
+    case Strategy::PipelineParallel: return {Message("strategy.program.kept")};
     }
     if (s.program == scenario.program)
         return {};

@@ -97,8 +97,8 @@ const char* linkKindName(LinkKind kind)
 
 std::optional<SwitchKind> switchKindFromName(std::string_view name)
 {
-    for (SwitchKind k : {SwitchKind::NvSwitch, SwitchKind::PcieSwitch, SwitchKind::Cpu, SwitchKind::Nic,
-                         SwitchKind::NetworkSwitch})
+    for (SwitchKind k :
+         {SwitchKind::NvSwitch, SwitchKind::PcieSwitch, SwitchKind::Cpu, SwitchKind::Nic, SwitchKind::NetworkSwitch})
         if (name == switchKindName(k))
             return k;
     return std::nullopt;
@@ -136,7 +136,9 @@ Status checkNodes(const Topology& t)
     std::set<int> gpuNodes;
     for (const Gpu& g : t.gpus)
         gpuNodes.insert(g.node);
-    const auto at = [](const char* list, size_t i) { return "$.topology." + std::string(list) + "[" + std::to_string(i) + "]"; };
+    const auto at = [](const char* list, size_t i) {
+        return "$.topology." + std::string(list) + "[" + std::to_string(i) + "]";
+    };
     const std::vector<std::pair<int, int>> ends = linkVertices(t);
     for (size_t i = 0; i < t.links.size(); ++i) {
         auto [a, b] = ends[i];
@@ -146,12 +148,11 @@ Status checkNodes(const Topology& t)
             std::swap(a, b);
         const int gpuNode = t.nodeOf(a), switchNode = t.nodeOf(b);
         if (switchNode >= 0 && switchNode != gpuNode)
-            return badTopologyAt(at("links", i),
-                Message("error.says.gpu_to_other_node")
-                    .with("gpu", t.vertexId(a))
-                    .with("gpu_node", std::to_string(gpuNode))
-                    .with("switch", t.vertexId(b))
-                    .with("switch_node", std::to_string(switchNode)));
+            return badTopologyAt(at("links", i), Message("error.says.gpu_to_other_node")
+                                                     .with("gpu", t.vertexId(a))
+                                                     .with("gpu_node", std::to_string(gpuNode))
+                                                     .with("switch", t.vertexId(b))
+                                                     .with("switch_node", std::to_string(switchNode)));
     }
     for (size_t i = 0; i < t.switches.size(); ++i) {
         const SwitchNode& s = t.switches[i];
@@ -160,11 +161,10 @@ Status checkNodes(const Topology& t)
         std::vector<std::string> nodes;
         for (int n : gpuNodes)
             nodes.push_back(std::to_string(n));
-        return badTopologyAt(at("switches", i) + ".node",
-            Message("error.says.switch_without_gpu")
-                .with("switch", s.id)
-                .with("node", std::to_string(s.node))
-                .with("nodes", shortList(nodes, 8)));
+        return badTopologyAt(at("switches", i) + ".node", Message("error.says.switch_without_gpu")
+                                                              .with("switch", s.id)
+                                                              .with("node", std::to_string(s.node))
+                                                              .with("nodes", shortList(nodes, 8)));
     }
     return {};
 }
@@ -176,55 +176,53 @@ Status validateTopology(const Topology& t)
     if (t.gpus.empty())
         return badTopologyAt("$.topology.gpus", Message("error.says.no_gpu"));
     if (t.gpus.size() > static_cast<size_t>(kMaxTopologyGpus))
-        return badTopologyAt("$.topology.gpus",
-            Message("error.says.too_many_gpus")
-                .with("count", std::to_string(t.gpus.size()))
-                .with("max", std::to_string(kMaxTopologyGpus)));
+        return badTopologyAt("$.topology.gpus", Message("error.says.too_many_gpus")
+                                                    .with("count", std::to_string(t.gpus.size()))
+                                                    .with("max", std::to_string(kMaxTopologyGpus)));
     // Ids viewed, not copied, and each element's JSON path written only for an error: a topology of
     // 65,536 GPUs has some 300,000 links.
     std::unordered_set<std::string_view> ids;
     ids.reserve(t.gpus.size() + t.switches.size());
-    const auto at = [](const char* list, size_t i) { return "$.topology." + std::string(list) + "[" + std::to_string(i) + "]"; };
+    const auto at = [](const char* list, size_t i) {
+        return "$.topology." + std::string(list) + "[" + std::to_string(i) + "]";
+    };
     for (size_t i = 0; i < t.gpus.size(); ++i) {
         const Gpu& g = t.gpus[i];
         if (g.id.empty())
             return badTopologyAt(at("gpus", i) + ".id",
-                Message("error.json.empty")
-                    .with("expected",
-                        Message("error.expects.unique_name_such_as")
-                            .with("example", "\"gpu" + std::to_string(i) + "\"")));
+                                 Message("error.json.empty")
+                                     .with("expected", Message("error.expects.unique_name_such_as")
+                                                           .with("example", "\"gpu" + std::to_string(i) + "\"")));
         if (!ids.insert(g.id).second)
-            return badTopologyAt(at("gpus", i) + ".id",
-                Message("error.says.used_twice")
-                    .with("value", g.id)
-                    .with("expected", Message("error.expects.unique_ids")));
+            return badTopologyAt(at("gpus", i) + ".id", Message("error.says.used_twice")
+                                                            .with("value", g.id)
+                                                            .with("expected", Message("error.expects.unique_ids")));
         if (g.memory == 0)
             return badTopologyAt(at("gpus", i) + ".memory",
-                Message("error.says.zero").with("expected", Message("error.expected.memory")));
+                                 Message("error.says.zero").with("expected", Message("error.expected.memory")));
         if (g.memory < kMinGpuMemory || g.memory > kMaxBytes)
             return badTopologyAt(at("gpus", i) + ".memory",
-                Message("error.says.value_bytes")
-                    .with("value", std::to_string(g.memory))
-                    .with("expected", Message("error.expects.memory_range")));
+                                 Message("error.says.value_bytes")
+                                     .with("value", std::to_string(g.memory))
+                                     .with("expected", Message("error.expects.memory_range")));
         if (!(g.tflops >= kMinTflops) || g.tflops > kMaxTflops)
-            return badTopologyAt(at("gpus", i) + ".tflops",
-                Message("error.says.value_expected")
-                    .with("value", formatRate(g.tflops))
-                    .with("expected", Message("error.expects.tflops")));
+            return badTopologyAt(at("gpus", i) + ".tflops", Message("error.says.value_expected")
+                                                                .with("value", formatRate(g.tflops))
+                                                                .with("expected", Message("error.expects.tflops")));
         if (g.memBandwidthGBps < 0)
             return badTopologyAt(at("gpus", i) + ".mem_bandwidth", Message("error.says.negative"));
-        if (g.memBandwidthGBps != 0 && !(g.memBandwidthGBps >= kMinBandwidthGBps && g.memBandwidthGBps <= kMaxBandwidthGBps))
+        if (g.memBandwidthGBps != 0
+            && !(g.memBandwidthGBps >= kMinBandwidthGBps && g.memBandwidthGBps <= kMaxBandwidthGBps))
             return badTopologyAt(at("gpus", i) + ".mem_bandwidth", Message("error.says.bandwidth"));
     }
     for (size_t i = 0; i < t.switches.size(); ++i) {
         if (t.switches[i].id.empty())
             return badTopologyAt(at("switches", i) + ".id",
-                Message("error.json.empty").with("expected", Message("error.expects.unique_name")));
+                                 Message("error.json.empty").with("expected", Message("error.expects.unique_name")));
         if (!ids.insert(t.switches[i].id).second)
-            return badTopologyAt(at("switches", i) + ".id",
-                Message("error.says.used_twice")
-                    .with("value", t.switches[i].id)
-                    .with("expected", Message("error.expects.unique_ids")));
+            return badTopologyAt(at("switches", i) + ".id", Message("error.says.used_twice")
+                                                                .with("value", t.switches[i].id)
+                                                                .with("expected", Message("error.expects.unique_ids")));
     }
     for (size_t i = 0; i < t.links.size(); ++i) {
         const Link& l = t.links[i];
@@ -239,8 +237,8 @@ Status validateTopology(const Topology& t)
         if (!(l.latencyUs >= 0) || l.latencyUs > kMaxLatencyUs)
             return badTopologyAt(at("links", i) + ".latency_us", Message("error.says.latency"));
         if (l.count < 1 || l.count > 1024)
-            return badTopologyAt(
-                at("links", i) + ".count", Message("error.says.link_count").with("lo", "1").with("hi", "1024"));
+            return badTopologyAt(at("links", i) + ".count",
+                                 Message("error.says.link_count").with("lo", "1").with("hi", "1024"));
     }
     return checkNodes(t);
 }

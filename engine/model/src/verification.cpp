@@ -28,7 +28,7 @@ double groupSum(const std::vector<int>& group, std::uint64_t element)
 }
 
 std::vector<double> expectedFor(OpKind kind, const std::vector<int>& group, size_t pos, std::uint64_t m, int root,
-    int peer, const std::vector<double>& input)
+                                int peer, const std::vector<double>& input)
 {
     const std::uint64_t n = group.size();
     std::vector<double> e;
@@ -65,16 +65,15 @@ std::vector<double> expectedFor(OpKind kind, const std::vector<int>& group, size
         for (std::uint64_t j = 0; j < m; ++j)
             e.push_back(fillValue(root, j));
         return e;
-    case OpKind::Compute:
-        break;
+    case OpKind::Compute: break;
     }
     return e;
 }
 
 } // namespace
 
-Result<std::vector<VerifiedRank>> verifyCollective(
-    OpKind kind, const std::vector<int>& group, std::uint64_t elements, int root, int peer)
+Result<std::vector<VerifiedRank>> verifyCollective(OpKind kind, const std::vector<int>& group, std::uint64_t elements,
+                                                   int root, int peer)
 {
     if (!isCollective(kind))
         return badInput(Message("error.line.verify_compute"));
@@ -100,8 +99,8 @@ Result<std::vector<VerifiedRank>> verifyCollective(
             v[j] = fillValue(g, j);
         inputs.push_back(std::move(v));
     }
-    auto results = applyCollective(
-        kind, inputs, static_cast<int>(std::max(0L, posOf(root))), static_cast<int>(std::max(0L, posOf(peer))));
+    auto results = applyCollective(kind, inputs, static_cast<int>(std::max(0L, posOf(root))),
+                                   static_cast<int>(std::max(0L, posOf(peer))));
     if (!results)
         return results.error();
 

@@ -18,8 +18,8 @@ const char* itemKindName(ItemKind kind)
 
 std::optional<ItemKind> itemKindFromName(std::string_view name)
 {
-    for (ItemKind k : {ItemKind::Parameters, ItemKind::Gradients, ItemKind::OptimizerState,
-                       ItemKind::Activations, ItemKind::Data})
+    for (ItemKind k :
+         {ItemKind::Parameters, ItemKind::Gradients, ItemKind::OptimizerState, ItemKind::Activations, ItemKind::Data})
         if (name == itemKindName(k))
             return k;
     return std::nullopt;

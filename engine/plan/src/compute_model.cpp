@@ -25,11 +25,17 @@ const std::array<Row, 6>& table()
 {
     static const std::array<Row, 6> rows{{
         {"B200", {"B200", 2250, 4500, 148, 8000, 0.72, 0.30, 0.85, "NVIDIA B200 datasheet (dense bf16 2.25 PFLOP/s)"}},
-        {"H200", {"H200", 989, 1979, 132, 4800, 0.72, 0.30, 0.85, "NVIDIA H200 datasheet (dense bf16 989 TFLOP/s, 4.8 TB/s)"}},
-        {"H100", {"H100", 989, 1979, 132, 3350, 0.72, 0.30, 0.85, "NVIDIA H100 SXM5 datasheet (dense bf16 989 TFLOP/s, 3.35 TB/s)"}},
-        {"A100", {"A100", 312, 0, 108, 2039, 0.80, 0.60, 0.85, "NVIDIA A100 SXM4 datasheet (bf16 312 TFLOP/s, 2.0 TB/s)"}},
+        {"H200",
+         {"H200", 989, 1979, 132, 4800, 0.72, 0.30, 0.85, "NVIDIA H200 datasheet (dense bf16 989 TFLOP/s, 4.8 TB/s)"}},
+        {"H100",
+         {"H100", 989, 1979, 132, 3350, 0.72, 0.30, 0.85,
+          "NVIDIA H100 SXM5 datasheet (dense bf16 989 TFLOP/s, 3.35 TB/s)"}},
+        {"A100",
+         {"A100", 312, 0, 108, 2039, 0.80, 0.60, 0.85, "NVIDIA A100 SXM4 datasheet (bf16 312 TFLOP/s, 2.0 TB/s)"}},
         {"V100", {"V100", 125, 0, 80, 900, 0.75, 0.45, 0.85, "NVIDIA V100 SXM2 datasheet (fp16 125 TFLOP/s)"}},
-        {"P100", {"P100", 21.2, 0, 56, 732, 0.75, 0.45, 0.85, "NVIDIA P100 SXM2 datasheet (fp16 21.2 TFLOP/s, no tensor cores)"}},
+        {"P100",
+         {"P100", 21.2, 0, 56, 732, 0.75, 0.45, 0.85,
+          "NVIDIA P100 SXM2 datasheet (fp16 21.2 TFLOP/s, no tensor cores)"}},
     }};
     return rows;
 }
@@ -76,7 +82,8 @@ double ComputeModel::gemmUs(double m, double n, double k) const
     const GemmPoint* nearest = nullptr;
     double best = 0;
     for (const GemmPoint& p : points) {
-        const double d = std::pow(std::log(m / p.m), 2) + std::pow(std::log(n / p.n), 2) + std::pow(std::log(k / p.k), 2);
+        const double d =
+            std::pow(std::log(m / p.m), 2) + std::pow(std::log(n / p.n), 2) + std::pow(std::log(k / p.k), 2);
         if (!nearest || d < best) {
             nearest = &p;
             best = d;
@@ -100,7 +107,8 @@ double ComputeModel::shapeModelUs(double m, double n, double k) const
     }
     const double computeUs = flops / (peakFlops() * m_spec.gemmEfficiency * waveShare) * 1e6;
     const double elementBytes = m_precision == Precision::Fp8 ? 1 : 2;
-    const double memoryUs = (m * k + k * n + m * n) * elementBytes / (m_spec.hbmGBps * 1e9 * m_spec.memoryEfficiency) * 1e6;
+    const double memoryUs =
+        (m * k + k * n + m * n) * elementBytes / (m_spec.hbmGBps * 1e9 * m_spec.memoryEfficiency) * 1e6;
     return std::max(computeUs, memoryUs);
 }
 

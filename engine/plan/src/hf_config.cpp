@@ -30,7 +30,8 @@ std::optional<int> shape(JsonReader& reader, const json& obj, const std::string&
     const char* k = firstKey(obj, names);
     if (!k) {
         if (required)
-            reader.fail(JsonReader::key(path, *names.begin()), "missing (expected an integer from 1 to " + std::to_string(hi) + ")");
+            reader.fail(JsonReader::key(path, *names.begin()),
+                        "missing (expected an integer from 1 to " + std::to_string(hi) + ")");
         return std::nullopt;
     }
     const auto value = reader.integer(obj, path, k, true, 1, hi);
@@ -40,8 +41,9 @@ std::optional<int> shape(JsonReader& reader, const json& obj, const std::string&
 // Families whose MLP is gated (SwiGLU/GeGLU: gate, up and down matrices).
 bool gatedFamily(const std::string& type, const std::string& act)
 {
-    for (const char* family : {"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma",
-                               "gemma2", "gemma3_text", "phi3", "olmo", "olmo2", "deepseek_v2", "deepseek_v3", "granite"})
+    for (const char* family :
+         {"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "gemma3_text",
+          "phi3", "olmo", "olmo2", "deepseek_v2", "deepseek_v3", "granite"})
         if (type == family)
             return true;
     return act == "silu" || act == "swiglu" || act == "geglu";
@@ -60,7 +62,8 @@ Result<TransformerModel> parseHfConfig(std::string_view text, const std::string&
     if (!reader.expectObject(*cfg, path))
         return reader.error();
     // Multimodal configs keep the language model's shapes in text_config.
-    if (cfg->contains("text_config") && cfg->at("text_config").is_object() && !firstKey(*cfg, {"hidden_size", "n_embd"})) {
+    if (cfg->contains("text_config") && cfg->at("text_config").is_object()
+        && !firstKey(*cfg, {"hidden_size", "n_embd"})) {
         cfg = &cfg->at("text_config");
         path = "$.text_config";
     }
@@ -77,9 +80,11 @@ Result<TransformerModel> parseHfConfig(std::string_view text, const std::string&
     const auto layers = shape(reader, *cfg, path, {"num_hidden_layers", "n_layer", "num_layers"}, true, 100'000);
     const auto heads = shape(reader, *cfg, path, {"num_attention_heads", "n_head", "num_heads"}, true, 100'000);
     const auto kv = shape(reader, *cfg, path, {"num_key_value_heads", "num_kv_heads", "n_head_kv"}, false, 100'000);
-    const auto ffn = shape(reader, *cfg, path, {"moe_intermediate_size", "intermediate_size", "n_inner", "ffn_dim"}, false, 10'000'000);
+    const auto ffn = shape(reader, *cfg, path, {"moe_intermediate_size", "intermediate_size", "n_inner", "ffn_dim"},
+                           false, 10'000'000);
     const auto vocab = shape(reader, *cfg, path, {"vocab_size", "padded_vocab_size"}, true, 100'000'000);
-    const auto experts = shape(reader, *cfg, path, {"num_local_experts", "num_experts", "n_routed_experts"}, false, 100'000);
+    const auto experts =
+        shape(reader, *cfg, path, {"num_local_experts", "num_experts", "n_routed_experts"}, false, 100'000);
     const auto topk = shape(reader, *cfg, path, {"num_experts_per_tok", "moe_top_k", "top_k"}, false, 100'000);
     const auto tied = reader.boolean(*cfg, path, "tie_word_embeddings");
     if (reader.failed())
@@ -115,7 +120,8 @@ Result<TransformerModel> loadModel(const std::string& presetOrPath)
     std::error_code ec;
     if (!std::filesystem::exists(path, ec) && path.extension() != ".json")
         return badInput("unknown model '" + presetOrPath + "' (expected one of: " + list + ", or a config.json)");
-    auto text = readUserFile(path, Message("error.file_kind.model_config").with("maker", "Hugging Face").with("file", "config.json"));
+    auto text = readUserFile(
+        path, Message("error.file_kind.model_config").with("maker", "Hugging Face").with("file", "config.json"));
     if (!text)
         return text.error();
     return parseHfConfig(*text, presetOrPath);

@@ -55,8 +55,9 @@ std::optional<MeshOrder> meshOrderFromText(std::string_view text)
     while (!text.empty()) {
         const size_t comma = text.find(',');
         const auto axis = valueIn(kMeshAxisNames, text.substr(0, comma));
-        if (!axis || *axis == MeshAxis::Expert || n == order.size() ||
-            std::find(order.begin(), order.begin() + static_cast<long>(n), *axis) != order.begin() + static_cast<long>(n))
+        if (!axis || *axis == MeshAxis::Expert || n == order.size()
+            || std::find(order.begin(), order.begin() + static_cast<long>(n), *axis)
+                   != order.begin() + static_cast<long>(n))
             return std::nullopt;
         order[n++] = *axis;
         if (comma != std::string_view::npos && comma + 1 == text.size())
@@ -201,8 +202,13 @@ std::vector<Message> planProblems(const TransformerModel& model, const TrainingS
     if (plan.tp < 1 || plan.cp < 1 || plan.pp < 1 || plan.dp < 1 || plan.ep < 1)
         return {Message("plan.refuse.axis_zero")};
     if (product != machine.rankCount())
-        out.push_back(Message("plan.refuse.gpus").with("tp", n(plan.tp)).with("cp", n(plan.cp)).with("pp", n(plan.pp))
-                          .with("dp", n(plan.dp)).with("product", n(product)).with("gpus", n(machine.rankCount())));
+        out.push_back(Message("plan.refuse.gpus")
+                          .with("tp", n(plan.tp))
+                          .with("cp", n(plan.cp))
+                          .with("pp", n(plan.pp))
+                          .with("dp", n(plan.dp))
+                          .with("product", n(product))
+                          .with("gpus", n(machine.rankCount())));
     if (model.heads % plan.tp != 0)
         out.push_back(Message("plan.refuse.tp_heads").with("tp", n(plan.tp)).with("heads", n(model.heads)));
     else if (model.kvHeads % plan.tp != 0)
@@ -211,18 +217,27 @@ std::vector<Message> planProblems(const TransformerModel& model, const TrainingS
         out.push_back(Message("plan.refuse.tp_ffn").with("tp", n(plan.tp)).with("ffn", n(model.ffn)));
     const int v = plan.schedule.kind == ScheduleKind::Interleaved ? plan.schedule.virtualStages : 1;
     if (static_cast<long long>(plan.pp) * v > model.layers)
-        out.push_back(Message("plan.refuse.pp_layers").with("pp", n(plan.pp)).with("v", n(v)).with("layers", n(model.layers)));
+        out.push_back(
+            Message("plan.refuse.pp_layers").with("pp", n(plan.pp)).with("v", n(v)).with("layers", n(model.layers)));
     if (settings.seq % (2 * plan.cp) != 0 && plan.cp > 1)
-        out.push_back(Message("plan.refuse.cp_seq").with("cp", n(plan.cp)).with("seq", n(settings.seq)).with("chunks", n(2 * plan.cp)));
+        out.push_back(Message("plan.refuse.cp_seq")
+                          .with("cp", n(plan.cp))
+                          .with("seq", n(settings.seq))
+                          .with("chunks", n(2 * plan.cp)));
     const long long replicaBatch = static_cast<long long>(plan.dp) * settings.microBatch;
     if (settings.globalBatch > 0 && settings.globalBatch % replicaBatch != 0)
-        out.push_back(Message("plan.refuse.batch").with("batch", n(settings.globalBatch)).with("mb", n(settings.microBatch))
-                          .with("dp", n(plan.dp)).with("multiple", n(replicaBatch)));
+        out.push_back(Message("plan.refuse.batch")
+                          .with("batch", n(settings.globalBatch))
+                          .with("mb", n(settings.microBatch))
+                          .with("dp", n(plan.dp))
+                          .with("multiple", n(replicaBatch)));
     if (plan.schedule.kind == ScheduleKind::Interleaved) {
         if (plan.pp < 2)
             out.push_back(Message("plan.refuse.interleaved_pp"));
         else if (microBatchesPerStep(settings, plan) % plan.pp != 0)
-            out.push_back(Message("plan.refuse.interleaved_m").with("m", n(microBatchesPerStep(settings, plan))).with("pp", n(plan.pp)));
+            out.push_back(Message("plan.refuse.interleaved_m")
+                              .with("m", n(microBatchesPerStep(settings, plan)))
+                              .with("pp", n(plan.pp)));
     }
     if (plan.ep > 1) {
         if (!model.moe())
@@ -242,22 +257,30 @@ std::vector<Message> planProblems(const TransformerModel& model, const TrainingS
     return out;
 }
 
-std::vector<Message> planNotes(const TransformerModel& model, const TrainingSettings& settings, const ParallelPlan& plan)
+std::vector<Message> planNotes(const TransformerModel& model, const TrainingSettings& settings,
+                               const ParallelPlan& plan)
 {
     std::vector<Message> out;
     if (plan.pp > 1 && model.layers % plan.pp != 0) {
         const std::vector<int> layers = layersPerStage(model, plan.pp);
         const auto [few, many] = std::minmax_element(layers.begin(), layers.end());
-        out.push_back(Message("plan.note.uneven_stages").with("layers", n(model.layers)).with("pp", n(plan.pp))
-                          .with("few", n(*few)).with("many", n(*many)));
+        out.push_back(Message("plan.note.uneven_stages")
+                          .with("layers", n(model.layers))
+                          .with("pp", n(plan.pp))
+                          .with("few", n(*few))
+                          .with("many", n(*many)));
     }
     if (const int padded = paddedVocab(model, plan); padded != model.vocab)
-        out.push_back(Message("plan.note.padded_vocab").with("vocab", n(model.vocab)).with("padded", n(padded))
+        out.push_back(Message("plan.note.padded_vocab")
+                          .with("vocab", n(model.vocab))
+                          .with("padded", n(padded))
                           .with("multiple", n(128LL * plan.tp)));
     if (plan.zero != ZeroStage::None && plan.dp * plan.cp == 1)
         out.push_back(Message("plan.note.zero_alone"));
     if (settings.globalBatch == 0)
-        out.push_back(Message("plan.note.default_batch").with("batch", n(globalBatchOf(settings, plan))).with("option", "--global-batch"));
+        out.push_back(Message("plan.note.default_batch")
+                          .with("batch", n(globalBatchOf(settings, plan)))
+                          .with("option", "--global-batch"));
     return out;
 }
 

@@ -45,8 +45,16 @@ DataParallelTime dataParallel(const StageWork& work, const ParallelPlan& plan, P
             return 0.0;
         const Bytes bytes = static_cast<Bytes>(2 * params); // bf16 weights and gradients
         const CollectiveCost cost = pricer.price(kind, bytes, group);
-        PlanCollective c{MeshAxis::Data, kind, std::move(what), bytes, count, static_cast<int>(group.size()),
-                         groupCrossesNodes(topo, group), cost.timeUs, 0, cost.algorithm};
+        PlanCollective c{MeshAxis::Data,
+                         kind,
+                         std::move(what),
+                         bytes,
+                         count,
+                         static_cast<int>(group.size()),
+                         groupCrossesNodes(topo, group),
+                         cost.timeUs,
+                         0,
+                         cost.algorithm};
         out.collectives.push_back(c);
         return cost.timeUs * count;
     };
@@ -55,17 +63,19 @@ DataParallelTime dataParallel(const StageWork& work, const ParallelPlan& plan, P
         // per micro-batch and layer: gather the weights for the forward and the backward pass,
         // reduce-scatter the gradients; each hidden behind the layer's own compute when overlapped
         const double m = microBatches;
-        const double gather = add(dense, OpKind::AllGather, Message("plan.what.weights"), work.denseParams, 2 * m) +
-                              add(experts, OpKind::AllGather, Message("plan.what.expert_weights"), work.expertParams, 2 * m);
-        const double scatter = add(dense, OpKind::ReduceScatter, Message("plan.what.gradients"), work.denseParams, m) +
-                               add(experts, OpKind::ReduceScatter, Message("plan.what.expert_gradients"), work.expertParams, m);
+        const double gather =
+            add(dense, OpKind::AllGather, Message("plan.what.weights"), work.denseParams, 2 * m)
+            + add(experts, OpKind::AllGather, Message("plan.what.expert_weights"), work.expertParams, 2 * m);
+        const double scatter =
+            add(dense, OpKind::ReduceScatter, Message("plan.what.gradients"), work.denseParams, m)
+            + add(experts, OpKind::ReduceScatter, Message("plan.what.expert_gradients"), work.expertParams, m);
         if (!plan.overlapDataParallel) {
             out.exposedUs = gather + scatter;
         } else {
             const double fwdComm = gather / 2 / m / layers, bwdComm = (gather / 2 + scatter) / m / layers;
             const double fwdLayer = work.forwardComputeUs / layers, bwdLayer = work.backwardComputeUs / layers;
-            out.exposedUs = m * layers * (std::max(0.0, fwdComm - fwdLayer) + std::max(0.0, bwdComm - bwdLayer)) +
-                            fwdComm; // the first layer's gather waits for nothing to hide behind
+            out.exposedUs = m * layers * (std::max(0.0, fwdComm - fwdLayer) + std::max(0.0, bwdComm - bwdLayer))
+                            + fwdComm; // the first layer's gather waits for nothing to hide behind
         }
         for (PlanCollective& c : out.collectives)
             c.exposedUs = out.exposedUs * (c.timeUs * c.countPerStep) / std::max(1e-9, gather + scatter);
@@ -73,11 +83,12 @@ DataParallelTime dataParallel(const StageWork& work, const ParallelPlan& plan, P
     }
     const bool distributed = plan.zero != ZeroStage::None; // ZeRO-1/2: reduce-scatter, then all-gather
     const OpKind reduce = distributed ? OpKind::ReduceScatter : OpKind::AllReduce;
-    const double reduceUs = add(dense, reduce, Message("plan.what.gradients"), work.denseParams, 1) +
-                            add(experts, reduce, Message("plan.what.expert_gradients"), work.expertParams, 1);
-    const double gatherUs = distributed ? add(dense, OpKind::AllGather, Message("plan.what.weights"), work.denseParams, 1) +
-                                              add(experts, OpKind::AllGather, Message("plan.what.expert_weights"), work.expertParams, 1)
-                                        : 0;
+    const double reduceUs = add(dense, reduce, Message("plan.what.gradients"), work.denseParams, 1)
+                            + add(experts, reduce, Message("plan.what.expert_gradients"), work.expertParams, 1);
+    const double gatherUs =
+        distributed ? add(dense, OpKind::AllGather, Message("plan.what.weights"), work.denseParams, 1)
+                          + add(experts, OpKind::AllGather, Message("plan.what.expert_weights"), work.expertParams, 1)
+                    : 0;
     if (!plan.overlapDataParallel) {
         out.exposedUs = reduceUs + gatherUs;
     } else {
@@ -86,26 +97,25 @@ DataParallelTime dataParallel(const StageWork& work, const ParallelPlan& plan, P
         // gather behind the next step's first forward pass likewise
         const double lastBackward = est.backwardUs;
         const double firstForward = est.forwardUs;
-        out.exposedUs = std::max(reduceUs - lastBackward, reduceUs / layers) +
-                        (gatherUs > 0 ? std::max(gatherUs - firstForward, gatherUs / layers) : 0);
+        out.exposedUs = std::max(reduceUs - lastBackward, reduceUs / layers)
+                        + (gatherUs > 0 ? std::max(gatherUs - firstForward, gatherUs / layers) : 0);
     }
     for (PlanCollective& c : out.collectives)
         c.exposedUs = out.exposedUs * (c.timeUs * c.countPerStep) / std::max(1e-9, reduceUs + gatherUs);
     return out;
 }
 
-Message percent(const char* id, double share)
-{
-    return Message(id).with("share", number("%.0f", share * 100));
-}
+Message percent(const char* id, double share) { return Message(id).with("share", number("%.0f", share * 100)); }
 
 Message bottleneckOf(const PlanEstimate& e, const std::vector<StageWork>& works)
 {
     if (!e.fits) { // the stage that needs the most
-        const auto worst = std::max_element(e.stages.begin(), e.stages.end(), [](const StageEstimate& a, const StageEstimate& b) {
-            return a.memory.peak() < b.memory.peak();
-        });
-        return Message("plan.bottleneck.memory").with("stage", worst->stage)
+        const auto worst =
+            std::max_element(e.stages.begin(), e.stages.end(), [](const StageEstimate& a, const StageEstimate& b) {
+                return a.memory.peak() < b.memory.peak();
+            });
+        return Message("plan.bottleneck.memory")
+            .with("stage", worst->stage)
             .with("need", number("%.1f", worst->memory.peak() / 1e9))
             .with("have", number("%.1f", e.gpuMemory / 1e9));
     }
@@ -129,8 +139,9 @@ Message bottleneckOf(const PlanEstimate& e, const std::vector<StageWork>& works)
         const char* id;
         double us;
     };
-    const bool tpAcross = std::any_of(e.collectives.begin(), e.collectives.end(),
-                                      [](const PlanCollective& c) { return c.axis == MeshAxis::Tensor && c.crossesNodes; });
+    const bool tpAcross = std::any_of(e.collectives.begin(), e.collectives.end(), [](const PlanCollective& c) {
+        return c.axis == MeshAxis::Tensor && c.crossesNodes;
+    });
     const Cost costs[] = {
         {"plan.bottleneck.bubble", e.bubbleUs},
         {tpAcross ? "plan.bottleneck.tp_across_nodes" : "plan.bottleneck.tp", m * tp / stages},
@@ -140,8 +151,8 @@ Message bottleneckOf(const PlanEstimate& e, const std::vector<StageWork>& works)
         {"plan.bottleneck.dp", dpExposed},
         {"plan.bottleneck.optimizer", e.optimizerUs},
     };
-    const Cost* worst = std::max_element(std::begin(costs), std::end(costs),
-                                         [](const Cost& a, const Cost& b) { return a.us < b.us; });
+    const Cost* worst =
+        std::max_element(std::begin(costs), std::end(costs), [](const Cost& a, const Cost& b) { return a.us < b.us; });
     const double share = worst->us / std::max(1e-9, e.stepUs);
     if (share < 0.10)
         return Message("plan.bottleneck.compute").with("mfu", number("%.0f", e.mfu * 100));
@@ -193,9 +204,9 @@ PlanEstimate estimatePlan(const TransformerModel& model, const TrainingSettings&
             const CollectiveCost send = pricer.price(OpKind::SendRecv, w.p2pBytes, {here, next});
             s.p2pUs = 2 * v * send.timeUs;
             if (stage == 0)
-                e.collectives.push_back({MeshAxis::Pipeline, OpKind::SendRecv, Message("plan.what.activations"), w.p2pBytes,
-                                         2 * v * e.microBatches, 2, groupCrossesNodes(topo, {here, next}), send.timeUs,
-                                         s.p2pUs * e.microBatches, send.algorithm});
+                e.collectives.push_back({MeshAxis::Pipeline, OpKind::SendRecv, Message("plan.what.activations"),
+                                         w.p2pBytes, 2 * v * e.microBatches, 2, groupCrossesNodes(topo, {here, next}),
+                                         send.timeUs, s.p2pUs * e.microBatches, send.algorithm});
         }
         s.memory = memory[static_cast<size_t>(stage)];
         s.fits = s.memory.peak() <= e.gpuMemory;

@@ -20,8 +20,11 @@ std::string pad(const std::string& text, size_t width)
 
 std::string settingsLine(const PlanEstimate& e, Language lang)
 {
-    return render(Message(e.microBatches == 1 ? "plan.out.settings_one" : "plan.out.settings").with("mb", e.microBatch).with("batch", e.globalBatch)
-                      .with("m", e.microBatches), lang);
+    return render(Message(e.microBatches == 1 ? "plan.out.settings_one" : "plan.out.settings")
+                      .with("mb", e.microBatch)
+                      .with("batch", e.globalBatch)
+                      .with("m", e.microBatches),
+                  lang);
 }
 
 } // namespace
@@ -42,11 +45,14 @@ std::string formatPlan(const TransformerModel& model, const PlanEstimate& e, Lan
     for (const StageEstimate& s : e.stages)
         peak = std::max(peak, s.memory.peak());
     out << "  " << pad(say(Message("plan.out.memory")), label)
-        << say(Message(e.fits ? "plan.out.fits" : "plan.out.does_not_fit").with("peak", gb(peak)).with("have", gb(e.gpuMemory)))
+        << say(Message(e.fits ? "plan.out.fits" : "plan.out.does_not_fit")
+                   .with("peak", gb(peak))
+                   .with("have", gb(e.gpuMemory)))
         << "\n\n";
 
-    const char* columns[] = {"plan.col.stage", "plan.col.layers", "plan.col.weights", "plan.col.grads", "plan.col.optimizer",
-                             "plan.col.activations", "plan.col.temporary", "plan.col.peak", "plan.col.fits"};
+    const char* columns[] = {"plan.col.stage",     "plan.col.layers",    "plan.col.weights",
+                             "plan.col.grads",     "plan.col.optimizer", "plan.col.activations",
+                             "plan.col.temporary", "plan.col.peak",      "plan.col.fits"};
     out << "  " << say(Message("plan.out.memory_table")) << "\n  ";
     for (const char* c : columns)
         out << pad(say(Message(c)), 12);
@@ -55,7 +61,8 @@ std::string formatPlan(const TransformerModel& model, const PlanEstimate& e, Lan
         const PlanMemory& m = s.memory;
         out << "  " << pad(std::to_string(s.stage), 12) << pad(std::to_string(s.layers), 12) << pad(gb(m.params), 12)
             << pad(gb(m.grads), 12) << pad(gb(m.optimizer), 12) << pad(gb(m.activations), 12)
-            << pad(gb(m.temporary), 12) << pad(gb(m.peak()), 12) << say(Message(s.fits ? "plan.yes" : "plan.no")) << "\n";
+            << pad(gb(m.temporary), 12) << pad(gb(m.peak()), 12) << say(Message(s.fits ? "plan.yes" : "plan.no"))
+            << "\n";
     }
     if (!e.collectives.empty()) {
         out << "\n  " << say(Message("plan.out.collectives")) << "\n  ";
@@ -80,7 +87,9 @@ std::string formatPlanSearch(const TransformerModel& model, const PlanSearch& se
 {
     auto say = [&](Message m) { return render(m, lang); };
     std::ostringstream out;
-    out << say(Message("plan.search.title").with("model", model.name).with("fit", static_cast<int>(search.plans.size()))
+    out << say(Message("plan.search.title")
+                   .with("model", model.name)
+                   .with("fit", static_cast<int>(search.plans.size()))
                    .with("considered", search.considered))
         << "\n\n";
     if (!search.plans.empty())
@@ -98,12 +107,17 @@ std::string formatPlanSearch(const TransformerModel& model, const PlanSearch& se
         double peak = 0;
         for (const StageEstimate& s : e.stages)
             peak = std::max(peak, s.memory.peak());
-        out << "  " << pad(planText(e.plan), 46) << pad(std::to_string(e.microBatch), 12) << pad(formatMicros(e.stepUs), 12)
-            << pad(number("%.0f", e.tokensPerSecPerGpu), 12) << pad(number("%.1f", e.mfu * 100) + " %", 12)
-            << pad(number("%.1f", e.bubbleFraction * 100) + " %", 12) << gb(peak) << " GB\n";
+        out << "  " << pad(planText(e.plan), 46) << pad(std::to_string(e.microBatch), 12)
+            << pad(formatMicros(e.stepUs), 12) << pad(number("%.0f", e.tokensPerSecPerGpu), 12)
+            << pad(number("%.1f", e.mfu * 100) + " %", 12) << pad(number("%.1f", e.bubbleFraction * 100) + " %", 12)
+            << gb(peak) << " GB\n";
     }
     if (static_cast<int>(search.plans.size()) > top)
-        out << "  " << say(Message("plan.search.more").with("count", static_cast<int>(search.plans.size()) - top).with("option", "--top N")) << "\n";
+        out << "  "
+            << say(Message("plan.search.more")
+                       .with("count", static_cast<int>(search.plans.size()) - top)
+                       .with("option", "--top N"))
+            << "\n";
     if (!search.plans.empty())
         out << "\n  " << say(Message("plan.out.limits").with("what", search.plans.front().bottleneck)) << "\n";
     if (!search.dropped.empty()) {

@@ -14,11 +14,18 @@ json estimateJson(const PlanEstimate& e)
 {
     const ParallelPlan& p = e.plan;
     json out = {
-        {"plan", {{"tp", p.tp}, {"cp", p.cp}, {"pp", p.pp}, {"dp", p.dp}, {"ep", p.ep},
-                  {"zero", nameIn(kZeroStageNames, p.zero)}, {"sequence_parallel", p.sequenceParallel && p.tp > 1},
-                  {"schedule", scheduleText(p.schedule)}, {"overlap_data_parallel", p.overlapDataParallel},
-                  {"order", meshOrderText(p.order)},
-                  {"text", planText(p)}}},
+        {"plan",
+         {{"tp", p.tp},
+          {"cp", p.cp},
+          {"pp", p.pp},
+          {"dp", p.dp},
+          {"ep", p.ep},
+          {"zero", nameIn(kZeroStageNames, p.zero)},
+          {"sequence_parallel", p.sequenceParallel && p.tp > 1},
+          {"schedule", scheduleText(p.schedule)},
+          {"overlap_data_parallel", p.overlapDataParallel},
+          {"order", meshOrderText(p.order)},
+          {"text", planText(p)}}},
         {"gpus", e.gpus},
         {"micro_batch", e.microBatch},
         {"global_batch", e.globalBatch},
@@ -42,28 +49,44 @@ json estimateJson(const PlanEstimate& e)
     };
     json stages = json::array();
     for (const StageEstimate& s : e.stages)
-        stages.push_back({{"stage", s.stage}, {"layers", s.layers}, {"forward_ms", s.forwardUs / 1e3},
-                          {"backward_ms", s.backwardUs / 1e3}, {"p2p_ms", s.p2pUs / 1e3},
-                          {"peak_memory_bytes", s.memory.peak()}, {"fits", s.fits}});
+        stages.push_back({{"stage", s.stage},
+                          {"layers", s.layers},
+                          {"forward_ms", s.forwardUs / 1e3},
+                          {"backward_ms", s.backwardUs / 1e3},
+                          {"p2p_ms", s.p2pUs / 1e3},
+                          {"peak_memory_bytes", s.memory.peak()},
+                          {"fits", s.fits}});
     out["stages"] = stages;
     // every rank: ranks of a stage hold the same (the estimate is made once per stage)
     json ranks = json::array();
     for (int r = 0; r < e.gpus; ++r) {
         const MeshCoordinate at = meshCoordinate(p, r);
         const StageEstimate& s = e.stages[static_cast<size_t>(at.pp)];
-        ranks.push_back({{"rank", r}, {"tp", at.tp}, {"cp", at.cp}, {"pp", at.pp}, {"dp", at.dp},
-                         {"params_bytes", s.memory.params}, {"grads_bytes", s.memory.grads},
-                         {"optimizer_bytes", s.memory.optimizer}, {"activations_bytes", s.memory.activations},
-                         {"temporary_bytes", s.memory.temporary}, {"peak_memory_bytes", s.memory.peak()},
+        ranks.push_back({{"rank", r},
+                         {"tp", at.tp},
+                         {"cp", at.cp},
+                         {"pp", at.pp},
+                         {"dp", at.dp},
+                         {"params_bytes", s.memory.params},
+                         {"grads_bytes", s.memory.grads},
+                         {"optimizer_bytes", s.memory.optimizer},
+                         {"activations_bytes", s.memory.activations},
+                         {"temporary_bytes", s.memory.temporary},
+                         {"peak_memory_bytes", s.memory.peak()},
                          {"fits", s.fits}});
     }
     out["per_rank"] = ranks;
     json collectives = json::array();
     for (const PlanCollective& c : e.collectives)
-        collectives.push_back({{"group", nameIn(kMeshAxisNames, c.axis)}, {"collective", opName(c.kind)},
-                               {"what", english(c.what)}, {"bytes", c.bytes}, {"count_per_step", c.countPerStep},
-                               {"group_size", c.groupSize}, {"crosses_nodes", c.crossesNodes},
-                               {"time_ms", c.timeUs / 1e3}, {"exposed_ms_per_step", c.exposedUs / 1e3},
+        collectives.push_back({{"group", nameIn(kMeshAxisNames, c.axis)},
+                               {"collective", opName(c.kind)},
+                               {"what", english(c.what)},
+                               {"bytes", c.bytes},
+                               {"count_per_step", c.countPerStep},
+                               {"group_size", c.groupSize},
+                               {"crosses_nodes", c.crossesNodes},
+                               {"time_ms", c.timeUs / 1e3},
+                               {"exposed_ms_per_step", c.exposedUs / 1e3},
                                {"algorithm", algorithmName(c.algorithm)}});
     out["collectives"] = collectives;
     json notes = json::array();
@@ -76,10 +99,20 @@ json estimateJson(const PlanEstimate& e)
 json modelJson(const TransformerModel& m, const TrainingSettings& st)
 {
     const ParameterCount c = countParameters(m);
-    return {{"name", m.name}, {"parameters", c.total}, {"active_parameters", c.active}, {"hidden", m.hidden},
-            {"layers", m.layers}, {"heads", m.heads}, {"kv_heads", m.kvHeads}, {"ffn", m.ffn}, {"vocab", m.vocab},
-            {"experts", m.experts}, {"experts_per_token", m.expertsPerToken}, {"seq", st.seq},
-            {"precision", nameIn(kPrecisionNames, st.precision)}, {"recompute", nameIn(kRecomputeNames, st.recompute)},
+    return {{"name", m.name},
+            {"parameters", c.total},
+            {"active_parameters", c.active},
+            {"hidden", m.hidden},
+            {"layers", m.layers},
+            {"heads", m.heads},
+            {"kv_heads", m.kvHeads},
+            {"ffn", m.ffn},
+            {"vocab", m.vocab},
+            {"experts", m.experts},
+            {"experts_per_token", m.expertsPerToken},
+            {"seq", st.seq},
+            {"precision", nameIn(kPrecisionNames, st.precision)},
+            {"recompute", nameIn(kRecomputeNames, st.recompute)},
             {"flash_attention", st.flashAttention}};
 }
 
@@ -92,7 +125,8 @@ std::string planJson(const TransformerModel& model, const TrainingSettings& sett
     return out.dump(2) + "\n";
 }
 
-std::string planSearchJson(const TransformerModel& model, const TrainingSettings& settings, const PlanSearch& search, int top)
+std::string planSearchJson(const TransformerModel& model, const TrainingSettings& settings, const PlanSearch& search,
+                           int top)
 {
     json plans = json::array();
     for (const PlanEstimate& e : search.plans) {
@@ -105,8 +139,11 @@ std::string planSearchJson(const TransformerModel& model, const TrainingSettings
     json dropped = json::array();
     for (const DroppedPlans& d : search.dropped)
         dropped.push_back({{"reason", english(d.reason)}, {"id", d.reason.id}, {"count", d.count}});
-    json out = {{"model", modelJson(model, settings)}, {"considered", search.considered},
-                {"fit", search.plans.size()}, {"plans", plans}, {"dropped", dropped}};
+    json out = {{"model", modelJson(model, settings)},
+                {"considered", search.considered},
+                {"fit", search.plans.size()},
+                {"plans", plans},
+                {"dropped", dropped}};
     return out.dump(2) + "\n";
 }
 

@@ -65,8 +65,8 @@ StageWork stageWork(const TransformerModel& m, const TrainingSettings& st, const
     // two residual additions (6h), the two dropouts with their masks (5h), split along the
     // sequence with sequence parallelism; the MLP's activation (2f, 3f gated) on each token copy.
     const double routed = m.moe() ? m.expertsPerToken : 1;
-    const double elementFwd = compute.memoryBoundUs(2 * tokens * (10 * h + 5 * h * drop) / (sp ? t : 1) +
-                                                    2 * tokens * routed * (m.gatedFfn ? 3 : 2) * f / t);
+    const double elementFwd = compute.memoryBoundUs(2 * tokens * (10 * h + 5 * h * drop) / (sp ? t : 1)
+                                                    + 2 * tokens * routed * (m.gatedFfn ? 3 : 2) * f / t);
     const double layerFwd = gemms.forward + attnFwd + elementFwd;
     double layerBwd = gemms.backward + attnBwd + 2 * elementFwd;
     if (st.recompute == Recompute::Full)
@@ -86,12 +86,13 @@ StageWork stageWork(const TransformerModel& m, const TrainingSettings& st, const
         auto one = [&](OpKind kind, double perPass) {
             const CollectiveCost c = pricer.price(kind, bytes, group);
             if (recordHere)
-                record.push_back({MeshAxis::Tensor, kind, Message("plan.what.activations"), bytes, perPass * passes * w.layers * microBatches,
-                                  plan.tp, groupCrossesNodes(topo, group), c.timeUs, c.timeUs * perPass * passes * w.layers * microBatches,
-                                  c.algorithm});
+                record.push_back({MeshAxis::Tensor, kind, Message("plan.what.activations"), bytes,
+                                  perPass * passes * w.layers * microBatches, plan.tp, groupCrossesNodes(topo, group),
+                                  c.timeUs, c.timeUs * perPass * passes * w.layers * microBatches, c.algorithm});
             return c.timeUs * perPass;
         };
-        const double perPass = sp ? one(OpKind::AllGather, 2) + one(OpKind::ReduceScatter, 2) : one(OpKind::AllReduce, 2);
+        const double perPass =
+            sp ? one(OpKind::AllGather, 2) + one(OpKind::ReduceScatter, 2) : one(OpKind::AllReduce, 2);
         tpFwd = perPass;
         tpBwd = perPass * (passes - 1);
     }
@@ -109,8 +110,9 @@ StageWork stageWork(const TransformerModel& m, const TrainingSettings& st, const
         if (st.recompute == Recompute::Full)
             cpBwd += cpFwd;
         if (recordHere) {
-            record.push_back({MeshAxis::Context, OpKind::SendRecv, Message("plan.what.kv"), kv, steps * w.layers * microBatches, plan.cp,
-                              groupCrossesNodes(topo, ring), fwd.timeUs, cpFwd * w.layers * microBatches, fwd.algorithm});
+            record.push_back({MeshAxis::Context, OpKind::SendRecv, Message("plan.what.kv"), kv,
+                              steps * w.layers * microBatches, plan.cp, groupCrossesNodes(topo, ring), fwd.timeUs,
+                              cpFwd * w.layers * microBatches, fwd.algorithm});
             record.push_back({MeshAxis::Context, OpKind::SendRecv, Message("plan.what.kv_grads"), 2 * kv,
                               steps * w.layers * microBatches, plan.cp, groupCrossesNodes(topo, ring), bwd.timeUs,
                               cpBwd * w.layers * microBatches, bwd.algorithm});
@@ -154,8 +156,8 @@ StageWork stageWork(const TransformerModel& m, const TrainingSettings& st, const
     w.backwardUs = w.backwardComputeUs + w.layers * (tpBwd + cpBwd + epBwd);
     w.p2pBytes = static_cast<Bytes>(2 * tokens * h / (sp ? t : 1));
 
-    const double denseLayer = count.attentionPerLayer + count.routerPerLayer + count.normsPerLayer +
-                              (m.moe() ? 0 : count.mlpPerLayer);
+    const double denseLayer =
+        count.attentionPerLayer + count.routerPerLayer + count.normsPerLayer + (m.moe() ? 0 : count.mlpPerLayer);
     w.denseParams = w.layers * denseLayer / t;
     if (first)
         w.denseParams += vocab * h / t;

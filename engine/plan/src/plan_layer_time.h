@@ -11,16 +11,16 @@ namespace shardlab {
 
 struct StageWork {
     int layers = 0;
-    double forwardUs = 0;         // compute and exposed collectives
-    double backwardUs = 0;        // the same, with the recomputation
-    double forwardComputeUs = 0;  // compute only
+    double forwardUs = 0;        // compute and exposed collectives
+    double backwardUs = 0;       // the same, with the recomputation
+    double forwardComputeUs = 0; // compute only
     double backwardComputeUs = 0;
-    double tpExposedUs = 0;       // per micro-batch, forward and backward together
+    double tpExposedUs = 0; // per micro-batch, forward and backward together
     double tpForwardUs = 0, tpBackwardUs = 0;
     double cpExposedUs = 0;
     double epExposedUs = 0;
-    Bytes p2pBytes = 0;           // the activations sent to the next stage by each rank
-    double denseParams = 0;       // parameters held by a rank of the stage, before ZeRO sharding
+    Bytes p2pBytes = 0;     // the activations sent to the next stage by each rank
+    double denseParams = 0; // parameters held by a rank of the stage, before ZeRO sharding
     double expertParams = 0;
 };
 

@@ -39,12 +39,9 @@ double inFlightMicroBatches(const ParallelPlan& plan, int microBatches, int stag
     const double m = microBatches;
     const double p = plan.pp;
     switch (plan.schedule.kind) {
-    case ScheduleKind::GPipe:
-        return m;
-    case ScheduleKind::OneFOneB:
-        return std::min(m, p - stage);
-    case ScheduleKind::Interleaved:
-        return std::min(m, p - stage + (p - 1) / plan.schedule.virtualStages);
+    case ScheduleKind::GPipe: return m;
+    case ScheduleKind::OneFOneB: return std::min(m, p - stage);
+    case ScheduleKind::Interleaved: return std::min(m, p - stage + (p - 1) / plan.schedule.virtualStages);
     }
     return m;
 }
@@ -55,8 +52,8 @@ std::vector<PlanMemory> stageMemory(const TransformerModel& m, const TrainingSet
     const std::vector<int> layers = layersPerStage(m, plan.pp);
     const int microBatches = microBatchesPerStep(st, plan);
     const double vocabH = static_cast<double>(paddedVocab(m, plan)) * m.hidden;
-    const double denseLayer = count.attentionPerLayer + count.routerPerLayer + count.normsPerLayer +
-                              (m.moe() ? 0 : count.mlpPerLayer);
+    const double denseLayer =
+        count.attentionPerLayer + count.routerPerLayer + count.normsPerLayer + (m.moe() ? 0 : count.mlpPerLayer);
     const double expertLayer = m.moe() ? count.mlpPerLayer : 0;
     // ZeRO shards over the ranks holding the same weights: data x context parallel (experts:
     // the expert-data-parallel ranks, dp*cp/ep).

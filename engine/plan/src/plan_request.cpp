@@ -25,14 +25,16 @@ Result<PlanPricing> pricePlan(const PlanRequest& request, const CostProfile& pro
     const long long gpus = request.gpuCount();
     if (gpus < 1 || gpus > kMaxTopologyGpus) {
         PlanPricing refused;
-        refused.problems.push_back(Message("plan.refuse.gpu_count").with("gpus", std::to_string(gpus)).with("max", kMaxTopologyGpus));
+        refused.problems.push_back(
+            Message("plan.refuse.gpu_count").with("gpus", std::to_string(gpus)).with("max", kMaxTopologyGpus));
         return refused;
     }
     ParallelPlan plan = asked;
     if (plan.dp <= 0) {
         if (gpus % fixed != 0) {
             PlanPricing refused;
-            refused.problems.push_back(Message("plan.refuse.gpus_not_multiple").with("gpus", gpus).with("product", fixed));
+            refused.problems.push_back(
+                Message("plan.refuse.gpus_not_multiple").with("gpus", gpus).with("product", fixed));
             return refused;
         }
         plan.dp = static_cast<int>(gpus / fixed);

@@ -64,8 +64,8 @@ std::string mb(int k) { return std::to_string(k + 1); }
 
 } // namespace
 
-Result<Scenario> planScenario(const TransformerModel& model, const TrainingSettings& settings,
-                              const PlanEstimate& est, const Topology& topology)
+Result<Scenario> planScenario(const TransformerModel& model, const TrainingSettings& settings, const PlanEstimate& est,
+                              const Topology& topology)
 {
     const ParallelPlan& plan = est.plan;
     const int p = plan.pp, m = est.microBatches;
@@ -73,16 +73,21 @@ Result<Scenario> planScenario(const TransformerModel& model, const TrainingSetti
     const int replicas = plan.dp * plan.cp; // groups of a stage's ranks that work alike
     const long long steps = 2LL * m * p * v * (1 + 2LL * replicas * plan.tp) + 2LL * p * plan.tp * plan.cp;
     if (steps > kMaxPlanScenarioSteps)
-        return badInput("--scenario: the plan would be a scenario of " + std::to_string(steps) + " steps; ShardLab writes up to " +
-                        std::to_string(kMaxPlanScenarioSteps) + " (fewer GPUs or micro-batches)");
+        return badInput("--scenario: the plan would be a scenario of " + std::to_string(steps)
+                        + " steps; ShardLab writes up to " + std::to_string(kMaxPlanScenarioSteps)
+                        + " (fewer GPUs or micro-batches)");
 
     Scenario sc;
     const Message title = Message("plan.scenario.name").with("model", model.name).with("plan", planText(plan));
     sc.name = english(title);
     sc.nameZh = render(title, Language::Chinese);
-    const Message description = Message("plan.scenario.description").with("m", m).with("mb", est.microBatch)
-                                    .with("seq", settings.seq).with("command", "shardlab plan")
-                                    .with("step", std::to_string(static_cast<long long>(std::llround(est.stepUs / 1e3))));
+    const Message description =
+        Message("plan.scenario.description")
+            .with("m", m)
+            .with("mb", est.microBatch)
+            .with("seq", settings.seq)
+            .with("command", "shardlab plan")
+            .with("step", std::to_string(static_cast<long long>(std::llround(est.stepUs / 1e3))));
     sc.description = english(description);
     sc.descriptionZh = render(description, Language::Chinese);
     sc.mesh = ScenarioMesh{plan.tp, plan.cp, plan.pp, plan.dp, meshOrderText(plan.order)};
@@ -127,7 +132,8 @@ Result<Scenario> planScenario(const TransformerModel& model, const TrainingSetti
         item(named("plan.scenario.weights"), ItemKind::Parameters, s, mem.params, shardsWeights(plan.zero));
         item(named("plan.scenario.gradients"), ItemKind::Gradients, s, mem.grads,
              plan.zero != ZeroStage::None && plan.zero != ZeroStage::Optimizer);
-        item(named("plan.scenario.optimizer"), ItemKind::OptimizerState, s, mem.optimizer, plan.zero != ZeroStage::None);
+        item(named("plan.scenario.optimizer"), ItemKind::OptimizerState, s, mem.optimizer,
+             plan.zero != ZeroStage::None);
         item(named("plan.scenario.activations"), ItemKind::Activations, s, mem.activations + mem.temporary, false);
     }
 
@@ -147,7 +153,8 @@ Result<Scenario> planScenario(const TransformerModel& model, const TrainingSetti
         op.flops = us / usPerFlop * plan.tp;
         sc.program.push_back(std::move(op));
     };
-    auto collective = [&](OpKind kind, const Message& name, Bytes bytes, std::vector<int> group, int root = 0, int peer = 1) {
+    auto collective = [&](OpKind kind, const Message& name, Bytes bytes, std::vector<int> group, int root = 0,
+                          int peer = 1) {
         if (bytes == 0)
             return;
         Op op;
@@ -173,10 +180,12 @@ Result<Scenario> planScenario(const TransformerModel& model, const TrainingSetti
             for (int cp = 0; cp < plan.cp; ++cp)
                 collective(OpKind::AllReduce,
                            Message(e.forward ? "plan.scenario.tp_forward" : "plan.scenario.tp_backward")
-                               .with("stage", e.stage).with("mb", mb(e.microBatch)),
+                               .with("stage", e.stage)
+                               .with("mb", mb(e.microBatch)),
                            bytes, meshGroup(plan, MeshAxis::Tensor, rankAt(plan, {0, cp, e.stage, dp})));
     };
-    const Bytes p2pBytes = static_cast<Bytes>(2 * tokens * model.hidden / (plan.sequenceParallel && plan.tp > 1 ? plan.tp : 1));
+    const Bytes p2pBytes =
+        static_cast<Bytes>(2 * tokens * model.hidden / (plan.sequenceParallel && plan.tp > 1 ? plan.tp : 1));
     auto send = [&](const Event& e, int toStage) {
         for (int dp = 0; dp < plan.dp; ++dp)
             for (int cp = 0; cp < plan.cp; ++cp)
@@ -184,7 +193,8 @@ Result<Scenario> planScenario(const TransformerModel& model, const TrainingSetti
                     const int from = rankAt(plan, {t, cp, e.stage, dp}), to = rankAt(plan, {t, cp, toStage, dp});
                     collective(OpKind::SendRecv,
                                Message(e.forward ? "plan.scenario.send_activations" : "plan.scenario.send_gradients")
-                                   .with("stage", toStage).with("mb", mb(e.microBatch)),
+                                   .with("stage", toStage)
+                                   .with("mb", mb(e.microBatch)),
                                p2pBytes, {std::min(from, to), std::max(from, to)}, from, to);
                 }
     };
@@ -253,13 +263,14 @@ Result<Scenario> planScenario(const TransformerModel& model, const TrainingSetti
         for (int s = 0; s < p; ++s)
             for (int t = 0; t < plan.tp; ++t) {
                 std::vector<int> group = ranksOf(s, t);
-                const Bytes bytes = static_cast<Bytes>(est.stages[static_cast<size_t>(s)].memory.params *
-                                                       (shardsWeights(plan.zero) ? replicas : 1));
+                const Bytes bytes = static_cast<Bytes>(est.stages[static_cast<size_t>(s)].memory.params
+                                                       * (shardsWeights(plan.zero) ? replicas : 1));
                 const OpKind kind = plan.zero == ZeroStage::None ? OpKind::AllReduce : OpKind::ReduceScatterAllGather;
                 collective(kind, Message("plan.scenario.dp").with("stage", s), bytes, std::move(group));
             }
     if (const Status valid = validateScenario(sc); !valid)
-        return runFailed("the plan's scenario is not valid (a bug in shardlab plan's scenario writer): " + valid.error().message);
+        return runFailed("the plan's scenario is not valid (a bug in shardlab plan's scenario writer): "
+                         + valid.error().message);
     return sc;
 }
 

@@ -31,8 +31,8 @@ std::string checkRange(const char* what, long long value, long long lo, long lon
 {
     if (value >= lo && value <= hi)
         return {};
-    return std::string(what) + ": " + std::to_string(value) + " is out of range (expected " + std::to_string(lo) +
-           " to " + std::to_string(hi) + ")";
+    return std::string(what) + ": " + std::to_string(value) + " is out of range (expected " + std::to_string(lo)
+           + " to " + std::to_string(hi) + ")";
 }
 
 } // namespace
@@ -53,14 +53,14 @@ Status validateModel(const TransformerModel& m)
     add(checkRange("experts", m.experts, 0, 100'000));
     if (problems.empty()) {
         if (m.hidden % m.heads != 0)
-            add("the hidden size " + std::to_string(m.hidden) + " is not a multiple of the " + std::to_string(m.heads) +
-                " attention heads");
+            add("the hidden size " + std::to_string(m.hidden) + " is not a multiple of the " + std::to_string(m.heads)
+                + " attention heads");
         if (m.heads % m.kvHeads != 0)
-            add("the " + std::to_string(m.heads) + " attention heads are not a multiple of the " +
-                std::to_string(m.kvHeads) + " key/value heads");
+            add("the " + std::to_string(m.heads) + " attention heads are not a multiple of the "
+                + std::to_string(m.kvHeads) + " key/value heads");
         if (m.moe() && (m.expertsPerToken < 1 || m.expertsPerToken > m.experts))
-            add("experts per token: " + std::to_string(m.expertsPerToken) + " is out of range (expected 1 to " +
-                std::to_string(m.experts) + ")");
+            add("experts per token: " + std::to_string(m.expertsPerToken) + " is out of range (expected 1 to "
+                + std::to_string(m.experts) + ")");
     }
     if (!problems.empty())
         return badInput(problems);

@@ -29,9 +29,9 @@ enum EventType : std::uint64_t {
     kProxyCtrl = 1u << 5,
     kKernelCh = 1u << 6,
     kNetPlugin = 1u << 7,
-    kGroupApi = 1u << 8,  // v5
-    kCollApi = 1u << 9,   // v5
-    kP2pApi = 1u << 10,   // v5
+    kGroupApi = 1u << 8,      // v5
+    kCollApi = 1u << 9,       // v5
+    kP2pApi = 1u << 10,       // v5
     kKernelLaunch = 1u << 11, // v5
 };
 
@@ -129,8 +129,8 @@ union StateArgsV4 {
 
 struct ProfilerV5 {
     const char* name;
-    Result (*init)(void** context, std::uint64_t commId, int* eActivationMask, const char* commName, int nNodes, int nranks,
-                   int rank, Logger logfn);
+    Result (*init)(void** context, std::uint64_t commId, int* eActivationMask, const char* commName, int nNodes,
+                   int nranks, int rank, Logger logfn);
     Result (*startEvent)(void* context, void** eHandle, EventDescrV5* eDescr);
     Result (*stopEvent)(void* eHandle);
     Result (*recordEventState)(void* eHandle, int eState, StateArgsV4* eStateArgs);
@@ -188,8 +188,8 @@ struct EventDescrV4 {
 
 struct ProfilerV4 {
     const char* name;
-    Result (*init)(void** context, int* eActivationMask, const char* commName, std::uint64_t commHash, int nNodes, int nranks,
-                   int rank, Logger logfn);
+    Result (*init)(void** context, int* eActivationMask, const char* commName, std::uint64_t commHash, int nNodes,
+                   int nranks, int rank, Logger logfn);
     Result (*startEvent)(void* context, void** eHandle, EventDescrV4* eDescr);
     Result (*stopEvent)(void* eHandle);
     Result (*recordEventState)(void* eHandle, int eState, StateArgsV4* eStateArgs);

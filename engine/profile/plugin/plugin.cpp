@@ -16,8 +16,14 @@ using namespace shardlab::ncclabi;
 
 enum Tag : std::uintptr_t { kTagColl = 1, kTagP2p = 2, kTagKernelCh = 3, kTagGroup = 4 };
 
-void* handleOf(std::uint64_t id, Tag tag) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(id << 3) | tag); }
-std::uint64_t idOf(const void* handle) { return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(handle) >> 3); }
+void* handleOf(std::uint64_t id, Tag tag)
+{
+    return reinterpret_cast<void*>(static_cast<std::uintptr_t>(id << 3) | tag);
+}
+std::uint64_t idOf(const void* handle)
+{
+    return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(handle) >> 3);
+}
 Tag tagOf(const void* handle) { return static_cast<Tag>(reinterpret_cast<std::uintptr_t>(handle) & 7u); }
 // The id of a handle of the given kinds, else 0.
 std::uint64_t idIf(const void* handle, Tag a, Tag b)
@@ -31,7 +37,8 @@ struct Context {
 
 constexpr int kMask = kGroup | kColl | kP2p | kKernelCh;
 
-Result initCommon(void** context, int* mask, std::uint64_t hash, const char* name, int nodes, int nranks, int rank, bool known)
+Result initCommon(void** context, int* mask, std::uint64_t hash, const char* name, int nodes, int nranks, int rank,
+                  bool known)
 {
     *mask = 0;
     *context = nullptr;
@@ -182,7 +189,8 @@ Result startV4V5(void* context, void** handle, Descr* d, void* group)
 }
 
 // ---- v5 ----
-Result initV5(void** context, std::uint64_t commId, int* mask, const char* name, int nodes, int nranks, int rank, Logger)
+Result initV5(void** context, std::uint64_t commId, int* mask, const char* name, int nodes, int nranks, int rank,
+              Logger)
 {
     return initCommon(context, mask, commId, name, nodes, nranks, rank, true);
 }
@@ -243,9 +251,9 @@ using namespace shardlab::profplugin;
 
 #define SHARDLAB_EXPORT extern "C" __attribute__((visibility("default")))
 
-SHARDLAB_EXPORT const shardlab::ncclabi::ProfilerV5 ncclProfiler_v5 = {"ShardLab", initV5, startV5, stopAny, recordStateV4,
-                                                                      finalizeAny};
-SHARDLAB_EXPORT const shardlab::ncclabi::ProfilerV4 ncclProfiler_v4 = {"ShardLab", initV4, startV4, stopAny, recordStateV4,
-                                                                      finalizeAny};
-SHARDLAB_EXPORT const shardlab::ncclabi::ProfilerV3 ncclProfiler_v3 = {"ShardLab", initV3, startV3, stopAny, recordStateV3,
-                                                                      finalizeAny};
+SHARDLAB_EXPORT const shardlab::ncclabi::ProfilerV5 ncclProfiler_v5 = {"ShardLab", initV5,        startV5,
+                                                                       stopAny,    recordStateV4, finalizeAny};
+SHARDLAB_EXPORT const shardlab::ncclabi::ProfilerV4 ncclProfiler_v4 = {"ShardLab", initV4,        startV4,
+                                                                       stopAny,    recordStateV4, finalizeAny};
+SHARDLAB_EXPORT const shardlab::ncclabi::ProfilerV3 ncclProfiler_v3 = {"ShardLab", initV3,        startV3,
+                                                                       stopAny,    recordStateV3, finalizeAny};

@@ -55,22 +55,26 @@ int formatRecord(char* out, size_t cap, const Record& r)
     switch (r.kind) {
     case Kind::Comm:
         return std::snprintf(out, cap,
-                             "{\"k\":\"comm\",\"ctx\":%" PRId64 ",\"hash\":\"%016" PRIx64 "\",\"rank\":%d,\"nranks\":%d,\"nodes\":%d,"
+                             "{\"k\":\"comm\",\"ctx\":%" PRId64 ",\"hash\":\"%016" PRIx64
+                             "\",\"rank\":%d,\"nranks\":%d,\"nodes\":%d,"
                              "\"name\":\"%s\",\"t\":%" PRIu64 ",\"real\":%" PRIu64 "}\n",
                              r.ctx, r.hash, r.a, r.b, r.c, name, r.hostNs, r.gpuNs);
     case Kind::Coll:
         if (r.hash) // v3: the descriptor names the communicator
-            return std::snprintf(out, cap,
-                                 "{\"k\":\"coll\",\"id\":%" PRIu64 ",\"ctx\":%" PRId64 ",\"hash\":\"%016" PRIx64 "\",\"rank\":%d,"
-                                 "\"seq\":%" PRIu64 ",\"func\":\"%s\",\"count\":%" PRIu64 ",\"dtype\":\"%s\",\"root\":%d,"
-                                 "\"algo\":\"%s\",\"proto\":\"%s\",\"nch\":%u,\"group\":%" PRIu64 ",\"t\":%" PRIu64 "}\n",
-                                 r.id, r.ctx, r.hash, r.c, r.seq, func, r.count, dtype, r.a, algo, proto, r.nChannels,
-                                 r.parent, r.hostNs);
-        return std::snprintf(out, cap,
-                             "{\"k\":\"coll\",\"id\":%" PRIu64 ",\"ctx\":%" PRId64 ",\"seq\":%" PRIu64 ",\"func\":\"%s\",\"count\":%" PRIu64
-                             ",\"dtype\":\"%s\",\"root\":%d,\"algo\":\"%s\",\"proto\":\"%s\",\"nch\":%u,\"group\":%" PRIu64
-                             ",\"t\":%" PRIu64 "}\n",
-                             r.id, r.ctx, r.seq, func, r.count, dtype, r.a, algo, proto, r.nChannels, r.parent, r.hostNs);
+            return std::snprintf(
+                out, cap,
+                "{\"k\":\"coll\",\"id\":%" PRIu64 ",\"ctx\":%" PRId64 ",\"hash\":\"%016" PRIx64 "\",\"rank\":%d,"
+                "\"seq\":%" PRIu64 ",\"func\":\"%s\",\"count\":%" PRIu64 ",\"dtype\":\"%s\",\"root\":%d,"
+                "\"algo\":\"%s\",\"proto\":\"%s\",\"nch\":%u,\"group\":%" PRIu64 ",\"t\":%" PRIu64 "}\n",
+                r.id, r.ctx, r.hash, r.c, r.seq, func, r.count, dtype, r.a, algo, proto, r.nChannels, r.parent,
+                r.hostNs);
+        return std::snprintf(
+            out, cap,
+            "{\"k\":\"coll\",\"id\":%" PRIu64 ",\"ctx\":%" PRId64 ",\"seq\":%" PRIu64
+            ",\"func\":\"%s\",\"count\":%" PRIu64
+            ",\"dtype\":\"%s\",\"root\":%d,\"algo\":\"%s\",\"proto\":\"%s\",\"nch\":%u,\"group\":%" PRIu64
+            ",\"t\":%" PRIu64 "}\n",
+            r.id, r.ctx, r.seq, func, r.count, dtype, r.a, algo, proto, r.nChannels, r.parent, r.hostNs);
     case Kind::P2p:
         return std::snprintf(out, cap,
                              "{\"k\":\"p2p\",\"id\":%" PRIu64 ",\"ctx\":%" PRId64 ",\"func\":\"%s\",\"count\":%" PRIu64
@@ -80,16 +84,18 @@ int formatRecord(char* out, size_t cap, const Record& r)
         return std::snprintf(out, cap, "{\"k\":\"stop\",\"id\":%" PRIu64 ",\"t\":%" PRIu64 "}\n", r.id, r.hostNs);
     case Kind::KernelCh:
         return std::snprintf(out, cap,
-                             "{\"k\":\"kch\",\"id\":%" PRIu64 ",\"op\":%" PRIu64 ",\"ch\":%d,\"gpu\":%" PRIu64 ",\"t\":%" PRIu64
-                             "}\n",
+                             "{\"k\":\"kch\",\"id\":%" PRIu64 ",\"op\":%" PRIu64 ",\"ch\":%d,\"gpu\":%" PRIu64
+                             ",\"t\":%" PRIu64 "}\n",
                              r.id, r.parent, r.a, r.gpuNs, r.hostNs);
     case Kind::KernelChStop:
-        return std::snprintf(out, cap, "{\"k\":\"kchstop\",\"id\":%" PRIu64 ",\"gpu\":%" PRIu64 ",\"t\":%" PRIu64 "}\n", r.id,
-                             r.gpuNs, r.hostNs);
+        return std::snprintf(out, cap, "{\"k\":\"kchstop\",\"id\":%" PRIu64 ",\"gpu\":%" PRIu64 ",\"t\":%" PRIu64 "}\n",
+                             r.id, r.gpuNs, r.hostNs);
     case Kind::Group:
         return std::snprintf(out, cap, "{\"k\":\"group\",\"id\":%" PRIu64 ",\"t\":%" PRIu64 "}\n", r.id, r.hostNs);
     case Kind::Fin:
-        return std::snprintf(out, cap, "{\"k\":\"fin\",\"ctx\":%" PRId64 ",\"t\":%" PRIu64 ",\"real\":%" PRIu64 ",\"dropped\":%" PRIu64 "}\n",
+        return std::snprintf(out, cap,
+                             "{\"k\":\"fin\",\"ctx\":%" PRId64 ",\"t\":%" PRIu64 ",\"real\":%" PRIu64
+                             ",\"dropped\":%" PRIu64 "}\n",
                              r.ctx, r.hostNs, r.gpuNs, r.seq);
     }
     return 0;
@@ -188,7 +194,8 @@ bool Recorder::openFile()
 {
     const char* dir = std::getenv(profile_format::kRecordsDirVariable);
     if (!dir || !*dir) {
-        disable("SHARDLAB_PROFILE_RECORDS_DIR is not set (run the program under `shardlab profile`, or set it to a folder)");
+        disable("SHARDLAB_PROFILE_RECORDS_DIR is not set (run the program under `shardlab profile`, or set it to a "
+                "folder)");
         return false;
     }
     char host[256] = {};
@@ -222,8 +229,8 @@ bool Recorder::openFile()
     appendEscaped(hostEsc, sizeof hostEsc, host);
     const int len = std::snprintf(line, sizeof line,
                                   "{\"%s\":%d,\"host\":\"%s\",\"pid\":%d,\"t\":%" PRIu64 ",\"real\":%" PRIu64 "}\n",
-                                  profile_format::kMagicKey, profile_format::kVersion, hostEsc, static_cast<int>(getpid()),
-                                  monotonicNs(), realtimeNs());
+                                  profile_format::kMagicKey, profile_format::kVersion, hostEsc,
+                                  static_cast<int>(getpid()), monotonicNs(), realtimeNs());
     if (!writeAll(m_fd, line, static_cast<size_t>(len))) {
         disable("cannot write the record file", m_path);
         return false;
@@ -247,8 +254,10 @@ bool Recorder::start()
         else if (end && *end == 0 && ms <= 86'400'000ull)
             m_flushAfterNs.store(ms * 1'000'000ull);
         else
-            std::fprintf(stderr, "shardlab NCCL profiler: %s=%s is not a number of milliseconds (0 to 86400000) or `off`; "
-                                 "writing records every 200 ms\n", kFlushVariable, v);
+            std::fprintf(stderr,
+                         "shardlab NCCL profiler: %s=%s is not a number of milliseconds (0 to 86400000) or `off`; "
+                         "writing records every 200 ms\n",
+                         kFlushVariable, v);
     }
     m_enabled.store(true);
     return true;

@@ -26,22 +26,22 @@ struct Record {
     Kind kind = Kind::Coll;
     std::uint8_t nChannels = 0;
     std::uint8_t nWarps = 0;
-    std::int64_t ctx = 0;      // the communicator context (Comm, Coll, P2p, Fin)
-    std::int32_t a = -1;       // Comm: rank; Coll: root; P2p: peer; KernelCh: channel; Coll (v3): rank
-    std::int32_t b = -1;       // Comm: nranks
-    std::int32_t c = -1;       // Comm: nodes
-    std::uint64_t id = 0;      // the event's id (Coll, P2p, KernelCh, Group; Stop/KernelChStop: whose)
-    std::uint64_t parent = 0;  // KernelCh: its collective or p2p; Coll, P2p: its group (0: none)
-    std::uint64_t seq = 0;     // Coll: sequence number in the communicator
-    std::uint64_t count = 0;   // Coll, P2p: elements
-    std::uint64_t hash = 0;    // Comm (and v3 Coll): communicator hash
-    std::uint64_t hostNs = 0;  // CLOCK_MONOTONIC when the plugin was called
-    std::uint64_t gpuNs = 0;   // KernelCh, KernelChStop: GPU globaltimer; Comm, Fin: CLOCK_REALTIME
+    std::int64_t ctx = 0;     // the communicator context (Comm, Coll, P2p, Fin)
+    std::int32_t a = -1;      // Comm: rank; Coll: root; P2p: peer; KernelCh: channel; Coll (v3): rank
+    std::int32_t b = -1;      // Comm: nranks
+    std::int32_t c = -1;      // Comm: nodes
+    std::uint64_t id = 0;     // the event's id (Coll, P2p, KernelCh, Group; Stop/KernelChStop: whose)
+    std::uint64_t parent = 0; // KernelCh: its collective or p2p; Coll, P2p: its group (0: none)
+    std::uint64_t seq = 0;    // Coll: sequence number in the communicator
+    std::uint64_t count = 0;  // Coll, P2p: elements
+    std::uint64_t hash = 0;   // Comm (and v3 Coll): communicator hash
+    std::uint64_t hostNs = 0; // CLOCK_MONOTONIC when the plugin was called
+    std::uint64_t gpuNs = 0;  // KernelCh, KernelChStop: GPU globaltimer; Comm, Fin: CLOCK_REALTIME
     char func[16] = {};
     char dtype[16] = {};
     char algo[16] = {};
     char proto[8] = {};
-    char name[32] = {};        // Comm: the communicator's name
+    char name[32] = {}; // Comm: the communicator's name
 };
 
 inline constexpr int kRecordsPerThread = 8192; // ~1.3 MB per thread that calls the plugin

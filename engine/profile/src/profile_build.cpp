@@ -82,8 +82,9 @@ void dropSetUp(RunResult& run, size_t calls)
 {
     const int setUpOps = 2 * static_cast<int>(calls);
     std::vector<Span> spans;
-    std::vector<std::pair<double, double>> setUp(static_cast<size_t>(run.ranks),
-                                                 {std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()});
+    std::vector<std::pair<double, double>> setUp(
+        static_cast<size_t>(run.ranks),
+        {std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()});
     for (Span& s : run.spans) {
         if (s.op > setUpOps || s.rank < 0 || s.rank >= run.ranks) {
             spans.push_back(s);
@@ -142,9 +143,9 @@ void dropWrapUp(RunResult& run, size_t from)
 // Where each matched operation goes: k, its canonical index (in order of time, or, with steps, the
 // set-up's first in order of time, then step by step, slot by slot), and its sequence per group.
 struct CanonicalOrder {
-    std::vector<size_t> byK;      // the operation at index k
-    std::vector<int> kOf;         // k of each operation
-    std::vector<int> sequenceOf;  // per group, from 0, in that order (as a flight recorder counts)
+    std::vector<size_t> byK;     // the operation at index k
+    std::vector<int> kOf;        // k of each operation
+    std::vector<int> sequenceOf; // per group, from 0, in that order (as a flight recorder counts)
 };
 
 CanonicalOrder canonicalOrder(const MatchedProfile& mp, const std::optional<JobSteps>& steps)
@@ -155,7 +156,8 @@ CanonicalOrder canonicalOrder(const MatchedProfile& mp, const std::optional<JobS
         o.byK[i] = i;
     if (steps)
         std::stable_sort(o.byK.begin(), o.byK.end(), [&](size_t a, size_t b) {
-            return std::make_pair(steps->iteration[a], steps->slot[a]) < std::make_pair(steps->iteration[b], steps->slot[b]);
+            return std::make_pair(steps->iteration[a], steps->slot[a])
+                   < std::make_pair(steps->iteration[b], steps->slot[b]);
         });
     o.kOf.resize(mp.ops.size());
     for (size_t k = 0; k < o.byK.size(); ++k)
@@ -246,10 +248,10 @@ double addWorkBeforeFirstArrival(RunResult& run, int n)
     for (int r = 0; r < n; ++r)
         if (std::isfinite(firstBegin[static_cast<size_t>(r)]) && firstBegin[static_cast<size_t>(r)] > t0)
             run.spans.push_back({.rank = r,
-                .kind = SpanKind::Compute,
-                .beginUs = t0,
-                .endUs = firstBegin[static_cast<size_t>(r)],
-                .op = firstOp[static_cast<size_t>(r)]});
+                                 .kind = SpanKind::Compute,
+                                 .beginUs = t0,
+                                 .endUs = firstBegin[static_cast<size_t>(r)],
+                                 .op = firstOp[static_cast<size_t>(r)]});
     return t0;
 }
 
@@ -259,7 +261,8 @@ void putInCanonicalOrder(RunResult& run)
     std::vector<size_t> byOp(run.collectives.size());
     for (size_t i = 0; i < byOp.size(); ++i)
         byOp[i] = i;
-    std::stable_sort(byOp.begin(), byOp.end(), [&](size_t a, size_t b) { return run.collectives[a].op < run.collectives[b].op; });
+    std::stable_sort(byOp.begin(), byOp.end(),
+                     [&](size_t a, size_t b) { return run.collectives[a].op < run.collectives[b].op; });
     std::vector<int> newIndex(byOp.size());
     std::vector<CollectiveRecord> ordered;
     ordered.reserve(byOp.size());
@@ -304,14 +307,18 @@ std::optional<Message> communicatorsNote(const MatchedProfile& mp)
     drawn.resize(std::min<size_t>(drawn.size(), 8));
     Message list = std::move(drawn.back());
     for (size_t i = drawn.size() - 1; i-- > 0;)
-        list = Message("profile.note.communicators_list").with("first", std::move(drawn[i])).with("rest", std::move(list));
+        list =
+            Message("profile.note.communicators_list").with("first", std::move(drawn[i])).with("rest", std::move(list));
     if (more)
         list = Message("profile.note.communicators_more").with("list", std::move(list));
-    return Message("profile.note.communicators").with("count", static_cast<int>(opsOn.size())).with("list", std::move(list));
+    return Message("profile.note.communicators")
+        .with("count", static_cast<int>(opsOn.size()))
+        .with("list", std::move(list));
 }
 
 // The observed program: the `calls` operations from `firstCall` on, each after the work before it.
-std::vector<Op> observedProgram(const MatchedProfile& mp, const CanonicalOrder& order, size_t firstCall, size_t programCalls)
+std::vector<Op> observedProgram(const MatchedProfile& mp, const CanonicalOrder& order, size_t firstCall,
+                                size_t programCalls)
 {
     const int n = mp.ranks;
     const std::vector<size_t>& byK = order.byK;
@@ -330,7 +337,8 @@ std::vector<Op> observedProgram(const MatchedProfile& mp, const CanonicalOrder& 
         if (m.kind == OpKind::SendRecv) {
             coll.root = m.root;
             coll.peer = m.peer;
-            coll.name = "send_recv #" + std::to_string(k) + " (" + std::to_string(m.root) + "->" + std::to_string(m.peer) + ")";
+            coll.name =
+                "send_recv #" + std::to_string(k) + " (" + std::to_string(m.root) + "->" + std::to_string(m.peer) + ")";
         } else {
             if (m.root >= 0)
                 coll.root = m.root;
@@ -419,10 +427,11 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
     if (mp.hostOnly)
         run.clockNote = Message("profile.clock.host_only");
     else
-        run.clockNote = Message("profile.clock.gpu")
-                               .with("brackets", mp.brackets)
-                               .with("error", number("%.2f", mp.worstClockNs / 1e3))
-                               .with("hosts", Message(hosts.size() > 1 ? "profile.clock.hosts" : "profile.clock.one_host"));
+        run.clockNote =
+            Message("profile.clock.gpu")
+                .with("brackets", mp.brackets)
+                .with("error", number("%.2f", mp.worstClockNs / 1e3))
+                .with("hosts", Message(hosts.size() > 1 ? "profile.clock.hosts" : "profile.clock.one_host"));
     run.notes.clear();
     if (auto drawn = communicatorsNote(mp))
         run.notes.push_back(std::move(*drawn));
@@ -438,12 +447,14 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
     if (incomplete)
         run.notes.push_back(Message("profile.note.ends_early"));
     if (!options.programEnd.empty())
-        run.notes.push_back(Message("profile.note.program_end").with("end", errorMessage(options.programEnd))); // error.line.program_*
+        run.notes.push_back(
+            Message("profile.note.program_end").with("end", errorMessage(options.programEnd))); // error.line.program_*
 
     ProfiledRun out;
-    out.launch = processFiles.size() == 1 ? "1 process driving " + std::to_string(n) + " GPUs"
-                                          : std::to_string(processFiles.size()) + " processes on " + std::to_string(hosts.size())
-                                                + (hosts.size() == 1 ? " host" : " hosts");
+    out.launch = processFiles.size() == 1
+                     ? "1 process driving " + std::to_string(n) + " GPUs"
+                     : std::to_string(processFiles.size()) + " processes on " + std::to_string(hosts.size())
+                           + (hosts.size() == 1 ? " host" : " hosts");
     // The observed program.
     Scenario observed;
     observed.name = options.name;
@@ -469,7 +480,8 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
         splitIntoSteps(run, steps->pattern);
         firstCall = steps->pattern.prefix;
         programCalls = steps->pattern.period;
-        observed.iterations = static_cast<int>(std::clamp<size_t>(steps->pattern.steps, 1, 100000)); // validateScenario's limit
+        observed.iterations =
+            static_cast<int>(std::clamp<size_t>(steps->pattern.steps, 1, 100000)); // validateScenario's limit
     }
     observed.program = observedProgram(mp, order, firstCall, programCalls);
     auto scenario = resimulationScenario(observed, run, observed.topology);

@@ -30,7 +30,8 @@ ClockMap gpuClockFromBrackets(std::vector<ClockSample> samples)
 {
     if (samples.empty())
         return {};
-    std::sort(samples.begin(), samples.end(), [](const ClockSample& a, const ClockSample& b) { return a.hostBeforeNs < b.hostBeforeNs; });
+    std::sort(samples.begin(), samples.end(),
+              [](const ClockSample& a, const ClockSample& b) { return a.hostBeforeNs < b.hostBeforeNs; });
     // The timer's own tick is left out of the bound (docs/profiling.md): kernel starts are far apart,
     // so their differences say nothing about it, and Hopper's globaltimer ticks in tens of ns.
     const double tick = 0;
@@ -75,11 +76,13 @@ ProcessClockFit hostClockFit(const ProfileFile& file, const ProfileFile& referen
     if (sameHost(file, reference))
         return exactClock(0);
     // monotonic - realtime on each host; the difference is this host's clock minus the reference's.
-    const double offsetUs = ((file.startNs - reference.startNs) - static_cast<double>(file.startRealNs - reference.startRealNs)) / 1e3;
+    const double offsetUs =
+        ((file.startNs - reference.startNs) - static_cast<double>(file.startRealNs - reference.startRealNs)) / 1e3;
     ProcessClockFit fit;
     fit.before = {offsetUs, 0.0, (reference.startNs) / 1e3, 0};
     if (file.endNs && file.endRealNs && reference.endNs && reference.endRealNs) {
-        const double after = ((*file.endNs - *reference.endNs) - static_cast<double>(*file.endRealNs - *reference.endRealNs)) / 1e3;
+        const double after =
+            ((*file.endNs - *reference.endNs) - static_cast<double>(*file.endRealNs - *reference.endRealNs)) / 1e3;
         fit.after = ClockOffset{after, 0.0, *reference.endNs / 1e3, 0};
     }
     return fit;

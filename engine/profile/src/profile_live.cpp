@@ -31,7 +31,8 @@ Status ProfileDirectoryTail::poll()
         const std::string name = entry.path().filename().string();
         if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
             continue;
-        const bool known = std::any_of(m_files.begin(), m_files.end(), [&](const auto& t) { return t->path == entry.path(); });
+        const bool known =
+            std::any_of(m_files.begin(), m_files.end(), [&](const auto& t) { return t->path == entry.path(); });
         if (!known)
             m_files.push_back(std::make_unique<Tailed>(entry.path()));
     }

@@ -68,8 +68,8 @@ std::string whoText(const ProfileFile& file, int rank)
 // What a rank recorded of an operation: "AllReduce #3, 1024 x ncclFloat32, root 0".
 std::string recordText(const ProfiledOp& op)
 {
-    std::string s = op.func + (op.p2p ? " with peer " + std::to_string(op.root) : " #" + std::to_string(op.sequence)) + ", "
-                    + std::to_string(op.count) + " x " + op.datatype;
+    std::string s = op.func + (op.p2p ? " with peer " + std::to_string(op.root) : " #" + std::to_string(op.sequence))
+                    + ", " + std::to_string(op.count) + " x " + op.datatype;
     if (!op.p2p && (op.func == "Reduce" || op.func == "Broadcast"))
         s += ", root " + std::to_string(op.root);
     return s;
@@ -114,10 +114,13 @@ Message disagreedPiece(bool sendRecv, const std::string& func, std::uint64_t seq
 
 struct Key {
     int comm = 0;
-    std::string func; // collectives: NCCL's function; send/recv: "p2p"
+    std::string func;       // collectives: NCCL's function; send/recv: "p2p"
     int from = -1, to = -1; // send/recv: communicator ranks
     std::uint64_t sequence = 0;
-    bool operator<(const Key& o) const { return std::tie(comm, func, from, to, sequence) < std::tie(o.comm, o.func, o.from, o.to, o.sequence); }
+    bool operator<(const Key& o) const
+    {
+        return std::tie(comm, func, from, to, sequence) < std::tie(o.comm, o.func, o.from, o.to, o.sequence);
+    }
 };
 
 } // namespace
@@ -234,7 +237,8 @@ Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool 
         const int ci = commIndex[m.hash];
         MatchedComm& c = out.comms[static_cast<size_t>(ci)];
         const int global = m.hash == world ? m.rank : worldMembersOfFile[m.file] == 1 ? worldRankOfFile[m.file] : -1;
-        if (global < 0 || m.rank < 0 || m.rank >= static_cast<int>(c.ranks.size()) || c.ranks[static_cast<size_t>(m.rank)] >= 0) {
+        if (global < 0 || m.rank < 0 || m.rank >= static_cast<int>(c.ranks.size())
+            || c.ranks[static_cast<size_t>(m.rank)] >= 0) {
             drawable[m.hash] = false;
             continue;
         }
@@ -282,8 +286,8 @@ Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool 
                         op.p2p && (op.root < 0 || op.root >= static_cast<int>(c.ranks.size()) || op.root == m->rank);
                     if (badPeer && op.func.empty()) // "()" fits no value of the template: English, worded as before
                         return badInput(file.path + ": event " + std::to_string(op.id) + " () names peer "
-                                        + std::to_string(op.root) + " in " + commText(c) + ", where this process is rank "
-                                        + std::to_string(m->rank));
+                                        + std::to_string(op.root) + " in " + commText(c)
+                                        + ", where this process is rank " + std::to_string(m->rank));
                     if (badPeer)
                         return badInput(Message("error.line.profile_bad_peer")
                                             .with("file", file.path)
@@ -450,19 +454,20 @@ Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool 
             // Its next call in this communicator after the others' arrival at this one, if any.
             const RankOp* next = nullptr;
             for (const RankOp& t : out.rankOps[static_cast<size_t>(r)])
-                if (t.comm == m.comm && out.hostClock[static_cast<size_t>(r)].toRoot(t.arrivalNs / 1e3) * 1e3 > m.orderNs) {
+                if (t.comm == m.comm
+                    && out.hostClock[static_cast<size_t>(r)].toRoot(t.arrivalNs / 1e3) * 1e3 > m.orderNs) {
                     next = &t;
                     break;
                 }
             if (next)
-                return badInput(Message("error.line.profile_disagree_missing")
-                                    .with("piece_what",
-                                          disagreedPiece(m.kind == OpKind::SendRecv, first->op->func, m.sequence))
-                                    .with("piece_comm", commPiece(c))
-                                    .with("piece_who", whoPiece(fileOf(firstRank), firstRank))
-                                    .with("piece_record", recordPiece(*first->op))
-                                    .with("piece_who2", whoPiece(fileOf(r), r))
-                                    .with("piece_record2", recordPiece(*next->op)));
+                return badInput(
+                    Message("error.line.profile_disagree_missing")
+                        .with("piece_what", disagreedPiece(m.kind == OpKind::SendRecv, first->op->func, m.sequence))
+                        .with("piece_comm", commPiece(c))
+                        .with("piece_who", whoPiece(fileOf(firstRank), firstRank))
+                        .with("piece_record", recordPiece(*first->op))
+                        .with("piece_who2", whoPiece(fileOf(r), r))
+                        .with("piece_record2", recordPiece(*next->op)));
             out.endsEarly[static_cast<size_t>(r)] = true;
         }
         out.incomplete = true;
@@ -486,7 +491,8 @@ Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool 
     for (auto& list : out.rankOps) {
         for (RankOp& t : list)
             t.matched = t.matched >= 0 ? newIndex[static_cast<size_t>(t.matched)] : -1;
-        std::stable_sort(list.begin(), list.end(), [](const RankOp& a, const RankOp& b) { return a.arrivalNs < b.arrivalNs; });
+        std::stable_sort(list.begin(), list.end(),
+                         [](const RankOp& a, const RankOp& b) { return a.arrivalNs < b.arrivalNs; });
     }
     for (MatchedOp& m : out.ops)
         for (size_t k = 0; k < m.group.size(); ++k)

@@ -57,9 +57,9 @@ std::uint64_t hashAt(const json& obj, const std::string& path)
     if (s.empty() || s.size() > 16 || s.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
         if (s.empty()) // "''" fits no value of the template: English, worded as before
             detail::failAt(path + ".hash", "'' is not a communicator hash (expected up to 16 hexadecimal digits)");
-        detail::failAt(path + ".hash", Message("error.says.not_hash")
-                                           .with("value", s)
-                                           .with("expected", Message("error.expects.hex_digits")));
+        detail::failAt(
+            path + ".hash",
+            Message("error.says.not_hash").with("value", s).with("expected", Message("error.expects.hex_digits")));
     }
     return std::stoull(s, nullptr, 16);
 }
@@ -119,7 +119,9 @@ std::optional<std::pair<Reading, Reading>> timerWentBack(const std::vector<Readi
             byBefore.push_back(&r);
         }
     auto order = [](double Reading::*key) {
-        return [key](const Reading* a, const Reading* b) { return std::tie(a->*key, a->line) < std::tie(b->*key, b->line); };
+        return [key](const Reading* a, const Reading* b) {
+            return std::tie(a->*key, a->line) < std::tie(b->*key, b->line);
+        };
     };
     std::sort(byAfter.begin(), byAfter.end(), order(&Reading::after));
     std::sort(byBefore.begin(), byBefore.end(), order(&Reading::before));
@@ -150,8 +152,8 @@ Result<std::uint64_t> collectiveBytes(const ProfiledOp& op, const std::string& p
             Message("error.says.unknown_datatype").with("value", op.datatype).with("example", kExampleDatatype));
     std::uint64_t bytes = 0;
     const std::uint64_t times = gathered ? static_cast<std::uint64_t>(std::max(ranks, 1)) : 1;
-    if (__builtin_mul_overflow(op.count, static_cast<std::uint64_t>(*size), &bytes) || __builtin_mul_overflow(bytes, times, &bytes)
-        || bytes > kMaxBytes)
+    if (__builtin_mul_overflow(op.count, static_cast<std::uint64_t>(*size), &bytes)
+        || __builtin_mul_overflow(bytes, times, &bytes) || bytes > kMaxBytes)
         return refusedAt(path, op.line, "$.count", sizeBeyondLimit(op, *size, static_cast<int>(times)));
     return bytes;
 }
@@ -159,10 +161,10 @@ Result<std::uint64_t> collectiveBytes(const ProfiledOp& op, const std::string& p
 std::optional<int> ncclDatatypeBytes(const std::string& name)
 {
     static const std::map<std::string, int> sizes = {
-        {"ncclInt8", 1},     {"ncclUint8", 1},   {"ncclInt32", 4},     {"ncclUint32", 4},       {"ncclInt64", 8},
-        {"ncclUint64", 8},   {"ncclFloat16", 2}, {"ncclFloat32", 4},   {"ncclFloat64", 8},      {"ncclBfloat16", 2},
-        {"ncclFloat8e4m3", 1}, {"ncclFloat8e5m2", 1}, {"ncclChar", 1}, {"ncclInt", 4},          {"ncclHalf", 2},
-        {"ncclFloat", 4},    {"ncclDouble", 8},
+        {"ncclInt8", 1},       {"ncclUint8", 1},      {"ncclInt32", 4},   {"ncclUint32", 4},  {"ncclInt64", 8},
+        {"ncclUint64", 8},     {"ncclFloat16", 2},    {"ncclFloat32", 4}, {"ncclFloat64", 8}, {"ncclBfloat16", 2},
+        {"ncclFloat8e4m3", 1}, {"ncclFloat8e5m2", 1}, {"ncclChar", 1},    {"ncclInt", 4},     {"ncclHalf", 2},
+        {"ncclFloat", 4},      {"ncclDouble", 8},
     };
     const auto it = sizes.find(name);
     if (it == sizes.end())
@@ -219,7 +221,7 @@ Status ProfileRecordParser::parseLine(const std::string& line, bool complete)
     json rec;
     try {
         rec = detail::parseJsonStrict(line); // a key given twice is refused, as in every file a user gives
-    } catch (const json::exception&) { // not JSON, or a number beyond a double (out_of_range 406: 1048E576)
+    } catch (const json::exception&) {       // not JSON, or a number beyond a double (out_of_range 406: 1048E576)
         rec = json(json::value_t::discarded);
     } catch (const detail::JsonPathError& e) {
         return refusedAt(m_origin, m_lineNo, e);

@@ -41,7 +41,8 @@ Result<Scenario> resimulationScenario(const Scenario& scenario, const RunResult&
     std::vector<std::vector<double>> computeUs(ops, std::vector<double>(static_cast<size_t>(n), 0.0));
     std::vector<std::vector<double>> unreachedUs = computeUs;
     for (const Span& sp : run.spans) {
-        if (sp.kind != SpanKind::Compute || sp.op < 0 || static_cast<size_t>(sp.op) >= ops || sp.rank < 0 || sp.rank >= n)
+        if (sp.kind != SpanKind::Compute || sp.op < 0 || static_cast<size_t>(sp.op) >= ops || sp.rank < 0
+            || sp.rank >= n)
             continue;
         auto& into = reachedIn.count({sp.op, sp.rank, sp.iteration}) ? computeUs : unreachedUs;
         into[static_cast<size_t>(sp.op)][static_cast<size_t>(sp.rank)] += sp.durationUs();

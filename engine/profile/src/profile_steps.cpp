@@ -89,12 +89,15 @@ std::optional<JobSteps> findJobSteps(const MatchedProfile& profile, bool records
         const auto& list = mine[static_cast<size_t>(r)];
         for (size_t i = 0; i < list.size(); ++i) {
             const bool wrapUp = i >= list.size() - p.wrapUp;
-            const int iteration = i < p.prefix ? -1 : wrapUp ? static_cast<int>(*steps) + 1 : static_cast<int>((i - p.prefix) / p.period);
+            const int iteration = i < p.prefix ? -1
+                                  : wrapUp     ? static_cast<int>(*steps) + 1
+                                               : static_cast<int>((i - p.prefix) / p.period);
             int& known = out.iteration[static_cast<size_t>(list[i])];
             if (known != -2 && known != iteration)
                 return std::nullopt;
             known = iteration;
-            placeOn[static_cast<size_t>(list[i])].push_back({r, i < p.prefix || wrapUp ? -1 : static_cast<int>((i - p.prefix) % p.period)});
+            placeOn[static_cast<size_t>(list[i])].push_back(
+                {r, i < p.prefix || wrapUp ? -1 : static_cast<int>((i - p.prefix) % p.period)});
         }
     }
     // The first step's operations in one order that keeps every rank's: Kahn's algorithm, the
@@ -119,7 +122,9 @@ std::optional<JobSteps> findJobSteps(const MatchedProfile& profile, bool records
             previous = i;
         }
     }
-    const auto later = [&](int a, int b) { return profile.ops[static_cast<size_t>(a)].orderNs > profile.ops[static_cast<size_t>(b)].orderNs; };
+    const auto later = [&](int a, int b) {
+        return profile.ops[static_cast<size_t>(a)].orderNs > profile.ops[static_cast<size_t>(b)].orderNs;
+    };
     std::vector<int> ready;
     for (int i : firstStep)
         if (before[i] == 0)

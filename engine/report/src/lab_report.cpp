@@ -82,12 +82,13 @@ TopologySummary summarizeTopology(const Topology& topology, Message origin)
     else if (t.fastDomain)
         t.sentence = Message("report.topology.fast").with("ranks", n).with("path", pathClassLabel(t.pairs[0][1]));
     else
-        t.sentence = Message("report.topology.slow")
-                         .with("ranks", n)
-                         .with("a", worstA)
-                         .with("b", worstB)
-                         .with("path", pathClassLabel(t.pairs[static_cast<size_t>(worstA)][static_cast<size_t>(worstB)]))
-                         .with("meaning", pathClassMeaning(t.slowestPath));
+        t.sentence =
+            Message("report.topology.slow")
+                .with("ranks", n)
+                .with("a", worstA)
+                .with("b", worstB)
+                .with("path", pathClassLabel(t.pairs[static_cast<size_t>(worstA)][static_cast<size_t>(worstB)]))
+                .with("meaning", pathClassMeaning(t.slowestPath));
     return t;
 }
 
@@ -155,8 +156,8 @@ void fillRankOutputs(LabReport& r, const LabReportOptions& options)
         out.device = rank < static_cast<int>(r.run.devices.size()) ? r.run.devices[static_cast<size_t>(rank)]
                                                                    : s.topology.gpus[static_cast<size_t>(rank)].name;
         out.owns = ownsText(s, rank);
-        const auto it
-            = std::find_if(verified.begin(), verified.end(), [rank](const VerifiedRank& v) { return v.rank == rank; });
+        const auto it =
+            std::find_if(verified.begin(), verified.end(), [rank](const VerifiedRank& v) { return v.rank == rank; });
         out.inGroup = it != verified.end();
         if (!op) {
             out.verification = Message("report.verify.no_collective");
@@ -182,31 +183,33 @@ void fillRankOutputs(LabReport& r, const LabReportOptions& options)
                         ++out.checkedCollectives;
                     }
                 out.verified = out.checkedCollectives > 0 && out.wrongElements == 0;
-                out.verification = out.checkedCollectives == 0
-                    ? Message("report.verify.none_completed")
-                    : Message(out.checkedCollectives == 1 ? "report.verify.live_one" : "report.verify.live")
-                          .with("wrong", std::to_string(out.wrongElements))
-                          .with("calls", out.checkedCollectives);
+                out.verification =
+                    out.checkedCollectives == 0
+                        ? Message("report.verify.none_completed")
+                        : Message(out.checkedCollectives == 1 ? "report.verify.live_one" : "report.verify.live")
+                              .with("wrong", std::to_string(out.wrongElements))
+                              .with("calls", out.checkedCollectives);
             } else {
                 out.wrongElements = it->wrong;
                 out.verified = it->wrong == 0;
-                out.verification
-                    = Message("report.verify.simulated")
-                          .with("matching", std::to_string(out.checkedElements - std::min(out.checkedElements, it->wrong)))
-                          .with("checked", std::to_string(out.checkedElements));
+                out.verification = Message("report.verify.simulated")
+                                       .with("matching", std::to_string(out.checkedElements
+                                                                        - std::min(out.checkedElements, it->wrong)))
+                                       .with("checked", std::to_string(out.checkedElements));
             }
         }
         r.ranks.push_back(std::move(out));
     }
     const bool sum = op && (op->kind == OpKind::AllReduce || op->kind == OpKind::ReduceScatterAllGather);
-    r.verificationMethod
-        = Message("report.verify.method")
-              .with("fill", Message("report.verify.fill"))
-              .with("check", Message(sum ? "report.verify.sum" : "report.verify.closed_form"))
-              .with("how",
-                  r.mode == RunMode::Live ? Message("report.verify.how_live")
-                                          : Message("report.verify.how_simulated")
-                                                .with("elements", std::to_string(options.verifyElements)));
+    r.verificationMethod =
+        Message("report.verify.method")
+            .with("fill", Message("report.verify.fill"))
+            .with("check", Message(sum ? "report.verify.sum" : "report.verify.closed_form"))
+            .with(
+                "how",
+                r.mode == RunMode::Live
+                    ? Message("report.verify.how_live")
+                    : Message("report.verify.how_simulated").with("elements", std::to_string(options.verifyElements)));
     if (options.recorded)
         r.verificationMethod = Message("report.verify.method_recorded").with("command", "`shardlab profile`");
 }
@@ -219,8 +222,10 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
         return st.error();
     if (scenario.ranks() > kMaxReportGpus)
         return badInput("$.topology.gpus: " + std::to_string(scenario.ranks()) + " GPUs (expected at most "
-                        + std::to_string(kMaxReportGpus) + " for a lab report, which lists the path between every pair of"
-                          " GPUs; sim, diagnose and scale take up to " + std::to_string(kMaxTopologyGpus) + ")");
+                        + std::to_string(kMaxReportGpus)
+                        + " for a lab report, which lists the path between every pair of"
+                          " GPUs; sim, diagnose and scale take up to "
+                        + std::to_string(kMaxTopologyGpus) + ")");
     ScenarioRunner runner = options.runner;
     if (!runner) {
         if (options.mode == RunMode::Live)
@@ -250,22 +255,22 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
             devices += (devices.empty() ? "" : ", ") + d;
         r.modeSentence = Message("report.mode.recorded")
                              .with("devices", devices)
-                             .with("clock", r.run.clockNote.empty() ? Message("report.mode.clock_aligned")
-                                                                    : Message("report.mode.clock").with("note", reportClockNote(r.run)));
+                             .with("clock", r.run.clockNote.empty()
+                                                ? Message("report.mode.clock_aligned")
+                                                : Message("report.mode.clock").with("note", reportClockNote(r.run)));
     } else if (r.mode == RunMode::Live) {
         std::string devices;
         for (const std::string& d : r.run.devices)
             devices += (devices.empty() ? "" : ", ") + d;
         r.modeSentence = Message("report.mode.live")
                              .with("devices", devices)
-                             .with("clock",
-                                 r.run.clockNote.empty() ? Message("report.mode.clock_aligned")
-                                                         : Message("report.mode.clock").with("note", reportClockNote(r.run)));
+                             .with("clock", r.run.clockNote.empty()
+                                                ? Message("report.mode.clock_aligned")
+                                                : Message("report.mode.clock").with("note", reportClockNote(r.run)));
     } else {
         r.modeSentence = Message("report.mode.simulated")
-                             .with("profile",
-                                 scenario.costProfile.empty() ? Message("report.mode.profile_default")
-                                                              : verbatim(scenario.costProfile));
+                             .with("profile", scenario.costProfile.empty() ? Message("report.mode.profile_default")
+                                                                           : verbatim(scenario.costProfile));
     }
 
     for (size_t i = 0; i < scenario.program.size(); ++i)
@@ -293,8 +298,8 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
     if (r.mode == RunMode::Live && options.machineTopology)
         r.topology = summarizeTopology(*options.machineTopology, Message("report.origin.machine"));
     else
-        r.topology = summarizeTopology(
-            scenario.topology, Message("report.origin.scenario").with("topology", scenario.topology.name));
+        r.topology = summarizeTopology(scenario.topology,
+                                       Message("report.origin.scenario").with("topology", scenario.topology.name));
 
     // The timing table: every collective rescaled so that the primary one moves each size.
     std::vector<Bytes> sizes;
@@ -305,13 +310,13 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
     else
         sizes = {0};
     for (Bytes size : sizes) {
-        const double scale = r.hasCollective
-            ? static_cast<double>(size) / static_cast<double>(std::max<Bytes>(1, r.collectiveBytes))
-            : 1.0;
+        const double scale =
+            r.hasCollective ? static_cast<double>(size) / static_cast<double>(std::max<Bytes>(1, r.collectiveBytes))
+                            : 1.0;
         Scenario scaled = r.hasCollective ? withCollectivesScaled(scenario, scale) : scenario;
         Result<RunResult> run = scale == 1.0 ? Result<RunResult>(r.run) : runner(scaled);
         if (!run)
-            return Error {run.error().kind, "the run at " + formatBytes(size) + " failed: " + run.error().message};
+            return Error{run.error().kind, "the run at " + formatBytes(size) + " failed: " + run.error().message};
         const Summary sum = summarize(scaled, *run);
         TimingRow row;
         row.bytes = r.hasCollective ? scaled.bytesOf(scaled.program[static_cast<size_t>(r.primaryOp)]) : 0;
@@ -339,10 +344,12 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
         r.timing.push_back(row);
     }
     if (r.hasCollective && options.recorded)
-        r.timingNote = Message("report.timing.note_recorded").with("collective", collectiveWords(r)).with("ranks", scenario.ranks());
+        r.timingNote = Message("report.timing.note_recorded")
+                           .with("collective", collectiveWords(r))
+                           .with("ranks", scenario.ranks());
     else if (r.hasCollective)
-        r.timingNote
-            = Message("report.timing.note").with("collective", collectiveWords(r)).with("ranks", scenario.ranks());
+        r.timingNote =
+            Message("report.timing.note").with("collective", collectiveWords(r)).with("ranks", scenario.ranks());
 
     r.limitingSegment = bottleneckName(r.summary.bottleneck);
     const char* limit = r.summary.bottleneck == Bottleneck::Communication ? "report.limit.communication"
@@ -350,13 +357,14 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
                         : r.summary.bottleneck == Bottleneck::Capacity    ? "report.limit.capacity"
                         : r.summary.bottleneck == Bottleneck::Hang        ? "report.limit.hang"
                                                                           : "report.limit.compute";
-    const Message straggler = r.summary.straggler
-        ? Message("report.limit.straggler").with("rank", *r.summary.straggler)
-        : verbatim(std::string());
+    const Message straggler = r.summary.straggler ? Message("report.limit.straggler").with("rank", *r.summary.straggler)
+                                                  : verbatim(std::string());
     char times[32];
     std::snprintf(times, sizeof times, "%.2fx", r.summary.speedup);
     if (r.summary.hasSpeedup)
-        r.limitingSentence = Message("report.limit.efficiency").with("efficiency", formatPercent(r.summary.efficiency)).with("speedup", times);
+        r.limitingSentence = Message("report.limit.efficiency")
+                                 .with("efficiency", formatPercent(r.summary.efficiency))
+                                 .with("speedup", times);
     else
         r.limitingSentence = Message("report.limit.no_speedup").with("note", reportSpeedupNote(r.summary));
     r.limitingSentence.arg("ranks", r.summary.ranks);

@@ -12,10 +12,7 @@ namespace shardlab {
 
 namespace {
 
-std::string esc(std::string_view s)
-{
-    return xmlEscape(s);
-}
+std::string esc(std::string_view s) { return xmlEscape(s); }
 
 using HtmlValues = std::initializer_list<std::pair<std::string_view, std::string>>;
 
@@ -35,7 +32,8 @@ std::string words(Language language, std::string_view id, HtmlValues values = {}
         }
         out += esc(w->substr(i, open - i));
         const size_t close = w->find('}', open);
-        const std::string_view name = close == std::string_view::npos ? std::string_view() : w->substr(open + 1, close - open - 1);
+        const std::string_view name =
+            close == std::string_view::npos ? std::string_view() : w->substr(open + 1, close - open - 1);
         const auto it = std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == name; });
         if (close == std::string_view::npos || it == values.end()) {
             out += esc(w->substr(open, close == std::string_view::npos ? std::string_view::npos : close - open + 1));
@@ -49,10 +47,7 @@ std::string words(Language language, std::string_view id, HtmlValues values = {}
 }
 
 // A Message of the report as HTML text.
-std::string said(const Message& m, Language language)
-{
-    return esc(render(m, language));
-}
+std::string said(const Message& m, Language language) { return esc(render(m, language)); }
 
 // A wording as plain text (SVG figures escape their own text).
 std::string plain(Language language, const char* id, Message m = {})
@@ -68,19 +63,17 @@ std::string fmt(const char* f, double v)
     return b;
 }
 
-std::string ms(double v)
-{
-    return fmt(v >= 100 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f", v);
-}
+std::string ms(double v) { return fmt(v >= 100 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f", v); }
 
 // Screen sizes in px; for print (QTextDocument on a PDF page) in pt, which it scales to the page.
 // Chinese puts the CJK font first, so that Chinese text (and the Latin inside it) is set in one
 // face; the PDF's QTextDocument picks the first family it has.
 std::string styleSheet(bool print, Language language)
 {
-    const char* family = language == Language::Chinese
-        ? "\"Noto Sans CJK SC\", \"Source Han Sans SC\", \"WenQuanYi Micro Hei\", \"DejaVu Sans\", sans-serif"
-        : "\"DejaVu Sans\", \"Noto Sans CJK SC\", \"Noto Sans\", Arial, sans-serif";
+    const char* family =
+        language == Language::Chinese
+            ? "\"Noto Sans CJK SC\", \"Source Han Sans SC\", \"WenQuanYi Micro Hei\", \"DejaVu Sans\", sans-serif"
+            : "\"DejaVu Sans\", \"Noto Sans CJK SC\", \"Noto Sans\", Arial, sans-serif";
     const auto size = [print](double px) { return print ? fmt("%.1fpt", px * 0.66) : fmt("%.0fpx", px); };
     std::ostringstream css;
     css << "\nbody { font-family: " << family << "; color: #222222; "
@@ -122,7 +115,7 @@ std::string figureHtml(const SvgFigure& f, const ReportHtmlOptions& o)
         out += f.svg;
     } else {
         out += "<img src=\"figure:" + esc(f.id) + "\" width=\"" + fmt("%.0f", f.width) + "\" height=\""
-            + fmt("%.0f", f.height) + "\" alt=\"" + esc(f.title) + "\">\n";
+               + fmt("%.0f", f.height) + "\" alt=\"" + esc(f.title) + "\">\n";
     }
     if (!f.caption.empty())
         out += "<p class=\"caption\">" + esc(f.caption) + "</p>\n";
@@ -161,12 +154,13 @@ void summarySection(std::ostringstream& h, const LabReport& r)
     const Language l = r.language;
     const bool live = r.mode == RunMode::Live;
     h << "<h1 id=\"summary\">" << words(l, "report.title") << "</h1>\n";
-    const std::string name = "<b>" + (r.scenario.name.empty() ? words(l, "report.unnamed") : esc(r.scenario.name)) + "</b>";
+    const std::string name =
+        "<b>" + (r.scenario.name.empty() ? words(l, "report.unnamed") : esc(r.scenario.name)) + "</b>";
     h << "<p class=\"sub\">"
       << (r.scenarioFile.empty()
-                 ? words(l, "report.generated", {{"scenario", name}, {"generator", esc(r.generator)}})
-                 : words(l, "report.generated_from",
-                       {{"scenario", name}, {"file", esc(r.scenarioFile)}, {"generator", esc(r.generator)}}))
+              ? words(l, "report.generated", {{"scenario", name}, {"generator", esc(r.generator)}})
+              : words(l, "report.generated_from",
+                      {{"scenario", name}, {"file", esc(r.scenarioFile)}, {"generator", esc(r.generator)}}))
       << "</p>\n";
     h << "<table width=\"100%\" cellspacing=\"0\" cellpadding=\"8\"><tr><td class=\""
       << (live ? "banner-live" : "banner-sim") << "\"><b>"
@@ -178,24 +172,24 @@ void summarySection(std::ostringstream& h, const LabReport& r)
     const auto fact = [&h, l](const char* k, const std::string& v) {
         h << "<tr><th>" << words(l, k) << "</th><td>" << v << "</td></tr>\n";
     };
-    fact("report.fact.ranks",
-        words(l, "report.fact.ranks_on", {{"ranks", std::to_string(s.ranks)}, {"topology", esc(r.scenario.topology.name)}}));
+    fact("report.fact.ranks", words(l, "report.fact.ranks_on",
+                                    {{"ranks", std::to_string(s.ranks)}, {"topology", esc(r.scenario.topology.name)}}));
     fact("report.fact.iterations", std::to_string(r.scenario.iterations));
-    fact("report.fact.step_time",
-        s.oneGpuKnown ? words(l, "report.fact.step_time_value", {{"step", ms(s.stepTimeMs)}, {"one_gpu", ms(s.oneGpuMs)}})
-                      : words(l, "report.fact.step_time_only", {{"step", ms(s.stepTimeMs)}}));
-    fact("report.fact.speedup",
-        s.hasSpeedup ? fmt("%.2fx", s.speedup) + " / " + formatPercent(s.efficiency)
-                     : words(l, "report.fact.no_speedup", {{"note", said(reportSpeedupNote(s), l)}}));
+    fact("report.fact.step_time", s.oneGpuKnown ? words(l, "report.fact.step_time_value",
+                                                        {{"step", ms(s.stepTimeMs)}, {"one_gpu", ms(s.oneGpuMs)}})
+                                                : words(l, "report.fact.step_time_only", {{"step", ms(s.stepTimeMs)}}));
+    fact("report.fact.speedup", s.hasSpeedup
+                                    ? fmt("%.2fx", s.speedup) + " / " + formatPercent(s.efficiency)
+                                    : words(l, "report.fact.no_speedup", {{"note", said(reportSpeedupNote(s), l)}}));
     fact("report.fact.straggler",
-        s.straggler ? "<span class=\"bad\">" + words(l, "report.rank", {{"rank", std::to_string(*s.straggler)}}) + "</span>"
-                    : words(l, "common.none"));
+         s.straggler
+             ? "<span class=\"bad\">" + words(l, "report.rank", {{"rank", std::to_string(*s.straggler)}}) + "</span>"
+             : words(l, "common.none"));
     fact("report.fact.limited_by", said(bottleneckMessage(r.summary.bottleneck), l));
     if (r.run.hang)
-        fact("report.fact.hang",
-            words(l, "report.fact.hang_value",
-                {{"hung", "<span class=\"bad\">" + words(l, "report.hung") + "</span>"},
-                    {"explanation", said(reportHangExplanation(*r.run.hang), l)}}));
+        fact("report.fact.hang", words(l, "report.fact.hang_value",
+                                       {{"hung", "<span class=\"bad\">" + words(l, "report.hung") + "</span>"},
+                                        {"explanation", said(reportHangExplanation(*r.run.hang), l)}}));
     h << "</table>\n";
 }
 
@@ -206,8 +200,10 @@ void perRankSection(std::ostringstream& h, const LabReport& r)
     if (r.hasCollective)
         h << "<p>"
           << words(l, "report.per_rank.intro",
-                 {{"collective", "<b>" + said(collectiveWords(r), l) + "</b>"}, {"kind", said(operationWords(r.collectiveKind), l)},
-                     {"size", esc(formatBytes(r.collectiveBytes))}, {"method", said(r.verificationMethod, l)}})
+                   {{"collective", "<b>" + said(collectiveWords(r), l) + "</b>"},
+                    {"kind", said(operationWords(r.collectiveKind), l)},
+                    {"size", esc(formatBytes(r.collectiveBytes))},
+                    {"method", said(r.verificationMethod, l)}})
           << "</p>\n";
     std::uint64_t elements = 0;
     for (const RankOutput& o : r.ranks)
@@ -220,7 +216,8 @@ void perRankSection(std::ostringstream& h, const LabReport& r)
       << (elements > 0 ? words(l, "report.column.result_values", {{"values", n}}) : words(l, "report.column.result"))
       << "</th><th>" << words(l, "report.column.verification") << "</th></tr>\n";
     for (const RankOutput& o : r.ranks) {
-        const bool checked = o.inGroup && r.hasCollective && !r.run.hang && o.checkedElements > 0; // 0: a recorded run, never checked
+        const bool checked =
+            o.inGroup && r.hasCollective && !r.run.hang && o.checkedElements > 0; // 0: a recorded run, never checked
         h << "<tr><td class=\"num\">" << o.rank << "</td><td>" << esc(o.device) << "</td><td>" << said(o.owns, l)
           << "</td><td>" << valuesCell(o.localInput) << "</td><td>" << valuesCell(o.localResult) << "</td><td>";
         if (checked)
@@ -239,18 +236,18 @@ void topologySection(std::ostringstream& h, const LabReport& r)
       << "</b> " << said(r.topology.sentence, l) << "</p>\n";
     h << "<p>"
       << words(l, "report.topology.from",
-             {{"origin", said(r.topology.origin, l)}, {"command", "<code>nvidia-smi topo -m</code>"}})
+               {{"origin", said(r.topology.origin, l)}, {"command", "<code>nvidia-smi topo -m</code>"}})
       << "</p>\n";
     h << "<pre>" << esc(topoMatrixText(r.topology.topology, l)) << "</pre>\n";
 }
 
-void timingSection(
-    std::ostringstream& h, const LabReport& r, const std::vector<SvgFigure>& figs, const ReportHtmlOptions& o)
+void timingSection(std::ostringstream& h, const LabReport& r, const std::vector<SvgFigure>& figs,
+                   const ReportHtmlOptions& o)
 {
     const Language l = r.language;
     h << "<h2 id=\"timing\">"
       << words(l, r.timing.size() == 1 ? "report.section.timing_one" : "report.section.timing",
-             {{"sizes", std::to_string(r.timing.size())}})
+               {{"sizes", std::to_string(r.timing.size())}})
       << "</h2>\n";
     if (!r.timingNote.empty())
         h << "<p>" << said(r.timingNote, l) << "</p>\n";
@@ -270,16 +267,16 @@ void timingSection(
           << "</td><td class=\"num\">" << ms(t.waitMs) << "</td><td class=\"num\">" << ms(t.stepMs)
           << "</td><td class=\"num\">" << fmt("%.2fx", t.speedup) << "</td><td class=\"num\">"
           << formatPercent(t.efficiency) << "</td><td class=\"num\">" << ms(t.collectiveTimeMs)
-          << "</td><td class=\"num\">" << fmt("%.1f", t.busbwGBps) << "</td><td>" << said(bottleneckMessage(t.bottleneck), l)
-          << "</td></tr>\n";
+          << "</td><td class=\"num\">" << fmt("%.1f", t.busbwGBps) << "</td><td>"
+          << said(bottleneckMessage(t.bottleneck), l) << "</td></tr>\n";
     }
     h << "</table>\n";
     if (const SvgFigure* f = findFigure(figs, "timing"))
         h << figureHtml(*f, o);
 }
 
-void limitingSection(
-    std::ostringstream& h, const LabReport& r, const std::vector<SvgFigure>& figs, const ReportHtmlOptions& o)
+void limitingSection(std::ostringstream& h, const LabReport& r, const std::vector<SvgFigure>& figs,
+                     const ReportHtmlOptions& o)
 {
     const Language l = r.language;
     h << "<h2 id=\"limiting-segment\">" << words(l, "report.section.limiting") << "</h2>\n";
@@ -291,8 +288,8 @@ void limitingSection(
             h << figureHtml(*f, o);
 }
 
-void comparisonSection(
-    std::ostringstream& h, const LabReport& r, const std::vector<SvgFigure>& figs, const ReportHtmlOptions& o)
+void comparisonSection(std::ostringstream& h, const LabReport& r, const std::vector<SvgFigure>& figs,
+                       const ReportHtmlOptions& o)
 {
     const Language l = r.language;
     h << "<h2 id=\"comparison\">" << words(l, "report.section.comparison") << "</h2>\n";
@@ -303,8 +300,10 @@ void comparisonSection(
     const CollectiveComparison& c = *r.comparison;
     h << "<p>"
       << words(l, "report.comparison.intro",
-             {{"size", esc(formatBytes(c.bytes))}, {"ranks", std::to_string(c.ranks)},
-                 {"collective", said(collectiveWords(r), l)}, {"source", said(r.comparisonTimeSource, l)}})
+               {{"size", esc(formatBytes(c.bytes))},
+                {"ranks", std::to_string(c.ranks)},
+                {"collective", said(collectiveWords(r), l)},
+                {"source", said(r.comparisonTimeSource, l)}})
       << "</p>\n";
     const std::vector<const ComparisonSide*> sides = {&c.allReduce, &c.reduceScatterAllGather, &c.reduceScatterOnly};
     // Semantics: what each rank holds, on the example (at most four ranks shown).
@@ -329,11 +328,13 @@ void comparisonSection(
         row(said(operationWords(side->kind), l), side->exampleResult);
     h << "</table>\n";
     h << "<p>"
-      << words(l, "report.comparison.table",
+      << words(
+             l, "report.comparison.table",
              {{"what", "<b>" + words(l, "report.comparison.table_what") + "</b>"}, {"size", esc(formatBytes(c.bytes))}})
-      << "</p>\n<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\">\n<tr><th>" << words(l, "report.column.operation")
-      << "</th><th>" << words(l, "report.column.kept") << "</th><th>" << words(l, "report.column.peak") << "</th><th>"
-      << words(l, "report.column.sent") << "</th><th>" << words(l, "report.column.time") << "</th></tr>\n";
+      << "</p>\n<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\">\n<tr><th>"
+      << words(l, "report.column.operation") << "</th><th>" << words(l, "report.column.kept") << "</th><th>"
+      << words(l, "report.column.peak") << "</th><th>" << words(l, "report.column.sent") << "</th><th>"
+      << words(l, "report.column.time") << "</th></tr>\n";
     for (const ComparisonSide* side : sides)
         h << "<tr><td>" << said(operationWords(side->kind), l) << "</td><td class=\"num\">"
           << esc(formatBytes(side->heldAfterPerRank)) << "</td><td class=\"num\">"
@@ -355,7 +356,8 @@ struct ChartText {
 
 // A stacked chart of the three segments (compute, communication, wait) in the palette's colours.
 SvgFigure segmentChart(const ChartText& text, const std::vector<std::string>& categories,
-    const std::vector<std::string>& notes, const std::vector<std::pair<std::string, std::vector<double>>>& segments)
+                       const std::vector<std::string>& notes,
+                       const std::vector<std::pair<std::string, std::vector<double>>>& segments)
 {
     BarChartSpec spec;
     spec.id = text.id;
@@ -405,8 +407,9 @@ std::vector<SvgFigure> labReportFigures(const LabReport& r, double width)
     }
     const std::string computeName = plain(l, "report.series.compute");
     const std::string waitName = plain(l, "report.series.wait");
-    figs.push_back(segmentChart({"per-rank", plain(l, "report.figure.per_rank"), plain(l, "report.axis.per_iteration"),
-                                    plain(l, "report.figure.per_rank_caption"), width},
+    figs.push_back(segmentChart(
+        {"per-rank", plain(l, "report.figure.per_rank"), plain(l, "report.axis.per_iteration"),
+         plain(l, "report.figure.per_rank_caption"), width},
         ranks, {}, {{computeName, compute}, {plain(l, "report.series.communication"), comm}, {waitName, wait}}));
 
     if (r.hasCollective) {
@@ -414,27 +417,29 @@ std::vector<SvgFigure> labReportFigures(const LabReport& r, double width)
         std::vector<double> tc, tm, tw;
         for (const TimingRow& row : r.timing) {
             sizes.push_back(formatBytes(row.bytes));
-            notes.push_back(plain(l, "report.figure.efficiency", Message().with("efficiency", formatPercent(row.efficiency))));
+            notes.push_back(
+                plain(l, "report.figure.efficiency", Message().with("efficiency", formatPercent(row.efficiency))));
             tc.push_back(row.computeMs);
             tm.push_back(row.collectiveMs);
             tw.push_back(row.waitMs);
         }
-        figs.push_back(segmentChart({"timing", plain(l, "report.figure.timing"), plain(l, "report.axis.per_iteration_mean"),
-                                        plain(l, "report.figure.timing_caption"), width},
+        figs.push_back(segmentChart(
+            {"timing", plain(l, "report.figure.timing"), plain(l, "report.axis.per_iteration_mean"),
+             plain(l, "report.figure.timing_caption"), width},
             sizes, notes, {{computeName, tc}, {plain(l, "report.series.collective"), tm}, {waitName, tw}}));
     }
     if (r.comparison) {
         const CollectiveComparison& cmp = *r.comparison;
-        const std::vector<const ComparisonSide*> sides
-            = {&cmp.allReduce, &cmp.reduceScatterAllGather, &cmp.reduceScatterOnly};
+        const std::vector<const ComparisonSide*> sides = {&cmp.allReduce, &cmp.reduceScatterAllGather,
+                                                          &cmp.reduceScatterOnly};
         BarChartSpec ct;
         ct.id = "comparison-time";
         ct.title = plain(l, "report.figure.comparison_time",
-            Message().with("size", formatBytes(cmp.bytes)).with("ranks", cmp.ranks));
+                         Message().with("size", formatBytes(cmp.bytes)).with("ranks", cmp.ranks));
         ct.axisLabel = plain(l, "report.axis.time_ms");
         ct.valueUnit = "ms";
         // Each bar is one collective's duration: communication time, in the palette's communication colour.
-        BarSeries time {plain(l, "report.series.time"), kCommColor, {}};
+        BarSeries time{plain(l, "report.series.time"), kCommColor, {}};
         for (const ComparisonSide* s : sides) {
             ct.categories.push_back(render(operationWords(s->kind), l));
             time.values.push_back(s->timeUs / 1e3);
@@ -443,7 +448,8 @@ std::vector<SvgFigure> labReportFigures(const LabReport& r, double width)
         if (width > 0)
             ct.width = width;
         SvgFigure ctf = svgBarChart(ct);
-        ctf.caption = plain(l, "report.figure.comparison_time_caption", Message().with("source", r.comparisonTimeSource));
+        ctf.caption =
+            plain(l, "report.figure.comparison_time_caption", Message().with("source", r.comparisonTimeSource));
         figs.push_back(ctf);
 
         BarChartSpec cm;
@@ -459,8 +465,8 @@ std::vector<SvgFigure> labReportFigures(const LabReport& r, double width)
         cm.valueUnit = mb ? "MB" : "GB";
         cm.stacked = false;
         // Memory is not a kind of time: the palette's memory colour, the result kept in a lighter shade.
-        BarSeries held {plain(l, "report.series.kept"), kMemoryColor, {}, 0.45};
-        BarSeries peak {plain(l, "report.series.peak"), kMemoryColor, {}};
+        BarSeries held{plain(l, "report.series.kept"), kMemoryColor, {}, 0.45};
+        BarSeries peak{plain(l, "report.series.peak"), kMemoryColor, {}};
         for (const ComparisonSide* s : sides) {
             cm.categories.push_back(render(operationWords(s->kind), l));
             held.values.push_back(static_cast<double>(s->heldAfterPerRank) / unit);
@@ -482,8 +488,9 @@ std::string labReportHtml(const LabReport& r, const ReportHtmlOptions& o)
     const std::vector<SvgFigure> figs = labReportFigures(r, o.figureWidth);
     std::ostringstream h;
     h << "<!DOCTYPE html>\n<html lang=\"" << (l == Language::Chinese ? "zh-CN" : "en")
-      << "\">\n<head>\n<meta charset=\"utf-8\">\n<title>" << words(l, "report.html_title", {{"scenario", esc(r.scenario.name)}})
-      << "</title>\n<style>" << styleSheet(o.printStyle, l) << "</style>\n</head>\n<body>\n";
+      << "\">\n<head>\n<meta charset=\"utf-8\">\n<title>"
+      << words(l, "report.html_title", {{"scenario", esc(r.scenario.name)}}) << "</title>\n<style>"
+      << styleSheet(o.printStyle, l) << "</style>\n</head>\n<body>\n";
     summarySection(h, r);
     perRankSection(h, r);
     topologySection(h, r);

@@ -14,15 +14,9 @@ Message reportSpeedupNote(const Summary& summary)
     return summary.speedupNoteMessage.empty() ? verbatim(summary.speedupNote) : summary.speedupNoteMessage;
 }
 
-Message reportHangExplanation(const HangReport& hang)
-{
-    return hang.explanationMessage();
-}
+Message reportHangExplanation(const HangReport& hang) { return hang.explanationMessage(); }
 
-Message reportComparisonSentence(const CollectiveComparison& comparison)
-{
-    return comparisonMessage(comparison);
-}
+Message reportComparisonSentence(const CollectiveComparison& comparison) { return comparisonMessage(comparison); }
 
 Message reportClockNote(const RunResult& run)
 {

@@ -34,36 +34,37 @@ std::string num(double v, const char* f = "%.1f")
 }
 
 std::string text(double x, double y, std::string_view s, double size, const char* anchor = "start",
-    const char* fill = kInk, bool bold = false)
+                 const char* fill = kInk, bool bold = false)
 {
     return "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" font-family=\"" + kFont + "\" font-size=\""
-        + num(size, "%.0f") + "\" fill=\"" + fill + "\" text-anchor=\"" + anchor + "\""
-        + (bold ? " font-weight=\"bold\"" : "") + ">" + xmlEscape(s) + "</text>\n";
+           + num(size, "%.0f") + "\" fill=\"" + fill + "\" text-anchor=\"" + anchor + "\""
+           + (bold ? " font-weight=\"bold\"" : "") + ">" + xmlEscape(s) + "</text>\n";
 }
 
 std::string rect(double x, double y, double w, double h, const std::string& fill, const std::string& extra = {},
-    const std::string& tooltip = {})
+                 const std::string& tooltip = {})
 {
     std::string r = "<rect x=\"" + num(x, "%.2f") + "\" y=\"" + num(y, "%.2f") + "\" width=\""
-        + num(std::max(w, 0.6), "%.2f") + "\" height=\"" + num(h, "%.2f") + "\" fill=\"" + fill + "\"" + extra;
+                    + num(std::max(w, 0.6), "%.2f") + "\" height=\"" + num(h, "%.2f") + "\" fill=\"" + fill + "\""
+                    + extra;
     if (tooltip.empty())
         return r + "/>\n";
     return r + "><title>" + xmlEscape(tooltip) + "</title></rect>\n";
 }
 
-std::string line(
-    double x1, double y1, double x2, double y2, const char* stroke, double width = 1, const char* dash = nullptr)
+std::string line(double x1, double y1, double x2, double y2, const char* stroke, double width = 1,
+                 const char* dash = nullptr)
 {
     return "<line x1=\"" + num(x1, "%.2f") + "\" y1=\"" + num(y1, "%.2f") + "\" x2=\"" + num(x2, "%.2f") + "\" y2=\""
-        + num(y2, "%.2f") + "\" stroke=\"" + stroke + "\" stroke-width=\"" + num(width, "%.2f") + "\""
-        + (dash ? std::string(" stroke-dasharray=\"") + dash + "\"" : std::string()) + "/>\n";
+           + num(y2, "%.2f") + "\" stroke=\"" + stroke + "\" stroke-width=\"" + num(width, "%.2f") + "\""
+           + (dash ? std::string(" stroke-dasharray=\"") + dash + "\"" : std::string()) + "/>\n";
 }
 
 std::string openSvg(double w, double h, const std::string& title)
 {
     return "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.2\" baseProfile=\"tiny\" width=\"" + num(w, "%.0f")
-        + "\" height=\"" + num(h, "%.0f") + "\" viewBox=\"0 0 " + num(w, "%.0f") + " " + num(h, "%.0f") + "\">\n<title>"
-        + xmlEscape(title) + "</title>\n" + rect(0, 0, w, h, "#ffffff");
+           + "\" height=\"" + num(h, "%.0f") + "\" viewBox=\"0 0 " + num(w, "%.0f") + " " + num(h, "%.0f")
+           + "\">\n<title>" + xmlEscape(title) + "</title>\n" + rect(0, 0, w, h, "#ffffff");
 }
 
 // Tick labels with as many decimals as the step needs.
@@ -71,8 +72,8 @@ std::string tickLabel(double v, double step)
 {
     // As many decimals as the step needs to be exact: 2.5 needs one, 0.25 two, 50 none.
     int decimals = 0;
-    while (
-        decimals < 6 && std::fabs(step * std::pow(10.0, decimals) - std::round(step * std::pow(10.0, decimals))) > 1e-6)
+    while (decimals < 6
+           && std::fabs(step * std::pow(10.0, decimals) - std::round(step * std::pow(10.0, decimals))) > 1e-6)
         ++decimals;
     char b[48];
     std::snprintf(b, sizeof b, "%.*f", std::min(decimals, 6), v);
@@ -116,7 +117,7 @@ double legend(std::string& out, const std::vector<LegendEntry>& entries, double 
 
 // The x axis under a plot: grid lines up to `top`, tick labels and the axis label.
 void axis(std::string& out, const std::vector<double>& ticks, double x0, double plotW, double top, double y,
-    const std::string& label)
+          const std::string& label)
 {
     const double maxTick = ticks.back() > 0 ? ticks.back() : 1;
     const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : 1;
@@ -174,23 +175,12 @@ std::string xmlEscape(std::string_view s)
     out.reserve(s.size());
     for (char c : s) {
         switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        case '\'':
-            out += "&#39;";
-            break;
-        default:
-            out += c;
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&#39;"; break;
+        default: out += c;
         }
     }
     return out;
@@ -276,7 +266,7 @@ SvgFigure svgBarChart(const BarChartSpec& spec)
     const double legendH = spec.series.size() > 1 ? legend(leg, entries, x0, axisY + 62, spec.width - 10) : 0;
     fig.height = axisY + 48 + legendH + 8;
     fig.svg = openSvg(fig.width, fig.height, spec.title) + text(12, 22, spec.title, 16, "start", kInk, true) + grid
-        + bars + leg + "</svg>\n";
+              + bars + leg + "</svg>\n";
     return fig;
 }
 
@@ -311,11 +301,11 @@ SvgFigure svgTimeline(const Scenario& scenario, const RunResult& run, const Time
     for (int r = 0; r < n; ++r) {
         const bool hi = r == spec.highlightRank;
         const std::string device = r < static_cast<int>(run.devices.size()) ? run.devices[static_cast<size_t>(r)]
-            : r < scenario.ranks() ? scenario.topology.gpus[static_cast<size_t>(r)].name
-                                   : std::string();
+                                   : r < scenario.ranks() ? scenario.topology.gpus[static_cast<size_t>(r)].name
+                                                          : std::string();
         lanes += text(x0 - 10, y + 11,
-            render(Message(hi ? "report.timeline.rank_straggler" : "report.rank").with("rank", r), lang), 13, "end",
-            hi ? "#c62828" : kInk, hi);
+                      render(Message(hi ? "report.timeline.rank_straggler" : "report.rank").with("rank", r), lang), 13,
+                      "end", hi ? "#c62828" : kInk, hi);
         if (!device.empty())
             lanes += text(x0 - 10, y + 25, device, 10, "end", kMuted);
         lanes += rect(x0, y, plotW, laneH, "#f4f4f4");
@@ -328,7 +318,7 @@ SvgFigure svgTimeline(const Scenario& scenario, const RunResult& run, const Time
             const double sh = sub ? subH : laneH;
             const std::string color = palette::hex(palette::categoryOf(sp.kind, sp.detail));
             std::string extra;
-            Message what(sp.kind == SpanKind::Comm       ? "report.span.comm"
+            Message what(sp.kind == SpanKind::Comm   ? "report.span.comm"
                          : sp.kind == SpanKind::Wait ? "report.span.wait"
                                                      : "report.span.compute");
             if (sp.op >= 0 && sp.op < static_cast<int>(scenario.program.size())) {
@@ -340,12 +330,12 @@ SvgFigure svgTimeline(const Scenario& scenario, const RunResult& run, const Time
             if (sp.kind == SpanKind::Wait && sp.waitedFor >= 0)
                 what = Message("report.span.waiting_for").with("span", std::move(what)).with("rank", sp.waitedFor);
             lanes += rect(xOf(sp.beginUs), sy, xOf(sp.endUs) - xOf(sp.beginUs), sh, color, extra,
-                render(Message("report.timeline.tooltip")
-                           .with("rank", r)
-                           .with("iteration", sp.iteration + 1)
-                           .with("span", std::move(what))
-                           .with("duration", formatMicros(sp.durationUs())),
-                    lang));
+                          render(Message("report.timeline.tooltip")
+                                     .with("rank", r)
+                                     .with("iteration", sp.iteration + 1)
+                                     .with("span", std::move(what))
+                                     .with("duration", formatMicros(sp.durationUs())),
+                                 lang));
         }
         y += laneTotal + gap;
     }
@@ -356,8 +346,8 @@ SvgFigure svgTimeline(const Scenario& scenario, const RunResult& run, const Time
         if (i > 0)
             marks += line(x, top - 14, x, bottom, kMuted, 1, "4,3");
         marks += text(x + 4, top - 6,
-            render(Message("report.timeline.iteration").with("iteration", static_cast<int>(i + 1)), lang), 11, "start",
-            kMuted);
+                      render(Message("report.timeline.iteration").with("iteration", static_cast<int>(i + 1)), lang), 11,
+                      "start", kMuted);
     }
     if (run.hang)
         marks += text(x0 + plotW, top - 6, render(Message("report.hung"), lang), 12, "end", "#c62828", true);
@@ -375,7 +365,7 @@ SvgFigure svgTimeline(const Scenario& scenario, const RunResult& run, const Time
     const double legendH = legend(leg, entries, x0, bottom + 62, spec.width - 10);
     fig.height = bottom + 48 + legendH + 8;
     fig.svg = openSvg(fig.width, fig.height, spec.title) + text(12, 22, spec.title, 16, "start", kInk, true) + grid
-        + lanes + marks + leg + "</svg>\n";
+              + lanes + marks + leg + "</svg>\n";
     return fig;
 }
 

@@ -42,8 +42,9 @@ ActivityIndex::ActivityIndex(const Scenario& scenario, std::shared_ptr<const Run
         m_endUs = std::max(m_endUs, sp.endUs);
     }
     for (Lane& l : m_lanes) {
-        std::stable_sort(l.span.begin(), l.span.end(),
-                         [&](int a, int b) { return r.spans[static_cast<size_t>(a)].beginUs < r.spans[static_cast<size_t>(b)].beginUs; });
+        std::stable_sort(l.span.begin(), l.span.end(), [&](int a, int b) {
+            return r.spans[static_cast<size_t>(a)].beginUs < r.spans[static_cast<size_t>(b)].beginUs;
+        });
         l.begin.reserve(l.span.size());
         l.end.reserve(l.span.size());
         for (int i : l.span) {
@@ -72,9 +73,9 @@ ActivityIndex::ActivityIndex(const Scenario& scenario, std::shared_ptr<const Run
             continue;
         }
         Traffic t;
-        const bool inTopology = !rec.group.empty()
-                                && std::all_of(rec.group.begin(), rec.group.end(),
-                                               [&](int g) { return g >= 0 && g < topo.rankCount(); });
+        const bool inTopology = !rec.group.empty() && std::all_of(rec.group.begin(), rec.group.end(), [&](int g) {
+            return g >= 0 && g < topo.rankCount();
+        });
         if (inTopology) {
             const Op* op = opKnown ? &scenario.program[static_cast<size_t>(rec.op)] : nullptr;
             const int root = op ? op->root : rec.group.front();
@@ -118,7 +119,8 @@ ActivityIndex::ActivityIndex(const Scenario& scenario, std::shared_ptr<const Run
     size_t si = 0, ei = 0;
     m_segmentOffset.push_back(0);
     while (si < byStart.size() || ei < byEnd.size()) {
-        const double t = std::min(si < byStart.size() ? startOf(byStart[si]) : kInf, ei < byEnd.size() ? endOf(byEnd[ei]) : kInf);
+        const double t =
+            std::min(si < byStart.size() ? startOf(byStart[si]) : kInf, ei < byEnd.size() ? endOf(byEnd[ei]) : kInf);
         for (; ei < byEnd.size() && endOf(byEnd[ei]) <= t; ++ei)
             active.erase(std::find(active.begin(), active.end(), byEnd[ei]));
         for (; si < byStart.size() && startOf(byStart[si]) <= t; ++si)
@@ -250,7 +252,8 @@ double ActivityIndex::nextEvent(double timeUs) const
     for (const int* c = first; c != last; ++c) {
         const CollectiveRecord& rec = m_run->collectives[static_cast<size_t>(*c)];
         const int steps = m_traffic[static_cast<size_t>(m_trafficOf[static_cast<size_t>(*c)])].steps;
-        long long k = static_cast<long long>(std::floor((timeUs - rec.startUs) / (rec.endUs - rec.startUs) * steps)) + 1;
+        long long k =
+            static_cast<long long>(std::floor((timeUs - rec.startUs) / (rec.endUs - rec.startUs) * steps)) + 1;
         while (k <= steps && stepBoundary(rec, steps, k) <= timeUs)
             ++k;
         if (k <= steps)

@@ -23,7 +23,8 @@ inline std::vector<Bytes> allGatherPieces(const Scenario& s, const Op& op, const
     }
     if (op.bytes && total > 0 && *op.bytes != total) {
         for (Bytes& b : pieces)
-            b = static_cast<Bytes>(static_cast<double>(b) * static_cast<double>(*op.bytes) / static_cast<double>(total));
+            b = static_cast<Bytes>(static_cast<double>(b) * static_cast<double>(*op.bytes)
+                                   / static_cast<double>(total));
     }
     return pieces;
 }

@@ -34,8 +34,13 @@ CollectiveCost ringEstimate(CollectiveContext& c)
     const int interOnce = c.nodeCount - 1;
     // LL128's steps inside a node overlap with their data: every rank runs step j at once and
     // forwards each 128-byte line as it arrives (ll128IntraStepUs, nccl_tuning.h)
-    Candidate ring{.algorithm = Algorithm::Ring, .intraSteps = c.n - 1 - interOnce, .interSteps = interOnce,
-                   .movedBytes = c.S, .gbps = pc.gbps, .pattern = pc, .ll128StepsOverlap = true};
+    Candidate ring{.algorithm = Algorithm::Ring,
+                   .intraSteps = c.n - 1 - interOnce,
+                   .interSteps = interOnce,
+                   .movedBytes = c.S,
+                   .gbps = pc.gbps,
+                   .pattern = pc,
+                   .ll128StepsOverlap = true};
     switch (c.kind) {
     case OpKind::AllReduce:
         ring.intraSteps = 2 * (c.n - 1) - 2 * interOnce;
@@ -61,8 +66,8 @@ CollectiveCost ringEstimate(CollectiveContext& c)
     case OpKind::AllGatherV: {
         // Built from one broadcast per member along the ring: the link into rank i carries
         // every piece except rank i's own, so the busiest link carries S - smallest piece.
-        const Bytes smallest = c.pieces.empty() ? c.bytes / static_cast<Bytes>(c.n)
-                                                : *std::min_element(c.pieces.begin(), c.pieces.end());
+        const Bytes smallest =
+            c.pieces.empty() ? c.bytes / static_cast<Bytes>(c.n) : *std::min_element(c.pieces.begin(), c.pieces.end());
         ring.movedBytes = c.S - static_cast<double>(smallest);
         break;
     }
@@ -73,10 +78,7 @@ CollectiveCost ringEstimate(CollectiveContext& c)
 
 // Direct (one-shot): every rank exchanges with every other at once. Only on request: NCCL
 // without NVLink multicast does not use it, and neither does Auto. Send/recv is always direct.
-bool directApplies(const CollectiveContext&)
-{
-    return true;
-}
+bool directApplies(const CollectiveContext&) { return true; }
 
 CollectiveCost directEstimate(CollectiveContext& c)
 {
@@ -84,11 +86,16 @@ CollectiveCost directEstimate(CollectiveContext& c)
     // per unit weight: each pair flow carries S/n for AG/RS, S for a one-shot all-reduce, a
     // broadcast or reduce, and the one transfer of a send/recv
     double moved = c.S / c.dn;
-    if (c.kind == OpKind::AllReduce || c.kind == OpKind::Broadcast || c.kind == OpKind::Reduce || c.kind == OpKind::SendRecv)
+    if (c.kind == OpKind::AllReduce || c.kind == OpKind::Broadcast || c.kind == OpKind::Reduce
+        || c.kind == OpKind::SendRecv)
         moved = c.S;
     const bool inter = c.nodeCount > 1;
-    return c.price({.algorithm = Algorithm::Direct, .intraSteps = inter ? 0 : 1, .interSteps = inter ? 1 : 0,
-                    .movedBytes = moved, .gbps = pc.gbps, .pattern = pc});
+    return c.price({.algorithm = Algorithm::Direct,
+                    .intraSteps = inter ? 0 : 1,
+                    .interSteps = inter ? 1 : 0,
+                    .movedBytes = moved,
+                    .gbps = pc.gbps,
+                    .pattern = pc});
 }
 
 // Double binary tree between N nodes (NCCL, "Massively Scale Your Deep Learning Training with
@@ -113,10 +120,7 @@ Candidate treeShaped(CollectiveContext& c, Algorithm algorithm, double intraGBps
 // Across nodes, all-reduce only, as NCCL does. Latency as tuning.cc:
 // baseLat + 2 * ((g - 1) * intraLat + log2(N) * interLat), g ranks per node, NCCL's own figures
 // for LL (treeTunerLatencyUs), the model's step latencies for LL128 and Simple.
-bool treeApplies(const CollectiveContext& c)
-{
-    return c.multiNodeAllReduce();
-}
+bool treeApplies(const CollectiveContext& c) { return c.multiNodeAllReduce(); }
 
 CollectiveCost treeEstimate(CollectiveContext& c)
 {
@@ -134,27 +138,25 @@ CollectiveCost treeEstimate(CollectiveContext& c)
 // latency steps (reduce, multicast). NVLS reduce-scatter (each GPU pulls its reduced slice: the
 // switch reads the other GPUs' parts of it) and all-gather (each GPU multicasts its slice): each
 // GPU moves (n-1)/n S one way, one step. NCCL runs both since 2.19.
-bool nvlsApplies(const CollectiveContext& c)
-{
-    return c.nvlsFabric && c.nodeCount == 1 && isAllReduceOrHalf(c.kind);
-}
+bool nvlsApplies(const CollectiveContext& c) { return c.nvlsFabric && c.nodeCount == 1 && isAllReduceOrHalf(c.kind); }
 
 CollectiveCost nvlsEstimate(CollectiveContext& c)
 {
     const bool allReduce = c.kind == OpKind::AllReduce;
-    return c.price({.algorithm = Algorithm::Nvls, .intraSteps = allReduce ? 2 : 1, .interSteps = 0,
-                    .movedBytes = allReduce ? c.S : (c.dn - 1) / c.dn * c.S, .gbps = c.nvlsGBps,
-                    .pattern = c.ringPattern(), .simpleOnly = true});
+    return c.price({.algorithm = Algorithm::Nvls,
+                    .intraSteps = allReduce ? 2 : 1,
+                    .interSteps = 0,
+                    .movedBytes = allReduce ? c.S : (c.dn - 1) / c.dn * c.S,
+                    .gbps = c.nvlsGBps,
+                    .pattern = c.ringPattern(),
+                    .simpleOnly = true});
 }
 
 // NVLS-tree across nodes: NVLS inside each node, a tree between the nodes, pipelined:
 // algbw = min(B_nvls, B_net / k) with k as for the tree. It reduces inside each node first: NCCL
 // uses it only with at least two GPUs per node. At medium sizes its pipeline does not fill
 // (nvlsTreeFillUs): one NVLS head per NIC.
-bool nvlsTreeApplies(const CollectiveContext& c)
-{
-    return c.nvlsFabric && c.multiNodeAllReduce() && c.minLocal >= 2;
-}
+bool nvlsTreeApplies(const CollectiveContext& c) { return c.nvlsFabric && c.multiNodeAllReduce() && c.minLocal >= 2; }
 
 CollectiveCost nvlsTreeEstimate(CollectiveContext& c)
 {
@@ -163,7 +165,8 @@ CollectiveCost nvlsTreeEstimate(CollectiveContext& c)
     tree.interSteps = 2 * ceilLog2(c.nodeCount);
     tree.simpleOnly = true;
     tree.tuner = nvlsTreeTunerLatencyUs(c.nodeCount);
-    tree.fillUs = nvlsTreeFillUs(c.bytes, c.state.crossNodeChannels(c.nodes), c.nodeCount, c.nvlsGBps, c.nodeNetwork().first);
+    tree.fillUs =
+        nvlsTreeFillUs(c.bytes, c.state.crossNodeChannels(c.nodes), c.nodeCount, c.nvlsGBps, c.nodeNetwork().first);
     return c.price(tree);
 }
 
@@ -209,11 +212,15 @@ CollectiveCost hierarchicalEstimate(CollectiveContext& c)
         const double l = static_cast<double>(ranks.size());
         perRail = std::max(perRail, (c.dn - l) / (c.dn * l) * c.S);
     }
-    const PatternCost pc = pattern(c.state.router, c.state.effective,
-                                   c.model.patternFlows(OpKind::AllReduce, c.patternGroup(), Algorithm::Hierarchical, c.root));
-    CollectiveCost cost = c.price({.algorithm = Algorithm::Hierarchical, .intraSteps = 0,
-                                   .interSteps = (both ? 2 : 1) * (c.nodeCount - 1), .movedBytes = (both ? 2.0 : 1.0) * perRail,
-                                   .gbps = pc.gbps, .pattern = pc});
+    const PatternCost pc =
+        pattern(c.state.router, c.state.effective,
+                c.model.patternFlows(OpKind::AllReduce, c.patternGroup(), Algorithm::Hierarchical, c.root));
+    CollectiveCost cost = c.price({.algorithm = Algorithm::Hierarchical,
+                                   .intraSteps = 0,
+                                   .interSteps = (both ? 2 : 1) * (c.nodeCount - 1),
+                                   .movedBytes = (both ? 2.0 : 1.0) * perRail,
+                                   .gbps = pc.gbps,
+                                   .pattern = pc});
     cost.timeUs += intraUs;
     cost.steps += intraSteps;
     return cost;
@@ -230,9 +237,6 @@ constexpr AlgorithmRow kAlgorithms[] = {
 
 } // namespace
 
-std::span<const AlgorithmRow> collectiveAlgorithms()
-{
-    return kAlgorithms;
-}
+std::span<const AlgorithmRow> collectiveAlgorithms() { return kAlgorithms; }
 
 } // namespace shardlab::detail

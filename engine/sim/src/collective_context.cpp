@@ -9,10 +9,10 @@ namespace shardlab::detail {
 
 CollectiveContext::CollectiveContext(CostModel& model_, CostModelState& state_, OpKind kind_, Bytes bytes_,
                                      const std::vector<int>& group_, int root_, const std::vector<Bytes>& pieces_)
-    : model(model_), state(state_), profile(model_.profile()), kind(kind_), bytes(bytes_), S(static_cast<double>(bytes_)),
-      n(static_cast<int>(group_.size())), dn(static_cast<double>(group_.size())), group(group_), root(root_),
-      pieces(pieces_), nodes(byNode(state_.effective, group_)), nodeCount(static_cast<int>(nodes.size())),
-      m_copies(state_.copies.subgroup(nodes))
+    : model(model_), state(state_), profile(model_.profile()), kind(kind_), bytes(bytes_),
+      S(static_cast<double>(bytes_)), n(static_cast<int>(group_.size())), dn(static_cast<double>(group_.size())),
+      group(group_), root(root_), pieces(pieces_), nodes(byNode(state_.effective, group_)),
+      nodeCount(static_cast<int>(nodes.size())), m_copies(state_.copies.subgroup(nodes))
 {
     minLocal = std::numeric_limits<int>::max();
     for (auto& [node, ranks] : nodes) {
@@ -21,8 +21,9 @@ CollectiveContext::CollectiveContext(CostModel& model_, CostModelState& state_, 
     }
     double nvls = std::numeric_limits<double>::infinity();
     for (int r : group)
-        nvls = std::min(nvls, r >= 0 && r < static_cast<int>(state.nvlsPortGBps.size()) ? state.nvlsPortGBps[static_cast<size_t>(r)]
-                                                                                        : 0.0);
+        nvls = std::min(nvls, r >= 0 && r < static_cast<int>(state.nvlsPortGBps.size())
+                                  ? state.nvlsPortGBps[static_cast<size_t>(r)]
+                                  : 0.0);
     nvlsGBps = nvls * profile.nvlsEfficiency;
     nvlsFabric = n >= 2 && std::isfinite(nvlsGBps) && nvlsGBps > 0;
     hbmGBps = std::numeric_limits<double>::infinity();
@@ -49,8 +50,9 @@ const std::pair<double, PatternCost>& CollectiveContext::nodeNetwork()
         size_t rails = std::numeric_limits<size_t>::max();
         for (auto& [node, ranks] : nodes)
             rails = std::min(rails, ranks.size());
-        const PatternCost pc = pattern(state.router, state.effective,
-                                       model.patternFlows(OpKind::AllReduce, patternGroup(), Algorithm::Hierarchical, root));
+        const PatternCost pc =
+            pattern(state.router, state.effective,
+                    model.patternFlows(OpKind::AllReduce, patternGroup(), Algorithm::Hierarchical, root));
         m_network.emplace(pc.gbps * static_cast<double>(rails), pc);
     }
     return *m_network;
@@ -123,8 +125,8 @@ CollectiveCost CollectiveContext::price(const Candidate& c) const
                                            + c.interSteps * (hopUs(pc.interClass) + pc.interLatencyUs);
         const double t = latency + c.fillUs + (bw > 0 ? c.movedBytes / bw * stretch : 0.0);
         if (t < best.timeUs)
-            best = {t, c.algorithm, static_cast<Protocol>(p), c.gbps, pc.bottleneckLink, c.intraSteps + c.interSteps, true,
-                    c.movedBytes};
+            best = {t,    c.algorithm, static_cast<Protocol>(p), c.gbps, pc.bottleneckLink, c.intraSteps + c.interSteps,
+                    true, c.movedBytes};
     }
     return best;
 }

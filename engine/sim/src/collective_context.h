@@ -56,7 +56,7 @@ public:
     const double dn; // ranks, as a double
     const std::vector<int>& group;
     const int root;
-    const std::vector<Bytes>& pieces; // all-gather-v's sizes by member
+    const std::vector<Bytes>& pieces;            // all-gather-v's sizes by member
     const std::map<int, std::vector<int>> nodes; // the group by node (byNode)
     const int nodeCount;
     int maxLocal = 0, minLocal = 0; // most and fewest ranks of the group on one node

@@ -19,7 +19,8 @@ namespace shardlab {
 using namespace detail;
 
 CostModel::CostModel(const Topology& topology, CostProfile profile)
-    : m_topology(topology), m_profile(std::move(profile)), m_state(std::make_unique<CostModelState>(m_topology, m_profile))
+    : m_topology(topology), m_profile(std::move(profile)),
+      m_state(std::make_unique<CostModelState>(m_topology, m_profile))
 {
 }
 
@@ -36,15 +37,9 @@ double CostModel::computeUs(double flops, int rank, double slowdown) const
     return flops / (g.tflops * 1e12 * eff) * 1e6 * slowdown;
 }
 
-const std::vector<int>& CostModel::ringOrder(const std::vector<int>& group)
-{
-    return m_state->ringOrder(group);
-}
+const std::vector<int>& CostModel::ringOrder(const std::vector<int>& group) { return m_state->ringOrder(group); }
 
-Router& CostModel::router()
-{
-    return m_state->router;
-}
+Router& CostModel::router() { return m_state->router; }
 
 void CostModel::setNodeSymmetry(bool on)
 {
@@ -53,10 +48,7 @@ void CostModel::setNodeSymmetry(bool on)
     m_state->copies.on = on;
 }
 
-bool CostModel::nodeSymmetry() const
-{
-    return m_state->copies.on;
-}
+bool CostModel::nodeSymmetry() const { return m_state->copies.on; }
 
 std::vector<Flow> CostModel::patternFlows(OpKind kind, const std::vector<int>& group, Algorithm algorithm, int root)
 {
@@ -90,8 +82,7 @@ std::vector<Flow> CostModel::patternFlows(OpKind kind, const std::vector<int>& g
         }
         return flows;
     }
-    default:
-        return m_state->ringChannels(group);
+    default: return m_state->ringChannels(group);
     }
 }
 
@@ -141,9 +132,9 @@ CollectiveCost CostModel::collective(OpKind kind, Bytes bytes, const std::vector
         // Send/recv is one transfer, whatever was asked for. A forced algorithm that does not
         // apply here falls back to the model's own choice (Auto).
         Algorithm want = kind == OpKind::SendRecv ? Algorithm::Direct : forced;
-        if (want != Algorithm::Auto
-            && std::none_of(algorithms.begin(), algorithms.end(),
-                            [&](const AlgorithmRow& a) { return a.algorithm == want && a.applies(context); }))
+        if (want != Algorithm::Auto && std::none_of(algorithms.begin(), algorithms.end(), [&](const AlgorithmRow& a) {
+                return a.algorithm == want && a.applies(context);
+            }))
             want = Algorithm::Auto;
         for (const AlgorithmRow& a : algorithms) {
             if (want == Algorithm::Auto ? !a.tunerPicks : a.algorithm != want)

@@ -75,7 +75,8 @@ int CostModelState::crossNodeChannels(const std::map<int, std::vector<int>>& nod
         return 1;
     int channels = std::numeric_limits<int>::max();
     for (auto& [node, ranks] : nodes)
-        channels = std::min(channels, std::max<int>(1, std::min<int>(nicsPerNode(node), static_cast<int>(ranks.size()))));
+        channels =
+            std::min(channels, std::max<int>(1, std::min<int>(nicsPerNode(node), static_cast<int>(ranks.size()))));
     return channels;
 }
 

@@ -50,10 +50,7 @@ CostProfile CostProfile::defaults()
     return p;
 }
 
-std::string CorrectionKey::text() const
-{
-    return std::string(opName(kind)) + "/" + std::to_string(ranks);
-}
+std::string CorrectionKey::text() const { return std::string(opName(kind)) + "/" + std::to_string(ranks); }
 
 double correctionFactor(const CostProfile& profile, CorrectionKey key, Bytes bytes)
 {
@@ -68,7 +65,8 @@ double correctionFactor(const CostProfile& profile, CorrectionKey key, Bytes byt
         if (bytes < pts[i].bytes) {
             if (bytes <= pts[i - 1].bytes)
                 return pts[i - 1].factor; // at a measured size (or below the first): its own factor
-            const double x0 = std::log(static_cast<double>(pts[i - 1].bytes)), x1 = std::log(static_cast<double>(pts[i].bytes));
+            const double x0 = std::log(static_cast<double>(pts[i - 1].bytes)),
+                         x1 = std::log(static_cast<double>(pts[i].bytes));
             const double t = (std::log(static_cast<double>(bytes)) - x0) / (x1 - x0);
             return pts[i - 1].factor + t * (pts[i].factor - pts[i - 1].factor);
         }

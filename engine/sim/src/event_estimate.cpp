@@ -66,7 +66,8 @@ EventEstimate estimateEvents(const Scenario& s)
     // rank with nothing to do).
     std::vector<std::uint64_t> computing(s.program.size(), 0);
     forEachComputeShare(s, [&](size_t i, const std::vector<double>& share) {
-        computing[i] = static_cast<std::uint64_t>(std::count_if(share.begin(), share.end(), [](double x) { return x > 0; }));
+        computing[i] =
+            static_cast<std::uint64_t>(std::count_if(share.begin(), share.end(), [](double x) { return x > 0; }));
     });
     for (size_t i = 0; i < s.program.size(); ++i) {
         const Op& op = s.program[i];
@@ -78,7 +79,8 @@ EventEstimate estimateEvents(const Scenario& s)
             const std::uint64_t g = groupSize(s, op);
             records = buckets;
             spans = mul(mul(buckets, g), anyOverlap && !op.overlap ? 3 : 2);
-            e.bytes = add(e.bytes, mul(mul(records, recordBytes(g)), static_cast<std::uint64_t>(std::max(1, s.iterations))));
+            e.bytes =
+                add(e.bytes, mul(mul(records, recordBytes(g)), static_cast<std::uint64_t>(std::max(1, s.iterations))));
         }
         e.spansPerIteration = add(e.spansPerIteration, spans);
         e.collectivesPerIteration = add(e.collectivesPerIteration, records);
@@ -114,7 +116,8 @@ Status checkEventCount(const Scenario& s, std::uint64_t limit)
         return {};
     const std::uint64_t perIteration = add(e.spansPerIteration, e.collectivesPerIteration);
     // The limit's memory at this run's mix of spans and records.
-    const double bytesPerEvent = static_cast<double>(e.bytes) / static_cast<double>(std::max<std::uint64_t>(1, e.events));
+    const double bytesPerEvent =
+        static_cast<double>(e.bytes) / static_cast<double>(std::max<std::uint64_t>(1, e.events));
     const auto limitBytes = static_cast<Bytes>(bytesPerEvent * static_cast<double>(limit));
     // a count that saturated is more than 64 bits hold
     const auto upTo = [](std::uint64_t n) { return (n == kMax ? "more than " : "up to ") + withThousands(n); };
@@ -128,11 +131,13 @@ Status checkEventCount(const Scenario& s, std::uint64_t limit)
     // has buckets and records at least half of an iteration, else the program's steps.
     std::string step;
     const size_t steps = s.program.size();
-    if (e.largestOp >= 0 && s.program[static_cast<size_t>(e.largestOp)].buckets > 1 && 2 * e.largestOpEvents >= perIteration) {
+    if (e.largestOp >= 0 && s.program[static_cast<size_t>(e.largestOp)].buckets > 1
+        && 2 * e.largestOpEvents >= perIteration) {
         const Op& op = s.program[static_cast<size_t>(e.largestOp)];
         step = "the buckets of $.program[" + std::to_string(e.largestOp) + "] (" + opName(op.kind)
-               + (op.name.empty() ? std::string() : " '" + op.name + "'") + ", " + withThousands(static_cast<std::uint64_t>(op.buckets))
-               + " buckets, up to " + withThousands(e.largestOpEvents) + " events an iteration)";
+               + (op.name.empty() ? std::string() : " '" + op.name + "'") + ", "
+               + withThousands(static_cast<std::uint64_t>(op.buckets)) + " buckets, up to "
+               + withThousands(e.largestOpEvents) + " events an iteration)";
     } else {
         step = "the program's " + withThousands(steps) + " step" + (steps == 1 ? "" : "s");
     }

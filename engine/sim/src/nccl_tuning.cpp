@@ -77,7 +77,8 @@ double treeCorrection(int protocol, Bytes bytes)
     int index = 0;
     while ((units >> (index + 1)) != 0)
         ++index;
-    return index < kTreeCorrectionSizes ? kTreeCorrection[static_cast<size_t>(protocol)][static_cast<size_t>(index)] : 1.0;
+    return index < kTreeCorrectionSizes ? kTreeCorrection[static_cast<size_t>(protocol)][static_cast<size_t>(index)]
+                                        : 1.0;
 }
 
 // NCCL's per-channel caps on its tree's bus bandwidth, in GB/s, by generation (Volta, Ampere,
@@ -180,10 +181,7 @@ double finalStepStretch(int ringSteps, double traffic, double linkGBps, double h
     return 1.0 + rho / ringSteps;
 }
 
-double ll128IntraStepUs(double stepLatencyUs, double stepDataUs)
-{
-    return std::max(0.0, stepLatencyUs - stepDataUs);
-}
+double ll128IntraStepUs(double stepLatencyUs, double stepDataUs) { return std::max(0.0, stepLatencyUs - stepDataUs); }
 
 TunerLatency treeTunerLatencyUs(int ranksPerNode, int nodes, LinkKind intraClass)
 {

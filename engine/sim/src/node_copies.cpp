@@ -18,7 +18,9 @@ NodeCopies::NodeCopies(const Topology& t, const Router& router)
     std::vector<int> node(static_cast<size_t>(vertices)), place(static_cast<size_t>(vertices), 0);
     std::unordered_map<int, std::pair<int, int>> seen; // node -> (GPUs, switches) so far
     std::unordered_map<int, std::string> signature;
-    const auto put = [](std::string& out, auto value) { out.append(reinterpret_cast<const char*>(&value), sizeof value); };
+    const auto put = [](std::string& out, auto value) {
+        out.append(reinterpret_cast<const char*>(&value), sizeof value);
+    };
     m_gpuPlace.assign(static_cast<size_t>(ranks), 0);
     for (int v = 0; v < vertices; ++v) {
         const size_t i = static_cast<size_t>(v);

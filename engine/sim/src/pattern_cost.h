@@ -11,8 +11,8 @@
 namespace shardlab::detail {
 
 struct PatternCost {
-    double gbps = 0;            // per unit of data weight
-    double latencyUs = 0;       // longest route
+    double gbps = 0;      // per unit of data weight
+    double latencyUs = 0; // longest route
     int bottleneckLink = -1;
     LinkKind slowestClass = LinkKind::NvLink;
     bool connected = true;

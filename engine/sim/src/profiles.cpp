@@ -32,8 +32,12 @@ const char* kLinkKeys[] = {"nvlink", "pcie", "cross-socket", "network"};
 
 std::string profileToJson(const CostProfile& p)
 {
-    json doc = {{"shardlab_profile", 1}, {"name", p.name}, {"source", p.source}, {"launch_us", p.launchUs},
-                {"nvls_efficiency", p.nvlsEfficiency}, {"ll_max_bus_gbps", p.llMaxBusGBps}};
+    json doc = {{"shardlab_profile", 1},
+                {"name", p.name},
+                {"source", p.source},
+                {"launch_us", p.launchUs},
+                {"nvls_efficiency", p.nvlsEfficiency},
+                {"ll_max_bus_gbps", p.llMaxBusGBps}};
     for (int i = 0; i < 3; ++i)
         doc["protocols"][kProtocolKeys[i]] = {{"base_us", p.protocol[static_cast<size_t>(i)].baseUs},
                                               {"bandwidth_factor", p.protocol[static_cast<size_t>(i)].bandwidthFactor}};
@@ -61,8 +65,9 @@ Result<CostProfile> profileFromJson(const std::string& text, const std::string& 
     CostProfile p = CostProfile::defaults();
     if (!rd.expectObject(doc, "$"))
         return rd.error();
-    rd.onlyKeys(doc, "$", {"shardlab_profile", "name", "source", "launch_us", "nvls_efficiency", "ll_max_bus_gbps",
-                           "protocols", "links", "compute_efficiency", "corrections"});
+    rd.onlyKeys(doc, "$",
+                {"shardlab_profile", "name", "source", "launch_us", "nvls_efficiency", "ll_max_bus_gbps", "protocols",
+                 "links", "compute_efficiency", "corrections"});
     rd.integer(doc, "$", "shardlab_profile", true, 1, 1);
     p.name = rd.string(doc, "$", "name", true).value_or("");
     p.source = rd.string(doc, "$", "source", false).value_or("");
@@ -78,20 +83,24 @@ Result<CostProfile> profileFromJson(const std::string& text, const std::string& 
     }
     if (const json* prot = rd.find(doc, "protocols"); prot && rd.expectObject(*prot, "$.protocols"))
         for (int i = 0; i < 3; ++i)
-            if (const json* e = rd.find(*prot, kProtocolKeys[i]); e && rd.expectObject(*e, std::string("$.protocols.") + kProtocolKeys[i])) {
+            if (const json* e = rd.find(*prot, kProtocolKeys[i]);
+                e && rd.expectObject(*e, std::string("$.protocols.") + kProtocolKeys[i])) {
                 const std::string path = std::string("$.protocols.") + kProtocolKeys[i];
                 auto& pp = p.protocol[static_cast<size_t>(i)];
                 pp.baseUs = rd.number(*e, path, "base_us", false, 0, 1e6).value_or(pp.baseUs);
-                pp.bandwidthFactor = rd.number(*e, path, "bandwidth_factor", false, 1e-6, 10).value_or(pp.bandwidthFactor);
+                pp.bandwidthFactor =
+                    rd.number(*e, path, "bandwidth_factor", false, 1e-6, 10).value_or(pp.bandwidthFactor);
             }
     if (const json* links = rd.find(doc, "links"); links && rd.expectObject(*links, "$.links"))
         for (int i = 0; i < 4; ++i)
-            if (const json* e = rd.find(*links, kLinkKeys[i]); e && rd.expectObject(*e, std::string("$.links.") + kLinkKeys[i])) {
+            if (const json* e = rd.find(*links, kLinkKeys[i]);
+                e && rd.expectObject(*e, std::string("$.links.") + kLinkKeys[i])) {
                 const std::string path = std::string("$.links.") + kLinkKeys[i];
                 auto& lp = p.link[static_cast<size_t>(i)];
                 lp.efficiency = rd.number(*e, path, "efficiency", false, 1e-6, 10).value_or(lp.efficiency);
                 if (const json* h = rd.find(*e, "hop_us")) {
-                    if (!h->is_array() || h->size() != 3 || !(*h)[0].is_number() || !(*h)[1].is_number() || !(*h)[2].is_number())
+                    if (!h->is_array() || h->size() != 3 || !(*h)[0].is_number() || !(*h)[1].is_number()
+                        || !(*h)[2].is_number())
                         rd.fail(path + ".hop_us", "expected three numbers (LL, LL128, Simple)");
                     else
                         for (size_t k = 0; k < 3; ++k)
@@ -110,7 +119,9 @@ Result<CostProfile> profileFromJson(const std::string& text, const std::string& 
             const std::string path = "$.corrections." + it.key();
             const std::optional<CorrectionKey> key = CorrectionKey::fromText(it.key());
             if (!key) {
-                rd.fail(path, Message("error.says.expected").with("expected", Message("error.expects.correction_key").with("example", "all_reduce/4")));
+                rd.fail(path,
+                        Message("error.says.expected")
+                            .with("expected", Message("error.expects.correction_key").with("example", "all_reduce/4")));
                 continue;
             }
             if (!it->is_array()) {
@@ -127,7 +138,8 @@ Result<CostProfile> profileFromJson(const std::string& text, const std::string& 
                 c.bytes = rd.size(e, ep, "bytes", true).value_or(1);
                 c.factor = rd.number(e, ep, "factor", true, 1e-3, 1e3).value_or(1);
                 if (!pts.empty() && c.bytes <= pts.back().bytes)
-                    rd.fail(ep + ".bytes", Message("error.says.expected").with("expected", Message("error.expects.increasing_sizes")));
+                    rd.fail(ep + ".bytes",
+                            Message("error.says.expected").with("expected", Message("error.expects.increasing_sizes")));
                 pts.push_back(c);
             }
             p.corrections[*key] = pts;
@@ -161,10 +173,7 @@ Result<CostProfile> loadProfile(const std::string& name)
     return profileFromJson(*text, path.string());
 }
 
-Result<CostProfile> profileFor(const Scenario& scenario)
-{
-    return loadProfile(scenario.costProfile);
-}
+Result<CostProfile> profileFor(const Scenario& scenario) { return loadProfile(scenario.costProfile); }
 
 Status saveProfile(const CostProfile& profile)
 {
@@ -173,7 +182,9 @@ Status saveProfile(const CostProfile& profile)
     std::error_code ec;
     std::filesystem::create_directories(profileDirectory(), ec);
     if (ec)
-        return badInput(Message("error.line.cannot_create").with("folder", profileDirectory().string()).with("why", systemWords(ec.message())));
+        return badInput(Message("error.line.cannot_create")
+                            .with("folder", profileDirectory().string())
+                            .with("why", systemWords(ec.message())));
     return writeFileAtomically(profileDirectory() / (profile.name + ".json"), profileToJson(profile));
 }
 

@@ -34,7 +34,8 @@ std::vector<int> bestLocalRing(Router& router, const Topology& topo, std::vector
                 continue;
             auto s = score(perm);
             if (s.first > bestScore.first * (1 + 1e-9)
-                || (std::fabs(s.first - bestScore.first) <= 1e-9 * bestScore.first && s.second > bestScore.second + 1e-9)) {
+                || (std::fabs(s.first - bestScore.first) <= 1e-9 * bestScore.first
+                    && s.second > bestScore.second + 1e-9)) {
                 best = perm;
                 bestScore = s;
             }
@@ -147,7 +148,8 @@ std::vector<int> largeNodeRing(Router& router, const Topology& topo, const std::
             const int candidate = members[static_cast<size_t>(y)][next[static_cast<size_t>(y)]];
             const Router::Reach& r = reach[from * static_cast<size_t>(m) + static_cast<size_t>(y)];
             if (r.bottleneckGBps > pickBw
-                || (r.bottleneckGBps == pickBw && (r.latencyUs < pickLat || (r.latencyUs == pickLat && candidate < pick)))) {
+                || (r.bottleneckGBps == pickBw
+                    && (r.latencyUs < pickLat || (r.latencyUs == pickLat && candidate < pick)))) {
                 pick = candidate;
                 pickBw = r.bottleneckGBps;
                 pickLat = r.latencyUs;
@@ -177,8 +179,7 @@ const std::vector<int>& RingOrders::order(Router& router, const Topology& topo, 
         if (ranks.size() > kPairwiseRingRanks) {
             std::vector<double> key;
             bool known = false;
-            std::vector<int> local = largeNodeRing(router, topo, ranks, m_localByClasses,
-                                                   key, known);
+            std::vector<int> local = largeNodeRing(router, topo, ranks, m_localByClasses, key, known);
             if (!known && !key.empty()) {
                 std::vector<int> positions(local.size());
                 std::vector<int> positionOf; // rank -> position, over the ranks' span
@@ -253,7 +254,8 @@ std::vector<Flow> ringChannelFlows(Router& router, const Topology& topo, const s
             std::tuple<int, int, int, size_t> bestKey{std::numeric_limits<int>::max(), 0, 0, 0};
             for (size_t i = 0; i < k; ++i) {
                 const int a = nicOf[i], b = nicOf[(i + k - 1) % k];
-                const std::tuple<int, int, int, size_t> key{std::max(in[a] + 1, out[b] + 1), a == want ? 0 : 1, b == a ? 0 : 1, i};
+                const std::tuple<int, int, int, size_t> key{std::max(in[a] + 1, out[b] + 1), a == want ? 0 : 1,
+                                                            b == a ? 0 : 1, i};
                 if (key < bestKey) {
                     bestKey = key;
                     best = i;
@@ -274,7 +276,8 @@ std::vector<Flow> ringChannelFlows(Router& router, const Topology& topo, const s
         std::vector<int> rotated;
         for (auto& [node, ranks] : local) {
             std::vector<int> seg = segments[node];
-            const size_t start = channels > 1 ? startsByNode[node][static_cast<size_t>(c)] : static_cast<size_t>(c) % seg.size();
+            const size_t start =
+                channels > 1 ? startsByNode[node][static_cast<size_t>(c)] : static_cast<size_t>(c) % seg.size();
             std::rotate(seg.begin(), seg.begin() + static_cast<std::ptrdiff_t>(start), seg.end());
             rotated.insert(rotated.end(), seg.begin(), seg.end());
         }

@@ -40,8 +40,8 @@ Router::Router(const Topology& topology) : m_topology(topology)
 
 const Route& Router::route(int from, int to)
 {
-    const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from)) << 32)
-                              | static_cast<std::uint32_t>(to);
+    const std::uint64_t key =
+        (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from)) << 32) | static_cast<std::uint32_t>(to);
     auto it = m_cache.find(key);
     if (it != m_cache.end())
         return it->second;
@@ -83,7 +83,8 @@ const Route& Router::route(int from, int to)
         // cross-rail traffic belongs on the spine).
         auto fabricSteps = [&](int v) {
             const std::vector<Step>& steps = m_toSwitches[static_cast<size_t>(v)];
-            return std::pair{steps.begin(), std::find_if(steps.begin(), steps.end(), [](const Step& x) { return x.node >= 0; })};
+            return std::pair{steps.begin(),
+                             std::find_if(steps.begin(), steps.end(), [](const Step& x) { return x.node >= 0; })};
         };
         auto consider = [&](std::initializer_list<std::pair<int, int>> hops) { // (link, from-vertex)
             Route c;
@@ -142,7 +143,8 @@ int Router::homeNic(int gpu)
             m_nodeGpusNics[m_vertexNode[static_cast<size_t>(g)]].first.push_back(g);
         for (size_t i = 0; i < m_topology.switches.size(); ++i)
             if (m_topology.switches[i].kind == SwitchKind::Nic)
-                m_nodeGpusNics[m_topology.switches[i].node].second.push_back(m_topology.rankCount() + static_cast<int>(i));
+                m_nodeGpusNics[m_topology.switches[i].node].second.push_back(m_topology.rankCount()
+                                                                             + static_cast<int>(i));
     }
     if (m_homeNic[static_cast<size_t>(gpu)] != -2)
         return m_homeNic[static_cast<size_t>(gpu)];
@@ -157,10 +159,11 @@ int Router::homeNic(int gpu)
                 const Label& l = m_labels[static_cast<size_t>(nics[i])];
                 if (l.bw < 0)
                     continue;
-                const bool better = pick < 0 || l.bw > bestBw * (1 + 1e-12)
-                                    || (l.bw >= bestBw * (1 - 1e-12)
-                                        && (l.lat < bestLat - 1e-12
-                                            || (l.lat <= bestLat + 1e-12 && taken[i] < taken[static_cast<size_t>(pick)])));
+                const bool better =
+                    pick < 0 || l.bw > bestBw * (1 + 1e-12)
+                    || (l.bw >= bestBw * (1 - 1e-12)
+                        && (l.lat < bestLat - 1e-12
+                            || (l.lat <= bestLat + 1e-12 && taken[i] < taken[static_cast<size_t>(pick)])));
                 if (better) {
                     pick = static_cast<int>(i);
                     bestBw = l.bw;
@@ -343,7 +346,8 @@ std::vector<int> Router::interchangeableClasses(const std::vector<int>& ranks) c
             continue;
         }
         std::sort(links.begin(), links.end());
-        auto [it, added] = classOf.emplace(std::make_pair(m_vertexNode[static_cast<size_t>(r)], std::move(links)), next);
+        auto [it, added] =
+            classOf.emplace(std::make_pair(m_vertexNode[static_cast<size_t>(r)], std::move(links)), next);
         if (added)
             ++next;
         out.push_back(it->second);

@@ -50,14 +50,14 @@ struct RankState {
     int lastCommRecord = -1; // the collective that last occupied the comm stream
     size_t step = 0;
     State state = State::Running;
-    std::vector<int> seq;    // per communicator: next sequence number
-    int completed = -1;      // the rank's last completed collective, counted over all its collectives
+    std::vector<int> seq; // per communicator: next sequence number
+    int completed = -1;   // the rank's last completed collective, counted over all its collectives
     size_t delayedStep = static_cast<size_t>(-1); // the step whose injected delay was already applied
     struct Blocked {
         OpKind kind = OpKind::AllReduce;
         Bytes bytes = 0;
-        int op = -1;        // -1: waiting for its own overlapped collectives
-        int ordinal = 0;    // the rank's n-th collective
+        int op = -1;     // -1: waiting for its own overlapped collectives
+        int ordinal = 0; // the rank's n-th collective
     } blocked;
 };
 
@@ -88,10 +88,10 @@ private:
     std::vector<int> m_runnable;
     std::vector<Bytes> m_peak; // per rank: owned + the largest transient buffer (capacityOf)
     std::vector<double> m_pagingUs;
-    std::vector<std::vector<Bytes>> m_pieces; // all_gather_v pieces per program op (by member)
+    std::vector<std::vector<Bytes>> m_pieces;        // all_gather_v pieces per program op (by member)
     std::vector<std::vector<double>> m_workFraction; // compute ops: per rank share of the item's work
-    std::vector<int> m_collectivesDone;       // per rank
-    std::optional<Error> m_failure;           // a time that cannot be stood behind: the run stops with it
+    std::vector<int> m_collectivesDone;              // per rank
+    std::optional<Error> m_failure;                  // a time that cannot be stood behind: the run stops with it
 };
 
 // Every time the run records is a finite, non-negative number of microseconds, and a collective's
@@ -107,10 +107,11 @@ void Engine::failOnImpossibleTime(int op, const std::vector<int>& ranks, double 
     for (int r : ranks)
         names.push_back(std::to_string(r));
     if (!connected)
-        m_failure = badInput(step + ": ranks " + shortList(names, 8)
-                             + " have no route between their GPUs (a route never passes through a third GPU or the hardware of a"
-                               " third node), so the step has no time; join their GPUs through their own nodes' switches or the"
-                               " shared network (node -1)");
+        m_failure = badInput(
+            step + ": ranks " + shortList(names, 8)
+            + " have no route between their GPUs (a route never passes through a third GPU or the hardware of a"
+              " third node), so the step has no time; join their GPUs through their own nodes' switches or the"
+              " shared network (node -1)");
     else
         m_failure = badInput(step + ": the time of rank " + names.front() + " is not a finite number of microseconds ("
                              + std::to_string(timeUs) + "), so the step has no time; check the rates of the topology");
@@ -194,13 +195,13 @@ void Engine::arrive(int rank, int iteration, const Step& st)
     double arrival = rs.computeFree;
     if (!op.overlap && rs.commFree > rs.computeFree + kEpsUs) {
         m_run.spans.push_back({.rank = rank,
-            .kind = SpanKind::Comm,
-            .beginUs = rs.computeFree,
-            .endUs = rs.commFree,
-            .op = st.op,
-            .iteration = iteration,
-            .bucket = st.bucket,
-            .collective = rs.lastCommRecord});
+                               .kind = SpanKind::Comm,
+                               .beginUs = rs.computeFree,
+                               .endUs = rs.commFree,
+                               .op = st.op,
+                               .iteration = iteration,
+                               .bucket = st.bucket,
+                               .collective = rs.lastCommRecord});
     }
     arrival = std::max(rs.computeFree, rs.commFree);
 
@@ -261,7 +262,8 @@ void Engine::resolve(int comm, int seq, int iteration)
     rec.bucket = first.bucket;
     rec.sequence = seq;
     rec.kind = first.kind;
-    rec.bytes = first.kind == OpKind::AllGatherV ? std::accumulate(pieces.begin(), pieces.end(), Bytes{0}) : first.bytes;
+    rec.bytes =
+        first.kind == OpKind::AllGatherV ? std::accumulate(pieces.begin(), pieces.end(), Bytes{0}) : first.bytes;
     rec.group = c.group;
     rec.algorithm = cost.algorithm;
     rec.protocol = cost.protocol;
@@ -291,25 +293,25 @@ void Engine::resolve(int comm, int seq, int iteration)
         const int stream = a.overlap ? 1 : 0;
         if (start - a.timeUs > kEpsUs)
             m_run.spans.push_back({.rank = rank,
-                .stream = stream,
-                .kind = SpanKind::Wait,
-                .beginUs = a.timeUs,
-                .endUs = start,
-                .op = a.op,
-                .iteration = iteration,
-                .bucket = a.bucket,
-                .collective = recordIndex,
-                .waitedFor = rec.lastArrival});
+                                   .stream = stream,
+                                   .kind = SpanKind::Wait,
+                                   .beginUs = a.timeUs,
+                                   .endUs = start,
+                                   .op = a.op,
+                                   .iteration = iteration,
+                                   .bucket = a.bucket,
+                                   .collective = recordIndex,
+                                   .waitedFor = rec.lastArrival});
         if (cost.timeUs > 0)
             m_run.spans.push_back({.rank = rank,
-                .stream = stream,
-                .kind = SpanKind::Comm,
-                .beginUs = start,
-                .endUs = rec.endUs,
-                .op = a.op,
-                .iteration = iteration,
-                .bucket = a.bucket,
-                .collective = recordIndex});
+                                   .stream = stream,
+                                   .kind = SpanKind::Comm,
+                                   .beginUs = start,
+                                   .endUs = rec.endUs,
+                                   .op = a.op,
+                                   .iteration = iteration,
+                                   .bucket = a.bucket,
+                                   .collective = recordIndex});
         rs.lastCommRecord = recordIndex;
         m_run.collectives.back().wrongElements = 0;
         ++m_collectivesDone[static_cast<size_t>(rank)];
@@ -344,12 +346,12 @@ void Engine::advance(int rank, int iteration)
             }
             if (rs.commFree > rs.computeFree + kEpsUs)
                 m_run.spans.push_back({.rank = rank,
-                    .kind = SpanKind::Comm,
-                    .beginUs = rs.computeFree,
-                    .endUs = rs.commFree,
-                    .op = m_run.collectives[static_cast<size_t>(rs.lastCommRecord)].op,
-                    .iteration = iteration,
-                    .collective = rs.lastCommRecord});
+                                       .kind = SpanKind::Comm,
+                                       .beginUs = rs.computeFree,
+                                       .endUs = rs.commFree,
+                                       .op = m_run.collectives[static_cast<size_t>(rs.lastCommRecord)].op,
+                                       .iteration = iteration,
+                                       .collective = rs.lastCommRecord});
             rs.computeFree = rs.commFree = std::max(rs.computeFree, rs.commFree);
             rs.state = State::Done;
             return;
@@ -361,12 +363,12 @@ void Engine::advance(int rank, int iteration)
             if (rs.step == 0 && m_pagingUs[static_cast<size_t>(rank)] > 0) {
                 const double p = m_pagingUs[static_cast<size_t>(rank)];
                 m_run.spans.push_back({.rank = rank,
-                    .kind = SpanKind::Compute,
-                    .beginUs = rs.computeFree,
-                    .endUs = rs.computeFree + p,
-                    .op = st.op,
-                    .iteration = iteration,
-                    .detail = SpanDetail::Paging});
+                                       .kind = SpanKind::Compute,
+                                       .beginUs = rs.computeFree,
+                                       .endUs = rs.computeFree + p,
+                                       .op = st.op,
+                                       .iteration = iteration,
+                                       .detail = SpanDetail::Paging});
                 rs.computeFree += p;
             }
             for (const Delay& d : m_s.perturbations.delays) {
@@ -374,12 +376,12 @@ void Engine::advance(int rank, int iteration)
                     && d.ms > 0) {
                     const double us = d.ms * 1e3;
                     m_run.spans.push_back({.rank = rank,
-                        .kind = SpanKind::Compute,
-                        .beginUs = rs.computeFree,
-                        .endUs = rs.computeFree + us,
-                        .op = st.op,
-                        .iteration = iteration,
-                        .detail = SpanDetail::InjectedDelay});
+                                           .kind = SpanKind::Compute,
+                                           .beginUs = rs.computeFree,
+                                           .endUs = rs.computeFree + us,
+                                           .op = st.op,
+                                           .iteration = iteration,
+                                           .detail = SpanDetail::InjectedDelay});
                     rs.computeFree += us;
                 }
             }
@@ -392,12 +394,12 @@ void Engine::advance(int rank, int iteration)
             failOnImpossibleTime(static_cast<int>(st.op), {rank}, us, true);
             if (us > 0) {
                 m_run.spans.push_back({.rank = rank,
-                    .kind = SpanKind::Compute,
-                    .beginUs = rs.computeFree,
-                    .endUs = rs.computeFree + us,
-                    .op = st.op,
-                    .iteration = iteration,
-                    .bucket = st.bucket});
+                                       .kind = SpanKind::Compute,
+                                       .beginUs = rs.computeFree,
+                                       .endUs = rs.computeFree + us,
+                                       .op = st.op,
+                                       .iteration = iteration,
+                                       .bucket = st.bucket});
                 rs.computeFree += us;
             }
             ++rs.step;
@@ -442,12 +444,12 @@ double Engine::abortByWatchdog(HangReport& h, int iteration, double previousEnd)
             continue;
         const int waitsFor = h.firstMismatchRank != r ? h.firstMismatchRank : -1;
         m_run.spans.push_back({.rank = r,
-            .kind = SpanKind::Wait,
-            .beginUs = clockOf(rs),
-            .endUs = abortUs,
-            .op = rs.blocked.op,
-            .iteration = iteration,
-            .waitedFor = waitsFor});
+                               .kind = SpanKind::Wait,
+                               .beginUs = clockOf(rs),
+                               .endUs = abortUs,
+                               .op = rs.blocked.op,
+                               .iteration = iteration,
+                               .waitedFor = waitsFor});
     }
     h.explanationWording = Message("hang.explanation.watchdog")
                                .with("explanation", h.explanationWording)
@@ -526,10 +528,10 @@ Result<RunResult> Engine::run()
                     }
                     if (votes.empty())
                         continue;
-                    auto majority = programmed ? *programmed
-                                               : std::max_element(votes.begin(), votes.end(), [](auto& x, auto& y) {
-                                                     return x.second < y.second;
-                                                 })->first;
+                    auto majority =
+                        programmed ? *programmed : std::max_element(votes.begin(), votes.end(), [](auto& x, auto& y) {
+                                                       return x.second < y.second;
+                                                   })->first;
                     for (size_t k = 0; k < inst.arrivals.size(); ++k) {
                         const Arrival& a = inst.arrivals[k];
                         if (!a.present || static_cast<int>(a.kind) != majority.first || a.bytes != majority.second) {
@@ -541,12 +543,13 @@ Result<RunResult> Engine::run()
                         break;
                 }
             }
-            h.explanationWording = h.firstMismatchRank >= 0
-                                       ? Message("hang.explanation.first_differs")
-                                             .with("iteration", it + 1)
-                                             .with("rank", h.firstMismatchRank)
-                                             .with("pending", h.pendingMessages[static_cast<size_t>(h.firstMismatchRank)])
-                                       : Message("hang.explanation").with("iteration", it + 1);
+            h.explanationWording =
+                h.firstMismatchRank >= 0
+                    ? Message("hang.explanation.first_differs")
+                          .with("iteration", it + 1)
+                          .with("rank", h.firstMismatchRank)
+                          .with("pending", h.pendingMessages[static_cast<size_t>(h.firstMismatchRank)])
+                    : Message("hang.explanation").with("iteration", it + 1);
             h.explanation = english(h.explanationWording);
             if (m_opt.watchdogMs > 0)
                 end = abortByWatchdog(h, it, previousEnd);
@@ -593,7 +596,8 @@ Status checkCollectiveRoutes(const Scenario& scenario)
             names.push_back(std::to_string(r));
         const std::string ranks = shortList(names, 8);
         return badInput("$.program[" + std::to_string(i) + "] (" + opName(op.kind) + " '" + op.name + "'): rank "
-                        + std::to_string(group.front()) + " has no route to rank" + (cut.size() > 1 ? "s " : " ") + ranks
+                        + std::to_string(group.front()) + " has no route to rank" + (cut.size() > 1 ? "s " : " ")
+                        + ranks
                         + " (no chain of links joins their GPUs in the topology), so the collective cannot run; add the"
                           " links that join them, or leave those ranks out of its group");
     }

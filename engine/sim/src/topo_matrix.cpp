@@ -55,7 +55,8 @@ int socketOf(const Topology& t, const std::string& id)
     const auto v = t.vertexOf(id);
     if (!v)
         return -1;
-    return t.isGpu(*v) ? t.gpus[static_cast<size_t>(*v)].socket : t.switches[static_cast<size_t>(*v - t.rankCount())].socket;
+    return t.isGpu(*v) ? t.gpus[static_cast<size_t>(*v)].socket
+                       : t.switches[static_cast<size_t>(*v - t.rankCount())].socket;
 }
 } // namespace
 
@@ -114,9 +115,9 @@ std::vector<std::vector<PairClass>> classifyPairs(const Topology& t)
                     }
                 }
             }
-            pc.cls = socket ? PathClass::Sys
-                     : numa ? PathClass::Node
-                     : cpu  ? PathClass::Phb
+            pc.cls = socket         ? PathClass::Sys
+                     : numa         ? PathClass::Node
+                     : cpu          ? PathClass::Phb
                      : switches > 1 ? PathClass::Pxb
                                     : PathClass::Pix;
         }
@@ -135,10 +136,7 @@ bool sharesFastDomain(const Topology& t)
 
 namespace {
 
-std::string topoWord(const char* id, Language language)
-{
-    return render(Message(id), language);
-}
+std::string topoWord(const char* id, Language language) { return render(Message(id), language); }
 
 // A line of the legend begins with a capital, as nvidia-smi's does ("NV#  = Connection
 // traversing..."); the meaning is worded to sit inside a sentence ("connection traversing...").
@@ -217,8 +215,8 @@ std::string topoMatrixText(const Topology& t, Language language)
             out << buf;
         }
         const Gpu& g = t.gpus[static_cast<size_t>(a)];
-        std::snprintf(buf, sizeof buf, "%-6d%s, %s, %.1f TFLOP/s", g.node, g.name.c_str(), formatBytes(g.memory).c_str(),
-            g.tflops);
+        std::snprintf(buf, sizeof buf, "%-6d%s, %s, %.1f TFLOP/s", g.node, g.name.c_str(),
+                      formatBytes(g.memory).c_str(), g.tflops);
         out << buf << "\n";
     }
     out << "\n" << topoWord("report.topo.legend", language) << "\n\n";

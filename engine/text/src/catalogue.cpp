@@ -53,10 +53,7 @@ const Index& index()
 
 } // namespace
 
-std::span<const CatalogueEntry> catalogue()
-{
-    return kEntries;
-}
+std::span<const CatalogueEntry> catalogue() { return kEntries; }
 
 const std::string_view* wording(std::string_view id, Language language)
 {

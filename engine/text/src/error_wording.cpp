@@ -15,10 +15,7 @@ namespace {
 using std::regex;
 using std::smatch;
 
-bool whole(const std::string& text, const regex& re, smatch& m)
-{
-    return std::regex_match(text, m, re);
-}
+bool whole(const std::string& text, const regex& re, smatch& m) { return std::regex_match(text, m, re); }
 
 Message expectedPhrase(const std::string& e);
 Message foundPhrase(const std::string& t);
@@ -73,15 +70,15 @@ const std::vector<Template>& templates(std::string_view family)
     static const std::vector<Template> launches = compileTemplates("launch.");
     static const std::vector<Template> placements = compileTemplates("placement.launch.");
     static const std::vector<Template> parser = compileTemplates("error.parser.");
-    return family == "error.says."    ? says
-           : family == "error.line."  ? lines
-           : family == "error.piece." ? pieces
-           : family == "error.why."   ? whys
-           : family == "launch."      ? launches
+    return family == "error.says."         ? says
+           : family == "error.line."       ? lines
+           : family == "error.piece."      ? pieces
+           : family == "error.why."        ? whys
+           : family == "launch."           ? launches
            : family == "placement.launch." ? placements
-           : family == "topo.source." ? sources
-           : family == "error.parser." ? parser
-                                      : expects;
+           : family == "topo.source."      ? sources
+           : family == "error.parser."     ? parser
+                                           : expects;
 }
 
 // `text` worded by the first template of `family` it fits; empty when none fits. What a value
@@ -114,8 +111,7 @@ Message fromTemplates(const std::string& text, std::string_view family)
             } else if (t.names[k] == "why") {
                 Message why = fromTemplates(value, "error.why.");
                 out.arg(t.names[k], why.empty() ? verbatim(value) : std::move(why));
-            }
-            else
+            } else
                 out.arg(t.names[k], value);
         }
         return out;
@@ -167,7 +163,8 @@ Message expectedPhrase(const std::string& e)
          "to 100 TB/s",
          "error.expected.bandwidth_range"},
         {"an amount of work: FLOP as a number, or a string such as \"4 TFLOP\"", "error.expected.flops"},
-        {"an amount of work: FLOP as a number, or a string such as \"4 TFLOP\", from 0 to 1e24", "error.expected.flops_range"},
+        {"an amount of work: FLOP as a number, or a string such as \"4 TFLOP\", from 0 to 1e24",
+         "error.expected.flops_range"},
         {"a rank number", "error.expected.rank"},
         {"0 or more", "error.expected.zero_or_more"},
         {"at least one rank", "error.expected.one_rank"},
@@ -220,8 +217,12 @@ Message foundPhrase(const std::string& t)
     static const struct {
         const char* english;
         const char* id;
-    } fixed[] = {{"null", "error.found.null"},       {"an object", "error.found.object"}, {"an array", "error.found.array"},
-                 {"a string", "error.found.string"}, {"a boolean", "error.found.boolean"}, {"a number", "error.found.number"},
+    } fixed[] = {{"null", "error.found.null"},
+                 {"an object", "error.found.object"},
+                 {"an array", "error.found.array"},
+                 {"a string", "error.found.string"},
+                 {"a boolean", "error.found.boolean"},
+                 {"a number", "error.found.number"},
                  {"an unsupported value", "error.found.unsupported"}};
     for (const auto& f : fixed)
         if (t == f.english)
@@ -258,13 +259,19 @@ Message whatMessage(const std::string& what)
     if (whole(what, missing, m))
         return Message("error.json.missing").with("expected", expectedPhrase(m[1].str()));
     if (whole(what, found, m))
-        return Message("error.json.found").with("found", foundPhrase(m[1].str())).with("expected", expectedPhrase(m[2].str()));
+        return Message("error.json.found")
+            .with("found", foundPhrase(m[1].str()))
+            .with("expected", expectedPhrase(m[2].str()));
     if (whole(what, notTopologyRank, m))
-        return Message("error.json.not_topology_rank").with("value", m[1].str()).with("expected", expectedPhrase(m[2].str()));
+        return Message("error.json.not_topology_rank")
+            .with("value", m[1].str())
+            .with("expected", expectedPhrase(m[2].str()));
     if (whole(what, rankMissing, m))
         return Message("error.json.rank_missing").with("rank", m[1].str()).with("expected", expectedPhrase(m[2].str()));
     if (whole(what, outOfRange, m))
-        return Message("error.json.out_of_range").with("value", m[1].str()).with("expected", expectedPhrase(m[2].str()));
+        return Message("error.json.out_of_range")
+            .with("value", m[1].str())
+            .with("expected", expectedPhrase(m[2].str()));
     if (whole(what, bareOutOfRange, m))
         return Message("error.json.bare_out_of_range").with("expected", expectedPhrase(m[1].str()));
     if (whole(what, negative, m))
@@ -276,7 +283,9 @@ Message whatMessage(const std::string& what)
     if (whole(what, unknownKey, m))
         return Message("error.json.unknown_key").with("keys", m[1].str());
     if (whole(what, unknownValue, m))
-        return Message("error.json.unknown_value").with("value", m[1].str()).with("expected", expectedPhrase(m[2].str()));
+        return Message("error.json.unknown_value")
+            .with("value", m[1].str())
+            .with("expected", expectedPhrase(m[2].str()));
     if (whole(what, notJson, m)) {
         const std::string inner = m[1].str();
         smatch k;
@@ -293,7 +302,9 @@ Message whatMessage(const std::string& what)
             .with("column", m[2].str())
             .with("parser", parserWords(m[3].str()));
     if (whole(what, tooLarge, m))
-        return Message("error.file.too_large").with("megabytes", m[1].str()).with("expected", expectedPhrase(m[2].str()));
+        return Message("error.file.too_large")
+            .with("megabytes", m[1].str())
+            .with("expected", expectedPhrase(m[2].str()));
     if (whole(what, numberTooLarge, m))
         return Message("error.file.number_too_large").with("parser", m[1].str());
     if (Message worded = fromTemplates(what, "error.says."); !worded.empty())
@@ -329,7 +340,10 @@ Message lineMessage(const std::string& line)
         const Message what = whatMessage(m[3].str());
         if (what.id == "verbatim")
             return verbatim(line);
-        return Message("error.at").with("origin", originMessage(m[1].str())).with("path", m[2].str()).with("what", what);
+        return Message("error.at")
+            .with("origin", originMessage(m[1].str()))
+            .with("path", m[2].str())
+            .with("what", what);
     }
     if (whole(line, noFile, m))
         return Message("error.file.missing").with("file", m[1].str());
@@ -338,7 +352,10 @@ Message lineMessage(const std::string& line)
     if (whole(line, unreadable, m))
         return Message("error.file.unreadable").with("file", m[1].str());
     if (whole(line, unknownPreset, m))
-        return Message("error.preset.unknown").with("before", m[1].str()).with("preset", m[2].str()).with("known", m[3].str());
+        return Message("error.preset.unknown")
+            .with("before", m[1].str())
+            .with("preset", m[2].str())
+            .with("known", m[3].str());
     if (Message worded = fromTemplates(line, "error.line."); !worded.empty())
         return worded;
     // "$.path: what", as the engine's checks of a scenario write it before a file name is put in front
@@ -365,10 +382,7 @@ Message errorMessage(const std::string& englishError)
     return out;
 }
 
-Message parserMessage(const std::string& text)
-{
-    return parserWords(text);
-}
+Message parserMessage(const std::string& text) { return parserWords(text); }
 
 Message systemWords(const std::string& text)
 {

@@ -6,10 +6,7 @@
 
 namespace shardlab {
 
-const char* languageCode(Language language)
-{
-    return language == Language::Chinese ? "zh" : "en";
-}
+const char* languageCode(Language language) { return language == Language::Chinese ? "zh" : "en"; }
 
 std::optional<Language> languageFromCode(std::string_view code)
 {

@@ -21,15 +21,9 @@ Message& Message::arg(std::string name, Message piece)
     return *this;
 }
 
-Message& Message::arg(std::string name, int value)
-{
-    return arg(std::move(name), std::to_string(value));
-}
+Message& Message::arg(std::string name, int value) { return arg(std::move(name), std::to_string(value)); }
 
-Message verbatim(std::string text)
-{
-    return Message("verbatim").with("text", std::move(text));
-}
+Message verbatim(std::string text) { return Message("verbatim").with("text", std::move(text)); }
 
 std::vector<std::string> english(const std::vector<Message>& messages)
 {

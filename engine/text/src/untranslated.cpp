@@ -6,10 +6,7 @@
 namespace shardlab {
 namespace {
 
-bool latinLetter(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
+bool latinLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 bool wordChar(char c)
 {
@@ -20,7 +17,8 @@ bool wordChar(char c)
 std::string lower(std::string_view s)
 {
     std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return out;
 }
 
@@ -28,9 +26,9 @@ std::string lower(std::string_view s)
 const std::vector<std::string_view>& units()
 {
     static const std::vector<std::string_view> list = {
-        "b", "kb", "mb", "gb", "tb", "pb", "kib", "mib", "gib", "tib", "ns", "us", "ms", "s", "gb/s", "mb/s", "tb/s",
-        "gbit/s", "gbps", "gbit", "hz", "mhz", "ghz", "w", "x", "tflop/s", "tflops", "flops", "flop/s", "kb/s",
-        "ppm", "flop", "tflop", "gt/s"};
+        "b",  "kb",      "mb",     "gb",    "tb",     "pb",     "kib",  "mib",  "gib",   "tib", "ns",  "us",
+        "ms", "s",       "gb/s",   "mb/s",  "tb/s",   "gbit/s", "gbps", "gbit", "hz",    "mhz", "ghz", "w",
+        "x",  "tflop/s", "tflops", "flops", "flop/s", "kb/s",   "ppm",  "flop", "tflop", "gt/s"};
     return list;
 }
 
@@ -72,15 +70,16 @@ const std::vector<std::string_view>& technicalTerms()
     // Kept in Latin script by Chinese technical writing: hardware, software and protocol names, the
     // collectives as NCCL names them, parallelism schemes, file formats, bandwidth terms.
     static const std::vector<std::string_view> list = {
-        "gpu", "gpus", "cpu", "nvlink", "nvswitch", "pcie", "pci", "nccl", "nvls", "sharp", "infiniband", "ib",
-        "roce", "hdr", "ndr", "ethernet", "nic", "nics", "rdma", "cuda", "nvml", "cupti", "nvtx", "mpi", "mpirun", "srun", "slurm",
-        "torchrun", "ssh", "zero", "fsdp", "ddp", "dp", "tp", "pp", "all-reduce", "reduce-scatter", "all-gather",
-        "all-gatherv", "all-gather-v", "gather", "scatter", "broadcast", "reduce", "send", "recv", "send/recv", "all_reduce", "reduce_scatter",
-        "all_gather", "all_gatherv", "all_gather_v", "send_recv", "reduce_scatter_all_gather", "ring", "tree", "direct", "simple", "ll", "ll128", "algbw", "busbw", "h100",
+        "gpu", "gpus", "cpu", "nvlink", "nvswitch", "pcie", "pci", "nccl", "nvls", "sharp", "infiniband", "ib", "roce",
+        "hdr", "ndr", "ethernet", "nic", "nics", "rdma", "cuda", "nvml", "cupti", "nvtx", "mpi", "mpirun", "srun",
+        "slurm", "torchrun", "ssh", "zero", "fsdp", "ddp", "dp", "tp", "pp", "all-reduce", "reduce-scatter",
+        "all-gather", "all-gatherv", "all-gather-v", "gather", "scatter", "broadcast", "reduce", "send", "recv",
+        "send/recv", "all_reduce", "reduce_scatter", "all_gather", "all_gatherv", "all_gather_v", "send_recv",
+        "reduce_scatter_all_gather", "ring", "tree", "direct", "simple", "ll", "ll128", "algbw", "busbw", "h100",
         "h200", "a100", "p100", "v100", "hgx", "dgx", "sxm", "nv", "pix", "pxb", "phb", "node", "sys", "json", "csv",
-        "html", "pdf", "png", "svg", "shardlab", "perfetto", "chrome", "nvidia", "sm", "sms", "hbm", "bf16",
-        "fp16", "fp32", "adam", "sgd", "api", "cli", "linux", "nccl-tests", "nsight", "pytorch", "id", "rank", "ranks",
-        "x86", "sys", "socket", "qpi", "upi", "lesson", "utf-8",
+        "html", "pdf", "png", "svg", "shardlab", "perfetto", "chrome", "nvidia", "sm", "sms", "hbm", "bf16", "fp16",
+        "fp32", "adam", "sgd", "api", "cli", "linux", "nccl-tests", "nsight", "pytorch", "id", "rank", "ranks", "x86",
+        "sys", "socket", "qpi", "upi", "lesson", "utf-8",
         // other tools' names and what they write (issue 28): PyTorch's Kineto profiler and Flight
         // Recorder, NCCL Inspector, Nsight Systems' SQLite export, clock sync protocols
         "kineto", "flight", "recorder", "inspector", "systems", "sqlite", "ntp", "ptp", "pickle",

@@ -58,7 +58,8 @@ private slots:
         model.setCurve(*curve);
         QCOMPARE(model.rowCount(), 6);
         QCOMPARE(model.index(4, ScalingModel::Gpus).data().toInt(), 5);
-        QCOMPARE(model.index(4, ScalingModel::Step).data().toString(), QString::number(curve->points[4].stepTimeMs, 'f', 2)); // numbers.h: two decimals
+        QCOMPARE(model.index(4, ScalingModel::Step).data().toString(),
+                 QString::number(curve->points[4].stepTimeMs, 'f', 2)); // numbers.h: two decimals
         QCOMPARE(model.index(0, ScalingModel::Speedup).data().toString(), QStringLiteral("1.00x"));
         QVERIFY(model.index(4, ScalingModel::LimitedBy).data().toString().contains(QStringLiteral("cross-socket")));
     }
@@ -100,7 +101,8 @@ private slots:
         QAbstractItemModelTester t1(&list, QAbstractItemModelTester::FailureReportingMode::QtTest);
         list.setFindings(findings);
         QCOMPARE(list.rowCount(), 1);
-        QVERIFY(list.index(0).data().toString().startsWith(QStringLiteral("Problem: Every sync point waits for rank 0")));
+        QVERIFY(
+            list.index(0).data().toString().startsWith(QStringLiteral("Problem: Every sync point waits for rank 0")));
         QCOMPARE(list.index(0).data(Qt::ToolTipRole).toString(), QString::fromStdString(findings[0].sentence));
 
         RankEvidenceModel table;

@@ -160,7 +160,7 @@ private slots:
         error.clear();
         QVERIFY(ScalingView::parseGpuCounts(QStringLiteral("  "), &error).empty());
         QVERIFY(error.isEmpty());
-        QCOMPARE(ScalingView::parseGpuCounts(QStringLiteral("1;2 ,4"), &error), (std::vector<int> {1, 2, 4}));
+        QCOMPARE(ScalingView::parseGpuCounts(QStringLiteral("1;2 ,4"), &error), (std::vector<int>{1, 2, 4}));
     }
 
     void comparisonView()
@@ -172,10 +172,10 @@ private slots:
         view.setBytesText(QStringLiteral("4 GB"));
         QVERIFY(done.wait(10000));
         QCOMPARE(view.comparison().ranks, 4);
-        QCOMPARE(view.cellText(0, 2), QStringLiteral("1 GB"));  // reduce-scatter leaves a quarter
-        QCOMPARE(view.cellText(1, 0), QStringLiteral("8 GB"));  // all-reduce: in + out
-        QCOMPARE(view.cellText(1, 1), QStringLiteral("5 GB"));  // the pair: 4 GB + 1 GB
-        QCOMPARE(view.cellText(2, 0), QStringLiteral("6 GB"));  // 2(n-1)/n x 4 GB
+        QCOMPARE(view.cellText(0, 2), QStringLiteral("1 GB")); // reduce-scatter leaves a quarter
+        QCOMPARE(view.cellText(1, 0), QStringLiteral("8 GB")); // all-reduce: in + out
+        QCOMPARE(view.cellText(1, 1), QStringLiteral("5 GB")); // the pair: 4 GB + 1 GB
+        QCOMPARE(view.cellText(2, 0), QStringLiteral("6 GB")); // 2(n-1)/n x 4 GB
         QCOMPARE(view.cellText(3, 0), QString::fromStdString(formatMicros(view.comparison().allReduce.timeUs)));
         // the default wrong choice: all-reduce where the concatenation was needed
         QVERIFY(!view.consequence().correct);
@@ -224,7 +224,8 @@ private slots:
         // a calibration through hooks reports progress on the GUI thread
         CalibrationHooks hooks;
         hooks.topology = [machine]() -> Result<Topology> { return machine; };
-        hooks.measure = [machine, truth](OpKind k, int gpus, const std::vector<Bytes>& sizes) -> Result<std::vector<SweepRow>> {
+        hooks.measure = [machine, truth](OpKind k, int gpus,
+                                         const std::vector<Bytes>& sizes) -> Result<std::vector<SweepRow>> {
             CostModel model(machine.firstGpus(gpus), truth);
             return simulateSweep(model, k, gpus, sizes);
         };
@@ -239,8 +240,10 @@ private slots:
     void pageDiagnosesScenarioAndRuns()
     {
         AnalysisPage page;
-        QAbstractItemModelTester t1(page.diagnosisPanel()->findingsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester t2(page.diagnosisPanel()->evidenceModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t1(page.diagnosisPanel()->findingsModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(page.diagnosisPanel()->evidenceModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy diagnosed(&page, &AnalysisPage::diagnosisAvailable);
         const Scenario straggler = example("straggler-12-6-4-2.shardlab.json");
         page.setScenario(straggler);
@@ -252,7 +255,8 @@ private slots:
         // a hung run shown to the page: the hang rule, with each rank's last collective
         Scenario hang = example("default.shardlab.json");
         hang.iterations = 2;
-        hang.perturbations.mismatches = {Mismatch{Mismatch::Type::Skip, 1, 2, 1}}; // rank 1 skips the bucketed all-reduce
+        hang.perturbations.mismatches = {
+            Mismatch{Mismatch::Type::Skip, 1, 2, 1}}; // rank 1 skips the bucketed all-reduce
         QVERIFY(validateScenario(hang).ok());
         auto run = simulate(hang);
         QVERIFY(run.ok() && run->hang);

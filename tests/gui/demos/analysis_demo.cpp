@@ -15,10 +15,12 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("ShardLab"));
     const QStringList args = QApplication::arguments();
-    const QString file = args.size() > 1 ? args.at(1) : QStringLiteral(SHARDLAB_SCENARIO_DIR "/fifth-gpu-4.shardlab.json");
+    const QString file =
+        args.size() > 1 ? args.at(1) : QStringLiteral(SHARDLAB_SCENARIO_DIR "/fifth-gpu-4.shardlab.json");
     auto scenario = shardlab::loadScenario(file.toStdString());
     if (!scenario) {
-        QMessageBox::critical(nullptr, QObject::tr("Cannot open scenario"), QString::fromStdString(scenario.error().message));
+        QMessageBox::critical(nullptr, QObject::tr("Cannot open scenario"),
+                              QString::fromStdString(scenario.error().message));
         return 2;
     }
     shardlab::gui::AnalysisPage page;

@@ -14,7 +14,8 @@ inline void screenshotAndQuit(QApplication& app, QWidget& widget)
     const QString shot = qEnvironmentVariable("SHARDLAB_SCREENSHOT");
     const int quitAfter = qEnvironmentVariableIntValue("SHARDLAB_QUIT_AFTER_MS");
     if (!shot.isEmpty())
-        QTimer::singleShot(quitAfter > 1000 ? quitAfter - 500 : 2500, &widget, [&widget, shot] { widget.grab().save(shot); });
+        QTimer::singleShot(quitAfter > 1000 ? quitAfter - 500 : 2500, &widget,
+                           [&widget, shot] { widget.grab().save(shot); });
     if (quitAfter > 0)
         QTimer::singleShot(quitAfter, &app, &QApplication::quit);
 }

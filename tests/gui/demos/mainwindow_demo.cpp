@@ -68,7 +68,8 @@ int main(int argc, char** argv)
                 next();
             });
         else
-            steps.push_back([&w, file, afterRun](std::function<void()> next) { afterRun(next, [&w, file] { w.openFile(file); }); });
+            steps.push_back(
+                [&w, file, afterRun](std::function<void()> next) { afterRun(next, [&w, file] { w.openFile(file); }); });
     }
     if (const QString id = option(QStringLiteral("--lesson")); !id.isEmpty())
         steps.push_back([&w, id](std::function<void()> next) {
@@ -128,23 +129,25 @@ int main(int argc, char** argv)
         steps.push_back([&w, counts, axis](std::function<void()> next) {
             auto* view = w.findChild<ScalingView*>();
             if (!axis.isEmpty())
-                view->setGpuAxis(axis == QLatin1String("log")        ? ScalingView::GpuAxis::Log
-                        : axis == QLatin1String("linear") ? ScalingView::GpuAxis::Linear
-                                                          : ScalingView::GpuAxis::Points);
+                view->setGpuAxis(axis == QLatin1String("log")      ? ScalingView::GpuAxis::Log
+                                 : axis == QLatin1String("linear") ? ScalingView::GpuAxis::Linear
+                                                                   : ScalingView::GpuAxis::Points);
             if (!counts.isEmpty())
                 view->setGpuCounts(counts);
             QTimer::singleShot(3000, next);
         });
     if (const QString theme = option(QStringLiteral("--presenter")); !theme.isEmpty())
         steps.push_back([&w, theme, size](std::function<void()> next) {
-            w.presenter()->setTheme(theme == QLatin1String("dark") ? PresenterMode::Theme::Dark : PresenterMode::Theme::Light);
+            w.presenter()->setTheme(theme == QLatin1String("dark") ? PresenterMode::Theme::Dark
+                                                                   : PresenterMode::Theme::Light);
             w.presenter()->setActive(true);
             // The offscreen platform's one screen has its own size: with --size, the window keeps
             // presenter mode's look at the size of the screen being shown (as test_screens does).
             if (!size.isEmpty())
                 QTimer::singleShot(200, &w, [&w, size] {
                     w.showNormal();
-                    w.setGeometry(0, 0, size.section(QLatin1Char('x'), 0, 0).toInt(), size.section(QLatin1Char('x'), 1, 1).toInt());
+                    w.setGeometry(0, 0, size.section(QLatin1Char('x'), 0, 0).toInt(),
+                                  size.section(QLatin1Char('x'), 1, 1).toInt());
                 });
             QTimer::singleShot(800, next);
         });
@@ -170,11 +173,16 @@ int main(int argc, char** argv)
     steps.push_back([&w, &shown, shot](std::function<void()>) {
         QTimer::singleShot(800, &w, [&w, &shown, shot] {
             if (!shot.isEmpty())
-                (shown ? shown : &w)->grab().save(shot, "PNG", 0); // the strongest compression: smaller files for docs/images
+                (shown ? shown : &w)
+                    ->grab()
+                    .save(shot, "PNG", 0); // the strongest compression: smaller files for docs/images
             if (qEnvironmentVariableIsSet("SHARDLAB_DEMO_DEBUG"))
                 for (QGraphicsView* v : w.findChildren<QGraphicsView*>())
                     for (QWidget* c : v->viewport()->findChildren<QWidget*>())
-                        qInfo("view %d,%d %dx%d visible %d; child %d,%d %dx%d; zoom %.2f sceneRect %.0f,%.0f %.0fx%.0f", v->mapTo(&w, QPoint()).x(), v->mapTo(&w, QPoint()).y(), v->width(), v->height(), v->isVisible(), c->x(), c->y(), c->width(), c->height(), v->transform().m11(), v->sceneRect().x(), v->sceneRect().y(), v->sceneRect().width(), v->sceneRect().height());
+                        qInfo("view %d,%d %dx%d visible %d; child %d,%d %dx%d; zoom %.2f sceneRect %.0f,%.0f %.0fx%.0f",
+                              v->mapTo(&w, QPoint()).x(), v->mapTo(&w, QPoint()).y(), v->width(), v->height(),
+                              v->isVisible(), c->x(), c->y(), c->width(), c->height(), v->transform().m11(),
+                              v->sceneRect().x(), v->sceneRect().y(), v->sceneRect().width(), v->sceneRect().height());
             if (qEnvironmentVariableIsSet("SHARDLAB_DEMO_SIZES")) // which widgets make the window wide
                 for (QWidget* c : w.findChildren<QWidget*>())
                     if (c->minimumSizeHint().width() > 700 || c->minimumWidth() > 700)

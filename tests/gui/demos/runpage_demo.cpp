@@ -46,7 +46,8 @@ int main(int argc, char** argv)
     const double at = atIndex > 0 && atIndex + 1 < args.size() ? args.at(atIndex + 1).toDouble() : -1;
     const bool select = args.contains(QStringLiteral("--select"));
     const int standInIndex = static_cast<int>(args.indexOf(QStringLiteral("--stand-in-live")));
-    const double standIn = standInIndex > 0 && standInIndex + 1 < args.size() ? args.at(standInIndex + 1).toDouble() : 0;
+    const double standIn =
+        standInIndex > 0 && standInIndex + 1 < args.size() ? args.at(standInIndex + 1).toDouble() : 0;
 
     RunPage page;
     page.setWindowTitle(QStringLiteral("ShardLab \u2013 %1").arg(QString::fromStdString(scenario->name)));
@@ -54,13 +55,13 @@ int main(int argc, char** argv)
     page.show();
     page.setScenario(*scenario);
     if (standIn > 0) {
-        page.useLiveRunner(
-            test::standInLiveRunner(standIn),
-            QStringLiteral("stand-in: the simulation with every rank %1x slower").arg(standIn));
+        page.useLiveRunner(test::standInLiveRunner(standIn),
+                           QStringLiteral("stand-in: the simulation with every rank %1x slower").arg(standIn));
     }
     const bool live = args.contains(QStringLiteral("--live")) || standIn > 0;
     const int streamIndex = static_cast<int>(args.indexOf(QStringLiteral("--stream-command")));
-    const QString streamCommand = streamIndex > 0 && streamIndex + 1 < args.size() ? args.at(streamIndex + 1) : QString();
+    const QString streamCommand =
+        streamIndex > 0 && streamIndex + 1 < args.size() ? args.at(streamIndex + 1) : QString();
 
     int status = 0;
     auto go = [&] {
@@ -81,7 +82,8 @@ int main(int argc, char** argv)
         page.run();
     };
     // live availability is answered by the engine thread: wait for it before choosing the mode
-    QObject::connect(page.controller(), &RunController::liveAvailabilityChanged, &page, [&] { go(); }, Qt::SingleShotConnection);
+    QObject::connect(
+        page.controller(), &RunController::liveAvailabilityChanged, &page, [&] { go(); }, Qt::SingleShotConnection);
     QObject::connect(&page, &RunPage::outcomeAvailable, &page, [&](const RunOutcomePtr& out) {
         const double end = page.playback()->endTime();
         double t = at >= 0 ? at * end : end / 2;

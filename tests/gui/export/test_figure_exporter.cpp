@@ -56,7 +56,7 @@ QMap<QString, int> svgElements(const QByteArray& svg)
             ++names[xml.name().toString()];
     if (xml.hasError())
         qWarning() << "XML error" << xml.errorString();
-    return xml.hasError() ? QMap<QString, int> {} : names;
+    return xml.hasError() ? QMap<QString, int>{} : names;
 }
 
 // An SVG document drawn at its own size on white.
@@ -139,8 +139,8 @@ void TestFigureExporter::initTestCase()
 
 void TestFigureExporter::fileNames()
 {
-    QCOMPARE(
-        FigureExporter::fileBaseName(QStringLiteral("Per-rank timeline (2x)")), QStringLiteral("per-rank-timeline-2x"));
+    QCOMPARE(FigureExporter::fileBaseName(QStringLiteral("Per-rank timeline (2x)")),
+             QStringLiteral("per-rank-timeline-2x"));
     QCOMPARE(FigureExporter::fileBaseName(QStringLiteral("  !! ")), QStringLiteral("figure"));
     QCOMPARE(FigureExporter::fileBaseName(QStringLiteral("拓扑 Topology")), QStringLiteral("拓扑-topology"));
     QCOMPARE(FigureExporter::formatForPath(QStringLiteral("a/b.SVG")), std::optional<FigureFormat>(FigureFormat::Svg));
@@ -204,8 +204,8 @@ void TestFigureExporter::svgParsesWithDrawingElements()
     const QMap<QString, int> elements = svgElements(svg);
     QVERIFY(elements.value(QStringLiteral("svg")) == 1);
     QVERIFY(elements.value(QStringLiteral("path")) + elements.value(QStringLiteral("rect"))
-            + elements.value(QStringLiteral("polyline")) + elements.value(QStringLiteral("line"))
-        > 0);
+                + elements.value(QStringLiteral("polyline")) + elements.value(QStringLiteral("line"))
+            > 0);
     // text as outlines by default: the same glyphs on a machine without these fonts
     QCOMPARE(elements.value(QStringLiteral("text")), 0);
     QVERIFY(!svg.contains(text.toUtf8()));
@@ -284,10 +284,11 @@ void TestFigureExporter::clipboardHoldsImageAndSvg()
 void TestFigureExporter::exportAllWritesAFolderOfFigures()
 {
     const QString folder = m_dir.filePath(QStringLiteral("figures/all"));
-    QList<NamedView> views = {{QStringLiteral("Timeline"), &m_painted}, {QStringLiteral("Topology"), &m_graphics},
-        {QStringLiteral("Timeline"), &m_painted}};
-    auto written
-        = FigureExporter::exportAll(views, folder, {FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf}, {});
+    QList<NamedView> views = {{QStringLiteral("Timeline"), &m_painted},
+                              {QStringLiteral("Topology"), &m_graphics},
+                              {QStringLiteral("Timeline"), &m_painted}};
+    auto written =
+        FigureExporter::exportAll(views, folder, {FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf}, {});
     QVERIFY2(written.ok(), written.ok() ? "" : written.error().message.c_str());
     QCOMPARE(written->size(), 9);
     for (const char* name : {"timeline.png", "timeline.svg", "timeline.pdf", "topology.pdf", "timeline-2.png"})
@@ -323,7 +324,7 @@ void TestFigureExporter::dialogOptions()
     QCOMPARE(dialog.options().format, FigureFormat::Png);
     QCOMPARE(dialog.options().scale, 2.0);
     QVERIFY(dialog.options().fontScale > 1.0); // plots get larger fonts by default
-    combos[1]->setCurrentIndex(2); // custom DPI
+    combos[1]->setCurrentIndex(2);             // custom DPI
     dialog.findChild<QSpinBox*>()->setValue(600);
     QCOMPARE(dialog.options().dpi, 600);
     QCOMPARE(FigureExporter::effectiveScale(dialog.options()), 6.25);
@@ -363,7 +364,8 @@ void TestFigureExporter::slideShapeAndCaption()
     QVERIFY(plot.size.height() >= m_plot.height() + plot.caption.height());
     QCOMPARE(plot.caption.top(), 0);
     QVERIFY(plot.caption.height() > QFontMetrics(m_plot.font()).height());
-    QCOMPARE(plot.content, QRect(0, plot.caption.height(), plot.size.width(), plot.size.height() - plot.caption.height()));
+    QCOMPARE(plot.content,
+             QRect(0, plot.caption.height(), plot.size.width(), plot.size.height() - plot.caption.height()));
     // another view keeps its size, centred on white
     o.caption.clear();
     const FigureLayout widget = FigureExporter::layout(&m_painted, o); // 300 x 200

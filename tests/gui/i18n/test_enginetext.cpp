@@ -109,8 +109,14 @@ void TestEngineText::machinesAndRefusedEditsInChinese()
 {
     i18n::installTranslations(qApp, i18n::kChinese, false);
     // product names, document titles, figures and preset ids stay as they are
-    std::vector<std::string> kept{"NVIDIA Tesla", "PCI-SIG Gen3 x16", "Intel", "ConnectX-7", "ConnectX-6", "DGX SuperPOD",
-                                  "DGX-1 System Architecture", "nvidia-smi topo -m"};
+    std::vector<std::string> kept{"NVIDIA Tesla",
+                                  "PCI-SIG Gen3 x16",
+                                  "Intel",
+                                  "ConnectX-7",
+                                  "ConnectX-6",
+                                  "DGX SuperPOD",
+                                  "DGX-1 System Architecture",
+                                  "nvidia-smi topo -m"};
     for (const PresetInfo& p : presetList())
         kept.push_back(p.id);
     const auto left = [&](const QString& text) {
@@ -168,12 +174,12 @@ void TestEngineText::liveNotesInTheInterfaceLanguage()
     QVERIFY(simulated.ok());
     RunResult run = *simulated;
     run.notes = {Message("live.note.scaled")
-                            .with("scale", verbatim("0.5"))
-                            .with("rank", verbatim("1"))
-                            .with("need", verbatim("80 GB"))
-                            .with("free", verbatim("40 GB"))
-                            .with("percent", verbatim("90")),
-        verbatim("an English note of an older file")};
+                     .with("scale", verbatim("0.5"))
+                     .with("rank", verbatim("1"))
+                     .with("need", verbatim("80 GB"))
+                     .with("free", verbatim("40 GB"))
+                     .with("percent", verbatim("90")),
+                 verbatim("an English note of an older file")};
     run.clockNote = Message("live.clock.no_timeline").with("error", verbatim("3"));
     auto outcome = std::make_shared<RunOutcome>();
     outcome->kind = RunKind::Live;
@@ -195,7 +201,9 @@ void TestEngineText::liveNotesInTheInterfaceLanguage()
     const QStringList en = panel.notes().split(QLatin1Char('\n'));
     QCOMPARE(en.size(), 3);
     QVERIFY2(en[0].startsWith(QStringLiteral("collective sizes scaled by 0.5")), qPrintable(en[0]));
-    QCOMPARE(en[2], QStringLiteral("live, timeline capture off: only iteration boundaries were stamped (alignment error at most 3 us)"));
+    QCOMPARE(en[2],
+             QStringLiteral(
+                 "live, timeline capture off: only iteration boundaries were stamped (alignment error at most 3 us)"));
 
     // a simulation has nothing to add: no notes, no clock note
     auto sim = std::make_shared<RunOutcome>(*outcome);
@@ -219,7 +227,8 @@ void TestEngineText::summaryAndDiagnosisInChinese()
     const QString sentence = run.findChild<SummaryPanel*>()->sentence();
     QVERIFY2(hasHan(sentence), qPrintable(sentence));
     QVERIFY2(sentence.contains(QStringLiteral("等待")), qPrintable(sentence));
-    QVERIFY2(englishLeft(sentence, s).isEmpty(), qPrintable(englishLeft(sentence, s) + QStringLiteral(" in ") + sentence));
+    QVERIFY2(englishLeft(sentence, s).isEmpty(),
+             qPrintable(englishLeft(sentence, s) + QStringLiteral(" in ") + sentence));
 
     AnalysisPage analysis;
     QSignalSpy diagnosed(&analysis, &AnalysisPage::diagnosisAvailable);

@@ -20,10 +20,7 @@ using namespace shardlab::test;
 
 namespace {
 
-QString tsPath(const QString& name)
-{
-    return QDir(QStringLiteral(SHARDLAB_TRANSLATIONS_DIR)).filePath(name);
-}
+QString tsPath(const QString& name) { return QDir(QStringLiteral(SHARDLAB_TRANSLATIONS_DIR)).filePath(name); }
 
 // "%1", "%2", ..., "%n" (and QProgressBar's "%v", "%m"), sorted: each must appear in the
 // translation as often as in the source.
@@ -55,10 +52,7 @@ bool hasAccelerator(const QString& text)
     return re.match(text).hasMatch();
 }
 
-QString describe(const TsMessage& m)
-{
-    return QStringLiteral("[%1] \"%2\"").arg(m.context, m.source);
-}
+QString describe(const TsMessage& m) { return QStringLiteral("[%1] \"%2\"").arg(m.context, m.source); }
 
 QString runLupdate(const QStringList& args)
 {
@@ -97,8 +91,8 @@ private slots:
             if (!m.type.isEmpty())
                 bad << describe(m) + QStringLiteral(" is ") + m.type;
             else if (m.translations.isEmpty()
-                || std::any_of(
-                    m.translations.begin(), m.translations.end(), [](const QString& t) { return t.isEmpty(); }))
+                     || std::any_of(m.translations.begin(), m.translations.end(),
+                                    [](const QString& t) { return t.isEmpty(); }))
                 bad << describe(m) + QStringLiteral(" has an empty translation");
         }
         QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QLatin1Char('\n'))));
@@ -119,9 +113,9 @@ private slots:
             for (const QString& t : m.translations) {
                 if (placeholders(t) != placeholders(m.source))
                     bad << describe(m)
-                            + QStringLiteral(": placeholders %1 became %2 in \"%3\"")
-                                  .arg(placeholders(m.source).join(QLatin1Char(' ')),
-                                      placeholders(t).join(QLatin1Char(' ')), t);
+                               + QStringLiteral(": placeholders %1 became %2 in \"%3\"")
+                                     .arg(placeholders(m.source).join(QLatin1Char(' ')),
+                                          placeholders(t).join(QLatin1Char(' ')), t);
                 if (tags(t) != tags(m.source))
                     bad << describe(m) + QStringLiteral(": HTML tags differ in \"%1\"").arg(t);
                 if (hasAccelerator(m.source) && !hasAccelerator(t))
@@ -136,8 +130,8 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const QStringList options
-            = QStringLiteral(SHARDLAB_LUPDATE_OPTIONS).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        const QStringList options =
+            QStringLiteral(SHARDLAB_LUPDATE_OPTIONS).split(QLatin1Char(' '), Qt::SkipEmptyParts);
         for (const QString& name : {QStringLiteral("shardlab_zh_CN.ts"), QStringLiteral("shardlab_en.ts")}) {
             const QString copy = dir.filePath(name);
             QVERIFY(QFile::copy(tsPath(name), copy));
@@ -154,13 +148,13 @@ private slots:
             for (const TsMessage& m : ts.messages)
                 if (!m.type.isEmpty())
                     stale << describe(m) + QStringLiteral(" is ")
-                            + (m.type == QStringLiteral("unfinished") ? QStringLiteral("new in the sources")
-                                                                      : QStringLiteral("gone from the sources"));
+                                 + (m.type == QStringLiteral("unfinished") ? QStringLiteral("new in the sources")
+                                                                           : QStringLiteral("gone from the sources"));
             QVERIFY2(stale.isEmpty(),
-                qPrintable(name
-                    + QStringLiteral(" does not match app/: run `ninja update_translations`, translate, "
-                                     "and commit (docs/translations.md).\n")
-                    + stale.join(QLatin1Char('\n'))));
+                     qPrintable(name
+                                + QStringLiteral(" does not match app/: run `ninja update_translations`, translate, "
+                                                 "and commit (docs/translations.md).\n")
+                                + stale.join(QLatin1Char('\n'))));
         }
     }
 

@@ -58,7 +58,7 @@ bool hasHan(const QString& text)
 // The texts a widget shows, as far as they can be read without painting.
 QStringList textsOf(QWidget* w)
 {
-    QStringList out {w->toolTip(), w->windowTitle()};
+    QStringList out{w->toolTip(), w->windowTitle()};
     if (auto* l = qobject_cast<QLabel*>(w))
         out << l->text();
     if (auto* b = qobject_cast<QAbstractButton*>(w))
@@ -120,22 +120,20 @@ private slots:
     {
         QTest::addColumn<QStringList>("uiLanguages");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("zh-CN") << QStringList {QStringLiteral("zh-CN")} << i18n::kChinese;
-        QTest::newRow("zh_CN.UTF-8") << QStringList {QStringLiteral("zh_CN.UTF-8")} << i18n::kChinese;
-        QTest::newRow("zh-Hans-CN") << QStringList {QStringLiteral("zh-Hans-CN"), QStringLiteral("zh")}
+        QTest::newRow("zh-CN") << QStringList{QStringLiteral("zh-CN")} << i18n::kChinese;
+        QTest::newRow("zh_CN.UTF-8") << QStringList{QStringLiteral("zh_CN.UTF-8")} << i18n::kChinese;
+        QTest::newRow("zh-Hans-CN") << QStringList{QStringLiteral("zh-Hans-CN"), QStringLiteral("zh")}
                                     << i18n::kChinese;
-        QTest::newRow("zh-SG") << QStringList {QStringLiteral("zh-SG")} << i18n::kChinese;
-        QTest::newRow("bare zh") << QStringList {QStringLiteral("zh")} << i18n::kChinese;
-        QTest::newRow("en-US") << QStringList {QStringLiteral("en-US")} << i18n::kEnglish;
-        QTest::newRow("en before zh") << QStringList {QStringLiteral("en-GB"), QStringLiteral("zh-CN")}
+        QTest::newRow("zh-SG") << QStringList{QStringLiteral("zh-SG")} << i18n::kChinese;
+        QTest::newRow("bare zh") << QStringList{QStringLiteral("zh")} << i18n::kChinese;
+        QTest::newRow("en-US") << QStringList{QStringLiteral("en-US")} << i18n::kEnglish;
+        QTest::newRow("en before zh") << QStringList{QStringLiteral("en-GB"), QStringLiteral("zh-CN")}
                                       << i18n::kEnglish;
-        QTest::newRow("fr, then zh") << QStringList {QStringLiteral("fr-FR"), QStringLiteral("zh-CN")}
-                                     << i18n::kChinese;
+        QTest::newRow("fr, then zh") << QStringList{QStringLiteral("fr-FR"), QStringLiteral("zh-CN")} << i18n::kChinese;
         QTest::newRow("Traditional is not Simplified")
-            << QStringList {QStringLiteral("zh-TW"), QStringLiteral("zh-Hant-HK")} << i18n::kEnglish;
-        QTest::newRow("nothing shipped") << QStringList {QStringLiteral("de-DE"), QStringLiteral("C")}
-                                         << i18n::kEnglish;
-        QTest::newRow("empty") << QStringList {} << i18n::kEnglish;
+            << QStringList{QStringLiteral("zh-TW"), QStringLiteral("zh-Hant-HK")} << i18n::kEnglish;
+        QTest::newRow("nothing shipped") << QStringList{QStringLiteral("de-DE"), QStringLiteral("C")} << i18n::kEnglish;
+        QTest::newRow("empty") << QStringList{} << i18n::kEnglish;
     }
     void resolvesTheSystemLanguage()
     {
@@ -312,8 +310,8 @@ private slots:
     void preferencesKeepTheChoice()
     {
         const QVariant before = QSettings().value(i18n::kLanguageKey);
-        const auto other
-            = i18n::currentLanguage() == i18n::kChinese ? i18n::LanguageChoice::English : i18n::LanguageChoice::Chinese;
+        const auto other =
+            i18n::currentLanguage() == i18n::kChinese ? i18n::LanguageChoice::English : i18n::LanguageChoice::Chinese;
         {
             i18n::PreferencesDialog dialog;
             QCOMPARE(dialog.choice(), i18n::savedLanguageChoice());

@@ -44,7 +44,7 @@ inline TsFile readTsFile(const QString& path)
             } else if (name == QStringLiteral("name") && !current) {
                 context = xml.readElementText();
             } else if (name == QStringLiteral("message")) {
-                out.messages.append(TsMessage {});
+                out.messages.append(TsMessage{});
                 current = &out.messages.last();
                 current->context = context;
                 current->numerus = xml.attributes().value(QStringLiteral("numerus")) == QStringLiteral("yes");

@@ -183,8 +183,8 @@ void TestLessonBrowser::screenshots()
     for (Language l : {Language::English, Language::Chinese}) {
         browser.setLanguage(l);
         QTest::qWait(50);
-        QVERIFY(browser.grab().save(
-            dir + QStringLiteral("/lessons-") + QString::fromLatin1(languageCode(l)) + QStringLiteral(".png")));
+        QVERIFY(browser.grab().save(dir + QStringLiteral("/lessons-") + QString::fromLatin1(languageCode(l))
+                                    + QStringLiteral(".png")));
     }
 }
 

@@ -36,22 +36,22 @@ namespace shardlab {
 
 struct CalibrationSample {
     OpKind kind = OpKind::AllReduce;
-    int ranks = 2;       // the first `ranks` GPUs of the topology
-    Bytes bytes = 0;     // nccl-tests size
+    int ranks = 2;   // the first `ranks` GPUs of the topology
+    Bytes bytes = 0; // nccl-tests size
     double measuredUs = 0;
 };
 
 struct CalibrationData {
-    Topology topology;   // the machine measured
+    Topology topology; // the machine measured
     std::vector<CalibrationSample> samples;
     std::map<std::string, double> measuredTflops; // by GPU name: what measureComputeTflops reached
-    std::string host;    // for the profile's source line
+    std::string host;                             // for the profile's source line
 };
 
 struct CalibrationOptions {
     std::string name = "calibrated";
-    bool corrections = true;                       // add per-collective corrections (step 3)
-    CostProfile start = CostProfile::defaults();   // where the fit starts, and its prior
+    bool corrections = true;                     // add per-collective corrections (step 3)
+    CostProfile start = CostProfile::defaults(); // where the fit starts, and its prior
 };
 
 // One line of the accuracy table: a measurement and three predictions of it.
@@ -60,9 +60,9 @@ struct AccuracyRow {
     int ranks = 0;
     Bytes bytes = 0;
     double measuredUs = 0;
-    double startUs = 0;       // the starting (uncalibrated) profile
-    double fittedUs = 0;      // fitted parameters, no corrections
-    double calibratedUs = 0;  // the calibrated profile as saved
+    double startUs = 0;                                                   // the starting (uncalibrated) profile
+    double fittedUs = 0;                                                  // fitted parameters, no corrections
+    double calibratedUs = 0;                                              // the calibrated profile as saved
     double startErrorPct = 0, fittedErrorPct = 0, calibratedErrorPct = 0; // (predicted - measured) / measured
 };
 
@@ -89,7 +89,5 @@ Result<CalibrationResult> fitProfile(const CalibrationData& data, const Calibrat
 std::vector<AccuracyRow> predictSamples(const Topology& topology, const std::vector<CalibrationSample>& samples,
                                         const CostProfile& before, const CostProfile& after);
 void computeErrors(std::vector<AccuracyRow>& rows);
-
-
 
 } // namespace shardlab

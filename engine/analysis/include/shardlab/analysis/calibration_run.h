@@ -14,11 +14,11 @@ namespace shardlab {
 
 // What a live calibration measures.
 struct CalibrationPlan {
-    int gpus = 0;                 // 0: every GPU of the machine
-    std::vector<int> rankCounts;  // empty: 2 and all GPUs
+    int gpus = 0;                // 0: every GPU of the machine
+    std::vector<int> rankCounts; // empty: 2 and all GPUs
     std::vector<OpKind> kinds = {OpKind::AllReduce, OpKind::AllGather, OpKind::ReduceScatter, OpKind::Broadcast,
                                  OpKind::Reduce};
-    std::vector<Bytes> sizes;     // empty: defaultCalibrationSizes()
+    std::vector<Bytes> sizes; // empty: defaultCalibrationSizes()
 };
 // 8 B (the latency), then 16 KiB to 1 GiB in steps of 4.
 std::vector<Bytes> defaultCalibrationSizes();

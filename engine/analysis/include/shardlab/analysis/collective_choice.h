@@ -21,18 +21,18 @@ RankValues exampleRankValues(int ranks, int perRank);
 
 struct ChoiceConsequence {
     Need need = Need::SumOnEveryRank;
-    OpKind right = OpKind::AllReduce;  // collectiveFor(need)
+    OpKind right = OpKind::AllReduce; // collectiveFor(need)
     OpKind chosen = OpKind::AllReduce;
     RankValues inputs;
-    RankValues expected;               // what `right` leaves on each rank
-    RankValues got;                    // what `chosen` leaves (empty when it rejects the inputs)
-    std::string rejected;              // why `chosen` cannot even run on these inputs
-    bool correct = false;              // got == expected on every rank
+    RankValues expected;  // what `right` leaves on each rank
+    RankValues got;       // what `chosen` leaves (empty when it rejects the inputs)
+    std::string rejected; // why `chosen` cannot even run on these inputs
+    bool correct = false; // got == expected on every rank
     // Per rank for a buffer of `bytes` (each rank's input): bytes held afterwards and ring
     // traffic sent, for the right and the chosen collective.
     Bytes heldRight = 0, heldChosen = 0, sentRight = 0, sentChosen = 0;
-    std::string sentence;     // English: english(sentenceMessage)
-    Message sentenceMessage;  // the same, as data (`rejected` inside it stays as the engine wrote it)
+    std::string sentence;    // English: english(sentenceMessage)
+    Message sentenceMessage; // the same, as data (`rejected` inside it stays as the engine wrote it)
 };
 
 // `bytes`: each rank's input buffer (a piece for concatenation, the whole vector for sums).

@@ -24,12 +24,12 @@ namespace shardlab {
 
 struct ComparisonSide {
     OpKind kind = OpKind::AllReduce;
-    RankValues exampleInputs;  // a small example: rank r holds 10(r+1), 10(r+1)+1, ... (2n values)
-    RankValues exampleResult;  // what each rank holds afterwards
-    Bytes heldAfterPerRank = 0;  // bytes of the result each rank keeps
-    Bytes peakPerRank = 0;       // buffers alive at once (out of place, see above)
-    Bytes sentPerRank = 0;       // ring traffic each rank sends
-    double timeUs = 0;           // from the cost model
+    RankValues exampleInputs;          // a small example: rank r holds 10(r+1), 10(r+1)+1, ... (2n values)
+    RankValues exampleResult;          // what each rank holds afterwards
+    Bytes heldAfterPerRank = 0;        // bytes of the result each rank keeps
+    Bytes peakPerRank = 0;             // buffers alive at once (out of place, see above)
+    Bytes sentPerRank = 0;             // ring traffic each rank sends
+    double timeUs = 0;                 // from the cost model
     std::vector<CollectiveCost> steps; // one cost per collective call (1 for all-reduce, 2 for the pair)
     std::optional<double> measuredUs;  // measured on this machine (fillMeasuredTimes), the calls' sum
 };

@@ -11,17 +11,17 @@
 namespace shardlab {
 
 struct CollectivePath {
-    int op = -1;                 // program index
-    std::string name;            // the op's label
+    int op = -1;      // program index
+    std::string name; // the op's label
     OpKind kind = OpKind::AllReduce;
-    Bytes bytes = 0;             // nccl-tests size of one call (one bucket)
+    Bytes bytes = 0; // nccl-tests size of one call (one bucket)
     int ranks = 0;
-    double msPerStep = 0;        // mean duration x calls per iteration
-    double busbwGBps = 0;        // bytes / mean duration x busBandwidthFactor
-    CollectiveCost cost;         // the cost model's view of one call: algorithm, protocol, bottleneck
+    double msPerStep = 0;             // mean duration x calls per iteration
+    double busbwGBps = 0;             // bytes / mean duration x busBandwidthFactor
+    CollectiveCost cost;              // the cost model's view of one call: algorithm, protocol, bottleneck
     std::optional<LinkKind> linkKind; // class of the bottleneck link (none on one rank)
-    std::string linkText;        // "gpu4 - pcie2 (PCIe, 15.8 GB/s per direction)"
-    Message linkMessage;         // the same, as data (linkDescription)
+    std::string linkText;             // "gpu4 - pcie2 (PCIe, 15.8 GB/s per direction)"
+    Message linkMessage;              // the same, as data (linkDescription)
 };
 
 // The collective op with the largest total time per iteration in `run` (ties: the first in program

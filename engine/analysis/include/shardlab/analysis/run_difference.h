@@ -34,7 +34,7 @@ struct RunDifference {
 // `a` and `b` are the scenarios as run, `sa` and `sb` their runs' summaries; `nameA` and `nameB`
 // name them in the sentence (the scenarios' names in the reader's language, say).
 RunDifference runDifference(const Scenario& a, const Summary& sa, const Scenario& b, const Summary& sb,
-    std::string nameA, std::string nameB);
+                            std::string nameA, std::string nameB);
 
 // Collective steps of a program per iteration, by kind (the kinds it has, in kOpInfos order).
 std::vector<std::pair<OpKind, int>> collectiveCounts(const Scenario& scenario);

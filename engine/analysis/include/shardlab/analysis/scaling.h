@@ -36,9 +36,9 @@ const char* scalingModeName(ScalingMode mode); // "strong", "weak"
 
 struct ScalingOptions {
     ScalingMode mode = ScalingMode::Strong;
-    int maxGpus = 0;             // 0: the scenario's own rank count
-    std::vector<int> gpuCounts;  // explicit points (1 is always added); empty: defaultGpuCounts(maxGpus)
-    std::optional<CostProfile> profile; // else the scenario's named profile, else the defaults
+    int maxGpus = 0;                        // 0: the scenario's own rank count
+    std::vector<int> gpuCounts;             // explicit points (1 is always added); empty: defaultGpuCounts(maxGpus)
+    std::optional<CostProfile> profile;     // else the scenario's named profile, else the defaults
     std::function<bool(int, int)> progress; // (points done, total); false cancels
     const std::atomic<bool>* cancel = nullptr;
 };
@@ -47,8 +47,8 @@ struct ScalingPoint {
     int gpus = 0;
     int nodes = 0;
     double stepTimeMs = 0;
-    double speedup = 0;      // strong: T(1) / T(n); weak: n x T(1) / T(n) (scaled speed-up)
-    double efficiency = 0;   // strong: speed-up / n; weak: T(1) / T(n)
+    double speedup = 0;    // strong: T(1) / T(n); weak: n x T(1) / T(n) (scaled speed-up)
+    double efficiency = 0; // strong: speed-up / n; weak: T(1) / T(n)
     // Per rank and iteration, averaged over ranks; they add up to the step time with idleMs.
     double computeMs = 0, commMs = 0, waitMs = 0;
     double idleMs = 0;       // step time not covered by the three (a rank that finished early)
@@ -57,7 +57,7 @@ struct ScalingPoint {
     bool fits = true;
     bool hung = false;
     // The collective that costs the step the most, and what limits it.
-    std::string collective;  // its label; empty on one GPU or without collectives
+    std::string collective; // its label; empty on one GPU or without collectives
     OpKind collectiveKind = OpKind::AllReduce;
     Bytes collectiveBytes = 0;
     double collectiveMs = 0; // per iteration
@@ -65,8 +65,8 @@ struct ScalingPoint {
     Algorithm algorithm = Algorithm::Ring;
     std::optional<LinkKind> linkKind;
     std::string linkText;
-    Message linkMessage;     // linkText as data
-    double patternGBps = 0;  // bandwidth per rank on the algorithm's pattern
+    Message linkMessage;    // linkText as data
+    double patternGBps = 0; // bandwidth per rank on the algorithm's pattern
 };
 
 // A sentence explaining one step of the curve, with the numbers.
@@ -83,12 +83,13 @@ struct ScalingNote {
 struct ScalingCurve {
     ScalingMode mode = ScalingMode::Strong;
     std::string scenarioName;
-    std::string topologyName;  // the template
+    std::string topologyName; // the template
     int baseGpus = 0;
     std::vector<ScalingPoint> points; // ascending GPU counts, starting at 1
     std::vector<ScalingNote> notes;
     std::vector<std::string> rescaleNotes; // how the scenario was rescaled, in words (English)
-    std::vector<Message> rescaleMessages;  // the same notes as data (scaling.inc); may be shorter in a curve made by hand
+    std::vector<Message>
+        rescaleMessages; // the same notes as data (scaling.inc); may be shorter in a curve made by hand
     const ScalingPoint* find(int gpus) const;
 };
 
@@ -107,6 +108,5 @@ Result<Scenario> rescaleScenario(const Scenario& base, const Topology& tpl, int 
                                  std::vector<std::string>* notes = nullptr, std::vector<Message>* messages = nullptr);
 
 Result<ScalingCurve> scalingCurve(const Scenario& base, const ScalingOptions& options = {});
-
 
 } // namespace shardlab

@@ -12,12 +12,12 @@
 namespace shardlab {
 
 struct PhaseComparison {
-    int op = 0;                    // program index
-    std::string name;              // the op's label
+    int op = 0;       // program index
+    std::string name; // the op's label
     OpKind kind = OpKind::Compute;
-    double measuredMs = 0;         // mean time of one instance (see compareRuns)
+    double measuredMs = 0; // mean time of one instance (see compareRuns)
     double simulatedMs = 0;
-    int measuredCount = 0;         // instances averaged
+    int measuredCount = 0; // instances averaged
     int simulatedCount = 0;
     // (simulated - measured) / measured x 100: positive when the model predicts it slower.
     // Empty when nothing was measured for it.

@@ -28,12 +28,12 @@ struct RankBreakdown {
     Bytes owned = 0;      // the shards the scenario gives this rank (capacityOf)
     Bytes peakMemory = 0; // the run's: simulated = owned + largest transient buffer; live = measured use
     Bytes capacity = 0;
-    bool fits = true;     // the model's peak (owned + transient) <= capacity: RankMemory::fits()
-    int timesLast = 0;    // how often this rank arrived last at a blocking collective
+    bool fits = true;  // the model's peak (owned + transient) <= capacity: RankMemory::fits()
+    int timesLast = 0; // how often this rank arrived last at a blocking collective
 };
 
 struct CollectiveFigures {
-    std::string name;     // the op's label
+    std::string name; // the op's label
     OpKind kind = OpKind::AllReduce;
     Bytes bytes = 0;
     int ranks = 0;
@@ -46,10 +46,10 @@ struct CollectiveFigures {
 struct Summary {
     RunMode mode = RunMode::Simulated;
     int ranks = 0;
-    double stepTimeMs = 0;   // mean iteration time
-    double oneGpuMs = 0;     // the same total work on rank 0's GPU alone, no communication
-    double speedup = 0;      // oneGpuMs / stepTimeMs (0 when !hasSpeedup)
-    double efficiency = 0;   // speedup / ranks (0 when !hasSpeedup)
+    double stepTimeMs = 0; // mean iteration time
+    double oneGpuMs = 0;   // the same total work on rank 0's GPU alone, no communication
+    double speedup = 0;    // oneGpuMs / stepTimeMs (0 when !hasSpeedup)
+    double efficiency = 0; // speedup / ranks (0 when !hasSpeedup)
     // Whether the speed-up means anything: not for a run that hung, a program without compute or a
     // run on one GPU. speedupNote says why not, or why the efficiency is above 100% when it is.
     bool hasSpeedup = true;
@@ -58,7 +58,7 @@ struct Summary {
     // (Scenario::strategy == kObservedStrategy); those figures are then 0, shown as a dash.
     bool memoryKnown = true;
     bool oneGpuKnown = true;
-    std::string speedupNote;        // English: english(speedupNoteMessage)
+    std::string speedupNote; // English: english(speedupNoteMessage)
     Message speedupNoteMessage;
     std::optional<HangReport> hang; // the run's, when it hung
     std::optional<int> straggler;

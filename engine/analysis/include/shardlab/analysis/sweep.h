@@ -17,7 +17,7 @@ struct SweepRow {
     double timeUs = 0;
     double algbwGBps = 0;
     double busbwGBps = 0;
-    long wrong = 0;          // -1: not checked (simulation)
+    long wrong = 0; // -1: not checked (simulation)
     Algorithm algorithm = Algorithm::Ring;
     Protocol protocol = Protocol::Simple;
 };
@@ -51,6 +51,5 @@ std::string formatSweepTable(OpKind kind, int ranks, const std::vector<SweepRow>
 // The words of nccl-tests' table kept in every language (for the no-English-in-Chinese tests).
 const std::vector<std::string>& ncclTestsTableWords();
 std::string sweepJson(OpKind kind, int ranks, const std::vector<SweepRow>& rows, const std::string& mode);
-
 
 } // namespace shardlab

@@ -14,8 +14,8 @@ namespace shardlab {
 // relative error (weights 1/T^2), so small and large sizes count alike. `valid` is false with
 // fewer than two distinct sizes or when time does not grow with size.
 struct AlphaBeta {
-    double alphaUs = 0;   // latency: the time of an empty message
-    double betaGBps = 0;  // bandwidth in the algbw sense (bytes / time)
+    double alphaUs = 0;  // latency: the time of an empty message
+    double betaGBps = 0; // bandwidth in the algbw sense (bytes / time)
     bool valid = false;
     // S* = alpha x beta: the size whose bandwidth term equals the latency term
     double crossoverBytes() const { return alphaUs * 1e-6 * betaGBps * 1e9; }
@@ -34,14 +34,15 @@ struct SweepOverlayRow {
     std::optional<SweepRow> measured;
     std::optional<double> errorPct; // (simulated - measured) / measured x 100, where both exist
 };
-std::vector<SweepOverlayRow> overlaySweeps(const std::vector<SweepRow>& simulated, const std::vector<SweepRow>& measured);
+std::vector<SweepOverlayRow> overlaySweeps(const std::vector<SweepRow>& simulated,
+                                           const std::vector<SweepRow>& measured);
 
 // Median and largest absolute error of a set of errors in %.
 struct ErrorStats {
     int count = 0;
     double medianAbsPct = 0;
     double worstAbsPct = 0;
-    double meanPct = 0;   // signed: > 0 when the model is slower than the measurement on average
+    double meanPct = 0; // signed: > 0 when the model is slower than the measurement on average
 };
 ErrorStats errorStats(const std::vector<double>& errorsPct);
 

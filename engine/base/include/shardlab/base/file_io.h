@@ -54,6 +54,7 @@ Status writeFileAtomically(const std::filesystem::path& path, const std::string&
 // rename are checked; on any failure the temporary file is removed, the previous file is left as
 // it was, and the message says what failed: "PATH: writing failed after 1.2 GB (No space left on
 // device: the disk is full)".
-Status writeFileAtomicallyWith(const std::filesystem::path& path, const std::function<Status(std::ostream& out)>& write);
+Status writeFileAtomicallyWith(const std::filesystem::path& path,
+                               const std::function<Status(std::ostream& out)>& write);
 
 } // namespace shardlab

@@ -15,9 +15,9 @@
 namespace shardlab {
 
 enum class ErrorKind {
-    BadInput,   // the user's file, arguments or scenario are wrong (CLI exit status 2)
-    RunFailed,  // the run itself failed: GPU error, out of memory, hang (CLI exit status 3)
-    Cancelled,  // the caller asked to stop
+    BadInput,  // the user's file, arguments or scenario are wrong (CLI exit status 2)
+    RunFailed, // the run itself failed: GPU error, out of memory, hang (CLI exit status 3)
+    Cancelled, // the caller asked to stop
 };
 
 struct Error {
@@ -38,7 +38,10 @@ struct Error {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 2;  // ErrorKind::BadInput
 inline constexpr int kExitRunFailed = 3; // ErrorKind::RunFailed (and a run that was cancelled)
-inline constexpr int exitStatusOf(ErrorKind kind) { return kind == ErrorKind::BadInput ? kExitBadInput : kExitRunFailed; }
+inline constexpr int exitStatusOf(ErrorKind kind)
+{
+    return kind == ErrorKind::BadInput ? kExitBadInput : kExitRunFailed;
+}
 
 inline Error badInput(Message what) { return Error(ErrorKind::BadInput, std::move(what)); }
 inline Error runFailed(Message what) { return Error(ErrorKind::RunFailed, std::move(what)); }

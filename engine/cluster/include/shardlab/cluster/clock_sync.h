@@ -64,7 +64,8 @@ void applyClockFit(RunResult& run, const ProcessClockFit& fit);
 // Rank 0 exchanges `rounds` pings with each other rank in turn and returns every rank's offset
 // (rank 0's own: exactly 0). The other ranks answer rank 0's pings and return an empty vector.
 // Every rank must call it; each waits at most until `deadline`.
-Result<std::vector<ClockOffset>> measureClockOffsets(Transport& transport, const Clock& clock, int rounds, Deadline deadline);
+Result<std::vector<ClockOffset>> measureClockOffsets(Transport& transport, const Clock& clock, int rounds,
+                                                     Deadline deadline);
 
 // The sentence a run states about its clocks: "clocks of 4 processes aligned to rank 0 by
 // 32 MPI ping-pongs each, before and after the run; residual error <= 3.1 us (rank 2), drift

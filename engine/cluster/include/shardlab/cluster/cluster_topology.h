@@ -23,33 +23,33 @@ struct PeerLinkReport {
 };
 
 struct NicReport {
-    std::string name;      // "mlx5_0", "eth0"
-    std::string kind;      // "infiniband", "roce" or "ethernet"
-    double gbps = 0;       // per direction, GB/s (400 Gb/s NDR = 50)
-    int numaNode = -1;     // -1: unknown
+    std::string name;  // "mlx5_0", "eth0"
+    std::string kind;  // "infiniband", "roce" or "ethernet"
+    double gbps = 0;   // per direction, GB/s (400 Gb/s NDR = 50)
+    int numaNode = -1; // -1: unknown
     bool operator==(const NicReport&) const = default;
 };
 
 struct RankTopologyReport {
     int rank = 0;
     std::string host;
-    int device = 0;            // CUDA index inside the process
-    std::string physical;      // CUDA_VISIBLE_DEVICES entry or index
-    std::string gpuName;       // empty: unknown
-    Bytes gpuMemory = 0;       // 0: unknown
-    double tflops = 0;         // FP32, 0: unknown
+    int device = 0;       // CUDA index inside the process
+    std::string physical; // CUDA_VISIBLE_DEVICES entry or index
+    std::string gpuName;  // empty: unknown
+    Bytes gpuMemory = 0;  // 0: unknown
+    double tflops = 0;    // FP32, 0: unknown
     double memBandwidthGBps = 0;
-    std::string busId;         // "0000:18:00.0"; empty: unknown
-    std::string uuid;          // "GPU-..."
-    int numaNode = -1;         // the GPU's NUMA node (socket); -1: unknown
-    double pcieGBps = 0;       // the GPU's PCIe link per direction; 0: unknown
-    std::string pcieSwitch;    // the first PCIe bridge below the root port (GPUs sharing it sit on one switch)
+    std::string busId;      // "0000:18:00.0"; empty: unknown
+    std::string uuid;       // "GPU-..."
+    int numaNode = -1;      // the GPU's NUMA node (socket); -1: unknown
+    double pcieGBps = 0;    // the GPU's PCIe link per direction; 0: unknown
+    std::string pcieSwitch; // the first PCIe bridge below the root port (GPUs sharing it sit on one switch)
     std::vector<PeerLinkReport> nvlinks; // to other GPUs, by bus id
-    int nvswitchLinks = 0;     // NVLinks that end at an NVSwitch
-    double nvlinkGBps = 0;     // per link per direction (NVLink4: 25)
-    std::vector<NicReport> nics; // the host's NICs that are up
-    std::string probe;         // where the figures come from: "NVML", "/proc and sysfs"
-    std::string notes;         // what could not be read, in words
+    int nvswitchLinks = 0;               // NVLinks that end at an NVSwitch
+    double nvlinkGBps = 0;               // per link per direction (NVLink4: 25)
+    std::vector<NicReport> nics;         // the host's NICs that are up
+    std::string probe;                   // where the figures come from: "NVML", "/proc and sysfs"
+    std::string notes;                   // what could not be read, in words
     bool operator==(const RankTopologyReport&) const = default;
 };
 

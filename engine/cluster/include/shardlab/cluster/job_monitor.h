@@ -28,12 +28,12 @@ enum class ProcessState { Starting, Running, Done, Failed, Leaving };
 struct Heartbeat {
     int rank = 0;
     ProcessState state = ProcessState::Starting;
-    long long progress = 0;     // grows with every completed collective or iteration
-    int lastCompleted = -1;     // ordinal of the rank's last completed collective (-1: none)
-    std::string lastLabel;      // what that was: "all_reduce 'grads' (step 3, iteration 2)"
-    std::string activity;       // what it is doing now: "in all_reduce 'grads' (step 3, iteration 3)"
+    long long progress = 0; // grows with every completed collective or iteration
+    int lastCompleted = -1; // ordinal of the rank's last completed collective (-1: none)
+    std::string lastLabel;  // what that was: "all_reduce 'grads' (step 3, iteration 2)"
+    std::string activity;   // what it is doing now: "in all_reduce 'grads' (step 3, iteration 3)"
     std::string host;
-    std::string message;        // Failed: why
+    std::string message; // Failed: why
     bool operator==(const Heartbeat&) const = default;
 };
 Bytes8 encodeHeartbeat(const Heartbeat& beat);

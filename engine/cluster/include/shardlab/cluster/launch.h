@@ -25,11 +25,11 @@ const char* launcherName(Launcher launcher);
 
 struct LaunchInfo {
     Launcher launcher = Launcher::OpenMpi;
-    int rank = 0;        // in the whole job
-    int size = 1;        // processes in the whole job
-    int localRank = 0;   // among this job's processes on this node
-    int localSize = 1;   // this job's processes on this node (0: the launcher did not say)
-    int node = -1;       // node index where the launcher says (Slurm), else -1
+    int rank = 0;          // in the whole job
+    int size = 1;          // processes in the whole job
+    int localRank = 0;     // among this job's processes on this node
+    int localSize = 1;     // this job's processes on this node (0: the launcher did not say)
+    int node = -1;         // node index where the launcher says (Slurm), else -1
     std::string variables; // the variables it was read from, for messages: "OMPI_COMM_WORLD_RANK=1, ..."
 };
 
@@ -52,9 +52,9 @@ Result<std::vector<int>> parseSlurmTasksPerNode(const std::string& text);
 
 // The GPU a process takes: one process per GPU, local rank k takes the k-th GPU it can see.
 struct DeviceChoice {
-    int device = 0;        // CUDA device index inside this process (after CUDA_VISIBLE_DEVICES)
-    std::string physical;  // the GPU that is, as named by CUDA_VISIBLE_DEVICES ("3", "GPU-1a2b...") or the index
-    std::string how;       // one line on why this device, for the placement table
+    int device = 0;       // CUDA device index inside this process (after CUDA_VISIBLE_DEVICES)
+    std::string physical; // the GPU that is, as named by CUDA_VISIBLE_DEVICES ("3", "GPU-1a2b...") or the index
+    std::string how;      // one line on why this device, for the placement table
 };
 
 // Rules (docs/mpi.md):

@@ -39,7 +39,7 @@ struct SharedGpuJob {
     std::string program;                // the ShardLab executable ("/proc/self/exe" resolved)
     std::vector<std::string> arguments; // each process's arguments (argv[1..]), without --share-gpu
     int ranks = 2;
-    std::string gpu = "0";              // sharedGpuChoice()
+    std::string gpu = "0"; // sharedGpuChoice()
     // After a process ends with an error or is killed, how long the others get to end by themselves
     // (they notice through the mesh and their heartbeats) before they are killed.
     double graceMs = 15'000;

@@ -21,7 +21,7 @@ namespace shardlab {
 struct RankPart {
     std::vector<int> ranks; // the global ranks this process ran (one per GPU: usually one)
     RunResult run;
-    ProcessClockFit clock;         // this process's clock -> rank 0's (rank 0: exactClock(0))
+    ProcessClockFit clock; // this process's clock -> rank 0's (rank 0: exactClock(0))
 };
 
 struct MergeOptions {

@@ -61,7 +61,8 @@ public:
 
 // The steps built on send/receive. `what` names the data in messages ("setup report").
 // Root sends `bytes` to every rank; every rank returns root's bytes.
-Result<Bytes8> broadcastBytes(Transport& t, Bytes8 bytes, int root, Tag tag, Deadline deadline, const std::string& what);
+Result<Bytes8> broadcastBytes(Transport& t, Bytes8 bytes, int root, Tag tag, Deadline deadline,
+                              const std::string& what);
 // Root returns every rank's bytes, indexed by rank (its own included); the others return {}.
 // A rank that sends nothing before the deadline is named in the error.
 Result<std::vector<Bytes8>> gatherBytes(Transport& t, Bytes8 mine, int root, Tag tag, Deadline deadline,

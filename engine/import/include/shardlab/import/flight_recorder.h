@@ -25,15 +25,15 @@ struct FlightRecorderEntry {
     std::int64_t collectiveSeqId = 0; // per process group, from 1 (0 on point-to-point entries)
     std::int64_t p2pSeqId = 0;
     std::int64_t opId = 0;
-    std::int64_t pgId = -1;           // the entry's pg_id
-    std::string pgName, pgDesc;       // process_group: ("0", "default_pg")
-    std::string profilingName;        // "nccl:all_reduce"
+    std::int64_t pgId = -1;                                         // the entry's pg_id
+    std::string pgName, pgDesc;                                     // process_group: ("0", "default_pg")
+    std::string profilingName;                                      // "nccl:all_reduce"
     std::vector<std::vector<std::int64_t>> inputSizes, outputSizes; // one shape per tensor
     std::vector<std::string> inputDtypes, outputDtypes;             // "Float"
-    std::string state;                // "scheduled", "started" or "completed"
+    std::string state;                                              // "scheduled", "started" or "completed"
     bool isP2p = false;
     bool retired = false;
-    std::int64_t timeCreatedNs = 0;   // CPU wall clock (ns since 1970) when the collective was enqueued
+    std::int64_t timeCreatedNs = 0; // CPU wall clock (ns since 1970) when the collective was enqueued
     // When the watchdog noticed the start (only with TORCH_NCCL_ENABLE_TIMING) and the completion;
     // nullopt where the dump has None or 0.
     std::optional<std::int64_t> timeDiscoveredStartedNs, timeDiscoveredCompletedNs;
@@ -53,10 +53,10 @@ struct FlightRecorderGroup {
 };
 
 struct FlightRecorderDump {
-    std::string origin;               // the file it came from
+    std::string origin; // the file it came from
     bool pickle = false;
-    std::string version;              // "2.10"
-    std::string commLibVersion;       // NCCL's: "2.28.9"
+    std::string version;        // "2.10"
+    std::string commLibVersion; // NCCL's: "2.28.9"
     // The rank that wrote it: a "rank" field where the dump has one, else the number that ends the
     // file's name (PyTorch names dumps <prefix><rank>: fr_rank0, fr_ontimeout_rank1.pkl).
     std::optional<int> rank;

@@ -30,9 +30,9 @@ struct ImportedJob {
     ImportFormat format = ImportFormat::Unknown;
     std::vector<std::string> files; // the paths read, in the order given
     // A job (every format but nccl-tests):
-    Scenario scenario;              // the program as observed (profile_scenario.h)
-    RunResult run;                  // mode Live: measured
-    std::string launch;             // "2 ranks, PyTorch profiler traces"
+    Scenario scenario;  // the program as observed (profile_scenario.h)
+    RunResult run;      // mode Live: measured
+    std::string launch; // "2 ranks, PyTorch profiler traces"
     // nccl-tests: the measured sweep (scenario and run left empty).
     std::shared_ptr<const NcclTestsSweep> sweep;
 };

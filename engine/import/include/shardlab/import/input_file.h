@@ -42,7 +42,8 @@ namespace shardlab {
 // check it before believing a parse error of a cut text.
 class InputStream {
 public:
-    static Result<std::unique_ptr<InputStream>> open(const std::filesystem::path& path, const ReadProgress& progress = {});
+    static Result<std::unique_ptr<InputStream>> open(const std::filesystem::path& path,
+                                                     const ReadProgress& progress = {});
     virtual ~InputStream() = default;
     virtual std::istream& stream() = 0;
     virtual std::string problem() const = 0;

@@ -27,29 +27,29 @@ struct KinetoGroup {
 };
 
 struct KinetoCollective {
-    std::string kernel;      // "ncclDevKernel_AllReduce_Sum_f32_RING_LL(...)"
-    std::string func;        // NCCL's function: "AllReduce", "Send", ... ("" where not known)
-    std::string collective;  // PyTorch's "Collective name" ("allreduce"); "" when the kernel has none
+    std::string kernel;     // "ncclDevKernel_AllReduce_Sum_f32_RING_LL(...)"
+    std::string func;       // NCCL's function: "AllReduce", "Send", ... ("" where not known)
+    std::string collective; // PyTorch's "Collective name" ("allreduce"); "" when the kernel has none
     std::int64_t inElements = -1, outElements = -1; // "In msg nelems", "Out msg nelems"; -1: absent
-    std::string dtype;       // PyTorch's ("Float")
+    std::string dtype;                              // PyTorch's ("Float")
     int groupSize = 0;
-    std::string group;       // "Process Group Name"
+    std::string group; // "Process Group Name"
     std::vector<int> groupRanks;
     std::optional<std::int64_t> sequence; // "Seq" where the trace has it
     // Send and receive: the peer's global rank ("Dst Rank", "Src Rank"), else its rank in the
     // group (PyTorch's "Rank" of a send or receive is the peer's group rank); -1: not recorded.
     int peerGlobal = -1, peerInGroup = -1;
-    double tsUs = 0, durUs = 0;           // on the trace's clock (µs after baseTimeNanoseconds)
-    int line = 0;                         // its place among the trace's events (for messages)
+    double tsUs = 0, durUs = 0; // on the trace's clock (µs after baseTimeNanoseconds)
+    int line = 0;               // its place among the trace's events (for messages)
 };
 
 struct KinetoTrace {
     std::string path;
-    int rank = -1, worldSize = 0;          // distributedInfo; -1: none
+    int rank = -1, worldSize = 0; // distributedInfo; -1: none
     std::string ncclVersion;
-    std::vector<KinetoGroup> groups;       // pg_config
-    std::int64_t baseTimeNs = 0;           // baseTimeNanoseconds (0: absent: timestamps are epoch µs)
-    double firstUs = 0, lastUs = 0;        // the earliest begin and latest end of any timed event
+    std::vector<KinetoGroup> groups;           // pg_config
+    std::int64_t baseTimeNs = 0;               // baseTimeNanoseconds (0: absent: timestamps are epoch µs)
+    double firstUs = 0, lastUs = 0;            // the earliest begin and latest end of any timed event
     std::vector<KinetoCollective> collectives; // NCCL kernels, in order of start
     // Without distributedInfo (a trace exported after the process group was destroyed): the rank
     // a collective's record_param_comms names (its group rank, put through the group's ranks), and
@@ -57,7 +57,7 @@ struct KinetoTrace {
     int inferredRank = -1;
     int largestGroup = 0;
     int computeKernels = 0;
-    int profilerSteps = 0;                 // ProfilerStep#N ranges
+    int profilerSteps = 0; // ProfilerStep#N ranges
     int events = 0;
 };
 

@@ -35,30 +35,30 @@ inline constexpr int kNcclTestsJsonVersion = 3;
 
 // One timed half of a row: out of place or in place.
 struct NcclTestsTiming {
-    double timeUs = 0;    // mean time of one call
-    double algbwGBps = 0; // size / time
-    double busbwGBps = 0; // algbw x busBandwidthFactor(kind, ranks)
+    double timeUs = 0;                  // mean time of one call
+    double algbwGBps = 0;               // size / time
+    double busbwGBps = 0;               // algbw x busBandwidthFactor(kind, ranks)
     std::optional<std::uint64_t> wrong; // #wrong; nullopt: not checked (nccl-tests -c 0)
 };
 
 struct NcclTestsRow {
-    Bytes bytes = 0;          // nccl-tests' "size": the full buffer (gathered output, scattered input)
-    std::uint64_t count = 0;  // elements per call, as nccl-tests counts them
-    std::string type;         // nccl-tests' type name: "float", "bfloat16", ...
-    std::string redop;        // "sum", ..., "none"
-    int root = -1;            // -1: no root
+    Bytes bytes = 0;                           // nccl-tests' "size": the full buffer (gathered output, scattered input)
+    std::uint64_t count = 0;                   // elements per call, as nccl-tests counts them
+    std::string type;                          // nccl-tests' type name: "float", "bfloat16", ...
+    std::string redop;                         // "sum", ..., "none"
+    int root = -1;                             // -1: no root
     std::optional<NcclTestsTiming> outOfPlace; // nullopt: in place only (the file's null)
     NcclTestsTiming inPlace;
 };
 
 struct NcclTestsSweep {
-    std::string origin;      // the file, as the user named it
-    std::string program;     // "all_reduce_perf" (the file name of args[0], nothing else of args)
+    std::string origin;  // the file, as the user named it
+    std::string program; // "all_reduce_perf" (the file name of args[0], nothing else of args)
     OpKind kind = OpKind::AllReduce;
     int ranks = 0;
-    std::string gpu;         // config.devices[0].device_info, "NVIDIA H200"; "" when absent
-    int ncclVersion = 0;     // NCCL_VERSION_CODE, 22809 = 2.28.9; 0 when absent
-    int iterations = 0;      // timed calls per size; 0 when absent
+    std::string gpu;     // config.devices[0].device_info, "NVIDIA H200"; "" when absent
+    int ncclVersion = 0; // NCCL_VERSION_CODE, 22809 = 2.28.9; 0 when absent
+    int iterations = 0;  // timed calls per size; 0 when absent
     int warmupIterations = 0;
     std::vector<NcclTestsRow> rows;
     std::optional<double> fileAverageBusbwGBps; // the tool's "Avg bus bandwidth" (checked against the rows)
@@ -82,8 +82,8 @@ std::vector<Bytes> sweepSizes(const NcclTestsSweep& sweep);
 // prints them, and, when `simulated` is given (one row per file row, simulateSweep on the same
 // sizes), the simulated time, algbw, busbw and the algorithm beside them. Numbers formatted as
 // formatSweepTable's.
-std::string formatMeasuredSweep(const NcclTestsSweep& sweep, const std::vector<SweepRow>* simulated, const Message& title,
-                                Language language = Language::English);
+std::string formatMeasuredSweep(const NcclTestsSweep& sweep, const std::vector<SweepRow>* simulated,
+                                const Message& title, Language language = Language::English);
 // The same as JSON (`--json`); `simulatedOn` names the machine and profile when `simulated` is given.
 std::string measuredSweepJson(const NcclTestsSweep& sweep, const std::vector<SweepRow>* simulated,
                               const std::string& simulatedOn = {});

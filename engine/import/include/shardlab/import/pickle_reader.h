@@ -20,7 +20,7 @@
 namespace shardlab {
 
 struct PickleLimits {
-    size_t maxDepth = 64;          // containers inside containers
+    size_t maxDepth = 64;             // containers inside containers
     size_t maxCost = size_t{1} << 26; // values made (1 each) plus string bytes, copies from the memo included
     size_t maxMemo = size_t{1} << 20; // memo entries
 };

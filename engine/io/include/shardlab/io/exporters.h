@@ -40,7 +40,8 @@ int traceIterationsWithin(const RunResult& run, std::size_t maxEvents = kDefault
 // Streams the trace to `out` event by event: nothing but one event is built in memory, so a long
 // run's trace costs no more memory than its run (a 100,000-iteration run's used to take 1.5 GB).
 // Stops early when `out` fails (a full disk); the caller checks the stream (writeFileAtomicallyWith).
-Status writeChromeTrace(std::ostream& out, const Scenario& scenario, const RunResult& run, const TraceOptions& options = {});
+Status writeChromeTrace(std::ostream& out, const Scenario& scenario, const RunResult& run,
+                        const TraceOptions& options = {});
 // The same trace as a string (small runs, tests).
 std::string chromeTrace(const Scenario& scenario, const RunResult& run, const TraceOptions& options = {});
 // One field of a CSV file, as every CSV writer (these tables, the app's export of its tables)

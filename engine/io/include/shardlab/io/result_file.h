@@ -18,8 +18,8 @@ inline constexpr int kResultFormatVersion = 1;
 struct ResultFile {
     Scenario scenario;
     RunResult run;
-    std::string createdBy;         // "ShardLab 0.1.0"
-    std::string launch;            // "single process", "Open MPI (mpirun), 4 processes on 2 hosts"
+    std::string createdBy;           // "ShardLab 0.1.0"
+    std::string launch;              // "single process", "Open MPI (mpirun), 4 processes on 2 hosts"
     std::optional<Topology> machine; // the machine measured on (live), when it was fully known
     // run.mode and run.clockNote are the file's "mode" and "clock".
 };

@@ -40,5 +40,4 @@ std::optional<HangReport> hangFromJson(const nlohmann::json& v, const std::strin
 // Throws JsonPathError (shardlab/base/json_reader.h) naming the JSON path below `path` that is wrong.
 RunResult runResultFromJson(const nlohmann::json& v, const std::string& path);
 
-
 } // namespace shardlab::detail

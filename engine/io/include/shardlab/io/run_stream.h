@@ -36,7 +36,7 @@ inline constexpr size_t kMaxStreamLineBytes = 256u << 20;
 
 struct StreamHeader {
     int format = kStreamFormatVersion;
-    std::string shardlabVersion;     // of the writer: "0.1.0"
+    std::string shardlabVersion; // of the writer: "0.1.0"
     RunMode mode = RunMode::Simulated;
     Scenario scenario;               // as run (the topology the run was priced or measured on)
     std::optional<Topology> machine; // live: the machine measured on, when it was known
@@ -74,7 +74,8 @@ public:
 
 private:
     bool line(const std::string& text);
-    bool sendChunk(const RunResult& run, size_t spanEnd, size_t collectiveEnd, size_t iterationEnd, int done, int total);
+    bool sendChunk(const RunResult& run, size_t spanEnd, size_t collectiveEnd, size_t iterationEnd, int done,
+                   int total);
 
     std::ostream& m_out;
     size_t m_spans = 0, m_collectives = 0, m_iterations = 0;

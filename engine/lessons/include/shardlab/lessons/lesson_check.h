@@ -40,9 +40,9 @@ Result<double> evaluateFigure(const ResolvedLesson& lesson, const FigureRef& fig
 
 struct AnswerCheck {
     bool correct = false;
-    LocalizedText verdict; // "Right." / "Not quite." with the answer in a few words
+    LocalizedText verdict;     // "Right." / "Not quite." with the answer in a few words
     LocalizedText explanation; // why, for right and wrong answers alike
-    std::string expected; // the right answer, printed ("1.60 x", "b", "all_gather_v"), for "show answer"
+    std::string expected;      // the right answer, printed ("1.60 x", "b", "all_gather_v"), for "show answer"
 };
 
 // Checks `answer` to question `question`. Answers: choice ids ("b", or "a, c" where several are

@@ -28,13 +28,13 @@ struct LocalizedText {
 
 struct LessonStep {
     LocalizedText text;
-    std::string view; // where to look in the app (docs/lessons.md lists them); may be empty
+    std::string view;     // where to look in the app (docs/lessons.md lists them); may be empty
     std::string scenario; // "main" (the lesson's scenario) or "compare" (its second scenario)
 };
 
 enum class QuestionType {
-    Choice, // pick one (or, with `multiple`, every right one) of the listed choices by id
-    Numeric, // a number, checked against the engine's figure within a tolerance
+    Choice,     // pick one (or, with `multiple`, every right one) of the listed choices by id
+    Numeric,    // a number, checked against the engine's figure within a tolerance
     Collective, // the name of a collective, checked against what the next step needs
 };
 const char* questionTypeName(QuestionType type); // "choice", "numeric", "collective"
@@ -51,18 +51,18 @@ struct LessonChoice {
 struct FigureRef {
     std::string figure;
     std::string scenario = "main"; // or "compare"
-    int index = -1; // rank or collective index where the figure needs one
+    int index = -1;                // rank or collective index where the figure needs one
 };
 
 struct NumericAnswer {
-    std::optional<double> value; // a fixed answer, for numbers no run produces
+    std::optional<double> value;     // a fixed answer, for numbers no run produces
     std::optional<FigureRef> figure; // or the engine's figure
     enum class Combine { None, Minus, Over } combine = Combine::None;
     std::optional<FigureRef> other; // figure - other, or figure / other
-    double tolerance = 0; // absolute
-    double tolerancePct = 0; // relative to the expected value; the larger of the two applies
-    std::string unit; // "ms", "GB", "x", "%", "" (a rank number)
-    int decimals = 2; // how the expected value is printed
+    double tolerance = 0;           // absolute
+    double tolerancePct = 0;        // relative to the expected value; the larger of the two applies
+    std::string unit;               // "ms", "GB", "x", "%", "" (a rank number)
+    int decimals = 2;               // how the expected value is printed
 };
 
 // A wrong number that learners often give, with what it means.
@@ -102,7 +102,7 @@ struct Lesson {
     LocalizedText course; // the part of the course it covers: "Objective 1", "Worked example", "Exercise 3"
     LocalizedText title;
     LocalizedText summary;
-    std::string scenario; // relative to the lesson file's folder
+    std::string scenario;        // relative to the lesson file's folder
     std::string compareScenario; // optional second scenario
     // A transformer plan the scenario is written from (`shardlab plan --scenario`): its figures
     // (MFU, bubble, memory per stage) are the estimate's, and the "plan" view opens it in the plan
@@ -113,7 +113,7 @@ struct Lesson {
     std::vector<LessonQuestion> questions;
     std::filesystem::path file; // where it was loaded from
 
-    std::filesystem::path scenarioPath() const; // absolute or relative to the working directory
+    std::filesystem::path scenarioPath() const;        // absolute or relative to the working directory
     std::filesystem::path compareScenarioPath() const; // empty when there is none
 };
 

@@ -49,12 +49,12 @@ struct LiveOptions {
     // before and after the whole run. A rank part (live_rank.h) hands over its part so far.
     std::function<bool(const RunResult&, int, int)> iterationDone;
     const std::atomic<bool>* cancel = nullptr;
-    double watchdogMs = 10000;              // a collective without progress for this long is aborted
-    bool captureTimeline = true;            // false: only iteration times (no per-phase stamps)
-    bool verify = true;                     // check every collective's result in the warm-up pass
-    double computeIntensity = 64;           // FLOP per byte of the compute kernel (>= 2)
-    double memoryFraction = 0.8;            // share of free device memory the collective buffers may take
-    bool fitToMemory = true;                // scale collectives down to fit (false: try, and report what failed)
+    double watchdogMs = 10000;    // a collective without progress for this long is aborted
+    bool captureTimeline = true;  // false: only iteration times (no per-phase stamps)
+    bool verify = true;           // check every collective's result in the warm-up pass
+    double computeIntensity = 64; // FLOP per byte of the compute kernel (>= 2)
+    double memoryFraction = 0.8;  // share of free device memory the collective buffers may take
+    bool fitToMemory = true;      // scale collectives down to fit (false: try, and report what failed)
     // Processes sharing this process's GPU (`shardlab live --share-gpu N`): each plans its buffers
     // and scratch with 1/N of the GPU's free memory, so that N of them fit on the one card.
     int shareGpu = 1;
@@ -91,7 +91,6 @@ struct LiveDevice {
 };
 // The GPUs this process can see, or a message saying why none (no driver, no device).
 Result<std::vector<LiveDevice>> liveDevices();
-
 
 // This machine's GPUs and links, from NVML (the classes of `nvidia-smi topo -m`).
 Result<Topology> discoverTopology();

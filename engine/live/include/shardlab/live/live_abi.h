@@ -34,10 +34,11 @@ constexpr std::uint64_t layoutKey()
     std::uint64_t h = 1469598103934665603ULL;
     for (char c : std::string_view(kVersion))
         h = fnv(h, static_cast<unsigned char>(c));
-    for (std::size_t s : {sizeof(Scenario), sizeof(Op), sizeof(Topology), sizeof(Workload), sizeof(Perturbations),
-                          sizeof(RunResult), sizeof(Span), sizeof(CollectiveRecord), sizeof(HangReport), sizeof(LiveOptions),
-                          sizeof(LiveBenchOptions), sizeof(SweepRow), sizeof(LiveDevice), sizeof(Error), sizeof(std::string),
-                          sizeof(RankTopologyReport), sizeof(RankProgress), sizeof(Environment)})
+    for (std::size_t s :
+         {sizeof(Scenario), sizeof(Op), sizeof(Topology), sizeof(Workload), sizeof(Perturbations), sizeof(RunResult),
+          sizeof(Span), sizeof(CollectiveRecord), sizeof(HangReport), sizeof(LiveOptions), sizeof(LiveBenchOptions),
+          sizeof(SweepRow), sizeof(LiveDevice), sizeof(Error), sizeof(std::string), sizeof(RankTopologyReport),
+          sizeof(RankProgress), sizeof(Environment)})
         h = fnv(h, s);
     return h;
 }
@@ -45,11 +46,12 @@ constexpr std::uint64_t layoutKey()
 struct Api {
     int abiVersion = kAbiVersion;
     std::uint64_t layoutKey = 0;
-    const char* builtWith = "";  // "CUDA 13.0, NCCL 2.28.9"
+    const char* builtWith = ""; // "CUDA 13.0, NCCL 2.28.9"
     // What loads here: driver and NCCL runtime versions, or why not. Does not touch the GPUs.
     std::string (*runtimeInfo)() = nullptr;
     Result<RunResult> (*runLive)(const Scenario&, const LiveOptions&) = nullptr;
-    Result<std::vector<SweepRow>> (*benchLive)(OpKind, int, const std::vector<Bytes>&, const LiveBenchOptions&) = nullptr;
+    Result<std::vector<SweepRow>> (*benchLive)(OpKind, int, const std::vector<Bytes>&,
+                                               const LiveBenchOptions&) = nullptr;
     Result<std::vector<LiveDevice>> (*liveDevices)() = nullptr;
     Result<Topology> (*discoverTopology)() = nullptr;
     Result<double> (*measureComputeTflops)(int, double) = nullptr;
@@ -58,8 +60,8 @@ struct Api {
     Result<std::vector<std::uint8_t>> (*createNcclUniqueId)() = nullptr;
     int (*visibleCudaDevices)() = nullptr;
     RankTopologyReport (*probeRankTopology)(int, const Environment&) = nullptr;
-    Result<RunResult> (*runLiveRankPart)(const Scenario&, int, int, const std::vector<std::uint8_t>&, const LiveOptions&,
-                                         RankProgress&) = nullptr;
+    Result<RunResult> (*runLiveRankPart)(const Scenario&, int, int, const std::vector<std::uint8_t>&,
+                                         const LiveOptions&, RankProgress&) = nullptr;
 };
 
 } // namespace shardlab::liveabi

@@ -21,8 +21,8 @@ inline constexpr Bytes kLiveElementBytes = 4;
 // What one rank calls at one step, after mismatches (perturbations) were applied.
 struct LiveCall {
     OpKind kind = OpKind::AllReduce;
-    Bytes bytes = 0;        // nccl-tests size (the full buffer), after scaling
-    bool skipped = false;   // the rank does not call it at all (Mismatch::Skip)
+    Bytes bytes = 0;      // nccl-tests size (the full buffer), after scaling
+    bool skipped = false; // the rank does not call it at all (Mismatch::Skip)
     bool mismatched = false;
 };
 
@@ -49,14 +49,15 @@ CallShape callShape(OpKind kind, Bytes bytes, int members, int member, int rootM
                     const std::vector<std::uint64_t>& pieces = {});
 
 struct LivePlan {
-    std::vector<ProgramStep> steps;           // one iteration, in order (expandSteps)
-    std::vector<std::vector<int>> groups;     // communicators: ascending ranks, distinct
-    std::vector<int> opGroup;                 // program index -> group index; -1 for compute
+    std::vector<ProgramStep> steps;                 // one iteration, in order (expandSteps)
+    std::vector<std::vector<int>> groups;           // communicators: ascending ranks, distinct
+    std::vector<int> opGroup;                       // program index -> group index; -1 for compute
     std::vector<std::vector<std::uint64_t>> pieces; // all-gather-v: elements per member per bucket, by program index
-    double scale = 1.0;                       // every collective size is multiplied by this (<= 1)
-    std::vector<Bytes> sendBytes, recvBytes;  // per rank: the buffers every collective of the run shares
-    std::vector<Message> notes;               // in words: scaling, paging that live mode does not do (live.inc)
-    std::vector<std::vector<double>> computeShares; // by program index: each rank's share of a compute step (model/scenario.h)
+    double scale = 1.0;                             // every collective size is multiplied by this (<= 1)
+    std::vector<Bytes> sendBytes, recvBytes;        // per rank: the buffers every collective of the run shares
+    std::vector<Message> notes;                     // in words: scaling, paging that live mode does not do (live.inc)
+    std::vector<std::vector<double>>
+        computeShares; // by program index: each rank's share of a compute step (model/scenario.h)
 };
 
 // Builds the plan. `freeBytes` is each rank's free device memory; `reservedBytes` what the engine

@@ -84,7 +84,8 @@ RankTopologyReport probeRankTopology(int device, const Environment& env);
 //  8. Return an Error only for failures that are not hangs (CUDA error, out of memory, a device
 //     that does not exist); its message is printed by rank 0 prefixed with "rank N (host):".
 // Teardown as in runLive (sync streams, ncclCommFinalize, ncclCommDestroy, destroy streams).
-Result<RunResult> runLiveRankPart(const Scenario& scenario, int rank, int device, const std::vector<std::uint8_t>& ncclUniqueId,
-                                  const LiveOptions& options, RankProgress& progress);
+Result<RunResult> runLiveRankPart(const Scenario& scenario, int rank, int device,
+                                  const std::vector<std::uint8_t>& ncclUniqueId, const LiveOptions& options,
+                                  RankProgress& progress);
 
 } // namespace shardlab

@@ -33,7 +33,7 @@ struct LiveCollective {
     int bucket = 0;
     int sequence = 0; // per communicator
     OpKind kind = OpKind::AllReduce;
-    Bytes bytes = 0;  // nccl-tests size actually moved
+    Bytes bytes = 0; // nccl-tests size actually moved
     std::vector<int> group;
     std::vector<int> streams; // per member: 0 compute stream, 1 communication stream
     std::vector<double> arrivalUs;
@@ -51,14 +51,14 @@ struct LiveCollective {
 // within one iteration records in the order given and spans by rank, then begin. So a run
 // assembled iteration by iteration as the iterations finish (each appended and streamed as one
 // chunk) is, entry for entry, the run assembled at the end.
-void assembleTimeline(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives,
-                      double tieUs);
+void assembleTimeline(RunResult& run, const std::vector<LivePhase>& phases,
+                      const std::vector<LiveCollective>& collectives, double tieUs);
 
 // One iteration's phases and collectives (a phase's `collective` indexes `collectives`) appended
 // after what `run` holds, by assembleTimeline's rules: its records take the next indices, its
 // spans follow in rank, then begin order. assembleTimeline is this, called once per iteration.
-void appendTimeline(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives,
-                    double tieUs);
+void appendTimeline(RunResult& run, const std::vector<LivePhase>& phases,
+                    const std::vector<LiveCollective>& collectives, double tieUs);
 
 // The rank-part form of live_rank.h, for one process of a multi-process run that measured only
 // its own members of each collective (the others' arrivals and ends are NaN): each record keeps
@@ -67,8 +67,10 @@ void appendTimeline(RunResult& run, const std::vector<LivePhase>& phases, const 
 // one Comm span from its arrival to its end (mergeRankParts splits it into wait + comm). Records
 // without a measured arrival are left out. Phases as in assembleTimeline.
 // Ordered iteration by iteration, as assembleTimeline; appendRankPart appends one iteration.
-void assembleRankPart(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives);
-void appendRankPart(RunResult& run, const std::vector<LivePhase>& phases, const std::vector<LiveCollective>& collectives);
+void assembleRankPart(RunResult& run, const std::vector<LivePhase>& phases,
+                      const std::vector<LiveCollective>& collectives);
+void appendRankPart(RunResult& run, const std::vector<LivePhase>& phases,
+                    const std::vector<LiveCollective>& collectives);
 
 // What a rank was doing when the watchdog fired, for the hang report.
 struct LivePendingCall {

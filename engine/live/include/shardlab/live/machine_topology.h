@@ -12,8 +12,8 @@
 namespace shardlab {
 
 struct MachineGpu {
-    std::string name;            // "NVIDIA H200"
-    std::string busId;           // PCI bus id
+    std::string name;  // "NVIDIA H200"
+    std::string busId; // PCI bus id
     Bytes memory = 0;
     double tflops = 0;           // FP32 peak: SMs x FP32 lanes per SM x 2 x boost clock
     double memBandwidthGBps = 0; // bus width x memory clock x 2 (DDR) / 8

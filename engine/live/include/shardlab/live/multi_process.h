@@ -38,8 +38,8 @@ LiveHooks liveHooks();
 
 struct JobOptions {
     LiveOptions live;
-    int clockRounds = 32;         // ping-pongs per process, before and after the run
-    MonitorOptions monitor;       // stallMs 0: twice the watchdog plus 5 s
+    int clockRounds = 32;            // ping-pongs per process, before and after the run
+    MonitorOptions monitor;          // stallMs 0: twice the watchdog plus 5 s
     double setupTimeoutMs = 120'000; // every process must have started and reported by then
     // A problem this process found before the job, e.g. it could not read the scenario file:
     // reported to rank 0 at setup (ranks with the same problem on one line), and the job does not start.
@@ -62,7 +62,8 @@ struct JobOptions {
     bool stream = false;
     // Rank 0, once the job is agreed, before any part runs: the machine of the job (combined from
     // every process's report, when it could be) and who runs where.
-    std::function<void(const std::optional<Topology>& machine, const std::vector<RankTopologyReport>& placement)> started;
+    std::function<void(const std::optional<Topology>& machine, const std::vector<RankTopologyReport>& placement)>
+        started;
     // Rank 0, on a thread of its own: (the merged run so far, iterations merged, total); later
     // calls only append; the final JobOutcome::run begins with the last run handed over. false:
     // nobody reads any more; the job fails through onFailure (which ends it).
@@ -70,12 +71,12 @@ struct JobOptions {
 };
 
 struct JobOutcome {
-    int exitStatus = 0;                       // every process exits with this: 0, 2 bad input, 3 failed
-    std::optional<RunResult> run;             // rank 0: the merged run (also with a hang report)
+    int exitStatus = 0;                        // every process exits with this: 0, 2 bad input, 3 failed
+    std::optional<RunResult> run;              // rank 0: the merged run (also with a hang report)
     std::vector<RankTopologyReport> placement; // rank 0: who ran where
-    std::optional<Topology> machine;          // rank 0: the combined topology, when it could be built
-    std::string message;                      // for this process to print on stderr (empty: nothing)
-    Message wording;                          // the same as a Message where there is one (a failure the job monitor saw)
+    std::optional<Topology> machine;           // rank 0: the combined topology, when it could be built
+    std::string message;                       // for this process to print on stderr (empty: nothing)
+    Message wording; // the same as a Message where there is one (a failure the job monitor saw)
 };
 
 // Never throws; every failure is in the outcome. Rank 0 prints job-wide problems (naming the
@@ -85,13 +86,13 @@ JobOutcome runLiveJob(Transport& transport, const Scenario& scenario, const Laun
 
 struct TopologyOutcome {
     int exitStatus = 0;
-    std::optional<Topology> topology;           // rank 0
-    std::vector<RankTopologyReport> reports;    // rank 0, by rank
+    std::optional<Topology> topology;        // rank 0
+    std::vector<RankTopologyReport> reports; // rank 0, by rank
     std::string message;
 };
 // `shardlab topo` under a launcher: every rank reports its GPU; rank 0 combines the reports.
 // A rank whose GPU cannot be identified makes it fail, naming the rank and why.
-TopologyOutcome gatherTopology(Transport& transport, const LaunchInfo& launch, const Environment& env, const LiveHooks& hooks,
-                               double timeoutMs = 60'000);
+TopologyOutcome gatherTopology(Transport& transport, const LaunchInfo& launch, const Environment& env,
+                               const LiveHooks& hooks, double timeoutMs = 60'000);
 
 } // namespace shardlab

@@ -13,7 +13,7 @@ namespace shardlab {
 
 struct RankMemory {
     int rank = 0;
-    Bytes owned = 0;      // sum of owned shards
+    Bytes owned = 0; // sum of owned shards
     // The largest buffer a collective of the program adds on this rank: the result bytes it
     // receives beyond what it already owns of the op's item, per bucket.
     Bytes transient = 0;
@@ -33,10 +33,10 @@ struct RankMemory {
 
 struct CapacityReport {
     std::vector<RankMemory> ranks;
-    Bytes totalOwned = 0;      // with replicas counted once per holder
-    Bytes totalUnique = 0;     // sum of item sizes
+    Bytes totalOwned = 0;  // with replicas counted once per holder
+    Bytes totalUnique = 0; // sum of item sizes
     double meanOwned = 0;
-    double imbalancePct = 0;   // (max - mean) / mean * 100
+    double imbalancePct = 0; // (max - mean) / mean * 100
     int largestRank = -1;
     bool allFit() const;
     // Plain-language findings: overflows first, then imbalance; empty when all is well.

@@ -15,8 +15,8 @@ enum class OpKind {
     AllReduce,
     Reduce,
     Broadcast,
-    AllGather,       // equal contributions
-    AllGatherV,      // unequal contributions (NCCL has none: built from grouped broadcasts)
+    AllGather,  // equal contributions
+    AllGatherV, // unequal contributions (NCCL has none: built from grouped broadcasts)
     ReduceScatter,
     ReduceScatterAllGather, // reduce-scatter then all-gather: an all-reduce in two halves
     SendRecv,
@@ -43,7 +43,7 @@ inline constexpr OpInfo kOpInfos[] = {
 
 const char* opName(OpKind kind); // "compute", "all_reduce", ..., "send_recv"
 std::optional<OpKind> opFromName(std::string_view name);
-bool isCollective(OpKind kind);  // everything but Compute
+bool isCollective(OpKind kind);         // everything but Compute
 const char* opDisplayName(OpKind kind); // "All-Reduce", "Reduce-Scatter + All-Gather", ...
 
 // nccl-tests doc/PERFORMANCE.md: busbw = algbw * factor, where algbw = size / time and size is
@@ -58,8 +58,7 @@ Bytes resultBytesPerRank(OpKind kind, Bytes bytes, int ranks, bool isRoot);
 
 // What the next step needs, and the collective that delivers exactly that (the course's rule:
 // choose the collective from its consumer).
-enum class Need { SumOnOneRank, SumOnEveryRank, SliceOfSumOnEveryRank, ConcatenationOnEveryRank,
-                  CopyOfOneRanksData };
+enum class Need { SumOnOneRank, SumOnEveryRank, SliceOfSumOnEveryRank, ConcatenationOnEveryRank, CopyOfOneRanksData };
 OpKind collectiveFor(Need need, bool unequalPieces = false);
 
 } // namespace shardlab

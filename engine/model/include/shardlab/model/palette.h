@@ -22,7 +22,8 @@ namespace shardlab::palette {
 enum class Category : unsigned char { Compute, Communication, Wait, Paging, InjectedDelay, Idle, Memory };
 
 inline constexpr std::array<Category, 7> kCategories = {Category::Compute, Category::Communication, Category::Wait,
-    Category::Paging, Category::InjectedDelay, Category::Idle, Category::Memory};
+                                                        Category::Paging,  Category::InjectedDelay, Category::Idle,
+                                                        Category::Memory};
 
 struct Rgb {
     std::uint8_t r = 0, g = 0, b = 0;
@@ -37,32 +38,25 @@ struct Entry {
 
 // The source of truth, in the order of Category.
 inline constexpr std::array<Entry, 7> kEntries = {{
-    {Category::Compute, "#0072B2", "compute"},                     // blue
-    {Category::Communication, "#E69F00", "communication"},         // orange
-    {Category::Wait, "#CC79A7", "wait at a sync point"},           // reddish purple (pink)
-    {Category::Paging, "#8C564B", "unified-memory paging"},        // brown
-    {Category::InjectedDelay, "#D55E00", "injected delay"},        // vermilion
-    {Category::Idle, "#999999", "idle"},                           // grey
-    {Category::Memory, "#009E73", "memory"},                       // bluish green
+    {Category::Compute, "#0072B2", "compute"},              // blue
+    {Category::Communication, "#E69F00", "communication"},  // orange
+    {Category::Wait, "#CC79A7", "wait at a sync point"},    // reddish purple (pink)
+    {Category::Paging, "#8C564B", "unified-memory paging"}, // brown
+    {Category::InjectedDelay, "#D55E00", "injected delay"}, // vermilion
+    {Category::Idle, "#999999", "idle"},                    // grey
+    {Category::Memory, "#009E73", "memory"},                // bluish green
 }};
 
-constexpr const Entry& entry(Category c)
-{
-    return kEntries[static_cast<std::size_t>(c)];
-}
-constexpr const char* hex(Category c)
-{
-    return entry(c).hex;
-}
-constexpr const char* name(Category c)
-{
-    return entry(c).name;
-}
+constexpr const Entry& entry(Category c) { return kEntries[static_cast<std::size_t>(c)]; }
+constexpr const char* hex(Category c) { return entry(c).hex; }
+constexpr const char* name(Category c) { return entry(c).name; }
 
 namespace detail {
 constexpr std::uint8_t nibble(char ch)
 {
-    return static_cast<std::uint8_t>(ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : ch - 'A' + 10);
+    return static_cast<std::uint8_t>(ch >= '0' && ch <= '9'   ? ch - '0'
+                                     : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                                                              : ch - 'A' + 10);
 }
 constexpr std::uint8_t byteAt(const char* s, int i)
 {
@@ -81,7 +75,9 @@ constexpr Category categoryOf(SpanKind kind, SpanDetail d = SpanDetail::None)
 {
     switch (kind) {
     case SpanKind::Compute:
-        return d == SpanDetail::Paging ? Category::Paging : d == SpanDetail::InjectedDelay ? Category::InjectedDelay : Category::Compute;
+        return d == SpanDetail::Paging          ? Category::Paging
+               : d == SpanDetail::InjectedDelay ? Category::InjectedDelay
+                                                : Category::Compute;
     case SpanKind::Comm: return Category::Communication;
     case SpanKind::Wait: return Category::Wait;
     }

@@ -46,8 +46,8 @@ constexpr int kMaxDirectRanks = 1024;
 
 struct Op {
     OpKind kind = OpKind::Compute;
-    std::string name;            // label in tables and timelines; defaults to the op name
-    std::string item;            // workload item it works on or communicates; may be empty
+    std::string name; // label in tables and timelines; defaults to the op name
+    std::string item; // workload item it works on or communicates; may be empty
 
     // Compute: total work over the whole item, in FLOP. Each rank does its computeShares() of it
     // (the share of the item it owns, or all of it once gathered), at its GPU's rate, times its
@@ -56,9 +56,9 @@ struct Op {
 
     // Collectives: size in nccl-tests' convention (the full buffer). Unset: the item's size.
     std::optional<Bytes> bytes;
-    std::vector<int> group;      // participating ranks; empty = every rank
-    int root = 0;                // reduce / broadcast root; send_recv: the sender
-    int peer = 1;                // send_recv: the receiver
+    std::vector<int> group; // participating ranks; empty = every rank
+    int root = 0;           // reduce / broadcast root; send_recv: the sender
+    int peer = 1;           // send_recv: the receiver
     Algorithm algorithm = Algorithm::Auto;
 
     // Split into this many equal pieces, run back to back (gradient buckets, micro-batches).
@@ -75,7 +75,7 @@ struct Op {
 
 // One step of an iteration: a program op, or one bucket of it.
 struct ProgramStep {
-    int op = 0;     // program index
+    int op = 0; // program index
     int bucket = 0;
 };
 

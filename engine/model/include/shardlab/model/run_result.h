@@ -35,19 +35,22 @@ inline constexpr EnumName<SpanDetail> kSpanDetailNames[] = {
     {SpanDetail::None, "none"}, {SpanDetail::InjectedDelay, "injected_delay"}, {SpanDetail::Paging, "paging"}};
 static_assert(listsEveryValueInOrder(kSpanDetailNames, SpanDetail::Paging));
 constexpr const char* spanDetailName(SpanDetail detail) { return nameIn(kSpanDetailNames, detail); }
-constexpr std::optional<SpanDetail> spanDetailFromName(std::string_view name) { return valueIn(kSpanDetailNames, name); }
+constexpr std::optional<SpanDetail> spanDetailFromName(std::string_view name)
+{
+    return valueIn(kSpanDetailNames, name);
+}
 
 struct Span {
     int rank = 0;
-    int stream = 0;        // 0: compute stream, 1: communication stream (overlapped ops)
+    int stream = 0; // 0: compute stream, 1: communication stream (overlapped ops)
     SpanKind kind = SpanKind::Compute;
     double beginUs = 0;
     double endUs = 0;
-    int op = 0;            // program index
+    int op = 0; // program index
     int iteration = 0;
     int bucket = 0;
-    int collective = -1;   // index into RunResult::collectives; -1 for compute
-    int waitedFor = -1;    // Wait spans: the rank that arrived last
+    int collective = -1; // index into RunResult::collectives; -1 for compute
+    int waitedFor = -1;  // Wait spans: the rank that arrived last
     SpanDetail detail = SpanDetail::None;
     double durationUs() const { return endUs - beginUs; }
 };
@@ -56,17 +59,17 @@ struct CollectiveRecord {
     int op = 0;
     int iteration = 0;
     int bucket = 0;
-    int sequence = 0;            // per communicator (group), from 0, as a flight recorder counts
+    int sequence = 0; // per communicator (group), from 0, as a flight recorder counts
     OpKind kind = OpKind::AllReduce;
-    Bytes bytes = 0;             // nccl-tests size
+    Bytes bytes = 0; // nccl-tests size
     std::vector<int> group;
     std::vector<double> arrivalUs; // per group member, same order as group
-    double startUs = 0;          // the last arrival
+    double startUs = 0;            // the last arrival
     double endUs = 0;
-    int lastArrival = -1;        // rank
+    int lastArrival = -1; // rank
     Algorithm algorithm = Algorithm::Ring;
     Protocol protocol = Protocol::Simple;
-    int wrongElements = 0;       // live runs: elements that failed verification (#wrong)
+    int wrongElements = 0; // live runs: elements that failed verification (#wrong)
     double durationUs() const { return endUs - startUs; }
 };
 
@@ -78,7 +81,7 @@ struct IterationMark {
 // A collective that never completed. Ranks are lined up by the sequence number of their last
 // completed collective, as PyTorch's flight recorder does.
 struct HangReport {
-    std::vector<int> lastCompleted;   // per rank: sequence number of the last completed collective (-1: none)
+    std::vector<int> lastCompleted; // per rank: sequence number of the last completed collective (-1: none)
     // "last completed collective #3", or "no collective completed yet" for -1.
     static std::string lastCompletedText(int sequence) { return english(lastCompletedMessage(sequence)); }
     static Message lastCompletedMessage(int sequence)
@@ -88,7 +91,7 @@ struct HangReport {
     }
     std::vector<std::string> pending; // per rank: what it is blocked in, in words (English)
     int firstMismatchRank = -1;
-    std::string explanation;          // English
+    std::string explanation; // English
     // The same sentences as data (text/message.h), to be worded in the user's language. Empty
     // where the report came from somewhere that only has the English (an older result file):
     // pendingMessage() and explanationMessage() then give the English verbatim.
@@ -100,7 +103,10 @@ struct HangReport {
             return pendingMessages[rank];
         return verbatim(rank < pending.size() ? pending[rank] : std::string());
     }
-    Message explanationMessage() const { return explanationWording.empty() ? verbatim(explanation) : explanationWording; }
+    Message explanationMessage() const
+    {
+        return explanationWording.empty() ? verbatim(explanation) : explanationWording;
+    }
 };
 
 struct RunResult {
@@ -110,8 +116,8 @@ struct RunResult {
     std::vector<Span> spans;
     std::vector<CollectiveRecord> collectives;
     std::vector<IterationMark> iterations;
-    std::vector<Bytes> peakMemory;    // per rank: owned bytes + the largest transient buffer
-    std::vector<double> pagingUs;     // per rank per iteration: unified-memory paging time
+    std::vector<Bytes> peakMemory; // per rank: owned bytes + the largest transient buffer
+    std::vector<double> pagingUs;  // per rank per iteration: unified-memory paging time
     std::optional<HangReport> hang;
     // How the clocks were aligned (live), or "one simulated clock"; what a live run changed or could
     // not do (scaled buffers...), one Message a note. Text that is not a catalogue sentence (an older

@@ -23,9 +23,9 @@ enum class MemoryMode {
 
 struct Delay {
     int rank = 0;
-    int op = 0;          // program index
-    int iteration = -1;  // -1: every iteration
-    double ms = 0;       // idle time added before the op starts
+    int op = 0;         // program index
+    int iteration = -1; // -1: every iteration
+    double ms = 0;      // idle time added before the op starts
     bool operator==(const Delay&) const = default;
 };
 
@@ -34,7 +34,7 @@ struct Mismatch {
     enum class Type { WrongOp, WrongCount, Skip };
     Type type = Type::WrongOp;
     int rank = 0;
-    int op = 0;              // program index of the collective to change
+    int op = 0; // program index of the collective to change
     int iteration = 0;
     OpKind replacement = OpKind::AllGather; // WrongOp
     Bytes bytes = 0;                        // WrongCount
@@ -42,9 +42,9 @@ struct Mismatch {
 };
 
 struct Perturbations {
-    std::vector<double> slowdown;    // per rank; missing ranks run at 1.0
-    double jitterPct = 0;            // each compute phase lasts (1 + u) times, u uniform in ±pct/100
-    std::uint64_t seed = 1;          // jitter is reproducible for a seed
+    std::vector<double> slowdown; // per rank; missing ranks run at 1.0
+    double jitterPct = 0;         // each compute phase lasts (1 + u) times, u uniform in ±pct/100
+    std::uint64_t seed = 1;       // jitter is reproducible for a seed
     std::vector<Delay> delays;
     std::vector<Mismatch> mismatches;
     bool operator==(const Perturbations&) const = default;
@@ -81,9 +81,9 @@ struct Scenario {
     Perturbations perturbations;
     int iterations = 1;
     MemoryMode memoryMode = MemoryMode::Strict;
-    std::string strategy;     // the strategy that generated the ownership, if any (informational);
-                              // kObservedStrategy: a profiled program, as ShardLab's NCCL profiler saw it
-    std::string costProfile;  // named calibration profile; empty: the built-in defaults
+    std::string strategy;    // the strategy that generated the ownership, if any (informational);
+                             // kObservedStrategy: a profiled program, as ShardLab's NCCL profiler saw it
+    std::string costProfile; // named calibration profile; empty: the built-in defaults
     // The name and description in Chinese, where the file gives them ("name_zh", "description_zh":
     // the shipped examples do; items and steps have a nameZh too). namedIn() puts them in place.
     std::string nameZh = {};
@@ -108,7 +108,8 @@ struct Scenario {
 std::vector<std::vector<double>> computeShares(const Scenario& scenario);
 // The same, one compute step at a time (its index and shares) without keeping them: for a
 // scenario too large to hold a share a rank for every step.
-void forEachComputeShare(const Scenario& scenario, const std::function<void(size_t, const std::vector<double>&)>& visit);
+void forEachComputeShare(const Scenario& scenario,
+                         const std::function<void(size_t, const std::vector<double>&)>& visit);
 
 // Semantic checks beyond the file format (ranks exist, groups non-empty, items exist, shards
 // cover their items...). Messages use JSON paths ("$.program[2].group") so that file loaders

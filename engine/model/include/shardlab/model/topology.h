@@ -26,7 +26,7 @@ struct Gpu {
     std::string id;   // unique, e.g. "gpu0"; links refer to it
     std::string name; // device name, e.g. "H200"
     Bytes memory = 0;
-    double tflops = 0;          // sustained compute rate used for compute phases, TFLOP/s
+    double tflops = 0;           // sustained compute rate used for compute phases, TFLOP/s
     double memBandwidthGBps = 0; // HBM: local copies and the receive-only last step of a ring (cost-model.md)
     int node = 0;                // host machine index
     int socket = 0;              // CPU socket / NUMA domain within the node
@@ -47,9 +47,9 @@ struct SwitchNode {
 struct Link {
     std::string a, b; // vertex ids
     LinkKind kind = LinkKind::Pcie;
-    int count = 1;              // NVLink links bundled together (NV18 = 18)
-    double bandwidthGBps = 0;   // per direction, for the whole bundle
-    double latencyUs = 0;       // one traversal
+    int count = 1;            // NVLink links bundled together (NV18 = 18)
+    double bandwidthGBps = 0; // per direction, for the whole bundle
+    double latencyUs = 0;     // one traversal
     bool operator==(const Link&) const = default;
 };
 
@@ -75,8 +75,8 @@ struct Topology {
     Topology firstGpus(int n) const;
 };
 
-const char* switchKindName(SwitchKind kind);  // "nvswitch", "pcie-switch", "cpu", "nic", "net-switch"
-const char* linkKindName(LinkKind kind);      // "nvlink", "pcie", "cross-socket", "network"
+const char* switchKindName(SwitchKind kind); // "nvswitch", "pcie-switch", "cpu", "nic", "net-switch"
+const char* linkKindName(LinkKind kind);     // "nvlink", "pcie", "cross-socket", "network"
 std::optional<SwitchKind> switchKindFromName(std::string_view name);
 std::optional<LinkKind> linkKindFromName(std::string_view name);
 

@@ -53,8 +53,8 @@ std::vector<Shard> evenShards(Bytes size, int n);
 std::vector<Shard> customShards(const std::vector<Bytes>& sizes);
 
 // Ownership edits used by the GUI and the strategies. All keep owners sorted and unique.
-void assignShard(Shard& shard, int rank);        // the shard moves to `rank` alone
-void addOwner(Shard& shard, int rank);           // replicate onto `rank` too
+void assignShard(Shard& shard, int rank); // the shard moves to `rank` alone
+void addOwner(Shard& shard, int rank);    // replicate onto `rank` too
 void removeOwner(Shard& shard, int rank);
 
 } // namespace shardlab

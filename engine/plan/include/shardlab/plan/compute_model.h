@@ -23,10 +23,10 @@
 namespace shardlab {
 
 struct AcceleratorSpec {
-    std::string name;         // the GPU model it matched ("A100", "H100", ...)
-    double bf16Tflops = 0;    // dense tensor-core peak
-    double fp8Tflops = 0;     // 0: no fp8 tensor cores
-    int sms = 0;              // streaming multiprocessors
+    std::string name;      // the GPU model it matched ("A100", "H100", ...)
+    double bf16Tflops = 0; // dense tensor-core peak
+    double fp8Tflops = 0;  // 0: no fp8 tensor cores
+    int sms = 0;           // streaming multiprocessors
     double hbmGBps = 0;
     double gemmEfficiency = 0;      // share of the peak a large GEMM reaches (cuBLAS)
     double attentionEfficiency = 0; // share of the peak FlashAttention reaches (forward and backward)

@@ -21,9 +21,11 @@ namespace shardlab {
 // holds the whole optimizer state, gradients and weights), the optimizer state (1), also the
 // gradients (2), also the weights (3). FSDP (PyTorch FULL_SHARD) shards as stage 3 does.
 enum class ZeroStage { None, Optimizer, Gradients, Weights, Fsdp };
-inline constexpr EnumName<ZeroStage> kZeroStageNames[] = {
-    {ZeroStage::None, "0"}, {ZeroStage::Optimizer, "1"}, {ZeroStage::Gradients, "2"},
-    {ZeroStage::Weights, "3"}, {ZeroStage::Fsdp, "fsdp"}};
+inline constexpr EnumName<ZeroStage> kZeroStageNames[] = {{ZeroStage::None, "0"},
+                                                          {ZeroStage::Optimizer, "1"},
+                                                          {ZeroStage::Gradients, "2"},
+                                                          {ZeroStage::Weights, "3"},
+                                                          {ZeroStage::Fsdp, "fsdp"}};
 static_assert(listsEveryValueInOrder(kZeroStageNames, ZeroStage::Fsdp));
 constexpr bool shardsWeights(ZeroStage zero) { return zero == ZeroStage::Weights || zero == ZeroStage::Fsdp; }
 
@@ -48,9 +50,11 @@ std::string scheduleText(const PipelineSchedule& schedule);
 // a node, then CP, PP and DP outward (rank = tp + T*(cp + C*(pp + P*dp))). Expert parallelism takes its groups from the
 // data-parallel axis: EP consecutive DP replicas (EP divides DP).
 enum class MeshAxis { Tensor, Context, Pipeline, Data, Expert };
-inline constexpr EnumName<MeshAxis> kMeshAxisNames[] = {
-    {MeshAxis::Tensor, "tp"}, {MeshAxis::Context, "cp"}, {MeshAxis::Pipeline, "pp"},
-    {MeshAxis::Data, "dp"}, {MeshAxis::Expert, "ep"}};
+inline constexpr EnumName<MeshAxis> kMeshAxisNames[] = {{MeshAxis::Tensor, "tp"},
+                                                        {MeshAxis::Context, "cp"},
+                                                        {MeshAxis::Pipeline, "pp"},
+                                                        {MeshAxis::Data, "dp"},
+                                                        {MeshAxis::Expert, "ep"}};
 static_assert(listsEveryValueInOrder(kMeshAxisNames, MeshAxis::Expert));
 
 // The order in which the four mesh axes number the ranks, innermost (consecutive ranks) first.
@@ -108,6 +112,7 @@ std::vector<Message> planProblems(const TransformerModel& model, const TrainingS
                                   const ParallelPlan& plan, const Topology& machine);
 // Facts worth saying about a plan that can run (uneven stages, padded vocabulary, ZeRO without
 // data parallelism...), plan.inc's plan.note.*.
-std::vector<Message> planNotes(const TransformerModel& model, const TrainingSettings& settings, const ParallelPlan& plan);
+std::vector<Message> planNotes(const TransformerModel& model, const TrainingSettings& settings,
+                               const ParallelPlan& plan);
 
 } // namespace shardlab

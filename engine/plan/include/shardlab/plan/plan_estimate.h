@@ -30,13 +30,13 @@ namespace shardlab {
 struct PlanCollective {
     MeshAxis axis = MeshAxis::Tensor;
     OpKind kind = OpKind::AllReduce;
-    Message what;           // plan.what.*: layer activations, gradients, weights, K and V, tokens
-    Bytes bytes = 0;        // the size of one (nccl-tests convention)
+    Message what;    // plan.what.*: layer activations, gradients, weights, K and V, tokens
+    Bytes bytes = 0; // the size of one (nccl-tests convention)
     double countPerStep = 0;
     int groupSize = 0;
     bool crossesNodes = false;
-    double timeUs = 0;      // one collective, priced on the group of rank 0's stage
-    double exposedUs = 0;   // per step, on the critical path (not hidden behind compute)
+    double timeUs = 0;    // one collective, priced on the group of rank 0's stage
+    double exposedUs = 0; // per step, on the critical path (not hidden behind compute)
     Algorithm algorithm = Algorithm::Ring;
 };
 
@@ -57,13 +57,13 @@ struct PlanEstimate {
     ParallelPlan plan;
     int gpus = 0;
     int globalBatch = 0;
-    int microBatch = 0;     // sequences per micro-batch
-    int microBatches = 0;   // per step and replica
+    int microBatch = 0;   // sequences per micro-batch
+    int microBatches = 0; // per step and replica
     double stepUs = 0;
     double pipelineUs = 0;
-    double bubbleUs = 0;    // the mean stage's idle time in the pipeline
+    double bubbleUs = 0; // the mean stage's idle time in the pipeline
     double optimizerUs = 0;
-    double computeUs = 0;   // the mean stage's compute per step (no communication, no bubble)
+    double computeUs = 0; // the mean stage's compute per step (no communication, no bubble)
     StepFlops flops;
     double tokensPerSecPerGpu = 0;
     double modelTflopsPerGpu = 0;
@@ -73,7 +73,7 @@ struct PlanEstimate {
     bool fits = true;
     std::vector<StageEstimate> stages;
     std::vector<PlanCollective> collectives;
-    Message bottleneck;        // plan.bottleneck.*: what limits the step, with its share
+    Message bottleneck; // plan.bottleneck.*: what limits the step, with its share
     std::vector<Message> notes;
     std::string accelerator;   // the GPU spec the compute was priced with
     std::string computeSource; // its measured calibration, or the datasheet and assumptions
@@ -90,6 +90,7 @@ public:
     // The all-to-all of expert parallelism, each rank sending `bytesPerRank` spread over the group:
     // priced as the all-gather of the same size, which sends each rank's (n-1)/n of it to the others.
     CollectiveCost allToAll(Bytes bytesPerRank, const std::vector<int>& group);
+
 private:
     struct State;
     std::unique_ptr<State> m_state;

@@ -14,6 +14,7 @@ std::string planJson(const TransformerModel& model, const TrainingSettings& sett
 
 // The first `top` plans and the reasons the others were dropped.
 std::string formatPlanSearch(const TransformerModel& model, const PlanSearch& search, int top, Language language);
-std::string planSearchJson(const TransformerModel& model, const TrainingSettings& settings, const PlanSearch& search, int top);
+std::string planSearchJson(const TransformerModel& model, const TrainingSettings& settings, const PlanSearch& search,
+                           int top);
 
 } // namespace shardlab

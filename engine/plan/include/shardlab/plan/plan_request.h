@@ -16,10 +16,10 @@
 namespace shardlab {
 
 struct PlanRequest {
-    std::string model = "llama3-8b";     // a model preset or a Hugging Face config.json
+    std::string model = "llama3-8b";         // a model preset or a Hugging Face config.json
     std::string machine = "h200-nvswitch-8"; // a machine preset (more GPUs repeat its first node)
-    int gpus = 0;                         // 0: TP x CP x PP x DP (DP 1 where it is 0 too)
-    ParallelPlan plan;                    // plan.dp 0: the replicas `gpus` leaves
+    int gpus = 0;                            // 0: TP x CP x PP x DP (DP 1 where it is 0 too)
+    ParallelPlan plan;                       // plan.dp 0: the replicas `gpus` leaves
     TrainingSettings settings;
     bool operator==(const PlanRequest&) const = default;
 

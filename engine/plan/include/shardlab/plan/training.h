@@ -22,9 +22,9 @@ inline constexpr EnumName<Recompute> kRecomputeNames[] = {
 static_assert(listsEveryValueInOrder(kRecomputeNames, Recompute::Full));
 
 struct TrainingSettings {
-    int seq = 4096;        // tokens per sequence
-    int microBatch = 1;    // sequences per micro-batch (per data-parallel replica)
-    int globalBatch = 0;   // sequences per step; 0: one per GPU, rounded up to whole micro-batches
+    int seq = 4096;      // tokens per sequence
+    int microBatch = 1;  // sequences per micro-batch (per data-parallel replica)
+    int globalBatch = 0; // sequences per step; 0: one per GPU, rounded up to whole micro-batches
     Precision precision = Precision::Bf16;
     Recompute recompute = Recompute::Selective;
     // Attention computed in tiles without storing the score matrix (FlashAttention): no s*s

@@ -14,18 +14,18 @@ namespace shardlab {
 
 struct TransformerModel {
     std::string name;
-    std::string source;      // where the shapes come from (a paper, a model card, a file)
-    int hidden = 0;          // h
-    int layers = 0;          // l
-    int heads = 0;           // a: query heads
-    int kvHeads = 0;         // key/value heads (grouped-query attention); = heads for multi-head
-    int ffn = 0;             // f: the MLP's inner size (of each expert for a mixture of experts)
-    bool gatedFfn = false;   // SwiGLU-style MLP: three matrices (gate, up, down) instead of two
-    int vocab = 0;           // V
+    std::string source;          // where the shapes come from (a paper, a model card, a file)
+    int hidden = 0;              // h
+    int layers = 0;              // l
+    int heads = 0;               // a: query heads
+    int kvHeads = 0;             // key/value heads (grouped-query attention); = heads for multi-head
+    int ffn = 0;                 // f: the MLP's inner size (of each expert for a mixture of experts)
+    bool gatedFfn = false;       // SwiGLU-style MLP: three matrices (gate, up, down) instead of two
+    int vocab = 0;               // V
     bool tiedEmbeddings = false; // the output projection shares the input embedding's matrix
-    bool dropout = false;    // dropout after attention and MLP (its masks are activations to keep)
-    int experts = 0;         // mixture of experts: experts per MoE layer; 0 = a dense model
-    int expertsPerToken = 0; // top-k routing
+    bool dropout = false;        // dropout after attention and MLP (its masks are activations to keep)
+    int experts = 0;             // mixture of experts: experts per MoE layer; 0 = a dense model
+    int expertsPerToken = 0;     // top-k routing
     bool operator==(const TransformerModel&) const = default;
 
     int headDim() const { return heads > 0 ? hidden / heads : 0; }
@@ -43,7 +43,7 @@ struct ParameterCount {
     double embedding = 0;         // V * h
     double outputProjection = 0;  // V * h unless tied (0)
     double total = 0;
-    double active = 0;            // parameters one token's forward pass multiplies by
+    double active = 0; // parameters one token's forward pass multiplies by
 };
 ParameterCount countParameters(const TransformerModel& model);
 

@@ -22,10 +22,10 @@ struct ProfiledComm {
     std::int64_t context = 0; // the plugin's context id, unique in the file
     std::uint64_t hash = 0;   // NCCL's communicator hash: the same on every member
     int rank = -1;
-    int ranks = 0;            // 0: unknown (interface v3 names no size)
+    int ranks = 0; // 0: unknown (interface v3 names no size)
     int nodes = 0;
     std::string name;
-    double initNs = 0;        // host clock (CLOCK_MONOTONIC) at init
+    double initNs = 0; // host clock (CLOCK_MONOTONIC) at init
 };
 
 // One GPU channel of a collective's kernel, as NCCL's proxy thread reported it.
@@ -34,8 +34,8 @@ struct KernelChannel {
     // GPU globaltimer (ns since 1970 on most GPUs: kept whole, since a double would round to 256 ns)
     std::uint64_t gpuStartNs = 0;
     std::optional<std::uint64_t> gpuEndNs;
-    double hostSeenNs = 0;    // host clock when the plugin heard of the start (after it happened)
-    int line = 0;             // its `kch` record's line in the file (for messages)
+    double hostSeenNs = 0; // host clock when the plugin heard of the start (after it happened)
+    int line = 0;          // its `kch` record's line in the file (for messages)
 };
 
 struct ProfiledOp {
@@ -45,12 +45,12 @@ struct ProfiledOp {
     std::uint64_t sequence = 0; // collectives: NCCL's sequence number in the communicator
     std::string func;           // "AllReduce", "Send", ...
     std::uint64_t count = 0;
-    std::string datatype;       // "ncclFloat32", ...
-    int root = -1;              // collectives: root; p2p: peer
+    std::string datatype; // "ncclFloat32", ...
+    int root = -1;        // collectives: root; p2p: peer
     std::string algorithm, protocol;
     int channels = 0;
-    std::uint64_t group = 0;    // the group event it was issued in (0: none recorded)
-    double hostNs = 0;          // host clock when NCCL started the event (before the kernel's launch)
+    std::uint64_t group = 0; // the group event it was issued in (0: none recorded)
+    double hostNs = 0;       // host clock when NCCL started the event (before the kernel's launch)
     std::optional<double> stopNs;
     std::vector<KernelChannel> kernel;
     // Interface v3 names the communicator on each event instead of at init.
@@ -69,9 +69,9 @@ struct ProfileFile {
     std::int64_t startRealNs = 0;
     std::optional<double> endNs;
     std::optional<std::int64_t> endRealNs;
-    std::uint64_t dropped = 0;              // events the plugin could not keep (it said why on stderr)
+    std::uint64_t dropped = 0; // events the plugin could not keep (it said why on stderr)
     std::vector<ProfiledComm> comms;
-    std::vector<ProfiledOp> ops;            // in the order NCCL started them
+    std::vector<ProfiledOp> ops; // in the order NCCL started them
     int groups = 0;
 };
 

@@ -8,9 +8,8 @@
 //                  (t_min / computeUs(1 FLOP)), so that a faster GPU finishes it sooner;
 //   delay(rank, op 2k) = what that rank spent beyond the least (its own extra work: a straggler's),
 //                  an injected delay of that many milliseconds, unchanged on another machine.
-// It runs as many steps as `scenario` says (the profile's complete steps). Simulated on the topology it was measured on, it
-// reproduces the measured mean compute exactly; the
-// collectives take what the cost model says they take there.
+// It runs as many steps as `scenario` says (the profile's complete steps). Simulated on the topology it was measured
+// on, it reproduces the measured mean compute exactly; the collectives take what the cost model says they take there.
 #pragma once
 
 #include "shardlab/model/run_result.h"

@@ -31,9 +31,9 @@ namespace shardlab {
 struct CollectiveKey {
     OpKind kind = OpKind::AllReduce;
     std::uint64_t bytes = 0;
-    int root = -1;                 // reduce and broadcast; send/recv: the sender; -1 otherwise
+    int root = -1; // reduce and broadcast; send/recv: the sender; -1 otherwise
     std::uint64_t communicator = 0;
-    int peer = -1;                 // send/recv: the receiver
+    int peer = -1; // send/recv: the receiver
     bool operator==(const CollectiveKey&) const = default;
 };
 
@@ -60,9 +60,9 @@ std::optional<StepPattern> findSteps(const std::vector<CollectiveKey>& calls, bo
 // that keeps every rank's own (a topological order of the first step's operations, the earlier
 // first where two are free): an operation's slot. The job's step is that order of `period` slots.
 struct JobSteps {
-    StepPattern pattern;           // prefix: set-up operations of all ranks; period: slots per step
-    std::vector<int> iteration;    // per MatchedProfile::ops entry: its step (-1: set-up; steps + 1: wrap-up)
-    std::vector<int> slot;         // its place in the step (-1: set-up)
+    StepPattern pattern;        // prefix: set-up operations of all ranks; period: slots per step
+    std::vector<int> iteration; // per MatchedProfile::ops entry: its step (-1: set-up; steps + 1: wrap-up)
+    std::vector<int> slot;      // its place in the step (-1: set-up)
 };
 struct MatchedProfile;
 std::optional<JobSteps> findJobSteps(const MatchedProfile& profile, bool recordsEndEarly);

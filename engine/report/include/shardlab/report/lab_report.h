@@ -27,9 +27,9 @@ namespace shardlab {
 struct RankOutput {
     int rank = 0;
     std::string device;
-    Message owns; // "data: 12 GB of 24 GB; gradients: 100 MB (replicated)"
-    bool inGroup = true; // whether the rank takes part in the verified collective
-    std::vector<double> localInput; // its buffer before the collective (the fill pattern)
+    Message owns;                    // "data: 12 GB of 24 GB; gradients: 100 MB (replicated)"
+    bool inGroup = true;             // whether the rank takes part in the verified collective
+    std::vector<double> localInput;  // its buffer before the collective (the fill pattern)
     std::vector<double> localResult; // the same buffer afterwards
     std::uint64_t checkedElements = 0;
     std::uint64_t wrongElements = 0;
@@ -60,18 +60,18 @@ struct TopologySummary {
     std::vector<std::vector<PairClass>> pairs;
     bool fastDomain = false;
     PathClass slowestPath = PathClass::Self; // the worst class between any two ranks
-    Message sentence; // whether the ranks share one fast interconnect domain, and why
+    Message sentence;                        // whether the ranks share one fast interconnect domain, and why
 };
 
 struct LabReport {
-    std::string generator; // "ShardLab 0.1.0"
+    std::string generator;    // "ShardLab 0.1.0"
     std::string scenarioFile; // as given by the caller, may be empty
-    Scenario scenario; // as run (the base run)
+    Scenario scenario;        // as run (the base run)
     RunMode mode = RunMode::Simulated;
     Language language = Language::English; // the language the writers word the report in
     Message modeSentence; // "Simulated with ShardLab's analytic cost model (profile default)." / "Measured..."
 
-    RunResult run; // the base run: the timeline figure
+    RunResult run;   // the base run: the timeline figure
     Summary summary; // summarize() of the base run
 
     bool hasCollective = false;
@@ -90,7 +90,7 @@ struct LabReport {
     Message timingNote;
 
     std::string limitingSegment; // bottleneckName() of the base run: "compute", "communication", "wait", "capacity"
-    Message limitingSentence; // the segment that limits scaling efficiency, with numbers, and the summary's sentence
+    Message limitingSentence;    // the segment that limits scaling efficiency, with numbers, and the summary's sentence
 
     std::optional<CollectiveComparison> comparison;
     Message comparisonTimeSource; // "the cost model" or "measured on this machine"
@@ -104,12 +104,12 @@ using ScenarioRunner = std::function<Result<RunResult>(const Scenario&)>;
 
 struct LabReportOptions {
     RunMode mode = RunMode::Simulated;
-    ScenarioRunner runner; // empty: simulate() or runLive(), by mode
+    ScenarioRunner runner;    // empty: simulate() or runLive(), by mode
     std::vector<Bytes> sizes; // primary collective sizes for the timing table; empty: defaultReportSizes()
     std::optional<Topology> machineTopology; // live: the machine's topology to summarise instead of the scenario's
     std::string scenarioFile;
     Language language = Language::English; // the report's language (LabReport::language)
-    std::uint64_t verifyElements = 256; // elements per rank checked in simulated reports
+    std::uint64_t verifyElements = 256;    // elements per rank checked in simulated reports
     // A run recorded elsewhere (`shardlab profile`, `shardlab import`: a result file, a profiler's
     // traces): the report shows it as measured and runs nothing: the timing table holds its own
     // size only, the all-reduce comparison is the cost model's, and no result is called verified

@@ -13,13 +13,13 @@
 namespace shardlab {
 
 enum class FigureEmbedding {
-    InlineSvg, // <svg> elements in the page (browsers)
+    InlineSvg,      // <svg> elements in the page (browsers)
     ImageReference, // <img src="figure:ID" width=W height=H> (QTextDocument)
 };
 
 struct ReportHtmlOptions {
     FigureEmbedding figures = FigureEmbedding::InlineSvg;
-    double figureWidth = 0; // width every figure is drawn at (px); 0: each figure's own default
+    double figureWidth = 0;  // width every figure is drawn at (px); 0: each figure's own default
     bool printStyle = false; // font sizes in points (QTextDocument scales them to the page) and no page width limit
 };
 

@@ -13,10 +13,10 @@
 
 namespace shardlab {
 
-Message reportSummarySentence(const Summary& summary); // Summary::sentence
-Message reportSpeedupNote(const Summary& summary); // Summary::speedupNote
-Message reportHangExplanation(const HangReport& hang); // HangReport::explanation
+Message reportSummarySentence(const Summary& summary);                    // Summary::sentence
+Message reportSpeedupNote(const Summary& summary);                        // Summary::speedupNote
+Message reportHangExplanation(const HangReport& hang);                    // HangReport::explanation
 Message reportComparisonSentence(const CollectiveComparison& comparison); // CollectiveComparison::sentence
-Message reportClockNote(const RunResult& run); // RunResult::clockNote
+Message reportClockNote(const RunResult& run);                            // RunResult::clockNote
 
 } // namespace shardlab

@@ -18,8 +18,8 @@ struct SvgFigure {
     std::string id; // "timeline", "timing", ...: stable, used as a file or resource name
     std::string title;
     std::string caption; // one sentence under the figure
-    std::string svg; // a complete <svg> document
-    double width = 0; // in CSS pixels
+    std::string svg;     // a complete <svg> document
+    double width = 0;    // in CSS pixels
     double height = 0;
 };
 
@@ -33,20 +33,20 @@ std::string xmlEscape(std::string_view text);
 
 struct BarSeries {
     std::string name;
-    std::string color; // "#4e79a7"
+    std::string color;          // "#4e79a7"
     std::vector<double> values; // one per category
-    double opacity = 1; // < 1: a lighter shade of `color` (a second series of the same category)
+    double opacity = 1;         // < 1: a lighter shade of `color` (a second series of the same category)
 };
 
 struct BarChartSpec {
     std::string id;
     std::string title;
-    std::vector<std::string> categories; // one bar (stacked) or one group of bars per category
+    std::vector<std::string> categories;    // one bar (stacked) or one group of bars per category
     std::vector<std::string> categoryNotes; // optional second line under each category label
     std::vector<BarSeries> series;
     std::string axisLabel; // "time per iteration (ms)"
     std::string valueUnit; // appended to the value printed at the end of each bar: "ms"
-    bool stacked = true; // false: one bar per series within each category
+    bool stacked = true;   // false: one bar per series within each category
     double width = 760;
 };
 
@@ -55,7 +55,7 @@ SvgFigure svgBarChart(const BarChartSpec& spec);
 struct TimelineSpec {
     std::string title = "Per-rank timeline";
     double width = 960;
-    int highlightRank = -1; // drawn in bold with "(straggler)"
+    int highlightRank = -1;                // drawn in bold with "(straggler)"
     Language language = Language::English; // of its labels, legend and tooltips (the title is the caller's)
 };
 

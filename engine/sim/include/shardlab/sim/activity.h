@@ -37,10 +37,10 @@ struct LinkActivity {
 
 struct ActivitySnapshot {
     double timeUs = 0;
-    std::vector<ActivityState> ranks;  // by rank
-    std::vector<int> waitingFor;   // by rank: the rank it waits for, or -1
-    std::vector<int> collective;   // by rank: the collective it waits in or runs, or -1
-    std::vector<LinkActivity> links; // by index into Topology::links
+    std::vector<ActivityState> ranks;            // by rank
+    std::vector<int> waitingFor;                 // by rank: the rank it waits for, or -1
+    std::vector<int> collective;                 // by rank: the collective it waits in or runs, or -1
+    std::vector<LinkActivity> links;             // by index into Topology::links
     bool empty() const { return ranks.empty(); } // no run: nothing to show
 };
 
@@ -95,12 +95,12 @@ private:
     std::shared_ptr<const RunResult> m_run;
     int m_ranks = 0;
     double m_endUs = 0;
-    std::vector<Lane> m_lanes;            // rank * kStreams + stream
-    std::vector<double> m_linkBandwidth;  // nominal GB/s per direction, by link
-    std::vector<Traffic> m_traffic;       // distinct traffic patterns
-    std::vector<int> m_trafficOf;         // by collective
-    std::vector<double> m_segmentStart;   // elementary time segments of the collectives' sweep
-    std::vector<int> m_segmentOffset;     // segment i's active collectives: m_active[offset[i]..offset[i+1])
+    std::vector<Lane> m_lanes;           // rank * kStreams + stream
+    std::vector<double> m_linkBandwidth; // nominal GB/s per direction, by link
+    std::vector<Traffic> m_traffic;      // distinct traffic patterns
+    std::vector<int> m_trafficOf;        // by collective
+    std::vector<double> m_segmentStart;  // elementary time segments of the collectives' sweep
+    std::vector<int> m_segmentOffset;    // segment i's active collectives: m_active[offset[i]..offset[i+1])
     std::vector<int> m_active;
 };
 

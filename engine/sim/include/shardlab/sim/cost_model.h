@@ -157,8 +157,7 @@ public:
     // Time of a collective over `group` (ranks). `pieces` gives all-gather-v's per-member sizes.
     // `forced` = Auto lets the model choose, as NCCL's tuner does.
     CollectiveCost collective(OpKind kind, Bytes bytes, const std::vector<int>& group,
-                              Algorithm forced = Algorithm::Auto, int root = 0,
-                              const std::vector<Bytes>& pieces = {});
+                              Algorithm forced = Algorithm::Auto, int root = 0, const std::vector<Bytes>& pieces = {});
 
     // Compute time in microseconds: flops / (rate * efficiency) * slowdown.
     double computeUs(double flops, int rank, double slowdown = 1.0) const;
@@ -187,7 +186,7 @@ public:
     bool nodeSymmetry() const;
 
 private:
-    Topology m_topology;  // as given (bottleneck links are reported against it)
+    Topology m_topology; // as given (bottleneck links are reported against it)
     CostProfile m_profile;
     std::unique_ptr<detail::CostModelState> m_state; // cost_model_state.h
 };

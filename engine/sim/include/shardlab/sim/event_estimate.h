@@ -36,8 +36,8 @@ struct EventEstimate {
     // The whole run (saturating at UINT64_MAX).
     std::uint64_t spans = 0;
     std::uint64_t collectives = 0;
-    std::uint64_t events = 0;  // spans + collectives
-    std::uint64_t bytes = 0;   // what they take in memory (see kMaxRunEvents)
+    std::uint64_t events = 0; // spans + collectives
+    std::uint64_t bytes = 0;  // what they take in memory (see kMaxRunEvents)
     // The program step that records the most per iteration, and how much.
     int largestOp = -1;
     std::uint64_t largestOpEvents = 0;

@@ -24,15 +24,15 @@
 namespace shardlab {
 
 struct Hop {
-    int link = 0;          // index into Topology::links
-    bool forward = true;   // true: a -> b
+    int link = 0;        // index into Topology::links
+    bool forward = true; // true: a -> b
 };
 
 struct Route {
-    int from = 0, to = 0;  // vertices
+    int from = 0, to = 0; // vertices
     std::vector<Hop> hops;
-    double bottleneckGBps = 0;  // slowest link on the route, alone
-    double latencyUs = 0;       // sum of link latencies
+    double bottleneckGBps = 0; // slowest link on the route, alone
+    double latencyUs = 0;      // sum of link latencies
     bool valid() const { return !hops.empty() || from == to; }
 };
 
@@ -42,10 +42,10 @@ struct Flow {
 };
 
 struct FlowSetResult {
-    std::vector<double> flowGBps;  // bandwidth each flow gets when all run together
-    double minGBps = 0;            // the slowest flow
-    int bottleneckLink = -1;       // link limiting the slowest flow
-    double maxLatencyUs = 0;       // the longest route
+    std::vector<double> flowGBps; // bandwidth each flow gets when all run together
+    double minGBps = 0;           // the slowest flow
+    int bottleneckLink = -1;      // link limiting the slowest flow
+    double maxLatencyUs = 0;      // the longest route
     bool connected = true;
 };
 
@@ -103,9 +103,9 @@ private:
     std::vector<int> m_vertexNode;
     std::vector<std::pair<int, int>> m_linkEnds; // link -> (vertex a, vertex b)
     std::unordered_map<std::uint64_t, Route> m_cache;
-    std::vector<int> m_homeNic;                   // GPU -> its NIC vertex, -1 none, -2 not computed
+    std::vector<int> m_homeNic; // GPU -> its NIC vertex, -1 none, -2 not computed
     std::unordered_map<int, std::pair<std::vector<int>, std::vector<int>>> m_nodeGpusNics; // node -> (GPUs, NICs)
-    std::vector<std::array<double, 2>> m_load; // scratch for shareLinks
+    std::vector<std::array<double, 2>> m_load;                                             // scratch for shareLinks
     struct Label {
         double bw = -1;
         double lat = 0;
@@ -114,7 +114,7 @@ private:
         int prev = -1;
         bool done = false;
     };
-    mutable std::vector<Label> m_labels;       // scratch for compute()
+    mutable std::vector<Label> m_labels; // scratch for compute()
     mutable std::vector<int> m_labelTouched;
     std::vector<int> m_touched;
 };

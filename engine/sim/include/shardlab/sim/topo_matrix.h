@@ -20,7 +20,7 @@ struct PairClass {
     int nvlinks = 0; // NV# count
 };
 
-const char* pathClassKey(PathClass cls); // the class in nvidia-smi's legend: "X", "NV#", "PIX", "-"
+const char* pathClassKey(PathClass cls);         // the class in nvidia-smi's legend: "X", "NV#", "PIX", "-"
 std::string pathClassLabel(const PairClass& pc); // "X", "NV18", "PIX", ...
 // What a path class means, from nvidia-smi's legend: "connection traversing at most a single PCIe bridge".
 Message pathClassMeaning(PathClass cls);

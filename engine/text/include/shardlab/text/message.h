@@ -36,9 +36,21 @@ struct Message {
     Message& arg(std::string name, const char* text) { return arg(std::move(name), std::string(text)); }
     Message& arg(std::string name, Message piece);
     Message& arg(std::string name, int value);
-    Message&& with(std::string name, std::string text) && { arg(std::move(name), std::move(text)); return std::move(*this); }
-    Message&& with(std::string name, Message piece) && { arg(std::move(name), std::move(piece)); return std::move(*this); }
-    Message&& with(std::string name, int value) && { arg(std::move(name), value); return std::move(*this); }
+    Message&& with(std::string name, std::string text) &&
+    {
+        arg(std::move(name), std::move(text));
+        return std::move(*this);
+    }
+    Message&& with(std::string name, Message piece) &&
+    {
+        arg(std::move(name), std::move(piece));
+        return std::move(*this);
+    }
+    Message&& with(std::string name, int value) &&
+    {
+        arg(std::move(name), value);
+        return std::move(*this);
+    }
 
     bool empty() const { return id.empty(); }
     bool operator==(const Message&) const = default;
