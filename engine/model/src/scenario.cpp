@@ -1,5 +1,7 @@
 #include "shardlab/model/scenario.h"
 
+#include "shardlab/model/mesh_order.h"
+
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -249,19 +251,7 @@ Status validateScenario(const Scenario& s)
                 return badAt("$.mesh", Message("error.says.mesh_size")
                                            .with("size", std::to_string(size))
                                            .with("max", std::to_string(kMaxTopologyGpus)));
-        std::vector<std::string> axes;
-        std::string axis;
-        for (char c : m.order + ",") {
-            if (c == ',') {
-                axes.push_back(axis);
-                axis.clear();
-            } else {
-                axis += c;
-            }
-        }
-        std::vector<std::string> sorted = axes;
-        std::sort(sorted.begin(), sorted.end());
-        if (sorted != std::vector<std::string>{"cp", "dp", "pp", "tp"})
+        if (!meshOrderFromText(m.order))
             return badAt("$.mesh.order", Message("error.json.unknown_value")
                                              .with("value", m.order)
                                              .with("expected", Message("error.expects.mesh_order")));

@@ -65,6 +65,7 @@ inline constexpr const char* kObservedStrategy = "observed";
 // they number the ranks, innermost first ("tp,cp,pp,dp": TP on consecutive ranks). The diagram
 // colours each GPU by its pipeline stage and names its place on the mesh. Absent elsewhere; a mesh
 // whose product is no longer the rank count (a GPU added or removed since) is not drawn.
+// Its order is read by meshOrderFromText() (mesh_order.h), the parser the planner uses too.
 struct ScenarioMesh {
     int tp = 1, cp = 1, pp = 1, dp = 1;
     std::string order = "tp,cp,pp,dp";

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "shardlab/model/enum_names.h"
+#include "shardlab/model/mesh_order.h"
 #include "shardlab/model/topology.h"
 #include "shardlab/plan/training.h"
 #include "shardlab/plan/transformer.h"
@@ -46,23 +47,7 @@ struct PipelineSchedule {
 std::optional<PipelineSchedule> scheduleFromText(std::string_view text);
 std::string scheduleText(const PipelineSchedule& schedule);
 
-// The mesh axes, innermost first as ranks are numbered by default (ParallelPlan::order): TP inside
-// a node, then CP, PP and DP outward (rank = tp + T*(cp + C*(pp + P*dp))). Expert parallelism takes its groups from the
-// data-parallel axis: EP consecutive DP replicas (EP divides DP).
-enum class MeshAxis { Tensor, Context, Pipeline, Data, Expert };
-inline constexpr EnumName<MeshAxis> kMeshAxisNames[] = {{MeshAxis::Tensor, "tp"},
-                                                        {MeshAxis::Context, "cp"},
-                                                        {MeshAxis::Pipeline, "pp"},
-                                                        {MeshAxis::Data, "dp"},
-                                                        {MeshAxis::Expert, "ep"}};
-static_assert(listsEveryValueInOrder(kMeshAxisNames, MeshAxis::Expert));
-
-// The order in which the four mesh axes number the ranks, innermost (consecutive ranks) first.
-using MeshOrder = std::array<MeshAxis, 4>;
-inline constexpr MeshOrder kDefaultMeshOrder{MeshAxis::Tensor, MeshAxis::Context, MeshAxis::Pipeline, MeshAxis::Data};
-// "tp,cp,pp,dp": each of the four once (EP is not an axis of its own); nullopt otherwise.
-std::optional<MeshOrder> meshOrderFromText(std::string_view text);
-std::string meshOrderText(const MeshOrder& order);
+// The mesh axes and their order: shardlab/model/mesh_order.h.
 
 struct ParallelPlan {
     int tp = 1, cp = 1, pp = 1, dp = 1, ep = 1;
