@@ -131,7 +131,7 @@ Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& 
 Result<ImportedJob> kinetoJob(std::vector<KinetoTrace> traces, const ImportOptions& options)
 {
     if (traces.empty())
-        return badInput("no PyTorch profiler trace given");
+        return badInput(Message("import.error.no_trace"));
 
     // A trace without distributedInfo (exported after the process group was destroyed): its rank
     // from its collectives' record_param_comms, the world from the largest group any trace saw.
@@ -158,30 +158,36 @@ Result<ImportedJob> kinetoJob(std::vector<KinetoTrace> traces, const ImportOptio
     const KinetoTrace& first = traces.front();
     for (const KinetoTrace& t : traces) {
         if (t.rank < 0 || t.worldSize < 1)
-            return badInput(
-                t.path
-                + ": the trace does not say which rank it is (no distributedInfo): ShardLab needs traces "
-                  "of a distributed job, one per rank, recorded by torch.profiler with torch.distributed initialised");
+            return badInput(Message("import.error.no_rank")
+                                .with("file", t.path)
+                                .with("key", "distributedInfo")
+                                .with("profiler", "torch.profiler")
+                                .with("distributed", "torch.distributed"));
         if (t.rank >= t.worldSize)
-            return badInput(t.path + ": rank " + std::to_string(t.rank) + " of a world of "
-                            + std::to_string(t.worldSize));
+            return badInput(Message("import.error.rank_outside")
+                                .with("file", t.path)
+                                .with("rank", t.rank)
+                                .with("world", t.worldSize));
         if (t.worldSize != first.worldSize)
-            return badInput(t.path + " is rank " + std::to_string(t.rank) + " of " + std::to_string(t.worldSize)
-                            + " ranks, but " + first.path + " is of " + std::to_string(first.worldSize)
-                            + ": these traces come from different jobs");
+            return badInput(Message("import.error.different_jobs")
+                                .with("file", t.path)
+                                .with("rank", t.rank)
+                                .with("world", t.worldSize)
+                                .with("first", first.path)
+                                .with("first_world", first.worldSize));
     }
     const int n = first.worldSize;
     std::vector<const KinetoTrace*> byRank(static_cast<size_t>(n), nullptr);
     for (const KinetoTrace& t : traces) {
         if (const KinetoTrace* other = byRank[static_cast<size_t>(t.rank)])
-            return badInput("rank " + std::to_string(t.rank) + " has two traces: " + other->path + " and " + t.path
-                            + " (traces of two runs in one folder? give one trace per rank)");
+            return badInput(Message("import.error.two_traces")
+                                .with("rank", t.rank)
+                                .with("first", other->path)
+                                .with("second", t.path));
         byRank[static_cast<size_t>(t.rank)] = &t;
     }
     if (n < 2)
-        return badInput(first.path
-                        + ": a job of one rank; ShardLab shows collectives across ranks: give the traces of a job of "
-                          "2 or more ranks");
+        return badInput(Message("import.error.one_rank").with("file", first.path));
     // Runs of three or more as "first-last": a trace claiming a world of millions of ranks costs a
     // few words, not a list of millions of numbers (found by a hand-made input to fuzz_import).
     std::string missing;
@@ -201,8 +207,7 @@ Result<ImportedJob> kinetoJob(std::vector<KinetoTrace> traces, const ImportOptio
         r = last + 1;
     }
     if (!missing.empty())
-        return badInput("the traces given are of a job of " + std::to_string(n) + " ranks, but rank(s) " + missing
-                        + " have no trace: give every rank's file (or the folder that holds them all)");
+        return badInput(Message("import.error.missing_ranks").with("ranks", n).with("missing", missing));
 
     // Absolute times in ns (ts is µs after baseTimeNanoseconds; without it, µs since 1970), and
     // each trace's span, to catch traces of different runs (or clocks minutes apart).
@@ -215,11 +220,11 @@ Result<ImportedJob> kinetoJob(std::vector<KinetoTrace> traces, const ImportOptio
         const double gapNs =
             std::max(absNs(*t, t->firstUs) - absNs(r0, r0.lastUs), absNs(r0, r0.firstUs) - absNs(*t, t->lastUs));
         if (gapNs > 0)
-            return badInput(
-                t->path + " (rank " + std::to_string(t->rank) + ") and " + r0.path
-                + " (rank 0) do not overlap in time: " + number("%.1f", gapNs / 1e9)
-                + " s apart. Traces of different runs, or of hosts whose clocks "
-                  "disagree by more than the run lasted; ShardLab cannot tell which collectives belong together");
+            return badInput(Message("import.error.no_overlap")
+                                .with("file", t->path)
+                                .with("rank", t->rank)
+                                .with("first", r0.path)
+                                .with("seconds", number("%.1f", gapNs / 1e9)));
     }
 
     // Each rank's kernels by (group, function), on the common clock.

@@ -21,6 +21,7 @@
 //    json's type_error as before (checked against the old reader on 3,500 mutated traces).
 // docs/benchmarks.md, "Importing big traces": the figures and bench/import_big_kineto.sh.
 #include "shardlab/import/kineto_trace.h"
+#include "shardlab/text/error_wording.h"
 
 #include <nlohmann/json.hpp>
 
@@ -371,7 +372,7 @@ Result<KinetoTrace> finish(Reader& reader, const json& doc)
 {
     KinetoTrace& t = reader.trace();
     if (!doc.is_object() || !doc.contains("traceEvents"))
-        return badInput(t.path + ": not a Chrome trace (no traceEvents)");
+        return badInput(Message("import.error.no_trace_events").with("file", t.path).with("key", "traceEvents"));
     if (const auto base = doc.find("baseTimeNanoseconds"); base != doc.end() && base->is_number_integer())
         t.baseTimeNs = base->get<std::int64_t>();
     if (const auto info = doc.find("distributedInfo"); info != doc.end() && info->is_object()) {
@@ -414,8 +415,7 @@ Result<KinetoTrace> parseWith(const std::function<void(Reader*)>& parse, const s
     try {
         parse(&reader);
     } catch (const TooDeep&) {
-        return badInput(origin + ": nested more than " + std::to_string(kMaxDepth)
-                        + " levels deep; not a profiler trace");
+        return badInput(Message("import.error.too_deep").with("file", origin).with("levels", kMaxDepth));
     } catch (const json::exception& e) {
         if (below)
             if (std::string problem = below(); !problem.empty())
@@ -423,7 +423,7 @@ Result<KinetoTrace> parseWith(const std::function<void(Reader*)>& parse, const s
         std::string what = e.what();
         if (const size_t colon = what.find("] "); colon != std::string::npos)
             what = what.substr(colon + 2);
-        return badInput(origin + ": not valid JSON (" + what + ")");
+        return badInput(Message("import.error.not_json").with("file", origin).with("parser", parserMessage(what)));
     }
     if (below)
         if (std::string problem = below(); !problem.empty())

@@ -102,7 +102,7 @@ std::optional<FigureRef> figureRef(JsonReader& rd, const json& v, const std::str
     if (f.scenario != "main" && f.scenario != "compare")
         rd.fail(JsonReader::key(path, "scenario"), unknownValue(f.scenario, {"main", "compare"}));
     if (rd.find(v, "rank") && rd.find(v, "index"))
-        rd.fail(path, "both 'rank' and 'index' given (expected one)");
+        rd.fail(path, Message("error.says.both_keys").with("key", "rank").with("other", "index"));
     f.index =
         static_cast<int>(rd.integer(v, path, rd.find(v, "rank") ? "rank" : "index", false, 0, 1'000'000).value_or(-1));
     return f;
@@ -118,7 +118,7 @@ void readNumeric(JsonReader& rd, const json& v, const std::string& path, Numeric
     if (rd.find(v, "value")) {
         a.value = rd.number(v, path, "value", true, -1e300, 1e300);
         if (rd.find(v, "figure"))
-            rd.fail(path, "both 'value' and 'figure' given (expected one)");
+            rd.fail(path, Message("error.says.both_keys").with("key", "value").with("other", "figure"));
     } else if (rd.find(v, "figure")) {
         a.figure = figureRef(rd, v, path);
     } else {
@@ -127,7 +127,7 @@ void readNumeric(JsonReader& rd, const json& v, const std::string& path, Numeric
     for (const char* op : {"minus", "over"})
         if (const json* o = rd.find(v, op)) {
             if (a.combine != NumericAnswer::Combine::None)
-                rd.fail(path, "both 'minus' and 'over' given (expected at most one)");
+                rd.fail(path, Message("error.says.both_keys_at_most").with("key", "minus").with("other", "over"));
             a.combine = std::string(op) == "minus" ? NumericAnswer::Combine::Minus : NumericAnswer::Combine::Over;
             a.other = figureRef(rd, *o, JsonReader::key(path, op));
         }
@@ -177,8 +177,7 @@ void readQuestion(JsonReader& rd, const json& v, const std::string& path, Lesson
         q.multiple = rd.boolean(v, path, "multiple").value_or(false);
         const json* cs = rd.find(v, "choices");
         if (!cs || !cs->is_array() || cs->size() < 2) {
-            rd.fail(JsonReader::key(path, "choices"),
-                    "missing or too short (expected an array of at least two choices)");
+            rd.fail(JsonReader::key(path, "choices"), Message("error.says.choices_short"));
             return;
         }
         int right = 0;
@@ -280,7 +279,7 @@ void readQuestion(JsonReader& rd, const json& v, const std::string& path, Lesson
                 q.example.push_back(values);
             }
             if (!ok)
-                rd.fail(ep, "expected an array with one array of numbers per rank");
+                rd.fail(ep, Message("error.says.values_per_rank"));
         }
         if (const json* fb = rd.find(v, "feedback")) {
             const std::string fp = JsonReader::key(path, "feedback");
@@ -391,7 +390,7 @@ Result<Lesson> parseLesson(const std::string& text, const std::string& origin, c
             l.questions.push_back(q);
         }
     } else {
-        rd.fail("$.questions", "missing or empty (expected an array of questions)");
+        rd.fail("$.questions", Message("error.says.no_questions"));
     }
     if (rd.failed())
         return rd.error();
@@ -438,7 +437,10 @@ Result<std::vector<Lesson>> loadLessons(const std::filesystem::path& dir)
     std::map<std::string, std::filesystem::path> seen;
     for (const Lesson& l : lessons)
         if (auto [it, fresh] = seen.emplace(l.id, l.file); !fresh)
-            return badInput(l.file.string() + ": $.id: '" + l.id + "' is also the id of " + it->second.string());
+            return badInput(Message("error.line.lesson_id_twice")
+                                .with("file", l.file.string())
+                                .with("id", l.id)
+                                .with("other", it->second.string()));
     return lessons;
 }
 
