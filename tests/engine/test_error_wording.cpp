@@ -10,6 +10,7 @@
 #include "shardlab/io/result_file.h"
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/io/trace_import.h"
+#include "../common/preset_source_terms.h"
 #include "shardlab/analysis/scaling.h"
 #include "shardlab/analysis/sweep.h"
 #include "shardlab/base/file_io.h"
@@ -950,14 +951,7 @@ TEST(ErrorWording, AnswersThatCannotBeCheckedAndLessonFoldersAreWordedInChinese)
 TEST(ErrorWording, EveryPresetsSourceAndTheScaledMachinesNotesAreWordedInChinese)
 {
     // product names, document titles, commands and figures stay; the prose around them is Chinese
-    const std::vector<std::string> kept{"NVIDIA Tesla",
-                                        "PCI-SIG Gen3 x16",
-                                        "Intel",
-                                        "ConnectX-7",
-                                        "ConnectX-6",
-                                        "DGX SuperPOD",
-                                        "DGX-1 System Architecture",
-                                        "nvidia-smi topo -m"};
+    const std::vector<std::string> kept = test::presetSourceTerms();
     for (const PresetInfo& p : presetList()) {
         SCOPED_TRACE(p.id);
         const Topology t = *preset(p.id);

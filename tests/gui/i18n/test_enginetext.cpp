@@ -2,6 +2,7 @@
 // sentence, the diagnosis (findings, detail, evidence states) and the warnings of the editor are
 // worded in Chinese, with no English left but technical terms, units and the scenario's names;
 // in an English app they are the engine's English.
+#include "../../common/preset_source_terms.h"
 #include "analysis/analysispage.h"
 #include "analysis/diagnosispanel.h"
 #include "analysis/findingsmodel.h"
@@ -109,14 +110,7 @@ void TestEngineText::machinesAndRefusedEditsInChinese()
 {
     i18n::installTranslations(qApp, i18n::kChinese, false);
     // product names, document titles, figures and preset ids stay as they are
-    std::vector<std::string> kept{"NVIDIA Tesla",
-                                  "PCI-SIG Gen3 x16",
-                                  "Intel",
-                                  "ConnectX-7",
-                                  "ConnectX-6",
-                                  "DGX SuperPOD",
-                                  "DGX-1 System Architecture",
-                                  "nvidia-smi topo -m"};
+    std::vector<std::string> kept = shardlab::test::presetSourceTerms();
     for (const PresetInfo& p : presetList())
         kept.push_back(p.id);
     const auto left = [&](const QString& text) {
