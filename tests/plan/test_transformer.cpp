@@ -1,5 +1,6 @@
 // The planner's models: parameter counts against the model cards, and Hugging Face configs read.
 #include "shardlab/plan/transformer.h"
+#include "shardlab/text/untranslated.h"
 
 #include <gtest/gtest.h>
 
@@ -105,6 +106,38 @@ TEST(HfConfig, AnUnknownNameThatIsNoFileListsThePresets)
     const auto missing = loadModel("/nonexistent/config.json");
     ASSERT_FALSE(missing);
     EXPECT_NE(missing.error().message.find("no such file"), std::string::npos) << missing.error().message;
+}
+
+// Issue 26: a model the planner refuses says so in Chinese too (these had no catalogue entry), each
+// problem a line of its own under the model's name.
+TEST(TransformerModel, ARefusedModelSaysWhyInBothLanguages)
+{
+    TransformerModel m = *modelPreset("llama3-8b");
+    m.name = "mine";
+    m.hidden = 4100; // 32 heads do not divide it
+    m.kvHeads = 5;   // nor do 5 key/value heads divide 32 heads
+    const Status bad = validateModel(m);
+    ASSERT_FALSE(bad);
+    EXPECT_EQ(bad.error().message, "mine: the hidden size 4100 is not a multiple of the 32 attention heads\n"
+                                   "mine: the 32 attention heads are not a multiple of the 5 key/value heads");
+    EXPECT_EQ(worded(bad.error(), Language::Chinese),
+              "mine：隐藏层大小 4100 不是注意力头数 32 的整数倍\nmine：注意力头数 32 不是键值头数 5 的整数倍");
+    m = *modelPreset("llama3-8b");
+    m.layers = 0;
+    const Status noLayers = validateModel(m);
+    ASSERT_FALSE(noLayers);
+    EXPECT_EQ(noLayers.error().message, m.name + ": layers: 0 is out of range (expected 1 to 100000)");
+    const auto unknown = loadModel("llama-3-8b");
+    ASSERT_FALSE(unknown);
+    std::vector<std::string> kept{m.name, "llama-3-8b", "config.json"};
+    for (const ModelPresetInfo& info : modelPresetList())
+        kept.push_back(info.id);
+    for (const Error* e : {&noLayers.error(), &unknown.error()}) {
+        ASSERT_FALSE(e->what.empty()) << e->message;
+        EXPECT_EQ(english(e->what), e->message);
+        const std::string zh = worded(*e, Language::Chinese);
+        EXPECT_EQ(untranslatedWords(zh, kept), std::vector<std::string>{}) << zh;
+    }
 }
 
 } // namespace

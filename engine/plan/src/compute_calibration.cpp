@@ -22,11 +22,12 @@ std::vector<Row> rows(JsonReader& reader, const json& doc, const char* key,
     const json* list = reader.find(doc, key);
     if (!list) {
         if (required)
-            reader.fail(JsonReader::key("$", key), "missing (expected a list)");
+            reader.fail(JsonReader::key("$", key),
+                        Message("error.json.missing").with("expected", Message("plan.expects.list")));
         return out;
     }
     if (!list->is_array()) {
-        reader.fail(JsonReader::key("$", key), "found " + std::string(list->type_name()) + " (expected a list)");
+        reader.fail(JsonReader::key("$", key), detail::foundInstead(*list, Message("plan.expects.list")));
         return out;
     }
     for (size_t i = 0; i < list->size(); ++i) {
@@ -79,7 +80,10 @@ Result<ComputeCalibration> computeCalibrationFromJson(const std::string& text, c
     if (reader.failed())
         return reader.error();
     if (c.gemmBf16.empty())
-        return badInput(origin + ": $.gemm_bf16: the list is empty (expected measured GEMMs)");
+        return badInput(Message("error.at")
+                            .with("origin", origin)
+                            .with("path", "$.gemm_bf16")
+                            .with("what", Message("plan.error.no_gemms")));
     return c;
 }
 

@@ -105,7 +105,7 @@ Result<TransformerModel> parseHfConfig(std::string_view text, const std::string&
         m.expertsPerToken = topk.value_or(2);
     }
     if (const Status valid = validateModel(m); !valid)
-        return badInput(origin + ": " + valid.error().message);
+        return badInput(Message("plan.error.model_line").with("model", origin).with("what", messageOf(valid.error())));
     return m;
 }
 
@@ -119,7 +119,10 @@ Result<TransformerModel> loadModel(const std::string& presetOrPath)
     const std::filesystem::path path(presetOrPath);
     std::error_code ec;
     if (!std::filesystem::exists(path, ec) && path.extension() != ".json")
-        return badInput("unknown model '" + presetOrPath + "' (expected one of: " + list + ", or a config.json)");
+        return badInput(Message("plan.error.unknown_model")
+                            .with("model", presetOrPath)
+                            .with("known", list)
+                            .with("file", "config.json"));
     auto text = readUserFile(
         path, Message("error.file_kind.model_config").with("maker", "Hugging Face").with("file", "config.json"));
     if (!text)

@@ -46,8 +46,8 @@ Result<Topology> planMachine(const std::string& presetId, int gpus)
     if (!topo)
         return badInput(unknownPresetMessage(presetId));
     if (gpus < 1 || gpus > kMaxTopologyGpus)
-        return badInput("--gpus: " + std::to_string(gpus) + " is out of range (expected 1 to "
-                        + std::to_string(kMaxTopologyGpus) + ")");
+        return badInput(
+            Message("plan.error.gpus_range").with("option", "--gpus").with("gpus", gpus).with("max", kMaxTopologyGpus));
     if (gpus <= topo->rankCount())
         return topo->firstGpus(gpus);
     return scaleOut(*topo, gpus);

@@ -73,9 +73,10 @@ Result<Scenario> planScenario(const TransformerModel& model, const TrainingSetti
     const int replicas = plan.dp * plan.cp; // groups of a stage's ranks that work alike
     const long long steps = 2LL * m * p * v * (1 + 2LL * replicas * plan.tp) + 2LL * p * plan.tp * plan.cp;
     if (steps > kMaxPlanScenarioSteps)
-        return badInput("--scenario: the plan would be a scenario of " + std::to_string(steps)
-                        + " steps; ShardLab writes up to " + std::to_string(kMaxPlanScenarioSteps)
-                        + " (fewer GPUs or micro-batches)");
+        return badInput(Message("plan.error.scenario_too_large")
+                            .with("option", "--scenario")
+                            .with("steps", std::to_string(steps))
+                            .with("max", std::to_string(kMaxPlanScenarioSteps)));
 
     Scenario sc;
     const Message title = Message("plan.scenario.name").with("model", model.name).with("plan", planText(plan));

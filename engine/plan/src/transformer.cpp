@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 namespace shardlab {
 
@@ -27,43 +28,52 @@ ParameterCount countParameters(const TransformerModel& m)
 
 namespace {
 
-std::string checkRange(const char* what, long long value, long long lo, long long hi)
+// "hidden size: 0 is out of range (expected 1 to 1000000)", or nothing where it is in range.
+Message checkRange(const char* field, long long value, long long lo, long long hi)
 {
     if (value >= lo && value <= hi)
         return {};
-    return std::string(what) + ": " + std::to_string(value) + " is out of range (expected " + std::to_string(lo)
-           + " to " + std::to_string(hi) + ")";
+    return Message("plan.error.out_of_range")
+        .with("what", Message(field))
+        .with("value", std::to_string(value))
+        .with("lo", std::to_string(lo))
+        .with("hi", std::to_string(hi));
 }
 
 } // namespace
 
 Status validateModel(const TransformerModel& m)
 {
-    std::string problems;
-    auto add = [&](const std::string& line) {
-        if (!line.empty())
-            problems += (problems.empty() ? "" : "\n") + m.name + ": " + line;
+    std::vector<Message> problems; // one line each, "MODEL: what"
+    auto add = [&](Message what) {
+        if (!what.empty())
+            problems.push_back(Message("plan.error.model_line").with("model", m.name).with("what", std::move(what)));
     };
-    add(checkRange("hidden size", m.hidden, 1, 1'000'000));
-    add(checkRange("layers", m.layers, 1, 100'000));
-    add(checkRange("attention heads", m.heads, 1, 100'000));
-    add(checkRange("key/value heads", m.kvHeads, 1, 100'000));
-    add(checkRange("MLP size", m.ffn, 1, 10'000'000));
-    add(checkRange("vocabulary", m.vocab, 1, 100'000'000));
-    add(checkRange("experts", m.experts, 0, 100'000));
+    add(checkRange("plan.model.hidden", m.hidden, 1, 1'000'000));
+    add(checkRange("plan.model.layers", m.layers, 1, 100'000));
+    add(checkRange("plan.model.heads", m.heads, 1, 100'000));
+    add(checkRange("plan.model.kv_heads", m.kvHeads, 1, 100'000));
+    add(checkRange("plan.model.ffn", m.ffn, 1, 10'000'000));
+    add(checkRange("plan.model.vocab", m.vocab, 1, 100'000'000));
+    add(checkRange("plan.model.experts", m.experts, 0, 100'000));
     if (problems.empty()) {
         if (m.hidden % m.heads != 0)
-            add("the hidden size " + std::to_string(m.hidden) + " is not a multiple of the " + std::to_string(m.heads)
-                + " attention heads");
+            add(Message("plan.error.hidden_heads")
+                    .with("hidden", std::to_string(m.hidden))
+                    .with("heads", std::to_string(m.heads)));
         if (m.heads % m.kvHeads != 0)
-            add("the " + std::to_string(m.heads) + " attention heads are not a multiple of the "
-                + std::to_string(m.kvHeads) + " key/value heads");
-        if (m.moe() && (m.expertsPerToken < 1 || m.expertsPerToken > m.experts))
-            add("experts per token: " + std::to_string(m.expertsPerToken) + " is out of range (expected 1 to "
-                + std::to_string(m.experts) + ")");
+            add(Message("plan.error.kv_heads")
+                    .with("heads", std::to_string(m.heads))
+                    .with("kv", std::to_string(m.kvHeads)));
+        if (m.moe())
+            add(checkRange("plan.model.experts_per_token", m.expertsPerToken, 1, m.experts));
     }
-    if (!problems.empty())
-        return badInput(problems);
+    if (!problems.empty()) {
+        Message all = problems.back();
+        for (size_t i = problems.size() - 1; i-- > 0;)
+            all = Message("common.lines").with("first", problems[i]).with("rest", std::move(all));
+        return badInput(std::move(all));
+    }
     return {};
 }
 
