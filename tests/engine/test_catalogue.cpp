@@ -74,6 +74,17 @@ TEST(Catalogue, RenderFillsPlaceholdersAndWordsNestedMessagesInTheSameLanguage)
     EXPECT_EQ(render(verbatim("{x} stays"), Language::Chinese), "{x} stays"); // a value is not a pattern
 }
 
+TEST(Catalogue, ListsAndLinesKeepTheirPiecesInOrderInBothLanguages)
+{
+    const std::vector<Message> pieces{verbatim("a"), Message("common.none"), verbatim("c")};
+    EXPECT_EQ(render(listOf(pieces), Language::English), "a, none, c");
+    EXPECT_EQ(render(listOf(pieces), Language::Chinese), "a、无、c");
+    EXPECT_EQ(render(linesOf(pieces), Language::English), "a\nnone\nc");
+    EXPECT_EQ(render(linesOf(pieces), Language::Chinese), "a\n无\nc");
+    EXPECT_EQ(render(linesOf({verbatim("one")}), Language::English), "one");
+    EXPECT_EQ(render(linesOf({}), Language::English), "");
+}
+
 TEST(Catalogue, AnUnknownIdOrAMissingValueShowsInsteadOfVanishing)
 {
     EXPECT_EQ(render(Message("no.such.id"), Language::Chinese), "[no.such.id]");

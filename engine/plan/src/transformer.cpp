@@ -68,12 +68,8 @@ Status validateModel(const TransformerModel& m)
         if (m.moe())
             add(checkRange("plan.model.experts_per_token", m.expertsPerToken, 1, m.experts));
     }
-    if (!problems.empty()) {
-        Message all = problems.back();
-        for (size_t i = problems.size() - 1; i-- > 0;)
-            all = Message("common.lines").with("first", problems[i]).with("rest", std::move(all));
-        return badInput(std::move(all));
-    }
+    if (!problems.empty())
+        return badInput(linesOf(std::move(problems)));
     return {};
 }
 

@@ -34,6 +34,9 @@ constexpr CatalogueEntry kEntries[] = {
 #include "catalogue/plan.inc"
 #include "catalogue/strategy.inc"
 #include "catalogue/difference.inc"
+#include "catalogue/errors_io.inc"
+#include "catalogue/errors_cluster.inc"
+#include "catalogue/errors_import.inc"
 };
 
 struct Index {

@@ -376,10 +376,7 @@ Message errorMessage(const std::string& englishError)
         lines.push_back(lineMessage(line));
     if (lines.empty())
         return verbatim(englishError);
-    Message out = std::move(lines.back());
-    for (size_t i = lines.size() - 1; i-- > 0;)
-        out = Message("common.lines").with("first", std::move(lines[i])).with("rest", std::move(out));
-    return out;
+    return linesOf(std::move(lines));
 }
 
 Message parserMessage(const std::string& text) { return parserWords(text); }

@@ -44,6 +44,16 @@ Message listOf(std::vector<Message> pieces)
     return out;
 }
 
+Message linesOf(std::vector<Message> pieces)
+{
+    if (pieces.empty())
+        return {};
+    Message out = std::move(pieces.back());
+    for (size_t i = pieces.size() - 1; i-- > 0;)
+        out = Message("common.lines").with("first", std::move(pieces[i])).with("rest", std::move(out));
+    return out;
+}
+
 std::string number(const char* format, double value)
 {
     char buf[64];

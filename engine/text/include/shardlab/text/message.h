@@ -73,6 +73,9 @@ Message verbatim(std::string text);
 // Pieces listed in the language of the sentence around them: "a, b, c" in English, "a、b、c" in
 // Chinese (common.list_separator). An empty list is an empty message.
 Message listOf(std::vector<Message> pieces);
+// Pieces one per line, in order (common.lines): several refusals of one file or one model read as
+// one message. An empty list is an empty message.
+Message linesOf(std::vector<Message> pieces);
 // A number formatted with printf's `format` ("%.1f"), as a value: the same in every language.
 std::string number(const char* format, double value);
 
