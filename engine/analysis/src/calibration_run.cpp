@@ -47,9 +47,9 @@ Result<CalibrationResult> runCalibration(const CalibrationPlan& plan, const Cali
     int done = 0;
     auto step = [&](const std::string& what) -> Status {
         if (hooks.cancel && hooks.cancel->load())
-            return Error{ErrorKind::Cancelled, "calibration cancelled"};
+            return Error(ErrorKind::Cancelled, Message("error.analysis.calibration_cancelled"));
         if (hooks.progress && !hooks.progress(done, total, what))
-            return Error{ErrorKind::Cancelled, "calibration cancelled"};
+            return Error(ErrorKind::Cancelled, Message("error.analysis.calibration_cancelled"));
         return {};
     };
     for (int r : counts)

@@ -21,7 +21,7 @@ Result<PreparedRun> prepareRun(const Scenario& scenario, std::shared_ptr<const R
         }
     }
     if (cancel && cancel->load())
-        return Error{ErrorKind::Cancelled, "cancelled"};
+        return Error(ErrorKind::Cancelled, Message("error.analysis.cancelled"));
     out.summary = summarize(scenario, *out.run);
     out.activity = std::make_shared<const ActivityIndex>(scenario, out.run, model);
     return out;

@@ -388,7 +388,7 @@ Result<ScalingCurve> scalingCurve(const Scenario& base, const ScalingOptions& o)
     std::vector<double> oneGpuMs; // each point's Summary::oneGpuMs
     for (size_t i = 0; i < counts.size(); ++i) {
         if (o.cancel && o.cancel->load())
-            return Error{ErrorKind::Cancelled, "scaling curve cancelled"};
+            return Error(ErrorKind::Cancelled, Message("error.analysis.scaling_cancelled"));
         const int n = counts[i];
         auto s = rescaleScenario(base, tpl, n, o.mode, &curve.rescaleNotes, &curve.rescaleMessages);
         if (!s)
@@ -429,7 +429,7 @@ Result<ScalingCurve> scalingCurve(const Scenario& base, const ScalingOptions& o)
         }
         curve.points.push_back(pt);
         if (o.progress && !o.progress(static_cast<int>(i) + 1, static_cast<int>(counts.size())))
-            return Error{ErrorKind::Cancelled, "scaling curve cancelled"};
+            return Error(ErrorKind::Cancelled, Message("error.analysis.scaling_cancelled"));
     }
     // Strong: speed-up = T(1)/T(n), efficiency = speed-up/n, with T(1) the one-GPU time of the run
     // summary (Summary::oneGpuMs: the whole work at one GPU's rate, no communication), so that a

@@ -95,8 +95,25 @@ Status refuseOutputOverInput(const std::string& option, const std::filesystem::p
 {
     if (output.empty() || input.empty() || !sameFile(output, input))
         return {};
-    return badInput(option + " " + output.string() + ": that is " + inputRole + " " + input.string()
-                    + "; writing there would replace it (choose another file)");
+    // the roles the command line names (app/cli), each a sentence of its own in the catalogue
+    static const struct {
+        const char* role;
+        const char* id;
+    } known[] = {{"the scenario file being run", "error.line.over_running_input"},
+                 {"the scenario file", "error.line.over_input"},
+                 {"the result file being resimulated", "error.line.over_resimulated"},
+                 {"the profile record file", "error.line.over_record"},
+                 {"the measured file", "error.line.over_measured"},
+                 {"the cost profile", "error.line.over_cost_profile"}};
+    for (const auto& k : known)
+        if (inputRole == k.role)
+            return badInput(
+                Message(k.id).with("option", option).with("output", output.string()).with("input", input.string()));
+    return badInput(Message("error.io.over_input_as")
+                        .with("option", option)
+                        .with("output", output.string())
+                        .with("role", inputRole)
+                        .with("input", input.string()));
 }
 
 Status refuseOutputTwice(const std::string& option, const std::filesystem::path& output, const std::string& otherOption,
@@ -107,8 +124,11 @@ Status refuseOutputTwice(const std::string& option, const std::filesystem::path&
     std::error_code ec;
     if (std::filesystem::is_character_file(output, ec))
         return {};
-    return badInput(option + " " + output.string() + ": that is also " + otherOption + " " + other.string()
-                    + "; one would replace the other (choose another file)");
+    return badInput(Message("error.line.output_twice")
+                        .with("option", option)
+                        .with("output", output.string())
+                        .with("other", otherOption)
+                        .with("path", other.string()));
 }
 
 namespace {

@@ -62,6 +62,12 @@ Message expectedRange(long long lo, long long hi)
     return Message("error.expected.integer_range").with("lo", std::to_string(lo)).with("hi", std::to_string(hi));
 }
 
+// "LO to HI" (error.expects.range), what integerAt() expected.
+Message expectedSpan(long long lo, long long hi)
+{
+    return Message("error.expects.range").with("lo", std::to_string(lo)).with("hi", std::to_string(hi));
+}
+
 Message expectedRange(double lo, double hi)
 {
     char l[32], h[32];
@@ -79,22 +85,13 @@ void JsonReader::fail(const std::string& path, Message what)
             Message("error.at").with("origin", m_origin).with("path", path).with("what", std::move(what)));
 }
 
-void JsonReader::fail(const std::string& path, const std::string& what)
-{
-    if (m_errors.size() < 50)
-        m_errors.push_back(errorMessage(m_origin + ": " + path + ": " + what));
-}
-
 std::string JsonReader::message() const { return error().message; }
 
 Error JsonReader::error() const
 {
     if (m_errors.empty())
         return Error{};
-    Message out = m_errors.back();
-    for (size_t i = m_errors.size() - 1; i-- > 0;)
-        out = Message("common.lines").with("first", m_errors[i]).with("rest", std::move(out));
-    return badInput(std::move(out));
+    return badInput(linesOf(m_errors));
 }
 
 bool JsonReader::expectObject(const json& v, const std::string& path)
@@ -209,14 +206,16 @@ std::optional<bool> JsonReader::boolean(const json& obj, const std::string& path
 
 std::optional<Bytes> JsonReader::sizeValue(const json& v, const std::string& path)
 {
-    const std::string expect = "a size: a number of bytes or a string such as \"16 GB\" or \"512 MiB\"";
     const Message expected("error.expected.size");
     if (v.is_string()) {
         auto r = parseSize(v.get<std::string>());
         if (!r) {
             // parseSize's message says what it expected already: say it once
-            const std::string& m = r.error().message;
-            fail(path, m.find("(expected") != std::string::npos ? m : m + " (expected " + expect + ")");
+            if (r.error().message.find("(expected") != std::string::npos)
+                fail(path, messageOf(r.error()));
+            else
+                fail(path,
+                     Message("error.io.with_expected").with("what", messageOf(r.error())).with("expected", expected));
             return std::nullopt;
         }
         return *r;
@@ -353,21 +352,26 @@ std::optional<std::vector<int>> JsonReader::ranks(const json& obj, const std::st
 
 std::string jsonShapeProblem(const std::string& text, int maxDepth)
 {
+    return english(jsonShapeMessage(text, maxDepth));
+}
+
+Message jsonShapeMessage(const std::string& text, int maxDepth)
+{
     size_t i = 0;
     if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) // a UTF-8 byte-order mark
         i = 3;
     while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
         ++i;
     if (i == text.size())
-        return text.empty() ? "the file is empty" : "the file holds only white space";
+        return Message(text.empty() ? "error.file.empty" : "error.file.blank");
     if (text[i] != '{' && text[i] != '[') {
         const auto byte = static_cast<unsigned char>(text[i]);
-        char what[64];
-        if (byte >= 0x20 && byte < 0x7f)
-            std::snprintf(what, sizeof what, "it starts with '%c'", byte);
-        else
-            std::snprintf(what, sizeof what, "its first byte is 0x%02x", byte);
-        return std::string("not a ShardLab file: it does not start like JSON (") + what + ")";
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "0x%02x", byte);
+        return Message("error.file.not_json")
+            .with("how", byte >= 0x20 && byte < 0x7f
+                             ? Message("error.file.starts_with").with("character", std::string(1, text[i]))
+                             : Message("error.file.first_byte").with("byte", hex));
     }
     int depth = 0;
     bool inString = false, escaped = false;
@@ -384,8 +388,7 @@ std::string jsonShapeProblem(const std::string& text, int maxDepth)
             inString = true;
         } else if (c == '{' || c == '[') {
             if (++depth > maxDepth)
-                return "nested more than " + std::to_string(maxDepth)
-                       + " levels deep (a ShardLab file goes about 8 levels down)";
+                return Message("error.file.too_deep").with("levels", std::to_string(maxDepth));
         } else if (c == '}' || c == ']') {
             --depth;
         }
@@ -494,8 +497,8 @@ json parseJsonStrict(const std::string& text)
 
 Result<json> parseJsonText(const std::string& text, const std::string& origin)
 {
-    if (std::string problem = jsonShapeProblem(text); !problem.empty())
-        return badInput(origin + ": $: " + problem);
+    if (Message problem = jsonShapeMessage(text); !problem.empty())
+        return badInput(Message("error.at").with("origin", origin).with("path", "$").with("what", std::move(problem)));
     try {
         return parseJsonStrict(text);
     } catch (const json::exception& e) {
@@ -516,9 +519,17 @@ JsonPathError::JsonPathError(const std::string& at, Message what)
 
 Error errorAt(const std::string& origin, const JsonPathError& e)
 {
-    if (e.sentence.empty())
+    if (e.sentence.empty()) // a JsonPathError still written in English (failAt(path, std::string))
         return badInput(origin + ": " + e.what());
     return badInput(Message("error.at").with("origin", origin).with("path", e.path).with("what", e.sentence));
+}
+
+Error errorAt(Message origin, const JsonPathError& e)
+{
+    if (e.sentence.empty())
+        return badInput(Message("error.io.in").with("origin", std::move(origin)).with("what", errorMessage(e.what())));
+    return badInput(
+        Message("error.at").with("origin", std::move(origin)).with("path", e.path).with("what", e.sentence));
 }
 
 void failAt(const std::string& path, Message what) { throw JsonPathError(path, std::move(what)); }
@@ -551,10 +562,13 @@ long long integerAt(const json& v, const std::string& path, long long lo, long l
         failAt(path, foundInstead(v, Message("error.expects.whole_number")));
     // the value as the file gives it: 2^64-1 is "18446744073709551615", not the bound plus one
     if (v.is_number_unsigned() && v.get<unsigned long long>() > static_cast<unsigned long long>(hi))
-        failAt(path, v.dump() + " (expected " + std::to_string(lo) + " to " + std::to_string(hi) + ")");
+        failAt(path,
+               Message("error.says.value_expected").with("value", v.dump()).with("expected", expectedSpan(lo, hi)));
     const long long n = v.get<long long>();
     if (n < lo || n > hi)
-        failAt(path, std::to_string(n) + " (expected " + std::to_string(lo) + " to " + std::to_string(hi) + ")");
+        failAt(path, Message("error.says.value_expected")
+                         .with("value", std::to_string(n))
+                         .with("expected", expectedSpan(lo, hi)));
     return n;
 }
 

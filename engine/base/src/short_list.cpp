@@ -12,4 +12,13 @@ std::string shortList(const std::vector<std::string>& items, std::size_t shown)
     return out;
 }
 
+Message shortListMessage(const std::vector<std::string>& items, std::size_t shown)
+{
+    if (items.size() <= shown)
+        return verbatim(shortList(items, shown));
+    return Message("error.piece.and_more")
+        .with("list", shortList(std::vector<std::string>(items.begin(), items.begin() + shown), shown))
+        .with("count", std::to_string(items.size() - shown));
+}
+
 } // namespace shardlab

@@ -5,6 +5,7 @@
 #include "shardlab/io/run_result_io.h"
 #include "shardlab/io/run_result_json.h"
 #include "shardlab/io/scenario_io.h"
+#include "shardlab/text/error_wording.h"
 
 #include <fstream>
 #include <sstream>
@@ -90,10 +91,11 @@ Result<ResultFile> parseResult(const std::string& text, const std::string& origi
     } catch (const detail::JsonPathError& e) {
         return detail::errorAt(origin, e);
     } catch (const json::exception& e) {
-        return badInput(origin + ": " + e.what());
+        return badInput(Message("error.io.in").with("origin", origin).with("what", parserMessage(e.what())));
     }
     if (Status st = checkRunAgainstScenario(r.run, r.scenario); !st)
-        return badInput(origin + ": $.run: " + st.error().message);
+        return badInput(
+            Message("error.at").with("origin", origin).with("path", "$.run").with("what", messageOf(st.error())));
     return r;
 }
 

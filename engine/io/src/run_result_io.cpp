@@ -233,7 +233,7 @@ IterationMark iterationFromJson(const json& v, const std::string& p)
 {
     const json& a = arrayAt(v, p);
     if (a.size() != 2)
-        failAt(p, "expected [begin_us, end_us]");
+        failAt(p, Message("error.says.span_pair").with("begin", "begin_us").with("end", "end_us"));
     return {numberAt(a[0], p + "[0]"), numberAt(a[1], p + "[1]")};
 }
 
@@ -341,8 +341,8 @@ std::string serializeRunResult(const RunResult& run) { return detail::runResultT
 
 Result<RunResult> parseRunResult(const std::string& text, const std::string& origin)
 {
-    if (std::string problem = detail::jsonShapeProblem(text); !problem.empty())
-        return badInput(origin + ": $: " + problem);
+    if (Message problem = detail::jsonShapeMessage(text); !problem.empty())
+        return badInput(Message("error.at").with("origin", origin).with("path", "$").with("what", std::move(problem)));
     try {
         return detail::runResultFromJson(detail::parseJsonStrict(text), "$");
     } catch (const json::exception& e) {
@@ -373,41 +373,50 @@ Status checkRunAgainstScenario(const RunResult& run, const Scenario& s)
 {
     const int ops = static_cast<int>(s.program.size());
     const int colls = static_cast<int>(run.collectives.size());
-    auto bad = [](const std::string& what) { return Status(badInput(what)); };
+    // "PATH: what" (error.at_path): the caller puts the file in front
+    auto bad = [](const std::string& path, Message what) {
+        return Status(badInput(Message("error.at_path").with("path", path).with("what", std::move(what))));
+    };
+    auto number = [](long long n) { return std::to_string(n); };
     if (run.ranks != s.ranks())
-        return bad("the run has " + std::to_string(run.ranks) + " ranks but the scenario " + std::to_string(s.ranks()));
+        return badInput(Message("error.run.ranks_differ")
+                            .with("ranks", number(run.ranks))
+                            .with("scenario_ranks", number(s.ranks())));
     for (size_t i = 0; i < run.spans.size(); ++i) {
         const Span& sp = run.spans[i];
         const std::string p = "spans[" + std::to_string(i) + "]";
         if (sp.rank < 0 || sp.rank >= run.ranks)
-            return bad(p + ": rank " + std::to_string(sp.rank) + " is not in the run");
+            return bad(p, Message("error.run.rank_not_in_run").with("rank", number(sp.rank)));
         if (sp.op < 0 || sp.op >= ops)
-            return bad(p + ": step " + std::to_string(sp.op) + " is not in the scenario's program of "
-                       + std::to_string(ops));
+            return bad(
+                p, Message("error.run.step_not_in_program_of").with("step", number(sp.op)).with("steps", number(ops)));
         if (sp.collective < -1 || sp.collective >= colls)
-            return bad(p + ": collective " + std::to_string(sp.collective) + " is not in the run");
+            return bad(p, Message("error.run.collective_not_in_run").with("number", number(sp.collective)));
         if (sp.waitedFor < -1 || sp.waitedFor >= run.ranks)
-            return bad(p + ": waited_for " + std::to_string(sp.waitedFor) + " is not a rank");
+            return bad(
+                p, Message("error.run.key_not_a_rank").with("key", "waited_for").with("value", number(sp.waitedFor)));
         if (!(sp.endUs >= sp.beginUs))
-            return bad(p + ": ends before it begins");
+            return bad(p, Message("error.run.ends_before_begins"));
     }
     for (size_t i = 0; i < run.collectives.size(); ++i) {
         const CollectiveRecord& c = run.collectives[i];
         const std::string p = "collectives[" + std::to_string(i) + "]";
         if (c.op < 0 || c.op >= ops)
-            return bad(p + ": step " + std::to_string(c.op) + " is not in the scenario's program");
+            return bad(p, Message("error.run.step_not_in_program").with("step", number(c.op)));
         if (c.group.empty() || c.arrivalUs.size() != c.group.size())
-            return bad(p + ": expected one arrival per group member");
+            return bad(p, Message("error.run.arrivals"));
         for (int g : c.group)
             if (g < 0 || g >= run.ranks)
-                return bad(p + ": group member " + std::to_string(g) + " is not a rank");
+                return bad(p, Message("error.run.member_not_a_rank").with("value", number(g)));
         if (c.lastArrival < -1 || c.lastArrival >= run.ranks)
-            return bad(p + ": last_arrival " + std::to_string(c.lastArrival) + " is not a rank");
+            return bad(
+                p,
+                Message("error.run.key_not_a_rank").with("key", "last_arrival").with("value", number(c.lastArrival)));
     }
     if (run.hang
         && (run.hang->lastCompleted.size() > static_cast<size_t>(run.ranks)
             || run.hang->pending.size() != run.hang->lastCompleted.size()))
-        return bad("hang: expected one entry per rank in last_completed and pending");
+        return bad("hang", Message("error.run.hang_entries").with("last", "last_completed").with("pending", "pending"));
     return {};
 }
 

@@ -5,6 +5,7 @@
 #include "shardlab/io/run_result_io.h"
 #include "shardlab/io/run_result_json.h"
 #include "shardlab/io/scenario_io.h"
+#include "shardlab/text/error_wording.h"
 
 #include <algorithm>
 #include <limits>
@@ -47,6 +48,18 @@ std::string excerpt(const std::string& line)
     return line.size() > 60 ? s + "..." : s;
 }
 
+// "ORIGIN: line N" (error.stream.origin_line), where a line's messages begin.
+Message lineOf(const std::string& origin, size_t line)
+{
+    return Message("error.stream.origin_line").with("origin", origin).with("line", std::to_string(line));
+}
+
+// "KEY VALUE is not a rank" (error.run.key_not_a_rank).
+Message notARank(const char* key, int value)
+{
+    return Message("error.run.key_not_a_rank").with("key", key).with("value", std::to_string(value));
+}
+
 // A sorted vector's [from, to) holds one iteration per value of `iteration`.
 template <class T>
 size_t endOfIteration(const std::vector<T>& v, size_t from, int iteration)
@@ -76,14 +89,14 @@ void readEntries(const json& doc, const std::string& at, int ops, RunResult& int
         const std::string p = at + ".collectives[" + std::to_string(i) + "]";
         CollectiveRecord c = collectiveFromJson(colls[i], p);
         if (c.op < 0 || c.op >= ops)
-            failAt(p + ".op", std::to_string(c.op) + " is not a step of the scenario's program");
+            failAt(p + ".op", Message("error.stream.not_a_step").with("step", std::to_string(c.op)));
         if (c.group.empty() || c.arrivalUs.size() != c.group.size())
-            failAt(p, "expected one arrival per group member");
+            failAt(p, Message("error.run.arrivals"));
         for (int g : c.group)
             if (g < 0 || g >= into.ranks)
-                failAt(p + ".group", std::to_string(g) + " is not a rank");
+                failAt(p + ".group", Message("error.run.not_a_rank").with("value", std::to_string(g)));
         if (c.lastArrival < -1 || c.lastArrival >= into.ranks)
-            failAt(p + ".last_arrival", std::to_string(c.lastArrival) + " is not a rank");
+            failAt(p + ".last_arrival", Message("error.run.not_a_rank").with("value", std::to_string(c.lastArrival)));
         into.collectives.push_back(std::move(c));
     }
     const json& spans = arrayAt(member(doc, at, "spans"), at + ".spans");
@@ -91,15 +104,15 @@ void readEntries(const json& doc, const std::string& at, int ops, RunResult& int
         const std::string p = at + ".spans[" + std::to_string(i) + "]";
         const Span s = spanFromJson(spans[i], p);
         if (s.rank < 0 || s.rank >= into.ranks)
-            failAt(p, "rank " + std::to_string(s.rank) + " is not in the run");
+            failAt(p, Message("error.run.rank_not_in_run").with("rank", std::to_string(s.rank)));
         if (s.op < 0 || s.op >= ops)
-            failAt(p, "step " + std::to_string(s.op) + " is not in the scenario's program");
+            failAt(p, Message("error.run.step_not_in_program").with("step", std::to_string(s.op)));
         if (s.collective < -1 || s.collective >= static_cast<int>(into.collectives.size()))
-            failAt(p, "collective " + std::to_string(s.collective) + " has not arrived");
+            failAt(p, Message("error.stream.collective_not_arrived").with("number", std::to_string(s.collective)));
         if (s.waitedFor < -1 || s.waitedFor >= into.ranks)
-            failAt(p, "waited_for " + std::to_string(s.waitedFor) + " is not a rank");
+            failAt(p, notARank("waited_for", s.waitedFor));
         if (!(s.endUs >= s.beginUs))
-            failAt(p, "ends before it begins");
+            failAt(p, Message("error.run.ends_before_begins"));
         into.spans.push_back(s);
     }
     const json& iters = arrayAt(member(doc, at, "iterations"), at + ".iterations");
@@ -238,8 +251,10 @@ Status RunStreamReader::feed(std::string_view bytes, const std::function<void(Ev
         const size_t nl = bytes.find('\n', start);
         const size_t end = nl == std::string_view::npos ? bytes.size() : nl;
         if (m_pending.size() + (end - start) > kMaxStreamLineBytes) {
-            m_problem = badInput(m_origin + ": line " + std::to_string(m_lineNo + 1) + " is longer than "
-                                 + std::to_string(kMaxStreamLineBytes >> 20) + " MiB (not a ShardLab run stream?)");
+            m_problem = badInput(Message("error.stream.line_too_long")
+                                     .with("origin", m_origin)
+                                     .with("line", std::to_string(m_lineNo + 1))
+                                     .with("mib", std::to_string(kMaxStreamLineBytes >> 20)));
             return *m_problem;
         }
         m_pending.append(bytes.substr(start, end - start));
@@ -266,27 +281,31 @@ Status RunStreamReader::feed(std::string_view bytes, const std::function<void(Ev
 
 Status RunStreamReader::parseLine(const std::string& text, Event* event)
 {
-    const std::string where = m_origin + ": line " + std::to_string(m_lineNo);
+    const std::string where = m_origin + ": line " + std::to_string(m_lineNo); // an origin inside the line
+    const Message at = lineOf(m_origin, m_lineNo);
     if (m_finished || m_reported)
-        return badInput(where + ": more after the end of the run ('" + excerpt(text) + "')");
-    if (std::string problem = detail::jsonShapeProblem(text); !problem.empty() || text.front() != '{') {
+        return badInput(Message("error.stream.after_end").with("where", at).with("excerpt", excerpt(text)));
+    if (!detail::jsonShapeMessage(text).empty() || text.front() != '{') {
         if (!m_header)
-            return badInput(m_origin + ": not a ShardLab run stream: its first line is '" + excerpt(text)
-                            + "' (expected the stream's JSON header)");
-        return badInput(where + ": not a line of a run stream ('" + excerpt(text) + "')");
+            return badInput(
+                Message("error.stream.not_a_stream").with("origin", m_origin).with("excerpt", excerpt(text)));
+        return badInput(Message("error.stream.not_a_line").with("where", at).with("excerpt", excerpt(text)));
     }
     json doc;
     try {
         doc = detail::parseJsonStrict(text);
     } catch (const json::exception& e) {
-        return badInput(where + ": not valid JSON (" + std::string(e.what()) + ")");
+        return badInput(
+            Message("error.io.in")
+                .with("origin", at)
+                .with("what", Message("error.says.not_valid_json").with("parser", parserMessage(e.what()))));
     } catch (const detail::JsonPathError& e) {
-        return badInput(where + ": " + e.what());
+        return detail::errorAt(at, e);
     }
     try {
         using namespace detail;
         if (!doc.is_object())
-            failAt("$", "expected an object");
+            failAt("$", Message("error.says.expected").with("expected", Message("error.expected.object")));
         // a writer that failed before its header (a scenario it could not read) sends only this
         if (const auto t = doc.find("type"); t != doc.end() && *t == "error") {
             readError(doc);
@@ -313,11 +332,13 @@ Status RunStreamReader::parseLine(const std::string& text, Event* event)
             *event = Event::Result;
             return readResult(doc, where);
         }
-        failAt("$.type", "'" + type + "' (expected progress, chunk, result or error)");
+        failAt("$.type", Message("error.json.unknown_value")
+                             .with("value", type)
+                             .with("expected", expectedChoice({"progress", "chunk", "result", "error"})));
     } catch (const detail::JsonPathError& e) {
-        return badInput(where + ": " + e.what());
+        return detail::errorAt(at, e);
     } catch (const json::exception& e) {
-        return badInput(where + ": " + e.what());
+        return badInput(Message("error.io.in").with("origin", at).with("what", parserMessage(e.what())));
     }
     return {};
 }
@@ -341,18 +362,24 @@ Status RunStreamReader::readHeader(const json& doc, const std::string& text, con
     using namespace detail;
     const auto version = doc.find("shardlab_stream");
     if (version == doc.end())
-        return badInput(m_origin + ": not a ShardLab run stream: its first line has no \"shardlab_stream\" ('"
-                        + excerpt(text) + "')");
+        return badInput(Message("error.stream.no_format")
+                            .with("origin", m_origin)
+                            .with("key", "\"shardlab_stream\"")
+                            .with("excerpt", excerpt(text)));
     const long long v = integerAt(*version, "$.shardlab_stream", 0, 1 << 20);
     const auto writer = doc.find("shardlab_version");
-    const std::string by = writer != doc.end() && writer->is_string() ? writer->get<std::string>() : "unknown";
+    const bool named = writer != doc.end() && writer->is_string();
+    const std::string by = named ? writer->get<std::string>() : "unknown";
     if (v < kStreamFormatVersionOldest || v > kStreamFormatVersion)
-        return badInput(m_origin + ": the run stream is format version " + std::to_string(v) + ", written by ShardLab "
-                        + by + "; this ShardLab (" + kVersion + ") reads format version "
-                        + std::to_string(kStreamFormatVersionOldest) + " to " + std::to_string(kStreamFormatVersion)
-                        + ". Install the same ShardLab version on both machines.");
+        return badInput(Message("error.stream.format_version")
+                            .with("origin", m_origin)
+                            .with("version", std::to_string(v))
+                            .with("by", named ? verbatim(by) : Message("error.stream.unknown_version"))
+                            .with("mine", kVersion)
+                            .with("oldest", std::to_string(kStreamFormatVersionOldest))
+                            .with("newest", std::to_string(kStreamFormatVersion)));
     if (stringAt(member(doc, "$", "type"), "$.type") != "header")
-        failAt("$.type", "expected \"header\" on the first line");
+        failAt("$.type", Message("error.stream.header_first").with("header", "\"header\""));
     StreamHeader h;
     h.format = static_cast<int>(v);
     h.shardlabVersion = by;
@@ -360,13 +387,14 @@ Status RunStreamReader::readHeader(const json& doc, const std::string& text, con
     h.launch = stringAt(member(doc, "$", "launch"), "$.launch");
     if (const auto open = doc.find("open_program"); open != doc.end()) {
         if (v < 2)
-            failAt("$.open_program", "belongs to format version 2, but the stream says version " + std::to_string(v));
+            failAt("$.open_program",
+                   Message("error.stream.needs_version").with("needs", "2").with("version", std::to_string(v)));
         if (!open->is_boolean())
-            failAt("$.open_program", "found " + describe(*open) + " (expected true or false)");
+            failAt("$.open_program", foundInstead(*open, Message("error.expected.boolean")));
         h.openProgram = open->get<bool>();
     }
     if (member(doc, "$", "span_fields") != spanFieldsJson())
-        failAt("$.span_fields", "not the span fields this ShardLab reads");
+        failAt("$.span_fields", Message("error.stream.span_fields"));
     auto scenario = parseScenario(member(doc, "$", "scenario").dump(), where + " ($.scenario)");
     if (!scenario)
         return scenario.error();
@@ -403,8 +431,9 @@ void RunStreamReader::readChunk(const json& doc)
     auto expectAt = [&](const char* key, size_t have) {
         const long long first = statedCount(doc, key);
         if (static_cast<size_t>(first) != have)
-            failAt(std::string("$.") + key, "is " + std::to_string(first) + " but " + std::to_string(have)
-                                                + " have arrived (a chunk is missing or repeated)");
+            failAt(std::string("$.") + key, Message("error.stream.chunk_gap")
+                                                .with("first", std::to_string(first))
+                                                .with("have", std::to_string(have)));
     };
     expectAt("first_span", m_run.spans.size());
     expectAt("first_collective", m_run.collectives.size());
@@ -423,23 +452,25 @@ Status RunStreamReader::readResult(const json& doc, const std::string& where)
 {
     using namespace detail;
     if (detail::modeAt(member(doc, "$", "mode"), "$.mode") != m_run.mode)
-        failAt("$.mode", "'" + stringAt(member(doc, "$", "mode"), "$.mode") + "' but the header says otherwise");
+        failAt("$.mode",
+               Message("error.stream.mode_differs").with("mode", stringAt(member(doc, "$", "mode"), "$.mode")));
     if (const auto sc = doc.find("scenario"); sc != doc.end()) {
         if (!m_header->openProgram)
-            failAt("$.scenario", "only the result of an open program's stream (version 2) names its scenario");
+            failAt("$.scenario", Message("error.stream.scenario_not_open"));
         auto final = parseScenario(sc->dump(), where + " ($.scenario)");
         if (!final)
             return final.error();
         if (final->ranks() != m_run.ranks)
-            failAt("$.scenario",
-                   "has " + std::to_string(final->ranks()) + " ranks; the header's has " + std::to_string(m_run.ranks));
+            failAt("$.scenario", Message("error.stream.scenario_ranks")
+                                     .with("ranks", std::to_string(final->ranks()))
+                                     .with("header_ranks", std::to_string(m_run.ranks)));
         m_final = std::move(*final);
     }
     if (const auto tl = doc.find("timeline"); tl != doc.end()) {
         if (!m_header->openProgram)
-            failAt("$.timeline", "only the result of an open program's stream (version 2) replaces its timeline");
+            failAt("$.timeline", Message("error.stream.timeline_not_open"));
         if (!tl->is_object())
-            failAt("$.timeline", "found " + describe(*tl) + " (expected an object)");
+            failAt("$.timeline", foundInstead(*tl, Message("error.expected.object")));
         RunResult replaced;
         replaced.mode = m_run.mode;
         replaced.ranks = m_run.ranks;
@@ -450,12 +481,15 @@ Status RunStreamReader::readResult(const json& doc, const std::string& where)
     }
     const long long ranks = integerAt(member(doc, "$", "ranks"), "$.ranks", 0, 1 << 20);
     if (ranks != m_run.ranks)
-        failAt("$.ranks", std::to_string(ranks) + " but the scenario has " + std::to_string(m_run.ranks));
+        failAt("$.ranks", Message("error.stream.ranks_differ")
+                              .with("ranks", std::to_string(ranks))
+                              .with("scenario_ranks", std::to_string(m_run.ranks)));
     auto count = [&](const char* key, size_t have) {
         const long long n = statedCount(doc, key);
         if (static_cast<size_t>(n) != have)
-            failAt(std::string("$.") + key,
-                   "the run has " + std::to_string(n) + " but " + std::to_string(have) + " arrived");
+            failAt(std::string("$.") + key, Message("error.stream.count_differs")
+                                                .with("count", std::to_string(n))
+                                                .with("have", std::to_string(have)));
     };
     count("spans", m_run.spans.size());
     count("collectives", m_run.collectives.size());
@@ -464,7 +498,7 @@ Status RunStreamReader::readResult(const json& doc, const std::string& where)
     if (m_run.hang
         && (m_run.hang->lastCompleted.size() > static_cast<size_t>(m_run.ranks)
             || m_run.hang->pending.size() != m_run.hang->lastCompleted.size()))
-        failAt("$.hang", "expected one entry per rank in last_completed and pending");
+        failAt("$.hang", Message("error.run.hang_entries").with("last", "last_completed").with("pending", "pending"));
     m_done = m_total = static_cast<int>(m_run.iterations.size());
     m_finished = true;
     return {};
@@ -481,17 +515,18 @@ Result<RunResult> RunStreamReader::finish()
     if (m_reported)
         return *m_reported;
     if (!m_header)
-        return Error{ErrorKind::RunFailed, m_origin + ": the stream ended before its header (nothing arrived)"};
+        return runFailed(Message("error.stream.ended_before_header").with("origin", m_origin));
     if (!m_finished && m_header->openProgram)
-        return Error{ErrorKind::RunFailed, m_origin + ": the stream ended after "
-                                               + std::to_string(m_run.collectives.size())
-                                               + " collectives of the program, before the run's result"};
+        return runFailed(Message("error.stream.ended_in_program")
+                             .with("origin", m_origin)
+                             .with("count", std::to_string(m_run.collectives.size())));
     if (!m_finished)
-        return Error{ErrorKind::RunFailed, m_origin + ": the stream ended after "
-                                               + std::to_string(m_run.iterations.size()) + " of "
-                                               + std::to_string(m_total) + " iterations, before the run's result"};
+        return runFailed(Message("error.stream.ended_in_run")
+                             .with("origin", m_origin)
+                             .with("done", std::to_string(m_run.iterations.size()))
+                             .with("total", std::to_string(m_total)));
     if (Status st = checkRunAgainstScenario(m_run, *scenario()); !st)
-        return badInput(m_origin + ": " + st.error().message);
+        return badInput(Message("error.io.in").with("origin", m_origin).with("what", messageOf(st.error())));
     return m_run;
 }
 

@@ -39,7 +39,7 @@ void readTopology(JsonReader& rd, const json& t, Topology& out)
         }
         auto topo = preset(p->get<std::string>());
         if (!topo) {
-            rd.fail(path + ".preset", unknownPresetMessage(p->get<std::string>()));
+            rd.fail(path + ".preset", unknownPresetSentence(p->get<std::string>()));
             return;
         }
         out = *topo;
@@ -55,7 +55,9 @@ void readTopology(JsonReader& rd, const json& t, Topology& out)
         if (gpus)
             rd.fail(path + ".gpus", foundInstead(*gpus, Message("error.expected.gpus")));
         else
-            rd.fail(path + ".gpus", "missing (expected \"preset\" or an array of GPUs)");
+            rd.fail(path + ".gpus",
+                    Message("error.json.missing")
+                        .with("expected", Message("error.expects.preset_or_gpus").with("preset", "\"preset\"")));
         return;
     }
     for (size_t i = 0; i < gpus->size(); ++i) {
@@ -407,9 +409,14 @@ void readPerturbations(JsonReader& rd, const json& v, int ranks, Perturbations& 
 Result<Scenario> parseScenario(const std::string& text, const std::string& origin)
 {
     if (text.size() > kMaxFileBytes)
-        return badInput(origin + ": $: the file is larger than 64 MB (expected a scenario file)");
-    if (std::string problem = detail::jsonShapeProblem(text); !problem.empty())
-        return badInput(origin + ": $: " + problem);
+        return badInput(Message("error.at")
+                            .with("origin", origin)
+                            .with("path", "$")
+                            .with("what", Message("error.file.too_large")
+                                              .with("megabytes", "64")
+                                              .with("expected", Message("error.expected.scenario_file"))));
+    if (Message problem = detail::jsonShapeMessage(text); !problem.empty())
+        return badInput(Message("error.at").with("origin", origin).with("path", "$").with("what", std::move(problem)));
     json doc;
     try {
         doc = detail::parseJsonStrict(text);
@@ -472,7 +479,7 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
     if (rd.failed())
         return rd.error(); // without a topology, ranks cannot be checked
     if (Status st = validateTopology(s.topology); !st)
-        return badInput(origin + ": " + st.error().message);
+        return badInput(Message("error.io.in").with("origin", origin).with("what", messageOf(st.error())));
     if (const json* w = rd.find(doc, "workload")) {
         if (!w->is_array())
             rd.fail("$.workload", foundInstead(*w, Message("error.expected.items")));
@@ -538,7 +545,7 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
     if (rd.failed())
         return rd.error();
     if (Status st = validateScenario(s); !st)
-        return badInput(origin + ": " + st.error().message);
+        return badInput(Message("error.io.in").with("origin", origin).with("what", messageOf(st.error())));
     return s;
 }
 

@@ -7,6 +7,7 @@
 #include "shardlab/io/run_result_json.h"
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/model/collectives.h"
+#include "shardlab/text/error_wording.h"
 
 #include <algorithm>
 #include <fstream>
@@ -51,7 +52,9 @@ SpanKind kindOf(const std::string& cat, const std::string& path)
         return SpanKind::Comm;
     if (cat == "wait")
         return SpanKind::Wait;
-    throw JsonPathError(path + ": '" + cat + "' (expected compute, comm or wait)");
+    failAt(path, Message("error.json.unknown_value")
+                     .with("value", cat)
+                     .with("expected", expectedChoice({"compute", "comm", "wait"})));
 }
 
 SpanDetail detailOf(const json& args, const std::string& name, const std::string& path)
@@ -60,7 +63,9 @@ SpanDetail detailOf(const json& args, const std::string& name, const std::string
         const std::string s = stringAt(*d, path + ".args.detail");
         if (auto detail = spanDetailFromName(s))
             return *detail;
-        throw JsonPathError(path + ".args.detail: '" + s + "' (expected none, injected_delay or paging)");
+        failAt(path + ".args.detail", Message("error.json.unknown_value")
+                                          .with("value", s)
+                                          .with("expected", expectedChoice({"none", "injected_delay", "paging"})));
     }
     // traces written before the detail was an argument: the exporter's label says it
     if (name == "injected delay")
@@ -79,7 +84,7 @@ Span spanOf(const json& e, const std::string& p)
     const double ts = numberAt(member(e, p, "ts"), p + ".ts");
     const double dur = numberAt(member(e, p, "dur"), p + ".dur");
     if (dur < 0)
-        throw JsonPathError(p + ".dur: negative");
+        failAt(p + ".dur", Message("error.says.negative"));
     sp.beginUs = ts;
     sp.endUs = ts + dur;
     const json& args = member(e, p, "args");
@@ -177,12 +182,11 @@ std::vector<CollectiveRecord> rebuildCollectives(const TraceEvents& ev, const Sc
             }
         const Span* sp = first[static_cast<size_t>(c)];
         if (!sp || ms.empty())
-            throw JsonPathError("$.traceEvents: collective " + std::to_string(c)
-                                + " has no span (the trace is incomplete or not ShardLab's)");
+            failAt("$.traceEvents", Message("error.says.no_span").with("number", std::to_string(c)));
         if (sp->op >= static_cast<int>(s.program.size()))
-            throw JsonPathError("$.traceEvents: step " + std::to_string(sp->op)
-                                + " is not in the scenario's program of " + std::to_string(s.program.size())
-                                + " steps");
+            failAt("$.traceEvents", Message("error.says.step_not_in_program")
+                                        .with("step", std::to_string(sp->op))
+                                        .with("steps", std::to_string(s.program.size())));
         const Op& op = s.program[static_cast<size_t>(sp->op)];
         rec.op = sp->op;
         rec.iteration = sp->iteration;
@@ -236,8 +240,10 @@ RunResult rebuildRun(const TraceEvents& ev, const json& other, const Scenario& s
     RunResult run;
     run.ranks = ev.maxRank + 1;
     if (run.ranks != s.ranks())
-        throw JsonPathError("$.traceEvents: the trace has " + std::to_string(run.ranks)
-                            + " ranks but the open scenario '" + s.name + "' has " + std::to_string(s.ranks()));
+        failAt("$.traceEvents", Message("error.says.trace_ranks")
+                                    .with("ranks", std::to_string(run.ranks))
+                                    .with("name", s.name)
+                                    .with("scenario_ranks", std::to_string(s.ranks())));
     const std::string mode = other.is_object() ? other.value("mode", std::string("sim")) : std::string("sim");
     run.mode = runModeFromName(mode).value_or(RunMode::Simulated);
     if (const std::string clock = other.is_object() ? other.value("clock", std::string()) : std::string();
@@ -313,7 +319,12 @@ Result<ImportedTrace> parseChromeTrace(const std::string& text, const std::strin
             out.scenario = std::move(*scenario);
             json records = member(block, p, "run");
             if (!records.is_object())
-                return badInput(origin + ": " + p + ".run: expected an object");
+                return badInput(
+                    Message("error.at")
+                        .with("origin", origin)
+                        .with("path", p + ".run")
+                        .with("what",
+                              Message("error.says.expected").with("expected", Message("error.expected.object"))));
             records["spans"] = json::array(); // the spans are the events
             out.run = runResultFromJson(records, p + ".run");
             out.run.spans = ev.spans;
@@ -336,7 +347,7 @@ Result<ImportedTrace> parseChromeTrace(const std::string& text, const std::strin
     } catch (const JsonPathError& e) {
         return errorAt(origin, e);
     } catch (const json::exception& e) {
-        return badInput(origin + ": " + e.what());
+        return badInput(Message("error.io.in").with("origin", origin).with("what", parserMessage(e.what())));
     }
     if (out.run.spans.empty())
         return badInput(Message("error.at")
@@ -346,7 +357,7 @@ Result<ImportedTrace> parseChromeTrace(const std::string& text, const std::strin
                                               .with("event", "\"X\"")
                                               .with("categories", "compute, comm or wait")));
     if (Status st = checkRunAgainstScenario(out.run, out.scenario); !st)
-        return badInput(origin + ": " + st.error().message);
+        return badInput(Message("error.io.in").with("origin", origin).with("what", messageOf(st.error())));
     return out;
 }
 

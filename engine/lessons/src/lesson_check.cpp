@@ -59,7 +59,7 @@ Result<LessonScenario> runScenario(const Lesson& lesson, const std::filesystem::
 {
     auto s = loadScenario(path);
     if (!s)
-        return badInput("lesson " + lesson.id + ": " + s.error().message);
+        return badInput(Message("error.lesson.in").with("id", lesson.id).with("what", messageOf(s.error())));
     LessonScenario ls;
     if (plan) {
         auto priced = pricedPlan(lesson, *plan, *s, path);
@@ -69,7 +69,10 @@ Result<LessonScenario> runScenario(const Lesson& lesson, const std::filesystem::
     }
     auto run = simulate(*s);
     if (!run)
-        return Error{run.error().kind, "lesson " + lesson.id + ": " + path.string() + ": " + run.error().message};
+        return Error(run.error().kind, Message("error.lesson.in_file")
+                                           .with("id", lesson.id)
+                                           .with("file", path.string())
+                                           .with("what", messageOf(run.error())));
     ls.path = path;
     ls.scenario = std::move(*s);
     ls.run = std::move(*run);

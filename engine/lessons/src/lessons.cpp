@@ -122,7 +122,11 @@ void readNumeric(JsonReader& rd, const json& v, const std::string& path, Numeric
     } else if (rd.find(v, "figure")) {
         a.figure = figureRef(rd, v, path);
     } else {
-        rd.fail(path, "missing value or figure (expected {\"figure\": NAME} or {\"value\": NUMBER})");
+        rd.fail(path, Message("error.lesson.value_or_figure")
+                          .with("value", "value")
+                          .with("figure", "figure")
+                          .with("figure_form", "{\"figure\": NAME}")
+                          .with("value_form", "{\"value\": NUMBER}"));
     }
     for (const char* op : {"minus", "over"})
         if (const json* o = rd.find(v, op)) {
@@ -143,9 +147,13 @@ std::optional<OpKind> collectiveName(JsonReader& rd, const json& v, const std::s
     }
     auto k = opFromName(v.get<std::string>());
     if (!k || !isCollective(*k)) {
-        rd.fail(path, "'" + v.get<std::string>()
-                          + "' (expected a collective: all_reduce, reduce, broadcast, all_gather, "
-                            "all_gather_v, reduce_scatter, reduce_scatter_all_gather, send_recv)");
+        rd.fail(path,
+                Message("error.json.unknown_value")
+                    .with("value", v.get<std::string>())
+                    .with("expected", Message("error.lesson.expected_collective")
+                                          .with("names", "all_reduce, reduce, broadcast, all_gather, "
+                                                         "all_gather_v, reduce_scatter, reduce_scatter_all_gather, "
+                                                         "send_recv")));
         return std::nullopt;
     }
     return k;
@@ -191,7 +199,7 @@ void readQuestion(JsonReader& rd, const json& v, const std::string& path, Lesson
             LessonChoice choice;
             choice.id = rd.string(c, cp, "id", true).value_or("");
             if (!choice.id.empty() && !ids.insert(choice.id).second)
-                rd.fail(JsonReader::key(cp, "id"), "'" + choice.id + "' is used twice");
+                rd.fail(JsonReader::key(cp, "id"), Message("error.lesson.id_twice").with("value", choice.id));
             choice.text = localized(rd, c, cp, "text", true);
             choice.correct = rd.boolean(c, cp, "correct").value_or(false);
             choice.explanation = localized(rd, c, cp, "explanation", true);
@@ -381,7 +389,7 @@ Result<Lesson> parseLesson(const std::string& text, const std::string& origin, c
             l.steps.push_back(step);
         }
     } else {
-        rd.fail("$.steps", "missing or empty (expected an array of steps)");
+        rd.fail("$.steps", Message("error.lesson.missing_or_empty").with("expected", Message("error.expected.steps")));
     }
     if (const json* qs = rd.find(doc, "questions"); qs && qs->is_array() && !qs->empty()) {
         for (size_t i = 0; i < qs->size(); ++i) {
@@ -422,12 +430,8 @@ Result<std::vector<Lesson>> loadLessons(const std::filesystem::path& dir)
         else
             lessons.push_back(std::move(*l));
     }
-    if (!errors.empty()) {
-        Message all = errors.back();
-        for (size_t i = errors.size() - 1; i-- > 0;)
-            all = Message("common.lines").with("first", errors[i]).with("rest", std::move(all));
-        return badInput(std::move(all));
-    }
+    if (!errors.empty())
+        return badInput(linesOf(std::move(errors)));
     if (lessons.empty())
         return badInput(Message("error.line.no_lessons")
                             .with("folder", dir.string())

@@ -441,12 +441,14 @@ Link typicalLink(LinkKind kind, const std::string& a, const std::string& b)
     return {a, b, kind, 1, kPcieGen5x16, kPcieLat};
 }
 
-std::string unknownPresetMessage(std::string_view id)
+Message unknownPresetSentence(std::string_view id)
 {
     std::string known;
     for (const Entry& e : entries())
         known += std::string(known.empty() ? "" : ", ") + e.id;
-    return "unknown preset '" + std::string(id) + "' (expected one of: " + known + ")";
+    return Message("error.says.unknown_preset").with("preset", std::string(id)).with("known", known);
 }
+
+std::string unknownPresetMessage(std::string_view id) { return english(unknownPresetSentence(id)); }
 
 } // namespace shardlab

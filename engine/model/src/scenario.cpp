@@ -305,7 +305,8 @@ Status validateScenario(const Scenario& s)
                 path + ".iteration",
                 Message("error.says.expected_rank_range").with("lo", "0").with("hi", std::to_string(s.iterations - 1)));
         if (m.type == Mismatch::Type::WrongOp && !isCollective(m.replacement))
-            return badInput(path + ".replacement: expected a collective");
+            return badAt(path + ".replacement",
+                         Message("error.says.expected").with("expected", Message("error.model.expected_collective")));
     }
     return {};
 }

@@ -30,8 +30,11 @@ std::optional<int> shape(JsonReader& reader, const json& obj, const std::string&
     const char* k = firstKey(obj, names);
     if (!k) {
         if (required)
-            reader.fail(JsonReader::key(path, *names.begin()),
-                        "missing (expected an integer from 1 to " + std::to_string(hi) + ")");
+            reader.fail(
+                JsonReader::key(path, *names.begin()),
+                Message("error.json.missing")
+                    .with("expected",
+                          Message("error.expected.integer_range").with("lo", "1").with("hi", std::to_string(hi))));
         return std::nullopt;
     }
     const auto value = reader.integer(obj, path, k, true, 1, hi);

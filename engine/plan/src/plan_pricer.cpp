@@ -44,7 +44,7 @@ Result<Topology> planMachine(const std::string& presetId, int gpus)
 {
     auto topo = preset(presetId);
     if (!topo)
-        return badInput(unknownPresetMessage(presetId));
+        return badInput(unknownPresetSentence(presetId));
     if (gpus < 1 || gpus > kMaxTopologyGpus)
         return badInput(
             Message("plan.error.gpus_range").with("option", "--gpus").with("gpus", gpus).with("max", kMaxTopologyGpus));

@@ -243,7 +243,7 @@ Result<Scenario> planScenario(const TransformerModel& model, const TrainingSetti
             }
         }
         if (best < 0)
-            return runFailed("the plan's schedule has no pass ready (a bug in shardlab plan's scenario writer)");
+            return runFailed(Message("error.plan.no_pass_ready").with("command", "shardlab plan"));
         const Event e = orders[static_cast<size_t>(best)][next[static_cast<size_t>(best)]++];
         --remaining;
         const double end = bestStart + passUs(e);
@@ -270,8 +270,9 @@ Result<Scenario> planScenario(const TransformerModel& model, const TrainingSetti
                 collective(kind, Message("plan.scenario.dp").with("stage", s), bytes, std::move(group));
             }
     if (const Status valid = validateScenario(sc); !valid)
-        return runFailed("the plan's scenario is not valid (a bug in shardlab plan's scenario writer): "
-                         + valid.error().message);
+        return runFailed(Message("error.plan.scenario_invalid")
+                             .with("command", "shardlab plan")
+                             .with("why", messageOf(valid.error())));
     return sc;
 }
 

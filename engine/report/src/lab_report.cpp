@@ -221,11 +221,15 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
     if (Status st = validateScenario(scenario); !st)
         return st.error();
     if (scenario.ranks() > kMaxReportGpus)
-        return badInput("$.topology.gpus: " + std::to_string(scenario.ranks()) + " GPUs (expected at most "
-                        + std::to_string(kMaxReportGpus)
-                        + " for a lab report, which lists the path between every pair of"
-                          " GPUs; sim, diagnose and scale take up to "
-                        + std::to_string(kMaxTopologyGpus) + ")");
+        return badInput(Message("error.at_path")
+                            .with("path", "$.topology.gpus")
+                            .with("what", Message("error.report.too_many_gpus")
+                                              .with("count", std::to_string(scenario.ranks()))
+                                              .with("max", std::to_string(kMaxReportGpus))
+                                              .with("sim", "sim")
+                                              .with("diagnose", "diagnose")
+                                              .with("scale", "scale")
+                                              .with("limit", std::to_string(kMaxTopologyGpus))));
     ScenarioRunner runner = options.runner;
     if (!runner) {
         if (options.mode == RunMode::Live)
@@ -316,7 +320,9 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
         Scenario scaled = r.hasCollective ? withCollectivesScaled(scenario, scale) : scenario;
         Result<RunResult> run = scale == 1.0 ? Result<RunResult>(r.run) : runner(scaled);
         if (!run)
-            return Error{run.error().kind, "the run at " + formatBytes(size) + " failed: " + run.error().message};
+            return Error(
+                run.error().kind,
+                Message("error.report.run_failed").with("size", formatBytes(size)).with("why", messageOf(run.error())));
         const Summary sum = summarize(scaled, *run);
         TimingRow row;
         row.bytes = r.hasCollective ? scaled.bytesOf(scaled.program[static_cast<size_t>(r.primaryOp)]) : 0;

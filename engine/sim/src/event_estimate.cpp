@@ -120,34 +120,48 @@ Status checkEventCount(const Scenario& s, std::uint64_t limit)
         static_cast<double>(e.bytes) / static_cast<double>(std::max<std::uint64_t>(1, e.events));
     const auto limitBytes = static_cast<Bytes>(bytesPerEvent * static_cast<double>(limit));
     // a count that saturated is more than 64 bits hold
-    const auto upTo = [](std::uint64_t n) { return (n == kMax ? "more than " : "up to ") + withThousands(n); };
-    std::string msg = "this run would record " + upTo(e.events)
-                      + " events (spans and collective records: " + upTo(perIteration) + " an iteration x "
-                      + withThousands(static_cast<std::uint64_t>(e.iterations)) + " iteration"
-                      + (e.iterations == 1 ? "" : "s") + " on " + std::to_string(e.ranks) + " rank"
-                      + (e.ranks == 1 ? "" : "s") + "), about " + formatBytes(e.bytes) + " of memory; the limit is "
-                      + withThousands(limit) + " (about " + formatBytes(limitBytes) + "): ";
+    const auto upTo = [](std::uint64_t n) {
+        return Message(n == kMax ? "error.piece.more_than" : "error.piece.up_to").with("count", withThousands(n));
+    };
+    const auto counted = [](const char* one, const char* many, std::uint64_t n) {
+        return Message(n == 1 ? one : many).with("count", withThousands(n));
+    };
     // What to reduce besides the iterations: the buckets of the step that records the most when it
     // has buckets and records at least half of an iteration, else the program's steps.
-    std::string step;
+    Message step;
     const size_t steps = s.program.size();
     if (e.largestOp >= 0 && s.program[static_cast<size_t>(e.largestOp)].buckets > 1
         && 2 * e.largestOpEvents >= perIteration) {
         const Op& op = s.program[static_cast<size_t>(e.largestOp)];
-        step = "the buckets of $.program[" + std::to_string(e.largestOp) + "] (" + opName(op.kind)
-               + (op.name.empty() ? std::string() : " '" + op.name + "'") + ", "
-               + withThousands(static_cast<std::uint64_t>(op.buckets)) + " buckets, up to "
-               + withThousands(e.largestOpEvents) + " events an iteration)";
+        step = Message(op.name.empty() ? "error.piece.buckets_of_unnamed" : "error.piece.buckets_of")
+                   .with("step", "$.program[" + std::to_string(e.largestOp) + "]")
+                   .with("op", opName(op.kind))
+                   .with("buckets", withThousands(static_cast<std::uint64_t>(op.buckets)))
+                   .with("events", withThousands(e.largestOpEvents));
+        if (!op.name.empty())
+            step.arg("name", op.name);
     } else {
-        step = "the program's " + withThousands(steps) + " step" + (steps == 1 ? "" : "s");
+        step = counted("error.piece.step", "error.piece.steps", steps);
     }
     const std::uint64_t room = limit > e.onceSpans ? limit - e.onceSpans : 0;
     const std::uint64_t maxIterations = perIteration > 0 ? room / perIteration : 0;
-    if (maxIterations >= 1)
-        msg += "reduce the iterations to " + withThousands(maxIterations) + " or fewer, or " + step;
-    else
-        msg += "even one iteration is over it; reduce " + step + " or the ranks";
-    return badInput(msg);
+    Message what = maxIterations >= 1 ? Message("error.piece.fewer_iterations")
+                                            .with("count", withThousands(maxIterations))
+                                            .with("piece_step", std::move(step))
+                                      : Message("error.piece.even_one").with("piece_step", std::move(step));
+    return badInput(
+        Message("error.line.event_limit")
+            .with("piece_events", upTo(e.events))
+            .with("piece_per_iteration", upTo(perIteration))
+            .with("piece_iterations",
+                  counted("error.piece.iteration", "error.piece.iterations", static_cast<std::uint64_t>(e.iterations)))
+            .with(
+                "piece_ranks",
+                Message(e.ranks == 1 ? "error.piece.rank" : "error.piece.ranks").with("count", std::to_string(e.ranks)))
+            .with("bytes", formatBytes(e.bytes))
+            .with("limit", withThousands(limit))
+            .with("limit_bytes", formatBytes(limitBytes))
+            .with("piece_what", std::move(what)));
 }
 
 } // namespace shardlab

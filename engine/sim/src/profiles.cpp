@@ -76,7 +76,8 @@ Result<CostProfile> profileFromJson(const std::string& text, const std::string& 
     if (const json* ll = rd.find(doc, "ll_max_bus_gbps")) {
         if (!ll->is_array() || ll->size() != 2 || !(*ll)[0].is_number() || !(*ll)[1].is_number()
             || !((*ll)[0].get<double>() > 0) || !((*ll)[1].get<double>() > 0))
-            rd.fail("$.ll_max_bus_gbps", "expected two positive numbers (GB/s on two nodes, on three or more)");
+            rd.fail("$.ll_max_bus_gbps",
+                    Message("error.says.expected").with("expected", Message("error.expects.two_caps")));
         else
             for (size_t k = 0; k < 2; ++k)
                 p.llMaxBusGBps[k] = (*ll)[k].get<double>();
@@ -101,7 +102,8 @@ Result<CostProfile> profileFromJson(const std::string& text, const std::string& 
                 if (const json* h = rd.find(*e, "hop_us")) {
                     if (!h->is_array() || h->size() != 3 || !(*h)[0].is_number() || !(*h)[1].is_number()
                         || !(*h)[2].is_number())
-                        rd.fail(path + ".hop_us", "expected three numbers (LL, LL128, Simple)");
+                        rd.fail(path + ".hop_us",
+                                Message("error.says.expected").with("expected", Message("error.expects.three_hops")));
                     else
                         for (size_t k = 0; k < 3; ++k)
                             lp.hopUs[k] = (*h)[k].get<double>();
@@ -110,7 +112,8 @@ Result<CostProfile> profileFromJson(const std::string& text, const std::string& 
     if (const json* ce = rd.find(doc, "compute_efficiency"); ce && rd.expectObject(*ce, "$.compute_efficiency"))
         for (auto it = ce->begin(); it != ce->end(); ++it) {
             if (!it->is_number() || !(it->get<double>() > 0))
-                rd.fail("$.compute_efficiency." + it.key(), "expected a positive number");
+                rd.fail("$.compute_efficiency." + it.key(),
+                        Message("error.says.expected").with("expected", Message("error.expects.positive_number")));
             else
                 p.computeEfficiency[it.key()] = it->get<double>();
         }
@@ -125,7 +128,8 @@ Result<CostProfile> profileFromJson(const std::string& text, const std::string& 
                 continue;
             }
             if (!it->is_array()) {
-                rd.fail(path, "expected an array of {bytes, factor}");
+                rd.fail(path, Message("error.says.expected")
+                                  .with("expected", Message("error.expects.array_of").with("pair", "{bytes, factor}")));
                 continue;
             }
             std::vector<CorrectionPoint> pts;

@@ -102,19 +102,22 @@ void Engine::failOnImpossibleTime(int op, const std::vector<int>& ranks, double 
     if (m_failure || (connected && std::isfinite(timeUs) && timeUs >= 0))
         return;
     const Op& o = m_s.program[static_cast<size_t>(op)];
-    const std::string step = "$.program[" + std::to_string(op) + "] (" + opName(o.kind) + " '" + o.name + "')";
     std::vector<std::string> names;
     for (int r : ranks)
         names.push_back(std::to_string(r));
     if (!connected)
-        m_failure = badInput(
-            step + ": ranks " + shortList(names, 8)
-            + " have no route between their GPUs (a route never passes through a third GPU or the hardware of a"
-              " third node), so the step has no time; join their GPUs through their own nodes' switches or the"
-              " shared network (node -1)");
+        m_failure = badInput(Message("error.line.unreachable_ranks")
+                                 .with("step", "$.program[" + std::to_string(op) + "]")
+                                 .with("op", opName(o.kind))
+                                 .with("name", o.name)
+                                 .with("piece_list", shortListMessage(names, 8)));
     else
-        m_failure = badInput(step + ": the time of rank " + names.front() + " is not a finite number of microseconds ("
-                             + std::to_string(timeUs) + "), so the step has no time; check the rates of the topology");
+        m_failure = badInput(Message("error.line.time_not_finite")
+                                 .with("step", "$.program[" + std::to_string(op) + "]")
+                                 .with("op", opName(o.kind))
+                                 .with("name", o.name)
+                                 .with("rank", names.front())
+                                 .with("value", std::to_string(timeUs)));
 }
 
 void Engine::prepare()
@@ -465,7 +468,7 @@ Result<RunResult> Engine::run()
     double previousEnd = 0;
     for (int it = 0; it < m_s.iterations; ++it) {
         if (m_opt.cancel && m_opt.cancel->load())
-            return Error{ErrorKind::Cancelled, "simulation cancelled"};
+            return Error(ErrorKind::Cancelled, Message("error.sim.cancelled"));
         for (RankState& rs : m_ranks) {
             rs.step = 0;
             rs.state = State::Running;
@@ -481,7 +484,7 @@ Result<RunResult> Engine::run()
             if (m_failure)
                 return *m_failure;
             if ((++visits & 4095) == 0 && m_opt.cancel && m_opt.cancel->load())
-                return Error{ErrorKind::Cancelled, "simulation cancelled"};
+                return Error(ErrorKind::Cancelled, Message("error.sim.cancelled"));
         }
         double end = previousEnd;
         bool allDone = true;
@@ -562,9 +565,9 @@ Result<RunResult> Engine::run()
         for (RankState& rs : m_ranks)
             rs.computeFree = rs.commFree = std::max(rs.computeFree, rs.commFree);
         if (m_opt.progress && !m_opt.progress(it + 1, m_s.iterations))
-            return Error{ErrorKind::Cancelled, "simulation cancelled"};
+            return Error(ErrorKind::Cancelled, Message("error.sim.cancelled"));
         if (m_opt.iterationDone && !m_opt.iterationDone(m_run, it + 1, m_s.iterations))
-            return Error{ErrorKind::Cancelled, "simulation cancelled"};
+            return Error(ErrorKind::Cancelled, Message("error.sim.cancelled"));
     }
     m_run.peakMemory = m_peak;
     m_run.pagingUs = m_pagingUs;
@@ -594,12 +597,16 @@ Status checkCollectiveRoutes(const Scenario& scenario)
         std::vector<std::string> names;
         for (int r : cut)
             names.push_back(std::to_string(r));
-        const std::string ranks = shortList(names, 8);
-        return badInput("$.program[" + std::to_string(i) + "] (" + opName(op.kind) + " '" + op.name + "'): rank "
-                        + std::to_string(group.front()) + " has no route to rank" + (cut.size() > 1 ? "s " : " ")
-                        + ranks
-                        + " (no chain of links joins their GPUs in the topology), so the collective cannot run; add the"
-                          " links that join them, or leave those ranks out of its group");
+        Message refusal(cut.size() > 1 ? "error.line.no_routes" : "error.line.no_route");
+        refusal.arg("step", "$.program[" + std::to_string(i) + "]");
+        refusal.arg("op", opName(op.kind));
+        refusal.arg("name", op.name);
+        refusal.arg("rank", std::to_string(group.front()));
+        if (cut.size() > 1)
+            refusal.arg("piece_list", shortListMessage(names, 8));
+        else
+            refusal.arg("ranks", names.front());
+        return badInput(std::move(refusal));
     }
     return {};
 }

@@ -26,10 +26,8 @@ class JsonReader {
 public:
     explicit JsonReader(std::string origin) : m_origin(std::move(origin)) {}
 
-    // Records "ORIGIN: PATH: what" (error.at): a Message from birth, or English that the catalogue's
-    // templates word (error_wording.h) where the caller still writes English.
+    // Records "ORIGIN: PATH: what" (error.at), born a Message.
     void fail(const std::string& path, Message what);
-    void fail(const std::string& path, const std::string& what);
     bool failed() const { return !m_errors.empty(); }
     std::string message() const; // all errors, one per line, in English
     Error error() const;         // all errors as one BadInput, one line each
@@ -70,6 +68,9 @@ inline constexpr int kMaxJsonDepth = 64;
 // no memory: "the file is empty", "not a ShardLab file: it does not start like JSON (its first byte
 // is 0x89)", "nested more than 64 levels deep". Empty when none of these holds.
 std::string jsonShapeProblem(const std::string& text, int maxDepth = kMaxJsonDepth);
+// The same as a Message (error.file.empty, error.file.blank, error.file.not_json, error.file.too_deep);
+// empty when none holds.
+Message jsonShapeMessage(const std::string& text, int maxDepth = kMaxJsonDepth);
 
 // The JSON document in `text`, or "ORIGIN: $: not valid JSON (what the parser said)" (or the shape
 // problem above, or a key given twice as parseJsonStrict says it).
@@ -99,6 +100,8 @@ struct JsonPathError : std::runtime_error {
 };
 // The error of `origin` ("FILE: PATH: what", error.at) that `e` says.
 Error errorAt(const std::string& origin, const JsonPathError& e);
+// The same where the origin is itself worded ("FILE: line 3", error.stream.origin_line).
+Error errorAt(Message origin, const JsonPathError& e);
 // Typed access that throws JsonPathError("PATH: found a string (expected a number)").
 const json& member(const json& obj, const std::string& path, const char* key);
 double numberAt(const json& v, const std::string& path);

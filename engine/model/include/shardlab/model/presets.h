@@ -30,7 +30,8 @@ Topology scaleOut(const Topology& node, int gpus);
 // UPI, NDR 400 Gb/s InfiniBand): a sensible default when a user draws a new link.
 Link typicalLink(LinkKind kind, const std::string& a, const std::string& b);
 
-// "unknown preset 'x'; known: a, b, c"
+// "unknown preset 'x' (expected one of: a, b, c)" (error.says.unknown_preset), and its English.
+Message unknownPresetSentence(std::string_view id);
 std::string unknownPresetMessage(std::string_view id);
 
 } // namespace shardlab
