@@ -25,11 +25,10 @@ constexpr int kMaxRanks = 1 << 16;
 
 Error fail(Message m) { return badInput(std::move(m)); }
 
-// pg_config's refusal of a process group; one keyed "" fits no value of the template: English, worded as before.
+// pg_config's refusal of a process group (one keyed "" too: its name is what the dump says).
 Error badGroup(const std::string& origin, const std::string& key)
 {
-    Message m = Message("error.line.fr_pg_config").with("file", origin).with("group", key);
-    return key.empty() ? badInput(english(m)) : badInput(std::move(m));
+    return fail(Message("error.line.fr_pg_config").with("file", origin).with("group", key));
 }
 
 std::optional<std::int64_t> integer(const json& v)

@@ -7,6 +7,7 @@
 #include "shardlab/io/trace_import.h"
 #include "shardlab/profile/profile_build.h"
 #include "shardlab/profile/profile_reader.h"
+#include "shardlab/text/error_wording.h"
 
 #include <algorithm>
 #include <system_error>
@@ -27,18 +28,21 @@ bool skippedInFolder(const std::filesystem::path& p)
 }
 
 // Which command takes a file of this format, for the one line that says so.
-std::string takenBy(ImportFormat f)
+Message takenBy(ImportFormat f)
 {
     switch (f) {
-    case ImportFormat::ShardLabScenario: return "shardlab sim FILE (or diagnose, report)";
-    case ImportFormat::NsightSqlite:
-        return "no command yet: export the run with the PyTorch profiler or NCCL Inspector instead";
-    case ImportFormat::Unknown:
-        return "none: ShardLab reads Kineto traces, Flight Recorder dumps, NCCL Inspector logs, nccl-tests -J "
-               "JSON, its own result files, traces and profiler records";
-    default: return "shardlab import FILES...";
+    case ImportFormat::ShardLabScenario:
+        return Message("error.import.command_or")
+            .with("command", "shardlab sim FILE")
+            .with("others", "diagnose, report");
+    case ImportFormat::NsightSqlite: return Message("error.import.command_none_yet");
+    case ImportFormat::Unknown: return Message("error.import.command_none");
+    default: return verbatim("shardlab import FILES...");
     }
 }
+
+// The format's name, worded ("PyTorch profiler (Kineto) trace").
+Message formatName(ImportFormat f) { return Message(importFormatMessageId(f)); }
 
 } // namespace
 
@@ -48,7 +52,7 @@ Result<std::vector<std::filesystem::path>> expandImportPaths(const std::vector<s
     for (const auto& p : paths) {
         std::error_code ec;
         if (!std::filesystem::exists(p, ec))
-            return badInput(p.string() + ": no such file or folder");
+            return badInput(Message("error.import.no_such_path").with("file", p.string()));
         if (!std::filesystem::is_directory(p, ec)) {
             out.push_back(p);
             continue;
@@ -58,14 +62,15 @@ Result<std::vector<std::filesystem::path>> expandImportPaths(const std::vector<s
             if (entry.is_regular_file(ec) && !skippedInFolder(entry.path()))
                 inside.push_back(entry.path());
         if (ec)
-            return badInput(p.string() + ": cannot list the folder (" + ec.message() + ")");
+            return badInput(
+                Message("error.import.cannot_list").with("folder", p.string()).with("why", systemWords(ec.message())));
         if (inside.empty())
-            return badInput(p.string() + ": the folder holds no file to read");
+            return badInput(Message("error.import.empty_folder").with("folder", p.string()));
         std::sort(inside.begin(), inside.end());
         out.insert(out.end(), inside.begin(), inside.end());
     }
     if (out.empty())
-        return badInput("no file given");
+        return badInput(Message("error.import.no_file"));
     std::vector<std::filesystem::path> unique;
     for (const auto& p : out) {
         std::error_code ec;
@@ -120,17 +125,21 @@ Result<ImportedJob> importFiles(const std::vector<std::filesystem::path>& given,
     for (size_t i = 0; i < paths.size(); ++i) {
         if (formats[i] == ImportFormat::Unknown || formats[i] == ImportFormat::ShardLabScenario
             || formats[i] == ImportFormat::NsightSqlite)
-            return badInput(paths[i].string() + ": " + std::string(importFormatName(formats[i]))
-                            + ", not a recorded run; command: " + takenBy(formats[i]));
+            return badInput(Message("error.import.not_a_run")
+                                .with("file", paths[i].string())
+                                .with("format", formatName(formats[i]))
+                                .with("command", takenBy(formats[i])));
         if (formats[i] != format)
-            return badInput(paths[i].string() + " is a " + std::string(importFormatName(formats[i])) + ", but "
-                            + paths.front().string() + " is a " + std::string(importFormatName(format))
-                            + ": import the files of one job, of one kind, together");
+            return badInput(Message("error.import.mixed")
+                                .with("file", paths[i].string())
+                                .with("format", formatName(formats[i]))
+                                .with("first", paths.front().string())
+                                .with("first_format", formatName(format)));
     }
     const bool single = format == ImportFormat::ShardLabResult || format == ImportFormat::ShardLabTrace;
     if (single && paths.size() > 1)
-        return badInput(paths[1].string() + ": a " + std::string(importFormatName(format))
-                        + " holds the whole run; give one such file at a time");
+        return badInput(
+            Message("error.import.single").with("file", paths[1].string()).with("format", formatName(format)));
     Result<ImportedJob> job = Error{};
     switch (format) {
     case ImportFormat::ShardLabResult: {
@@ -177,8 +186,9 @@ Result<ImportedJob> importFiles(const std::vector<std::filesystem::path>& given,
     }
     case ImportFormat::FlightRecorder: job = importFlightRecorder(paths, options); break;
     default:
-        return badInput(paths.front().string() + ": " + std::string(importFormatName(format))
-                        + ": ShardLab cannot read this kind of file yet");
+        return badInput(Message("error.import.unsupported")
+                            .with("file", paths.front().string())
+                            .with("format", formatName(format)));
     }
     if (!job)
         return job;

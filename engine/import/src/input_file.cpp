@@ -14,6 +14,28 @@ constexpr size_t kChunk = 1 << 20;
 
 bool gzipName(const std::filesystem::path& path) { return path.extension() == ".gz"; }
 
+// "FILE: what" (error.input.file)
+Error refused(const std::string& origin, Message what)
+{
+    return badInput(Message("error.input.file").with("file", origin).with("what", std::move(what)));
+}
+
+// What zlib says of corrupt data (its own words, as they are), after ours.
+Message corrupt(const char* zlibMessage)
+{
+    if (!zlibMessage)
+        return Message("error.input.gzip_corrupt");
+    return Message("error.input.gzip_corrupt_why").with("why", verbatim(zlibMessage));
+}
+
+Message zlibFailed(int rc) { return Message("error.input.zlib_failed").with("code", rc); }
+
+// "the gzip stream ends early (the file is truncated: N bytes of text were read); copy the whole file again"
+Message cutShort(std::uint64_t produced)
+{
+    return Message("error.input.gzip_cut").with("bytes", std::to_string(produced));
+}
+
 // Inflates gzip members one after another (a file of several concatenated members is one text,
 // as gzip -d reads it). `next` gives the next compressed piece ("" at the end of the file).
 class Gunzip {
@@ -29,17 +51,17 @@ public:
     Gunzip(const Gunzip&) = delete;
     Gunzip& operator=(const Gunzip&) = delete;
 
-    // Feeds compressed bytes; calls `out` with what they inflate to. Returns "" or what is wrong.
-    std::string feed(std::string_view in, const std::function<Status(std::string_view)>& out, Status& stopped)
+    // Feeds compressed bytes; calls `out` with what they inflate to. Returns what is wrong (empty: nothing).
+    Message feed(std::string_view in, const std::function<Status(std::string_view)>& out, Status& stopped)
     {
         if (!m_ok)
-            return "zlib could not start";
+            return Message("error.input.zlib_start");
         m_zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
         m_zs.avail_in = static_cast<uInt>(in.size());
         while (m_zs.avail_in > 0) {
             if (m_ended) { // another member follows, or trailing garbage
                 if (inflateReset(&m_zs) != Z_OK)
-                    return "zlib could not restart";
+                    return Message("error.input.zlib_restart");
                 m_ended = false;
             }
             m_zs.next_out = reinterpret_cast<Bytef*>(m_buffer.data());
@@ -57,11 +79,11 @@ public:
                 continue;
             }
             if (rc == Z_DATA_ERROR)
-                return "the gzip data is corrupt" + std::string(m_zs.msg ? std::string(" (") + m_zs.msg + ")" : "");
+                return corrupt(m_zs.msg);
             if (rc == Z_MEM_ERROR)
-                return "zlib ran out of memory";
+                return Message("error.input.zlib_memory");
             if (rc != Z_OK && rc != Z_BUF_ERROR)
-                return "zlib failed (" + std::to_string(rc) + ")";
+                return zlibFailed(rc);
         }
         return {};
     }
@@ -75,12 +97,6 @@ private:
     std::uint64_t m_total = 0;
     std::vector<char> m_buffer = std::vector<char>(kChunk);
 };
-
-std::string cutShort(const std::string& origin, std::uint64_t produced)
-{
-    return origin + ": the gzip stream ends early (the file is truncated: " + std::to_string(produced)
-           + " bytes of text were read); copy the whole file again";
-}
 
 } // namespace
 
@@ -96,10 +112,10 @@ Status readInputChunks(const std::filesystem::path& path, const std::function<St
     const std::string origin = path.string();
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
-        return badInput(origin + ": is a folder, not a file");
+        return refused(origin, Message("error.input.is_folder"));
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        return badInput(origin + ": cannot open the file (missing, or not readable)");
+        return refused(origin, Message("error.input.cannot_open"));
     const std::uint64_t total = std::filesystem::file_size(path, ec);
     std::vector<char> buffer(kChunk);
     std::uint64_t done = 0;
@@ -119,20 +135,22 @@ Status readInputChunks(const std::filesystem::path& path, const std::function<St
         }
         done += got;
         if (gz) {
-            if (std::string problem = gz->feed(piece, chunk, stopped); !problem.empty())
-                return badInput(origin + ": " + problem);
+            if (Message problem = gz->feed(piece, chunk, stopped); !problem.empty())
+                return refused(origin, std::move(problem));
         } else {
             stopped = chunk(piece);
         }
         if (!stopped)
             return stopped;
         if (progress && !progress(done, total))
-            return Error{ErrorKind::Cancelled, origin + ": reading cancelled"};
+            return Error(
+                ErrorKind::Cancelled,
+                Message("error.input.file").with("file", origin).with("what", Message("error.input.cancelled")));
     }
     if (in.bad())
-        return badInput(origin + ": read error after " + std::to_string(done) + " bytes");
+        return refused(origin, Message("error.input.read_error").with("bytes", std::to_string(done)));
     if (gz && !gz->ended())
-        return badInput(cutShort(origin, gz->produced()));
+        return refused(origin, cutShort(gz->produced()));
     return {};
 }
 
@@ -144,8 +162,8 @@ Result<std::string> readInputText(const std::filesystem::path& path, std::uint64
         path,
         [&](std::string_view piece) -> Status {
             if (text.size() + piece.size() > maxBytes)
-                return badInput(path.string() + ": more than " + std::to_string(maxBytes >> 20)
-                                + " MiB of text; ShardLab reads files of this kind whole and refuses larger ones");
+                return refused(path.string(),
+                               Message("error.input.too_large").with("megabytes", std::to_string(maxBytes >> 20)));
             text.append(piece);
             return {};
         },
@@ -162,7 +180,7 @@ std::string readInputHead(const std::filesystem::path& path, size_t bytes)
     const Status st = readInputChunks(path, [&](std::string_view piece) -> Status {
         head.append(piece.substr(0, bytes - head.size()));
         if (head.size() >= bytes)
-            return Error{ErrorKind::Cancelled, "enough"};
+            return Error(ErrorKind::Cancelled, Message("error.input.cancelled"));
         return {};
     });
     (void)st; // a truncated or unreadable file: what was read (the readers say what is wrong)
@@ -174,21 +192,22 @@ Result<std::string> gunzipText(std::string_view bytes, const std::string& origin
     Gunzip gz;
     std::string text;
     Status stopped;
-    const std::string problem = gz.feed(
+    Message problem = gz.feed(
         bytes,
         [&](std::string_view piece) -> Status {
             if (text.size() + piece.size() > maxBytes)
-                return badInput(origin + ": more than " + std::to_string(maxBytes >> 20) + " MiB of text");
+                return refused(
+                    origin, Message("error.input.too_large_short").with("megabytes", std::to_string(maxBytes >> 20)));
             text.append(piece);
             return {};
         },
         stopped);
     if (!problem.empty())
-        return badInput(origin + ": " + problem);
+        return refused(origin, std::move(problem));
     if (!stopped)
         return stopped.error();
     if (!gz.ended())
-        return badInput(cutShort(origin, gz.produced()));
+        return refused(origin, cutShort(gz.produced()));
     return text;
 }
 
@@ -211,7 +230,7 @@ public:
             m_zs.zfree = Z_NULL;
             m_zs.opaque = Z_NULL;
             if (inflateInit2(&m_zs, 15 + 32) != Z_OK)
-                m_problem = "zlib could not start";
+                m_problem = Message("error.input.zlib_start");
             m_zInit = true;
         }
     }
@@ -221,7 +240,7 @@ public:
             inflateEnd(&m_zs);
     }
     bool opened() const { return static_cast<bool>(m_in); }
-    std::string problem() const { return m_problem; }
+    Message problem() const { return m_problem; }
     bool cancelled() const { return m_cancelled; }
 
 protected:
@@ -240,8 +259,7 @@ protected:
             if (m_zs.avail_in == 0) {
                 if (!readRaw()) {
                     if (!m_ended)
-                        m_problem = "the gzip stream ends early (the file is truncated: " + std::to_string(m_produced)
-                                    + " bytes of text were read); copy the whole file again";
+                        m_problem = cutShort(m_produced);
                     return traits_type::eof();
                 }
                 m_zs.next_in = reinterpret_cast<Bytef*>(m_raw.data());
@@ -249,7 +267,7 @@ protected:
             }
             if (m_ended) {
                 if (inflateReset(&m_zs) != Z_OK) {
-                    m_problem = "zlib could not restart";
+                    m_problem = Message("error.input.zlib_restart");
                     break;
                 }
                 m_ended = false;
@@ -262,10 +280,9 @@ protected:
             if (rc == Z_STREAM_END)
                 m_ended = true;
             else if (rc == Z_DATA_ERROR)
-                m_problem =
-                    std::string("the gzip data is corrupt") + (m_zs.msg ? std::string(" (") + m_zs.msg + ")" : "");
+                m_problem = corrupt(m_zs.msg);
             else if (rc != Z_OK && rc != Z_BUF_ERROR)
-                m_problem = "zlib failed (" + std::to_string(rc) + ")";
+                m_problem = zlibFailed(rc);
             if (produced > 0) {
                 setg(m_out.data(), m_out.data(), m_out.data() + produced);
                 return traits_type::to_int_type(*gptr());
@@ -282,7 +299,7 @@ private:
         m_in.read(m_raw.data(), static_cast<std::streamsize>(m_raw.size()));
         m_rawSize = static_cast<size_t>(m_in.gcount());
         if (m_in.bad()) {
-            m_problem = "read error after " + std::to_string(m_done) + " bytes";
+            m_problem = Message("error.input.read_error").with("bytes", std::to_string(m_done));
             return false;
         }
         if (m_rawSize == 0)
@@ -290,7 +307,7 @@ private:
         m_done += m_rawSize;
         if (m_progress && !m_progress(m_done, m_total)) {
             m_cancelled = true;
-            m_problem = "reading cancelled";
+            m_problem = Message("error.input.cancelled");
             return false;
         }
         return true;
@@ -308,7 +325,7 @@ private:
     bool m_ended = false;
     bool m_cancelled = false;
     std::uint64_t m_done = 0, m_total = 0, m_produced = 0;
-    std::string m_problem;
+    Message m_problem;
 };
 
 class FileInputStream : public InputStream {
@@ -319,7 +336,7 @@ public:
     }
     bool opened() const { return m_buffer.opened(); }
     std::istream& stream() override { return m_stream; }
-    std::string problem() const override { return m_buffer.problem(); }
+    Message problem() const override { return m_buffer.problem(); }
     bool cancelled() const override { return m_buffer.cancelled(); }
 
 private:
@@ -333,18 +350,18 @@ Result<std::unique_ptr<InputStream>> InputStream::open(const std::filesystem::pa
 {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
-        return badInput(path.string() + ": is a folder, not a file");
+        return refused(path.string(), Message("error.input.is_folder"));
     std::string magic(2, '\0');
     {
         std::ifstream probe(path, std::ios::binary);
         if (!probe)
-            return badInput(path.string() + ": cannot open the file (missing, or not readable)");
+            return refused(path.string(), Message("error.input.cannot_open"));
         probe.read(magic.data(), 2);
         magic.resize(static_cast<size_t>(probe.gcount()));
     }
     auto s = std::make_unique<FileInputStream>(path, looksGzip(magic) || gzipName(path), progress);
     if (!s->opened())
-        return badInput(path.string() + ": cannot open the file (missing, or not readable)");
+        return refused(path.string(), Message("error.input.cannot_open"));
     return std::unique_ptr<InputStream>(std::move(s));
 }
 

@@ -54,23 +54,27 @@ std::int64_t wholeNumber(const json& obj, const char* key, std::int64_t fallback
     return it->get<std::int64_t>();
 }
 
-// What readLine() says of a collective without its name: the one of its refusals the catalogue words
-// (error.says.missing); the others stay English.
-constexpr const char* kNoCollName = "$.coll_perf.coll: missing";
+// What is wrong with a line: at a JSON path of it ("$.header.id: what"), or the line as a whole (no path).
+struct LineProblem {
+    std::string path;
+    Message what; // empty: nothing is wrong
+};
 
-// One line into `file`; "" or what is wrong with it.
-std::string readLine(const std::string& line, ProfileFile& file, std::map<std::uint64_t, std::int64_t>& contexts,
+LineProblem at(std::string path, Message what) { return {std::move(path), std::move(what)}; }
+
+// One line into `file`; what is wrong with it (an empty `what` when nothing is).
+LineProblem readLine(const std::string& line, ProfileFile& file, std::map<std::uint64_t, std::int64_t>& contexts,
                      Counts& counts, std::int64_t& originUs)
 {
     json j;
     try {
         j = json::parse(line);
     } catch (const json::exception&) {
-        return "not a JSON object (a log of NCCL Inspector has one JSON object per line)";
+        return at("", Message("error.inspector.not_json"));
     }
     if (!j.is_object() || !j.contains("header") || !j.contains("coll_perf") || !j["header"].is_object()
         || !j["coll_perf"].is_object())
-        return "no header or coll_perf object: not a line of NCCL Inspector's log";
+        return at("", Message("error.inspector.no_header").with("header", "header").with("perf", "coll_perf"));
     const json& h = j["header"];
     const json& c = j["coll_perf"];
     if (j.contains("metadata") && j["metadata"].is_object()) {
@@ -85,9 +89,11 @@ std::string readLine(const std::string& line, ProfileFile& file, std::map<std::u
     const auto id = hexId(h.value("id", json()));
     const std::int64_t rank = wholeNumber(h, "rank"), ranks = wholeNumber(h, "n_ranks");
     if (!id)
-        return "$.header.id: not NCCL's communicator id (hex)";
+        return at("$.header.id", Message("error.inspector.not_comm_id"));
     if (ranks < 1 || ranks > (1 << 20) || rank < 0 || rank >= ranks)
-        return "$.header: rank " + std::to_string(rank) + " of " + std::to_string(ranks) + " ranks";
+        return at(
+            "$.header",
+            Message("error.inspector.rank_of").with("rank", std::to_string(rank)).with("ranks", std::to_string(ranks)));
     auto [ctx, fresh] = contexts.try_emplace(*id, static_cast<std::int64_t>(contexts.size()));
     if (fresh) {
         ProfiledComm comm;
@@ -104,11 +110,11 @@ std::string readLine(const std::string& line, ProfileFile& file, std::map<std::u
     const std::string func = c.value("coll", std::string());
     const std::int64_t sn = wholeNumber(c, "coll_sn"), bytes = wholeNumber(c, "coll_msg_size_bytes");
     if (func.empty())
-        return kNoCollName;
+        return at("$.coll_perf.coll", Message("error.says.missing"));
     if (sn < 0)
-        return "$.coll_perf.coll_sn: missing or negative";
+        return at("$.coll_perf.coll_sn", Message("error.inspector.missing_or_negative"));
     if (bytes < 0)
-        return "$.coll_perf.coll_msg_size_bytes: missing or negative";
+        return at("$.coll_perf.coll_msg_size_bytes", Message("error.inspector.missing_or_negative"));
     // Times: the kernel channels' (GPU, on the host clock), else the collective's on the host.
     std::int64_t start = std::numeric_limits<std::int64_t>::max(), stop = -1;
     if (const auto ts = c.find("event_trace_ts"); ts != c.end() && ts->is_object()) {
@@ -129,10 +135,12 @@ std::string readLine(const std::string& line, ProfileFile& file, std::map<std::u
         }
     }
     if (start <= 0 || stop <= 0)
-        return "$.coll_perf.event_trace_ts: no start and stop time (was NCCL_INSPECTOR_DUMP_VERBOSE=1 set?)";
+        return at("$.coll_perf.event_trace_ts",
+                  Message("error.inspector.no_times").with("verbose", "NCCL_INSPECTOR_DUMP_VERBOSE=1"));
     if (stop < start)
-        return "$.coll_perf.event_trace_ts: the collective stops (" + std::to_string(stop) + " us) before it starts ("
-               + std::to_string(start) + " us)";
+        return at("$.coll_perf.event_trace_ts", Message("error.inspector.stops_before")
+                                                    .with("stop", std::to_string(stop))
+                                                    .with("start", std::to_string(start)));
     if (originUs == 0)
         originUs = start; // times as doubles relative to the first: µs since 1970 keep their digits
     ProfiledOp op;
@@ -166,8 +174,9 @@ public:
             if (nl == std::string_view::npos) {
                 m_pending.append(piece.substr(pos));
                 if (m_pending.size() > kMaxLine)
-                    return badInput(m_file.path + ":" + std::to_string(m_lineNo + 1)
-                                    + ": a line longer than 1 MiB: not NCCL Inspector's log");
+                    return badInput(Message("error.input.file")
+                                        .with("file", m_file.path + ":" + std::to_string(m_lineNo + 1))
+                                        .with("what", Message("error.inspector.long_line")));
                 break;
             }
             m_pending.append(piece.substr(pos, nl - pos));
@@ -189,10 +198,10 @@ public:
                 ++m_counts.cutLines;
         m_pending.clear();
         if (m_file.ops.empty())
-            return badInput(
-                m_file.path
-                + ": no collective recorded (an empty log: did the job run with NCCL_INSPECTOR_ENABLE=1 and "
-                  "NCCL_INSPECTOR_DUMP_VERBOSE=1?)");
+            return badInput(Message("error.inspector.empty")
+                                .with("file", m_file.path)
+                                .with("enable", "NCCL_INSPECTOR_ENABLE=1")
+                                .with("verbose", "NCCL_INSPECTOR_DUMP_VERBOSE=1"));
         if (m_file.host.empty())
             m_file.host = "host";
         std::stable_sort(m_file.ops.begin(), m_file.ops.end(),
@@ -206,15 +215,16 @@ private:
         ++m_lineNo;
         if (line.find_first_not_of(" \t\r") == std::string::npos)
             return {};
-        const std::string problem = readLine(line, m_file, m_contexts, m_counts, m_originUs);
-        if (problem == kNoCollName)
-            return badInput(Message("error.at")
-                                .with("origin", m_file.path + ":" + std::to_string(m_lineNo))
-                                .with("path", "$.coll_perf.coll")
-                                .with("what", Message("error.says.missing")));
-        if (!problem.empty())
-            return badInput(m_file.path + ":" + std::to_string(m_lineNo) + ": " + problem);
-        return {};
+        LineProblem problem = readLine(line, m_file, m_contexts, m_counts, m_originUs);
+        if (problem.what.empty())
+            return {};
+        const std::string origin = m_file.path + ":" + std::to_string(m_lineNo);
+        if (problem.path.empty()) // "FILE:LINE: what"
+            return badInput(Message("error.input.file").with("file", origin).with("what", std::move(problem.what)));
+        return badInput(Message("error.at") // "FILE:LINE: PATH: what"
+                            .with("origin", origin)
+                            .with("path", problem.path)
+                            .with("what", std::move(problem.what)));
     }
 
     ProfileFile m_file;

@@ -409,7 +409,7 @@ Result<KinetoTrace> finish(Reader& reader, const json& doc)
 }
 
 Result<KinetoTrace> parseWith(const std::function<void(Reader*)>& parse, const std::string& origin,
-                              const std::function<std::string()>& below = {})
+                              const std::function<Message()>& below = {})
 {
     Reader reader(origin);
     try {
@@ -418,16 +418,16 @@ Result<KinetoTrace> parseWith(const std::function<void(Reader*)>& parse, const s
         return badInput(Message("import.error.too_deep").with("file", origin).with("levels", kMaxDepth));
     } catch (const json::exception& e) {
         if (below)
-            if (std::string problem = below(); !problem.empty())
-                return badInput(origin + ": " + problem);
+            if (Message problem = below(); !problem.empty())
+                return badInput(Message("error.input.file").with("file", origin).with("what", std::move(problem)));
         std::string what = e.what();
         if (const size_t colon = what.find("] "); colon != std::string::npos)
             what = what.substr(colon + 2);
         return badInput(Message("import.error.not_json").with("file", origin).with("parser", parserMessage(what)));
     }
     if (below)
-        if (std::string problem = below(); !problem.empty())
-            return badInput(origin + ": " + problem);
+        if (Message problem = below(); !problem.empty())
+            return badInput(Message("error.input.file").with("file", origin).with("what", std::move(problem)));
     return finish(reader, reader.document());
 }
 
@@ -526,7 +526,9 @@ Result<KinetoTrace> readKinetoTrace(const std::filesystem::path& path, const Rea
     auto trace =
         parseWith([&](Reader* r) { json::sax_parse(s.stream(), r); }, path.string(), [&] { return s.problem(); });
     if (!trace && s.cancelled())
-        return Error{ErrorKind::Cancelled, path.string() + ": reading cancelled"};
+        return Error(
+            ErrorKind::Cancelled,
+            Message("error.input.file").with("file", path.string()).with("what", Message("error.input.cancelled")));
     return trace;
 }
 

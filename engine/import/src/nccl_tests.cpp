@@ -386,10 +386,10 @@ Message atRoot(const std::string& origin, Message what)
 Result<NcclTestsSweep> parseNcclTestsJson(std::string_view text, const std::string& origin)
 {
     const std::string copy(text);
-    if (std::string problem = detail::jsonShapeProblem(copy); !problem.empty()) {
-        if (problem.starts_with("not a ShardLab file"))
+    if (Message problem = detail::jsonShapeMessage(copy); !problem.empty()) {
+        if (problem.id == "error.file.not_json")
             return badInput(atRoot(origin, Message("error.says.nccl_tests_not_json")));
-        return badInput(origin + ": $: " + problem);
+        return badInput(atRoot(origin, std::move(problem)));
     }
     json doc;
     try {

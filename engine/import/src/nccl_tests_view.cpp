@@ -217,8 +217,11 @@ Result<std::string> renderSweepBeside(const NcclTestsSweep& sweep, const Topolog
                                       Language language)
 {
     if (topology.rankCount() < sweep.ranks)
-        return badInput(sweep.origin + ": the sweep ran on " + std::to_string(sweep.ranks) + " ranks, but "
-                        + topology.name + " has " + std::to_string(topology.rankCount()) + " GPUs");
+        return badInput(Message("error.sweep.machine_small")
+                            .with("file", sweep.origin)
+                            .with("ranks", sweep.ranks)
+                            .with("machine", topology.name)
+                            .with("gpus", topology.rankCount()));
     const Topology* topo = &topology;
     if (sweep.kind == OpKind::SendRecv && sweep.ranks != 2)
         return badInput(Message("error.line.nccl_tests_send_recv")

@@ -1,6 +1,7 @@
 #include "shardlab/profile/profile_live.h"
 
 #include "shardlab/profile/profile_format.h"
+#include "shardlab/text/error_wording.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -12,6 +13,17 @@
 namespace shardlab {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// "FILE: cannot be read (the system's reason)"
+Error unreadable(const fs::path& path, int error)
+{
+    return runFailed(
+        Message("error.profile.unreadable").with("file", path.string()).with("why", systemWords(std::strerror(error))));
+}
+
+} // namespace
 
 struct ProfileDirectoryTail::Tailed {
     fs::path path;
@@ -41,14 +53,14 @@ Status ProfileDirectoryTail::poll()
     for (auto& t : m_files) {
         const int fd = ::open(t->path.c_str(), O_RDONLY | O_CLOEXEC);
         if (fd < 0)
-            return runFailed(t->path.string() + ": cannot be read (" + std::strerror(errno) + ")");
+            return unreadable(t->path, errno);
         Status status;
         while (true) {
             const ssize_t n = ::pread(fd, buffer.data(), buffer.size(), static_cast<off_t>(t->offset));
             if (n < 0 && errno == EINTR)
                 continue;
             if (n < 0) {
-                status = runFailed(t->path.string() + ": cannot be read (" + std::strerror(errno) + ")");
+                status = unreadable(t->path, errno);
                 break;
             }
             if (n == 0)

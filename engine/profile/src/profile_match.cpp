@@ -134,8 +134,6 @@ std::string commText(const MatchedComm& comm)
 // commText() as a piece of a message (profile_pieces.h).
 Message commPiece(const MatchedComm& comm)
 {
-    if (comm.ranks.empty())
-        return verbatim(commText(comm));
     if (comm.name.empty())
         return Message("error.piece.communicator")
             .with("hash", hashText(comm.hash))
@@ -284,10 +282,6 @@ Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool 
                         return bytes.error();
                     const bool badPeer =
                         op.p2p && (op.root < 0 || op.root >= static_cast<int>(c.ranks.size()) || op.root == m->rank);
-                    if (badPeer && op.func.empty()) // "()" fits no value of the template: English, worded as before
-                        return badInput(file.path + ": event " + std::to_string(op.id) + " () names peer "
-                                        + std::to_string(op.root) + " in " + commText(c)
-                                        + ", where this process is rank " + std::to_string(m->rank));
                     if (badPeer)
                         return badInput(Message("error.line.profile_bad_peer")
                                             .with("file", file.path)

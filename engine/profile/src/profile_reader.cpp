@@ -5,6 +5,7 @@
 #include "shardlab/base/units.h"
 #include "shardlab/profile/profile_build.h"
 #include "shardlab/profile/profile_format.h"
+#include "shardlab/text/error_wording.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -54,13 +55,10 @@ std::string textAt(const json& obj, const std::string& path, const char* key)
 std::uint64_t hashAt(const json& obj, const std::string& path)
 {
     const std::string s = textAt(obj, path, "hash");
-    if (s.empty() || s.size() > 16 || s.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
-        if (s.empty()) // "''" fits no value of the template: English, worded as before
-            detail::failAt(path + ".hash", "'' is not a communicator hash (expected up to 16 hexadecimal digits)");
+    if (s.empty() || s.size() > 16 || s.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
         detail::failAt(
             path + ".hash",
             Message("error.says.not_hash").with("value", s).with("expected", Message("error.expects.hex_digits")));
-    }
     return std::stoull(s, nullptr, 16);
 }
 
@@ -84,19 +82,16 @@ Message recordLine(const std::string& file, int line)
     return Message("error.origin_line").with("file", file).with("line", std::to_string(line));
 }
 
-// "FILE, line N: PATH: what" (error.at).
-Error refusedAt(const std::string& file, int line, const std::string& path, Message what)
-{
-    return badInput(
-        Message("error.at").with("origin", recordLine(file, line)).with("path", path).with("what", std::move(what)));
-}
-
-// The same of what a getter of json_reader.h threw: English where it was not born a Message.
+// "FILE, line N: PATH: what" (error.at): what a getter of json_reader.h threw at a line, or `what`
+// at `path` of it; errorAt() of json_reader.h with the line as its origin.
 Error refusedAt(const std::string& file, int line, const detail::JsonPathError& e)
 {
-    if (e.sentence.empty())
-        return badInput(file + ", line " + std::to_string(line) + ": " + e.what());
-    return refusedAt(file, line, e.path, e.sentence);
+    return detail::errorAt(recordLine(file, line), e);
+}
+
+Error refusedAt(const std::string& file, int line, const std::string& path, Message what)
+{
+    return refusedAt(file, line, detail::JsonPathError(path, std::move(what)));
 }
 
 // One kernel channel's start as a clock bracket (profile_clock.h): its GPU reading was taken after
@@ -141,11 +136,7 @@ std::optional<std::pair<Reading, Reading>> timerWentBack(const std::vector<Readi
 
 Result<std::uint64_t> collectiveBytes(const ProfiledOp& op, const std::string& path, bool gathered, int ranks)
 {
-    const std::string where = path + ", line " + std::to_string(op.line);
     const std::optional<int> size = ncclDatatypeBytes(op.datatype);
-    if (!size && op.datatype.empty()) // "''" fits no value of the template: English, worded as before
-        return badInput(where + ": $.dtype: '' is a datatype ShardLab does not know (expected an NCCL datatype such as "
-                        + kExampleDatatype + ")");
     if (!size)
         return refusedAt(
             path, op.line, "$.dtype",
@@ -217,7 +208,6 @@ Status ProfileRecordParser::parseLine(const std::string& line, bool complete)
     ++m_lineNo;
     if (line.empty())
         return {};
-    const std::string where = m_origin + ", line " + std::to_string(m_lineNo);
     json rec;
     try {
         rec = detail::parseJsonStrict(line); // a key given twice is refused, as in every file a user gives
@@ -319,14 +309,14 @@ Status ProfileRecordParser::parseLine(const std::string& line, bool complete)
             file.endRealNs = static_cast<std::int64_t>(unsignedAt(rec, "$", "real"));
             file.dropped = std::max(file.dropped, unsignedAt(rec, "$", "dropped"));
         } else {
-            if (kind.empty()) // "''" fits no value of the template: English, worded as before
-                detail::failAt("$.k", "unknown record kind ''");
             detail::failAt("$.k", Message("error.says.record_kind").with("kind", kind));
         }
     } catch (const detail::JsonPathError& e) {
         return refusedAt(m_origin, m_lineNo, e);
-    } catch (const json::exception& e) {
-        return badInput(where + ": " + e.what());
+    } catch (const json::exception& e) { // the library's own words, as they are
+        return badInput(Message("error.input.file")
+                            .with("file", recordLine(m_origin, m_lineNo))
+                            .with("what", parserMessage(e.what())));
     }
     return {};
 }

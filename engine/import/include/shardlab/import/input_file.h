@@ -38,15 +38,15 @@ namespace shardlab {
 
 // The (decompressed) text as a stream, for parsers that pull (a streaming JSON parser): memory
 // stays at one buffer whatever the file's size. After reading, `problem()` says what went wrong
-// below the stream (a truncated or corrupt gzip, a read error, cancelled), "" when nothing did:
-// check it before believing a parse error of a cut text.
+// below the stream (a truncated or corrupt gzip, a read error, cancelled), an empty Message when
+// nothing did: check it before believing a parse error of a cut text.
 class InputStream {
 public:
     static Result<std::unique_ptr<InputStream>> open(const std::filesystem::path& path,
                                                      const ReadProgress& progress = {});
     virtual ~InputStream() = default;
     virtual std::istream& stream() = 0;
-    virtual std::string problem() const = 0;
+    virtual Message problem() const = 0;
     virtual bool cancelled() const = 0;
 };
 
