@@ -14,6 +14,7 @@
 #include "shardlab/io/run_stream.h"
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/io/trace_import.h"
+#include "shardlab/lessons/lesson_check.h"
 #include "shardlab/lessons/lessons.h"
 #include "shardlab/plan/transformer.h"
 #include "shardlab/report/lab_report.h"
@@ -24,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <filesystem>
 #include <sstream>
 
 using namespace shardlab;
@@ -416,4 +418,26 @@ TEST(ErrorsBornIo, ALessonFilesRefusalsAreBornMessages)
     expectBornInBothLanguages(lesson.error(), {"x.lesson.json", "value", "figure", "NAME", "NUMBER", "gossip",
                                                "all_reduce", "reduce", "broadcast", "all_gather", "all_gather_v",
                                                "reduce_scatter", "reduce_scatter_all_gather", "send_recv"});
+}
+
+// ---- lessons/lesson_check.cpp, base/file_io.cpp's reasons -------------------------------------
+
+TEST(ErrorsBornIo, ALessonsScenarioThatDoesNotLoadAndAFullDiskSayWhyInBothLanguages)
+{
+    Lesson lesson;
+    lesson.id = "x";
+    lesson.scenario = "/nonexistent/born-io.shardlab.json";
+    auto resolved = resolveLesson(lesson);
+    ASSERT_FALSE(resolved);
+    EXPECT_EQ(resolved.error().message.rfind("lesson x: /nonexistent/born-io.shardlab.json: ", 0), 0u)
+        << resolved.error().message;
+    expectBornInBothLanguages(resolved.error(), {"/nonexistent/born-io.shardlab.json"});
+
+    if (!std::filesystem::exists("/dev/full"))
+        GTEST_SKIP() << "no /dev/full here";
+    const Status full = writeFileAtomically("/dev/full", std::string(1 << 16, 'x'));
+    ASSERT_FALSE(full);
+    EXPECT_NE(full.error().message.find("(No space left on device: the disk is full)"), std::string::npos)
+        << full.error().message;
+    expectBornInBothLanguages(full.error(), {"/dev/full"});
 }

@@ -134,15 +134,15 @@ Status refuseOutputTwice(const std::string& option, const std::filesystem::path&
 namespace {
 
 // "No space left on device: the disk is full" from the errno of a failed write, when it says why.
-std::string whyWritingFailed(int err)
+Message whyWritingFailed(int err)
 {
     if (err == ENOSPC)
-        return std::string(std::strerror(err)) + ": the disk is full";
+        return Message("error.why.disk_full").with("why", systemWords(std::strerror(err)));
     if (err == EDQUOT)
-        return std::string(std::strerror(err)) + ": the disk quota is used up";
+        return Message("error.why.quota").with("why", systemWords(std::strerror(err)));
     if (err != 0)
-        return std::strerror(err);
-    return "disk full?";
+        return systemWords(std::strerror(err));
+    return Message("error.io.disk_full_maybe");
 }
 
 } // namespace
@@ -325,7 +325,7 @@ Message writeThrough(int fd, const std::filesystem::path& path, const std::funct
         return Message("error.line.write_failed")
             .with("file", path.string())
             .with("written", formatBytes(written))
-            .with("why", systemWords(whyWritingFailed(buffer.error())));
+            .with("why", (whyWritingFailed(buffer.error())));
     return {};
 }
 
@@ -338,7 +338,7 @@ Status writeStraightThrough(const OutputPlan& plan, const std::filesystem::path&
     if (fd < 0)
         return badInput(Message("error.line.open_for_writing_failed")
                             .with("file", shown.string())
-                            .with("why", systemWords(whyWritingFailed(errno))));
+                            .with("why", (whyWritingFailed(errno))));
     std::uintmax_t written = 0;
     Status own;
     Message failed = writeThrough(fd, shown, write, written, own);
@@ -397,13 +397,12 @@ Status writeFileAtomicallyWith(const std::filesystem::path& path, const std::fun
         return fail(Message("error.line.flush_failed")
                         .with("file", path.string())
                         .with("written", formatBytes(written))
-                        .with("why", systemWords(whyWritingFailed(errno))));
+                        .with("why", (whyWritingFailed(errno))));
     if (::close(fd) != 0) {
         const int err = errno;
         ::unlink(tmp.c_str());
-        return badInput(Message("error.line.close_failed")
-                            .with("file", path.string())
-                            .with("why", systemWords(whyWritingFailed(err))));
+        return badInput(
+            Message("error.line.close_failed").with("file", path.string()).with("why", (whyWritingFailed(err))));
     }
     if (::rename(tmp.c_str(), target.c_str()) != 0) {
         const int err = errno;

@@ -24,23 +24,30 @@ namespace {
 Result<PricedPlan> pricedPlan(const Lesson& lesson, const PlanRequest& request, const Scenario& shipped,
                               const std::filesystem::path& path)
 {
-    const std::string where = "lesson " + lesson.id + ": " + path.filename().string() + ": ";
+    // "lesson ID: FILE: what" (error.lesson.in_file)
+    const auto refusal = [&](const Error& e) {
+        return badInput(Message("error.lesson.in_file")
+                            .with("id", lesson.id)
+                            .with("file", path.filename().string())
+                            .with("what", messageOf(e)));
+    };
     auto pricing = pricePlan(request);
     if (!pricing)
-        return badInput(where + pricing.error().message);
+        return refusal(pricing.error());
     if (!pricing->priced) {
-        std::string why;
-        for (const std::string& problem : english(pricing->problems))
-            why += (why.empty() ? "" : "; ") + problem;
+        // the problems one after another, "; " between them (error.piece.notes)
+        Message why;
+        for (auto it = pricing->problems.rbegin(); it != pricing->problems.rend(); ++it)
+            why = why.empty() ? *it : Message("error.piece.notes").with("piece_first", *it).with("piece_rest", why);
         return badInput(Message("error.line.lesson_plan_refused")
                             .with("id", lesson.id)
                             .with("file", verbatim(path.filename().string()))
-                            .with("why", systemWords(why)));
+                            .with("why", std::move(why)));
     }
     const PricedPlan& p = *pricing->priced;
     auto written = planScenario(p.model, p.settings, p.estimate, p.topology);
     if (!written)
-        return badInput(where + written.error().message);
+        return refusal(written.error());
     // both through the file format, so that printing the numbers is all they may differ by
     auto reread = parseScenario(serializeScenario(*written));
     if (!reread || serializeScenario(*reread) != serializeScenario(shipped)) {
