@@ -67,8 +67,10 @@ public:
     Status send(int peer, Tag tag, Bytes8 bytes) override
     {
         if (bytes.size() > static_cast<size_t>(INT_MAX))
-            return runFailed("rank " + std::to_string(m_rank) + " cannot send " + std::to_string(bytes.size())
-                             + " bytes in one MPI message (at most 2 GiB)");
+            return runFailed(Message("error.mpi.too_large")
+                                 .with("rank", m_rank)
+                                 .with("bytes", std::to_string(bytes.size()))
+                                 .with("max", "2 GiB"));
         std::lock_guard lock(m_mutex);
         progressSends();
         auto buffer = std::make_unique<Bytes8>(std::move(bytes));
@@ -76,8 +78,8 @@ public:
         const int rc = MPI_Isend(buffer->data(), static_cast<int>(buffer->size()), MPI_BYTE, peer,
                                  static_cast<int>(tag), m_comm, &request);
         if (rc != MPI_SUCCESS)
-            return runFailed("rank " + std::to_string(m_rank) + " could not send to rank " + std::to_string(peer) + ": "
-                             + mpiError(rc));
+            return runFailed(
+                Message("error.mpi.send_failed").with("rank", m_rank).with("peer", peer).with("why", mpiError(rc)));
         m_pending.push_back({request, std::move(buffer)});
         return {};
     }
@@ -94,8 +96,7 @@ public:
                 int rc =
                     MPI_Iprobe(peer == kAnyPeer ? MPI_ANY_SOURCE : peer, static_cast<int>(tag), m_comm, &flag, &status);
                 if (rc != MPI_SUCCESS)
-                    return runFailed("rank " + std::to_string(m_rank)
-                                     + " could not poll for messages: " + mpiError(rc));
+                    return runFailed(Message("error.mpi.poll_failed").with("rank", m_rank).with("why", mpiError(rc)));
                 if (flag) {
                     int count = 0;
                     MPI_Get_count(&status, MPI_BYTE, &count);
@@ -107,8 +108,10 @@ public:
                     rc = MPI_Recv(m.bytes.data(), count, MPI_BYTE, status.MPI_SOURCE, static_cast<int>(tag), m_comm,
                                   MPI_STATUS_IGNORE);
                     if (rc != MPI_SUCCESS)
-                        return runFailed("rank " + std::to_string(m_rank) + " could not receive from rank "
-                                         + std::to_string(status.MPI_SOURCE) + ": " + mpiError(rc));
+                        return runFailed(Message("error.mpi.receive_failed")
+                                             .with("rank", m_rank)
+                                             .with("peer", status.MPI_SOURCE)
+                                             .with("why", mpiError(rc)));
                     return std::optional<TransportMessage>(std::move(m));
                 }
             }
@@ -135,9 +138,7 @@ public:
                     return {};
             }
             if (std::chrono::steady_clock::now() >= deadline)
-                return runFailed(
-                    "rank " + std::to_string(m_rank)
-                    + " could not deliver every message before exiting (their receivers stopped listening)");
+                return runFailed(Message("error.mpi.undelivered").with("rank", m_rank));
             std::this_thread::sleep_for(std::chrono::microseconds(200));
         }
     }

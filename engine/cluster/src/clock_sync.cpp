@@ -15,12 +15,11 @@ double processClockUs()
 Result<ClockOffset> estimateOffset(const std::vector<PingSample>& samples)
 {
     if (samples.empty())
-        return runFailed("no clock exchange to estimate an offset from");
+        return runFailed(Message("error.clock.no_exchange"));
     const PingSample* best = nullptr;
     for (const PingSample& s : samples) {
         if (!(s.roundTripUs() >= 0))
-            return runFailed("a clock exchange came back before it was sent (round trip "
-                             + std::to_string(s.roundTripUs()) + " us): rank 0's clock is not monotonic");
+            return runFailed(Message("error.clock.not_monotonic").with("us", std::to_string(s.roundTripUs())));
         if (!best || s.roundTripUs() < best->roundTripUs())
             best = &s;
     }
@@ -111,9 +110,8 @@ Result<std::vector<ClockOffset>> measureClockOffsets(Transport& t, const Clock& 
             if (!ping)
                 return ping.error();
             if (!*ping)
-                return runFailed("rank " + std::to_string(t.rank()) + " waited for rank 0's clock exchange "
-                                 + std::to_string(i + 1) + " of " + std::to_string(rounds)
-                                 + " and got nothing (rank 0 died, hung or is stuck elsewhere)");
+                return runFailed(
+                    Message("error.clock.no_ping").with("rank", t.rank()).with("number", i + 1).with("rounds", rounds));
             Bytes8 pong;
             putDouble(pong, clock()); // stamped as soon as the ping is in
             putDouble(pong, getDouble((*ping)->bytes, 0));
@@ -138,18 +136,16 @@ Result<std::vector<ClockOffset>> measureClockOffsets(Transport& t, const Clock& 
             if (!pong)
                 return pong.error();
             if (!*pong)
-                return runFailed("rank 0 sent clock exchange " + std::to_string(i + 1) + " to rank "
-                                 + std::to_string(peer) + " and got no answer (rank " + std::to_string(peer)
-                                 + " died, hung or is stuck elsewhere)");
+                return runFailed(Message("error.clock.no_pong").with("number", i + 1).with("peer", peer));
             if (getDouble((*pong)->bytes, 8) != static_cast<double>(i))
-                return runFailed("rank " + std::to_string(peer) + " answered clock exchange " + std::to_string(i + 1)
-                                 + " out of order (a protocol error: mixed ShardLab versions?)");
+                return runFailed(Message("error.clock.out_of_order").with("peer", peer).with("number", i + 1));
             s.remoteUs = getDouble((*pong)->bytes, 0);
             samples.push_back(s);
         }
         auto o = estimateOffset(samples);
         if (!o)
-            return Error{o.error().kind, "rank " + std::to_string(peer) + ": " + o.error().message};
+            return Error(o.error().kind,
+                         Message("error.line.rank_says").with("rank", peer).with("reason", messageOf(o.error())));
         offsets[static_cast<size_t>(peer)] = *o;
     }
     return offsets;

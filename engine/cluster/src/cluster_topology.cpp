@@ -1,6 +1,7 @@
 #include "shardlab/cluster/cluster_topology.h"
 
 #include "shardlab/base/display_width.h"
+#include "shardlab/text/error_wording.h"
 #include "shardlab/text/message.h"
 
 #include <nlohmann/json.hpp>
@@ -64,6 +65,11 @@ Bytes8 encodeTopologyReport(const RankTopologyReport& r)
 
 Result<RankTopologyReport> decodeTopologyReport(const Bytes8& bytes, const std::string& origin)
 {
+    return decodeTopologyReport(bytes, verbatim(origin));
+}
+
+Result<RankTopologyReport> decodeTopologyReport(const Bytes8& bytes, const Message& origin)
+{
     try {
         const json d = json::from_cbor(bytes);
         RankTopologyReport r;
@@ -91,14 +97,15 @@ Result<RankTopologyReport> decodeTopologyReport(const Bytes8& bytes, const std::
         r.notes = d.at("notes").get<std::string>();
         return r;
     } catch (const json::exception& e) {
-        return runFailed(origin + ": not a topology report (" + std::string(e.what()) + ")");
+        return runFailed(
+            Message("error.cluster.not_topology_report").with("origin", origin).with("why", parserMessage(e.what())));
     }
 }
 
 Result<Topology> combineTopology(const std::vector<RankTopologyReport>& reports)
 {
     if (reports.empty())
-        return runFailed("no process reported its GPU");
+        return runFailed(Message("error.cluster.no_gpu_reported"));
     Topology t;
     std::set<std::string> assumed;
     std::vector<std::string> notes;

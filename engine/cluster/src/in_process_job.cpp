@@ -24,8 +24,7 @@ public:
     {
         std::lock_guard lock(m_job.m_mutex);
         if (peer < 0 || peer >= m_job.m_size)
-            return runFailed("rank " + std::to_string(m_rank) + " sent to rank " + std::to_string(peer)
-                             + ", which is not in the job");
+            return runFailed(Message("error.cluster.sent_outside").with("rank", m_rank).with("peer", peer));
         if (m_job.m_aborted)
             return abortedError();
         if (m_job.m_dead[static_cast<size_t>(m_rank)] || m_job.m_dead[static_cast<size_t>(peer)])
@@ -43,7 +42,7 @@ public:
             if (m_job.m_aborted)
                 return abortedError();
             if (m_job.m_dead[static_cast<size_t>(m_rank)])
-                return runFailed("rank " + std::to_string(m_rank) + " was killed");
+                return runFailed(Message("error.cluster.was_killed").with("rank", m_rank));
             for (auto it = box.begin(); it != box.end(); ++it)
                 if (it->tag == tag && (peer == kAnyPeer || it->from == peer)) {
                     TransportMessage m = std::move(*it);
@@ -69,8 +68,9 @@ public:
 private:
     Error abortedError() const
     {
-        return runFailed("the job was aborted by rank " + std::to_string(m_job.m_aborted->first) + " (exit status "
-                         + std::to_string(m_job.m_aborted->second) + ")");
+        return runFailed(Message("error.cluster.aborted_by")
+                             .with("rank", m_job.m_aborted->first)
+                             .with("status", m_job.m_aborted->second));
     }
 
     InProcessJob& m_job;

@@ -1,6 +1,7 @@
 #include "shardlab/cluster/job_monitor.h"
 
 #include "seconds_text.h"
+#include "shardlab/text/error_wording.h"
 
 #include <nlohmann/json.hpp>
 
@@ -32,7 +33,7 @@ Result<Heartbeat> decodeHeartbeat(const Bytes8& bytes)
         b.rank = d.at("r").get<int>();
         const int state = d.at("s").get<int>();
         if (state < 0 || state > static_cast<int>(ProcessState::Leaving))
-            return runFailed("a heartbeat with an unknown state " + std::to_string(state));
+            return runFailed(Message("error.cluster.heartbeat_state").with("state", state));
         b.state = static_cast<ProcessState>(state);
         b.progress = d.at("p").get<long long>();
         b.lastCompleted = d.at("c").get<int>();
@@ -42,7 +43,7 @@ Result<Heartbeat> decodeHeartbeat(const Bytes8& bytes)
         b.message = d.at("m").get<std::string>();
         return b;
     } catch (const json::exception& e) {
-        return runFailed("a heartbeat that cannot be read (" + std::string(e.what()) + ")");
+        return runFailed(Message("error.cluster.heartbeat_unreadable").with("why", parserMessage(e.what())));
     }
 }
 

@@ -62,27 +62,26 @@ public:
         const std::string* v = lookup(m_env, name);
         if (!v) {
             if (required && m_error.empty())
-                m_error = std::string(name) + " is not set";
+                m_error = Message("error.line.variable_not_set").with("name", name);
             return -1;
         }
         m_seen += (m_seen.empty() ? "" : ", ") + std::string(name) + "=" + *v;
         auto n = toInt(*v);
         if ((!n || *n < lo) && m_error.empty())
-            m_error =
-                std::string(name) + "='" + *v + "' (expected a whole number of at least " + std::to_string(lo) + ")";
+            m_error = Message("error.line.variable_not_whole").with("name", name).with("value", *v).with("lo", lo);
         return n.value_or(-1);
     }
-    void fail(std::string message)
+    void fail(Message message)
     {
         if (m_error.empty())
             m_error = std::move(message);
     }
-    const std::string& error() const { return m_error; }
+    const Message& error() const { return m_error; }
     const std::string& seen() const { return m_seen; }
 
 private:
     const Environment& m_env;
-    std::string m_error;
+    Message m_error; // the first problem
     std::string m_seen;
 };
 
@@ -91,17 +90,18 @@ Result<std::optional<LaunchInfo>> finish(Reader& rd, LaunchInfo info)
     info.variables = rd.seen();
     if (rd.error().empty()) {
         if (info.rank >= info.size)
-            rd.fail("rank " + std::to_string(info.rank) + " is not below the job size " + std::to_string(info.size));
+            rd.fail(Message("error.line.rank_not_below").with("rank", info.rank).with("size", info.size));
         else if (info.localSize > 0 && info.localRank >= info.localSize)
-            rd.fail("local rank " + std::to_string(info.localRank) + " is not below the processes on this node ("
-                    + std::to_string(info.localSize) + ")");
+            rd.fail(
+                Message("error.line.local_rank_not_below").with("rank", info.localRank).with("count", info.localSize));
         else if (info.localSize > info.size)
-            rd.fail("more processes on this node (" + std::to_string(info.localSize) + ") than in the job ("
-                    + std::to_string(info.size) + ")");
+            rd.fail(Message("error.line.more_local_than_job").with("local", info.localSize).with("size", info.size));
     }
     if (!rd.error().empty())
-        return badInput(std::string("this process was started by ") + launcherName(info.launcher)
-                        + " but its variables are inconsistent: " + rd.error() + " (" + info.variables + ")");
+        return badInput(Message("error.line.inconsistent_launch")
+                            .with("launcher", launcherName(info.launcher))
+                            .with("reason", rd.error())
+                            .with("variables", info.variables));
     return std::optional<LaunchInfo>(info);
 }
 
@@ -113,7 +113,7 @@ Result<std::vector<int>> parseSlurmTasksPerNode(const std::string& text)
     std::vector<int> out;
     size_t pos = 0;
     auto bad = [&] {
-        return badInput("'" + text + "' is not a Slurm tasks-per-node list (expected e.g. \"4(x2),2\")");
+        return badInput(Message("error.cluster.slurm_tasks").with("value", text).with("example", "\"4(x2),2\""));
     };
     if (text.empty())
         return bad();
@@ -183,15 +183,20 @@ Result<std::optional<LaunchInfo>> detectLauncher(const Environment& env)
                 continue;
             auto list = parseSlurmTasksPerNode(*v);
             if (!list) {
-                rd.fail(std::string(name) + ": " + list.error().message);
+                rd.fail(
+                    Message("error.cluster.variable_says").with("name", name).with("reason", messageOf(list.error())));
                 break;
             }
             const int node = std::max(info.node, 0);
             if (node < static_cast<int>(list->size()))
                 info.localSize = (*list)[static_cast<size_t>(node)];
             else if (info.node >= 0)
-                rd.fail(std::string(name) + "='" + *v + "' lists " + std::to_string(list->size())
-                        + " nodes but SLURM_NODEID is " + std::to_string(info.node));
+                rd.fail(Message("error.cluster.slurm_nodes")
+                            .with("name", name)
+                            .with("value", *v)
+                            .with("count", static_cast<int>(list->size()))
+                            .with("variable", "SLURM_NODEID")
+                            .with("node", info.node));
         }
         if (info.localSize == 0 && lookup(env, "SLURM_NTASKS_PER_NODE"))
             info.localSize = rd.get("SLURM_NTASKS_PER_NODE", true, 1);
@@ -240,12 +245,15 @@ std::optional<std::vector<std::string>> cudaVisibleDevices(const Environment& en
 Result<DeviceChoice> deviceForLocalRank(const LaunchInfo& launch, const Environment& env, int visibleDevices)
 {
     const auto list = cudaVisibleDevices(env);
-    const std::string who = "local rank " + std::to_string(launch.localRank) + " (rank " + std::to_string(launch.rank)
-                            + " of " + std::to_string(launch.size) + ")";
     DeviceChoice choice;
     if (list && list->empty())
-        return badInput(who + " can see no GPU: CUDA_VISIBLE_DEVICES='" + env.at("CUDA_VISIBLE_DEVICES")
-                        + "' hides them all (give each process one GPU, e.g. srun --gpus-per-task=1)");
+        return badInput(Message("error.line.no_gpu_visible")
+                            .with("local", launch.localRank)
+                            .with("rank", launch.rank)
+                            .with("size", launch.size)
+                            .with("variable", "CUDA_VISIBLE_DEVICES")
+                            .with("value", env.at("CUDA_VISIBLE_DEVICES"))
+                            .with("example", "srun --gpus-per-task=1"));
     if (list && list->size() == 1) {
         choice.device = 0;
         choice.physical = list->front();
@@ -254,12 +262,17 @@ Result<DeviceChoice> deviceForLocalRank(const LaunchInfo& launch, const Environm
     }
     const int count = list ? static_cast<int>(list->size()) : visibleDevices;
     if (count >= 0 && launch.localRank >= count) {
-        const std::string seen = list ? "CUDA_VISIBLE_DEVICES lists " + std::to_string(count) + " GPUs"
-                                      : "this node has " + std::to_string(count) + " GPU" + (count == 1 ? "" : "s");
-        return badInput(who + " has no GPU of its own: " + seen
-                        + " and ShardLab runs one process per GPU (start at most " + std::to_string(count)
-                        + " processes on this node, e.g. mpirun --map-by ppr:" + std::to_string(count)
-                        + ":node, or srun --ntasks-per-node=" + std::to_string(count) + ")");
+        Message seen =
+            list ? Message("error.line.visible_lists").with("variable", "CUDA_VISIBLE_DEVICES").with("count", count)
+                 : Message(count == 1 ? "error.line.node_has_gpu" : "error.line.node_has_gpus").with("count", count);
+        return badInput(Message("error.line.no_gpu_of_its_own")
+                            .with("local", launch.localRank)
+                            .with("rank", launch.rank)
+                            .with("size", launch.size)
+                            .with("reason", std::move(seen))
+                            .with("count", count)
+                            .with("mpirun", "mpirun --map-by ppr:" + std::to_string(count) + ":node")
+                            .with("srun", "srun --ntasks-per-node=" + std::to_string(count)));
     }
     choice.device = launch.localRank;
     choice.physical = list ? (*list)[static_cast<size_t>(launch.localRank)] : std::to_string(launch.localRank);

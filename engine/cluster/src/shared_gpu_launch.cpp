@@ -3,6 +3,7 @@
 #include "seconds_text.h"
 
 #include "shardlab/cluster/socket_mesh.h"
+#include "shardlab/text/error_wording.h"
 
 #include <array>
 #include <cerrno>
@@ -108,14 +109,16 @@ Environment sharedGpuEnvironment(int rank, int ranks, const std::string& gpu, co
 Result<SharedGpuOutcome> runSharedGpuJob(const SharedGpuJob& job)
 {
     if (const Message problem = sharedGpuRanksProblem(job.ranks); !problem.empty())
-        return badInput(english(problem));
+        return badInput(problem);
     auto mesh = makeSocketMesh(job.ranks);
     if (!mesh)
         return mesh.error();
     const int devNull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (devNull < 0) {
         closeSocketMesh(*mesh);
-        return runFailed(std::string("cannot open /dev/null: ") + std::strerror(errno));
+        return runFailed(Message("error.cluster.cannot_open")
+                             .with("file", "/dev/null")
+                             .with("why", systemWords(std::strerror(errno))));
     }
 
     // Everything a child needs is built before fork: after it, only async-signal-safe calls.

@@ -1,4 +1,5 @@
 #include "shardlab/cluster/socket_mesh.h"
+#include "shardlab/text/error_wording.h"
 
 #include <cerrno>
 #include <condition_variable>
@@ -104,8 +105,9 @@ public:
     Status send(int peer, Tag tag, Bytes8 bytes) override
     {
         if (peer < 0 || peer >= size() || peer == m_rank)
-            return runFailed("rank " + std::to_string(m_rank) + " sent to rank " + std::to_string(peer)
-                             + (peer == m_rank ? ", itself" : ", which is not in the job"));
+            return runFailed(Message(peer == m_rank ? "error.cluster.sent_to_itself" : "error.cluster.sent_outside")
+                                 .with("rank", m_rank)
+                                 .with("peer", peer));
         {
             std::lock_guard lock(m_mutex);
             if (m_peers[static_cast<size_t>(peer)].dead)
@@ -126,11 +128,13 @@ public:
                     return std::optional<TransportMessage>(std::move(m));
                 }
             if (peer >= 0 && peer < size() && peer != m_rank && m_peers[static_cast<size_t>(peer)].dead)
-                return runFailed(
-                    "rank " + std::to_string(peer) + "'s process ended"
-                    + (m_peers[static_cast<size_t>(peer)].saidBye ? "" : " without a word (it crashed or was killed)"));
+                return runFailed(Message(m_peers[static_cast<size_t>(peer)].saidBye ? "error.cluster.peer_ended"
+                                                                                    : "error.cluster.peer_vanished")
+                                     .with("rank", peer));
             if (m_readFailed)
-                return runFailed("rank " + std::to_string(m_rank) + " cannot read its sockets: " + m_readError);
+                return runFailed(Message("error.cluster.sockets_unreadable")
+                                     .with("rank", m_rank)
+                                     .with("why", systemWords(m_readError)));
             if (m_received.wait_until(lock, deadline) == std::cv_status::timeout
                 && std::chrono::steady_clock::now() >= deadline)
                 return std::optional<TransportMessage>();
@@ -147,7 +151,7 @@ public:
             return true;
         });
         if (!done)
-            return runFailed("rank " + std::to_string(m_rank) + " could not hand on everything it sent in time");
+            return runFailed(Message("error.cluster.flush_late").with("rank", m_rank));
         return {};
     }
 
@@ -308,7 +312,7 @@ private:
 Result<SocketMesh> makeSocketMesh(int size)
 {
     if (size < 1 || size > 64)
-        return badInput("a socket mesh of " + std::to_string(size) + " processes (1 to 64)");
+        return badInput(Message("error.cluster.mesh_size").with("size", size).with("min", 1).with("max", 64));
     SocketMesh mesh;
     mesh.fds.assign(static_cast<size_t>(size), std::vector<int>(static_cast<size_t>(size), -1));
     for (int a = 0; a < size; ++a)
@@ -317,8 +321,8 @@ Result<SocketMesh> makeSocketMesh(int size)
             if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
                 const std::string why = std::strerror(errno);
                 closeSocketMesh(mesh);
-                return runFailed("cannot make a local socket pair for ranks " + std::to_string(a) + " and "
-                                 + std::to_string(b) + ": " + why);
+                return runFailed(
+                    Message("error.cluster.socket_pair").with("a", a).with("b", b).with("why", systemWords(why)));
             }
             mesh.fds[static_cast<size_t>(a)][static_cast<size_t>(b)] = pair[0];
             mesh.fds[static_cast<size_t>(b)][static_cast<size_t>(a)] = pair[1];
@@ -356,12 +360,18 @@ Result<std::unique_ptr<Transport>> openSocketMeshTransport(const LaunchInfo& lau
 {
     const auto it = env.find(kSharedFdsVariable);
     if (it == env.end())
-        return badInput(std::string("this process was started by ShardLab's --share-gpu launcher but ")
-                        + kSharedFdsVariable + " is not set: start the job with `shardlab live --share-gpu N`");
+        return badInput(Message("error.cluster.fds_not_set")
+                            .with("option", "--share-gpu")
+                            .with("variable", kSharedFdsVariable)
+                            .with("command", "shardlab live --share-gpu N"));
     const std::string& text = it->second;
-    auto bad = [&](const std::string& why) {
-        return badInput(std::string(kSharedFdsVariable) + "='" + text + "' " + why + " (rank "
-                        + std::to_string(launch.rank) + " of " + std::to_string(launch.size) + ")");
+    auto bad = [&](Message why) {
+        return badInput(Message("error.cluster.fds_bad")
+                            .with("variable", kSharedFdsVariable)
+                            .with("value", text)
+                            .with("what", std::move(why))
+                            .with("rank", launch.rank)
+                            .with("size", launch.size));
     };
     std::vector<int> fds;
     size_t pos = 0;
@@ -371,24 +381,24 @@ Result<std::unique_ptr<Transport>> openSocketMeshTransport(const LaunchInfo& lau
         const int index = static_cast<int>(fds.size());
         if (item == "-") {
             if (index != launch.rank)
-                return bad("has '-' at " + std::to_string(index) + ", not at this process's rank");
+                return bad(Message("error.cluster.fds_dash").with("index", index));
             fds.push_back(-1);
         } else {
             char* end = nullptr;
             errno = 0;
             const long fd = std::strtol(item.c_str(), &end, 10);
             if (item.empty() || *end != '\0' || errno != 0 || fd < 0 || fd > 1'000'000)
-                return bad("has '" + item + "' where a file descriptor belongs");
+                return bad(Message("error.cluster.fds_not_fd").with("item", item));
             if (index == launch.rank)
-                return bad("gives this process's own rank a descriptor");
+                return bad(Message("error.cluster.fds_own"));
             if (::fcntl(static_cast<int>(fd), F_GETFD) < 0)
-                return bad("names descriptor " + item + ", which this process does not have open");
+                return bad(Message("error.cluster.fds_closed").with("fd", item));
             fds.push_back(static_cast<int>(fd));
         }
         pos = comma + 1;
     }
     if (static_cast<int>(fds.size()) != launch.size)
-        return bad("lists " + std::to_string(fds.size()) + " ranks");
+        return bad(Message("error.cluster.fds_count").with("count", static_cast<int>(fds.size())));
     for (int fd : fds)
         if (fd >= 0)
             (void)::fcntl(fd, F_SETFD, FD_CLOEXEC); // not passed on to what this process starts (NCCL's helpers)

@@ -56,7 +56,9 @@ Result<int> IterationMerger::mergeReady()
         mo.startAtZero = false; // shifted below by the first iteration's start, as the whole merge is
         auto one = mergeRankParts(std::move(parts), mo);
         if (!one)
-            return Error{one.error().kind, "iteration " + std::to_string(merged() + 1) + ": " + one.error().message};
+            return Error(one.error().kind, Message("error.merge.in_iteration")
+                                               .with("iteration", merged() + 1)
+                                               .with("reason", messageOf(one.error())));
         if (m_soFar.iterations.empty()) {
             const double t0 = firstMomentOf(*one);
             m_originUs = std::isfinite(t0) ? t0 : 0;

@@ -20,11 +20,16 @@ std::string groupText(const std::vector<int>& group)
     return s + (group.size() > 16 ? ",...}" : "}");
 }
 
-std::string describe(const CollectiveRecord& c)
+// "all_reduce #3 on ranks {0,1} (step 2, iteration 0, 64 MB)"
+Message describe(const CollectiveRecord& c)
 {
-    return std::string(opName(c.kind)) + " #" + std::to_string(c.sequence) + " on ranks " + groupText(c.group)
-           + " (step " + std::to_string(c.op) + ", iteration " + std::to_string(c.iteration) + ", "
-           + formatBytes(c.bytes) + ")";
+    return Message("error.merge.record")
+        .with("op", opName(c.kind))
+        .with("sequence", c.sequence)
+        .with("group", groupText(c.group))
+        .with("step", c.op)
+        .with("iteration", c.iteration)
+        .with("bytes", formatBytes(c.bytes));
 }
 
 // One rank's time in one collective, collected from its part's spans.
@@ -79,23 +84,24 @@ double firstMomentOf(const RunResult& run)
 Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions& options)
 {
     if (parts.empty())
-        return runFailed("no process sent its part of the run");
+        return runFailed(Message("error.merge.no_parts"));
     const int n = parts.front().run.ranks;
     if (n <= 0)
-        return runFailed("the parts of the run name no rank");
+        return runFailed(Message("error.merge.no_rank"));
     std::vector<int> owner(static_cast<size_t>(n), -1);
     bool anyHang = false, live = false;
     for (size_t p = 0; p < parts.size(); ++p) {
         const RunResult& run = parts[p].run;
         if (run.ranks != n)
-            return runFailed("the part with ranks " + groupText(parts[p].ranks) + " says the job has "
-                             + std::to_string(run.ranks) + " ranks; another says " + std::to_string(n));
+            return runFailed(Message("error.merge.sizes_differ")
+                                 .with("ranks", groupText(parts[p].ranks))
+                                 .with("count", run.ranks)
+                                 .with("other", n));
         for (int r : parts[p].ranks) {
             if (r < 0 || r >= n)
-                return runFailed("a part claims rank " + std::to_string(r) + ", which is not in a job of "
-                                 + std::to_string(n));
+                return runFailed(Message("error.merge.rank_outside").with("rank", r).with("size", n));
             if (owner[static_cast<size_t>(r)] >= 0)
-                return runFailed("two processes both ran rank " + std::to_string(r));
+                return runFailed(Message("error.merge.rank_twice").with("rank", r));
             owner[static_cast<size_t>(r)] = static_cast<int>(p);
         }
         anyHang = anyHang || run.hang.has_value();
@@ -103,7 +109,7 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
     }
     for (int r = 0; r < n; ++r)
         if (owner[static_cast<size_t>(r)] < 0)
-            return runFailed("no process sent the part of rank " + std::to_string(r));
+            return runFailed(Message("error.merge.rank_missing").with("rank", r));
     for (RankPart& part : parts)
         applyClockFit(part.run, part.clock);
 
@@ -115,24 +121,26 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
     for (size_t p = 0; p < parts.size(); ++p) {
         for (const CollectiveRecord& c : parts[p].run.collectives) {
             if (c.group.empty() || c.arrivalUs.size() != c.group.size())
-                return runFailed("rank " + std::to_string(parts[p].ranks.front()) + "'s record of " + describe(c)
-                                 + " does not hold one arrival per member");
+                return runFailed(
+                    Message("error.merge.arrivals").with("rank", parts[p].ranks.front()).with("record", describe(c)));
             bool mine = false;
             for (size_t k = 0; k < c.group.size(); ++k) {
                 const int g = c.group[k];
                 if (g < 0 || g >= n)
-                    return runFailed("rank " + std::to_string(parts[p].ranks.front()) + " recorded " + describe(c)
-                                     + ", whose group names a rank outside the job");
+                    return runFailed(Message("error.merge.group_outside")
+                                         .with("rank", parts[p].ranks.front())
+                                         .with("record", describe(c)));
                 if (owner[static_cast<size_t>(g)] == static_cast<int>(p)) {
                     mine = true;
                     if (!std::isfinite(c.arrivalUs[k]))
-                        return runFailed("rank " + std::to_string(g) + " recorded " + describe(c)
-                                         + " without its own arrival");
+                        return runFailed(
+                            Message("error.merge.no_own_arrival").with("rank", g).with("record", describe(c)));
                 }
             }
             if (!mine)
-                return runFailed("the process of ranks " + groupText(parts[p].ranks) + " recorded " + describe(c)
-                                 + ", which none of its ranks is in");
+                return runFailed(Message("error.merge.not_a_member")
+                                     .with("ranks", groupText(parts[p].ranks))
+                                     .with("record", describe(c)));
             auto [it, fresh] = index.try_emplace({c.group, c.sequence}, recs.size());
             if (fresh) {
                 firstRank.push_back(parts[p].ranks.front()); // who recorded it first, for the message below
@@ -145,10 +153,13 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
             CollectiveRecord& m = recs[it->second];
             if (m.kind != c.kind || m.bytes != c.bytes || m.op != c.op || m.iteration != c.iteration
                 || m.bucket != c.bucket)
-                return runFailed("the ranks disagree about collective #" + std::to_string(c.sequence) + " on ranks "
-                                 + groupText(c.group) + ": rank " + std::to_string(firstRank[it->second]) + " recorded "
-                                 + describe(m) + ", rank " + std::to_string(parts[p].ranks.front()) + " recorded "
-                                 + describe(c));
+                return runFailed(Message("error.merge.disagree")
+                                     .with("sequence", c.sequence)
+                                     .with("group", groupText(c.group))
+                                     .with("first", firstRank[it->second])
+                                     .with("theirs", describe(m))
+                                     .with("rank", parts[p].ranks.front())
+                                     .with("mine", describe(c)));
             for (size_t k = 0; k < c.group.size(); ++k)
                 if (owner[static_cast<size_t>(c.group[k])] == static_cast<int>(p))
                     m.arrivalUs[k] = c.arrivalUs[k];
@@ -165,8 +176,8 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
         for (size_t k = 0; k < m.group.size(); ++k) {
             if (std::isnan(m.arrivalUs[k])) {
                 if (!anyHang)
-                    return runFailed("rank " + std::to_string(m.group[k]) + " has no record of " + describe(m)
-                                     + " although the other members completed it");
+                    return runFailed(
+                        Message("error.merge.not_recorded").with("rank", m.group[k]).with("record", describe(m)));
                 dropped[i] = true;
                 break;
             }
@@ -215,11 +226,13 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
         const int partColls = static_cast<int>(parts[p].run.collectives.size());
         for (const Span& s : parts[p].run.spans) {
             if (s.rank < 0 || s.rank >= n || owner[static_cast<size_t>(s.rank)] != static_cast<int>(p))
-                return runFailed("the process of ranks " + groupText(parts[p].ranks) + " sent a span of rank "
-                                 + std::to_string(s.rank));
+                return runFailed(
+                    Message("error.merge.foreign_span").with("ranks", groupText(parts[p].ranks)).with("rank", s.rank));
             if (s.collective >= partColls)
-                return runFailed("a span of rank " + std::to_string(s.rank) + " refers to collective record "
-                                 + std::to_string(s.collective) + " of " + std::to_string(partColls));
+                return runFailed(Message("error.merge.span_record")
+                                     .with("rank", s.rank)
+                                     .with("index", s.collective)
+                                     .with("count", partColls));
             if (s.collective >= 0 && s.kind != SpanKind::Compute && mergedOf(p, s.collective) >= 0) {
                 auto [it, fresh] = collectiveStream.try_emplace({s.rank, mergedOf(p, s.collective)}, s.stream);
                 if (!fresh)
@@ -252,8 +265,7 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
         const CollectiveRecord& c = out.collectives[static_cast<size_t>(merged)];
         const size_t k = static_cast<size_t>(std::find(c.group.begin(), c.group.end(), rank) - c.group.begin());
         if (k >= c.group.size())
-            return runFailed("rank " + std::to_string(rank) + " has time in " + describe(c)
-                             + " but is not in its group");
+            return runFailed(Message("error.merge.time_outside").with("rank", rank).with("record", describe(c)));
         const double arrival = c.arrivalUs[k];
         const double end = std::max(rt.endUs, arrival);
         // Within the tie nobody is known to have waited: the whole time counts as communication.

@@ -1,7 +1,5 @@
 #include "shardlab/cluster/transport.h"
 
-#include "shardlab/base/short_list.h"
-
 #include <cstring>
 #include <cstdio>
 
@@ -24,9 +22,44 @@ std::string waitedFor(Deadline deadline, std::chrono::steady_clock::time_point s
     std::snprintf(buf, sizeof buf, "%.1f s", s);
     return buf;
 }
+
+// What is exchanged, as English names it, worded by its error.exchange.* entry where there is one.
+Message exchangeName(const std::string& what)
+{
+    for (const char* id : {"error.exchange.setup_report", "error.exchange.go", "error.exchange.part",
+                           "error.exchange.exit_status", "error.exchange.topology_report", "error.exchange.scenario",
+                           "error.exchange.barrier", "error.exchange.barrier_end"})
+        if (english(Message(id)) == what)
+            return Message(id);
+    return verbatim(what);
+}
+
+// "1, 2, 3", or past `shown` ranks "1, 2, 3 and 5 more", as shortList() writes it.
+Message rankList(const std::vector<std::string>& ranks, size_t shown)
+{
+    std::vector<Message> first;
+    for (size_t i = 0; i < ranks.size() && i < shown; ++i)
+        first.push_back(verbatim(ranks[i]));
+    if (ranks.size() <= shown)
+        return listOf(std::move(first));
+    return Message("error.piece.and_more")
+        .with("list", listOf(std::move(first)))
+        .with("count", std::to_string(ranks.size() - shown));
+}
 } // namespace
 
 Result<Bytes8> broadcastBytes(Transport& t, Bytes8 bytes, int root, Tag tag, Deadline deadline, const std::string& what)
+{
+    return broadcastBytes(t, std::move(bytes), root, tag, deadline, exchangeName(what));
+}
+
+Result<std::vector<Bytes8>> gatherBytes(Transport& t, Bytes8 mine, int root, Tag tag, Deadline deadline,
+                                        const std::string& what)
+{
+    return gatherBytes(t, std::move(mine), root, tag, deadline, exchangeName(what));
+}
+
+Result<Bytes8> broadcastBytes(Transport& t, Bytes8 bytes, int root, Tag tag, Deadline deadline, const Message& what)
 {
     if (t.rank() == root) {
         for (int r = 0; r < t.size(); ++r)
@@ -40,14 +73,16 @@ Result<Bytes8> broadcastBytes(Transport& t, Bytes8 bytes, int root, Tag tag, Dea
     if (!m)
         return m.error();
     if (!*m)
-        return runFailed("rank " + std::to_string(t.rank()) + " waited " + waitedFor(deadline, start) + " for the "
-                         + what + " from rank " + std::to_string(root) + " and got nothing (rank "
-                         + std::to_string(root) + " died, hung or is stuck elsewhere)");
+        return runFailed(Message("error.exchange.nothing_from_root")
+                             .with("rank", t.rank())
+                             .with("seconds", waitedFor(deadline, start))
+                             .with("what", what)
+                             .with("root", root));
     return std::move((*m)->bytes);
 }
 
 Result<std::vector<Bytes8>> gatherBytes(Transport& t, Bytes8 mine, int root, Tag tag, Deadline deadline,
-                                        const std::string& what)
+                                        const Message& what)
 {
     if (t.rank() != root) {
         if (Status st = t.send(root, tag, std::move(mine)); !st)
@@ -69,9 +104,11 @@ Result<std::vector<Bytes8>> gatherBytes(Transport& t, Bytes8 mine, int root, Tag
             for (int r = 0; r < t.size(); ++r)
                 if (!have[static_cast<size_t>(r)])
                     silent.push_back(std::to_string(r));
-            return runFailed("rank " + std::to_string(root) + " waited " + waitedFor(deadline, start) + " for the "
-                             + what + " of every rank; nothing came from rank" + (silent.size() == 1 ? " " : "s ")
-                             + shortList(silent, 16) + " (died, hung or stuck elsewhere)");
+            return runFailed(Message(silent.size() == 1 ? "error.exchange.silent_rank" : "error.exchange.silent_ranks")
+                                 .with("root", root)
+                                 .with("seconds", waitedFor(deadline, start))
+                                 .with("what", what)
+                                 .with("ranks", rankList(silent, 16)));
         }
         const int from = (*m)->from;
         if (from < 0 || from >= t.size() || have[static_cast<size_t>(from)])
@@ -85,10 +122,10 @@ Result<std::vector<Bytes8>> gatherBytes(Transport& t, Bytes8 mine, int root, Tag
 
 Status barrier(Transport& t, Deadline deadline)
 {
-    auto in = gatherBytes(t, {}, 0, Tag::Barrier, deadline, "barrier");
+    auto in = gatherBytes(t, {}, 0, Tag::Barrier, deadline, Message("error.exchange.barrier"));
     if (!in)
         return in.error();
-    auto out = broadcastBytes(t, {}, 0, Tag::Barrier, deadline, "end of the barrier");
+    auto out = broadcastBytes(t, {}, 0, Tag::Barrier, deadline, Message("error.exchange.barrier_end"));
     if (!out)
         return out.error();
     return {};

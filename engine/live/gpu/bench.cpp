@@ -77,8 +77,8 @@ Result<std::vector<SweepRow>> runBench(OpKind kind, int gpus, const std::vector<
 {
     LIVE_TRY(checkSweepRequest(kind, gpus, sizes));
     if (o.iterations < 1 || o.batches < 1 || o.warmup < 0)
-        return badInput("bench: iterations and batches must be at least 1, warm-up at least 0");
-    LIVE_TRY(requireGpus(gpus, "the sweep"));
+        return badInput(Message("error.live.bench_counts").with("command", "bench"));
+    LIVE_TRY(requireGpus(gpus, Message("error.live.what.sweep")));
     prepareNcclEnvironment();
     DeviceGuard guard;
     nvtxRangePushA(("ShardLab bench " + std::string(opName(kind))).c_str());
@@ -108,14 +108,13 @@ Result<std::vector<SweepRow>> runBench(OpKind kind, int gpus, const std::vector<
             send = std::max(send, s.sendCount * kLiveElementBytes);
             recv = std::max(recv, s.recvCount * kLiveElementBytes);
         }
-        for (auto [ptr, bytes, what] :
-             {std::tuple{&r.send, send, "send buffer"}, std::tuple{&r.recv, recv, "receive buffer"}}) {
+        for (auto [ptr, bytes, what] : {std::tuple{&r.send, send, "error.live.buffer.sweep_send"},
+                                        std::tuple{&r.recv, recv, "error.live.buffer.sweep_receive"}}) {
             if (cudaMalloc(reinterpret_cast<void**>(ptr), bytes) != cudaSuccess) {
                 cudaGetLastError();
                 size_t freeB = 0, totalB = 0;
                 cudaMemGetInfo(&freeB, &totalB);
-                return runFailed(
-                    allocationFailureMessage(d, d, std::string("the sweep's ") + what, bytes, freeB, totalB));
+                return runFailed(allocationFailure(d, d, Message(what), bytes, freeB, totalB));
             }
         }
         LIVE_CUDA(cudaMalloc(reinterpret_cast<void**>(&r.wrong), sizeof(unsigned long long)));
@@ -148,13 +147,14 @@ Result<std::vector<SweepRow>> runBench(OpKind kind, int gpus, const std::vector<
         }
         return {};
     };
-    auto wait = [&](const std::string& what) -> Status {
+    auto wait = [&](const Message& what) -> Status {
         bool timedOut = false;
         LIVE_TRY(waitStreams(streams, o.watchdogMs, &timedOut, true));
         if (timedOut) {
             abortCommunicators(res.comms);
-            return runFailed(what + " did not complete within the watchdog's " + formatMicros(o.watchdogMs * 1e3)
-                             + "; the communicators were aborted");
+            return runFailed(Message("error.live.bench_timed_out")
+                                 .with("what", what)
+                                 .with("deadline", formatMicros(o.watchdogMs * 1e3)));
         }
         return {};
     };
@@ -162,10 +162,11 @@ Result<std::vector<SweepRow>> runBench(OpKind kind, int gpus, const std::vector<
     std::vector<SweepRow> rows;
     for (size_t i = 0; i < rounded.size(); ++i) {
         if (o.cancel && o.cancel->load())
-            return Error{ErrorKind::Cancelled, "bench cancelled"};
+            return Error(ErrorKind::Cancelled, Message("error.live.bench_cancelled"));
         const Bytes bytes = rounded[i];
-        const std::string what = std::string(opName(kind)) + " of " + formatBinaryBytes(bytes);
-        nvtxRangePushA(what.c_str());
+        const Message what =
+            Message("error.live.op_of_size").with("op", opName(kind)).with("bytes", formatBinaryBytes(bytes));
+        nvtxRangePushA(english(what).c_str());
         for (int d = 0; d < n; ++d) {
             const BenchRank& r = res.ranks[static_cast<size_t>(d)];
             LIVE_CUDA(cudaSetDevice(d));
@@ -173,7 +174,7 @@ Result<std::vector<SweepRow>> runBench(OpKind kind, int gpus, const std::vector<
         }
         for (int w = 0; w < o.warmup; ++w)
             LIVE_TRY(issue(bytes));
-        LIVE_TRY(wait(what + " (warm-up)"));
+        LIVE_TRY(wait(Message("error.live.warm_up_of").with("what", what)));
         std::vector<double> batches;
         for (int b = 0; b < o.batches; ++b) {
             const double t0 = nowNs();
@@ -204,7 +205,7 @@ Result<std::vector<SweepRow>> runBench(OpKind kind, int gpus, const std::vector<
         nvtxRangePop();
         rows.push_back(row);
         if (o.progress && !o.progress(static_cast<int>(i) + 1, static_cast<int>(rounded.size())))
-            return Error{ErrorKind::Cancelled, "bench cancelled"};
+            return Error(ErrorKind::Cancelled, Message("error.live.bench_cancelled"));
     }
     return rows;
 }

@@ -6,31 +6,36 @@
 
 namespace shardlab::live {
 namespace {
-std::string where(const char* call, const char* file, int line)
+// The call and where in the source it was made: "cudaMalloc(&p, n) at executor.cpp:120"
+Message where(const char* call, const char* file, int line)
 {
     const char* base = file;
     for (const char* p = file; *p; ++p)
         if (*p == '/')
             base = p + 1;
-    return std::string(call) + " at " + base + ":" + std::to_string(line);
+    return Message("error.live.call_at").with("call", call).with("file", base).with("line", line);
 }
 } // namespace
 
+// CUDA's and NCCL's own names and strings of their errors are values, as they give them.
 Error cudaError(cudaError_t e, const char* call, const char* file, int line)
 {
-    std::string msg = std::string("CUDA error ") + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ") in "
-                      + where(call, file, line);
+    Message msg = Message("error.live.cuda_error")
+                      .with("name", cudaGetErrorName(e))
+                      .with("why", cudaGetErrorString(e))
+                      .with("where", where(call, file, line));
     if (e == cudaErrorMemoryAllocation)
-        msg += "; the GPU is out of memory";
-    return runFailed(msg);
+        msg = Message("error.live.out_of_memory").with("error", std::move(msg));
+    return runFailed(std::move(msg));
 }
 
 Error ncclError(ncclResult_t r, const char* call, const char* file, int line)
 {
-    std::string msg = std::string("NCCL error ") + ncclGetErrorString(r) + " in " + where(call, file, line);
+    Message msg =
+        Message("error.live.nccl_error").with("why", ncclGetErrorString(r)).with("where", where(call, file, line));
     if (const char* last = ncclGetLastError(nullptr); last && *last)
-        msg += ": " + std::string(last);
-    return runFailed(msg);
+        msg = Message("error.live.nccl_last_error").with("error", std::move(msg)).with("last", last);
+    return runFailed(std::move(msg));
 }
 
 void prepareNcclEnvironment() { setenv("NCCL_NVLS_ENABLE", "0", 1); }
@@ -41,31 +46,39 @@ Result<int> visibleGpuCount()
     const cudaError_t e = cudaGetDeviceCount(&count);
     if (e == cudaErrorNoDevice || (e == cudaSuccess && count == 0)) {
         const char* vis = std::getenv("CUDA_VISIBLE_DEVICES");
-        return badInput(std::string("no CUDA GPU is visible to this process")
-                        + (vis ? std::string(" (CUDA_VISIBLE_DEVICES=") + vis + ")" : std::string())
-                        + "; live mode needs at least one NVIDIA GPU (use `shardlab sim` to simulate)");
+        if (vis)
+            return badInput(Message("error.live.no_gpu_visible_in")
+                                .with("variable", "CUDA_VISIBLE_DEVICES")
+                                .with("value", vis)
+                                .with("command", "shardlab sim"));
+        return badInput(Message("error.live.no_gpu_visible").with("command", "shardlab sim"));
     }
     if (e == cudaErrorInsufficientDriver)
-        return badInput("the NVIDIA driver is missing or too old for CUDA " + std::to_string(CUDART_VERSION / 1000)
-                        + "." + std::to_string(CUDART_VERSION % 1000 / 10)
-                        + " (live mode needs an NVIDIA GPU and driver; use `shardlab sim` to simulate)");
+        return badInput(Message("error.live.driver_too_old")
+                            .with("version", std::to_string(CUDART_VERSION / 1000) + "."
+                                                 + std::to_string(CUDART_VERSION % 1000 / 10))
+                            .with("command", "shardlab sim"));
     if (e != cudaSuccess)
-        return badInput(std::string("CUDA cannot start here: ") + cudaGetErrorName(e) + " (" + cudaGetErrorString(e)
-                        + "); live mode needs an NVIDIA GPU and driver");
+        return badInput(Message("error.live.cuda_cannot_start")
+                            .with("name", cudaGetErrorName(e))
+                            .with("why", cudaGetErrorString(e)));
     return count;
 }
 
-Status requireGpus(int ranks, const std::string& what)
+Status requireGpus(int ranks, const Message& what)
 {
     auto count = visibleGpuCount();
     if (!count)
         return count.error();
     if (ranks < 1)
-        return badInput(what + " has no ranks");
+        return badInput(Message("error.live.no_ranks").with("what", what));
     if (ranks > *count)
-        return badInput(what + " has " + std::to_string(ranks) + " rank" + (ranks == 1 ? "" : "s")
-                        + "; this machine has " + std::to_string(*count) + " GPU" + (*count == 1 ? "" : "s")
-                        + " (live mode runs rank i on GPU i; simulate it with `shardlab sim`, or use fewer ranks)");
+        return badInput(
+            Message("error.live.too_few_gpus")
+                .with("what", what)
+                .with("ranks", Message(ranks == 1 ? "error.piece.rank" : "error.piece.ranks").with("count", ranks))
+                .with("gpus", Message(*count == 1 ? "error.piece.gpu" : "error.piece.gpus").with("count", *count))
+                .with("command", "shardlab sim"));
     return {};
 }
 

@@ -59,7 +59,7 @@ void prepareNcclEnvironment();
 Result<int> visibleGpuCount();
 
 // BadInput unless `ranks` GPUs are visible: "the scenario has 4 ranks; this machine has 2 GPUs".
-Status requireGpus(int ranks, const std::string& what);
+Status requireGpus(int ranks, const Message& what);
 
 // Waits until every stream is idle (polling, so that a hang cannot block the caller), up to
 // `deadlineMs`; sets *timedOut when it gives up. `spin`: no yielding between polls (timing).

@@ -23,15 +23,17 @@ RankTopologyReport rankTopology(int device, const Environment& env);
 
 namespace {
 
+// `what`: the id of what is being done ("error.live.task.run": "the live run"); an exception's own
+// text is a value.
 template <class T, class F>
 Result<T> guarded(const char* what, F&& f)
 {
     try {
         return f();
     } catch (const std::exception& e) {
-        return runFailed(std::string(what) + " failed: " + e.what());
+        return runFailed(Message("error.live.task_failed").with("what", Message(what)).with("why", e.what()));
     } catch (...) {
-        return runFailed(std::string(what) + " failed with an unknown exception");
+        return runFailed(Message("error.live.task_threw").with("what", Message(what)));
     }
 }
 
@@ -41,8 +43,7 @@ Result<double> computeTflops(int device, double intensity)
     if (!count)
         return count.error();
     if (device < 0 || device >= *count)
-        return badInput("there is no GPU " + std::to_string(device) + " (this machine has " + std::to_string(*count)
-                        + ")");
+        return badInput(Message("error.live.no_such_gpu_of").with("device", device).with("count", *count));
     DeviceGuard guard;
     LIVE_CUDA(cudaSetDevice(device));
     size_t freeB = 0, totalB = 0;
@@ -80,7 +81,7 @@ Result<ClockCheck> clockCheck(int device, double pauseMs)
     if (!count)
         return count.error();
     if (device < 0 || device >= *count)
-        return badInput("there is no GPU " + std::to_string(device));
+        return badInput(Message("error.live.no_such_gpu").with("device", device));
     DeviceGuard guard;
     LIVE_CUDA(cudaSetDevice(device));
     auto res = measureTimerResolution();
@@ -118,21 +119,25 @@ const liveabi::Api kApi = [] {
         }
     };
     api.runLive = [](const Scenario& s, const LiveOptions& o) {
-        return guarded<RunResult>("the live run", [&] { return Executor(s, o).run(); });
+        return guarded<RunResult>("error.live.task.run", [&] { return Executor(s, o).run(); });
     };
     api.benchLive = [](OpKind k, int g, const std::vector<Bytes>& sizes, const LiveBenchOptions& o) {
-        return guarded<std::vector<SweepRow>>("the live sweep", [&] { return runBench(k, g, sizes, o); });
+        return guarded<std::vector<SweepRow>>("error.live.task.sweep", [&] { return runBench(k, g, sizes, o); });
     };
-    api.liveDevices = [] { return guarded<std::vector<LiveDevice>>("listing the GPUs", [] { return listDevices(); }); };
-    api.discoverTopology = [] { return guarded<Topology>("reading the topology", [] { return machineTopology(); }); };
+    api.liveDevices = [] {
+        return guarded<std::vector<LiveDevice>>("error.live.task.devices", [] { return listDevices(); });
+    };
+    api.discoverTopology = [] {
+        return guarded<Topology>("error.live.task.topology", [] { return machineTopology(); });
+    };
     api.measureComputeTflops = [](int d, double i) {
-        return guarded<double>("measuring the compute rate", [&] { return computeTflops(d, i); });
+        return guarded<double>("error.live.task.compute", [&] { return computeTflops(d, i); });
     };
     api.checkClockAlignment = [](int d, double p) {
-        return guarded<ClockCheck>("checking the clock alignment", [&] { return clockCheck(d, p); });
+        return guarded<ClockCheck>("error.live.task.clock", [&] { return clockCheck(d, p); });
     };
     api.createNcclUniqueId = [] {
-        return guarded<std::vector<std::uint8_t>>("creating NCCL's unique id", [] { return uniqueIdBytes(); });
+        return guarded<std::vector<std::uint8_t>>("error.live.task.unique_id", [] { return uniqueIdBytes(); });
     };
     api.visibleCudaDevices = [] {
         try {
@@ -152,8 +157,7 @@ const liveabi::Api kApi = [] {
     };
     api.runLiveRankPart = [](const Scenario& s, int rank, int device, const std::vector<std::uint8_t>& id,
                              const LiveOptions& o, RankProgress& p) {
-        return guarded<RunResult>("the rank's part of the live run",
-                                  [&] { return runRankPart(s, rank, device, id, o, p); });
+        return guarded<RunResult>("error.live.task.rank_part", [&] { return runRankPart(s, rank, device, id, o, p); });
     };
     return api;
 }();

@@ -81,9 +81,10 @@ Status Executor::warmUpAndVerify()
             bool timedOut = false;
             LIVE_TRY(waitUntilIssued(heldComms(m_comms[static_cast<size_t>(g)]), m_opt.watchdogMs, &timedOut));
             if (timedOut)
-                return runFailed("the warm-up call of " + std::string(opName(op.kind)) + " (program step "
-                                 + std::to_string(i + 1) + ") was not issued within the watchdog's "
-                                 + std::to_string(m_opt.watchdogMs / 1000) + " s");
+                return runFailed(Message("error.live.warm_up_not_issued")
+                                     .with("op", opName(op.kind))
+                                     .with("step", static_cast<int>(i + 1))
+                                     .with("seconds", number("%g", m_opt.watchdogMs / 1000)));
         }
         std::vector<cudaStream_t> streams;
         for (int k = 0; k < n; ++k) {
@@ -102,9 +103,10 @@ Status Executor::warmUpAndVerify()
         if (timedOut) {
             m_aborted = true;
             abortCommunicators(m_comms);
-            return runFailed("the warm-up call of " + std::string(opName(op.kind)) + " (program step "
-                             + std::to_string(i + 1) + ") did not complete within the watchdog's "
-                             + std::to_string(m_opt.watchdogMs / 1000) + " s; the communicators were aborted");
+            return runFailed(Message("error.live.warm_up_timed_out")
+                                 .with("op", opName(op.kind))
+                                 .with("step", static_cast<int>(i + 1))
+                                 .with("seconds", number("%g", m_opt.watchdogMs / 1000)));
         }
     }
     if (!m_opt.verify)
@@ -168,8 +170,7 @@ Status Executor::teardown()
         st = destroyCommunicators(m_comms, m_blocking, m_opt.watchdogMs);
     }
     if (timedOut) // kernels still running after an abort: leave their memory alone
-        return runFailed(
-            "the GPUs did not go idle after the communicators were aborted; their memory is left allocated");
+        return runFailed(Message("error.live.not_idle"));
     for (Rank& rk : m_ranks) {
         if (!rk.stream[0] && !rk.stream[1] && !rk.send)
             continue; // nothing of it in this process
@@ -403,7 +404,7 @@ Result<RunResult> Executor::run()
     if (Status st = validateScenario(m_s); !st)
         return st.error();
     if (!(m_opt.watchdogMs > 0))
-        return badInput("the watchdog's deadline must be positive");
+        return badInput(Message("error.live.watchdog_not_positive"));
     if (Status st = setup(); !st) {
         (void)teardown();
         return st.error();
@@ -412,7 +413,7 @@ Result<RunResult> Executor::run()
     const auto cancelledNow = [&] { return m_opt.cancel && m_opt.cancel->load(); };
     if (cancelledNow()) {
         (void)teardown();
-        return Error{ErrorKind::Cancelled, "live run cancelled"};
+        return Error(ErrorKind::Cancelled, Message("error.live.cancelled"));
     }
     setActivity("in the warm-up pass (every collective once, verified)");
     if (Status st = warmUpAndVerify(); !st) {
@@ -421,7 +422,7 @@ Result<RunResult> Executor::run()
     }
     if (cancelledNow()) {
         (void)teardown();
-        return Error{ErrorKind::Cancelled, "live run cancelled"};
+        return Error(ErrorKind::Cancelled, Message("error.live.cancelled"));
     }
     if (Status st = calibrateClocks(false); !st) {
         (void)teardown();
@@ -435,7 +436,7 @@ Result<RunResult> Executor::run()
             m_aborted = true;
             abortCommunicators(m_comms);
             (void)teardown();
-            return Error{ErrorKind::Cancelled, "live run cancelled"};
+            return Error(ErrorKind::Cancelled, Message("error.live.cancelled"));
         }
         bool hung = false;
         if (Status st = runIteration(it, hung); !st) {
@@ -457,12 +458,12 @@ Result<RunResult> Executor::run()
             appendIteration(m_handed, it);
             if (!m_opt.iterationDone(m_handed, it + 1, m_s.iterations)) {
                 (void)teardown();
-                return Error{ErrorKind::Cancelled, "live run cancelled"};
+                return Error(ErrorKind::Cancelled, Message("error.live.cancelled"));
             }
         }
         if (m_opt.progress && !m_opt.progress(it + 1, m_s.iterations)) {
             (void)teardown();
-            return Error{ErrorKind::Cancelled, "live run cancelled"};
+            return Error(ErrorKind::Cancelled, Message("error.live.cancelled"));
         }
     }
     if (!m_hang && !m_perIteration) {

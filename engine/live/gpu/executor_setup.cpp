@@ -19,7 +19,7 @@ constexpr Bytes kNcclReserve = Bytes{1} << 30; // NCCL's own buffers and the CUD
 
 Status Executor::allocate(Rank& rk, int rank, const LivePlan& plan)
 {
-    auto alloc = [&](auto** ptr, Bytes bytes, const std::string& what) -> Status {
+    auto alloc = [&](auto** ptr, Bytes bytes, const char* what) -> Status { // what: the buffer's id
         if (bytes == 0)
             return {};
         const cudaError_t e = cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
@@ -28,20 +28,21 @@ Status Executor::allocate(Rank& rk, int rank, const LivePlan& plan)
         cudaGetLastError(); // an allocation failure is not sticky; clear it
         size_t freeB = 0, totalB = 0;
         cudaMemGetInfo(&freeB, &totalB);
-        return runFailed(allocationFailureMessage(rank, rk.device, what, bytes, freeB, totalB));
+        return runFailed(allocationFailure(rank, rk.device, Message(what), bytes, freeB, totalB));
     };
     const Bytes send = std::max<Bytes>(plan.sendBytes[static_cast<size_t>(rank)], kLiveElementBytes);
     const Bytes recv = std::max<Bytes>(plan.recvBytes[static_cast<size_t>(rank)], kLiveElementBytes);
-    LIVE_TRY(alloc(&rk.send, send, "its collective send buffer"));
-    LIVE_TRY(alloc(&rk.recv, recv, "its collective receive buffer"));
-    LIVE_TRY(alloc(&rk.scratch, rk.scratchCount * sizeof(float), "the compute kernel's scratch buffer"));
-    LIVE_TRY(alloc(&rk.stamps, static_cast<Bytes>(rk.stampCapacity) * sizeof(std::uint64_t), "timeline stamps"));
+    LIVE_TRY(alloc(&rk.send, send, "error.live.buffer.send"));
+    LIVE_TRY(alloc(&rk.recv, recv, "error.live.buffer.receive"));
+    LIVE_TRY(alloc(&rk.scratch, rk.scratchCount * sizeof(float), "error.live.buffer.scratch"));
     LIVE_TRY(
-        alloc(&rk.stampCounters, static_cast<Bytes>(rk.stampCapacity) * sizeof(unsigned), "timeline stamp counters"));
-    LIVE_TRY(
-        alloc(&rk.wrong, std::max<Bytes>(1, m_s.program.size()) * sizeof(unsigned long long), "verification counters"));
+        alloc(&rk.stamps, static_cast<Bytes>(rk.stampCapacity) * sizeof(std::uint64_t), "error.live.buffer.stamps"));
+    LIVE_TRY(alloc(&rk.stampCounters, static_cast<Bytes>(rk.stampCapacity) * sizeof(unsigned),
+                   "error.live.buffer.stamp_counters"));
+    LIVE_TRY(alloc(&rk.wrong, std::max<Bytes>(1, m_s.program.size()) * sizeof(unsigned long long),
+                   "error.live.buffer.verification"));
     LIVE_TRY(alloc(&rk.computeStarts, static_cast<Bytes>(rk.computeStartCapacity) * sizeof(std::uint64_t),
-                   "compute phase start times"));
+                   "error.live.buffer.compute_starts"));
     LIVE_KERNEL(kernels::fillPattern(rk.send, send / kLiveElementBytes, rank, 0, rk.stream[0]));
     LIVE_KERNEL(kernels::fillConstant(rk.scratch, rk.scratchCount, 1.0f, rk.stream[0]));
     LIVE_CUDA(cudaMemsetAsync(rk.wrong, 0, std::max<size_t>(1, m_s.program.size()) * sizeof(unsigned long long),
@@ -113,19 +114,18 @@ Status Executor::agreeOnSetup(const Status& mine)
     const auto world = std::find_if(m_comms.begin(), m_comms.end(),
                                     [&](const Communicator& c) { return static_cast<int>(c.ranks.size()) == n; });
     if (world == m_comms.end())
-        return mine.ok() ? Status(runFailed("rank " + std::to_string(m_binding->rank) + " lost the job's communicator"))
-                         : mine;
+        return mine.ok() ? Status(runFailed(Message("error.live.lost_world").with("rank", m_binding->rank))) : mine;
     auto all = allGatherWord(world->comms[static_cast<size_t>(m_binding->rank)], n, mine ? 0 : 1, m_opt.watchdogMs);
     if (!mine)
         return mine;
     if (!all)
         return all.error();
-    std::string failed;
+    std::vector<Message> failed;
     for (int r = 0; r < n; ++r)
         if ((*all)[static_cast<size_t>(r)] != 0)
-            failed += (failed.empty() ? "" : ", ") + std::to_string(r);
+            failed.push_back(verbatim(std::to_string(r)));
     if (!failed.empty())
-        return runFailed("did not start its part: rank " + failed + " could not set up its own (its message says why)");
+        return runFailed(Message("error.live.others_failed_setup").with("ranks", listOf(std::move(failed))));
     return {};
 }
 
@@ -137,14 +137,15 @@ Status Executor::setup()
         if (!count)
             return count.error();
         if (m_binding->device < 0 || m_binding->device >= *count)
-            return badInput("rank " + std::to_string(m_binding->rank) + " was given GPU "
-                            + std::to_string(m_binding->device) + ", but this process sees " + std::to_string(*count)
-                            + " GPU" + (*count == 1 ? "" : "s"));
+            return badInput(
+                Message("error.live.device_not_seen")
+                    .with("rank", m_binding->rank)
+                    .with("device", m_binding->device)
+                    .with("gpus", Message(*count == 1 ? "error.piece.gpu" : "error.piece.gpus").with("count", *count)));
         if (m_binding->rank < 0 || m_binding->rank >= n)
-            return badInput("rank " + std::to_string(m_binding->rank) + " is not a rank of a scenario of "
-                            + std::to_string(n));
+            return badInput(Message("error.live.rank_not_in_scenario").with("rank", m_binding->rank).with("ranks", n));
     } else {
-        LIVE_TRY(requireGpus(n, "the scenario"));
+        LIVE_TRY(requireGpus(n, Message("error.live.what.scenario")));
     }
     prepareNcclEnvironment();
     CostProfile profile = CostProfile::defaults();

@@ -148,7 +148,7 @@ Status Executor::runIteration(int it, bool& hung)
             return abortAndDrain(it);
         }
         if (m_opt.cancel && m_opt.cancel->load())
-            return Error{ErrorKind::Cancelled, "live run cancelled"};
+            return Error(ErrorKind::Cancelled, Message("error.live.cancelled"));
     }
     for (int r = 0; r < n; ++r) {
         if (!local(r))
@@ -195,7 +195,7 @@ Status Executor::issueStep(const ProgramStep& st, int it, bool& hung)
             NvtxRange range("rank " + std::to_string(r) + ": " + name);
             const int slot = reserveSlot(r);
             if (rk.nextComputeStart >= rk.computeStartCapacity)
-                return runFailed("internal: more compute phases in an iteration than planned");
+                return runFailed(Message("error.live.too_many_phases"));
             LIVE_KERNEL(kernels::launchTimedCompute(
                 rk.scratch, rk.scratchCount, static_cast<std::uint64_t>(computeUs * 1e3), rk.computeRounds,
                 rk.computeBlocks, rk.computeStarts + rk.nextComputeStart++, rk.stream[0],
@@ -381,7 +381,7 @@ Status Executor::waitIteration(int it, bool& hung)
             return {};
         }
         if (m_opt.cancel && m_opt.cancel->load())
-            return Error{ErrorKind::Cancelled, "live run cancelled"};
+            return Error(ErrorKind::Cancelled, Message("error.live.cancelled"));
         std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
 }
@@ -466,7 +466,7 @@ Status Executor::abortAndDrain(int it)
         for (cudaStream_t s : rk.stream)
             while (s && cudaStreamQuery(s) == cudaErrorNotReady) {
                 if (nowNs() > giveUp)
-                    return runFailed("the GPUs did not go idle within 10 s after the hung communicators were aborted");
+                    return runFailed(Message("error.live.not_idle_after_hang").with("seconds", 10));
                 std::this_thread::sleep_for(std::chrono::microseconds(100));
             }
     cudaGetLastError();

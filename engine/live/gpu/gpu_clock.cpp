@@ -82,7 +82,7 @@ Result<ClockFit> probeClock(int rounds, double resolutionNs)
     cleanup();
     LIVE_CUDA(e);
     if (!answered)
-        return runFailed("the GPU did not answer the clock probe within 2 s (is another program keeping it busy?)");
+        return runFailed(Message("error.live.clock_probe_silent").with("seconds", 2));
     return fitClock(samples, resolutionNs);
 }
 

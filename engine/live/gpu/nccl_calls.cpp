@@ -47,8 +47,7 @@ Status createCommunicators(std::vector<Communicator>& comms, bool blocking, doub
     }
     if (timedOut) {
         abortCommunicators(comms);
-        return runFailed("NCCL did not finish creating its communicators within " + std::to_string(deadlineMs / 1000)
-                         + " s; they were aborted");
+        return runFailed(Message("error.live.comms_not_created").with("seconds", number("%g", deadlineMs / 1000)));
     }
     return {};
 }
@@ -59,8 +58,10 @@ Status joinWorld(std::vector<Communicator>& comms, int ranks, int rank, const st
     prepareNcclEnvironment();
     ncclUniqueId id;
     if (uniqueId.size() != sizeof id.internal)
-        return runFailed("rank " + std::to_string(rank) + " got an NCCL unique id of " + std::to_string(uniqueId.size())
-                         + " bytes; NCCL's has " + std::to_string(sizeof id.internal));
+        return runFailed(Message("error.live.unique_id_received")
+                             .with("rank", rank)
+                             .with("bytes", static_cast<int>(uniqueId.size()))
+                             .with("expected", static_cast<int>(sizeof id.internal)));
     std::copy(uniqueId.begin(), uniqueId.end(), id.internal);
     ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
     config.blocking = blocking ? 1 : 0;
@@ -79,8 +80,8 @@ Status joinWorld(std::vector<Communicator>& comms, int ranks, int rank, const st
     bool timedOut = false;
     LIVE_TRY(waitUntilIssued({mine}, deadlineMs, &timedOut));
     if (timedOut)
-        return runFailed("rank " + std::to_string(rank) + " could not join the job's NCCL communicator within "
-                         + std::to_string(deadlineMs / 1000) + " s (did every process start?)");
+        return runFailed(
+            Message("error.live.join_timed_out").with("rank", rank).with("seconds", number("%g", deadlineMs / 1000)));
     return {};
 }
 
@@ -122,10 +123,11 @@ Status splitWorld(std::vector<Communicator>& comms, const std::vector<std::vecto
         if (!waited)
             break;
         if (timedOut) {
-            waited = runFailed("rank " + std::to_string(rank)
-                               + ": the job's processes did not finish making their NCCL "
-                                 "communicators within "
-                               + std::to_string(deadlineMs / 1000) + " s");
+            waited = runFailed(
+                Message("error.line.rank_says")
+                    .with("rank", rank)
+                    .with("reason",
+                          Message("error.live.split_timed_out").with("seconds", number("%g", deadlineMs / 1000))));
             break;
         }
     }
@@ -162,8 +164,7 @@ Result<std::vector<std::uint64_t>> allGatherWord(ncclComm_t world, int ranks, st
     if (!timedOut)
         LIVE_TRY(waitStreams({stream}, deadlineMs, &timedOut));
     if (timedOut)
-        return runFailed("the job's processes did not all answer an exchange over NCCL within "
-                         + std::to_string(deadlineMs / 1000) + " s");
+        return runFailed(Message("error.live.exchange_timed_out").with("seconds", number("%g", deadlineMs / 1000)));
     std::vector<std::uint64_t> all(n);
     LIVE_CUDA(cudaMemcpy(all.data(), words, n * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
     return all;
@@ -230,7 +231,7 @@ Status destroyCommunicators(std::vector<Communicator>& comms, bool blocking, dou
         const Status st = waitUntilIssued(all, deadlineMs, &timedOut);
         if (!st || timedOut) {
             abortCommunicators(comms);
-            return st ? Status(runFailed("NCCL communicators did not finalize in time; they were aborted")) : st;
+            return st ? Status(runFailed(Message("error.live.finalize_timed_out"))) : st;
         }
     }
     ncclResult_t failed = ncclSuccess;

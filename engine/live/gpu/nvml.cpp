@@ -27,8 +27,8 @@ Result<Nvml> openNvml()
     Nvml n;
     n.handle = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!n.handle)
-        return badInput("NVML (libnvidia-ml.so.1, part of the NVIDIA driver) could not be loaded, so this machine's "
-                        "topology cannot be read; use --preset ID");
+        return badInput(
+            Message("error.live.nvml_missing").with("library", "libnvidia-ml.so.1").with("option", "--preset ID"));
     const bool ok = bind(n.handle, n.init, "nvmlInit_v2") && bind(n.handle, n.shutdown, "nvmlShutdown")
                     && bind(n.handle, n.errorString, "nvmlErrorString")
                     && bind(n.handle, n.byBusId, "nvmlDeviceGetHandleByPciBusId_v2")
@@ -44,9 +44,10 @@ Result<Nvml> openNvml()
                     && bind(n.handle, n.driverVersion, "nvmlSystemGetDriverVersion");
     bind(n.handle, n.nvlinkRemoteType, "nvmlDeviceGetNvLinkRemoteDeviceType");
     if (!ok)
-        return badInput("this NVIDIA driver's NVML lacks functions ShardLab needs (driver too old?); use --preset ID");
+        return badInput(Message("error.live.nvml_too_old").with("option", "--preset ID"));
     if (const nvmlReturn r = n.init(); r != kNvmlSuccess)
-        return badInput(std::string("NVML could not start: ") + n.errorString(r) + "; use --preset ID");
+        return badInput(
+            Message("error.live.nvml_cannot_start").with("why", n.errorString(r)).with("option", "--preset ID"));
     return n;
 }
 

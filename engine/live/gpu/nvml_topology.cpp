@@ -39,8 +39,10 @@ Result<Topology> machineTopology()
     for (int i = 0; i < count; ++i) {
         const LiveDevice& d = (*devices)[static_cast<size_t>(i)];
         if (const nvmlReturn r = nv.byBusId(d.pciBusId.c_str(), &handles[static_cast<size_t>(i)]); r != kNvmlSuccess)
-            return badInput("NVML does not know GPU " + std::to_string(i) + " (" + d.pciBusId
-                            + "): " + nv.errorString(r));
+            return badInput(Message("error.live.nvml_unknown_gpu")
+                                .with("index", i)
+                                .with("bus", d.pciBusId)
+                                .with("why", nv.errorString(r)));
         const NvmlGpuFacts facts = gpuFacts(nv, handles[static_cast<size_t>(i)], d);
         MachineGpu g;
         g.name = d.name;

@@ -4,6 +4,7 @@
 #include "shardlab/live/live_abi.h"
 #include "shardlab/live/live_plan.h"
 #include "shardlab/base/resources.h"
+#include "shardlab/text/error_wording.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -19,7 +20,7 @@ namespace fs = std::filesystem;
 struct Loaded {
     const liveabi::Api* api = nullptr;
     std::string path;
-    std::string error; // why it is not available, in words
+    Message error; // why it is not available
 };
 
 std::vector<std::string> candidates()
@@ -31,15 +32,19 @@ std::vector<std::string> candidates()
     return list;
 }
 
-// What to do about a library the live library needs.
-std::string hintFor(const std::string& why)
+// `problem` with what to do about a library the live library needs.
+Message withHint(Message problem, const std::string& why)
 {
     if (why.find("libnccl") != std::string::npos)
-        return "; NCCL's libnccl.so.2 is not on the loader's path: install NCCL (apt install libnccl2, or pip install "
-               "nvidia-nccl-cu13) and add the folder that holds libnccl.so.2 to LD_LIBRARY_PATH";
+        return Message("error.live.hint_nccl")
+            .with("problem", std::move(problem))
+            .with("library", "libnccl.so.2")
+            .with("apt", "apt install libnccl2")
+            .with("pip", "pip install nvidia-nccl-cu13")
+            .with("variable", "LD_LIBRARY_PATH");
     if (why.find("libcuda") != std::string::npos || why.find("libnvidia") != std::string::npos)
-        return "; the NVIDIA driver's libraries are missing: install the NVIDIA driver";
-    return "";
+        return Message("error.live.hint_driver").with("problem", std::move(problem));
+    return problem;
 }
 
 Loaded open(const std::string& path)
@@ -51,18 +56,18 @@ Loaded open(const std::string& path)
     if (!handle) {
         const char* e = dlerror();
         const std::string why = e ? e : "unknown reason";
-        l.error = "the live library " + path + " could not be loaded: " + why + hintFor(why);
+        l.error =
+            withHint(Message("error.live.library_unloadable").with("path", path).with("why", systemWords(why)), why);
         return l;
     }
     auto entry = reinterpret_cast<ShardLabLiveEntry>(dlsym(handle, liveabi::kEntryPoint));
     const liveabi::Api* api = entry ? entry() : nullptr;
     if (!api) {
-        l.error = path + " is not a ShardLab live library (no " + std::string(liveabi::kEntryPoint) + ")";
+        l.error = Message("error.line.live_not_library").with("path", path).with("entry", liveabi::kEntryPoint);
         return l;
     }
     if (api->abiVersion != liveabi::kAbiVersion || api->layoutKey != liveabi::layoutKey()) {
-        l.error = path + " belongs to another ShardLab build (this is ShardLab " + std::string(kVersion)
-                  + "); use the library built with this program";
+        l.error = Message("error.line.live_other_build").with("path", path).with("version", std::string(kVersion));
         return l;
     }
     l.api = api; // the handle stays open for the life of the process
@@ -73,7 +78,9 @@ Loaded load()
 {
     if (const char* env = std::getenv("SHARDLAB_LIVE_LIBRARY"); env && *env) {
         if (!fs::exists(env))
-            return Loaded{nullptr, env, std::string("SHARDLAB_LIVE_LIBRARY names ") + env + ", which does not exist"};
+            return Loaded{
+                nullptr, env,
+                Message("error.line.live_library_missing").with("variable", "SHARDLAB_LIVE_LIBRARY").with("path", env)};
         return open(env);
     }
     std::vector<std::string> looked;
@@ -85,13 +92,15 @@ Loaded load()
     }
     // Finally the dynamic loader's own search path (LD_LIBRARY_PATH, ld.so.cache).
     Loaded l = open(SHARDLAB_LIVE_LIBRARY_NAME);
-    if (l.api || l.error.find(SHARDLAB_LIVE_LIBRARY_NAME ": cannot open") == std::string::npos)
+    if (l.api || english(l.error).find(SHARDLAB_LIVE_LIBRARY_NAME ": cannot open") == std::string::npos)
         return l; // loaded, or found but something it needs is missing
     std::string where;
     for (const std::string& p : looked)
         where += (where.empty() ? "" : ", ") + p;
-    l.error = SHARDLAB_LIVE_LIBRARY_NAME " was not found (looked in " + where
-              + " and the loader's path); set SHARDLAB_LIVE_LIBRARY to its location";
+    l.error = Message("error.line.live_not_found")
+                  .with("library", SHARDLAB_LIVE_LIBRARY_NAME)
+                  .with("where", where)
+                  .with("variable", "SHARDLAB_LIVE_LIBRARY");
     return l;
 }
 
@@ -101,7 +110,7 @@ const Loaded& loaded()
     return l;
 }
 
-Error unavailable() { return badInput("live mode is not available here: " + loaded().error); }
+Error unavailable() { return badInput(Message("error.line.live_unavailable").with("reason", loaded().error)); }
 
 } // namespace
 
@@ -112,7 +121,7 @@ std::string liveBuildInfo()
     std::string s = "built in (" SHARDLAB_LIVE_BUILT_WITH "); loads here: ";
     const Loaded& l = loaded();
     if (!l.api)
-        return s + "no (" + l.error + ")";
+        return s + "no (" + english(l.error) + ")";
     return s + "yes (" + l.path + "; " + l.api->runtimeInfo() + ")";
 }
 
@@ -175,7 +184,8 @@ RankTopologyReport probeRankTopology(int device, const Environment& env)
 {
     if (!loaded().api) {
         RankTopologyReport r = probeTopologyFromSysfs(device, env);
-        r.notes += std::string(r.notes.empty() ? "" : "; ") + "live mode is not available here: " + loaded().error;
+        r.notes +=
+            std::string(r.notes.empty() ? "" : "; ") + "live mode is not available here: " + english(loaded().error);
         return r;
     }
     return loaded().api->probeRankTopology(device, env);

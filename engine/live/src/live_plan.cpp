@@ -184,7 +184,8 @@ Status checkLiveEvents(const Scenario& s, bool captureTimeline, std::uint64_t li
     if (!captureTimeline)
         return {};
     if (Status st = checkEventCount(s, limit); !st)
-        return badInput(st.error().message + " (or run it with --no-timeline, which keeps only the iteration times)");
+        return badInput(
+            Message("error.live.or_no_timeline").with("reason", messageOf(st.error())).with("option", "--no-timeline"));
     return {};
 }
 
@@ -195,10 +196,10 @@ Result<LivePlan> planLive(const Scenario& s, const std::vector<Bytes>& freeBytes
         return st.error();
     const int n = s.ranks();
     if (static_cast<int>(freeBytes.size()) < n)
-        return badInput("live plan: free memory is known for " + std::to_string(freeBytes.size())
-                        + " GPUs, the scenario has " + std::to_string(n) + " ranks");
+        return badInput(
+            Message("error.live.plan_free_memory").with("gpus", static_cast<int>(freeBytes.size())).with("ranks", n));
     if (!(memoryFraction > 0 && memoryFraction <= 1))
-        return badInput("live plan: the memory fraction must be in (0, 1]");
+        return badInput(Message("error.live.plan_fraction"));
     LivePlan plan;
     plan.computeShares = computeShares(s);
     plan.steps = expandSteps(s.program);
@@ -306,12 +307,22 @@ double liveDelayUs(const Scenario& s, int rank, const ProgramStep& st, int itera
     return us;
 }
 
+Message allocationFailure(int rank, int device, Message what, Bytes asked, Bytes freeBytes, Bytes totalBytes)
+{
+    return Message("error.line.rank_says")
+        .with("rank", rank)
+        .with("reason", Message("error.live.allocation_failed")
+                            .with("bytes", formatBytes(asked))
+                            .with("what", std::move(what))
+                            .with("device", device)
+                            .with("free", formatBytes(freeBytes))
+                            .with("total", formatBytes(totalBytes)));
+}
+
 std::string allocationFailureMessage(int rank, int device, const std::string& what, Bytes asked, Bytes freeBytes,
                                      Bytes totalBytes)
 {
-    return "rank " + std::to_string(rank) + ": could not allocate " + formatBytes(asked) + " for " + what + " on GPU "
-           + std::to_string(device) + ", which has " + formatBytes(freeBytes) + " free of " + formatBytes(totalBytes)
-           + " (shorten the scenario's collectives, or let live mode scale them to fit)";
+    return english(allocationFailure(rank, device, verbatim(what), asked, freeBytes, totalBytes));
 }
 
 } // namespace shardlab

@@ -1,6 +1,5 @@
 #include "shardlab/live/multi_process.h"
 
-#include "shardlab/base/short_list.h"
 #include "shardlab/cluster/clock_sync.h"
 #include "shardlab/cluster/stream_merge.h"
 #include "shardlab/cluster/trace_merge.h"
@@ -8,6 +7,7 @@
 #include "shardlab/io/run_result_json.h"
 #include "shardlab/live/live_plan.h"
 #include "shardlab/live/live_rank.h"
+#include "shardlab/text/error_wording.h"
 
 #include <nlohmann/json.hpp>
 
@@ -50,7 +50,8 @@ std::optional<json> uncbor(const Bytes8& b)
 struct Setup {
     int rank = 0;
     std::string host;
-    std::string error; // empty: ready
+    std::string error;    // empty: ready
+    Message errorWording; // the same as a Message (verbatim where the process sent none)
     int errorStatus = kExitBadInput;
     bool localProblem = false; // the error came before the job (JobOptions::localProblem)
     RankTopologyReport report; // device, physical GPU, what the probe found
@@ -58,14 +59,18 @@ struct Setup {
 
 json setupJson(const Setup& s)
 {
-    return {{"rank", s.rank},          {"host", s.host},
-            {"error", s.error},        {"status", s.errorStatus},
-            {"local", s.localProblem}, {"report", json::binary(encodeTopologyReport(s.report))}};
+    return {{"rank", s.rank},
+            {"host", s.host},
+            {"error", s.error},
+            {"error_message", detail::messageToJson(s.errorWording)},
+            {"status", s.errorStatus},
+            {"local", s.localProblem},
+            {"report", json::binary(encodeTopologyReport(s.report))}};
 }
 
 Result<Setup> setupFrom(const Bytes8& bytes, int from)
 {
-    const std::string origin = "rank " + std::to_string(from) + "'s setup report";
+    const Message origin = Message("error.live.setup_report_of").with("rank", from);
     auto j = uncbor(bytes);
     try {
         if (!j)
@@ -74,6 +79,10 @@ Result<Setup> setupFrom(const Bytes8& bytes, int from)
         s.rank = j->at("rank").get<int>();
         s.host = j->at("host").get<std::string>();
         s.error = j->at("error").get<std::string>();
+        if (const auto m = j->find("error_message"); m != j->end())
+            s.errorWording = detail::messageFromJson(*m);
+        if (s.errorWording.empty() && !s.error.empty())
+            s.errorWording = verbatim(s.error);
         s.errorStatus = j->at("status").get<int>();
         s.localProblem = j->at("local").get<bool>();
         auto rep = decodeTopologyReport(j->at("report").get_binary(), origin);
@@ -81,12 +90,55 @@ Result<Setup> setupFrom(const Bytes8& bytes, int from)
             return rep.error();
         s.report = *rep;
         if (s.rank != from)
-            return runFailed(origin + " says it comes from rank " + std::to_string(s.rank));
+            return runFailed(Message("error.live.report_from_other").with("origin", origin).with("rank", s.rank));
         return s;
     } catch (const json::exception& e) {
-        return runFailed(origin + " cannot be read (" + std::string(e.what())
-                         + "): are all processes the same ShardLab?");
+        return runFailed(
+            Message("error.live.report_unreadable").with("origin", origin).with("why", parserMessage(e.what())));
     }
+}
+
+// One problem as it is; several under a heading, one per line (indented).
+Message joinProblems(std::vector<Message> problems, Message heading)
+{
+    if (problems.size() == 1)
+        return std::move(problems.front());
+    std::vector<Message> lines{std::move(heading)};
+    for (Message& p : problems)
+        lines.push_back(Message("error.live.problem_line").with("problem", std::move(p)));
+    return linesOf(std::move(lines));
+}
+
+// "rank 1 (node-a), rank 2 (node-b) and 3 more", as shortList() writes it.
+Message shortListOf(const std::vector<Message>& items, size_t shown)
+{
+    std::vector<Message> first(items.begin(),
+                               items.begin() + static_cast<std::ptrdiff_t>(std::min(shown, items.size())));
+    if (items.size() <= shown)
+        return listOf(std::move(first));
+    return Message("error.piece.and_more")
+        .with("list", listOf(std::move(first)))
+        .with("count", std::to_string(items.size() - shown));
+}
+
+// `m` without its "rank {rank}: " (error.line.rank_says of `rank`); empty where it has none.
+Message withoutRank(Message m, int rank)
+{
+    if (m.id != "error.line.rank_says")
+        return {};
+    const auto arg = [&](const char* name) {
+        return std::find_if(m.args.begin(), m.args.end(), [&](const MessageArg& a) { return a.name == name; });
+    };
+    const auto r = arg("rank"), reason = arg("reason");
+    if (r == m.args.end() || r->text != std::to_string(rank) || reason == m.args.end())
+        return {};
+    return reason->message.empty() ? verbatim(reason->text) : reason->message.front();
+}
+
+Message whoMessage(int rank, const std::string& host)
+{
+    return host.empty() ? Message("job.who").with("rank", rank)
+                        : Message("job.who.host").with("rank", rank).with("host", host);
 }
 
 // One problem as it is; several under a heading, one per line.
@@ -110,10 +162,10 @@ std::string who(int rank, const std::string& host)
 Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, int size, bool captureTimeline,
                   bool shared)
 {
-    std::vector<std::string> problems;
+    std::vector<Message> problems;
     int status = kExitBadInput;
-    auto add = [&](const std::string& p, int st) {
-        problems.push_back(p);
+    auto add = [&](Message p, int st) {
+        problems.push_back(std::move(p));
         status = std::max(status, st);
     };
     // Ranks with the same problem (often all of them: the same file missing everywhere) on one line.
@@ -128,27 +180,31 @@ Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, in
             status = std::max(status, s.errorStatus);
         }
     for (const auto& [error, ranks] : same) {
-        std::vector<std::string> names;
+        std::vector<Message> names;
         for (const auto* r : ranks)
-            names.push_back(who(r->rank, r->host));
-        add(shortList(names, 8) + ": " + error, kExitBadInput); // (status already holds theirs)
+            names.push_back(whoMessage(r->rank, r->host));
+        add(Message("job.failure").with("who", shortListOf(names, 8)).with("what", ranks.front()->errorWording),
+            kExitBadInput); // (status already holds theirs)
     }
     // The scenario is known when rank 0 could read it.
     if (setups.empty() || !setups.front().localProblem) {
         if (scenario.ranks() != size && shared)
-            add("the scenario has " + std::to_string(scenario.ranks()) + " ranks but --share-gpu "
-                    + std::to_string(size) + " started " + std::to_string(size) + " processes: use --share-gpu "
-                    + std::to_string(scenario.ranks()),
+            add(Message("error.live.share_gpu_ranks")
+                    .with("ranks", scenario.ranks())
+                    .with("option", "--share-gpu")
+                    .with("size", size),
                 kExitBadInput);
         else if (scenario.ranks() != size)
-            add("the scenario has " + std::to_string(scenario.ranks()) + " ranks but the launcher started "
-                    + std::to_string(size) + " processes; ShardLab runs one process per GPU, so start "
-                    + std::to_string(scenario.ranks()) + " (mpirun -np " + std::to_string(scenario.ranks())
-                    + ", srun --ntasks=" + std::to_string(scenario.ranks()) + ")",
+            add(Message("error.line.scenario_ranks")
+                    .with("ranks", scenario.ranks())
+                    .with("processes", size)
+                    .with("start", scenario.ranks())
+                    .with("commands", "mpirun -np " + std::to_string(scenario.ranks())
+                                          + ", srun --ntasks=" + std::to_string(scenario.ranks())),
                 kExitBadInput);
         // the merged timeline is held by rank 0: the limit of one run
         if (Status st = checkLiveEvents(scenario, captureTimeline); !st)
-            add(st.error().message, kExitBadInput);
+            add(messageOf(st.error()), kExitBadInput);
     }
     std::map<std::pair<std::string, std::string>, int> taken; // (host, GPU) -> rank
     for (const Setup& s : setups) {
@@ -157,16 +213,20 @@ Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, in
         const std::string gpu = s.report.busId.empty() ? "GPU " + s.report.physical : "GPU " + s.report.busId;
         auto [it, fresh] = taken.try_emplace({s.host, gpu}, s.rank);
         if (!fresh)
-            add("ranks " + std::to_string(it->second) + " and " + std::to_string(s.rank) + " on " + s.host
-                    + " both took " + gpu
-                    + " (one process per GPU: give each process its own GPU, e.g. srun --gpus-per-task=1, or leave "
-                      "CUDA_VISIBLE_DEVICES listing all of the node's GPUs)",
+            add(Message("error.line.both_took")
+                    .with("first", it->second)
+                    .with("second", s.rank)
+                    .with("host", s.host)
+                    .with("gpu", gpu)
+                    .with("example", "srun --gpus-per-task=1")
+                    .with("variable", "CUDA_VISIBLE_DEVICES"),
                 kExitBadInput);
     }
     if (problems.empty())
         return {};
-    return Error{status == kExitBadInput ? ErrorKind::BadInput : ErrorKind::RunFailed,
-                 joinProblems(problems, "the job cannot start")};
+    const int count = static_cast<int>(problems.size());
+    return Error(status == kExitBadInput ? ErrorKind::BadInput : ErrorKind::RunFailed,
+                 joinProblems(std::move(problems), Message("error.line.job_cannot_start").with("count", count)));
 }
 
 // This process's setup report: its GPU as the probe found it, or why it has none.
@@ -177,6 +237,7 @@ Setup setupReport(int rank, const Result<DeviceChoice>& device, const Environmen
     mine.rank = rank;
     if (options.localProblem) {
         mine.error = options.localProblem->message;
+        mine.errorWording = messageOf(*options.localProblem);
         mine.errorStatus = exitStatusOf(options.localProblem->kind);
         mine.localProblem = true;
         mine.report.host = hostName();
@@ -185,6 +246,7 @@ Setup setupReport(int rank, const Result<DeviceChoice>& device, const Environmen
         mine.report.physical = device->physical;
     } else {
         mine.error = device.error().message;
+        mine.errorWording = messageOf(device.error());
         mine.errorStatus = exitStatusOf(device.error().kind);
         mine.report.host = hostName();
     }
@@ -211,8 +273,9 @@ Status rankZeroVerdict(const Result<std::vector<Bytes8>>& gathered, const Scenar
     if (!id)
         return id.error();
     if (id->size() != kNcclUniqueIdBytes)
-        return runFailed("NCCL's unique id has " + std::to_string(id->size()) + " bytes (expected "
-                         + std::to_string(kNcclUniqueIdBytes) + "): the live executor and this program disagree");
+        return runFailed(Message("error.live.unique_id_size")
+                             .with("bytes", static_cast<int>(id->size()))
+                             .with("expected", static_cast<int>(kNcclUniqueIdBytes)));
     uniqueId = *id;
     return {};
 }
@@ -224,14 +287,16 @@ std::optional<JobOutcome> agreeToStart(Transport& t, const Scenario& scenario, c
                                        const LiveHooks& hooks, const JobOptions& options, Deadline deadline,
                                        JobOutcome& out, Bytes8& uniqueId)
 {
-    auto end = [&](int status, std::string message) {
+    auto end = [&](int status, Message wording) {
         JobOutcome o = out;
         o.exitStatus = status;
-        o.message = std::move(message);
+        o.message = wording.empty() ? std::string() : english(wording);
+        o.wording = std::move(wording);
         return std::optional<JobOutcome>(std::move(o));
     };
     const int rank = t.rank();
-    auto gathered = gatherBytes(t, cbor(setupJson(mine)), 0, Tag::Setup, deadline, "setup report");
+    auto gathered =
+        gatherBytes(t, cbor(setupJson(mine)), 0, Tag::Setup, deadline, Message("error.exchange.setup_report"));
     if (rank == 0) {
         std::vector<Setup> setups;
         const Status verdict = rankZeroVerdict(gathered, scenario, t.size(), shared, hooks, options, setups, uniqueId);
@@ -239,9 +304,9 @@ std::optional<JobOutcome> agreeToStart(Transport& t, const Scenario& scenario, c
                                {"status", verdict ? kExitOk : exitStatusOf(verdict.error().kind)},
                                {"id", json::binary(uniqueId)}};
         // Sent even on no-go, so that every process that did report stops now.
-        (void)broadcastBytes(t, cbor(decision), 0, Tag::Decision, deadline, "go/no-go");
+        (void)broadcastBytes(t, cbor(decision), 0, Tag::Decision, deadline, Message("error.exchange.go"));
         if (!verdict)
-            return end(exitStatusOf(verdict.error().kind), verdict.error().message);
+            return end(exitStatusOf(verdict.error().kind), messageOf(verdict.error()));
         for (const Setup& s : setups)
             out.placement.push_back(s.report);
         if (auto machine = combineTopology(out.placement))
@@ -250,17 +315,19 @@ std::optional<JobOutcome> agreeToStart(Transport& t, const Scenario& scenario, c
             options.started(out.machine, out.placement);
         return std::nullopt;
     }
+    const auto failure = [&](Message what) {
+        return Message("job.failure").with("who", whoMessage(rank, mine.host)).with("what", std::move(what));
+    };
     if (!gathered)
-        return end(kExitRunFailed, who(rank, mine.host) + ": " + gathered.error().message);
-    auto bytes = broadcastBytes(t, {}, 0, Tag::Decision, deadline, "go/no-go");
+        return end(kExitRunFailed, failure(messageOf(gathered.error())));
+    auto bytes = broadcastBytes(t, {}, 0, Tag::Decision, deadline, Message("error.exchange.go"));
     if (!bytes)
-        return end(kExitRunFailed, who(rank, mine.host) + ": " + bytes.error().message);
+        return end(kExitRunFailed, failure(messageOf(bytes.error())));
     auto d = uncbor(*bytes);
     if (!d || !d->contains("go") || !d->contains("status") || !d->contains("id"))
-        return end(kExitRunFailed,
-                   who(rank, mine.host) + ": rank 0's go/no-go cannot be read (are all processes the same ShardLab?)");
+        return end(kExitRunFailed, failure(Message("error.live.go_unreadable")));
     if (!(*d)["go"].get<bool>())
-        return end((*d)["status"].get<int>(), ""); // rank 0 says why
+        return end((*d)["status"].get<int>(), Message()); // rank 0 says why
     uniqueId = (*d)["id"].get_binary();
     return std::nullopt;
 }
@@ -269,7 +336,7 @@ std::optional<JobOutcome> agreeToStart(Transport& t, const Scenario& scenario, c
 struct PartsRead {
     std::vector<RankPart> parts;
     std::vector<ProcessClockFit> fits; // every process's, in rank order
-    std::vector<std::string> errors;   // "rank r (host): what", one per part that failed or cannot be read
+    std::vector<Message> errors;       // "rank r (host): what", one per part that failed or cannot be read
     int status = kExitOk;
 };
 
@@ -286,25 +353,29 @@ PartsRead readParts(const std::vector<Bytes8>& parts, const std::vector<ClockOff
         const ProcessClockFit used = options.stream ? heldBefore(fit) : fit;
         const int rank = static_cast<int>(r);
         const std::string host = r < out.placement.size() ? out.placement[r].host : "";
-        auto add = [&](const std::string& e, int st) {
-            read.errors.push_back(who(rank, host) + ": " + e);
+        auto add = [&](Message e, int st) {
+            read.errors.push_back(
+                Message("job.failure").with("who", whoMessage(rank, host)).with("what", std::move(e)));
             read.status = std::max(read.status, st);
         };
         auto j = uncbor(parts[r]);
         try {
             if (!j)
-                add("its part of the run cannot be read", kExitRunFailed);
+                add(Message("error.live.part_unreadable"), kExitRunFailed);
             else if (!j->at("ok").get<bool>()) {
                 // The line already starts "rank r (host): "; a message that names its rank again drops that.
                 std::string e = j->at("error").get<std::string>();
-                if (const std::string self = "rank " + std::to_string(r) + ": "; e.rfind(self, 0) == 0)
+                Message m = j->contains("error_message") ? detail::messageFromJson(j->at("error_message")) : Message();
+                if (const std::string self = "rank " + std::to_string(r) + ": "; e.rfind(self, 0) == 0) {
                     e.erase(0, self.size());
-                add(e, j->at("status").get<int>());
+                    m = withoutRank(std::move(m), rank);
+                }
+                add(!m.empty() && english(m) == e ? std::move(m) : verbatim(e), j->at("status").get<int>());
             } else {
                 read.parts.push_back({{rank}, detail::runResultFromJson(j->at("run"), "$"), used});
             }
         } catch (const std::exception& e) {
-            add(std::string("its part of the run cannot be read (") + e.what() + ")", kExitRunFailed);
+            add(Message("error.live.part_unreadable_why").with("why", e.what()), kExitRunFailed);
         }
     }
     return read;
@@ -314,11 +385,12 @@ PartsRead readParts(const std::vector<Bytes8>& parts, const std::vector<ClockOff
 // marked (ranks that shared one GPU). Sets `out.run`, or `errors`; returns the job's exit status.
 int mergeOnRankZero(const std::vector<Bytes8>& parts, const std::vector<ClockOffset>& before,
                     const std::vector<ClockOffset>& after, const Scenario& scenario, const JobOptions& options,
-                    bool shared, const std::string& transport, JobOutcome& out, std::string& errors)
+                    bool shared, const std::string& transport, JobOutcome& out, Message& errors)
 {
     PartsRead read = readParts(parts, before, after, options, out);
     if (!read.errors.empty()) {
-        errors = joinProblems(read.errors, "the run failed");
+        const int count = static_cast<int>(read.errors.size());
+        errors = joinProblems(std::move(read.errors), Message("error.live.run_failed").with("count", count));
         return read.status;
     }
     // How each process's GPU timer maps onto its own clock (the live executor's part of the error).
@@ -331,7 +403,7 @@ int mergeOnRankZero(const std::vector<Bytes8>& parts, const std::vector<ClockOff
         mo.tieUs = std::max(mo.tieUs, options.stream ? heldBefore(f).errorUs() : f.errorUs());
     auto merged = mergeRankParts(std::move(read.parts), mo);
     if (!merged) {
-        errors = merged.error().message;
+        errors = messageOf(merged.error());
         return kExitRunFailed;
     }
     merged->clockNote = options.stream ? heldClockMessage(read.fits, options.clockRounds, transport)
@@ -341,7 +413,7 @@ int mergeOnRankZero(const std::vector<Bytes8>& parts, const std::vector<ClockOff
                                 .with("processes", std::move(merged->clockNote))
                                 .with("gpus", listOf(std::move(gpuClocks)));
     if (Status st = checkRunAgainstScenario(*merged, scenario); !st) {
-        errors = "the merged run does not fit the scenario: " + st.error().message;
+        errors = Message("error.live.merged_misfit").with("reason", messageOf(st.error()));
         return kExitRunFailed;
     }
     out.run = std::move(*merged);
@@ -452,9 +524,10 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     const int size = t.size();
     const bool shared = launch.launcher == Launcher::SharedGpu; // every rank on this machine's one GPU
     JobOutcome out;
-    auto finish = [&](int status, std::string message) {
+    auto finish = [&](int status, Message wording) {
         out.exitStatus = status;
-        out.message = std::move(message);
+        out.message = wording.empty() ? std::string() : english(wording);
+        out.wording = std::move(wording);
         return out;
     };
 
@@ -473,7 +546,7 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     std::string failure;
     Message failureWording; // the same, to be worded in the user's language (JobOutcome::wording)
     auto onFailure = [&](const Message& message) {
-        failureWording = Message("job.failure").with("who", who(rank, mine.host)).with("what", message);
+        failureWording = Message("job.failure").with("who", whoMessage(rank, mine.host)).with("what", message);
         failure = english(failureWording);
         if (options.onFailure)
             options.onFailure(failure);
@@ -483,24 +556,23 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     RankProgress progress;
     progress.setActivity("measuring clocks");
     JobMonitor monitor(t, progress, mine.host, monitorOptions, onFailure);
-    auto failed = [&](const std::string& message) {
+    auto failed = [&](const Error& error) {
         monitor.stop();
         if (failure.empty()) {
-            failureWording = Message("job.failure").with("who", who(rank, mine.host)).with("what", verbatim(message));
+            failureWording =
+                Message("job.failure").with("who", whoMessage(rank, mine.host)).with("what", messageOf(error));
             failure = english(failureWording);
             if (options.onFailure)
                 options.onFailure(failure);
             if (options.onFailureWording)
                 options.onFailureWording(failureWording);
         }
-        JobOutcome o = finish(kExitRunFailed, failure);
-        o.wording = failureWording;
-        return o;
+        return finish(kExitRunFailed, failureWording);
     };
     const Clock clock = hooks.clockUs ? hooks.clockUs : Clock(processClockUs);
     auto before = measureClockOffsets(t, clock, options.clockRounds, setupDeadline);
     if (!before)
-        return failed(before.error().message);
+        return failed(before.error());
 
     // Streaming: rank 0 merges the iterations as they come, on the offsets measured now, held.
     std::unique_ptr<JobStreamer> streamer;
@@ -548,31 +620,34 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     const Deadline late = deadlineIn(0);
     auto after = measureClockOffsets(t, clock, options.clockRounds, late);
     if (!after)
-        return failed(after.error().message);
+        return failed(after.error());
     json partJson = {{"ok", part.ok()}, {"host", mine.host}};
     if (part)
         partJson["run"] = detail::runResultToJson(*part);
     else {
         partJson["error"] = part.error().message;
+        partJson["error_message"] = detail::messageToJson(messageOf(part.error()));
         partJson["status"] = exitStatusOf(part.error().kind);
     }
     auto parts = gatherBytes(t, cbor(partJson), 0, Tag::Part, late, "part of the run");
     if (!parts)
-        return failed(parts.error().message);
+        return failed(parts.error());
 
     if (rank != 0) {
         auto final = broadcastBytes(t, {}, 0, Tag::Final, late, "exit status");
         monitor.stop();
         if (!final)
-            return finish(kExitRunFailed, who(rank, mine.host) + ": " + final.error().message);
+            return finish(
+                kExitRunFailed,
+                Message("job.failure").with("who", whoMessage(rank, mine.host)).with("what", messageOf(final.error())));
         auto f = uncbor(*final);
-        return finish(f && f->contains("status") ? (*f)["status"].get<int>() : kExitRunFailed, "");
+        return finish(f && f->contains("status") ? (*f)["status"].get<int>() : kExitRunFailed, Message());
     }
 
     // Rank 0: merge, then tell everyone how it went.
     if (streamer)
         streamer->finish(); // every iteration sent during the run has been handed over
-    std::string errors;
+    Message errors;
     const int status = mergeOnRankZero(*parts, *before, *after, scenario, options, shared, t.describe(), out, errors);
     (void)broadcastBytes(t, cbor(json{{"status", status}}), 0, Tag::Final, late, "exit status");
     (void)t.flush(deadlineIn(10'000));

@@ -54,6 +54,8 @@ struct RankTopologyReport {
 };
 
 Bytes8 encodeTopologyReport(const RankTopologyReport& report);
+// `origin` names the report in an error ("rank 2's setup report").
+Result<RankTopologyReport> decodeTopologyReport(const Bytes8& bytes, const Message& origin);
 Result<RankTopologyReport> decodeTopologyReport(const Bytes8& bytes, const std::string& origin);
 
 // One Topology from the reports (indexed by rank; GPU i = rank i):

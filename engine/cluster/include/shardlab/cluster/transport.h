@@ -59,12 +59,16 @@ public:
     virtual void abort(int exitStatus) = 0;
 };
 
-// The steps built on send/receive. `what` names the data in messages ("setup report").
+// The steps built on send/receive. `what` names the data in messages (Message("error.exchange.setup_report"):
+// "setup report"); as English text, the error.exchange.* entry of that English words it, else it stays verbatim.
 // Root sends `bytes` to every rank; every rank returns root's bytes.
+Result<Bytes8> broadcastBytes(Transport& t, Bytes8 bytes, int root, Tag tag, Deadline deadline, const Message& what);
 Result<Bytes8> broadcastBytes(Transport& t, Bytes8 bytes, int root, Tag tag, Deadline deadline,
                               const std::string& what);
 // Root returns every rank's bytes, indexed by rank (its own included); the others return {}.
 // A rank that sends nothing before the deadline is named in the error.
+Result<std::vector<Bytes8>> gatherBytes(Transport& t, Bytes8 mine, int root, Tag tag, Deadline deadline,
+                                        const Message& what);
 Result<std::vector<Bytes8>> gatherBytes(Transport& t, Bytes8 mine, int root, Tag tag, Deadline deadline,
                                         const std::string& what);
 

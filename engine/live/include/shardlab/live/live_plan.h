@@ -91,7 +91,10 @@ double liveComputeUs(const Scenario& scenario, const LivePlan& plan, const CostM
 // Injected delays of `rank` before `step` in `iteration`, in microseconds (0: none).
 double liveDelayUs(const Scenario& scenario, int rank, const ProgramStep& step, int iteration);
 
-// "rank 1: 24 GB asked, 14.2 GB free on GPU 1" style message for an allocation that failed.
+// "rank 1: could not allocate 24 GB for ... on GPU 1, which has 14.2 GB free of 16 GB (...)": an
+// allocation that failed. `what` names the buffer (Message("error.live.buffer.send")).
+Message allocationFailure(int rank, int device, Message what, Bytes asked, Bytes freeBytes, Bytes totalBytes);
+// The same in English, `what` as written.
 std::string allocationFailureMessage(int rank, int device, const std::string& what, Bytes asked, Bytes freeBytes,
                                      Bytes totalBytes);
 
