@@ -519,22 +519,16 @@ JsonPathError::JsonPathError(const std::string& at, Message what)
 
 Error errorAt(const std::string& origin, const JsonPathError& e)
 {
-    if (e.sentence.empty()) // a JsonPathError still written in English (failAt(path, std::string))
-        return badInput(origin + ": " + e.what());
     return badInput(Message("error.at").with("origin", origin).with("path", e.path).with("what", e.sentence));
 }
 
 Error errorAt(Message origin, const JsonPathError& e)
 {
-    if (e.sentence.empty())
-        return badInput(Message("error.io.in").with("origin", std::move(origin)).with("what", errorMessage(e.what())));
     return badInput(
         Message("error.at").with("origin", std::move(origin)).with("path", e.path).with("what", e.sentence));
 }
 
 void failAt(const std::string& path, Message what) { throw JsonPathError(path, std::move(what)); }
-
-void failAt(const std::string& path, const std::string& what) { throw JsonPathError(path + ": " + what); }
 
 const json& member(const json& obj, const std::string& path, const char* key)
 {

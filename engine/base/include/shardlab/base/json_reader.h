@@ -91,10 +91,9 @@ Message foundInstead(const json& v, Message expected);
 // in every language.
 Message expectedChoice(const std::vector<std::string>& words);
 
-// "PATH: what": English (what()), and as a Message where it was born one (`what` empty otherwise).
+// "PATH: what": English (what()), and the sentence as a Message (born one: failAt(path, Message)).
 struct JsonPathError : std::runtime_error {
     JsonPathError(const std::string& path, Message sentence);
-    explicit JsonPathError(const std::string& english) : std::runtime_error(english) {}
     std::string path;
     Message sentence;
 };
@@ -108,8 +107,7 @@ double numberAt(const json& v, const std::string& path);
 long long integerAt(const json& v, const std::string& path, long long lo, long long hi);
 std::string stringAt(const json& v, const std::string& path);
 const json& arrayAt(const json& v, const std::string& path);
-// Throws JsonPathError("PATH: WHAT").
+// Throws JsonPathError("PATH: WHAT"), WHAT a Message.
 [[noreturn]] void failAt(const std::string& path, Message what);
-[[noreturn]] void failAt(const std::string& path, const std::string& what);
 
 } // namespace shardlab::detail
