@@ -74,7 +74,7 @@ TEST(CollectiveChoice, OtherWrongAndWastefulChoices)
     EXPECT_NE(c.sentence.find("lost"), std::string::npos);
 }
 
-TEST(Comparison, MeasuredTimesAreFilledFromTheMeasurement)
+TEST(MeasuredComparison, MeasuredTimesAreFilledFromTheMeasurement)
 {
     CostModel m(nvswitchBox(4), unitProfile());
     CollectiveComparison c = compareAllReduceWithRsAg(m, {0, 1, 2, 3}, 1'000'000);

@@ -9,6 +9,13 @@
 #include <cstdint>
 #include <sys/types.h>
 
+// NCCL's C headers declare structs inside anonymous unions, as these copies must; clang's
+// -Wpedantic calls that an extension (-Wnested-anon-types), gcc does not.
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wnested-anon-types"
+#endif
+
 namespace shardlab::ncclabi {
 
 // ncclResult_t is an int-sized enum; the plugin only ever answers success or a failed init.
@@ -256,3 +263,7 @@ struct ProfilerV3 {
 };
 
 } // namespace shardlab::ncclabi
+
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
