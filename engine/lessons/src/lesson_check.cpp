@@ -279,7 +279,7 @@ LocalizedText demonstrate(const LessonQuestion& q, OpKind kind)
         t.en = std::string("On this lesson's example (") + inputs + "), " + opDisplayName(kind)
                + " cannot even run: " + out.error().message + ".";
         t.zh = std::string("在本课的示例输入（") + inputs + "）上，" + opDisplayName(kind) + " 根本无法执行："
-               + out.error().message + "。";
+               + worded(out.error(), Language::Chinese) + "。";
         return t;
     }
     t.en = std::string("On this lesson's example (") + inputs + "), " + opDisplayName(kind) + " leaves "

@@ -148,7 +148,7 @@ void fillRankOutputs(LabReport& r, const LabReportOptions& options)
         if (v)
             verified = std::move(*v);
         else
-            r.notes.push_back(Message("report.note.verify_failed").with("error", v.error().message));
+            r.notes.push_back(Message("report.note.verify_failed").with("error", messageOf(v.error())));
     }
     for (int rank = 0; rank < s.ranks(); ++rank) {
         RankOutput out;
@@ -381,7 +381,7 @@ Result<LabReport> buildLabReport(const Scenario& scenario, const LabReportOption
     if (r.hasCollective && r.group.size() >= 2) {
         auto prof = loadProfile(scenario.costProfile);
         if (!prof)
-            r.notes.push_back(Message("report.note.profile").with("error", prof.error().message));
+            r.notes.push_back(Message("report.note.profile").with("error", messageOf(prof.error())));
         CostModel model(scenario.topology, prof ? *prof : CostProfile::defaults());
         CollectiveComparison c = compareAllReduceWithRsAg(model, r.group, r.collectiveBytes);
         r.comparisonTimeSource = Message("report.source.model");
