@@ -308,6 +308,26 @@ TEST(ErrorsBornProfile, APeerOfASendWithoutName)
     expectBornInBothLanguages(matched.error(), {"r0.nccl-profile.jsonl", "00000000000000aa"});
 }
 
+// engine/profile/src/profile_match.cpp: ranks that disagree, their records without a host
+TEST(ErrorsBornProfile, ADisagreementOfRecordsWithoutAHost)
+{
+    const auto rankFile = [](int rank, std::uint64_t count) {
+        test::RecordText f("", 100 + rank);
+        f.comm(0, "00000000000000aa", rank, 2)
+            .coll(1, 0, 0, "AllReduce", 1024, 1000, 1100, 1050, 2050)
+            .coll(3, 0, 1, "AllReduce", count, 5000, 5100, 5050, 6050);
+        auto file = parseProfileText(f.text, "r" + std::to_string(rank) + ".nccl-profile.jsonl");
+        EXPECT_TRUE(file) << file.error().message;
+        return *file;
+    };
+    auto matched = matchProfile({rankFile(0, 1024), rankFile(1, 2048)}, false);
+    ASSERT_FALSE(matched);
+    EXPECT_EQ(matched.error().message,
+              "the ranks disagree about AllReduce #1 of communicator 00000000000000aa (ranks 0,1): rank 0 ( pid 100) "
+              "recorded AllReduce #1, 1024 x ncclFloat32; rank 1 ( pid 101) recorded AllReduce #1, 2048 x ncclFloat32");
+    expectBornInBothLanguages(matched.error(), {"AllReduce", "ncclFloat32", "00000000000000aa"});
+}
+
 // engine/profile/src/profile_live.cpp: a record file that cannot be read while the program runs
 TEST(ErrorsBornProfile, ARecordFileThatCannotBeRead)
 {

@@ -59,39 +59,19 @@ bool belongsTo(const ProfiledOp& op, const Member& m)
     return op.context == m.context && (!op.hash || *op.hash == m.hash);
 }
 
-// "rank 1 (host vm-537, pid 537)"
-std::string whoText(const ProfileFile& file, int rank)
-{
-    return "rank " + std::to_string(rank) + " (" + file.host + " pid " + std::to_string(file.pid) + ")";
-}
-
-// What a rank recorded of an operation: "AllReduce #3, 1024 x ncclFloat32, root 0".
-std::string recordText(const ProfiledOp& op)
-{
-    std::string s = op.func + (op.p2p ? " with peer " + std::to_string(op.root) : " #" + std::to_string(op.sequence))
-                    + ", " + std::to_string(op.count) + " x " + op.datatype;
-    if (!op.p2p && (op.func == "Reduce" || op.func == "Broadcast"))
-        s += ", root " + std::to_string(op.root);
-    return s;
-}
-
-// whoText() as a piece of a message (error.piece.rank_process); as it is where no host was recorded
-// (the template's {host} cannot be empty).
+// "rank 1 (vm-537 pid 537)" (error.piece.rank_process); "rank 1 ( pid 537)" where no host was recorded.
 Message whoPiece(const ProfileFile& file, int rank)
 {
-    if (file.host.empty())
-        return verbatim(whoText(file, rank));
     return Message("error.piece.rank_process")
         .with("rank", rank)
         .with("host", file.host)
         .with("pid", std::to_string(file.pid));
 }
 
-// recordText() as a piece of a message (error.piece.record*).
+// What a rank recorded of an operation: "AllReduce #3, 1024 x ncclFloat32, root 0" (error.piece.record*),
+// its function or datatype empty where the record has none.
 Message recordPiece(const ProfiledOp& op)
 {
-    if (op.func.empty() || op.datatype.empty())
-        return verbatim(recordText(op));
     const bool rooted = !op.p2p && (op.func == "Reduce" || op.func == "Broadcast");
     Message m(op.p2p ? "error.piece.record_p2p" : rooted ? "error.piece.record_rooted" : "error.piece.record");
     m.arg("func", op.func);

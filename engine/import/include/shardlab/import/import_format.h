@@ -22,8 +22,8 @@ enum class ImportFormat {
     Unknown,
 };
 
-// The format's name as users know it ("PyTorch profiler (Kineto) trace"); English, for messages
-// built in English (error_wording.h words them); the catalogue id is importFormatMessageId.
+// The format's name as users know it ("PyTorch profiler (Kineto) trace"), in English; messages
+// name it by its catalogue entry, importFormatMessageId.
 std::string_view importFormatName(ImportFormat format);
 // "import.format.kineto": the catalogue entry of the name.
 std::string importFormatMessageId(ImportFormat format);
