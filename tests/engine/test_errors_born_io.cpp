@@ -158,6 +158,14 @@ TEST(ErrorsBornIo, ARunStreamsLaterLinesAreRefusedInBothLanguages)
     EXPECT_EQ(stopped.message, "ssh lab: the stream ended after 2 of 3 iterations, before the run's result");
     expectBornInBothLanguages(stopped, kBornIoOrigin);
 
+    RunStreamReader reader("ssh lab");
+    ASSERT_TRUE(reader.feed(bornIoJoin(early)));
+    const RunResult partial = reader.partial();
+    ASSERT_FALSE(partial.notes.empty());
+    EXPECT_EQ(english(partial.notes.back()),
+              "incomplete: the stream stopped after 2 of 3 iterations; this is what arrived");
+    expectBornInBothLanguages(badInput(partial.notes.back())); // a note, worded as an error is
+
     json result = json::parse(lines.back());
     result["ranks"] = 7;
     std::vector<std::string> wrongRanks = lines;

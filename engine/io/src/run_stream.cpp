@@ -537,11 +537,12 @@ RunResult RunStreamReader::partial() const
         for (const Gpu& g : m_header->scenario.topology.gpus)
             run.devices.push_back(g.name);
     if (!m_finished && m_header && m_header->openProgram)
-        run.notes.push_back(verbatim("incomplete: the stream stopped before the program's end, after "
-                                     + std::to_string(run.collectives.size()) + " collectives; this is what arrived"));
+        run.notes.push_back(
+            Message("stream.note.stopped_in_program").with("count", std::to_string(run.collectives.size())));
     else if (!m_finished)
-        run.notes.push_back(verbatim("incomplete: the stream stopped after " + std::to_string(run.iterations.size())
-                                     + " of " + std::to_string(m_total) + " iterations; this is what arrived"));
+        run.notes.push_back(Message("stream.note.stopped")
+                                .with("done", std::to_string(run.iterations.size()))
+                                .with("total", std::to_string(m_total)));
     return run;
 }
 

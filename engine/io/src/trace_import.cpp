@@ -268,9 +268,7 @@ RunResult rebuildRun(const TraceEvents& ev, const json& other, const Scenario& s
         run.iterations.push_back({begin, std::max(begin, e)});
         begin = std::max(begin, e);
     }
-    run.notes.push_back(
-        verbatim("read from a Chrome trace without ShardLab's run records, against the scenario '" + s.name
-                 + "': collective sizes are the scenario's; algorithm, protocol and peak memory are not known"));
+    run.notes.push_back(Message("trace.note.rebuilt").with("name", s.name));
     return run;
 }
 
