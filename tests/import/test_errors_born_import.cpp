@@ -11,6 +11,7 @@
 #include "shardlab/import/kineto_trace.h"
 #include "shardlab/import/nccl_tests.h"
 #include "shardlab/model/presets.h"
+#include "shardlab/profile/profile_build.h"
 #include "shardlab/profile/profile_live.h"
 #include "shardlab/profile/profile_match.h"
 #include "shardlab/profile/profile_reader.h"
@@ -326,6 +327,28 @@ TEST(ErrorsBornProfile, ADisagreementOfRecordsWithoutAHost)
               "the ranks disagree about AllReduce #1 of communicator 00000000000000aa (ranks 0,1): rank 0 ( pid 100) "
               "recorded AllReduce #1, 1024 x ncclFloat32; rank 1 ( pid 101) recorded AllReduce #1, 2048 x ncclFloat32");
     expectBornInBothLanguages(matched.error(), {"AllReduce", "ncclFloat32", "00000000000000aa"});
+}
+
+// engine/profile/src/profile_build.cpp: the hang report of a rank whose records end early says so in Chinese too
+TEST(ErrorsBornProfile, ARankWhoseRecordsEndEarly)
+{
+    test::RecordText r0("h", 100);
+    r0.comm(0, "00000000000000aa", 0, 2)
+        .coll(1, 0, 0, "AllReduce", 1024, 1000, 1100, 1050, 2050)
+        .coll(3, 0, 1, "AllReduce", 1024, 5000, 5100, 5050, 6050);
+    test::RecordText r1("h", 101);
+    r1.comm(0, "00000000000000aa", 1, 2).coll(1, 0, 0, "AllReduce", 1024, 1000, 1100, 1050, 2050);
+    auto f0 = parseProfileText(r0.text, "r0.nccl-profile.jsonl");
+    auto f1 = parseProfileText(r1.text, "r1.nccl-profile.jsonl");
+    ASSERT_TRUE(f0 && f1);
+    auto built = buildProfiledRun({*f0, *f1});
+    ASSERT_TRUE(built) << built.error().message;
+    ASSERT_TRUE(built->run.hang.has_value());
+    const HangReport& h = *built->run.hang;
+    EXPECT_EQ(h.pending[1], "its record ends here (the process ended, crashed or was killed)");
+    EXPECT_EQ(english(h.pendingMessage(1)), h.pending[1]);
+    const std::string zh = render(h.pendingMessage(1), Language::Chinese);
+    EXPECT_EQ(untranslatedWords(zh), std::vector<std::string>{}) << zh;
 }
 
 // engine/profile/src/profile_live.cpp: a record file that cannot be read while the program runs

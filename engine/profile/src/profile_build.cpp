@@ -224,8 +224,10 @@ RankPart rankPart(const MatchedProfile& mp, const std::vector<ProfileFile>& file
         HangReport h;
         h.lastCompleted.assign(static_cast<size_t>(n), -1);
         h.pending.assign(static_cast<size_t>(n), "");
+        h.pendingMessages.assign(static_cast<size_t>(n), Message());
         h.lastCompleted[static_cast<size_t>(r)] = lastDone;
-        h.pending[static_cast<size_t>(r)] = "its record ends here (the process ended, crashed or was killed)";
+        h.pendingMessages[static_cast<size_t>(r)] = Message("profile.pending.record_ends");
+        h.pending[static_cast<size_t>(r)] = english(h.pendingMessages[static_cast<size_t>(r)]);
         run.hang = std::move(h);
     }
     return part;
