@@ -449,3 +449,25 @@ TEST(ErrorsBornIo, ALessonsScenarioThatDoesNotLoadAndAFullDiskSayWhyInBothLangua
         << full.error().message;
     expectBornInBothLanguages(full.error(), {"/dev/full"});
 }
+
+// ---- model/presets.cpp, sim/event_estimate.cpp ------------------------------------------------
+
+TEST(ErrorsBornIo, AnUnknownPresetAndARunTooLargeToHoldAreBornMessages)
+{
+    auto preset = parseScenario(R"({"shardlab": 1, "name": "x", "topology": {"preset": "dgx-9000"}})", "s.json");
+    ASSERT_FALSE(preset);
+    EXPECT_EQ(
+        preset.error().message.rfind("s.json: $.topology.preset: unknown preset 'dgx-9000' (expected one of: ", 0), 0u)
+        << preset.error().message;
+    ASSERT_FALSE(preset.error().what.empty());
+
+    auto s = loadScenario(std::string(SHARDLAB_SOURCE_DIR) + "/tests/fuzz/corpus/huge-buckets-100k-x-100k.json");
+    ASSERT_TRUE(s) << s.error().message;
+    auto run = simulate(*s);
+    ASSERT_FALSE(run);
+    EXPECT_EQ(run.error().message.rfind("this run would record ", 0), 0u) << run.error().message;
+    std::vector<std::string> kept;
+    for (const Op& op : s->program)
+        kept.push_back(op.name);
+    expectBornInBothLanguages(run.error(), kept);
+}
