@@ -399,3 +399,22 @@ TEST(ErrorsBornCluster, TheLivePlansRefusals)
                             "fit)");
     expectBornInBothLanguages(runFailed(oom));
 }
+
+TEST(ErrorsBornCluster, ATopologyThatCannotBeGathered)
+{
+    InProcessJob job(1);
+    LiveHooks h;
+    h.visibleDevices = [] { return 1; };
+    h.probe = [](int, const Environment&) {
+        RankTopologyReport r;
+        r.host = "node-a";
+        r.notes = "no NVIDIA GPU is listed in /proc/driver/nvidia/gpus (is the NVIDIA driver loaded?)";
+        return r;
+    };
+    const TopologyOutcome out = gatherTopology(job.transport(0), LaunchInfo{}, {}, h, 10'000);
+    EXPECT_EQ(out.exitStatus, kExitRunFailed);
+    EXPECT_EQ(out.message, "rank 0 (node-a): its GPU (device 0) cannot be identified: no NVIDIA GPU is listed in "
+                           "/proc/driver/nvidia/gpus (is the NVIDIA driver loaded?)");
+    ASSERT_FALSE(out.wording.empty());
+    expectBornInBothLanguages(Error(ErrorKind::RunFailed, out.wording), {"node-a", "/proc/driver/nvidia/gpus"});
+}

@@ -141,22 +141,6 @@ Message whoMessage(int rank, const std::string& host)
                         : Message("job.who.host").with("rank", rank).with("host", host);
 }
 
-// One problem as it is; several under a heading, one per line.
-std::string joinProblems(const std::vector<std::string>& problems, const std::string& heading)
-{
-    if (problems.size() == 1)
-        return problems.front();
-    std::string out = heading + " (" + std::to_string(problems.size()) + " problems):";
-    for (const std::string& p : problems)
-        out += "\n  " + p;
-    return out;
-}
-
-std::string who(int rank, const std::string& host)
-{
-    return "rank " + std::to_string(rank) + (host.empty() ? "" : " (" + host + ")");
-}
-
 // Rank 0's verdict on the setup reports: an error naming every rank that is not ready.
 // `shared`: the processes were started by `shardlab live --share-gpu` and share one GPU on purpose.
 Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, int size, bool captureTimeline,
@@ -499,9 +483,13 @@ private:
             }
             if (*n > 0 && m_options.chunk && !m_options.chunk(m_merger.soFar(), m_merger.merged(), m_total)) {
                 merging = false;
+                const Message why = Message("job.failure")
+                                        .with("who", whoMessage(0, ""))
+                                        .with("what", Message("error.live.stream_reader_gone"));
                 if (m_options.onFailure)
-                    m_options.onFailure(
-                        "rank 0: the reader of the stream went away (standard output closed): the run was stopped");
+                    m_options.onFailure(english(why));
+                if (m_options.onFailureWording)
+                    m_options.onFailureWording(why);
                 return;
             }
         }
@@ -666,11 +654,14 @@ TopologyOutcome gatherTopology(Transport& t, const LaunchInfo& launch, const Env
     if (device) {
         mine.report = hooks.probe(device->device, env);
         mine.report.physical = device->physical;
-        if (mine.report.gpuName.empty() && mine.report.busId.empty())
+        if (mine.report.gpuName.empty() && mine.report.busId.empty()) {
             mine.error =
                 "its GPU (device " + std::to_string(device->device) + ") cannot be identified: " + mine.report.notes;
+            mine.errorWording = errorMessage(mine.error); // the probe's notes are English, worded part by part
+        }
     } else {
         mine.error = device.error().message;
+        mine.errorWording = messageOf(device.error());
         mine.report.host = hostName();
     }
     mine.report.rank = t.rank();
@@ -680,36 +671,44 @@ TopologyOutcome gatherTopology(Transport& t, const LaunchInfo& launch, const Env
         auto final = broadcastBytes(t, {}, 0, Tag::Final, deadline, "exit status");
         if (!gathered || !final) {
             out.exitStatus = kExitRunFailed;
-            out.message = who(t.rank(), mine.host) + ": " + (!gathered ? gathered.error() : final.error()).message;
+            out.wording = Message("job.failure")
+                              .with("who", whoMessage(t.rank(), mine.host))
+                              .with("what", messageOf(!gathered ? gathered.error() : final.error()));
+            out.message = english(out.wording);
             return out;
         }
         auto f = uncbor(*final);
         out.exitStatus = f && f->contains("status") ? (*f)["status"].get<int>() : kExitRunFailed;
         return out;
     }
-    std::vector<std::string> problems;
+    std::vector<Message> problems;
     if (!gathered)
-        problems.push_back(gathered.error().message);
+        problems.push_back(messageOf(gathered.error()));
     else
         for (int r = 0; r < t.size(); ++r) {
             auto s = setupFrom((*gathered)[static_cast<size_t>(r)], r);
             if (!s)
-                problems.push_back(s.error().message);
+                problems.push_back(messageOf(s.error()));
             else if (!s->error.empty())
-                problems.push_back(who(r, s->host) + ": " + s->error);
+                problems.push_back(
+                    Message("job.failure").with("who", whoMessage(r, s->host)).with("what", s->errorWording));
             else
                 out.reports.push_back(s->report);
         }
-    std::string errors = problems.empty() ? "" : joinProblems(problems, "the topology cannot be gathered");
-    if (errors.empty()) {
+    Message errors;
+    if (!problems.empty()) {
+        const int count = static_cast<int>(problems.size());
+        errors = joinProblems(std::move(problems), Message("error.line.topology_not_gathered").with("count", count));
+    } else {
         auto topo = combineTopology(out.reports);
         if (topo)
             out.topology = *topo;
         else
-            errors = topo.error().message;
+            errors = messageOf(topo.error());
     }
     out.exitStatus = errors.empty() ? kExitOk : kExitRunFailed;
-    out.message = errors;
+    out.message = errors.empty() ? std::string() : english(errors);
+    out.wording = std::move(errors);
     (void)broadcastBytes(t, cbor(json{{"status", out.exitStatus}}), 0, Tag::Final, deadline, "exit status");
     (void)t.flush(deadlineIn(10'000));
     return out;

@@ -89,6 +89,7 @@ struct TopologyOutcome {
     std::optional<Topology> topology;        // rank 0
     std::vector<RankTopologyReport> reports; // rank 0, by rank
     std::string message;
+    Message wording; // the same as a Message, to be worded in the user's language
 };
 // `shardlab topo` under a launcher: every rank reports its GPU; rank 0 combines the reports.
 // A rank whose GPU cannot be identified makes it fail, naming the rank and why.
