@@ -145,12 +145,14 @@ Result<SharedGpuOutcome> runSharedGpuJob(const SharedGpuJob& job)
     PassSignalsOn signals;
     const pid_t launcher = ::getpid();
     std::vector<pid_t> pids(static_cast<size_t>(job.ranks), -1);
-    std::string startError;
+    Message startError; // why a rank's process could not be started
     for (int r = 0; r < job.ranks && startError.empty(); ++r) {
         const std::vector<int>& mine = mesh->fds[static_cast<size_t>(r)];
         const pid_t pid = ::fork();
         if (pid < 0) {
-            startError = "cannot start rank " + std::to_string(r) + "'s process: " + std::strerror(errno);
+            startError = Message("error.cluster.cannot_start_rank")
+                             .with("rank", r)
+                             .with("why", systemWords(std::strerror(errno)));
             break;
         }
         if (pid == 0) {

@@ -55,9 +55,11 @@ Loaded open(const std::string& path)
     void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         const char* e = dlerror();
-        const std::string why = e ? e : "unknown reason";
-        l.error =
-            withHint(Message("error.live.library_unloadable").with("path", path).with("why", systemWords(why)), why);
+        const std::string why = e ? e : "";
+        l.error = withHint(Message("error.live.library_unloadable")
+                               .with("path", path)
+                               .with("why", e ? systemWords(why) : Message("error.live.unknown_reason")),
+                           why);
         return l;
     }
     auto entry = reinterpret_cast<ShardLabLiveEntry>(dlsym(handle, liveabi::kEntryPoint));
