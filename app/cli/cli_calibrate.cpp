@@ -40,8 +40,10 @@ Result<CalibrationData> offlineData(const CalibrateArgs& a)
     } else {
         auto t = discoverTopology();
         if (!t)
-            return badInput("--measured needs the topology the measurements were made on: add --preset ID ("
-                            + t.error().message + ")");
+            return badInput(Message("error.line.measured_needs_topology")
+                                .with("measured", "--measured")
+                                .with("option", "--preset ID")
+                                .with("reason", messageOf(t.error())));
         data.topology = *t;
     }
     auto samples = samplesFromSweepFiles(a.measured);
@@ -87,10 +89,10 @@ void addCalibrate(CLI::App& app, Io io, Action& action)
             options.name = a->name;
             options.corrections = !a->noCorrections;
             if (a->name.empty() || a->name == "default" || a->name.find('/') != std::string::npos)
-                return reportError(badInput(io.say(Message("cli.error.profile_name")
-                                                       .with("option", "--name")
-                                                       .with("name", a->name)
-                                                       .with("default", "default"))),
+                return reportError(badInput(Message("cli.error.profile_name")
+                                                .with("option", "--name")
+                                                .with("name", a->name)
+                                                .with("default", "default")),
                                    io);
             if (!a->noSave) { // the profile saved must not be one of the measurements read
                 std::vector<NamedFile> measured;
@@ -131,10 +133,17 @@ void addCalibrate(CLI::App& app, Io io, Action& action)
                         auto k = opFromName(c);
                         if (!k || *k == OpKind::Compute || *k == OpKind::SendRecv || *k == OpKind::AllGatherV
                             || *k == OpKind::ReduceScatterAllGather)
-                            return reportError(badInput("--collectives: '" + c
-                                                        + "' (expected all_reduce, all_gather, "
-                                                          "reduce_scatter, broadcast or reduce)"),
-                                               io);
+                            return reportError(
+                                badInput(Message("error.line.option_value")
+                                             .with("option", "collectives")
+                                             .with("value", c)
+                                             .with("expected", Message("error.expected.choice")
+                                                                   .with("choices", listOf({verbatim("all_reduce"),
+                                                                                            verbatim("all_gather"),
+                                                                                            verbatim("reduce_scatter"),
+                                                                                            verbatim("broadcast")}))
+                                                                   .with("last", "reduce"))),
+                                io);
                         plan.kinds.push_back(*k);
                     }
                 }

@@ -105,27 +105,29 @@ void addCompare(CLI::App& app, Io io, Action& action)
         action = [=]() -> int {
             auto bytes = parseBenchSize(a->bytes);
             if (!bytes)
-                return reportError(badInput("--bytes: " + bytes.error().message), io);
+                return reportError(badInput(Message("error.line.option_says")
+                                                .with("option", "bytes")
+                                                .with("reason", messageOf(bytes.error()))),
+                                   io);
             if (*bytes == 0)
-                return reportError(badInput(io.say(Message("cli.error.zero_bytes").with("option", "--bytes"))), io);
+                return reportError(badInput(Message("cli.error.zero_bytes").with("option", "--bytes")), io);
             // Fewer bytes than ranks: reduce-scatter's slices would be 0 B and the comparison would
             // speak of sending 0 B. Refused, naming the smallest size that compares (docs/analysis.md).
             if (*bytes < static_cast<Bytes>(a->gpus))
-                return reportError(badInput(io.say(Message("cli.error.bytes_below_ranks")
-                                                       .with("option", "--bytes")
-                                                       .with("bytes", std::to_string(*bytes))
-                                                       .with("ranks", a->gpus))),
+                return reportError(badInput(Message("cli.error.bytes_below_ranks")
+                                                .with("option", "--bytes")
+                                                .with("bytes", std::to_string(*bytes))
+                                                .with("ranks", a->gpus)),
                                    io);
             auto topo = preset(a->preset);
             if (!topo)
                 return reportError(badInput(unknownPresetMessage(a->preset)), io);
             // as `bench --sim`: a preset's own GPUs, never a cluster made up without saying so
             if (a->gpus > topo->rankCount())
-                return reportError(
-                    badInput(io.say(Message("cli.error.choose_larger_preset")
-                                        .with("problem", presetTooSmall(a->preset, topo->rankCount(), a->gpus))
-                                        .with("example", "2x8-h100-ib"))),
-                    io);
+                return reportError(badInput(Message("cli.error.choose_larger_preset")
+                                                .with("problem", presetTooSmall(a->preset, topo->rankCount(), a->gpus))
+                                                .with("example", "2x8-h100-ib")),
+                                   io);
             const Topology t = topo->firstGpus(a->gpus);
             auto profile = loadProfile(a->profile);
             if (!profile)

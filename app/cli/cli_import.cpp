@@ -46,9 +46,7 @@ Result<ImportedJob> importRecordedRun(const std::string& path)
     auto job = importWithProgress({path}, std::nullopt);
     if (job && job->sweep)
         return badInput(
-            path
-            + ": an nccl-tests sweep, not a job's run: `shardlab import FILE --preset ID` shows it beside the "
-              "simulation");
+            Message("cli.error.import_sweep").with("file", path).with("command", "shardlab import FILE --preset ID"));
     return job;
 }
 
@@ -95,10 +93,10 @@ void addImport(CLI::App& app, Io io, Action& action)
                 return kExitOk;
             }
             if (!a->preset.empty())
-                return reportError(
-                    badInput("--preset is for nccl-tests output (a sweep); for a job's run, --machine names the "
-                             "machine it ran on"),
-                    io);
+                return reportError(badInput(Message("cli.error.import_preset_sweep")
+                                                .with("preset", "--preset")
+                                                .with("machine", "--machine")),
+                                   io);
             std::ostream& said = a->run.json ? io.err : io.out;
             said << io.say(Message("import.read")
                                .with("format", Message(importFormatMessageId(job->format)))

@@ -48,13 +48,13 @@ Result<Loaded> loadAll(const LessonArgs& a, Language language)
 
 Result<Lesson> findLesson(const Loaded& l, const std::string& id)
 {
-    std::string ids;
+    std::vector<Message> ids;
     for (const Lesson& lesson : l.lessons) {
         if (lesson.id == id)
             return lesson;
-        ids += (ids.empty() ? "" : ", ") + lesson.id;
+        ids.push_back(verbatim(lesson.id));
     }
-    return badInput("no lesson '" + id + "' (known: " + ids + ")");
+    return badInput(Message("error.line.no_lesson").with("id", id).with("known", listOf(std::move(ids))));
 }
 
 void printLesson(const Lesson& lesson, Language lang, std::ostream& out)

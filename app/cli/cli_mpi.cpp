@@ -200,12 +200,14 @@ int liveStreamUnderLauncher(const RunArgs& args, const LaunchInfo& launch, const
         return out.exitStatus;
     std::lock_guard lock(writing);
     if (!out.run) { // the job did not start, or failed: the stream ends with why
-        writer->error(Error{out.exitStatus == kExitBadInput ? ErrorKind::BadInput : ErrorKind::RunFailed,
-                            out.message.empty() ? "the job failed" : out.message});
+        const ErrorKind kind = out.exitStatus == kExitBadInput ? ErrorKind::BadInput : ErrorKind::RunFailed;
+        writer->error(!out.wording.empty()  ? Error(kind, out.wording)
+                      : out.message.empty() ? Error(kind, Message("cli.error.job_failed"))
+                                            : Error(kind, out.message));
         return out.exitStatus == kExitOk ? kExitRunFailed : out.exitStatus;
     }
     if (!writeResultFile(args.result, run, *out.run, launchText(launch, out.placement), out.machine, io)) {
-        writer->error(badInput("could not save the result file " + args.result));
+        writer->error(badInput(Message("error.line.result_not_saved").with("file", args.result)));
         return kExitBadInput;
     }
     if (readerGone || !writer->result(*out.run)) {

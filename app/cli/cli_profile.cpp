@@ -94,8 +94,11 @@ int resimulate(const ProfileArgs& a, Io io)
     Scenario what = file->scenario;
     if (*machine) {
         if ((*machine)->rankCount() != file->run.ranks)
-            return reportError(badInput("--machine " + a.machine + " has " + std::to_string((*machine)->rankCount())
-                                        + " GPUs; the profiled job has " + std::to_string(file->run.ranks) + " ranks"),
+            return reportError(badInput(Message("error.line.machine_size")
+                                            .with("option", "--machine")
+                                            .with("preset", a.machine)
+                                            .with("gpus", (*machine)->rankCount())
+                                            .with("ranks", file->run.ranks)),
                                io);
         what.topology = **machine;
     }
@@ -264,10 +267,13 @@ void addProfile(CLI::App& app, Io io, Action& action)
             if (!a->collect.empty())
                 return collect(a->collect, *a, io);
             if (a->command.empty())
-                return reportError(
-                    badInput("profile: name the program to run after -- (shardlab profile -- ./prog), or give "
-                             "--collect DIR or --resimulate RESULT"),
-                    io);
+                return reportError(badInput(Message("error.line.profile_what")
+                                                .with("command", "profile")
+                                                .with("separator", "--")
+                                                .with("example", "shardlab profile -- ./prog")
+                                                .with("collect", "--collect DIR")
+                                                .with("resimulate", "--resimulate RESULT")),
+                                   io);
             if (a->live)
                 return profileLive(*a, io);
             return profileCommand(*a, io);

@@ -35,7 +35,7 @@ Result<std::string> pluginPath();
 // Why `program` cannot be started (empty when it can): a path that does not exist or cannot be
 // run, or a name on no folder of PATH. Said before anything starts, instead of the exit status
 // 127 of a program that was never there.
-std::string programProblem(const std::string& program);
+Message programProblem(const std::string& program);
 
 // One run of the program, with `extra` ("NAME=value") added to the environment. While it lives,
 // SIGINT and SIGTERM sent to this process alone (kill, mpirun, timeout, the app's Stop) go on to
@@ -63,6 +63,7 @@ private:
 };
 
 // How the program ended, as a note of the run ("" when it exited with status 0).
+Message programEndMessage(const ProfiledProgram& program, int status);
 std::string programEndNote(const ProfiledProgram& program, int status);
 
 std::string joined(const std::vector<std::string>& words);

@@ -4,6 +4,7 @@
 #include "cli_profile.h"
 
 #include "shardlab/profile/profile_format.h"
+#include "shardlab/text/error_wording.h"
 
 #include <cerrno>
 #include <cstring>
@@ -26,11 +27,14 @@ Status writableFile(const std::string& option, const fs::path& path)
     std::error_code ec;
     const fs::path file = fs::absolute(path, ec);
     if (fs::is_directory(file, ec))
-        return badInput(option + " " + path.string() + ": is a folder (expected a file name)");
+        return badInput(Message("error.file.folder")
+                            .with("file", option + " " + path.string())
+                            .with("expected", Message("error.expected.file_name")));
     const fs::path folder = file.parent_path();
     if (!fs::is_directory(folder, ec) || ::access(folder.c_str(), W_OK | X_OK) != 0)
-        return badInput(option + " " + path.string() + ": cannot write in " + folder.string()
-                        + " (check that the folder exists and is writable)");
+        return badInput(Message("error.line.cannot_write_in")
+                            .with("file", option + " " + path.string())
+                            .with("folder", folder.string()));
     return {};
 }
 
@@ -50,22 +54,30 @@ Result<std::unique_ptr<OutFolderLock>> OutFolderLock::take(const fs::path& dir, 
     const fs::path path = dir / kLockName;
     const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (fd < 0)
-        return badInput("--out " + dir.string() + ": cannot write in " + dir.string()
-                        + " (check that the folder exists and is writable)");
+        return badInput(
+            Message("error.line.cannot_write_in").with("file", "--out " + dir.string()).with("folder", dir.string()));
     if (::flock(fd, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0) {
         const int err = errno;
         char text[32] = {};
         const ssize_t got = ::pread(fd, text, sizeof text - 1, 0);
         ::close(fd);
         if (err != EWOULDBLOCK)
-            return runFailed("--out " + dir.string() + ": cannot lock " + path.string() + " (" + std::strerror(err)
-                             + ")");
+            return runFailed(Message("cli.error.cannot_lock")
+                                 .with("option", "--out")
+                                 .with("folder", dir.string())
+                                 .with("file", path.string())
+                                 .with("why", systemWords(std::strerror(err))));
         std::string pid(text, got > 0 ? static_cast<size_t>(got) : 0);
         pid.erase(pid.find_last_not_of("\n ") + 1);
         const bool known = !pid.empty() && pid.find_first_not_of("0123456789") == std::string::npos;
-        return badInput("--out " + dir.string() + " is in use by another `shardlab profile` ("
-                        + (known ? "process " + pid : std::string("the processes of a launcher's job"))
-                        + "): wait until it ends, or give another --out folder");
+        Message inUse(known ? "error.line.out_in_use" : "error.line.out_in_use_job");
+        inUse.arg("option", "--out");
+        inUse.arg("folder", dir.string());
+        inUse.arg("command", "shardlab profile");
+        if (known)
+            inUse.arg("pid", pid);
+        inUse.arg("option2", "--out");
+        return badInput(std::move(inUse));
     }
     std::unique_ptr<OutFolderLock> lock(new OutFolderLock);
     lock->m_fd = fd;
@@ -90,13 +102,16 @@ Result<ProfileStart> prepareProfile(const ProfileArgs& a, bool sharedFolder)
     if (!machine)
         return machine.error();
     start.machine = *machine;
-    if (std::string problem = programProblem(a.command.front()); !problem.empty())
-        return badInput(problem);
+    if (Message problem = programProblem(a.command.front()); !problem.empty())
+        return badInput(std::move(problem));
     start.dir = fs::absolute(a.out);
     std::error_code ec;
     fs::create_directories(start.dir, ec);
     if (ec)
-        return badInput("--out " + a.out + ": cannot create the folder (" + ec.message() + ")");
+        return badInput(Message("error.line.out_folder")
+                            .with("option", "--out")
+                            .with("folder", a.out)
+                            .with("why", systemWords(ec.message())));
     // Every output: the result file and the trace (in --out unless given), --scenario, --csv.
     std::vector<std::pair<std::string, fs::path>> outputs = {
         {"--result", a.run.result.empty() ? start.dir / "profile.shardlab-result.json" : fs::path(a.run.result)},

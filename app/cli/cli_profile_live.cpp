@@ -170,12 +170,13 @@ int profileLive(const ProfileArgs& a, Io io)
     };
     if (a.run.json)
         return fail(
-            badInput("profile --live writes the run stream on standard output; --json would write there too: leave "
-                     "one out"));
+            badInput(Message("cli.error.live_json").with("command", "profile --live").with("option", "--json")));
     int launchStatus = kExitOk;
     if (multiProcessLaunch(io, launchStatus))
-        return fail(badInput("profile --live is one profile process for the whole job: put the launcher after -- "
-                             "(shardlab profile --live -- mpirun -np 4 ./prog)"));
+        return fail(badInput(Message("cli.error.live_one_process")
+                                 .with("command", "profile --live")
+                                 .with("separator", "--")
+                                 .with("example", "shardlab profile --live -- mpirun -np 4 ./prog")));
     if (launchStatus != kExitOk)
         return launchStatus;
     // Everything that can be checked, before an earlier run's records are removed; the folder stays
@@ -218,7 +219,7 @@ int profileLive(const ProfileArgs& a, Io io)
     else if (*status != 0)
         io.err << "shardlab: " << io.say(Message("profile.exit").with("status", *status)) << "\n";
     if (readerGone) {
-        io.err << "shardlab: the reader of the stream went away (standard output closed): the program was stopped\n";
+        io.err << "shardlab: " << io.say(Message("cli.error.reader_gone_program")) << "\n";
         return kExitRunFailed;
     }
     // From here on the program's own exit status, when it failed, is the command's (128 + N when
@@ -231,8 +232,9 @@ int profileLive(const ProfileArgs& a, Io io)
     auto files = readProfileDirectory(dir);
     if (!files)
         return passThrough(fail(*status == 0 ? files.error()
-                                             : runFailed(programEndNote(**program, *status)
-                                                         + " before it recorded anything: " + files.error().message)));
+                                             : runFailed(Message("cli.error.ended_before_records")
+                                                             .with("end", programEndMessage(**program, *status))
+                                                             .with("reason", messageOf(files.error())))));
     ProfileBuildOptions options;
     options.machine = machine;
     options.name = live.name();
@@ -248,7 +250,7 @@ int profileLive(const ProfileArgs& a, Io io)
     // the table and where the files went, on standard error (standard output is the stream's)
     const int shown = showProfiledRun(*built, dir, a, Io{io.err, io.err, io.lang});
     if (!writer.result(built->run, ending)) {
-        io.err << "shardlab: the reader of the stream went away before the result\n";
+        io.err << "shardlab: " << io.say(Message("cli.stream.gone_before_result")) << "\n";
         return passThrough(kExitRunFailed);
     }
     return passThrough(shown);

@@ -3,6 +3,7 @@
 #include "shardlab/base/resources.h"
 #include "shardlab/model/presets.h"
 #include "shardlab/profile/profile_format.h"
+#include "shardlab/text/error_wording.h"
 
 #include <cerrno>
 #include <csignal>
@@ -26,7 +27,9 @@ Result<std::string> pluginPath()
     if (const char* env = std::getenv("SHARDLAB_NCCL_PROFILER"); env && *env) {
         std::error_code ec;
         if (!fs::exists(env, ec))
-            return badInput(std::string("SHARDLAB_NCCL_PROFILER names ") + env + ", which does not exist");
+            return badInput(Message("error.line.live_library_missing")
+                                .with("variable", "SHARDLAB_NCCL_PROFILER")
+                                .with("path", std::string(env)));
         return fs::absolute(env).string();
     }
     std::vector<fs::path> looked = shippedLibraryCandidates(profile_format::kPluginFileName);
@@ -40,24 +43,26 @@ Result<std::string> pluginPath()
             return fs::weakly_canonical(p, ec).string();
         list += (list.empty() ? "" : ", ") + p.string();
     }
-    return badInput(std::string("ShardLab's NCCL profiler (") + profile_format::kPluginFileName
-                    + ") is not installed: looked in " + list + "; set SHARDLAB_NCCL_PROFILER to its location");
+    return badInput(Message("error.line.profiler_missing")
+                        .with("file", std::string(profile_format::kPluginFileName))
+                        .with("where", list)
+                        .with("variable", "SHARDLAB_NCCL_PROFILER"));
 }
 
-std::string programProblem(const std::string& program)
+Message programProblem(const std::string& program)
 {
     auto runnable = [](const std::string& path) {
         struct stat st {};
         return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
     };
     if (program.empty())
-        return "the program's name is empty";
+        return Message("cli.error.program_name_empty");
     if (program.find('/') != std::string::npos) {
         std::error_code ec;
         if (!fs::exists(program, ec))
-            return "the program " + program + " does not exist";
+            return Message("error.line.program_missing").with("program", program);
         if (!runnable(program))
-            return "the program " + program + " is not a file this user may run";
+            return Message("error.line.program_not_runnable").with("program", program);
         return {};
     }
     const char* path = std::getenv("PATH");
@@ -70,8 +75,10 @@ std::string programProblem(const std::string& program)
             return {};
         from = colon + 1;
     }
-    return "the program " + program + " was not found: no folder of PATH holds it (give its path, e.g. ./" + program
-           + ")";
+    return Message("error.line.program_not_on_path")
+        .with("program", program)
+        .with("variable", "PATH")
+        .with("example", "./" + program);
 }
 
 namespace {
@@ -120,14 +127,14 @@ Result<std::unique_ptr<ProfiledProgram>> ProfiledProgram::start(const std::vecto
     // child sends exec's errno through a pipe that closes by itself when exec succeeds.
     int failed[2] = {-1, -1};
     if (::pipe2(failed, O_CLOEXEC) != 0)
-        return runFailed(std::string("cannot start the program: ") + std::strerror(errno));
+        return runFailed(Message("error.line.cannot_start_program").with("why", systemWords(std::strerror(errno))));
     std::fflush(nullptr);
     const pid_t child = ::fork();
     if (child < 0) {
         const int err = errno;
         ::close(failed[0]);
         ::close(failed[1]);
-        return runFailed(std::string("cannot start the program: ") + std::strerror(err));
+        return runFailed(Message("error.line.cannot_start_program").with("why", systemWords(std::strerror(err))));
     }
     if (child == 0) {
         ::close(failed[0]);
@@ -152,7 +159,9 @@ Result<std::unique_ptr<ProfiledProgram>> ProfiledProgram::start(const std::vecto
         int ignored = 0;
         while (::waitpid(child, &ignored, 0) < 0 && errno == EINTR) {
         }
-        return badInput("the program " + command.front() + " cannot be started: " + std::strerror(execErrno));
+        return badInput(Message("error.line.program_cannot_start")
+                            .with("program", command.front())
+                            .with("why", systemWords(std::strerror(execErrno))));
     }
     std::unique_ptr<ProfiledProgram> p(new ProfiledProgram);
     p->m_pid = child;
@@ -206,14 +215,21 @@ void ProfiledProgram::terminate()
         ::kill(m_pid, SIGTERM);
 }
 
-std::string programEndNote(const ProfiledProgram& program, int status)
+Message programEndMessage(const ProfiledProgram& program, int status)
 {
     if (program.signal())
-        return "the program was ended by signal " + std::to_string(program.signal()) + " ("
-               + strsignal(program.signal()) + ")";
+        return Message("error.line.program_signal")
+            .with("signal", program.signal())
+            .with("name", std::string(strsignal(program.signal())));
     if (status != 0)
-        return "the program exited with status " + std::to_string(status);
+        return Message("error.line.program_status").with("status", status);
     return {};
+}
+
+std::string programEndNote(const ProfiledProgram& program, int status)
+{
+    const Message end = programEndMessage(program, status);
+    return end.empty() ? std::string() : english(end);
 }
 
 std::string joined(const std::vector<std::string>& words)

@@ -80,9 +80,7 @@ int liveSharingOneGpu(const RunArgs& args, int ranks, Io io)
     if (!devices)
         return reportError(suggestInstead(devices.error(), "`shardlab sim FILE` (the same scenario, simulated)"), io);
     if (devices->empty())
-        return reportError(suggestInstead(badInput("this machine has no GPU that CUDA can use"),
-                                          "`shardlab sim FILE` (the same scenario, simulated)"),
-                           io);
+        return reportError(badInput(Message("cli.error.no_cuda_gpu")), io);
     const auto gpu = sharedGpuChoice(env);
     if (!gpu)
         return say(Message("share_gpu.none_visible"), kExitBadInput);
@@ -92,8 +90,7 @@ int liveSharingOneGpu(const RunArgs& args, int ranks, Io io)
     job.ranks = ranks;
     job.gpu = *gpu;
     if (job.program.empty())
-        return reportError(runFailed("cannot find this program's own path (/proc/self/exe) to run it once per rank"),
-                           io);
+        return reportError(runFailed(Message("cli.error.own_path").with("path", "/proc/self/exe")), io);
     io.err << "shardlab: " << io.say(Message("share_gpu.starting").with("ranks", ranks).with("gpu", *gpu)) << "\n";
     io.err.flush();
     io.out.flush();

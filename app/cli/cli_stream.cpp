@@ -98,7 +98,7 @@ int streamRun(const RunArgs& a, Io io, StreamHeader header, std::ostream& out, c
     if (!run)
         return fail(run.error());
     if (!writeResultFile(a.result, *scenario, *run, header.launch, header.machine, io))
-        return fail(badInput("could not save the result file " + a.result));
+        return fail(badInput(Message("error.line.result_not_saved").with("file", a.result)));
     if (!writer.result(*run)) {
         io.err << "shardlab: " << io.say("cli.stream.gone_before_result") << "\n";
         return kExitRunFailed;
@@ -121,7 +121,7 @@ Result<std::string> readScenarioInput()
     auto text = readCapped(*g_scenarioInput, "<standard input>",
                            Message("error.file_kind.suffix").with("suffix", ".shardlab.json"));
     if (!text && g_scenarioInput->bad())
-        return badInput("could not read the scenario from standard input");
+        return badInput(Message("error.line.no_stdin_scenario"));
     return text;
 }
 
