@@ -298,7 +298,7 @@ QString PlanDialog::problemText() const { return m_problems->text(); }
 Result<Scenario> PlanDialog::scenario() const
 {
     if (!m_priced)
-        return badInput("no plan to open");
+        return badInput(Message("cli.error.no_plan"));
     return planScenario(m_priced->model, m_priced->settings, m_priced->estimate, m_priced->topology);
 }
 

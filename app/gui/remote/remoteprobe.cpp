@@ -24,8 +24,8 @@ Result<RemoteMachine> parseRemoteMachine(const QByteArray& text)
 {
     nlohmann::json doc = nlohmann::json::parse(text.constData(), text.constData() + text.size(), nullptr, false);
     if (doc.is_discarded() || !doc.is_object() || !doc.contains("shardlab_version"))
-        return badInput("the answer of `shardlab topo --json` is not its JSON object (an older ShardLab without "
-                        "--json, or something else printed there)");
+        return badInput(
+            Message("cli.error.remote_not_json").with("command", "shardlab topo --json").with("option", "--json"));
     RemoteMachine m;
     const auto str = [&](const char* key) {
         const auto it = doc.find(key);
