@@ -30,8 +30,14 @@ namespace shardlab::cli {
 // "--gpus: 0 is out of range (expected 1 to 65536)".
 CLI::Validator wholeNumber(long long lo, long long hi);
 // Live mode's messages suggest `shardlab sim`; a live-only command suggests its own simulated form
-// instead ("`shardlab bench --sim --preset ID`").
-Error suggestInstead(Error error, const std::string& alternative);
+// instead ("`shardlab bench --sim --preset ID`"): a Message (cli.error.instead_*), and an error born
+// a Message stays one, its alternative worded in the user's language too.
+Error suggestInstead(Error error, const Message& alternative);
+// The same with an alternative that is the same in every language.
+inline Error suggestInstead(Error error, const std::string& alternative)
+{
+    return suggestInstead(std::move(error), verbatim(alternative));
+}
 CLI::Validator realNumber(double lo, double hi);
 // --trace-iterations of `sim`, `live` and `profile`: a count from 1 to 100000, or "all".
 CLI::Validator traceIterationsCount();

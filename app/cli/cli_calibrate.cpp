@@ -163,9 +163,9 @@ void addCalibrate(CLI::App& app, Io io, Action& action)
                 result = runCalibration(plan, options, hooks);
             }
             if (!result)
-                return reportError(suggestInstead(result.error(),
-                                                  "`shardlab calibrate --measured FILE.json... --preset ID` "
-                                                  "(a fit of sweeps measured elsewhere)"),
+                return reportError(suggestInstead(result.error(), Message("cli.error.instead_fit")
+                                                                      .with("command", "shardlab calibrate --measured "
+                                                                                       "FILE.json... --preset ID")),
                                    io);
             io.out << (a->json ? calibrationJson(*result) : formatAccuracyTable(*result, io.language()));
             if (!a->noSave) {

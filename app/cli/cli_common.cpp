@@ -7,6 +7,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <map>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -176,11 +177,27 @@ Message sweepCollectiveChoices()
     return Message("error.expected.choice").with("choices", listOf(std::move(names))).with("last", "send_recv");
 }
 
-Error suggestInstead(Error error, const std::string& alternative)
+Error suggestInstead(Error error, const Message& alternative)
 {
     // the live library's advice, "use `shardlab sim` to simulate", names the command that fits
     const std::string advice = "use `shardlab sim` to simulate";
-    const std::string instead = "instead, use " + alternative;
+    if (error.message.find(advice) == std::string::npos)
+        return error;
+    // live mode's sentences that end with the advice (errors_cluster.inc), the same with the alternative
+    static const std::map<std::string, std::string> insteadOf = {
+        {"error.live.no_gpu_visible", "cli.error.no_gpu_visible_instead"},
+        {"error.live.no_gpu_visible_in", "cli.error.no_gpu_visible_in_instead"},
+        {"error.live.driver_too_old", "cli.error.driver_too_old_instead"},
+    };
+    if (const auto it = insteadOf.find(error.what.id); it != insteadOf.end()) {
+        Message said(it->second);
+        for (const MessageArg& arg : error.what.args)
+            if (arg.name != "command")
+                said.args.push_back(arg);
+        said.arg("instead", alternative);
+        return Error(error.kind, std::move(said));
+    }
+    const std::string instead = "instead, use " + english(alternative);
     for (size_t at = error.message.find(advice); at != std::string::npos;
          at = error.message.find(advice, at + instead.size()))
         error.message.replace(at, advice.size(), instead);

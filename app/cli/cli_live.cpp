@@ -43,7 +43,9 @@ int benchLive(OpKind kind, int gpus, const std::vector<Bytes>& sizes, bool json,
     }();
     if (!rows)
         return reportError(
-            suggestInstead(rows.error(), "`shardlab bench --sim --preset ID` (the same sweep, simulated)"), io);
+            suggestInstead(rows.error(),
+                           Message("cli.error.instead_sweep").with("command", "shardlab bench --sim --preset ID")),
+            io);
     if (json)
         io.out << sweepJson(kind, gpus, *rows, "live");
     else

@@ -171,8 +171,10 @@ void addReport(CLI::App& app, Io io, Action& action)
                 };
             auto report = buildLabReport(*scenario, options);
             if (!report)
-                return reportError(
-                    suggestInstead(report.error(), "`shardlab report` without --live (the simulated report)"), io);
+                return reportError(suggestInstead(report.error(), Message("cli.error.instead_report")
+                                                                      .with("command", "shardlab report")
+                                                                      .with("option", "--live")),
+                                   io);
             if (ext == "pdf") {
                 if (Status st = pdfWriterSlot()(*report, a->out); !st)
                     return reportError(st.error(), io);

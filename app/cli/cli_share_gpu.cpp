@@ -78,7 +78,9 @@ int liveSharingOneGpu(const RunArgs& args, int ranks, Io io)
     }
     auto devices = liveDevices();
     if (!devices)
-        return reportError(suggestInstead(devices.error(), "`shardlab sim FILE` (the same scenario, simulated)"), io);
+        return reportError(
+            suggestInstead(devices.error(), Message("cli.error.instead_scenario").with("command", "shardlab sim FILE")),
+            io);
     if (devices->empty())
         return reportError(badInput(Message("cli.error.no_cuda_gpu")), io);
     const auto gpu = sharedGpuChoice(env);

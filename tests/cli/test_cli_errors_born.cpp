@@ -241,3 +241,44 @@ TEST(CliErrorsBorn, StreamedResultThatCannotBeSaved)
     EXPECT_EQ(zh.err.find("could not save"), std::string::npos) << zh.err;
     EXPECT_NE(zh.err.find("无法保存结果文件 " + result), std::string::npos) << zh.err;
 }
+
+// cli_common.cpp: live mode's advice replaced by a live-only command's simulated form stays born
+TEST(CliErrorsBorn, SuggestInsteadKeepsTheMessage)
+{
+    const Error noGpu = badInput(Message("error.live.no_gpu_visible").with("command", "shardlab sim"));
+    const Error said =
+        suggestInstead(noGpu, Message("cli.error.instead_sweep").with("command", "shardlab bench --sim --preset ID"));
+    EXPECT_EQ(said.message,
+              "no CUDA GPU is visible to this process; live mode needs at least one NVIDIA GPU (instead, use "
+              "`shardlab bench --sim --preset ID` (the same sweep, simulated))");
+    expectBornInBothLanguages(said, {"shardlab bench --sim --preset ID"});
+
+    const Error hidden = badInput(Message("error.live.no_gpu_visible_in")
+                                      .with("variable", "CUDA_VISIBLE_DEVICES")
+                                      .with("value", "7")
+                                      .with("command", "shardlab sim"));
+    const Error hiddenSaid =
+        suggestInstead(hidden, Message("cli.error.instead_scenario").with("command", "shardlab sim FILE"));
+    EXPECT_EQ(hiddenSaid.message,
+              "no CUDA GPU is visible to this process (CUDA_VISIBLE_DEVICES=7); live mode needs at least "
+              "one NVIDIA GPU (instead, use `shardlab sim FILE` (the same scenario, simulated))");
+    expectBornInBothLanguages(hiddenSaid, {"CUDA_VISIBLE_DEVICES=7", "shardlab sim FILE"});
+
+    const Error driver =
+        badInput(Message("error.live.driver_too_old").with("version", "12.4").with("command", "shardlab sim"));
+    const Error driverSaid = suggestInstead(
+        driver, Message("cli.error.instead_report").with("command", "shardlab report").with("option", "--live"));
+    EXPECT_EQ(driverSaid.message,
+              "the NVIDIA driver is missing or too old for CUDA 12.4 (live mode needs an NVIDIA GPU and "
+              "driver; instead, use `shardlab report` without --live (the simulated report))");
+    expectBornInBothLanguages(driverSaid, {"shardlab report", "--live"});
+    const Error fitSaid = suggestInstead(
+        driver,
+        Message("cli.error.instead_fit").with("command", "shardlab calibrate --measured FILE.json... --preset ID"));
+    expectBornInBothLanguages(fitSaid, {"shardlab calibrate --measured FILE.json... --preset ID"});
+
+    // an error without the advice is left as it was
+    const Error other = badInput(Message("cli.error.no_cuda_gpu"));
+    EXPECT_EQ(english(suggestInstead(other, Message("cli.error.instead_sweep").with("command", "x")).what),
+              english(other.what));
+}
