@@ -67,7 +67,7 @@ void addBench(CLI::App& app, Io io, Action& action)
             }
             auto topo = preset(a->preset);
             if (!topo) {
-                io.err << "shardlab: " << wordedError(unknownPresetMessage(a->preset), io.language()) << "\n";
+                io.err << "shardlab: " << io.say(unknownPresetSentence(a->preset)) << "\n";
                 return kExitBadInput;
             }
             if (a->gpus > topo->rankCount()) {

@@ -35,7 +35,7 @@ Result<CalibrationData> offlineData(const CalibrateArgs& a)
     if (!a.preset.empty()) {
         auto t = preset(a.preset);
         if (!t)
-            return badInput(unknownPresetMessage(a.preset));
+            return badInput(unknownPresetSentence(a.preset));
         data.topology = *t;
     } else {
         auto t = discoverTopology();
@@ -151,7 +151,7 @@ void addCalibrate(CLI::App& app, Io io, Action& action)
                 if (!a->preset.empty()) {
                     auto t = preset(a->preset);
                     if (!t)
-                        return reportError(badInput(unknownPresetMessage(a->preset)), io);
+                        return reportError(badInput(unknownPresetSentence(a->preset)), io);
                     hooks.topology = [t]() -> Result<Topology> { return *t; };
                 }
                 hooks.progress = [io](int done, int total, const std::string& what) {

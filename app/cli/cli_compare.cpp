@@ -121,7 +121,7 @@ void addCompare(CLI::App& app, Io io, Action& action)
                                    io);
             auto topo = preset(a->preset);
             if (!topo)
-                return reportError(badInput(unknownPresetMessage(a->preset)), io);
+                return reportError(badInput(unknownPresetSentence(a->preset)), io);
             // as `bench --sim`: a preset's own GPUs, never a cluster made up without saying so
             if (a->gpus > topo->rankCount())
                 return reportError(badInput(Message("cli.error.choose_larger_preset")

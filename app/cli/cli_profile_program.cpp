@@ -258,7 +258,8 @@ Result<std::optional<Topology>> machineOption(const std::string& id)
         return std::optional<Topology>();
     auto t = preset(id);
     if (!t)
-        return badInput("--machine: " + unknownPresetMessage(id));
+        return badInput(
+            Message("error.line.option_says").with("option", "machine").with("reason", unknownPresetSentence(id)));
     return std::optional<Topology>(*t);
 }
 

@@ -103,7 +103,7 @@ void addTopo(CLI::App& app, Io io, Action& action)
             }
             auto topo = shardlab::preset(*preset);
             if (!topo) {
-                io.err << "shardlab: " << wordedError(unknownPresetMessage(*preset), io.language()) << "\n";
+                io.err << "shardlab: " << io.say(unknownPresetSentence(*preset)) << "\n";
                 return kExitBadInput;
             }
             if (*gpus > topo->rankCount()) {

@@ -6,6 +6,7 @@
 #include "cli_profile.h"
 #include "cli_test_helpers.h"
 
+#include "shardlab/model/presets.h"
 #include "shardlab/text/untranslated.h"
 
 #include <gtest/gtest.h>
@@ -281,4 +282,22 @@ TEST(CliErrorsBorn, SuggestInsteadKeepsTheMessage)
     const Error other = badInput(Message("cli.error.no_cuda_gpu"));
     EXPECT_EQ(english(suggestInstead(other, Message("cli.error.instead_sweep").with("command", "x")).what),
               english(other.what));
+}
+
+// cli_profile_program.cpp machineOption(), cli_compare.cpp: an unknown preset
+TEST(CliErrorsBorn, UnknownMachinePreset)
+{
+    auto machine = machineOption("no-such-machine");
+    ASSERT_FALSE(machine);
+    EXPECT_EQ(machine.error().message, "--machine: " + unknownPresetMessage("no-such-machine"));
+    ASSERT_FALSE(machine.error().what.empty());
+    const std::string zh = render(machine.error().what, Language::Chinese);
+    EXPECT_EQ(zh.find("unknown preset"), std::string::npos) << zh;
+    EXPECT_NE(zh.find("--machine"), std::string::npos) << zh;
+
+    const CliRun en = runCommand({"--lang", "en", "compare", "--gpus", "2", "--preset", "no-such-machine"});
+    EXPECT_EQ(en.err, "shardlab: " + unknownPresetMessage("no-such-machine") + "\n");
+    const CliRun zhRun = runCommand({"--lang", "zh", "compare", "--gpus", "2", "--preset", "no-such-machine"});
+    EXPECT_EQ(zhRun.err.find("unknown preset"), std::string::npos) << zhRun.err;
+    EXPECT_NE(zhRun.err.find("no-such-machine"), std::string::npos) << zhRun.err;
 }
