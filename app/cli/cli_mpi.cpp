@@ -26,8 +26,10 @@ Transport* openTransport(const LaunchInfo& launch, std::unique_ptr<Transport>& h
                                                     : openMpiTransport();
     if (!t) {
         if (launch.rank == 0)
-            reportError(Error{t.error().kind,
-                              t.error().message + " [" + launcherName(launch.launcher) + ": " + launch.variables + "]"},
+            reportError(Error(t.error().kind, Message("cli.error.under_launcher")
+                                                  .with("reason", messageOf(t.error()))
+                                                  .with("launcher", launcherName(launch.launcher))
+                                                  .with("variables", launch.variables)),
                         io);
         status = exitStatusOf(t.error().kind);
         return nullptr;
@@ -228,14 +230,14 @@ int topoUnderLauncher(const LaunchInfo& launch, bool json, Io io)
     if (!t)
         return status;
     TopologyOutcome out = gatherTopology(*t, launch, processEnvironment(), liveHooks());
+    const Message problem = !out.wording.empty()  ? out.wording
+                            : out.message.empty() ? Message("error.line.topology_not_gathered_one")
+                                                  : errorMessage(out.message);
     if (!out.message.empty())
-        io.err << "shardlab: " << wordedError(out.message, io.language()) << "\n";
+        io.err << "shardlab: " << io.say(problem) << "\n";
     if (json) { // what the app asks before a run through srun/mpirun: rank 0's one object, the job's machine
         if (t->rank() == 0)
-            io.out << topoJson(out.topology
-                                   ? Result<Topology>(*out.topology)
-                                   : Result<Topology>(runFailed(out.message.empty() ? "the topology cannot be gathered"
-                                                                                    : out.message)));
+            io.out << topoJson(out.topology ? Result<Topology>(*out.topology) : Result<Topology>(runFailed(problem)));
         return out.exitStatus;
     }
     if (t->rank() == 0 && out.topology)
