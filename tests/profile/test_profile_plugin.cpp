@@ -30,7 +30,7 @@ fs::path freshDir(const std::string& name)
     return dir;
 }
 
-// Each test runs in its own process (gtest_discover_tests): the plugin reads its folder once.
+// Each test runs in its own process (ALONE in tests/CMakeLists.txt): the plugin reads its folder once.
 TEST(ProfilePlugin, FourRanksWithAStragglerBecomeTheRunTheyPlayed)
 {
     const fs::path dir = freshDir("plugin4");
