@@ -5,11 +5,13 @@
 # `shardlab live --share-gpu N --stream -` and reads it. DIR holds bin.tar.xz (shardlab and
 # libshardlab_live.so of a CUDA build, tests/gui/mainwindow_demo of a GUI build,
 # tests/shardlab_gpu_tests) and qt.tar.xz as bench/carry_mpi.sh packs them; REPO is a checkout
-# (its resources/scenarios, bench/ and tests/gpu/); results go to OUT.
+# (its resources/scenarios, bench/ and tests/gpu/); results go to OUT: summary.txt, the screenshots
+# and logs.tgz with every check's output and work folder (the device tool brings back 8 files).
 #   bench/share_gpu_device.sh DIR REPO OUT
 set -uo pipefail
-dir=$(cd "$1" && pwd); repo=$(cd "$2" && pwd); out=$3
-mkdir -p "$out"
+dir=$(cd "$1" && pwd); repo=$(cd "$2" && pwd); final=$3
+mkdir -p "$final"
+out=$(mktemp -d)
 source "$dir/device_env.sh" "$dir"
 {
   echo "== date"; date -u; nvidia-smi -L
@@ -36,3 +38,5 @@ source "$dir/device_env.sh" "$dir"
     done
   done
 } 2>&1 | tee "$out/summary.txt"
+cp "$out/summary.txt" "$out"/*.png "$final/" 2>/dev/null
+tar -C "$out" -czf "$final/logs.tgz" --exclude='*.png' .
