@@ -94,11 +94,16 @@ check_package() {
 # AddressSanitizer + UndefinedBehaviorSanitizer: preset dev-asan, with line tables, at -O1 as the
 # sanitizers' authors advise (at -O0, nlohmann-json's parser alone took 103 s for a test's 2.5 MB
 # scenario, against 1.3 s at -O1); without the benchmarks and the screenshot programs, which no
-# test runs.
+# test runs. Built with clang-14 and libFuzzer's coverage (SHARDLAB_FUZZ), so that the same build
+# also makes the fuzz targets check_fuzz runs: one build of the engine fewer (docs/benchmarks.md).
 check_sanitizers() {
   echo "== sanitizers"
-  cmake --preset dev-asan -DSHARDLAB_WARNINGS_AS_ERRORS=ON -DSHARDLAB_BUILD_BENCH=OFF -DSHARDLAB_BUILD_DEMOS=OFF \
-    "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" -DCMAKE_UNITY_BUILD=ON >/dev/null
+  # (a build folder configured with another compiler is configured afresh)
+  if [ -f build/asan/CMakeCache.txt ] && ! grep -q '^CMAKE_CXX_COMPILER:.*clang++-14' build/asan/CMakeCache.txt; then
+    rm -rf build/asan
+  fi
+  CC=clang-14 CXX=clang++-14 cmake --preset dev-asan -DSHARDLAB_WARNINGS_AS_ERRORS=ON -DSHARDLAB_BUILD_BENCH=OFF \
+    -DSHARDLAB_BUILD_DEMOS=OFF -DSHARDLAB_FUZZ=ON "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" -DCMAKE_UNITY_BUILD=ON >/dev/null
   cmake --build build/asan -j "$jobs"
   ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp" \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 QT_QPA_PLATFORM=offscreen \
@@ -121,13 +126,9 @@ ctest_the_rest() {
 }
 
 # libFuzzer over every parser of a user's file, briefly (FUZZ_SECONDS, default 60), then over the
-# run-stream reader and the profiler's records.
+# run-stream reader and the profiler's records. The fuzz targets are check_sanitizers' build's.
 check_fuzz() {
   echo "== fuzzing"
-  CC=clang-14 CXX=clang++-14 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHARDLAB_FUZZ=ON \
-    -DSHARDLAB_BUILD_GUI=OFF -DSHARDLAB_BUILD_TESTS=OFF -DSHARDLAB_BUILD_BENCH=OFF -DSHARDLAB_WITH_CUDA=OFF \
-    -DSHARDLAB_WITH_MPI=OFF -DCMAKE_UNITY_BUILD=ON >/dev/null
-  cmake --build build/fuzz -j "$jobs" --target fuzz_scenario fuzz_run_stream fuzz_profile_records fuzz_import
   run_fuzzer fuzz_scenario tests/fuzz/corpus "${FUZZ_SECONDS:-60}"
   # the run-stream reader (what arrives over SSH), a third of the time
   run_fuzzer fuzz_run_stream tests/fuzz/corpus-stream "$(( (${FUZZ_SECONDS:-60} + 2) / 3 ))"
@@ -146,7 +147,7 @@ run_fuzzer() {
   mkdir "$work/corpus"
   cp "$seeds"/* "$work/corpus/"
   # (halt_on_error: undefined behaviour is a finding, not a line in a log that passed)
-  if (cd "$work" && UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "$here/build/fuzz/tests/fuzz/$name" corpus -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  if (cd "$work" && UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "$here/build/asan/tests/fuzz/$name" corpus -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
       -print_final_stats=1 >log 2>&1); then
     tail -4 "$work/log"
     rm -rf "$work"
@@ -243,7 +244,7 @@ case "$mode" in
     stage "package" check_package
     stage "sanitizers (build + ctest)" check_sanitizers
     stage "ctest (the rest, in this build)" ctest_the_rest
-    stage "fuzzing (build + run)" check_fuzz
+    stage "fuzzing (run)" check_fuzz
     ;;
   gui)
     configure_and_build OFF
