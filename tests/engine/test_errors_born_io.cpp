@@ -3,6 +3,7 @@
 // Message, says in English what it always said, and reads in Chinese with no English left but the
 // values the input holds.
 #include "../common/born_message.h"
+#include "../common/sim_stream.h"
 
 #include "shardlab/analysis/prepared_run.h"
 #include "shardlab/base/file_io.h"
@@ -45,26 +46,7 @@ Scenario bornIoLoad(const char* name)
 std::vector<std::string> bornIoStreamLines(RunResult* made = nullptr)
 {
     const Scenario scenario = bornIoLoad("default.shardlab.json");
-    std::ostringstream out;
-    RunStreamWriter writer(out);
-    StreamHeader header;
-    header.scenario = scenario;
-    header.launch = "simulation";
-    EXPECT_TRUE(writer.header(header));
-    SimulationOptions options;
-    options.iterationDone = [&](const RunResult& soFar, int done, int total) {
-        return writer.chunk(soFar, done, total);
-    };
-    auto run = simulate(scenario, options);
-    EXPECT_TRUE(run);
-    EXPECT_TRUE(writer.result(*run));
-    if (made)
-        *made = *run;
-    std::vector<std::string> lines;
-    std::istringstream in(out.str());
-    for (std::string l; std::getline(in, l);)
-        lines.push_back(l);
-    return lines;
+    return test::linesOfText(test::simStream(scenario, made));
 }
 
 std::string bornIoJoin(const std::vector<std::string>& lines)

@@ -1,6 +1,7 @@
 // Run streams (run_stream.h): a streamed run read back is exactly the run that was made, in any
 // pieces; another format version, a foreign first line, a missing chunk and a stream that stops
 // early are each refused or reported with a message that says which.
+#include "../common/sim_stream.h"
 #include "shardlab/base/version.h"
 #include "shardlab/io/run_result_io.h"
 #include "shardlab/io/run_stream.h"
@@ -12,6 +13,7 @@
 #include <sstream>
 
 using namespace shardlab;
+using shardlab::test::simStream;
 
 namespace {
 
@@ -29,33 +31,7 @@ void expectSameRun(const RunResult& a, const RunResult& b)
     EXPECT_EQ(english(a.notes), english(b.notes));
 }
 
-// What `shardlab sim FILE --stream` writes: header, a chunk per iteration, result.
-std::string simStream(const Scenario& scenario, RunResult* made, SimulationOptions options = {})
-{
-    std::ostringstream out;
-    RunStreamWriter writer(out);
-    StreamHeader header;
-    header.scenario = scenario;
-    header.launch = "simulation";
-    EXPECT_TRUE(writer.header(header));
-    options.iterationDone = [&](const RunResult& soFar, int done, int total) {
-        return writer.chunk(soFar, done, total);
-    };
-    auto run = simulate(scenario, options);
-    EXPECT_TRUE(run) << (run ? "" : run.error().message);
-    EXPECT_TRUE(writer.result(*run));
-    *made = *run;
-    return out.str();
-}
-
-std::vector<std::string> lines(const std::string& text)
-{
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string l; std::getline(in, l);)
-        out.push_back(l);
-    return out;
-}
+std::vector<std::string> lines(const std::string& text) { return test::linesOfText(text); }
 
 std::string join(const std::vector<std::string>& ls)
 {
