@@ -325,7 +325,7 @@ Message writeThrough(int fd, const std::filesystem::path& path, const std::funct
         return Message("error.line.write_failed")
             .with("file", path.string())
             .with("written", formatBytes(written))
-            .with("why", (whyWritingFailed(buffer.error())));
+            .with("why", whyWritingFailed(buffer.error()));
     return {};
 }
 
@@ -338,7 +338,7 @@ Status writeStraightThrough(const OutputPlan& plan, const std::filesystem::path&
     if (fd < 0)
         return badInput(Message("error.line.open_for_writing_failed")
                             .with("file", shown.string())
-                            .with("why", (whyWritingFailed(errno))));
+                            .with("why", whyWritingFailed(errno)));
     std::uintmax_t written = 0;
     Status own;
     Message failed = writeThrough(fd, shown, write, written, own);
@@ -397,12 +397,12 @@ Status writeFileAtomicallyWith(const std::filesystem::path& path, const std::fun
         return fail(Message("error.line.flush_failed")
                         .with("file", path.string())
                         .with("written", formatBytes(written))
-                        .with("why", (whyWritingFailed(errno))));
+                        .with("why", whyWritingFailed(errno)));
     if (::close(fd) != 0) {
         const int err = errno;
         ::unlink(tmp.c_str());
         return badInput(
-            Message("error.line.close_failed").with("file", path.string()).with("why", (whyWritingFailed(err))));
+            Message("error.line.close_failed").with("file", path.string()).with("why", whyWritingFailed(err)));
     }
     if (::rename(tmp.c_str(), target.c_str()) != 0) {
         const int err = errno;
