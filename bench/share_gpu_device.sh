@@ -7,6 +7,8 @@
 # tests/shardlab_gpu_tests) and qt.tar.xz as bench/carry_mpi.sh packs them; REPO is a checkout
 # (its resources/scenarios, bench/ and tests/gpu/); results go to OUT: summary.txt, the screenshots
 # and logs.tgz with every check's output and work folder (the device tool brings back 8 files).
+# The summary and each screenshot reach OUT as they are made: a run cut short by the device
+# tool's time limit still brings back what it did. Each check has 120 s, each screenshot 150 s.
 #   bench/share_gpu_device.sh DIR REPO OUT
 set -uo pipefail
 dir=$(cd "$1" && pwd); repo=$(cd "$2" && pwd); final=$3
@@ -17,7 +19,7 @@ source "$dir/device_env.sh" "$dir"
   echo "== date"; date -u; nvidia-smi -L
   for check in run straggler four hang stream report zh kill oversize; do
     start=$(date +%s)
-    bash "$repo/tests/gpu/share_gpu_gpu.sh" "$S" "$repo/resources/scenarios" "$repo/bench" "$check" "$out/work-$check" \
+    timeout 120 bash "$repo/tests/gpu/share_gpu_gpu.sh" "$S" "$repo/resources/scenarios" "$repo/bench" "$check" "$out/work-$check" \
       > "$out/check-$check.txt" 2>&1
     status=$?
     printf '== share_gpu %-10s exit %d  (%d s)\n' "$check" "$status" "$(( $(date +%s) - start ))"
@@ -31,12 +33,13 @@ source "$dir/device_env.sh" "$dir"
   for lang in en zh_CN; do
     for scenario in "$repo/bench/live-straggler-2.shardlab.json" "$repo/resources/scenarios/straggler-12-6-4-2.shardlab.json"; do
       name=$(basename "$scenario" .shardlab.json)
-      XDG_CONFIG_HOME=$(mktemp -d) SHARDLAB_SCREENSHOT="$out/shared-$name-$lang.png" timeout 300 \
+      XDG_CONFIG_HOME=$(mktemp -d) SHARDLAB_SCREENSHOT="$out/shared-$name-$lang.png" timeout 150 \
         "$b/tests/gui/mainwindow_demo" --lang "$lang" --size 1366x768 --open "$scenario" --share-gpu --shardlab "$S" --run --page run \
         > "$out/shot-$name-$lang.txt" 2>&1
       echo "$name $lang: exit $?  $(ls -la "$out/shared-$name-$lang.png" 2>&1 | awk '{print $5}') bytes"
+      cp "$out/shared-$name-$lang.png" "$final/" 2>/dev/null
     done
   done
-} 2>&1 | tee "$out/summary.txt"
-cp "$out/summary.txt" "$out"/*.png "$final/" 2>/dev/null
+} 2>&1 | tee "$final/summary.txt"
+cp "$final/summary.txt" "$out/"
 tar -C "$out" -czf "$final/logs.tgz" --exclude='*.png' .

@@ -6,6 +6,7 @@
 //   abort() after the collectives, before NCCL's finalize (a crash: only full buffers were written).
 //   --pause-after K --until FILE: after K collectives, wait until FILE exists (a test's gate: it
 //   has seen the first K in the live stream), at most 120 s (then exit status 4).
+//   --late-us U: how late the straggler starts each collective, in microseconds (1000 unless given).
 #include "fake_nccl.h"
 
 #include <cstdio>
@@ -20,6 +21,7 @@ int main(int argc, char** argv)
     int ranks = 2, only = -1, straggler = -1, collectives = 3, exitStatus = 0;
     bool crash = false;
     int pauseAfter = -1;
+    int lateUs = 1000;
     std::string until;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -38,6 +40,8 @@ int main(int argc, char** argv)
             crash = true;
         else if (a == "--pause-after")
             pauseAfter = next();
+        else if (a == "--late-us")
+            lateUs = next();
         else if (a == "--until" && i + 1 < argc)
             until = argv[++i];
     }
@@ -68,7 +72,7 @@ int main(int argc, char** argv)
             if ((only < 0 || r == only) && r != straggler)
                 comm.start(r, "AllReduce", 1 << 18, "ncclFloat32");
         if (straggler >= 0 && straggler < ranks && (only < 0 || only == straggler)) {
-            shardlab::fakenccl::spinFor(1'000'000); // 1 ms after the others
+            shardlab::fakenccl::spinFor(static_cast<std::uint64_t>(lateUs) * 1000); // after the others
             comm.start(straggler, "AllReduce", 1 << 18, "ncclFloat32");
         }
         shardlab::fakenccl::spinFor(100'000);

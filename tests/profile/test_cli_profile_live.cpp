@@ -93,6 +93,11 @@ private:
     int m_status = -1;
 };
 
+// How late the straggler is: far beyond what a provisional clock fit on a loaded machine gets
+// wrong (a fit of a few brackets was seen 0.15 ms off under load, and wider under heavier), so
+// who arrived last and who waited do not depend on the machine's load.
+constexpr int kLateUs = 20'000;
+
 std::vector<std::string> pausedProgram(const std::string& out, int collectives, int pauseAfter)
 {
     return {"profile",
@@ -105,12 +110,23 @@ std::vector<std::string> pausedProgram(const std::string& out, int collectives, 
             "2",
             "--straggler",
             "1",
+            "--late-us",
+            std::to_string(kLateUs),
             "--collectives",
             std::to_string(collectives),
             "--pause-after",
             std::to_string(pauseAfter),
             "--until",
             out + "/go"};
+}
+
+// One span as the failure messages show it: "rank 0 compute op 2 collective -1 waited for -1 [10, 20] us".
+std::string describe(const Span& s)
+{
+    return "rank " + std::to_string(s.rank) + " kind " + std::to_string(static_cast<int>(s.kind)) + " op "
+           + std::to_string(s.op) + " iteration " + std::to_string(s.iteration) + " collective "
+           + std::to_string(s.collective) + " waited for " + std::to_string(s.waitedFor) + " ["
+           + std::to_string(s.beginUs) + ", " + std::to_string(s.endUs) + "] us";
 }
 
 void expectSameTimeline(const RunResult& a, const RunResult& b)
@@ -122,7 +138,7 @@ void expectSameTimeline(const RunResult& a, const RunResult& b)
         const Span &x = a.spans[i], &y = b.spans[i];
         EXPECT_TRUE(x.rank == y.rank && x.kind == y.kind && x.op == y.op && x.collective == y.collective
                     && x.waitedFor == y.waitedFor && x.beginUs == y.beginUs && x.endUs == y.endUs)
-            << "span " << i;
+            << "span " << i << ": " << describe(x) << " | " << describe(y);
     }
     for (size_t i = 0; i < a.collectives.size(); ++i) {
         EXPECT_EQ(a.collectives[i].op, b.collectives[i].op);
@@ -146,7 +162,7 @@ TEST(CliProfileLive, TheStreamGrowsWhileTheProgramRunsAndEndsWithTheProfile)
     ASSERT_EQ(reader.soFar().collectives.size(), 2u); // no more: the program waits at the gate
     EXPECT_FALSE(fs::exists(out + "/go"));
     for (const CollectiveRecord& c : reader.soFar().collectives)
-        EXPECT_EQ(c.lastArrival, 1); // the straggler, 1 ms late each time
+        EXPECT_EQ(c.lastArrival, 1); // the straggler, 20 ms late each time
     for (const Span& s : reader.soFar().spans)
         EXPECT_LT(s.op, 4); // the steps of collectives 0 and 1 only
     const RunResult provisional = reader.soFar();
@@ -179,13 +195,25 @@ TEST(CliProfileLive, TheStreamGrowsWhileTheProgramRunsAndEndsWithTheProfile)
     expectSameTimeline(*run, collected->run);
 
     // What the chunks brought is the final run's beginning in everything but the clock fit's
-    // re-timing and the steps' numbering: the same steps, ranks, kinds, collectives and who was last.
-    ASSERT_LE(provisional.spans.size(), run->spans.size());
-    for (size_t i = 0; i < provisional.spans.size(); ++i) {
-        const Span &x = provisional.spans[i], &y = run->spans[i];
+    // re-timing and the steps' numbering: the same steps, ranks, work, waits, collectives and who
+    // was last. Communication spans are left out: a rank's all-reduce ends 0.1 ms after the
+    // straggler arrives, and where the provisional fit (fewer brackets, a loaded machine: residual
+    // errors of 0.15 ms were seen) puts that end before the arrival, the merge keeps the wait and
+    // draws no communication for that rank (trace_merge.cpp): as measured, not a different run.
+    const auto withoutComm = [](const std::vector<Span>& spans) {
+        std::vector<Span> kept;
+        for (const Span& s : spans)
+            if (s.kind != SpanKind::Comm)
+                kept.push_back(s);
+        return kept;
+    };
+    const std::vector<Span> early = withoutComm(provisional.spans), final = withoutComm(run->spans);
+    ASSERT_LE(early.size(), final.size());
+    for (size_t i = 0; i < early.size(); ++i) {
+        const Span &x = early[i], &y = final[i];
         EXPECT_TRUE(x.rank == y.rank && x.kind == y.kind && x.op == globalStep(y.op, y.iteration)
                     && x.collective == y.collective && x.waitedFor == y.waitedFor)
-            << "span " << i;
+            << "span " << i << ": " << describe(x) << " | " << describe(y);
     }
     for (size_t i = 0; i < provisional.collectives.size(); ++i) {
         EXPECT_EQ(provisional.collectives[i].op, globalStep(run->collectives[i].op, run->collectives[i].iteration));
