@@ -79,7 +79,7 @@ int main(int argc, char** argv)
     const int gpus = argc > 1 ? std::atoi(argv[1]) : static_cast<int>(devices->size());
     const int repeats = argc > 2 ? std::atoi(argv[2]) : 5;
     std::printf("# ShardLab live engine overheads\n# host: %s\n# live: %s\n", bench::machineDescription().c_str(),
-                liveBuildInfo().c_str());
+                english(liveBuildInfo()).c_str());
     for (const LiveDevice& d : *devices)
         std::printf("# GPU%d: %s, sm_%d%d, %d SMs, %.1f GB\n", d.index, d.name.c_str(), d.computeMajor, d.computeMinor,
                     d.multiprocessors, static_cast<double>(d.memory) / 1e9);

@@ -162,12 +162,12 @@ int accuracy(const std::string& profileName, const std::string& presetId, const 
         std::fprintf(stderr, "%s\n", unknownPresetMessage(presetId).c_str());
         return 2;
     }
-    Result<Topology> machine = topologyId.empty() ? discoverTopology() : Result<Topology>(badInput("unknown preset"));
+    Result<Topology> machine = topologyId.empty() ? discoverTopology() : Result<Topology>(Topology{});
     if (!topologyId.empty()) {
         if (auto t = preset(topologyId))
             machine = *t;
         else
-            machine = badInput(unknownPresetMessage(topologyId));
+            machine = badInput(unknownPresetSentence(topologyId));
     }
     if (!machine) {
         std::fprintf(stderr, "the calibrated topology: %s\n", machine.error().message.c_str());

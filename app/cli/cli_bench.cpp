@@ -4,7 +4,6 @@
 #include "shardlab/live/live.h"
 #include "shardlab/model/presets.h"
 #include "shardlab/sim/profiles.h"
-#include "shardlab/text/error_wording.h"
 
 #include <ostream>
 

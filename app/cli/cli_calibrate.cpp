@@ -1,7 +1,5 @@
 #include "cli.h"
 
-#include "shardlab/text/error_wording.h"
-
 #include "shardlab/analysis/calibration.h"
 #include "shardlab/analysis/calibration_report.h"
 #include "shardlab/analysis/calibration_run.h"
@@ -113,7 +111,7 @@ void addCalibrate(CLI::App& app, Io io, Action& action)
                 if (!liveBuiltIn()) {
                     io.err << "shardlab: "
                            << io.say(Message("cli.error.calibrate_no_live")
-                                         .with("why", errorMessage(liveBuildInfo()))
+                                         .with("why", liveBuildInfo())
                                          .with("command", "shardlab calibrate --measured FILE.json... --preset ID"))
                            << "\n";
                     return kExitBadInput;

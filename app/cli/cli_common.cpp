@@ -3,7 +3,6 @@
 #include "shardlab/base/file_io.h"
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/sim/profiles.h"
-#include "shardlab/text/error_wording.h"
 
 #include <charconv>
 #include <cmath>
@@ -79,7 +78,7 @@ std::vector<NamedFile> profileInput(const std::string& name)
 
 int reportError(const Error& error, Io io)
 {
-    // the templates of bad-input errors in the user's language (text/error_wording.h), else as written
+    // in the user's language: every error is born a Message (shardlab/base/result.h)
     io.err << "shardlab: " << worded(error, io.language()) << "\n";
     return exitStatusOf(error.kind);
 }
@@ -179,11 +178,8 @@ Message sweepCollectiveChoices()
 
 Error suggestInstead(Error error, const Message& alternative)
 {
-    // the live library's advice, "use `shardlab sim` to simulate", names the command that fits
-    const std::string advice = "use `shardlab sim` to simulate";
-    if (error.message.find(advice) == std::string::npos)
-        return error;
-    // live mode's sentences that end with the advice (errors_cluster.inc), the same with the alternative
+    // live mode's sentences that end with the advice "use `shardlab sim` to simulate"
+    // (errors_cluster.inc): the same, naming the alternative that fits the command
     static const std::map<std::string, std::string> insteadOf = {
         {"error.live.no_gpu_visible", "cli.error.no_gpu_visible_instead"},
         {"error.live.no_gpu_visible_in", "cli.error.no_gpu_visible_in_instead"},
@@ -197,10 +193,6 @@ Error suggestInstead(Error error, const Message& alternative)
         said.arg("instead", alternative);
         return Error(error.kind, std::move(said));
     }
-    const std::string instead = "instead, use " + english(alternative);
-    for (size_t at = error.message.find(advice); at != std::string::npos;
-         at = error.message.find(advice, at + instead.size()))
-        error.message.replace(at, advice.size(), instead);
     return error;
 }
 

@@ -72,7 +72,7 @@ void addDiagnose(CLI::App& app, Io io, Action& action)
             if (!run)
                 return reportError(run.error(), io);
             const Summary summary = summarize(*scenario, *run);
-            Result<ScalingCurve> curve = Error{ErrorKind::Cancelled, "not asked for"};
+            std::optional<ScalingCurve> curve; // where asked for and it could be made
             if (!a->noScaling && !run->hang) {
                 // strong scaling from 1 to twice the scenario's GPUs: where adding GPUs stops helping
                 ScalingOptions o;
@@ -83,9 +83,10 @@ void addDiagnose(CLI::App& app, Io io, Action& action)
                     progress.update(done, total);
                     return true;
                 };
-                curve = scalingCurve(*scenario, o);
-                if (curve)
+                if (auto made = scalingCurve(*scenario, o)) {
+                    curve = std::move(*made);
                     ctx.scaling = &*curve;
+                }
             }
             return print(summary, diagnose(*scenario, *run, summary, ctx));
         };

@@ -4,7 +4,6 @@
 #include "shardlab/base/version.h"
 #include "shardlab/cluster/mpi_loader.h"
 #include "shardlab/live/live.h"
-#include "shardlab/text/error_wording.h"
 
 #include <algorithm>
 #include <cctype>
@@ -123,8 +122,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& rawOut, std::ostr
     if (version) {
         // the build facts are the engine's English, worded in the user's language (readers.inc)
         out << "shardlab " << kVersion << "\n"
-            << io.say(Message("cli.version.live").with("info", errorMessage(liveBuildInfo()))) << "\n"
-            << io.say(Message("cli.version.mpi").with("info", errorMessage(mpiBuildInfo()))) << "\n";
+            << io.say(Message("cli.version.live").with("info", liveBuildInfo())) << "\n"
+            << io.say(Message("cli.version.mpi").with("info", mpiBuildInfo())) << "\n";
         return kExitOk;
     }
     if (!action) {

@@ -8,7 +8,6 @@
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/live/multi_process.h"
 #include "shardlab/sim/topo_matrix.h"
-#include "shardlab/text/error_wording.h"
 
 #include <mutex>
 #include <ostream>
@@ -94,7 +93,7 @@ int liveUnderLauncher(const Result<Scenario>& loaded, const LaunchInfo& launch, 
     if (!loaded)
         options.localProblem = loaded.error();
     options.live = liveOptions;
-    options.onFailureWording = [&](const Message& message) {
+    options.onFailure = [&](const Message& message) {
         io.err << "shardlab: " << io.say(message) << "\nshardlab: " << io.say("cli.ending_job") << "\n";
         io.err.flush();
         t->abort(kExitRunFailed);
@@ -104,8 +103,7 @@ int liveUnderLauncher(const Result<Scenario>& loaded, const LaunchInfo& launch, 
         return runLiveJob(*t, scenario, launch, processEnvironment(), liveHooks(), options);
     }();
     if (!out.message.empty())
-        io.err << "shardlab: " << (out.wording.empty() ? wordedError(out.message, io.language()) : io.say(out.wording))
-               << "\n";
+        io.err << "shardlab: " << io.say(out.message) << "\n";
     if (t->rank() != 0 || !out.run)
         return out.exitStatus;
     // Rank 0: what a single-process run prints, then who ran where and how the clocks were aligned.
@@ -130,7 +128,7 @@ int liveStreamUnderLauncher(const RunArgs& args, const LaunchInfo& launch, const
     const bool root = t->rank() == 0;
     // The scenario: rank 0's (FILE `-` is its standard input: mpirun gives it to rank 0 only),
     // sent to every process, so that all run what rank 0 streams in its header.
-    Result<Scenario> scenario = badInput("no scenario");
+    Result<Scenario> scenario = Scenario{}; // a process that was sent none runs none (rank 0 says why)
     Bytes8 text;
     if (root) {
         scenario = loadRunScenario(args, io.language());
@@ -184,28 +182,24 @@ int liveStreamUnderLauncher(const RunArgs& args, const LaunchInfo& launch, const
         std::lock_guard lock(writing);
         return !readerGone && writer->chunk(soFar, done, total);
     };
-    options.onFailure = [&](const std::string& message) {
+    options.onFailure = [&](const Message& message) {
         if (root) {
             std::lock_guard lock(writing);
-            writer->error(Error{ErrorKind::RunFailed, message});
+            writer->error(Error(ErrorKind::RunFailed, message));
         }
-        io.err << "shardlab: " << wordedError(message, io.language()) << "\nshardlab: " << io.say("cli.ending_job")
-               << "\n";
+        io.err << "shardlab: " << io.say(message) << "\nshardlab: " << io.say("cli.ending_job") << "\n";
         io.err.flush();
         t->abort(kExitRunFailed);
     };
     JobOutcome out = runLiveJob(*t, run, launch, processEnvironment(), liveHooks(), options);
     if (!out.message.empty())
-        io.err << "shardlab: " << (out.wording.empty() ? wordedError(out.message, io.language()) : io.say(out.wording))
-               << "\n";
+        io.err << "shardlab: " << io.say(out.message) << "\n";
     if (!root)
         return out.exitStatus;
     std::lock_guard lock(writing);
     if (!out.run) { // the job did not start, or failed: the stream ends with why
         const ErrorKind kind = out.exitStatus == kExitBadInput ? ErrorKind::BadInput : ErrorKind::RunFailed;
-        writer->error(!out.wording.empty()  ? Error(kind, out.wording)
-                      : out.message.empty() ? Error(kind, Message("cli.error.job_failed"))
-                                            : Error(kind, out.message));
+        writer->error(Error(kind, out.message.empty() ? Message("cli.error.job_failed") : out.message));
         return out.exitStatus == kExitOk ? kExitRunFailed : out.exitStatus;
     }
     if (!writeResultFile(args.result, run, *out.run, launchText(launch, out.placement), out.machine, io)) {
@@ -230,9 +224,7 @@ int topoUnderLauncher(const LaunchInfo& launch, bool json, Io io)
     if (!t)
         return status;
     TopologyOutcome out = gatherTopology(*t, launch, processEnvironment(), liveHooks());
-    const Message problem = !out.wording.empty()  ? out.wording
-                            : out.message.empty() ? Message("error.line.topology_not_gathered_one")
-                                                  : errorMessage(out.message);
+    const Message problem = out.message.empty() ? Message("error.line.topology_not_gathered_one") : out.message;
     if (!out.message.empty())
         io.err << "shardlab: " << io.say(problem) << "\n";
     if (json) { // what the app asks before a run through srun/mpirun: rank 0's one object, the job's machine

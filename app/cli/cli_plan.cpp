@@ -10,7 +10,6 @@
 #include "shardlab/plan/plan_scenario.h"
 #include "shardlab/plan/plan_search.h"
 #include "shardlab/sim/profiles.h"
-#include "shardlab/text/error_wording.h"
 
 #include <ostream>
 

@@ -43,7 +43,7 @@ namespace fs = std::filesystem;
 fs::path doneMark(const fs::path& dir, int rank) { return dir / ("rank-" + std::to_string(rank) + ".done"); }
 
 // Reads the records in `dir`, prints the run and writes the result file and the trace.
-int collect(const fs::path& dir, ProfileArgs a, Io io, const std::string& programEnd = {})
+int collect(const fs::path& dir, ProfileArgs a, Io io, const Message& programEnd = {})
 {
     auto machine = machineOption(a.machine);
     if (!machine)
@@ -186,7 +186,7 @@ int profileCommand(const ProfileArgs& a, Io io)
                                  .with("command", "`shardlab profile --collect " + dir.string() + "`"))
                    << "\n";
     }
-    const int shown = collect(dir, a, io, programEndNote(**program, *status));
+    const int shown = collect(dir, a, io, programEndMessage(**program, *status));
     return *status != 0 ? *status : shown;
 }
 

@@ -64,7 +64,6 @@ private:
 
 // How the program ended, as a note of the run ("" when it exited with status 0).
 Message programEndMessage(const ProfiledProgram& program, int status);
-std::string programEndNote(const ProfiledProgram& program, int status);
 
 std::string joined(const std::vector<std::string>& words);
 

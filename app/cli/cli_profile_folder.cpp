@@ -4,7 +4,7 @@
 #include "cli_profile.h"
 
 #include "shardlab/profile/profile_format.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <cerrno>
 #include <cstring>

@@ -238,7 +238,7 @@ int profileLive(const ProfileArgs& a, Io io)
     ProfileBuildOptions options;
     options.machine = machine;
     options.name = live.name();
-    options.programEnd = programEndNote(**program, *status);
+    options.programEnd = programEndMessage(**program, *status);
     auto built = buildProfiledRun(*files, options);
     if (!built)
         return passThrough(fail(built.error()));

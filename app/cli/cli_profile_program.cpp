@@ -3,7 +3,7 @@
 #include "shardlab/base/resources.h"
 #include "shardlab/model/presets.h"
 #include "shardlab/profile/profile_format.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <cerrno>
 #include <csignal>
@@ -224,12 +224,6 @@ Message programEndMessage(const ProfiledProgram& program, int status)
     if (status != 0)
         return Message("error.line.program_status").with("status", status);
     return {};
-}
-
-std::string programEndNote(const ProfiledProgram& program, int status)
-{
-    const Message end = programEndMessage(program, status);
-    return end.empty() ? std::string() : english(end);
 }
 
 std::string joined(const std::vector<std::string>& words)

@@ -10,7 +10,7 @@
 #include "shardlab/cluster/ssh_target.h"
 #include "shardlab/io/run_stream.h"
 #include "shardlab/io/scenario_io.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <cerrno>
 #include <csignal>
@@ -57,9 +57,9 @@ Result<Child> spawn(const std::string& program, const std::vector<std::string>& 
 {
     int in[2], out[2], err[2];
     if (::pipe2(in, O_CLOEXEC) != 0)
-        return runFailed(std::strerror(errno));
+        return runFailed(systemWords(std::strerror(errno)));
     if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0)
-        return runFailed(std::strerror(errno));
+        return runFailed(systemWords(std::strerror(errno)));
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
@@ -80,7 +80,7 @@ Result<Child> spawn(const std::string& program, const std::vector<std::string>& 
         ::close(in[1]);
         ::close(out[0]);
         ::close(err[0]);
-        return runFailed(std::strerror(rc));
+        return runFailed(systemWords(std::strerror(rc)));
     }
     c.in = in[1];
     c.out = out[0];
@@ -249,7 +249,7 @@ int runRemote(const RunArgs& a, Io io, const std::string& mode, const std::vecto
         io.err << "shardlab: "
                << io.say(Message("cli.remote.cannot_start")
                              .with("program", program)
-                             .with("why", child.error().message)
+                             .with("why", messageOf(child.error()))
                              .with("package", "openssh-client")
                              .with("variable", "SHARDLAB_SSH"))
                << "\n";

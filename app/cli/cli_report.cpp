@@ -7,7 +7,6 @@
 #include "shardlab/report/lab_report.h"
 #include "shardlab/report/report_html.h"
 #include "shardlab/sim/simulator.h"
-#include "shardlab/text/error_wording.h"
 
 #include <algorithm>
 #include <cctype>
@@ -141,7 +140,7 @@ void addReport(CLI::App& app, Io io, Action& action)
                     io.err << "shardlab: "
                            << io.say(Message("cli.error.report_no_live")
                                          .with("option", "--live")
-                                         .with("why", errorMessage(liveBuildInfo())))
+                                         .with("why", liveBuildInfo()))
                            << "\n";
                     return kExitBadInput;
                 }

@@ -9,7 +9,6 @@
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/sim/profiles.h"
 #include "shardlab/sim/simulator.h"
-#include "shardlab/text/error_wording.h"
 
 #include <cstdlib>
 #include <filesystem>

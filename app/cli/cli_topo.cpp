@@ -1,12 +1,12 @@
 #include "cli.h"
 
+#include "shardlab/base/message_json.h"
 #include "shardlab/base/version.h"
 #include "shardlab/io/run_stream.h"
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/live/live.h"
 #include "shardlab/model/presets.h"
 #include "shardlab/sim/topo_matrix.h"
-#include "shardlab/text/error_wording.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,7 +20,8 @@ std::string topoJson(const Result<Topology>& topo)
 {
     nlohmann::json doc = {{"shardlab_version", kVersion},
                           {"stream_format", kStreamFormatVersion},
-                          {"live", liveBuildInfo()},
+                          {"live", english(liveBuildInfo())},
+                          {"live_message", messageToJson(liveBuildInfo())},
                           {"topology", nullptr},
                           {"error", nullptr}};
     if (topo) {
@@ -29,6 +30,7 @@ std::string topoJson(const Result<Topology>& topo)
         doc["topology"] = nlohmann::json::parse(serializeScenario(holder)).at("topology");
     } else {
         doc["error"] = topo.error().message;
+        doc["error_message"] = messageToJson(messageOf(topo.error()));
     }
     return doc.dump(1, ' ', true) + "\n";
 }

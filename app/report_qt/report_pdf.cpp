@@ -19,13 +19,9 @@ namespace shardlab::reportqt {
 
 namespace {
 
-// Messages for the user of the GUI (the command line installs no translator: English there).
 // The PDF's own texts (title, footer) are the report's, worded in the report's language from the
-// engine's catalogue like the rest of it.
-class LabReportPdf {
-    Q_DECLARE_TR_FUNCTIONS(LabReportPdf)
-};
-
+// engine's catalogue like the rest of it; its errors are the catalogue's too (report.inc), worded
+// by the command line and the app in their user's language.
 QString worded(const LabReport& report, Message message)
 {
     return QString::fromStdString(render(message, report.language));
@@ -54,9 +50,9 @@ Status ensureGuiApplication()
 {
     if (QCoreApplication* app = QCoreApplication::instance()) {
         if (!qobject_cast<QGuiApplication*>(app))
-            return runFailed(
-                LabReportPdf::tr("PDF output needs a QGuiApplication, and this program created a QCoreApplication")
-                    .toStdString());
+            return runFailed(Message("error.report.pdf_needs_gui")
+                                 .with("needed", "QGuiApplication")
+                                 .with("made", "QCoreApplication"));
         return {};
     }
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
@@ -141,8 +137,7 @@ Status writeLabReportPdf(const LabReport& report, const std::string& path)
                              worded(report, Message("report.pdf.page").with("page", i + 1).with("pages", pages)));
         }
         if (!painter.end())
-            return runFailed(
-                LabReportPdf::tr("%1: the PDF could not be drawn").arg(QString::fromStdString(path)).toStdString());
+            return runFailed(Message("error.report.pdf_not_drawn").with("file", path));
     }
     file.close();
     return writeFileAtomically(path, file.data().toStdString());

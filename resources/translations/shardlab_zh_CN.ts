@@ -492,17 +492,6 @@
     </message>
 </context>
 <context>
-    <name>LabReportPdf</name>
-    <message>
-        <source>PDF output needs a QGuiApplication, and this program created a QCoreApplication</source>
-        <translation>PDF 输出需要 QGuiApplication，而本程序创建的是 QCoreApplication</translation>
-    </message>
-    <message>
-        <source>%1: the PDF could not be drawn</source>
-        <translation>%1：无法绘制 PDF</translation>
-    </message>
-</context>
-<context>
     <name>Labels</name>
     <message>
         <source>GPU %1</source>

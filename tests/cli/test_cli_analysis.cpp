@@ -186,8 +186,12 @@ TEST(CliMessages, LiveOnlyCommandsSuggestTheirOwnSimulatedForm)
 {
     const shardlab::Error e = suggestInstead(
         shardlab::runFailed(
-            "the NVIDIA driver is missing (live mode needs an NVIDIA GPU and driver; use `shardlab sim` to simulate)"),
+            shardlab::Message("error.live.driver_too_old").with("version", "13.0").with("command", "shardlab sim")),
         "`shardlab bench --sim --preset ID` (the same sweep, simulated)");
-    EXPECT_EQ(e.message, "the NVIDIA driver is missing (live mode needs an NVIDIA GPU and driver; instead, use "
-                         "`shardlab bench --sim --preset ID` (the same sweep, simulated))");
+    EXPECT_EQ(e.message, "the NVIDIA driver is missing or too old for CUDA 13.0 (live mode needs an NVIDIA GPU and "
+                         "driver; instead, use `shardlab bench --sim --preset ID` (the same sweep, simulated))");
+    // a sentence without the advice is left as it is
+    const shardlab::Error other =
+        suggestInstead(shardlab::runFailed(shardlab::Message("error.piece.no_driver")), "`shardlab bench --sim`");
+    EXPECT_EQ(other.message, "no NVIDIA driver found");
 }

@@ -11,7 +11,7 @@
 #include "shardlab/live/live_measure.h"
 #include "shardlab/model/presets.h"
 #include "shardlab/sim/profiles.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -376,5 +376,5 @@ TEST(Calibration, SweepFilesWithCountsBeyondTheirRangeAreRefusedWithTheRange)
     ASSERT_FALSE(bytes.ok());
     EXPECT_EQ(bytes.error().message,
               "m.json: $.rows[0].size: 18446744073709551615 is out of range (expected 0 to 1000000000000000)");
-    EXPECT_NE(wordedError(bytes.error().message, Language::Chinese), bytes.error().message);
+    EXPECT_NE(worded(bytes.error(), Language::Chinese), bytes.error().message);
 }

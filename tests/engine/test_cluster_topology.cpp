@@ -267,15 +267,19 @@ TEST(ClusterTopology, SysfsProbeOverAFakeTree)
     ASSERT_EQ(r.nics.size(), 2u);
     EXPECT_EQ(r.nics[0], (NicReport{"mlx5_0", "infiniband", 50, 1}));
     EXPECT_EQ(r.nics[1], (NicReport{"eth0", "ethernet", 12.5, 0}));
-    EXPECT_NE(r.notes.find("NVLink not readable without NVML"), std::string::npos);
+    EXPECT_NE(english(probeNotes(r.notes)).find("NVLink not readable without NVML"), std::string::npos);
     // By UUID prefix, and without the variable: device index in PCI order.
     EXPECT_EQ(probeTopologyFromSysfs(0, {{"CUDA_VISIBLE_DEVICES", "GPU-aaaa"}}, root).busId, "0000:1a:00.0");
     EXPECT_EQ(probeTopologyFromSysfs(1, {}, root).busId, "0000:3b:00.0");
     // A device that is not there is named, not invented.
     const RankTopologyReport missing = probeTopologyFromSysfs(5, {}, root);
     EXPECT_TRUE(missing.gpuName.empty());
-    EXPECT_NE(missing.notes.find("device 5 (5) is not among the 2 GPUs"), std::string::npos) << missing.notes;
+    EXPECT_NE(english(probeNotes(missing.notes)).find("device 5 (5) is not among the 2 GPUs"), std::string::npos)
+        << english(probeNotes(missing.notes));
     fs::remove_all(root);
     const RankTopologyReport none = probeTopologyFromSysfs(0, {}, root);
-    EXPECT_NE(none.notes.find("is the NVIDIA driver loaded?"), std::string::npos);
+    EXPECT_NE(english(probeNotes(none.notes)).find("is the NVIDIA driver loaded?"), std::string::npos);
+    // each note is a Message, worded in Chinese too
+    EXPECT_EQ(render(probeNotes(none.notes), Language::Chinese),
+              "/proc/driver/nvidia/gpus 中没有列出任何 NVIDIA GPU（NVIDIA 驱动加载了吗？）");
 }

@@ -96,7 +96,7 @@ TEST(MeasuredComparison, MeasuredTimesAreFilledFromTheMeasurement)
 
     CollectiveComparison d = compareAllReduceWithRsAg(m, {0, 1, 2, 3}, 1'000'000);
     const SweepMeasure failing = [](OpKind, int, const std::vector<Bytes>&) -> Result<std::vector<SweepRow>> {
-        return badInput("no GPU here");
+        return badInput(verbatim("no GPU here"));
     };
     const Status st = fillMeasuredTimes(d, failing);
     ASSERT_FALSE(st.ok());

@@ -91,7 +91,7 @@ std::string everythingSaid(const Scenario& s, Language language)
         return {};
     const Summary summary = summarize(s, *run);
     DiagnosisContext ctx;
-    Result<ScalingCurve> curve = Error{ErrorKind::Cancelled, "not asked for"};
+    Result<ScalingCurve> curve = Error(ErrorKind::Cancelled, verbatim("not asked for"));
     if (!run->hang) {
         ScalingOptions o;
         o.maxGpus = 2 * s.ranks();
@@ -599,7 +599,7 @@ TEST(CommandLineText, UsageErrorsAreWordedInChinese)
                   std::string::npos)
             << bench.err;
     }
-    // the command line's own errors that go through wordedError()
+    // the command line's own errors, born as Messages
     const CliRun profile = bothLanguages({"profile"}, {"profile", "./prog", "DIR", "RESULT"}); // the command, as typed
     EXPECT_NE(profile.err.find("profile：请在 -- 之后给出要运行的程序"), std::string::npos) << profile.err;
     std::vector<std::string> lessonIds{"nope"};

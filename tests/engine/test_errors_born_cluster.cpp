@@ -351,14 +351,13 @@ TEST(ErrorsBornCluster, AJobThatCannotStart)
     o.setupTimeoutMs = 10'000;
     const JobOutcome out = runLiveJob(job.transport(0), s, LaunchInfo{}, {}, h, o);
     EXPECT_EQ(out.exitStatus, kExitBadInput);
-    ASSERT_FALSE(out.wording.empty()) << out.message;
-    EXPECT_EQ(english(out.wording), out.message);
+    ASSERT_FALSE(out.message.empty());
     const std::string ranks = std::to_string(s.ranks());
-    EXPECT_EQ(out.message, "the scenario has " + ranks
-                               + " ranks but the launcher started 1 processes; ShardLab runs "
-                                 "one process per GPU, so start "
-                               + ranks + " (mpirun -np " + ranks + ", srun --ntasks=" + ranks + ")");
-    expectBornInBothLanguages(Error(ErrorKind::BadInput, out.wording), {"-np", "--ntasks"});
+    EXPECT_EQ(english(out.message), "the scenario has " + ranks
+                                        + " ranks but the launcher started 1 processes; ShardLab runs "
+                                          "one process per GPU, so start "
+                                        + ranks + " (mpirun -np " + ranks + ", srun --ntasks=" + ranks + ")");
+    expectBornInBothLanguages(Error(ErrorKind::BadInput, out.message), {"-np", "--ntasks"});
 
     // the unique id of the wrong size
     s.topology = s.topology.firstGpus(1);
@@ -367,8 +366,9 @@ TEST(ErrorsBornCluster, AJobThatCannotStart)
     s.program.clear();
     h.createUniqueId = [] { return Result<Bytes8>(Bytes8(64)); };
     const JobOutcome id = runLiveJob(job.transport(0), s, LaunchInfo{}, {}, h, o);
-    EXPECT_EQ(id.message, "NCCL's unique id has 64 bytes (expected 128): the live executor and this program disagree");
-    expectBornInBothLanguages(Error(ErrorKind::RunFailed, id.wording));
+    EXPECT_EQ(english(id.message),
+              "NCCL's unique id has 64 bytes (expected 128): the live executor and this program disagree");
+    expectBornInBothLanguages(Error(ErrorKind::RunFailed, id.message));
 }
 
 TEST(ErrorsBornCluster, TheLivePlansRefusals)
@@ -408,13 +408,18 @@ TEST(ErrorsBornCluster, ATopologyThatCannotBeGathered)
     h.probe = [](int, const Environment&) {
         RankTopologyReport r;
         r.host = "node-a";
-        r.notes = "no NVIDIA GPU is listed in /proc/driver/nvidia/gpus (is the NVIDIA driver loaded?)";
+        r.notes = {Message("error.piece.no_gpu_listed").with("file", "/proc/driver/nvidia/gpus"),
+                   Message("error.piece.cuda_device_unlisted").with("device", 0)};
         return r;
     };
     const TopologyOutcome out = gatherTopology(job.transport(0), LaunchInfo{}, {}, h, 10'000);
     EXPECT_EQ(out.exitStatus, kExitRunFailed);
-    EXPECT_EQ(out.message, "rank 0 (node-a): its GPU (device 0) cannot be identified: no NVIDIA GPU is listed in "
-                           "/proc/driver/nvidia/gpus (is the NVIDIA driver loaded?)");
-    ASSERT_FALSE(out.wording.empty());
-    expectBornInBothLanguages(Error(ErrorKind::RunFailed, out.wording), {"node-a", "/proc/driver/nvidia/gpus"});
+    EXPECT_EQ(english(out.message), "rank 0 (node-a): its GPU (device 0) cannot be identified: no NVIDIA GPU is "
+                                    "listed in /proc/driver/nvidia/gpus (is the NVIDIA driver loaded?); CUDA does not "
+                                    "list device 0");
+    EXPECT_EQ(
+        render(out.message, Language::Chinese),
+        "Rank 0（node-a）：无法识别它的 GPU（设备 0）：/proc/driver/nvidia/gpus 中没有列出任何 NVIDIA GPU（NVIDIA "
+        "驱动加载了吗？）；CUDA 没有列出设备 0");
+    expectBornInBothLanguages(Error(ErrorKind::RunFailed, out.message), {"node-a", "/proc/driver/nvidia/gpus", "CUDA"});
 }

@@ -70,7 +70,7 @@ TEST(FileIo, AWriterThatFailsLeavesThePreviousFileAndNoTemporary)
     ASSERT_TRUE(writeFileAtomically(path, "old").ok());
     const Status st = writeFileAtomicallyWith(path, [](std::ostream& out) {
         out << "half of it";
-        return Status(badInput("the writer's own reason"));
+        return Status(badInput(verbatim("the writer's own reason")));
     });
     ASSERT_FALSE(st.ok());
     EXPECT_EQ(st.error().message, "the writer's own reason");

@@ -16,7 +16,7 @@
 #include "shardlab/sim/cost_model.h"
 #include "shardlab/sim/profiles.h"
 #include "shardlab/sim/simulator.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 #include "shardlab/text/message.h"
 
 #include <gtest/gtest.h>
@@ -56,6 +56,9 @@ std::string scenarioText(const std::vector<std::string>& gpus, const std::vector
            + R"("program": [{"op": "all_reduce", "name": "ar", "bytes": "1 GB"}])" + extra + "}";
 }
 
+// The last error refused() saw, for worded() below.
+Error g_lastRefusal;
+
 std::string refused(const std::string& text)
 {
     auto r = parseScenario(text, "s.json");
@@ -63,19 +66,27 @@ std::string refused(const std::string& text)
     if (r.ok())
         return {};
     EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    g_lastRefusal = r.error();
     return r.error().message;
 }
 
-// Chinese that is not the English and has no placeholder or id left; English unchanged.
+// Chinese that is not the English and has no placeholder or id left; English its Message's.
+void worded(const Error& error)
+{
+    SCOPED_TRACE(error.message);
+    static const std::regex leftover(R"(\[error\.[a-z_.]+\]|\{[a-z_]+\})");
+    EXPECT_FALSE(error.what.empty());
+    EXPECT_EQ(english(error.what), error.message);
+    const std::string zh = shardlab::worded(error, Language::Chinese);
+    EXPECT_NE(zh, error.message);
+    EXPECT_FALSE(std::regex_search(zh, leftover)) << zh;
+}
+
+// The same for the error refused() returned last, given by its English.
 void worded(const std::string& english)
 {
-    SCOPED_TRACE(english);
-    static const std::regex leftover(R"(\[error\.[a-z_.]+\]|\{[a-z_]+\})");
-    EXPECT_EQ(wordedError(english, Language::English), english);
-    const std::string zh = wordedError(english, Language::Chinese);
-    EXPECT_NE(zh, english);
-    EXPECT_FALSE(std::regex_search(zh, leftover)) << zh;
-    EXPECT_EQ(render(errorMessage(english), Language::English), english);
+    ASSERT_EQ(english, g_lastRefusal.message) << "worded(text) is for what refused() returned last";
+    worded(g_lastRefusal);
 }
 
 std::string readText(const std::string& path)
@@ -167,10 +178,7 @@ TEST(HostileTopology, ACollectiveWhoseRouteWouldCrossAThirdNodeIsAnErrorNeverZer
         "$.program[0] (all_reduce 'ar'): ranks 0, 1 have no route between their GPUs (a route never passes through a "
         "third GPU or the hardware of a third node), so the step has no time; join their GPUs through their own nodes' "
         "switches or the shared network (node -1)");
-    worded(run.error().message);
-    worded("$.program[2] (compute 'c'): the time of rank 3 is not a finite number of microseconds (inf), so the step "
-           "has no "
-           "time; check the rates of the topology");
+    worded(run.error());
 }
 
 // ---- 2. rates outside their physical range ----
@@ -204,12 +212,12 @@ TEST(HostileRates, ValidationRefusesEveryRateOutsideItsRangeNamingTheRange)
     bad.links[0].bandwidthGBps = 1e-305;
     EXPECT_EQ(validateTopology(bad).error().message,
               "$.topology.links[0].bandwidth: expected a bandwidth from 1 MB/s to 100 TB/s");
-    worded(validateTopology(bad).error().message);
+    worded(validateTopology(bad).error());
     bad = t;
     bad.gpus[1].tflops = 1e-300;
     EXPECT_EQ(validateTopology(bad).error().message,
               "$.topology.gpus[1].tflops: 1e-300 (expected a compute rate in TFLOP/s from 0.001 to 100000)");
-    worded(validateTopology(bad).error().message);
+    worded(validateTopology(bad).error());
     bad = t;
     bad.gpus[0].memBandwidthGBps = 5e-324;
     EXPECT_EQ(validateTopology(bad).error().message,
@@ -218,7 +226,7 @@ TEST(HostileRates, ValidationRefusesEveryRateOutsideItsRangeNamingTheRange)
     bad.gpus[2].memory = 512;
     EXPECT_EQ(validateTopology(bad).error().message,
               "$.topology.gpus[2].memory: 512 bytes (expected the GPU's memory, from 1 MB to 1 PB)");
-    worded(validateTopology(bad).error().message);
+    worded(validateTopology(bad).error());
     bad = t;
     bad.links[1].latencyUs = std::numeric_limits<double>::quiet_NaN();
     EXPECT_FALSE(validateTopology(bad).ok());
@@ -383,7 +391,7 @@ TEST(HostileLessons, AnExampleOfMoreRanksOrValuesThanTheBoundIsRefusedNamingTheB
                                        + ": 6000 ranks (expected at most 8 ranks of at most 8 values each"),
               std::string::npos)
         << big.error().message;
-    worded(big.error().message);
+    worded(big.error());
     *example = original;
     (*example)[0] = nlohmann::json::array();
     for (int v = 0; v < 9; ++v)
@@ -393,7 +401,7 @@ TEST(HostileLessons, AnExampleOfMoreRanksOrValuesThanTheBoundIsRefusedNamingTheB
     EXPECT_NE(wide.error().message.find("l.json: " + where + "[0]: 9 values (expected at most 8 values per rank)"),
               std::string::npos)
         << wide.error().message;
-    worded(wide.error().message);
+    worded(wide.error());
     // the bound itself loads
     *example = nlohmann::json::array();
     for (int r = 0; r < 8; ++r)
@@ -453,6 +461,6 @@ TEST(HostileMessages, AnAnswerThatIsNotFiniteSaysSo)
         EXPECT_NE(r.error().message.find(std::string("'") + answer + "' is not a finite number (expected a number"),
                   std::string::npos)
             << r.error().message;
-        worded(r.error().message);
+        worded(r.error());
     }
 }

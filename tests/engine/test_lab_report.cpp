@@ -187,7 +187,7 @@ TEST(LabReport, RunFailuresAreErrorsAndHangsAreReported)
 {
     const Scenario s = loadExample("straggler-12-6-4-2.shardlab.json");
     LabReportOptions failing;
-    failing.runner = [](const Scenario&) -> Result<RunResult> { return runFailed("GPU 1 fell off the bus"); };
+    failing.runner = [](const Scenario&) -> Result<RunResult> { return runFailed(verbatim("GPU 1 fell off the bus")); };
     auto f = buildLabReport(s, failing);
     ASSERT_FALSE(f.ok());
     EXPECT_EQ(f.error().kind, ErrorKind::RunFailed);
@@ -223,7 +223,7 @@ TEST(LabReport, MoreGpusThanAReportCoversAreRefusedBeforeAnyRun)
     LabReportOptions o;
     o.runner = [](const Scenario&) -> Result<RunResult> {
         ADD_FAILURE() << "a run started";
-        return Error{ErrorKind::RunFailed, "no"};
+        return runFailed(verbatim("no"));
     };
     auto r = buildLabReport(s, o);
     ASSERT_FALSE(r.ok());

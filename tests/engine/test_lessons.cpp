@@ -5,7 +5,7 @@
 #include "shardlab/model/presets.h"
 #include "shardlab/plan/transformer.h"
 #include "shardlab/text/catalogue.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 #include "shardlab/text/untranslated.h"
 
 #include <nlohmann/json.hpp>
@@ -369,7 +369,7 @@ TEST(Lessons, APlanLessonsScenarioMustBeItsPlan)
               std::string::npos)
         << r.error().message;
     EXPECT_NE(r.error().message.find("shardlab plan ... --scenario"), std::string::npos);
-    const std::string zh = wordedError(r.error().message, Language::Chinese);
+    const std::string zh = worded(r.error(), Language::Chinese);
     EXPECT_NE(zh.find("该场景不是本版 ShardLab 按课程方案写出的场景"), std::string::npos) << zh;
 
     // a plan that cannot run says why
@@ -381,7 +381,7 @@ TEST(Lessons, APlanLessonsScenarioMustBeItsPlan)
         refused.error().message.find("the lesson's plan cannot run: 8 GPUs are not a multiple of TP x CP x PP = 3"),
         std::string::npos)
         << refused.error().message;
-    const std::string refusedZh = wordedError(refused.error().message, Language::Chinese);
+    const std::string refusedZh = worded(refused.error(), Language::Chinese);
     EXPECT_NE(refusedZh.find("课程的方案无法运行"), std::string::npos) << refusedZh;
 }
 

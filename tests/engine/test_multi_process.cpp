@@ -27,6 +27,13 @@ using namespace shardlab;
 
 namespace {
 
+// What a process of the job printed, in English.
+template <class Outcome> // JobOutcome, TopologyOutcome
+std::string said(const Outcome& outcome)
+{
+    return english(outcome.message);
+}
+
 const std::vector<double> kOffsets = {0, 2.5e6, -7.75e5, 123.25};
 
 Bytes8 fakeId()
@@ -112,7 +119,7 @@ struct Job {
                         rp.run = test::firstIterations(rp.run, n);
                         for (int it = 0; it < (hangAt >= 0 ? hangAt : n); ++it)
                             if (!o.iterationDone(test::firstIterations(rp.run, it + 1), it + 1, n))
-                                return Result<RunResult>(Error{ErrorKind::Cancelled, "live run cancelled"});
+                                return Result<RunResult>(Error(ErrorKind::Cancelled, verbatim("live run cancelled")));
                     }
                     if (hangAt >= 0) {
                         RunResult hung = test::firstIterations(rp.run, hangAt + 1);
@@ -143,7 +150,8 @@ struct Job {
                     return Result<RunResult>(rp.run);
                 };
                 JobOptions o = options;
-                o.onFailure = [&, r](const std::string& msg) {
+                o.onFailure = [&, r](const Message& failure) {
+                    const std::string msg = english(failure);
                     {
                         std::lock_guard lock(m);
                         if (failures)
@@ -188,8 +196,8 @@ TEST(MultiProcess, FourProcessesGiveTheSameRunAsOne)
     EXPECT_EQ(j.idsSeen->load(), 4); // every process got rank 0's unique id, byte for byte
     for (int r = 0; r < 4; ++r) {
         EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 0)
-            << "rank " << r << ": " << out[static_cast<size_t>(r)].message;
-        EXPECT_TRUE(out[static_cast<size_t>(r)].message.empty()) << out[static_cast<size_t>(r)].message;
+            << "rank " << r << ": " << said(out[static_cast<size_t>(r)]);
+        EXPECT_TRUE(out[static_cast<size_t>(r)].message.empty()) << said(out[static_cast<size_t>(r)]);
     }
     for (int r = 1; r < 4; ++r)
         EXPECT_FALSE(out[static_cast<size_t>(r)].run.has_value());
@@ -223,9 +231,9 @@ TEST(MultiProcess, WrongProcessCountIsReportedOnceByRankZero)
     j.ranksPerHost = 3;
     const auto out = j.run();
     EXPECT_EQ(out[0].exitStatus, 2);
-    EXPECT_NE(out[0].message.find("the scenario has 4 ranks but the launcher started 3 processes"), std::string::npos)
-        << out[0].message;
-    EXPECT_NE(out[0].message.find("mpirun -np 4"), std::string::npos);
+    EXPECT_NE(said(out[0]).find("the scenario has 4 ranks but the launcher started 3 processes"), std::string::npos)
+        << said(out[0]);
+    EXPECT_NE(said(out[0]).find("mpirun -np 4"), std::string::npos);
     for (int r = 1; r < 3; ++r) {
         EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 2);
         EXPECT_TRUE(out[static_cast<size_t>(r)].message.empty());
@@ -242,8 +250,8 @@ TEST(MultiProcess, AJobTooLargeToHoldIsRefusedAtSetup)
     j.scenario.iterations = 100000;
     auto out = j.run();
     EXPECT_EQ(out[0].exitStatus, 2);
-    EXPECT_NE(out[0].message.find("this run would record up to "), std::string::npos) << out[0].message;
-    EXPECT_NE(out[0].message.find("--no-timeline"), std::string::npos) << out[0].message;
+    EXPECT_NE(said(out[0]).find("this run would record up to "), std::string::npos) << said(out[0]);
+    EXPECT_NE(said(out[0]).find("--no-timeline"), std::string::npos) << said(out[0]);
     for (int r = 1; r < 4; ++r)
         EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 2);
     EXPECT_EQ(j.idsSeen->load(), 0);
@@ -258,11 +266,11 @@ TEST(MultiProcess, RanksWithoutAGpuAreNamed)
     const auto out = j.run();
     EXPECT_EQ(out[0].exitStatus, 2);
     // (a rank without a GPU reports this machine's host name: the probe is for GPUs)
-    EXPECT_NE(out[0].message.find("rank 2 (" + hostName() + "): local rank 2 (rank 2 of 4) has no GPU of its own"),
+    EXPECT_NE(said(out[0]).find("rank 2 (" + hostName() + "): local rank 2 (rank 2 of 4) has no GPU of its own"),
               std::string::npos)
-        << out[0].message;
-    EXPECT_NE(out[0].message.find("rank 3 (" + hostName() + ")"), std::string::npos);
-    EXPECT_EQ(out[0].message.rfind("the job cannot start (2 problems):\n  rank 2", 0), 0u) << out[0].message;
+        << said(out[0]);
+    EXPECT_NE(said(out[0]).find("rank 3 (" + hostName() + ")"), std::string::npos);
+    EXPECT_EQ(said(out[0]).rfind("the job cannot start (2 problems):\n  rank 2", 0), 0u) << said(out[0]);
     EXPECT_TRUE(out[3].message.empty());
     EXPECT_EQ(out[3].exitStatus, 2);
 }
@@ -273,8 +281,8 @@ TEST(MultiProcess, TwoRanksOnOneGpuAreRefused)
     j.env = [](int) { return Environment{{"CUDA_VISIBLE_DEVICES", "0"}}; }; // the same GPU for everyone
     const auto out = j.run();
     EXPECT_EQ(out[0].exitStatus, 2);
-    EXPECT_NE(out[0].message.find("ranks 0 and 1 on host0 both took GPU 0000:00:00.0"), std::string::npos)
-        << out[0].message;
+    EXPECT_NE(said(out[0]).find("ranks 0 and 1 on host0 both took GPU 0000:00:00.0"), std::string::npos)
+        << said(out[0]);
 }
 
 // `shardlab live --share-gpu 4`: four processes on one GPU on purpose, over the socket mesh its
@@ -288,7 +296,7 @@ TEST(MultiProcess, RanksStartedToShareOneGpuRunAndTheRunSaysSo)
     const auto out = j.run();
     for (int r = 0; r < 4; ++r)
         EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 0)
-            << "rank " << r << ": " << out[static_cast<size_t>(r)].message;
+            << "rank " << r << ": " << said(out[static_cast<size_t>(r)]);
     ASSERT_TRUE(out[0].run.has_value());
     EXPECT_EQ(out[0].run->sharedGpu, 4);
     ASSERT_FALSE(out[0].run->notes.empty());
@@ -314,9 +322,9 @@ TEST(MultiProcess, SharingOneGpuNeedsAsManyProcessesAsTheScenarioHasRanks)
     j.launcher = Launcher::SharedGpu;
     const auto out = j.run();
     EXPECT_EQ(out[0].exitStatus, 2);
-    EXPECT_NE(out[0].message.find("the scenario has 4 ranks but --share-gpu 2 started 2 processes: use --share-gpu 4"),
+    EXPECT_NE(said(out[0]).find("the scenario has 4 ranks but --share-gpu 2 started 2 processes: use --share-gpu 4"),
               std::string::npos)
-        << out[0].message;
+        << said(out[0]);
 }
 
 TEST(MultiProcess, WithoutLiveModeOrAGpuTheJobExplainsOnce)
@@ -353,7 +361,7 @@ TEST(MultiProcess, WithoutLiveModeOrAGpuTheJobExplainsOnce)
     for (auto& t : threads)
         t.join();
     EXPECT_EQ(out[0].exitStatus, 2);
-    EXPECT_NE(out[0].message.find(why), std::string::npos) << out[0].message;
+    EXPECT_NE(said(out[0]).find(why), std::string::npos) << said(out[0]);
     EXPECT_EQ(out[1].exitStatus, 2);
     EXPECT_TRUE(out[1].message.empty());
 }
@@ -367,7 +375,7 @@ TEST(MultiProcess, ARankThatDiesMidRunEndsTheJobWithItsLastCollective)
         if (r == 2) {
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
             job.kill(2); // the process is gone
-            return runFailed("killed");
+            return runFailed(verbatim("killed"));
         }
         p.collectiveCompleted(1, "all_reduce 'grads' (step 1, iteration 1)");
         return test::partOf(j.whole, r, processClockUs()).run;
@@ -378,14 +386,14 @@ TEST(MultiProcess, ARankThatDiesMidRunEndsTheJobWithItsLastCollective)
     const double tookMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     EXPECT_LT(tookMs, 10'000);
     EXPECT_EQ(out[0].exitStatus, 3);
-    EXPECT_NE(out[0].message.find("rank 0 (host0): rank 2 (host0) stopped responding"), std::string::npos)
-        << out[0].message;
-    EXPECT_NE(out[0].message.find("its last completed collective was #0 all_reduce 'grads' (step 1, iteration 0)"),
+    EXPECT_NE(said(out[0]).find("rank 0 (host0): rank 2 (host0) stopped responding"), std::string::npos)
+        << said(out[0]);
+    EXPECT_NE(said(out[0]).find("its last completed collective was #0 all_reduce 'grads' (step 1, iteration 0)"),
               std::string::npos)
-        << out[0].message;
+        << said(out[0]);
     // rank 0's monitor reported it (the dead process's own thread also saw its transport go, as a
     // dead process would not: the in-process job keeps its thread)
-    EXPECT_NE(std::find(failures.begin(), failures.end(), out[0].message), failures.end());
+    EXPECT_NE(std::find(failures.begin(), failures.end(), said(out[0])), failures.end());
     for (const JobOutcome& o : out)
         EXPECT_EQ(o.exitStatus, 3);
 }
@@ -395,14 +403,14 @@ TEST(MultiProcess, ARankThatFailsIsNamedWithItsError)
     Job j = stragglerJob();
     j.part = [&](int r, InProcessJob&, RankProgress&) -> Result<RunResult> {
         if (r == 1)
-            return runFailed("cudaMalloc of 12 GB failed: out of memory");
+            return runFailed(verbatim("cudaMalloc of 12 GB failed: out of memory"));
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
         return test::partOf(j.whole, r, processClockUs()).run;
     };
     const auto out = j.run();
     EXPECT_EQ(out[0].exitStatus, 3);
-    EXPECT_NE(out[0].message.find("rank 1 (host0)"), std::string::npos) << out[0].message;
-    EXPECT_NE(out[0].message.find("cudaMalloc of 12 GB failed: out of memory"), std::string::npos) << out[0].message;
+    EXPECT_NE(said(out[0]).find("rank 1 (host0)"), std::string::npos) << said(out[0]);
+    EXPECT_NE(said(out[0]).find("cudaMalloc of 12 GB failed: out of memory"), std::string::npos) << said(out[0]);
 }
 
 TEST(MultiProcess, TopologyAcrossProcesses)
@@ -420,7 +428,8 @@ TEST(MultiProcess, TopologyAcrossProcesses)
                 rep.device = device;
                 rep.gpuName = r == 3 ? "" : "G"; // rank 3's GPU cannot be identified
                 rep.busId = r == 3 ? "" : "0000:0" + std::to_string(device) + ":00.0";
-                rep.notes = r == 3 ? "no NVIDIA GPU is listed" : "";
+                if (r == 3)
+                    rep.notes = {verbatim("no NVIDIA GPU is listed")};
                 rep.nics = {{"ib0", "infiniband", 25, 0}};
                 return rep;
             };
@@ -434,9 +443,9 @@ TEST(MultiProcess, TopologyAcrossProcesses)
     for (auto& t : threads)
         t.join();
     EXPECT_EQ(out[0].exitStatus, 3);
-    EXPECT_NE(out[0].message.find("rank 3 (b): its GPU (device 1) cannot be identified: no NVIDIA GPU is listed"),
+    EXPECT_NE(said(out[0]).find("rank 3 (b): its GPU (device 1) cannot be identified: no NVIDIA GPU is listed"),
               std::string::npos)
-        << out[0].message;
+        << said(out[0]);
     EXPECT_EQ(out[3].exitStatus, 3);
     EXPECT_TRUE(out[3].message.empty());
 }
@@ -462,7 +471,7 @@ TEST(MultiProcess, AHangIsMergedAndEveryProcessExitsWithThree)
         return part;
     };
     const auto out = j.run();
-    ASSERT_TRUE(out[0].run.has_value()) << out[0].message;
+    ASSERT_TRUE(out[0].run.has_value()) << said(out[0]);
     ASSERT_TRUE(out[0].run->hang.has_value());
     EXPECT_EQ(out[0].run->hang->lastCompleted, (std::vector<int>{1, 1, 1, 0}));
     EXPECT_EQ(out[0].run->hang->firstMismatchRank, 3);
@@ -486,7 +495,7 @@ TEST(MultiProcess, AUniqueIdOfTheWrongSizeIsRefused)
     LaunchInfo l;
     const JobOutcome o = runLiveJob(job.transport(0), j.scenario, l, {}, h, j.options);
     EXPECT_EQ(o.exitStatus, 3);
-    EXPECT_NE(o.message.find("unique id has 64 bytes (expected 128)"), std::string::npos) << o.message;
+    EXPECT_NE(said(o).find("unique id has 64 bytes (expected 128)"), std::string::npos) << said(o);
 }
 
 TEST(MultiProcess, AFileMissingOnSomeNodesIsReportedOnceWithTheirRanks)
@@ -507,7 +516,7 @@ TEST(MultiProcess, AFileMissingOnSomeNodesIsReportedOnceWithTheirRanks)
             };
             JobOptions o = j.options;
             if (r >= 2) // the file is not on the second node
-                o.localProblem = badInput("/data/step.shardlab.json: no such file");
+                o.localProblem = badInput(verbatim("/data/step.shardlab.json: no such file"));
             LaunchInfo l;
             l.rank = r;
             l.size = 4;
@@ -519,8 +528,8 @@ TEST(MultiProcess, AFileMissingOnSomeNodesIsReportedOnceWithTheirRanks)
         t.join();
     EXPECT_EQ(out[0].exitStatus, 2);
     const std::string host = hostName();
-    EXPECT_EQ(out[0].message, "rank 2 (" + host + "), rank 3 (" + host + "): /data/step.shardlab.json: no such file")
-        << out[0].message;
+    EXPECT_EQ(said(out[0]), "rank 2 (" + host + "), rank 3 (" + host + "): /data/step.shardlab.json: no such file")
+        << said(out[0]);
     EXPECT_TRUE(out[2].message.empty());
     EXPECT_EQ(out[2].exitStatus, 2);
 }
@@ -578,7 +587,7 @@ TEST(MultiProcess, AStreamedJobIsReadBackAsTheMergedRun)
     const auto out = j.run();
     for (int r = 0; r < 4; ++r)
         EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 0)
-            << "rank " << r << ": " << out[static_cast<size_t>(r)].message;
+            << "rank " << r << ": " << said(out[static_cast<size_t>(r)]);
     ASSERT_TRUE(out[0].run.has_value());
     const RunResult& merged = *out[0].run;
     // one chunk per iteration, during the run (before runLiveJob returned), then the result adds none
@@ -634,7 +643,7 @@ TEST(MultiProcess, AStreamedJobThatHangsSendsWhatCompletedThenTheHangReport)
     const auto out = j.run();
     for (int r = 0; r < 4; ++r)
         EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 3) << "rank " << r;
-    ASSERT_TRUE(out[0].run.has_value()) << out[0].message;
+    ASSERT_TRUE(out[0].run.has_value()) << said(out[0]);
     ASSERT_TRUE(out[0].run->hang.has_value());
     EXPECT_EQ(out[0].run->hang->firstMismatchRank, 3);
     EXPECT_EQ(stream.done, (std::vector<int>{1})); // the iteration that completed, during the run

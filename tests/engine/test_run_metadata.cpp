@@ -6,6 +6,7 @@
 // message.
 #include "test_helpers.h"
 
+#include "shardlab/base/message_json.h"
 #include "shardlab/io/exporters.h"
 #include "shardlab/io/run_result_io.h"
 #include "shardlab/io/run_result_json.h"
@@ -45,7 +46,7 @@ RunResult everyField(const Scenario& scenario)
     return r;
 }
 
-std::string json(const Message& m) { return detail::messageToJson(m).dump(); }
+std::string json(const Message& m) { return messageToJson(m).dump(); }
 
 void expectSameMetadata(const RunResult& a, const RunResult& b)
 {

@@ -188,11 +188,40 @@ TEST(RunStream, TheWritersErrorIsTheRunsError)
     StreamHeader header;
     header.scenario = load("default.shardlab.json");
     ASSERT_TRUE(writer.header(header));
-    ASSERT_TRUE(writer.error(runFailed("NCCL error: unhandled cuda error")));
+    ASSERT_TRUE(writer.error(runFailed(verbatim("NCCL error: unhandled cuda error"))));
     auto read = readRunStream(out.str());
     ASSERT_FALSE(read);
     EXPECT_EQ(read.error().kind, ErrorKind::RunFailed);
     EXPECT_EQ(read.error().message, "NCCL error: unhandled cuda error");
+}
+
+// The error line carries the error as a Message ("what"), so that a reader words it in its
+// user's language; one whose English is not the line's "message" is not believed.
+TEST(RunStream, AnErrorLineBringsItsMessage)
+{
+    std::ostringstream out;
+    RunStreamWriter writer(out);
+    StreamHeader header;
+    header.scenario = load("default.shardlab.json");
+    ASSERT_TRUE(writer.header(header));
+    ASSERT_TRUE(writer.error(badInput(Message("error.piece.cuda_device_unlisted").with("device", 3))));
+    const std::string text = out.str();
+    auto read = readRunStream(text);
+    ASSERT_FALSE(read);
+    EXPECT_EQ(read.error().kind, ErrorKind::BadInput);
+    EXPECT_EQ(read.error().what.id, "error.piece.cuda_device_unlisted");
+    EXPECT_EQ(worded(read.error(), Language::Chinese), "CUDA 没有列出设备 3");
+
+    std::string tampered = text;
+    const std::string device = "\"device\":\"3\"";
+    const size_t at = tampered.rfind(device);
+    ASSERT_NE(at, std::string::npos) << text;
+    tampered.replace(at, device.size(), "\"device\":\"4\"");
+    auto odd = readRunStream(tampered);
+    ASSERT_FALSE(odd);
+    EXPECT_EQ(odd.error().message, "CUDA does not list device 3");
+    EXPECT_TRUE(odd.error().what.empty());
+    EXPECT_EQ(worded(odd.error(), Language::Chinese), "CUDA does not list device 3");
 }
 
 TEST(RunStream, AWriterStopsWhenItsOutputIsGone)

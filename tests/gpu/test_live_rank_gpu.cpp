@@ -93,8 +93,8 @@ TEST(LiveRankGpu, EachRankInItsOwnThreadMatchesTheSingleProcessRun)
     const auto out = runAsJob(s, 10000);
     for (int r = 0; r < s.ranks(); ++r)
         EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 0)
-            << "rank " << r << ": " << out[static_cast<size_t>(r)].message;
-    ASSERT_TRUE(out[0].run.has_value()) << out[0].message;
+            << "rank " << r << ": " << english(out[static_cast<size_t>(r)].message);
+    ASSERT_TRUE(out[0].run.has_value()) << english(out[0].message);
     const RunResult& merged = *out[0].run;
     EXPECT_EQ(merged.mode, RunMode::Live);
     EXPECT_FALSE(merged.hang.has_value());
@@ -121,7 +121,7 @@ TEST(LiveRankGpu, EachRankInItsOwnThreadMatchesTheSingleProcessRun)
     // Who ran where, from NVML, and the combined topology.
     ASSERT_EQ(out[0].placement.size(), static_cast<size_t>(s.ranks()));
     for (const RankTopologyReport& p : out[0].placement) {
-        EXPECT_NE(p.probe.find("NVML"), std::string::npos) << p.probe << ": " << p.notes;
+        EXPECT_NE(p.probe.find("NVML"), std::string::npos) << p.probe << ": " << english(probeNotes(p.notes));
         EXPECT_FALSE(p.busId.empty());
         EXPECT_GT(p.gpuMemory, 0u);
     }
@@ -145,8 +145,8 @@ TEST(LiveRankGpu, AMismatchHangsEveryPartAndRankZeroReportsIt)
     const auto t0 = std::chrono::steady_clock::now();
     const auto out = runAsJob(s, 1500);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    EXPECT_EQ(out[0].exitStatus, 3) << out[0].message;
-    ASSERT_TRUE(out[0].run.has_value()) << out[0].message;
+    EXPECT_EQ(out[0].exitStatus, 3) << english(out[0].message);
+    ASSERT_TRUE(out[0].run.has_value()) << english(out[0].message);
     ASSERT_TRUE(out[0].run->hang.has_value());
     const HangReport& h = *out[0].run->hang;
     std::cout << "hang after " << seconds << " s: " << h.explanation << "\n";
@@ -158,5 +158,5 @@ TEST(LiveRankGpu, AMismatchHangsEveryPartAndRankZeroReportsIt)
     EXPECT_LT(seconds, 1.5 + 15) << "set-up, the watchdog's 1.5 s, clocks and the merge";
     // The threads' processes stay usable: a normal job runs next.
     const auto again = runAsJob(jobScenario(n, 1), 10000);
-    EXPECT_EQ(again[0].exitStatus, 0) << again[0].message;
+    EXPECT_EQ(again[0].exitStatus, 0) << english(again[0].message);
 }

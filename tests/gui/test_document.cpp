@@ -36,7 +36,7 @@ private slots:
         step(Edits::addGpuLike(doc, 3));
         step(Edits::removeGpu(doc, 0));
         step(Edits::moveOp(doc, 0, 2));
-        step(Edits::placeByStrategy(doc, Strategy::Zero3).ok() ? Status{} : Status(badInput("strategy")));
+        step(Edits::placeByStrategy(doc, Strategy::Zero3).ok() ? Status{} : Status(badInput(verbatim("strategy"))));
         QCOMPARE(doc.undoStack()->count(), 8);
         for (size_t i = 1; i < states.size(); ++i)
             QVERIFY(!(states[i] == states[i - 1])); // each step changed something

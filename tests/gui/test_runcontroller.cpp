@@ -273,7 +273,7 @@ private slots:
 
         // a failing live run is a message, and the controller keeps working
         c.setLiveRunner([](const Scenario&, const LiveOptions&) -> Result<RunResult> {
-            return runFailed("CUDA error: out of memory on rank 2 (cudaMalloc of 12 GB)");
+            return runFailed(verbatim("CUDA error: out of memory on rank 2 (cudaMalloc of 12 GB)"));
         });
         QSignalSpy failed(&c, &RunController::failed);
         c.start(s, RunKind::Live);

@@ -6,7 +6,7 @@
 #include "shardlab/analysis/summary.h"
 #include "shardlab/import/import_job.h"
 #include "shardlab/import/inspector_log.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 #include "shardlab/text/message.h"
 
 #include <gtest/gtest.h>
@@ -81,7 +81,7 @@ TEST(InspectorLog, ALogInMemoryIsReadLineByLine)
     ASSERT_FALSE(noName);
     EXPECT_EQ(noName.error().message, "rank0.log:1: $.coll_perf.coll: missing");
     EXPECT_FALSE(noName.error().what.empty());
-    EXPECT_EQ(render(noName.error().what, Language::Chinese), wordedError(noName.error().message, Language::Chinese));
+    EXPECT_EQ(render(noName.error().what, Language::Chinese), worded(noName.error(), Language::Chinese));
 }
 
 class InspectorBadInput : public ::testing::Test {

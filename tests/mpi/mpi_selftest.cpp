@@ -166,8 +166,8 @@ void jobChecks(Transport& t, bool stream)
         check(done == chunks && total == s.iterations, rank, "chunks come in order, one per iteration");
         return writer.chunk(soFar, done, total);
     };
-    o.onFailure = [&](const std::string& m) {
-        check(false, rank, "no failure expected: " + m);
+    o.onFailure = [&](const Message& m) {
+        check(false, rank, "no failure expected: " + english(m));
         t.abort(3);
     };
     LaunchInfo launch;
@@ -176,7 +176,7 @@ void jobChecks(Transport& t, bool stream)
     launch.localRank = t.localRank();
     launch.localSize = t.localSize();
     JobOutcome out = runLiveJob(t, s, launch, {}, h, o);
-    check(out.exitStatus == 0, rank, "exit status 0 (" + out.message + ")");
+    check(out.exitStatus == 0, rank, "exit status 0 (" + english(out.message) + ")");
     if (rank != 0)
         return;
     check(out.run.has_value(), rank, "rank 0 has the merged run");

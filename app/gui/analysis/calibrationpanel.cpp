@@ -41,7 +41,7 @@ CalibrationPanel::CalibrationPanel(QWidget* parent) : QWidget(parent)
            "bandwidth per link class to it and saves a named profile that simulations can use.");
     if (!liveBuiltIn())
         text += QStringLiteral("<br><br><b>")
-                + tr("Not available here: %1.").arg(i18n::engineError(liveBuildInfo()).toHtmlEscaped())
+                + tr("Not available here: %1.").arg(i18n::engineText(liveBuildInfo()).toHtmlEscaped())
                 + QStringLiteral("</b> ")
                 + tr("You can still fit sweeps measured on another machine (files written by shardlab bench --json) "
                      "against the scenario's topology.");
@@ -62,7 +62,7 @@ CalibrationPanel::CalibrationPanel(QWidget* parent) : QWidget(parent)
     m_cancel = new QPushButton(tr("Cancel"));
     m_cancel->setEnabled(false);
     // Until the run page's probe has looked for GPUs: disabled, and saying so.
-    setLiveAvailability(false, liveBuiltIn() ? QString() : i18n::engineError(liveBuildInfo()));
+    setLiveAvailability(false, liveBuiltIn() ? QString() : i18n::engineText(liveBuildInfo()));
     m_progress = new QProgressBar;
     m_progress->setVisible(false);
     m_summary = new QLabel;

@@ -98,7 +98,7 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent)
     if (!liveBuiltIn()) {
         m_measure->setEnabled(false);
         m_measure->setToolTip(
-            tr("Live mode is not built into this ShardLab: %1").arg(i18n::engineError(liveBuildInfo())));
+            tr("Live mode is not built into this ShardLab: %1").arg(i18n::engineText(liveBuildInfo())));
     }
     auto* controls = new QHBoxLayout;
     auto* form = new QFormLayout;

@@ -63,7 +63,7 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent)
     if (!liveBuiltIn()) {
         m_measure->setEnabled(false);
         m_measure->setToolTip(
-            tr("Live mode is not built into this ShardLab: %1").arg(i18n::engineError(liveBuildInfo())));
+            tr("Live mode is not built into this ShardLab: %1").arg(i18n::engineText(liveBuildInfo())));
     } else {
         m_measure->setToolTip(tr("Run the same sweep with NCCL on this machine's GPUs and overlay it"));
     }

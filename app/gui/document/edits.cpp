@@ -28,7 +28,7 @@ bool validItem(const Document& doc, int item)
 
 bool validRank(const Document& doc, int rank) { return rank >= 0 && rank < doc.scenario().ranks(); }
 
-Status noSuch(const QString& what) { return badInput(what.toStdString()); }
+Status noSuch(const QString& what) { return badInput(i18n::appWorded(what)); }
 
 } // namespace
 

@@ -1,5 +1,7 @@
 #include "export/figure_exporter.h"
 
+#include "i18n/language.h"
+
 #include <QBuffer>
 #include <QClipboard>
 #include <QDir>
@@ -30,7 +32,8 @@ namespace {
 // Logical (screen) pixels per inch: what a scale of 1 means.
 constexpr double kScreenDpi = 96.0;
 
-std::string str(const QString& s) { return s.toStdString(); }
+// The exporter's own errors, worded by the app's translations (tr) already: carried as they are.
+Message str(const QString& s) { return i18n::appWorded(s); }
 
 // For the duration of an export: a white background and fonts enlarged by `factor`; the plot is
 // restored afterwards. A plot that is not on QCustomPlot's default white keeps its brush in the

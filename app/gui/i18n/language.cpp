@@ -1,7 +1,5 @@
 #include "i18n/language.h"
 
-#include "shardlab/text/error_wording.h"
-
 #include <QCoreApplication>
 #include <QFontDatabase>
 #include <QGuiApplication>
@@ -146,10 +144,7 @@ QString engineError(const shardlab::Error& error)
     return QString::fromStdString(shardlab::worded(error, engineLanguage()));
 }
 
-QString engineError(const std::string& englishError)
-{
-    return QString::fromStdString(shardlab::wordedError(englishError, engineLanguage()));
-}
+shardlab::Message appWorded(const QString& text) { return shardlab::verbatim(text.toStdString()); }
 
 QString nativeName(const QString& language)
 {

@@ -63,12 +63,13 @@ QString currentLanguage();
 shardlab::Language engineLanguage();
 // An engine sentence worded in the interface language.
 QString engineText(const shardlab::Message& message);
-// An engine error worded in the interface language: its Message where it was born one, else its
-// English worded by the catalogue's templates (text/error_wording.h); the file, the JSON path and
-// the values stay as the engine wrote them.
+// An engine error worded in the interface language (its Message: every error is born one); the
+// file, the JSON path and the values stay as the engine wrote them. An error read back from
+// another program as English only (a remote ShardLab of another version) stays English.
 QString engineError(const shardlab::Error& error);
-// The same for an error that reached the app as English text only (a stream's or a remote run's).
-QString engineError(const std::string& englishError);
+// An error of the app's own, worded by its translations (tr) already: carried by an engine Error as
+// it is (verbatim), so that engineError() shows it unchanged.
+shardlab::Message appWorded(const QString& text);
 
 // The language's name in itself: "English", "简体中文".
 QString nativeName(const QString& language);

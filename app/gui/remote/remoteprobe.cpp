@@ -3,6 +3,7 @@
 #include "i18n/language.h"
 #include "remote/remotefailure.h"
 
+#include "shardlab/base/message_json.h"
 #include "shardlab/base/units.h"
 #include "shardlab/base/version.h"
 #include "shardlab/io/run_stream.h"
@@ -31,9 +32,20 @@ Result<RemoteMachine> parseRemoteMachine(const QByteArray& text)
         const auto it = doc.find(key);
         return it != doc.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
     };
+    // "live" and "error" in English, and beside them (from this version on) "live_message" and
+    // "error_message": the same as Messages, worded in this app's language where they say the
+    // same as the English (a ShardLab of another version may word them otherwise)
+    const auto worded = [&](const char* englishKey, const char* messageKey) {
+        const QString plain = str(englishKey);
+        const auto it = doc.find(messageKey);
+        if (it == doc.end())
+            return plain;
+        const Message said = messageFromJson(*it);
+        return !said.empty() && QString::fromStdString(english(said)) == plain ? i18n::engineText(said) : plain;
+    };
     m.shardlabVersion = str("shardlab_version");
-    m.live = str("live");
-    m.topologyError = str("error");
+    m.live = worded("live", "live_message");
+    m.topologyError = worded("error", "error_message");
     if (const auto f = doc.find("stream_format"); f != doc.end() && f->is_number_integer())
         m.streamFormat = f->get<int>();
     if (const auto t = doc.find("topology"); t != doc.end() && t->is_object()) {

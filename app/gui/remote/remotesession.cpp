@@ -114,9 +114,11 @@ void RemoteSession::onRefused(const QString& message)
     if (!m_problem.isEmpty())
         return;
     // nothing more can be read: stop the remote side too. The sentence names the host already;
-    // the reader's message begins with it too.
-    const QString origin = m_target.displayName() + QStringLiteral(": ");
-    m_problem = i18n::engineError((message.startsWith(origin) ? message.mid(origin.size()) : message).toStdString());
+    // the reader's message (worded in the app's language) begins with it too.
+    m_problem = message;
+    for (const QString& colon : {QStringLiteral(": "), QStringLiteral("\uff1a")})
+        if (const QString origin = m_target.displayName() + colon; message.startsWith(origin))
+            m_problem = message.mid(origin.size());
     m_ssh.terminate();
 }
 
@@ -156,7 +158,7 @@ void RemoteSession::onEnded(const std::shared_ptr<const StreamEnd>& e)
     // a result that arrived but does not fit its scenario; a stream that stopped early, or never
     // began, is explained from ssh's exit status below
     if (m_problem.isEmpty())
-        m_problem = i18n::engineError(e->finishProblem.toStdString());
+        m_problem = e->finishProblem;
     RemoteEnd end;
     end.exitCode = m_exitCode;
     end.crashed = m_crashed;
@@ -167,7 +169,7 @@ void RemoteSession::onEnded(const std::shared_ptr<const StreamEnd>& e)
     end.streamProblem = m_problem;
     end.profile = m_profile;
     end.collectivesArrived = e->collectivesArrived;
-    end.reportedError = e->reportedError.isEmpty() ? QString() : i18n::engineError(e->reportedError.toStdString());
+    end.reportedError = e->reportedError;
     emit failed(explainRemoteEnd(m_target, end), end.streamProblem.isEmpty() ? e->partial : nullptr, e->scenario);
 }
 

@@ -1,5 +1,7 @@
 #include "remote/streamparser.h"
 
+#include "i18n/language.h"
+
 namespace shardlab::gui {
 
 void StreamParser::feed(const QByteArray& bytes)
@@ -26,7 +28,7 @@ void StreamParser::feed(const QByteArray& bytes)
     }
     if (!st) {
         m_refused = true;
-        emit refused(QString::fromStdString(st.error().message));
+        emit refused(i18n::engineError(st.error()));
     }
 }
 
@@ -44,14 +46,14 @@ void StreamParser::finish(const Scenario& sent)
         }
         end->finished = m_reader.finished();
         if (end->finished)
-            end->finishProblem = QString::fromStdString(run.error().message);
+            end->finishProblem = i18n::engineError(run.error());
     }
     end->sawHeader = m_reader.header().has_value();
     end->iterationsArrived = static_cast<int>(m_reader.soFar().iterations.size());
     end->iterationsTotal = m_reader.total();
     end->collectivesArrived = static_cast<int>(m_reader.soFar().collectives.size());
     if (m_reader.reportedError())
-        end->reportedError = QString::fromStdString(m_reader.reportedError()->message);
+        end->reportedError = i18n::engineError(*m_reader.reportedError());
     // an open program's stream (a profiled program) brings its iteration mark only at the end
     const bool open = m_reader.header() && m_reader.header()->openProgram;
     if (end->sawHeader && !m_refused && end->finishProblem.isEmpty() && end->reportedError.isEmpty()

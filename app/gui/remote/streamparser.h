@@ -24,12 +24,12 @@ struct StreamEnd {
     std::shared_ptr<const RunResult> run; // the finished run; null when there is none
     Scenario scenario;     // the one it ran: the result's (an open program), the header's, else the one sent
     bool finished = false; // the result line arrived
-    QString finishProblem; // why a result that arrived was not a run (it does not fit its scenario)
+    QString finishProblem; // why a result that arrived was not a run (it does not fit its scenario), worded
     bool sawHeader = false;
     int iterationsArrived = 0;
     int iterationsTotal = 0; // from the stream; 0 when it never said
     int collectivesArrived = 0;
-    QString reportedError; // the run's own error line
+    QString reportedError; // the run's own error line, worded in the app's language
     // What arrived, as a run a view can show (its notes say it is incomplete); null when nothing
     // usable did (no header, a refused stream, an error line, nothing complete).
     std::shared_ptr<const RunResult> partial;
@@ -55,7 +55,7 @@ signals:
     void headerParsed(std::shared_ptr<const shardlab::StreamHeader> header);
     void chunksParsed(int done, int total, bool tell); // tell: the sink's answer
     void progressParsed(int done, int total);
-    void refused(const QString& message); // the first problem: nothing more is read
+    void refused(const QString& message); // the first problem, worded: nothing more is read
     void ended(std::shared_ptr<const shardlab::gui::StreamEnd> end);
 
 private:

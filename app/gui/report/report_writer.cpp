@@ -47,7 +47,7 @@ Status ReportWriter::writeReport(const LabReport& report, const QString& path)
         return reportqt::writeLabReportPdf(report, path.toStdString());
     if (suffix == QLatin1String("html") || suffix == QLatin1String("htm"))
         return writeFileAtomically(path.toStdString(), labReportHtml(report));
-    return badInput(tr("%1: expected a file name ending in .html or .pdf").arg(path).toStdString());
+    return badInput(i18n::appWorded(tr("%1: expected a file name ending in .html or .pdf").arg(path)));
 }
 
 Status ReportWriter::write(const QString& path)

@@ -22,7 +22,7 @@ void EngineWorker::probeLive()
 {
     if (!liveBuiltIn()) {
         emit liveProbed(false,
-                        tr("Live runs are not built into this ShardLab: %1").arg(i18n::engineError(liveBuildInfo())));
+                        tr("Live runs are not built into this ShardLab: %1").arg(i18n::engineText(liveBuildInfo())));
         return;
     }
     auto devices = liveDevices();

@@ -197,7 +197,7 @@ Result<Scenario> HangSandbox::scenarioWithMistake() const
 {
     const auto m = mistake();
     if (!m)
-        return badInput(tr("The step program has no collective to get wrong.").toStdString());
+        return badInput(i18n::appWorded(tr("The step program has no collective to get wrong.")));
     Scenario s = m_scenario;
     s.perturbations.mismatches = {*m};
     if (Status st = validateScenario(s); !st)

@@ -154,7 +154,7 @@ QString ExportActions::modelCsv(const QAbstractItemModel& model)
 Result<QStringList> ExportActions::writeTables(const QString& folder) const
 {
     if (!QDir().mkpath(folder))
-        return badInput(tr("%1: the folder cannot be created").arg(folder).toStdString());
+        return badInput(i18n::appWorded(tr("%1: the folder cannot be created").arg(folder)));
     QStringList written;
     auto write = [&](const QString& base, const std::string& text) -> Status {
         const QString path = QDir(folder).filePath(base + QStringLiteral(".csv"));
@@ -195,7 +195,7 @@ Status ExportActions::writeTrace(const QString& path) const
 {
     RunOutcomePtr run = m_window->runPage()->lastOutcome();
     if (!run)
-        return badInput(tr("there is no run yet: run the scenario first (Run > Run)").toStdString());
+        return badInput(i18n::appWorded(tr("there is no run yet: run the scenario first (Run > Run)")));
     // streamed to the file: a long run's trace is never held in memory as text
     return writeFileAtomicallyWith(path.toStdString(),
                                    [&](std::ostream& out) { return writeChromeTrace(out, run->scenario, *run->run); });

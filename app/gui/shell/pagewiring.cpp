@@ -126,9 +126,9 @@ void MainWindow::wirePages()
     connect(m_controller, &DocumentController::statusMessage, this, [this](const QString& m) { showStatus(m, 5000); });
     connect(m_editor, &EditorPage::statusMessage, this, [this](const QString& m) { showStatus(m, 5000); });
     connect(m_editor, &EditorPage::editFailed, this, [this](const QString& m) {
-        // the editors' own words are translated already; the engine's (a size as typed, a
-        // scenario that would not be valid) are worded here, in one place
-        showStatus(tr("Not changed: %1").arg(i18n::engineError(m.toStdString())), 10000);
+        // worded by the editors already: their own words translated, the engine's errors in the
+        // app's language (i18n::engineError)
+        showStatus(tr("Not changed: %1").arg(m), 10000);
     });
     connect(m_document->undoStack(), &QUndoStack::indexChanged, this, [this] {
         const QString text = m_document->undoStack()->undoText();

@@ -8,7 +8,7 @@
 #include "shardlab/import/import_job.h"
 #include "shardlab/import/nccl_tests.h"
 #include "shardlab/io/trace_import.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <QDialog>
 #include <QDialogButtonBox>

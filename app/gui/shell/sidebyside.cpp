@@ -33,7 +33,7 @@ struct Pair {
 struct Outcome {
     std::optional<Pair> pair;
     QString failed; // the scenario that could not be simulated, and why
-    std::string error;
+    Error error;
 };
 
 Result<Side> runSide(const Scenario& scenario)
@@ -127,7 +127,7 @@ void SideBySideView::compare(const Scenario& a, const Scenario& b)
             auto sideB = sideA ? runSide(namedB) : Result<Side>(sideA.error());
             if (!sideA || !sideB) {
                 out.failed = QString::fromStdString(!sideA ? namedA.name : namedB.name);
-                out.error = !sideA ? sideA.error().message : sideB.error().message;
+                out.error = !sideA ? sideA.error() : sideB.error();
                 return out;
             }
             out.pair = Pair{std::move(*sideA), std::move(*sideB), {}};

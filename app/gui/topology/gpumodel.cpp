@@ -68,7 +68,7 @@ bool GpuModel::setData(const QModelIndex& index, const QVariant& value, int role
         bool ok = false;
         const double v = value.toDouble(&ok);
         st = ok ? Edits::setGpuTflops(*m_document, index.row(), v)
-                : Status(badInput(tr("expected a number of TFLOP/s").toStdString()));
+                : Status(badInput(i18n::appWorded(tr("expected a number of TFLOP/s"))));
     } else
         return false;
     if (!st)
@@ -132,11 +132,11 @@ bool LinkModel::setData(const QModelIndex& index, const QVariant& value, int rol
     if (index.column() == Bandwidth) {
         const double v = value.toDouble(&ok);
         st = ok ? Edits::setLinkBandwidth(*m_document, index.row(), v)
-                : Status(badInput(tr("expected a bandwidth in GB/s").toStdString()));
+                : Status(badInput(i18n::appWorded(tr("expected a bandwidth in GB/s"))));
     } else if (index.column() == Count) {
         const int v = value.toInt(&ok);
         st = ok ? Edits::setLinkCount(*m_document, index.row(), v)
-                : Status(badInput(tr("expected a number of links").toStdString()));
+                : Status(badInput(i18n::appWorded(tr("expected a number of links"))));
     } else
         return false;
     if (!st)

@@ -1,6 +1,6 @@
 #include "shardlab/base/file_io.h"
 
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include "shardlab/base/units.h"
 

@@ -1,7 +1,7 @@
 #include "shardlab/base/json_reader.h"
 
 #include "shardlab/base/physical_ranges.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,8 @@
 #include "shardlab/cluster/cluster_topology.h"
 
 #include "shardlab/base/display_width.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/base/message_json.h"
+#include "shardlab/text/foreign_text.h"
 #include "shardlab/text/message.h"
 
 #include <nlohmann/json.hpp>
@@ -33,6 +34,26 @@ std::string fmtGBps(double v)
 
 } // namespace
 
+Message probeNotes(const std::vector<Message>& notes)
+{
+    if (notes.empty())
+        return {};
+    Message out = notes.back();
+    for (size_t i = notes.size() - 1; i-- > 0;)
+        out = Message("error.piece.notes").with("piece_first", notes[i]).with("piece_rest", std::move(out));
+    return out;
+}
+
+namespace {
+json notesJson(const std::vector<Message>& notes)
+{
+    json out = json::array();
+    for (const Message& m : notes)
+        out.push_back(messageToJson(m));
+    return out;
+}
+} // namespace
+
 Bytes8 encodeTopologyReport(const RankTopologyReport& r)
 {
     json nv = json::array();
@@ -59,7 +80,7 @@ Bytes8 encodeTopologyReport(const RankTopologyReport& r)
                       {"nvlink_gbps", r.nvlinkGBps},
                       {"nics", nics},
                       {"probe", r.probe},
-                      {"notes", r.notes}};
+                      {"notes", notesJson(r.notes)}};
     return json::to_cbor(doc);
 }
 
@@ -94,7 +115,9 @@ Result<RankTopologyReport> decodeTopologyReport(const Bytes8& bytes, const Messa
             r.nics.push_back(
                 {n.at(0).get<std::string>(), n.at(1).get<std::string>(), n.at(2).get<double>(), n.at(3).get<int>()});
         r.probe = d.at("probe").get<std::string>();
-        r.notes = d.at("notes").get<std::string>();
+        for (const json& n : d.at("notes"))
+            if (Message m = messageFromJson(n); !m.empty())
+                r.notes.push_back(std::move(m));
         return r;
     } catch (const json::exception& e) {
         return runFailed(

@@ -1,7 +1,7 @@
 #include "shardlab/cluster/job_monitor.h"
 
 #include "seconds_text.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <nlohmann/json.hpp>
 

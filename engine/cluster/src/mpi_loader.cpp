@@ -1,7 +1,7 @@
 #include "shardlab/cluster/mpi_loader.h"
 
 #include "mpi_module.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <dlfcn.h>
 
@@ -45,14 +45,18 @@ std::filesystem::path findModule()
 }
 } // namespace
 
-std::string mpiBuildInfo()
+Message mpiBuildInfo()
 {
 #ifdef SHARDLAB_HAVE_MPI
     const auto module = findModule();
-    return std::string("built in (") + SHARDLAB_MPI_LIBRARY + "; module "
-           + (module.empty() ? "not found: install shardlab-mpi or set SHARDLAB_MPI_MODULE" : module.string()) + ")";
+    if (module.empty())
+        return Message("error.line.mpi_no_module")
+            .with("library", SHARDLAB_MPI_LIBRARY)
+            .with("package", "shardlab-mpi")
+            .with("variable", "SHARDLAB_MPI_MODULE");
+    return Message("error.line.mpi_built").with("library", SHARDLAB_MPI_LIBRARY).with("module", module.string());
 #else
-    return "not built in (no MPI library was found when this ShardLab was built; mpirun/srun runs need libopenmpi-dev)";
+    return Message("error.line.mpi_not_built").with("package", "libopenmpi-dev");
 #endif
 }
 

@@ -3,7 +3,7 @@
 #include "seconds_text.h"
 
 #include "shardlab/cluster/socket_mesh.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <array>
 #include <cerrno>

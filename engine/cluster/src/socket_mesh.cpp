@@ -1,5 +1,5 @@
 #include "shardlab/cluster/socket_mesh.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <cerrno>
 #include <condition_variable>

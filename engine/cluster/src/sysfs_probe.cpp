@@ -88,7 +88,7 @@ std::string lower(std::string s)
     return s;
 }
 
-void note(RankTopologyReport& r, const std::string& what) { r.notes += (r.notes.empty() ? "" : "; ") + what; }
+void note(RankTopologyReport& r, Message what) { r.notes.push_back(std::move(what)); }
 
 } // namespace
 
@@ -144,7 +144,7 @@ void readPcieFromSysfs(RankTopologyReport& r, const std::string& busId, const fs
         if (chain.size() >= 3)
             r.pcieSwitch = hostBridge + "/" + chain[1];
     } else {
-        note(r, "the GPU's PCIe path is not readable in sysfs");
+        note(r, Message("error.piece.pcie_unreadable").with("where", "sysfs"));
     }
 }
 
@@ -176,17 +176,20 @@ RankTopologyReport probeTopologyFromSysfs(int device, const Environment& env, co
         gpu = &gpus[static_cast<size_t>(device)];
     }
     if (gpus.empty())
-        note(r, "no NVIDIA GPU is listed in /proc/driver/nvidia/gpus (is the NVIDIA driver loaded?)");
+        note(r, Message("error.piece.no_gpu_listed").with("file", "/proc/driver/nvidia/gpus"));
     else if (!gpu)
-        note(r, "device " + std::to_string(device) + " (" + r.physical + ") is not among the "
-                    + std::to_string(gpus.size()) + " GPUs in /proc/driver/nvidia/gpus");
+        note(r, Message("error.piece.device_not_listed")
+                    .with("device", device)
+                    .with("physical", r.physical)
+                    .with("count", static_cast<int>(gpus.size()))
+                    .with("file", "/proc/driver/nvidia/gpus"));
     if (gpu) {
         r.gpuName = gpu->model;
         r.uuid = gpu->uuid;
         readPcieFromSysfs(r, gpu->busId, root);
     }
     if (gpu)
-        note(r, "NVLink not readable without NVML");
+        note(r, Message("error.piece.nvlink_unreadable"));
 
     // NICs that are up: InfiniBand/RoCE ports, then physical Ethernet interfaces not already seen.
     std::set<std::string> seenDevices;

@@ -13,7 +13,6 @@
 #include "shardlab/import/flight_recorder.h"
 #include "shardlab/profile/profile_build.h"
 #include "shardlab/profile/profile_scenario.h"
-#include "shardlab/text/error_wording.h"
 #include "shardlab/text/message.h"
 
 #include <algorithm>

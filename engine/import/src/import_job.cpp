@@ -7,7 +7,7 @@
 #include "shardlab/io/trace_import.h"
 #include "shardlab/profile/profile_build.h"
 #include "shardlab/profile/profile_reader.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <algorithm>
 #include <system_error>

@@ -21,7 +21,7 @@
 //    json's type_error as before (checked against the old reader on 3,500 mutated traces).
 // docs/benchmarks.md, "Importing big traces": the figures and bench/import_big_kineto.sh.
 #include "shardlab/import/kineto_trace.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <nlohmann/json.hpp>
 

@@ -6,7 +6,7 @@
 
 #include "shardlab/base/json_reader.h"
 #include "shardlab/base/visible_text.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <algorithm>
 #include <cmath>

@@ -203,7 +203,7 @@ Result<std::string> renderImportedSweep(const NcclTestsSweep& sweep, const std::
     }
     const std::optional<Topology> topo = preset(presetId);
     if (!topo)
-        return badInput(unknownPresetMessage(presetId));
+        return badInput(unknownPresetSentence(presetId));
     if (topo->rankCount() < sweep.ranks)
         return badInput(Message("error.line.nccl_tests_preset_small")
                             .with("file", sweep.origin)

@@ -1,3 +1,4 @@
+#include "shardlab/base/message_json.h"
 #include "shardlab/io/exporters.h"
 
 #include "shardlab/base/display_width.h"
@@ -283,7 +284,7 @@ Status writeChromeTrace(std::ostream& out, const Scenario& s, const RunResult& r
     if (partial) {
         records["notes"].push_back(notes.back());
         if (records.contains("note_messages"))
-            records["note_messages"].push_back(detail::messageToJson(verbatim(notes.back())));
+            records["note_messages"].push_back(messageToJson(verbatim(notes.back())));
     }
     writeObject(out, other, [&](const std::string& key, std::ostream& o) {
         if (key != "shardlab")

@@ -5,7 +5,7 @@
 #include "shardlab/io/run_result_io.h"
 #include "shardlab/io/run_result_json.h"
 #include "shardlab/io/scenario_io.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <fstream>
 #include <sstream>

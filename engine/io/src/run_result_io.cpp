@@ -1,8 +1,9 @@
 #include "shardlab/io/run_result_io.h"
 
 #include "shardlab/base/json_reader.h"
+#include "shardlab/base/message_json.h"
 #include "shardlab/io/run_result_json.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -50,34 +51,6 @@ OpKind opAt(const json& v, const std::string& path)
 }
 
 } // namespace
-
-// A Message in a result file: {"id": "...", "args": {"name": "text" or a message}}.
-json messageToJson(const Message& m)
-{
-    json args = json::object();
-    for (const MessageArg& a : m.args)
-        args[a.name] = a.message.empty() ? json(a.text) : messageToJson(a.message.front());
-    return {{"id", m.id}, {"args", std::move(args)}};
-}
-
-// Tolerant: what is not a message gives an empty one (the English beside it is shown instead).
-Message messageFromJson(const json& j, int depth)
-{
-    if (!j.is_object() || depth > 16)
-        return {};
-    const auto id = j.find("id");
-    if (id == j.end() || !id->is_string())
-        return {};
-    Message m(id->get<std::string>());
-    if (const auto args = j.find("args"); args != j.end() && args->is_object())
-        for (const auto& [name, value] : args->items()) {
-            if (value.is_string())
-                m.arg(name, value.get<std::string>());
-            else if (Message piece = messageFromJson(value, depth + 1); !piece.empty())
-                m.arg(name, std::move(piece));
-        }
-    return m;
-}
 
 json collectiveToJson(const CollectiveRecord& c)
 {

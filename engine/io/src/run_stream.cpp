@@ -1,11 +1,12 @@
 #include "shardlab/io/run_stream.h"
 
 #include "shardlab/base/json_reader.h"
+#include "shardlab/base/message_json.h"
 #include "shardlab/base/version.h"
 #include "shardlab/io/run_result_io.h"
 #include "shardlab/io/run_result_json.h"
 #include "shardlab/io/scenario_io.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <algorithm>
 #include <limits>
@@ -237,7 +238,10 @@ bool RunStreamWriter::result(const RunResult& run, const StreamEnding& ending)
 
 bool RunStreamWriter::error(const Error& e)
 {
-    return line(dumpLine({{"type", "error"}, {"kind", errorKindName(e.kind)}, {"message", e.message}}));
+    nlohmann::json doc = {{"type", "error"}, {"kind", errorKindName(e.kind)}, {"message", e.message}};
+    if (!e.what.empty()) // the same as a Message, for a reader that words it in its user's language
+        doc["what"] = messageToJson(e.what);
+    return line(dumpLine(doc));
 }
 
 // ---- reader ----------------------------------------------------------------------------------
@@ -353,6 +357,10 @@ void RunStreamReader::readError(const json& doc)
              : kind == "cancelled" ? ErrorKind::Cancelled
                                    : ErrorKind::RunFailed;
     e.message = stringAt(member(doc, "$", "message"), "$.message");
+    // "what": the message as data (a newer writer); kept where it says what "message" says
+    if (const auto what = doc.find("what"); what != doc.end())
+        if (Message m = messageFromJson(*what); !m.empty() && english(m) == e.message)
+            e.what = std::move(m);
     m_reported = std::move(e);
 }
 

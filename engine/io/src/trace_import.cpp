@@ -7,7 +7,7 @@
 #include "shardlab/io/run_result_json.h"
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/model/collectives.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <algorithm>
 #include <fstream>

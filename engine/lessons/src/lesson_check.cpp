@@ -6,7 +6,6 @@
 #include "shardlab/plan/plan_format.h"
 #include "shardlab/plan/plan_scenario.h"
 #include "shardlab/sim/simulator.h"
-#include "shardlab/text/error_wording.h"
 
 #include <algorithm>
 #include <cctype>

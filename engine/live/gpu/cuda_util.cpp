@@ -104,21 +104,14 @@ Status waitStreams(const std::vector<cudaStream_t>& streams, double deadlineMs, 
     return {};
 }
 
-std::string runtimeInfo()
+RuntimeVersions runtimeVersions()
 {
-    std::string s;
-    int driver = 0;
-    if (cudaDriverGetVersion(&driver) == cudaSuccess && driver > 0)
-        s = "driver for CUDA " + std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10);
-    else
-        s = "no NVIDIA driver found";
-    int nccl = 0;
-    if (ncclGetVersion(&nccl) == ncclSuccess) {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, ", NCCL %d.%d.%d at run time", nccl / 10000, nccl / 100 % 100, nccl % 100);
-        s += buf;
-    }
-    return s;
+    RuntimeVersions v;
+    if (int driver = 0; cudaDriverGetVersion(&driver) == cudaSuccess && driver > 0)
+        v.cudaDriver = driver;
+    if (int nccl = 0; ncclGetVersion(&nccl) == ncclSuccess && nccl > 0)
+        v.nccl = nccl;
+    return v;
 }
 
 Result<std::vector<LiveDevice>> listDevices()

@@ -65,7 +65,7 @@ Status requireGpus(int ranks, const Message& what);
 // `deadlineMs`; sets *timedOut when it gives up. `spin`: no yielding between polls (timing).
 Status waitStreams(const std::vector<cudaStream_t>& streams, double deadlineMs, bool* timedOut, bool spin = false);
 
-std::string runtimeInfo();
+RuntimeVersions runtimeVersions();
 Result<std::vector<LiveDevice>> listDevices();
 
 // Restores the calling thread's current device when it goes out of scope.

@@ -111,11 +111,11 @@ const liveabi::Api kApi = [] {
     liveabi::Api api;
     api.layoutKey = liveabi::layoutKey();
     api.builtWith = SHARDLAB_LIVE_BUILT_WITH;
-    api.runtimeInfo = [] {
+    api.runtimeVersions = [] {
         try {
-            return runtimeInfo();
+            return runtimeVersions();
         } catch (...) {
-            return std::string("runtime unknown");
+            return RuntimeVersions{};
         }
     };
     api.runLive = [](const Scenario& s, const LiveOptions& o) {
@@ -151,7 +151,7 @@ const liveabi::Api kApi = [] {
             return rankTopology(device, env);
         } catch (const std::exception& e) {
             RankTopologyReport r = probeTopologyFromSysfs(device, env);
-            r.notes += std::string(r.notes.empty() ? "" : "; ") + "NVML probe failed: " + e.what();
+            r.notes.push_back(Message("error.piece.nvml_probe_failed").with("why", std::string(e.what())));
             return r;
         }
     };

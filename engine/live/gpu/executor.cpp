@@ -478,7 +478,7 @@ Result<RunResult> Executor::run()
     if (Status st = teardown(); !st && !m_hang && !m_binding)
         return st.error();
     else if (!st)
-        result.notes.push_back(verbatim(st.error().message));
+        result.notes.push_back(messageOf(st.error()));
     return result;
 }
 

@@ -48,8 +48,10 @@ RankTopologyReport rankTopology(int device, const Environment& env)
     RankTopologyReport r = probeTopologyFromSysfs(device, env);
     auto devices = listDevices();
     if (!devices || device < 0 || device >= static_cast<int>(devices->size())) {
-        r.notes += std::string(r.notes.empty() ? "" : "; ") + "CUDA does not list device " + std::to_string(device)
-                   + (devices ? "" : ": " + devices.error().message);
+        r.notes.push_back(devices ? Message("error.piece.cuda_device_unlisted").with("device", device)
+                                  : Message("error.piece.cuda_device_unlisted_why")
+                                        .with("device", device)
+                                        .with("why", messageOf(devices.error())));
         return r;
     }
     const LiveDevice& d = (*devices)[static_cast<size_t>(device)];
@@ -59,23 +61,19 @@ RankTopologyReport rankTopology(int device, const Environment& env)
     r.gpuMemory = d.memory;
     auto opened = openNvml();
     if (!opened) {
-        r.notes += (r.notes.empty() ? "" : "; ") + opened.error().message;
+        r.notes.push_back(messageOf(opened.error()));
         return r;
     }
     Nvml nv = *opened;
     nvmlDevice h = nullptr;
     if (nv.byBusId(d.pciBusId.c_str(), &h) != kNvmlSuccess) {
-        r.notes += std::string(r.notes.empty() ? "" : "; ") + "NVML does not know GPU " + d.pciBusId;
+        r.notes.push_back(Message("error.piece.nvml_unknown_bus").with("bus", d.pciBusId));
         closeNvml(nv);
         return r;
     }
     r.probe = "NVML, CUDA and sysfs";
     // NVLink is what the sysfs probe could not read; NVML has it.
-    const std::string noNvlink = "NVLink not readable without NVML";
-    if (const auto at = r.notes.find(noNvlink); at != std::string::npos)
-        r.notes.erase(at > 1 ? at - 2 : at, noNvlink.size() + (at > 1 ? 2 : 0));
-    if (r.notes.rfind("; ", 0) == 0)
-        r.notes.erase(0, 2);
+    std::erase_if(r.notes, [](const Message& m) { return m.id == "error.piece.nvlink_unreadable"; });
     const NvmlGpuFacts facts = gpuFacts(nv, h, d);
     r.tflops = facts.tflops;
     r.memBandwidthGBps = facts.memBandwidthGBps;

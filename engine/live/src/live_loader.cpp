@@ -4,7 +4,7 @@
 #include "shardlab/live/live_abi.h"
 #include "shardlab/live/live_plan.h"
 #include "shardlab/base/resources.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -118,13 +118,15 @@ Error unavailable() { return badInput(Message("error.line.live_unavailable").wit
 
 bool liveBuiltIn() { return true; }
 
-std::string liveBuildInfo()
+Message liveBuildInfo()
 {
-    std::string s = "built in (" SHARDLAB_LIVE_BUILT_WITH "); loads here: ";
     const Loaded& l = loaded();
     if (!l.api)
-        return s + "no (" + english(l.error) + ")";
-    return s + "yes (" + l.path + "; " + l.api->runtimeInfo() + ")";
+        return Message("error.line.live_does_not_load").with("with", SHARDLAB_LIVE_BUILT_WITH).with("reason", l.error);
+    return Message("error.line.live_loads")
+        .with("with", SHARDLAB_LIVE_BUILT_WITH)
+        .with("path", l.path)
+        .with("piece_runtime", runtimeVersionsMessage(l.api->runtimeVersions()));
 }
 
 Result<RunResult> runLive(const Scenario& scenario, const LiveOptions& options)
@@ -186,8 +188,7 @@ RankTopologyReport probeRankTopology(int device, const Environment& env)
 {
     if (!loaded().api) {
         RankTopologyReport r = probeTopologyFromSysfs(device, env);
-        r.notes +=
-            std::string(r.notes.empty() ? "" : "; ") + "live mode is not available here: " + english(loaded().error);
+        r.notes.push_back(Message("error.line.live_unavailable").with("reason", loaded().error));
         return r;
     }
     return loaded().api->probeRankTopology(device, env);

@@ -12,10 +12,7 @@ Error notBuiltIn()
 
 bool liveBuiltIn() { return false; }
 
-std::string liveBuildInfo()
-{
-    return "not built in (no CUDA toolkit with NCCL was found when this ShardLab was built; simulation only)";
-}
+Message liveBuildInfo() { return Message("error.line.live_not_built"); }
 
 Result<RunResult> runLive(const Scenario&, const LiveOptions&) { return notBuiltIn(); }
 

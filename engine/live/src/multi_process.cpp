@@ -1,3 +1,4 @@
+#include "shardlab/base/message_json.h"
 #include "shardlab/live/multi_process.h"
 
 #include "shardlab/cluster/clock_sync.h"
@@ -7,7 +8,7 @@
 #include "shardlab/io/run_result_json.h"
 #include "shardlab/live/live_plan.h"
 #include "shardlab/live/live_rank.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -50,8 +51,7 @@ std::optional<json> uncbor(const Bytes8& b)
 struct Setup {
     int rank = 0;
     std::string host;
-    std::string error;    // empty: ready
-    Message errorWording; // the same as a Message (verbatim where the process sent none)
+    Message error; // empty: ready (verbatim English where a process sent no Message)
     int errorStatus = kExitBadInput;
     bool localProblem = false; // the error came before the job (JobOptions::localProblem)
     RankTopologyReport report; // device, physical GPU, what the probe found
@@ -61,8 +61,8 @@ json setupJson(const Setup& s)
 {
     return {{"rank", s.rank},
             {"host", s.host},
-            {"error", s.error},
-            {"error_message", detail::messageToJson(s.errorWording)},
+            {"error", s.error.empty() ? std::string() : english(s.error)},
+            {"error_message", messageToJson(s.error)},
             {"status", s.errorStatus},
             {"local", s.localProblem},
             {"report", json::binary(encodeTopologyReport(s.report))}};
@@ -78,11 +78,11 @@ Result<Setup> setupFrom(const Bytes8& bytes, int from)
         Setup s;
         s.rank = j->at("rank").get<int>();
         s.host = j->at("host").get<std::string>();
-        s.error = j->at("error").get<std::string>();
+        const std::string plain = j->at("error").get<std::string>();
         if (const auto m = j->find("error_message"); m != j->end())
-            s.errorWording = detail::messageFromJson(*m);
-        if (s.errorWording.empty() && !s.error.empty())
-            s.errorWording = verbatim(s.error);
+            s.error = messageFromJson(*m);
+        if (s.error.empty() && !plain.empty())
+            s.error = verbatim(plain);
         s.errorStatus = j->at("status").get<int>();
         s.localProblem = j->at("local").get<bool>();
         auto rep = decodeTopologyReport(j->at("report").get_binary(), origin);
@@ -156,9 +156,10 @@ Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, in
     std::vector<std::pair<std::string, std::vector<const Setup*>>> same;
     for (const Setup& s : setups)
         if (!s.error.empty()) {
-            auto it = std::find_if(same.begin(), same.end(), [&](const auto& e) { return e.first == s.error; });
+            const std::string plain = english(s.error);
+            auto it = std::find_if(same.begin(), same.end(), [&](const auto& e) { return e.first == plain; });
             if (it == same.end())
-                same.push_back({s.error, {&s}});
+                same.push_back({plain, {&s}});
             else
                 it->second.push_back(&s);
             status = std::max(status, s.errorStatus);
@@ -167,7 +168,7 @@ Status checkSetup(const std::vector<Setup>& setups, const Scenario& scenario, in
         std::vector<Message> names;
         for (const auto* r : ranks)
             names.push_back(whoMessage(r->rank, r->host));
-        add(Message("job.failure").with("who", shortListOf(names, 8)).with("what", ranks.front()->errorWording),
+        add(Message("job.failure").with("who", shortListOf(names, 8)).with("what", ranks.front()->error),
             kExitBadInput); // (status already holds theirs)
     }
     // The scenario is known when rank 0 could read it.
@@ -220,8 +221,7 @@ Setup setupReport(int rank, const Result<DeviceChoice>& device, const Environmen
     Setup mine;
     mine.rank = rank;
     if (options.localProblem) {
-        mine.error = options.localProblem->message;
-        mine.errorWording = messageOf(*options.localProblem);
+        mine.error = messageOf(*options.localProblem);
         mine.errorStatus = exitStatusOf(options.localProblem->kind);
         mine.localProblem = true;
         mine.report.host = hostName();
@@ -229,8 +229,7 @@ Setup setupReport(int rank, const Result<DeviceChoice>& device, const Environmen
         mine.report = hooks.probe(device->device, env);
         mine.report.physical = device->physical;
     } else {
-        mine.error = device.error().message;
-        mine.errorWording = messageOf(device.error());
+        mine.error = messageOf(device.error());
         mine.errorStatus = exitStatusOf(device.error().kind);
         mine.report.host = hostName();
     }
@@ -274,8 +273,7 @@ std::optional<JobOutcome> agreeToStart(Transport& t, const Scenario& scenario, c
     auto end = [&](int status, Message wording) {
         JobOutcome o = out;
         o.exitStatus = status;
-        o.message = wording.empty() ? std::string() : english(wording);
-        o.wording = std::move(wording);
+        o.message = std::move(wording);
         return std::optional<JobOutcome>(std::move(o));
     };
     const int rank = t.rank();
@@ -349,7 +347,7 @@ PartsRead readParts(const std::vector<Bytes8>& parts, const std::vector<ClockOff
             else if (!j->at("ok").get<bool>()) {
                 // The line already starts "rank r (host): "; a message that names its rank again drops that.
                 std::string e = j->at("error").get<std::string>();
-                Message m = j->contains("error_message") ? detail::messageFromJson(j->at("error_message")) : Message();
+                Message m = j->contains("error_message") ? messageFromJson(j->at("error_message")) : Message();
                 if (const std::string self = "rank " + std::to_string(r) + ": "; e.rfind(self, 0) == 0) {
                     e.erase(0, self.size());
                     m = withoutRank(std::move(m), rank);
@@ -487,9 +485,7 @@ private:
                                         .with("who", whoMessage(0, ""))
                                         .with("what", Message("error.live.stream_reader_gone"));
                 if (m_options.onFailure)
-                    m_options.onFailure(english(why));
-                if (m_options.onFailureWording)
-                    m_options.onFailureWording(why);
+                    m_options.onFailure(why);
                 return;
             }
         }
@@ -514,8 +510,7 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     JobOutcome out;
     auto finish = [&](int status, Message wording) {
         out.exitStatus = status;
-        out.message = wording.empty() ? std::string() : english(wording);
-        out.wording = std::move(wording);
+        out.message = std::move(wording);
         return out;
     };
 
@@ -531,15 +526,11 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     MonitorOptions monitorOptions = options.monitor;
     if (monitorOptions.stallMs <= 0 && options.live.watchdogMs > 0)
         monitorOptions.stallMs = 2 * options.live.watchdogMs + 5000;
-    std::string failure;
-    Message failureWording; // the same, to be worded in the user's language (JobOutcome::wording)
+    Message failure; // the first failure this process saw (JobOutcome::message)
     auto onFailure = [&](const Message& message) {
-        failureWording = Message("job.failure").with("who", whoMessage(rank, mine.host)).with("what", message);
-        failure = english(failureWording);
+        failure = Message("job.failure").with("who", whoMessage(rank, mine.host)).with("what", message);
         if (options.onFailure)
             options.onFailure(failure);
-        if (options.onFailureWording)
-            options.onFailureWording(failureWording);
     };
     RankProgress progress;
     progress.setActivity("measuring clocks");
@@ -547,15 +538,11 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     auto failed = [&](const Error& error) {
         monitor.stop();
         if (failure.empty()) {
-            failureWording =
-                Message("job.failure").with("who", whoMessage(rank, mine.host)).with("what", messageOf(error));
-            failure = english(failureWording);
+            failure = Message("job.failure").with("who", whoMessage(rank, mine.host)).with("what", messageOf(error));
             if (options.onFailure)
                 options.onFailure(failure);
-            if (options.onFailureWording)
-                options.onFailureWording(failureWording);
         }
-        return finish(kExitRunFailed, failureWording);
+        return finish(kExitRunFailed, failure);
     };
     const Clock clock = hooks.clockUs ? hooks.clockUs : Clock(processClockUs);
     auto before = measureClockOffsets(t, clock, options.clockRounds, setupDeadline);
@@ -614,7 +601,7 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
         partJson["run"] = detail::runResultToJson(*part);
     else {
         partJson["error"] = part.error().message;
-        partJson["error_message"] = detail::messageToJson(messageOf(part.error()));
+        partJson["error_message"] = messageToJson(messageOf(part.error()));
         partJson["status"] = exitStatusOf(part.error().kind);
     }
     auto parts = gatherBytes(t, cbor(partJson), 0, Tag::Part, late, "part of the run");
@@ -655,13 +642,12 @@ TopologyOutcome gatherTopology(Transport& t, const LaunchInfo& launch, const Env
         mine.report = hooks.probe(device->device, env);
         mine.report.physical = device->physical;
         if (mine.report.gpuName.empty() && mine.report.busId.empty()) {
-            mine.error =
-                "its GPU (device " + std::to_string(device->device) + ") cannot be identified: " + mine.report.notes;
-            mine.errorWording = errorMessage(mine.error); // the probe's notes are English, worded part by part
+            mine.error = Message("error.line.gpu_unidentified")
+                             .with("device", device->device)
+                             .with("piece_notes", probeNotes(mine.report.notes));
         }
     } else {
-        mine.error = device.error().message;
-        mine.errorWording = messageOf(device.error());
+        mine.error = messageOf(device.error());
         mine.report.host = hostName();
     }
     mine.report.rank = t.rank();
@@ -671,10 +657,9 @@ TopologyOutcome gatherTopology(Transport& t, const LaunchInfo& launch, const Env
         auto final = broadcastBytes(t, {}, 0, Tag::Final, deadline, "exit status");
         if (!gathered || !final) {
             out.exitStatus = kExitRunFailed;
-            out.wording = Message("job.failure")
+            out.message = Message("job.failure")
                               .with("who", whoMessage(t.rank(), mine.host))
                               .with("what", messageOf(!gathered ? gathered.error() : final.error()));
-            out.message = english(out.wording);
             return out;
         }
         auto f = uncbor(*final);
@@ -690,8 +675,7 @@ TopologyOutcome gatherTopology(Transport& t, const LaunchInfo& launch, const Env
             if (!s)
                 problems.push_back(messageOf(s.error()));
             else if (!s->error.empty())
-                problems.push_back(
-                    Message("job.failure").with("who", whoMessage(r, s->host)).with("what", s->errorWording));
+                problems.push_back(Message("job.failure").with("who", whoMessage(r, s->host)).with("what", s->error));
             else
                 out.reports.push_back(s->report);
         }
@@ -707,8 +691,7 @@ TopologyOutcome gatherTopology(Transport& t, const LaunchInfo& launch, const Env
             errors = messageOf(topo.error());
     }
     out.exitStatus = errors.empty() ? kExitOk : kExitRunFailed;
-    out.message = errors.empty() ? std::string() : english(errors);
-    out.wording = std::move(errors);
+    out.message = std::move(errors);
     (void)broadcastBytes(t, cbor(json{{"status", out.exitStatus}}), 0, Tag::Final, deadline, "exit status");
     (void)t.flush(deadlineIn(10'000));
     return out;

@@ -7,7 +7,6 @@
 #include "shardlab/profile/profile_match.h"
 #include "shardlab/profile/profile_scenario.h"
 #include "shardlab/profile/profile_steps.h"
-#include "shardlab/text/error_wording.h"
 #include "shardlab/text/message.h"
 
 #include <algorithm>
@@ -450,7 +449,7 @@ Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, cons
         run.notes.push_back(Message("profile.note.ends_early"));
     if (!options.programEnd.empty())
         run.notes.push_back(
-            Message("profile.note.program_end").with("end", errorMessage(options.programEnd))); // error.line.program_*
+            Message("profile.note.program_end").with("end", options.programEnd)); // error.line.program_*
 
     ProfiledRun out;
     out.launch = processFiles.size() == 1

@@ -1,7 +1,7 @@
 #include "shardlab/profile/profile_live.h"
 
 #include "shardlab/profile/profile_format.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -5,7 +5,7 @@
 #include "shardlab/base/units.h"
 #include "shardlab/profile/profile_build.h"
 #include "shardlab/profile/profile_format.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,6 +1,6 @@
 #include "shardlab/sim/profiles.h"
 
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include "shardlab/base/file_io.h"
 #include "shardlab/base/json_reader.h"

@@ -1,7 +1,7 @@
 #include "shardlab/sim/topo_matrix.h"
 
 #include "shardlab/sim/routing.h"
-#include "shardlab/text/error_wording.h"
+#include "shardlab/text/foreign_text.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -170,14 +170,12 @@ std::string machineText(const std::string& text, Language language)
             std::vector<Message> items;
             std::stringstream list(part.substr(9));
             for (std::string item; ours && std::getline(list, item, ',');) {
-                items.push_back(errorMessage(item.substr(item.find_first_not_of(' '))));
+                items.push_back(machineSourceMessage(item.substr(item.find_first_not_of(' '))));
                 ours = items.back().id != "verbatim";
             }
-            parts.push_back(Message("error.line.topo_assumed").with("assumptions", listOf(std::move(items))));
+            parts.push_back(Message("topo.part.assumed").with("assumptions", listOf(std::move(items))));
         } else {
-            parts.push_back(errorMessage(part));
-            if (parts.back().id == "verbatim")
-                parts.back() = machineSourceMessage(part);
+            parts.push_back(machineSourceMessage(part));
             ours = parts.back().id != "verbatim";
         }
     }
@@ -185,7 +183,7 @@ std::string machineText(const std::string& text, Language language)
         return text;
     std::string out;
     for (const Message& m : parts)
-        out += (out.empty() ? "" : render(Message("error.line.topo_part_separator"), language)) + render(m, language);
+        out += (out.empty() ? "" : render(Message("topo.part.separator"), language)) + render(m, language);
     return out;
 }
 

@@ -22,16 +22,15 @@ enum class ErrorKind {
 
 struct Error {
     ErrorKind kind = ErrorKind::BadInput;
-    std::string message; // in English: english(what) for an error born a Message
-    Message what;        // the sentence as data; empty where the engine still writes English only
+    std::string message; // in English: english(what)
+    // The sentence as data (text/message.h), worded in the user's language. Every error is born
+    // one: there is no constructor from English. Empty only where an error was read back from
+    // another program's English (a run stream of another version): `message` is then all there is.
+    Message what;
 
     Error() = default;
-    // Born a Message: its English derived from it, so the two never disagree.
+    // Its English derived from the Message, so the two never disagree.
     Error(ErrorKind k, Message sentence);
-    // Written in English only: worded for the user by the templates of shardlab/text/error_wording.h
-    // until its place of birth gives it a Message.
-    Error(ErrorKind k, std::string english) : kind(k), message(std::move(english)) {}
-    Error(ErrorKind k, const char* english) : kind(k), message(english) {}
 };
 
 // The exit statuses of `shardlab` (fixed by PRODUCT.md), and of every process of a job it runs.
@@ -45,13 +44,9 @@ inline constexpr int exitStatusOf(ErrorKind kind)
 
 inline Error badInput(Message what) { return Error(ErrorKind::BadInput, std::move(what)); }
 inline Error runFailed(Message what) { return Error(ErrorKind::RunFailed, std::move(what)); }
-inline Error badInput(std::string message) { return Error(ErrorKind::BadInput, std::move(message)); }
-inline Error runFailed(std::string message) { return Error(ErrorKind::RunFailed, std::move(message)); }
-inline Error badInput(const char* message) { return badInput(std::string(message)); }
-inline Error runFailed(const char* message) { return runFailed(std::string(message)); }
 
-// The error as a Message: `what` where it was born one, else its English worded line by line by
-// the catalogue's templates (error_wording.h). And that message worded in `language`.
+// The error as a Message: `what`, or its English verbatim where it has none (read back from
+// another program). And that message worded in `language`.
 Message messageOf(const Error& error);
 std::string worded(const Error& error, Language language);
 

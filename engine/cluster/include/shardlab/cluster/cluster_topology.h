@@ -49,9 +49,12 @@ struct RankTopologyReport {
     double nvlinkGBps = 0;               // per link per direction (NVLink4: 25)
     std::vector<NicReport> nics;         // the host's NICs that are up
     std::string probe;                   // where the figures come from: "NVML", "/proc and sysfs"
-    std::string notes;                   // what could not be read, in words
+    std::vector<Message> notes;          // what could not be read (error.piece.* of readers.inc)
     bool operator==(const RankTopologyReport&) const = default;
 };
+
+// A report's notes as one piece: "first; second; ..." (error.piece.notes); empty where there are none.
+Message probeNotes(const std::vector<Message>& notes);
 
 Bytes8 encodeTopologyReport(const RankTopologyReport& report);
 // `origin` names the report in an error ("rank 2's setup report").

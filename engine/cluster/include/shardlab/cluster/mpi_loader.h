@@ -16,7 +16,7 @@ namespace shardlab {
 // Whether this build made the MPI module.
 bool mpiBuiltIn();
 // "built in (Open MPI v4.1.4; module /usr/lib/x86_64-linux-gnu/shardlab/libshardlab_mpi.so)", or why not.
-std::string mpiBuildInfo();
+Message mpiBuildInfo();
 // Where the module is looked for: $SHARDLAB_MPI_MODULE alone when set; otherwise
 // <executable>/../lib/<...>/shardlab/ (installed), then the build tree.
 std::vector<std::filesystem::path> mpiModuleCandidates();

@@ -28,10 +28,6 @@ nlohmann::json iterationToJson(const IterationMark& mark);
 nlohmann::json spanToJson(const Span& span); // an array in the order of spanFieldsJson()
 nlohmann::json spanFieldsJson();
 nlohmann::json hangToJson(const std::optional<HangReport>& hang); // null when there is none
-// A Message (text/message.h) as {"id": "...", "args": {"name": "text" or a message}}, and back;
-// reading is tolerant: what is not a message gives an empty one (the English beside it is shown).
-nlohmann::json messageToJson(const Message& message);
-Message messageFromJson(const nlohmann::json& v, int depth = 0);
 // Each entry back; throws JsonPathError naming the JSON path below `path` that is wrong.
 Span spanFromJson(const nlohmann::json& v, const std::string& path);
 CollectiveRecord collectiveFromJson(const nlohmann::json& v, const std::string& path);

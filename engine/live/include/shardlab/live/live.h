@@ -25,6 +25,7 @@
 #include "shardlab/analysis/sweep.h"
 #include "shardlab/model/run_result.h"
 #include "shardlab/model/scenario.h"
+#include "shardlab/text/message.h"
 
 #include <atomic>
 #include <functional>
@@ -34,9 +35,18 @@ namespace shardlab {
 
 // Whether this build contains live mode (the library was built alongside).
 bool liveBuiltIn();
-// "built in (CUDA 13.0, NCCL 2.28.9); loads here: yes (driver 580.159, NCCL 2.28.9 at run time)"
-// or why it is not built in or cannot load. Does not touch the GPUs.
-std::string liveBuildInfo();
+// What the live library reports of the machine it loaded on: the CUDA version the driver supports
+// and NCCL's, as their APIs give them (13000 is CUDA 13.0, 22809 NCCL 2.28.9); 0: none found.
+struct RuntimeVersions {
+    int cudaDriver = 0;
+    int nccl = 0;
+};
+// "driver for CUDA 13.0, NCCL 2.28.9 at run time" (error.piece.runtime*).
+Message runtimeVersionsMessage(const RuntimeVersions& versions);
+
+// "built in (CUDA 13.0, NCCL 2.28.9); loads here: yes (PATH; driver for CUDA 13.0, NCCL 2.28.9 at
+// run time)" or why it is not built in or cannot load. Does not touch the GPUs.
+Message liveBuildInfo();
 
 struct LiveOptions {
     std::function<bool(int, int)> progress; // (iterations done, total); false cancels

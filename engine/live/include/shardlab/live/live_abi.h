@@ -17,7 +17,7 @@
 
 namespace shardlab::liveabi {
 
-inline constexpr int kAbiVersion = 2;
+inline constexpr int kAbiVersion = 3;
 inline constexpr const char* kEntryPoint = "shardlab_live_api_v1";
 
 constexpr std::uint64_t fnv(std::uint64_t h, std::uint64_t v)
@@ -47,8 +47,9 @@ struct Api {
     int abiVersion = kAbiVersion;
     std::uint64_t layoutKey = 0;
     const char* builtWith = ""; // "CUDA 13.0, NCCL 2.28.9"
-    // What loads here: driver and NCCL runtime versions, or why not. Does not touch the GPUs.
-    std::string (*runtimeInfo)() = nullptr;
+    // What loads here: the versions the driver and NCCL report (CUDA 13.0: 13000; NCCL 2.28.9:
+    // 22809), 0 where there is none. Does not touch the GPUs.
+    RuntimeVersions (*runtimeVersions)() = nullptr;
     Result<RunResult> (*runLive)(const Scenario&, const LiveOptions&) = nullptr;
     Result<std::vector<SweepRow>> (*benchLive)(OpKind, int, const std::vector<Bytes>&,
                                                const LiveBenchOptions&) = nullptr;

@@ -46,11 +46,9 @@ struct JobOptions {
     std::optional<Error> localProblem;
     // Called (on the monitor's thread or this one) when this process sees the job fail after
     // setup: the CLI prints the message and aborts the job (Transport::abort). If it returns,
-    // runLiveJob returns exit status 3 with the message.
-    std::function<void(const std::string&)> onFailure;
-    // The same message as a Message (live.inc), for a front end that words it in the user's language;
-    // called right after onFailure.
-    std::function<void(const Message&)> onFailureWording;
+    // runLiveJob returns exit status 3 with the message (live.inc's job.failure), which a front end
+    // words in its user's language.
+    std::function<void(const Message&)> onFailure;
 
     // Streaming (`shardlab live --stream` under a launcher; every process sets it): each process
     // sends every iteration of its part to rank 0 as it completes (LiveOptions::iterationDone,
@@ -75,8 +73,7 @@ struct JobOutcome {
     std::optional<RunResult> run;              // rank 0: the merged run (also with a hang report)
     std::vector<RankTopologyReport> placement; // rank 0: who ran where
     std::optional<Topology> machine;           // rank 0: the combined topology, when it could be built
-    std::string message;                       // for this process to print on stderr (empty: nothing)
-    Message wording; // the same as a Message where there is one (a failure the job monitor saw)
+    Message message;                           // for this process to print on stderr (empty: nothing)
 };
 
 // Never throws; every failure is in the outcome. Rank 0 prints job-wide problems (naming the
@@ -88,8 +85,7 @@ struct TopologyOutcome {
     int exitStatus = 0;
     std::optional<Topology> topology;        // rank 0
     std::vector<RankTopologyReport> reports; // rank 0, by rank
-    std::string message;
-    Message wording; // the same as a Message, to be worded in the user's language
+    Message message;                         // why it failed, to be worded in the user's language (empty: it did not)
 };
 // `shardlab topo` under a launcher: every rank reports its GPU; rank 0 combines the reports.
 // A rank whose GPU cannot be identified makes it fail, naming the rank and why.

@@ -21,8 +21,9 @@ struct Message;
 
 struct MessageArg {
     std::string name;
-    std::string text;             // when the value is plain text
-    std::vector<Message> message; // when it is a sentence piece to be worded: exactly one element
+    std::string text;                               // when the value is plain text
+    std::vector<Message> message;                   // when it is a sentence piece to be worded: exactly one element
+    bool operator==(const MessageArg& other) const; // (below: Message is complete there)
 };
 
 struct Message {
@@ -55,6 +56,11 @@ struct Message {
     bool empty() const { return id.empty(); }
     bool operator==(const Message&) const = default;
 };
+
+inline bool MessageArg::operator==(const MessageArg& other) const
+{
+    return name == other.name && text == other.text && message == other.message;
+}
 
 // The message worded in `language`: its wording from the catalogue with every {name} replaced by
 // the argument of that name (worded in the same language when it is a Message). An id the
