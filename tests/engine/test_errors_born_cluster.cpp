@@ -246,9 +246,6 @@ TEST(ErrorsBornCluster, TheSocketMeshOfShareGpu)
     ASSERT_TRUE(mesh.ok()) << mesh.error().message;
     {
         auto zero = socketMeshTransport(0, mesh->fds[0]);
-        const Error itself = bornErrorOf(zero->send(0, Tag::Part, {1}));
-        EXPECT_EQ(itself.message, "rank 0 sent to rank 0, itself");
-        expectBornInBothLanguages(itself);
         const Error outside = bornErrorOf(zero->send(7, Tag::Part, {1}));
         EXPECT_EQ(outside.message, "rank 0 sent to rank 7, which is not in the job");
         expectBornInBothLanguages(outside);

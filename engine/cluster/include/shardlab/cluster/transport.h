@@ -47,7 +47,8 @@ public:
     virtual std::string describe() const = 0;
 
     // Queues `bytes` for `peer` and returns at once. Messages from one process to another with
-    // the same tag arrive in the order sent. Safe to call from several threads.
+    // the same tag arrive in the order sent. `peer` may be this process (rank 0 of a streamed job
+    // hands its own iterations to its merger that way). Safe to call from several threads.
     virtual Status send(int peer, Tag tag, Bytes8 bytes) = 0;
     // The next message with `tag` from `peer` (kAnyPeer: from anyone), waiting until `deadline`.
     // nullopt when the deadline passed (the caller says what the silence means); an error when the
