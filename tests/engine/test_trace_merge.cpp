@@ -118,6 +118,23 @@ TEST(TraceMerge, StragglerRunComesBackWhole)
         EXPECT_NEAR(a.collectives[i].busbwGBps, b.collectives[i].busbwGBps, 1e-6);
 }
 
+// A process's notes (its live plan scaled the collectives, its watchdog was raised) reach the
+// merged run, each once: the merged figures are measured at those sizes too.
+TEST(TraceMerge, EveryProcesssNotesReachTheMergedRunOnce)
+{
+    const Scenario s = test::loadExample("straggler-12-6-4-2.shardlab.json");
+    const RunResult whole = simulated(s);
+    std::vector<RankPart> parts = split(whole, {0, 1.5e9, -3.25e6, 777.125});
+    const Message scaled = Message("live.note.watchdog_raised").with("deadline", "10 s");
+    const Message other = verbatim("a note of rank 2 alone");
+    parts[0].run.notes = {scaled};
+    parts[1].run.notes = {scaled};
+    parts[2].run.notes = {other, scaled};
+    auto merged = mergeRankParts(std::move(parts), exact());
+    ASSERT_TRUE(merged.ok()) << merged.error().message;
+    EXPECT_EQ(merged->notes, (std::vector<Message>{scaled, other}));
+}
+
 TEST(TraceMerge, OverlappedBucketsComeBackWhole)
 {
     // Bucketed all-reduce on the communication stream while the backward pass computes.

@@ -311,6 +311,12 @@ Result<RunResult> mergeRankParts(std::vector<RankPart> parts, const MergeOptions
     out.mode = live ? RunMode::Live : RunMode::Simulated;
     out.ranks = n;
     out.clockNote = parts.front().run.clockNote;
+    // every process's notes (its live plan's scaled sizes, a raised watchdog), each once, in the
+    // order of the parts: a figure measured at scaled sizes must say so in the merged run too
+    for (const RankPart& part : parts)
+        for (const Message& note : part.run.notes)
+            if (std::find(out.notes.begin(), out.notes.end(), note) == out.notes.end())
+                out.notes.push_back(note);
     out.devices.assign(static_cast<size_t>(n), "");
     out.peakMemory.assign(static_cast<size_t>(n), 0);
     bool paging = false;
