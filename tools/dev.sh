@@ -94,8 +94,9 @@ check_package() {
 # AddressSanitizer + UndefinedBehaviorSanitizer: preset dev-asan, with line tables, at -O1 as the
 # sanitizers' authors advise (at -O0, nlohmann-json's parser alone took 103 s for a test's 2.5 MB
 # scenario, against 1.3 s at -O1); without the benchmarks and the screenshot programs, which no
-# test runs. Built with clang-14 and libFuzzer's coverage (SHARDLAB_FUZZ), so that the same build
-# also makes the fuzz targets check_fuzz runs: one build of the engine fewer (docs/benchmarks.md).
+# test runs. Built with clang-14 and libFuzzer's coverage of the engine (SHARDLAB_FUZZ), so that the
+# same build also makes the fuzz targets check_fuzz runs: one build of the engine fewer; the tests'
+# own code at -O0 (docs/benchmarks.md, stop 41).
 check_sanitizers() {
   echo "== sanitizers"
   # (a build folder configured with another compiler is configured afresh)
