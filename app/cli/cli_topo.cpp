@@ -18,12 +18,10 @@ namespace shardlab::cli {
 // whether live mode works there and why not, and the topology in the scenario format's form.
 std::string topoJson(const Result<Topology>& topo)
 {
-    nlohmann::json doc = {{"shardlab_version", kVersion},
-                          {"stream_format", kStreamFormatVersion},
-                          {"live", english(liveBuildInfo())},
-                          {"live_message", messageToJson(liveBuildInfo())},
-                          {"topology", nullptr},
-                          {"error", nullptr}};
+    const Message live = liveBuildInfo();
+    nlohmann::json doc = {{"shardlab_version", kVersion}, {"stream_format", kStreamFormatVersion},
+                          {"live", english(live)},        {"live_message", messageToJson(live)},
+                          {"topology", nullptr},          {"error", nullptr}};
     if (topo) {
         Scenario holder;
         holder.topology = *topo;

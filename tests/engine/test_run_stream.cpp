@@ -41,6 +41,18 @@ std::string join(const std::vector<std::string>& ls)
     return s;
 }
 
+// A stream of the default scenario's header and then `error`'s line, as a writer that failed leaves it.
+std::string streamEndingWith(const Error& error)
+{
+    std::ostringstream out;
+    RunStreamWriter writer(out);
+    StreamHeader header;
+    header.scenario = load("default.shardlab.json");
+    EXPECT_TRUE(writer.header(header));
+    EXPECT_TRUE(writer.error(error));
+    return out.str();
+}
+
 } // namespace
 
 TEST(RunStream, ASimulationReadBackIsTheRunThatWasMade)
@@ -183,13 +195,7 @@ TEST(RunStream, AMissingChunkIsFound)
 
 TEST(RunStream, TheWritersErrorIsTheRunsError)
 {
-    std::ostringstream out;
-    RunStreamWriter writer(out);
-    StreamHeader header;
-    header.scenario = load("default.shardlab.json");
-    ASSERT_TRUE(writer.header(header));
-    ASSERT_TRUE(writer.error(runFailed(verbatim("NCCL error: unhandled cuda error"))));
-    auto read = readRunStream(out.str());
+    auto read = readRunStream(streamEndingWith(runFailed(verbatim("NCCL error: unhandled cuda error"))));
     ASSERT_FALSE(read);
     EXPECT_EQ(read.error().kind, ErrorKind::RunFailed);
     EXPECT_EQ(read.error().message, "NCCL error: unhandled cuda error");
@@ -199,13 +205,7 @@ TEST(RunStream, TheWritersErrorIsTheRunsError)
 // user's language; one whose English is not the line's "message" is not believed.
 TEST(RunStream, AnErrorLineBringsItsMessage)
 {
-    std::ostringstream out;
-    RunStreamWriter writer(out);
-    StreamHeader header;
-    header.scenario = load("default.shardlab.json");
-    ASSERT_TRUE(writer.header(header));
-    ASSERT_TRUE(writer.error(badInput(Message("error.piece.cuda_device_unlisted").with("device", 3))));
-    const std::string text = out.str();
+    const std::string text = streamEndingWith(badInput(Message("error.piece.cuda_device_unlisted").with("device", 3)));
     auto read = readRunStream(text);
     ASSERT_FALSE(read);
     EXPECT_EQ(read.error().kind, ErrorKind::BadInput);

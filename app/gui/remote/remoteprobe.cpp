@@ -38,10 +38,8 @@ Result<RemoteMachine> parseRemoteMachine(const QByteArray& text)
     const auto worded = [&](const char* englishKey, const char* messageKey) {
         const QString plain = str(englishKey);
         const auto it = doc.find(messageKey);
-        if (it == doc.end())
-            return plain;
-        const Message said = messageFromJson(*it);
-        return !said.empty() && QString::fromStdString(english(said)) == plain ? i18n::engineText(said) : plain;
+        const Message said = messageSaying(it != doc.end() ? &*it : nullptr, plain.toStdString());
+        return said.empty() ? plain : i18n::engineText(said);
     };
     m.shardlabVersion = str("shardlab_version");
     m.live = worded("live", "live_message");

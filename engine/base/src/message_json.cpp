@@ -30,4 +30,12 @@ Message messageFromJson(const json& j, int depth)
     return m;
 }
 
+Message messageSaying(const json* v, const std::string& english)
+{
+    if (!v)
+        return {};
+    Message m = messageFromJson(*v);
+    return !m.empty() && shardlab::english(m) == english ? m : Message();
+}
+
 } // namespace shardlab

@@ -358,9 +358,8 @@ void RunStreamReader::readError(const json& doc)
                                    : ErrorKind::RunFailed;
     e.message = stringAt(member(doc, "$", "message"), "$.message");
     // "what": the message as data (a newer writer); kept where it says what "message" says
-    if (const auto what = doc.find("what"); what != doc.end())
-        if (Message m = messageFromJson(*what); !m.empty() && english(m) == e.message)
-            e.what = std::move(m);
+    const auto what = doc.find("what");
+    e.what = messageSaying(what != doc.end() ? &*what : nullptr, e.message);
     m_reported = std::move(e);
 }
 

@@ -79,8 +79,8 @@ Result<Setup> setupFrom(const Bytes8& bytes, int from)
         s.rank = j->at("rank").get<int>();
         s.host = j->at("host").get<std::string>();
         const std::string plain = j->at("error").get<std::string>();
-        if (const auto m = j->find("error_message"); m != j->end())
-            s.error = messageFromJson(*m);
+        const auto sent = j->find("error_message");
+        s.error = messageSaying(sent != j->end() ? &*sent : nullptr, plain);
         if (s.error.empty() && !plain.empty())
             s.error = verbatim(plain);
         s.errorStatus = j->at("status").get<int>();
