@@ -48,6 +48,14 @@ private:
     std::shared_ptr<std::atomic<double>> m_ms = std::make_shared<std::atomic<double>>(0.0);
 };
 
+// The detector's verdict at `nowMs`, in English (nullopt: nothing to report).
+std::optional<std::string> verdictAt(const FailureDetector& d, double nowMs)
+{
+    if (auto v = d.verdict(nowMs))
+        return english(*v);
+    return std::nullopt;
+}
+
 // Waits until the monitor has completed `cycles` watch cycles (false after a minute: it hangs).
 bool waitForCycles(const JobMonitor& monitor, long long cycles)
 {
@@ -65,10 +73,19 @@ TEST(JobMonitor, HeartbeatsSurviveTheWire)
 {
     Heartbeat b = beat(3, ProcessState::Failed, 7, 12);
     b.activity = "in all_reduce";
-    b.message = "CUDA error: out of memory";
+    b.why = Message("job.who.host").with("rank", 3).with("host", "node-1");
     auto back = decodeHeartbeat(encodeHeartbeat(b));
     ASSERT_TRUE(back.ok());
-    EXPECT_EQ(*back, b);
+    EXPECT_EQ(back->rank, b.rank);
+    EXPECT_EQ(back->state, b.state);
+    EXPECT_EQ(back->progress, b.progress);
+    EXPECT_EQ(back->lastCompleted, b.lastCompleted);
+    EXPECT_EQ(back->lastLabel, b.lastLabel);
+    EXPECT_EQ(back->activity, b.activity);
+    EXPECT_EQ(back->host, b.host);
+    EXPECT_EQ(english(back->why), english(b.why));
+    EXPECT_EQ(back->why.id, b.why.id);
+    EXPECT_EQ(render(back->why, Language::Chinese), render(b.why, Language::Chinese));
     EXPECT_FALSE(decodeHeartbeat(Bytes8{0x01}).ok());
 }
 
@@ -78,11 +95,11 @@ TEST(JobMonitor, ASilentRankIsNamedWithItsLastCollective)
     for (int r = 1; r < 4; ++r)
         d.heard(beat(r, ProcessState::Running, 5, 10), 100);
     d.self(beat(0, ProcessState::Running, 6));
-    EXPECT_FALSE(d.check(900).has_value());
+    EXPECT_FALSE(verdictAt(d, 900).has_value());
     d.heard(beat(1, ProcessState::Running, 6, 11), 1000);
     d.heard(beat(3, ProcessState::Running, 6, 11), 1000);
     // rank 2 was last heard at 100 ms
-    auto msg = d.check(1150);
+    auto msg = verdictAt(d, 1150);
     ASSERT_TRUE(msg.has_value());
     EXPECT_EQ(msg->rfind("rank 2 (node-1) stopped responding: nothing heard from it for 1.1 s", 0), 0u) << *msg;
     EXPECT_NE(msg->find("its last completed collective was #5 all_reduce 'grads' (step 2, iteration 5)"),
@@ -100,7 +117,7 @@ TEST(JobMonitor, ASilentRankIsNamedWithItsLastCollective)
 TEST(JobMonitor, NobodyHeardFromIsSilentToo)
 {
     FailureDetector d(0, 2, options(500), 0);
-    auto msg = d.check(600);
+    auto msg = verdictAt(d, 600);
     ASSERT_TRUE(msg.has_value());
     EXPECT_NE(msg->find("rank 1 stopped responding"), std::string::npos);
     EXPECT_NE(msg->find("it had not completed any collective"), std::string::npos) << *msg;
@@ -110,8 +127,8 @@ TEST(JobMonitor, OtherRanksWatchOnlyRankZero)
 {
     FailureDetector d(2, 4, options(500), 0);
     d.heard(beat(0, ProcessState::Running, 3), 400);
-    EXPECT_FALSE(d.check(800).has_value()); // ranks 1 and 3 are rank 0's business
-    auto msg = d.check(1000);
+    EXPECT_FALSE(verdictAt(d, 800).has_value()); // ranks 1 and 3 are rank 0's business
+    auto msg = verdictAt(d, 1000);
     ASSERT_TRUE(msg.has_value());
     EXPECT_EQ(msg->rfind("rank 0 (node-0) stopped responding", 0), 0u) << *msg;
 }
@@ -120,7 +137,7 @@ TEST(JobMonitor, LeavingIsNotDying)
 {
     FailureDetector d(0, 2, options(500), 0);
     d.heard(beat(1, ProcessState::Leaving, 9), 100);
-    EXPECT_FALSE(d.check(5000).has_value());
+    EXPECT_FALSE(verdictAt(d, 5000).has_value());
 }
 
 TEST(JobMonitor, AFailedRankIsReportedWithItsReason)
@@ -128,9 +145,9 @@ TEST(JobMonitor, AFailedRankIsReportedWithItsReason)
     FailureDetector d(0, 3, options(1000), 0);
     d.heard(beat(1, ProcessState::Running, 2), 10);
     Heartbeat f = beat(2, ProcessState::Failed, 1);
-    f.message = "cudaMalloc of 8 GB failed: out of memory";
+    f.why = verbatim("cudaMalloc of 8 GB failed: out of memory");
     d.heard(f, 10);
-    auto msg = d.check(20);
+    auto msg = verdictAt(d, 20);
     ASSERT_TRUE(msg.has_value());
     EXPECT_EQ(
         msg->rfind("rank 2 (node-1) failed: cudaMalloc of 8 GB failed: out of memory; its last completed collective "
@@ -153,15 +170,89 @@ TEST(JobMonitor, AStallNamesTheRankFurthestBehind)
         d.heard(beat(1, ProcessState::Running, 8, 20), t);
         d.heard(stuck, t);
     }
-    EXPECT_FALSE(d.check(5000).has_value());
-    auto msg = d.check(5200);
+    EXPECT_FALSE(verdictAt(d, 5000).has_value());
+    auto msg = verdictAt(d, 5200);
     ASSERT_TRUE(msg.has_value());
     EXPECT_EQ(msg->rfind("rank 2 (node-1) seems hung: no running rank has made progress for 5.1 s", 0), 0u) << *msg;
     EXPECT_NE(msg->find("its last completed collective was #7"), std::string::npos);
     EXPECT_NE(msg->find("it is in all_reduce 'grads' (step 2, iteration 8)"), std::string::npos) << *msg;
     // progress anywhere resets it
     d.heard(beat(1, ProcessState::Running, 9, 21), 5300);
-    EXPECT_FALSE(d.check(5400).has_value());
+    EXPECT_FALSE(verdictAt(d, 5400).has_value());
+}
+
+TEST(JobMonitor, RanksWhoseProgramEndedAreNotHung)
+{
+    // Ranks 1 and 2 have ended (keeping their communicators until rank 0 has too) and make no
+    // more progress: that is not a stall.
+    FailureDetector d(0, 3, options(1000, 5000), 0);
+    for (double t = 100; t <= 9000; t += 100) {
+        d.heard(beat(1, ProcessState::Finishing, 8, 20), t);
+        d.heard(beat(2, ProcessState::Finishing, 7, 19), t);
+    }
+    EXPECT_FALSE(verdictAt(d, 9000).has_value());
+    // the same beats saying Running are a stall: what makes this test able to fail
+    FailureDetector running(0, 3, options(1000, 5000), 0);
+    for (double t = 100; t <= 9000; t += 100) {
+        running.heard(beat(1, ProcessState::Running, 8, 20), t);
+        running.heard(beat(2, ProcessState::Running, 7, 19), t);
+    }
+    EXPECT_TRUE(verdictAt(running, 9000).has_value());
+}
+
+TEST(JobMonitor, NoRankGoesOnBeforeEveryRanksProgramHasEnded)
+{
+    // Three ranks end their programs in the order 1, 0, 2 (rank 2 much later). None may return
+    // from endTogether() before rank 2 has ended: rank 1 waits for rank 0, which waits for rank 2.
+    InProcessJob job(3);
+    MonitorOptions o = options(60'000);
+    o.beatIntervalMs = 5;
+    std::vector<RankProgress> progress(3);
+    std::vector<std::unique_ptr<JobMonitor>> monitors;
+    for (int r = 0; r < 3; ++r) {
+        monitors.push_back(std::make_unique<JobMonitor>(job.transport(r), progress[static_cast<size_t>(r)],
+                                                        "host" + std::to_string(r), o, [](const Message&) {}));
+        monitors.back()->setState(ProcessState::Running);
+    }
+    std::atomic<bool> lastEnded{false};
+    std::vector<int> sawLastEnded(3, -1), together(3, -1);
+    auto end = [&](int r) {
+        if (r == 2) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300)); // a slow last rank
+            lastEnded = true;
+        }
+        together[static_cast<size_t>(r)] = monitors[static_cast<size_t>(r)]->endTogether(60'000);
+        sawLastEnded[static_cast<size_t>(r)] = lastEnded.load();
+    };
+    std::thread one(end, 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::thread zero(end, 0), two(end, 2);
+    one.join();
+    zero.join();
+    two.join();
+    for (auto& m : monitors)
+        m->stop();
+    EXPECT_EQ(sawLastEnded, (std::vector<int>{1, 1, 1}));
+    EXPECT_EQ(together, (std::vector<int>{1, 1, 1}));
+}
+
+TEST(JobMonitor, EndingTogetherStopsWaitingWhenTheWatchEnds)
+{
+    // Rank 1 waits for rank 0, which never ends: the job is aborted (as a failure report does),
+    // the watch ends, and endTogether() returns false instead of waiting out its minute.
+    InProcessJob job(2);
+    MonitorOptions o = options(60'000);
+    o.beatIntervalMs = 5;
+    RankProgress p0, p1;
+    JobMonitor m0(job.transport(0), p0, "a", o, [](const Message&) {});
+    JobMonitor m1(job.transport(1), p1, "b", o, [](const Message&) {});
+    m0.setState(ProcessState::Running);
+    std::thread abort([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        job.transport(0).abort(3);
+    });
+    EXPECT_FALSE(m1.endTogether(60'000));
+    abort.join();
 }
 
 TEST(JobMonitor, ADeadRankEndsTheJobWithinTheDeadline)

@@ -480,6 +480,35 @@ TEST(MultiProcess, AHangIsMergedAndEveryProcessExitsWithThree)
         EXPECT_EQ(o.exitStatus, 3);
 }
 
+TEST(MultiProcess, NoRankClosesItsCommunicatorBeforeEveryRankHasEnded)
+{
+    // Over sockets, a process that destroys its NCCL communicator while a peer is still inside a
+    // collective makes NCCL fail that peer at once, hiding the hang its watchdog would explain
+    // (the first GPU run of --share-gpu, 2026-12-05). So an executor calls programEnded() before
+    // its teardown, and it returns only once every rank's program has ended: here rank 3 ends
+    // last, 300 ms after the others.
+    Job j = stragglerJob();
+    j.overSockets = true;
+    std::atomic<bool> lastEnded{false};
+    std::vector<std::atomic<int>> saw(4);
+    for (auto& v : saw)
+        v = -1;
+    j.part = [&](int r, InProcessJob&, RankProgress& p) -> Result<RunResult> {
+        if (r == 3) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            lastEnded = true;
+        }
+        p.programEnded();
+        saw[static_cast<size_t>(r)] = lastEnded.load();
+        return test::partOf(j.whole, r, processClockUs()).run;
+    };
+    const auto out = j.run();
+    for (int r = 0; r < 4; ++r) {
+        EXPECT_EQ(saw[static_cast<size_t>(r)].load(), 1) << "rank " << r << " went on before rank 3 had ended";
+        EXPECT_EQ(out[static_cast<size_t>(r)].exitStatus, 0) << said(out[static_cast<size_t>(r)]);
+    }
+}
+
 TEST(MultiProcess, AUniqueIdOfTheWrongSizeIsRefused)
 {
     Job j = stragglerJob();

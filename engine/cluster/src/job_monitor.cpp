@@ -1,4 +1,5 @@
 #include "shardlab/cluster/job_monitor.h"
+#include "shardlab/base/message_json.h"
 
 #include "seconds_text.h"
 #include "shardlab/text/foreign_text.h"
@@ -22,7 +23,7 @@ Bytes8 encodeHeartbeat(const Heartbeat& b)
                               {"l", b.lastLabel},
                               {"a", b.activity},
                               {"h", b.host},
-                              {"m", b.message}});
+                              {"m", messageToJson(b.why)}});
 }
 
 Result<Heartbeat> decodeHeartbeat(const Bytes8& bytes)
@@ -40,7 +41,7 @@ Result<Heartbeat> decodeHeartbeat(const Bytes8& bytes)
         b.lastLabel = d.at("l").get<std::string>();
         b.activity = d.at("a").get<std::string>();
         b.host = d.at("h").get<std::string>();
-        b.message = d.at("m").get<std::string>();
+        b.why = messageFromJson(d.at("m"));
         return b;
     } catch (const json::exception& e) {
         return runFailed(Message("error.cluster.heartbeat_unreadable").with("why", parserMessage(e.what())));
@@ -65,6 +66,23 @@ void RankProgress::setActivity(std::string activity)
 {
     std::lock_guard lock(m_mutex);
     m_activity = std::move(activity);
+}
+
+void RankProgress::onProgramEnded(std::function<void()> wait)
+{
+    std::lock_guard lock(m_mutex);
+    m_onProgramEnded = std::move(wait);
+}
+
+void RankProgress::programEnded()
+{
+    std::function<void()> wait;
+    {
+        std::lock_guard lock(m_mutex);
+        wait = m_onProgramEnded;
+    }
+    if (wait)
+        wait(); // outside the lock: the heartbeats read this rank's progress meanwhile
 }
 
 void RankProgress::fill(Heartbeat& beat) const
@@ -137,13 +155,6 @@ Message FailureDetector::who(int r) const
     return Message("job.who").with("rank", r);
 }
 
-std::optional<std::string> FailureDetector::check(double nowMs) const
-{
-    if (auto v = verdict(nowMs))
-        return english(*v);
-    return std::nullopt;
-}
-
 std::optional<Message> FailureDetector::verdict(double nowMs) const
 {
     std::vector<int> watched;
@@ -168,10 +179,8 @@ std::optional<Message> FailureDetector::verdict(double nowMs) const
         const Watched& w = m_watched[static_cast<size_t>(r)];
         if (w.last && w.last->state == ProcessState::Failed)
             return Message("job.verdict")
-                .with("what", Message("job.failed")
-                                  .with("who", who(r))
-                                  .with("why", w.last->message)
-                                  .with("last", describeLast(r)))
+                .with("what",
+                      Message("job.failed").with("who", who(r)).with("why", w.last->why).with("last", describeLast(r)))
                 .with("table", table());
     }
     if (m_self != 0 || m_options.stallMs <= 0)
@@ -212,16 +221,47 @@ JobMonitor::JobMonitor(Transport& transport, RankProgress& progress, std::string
             return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch())
                 .count();
         };
+    m_heard.assign(static_cast<size_t>(std::max(m_transport.size(), 1)), std::nullopt);
     m_thread = std::thread([this] { loop(); });
 }
 
 JobMonitor::~JobMonitor() { stop(); }
 
-void JobMonitor::setState(ProcessState state, std::string message)
+void JobMonitor::setState(ProcessState state, Message why)
 {
     std::lock_guard lock(m_mutex);
     m_state = state;
-    m_message = std::move(message);
+    m_why = std::move(why);
+}
+
+bool JobMonitor::endTogether(double timeoutMs)
+{
+    const int self = m_transport.rank();
+    const int size = m_transport.size();
+    const auto ended = [&](int r) { // under m_mutex
+        const auto& s = m_heard[static_cast<size_t>(r)];
+        return s && *s != ProcessState::Starting && *s != ProcessState::Running;
+    };
+    const auto together = [&] {
+        if (self != 0)
+            return ended(0);
+        for (int r = 1; r < size; ++r)
+            if (!ended(r))
+                return false;
+        return true;
+    };
+    if (self != 0)
+        setState(ProcessState::Finishing);
+    bool all = false;
+    {
+        std::unique_lock lock(m_mutex);
+        m_changed.wait_for(lock, std::chrono::duration<double, std::milli>(timeoutMs),
+                           [&] { return together() || m_over; });
+        all = together();
+    }
+    if (self == 0)
+        setState(ProcessState::Finishing); // its next beat lets the others go on
+    return all;
 }
 
 Heartbeat JobMonitor::beat() const
@@ -232,7 +272,7 @@ Heartbeat JobMonitor::beat() const
     m_progress.fill(b);
     std::lock_guard lock(m_mutex);
     b.state = m_state;
-    b.message = m_message;
+    b.why = m_why;
     return b;
 }
 
@@ -241,6 +281,17 @@ void JobMonitor::loop()
     const int self = m_transport.rank();
     const int size = m_transport.size();
     FailureDetector detector(self, size, m_options, m_clock());
+    struct Over { // however the watch ends, endTogether() stops waiting
+        JobMonitor& m;
+        ~Over()
+        {
+            {
+                std::lock_guard lock(m.m_mutex);
+                m.m_over = true;
+            }
+            m.m_changed.notify_all();
+        }
+    } over{*this};
     auto sendBeat = [&](const Heartbeat& b) {
         const Bytes8 bytes = encodeHeartbeat(b);
         for (int r = 0; r < size; ++r)
@@ -257,8 +308,16 @@ void JobMonitor::loop()
             if (!m)
                 return; // the job is over (aborted) or the transport failed: nothing left to watch
             if (*m) {
-                if (auto b = decodeHeartbeat((*m)->bytes))
+                if (auto b = decodeHeartbeat((*m)->bytes)) {
                     detector.heard(*b, m_clock());
+                    if (b->rank >= 0 && b->rank < size) {
+                        {
+                            std::lock_guard lock(m_mutex);
+                            m_heard[static_cast<size_t>(b->rank)] = b->state;
+                        }
+                        m_changed.notify_all();
+                    }
+                }
             } else if (std::chrono::steady_clock::now() >= next) {
                 break;
             }

@@ -472,6 +472,10 @@ Result<RunResult> Executor::run()
             return st.error();
         }
     }
+    // Ended (or hung, aborted): a rank part keeps its communicator until every rank has ended, so
+    // that a peer still in a collective meets its own watchdog rather than this process's exit.
+    if (m_binding && m_binding->progress)
+        m_binding->progress->programEnded();
     RunResult result = assemble();
     // A rank part whose run completed keeps it: a teardown that fails because another process
     // aborted (its watchdog fired) must not hide that process's hang report at rank 0's merge.

@@ -566,6 +566,12 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     // 3. This rank's part; streaming, each iteration goes to rank 0 as it completes.
     progress.setActivity("starting its part of the run");
     monitor.setState(ProcessState::Running);
+    // The executor keeps its communicator until every rank's program has ended (RankProgress::
+    // programEnded). Bounded by the stall backstop: a rank stuck longer is reported by then.
+    progress.onProgramEnded([&] {
+        progress.setActivity("waiting for every rank to end before closing its communicator");
+        (void)monitor.endTogether(monitorOptions.stallMs > 0 ? monitorOptions.stallMs : 60'000);
+    });
     LiveOptions live = options.live;
     if (shared)
         live.shareGpu = size;
@@ -588,7 +594,7 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     if (part)
         monitor.setState(ProcessState::Done);
     else
-        monitor.setState(ProcessState::Failed, part.error().message);
+        monitor.setState(ProcessState::Failed, messageOf(part.error()));
     progress.setActivity(part ? "finished its part of the run" : "failed");
 
     // 4. Clocks again, then every part to rank 0. No deadline of their own: the heartbeats watch.

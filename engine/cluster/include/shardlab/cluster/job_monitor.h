@@ -14,6 +14,7 @@
 #include "shardlab/cluster/transport.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -23,7 +24,9 @@
 
 namespace shardlab {
 
-enum class ProcessState { Starting, Running, Done, Failed, Leaving };
+// Finishing: its program has ended (or hung and was aborted), its communicator still open until
+// every rank's program has ended too (JobMonitor::endTogether).
+enum class ProcessState { Starting, Running, Finishing, Done, Failed, Leaving };
 
 struct Heartbeat {
     int rank = 0;
@@ -33,7 +36,7 @@ struct Heartbeat {
     std::string lastLabel;  // what that was: "all_reduce 'grads' (step 3, iteration 2)"
     std::string activity;   // what it is doing now: "in all_reduce 'grads' (step 3, iteration 3)"
     std::string host;
-    std::string message; // Failed: why
+    Message why; // Failed: why, to be worded in the reader's language
     bool operator==(const Heartbeat&) const = default;
 };
 Bytes8 encodeHeartbeat(const Heartbeat& beat);
@@ -48,9 +51,18 @@ public:
     void setActivity(std::string activity);
     // Fills rank-independent fields of a heartbeat.
     void fill(Heartbeat& beat) const;
+    // The rank's program has ended (or hung and was aborted); its NCCL communicator is still open.
+    // Called by the executor before it destroys that communicator, and returns once the job says
+    // every rank's program has ended too (JobMonitor::endTogether): a process that leaves first
+    // would make NCCL over sockets fail a peer still inside a collective at once ("remote process
+    // exited"), hiding the hang that the peer's watchdog is about to explain. Without a job (a
+    // one-process run, a test) it returns at once.
+    void programEnded();
+    void onProgramEnded(std::function<void()> wait);
 
 private:
     mutable std::mutex m_mutex;
+    std::function<void()> m_onProgramEnded;
     long long m_progress = 0;
     int m_lastCompleted = -1;
     std::string m_lastLabel, m_activity;
@@ -75,8 +87,6 @@ public:
     void self(const Heartbeat& beat);
     // The failure to report, if any: a message naming the rank, what happened and its last
     // completed collective, followed by every rank's last completed collective as known here.
-    // In English; verdict() is the same as a Message (live.inc), to be worded in the user's language.
-    std::optional<std::string> check(double nowMs) const;
     std::optional<Message> verdict(double nowMs) const;
 
 private:
@@ -106,7 +116,12 @@ public:
     JobMonitor(const JobMonitor&) = delete;
     JobMonitor& operator=(const JobMonitor&) = delete;
 
-    void setState(ProcessState state, std::string message = {});
+    void setState(ProcessState state, Message why = {});
+    // This rank's program has ended: returns once every rank's has, as far as the beats tell, or
+    // after timeoutMs, or when the job failed; true if every rank's has. Rank r != 0 says
+    // Finishing and waits for rank 0 to say it; rank 0 waits for every other rank to say
+    // Finishing (or Done, Failed, Leaving), then says it. So no rank goes on before all have ended.
+    bool endTogether(double timeoutMs);
     void stop();
     bool failed() const { return m_failed.load(); }
     // Watch cycles completed: each sends this rank's beat, takes in what arrived and ends with a
@@ -126,7 +141,10 @@ private:
     Clock m_clock;
     mutable std::mutex m_mutex;
     ProcessState m_state = ProcessState::Starting;
-    std::string m_message;
+    Message m_why;
+    std::vector<std::optional<ProcessState>> m_heard; // by rank: the state its last beat said
+    bool m_over = false;                              // the watch ended (failure, transport gone, stop)
+    std::condition_variable m_changed;                // m_heard or m_over changed
     std::atomic<bool> m_stop{false};
     std::atomic<bool> m_failed{false};
     std::atomic<long long> m_cycles{0};
