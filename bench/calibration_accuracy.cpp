@@ -51,7 +51,7 @@ bool inGoalRange(Bytes b) { return b >= (64ULL << 10) && b <= (1ULL << 30); }
 
 // The full sweep of the same machines (../shared/docs/PEERS.md; docs/cost-model.md, 4c): out-of-
 // place busbw in GB/s at 2 MB, 32 MB, 128 MB, 512 MB and 2 GB; issue 26's goal for the
-// uncalibrated preset: median <= 5 %, worst <= 10 % (tests/engine/test_h200_measured.cpp).
+// uncalibrated preset: median <= 5 %, worst <= 10 % (tests/engine/sim/test_h200_measured.cpp).
 struct SweepRow {
     int ranks;
     OpKind kind;

@@ -6,7 +6,7 @@ set -euo pipefail
 build=$1
 dir=$2
 mkdir -p "$dir"
-for f in app/cli/shardlab engine/live/gpu/libshardlab_live.so tests/shardlab_engine_tests tests/shardlab_gpu_tests \
+for f in app/cli/shardlab engine/live/gpu/libshardlab_live.so tests/shardlab_live_tests tests/shardlab_gpu_tests \
          bench/bench_live; do
   strip --strip-debug -o "$dir/$(basename "$f")" "$build/$f"
 done

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The live engine's checks and benchmarks on a GPU machine, in one go (what docs/benchmarks.md's
 # "Live engine" section was measured with). DIR holds stripped builds of shardlab,
-# libshardlab_live.so, shardlab_engine_tests, shardlab_gpu_tests and bench_live (bench/carry_live.sh
+# libshardlab_live.so, shardlab_live_tests, shardlab_gpu_tests and bench_live (bench/carry_live.sh
 # puts them there); results go to OUT (at most 8 files).
 #   bench/live_device.sh DIR OUT [SIZES] [STEPS]
 # STEPS: any of env,tests,sweep,scenario,overhead (default all). NCCL: the pip package
@@ -41,7 +41,7 @@ fi
 
 if has tests; then
   {
-    "$dir/shardlab_engine_tests" --gtest_filter='Live*:Machine*' 2>&1 | tail -n 5
+    "$dir/shardlab_live_tests" --gtest_filter='Live*:Machine*' 2>&1 | tail -n 5
     timeout 300 "$dir/shardlab_gpu_tests" --gtest_output="json:$out/gpu_tests.json" 2>&1
     echo "gpu tests exit status $?"
   } > "$out/tests.txt"

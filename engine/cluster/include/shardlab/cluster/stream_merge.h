@@ -7,7 +7,7 @@
 // iteration, each iteration's merge reads only that iteration's entries, and the shift that puts
 // the run's start at 0 comes from the first iteration (firstMomentOf). So, with the same clock
 // fits, merging iteration by iteration and appending gives entry for entry (to the last bit) what
-// mergeRankParts of the whole parts gives; tests/engine/test_stream_merge.cpp checks it.
+// mergeRankParts of the whole parts gives; tests/engine/cluster/test_stream_merge.cpp checks it.
 #pragma once
 
 #include "shardlab/base/result.h"

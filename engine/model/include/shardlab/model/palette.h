@@ -1,7 +1,7 @@
 // The one visual language: the colour of each kind of time a rank spends, read by every view
 // (timeline, playback diagram, diagnosis, scaling and comparison charts, figure exports) and by
 // the lab report (SVG/HTML, PDF). A test draws each view and compares its colours with this table
-// (tests/gui/test_palette.cpp, tests/engine/test_report_svg.cpp); docs/palette.md lists it.
+// (tests/gui/test_palette.cpp, tests/engine/report/test_report_svg.cpp); docs/palette.md lists it.
 //
 // The colours are Okabe & Ito's, which stay apart with every common colour-vision deficiency,
 // plus a brown for paging (the lessons say "brown paging blocks"). They read on white and, in

@@ -13,7 +13,7 @@
 namespace shardlab {
 
 // The most events (spans + collective records) one run may record. What they cost, measured with
-// sizeof on x86-64 (tests/engine/test_event_estimate.cpp checks the sizes this rests on):
+// sizeof on x86-64 (tests/engine/sim/test_event_estimate.cpp checks the sizes this rests on):
 //   a Span is 56 bytes; a CollectiveRecord is 112 bytes plus its group and arrivals on the heap
 //   (4 + 8 bytes a member, two allocations of at least 32 bytes each) plus the simulator's 32-byte
 //   matching slot, about 208 bytes for a two-rank collective, which brings up to 4 spans;

@@ -1,7 +1,7 @@
 // The wording of every Message, in English and Simplified Chinese, side by side. The entries live
 // in src/catalogue/*.inc, one file per area of the engine (summary, diagnosis, warnings, hang,
 // scaling, report, cli...), each line {"id", "English {placeholder}", "中文 {placeholder}"}.
-// tests/engine/test_catalogue.cpp checks that every entry has both languages, the same
+// tests/engine/text/test_catalogue.cpp checks that every entry has both languages, the same
 // placeholders in both, no duplicate ids and no Latin-script words in the Chinese wording other
 // than the technical terms of kTechnicalTerms.
 #pragma once
