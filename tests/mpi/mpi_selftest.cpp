@@ -136,7 +136,7 @@ void jobChecks(Transport& t, bool stream)
             }
         }
         for (size_t i = 0; i < part.run.collectives.size(); ++i)
-            p.collectiveCompleted(static_cast<int>(i), "collective " + std::to_string(i));
+            p.collectiveCompleted(static_cast<int>(i), verbatim("collective " + std::to_string(i)));
         // the "GPU" is busy until the run's last moment
         const double until = base + whole->endUs();
         while (processClockUs() < until)
@@ -206,7 +206,7 @@ int dieCheck(Transport& t)
 {
     RankProgress progress;
     for (int c = 0; c <= 3; ++c)
-        progress.collectiveCompleted(c, "all_reduce 'grads' #" + std::to_string(c));
+        progress.collectiveCompleted(c, verbatim("all_reduce 'grads' #" + std::to_string(c)));
     MonitorOptions o; // the defaults the CLI uses: 100 ms beats, 1 s of silence
     JobMonitor monitor(t, progress, hostName(), o, [&](const Message& m) {
         std::fprintf(stderr, "shardlab: rank %d: %s\n", t.rank(), english(m).c_str());
@@ -218,7 +218,7 @@ int dieCheck(Transport& t)
     if (t.rank() == 1)
         std::raise(SIGSTOP); // MPI_Abort from rank 0 kills it, stopped or not
     if (t.rank() != 1)
-        progress.collectiveCompleted(4, "all_reduce 'grads' #4");
+        progress.collectiveCompleted(4, verbatim("all_reduce 'grads' #4"));
     std::this_thread::sleep_for(std::chrono::seconds(20)); // the monitor ends the job before this
     std::fprintf(stderr, "rank %d: FAILED: nobody noticed that rank 1 stopped\n", t.rank());
     return 1;

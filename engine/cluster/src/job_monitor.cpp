@@ -20,8 +20,8 @@ Bytes8 encodeHeartbeat(const Heartbeat& b)
                               {"s", static_cast<int>(b.state)},
                               {"p", b.progress},
                               {"c", b.lastCompleted},
-                              {"l", b.lastLabel},
-                              {"a", b.activity},
+                              {"l", messageToJson(b.lastLabel)},
+                              {"a", messageToJson(b.activity)},
                               {"h", b.host},
                               {"m", messageToJson(b.why)}});
 }
@@ -38,8 +38,8 @@ Result<Heartbeat> decodeHeartbeat(const Bytes8& bytes)
         b.state = static_cast<ProcessState>(state);
         b.progress = d.at("p").get<long long>();
         b.lastCompleted = d.at("c").get<int>();
-        b.lastLabel = d.at("l").get<std::string>();
-        b.activity = d.at("a").get<std::string>();
+        b.lastLabel = messageFromJson(d.at("l"));
+        b.activity = messageFromJson(d.at("a"));
         b.host = d.at("h").get<std::string>();
         b.why = messageFromJson(d.at("m"));
         return b;
@@ -48,7 +48,7 @@ Result<Heartbeat> decodeHeartbeat(const Bytes8& bytes)
     }
 }
 
-void RankProgress::collectiveCompleted(int ordinal, std::string label)
+void RankProgress::collectiveCompleted(int ordinal, Message label)
 {
     std::lock_guard lock(m_mutex);
     ++m_progress;
@@ -62,7 +62,7 @@ void RankProgress::iterationCompleted(int)
     ++m_progress;
 }
 
-void RankProgress::setActivity(std::string activity)
+void RankProgress::setActivity(Message activity)
 {
     std::lock_guard lock(m_mutex);
     m_activity = std::move(activity);
@@ -127,7 +127,6 @@ Message FailureDetector::describeLast(int rank) const
     const Watched& w = m_watched[static_cast<size_t>(rank)];
     if (!w.last || w.last->lastCompleted < 0)
         return Message("job.last.none");
-    // the label ("all_reduce 'grads' (step 3, iteration 2)") comes from the rank's process as text
     if (w.last->lastLabel.empty())
         return Message("job.last").with("number", w.last->lastCompleted);
     return Message("job.last.labelled").with("number", w.last->lastCompleted).with("label", w.last->lastLabel);
@@ -170,7 +169,7 @@ std::optional<Message> FailureDetector::verdict(double nowMs) const
                                .with("who", who(r))
                                .with("seconds", secondsText(nowMs - w.heardMs))
                                .with("last", describeLast(r));
-            if (w.last && !w.last->activity.empty()) // what it was doing, as its process said it
+            if (w.last && !w.last->activity.empty()) // what it was doing
                 what = Message("job.silent.doing").with("silent", std::move(what)).with("activity", w.last->activity);
             return Message("job.verdict").with("what", std::move(what)).with("table", table());
         }

@@ -415,7 +415,7 @@ Result<RunResult> Executor::run()
         (void)teardown();
         return Error(ErrorKind::Cancelled, Message("error.live.cancelled"));
     }
-    setActivity("in the warm-up pass (every collective once, verified)");
+    setActivity(Message("live.activity.warm_up"));
     if (Status st = warmUpAndVerify(); !st) {
         (void)teardown();
         return st.error();

@@ -138,8 +138,8 @@ private:
     Status teardown();
     // Ranks this process drives: every rank, or the bound one.
     bool local(int rank) const { return !m_binding || rank == m_binding->rank; }
-    void setActivity(const std::string& what);
-    std::string describe(const Instance& in) const; // "all_reduce 'grads' (step 3, iteration 2)"
+    void setActivity(Message what);
+    Message describe(const Instance& in) const; // "all_reduce 'grads' (step 3, iteration 2)"
 
     const Scenario& m_s;
     const LiveOptions& m_opt;

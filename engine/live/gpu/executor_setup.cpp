@@ -93,7 +93,7 @@ Status Executor::joinJob(std::vector<Bytes>& freeBytes)
 {
     const int rank = m_binding->rank;
     LIVE_CUDA(cudaSetDevice(m_binding->device));
-    setActivity("joining the job's NCCL communicator");
+    setActivity(Message("live.activity.joining"));
     LIVE_TRY(
         joinWorld(m_comms, m_s.ranks(), rank, m_binding->uniqueId, m_blocking, std::max(m_opt.watchdogMs, 60000.0)));
     auto all = allGatherWord(m_comms.front().comms[static_cast<size_t>(rank)], m_s.ranks(),
@@ -187,7 +187,7 @@ Status Executor::setup()
     if (m_watchdogMs > m_opt.watchdogMs)
         m_notes.push_back(Message("live.note.watchdog_raised").with("deadline", formatMicros(m_watchdogMs * 1e3)));
     if (m_binding) {
-        setActivity("making the job's NCCL communicators");
+        setActivity(Message("live.activity.making_communicators"));
         LIVE_TRY(
             splitWorld(m_comms, m_plan.groups, n, m_binding->rank, m_blocking, std::max(m_opt.watchdogMs, 60000.0)));
     }

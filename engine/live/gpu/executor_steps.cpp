@@ -178,8 +178,9 @@ Status Executor::issueStep(const ProgramStep& st, int it, bool& hung)
         if (delayUs <= 0 && computeUs <= 0)
             continue;
         LIVE_CUDA(cudaSetDevice(rk.device));
-        setActivity((delayUs > 0 ? "in an injected delay before step " : "computing step ") + std::to_string(st.op + 1)
-                    + " (iteration " + std::to_string(it + 1) + ")");
+        setActivity(Message(delayUs > 0 ? "live.activity.delay" : "live.activity.computing")
+                        .with("step", st.op + 1)
+                        .with("iteration", it + 1));
         if (delayUs > 0) {
             NvtxRange range("rank " + std::to_string(r) + ": injected delay before " + name);
             const int slot = reserveSlot(r);
@@ -307,7 +308,7 @@ Status Executor::issueCollective(const ProgramStep& st, int it, bool& hung)
             rk.lastCommInstance = index;
             rk.lastCommEnd = inst.leave[static_cast<size_t>(k)];
         }
-        setActivity("in " + describe(inst));
+        setActivity(Message("live.activity.in").with("collective", describe(inst)));
     }
     return {};
 }
@@ -487,18 +488,23 @@ Status Executor::readStamps(int it)
     return {};
 }
 
-void Executor::setActivity(const std::string& what)
+void Executor::setActivity(Message what)
 {
     if (m_binding && m_binding->progress)
-        m_binding->progress->setActivity(what);
+        m_binding->progress->setActivity(std::move(what));
 }
 
-std::string Executor::describe(const Instance& in) const
+Message Executor::describe(const Instance& in) const
 {
     const Op& op = m_s.program[static_cast<size_t>(in.op)];
-    return std::string(opName(op.kind)) + (op.name.empty() ? "" : " '" + op.name + "'") + " (step "
-           + std::to_string(in.op + 1) + (op.buckets > 1 ? ", bucket " + std::to_string(in.bucket) : "")
-           + ", iteration " + std::to_string(in.iteration) + ")";
+    const std::string id =
+        std::string(op.name.empty() ? "live.collective" : "live.collective.named") + (op.buckets > 1 ? ".bucket" : "");
+    return Message(id)
+        .with("op", opName(op.kind))
+        .with("name", op.name) // the user's own name for the step, as written
+        .with("step", in.op + 1)
+        .with("bucket", in.bucket)
+        .with("iteration", in.iteration);
 }
 
 } // namespace shardlab::live

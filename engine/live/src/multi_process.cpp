@@ -345,14 +345,13 @@ PartsRead readParts(const std::vector<Bytes8>& parts, const std::vector<ClockOff
             if (!j)
                 add(Message("error.live.part_unreadable"), kExitRunFailed);
             else if (!j->at("ok").get<bool>()) {
-                // The line already starts "rank r (host): "; a message that names its rank again drops that.
-                std::string e = j->at("error").get<std::string>();
-                Message m = j->contains("error_message") ? messageFromJson(j->at("error_message")) : Message();
-                if (const std::string self = "rank " + std::to_string(r) + ": "; e.rfind(self, 0) == 0) {
-                    e.erase(0, self.size());
-                    m = withoutRank(std::move(m), rank);
-                }
-                add(!m.empty() && english(m) == e ? std::move(m) : verbatim(e), j->at("status").get<int>());
+                // The line already starts "rank r (host): "; an error that names its rank again
+                // (error.line.rank_says) drops that. One sent without its Message is shown as sent.
+                const std::string e = j->at("error").get<std::string>();
+                const auto sent = j->find("error_message");
+                const Message m = messageSaying(sent != j->end() ? &*sent : nullptr, e);
+                Message reason = withoutRank(m, rank);
+                add(!reason.empty() ? std::move(reason) : !m.empty() ? m : verbatim(e), j->at("status").get<int>());
             } else {
                 read.parts.push_back({{rank}, detail::runResultFromJson(j->at("run"), "$"), used});
             }
@@ -533,7 +532,7 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
             options.onFailure(failure);
     };
     RankProgress progress;
-    progress.setActivity("measuring clocks");
+    progress.setActivity(Message("live.activity.measuring_clocks"));
     JobMonitor monitor(t, progress, mine.host, monitorOptions, onFailure);
     auto failed = [&](const Error& error) {
         monitor.stop();
@@ -564,12 +563,12 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
     }
 
     // 3. This rank's part; streaming, each iteration goes to rank 0 as it completes.
-    progress.setActivity("starting its part of the run");
+    progress.setActivity(Message("live.activity.starting"));
     monitor.setState(ProcessState::Running);
     // The executor keeps its communicator until every rank's program has ended (RankProgress::
     // programEnded). Bounded by the stall backstop: a rank stuck longer is reported by then.
     progress.onProgramEnded([&] {
-        progress.setActivity("waiting for every rank to end before closing its communicator");
+        progress.setActivity(Message("live.activity.waiting_to_end"));
         (void)monitor.endTogether(monitorOptions.stallMs > 0 ? monitorOptions.stallMs : 60'000);
     });
     LiveOptions live = options.live;
@@ -595,7 +594,7 @@ JobOutcome runLiveJob(Transport& t, const Scenario& scenario, const LaunchInfo& 
         monitor.setState(ProcessState::Done);
     else
         monitor.setState(ProcessState::Failed, messageOf(part.error()));
-    progress.setActivity(part ? "finished its part of the run" : "failed");
+    progress.setActivity(Message(part ? "live.activity.finished" : "live.activity.failed"));
 
     // 4. Clocks again, then every part to rank 0. No deadline of their own: the heartbeats watch.
     const Deadline late = deadlineIn(0);

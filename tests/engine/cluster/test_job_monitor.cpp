@@ -22,7 +22,12 @@ Heartbeat beat(int rank, ProcessState state, int last, long long progress = 0)
     b.state = state;
     b.lastCompleted = last;
     b.progress = progress;
-    b.lastLabel = last >= 0 ? "all_reduce 'grads' (step 2, iteration " + std::to_string(last) + ")" : "";
+    if (last >= 0)
+        b.lastLabel = Message("live.collective.named")
+                          .with("op", "all_reduce")
+                          .with("name", "grads")
+                          .with("step", 2)
+                          .with("iteration", last);
     b.host = "node-" + std::to_string(rank / 2);
     return b;
 }
@@ -72,7 +77,7 @@ bool waitForCycles(const JobMonitor& monitor, long long cycles)
 TEST(JobMonitor, HeartbeatsSurviveTheWire)
 {
     Heartbeat b = beat(3, ProcessState::Failed, 7, 12);
-    b.activity = "in all_reduce";
+    b.activity = Message("live.activity.computing").with("step", 2).with("iteration", 3);
     b.why = Message("job.who.host").with("rank", 3).with("host", "node-1");
     auto back = decodeHeartbeat(encodeHeartbeat(b));
     ASSERT_TRUE(back.ok());
@@ -80,8 +85,9 @@ TEST(JobMonitor, HeartbeatsSurviveTheWire)
     EXPECT_EQ(back->state, b.state);
     EXPECT_EQ(back->progress, b.progress);
     EXPECT_EQ(back->lastCompleted, b.lastCompleted);
-    EXPECT_EQ(back->lastLabel, b.lastLabel);
-    EXPECT_EQ(back->activity, b.activity);
+    EXPECT_EQ(english(back->lastLabel), english(b.lastLabel));
+    EXPECT_EQ(english(back->activity), english(b.activity));
+    EXPECT_EQ(render(back->activity, Language::Chinese), "正在计算第 2 步（第 3 次迭代）");
     EXPECT_EQ(back->host, b.host);
     EXPECT_EQ(english(back->why), english(b.why));
     EXPECT_EQ(back->why.id, b.why.id);
@@ -106,10 +112,10 @@ TEST(JobMonitor, ASilentRankIsNamedWithItsLastCollective)
               std::string::npos)
         << *msg;
     EXPECT_NE(msg->find("rank 0 #6, rank 1 #6, rank 2 #5, rank 3 #6"), std::string::npos) << *msg;
-    // the same verdict in Chinese: the figures and the collective's label (its process's text) as they are
+    // the same verdict in Chinese, the collective's label included (its process sent it as a message)
     const std::string zh = render(*d.verdict(1150), Language::Chinese);
     EXPECT_EQ(zh.rfind("Rank 2（node-1） 没有响应：已有 1.1 s 没有收到它的消息", 0), 0u) << zh;
-    EXPECT_NE(zh.find("它最后完成的 Collective 是 #5 all_reduce 'grads' (step 2, iteration 5)"), std::string::npos)
+    EXPECT_NE(zh.find("它最后完成的 Collective 是 #5 all_reduce“grads”（第 2 步，第 5 次迭代）"), std::string::npos)
         << zh;
     EXPECT_NE(zh.find("Rank 0 #6、Rank 1 #6、Rank 2 #5、Rank 3 #6"), std::string::npos) << zh;
 }
@@ -162,7 +168,12 @@ TEST(JobMonitor, AStallNamesTheRankFurthestBehind)
     FailureDetector d(0, 3, options(1000, 5000), 0);
     d.heard(beat(1, ProcessState::Running, 8, 20), 100);
     Heartbeat stuck = beat(2, ProcessState::Running, 7, 19);
-    stuck.activity = "in all_reduce 'grads' (step 2, iteration 8)";
+    stuck.activity = Message("live.activity.in")
+                         .with("collective", Message("live.collective.named")
+                                                 .with("op", "all_reduce")
+                                                 .with("name", "grads")
+                                                 .with("step", 2)
+                                                 .with("iteration", 8));
     d.heard(stuck, 100);
     d.self(beat(0, ProcessState::Running, 8, 20));
     // beats keep coming (alive), progress does not move
@@ -271,7 +282,8 @@ TEST(JobMonitor, ADeadRankEndsTheJobWithinTheDeadline)
     std::vector<std::unique_ptr<JobMonitor>> monitors;
     for (int r = 0; r < 4; ++r) {
         for (int c = 0; c <= 3; ++c)
-            progress[static_cast<size_t>(r)].collectiveCompleted(c, "all_reduce 'grads' #" + std::to_string(c));
+            progress[static_cast<size_t>(r)].collectiveCompleted(c,
+                                                                 verbatim("all_reduce 'grads' #" + std::to_string(c)));
         monitors.push_back(std::make_unique<JobMonitor>(
             job.transport(r), progress[static_cast<size_t>(r)], "host" + std::to_string(r), o,
             [&, r](const Message& msg) {
@@ -287,7 +299,7 @@ TEST(JobMonitor, ADeadRankEndsTheJobWithinTheDeadline)
         ASSERT_TRUE(waitForCycles(*monitors[static_cast<size_t>(r)], 2));
     ASSERT_TRUE(waitForCycles(*monitors[0], monitors[0]->cycles() + 2));
     for (int r : {0, 1, 3})
-        progress[static_cast<size_t>(r)].collectiveCompleted(4, "all_reduce 'grads' #4");
+        progress[static_cast<size_t>(r)].collectiveCompleted(4, verbatim("all_reduce 'grads' #4"));
     job.kill(2);
     // Rank 0 takes in what rank 2 sent before it died, still at time 0 (a beat read later would be
     // heard later, and its silence would start then).

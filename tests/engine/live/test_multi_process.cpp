@@ -143,8 +143,8 @@ struct Job {
                     }
                     int ordinal = 0;
                     for (const CollectiveRecord& c : rp.run.collectives)
-                        p.collectiveCompleted(ordinal++,
-                                              std::string(opName(c.kind)) + " #" + std::to_string(c.sequence));
+                        p.collectiveCompleted(
+                            ordinal++, verbatim(std::string(opName(c.kind)) + " #" + std::to_string(c.sequence)));
                     // what the "GPU" took: the run's length, so that rank 0's clock has moved on too
                     std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long>(whole.endUs())));
                     return Result<RunResult>(rp.run);
@@ -371,13 +371,13 @@ TEST(MultiProcess, ARankThatDiesMidRunEndsTheJobWithItsLastCollective)
     Job j = stragglerJob();
     j.options.monitor.silenceMs = 500;
     j.part = [&](int r, InProcessJob& job, RankProgress& p) -> Result<RunResult> {
-        p.collectiveCompleted(0, "all_reduce 'grads' (step 1, iteration 0)");
+        p.collectiveCompleted(0, verbatim("all_reduce 'grads' (step 1, iteration 0)"));
         if (r == 2) {
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
             job.kill(2); // the process is gone
             return runFailed(verbatim("killed"));
         }
-        p.collectiveCompleted(1, "all_reduce 'grads' (step 1, iteration 1)");
+        p.collectiveCompleted(1, verbatim("all_reduce 'grads' (step 1, iteration 1)"));
         return test::partOf(j.whole, r, processClockUs()).run;
     };
     std::vector<std::string> failures;

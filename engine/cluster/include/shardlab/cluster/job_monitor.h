@@ -33,8 +33,8 @@ struct Heartbeat {
     ProcessState state = ProcessState::Starting;
     long long progress = 0; // grows with every completed collective or iteration
     int lastCompleted = -1; // ordinal of the rank's last completed collective (-1: none)
-    std::string lastLabel;  // what that was: "all_reduce 'grads' (step 3, iteration 2)"
-    std::string activity;   // what it is doing now: "in all_reduce 'grads' (step 3, iteration 3)"
+    Message lastLabel;      // what that was: "all_reduce 'grads' (step 3, iteration 2)"
+    Message activity;       // what it is doing now: "in all_reduce 'grads' (step 3, iteration 3)"
     std::string host;
     Message why; // Failed: why, to be worded in the reader's language
     bool operator==(const Heartbeat&) const = default;
@@ -46,9 +46,9 @@ Result<Heartbeat> decodeHeartbeat(const Bytes8& bytes);
 class RankProgress {
 public:
     // Collective number `ordinal` (counted over all of this rank's collectives, from 0) completed.
-    void collectiveCompleted(int ordinal, std::string label);
+    void collectiveCompleted(int ordinal, Message label);
     void iterationCompleted(int iteration);
-    void setActivity(std::string activity);
+    void setActivity(Message activity);
     // Fills rank-independent fields of a heartbeat.
     void fill(Heartbeat& beat) const;
     // The rank's program has ended (or hung and was aborted); its NCCL communicator is still open.
@@ -65,7 +65,7 @@ private:
     std::function<void()> m_onProgramEnded;
     long long m_progress = 0;
     int m_lastCompleted = -1;
-    std::string m_lastLabel, m_activity;
+    Message m_lastLabel, m_activity;
 };
 
 struct MonitorOptions {

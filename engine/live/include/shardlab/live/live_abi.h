@@ -17,7 +17,7 @@
 
 namespace shardlab::liveabi {
 
-inline constexpr int kAbiVersion = 4;
+inline constexpr int kAbiVersion = 5;
 inline constexpr const char* kEntryPoint = "shardlab_live_api_v1";
 
 constexpr std::uint64_t fnv(std::uint64_t h, std::uint64_t v)

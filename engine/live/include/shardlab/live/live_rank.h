@@ -54,10 +54,12 @@ RankTopologyReport probeRankTopology(int device, const Environment& env);
 //     the same hang meet it at rank 0. Honour options.cancel and options.progress.
 //  5. Report progress as it happens: progress.collectiveCompleted(ordinal, label) each time it
 //     sees a collective of this rank complete (ordinal counts all of this rank's collectives from
-//     0; label such as "all_reduce 'grads' (step 3, iteration 2)"), progress.iterationCompleted(i)
-//     after each iteration, and progress.setActivity("in all_reduce 'grads' (step 3, iteration
-//     2)") / ("computing step 2") before it waits on something. The heartbeat thread reads these
-//     to name the last completed collective when a process dies or hangs.
+//     0; label a Message such as "all_reduce 'grads' (step 3, iteration 2)", live.collective.*),
+//     progress.iterationCompleted(i) after each iteration, and progress.setActivity(a Message:
+//     "in all_reduce 'grads' (step 3, iteration 2)", "computing step 2", live.activity.*) before
+//     it waits on something. The heartbeat thread reads these to name the last completed
+//     collective when a process dies or hangs, in the reader's language. Before it destroys its
+//     communicator it calls progress.programEnded() (job_monitor.h).
 //  6. Time everything in microseconds on processClockUs() (clock_sync.h), the clock whose offsets
 //     rank 0 measured. (The executor stamps %globaltimer on the GPU and maps it onto that same
 //     steady clock by its ping-pong probe before and after the run, as in a single-process run;
