@@ -11,7 +11,8 @@
 #              2026-12-05.)
 #   four       the course's 12/6/4/2 straggler on 4 ranks: rank 0 is the straggler, the run is marked 4
 #   hang       rank 1 skips an all-reduce: the watchdog ends the job with exit 3 and the hang report
-#              naming rank 1 as behind (rank 1 keeps its communicator until rank 0 has ended: had it
+#              naming rank 1 as the first that differs, finished while rank 0 waits in the all-reduce
+#              (rank 1 keeps its communicator until rank 0 has ended: had it
 #              closed it, NCCL over sockets would have failed rank 0 at once, 2026-12-05)
 #   stream     `--stream -` with the scenario on standard input: one header, chunks, the result line
 #              marked as shared (what Run > Live with N ranks on this one GPU reads)
@@ -75,7 +76,8 @@ hang)
   out=$(timeout 300 "$shardlab" live "$bench/mpi-hang-2.shardlab.json" --share-gpu 2 --watchdog-ms 3000 2>&1); status=$?
   [ "$status" -eq 3 ] || fail "exit status $status (3 expected)"
   # the merged hang report, not NCCL's error from a peer that closed its communicator first
-  grep -q "the run hung: .*rank 1 is behind" <<<"$out" || fail "no hang report naming rank 1 as behind"
+  grep -q "the run hung: .*rank 1 is the first that differs" <<<"$out" || fail "no hang report naming rank 1"
+  grep -q "rank 1: last completed collective #2, finished its part of the run" <<<"$out" || fail "rank 1's part is not in it"
   ;;
 stream)
   timeout 300 "$shardlab" live - --share-gpu 2 --stream < "$s2" > "$work/stream.jsonl" 2> "$work/err.txt"; status=$?
