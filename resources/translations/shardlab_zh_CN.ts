@@ -200,6 +200,18 @@
             <numerusform>运行 %n 次迭代</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Only a plan&apos;s GPUs move as TP groups or pipeline stages (File &gt; New from a transformer plan).</source>
+        <translation>只有方案生成的场景才能按 TP 组或流水线阶段移动 GPU（文件 &gt; 从 Transformer 方案新建）。</translation>
+    </message>
+    <message>
+        <source>Swap the pipeline stage of %1 with that of %2</source>
+        <translation>交换 %1 与 %2 所在的流水线阶段</translation>
+    </message>
+    <message>
+        <source>Swap the TP group of %1 with that of %2</source>
+        <translation>交换 %1 与 %2 所在的 TP 组</translation>
+    </message>
 </context>
 <context>
     <name>EngineTerms</name>
@@ -5316,6 +5328,10 @@ first mismatch</source>
     <message>
         <source> · DP %1</source>
         <translation> · DP %1</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;i&gt;Drag it onto another GPU to swap its TP group with that GPU&apos;s; with Shift, its pipeline stage.&lt;/i&gt;</source>
+        <translation>&lt;br&gt;&lt;i&gt;把它拖到另一张 GPU 上，即与那张 GPU 交换所在的 TP 组；按住 Shift 则交换流水线阶段。&lt;/i&gt;</translation>
     </message>
 </context>
 <context>

@@ -163,7 +163,7 @@ private slots:
         QCOMPARE(scene.cardCount(), 8);
         // TP 2 x PP 4, TP innermost: rank 3 is stage 1's second TP rank
         QCOMPARE(scene.card(3)->meshLabel(), QStringLiteral("stage 1 \u00b7 TP 1 \u00b7 DP 0"));
-        QVERIFY(scene.card(3)->toolTip().endsWith(QStringLiteral("<br>stage 1 \u00b7 TP 1 \u00b7 DP 0")));
+        QVERIFY(scene.card(3)->toolTip().contains(QStringLiteral("<br>stage 1 \u00b7 TP 1 \u00b7 DP 0<br>")));
         QCOMPARE(scene.card(0)->meshColour(), scene.card(1)->meshColour());
         QVERIFY(scene.card(0)->meshColour() != scene.card(2)->meshColour());
         QCOMPARE(scene.card(7)->meshColour(), TopologyScene::stageColour(3));

@@ -189,6 +189,41 @@ private slots:
         QCOMPARE(m_doc->undoStack()->undoText(), QStringLiteral("Move 3 shard(s) to GPU 1"));
     }
 
+    // A plan's scenario (issue 27): a card dropped on another swaps their TP groups (with Shift,
+    // their pipeline stages): the labels, the ownership and the mesh's places follow, as one
+    // undoable step; a drop on the card's own group does nothing.
+    void aPlansTpGroupOrStageDraggedOntoOtherGpusSwapsPlaces()
+    {
+        open(test::loadExample("plan-mfu-tp2-pp4.shardlab.json"));
+        QCOMPARE(scene()->cardCount(), 8);
+        const Scenario before = m_doc->scenario();
+        const QString stage0 = QStringLiteral("stage 0 \u00b7 TP 0 \u00b7 DP 0");
+        const QString stage3 = QStringLiteral("stage 3 \u00b7 TP 0 \u00b7 DP 0");
+        QCOMPARE(scene()->card(0)->meshLabel(), stage0);
+        QVERIFY(scene()->card(0)->toolTip().contains(QStringLiteral("Drag it onto another GPU")));
+        // GPU 0's TP group {0, 1} onto GPU 7's {6, 7}
+        std::unique_ptr<QMimeData> mime(meshUnitMimeData(0, MeshUnit::TensorGroup));
+        QVERIFY(dropOnCard(7, mime.get()));
+        QCOMPARE(m_doc->undoStack()->count(), 1);
+        QCOMPARE(m_doc->scenario().mesh->gpus, (std::vector<int>{6, 7, 2, 3, 4, 5, 0, 1}));
+        QCOMPARE(scene()->card(0)->meshLabel(), stage3);
+        QCOMPARE(scene()->card(6)->meshLabel(), stage0);
+        QCOMPARE(scene()->card(0)->meshColour(), TopologyScene::stageColour(3));
+        // what GPU 0 owned (stage 0's weights and activations) is GPU 6's now
+        for (size_t i = 0; i < before.workload.items.size(); ++i)
+            QCOMPARE(m_doc->scenario().workload.items[i].ownedBy(6), before.workload.items[i].ownedBy(0));
+        // undo puts everything back
+        m_doc->undoStack()->undo();
+        QCOMPARE(m_doc->scenario(), before);
+        QCOMPARE(scene()->card(0)->meshLabel(), stage0);
+        // the same group: nothing to do, nothing on the undo stack
+        m_doc->undoStack()->clear();
+        std::unique_ptr<QMimeData> own(meshUnitMimeData(0, MeshUnit::Stage));
+        QVERIFY(dropOnCard(1, own.get()));
+        QCOMPARE(m_doc->undoStack()->count(), 0);
+        QCOMPARE(m_doc->scenario(), before);
+    }
+
     void foreignDropsAreRefused()
     {
         open(test::fourCardsOneItem());

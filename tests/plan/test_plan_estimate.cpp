@@ -1,5 +1,6 @@
 // The compute model and the step estimate against hand-computed cases; the search.
 #include "shardlab/model/presets.h"
+#include "shardlab/model/scenario_edit.h"
 #include "shardlab/plan/plan_scenario.h"
 #include "shardlab/plan/plan_search.h"
 #include "shardlab/sim/simulator.h"
@@ -273,6 +274,67 @@ TEST(PlanScenario, ATooLargePlanIsRefusedWithItsSize)
     const auto sc = planScenario(m, st, estimatePlan(m, st, plan, pricer), topo);
     ASSERT_FALSE(sc);
     EXPECT_NE(sc.error().message.find("ShardLab writes up to 200000"), std::string::npos) << sc.error().message;
+}
+
+TEST(PlanScenario, ATpGroupOrAStageMovesMemberForMember)
+{
+    // TP 2 x CP 2 x PP 2 x DP 2, TP innermost: place = tp + 2 (cp + 2 (pp + 2 dp))
+    ScenarioMesh mesh{2, 2, 2, 2, "tp,cp,pp,dp"};
+    using Pairs = std::vector<std::pair<int, int>>;
+    // GPU 6 is (tp 0, cp 1, pp 1, dp 0): GPU 0's TP group {0, 1} takes the places of {6, 7}
+    EXPECT_EQ(meshUnitSwaps(mesh, 0, 6, MeshUnit::TensorGroup), (Pairs{{0, 6}, {1, 7}}));
+    // its stage (pp 0 of replica 0: places 0 to 3) swaps with stage 1 of replica 0 (4 to 7)
+    EXPECT_EQ(meshUnitSwaps(mesh, 0, 6, MeshUnit::Stage), (Pairs{{0, 4}, {1, 5}, {2, 6}, {3, 7}}));
+    // the same TP group, the same stage: nothing; another CP coordinate is another TP group
+    EXPECT_TRUE(meshUnitSwaps(mesh, 0, 1, MeshUnit::TensorGroup).empty());
+    EXPECT_TRUE(meshUnitSwaps(mesh, 0, 3, MeshUnit::Stage).empty());
+    EXPECT_EQ(meshUnitSwaps(mesh, 0, 2, MeshUnit::TensorGroup), (Pairs{{0, 2}, {1, 3}}));
+    // a GPU off the mesh, an order that cannot be read: nothing
+    EXPECT_TRUE(meshUnitSwaps(mesh, 0, 16, MeshUnit::TensorGroup).empty());
+    ScenarioMesh unread = mesh;
+    unread.order = "tp,tp,pp,dp";
+    EXPECT_TRUE(meshUnitSwaps(unread, 0, 6, MeshUnit::TensorGroup).empty());
+    // once moved, the places are those the GPUs play now: GPU 6 plays place 0
+    mesh.gpus = {6, 7, 2, 3, 4, 5, 0, 1, 8, 9, 10, 11, 12, 13, 14, 15};
+    EXPECT_EQ(meshUnitSwaps(mesh, 6, 2, MeshUnit::TensorGroup), (Pairs{{6, 2}, {7, 3}}));
+}
+
+TEST(PlanScenario, MovingAStageToTheOtherNodeMakesTheStepLonger)
+{
+    // TP 4 x PP 4 on two nodes of eight H100: stages 0 and 1 on node 0, 2 and 3 on node 1, so one
+    // pipeline hop crosses the network. Swapping stages 1 and 2 makes all three hops cross it.
+    const Topology topo = *preset("2x8-h100-ib");
+    PlanPricer pricer(topo);
+    const TransformerModel m = *modelPreset("llama3-8b");
+    TrainingSettings st;
+    st.globalBatch = 16;
+    ParallelPlan plan;
+    plan.tp = 4;
+    plan.pp = 4;
+    plan.schedule = {ScheduleKind::GPipe, 1};
+    const PlanEstimate e = estimatePlan(m, st, plan, pricer);
+    auto sc = planScenario(m, st, e, topo);
+    ASSERT_TRUE(sc) << sc.error().message;
+    const auto before = simulate(*sc);
+    ASSERT_TRUE(before) << before.error().message;
+    Scenario moved = *sc;
+    const auto pairs = meshUnitSwaps(*moved.mesh, 4, 8, MeshUnit::Stage); // stage 1 onto stage 2
+    ASSERT_EQ(pairs.size(), 4u);
+    for (const auto& [a, b] : pairs)
+        swapRanks(moved, a, b);
+    ASSERT_TRUE(validateScenario(moved).ok()) << validateScenario(moved).error().message;
+    EXPECT_EQ(moved.mesh->placeOf(8), 4); // GPU 8 (node 1) plays stage 1 now
+    const auto after = simulate(moved);
+    ASSERT_TRUE(after) << after.error().message;
+    EXPECT_GT(after->endUs(), before->endUs());
+    // every GPU holds what its new place holds: the same memory per stage, moved
+    for (int r = 0; r < 16; ++r) {
+        Bytes owned = 0;
+        for (const WorkloadItem& it : moved.workload.items)
+            owned += it.ownedBy(r);
+        const PlanMemory& mem = e.stages[static_cast<size_t>(meshCoordinate(plan, moved.mesh->placeOf(r)).pp)].memory;
+        EXPECT_NEAR(static_cast<double>(owned), mem.peak(), 8.0) << r;
+    }
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "shardlab/model/scenario_edit.h"
 #include "shardlab/model/strategies.h"
 #include "shardlab/model/workload.h"
+#include "shardlab/plan/plan_scenario.h"
 
 namespace shardlab::gui {
 
@@ -68,6 +69,27 @@ Status Edits::dropShards(Document& doc, const QList<ShardRef>& refs, int toRank,
         }
         if (changed)
             s.strategy.clear(); // the placement is the user's now, no longer the strategy's
+    });
+}
+
+Status Edits::moveMeshUnit(Document& doc, int fromRank, int toRank, MeshUnit unit)
+{
+    if (!validRank(doc, fromRank))
+        return noSuch(tr("There is no GPU %1.").arg(fromRank));
+    if (!validRank(doc, toRank))
+        return noSuch(tr("There is no GPU %1.").arg(toRank));
+    const Scenario& sc = doc.scenario();
+    if (!sc.mesh || sc.mesh->ranks() != sc.ranks())
+        return noSuch(tr("Only a plan's GPUs move as TP groups or pipeline stages (File > New from a transformer "
+                         "plan)."));
+    const auto pairs = meshUnitSwaps(*sc.mesh, fromRank, toRank, unit);
+    if (pairs.empty())
+        return {}; // the same group or stage
+    const QString text = unit == MeshUnit::Stage ? tr("Swap the pipeline stage of %1 with that of %2")
+                                                 : tr("Swap the TP group of %1 with that of %2");
+    return doc.apply(text.arg(Labels::gpu(fromRank), Labels::gpu(toRank)), [&](Scenario& s) {
+        for (const auto& [a, b] : pairs)
+            swapRanks(s, a, b);
     });
 }
 

@@ -5,6 +5,7 @@
 
 #include "document/shardref.h"
 #include "shardlab/base/result.h"
+#include "shardlab/plan/plan_scenario.h"
 #include "shardlab/model/scenario.h"
 #include "shardlab/model/strategies.h"
 
@@ -25,6 +26,10 @@ public:
     // otherwise a shard dragged from a GPU moves from that GPU to this one, and a shard dragged from
     // the workload panel goes to this GPU alone.
     static Status dropShards(Document& doc, const QList<ShardRef>& refs, int toRank, bool copy);
+    // A plan's scenario: the TP group (or, `unit` Stage, the pipeline stage) GPU `fromRank` plays
+    // swaps places with the one GPU `toRank` plays (meshUnitSwaps, plan_scenario.h), as one
+    // undoable step; nothing happens when both are in the same one.
+    static Status moveMeshUnit(Document& doc, int fromRank, int toRank, MeshUnit unit);
     // Takes shards off the GPU they were picked from (or off every GPU when picked in the panel).
     static Status releaseShards(Document& doc, const QList<ShardRef>& refs);
     static Result<StrategyOutcome> placeByStrategy(Document& doc, Strategy strategy);

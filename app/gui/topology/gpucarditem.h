@@ -5,6 +5,7 @@
 #pragma once
 
 #include "shardlab/base/units.h"
+#include "shardlab/plan/plan_scenario.h"
 #include "shardlab/sim/activity.h"
 
 #include <QColor>
@@ -14,7 +15,13 @@
 
 #include <vector>
 
+class QMimeData;
+
 namespace shardlab::gui {
+
+// What a plan's GPU card carries when it is dragged onto another: its rank and whether its TP
+// group or (Shift held) its pipeline stage moves (Edits::moveMeshUnit).
+QMimeData* meshUnitMimeData(int rank, MeshUnit unit);
 
 class ShardTileItem;
 class TopologyScene;
@@ -90,6 +97,8 @@ public:
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 protected:
+    void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
+    void mouseMoveEvent(QGraphicsSceneMouseEvent* event) override;
     void dragEnterEvent(QGraphicsSceneDragDropEvent* event) override;
     void dragMoveEvent(QGraphicsSceneDragDropEvent* event) override;
     void dragLeaveEvent(QGraphicsSceneDragDropEvent* event) override;

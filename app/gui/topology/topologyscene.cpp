@@ -97,11 +97,12 @@ void TopologyScene::refreshMesh(const Scenario& scenario)
         plan.order = meshOrderFromText(m.order).value_or(kDefaultMeshOrder);
     }
     for (GpuCardItem* card : m_cards) {
-        if (!drawn) {
+        const int place = drawn ? scenario.mesh->placeOf(card->rank()) : -1;
+        if (place < 0) {
             card->setMesh(QString(), QColor());
             continue;
         }
-        const MeshCoordinate at = meshCoordinate(plan, card->rank());
+        const MeshCoordinate at = meshCoordinate(plan, place); // the place this GPU plays (ScenarioMesh::gpus)
         QString label = tr("stage %1 \u00b7 TP %2").arg(at.pp).arg(at.tp);
         if (plan.cp > 1)
             label += tr(" \u00b7 CP %1").arg(at.cp);
@@ -296,7 +297,12 @@ void TopologyScene::refreshOwnership(const Scenario& scenario, const Feedback& f
         card->setTiles(tiles[static_cast<size_t>(r)]);
         const Gpu& g = scenario.topology.gpus[static_cast<size_t>(r)];
         // the card's place on a plan's mesh (refreshMesh() ran first), under its title
-        const QString mesh = card->meshLabel().isEmpty() ? QString() : QStringLiteral("<br>") + card->meshLabel();
+        const QString mesh =
+            card->meshLabel().isEmpty()
+                ? QString()
+                : QStringLiteral("<br>") + card->meshLabel()
+                      + tr("<br><i>Drag it onto another GPU to swap its TP group with that GPU's; with Shift, its "
+                           "pipeline stage.</i>");
         card->setToolTip(tr("<b>%1</b>: %2, %3 memory, %4 TFLOP/s, node %5<br>Owns %6 (%7 % of its memory); peak with "
                             "the largest collective buffer %11%8"
                             "<br>Paths to the other GPUs (as nvidia-smi topo -m names them):%9<br><br>%10")
@@ -426,6 +432,11 @@ void TopologyScene::setActivity(const ActivitySnapshot& frame)
 void TopologyScene::dropShards(const QList<ShardRef>& refs, int rank, bool copy)
 {
     report(Edits::dropShards(*m_document, refs, rank, copy));
+}
+
+void TopologyScene::dropMeshUnit(int fromRank, int toRank, MeshUnit unit)
+{
+    report(Edits::moveMeshUnit(*m_document, fromRank, toRank, unit));
 }
 
 void TopologyScene::report(const Status& status)

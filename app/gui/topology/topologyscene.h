@@ -7,6 +7,7 @@
 #include "shardlab/sim/activity.h"
 #include "document/shardref.h"
 #include "shardlab/model/scenario.h"
+#include "shardlab/plan/plan_scenario.h"
 #include "shardlab/sim/topo_matrix.h"
 #include "topology/topologylayout.h"
 
@@ -52,6 +53,8 @@ public:
 
     // Drop handling and context menus (called by the items).
     void dropShards(const QList<ShardRef>& refs, int rank, bool copy);
+    // A plan's GPU card dropped on another: their TP groups (Shift: pipeline stages) swap places.
+    void dropMeshUnit(int fromRank, int toRank, MeshUnit unit);
     void showGpuMenu(int rank, const QPoint& screenPos);
     void showLinkMenu(int link, const QPoint& screenPos);
     void showShardMenu(const QList<ShardRef>& refs, const QPoint& screenPos);

@@ -535,11 +535,13 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& origi
         }
     }
     if (const json* m = rd.find(doc, "mesh"); m && rd.expectObject(*m, "$.mesh")) {
-        rd.onlyKeys(*m, "$.mesh", {"tp", "cp", "pp", "dp", "order"});
+        rd.onlyKeys(*m, "$.mesh", {"tp", "cp", "pp", "dp", "order", "gpus"});
         ScenarioMesh mesh;
         for (auto [key, size] : {std::pair{"tp", &mesh.tp}, {"cp", &mesh.cp}, {"pp", &mesh.pp}, {"dp", &mesh.dp}})
             *size = static_cast<int>(rd.integer(*m, "$.mesh", key, false, 1, kMaxTopologyGpus).value_or(1));
         mesh.order = rd.string(*m, "$.mesh", "order", false).value_or(mesh.order);
+        if (rd.find(*m, "gpus"))
+            mesh.gpus = rd.ranks(*m, "$.mesh", "gpus").value_or(std::vector<int>{});
         s.mesh = mesh;
     }
     if (rd.failed())

@@ -154,9 +154,12 @@ std::string serializeScenario(const Scenario& s)
         doc["strategy"] = s.strategy;
     if (!s.costProfile.empty())
         doc["cost_profile"] = s.costProfile;
-    if (s.mesh)
+    if (s.mesh) {
         doc["mesh"] = {
             {"tp", s.mesh->tp}, {"cp", s.mesh->cp}, {"pp", s.mesh->pp}, {"dp", s.mesh->dp}, {"order", s.mesh->order}};
+        if (!s.mesh->gpus.empty())
+            doc["mesh"]["gpus"] = s.mesh->gpus;
+    }
     return doc.dump(2) + "\n";
 }
 

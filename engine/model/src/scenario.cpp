@@ -240,6 +240,14 @@ Status validateOp(const Scenario& s, const Op& op, const std::string& path)
 
 } // namespace
 
+int ScenarioMesh::placeOf(int gpu) const
+{
+    if (gpus.empty())
+        return gpu >= 0 && gpu < ranks() ? gpu : -1;
+    const auto at = std::find(gpus.begin(), gpus.end(), gpu);
+    return at == gpus.end() ? -1 : static_cast<int>(at - gpus.begin());
+}
+
 Status validateScenario(const Scenario& s)
 {
     if (Status st = validateTopology(s.topology); !st)
@@ -255,6 +263,15 @@ Status validateScenario(const Scenario& s)
             return badAt("$.mesh.order", Message("error.json.unknown_value")
                                              .with("value", m.order)
                                              .with("expected", Message("error.expects.mesh_order")));
+        if (!m.gpus.empty()) { // each of the mesh's GPUs once
+            std::vector<int> sorted = m.gpus;
+            std::sort(sorted.begin(), sorted.end());
+            bool permutation = static_cast<long long>(sorted.size()) == m.ranks();
+            for (size_t i = 0; permutation && i < sorted.size(); ++i)
+                permutation = sorted[i] == static_cast<int>(i);
+            if (!permutation)
+                return badAt("$.mesh.gpus", Message("error.says.mesh_gpus").with("places", std::to_string(m.ranks())));
+        }
     }
     if (s.iterations < 1 || s.iterations > 100000)
         return badAt("$.iterations",

@@ -123,6 +123,50 @@ void removeRank(Scenario& scenario, int rank)
     std::erase_if(t.links, [&](const Link& l) { return gone.count(l.a) || gone.count(l.b); });
 }
 
+void swapRanks(Scenario& s, int a, int b)
+{
+    if (a == b || a < 0 || b < 0 || a >= s.ranks() || b >= s.ranks())
+        return;
+    const auto swapped = [a, b](int r) { return r == a ? b : r == b ? a : r; };
+    for (WorkloadItem& item : s.workload.items)
+        for (Shard& shard : item.shards) {
+            for (int& r : shard.owners)
+                r = swapped(r);
+            std::sort(shard.owners.begin(), shard.owners.end()); // owners stay ascending
+        }
+    for (Op& op : s.program) {
+        for (int& r : op.group)
+            r = swapped(r);
+        op.root = swapped(op.root);
+        if (op.kind == OpKind::SendRecv)
+            op.peer = swapped(op.peer);
+    }
+    Perturbations& p = s.perturbations;
+    if (std::max(a, b) < static_cast<int>(p.slowdown.size()))
+        std::swap(p.slowdown[static_cast<size_t>(a)], p.slowdown[static_cast<size_t>(b)]);
+    else if (std::min(a, b) < static_cast<int>(p.slowdown.size())) { // the other runs at 1.0
+        p.slowdown.resize(static_cast<size_t>(std::max(a, b)) + 1, 1.0);
+        std::swap(p.slowdown[static_cast<size_t>(a)], p.slowdown[static_cast<size_t>(b)]);
+    }
+    for (Delay& d : p.delays)
+        d.rank = swapped(d.rank);
+    for (Mismatch& m : p.mismatches)
+        m.rank = swapped(m.rank);
+    if (s.mesh && std::max(a, b) < s.mesh->ranks()) {
+        ScenarioMesh& m = *s.mesh;
+        if (m.gpus.empty())
+            for (int place = 0; place < m.ranks(); ++place)
+                m.gpus.push_back(place);
+        for (int& g : m.gpus)
+            g = swapped(g);
+        bool identity = true;
+        for (size_t place = 0; identity && place < m.gpus.size(); ++place)
+            identity = m.gpus[place] == static_cast<int>(place);
+        if (identity)
+            m.gpus.clear(); // back where the plan put them
+    }
+}
+
 void replaceTopology(Scenario& scenario, Topology topology)
 {
     for (int r = scenario.ranks() - 1; r >= topology.rankCount(); --r)

@@ -276,4 +276,32 @@ Result<Scenario> planScenario(const TransformerModel& model, const TrainingSetti
     return sc;
 }
 
+std::vector<std::pair<int, int>> meshUnitSwaps(const ScenarioMesh& mesh, int from, int to, MeshUnit unit)
+{
+    const auto order = meshOrderFromText(mesh.order);
+    const int placeFrom = mesh.placeOf(from), placeTo = mesh.placeOf(to);
+    if (!order || placeFrom < 0 || placeTo < 0 || mesh.ranks() > kMaxTopologyGpus)
+        return {};
+    ParallelPlan plan;
+    plan.tp = mesh.tp;
+    plan.cp = mesh.cp;
+    plan.pp = mesh.pp;
+    plan.dp = mesh.dp;
+    plan.order = *order;
+    const MeshCoordinate a = meshCoordinate(plan, placeFrom), b = meshCoordinate(plan, placeTo);
+    const bool stage = unit == MeshUnit::Stage;
+    if (a.pp == b.pp && a.dp == b.dp && (stage || a.cp == b.cp))
+        return {}; // one unit
+    std::vector<std::pair<int, int>> pairs;
+    for (int cp = 0; cp < (stage ? plan.cp : 1); ++cp)
+        for (int tp = 0; tp < plan.tp; ++tp) {
+            MeshCoordinate x = a, y = b;
+            x.tp = y.tp = tp;
+            if (stage)
+                x.cp = y.cp = cp;
+            pairs.emplace_back(mesh.gpuAt(rankAt(plan, x)), mesh.gpuAt(rankAt(plan, y)));
+        }
+    return pairs;
+}
+
 } // namespace shardlab

@@ -83,6 +83,19 @@ TEST(ScenarioIo, AMeshRoundTripsAndABadOneIsRefused)
     auto again = parseScenario(serializeScenario(*s), "again");
     ASSERT_TRUE(again.ok()) << again.error().message;
     EXPECT_EQ(*again, *s);
+    // moved places (a TP group or stage dragged onto other GPUs) are written and read back too
+    s->mesh->gpus = {0, 2, 1, 3};
+    const std::string moved = serializeScenario(*s);
+    EXPECT_NE(moved.find("\"gpus\""), std::string::npos);
+    auto movedBack = parseScenario(moved, "moved");
+    ASSERT_TRUE(movedBack.ok()) << movedBack.error().message;
+    EXPECT_EQ(movedBack->mesh->gpus, (std::vector<int>{0, 2, 1, 3}));
+    s->mesh->gpus = {0, 1, 1, 3};
+    auto twice = parseScenario(serializeScenario(*s), "twice.shardlab.json");
+    ASSERT_FALSE(twice.ok());
+    EXPECT_NE(twice.error().message.find("twice.shardlab.json: $.mesh.gpus"), std::string::npos)
+        << twice.error().message;
+    s->mesh->gpus.clear();
 
     s->mesh->order = "tp,tp,pp,dp";
     auto badOrder = parseScenario(serializeScenario(*s), "bad.shardlab.json");

@@ -93,6 +93,61 @@ TEST(ScenarioEdit, RemovingARankRenumbersEveryReference)
     EXPECT_EQ(s.perturbations.mismatches[0].op, 3);
 }
 
+TEST(ScenarioEdit, SwappingTwoRanksSwapsEveryReference)
+{
+    Scenario s = fourRanks();
+    s.mesh = ScenarioMesh{2, 1, 2, 1, "tp,cp,pp,dp"};
+    swapRanks(s, 1, 2);
+    ASSERT_TRUE(validateScenario(s).ok()) << validateScenario(s).error().message;
+    EXPECT_EQ(s.topology, fourRanks().topology); // the machine stays
+    const WorkloadItem& split = s.workload.items[0];
+    EXPECT_EQ(split.shards[1].owners, std::vector<int>{2});
+    EXPECT_EQ(split.shards[2].owners, std::vector<int>{1});
+    EXPECT_EQ(s.workload.items[1].shards[0].owners, (std::vector<int>{0, 1, 2, 3})); // still ascending
+    EXPECT_EQ(s.program[1].root, 1);                                                 // reduce rooted at 2
+    EXPECT_EQ(s.program[2].root, 2);                                                 // send 1 -> 3 ...
+    EXPECT_EQ(s.program[2].peer, 3);                                                 // ... is now 2 -> 3
+    EXPECT_EQ(s.program[3].group, std::vector<int>{1});                              // rank 2 alone
+    EXPECT_EQ(s.program[4].group, (std::vector<int>{2, 1, 3}));                      // in the order of its places
+    EXPECT_EQ(s.program[4].root, 1);
+    EXPECT_EQ(s.perturbations.slowdown, (std::vector<double>{1.0, 3.0, 2.0, 4.0}));
+    EXPECT_EQ(s.perturbations.delays[0].rank, 1);
+    EXPECT_EQ(s.perturbations.delays[1].rank, 3);
+    EXPECT_EQ(s.perturbations.mismatches[0].rank, 3);
+    EXPECT_EQ(s.mesh->gpus, (std::vector<int>{0, 2, 1, 3})); // place 1 is GPU 2 now
+    EXPECT_EQ(s.mesh->placeOf(2), 1);
+    // swapping back restores the scenario exactly, and the mesh's places are the plan's again
+    swapRanks(s, 2, 1);
+    Scenario original = fourRanks();
+    original.mesh = ScenarioMesh{2, 1, 2, 1, "tp,cp,pp,dp"};
+    EXPECT_EQ(s, original);
+    EXPECT_TRUE(s.mesh->gpus.empty());
+    // a rank beyond the slowdowns runs at 1.0, and takes the other's factor
+    Scenario few = fourRanks();
+    few.perturbations.slowdown = {1.0, 2.0};
+    swapRanks(few, 1, 3);
+    EXPECT_EQ(few.perturbations.slowdown, (std::vector<double>{1.0, 1.0, 1.0, 2.0}));
+    // nothing happens for a rank that does not exist or a rank with itself
+    Scenario same = fourRanks();
+    swapRanks(same, 1, 4);
+    swapRanks(same, 2, 2);
+    EXPECT_EQ(same, fourRanks());
+}
+
+TEST(ScenarioEdit, AMeshsGpusMustBeEachOfItsPlacesOnce)
+{
+    Scenario s = fourRanks();
+    s.mesh = ScenarioMesh{2, 1, 2, 1, "tp,cp,pp,dp", {0, 2, 1, 3}};
+    EXPECT_TRUE(validateScenario(s).ok());
+    for (const std::vector<int>& bad : {std::vector<int>{0, 1, 2}, {0, 1, 1, 3}, {0, 1, 2, 4}}) {
+        s.mesh->gpus = bad;
+        const Status st = validateScenario(s);
+        ASSERT_FALSE(st.ok());
+        EXPECT_NE(st.error().message.find("$.mesh.gpus: not the mesh's 4 GPUs each once"), std::string::npos)
+            << st.error().message;
+    }
+}
+
 TEST(ScenarioEdit, RemovingASenderRemovesItsSendRecv)
 {
     Scenario s = fourRanks();

@@ -9,6 +9,7 @@
 #include "analysis/analysispage.h"
 #include "analysis/scalingview.h"
 #include "document/documentcontroller.h"
+#include "document/edits.h"
 #include "i18n/language.h"
 #include "lessons/lesson_browser.h"
 #include "shell/mainwindow.h"
@@ -71,6 +72,17 @@ int main(int argc, char** argv)
             steps.push_back(
                 [&w, file, afterRun](std::function<void()> next) { afterRun(next, [&w, file] { w.openFile(file); }); });
     }
+    // --move-tp A:B / --move-stage A:B: GPU A's TP group (stage) dropped on GPU B, as a drag in the
+    // diagram does (a plan's scenario)
+    for (const auto& [flag, unit] : {std::pair{QStringLiteral("--move-tp"), MeshUnit::TensorGroup},
+                                     std::pair{QStringLiteral("--move-stage"), MeshUnit::Stage}})
+        if (const QStringList pair = option(flag).split(QLatin1Char(':')); pair.size() == 2)
+            steps.push_back([&w, pair, unit](std::function<void()> next) {
+                const Status st = Edits::moveMeshUnit(*w.document(), pair[0].toInt(), pair[1].toInt(), unit);
+                if (!st)
+                    qWarning("mainwindow_demo: %s", st.error().message.c_str());
+                next();
+            });
     if (const QString id = option(QStringLiteral("--lesson")); !id.isEmpty())
         steps.push_back([&w, id](std::function<void()> next) {
             w.lessonsDock()->show();
@@ -89,8 +101,9 @@ int main(int argc, char** argv)
                 w.lessons()->showStepButton()->click();
             QTimer::singleShot(300, next);
         });
-    if (args.contains(QStringLiteral("--share-gpu"))) {
-        w.runPage()->setShareGpu(true);
+    if (args.contains(QStringLiteral("--share-gpu"))) { // as Run > Live with N ranks on this one GPU does
+        w.runPage()->setMode(RunKind::Live);
+        w.runPage()->setShareGpu(w.runPage()->mode() == RunKind::Live);
         if (const QString program = option(QStringLiteral("--shardlab")); !program.isEmpty())
             w.runPage()->setShardlabProgram(program);
     }

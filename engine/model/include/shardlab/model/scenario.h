@@ -66,11 +66,18 @@ inline constexpr const char* kObservedStrategy = "observed";
 // colours each GPU by its pipeline stage and names its place on the mesh. Absent elsewhere; a mesh
 // whose product is no longer the rank count (a GPU added or removed since) is not drawn.
 // Its order is read by meshOrderFromText() (mesh_order.h), the parser the planner uses too.
+// `gpus`: which GPU plays each place on the mesh (place p, numbered by `order`, is GPU gpus[p]);
+// empty when place p is GPU p. Dragging a pipeline stage or a TP group onto other GPUs in the
+// diagram swaps GPUs' roles (swapRanks, scenario_edit.h), and this records where each place went.
 struct ScenarioMesh {
     int tp = 1, cp = 1, pp = 1, dp = 1;
     std::string order = "tp,cp,pp,dp";
+    std::vector<int> gpus = {};
     bool operator==(const ScenarioMesh&) const = default;
     long long ranks() const { return static_cast<long long>(tp) * cp * pp * dp; }
+    int gpuAt(int place) const { return gpus.empty() ? place : gpus[static_cast<size_t>(place)]; }
+    // The place GPU `gpu` plays (-1: none, a GPU beyond the mesh).
+    int placeOf(int gpu) const;
 };
 
 struct Scenario {

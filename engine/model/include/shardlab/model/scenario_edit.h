@@ -25,6 +25,13 @@ int addGpuLike(Scenario& scenario, int rank);
 // are removed; a root that was the rank falls back to the group's first rank; its slowdown, delays
 // and mismatches go. Nothing happens when `rank` does not exist.
 void removeRank(Scenario& scenario, int rank);
+// Swaps the roles of GPUs `a` and `b`: every reference to rank a (shards' owners, the program's
+// groups, roots and peers, slowdowns, delays, mismatches, the mesh's places) names b and the
+// other way round; the machine stays as it is. So the same work runs on other GPUs, over other
+// links: dragging a pipeline stage or a TP group onto other GPUs is one swap per member. A
+// group keeps its order (the order of its places on the mesh). Nothing happens when either
+// does not exist or they are the same.
+void swapRanks(Scenario& scenario, int a, int b);
 // Replaces the topology, keeping the workload and program. Ranks the new topology lacks are removed
 // as removeRank does (from the last); new ranks own nothing.
 void replaceTopology(Scenario& scenario, Topology topology);
