@@ -3,11 +3,13 @@
 //   SHARDLAB_SCREENSHOT=out.png mainwindow_demo [--open FILE] [--run] [--at FRACTION]
 //       [--sandbox wrong_op|wrong_count|skip:RANK:STEP:ITERATION] [--deadline MS]
 //       [--page editor|run|analysis] [--analysis-tab N] [--lesson ID] [--presenter light|dark]
+//       [--move-tp A:B | --move-stage A:B] (a plan's GPU A's TP group or stage dropped on GPU B)
 //       [--size WxH] [--welcome] [--step N [--show-me]] [--lang zh_CN|en]
 //       [--scale-gpus 1,8,16] [--scale-axis points|linear|log] [--side-by-side FILE] [--projector]
 //       [--share-gpu [--shardlab PATH]]   (--run as Run > Live with N ranks on this one GPU)
 #include "analysis/analysispage.h"
 #include "analysis/scalingview.h"
+#include "document/document.h"
 #include "document/documentcontroller.h"
 #include "document/edits.h"
 #include "i18n/language.h"
@@ -27,6 +29,7 @@
 #include <QScreen>
 #include <QTabWidget>
 #include <QTimer>
+#include <QUndoStack>
 
 #include <functional>
 
@@ -201,6 +204,7 @@ int main(int argc, char** argv)
                     if (c->minimumSizeHint().width() > 700 || c->minimumWidth() > 700)
                         qInfo("%s %s min %d hint %d", c->metaObject()->className(), qPrintable(c->objectName()),
                               c->minimumSizeHint().width(), c->minimumWidth());
+            w.document()->undoStack()->setClean(); // an edit of the demo's (--move-tp) asks nothing on quitting
             QApplication::quit();
         });
     });
