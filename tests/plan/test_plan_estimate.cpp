@@ -203,19 +203,32 @@ TEST(PlanSearch, ListsThePlansThatFitFastestFirstAndCountsTheRest)
 namespace shardlab {
 namespace {
 
-TEST(PlanScenario, TheScheduleRunsInTheSimulatorWithThePlansMemory)
+// Llama 3 8B at TP `tp` x PP `pp`, GPipe, on `topo`: the plan, its estimate and its scenario.
+struct GpipePlan {
+    ParallelPlan plan;
+    PlanEstimate estimate;
+    Result<Scenario> scenario;
+};
+GpipePlan llama8bGpipe(const Topology& topo, int tp, int pp, int globalBatch)
 {
-    const Topology topo = preset("h200-nvswitch-8")->firstGpus(8);
     PlanPricer pricer(topo);
     const TransformerModel m = *modelPreset("llama3-8b");
     TrainingSettings st;
-    st.globalBatch = 8;
+    st.globalBatch = globalBatch;
     ParallelPlan plan;
-    plan.tp = 2;
-    plan.pp = 4;
+    plan.tp = tp;
+    plan.pp = pp;
     plan.schedule = {ScheduleKind::GPipe, 1};
     const PlanEstimate e = estimatePlan(m, st, plan, pricer);
-    const auto sc = planScenario(m, st, e, topo);
+    return {plan, e, planScenario(m, st, e, topo)};
+}
+
+TEST(PlanScenario, TheScheduleRunsInTheSimulatorWithThePlansMemory)
+{
+    const GpipePlan p = llama8bGpipe(preset("h200-nvswitch-8")->firstGpus(8), 2, 4, 8);
+    const ParallelPlan& plan = p.plan;
+    const PlanEstimate& e = p.estimate;
+    const auto& sc = p.scenario;
     ASSERT_TRUE(sc) << sc.error().message;
     EXPECT_TRUE(validateScenario(*sc).ok());
     // the mesh the diagram draws: the plan's sizes and rank order
@@ -303,17 +316,10 @@ TEST(PlanScenario, MovingAStageToTheOtherNodeMakesTheStepLonger)
 {
     // TP 4 x PP 4 on two nodes of eight H100: stages 0 and 1 on node 0, 2 and 3 on node 1, so one
     // pipeline hop crosses the network. Swapping stages 1 and 2 makes all three hops cross it.
-    const Topology topo = *preset("2x8-h100-ib");
-    PlanPricer pricer(topo);
-    const TransformerModel m = *modelPreset("llama3-8b");
-    TrainingSettings st;
-    st.globalBatch = 16;
-    ParallelPlan plan;
-    plan.tp = 4;
-    plan.pp = 4;
-    plan.schedule = {ScheduleKind::GPipe, 1};
-    const PlanEstimate e = estimatePlan(m, st, plan, pricer);
-    auto sc = planScenario(m, st, e, topo);
+    const GpipePlan p = llama8bGpipe(*preset("2x8-h100-ib"), 4, 4, 16);
+    const ParallelPlan& plan = p.plan;
+    const PlanEstimate& e = p.estimate;
+    const auto& sc = p.scenario;
     ASSERT_TRUE(sc) << sc.error().message;
     const auto before = simulate(*sc);
     ASSERT_TRUE(before) << before.error().message;
