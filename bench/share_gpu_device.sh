@@ -9,15 +9,18 @@
 # and logs.tgz with every check's output and work folder (the device tool brings back 8 files).
 # The summary and each screenshot reach OUT as they are made: a run cut short by the device
 # tool's time limit still brings back what it did. Each check has 120 s, each screenshot 150 s.
-#   bench/share_gpu_device.sh DIR REPO OUT
+# CHECKS (optional): the checks to run, e.g. "hang stream"; "none": only the screenshots.
+#   bench/share_gpu_device.sh DIR REPO OUT [CHECKS]
 set -uo pipefail
 dir=$(cd "$1" && pwd); repo=$(cd "$2" && pwd); final=$3
+checks=${4:-run straggler four hang stream report zh kill oversize}
 mkdir -p "$final"
 out=$(mktemp -d)
 source "$dir/device_env.sh" "$dir"
 {
   echo "== date"; date -u; nvidia-smi -L
-  for check in run straggler four hang stream report zh kill oversize; do
+  for check in $checks; do
+    [ "$check" = none ] && continue
     start=$(date +%s)
     timeout 120 bash "$repo/tests/gpu/share_gpu_gpu.sh" "$S" "$repo/resources/scenarios" "$repo/bench" "$check" "$out/work-$check" \
       > "$out/check-$check.txt" 2>&1
@@ -25,10 +28,12 @@ source "$dir/device_env.sh" "$dir"
     printf '== share_gpu %-10s exit %d  (%d s)\n' "$check" "$status" "$(( $(date +%s) - start ))"
     tail -n 4 "$out/check-$check.txt"
   done
-  echo "== shardlab live --share-gpu 2 (the table)"
-  LC_ALL=C $S live "$repo/bench/live-straggler-2.shardlab.json" --share-gpu 2 2>&1 | head -40
-  echo "== GPU tests"
-  "$b/tests/shardlab_gpu_tests" --gtest_brief=1 2>&1 | tail -n 5
+  if [ "$checks" != none ]; then
+    echo "== shardlab live --share-gpu 2 (the table)"
+    LC_ALL=C $S live "$repo/bench/live-straggler-2.shardlab.json" --share-gpu 2 2>&1 | head -40
+    echo "== GPU tests"
+    "$b/tests/shardlab_gpu_tests" --gtest_brief=1 2>&1 | tail -n 5
+  fi
   echo "== screenshots: Run > Live with N ranks on this one GPU"
   for lang in en zh_CN; do
     for scenario in "$repo/bench/live-straggler-2.shardlab.json" "$repo/resources/scenarios/straggler-12-6-4-2.shardlab.json"; do

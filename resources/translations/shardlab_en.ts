@@ -183,6 +183,20 @@
             <numerusform>Running %n ranks on this machine&apos;s one GPU, one process each… (results and waits are real; times are not those of %n GPUs)</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Measured with %n rank(s) sharing one GPU</source>
+        <translation>
+            <numerusform>Measured with %n rank sharing one GPU</numerusform>
+            <numerusform>Measured with %n ranks sharing one GPU</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured with %n rank(s) taking turns on this one GPU: results, verification and waits are real, times are not those of %n GPU(s). The faint dotted lane under each rank is the simulation of the same scenario on this computer&apos;s model.</source>
+        <translation>
+            <numerusform>Measured with %n rank taking turns on this one GPU: results, verification and waits are real, times are not those of %n GPU. The faint dotted lane under each rank is the simulation of the same scenario on this computer&apos;s model.</numerusform>
+            <numerusform>Measured with %n ranks taking turns on this one GPU: results, verification and waits are real, times are not those of %n GPUs. The faint dotted lane under each rank is the simulation of the same scenario on this computer&apos;s model.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::SharedGpu</name>

@@ -4257,6 +4257,18 @@ first mismatch</source>
             <numerusform>正在本机的一块 GPU 上运行 %n 个 Rank，每个一个进程……（结果和等待是真实的；时间却不是 %n 块 GPU 的时间）</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Measured with %n rank(s) sharing one GPU</source>
+        <translation>
+            <numerusform>由 %n 个 Rank 共用一块 GPU 实测</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured with %n rank(s) taking turns on this one GPU: results, verification and waits are real, times are not those of %n GPU(s). The faint dotted lane under each rank is the simulation of the same scenario on this computer&apos;s model.</source>
+        <translation>
+            <numerusform>由 %n 个 Rank 轮流使用本机这一块 GPU 实测：结果、校验和等待都是真实的，时间却不是 %n 张 GPU 的时间。每个 Rank 下方淡色虚线的那一行，是同一场景在本机模型上的模拟。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::ScalingModel</name>

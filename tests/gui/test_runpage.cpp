@@ -211,6 +211,36 @@ private slots:
         QVERIFY(page.message().contains(QStringLiteral("simulation")));
     }
 
+    // A run whose ranks took turns on one GPU (Run > Live with N ranks on this one GPU) says so in
+    // its banner and status, not "read from a run stream" (issue 29, the GPU run of 2026-12-05).
+    void aRunOfRanksSharingOneGpuSaysSo()
+    {
+        const Scenario s = test::loadExample("straggler-12-6-4-2.shardlab.json");
+        RunPage page;
+        page.resize(1600, 900);
+        page.show();
+        const auto inner = test::standInLiveRunner(1.0);
+        page.useLiveRunner(
+            [inner](const Scenario& sc, const LiveOptions& o) {
+                auto r = inner(sc, o);
+                if (r)
+                    r->sharedGpu = sc.ranks();
+                return r;
+            },
+            QStringLiteral("stand-in"));
+        page.setScenario(s);
+        page.setMode(RunKind::Live);
+        QSignalSpy finished(&page, &RunPage::outcomeAvailable);
+        page.run();
+        QVERIFY(finished.wait(10000));
+        // (the English plural forms are the translation's: without it, "4 rank(s)")
+        QVERIFY2(page.message().startsWith(QStringLiteral("Measured with 4 rank")), qPrintable(page.message()));
+        QVERIFY(page.message().contains(QStringLiteral("taking turns on this one GPU")));
+        QVERIFY(page.message().contains(QStringLiteral("times are not those of 4 GPU")));
+        QVERIFY2(page.statusText().startsWith(QStringLiteral("Measured with 4 rank")), qPrintable(page.statusText()));
+        QVERIFY(page.statusText().contains(QStringLiteral("sharing one GPU")));
+    }
+
     void hangIsExplained()
     {
         Scenario s = test::loadExample("straggler-12-6-4-2.shardlab.json");

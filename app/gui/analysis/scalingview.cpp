@@ -350,7 +350,7 @@ void ScalingView::draw()
         auto* text = new QCPItemText(m_split);
         text->position->setCoords(static_cast<double>(i), b.stepTimeMs + tallest * 0.04);
         text->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
-        text->setText(tr("crosses %1").arg(EngineTerms::linkKindWords(*b.linkKind)));
+        text->setText(i18n::tidySpaces(tr("crosses %1").arg(EngineTerms::linkKindWords(*b.linkKind))));
         QFont f = font();
         f.setPointSizeF(11);
         f.setBold(true);

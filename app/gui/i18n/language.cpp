@@ -146,6 +146,26 @@ QString engineError(const shardlab::Error& error)
 
 shardlab::Message appWorded(const QString& text) { return shardlab::verbatim(text.toStdString()); }
 
+namespace {
+bool chinese(QChar c)
+{
+    const char16_t u = c.unicode();
+    return c.script() == QChar::Script_Han || (u >= 0x3000 && u <= 0x303F) || (u >= 0xFF00 && u <= 0xFFEF);
+}
+} // namespace
+
+QString tidySpaces(const QString& text)
+{
+    QString out;
+    out.reserve(text.size());
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text[i] == QLatin1Char(' ') && i > 0 && i + 1 < text.size() && chinese(text[i - 1]) && chinese(text[i + 1]))
+            continue;
+        out += text[i];
+    }
+    return out;
+}
+
 QString nativeName(const QString& language)
 {
     // Each language is named in itself, so that a user who cannot read the current one still

@@ -74,4 +74,9 @@ shardlab::Message appWorded(const QString& text);
 // The language's name in itself: "English", "简体中文".
 QString nativeName(const QString& language);
 
+// Chinese put together from pieces ("跨越 %1" with %1 "网络", "保存在 %1 中" with a Chinese %1):
+// a space between two Chinese characters (Han, or CJK and full-width punctuation) goes; one
+// between Chinese and Latin words or numbers stays ("跨越 NVLink", "4 张 GPU"; translations.md).
+QString tidySpaces(const QString& text);
+
 } // namespace shardlab::gui::i18n

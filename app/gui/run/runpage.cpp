@@ -178,6 +178,8 @@ void RunPage::fitSidePanel()
 
 QString RunPage::message() const { return m_banner->isHidden() ? QString() : m_banner->text(); }
 
+QString RunPage::statusText() const { return m_status->text(); }
+
 void RunPage::showBanner(const QString& text, bool error)
 {
     m_banner->setText(text);
@@ -449,9 +451,13 @@ void RunPage::onResult(RunOutcomePtr outcome)
     m_controller->disposeLater(std::move(previous));
     m_playbackBar->refresh();
     const int decimals = outcome->wallMs < 10 ? 1 : 0;
-    if (!outcome->origin.isEmpty())
-        m_status->setText(outcome->kind == RunKind::Live ? tr("Measured run read from %1").arg(outcome->origin)
-                                                         : tr("Simulated run read from %1").arg(outcome->origin));
+    const int shared = outcome->run->sharedGpu; // ranks that took turns on one GPU (--share-gpu)
+    if (outcome->kind == RunKind::Live && shared > 0)
+        m_status->setText(tr("Measured with %n rank(s) sharing one GPU", nullptr, shared));
+    else if (!outcome->origin.isEmpty())
+        m_status->setText(i18n::tidySpaces(outcome->kind == RunKind::Live
+                                               ? tr("Measured run read from %1").arg(outcome->origin)
+                                               : tr("Simulated run read from %1").arg(outcome->origin)));
     else
         m_status->setText(outcome->kind == RunKind::Live
                               ? tr("Measured in %1 ms").arg(outcome->wallMs, 0, 'f', decimals)
@@ -466,10 +472,18 @@ void RunPage::onResult(RunOutcomePtr outcome)
         showBanner(tr("The simulation of this scenario failed, so there is nothing to compare with: %1")
                        .arg(outcome->referenceError),
                    true);
+    else if (outcome->kind == RunKind::Live && shared > 0)
+        showBanner(tr("Measured with %n rank(s) taking turns on this one GPU: results, verification and waits are "
+                      "real, times are not those of %n GPU(s). The faint dotted lane under each rank is the "
+                      "simulation of the same scenario on this computer's model.",
+                      nullptr, shared),
+                   false);
     else if (outcome->kind == RunKind::Live && !outcome->origin.isEmpty())
-        showBanner(tr("Measured by the run saved in %1. The faint dotted lane under each rank is the simulation of the "
-                      "same scenario on this computer's model; the table on the right gives the error per phase.")
-                       .arg(outcome->origin),
+        showBanner(i18n::tidySpaces(
+                       tr("Measured by the run saved in %1. The faint dotted lane under each rank is the simulation "
+                          "of the same scenario on this computer's model; the table on the right gives the error per "
+                          "phase.")
+                           .arg(outcome->origin)),
                    false);
     else if (outcome->kind == RunKind::Live)
         showBanner(tr("Measured on this machine. The faint dotted lane under each rank is the simulation of the same "

@@ -55,7 +55,8 @@ public:
                        const QString& description);
 
     RunOutcomePtr lastOutcome() const { return m_outcome; }
-    QString message() const; // the banner's text (errors, hangs, stale results)
+    QString message() const;    // the banner's text (errors, hangs, stale results)
+    QString statusText() const; // the run bar's status, whole ("Simulated in 0.3 ms")
     RunController* controller() const { return m_controller; }
     PlaybackController* playback() const { return m_playback; }
     TimelineView* timeline() const { return m_timeline; }

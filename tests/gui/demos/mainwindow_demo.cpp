@@ -32,6 +32,7 @@
 #include <QUndoStack>
 
 #include <functional>
+#include <memory>
 
 using namespace shardlab;
 using namespace shardlab::gui;
@@ -105,10 +106,27 @@ int main(int argc, char** argv)
             QTimer::singleShot(300, next);
         });
     if (args.contains(QStringLiteral("--share-gpu"))) { // as Run > Live with N ranks on this one GPU does
-        w.runPage()->setMode(RunKind::Live);
-        w.runPage()->setShareGpu(w.runPage()->mode() == RunKind::Live);
         if (const QString program = option(QStringLiteral("--shardlab")); !program.isEmpty())
             w.runPage()->setShardlabProgram(program);
+        // Live is offered once the app's probe of the live library has answered (on its worker):
+        // try every 200 ms for a minute, then run what can be run, saying so.
+        steps.push_back([&w](std::function<void()> next) {
+            auto tries = std::make_shared<int>(0);
+            auto attempt = std::make_shared<std::function<void()>>();
+            *attempt = [&w, next, tries, attempt] {
+                w.runPage()->setMode(RunKind::Live);
+                if (w.runPage()->mode() == RunKind::Live) {
+                    w.runPage()->setShareGpu(true);
+                    next();
+                } else if (++*tries < 300) {
+                    QTimer::singleShot(200, &w, *attempt);
+                } else {
+                    qWarning("mainwindow_demo: live mode is not available here; --share-gpu runs the simulation");
+                    next();
+                }
+            };
+            (*attempt)();
+        });
     }
     if (args.contains(QStringLiteral("--run")))
         steps.push_back([&w, afterRun](std::function<void()> next) { afterRun(next, [&w] { w.runPage()->run(); }); });

@@ -82,7 +82,23 @@ private slots:
     void scalingNotesInChinese();
     void machinesAndRefusedEditsInChinese();
     void liveUnavailableInChinese();
+    void piecesOfChineseJoinWithoutStraySpaces();
 };
+
+// Issue 29: "跨越 网络" (a piece put into "跨越 %1") loses its stray space; a space between Chinese
+// and Latin words or numbers stays, and English is left alone.
+void TestEngineText::piecesOfChineseJoinWithoutStraySpaces()
+{
+    QCOMPARE(i18n::tidySpaces(QStringLiteral("跨越 网络")), QStringLiteral("跨越网络"));
+    QCOMPARE(i18n::tidySpaces(QStringLiteral("由保存在 本机上的运行流 中的运行实测得到。")),
+             QStringLiteral("由保存在本机上的运行流中的运行实测得到。"));
+    QCOMPARE(i18n::tidySpaces(QStringLiteral("从 本机上的运行流 读取（第 2 步）")),
+             QStringLiteral("从本机上的运行流读取（第 2 步）"));
+    for (const QString& kept :
+         {QStringLiteral("跨越 NVLink"), QStringLiteral("4 张 GPU"), QStringLiteral("保存在 run.json 中"),
+          QStringLiteral("crosses the network"), QStringLiteral("Rank 0 #6、Rank 1 #6")})
+        QCOMPARE(i18n::tidySpaces(kept), kept);
+}
 
 // Issue 29: where live mode cannot run, the reason (the run bar's note, the line under Run > Live,
 // the analysis views' tooltips) is worded in the interface language, not as the engine's English.
