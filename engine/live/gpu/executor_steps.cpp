@@ -97,8 +97,14 @@ Status Executor::join(int rank, int iteration)
     // The compute stream is exposed to communication from where it stood to the end of the
     // overlapped collective it waits for (nothing, if that ended first).
     const Instance& in = m_instances[static_cast<size_t>(rk.lastCommInstance)];
-    m_phases.push_back({rank, 0, SpanKind::Comm, SpanDetail::None, in.op, iteration, in.bucket, rk.last[0],
-                        rk.lastCommEnd, rk.lastCommInstance});
+    m_phases.push_back({.rank = rank,
+                        .kind = SpanKind::Comm,
+                        .op = in.op,
+                        .iteration = iteration,
+                        .bucket = in.bucket,
+                        .begin = rk.last[0],
+                        .end = rk.lastCommEnd,
+                        .instance = rk.lastCommInstance});
     rk.last[0] = later(rk.last[0], rk.lastCommEnd);
     rk.commBusy = false;
     return {};
@@ -187,8 +193,14 @@ Status Executor::issueStep(const ProgramStep& st, int it, bool& hung)
             LIVE_KERNEL(kernels::launchSpin(static_cast<std::uint64_t>(delayUs * 1e3), rk.stream[0],
                                             slot >= 0 ? rk.stamps + slot : nullptr));
             if (slot >= 0) {
-                m_phases.push_back(
-                    {r, 0, SpanKind::Compute, SpanDetail::InjectedDelay, st.op, it, st.bucket, rk.last[0], {slot}});
+                m_phases.push_back({.rank = r,
+                                    .kind = SpanKind::Compute,
+                                    .detail = SpanDetail::InjectedDelay,
+                                    .op = st.op,
+                                    .iteration = it,
+                                    .bucket = st.bucket,
+                                    .begin = rk.last[0],
+                                    .end = {slot}});
                 rk.last[0] = {slot};
             }
         }
@@ -202,8 +214,13 @@ Status Executor::issueStep(const ProgramStep& st, int it, bool& hung)
                 rk.computeBlocks, rk.computeStarts + rk.nextComputeStart++, rk.stream[0],
                 slot >= 0 ? rk.stamps + slot : nullptr, slot >= 0 ? rk.stampCounters + slot : nullptr));
             if (slot >= 0) {
-                m_phases.push_back(
-                    {r, 0, SpanKind::Compute, SpanDetail::None, st.op, it, st.bucket, rk.last[0], {slot}});
+                m_phases.push_back({.rank = r,
+                                    .kind = SpanKind::Compute,
+                                    .op = st.op,
+                                    .iteration = it,
+                                    .bucket = st.bucket,
+                                    .begin = rk.last[0],
+                                    .end = {slot}});
                 rk.last[0] = {slot};
             }
         }
