@@ -5342,8 +5342,28 @@ first mismatch</source>
         <translation> · DP %1</translation>
     </message>
     <message>
-        <source>&lt;br&gt;&lt;i&gt;Drag it onto another GPU to swap its TP group with that GPU&apos;s; with Shift, its pipeline stage.&lt;/i&gt;</source>
-        <translation>&lt;br&gt;&lt;i&gt;把它拖到另一张 GPU 上，即与那张 GPU 交换所在的 TP 组；按住 Shift 则交换流水线阶段。&lt;/i&gt;</translation>
+        <source>&lt;br&gt;&lt;i&gt;Drag it onto another GPU to swap its TP group with that GPU&apos;s; with Shift, its pipeline stage (also in its context menu).&lt;/i&gt;</source>
+        <translation>&lt;br&gt;&lt;i&gt;把它拖到另一张 GPU 上，即与那张 GPU 交换所在的 TP 组；按住 Shift 则交换流水线阶段（右键菜单中也有）。&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>Swap the TP group of %1 with that of GPU...</source>
+        <translation>将 %1 所在的 TP 组与另一张 GPU 的交换...</translation>
+    </message>
+    <message>
+        <source>Swap the pipeline stage of %1 with that of GPU...</source>
+        <translation>将 %1 所在的流水线阶段与另一张 GPU 的交换...</translation>
+    </message>
+    <message>
+        <source>Move on the mesh</source>
+        <translation>在网格上移动</translation>
+    </message>
+    <message>
+        <source>The GPU whose pipeline stage trades places with %1&apos;s:</source>
+        <translation>与 %1 交换流水线阶段的 GPU：</translation>
+    </message>
+    <message>
+        <source>The GPU whose TP group trades places with %1&apos;s:</source>
+        <translation>与 %1 交换 TP 组的 GPU：</translation>
     </message>
 </context>
 <context>

@@ -56,6 +56,23 @@ void TopologyScene::showGpuMenu(int rank, const QPoint& screenPos)
             report(Edits::setGpuTflops(*m_document, rank, v));
     });
     menu.addAction(tr("Connect %1 to...").arg(gpu), this, [this, rank] { connectDialog(rank); });
+    if (s.mesh && s.mesh->ranks() == s.ranks() && s.ranks() > 1) { // what dragging the card does, by the menu
+        menu.addSeparator();
+        for (const auto& [unit, label] :
+             {std::pair{MeshUnit::TensorGroup, tr("Swap the TP group of %1 with that of GPU...").arg(gpu)},
+              std::pair{MeshUnit::Stage, tr("Swap the pipeline stage of %1 with that of GPU...").arg(gpu)}})
+            menu.addAction(label, this, [this, rank, parent, unit] {
+                bool ok = false;
+                const int to = QInputDialog::getInt(
+                    parent, tr("Move on the mesh"),
+                    unit == MeshUnit::Stage
+                        ? tr("The GPU whose pipeline stage trades places with %1's:").arg(Labels::gpu(rank))
+                        : tr("The GPU whose TP group trades places with %1's:").arg(Labels::gpu(rank)),
+                    rank == 0 ? 1 : 0, 0, m_document->scenario().ranks() - 1, 1, &ok);
+                if (ok)
+                    dropMeshUnit(rank, to, unit);
+            });
+    }
     menu.addSeparator();
     QList<ShardRef> owned;
     for (size_t i = 0; i < s.workload.items.size(); ++i)

@@ -302,7 +302,7 @@ void TopologyScene::refreshOwnership(const Scenario& scenario, const Feedback& f
                 ? QString()
                 : QStringLiteral("<br>") + card->meshLabel()
                       + tr("<br><i>Drag it onto another GPU to swap its TP group with that GPU's; with Shift, its "
-                           "pipeline stage.</i>");
+                           "pipeline stage (also in its context menu).</i>");
         card->setToolTip(tr("<b>%1</b>: %2, %3 memory, %4 TFLOP/s, node %5<br>Owns %6 (%7 % of its memory); peak with "
                             "the largest collective buffer %11%8"
                             "<br>Paths to the other GPUs (as nvidia-smi topo -m names them):%9<br><br>%10")

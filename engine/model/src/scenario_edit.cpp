@@ -58,6 +58,9 @@ void dropRankReferences(Scenario& s, int rank)
     std::erase_if(p.mismatches, [rank](const Mismatch& m) { return m.rank == rank; });
     for (Mismatch& m : p.mismatches)
         m.rank = shifted(m.rank, rank);
+    // A plan's mesh placed a GPU that is gone: it no longer describes this machine (a GPU added
+    // back later would take places the plan never gave it).
+    s.mesh.reset();
 }
 
 // Calls `f(op index)` on every perturbation that names a program step, and drops those for which

@@ -134,6 +134,21 @@ TEST(ScenarioEdit, SwappingTwoRanksSwapsEveryReference)
     EXPECT_EQ(same, fourRanks());
 }
 
+TEST(ScenarioEdit, RemovingAGpuEndsAPlansMesh)
+{
+    // the mesh placed GPU 3, which is gone: it describes this machine no more, and a GPU added
+    // back would take places the plan never gave it
+    Scenario s = fourRanks();
+    s.mesh = ScenarioMesh{2, 1, 2, 1, "tp,cp,pp,dp", {0, 3, 2, 1}};
+    removeRank(s, 3);
+    EXPECT_FALSE(s.mesh.has_value());
+    ASSERT_TRUE(validateScenario(s).ok()) << validateScenario(s).error().message;
+    Scenario fewer = fourRanks();
+    fewer.mesh = ScenarioMesh{2, 1, 2, 1, "tp,cp,pp,dp"};
+    replaceTopology(fewer, nvswitchBox(2));
+    EXPECT_FALSE(fewer.mesh.has_value());
+}
+
 TEST(ScenarioEdit, AMeshsGpusMustBeEachOfItsPlacesOnce)
 {
     Scenario s = fourRanks();

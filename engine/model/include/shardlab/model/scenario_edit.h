@@ -23,7 +23,7 @@ int addGpuLike(Scenario& scenario, int rank);
 // Removes GPU `rank` and its links; higher ranks move down by one. The rank's ownership is
 // dropped; program steps it cannot run without (a send/recv from or to it, a group of it alone)
 // are removed; a root that was the rank falls back to the group's first rank; its slowdown, delays
-// and mismatches go. Nothing happens when `rank` does not exist.
+// and mismatches go; a plan's mesh goes. Nothing happens when `rank` does not exist.
 void removeRank(Scenario& scenario, int rank);
 // Swaps the roles of GPUs `a` and `b`: every reference to rank a (shards' owners, the program's
 // groups, roots and peers, slowdowns, delays, mismatches, the mesh's places) names b and the
