@@ -58,10 +58,10 @@ void TopologyScene::showGpuMenu(int rank, const QPoint& screenPos)
     menu.addAction(tr("Connect %1 to...").arg(gpu), this, [this, rank] { connectDialog(rank); });
     if (s.mesh && s.mesh->ranks() == s.ranks() && s.ranks() > 1) { // what dragging the card does, by the menu
         menu.addSeparator();
-        for (const auto& [unit, label] :
+        for (const auto& entry :
              {std::pair{MeshUnit::TensorGroup, tr("Swap the TP group of %1 with that of GPU...").arg(gpu)},
               std::pair{MeshUnit::Stage, tr("Swap the pipeline stage of %1 with that of GPU...").arg(gpu)}})
-            menu.addAction(label, this, [this, rank, parent, unit] {
+            menu.addAction(entry.second, this, [this, rank, parent, unit = entry.first] {
                 bool ok = false;
                 const int to = QInputDialog::getInt(
                     parent, tr("Move on the mesh"),
