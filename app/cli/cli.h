@@ -81,6 +81,15 @@ void addScale(CLI::App& app, Io io, Action& action);
 void addDiagnose(CLI::App& app, Io io, Action& action);
 void addCompare(CLI::App& app, Io io, Action& action);
 void addCalibrate(CLI::App& app, Io io, Action& action);
+// `calibrate --compute` (cli_calibrate_compute.cpp)
+struct ComputeCalibrateArgs {
+    int device = 0;
+    std::string shapes; // "MxNxK,..."; empty: calibrationGemmGrid()
+    std::string out;    // empty: shardlab-compute-<gpu>.json here
+    bool noSave = false;
+    bool json = false;
+};
+int calibrateCompute(const ComputeCalibrateArgs& args, Io io);
 // Profiling a user's own NCCL program (issue 15): cli_profile.cpp
 void addProfile(CLI::App& app, Io io, Action& action);
 // `shardlab import` (cli_import.cpp)

@@ -25,6 +25,8 @@ struct CalibrateArgs {
     bool noCorrections = false;
     bool noSave = false;
     bool json = false;
+    bool compute = false;
+    ComputeCalibrateArgs computeArgs;
 };
 
 Result<CalibrationData> offlineData(const CalibrateArgs& a)
@@ -81,8 +83,38 @@ void addCalibrate(CLI::App& app, Io io, Action& action)
     cmd->add_flag("--no-corrections", a->noCorrections, "Fit link and protocol parameters only");
     cmd->add_flag("--no-save", a->noSave, "Do not save the profile");
     cmd->add_flag("--json", a->json, "Print JSON instead of the accuracy table");
+    cmd->add_flag("--compute", a->compute,
+                  "Time cuBLAS GEMMs and copies on one GPU instead, for `shardlab plan --compute`");
+    cmd->add_option("--device", a->computeArgs.device, "With --compute: the GPU to measure (default 0)")
+        ->check(wholeNumber(0, 1023));
+    cmd->add_option("--shapes", a->computeArgs.shapes,
+                    "With --compute: GEMMs to time, as MxNxK,... (default: transformer-layer shapes, m 512 to "
+                    "16384, n and k 1024 to 53248)");
+    cmd->add_option("--out", a->computeArgs.out,
+                    "With --compute: the file to save (default shardlab-compute-<gpu>.json here)");
     cmd->callback([=, &action] {
+        // --compute measures something else: the collectives' options exclude it, and its own need it
+        // (checked here rather than with CLI11's excludes, whose help lists the options in an order
+        // that changes from run to run)
+        Message misuse;
+        for (const char* other :
+             {"--gpus", "--name", "--sizes", "--collectives", "--ranks", "--preset", "--measured", "--no-corrections"})
+            if (a->compute && misuse.empty() && cmd->count(other) > 0)
+                misuse = Message("cli.usage.excludes").with("option", "--compute").with("other", other);
+        for (const char* own : {"--device", "--shapes", "--out"})
+            if (!a->compute && misuse.empty() && cmd->count(own) > 0)
+                misuse = Message("cli.usage.requires").with("option", own).with("other", "--compute");
         action = [=]() -> int {
+            if (!misuse.empty()) {
+                io.err << "shardlab calibrate: " << io.say(misuse) << "\n";
+                return kExitBadInput;
+            }
+            if (a->compute) {
+                ComputeCalibrateArgs args = a->computeArgs;
+                args.json = a->json;
+                args.noSave = a->noSave;
+                return calibrateCompute(args, io);
+            }
             CalibrationOptions options;
             options.name = a->name;
             options.corrections = !a->noCorrections;

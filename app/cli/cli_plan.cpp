@@ -34,6 +34,7 @@ struct PlanArgs {
     bool search = false, json = false;
     int top = 20;
     std::string profile;
+    std::string compute;
     std::string scenario;
 };
 
@@ -58,6 +59,7 @@ PlanRequest requestOf(const PlanArgs& a)
     r.settings.recompute = *valueIn(kRecomputeNames, a.recompute);
     r.settings.precision = *valueIn(kPrecisionNames, a.precision);
     r.settings.flashAttention = !a.noFlash;
+    r.computeFile = a.compute;
     ParallelPlan& plan = r.plan;
     plan.tp = a.tp;
     plan.pp = a.pp;
@@ -96,7 +98,10 @@ int searchPlan(const PlanArgs& a, const PlanRequest& request, const CostProfile&
     auto topology = planMachine(a.preset, gpus);
     if (!topology)
         return reportError(topology.error(), io);
-    PlanPricer pricer(*topology, profile);
+    auto compute = planCompute(a.compute, topology->gpus.front());
+    if (!compute)
+        return reportError(compute.error(), io);
+    PlanPricer pricer(*topology, profile, std::move(*compute));
     ProgressLine progress = progressLine("planning", "plan");
     PlanSearchOptions options;
     options.gpus = gpus;
@@ -198,6 +203,9 @@ void addPlan(CLI::App& app, Io io, Action& action)
     cmd->add_option("--top", a->top, "With --search: how many plans to list (default 20)")
         ->check(wholeNumber(1, 1'000'000));
     cmd->add_option("--profile", a->profile, "Cost profile for the collectives (default: built-in)");
+    cmd->add_option("--compute", a->compute,
+                    "Compute calibration measured on the plan's GPU (`shardlab calibrate --compute`; default: "
+                    "the one shipped for it)");
     cmd->add_flag("--json", a->json, "Print one JSON object instead of the table");
     cmd->add_option("--scenario", a->scenario,
                     "Also write the plan as a scenario (OUT.shardlab.json) that sim, live and the app run");

@@ -5,6 +5,7 @@
 #include "gpu_test_helpers.h"
 #include "shardlab/io/scenario_io.h"
 #include "shardlab/live/live.h"
+#include "shardlab/live/live_gemm.h"
 #include "shardlab/live/machine_topology.h"
 #include "shardlab/sim/simulator.h"
 #include "shardlab/sim/topo_matrix.h"
@@ -105,6 +106,40 @@ TEST(LiveGpu, ComputeKernelLastsWhatWasAsked)
             }
         }
     }
+}
+
+// `calibrate --compute`: cuBLAS bf16 GEMMs timed on GPU 0, below the GPU's dense peak (989 TFLOP/s on
+// an H100 or H200, the largest this project runs on) and well above a CUDA-core rate; copies below
+// 2 x the HBM bandwidth of any GPU made (read + write).
+TEST(LiveGpu, CublasGemmsAreTimedBelowThePeak)
+{
+    REQUIRE_GPUS(1);
+    GemmMeasureOptions options;
+    int calls = 0;
+    options.progress = [&](int done, int total, const GemmShape&) {
+        ++calls;
+        EXPECT_EQ(total, 3);
+        EXPECT_EQ(done, calls);
+    };
+    auto m = measureGemms({{4096, 4096, 4096}, {8192, 8192, 8192}, {2048, 28672, 8192}}, options);
+    if (!m && m.error().message.find("libcublas") != std::string::npos)
+        GTEST_SKIP() << m.error().message;
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    EXPECT_EQ(calls, 3);
+    std::cout << m->device << ", " << m->library << ":";
+    ASSERT_EQ(m->bf16.size(), 3u);
+    for (const GemmTiming& t : m->bf16) {
+        std::cout << " " << t.shape.m << "x" << t.shape.n << "x" << t.shape.k << " " << t.tflops() << " TFLOP/s;";
+        EXPECT_GT(t.tflops(), 50);
+        EXPECT_LT(t.tflops(), 989);
+    }
+    ASSERT_FALSE(m->copies.empty());
+    for (const CopyTiming& c : m->copies) {
+        std::cout << " copy " << c.bytes / 2 / (1 << 20) << " MiB " << c.gbps() << " GB/s;";
+        EXPECT_GT(c.gbps(), 100);
+        EXPECT_LT(c.gbps(), 20000);
+    }
+    std::cout << "\n";
 }
 
 // Issue 14: a backward in 4 buckets, each followed by an overlapped all-reduce of its gradients.

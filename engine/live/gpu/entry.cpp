@@ -1,6 +1,7 @@
 // The live library's one exported symbol: the table of live.h's functions (live_abi.h). Every
 // entry catches exceptions, so that nothing thrown inside CUDA/NCCL code crosses into the app.
 #include "compute_calibration.h"
+#include "gemm_measure.h"
 #include "gpu_clock.h"
 #include "cuda_util.h"
 #include "executor.h"
@@ -132,6 +133,9 @@ const liveabi::Api kApi = [] {
     };
     api.measureComputeTflops = [](int d, double i) {
         return guarded<double>("error.live.task.compute", [&] { return computeTflops(d, i); });
+    };
+    api.measureGemms = [](const std::vector<GemmShape>& shapes, const GemmMeasureOptions& o) {
+        return guarded<GemmMeasurement>("error.live.task.gemm", [&] { return gemmMeasurement(shapes, o); });
     };
     api.checkClockAlignment = [](int d, double p) {
         return guarded<ClockCheck>("error.live.task.clock", [&] { return clockCheck(d, p); });

@@ -167,6 +167,13 @@ Result<double> measureComputeTflops(int device, double intensity)
     return loaded().api->measureComputeTflops(device, intensity);
 }
 
+Result<GemmMeasurement> measureGemms(const std::vector<GemmShape>& shapes, const GemmMeasureOptions& options)
+{
+    if (!loaded().api)
+        return unavailable();
+    return loaded().api->measureGemms(shapes, options);
+}
+
 Result<ClockCheck> checkClockAlignment(int device, double pauseMs)
 {
     if (!loaded().api)

@@ -1,5 +1,6 @@
 // Built when CUDA or NCCL was not found: live mode explains why it is missing.
 #include "shardlab/live/live.h"
+#include "shardlab/live/live_gemm.h"
 
 namespace shardlab {
 
@@ -32,5 +33,12 @@ Result<std::vector<LiveDevice>> liveDevices() { return notBuiltIn(); }
 Result<double> measureComputeTflops(int, double) { return notBuiltIn(); }
 
 Result<ClockCheck> checkClockAlignment(int, double) { return notBuiltIn(); }
+
+Result<GemmMeasurement> measureGemms(const std::vector<GemmShape>& shapes, const GemmMeasureOptions&)
+{
+    if (Status st = checkGemmShapes(shapes); !st)
+        return st.error();
+    return notBuiltIn();
+}
 
 } // namespace shardlab

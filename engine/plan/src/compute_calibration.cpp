@@ -3,6 +3,7 @@
 #include "shardlab/base/file_io.h"
 #include "shardlab/base/json_reader.h"
 #include "shardlab/base/resources.h"
+#include "shardlab/plan/compute_model.h"
 
 #include <algorithm>
 #include <cctype>
@@ -103,6 +104,71 @@ std::optional<ComputeCalibration> shippedComputeCalibration(const std::string& a
     if (!calibration)
         return std::nullopt;
     return *calibration;
+}
+
+Result<ComputeCalibration> loadComputeCalibration(const std::string& path)
+{
+    auto text = readUserFile(path, Message("error.file_kind.compute_calibration"));
+    if (!text)
+        return text.error();
+    return computeCalibrationFromJson(*text, path);
+}
+
+Result<std::optional<ComputeCalibration>> planComputeCalibration(const Gpu& gpu,
+                                                                 std::optional<ComputeCalibration> measured)
+{
+    const AcceleratorSpec spec = acceleratorOf(gpu);
+    std::optional<ComputeCalibration> shipped = shippedComputeCalibration(spec.name);
+    if (!measured)
+        return shipped;
+    Gpu measuredOn;
+    measuredOn.name = measured->device;
+    if (const std::string on = acceleratorOf(measuredOn).name; on != spec.name)
+        return badInput(Message("plan.error.calibration_other_gpu")
+                            .with("source", measured->source)
+                            .with("device", measured->device)
+                            .with("gpu", gpu.name)
+                            .with("option", "--preset"));
+    if (measured->attention.empty() && shipped && !shipped->attention.empty()) {
+        measured->attention = shipped->attention;
+        measured->source = english(Message("plan.calibration.attention_from")
+                                       .with("source", measured->source)
+                                       .with("shipped", shipped->source));
+    }
+    return measured;
+}
+
+std::string computeMeasurementJson(const ComputeMeasurementFile& file)
+{
+    json doc = json::object();
+    doc["device"] = file.device;
+    doc["sms"] = file.sms;
+    doc["date"] = file.date;
+    doc["tool"] = file.tool;
+    json gemms = json::array();
+    for (const GemmPoint& g : file.gemmBf16)
+        gemms.push_back({{"m", g.m}, {"n", g.n}, {"k", g.k}, {"tflops", g.tflops}});
+    doc["gemm_bf16"] = std::move(gemms);
+    doc["gemm_fp8"] = json::array();
+    doc["attention"] = json::array();
+    json copies = json::array();
+    for (const CopyPoint& c : file.copies)
+        copies.push_back({{"bytes", c.bytes}, {"gbps", c.gbps}});
+    doc["copy"] = std::move(copies);
+    return doc.dump(1) + "\n";
+}
+
+std::vector<GemmPoint> calibrationGemmGrid()
+{
+    std::vector<GemmPoint> grid;
+    for (double m : {512, 1024, 2048, 4096, 8192, 16384})
+        for (double n : {1024, 2048, 4096, 8192, 16384, 28672, 53248})
+            for (double k : {1024, 2048, 4096, 8192, 16384, 28672, 53248}) {
+                if (m * n + n * k + m * k > 1.2e9 || 2 * m * n * k > 1e13)
+                    continue;
+                grid.push_back({m, n, k, 0});
+            }
+    return grid;
 }
 
 } // namespace shardlab

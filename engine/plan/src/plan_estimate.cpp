@@ -177,7 +177,7 @@ PlanEstimate estimatePlan(const TransformerModel& model, const TrainingSettings&
     e.flops = stepFlops(model, settings, e.globalBatch);
     e.notes = planNotes(model, settings, plan);
     const AcceleratorSpec spec = acceleratorOf(topo.gpus.front());
-    const ComputeModel compute(spec, settings.precision, shippedComputeCalibration(spec.name));
+    const ComputeModel compute(spec, settings.precision, pricer.computeCalibration());
     e.accelerator = compute.spec().name;
     e.computeSource = compute.calibration() ? compute.calibration()->source : spec.source;
     e.gpuMemory = static_cast<double>(topo.gpus.front().memory);

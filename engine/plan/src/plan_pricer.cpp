@@ -8,15 +8,35 @@
 namespace shardlab {
 
 struct PlanPricer::State {
-    explicit State(const Topology& topology, CostProfile profile) : model(topology, std::move(profile)) {}
+    State(const Topology& topology, CostProfile profile, std::optional<ComputeCalibration> c)
+        : model(topology, std::move(profile)), compute(std::move(c))
+    {
+    }
     CostModel model;
+    std::optional<ComputeCalibration> compute;
     std::map<std::tuple<OpKind, Bytes, std::vector<int>>, CollectiveCost> cache;
 };
 
+namespace {
+std::optional<ComputeCalibration> shippedFor(const Topology& topology)
+{
+    if (topology.gpus.empty())
+        return std::nullopt;
+    return shippedComputeCalibration(acceleratorOf(topology.gpus.front()).name);
+}
+} // namespace
+
 PlanPricer::PlanPricer(const Topology& topology, CostProfile profile)
-    : m_state(std::make_unique<State>(topology, std::move(profile)))
+    : m_state(std::make_unique<State>(topology, std::move(profile), shippedFor(topology)))
 {
 }
+
+PlanPricer::PlanPricer(const Topology& topology, CostProfile profile, std::optional<ComputeCalibration> compute)
+    : m_state(std::make_unique<State>(topology, std::move(profile), std::move(compute)))
+{
+}
+
+const std::optional<ComputeCalibration>& PlanPricer::computeCalibration() const { return m_state->compute; }
 
 PlanPricer::~PlanPricer() = default;
 

@@ -15,6 +15,18 @@ long long PlanRequest::gpuCount() const
     return static_cast<long long>(plan.tp) * plan.cp * plan.pp * std::max(plan.dp, 1);
 }
 
+Result<std::optional<ComputeCalibration>> planCompute(const std::string& computeFile, const Gpu& gpu)
+{
+    std::optional<ComputeCalibration> measured;
+    if (!computeFile.empty()) {
+        auto file = loadComputeCalibration(computeFile);
+        if (!file)
+            return file.error();
+        measured = std::move(*file);
+    }
+    return planComputeCalibration(gpu, std::move(measured));
+}
+
 Result<PlanPricing> pricePlan(const PlanRequest& request, const CostProfile& profile)
 {
     auto model = loadModel(request.model);
@@ -46,7 +58,10 @@ Result<PlanPricing> pricePlan(const PlanRequest& request, const CostProfile& pro
     out.problems = planProblems(*model, request.settings, plan, *topology);
     if (!out.problems.empty())
         return out;
-    PlanPricer pricer(*topology, profile);
+    auto compute = planCompute(request.computeFile, topology->gpus.front());
+    if (!compute)
+        return compute.error();
+    PlanPricer pricer(*topology, profile, std::move(*compute));
     PlanEstimate estimate = estimatePlan(*model, request.settings, plan, pricer);
     out.priced = PricedPlan{std::move(*model), request.settings, std::move(*topology), std::move(estimate)};
     return out;

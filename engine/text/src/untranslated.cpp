@@ -26,9 +26,9 @@ std::string lower(std::string_view s)
 const std::vector<std::string_view>& units()
 {
     static const std::vector<std::string_view> list = {
-        "b",  "kb",      "mb",     "gb",    "tb",     "pb",     "kib",  "mib",  "gib",   "tib", "ns",  "us",
-        "ms", "s",       "gb/s",   "mb/s",  "tb/s",   "gbit/s", "gbps", "gbit", "hz",    "mhz", "ghz", "w",
-        "x",  "tflop/s", "tflops", "flops", "flop/s", "kb/s",   "ppm",  "flop", "tflop", "gt/s"};
+        "b",  "kb",      "mb",     "gb",    "tb",     "pb",     "kib",  "mib",  "gib",   "tib",  "ns",  "us",
+        "ms", "s",       "gb/s",   "mb/s",  "tb/s",   "gbit/s", "gbps", "gbit", "hz",    "mhz",  "ghz", "w",
+        "x",  "tflop/s", "tflops", "flops", "flop/s", "kb/s",   "ppm",  "flop", "tflop", "gt/s", "tf/s"};
     return list;
 }
 
@@ -92,7 +92,8 @@ const std::vector<std::string_view>& technicalTerms()
         "net",
         // the transformer planner (issue 27): parallel axes, utilisation, precisions, GEMMs, schedules
         "cp", "ep", "mfu", "tflop", "fp8", "gemm", "gpipe", "1f1b", "megatron-lm", "megatron", "deepspeed", "mlp",
-        "flashattention", "all-to-all", "torchtitan", "transformer", "token", "tokens", "llama", "gpt", "mixtral",
+        "flashattention", "cublas", "all-to-all", "torchtitan", "transformer", "token", "tokens", "llama", "gpt",
+        "mixtral",
         // JSON's literals, as a file holds them
         "true", "false", "null"};
     return list;

@@ -29,6 +29,11 @@ int countWrongSum(const float* buffer, std::size_t count, float rankSum, int mem
 int countWrongCopy(const float* buffer, std::size_t count, int rank, std::size_t offset, unsigned long long* wrong,
                    void* stream);
 
+// ---- GEMM inputs (gemm_inputs.cu) ---------------------------------------------------------------
+//
+// buffer (count bf16 elements) = values in [-1, 1) from a hash of (seed, index).
+int fillNoiseBf16(void* buffer, std::size_t count, std::uint32_t seed, void* stream);
+
 // ---- Compute and delay (compute.cu) ------------------------------------------------------------
 //
 // The compute kernel does `items` element visits over `data` (count must be a power of two): each

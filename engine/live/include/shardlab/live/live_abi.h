@@ -9,6 +9,7 @@
 
 #include "shardlab/base/version.h"
 #include "shardlab/live/live.h"
+#include "shardlab/live/live_gemm.h"
 #include "shardlab/live/live_rank.h"
 
 #include <cstddef>
@@ -17,7 +18,7 @@
 
 namespace shardlab::liveabi {
 
-inline constexpr int kAbiVersion = 5;
+inline constexpr int kAbiVersion = 6;
 inline constexpr const char* kEntryPoint = "shardlab_live_api_v1";
 
 constexpr std::uint64_t fnv(std::uint64_t h, std::uint64_t v)
@@ -34,11 +35,26 @@ constexpr std::uint64_t layoutKey()
     std::uint64_t h = 1469598103934665603ULL;
     for (char c : std::string_view(kVersion))
         h = fnv(h, static_cast<unsigned char>(c));
-    for (std::size_t s :
-         {sizeof(Scenario), sizeof(Op), sizeof(Topology), sizeof(Workload), sizeof(Perturbations), sizeof(RunResult),
-          sizeof(Span), sizeof(CollectiveRecord), sizeof(HangReport), sizeof(LiveOptions), sizeof(LiveBenchOptions),
-          sizeof(SweepRow), sizeof(LiveDevice), sizeof(Error), sizeof(std::string), sizeof(RankTopologyReport),
-          sizeof(RankProgress), sizeof(Environment)})
+    for (std::size_t s : {sizeof(Scenario),
+                          sizeof(Op),
+                          sizeof(Topology),
+                          sizeof(Workload),
+                          sizeof(Perturbations),
+                          sizeof(RunResult),
+                          sizeof(Span),
+                          sizeof(CollectiveRecord),
+                          sizeof(HangReport),
+                          sizeof(LiveOptions),
+                          sizeof(LiveBenchOptions),
+                          sizeof(SweepRow),
+                          sizeof(LiveDevice),
+                          sizeof(Error),
+                          sizeof(std::string),
+                          sizeof(RankTopologyReport),
+                          sizeof(RankProgress),
+                          sizeof(Environment),
+                          sizeof(GemmMeasureOptions),
+                          sizeof(GemmMeasurement)})
         h = fnv(h, s);
     return h;
 }
@@ -57,6 +73,8 @@ struct Api {
     Result<Topology> (*discoverTopology)() = nullptr;
     Result<double> (*measureComputeTflops)(int, double) = nullptr;
     Result<ClockCheck> (*checkClockAlignment)(int, double) = nullptr;
+    // live_gemm.h: cuBLAS GEMMs timed for the planner's compute calibration
+    Result<GemmMeasurement> (*measureGemms)(const std::vector<GemmShape>&, const GemmMeasureOptions&) = nullptr;
     // live_rank.h: one rank of a multi-process run
     Result<std::vector<std::uint8_t>> (*createNcclUniqueId)() = nullptr;
     int (*visibleCudaDevices)() = nullptr;

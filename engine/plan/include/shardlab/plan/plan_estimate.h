@@ -83,9 +83,14 @@ struct PlanEstimate {
 // and every price is cached by (collective, size, group), so a search prices each once.
 class PlanPricer {
 public:
+    // Compute priced with the shipped calibration of the topology's first GPU, where there is one.
     PlanPricer(const Topology& topology, CostProfile profile = CostProfile::defaults());
+    // Compute priced with `compute` (planComputeCalibration(): a measured file or the shipped one);
+    // nullopt: the shape model alone.
+    PlanPricer(const Topology& topology, CostProfile profile, std::optional<ComputeCalibration> compute);
     ~PlanPricer();
     const Topology& topology() const;
+    const std::optional<ComputeCalibration>& computeCalibration() const;
     CollectiveCost price(OpKind kind, Bytes bytes, const std::vector<int>& group);
     // The all-to-all of expert parallelism, each rank sending `bytesPerRank` spread over the group:
     // priced as the all-gather of the same size, which sends each rank's (n-1)/n of it to the others.

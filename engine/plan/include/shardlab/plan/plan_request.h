@@ -21,6 +21,7 @@ struct PlanRequest {
     int gpus = 0;                            // 0: TP x CP x PP x DP (DP 1 where it is 0 too)
     ParallelPlan plan;                       // plan.dp 0: the replicas `gpus` leaves
     TrainingSettings settings;
+    std::string computeFile; // a measured compute calibration (`calibrate --compute`); empty: the shipped one
     bool operator==(const PlanRequest&) const = default;
 
     // The GPU count the request means: `gpus`, else TP x CP x PP x max(DP, 1).
@@ -39,8 +40,13 @@ struct PlanPricing {
     std::vector<Message> problems;    // why it is refused (plan.refuse.*), each naming the numbers
 };
 
-// Error (BadInput): the model or the machine cannot be loaded. A plan that cannot run is not an
+// Error (BadInput): the model, the machine or the compute file cannot be loaded, or the compute
+// file was measured on another GPU (planComputeCalibration()). A plan that cannot run is not an
 // error: it comes back refused, with every reason.
+// The compute calibration for plans on `gpu`: `computeFile` loaded (when not empty) and checked
+// by planComputeCalibration().
+Result<std::optional<ComputeCalibration>> planCompute(const std::string& computeFile, const Gpu& gpu);
+
 Result<PlanPricing> pricePlan(const PlanRequest& request, const CostProfile& profile = CostProfile::defaults());
 
 } // namespace shardlab

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# `shardlab calibrate --compute` on a GPU machine (docs/planner.md, "Compute calibration"): the GPU
+# test of the cuBLAS timing, the whole grid measured and saved, a few shapes worded in Chinese, and
+# a plan priced with the shipped calibration and with the new file. DIR holds bin.tar.xz with
+# shardlab, libshardlab_live.so and shardlab_gpu_tests of a CUDA build (bench/carry_mpi.sh packs
+# them; so does `bench/compute_device.sh --pack BUILD_DIR DIR`); results go to OUT: summary.txt and
+# the measured compute.json.
+#   bench/compute_device.sh DIR OUT
+#   bench/compute_device.sh --pack BUILD_DIR DIR
+set -uo pipefail
+if [ "${1:-}" = --pack ]; then
+  build=$(cd "$2" && pwd); dir=$3; stage=$(mktemp -d)
+  mkdir -p "$dir"
+  for f in app/cli/shardlab engine/live/gpu/libshardlab_live.so tests/shardlab_gpu_tests; do
+    mkdir -p "$stage/build/$(dirname "$f")"
+    strip --strip-debug -o "$stage/build/$f" "$build/$f"
+  done
+  tar -C "$stage" -cJf "$dir/bin.tar.xz" build && rm -rf "$stage"
+  here=$(cd "$(dirname "$0")" && pwd)
+  cp "$here/device_env.sh" "$here/compute_device.sh" "$dir/"
+  exit 0
+fi
+dir=$(cd "$1" && pwd); out=$2
+mkdir -p "$out"
+source "$dir/device_env.sh" "$dir"
+{
+  echo "== date"; date -u; nvidia-smi -L
+  echo "== cuBLAS on this machine"
+  ldconfig -p | grep -i 'libcublas\.so' || echo "(none in ldconfig)"
+  ls /usr/local/cuda/lib64/libcublas.so* 2>/dev/null || echo "(none in /usr/local/cuda/lib64)"
+  # The Python environment's cuBLAS (PyTorch's wheel), used where the loader finds none itself.
+  pycublas=$(python3 -c "import nvidia.cublas, os; print(os.path.join(list(nvidia.cublas.__path__)[0], 'lib'))" 2>/dev/null)
+  [ -z "$pycublas" ] && pycublas=$(dirname "$(find / -name 'libcublas.so.13' -path '*site-packages*' 2>/dev/null | head -1)" 2>/dev/null)
+  echo "Python's: ${pycublas:-(none)}"
+  if ! $S calibrate --compute --shapes 256x256x256 --no-save > /dev/null 2>&1 && [ -n "$pycublas" ]; then
+    export LD_LIBRARY_PATH="$pycublas:$LD_LIBRARY_PATH"
+    echo "(the loader found no cuBLAS; using $pycublas)"
+  fi
+  echo "== GPU test"
+  "$b/tests/shardlab_gpu_tests" --gtest_filter='LiveGpu.CublasGemms*' 2>&1 | grep -E "TFLOP|OK|FAILED|SKIPPED|Failure|error" | head -20
+  echo "== shardlab calibrate --compute (the whole grid)"
+  start=$(date +%s)
+  $S calibrate --compute --out "$out/compute.json" 2>&1
+  echo "exit $?  ($(( $(date +%s) - start )) s)"
+  echo "== in Chinese, three shapes"
+  $S --lang zh calibrate --compute --shapes 4096x4096x4096,8192x8192x8192,2048x28672x8192 --no-save 2>&1
+  echo "== bad input"
+  $S calibrate --compute --device 7 --no-save 2>&1; echo "exit $?"
+  echo "== plan: shipped calibration, then the measured file"
+  for extra in "" "--compute $out/compute.json"; do
+    $S plan llama3-8b --tp 2 --gpus 8 --preset h200-nvswitch-8 --json $extra 2>&1 \
+      | python3 -c "import json,sys; j=json.load(sys.stdin); print('step_time_ms', round(j['step_time_ms'],1), 'mfu', round(j['mfu'],3), '|', j.get('compute_source'))" 2>&1
+  done
+} > "$out/summary.txt" 2>&1
+cat "$out/summary.txt" | head -c 11000
