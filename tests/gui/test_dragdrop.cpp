@@ -4,6 +4,7 @@
 #include "gui_test_main.h"
 #include "document/document.h"
 #include "document/edits.h"
+#include "document/shardref.h"
 #include "document/livefeedback.h"
 #include "editor/editorpage.h"
 #include "gui_test_helpers.h"
@@ -202,7 +203,7 @@ private slots:
         QCOMPARE(scene()->card(0)->meshLabel(), stage0);
         QVERIFY(scene()->card(0)->toolTip().contains(QStringLiteral("Drag it onto another GPU")));
         // GPU 0's TP group {0, 1} onto GPU 7's {6, 7}
-        std::unique_ptr<QMimeData> mime(meshUnitMimeData(0, MeshUnit::TensorGroup));
+        std::unique_ptr<QMimeData> mime(meshUnitMimeData({0, MeshUnit::TensorGroup}));
         QVERIFY(dropOnCard(7, mime.get()));
         QCOMPARE(m_doc->undoStack()->count(), 1);
         QCOMPARE(m_doc->scenario().mesh->gpus, (std::vector<int>{6, 7, 2, 3, 4, 5, 0, 1}));
@@ -218,10 +219,27 @@ private slots:
         QCOMPARE(scene()->card(0)->meshLabel(), stage0);
         // the same group: nothing to do, nothing on the undo stack
         m_doc->undoStack()->clear();
-        std::unique_ptr<QMimeData> own(meshUnitMimeData(0, MeshUnit::Stage));
+        std::unique_ptr<QMimeData> own(meshUnitMimeData({0, MeshUnit::Stage}));
         QVERIFY(dropOnCard(1, own.get()));
         QCOMPARE(m_doc->undoStack()->count(), 0);
         QCOMPARE(m_doc->scenario(), before);
+    }
+
+    void aMeshUnitPayloadReadsBackAndAForeignOneDoesNot()
+    {
+        for (const MeshUnitRef ref : {MeshUnitRef{5, MeshUnit::Stage}, MeshUnitRef{0, MeshUnit::TensorGroup}}) {
+            std::unique_ptr<QMimeData> mime(meshUnitMimeData(ref));
+            QCOMPARE(meshUnitFrom(mime.get()), std::optional<MeshUnitRef>(ref));
+        }
+        for (const char* bad : {"", "3", "3 2", "-1 0", "x 1", "3 1 1"}) {
+            QMimeData mime;
+            mime.setData(QString::fromLatin1(kMeshUnitMimeType), QByteArray(bad));
+            QVERIFY2(!meshUnitFrom(&mime), bad);
+        }
+        QMimeData text;
+        text.setText(QStringLiteral("3 1"));
+        QVERIFY(!meshUnitFrom(&text));
+        QVERIFY(!meshUnitFrom(nullptr));
     }
 
     void foreignDropsAreRefused()

@@ -33,4 +33,25 @@ QList<ShardRef> shardRefsFrom(const QMimeData* mime)
     return refs;
 }
 
+QMimeData* meshUnitMimeData(const MeshUnitRef& ref)
+{
+    auto* mime = new QMimeData;
+    mime->setData(QString::fromLatin1(kMeshUnitMimeType),
+                  QByteArray::number(ref.rank) + (ref.unit == MeshUnit::Stage ? " 1" : " 0"));
+    return mime;
+}
+
+std::optional<MeshUnitRef> meshUnitFrom(const QMimeData* mime)
+{
+    if (!mime || !mime->hasFormat(QString::fromLatin1(kMeshUnitMimeType)))
+        return std::nullopt;
+    const QList<QByteArray> parts = mime->data(QString::fromLatin1(kMeshUnitMimeType)).split(' ');
+    bool rankOk = false, unitOk = false;
+    const int rank = parts.value(0).toInt(&rankOk);
+    const int unit = parts.value(1).toInt(&unitOk);
+    if (parts.size() != 2 || !rankOk || !unitOk || rank < 0 || (unit != 0 && unit != 1))
+        return std::nullopt;
+    return MeshUnitRef{rank, unit == 1 ? MeshUnit::Stage : MeshUnit::TensorGroup};
+}
+
 } // namespace shardlab::gui

@@ -3,11 +3,11 @@
 #include "document/shardref.h"
 #include "common/labels.h"
 #include "style/theme.h"
+#include "topology/itemdrag.h"
 #include "topology/shardtileitem.h"
 #include "topology/topologyscene.h"
 
 #include <QApplication>
-#include <QDrag>
 #include <QFontMetricsF>
 #include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneDragDropEvent>
@@ -30,31 +30,7 @@ constexpr double kGaugeTop = 38, kGaugeH = 24;
 constexpr double kInfoTop = 66, kInfoH = 18, kSpeedTop = 84;
 constexpr double kTilesTop = 106;
 constexpr double kCompactGaugeTop = 58;
-
-// A plan's GPU card dragged onto another: "RANK UNIT" (UNIT 0: its TP group, 1: its stage).
-constexpr char kMeshUnitMimeType[] = "application/x-shardlab-mesh-unit";
-
-std::optional<std::pair<int, MeshUnit>> meshUnitFrom(const QMimeData* mime)
-{
-    if (!mime || !mime->hasFormat(QString::fromLatin1(kMeshUnitMimeType)))
-        return std::nullopt;
-    const QList<QByteArray> parts = mime->data(QString::fromLatin1(kMeshUnitMimeType)).split(' ');
-    bool rankOk = false, unitOk = false;
-    const int rank = parts.value(0).toInt(&rankOk);
-    const int unit = parts.value(1).toInt(&unitOk);
-    if (parts.size() != 2 || !rankOk || !unitOk || rank < 0 || (unit != 0 && unit != 1))
-        return std::nullopt;
-    return std::pair{rank, unit == 1 ? MeshUnit::Stage : MeshUnit::TensorGroup};
-}
 } // namespace
-
-QMimeData* meshUnitMimeData(int rank, MeshUnit unit)
-{
-    auto* mime = new QMimeData;
-    mime->setData(QString::fromLatin1(kMeshUnitMimeType),
-                  QByteArray::number(rank) + (unit == MeshUnit::Stage ? " 1" : " 0"));
-    return mime;
-}
 
 bool GpuCardItem::drawsCompactAt(double lod)
 {
@@ -402,30 +378,16 @@ void GpuCardItem::mouseMoveEvent(QGraphicsSceneMouseEvent* event)
     if (moved.manhattanLength() < QApplication::startDragDistance())
         return;
     const bool stage = event->modifiers() & Qt::ShiftModifier;
-    QMimeData* mime = meshUnitMimeData(m_rank, stage ? MeshUnit::Stage : MeshUnit::TensorGroup);
     // the card itself, at half size, follows the pointer
-    const QSizeF size = m_rect.size() / 2;
-    QPixmap pixmap(qMax(1, qRound(size.width())), qMax(1, qRound(size.height())));
-    pixmap.fill(Qt::transparent);
-    {
-        QPainter pp(&pixmap);
-        pp.scale(0.5, 0.5);
-        pp.translate(-m_rect.topLeft());
-        QStyleOptionGraphicsItem opt;
-        paint(&pp, &opt, nullptr);
-    }
-    auto* drag = new QDrag(event->widget());
-    drag->setMimeData(mime);
-    drag->setPixmap(pixmap);
-    drag->setHotSpot(QPoint(pixmap.width() / 2, pixmap.height() / 2));
-    drag->exec(Qt::MoveAction, Qt::MoveAction);
+    dragWithPicture(event->widget(), meshUnitMimeData({m_rank, stage ? MeshUnit::Stage : MeshUnit::TensorGroup}),
+                    itemPixmap(*this, m_rect, 0.5), Qt::MoveAction, Qt::MoveAction);
 }
 
 void GpuCardItem::dragEnterEvent(QGraphicsSceneDragDropEvent* event)
 {
     const auto unit = meshUnitFrom(event->mimeData());
     const bool shards = event->mimeData()->hasFormat(QString::fromLatin1(kShardMimeType));
-    if (!shards && !(unit && unit->first != m_rank && !m_meshLabel.isEmpty())) {
+    if (!shards && !(unit && unit->rank != m_rank && !m_meshLabel.isEmpty())) {
         event->ignore();
         return;
     }
@@ -462,7 +424,7 @@ void GpuCardItem::dropEvent(QGraphicsSceneDragDropEvent* event)
     if (const auto unit = meshUnitFrom(event->mimeData())) {
         event->setDropAction(Qt::MoveAction);
         event->accept();
-        m_scene->dropMeshUnit(unit->first, m_rank, unit->second);
+        m_scene->dropMeshUnit(unit->rank, m_rank, unit->unit);
         return;
     }
     const QList<ShardRef> refs = shardRefsFrom(event->mimeData());

@@ -19,10 +19,6 @@ class QMimeData;
 
 namespace shardlab::gui {
 
-// What a plan's GPU card carries when it is dragged onto another: its rank and whether its TP
-// group or (Shift held) its pipeline stage moves (Edits::moveMeshUnit).
-QMimeData* meshUnitMimeData(int rank, MeshUnit unit);
-
 class ShardTileItem;
 class TopologyScene;
 

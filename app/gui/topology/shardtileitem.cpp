@@ -2,10 +2,10 @@
 
 #include "document/shardref.h"
 #include "style/theme.h"
+#include "topology/itemdrag.h"
 #include "topology/topologyscene.h"
 
 #include <QApplication>
-#include <QDrag>
 #include <QFontMetricsF>
 #include <QGraphicsSceneMouseEvent>
 #include <QMimeData>
@@ -72,18 +72,8 @@ void ShardTileItem::mouseMoveEvent(QGraphicsSceneMouseEvent* event)
     const ShardRef mine{m_info.item, m_info.shard, rank()};
     if (!refs.contains(mine))
         refs = {mine};
-    QPixmap pixmap(static_cast<int>(kWidth) + 2, static_cast<int>(kHeight) + 2);
-    pixmap.fill(Qt::transparent);
-    {
-        QPainter pp(&pixmap);
-        QStyleOptionGraphicsItem opt;
-        paint(&pp, &opt, nullptr);
-    }
-    auto* drag = new QDrag(event->widget());
-    drag->setMimeData(shardMimeData(refs));
-    drag->setPixmap(pixmap);
-    drag->setHotSpot(QPoint(pixmap.width() / 2, pixmap.height() / 2));
-    drag->exec(Qt::MoveAction | Qt::CopyAction, Qt::MoveAction);
+    dragWithPicture(event->widget(), shardMimeData(refs), itemPixmap(*this, QRectF(0, 0, kWidth + 2, kHeight + 2)),
+                    Qt::MoveAction | Qt::CopyAction, Qt::MoveAction);
 }
 
 void ShardTileItem::contextMenuEvent(QGraphicsSceneContextMenuEvent* event)
