@@ -378,9 +378,9 @@ void GpuCardItem::mouseMoveEvent(QGraphicsSceneMouseEvent* event)
     if (moved.manhattanLength() < QApplication::startDragDistance())
         return;
     const bool stage = event->modifiers() & Qt::ShiftModifier;
-    // the card itself, at half size, follows the pointer
+    // the card itself, as large as it is on screen, follows the pointer
     dragWithPicture(event->widget(), meshUnitMimeData({m_rank, stage ? MeshUnit::Stage : MeshUnit::TensorGroup}),
-                    itemPixmap(*this, m_rect, 0.5), Qt::MoveAction, Qt::MoveAction);
+                    itemPixmap(*this, m_rect, onScreenScale(event->widget())), Qt::MoveAction, Qt::MoveAction);
 }
 
 void GpuCardItem::dragEnterEvent(QGraphicsSceneDragDropEvent* event)

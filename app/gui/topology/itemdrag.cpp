@@ -2,6 +2,7 @@
 
 #include <QDrag>
 #include <QGraphicsItem>
+#include <QGraphicsView>
 #include <QMimeData>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
@@ -22,6 +23,14 @@ QPixmap itemPixmap(QGraphicsItem& item, const QRectF& rect, double scale)
     QStyleOptionGraphicsItem option;
     item.paint(&painter, &option, nullptr);
     return pixmap;
+}
+
+double onScreenScale(const QWidget* viewport)
+{
+    const auto* view = viewport ? qobject_cast<const QGraphicsView*>(viewport->parentWidget()) : nullptr;
+    if (!view)
+        return 1.0;
+    return std::clamp(view->transform().m11(), 0.2, 2.0);
 }
 
 Qt::DropAction dragWithPicture(QWidget* source, QMimeData* mime, const QPixmap& picture, Qt::DropActions actions,

@@ -72,7 +72,8 @@ void ShardTileItem::mouseMoveEvent(QGraphicsSceneMouseEvent* event)
     const ShardRef mine{m_info.item, m_info.shard, rank()};
     if (!refs.contains(mine))
         refs = {mine};
-    dragWithPicture(event->widget(), shardMimeData(refs), itemPixmap(*this, QRectF(0, 0, kWidth + 2, kHeight + 2)),
+    dragWithPicture(event->widget(), shardMimeData(refs),
+                    itemPixmap(*this, QRectF(0, 0, kWidth + 2, kHeight + 2), onScreenScale(event->widget())),
                     Qt::MoveAction | Qt::CopyAction, Qt::MoveAction);
 }
 
