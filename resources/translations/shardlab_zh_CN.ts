@@ -3486,6 +3486,42 @@ first mismatch</source>
         <source>Run both plans and show their timelines one above the other</source>
         <translation>运行两个方案，把它们的时间线上下并排显示</translation>
     </message>
+    <message>
+        <source>Measured &amp;file...</source>
+        <translation>实测文件(&amp;F)...</translation>
+    </message>
+    <message>
+        <source>GEMM and copy rates measured on the plan&apos;s GPU with `shardlab calibrate --compute`</source>
+        <translation>用 `shardlab calibrate --compute` 在方案所用 GPU 上测得的 GEMM 与复制速率</translation>
+    </message>
+    <message>
+        <source>As s&amp;hipped</source>
+        <translation>随软件提供(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Price compute with what ShardLab ships for this GPU (or its datasheet)</source>
+        <translation>按 ShardLab 为这种 GPU 提供的数据（或其规格表）估算计算时间</translation>
+    </message>
+    <message>
+        <source>Compute calibration measured on the plan&apos;s GPU</source>
+        <translation>在方案所用 GPU 上测得的算力校准</translation>
+    </message>
+    <message>
+        <source>Compute calibration (*.json)</source>
+        <translation>算力校准文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>Compute rates:</source>
+        <translation>计算速率：</translation>
+    </message>
+    <message>
+        <source>as shipped for this GPU</source>
+        <translation>随软件为这种 GPU 提供的数据</translation>
+    </message>
+    <message>
+        <source>measured: %1</source>
+        <translation>实测：%1</translation>
+    </message>
 </context>
 <context>
     <name>shardlab::gui::PlaybackBar</name>

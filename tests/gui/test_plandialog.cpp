@@ -8,7 +8,11 @@
 #include "shell/mainwindow.h"
 #include "screenshot.h"
 
+#include "shardlab/base/file_io.h"
+#include "shardlab/plan/compute_calibration.h"
+
 #include <QDialogButtonBox>
+#include <QTemporaryDir>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -55,6 +59,43 @@ private slots:
         dialog.show();
         test::saveScreen(&dialog, QStringLiteral("plan-dialog"));
         QCOMPARE(static_cast<int>(dialog.estimate()->stages.size()), 4);
+    }
+
+    // A compute calibration measured on the plan's GPU (`shardlab calibrate --compute`) prices the
+    // plan's compute; one measured on another GPU is refused with both named; "As shipped" undoes it.
+    void aMeasuredComputeFileReprices()
+    {
+        PlanDialog dialog;
+        dialog.setModel(QStringLiteral("llama3-8b"));
+        dialog.setMachine(QStringLiteral("h200-nvswitch-8"), 8);
+        dialog.setAxes(2, 1, 1);
+        QVERIFY(dialog.estimate() != nullptr);
+        const double shipped = dialog.estimate()->stepUs;
+        ComputeMeasurementFile fast;
+        fast.device = "NVIDIA H200";
+        fast.date = "2026-12-05";
+        for (const GemmPoint& p : calibrationGemmGrid())
+            fast.gemmBf16.push_back({p.m, p.n, p.k, 950});
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("h200-fast.json"));
+        QVERIFY(writeFileAtomically(path.toStdString(), computeMeasurementJson(fast)));
+        dialog.setComputeFile(path);
+        QVERIFY(dialog.estimate() != nullptr);
+        QVERIFY2(dialog.estimate()->stepUs < shipped, qPrintable(dialog.summaryText()));
+        QCOMPARE(QString::fromStdString(dialog.request().computeFile), path);
+        // the same file for an A100 machine: refused, not priced with something else
+        dialog.setMachine(QStringLiteral("2x8-a100-8hdr"), 8);
+        QVERIFY(dialog.estimate() == nullptr);
+        QVERIFY2(dialog.problemText().contains(QStringLiteral("taken on NVIDIA H200")),
+                 qPrintable(dialog.problemText()));
+        dialog.setMachine(QStringLiteral("h200-nvswitch-8"), 8);
+        dialog.setComputeFile(QString()); // as shipped
+        QVERIFY(dialog.estimate() != nullptr);
+        QCOMPARE(dialog.estimate()->stepUs, shipped);
+        // a file that is not there: its path in the message
+        dialog.setComputeFile(dir.filePath(QStringLiteral("gone.json")));
+        QVERIFY(dialog.estimate() == nullptr);
+        QVERIFY2(dialog.problemText().contains(QStringLiteral("gone.json")), qPrintable(dialog.problemText()));
     }
 
     // A lesson's plan fills every box at once and is priced as `shardlab plan` prices it.

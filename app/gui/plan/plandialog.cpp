@@ -10,6 +10,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -104,6 +106,24 @@ PlanDialog::PlanDialog(QWidget* parent) : QDialog(parent)
     m_flash = new QCheckBox(tr("FlashAttention (no score matrix kept)"), this);
     m_flash->setChecked(true);
     form->addRow(QString(), m_flash);
+    auto* compute = new QHBoxLayout;
+    m_computeLabel = new QLabel(this);
+    m_computeLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* browse = new QPushButton(tr("Measured &file..."), this);
+    browse->setToolTip(tr("GEMM and copy rates measured on the plan's GPU with `shardlab calibrate --compute`"));
+    m_computeShipped = new QPushButton(tr("As s&hipped"), this);
+    m_computeShipped->setToolTip(tr("Price compute with what ShardLab ships for this GPU (or its datasheet)"));
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Compute calibration measured on the plan's GPU"),
+                                                          m_computeFile, tr("Compute calibration (*.json)"));
+        if (!path.isEmpty())
+            setComputeFile(path);
+    });
+    connect(m_computeShipped, &QPushButton::clicked, this, [this] { setComputeFile(QString()); });
+    compute->addWidget(m_computeLabel, 1);
+    compute->addWidget(browse);
+    compute->addWidget(m_computeShipped);
+    form->addRow(tr("Compute rates:"), compute);
 
     m_summary = new QLabel(this);
     m_summary->setWordWrap(true);
@@ -187,6 +207,7 @@ PlanRequest PlanDialog::request() const
     const auto kind =
         valueIn(kScheduleNames, m_schedule->currentData().toString().toStdString()).value_or(ScheduleKind::OneFOneB);
     plan.schedule = {kind, kind == ScheduleKind::Interleaved ? m_virtualStages->value() : 1};
+    r.computeFile = m_computeFile.toStdString();
     return r;
 }
 
@@ -214,6 +235,7 @@ void PlanDialog::setRequest(const PlanRequest& r)
     if (r.plan.schedule.kind == ScheduleKind::Interleaved)
         m_virtualStages->setValue(r.plan.schedule.virtualStages);
     m_flash->setChecked(r.settings.flashAttention);
+    m_computeFile = QString::fromStdString(r.computeFile);
     m_settingRequest = false;
     recompute();
 }
@@ -223,6 +245,10 @@ void PlanDialog::recompute()
     if (m_settingRequest)
         return;
     m_virtualStages->setEnabled(m_schedule->currentData().toString() == QStringLiteral("interleaved"));
+    m_computeLabel->setText(m_computeFile.isEmpty() ? tr("as shipped for this GPU")
+                                                    : tr("measured: %1").arg(QFileInfo(m_computeFile).fileName()));
+    m_computeLabel->setToolTip(m_computeFile);
+    m_computeShipped->setVisible(!m_computeFile.isEmpty());
     m_priced.reset();
     QStringList problems;
     const PlanRequest r = request();
@@ -308,6 +334,12 @@ void PlanDialog::setMachine(const QString& presetId, int gpus)
 {
     m_machine->setCurrentIndex(m_machine->findData(presetId));
     m_gpus->setValue(gpus);
+}
+
+void PlanDialog::setComputeFile(const QString& path)
+{
+    m_computeFile = path;
+    recompute();
 }
 
 void PlanDialog::setAxes(int tp, int pp, int cp)

@@ -51,6 +51,10 @@ public:
     void setModel(const QString& presetId);
     void setMachine(const QString& presetId, int gpus);
     void setAxes(int tp, int pp, int cp);
+    // The compute calibration plans are priced with: a file `shardlab calibrate --compute` measured
+    // on the plan's GPU ("Measured file..."), or empty for the one shipped for that GPU.
+    void setComputeFile(const QString& path);
+    QString computeFile() const { return m_computeFile; }
 
 signals:
     // A's scenario and B's, as "Open as scenario" would open them (MainWindow::showSideBySide).
@@ -76,6 +80,9 @@ private:
     QComboBox* m_schedule;
     QSpinBox* m_virtualStages;
     QCheckBox* m_flash;
+    QLabel* m_computeLabel;
+    QPushButton* m_computeShipped;
+    QString m_computeFile;
     QLabel* m_summary;
     QLabel* m_problems;
     MemoryBars* m_bars;
