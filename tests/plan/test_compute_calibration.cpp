@@ -30,6 +30,22 @@ ComputeMeasurementFile measuredH200(double tflops)
     return f;
 }
 
+ComputeCalibration oneGemmMeasuredOn(const std::string& device, const std::string& file)
+{
+    ComputeCalibration c;
+    c.device = device;
+    c.source = file + ", measured 2026-12-05";
+    c.gemmBf16 = {{4096, 4096, 4096, 700}};
+    return c;
+}
+
+Gpu gpuNamed(const std::string& name)
+{
+    Gpu g;
+    g.name = name;
+    return g;
+}
+
 std::string writeTemp(const std::string& name, const std::string& text)
 {
     const auto path = std::filesystem::temp_directory_path() / name;
@@ -70,13 +86,7 @@ TEST(ComputeCalibration, TheGridIsTheScriptsWithinItsLimits)
 
 TEST(ComputeCalibration, AFileMeasuredOnAnotherGpuIsRefusedNamingBoth)
 {
-    ComputeCalibration measured;
-    measured.device = "NVIDIA H100 80GB HBM3";
-    measured.source = "h100.json, measured 2026-12-05";
-    measured.gemmBf16 = {{4096, 4096, 4096, 700}};
-    Gpu h200;
-    h200.name = "H200";
-    auto c = planComputeCalibration(h200, measured);
+    auto c = planComputeCalibration(gpuNamed("H200"), oneGemmMeasuredOn("NVIDIA H100 80GB HBM3", "h100.json"));
     ASSERT_FALSE(c);
     EXPECT_EQ(c.error().kind, ErrorKind::BadInput);
     EXPECT_NE(c.error().message.find("h100.json"), std::string::npos) << c.error().message;
@@ -86,13 +96,8 @@ TEST(ComputeCalibration, AFileMeasuredOnAnotherGpuIsRefusedNamingBoth)
 
 TEST(ComputeCalibration, AMeasuredFileWithoutAttentionTakesTheShippedAttention)
 {
-    ComputeCalibration measured;
-    measured.device = "NVIDIA H200";
-    measured.source = "mine.json, measured 2026-12-05";
-    measured.gemmBf16 = {{4096, 4096, 4096, 700}};
-    Gpu h200;
-    h200.name = "H200";
-    auto c = planComputeCalibration(h200, measured);
+    const Gpu h200 = gpuNamed("H200");
+    auto c = planComputeCalibration(h200, oneGemmMeasuredOn("NVIDIA H200", "mine.json"));
     ASSERT_TRUE(c) << c.error().message;
     ASSERT_TRUE(*c);
     EXPECT_EQ((*c)->gemmBf16.size(), 1u); // the measured GEMMs
@@ -103,9 +108,7 @@ TEST(ComputeCalibration, AMeasuredFileWithoutAttentionTakesTheShippedAttention)
     auto shipped = planComputeCalibration(h200, std::nullopt);
     ASSERT_TRUE(shipped && *shipped);
     EXPECT_EQ((*shipped)->gemmBf16.size(), shippedComputeCalibration("H200")->gemmBf16.size());
-    Gpu a100;
-    a100.name = "A100";
-    auto none = planComputeCalibration(a100, std::nullopt);
+    auto none = planComputeCalibration(gpuNamed("A100"), std::nullopt);
     ASSERT_TRUE(none);
     EXPECT_FALSE(*none);
 }
