@@ -147,7 +147,10 @@ std::string computeMeasurementJson(const ComputeMeasurementFile& file)
     doc["tool"] = file.tool;
     json gemms = json::array();
     for (const GemmPoint& g : file.gemmBf16)
-        gemms.push_back({{"m", g.m}, {"n", g.n}, {"k", g.k}, {"tflops", g.tflops}});
+        gemms.push_back({{"m", static_cast<long long>(g.m)},
+                         {"n", static_cast<long long>(g.n)},
+                         {"k", static_cast<long long>(g.k)},
+                         {"tflops", g.tflops}});
     doc["gemm_bf16"] = std::move(gemms);
     doc["gemm_fp8"] = json::array();
     doc["attention"] = json::array();
