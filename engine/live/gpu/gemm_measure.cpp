@@ -131,10 +131,11 @@ Result<GemmMeasurement> gemmMeasurement(const std::vector<GemmShape>& shapes, co
     out.device = p.name;
     out.multiprocessors = p.multiProcessorCount;
 
+    // the timer (its stream) outlives the cuBLAS handle that uses it: declared first, destroyed last
+    Timer timer;
     Cublas blas;
     LIVE_TRY(openCublas(blas));
     out.library = blas.version;
-    Timer timer;
     LIVE_CUDA(cudaStreamCreateWithFlags(&timer.stream, cudaStreamNonBlocking));
     LIVE_CUDA(cudaEventCreate(&timer.start));
     LIVE_CUDA(cudaEventCreate(&timer.stop));
