@@ -86,6 +86,34 @@ PlanEstimate estimateOn(const std::string& machine, int gpus, const std::string&
     return estimatePlan(m, st, plan, pricer);
 }
 
+// One layer's forward GEMMs on one rank: the layer's matrices times the tokens, split over TP.
+TEST(PlanFlops, LayerGemmsAreTheLayersMatricesOnOneRank)
+{
+    TrainingSettings st;
+    st.seq = 4096;
+    st.microBatch = 1;
+    ParallelPlan plan;
+    plan.tp = 2;
+    // Llama 3 8B: h 4096, 8 KV heads of 128, gated MLP of 14336
+    const double T = 4096, h = 4096, kv = 1024, f = 14336;
+    double sum = 0;
+    for (const LayerGemm& g : layerGemms(*modelPreset("llama3-8b"), st, plan))
+        sum += g.flops();
+    EXPECT_DOUBLE_EQ(sum, 2 * T * (h * (h + 2 * kv) + h * h + 3 * f * h) / 2);
+    // Mixtral 8x7B on EP 2: the rank's 4 experts take T x k / E x EP tokens each, so its experts'
+    // FLOPs are those of every token through k = 2 experts; plus the router (E outputs)
+    plan.ep = 2;
+    sum = 0;
+    const std::vector<LayerGemm> moe = layerGemms(*modelPreset("mixtral-8x7b"), st, plan);
+    ASSERT_EQ(moe.size(), 5u);
+    EXPECT_DOUBLE_EQ(moe[3].times, 4);
+    EXPECT_DOUBLE_EQ(moe[3].m, 2 * T * 2 / 8);
+    for (const LayerGemm& g : moe)
+        sum += g.flops();
+    // attention over TP 2, the router (8 outputs, not split), 2 experts' gated MLP over TP 2
+    EXPECT_DOUBLE_EQ(sum, 2 * T * (h * (h + 2 * kv) + h * h) / 2 + 2 * T * 8 * h + 2 * T * 2 * (3 * f * h) / 2);
+}
+
 TEST(PlanEstimate, TheStepIsThePipelineFormula)
 {
     ParallelPlan plan;

@@ -44,4 +44,27 @@ StepFlops stepFlops(const TransformerModel& m, const TrainingSettings& st, int g
     return f;
 }
 
+std::vector<LayerGemm> layerGemms(const TransformerModel& m, const TrainingSettings& st, const ParallelPlan& plan)
+{
+    const double t = plan.tp, h = m.hidden, f = m.ffn;
+    const double kvWidth = static_cast<double>(m.kvHeads) * m.headDim();
+    const double tokens = static_cast<double>(st.seq) / plan.cp * st.microBatch;
+    const double mlpWidth = (m.gatedFfn ? 2 : 1) * f; // the first MLP matrix's outputs (gate and up)
+    std::vector<LayerGemm> out{
+        {tokens, (h + 2 * kvWidth) / t, h}, // Q, K, V
+        {tokens, h, h / t},                 // the attention's output projection
+    };
+    if (m.moe()) {
+        out.push_back({tokens, static_cast<double>(m.experts), h}); // the router
+        const double perExpert = plan.ep * tokens * m.expertsPerToken / m.experts;
+        const double local = static_cast<double>(m.experts) / plan.ep;
+        out.push_back({perExpert, mlpWidth / t, h, local});
+        out.push_back({perExpert, h, f / t, local});
+    } else {
+        out.push_back({tokens, mlpWidth / t, h});
+        out.push_back({tokens, h, f / t});
+    }
+    return out;
+}
+
 } // namespace shardlab

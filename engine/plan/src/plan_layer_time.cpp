@@ -9,10 +9,10 @@ namespace {
 // Forward, and backward as its two GEMMs (the input's gradient [M,N]x[N,K], the weight's [K,M]x[M,N]).
 struct Gemms {
     double forward = 0, backward = 0;
-    void add(const ComputeModel& c, double m, double n, double k, double times = 1)
+    void add(const ComputeModel& c, const LayerGemm& g)
     {
-        forward += times * c.gemmUs(m, n, k);
-        backward += times * (c.gemmUs(m, k, n) + c.gemmUs(k, n, m));
+        forward += g.times * c.gemmUs(g.m, g.n, g.k);
+        backward += g.times * (c.gemmUs(g.m, g.k, g.n) + c.gemmUs(g.k, g.n, g.m));
     }
 };
 
@@ -42,23 +42,11 @@ StageWork stageWork(const TransformerModel& m, const TrainingSettings& st, const
     const double tokens = static_cast<double>(st.seq) / plan.cp * st.microBatch; // T: tokens of a micro-batch on a rank
     const double vocab = paddedVocab(m, plan);
     const double drop = m.dropout ? 1 : 0;
-    const double mlpWidth = (m.gatedFfn ? 2 : 1) * f; // the first MLP matrix's outputs (gate and up)
 
     // --- one layer's compute ---
     Gemms gemms;
-    gemms.add(compute, tokens, (h + 2 * kvWidth) / t, h); // Q, K, V
-    gemms.add(compute, tokens, h, h / t);                 // the attention's output projection
-    if (m.moe()) {
-        gemms.add(compute, tokens, m.experts, h); // the router
-        // the EP group's tokens, k copies each, spread evenly over the experts; this rank runs E/EP of them
-        const double perExpert = plan.ep * tokens * m.expertsPerToken / m.experts;
-        const double local = static_cast<double>(m.experts) / plan.ep;
-        gemms.add(compute, perExpert, mlpWidth / t, h, local);
-        gemms.add(compute, perExpert, h, f / t, local);
-    } else {
-        gemms.add(compute, tokens, mlpWidth / t, h);
-        gemms.add(compute, tokens, h, f / t);
-    }
+    for (const LayerGemm& g : layerGemms(m, st, plan))
+        gemms.add(compute, g);
     const double attnFwd = compute.attentionForwardUs(tokens, st.seq, m.heads / t, d, st.flashAttention);
     const double attnBwd = compute.attentionBackwardUs(tokens, st.seq, m.heads / t, d, st.flashAttention);
     // Element-wise work, bytes read and written per token (2 per value): the two norms (4h), the
@@ -142,7 +130,7 @@ StageWork stageWork(const TransformerModel& m, const TrainingSettings& st, const
     }
     if (last) { // the output projection and the cross-entropy over fp32 logits (written, read, gradient written)
         Gemms head;
-        head.add(compute, tokens, vocab / t, h);
+        head.add(compute, {tokens, vocab / t, h});
         const double loss = compute.memoryBoundUs(3 * 4 * tokens * vocab / t);
         w.forwardComputeUs += head.forward + loss / 3;
         w.backwardComputeUs += head.backward + 2 * loss / 3;

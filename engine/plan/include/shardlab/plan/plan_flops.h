@@ -8,8 +8,11 @@
 // recomputation's fourth pass); their conventions are converted in the tests that cite them.
 #pragma once
 
+#include "shardlab/plan/parallel_plan.h"
 #include "shardlab/plan/training.h"
 #include "shardlab/plan/transformer.h"
+
+#include <vector>
 
 namespace shardlab {
 
@@ -19,5 +22,20 @@ struct StepFlops {
 };
 double modelFlopsPerToken(const TransformerModel& model, int seq);
 StepFlops stepFlops(const TransformerModel& model, const TrainingSettings& settings, int globalBatch);
+
+// One GEMM [m, k] x [k, n] of a layer's forward pass on one rank, run `times` times (a rank's
+// experts). Backward runs two for each: the input's gradient [m, n] x [n, k] and the weight's
+// [k, m] x [m, n].
+struct LayerGemm {
+    double m = 0, n = 0, k = 0, times = 1;
+    double flops() const { return 2 * m * n * k * times; }
+};
+// The GEMMs of one transformer layer's forward pass on one rank of `plan`, for one micro-batch of
+// T = seq / CP x micro-batch tokens: Q, K and V together; the attention's output; the MLP's two
+// (gate and up together where it is gated), each split over TP; for a mixture of experts, the
+// router and the rank's E / EP experts, each on the tokens routed to it (EP x T x k / E, evenly).
+// What the planner prices (plan_layer_time.cpp) and what a plan's scenario names.
+std::vector<LayerGemm> layerGemms(const TransformerModel& model, const TrainingSettings& settings,
+                                  const ParallelPlan& plan);
 
 } // namespace shardlab
