@@ -79,13 +79,6 @@ std::string defaultFileName(const std::string& device)
     return "shardlab-compute-" + (slug.empty() ? std::string("gpu") : slug) + ".json";
 }
 
-std::string fixed(double v, int digits)
-{
-    char text[64];
-    std::snprintf(text, sizeof text, "%.*f", digits, v);
-    return text;
-}
-
 // Measured against the planner's model before this measurement: error = (model - measured) / measured.
 std::string formatTable(const GemmMeasurement& m, Io io)
 {
@@ -122,18 +115,16 @@ std::string formatTable(const GemmMeasurement& m, Io io)
         std::sort(errors.begin(), errors.end());
         out << io.say(Message("calibration.compute.summary")
                           .with("count", static_cast<int>(errors.size()))
-                          .with("median", fixed(errors[errors.size() / 2], 1))
-                          .with("worst", fixed(errors.back(), 1)))
+                          .with("median", number("%.1f", errors[errors.size() / 2]))
+                          .with("worst", number("%.1f", errors.back())))
             << "\n";
     }
     for (const CopyTiming& c : m.copies)
         out << io.say(Message("calibration.compute.copy")
-                          .with("mib", fixed(c.bytes / 2 / (1 << 20), 0))
-                          .with("gbps", fixed(c.gbps(), 0))
-                          .with("model", fixed(before.calibration() && before.calibration()->copyGBps > 0
-                                                   ? before.calibration()->copyGBps
-                                                   : spec.hbmGBps * spec.memoryEfficiency,
-                                               0)))
+                          .with("mib", number("%.0f", c.bytes / 2 / (1 << 20)))
+                          .with("gbps", number("%.0f", c.gbps()))
+                          // the rate the model gives element-wise work of these bytes
+                          .with("model", number("%.0f", c.bytes / before.memoryBoundUs(c.bytes) / 1e3)))
             << "\n";
     for (const GemmShape& s : m.tooLarge)
         out << io.say(Message("calibration.compute.too_large")
