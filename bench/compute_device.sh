@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `shardlab calibrate --compute` on a GPU machine (docs/planner.md, "Compute calibration"): the GPU
 # test of the cuBLAS timing, the whole grid measured and saved, a few shapes worded in Chinese, and
-# a plan priced with the shipped calibration and with the new file. DIR holds bin.tar.xz with
+# a plan priced with the shipped calibration and with the new file; then plans run live with their
+# shards' GEMMs (one GPU, and TP 2 x PP 2 as four ranks sharing it). DIR holds bin.tar.xz with
 # shardlab, libshardlab_live.so and shardlab_gpu_tests of a CUDA build (bench/carry_mpi.sh packs
 # them; so does `bench/compute_device.sh --pack BUILD_DIR DIR`); results go to OUT: summary.txt and
 # the measured compute.json.
@@ -11,7 +12,8 @@ set -uo pipefail
 if [ "${1:-}" = --pack ]; then
   build=$(cd "$2" && pwd); dir=$3; stage=$(mktemp -d)
   mkdir -p "$dir"
-  for f in app/cli/shardlab engine/live/gpu/libshardlab_live.so tests/shardlab_gpu_tests; do
+  for f in app/cli/shardlab engine/live/gpu/libshardlab_live.so tests/shardlab_gpu_tests \
+      engine/cluster/libshardlab_mpi.so; do
     mkdir -p "$stage/build/$(dirname "$f")"
     strip --strip-debug -o "$stage/build/$f" "$build/$f"
   done
@@ -37,7 +39,7 @@ source "$dir/device_env.sh" "$dir"
     echo "(the loader found no cuBLAS; using $pycublas)"
   fi
   echo "== GPU test"
-  "$b/tests/shardlab_gpu_tests" --gtest_filter='LiveGpu.CublasGemms*' 2>&1 | grep -E "TFLOP|OK|FAILED|SKIPPED|Failure|error" | head -20
+  "$b/tests/shardlab_gpu_tests" --gtest_filter='LiveGpu.CublasGemms*:LiveGpu.AComputeStepRunsItsGemms*' 2>&1 | grep -E "TFLOP|OK|FAILED|SKIPPED|Failure|error" | head -20
   echo "== shardlab calibrate --compute (the whole grid)"
   start=$(date +%s)
   $S calibrate --compute --out "$out/compute.json" 2>&1
@@ -51,5 +53,13 @@ source "$dir/device_env.sh" "$dir"
     $S plan llama3-8b --tp 2 --gpus 8 --preset h200-nvswitch-8 --json $extra 2>&1 \
       | python3 -c "import json,sys; j=json.load(sys.stdin); print('step_time_ms', round(j['step_time_ms'],1), 'mfu', round(j['mfu'],3), '|', j.get('compute_source'))" 2>&1
   done
+  echo "== a plan run live with its shards' GEMMs (issue 27): one GPU, then TP 2 x PP 2 as 4 ranks sharing it"
+  $S plan llama3-8b --gpus 1 --preset h200-nvswitch-8 --recompute full --global-batch 2 \
+    --scenario "$out/plan-1.shardlab.json" 2>&1 | grep -iE "step|fits|error" | head -5
+  $S sim "$out/plan-1.shardlab.json" 2>&1 | head -30
+  LC_ALL=C $S live "$out/plan-1.shardlab.json" 2>&1 | head -50; echo "exit ${PIPESTATUS[0]}"
+  $S plan llama3-8b --gpus 4 --tp 2 --pp 2 --preset h200-nvswitch-8 --global-batch 4 \
+    --scenario "$out/plan-4.shardlab.json" 2>&1 | grep -iE "step|fits|error" | head -5
+  LC_ALL=C timeout 300 $S live "$out/plan-4.shardlab.json" --share-gpu 4 2>&1 | head -60; echo "exit ${PIPESTATUS[0]}"
 } > "$out/summary.txt" 2>&1
 cat "$out/summary.txt" | head -c 11000

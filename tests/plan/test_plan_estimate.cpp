@@ -1,6 +1,8 @@
 // The compute model and the step estimate against hand-computed cases; the search.
+#include "shardlab/io/scenario_io.h"
 #include "shardlab/model/presets.h"
 #include "shardlab/model/scenario_edit.h"
+#include "shardlab/plan/plan_flops.h"
 #include "shardlab/plan/plan_scenario.h"
 #include "shardlab/plan/plan_search.h"
 #include "shardlab/sim/simulator.h"
@@ -112,6 +114,40 @@ TEST(PlanFlops, LayerGemmsAreTheLayersMatricesOnOneRank)
         sum += g.flops();
     // attention over TP 2, the router (8 outputs, not split), 2 experts' gated MLP over TP 2
     EXPECT_DOUBLE_EQ(sum, 2 * T * (h * (h + 2 * kv) + h * h) / 2 + 2 * T * 8 * h + 2 * T * 2 * (3 * f * h) / 2);
+}
+
+// A pass's GEMMs as live mode runs them: forward, the layers' GEMMs `layers` times and the output
+// layer's once; backward, each as its two gradients (twice the forward's FLOP), after the layers'
+// forward again with full recomputation (the output layer is not recomputed).
+TEST(PlanFlops, PassGemmsAreTheForwardsAndBothGradientsBackward)
+{
+    TrainingSettings st;
+    st.seq = 4096;
+    st.microBatch = 1;
+    ParallelPlan plan;
+    plan.tp = 2;
+    const TransformerModel m = *modelPreset("llama3-8b");
+    const double T = 4096, h = 4096, kv = 1024, f = 14336, vocab = paddedVocab(m, plan);
+    const double layer = 2 * T * (h * (h + 2 * kv) + h * h + 3 * f * h) / 2, head = 2 * T * vocab / 2 * h;
+    auto flops = [](const std::vector<OpGemm>& gs) {
+        double sum = 0;
+        for (const OpGemm& g : gs)
+            sum += g.count * g.shape.flops();
+        return sum;
+    };
+    const std::vector<OpGemm> fwd = passGemms(m, st, plan, 8, true, true);
+    ASSERT_EQ(fwd.size(), 5u);
+    EXPECT_EQ(fwd[0], (OpGemm{{4096, 3072, 4096}, 8})); // Q, K, V over TP 2: (4096 + 2 x 1024) / 2
+    EXPECT_EQ(fwd[4], (OpGemm{{4096, static_cast<long long>(vocab) / 2, 4096}, 1}));
+    EXPECT_DOUBLE_EQ(flops(fwd), 8 * layer + head);
+    const std::vector<OpGemm> bwd = passGemms(m, st, plan, 8, true, false);
+    ASSERT_EQ(bwd.size(), 10u);
+    EXPECT_EQ(bwd[0], (OpGemm{{4096, 4096, 3072}, 8})); // the input's gradient [m, n] x [n, k]
+    EXPECT_EQ(bwd[1], (OpGemm{{4096, 3072, 4096}, 8})); // the weight's [k, m] x [m, n]
+    EXPECT_DOUBLE_EQ(flops(bwd), 2 * (8 * layer + head));
+    st.recompute = Recompute::Full;
+    EXPECT_DOUBLE_EQ(flops(passGemms(m, st, plan, 8, true, false)), 3 * 8 * layer + 2 * head);
+    EXPECT_TRUE(passGemms(m, st, plan, 0, false, true).empty());
 }
 
 TEST(PlanEstimate, TheStepIsThePipelineFormula)
@@ -278,6 +314,45 @@ TEST(PlanScenario, TheScheduleRunsInTheSimulatorWithThePlansMemory)
     const auto run = simulate(*sc);
     ASSERT_TRUE(run) << run.error().message;
     EXPECT_NEAR(run->endUs(), e.stepUs, 0.10 * e.stepUs);
+}
+
+// Each pass names the GEMMs its ranks run live and their part of its time: the estimate's GEMM time
+// over the pass's compute; the output layer's GEMMs only in the last stage's passes.
+TEST(PlanScenario, EveryPassNamesItsGemmsForLiveMode)
+{
+    const GpipePlan p = llama8bGpipe(preset("h200-nvswitch-8")->firstGpus(8), 2, 4, 8);
+    ASSERT_TRUE(p.scenario) << p.scenario.error().message;
+    const TransformerModel m = *modelPreset("llama3-8b");
+    TrainingSettings st;
+    st.globalBatch = 8;
+    int checked = 0;
+    for (const Op& op : p.scenario->program) {
+        if (op.kind != OpKind::Compute) {
+            EXPECT_TRUE(op.gemms.empty());
+            continue;
+        }
+        const bool forward = op.name.find("forward") != std::string::npos;
+        const int stage = op.name[6] - '0'; // "stage 3 forward, micro-batch 1"
+        ASSERT_TRUE(stage >= 0 && stage < 4) << op.name;
+        EXPECT_EQ(op.gemms, passGemms(m, st, p.plan, 8, stage == 3, forward)) << op.name;
+        const StageEstimate& se = p.estimate.stages[static_cast<size_t>(stage)];
+        const double passUs = forward ? se.forwardUs - se.tpForwardUs : se.backwardUs - se.tpBackwardUs;
+        EXPECT_DOUBLE_EQ(op.gemmShare, (forward ? se.forwardGemmUs : se.backwardGemmUs) / passUs) << op.name;
+        EXPECT_GT(op.gemmShare, 0.5) << op.name; // a transformer's passes are mostly GEMMs
+        EXPECT_LT(op.gemmShare, 1.0) << op.name;
+        ++checked;
+    }
+    EXPECT_EQ(checked, 2 * 8 * 4);
+    // and they survive the file
+    auto again = parseScenario(serializeScenario(*p.scenario), "plan");
+    ASSERT_TRUE(again) << again.error().message;
+    ASSERT_EQ(again->program.size(), p.scenario->program.size());
+    for (size_t i = 0; i < again->program.size(); ++i) {
+        const Op &a = again->program[i], &b = p.scenario->program[i];
+        EXPECT_EQ(a.gemms, b.gemms) << b.name;
+        EXPECT_DOUBLE_EQ(a.gemmShare, b.gemmShare) << b.name;
+        EXPECT_DOUBLE_EQ(a.flops, b.flops) << b.name;
+    }
 }
 
 TEST(PlanScenario, A1F1BStageAlternatesForwardAndBackward)

@@ -246,7 +246,7 @@ void readOp(JsonReader& rd, const json& v, const std::string& path, Op& op)
         return;
     rd.onlyKeys(v, path,
                 {"op", "name", "name_zh", "item", "flops", "bytes", "group", "root", "from", "to", "algorithm",
-                 "buckets", "overlap"});
+                 "buckets", "overlap", "gemms", "gemm_share"});
     bool kindKnown = false;
     if (auto k = rd.string(v, path, "op", true)) {
         if (auto kind = opFromName(*k)) {
@@ -304,6 +304,27 @@ void readOp(JsonReader& rd, const json& v, const std::string& path, Op& op)
     }
     op.buckets = static_cast<int>(rd.integer(v, path, "buckets", false, 1, 100000).value_or(1));
     op.overlap = rd.boolean(v, path, "overlap").value_or(false);
+    // live mode's GEMMs; their ranges and where they may appear are checked by validateScenario
+    op.gemmShare = rd.number(v, path, "gemm_share", false, 0, 1).value_or(0);
+    if (const json* gemms = rd.find(v, "gemms")) {
+        if (!gemms->is_array()) {
+            rd.fail(path + ".gemms", foundInstead(*gemms, Message("error.expected.array")));
+            return;
+        }
+        for (size_t i = 0; i < gemms->size(); ++i) {
+            const std::string gp = JsonReader::index(path + ".gemms", i);
+            const json& g = (*gemms)[i];
+            if (!rd.expectObject(g, gp))
+                continue;
+            rd.onlyKeys(g, gp, {"m", "n", "k", "count"});
+            OpGemm gemm;
+            gemm.shape.m = rd.integer(g, gp, "m", true, 1, kMaxGemmSide).value_or(1);
+            gemm.shape.n = rd.integer(g, gp, "n", true, 1, kMaxGemmSide).value_or(1);
+            gemm.shape.k = rd.integer(g, gp, "k", true, 1, kMaxGemmSide).value_or(1);
+            gemm.count = static_cast<int>(rd.integer(g, gp, "count", false, 1, kMaxGemmCount).value_or(1));
+            op.gemms.push_back(gemm);
+        }
+    }
 }
 
 void readPerturbations(JsonReader& rd, const json& v, int ranks, Perturbations& p)

@@ -95,6 +95,18 @@ std::string serializeScenario(const Scenario& s)
             o["item"] = op.item;
         if (op.kind == OpKind::Compute) {
             o["flops"] = op.flops;
+            if (!op.gemms.empty()) {
+                json gemms = json::array();
+                for (const OpGemm& g : op.gemms) {
+                    json one = {{"m", g.shape.m}, {"n", g.shape.n}, {"k", g.shape.k}};
+                    if (g.count != 1)
+                        one["count"] = g.count;
+                    gemms.push_back(std::move(one));
+                }
+                o["gemms"] = std::move(gemms);
+            }
+            if (op.gemmShare != 0)
+                o["gemm_share"] = op.gemmShare;
         } else {
             if (op.flops != 0) // read from any step, so written back from any step (load(save(s)) == s)
                 o["flops"] = op.flops;

@@ -84,4 +84,18 @@ Status openCublas(Cublas& c)
     return {};
 }
 
+Status launchGemm(Cublas& c, const GemmShape& s, const void* a, const void* b, void* out)
+{
+    const float alpha = 1, beta = 0;
+    // Row-major C[m,n] = A[m,k] B[k,n] is column-major C^T = B^T A^T: cuBLAS's (m, n, k) is (n, m, k)
+    // with B first, as PyTorch calls it for a @ b.
+    const int m = static_cast<int>(s.m), n = static_cast<int>(s.n), k = static_cast<int>(s.k);
+    const cublasStatus_t st =
+        c.gemmEx(c.handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, CUDA_R_16BF, n, a, CUDA_R_16BF, k, &beta, out,
+                 CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    if (st != CUBLAS_STATUS_SUCCESS)
+        return cublasError(st, "cublasGemmEx");
+    return {};
+}
+
 } // namespace shardlab::live

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "shardlab/base/result.h"
+#include "shardlab/model/gemm_shape.h"
 
 #include <cublas_api.h>
 
@@ -31,6 +32,10 @@ struct Cublas {
 // Opens libcublas.so.13 (the loader's path, then $CUDA_HOME/lib64 and /usr/local/cuda/lib64) and
 // creates a handle on the current device. BadInput naming the library when it is missing.
 Status openCublas(Cublas& cublas);
+
+// Row-major bf16 C[m, n] = A[m, k] B[k, n] with fp32 accumulation on the handle's stream, as
+// PyTorch calls cuBLAS for a @ b (what `calibrate --compute` times and live compute steps run).
+Status launchGemm(Cublas& cublas, const GemmShape& shape, const void* a, const void* b, void* c);
 
 // "cuBLAS: CUBLAS_STATUS_... in <call>" as an error.
 Error cublasError(cublasStatus_t status, const char* call);

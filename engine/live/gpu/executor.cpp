@@ -178,6 +178,12 @@ Status Executor::teardown()
         for (cudaEvent_t e : rk.events)
             cudaEventDestroy(e);
         rk.events.clear();
+        rk.blas.reset(); // its handle before the stream it uses
+        for (void** p : {&rk.gemmA, &rk.gemmB, &rk.gemmC})
+            if (*p) {
+                cudaFree(*p);
+                *p = nullptr;
+            }
         for (cudaStream_t& s : rk.stream)
             if (s) {
                 cudaStreamDestroy(s);

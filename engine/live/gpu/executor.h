@@ -14,6 +14,7 @@
 #pragma once
 
 #include "compute_calibration.h"
+#include "cublas.h"
 #include "nccl_calls.h"
 #include "shardlab/cluster/job_monitor.h"
 #include "shardlab/live/live.h"
@@ -71,6 +72,11 @@ private:
         unsigned computeBlocks = 0; // one per SM
         int computeRounds = 1;      // FMA rounds per visit (live.h's computeIntensity)
         double resolutionNs = 0;
+        // the compute steps' GEMMs (Op::gemms): a cuBLAS handle on the compute stream and the
+        // operands every one of them shares, sized for the largest (bf16 noise, filled once)
+        std::unique_ptr<Cublas> blas;
+        GemmOperands gemm;
+        void *gemmA = nullptr, *gemmB = nullptr, *gemmC = nullptr;
         // clock probes: before the run, then after it, or (LiveOptions::iterationDone) after every iteration
         std::vector<ClockFit> fits;
         Bytes freeBefore = 0, totalMemory = 0, used = 0;
@@ -120,6 +126,8 @@ private:
     Status runIteration(int iteration, bool& hung);
     Status issueStep(const ProgramStep& step, int iteration, bool& hung);
     Status issueCollective(const ProgramStep& step, int iteration, bool& hung);
+    Status openGemms();                        // cuBLAS for the ranks that run GEMMs, or a note why not
+    Status runGemms(Rank& rank, const Op& op); // the op's GEMMs on the compute stream
     Status waitIteration(int iteration, bool& hung);
     Status watchdogPoll(bool& hung, bool& idle);
     Status readStamps(int iteration);
@@ -152,6 +160,7 @@ private:
     bool m_resourcesLive = false;
     bool m_blocking = true; // blocking communicators unless a mismatch may leave NCCL stuck on the host
     bool m_aborted = false;
+    bool m_gemms = false; // compute steps run their GEMMs (cuBLAS opened on every rank that has any)
 
     // the run's record, in stamp slots until assemble()
     std::vector<std::vector<std::vector<std::uint64_t>>> m_stamps; // [iteration][rank][slot] raw GPU ns

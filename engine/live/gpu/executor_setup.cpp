@@ -43,10 +43,61 @@ Status Executor::allocate(Rank& rk, int rank, const LivePlan& plan)
                    "error.live.buffer.verification"));
     LIVE_TRY(alloc(&rk.computeStarts, static_cast<Bytes>(rk.computeStartCapacity) * sizeof(std::uint64_t),
                    "error.live.buffer.compute_starts"));
+    if (m_gemms && rk.blas) {
+        LIVE_TRY(alloc(&rk.gemmA, 2 * rk.gemm.a, "error.live.buffer.gemm"));
+        LIVE_TRY(alloc(&rk.gemmB, 2 * rk.gemm.b, "error.live.buffer.gemm"));
+        LIVE_TRY(alloc(&rk.gemmC, 2 * rk.gemm.c, "error.live.buffer.gemm"));
+        // noise in [-1, 1), not zeros, which would let the GPU hold higher clocks than real weights do
+        LIVE_KERNEL(kernels::fillNoiseBf16(rk.gemmA, rk.gemm.a, 1, rk.stream[0]));
+        LIVE_KERNEL(kernels::fillNoiseBf16(rk.gemmB, rk.gemm.b, 2, rk.stream[0]));
+    }
     LIVE_KERNEL(kernels::fillPattern(rk.send, send / kLiveElementBytes, rank, 0, rk.stream[0]));
     LIVE_KERNEL(kernels::fillConstant(rk.scratch, rk.scratchCount, 1.0f, rk.stream[0]));
     LIVE_CUDA(cudaMemsetAsync(rk.wrong, 0, std::max<size_t>(1, m_s.program.size()) * sizeof(unsigned long long),
                               rk.stream[0]));
+    return {};
+}
+
+Status Executor::openGemms()
+{
+    const std::vector<std::vector<double>> shares = computeShares(m_s);
+    bool any = false;
+    for (int r = 0; r < m_s.ranks(); ++r)
+        if (local(r)) {
+            m_ranks[static_cast<size_t>(r)].gemm = gemmOperandsOf(m_s, shares, r);
+            any = any || m_ranks[static_cast<size_t>(r)].gemm.bytes() > 0;
+        }
+    if (!any)
+        return {};
+    std::string library;
+    for (int r = 0; r < m_s.ranks(); ++r) {
+        Rank& rk = m_ranks[static_cast<size_t>(r)];
+        if (!local(r) || rk.gemm.bytes() == 0)
+            continue;
+        LIVE_CUDA(cudaSetDevice(rk.device));
+        auto blas = std::make_unique<Cublas>();
+        if (Status opened = openCublas(*blas); !opened) {
+            // the steps still last their modelled time, on the timed kernel; the result says why
+            m_notes.push_back(Message("live.note.gemms_not_run").with("why", messageOf(opened.error())));
+            for (Rank& other : m_ranks)
+                other.blas.reset();
+            return {};
+        }
+        if (const cublasStatus_t st = blas->setStream(blas->handle, rk.stream[0]); st != CUBLAS_STATUS_SUCCESS)
+            return cublasError(st, "cublasSetStream");
+        library = blas->version;
+        rk.blas = std::move(blas);
+    }
+    m_gemms = true;
+    m_notes.push_back(Message("live.note.gemms_run").with("library", library));
+    return {};
+}
+
+Status Executor::runGemms(Rank& rk, const Op& op)
+{
+    for (const OpGemm& g : op.gemms)
+        for (int i = 0; i < g.count; ++i)
+            LIVE_TRY(launchGemm(*rk.blas, g.shape, rk.gemmA, rk.gemmB, rk.gemmC));
     return {};
 }
 
@@ -166,10 +217,18 @@ Status Executor::setup()
     LIVE_TRY(openRanks(freeBytes));
     if (m_binding)
         LIVE_TRY(joinJob(freeBytes));
+    LIVE_TRY(openGemms());
     const Bytes slotBytes = static_cast<Bytes>(8 + 6 * static_cast<int>(expandSteps(m_s.program).size())) * 8;
+    // the GEMM operands are reserved whether or not cuBLAS opened, so that every process of a job
+    // plans the same collective buffers
+    Bytes gemmBytes = 0;
+    const std::vector<std::vector<double>> shares = computeShares(m_s);
+    for (int r = 0; r < n; ++r)
+        gemmBytes = std::max<Bytes>(gemmBytes, gemmOperandsOf(m_s, shares, r).bytes());
     Bytes reserve = 0;
     for (const Bytes f : freeBytes)
-        reserve = std::max<Bytes>(reserve, computeScratchCount(f) * sizeof(float) + slotBytes + kNcclReserve);
+        reserve =
+            std::max<Bytes>(reserve, computeScratchCount(f) * sizeof(float) + slotBytes + kNcclReserve + gemmBytes);
     auto plan = planLive(m_s, freeBytes, reserve, m_opt.memoryFraction, m_opt.fitToMemory);
     if (!plan)
         return plan.error();
@@ -219,6 +278,17 @@ Status Executor::setup()
         // module (CUDA's lazy loading), which delayed the first phase of the run by 0.2 ms.
         LIVE_KERNEL(kernels::launchTimedCompute(rk.scratch, rk.scratchCount, 10'000, rounds, rk.computeBlocks,
                                                 rk.computeStarts, rk.stream[0]));
+        // likewise every GEMM shape once: cuBLAS loads its kernels and picks them at first use
+        if (m_gemms && rk.blas) {
+            std::vector<GemmShape> seen;
+            for (size_t i = 0; i < m_s.program.size(); ++i)
+                for (const OpGemm& g : m_s.program[i].gemms)
+                    if (runsGemms(m_s, m_plan, r, {static_cast<int>(i), 0})
+                        && std::find(seen.begin(), seen.end(), g.shape) == seen.end()) {
+                        seen.push_back(g.shape);
+                        LIVE_TRY(launchGemm(*rk.blas, g.shape, rk.gemmA, rk.gemmB, rk.gemmC));
+                    }
+        }
         LIVE_CUDA(cudaStreamSynchronize(rk.stream[0]));
         size_t freeB = 0, totalB = 0;
         LIVE_CUDA(cudaMemGetInfo(&freeB, &totalB));

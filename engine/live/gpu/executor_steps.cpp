@@ -180,8 +180,9 @@ Status Executor::issueStep(const ProgramStep& st, int it, bool& hung)
             continue;
         Rank& rk = m_ranks[static_cast<size_t>(r)];
         const double delayUs = liveDelayUs(m_s, r, st, it);
-        const double computeUs = liveComputeUs(m_s, m_plan, *m_model, r, st, it);
-        if (delayUs <= 0 && computeUs <= 0)
+        const bool gemms = m_gemms && rk.blas && runsGemms(m_s, m_plan, r, st);
+        const double computeUs = liveKernelUs(m_s, m_plan, *m_model, r, st, it, gemms);
+        if (delayUs <= 0 && computeUs <= 0 && !gemms)
             continue;
         LIVE_CUDA(cudaSetDevice(rk.device));
         setActivity(Message(delayUs > 0 ? "live.activity.delay" : "live.activity.computing")
@@ -204,8 +205,25 @@ Status Executor::issueStep(const ProgramStep& st, int it, bool& hung)
                 rk.last[0] = {slot};
             }
         }
-        if (computeUs > 0) {
+        if (computeUs > 0 || gemms) {
             NvtxRange range("rank " + std::to_string(r) + ": " + name);
+            // the phase: the op's GEMMs (cuBLAS), then the timed kernel for the rest of its time,
+            // which stamps the end; without a rest, a stamp after the GEMMs does
+            const Mark begin = rk.last[0];
+            if (gemms)
+                LIVE_TRY(runGemms(rk, op));
+            if (computeUs <= 0) {
+                const int slot = mark(r, 0);
+                if (slot >= 0)
+                    m_phases.push_back({.rank = r,
+                                        .kind = SpanKind::Compute,
+                                        .op = st.op,
+                                        .iteration = it,
+                                        .bucket = st.bucket,
+                                        .begin = begin,
+                                        .end = {slot}});
+                continue;
+            }
             const int slot = reserveSlot(r);
             if (rk.nextComputeStart >= rk.computeStartCapacity)
                 return runFailed(Message("error.live.too_many_phases"));
@@ -219,7 +237,7 @@ Status Executor::issueStep(const ProgramStep& st, int it, bool& hung)
                                     .op = st.op,
                                     .iteration = it,
                                     .bucket = st.bucket,
-                                    .begin = rk.last[0],
+                                    .begin = begin,
                                     .end = {slot}});
                 rk.last[0] = {slot};
             }

@@ -77,18 +77,7 @@ Result<GemmTiming> timeGemm(Cublas& blas, Timer& timer, const GemmShape& s, cons
     LIVE_CUDA(cudaMalloc(&c.p, 2 * elements(s.m, s.n)));
     LIVE_KERNEL(kernels::fillNoiseBf16(a.p, elements(s.m, s.k), 1, timer.stream));
     LIVE_KERNEL(kernels::fillNoiseBf16(b.p, elements(s.k, s.n), 2, timer.stream));
-    const float alpha = 1, beta = 0;
-    // Row-major C[m,n] = A[m,k] B[k,n] is column-major C^T = B^T A^T: cuBLAS's (m, n, k) is (n, m, k)
-    // with B first, as PyTorch calls it for a @ b.
-    const int m = static_cast<int>(s.m), n = static_cast<int>(s.n), k = static_cast<int>(s.k);
-    auto launch = [&]() -> Status {
-        const cublasStatus_t st =
-            blas.gemmEx(blas.handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b.p, CUDA_R_16BF, n, a.p, CUDA_R_16BF,
-                        k, &beta, c.p, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-        if (st != CUBLAS_STATUS_SUCCESS)
-            return cublasError(st, "cublasGemmEx");
-        return {};
-    };
+    auto launch = [&]() -> Status { return launchGemm(blas, s, a.p, b.p, c.p); };
     auto us = timer.median(launch, o.warmup, o.repeats);
     if (!us)
         return us.error();

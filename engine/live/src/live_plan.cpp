@@ -297,6 +297,40 @@ double liveComputeUs(const Scenario& s, const LivePlan& plan, const CostModel& m
            * s.perturbations.jitterFactor(rank, st.op, iteration, st.bucket);
 }
 
+bool runsGemms(const Scenario& s, const LivePlan& plan, int rank, const ProgramStep& st)
+{
+    const Op& op = s.program[static_cast<size_t>(st.op)];
+    return op.kind == OpKind::Compute && !op.gemms.empty()
+           && plan.computeShares.at(static_cast<size_t>(st.op)).at(static_cast<size_t>(rank)) > 0;
+}
+
+double liveKernelUs(const Scenario& s, const LivePlan& plan, const CostModel& model, int rank, const ProgramStep& st,
+                    int iteration, bool gemmsRun)
+{
+    const double us = liveComputeUs(s, plan, model, rank, st, iteration);
+    if (!gemmsRun)
+        return us;
+    return us * (1 - std::clamp(s.program[static_cast<size_t>(st.op)].gemmShare, 0.0, 1.0));
+}
+
+GemmOperands gemmOperandsOf(const Scenario& s, const std::vector<std::vector<double>>& shares, int rank)
+{
+    GemmOperands most;
+    for (size_t i = 0; i < s.program.size(); ++i) {
+        const Op& op = s.program[i];
+        if (op.kind != OpKind::Compute || op.gemms.empty() || shares.at(i).at(static_cast<size_t>(rank)) <= 0)
+            continue;
+        for (const OpGemm& g : op.gemms) {
+            const auto m = static_cast<std::uint64_t>(g.shape.m), n = static_cast<std::uint64_t>(g.shape.n),
+                       k = static_cast<std::uint64_t>(g.shape.k);
+            most.a = std::max(most.a, m * k);
+            most.b = std::max(most.b, k * n);
+            most.c = std::max(most.c, m * n);
+        }
+    }
+    return most;
+}
+
 double liveDelayUs(const Scenario& s, int rank, const ProgramStep& st, int iteration)
 {
     double us = 0;

@@ -3,6 +3,7 @@
 #include "shardlab/model/mesh_order.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <numeric>
 #include <set>
@@ -186,6 +187,37 @@ Status validateItems(const Scenario& s)
     return {};
 }
 
+// A compute step's GEMMs (Op::gemms): sides 1 to kMaxGemmSide, counts 1 to kMaxGemmCount, a share
+// of the step's time from 0 to 1, and one bucket (the GEMMs are the whole step's, not a slice's).
+Status validateGemms(const Op& op, const std::string& path)
+{
+    auto outside = [](const std::string& where, const std::string& value, long long lo, long long hi) {
+        return badAt(
+            where,
+            Message("error.says.value_expected")
+                .with("value", value)
+                .with("expected",
+                      Message("error.expects.range").with("lo", std::to_string(lo)).with("hi", std::to_string(hi))));
+    };
+    if (!(op.gemmShare >= 0 && op.gemmShare <= 1)) {
+        char value[32];
+        std::snprintf(value, sizeof value, "%g", op.gemmShare);
+        return outside(path + ".gemm_share", value, 0, 1);
+    }
+    if (!op.gemms.empty() && op.buckets != 1)
+        return badAt(path + ".buckets", Message("error.says.gemms_one_bucket"));
+    for (size_t i = 0; i < op.gemms.size(); ++i) {
+        const OpGemm& g = op.gemms[i];
+        const std::string gp = at(path + ".gemms", i);
+        for (const auto& [key, side] : {std::pair{"m", g.shape.m}, {"n", g.shape.n}, {"k", g.shape.k}})
+            if (side < 1 || side > kMaxGemmSide)
+                return outside(gp + "." + key, std::to_string(side), 1, kMaxGemmSide);
+        if (g.count < 1 || g.count > kMaxGemmCount)
+            return outside(gp + ".count", std::to_string(g.count), 1, kMaxGemmCount);
+    }
+    return {};
+}
+
 Status validateOp(const Scenario& s, const Op& op, const std::string& path)
 {
     if (op.buckets < 1 || op.buckets > 100000)
@@ -196,10 +228,14 @@ Status validateOp(const Scenario& s, const Op& op, const std::string& path)
     const WorkloadItem* item = op.item.empty() ? nullptr : s.workload.find(op.item);
     if (!op.item.empty() && !item)
         return badAt(path + ".item", Message("error.says.not_item").with("value", op.item));
+    if (op.kind != OpKind::Compute && !op.gemms.empty())
+        return badAt(path + ".gemms", Message("error.says.compute_only"));
+    if (op.kind != OpKind::Compute && op.gemmShare != 0)
+        return badAt(path + ".gemm_share", Message("error.says.compute_only"));
     if (op.kind == OpKind::Compute) {
         if (!(op.flops >= 0) || op.flops > 1e24)
             return badAt(path + ".flops", Message("error.says.flops"));
-        return {};
+        return validateGemms(op, path);
     }
     if (op.kind == OpKind::SendRecv) {
         if (Status st = checkRank(op.root, s.ranks(), path + ".from"); !st)

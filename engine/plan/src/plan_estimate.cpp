@@ -196,6 +196,8 @@ PlanEstimate estimatePlan(const TransformerModel& model, const TrainingSettings&
         s.backwardUs = w.backwardUs;
         s.tpForwardUs = w.tpForwardUs;
         s.tpBackwardUs = w.tpBackwardUs;
+        s.forwardGemmUs = w.forwardGemmUs;
+        s.backwardGemmUs = w.backwardGemmUs;
         if (plan.pp > 1) {
             // each micro-batch's activations go to the next stage and its gradients come back, once per
             // virtual stage; sends and receives of a stage overlap, so one transfer each way is timed

@@ -1,5 +1,8 @@
 #include "shardlab/plan/plan_flops.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace shardlab {
 
 namespace {
@@ -63,6 +66,42 @@ std::vector<LayerGemm> layerGemms(const TransformerModel& m, const TrainingSetti
     } else {
         out.push_back({tokens, mlpWidth / t, h});
         out.push_back({tokens, h, f / t});
+    }
+    return out;
+}
+
+std::vector<OpGemm> passGemms(const TransformerModel& m, const TrainingSettings& st, const ParallelPlan& plan,
+                              int layers, bool head, bool forward)
+{
+    std::vector<LayerGemm> body; // the layers' GEMMs, then the output layer's
+    if (layers > 0)
+        for (LayerGemm g : layerGemms(m, st, plan)) {
+            g.times *= layers;
+            body.push_back(g);
+        }
+    std::vector<LayerGemm> all = body;
+    if (head)
+        all.push_back({static_cast<double>(st.seq) / plan.cp * st.microBatch,
+                       static_cast<double>(paddedVocab(m, plan)) / plan.tp, static_cast<double>(m.hidden)});
+    std::vector<OpGemm> out;
+    auto add = [&out](double rows, double cols, double inner, double times) {
+        auto side = [](double x) { return std::clamp<long long>(std::llround(x), 1, kMaxGemmSide); };
+        const long long count = std::llround(times);
+        if (count >= 1)
+            out.push_back(
+                {{side(rows), side(cols), side(inner)}, static_cast<int>(std::min<long long>(count, kMaxGemmCount))});
+    };
+    if (forward) {
+        for (const LayerGemm& g : all)
+            add(g.m, g.n, g.k, g.times);
+        return out;
+    }
+    if (st.recompute == Recompute::Full) // the layers' forward again (the output layer is not recomputed)
+        for (const LayerGemm& g : body)
+            add(g.m, g.n, g.k, g.times);
+    for (const LayerGemm& g : all) {
+        add(g.m, g.k, g.n, g.times); // the input's gradient
+        add(g.k, g.n, g.m, g.times); // the weight's
     }
     return out;
 }

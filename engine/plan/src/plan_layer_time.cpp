@@ -123,6 +123,8 @@ StageWork stageWork(const TransformerModel& m, const TrainingSettings& st, const
 
     w.forwardComputeUs = w.layers * layerFwd;
     w.backwardComputeUs = w.layers * layerBwd;
+    w.forwardGemmUs = w.layers * gemms.forward;
+    w.backwardGemmUs = w.layers * (gemms.backward + (st.recompute == Recompute::Full ? gemms.forward : 0));
     // --- the ends of the model ---
     if (first) { // the embedding lookup writes T x h
         w.forwardComputeUs += compute.memoryBoundUs(2 * tokens * h);
@@ -134,6 +136,8 @@ StageWork stageWork(const TransformerModel& m, const TrainingSettings& st, const
         const double loss = compute.memoryBoundUs(3 * 4 * tokens * vocab / t);
         w.forwardComputeUs += head.forward + loss / 3;
         w.backwardComputeUs += head.backward + 2 * loss / 3;
+        w.forwardGemmUs += head.forward;
+        w.backwardGemmUs += head.backward;
     }
     w.tpExposedUs = w.layers * (tpFwd + tpBwd);
     w.tpForwardUs = w.layers * tpFwd;

@@ -15,6 +15,8 @@ struct StageWork {
     double backwardUs = 0;       // the same, with the recomputation
     double forwardComputeUs = 0; // compute only
     double backwardComputeUs = 0;
+    double forwardGemmUs = 0; // of the compute: the GEMMs (passGemms(), plan_flops.h)
+    double backwardGemmUs = 0;
     double tpExposedUs = 0; // per micro-batch, forward and backward together
     double tpForwardUs = 0, tpBackwardUs = 0;
     double cpExposedUs = 0;

@@ -2,6 +2,7 @@
 // it exposes); the simulator prices the TP, PP and DP collectives itself on the topology.
 #include "shardlab/plan/plan_scenario.h"
 
+#include "shardlab/plan/plan_flops.h"
 #include "shardlab/text/message.h"
 
 #include <algorithm>
@@ -152,6 +153,13 @@ Result<Scenario> planScenario(const TransformerModel& model, const TrainingSetti
         op.nameZh = render(name, Language::Chinese);
         op.item = english(Message("plan.scenario.activations").with("stage", e.stage));
         op.flops = us / usPerFlop * plan.tp;
+        // live mode: the pass's GEMMs on each rank of the stage, and their part of the pass's time
+        // (the stage's; interleaved chunks share it, the output layer's GEMMs in the last chunk)
+        const StageEstimate& st = est.stages[static_cast<size_t>(e.stage)];
+        op.gemms = passGemms(model, settings, plan, st.layers / v, e.stage == p - 1 && e.chunk == v - 1, e.forward);
+        const double gemmUs = e.forward ? st.forwardGemmUs : st.backwardGemmUs;
+        const double passUs = e.forward ? st.forwardUs - st.tpForwardUs : st.backwardUs - st.tpBackwardUs;
+        op.gemmShare = passUs > 0 ? std::clamp(gemmUs / passUs, 0.0, 1.0) : 0;
         sc.program.push_back(std::move(op));
     };
     auto collective = [&](OpKind kind, const Message& name, Bytes bytes, std::vector<int> group, int root = 0,

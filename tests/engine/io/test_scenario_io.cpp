@@ -263,6 +263,51 @@ TEST(ScenarioIo, KeysThatDoNotBelongToTheStepKindAreRefused)
     EXPECT_EQ(*again, *ok);
 }
 
+// A compute step's GEMMs (live mode) are read, checked and written back; out of range, on a
+// collective or with buckets, they are refused with the path.
+TEST(ScenarioIo, AComputeStepsGemmsRoundTripAndBadOnesAreNamed)
+{
+    const auto program = [](const std::string& op) {
+        return R"({"shardlab": 1, "topology": {"preset": "teaching-4x16gb-pcie"}, "program": [)" + op + "]}";
+    };
+    auto ok = parseScenario(program(R"({"op": "compute", "flops": 1e9, "gemm_share": 0.8,
+        "gemms": [{"m": 4096, "n": 6144, "k": 4096, "count": 32}, {"m": 1, "n": 1048576, "k": 7}]})"),
+                            "ok.shardlab.json");
+    ASSERT_TRUE(ok.ok()) << ok.error().message;
+    const Op& op = ok->program[0];
+    ASSERT_EQ(op.gemms.size(), 2u);
+    EXPECT_EQ(op.gemms[0], (OpGemm{{4096, 6144, 4096}, 32}));
+    EXPECT_EQ(op.gemms[1], (OpGemm{{1, 1048576, 7}, 1}));
+    EXPECT_DOUBLE_EQ(op.gemmShare, 0.8);
+    auto again = parseScenario(serializeScenario(*ok), "again");
+    ASSERT_TRUE(again.ok()) << again.error().message;
+    EXPECT_EQ(*again, *ok);
+
+    EXPECT_NE(badMessage(program(R"({"op": "compute", "flops": 1, "gemms": [{"m": 0, "n": 8, "k": 8}]})"))
+                  .find("$.program[0].gemms[0].m"),
+              std::string::npos);
+    EXPECT_NE(badMessage(program(R"({"op": "compute", "flops": 1, "gemms": [{"m": 8, "n": 8, "k": 1048577}]})"))
+                  .find("$.program[0].gemms[0].k"),
+              std::string::npos);
+    EXPECT_NE(badMessage(program(R"({"op": "compute", "flops": 1, "gemms": [{"m": 8, "n": 8, "k": 8, "count": 0}]})"))
+                  .find("$.program[0].gemms[0].count"),
+              std::string::npos);
+    EXPECT_NE(badMessage(program(R"({"op": "compute", "flops": 1, "gemms": [{"m": 8, "n": 8}]})"))
+                  .find("$.program[0].gemms[0].k: missing"),
+              std::string::npos);
+    EXPECT_NE(badMessage(program(R"({"op": "compute", "flops": 1, "gemms": 3})")).find("$.program[0].gemms"),
+              std::string::npos);
+    EXPECT_NE(
+        badMessage(program(R"({"op": "compute", "flops": 1, "gemm_share": 1.5})")).find("$.program[0].gemm_share"),
+        std::string::npos);
+    EXPECT_NE(badMessage(program(R"({"op": "compute", "flops": 1, "buckets": 4, "gemms": [{"m": 8, "n": 8, "k": 8}]})"))
+                  .find("$.program[0].buckets: a compute step with GEMMs has one bucket"),
+              std::string::npos);
+    EXPECT_NE(badMessage(program(R"({"op": "all_reduce", "bytes": 8, "gemms": [{"m": 8, "n": 8, "k": 8}]})"))
+                  .find("$.program[0].gemms: applies to compute steps only"),
+              std::string::npos);
+}
+
 TEST(ScenarioIo, ReportsSeveralProblemsAtOnce)
 {
     const std::string m = badMessage(R"({"shardlab": 1, "topology": {"preset": "teaching-4x16gb-pcie"},

@@ -183,6 +183,65 @@ TEST(LivePlan, ComputeTimeIsTheModelsShareTimesSlowdownAndDelays)
     EXPECT_EQ(liveDelayUs(s, 1, {1, 0}, 0), 0.0);
 }
 
+// A compute step with GEMMs: the ranks with a share run them, then the timed kernel for the rest of
+// the modelled time; every such rank's buffers fit the largest A, B and C of the steps it runs.
+TEST(LivePlan, GemmsRunWhereARankHasAShareAndTheKernelTakesTheRest)
+{
+    Scenario s = twoOps(2, 4096);
+    s.workload.items[0].shards = oneEach(customShards({1000, 3000}));
+    Op& compute = s.program[0];
+    compute.gemms = {{{4096, 1024, 512}, 3}, {{8, 65536, 16}, 1}};
+    compute.gemmShare = 0.75;
+    Op other = compute; // a second step rank 1 has no share of
+    other.item = "";
+    other.gemms = {{{1000000, 2, 4}, 1}};
+    s.program.push_back(other);
+    s.workload.items.push_back({"rank 0 only", ItemKind::Data, 10, {{0, 10, {0}}}});
+    s.program.back().item = "rank 0 only";
+    ASSERT_TRUE(validateScenario(s).ok());
+    // in memory as in a file: a share outside 0..1, GEMMs with buckets or on a collective are refused
+    auto refusal = [&](auto change) {
+        Scenario bad = s;
+        change(bad);
+        const Status st = validateScenario(bad);
+        return st ? std::string() : st.error().message;
+    };
+    EXPECT_EQ(refusal([](Scenario& b) { b.program[0].gemmShare = 1.5; }),
+              "$.program[0].gemm_share: 1.5 (expected 0 to 1)");
+    EXPECT_EQ(refusal([](Scenario& b) { b.program[0].gemms[1].shape.n = 0; }),
+              "$.program[0].gemms[1].n: 0 (expected 1 to 1048576)");
+    EXPECT_NE(
+        refusal([](Scenario& b) { b.program[0].buckets = 2; }).find("$.program[0].buckets: a compute step with GEMMs"),
+        std::string::npos);
+    EXPECT_EQ(refusal([](Scenario& b) {
+                  b.program[1].gemms = {{{8, 8, 8}, 1}};
+              }),
+              "$.program[1].gemms: applies to compute steps only");
+    CostModel model(s.topology, CostProfile::defaults());
+    LivePlan plan;
+    plan.computeShares = computeShares(s);
+    EXPECT_TRUE(runsGemms(s, plan, 0, {0, 0}));
+    EXPECT_TRUE(runsGemms(s, plan, 1, {0, 0}));
+    EXPECT_FALSE(runsGemms(s, plan, 0, {1, 0})); // the all-reduce
+    EXPECT_TRUE(runsGemms(s, plan, 0, {2, 0}));
+    EXPECT_FALSE(runsGemms(s, plan, 1, {2, 0}));
+    // the rest: a quarter of the modelled time; without the GEMMs, all of it
+    const double whole = liveComputeUs(s, plan, model, 1, {0, 0}, 0);
+    EXPECT_GT(whole, 0);
+    EXPECT_DOUBLE_EQ(liveKernelUs(s, plan, model, 1, {0, 0}, 0, true), 0.25 * whole);
+    EXPECT_DOUBLE_EQ(liveKernelUs(s, plan, model, 1, {0, 0}, 0, false), whole);
+    // operands: A m x k, B k x n, C m x n, the largest of each over the rank's steps
+    const GemmOperands r0 = gemmOperandsOf(s, plan.computeShares, 0);
+    EXPECT_EQ(r0.a, 1000000u * 4); // step 3's A
+    EXPECT_EQ(r0.b, 16u * 65536);  // the second shape's B
+    EXPECT_EQ(r0.c, 4096u * 1024); // the first shape's C (8 x 65536 is half a Mi)
+    const GemmOperands r1 = gemmOperandsOf(s, plan.computeShares, 1);
+    EXPECT_EQ(r1.a, 4096u * 512);
+    EXPECT_EQ(r1.b, 16u * 65536);
+    EXPECT_EQ(r1.c, 4096u * 1024);
+    EXPECT_EQ(r1.bytes(), 2 * (4096u * 512 + 16u * 65536 + 4096u * 1024));
+}
+
 TEST(LivePlan, AllocationFailureNamesRankBytesAndFree)
 {
     const std::string m = allocationFailureMessage(1, 1, "its collective send buffer", 200'000'000'000ULL,

@@ -18,7 +18,7 @@
 
 namespace shardlab::liveabi {
 
-inline constexpr int kAbiVersion = 6;
+inline constexpr int kAbiVersion = 7; // 7: compute steps carry GEMMs (Op::gemms)
 inline constexpr const char* kEntryPoint = "shardlab_live_api_v1";
 
 constexpr std::uint64_t fnv(std::uint64_t h, std::uint64_t v)

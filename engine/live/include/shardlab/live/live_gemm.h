@@ -5,6 +5,7 @@
 #pragma once
 
 #include "shardlab/base/result.h"
+#include "shardlab/model/gemm_shape.h"
 
 #include <functional>
 #include <string>
@@ -12,17 +13,6 @@
 
 namespace shardlab {
 
-// A GEMM [m, k] x [k, n] -> [m, n] of row-major bf16 matrices (as PyTorch's a @ b), fp32
-// accumulation: 2 * m * n * k FLOP.
-struct GemmShape {
-    long long m = 0, n = 0, k = 0;
-    double flops() const { return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k); }
-    // inputs and output, in bytes (2 bytes an element)
-    double bytes() const
-    {
-        return 2.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n + static_cast<double>(m) * n);
-    }
-};
 // The median of the timed launches of one shape, in microseconds (CUDA events around each launch).
 struct GemmTiming {
     GemmShape shape;
@@ -52,9 +42,6 @@ struct GemmMeasurement {
     std::vector<GemmShape> tooLarge; // shapes whose matrices do not fit half of the free memory: not run
     std::vector<CopyTiming> copies;  // 64, 256 and 1024 MiB buffers (those that fit)
 };
-
-// Largest m, n or k a shape may have (2^20); a shape beyond it, or with a side below 1, is refused.
-inline constexpr long long kMaxGemmSide = 1LL << 20;
 
 // BadInput naming the first shape with a side below 1 or above kMaxGemmSide, or an empty list.
 Status checkGemmShapes(const std::vector<GemmShape>& shapes);

@@ -88,6 +88,23 @@ LiveCall liveCall(const Scenario& scenario, const LivePlan& plan, int rank, cons
 double liveComputeUs(const Scenario& scenario, const LivePlan& plan, const CostModel& model, int rank,
                      const ProgramStep& step, int iteration);
 
+// Whether `rank` runs the GEMMs of `step`'s op (Op::gemms): a compute op with GEMMs of which the
+// rank has a share.
+bool runsGemms(const Scenario& scenario, const LivePlan& plan, int rank, const ProgramStep& step);
+
+// How long the timed compute kernel runs for a compute phase, in microseconds: liveComputeUs(), or
+// where the rank runs the op's GEMMs first (`gemmsRun`), the rest of it, (1 - Op::gemmShare) of it.
+double liveKernelUs(const Scenario& scenario, const LivePlan& plan, const CostModel& model, int rank,
+                    const ProgramStep& step, int iteration, bool gemmsRun);
+
+// The largest operands `rank`'s GEMMs need, in elements (bf16) of A [m, k], B [k, n] and C [m, n],
+// over the compute steps it runs GEMMs for: the buffers every one of them shares. Zero: none.
+struct GemmOperands {
+    std::uint64_t a = 0, b = 0, c = 0;
+    Bytes bytes() const { return 2 * (a + b + c); }
+};
+GemmOperands gemmOperandsOf(const Scenario& scenario, const std::vector<std::vector<double>>& computeShares, int rank);
+
 // Injected delays of `rank` before `step` in `iteration`, in microseconds (0: none).
 double liveDelayUs(const Scenario& scenario, int rank, const ProgramStep& step, int iteration);
 

@@ -4,6 +4,7 @@
 #include "shardlab/base/units.h"
 #include "shardlab/model/collectives.h"
 #include "shardlab/model/enum_names.h"
+#include "shardlab/model/gemm_shape.h"
 
 #include <optional>
 #include <string>
@@ -53,6 +54,13 @@ struct Op {
     // (the share of the item it owns, or all of it once gathered), at its GPU's rate, times its
     // slowdown.
     double flops = 0;
+    // Compute, live mode only: the matrix multiplications (bf16, cuBLAS) that every rank with a
+    // share of this op runs (its own shard's shapes, not the whole item's), and the fraction of the
+    // op's time the model gives them. Live mode runs the GEMMs, then the timed compute kernel for
+    // the rest of the time (1 - gemmShare of it, stretched by the rank's slowdown and jitter).
+    // Simulation prices the op by `flops` alone. Empty: live mode runs the timed kernel only.
+    std::vector<OpGemm> gemms;
+    double gemmShare = 0;
 
     // Collectives: size in nccl-tests' convention (the full buffer). Unset: the item's size.
     std::optional<Bytes> bytes;

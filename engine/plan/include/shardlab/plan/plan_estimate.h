@@ -48,6 +48,8 @@ struct StageEstimate {
     double p2pUs = 0;       // the sends to the neighbouring stages per micro-batch
     double tpForwardUs = 0; // of forwardUs and backwardUs: the tensor-parallel collectives
     double tpBackwardUs = 0;
+    double forwardGemmUs = 0; // of forwardUs and backwardUs: the GEMMs (passGemms(), plan_flops.h)
+    double backwardGemmUs = 0;
     double microBatchUs() const { return forwardUs + backwardUs + p2pUs; }
     PlanMemory memory;
     bool fits = true;

@@ -8,6 +8,8 @@
 // recomputation's fourth pass); their conventions are converted in the tests that cite them.
 #pragma once
 
+#include "shardlab/model/gemm_shape.h"
+
 #include "shardlab/plan/parallel_plan.h"
 #include "shardlab/plan/training.h"
 #include "shardlab/plan/transformer.h"
@@ -37,5 +39,12 @@ struct LayerGemm {
 // What the planner prices (plan_layer_time.cpp) and what a plan's scenario names.
 std::vector<LayerGemm> layerGemms(const TransformerModel& model, const TrainingSettings& settings,
                                   const ParallelPlan& plan);
+
+// The GEMMs one rank runs in one pass over `layers` layers (and the output layer where `head`), as
+// live mode runs them: forward, each of layerGemms() `times` x `layers` times; backward, each as
+// its two (the input's gradient [m, n] x [n, k] and the weight's [k, m] x [m, n]), after the
+// forward's again with full recomputation. Sides are rounded to whole elements, at least 1.
+std::vector<OpGemm> passGemms(const TransformerModel& model, const TrainingSettings& settings, const ParallelPlan& plan,
+                              int layers, bool head, bool forward);
 
 } // namespace shardlab
