@@ -83,6 +83,26 @@ private slots:
         QVERIFY(doc.scenario() == before);
     }
 
+    void aComputeStepTurnedCollectiveLeavesItsGemms()
+    {
+        // a plan's compute step names GEMMs for live mode; made a collective, it drops them rather
+        // than being refused for them
+        Document doc;
+        Scenario s = test::loadExample("default.shardlab.json");
+        s.program[0].gemms = {{{64, 64, 64}, 2}};
+        s.program[0].gemmShare = 0.5;
+        doc.reset(s, QString());
+        OpEditor editor(&doc);
+        QSignalSpy failed(&editor, &OpEditor::editFailed);
+        editor.setStep(0);
+        editor.kindBox()->setCurrentIndex(editor.kindBox()->findData(static_cast<int>(OpKind::AllReduce)));
+        QCOMPARE(failed.count(), 0);
+        QCOMPARE(doc.scenario().program[0].kind, OpKind::AllReduce);
+        QVERIFY(doc.scenario().program[0].gemms.empty());
+        doc.undoStack()->undo();
+        QCOMPARE(doc.scenario().program[0].gemms.size(), size_t{1});
+    }
+
     void everyAlgorithmIsOfferedAndShown()
     {
         // Every algorithm a scenario may name is in the step editor (NVLS ones included), so a

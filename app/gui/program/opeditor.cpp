@@ -24,6 +24,18 @@ constexpr OpKind kKinds[] = {
     OpKind::Compute,   OpKind::AllReduce,  OpKind::Reduce,        OpKind::Broadcast,
     OpKind::AllGather, OpKind::AllGatherV, OpKind::ReduceScatter, OpKind::ReduceScatterAllGather,
     OpKind::SendRecv};
+
+// A step turned into another kind; a collective has no GEMMs (a plan's compute step names them for
+// live mode), so they go with the compute step they belonged to.
+bool setKind(Op& op, OpKind kind)
+{
+    op.kind = kind;
+    if (kind != OpKind::Compute) {
+        op.gemms.clear();
+        op.gemmShare = 0;
+    }
+    return true;
+}
 } // namespace
 
 OpEditor::OpEditor(Document* document, QWidget* parent) : QWidget(parent), m_document(document)
@@ -91,10 +103,7 @@ OpEditor::OpEditor(Document* document, QWidget* parent) : QWidget(parent), m_doc
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, [this] {
         const auto kind = static_cast<OpKind>(m_kind->currentData().toInt());
-        commit(tr("operation"), [kind](Op& op) {
-            op.kind = kind;
-            return true;
-        });
+        commit(tr("operation"), [kind](Op& op) { return setKind(op, kind); });
     });
     connect(m_which, &QPushButton::clicked, this, &OpEditor::askWhichCollective);
     connect(m_name, &QLineEdit::editingFinished, this, [this] {
@@ -272,10 +281,7 @@ void OpEditor::askWhichCollective()
     if (helper.exec() != QDialog::Accepted)
         return;
     const OpKind kind = helper.chosen();
-    commit(tr("operation"), [kind](Op& op) {
-        op.kind = kind;
-        return true;
-    });
+    commit(tr("operation"), [kind](Op& op) { return setKind(op, kind); });
 }
 
 } // namespace shardlab::gui
