@@ -15,7 +15,8 @@ namespace {
 // backward). Hopper: measured on this project's H200 (resources/compute/h200.json, 2026-12-04:
 // cuBLAS 600-810 TFLOP/s on large bf16 GEMMs, 0.61-0.82 of the peak; PyTorch's FlashAttention-2
 // 90-340 TFLOP/s, 0.09-0.34, rising with sequence length and heads, so 0.30). They apply where no
-// measured calibration of the GPU is shipped (compute_calibration.h).
+// measured calibration of the GPU is shipped (compute_calibration.h; resources/compute/h200.json,
+// h100.json), and for attention where the shipped file has no attention rows (h100.json).
 struct Row {
     const char* match;
     AcceleratorSpec spec;
