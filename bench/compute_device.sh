@@ -3,11 +3,12 @@
 # test of the cuBLAS timing, the whole grid measured and saved, a few shapes worded in Chinese, and
 # a plan priced with the shipped calibration and with the new file; then plans run live with their
 # shards' GEMMs (one GPU, and TP 2 x PP 2 as four ranks sharing it). DIR holds bin.tar.xz with
-# shardlab, libshardlab_live.so and shardlab_gpu_tests of a CUDA build (bench/carry_mpi.sh packs
-# them; so does `bench/compute_device.sh --pack BUILD_DIR DIR`); results go to OUT: summary.txt and
-# the measured compute.json.
+# shardlab, libshardlab_live.so, libshardlab_mpi.so and shardlab_gpu_tests of a CUDA build, and
+# qt.tar.xz, the Qt runtime the CLI links (bench/carry_mpi.sh packs both; `--pack BUILD_DIR DIR
+# QT_DIR` packs the four programs and copies qt.tar.xz from QT_DIR, a folder carry_mpi.sh made);
+# results go to OUT: summary.txt and the measured compute.json.
 #   bench/compute_device.sh DIR OUT
-#   bench/compute_device.sh --pack BUILD_DIR DIR
+#   bench/compute_device.sh --pack BUILD_DIR DIR QT_DIR
 set -uo pipefail
 if [ "${1:-}" = --pack ]; then
   build=$(cd "$2" && pwd); dir=$3; stage=$(mktemp -d)
@@ -20,6 +21,7 @@ if [ "${1:-}" = --pack ]; then
   tar -C "$stage" -cJf "$dir/bin.tar.xz" build && rm -rf "$stage"
   here=$(cd "$(dirname "$0")" && pwd)
   cp "$here/device_env.sh" "$here/compute_device.sh" "$dir/"
+  cp "$4/qt.tar.xz" "$dir/" || { echo "compute_device.sh: no qt.tar.xz in $4 (bench/carry_mpi.sh makes one)" >&2; exit 1; }
   exit 0
 fi
 dir=$(cd "$1" && pwd); out=$2
@@ -49,8 +51,10 @@ source "$dir/device_env.sh" "$dir"
   echo "== bad input"
   $S calibrate --compute --device 7 --no-save 2>&1; echo "exit $?"
   echo "== plan: shipped calibration, then the measured file"
+  # the preset of the GPU measured: a file measured on another GPU is refused, as it should be
+  preset=h200-nvswitch-8; nvidia-smi -L | grep -q H100 && preset=2x8-h100-ib
   for extra in "" "--compute $out/compute.json"; do
-    $S plan llama3-8b --tp 2 --gpus 8 --preset h200-nvswitch-8 --json $extra 2>&1 \
+    $S plan llama3-8b --tp 2 --gpus 8 --preset $preset --json $extra 2>&1 \
       | python3 -c "import json,sys; j=json.load(sys.stdin); print('step_time_ms', round(j['step_time_ms'],1), 'mfu', round(j['mfu'],3), '|', j.get('compute_source'))" 2>&1
   done
   echo "== a plan run live with its shards' GEMMs (issue 27): one GPU, then TP 2 x PP 2 as 4 ranks sharing it"
