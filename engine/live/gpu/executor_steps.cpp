@@ -212,25 +212,18 @@ Status Executor::issueStep(const ProgramStep& st, int it, bool& hung)
             const Mark begin = rk.last[0];
             if (gemms)
                 LIVE_TRY(runGemms(rk, op));
+            int slot = -1;
             if (computeUs <= 0) {
-                const int slot = mark(r, 0);
-                if (slot >= 0)
-                    m_phases.push_back({.rank = r,
-                                        .kind = SpanKind::Compute,
-                                        .op = st.op,
-                                        .iteration = it,
-                                        .bucket = st.bucket,
-                                        .begin = begin,
-                                        .end = {slot}});
-                continue;
+                slot = mark(r, 0);
+            } else {
+                slot = reserveSlot(r);
+                if (rk.nextComputeStart >= rk.computeStartCapacity)
+                    return runFailed(Message("error.live.too_many_phases"));
+                LIVE_KERNEL(kernels::launchTimedCompute(
+                    rk.scratch, rk.scratchCount, static_cast<std::uint64_t>(computeUs * 1e3), rk.computeRounds,
+                    rk.computeBlocks, rk.computeStarts + rk.nextComputeStart++, rk.stream[0],
+                    slot >= 0 ? rk.stamps + slot : nullptr, slot >= 0 ? rk.stampCounters + slot : nullptr));
             }
-            const int slot = reserveSlot(r);
-            if (rk.nextComputeStart >= rk.computeStartCapacity)
-                return runFailed(Message("error.live.too_many_phases"));
-            LIVE_KERNEL(kernels::launchTimedCompute(
-                rk.scratch, rk.scratchCount, static_cast<std::uint64_t>(computeUs * 1e3), rk.computeRounds,
-                rk.computeBlocks, rk.computeStarts + rk.nextComputeStart++, rk.stream[0],
-                slot >= 0 ? rk.stamps + slot : nullptr, slot >= 0 ? rk.stampCounters + slot : nullptr));
             if (slot >= 0) {
                 m_phases.push_back({.rank = r,
                                     .kind = SpanKind::Compute,
