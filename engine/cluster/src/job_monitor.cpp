@@ -116,10 +116,11 @@ void FailureDetector::heard(const Heartbeat& beat, double nowMs)
     w.heardMs = nowMs;
 }
 
-void FailureDetector::self(const Heartbeat& beat)
+void FailureDetector::self(const Heartbeat& beat, double nowMs)
 {
-    if (beat.rank >= 0 && beat.rank < m_size)
-        m_watched[static_cast<size_t>(beat.rank)].last = beat;
+    // This process's progress counts in the stall check like any other rank's: rank 0 may be
+    // the last one running, still completing collectives, after every other rank has ended.
+    heard(beat, nowMs);
 }
 
 Message FailureDetector::describeLast(int rank) const
@@ -299,7 +300,7 @@ void JobMonitor::loop()
     };
     while (!m_stop.load()) {
         const Heartbeat mine = beat();
-        detector.self(mine);
+        detector.self(mine, m_clock());
         sendBeat(mine);
         const Deadline next = deadlineIn(m_options.beatIntervalMs);
         while (!m_stop.load()) {

@@ -100,7 +100,7 @@ TEST(JobMonitor, ASilentRankIsNamedWithItsLastCollective)
     FailureDetector d(0, 4, options(1000), 0);
     for (int r = 1; r < 4; ++r)
         d.heard(beat(r, ProcessState::Running, 5, 10), 100);
-    d.self(beat(0, ProcessState::Running, 6));
+    d.self(beat(0, ProcessState::Running, 6), 100);
     EXPECT_FALSE(verdictAt(d, 900).has_value());
     d.heard(beat(1, ProcessState::Running, 6, 11), 1000);
     d.heard(beat(3, ProcessState::Running, 6, 11), 1000);
@@ -175,7 +175,7 @@ TEST(JobMonitor, AStallNamesTheRankFurthestBehind)
                                                  .with("step", 2)
                                                  .with("iteration", 8));
     d.heard(stuck, 100);
-    d.self(beat(0, ProcessState::Running, 8, 20));
+    d.self(beat(0, ProcessState::Running, 8, 20), 100);
     // beats keep coming (alive), progress does not move
     for (double t = 200; t <= 5000; t += 100) {
         d.heard(beat(1, ProcessState::Running, 8, 20), t);
@@ -209,6 +209,32 @@ TEST(JobMonitor, RanksWhoseProgramEndedAreNotHung)
         running.heard(beat(2, ProcessState::Running, 7, 19), t);
     }
     EXPECT_TRUE(verdictAt(running, 9000).has_value());
+}
+
+TEST(JobMonitor, RankZeroStillCompletingCollectivesAloneIsNotHung)
+{
+    // Ranks 1 and 2 ended early; rank 0, the last one running, goes on completing collectives
+    // for longer than the stall limit (a pipeline's first stage ends the step). Found live: a
+    // TP 2 x PP 2 plan on four processes was ended as hung 30 s into its last collective.
+    FailureDetector d(0, 3, options(1000, 5000), 0);
+    int done = 20;
+    for (double t = 100; t <= 20000; t += 100) {
+        d.heard(beat(1, ProcessState::Finishing, 30, 30), t);
+        d.heard(beat(2, ProcessState::Finishing, 30, 30), t);
+        if (static_cast<int>(t) % 1000 == 0)
+            ++done; // one collective a second
+        d.self(beat(0, ProcessState::Running, done, done), t);
+        ASSERT_FALSE(verdictAt(d, t).has_value()) << "at " << t << " ms: " << *verdictAt(d, t);
+    }
+    // and when rank 0 itself stops progressing for the stall limit, it is named
+    for (double t = 20100; t <= 25100; t += 100) {
+        d.heard(beat(1, ProcessState::Finishing, 30, 30), t);
+        d.heard(beat(2, ProcessState::Finishing, 30, 30), t);
+        d.self(beat(0, ProcessState::Running, done, done), t);
+    }
+    auto msg = verdictAt(d, 25100);
+    ASSERT_TRUE(msg.has_value());
+    EXPECT_EQ(msg->rfind("rank 0 (node-0) seems hung: no running rank has made progress for 5.1 s", 0), 0u) << *msg;
 }
 
 TEST(JobMonitor, NoRankGoesOnBeforeEveryRanksProgramHasEnded)

@@ -83,8 +83,9 @@ class FailureDetector {
 public:
     FailureDetector(int self, int size, const MonitorOptions& options, double nowMs);
     void heard(const Heartbeat& beat, double nowMs);
-    // Records this process's own state (for the table of every rank in messages).
-    void self(const Heartbeat& beat);
+    // Records this process's own state and progress (for the table of every rank in messages,
+    // and for the stall check, where rank 0 is a running rank too).
+    void self(const Heartbeat& beat, double nowMs);
     // The failure to report, if any: a message naming the rank, what happened and its last
     // completed collective, followed by every rank's last completed collective as known here.
     std::optional<Message> verdict(double nowMs) const;
