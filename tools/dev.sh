@@ -27,7 +27,7 @@ jobs=${JOBS:-$(nproc)}
 packages=(
   build-essential cmake ninja-build pkg-config git
   qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n libgl-dev libxkbcommon-dev
-  libqcustomplot-dev nlohmann-json3-dev libcli11-dev libgtest-dev googletest zlib1g-dev
+  libqcustomplot-dev nlohmann-json3-dev libcli11-dev libgtest-dev googletest zlib1g-dev libsqlite3-dev
   libopenmpi-dev openmpi-bin
   fonts-noto-cjk fonts-dejavu-core xvfb xauth
   dpkg-dev file clang-14 libclang-rt-14-dev clang-format-14

@@ -1,6 +1,7 @@
 // libFuzzer target for the importers of other tools' files (engine/import): PyTorch profiler
 // (Kineto) traces, Flight Recorder dumps (JSON, and pickle through the data-only pickle reader),
-// nccl-tests JSON, NCCL Inspector logs, gzip, and the sniffer that picks among them. These are
+// nccl-tests JSON, NCCL Inspector logs, Nsight Systems SQLite exports, gzip, and the sniffer that
+// picks among them. These are
 // files users bring from jobs that crashed or hung, so any bytes must give a result or a message
 // naming the file, never a crash, a hang or a leak; a result must be sane (ranks in range, times in
 // order, sizes consistent), and the whole-job builders (kinetoJob, flightRecorderJob, the
@@ -8,7 +9,8 @@
 //
 // The first byte picks the reader, the rest is the file:
 //   'k' Kineto trace   'f' Flight Recorder dump (JSON or pickle)   'p' pickle alone
-//   'n' nccl-tests JSON   'i' NCCL Inspector log   'z' gzip, then the reader its text sniffs as
+//   'n' nccl-tests JSON   'i' NCCL Inspector log   's' Nsight Systems SQLite export
+//   'z' gzip, then the reader its text sniffs as
 //   anything else: the reader sniffImportFormat picks for the rest
 // (the seeds in corpus-import/ are real samples behind their letter). Build with
 // -DSHARDLAB_FUZZ=ON and clang; run
@@ -19,6 +21,7 @@
 #include "shardlab/import/inspector_log.h"
 #include "shardlab/import/kineto_trace.h"
 #include "shardlab/import/nccl_tests.h"
+#include "shardlab/import/nsight_export.h"
 #include "shardlab/import/pickle_reader.h"
 #include "shardlab/profile/profile_build.h"
 
@@ -207,6 +210,33 @@ void inspector(std::string_view text, const std::string& origin)
     built(buildProfiledRun({f, other}));
 }
 
+// An Nsight export: whatever SQLite makes of the bytes, a reader's result is sane or its error
+// names the file.
+void nsight(std::string_view bytes, const std::string& origin)
+{
+    auto ex = parseNsightExport(bytes, origin);
+    if (!ex) {
+        checkError(ex.error(), origin);
+        return;
+    }
+    check(ex->origin == origin);
+    check(ex->ncclRanges >= 0 && ex->payloads >= 0 && ex->unreadPayloads >= 0 && ex->computeKernels >= 0);
+    check(ex->payloads + ex->unreadPayloads <= ex->ncclRanges);
+    for (const NsightProcess& p : ex->processes) {
+        check(!p.kernels.empty());
+        for (size_t i = 0; i < p.kernels.size(); ++i) {
+            const NsightKernel& k = p.kernels[i];
+            check(!k.func.empty() && k.startNs >= 0 && k.endNs >= k.startNs);
+            check(k.device >= 0 && k.device <= 4095);
+            check(i == 0 || p.kernels[i - 1].startNs <= k.startNs);
+            for (const NsightCall& c : k.calls)
+                check(c.endNs >= c.startNs && (!c.decoded || c.peer >= -1));
+        }
+        for (const NsightMember& m : p.comms)
+            check(m.ranks >= 1 && m.rank >= 0 && m.rank < m.ranks);
+    }
+}
+
 void sniffed(std::string_view text, const std::string& name, int depth);
 
 void gunzip(std::string_view bytes, const std::string& origin, int depth)
@@ -233,6 +263,7 @@ void sniffed(std::string_view text, const std::string& name, int depth)
     case ImportFormat::FlightRecorder: flightRecorder(text, name + ".pkl"); break;
     case ImportFormat::NcclInspector: inspector(text, name + ".log"); break;
     case ImportFormat::NcclTests: ncclTests(text, name + ".json"); break;
+    case ImportFormat::NsightSqlite: nsight(text, name + ".sqlite"); break;
     default: break;
     }
 }
@@ -255,6 +286,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 'p': pickle(rest, "fuzz.pkl"); break;
     case 'n': ncclTests(rest, "fuzz_perf.json"); break;
     case 'i': inspector(rest, "fuzz_rank0.log"); break;
+    case 's': nsight(rest, "fuzz.sqlite"); break;
     case 'z': gunzip(rest, "fuzz.json.gz", 0); break;
     default: sniffed(rest, "fuzz_rank0", 0); break;
     }

@@ -35,7 +35,6 @@ Message takenBy(ImportFormat f)
         return Message("error.import.command_or")
             .with("command", "shardlab sim FILE")
             .with("others", "diagnose, report");
-    case ImportFormat::NsightSqlite: return Message("error.import.command_none_yet");
     case ImportFormat::Unknown: return Message("error.import.command_none");
     default: return verbatim("shardlab import FILES...");
     }
@@ -123,8 +122,7 @@ Result<ImportedJob> importFiles(const std::vector<std::filesystem::path>& given,
         formats.push_back(sniffImportFormat(p.filename().string(), readInputHead(p)));
     const ImportFormat format = formats.front();
     for (size_t i = 0; i < paths.size(); ++i) {
-        if (formats[i] == ImportFormat::Unknown || formats[i] == ImportFormat::ShardLabScenario
-            || formats[i] == ImportFormat::NsightSqlite)
+        if (formats[i] == ImportFormat::Unknown || formats[i] == ImportFormat::ShardLabScenario)
             return badInput(Message("error.import.not_a_run")
                                 .with("file", paths[i].string())
                                 .with("format", formatName(formats[i]))
@@ -185,6 +183,7 @@ Result<ImportedJob> importFiles(const std::vector<std::filesystem::path>& given,
         break;
     }
     case ImportFormat::FlightRecorder: job = importFlightRecorder(paths, options); break;
+    case ImportFormat::NsightSqlite: job = importNsight(paths, options); break;
     default:
         return badInput(Message("error.import.unsupported")
                             .with("file", paths.front().string())

@@ -21,6 +21,7 @@ Result<ImportedJob> buildImportedJob(const std::vector<ProfileFile>& files, cons
 Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& options);    // kineto_import.cpp
 Result<ImportedJob> importInspector(const ImportPaths& paths, const ImportOptions& options); // inspector_import.cpp
 Result<ImportedJob> importProfileRecords(const ImportPaths& paths, const ImportOptions& options); // import_job.cpp
+Result<ImportedJob> importNsight(const ImportPaths& paths, const ImportOptions& options);         // nsight_import.cpp
 Result<ImportedJob> importFlightRecorder(const ImportPaths& paths,
                                          const ImportOptions& options); // flight_recorder_import.cpp
 
