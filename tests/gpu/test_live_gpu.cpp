@@ -214,9 +214,15 @@ TEST(LiveGpu, OverlappedBucketsComputeWhatWasAskedInEveryIteration)
                 << "iteration " << sp.iteration + 1 << ", bucket " << sp.bucket + 1;
         }
     EXPECT_EQ(phases, 8 * 4);
-    auto sim = simulate(*s, {});
+    // The local copy priced at this machine's memory bandwidth (an H100's 3.35 TB/s, not the
+    // preset H200's 4.8: on an H100 the copy measured 0.181 ms against 0.129 ms simulated at 4.8).
+    Scenario here = *s;
+    if (auto machine = discoverTopology(); machine && !machine->gpus.empty() && machine->gpus[0].memBandwidthGBps > 0)
+        here.topology.gpus[0].memBandwidthGBps = machine->gpus[0].memBandwidthGBps;
+    std::cout << "memory bandwidth of the GPU simulated: " << here.topology.gpus[0].memBandwidthGBps << " GB/s\n";
+    auto sim = simulate(here, {});
     ASSERT_TRUE(sim.ok());
-    const Summary live = summarize(*s, *run), model = summarize(*s, *sim);
+    const Summary live = summarize(*s, *run), model = summarize(here, *sim);
     ASSERT_EQ(live.collectives.size(), 1u);
     ASSERT_EQ(model.collectives.size(), 1u);
     std::cout << "1-rank all-reduce of " << formatBytes(live.collectives[0].bytes) << ": measured "
