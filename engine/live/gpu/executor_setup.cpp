@@ -58,13 +58,12 @@ Status Executor::allocate(Rank& rk, int rank, const LivePlan& plan)
     return {};
 }
 
-Status Executor::openGemms()
+Status Executor::openGemms(const std::vector<GemmOperands>& operands)
 {
-    const std::vector<std::vector<double>> shares = computeShares(m_s);
     bool any = false;
     for (int r = 0; r < m_s.ranks(); ++r)
         if (local(r)) {
-            m_ranks[static_cast<size_t>(r)].gemm = gemmOperandsOf(m_s, shares, r);
+            m_ranks[static_cast<size_t>(r)].gemm = operands[static_cast<size_t>(r)];
             any = any || m_ranks[static_cast<size_t>(r)].gemm.bytes() > 0;
         }
     if (!any)
@@ -217,14 +216,17 @@ Status Executor::setup()
     LIVE_TRY(openRanks(freeBytes));
     if (m_binding)
         LIVE_TRY(joinJob(freeBytes));
-    LIVE_TRY(openGemms());
-    const Bytes slotBytes = static_cast<Bytes>(8 + 6 * static_cast<int>(expandSteps(m_s.program).size())) * 8;
-    // the GEMM operands are reserved whether or not cuBLAS opened, so that every process of a job
-    // plans the same collective buffers
-    Bytes gemmBytes = 0;
+    // Every rank's GEMM operands: its own opened here, the largest reserved on every process
+    // (whether or not cuBLAS opened), so that every process of a job plans the same buffers.
     const std::vector<std::vector<double>> shares = computeShares(m_s);
-    for (int r = 0; r < n; ++r)
-        gemmBytes = std::max<Bytes>(gemmBytes, gemmOperandsOf(m_s, shares, r).bytes());
+    std::vector<GemmOperands> operands;
+    Bytes gemmBytes = 0;
+    for (int r = 0; r < n; ++r) {
+        operands.push_back(gemmOperandsOf(m_s, shares, r));
+        gemmBytes = std::max<Bytes>(gemmBytes, operands.back().bytes());
+    }
+    LIVE_TRY(openGemms(operands));
+    const Bytes slotBytes = static_cast<Bytes>(8 + 6 * static_cast<int>(expandSteps(m_s.program).size())) * 8;
     Bytes reserve = 0;
     for (const Bytes f : freeBytes)
         reserve =

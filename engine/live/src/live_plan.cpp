@@ -297,11 +297,19 @@ double liveComputeUs(const Scenario& s, const LivePlan& plan, const CostModel& m
            * s.perturbations.jitterFactor(rank, st.op, iteration, st.bucket);
 }
 
+namespace {
+// A compute step whose GEMMs `rank` runs: it names some and the rank has a share of it (`shares`:
+// the step's, by rank; empty for a collective). One condition for the run and the operand buffers
+// reserved before it.
+bool gemmsOf(const Op& op, const std::vector<double>& shares, int rank)
+{
+    return op.kind == OpKind::Compute && !op.gemms.empty() && shares.at(static_cast<size_t>(rank)) > 0;
+}
+} // namespace
+
 bool runsGemms(const Scenario& s, const LivePlan& plan, int rank, const ProgramStep& st)
 {
-    const Op& op = s.program[static_cast<size_t>(st.op)];
-    return op.kind == OpKind::Compute && !op.gemms.empty()
-           && plan.computeShares.at(static_cast<size_t>(st.op)).at(static_cast<size_t>(rank)) > 0;
+    return gemmsOf(s.program[static_cast<size_t>(st.op)], plan.computeShares.at(static_cast<size_t>(st.op)), rank);
 }
 
 double liveKernelUs(const Scenario& s, const LivePlan& plan, const CostModel& model, int rank, const ProgramStep& st,
@@ -318,7 +326,7 @@ GemmOperands gemmOperandsOf(const Scenario& s, const std::vector<std::vector<dou
     GemmOperands most;
     for (size_t i = 0; i < s.program.size(); ++i) {
         const Op& op = s.program[i];
-        if (op.kind != OpKind::Compute || op.gemms.empty() || shares.at(i).at(static_cast<size_t>(rank)) <= 0)
+        if (!gemmsOf(op, shares.at(i), rank))
             continue;
         for (const OpGemm& g : op.gemms) {
             const auto m = static_cast<std::uint64_t>(g.shape.m), n = static_cast<std::uint64_t>(g.shape.n),
