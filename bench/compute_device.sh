@@ -2,7 +2,9 @@
 # `shardlab calibrate --compute` on a GPU machine (docs/planner.md, "Compute calibration"): the GPU
 # test of the cuBLAS timing, the whole grid measured and saved, a few shapes worded in Chinese, and
 # a plan priced with the shipped calibration and with the new file; then plans run live with their
-# shards' GEMMs (one GPU, and TP 2 x PP 2 as four ranks sharing it). DIR holds bin.tar.xz with
+# shards' GEMMs (one GPU; TP 2 x PP 2 as four ranks sharing it and PP 2 as two: the function), and
+# where the machine has 2 or 4 GPUs, TP 2, PP 2 and TP 2 x PP 2 on GPUs of their own, simulated
+# and live (the figures, which ranks sharing one GPU cannot give). DIR holds bin.tar.xz with
 # shardlab, libshardlab_live.so, libshardlab_mpi.so and shardlab_gpu_tests of a CUDA build, and
 # qt.tar.xz, the Qt runtime the CLI links (bench/carry_mpi.sh packs both; `--pack BUILD_DIR DIR
 # QT_DIR` packs the four programs and copies qt.tar.xz from QT_DIR, a folder carry_mpi.sh made);
@@ -65,5 +67,24 @@ source "$dir/device_env.sh" "$dir"
   $S plan llama3-8b --gpus 4 --tp 2 --pp 2 --preset h200-nvswitch-8 --global-batch 4 \
     --scenario "$out/plan-4.shardlab.json" 2>&1 | grep -iE "step|fits|error" | head -5
   LC_ALL=C timeout 300 $S live "$out/plan-4.shardlab.json" --share-gpu 4 2>&1 | head -60; echo "exit ${PIPESTATUS[0]}"
+  echo "== PP 2 (1F1B's sends and receives between stages) as 2 ranks sharing the GPU"
+  $S plan llama3-8b --gpus 2 --pp 2 --preset h200-nvswitch-8 --global-batch 4 --recompute full \
+    --scenario "$out/plan-pp2.shardlab.json" > /dev/null 2>&1
+  LC_ALL=C timeout 120 $S live "$out/plan-pp2.shardlab.json" --share-gpu 2 2>&1 | grep -v '^rank [0-9]*:' | tail -12
+  # The figures (not only the function) need a GPU per rank: these run where there are enough.
+  if [ "${gpus:-1}" -ge 2 ]; then
+    for plan in "--tp 2" "--pp 2 --recompute full"; do
+      echo "== on 2 of $gpus GPUs: plan $plan, simulated, then live"
+      $S plan llama3-8b --gpus 2 $plan --preset $preset --global-batch 4 --scenario "$out/p2.shardlab.json" > /dev/null 2>&1
+      $S sim "$out/p2.shardlab.json" 2>&1 | grep -E '^step time'
+      LC_ALL=C timeout 120 $S live "$out/p2.shardlab.json" 2>&1 | grep -E '^step time|^Note'
+    done
+  fi
+  if [ "${gpus:-1}" -ge 4 ]; then
+    echo "== on 4 of $gpus GPUs: TP 2 x PP 2, simulated, then live"
+    $S plan llama3-8b --gpus 4 --tp 2 --pp 2 --preset $preset --global-batch 4 --scenario "$out/p4.shardlab.json" > /dev/null 2>&1
+    $S sim "$out/p4.shardlab.json" 2>&1 | grep -E '^step time'
+    LC_ALL=C timeout 200 $S live "$out/p4.shardlab.json" 2>&1 | grep -E '^step time|^Note'
+  fi
 } > "$out/summary.txt" 2>&1
 cat "$out/summary.txt" | head -c 11000
