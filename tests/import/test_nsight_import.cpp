@@ -200,6 +200,24 @@ TEST_F(NsightImport, OneExportPerRankGivesTheSameJob)
     EXPECT_NEAR(wait, 5000.0, 0.5);
 }
 
+TEST_F(NsightImport, AMissingRankIsNamedAsAFileNotGiven)
+{
+    for (int r = 0; r < 2; ++r) {
+        NsightBuilder b(dir / ("rank" + std::to_string(r) + ".sqlite"));
+        job(b, {r});
+    }
+    auto job = importFiles({dir / "rank0.sqlite"});
+    ASSERT_FALSE(job);
+    EXPECT_NE(job.error().message.find("rank 1 of the 2-rank communicator 00005eed5eed5eed is in none of the files "
+                                       "given: give every rank's file"),
+              std::string::npos)
+        << job.error().message;
+    std::filesystem::copy_file(dir / "rank0.sqlite", dir / "rank0-again.sqlite");
+    auto twice = importFiles({dir / "rank0.sqlite", dir / "rank0-again.sqlite"});
+    ASSERT_FALSE(twice);
+    EXPECT_NE(twice.error().message.find("is in two files"), std::string::npos) << twice.error().message;
+}
+
 TEST_F(NsightImport, APayloadWhoseHeaderDisagreesWithItsSchemaIsNotRead)
 {
     const auto path = dir / "job.sqlite";

@@ -92,15 +92,16 @@ Result<ImportedJob> importProfileRecords(const ImportPaths& paths, const ImportO
             return file.error();
         files.push_back(std::move(*file));
     }
-    return buildImportedJob(files, options, ProfileBuildOptions{}.name);
+    return buildImportedJob(files, options, ProfileBuildOptions{}.name, false);
 }
 
 Result<ImportedJob> buildImportedJob(const std::vector<ProfileFile>& files, const ImportOptions& options,
-                                     const std::string& name)
+                                     const std::string& name, bool otherTools)
 {
     ProfileBuildOptions build;
     build.machine = options.machine;
     build.name = name;
+    build.imported = otherTools;
     auto built = buildProfiledRun(files, build);
     if (!built)
         return built.error();

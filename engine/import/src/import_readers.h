@@ -14,9 +14,10 @@ using ImportPaths = std::vector<std::filesystem::path>;
 
 // The job the profiler's builder makes of `files` (profile_build.h): run, observed scenario named
 // `name`, launch; on the machine options.machine names. What each format adds (description, clock
-// sentence, notes) its reader sets.
+// sentence, notes) its reader sets. `otherTools`: the files are another tool's (a rank missing or
+// recorded twice is worded as files given), not ShardLab's profiler's records.
 Result<ImportedJob> buildImportedJob(const std::vector<ProfileFile>& files, const ImportOptions& options,
-                                     const std::string& name);
+                                     const std::string& name, bool otherTools = true);
 
 Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& options);    // kineto_import.cpp
 Result<ImportedJob> importInspector(const ImportPaths& paths, const ImportOptions& options); // inspector_import.cpp

@@ -380,7 +380,7 @@ std::optional<OpKind> opFromNcclFunc(const std::string& func)
 
 Result<ProfiledRun> buildProfiledRun(const std::vector<ProfileFile>& files, const ProfileBuildOptions& options)
 {
-    auto matchedOr = matchProfile(files, options.recordsStillArriving);
+    auto matchedOr = matchProfile(files, options.recordsStillArriving, options.imported);
     if (!matchedOr)
         return matchedOr.error();
     const MatchedProfile& mp = *matchedOr;

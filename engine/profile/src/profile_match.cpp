@@ -132,7 +132,7 @@ Message recordFilesPiece(const std::vector<ProfileFile>& files)
     return verbatim(files.front().path);
 }
 
-Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool recordsStillArriving)
+Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool recordsStillArriving, bool imported)
 {
     if (files.empty())
         return badInput(Message("error.line.profile_no_files"));
@@ -166,7 +166,7 @@ Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool 
                                 .with("hash", hashText(world))
                                 .with("ranks", n));
         if (const Member* other = rankOf[static_cast<size_t>(m.rank)])
-            return badInput(Message("error.line.profile_rank_twice")
+            return badInput(Message(imported ? "error.line.import_rank_twice" : "error.line.profile_rank_twice")
                                 .with("rank", m.rank)
                                 .with("hash", hashText(world))
                                 .with("file", files[other->file].path)
@@ -176,7 +176,7 @@ Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool 
     }
     for (int r = 0; r < n; ++r)
         if (!rankOf[static_cast<size_t>(r)])
-            return badInput(Message("error.line.profile_rank_missing")
+            return badInput(Message(imported ? "error.line.import_rank_missing" : "error.line.profile_rank_missing")
                                 .with("rank", r)
                                 .with("ranks", n)
                                 .with("hash", hashText(world))

@@ -35,6 +35,9 @@ struct ProfileBuildOptions {
     // (no GPU timer) counts as finished only once its stop has arrived; no steps are found (the
     // run stays in canonical order, one iteration).
     bool recordsStillArriving = false;
+    // Other tools' files (engine/import), not the profiler's records: a missing or doubled rank is
+    // worded as files given.
+    bool imported = false;
     // How the program ended, when it did not end well ("the program exited with status 3",
     // error.line.program_*): a note of the run, since its records may end early.
     Message programEnd = {};

@@ -77,8 +77,10 @@ struct MatchedProfile {
 };
 
 // `recordsStillArriving`: a collective timed by the host alone counts as finished only once its
-// stop has arrived (profile_live.h).
-Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool recordsStillArriving);
+// stop has arrived (profile_live.h). `imported`: the files are other tools' (engine/import), so
+// a rank missing or recorded twice is worded as files given, not as ShardLab's profiler's folder.
+Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool recordsStillArriving,
+                                    bool imported = false);
 
 // "communicator 7d04636eeb5869a7 (ranks 0,1)"
 std::string commText(const MatchedComm& comm);
