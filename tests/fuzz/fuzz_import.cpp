@@ -220,7 +220,7 @@ void nsight(std::string_view bytes, const std::string& origin)
         return;
     }
     check(ex->origin == origin);
-    check(ex->ncclRanges >= 0 && ex->payloads >= 0 && ex->unreadPayloads >= 0 && ex->computeKernels >= 0);
+    check(ex->ncclRanges >= 0 && ex->payloads >= 0 && ex->unreadPayloads >= 0);
     check(ex->payloads + ex->unreadPayloads <= ex->ncclRanges);
     for (const NsightProcess& p : ex->processes) {
         check(!p.kernels.empty());

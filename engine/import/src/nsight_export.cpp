@@ -37,8 +37,10 @@ namespace shardlab {
 
 namespace nsight_detail {
 
-constexpr int kRangeEvents[] = {59, 60}; // NvtxPushPopRange, NvtxStartEndRange (ENUM_NSYS_EVENT_TYPE)
 constexpr int kHeaderBytes = 32;
+// NCCL's kernels: the kernel table joined to their names (one predicate for both queries of them).
+constexpr const char* kNcclKernels =
+    "CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName WHERE s.value LIKE 'nccl%Kernel%'";
 
 // NCCL's functions whose NVTX ranges the reader takes (without the "nccl" prefix).
 const std::set<std::string, std::less<>> kCollectiveCalls = {
@@ -308,12 +310,11 @@ Result<NsightExport> readExport(Db& d, std::uint64_t size)
         return cancelled();
 
     // NCCL's kernels, by process.
-    const std::string ncclKernels = "SELECT k.start, k.end, k.deviceId, k.streamId, k.globalPid, s.value, "
-                                    "k.correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = "
-                                    "k.shortName WHERE s.value LIKE 'nccl%Kernel%' ORDER BY k.start";
+    const std::string ncclKernels = std::string("SELECT k.start, k.end, k.deviceId, k.streamId, k.globalPid, s.value, "
+                                                "k.correlationId FROM ")
+                                    + kNcclKernels + " ORDER BY k.start";
     std::map<long long, NsightProcess> processes;
     std::map<long long, std::vector<std::pair<size_t, std::int64_t>>> correlations; // pid -> (kernel, correlation id)
-    int ncclKernelCount = 0;
     {
         Query q(d, ncclKernels);
         if (Status s = q.ok(); !s)
@@ -347,18 +348,10 @@ Result<NsightExport> readExport(Db& d, std::uint64_t size)
             if (!q.null(6))
                 correlations[pid].push_back({p.kernels.size(), q.integer(6)});
             p.kernels.push_back(std::move(k));
-            ++ncclKernelCount;
         }
     }
     if (!st)
         return st.error();
-    {
-        Query q(d, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL");
-        if (Status s = q.ok(); !s)
-            return s.error();
-        if (q.next(st))
-            out.computeKernels = static_cast<int>(std::max<std::int64_t>(0, q.integer(0) - ncclKernelCount));
-    }
     if (has(t, "PROCESSES", {"pid", "name"})) {
         Query q(d, "SELECT pid, name FROM PROCESSES");
         if (Status s = q.ok(); !s)
@@ -374,10 +367,10 @@ Result<NsightExport> readExport(Db& d, std::uint64_t size)
 
     // Which thread launched each, and when (the CUDA call with its correlation id).
     std::map<std::pair<long long, std::int64_t>, Launch> launches; // (pid, correlation id)
-    if (has(t, "CUPTI_ACTIVITY_KIND_RUNTIME", {"start", "globalTid", "correlationId"}) && ncclKernelCount > 0) {
-        Query q(d, "SELECT r.correlationId, r.globalTid, r.start FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE "
-                   "r.correlationId IN (SELECT k.correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s "
-                   "ON s.id = k.shortName WHERE s.value LIKE 'nccl%Kernel%')");
+    if (has(t, "CUPTI_ACTIVITY_KIND_RUNTIME", {"start", "globalTid", "correlationId"}) && !processes.empty()) {
+        Query q(d, std::string("SELECT r.correlationId, r.globalTid, r.start FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE "
+                               "r.correlationId IN (SELECT k.correlationId FROM ")
+                       + kNcclKernels + ")");
         if (Status s = q.ok(); !s)
             return s.error();
         while (q.next(st))
@@ -409,7 +402,8 @@ Result<NsightExport> readExport(Db& d, std::uint64_t size)
     if (!st)
         return st.error();
 
-    // NCCL's calls (its NVTX ranges), by thread in order of start; the communicators joined.
+    // NCCL's calls (its NVTX ranges: event types 59 and 60, push/pop and start/end ranges in
+    // ENUM_NSYS_EVENT_TYPE), by thread in order of start; the communicators joined.
     std::map<std::int64_t, std::vector<NsightCall>> callsOf; // globalTid -> calls
     if (has(t, "NVTX_EVENTS", {"start", "end", "eventType", "text", "globalTid", "textId", "domainId"})) {
         out.blobColumn = has(t, "NVTX_EVENTS", {"binaryData"});
@@ -462,7 +456,7 @@ Result<NsightExport> readExport(Db& d, std::uint64_t size)
             c.endNs = q.null(1) ? c.startNs : std::max(c.startNs, q.integer(1));
             const auto comm = value("NCCL communicator ID"), bytes = value("Message size [bytes]");
             const auto peer = value("Peer rank"), root = value("Root");
-            const bool p2p = func == "Send" || func == "Recv", rooted = func == "Broadcast" || func == "Reduce";
+            const bool p2p = ncclPointToPoint(func), rooted = func == "Broadcast" || func == "Reduce";
             c.decoded =
                 comm && bytes && *bytes >= 0 && (!p2p || (peer && *peer >= 0)) && (!rooted || (root && *root >= 0));
             if (!c.decoded && !q.null(5))
@@ -504,7 +498,7 @@ Result<NsightExport> readExport(Db& d, std::uint64_t size)
                 mine.push_back(cs[next++]);
             const bool p2pKernel = kernel->func == "SendRecv";
             const bool fits = !mine.empty() && std::all_of(mine.begin(), mine.end(), [&](const NsightCall& c) {
-                const bool p2p = c.func == "Send" || c.func == "Recv";
+                const bool p2p = ncclPointToPoint(c.func);
                 return p2pKernel ? p2p
                                  : !p2p && (kernel->func == "Generic" || c.func == kernel->func)
                                        && c.func == mine.front().func;

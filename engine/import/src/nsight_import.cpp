@@ -163,7 +163,7 @@ Result<ImportedJob> importNsight(const ImportPaths& paths, const ImportOptions& 
                 ProfiledOp op;
                 op.id = file.ops.size() + 1;
                 op.context = at->context;
-                op.p2p = c.func == "Send" || c.func == "Recv";
+                op.p2p = ncclPointToPoint(c.func);
                 op.func = c.func;
                 op.sequence = sequence[{op.context, op.p2p ? std::string("p2p") : c.func}]++;
                 op.count = c.bytes;

@@ -126,9 +126,9 @@ private:
     Status runIteration(int iteration, bool& hung);
     Status issueStep(const ProgramStep& step, int iteration, bool& hung);
     Status issueCollective(const ProgramStep& step, int iteration, bool& hung);
-    Status
-    openGemms(const std::vector<GemmOperands>& operands); // cuBLAS for the ranks that run GEMMs, or a note why not
-    Status runGemms(Rank& rank, const Op& op);            // the op's GEMMs on the compute stream
+    // cuBLAS for the local ranks that run GEMMs (operands: every rank's), or a note why not
+    Status openGemms(const std::vector<GemmOperands>& operands);
+    Status runGemms(Rank& rank, const Op& op); // the op's GEMMs on the compute stream
     Status waitIteration(int iteration, bool& hung);
     Status watchdogPoll(bool& hung, bool& idle);
     Status readStamps(int iteration);

@@ -64,7 +64,6 @@ struct NsightExport {
     bool blobColumn = false;              // NVTX_EVENTS has payload blobs (exported with --include-blobs=true)
     int payloads = 0;                     // NCCL calls whose payload was read
     int unreadPayloads = 0;               // NCCL calls with a payload not in their function's layout (left unread)
-    int computeKernels = 0;               // the other kernels
 };
 
 // The export at `path`; an error names the file and what is missing ("no CUDA kernels: profile
@@ -76,5 +75,8 @@ Result<NsightExport> parseNsightExport(std::string_view bytes, const std::string
 // NCCL's function from its kernel's name: "ncclDevKernel_AllReduce_Sum_f32_RING_LL" and the older
 // "ncclKernel_AllReduce_RING_LL_Sum_float" -> "AllReduce"; "" for a kernel that is not NCCL's.
 std::string ncclKernelFunction(std::string_view kernelName);
+
+// A call of NCCL's point-to-point functions ("Send", "Recv").
+inline bool ncclPointToPoint(std::string_view func) { return func == "Send" || func == "Recv"; }
 
 } // namespace shardlab
