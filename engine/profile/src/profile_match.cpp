@@ -193,6 +193,15 @@ Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool 
         worldRankOfFile[f] = r;
         ++worldMembersOfFile[f];
     }
+    // A file with no rank of the world is not this job's: its operations could be put on no rank
+    // and would silently go missing (files of two jobs given together).
+    for (size_t f = 0; f < files.size(); ++f)
+        if (worldMembersOfFile[f] == 0)
+            return badInput(Message(imported ? "error.line.import_other_job" : "error.line.profile_other_job")
+                                .with("file", files[f].path)
+                                .with("hash", hashText(world))
+                                .with("ranks", n)
+                                .with("option", "--out"));
     // The communicators: the world first, then the others in the order their members appear.
     std::map<std::uint64_t, int> commIndex;
     std::map<std::uint64_t, bool> drawable;
