@@ -32,8 +32,8 @@
         <translation>打开场景、结果文件或 Trace</translation>
     </message>
     <message>
-        <source>ShardLab files and recorded runs (*.json *.json.gz *.jsonl *.log *.pkl *.pickle *.sqlite);;ShardLab scenarios (*.shardlab.json);;Runs: result files (*.shardlab-result.json);;Chrome/Perfetto traces (*.json);;PyTorch profiler traces, one per rank (*.json *.json.gz);;Flight Recorder dumps (*.json *.pkl *.pickle *);;NCCL Inspector logs (*.log *.jsonl);;nccl-tests output (-J) (*.json);;Nsight Systems SQLite exports (*.sqlite);;All files (*)</source>
-        <translation>ShardLab 文件和记录下来的运行 (*.json *.json.gz *.jsonl *.log *.pkl *.pickle *.sqlite);;ShardLab 场景 (*.shardlab.json);;运行：结果文件 (*.shardlab-result.json);;Chrome/Perfetto 跟踪文件 (*.json);;PyTorch 性能分析器跟踪文件，每个 Rank 一个 (*.json *.json.gz);;Flight Recorder 转储 (*.json *.pkl *.pickle *);;NCCL Inspector 日志 (*.log *.jsonl);;nccl-tests 输出 (-J) (*.json);;Nsight Systems SQLite 导出文件 (*.sqlite);;所有文件 (*)</translation>
+        <source>ShardLab files and recorded runs (*.json *.json.gz *.jsonl *.log *.pkl *.pickle *.sqlite *.txt);;ShardLab scenarios (*.shardlab.json);;Runs: result files (*.shardlab-result.json);;Chrome/Perfetto traces (*.json);;PyTorch profiler traces, one per rank (*.json *.json.gz);;Flight Recorder dumps (*.json *.pkl *.pickle *);;NCCL Inspector logs (*.log *.jsonl);;nccl-tests output (-J) (*.json);;Nsight Systems SQLite exports (*.sqlite);;NCCL profiler plugin traces (*.json *.txt);;All files (*)</source>
+        <translation>ShardLab 文件和记录下来的运行 (*.json *.json.gz *.jsonl *.log *.pkl *.pickle *.sqlite *.txt);;ShardLab 场景 (*.shardlab.json);;运行：结果文件 (*.shardlab-result.json);;Chrome/Perfetto 跟踪文件 (*.json);;PyTorch 性能分析器跟踪文件，每个 Rank 一个 (*.json *.json.gz);;Flight Recorder 转储 (*.json *.pkl *.pickle *);;NCCL Inspector 日志 (*.log *.jsonl);;nccl-tests 输出 (-J) (*.json);;Nsight Systems SQLite 导出文件 (*.sqlite);;NCCL 性能分析插件跟踪文件 (*.json *.txt);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Open a scenario, a result file, a trace, or a job&apos;s recorded files</source>

@@ -1,6 +1,7 @@
 // libFuzzer target for the importers of other tools' files (engine/import): PyTorch profiler
 // (Kineto) traces, Flight Recorder dumps (JSON, and pickle through the data-only pickle reader),
-// nccl-tests JSON, NCCL Inspector logs, Nsight Systems SQLite exports, gzip, and the sniffer that
+// nccl-tests JSON, NCCL Inspector logs, Nsight Systems SQLite exports, NCCL's example profiler
+// plugin's traces, gzip, and the sniffer that
 // picks among them. These are
 // files users bring from jobs that crashed or hung, so any bytes must give a result or a message
 // naming the file, never a crash, a hang or a leak; a result must be sane (ranks in range, times in
@@ -10,6 +11,7 @@
 // The first byte picks the reader, the rest is the file:
 //   'k' Kineto trace   'f' Flight Recorder dump (JSON or pickle)   'p' pickle alone
 //   'n' nccl-tests JSON   'i' NCCL Inspector log   's' Nsight Systems SQLite export
+//   'c' NCCL example profiler plugin trace
 //   'z' gzip, then the reader its text sniffs as
 //   anything else: the reader sniffImportFormat picks for the rest
 // (the seeds in corpus-import/ are real samples behind their letter). Build with
@@ -20,6 +22,7 @@
 #include "shardlab/import/input_file.h"
 #include "shardlab/import/inspector_log.h"
 #include "shardlab/import/kineto_trace.h"
+#include "shardlab/import/nccl_profiler_trace.h"
 #include "shardlab/import/nccl_tests.h"
 #include "shardlab/import/nsight_export.h"
 #include "shardlab/import/pickle_reader.h"
@@ -178,6 +181,59 @@ void ncclTests(std::string_view text, const std::string& origin)
     (void)renderImportedSweep(s, "", true);
 }
 
+// A trace of NCCL's example profiler plugin: its ops name their communicator and rank, their
+// kernel channels start and stop in order; and the profiler's builder takes it (as
+// importNcclProfiler gives it: kernel times as the op's, on one clock), alone and with a second
+// process's copy of it as the other rank.
+void ncclProfiler(std::string_view text, const std::string& origin)
+{
+    NcclProfilerTraceCounts counts;
+    auto trace = parseNcclProfilerTrace(text, origin, &counts);
+    if (!trace) {
+        checkError(trace.error(), origin);
+        return;
+    }
+    ProfileFile f = *trace;
+    check(f.path == origin && !f.ops.empty());
+    check(counts.untimed >= 0 && counts.untimed <= static_cast<int>(f.ops.size()) && counts.cutFiles <= 1);
+    std::vector<ProfiledOp> timed;
+    for (ProfiledOp& op : f.ops) {
+        check(op.hash && op.rank && *op.rank >= 0 && op.context >= 0);
+        check(!op.func.empty() && !op.datatype.empty());
+        std::uint64_t first = UINT64_MAX, last = 0;
+        for (const KernelChannel& ch : op.kernel) {
+            check(ch.gpuStartNs > 0 && (!ch.gpuEndNs || *ch.gpuEndNs >= ch.gpuStartNs));
+            first = std::min(first, ch.gpuStartNs);
+            last = std::max(last, ch.gpuEndNs.value_or(ch.gpuStartNs));
+        }
+        if (op.kernel.empty())
+            continue;
+        // bounded: the builder's times are doubles of ns after the first reading
+        op.hostNs = static_cast<double>(first % (1ull << 40));
+        op.stopNs = op.hostNs + static_cast<double>(std::min<std::uint64_t>(last - first, 1ull << 40));
+        op.kernel.clear();
+        timed.push_back(op);
+    }
+    f.ops = timed;
+    if (f.ops.empty())
+        return;
+    ProfileFile other = f;
+    other.path = "other.json";
+    other.pid = f.pid + 1;
+    for (ProfiledOp& op : other.ops)
+        op.rank = *op.rank + 1;
+    const auto built = [](const Result<ProfiledRun>& run) {
+        if (run)
+            checkRun(run->run);
+        else
+            check(!run.error().message.empty());
+    };
+    ProfileBuildOptions imported;
+    imported.imported = true;
+    built(buildProfiledRun({f}, imported));
+    built(buildProfiledRun({f, other}, imported));
+}
+
 void inspector(std::string_view text, const std::string& origin)
 {
     auto log = parseInspectorLog(text, origin);
@@ -264,6 +320,7 @@ void sniffed(std::string_view text, const std::string& name, int depth)
     case ImportFormat::NcclInspector: inspector(text, name + ".log"); break;
     case ImportFormat::NcclTests: ncclTests(text, name + ".json"); break;
     case ImportFormat::NsightSqlite: nsight(text, name + ".sqlite"); break;
+    case ImportFormat::NcclProfilerTrace: ncclProfiler(text, name + ".json"); break;
     default: break;
     }
 }
@@ -287,6 +344,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 'n': ncclTests(rest, "fuzz_perf.json"); break;
     case 'i': inspector(rest, "fuzz_rank0.log"); break;
     case 's': nsight(rest, "fuzz.sqlite"); break;
+    case 'c': ncclProfiler(rest, "fuzz_0.json"); break;
     case 'z': gunzip(rest, "fuzz.json.gz", 0); break;
     default: sniffed(rest, "fuzz_rank0", 0); break;
     }

@@ -181,8 +181,8 @@ TEST_F(ErrorsBornImport, ImportedFiles)
     EXPECT_EQ(unknown.error().message,
               text.string()
                   + ": file of unknown kind, not a recorded run; command: none: ShardLab reads Kineto traces, Flight "
-                    "Recorder dumps, NCCL Inspector logs, nccl-tests -J JSON, its own result files, traces and "
-                    "profiler records");
+                    "Recorder dumps, NCCL Inspector logs, nccl-tests -J JSON, Nsight Systems SQLite exports, NCCL "
+                    "profiler plugin traces, its own result files, traces and profiler records");
     expectBornInBothLanguages(unknown.error(), {text.string()});
 
     const fs::path kineto = kData / "kineto/ddp2/kineto_rank0.json.gz";

@@ -14,12 +14,12 @@ QString DialogPrompter::filter()
 QString DialogPrompter::openFilter()
 {
     return tr(
-        "ShardLab files and recorded runs (*.json *.json.gz *.jsonl *.log *.pkl *.pickle *.sqlite);;ShardLab scenarios "
-        "(*.shardlab.json);;"
+        "ShardLab files and recorded runs (*.json *.json.gz *.jsonl *.log *.pkl *.pickle *.sqlite *.txt);;ShardLab "
+        "scenarios (*.shardlab.json);;"
         "Runs: result files (*.shardlab-result.json);;Chrome/Perfetto traces (*.json);;"
         "PyTorch profiler traces, one per rank (*.json *.json.gz);;Flight Recorder dumps (*.json *.pkl *.pickle *);;"
         "NCCL Inspector logs (*.log *.jsonl);;nccl-tests output (-J) (*.json);;Nsight Systems SQLite exports "
-        "(*.sqlite);;All files (*)");
+        "(*.sqlite);;NCCL profiler plugin traces (*.json *.txt);;All files (*)");
 }
 
 Prompter::SaveChoice DialogPrompter::askSaveChanges(const QString& documentName)

@@ -27,6 +27,7 @@ std::string_view importFormatName(ImportFormat format)
     case ImportFormat::NcclInspector: return "NCCL Inspector log";
     case ImportFormat::NcclTests: return "nccl-tests JSON output";
     case ImportFormat::NsightSqlite: return "Nsight Systems SQLite export";
+    case ImportFormat::NcclProfilerTrace: return "NCCL example profiler plugin trace";
     case ImportFormat::Unknown: break;
     }
     return "file of unknown kind";
@@ -44,6 +45,7 @@ std::string importFormatMessageId(ImportFormat format)
     case ImportFormat::NcclInspector: return "import.format.inspector";
     case ImportFormat::NcclTests: return "import.format.nccl_tests";
     case ImportFormat::NsightSqlite: return "import.format.nsight";
+    case ImportFormat::NcclProfilerTrace: return "import.format.ncclprof";
     case ImportFormat::Unknown: break;
     }
     return "import.format.unknown";
@@ -59,6 +61,15 @@ ImportFormat sniffImportFormat(const std::string& name, std::string_view head)
         return ImportFormat::FlightRecorder;
     if (endsWith(name, ".nccl-profile.jsonl") || has(head.substr(0, 200), "\"shardlab_nccl_profile\""))
         return ImportFormat::ProfileRecords;
+    // NCCL's example profiler plugin: Chrome async events ("ph": "b") of its own categories, one
+    // per line as its print_event.cc writes them (before fileKindOf, which would call it a trace).
+    if (head.substr(0, 1) == "[" && has(head, "\"ph\": \"b\"")
+        && (has(head, "\"cat\": \"GROUP_API\"") || has(head, "\"cat\": \"GROUP\"") || has(head, "\"cat\": \"COLL")
+            || has(head, "\"cat\": \"P2P") || has(head, "\"cat\": \"PROXY\"")))
+        return ImportFormat::NcclProfilerTrace;
+    // ... and its file of a communicator on which it recorded nothing: "[", "{}]" and no event.
+    if (head.find_first_not_of(" \t\r\n[{}]") == std::string_view::npos && has(head, "{}]") && head.substr(0, 1) == "[")
+        return ImportFormat::NcclProfilerTrace;
     const std::string text(head);
     switch (fileKindOf(name, text)) {
     case FileKind::Scenario: return ImportFormat::ShardLabScenario;

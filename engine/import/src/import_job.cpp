@@ -2,6 +2,8 @@
 
 #include "import_readers.h"
 
+#include "shardlab/import/import_format.h"
+#include "shardlab/import/input_file.h"
 #include "shardlab/import/nccl_tests.h"
 #include "shardlab/io/result_file.h"
 #include "shardlab/io/trace_import.h"
@@ -24,7 +26,11 @@ bool skippedInFolder(const std::filesystem::path& p)
     std::string lower = name;
     std::transform(lower.begin(), lower.end(), lower.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return lower.rfind("readme", 0) == 0 || p.extension() == ".txt" || p.extension() == ".md";
+    // (.txt: notes beside the files, except the trace files of NCCL's example profiler plugin
+    // before 2.27, which it names PREFIX-HOST-TID.txt)
+    if (p.extension() == ".txt")
+        return sniffImportFormat(name, readInputHead(p, 4096)) != ImportFormat::NcclProfilerTrace;
+    return lower.rfind("readme", 0) == 0 || p.extension() == ".md";
 }
 
 // Which command takes a file of this format, for the one line that says so.
@@ -112,6 +118,17 @@ Result<ImportedJob> buildImportedJob(const std::vector<ProfileFile>& files, cons
     return job;
 }
 
+Result<ImportedJob> buildToolJob(const std::vector<ProfileFile>& files, const ImportOptions& options,
+                                 const ToolWords& words)
+{
+    auto built = buildImportedJob(files, options, words.name);
+    if (!built)
+        return built;
+    built->scenario.description = "The job as " + words.recordedIt + " (" + built->launch + ").";
+    built->launch += ", " + words.files;
+    return built;
+}
+
 Result<ImportedJob> importFiles(const std::vector<std::filesystem::path>& given, const ImportOptions& options)
 {
     auto expanded = expandImportPaths(given);
@@ -185,6 +202,7 @@ Result<ImportedJob> importFiles(const std::vector<std::filesystem::path>& given,
     }
     case ImportFormat::FlightRecorder: job = importFlightRecorder(paths, options); break;
     case ImportFormat::NsightSqlite: job = importNsight(paths, options); break;
+    case ImportFormat::NcclProfilerTrace: job = importNcclProfiler(paths, options); break;
     default:
         return badInput(Message("error.import.unsupported")
                             .with("file", paths.front().string())

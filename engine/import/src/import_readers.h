@@ -19,10 +19,23 @@ using ImportPaths = std::vector<std::filesystem::path>;
 Result<ImportedJob> buildImportedJob(const std::vector<ProfileFile>& files, const ImportOptions& options,
                                      const std::string& name, bool otherTools = true);
 
+// How a tool's files are named in the job it makes: its scenario's name ("NCCL job (Inspector
+// logs)"), how the tool recorded it ("NCCL Inspector logged it": the description "The job as
+// NCCL Inspector logged it (2 processes on 1 host).") and the files (", NCCL Inspector logs" after
+// the launch).
+struct ToolWords {
+    std::string name, recordedIt, files;
+};
+// buildImportedJob of another tool's files, described in `words`.
+Result<ImportedJob> buildToolJob(const std::vector<ProfileFile>& files, const ImportOptions& options,
+                                 const ToolWords& words);
+
 Result<ImportedJob> importKineto(const ImportPaths& paths, const ImportOptions& options);    // kineto_import.cpp
 Result<ImportedJob> importInspector(const ImportPaths& paths, const ImportOptions& options); // inspector_import.cpp
 Result<ImportedJob> importProfileRecords(const ImportPaths& paths, const ImportOptions& options); // import_job.cpp
 Result<ImportedJob> importNsight(const ImportPaths& paths, const ImportOptions& options);         // nsight_import.cpp
+Result<ImportedJob> importNcclProfiler(const ImportPaths& paths,
+                                       const ImportOptions& options); // nccl_profiler_import.cpp
 Result<ImportedJob> importFlightRecorder(const ImportPaths& paths,
                                          const ImportOptions& options); // flight_recorder_import.cpp
 

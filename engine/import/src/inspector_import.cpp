@@ -276,12 +276,11 @@ Result<ImportedJob> importInspector(const ImportPaths& paths, const ImportOption
             return file.error();
         files.push_back(std::move(*file));
     }
-    auto built = buildImportedJob(files, options, "NCCL job (Inspector logs)");
+    auto built =
+        buildToolJob(files, options, {"NCCL job (Inspector logs)", "NCCL Inspector logged it", "NCCL Inspector logs"});
     if (!built)
         return built.error();
     ImportedJob job = std::move(*built);
-    job.scenario.description = "The job as NCCL Inspector logged it (" + job.launch + ").";
-    job.launch += ", NCCL Inspector logs";
     std::string versions;
     for (const std::string& v : counts.versions)
         versions += (versions.empty() ? "" : ", ") + v;

@@ -179,12 +179,11 @@ Result<ImportedJob> importNsight(const ImportPaths& paths, const ImportOptions& 
         files.push_back(std::move(file));
     }
 
-    auto built = buildImportedJob(files, options, "NCCL job (Nsight Systems export)");
+    auto built = buildToolJob(
+        files, options, {"NCCL job (Nsight Systems export)", "Nsight Systems recorded it", "Nsight Systems export"});
     if (!built)
         return built.error();
     ImportedJob job = std::move(*built);
-    job.scenario.description = "The job as Nsight Systems recorded it (" + job.launch + ").";
-    job.launch += ", Nsight Systems export";
     std::set<std::string> versions;
     for (const NsightExport& e : exports)
         versions.insert(e.version.empty() ? std::string("?") : e.version);

@@ -10,15 +10,16 @@
 namespace shardlab {
 
 enum class ImportFormat {
-    ShardLabScenario, // .shardlab.json: simulate it (`shardlab sim`), not an observed run
-    ShardLabResult,   // .shardlab-result.json
-    ShardLabTrace,    // Chrome trace ShardLab wrote (otherData.shardlab)
-    ProfileRecords,   // ShardLab's own NCCL profiler records (*.nccl-profile.jsonl)
-    Kineto,           // PyTorch profiler Chrome trace, one per rank
-    FlightRecorder,   // PyTorch Flight Recorder dump (pickle or JSON), one per rank
-    NcclInspector,    // NCCL Inspector plugin log (JSON lines), one per process
-    NcclTests,        // nccl-tests -J output (JSON, format version 3)
-    NsightSqlite,     // Nsight Systems SQLite export
+    ShardLabScenario,  // .shardlab.json: simulate it (`shardlab sim`), not an observed run
+    ShardLabResult,    // .shardlab-result.json
+    ShardLabTrace,     // Chrome trace ShardLab wrote (otherData.shardlab)
+    ProfileRecords,    // ShardLab's own NCCL profiler records (*.nccl-profile.jsonl)
+    Kineto,            // PyTorch profiler Chrome trace, one per rank
+    FlightRecorder,    // PyTorch Flight Recorder dump (pickle or JSON), one per rank
+    NcclInspector,     // NCCL Inspector plugin log (JSON lines), one per process
+    NcclTests,         // nccl-tests -J output (JSON, format version 3)
+    NsightSqlite,      // Nsight Systems SQLite export
+    NcclProfilerTrace, // NCCL's example profiler plugin's trace, one per communicator and rank
     Unknown,
 };
 
