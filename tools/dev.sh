@@ -3,8 +3,10 @@
 #   tools/dev.sh gui    install what is missing, build, run the desktop app on the default scenario
 #   tools/dev.sh test   install what is missing, build with warnings as errors, run every test:
 #                       the Debian package installed into a temporary root and run, every CPU test
-#                       under AddressSanitizer + UBSan, the rest (GPU, MPI, live library) in the
-#                       build itself, and a short fuzzing run (SHARDLAB_QUICK=1: ctest of the build only)
+#                       but the GUI's under AddressSanitizer + UBSan, the rest (the GUI's QtTest
+#                       suites, GPU, MPI, live library) in the build itself, and a short fuzzing
+#                       run (SHARDLAB_QUICK=1: ctest of the build only; SHARDLAB_SANITIZE_GUI=1:
+#                       the GUI's tests under the sanitizers too, as before stop 46)
 #   tools/dev.sh build  install what is missing and build only
 #   tools/dev.sh format rewrite every C++ and CUDA source as .clang-format says (`test` checks it)
 # Environment: BUILD_DIR (default build/dev; build/ci for `test`), SHARDLAB_CMAKE_ARGS (extra -D
@@ -51,8 +53,9 @@ install_missing() {
 # RelWithDebInfo with line tables only (-g1): backtraces and sanitizer reports keep function names,
 # files and lines, and a clean build on two cores takes about a third less time than with full
 # debug information (-g: 42 s against 30 s for one of the CLI's files). The CMake presets keep -g.
-# The second argument says which tests to build: all, or unsanitized (only those the sanitizer
-# build cannot run: GPU, MPI, the live library; tests/unsanitized.cmake).
+# The second argument says which tests to build: all, unsanitized (only those the sanitizer build
+# cannot run: GPU, MPI, the live library; tests/unsanitized.cmake), or unsanitized+gui (those and
+# the GUI's QtTest suites, which CI leaves out of the sanitizer build).
 configure_and_build() {
   local werror=$1 tests=${2:-all}
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHARDLAB_WARNINGS_AS_ERRORS="$werror" \
@@ -90,8 +93,13 @@ check_package() {
   rm -rf "$root"
 }
 
-# Every CPU test (engine, command line, report and the app's QtTest suites) under
-# AddressSanitizer + UndefinedBehaviorSanitizer: preset dev-asan, with line tables, at -O1 as the
+# Every CPU test of the engine, the command line and the report under AddressSanitizer +
+# UndefinedBehaviorSanitizer (the code that reads users' and other tools' files: the hostile
+# input). The GUI and its QtTest suites are left to the optimised build: compiling the GUI
+# libraries a second time, instrumented, was the largest part of a CI run (stop 46: 239 of the
+# sanitizer build's 1,275 CPU-seconds, and its tests 95 of its 220 test-seconds), which had grown
+# past its 30 minutes; SHARDLAB_SANITIZE_GUI=1 puts them back here. Preset dev-asan, with line
+# tables, at -O1 as the
 # sanitizers' authors advise (at -O0, nlohmann-json's parser alone took 103 s for a test's 2.5 MB
 # scenario, against 1.3 s at -O1); without the benchmarks and the screenshot programs, which no
 # test runs. Built with clang-14 and libFuzzer's coverage of the engine (SHARDLAB_FUZZ), so that the
@@ -104,16 +112,19 @@ check_sanitizers() {
     rm -rf build/asan
   fi
   CC=clang-14 CXX=clang++-14 cmake --preset dev-asan -DSHARDLAB_WARNINGS_AS_ERRORS=ON -DSHARDLAB_BUILD_BENCH=OFF \
-    -DSHARDLAB_BUILD_DEMOS=OFF -DSHARDLAB_FUZZ=ON "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" -DCMAKE_UNITY_BUILD=ON >/dev/null
+    -DSHARDLAB_BUILD_DEMOS=OFF -DSHARDLAB_FUZZ=ON "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" -DCMAKE_UNITY_BUILD=ON \
+    -DSHARDLAB_BUILD_GUI="$(sanitize_gui && echo ON || echo OFF)" >/dev/null
   cmake --build build/asan -j "$jobs"
   ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp" \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 QT_QPA_PLATFORM=offscreen \
     ctest --preset dev-asan -j "$jobs"
 }
 
-# The tests of this build: only those the sanitizer build cannot run (GPU, MPI, the live library),
-# since it was configured with SHARDLAB_TESTS=unsanitized. None of them may also be a test of the
-# sanitizer build: each test runs once.
+sanitize_gui() { [ -n "${SHARDLAB_SANITIZE_GUI:-}" ]; }
+
+# The tests of this build: only those the sanitizer build does not run (GPU, MPI, the live
+# library; the GUI's unless SHARDLAB_SANITIZE_GUI), since it was configured with SHARDLAB_TESTS=
+# unsanitized(+gui). None of them may also be a test of the sanitizer build: each test runs once.
 ctest_the_rest() {
   local listed='s/^ *Test *#[0-9]*: //p'
   local here_tests sanitized twice
@@ -241,7 +252,7 @@ case "$mode" in
     # and the tests of the live library, which the sanitizer build leaves out). This build makes
     # the package and only those tests.
     stage "format" check_format
-    stage "build (RelWithDebInfo)" configure_and_build ON unsanitized
+    stage "build (RelWithDebInfo)" configure_and_build ON "$(sanitize_gui && echo unsanitized || echo unsanitized+gui)"
     stage "package" check_package
     stage "sanitizers (build + ctest)" check_sanitizers
     stage "ctest (the rest, in this build)" ctest_the_rest
