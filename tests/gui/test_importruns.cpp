@@ -1,8 +1,9 @@
 // File > Open on what other tools recorded (issue 28, section 3): a folder of PyTorch profiler
-// traces, several traces at once, NCCL Inspector logs, a Flight Recorder hang and an nccl-tests
-// sweep, read off the GUI thread with progress and Cancel; each job opens as its own (untitled)
-// document with the ranks it ran on, its run on the run page, diagnosed on the Analysis page; a bad
-// selection names the file and changes nothing. The files are the real samples of tests/import/data.
+// traces, several traces at once, NCCL Inspector logs and NCCL profiler plugin traces, a Flight
+// Recorder hang and an nccl-tests sweep, read off the GUI thread with progress and Cancel; each
+// job opens as its own (untitled) document with the ranks it ran on, its run on the run page,
+// diagnosed on the Analysis page; a bad selection names the file and changes nothing. The files are the real samples of
+// tests/import/data.
 #include "gui_test_main.h"
 #include "document/document.h"
 #include "gui_test_helpers.h"
@@ -79,6 +80,13 @@ private slots:
         const RunOutcomePtr logs = openRuns(w, {kData + QStringLiteral("/inspector/ddp2")});
         QVERIFY(logs);
         QCOMPARE(logs->run->ranks, 2);
+        // and the NCCL profiler plugin's traces of a third (gzip, one file per rank), through the folder
+        QVERIFY(RunFileOpener::holdsRun(kData + QStringLiteral("/ncclprof/ddp4")));
+        const RunOutcomePtr traces = openRuns(w, {kData + QStringLiteral("/ncclprof/ddp4")});
+        QVERIFY2(prompter.errors.isEmpty(), qPrintable(prompter.errors.join(QLatin1Char('\n'))));
+        QVERIFY(traces);
+        QCOMPARE(traces->run->ranks, 4);
+        QCOMPARE(*summarize(traces->scenario, *traces->run).straggler, 1);
     }
 
     void aFlightRecorderHangOpensWithItsHangReport()

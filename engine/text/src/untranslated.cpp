@@ -107,6 +107,14 @@ std::vector<std::string> untranslatedWords(std::string_view text, const std::vec
         lowerNames.push_back(lower(n));
     std::vector<std::string> found;
     for (size_t i = 0; i < text.size();) {
+        // A code span (`shardlab sim FILE`): a command as typed, not prose to translate.
+        if (text[i] == '`') {
+            const size_t close = text.find('`', i + 1);
+            if (close != std::string_view::npos) {
+                i = close + 1;
+                continue;
+            }
+        }
         if (!wordChar(text[i])) {
             ++i;
             continue;

@@ -490,9 +490,9 @@ TEST(CommandLineText, HelpOfEveryCommandIsInChinese)
 {
     // Latin words that help.inc's Chinese keeps on purpose (what users type: START:END:FACTOR, OUT.pdf...)
     // and the names of commands and positionals, what users type
-    std::vector<std::string> kept{"shardlab", "topo",  "sim",      "bench",   "live",      "report",
-                                  "lessons",  "scale", "diagnose", "compare", "calibrate", "show",
-                                  "check",    "plan",  "FILE",     "ID",      "ANSWER",    "MODEL"};
+    std::vector<std::string> kept{"shardlab", "topo",     "sim",     "bench",     "live",   "report", "lessons",
+                                  "scale",    "diagnose", "compare", "calibrate", "show",   "check",  "plan",
+                                  "import",   "profile",  "FILE",    "ID",        "ANSWER", "MODEL"};
     for (const CatalogueEntry& e : catalogue())
         if (e.id.starts_with("help."))
             for (const std::string& w : untranslatedWords(e.zh))

@@ -113,4 +113,7 @@ TEST(Untranslated, FindsEnglishWordsButNotTermsUnitsNumbersOrTheUsersNames)
               (std::vector<std::string>{"Every", "sync", "point", "waits"}));
     EXPECT_EQ(untranslatedWords("rank 0 持有 gradients 的一半", {"gradients"}), std::vector<std::string>{});
     EXPECT_EQ(untranslatedWords("rank 0 持有 gradients 的一半"), std::vector<std::string>{"gradients"});
+    // a command as typed, in a code span, is not prose; an unclosed backtick guards nothing
+    EXPECT_EQ(untranslatedWords("可用 `shardlab sim FILE` 模拟"), std::vector<std::string>{});
+    EXPECT_EQ(untranslatedWords("可用 `shardlab sim 模拟"), std::vector<std::string>{"sim"});
 }

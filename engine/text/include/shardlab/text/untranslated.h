@@ -15,7 +15,8 @@ const std::vector<std::string_view>& technicalTerms();
 
 // Each word of `text` made of Latin letters (with digits, '-', '_', '.', '+', '/' inside it) that is
 // neither a technical term nor a unit nor part of one of `names`, in order of appearance. Words
-// of one letter (x in "1.6x", a choice "a") do not count.
+// of one letter (x in "1.6x", a choice "a") do not count, nor anything in a code span between
+// backticks (a command as typed: `shardlab sim FILE`).
 std::vector<std::string> untranslatedWords(std::string_view text, const std::vector<std::string>& names = {});
 
 } // namespace shardlab
