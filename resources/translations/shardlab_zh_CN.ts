@@ -3559,6 +3559,13 @@ first mismatch</source>
     </message>
 </context>
 <context>
+    <name>shardlab::gui::PresenterMode</name>
+    <message>
+        <source>Lessons put away while presenting: the run needs the screen. View &gt; Lessons (Ctrl+L) shows them below the pages.</source>
+        <translation>演示时已收起课程面板：运行需要整个屏幕。视图 &gt; 课程（Ctrl+L）可在页面下方重新显示。</translation>
+    </message>
+</context>
+<context>
     <name>shardlab::gui::ProfileDialog</name>
     <message>
         <source>this machine</source>

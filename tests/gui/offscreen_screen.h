@@ -22,9 +22,12 @@ inline void useOffscreenScreen(QSize size)
         qFatal("cannot write %s", qPrintable(path));
     file.write(QStringLiteral(R"({"synchronousWindowSystemEvents": false, "windowFrameMargins": true, )"
                               R"("screens": [{"name": "screen", "x": 0, "y": 0, "width": %1, "height": %2, )"
-                              R"("logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})")
+                              R"("logicalDpi": %3, "logicalBaseDpi": 96, "dpr": 1}]})")
                    .arg(size.width())
                    .arg(size.height())
+                   .arg(qEnvironmentVariableIntValue("SHARDLAB_TEST_DPI") > 0
+                            ? qEnvironmentVariableIntValue("SHARDLAB_TEST_DPI")
+                            : 96)
                    .toUtf8());
     file.close();
     qputenv("QT_QPA_PLATFORM", QByteArray("offscreen:configfile=") + path.toLocal8Bit());

@@ -4,6 +4,7 @@
 // and in Chinese. Before: the dock shrank to a strip in English, and after leaving the welcome
 // note, the steps and the run page's "live unavailable" kept presenter-size fonts.
 #include "gui_test_main.h"
+#include "gui_test_helpers.h"
 #include "i18n/language.h"
 #include "lessons/lesson_browser.h"
 #include "offscreen_screen.h"
@@ -13,6 +14,7 @@
 #include "run/summarypanel.h"
 #include "shell/mainwindow.h"
 #include "shell/presentermode.h"
+#include "timeline/timelineview.h"
 
 #include <QDockWidget>
 #include <QLabel>
@@ -28,6 +30,7 @@
 #include <QTest>
 #include <QTranslator>
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -102,7 +105,10 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setApplicationName(QStringLiteral("shardlab-test-presenterdock"));
         QSettings().clear();
-        QCOMPARE(QGuiApplication::primaryScreen()->size(), kLaptop);
+        // (in device pixels: SHARDLAB_TEST_DPI above 96 scales the interface, as a bare X server
+        // of that resolution does, and the screen has fewer logical pixels)
+        const QScreen* screen = QGuiApplication::primaryScreen();
+        QCOMPARE((QSizeF(screen->size()) * screen->devicePixelRatio()).toSize(), kLaptop);
     }
 
     void leavingRestoresEveryWidget_data() { addLanguageRows(); }
@@ -186,12 +192,13 @@ private slots:
         w.runPage()->run();
         QVERIFY(done.wait(20000));
         w.presenter()->setActive(true);
-        QTRY_COMPARE(w.size(), kLaptop);
+        const QSize screen = QGuiApplication::primaryScreen()->size(); // kLaptop at 96 dpi
+        QTRY_COMPARE(w.size(), screen);
         QCoreApplication::processEvents();
         test::saveScreen(&w, QStringLiteral("presenter-dock-presenting-") + language);
 
         const QSize min = w.minimumSizeHint().expandedTo(w.minimumSize());
-        QVERIFY2(min.width() <= kLaptop.width() && min.height() <= kLaptop.height(),
+        QVERIFY2(min.width() <= screen.width() && min.height() <= screen.height(),
                  qPrintable(QStringLiteral("minimum %1x%2, dock %3x%6, pages %4 (%5)")
                                 .arg(min.width())
                                 .arg(min.height())
@@ -199,8 +206,17 @@ private slots:
                                 .arg(w.pages()->minimumSizeHint().width())
                                 .arg(test::pageWidths(w))
                                 .arg(w.lessonsDock()->minimumSizeHint().height())));
-        QVERIFY2(w.lessonsDock()->width() >= kReadableDockWidth,
-                 qPrintable(QStringLiteral("dock %1 px wide").arg(w.lessonsDock()->width())));
+        // Beside the pages where it fits; else put away, saying how to bring it back, and then below
+        // the pages at the screen's width.
+        if (!w.lessonsDock()->isVisible()) {
+            QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("Ctrl+L")),
+                     qPrintable(w.statusBar()->currentMessage()));
+            w.lessonsDock()->show();
+            QCoreApplication::processEvents();
+            QCOMPARE(w.dockWidgetArea(w.lessonsDock()), Qt::BottomDockWidgetArea);
+        }
+        QTRY_VERIFY2(w.lessonsDock()->width() >= kReadableDockWidth,
+                     qPrintable(QStringLiteral("dock %1 px wide").arg(w.lessonsDock()->width())));
         QVERIFY(lessonWraps(w));
         // the per-rank table and the status bar's summary end on the screen, the summary whole
         QTableView* ranks = nullptr;
@@ -221,12 +237,89 @@ private slots:
         }
         w.presenter()->setActive(false);
     }
+
+    // A measured run read from four files (tests/import/data/ncclprof/ddp4) while presenting with
+    // the Lessons dock open: the window stays on the screen and the timeline has room for its
+    // lanes. Also run as a bare X server (Xvfb, a projector PC without a desktop) has it (ctest
+    // gui.test_presenterdock.bare_x: 100 dpi, which scales the interface by 1.04, and DejaVu Sans
+    // 10 pt): there the window was 1531 pixels wide on the 1366-pixel screen, the timeline's
+    // legend in one row setting its minimum width, and the four lanes a strip under the dock.
+    void aMeasuredRunFitsWhilePresenting()
+    {
+        MainWindow w;
+        test::ScriptedPrompter prompter;
+        w.setPrompter(&prompter);
+        prepare(w);
+        // the first lesson, as the app opens it (its objective is the longest line of the ten)
+        QVERIFY(w.lessons()->selectLesson(QStringLiteral("placement-strategies")));
+        w.resize(1366, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy shown(w.runPage(), &RunPage::outcomeAvailable);
+        QVERIFY(w.openFiles({QStringLiteral(SHARDLAB_IMPORT_DATA) + QStringLiteral("/ncclprof/ddp4")}));
+        QVERIFY(shown.wait(30000));
+        QVERIFY2(prompter.errors.isEmpty(), qPrintable(prompter.errors.join(QLatin1Char('\n'))));
+        w.pages()->setCurrentWidget(w.runPage());
+        w.presenter()->setActive(true);
+        const QSize screen = QGuiApplication::primaryScreen()->size();
+        QTRY_COMPARE(w.size(), screen);
+        QCoreApplication::processEvents();
+        test::saveScreen(&w, QStringLiteral("presenter-measured-run"));
+        // what is wider than it may be, if anything
+        QStringList wide;
+        for (QWidget* child : w.runPage()->findChildren<QWidget*>())
+            if (child->isVisible() && child->minimumSizeHint().width() > 500)
+                wide << QStringLiteral("%1 '%2' %3")
+                            .arg(describe(child), child->objectName())
+                            .arg(child->minimumSizeHint().width());
+        // The lesson does not fit beside these pages: it is put away, saying so, and the lanes are
+        // tall enough for every other rank to be named (before: the dock took 40 % of the height
+        // below the pages, the four lanes were a strip and one in four was named).
+        QVERIFY(!w.lessonsDock()->isVisible());
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("Ctrl+L")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        QTRY_VERIFY(w.runPage()->timeline()->labelStride() <= 2);
+        const auto fits = [&w, screen] {
+            const QSize min = w.minimumSizeHint().expandedTo(w.minimumSize());
+            return min.width() <= screen.width() && min.height() <= screen.height();
+        };
+        const auto wideOnes = [&w] {
+            QStringList out;
+            for (QWidget* child : w.findChildren<QWidget*>())
+                if (child->isVisible() && child->minimumSizeHint().width() > 400)
+                    out << QStringLiteral("%1 %2").arg(describe(child)).arg(child->minimumSizeHint().width());
+            return out.join(QStringLiteral("; "));
+        };
+        QVERIFY2(fits(), qPrintable(QStringLiteral("minimum %1, pages %2: %3")
+                                        .arg(w.minimumSizeHint().width())
+                                        .arg(test::pageWidths(w), wideOnes())));
+        // View > Lessons brings it back below the pages, on the screen
+        w.lessonsDock()->show();
+        QCoreApplication::processEvents();
+        QCOMPARE(w.dockWidgetArea(w.lessonsDock()), Qt::BottomDockWidgetArea);
+        QVERIFY(w.lessonsDock()->height() < screen.height() / 3);
+        test::saveScreen(&w, QStringLiteral("presenter-measured-run-lessons"));
+        const QSize min = w.minimumSizeHint().expandedTo(w.minimumSize());
+        QVERIFY2(min.width() <= screen.width() && min.height() <= screen.height(),
+                 qPrintable(QStringLiteral("minimum %1x%2, pages %3; %4")
+                                .arg(min.width())
+                                .arg(min.height())
+                                .arg(test::pageWidths(w), wide.join(QStringLiteral("; ")))));
+        w.presenter()->setActive(false);
+        QTRY_VERIFY(w.lessonsDock()->isVisible());
+        QTRY_COMPARE(w.dockWidgetArea(w.lessonsDock()), Qt::RightDockWidgetArea);
+    }
 };
 
 int shardlabGuiTest_test_presenterdock(int argc, char** argv)
 {
     shardlab::gui::test::useOffscreenScreen(kLaptop);
     QApplication app(argc, argv);
+    // The font a bare X server gives Qt (SHARDLAB_TEST_FONT="DejaVu Sans", SHARDLAB_TEST_PT=10):
+    // wider than the offscreen platform's, and what made the window too wide under Xvfb.
+    if (qEnvironmentVariableIsSet("SHARDLAB_TEST_FONT"))
+        QApplication::setFont(QFont(qEnvironmentVariable("SHARDLAB_TEST_FONT"),
+                                    std::max(6, qEnvironmentVariableIntValue("SHARDLAB_TEST_PT"))));
     TestPresenterDock test;
     return QTest::qExec(&test, argc, argv);
 }

@@ -14,18 +14,23 @@ int readableWidth(const QDockWidget* dock)
     return std::max(300, dock->fontMetrics().averageCharWidth() * 40);
 }
 
-bool fitBesideOrBelow(QMainWindow* window, QDockWidget* dock, int width)
+bool fitsBeside(const QMainWindow* window, const QDockWidget* dock, int width)
 {
     if (dock->isHidden() || dock->isFloating() || !window->centralWidget())
-        return false;
-    const Qt::DockWidgetArea area = window->dockWidgetArea(dock);
+        return true;
+    const Qt::DockWidgetArea area = window->dockWidgetArea(const_cast<QDockWidget*>(dock));
     if (area != Qt::LeftDockWidgetArea && area != Qt::RightDockWidgetArea)
-        return false;
-    const int pages = window->centralWidget()->minimumSizeHint().width();
-    if (pages + readableWidth(dock) <= width)
+        return true;
+    return window->centralWidget()->minimumSizeHint().width() + readableWidth(dock) <= width;
+}
+
+bool fitBesideOrBelow(QMainWindow* window, QDockWidget* dock, int width, int belowPercent)
+{
+    if (fitsBeside(window, dock, width))
         return false;
     window->addDockWidget(Qt::BottomDockWidgetArea, dock);
-    window->resizeDocks({dock}, {window->height() * 2 / 5}, Qt::Vertical);
+    window->resizeDocks({dock}, {std::max(dock->minimumSizeHint().height(), window->height() * belowPercent / 100)},
+                        Qt::Vertical);
     return true;
 }
 

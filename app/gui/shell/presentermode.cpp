@@ -16,7 +16,9 @@
 #include <QGraphicsView>
 #include <QPainter>
 #include <QProxyStyle>
+#include <QDockWidget>
 #include <QScreen>
+#include <QStatusBar>
 #include <QSettings>
 #include <QShortcut>
 #include <QStyleFactory>
@@ -176,15 +178,31 @@ void PresenterMode::enter()
     // (before asking: a geometry set afterwards would end the full-screen state), then asks.
     if (QScreen* screen = m_window->screen()) {
         m_window->setGeometry(screen->geometry());
-        // the larger fonts widen the pages: the lesson goes below them where it no longer fits
-        // beside them (leaving restores the layout)
-        dockfit::fitBesideOrBelow(m_window, m_window->lessonsDock(), screen->geometry().width());
+        // The larger fonts widen the pages. Where the lesson no longer fits beside them it is put
+        // away while presenting, saying so: below the pages it took the height the run's timeline
+        // needs to show every rank to a room (on a 1366x768 projector a 4-rank run had one lane
+        // in four named). View > Lessons (Ctrl+L) brings it back below the pages, a quarter of
+        // the screen tall; leaving restores the layout.
+        QDockWidget* lessons = m_window->lessonsDock();
+        if (!dockfit::fitsBeside(m_window, lessons, screen->geometry().width())) {
+            lessons->hide();
+            m_window->statusBar()->showMessage(
+                tr("Lessons put away while presenting: the run needs the screen. View > Lessons (Ctrl+L) shows them "
+                   "below the pages."),
+                10000);
+        }
+        m_lessonsShown = connect(lessons, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+            if (visible && m_active)
+                if (const QScreen* s = m_window->screen())
+                    dockfit::fitBesideOrBelow(m_window, m_window->lessonsDock(), s->geometry().width(), 25);
+        });
     }
     m_window->showFullScreen();
 }
 
 void PresenterMode::leave()
 {
+    disconnect(m_lessonsShown);
     m_window->runPage()->setShortcutScope(nullptr);
     QApplication::setStyle(m_styleName);
     undoLook();

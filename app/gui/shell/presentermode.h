@@ -63,6 +63,7 @@ private:
     bool m_active = false;
     Theme m_theme = Theme::Light;
     QShortcut* m_escape = nullptr;
+    QMetaObject::Connection m_lessonsShown; // while presenting: the Lessons dock shown goes below the pages
     // what leaving puts back
     QByteArray m_geometry;
     QByteArray m_state;

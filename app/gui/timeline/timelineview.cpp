@@ -34,6 +34,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), m_scene(std::make
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_plot = new QCustomPlot(this);
+    // its minimum width is the axes' and a few lanes', not the legend's in one row (fitLegend wraps it)
+    m_plot->setMinimumWidth(240);
     layout->addWidget(m_plot);
     setFocusPolicy(Qt::StrongFocus);
     m_plot->setMouseTracking(true);
@@ -227,6 +229,7 @@ void TimelineView::updateLegend()
     m_joins->addToLegend(legend);
     if (data() && data()->reference())
         m_referenceLayers[static_cast<size_t>(SpanKind::Compute)]->addToLegend(legend);
+    fitLegend();
 }
 
 void TimelineView::setData(std::shared_ptr<const TimelineData> d, bool fit)
@@ -483,6 +486,25 @@ void TimelineView::onMouseMove(QMouseEvent* event)
 void TimelineView::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event); // the next replot fits the lanes' labels to the new size
+    fitLegend();
+}
+
+// The legend's entries in one row where the width allows, else in as many rows as it takes, so
+// that neither is an entry cut off nor does the legend set the timeline's minimum width (with a
+// measured run's five entries in presenter mode's larger fonts it made the run page 1381 pixels
+// wide on a 1366-pixel screen).
+void TimelineView::fitLegend()
+{
+    QCPLegend* legend = m_plot->legend;
+    const int entries = legend->itemCount();
+    const int room = std::max(1, width());
+    int columns = std::max(1, entries);
+    legend->setWrap(columns);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    while (columns > 1 && legend->minimumOuterSizeHint().width() > room) {
+        legend->setWrap(--columns);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    }
 }
 
 void TimelineView::keyPressEvent(QKeyEvent* event)

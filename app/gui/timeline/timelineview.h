@@ -42,6 +42,9 @@ public:
     // The playback cursor (a vertical line); moving it does not redraw the lanes.
     void setCursorTime(double us);
     double cursorTime() const { return m_cursorUs; }
+    // Every how many ranks a lane is named now (1: every rank; more where the lanes are too thin
+    // for a label each).
+    int labelStride() const { return m_labelStride; }
 
     TimeScale timeScale() const;
     void setTimeRange(double beginUs, double endUs);
@@ -84,6 +87,7 @@ private:
     void onRangeChanged();
     void updateLanes(bool force);
     void updateLegend();
+    void fitLegend();
     void updateIterationLabels();
     void placeCursor();
     // `twoLines`: the straggler's mark below its name, else beside it
