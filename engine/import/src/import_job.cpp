@@ -118,6 +118,35 @@ Result<ImportedJob> buildImportedJob(const std::vector<ProfileFile>& files, cons
     return job;
 }
 
+double median(std::vector<double> values)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+ImportProgress::ImportProgress(const ImportPaths& paths, ReadProgress progress) : m_progress(std::move(progress))
+{
+    for (const auto& p : paths) {
+        std::error_code ec;
+        const std::uint64_t size = std::filesystem::file_size(p, ec);
+        m_total += ec ? 0 : size;
+    }
+}
+
+Status ImportProgress::read(const std::filesystem::path& path, const std::function<Status(std::string_view)>& feed)
+{
+    Status st = readInputChunks(path, feed, [this](std::uint64_t done, std::uint64_t) {
+        return !m_progress || m_progress(m_before + done, m_total);
+    });
+    std::error_code ec;
+    const std::uint64_t size = std::filesystem::file_size(path, ec);
+    m_before += ec ? 0 : size;
+    return st;
+}
+
 Result<ImportedJob> buildToolJob(const std::vector<ProfileFile>& files, const ImportOptions& options,
                                  const ToolWords& words)
 {

@@ -3,9 +3,11 @@
 #pragma once
 
 #include "shardlab/import/import_job.h"
+#include "shardlab/import/input_file.h"
 #include "shardlab/profile/profile_reader.h"
 
 #include <filesystem>
+#include <functional>
 #include <vector>
 
 namespace shardlab {
@@ -18,6 +20,23 @@ using ImportPaths = std::vector<std::filesystem::path>;
 // recorded twice is worded as files given), not ShardLab's profiler's records.
 Result<ImportedJob> buildImportedJob(const std::vector<ProfileFile>& files, const ImportOptions& options,
                                      const std::string& name, bool otherTools = true);
+
+// Reading a job's files one after another with one progress for all of them, by bytes on disk.
+class ImportProgress {
+public:
+    ImportProgress(const ImportPaths& paths, ReadProgress progress);
+    // `path`'s (decompressed) text to `feed`, piece by piece (readInputChunks); cancel through the
+    // progress gives ErrorKind::Cancelled.
+    Status read(const std::filesystem::path& path, const std::function<Status(std::string_view)>& feed);
+
+private:
+    ReadProgress m_progress;
+    std::uint64_t m_total = 0, m_before = 0;
+};
+
+// The median of `values` (the mean of the middle two for an even count; 0 for none): how the
+// readers that check a shared clock summarise the spread of a collective's ends.
+double median(std::vector<double> values);
 
 // How a tool's files are named in the job it makes: its scenario's name ("NCCL job (Inspector
 // logs)"), how the tool recorded it ("NCCL Inspector logged it": the description "The job as

@@ -365,4 +365,23 @@ Result<std::unique_ptr<InputStream>> InputStream::open(const std::filesystem::pa
     return std::unique_ptr<InputStream>(std::move(s));
 }
 
+Status feedLines(std::string_view piece, std::string& pending, size_t maxLine,
+                 const std::function<Status(const std::string&)>& take, const std::function<Status()>& tooLong)
+{
+    size_t pos = 0;
+    while (pos < piece.size()) {
+        const size_t nl = piece.find('\n', pos);
+        if (nl == std::string_view::npos) {
+            pending.append(piece.substr(pos));
+            return pending.size() > maxLine ? tooLong() : Status{};
+        }
+        pending.append(piece.substr(pos, nl - pos));
+        if (Status s = take(pending); !s)
+            return s;
+        pending.clear();
+        pos = nl + 1;
+    }
+    return {};
+}
+
 } // namespace shardlab

@@ -168,24 +168,13 @@ public:
 
     Status feed(std::string_view piece)
     {
-        size_t pos = 0;
-        while (pos < piece.size()) {
-            const size_t nl = piece.find('\n', pos);
-            if (nl == std::string_view::npos) {
-                m_pending.append(piece.substr(pos));
-                if (m_pending.size() > kMaxLine)
-                    return badInput(Message("error.input.file")
-                                        .with("file", m_file.path + ":" + std::to_string(m_lineNo + 1))
-                                        .with("what", Message("error.inspector.long_line")));
-                break;
-            }
-            m_pending.append(piece.substr(pos, nl - pos));
-            if (Status s = take(m_pending); !s)
-                return s;
-            m_pending.clear();
-            pos = nl + 1;
-        }
-        return {};
+        return feedLines(
+            piece, m_pending, kMaxLine, [this](const std::string& line) { return take(line); },
+            [this] {
+                return badInput(Message("error.input.file")
+                                    .with("file", m_file.path + ":" + std::to_string(m_lineNo + 1))
+                                    .with("what", Message("error.inspector.long_line")));
+            });
     }
 
     // The whole log is in: its record file, ops in order of start.
@@ -255,22 +244,11 @@ Result<ImportedJob> importInspector(const ImportPaths& paths, const ImportOption
     std::vector<ProfileFile> files;
     Counts counts;
     std::int64_t originUs = 0; // one origin for every file: they share the epoch clock
-    std::uint64_t total = 0, before = 0;
-    for (const auto& p : paths) {
-        std::error_code ec;
-        total += std::filesystem::file_size(p, ec);
-    }
+    ImportProgress progress(paths, options.progress);
     for (const auto& p : paths) {
         LogReader reader(p.string(), counts, originUs);
-        Status st = readInputChunks(
-            p, [&](std::string_view piece) { return reader.feed(piece); },
-            [&](std::uint64_t done, std::uint64_t) {
-                return !options.progress || options.progress(before + done, total);
-            });
-        if (!st)
+        if (Status st = progress.read(p, [&](std::string_view piece) { return reader.feed(piece); }); !st)
             return st.error();
-        std::error_code ec;
-        before += std::filesystem::file_size(p, ec);
         auto file = reader.finish();
         if (!file)
             return file.error();

@@ -54,14 +54,6 @@ std::uint64_t groupHash(const std::string& name, const std::vector<int>& ranks)
     return h;
 }
 
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
 std::string fileName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
 // One kernel kept for the run: its trace, group and times on the common clock (ns from `origin`).

@@ -80,14 +80,6 @@ std::string hashText(std::uint64_t hash)
     return buf;
 }
 
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
 struct ClockStats {
     double spreadUs = 0;   // median spread of a collective's members' kernel ends
     bool measured = false; // some collective has kernel ends on two ranks
@@ -184,26 +176,15 @@ Result<ImportedJob> importNcclProfiler(const ImportPaths& paths, const ImportOpt
 {
     using namespace ncclprof_import_detail;
     NcclProfilerTraceCounts counts;
-    std::uint64_t total = 0, before = 0;
-    for (const auto& p : paths) {
-        std::error_code ec;
-        total += std::filesystem::file_size(p, ec);
-    }
     std::map<long long, std::vector<ProfileFile>> byProcess; // pid -> its files (0: pid unknown, each alone)
     std::vector<ProfileFile> alone;
     std::map<std::pair<std::uint64_t, int>, std::string> fileOf; // (communicator, rank) -> the file recording it
     std::map<std::uint64_t, std::set<int>> ranksOf;              // communicator -> its ranks recorded
+    ImportProgress progress(paths, options.progress);
     for (const auto& p : paths) {
         NcclProfilerTraceReader reader(p.string(), counts);
-        Status st = readInputChunks(
-            p, [&](std::string_view piece) { return reader.feed(piece); },
-            [&](std::uint64_t done, std::uint64_t) {
-                return !options.progress || options.progress(before + done, total);
-            });
-        if (!st)
+        if (Status st = progress.read(p, [&](std::string_view piece) { return reader.feed(piece); }); !st)
             return st.error();
-        std::error_code ec;
-        before += std::filesystem::file_size(p, ec);
         auto file = reader.finish();
         if (!file)
             return file.error();

@@ -4,6 +4,8 @@
 // them.
 #include "shardlab/import/nccl_profiler_trace.h"
 
+#include "shardlab/import/input_file.h"
+
 #include "shardlab/text/message.h"
 
 #include <nlohmann/json.hpp>
@@ -135,25 +137,13 @@ NcclProfilerTraceReader::NcclProfilerTraceReader(std::string origin, NcclProfile
 
 Status NcclProfilerTraceReader::feed(std::string_view piece)
 {
-    using ncclprof_detail::kMaxLine;
-    size_t pos = 0;
-    while (pos < piece.size()) {
-        const size_t nl = piece.find('\n', pos);
-        if (nl == std::string_view::npos) {
-            m_pending.append(piece.substr(pos));
-            if (m_pending.size() > kMaxLine)
-                return badInput(Message("error.input.file")
-                                    .with("file", m_file.path + ":" + std::to_string(m_lineNo + 1))
-                                    .with("what", Message("error.ncclprof.long_line")));
-            break;
-        }
-        m_pending.append(piece.substr(pos, nl - pos));
-        if (Status s = take(m_pending); !s)
-            return s;
-        m_pending.clear();
-        pos = nl + 1;
-    }
-    return {};
+    return feedLines(
+        piece, m_pending, ncclprof_detail::kMaxLine, [this](const std::string& line) { return take(line); },
+        [this] {
+            return badInput(Message("error.input.file")
+                                .with("file", m_file.path + ":" + std::to_string(m_lineNo + 1))
+                                .with("what", Message("error.ncclprof.long_line")));
+        });
 }
 
 Status NcclProfilerTraceReader::take(const std::string& raw)

@@ -20,6 +20,11 @@ using ReadProgress = std::function<bool(std::uint64_t done, std::uint64_t total)
 // `chunk` returns. Cancelling through `progress` gives ErrorKind::Cancelled.
 Status readInputChunks(const std::filesystem::path& path, const std::function<Status(std::string_view)>& chunk,
                        const ReadProgress& progress = {});
+// Text that arrives in pieces, as lines: appends `piece` to `pending` and hands every line it
+// completes (without its '\n') to `take`; the incomplete rest waits in `pending` for the next
+// piece. A rest longer than `maxLine` gives `tooLong()`'s error (a file that is not lines of text).
+Status feedLines(std::string_view piece, std::string& pending, size_t maxLine,
+                 const std::function<Status(const std::string&)>& take, const std::function<Status()>& tooLong);
 // The whole (decompressed) text; refused beyond `maxBytes` of text, naming the file.
 Result<std::string> readInputText(const std::filesystem::path& path, std::uint64_t maxBytes = 1ull << 31,
                                   const ReadProgress& progress = {});
