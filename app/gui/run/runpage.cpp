@@ -214,6 +214,19 @@ void RunPage::setWatchdogMs(double ms) { m_controller->setWatchdogMs(ms); }
 
 double RunPage::watchdogMs() const { return m_controller->watchdogMs(); }
 
+void RunPage::favourTimeline(bool on)
+{
+    if (m_leftSplit->count() < 2)
+        return;
+    if (on && m_leftSizes.isEmpty()) {
+        m_leftSizes = m_leftSplit->sizes();
+        const int total = m_leftSizes[0] + m_leftSizes[1];
+        m_leftSplit->setSizes({total * 3 / 4, total - total * 3 / 4});
+    } else if (!on && !m_leftSizes.isEmpty()) {
+        m_leftSplit->setSizes(std::exchange(m_leftSizes, {}));
+    }
+}
+
 void RunPage::setShortcutScope(QWidget* scope)
 {
     for (const QPointer<QShortcut>& s : std::as_const(m_shortcuts))

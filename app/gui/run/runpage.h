@@ -78,6 +78,9 @@ public:
     // Where the playback keys (Space, arrows, +/-, Home/End) work: this page (default) or, in
     // presenter mode, the whole window. nullptr goes back to the default scope.
     void setShortcutScope(QWidget* scope);
+    // Presenter mode: the timeline takes three quarters of the left column's height (the machine's
+    // activity the rest), so that a room sees every rank's lane; off puts the user's split back.
+    void favourTimeline(bool on);
     // The scope that setShortcutScope(nullptr) returns to (the main window sets itself, so that
     // a focused tab bar or toolbar does not take the keys); installs it now.
     void setDefaultShortcutScope(QWidget* scope);
@@ -174,6 +177,7 @@ private:
     ElidedLabel* m_status = nullptr;
     QLabel* m_banner = nullptr;
     QSplitter* m_leftSplit = nullptr;
+    QList<int> m_leftSizes;                 // the split favourTimeline(true) found (empty: not favoured)
     QList<QPointer<QShortcut>> m_shortcuts; // on another widget in presenter mode, which may go first
     QPointer<QWidget> m_defaultShortcutScope;
     bool m_shortcutsEnabled = true;

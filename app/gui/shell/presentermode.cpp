@@ -172,6 +172,7 @@ void PresenterMode::enter()
     QApplication::setStyle(new VisibleIndicators(QStyleFactory::create(m_styleName))); // before the palette
     applyLook();
     m_window->runPage()->setShortcutScope(m_window);
+    m_window->runPage()->favourTimeline(true);
     // Full screen is the window manager's to grant: a bare X server (a kiosk, a lecture room's
     // projector PC without a desktop) has none, and the window would keep its size, even one
     // larger than the projector's screen. So the window first covers the screen it is on itself
@@ -183,14 +184,14 @@ void PresenterMode::enter()
         // needs to show every rank to a room (on a 1366x768 projector a 4-rank run had one lane
         // in four named). View > Lessons (Ctrl+L) brings it back below the pages, a quarter of
         // the screen tall; leaving restores the layout.
+        // (Again once the pages have their presenter sizes: the run page's side panel measures its
+        // labels in the next turn of the event loop.)
+        putAwayLessons();
+        QTimer::singleShot(0, this, [this] {
+            if (m_active)
+                putAwayLessons();
+        });
         QDockWidget* lessons = m_window->lessonsDock();
-        if (!dockfit::fitsBeside(m_window, lessons, screen->geometry().width())) {
-            lessons->hide();
-            m_window->statusBar()->showMessage(
-                tr("Lessons put away while presenting: the run needs the screen. View > Lessons (Ctrl+L) shows them "
-                   "below the pages."),
-                10000);
-        }
         m_lessonsShown = connect(lessons, &QDockWidget::visibilityChanged, this, [this](bool visible) {
             if (visible && m_active)
                 if (const QScreen* s = m_window->screen())
@@ -200,10 +201,23 @@ void PresenterMode::enter()
     m_window->showFullScreen();
 }
 
+void PresenterMode::putAwayLessons()
+{
+    QDockWidget* lessons = m_window->lessonsDock();
+    const QScreen* screen = m_window->screen();
+    if (!screen || dockfit::fitsBeside(m_window, lessons, screen->geometry().width()))
+        return;
+    lessons->hide();
+    m_window->statusBar()->showMessage(tr("Lessons put away while presenting: the run needs the screen. View > "
+                                          "Lessons (Ctrl+L) shows them below the pages."),
+                                       10000);
+}
+
 void PresenterMode::leave()
 {
     disconnect(m_lessonsShown);
     m_window->runPage()->setShortcutScope(nullptr);
+    m_window->runPage()->favourTimeline(false);
     QApplication::setStyle(m_styleName);
     undoLook();
     m_window->setWindowState(m_windowState);

@@ -55,6 +55,8 @@ signals:
 private:
     void enter();
     void leave();
+    // The Lessons dock hidden, saying so, where it does not fit beside the pages.
+    void putAwayLessons();
     void applyLook();
     void undoLook();
     void whitenIcons();
