@@ -14,6 +14,7 @@
 
 #include "shardlab/import/input_file.h"
 #include "shardlab/import/nccl_profiler_trace.h"
+#include "shardlab/profile/profile_match.h"
 #include "shardlab/text/message.h"
 
 #include <algorithm>
@@ -71,13 +72,6 @@ ProfileFile merged(std::vector<ProfileFile> parts)
     for (size_t i = 0; i < out.ops.size(); ++i)
         out.ops[i].id = i + 1;
     return out;
-}
-
-std::string hashText(std::uint64_t hash)
-{
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(hash));
-    return buf;
 }
 
 struct ClockStats {
@@ -198,7 +192,7 @@ Result<ImportedJob> importNcclProfiler(const ImportPaths& paths, const ImportOpt
             if (!fresh && it->second != file->path)
                 return badInput(Message("error.line.import_rank_twice")
                                     .with("rank", *op.rank)
-                                    .with("hash", hashText(*op.hash))
+                                    .with("hash", commHashText(*op.hash))
                                     .with("file", it->second)
                                     .with("file2", file->path));
             ranksOf[*op.hash].insert(*op.rank);
@@ -217,7 +211,7 @@ Result<ImportedJob> importNcclProfiler(const ImportPaths& paths, const ImportOpt
                 return badInput(Message("error.line.import_rank_missing")
                                     .with("rank", r)
                                     .with("ranks", *ranks.rbegin() + 1)
-                                    .with("hash", hashText(hash)));
+                                    .with("hash", commHashText(hash)));
     std::vector<ProfileFile> files = std::move(alone);
     for (auto& [pid, parts] : byProcess)
         files.push_back(merged(std::move(parts)));

@@ -295,13 +295,11 @@ std::optional<Message> communicatorsNote(const MatchedProfile& mp)
         std::string ranks;
         for (size_t i = 0; i < c.ranks.size(); ++i)
             ranks += (i ? "," : "") + std::to_string(c.ranks[i]);
-        char hash[24];
-        std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(c.hash));
         drawn.push_back(Message("profile.note.communicator")
                             .with("number", static_cast<int>(drawn.size()) + 1)
                             .with("count", static_cast<int>(opsOn.size()))
                             .with("ranks", ranks)
-                            .with("hash", std::string(hash))
+                            .with("hash", commHashText(c.hash))
                             .with("operations", count));
     }
     const bool more = drawn.size() > 8;

@@ -16,13 +16,6 @@ namespace shardlab {
 
 namespace {
 
-std::string hashText(std::uint64_t hash)
-{
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(hash));
-    return buf;
-}
-
 std::string ranksText(const std::vector<int>& ranks)
 {
     std::string s;
@@ -105,9 +98,16 @@ struct Key {
 
 } // namespace
 
+std::string commHashText(std::uint64_t hash)
+{
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(hash));
+    return buf;
+}
+
 std::string commText(const MatchedComm& comm)
 {
-    return "communicator " + hashText(comm.hash) + (comm.name.empty() ? "" : " '" + comm.name + "'") + " (ranks "
+    return "communicator " + commHashText(comm.hash) + (comm.name.empty() ? "" : " '" + comm.name + "'") + " (ranks "
            + ranksText(comm.ranks) + ")";
 }
 
@@ -116,10 +116,10 @@ Message commPiece(const MatchedComm& comm)
 {
     if (comm.name.empty())
         return Message("error.piece.communicator")
-            .with("hash", hashText(comm.hash))
+            .with("hash", commHashText(comm.hash))
             .with("ranks", ranksText(comm.ranks));
     return Message("error.piece.communicator_named")
-        .with("hash", hashText(comm.hash))
+        .with("hash", commHashText(comm.hash))
         .with("name", comm.name)
         .with("ranks", ranksText(comm.ranks));
 }
@@ -163,12 +163,12 @@ Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool 
             return badInput(Message("error.line.profile_rank_beyond")
                                 .with("file", files[m.file].path)
                                 .with("rank", m.rank)
-                                .with("hash", hashText(world))
+                                .with("hash", commHashText(world))
                                 .with("ranks", n));
         if (const Member* other = rankOf[static_cast<size_t>(m.rank)])
             return badInput(Message(imported ? "error.line.import_rank_twice" : "error.line.profile_rank_twice")
                                 .with("rank", m.rank)
-                                .with("hash", hashText(world))
+                                .with("hash", commHashText(world))
                                 .with("file", files[other->file].path)
                                 .with("file2", files[m.file].path)
                                 .with("option", "--out"));
@@ -179,7 +179,7 @@ Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool 
             return badInput(Message(imported ? "error.line.import_rank_missing" : "error.line.profile_rank_missing")
                                 .with("rank", r)
                                 .with("ranks", n)
-                                .with("hash", hashText(world))
+                                .with("hash", commHashText(world))
                                 .with("command", "shardlab profile")
                                 .with("option", "--out"));
     out.ranks = n;
@@ -199,7 +199,7 @@ Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool 
         if (worldMembersOfFile[f] == 0)
             return badInput(Message(imported ? "error.line.import_other_job" : "error.line.profile_other_job")
                                 .with("file", files[f].path)
-                                .with("hash", hashText(world))
+                                .with("hash", commHashText(world))
                                 .with("ranks", n)
                                 .with("option", "--out"));
     // The communicators: the world first, then the others in the order their members appear.

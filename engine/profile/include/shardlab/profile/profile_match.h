@@ -82,6 +82,8 @@ struct MatchedProfile {
 Result<MatchedProfile> matchProfile(const std::vector<ProfileFile>& files, bool recordsStillArriving,
                                     bool imported = false);
 
+// NCCL's communicator hash as messages print it: 16 hex digits ("7d04636eeb5869a7").
+std::string commHashText(std::uint64_t hash);
 // "communicator 7d04636eeb5869a7 (ranks 0,1)"
 std::string commText(const MatchedComm& comm);
 
